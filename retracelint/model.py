@@ -1,0 +1,90 @@
+"""The facts that flow out of the analysis: locations, call paths and findings.
+
+Plain frozen dataclasses, so they can be cached, compared, sorted and sent between processes.
+Lines and columns are 1-based, columns counted in characters (what editors show).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    path: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One call on the way from the varying value to the jit site."""
+
+    function: str  # qualified name of the function making the call
+    call: str  # the callee as written at the call site, e.g. "run_epoch"
+    location: Location
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"function": self.function, "call": self.call, **asdict(self.location)}
+
+
+@dataclass(frozen=True)
+class JitSite:
+    """A jitted function: where it is made jitted and which of its parameters are static."""
+
+    function: str  # qualified name of the wrapped function
+    name: str  # short name shown in messages
+    location: Location  # the def (or the jax.jit(...) call for lambdas)
+    wrapper: str  # "jax.jit", "jax.pmap", "equinox.filter_jit", ...
+    static_params: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    location: Location
+    severity: str = "error"
+    jit_site: JitSite | None = None
+    parameter: str | None = None
+    call_path: tuple[PathStep, ...] = ()
+    fix: str = ""
+    # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
+    source_line: str = field(default="", compare=False)
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        loc = self.location
+        return (loc.path, loc.line, loc.col, self.code, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        loc = self.location
+        site = self.jit_site
+        return {
+            "path": loc.path,
+            "line": loc.line,
+            "col": loc.col,
+            "end_line": loc.end_line,
+            "end_col": loc.end_col,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "jit_site": None
+            if site is None
+            else {
+                "function": site.function,
+                "name": site.name,
+                "wrapper": site.wrapper,
+                "static_params": list(site.static_params),
+                **asdict(site.location),
+            },
+            "parameter": self.parameter,
+            "call_path": [step.to_dict() for step in self.call_path],
+            "fix": self.fix,
+        }

@@ -1,0 +1,137 @@
+"""The rule catalogue as data: one entry per rule code.
+
+The analysis emits evidence tagged with a rule code; everything a user reads about a rule (its name, its
+one-line summary, the fix hint appended to messages, whether it is on by default) comes from here, and the
+long form from the page ``rules/<CODE>.md``. Adding a rule means adding one entry here, the detection that
+emits its code, and one page in ``rules/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+    fix: str
+    default: bool = True
+    severity: str = "error"
+
+    @property
+    def title(self) -> str:
+        return f"{self.code} {self.name}"
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "RTL000",
+        "cannot-analyse",
+        "a file could not be read or parsed, so it was not analysed",
+        "fix the file or exclude it",
+    ),
+    Rule(
+        "RTL101",
+        "loop-varying-slice",
+        "a traced argument is sliced with a bound that changes between calls",
+        "pad to a fixed size or bucket the lengths",
+    ),
+    Rule(
+        "RTL102",
+        "growing-accumulator",
+        "an array or list grown in a loop is passed to a traced parameter",
+        "preallocate a fixed-size buffer and write into it (or mask), or use lax.scan",
+    ),
+    Rule(
+        "RTL103",
+        "ragged-last-batch",
+        "fixed-size chunks whose last one can be short reach a traced parameter",
+        "drop or pad the last batch (drop_last=True / drop_remainder=True)",
+    ),
+    Rule(
+        "RTL104",
+        "data-dependent-shape",
+        "a value whose shape depends on the data reaches a traced parameter",
+        "keep the full shape and carry a mask, or use the size= argument",
+    ),
+    Rule(
+        "RTL105",
+        "varying-size-constructor",
+        "an array built with a size that changes between calls reaches a traced parameter",
+        "build at a fixed maximum size and mask, or bucket the sizes",
+    ),
+    Rule(
+        "RTL201",
+        "loop-varying-static-arg",
+        "a static parameter receives a value that changes between calls",
+        "make the parameter traced (drop it from static_argnums/static_argnames)",
+    ),
+    Rule(
+        "RTL202",
+        "continuous-static-arg",
+        "a static parameter receives a float that changes between calls",
+        "pass the float as a traced argument (e.g. jnp.asarray(lr))",
+    ),
+    Rule(
+        "RTL203",
+        "unhashable-static-arg",
+        "a static parameter receives a list, dict, set, array or mutable dataclass",
+        "pass a tuple, frozenset or frozen dataclass, or make the parameter traced",
+    ),
+    Rule(
+        "RTL204",
+        "identity-hashed-static-arg",
+        "a static parameter receives a fresh object compared by identity",
+        "create the object once and reuse it, or give it value-based __eq__ and __hash__",
+    ),
+    Rule(
+        "RTL301",
+        "jit-rebuilt-per-call",
+        "jax.jit is applied to a fresh function object each time, so its cache starts empty",
+        "hoist the jax.jit(...) out of the loop or function and reuse the jitted function",
+    ),
+    Rule(
+        "RTL901",
+        "unpredicted-retrace",
+        "a re-trace seen at run time by `retracelint confirm` at a site the static pass did not flag",
+        "read the evidence: it names the argument that changed",
+        default=False,
+    ),
+)
+
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+
+
+def rule(code: str) -> Rule:
+    return RULES_BY_CODE[code]
+
+
+def _catalog_dir() -> Path | None:
+    """Where the rule pages are: inside the installed package, or ``rules/`` in a source checkout."""
+    try:
+        root = resources.files("retracelint.catalog")
+        if root.joinpath("RTL101.md").is_file():
+            return Path(str(root))
+    except ModuleNotFoundError:
+        pass
+    checkout = Path(__file__).resolve().parent.parent / "rules"
+    return checkout if checkout.is_dir() else None
+
+
+@cache
+def page(code: str) -> str | None:
+    """The Markdown page of a rule, or None when the page is missing."""
+    folder = _catalog_dir()
+    if folder is None:
+        return None
+    path = folder / f"{code}.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def page_url(code: str) -> str:
+    return f"https://github.com/retracelint/retracelint/blob/main/rules/{code}.md"
