@@ -1,0 +1,267 @@
+"""Run small JAX programs and count how often each jitted function really re-traced.
+
+Ground truth for tests: a program is run in a subprocess (``JAX_PLATFORMS=cpu``) with
+``jax_explain_cache_misses`` on and a handler on the ``jax._src.interpreters.partial_eval`` logger. jax
+0.10.2 logs one ``TRACING CACHE MISS`` record per real trace (a level-2 miss that re-runs the Python body;
+dispatch-only misses such as numpy-vs-jax inputs log nothing), so counting records per function is exact:
+
+* ``never seen function: f … defined at file:line`` is the first trace of a function object, not a
+  re-trace, unless it carries the hint ``but seen another function defined on the same line``: then a new
+  function object is being traced at a call site that already traced another one (``jax.jit(lambda …)``
+  in a loop), which is a re-trace;
+* ``for f defined at file:line … all previously seen cache keys differ`` is a re-trace.
+
+Functions defined in jax or the standard library are never explained, so only user functions show up.
+
+This file is also the runner: the subprocess executes it with ``--run``. Several programs can share one
+subprocess (one jax import, ~1-2 s saved per program): each runs in a fresh ``__main__`` namespace and the
+records logged while it runs are attributed to it. Programs sharing a subprocess must live in distinct
+files (jax remembers call sites by file:line) and must not change global jax config.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+RUNNER = Path(__file__).resolve()
+SAME_LINE_HINT = "but seen another function defined on the same line"
+
+_NEVER_SEEN = re.compile(r"never seen function:\n\s+(?P<name>\S+) id=\d+(?P<src>[^\n]*)")
+_SEEN_BEFORE = re.compile(r"^\s+for (?P<name>\S+)(?P<src>[^\n]*)$", re.MULTILINE)
+_DEFINED_AT = re.compile(r" defined at (?P<file>.+?)(?::(?P<line>\d+))?$")
+_CALLSITE = re.compile(r"^TRACING CACHE MISS at (?P<callsite>.*):$", re.MULTILINE)
+
+
+@dataclass(frozen=True, order=True)
+class TracedFunction:
+    """A jitted Python function as jax names it: ``__name__`` plus where it is defined."""
+
+    name: str
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.name} ({Path(self.file).name}:{self.line})"
+
+
+@dataclass(frozen=True)
+class TraceRecord:
+    """One ``TRACING CACHE MISS`` log record, classified."""
+
+    function: TracedFunction
+    is_retrace: bool
+    callsite: str
+    message: str
+
+
+@dataclass
+class RetraceReport:
+    """What one program did: its trace records and how it ended."""
+
+    records: list[TraceRecord] = field(default_factory=list)
+    raised: bool = False
+    exception_type: str | None = None
+    exception: str | None = None  # "ValueError: Non-hashable static arguments are not supported…"
+    traceback: str | None = None
+    timed_out: bool = False
+    returncode: int = 0
+    stderr: str = ""
+    seconds: float = 0.0
+
+    @property
+    def retraces(self) -> dict[TracedFunction, int]:
+        """Real re-traces per function (functions traced only once are absent)."""
+        counts: dict[TracedFunction, int] = {}
+        for record in self.records:
+            if record.is_retrace:
+                counts[record.function] = counts.get(record.function, 0) + 1
+        return counts
+
+    @property
+    def traces(self) -> dict[TracedFunction, int]:
+        """All traces per function, the first one included."""
+        counts: dict[TracedFunction, int] = {}
+        for record in self.records:
+            counts[record.function] = counts.get(record.function, 0) + 1
+        return counts
+
+    @property
+    def total_retraces(self) -> int:
+        return sum(self.retraces.values())
+
+    def summary(self) -> str:
+        """A short human-readable account, for assertion messages."""
+        lines = [f"re-traces: {self.total_retraces}"]
+        lines += [f"  {fun}: {n}" for fun, n in sorted(self.retraces.items())]
+        if self.raised:
+            lines.append(f"raised: {self.exception}")
+        if self.timed_out:
+            lines.append("timed out")
+        for record in self.records:
+            lines.append(("RETRACE " if record.is_retrace else "first   ") + record.message)
+        if self.returncode and not self.raised:
+            lines.append(f"exit code {self.returncode}; stderr tail:\n{self.stderr[-2000:]}")
+        return "\n".join(lines)
+
+
+def parse_record(message: str) -> TraceRecord | None:
+    """Classify one explain-cache-misses message; None for text that is not one."""
+    callsite_match = _CALLSITE.search(message)
+    callsite = callsite_match.group("callsite") if callsite_match else ""
+    match = _NEVER_SEEN.search(message)
+    is_retrace = SAME_LINE_HINT in message
+    if match is None:
+        match = _SEEN_BEFORE.search(message)
+        is_retrace = True
+    if match is None:
+        return None
+    file, line = "", 0
+    defined = _DEFINED_AT.search(match.group("src"))
+    if defined:
+        file = defined.group("file")
+        line = int(defined.group("line") or 0)
+    return TraceRecord(TracedFunction(match.group("name"), file, line), is_retrace, callsite, message)
+
+
+def _report_from_json(data: dict) -> RetraceReport:
+    records = [r for r in map(parse_record, data.get("messages", [])) if r is not None]
+    return RetraceReport(
+        records=records,
+        raised=data.get("exception") is not None,
+        exception_type=data.get("exception_type"),
+        exception=data.get("exception"),
+        traceback=data.get("traceback"),
+        seconds=data.get("seconds", 0.0),
+    )
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["JAX_PLATFORMS"] = "cpu"
+    # A user's environment must not change what counts as a trace.
+    for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
+        env.pop(name, None)
+    return env
+
+
+def count_retraces_many(
+    script_paths: Sequence[Path], cwd: Path, timeout: float = 120
+) -> list[RetraceReport]:
+    """Run several programs one after another in ONE subprocess; one report per program, in order.
+
+    ``timeout`` bounds the whole batch. When the subprocess dies (timeout, crash), the programs that
+    finished keep their reports and the others get one that says what happened.
+    """
+    scripts = [str(Path(p).resolve()) for p in script_paths]
+    with tempfile.TemporaryDirectory(prefix="retracelint-dyn-") as tmp:
+        result_path = Path(tmp) / "result.jsonl"
+        command = [sys.executable, str(RUNNER), "--run", str(result_path), *scripts]
+        timed_out = False
+        try:
+            proc = subprocess.run(
+                command,
+                cwd=cwd,
+                env=_environment(),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
+            returncode, stderr = proc.returncode, proc.stderr
+        except subprocess.TimeoutExpired as exc:
+            timed_out, returncode = True, -1
+            stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else ""
+        done: list[RetraceReport] = []
+        if result_path.exists():
+            for line in result_path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    done.append(_report_from_json(json.loads(line)))
+    for report in done:
+        report.returncode, report.stderr = returncode, stderr
+    missing = [
+        RetraceReport(
+            raised=True,
+            exception_type="RunnerDied",
+            exception="timed out" if timed_out else f"runner exited with code {returncode}",
+            timed_out=timed_out,
+            returncode=returncode,
+            stderr=stderr,
+        )
+        for _ in scripts[len(done) :]
+    ]
+    return done + missing
+
+
+def count_retraces(script_path: Path, cwd: Path, timeout: float = 60) -> RetraceReport:
+    """Run one Python program in a subprocess and report its real re-traces per jitted function."""
+    return count_retraces_many([script_path], cwd, timeout)[0]
+
+
+# --------------------------------------------------------------------------------------------------
+# The runner side: executed in the subprocess, imports jax once, runs each program in turn.
+
+
+def _run_programs(result_path: str, scripts: list[str]) -> None:
+    import logging
+    import runpy
+    import time
+    import traceback
+
+    import jax
+
+    class _Capture(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.DEBUG)
+            self.messages: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            message = record.getMessage()
+            if message.startswith("TRACING CACHE MISS"):
+                self.messages.append(message)
+
+    capture = _Capture()
+    logger = logging.getLogger("jax._src.interpreters.partial_eval")
+    logger.addHandler(capture)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False  # keep the runner's stderr readable
+    # Global (not the thread-local context manager) so that programs using threads are covered too.
+    jax.config.update("jax_explain_cache_misses", True)
+
+    original_argv, original_path = list(sys.argv), list(sys.path)
+    with open(result_path, "w", encoding="utf-8") as out:
+        for script in scripts:
+            capture.messages = []
+            outcome: dict[str, object] = {"script": script, "exception": None}
+            sys.argv = [script]
+            sys.path[:] = [str(Path(script).parent), *original_path[1:]]
+            start = time.perf_counter()
+            try:
+                runpy.run_path(script, run_name="__main__")
+            except SystemExit as exc:
+                if exc.code not in (None, 0):
+                    outcome["exception_type"] = "SystemExit"
+                    outcome["exception"] = f"SystemExit: {exc.code}"
+            except BaseException as exc:  # the program's own failure is data here
+                outcome["exception_type"] = type(exc).__name__
+                outcome["exception"] = f"{type(exc).__name__}: {exc}"
+                outcome["traceback"] = traceback.format_exc()
+            outcome["seconds"] = time.perf_counter() - start
+            outcome["messages"] = list(capture.messages)
+            out.write(json.dumps(outcome) + "\n")
+            out.flush()
+    sys.argv, sys.path[:] = original_argv, original_path
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "--run":
+        _run_programs(sys.argv[2], sys.argv[3:])
+    else:
+        sys.exit(f"usage: {sys.argv[0]} --run RESULT.jsonl SCRIPT.py...")
