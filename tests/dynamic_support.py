@@ -128,7 +128,9 @@ def parse_record(message: str) -> TraceRecord | None:
     if defined:
         file = defined.group("file")
         line = int(defined.group("line") or 0)
-    return TraceRecord(TracedFunction(match.group("name"), file, line), is_retrace, callsite, message)
+    return TraceRecord(
+        TracedFunction(match.group("name"), file, line), is_retrace, callsite, message
+    )
 
 
 def _report_from_json(data: dict) -> RetraceReport:
