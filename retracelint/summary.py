@@ -1,0 +1,118 @@
+"""Per-module summaries: the plain, picklable facts the summariser extracts from one file.
+
+Everything the later stages need is here, so a summary can be cached by file content and the source never
+parsed again: imports, definitions with their parameters, jit sites, and every call site with the abstract
+value of each argument and the loops around it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from retracelint.model import Location
+from retracelint.values import Value
+
+# How a call site names its callee, resolved against the module's scope at link time.
+#   ("name", "a.b.c")        a global, import or dotted attribute chain
+#   ("method", "Cls", "m")   method m called on an instance of class Cls (a name in module scope)
+#   ("self", "", "m")        self.m(...) / cls.m(...) inside a method
+#   ("jit", "", "<index>")   a jit object created at jit site <index> of this module
+
+
+Callee = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # "posonly", "normal", "vararg", "kwonly", "kwarg"
+    has_default: bool = False
+
+
+@dataclass(frozen=True)
+class Arg:
+    value: Value
+    location: Location
+    text: str
+
+
+@dataclass(frozen=True)
+class CallSite:
+    callee: Callee
+    text: str  # the callee as written, e.g. "self.step" or "run_epoch"
+    args: tuple[Arg, ...]
+    kwargs: tuple[tuple[str, Arg], ...]
+    location: Location
+    loops: tuple[int, ...]  # indices of the enclosing loops of the function, outermost first
+    star: bool = False  # *args or **kwargs: argument positions after it are unknown
+
+
+@dataclass(frozen=True)
+class LoopInfo:
+    index: int
+    location: Location
+    text: str  # "for i in range(0, n, bs)"
+
+
+@dataclass(frozen=True)
+class JitSpec:
+    """A place where a function becomes jitted, and how."""
+
+    index: int
+    wrapper: str  # canonical name of the wrapper, "jax.jit"
+    location: Location
+    target: Callee | None  # the wrapped function, when it is a reference we can resolve
+    target_text: str
+    fresh: str | None  # "lambda", "partial", "nested def", ... when a new function object each time
+    static_argnums: tuple[int, ...] = ()
+    static_argnames: tuple[str, ...] = ()
+    static_unknown: bool = False  # static_argnums/static_argnames given but not as literals
+    nonarray_static: bool = False  # equinox.filter_jit: every non-array argument is static
+    function: str = ""  # qualified name of the function in which the jit site is evaluated
+    loops: tuple[int, ...] = ()  # loops around the jit(...) call in that function
+    lambda_params: tuple[Param, ...] | None = None
+
+
+@dataclass
+class FunctionSummary:
+    qualname: str
+    name: str
+    location: Location
+    params: tuple[Param, ...]
+    cls: str | None = None  # qualified name of the class, for methods
+    kind: str = "function"  # "function", "method", "staticmethod", "classmethod", "module"
+    jit: int | None = None  # index of the jit site when the def is decorated with a jit wrapper
+    parent: str | None = None  # qualified name of the enclosing function, for nested defs
+    calls: list[CallSite] = field(default_factory=list)
+    loops: list[LoopInfo] = field(default_factory=list)
+    returns: Value | None = None
+    yields: Value | None = None
+
+
+@dataclass
+class ClassSummary:
+    qualname: str
+    name: str
+    location: Location
+    bases: tuple[str, ...]
+    methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
+    jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
+    value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
+    unhashable: bool = False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
+
+
+@dataclass
+class ModuleSummary:
+    path: str
+    module: str
+    is_package: bool
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified target
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    classes: dict[str, ClassSummary] = field(default_factory=dict)
+    jits: list[JitSpec] = field(default_factory=list)
+    globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
+    error: str | None = None  # why the file could not be analysed
+
+    @property
+    def toplevel(self) -> str:
+        return f"{self.module}.<module>"

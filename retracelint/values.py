@@ -1,0 +1,182 @@
+"""The abstract values the summariser computes for expressions, and what makes them vary.
+
+A value is described by *what changes between calls*, not by what it is: its Python-level value may change
+(``vsrc``), its shape or pytree structure may change (``shape``: one ``Taint`` per reason), and for objects
+compared by identity, whether a fresh object is made each time (``fresh``). Each of these names its sources:
+a loop of the enclosing function (varies per iteration), a parameter (varies if the callers make it vary),
+the call itself (a fresh object per call of the function), or an item of a generator. Whether a source is
+really active is decided later, along the call graph, by ``propagate``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from retracelint.model import Location
+
+
+@dataclass(frozen=True)
+class LoopSrc:
+    """Varies per iteration of loop ``index`` of the enclosing function."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class ParamSrc:
+    """Varies when the value passed for parameter ``name`` varies."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ParamShapeSrc:
+    """Varies when the shape (or length) of the value passed for parameter ``name`` varies."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class CallSrc:
+    """A fresh value each time the enclosing function runs."""
+
+
+@dataclass(frozen=True)
+class ItemSrc:
+    """Varies per item a generator yields (only in yield summaries)."""
+
+
+@dataclass(frozen=True)
+class CarrySrc:
+    """Scratch marker: derived from the value ``name`` had at the head of the loop being analysed."""
+
+    name: str
+
+
+Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc
+
+
+@dataclass(frozen=True)
+class Taint:
+    """One reason why a value's shape or structure changes: rule code, what, where, and when."""
+
+    code: str
+    what: str
+    origin: Location
+    sources: frozenset[Src]
+
+    def with_sources(self, sources: frozenset[Src]) -> Taint:
+        return replace(self, sources=sources)
+
+
+@dataclass(frozen=True)
+class ParamDep:
+    """The value is (a view of) parameter ``name``: it inherits that argument's shape changes."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class RetDep:
+    """The value is the result of call ``call`` (an index into the function's call sites)."""
+
+    call: int
+
+
+@dataclass(frozen=True)
+class IterDep:
+    """The value is an item of iterating, in loop ``loop``, over the result of call ``call``."""
+
+    call: int
+    loop: int
+
+
+Dep = ParamDep | RetDep | IterDep
+
+EMPTY: frozenset = frozenset()
+
+# Coarse types that matter for jit cache keys.
+INT, FLOAT, BOOL, STR, NONE, COMPLEX = "int", "float", "bool", "str", "none", "complex"
+LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
+ARRAY, NP_ARRAY = "array", "ndarray"
+LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
+INSTANCE, JIT, MODULE, UNKNOWN = "instance", "jit", "module", "?"
+SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
+UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY})
+
+
+@dataclass(frozen=True)
+class Value:
+    ty: str = UNKNOWN
+    vsrc: frozenset[Src] = EMPTY
+    shape: frozenset[Taint] = EMPTY
+    deps: frozenset[Dep] = EMPTY
+    fresh: frozenset[Src] = EMPTY
+    # For instances: the class as written (resolved at link time); for jit objects: the jit site index.
+    ref: str | None = None
+    site: int | None = None
+    # For list/tuple/dict displays: the values of the items (for element access and unpacking).
+    items: tuple[Value, ...] = field(default=(), compare=False)
+
+    def with_(self, **changes: object) -> Value:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def varies(self) -> bool:
+        return bool(self.vsrc or self.shape or self.deps)
+
+
+UNKNOWN_VALUE = Value()
+
+
+def join(a: Value, b: Value) -> Value:
+    """The value that may be either ``a`` or ``b`` (after an if/else, or across loop iterations)."""
+    if a is b:
+        return a
+    ty = a.ty if a.ty == b.ty else (a.ty if b.ty == UNKNOWN else b.ty if a.ty == UNKNOWN else UNKNOWN)
+    return Value(
+        ty=ty,
+        vsrc=a.vsrc | b.vsrc,
+        shape=a.shape | b.shape,
+        deps=a.deps | b.deps,
+        fresh=a.fresh | b.fresh,
+        ref=a.ref if a.ref == b.ref else None,
+        site=a.site if a.site == b.site else (a.site if b.site is None else b.site),
+        items=a.items if a.items == b.items else (),
+    )
+
+
+def join_all(values: list[Value] | tuple[Value, ...]) -> Value:
+    out = UNKNOWN_VALUE
+    for i, value in enumerate(values):
+        out = value if i == 0 else join(out, value)
+    return out
+
+
+def combine(values: list[Value], ty: str = UNKNOWN, keep_shape: bool = True) -> Value:
+    """A value computed from ``values``: varies when any of them varies."""
+    vsrc: set[Src] = set()
+    shape: set[Taint] = set()
+    deps: set[Dep] = set()
+    for value in values:
+        vsrc |= value.vsrc
+        if keep_shape:
+            shape |= value.shape
+            deps |= value.deps
+    return Value(ty=ty, vsrc=frozenset(vsrc), shape=frozenset(shape), deps=frozenset(deps))
+
+
+def shape_sources(value: Value) -> frozenset[Src]:
+    """What makes the shape (or length) of ``value`` change, as value sources of a size derived from it."""
+    out: set[Src] = set()
+    for taint in value.shape:
+        out |= taint.sources
+    for dep in value.deps:
+        if isinstance(dep, ParamDep):
+            out.add(ParamShapeSrc(dep.name))
+    return frozenset(out)
+
+
+def size_of(value: Value) -> Value:
+    """The value of a size (``len(x)``, ``x.shape[0]``) read off ``value``."""
+    return Value(ty=INT, vsrc=shape_sources(value))
