@@ -1,0 +1,179 @@
+"""Pictures of call paths: where the varying value is made, each call it passes through, the jit site.
+
+Mermaid for GitHub (job summaries, issues and Markdown files render it) and Graphviz DOT for everything else.
+Both are built from the same small graph so that they always show the same thing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from retracelint.model import Finding, Location
+
+ORIGIN, CALL, JIT = "origin", "call", "jit"
+
+
+@dataclass(frozen=True)
+class Node:
+    function: str
+    path: str
+    line: int
+    kind: str  # ORIGIN, CALL or JIT
+
+    @property
+    def label(self) -> str:
+        return f"{self.function} ({self.path}:{self.line})"
+
+
+@dataclass
+class CallGraph:
+    """Nodes in first-seen order, and labelled edges between node indices."""
+
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[tuple[int, int, str]] = field(default_factory=list)
+    _index: dict[tuple[str, str, int], int] = field(default_factory=dict)
+
+    def add_node(self, function: str, loc: Location, kind: str, root: str | None) -> int:
+        path = _display_path(loc.path, root)
+        key = (function, path, loc.line)
+        if key in self._index:
+            # The same place reached as origin in one finding and as a call in another: keep the first kind,
+            # except that a jit site always shows as one.
+            idx = self._index[key]
+            if kind == JIT and self.nodes[idx].kind != JIT:
+                self.nodes[idx] = Node(function, path, loc.line, JIT)
+            return idx
+        self._index[key] = len(self.nodes)
+        self.nodes.append(Node(function, path, loc.line, kind))
+        return self._index[key]
+
+    def add_edge(self, src: int, dst: int, label: str) -> None:
+        edge = (src, dst, label)
+        if src != dst and edge not in self.edges:
+            self.edges.append(edge)
+
+
+def _display_path(path: str, root: str | os.PathLike[str] | None) -> str:
+    if root is None:
+        return Path(path).as_posix()
+    return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(root))).as_posix()
+
+
+def _origin_function(finding: Finding) -> str:
+    if finding.call_path:
+        return finding.call_path[0].function
+    site = finding.jit_site
+    if site is not None and site.location.path == finding.location.path:
+        # RTL301-style findings: the problem is at (or next to) the jit site itself.
+        return site.function
+    return finding.code
+
+
+def build_graph(
+    findings: Iterable[Finding], *, root: str | os.PathLike[str] | None = None
+) -> CallGraph:
+    """One graph for all the findings; places shared by several paths (a jit site) become one node."""
+    graph = CallGraph()
+    for finding in findings:
+        prev = graph.add_node(_origin_function(finding), finding.location, ORIGIN, root)
+        # call_path[i] is a call made from function i to function i+1; the origin is in call_path[0]'s function,
+        # so each later step contributes its caller as the next node.
+        steps = finding.call_path
+        for i, step in enumerate(steps[1:], start=1):
+            node = graph.add_node(step.function, step.location, CALL, root)
+            graph.add_edge(prev, node, steps[i - 1].call)
+            prev = node
+        site = finding.jit_site
+        if site is not None:
+            node = graph.add_node(site.function, site.location, JIT, root)
+            label = steps[-1].call if steps else site.name
+            graph.add_edge(prev, node, label)
+    return graph
+
+
+# --- Mermaid -----------------------------------------------------------------------------------------------------
+
+
+def _mermaid_text(text: str) -> str:
+    """Escape text for a quoted Mermaid label with Mermaid's entity codes (``#quot;``, ``#35;``...)."""
+    text = " ".join(text.split())
+    text = text.replace("#", "#35;")  # first: every later replacement introduces a '#'
+    for char, code in (
+        ('"', "#quot;"),
+        ("<", "#lt;"),
+        (">", "#gt;"),
+        ("`", "#96;"),  # backticks inside quotes switch Mermaid to Markdown strings
+        ("|", "#124;"),  # ends an edge label
+        ("[", "#91;"),
+        ("]", "#93;"),
+    ):
+        text = text.replace(char, code)
+    return text
+
+
+_MERMAID_CLASSES = (
+    "    classDef origin fill:#fde2e1,stroke:#c0392b",
+    "    classDef jit fill:#e1ecfd,stroke:#2c5aa0",
+)
+
+
+def _render_mermaid(graph: CallGraph) -> str:
+    lines = ["flowchart TD"]
+    for i, node in enumerate(graph.nodes):
+        suffix = f":::{node.kind}" if node.kind in (ORIGIN, JIT) else ""
+        lines.append(f'    n{i}["{_mermaid_text(node.label)}"]{suffix}')
+    for src, dst, label in graph.edges:
+        if label:
+            lines.append(f'    n{src} -->|"{_mermaid_text(label)}"| n{dst}')
+        else:
+            lines.append(f"    n{src} --> n{dst}")
+    lines.extend(_MERMAID_CLASSES)
+    return "\n".join(lines) + "\n"
+
+
+def mermaid(finding: Finding, *, root: str | os.PathLike[str] | None = None) -> str:
+    """A Mermaid flowchart of one finding's path: origin → each call → jit site."""
+    return _render_mermaid(build_graph([finding], root=root))
+
+
+def mermaid_all(findings: Iterable[Finding], *, root: str | os.PathLike[str] | None = None) -> str:
+    """One Mermaid flowchart with the paths of all the findings, shared places drawn once."""
+    return _render_mermaid(build_graph(findings, root=root))
+
+
+# --- Graphviz DOT ------------------------------------------------------------------------------------------------
+
+
+def _dot_string(text: str) -> str:
+    """A DOT double-quoted string: backslash and quote escaped, line breaks as ``\\n``."""
+    text = text.replace("\\", "\\\\").replace('"', '\\"')
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+    return f'"{text}"'
+
+
+_DOT_STYLE = {
+    ORIGIN: 'shape=box, style="rounded,filled", fillcolor="#fde2e1", color="#c0392b"',
+    CALL: "shape=box, style=rounded",
+    JIT: 'shape=box, style="filled,bold", fillcolor="#e1ecfd", color="#2c5aa0"',
+}
+
+
+def dot(findings: Iterable[Finding], *, root: str | os.PathLike[str] | None = None) -> str:
+    """A Graphviz digraph of the call paths of all the findings (``dot -Tsvg`` draws it)."""
+    graph = build_graph(findings, root=root)
+    lines = [
+        "digraph retracelint {",
+        "    rankdir=TB;",
+        '    node [fontname="Helvetica"];',
+        '    edge [fontname="Helvetica", fontsize=10];',
+    ]
+    for i, node in enumerate(graph.nodes):
+        lines.append(f"    n{i} [label={_dot_string(node.label)}, {_DOT_STYLE[node.kind]}];")
+    for src, dst, label in graph.edges:
+        attrs = f" [label={_dot_string(label)}]" if label else ""
+        lines.append(f"    n{src} -> n{dst}{attrs};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
