@@ -98,7 +98,9 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
     jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
     value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
-    unhashable: bool = False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
+    unhashable: bool = (
+        False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
+    )
 
 
 @dataclass

@@ -101,6 +101,7 @@ LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, MODULE, UNKNOWN = "instance", "jit", "module", "?"
+PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY})
 
@@ -133,7 +134,11 @@ def join(a: Value, b: Value) -> Value:
     """The value that may be either ``a`` or ``b`` (after an if/else, or across loop iterations)."""
     if a is b:
         return a
-    ty = a.ty if a.ty == b.ty else (a.ty if b.ty == UNKNOWN else b.ty if a.ty == UNKNOWN else UNKNOWN)
+    ty = (
+        a.ty
+        if a.ty == b.ty
+        else (a.ty if b.ty == UNKNOWN else b.ty if a.ty == UNKNOWN else UNKNOWN)
+    )
     return Value(
         ty=ty,
         vsrc=a.vsrc | b.vsrc,

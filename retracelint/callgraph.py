@@ -1,0 +1,336 @@
+"""Link module summaries into one project: resolve every call site to a function or a jit site.
+
+Resolution is import-aware and deliberately narrow: names through the module's own definitions and
+imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` through the class and
+its bases, ``obj.m`` where ``obj`` was made by a class we know. Calls that cannot be resolved are dropped,
+never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from retracelint.summary import (
+    Arg,
+    CallSite,
+    ClassSummary,
+    FunctionSummary,
+    JitSpec,
+    ModuleSummary,
+    Param,
+)
+from retracelint.values import PARAM_REF, Value
+
+_MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
+
+
+@dataclass(frozen=True)
+class FuncTarget:
+    qualname: str
+    bound: bool  # called through an instance: the first parameter is already bound
+
+
+@dataclass(frozen=True)
+class JitTarget:
+    module: str
+    index: int
+    bound: bool  # a jitted method called through an instance
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.module, self.index)
+
+
+@dataclass(frozen=True)
+class ClassTarget:
+    qualname: str
+
+
+Target = FuncTarget | JitTarget | ClassTarget
+
+
+@dataclass(frozen=True)
+class JitBinding:
+    """What a call into a jit site binds to: the jitted callable's parameters and which are static."""
+
+    spec: JitSpec
+    wrapped: FunctionSummary | None
+    params: tuple[
+        Param, ...
+    ]  # as the jitted callable sees them (self included for decorated methods)
+    offset: (
+        int  # leading parameters already bound (self, for a jitted method called on an instance)
+    )
+    static: frozenset[str]
+
+
+class Project:
+    """All module summaries, the resolved call graph, and the lookups the analysis needs."""
+
+    def __init__(self, summaries: list[ModuleSummary]) -> None:
+        self.modules: dict[str, ModuleSummary] = {}
+        for summary in sorted(summaries, key=lambda s: s.path):
+            if summary.error is None:
+                self.modules.setdefault(summary.module, summary)
+        self.functions: dict[str, FunctionSummary] = {}
+        self.owner: dict[str, ModuleSummary] = {}
+        self.classes: dict[str, ClassSummary] = {}
+        for summary in self.modules.values():
+            for qualname, fn in summary.functions.items():
+                self.functions[qualname] = fn
+                self.owner[qualname] = summary
+            for qualname, cls in summary.classes.items():
+                self.classes[qualname] = cls
+                self.owner[qualname] = summary
+        self.targets: dict[tuple[str, int], Target] = {}
+        self.callers: dict[str, list[tuple[str, int]]] = {}
+        self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self.graph: nx.DiGraph = nx.DiGraph()
+        self._link()
+
+    # -- linking ------------------------------------------------------------------------------------
+    def _link(self) -> None:
+        graph = self.graph
+        graph.add_nodes_from(self.functions)
+        for qualname, fn in self.functions.items():
+            module = self.owner[qualname]
+            for index, call in enumerate(fn.calls):
+                target = self.resolve_call(module, fn, call)
+                if target is None:
+                    continue
+                self.targets[(qualname, index)] = target
+                callee = self.callee_function(target)
+                if isinstance(target, JitTarget):
+                    self.jit_callers.setdefault(target.key, []).append((qualname, index))
+                if callee is not None:
+                    self.callers.setdefault(callee, []).append((qualname, index))
+                    if graph.has_edge(qualname, callee):
+                        graph[qualname][callee]["calls"].append(index)
+                    else:
+                        graph.add_edge(qualname, callee, calls=[index])
+
+    def callee_function(self, target: Target) -> str | None:
+        if isinstance(target, FuncTarget):
+            return target.qualname
+        if isinstance(target, ClassTarget):
+            return self.method(target.qualname, "__init__")
+        binding = self.jit_binding(target)
+        return binding.wrapped.qualname if binding and binding.wrapped else None
+
+    def resolve_call(
+        self, module: ModuleSummary, fn: FunctionSummary, call: CallSite
+    ) -> Target | None:
+        kind = call.callee[0]
+        if kind == "jit":
+            return JitTarget(module.module, int(call.callee[2]), bound=False)
+        if kind == "qual":
+            return self._as_target(module, call.callee[1], bound=False)
+        if kind == "self":
+            cls = self._enclosing_class(fn)
+            return self.member(cls, call.callee[2]) if cls else None
+        if kind == "method":
+            cls = self.resolve_name(module, call.callee[1])
+            if isinstance(cls, ClassTarget):
+                return self.member(cls.qualname, call.callee[2])
+            return None
+        return self.resolve_name(module, call.callee[1])
+
+    def _enclosing_class(self, fn: FunctionSummary) -> str | None:
+        while fn.cls is None and fn.parent is not None:
+            parent = self.functions.get(fn.parent)
+            if parent is None:
+                return None
+            fn = parent
+        return fn.cls
+
+    def _as_target(self, module: ModuleSummary, qualname: str, bound: bool) -> Target | None:
+        fn = self.functions.get(qualname)
+        if fn is not None:
+            if fn.jit is not None:
+                return JitTarget(self.owner[qualname].module, fn.jit, bound=bound)
+            return FuncTarget(qualname, bound=bound)
+        if qualname in self.classes:
+            return ClassTarget(qualname)
+        return None
+
+    def resolve_name(self, module: ModuleSummary, dotted: str, depth: int = 0) -> Target | None:
+        """A dotted name as written in ``module``: local definitions first, then imports."""
+        if depth > _MAX_DEPTH:
+            return None
+        head, _, rest = dotted.partition(".")
+        local = f"{module.module}.{head}"
+        if local in self.functions or local in self.classes:
+            target = self._as_target(module, local, bound=False)
+            return self._attribute(target, rest) if rest else target
+        value = module.globals.get(head)
+        if value is not None and value.site is not None and not rest:
+            return JitTarget(module.module, value.site, bound=False)
+        imported = module.imports.get(head)
+        if imported is not None:
+            return self.resolve_qualified(f"{imported}.{rest}" if rest else imported, depth + 1)
+        return None
+
+    def resolve_qualified(self, dotted: str, depth: int = 0) -> Target | None:
+        """A fully qualified name: the longest prefix that is a module, then a name inside it."""
+        if depth > _MAX_DEPTH:
+            return None
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self.modules.get(".".join(parts[:cut]))
+            if module is not None:
+                return self.resolve_name(module, ".".join(parts[cut:]), depth + 1)
+        return None
+
+    def _attribute(self, target: Target | None, rest: str) -> Target | None:
+        if isinstance(target, ClassTarget) and "." not in rest:
+            return self.member(target.qualname, rest, bound=False)
+        return None
+
+    def member(self, cls: str, name: str, bound: bool = True) -> Target | None:
+        """``name`` looked up on class ``cls`` and its bases (a method or a jitted attribute)."""
+        for klass in self.mro(cls):
+            info = self.classes[klass]
+            if name in info.methods:
+                fn = self.functions.get(info.methods[name])
+                if fn is None:
+                    return None
+                is_bound = bound and fn.kind not in ("staticmethod",)
+                if fn.jit is not None:
+                    return JitTarget(self.owner[fn.qualname].module, fn.jit, bound=is_bound)
+                return FuncTarget(fn.qualname, bound=is_bound)
+            if name in info.jit_attrs:
+                return JitTarget(self.owner[klass].module, info.jit_attrs[name], bound=False)
+        return None
+
+    def method(self, cls: str, name: str) -> str | None:
+        target = self.member(cls, name)
+        return target.qualname if isinstance(target, FuncTarget) else None
+
+    def mro(self, cls: str) -> list[str]:
+        """The class and its known bases, depth first (enough for single inheritance and mixins)."""
+        out: list[str] = []
+        stack = [cls]
+        while stack and len(out) < _MAX_DEPTH:
+            current = stack.pop(0)
+            if current in out or current not in self.classes:
+                continue
+            out.append(current)
+            module = self.owner[current]
+            for base in self.classes[current].bases:
+                resolved = self.resolve_base(module, base)
+                if resolved:
+                    stack.append(resolved)
+        return out
+
+    def resolve_base(self, module: ModuleSummary, base: str) -> str | None:
+        if base in self.classes:
+            return base
+        target = self.resolve_qualified(base) or self.resolve_name(module, base)
+        return target.qualname if isinstance(target, ClassTarget) else None
+
+    # -- jit sites ----------------------------------------------------------------------------------
+    def jit_spec(self, target: JitTarget) -> JitSpec:
+        return self.modules[target.module].jits[target.index]
+
+    def jit_binding(self, target: JitTarget) -> JitBinding | None:
+        spec = self.jit_spec(target)
+        module = self.modules[target.module]
+        wrapped: FunctionSummary | None = None
+        bound_method = False
+        if spec.target is not None:
+            kind = spec.target[0]
+            resolved: Target | None
+            if kind == "qual":
+                resolved = FuncTarget(spec.target[1], bound=False)
+            elif kind == "self":
+                fn = self.functions.get(spec.function)
+                cls = self._enclosing_class(fn) if fn else None
+                resolved = self._member_function(cls, spec.target[2]) if cls else None
+            elif kind == "method":
+                cls_target = self.resolve_name(module, spec.target[1])
+                resolved = (
+                    self._member_function(cls_target.qualname, spec.target[2])
+                    if isinstance(cls_target, ClassTarget)
+                    else None
+                )
+            elif kind == "name":
+                resolved = self._plain_function(module, spec.target[1])
+            else:
+                resolved = None
+            if isinstance(resolved, FuncTarget):
+                wrapped = self.functions.get(resolved.qualname)
+                bound_method = resolved.bound
+        if wrapped is not None:
+            params = wrapped.params[1:] if bound_method else wrapped.params
+        elif spec.lambda_params is not None:
+            params = spec.lambda_params
+        else:
+            return JitBinding(spec, None, (), 0, frozenset())
+        offset = (
+            1
+            if target.bound and params and wrapped is not None and wrapped.kind != "staticmethod"
+            else 0
+        )
+        return JitBinding(spec, wrapped, params, offset, _static_names(spec, params))
+
+    def _member_function(self, cls: str, name: str) -> FuncTarget | None:
+        for klass in self.mro(cls):
+            qualname = self.classes[klass].methods.get(name)
+            if qualname is not None:
+                fn = self.functions.get(qualname)
+                return FuncTarget(qualname, bound=fn is not None and fn.kind != "staticmethod")
+        return None
+
+    def _plain_function(self, module: ModuleSummary, dotted: str) -> FuncTarget | None:
+        """The function a jit wraps by name: the def itself, even when it is jit-decorated too."""
+        local = f"{module.module}.{dotted}"
+        if local in self.functions:
+            return FuncTarget(local, bound=False)
+        target = self.resolve_name(module, dotted)
+        if isinstance(target, FuncTarget):
+            return target
+        if isinstance(target, JitTarget):
+            binding_spec = self.jit_spec(target)
+            if binding_spec.target and binding_spec.target[0] == "qual":
+                return FuncTarget(binding_spec.target[1], bound=False)
+        return None
+
+    def all_jits(self) -> list[JitTarget]:
+        return [
+            JitTarget(name, spec.index, bound=False)
+            for name, module in sorted(self.modules.items())
+            for spec in module.jits
+        ]
+
+
+def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -> Arg | None:
+    """The argument passed for parameter ``name`` at ``call``; None when not passed or not knowable."""
+    for key, arg in call.kwargs:
+        if key == name:
+            return arg
+    positional = [p for p in params if p.kind in ("posonly", "normal")]
+    for i, param in enumerate(positional[offset:]):
+        if param.name == name:
+            if call.star and i >= len(call.args):
+                return None
+            return call.args[i] if i < len(call.args) else None
+    return None
+
+
+def _static_names(spec: JitSpec, params: tuple[Param, ...]) -> frozenset[str]:
+    positional = [p for p in params if p.kind in ("posonly", "normal")]
+    names = set(spec.static_argnames)
+    for num in spec.static_argnums:
+        index = num if num >= 0 else len(positional) + num
+        if 0 <= index < len(positional):
+            names.add(positional[index].name)
+    return frozenset(names)
+
+
+def is_param_itself(value: Value) -> str | None:
+    """The parameter name when ``value`` is exactly a parameter (not something computed from it)."""
+    if value.ref and value.ref.startswith(PARAM_REF):
+        return value.ref[len(PARAM_REF) :]
+    return None

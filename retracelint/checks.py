@@ -1,0 +1,331 @@
+"""The rules: turn the causes found by ``propagate`` into findings with a message a user can act on.
+
+Three families, each a small function over the jit call sites:
+- traced parameters whose shape or structure changes (RTL101-RTL105; the summariser tags each change
+  with its rule code where it sees the pattern: a slice, an append, a chunk, a mask, a constructor);
+- static parameters whose hash or equality changes, or that cannot be hashed (RTL201-RTL204);
+- jit wrappers rebuilt around a fresh function object (RTL301).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.propagate import Cause, Propagation
+from retracelint.rules import rule
+from retracelint.summary import Arg, FunctionSummary
+from retracelint.values import (
+    ARRAY,
+    DICT,
+    FLOAT,
+    FUNCTION,
+    INSTANCE,
+    LAMBDA,
+    LIST,
+    NP_ARRAY,
+    PARTIAL,
+    SCALARS,
+    SET,
+    TRANSFORM,
+    Value,
+)
+
+_VERB = {
+    "RTL101": "changes shape",
+    "RTL102": "grows",
+    "RTL103": "can be shorter",
+    "RTL104": "has a data-dependent shape that changes",
+    "RTL105": "changes shape",
+}
+_CONSEQUENCE = {
+    "RTL101": "each new length re-traces and re-compiles",
+    "RTL102": "each new length re-traces and re-compiles",
+    "RTL103": "the short last batch re-traces and re-compiles",
+    "RTL104": "each new size re-traces and re-compiles",
+    "RTL105": "each new size re-traces and re-compiles",
+}
+_UNHASHABLE_NAMES = {
+    LIST: "a list",
+    DICT: "a dict",
+    SET: "a set",
+    ARRAY: "a jax array",
+    NP_ARRAY: "a numpy array",
+}
+_IDENTITY_NAMES = {
+    LAMBDA: "a lambda",
+    PARTIAL: "a functools.partial",
+    TRANSFORM: "a transformed function",
+    FUNCTION: "a nested function",
+}
+
+
+def run_checks(project: Project, prop: Propagation) -> list[Finding]:
+    findings: list[Finding] = []
+    for fn, index, target in prop.jit_calls():
+        binding = project.jit_binding(target)
+        if binding is None or not binding.params:
+            continue
+        call = fn.calls[index]
+        site = jit_site(binding, target)
+        step = PathStep(fn.qualname, call.text, call.location)
+        for param in binding.params[binding.offset :]:
+            if param.kind in ("vararg", "kwarg"):
+                continue
+            arg = bind_arg(call, binding.params, binding.offset, param.name)
+            if arg is None:
+                continue
+            static = param.name in binding.static or (
+                binding.spec.nonarray_static and arg.value.ty in SCALARS
+            )
+            if static:
+                found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
+            else:
+                found = traced_findings(prop, fn, arg, call.loops, step, site, param.name, call.text)
+            findings.extend(found)
+    findings.extend(rebuilt_jit_findings(project, prop))
+    return _dedupe(findings)
+
+
+def jit_site(binding: JitBinding, target: JitTarget) -> JitSite:
+    spec = binding.spec
+    wrapped = binding.wrapped
+    if wrapped is not None:
+        return JitSite(
+            wrapped.qualname, wrapped.name, wrapped.location, spec.wrapper, tuple(sorted(binding.static))
+        )
+    name = f"{spec.function}.<{spec.target_text or 'jit'}>"
+    return JitSite(name, spec.target_text, spec.location, spec.wrapper, tuple(sorted(binding.static)))
+
+
+# -- traced parameters ----------------------------------------------------------------------------
+def traced_findings(
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    loops: tuple[int, ...],
+    step: PathStep,
+    site: JitSite,
+    param: str,
+    called_as: str,
+) -> Iterator[Finding]:
+    for cause in prop.shape_causes(fn, arg.value, loops):
+        taint = cause.taint
+        if taint is None:
+            continue
+        path = (*cause.path, step)
+        code = taint.code
+        message = (
+            f"{taint.what} {_VERB.get(code, 'changes shape')} {cause.driver.text}"
+            f"{_origin_note(taint.origin, cause.driver.location)}"
+            f" and reaches traced parameter '{param}' of jitted '{_jit_name(site, called_as)}'"
+            f" ({_where(site.location)}){_via(path)}; {_CONSEQUENCE.get(code, 're-traces')};"
+            f" {rule(code).fix}"
+        )
+        yield Finding(
+            code=code,
+            message=message,
+            location=taint.origin,
+            severity=rule(code).severity,
+            jit_site=site,
+            parameter=param,
+            call_path=path,
+            fix=rule(code).fix,
+        )
+
+
+# -- static parameters ----------------------------------------------------------------------------
+def static_findings(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    loops: tuple[int, ...],
+    step: PathStep,
+    site: JitSite,
+    param: str,
+) -> Iterator[Finding]:
+    for caller, origin, origin_loops, path in prop.static_candidates(fn, arg, loops, (step,)):
+        value = prop.resolve(caller, origin.value)
+        described = f"'{param}' of jitted '{site.name}' ({_where(site.location)})"
+        unhashable = _unhashable(project, caller, value)
+        if unhashable:
+            yield _static_finding(
+                "RTL203",
+                f"static parameter {described} receives {unhashable} ({origin.text}){_via(path)};"
+                " jax raises ValueError: Non-hashable static arguments at call time",
+                origin,
+                site,
+                param,
+                path,
+            )
+            continue
+        identity = _identity_hashed(project, caller, value)
+        if identity:
+            cause = next(prop.fresh_causes(caller, value, origin_loops), None)
+            if cause is not None:
+                yield _static_finding(
+                    "RTL204",
+                    f"static parameter {described} receives {identity} ({origin.text}) made anew"
+                    f" {cause.driver.text}{_via((*cause.path, *path))}; it is hashed by identity,"
+                    " so every new object re-traces and re-compiles",
+                    origin,
+                    site,
+                    param,
+                    (*cause.path, *path),
+                )
+            continue
+        cause = next(prop.value_causes(caller, value, origin_loops), None)
+        if cause is None:
+            continue
+        full_path = (*cause.path, *path)
+        reported = cause.arg or origin
+        if value.ty == FLOAT:
+            yield _static_finding(
+                "RTL202",
+                f"static parameter {described} receives the float {origin.text}, which changes"
+                f" {cause.driver.text}{_via(full_path)}; every new float value re-traces and"
+                " re-compiles (and nan never matches)",
+                reported,
+                site,
+                param,
+                full_path,
+            )
+        else:
+            yield _static_finding(
+                "RTL201",
+                f"static parameter {described} receives {origin.text}, which changes"
+                f" {cause.driver.text}{_via(full_path)}; each new value re-traces and re-compiles",
+                reported,
+                site,
+                param,
+                full_path,
+            )
+
+
+def _static_finding(
+    code: str, text: str, origin: Arg, site: JitSite, param: str, path: tuple[PathStep, ...]
+) -> Finding:
+    return Finding(
+        code=code,
+        message=f"{text}; {rule(code).fix}",
+        location=origin.location,
+        severity=rule(code).severity,
+        jit_site=site,
+        parameter=param,
+        call_path=path,
+        fix=rule(code).fix,
+    )
+
+
+def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None:
+    if value.ty != INSTANCE or not value.ref or value.ref.startswith(("<", "param:")):
+        return None
+    target = project.resolve_name(project.owner[fn.qualname], value.ref)
+    return target.qualname if isinstance(target, ClassTarget) else None
+
+
+def _unhashable(project: Project, fn: FunctionSummary, value: Value) -> str | None:
+    if value.ty in _UNHASHABLE_NAMES:
+        return _UNHASHABLE_NAMES[value.ty]
+    cls = _class_of(project, fn, value)
+    if cls is not None and project.classes[cls].unhashable:
+        return f"a {project.classes[cls].name} instance (a mutable dataclass has no __hash__)"
+    return None
+
+
+def _identity_hashed(project: Project, fn: FunctionSummary, value: Value) -> str | None:
+    if value.ty in _IDENTITY_NAMES:
+        return _IDENTITY_NAMES[value.ty]
+    cls = _class_of(project, fn, value)
+    if cls is None:
+        return None
+    chain = project.mro(cls)
+    known = all(
+        project.resolve_base(project.owner[c], b) is not None or b in ("object",)
+        for c in chain
+        for b in project.classes[c].bases
+    )
+    if known and not any(project.classes[c].value_hashed for c in chain):
+        return f"a new {project.classes[cls].name} instance"
+    return None
+
+
+# -- jit rebuilt around a fresh function ------------------------------------------------------------
+def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    for target in project.all_jits():
+        spec = project.jit_spec(target)
+        if spec.fresh is None:
+            continue
+        owner = project.functions.get(spec.function)
+        if owner is None or owner.kind == "module" and not spec.loops:
+            continue
+        calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
+        if not calls:
+            continue
+        cause: Cause | None = None
+        if spec.loops:
+            if any(spec.loops[-1] in c.loops for c in calls):
+                cause = Cause(None, prop.loop_driver(owner, spec.loops[-1]))
+        else:
+            driver = prop.repeated(owner.qualname)
+            if driver is not None:
+                cause = Cause(None, driver)
+        if cause is None:
+            continue
+        code = "RTL301"
+        what = "@jit on a nested def" if spec.fresh == "nested def" and spec.target and spec.target[0] == "qual" else f"{_wrapper_name(spec.wrapper)}({spec.target_text})"
+        yield Finding(
+            code=code,
+            message=(
+                f"{what} makes a new jitted function from a fresh {spec.fresh} {cause.driver.text};"
+                " a new function object starts with an empty cache, so every call re-traces and"
+                f" re-compiles; {rule(code).fix}"
+            ),
+            location=spec.location,
+            severity=rule(code).severity,
+            jit_site=JitSite(
+                f"{spec.function}.<{spec.target_text}>",
+                spec.target_text,
+                spec.location,
+                spec.wrapper,
+                (),
+            ),
+            call_path=tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]),
+            fix=rule(code).fix,
+        )
+
+
+# -- message helpers --------------------------------------------------------------------------------
+def _via(path: tuple[PathStep, ...]) -> str:
+    """The functions called between the varying value and the jit call: ``via run_epoch() -> step()``."""
+    middle = [f"{step.call}()" for step in path[:-1]]
+    return f" via {' -> '.join(middle)}" if middle else ""
+
+
+def _origin_note(origin: Location, driver: Location) -> str:
+    return "" if origin.path == driver.path else f" (made at {_where(origin)})"
+
+
+def _jit_name(site: JitSite, called_as: str) -> str:
+    return site.name or called_as
+
+
+def _wrapper_name(wrapper: str) -> str:
+    return wrapper
+
+
+def _where(location: Location) -> str:
+    return f"{location.path}:{location.line}"
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule and place: the shortest call path wins."""
+    best: dict[tuple[str, Location], Finding] = {}
+    for finding in findings:
+        key = (finding.code, finding.location)
+        current = best.get(key)
+        if current is None or len(finding.call_path) < len(current.call_path):
+            best[key] = finding
+    return sorted(best.values(), key=lambda f: f.sort_key)

@@ -1,0 +1,340 @@
+"""Decide which variations really reach a jit site, and along which call path.
+
+The summaries say, for every argument, what would make it vary: a loop of the calling function, a
+parameter, a fresh object per call. Here those conditions are resolved against the call graph: a shape
+that depends on parameter ``n`` varies only if some caller passes an ``n`` that varies, which is asked of
+that caller in turn. Each answer is a ``Cause``: the reason (a ``Taint`` for shapes), the loop or call that
+drives it, and the call path from there to the jit site.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, bind_arg
+from retracelint.model import Location, PathStep
+from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.values import (
+    EMPTY,
+    UNKNOWN,
+    UNKNOWN_VALUE,
+    CallSrc,
+    Dep,
+    ItemSrc,
+    IterDep,
+    LoopSrc,
+    ParamDep,
+    ParamShapeSrc,
+    ParamSrc,
+    RetDep,
+    Src,
+    Taint,
+    Value,
+    join,
+    shape_sources,
+)
+
+_MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
+_MAX_CAUSES = 3  # causes kept per question: enough to report, bounded on huge graphs
+
+
+@dataclass(frozen=True)
+class Driver:
+    """What makes a value differ between calls: a loop, or repeated calls of a function."""
+
+    text: str  # "every iteration of the loop at train.py:39"
+    location: Location
+
+
+@dataclass(frozen=True)
+class Cause:
+    taint: Taint | None  # why the shape changes (None when it is the value that changes)
+    driver: Driver
+    path: tuple[PathStep, ...] = ()  # calls from the driver's function down to the current function
+    arg: Arg | None = None  # the outermost argument that carries the varying value
+
+
+@dataclass
+class Propagation:
+    project: Project
+    _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
+    _returns: dict[str, Value | None] = field(default_factory=dict)
+    _repeated: dict[str, Driver | None] | None = None
+
+    # -- values in a function's own terms --------------------------------------------------------
+    def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
+        """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries."""
+        if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
+            return value
+        out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
+        for dep in value.deps:
+            if isinstance(dep, RetDep | IterDep):
+                expanded = self.call_result(fn, dep, depth)
+                if expanded is not None:
+                    out = _merge_shape(out, expanded)
+        return out
+
+    def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
+        index = dep.call  # type: ignore[union-attr]
+        if index >= len(fn.calls):
+            return None
+        target = self.project.targets.get((fn.qualname, index))
+        if not isinstance(target, FuncTarget):
+            return None
+        callee = self.project.functions[target.qualname]
+        summary = self.summary_of(callee, yields=isinstance(dep, IterDep))
+        if summary is None:
+            return None
+        call = fn.calls[index]
+        item = LoopSrc(dep.loop) if isinstance(dep, IterDep) else None
+        value = self.substitute(summary, call, callee, target.bound, item)
+        return self.resolve(fn, value, depth + 1)
+
+    def summary_of(self, callee: FunctionSummary, yields: bool) -> Value | None:
+        key = callee.qualname + ("#yield" if yields else "")
+        if key in self._returns:
+            return self._returns[key]
+        self._returns[key] = None  # recursion: a function reached again while resolving itself
+        raw = callee.yields if yields else callee.returns
+        if raw is None and yields:
+            raw = callee.returns
+        result = self.resolve(callee, raw) if raw is not None else None
+        self._returns[key] = result
+        return result
+
+    def substitute(
+        self,
+        value: Value,
+        call: CallSite,
+        callee: FunctionSummary,
+        bound: bool,
+        item: Src | None,
+    ) -> Value:
+        """``value`` from the callee's point of view, rewritten in terms of the caller's arguments."""
+        offset = 1 if bound else 0
+        context: frozenset[Src] = (
+            frozenset({LoopSrc(call.loops[-1])}) if call.loops else frozenset({CallSrc()})
+        )
+
+        def arg(name: str) -> Value:
+            found = bind_arg(call, callee.params, offset, name)
+            return found.value if found is not None else UNKNOWN_VALUE
+
+        def sources(srcs: frozenset[Src]) -> frozenset[Src]:
+            out: set[Src] = set()
+            for src in srcs:
+                if isinstance(src, ParamSrc):
+                    out |= arg(src.name).vsrc
+                elif isinstance(src, ParamShapeSrc):
+                    out |= shape_sources(arg(src.name))
+                elif isinstance(src, CallSrc):
+                    out |= context
+                elif isinstance(src, ItemSrc):
+                    if item is not None:
+                        out.add(item)
+                else:
+                    out.add(src)
+            return frozenset(out)
+
+        if value.ref and value.ref.startswith("param:"):
+            return arg(value.ref[len("param:") :])
+        shape: set[Taint] = set()
+        for taint in value.shape:
+            srcs = sources(taint.sources)
+            if srcs:
+                shape.add(taint.with_sources(srcs))
+        deps: set[Dep] = set()
+        out = Value(
+            ty=value.ty,
+            vsrc=sources(value.vsrc),
+            fresh=sources(value.fresh),
+            ref=value.ref,
+            site=value.site,
+        )
+        for dep in value.deps:
+            if isinstance(dep, ParamDep):
+                passed = arg(dep.name)
+                shape |= passed.shape
+                deps |= passed.deps
+        return out.with_(shape=frozenset(shape), deps=frozenset(deps))
+
+    # -- questions asked along the call graph ----------------------------------------------------
+    def shape_causes(
+        self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
+    ) -> Iterator[Cause]:
+        """Why the shape (or structure) of ``value`` differs between executions of this point."""
+        value = self.resolve(fn, value)
+        for taint in sorted(value.shape, key=_taint_order):
+            for cause in self._source_causes(fn, taint.sources, loops, depth):
+                yield Cause(taint, cause.driver, cause.path, cause.arg)
+                break
+        for dep in sorted(value.deps, key=str):
+            if isinstance(dep, ParamDep):
+                yield from self.param_causes(fn, dep.name, "shape", depth)
+
+    def value_causes(
+        self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
+    ) -> Iterator[Cause]:
+        """Why the Python value of ``value`` differs between executions of this point."""
+        yield from self._source_causes(fn, value.vsrc, loops, depth)
+
+    def fresh_causes(
+        self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
+    ) -> Iterator[Cause]:
+        """Why ``value`` is a different object (identity) between executions of this point."""
+        yield from self._source_causes(fn, value.fresh, loops, depth)
+
+    def _source_causes(
+        self, fn: FunctionSummary, srcs: frozenset[Src], loops: tuple[int, ...], depth: int
+    ) -> Iterator[Cause]:
+        for src in sorted(srcs, key=_src_order):
+            if isinstance(src, LoopSrc) and src.index in loops:
+                yield Cause(None, self.loop_driver(fn, src.index))
+            elif isinstance(src, ParamSrc):
+                yield from self.param_causes(fn, src.name, "value", depth)
+            elif isinstance(src, ParamShapeSrc):
+                yield from self.param_causes(fn, src.name, "shape", depth)
+            elif isinstance(src, CallSrc):
+                driver = self.repeated(fn.qualname)
+                if driver is not None:
+                    yield Cause(None, driver)
+
+    def param_causes(self, fn: FunctionSummary, param: str, kind: str, depth: int) -> list[Cause]:
+        """Causes found at the callers of ``fn`` for the argument they pass as ``param``."""
+        key = (fn.qualname, param, kind)
+        if key in self._params:
+            return self._params[key]
+        self._params[key] = []  # a cycle in the call graph adds nothing new
+        if depth >= _MAX_DEPTH:
+            return []
+        found: list[Cause] = []
+        for caller_name, index in self.project.callers.get(fn.qualname, ()):
+            caller = self.project.functions[caller_name]
+            call = caller.calls[index]
+            target = self.project.targets[(caller_name, index)]
+            bound = isinstance(target, FuncTarget) and target.bound
+            if isinstance(target, ClassTarget):
+                bound = True
+            arg = bind_arg(call, fn.params, 1 if bound else 0, param)
+            if arg is None:
+                continue
+            step = PathStep(caller.qualname, call.text, call.location)
+            ask = self.shape_causes if kind == "shape" else self.value_causes
+            for cause in ask(caller, arg.value, call.loops, depth + 1):
+                found.append(
+                    Cause(cause.taint, cause.driver, (*cause.path, step), cause.arg or arg)
+                )
+                if len(found) >= _MAX_CAUSES:
+                    break
+            if len(found) >= _MAX_CAUSES:
+                break
+        self._params[key] = found
+        return found
+
+    # -- drivers ------------------------------------------------------------------------------------
+    def loop_driver(self, fn: FunctionSummary, index: int) -> Driver:
+        loop = fn.loops[index] if index < len(fn.loops) else None
+        if loop is None:
+            return Driver("every iteration of a loop", fn.location)
+        return Driver(f"every iteration of the loop at {_where(loop.location)} ({loop.text})", loop.location)
+
+    def repeated(self, qualname: str) -> Driver | None:
+        """Why a function runs more than once: called in a loop, from several places, or by such a caller."""
+        if self._repeated is None:
+            self._repeated = self._compute_repeated()
+        return self._repeated.get(qualname)
+
+    def _compute_repeated(self) -> dict[str, Driver | None]:
+        project = self.project
+        seeds: dict[str, Driver] = {}
+        for callee, sites in project.callers.items():
+            in_loop = [(c, i) for c, i in sites if project.functions[c].calls[i].loops]
+            if in_loop:
+                caller, index = in_loop[0]
+                call = project.functions[caller].calls[index]
+                seeds[callee] = Driver(
+                    f"each call of {_short_name(callee)}(), called in the loop at {_where(call.location)}",
+                    call.location,
+                )
+            elif len(sites) >= 2:
+                caller, index = sites[0]
+                call = project.functions[caller].calls[index]
+                seeds[callee] = Driver(
+                    f"each call of {_short_name(callee)}(), called from {len(sites)} places",
+                    call.location,
+                )
+        out: dict[str, Driver | None] = dict(seeds)
+        for seed, driver in seeds.items():
+            for node in nx.descendants(project.graph, seed):
+                out.setdefault(
+                    node, Driver(f"each call of {_short_name(node)}() ({driver.text})", driver.location)
+                )
+        return out
+
+    # -- jit call sites -----------------------------------------------------------------------------
+    def jit_calls(self) -> Iterator[tuple[FunctionSummary, int, JitTarget]]:
+        for (caller, index), target in sorted(self.project.targets.items()):
+            if isinstance(target, JitTarget):
+                yield self.project.functions[caller], index, target
+
+    def static_candidates(
+        self, fn: FunctionSummary, arg: Arg, loops: tuple[int, ...], path: tuple[PathStep, ...], depth: int = 0
+    ) -> Iterator[tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]]:
+        """Where a static argument's value is made: follow plain parameter forwarding up to the callers."""
+        param = arg.value.ref[len("param:") :] if arg.value.ref and arg.value.ref.startswith("param:") else None
+        if param is None or depth >= _MAX_DEPTH:
+            yield fn, arg, loops, path
+            return
+        seen = 0
+        for caller_name, index in self.project.callers.get(fn.qualname, ()):
+            caller = self.project.functions[caller_name]
+            call = caller.calls[index]
+            target = self.project.targets[(caller_name, index)]
+            bound = isinstance(target, FuncTarget | ClassTarget) and (
+                isinstance(target, ClassTarget) or target.bound
+            )
+            passed = bind_arg(call, fn.params, 1 if bound else 0, param)
+            if passed is None:
+                continue
+            step = PathStep(caller.qualname, call.text, call.location)
+            seen += 1
+            yield from self.static_candidates(caller, passed, call.loops, (step, *path), depth + 1)
+            if seen >= _MAX_CAUSES:
+                return
+
+
+def _merge_shape(value: Value, extra: Value) -> Value:
+    merged = value.with_(
+        shape=value.shape | extra.shape,
+        deps=value.deps | extra.deps,
+        vsrc=value.vsrc | extra.vsrc,
+        fresh=value.fresh | extra.fresh,
+    )
+    if value.ty == UNKNOWN and extra.ty != UNKNOWN:
+        merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref)
+    return merged
+
+
+def _taint_order(taint: Taint) -> tuple:
+    loc = taint.origin
+    return (loc.path, loc.line, loc.col, taint.code)
+
+
+def _src_order(src: Src) -> tuple:
+    order = {LoopSrc: 0, ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
+    return (order.get(type(src), 9), str(src))
+
+
+def _where(location: Location) -> str:
+    return f"{location.path}:{location.line}"
+
+
+def _short_name(qualname: str) -> str:
+    parts = [p for p in qualname.split(".") if p != "<locals>"]
+    return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
+
+
+__all__ = ["Cause", "Driver", "Propagation", "join", "EMPTY"]
