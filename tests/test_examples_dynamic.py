@@ -9,6 +9,7 @@ records JAX's own evidence: the ``TRACING CACHE MISS`` explanations logged with
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import math
@@ -16,14 +17,22 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+
+def _jax_available() -> bool:
+    try:
+        return importlib.util.find_spec("jax") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("jax") is None,
+    not _jax_available(),
     reason="jax is not installed; running the example projects needs it (pip install jax)",
 )
 
@@ -119,11 +128,50 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _load(out: Path, proc: subprocess.Popen, stdout: str, stderr: str) -> Run:
-    assert out.exists(), (
-        f"retrace_counter wrote nothing (exit {proc.returncode}):\n{stderr[-3000:]}"
+def _run_both(tmp: Path) -> dict[str, dict]:
+    """Run both programs side by side under the counter; plain JSON-able results by project name."""
+    started = {}
+    for project in (BUGGY, FIXED):
+        out = tmp / f"{project.name}.json"
+        command = [sys.executable, str(COUNTER), str(out), str(project / "run.py")]
+        proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=_environment(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        started[project.name] = (proc, out)
+    results = {}
+    try:
+        for name, (proc, out) in started.items():
+            try:
+                stdout, stderr = proc.communicate(timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                stdout, stderr = proc.communicate()
+                stderr += f"\n[timed out after {TIMEOUT_S} s]"
+            counted = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
+            results[name] = {
+                "returncode": proc.returncode,
+                "stdout": stdout,
+                "stderr": stderr,
+                "counted": counted,
+            }
+    finally:
+        for proc, _ in started.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return results
+
+
+def _to_run(raw: dict) -> Run:
+    counted = raw["counted"]
+    assert counted is not None, (
+        f"retrace_counter wrote nothing (exit {raw['returncode']}):\n{raw['stderr'][-3000:]}"
     )
-    data = json.loads(out.read_text(encoding="utf-8"))
     traced = tuple(
         Traced(
             t["name"],
@@ -133,39 +181,47 @@ def _load(out: Path, proc: subprocess.Popen, stdout: str, stderr: str) -> Run:
             t["retraces"],
             tuple(r["why"] for r in t.get("reasons", [])),
         )
-        for t in data["traces"]
+        for t in counted["traces"]
     )
-    return Run(proc.returncode, stdout, stderr, data["exception"], data["seconds"], traced)
+    return Run(
+        raw["returncode"],
+        raw["stdout"],
+        raw["stderr"],
+        counted["exception"],
+        counted["seconds"],
+        traced,
+    )
+
+
+@contextlib.contextmanager
+def _exclusive(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on lock_path (no locking where fcntl is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: each xdist worker runs the programs itself
+        yield
+        return
+    with open(lock_path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[Path, Run]:
-    """Both programs, run side by side under the counter."""
-    with tempfile.TemporaryDirectory(prefix="retracelint-examples-") as tmp:
-        started = {}
-        for project in (BUGGY, FIXED):
-            out = Path(tmp) / f"{project.name}.json"
-            command = [sys.executable, str(COUNTER), str(out), str(project / "run.py")]
-            proc = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=_environment(),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            started[project] = (proc, out)
-        results = {}
-        try:
-            for project, (proc, out) in started.items():
-                stdout, stderr = proc.communicate(timeout=TIMEOUT_S)
-                results[project] = _load(out, proc, stdout, stderr)
-        finally:
-            for proc, _ in started.values():
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
-        return results
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Run]:
+    """Both programs, run once per test session even when pytest-xdist spreads these tests over
+    several workers (they share the parent of their base temp directory)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "examples-dynamic"
+    shared.mkdir(exist_ok=True)
+    results = shared / "runs.json"
+    with _exclusive(shared / "lock"):
+        if not results.exists():
+            results.write_text(json.dumps(_run_both(shared)), encoding="utf-8")
+        raw = json.loads(results.read_text(encoding="utf-8"))
+    return {project: _to_run(raw[project.name]) for project in (BUGGY, FIXED)}
 
 
 def _markers(project: Path) -> set[tuple[str, str, int]]:
