@@ -9,10 +9,8 @@ same finding.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
-import tokenize
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,18 +20,6 @@ from retracelint.model import Finding
 
 BASELINE_VERSION = 1
 FINGERPRINT_KEY = "retracelint/v1"
-
-# Token types that carry no meaning for "is this the same line of code": comments and layout.
-_LAYOUT_TOKENS = frozenset(
-    {
-        tokenize.COMMENT,
-        tokenize.NL,
-        tokenize.NEWLINE,
-        tokenize.INDENT,
-        tokenize.DEDENT,
-        tokenize.ENDMARKER,
-    }
-)
 
 
 class BaselineError(Exception):
@@ -49,22 +35,40 @@ def relative_path(path: str, root: str | os.PathLike[str] | None) -> str:
 
 
 def normalise_source(line: str) -> str:
-    """The flagged line without indentation, spacing or comments.
+    """The flagged line without whitespace (outside string literals) or a trailing comment.
 
-    Re-indenting a block or adding ``# TODO`` to a line must not turn an old finding into a new one. The line
-    is tokenized on its own, so a call spread over several lines stops at the end of this line; tokenize then
-    complains about the open bracket, and the tokens read so far are all we need.
+    Re-indenting a block, re-spacing a call or adding ``# TODO`` must not turn an old finding into a new one.
+    A small scanner rather than ``tokenize``: tokenize splits f-strings differently from Python 3.12 on, and a
+    baseline must match across Python versions. The line may be one piece of a multi-line statement, so
+    unbalanced brackets and unterminated strings are normal here.
     """
-    parts: list[str] = []
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(line.strip()).readline):
-            if tok.type not in _LAYOUT_TOKENS:
-                parts.append(tok.string)
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass
-    if not parts:
-        return " ".join(line.split())
-    return " ".join(parts)
+    out: list[str] = []
+    quote = ""  # the delimiter of the string being read, if any
+    i, n = 0, len(line)
+    while i < n:
+        char = line[i]
+        if quote:
+            if char == "\\":
+                out.append(line[i : i + 2])
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                out.append(quote)
+                i += len(quote)
+                quote = ""
+                continue
+            out.append(char)
+        elif char == "#":
+            break
+        elif char in "'\"":
+            quote = line[i : i + 3] if line.startswith(char * 3, i) else char
+            out.append(quote)
+            i += len(quote)
+            continue
+        elif not char.isspace():
+            out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def fingerprint(finding: Finding, *, root: str | os.PathLike[str] | None = None) -> str:
