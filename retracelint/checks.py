@@ -82,7 +82,9 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
             if static:
                 found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
             else:
-                found = traced_findings(prop, fn, arg, call.loops, step, site, param.name, call.text)
+                found = traced_findings(
+                    prop, fn, arg, call.loops, step, site, param.name, call.text
+                )
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
     return _dedupe(findings)
@@ -93,10 +95,16 @@ def jit_site(binding: JitBinding, target: JitTarget) -> JitSite:
     wrapped = binding.wrapped
     if wrapped is not None:
         return JitSite(
-            wrapped.qualname, wrapped.name, wrapped.location, spec.wrapper, tuple(sorted(binding.static))
+            wrapped.qualname,
+            wrapped.name,
+            wrapped.location,
+            spec.wrapper,
+            tuple(sorted(binding.static)),
         )
     name = f"{spec.function}.<{spec.target_text or 'jit'}>"
-    return JitSite(name, spec.target_text, spec.location, spec.wrapper, tuple(sorted(binding.static)))
+    return JitSite(
+        name, spec.target_text, spec.location, spec.wrapper, tuple(sorted(binding.static))
+    )
 
 
 # -- traced parameters ----------------------------------------------------------------------------
@@ -259,7 +267,7 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         if spec.fresh is None:
             continue
         owner = project.functions.get(spec.function)
-        if owner is None or owner.kind == "module" and not spec.loops:
+        if owner is None or (owner.kind == "module" and not spec.loops):
             continue
         calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
         if not calls:
@@ -275,7 +283,11 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         if cause is None:
             continue
         code = "RTL301"
-        what = "@jit on a nested def" if spec.fresh == "nested def" and spec.target and spec.target[0] == "qual" else f"{_wrapper_name(spec.wrapper)}({spec.target_text})"
+        what = (
+            "@jit on a nested def"
+            if spec.fresh == "nested def" and spec.target and spec.target[0] == "qual"
+            else f"{_wrapper_name(spec.wrapper)}({spec.target_text})"
+        )
         yield Finding(
             code=code,
             message=(

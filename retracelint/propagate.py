@@ -239,7 +239,9 @@ class Propagation:
         loop = fn.loops[index] if index < len(fn.loops) else None
         if loop is None:
             return Driver("every iteration of a loop", fn.location)
-        return Driver(f"every iteration of the loop at {_where(loop.location)} ({loop.text})", loop.location)
+        return Driver(
+            f"every iteration of the loop at {_where(loop.location)} ({loop.text})", loop.location
+        )
 
     def repeated(self, qualname: str) -> Driver | None:
         """Why a function runs more than once: called in a loop, from several places, or by such a caller."""
@@ -270,7 +272,8 @@ class Propagation:
         for seed, driver in seeds.items():
             for node in nx.descendants(project.graph, seed):
                 out.setdefault(
-                    node, Driver(f"each call of {_short_name(node)}() ({driver.text})", driver.location)
+                    node,
+                    Driver(f"each call of {_short_name(node)}() ({driver.text})", driver.location),
                 )
         return out
 
@@ -281,10 +284,19 @@ class Propagation:
                 yield self.project.functions[caller], index, target
 
     def static_candidates(
-        self, fn: FunctionSummary, arg: Arg, loops: tuple[int, ...], path: tuple[PathStep, ...], depth: int = 0
+        self,
+        fn: FunctionSummary,
+        arg: Arg,
+        loops: tuple[int, ...],
+        path: tuple[PathStep, ...],
+        depth: int = 0,
     ) -> Iterator[tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]]:
         """Where a static argument's value is made: follow plain parameter forwarding up to the callers."""
-        param = arg.value.ref[len("param:") :] if arg.value.ref and arg.value.ref.startswith("param:") else None
+        param = (
+            arg.value.ref[len("param:") :]
+            if arg.value.ref and arg.value.ref.startswith("param:")
+            else None
+        )
         if param is None or depth >= _MAX_DEPTH:
             yield fn, arg, loops, path
             return
@@ -324,8 +336,11 @@ def _taint_order(taint: Taint) -> tuple:
 
 
 def _src_order(src: Src) -> tuple:
-    order = {LoopSrc: 0, ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
-    return (order.get(type(src), 9), str(src))
+    """Innermost loops first (they have the highest index), then parameters, then calls."""
+    if isinstance(src, LoopSrc):
+        return (0, -src.index, "")
+    order = {ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
+    return (order.get(type(src), 9), 0, str(src))
 
 
 def _where(location: Location) -> str:
@@ -337,4 +352,4 @@ def _short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["Cause", "Driver", "Propagation", "join", "EMPTY"]
+__all__ = ["EMPTY", "Cause", "Driver", "Propagation", "join"]

@@ -191,12 +191,17 @@ class SummaryOptions:
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
+def source_lines(text: str) -> list[str]:
+    """The physical lines as Python counts them (form feeds and other separators do not end a line)."""
+    return _NEWLINE.split(text)
+
+
 class _Positions:
     """Turns ast positions (UTF-8 byte columns) into 1-based character columns, as editors count."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
-        self.lines = _NEWLINE.split(text)
+        self.lines = source_lines(text)
 
     def col(self, lineno: int, byte_col: int) -> int:
         if 1 <= lineno <= len(self.lines):
@@ -293,6 +298,16 @@ def _literal_strs(node: ast.AST | None) -> tuple[str, ...] | None:
     return None
 
 
+_ANNOTATION_TYPES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "complex": COMPLEX}
+
+
+def _annotation_type(node: ast.AST | None) -> str | None:
+    """The coarse type of a plain scalar annotation (``float``, ``"int"``); None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return _ANNOTATION_TYPES.get(node.value.strip())
+    return _ANNOTATION_TYPES.get(node.id) if isinstance(node, ast.Name) else None
+
+
 def _params(args: ast.arguments) -> tuple[Param, ...]:
     out: list[Param] = []
     positional = [*args.posonlyargs, *args.args]
@@ -300,11 +315,11 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
     first_default = len(positional) - n_defaults
     for i, arg in enumerate(positional):
         kind = "posonly" if i < len(args.posonlyargs) else "normal"
-        out.append(Param(arg.arg, kind, i >= first_default))
+        out.append(Param(arg.arg, kind, i >= first_default, _annotation_type(arg.annotation)))
     if args.vararg:
         out.append(Param(args.vararg.arg, "vararg"))
     for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        out.append(Param(arg.arg, "kwonly", default is not None))
+        out.append(Param(arg.arg, "kwonly", default is not None, _annotation_type(arg.annotation)))
     if args.kwarg:
         out.append(Param(args.kwarg.arg, "kwarg"))
     return tuple(out)
@@ -382,6 +397,8 @@ class _ModulePass:
         self.pos = pos
         self.options = options
         self.module = summary.module
+        # The def of each declared function, so that its body is walked exactly once.
+        self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
 
     def run(self, tree: ast.Module) -> None:
         self._collect_imports(tree)
@@ -520,8 +537,7 @@ class _ModulePass:
         self.summary.functions[qualname] = fn
         if cls is not None:
             cls.methods[node.name] = qualname
-        fn._node = node  # type: ignore[attr-defined]  # walked once the module's names are known
-        fn._cls = cls  # type: ignore[attr-defined]
+        self.nodes[qualname] = node
         return fn
 
     def jit_from_decorators(
@@ -595,6 +611,7 @@ class _FunctionPass:
         self.env: dict[str, Value] = {}
         self.loops: list[int] = []
         self.ranges: dict[int, _RangeLoop] = {}
+        self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         self.recording = True
         self.returns: Value | None = None
@@ -604,6 +621,7 @@ class _FunctionPass:
         ] = []
         for param in fn.params:
             self.env[param.name] = Value(
+                ty=param.annotation or UNKNOWN,
                 vsrc=frozenset({ParamSrc(param.name)}),
                 deps=frozenset({ParamDep(param.name)}),
                 ref=PARAM_REF + param.name,
@@ -612,8 +630,10 @@ class _FunctionPass:
             self.env[fn.params[0].name] = Value(ty=INSTANCE, ref="<self>")
 
     # -- driver -------------------------------------------------------------------------------------
-    def run(self, body: list[ast.stmt]) -> None:
+    def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.block(body)
+        if returns and self.returns is not None and self.returns.ty == UNKNOWN:
+            self.returns = self.returns.with_(ty=returns)
         self.fn.returns = _export(self.returns)
         self.fn.yields = _export(self.yields, item=True)
         self.fn.loops.sort(key=lambda loop: loop.index)
@@ -720,8 +740,11 @@ class _FunctionPass:
         self.block(node.orelse)
 
     def new_loop(self, node: ast.AST, text: str) -> int:
-        index = len(self.fn.loops)
-        self.fn.loops.append(LoopInfo(index, self.loc(node), text))
+        # Enclosing loops walk their body twice: the same loop statement keeps its index.
+        index = self.loop_ids.get(id(node))
+        if index is None:
+            index = self.loop_ids[id(node)] = len(self.fn.loops)
+            self.fn.loops.append(LoopInfo(index, self.loc(node), text))
         return index
 
     def loop(self, index: int, body: list[ast.stmt], head: object) -> None:
@@ -760,7 +783,7 @@ class _FunctionPass:
         fn = None
         if self.module_level:
             fn = self.mod.summary.functions.get(f"{self.mod.module}.{node.name}")
-        if fn is not None and getattr(fn, "_node", None) is node:
+        if fn is not None and self.mod.nodes.get(fn.qualname) is node:
             fn.jit = self.mod.jit_from_decorators(node, fn, self)
             self.deferred.append((fn, node, None))
         else:
@@ -782,7 +805,7 @@ class _FunctionPass:
     ) -> None:
         if fn.jit is None:
             fn.jit = self.mod.jit_from_decorators(node, fn, self)
-        _FunctionPass(self.mod, fn, cls).run(node.body)
+        _FunctionPass(self.mod, fn, cls).run(node.body, _annotation_type(node.returns))
 
     def s_ClassDef(self, node: ast.ClassDef) -> None:
         for deco in node.decorator_list:
@@ -831,7 +854,7 @@ class _FunctionPass:
                     self.bind(element, item, None)
             else:
                 for element in elements:
-                    self.bind(element, _element(value), None)
+                    self.bind(element, _unpacked(value), None)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=()), None)
         elif isinstance(target, ast.Attribute):
@@ -990,6 +1013,15 @@ class _FunctionPass:
     def e_Await(self, node: ast.Await) -> Value:
         return self.expr(node.value)
 
+    def e_Yield(self, node: ast.Yield | ast.YieldFrom) -> Value:
+        value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
+        if isinstance(node, ast.YieldFrom):
+            value = _unpacked(value)
+        self.yields = value if self.yields is None else join(self.yields, value)
+        return UNKNOWN_VALUE
+
+    e_YieldFrom = e_Yield
+
     def e_JoinedStr(self, node: ast.JoinedStr) -> Value:
         values = [self.expr(v) for v in node.values]
         return combine(values, ty=STR, keep_shape=False)
@@ -1005,9 +1037,7 @@ class _FunctionPass:
         for part in parts:
             if isinstance(part, ast.Slice):
                 is_slice = True
-                taint = self.slice_taint(node, part, base)
-                if taint is not None:
-                    taints.add(taint)
+                taints.update(self.slice_taints(node, part))
                 for bound in (part.lower, part.upper, part.step):
                     vsrc |= self.expr(bound).vsrc
             else:
@@ -1033,7 +1063,7 @@ class _FunctionPass:
             return _element(base)
         return base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
 
-    def slice_taint(self, node: ast.Subscript, part: ast.Slice, base: Value) -> Taint | None:
+    def slice_taints(self, node: ast.Subscript, part: ast.Slice) -> list[Taint]:
         atoms: dict[str, ast.AST] = {}
         upper = _poly(part.upper, atoms) if part.upper is not None else {(_END,): Fraction(1)}
         lower = _poly(part.lower, atoms)
@@ -1046,9 +1076,13 @@ class _FunctionPass:
                 atom_node = atoms.get(atom)
                 if atom_node is not None:
                     sources |= self.quiet(atom_node).vsrc
+        out = []
         if sources:
-            return Taint("RTL101", f"slice {_short(node)}", self.loc(node), frozenset(sources))
-        return self.ragged_taint(node, part, width)
+            out.append(Taint("RTL101", f"slice {_short(node)}", self.loc(node), frozenset(sources)))
+        ragged = self.ragged_taint(node, part, width)
+        if ragged is not None:
+            out.append(ragged)
+        return out
 
     def ragged_taint(self, node: ast.Subscript, part: ast.Slice, width: Poly) -> Taint | None:
         """x[i:i+bs] over range(0, n, bs), or x[i*bs:(i+1)*bs] over range(ceil(n / bs)): a short last chunk."""
@@ -1332,7 +1366,7 @@ class _FunctionPass:
         if canon in ("str", "repr", "format"):
             return Value(ty=STR, vsrc=_args_vsrc(args, kwargs))
         if canon in ("list", "sorted", "tuple") and args:
-            return args[0].with_(ty=LIST if canon != "tuple" else TUPLE, items=())
+            return args[0].with_(ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None)
         if canon in ("dict",):
             return combine([*args, *kwargs.values()], ty=DICT)
         if canon in ("set", "frozenset"):
@@ -1437,8 +1471,8 @@ class _FunctionPass:
         if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Name) and self.loops:
             name = func.value.id
             current = self.env.get(name)
-            if current is not None and current.ty in (LIST, UNKNOWN) and not current.deps:
-                self.env[name] = self.grow(current.with_(ty=LIST), node, _short(node))
+            if current is not None and current.ty in (LIST, UNKNOWN):
+                self.env[name] = self.grow(current.with_(ty=LIST, ref=None), node, _short(node))
             return Value(ty=NONE)
         if receiver.ty == "loader":
             if method == "batch":
@@ -1463,6 +1497,11 @@ class _FunctionPass:
 def _element(value: Value) -> Value:
     """An item of a container value: we know only that it varies with the container."""
     return Value(vsrc=value.vsrc, deps=_param_deps(value))
+
+
+def _unpacked(value: Value) -> Value:
+    """One of the values unpacked from ``value`` (``xb, yb = batch``): it keeps the shape changes."""
+    return Value(vsrc=value.vsrc, shape=value.shape, deps=value.deps)
 
 
 def _param_deps(value: Value) -> frozenset:

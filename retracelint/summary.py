@@ -27,6 +27,7 @@ class Param:
     name: str
     kind: str  # "posonly", "normal", "vararg", "kwonly", "kwarg"
     has_default: bool = False
+    annotation: str | None = None  # coarse type of a scalar annotation ("int", "float", ...)
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class ModuleSummary:
     jits: list[JitSpec] = field(default_factory=list)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
     error: str | None = None  # why the file could not be analysed
+    lines: int = 0
 
     @property
     def toplevel(self) -> str:

@@ -1,0 +1,83 @@
+"""On-disk cache of module summaries, keyed by file content and by everything else that shapes a summary.
+
+Each entry is one pickle file named by its key, written to a temporary file and renamed into place, so a
+reader never sees half an entry and two concurrent runs at worst both write the same bytes. An entry that
+cannot be read or unpickled (truncated, corrupted, from another Python) is ignored and rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from retracelint import __version__
+from retracelint.summary import ModuleSummary
+
+_FORMAT = 1
+_MAGIC = b"RTLC"
+
+
+class SummaryCache:
+    def __init__(self, folder: Path, salt: str) -> None:
+        self.folder = folder / f"v{_FORMAT}"
+        self.salt = f"{__version__}|{_FORMAT}|{salt}".encode()
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, source: bytes, path: str, module: str, is_package: bool) -> str:
+        digest = hashlib.blake2b(self.salt, digest_size=20)
+        digest.update(f"|{path}|{module}|{is_package}|".encode("utf-8", "surrogateescape"))
+        digest.update(source)
+        return digest.hexdigest()
+
+    def _file(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.pickle"
+
+    def get(self, key: str) -> ModuleSummary | None:
+        try:
+            data = self._file(key).read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        if not data.startswith(_MAGIC):
+            self.misses += 1
+            return None
+        try:
+            summary = pickle.loads(data[len(_MAGIC) :])
+        except Exception:  # a damaged entry of any kind is a miss, never an error
+            self.misses += 1
+            return None
+        if not isinstance(summary, ModuleSummary):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return summary
+
+    def put(self, key: str, summary: ModuleSummary) -> None:
+        target = self._file(key)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".pickle")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(_MAGIC + pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass  # a read-only or full disk makes the cache useless, not the run
+
+
+def ensure_gitignore(folder: Path) -> None:
+    """Keep the cache out of version control without the user having to say so (as ruff does)."""
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            marker.write_text("# Created by retracelint automatically.\n*\n", encoding="utf-8")
+        except OSError:
+            pass

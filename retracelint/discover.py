@@ -1,0 +1,183 @@
+"""Find the Python files to analyse and name their modules.
+
+Directories are walked with symlinks followed once (a loop is reported, not followed forever); default
+excludes, ``exclude``/``extend-exclude`` and ``.gitignore`` files prune the walk. Files named explicitly
+are always analysed, as flake8 and ruff do.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from retracelint.config import Settings
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # as it will be reported
+    module: str
+    is_package: bool
+
+
+@dataclass
+class Discovery:
+    files: list[SourceFile] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+
+
+def module_name(path: str) -> tuple[str, bool]:
+    """The dotted module name of a file: its package chain (folders with __init__.py) plus its stem."""
+    p = Path(path)
+    stem = p.stem
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    folder = p.parent.resolve() if p.parent != Path("") else Path.cwd()
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    name = ".".join(parts) if parts else stem
+    return _sanitise(name), is_package
+
+
+def _sanitise(name: str) -> str:
+    return ".".join(
+        part if part.isidentifier() else re.sub(r"\W", "_", part) for part in name.split(".")
+    )
+
+
+class _GitIgnore:
+    """The subset of gitignore that matters for source trees: globs, ``/`` anchoring, ``!`` and dirs."""
+
+    def __init__(self, base: Path, lines: list[str]) -> None:
+        self.base = base
+        self.rules: list[tuple[bool, bool, bool, str]] = []  # (negate, dir_only, anchored, glob)
+        for raw in lines:
+            line = raw.rstrip("\n").rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negate = line.startswith("!")
+            if negate:
+                line = line[1:]
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            anchored = "/" in line
+            self.rules.append((negate, dir_only, anchored, line.lstrip("/")))
+
+    def ignored(self, path: Path, is_dir: bool) -> bool | None:
+        try:
+            rel = path.relative_to(self.base).as_posix()
+        except ValueError:
+            return None
+        verdict: bool | None = None
+        for negate, dir_only, anchored, glob in self.rules:
+            if dir_only and not is_dir:
+                continue
+            target = rel if anchored else rel.rsplit("/", 1)[-1]
+            if fnmatch.fnmatchcase(target, glob) or (
+                anchored and glob.endswith("/**") and rel.startswith(glob[:-3])
+            ):
+                verdict = not negate
+        return verdict
+
+
+def discover(paths: list[str], settings: Settings) -> Discovery:
+    found = Discovery()
+    seen_files: set[str] = set()
+    excludes = settings.exclude + settings.extend_exclude
+    for given in paths:
+        if os.path.isfile(given) or (os.path.islink(given) and not os.path.isdir(given)):
+            _add_file(found, seen_files, given)
+        elif os.path.isdir(given):
+            _walk(found, seen_files, given, excludes, settings.respect_gitignore)
+        else:
+            found.errors.append((given, "no such file or directory"))
+    found.files.sort(key=lambda f: f.path)
+    return found
+
+
+def _add_file(found: Discovery, seen: set[str], path: str) -> None:
+    real = os.path.realpath(path)
+    if real in seen:
+        return
+    seen.add(real)
+    module, is_package = module_name(path)
+    found.files.append(SourceFile(os.path.normpath(path), module, is_package))
+
+
+def _excluded(name: str, rel: str, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(rel, p) for p in patterns)
+
+
+def _walk(
+    found: Discovery, seen: set[str], root: str, excludes: tuple[str, ...], gitignore: bool
+) -> None:
+    visited_dirs: set[str] = set()
+    ignores: list[_GitIgnore] = _parent_gitignores(Path(root)) if gitignore else []
+
+    def visit(folder: str, ignores: list[_GitIgnore]) -> None:
+        real = os.path.realpath(folder)
+        if real in visited_dirs:
+            found.errors.append((folder, "symlink loop (directory already visited); skipped"))
+            return
+        visited_dirs.add(real)
+        if gitignore and os.path.isfile(os.path.join(folder, ".gitignore")):
+            ignores = [*ignores, _read_gitignore(Path(folder).absolute())]
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            found.errors.append((folder, f"cannot read directory: {exc.strerror or exc}"))
+            return
+        for entry in entries:
+            path = os.path.join(folder, entry.name)
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if _excluded(entry.name, rel, excludes):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if gitignore and _is_ignored(ignores, Path(path), is_dir):
+                continue
+            if is_dir:
+                visit(path, ignores)
+            elif entry.name.endswith(".py"):
+                if entry.is_symlink() and not os.path.exists(path):
+                    found.errors.append((os.path.normpath(path), "broken symbolic link"))
+                    continue
+                _add_file(found, seen, path)
+
+    visit(root, ignores)
+
+
+def _read_gitignore(folder: Path) -> _GitIgnore:
+    try:
+        lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        lines = []
+    return _GitIgnore(folder, lines)
+
+
+def _parent_gitignores(root: Path) -> list[_GitIgnore]:
+    """.gitignore files above the walked folder, up to the repository root."""
+    out: list[_GitIgnore] = []
+    folder = root.absolute().parent
+    for current in (folder, *folder.parents):
+        if (current / ".gitignore").is_file():
+            out.insert(0, _read_gitignore(current))
+        if (current / ".git").exists():
+            break
+    return out
+
+
+def _is_ignored(ignores: list[_GitIgnore], path: Path, is_dir: bool) -> bool:
+    verdict = False
+    absolute = path.absolute()
+    for ignore in ignores:
+        result = ignore.ignored(absolute, is_dir)
+        if result is not None:
+            verdict = result
+    return verdict

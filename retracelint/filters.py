@@ -1,0 +1,100 @@
+"""Which findings the user sees: rule selection, per-file ignores and ``# noqa`` comments.
+
+Selection follows flake8 and ruff: a code is on when the longest matching prefix among ``select`` /
+``extend-select`` is longer than the longest matching prefix among ``ignore`` (a tie keeps it on only if
+it was selected more specifically, so ``--select RTL --ignore RTL2`` turns off RTL2xx only).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+
+from retracelint.config import Settings
+from retracelint.model import Finding
+from retracelint.rules import RULES
+
+# The same comment syntax flake8 accepts: `# noqa`, `# noqa: RTL101`, `# NOQA:RTL101,RTL2`.
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?", re.IGNORECASE)
+_CODE = re.compile(r"[A-Z][0-9]+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Selection:
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+
+    def enabled(self, code: str) -> bool:
+        chosen = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        dropped = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        return chosen >= 0 and chosen > dropped
+
+
+def selection(settings: Settings) -> Selection:
+    if settings.select:
+        select = settings.select + settings.extend_select
+    else:
+        defaults = tuple(r.code for r in RULES if r.default)
+        select = defaults + settings.extend_select
+    return Selection(tuple(s.upper() for s in select), tuple(i.upper() for i in settings.ignore))
+
+
+def per_file_ignored(finding: Finding, settings: Settings) -> bool:
+    if not settings.per_file_ignores:
+        return False
+    path = PurePath(os.path.normpath(finding.location.path)).as_posix()
+    name = path.rsplit("/", 1)[-1]
+    for pattern, codes in settings.per_file_ignores:
+        pattern = pattern.rstrip("/")
+        matches = (
+            fnmatch.fnmatchcase(path, pattern)
+            or fnmatch.fnmatchcase(name, pattern)
+            or path.startswith(pattern + "/")
+        )
+        if matches and any(finding.code.startswith(code.upper()) for code in codes):
+            return True
+    return False
+
+
+def noqa_codes(line: str) -> tuple[str, ...] | None:
+    """None when the line has no noqa; () for a bare ``# noqa``; else the codes it names."""
+    match = NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    return tuple(c.upper() for c in _CODE.findall(codes)) if codes else ()
+
+
+def suppressed_by_noqa(finding: Finding) -> bool:
+    codes = noqa_codes(finding.source_line)
+    if codes is None:
+        return False
+    return not codes or any(finding.code.startswith(code) for code in codes)
+
+
+def with_source_lines(
+    findings: list[Finding], read_lines: Callable[[str], list[str]]
+) -> list[Finding]:
+    """Attach the text of each finding's line (for noqa and for fingerprints)."""
+    out = []
+    for finding in findings:
+        lines = read_lines(finding.location.path)
+        index = finding.location.line - 1
+        text = lines[index] if 0 <= index < len(lines) else ""
+        out.append(replace(finding, source_line=text))
+    return out
+
+
+def apply_filters(findings: list[Finding], settings: Settings) -> list[Finding]:
+    chosen = selection(settings)
+    return [
+        f
+        for f in findings
+        if chosen.enabled(f.code)
+        and not per_file_ignored(f, settings)
+        and not suppressed_by_noqa(f)
+    ]
