@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -188,7 +189,7 @@ def _error(path: str, why: str | None) -> Finding:
     return Finding(code="RTL000", message=f"{why}", location=Location(path, 1, 1, 1, 1))
 
 
-def _line_reader(stdin: bytes | None, stdin_filename: str):  # noqa: ANN202
+def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], list[str]]:
     from retracelint.summarise import module_text, source_lines
 
     @lru_cache(maxsize=256)

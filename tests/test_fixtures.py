@@ -1,0 +1,47 @@
+"""Every fixture under tests/fixtures/ carries its expectations inline: `# expect: RTL101` on each line that
+must be reported. The analysis must report exactly those (path, line, code) triples: a missing finding and
+an extra finding both fail. A top-level folder is one project (its modules import each other); a top-level
+file is a project of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from retracelint.config import Settings
+from retracelint.engine import analyse
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>RTL\d+(?:\s*,\s*RTL\d+)*)")
+
+
+def expectations(root: Path) -> set[tuple[str, int, str]]:
+    files = [root] if root.is_file() else sorted(root.rglob("*.py"))
+    out = set()
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = EXPECT.search(line)
+            if match:
+                for code in re.split(r"\s*,\s*", match.group("codes")):
+                    out.add((str(path), number, code))
+    return out
+
+
+def projects() -> list[Path]:
+    return sorted(p for p in FIXTURES.iterdir() if p.suffix == ".py" or p.is_dir())
+
+
+@pytest.mark.parametrize("project", projects(), ids=lambda p: p.name)
+def test_fixture_findings_match_expectations(project: Path) -> None:
+    run = analyse([str(project)], Settings(cache=False, select=("RTL",)))
+    found = {(f.location.path, f.location.line, f.code) for f in run.findings}
+    expected = expectations(project)
+    missing = sorted(expected - found)
+    extra = sorted(found - expected)
+    details = {(f.location.path, f.location.line, f.code): f.message for f in run.findings}
+    assert not missing and not extra, (
+        f"missing: {missing}\nextra: {[(e, details[e]) for e in extra]}"
+    )
