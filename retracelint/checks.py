@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.model import Finding, JitSite, Location, PathStep
-from retracelint.propagate import Cause, Propagation
+from retracelint.propagate import Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
@@ -184,7 +184,9 @@ def static_findings(
                     (*cause.path, *path),
                 )
             continue
-        cause = next(prop.value_causes(caller, value, origin_loops), None)
+        # Values from a loop over the axes of an array repeat: each compiles once, then hits.
+        causes = (c for c in prop.value_causes(caller, value, origin_loops) if not c.driver.bounded)
+        cause = next(causes, None)
         if cause is None:
             continue
         full_path = (*cause.path, *path)
@@ -267,19 +269,14 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         if spec.fresh is None:
             continue
         owner = project.functions.get(spec.function)
-        if owner is None or (owner.kind == "module" and not spec.loops):
+        if owner is None:
             continue
         calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
-        if not calls:
-            continue
-        cause: Cause | None = None
-        if spec.loops:
-            if any(spec.loops[-1] in c.loops for c in calls):
-                cause = Cause(None, prop.loop_driver(owner, spec.loops[-1]))
-        else:
-            driver = prop.repeated(owner.qualname)
-            if driver is not None:
-                cause = Cause(None, driver)
+        fresh = Value(fresh=spec.fresh_sources)
+        # The wrapper is rebuilt as often as its function object is new, and matters where it is called.
+        cause = next(
+            (c for call in calls for c in prop.fresh_causes(owner, fresh, call.loops)), None
+        )
         if cause is None:
             continue
         code = "RTL301"

@@ -47,6 +47,7 @@ class Driver:
 
     text: str  # "every iteration of the loop at train.py:39"
     location: Location
+    bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,9 @@ class Propagation:
         if loop is None:
             return Driver("every iteration of a loop", fn.location)
         return Driver(
-            f"every iteration of the loop at {_where(loop.location)} ({loop.text})", loop.location
+            f"every iteration of the loop at {_where(loop.location)} ({loop.text})",
+            loop.location,
+            bounded=loop.over_axes,
         )
 
     def repeated(self, qualname: str) -> Driver | None:

@@ -189,6 +189,8 @@ class SummaryOptions:
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+# A loop over the axes of an array walks a small fixed set of values: each compiles once, then hits.
+_AXES = re.compile(r"\bndim\b|\.shape\b|\bshape\)|\baxes\b")
 
 
 def source_lines(text: str) -> list[str]:
@@ -551,14 +553,15 @@ class _ModulePass:
             if spec is None:
                 continue
             wrapper, kwargs = spec
-            fresh = "nested def" if fn.parent else None
+            nested = fn.parent is not None
             return context.new_jit(
                 wrapper,
                 deco,
                 kwargs,
                 target=("qual", fn.qualname),
                 target_text=fn.name,
-                fresh=fresh,
+                fresh="nested def" if nested else None,
+                fresh_sources=context.context_src() if nested else EMPTY,
             )
         return None
 
@@ -744,7 +747,10 @@ class _FunctionPass:
         index = self.loop_ids.get(id(node))
         if index is None:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
-            self.fn.loops.append(LoopInfo(index, self.loc(node), text))
+            over_axes = (
+                isinstance(node, ast.For) and _AXES.search(ast.unparse(node.iter)) is not None
+            )
+            self.fn.loops.append(LoopInfo(index, self.loc(node), text, over_axes))
         return index
 
     def loop(self, index: int, body: list[ast.stmt], head: object) -> None:
@@ -1171,13 +1177,15 @@ class _FunctionPass:
 
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
+            fresh = _fresh_kind(args[0], node.args[0])
             site = self.new_jit(
                 wrapper,
                 node,
                 node.keywords,
                 target=self.callee_ref(node.args[0]),
                 target_text=_short(node.args[0]),
-                fresh=_fresh_kind(args[0], node.args[0]),
+                fresh=fresh,
+                fresh_sources=self.context_src() if fresh == "bound method" else args[0].fresh,
                 lambda_node=node.args[0] if isinstance(node.args[0], ast.Lambda) else None,
             )
             return Value(ty=JIT, site=site, fresh=self.context_src())
@@ -1311,6 +1319,7 @@ class _FunctionPass:
         target: tuple[str, ...] | None,
         target_text: str,
         fresh: str | None,
+        fresh_sources: frozenset[Src] = EMPTY,
         lambda_node: ast.Lambda | None = None,
     ) -> int:
         kw = {k.arg: k.value for k in keywords if k.arg}
@@ -1322,7 +1331,8 @@ class _FunctionPass:
             location=self.loc(node),
             target=target,
             target_text=target_text,
-            fresh=fresh,
+            fresh=fresh if fresh_sources else None,
+            fresh_sources=fresh_sources,
             static_argnums=argnums or (),
             static_argnames=argnames or (),
             static_unknown=argnums is None or argnames is None,

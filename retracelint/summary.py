@@ -53,6 +53,7 @@ class LoopInfo:
     index: int
     location: Location
     text: str  # "for i in range(0, n, bs)"
+    over_axes: bool = False  # iterates the axes of an array: a small set of values that repeats
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ class JitSpec:
     target: Callee | None  # the wrapped function, when it is a reference we can resolve
     target_text: str
     fresh: str | None  # "lambda", "partial", "nested def", ... when a new function object each time
+    fresh_sources: frozenset = (
+        frozenset()
+    )  # when that object is made anew (per iteration, per call)
     static_argnums: tuple[int, ...] = ()
     static_argnames: tuple[str, ...] = ()
     static_unknown: bool = False  # static_argnums/static_argnames given but not as literals

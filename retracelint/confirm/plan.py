@@ -1,0 +1,252 @@
+"""From static findings to the plan the instrumented program reads.
+
+A *site* is a place where jit functions are made: the ``def`` of a jitted function (decorator lines
+included, because a decorated function's code starts at its first decorator) or a ``jax.jit(...)``
+call for lambdas and partials. Several findings can share one site. The child only needs the sites;
+the findings stay with the parent, which turns what the child saw into a status per finding.
+
+A plan file (``retracelint confirm --plan FILE``) is JSON: either a list of entries or
+``{"findings": [...]}``, each entry ``{finding_id, code, path, line, function}`` where ``path`` and
+``line`` locate the jit site, plus optional ``parameter``, ``message``, ``name``, ``wrapper`` and
+``finding_path`` / ``finding_line`` / ``finding_col`` (where the finding is reported; defaults to
+the site).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from retracelint.model import Finding
+
+# Wrappers whose functions the runtime wraps itself. Others (equinox.filter_jit, nnx.jit, ...)
+# call jax.jit internally and are only reached when that inner call matches the site.
+INSTRUMENTED_WRAPPERS = frozenset({"jax.jit", "jit", "jax.pmap", "pmap"})
+
+
+@dataclass(frozen=True)
+class PlanSite:
+    site_id: str
+    path: str  # absolute
+    line: int  # as the static pass reported it
+    first_line: int  # the lines a function's code or the creating call may start on
+    last_line: int
+    function: str
+    name: str
+    wrapper: str = "jax.jit"
+
+    def to_runtime(self) -> dict[str, Any]:
+        return {
+            "id": self.site_id,
+            "path": self.path,
+            "line": self.line,
+            "first_line": self.first_line,
+            "last_line": self.last_line,
+            "function": self.function,
+            "name": self.name,
+            "wrapper": self.wrapper,
+        }
+
+
+@dataclass(frozen=True)
+class PlannedFinding:
+    finding_id: str
+    code: str
+    site_id: str
+    path: str  # where the finding is reported (as the static pass wrote it)
+    line: int
+    col: int
+    message: str
+    function: str
+    parameter: str | None = None
+    finding: Finding | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        base: dict[str, Any] = self.finding.to_dict() if self.finding is not None else {}
+        base.update(
+            {
+                "finding_id": self.finding_id,
+                "code": self.code,
+                "path": self.path,
+                "line": self.line,
+                "col": self.col,
+                "message": self.message,
+                "function": self.function,
+                "parameter": self.parameter,
+            }
+        )
+        return base
+
+
+@dataclass
+class Plan:
+    sites: list[PlanSite]
+    findings: list[PlannedFinding]
+
+    def site(self, site_id: str) -> PlanSite:
+        for site in self.sites:
+            if site.site_id == site_id:
+                return site
+        raise KeyError(site_id)
+
+    def runtime_plan(self, report: str, guard: str) -> dict[str, Any]:
+        """What the instrumented process reads (retracelint.confirm.runtime.install)."""
+        return {
+            "version": 1,
+            "report": report,
+            "guard": guard,
+            "sites": [site.to_runtime() for site in self.sites],
+        }
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The plan-file form (the same that --plan reads)."""
+        out = []
+        for f in self.findings:
+            site = self.site(f.site_id)
+            out.append(
+                {
+                    "finding_id": f.finding_id,
+                    "code": f.code,
+                    "path": site.path,
+                    "line": site.line,
+                    "function": site.function,
+                    "name": site.name,
+                    "wrapper": site.wrapper,
+                    "parameter": f.parameter,
+                    "message": f.message,
+                    "finding_path": f.path,
+                    "finding_line": f.line,
+                    "finding_col": f.col,
+                }
+            )
+        return out
+
+
+@lru_cache(maxsize=256)
+def _parse(path: str) -> ast.Module | None:
+    try:
+        return ast.parse(Path(path).read_text(encoding="utf-8", errors="replace"), filename=path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def site_line_range(path: str, line: int) -> tuple[int, int]:
+    """The lines on which the code of the jitted function, or the call making it, can start.
+
+    Python gives a decorated function the line of its first decorator (``co_firstlineno``), and a
+    call spread over several lines reports the line being executed, so a site is a range."""
+    tree = _parse(path)
+    if tree is None:
+        return line, line
+    best: tuple[int, int] | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            starts = [node.lineno, *(d.lineno for d in node.decorator_list)]
+            if line in starts:
+                return min(starts), node.lineno
+        elif isinstance(node, (ast.Call, ast.Lambda)) and node.lineno == line:
+            end = node.end_lineno or node.lineno
+            if best is None or end > best[1]:
+                best = (node.lineno, end)
+    return best if best is not None else (line, line)
+
+
+def _short_name(function: str) -> str:
+    return function.rsplit(".", 1)[-1] if function else "function"
+
+
+def build_plan(findings: list[Finding], root: str | os.PathLike[str] | None = None) -> Plan:
+    """Group findings by jit site. Findings without a jit site (e.g. RTL000) are left out."""
+    base = Path(root) if root is not None else Path.cwd()
+    sites: dict[tuple[str, int], PlanSite] = {}
+    planned: list[PlannedFinding] = []
+    for finding in sorted(findings, key=lambda f: f.sort_key):
+        site = finding.jit_site
+        if site is None:
+            continue
+        path = str((base / site.location.path).resolve())
+        key = (path, site.location.line)
+        plan_site = sites.get(key)
+        if plan_site is None:
+            first, last = site_line_range(path, site.location.line)
+            plan_site = sites[key] = PlanSite(
+                site_id=f"S{len(sites) + 1}",
+                path=path,
+                line=site.location.line,
+                first_line=first,
+                last_line=last,
+                function=site.function,
+                name=site.name or _short_name(site.function),
+                wrapper=site.wrapper,
+            )
+        loc = finding.location
+        planned.append(
+            PlannedFinding(
+                finding_id=f"F{len(planned) + 1}",
+                code=finding.code,
+                site_id=plan_site.site_id,
+                path=loc.path,
+                line=loc.line,
+                col=loc.col,
+                message=finding.message,
+                function=site.function,
+                parameter=finding.parameter,
+                finding=finding,
+            )
+        )
+    return Plan(sites=list(sites.values()), findings=planned)
+
+
+def plan_from_json(data: Any, root: str | os.PathLike[str] | None = None) -> Plan:
+    """Read the plan-file form (see the module docstring)."""
+    entries = data.get("findings", []) if isinstance(data, dict) else data
+    if not isinstance(entries, list):
+        raise ValueError("a confirm plan is a list of findings or {'findings': [...]}")
+    base = Path(root) if root is not None else Path.cwd()
+    sites: dict[tuple[str, int], PlanSite] = {}
+    planned: list[PlannedFinding] = []
+    for i, entry in enumerate(entries, 1):
+        try:
+            raw_path, line, code = str(entry["path"]), int(entry["line"]), str(entry["code"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"plan entry {i} needs code, path and line: {entry!r}") from exc
+        function = str(entry.get("function") or "")
+        path = str((base / raw_path).resolve())
+        key = (path, line)
+        plan_site = sites.get(key)
+        if plan_site is None:
+            first, last = site_line_range(path, line)
+            plan_site = sites[key] = PlanSite(
+                site_id=f"S{len(sites) + 1}",
+                path=path,
+                line=line,
+                first_line=first,
+                last_line=last,
+                function=function,
+                name=str(entry.get("name") or _short_name(function)),
+                wrapper=str(entry.get("wrapper") or "jax.jit"),
+            )
+        planned.append(
+            PlannedFinding(
+                finding_id=str(entry.get("finding_id") or f"F{i}"),
+                code=code,
+                site_id=plan_site.site_id,
+                path=str(entry.get("finding_path") or raw_path),
+                line=int(entry.get("finding_line") or line),
+                col=int(entry.get("finding_col") or 1),
+                message=str(entry.get("message") or ""),
+                function=function,
+                parameter=entry.get("parameter"),
+            )
+        )
+    return Plan(sites=list(sites.values()), findings=planned)
+
+
+def load_plan(path: str | os.PathLike[str]) -> Plan:
+    with open(path, encoding="utf-8") as fh:
+        return plan_from_json(json.load(fh))
