@@ -13,6 +13,7 @@ reads at the end, so the summary covers the whole session.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -162,7 +163,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     obs = report.observations
     terminalreporter.section("retracelint")
     if report.results or report.unpredicted:
-        terminalreporter.write(report_module.format_text(report))
+        terminalreporter.write(report_module.format_text(report, summary=bool(report.results)))
     guarded = len(obs.sites)
     retraced = sum(1 for s in obs.sites.values() if s.retraces)
     total = sum(s.retraces for s in obs.sites.values())
@@ -179,7 +180,5 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if state is None or not state.owner:
         return
     os.environ.pop(EVENTS_ENV, None)
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(state.events)
-    except OSError:
-        pass

@@ -156,6 +156,20 @@ def site_line_range(path: str, line: int) -> tuple[int, int]:
     return best if best is not None else (line, line)
 
 
+def def_line(path: str, line: int) -> int:
+    """The ``def`` line of a function whose code starts at `line` (its first decorator)."""
+    tree = _parse(path)
+    if tree is not None:
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.decorator_list
+                and min(d.lineno for d in node.decorator_list) == line
+            ):
+                return node.lineno
+    return line
+
+
 def _short_name(function: str) -> str:
     return function.rsplit(".", 1)[-1] if function else "function"
 

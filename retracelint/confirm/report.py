@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from retracelint.confirm.plan import INSTRUMENTED_WRAPPERS, Plan, PlannedFinding, PlanSite
+from retracelint.confirm.plan import (
+    INSTRUMENTED_WRAPPERS,
+    Plan,
+    PlannedFinding,
+    PlanSite,
+    def_line,
+)
 
 CONFIRMED = "confirmed"
 NOT_RETRACED = "not re-traced"
@@ -253,6 +259,7 @@ def _evidence_dict(ev: dict[str, Any]) -> dict[str, Any]:
         "call": ev.get("call"),
         "stack": stack,
         "thread": ev.get("thread"),
+        "test": ev.get("test"),
         "pid": ev.get("pid"),
         "explain": ev.get("explain"),
         "error": ev.get("error"),
@@ -316,12 +323,10 @@ def evaluate(plan: Plan, obs: Observations, run: RunInfo) -> ConfirmReport:
     for seen in obs.sites.values():
         if seen.site_id in planned_ids or not seen.retraces:
             continue
-        meta = seen.meta
-        unpredicted.append(
-            _unpredicted(
-                seen, seen.events, seen.retraces, meta.get("path", "?"), meta.get("line", 0)
-            )
-        )
+        path, line = str(seen.meta.get("path", "?")), int(seen.meta.get("line", 0) or 0)
+        if not path.startswith("<"):
+            line = def_line(path, line)  # a decorated function's code starts at its decorator
+        unpredicted.append(_unpredicted(seen, seen.events, seen.retraces, path, line))
     return ConfirmReport(run=run, results=results, unpredicted=unpredicted, observations=obs)
 
 
@@ -420,11 +425,13 @@ def _rel(path: str) -> str:
 
 def _stack_line(ev: dict[str, Any]) -> str:
     stack = ev.get("stack") or []
+    test = ev.get("test")
+    test_note = f" (test {test.rsplit(' ', 1)[0]})" if test else ""
     if not stack:
-        return ""
+        return test_note.strip()
     top = stack[0]
     code = f": {top['code']}" if top.get("code") else ""
-    return f"at {_rel(top['path'])}:{top['line']} in {top['function']}{code}"
+    return f"at {_rel(top['path'])}:{top['line']} in {top['function']}{code}{test_note}"
 
 
 def _evidence_lines(events: list[dict[str, Any]]) -> list[str]:
@@ -438,7 +445,7 @@ def _evidence_lines(events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def format_text(report: ConfirmReport) -> str:
+def format_text(report: ConfirmReport, summary: bool = True) -> str:
     run, obs = report.run, report.observations
     lines = []
     if run.command:
@@ -469,6 +476,8 @@ def format_text(report: ConfirmReport) -> str:
             f"{u.name} re-traced {_times(u.retraces)}"
         )
         lines.extend(_evidence_lines(u.evidence))
+    if not summary:
+        return "\n".join(lines) + "\n" if lines else ""
     if report.results or report.unpredicted:
         lines.append("")
     counts = report.counts

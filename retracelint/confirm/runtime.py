@@ -640,6 +640,7 @@ class GuardedJit:
                 "explain": explain or None,
                 "error": error,
                 "stack": user_frames(frame),
+                "test": os.environ.get("PYTEST_CURRENT_TEST"),
             }
         )
         runtime.writer.emit(event)
@@ -709,6 +710,7 @@ class GuardedPmap:
                         "error": None,
                         "explain": None,
                         "stack": user_frames(sys._getframe(1)),
+                        "test": os.environ.get("PYTEST_CURRENT_TEST"),
                         "thread": threading.current_thread().name,
                     }
                 )

@@ -1,0 +1,18 @@
+"""RTL301 positive: jax.jit applied to a fresh lambda inside the loop traces every iteration."""
+
+import jax
+import jax.numpy as jnp
+
+
+def main():
+    x = jnp.ones(4)
+    for step in range(3):
+        scaled = jax.jit(lambda v: v * 2.0 + 1.0)(
+            x
+        )  # site: rebuilt  # finding: RTL301 site=rebuilt expect=confirmed
+        x = scaled / (step + 1)
+    print("jit_rebuilt done")
+
+
+if __name__ == "__main__":
+    main()
