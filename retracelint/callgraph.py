@@ -88,6 +88,7 @@ class Project:
         self.callers: dict[str, list[tuple[str, int]]] = {}
         self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.graph: nx.DiGraph = nx.DiGraph()
+        self._mro: dict[str, list[str]] = {}
         self._link()
 
     # -- linking ------------------------------------------------------------------------------------
@@ -210,6 +211,12 @@ class Project:
 
     def mro(self, cls: str) -> list[str]:
         """The class and its known bases, depth first (enough for single inheritance and mixins)."""
+        cached = self._mro.get(cls)
+        if cached is None:
+            cached = self._mro[cls] = self._compute_mro(cls)
+        return cached
+
+    def _compute_mro(self, cls: str) -> list[str]:
         out: list[str] = []
         stack = [cls]
         while stack and len(out) < _MAX_DEPTH:

@@ -11,6 +11,7 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from retracelint.config import Settings
@@ -34,13 +35,21 @@ def module_name(path: str) -> tuple[str, bool]:
     p = Path(path)
     stem = p.stem
     is_package = stem == "__init__"
-    parts = [] if is_package else [stem]
-    folder = p.parent.resolve() if p.parent != Path("") else Path.cwd()
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        parts.insert(0, folder.name)
-        folder = folder.parent
+    package = _package_of(os.path.abspath(p.parent))
+    parts = [*package, *([] if is_package else [stem])]
     name = ".".join(parts) if parts else stem
     return _sanitise(name), is_package
+
+
+@lru_cache(maxsize=4096)
+def _package_of(folder: str) -> tuple[str, ...]:
+    """The package chain of a folder: its name and its parents' while each holds an __init__.py."""
+    if not os.path.isfile(os.path.join(folder, "__init__.py")):
+        return ()
+    parent = os.path.dirname(folder)
+    if parent == folder:
+        return ()
+    return (*_package_of(parent), os.path.basename(folder))
 
 
 def _sanitise(name: str) -> str:

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,38 +66,30 @@ def _read(job: _Job) -> tuple[bytes | None, str | None]:
         return None, f"cannot read: {exc.strerror or exc}"
 
 
-def _summarise_job(job: _Job, cache: SummaryCache | None = None) -> tuple[ModuleSummary, bool]:
-    """The summary of one file, and whether it came from the cache."""
-    source, error = _read(job)
+def _summarise_job(job: _Job, cache: SummaryCache | None = None, key: str = "") -> ModuleSummary:
+    """Summarise one file (whose source the caller has read) and store the result in the cache."""
     file = job.file
-    if source is None:
-        failed = ModuleSummary(
-            path=file.path, module=file.module, is_package=file.is_package, error=error
-        )
-        return failed, False
-    key = cache.key(source, file.path, file.module, file.is_package) if cache else ""
-    if cache is not None:
-        cached = cache.get(key)
-        if cached is not None:
-            return cached, True
-    summary = summarise(source, file.path, file.module, file.is_package, job.options)
-    summary.lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
+    assert job.source is not None
+    summary = summarise(job.source, file.path, file.module, file.is_package, job.options)
+    summary.lines = job.source.count(b"\n") + (
+        0 if job.source.endswith(b"\n") or not job.source else 1
+    )
     if cache is not None:
         cache.put(key, summary)
-    return summary, False
+    return summary
 
 
-def _worker(args: tuple[_Job, Path | None, str]) -> tuple[ModuleSummary, bool]:
-    job, folder, salt = args
+def _worker(args: tuple[_Job, Path | None, str, str]) -> ModuleSummary:
+    job, folder, salt, key = args
     cache = SummaryCache(folder, salt) if folder is not None else None
-    return _summarise_job(job, cache)
+    return _summarise_job(job, cache, key)
 
 
 def _cache_salt(settings: Settings) -> str:
     return repr(sorted(settings.jit_wrappers)) + f"|{sys.version_info[:2]}"
 
 
-def cache_folder(settings: Settings, paths: list[str]) -> Path | None:
+def cache_folder(settings: Settings) -> Path | None:
     if not settings.cache:
         return None
     if settings.cache_dir:
@@ -107,28 +99,46 @@ def cache_folder(settings: Settings, paths: list[str]) -> Path | None:
     return Path.cwd() / ".retracelint_cache"
 
 
-def summarise_all(
-    jobs: list[_Job], settings: Settings, paths: list[str]
-) -> tuple[list[ModuleSummary], int]:
-    folder = cache_folder(settings, paths)
+def summarise_all(jobs: list[_Job], settings: Settings) -> tuple[list[ModuleSummary], int]:
+    """Summaries in the order of ``jobs``, and how many came from the cache.
+
+    The cache is read here, in this process: unpickling a hit is cheaper than shipping it back from a
+    worker. Only the misses are summarised, in worker processes when there are enough of them.
+    """
+    folder = cache_folder(settings)
     salt = _cache_salt(settings)
+    cache = SummaryCache(folder, salt) if folder is not None else None
     if folder is not None:
         ensure_gitignore(folder)
+    results: list[ModuleSummary | None] = [None] * len(jobs)
+    pending: list[tuple[int, _Job, str]] = []
+    for i, job in enumerate(jobs):
+        source, error = _read(job)
+        file = job.file
+        if source is None:
+            results[i] = ModuleSummary(file.path, file.module, file.is_package, error=error)
+            continue
+        key = cache.key(source, file.path, file.module, file.is_package) if cache else ""
+        cached = cache.get(key) if cache else None
+        if cached is not None:
+            results[i] = cached
+            continue
+        pending.append((i, replace(job, source=source), key))
+    hits = cache.hits if cache else 0
     workers = settings.jobs or os.cpu_count() or 1
-    if workers > 1 and len(jobs) >= _PARALLEL_MIN_FILES:
+    done: list[ModuleSummary] = []
+    if workers > 1 and len(pending) >= _PARALLEL_MIN_FILES:
+        args = [(job, folder, salt, key) for _, job, key in pending]
         try:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                chunk = max(1, len(jobs) // (workers * 8))
-                results = list(
-                    pool.map(_worker, [(j, folder, salt) for j in jobs], chunksize=chunk)
-                )
+                done = list(pool.map(_worker, args, chunksize=max(1, len(args) // (workers * 8))))
         except (OSError, RuntimeError):
-            results = []  # no processes available here (sandbox, frozen app): use this one
-        if results:
-            return [s for s, _ in results], sum(hit for _, hit in results)
-    cache = SummaryCache(folder, salt) if folder is not None else None
-    results = [_summarise_job(job, cache) for job in jobs]
-    return [s for s, _ in results], sum(hit for _, hit in results)
+            done = []  # no processes available here (sandbox, frozen app): use this one
+    if not done:
+        done = [_summarise_job(job, cache, key) for _, job, key in pending]
+    for (i, _, _), summary in zip(pending, done, strict=True):
+        results[i] = summary
+    return [r for r in results if r is not None], hits
 
 
 def analyse(
@@ -148,7 +158,7 @@ def analyse(
         )
         for f in files
     ]
-    summaries, hits = summarise_all(jobs, settings, paths)
+    summaries, hits = summarise_all(jobs, settings)
     project = Project(summaries)
     findings = run_checks(project, Propagation(project))
     findings += [_error(path, why) for path, why in errors]

@@ -212,6 +212,20 @@ class _Positions:
                 return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
         return byte_col + 1
 
+    def text(self, node: ast.AST | None, limit: int = 60) -> str:
+        """The source of ``node`` as written (one line, clipped): cheaper than unparsing it."""
+        if node is None:
+            return ""
+        line_no = getattr(node, "lineno", None)
+        if line_no is not None and line_no == getattr(node, "end_lineno", None):
+            line = self.lines[line_no - 1] if line_no <= len(self.lines) else ""
+            start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+            if line.isascii():
+                return _clip(line[start:end], limit)
+            raw = line.encode("utf-8")[start:end]
+            return _clip(raw.decode("utf-8", "replace"), limit)
+        return _clip(ast.unparse(node), limit)
+
     def of(self, node: ast.AST) -> Location:
         line = getattr(node, "lineno", 1)
         end_line = getattr(node, "end_lineno", None) or line
@@ -422,7 +436,7 @@ class _ModulePass:
     def _collect_imports(self, tree: ast.Module) -> None:
         """Every import in the file, wherever it is: a name imported in a function body is still that name."""
         imports = self.summary.imports
-        for node in ast.walk(tree):
+        for node in _statements(tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -581,6 +595,18 @@ class _ModulePass:
         return None
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without walking into expressions (imports are statements)."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(stmt, name, None)
+            if block:
+                stack.extend(reversed(block))
+
+
 def _blocks(node: ast.If | ast.Try) -> Iterator[list[ast.stmt]]:
     if isinstance(node, ast.If):
         yield node.body
@@ -726,7 +752,9 @@ class _FunctionPass:
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
-        index = self.new_loop(node, f"for {ast.unparse(node.target)} in {_short(node.iter)}")
+        index = self.new_loop(
+            node, f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}"
+        )
         self.note_range(index, node)
 
         def bind_target() -> None:
@@ -738,7 +766,7 @@ class _FunctionPass:
     s_AsyncFor = s_For
 
     def s_While(self, node: ast.While) -> None:
-        index = self.new_loop(node, f"while {_short(node.test)}")
+        index = self.new_loop(node, f"while {self.mod.pos.text(node.test)}")
         self.loop(index, node.body, lambda: self.expr(node.test))
         self.block(node.orelse)
 
@@ -1056,7 +1084,12 @@ class _FunctionPass:
                 ):
                     sources = idx.vsrc | shape_sources(idx)
                     taints.add(
-                        Taint("RTL104", f"boolean mask {_short(node)}", self.loc(node), sources)
+                        Taint(
+                            "RTL104",
+                            f"boolean mask {self.mod.pos.text(node)}",
+                            self.loc(node),
+                            sources,
+                        )
                     )
         if not is_slice and base.ty in (LIST, TUPLE, DICT):
             if (
@@ -1084,7 +1117,11 @@ class _FunctionPass:
                     sources |= self.quiet(atom_node).vsrc
         out = []
         if sources:
-            out.append(Taint("RTL101", f"slice {_short(node)}", self.loc(node), frozenset(sources)))
+            out.append(
+                Taint(
+                    "RTL101", f"slice {self.mod.pos.text(node)}", self.loc(node), frozenset(sources)
+                )
+            )
         ragged = self.ragged_taint(node, part, width)
         if ragged is not None:
             out.append(ragged)
@@ -1102,10 +1139,10 @@ class _FunctionPass:
             atoms: dict[str, ast.AST] = {}
             if info.step is not None and _poly(info.step, atoms) == width:
                 if not _multiple_of(info.stop, info.step, self.defs):
-                    what = f"chunk {_short(node)} over range(..., {_short(info.step)})"
+                    what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
                     return Taint("RTL103", what, self.loc(node), frozenset({LoopSrc(index)}))
             elif info.step is None and _ceil_like(info.stop, self.defs):
-                what = f"chunk {_short(node)} over {_short(info.stop)} chunks (rounded up)"
+                what = f"chunk {self.mod.pos.text(node)} over {self.mod.pos.text(info.stop)} chunks (rounded up)"
                 return Taint("RTL103", what, self.loc(node), frozenset({LoopSrc(index)}))
         return None
 
@@ -1183,7 +1220,7 @@ class _FunctionPass:
                 node,
                 node.keywords,
                 target=self.callee_ref(node.args[0]),
-                target_text=_short(node.args[0]),
+                target_text=self.mod.pos.text(node.args[0]),
                 fresh=fresh,
                 fresh_sources=self.context_src() if fresh == "bound method" else args[0].fresh,
                 lambda_node=node.args[0] if isinstance(node.args[0], ast.Lambda) else None,
@@ -1293,14 +1330,14 @@ class _FunctionPass:
         )
         site = CallSite(
             callee=callee,
-            text=_short(node.func),
+            text=self.mod.pos.text(node.func),
             args=tuple(
-                Arg(value, self.loc(a), _short(a))
+                Arg(value, self.loc(a), self.mod.pos.text(a))
                 for value, a in zip(args, node.args, strict=True)
                 if not isinstance(a, ast.Starred)
             ),
             kwargs=tuple(
-                (k.arg, Arg(kwargs[k.arg], self.loc(k.value), _short(k.value)))
+                (k.arg, Arg(kwargs[k.arg], self.loc(k.value), self.mod.pos.text(k.value)))
                 for k in node.keywords
                 if k.arg
             ),
@@ -1420,7 +1457,7 @@ class _FunctionPass:
         if name in table:
             size = _size_argument(node, args, kwargs, *table[name])
             if size.vsrc:
-                taint = Taint("RTL105", f"{_short(node)}", self.loc(node), size.vsrc)
+                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), size.vsrc)
                 return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}))
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):
@@ -1434,7 +1471,7 @@ class _FunctionPass:
                 *(shape_sources(a) for a in args)
             )
             if sources:
-                taint = Taint("RTL104", f"{_short(node)}", self.loc(node), sources)
+                taint = Taint("RTL104", f"{self.mod.pos.text(node)}", self.loc(node), sources)
                 return Value(
                     ty=TUPLE if name in ("nonzero", "where") else ty,
                     vsrc=sources,
@@ -1443,13 +1480,16 @@ class _FunctionPass:
             return Value(ty=ty)
         if name in ("split", "array_split") and name == "array_split":
             taint = Taint(
-                "RTL103", f"{_short(node)} (uneven pieces)", self.loc(node), frozenset({ItemSrc()})
+                "RTL103",
+                f"{self.mod.pos.text(node)} (uneven pieces)",
+                self.loc(node),
+                frozenset({ItemSrc()}),
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
             return self.reshape(node, args[0], args[1:], ty)
         if name == "pad" and len(args) >= 2 and args[1].vsrc:
-            taint = Taint("RTL105", f"{_short(node)}", self.loc(node), args[1].vsrc)
+            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), args[1].vsrc)
             return args[0].with_(ty=ty, shape=args[0].shape | {taint}, items=())
         if name in _REDUCTIONS:
             keep = "axis" in kwargs or len(node.args) > 1
@@ -1464,7 +1504,7 @@ class _FunctionPass:
     def reshape(self, node: ast.Call, base: Value, dims: list[Value], ty: str) -> Value:
         sources = frozenset().union(*(d.vsrc for d in dims))
         if sources:
-            taint = Taint("RTL105", f"{_short(node)}", self.loc(node), sources)
+            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources)
             return base.with_(ty=ty, shape=base.shape | {taint}, items=())
         return base.with_(ty=ty, items=())
 
@@ -1482,7 +1522,9 @@ class _FunctionPass:
             name = func.value.id
             current = self.env.get(name)
             if current is not None and current.ty in (LIST, UNKNOWN):
-                self.env[name] = self.grow(current.with_(ty=LIST, ref=None), node, _short(node))
+                self.env[name] = self.grow(
+                    current.with_(ty=LIST, ref=None), node, self.mod.pos.text(node)
+                )
             return Value(ty=NONE)
         if receiver.ty == "loader":
             if method == "batch":
@@ -1665,12 +1707,6 @@ def _definition(node: ast.AST, defs: dict[str, ast.AST]) -> ast.AST:
     if isinstance(node, ast.Name) and node.id in defs:
         return defs[node.id]
     return node
-
-
-def _short(node: ast.AST | None, limit: int = 60) -> str:
-    if node is None:
-        return ""
-    return _clip(ast.unparse(node), limit)
 
 
 def _clip(text: str, limit: int = 60) -> str:

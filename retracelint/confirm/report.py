@@ -153,6 +153,8 @@ def aggregate(events: list[dict[str, Any]]) -> Observations:
             site.errors.append(ev)
             counts = per_process.setdefault((pid, site.site_id), dict.fromkeys(_COUNT_FIELDS, 0))
             counts["calls"] = max(counts["calls"], 1)
+        elif kind == "backend" and ev.get("backend"):
+            obs.backends.add(str(ev["backend"]))
         elif kind == "final":
             finals[pid] = ev
             obs.jax_imported = obs.jax_imported or bool(ev.get("jax_imported"))

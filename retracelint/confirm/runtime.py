@@ -568,6 +568,7 @@ class GuardedJit:
             return self._rtl_real(args, kwargs)
         finally:
             site.state = TRACED
+            self._rtl_runtime.note_backend()
 
     def _rtl_real(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         try:
@@ -761,6 +762,7 @@ class Runtime:
             if site.get("function"):
                 self._by_name.setdefault(_norm_qualname(site["function"]), []).append(entry)
         self._finished = False
+        self.backend: str | None = None
         self._pmap_counters: Any = None
 
     # -- events --------------------------------------------------------------------------------
@@ -781,26 +783,29 @@ class Runtime:
             }
         )
 
+    def note_backend(self) -> None:
+        """Record the platform once a guarded function has run (at exit, jax has let go of it)."""
+        if self.backend is not None:
+            return
+        jax = sys.modules.get("jax")
+        try:
+            self.backend = str(jax.default_backend()) if jax is not None else None
+        except Exception:
+            self.backend = "?"
+        if self.backend:
+            self.writer.emit({"ev": "backend", "backend": self.backend})
+
     def finish(self) -> None:
         if self._finished:
             return
         self._finished = True
-        backend = None
         jax = sys.modules.get("jax")
-        if jax is not None:
-            try:
-                from jax._src import xla_bridge
-
-                if xla_bridge.backends_are_initialized():
-                    backend = jax.default_backend()
-            except Exception:
-                pass
         self.writer.emit(
             {
                 "ev": "final",
                 "jax_imported": jax is not None,
                 "patched": self.patched,
-                "backend": backend,
+                "backend": self.backend,
                 "sites": {sid: site.counts() for sid, site in self.sites.items()},
             }
         )

@@ -1,0 +1,364 @@
+"""The flake8 plugin: ``flake8 --select RTL`` reports retracelint's findings for each file it checks.
+
+flake8 hands a plugin one file at a time, often in worker processes, and has no end-of-run hook, while a
+retracelint finding in one file can depend on a loop in another. So the plugin analyses the whole project
+the file belongs to (the same analysis as ``retracelint ROOT``) and reports the findings located in that
+file. The project analysis is done once per project root per flake8 run in each process, and stored in a
+small on-disk index keyed by the content of every file of the project, so that parallel workers (``-j``)
+and later runs on an unchanged tree only read it. While one process computes an entry, the others wait
+for it instead of repeating the work.
+
+The project root of a file is the folder of the retracelint configuration file found for it, else the
+folder holding the top of its package chain (the folder from which ``import pkg`` would resolve).
+
+flake8 applies ``# noqa`` itself (and ``--disable-noqa`` turns that off), so the plugin asks the engine
+for the findings before noqa filtering. The project's retracelint selection (``select``/``ignore``) is
+respected; codes that flake8 names explicitly (``--select RTL201``, ``--extend-select RTL105``) are
+reported on top of it, and flake8 then applies its own selection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import multiprocessing
+import os
+import pickle
+import sys
+import tempfile
+import tokenize
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from retracelint import __version__, config, filters
+from retracelint.config import Settings
+from retracelint.model import Finding
+
+# flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
+_STDIN_NAMES = ("stdin", "-")
+_INDEX_FOLDER = "flake8-index"
+_INDEX_KEEP = 64  # entries kept per cache folder; each edit of an open buffer makes a new one
+_INDEX_MAGIC = b"RTLF1"
+
+Result = tuple[int, int, str, type]
+
+
+@dataclass(frozen=True)
+class _Project:
+    root: str  # as passed to the engine: relative to the current folder when under it
+    settings: Settings  # what the engine runs with (every code selected; noqa left to flake8)
+    chosen: filters.Selection  # the project's own selection, applied by the plugin
+    files: dict[str, str]  # absolute path -> path as the engine reports it
+
+
+# Per process, for one flake8 run (parse_options clears them): roots and project analyses.
+_ROOTS: dict[str, _Project] = {}
+_ANALYSES: dict[tuple[str, str], dict[str, list[Finding]]] = {}
+
+
+class RetracelintChecker:
+    """flake8 AST plugin; flake8 finds it through the ``flake8.extension`` entry point ``RTL``."""
+
+    name = "retracelint"
+    version = __version__
+
+    # RTL codes that flake8's own --select / --extend-select (flags or config) name explicitly.
+    flake8_codes: tuple[str, ...] = ()
+
+    def __init__(self, tree: Any, filename: str, lines: Sequence[str]) -> None:
+        # The tree is flake8's ast; retracelint parses the text itself (libcst-compatible positions).
+        self.filename = filename
+        self.lines = lines
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        """Called once per flake8 run (in each worker under spawn): a new run sees the tree afresh."""
+        cls.flake8_codes = explicit_codes(options)
+        _ROOTS.clear()
+        _ANALYSES.clear()
+
+    def run(self) -> Iterator[Result]:
+        try:
+            findings = findings_for(self.filename, "".join(self.lines), self.flake8_codes)
+        except Exception as exc:  # never crash flake8: one RTL000 for this file says what went wrong
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())
+            findings = [_error_finding(f"retracelint failed on this file: {why}")]
+        for finding in findings:
+            loc = finding.location
+            # flake8 columns are 0-based in the tuple and printed 1-based; ours are 1-based.
+            yield loc.line, max(loc.col - 1, 0), f"{finding.code} {finding.message}", type(self)
+
+
+def explicit_codes(options: Any) -> tuple[str, ...]:
+    """RTL selectors more specific than the bare prefix in flake8's --select / --extend-select."""
+    out: list[str] = []
+    for name in ("select", "extend_select"):
+        for code in getattr(options, name, None) or ():
+            code = str(code).strip().upper()
+            if code.startswith("RTL") and len(code) > len("RTL"):
+                out.append(code)
+    return tuple(out)
+
+
+def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -> list[Finding]:
+    """The findings to report for one file whose current content (editor buffer, stdin) is ``text``."""
+    path = _absolute(filename)
+    project = _project(path)
+    if path not in project.files and os.path.exists(path):
+        return []  # excluded by the project's configuration or .gitignore, as `retracelint` does
+    override = _override(path, text)
+    report_as = project.files.get(path) or _engine_path(path)
+    by_path = _analysis(project, report_as, override)
+    return [
+        f
+        for f in by_path.get(report_as, [])
+        if project.chosen.enabled(f.code) or any(f.code.startswith(c) for c in flake8_codes)
+    ]
+
+
+def _absolute(filename: str) -> str:
+    if filename in _STDIN_NAMES:
+        filename = "stdin.py"  # the name the CLI gives standard input
+    return os.path.normpath(os.path.abspath(filename))
+
+
+def _engine_path(path: str) -> str:
+    """A path the way the CLI run from the current folder reports it (shares its cache entries)."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else os.path.normpath(relative)
+
+
+def project_root(path: str) -> tuple[str, Path | None]:
+    """The folder to analyse for ``path``, and the configuration file found for it."""
+    folder = Path(path).parent
+    while not folder.is_dir() and folder.parent != folder:
+        folder = folder.parent  # a buffer not saved yet, in a folder not made yet
+    found = config.find_config([str(folder)])
+    if found is not None:
+        return str(found.parent), found
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+    return str(folder), None
+
+
+def _project(path: str) -> _Project:
+    root, config_file = project_root(path)
+    if root in _ROOTS:
+        return _ROOTS[root]
+    base = config.load([], explicit=str(config_file)) if config_file else Settings()
+    settings = replace(base, select=("RTL",), extend_select=(), ignore=())
+    if multiprocessing.current_process().daemon:
+        settings = replace(settings, jobs=1)  # a flake8 worker may not start processes of its own
+    settings = _without_noqa(settings)
+    from retracelint.discover import discover
+
+    engine_root = _engine_path(root)
+    found = discover([engine_root], settings)
+    files = {os.path.normpath(os.path.abspath(f.path)): f.path for f in found.files}
+    project = _Project(engine_root, settings, filters.selection(base), files)
+    _ROOTS[root] = project
+    return project
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with tokenize.open(path) as handle:  # what flake8 itself does with a file on disk
+            return handle.read()
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+
+
+def _normal(text: str) -> str:
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _override(path: str, text: str) -> bytes | None:
+    """The buffer's bytes when flake8's text is not what is on disk (stdin, unsaved editor buffer)."""
+    on_disk = _read_text(path)
+    if on_disk is not None and _normal(on_disk) == _normal(text):
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(text.encode("utf-8")).readline)
+        return text.encode(encoding)
+    except (SyntaxError, LookupError, UnicodeEncodeError):
+        return text.encode("utf-8")
+
+
+def _analysis(
+    project: _Project, report_as: str, override: bytes | None
+) -> dict[str, list[Finding]]:
+    memo_key = (project.root, "" if override is None else report_as + "\0" + _digest(override))
+    if memo_key not in _ANALYSES:
+        _ANALYSES[memo_key] = _indexed_analysis(project, report_as, override)
+    return _ANALYSES[memo_key]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _indexed_analysis(
+    project: _Project, report_as: str, override: bytes | None
+) -> dict[str, list[Finding]]:
+    from retracelint.engine import cache_folder
+
+    folder = cache_folder(project.settings, [project.root])
+    if folder is None:
+        return _analyse(project, report_as, override)
+    key = _index_key(project, report_as, override)
+    index = folder / _INDEX_FOLDER
+    entry = index / f"{key}.pickle"
+    cached = _load(entry)
+    if cached is not None:
+        return cached
+    with _locked(index / f"{key}.lock"):
+        cached = _load(entry)  # another worker may have written it while this one waited
+        if cached is not None:
+            return cached
+        result = _analyse(project, report_as, override)
+        _store(entry, result)
+    _prune(index)
+    return result
+
+
+def _index_key(project: _Project, report_as: str, override: bytes | None) -> str:
+    """Everything the project's findings depend on: the code, the settings and every file's content."""
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(f"{_code_stamp()}|{sys.version_info[:2]}|{project.settings!r}|".encode())
+    from retracelint.discover import module_name
+
+    paths = sorted(project.files.values())
+    if override is not None and report_as not in paths:
+        paths = sorted([*paths, report_as])
+    for path in paths:
+        module, is_package = module_name(path)
+        digest.update(f"\0{path}\0{module}\0{is_package}\0".encode("utf-8", "surrogateescape"))
+        if path == report_as and override is not None:
+            digest.update(override)
+            continue
+        try:
+            with open(path, "rb") as handle:
+                digest.update(handle.read())
+        except OSError as exc:
+            digest.update(f"unreadable: {exc}".encode())
+    return digest.hexdigest()
+
+
+_STAMP: list[str] = []
+
+
+def _code_stamp() -> str:
+    """retracelint's version and its own source files' sizes and times: a changed analyser is a miss."""
+    if not _STAMP:
+        package = Path(__file__).parent
+        parts = [__version__]
+        for source in sorted(package.rglob("*.py")):
+            with contextlib.suppress(OSError):
+                info = source.stat()
+                parts.append(f"{source.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}")
+        _STAMP.append(_digest("|".join(parts).encode()))
+    return _STAMP[0]
+
+
+def _analyse(
+    project: _Project, report_as: str, override: bytes | None
+) -> dict[str, list[Finding]]:
+    from retracelint.engine import analyse
+
+    with _noqa_left_to_flake8(project.settings):
+        run = analyse([project.root], project.settings, override, report_as)
+    by_path: dict[str, list[Finding]] = {}
+    for finding in run.findings:
+        by_path.setdefault(os.path.normpath(finding.location.path), []).append(finding)
+    for found in by_path.values():
+        found.sort(key=lambda f: f.sort_key)
+    return by_path
+
+
+def _load(entry: Path) -> dict[str, list[Finding]] | None:
+    try:
+        data = entry.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(_INDEX_MAGIC):
+        return None
+    try:
+        value = pickle.loads(data[len(_INDEX_MAGIC) :])
+    except Exception:  # a damaged entry is a miss, never an error
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _store(entry: Path, value: dict[str, list[Finding]]) -> None:
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".pickle")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_INDEX_MAGIC + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, entry)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass  # a read-only or full disk makes the index useless, not the run
+
+
+def _prune(index: Path) -> None:
+    """Keep the newest entries; every edit of a project makes a new one."""
+    try:
+        entries = sorted(index.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in entries[_INDEX_KEEP:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+            old.with_suffix(".lock").unlink()
+
+
+@contextlib.contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock between processes (POSIX); elsewhere, or when it fails, no lock."""
+    try:
+        import fcntl
+
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock, "a+b")  # noqa: SIM115 - held for the whole block
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing releases the lock
+
+
+def _without_noqa(settings: Settings) -> Settings:
+    if "noqa" in {f.name for f in fields(Settings)}:
+        return replace(settings, noqa=False)  # type: ignore[call-arg]
+    return settings
+
+
+@contextlib.contextmanager
+def _noqa_left_to_flake8(settings: Settings) -> Iterator[None]:
+    """Until the engine has a switch for it, keep its noqa filter from dropping what flake8 decides."""
+    if "noqa" in {f.name for f in fields(Settings)}:
+        yield
+        return
+    original = filters.suppressed_by_noqa
+    filters.suppressed_by_noqa = lambda finding: False
+    try:
+        yield
+    finally:
+        filters.suppressed_by_noqa = original
+
+
+def _error_finding(message: str) -> Finding:
+    from retracelint.model import Location
+
+    return Finding(code="RTL000", message=message, location=Location("", 1, 1, 1, 1))
