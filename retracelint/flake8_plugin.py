@@ -83,7 +83,8 @@ class RetracelintChecker:
     def run(self) -> Iterator[Result]:
         try:
             findings = findings_for(self.filename, "".join(self.lines), self.flake8_codes)
-        except Exception as exc:  # never crash flake8: one RTL000 for this file says what went wrong
+        except Exception as exc:
+            # Never crash flake8: one RTL000 for this file says what went wrong.
             why = " ".join(f"{type(exc).__name__}: {exc}".split())
             findings = [_error_finding(f"retracelint failed on this file: {why}")]
         for finding in findings:
@@ -263,9 +264,7 @@ def _code_stamp() -> str:
     return _STAMP[0]
 
 
-def _analyse(
-    project: _Project, report_as: str, override: bytes | None
-) -> dict[str, list[Finding]]:
+def _analyse(project: _Project, report_as: str, override: bytes | None) -> dict[str, list[Finding]]:
     from retracelint.engine import analyse
 
     with _noqa_left_to_flake8(project.settings):
