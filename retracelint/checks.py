@@ -15,20 +15,24 @@ from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, b
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     ARRAY,
+    BOOL,
     DICT,
     FLOAT,
     FUNCTION,
     INSTANCE,
+    INT,
     LAMBDA,
     LIST,
+    NONE,
     NP_ARRAY,
     PARTIAL,
     SCALARS,
     SET,
     TRANSFORM,
+    TUPLE,
     Value,
 )
 
@@ -87,6 +91,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
                 )
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
+    findings.extend(flip_findings(project, prop))
     return _dedupe(findings)
 
 
@@ -232,6 +237,8 @@ def _static_finding(
 def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None:
     if value.ty != INSTANCE or not value.ref or value.ref.startswith(("<", "param:")):
         return None
+    if value.ref in project.classes:
+        return value.ref
     target = project.resolve_name(project.owner[fn.qualname], value.ref)
     return target.qualname if isinstance(target, ClassTarget) else None
 
@@ -304,6 +311,144 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             call_path=tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]),
             fix=rule(code).fix,
         )
+
+
+# -- one parameter, two signatures ------------------------------------------------------------------
+# Two calls of the same jitted function from one function body that pass one parameter differently
+# compile twice: a Python scalar is weakly typed and an array is not, dtypes are part of the key, and
+# so is the pytree structure; a static argument passed by position is a different key from the same
+# argument passed by keyword. Calls from different functions are left alone: they are often different
+# uses on purpose, and a linter that guesses there cries wolf.
+
+
+def _weak_kind(value: Value) -> str | None:
+    if value.ty in (INT, FLOAT, BOOL):
+        return "a Python scalar"
+    if value.ty in (ARRAY, NP_ARRAY, "mask"):
+        return "an array"
+    return None
+
+
+def _dtype_kind(value: Value) -> str | None:
+    if value.ty == INT:
+        return "int32"
+    if value.ty == FLOAT:
+        return "float32"
+    return value.dtype if value.ty in (ARRAY, NP_ARRAY, "mask") else None
+
+
+def _structure_kind(value: Value) -> str | None:
+    if value.ty == NONE:
+        return "None"
+    if value.ty == DICT and value.keys is not None:
+        return "a dict with keys {" + ", ".join(value.keys) + "}"
+    if value.ty in (LIST, TUPLE) and value.items:
+        return f"a {value.ty} of {len(value.items)}"
+    if value.ty in (ARRAY, NP_ARRAY, "mask", INT, FLOAT, BOOL):
+        return "an array"
+    return None
+
+
+_FLIPS = (
+    ("RTL401", _weak_kind, "weak type"),
+    ("RTL402", _dtype_kind, "dtype"),
+    ("RTL403", _structure_kind, "pytree structure"),
+)
+
+
+def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    groups: dict[
+        tuple[str, str, int, str], list[tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]]
+    ]
+    groups = {}
+    for fn, index, target in prop.jit_calls():
+        binding = project.jit_binding(target)
+        if binding is None:
+            continue
+        call = fn.calls[index]
+        for param in binding.params[binding.offset :]:
+            arg = bind_arg(call, binding.params, binding.offset, param.name)
+            if arg is not None:
+                by_keyword = any(key == param.name for key, _ in call.kwargs)
+                key = (fn.qualname, target.module, target.index, param.name)
+                groups.setdefault(key, []).append((fn, call, binding, arg, by_keyword))
+    for (_, _, _, param), calls in groups.items():
+        if len(calls) < 2:
+            continue
+        calls.sort(key=lambda c: c[3].location)
+        binding = calls[0][2]
+        site = jit_site(binding, JitTarget("", 0, False))
+        if param in binding.static:
+            yield from _keyword_flip(calls, site, param)
+            continue
+        for code, kind_of, what in _FLIPS:
+            first = next((c for c in calls if kind_of(prop.resolve(c[0], c[3].value))), None)
+            if first is None:
+                continue
+            before = kind_of(prop.resolve(first[0], first[3].value))
+            for fn, call, _, arg, _ in calls:
+                now = kind_of(prop.resolve(fn, arg.value))
+                if now is None or now == before:
+                    continue
+                yield _flip_finding(code, what, site, param, arg, fn, call, first[3], before, now)
+                break
+            else:
+                continue
+            break  # one flip per parameter: the weak-type flip explains a dtype flip too
+
+
+def _keyword_flip(calls: list, site: JitSite, param: str) -> Iterator[Finding]:
+    first_style = calls[0][4]
+    for fn, call, _, arg, by_keyword in calls[1:]:
+        if by_keyword != first_style:
+            style = "by keyword" if by_keyword else "by position"
+            other = "by position" if by_keyword else "by keyword"
+            code = "RTL404"
+            yield Finding(
+                code=code,
+                message=(
+                    f"static parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
+                    f" passed {style} here and {other} at {_where(calls[0][3].location)}; jax keys its"
+                    f" cache on how static arguments are passed, so this call compiles again;"
+                    f" {rule(code).fix}"
+                ),
+                location=arg.location,
+                severity=rule(code).severity,
+                jit_site=site,
+                parameter=param,
+                call_path=(PathStep(fn.qualname, call.text, call.location),),
+                fix=rule(code).fix,
+            )
+            return
+
+
+def _flip_finding(
+    code: str,
+    what: str,
+    site: JitSite,
+    param: str,
+    arg: Arg,
+    fn: FunctionSummary,
+    call: CallSite,
+    first: Arg,
+    before: str,
+    now: str,
+) -> Finding:
+    return Finding(
+        code=code,
+        message=(
+            f"traced parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) gets {now}"
+            f" ({arg.text}) here but {before} ({first.text}) at {_where(first.location)}; a different"
+            f" {what} is a different cache entry, so the function traces and compiles twice;"
+            f" {rule(code).fix}"
+        ),
+        location=arg.location,
+        severity=rule(code).severity,
+        jit_site=site,
+        parameter=param,
+        call_path=(PathStep(fn.qualname, call.text, call.location),),
+        fix=rule(code).fix,
+    )
 
 
 # -- message helpers --------------------------------------------------------------------------------

@@ -206,7 +206,7 @@ def _indexed_analysis(
 ) -> dict[str, list[Finding]]:
     from retracelint.engine import cache_folder
 
-    folder = cache_folder(project.settings, [project.root])
+    folder = cache_folder(project.settings)
     if folder is None:
         return _analyse(project, report_as, override)
     key = _index_key(project, report_as, override)

@@ -96,6 +96,31 @@ RULES: tuple[Rule, ...] = (
         "hoist the jax.jit(...) out of the loop or function and reuse the jitted function",
     ),
     Rule(
+        "RTL401",
+        "weak-type-flip",
+        "one traced parameter gets Python scalars at some call sites and arrays at others",
+        "pass the same kind of value everywhere: always a Python scalar, or always an array with an"
+        " explicit dtype",
+    ),
+    Rule(
+        "RTL402",
+        "dtype-flip",
+        "one traced parameter gets different dtypes across call sites",
+        "cast at the boundary so every call passes one dtype (x.astype(jnp.float32))",
+    ),
+    Rule(
+        "RTL403",
+        "pytree-structure-change",
+        "one traced parameter gets pytrees of different structure across call sites",
+        "keep one structure: zeros or a mask instead of None, the same dict keys, one container type",
+    ),
+    Rule(
+        "RTL404",
+        "static-arg-by-keyword-and-position",
+        "the same static parameter is passed positionally at one call and by keyword at another",
+        "pass the static argument the same way at every call, preferably by keyword",
+    ),
+    Rule(
         "RTL901",
         "unpredicted-retrace",
         "a re-trace seen at run time by `retracelint confirm` at a site the static pass did not flag",

@@ -32,6 +32,7 @@ from retracelint.summary import (
 from retracelint.values import (
     ARRAY,
     BOOL,
+    CLASS,
     COMPLEX,
     DICT,
     EMPTY,
@@ -861,7 +862,7 @@ class _FunctionPass:
                     self.deferred.append((fn, stmt, info))
                 else:
                     self.walk_function(fn, stmt, info)
-        self.env[node.name] = Value(ty="class", ref=qualname)
+        self.env[node.name] = Value(ty=CLASS, ref=qualname)
 
     def s_Global(self, node: ast.AST) -> None:
         return None
@@ -961,7 +962,9 @@ class _FunctionPass:
     def e_Dict(self, node: ast.Dict) -> Value:
         values = [self.expr(k) for k in node.keys if k is not None]
         values += [self.expr(v) for v in node.values]
-        return combine(values, ty=DICT)
+        literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+        keys = tuple(sorted(k.value for k in node.keys)) if literal else None  # type: ignore[union-attr]
+        return combine(values, ty=DICT).with_(keys=keys)
 
     def e_ListComp(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
@@ -1000,8 +1003,12 @@ class _FunctionPass:
         return self.arith(self.expr(node.left), self.expr(node.right), node.op)
 
     def arith(self, left: Value, right: Value, op: ast.operator) -> Value:
+        value = self.arith_type(left, right, op)
+        return value.with_(dtype=_arith_dtype(left, right)) if value.ty == ARRAY else value
+
+    def arith_type(self, left: Value, right: Value, op: ast.operator) -> Value:
         tys = {left.ty, right.ty}
-        if tys & {ARRAY, NP_ARRAY}:
+        if tys & {ARRAY, NP_ARRAY, "mask"}:
             ty = ARRAY
         elif (isinstance(op, ast.Div) and tys <= {INT, FLOAT, BOOL}) or (
             FLOAT in tys and tys <= {INT, FLOAT, BOOL}
@@ -1030,7 +1037,9 @@ class _FunctionPass:
         values = [self.expr(node.left), *(self.expr(c) for c in node.comparators)]
         out = combine(values, keep_shape=False)
         scalars = {INT, FLOAT, BOOL, STR, NONE, COMPLEX}
-        return out.with_(ty=BOOL if all(v.ty in scalars for v in values) else "mask")
+        if all(v.ty in scalars for v in values):
+            return out.with_(ty=BOOL)
+        return out.with_(ty="mask", dtype="bool")
 
     def e_IfExp(self, node: ast.IfExp) -> Value:
         self.expr(node.test)
@@ -1255,7 +1264,10 @@ class _FunctionPass:
             ty = UNKNOWN
             fresh = EMPTY
             ref = None
-            if callee[0] in ("name", "qual") and _looks_like_class(dotted or ""):
+            local = self.env.get(dotted or "")
+            if local is not None and local.ty == CLASS:
+                ty, ref, fresh = INSTANCE, local.ref, self.context_src()
+            elif callee[0] == "name" and _looks_like_class(dotted or ""):
                 ty, ref, fresh = INSTANCE, dotted, self.context_src()
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
             return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
@@ -1286,7 +1298,7 @@ class _FunctionPass:
             if local is not None:
                 if local.site is not None:
                     return ("jit", "", str(local.site))
-                if local.ty == FUNCTION and local.ref:
+                if local.ty in (FUNCTION, CLASS) and local.ref:
                     return ("qual", local.ref)
                 return None
         dotted = _dotted(node)
@@ -1311,7 +1323,7 @@ class _FunctionPass:
             if local is not None:
                 if local.site is not None:
                     return ("jit", "", str(local.site))
-                if local.ty == FUNCTION and local.ref:
+                if local.ty in (FUNCTION, CLASS) and local.ref:
                     return ("qual", local.ref)
                 return None
         return ("name", dotted) if dotted else None
@@ -1450,6 +1462,19 @@ class _FunctionPass:
         args: list[Value],
         kwargs: dict[str | None, Value],
     ) -> Value:
+        value = self.array_shape(node, module, name, args, kwargs)
+        if value.ty in (ARRAY, NP_ARRAY):
+            return value.with_(dtype=_array_dtype(node, name, args))
+        return value
+
+    def array_shape(
+        self,
+        node: ast.Call,
+        module: str,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value:
         is_np = module == "numpy" or module.startswith("numpy.")
         ty = NP_ARRAY if is_np else ARRAY
         random = module.endswith("random")
@@ -1539,11 +1564,90 @@ class _FunctionPass:
             if method in _REDUCTIONS:
                 keep = "axis" in kwargs or bool(node.args)
                 return combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+            if method == "astype" and node.args:
+                return receiver.with_(items=(), ty=ARRAY, dtype=_dtype_name(node.args[0]))
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
         return None
+
+
+_DTYPES = {
+    "float16": "float16",
+    "bfloat16": "bfloat16",
+    "float32": "float32",
+    "float64": "float32",  # without x64, jax stores float64 requests as float32
+    "float": "float32",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int32",
+    "int": "int32",
+    "uint8": "uint8",
+    "uint32": "uint32",
+    "bool": "bool",
+    "bool_": "bool",
+    "complex64": "complex64",
+    "complex128": "complex64",
+}
+_FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
+_SCALAR_DTYPE = {INT: "int32", FLOAT: "float32", BOOL: "bool"}
+
+
+def _dtype_name(node: ast.AST) -> str | None:
+    """``jnp.float32``, ``np.int64``, ``"int32"``, ``bool`` as jax's (32-bit) dtype name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return _DTYPES.get(node.value)
+    dotted = _dotted(node)
+    return _DTYPES.get(dotted.rpartition(".")[2]) if dotted else None
+
+
+def _array_dtype(node: ast.Call, name: str, args: list[Value]) -> str | None:
+    """The dtype of an array made by a jax.numpy / numpy call, when the call shows it."""
+    for keyword in node.keywords:
+        if keyword.arg == "dtype":
+            return _dtype_name(keyword.value)
+    if name in _DTYPES:
+        return _DTYPES[name]
+    if name in _FLOAT_MAKERS:
+        return "float32"
+    if name == "randint":
+        return "int32"
+    if name == "full" and len(args) > 1:
+        return _SCALAR_DTYPE.get(args[1].ty) or args[1].dtype
+    if name == "arange":
+        tys = {a.ty for a in args}
+        return "float32" if FLOAT in tys else ("int32" if tys == {INT} else None)
+    if name in ("array", "asarray") and args:
+        first = args[0]
+        if first.items:
+            tys = {item.ty for item in first.items}
+            if tys <= {INT}:
+                return "int32"
+            if tys <= {INT, FLOAT}:
+                return "float32"
+            if tys == {BOOL}:
+                return "bool"
+            return None
+        return _SCALAR_DTYPE.get(first.ty) or first.dtype
+    if name in ("zeros_like", "ones_like", "empty_like") and args:
+        return args[0].dtype
+    dtypes = {a.dtype for a in args if a.ty in (ARRAY, NP_ARRAY, "mask")}
+    return dtypes.pop() if len(dtypes) == 1 else None
+
+
+def _arith_dtype(left: Value, right: Value) -> str | None:
+    """Array arithmetic: equal dtypes stay; a Python scalar takes the array's dtype (weak typing)."""
+    arrays = [v for v in (left, right) if v.ty in (ARRAY, NP_ARRAY, "mask")]
+    scalars = [v for v in (left, right) if v.ty in (INT, FLOAT, BOOL)]
+    dtypes = {v.dtype for v in arrays}
+    if len(dtypes) != 1 or len(arrays) + len(scalars) != 2:
+        return None
+    dtype = dtypes.pop()
+    if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
+        return "float32"
+    return dtype
 
 
 def _element(value: Value) -> Value:

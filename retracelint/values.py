@@ -100,7 +100,7 @@ INT, FLOAT, BOOL, STR, NONE, COMPLEX = "int", "float", "bool", "str", "none", "c
 LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
-INSTANCE, JIT, MODULE, UNKNOWN = "instance", "jit", "module", "?"
+INSTANCE, JIT, MODULE, UNKNOWN, CLASS = "instance", "jit", "module", "?", "class"
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY})
@@ -118,6 +118,8 @@ class Value:
     site: int | None = None
     # For list/tuple/dict displays: the values of the items (for element access and unpacking).
     items: tuple[Value, ...] = field(default=(), compare=False)
+    dtype: str | None = None  # for arrays whose dtype is visible: "float32", "int32", "bool"
+    keys: tuple[str, ...] | None = None  # for dict displays with literal string keys (sorted)
 
     def with_(self, **changes: object) -> Value:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -148,6 +150,8 @@ def join(a: Value, b: Value) -> Value:
         ref=a.ref if a.ref == b.ref else None,
         site=a.site if a.site == b.site else (a.site if b.site is None else b.site),
         items=a.items if a.items == b.items else (),
+        dtype=a.dtype if a.dtype == b.dtype else None,
+        keys=a.keys if a.keys == b.keys else None,
     )
 
 

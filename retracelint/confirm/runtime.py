@@ -49,6 +49,7 @@ EXPLAIN_LOGGER = "jax._src.interpreters.partial_eval"
 DETAIL_CAP = 25
 # Signatures kept per site to find the closest earlier one when a re-trace happens.
 SIGNATURE_CAP = 16
+KEYWORD = " (by keyword)"
 # Leaves described per argument; a parameter pytree with thousands of leaves is summarised.
 LEAF_CAP = 256
 
@@ -194,7 +195,11 @@ def _short(value: Any, limit: int = 80) -> str:
         text = repr(value)
     except Exception:
         text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    # Keep both ends: reprs differ at the end (object addresses) as often as at the start.
+    head = (limit - 3) // 2
+    return text[:head] + "..." + text[len(text) - (limit - 3 - head) :]
 
 
 def _aval_str(leaf: Any) -> str:
@@ -265,28 +270,30 @@ def describe_call(info: CallInfo, args: tuple[Any, ...], kwargs: dict[str, Any])
 
     out: dict[str, str] = {}
 
-    def add(name: str, value: Any, static: bool) -> None:
+    def add(name: str, value: Any, static: bool, keyword: bool) -> None:
+        # Passing a parameter by keyword instead of by position is a different cache key too.
+        how = KEYWORD if keyword else ""
         if static:
-            out[name] = f"Static(val={_short(value)})"
+            out[name] = f"Static(val={_short(value)}){how}"
             return
         try:
             leaves, treedef = jax.tree_util.tree_flatten_with_path(value)
         except Exception:
-            out[name] = f"<{type(value).__name__}>"
+            out[name] = f"<{type(value).__name__}>{how}"
             return
         if treedef.num_nodes == 1 and treedef.num_leaves == 1 and not leaves[0][0]:
-            out[name] = _aval_str(value)
+            out[name] = _aval_str(value) + how
             return
-        out[name + "<tree>"] = _short(treedef, 160)
+        out[name + "<tree>"] = _short(treedef, 160) + how
         for path, leaf in leaves[:LEAF_CAP]:
             out[name + jax.tree_util.keystr(path)] = _aval_str(leaf)
 
     for i, value in enumerate(args):
         name = info.name_of(i)
-        add(name, value, info.is_static(i, name, len(args)))
+        add(name, value, info.is_static(i, name, len(args)), False)
     for name, value in kwargs.items():
         index = info.params.index(name) if name in info.params else None
-        add(name, value, info.is_static(index, name, len(args)))
+        add(name, value, info.is_static(index, name, len(args)), True)
     return out
 
 
@@ -299,8 +306,11 @@ def _root(key: str) -> str:
 
 
 def _change_kind(key: str, before: str | None, after: str | None) -> str:
-    if before is None or after is None or key.endswith("<tree>"):
+    if before is None or after is None:
         return "structure"
+    before, after = before.removesuffix(KEYWORD), after.removesuffix(KEYWORD)
+    if before == after or key.endswith("<tree>"):
+        return "structure"  # the same value passed by keyword on one side, or a changed pytree
     if before.startswith("Static(") or after.startswith("Static("):
         return "static"
     b_type, _, b_rest = before.partition("[")
@@ -351,7 +361,10 @@ def diff_signatures(before: dict[str, str], after: dict[str, str]) -> list[dict[
 
 
 def render_change(change: dict[str, Any]) -> str:
-    return f"{change['path']}: {change['before']} -> {change['after']}"
+    before, after = change["before"], change["after"]
+    if before.endswith(KEYWORD) and after.endswith(KEYWORD):
+        before, after = before.removesuffix(KEYWORD), after.removesuffix(KEYWORD)
+    return f"{change['path']}: {before} -> {after}"
 
 
 _CONTEXT_LINE = re.compile(r"\* (\S+) differs: now (.*) and before (.*)$")
