@@ -1523,6 +1523,10 @@ class _FunctionPass:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
             return combine(args, ty=ty)
+        if name in _NOT_ARRAYS or name[:1].isupper():
+            # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
+            ty = TUPLE if name == "shape" else UNKNOWN
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
 
@@ -1648,6 +1652,30 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float32"
     return dtype
+
+
+_NOT_ARRAYS = {
+    "shape",
+    "ndim",
+    "size",
+    "result_type",
+    "dtype",
+    "issubdtype",
+    "promote_types",
+    "can_cast",
+    "finfo",
+    "iinfo",
+    "iscomplexobj",
+    "isrealobj",
+    "isscalar",
+    "isdtype",
+    "broadcast_shapes",
+    "get_printoptions",
+}
+
+
+def _shapes_of(values: list[Value]) -> frozenset[Src]:
+    return frozenset().union(*(shape_sources(v) for v in values))
 
 
 def _element(value: Value) -> Value:
