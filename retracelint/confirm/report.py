@@ -88,7 +88,7 @@ class RunInfo:
         if self.error:
             return f"`{cmd}` could not run: {self.error}"
         if self.timed_out:
-            end = f"was stopped after the {self.duration:.0f} s timeout"
+            end = "was stopped by the timeout"
         elif self.interrupted:
             end = "was interrupted"
         elif self.signal:
@@ -369,14 +369,23 @@ def _status(
             result.note = f"{name} never ran"
         return result
     others = seen.retraces - len(mine)
-    because = f"; it re-traced {_times(others)} for other reasons (RTL901)" if others else ""
-    enough = seen.calls >= 2 and (f.code != "RTL301" or seen.creations >= 2)
-    if enough:
+    if f.code == "RTL301":
+        cause = "a new function object"
+    elif f.parameter:
+        cause = f"`{f.parameter}`"
+    else:
+        cause = "what this finding names"
+    because = f"; it re-traced {_times(others)} for other reasons" if others else ""
+    if seen.calls >= 2 and (f.code != "RTL301" or seen.creations >= 2):
         result.status = NOT_RETRACED
-        made = f", {seen.creations} jit functions made" if f.code == "RTL301" else ""
+        made = f" ({seen.creations} jit functions made)" if f.code == "RTL301" else ""
+        if others:
+            how = f"re-traced {_times(others)}, but never because of {cause}"
+        else:
+            how = "never re-traced"
         result.note = (
-            f"{name} ran {_times(seen.calls)}{made} and never re-traced for this reason"
-            f"{because}: the finding is probably a false positive"
+            f"{name} ran {_times(seen.calls)}{made} and {how}: "
+            "the finding is probably a false positive"
         )
     else:
         result.status = INCONCLUSIVE

@@ -7,10 +7,8 @@ import jax.numpy as jnp
 def main():
     x = jnp.ones(4)
     for step in range(3):
-        scaled = jax.jit(lambda v: v * 2.0 + 1.0)(
-            x
-        )  # site: rebuilt  # finding: RTL301 site=rebuilt expect=confirmed
-        x = scaled / (step + 1)
+        f = jax.jit(lambda v: v * 2 + 1)  # site: f  # finding: RTL301 site=f expect=confirmed
+        x = f(x) / (step + 1)
     print("jit_rebuilt done")
 
 

@@ -12,10 +12,8 @@ def affine(v):
 def main():
     x = jnp.ones(4)
     for step in range(3):
-        scaled = jax.jit(affine)(
-            x
-        )  # site: rebuilt  # finding: RTL301 site=rebuilt expect=not re-traced
-        x = scaled / (step + 1)
+        f = jax.jit(affine)  # site: f  # finding: RTL301 site=f expect=not re-traced
+        x = f(x) / (step + 1)
     print("jit_rebuilt_fixed done")
 
 

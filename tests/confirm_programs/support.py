@@ -11,6 +11,7 @@ A program marks its jit sites and the findings a static pass would report:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -18,8 +19,10 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from retracelint.confirm.plan import build_plan
 from retracelint.model import Finding, JitSite, Location
@@ -86,12 +89,68 @@ def write_plan(findings: list[Finding], path: Path) -> Path:
     return path
 
 
+def child_environment(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The test process's environment, minus jax settings that would change what programs do."""
+    full = dict(os.environ if env is None else env)
+    full["PYTHONPATH"] = str(ROOT) + os.pathsep + full.get("PYTHONPATH", "")
+    full["PYTHONDONTWRITEBYTECODE"] = "1"
+    # Faster XLA compiles; traces (what confirm looks at) happen before XLA sees anything.
+    full["XLA_FLAGS"] = (full.get("XLA_FLAGS", "") + " --xla_backend_optimization_level=0").strip()
+    for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
+        full.pop(name, None)
+    for name in (
+        "RETRACELINT_CONFIRM_PLAN",
+        "RETRACELINT_CONFIRM_RUNTIME",
+        "RETRACELINT_PYTEST_EVENTS",
+    ):
+        full.pop(name, None)
+    full.pop("PYTEST_XDIST_WORKER", None)
+    full.pop("PYTEST_CURRENT_TEST", None)
+    return full
+
+
+@contextlib.contextmanager
+def exclusive(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on lock_path (no locking where fcntl is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: each xdist worker runs the programs itself
+        yield
+        return
+    with open(lock_path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def once_per_session(tmp_path_factory: Any, name: str, compute: Callable[[], Any]) -> Any:
+    """compute() once per test session, even when pytest-xdist spreads the tests that need it over
+    several workers (they share the parent of their base temp directory); JSON-able results."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (
+        base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    ) / "retracelint-confirm"
+    shared.mkdir(exist_ok=True)
+    result = shared / f"{name}.json"
+    with exclusive(shared / f"{name}.lock"):
+        if result.exists():
+            return json.loads(result.read_text(encoding="utf-8"))
+        value = compute()
+        result.write_text(json.dumps(value), encoding="utf-8")
+        return value
+
+
 @dataclass
 class ConfirmRun:
     returncode: int
     stdout: str
     stderr: str
     report: dict
+
+    def to_json(self) -> dict:
+        return asdict(self)
 
     def finding(self, program: str, line: int, code: str) -> dict:
         for f in self.report["findings"]:
@@ -107,11 +166,13 @@ class ConfirmJob:
         self,
         programs: list[str],
         *,
-        extra: list[str] = (),
+        extra: tuple[str, ...] | list[str] = (),
         command: list[str] | None = None,
         timeout: float = 120,
         env: dict[str, str] | None = None,
+        paths: list[str] | None = None,
     ) -> None:
+        """`paths`: run the static analysis on them instead of the findings in the programs."""
         self.tmp = Path(tempfile.mkdtemp(prefix="rtl-confirm-test-"))
         findings: list[Finding] = []
         self.expectations: list[Expectation] = []
@@ -119,7 +180,10 @@ class ConfirmJob:
             f, e = program_findings(name)
             findings += f
             self.expectations += e
-        plan = write_plan(findings, self.tmp / "plan.json")
+        if paths is None:
+            source = ["--plan", str(write_plan(findings, self.tmp / "plan.json"))]
+        else:
+            source = list(paths)
         self.report_path = self.tmp / "report.json"
         if command is None:
             paths = [str(PROGRAMS / p) for p in programs]
@@ -128,8 +192,7 @@ class ConfirmJob:
             sys.executable,
             "-m",
             "retracelint.confirm",
-            "--plan",
-            str(plan),
+            *source,
             "--backend",
             "cpu",
             "--format",
@@ -140,8 +203,7 @@ class ConfirmJob:
             "--",
             *command,
         ]
-        full_env = dict(os.environ if env is None else env)
-        full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+        full_env = child_environment(env)
         self.timeout = timeout
         self.proc = subprocess.Popen(
             args,
@@ -155,7 +217,12 @@ class ConfirmJob:
 
     def result(self) -> ConfirmRun:
         if self._result is None:
-            out, err = self.proc.communicate(timeout=self.timeout)
+            try:
+                out, err = self.proc.communicate(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                out, err = self.proc.communicate()
+                err += f"\n[the test gave up after {self.timeout} s]"
             report = json.loads(self.report_path.read_text()) if self.report_path.exists() else {}
             self._result = ConfirmRun(self.proc.returncode, out, err, report)
         return self._result

@@ -19,7 +19,7 @@ def steady(x):  # site: steady
 
 def grower(errors):
     try:
-        for n in range(1, 30):
+        for n in range(1, 8):
             grow(jnp.ones(n))  # finding: RTL102 site=grow param=x expect=confirmed
     except Exception as exc:  # pragma: no cover - reported by the test through the exit code
         errors.append(exc)
@@ -28,10 +28,11 @@ def grower(errors):
 def stayer(errors, k):
     try:
         x = jnp.ones(4)
-        for _ in range(100):
+        for i in range(40):
             steady(x)  # finding: RTL101 site=steady param=x expect=not re-traced
-            fresh = jax.jit(lambda v, k=k: v + k)  # not flagged, so not guarded
-            fresh(jnp.ones(k))
+            if i % 10 == 0:  # tracing in this thread while another one probes
+                fresh = jax.jit(lambda v, k=k: v + k)  # not flagged, so not guarded
+                fresh(jnp.ones(k + i))
     except Exception as exc:  # pragma: no cover
         errors.append(exc)
 

@@ -1,0 +1,147 @@
+"""The pytest plugin, run in pytest subprocesses on tests/confirm_programs/pytest_cases.py: a plain
+session, a strict one under pytest-xdist (two workers, reports merged) and one with a plan."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from confirm_programs.support import (
+    PROGRAMS,
+    ROOT,
+    child_environment,
+    jax_available,
+    once_per_session,
+)
+
+from retracelint.model import Finding, JitSite, Location
+
+pytestmark = pytest.mark.skipif(not jax_available(), reason="confirm needs jax (pip install jax)")
+CASES = PROGRAMS / "pytest_cases.py"
+CASES_REL = CASES.relative_to(ROOT).as_posix()
+
+
+def _plugin_args() -> list[str]:
+    # Installed with its pytest11 entry point, the plugin is already loaded; naming it again under
+    # another name would make pytest refuse to register it twice.
+    installed = any(
+        ep.value == "retracelint.pytest_plugin"
+        for ep in importlib.metadata.entry_points(group="pytest11")
+    )
+    return [] if installed else ["-p", "retracelint.pytest_plugin"]
+
+
+def _plan(tmp: Path) -> Path:
+    source = CASES.read_text(encoding="utf-8").splitlines()
+
+    def line_of(text: str) -> int:
+        return next(i for i, line in enumerate(source, 1) if line.startswith(text))
+
+    def finding(code: str, name: str, parameter: str) -> Finding:
+        site = JitSite(
+            f"pytest_cases.{name}", name, Location(CASES_REL, line_of(f"def {name}"), 1), "jax.jit"
+        )
+        return Finding(
+            code,
+            f"{code} on {name}",
+            Location(CASES_REL, line_of(f"def {name}"), 1),
+            jit_site=site,
+            parameter=parameter,
+        )
+
+    from retracelint.confirm.plan import build_plan
+
+    plan = build_plan(
+        [finding("RTL101", "predict", "x"), finding("RTL101", "stable", "x")], root=ROOT
+    )
+    path = tmp / "plan.json"
+    path.write_text(json.dumps(plan.to_json()), encoding="utf-8")
+    return path
+
+
+def _run_all() -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="rtl-plugin-test-"))
+    base = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        # hypothesis' plugin costs seconds per xdist worker and is not needed here.
+        "-p",
+        "no:hypothesispytest",
+        *_plugin_args(),
+        "-o",
+        "addopts=",
+        str(CASES),
+    ]
+    sessions = {
+        "plain": ["--retracelint"],
+        "strict-xdist": ["--retracelint-strict", "-n", "2"],
+        "plan": ["--retracelint-plan", str(_plan(tmp))],
+    }
+    out = {}
+    for name, extra in sessions.items():  # one after the other: xdist already uses both cores
+        report = tmp / f"{name}.json"
+        args = [*base, *extra, "--retracelint-report", str(report)]
+        proc = subprocess.run(
+            args,
+            cwd=ROOT,
+            env=child_environment(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=180,
+        )
+        data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else None
+        out[name] = {"returncode": proc.returncode, "output": proc.stdout, "report": data}
+    return out
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return once_per_session(tmp_path_factory, "pytest-plugin", _run_all)
+
+
+def test_a_session_reports_the_functions_that_re_traced(sessions: dict) -> None:
+    run = sessions["plain"]
+    out = run["output"]
+    assert run["returncode"] == 0, out[-3000:]
+    assert "7 passed" in out
+    assert "retracelint" in out and "RTL901 unpredicted re-trace: predict re-traced 2 times" in out
+    assert "x: f32[3] -> f32[4]" in out
+    assert "(test tests/confirm_programs/pytest_cases.py::test_predict_shapes[4])" in out
+    assert "2 jit site(s) guarded, 1 re-traced (2 re-trace(s))" in out
+    [site] = run["report"]["unpredicted"]
+    assert site["name"] == "predict" and site["retraces"] == 2
+    assert site["line"] == 14  # the def line, not the decorator's
+
+
+def test_strict_mode_under_xdist_merges_the_workers_and_fails(sessions: dict) -> None:
+    run = sessions["strict-xdist"]
+    out = run["output"]
+    assert "2 workers [7 items]" in out, out[-3000:]
+    assert "7 passed" in out
+    assert run["returncode"] == 1
+    assert "failing the session (--retracelint-strict)" in out
+    report = run["report"]
+    [site] = report["unpredicted"]
+    # 3 shapes over 2 workers: each worker's first call traces, the other calls re-trace.
+    assert site["name"] == "predict" and 1 <= site["retraces"] <= 2
+    pids = {e["pid"] for e in site["evidence"]}
+    assert len(pids) >= 1
+    assert "stable" not in out.split("retracelint ==")[-1].split("jit site(s)")[0]
+
+
+def test_a_plan_gives_each_finding_a_status(sessions: dict) -> None:
+    run = sessions["plan"]
+    assert run["returncode"] == 0, run["output"][-3000:]
+    statuses = {f["message"]: f["status"] for f in run["report"]["findings"]}
+    assert statuses == {"RTL101 on predict": "confirmed", "RTL101 on stable": "not re-traced"}
+    assert run["report"]["unpredicted"] == []
+    assert "2 findings: 1 confirmed, 1 not re-traced" in run["output"]
