@@ -10,10 +10,11 @@ Three families, each a small function over the jit call sites:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.model import Finding, JitSite, Location, PathStep
-from retracelint.propagate import Propagation
+from retracelint.propagate import Cause, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -21,6 +22,7 @@ from retracelint.values import (
     BOOL,
     DICT,
     FLOAT,
+    FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
     INT,
@@ -33,6 +35,7 @@ from retracelint.values import (
     SET,
     TRANSFORM,
     TUPLE,
+    CallSrc,
     Value,
 )
 
@@ -74,6 +77,14 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
         call = fn.calls[index]
         site = jit_site(binding, target)
         step = PathStep(fn.qualname, call.text, call.location)
+        receiver = call.receiver
+        if binding.offset and receiver is not None and binding.params[0].name in binding.static:
+            # A jitted method with a static self: the object it is called on is the static argument.
+            findings.extend(
+                static_findings(
+                    project, prop, fn, receiver, call.loops, step, site, binding.params[0].name
+                )
+            )
         for param in binding.params[binding.offset :]:
             if param.kind in ("vararg", "kwarg"):
                 continue
@@ -196,7 +207,7 @@ def static_findings(
             continue
         full_path = (*cause.path, *path)
         reported = cause.arg or origin
-        if value.ty == FLOAT:
+        if value.ty in (FLOAT, FLOAT_LIKE):
             yield _static_finding(
                 "RTL202",
                 f"static parameter {described} receives the float {origin.text}, which changes"
@@ -284,6 +295,8 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         cause = next(
             (c for call in calls for c in prop.fresh_causes(owner, fresh, call.loops)), None
         )
+        if cause is None and CallSrc() in spec.fresh_sources:
+            cause = _factory_called_in_loop(project, prop, owner, spec.index)
         if cause is None:
             continue
         code = "RTL301"
@@ -311,6 +324,29 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             call_path=tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]),
             fix=rule(code).fix,
         )
+
+
+def _factory_called_in_loop(
+    project: Project, prop: Propagation, factory: FunctionSummary, site: int
+) -> Cause | None:
+    """A function that builds and returns a new jitted function, called in a loop: each one traces anew.
+
+    Only calls in a loop count: a factory called once per program (or once per use) is the right way to
+    build a jitted function with settings baked in.
+    """
+    returned = factory.returns
+    if returned is None or returned.site != site:
+        return None
+    for caller_name, index in project.callers.get(factory.qualname, ()):
+        caller = project.functions[caller_name]
+        call = caller.calls[index]
+        if call.loops:
+            driver = prop.loop_driver(caller, call.loops[-1])
+            step = PathStep(caller.qualname, call.text, call.location)
+            return Cause(
+                None, replace(driver, text=f"{driver.text}, through {call.text}()"), (step,)
+            )
+    return None
 
 
 # -- one parameter, two signatures ------------------------------------------------------------------

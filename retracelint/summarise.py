@@ -37,6 +37,7 @@ from retracelint.values import (
     DICT,
     EMPTY,
     FLOAT,
+    FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
     INT,
@@ -362,9 +363,19 @@ def _assigned_names(body: list[ast.stmt]) -> set[str]:
 Poly = dict[tuple[str, ...], Fraction]
 
 
-def _poly(node: ast.AST | None, atoms: dict[str, ast.AST]) -> Poly:
+def _poly(
+    node: ast.AST | None,
+    atoms: dict[str, ast.AST],
+    defs: dict[str, ast.AST] | None = None,
+    depth: int = 0,
+) -> Poly:
+    """``node`` as a polynomial over opaque atoms; names assigned arithmetic locally are expanded."""
     if node is None:
         return {}
+    if isinstance(node, ast.Name) and defs and depth < 4:
+        definition = defs.get(node.id)
+        if isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant):
+            return _poly(definition, atoms, defs, depth + 1)
     if (
         isinstance(node, ast.Constant)
         and isinstance(node.value, int)
@@ -372,13 +383,13 @@ def _poly(node: ast.AST | None, atoms: dict[str, ast.AST]) -> Poly:
     ):
         return {(): Fraction(node.value)} if node.value else {}
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return {k: -v for k, v in _poly(node.operand, atoms).items()}
+        return {k: -v for k, v in _poly(node.operand, atoms, defs, depth).items()}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-        left, right = _poly(node.left, atoms), _poly(node.right, atoms)
+        left, right = _poly(node.left, atoms, defs, depth), _poly(node.right, atoms, defs, depth)
         sign = 1 if isinstance(node.op, ast.Add) else -1
         return _add(left, right, sign)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        left, right = _poly(node.left, atoms), _poly(node.right, atoms)
+        left, right = _poly(node.left, atoms, defs, depth), _poly(node.right, atoms, defs, depth)
         out: Poly = {}
         for lk, lv in left.items():
             for rk, rv in right.items():
@@ -577,6 +588,7 @@ class _ModulePass:
                 target_text=fn.name,
                 fresh="nested def" if nested else None,
                 fresh_sources=context.context_src() if nested else EMPTY,
+                decorated=True,
             )
         return None
 
@@ -776,9 +788,8 @@ class _FunctionPass:
         index = self.loop_ids.get(id(node))
         if index is None:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
-            over_axes = (
-                isinstance(node, ast.For) and _AXES.search(ast.unparse(node.iter)) is not None
-            )
+            iterable = getattr(node, "iter", None)
+            over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
             self.fn.loops.append(LoopInfo(index, self.loc(node), text, over_axes))
         return index
 
@@ -875,7 +886,7 @@ class _FunctionPass:
             if (
                 self.loops
                 and source is not None
-                and value.ty in (LIST, TUPLE, ARRAY, UNKNOWN)
+                and value.ty in (LIST, TUPLE, ARRAY, NP_ARRAY, UNKNOWN)
                 and _grows_itself(target.id, source, self.mod)
             ):
                 value = self.grow(value, source, ast.unparse(source))
@@ -970,12 +981,18 @@ class _FunctionPass:
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
     ) -> Value:
         saved = dict(self.env)
+        depth = len(self.loops)
         sources: list[Value] = []
         filtered = False
+        text = self.mod.pos.text
         for comp in node.generators:
+            # Each `for` of a comprehension is a loop: what the element calls runs once per item.
             iterable = self.expr(comp.iter)
             sources.append(iterable)
-            self.bind(comp.target, _element(iterable), None)
+            index = self.new_loop(comp, f"for {text(comp.target)} in {text(comp.iter)}")
+            self.note_range(index, comp)
+            self.loops.append(index)
+            self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
             for cond in comp.ifs:
                 sources.append(self.expr(cond))
                 filtered = True
@@ -984,6 +1001,7 @@ class _FunctionPass:
             self.expr(node.value)
         else:
             self.expr(node.elt)
+        del self.loops[depth:]
         self.env = saved
         ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
         shape = set().union(*(v.shape for v in sources))
@@ -1016,6 +1034,9 @@ class _FunctionPass:
             ty = FLOAT
         elif tys == {INT} or tys == {INT, BOOL}:
             ty = INT
+        elif tys & {FLOAT, FLOAT_LIKE} and tys <= {INT, FLOAT, BOOL, FLOAT_LIKE, UNKNOWN}:
+            # `base_lr * 0.95 ** epoch` with an unannotated base_lr: most likely a float.
+            ty = FLOAT_LIKE
         elif isinstance(op, ast.Add) and left.ty in (LIST, TUPLE) and right.ty == left.ty:
             ty = left.ty
         else:
@@ -1086,6 +1107,8 @@ class _FunctionPass:
             else:
                 idx = self.expr(part)
                 vsrc |= idx.vsrc
+                if base.ty not in (LIST, TUPLE, DICT):
+                    taints |= idx.shape  # x[positions]: as many rows as the index has
                 if (
                     idx.ty == "mask"
                     and (idx.vsrc or idx.deps)
@@ -1108,13 +1131,16 @@ class _FunctionPass:
                 and -len(base.items) <= index.value < len(base.items)
             ):
                 return base.items[index.value]
+            if base.ty == TUPLE and base.shape:
+                return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
             return _element(base)
         return base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
 
     def slice_taints(self, node: ast.Subscript, part: ast.Slice) -> list[Taint]:
         atoms: dict[str, ast.AST] = {}
-        upper = _poly(part.upper, atoms) if part.upper is not None else {(_END,): Fraction(1)}
-        lower = _poly(part.lower, atoms)
+        end: Poly = {(_END,): Fraction(1)}
+        upper = _poly(part.upper, atoms, self.defs) if part.upper is not None else end
+        lower = _poly(part.lower, atoms, self.defs)
         width = _add(upper, lower, -1)
         sources: set[Src] = set()
         for monomial in width:
@@ -1131,23 +1157,23 @@ class _FunctionPass:
                     "RTL101", f"slice {self.mod.pos.text(node)}", self.loc(node), frozenset(sources)
                 )
             )
-        ragged = self.ragged_taint(node, part, width)
+        ragged = self.ragged_taint(node, lower, width)
         if ragged is not None:
             out.append(ragged)
         return out
 
-    def ragged_taint(self, node: ast.Subscript, part: ast.Slice, width: Poly) -> Taint | None:
+    def ragged_taint(self, node: ast.Subscript, lower: Poly, width: Poly) -> Taint | None:
         """x[i:i+bs] over range(0, n, bs), or x[i*bs:(i+1)*bs] over range(ceil(n / bs)): a short last chunk."""
-        if not width or part.lower is None:
+        if not width or not lower:
             return None
-        lower_names = {n.id for n in ast.walk(part.lower) if isinstance(n, ast.Name)}
+        lower_names = {atom for monomial in lower for atom in monomial}
         for index in reversed(self.loops):
             info = self.ranges.get(index)
             if info is None or info.var not in lower_names:
                 continue
             atoms: dict[str, ast.AST] = {}
-            if info.step is not None and _poly(info.step, atoms) == width:
-                if not _multiple_of(info.stop, info.step, self.defs):
+            if info.step is not None and _poly(info.step, atoms, self.defs) == width:
+                if not _full_chunks(info.stop, info.step, self.defs):
                     what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
                     return Taint("RTL103", what, self.loc(node), frozenset({LoopSrc(index)}))
             elif info.step is None and _ceil_like(info.stop, self.defs):
@@ -1155,7 +1181,7 @@ class _FunctionPass:
                 return Taint("RTL103", what, self.loc(node), frozenset({LoopSrc(index)}))
         return None
 
-    def note_range(self, index: int, node: ast.For) -> None:
+    def note_range(self, index: int, node: ast.For | ast.comprehension) -> None:
         call = node.iter
         if not (isinstance(call, ast.Call) and isinstance(node.target, ast.Name)):
             return
@@ -1340,6 +1366,11 @@ class _FunctionPass:
         star = any(isinstance(a, ast.Starred) for a in node.args) or any(
             k.arg is None for k in node.keywords
         )
+        func = node.func
+        receiver_arg = None
+        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self"):
+            receiver = self.quiet(func.value)
+            receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         site = CallSite(
             callee=callee,
             text=self.mod.pos.text(node.func),
@@ -1356,6 +1387,7 @@ class _FunctionPass:
             location=self.loc(node),
             loops=tuple(self.loops),
             star=star,
+            receiver=receiver_arg,
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1
@@ -1370,6 +1402,7 @@ class _FunctionPass:
         fresh: str | None,
         fresh_sources: frozenset[Src] = EMPTY,
         lambda_node: ast.Lambda | None = None,
+        decorated: bool = False,
     ) -> int:
         kw = {k.arg: k.value for k in keywords if k.arg}
         argnums = _literal_ints(kw.get(wrapper.argnums)) if wrapper.argnums else ()
@@ -1382,6 +1415,7 @@ class _FunctionPass:
             target_text=target_text,
             fresh=fresh if fresh_sources else None,
             fresh_sources=fresh_sources,
+            decorated=decorated,
             static_argnums=argnums or (),
             static_argnames=argnames or (),
             static_unknown=argnums is None or argnames is None,
@@ -1416,8 +1450,10 @@ class _FunctionPass:
         func = node.func
         if canon in ("len",) and args:
             return size_of(args[0])
-        if canon in ("float",):
+        if canon in ("float",) or (module == "math" and name not in _MATH_INTS):
             return Value(ty=FLOAT, vsrc=_args_vsrc(args, kwargs))
+        if module == "math":
+            return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
         if canon in ("int", "round"):
             return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
         if canon in ("bool",):
@@ -1654,6 +1690,7 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
     return dtype
 
 
+_MATH_INTS = {"floor", "ceil", "trunc", "isqrt", "comb", "perm", "factorial", "gcd", "lcm"}
 _NOT_ARRAYS = {
     "shape",
     "ndim",
@@ -1811,10 +1848,21 @@ def _fresh_kind(value: Value, node: ast.AST) -> str | None:
     return None
 
 
-def _multiple_of(stop: ast.AST | None, step: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
-    """Whether ``stop`` is visibly a multiple of ``step`` (so every chunk is full)."""
+def _full_chunks(stop: ast.AST | None, step: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
+    """Whether every chunk of ``range(start, stop, step)`` is visibly full.
+
+    Either ``stop`` is a multiple of ``step`` (``n - n % bs``, ``n // bs * bs``, literals), or the range
+    stops a whole chunk before the end (``range(0, n - bs + 1, bs)``).
+    """
     if stop is None or step is None:
         return False
+    atoms: dict[str, ast.AST] = {}
+    step_poly = _poly(step, atoms, defs)
+    stop_poly = _poly(stop, atoms, defs)
+    if len(step_poly) == 1:
+        ((monomial, coefficient),) = step_poly.items()
+        if monomial and stop_poly.get(monomial, 0) == -coefficient:
+            return True
     stop = _definition(stop, defs)
     try:
         a, b = ast.literal_eval(stop), ast.literal_eval(step)

@@ -46,6 +46,7 @@ class CallSite:
     location: Location
     loops: tuple[int, ...]  # indices of the enclosing loops of the function, outermost first
     star: bool = False  # *args or **kwargs: argument positions after it are unknown
+    receiver: Arg | None = None  # obj in obj.method(...): the argument bound to self
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,9 @@ class JitSpec:
     target: Callee | None  # the wrapped function, when it is a reference we can resolve
     target_text: str
     fresh: str | None  # "lambda", "partial", "nested def", ... when a new function object each time
-    fresh_sources: frozenset = (
-        frozenset()
-    )  # when that object is made anew (per iteration, per call)
+    # When that object is made anew: per iteration, per call of the enclosing function.
+    fresh_sources: frozenset = frozenset()
+    decorated: bool = False  # @jax.jit on a def (else a jax.jit(...) call)
     static_argnums: tuple[int, ...] = ()
     static_argnames: tuple[str, ...] = ()
     static_unknown: bool = False  # static_argnums/static_argnames given but not as literals

@@ -102,6 +102,7 @@ ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, MODULE, UNKNOWN, CLASS = "instance", "jit", "module", "?", "class"
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
+FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY})
 
