@@ -162,10 +162,12 @@ def analyse(
     project = Project(summaries)
     findings = run_checks(project, Propagation(project))
     findings += [_error(path, why) for path, why in errors]
-    findings += [_error(s.path, s.error) for s in summaries if s.error]
-    findings = with_source_lines(findings, _line_reader(stdin, stdin_filename))
+    findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
+    read_lines = _line_reader(stdin, stdin_filename)
+    findings = with_source_lines(findings, read_lines)
+    analysed = [s.path for s in summaries if not s.error]
     return Run(
-        findings=apply_filters(findings, settings),
+        findings=apply_filters(findings, settings, analysed, read_lines),
         files=len(files),
         lines=sum(s.lines for s in summaries),
         summaries=summaries,
@@ -195,8 +197,8 @@ def _inputs(
     return files, errors
 
 
-def _error(path: str, why: str | None) -> Finding:
-    return Finding(code="RTL000", message=f"{why}", location=Location(path, 1, 1, 1, 1))
+def _error(path: str, why: str | None, line: int = 1, col: int = 1) -> Finding:
+    return Finding(code="RTL000", message=f"{why}", location=Location(path, line, col, line, col))
 
 
 def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], list[str]]:

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from retracelint.config import Settings
-from retracelint.model import Finding
+from retracelint.model import Finding, Location
 from retracelint.rules import RULES
 
 # The same comment syntax flake8 accepts: `# noqa`, `# noqa: RTL101`, `# NOQA:RTL101,RTL2`.
-NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?", re.IGNORECASE)
-_CODE = re.compile(r"[A-Z][0-9]+", re.IGNORECASE)
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -89,12 +89,59 @@ def with_source_lines(
     return out
 
 
-def apply_filters(findings: list[Finding], settings: Settings) -> list[Finding]:
+def apply_filters(
+    findings: list[Finding],
+    settings: Settings,
+    paths: list[str] = (),  # type: ignore[assignment]
+    read_lines: Callable[[str], list[str]] | None = None,
+) -> list[Finding]:
+    """The findings the user sees. With RTL100 selected, also one per ``# noqa: RTL...`` that hid nothing."""
     chosen = selection(settings)
-    return [
-        f
-        for f in findings
-        if chosen.enabled(f.code)
-        and not per_file_ignored(f, settings)
-        and not suppressed_by_noqa(f)
-    ]
+    shown = [f for f in findings if chosen.enabled(f.code) and not per_file_ignored(f, settings)]
+    visible = [f for f in shown if not suppressed_by_noqa(f)]
+    if chosen.enabled(UNUSED_NOQA) and read_lines is not None:
+        unused = unused_noqa(shown, paths, read_lines)
+        visible += [f for f in unused if not per_file_ignored(f, settings)]
+    return visible
+
+
+UNUSED_NOQA = "RTL100"
+
+
+def unused_noqa(
+    findings: list[Finding], paths: list[str], read_lines: Callable[[str], list[str]]
+) -> list[Finding]:
+    """``# noqa: RTL101`` comments on lines where no RTL101 finding was suppressed (codes of other tools
+    and bare ``# noqa`` are left alone: they are not ours to judge)."""
+    hidden: dict[tuple[str, int], set[str]] = {}
+    for finding in findings:
+        hidden.setdefault((finding.location.path, finding.location.line), set()).add(finding.code)
+    out = []
+    for path in paths:
+        for number, line in enumerate(read_lines(path), start=1):
+            if "noqa" not in line.lower():
+                continue
+            match = NOQA.search(line)
+            codes = noqa_codes(line)
+            if match is None or not codes:
+                continue
+            present = hidden.get((path, number), set())
+            unused = [
+                c
+                for c in codes
+                if c.startswith("RTL") and not any(h.startswith(c) for h in present)
+            ]
+            if unused:
+                col = len(line[: match.start()]) + 1
+                out.append(
+                    Finding(
+                        code=UNUSED_NOQA,
+                        message=f"unused noqa: no {', '.join(unused)} finding on this line;"
+                        " remove the code from the comment",
+                        location=Location(path, number, col, number, len(line[: match.end()]) + 1),
+                        severity="warning",
+                        fix="remove the unused code from the noqa comment",
+                        source_line=line,
+                    )
+                )
+    return out

@@ -36,6 +36,14 @@ RULES: tuple[Rule, ...] = (
         "fix the file or exclude it",
     ),
     Rule(
+        "RTL100",
+        "unused-noqa",
+        "a `# noqa: RTL...` comment on a line where no such finding was suppressed",
+        "remove the unused code from the noqa comment",
+        default=False,
+        severity="warning",
+    ),
+    Rule(
         "RTL101",
         "loop-varying-slice",
         "a traced argument is sliced with a bound that changes between calls",

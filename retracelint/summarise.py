@@ -259,8 +259,9 @@ def summarise(
         text = module_text(source)
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
-        where = f"line {exc.lineno}: " if exc.lineno else ""
-        summary.error = f"cannot parse: {where}{exc.msg}"
+        summary.error = f"cannot parse: {exc.msg}"
+        summary.error_line = max(exc.lineno or 1, 1)
+        summary.error_col = max(exc.offset or 1, 1)
         return summary
     except (UnicodeDecodeError, LookupError) as exc:
         summary.error = f"cannot decode: {exc}"

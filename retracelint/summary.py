@@ -120,6 +120,8 @@ class ModuleSummary:
     jits: list[JitSpec] = field(default_factory=list)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
     error: str | None = None  # why the file could not be analysed
+    error_line: int = 1  # where, when the parser says
+    error_col: int = 1
     lines: int = 0
 
     @property

@@ -21,6 +21,7 @@ from retracelint.rules import RULES_BY_CODE
 
 PAGE_CODES = (
     "RTL000",
+    "RTL100",
     "RTL101",
     "RTL102",
     "RTL103",
