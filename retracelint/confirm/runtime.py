@@ -486,6 +486,22 @@ class _Jax:
             self.trace_state_clean = lambda: True
             self.disable_jit = None
             self.explain_state = None
+        try:
+            # `Jitted.trace` is `_infer_params` (the trace-cache lookup, where no_tracing raises)
+            # plus building a Traced object whose per-argument metadata costs ~3x the lookup.
+            from jax._src import pjit
+
+            self.infer_params = pjit._infer_params
+        except Exception:
+            self.infer_params = None
+
+    def lookup(self, jf: Any) -> Any:
+        """A callable that walks jf's trace-cache lookup for given (args, kwargs)."""
+        fun, info = getattr(jf, "_fun", None), getattr(jf, "_jit_info", None)
+        infer = self.infer_params
+        if infer is None or fun is None or info is None:
+            return lambda args, kwargs: jf.trace(*args, **kwargs)
+        return lambda args, kwargs: infer(fun, info, args, kwargs)
 
     def can_probe(self) -> bool:
         # Inside another trace (nested jit, grad/vmap outside jit) the arguments are tracers and a
@@ -502,14 +518,14 @@ class _Jax:
             return False
 
 
-def probe(jx: _Jax, jf: Any, args: tuple[Any, ...], kwargs: dict[str, Any]):
-    """None when calling `jf(*args, **kwargs)` would reuse a cached trace; otherwise
-    (error text, captured explanation lines)."""
+def probe(jx: _Jax, lookup: Any, args: tuple[Any, ...], kwargs: dict[str, Any]):
+    """None when the call would reuse a cached trace; otherwise (error text, captured explanation
+    lines). `lookup` is _Jax.lookup(jf)."""
     messages: list[str] = []
     _tls.capture = messages
     try:
         with jx.explain(True), jx.no_tracing(True):
-            jf.trace(*args, **kwargs)
+            lookup(args, kwargs)
     except RuntimeError as exc:
         text = str(exc)
         if NO_TRACING_MARK in text:
@@ -539,6 +555,7 @@ class GuardedJit:
         d["_rtl_kwargs"] = jit_kwargs
         d["_rtl_calls"] = 0
         d["_rtl_info"] = None
+        d["_rtl_lookup"] = runtime.jx.lookup(jf)
         for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__"):
             with contextlib.suppress(AttributeError):
                 d[attr] = getattr(jf, attr)
@@ -546,7 +563,6 @@ class GuardedJit:
     # -- the hot path --------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         site = self._rtl_site
-        jf = self._rtl_jf
         runtime = self._rtl_runtime
         jx = runtime.jx
         n = self._rtl_calls = self._rtl_calls + 1
@@ -560,7 +576,7 @@ class GuardedJit:
         if site.state != TRACED:
             return self._rtl_first(args, kwargs)
         site.probes += 1
-        found = probe(jx, jf, args, kwargs)
+        found = probe(jx, self._rtl_lookup, args, kwargs)
         if found is not None:
             self._rtl_record(found, n, calls, args, kwargs)
         return self._rtl_real(args, kwargs)
