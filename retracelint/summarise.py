@@ -922,7 +922,11 @@ class _FunctionPass:
             return UNKNOWN_VALUE
         handler = getattr(self, "e_" + type(node).__name__, None)
         if handler is not None:
-            return handler(node)
+            value = handler(node)
+            # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
+            if value.ref and value.ref.startswith(PARAM_REF) and not isinstance(node, _SAME_VALUE):
+                value = value.with_(ref=None)
+            return value
         values = [
             self.expr(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
         ]
@@ -1691,6 +1695,8 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
     return dtype
 
 
+# Expressions whose value is one of their operands, unchanged.
+_SAME_VALUE = (ast.Name, ast.NamedExpr, ast.Starred, ast.Await, ast.IfExp, ast.BoolOp)
 _MATH_INTS = {"floor", "ceil", "trunc", "isqrt", "comb", "perm", "factorial", "gcd", "lcm"}
 _NOT_ARRAYS = {
     "shape",

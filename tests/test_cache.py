@@ -1,0 +1,106 @@
+"""The summary cache and parallel summarising: same findings whatever -j is, cache or no cache, and a
+finding that depends on another module follows that module's edits."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from retracelint.config import Settings
+from retracelint.engine import analyse
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+MODEL = """\
+import jax
+
+
+@jax.jit
+def step(x):
+    return x * 2
+"""
+
+HELPERS_SLICE = """\
+def batch(data, n):
+    return data[:n]
+"""
+
+HELPERS_PADDED = """\
+def batch(data, n):
+    return data[:64]
+"""
+
+MAIN = """\
+from pkg.helpers import batch
+from pkg.model import step
+
+
+def main(data):
+    for n in range(1, 10):
+        step(batch(data, n))
+"""
+
+
+def _project(root: Path, helpers: str) -> Path:
+    pkg = root / "pkg"
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "model.py").write_text(MODEL, encoding="utf-8")
+    (pkg / "helpers.py").write_text(helpers, encoding="utf-8")
+    (pkg / "main.py").write_text(MAIN, encoding="utf-8")
+    return pkg
+
+
+def _keys(run) -> list[tuple[str, int, int, str, str]]:  # noqa: ANN001
+    return [(f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings]
+
+
+def test_editing_a_callee_in_another_module_makes_the_finding_appear_and_go(tmp_path: Path) -> None:
+    pkg = _project(tmp_path / "src", HELPERS_PADDED)
+    settings = Settings(cache_dir=str(tmp_path / "cache"))
+    assert analyse([str(pkg)], settings).findings == []
+    (pkg / "helpers.py").write_text(HELPERS_SLICE, encoding="utf-8")
+    run = analyse([str(pkg)], settings)
+    assert [(Path(f.location.path).name, f.location.line, f.code) for f in run.findings] == [
+        ("helpers.py", 2, "RTL101")
+    ]
+    assert run.cache_hits == 3  # only the edited module was summarised again
+    (pkg / "helpers.py").write_text(HELPERS_PADDED, encoding="utf-8")
+    assert analyse([str(pkg)], settings).findings == []
+
+
+def test_warm_cache_gives_the_same_findings_as_no_cache(tmp_path: Path) -> None:
+    project = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, project)
+    cold = analyse([str(project)], Settings(cache=False))
+    settings = Settings(cache_dir=str(tmp_path / "cache"))
+    first = analyse([str(project)], settings)
+    warm = analyse([str(project)], settings)
+    assert _keys(cold) == _keys(first) == _keys(warm)
+    assert warm.cache_hits == warm.files > 0
+    assert len(cold.findings) >= 5
+
+
+def test_output_order_does_not_depend_on_jobs(tmp_path: Path) -> None:
+    # Enough files to use worker processes: copies of the example project under different names.
+    for i in range(4):
+        shutil.copytree(EXAMPLES, tmp_path / f"copy{i}")
+    one = analyse([str(tmp_path)], Settings(cache=False, jobs=1))
+    two = analyse([str(tmp_path)], Settings(cache=False, jobs=2))
+    assert one.files >= 24
+    assert _keys(one) == _keys(two)
+
+
+def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
+    pkg = _project(tmp_path / "src", HELPERS_SLICE)
+    cache = tmp_path / "cache"
+    settings = Settings(cache_dir=str(cache))
+    expected = _keys(analyse([str(pkg)], settings))
+    entries = sorted(cache.rglob("*.pickle"))
+    assert entries
+    entries[0].write_bytes(entries[0].read_bytes()[:20])  # truncated
+    entries[1].write_bytes(b"not a pickle at all")
+    run = analyse([str(pkg)], settings)
+    assert _keys(run) == expected
+    assert run.cache_hits == len(entries) - 2
+    assert (cache / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
