@@ -28,6 +28,7 @@ import pickle
 import sys
 import tempfile
 import tokenize
+import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -35,6 +36,7 @@ from typing import Any
 
 from retracelint import __version__, config, filters
 from retracelint.config import Settings
+from retracelint.discover import SourceFile, discover
 from retracelint.model import Finding
 
 # flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
@@ -51,10 +53,11 @@ class _Project:
     root: str  # as passed to the engine: relative to the current folder when under it
     settings: Settings  # what the engine runs with (every code selected; noqa left to flake8)
     chosen: filters.Selection  # the project's own selection, applied by the plugin
-    files: dict[str, str]  # absolute path -> path as the engine reports it
+    files: dict[str, SourceFile]  # by absolute path; SourceFile.path is what the engine reports
 
 
 # Per process, for one flake8 run (parse_options clears them): roots and project analyses.
+_FOLDERS: dict[str, tuple[str, Path | None]] = {}
 _ROOTS: dict[str, _Project] = {}
 _ANALYSES: dict[tuple[str, str], dict[str, list[Finding]]] = {}
 
@@ -77,6 +80,7 @@ class RetracelintChecker:
     def parse_options(cls, options: Any) -> None:
         """Called once per flake8 run (in each worker under spawn): a new run sees the tree afresh."""
         cls.flake8_codes = explicit_codes(options)
+        _FOLDERS.clear()
         _ROOTS.clear()
         _ANALYSES.clear()
 
@@ -85,6 +89,8 @@ class RetracelintChecker:
             findings = findings_for(self.filename, "".join(self.lines), self.flake8_codes)
         except Exception as exc:
             # Never crash flake8: one RTL000 for this file says what went wrong.
+            if os.environ.get("RETRACELINT_DEBUG"):
+                traceback.print_exc()
             why = " ".join(f"{type(exc).__name__}: {exc}".split())
             findings = [_error_finding(f"retracelint failed on this file: {why}")]
         for finding in findings:
@@ -111,7 +117,8 @@ def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -
     if path not in project.files and os.path.exists(path):
         return []  # excluded by the project's configuration or .gitignore, as `retracelint` does
     override = _override(path, text)
-    report_as = project.files.get(path) or _engine_path(path)
+    known = project.files.get(path)
+    report_as = known.path if known else _engine_path(path)
     by_path = _analysis(project, report_as, override)
     return [
         f
@@ -137,12 +144,16 @@ def project_root(path: str) -> tuple[str, Path | None]:
     folder = Path(path).parent
     while not folder.is_dir() and folder.parent != folder:
         folder = folder.parent  # a buffer not saved yet, in a folder not made yet
-    found = config.find_config([str(folder)])
-    if found is not None:
-        return str(found.parent), found
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        folder = folder.parent
-    return str(folder), None
+    if str(folder) not in _FOLDERS:
+        found = config.find_config([str(folder)])
+        if found is not None:
+            root = found.parent
+        else:
+            root = folder
+            while (root / "__init__.py").is_file() and root.parent != root:
+                root = root.parent
+        _FOLDERS[str(folder)] = (str(root), found)
+    return _FOLDERS[str(folder)]
 
 
 def _project(path: str) -> _Project:
@@ -154,11 +165,9 @@ def _project(path: str) -> _Project:
     if multiprocessing.current_process().daemon:
         settings = replace(settings, jobs=1)  # a flake8 worker may not start processes of its own
     settings = _without_noqa(settings)
-    from retracelint.discover import discover
-
     engine_root = _engine_path(root)
     found = discover([engine_root], settings)
-    files = {os.path.normpath(os.path.abspath(f.path)): f.path for f in found.files}
+    files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files}
     project = _Project(engine_root, settings, filters.selection(base), files)
     _ROOTS[root] = project
     return project
@@ -229,14 +238,14 @@ def _index_key(project: _Project, report_as: str, override: bytes | None) -> str
     """Everything the project's findings depend on: the code, the settings and every file's content."""
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_code_stamp()}|{sys.version_info[:2]}|{project.settings!r}|".encode())
-    from retracelint.discover import module_name
+    files = {f.path: f for f in project.files.values()}
+    if override is not None and report_as not in files:
+        from retracelint.discover import module_name
 
-    paths = sorted(project.files.values())
-    if override is not None and report_as not in paths:
-        paths = sorted([*paths, report_as])
-    for path in paths:
-        module, is_package = module_name(path)
-        digest.update(f"\0{path}\0{module}\0{is_package}\0".encode("utf-8", "surrogateescape"))
+        files[report_as] = SourceFile(report_as, *module_name(report_as))
+    for path, file in sorted(files.items()):
+        text = f"\0{path}\0{file.module}\0{file.is_package}\0"
+        digest.update(text.encode("utf-8", "surrogateescape"))
         if path == report_as and override is not None:
             digest.update(override)
             continue
@@ -267,7 +276,7 @@ def _code_stamp() -> str:
 def _analyse(project: _Project, report_as: str, override: bytes | None) -> dict[str, list[Finding]]:
     from retracelint.engine import analyse
 
-    with _noqa_left_to_flake8(project.settings):
+    with _noqa_left_to_flake8():
         run = analyse([project.root], project.settings, override, report_as)
     by_path: dict[str, list[Finding]] = {}
     for finding in run.findings:
@@ -337,16 +346,20 @@ def _locked(lock: Path) -> Iterator[None]:
         handle.close()  # closing releases the lock
 
 
+def _engine_has_noqa_switch() -> bool:
+    return "disable_noqa" in {f.name for f in fields(Settings)}
+
+
 def _without_noqa(settings: Settings) -> Settings:
-    if "noqa" in {f.name for f in fields(Settings)}:
-        return replace(settings, noqa=False)  # type: ignore[call-arg]
+    if _engine_has_noqa_switch():
+        return replace(settings, disable_noqa=True)  # type: ignore[call-arg]
     return settings
 
 
 @contextlib.contextmanager
-def _noqa_left_to_flake8(settings: Settings) -> Iterator[None]:
+def _noqa_left_to_flake8() -> Iterator[None]:
     """Until the engine has a switch for it, keep its noqa filter from dropping what flake8 decides."""
-    if "noqa" in {f.name for f in fields(Settings)}:
+    if _engine_has_noqa_switch():
         yield
         return
     original = filters.suppressed_by_noqa
