@@ -368,3 +368,20 @@ def test_signature_diff_picks_the_closest_earlier_call() -> None:
     changes = runtime.diff_signatures(b, c)
     assert [runtime.render_change(ch) for ch in changes] == ["n: Static(val=2) -> Static(val=3)"]
     assert runtime.diff_signatures(a, a) == []
+
+
+def test_the_probe_falls_back_to_the_public_trace(guard: Guard) -> None:
+    @guard.jit
+    def f(x):
+        return x + 1
+
+    def changed(*args):
+        raise TypeError("_infer_params() takes 5 positional arguments")
+
+    f._rtl_lookup.infer = changed  # as if a newer jax changed the private function
+    f(jnp.ones(1))
+    f(jnp.ones(1))
+    assert f._rtl_lookup.fast is False
+    f(jnp.ones(2))
+    [event] = guard.events()
+    assert event["evidence"] == ["x: f32[1] -> f32[2]"]

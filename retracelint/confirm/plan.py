@@ -15,6 +15,7 @@ the site).
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -103,16 +104,21 @@ class Plan:
             "sites": [site.to_runtime() for site in self.sites],
         }
 
-    def to_json(self) -> list[dict[str, Any]]:
-        """The plan-file form (the same that --plan reads)."""
+    def to_json(self, root: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
+        """The plan-file form (the same that --plan reads); with `root`, site paths are written
+        relative to it, so that the plan can travel with the sources."""
         out = []
         for f in self.findings:
             site = self.site(f.site_id)
+            path = site.path
+            if root is not None:
+                with contextlib.suppress(ValueError):
+                    path = Path(site.path).relative_to(Path(root).resolve()).as_posix()
             out.append(
                 {
                     "finding_id": f.finding_id,
                     "code": f.code,
-                    "path": site.path,
+                    "path": path,
                     "line": site.line,
                     "function": site.function,
                     "name": site.name,

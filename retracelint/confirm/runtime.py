@@ -495,13 +495,8 @@ class _Jax:
         except Exception:
             self.infer_params = None
 
-    def lookup(self, jf: Any) -> Any:
-        """A callable that walks jf's trace-cache lookup for given (args, kwargs)."""
-        fun, info = getattr(jf, "_fun", None), getattr(jf, "_jit_info", None)
-        infer = self.infer_params
-        if infer is None or fun is None or info is None:
-            return lambda args, kwargs: jf.trace(*args, **kwargs)
-        return lambda args, kwargs: infer(fun, info, args, kwargs)
+    def lookup(self, jf: Any) -> _Lookup:
+        return _Lookup(jf, self.infer_params)
 
     def can_probe(self) -> bool:
         # Inside another trace (nested jit, grad/vmap outside jit) the arguments are tracers and a
@@ -516,6 +511,32 @@ class _Jax:
             return bool(state.get_global()) if state is not None else False
         except Exception:
             return False
+
+
+class _Lookup:
+    """Walks a jit function's trace-cache lookup for (args, kwargs), where no_tracing raises on a
+    miss. Uses jax's private _infer_params when it fits, else the public Jitted.trace."""
+
+    __slots__ = ("fast", "fun", "infer", "info", "jf")
+
+    def __init__(self, jf: Any, infer: Any) -> None:
+        self.jf = jf
+        self.infer = infer
+        self.fun = getattr(jf, "_fun", None)
+        self.info = getattr(jf, "_jit_info", None)
+        self.fast = infer is not None and self.fun is not None and self.info is not None
+
+    def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self.fast:
+            try:
+                return self.infer(self.fun, self.info, args, kwargs)
+            except RuntimeError:
+                raise
+            except Exception:
+                # A changed private signature, or a call that is wrong anyway: from now on take
+                # the public path, which raises for bad calls exactly as the real call will.
+                self.fast = False
+        return self.jf.trace(*args, **kwargs)
 
 
 def probe(jx: _Jax, lookup: Any, args: tuple[Any, ...], kwargs: dict[str, Any]):
