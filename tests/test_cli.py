@@ -213,7 +213,7 @@ def test_non_ascii_columns_match_the_characters_an_editor_shows(project: Path) -
 
 def test_message_names_origin_jit_site_parameter_path_and_fix() -> None:
     root = FIXTURES / "three_module_flow"
-    result = run_process("--no-cache", ".", cwd=root)
+    result = run_process("--no-cache", "--isolated", ".", cwd=root)
     assert result.returncode == 1
     [line] = result.stdout.decode().splitlines()
     path, number, col, code = parsed(line)[0]
@@ -327,7 +327,7 @@ def test_json_carries_every_field_as_data(project: Path, runner: CliRunner) -> N
 
 def test_json_multi_module_call_path_lists_each_call() -> None:
     root = FIXTURES / "three_module_flow"
-    result = run_process("--no-cache", "--format", "json", ".", cwd=root)
+    result = run_process("--no-cache", "--isolated", "--format", "json", ".", cwd=root)
     [finding] = json.loads(result.stdout)
     steps = [(Path(s["path"]).name, s["call"]) for s in finding["call_path"]]
     assert steps == [("main.py", "run_epoch"), ("epoch.py", "step"), ("step.py", "train_step")]
