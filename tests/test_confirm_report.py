@@ -322,7 +322,7 @@ def test_cli_reports_a_command_that_cannot_start(
 def test_child_environment() -> None:
     env = runner.child_env({"PYTHONPATH": "/mine"}, "/tmp/plan.json", "gpu")
     assert env["PYTHONPATH"].split(":") == [runner.BOOT_DIR, "/mine"]
-    assert env["JAX_PLATFORMS"] == "cuda"
+    assert env["JAX_PLATFORMS"] == "cuda,cpu"
     assert env["RETRACELINT_CONFIRM_PLAN"] == "/tmp/plan.json"
     assert Path(env[runner.RUNTIME_ENV]).name == "runtime.py"
     assert "JAX_PLATFORMS" not in runner.child_env({}, "/p", "auto")

@@ -77,7 +77,8 @@ def _fail(message: str) -> None:
     type=click.Choice(["auto", "cpu", "gpu"]),
     default="auto",
     show_default=True,
-    help="The JAX platform for the command (sets JAX_PLATFORMS; gpu means cuda).",
+    help="The JAX platform for the command (sets JAX_PLATFORMS: gpu means cuda, with cpu beside "
+    "it for host callbacks).",
 )
 @click.option(
     "--timeout",

@@ -473,6 +473,8 @@ def format_text(report: ConfirmReport, summary: bool = True) -> str:
             )
         elif not run.error and not obs.jax_imported:
             lines.append("  the command never imported jax")
+        if run.backend == "gpu" and obs.backends and "gpu" not in obs.backends:
+            lines.append("  --backend gpu was asked for, but jax found no GPU and ran on the CPU")
         if obs.unsupported_jax:
             lines.append(f"  the command's jax {obs.unsupported_jax} is too old (needs >= 0.10.2)")
         lines.append("")

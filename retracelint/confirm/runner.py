@@ -28,7 +28,9 @@ RUNTIME_FILE = str(Path(runtime_module.__file__).resolve())
 RUNTIME_ENV = "RETRACELINT_CONFIRM_RUNTIME"
 MIN_JAX = (0, 10, 2)
 INSTALL_HINT = "pip install 'retracelint[confirm]'"
-BACKENDS = {"cpu": "cpu", "gpu": "cuda", "auto": None}
+# cpu stays listed after cuda: jax.debug.print/callback place their operands on a CPU device, and
+# without one a program that uses them fails. cuda comes first, so it is the default device.
+BACKENDS = {"cpu": "cpu", "gpu": "cuda,cpu", "auto": None}
 # After a timeout: SIGTERM lets the instrumentation write its final counts; then SIGKILL.
 TERM_GRACE_S = 5.0
 
