@@ -355,7 +355,9 @@ SELECTIONS = [
 ]
 
 
-@pytest.mark.parametrize(("args", "expected"), SELECTIONS, ids=lambda v: " ".join(v))
+@pytest.mark.parametrize(
+    ("args", "expected"), SELECTIONS, ids=[" ".join(args) for args, _ in SELECTIONS]
+)
 def test_select_ignore_extend_select(
     project: Path, runner: CliRunner, args: list[str], expected: list[str]
 ) -> None:

@@ -207,7 +207,9 @@ KEYS = [
 ]
 
 
-@pytest.mark.parametrize(("table", "expected"), KEYS, ids=lambda v: str(v).replace("\n", " "))
+@pytest.mark.parametrize(
+    ("table", "expected"), KEYS, ids=[table.replace("\n", " ") for table, _ in KEYS]
+)
 def test_selection_keys(repo: Path, runner: CliRunner, table: str, expected: set[str]) -> None:
     write(repo, {"project/pyproject.toml": f"[tool.retracelint]\n{table}\n"})
     assert {code for _, code in found(lint(runner, "project/src"))} == expected
