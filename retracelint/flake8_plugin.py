@@ -72,13 +72,13 @@ class RetracelintChecker:
     flake8_codes: tuple[str, ...] = ()
 
     def __init__(self, tree: Any, filename: str, lines: Sequence[str]) -> None:
-        # The tree is flake8's ast; retracelint parses the text itself (libcst-compatible positions).
+        # The tree is flake8's ast; retracelint parses the text itself (its own positions).
         self.filename = filename
         self.lines = lines
 
     @classmethod
     def parse_options(cls, options: Any) -> None:
-        """Called once per flake8 run (in each worker under spawn): a new run sees the tree afresh."""
+        """Called once per flake8 run (and in each worker under spawn): each run starts afresh."""
         cls.flake8_codes = explicit_codes(options)
         _FOLDERS.clear()
         _ROOTS.clear()
@@ -111,7 +111,7 @@ def explicit_codes(options: Any) -> tuple[str, ...]:
 
 
 def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -> list[Finding]:
-    """The findings to report for one file whose current content (editor buffer, stdin) is ``text``."""
+    """The findings to report for one file whose current content (buffer, stdin) is ``text``."""
     path = _absolute(filename)
     project = _project(path)
     if path not in project.files and os.path.exists(path):
@@ -186,7 +186,7 @@ def _normal(text: str) -> str:
 
 
 def _override(path: str, text: str) -> bytes | None:
-    """The buffer's bytes when flake8's text is not what is on disk (stdin, unsaved editor buffer)."""
+    """The buffer's bytes when flake8's text is not what is on disk (stdin, unsaved buffer)."""
     on_disk = _read_text(path)
     if on_disk is not None and _normal(on_disk) == _normal(text):
         return None
@@ -200,7 +200,8 @@ def _override(path: str, text: str) -> bytes | None:
 def _analysis(
     project: _Project, report_as: str, override: bytes | None
 ) -> dict[str, list[Finding]]:
-    memo_key = (project.root, "" if override is None else report_as + "\0" + _digest(override))
+    root = os.path.abspath(project.root)
+    memo_key = (root, "" if override is None else report_as + "\0" + _digest(override))
     if memo_key not in _ANALYSES:
         _ANALYSES[memo_key] = _indexed_analysis(project, report_as, override)
     return _ANALYSES[memo_key]
@@ -235,9 +236,10 @@ def _indexed_analysis(
 
 
 def _index_key(project: _Project, report_as: str, override: bytes | None) -> str:
-    """Everything the project's findings depend on: the code, the settings and every file's content."""
+    """Everything the project's findings depend on: the code, the settings, every file's content."""
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(f"{_code_stamp()}|{sys.version_info[:2]}|{project.settings!r}|".encode())
+    settings = replace(project.settings, jobs=0)  # -j1 and -j2 runs share entries
+    digest.update(f"{_code_stamp()}|{sys.version_info[:2]}|{settings!r}|".encode())
     files = {f.path: f for f in project.files.values()}
     if override is not None and report_as not in files:
         from retracelint.discover import module_name
@@ -261,7 +263,7 @@ _STAMP: list[str] = []
 
 
 def _code_stamp() -> str:
-    """retracelint's version and its own source files' sizes and times: a changed analyser is a miss."""
+    """retracelint's version and its own sources' sizes and times: a changed analyser is a miss."""
     if not _STAMP:
         package = Path(__file__).parent
         parts = [__version__]
@@ -294,7 +296,7 @@ def _load(entry: Path) -> dict[str, list[Finding]] | None:
     if not data.startswith(_INDEX_MAGIC):
         return None
     try:
-        value = pickle.loads(data[len(_INDEX_MAGIC) :])
+        value = pickle.loads(data.removeprefix(_INDEX_MAGIC))
     except Exception:  # a damaged entry is a miss, never an error
         return None
     return value if isinstance(value, dict) else None
@@ -358,7 +360,7 @@ def _without_noqa(settings: Settings) -> Settings:
 
 @contextlib.contextmanager
 def _noqa_left_to_flake8() -> Iterator[None]:
-    """Until the engine has a switch for it, keep its noqa filter from dropping what flake8 decides."""
+    """Until the engine has a switch for it, keep its noqa filter from deciding for flake8."""
     if _engine_has_noqa_switch():
         yield
         return

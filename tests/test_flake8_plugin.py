@@ -1,8 +1,8 @@
 """The flake8 plugin, run through the real flake8 on a project whose findings cross modules.
 
-`tests/fixtures_flake8/proj` is a package of three modules: loops in `pkg/main.py` make the values that
-vary, `pkg/pipeline.py` passes them on and `pkg/kernels.py` holds the jitted functions. flake8 checks
-one file at a time (in worker processes with `-j2`), so every finding here needs the whole project.
+`tests/fixtures_flake8/proj` is a package of three modules: loops in `pkg/main.py` make the values
+that vary, `pkg/pipeline.py` passes them on and `pkg/kernels.py` holds the jitted functions. flake8
+checks one file at a time (in worker processes with `-j2`), so each finding needs the whole project.
 Each test works on its own copy of the project, so that no run sees another's caches.
 """
 
