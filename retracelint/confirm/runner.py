@@ -54,12 +54,12 @@ def check_jax(version: str | None = None) -> str | None:
     """An error message when this environment cannot run confirm, else None."""
     version = jax_version() if version is None else version
     if not version:
-        return f"retracelint confirm needs jax: {INSTALL_HINT}"
+        return f"jax is not installed: {INSTALL_HINT}"
     if _version_tuple(version) < MIN_JAX:
         need = ".".join(map(str, MIN_JAX))
         return (
-            f"retracelint confirm needs jax >= {need} (jax.no_tracing and Jitted.trace), "
-            f"found jax {version}: pip install -U 'jax>={need}'"
+            f"needs jax >= {need} (jax.no_tracing, Jitted.trace), found jax {version}: "
+            f"pip install -U 'jax>={need}'"
         )
     return None
 
@@ -106,6 +106,7 @@ def run_command(
     except OSError as exc:
         info.error = f"{exc.strerror or exc}: {command[0]}"
         return info
+    previous = _forward_termination()
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -115,12 +116,38 @@ def run_command(
         # The child has its own process group, so the terminal's Ctrl-C reached only us.
         info.interrupted = True
         _stop(proc, signal.SIGINT)
+    except _Terminated as exc:
+        info.interrupted = True
+        _stop(proc, exc.signum)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     info.duration = time.monotonic() - start
     code = proc.returncode
     if code is not None and code < 0:
         info.signal = _signal_name(-code)
     info.returncode = code
     return info
+
+
+class _Terminated(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated(signum)
+
+
+def _forward_termination() -> dict[int, object]:
+    """While the command runs, SIGTERM/SIGHUP to us stop it too (it has its own process group,
+    so it would otherwise outlive us)."""
+    previous: dict[int, object] = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(ValueError, OSError):  # not the main thread
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    return previous
 
 
 def _stop(proc: subprocess.Popen, first: int) -> None:

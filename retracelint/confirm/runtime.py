@@ -845,6 +845,17 @@ class Runtime:
         if self.backend:
             self.writer.emit({"ev": "backend", "backend": self.backend})
 
+    def after_fork(self) -> None:
+        """In a forked child: count from zero (the parent reports its own calls) and never wait on
+        a lock that a thread of the parent held at the fork."""
+        self.writer._lock = threading.Lock()
+        self._lock = threading.Lock()
+        for site in self.sites.values():
+            site.lock = threading.Lock()
+            site.calls = site.nested_calls = site.creations = site.retraces = site.probes = 0
+        self._finished = False
+        self.start()
+
     def finish(self) -> None:
         if self._finished:
             return
@@ -1059,6 +1070,8 @@ def install(plan: dict[str, Any], *, handle_sigterm: bool = False) -> Runtime:
     runtime = _runtime = Runtime(plan)
     runtime.start()
     atexit.register(runtime.finish)
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=runtime.after_fork)
     if handle_sigterm and threading.current_thread() is threading.main_thread():
         try:
             if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
