@@ -87,6 +87,9 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option(
     "--no-respect-gitignore", is_flag=True, help="Analyse files that .gitignore excludes."
 )
+@click.option(
+    "--disable-noqa", is_flag=True, default=None, help="Report findings under # noqa too."
+)
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Analyse PATHS (files or folders; '-' reads standard input)."""
     try:
@@ -117,7 +120,7 @@ def _settings(paths: list[str], options: dict[str, object]) -> config.Settings:
         changes["per_file_ignores"] = settings.per_file_ignores + config.parse_per_file_ignores(
             list(options["per_file_ignores"])  # type: ignore[call-overload]
         )
-    for name in ("output_format", "exit_zero", "statistics", "jobs", "cache_dir"):
+    for name in ("output_format", "exit_zero", "statistics", "jobs", "cache_dir", "disable_noqa"):
         if options[name] is not None:
             changes[name] = options[name]
     if options["no_cache"]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
 import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -38,6 +39,9 @@ DEFAULT_EXCLUDES = (
 )
 
 
+OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+
+
 class ConfigError(Exception):
     """A configuration file or option that cannot be used; the message names the file and the key."""
 
@@ -59,11 +63,19 @@ class Settings:
     output_format: str | None = None
     exit_zero: bool = False
     statistics: bool = False
+    disable_noqa: bool = False  # keep findings a `# noqa` covers (flake8 applies noqa itself)
     config_file: str | None = field(default=None, compare=False)
+
+    @property
+    def base(self) -> str:
+        """The folder that patterns in the configuration are relative to (as in flake8 and ruff)."""
+        return (
+            os.path.dirname(os.path.abspath(self.config_file)) if self.config_file else os.getcwd()
+        )
 
 
 _LIST_KEYS = {"select", "ignore", "extend_select", "exclude", "extend_exclude", "jit_wrappers"}
-_BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics"}
+_BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics", "disable_noqa"}
 _INT_KEYS = {"max_file_size", "jobs"}
 _STR_KEYS = {"cache_dir", "output_format"}
 _ALIASES = {"format": "output_format", "output-format": "output_format"}
@@ -89,7 +101,8 @@ def _pyproject_table(path: Path) -> dict | None:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+        reason = " ".join(str(exc).split())
+        raise ConfigError(f"{path}: cannot read configuration: {reason}") from exc
     table = data.get("tool", {}).get("retracelint")
     return table if isinstance(table, dict) else None
 
@@ -99,7 +112,8 @@ def _setup_cfg_section(path: Path) -> dict | None:
     try:
         parser.read(path, encoding="utf-8")
     except (OSError, UnicodeDecodeError, configparser.Error) as exc:
-        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+        reason = " ".join(str(exc).split())  # configparser's messages span several lines
+        raise ConfigError(f"{path}: cannot read configuration: {reason}") from exc
     if not parser.has_section("retracelint"):
         return None
     return dict(parser.items("retracelint"))
@@ -148,6 +162,10 @@ def _convert(name: str, value: object) -> object:
         if isinstance(value, bool):
             raise ValueError(f"expected a number, got {value!r}")
         return int(value)  # type: ignore[arg-type]
+    if name == "output_format":
+        if str(value) not in OUTPUT_FORMATS:
+            raise ValueError(f"expected one of {', '.join(OUTPUT_FORMATS)}, got {value!r}")
+        return str(value)
     if name in _STR_KEYS:
         return str(value)
     if name == "per_file_ignores":
@@ -172,10 +190,30 @@ def parse_per_file_ignores(value: object) -> tuple[tuple[str, tuple[str, ...]], 
         for pattern, codes in value.items():
             out.append((str(pattern), _as_list(codes)))
         return tuple(out)
-    entries = value if isinstance(value, list | tuple) else str(value).replace("\n", " ").split()
-    for entry in entries:
-        pattern, sep, codes = str(entry).partition(":")
-        if not sep or not pattern.strip():
-            raise ValueError(f"expected PATTERN:CODES, got {entry!r}")
-        out.append((pattern.strip(), _as_list(codes)))
+    text = " ".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
+    # flake8's grammar: file patterns, a colon, then codes; spaces and commas separate freely.
+    patterns: list[str] = []
+    codes: list[str] = []
+    after_colon = False
+    for token in re.findall(r"[^\s,:]+|:", text):
+        if token == ":":
+            if not patterns:
+                raise ValueError(f"expected PATTERN:CODES, got {text.strip()!r}")
+            after_colon = True
+        elif after_colon and _CODE.fullmatch(token):
+            codes.append(token.upper())
+        else:
+            if codes:
+                out.extend((pattern, tuple(codes)) for pattern in patterns)
+                patterns, codes = [], []
+            elif after_colon:
+                raise ValueError(f"expected codes after {':'.join(patterns)!r}, got {token!r}")
+            after_colon = False
+            patterns.append(token)
+    if patterns and not codes:
+        raise ValueError(f"expected PATTERN:CODES, got {text.strip()!r}")
+    out.extend((pattern, tuple(codes)) for pattern in patterns)
     return tuple(out)
+
+
+_CODE = re.compile(r"[A-Za-z]+[0-9]*")

@@ -98,14 +98,34 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
     seen_files: set[str] = set()
     excludes = settings.exclude + settings.extend_exclude
     for given in paths:
-        if os.path.isfile(given) or (os.path.islink(given) and not os.path.isdir(given)):
+        if os.path.isdir(given):
+            _walk(found, seen_files, given, excludes, settings.respect_gitignore, settings.base)
+        elif os.path.isfile(given):
             _add_file(found, seen_files, given)
-        elif os.path.isdir(given):
-            _walk(found, seen_files, given, excludes, settings.respect_gitignore)
+        elif os.path.exists(given):
+            found.errors.append((os.path.normpath(given), "not a regular file; skipped"))
+        elif os.path.islink(given):
+            found.errors.append((os.path.normpath(given), "broken symbolic link"))
         else:
-            found.errors.append((given, "no such file or directory"))
-    found.files.sort(key=lambda f: f.path)
+            found.errors.append((os.path.normpath(given), "no such file or directory"))
+    found.files = _unique_modules(sorted(found.files, key=lambda f: f.path))
     return found
+
+
+def _unique_modules(files: list[SourceFile]) -> list[SourceFile]:
+    """Top-level scripts of the same name in different folders (scripts/train.py, tools/train.py):
+    name each after its folder too, so both are analysed and neither is mistaken for the other."""
+    by_name: dict[str, list[SourceFile]] = {}
+    for file in files:
+        by_name.setdefault(file.module, []).append(file)
+    out = []
+    for file in files:
+        if len(by_name[file.module]) > 1:
+            folder = os.path.dirname(os.path.abspath(file.path))
+            parts = [_sanitise(os.path.basename(folder) or "root"), file.module]
+            file = SourceFile(file.path, ".".join(parts), file.is_package)
+        out.append(file)
+    return out
 
 
 def _add_file(found: Discovery, seen: set[str], path: str) -> None:
@@ -122,28 +142,47 @@ def _excluded(name: str, rel: str, patterns: tuple[str, ...]) -> bool:
 
 
 def _walk(
-    found: Discovery, seen: set[str], root: str, excludes: tuple[str, ...], gitignore: bool
+    found: Discovery,
+    seen: set[str],
+    root: str,
+    excludes: tuple[str, ...],
+    gitignore: bool,
+    base: str,
 ) -> None:
     visited_dirs: set[str] = set()
     ignores: list[_GitIgnore] = _parent_gitignores(Path(root)) if gitignore else []
+    ancestors: list[str] = []
 
     def visit(folder: str, ignores: list[_GitIgnore]) -> None:
         real = os.path.realpath(folder)
-        if real in visited_dirs:
-            found.errors.append((folder, "symlink loop (directory already visited); skipped"))
+        if real in ancestors:
+            where = os.path.normpath(folder)
+            found.errors.append((where, "symlink loop (links back to a folder above it); skipped"))
             return
+        if real in visited_dirs:
+            return  # another name for a folder already analysed
         visited_dirs.add(real)
+        ancestors.append(real)
+        try:
+            visit_entries(folder, ignores)
+        finally:
+            ancestors.pop()
+
+    def visit_entries(folder: str, ignores: list[_GitIgnore]) -> None:
         if gitignore and os.path.isfile(os.path.join(folder, ".gitignore")):
             ignores = [*ignores, _read_gitignore(Path(folder).absolute())]
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            found.errors.append((folder, f"cannot read directory: {exc.strerror or exc}"))
+            reason = f"cannot read directory: {exc.strerror or exc}"
+            found.errors.append((os.path.normpath(folder), reason))
             return
         for entry in entries:
             path = os.path.join(folder, entry.name)
             rel = os.path.relpath(path, root).replace(os.sep, "/")
-            if _excluded(entry.name, rel, excludes):
+            # Patterns may be written relative to the walked folder or to the configuration's folder.
+            from_base = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
+            if _excluded(entry.name, rel, excludes) or _excluded(entry.name, from_base, excludes):
                 continue
             try:
                 is_dir = entry.is_dir()
@@ -154,6 +193,9 @@ def _walk(
             if is_dir:
                 visit(path, ignores)
             elif entry.name.endswith(".py"):
+                if os.path.exists(path) and not entry.is_file():
+                    found.errors.append((os.path.normpath(path), "not a regular file; skipped"))
+                    continue
                 if entry.is_symlink() and not os.path.exists(path):
                     found.errors.append((os.path.normpath(path), "broken symbolic link"))
                     continue

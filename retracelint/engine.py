@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections.abc import Callable
@@ -86,7 +87,19 @@ def _worker(args: tuple[_Job, Path | None, str, str]) -> ModuleSummary:
 
 
 def _cache_salt(settings: Settings) -> str:
-    return repr(sorted(settings.jit_wrappers)) + f"|{sys.version_info[:2]}"
+    return f"{sorted(settings.jit_wrappers)!r}|{sys.version_info[:2]}|{code_stamp()}"
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> str:
+    """Size and mtime of retracelint's own modules: a summary made by other code is never reused,
+    also in a development checkout where the version number does not change."""
+    package = Path(__file__).resolve().parent
+    parts = []
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        parts.append(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
 
 
 def cache_folder(settings: Settings) -> Path | None:
@@ -209,6 +222,8 @@ def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], li
         try:
             if stdin is not None and os.path.normpath(path) == os.path.normpath(stdin_filename):
                 data = stdin
+            elif not os.path.isfile(path):
+                return []  # a pipe or device named *.py: opening it could block forever
             else:
                 with open(path, "rb") as handle:
                     data = handle.read()

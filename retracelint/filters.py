@@ -19,7 +19,9 @@ from retracelint.model import Finding, Location
 from retracelint.rules import RULES
 
 # The same comment syntax flake8 accepts: `# noqa`, `# noqa: RTL101`, `# NOQA:RTL101,RTL2`.
-NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+NOQA = re.compile(
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
 _CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
 
@@ -28,33 +30,37 @@ class Selection:
     select: tuple[str, ...]
     ignore: tuple[str, ...]
 
+    defaults: frozenset[str] = frozenset()  # on unless ignored (no explicit select)
+
     def enabled(self, code: str) -> bool:
         chosen = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        if code in self.defaults:
+            chosen = max(chosen, 0)  # selected by default: any matching ignore wins
         dropped = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
         return chosen >= 0 and chosen > dropped
 
 
 def selection(settings: Settings) -> Selection:
+    ignore = tuple(i.upper() for i in settings.ignore)
     if settings.select:
         select = settings.select + settings.extend_select
-    else:
-        defaults = tuple(r.code for r in RULES if r.default)
-        select = defaults + settings.extend_select
-    return Selection(tuple(s.upper() for s in select), tuple(i.upper() for i in settings.ignore))
+        return Selection(tuple(s.upper() for s in select), ignore)
+    defaults = frozenset(r.code for r in RULES if r.default)
+    return Selection(tuple(s.upper() for s in settings.extend_select), ignore, defaults)
 
 
 def per_file_ignored(finding: Finding, settings: Settings) -> bool:
     if not settings.per_file_ignores:
         return False
     path = PurePath(os.path.normpath(finding.location.path)).as_posix()
+    # Patterns are relative to the configuration's folder; the path as reported is tried too.
+    relative = PurePath(os.path.relpath(os.path.abspath(path), settings.base)).as_posix()
     name = path.rsplit("/", 1)[-1]
     for pattern, codes in settings.per_file_ignores:
         pattern = pattern.rstrip("/")
-        matches = (
-            fnmatch.fnmatchcase(path, pattern)
-            or fnmatch.fnmatchcase(name, pattern)
-            or path.startswith(pattern + "/")
-        )
+        matches = any(
+            fnmatch.fnmatchcase(p, pattern) or p.startswith(pattern + "/") for p in (path, relative)
+        ) or fnmatch.fnmatchcase(name, pattern)
         if matches and any(finding.code.startswith(code.upper()) for code in codes):
             return True
     return False
@@ -98,7 +104,7 @@ def apply_filters(
     """The findings the user sees. With RTL100 selected, also one per ``# noqa: RTL...`` that hid nothing."""
     chosen = selection(settings)
     shown = [f for f in findings if chosen.enabled(f.code) and not per_file_ignored(f, settings)]
-    visible = [f for f in shown if not suppressed_by_noqa(f)]
+    visible = shown if settings.disable_noqa else [f for f in shown if not suppressed_by_noqa(f)]
     if chosen.enabled(UNUSED_NOQA) and read_lines is not None:
         unused = unused_noqa(shown, paths, read_lines)
         visible += [f for f in unused if not per_file_ignored(f, settings)]

@@ -30,7 +30,7 @@ import tempfile
 import tokenize
 import traceback
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +164,7 @@ def _project(path: str) -> _Project:
     settings = replace(base, select=("RTL",), extend_select=(), ignore=())
     if multiprocessing.current_process().daemon:
         settings = replace(settings, jobs=1)  # a flake8 worker may not start processes of its own
-    settings = _without_noqa(settings)
+    settings = replace(settings, disable_noqa=True)  # flake8 applies
     engine_root = _engine_path(root)
     found = discover([engine_root], settings)
     files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files}
@@ -239,7 +239,10 @@ def _index_key(project: _Project, report_as: str, override: bytes | None) -> str
     """Everything the project's findings depend on: the code, the settings, every file's content."""
     digest = hashlib.blake2b(digest_size=20)
     settings = replace(project.settings, jobs=0)  # -j1 and -j2 runs share entries
-    digest.update(f"{_code_stamp()}|{sys.version_info[:2]}|{settings!r}|".encode())
+    from retracelint.engine import code_stamp
+
+    stamp = f"{__version__}|{code_stamp()}"
+    digest.update(f"{stamp}|{sys.version_info[:2]}|{settings!r}|".encode())
     files = {f.path: f for f in project.files.values()}
     if override is not None and report_as not in files:
         from retracelint.discover import module_name
@@ -259,27 +262,10 @@ def _index_key(project: _Project, report_as: str, override: bytes | None) -> str
     return digest.hexdigest()
 
 
-_STAMP: list[str] = []
-
-
-def _code_stamp() -> str:
-    """retracelint's version and its own sources' sizes and times: a changed analyser is a miss."""
-    if not _STAMP:
-        package = Path(__file__).parent
-        parts = [__version__]
-        for source in sorted(package.rglob("*.py")):
-            with contextlib.suppress(OSError):
-                info = source.stat()
-                parts.append(f"{source.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}")
-        _STAMP.append(_digest("|".join(parts).encode()))
-    return _STAMP[0]
-
-
 def _analyse(project: _Project, report_as: str, override: bytes | None) -> dict[str, list[Finding]]:
     from retracelint.engine import analyse
 
-    with _noqa_left_to_flake8():
-        run = analyse([project.root], project.settings, override, report_as)
+    run = analyse([project.root], project.settings, override, report_as)
     by_path: dict[str, list[Finding]] = {}
     for finding in run.findings:
         by_path.setdefault(os.path.normpath(finding.location.path), []).append(finding)
@@ -346,30 +332,6 @@ def _locked(lock: Path) -> Iterator[None]:
         yield
     finally:
         handle.close()  # closing releases the lock
-
-
-def _engine_has_noqa_switch() -> bool:
-    return "disable_noqa" in {f.name for f in fields(Settings)}
-
-
-def _without_noqa(settings: Settings) -> Settings:
-    if _engine_has_noqa_switch():
-        return replace(settings, disable_noqa=True)  # type: ignore[call-arg]
-    return settings
-
-
-@contextlib.contextmanager
-def _noqa_left_to_flake8() -> Iterator[None]:
-    """Until the engine has a switch for it, keep its noqa filter from deciding for flake8."""
-    if _engine_has_noqa_switch():
-        yield
-        return
-    original = filters.suppressed_by_noqa
-    filters.suppressed_by_noqa = lambda finding: False
-    try:
-        yield
-    finally:
-        filters.suppressed_by_noqa = original
 
 
 def _error_finding(message: str) -> Finding:

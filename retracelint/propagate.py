@@ -38,7 +38,9 @@ from retracelint.values import (
 )
 
 _MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
-_MAX_CAUSES = 3  # causes kept per question: enough to report, bounded on huge graphs
+_MAX_CAUSES = (
+    12  # causes kept per question: every caller's origin up to this, bounded on huge graphs
+)
 
 
 @dataclass(frozen=True)

@@ -330,11 +330,6 @@ def test_per_file_ignores_from_the_file_and_the_flag_add_up(
     assert found(result) == {("src/app/train.py", "RTL201")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config bug: setup.cfg per-file-ignores split on whitespace, so flake8's common"
-    " 'tests/*: RTL' spelling (space after the colon) is rejected",
-)
 def test_per_file_ignores_with_a_space_after_the_colon(
     repo: Path, runner: CliRunner, monkeypatch
 ) -> None:
@@ -345,11 +340,6 @@ def test_per_file_ignores_with_a_space_after_the_colon(
     assert {path for path, _ in found(result)} == {"src/app/train.py"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config bug: per-file-ignores patterns from a config file are matched against paths as"
-    " reported (relative to the cwd), not relative to the config file's folder as in flake8/ruff",
-)
 def test_per_file_ignores_are_relative_to_the_config_file(repo: Path, runner: CliRunner) -> None:
     write(
         repo,
@@ -361,11 +351,6 @@ def test_per_file_ignores_are_relative_to_the_config_file(repo: Path, runner: Cl
     assert {path for path, _ in found(lint(runner, "project"))} == {"project/src/app/train.py"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config bug: exclude patterns from a config file are matched relative to each walked"
-    " path, so 'src/legacy' stops matching when the walk starts inside src/",
-)
 def test_excludes_are_relative_to_the_config_file(
     repo: Path, runner: CliRunner, monkeypatch
 ) -> None:
@@ -452,10 +437,6 @@ BAD = [
         "setup.cfg",
         "[retracelint\nselect = RTL2\n",
         "setup.cfg",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="config bug: configparser's multi-line message is printed as is (3 lines)",
-        ),
     ),
 ]
 
@@ -486,10 +467,6 @@ def test_bad_configuration_exits_2_naming_file_and_key(
     assert key in line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config bug: an unknown output format in the file is not rejected (text is used)",
-)
 def test_unknown_output_format_in_the_file_is_an_error(repo: Path, runner: CliRunner) -> None:
     write(repo, {"project/pyproject.toml": '[tool.retracelint]\nformat = "yaml"\n'})
     result = lint(runner, "project/src")
