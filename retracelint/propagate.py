@@ -93,6 +93,9 @@ class Propagation:
             return None
         call = fn.calls[index]
         item = LoopSrc(dep.loop) if isinstance(dep, IterDep) else None
+        element = dep.item  # type: ignore[union-attr]
+        if element is not None and element < len(summary.items):
+            summary = summary.items[element]
         value = self.substitute(summary, call, callee, target.bound, item)
         return self.resolve(fn, value, depth + 1)
 

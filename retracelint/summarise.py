@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
@@ -900,8 +900,9 @@ class _FunctionPass:
                 for element, item in zip(elements, value.items, strict=True):
                     self.bind(element, item, None)
             else:
-                for element in elements:
-                    self.bind(element, _unpacked(value), None)
+                starred = any(isinstance(e, ast.Starred) for e in elements)
+                for i, element in enumerate(elements):
+                    self.bind(element, _unpacked(value, None if starred else i), None)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=()), None)
         elif isinstance(target, ast.Attribute):
@@ -967,8 +968,10 @@ class _FunctionPass:
         return Value(ty=LAMBDA, fresh=self.context_src())
 
     def e_List(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
-        items = tuple(self.expr(element) for element in node.elts)
         ty = {ast.List: LIST, ast.Tuple: TUPLE, ast.Set: SET}[type(node)]
+        if len(node.elts) > _BIG_DISPLAY and all(map(_is_constant_data, node.elts)):
+            return Value(ty=ty)  # a data table: nothing in it varies, and walking it costs seconds
+        items = tuple(self.expr(element) for element in node.elts)
         value = combine(list(items), ty=ty)
         return value.with_(items=items if len(items) <= 16 else ())
 
@@ -976,6 +979,11 @@ class _FunctionPass:
     e_Set = e_List
 
     def e_Dict(self, node: ast.Dict) -> Value:
+        if len(node.values) > _BIG_DISPLAY and all(
+            k is not None and _is_constant_data(k) and _is_constant_data(v)
+            for k, v in zip(node.keys, node.values, strict=True)
+        ):
+            return Value(ty=DICT)
         values = [self.expr(k) for k in node.keys if k is not None]
         values += [self.expr(v) for v in node.values]
         literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
@@ -1695,6 +1703,20 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
     return dtype
 
 
+_BIG_DISPLAY = 64
+
+
+def _is_constant_data(node: ast.AST) -> bool:
+    """A literal or a flat tuple/list of literals (a row of a data table)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return True
+    if isinstance(node, ast.Tuple | ast.List):
+        return all(isinstance(e, ast.Constant) for e in node.elts)
+    return False
+
+
 # Expressions whose value is one of their operands, unchanged.
 _SAME_VALUE = (ast.Name, ast.NamedExpr, ast.Starred, ast.Await, ast.IfExp, ast.BoolOp)
 _MATH_INTS = {"floor", "ceil", "trunc", "isqrt", "comb", "perm", "factorial", "gcd", "lcm"}
@@ -1727,9 +1749,16 @@ def _element(value: Value) -> Value:
     return Value(vsrc=value.vsrc, deps=_param_deps(value))
 
 
-def _unpacked(value: Value) -> Value:
-    """One of the values unpacked from ``value`` (``xb, yb = batch``): it keeps the shape changes."""
-    return Value(vsrc=value.vsrc, shape=value.shape, deps=value.deps)
+def _unpacked(value: Value, item: int | None = None) -> Value:
+    """Element ``item`` of the values unpacked from ``value`` (``xb, yb = batch``).
+
+    The element of a call's result is resolved at link time; otherwise it keeps every shape change.
+    """
+    deps = frozenset(
+        replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
+        for d in value.deps
+    )
+    return Value(vsrc=value.vsrc, shape=value.shape, deps=deps)
 
 
 def _param_deps(value: Value) -> frozenset:
@@ -1796,8 +1825,9 @@ def _export(value: Value | None, item: bool = False) -> Value | None:
         sources = convert(taint.sources)
         if sources:
             shape.add(taint.with_sources(sources))
+    items = tuple(_export(i, item) or UNKNOWN_VALUE for i in value.items)
     return value.with_(
-        vsrc=convert(value.vsrc), shape=frozenset(shape), fresh=convert(value.fresh), items=()
+        vsrc=convert(value.vsrc), shape=frozenset(shape), fresh=convert(value.fresh), items=items
     )
 
 

@@ -81,6 +81,7 @@ class RetDep:
     """The value is the result of call ``call`` (an index into the function's call sites)."""
 
     call: int
+    item: int | None = None  # element `item` of the tuple it returns (`a, b = f()`)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class IterDep:
 
     call: int
     loop: int
+    item: int | None = None  # element `item` of each tuple it yields (`for a, b in batches()`)
 
 
 Dep = ParamDep | RetDep | IterDep
