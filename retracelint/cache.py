@@ -8,6 +8,7 @@ cannot be read or unpickled (truncated, corrupted, from another Python) is ignor
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
 import tempfile
@@ -46,12 +47,12 @@ class SummaryCache:
             self.misses += 1
             return None
         try:
-            summary = pickle.loads(data[len(_MAGIC) :])
-        except Exception:  # a damaged entry of any kind is a miss, never an error
+            stored_key, summary = _SafeUnpickler(io.BytesIO(data[len(_MAGIC) :])).load()
+        except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
             self.misses += 1
             return None
-        if not isinstance(summary, ModuleSummary):
-            self.misses += 1
+        if stored_key != key or not isinstance(summary, ModuleSummary):
+            self.misses += 1  # another file's entry (copied, or a collision): never trusted
             return None
         self.hits += 1
         return summary
@@ -63,13 +64,29 @@ class SummaryCache:
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".pickle")
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(_MAGIC + pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL))
+                    payload = pickle.dumps((key, summary), protocol=pickle.HIGHEST_PROTOCOL)
+                    handle.write(_MAGIC + payload)
                 os.replace(tmp, target)
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
         except OSError:
             pass  # a read-only or full disk makes the cache useless, not the run
+
+
+class _SafeUnpickler(pickle.Unpickler):
+    """Only retracelint's own fact classes and plain containers: a cache restored from elsewhere (a CI
+    cache from another branch, a shared folder) must not be able to run code when it is read."""
+
+    _BUILTINS = frozenset({"frozenset", "set", "tuple", "list", "dict", "str", "int", "bool"})
+
+    def find_class(self, module: str, name: str) -> type:
+        if module in _FACT_MODULES or (module == "builtins" and name in self._BUILTINS):
+            return super().find_class(module, name)  # type: ignore[no-any-return]
+        raise pickle.UnpicklingError(f"refusing {module}.{name} in a cache entry")
+
+
+_FACT_MODULES = frozenset({"retracelint.summary", "retracelint.values", "retracelint.model"})
 
 
 def ensure_gitignore(folder: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -266,13 +267,27 @@ def summarise(
     except (UnicodeDecodeError, LookupError) as exc:
         summary.error = f"cannot decode: {exc}"
         return summary
-    except (ValueError, MemoryError, RecursionError) as exc:
-        summary.error = f"cannot parse: {type(exc).__name__}: {exc}"
+    except (MemoryError, RecursionError):
+        # CPython's parser reports a stack overflow on deeply nested code as MemoryError.
+        summary.error = "cannot parse: the code is nested too deeply for Python's parser"
         return summary
+    except ValueError as exc:
+        summary.error = f"cannot parse: {exc}"
+        return summary
+    limit = sys.getrecursionlimit()
+    # Python-to-Python calls do not use the C stack on 3.11+, so a long operator chain that CPython
+    # itself compiles (1,000 operands) can be walked; far deeper nesting still ends as RTL000.
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
         _ModulePass(summary, _Positions(path, text), options).run(tree)
     except RecursionError:
+        summary = ModuleSummary(path=path, module=module, is_package=is_package)
         summary.error = "cannot analyse: the code is nested too deeply"
+    except Exception as exc:  # one file's surprise must not cost the other files their findings
+        summary = ModuleSummary(path=path, module=module, is_package=is_package)
+        summary.error = f"internal error while analysing this file: {type(exc).__name__}: {exc}"
+    finally:
+        sys.setrecursionlimit(limit)
     return summary
 
 
@@ -795,8 +810,15 @@ class _FunctionPass:
         return index
 
     def loop(self, index: int, body: list[ast.stmt], head: object) -> None:
-        """Walk a loop body twice: the first pass finds what each iteration carries into the next."""
+        """Walk a loop body twice: the first pass finds what each iteration carries into the next.
+
+        Inside an enclosing loop's first (silent) pass one walk is enough, which keeps nested loops
+        linear in depth rather than exponential.
+        """
         src = LoopSrc(index)
+        if not self.recording:
+            self.silent_loop(index, body, head)
+            return
         assigned = _assigned_names(body)
         before = self.env
         self.loops.append(index)
@@ -822,6 +844,25 @@ class _FunctionPass:
         self.loops.pop()
         self.env = dict(before)
         for name, value in after.items():
+            self.env[name] = join(before[name], value) if name in before else value
+
+    def silent_loop(self, index: int, body: list[ast.stmt], head: object) -> None:
+        """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
+        assigned = _assigned_names(body)
+        before = self.env
+        self.loops.append(index)
+        self.env = dict(before)
+        for name in assigned & before.keys():
+            self.env[name] = self.env[name].with_(vsrc=self.env[name].vsrc | {CarrySrc(name)})
+        head()  # type: ignore[operator]
+        self.block(body)
+        after = self.env
+        self.loops.pop()
+        self.env = dict(before)
+        for name, value in after.items():
+            if name in assigned and _has_carry(value):
+                value = _drop_carry(value).with_(vsrc=value.vsrc | {LoopSrc(index)})
+                value = _drop_carry(value)
             self.env[name] = join(before[name], value) if name in before else value
 
     def s_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -868,7 +909,11 @@ class _FunctionPass:
             info = self.mod.summary.classes[qualname]
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                fn = self.mod.summary.functions[f"{qualname}.{stmt.name}"]
+                method = f"{qualname}.{stmt.name}"
+                fn = self.mod.summary.functions.get(method)
+                if fn is None or self.mod.nodes.get(method) is not stmt:
+                    # The same class name defined again (if/else, redefinition): this def is its own.
+                    fn = self.mod.declare_function(stmt, method, info, parent=None)
                 if self.module_level:
                     fn.jit = self.mod.jit_from_decorators(stmt, fn, self)
                     self.deferred.append((fn, stmt, info))
@@ -1704,6 +1749,7 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
 
 
 _BIG_DISPLAY = 64
+_RECURSION_LIMIT = 12_000
 
 
 def _is_constant_data(node: ast.AST) -> bool:

@@ -52,7 +52,9 @@ def _project(root: Path, helpers: str) -> Path:
 
 
 def _keys(run) -> list[tuple[str, int, int, str, str]]:  # noqa: ANN001
-    return [(f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings]
+    return [
+        (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
+    ]
 
 
 def test_editing_a_callee_in_another_module_makes_the_finding_appear_and_go(tmp_path: Path) -> None:

@@ -395,12 +395,6 @@ def jax_project(seed: int) -> dict[str, bytes]:
     return JaxProgram(seed).project()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="summarise: a class defined twice in one scope, the second with methods, raises KeyError "
-    "(see test_class_defined_twice_in_one_scope); the exception escapes analyse",
-)
 @settings(CI, max_examples=200, phases=[Phase.generate])  # shrinking a seed means nothing
 @given(st.integers(0, 2**64))
 def test_pipeline_never_raises_on_jax_shaped_projects(seed: int) -> None:
@@ -535,22 +529,10 @@ CLASS_TWICE = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="summarise.s_ClassDef looks the methods up by qualified name; the first class of that name "
-    "(no methods) was registered, so KeyError: 'm.f.<locals>.C.m'",
-)
 @pytest.mark.parametrize("name", sorted(CLASS_TWICE))
 def test_class_defined_twice_in_one_scope(name: str) -> None:
     check_summary(CLASS_TWICE[name], "regression")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="engine: an exception while summarising one file escapes analyse and loses every result "
-    "(CLI: 'internal error', exit 2); it should become that file's RTL000 line",
-)
 def test_a_crash_in_one_file_costs_only_that_file() -> None:
     check_project({"crash.py": CLASS_TWICE["in_a_function"]}, "regression")

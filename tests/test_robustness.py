@@ -144,21 +144,11 @@ def test_code_too_deep_for_python_is_one_clear_line(tmp_path: Path, name: str) -
     _assert_one_clear_rtl000(tmp_path, TOO_DEEP_FOR_PYTHON[name])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="summarise: ast.parse's parser-stack overflow surfaces as 'cannot parse: MemoryError: ' "
-    "(empty reason); it should say the code is nested too deeply for Python's parser",
-)
 @pytest.mark.parametrize("name", sorted(PARSER_STACK_OVERFLOW))
 def test_parser_stack_overflow_says_why(tmp_path: Path, name: str) -> None:
     _assert_one_clear_rtl000(tmp_path, PARSER_STACK_OVERFLOW[name])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="summarise: the recursive expression walk hits Python's recursion limit on a 1,000-operand "
-    "expression that CPython compiles and runs; the whole file (and its findings) is lost as RTL000",
-)
 def test_long_operator_chain_that_python_compiles_is_analysed(tmp_path: Path) -> None:
     chain = "+".join(["x[:i]"] * 1_000)
     source = (
@@ -173,11 +163,6 @@ def test_long_operator_chain_that_python_compiles_is_analysed(tmp_path: Path) ->
     assert (str(tmp_path / "chain.py"), last_line, WITNESS_COL, "RTL201") in positions(found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="summarise: each loop body is walked twice and nested loops are not memoised, so time is "
-    "2^depth: 16 nested loops take ~7 s, 20 take ~140 s, 98 never finish",
-)
 def test_deeply_nested_loops_finish_in_bounded_time(tmp_path: Path) -> None:
     depth = 40
     body = "".join(" " * (4 * (k + 1)) + f"for i{k} in range(3):\n" for k in range(depth))
@@ -219,11 +204,6 @@ def test_five_megabyte_generated_module_is_analysed_in_bounded_time_and_memory(
     assert result.returncode == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine._read trusts os.path.getsize (0 for /dev/zero and other special files) and then "
-    "reads to EOF: a *.py symlink to /dev/zero eats all memory (MemoryError -> internal error, exit 2)",
-)
 def test_symlink_to_an_endless_device_is_one_line(tmp_path: Path) -> None:
     write(tmp_path, {"ok.py": WITNESS})
     os.symlink("/dev/zero", tmp_path / "zero.py")
@@ -687,12 +667,6 @@ def test_damaged_cache_entries_are_ignored_and_rebuilt(tmp_path: Path, damage: s
     assert cached_run(tree, cache) == (expected, 3)  # and the entries were rewritten
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cache.get unpickles entries without restriction: a poisoned entry (e.g. a CI cache "
-    "restored from another branch) runs code; use a restricted Unpickler (retracelint classes and "
-    "builtin containers only) or a non-executable format",
-)
 def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path) -> None:
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"a.py": WITNESS})
@@ -714,12 +688,6 @@ class _Payload:
         return (shutil.copyfile, (os.devnull, self.marker))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cache.get trusts any ModuleSummary found under a key: an entry holding another file's "
-    "summary (copied, or a stale key after a format change) replaces this file; check the path, "
-    "module and key stored in the entry",
-)
 def test_a_cache_entry_of_another_file_is_not_trusted(tmp_path: Path) -> None:
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"clean.py": "x = 1\n"})
