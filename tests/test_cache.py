@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from retracelint.config import Settings
-from retracelint.engine import analyse
+from retracelint.engine import Run, analyse
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -51,7 +51,7 @@ def _project(root: Path, helpers: str) -> Path:
     return pkg
 
 
-def _keys(run) -> list[tuple[str, int, int, str, str]]:  # noqa: ANN001
+def _keys(run: Run) -> list[tuple[str, int, int, str, str]]:
     return [
         (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
     ]
