@@ -90,6 +90,8 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option(
     "--disable-noqa", is_flag=True, default=None, help="Report findings under # noqa too."
 )
+@click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what remains.")
+@click.option("--diff", is_flag=True, help="Print what --fix would change; exit 1 if anything.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Analyse PATHS (files or folders; '-' reads standard input)."""
     try:
@@ -147,6 +149,13 @@ def _check(paths: list[str], options: dict[str, object]) -> int:
         except BaselineError as exc:
             click.echo(f"retracelint: error: {exc}", err=True)
             return EXIT_ERROR
+    if options.get("fix") or options.get("diff"):
+        from retracelint.fixes import fix_or_diff
+
+        outcome = fix_or_diff(findings, paths, settings, options, stdin, stdin_filename)
+        if outcome.exit_code is not None:
+            return outcome.exit_code
+        findings = outcome.findings
     if options["write_baseline"]:
         from retracelint.baseline import write_baseline
 
