@@ -75,6 +75,9 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     "-j", "--jobs", type=click.IntRange(min=0), default=None, help="Worker processes (0: CPUs)."
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the summary cache.")
+@click.option(
+    "--no-prescan", is_flag=True, help="Parse every file, even those no jit site can reach."
+)
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Where the cache lives.")
 @click.option(
     "--config", "config_file", type=click.Path(dir_okay=False), help="Configuration file."
@@ -127,6 +130,8 @@ def _settings(paths: list[str], options: dict[str, object]) -> config.Settings:
             changes[name] = options[name]
     if options["no_cache"]:
         changes["cache"] = False
+    if options["no_prescan"]:
+        changes["prescan"] = False
     if options["no_respect_gitignore"]:
         changes["respect_gitignore"] = False
     return replace(settings, **changes)  # type: ignore[arg-type]

@@ -59,6 +59,7 @@ class Settings:
     max_file_size: int = 10 * 1024 * 1024
     jobs: int = 0  # 0: one per CPU
     cache: bool = True
+    prescan: bool = True  # skip files no import path connects to a jit site
     cache_dir: str | None = None
     output_format: str | None = None
     exit_zero: bool = False
@@ -75,7 +76,7 @@ class Settings:
 
 
 _LIST_KEYS = {"select", "ignore", "extend_select", "exclude", "extend_exclude", "jit_wrappers"}
-_BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics", "disable_noqa"}
+_BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics", "disable_noqa", "prescan"}
 _INT_KEYS = {"max_file_size", "jobs"}
 _STR_KEYS = {"cache_dir", "output_format"}
 _ALIASES = {"format": "output_format", "output-format": "output_format"}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from retracelint import prescan
 from retracelint.cache import SummaryCache, ensure_gitignore
 from retracelint.callgraph import Project
 from retracelint.checks import run_checks
@@ -23,7 +24,7 @@ from retracelint.filters import apply_filters, with_source_lines
 from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.propagate import Propagation
-from retracelint.summarise import SummaryOptions, summarise
+from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import ModuleSummary
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
@@ -72,9 +73,6 @@ def _summarise_job(job: _Job, cache: SummaryCache | None = None, key: str = "") 
     file = job.file
     assert job.source is not None
     summary = summarise(job.source, file.path, file.module, file.is_package, job.options)
-    summary.lines = job.source.count(b"\n") + (
-        0 if job.source.endswith(b"\n") or not job.source else 1
-    )
     if cache is not None:
         cache.put(key, summary)
     return summary
@@ -84,6 +82,14 @@ def _worker(args: tuple[_Job, Path | None, str, str]) -> ModuleSummary:
     job, folder, salt, key = args
     cache = SummaryCache(folder, salt) if folder is not None else None
     return _summarise_job(job, cache, key)
+
+
+def _relevant(
+    jobs: list[_Job], read: list[tuple[bytes | None, str | None]], settings: Settings
+) -> set[str]:
+    sources = {job.file.path: source for job, (source, _) in zip(jobs, read, strict=True)}
+    tokens = prescan.wrapper_tokens(summary_options(settings).wrappers)
+    return prescan.relevant([job.file for job in jobs], sources, tokens)
 
 
 def _cache_salt(settings: Settings) -> str:
@@ -125,9 +131,14 @@ def summarise_all(jobs: list[_Job], settings: Settings) -> tuple[list[ModuleSumm
         ensure_gitignore(folder)
     results: list[ModuleSummary | None] = [None] * len(jobs)
     pending: list[tuple[int, _Job, str]] = []
-    for i, job in enumerate(jobs):
-        source, error = _read(job)
+    read = [_read(job) for job in jobs]
+    keep = _relevant(jobs, read, settings) if settings.prescan else None
+    for i, (job, (source, error)) in enumerate(zip(jobs, read, strict=True)):
         file = job.file
+        if source is not None and keep is not None and file.path not in keep:
+            # Cannot take part in a call path to a jit site: only checked for syntax errors.
+            results[i] = check_syntax(source, file.path, file.module, file.is_package)
+            continue
         if source is None:
             results[i] = ModuleSummary(file.path, file.module, file.is_package, error=error)
             continue

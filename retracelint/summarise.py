@@ -251,29 +251,28 @@ def module_text(source: bytes) -> str:
     return source.decode(encoding)
 
 
+def check_syntax(source: bytes, path: str, module: str, is_package: bool) -> ModuleSummary:
+    """An empty summary that only says whether the file parses (for files the pre-scan left out)."""
+    summary = ModuleSummary(path=path, module=module, is_package=is_package)
+    _parse(source, summary)
+    summary.lines = _count_lines(source)
+    return summary
+
+
+def _count_lines(source: bytes) -> int:
+    return source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
+
+
 def summarise(
     source: bytes, path: str, module: str, is_package: bool, options: SummaryOptions
 ) -> ModuleSummary:
     """Summarise one module. Unreadable or unparsable input gives a summary with ``error`` set."""
     summary = ModuleSummary(path=path, module=module, is_package=is_package)
-    try:
-        text = module_text(source)
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as exc:
-        summary.error = f"cannot parse: {exc.msg}"
-        summary.error_line = max(exc.lineno or 1, 1)
-        summary.error_col = max(exc.offset or 1, 1)
+    summary.lines = _count_lines(source)
+    parsed = _parse(source, summary)
+    if parsed is None:
         return summary
-    except (UnicodeDecodeError, LookupError) as exc:
-        summary.error = f"cannot decode: {exc}"
-        return summary
-    except (MemoryError, RecursionError):
-        # CPython's parser reports a stack overflow on deeply nested code as MemoryError.
-        summary.error = "cannot parse: the code is nested too deeply for Python's parser"
-        return summary
-    except ValueError as exc:
-        summary.error = f"cannot parse: {exc}"
-        return summary
+    text, tree = parsed
     limit = sys.getrecursionlimit()
     # Python-to-Python calls do not use the C stack on 3.11+, so a long operator chain that CPython
     # itself compiles (1,000 operands) can be walked; far deeper nesting still ends as RTL000.
@@ -289,6 +288,29 @@ def summarise(
     finally:
         sys.setrecursionlimit(limit)
     return summary
+
+
+def _parse(source: bytes, summary: ModuleSummary) -> tuple[str, ast.Module] | None:
+    """The decoded text and tree, or None with ``summary.error`` saying why."""
+    try:
+        text = module_text(source)
+        tree = ast.parse(text, filename=summary.path)
+    except SyntaxError as exc:
+        summary.error = f"cannot parse: {exc.msg}"
+        summary.error_line = max(exc.lineno or 1, 1)
+        summary.error_col = max(exc.offset or 1, 1)
+        return None
+    except (UnicodeDecodeError, LookupError) as exc:
+        summary.error = f"cannot decode: {exc}"
+        return None
+    except (MemoryError, RecursionError):
+        # CPython's parser reports a stack overflow on deeply nested code as MemoryError.
+        summary.error = "cannot parse: the code is nested too deeply for Python's parser"
+        return None
+    except ValueError as exc:
+        summary.error = f"cannot parse: {exc}"
+        return None
+    return text, tree
 
 
 def _dotted(node: ast.AST) -> str | None:

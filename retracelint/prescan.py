@@ -1,0 +1,95 @@
+"""A relevance pre-scan, cheaper than parsing: which files can take part in a call path to a jit site.
+
+A finding needs a jit site, and every function on its call path (and every helper whose result it
+uses) is reached through imports, because that is the only way the linker resolves a call across
+modules. So a file can matter only if it is connected, through imports in either direction, to a file
+that names a jit wrapper. The scan reads each file's text once, picks out its imports and whether it
+mentions a wrapper, and keeps the connected components of the import graph that hold such a file;
+the rest is never parsed. It errs on the side of keeping: a file it cannot read, or whose imports it
+cannot tell, is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from retracelint.discover import SourceFile
+
+_IMPORT = re.compile(
+    rb"^[ \t]*from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]*"
+    rb"(?:\((?P<pnames>[^)]*)\)|(?P<names>(?:[^\n#\\]|\\\r?\n)*))"
+    rb"|^[ \t]*import[ \t]+(?P<mods>[\w., \t]+)",
+    re.MULTILINE,
+)
+_COMMENT = re.compile(rb"#[^\n]*")
+
+
+def wrapper_tokens(wrappers: Iterable[str]) -> re.Pattern[bytes]:
+    """Words that can start a jit site: the last part of each wrapper's name (jit, pmap, filter_jit)."""
+    words = sorted({name.rpartition(".")[2] for name in wrappers})
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(w.encode()) for w in words) + rb")\b")
+
+
+def imported_modules(source: bytes, module: str, is_package: bool) -> set[str]:
+    """Every module a file may import, as dotted names (``from a import b`` gives ``a`` and ``a.b``)."""
+    out: set[str] = set()
+    for match in _IMPORT.finditer(source):
+        if match.group("mods") is not None:
+            for part in match.group("mods").split(b","):
+                name = part.strip().split()[0] if part.strip() else b""
+                if name:
+                    out.add(name.decode("ascii", "replace"))
+            continue
+        base = _absolute(match.group("from").decode("ascii", "replace"), module, is_package)
+        if base:
+            out.add(base)
+        names = match.group("pnames") or match.group("names") or b""
+        for part in re.split(rb"[,\s\\]+", _COMMENT.sub(b"", names)):
+            if part and part != b"as" and re.fullmatch(rb"\w+", part):
+                name = part.decode("ascii", "replace")
+                out.add(f"{base}.{name}" if base else name)
+    return out
+
+
+def _absolute(target: str, module: str, is_package: bool) -> str:
+    level = len(target) - len(target.lstrip("."))
+    if not level:
+        return target
+    parts = module.split(".")
+    keep = len(parts) - level + (1 if is_package else 0)
+    base = ".".join(parts[: max(keep, 0)])
+    rest = target[level:]
+    return f"{base}.{rest}" if base and rest else base or rest
+
+
+def relevant(
+    files: list[SourceFile], sources: dict[str, bytes | None], tokens: re.Pattern[bytes]
+) -> set[str]:
+    """The paths of the files connected by imports to a file that names a jit wrapper."""
+    by_module = {f.module: f.path for f in files}
+    neighbours: dict[str, set[str]] = {f.path: set() for f in files}
+    seeds: list[str] = []
+    for file in files:
+        source = sources.get(file.path)
+        if source is None or tokens.search(source):
+            seeds.append(file.path)  # unreadable: keep it, the summariser reports why
+            if source is None:
+                continue
+        for name in imported_modules(source, file.module, file.is_package):
+            # `import a.b.c` also loads a and a.b (their __init__ may re-export what is used).
+            parts = name.split(".")
+            for cut in range(len(parts), 0, -1):
+                target = by_module.get(".".join(parts[:cut]))
+                if target is not None and target != file.path:
+                    neighbours[file.path].add(target)
+                    neighbours[target].add(file.path)
+    keep: set[str] = set()
+    stack = list(seeds)
+    while stack:
+        path = stack.pop()
+        if path in keep:
+            continue
+        keep.add(path)
+        stack.extend(neighbours[path] - keep)
+    return keep
