@@ -148,14 +148,10 @@ def sources(ledger: Ledger, batch: int) -> dict[str, Callable[[], None]]:
 
     @explore
     @given(fuzz.mutated(), st.booleans())
-    def mutant(case: tuple[str, bytes], with_user: bool) -> None:
+    def mutant(case: tuple[str, bytes], star: bool) -> None:
         name, data = case
         summary("mutant-summary", data)
-        files = {"mutant/__init__.py": b"", "mutant/" + name: data}
-        if with_user:
-            files["mutant/user.py"] = (
-                f"from mutant.{Path(name).stem} import *\n".encode() + fuzz.WITNESS
-            )
+        files = fuzz.mutant_project(name, data, star)
         guarded(
             ledger, "mutant-project", files, lambda: fuzz.check_project(files, "mutant-project")
         )
