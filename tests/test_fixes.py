@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from rule_pages import RULES_DIR, parse_page
 
 from retracelint import config
 from retracelint.cli import main
 from retracelint.engine import analyse
 from retracelint.fixes import FIXABLE, fix_source
 
+EXPECT_MARKER = re.compile(r"  # expect: RTL\d{3}")
 FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>RTL\d{3}) ")
 
 MODEL = '''\
@@ -442,3 +444,22 @@ def test_a_file_libcst_would_not_give_back_unchanged_is_left_alone(project: Path
     assert {f.code for f in findings} == FIXABLE
     source = EVALUATE.replace("\n", "\r").encode()
     assert fix_source(source, findings) == (source, ())
+
+
+# -- the rule pages ------------------------------------------------------------------------------------
+def test_fix_turns_the_rtl203_page_example_into_the_fixed_example(project: Path) -> None:
+    page = parse_page(RULES_DIR / "RTL203.md")
+    write(project, {"example.py": page.flagged_source or ""})
+    result = lint("--fix", "example.py")
+    assert result.exit_code == 0, result.output
+    fixed = (project / "example.py").read_text(encoding="utf-8")
+    assert EXPECT_MARKER.sub("", fixed) == page.fixed_source
+
+
+def test_fix_leaves_the_rtl404_page_example_to_the_user(project: Path) -> None:
+    # The flagged call there is the one passing by keyword; the positional call is the one to change.
+    page = parse_page(RULES_DIR / "RTL404.md")
+    write(project, {"example.py": page.flagged_source or ""})
+    result = lint("--fix", "example.py")
+    assert (project / "example.py").read_text(encoding="utf-8") == page.flagged_source
+    assert found(result) == [("example.py", line, code) for line, code in sorted(page.expected)]
