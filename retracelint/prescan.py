@@ -32,14 +32,16 @@ def wrapper_tokens(wrappers: Iterable[str]) -> re.Pattern[bytes]:
 
 
 def imported_modules(source: bytes, module: str, is_package: bool) -> set[str]:
-    """Every module a file may import, as dotted names (``from a import b`` gives ``a`` and ``a.b``)."""
+    """Every module a file may reach, as dotted names: ``from a import b`` gives ``a`` and ``a.b``;
+    ``import a.b`` gives ``a.*`` (the bound name ``a`` reaches every module below it)."""
     out: set[str] = set()
     for match in _IMPORT.finditer(source):
         if match.group("mods") is not None:
             for part in match.group("mods").split(b","):
                 name = part.strip().split()[0] if part.strip() else b""
                 if name:
-                    out.add(name.decode("ascii", "replace"))
+                    # `import a.b` binds `a`: any module under `a` can be reached as `a.x.y`.
+                    out.add(name.decode("ascii", "replace").split(".")[0] + ".*")
             continue
         base = _absolute(match.group("from").decode("ascii", "replace"), module, is_package)
         if base:
@@ -63,11 +65,25 @@ def _absolute(target: str, module: str, is_package: bool) -> str:
     return f"{base}.{rest}" if base and rest else base or rest
 
 
+def _targets(name: str, by_module: dict[str, str], packages: dict[str, list[str]]) -> list[str]:
+    if name.endswith(".*"):
+        return packages.get(name[:-2], [])
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):  # a.b.name: the module a.b, whose attribute name is
+        target = by_module.get(".".join(parts[:cut]))
+        if target is not None:
+            return [target]
+    return []
+
+
 def relevant(
     files: list[SourceFile], sources: dict[str, bytes | None], tokens: re.Pattern[bytes]
 ) -> set[str]:
     """The paths of the files connected by imports to a file that names a jit wrapper."""
     by_module = {f.module: f.path for f in files}
+    packages: dict[str, list[str]] = {}
+    for f in files:
+        packages.setdefault(f.module.split(".")[0], []).append(f.path)
     neighbours: dict[str, set[str]] = {f.path: set() for f in files}
     seeds: list[str] = []
     for file in files:
@@ -77,11 +93,8 @@ def relevant(
             if source is None:
                 continue
         for name in imported_modules(source, file.module, file.is_package):
-            # `import a.b.c` also loads a and a.b (their __init__ may re-export what is used).
-            parts = name.split(".")
-            for cut in range(len(parts), 0, -1):
-                target = by_module.get(".".join(parts[:cut]))
-                if target is not None and target != file.path:
+            for target in _targets(name, by_module, packages):
+                if target != file.path:
                     neighbours[file.path].add(target)
                     neighbours[target].add(file.path)
     keep: set[str] = set()

@@ -1,0 +1,96 @@
+"""The relevance pre-scan never drops a finding: the same findings with and without it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from retracelint.config import Settings
+from retracelint.discover import SourceFile
+from retracelint.engine import Run, analyse
+from retracelint.jitspec import BUILTIN_WRAPPERS
+from retracelint.prescan import imported_modules, relevant, wrapper_tokens
+
+ROOT = Path(__file__).parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = Path(os.environ.get("RETRACELINT_CORPUS", ROOT / ".bench" / "corpus"))
+
+
+def _keys(run: Run) -> list[tuple[str, int, int, str, str]]:
+    return [
+        (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
+    ]
+
+
+def _both(paths: list[str], cache: Path) -> tuple[Run, Run]:
+    full = analyse(paths, Settings(cache_dir=str(cache), prescan=False))
+    scanned = analyse(paths, Settings(cache_dir=str(cache), prescan=True))
+    return full, scanned
+
+
+@pytest.mark.parametrize(
+    "paths",
+    [[str(p)] for p in sorted(FIXTURES.iterdir())] + [[str(ROOT / "examples")]],
+    ids=lambda paths: Path(paths[0]).name,
+)
+def test_same_findings_with_and_without_the_prescan(paths: list[str], tmp_path: Path) -> None:
+    full, scanned = _both(paths, tmp_path / "cache")
+    assert _keys(full) == _keys(scanned)
+
+
+@pytest.mark.skipif(
+    not CORPUS.is_dir(), reason="the benchmark corpus is not built (benchmarks/make_corpus.py)"
+)
+def test_same_findings_on_the_corpus(tmp_path: Path) -> None:
+    full, scanned = _both([str(CORPUS)], tmp_path / "cache")
+    assert _keys(full) == _keys(scanned)
+
+
+def test_unconnected_files_are_left_out_and_linked_ones_kept(tmp_path: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/model.py": "import jax\nstep = jax.jit(lambda x: x)\n",
+        "app/train.py": "from .model import step\nfrom .data import batches\n",
+        "app/data.py": "import numpy as np\n\ndef batches(x):\n    yield x\n",
+        "app/web.py": "import json\n\ndef view(request):\n    return json.dumps(request)\n",
+        "tools/report.py": "from app.web import view\n",
+    }
+    sources = {}
+    sourcefiles = []
+    for name, text in files.items():
+        module = name[:-3].replace("/", ".").removesuffix(".__init__")
+        sourcefiles.append(SourceFile(name, module, name.endswith("__init__.py")))
+        sources[name] = text.encode()
+    keep = relevant(sourcefiles, sources, wrapper_tokens(BUILTIN_WRAPPERS))
+    assert keep == {"app/model.py", "app/train.py", "app/data.py"}
+    # A plain `import app` reaches every module below app: the tool is linked then.
+    sources["tools/report.py"] = b"import app.web\n"
+    keep = relevant(sourcefiles, sources, wrapper_tokens(BUILTIN_WRAPPERS))
+    assert {"tools/report.py", "app/web.py", "app/model.py"} <= keep
+
+
+def test_imports_are_read_in_every_spelling() -> None:
+    source = b"""\
+import jax, numpy as np
+import a.b.c as d
+from . import data, model as m
+from .x import (
+    y,  # a comment
+    z,
+)
+from ..up import w, \\
+    v
+"""
+    assert imported_modules(source, "pkg.sub.mod", is_package=False) >= {
+        "jax.*",
+        "numpy.*",
+        "a.*",
+        "pkg.sub.data",
+        "pkg.sub.model",
+        "pkg.sub.x.y",
+        "pkg.sub.x.z",
+        "pkg.up.w",
+        "pkg.up.v",
+    }
