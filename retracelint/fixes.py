@@ -1,11 +1,12 @@
 """Source-preserving fixes for the findings that have exactly one safe rewrite (``--fix``, ``--diff``).
 
-The analysis runs on ``ast``; a fix needs the file back byte for byte around the change, so this module
-parses with libcst, and only the files that hold a fixable finding: libcst and its ``PositionProvider``
-cost ten times what ``ast`` does. A finding is matched to the CST by its exact span: the jit call at
-``call_path[0]`` and, inside it, the argument expression at the finding's own location. Anything that does
-not match exactly (a stale finding, a form feed that counts columns differently, a value that reaches the jit
-call through a helper) is left alone: a fix that cannot be located precisely is not applied.
+The analysis runs on ``ast``; a fix needs the file back byte for byte around the change, so it is made with
+libcst. libcst and its ``PositionProvider`` cost ten times what ``ast`` does, so they see only files with a
+fixable finding, and in those only the top-level statements that hold a fixable call, each parsed on its own
+(whole lines, so lines shift by a constant and columns not at all). A finding is matched to the CST by its
+exact span: the jit call at ``call_path[0]`` and, inside it, the argument expression at the finding's own
+location. Anything that does not match exactly (a stale finding, a form feed that counts columns differently,
+a value that reaches the jit call through a helper) is left alone.
 
 - RTL203: a list display passed straight to a static parameter becomes a tuple, a set display a
   ``frozenset({...})``. The call raises at run time as written, so no working code changes behaviour.
@@ -13,27 +14,36 @@ call through a helper) is left alone: a fix that cannot be located precisely is 
   becomes ``name=value``, when it is the last positional argument and no ``*args`` is in the call (so no
   other argument moves).
 
-Every rewrite keeps the number of lines, and a result whose other lines differ from the input or that does
-not parse is thrown away.
+Every rewrite keeps the number of lines; a result whose other lines differ from the input, or whose rewritten
+statements do not parse, is thrown away.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import difflib
+import io
 import keyword
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+import sys
+import tokenize
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from retracelint.config import Settings
 from retracelint.model import Finding, Location
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+# libcst is imported where a file has a fixable finding, not here: importing it costs about 0.3 s.
 
 FIXABLE = frozenset({"RTL203", "RTL404"})
 # A group of calls whose style flips is reported one call at a time (the first call that differs), so a fix
@@ -44,8 +54,7 @@ MAX_ROUNDS = 10
 _LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _TEXT_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _Span = tuple[int, int, int, int]
-_Rewrite = Callable[[cst.Arg], cst.Arg]
-_UNHASHABLE_DISPLAYS = (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp)
+_Rewrite = Callable[["cst.Arg"], "cst.Arg"]
 
 
 @dataclass(frozen=True)
@@ -71,65 +80,125 @@ class Outcome:
 
 # -- one file -----------------------------------------------------------------------------------------------
 def fix_source(source: bytes, findings: Iterable[Finding]) -> tuple[bytes, tuple[Finding, ...]]:
-    """Apply the fixes of ``findings`` (one file's) to ``source``; the new source and what it fixed."""
-    wanted = sorted((f for f in findings if f.code in FIXABLE), key=lambda f: f.sort_key)
+    """Apply the fixes of ``findings`` (one file's) to ``source``; the new source and what it fixed.
+
+    libcst parses only the top-level statements that hold a fixable call, each on its own (whole lines,
+    so columns stay as they are): on a 10,000-line module the whole file would cost seconds.
+    """
+    wanted = [f for f in findings if f.code in FIXABLE and len(f.call_path) == 1]
     if not wanted:
         return source, ()
     try:
-        text = _decode(source)
-        module = cst.parse_module(source)
-        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    except Exception:  # libcst cannot read every file ast can (or the file is not Python): no fix
+        text, encoding = _decode(source)
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
         return source, ()
-    lines = _text_lines(text)
-    calls = {_span(r): node for node, r in positions.items() if isinstance(node, cst.Call)}
+    lines = _TEXT_LINES.findall(text)
+    by_block: dict[tuple[int, int], list[Finding]] = {}
+    blocks = _blocks(tree)
+    for finding in sorted(wanted, key=lambda f: f.sort_key):
+        block = _block_of(blocks, finding.call_path[0].location)
+        if block is not None and _line_matches(lines, finding):
+            by_block.setdefault(block, []).append(finding)
+    fixed: list[Finding] = []
+    for (first, last), block_findings in by_block.items():
+        snippet = "".join(lines[first - 1 : last])
+        new_snippet, block_fixed = _fix_snippet(snippet, first - 1, block_findings, tree)
+        if block_fixed:
+            new_lines = _TEXT_LINES.findall(new_snippet)
+            if len(new_lines) != last - first + 1 or not _parses(new_snippet):
+                continue
+            lines[first - 1 : last] = new_lines
+            fixed.extend(block_fixed)
+    if not fixed:
+        return source, ()
+    try:
+        after = "".join(lines).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return source, ()
+    if not _only_lines_changed(source, after, fixed):
+        return source, ()
+    return after, tuple(sorted(fixed, key=lambda f: f.sort_key))
+
+
+def _fix_snippet(
+    snippet: str, offset: int, findings: list[Finding], tree: ast.Module
+) -> tuple[str, list[Finding]]:
+    """Fix ``findings`` in ``snippet``, whole lines of the file starting after line ``offset``."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        module = cst.parse_module(snippet)
+        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    except Exception:  # libcst cannot read everything ast can (newer syntax): no fix here
+        return snippet, []
+    calls = {_span(r, offset): node for node, r in positions.items() if isinstance(node, cst.Call)}
     rewrites: dict[int, list[_Rewrite]] = {}
     fixed: list[Finding] = []
-    for finding in wanted:
-        if not _line_matches(lines, finding):
-            continue  # the file changed since it was analysed
-        located = _locate(finding, calls, positions)
+    for finding in findings:
+        located = _locate(finding, calls, positions, offset)
         if located is None:
             continue
         call, arg = located
-        rewrite = _rewrite_for(finding, call, arg, text)
+        rewrite = _rewrite_for(finding, call, arg, tree)
         if rewrite is None:
             continue
         rewrites.setdefault(id(arg), []).append(rewrite)
         fixed.append(finding)
     if not fixed:
-        return source, ()
+        return snippet, []
     try:
-        after = module.visit(_ArgFixer(rewrites)).bytes
+        return module.visit(_arg_fixer(rewrites)).code, fixed
     except Exception:
-        return source, ()
-    if not _only_lines_changed(source, after, fixed) or not _parses(after):
-        return source, ()
-    return after, tuple(fixed)
+        return snippet, []
 
 
-def _decode(source: bytes) -> str:
-    from retracelint.summarise import module_text
+def _decode(source: bytes) -> tuple[str, str]:
+    """The text, decoded as Python does (BOM, PEP 263 cookie), and the encoding that writes it back."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    return source.decode(encoding), encoding
 
-    return module_text(source)
+
+def _blocks(tree: ast.Module) -> list[tuple[int, int]]:
+    """The line ranges of the top-level statements, decorators included; statements sharing a line
+    (``a = f(\n1); b = 2``) are one range, so that each range parses on its own."""
+    out: list[tuple[int, int]] = []
+    for stmt in tree.body:
+        decorators = getattr(stmt, "decorator_list", ())
+        first = min([stmt.lineno, *(d.lineno for d in decorators)])
+        last = stmt.end_lineno or stmt.lineno
+        if out and first <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
 
 
-def _text_lines(text: str) -> list[str]:
-    from retracelint.summarise import source_lines
-
-    return source_lines(text)
+def _block_of(blocks: list[tuple[int, int]], location: Location) -> tuple[int, int] | None:
+    index = bisect.bisect_right(blocks, (location.line, sys.maxsize)) - 1
+    if index >= 0:
+        first, last = blocks[index]
+        if first <= location.line and max(location.end_line, location.line) <= last:
+            return blocks[index]
+    return None
 
 
 def _line_matches(lines: list[str], finding: Finding) -> bool:
     expected = finding.source_line
     index = finding.location.line - 1
-    return not expected or (0 <= index < len(lines) and lines[index] == expected)
+    return not expected or (0 <= index < len(lines) and _bare(lines[index]) == expected)
 
 
-def _span(code_range: object) -> _Span:
-    """A libcst range as retracelint spans it: 1-based lines, 1-based columns, exclusive end."""
+def _bare(line: str) -> str:
+    return line[:-2] if line.endswith("\r\n") else line.rstrip("\r\n")
+
+
+def _span(code_range: object, offset: int) -> _Span:
+    """A libcst range as retracelint spans it: 1-based lines (in the file), 1-based columns, exclusive
+    end."""
     start, end = code_range.start, code_range.end  # type: ignore[attr-defined]
-    return (start.line, start.column + 1, end.line, end.column + 1)
+    return (start.line + offset, start.column + 1, end.line + offset, end.column + 1)
 
 
 def _location_span(location: Location) -> _Span:
@@ -137,12 +206,10 @@ def _location_span(location: Location) -> _Span:
 
 
 def _locate(
-    finding: Finding, calls: dict[_Span, cst.Call], positions: object
+    finding: Finding, calls: dict[_Span, cst.Call], positions: Mapping, offset: int
 ) -> tuple[cst.Call, cst.Arg] | None:
     """The jit call and the argument whose value is exactly the finding's span, if the finding was made
     at the jit call itself (not through a helper's parameter)."""
-    if len(finding.call_path) != 1:
-        return None
     call_location = finding.call_path[0].location
     if call_location.path != finding.location.path:
         return None
@@ -151,40 +218,61 @@ def _locate(
         return None
     want = _location_span(finding.location)
     for arg in call.args:
-        code_range = positions.get(arg.value)  # type: ignore[attr-defined]
-        if code_range is not None and _span(code_range) == want:
+        if want in _value_spans(arg.value, positions, offset):
             return call, arg
     return None
 
 
-def _rewrite_for(finding: Finding, call: cst.Call, arg: cst.Arg, text: str) -> _Rewrite | None:
+def _value_spans(value: cst.BaseExpression, positions: Mapping, offset: int) -> tuple[_Span, ...]:
+    """The spans ast may give ``value``: without its parentheses, or, for a tuple or a generator, with
+    the innermost pair (ast counts those as part of the expression)."""
+    own = positions.get(value)
+    if own is None:
+        return ()
+    spans = [_span(own, offset)]
+    if value.lpar and value.rpar:
+        start, end = positions.get(value.lpar[-1]), positions.get(value.rpar[0])
+        if start is not None and end is not None:
+            spans.append((*_span(start, offset)[:2], *_span(end, offset)[2:]))
+    return tuple(spans)
+
+
+def _rewrite_for(
+    finding: Finding, call: cst.Call, arg: cst.Arg, tree: ast.Module
+) -> _Rewrite | None:
     if finding.code == "RTL203":
-        return _hashable_display(arg, text)
+        return _hashable_display(arg, tree)
     if finding.code == "RTL404":
         return _by_keyword(call, arg, finding.parameter)
     return None
 
 
 # -- RTL203: list display → tuple, set display → frozenset ------------------------------------------------
-def _hashable_display(arg: cst.Arg, text: str) -> _Rewrite | None:
+def _hashable_display(arg: cst.Arg, tree: ast.Module) -> _Rewrite | None:
+    import libcst as cst
+
     if arg.star:
         return None
     if isinstance(arg.value, cst.List):
         if any(_unhashable_display(e.value) for e in arg.value.elements):
             return None  # ([0], 1) would raise just the same, and hide the finding
         return lambda a: a.with_changes(value=_as_tuple(a.value))  # type: ignore[arg-type]
-    if isinstance(arg.value, cst.Set) and not _may_shadow_frozenset(text):
+    if isinstance(arg.value, cst.Set) and not _may_shadow_frozenset(tree):
         return lambda a: a.with_changes(value=_as_frozenset(a.value))  # type: ignore[arg-type]
     return None
 
 
 def _unhashable_display(node: cst.BaseExpression) -> bool:
+    import libcst as cst
+
     if isinstance(node, cst.Tuple):
         return any(_unhashable_display(e.value) for e in node.elements)
-    return isinstance(node, _UNHASHABLE_DISPLAYS)
+    return isinstance(node, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp))
 
 
 def _as_tuple(node: cst.List) -> cst.Tuple:
+    import libcst as cst
+
     elements = list(node.elements)
     if len(elements) == 1 and elements[0].comma is cst.MaybeSentinel.DEFAULT:
         # (a,): a tuple of one needs its comma
@@ -198,20 +286,17 @@ def _as_tuple(node: cst.List) -> cst.Tuple:
 
 
 def _as_frozenset(node: cst.Set) -> cst.Call:
+    import libcst as cst
+
     inner = node.with_changes(lpar=[], rpar=[])
     return cst.Call(
         func=cst.Name("frozenset"), args=[cst.Arg(value=inner)], lpar=node.lpar, rpar=node.rpar
     )
 
 
-def _may_shadow_frozenset(text: str) -> bool:
+@lru_cache(maxsize=4)
+def _may_shadow_frozenset(tree: ast.Module) -> bool:
     """Whether ``frozenset`` might not be the builtin in this module (bound here, or a star import)."""
-    if "frozenset" not in text and "import *" not in text:
-        return False
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return True
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             return True
@@ -228,6 +313,11 @@ def _may_shadow_frozenset(text: str) -> bool:
             return True
         if isinstance(node, ast.arg) and node.arg == "frozenset":
             return True
+        binds = (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)
+        if isinstance(node, binds) and node.name == "frozenset":
+            return True
+        if isinstance(node, ast.MatchMapping) and node.rest == "frozenset":
+            return True
         if isinstance(node, (ast.Global, ast.Nonlocal)) and "frozenset" in node.names:
             return True
     return False
@@ -235,6 +325,8 @@ def _may_shadow_frozenset(text: str) -> bool:
 
 # -- RTL404: positional → keyword -------------------------------------------------------------------------
 def _by_keyword(call: cst.Call, arg: cst.Arg, name: str | None) -> _Rewrite | None:
+    import libcst as cst
+
     if not name or not name.isidentifier() or keyword.iskeyword(name):
         return None
     if arg.keyword is not None or arg.star:
@@ -252,18 +344,18 @@ def _by_keyword(call: cst.Call, arg: cst.Arg, name: str | None) -> _Rewrite | No
     return lambda a: a.with_changes(keyword=cst.Name(name), equal=equal)
 
 
-class _ArgFixer(cst.CSTTransformer):
-    """Applies each located argument's rewrites; the arguments are known by identity, found beforehand
-    with positions resolved once on the unchanged module."""
+def _arg_fixer(rewrites: dict[int, list[_Rewrite]]) -> cst.CSTTransformer:
+    """A transformer applying each located argument's rewrites. The arguments are known by identity,
+    found beforehand with positions resolved once on the unchanged module."""
+    import libcst as cst
 
-    def __init__(self, rewrites: dict[int, list[_Rewrite]]) -> None:
-        super().__init__()
-        self.rewrites = rewrites
+    class ArgFixer(cst.CSTTransformer):
+        def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+            for rewrite in rewrites.get(id(original_node), ()):
+                updated_node = rewrite(updated_node)
+            return updated_node
 
-    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
-        for rewrite in self.rewrites.get(id(original_node), ()):
-            updated_node = rewrite(updated_node)
-        return updated_node
+    return ArgFixer()
 
 
 # -- guards -----------------------------------------------------------------------------------------------
@@ -279,10 +371,11 @@ def _only_lines_changed(before: bytes, after: bytes, fixed: Sequence[Finding]) -
     return all(a == b or i in allowed for i, (a, b) in enumerate(zip(old, new, strict=True), 1))
 
 
-def _parses(source: bytes) -> bool:
+def _parses(text: str) -> bool:
+    """Whether ``text`` (whole top-level statements: the rest of the file is unchanged) parses."""
     try:
-        ast.parse(_decode(source))
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
+        ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True
 
@@ -308,8 +401,8 @@ def plan(findings: Iterable[Finding], read: Callable[[str], bytes]) -> list[File
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
     """A ``git apply``/``patch -p1`` diff; line endings are kept as they are in the file."""
-    old = _TEXT_LINES.findall(_decode(before))
-    new = _TEXT_LINES.findall(_decode(after))
+    old = _TEXT_LINES.findall(_decode(before)[0])
+    new = _TEXT_LINES.findall(_decode(after)[0])
     name = Path(path).as_posix()
     out = []
     for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):

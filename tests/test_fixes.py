@@ -317,6 +317,44 @@ def test_fix_follows_a_group_of_calls_to_the_end(project: Path) -> None:
     assert "fixed 3 findings in 1 file" in result.stderr
 
 
+SCRIPT = """\
+\"\"\"A script: fixable calls at the top level and in a decorated function.\"\"\"
+
+import functools
+
+import jax.numpy as jnp
+
+from model import log_softmax, normalise
+
+batches = [jnp.ones((4, 3)) for _ in range(3)]
+for batch in batches:
+    centred = normalise(batch, axes=(0, 1)); rows = normalise(batch, (0, 1))  # two on a line
+
+
+@functools.lru_cache(maxsize=None)
+def cached_scores(n):
+    out = []
+    for batch in batches[:n]:
+        out.append(log_softmax(batch, axis=-1))
+        out.append(log_softmax(batch, -1))
+    return out
+"""
+
+
+def test_fix_at_the_top_level_next_to_decorators_and_on_shared_lines(project: Path) -> None:
+    write(project, {"script.py": SCRIPT})
+    assert found(lint("script.py", "model.py")) == [
+        ("script.py", 11, "RTL404"),
+        ("script.py", 19, "RTL404"),
+    ]
+    result = lint("--fix", "script.py", "model.py")
+    assert result.exit_code == 0, result.output
+    expected = SCRIPT.replace("normalise(batch, (0, 1))", "normalise(batch, axes=(0, 1))").replace(
+        "log_softmax(batch, -1)", "log_softmax(batch, axis=-1)"
+    )
+    assert (project / "script.py").read_text(encoding="utf-8") == expected
+
+
 # -- --diff ----------------------------------------------------------------------------------------
 def test_diff_prints_what_fix_would_change_and_exits_1(project: Path) -> None:
     before = snapshot(project)
