@@ -47,7 +47,8 @@ if TYPE_CHECKING:
 
 FIXABLE = frozenset({"RTL203", "RTL404"})
 # A group of calls whose style flips is reported one call at a time (the first call that differs), so a fix
-# can reveal the next call of the same group; each round re-analyses the project, hence a bound.
+# can reveal the next call of the same group; each round re-analyses the project, hence a bound on the
+# rounds (the first included).
 MAX_ROUNDS = 10
 
 # Physical lines with their endings, as Python counts them (a form feed does not end a line).
@@ -413,16 +414,18 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
 
 
 def settle(fixes: list[FileFix], reanalyse: Callable[[str, bytes], list[Finding]]) -> list[FileFix]:
-    """Fix again what the fixes reveal: after an RTL404 fix the next call of the group may differ.
+    """Fix again, in memory, what the fixes reveal: after an RTL404 fix the next call of the group may
+    be the one that differs (``--diff``; ``--fix`` does the same on disk).
 
     ``reanalyse(path, source)`` gives the findings of the project with ``path`` holding ``source``.
-    Only RTL404 groups reveal more (RTL203 is reported at every call), so only those files are re-checked.
+    Only an RTL404 group reveals more (RTL203 is reported at every call), and a group lies in one function,
+    so each such file is settled on its own.
     """
     out = []
     for fix in fixes:
         after, fixed = fix.after, list(fix.fixed)
-        if any(f.code == "RTL404" for f in fixed):
-            for _ in range(MAX_ROUNDS):
+        if _reveals_more(fixed):
+            for _ in range(MAX_ROUNDS - 1):  # the first round was the plan that made ``fix``
                 found = [f for f in reanalyse(fix.path, after) if f.location.path == fix.path]
                 after, more = fix_source(after, found)
                 if not more:
@@ -430,6 +433,10 @@ def settle(fixes: list[FileFix], reanalyse: Callable[[str, bytes], list[Finding]
                 fixed.extend(more)
         out.append(FileFix(fix.path, fix.before, after, tuple(fixed)))
     return out
+
+
+def _reveals_more(fixed: Iterable[Finding]) -> bool:
+    return any(f.code == "RTL404" for f in fixed)
 
 
 def write(fixes: Iterable[FileFix]) -> list[FileFix]:
@@ -460,7 +467,7 @@ def fix_or_diff(
     stdin_filename: str,
 ) -> Outcome:
     """``check --diff``: print the diff and stop (1 when there is one). ``check --fix``: write the fixes
-    and go on with the findings a new analysis still reports. Standard input is fixed only in ``--diff``."""
+    and go on with the findings a new analysis still reports. Standard input is never written."""
     from retracelint.engine import analyse
 
     stdin_path = os.path.normpath(stdin_filename) if stdin is not None else None
@@ -478,26 +485,36 @@ def fix_or_diff(
         return load_baseline(options["baseline"]).filter(found)  # type: ignore[arg-type]
 
     def reanalyse(path: str, source: bytes) -> list[Finding]:
-        run = analyse(paths, settings, stdin=source, stdin_filename=path)
-        return filtered(run.findings)
+        return filtered(analyse(paths, settings, stdin=source, stdin_filename=path).findings)
 
-    diff_only = bool(options.get("diff"))
     fixes = plan(findings, read)
-    if stdin is None:  # one in-memory file per analysis: that place is taken by standard input
-        fixes = settle(fixes, reanalyse)
-    if not diff_only:
-        fixes = write(f for f in fixes if f.path != stdin_path)
-    count = sum(len(f.fixed) for f in fixes)
-    files = f"{len(fixes)} file{'s' if len(fixes) != 1 else ''}"
-    if diff_only:
+    if options.get("diff"):
+        if stdin is None:  # the one in-memory file of an analysis is taken by standard input
+            fixes = settle(fixes, reanalyse)
         click.echo("".join(f.diff() for f in fixes), nl=False)
-        done = f"would fix {count} finding{'s' if count != 1 else ''} in {files}"
-        click.echo(f"retracelint: {done if fixes else 'nothing to fix'}", err=True)
+        would = f"would fix {_count(fixes)}" if fixes else "nothing to fix"
+        click.echo(f"retracelint: {would}", err=True)
         return Outcome(findings, 1 if fixes else 0)
-    if not fixes:
-        return Outcome(findings)
-    click.echo(
-        f"retracelint: fixed {count} finding{'s' if count != 1 else ''} in {files}", err=True
-    )
-    run = analyse(paths, settings, stdin=stdin, stdin_filename=stdin_filename)
-    return Outcome(filtered(run.findings))
+    # Written, then analysed again: the analysis that shows what remains also shows what the fixes
+    # revealed (the next call of an RTL404 group), fixed in the next round.
+    done: list[FileFix] = []
+    fixes = write(f for f in fixes if f.path != stdin_path)
+    for round_number in range(1, MAX_ROUNDS + 1):
+        if not fixes:
+            break
+        done.extend(fixes)
+        findings = filtered(
+            analyse(paths, settings, stdin=stdin, stdin_filename=stdin_filename).findings
+        )
+        again = {f.path for f in fixes if _reveals_more(f.fixed)}
+        if round_number < MAX_ROUNDS:
+            fixes = write(plan((f for f in findings if f.location.path in again), read))
+    if done:
+        click.echo(f"retracelint: fixed {_count(done)}", err=True)
+    return Outcome(findings)
+
+
+def _count(fixes: list[FileFix]) -> str:
+    findings = sum(len(f.fixed) for f in fixes)
+    files = len({f.path for f in fixes})
+    return f"{findings} finding{'s' if findings != 1 else ''} in {files} file{'s' if files != 1 else ''}"

@@ -355,6 +355,19 @@ def test_fix_at_the_top_level_next_to_decorators_and_on_shared_lines(project: Pa
     assert (project / "script.py").read_text(encoding="utf-8") == expected
 
 
+def test_a_long_group_stops_after_max_rounds_and_reports_the_rest(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("retracelint.fixes.MAX_ROUNDS", 2)
+    write(project, {"sweep.py": SWEEP})
+    diff = lint("--diff", "sweep.py", "model.py")
+    assert diff.stdout.count("+            log_softmax(batch, axis=0),") == 2
+    result = lint("--fix", "sweep.py", "model.py")
+    assert "fixed 2 findings in 1 file" in result.stderr
+    assert found(result) == [("sweep.py", 10, "RTL404")]  # what is on disk now, not before
+    assert (project / "sweep.py").read_text(encoding="utf-8").count("batch, axis=0)") == 3
+
+
 # -- --diff ----------------------------------------------------------------------------------------
 def test_diff_prints_what_fix_would_change_and_exits_1(project: Path) -> None:
     before = snapshot(project)
