@@ -514,3 +514,9 @@ def test_fix_leaves_the_rtl404_page_example_to_the_user(project: Path) -> None:
     result = lint("--fix", "example.py")
     assert (project / "example.py").read_text(encoding="utf-8") == page.flagged_source
     assert found(result) == [("example.py", line, code) for line, code in sorted(page.expected)]
+
+
+def test_a_byte_order_mark_is_kept(project: Path) -> None:
+    write(project, {"evaluate.py": b"\xef\xbb\xbf" + EVALUATE.encode("utf-8")})
+    lint("--fix", ".")
+    assert (project / "evaluate.py").read_bytes() == b"\xef\xbb\xbf" + EVALUATE_FIXED.encode()
