@@ -152,9 +152,12 @@ def _walk(
     visited_dirs: set[str] = set()
     ignores: list[_GitIgnore] = _parent_gitignores(Path(root)) if gitignore else []
     ancestors: list[str] = []
+    top = os.path.realpath(root)
 
     def visit(folder: str, ignores: list[_GitIgnore]) -> None:
         real = os.path.realpath(folder)
+        if ancestors and os.path.commonpath([real, top]) != top:
+            return  # a link out of the tree (to /, to another checkout): not this project's code
         if real in ancestors:
             where = os.path.normpath(folder)
             found.errors.append((where, "symlink loop (links back to a folder above it); skipped"))

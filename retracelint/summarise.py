@@ -201,18 +201,31 @@ def source_lines(text: str) -> list[str]:
     return _NEWLINE.split(text)
 
 
+def _char_index_of_bytes(line: str) -> list[int]:
+    """For each UTF-8 byte offset of ``line`` (and its end), the index of the character it falls in."""
+    out: list[int] = []
+    for index, char in enumerate(line):
+        out.extend([index] * len(char.encode("utf-8", "surrogatepass")))
+    out.append(len(line))
+    return out
+
+
 class _Positions:
     """Turns ast positions (UTF-8 byte columns) into 1-based character columns, as editors count."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.lines = source_lines(text)
+        self._columns: dict[int, list[int]] = {}  # non-ASCII lines: character index of each byte
 
     def col(self, lineno: int, byte_col: int) -> int:
         if 1 <= lineno <= len(self.lines):
             line = self.lines[lineno - 1]
             if not line.isascii():
-                return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
+                columns = self._columns.get(lineno)
+                if columns is None:
+                    columns = self._columns[lineno] = _char_index_of_bytes(line)
+                return columns[min(byte_col, len(columns) - 1)] + 1
         return byte_col + 1
 
     def text(self, node: ast.AST | None, limit: int = 60) -> str:
@@ -225,8 +238,8 @@ class _Positions:
             start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
             if line.isascii():
                 return _clip(line[start:end], limit)
-            raw = line.encode("utf-8")[start:end]
-            return _clip(raw.decode("utf-8", "replace"), limit)
+            first, last = self.col(line_no, start) - 1, self.col(line_no, end) - 1
+            return _clip(line[first:last], limit)
         return _clip(ast.unparse(node), limit)
 
     def of(self, node: ast.AST) -> Location:
