@@ -35,6 +35,7 @@ def imported_modules(source: bytes, module: str, is_package: bool) -> set[str]:
     """Every module a file may reach, as dotted names: ``from a import b`` gives ``a`` and ``a.b``;
     ``import a.b`` gives ``a.*`` (the bound name ``a`` reaches every module below it)."""
     out: set[str] = set()
+    source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # old Mac line ends too
     for match in _IMPORT.finditer(source):
         if match.group("mods") is not None:
             for part in match.group("mods").split(b","):

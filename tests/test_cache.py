@@ -66,7 +66,8 @@ def test_editing_a_callee_in_another_module_makes_the_finding_appear_and_go(tmp_
     assert [(Path(f.location.path).name, f.location.line, f.code) for f in run.findings] == [
         ("helpers.py", 2, "RTL101")
     ]
-    assert run.cache_hits == 3  # only the edited module was summarised again
+    # Only the edited module was summarised again (the empty __init__ is only syntax-checked).
+    assert run.cache_hits == 2
     (pkg / "helpers.py").write_text(HELPERS_PADDED, encoding="utf-8")
     assert analyse([str(pkg)], settings).findings == []
 
