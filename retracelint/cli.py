@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from retracelint import __version__, config
+from retracelint.model import display_safe
 from retracelint.rules import RULES, RULES_BY_CODE, page
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -164,7 +165,7 @@ def _check(paths: list[str], options: dict[str, object]) -> int:
     if options["write_baseline"]:
         from retracelint.baseline import write_baseline
 
-        write_baseline(options["write_baseline"], findings)  # type: ignore[arg-type]
+        write_baseline(options["write_baseline"], display_safe(findings))  # type: ignore[arg-type]
         click.echo(
             f"retracelint: wrote {len(findings)} findings to {options['write_baseline']}", err=True
         )
@@ -173,6 +174,8 @@ def _check(paths: list[str], options: dict[str, object]) -> int:
         "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     )
     root = str(Path(settings.config_file).parent) if settings.config_file else os.getcwd()
+    if output_format != "text" or options["output_file"]:
+        findings = display_safe(findings)  # UTF-8 documents: undecodable file-name bytes escaped
     text = render(findings, output_format, root=root)
     if settings.statistics and output_format == "text":
         text += statistics(findings)

@@ -6,7 +6,7 @@ Lines and columns are 1-based, columns counted in characters (what editors show)
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 
@@ -88,3 +88,38 @@ class Finding:
             "call_path": [step.to_dict() for step in self.call_path],
             "fix": self.fix,
         }
+
+
+def _display_path(path: str) -> str:
+    """Text that any UTF-8 writer accepts: undecodable bytes of a file name shown as ``\\xe9``."""
+    if path.isascii():
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _display_location(location: Location) -> Location:
+    path = _display_path(location.path)
+    return location if path == location.path else replace(location, path=path)
+
+
+def display_safe(findings: list[Finding]) -> list[Finding]:
+    """The findings with every path printable, for reports written as UTF-8 (JSON, SARIF, files)."""
+    out = []
+    for finding in findings:
+        site = finding.jit_site
+        out.append(
+            replace(
+                finding,
+                message=_display_path(finding.message),
+                source_line=_display_path(finding.source_line),
+                location=_display_location(finding.location),
+                jit_site=None
+                if site is None
+                else replace(site, location=_display_location(site.location)),
+                call_path=tuple(
+                    replace(step, location=_display_location(step.location))
+                    for step in finding.call_path
+                ),
+            )
+        )
+    return out

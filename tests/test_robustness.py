@@ -508,12 +508,6 @@ def test_non_utf8_file_name_is_analysed(non_utf8_tree: Path) -> None:
     assert result.stdout.startswith(b"caf\xe9.py:")  # the name's own bytes, as ls and flake8 print
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="report/formats: a path with undecodable bytes (str with surrogates) crashes the UTF-8 "
-    "writers (sarif, -o FILE, --write-baseline, GITHUB_STEP_SUMMARY: UnicodeEncodeError, exit 2) and "
-    "json writes the raw byte, so the JSON is not valid UTF-8",
-)
 @pytest.mark.parametrize(
     "args",
     [
@@ -639,12 +633,6 @@ def test_odd_but_valid_code_leaves_stderr_quiet(tmp_path: Path) -> None:
     assert result.stderr == b""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="filters: a bare `# noqa` anywhere on the line a syntax error is reported at (even inside "
-    "a docstring that mentions ``# noqa``) drops the file's only RTL000 line, so a file that was never "
-    "analysed passes silently; ruff never lets noqa hide a syntax error (found by scripts/fuzz.py)",
-)
 @pytest.mark.parametrize(
     "source",
     [
