@@ -47,7 +47,7 @@ class SummaryCache:
             self.misses += 1
             return None
         try:
-            stored_key, summary = _SafeUnpickler(io.BytesIO(data[len(_MAGIC) :])).load()
+            stored_key, summary = safe_loads(data[len(_MAGIC) :])
         except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
             self.misses += 1
             return None
@@ -58,20 +58,29 @@ class SummaryCache:
         return summary
 
     def put(self, key: str, summary: ModuleSummary) -> None:
-        target = self._file(key)
+        payload = pickle.dumps((key, summary), protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(self._file(key), _MAGIC + payload)
+
+
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write to a temporary file and rename it into place: readers see the old bytes or the new."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".pickle")
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".pickle")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    payload = pickle.dumps((key, summary), protocol=pickle.HIGHEST_PROTOCOL)
-                    handle.write(_MAGIC + payload)
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass  # a read-only or full disk makes the cache useless, not the run
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass  # a read-only or full disk makes a cache useless, not the run
+
+
+def safe_loads(data: bytes) -> object:
+    """Unpickle retracelint's own facts only (see ``_SafeUnpickler``)."""
+    return _SafeUnpickler(io.BytesIO(data)).load()
 
 
 class _SafeUnpickler(pickle.Unpickler):

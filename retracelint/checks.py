@@ -140,23 +140,13 @@ def traced_findings(
             continue
         path = (*cause.path, step)
         code = taint.code
-        message = (
+        text = (
             f"{taint.what} {_VERB.get(code, 'changes shape')} {cause.driver.text}"
             f"{_origin_note(taint.origin, cause.driver.location)}"
             f" and reaches traced parameter '{param}' of jitted '{_jit_name(site, called_as)}'"
-            f" ({_where(site.location)}){_via(path)}; {_CONSEQUENCE.get(code, 're-traces')};"
-            f" {rule(code).fix}"
+            f" ({_where(site.location)}){_via(path)}; {_CONSEQUENCE.get(code, 're-traces')}"
         )
-        yield Finding(
-            code=code,
-            message=message,
-            location=taint.origin,
-            severity=rule(code).severity,
-            jit_site=site,
-            parameter=param,
-            call_path=path,
-            fix=rule(code).fix,
-        )
+        yield _finding(code, text, taint.origin, site, param, path)
 
 
 # -- static parameters ----------------------------------------------------------------------------
@@ -233,15 +223,28 @@ def static_findings(
 def _static_finding(
     code: str, text: str, origin: Arg, site: JitSite, param: str, path: tuple[PathStep, ...]
 ) -> Finding:
+    return _finding(code, text, origin.location, site, param, path)
+
+
+def _finding(
+    code: str,
+    text: str,
+    location: Location,
+    site: JitSite,
+    param: str | None,
+    path: tuple[PathStep, ...],
+) -> Finding:
+    """A finding of rule ``code``: what happens (``text``), then the rule's fix."""
+    fix = rule(code).fix
     return Finding(
         code=code,
-        message=f"{text}; {rule(code).fix}",
-        location=origin.location,
+        message=f"{text}; {fix}",
+        location=location,
         severity=rule(code).severity,
         jit_site=site,
         parameter=param,
         call_path=path,
-        fix=rule(code).fix,
+        fix=fix,
     )
 
 
@@ -301,29 +304,20 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             continue
         code = "RTL301"
         what = (
-            "@jit on a nested def"
-            if spec.fresh == "nested def" and spec.target and spec.target[0] == "qual"
-            else f"{_wrapper_name(spec.wrapper)}({spec.target_text})"
+            f"@{spec.wrapper} on the nested def {spec.target_text}"
+            if spec.decorated
+            else f"{spec.wrapper}({spec.target_text})"
         )
-        yield Finding(
-            code=code,
-            message=(
-                f"{what} makes a new jitted function from a fresh {spec.fresh} {cause.driver.text};"
-                " a new function object starts with an empty cache, so every call re-traces and"
-                f" re-compiles; {rule(code).fix}"
-            ),
-            location=spec.location,
-            severity=rule(code).severity,
-            jit_site=JitSite(
-                f"{spec.function}.<{spec.target_text}>",
-                spec.target_text,
-                spec.location,
-                spec.wrapper,
-                (),
-            ),
-            call_path=tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]),
-            fix=rule(code).fix,
+        text = (
+            f"{what} makes a new jitted function from a fresh {spec.fresh} {cause.driver.text};"
+            " a new function object starts with an empty cache, so every call re-traces and"
+            " re-compiles"
         )
+        site = JitSite(
+            f"{spec.function}.<{spec.target_text}>", spec.target_text, spec.location, spec.wrapper
+        )
+        path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
+        yield _finding(code, text, spec.location, site, None, path)
 
 
 def _factory_called_in_loop(
@@ -439,22 +433,13 @@ def _keyword_flip(calls: list, site: JitSite, param: str) -> Iterator[Finding]:
         if by_keyword != first_style:
             style = "by keyword" if by_keyword else "by position"
             other = "by position" if by_keyword else "by keyword"
-            code = "RTL404"
-            yield Finding(
-                code=code,
-                message=(
-                    f"static parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
-                    f" passed {style} here and {other} at {_where(calls[0][3].location)}; jax keys its"
-                    f" cache on how static arguments are passed, so this call compiles again;"
-                    f" {rule(code).fix}"
-                ),
-                location=arg.location,
-                severity=rule(code).severity,
-                jit_site=site,
-                parameter=param,
-                call_path=(PathStep(fn.qualname, call.text, call.location),),
-                fix=rule(code).fix,
+            text = (
+                f"static parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
+                f" passed {style} here and {other} at {_where(calls[0][3].location)}; jax keys its"
+                " cache on how static arguments are passed, so this call compiles again"
             )
+            step = PathStep(fn.qualname, call.text, call.location)
+            yield _finding("RTL404", text, arg.location, site, param, (step,))
             return
 
 
@@ -470,21 +455,13 @@ def _flip_finding(
     before: str,
     now: str,
 ) -> Finding:
-    return Finding(
-        code=code,
-        message=(
-            f"traced parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) gets {now}"
-            f" ({arg.text}) here but {before} ({first.text}) at {_where(first.location)}; a different"
-            f" {what} is a different cache entry, so the function traces and compiles twice;"
-            f" {rule(code).fix}"
-        ),
-        location=arg.location,
-        severity=rule(code).severity,
-        jit_site=site,
-        parameter=param,
-        call_path=(PathStep(fn.qualname, call.text, call.location),),
-        fix=rule(code).fix,
+    text = (
+        f"traced parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) gets {now}"
+        f" ({arg.text}) here but {before} ({first.text}) at {_where(first.location)}; a different"
+        f" {what} is a different cache entry, so the function traces and compiles twice"
     )
+    step = PathStep(fn.qualname, call.text, call.location)
+    return _finding(code, text, arg.location, site, param, (step,))
 
 
 # -- message helpers --------------------------------------------------------------------------------
@@ -500,10 +477,6 @@ def _origin_note(origin: Location, driver: Location) -> str:
 
 def _jit_name(site: JitSite, called_as: str) -> str:
     return site.name or called_as
-
-
-def _wrapper_name(wrapper: str) -> str:
-    return wrapper
 
 
 def _where(location: Location) -> str:

@@ -26,7 +26,6 @@ import multiprocessing
 import os
 import pickle
 import sys
-import tempfile
 import tokenize
 import traceback
 from collections.abc import Iterator, Sequence
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from retracelint import __version__, config, filters
+from retracelint.cache import safe_loads, write_atomic
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover
 from retracelint.model import Finding
@@ -282,25 +282,14 @@ def _load(entry: Path) -> dict[str, list[Finding]] | None:
     if not data.startswith(_INDEX_MAGIC):
         return None
     try:
-        value = pickle.loads(data.removeprefix(_INDEX_MAGIC))
+        value = safe_loads(data.removeprefix(_INDEX_MAGIC))
     except Exception:  # a damaged entry is a miss, never an error
         return None
     return value if isinstance(value, dict) else None
 
 
 def _store(entry: Path, value: dict[str, list[Finding]]) -> None:
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".pickle")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(_INDEX_MAGIC + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, entry)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass  # a read-only or full disk makes the index useless, not the run
+    write_atomic(entry, _INDEX_MAGIC + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _prune(index: Path) -> None:

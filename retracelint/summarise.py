@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -338,31 +338,25 @@ def _dotted(node: ast.AST) -> str | None:
 
 
 def _literal_ints(node: ast.AST | None) -> tuple[int, ...] | None:
-    if node is None:
-        return ()
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value,)
-    if isinstance(value, tuple | list) and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        return tuple(value)
-    return None
+    """``static_argnums`` as written: an int or a sequence of ints; None when not a literal."""
+    return _literal_items(node, lambda v: isinstance(v, int) and not isinstance(v, bool))
 
 
 def _literal_strs(node: ast.AST | None) -> tuple[str, ...] | None:
+    """``static_argnames`` as written: a str or a sequence of strs; None when not a literal."""
+    return _literal_items(node, lambda v: isinstance(v, str))
+
+
+def _literal_items(node: ast.AST | None, accept: Callable[[object], bool]) -> tuple | None:
     if node is None:
         return ()
     try:
         value = ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
-    if isinstance(value, str):
+    if accept(value):
         return (value,)
-    if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
+    if isinstance(value, tuple | list) and all(accept(v) for v in value):
         return tuple(value)
     return None
 
