@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 
 @dataclass(frozen=True)
@@ -144,12 +148,12 @@ def rule(code: str) -> Rule:
     return RULES_BY_CODE[code]
 
 
-def _catalog_dir() -> Path | None:
+def _catalog() -> Traversable | None:
     """Where the rule pages are: inside the installed package, or ``rules/`` in a source checkout."""
     try:
-        root = resources.files("retracelint.catalog")
-        if root.joinpath("RTL101.md").is_file():
-            return Path(str(root))
+        installed = resources.files("retracelint.catalog")
+        if installed.joinpath("RTL101.md").is_file():
+            return installed
     except ModuleNotFoundError:
         pass
     checkout = Path(__file__).resolve().parent.parent / "rules"
@@ -159,10 +163,10 @@ def _catalog_dir() -> Path | None:
 @cache
 def page(code: str) -> str | None:
     """The Markdown page of a rule, or None when the page is missing."""
-    folder = _catalog_dir()
+    folder = _catalog()
     if folder is None:
         return None
-    path = folder / f"{code}.md"
+    path = folder.joinpath(f"{code}.md")
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
