@@ -1400,22 +1400,9 @@ class _FunctionPass:
         return qual in summary.functions or qual in summary.classes or head in summary.globals
 
     def callee_ref(self, node: ast.AST) -> tuple[str, ...] | None:
-        if isinstance(node, ast.Attribute):
-            base = self.quiet(node.value)
-            if base.ref == "<self>":
-                return ("self", "", node.attr)
-            if base.ty == INSTANCE and base.ref:
-                return ("method", base.ref, node.attr)
-        if isinstance(node, ast.Name):
-            local = self.env.get(node.id)
-            if local is not None:
-                if local.site is not None:
-                    return ("jit", "", str(local.site))
-                if local.ty in (FUNCTION, CLASS) and local.ref:
-                    return ("qual", local.ref)
-                return None
-        dotted = _dotted(node)
-        return ("name", dotted) if dotted else None
+        """The function an expression names (what a jit wrapper is applied to)."""
+        receiver = self.quiet(node.value) if isinstance(node, ast.Attribute) else None
+        return self.callee_of(node, _dotted(node), receiver, None)
 
     def callee_of(
         self, func: ast.AST, dotted: str | None, receiver: Value | None, callee_value: Value | None

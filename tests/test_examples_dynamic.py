@@ -9,7 +9,6 @@ records JAX's own evidence: the ``TRACING CACHE MISS`` explanations logged with
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import math
@@ -17,11 +16,11 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from confirm_programs.support import exclusive
 
 
 def _jax_available() -> bool:
@@ -193,22 +192,6 @@ def _to_run(raw: dict) -> Run:
     )
 
 
-@contextlib.contextmanager
-def _exclusive(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on lock_path (no locking where fcntl is missing)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: each xdist worker runs the programs itself
-        yield
-        return
-    with open(lock_path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Run]:
     """Both programs, run once per test session even when pytest-xdist spreads these tests over
@@ -217,7 +200,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Run]:
     shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "examples-dynamic"
     shared.mkdir(exist_ok=True)
     results = shared / "runs.json"
-    with _exclusive(shared / "lock"):
+    with exclusive(shared / "lock"):
         if not results.exists():
             results.write_text(json.dumps(_run_both(shared)), encoding="utf-8")
         raw = json.loads(results.read_text(encoding="utf-8"))
