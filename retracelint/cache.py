@@ -62,6 +62,36 @@ class SummaryCache:
         write_atomic(self._file(key), _MAGIC + payload)
 
 
+class ResultIndex:
+    """The findings of whole runs, keyed by everything they depend on (``engine.run_key``): a run in
+    which nothing changed reads its findings back instead of linking and propagating again."""
+
+    _KEEP = 16  # entries kept: each edit of the project makes a new one
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / f"v{_FORMAT}" / "runs"
+
+    def get(self, key: str) -> object | None:
+        try:
+            data = (self.folder / f"{key}.findings").read_bytes()
+            if not data.startswith(_MAGIC):
+                return None
+            stored_key, value = safe_loads(data[len(_MAGIC) :])
+        except Exception:  # missing, damaged or foreign: a miss
+            return None
+        return value if stored_key == key else None
+
+    def put(self, key: str, value: object) -> None:
+        payload = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(self.folder / f"{key}.findings", _MAGIC + payload)
+        try:
+            entries = sorted(self.folder.glob("*.findings"), key=lambda p: p.stat().st_mtime)
+            for old in entries[: -self._KEEP]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 def write_atomic(target: Path, data: bytes) -> None:
     """Write to a temporary file and rename it into place: readers see the old bytes or the new."""
     try:

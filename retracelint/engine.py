@@ -10,20 +10,17 @@ import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 
-from retracelint import prescan
-from retracelint.cache import SummaryCache, ensure_gitignore
-from retracelint.callgraph import Project
-from retracelint.checks import run_checks
+from retracelint import __version__, prescan
+from retracelint.cache import ResultIndex, SummaryCache, ensure_gitignore
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover, module_name
 from retracelint.filters import apply_filters, with_source_lines
 from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
-from retracelint.propagate import Propagation
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import ModuleSummary
 
@@ -118,7 +115,9 @@ def cache_folder(settings: Settings) -> Path | None:
     return Path.cwd() / ".retracelint_cache"
 
 
-def summarise_all(jobs: list[_Job], settings: Settings) -> tuple[list[ModuleSummary], int]:
+def summarise_all(
+    jobs: list[_Job], settings: Settings, read: list[tuple[bytes | None, str | None]] | None = None
+) -> tuple[list[ModuleSummary], int]:
     """Summaries in the order of ``jobs``, and how many came from the cache.
 
     The cache is read here, in this process: unpickling a hit is cheaper than shipping it back from a
@@ -131,7 +130,7 @@ def summarise_all(jobs: list[_Job], settings: Settings) -> tuple[list[ModuleSumm
         ensure_gitignore(folder)
     results: list[ModuleSummary | None] = [None] * len(jobs)
     pending: list[tuple[int, _Job, str]] = []
-    read = [_read(job) for job in jobs]
+    read = read if read is not None else [_read(job) for job in jobs]
     keep = _relevant(jobs, read, settings) if settings.prescan else None
     for i, (job, (source, error)) in enumerate(zip(jobs, read, strict=True)):
         file = job.file
@@ -182,7 +181,21 @@ def analyse(
         )
         for f in files
     ]
-    summaries, hits = summarise_all(jobs, settings)
+    read = [_read(job) for job in jobs]
+    folder = cache_folder(settings)
+    results = ResultIndex(folder) if folder is not None else None
+    key = run_key(jobs, read, errors, settings) if results is not None else ""
+    if results is not None:
+        stored = results.get(key)
+        if isinstance(stored, tuple):
+            # Nothing that decides the findings changed since a run that stored them.
+            findings, lines = stored
+            return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
+    summaries, hits = summarise_all(jobs, settings, read)
+    from retracelint.callgraph import Project  # networkx: only when something must be linked
+    from retracelint.checks import run_checks
+    from retracelint.propagate import Propagation
+
     project = Project(summaries)
     findings = run_checks(project, Propagation(project))
     findings += [_error(path, why) for path, why in errors]
@@ -190,13 +203,50 @@ def analyse(
     read_lines = _line_reader(stdin, stdin_filename)
     findings = with_source_lines(findings, read_lines)
     analysed = [s.path for s in summaries if not s.error]
-    return Run(
+    run = Run(
         findings=apply_filters(findings, settings, analysed, read_lines),
         files=len(files),
         lines=sum(s.lines for s in summaries),
         summaries=summaries,
         cache_hits=hits,
     )
+    if results is not None:
+        results.put(key, (run.findings, run.lines))
+    return run
+
+
+# Settings that change only how findings are shown or how fast they are found, not which they are.
+_PRESENTATION = (
+    "output_format",
+    "exit_zero",
+    "statistics",
+    "jobs",
+    "cache",
+    "cache_dir",
+    "config_file",
+)
+
+
+def run_key(
+    jobs: list[_Job],
+    read: list[tuple[bytes | None, str | None]],
+    errors: list[tuple[str, str]],
+    settings: Settings,
+) -> str:
+    """Everything the findings of a run depend on: every file's name and bytes, the settings, the code."""
+    digest = hashlib.blake2b(digest_size=20)
+    decisive = {
+        f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _PRESENTATION
+    }
+    header = f"{__version__}|{code_stamp()}|{sys.version_info[:2]}|{decisive!r}|{settings.base}"
+    digest.update(header.encode("utf-8", "surrogateescape"))
+    for job, (source, error) in zip(jobs, read, strict=True):
+        file = job.file
+        name = f"\0{file.path}|{file.module}|{file.is_package}|{error}|"
+        digest.update(name.encode("utf-8", "surrogateescape"))
+        digest.update(hashlib.blake2b(source or b"", digest_size=16).digest())
+    digest.update(repr(errors).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
 
 
 def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Finding]:

@@ -103,7 +103,28 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     assert entries
     entries[0].write_bytes(entries[0].read_bytes()[:20])  # truncated
     entries[1].write_bytes(b"not a pickle at all")
+    shutil.rmtree(cache / "v1" / "runs")  # so that the summaries are read, not the whole-run index
     run = analyse([str(pkg)], settings)
     assert _keys(run) == expected
     assert run.cache_hits == len(entries) - 2
     assert (cache / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
+
+
+def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: Path) -> None:
+    pkg = _project(tmp_path / "src", HELPERS_SLICE)
+    cache = tmp_path / "cache"
+    settings = Settings(cache_dir=str(cache))
+    first = analyse([str(pkg)], settings)
+    again = analyse([str(pkg)], settings)
+    assert (
+        _keys(again) == _keys(first) and again.summaries == [] and again.cache_hits == again.files
+    )
+    (run_entry,) = (cache / "v1" / "runs").iterdir()
+    run_entry.write_bytes(b"garbage")  # a damaged index entry is a miss: everything is linked again
+    assert _keys(analyse([str(pkg)], settings)) == _keys(first)
+    (pkg / "main.py").write_text(MAIN.replace("range(1, 10)", "range(1, 20)"), encoding="utf-8")
+    edited = analyse([str(pkg)], settings)
+    assert edited.summaries  # the edit was seen: linked again from the summaries
+    assert _keys(edited) != _keys(first)  # the loop text in the message changed
+    ignored = analyse([str(pkg)], Settings(cache_dir=str(cache), ignore=("RTL101",)))
+    assert ignored.findings == []  # settings that decide findings are part of the key

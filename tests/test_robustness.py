@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import retracelint.checks as checks
 import retracelint.engine as engine
 from retracelint.config import Settings
 from retracelint.engine import analyse
@@ -410,13 +411,13 @@ def test_file_that_vanishes_after_summarising_keeps_its_findings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write(tmp_path, {"gone.py": WITNESS})
-    original = engine.run_checks
+    original = checks.run_checks
 
     def delete_then_check(*args, **kwargs):
         (tmp_path / "gone.py").unlink()
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(engine, "run_checks", delete_then_check)
+    monkeypatch.setattr(checks, "run_checks", delete_then_check)
     assert positions(run([tmp_path])) == [witness(tmp_path / "gone.py")]
 
 
@@ -677,6 +678,8 @@ def test_analysed_code_is_never_imported_or_executed(tmp_path: Path) -> None:
 
 # -- the cache -------------------------------------------------------------------------------------
 def cached_run(tree: Path, cache: Path) -> tuple[list[tuple[str, int, int, str]], int]:
+    """A run that reads the per-file summary cache: the whole-run findings index is dropped first."""
+    shutil.rmtree(cache / "v1" / "runs", ignore_errors=True)
     settings = Settings(cache=True, cache_dir=str(cache), jobs=1)
     result = analyse([str(tree)], settings)
     found = sorted(
