@@ -63,7 +63,7 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     "--format",
     "--output-format",
     "output_format",
-    type=click.Choice(["text", "json", "github", "sarif"]),
+    type=click.Choice(config.OUTPUT_FORMATS),
     help="Output format (default: text; github when GITHUB_ACTIONS=true).",
 )
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False), help="Write the report here.")

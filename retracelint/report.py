@@ -11,8 +11,6 @@ from retracelint import __version__
 from retracelint.model import Finding
 from retracelint.rules import RULES, RULES_BY_CODE
 
-FORMATS = ("text", "json", "github", "sarif")
-
 
 def render(findings: Sequence[Finding], output_format: str, root: str | None = None) -> str:
     ordered = sorted(findings, key=lambda f: f.sort_key)

@@ -102,7 +102,7 @@ INT, FLOAT, BOOL, STR, NONE, COMPLEX = "int", "float", "bool", "str", "none", "c
 LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
-INSTANCE, JIT, MODULE, UNKNOWN, CLASS = "instance", "jit", "module", "?", "class"
+INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
@@ -156,13 +156,6 @@ def join(a: Value, b: Value) -> Value:
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
     )
-
-
-def join_all(values: list[Value] | tuple[Value, ...]) -> Value:
-    out = UNKNOWN_VALUE
-    for i, value in enumerate(values):
-        out = value if i == 0 else join(out, value)
-    return out
 
 
 def combine(values: list[Value], ty: str = UNKNOWN, keep_shape: bool = True) -> Value:
