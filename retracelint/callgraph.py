@@ -21,7 +21,6 @@ from retracelint.summary import (
     ModuleSummary,
     Param,
 )
-from retracelint.values import PARAM_REF, Value
 
 _MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
 
@@ -334,10 +333,3 @@ def _static_names(spec: JitSpec, params: tuple[Param, ...]) -> frozenset[str]:
         if 0 <= index < len(positional):
             names.add(positional[index].name)
     return frozenset(names)
-
-
-def is_param_itself(value: Value) -> str | None:
-    """The parameter name when ``value`` is exactly a parameter (not something computed from it)."""
-    if value.ref and value.ref.startswith(PARAM_REF):
-        return value.ref[len(PARAM_REF) :]
-    return None

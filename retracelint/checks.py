@@ -249,7 +249,7 @@ def _finding(
 
 
 def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None:
-    if value.ty != INSTANCE or not value.ref or value.ref.startswith(("<", "param:")):
+    if value.ty != INSTANCE or not value.ref or value.ref.startswith("<") or value.param:
         return None
     if value.ref in project.classes:
         return value.ref

@@ -145,8 +145,8 @@ class Propagation:
                     out.add(src)
             return frozenset(out)
 
-        if value.ref and value.ref.startswith("param:"):
-            return arg(value.ref[len("param:") :])
+        if value.param is not None:
+            return arg(value.param)
         shape: set[Taint] = set()
         for taint in value.shape:
             srcs = sources(taint.sources)
@@ -217,17 +217,7 @@ class Propagation:
         if depth >= _MAX_DEPTH:
             return []
         found: list[Cause] = []
-        for caller_name, index in self.project.callers.get(fn.qualname, ()):
-            caller = self.project.functions[caller_name]
-            call = caller.calls[index]
-            target = self.project.targets[(caller_name, index)]
-            bound = isinstance(target, FuncTarget) and target.bound
-            if isinstance(target, ClassTarget):
-                bound = True
-            arg = bind_arg(call, fn.params, 1 if bound else 0, param)
-            if arg is None:
-                continue
-            step = PathStep(caller.qualname, call.text, call.location)
+        for caller, call, arg, step in self.caller_args(fn, param):
             ask = self.shape_causes if kind == "shape" else self.value_causes
             for cause in ask(caller, arg.value, call.loops, depth + 1):
                 found.append(
@@ -300,30 +290,30 @@ class Propagation:
         depth: int = 0,
     ) -> Iterator[tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]]:
         """Where a static argument's value is made: follow plain parameter forwarding up to the callers."""
-        param = (
-            arg.value.ref[len("param:") :]
-            if arg.value.ref and arg.value.ref.startswith("param:")
-            else None
-        )
+        param = arg.value.param
         if param is None or depth >= _MAX_DEPTH:
             yield fn, arg, loops, path
             return
-        seen = 0
+        for seen, (caller, call, passed, step) in enumerate(self.caller_args(fn, param), start=1):
+            yield from self.static_candidates(caller, passed, call.loops, (step, *path), depth + 1)
+            if seen >= _MAX_CAUSES:
+                return
+
+    def caller_args(
+        self, fn: FunctionSummary, param: str
+    ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
+        """Each known call of ``fn`` that passes ``param``: the caller, the call, the argument, the step."""
         for caller_name, index in self.project.callers.get(fn.qualname, ()):
             caller = self.project.functions[caller_name]
             call = caller.calls[index]
             target = self.project.targets[(caller_name, index)]
-            bound = isinstance(target, FuncTarget | ClassTarget) and (
-                isinstance(target, ClassTarget) or target.bound
+            # A method called on an instance (or a class called to make one) has `self` bound.
+            bound = isinstance(target, ClassTarget) or (
+                isinstance(target, FuncTarget) and target.bound
             )
             passed = bind_arg(call, fn.params, 1 if bound else 0, param)
-            if passed is None:
-                continue
-            step = PathStep(caller.qualname, call.text, call.location)
-            seen += 1
-            yield from self.static_candidates(caller, passed, call.loops, (step, *path), depth + 1)
-            if seen >= _MAX_CAUSES:
-                return
+            if passed is not None:
+                yield caller, call, passed, PathStep(caller.qualname, call.text, call.location)
 
 
 def _merge_shape(value: Value, extra: Value) -> Value:

@@ -999,7 +999,7 @@ class _FunctionPass:
         if handler is not None:
             value = handler(node)
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
-            if value.ref and value.ref.startswith(PARAM_REF) and not isinstance(node, _SAME_VALUE):
+            if value.param is not None and not isinstance(node, _SAME_VALUE):
                 value = value.with_(ref=None)
             return value
         values = [

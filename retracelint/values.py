@@ -128,6 +128,12 @@ class Value:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @property
+    def param(self) -> str | None:
+        """The parameter's name when the value is exactly a parameter (not something computed from it)."""
+        ref = self.ref
+        return ref[len(PARAM_REF) :] if ref and ref.startswith(PARAM_REF) else None
+
+    @property
     def varies(self) -> bool:
         return bool(self.vsrc or self.shape or self.deps)
 
