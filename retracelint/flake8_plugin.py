@@ -24,8 +24,6 @@ import hashlib
 import io
 import multiprocessing
 import os
-import pickle
-import sys
 import tokenize
 import traceback
 from collections.abc import Iterator, Sequence
@@ -34,16 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from retracelint import __version__, config, filters
-from retracelint.cache import safe_loads, write_atomic
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover
 from retracelint.model import Finding
 
 # flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
 _STDIN_NAMES = ("stdin", "-")
-_INDEX_FOLDER = "flake8-index"
-_INDEX_KEEP = 64  # entries kept per cache folder; each edit of an open buffer makes a new one
-_INDEX_MAGIC = b"RTLF1"
 
 Result = tuple[int, int, str, type]
 
@@ -214,52 +208,15 @@ def _digest(data: bytes) -> str:
 def _indexed_analysis(
     project: _Project, report_as: str, override: bytes | None
 ) -> dict[str, list[Finding]]:
+    """The project's findings. flake8's workers take turns: the first analyses, and the engine's
+    whole-run index (keyed by every file's content) serves the same findings to the others."""
     from retracelint.engine import cache_folder
 
     folder = cache_folder(project.settings)
     if folder is None:
         return _analyse(project, report_as, override)
-    key = _index_key(project, report_as, override)
-    index = folder / _INDEX_FOLDER
-    entry = index / f"{key}.pickle"
-    cached = _load(entry)
-    if cached is not None:
-        return cached
-    with _locked(index / f"{key}.lock"):
-        cached = _load(entry)  # another worker may have written it while this one waited
-        if cached is not None:
-            return cached
-        result = _analyse(project, report_as, override)
-        _store(entry, result)
-    _prune(index)
-    return result
-
-
-def _index_key(project: _Project, report_as: str, override: bytes | None) -> str:
-    """Everything the project's findings depend on: the code, the settings, every file's content."""
-    digest = hashlib.blake2b(digest_size=20)
-    settings = replace(project.settings, jobs=0)  # -j1 and -j2 runs share entries
-    from retracelint.engine import code_stamp
-
-    stamp = f"{__version__}|{code_stamp()}"
-    digest.update(f"{stamp}|{sys.version_info[:2]}|{settings!r}|".encode())
-    files = {f.path: f for f in project.files.values()}
-    if override is not None and report_as not in files:
-        from retracelint.discover import module_name
-
-        files[report_as] = SourceFile(report_as, *module_name(report_as))
-    for path, file in sorted(files.items()):
-        text = f"\0{path}\0{file.module}\0{file.is_package}\0"
-        digest.update(text.encode("utf-8", "surrogateescape"))
-        if path == report_as and override is not None:
-            digest.update(override)
-            continue
-        try:
-            with open(path, "rb") as handle:
-                digest.update(handle.read())
-        except OSError as exc:
-            digest.update(f"unreadable: {exc}".encode())
-    return digest.hexdigest()
+    with _locked(folder / "flake8.lock"):
+        return _analyse(project, report_as, override)
 
 
 def _analyse(project: _Project, report_as: str, override: bytes | None) -> dict[str, list[Finding]]:
@@ -272,36 +229,6 @@ def _analyse(project: _Project, report_as: str, override: bytes | None) -> dict[
     for found in by_path.values():
         found.sort(key=lambda f: f.sort_key)
     return by_path
-
-
-def _load(entry: Path) -> dict[str, list[Finding]] | None:
-    try:
-        data = entry.read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(_INDEX_MAGIC):
-        return None
-    try:
-        value = safe_loads(data.removeprefix(_INDEX_MAGIC))
-    except Exception:  # a damaged entry is a miss, never an error
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _store(entry: Path, value: dict[str, list[Finding]]) -> None:
-    write_atomic(entry, _INDEX_MAGIC + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-def _prune(index: Path) -> None:
-    """Keep the newest entries; every edit of a project makes a new one."""
-    try:
-        entries = sorted(index.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
-    except OSError:
-        return
-    for old in entries[_INDEX_KEEP:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
-            old.with_suffix(".lock").unlink()
 
 
 @contextlib.contextmanager
