@@ -5,11 +5,13 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
@@ -153,7 +155,9 @@ def summarise_all(
     if workers > 1 and len(pending) >= _PARALLEL_MIN_FILES:
         args = [(job, folder, salt, key) for _, job, key in pending]
         try:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            # gc.disable: the workers allocate like the parent (see _without_cycle_collector); a
+            # forked worker inherits the setting, a spawned one would not.
+            with ProcessPoolExecutor(max_workers=workers, initializer=gc.disable) as pool:
                 done = list(pool.map(_worker, args, chunksize=max(1, len(args) // (workers * 8))))
         except (OSError, RuntimeError):
             done = []  # no processes available here (sandbox, frozen app): use this one
@@ -170,6 +174,32 @@ def analyse(
     stdin: bytes | None = None,
     stdin_filename: str = "stdin.py",
 ) -> Run:
+    with _without_cycle_collector():
+        return _analyse(paths, settings, stdin, stdin_filename)
+
+
+@contextmanager
+def _without_cycle_collector() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the run, and restore it after (the flake8 plugin runs
+    inside flake8's process).
+
+    A run allocates millions of small, long-lived objects (syntax trees, abstract values, summaries),
+    and the collector walks all of them again each time enough new ones accumulate: measured on the
+    benchmark corpus, 40 % of a cold run and 60 % of a run after a one-file change. The facts form
+    trees, not cycles, so nothing waits for the collector: peak memory is the same without it (corpus:
+    318 MiB either way; a 5 MB file of 70,000 functions: 1.2 GB either way). Reference counting still
+    frees everything as usual.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_filename: str) -> Run:
     files, errors = _inputs(paths, settings, stdin is not None, stdin_filename)
     options = summary_options(settings)
     jobs = [
