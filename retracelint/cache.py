@@ -43,23 +43,24 @@ class SummaryCache:
         except OSError:
             self.misses += 1
             return None
-        if not data.startswith(_MAGIC):
-            self.misses += 1
+        header = _MAGIC + key.encode("ascii") + b"\n"
+        if not data.startswith(header):
+            self.misses += 1  # another file's entry (copied, or a collision): never trusted
             return None
         try:
-            stored_key, summary = safe_loads(data[len(_MAGIC) :])
+            summary = safe_loads(data[len(header) :])
         except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
             self.misses += 1
             return None
-        if stored_key != key or not isinstance(summary, ModuleSummary):
-            self.misses += 1  # another file's entry (copied, or a collision): never trusted
+        if not isinstance(summary, ModuleSummary):
+            self.misses += 1
             return None
         self.hits += 1
         return summary
 
-    def put(self, key: str, summary: ModuleSummary) -> None:
-        payload = pickle.dumps((key, summary), protocol=pickle.HIGHEST_PROTOCOL)
-        write_atomic(self._file(key), _MAGIC + payload)
+    def put(self, key: str, encoded: bytes) -> None:
+        """Store a summary pickled by ``encode``, with the key it belongs to."""
+        write_atomic(self._file(key), _MAGIC + key.encode("ascii") + b"\n" + encoded)
 
 
 class ResultIndex:
@@ -90,6 +91,17 @@ class ResultIndex:
                 old.unlink(missing_ok=True)
         except OSError:
             pass
+
+
+def encode(summary: ModuleSummary) -> bytes:
+    return pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def decode(data: bytes) -> ModuleSummary:
+    """A summary pickled by this run's own worker processes (trusted, unlike a cache entry)."""
+    summary = pickle.loads(data)
+    assert isinstance(summary, ModuleSummary)
+    return summary
 
 
 def write_atomic(target: Path, data: bytes) -> None:

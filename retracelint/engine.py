@@ -10,14 +10,13 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 
 from retracelint import __version__, prescan
-from retracelint.cache import ResultIndex, SummaryCache, ensure_gitignore
+from retracelint.cache import ResultIndex, SummaryCache, encode, ensure_gitignore
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover, module_name
 from retracelint.filters import apply_filters, with_source_lines
@@ -25,6 +24,7 @@ from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import ModuleSummary
+from retracelint.workers import Pool, Task
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
 
@@ -67,30 +67,6 @@ def _read(job: _Job) -> tuple[bytes | None, str | None]:
         return None, f"cannot read: {exc.strerror or exc}"
 
 
-def _summarise_job(job: _Job, cache: SummaryCache | None = None, key: str = "") -> ModuleSummary:
-    """Summarise one file (whose source the caller has read) and store the result in the cache."""
-    file = job.file
-    assert job.source is not None
-    summary = summarise(job.source, file.path, file.module, file.is_package, job.options)
-    if cache is not None:
-        cache.put(key, summary)
-    return summary
-
-
-def _worker(args: tuple[_Job, Path | None, str, str]) -> ModuleSummary:
-    job, folder, salt, key = args
-    cache = SummaryCache(folder, salt) if folder is not None else None
-    return _summarise_job(job, cache, key)
-
-
-def _relevant(
-    jobs: list[_Job], read: list[tuple[bytes | None, str | None]], settings: Settings
-) -> set[str]:
-    sources = {job.file.path: source for job, (source, _) in zip(jobs, read, strict=True)}
-    tokens = prescan.wrapper_tokens(summary_options(settings).wrappers)
-    return prescan.relevant([job.file for job in jobs], sources, tokens)
-
-
 def _cache_salt(settings: Settings) -> str:
     return f"{sorted(settings.jit_wrappers)!r}|{sys.version_info[:2]}|{code_stamp()}"
 
@@ -123,49 +99,63 @@ def summarise_all(
     """Summaries in the order of ``jobs``, and how many came from the cache.
 
     The cache is read here, in this process: unpickling a hit is cheaper than shipping it back from a
-    worker. Only the misses are summarised, in worker processes when there are enough of them.
+    worker. The misses are summarised by ``workers.Pool``; the files that name a jit wrapper are handed
+    to it first, so that the workers parse them while this process runs the relevance pre-scan.
     """
     folder = cache_folder(settings)
     salt = _cache_salt(settings)
     cache = SummaryCache(folder, salt) if folder is not None else None
     if folder is not None:
         ensure_gitignore(folder)
-    results: list[ModuleSummary | None] = [None] * len(jobs)
-    pending: list[tuple[int, _Job, str]] = []
     read = read if read is not None else [_read(job) for job in jobs]
-    keep = _relevant(jobs, read, settings) if settings.prescan else None
-    for i, (job, (source, error)) in enumerate(zip(jobs, read, strict=True)):
-        file = job.file
-        if source is not None and keep is not None and file.path not in keep:
-            # Cannot take part in a call path to a jit site: only checked for syntax errors.
-            results[i] = check_syntax(source, file.path, file.module, file.is_package)
-            continue
-        if source is None:
-            results[i] = ModuleSummary(file.path, file.module, file.is_package, error=error)
-            continue
-        key = cache.key(source, file.path, file.module, file.is_package) if cache else ""
-        cached = cache.get(key) if cache else None
-        if cached is not None:
-            results[i] = cached
-            continue
-        pending.append((i, replace(job, source=source), key))
+    options = summary_options(settings)
+    files = [job.file for job in jobs]
+    sources = {job.file.path: source for job, (source, _) in zip(jobs, read, strict=True)}
+    sure = prescan.seeds(files, sources, prescan.wrapper_tokens(options.wrappers))
+    results: dict[int, ModuleSummary] = {}
+
+    def tasks(indices: list[int]) -> list[Task]:
+        """The misses among ``indices``; hits and unreadable files go straight to ``results``."""
+        out = []
+        for i in indices:
+            file, (source, error) = jobs[i].file, read[i]
+            if source is None:
+                results[i] = ModuleSummary(file.path, file.module, file.is_package, error=error)
+                continue
+            key = cache.key(source, file.path, file.module, file.is_package) if cache else ""
+            cached = cache.get(key) if cache else None
+            if cached is not None:
+                results[i] = cached
+            else:
+                out.append(Task(i, file.path, file.module, file.is_package, source, key))
+        return out
+
+    def here(task: Task) -> ModuleSummary:
+        summary = summarise(task.source, task.path, task.module, task.is_package, options)
+        if cache is not None:
+            cache.put(task.key, encode(summary))
+        return summary
+
+    first = [i for i, f in enumerate(files) if f.path in sure or not settings.prescan]
+    size = sum(len(source or b"") for source, _ in read)
+    processes = settings.jobs or os.cpu_count() or 1
+    with Pool(processes, options, folder, salt, size, _PARALLEL_MIN_FILES) as pool:
+        pool.add(tasks(first))
+        if settings.prescan:
+            keep = prescan.relevant(files, sources, sure)
+            rest = []
+            for i, (file, (source, _)) in enumerate(zip(files, read, strict=True)):
+                if file.path in sure:
+                    continue
+                if file.path in keep or source is None:
+                    rest.append(i)
+                else:
+                    # Cannot take part in a call path to a jit site: only checked for syntax errors.
+                    results[i] = check_syntax(source, file.path, file.module, file.is_package)
+            pool.add(tasks(rest))
+        results.update(pool.results(here))
     hits = cache.hits if cache else 0
-    workers = settings.jobs or os.cpu_count() or 1
-    done: list[ModuleSummary] = []
-    if workers > 1 and len(pending) >= _PARALLEL_MIN_FILES:
-        args = [(job, folder, salt, key) for _, job, key in pending]
-        try:
-            # gc.disable: the workers allocate like the parent (see _without_cycle_collector); a
-            # forked worker inherits the setting, a spawned one would not.
-            with ProcessPoolExecutor(max_workers=workers, initializer=gc.disable) as pool:
-                done = list(pool.map(_worker, args, chunksize=max(1, len(args) // (workers * 8))))
-        except (OSError, RuntimeError):
-            done = []  # no processes available here (sandbox, frozen app): use this one
-    if not done:
-        done = [_summarise_job(job, cache, key) for _, job, key in pending]
-    for (i, _, _), summary in zip(pending, done, strict=True):
-        results[i] = summary
-    return [r for r in results if r is not None], hits
+    return [results[i] for i in range(len(jobs))], hits
 
 
 def analyse(

@@ -77,29 +77,38 @@ def _targets(name: str, by_module: dict[str, str], packages: dict[str, list[str]
     return []
 
 
-def relevant(
+def seeds(
     files: list[SourceFile], sources: dict[str, bytes | None], tokens: re.Pattern[bytes]
 ) -> set[str]:
-    """The paths of the files connected by imports to a file that names a jit wrapper."""
+    """The files that surely matter: those naming a jit wrapper, and those that could not be read
+    (kept so that the summariser reports why)."""
+    return {
+        f.path
+        for f in files
+        if (source := sources.get(f.path)) is None or tokens.search(source) is not None
+    }
+
+
+def relevant(
+    files: list[SourceFile], sources: dict[str, bytes | None], seeds: set[str]
+) -> set[str]:
+    """The paths of the files connected by imports to one of the ``seeds``."""
     by_module = {f.module: f.path for f in files}
     packages: dict[str, list[str]] = {}
     for f in files:
         packages.setdefault(f.module.split(".")[0], []).append(f.path)
     neighbours: dict[str, set[str]] = {f.path: set() for f in files}
-    seeds: list[str] = []
     for file in files:
         source = sources.get(file.path)
-        if source is None or tokens.search(source):
-            seeds.append(file.path)  # unreadable: keep it, the summariser reports why
-            if source is None:
-                continue
+        if source is None:
+            continue
         for name in imported_modules(source, file.module, file.is_package):
             for target in _targets(name, by_module, packages):
                 if target != file.path:
                     neighbours[file.path].add(target)
                     neighbours[target].add(file.path)
     keep: set[str] = set()
-    stack = list(seeds)
+    stack = [path for path in seeds if path in neighbours]
     while stack:
         path = stack.pop()
         if path in keep:

@@ -722,9 +722,10 @@ def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path) -> None:
     write(tree, {"a.py": WITNESS})
     expected, _ = cached_run(tree, cache)
     marker = tmp_path / "PWNED"
-    payload = b"RTLC" + pickle.dumps(_Payload(str(marker)))
     for entry in entries(cache):
-        entry.write_bytes(payload)
+        # The entry's own header (magic and key), so that the payload reaches the unpickler.
+        header = entry.read_bytes().split(b"\n", 1)[0] + b"\n"
+        entry.write_bytes(header + pickle.dumps(_Payload(str(marker))))
     found, _ = cached_run(tree, cache)
     assert not marker.exists()
     assert found == expected
