@@ -28,10 +28,11 @@ class SummaryCache:
         self.hits = 0
         self.misses = 0
 
-    def key(self, source: bytes, path: str, module: str, is_package: bool) -> str:
+    def key(self, content: bytes, path: str, module: str, is_package: bool) -> str:
+        """The key of a file's summary; ``content`` is the digest of the file's bytes."""
         digest = hashlib.blake2b(self.salt, digest_size=20)
         digest.update(f"|{path}|{module}|{is_package}|".encode("utf-8", "surrogateescape"))
-        digest.update(source)
+        digest.update(content)
         return digest.hexdigest()
 
     def _file(self, key: str) -> Path:
@@ -64,13 +65,14 @@ class SummaryCache:
 
 
 class ResultIndex:
-    """The findings of whole runs, keyed by everything they depend on (``engine.run_key``): a run in
-    which nothing changed reads its findings back instead of linking and propagating again."""
+    """Facts about whole runs, kept in ``kind``: ``runs`` holds the findings of a run, keyed by everything
+    they depend on (``engine.run_key``), so that a run in which nothing changed reads them back;
+    ``projects`` holds what the last run of each project found (``reuse.Manifest``)."""
 
-    _KEEP = 16  # entries kept: each edit of the project makes a new one
+    _KEEP = 16  # entries kept of each kind: each edit of a project makes a new run entry
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder / f"v{_FORMAT}" / "runs"
+    def __init__(self, folder: Path, kind: str = "runs") -> None:
+        self.folder = folder / f"v{_FORMAT}" / kind
 
     def get(self, key: str) -> object | None:
         try:
@@ -129,7 +131,9 @@ class _SafeUnpickler(pickle.Unpickler):
     """Only retracelint's own fact classes and plain containers: a cache restored from elsewhere (a CI
     cache from another branch, a shared folder) must not be able to run code when it is read."""
 
-    _BUILTINS = frozenset({"frozenset", "set", "tuple", "list", "dict", "str", "int", "bool"})
+    _BUILTINS = frozenset(
+        {"frozenset", "set", "tuple", "list", "dict", "str", "int", "bool", "bytes"}
+    )
 
     def find_class(self, module: str, name: str) -> type:
         if module in _FACT_MODULES or (module == "builtins" and name in self._BUILTINS):
@@ -137,7 +141,15 @@ class _SafeUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing {module}.{name} in a cache entry")
 
 
-_FACT_MODULES = frozenset({"retracelint.summary", "retracelint.values", "retracelint.model"})
+_FACT_MODULES = frozenset(
+    {
+        "retracelint.summary",
+        "retracelint.values",
+        "retracelint.model",
+        "retracelint.prescan",
+        "retracelint.reuse",
+    }
+)
 
 
 def ensure_gitignore(folder: Path) -> None:

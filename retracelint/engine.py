@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +23,8 @@ from retracelint.discover import SourceFile, discover, module_name
 from retracelint.filters import apply_filters, with_source_lines
 from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
+from retracelint.prescan import Scan
+from retracelint.reuse import Manifest, record, unchanged_findings
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import ModuleSummary
 from retracelint.workers import Pool, Task
@@ -34,16 +37,18 @@ class Run:
     findings: list[Finding]  # what the user sees, after selection, noqa and per-file ignores
     files: int = 0
     lines: int = 0
-    summaries: list[ModuleSummary] = field(default_factory=list)
+    summaries: list[ModuleSummary] = field(default_factory=list)  # empty when nothing was linked
     cache_hits: int = 0
 
 
 @dataclass(frozen=True)
-class _Job:
+class Input:
+    """One file as read for this run."""
+
     file: SourceFile
-    max_size: int
-    options: SummaryOptions
-    source: bytes | None = None  # given for stdin
+    source: bytes | None  # None when it could not be read
+    error: str | None  # why not
+    digest: bytes  # of the bytes (of b"" when unreadable): names the content in every cache key
 
 
 def summary_options(settings: Settings) -> SummaryOptions:
@@ -52,14 +57,16 @@ def summary_options(settings: Settings) -> SummaryOptions:
     return SummaryOptions(wrappers=wrappers)
 
 
-def _read(job: _Job) -> tuple[bytes | None, str | None]:
-    if job.source is not None:
-        return job.source, None
-    path = job.file.path
+def read_input(file: SourceFile, max_size: int, given: bytes | None = None) -> Input:
+    source, error = (given, None) if given is not None else _read(file.path, max_size)
+    return Input(file, source, error, hashlib.blake2b(source or b"", digest_size=16).digest())
+
+
+def _read(path: str, max_size: int) -> tuple[bytes | None, str | None]:
     try:
         size = os.path.getsize(path)
-        if size > job.max_size:
-            mb = job.max_size / 1024 / 1024
+        if size > max_size:
+            mb = max_size / 1024 / 1024
             return None, f"file too large ({size / 1024 / 1024:.1f} MB > {mb:g} MB limit); skipped"
         with open(path, "rb") as handle:
             return handle.read(), None
@@ -93,69 +100,177 @@ def cache_folder(settings: Settings) -> Path | None:
     return Path.cwd() / ".retracelint_cache"
 
 
-def summarise_all(
-    jobs: list[_Job], settings: Settings, read: list[tuple[bytes | None, str | None]] | None = None
-) -> tuple[list[ModuleSummary], int]:
-    """Summaries in the order of ``jobs``, and how many came from the cache.
+@dataclass
+class Summaries:
+    """Where this run's summaries come from: the cache, this process and the workers."""
 
-    The cache is read here, in this process: unpickling a hit is cheaper than shipping it back from a
-    worker. The misses are summarised by ``workers.Pool``; the files that name a jit wrapper are handed
-    to it first, so that the workers parse them while this process runs the relevance pre-scan.
+    settings: Settings
+    cache: SummaryCache | None
+    options: SummaryOptions
+    tokens: re.Pattern[bytes]
+    parsed: int = 0  # files parsed in this run, here or in the workers
+
+    @classmethod
+    def open(cls, settings: Settings) -> Summaries:
+        folder = cache_folder(settings)
+        if folder is not None:
+            ensure_gitignore(folder)
+        options = summary_options(settings)
+        return cls(
+            settings,
+            SummaryCache(folder, _cache_salt(settings)) if folder is not None else None,
+            options,
+            prescan.wrapper_tokens(options.wrappers),
+        )
+
+    def cached(self, item: Input, digest: bytes | None = None) -> ModuleSummary | None:
+        """The summary cached for ``item``'s file with the content ``digest`` (default: its own)."""
+        if self.cache is None:
+            return None
+        file = item.file
+        return self.cache.get(
+            self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
+        )
+
+    def make(self, task: Task) -> ModuleSummary:
+        """Summarise in this process, and cache the result."""
+        summary = summarise(task.source, task.path, task.module, task.is_package, self.options)
+        if self.cache is not None:
+            self.cache.put(task.key, encode(summary))
+        return summary
+
+    def task(self, index: int, item: Input) -> Task:
+        file = item.file
+        assert item.source is not None
+        key = (
+            self.cache.key(item.digest, file.path, file.module, file.is_package)
+            if self.cache
+            else ""
+        )
+        return Task(index, file.path, file.module, file.is_package, item.source, key)
+
+    def now(self, item: Input, relevant: bool) -> ModuleSummary:
+        """``item``'s summary as it is now, from the cache or made here."""
+        file = item.file
+        if item.source is None:
+            return ModuleSummary(file.path, file.module, file.is_package, error=item.error)
+        cached = self.cached(item) if relevant else None
+        if cached is not None:
+            return cached
+        self.parsed += 1
+        if not relevant:
+            return check_syntax(item.source, file.path, file.module, file.is_package)
+        return self.make(self.task(0, item))
+
+    def scan(self, item: Input, previous: Manifest | None) -> Scan | None:
+        """The pre-scan of ``item``: the last run's when the file is unchanged."""
+        if item.source is None:
+            return None
+        before = previous.records.get(item.file.path) if previous else None
+        if before is not None and before.digest == item.digest:
+            return before.scan
+        file = item.file
+        return prescan.scan(item.source, file.module, file.is_package, self.tokens)
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """What the pre-scan found in each file, and which files it keeps (None: the pre-scan is off)."""
+
+    scans: dict[str, Scan | None]
+    keep: set[str] | None
+
+    def kept(self, path: str) -> bool:
+        return self.keep is None or path in self.keep
+
+    def sure(self, path: str) -> bool:
+        """Kept whatever the other files import: it names a jit wrapper, or could not be read."""
+        found = self.scans.get(path)
+        return self.keep is None or found is None or found.names_wrapper
+
+
+def relevance(inputs: list[Input], source: Summaries, previous: Manifest | None) -> Relevance:
+    scans = {item.file.path: source.scan(item, previous) for item in inputs}
+    if not source.settings.prescan:
+        return Relevance(scans, None)
+    unchanged = (
+        previous is not None
+        and previous.records.keys() == scans.keys()
+        and all(previous.records[path].scan == found for path, found in scans.items())
+    )
+    if previous is not None and unchanged:
+        # The same files with the same imports and wrapper names: the same files are connected.
+        return Relevance(scans, {p for p, r in previous.records.items() if r.relevant})
+    return Relevance(scans, prescan.relevant([item.file for item in inputs], scans))
+
+
+def summarise_all(
+    inputs: list[Input],
+    source: Summaries,
+    previous: Manifest | None = None,
+    known: Relevance | None = None,
+) -> tuple[list[ModuleSummary], Relevance]:
+    """Every file's summary (in the order of ``inputs``), and the pre-scan's result.
+
+    Cache hits are read here, in this process: unpickling a hit is cheaper than shipping it back from
+    a worker. The misses are summarised by ``workers.Pool``. Without a ``known`` pre-scan result, the
+    files that name a jit wrapper are handed to the pool first, so that the workers parse them while
+    this process runs the rest of the pre-scan. A file the pre-scan leaves out is only checked for
+    syntax errors (or, unchanged since the last run, not even that).
     """
-    folder = cache_folder(settings)
-    salt = _cache_salt(settings)
-    cache = SummaryCache(folder, salt) if folder is not None else None
-    if folder is not None:
-        ensure_gitignore(folder)
-    read = read if read is not None else [_read(job) for job in jobs]
-    options = summary_options(settings)
-    files = [job.file for job in jobs]
-    sources = {job.file.path: source for job, (source, _) in zip(jobs, read, strict=True)}
-    sure = prescan.seeds(files, sources, prescan.wrapper_tokens(options.wrappers))
+    settings = source.settings
     results: dict[int, ModuleSummary] = {}
 
-    def tasks(indices: list[int]) -> list[Task]:
-        """The misses among ``indices``; hits and unreadable files go straight to ``results``."""
+    def misses(indices: list[int]) -> list[Task]:
         out = []
         for i in indices:
-            file, (source, error) = jobs[i].file, read[i]
-            if source is None:
-                results[i] = ModuleSummary(file.path, file.module, file.is_package, error=error)
+            item = inputs[i]
+            if item.source is None:
+                results[i] = source.now(item, relevant=True)
                 continue
-            key = cache.key(source, file.path, file.module, file.is_package) if cache else ""
-            cached = cache.get(key) if cache else None
+            cached = source.cached(item)
             if cached is not None:
                 results[i] = cached
             else:
-                out.append(Task(i, file.path, file.module, file.is_package, source, key))
+                out.append(source.task(i, item))
+        source.parsed += len(out)
         return out
 
-    def here(task: Task) -> ModuleSummary:
-        summary = summarise(task.source, task.path, task.module, task.is_package, options)
-        if cache is not None:
-            cache.put(task.key, encode(summary))
-        return summary
-
-    first = [i for i, f in enumerate(files) if f.path in sure or not settings.prescan]
-    size = sum(len(source or b"") for source, _ in read)
     processes = settings.jobs or os.cpu_count() or 1
-    with Pool(processes, options, folder, salt, size, _PARALLEL_MIN_FILES) as pool:
-        pool.add(tasks(first))
-        if settings.prescan:
-            keep = prescan.relevant(files, sources, sure)
-            rest = []
-            for i, (file, (source, _)) in enumerate(zip(files, read, strict=True)):
-                if file.path in sure:
-                    continue
-                if file.path in keep or source is None:
-                    rest.append(i)
-                else:
-                    # Cannot take part in a call path to a jit site: only checked for syntax errors.
-                    results[i] = check_syntax(source, file.path, file.module, file.is_package)
-            pool.add(tasks(rest))
-        results.update(pool.results(here))
-    hits = cache.hits if cache else 0
-    return [results[i] for i in range(len(jobs))], hits
+    size = sum(len(item.source or b"") for item in inputs)
+    with Pool(processes, source.options, source.cache, size, _PARALLEL_MIN_FILES) as pool:
+        if known is not None:
+            sure = [i for i, item in enumerate(inputs) if known.sure(item.file.path)]
+        else:
+            sure = [
+                i
+                for i, item in enumerate(inputs)
+                if not settings.prescan
+                or item.source is None
+                or prescan.names_wrapper(item.source, source.tokens)
+            ]
+        pool.add(misses(sure))
+        found = known or relevance(inputs, source, previous)
+        taken = set(sure)
+        rest = []
+        for i, item in enumerate(inputs):
+            if i in taken:
+                continue
+            if found.kept(item.file.path):
+                rest.append(i)
+            else:
+                results[i] = _syntax_only(item, source, previous)
+        pool.add(misses(rest))
+        results.update(pool.results(source.make))
+    return [results[i] for i in range(len(inputs))], found
+
+
+def _syntax_only(item: Input, source: Summaries, previous: Manifest | None) -> ModuleSummary:
+    file = item.file
+    before = previous.records.get(file.path) if previous else None
+    if before is not None and before.digest == item.digest and not before.relevant:
+        return before.bare_summary(file.path, file.module, file.is_package)
+    return source.now(item, relevant=False)
 
 
 def analyse(
@@ -191,48 +306,98 @@ def _without_cycle_collector() -> Iterator[None]:
 
 def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_filename: str) -> Run:
     files, errors = _inputs(paths, settings, stdin is not None, stdin_filename)
-    options = summary_options(settings)
-    jobs = [
-        _Job(
-            f,
-            settings.max_file_size,
-            options,
-            stdin if f.path == stdin_filename and stdin is not None else None,
-        )
-        for f in files
+    given = os.path.normpath(stdin_filename) if stdin is not None else None
+    inputs = [
+        read_input(f, settings.max_file_size, stdin if f.path == given else None) for f in files
     ]
-    read = [_read(job) for job in jobs]
     folder = cache_folder(settings)
-    results = ResultIndex(folder) if folder is not None else None
-    key = run_key(jobs, read, errors, settings) if results is not None else ""
-    if results is not None:
-        stored = results.get(key)
+    runs = ResultIndex(folder) if folder is not None else None
+    projects = ResultIndex(folder, "projects") if folder is not None else None
+    key = run_key(inputs, errors, settings) if runs is not None else ""
+    if runs is not None:
+        stored = runs.get(key)
         if isinstance(stored, tuple):
             # Nothing that decides the findings changed since a run that stored them.
             findings, lines = stored
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
-    summaries, hits = summarise_all(jobs, settings, read)
+    project = project_key(inputs, settings) if projects is not None else ""
+    stored = projects.get(project) if projects is not None else None
+    previous = stored if isinstance(stored, Manifest) else None
+    source = Summaries.open(settings)
+    found = relevance(inputs, source, previous) if previous is not None else None
+    manifest = _reused(inputs, source, previous, found) if previous and found else None
+    summaries: list[ModuleSummary] = []
+    if manifest is None:
+        manifest, summaries = _linked(inputs, source, previous, found)
+    if projects is not None:
+        projects.put(project, manifest)
+    findings = list(manifest.findings) + [_error(path, why) for path, why in errors]
+    read_lines = _line_reader(stdin, stdin_filename)
+    analysed = [path for path, r in manifest.records.items() if r.error is None]
+    run = Run(
+        findings=apply_filters(
+            with_source_lines(findings, read_lines), settings, analysed, read_lines
+        ),
+        files=len(files),
+        lines=sum(r.lines for r in manifest.records.values()),
+        summaries=summaries,
+        cache_hits=sum(item.source is not None for item in inputs) - source.parsed,
+    )
+    if runs is not None:
+        runs.put(key, (run.findings, run.lines))
+    return run
+
+
+def _linked(
+    inputs: list[Input], source: Summaries, previous: Manifest | None, known: Relevance | None
+) -> tuple[Manifest, list[ModuleSummary]]:
+    """Summarise every file, link them all, propagate and run the rules."""
+    summaries, found = summarise_all(inputs, source, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
     from retracelint.checks import run_checks
     from retracelint.propagate import Propagation
 
     project = Project(summaries)
     findings = run_checks(project, Propagation(project))
-    findings += [_error(path, why) for path, why in errors]
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
-    read_lines = _line_reader(stdin, stdin_filename)
-    findings = with_source_lines(findings, read_lines)
-    analysed = [s.path for s in summaries if not s.error]
-    run = Run(
-        findings=apply_filters(findings, settings, analysed, read_lines),
-        files=len(files),
-        lines=sum(s.lines for s in summaries),
-        summaries=summaries,
-        cache_hits=hits,
-    )
-    if results is not None:
-        results.put(key, (run.findings, run.lines))
-    return run
+    records = {
+        item.file.path: record(
+            item.digest, found.scans.get(item.file.path), found.kept(item.file.path), summary
+        )
+        for item, summary in zip(inputs, summaries, strict=True)
+    }
+    return Manifest(records, tuple(findings)), summaries
+
+
+def _reused(
+    inputs: list[Input], source: Summaries, previous: Manifest, found: Relevance
+) -> Manifest | None:
+    """The last run's findings when no edit since changed a fact (see ``reuse``); None otherwise."""
+    by_path = {item.file.path: item for item in inputs}
+    current = {path: (item.digest, found.kept(path)) for path, item in by_path.items()}
+    made: dict[str, ModuleSummary] = {}
+
+    def summaries(path: str) -> tuple[ModuleSummary | None, ModuleSummary]:
+        item, before = by_path[path], previous.records[path]
+        file, relevant = item.file, current[path][1]
+        if relevant and before.error is None:
+            old = source.cached(item, before.digest)
+        else:
+            old = before.bare_summary(file.path, file.module, file.is_package)
+        made[path] = source.now(item, relevant)
+        return old, made[path]
+
+    findings = unchanged_findings(previous, current, summaries)
+    if findings is None:
+        return None
+    records = {}
+    for path, (digest, relevant) in current.items():
+        before = previous.records[path]
+        if before.digest == digest:
+            records[path] = before
+        else:
+            records[path] = record(digest, found.scans[path], relevant, made[path])
+    return Manifest(records, findings)
 
 
 # Settings that change only how findings are shown or how fast they are found, not which they are.
@@ -247,25 +412,38 @@ _PRESENTATION = (
 )
 
 
-def run_key(
-    jobs: list[_Job],
-    read: list[tuple[bytes | None, str | None]],
-    errors: list[tuple[str, str]],
-    settings: Settings,
-) -> str:
-    """Everything the findings of a run depend on: every file's name and bytes, the settings, the code."""
+def _settings_digest(settings: Settings) -> hashlib.blake2b:
     digest = hashlib.blake2b(digest_size=20)
     decisive = {
         f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _PRESENTATION
     }
     header = f"{__version__}|{code_stamp()}|{sys.version_info[:2]}|{decisive!r}|{settings.base}"
     digest.update(header.encode("utf-8", "surrogateescape"))
-    for job, (source, error) in zip(jobs, read, strict=True):
-        file = job.file
-        name = f"\0{file.path}|{file.module}|{file.is_package}|{error}|"
+    return digest
+
+
+def _file_names(digest: hashlib.blake2b, inputs: list[Input], contents: bool) -> None:
+    for item in inputs:
+        file = item.file
+        name = f"\0{file.path}|{file.module}|{file.is_package}|"
         digest.update(name.encode("utf-8", "surrogateescape"))
-        digest.update(hashlib.blake2b(source or b"", digest_size=16).digest())
+        if contents:
+            digest.update(f"{item.error}|".encode("utf-8", "surrogateescape"))
+            digest.update(item.digest)
+
+
+def run_key(inputs: list[Input], errors: list[tuple[str, str]], settings: Settings) -> str:
+    """Everything the findings of a run depend on: every file's name and bytes, the settings, the code."""
+    digest = _settings_digest(settings)
+    _file_names(digest, inputs, contents=True)
     digest.update(repr(errors).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def project_key(inputs: list[Input], settings: Settings) -> str:
+    """The project a run is of, whatever the files hold: their names, the settings, the code."""
+    digest = _settings_digest(settings)
+    _file_names(digest, inputs, contents=False)
     return digest.hexdigest()
 
 

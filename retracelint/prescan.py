@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from retracelint.discover import SourceFile
 
@@ -77,38 +78,46 @@ def _targets(name: str, by_module: dict[str, str], packages: dict[str, list[str]
     return []
 
 
-def seeds(
-    files: list[SourceFile], sources: dict[str, bytes | None], tokens: re.Pattern[bytes]
-) -> set[str]:
-    """The files that surely matter: those naming a jit wrapper, and those that could not be read
-    (kept so that the summariser reports why)."""
-    return {
-        f.path
-        for f in files
-        if (source := sources.get(f.path)) is None or tokens.search(source) is not None
-    }
+@dataclass(frozen=True)
+class Scan:
+    """What the pre-scan found in one file's text."""
+
+    names_wrapper: bool  # it names a jit wrapper, so it surely matters
+    imports: frozenset[str]  # the modules it may reach (see ``imported_modules``)
 
 
-def relevant(
-    files: list[SourceFile], sources: dict[str, bytes | None], seeds: set[str]
-) -> set[str]:
-    """The paths of the files connected by imports to one of the ``seeds``."""
+def names_wrapper(source: bytes, tokens: re.Pattern[bytes]) -> bool:
+    return tokens.search(source) is not None
+
+
+def scan(source: bytes, module: str, is_package: bool, tokens: re.Pattern[bytes]) -> Scan:
+    return Scan(
+        names_wrapper(source, tokens), frozenset(imported_modules(source, module, is_package))
+    )
+
+
+def relevant(files: list[SourceFile], scans: dict[str, Scan | None]) -> set[str]:
+    """The paths of the files connected by imports to a file that names a jit wrapper. A file without
+    a scan (it could not be read) is kept, so that the summariser reports why."""
     by_module = {f.module: f.path for f in files}
     packages: dict[str, list[str]] = {}
     for f in files:
         packages.setdefault(f.module.split(".")[0], []).append(f.path)
     neighbours: dict[str, set[str]] = {f.path: set() for f in files}
+    seeds = []
     for file in files:
-        source = sources.get(file.path)
-        if source is None:
+        found = scans.get(file.path)
+        if found is None or found.names_wrapper:
+            seeds.append(file.path)
+        if found is None:
             continue
-        for name in imported_modules(source, file.module, file.is_package):
+        for name in found.imports:
             for target in _targets(name, by_module, packages):
                 if target != file.path:
                     neighbours[file.path].add(target)
                     neighbours[target].add(file.path)
     keep: set[str] = set()
-    stack = [path for path in seeds if path in neighbours]
+    stack = seeds
     while stack:
         path = stack.pop()
         if path in keep:

@@ -19,7 +19,6 @@ import gc
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
 
 from retracelint.cache import SummaryCache, decode, encode
@@ -45,10 +44,9 @@ Chunk = tuple[Task, ...]
 
 
 def summarise_chunk(
-    chunk: Chunk, options: SummaryOptions, folder: Path | None, salt: str
+    chunk: Chunk, options: SummaryOptions, cache: SummaryCache | None
 ) -> list[bytes]:
     """In a worker: summarise, store in the cache, and return the pickled summaries."""
-    cache = SummaryCache(folder, salt) if folder is not None else None
     out = []
     for task in chunk:
         data = encode(summarise(task.source, task.path, task.module, task.is_package, options))
@@ -64,8 +62,7 @@ class Pool:
 
     processes: int
     options: SummaryOptions
-    folder: Path | None
-    salt: str
+    cache: SummaryCache | None
     expected_bytes: int  # the source bytes of all tasks that will be added: sets the chunk size
     min_tasks: int = 1  # fewer tasks than this in all: starting workers costs more than it saves
     _waiting: list[Task] = field(default_factory=list)
@@ -127,9 +124,7 @@ class Pool:
                 # gc.disable: the workers allocate like this process (see engine.analyse); a forked
                 # worker inherits the setting, a spawned one would not.
                 self._executor = ProcessPoolExecutor(self.processes - 1, initializer=gc.disable)
-            return self._executor.submit(
-                summarise_chunk, chunk, self.options, self.folder, self.salt
-            )
+            return self._executor.submit(summarise_chunk, chunk, self.options, self.cache)
         except (OSError, RuntimeError):  # no processes here: this one does everything
             self.processes = 1
             return None

@@ -66,8 +66,9 @@ def test_editing_a_callee_in_another_module_makes_the_finding_appear_and_go(tmp_
     assert [(Path(f.location.path).name, f.location.line, f.code) for f in run.findings] == [
         ("helpers.py", 2, "RTL101")
     ]
-    # Only the edited module was summarised again (the empty __init__ is only syntax-checked).
-    assert run.cache_hits == 2
+    # Only the edited module was parsed again (the unchanged empty __init__, left out by the pre-scan,
+    # is not even syntax-checked again: the last run's check is reused).
+    assert run.cache_hits == 3
     (pkg / "helpers.py").write_text(HELPERS_PADDED, encoding="utf-8")
     assert analyse([str(pkg)], settings).findings == []
 
@@ -103,7 +104,9 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     assert entries
     entries[0].write_bytes(entries[0].read_bytes()[:20])  # truncated
     entries[1].write_bytes(b"not a pickle at all")
-    shutil.rmtree(cache / "v1" / "runs")  # so that the summaries are read, not the whole-run index
+    # So that the summaries are read, not the whole-run indexes.
+    shutil.rmtree(cache / "v1" / "runs")
+    shutil.rmtree(cache / "v1" / "projects")
     run = analyse([str(pkg)], settings)
     assert _keys(run) == expected
     assert run.cache_hits == len(entries) - 2

@@ -11,7 +11,7 @@ from retracelint.config import Settings
 from retracelint.discover import SourceFile
 from retracelint.engine import Run, analyse
 from retracelint.jitspec import BUILTIN_WRAPPERS
-from retracelint.prescan import imported_modules, relevant, seeds, wrapper_tokens
+from retracelint.prescan import Scan, imported_modules, relevant, scan, wrapper_tokens
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -63,15 +63,11 @@ def test_unconnected_files_are_left_out_and_linked_ones_kept(tmp_path: Path) -> 
         module = name[:-3].replace("/", ".").removesuffix(".__init__")
         sourcefiles.append(SourceFile(name, module, name.endswith("__init__.py")))
         sources[name] = text.encode()
-    keep = relevant(
-        sourcefiles, sources, seeds(sourcefiles, sources, wrapper_tokens(BUILTIN_WRAPPERS))
-    )
+    keep = relevant(sourcefiles, _scans(sourcefiles, sources))
     assert keep == {"app/model.py", "app/train.py", "app/data.py"}
     # A plain `import app` reaches every module below app: the tool is linked then.
     sources["tools/report.py"] = b"import app.web\n"
-    keep = relevant(
-        sourcefiles, sources, seeds(sourcefiles, sources, wrapper_tokens(BUILTIN_WRAPPERS))
-    )
+    keep = relevant(sourcefiles, _scans(sourcefiles, sources))
     assert {"tools/report.py", "app/web.py", "app/model.py"} <= keep
 
 
@@ -98,3 +94,8 @@ from ..up import w, \\
         "pkg.up.w",
         "pkg.up.v",
     }
+
+
+def _scans(files: list[SourceFile], sources: dict[str, bytes]) -> dict[str, Scan | None]:
+    tokens = wrapper_tokens(BUILTIN_WRAPPERS)
+    return {f.path: scan(sources[f.path], f.module, f.is_package, tokens) for f in files}

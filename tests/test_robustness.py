@@ -678,8 +678,9 @@ def test_analysed_code_is_never_imported_or_executed(tmp_path: Path) -> None:
 
 # -- the cache -------------------------------------------------------------------------------------
 def cached_run(tree: Path, cache: Path) -> tuple[list[tuple[str, int, int, str]], int]:
-    """A run that reads the per-file summary cache: the whole-run findings index is dropped first."""
+    """A run that reads the per-file summary cache: the whole-run indexes are dropped first."""
     shutil.rmtree(cache / "v1" / "runs", ignore_errors=True)
+    shutil.rmtree(cache / "v1" / "projects", ignore_errors=True)
     settings = Settings(cache=True, cache_dir=str(cache), jobs=1)
     result = analyse([str(tree)], settings)
     found = sorted(
