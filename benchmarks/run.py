@@ -66,7 +66,16 @@ POLICY = RunPolicy()
 
 GROUPS = {
     "parse": ["cst-j1", "cst-j2", "ast"],
-    "rtl": ["rtl-cold-j1", "rtl-cold-j2", "rtl-warm", "leaf-parse", "rtl-leaf", "rtl-hub"],
+    "rtl": [
+        "rtl-cold-j1",
+        "rtl-cold-j2",
+        "rtl-warm",
+        "leaf-parse",
+        "rtl-leaf",
+        "rtl-leaf-edit",
+        "rtl-hub",
+        "rtl-hub-edit",
+    ],
     "peers": ["ruff-all", "ruff-default", "flake8-j2", "jaxlint"],
 }
 
@@ -602,10 +611,14 @@ def row_leaf_parse(ctx: Context) -> RowResult:
     return repeat("leaf-parse", what, cmd, ctx.work, ctx.runs)
 
 
-def row_rtl_changed(kind: str) -> Callable[[Context], RowResult]:
+def row_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], RowResult]:
+    """An edit of one file: a comment (no fact changes: the last run's findings can be reused) or a
+    new function (a fact changes: the whole project is linked again)."""
+
     def measure(ctx: Context) -> RowResult:
-        name = f"rtl-{kind}"
-        what = f"retracelint -j2, warm cache, the {kind} file changed (comment appended)"
+        name = f"rtl-{kind}-edit" if code else f"rtl-{kind}"
+        change = "a function appended" if code else "comment appended"
+        what = f"retracelint -j2, warm cache, the {kind} file changed ({change})"
         if ctx.retracelint_missing:
             return unavailable(name, what, ctx.retracelint_missing)
         if kind not in ctx.picks:
@@ -617,8 +630,12 @@ def row_rtl_changed(kind: str) -> Callable[[Context], RowResult]:
             return RowResult(name, what, status="error", note=error)
 
         def edit(index: int) -> None:
-            # A new comment each run, so that every timed run sees content it has not cached.
-            path.write_bytes(original + f"\n# retracelint benchmark edit {index}\n".encode())
+            # New content each run, so that every timed run sees content it has not cached.
+            if code:
+                added = f"\n\ndef _retracelint_benchmark_edit_{index}():\n    return {index}\n"
+            else:
+                added = f"\n# retracelint benchmark edit {index}\n"
+            path.write_bytes(original + added.encode())
 
         def restore() -> None:
             path.write_bytes(original)
@@ -742,7 +759,9 @@ ROWS: dict[str, Callable[[Context], RowResult]] = {
     "rtl-warm": row_rtl_warm,
     "leaf-parse": row_leaf_parse,
     "rtl-leaf": row_rtl_changed("leaf"),
+    "rtl-leaf-edit": row_rtl_changed("leaf", code=True),
     "rtl-hub": row_rtl_changed("hub"),
+    "rtl-hub-edit": row_rtl_changed("hub", code=True),
     "ruff-all": row_ruff(select_all=True),
     "ruff-default": row_ruff(select_all=False),
     "flake8-j2": row_flake8,
@@ -779,7 +798,12 @@ def targets(results: dict[str, RowResult]) -> list[Target]:
     ratio = warm.wall / cold2.wall if warm and cold2 else None
     add("warm / cold -j2", "≤ 3 %", ratio and ratio * 100, lambda v: v <= 3.0, ".1f")
     extra = leaf.wall - leaf_parse.wall if leaf and leaf_parse else None
-    add("changed leaf - its own parse (s)", "≤ 1 s", extra, lambda v: v <= 1.0, ".2f")
+    add("changed leaf (comment) - its own parse (s)", "≤ 1 s", extra, lambda v: v <= 1.0, ".2f")
+    edited = _get(results, "rtl-leaf-edit")
+    extra = edited.wall - leaf_parse.wall if edited and leaf_parse else None
+    add(
+        "changed leaf (new function) - its own parse (s)", "≤ 1 s", extra, lambda v: v <= 1.0, ".2f"
+    )
     speedup = cold1.wall / cold2.wall if cold1 and cold2 else None
     add("speed-up -j2 vs -j1 (cold)", "≥ 1.8x", speedup, lambda v: v >= 1.8, ".2f")
     rtl_rows = [r for n, r in results.items() if n.startswith("rtl-") and r.measured]
@@ -967,7 +991,7 @@ def main(argv: list[str] | None = None) -> int:
         ctx.retracelint = shlex.split(args.retracelint)
     if any(n.startswith("rtl-") for n in names):
         ctx.retracelint_missing = retracelint_missing(ctx.retracelint)
-    if {"leaf-parse", "rtl-leaf", "rtl-hub"} & set(names):
+    if {"leaf-parse", "rtl-leaf", "rtl-leaf-edit", "rtl-hub", "rtl-hub-edit"} & set(names):
         pick_files(ctx)
 
     results = {name: ROWS[name](ctx) for name in names}
