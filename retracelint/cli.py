@@ -73,7 +73,11 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--statistics", is_flag=True, default=None, help="Print a count per code at the end.")
 @click.option("--stdin-filename", default=None, help="The name to report for source read from '-'.")
 @click.option(
-    "-j", "--jobs", type=click.IntRange(min=0), default=None, help="Worker processes (0: CPUs)."
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Processes in all, this one included (0: one per CPU, the default).",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the summary cache.")
 @click.option(

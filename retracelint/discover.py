@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -32,10 +33,11 @@ class Discovery:
 
 def module_name(path: str) -> tuple[str, bool]:
     """The dotted module name of a file: its package chain (folders with __init__.py) plus its stem."""
-    p = Path(path)
-    stem = p.stem
+    folder, name = os.path.split(os.path.abspath(path))
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name  # as pathlib's stem
     is_package = stem == "__init__"
-    package = _package_of(os.path.abspath(p.parent))
+    package = _package_of(folder)
     parts = [*package, *([] if is_package else [stem])]
     name = ".".join(parts) if parts else stem
     return _sanitise(name), is_package
@@ -128,8 +130,8 @@ def _unique_modules(files: list[SourceFile]) -> list[SourceFile]:
     return out
 
 
-def _add_file(found: Discovery, seen: set[str], path: str) -> None:
-    real = os.path.realpath(path)
+def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = None) -> None:
+    real = real or os.path.realpath(path)
     if real in seen:
         return
     seen.add(real)
@@ -137,8 +139,11 @@ def _add_file(found: Discovery, seen: set[str], path: str) -> None:
     found.files.append(SourceFile(os.path.normpath(path), module, is_package))
 
 
-def _excluded(name: str, rel: str, patterns: tuple[str, ...]) -> bool:
-    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(rel, p) for p in patterns)
+def _exclusion(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a name or a relative path matches one of the glob ``patterns`` (one regex for all)."""
+    if not patterns:
+        return lambda _: False
+    return re.compile("|".join(fnmatch.translate(p) for p in patterns)).match  # type: ignore[return-value]
 
 
 def _walk(
@@ -153,6 +158,7 @@ def _walk(
     ignores: list[_GitIgnore] = _parent_gitignores(Path(root)) if gitignore else []
     ancestors: list[str] = []
     top = os.path.realpath(root)
+    excluded = _exclusion(excludes)
 
     def visit(folder: str, ignores: list[_GitIgnore]) -> None:
         real = os.path.realpath(folder)
@@ -167,11 +173,11 @@ def _walk(
         visited_dirs.add(real)
         ancestors.append(real)
         try:
-            visit_entries(folder, ignores)
+            visit_entries(folder, real, ignores)
         finally:
             ancestors.pop()
 
-    def visit_entries(folder: str, ignores: list[_GitIgnore]) -> None:
+    def visit_entries(folder: str, real: str, ignores: list[_GitIgnore]) -> None:
         if gitignore and os.path.isfile(os.path.join(folder, ".gitignore")):
             ignores = [*ignores, _read_gitignore(Path(folder).absolute())]
         try:
@@ -180,18 +186,23 @@ def _walk(
             reason = f"cannot read directory: {exc.strerror or exc}"
             found.errors.append((os.path.normpath(folder), reason))
             return
+        # Patterns may be written relative to the walked folder or to the configuration's folder.
+        rel_folder = _posix_relpath(folder, root)
+        base_folder = _posix_relpath(os.path.abspath(folder), base)
         for entry in entries:
-            path = os.path.join(folder, entry.name)
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            # Patterns may be written relative to the walked folder or to the configuration's folder.
-            from_base = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
-            if _excluded(entry.name, rel, excludes) or _excluded(entry.name, from_base, excludes):
+            name = entry.name
+            path = os.path.join(folder, name)
+            if (
+                excluded(name)
+                or excluded(_joined(rel_folder, name))
+                or excluded(_joined(base_folder, name))
+            ):
                 continue
             try:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
-            if gitignore and _is_ignored(ignores, Path(path), is_dir):
+            if ignores and _is_ignored(ignores, Path(path), is_dir):
                 continue
             if is_dir:
                 visit(path, ignores)
@@ -199,12 +210,23 @@ def _walk(
                 if os.path.exists(path) and not entry.is_file():
                     found.errors.append((os.path.normpath(path), "not a regular file; skipped"))
                     continue
-                if entry.is_symlink() and not os.path.exists(path):
+                link = entry.is_symlink()
+                if link and not os.path.exists(path):
                     found.errors.append((os.path.normpath(path), "broken symbolic link"))
                     continue
-                _add_file(found, seen, path)
+                # In a folder whose real path is known, only a link needs resolving.
+                _add_file(found, seen, path, None if link else os.path.join(real, name))
 
     visit(root, ignores)
+
+
+def _posix_relpath(path: str, start: str) -> str:
+    rel = os.path.relpath(path, start).replace(os.sep, "/")
+    return "" if rel == "." else rel
+
+
+def _joined(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
 
 
 def _read_gitignore(folder: Path) -> _GitIgnore:
