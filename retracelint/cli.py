@@ -21,14 +21,30 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 class DefaultGroup(click.Group):
-    """A group whose first argument, when it is not a command, is a path for ``check``."""
+    """A group whose first argument, when it is not a command, is a path for ``check``; ``confirm`` is
+    imported only when it runs (or help lists it), so that ``check`` starts fast."""
+
+    _LAZY = ("confirm",)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (
-            args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")
-        ):
+        known = (*self.commands, *self._LAZY, "--help", "-h", "--version")
+        if not args or args[0] not in known:
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self._LAZY and name not in self.commands:
+            try:
+                from retracelint.confirm.cli import confirm_command
+            except ImportError:
+                return None
+            self.add_command(confirm_command)
+        return super().get_command(ctx, name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for name in self._LAZY:
+            self.get_command(ctx, name)
+        return super().list_commands(ctx)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -246,14 +262,3 @@ def graph_command(
         settings = replace(settings, cache=False)
     findings = [f for f in analyse(targets, settings).findings if f.code != "RTL000"]
     click.echo(dot(findings) if as_dot else mermaid_all(findings), nl=False)
-
-
-def _register_optional_commands() -> None:
-    try:
-        from retracelint.confirm.cli import confirm_command
-    except ImportError:
-        return
-    main.add_command(confirm_command)
-
-
-_register_optional_commands()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from types import TracebackType
 
@@ -66,7 +66,7 @@ class Pool:
     expected_bytes: int  # the source bytes of all tasks that will be added: sets the chunk size
     min_tasks: int = 1  # fewer tasks than this in all: starting workers costs more than it saves
     _waiting: list[Task] = field(default_factory=list)
-    _executor: ProcessPoolExecutor | None = None
+    _executor: Executor | None = None
     _queue: list[tuple[Chunk, Future[list[bytes]] | None]] = field(default_factory=list)
 
     def __enter__(self) -> Pool:
@@ -121,6 +121,9 @@ class Pool:
             return None
         try:
             if self._executor is None:
+                # Imported here: multiprocessing costs a run with nothing to parse 15 ms to import.
+                from concurrent.futures import ProcessPoolExecutor
+
                 # gc.disable: the workers allocate like this process (see engine.analyse); a forked
                 # worker inherits the setting, a spawned one would not.
                 self._executor = ProcessPoolExecutor(self.processes - 1, initializer=gc.disable)
