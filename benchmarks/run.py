@@ -44,7 +44,7 @@ MIB = 1024 * 1024
 # retracelint's flake8 plugin (once installed) change what the other measures.
 JAXLINT_REQUIREMENT = "jaxlint==0.1.0a1"
 FLAKE8_REQUIREMENT = "flake8==7.5.0"
-RETRACELINT_MAIN = "import sys; from retracelint.cli import main; sys.exit(main())"
+RETRACELINT_MAIN = "from retracelint.cli import run; run()"
 
 # A run during which other work used more than this many cores on average was not clean: even
 # when the measured threads never waited for a core, a busy neighbour on the same physical core

@@ -1,4 +1,4 @@
-from retracelint.cli import main
+from retracelint.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -5,10 +5,11 @@ Exit codes follow flake8 and ruff: 0 no findings, 1 findings, 2 usage, configura
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import traceback
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -18,6 +19,30 @@ from retracelint.model import display_safe
 from retracelint.rules import RULES, RULES_BY_CODE, page
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass
+class _Process:
+    exit_fast: bool = False  # set by ``run``, the console script: never inside tests or flake8
+
+
+_process = _Process()
+
+
+def run() -> None:
+    """The ``retracelint`` command. A check ends the process with ``os._exit`` once its output is
+    written: freeing a large project's summaries object by object, and the interpreter's own teardown,
+    cost about as long as the check itself when nothing changed (0.3 s after a cold run of the
+    benchmark corpus), and the operating system reclaims the memory at once."""
+    _process.exit_fast = True
+    main()
+
+
+def _exit_now(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more to write
+            stream.flush()
+    os._exit(code)
 
 
 class DefaultGroup(click.Group):
@@ -118,8 +143,9 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--diff", is_flag=True, help="Print what --fix would change; exit 1 if anything.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Analyse PATHS (files or folders; '-' reads standard input)."""
+    kept: list[object] = []
     try:
-        code = _check(list(paths) or ["."], options)
+        code = _check(list(paths) or ["."], options, kept)
     except config.ConfigError as exc:
         click.echo(f"retracelint: error: {exc}", err=True)
         code = EXIT_ERROR
@@ -130,6 +156,8 @@ def check(paths: tuple[str, ...], **options: object) -> None:
         if os.environ.get("RETRACELINT_DEBUG"):
             traceback.print_exc()
         code = EXIT_ERROR
+    if _process.exit_fast:
+        _exit_now(code)
     sys.exit(code)
 
 
@@ -158,7 +186,7 @@ def _settings(paths: list[str], options: dict[str, object]) -> config.Settings:
     return replace(settings, **changes)  # type: ignore[arg-type]
 
 
-def _check(paths: list[str], options: dict[str, object]) -> int:
+def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
     from retracelint.engine import analyse
     from retracelint.report import render, statistics
 
@@ -166,6 +194,7 @@ def _check(paths: list[str], options: dict[str, object]) -> int:
     stdin = sys.stdin.buffer.read() if "-" in paths else None
     stdin_filename = str(options["stdin_filename"] or "stdin.py")
     run = analyse(paths, settings, stdin=stdin, stdin_filename=stdin_filename)
+    kept.append(run)  # freed by the process's end, not here (see ``run``)
     findings = run.findings
     if options["baseline"]:
         from retracelint.baseline import BaselineError, load_baseline
