@@ -16,6 +16,7 @@ are done here: a slower run, never a lost one.
 from __future__ import annotations
 
 import gc
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
@@ -87,11 +88,17 @@ class Pool:
             self._waiting.clear()
 
     def results(self, here: Callable[[Task], ModuleSummary]) -> dict[int, ModuleSummary]:
-        """Every task's summary by its index: this process works from the back of the queue, running
-        ``here`` on each task of a chunk no worker has started, until it meets the workers."""
+        """Every task's summary by its index. This process works from the back of the queue, running
+        ``here`` on each task of a chunk no worker has started, until it meets the workers; between
+        two chunks it unpickles what the workers have finished, so that this work, too, is done
+        while they still run."""
         out = {task.index: here(task) for task in self._waiting}
-        remaining = list(self._queue)
+        remaining = deque(self._queue)
         while remaining:
+            while remaining and _finished(remaining[0][1]):
+                self._collect(*remaining.popleft(), here, out)
+            if not remaining:
+                break
             chunk, future = remaining[-1]
             if future is not None and not future.cancel():
                 break
@@ -99,19 +106,28 @@ class Pool:
             for task in chunk:
                 out[task.index] = here(task)
         for chunk, future in remaining:
-            try:
-                encoded = future.result() if future is not None else None
-            except Exception:  # a worker died (memory, a signal): this process does its chunk
-                encoded = None
-            if encoded is None:
-                for task in chunk:
-                    out[task.index] = here(task)
-                continue
-            for task, data in zip(chunk, encoded, strict=True):
-                out[task.index] = decode(data)
+            self._collect(chunk, future, here, out)
         self._queue.clear()
         self._waiting.clear()
         return out
+
+    @staticmethod
+    def _collect(
+        chunk: Chunk,
+        future: Future[list[bytes]] | None,
+        here: Callable[[Task], ModuleSummary],
+        out: dict[int, ModuleSummary],
+    ) -> None:
+        try:
+            encoded = future.result() if future is not None else None
+        except Exception:  # a worker died (memory, a signal): this process does its chunk
+            encoded = None
+        if encoded is None:
+            for task in chunk:
+                out[task.index] = here(task)
+            return
+        for task, data in zip(chunk, encoded, strict=True):
+            out[task.index] = decode(data)
 
     def _chunk_bytes(self) -> int:
         return max(1, self.expected_bytes // (self.processes * _CHUNKS_PER_PROCESS))
@@ -131,6 +147,10 @@ class Pool:
         except (OSError, RuntimeError):  # no processes here: this one does everything
             self.processes = 1
             return None
+
+
+def _finished(future: Future[list[bytes]] | None) -> bool:
+    return future is not None and future.done()
 
 
 def _chunks(tasks: list[Task], limit: int) -> list[Chunk]:
