@@ -30,6 +30,7 @@ from retracelint.summary import ModuleSummary
 from retracelint.workers import Pool, Task
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
+_SCAN_BATCH = 64  # files scanned for wrapper names before the workers get the ones that have some
 
 
 @dataclass
@@ -241,15 +242,22 @@ def summarise_all(
     with Pool(processes, source.options, source.cache, size, _PARALLEL_MIN_FILES) as pool:
         if known is not None:
             sure = [i for i, item in enumerate(inputs) if known.sure(item.file.path)]
+            pool.add(misses(sure))
         else:
-            sure = [
-                i
-                for i, item in enumerate(inputs)
-                if not settings.prescan
-                or item.source is None
-                or prescan.names_wrapper(item.source, source.tokens)
-            ]
-        pool.add(misses(sure))
+            # Largest files first, a batch at a time: the workers start on the biggest files while
+            # this process still looks for wrapper names in the others.
+            sure = []
+            by_size = sorted(range(len(inputs)), key=lambda i: -len(inputs[i].source or b""))
+            for start in range(0, len(by_size), _SCAN_BATCH):
+                batch = [
+                    i
+                    for i in by_size[start : start + _SCAN_BATCH]
+                    if not settings.prescan
+                    or inputs[i].source is None
+                    or prescan.names_wrapper(inputs[i].source or b"", source.tokens)
+                ]
+                sure += batch
+                pool.add(misses(batch))
         found = known or relevance(inputs, source, previous)
         taken = set(sure)
         rest = []

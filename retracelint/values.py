@@ -152,10 +152,10 @@ def join(a: Value, b: Value) -> Value:
     )
     return Value(
         ty=ty,
-        vsrc=a.vsrc | b.vsrc,
-        shape=a.shape | b.shape,
-        deps=a.deps | b.deps,
-        fresh=a.fresh | b.fresh,
+        vsrc=_union(a.vsrc, b.vsrc),
+        shape=_union(a.shape, b.shape),
+        deps=_union(a.deps, b.deps),
+        fresh=_union(a.fresh, b.fresh),
         ref=a.ref if a.ref == b.ref else None,
         site=a.site if a.site == b.site else (a.site if b.site is None else b.site),
         items=a.items if a.items == b.items else (),
@@ -174,7 +174,17 @@ def combine(values: list[Value], ty: str = UNKNOWN, keep_shape: bool = True) -> 
         if keep_shape:
             shape |= value.shape
             deps |= value.deps
-    return Value(ty=ty, vsrc=frozenset(vsrc), shape=frozenset(shape), deps=frozenset(deps))
+    return Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=_frozen(deps))
+
+
+def _union(a: frozenset, b: frozenset) -> frozenset:
+    return a if not b or a is b else b if not a else a | b
+
+
+def _frozen(items: set) -> frozenset:
+    """``EMPTY`` itself when there is nothing: most values vary in no way, and one shared empty set is
+    pickled once per summary instead of once per value (130,000 fewer objects to load on the corpus)."""
+    return frozenset(items) if items else EMPTY
 
 
 def shape_sources(value: Value) -> frozenset[Src]:
@@ -185,7 +195,7 @@ def shape_sources(value: Value) -> frozenset[Src]:
     for dep in value.deps:
         if isinstance(dep, ParamDep):
             out.add(ParamShapeSrc(dep.name))
-    return frozenset(out)
+    return _frozen(out)
 
 
 def size_of(value: Value) -> Value:
