@@ -12,10 +12,11 @@ import io
 import os
 import pickle
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from retracelint import __version__
-from retracelint.summary import ModuleSummary
+from retracelint.summary import ModuleSummary, head_of
 
 _FORMAT = 1
 _MAGIC = b"RTLC"
@@ -25,8 +26,6 @@ class SummaryCache:
     def __init__(self, folder: Path, salt: str) -> None:
         self.folder = folder / f"v{_FORMAT}"
         self.salt = f"{__version__}|{_FORMAT}|{salt}".encode()
-        self.hits = 0
-        self.misses = 0
 
     def key(self, content: bytes, path: str, module: str, is_package: bool) -> str:
         """The key of a file's summary; ``content`` is the digest of the file's bytes."""
@@ -39,29 +38,56 @@ class SummaryCache:
         return self.folder / key[:2] / f"{key}.pickle"
 
     def get(self, key: str) -> ModuleSummary | None:
+        """The whole summary stored under ``key``; None when there is none to trust."""
+        entry = self.entry(key)
+        return entry.whole() if entry is not None else None
+
+    def entry(self, key: str) -> Entry | None:
+        """The entry stored under ``key``, read but not unpickled; None when there is none to trust."""
         try:
             data = self._file(key).read_bytes()
         except OSError:
-            self.misses += 1
             return None
         header = _MAGIC + key.encode("ascii") + b"\n"
-        if not data.startswith(header):
-            self.misses += 1  # another file's entry (copied, or a collision): never trusted
+        if not data.startswith(header) or len(data) < len(header) + 8:
+            # another file's entry (copied, or a collision): never trusted
             return None
-        try:
-            summary = safe_loads(data[len(header) :])
-        except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
-            self.misses += 1
+        size = int.from_bytes(data[len(header) : len(header) + 8], "little")
+        start = len(header) + 8
+        if start + size > len(data):
             return None
-        if not isinstance(summary, ModuleSummary):
-            self.misses += 1
-            return None
-        self.hits += 1
-        return summary
+        return Entry(data[start : start + size], data[start + size :])
 
-    def put(self, key: str, encoded: bytes) -> None:
-        """Store a summary pickled by ``encode``, with the key it belongs to."""
-        write_atomic(self._file(key), _MAGIC + key.encode("ascii") + b"\n" + encoded)
+    def put(self, key: str, encoded: Encoded) -> None:
+        """Store a summary encoded by ``encode``, with the key it belongs to."""
+        head, whole = encoded
+        header = _MAGIC + key.encode("ascii") + b"\n" + len(head).to_bytes(8, "little")
+        write_atomic(self._file(key), header + head + whole)
+
+
+Encoded = tuple[bytes, bytes]  # the head summary (``summary.head_of``) and the whole one, pickled
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A cache entry's two pickles. Either can turn out damaged when it is unpickled: a miss, then."""
+
+    head_bytes: bytes
+    whole_bytes: bytes
+
+    def head(self) -> ModuleSummary | None:
+        return _summary_or_none(self.head_bytes)
+
+    def whole(self) -> ModuleSummary | None:
+        return _summary_or_none(self.whole_bytes)
+
+
+def _summary_or_none(data: bytes) -> ModuleSummary | None:
+    try:
+        summary = safe_loads(data)
+    except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
+        return None
+    return summary if isinstance(summary, ModuleSummary) else None
 
 
 class ResultIndex:
@@ -95,7 +121,11 @@ class ResultIndex:
             pass
 
 
-def encode(summary: ModuleSummary) -> bytes:
+def encode(summary: ModuleSummary) -> Encoded:
+    return _dumps(head_of(summary)), _dumps(summary)
+
+
+def _dumps(summary: ModuleSummary) -> bytes:
     return pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
 
 

@@ -8,6 +8,7 @@ never guessed: a wrong edge makes a false finding, a missing one at worst a miss
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import networkx as nx
@@ -68,7 +69,12 @@ class JitBinding:
 class Project:
     """All module summaries, the resolved call graph, and the lookups the analysis needs."""
 
-    def __init__(self, summaries: list[ModuleSummary]) -> None:
+    def __init__(
+        self,
+        summaries: list[ModuleSummary],
+        whole: Callable[[ModuleSummary], ModuleSummary] | None = None,
+    ) -> None:
+        self._whole = whole  # loads the whole summary of a module given as a head
         self.modules: dict[str, ModuleSummary] = {}
         for summary in sorted(summaries, key=lambda s: s.path):
             if summary.error is None:
@@ -89,6 +95,28 @@ class Project:
         self.graph: nx.DiGraph = nx.DiGraph()
         self._mro: dict[str, list[str]] = {}
         self._link()
+
+    def function(self, qualname: str) -> FunctionSummary:
+        """The function with everything the propagation reads: its calls' arguments and what it
+        returns. A module read from the cache as a head (``summary.head_of``) is loaded whole the
+        first time one of its functions is asked for; linking needs only the heads."""
+        module = self.owner[qualname]
+        if module.head:
+            self._load_whole(module)
+        return self.functions[qualname]
+
+    def _load_whole(self, head: ModuleSummary) -> None:
+        if self._whole is None:
+            raise RuntimeError(f"retracelint: no whole summary for {head.module}")
+        whole = self._whole(head)
+        if self.modules.get(head.module) is head:
+            self.modules[head.module] = whole
+        for qualname, fn in whole.functions.items():
+            self.functions[qualname] = fn
+            self.owner[qualname] = whole
+        for qualname, cls in whole.classes.items():
+            self.classes[qualname] = cls
+            self.owner[qualname] = whole
 
     # -- linking ------------------------------------------------------------------------------------
     def _link(self) -> None:

@@ -160,9 +160,7 @@ def static_findings(
     site: JitSite,
     param: str,
 ) -> Iterator[Finding]:
-    for caller, origin, origin_loops, path in _shortest(
-        prop.static_candidates(fn, arg, loops, (step,))
-    ):
+    for caller, origin, origin_loops, path in prop.static_candidates(fn, arg, loops, (step,)):
         value = prop.resolve(caller, origin.value)
         described = f"'{param}' of jitted '{site.name}' ({_where(site.location)})"
         unhashable = _unhashable(project, caller, value)
@@ -291,9 +289,9 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         spec = project.jit_spec(target)
         if spec.fresh is None:
             continue
-        owner = project.functions.get(spec.function)
-        if owner is None:
+        if spec.function not in project.functions:
             continue
+        owner = project.function(spec.function)
         calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
         fresh = Value(fresh=spec.fresh_sources)
         # The wrapper is rebuilt as often as its function object is new, and matters where it is called.
@@ -483,23 +481,6 @@ def _jit_name(site: JitSite, called_as: str) -> str:
 
 def _where(location: Location) -> str:
     return f"{location.path}:{location.line}"
-
-
-Candidate = tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]
-
-
-def _shortest(candidates: Iterator[Candidate]) -> list[Candidate]:
-    """Each place a static value is made, once, by its shortest call path (the first if several): a
-    value forwarded through layers of wrappers reaches the same place by many paths (jax's own sources:
-    24,817 paths to 252 places), and ``_dedupe`` would keep only the shortest finding anyway."""
-    best: dict[tuple[str, Location, tuple[int, ...]], Candidate] = {}
-    for candidate in candidates:
-        caller, origin, loops, path = candidate
-        key = (caller.qualname, origin.location, loops)
-        kept = best.get(key)
-        if kept is None or len(path) < len(kept[3]):
-            best[key] = candidate
-    return list(best.values())
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

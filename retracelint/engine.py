@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from retracelint import __version__, prescan
-from retracelint.cache import ResultIndex, SummaryCache, encode, ensure_gitignore
+from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, ensure_gitignore
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover, module_name
 from retracelint.filters import apply_filters, with_source_lines
@@ -110,6 +110,7 @@ class Summaries:
     options: SummaryOptions
     tokens: re.Pattern[bytes]
     parsed: int = 0  # files parsed in this run, here or in the workers
+    _entries: dict[str, tuple[Input, Entry]] = field(default_factory=dict)  # of the heads read
 
     @classmethod
     def open(cls, settings: Settings) -> Summaries:
@@ -132,6 +133,27 @@ class Summaries:
         return self.cache.get(
             self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
         )
+
+    def cached_head(self, item: Input) -> ModuleSummary | None:
+        """The head of ``item``'s cached summary (see ``summary.head_of``); ``whole`` gives the rest."""
+        if self.cache is None:
+            return None
+        file = item.file
+        key = self.cache.key(item.digest, file.path, file.module, file.is_package)
+        entry = self.cache.entry(key)
+        head = entry.head() if entry is not None else None
+        if entry is not None and head is not None:
+            self._entries[file.path] = (item, entry)
+        return head
+
+    def whole(self, head: ModuleSummary) -> ModuleSummary:
+        """The whole summary of a module read as a head (``callgraph.Project`` asks on first use)."""
+        item, entry = self._entries[head.path]
+        whole = entry.whole()
+        if whole is None:  # the head was sound but the rest is damaged: summarise it again
+            self.parsed += 1
+            whole = self.make(self.task(0, item))
+        return whole
 
     def make(self, task: Task) -> ModuleSummary:
         """Summarise in this process, and cache the result."""
@@ -229,7 +251,7 @@ def summarise_all(
             if item.source is None:
                 results[i] = source.now(item, relevant=True)
                 continue
-            cached = source.cached(item)
+            cached = source.cached_head(item)
             if cached is not None:
                 results[i] = cached
             else:
@@ -369,7 +391,7 @@ def _linked(
     from retracelint.checks import run_checks
     from retracelint.propagate import Propagation
 
-    project = Project(summaries)
+    project = Project(summaries, whole=source.whole)
     findings = run_checks(project, Propagation(project))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     records = {

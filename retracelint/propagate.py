@@ -60,12 +60,17 @@ class Cause:
     arg: Arg | None = None  # the outermost argument that carries the varying value
 
 
+# A place where a static value is made: the function, the argument there, its loops, the call path.
+Candidate = tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]
+
+
 @dataclass
 class Propagation:
     project: Project
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
     _repeated: dict[str, Driver | None] | None = None
+    _forwards: dict[tuple[str, str, int], list[Candidate]] = field(default_factory=dict)
 
     # -- values in a function's own terms --------------------------------------------------------
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
@@ -87,7 +92,7 @@ class Propagation:
         target = self.project.targets.get((fn.qualname, index))
         if not isinstance(target, FuncTarget):
             return None
-        callee = self.project.functions[target.qualname]
+        callee = self.project.function(target.qualname)
         summary = self.summary_of(callee, yields=isinstance(dep, IterDep))
         if summary is None:
             return None
@@ -279,7 +284,7 @@ class Propagation:
     def jit_calls(self) -> Iterator[tuple[FunctionSummary, int, JitTarget]]:
         for (caller, index), target in sorted(self.project.targets.items()):
             if isinstance(target, JitTarget):
-                yield self.project.functions[caller], index, target
+                yield self.project.function(caller), index, target
 
     def static_candidates(
         self,
@@ -288,23 +293,45 @@ class Propagation:
         loops: tuple[int, ...],
         path: tuple[PathStep, ...],
         depth: int = 0,
-    ) -> Iterator[tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]]:
-        """Where a static argument's value is made: follow plain parameter forwarding up to the callers."""
+    ) -> list[Candidate]:
+        """Where a static argument's value is made: follow plain parameter forwarding up to the
+        callers. Each place once, by its shortest call path (the first found if several): a value
+        forwarded through layers of wrappers reaches the same place by many paths (jax's own
+        sources: 24,817 paths to 252 places), and a finding keeps only the shortest anyway."""
         param = arg.value.param
         if param is None or depth >= _MAX_DEPTH:
-            yield fn, arg, loops, path
-            return
+            return [(fn, arg, loops, path)]
+        return [
+            (caller, origin, at, (*steps, *path))
+            for caller, origin, at, steps in self._forwarded(fn, param, depth)
+        ]
+
+    def _forwarded(self, fn: FunctionSummary, param: str, depth: int) -> list[Candidate]:
+        """``static_candidates`` for parameter ``param`` of ``fn``, with paths that end at ``fn``.
+        The answer depends on nothing else, so it is kept: the same forwarding chains are walked
+        for every static argument that goes through them."""
+        key = (fn.qualname, param, depth)
+        known = self._forwards.get(key)
+        if known is not None:
+            return known
+        best: dict[tuple[str, Location, tuple[int, ...]], Candidate] = {}
         for seen, (caller, call, passed, step) in enumerate(self.caller_args(fn, param), start=1):
-            yield from self.static_candidates(caller, passed, call.loops, (step, *path), depth + 1)
+            for found in self.static_candidates(caller, passed, call.loops, (step,), depth + 1):
+                place = (found[0].qualname, found[1].location, found[2])
+                kept = best.get(place)
+                if kept is None or len(found[3]) < len(kept[3]):
+                    best[place] = found
             if seen >= _MAX_CAUSES:
-                return
+                break
+        self._forwards[key] = answer = list(best.values())
+        return answer
 
     def caller_args(
         self, fn: FunctionSummary, param: str
     ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
         """Each known call of ``fn`` that passes ``param``: the caller, the call, the argument, the step."""
         for caller_name, index in self.project.callers.get(fn.qualname, ()):
-            caller = self.project.functions[caller_name]
+            caller = self.project.function(caller_name)
             call = caller.calls[index]
             target = self.project.targets[(caller_name, index)]
             # A method called on an instance (or a class called to make one) has `self` bound.

@@ -50,10 +50,10 @@ def summarise_chunk(
     """In a worker: summarise, store in the cache, and return the pickled summaries."""
     out = []
     for task in chunk:
-        data = encode(summarise(task.source, task.path, task.module, task.is_package, options))
+        encoded = encode(summarise(task.source, task.path, task.module, task.is_package, options))
         if cache is not None:
-            cache.put(task.key, data)
-        out.append(data)
+            cache.put(task.key, encoded)
+        out.append(encoded[1])
     return out
 
 

@@ -151,3 +151,34 @@ def test_a_damaged_manifest_is_ignored(project: Path, tmp_path: Path, damage: by
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     again, _ = _runs(project, cache)
     assert again.summaries and _keys(again) == _keys(first)
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    sorted(p.name for p in FIXTURES.iterdir() if p.suffix == ".py" or p.is_dir()),
+)
+def test_linking_from_cached_heads_finds_what_a_fresh_run_finds(
+    fixture: str, tmp_path: Path
+) -> None:
+    """With the whole-run indexes gone, every module is read back as a head (calls without their
+    arguments) and loaded whole only where the propagation asks: the findings must not change."""
+    source = FIXTURES / fixture
+    root = tmp_path / fixture
+    if source.is_dir():
+        shutil.copytree(source, root)
+    else:
+        root.mkdir()
+        shutil.copy(source, root / fixture)
+    cache = tmp_path / "cache"
+    settings = Settings(cache_dir=str(cache), jobs=1)
+    fresh = analyse([str(root)], Settings(cache=False, jobs=1))
+    analyse([str(root)], settings)
+    shutil.rmtree(cache / "v1" / "runs")
+    shutil.rmtree(cache / "v1" / "projects")
+    from_heads = analyse([str(root)], settings)
+    # Files the pre-scan leaves out are only syntax-checked: they have no head.
+    assert all(s.head for s in from_heads.summaries if s.functions)
+    assert _keys(from_heads) == _keys(fresh)
