@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
 from retracelint.model import Location
@@ -378,14 +379,21 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
     first_default = len(positional) - n_defaults
     for i, arg in enumerate(positional):
         kind = "posonly" if i < len(args.posonlyargs) else "normal"
-        out.append(Param(arg.arg, kind, i >= first_default, _annotation_type(arg.annotation)))
+        out.append(_param(arg.arg, kind, i >= first_default, _annotation_type(arg.annotation)))
     if args.vararg:
-        out.append(Param(args.vararg.arg, "vararg"))
+        out.append(_param(args.vararg.arg, "vararg"))
     for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        out.append(Param(arg.arg, "kwonly", default is not None, _annotation_type(arg.annotation)))
+        out.append(_param(arg.arg, "kwonly", default is not None, _annotation_type(arg.annotation)))
     if args.kwarg:
-        out.append(Param(args.kwarg.arg, "kwarg"))
+        out.append(_param(args.kwarg.arg, "kwarg"))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _param(name: str, kind: str, has_default: bool = False, annotation: str | None = None) -> Param:
+    """One object per distinct parameter (``self``, ``x``, ``*args``...): a module's summary pickles
+    each once: 43,000 fewer objects to load for the corpus (69,805 -> 26,939 parameters)."""
+    return Param(name, kind, has_default, annotation)
 
 
 def _assigned_names(body: list[ast.stmt]) -> set[str]:
@@ -1446,8 +1454,10 @@ class _FunctionPass:
             receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         site = CallSite(
-            callee=callee,
-            text=self.mod.pos.text(node.func),
+            # Interned: the same callee is called many times in a module, and a summary pickles
+            # one string object once (the heads of the corpus: 165,000 strings to load, not 205,000).
+            callee=tuple(sys.intern(part) for part in callee),
+            text=sys.intern(self.mod.pos.text(node.func)),
             args=tuple(
                 Arg(value, self.loc(a), self.mod.pos.text(a))
                 for value, a in zip(args, node.args, strict=True)
@@ -1459,7 +1469,7 @@ class _FunctionPass:
                 if k.arg
             ),
             location=self.loc(node),
-            loops=tuple(self.loops),
+            loops=tuple(self.loops) if self.loops else (),
             star=star,
             receiver=receiver_arg,
         )
