@@ -139,6 +139,7 @@ def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_pa
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     again, _ = _runs(project, cache)
     assert again.summaries and _keys(again) == _keys(first)
+    assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
 
 
 @pytest.mark.parametrize("damage", [b"", b"garbage", b"RTLC" + b"\x80\x05N."])
@@ -151,6 +152,7 @@ def test_a_damaged_manifest_is_ignored(project: Path, tmp_path: Path, damage: by
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     again, _ = _runs(project, cache)
     assert again.summaries and _keys(again) == _keys(first)
+    assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -182,3 +184,18 @@ def test_linking_from_cached_heads_finds_what_a_fresh_run_finds(
     # Files the pre-scan leaves out are only syntax-checked: they have no head.
     assert all(s.head for s in from_heads.summaries if s.functions)
     assert _keys(from_heads) == _keys(fresh)
+
+
+def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
+    project: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    first, _ = _runs(project, cache)
+    shutil.rmtree(cache / "v1" / "runs")
+    shutil.rmtree(cache / "v1" / "projects")
+    for entry in cache.rglob("*.pickle"):
+        data = entry.read_bytes()
+        entry.write_bytes(data[:-16] + b"\xff" * 16)  # the whole summary comes last in an entry
+    again, _ = _runs(project, cache)
+    assert again.summaries and _keys(again) == _keys(first)
+    assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
