@@ -125,25 +125,23 @@ class Summaries:
             prescan.wrapper_tokens(options.wrappers),
         )
 
+    def key(self, item: Input, digest: bytes | None = None) -> str:
+        """The cache key of ``item``'s file with the content ``digest`` (default: its own)."""
+        if self.cache is None:
+            return ""
+        file = item.file
+        return self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
+
     def cached(self, item: Input, digest: bytes | None = None) -> ModuleSummary | None:
         """The summary cached for ``item``'s file with the content ``digest`` (default: its own)."""
-        if self.cache is None:
-            return None
-        file = item.file
-        return self.cache.get(
-            self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
-        )
+        return self.cache.get(self.key(item, digest)) if self.cache is not None else None
 
     def cached_head(self, item: Input) -> ModuleSummary | None:
         """The head of ``item``'s cached summary (see ``summary.head_of``); ``whole`` gives the rest."""
-        if self.cache is None:
-            return None
-        file = item.file
-        key = self.cache.key(item.digest, file.path, file.module, file.is_package)
-        entry = self.cache.entry(key)
+        entry = self.cache.entry(self.key(item)) if self.cache is not None else None
         head = entry.head() if entry is not None else None
         if entry is not None and head is not None:
-            self._entries[file.path] = (item, entry)
+            self._entries[item.file.path] = (item, entry)
         return head
 
     def whole(self, head: ModuleSummary) -> ModuleSummary:
@@ -165,12 +163,7 @@ class Summaries:
     def task(self, index: int, item: Input) -> Task:
         file = item.file
         assert item.source is not None
-        key = (
-            self.cache.key(item.digest, file.path, file.module, file.is_package)
-            if self.cache
-            else ""
-        )
-        return Task(index, file.path, file.module, file.is_package, item.source, key)
+        return Task(index, file.path, file.module, file.is_package, item.source, self.key(item))
 
     def now(self, item: Input, relevant: bool) -> ModuleSummary:
         """``item``'s summary as it is now, from the cache or made here."""
@@ -189,8 +182,8 @@ class Summaries:
         """The pre-scan of ``item``: the last run's when the file is unchanged."""
         if item.source is None:
             return None
-        before = previous.records.get(item.file.path) if previous else None
-        if before is not None and before.digest == item.digest:
+        before = previous.unchanged(item.file.path, item.digest) if previous else None
+        if before is not None:
             return before.scan
         file = item.file
         return prescan.scan(item.source, file.module, file.is_package, self.tokens)
@@ -297,8 +290,8 @@ def summarise_all(
 
 def _syntax_only(item: Input, source: Summaries, previous: Manifest | None) -> ModuleSummary:
     file = item.file
-    before = previous.records.get(file.path) if previous else None
-    if before is not None and before.digest == item.digest and not before.relevant:
+    before = previous.unchanged(file.path, item.digest) if previous else None
+    if before is not None and not before.relevant:
         return before.bare_summary(file.path, file.module, file.is_package)
     return source.now(item, relevant=False)
 
@@ -426,11 +419,8 @@ def _reused(
         return None
     records = {}
     for path, (digest, relevant) in current.items():
-        before = previous.records[path]
-        if before.digest == digest:
-            records[path] = before
-        else:
-            records[path] = record(digest, found.scans[path], relevant, made[path])
+        before = previous.unchanged(path, digest)
+        records[path] = before or record(digest, found.scans[path], relevant, made[path])
     return Manifest(records, findings)
 
 

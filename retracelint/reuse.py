@@ -45,6 +45,11 @@ class Manifest:
     records: dict[str, FileRecord]  # by path
     findings: tuple[Finding, ...]  # before source lines and filters; without discovery errors
 
+    def unchanged(self, path: str, digest: bytes) -> FileRecord | None:
+        """The last run's record of ``path`` if the file still has the same bytes."""
+        before = self.records.get(path)
+        return before if before is not None and before.digest == digest else None
+
 
 def record(digest: bytes, scan: Scan | None, relevant: bool, summary: ModuleSummary) -> FileRecord:
     error = (summary.error, summary.error_line, summary.error_col) if summary.error else None
