@@ -8,8 +8,8 @@ the two ends meet in the middle, and nobody waits long for the last chunk. Work 
 the workers run: the engine hands over the files that surely matter before the relevance pre-scan has
 decided about the others.
 
-A worker returns each summary pickled, the same bytes it writes to the cache, so a summary is pickled
-once. If the workers cannot start (a sandbox, a frozen app) or die (killed for memory), their chunks
+A worker returns each whole summary pickled, the same bytes it writes to the cache beside the summary's
+head, so a summary is pickled once. If the workers cannot start (a sandbox, a frozen app) or die (killed for memory), their chunks
 are done here: a slower run, never a lost one.
 """
 
