@@ -83,12 +83,7 @@ class Project:
         self.owner: dict[str, ModuleSummary] = {}
         self.classes: dict[str, ClassSummary] = {}
         for summary in self.modules.values():
-            for qualname, fn in summary.functions.items():
-                self.functions[qualname] = fn
-                self.owner[qualname] = summary
-            for qualname, cls in summary.classes.items():
-                self.classes[qualname] = cls
-                self.owner[qualname] = summary
+            self._register(summary)
         self.targets: dict[tuple[str, int], Target] = {}
         self.callers: dict[str, list[tuple[str, int]]] = {}
         self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
@@ -111,12 +106,15 @@ class Project:
         whole = self._whole(head)
         if self.modules.get(head.module) is head:
             self.modules[head.module] = whole
-        for qualname, fn in whole.functions.items():
+        self._register(whole)
+
+    def _register(self, summary: ModuleSummary) -> None:
+        for qualname, fn in summary.functions.items():
             self.functions[qualname] = fn
-            self.owner[qualname] = whole
-        for qualname, cls in whole.classes.items():
+            self.owner[qualname] = summary
+        for qualname, cls in summary.classes.items():
             self.classes[qualname] = cls
-            self.owner[qualname] = whole
+            self.owner[qualname] = summary
 
     # -- linking ------------------------------------------------------------------------------------
     def _link(self) -> None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from run_keys import finding_keys
+
 from retracelint.config import Settings
-from retracelint.engine import Run, analyse
+from retracelint.engine import analyse
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -51,12 +53,6 @@ def _project(root: Path, helpers: str) -> Path:
     return pkg
 
 
-def _keys(run: Run) -> list[tuple[str, int, int, str, str]]:
-    return [
-        (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
-    ]
-
-
 def test_editing_a_callee_in_another_module_makes_the_finding_appear_and_go(tmp_path: Path) -> None:
     pkg = _project(tmp_path / "src", HELPERS_PADDED)
     settings = Settings(cache_dir=str(tmp_path / "cache"))
@@ -80,7 +76,7 @@ def test_warm_cache_gives_the_same_findings_as_no_cache(tmp_path: Path) -> None:
     settings = Settings(cache_dir=str(tmp_path / "cache"))
     first = analyse([str(project)], settings)
     warm = analyse([str(project)], settings)
-    assert _keys(cold) == _keys(first) == _keys(warm)
+    assert finding_keys(cold) == finding_keys(first) == finding_keys(warm)
     assert warm.cache_hits == warm.files > 0
     assert len(cold.findings) >= 5
 
@@ -92,14 +88,14 @@ def test_output_order_does_not_depend_on_jobs(tmp_path: Path) -> None:
     one = analyse([str(tmp_path)], Settings(cache=False, jobs=1))
     two = analyse([str(tmp_path)], Settings(cache=False, jobs=2))
     assert one.files >= 24
-    assert _keys(one) == _keys(two)
+    assert finding_keys(one) == finding_keys(two)
 
 
 def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     pkg = _project(tmp_path / "src", HELPERS_SLICE)
     cache = tmp_path / "cache"
     settings = Settings(cache_dir=str(cache))
-    expected = _keys(analyse([str(pkg)], settings))
+    expected = finding_keys(analyse([str(pkg)], settings))
     entries = sorted(cache.rglob("*.pickle"))
     assert entries
     entries[0].write_bytes(entries[0].read_bytes()[:20])  # truncated
@@ -108,7 +104,7 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     shutil.rmtree(cache / "v1" / "runs")
     shutil.rmtree(cache / "v1" / "projects")
     run = analyse([str(pkg)], settings)
-    assert _keys(run) == expected
+    assert finding_keys(run) == expected
     assert run.cache_hits == len(entries) - 2
     assert (cache / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
 
@@ -120,14 +116,16 @@ def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: 
     first = analyse([str(pkg)], settings)
     again = analyse([str(pkg)], settings)
     assert (
-        _keys(again) == _keys(first) and again.summaries == [] and again.cache_hits == again.files
+        finding_keys(again) == finding_keys(first)
+        and again.summaries == []
+        and again.cache_hits == again.files
     )
     (run_entry,) = (cache / "v1" / "runs").iterdir()
     run_entry.write_bytes(b"garbage")  # a damaged index entry is a miss: everything is linked again
-    assert _keys(analyse([str(pkg)], settings)) == _keys(first)
+    assert finding_keys(analyse([str(pkg)], settings)) == finding_keys(first)
     (pkg / "main.py").write_text(MAIN.replace("range(1, 10)", "range(1, 20)"), encoding="utf-8")
     edited = analyse([str(pkg)], settings)
     assert edited.summaries  # the edit was seen: linked again from the summaries
-    assert _keys(edited) != _keys(first)  # the loop text in the message changed
+    assert finding_keys(edited) != finding_keys(first)  # the loop text in the message changed
     ignored = analyse([str(pkg)], Settings(cache_dir=str(cache), ignore=("RTL101",)))
     assert ignored.findings == []  # settings that decide findings are part of the key

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from run_keys import finding_keys
 
 from retracelint.config import Settings
 from retracelint.discover import SourceFile
@@ -16,12 +17,6 @@ from retracelint.prescan import Scan, imported_modules, relevant, scan, wrapper_
 ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = Path(os.environ.get("RETRACELINT_CORPUS", ROOT / ".bench" / "corpus"))
-
-
-def _keys(run: Run) -> list[tuple[str, int, int, str, str]]:
-    return [
-        (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
-    ]
 
 
 def _both(paths: list[str], cache: Path) -> tuple[Run, Run]:
@@ -37,7 +32,7 @@ def _both(paths: list[str], cache: Path) -> tuple[Run, Run]:
 )
 def test_same_findings_with_and_without_the_prescan(paths: list[str], tmp_path: Path) -> None:
     full, scanned = _both(paths, tmp_path / "cache")
-    assert _keys(full) == _keys(scanned)
+    assert finding_keys(full) == finding_keys(scanned)
 
 
 @pytest.mark.skipif(
@@ -45,7 +40,7 @@ def test_same_findings_with_and_without_the_prescan(paths: list[str], tmp_path: 
 )
 def test_same_findings_on_the_corpus(tmp_path: Path) -> None:
     full, scanned = _both([str(CORPUS)], tmp_path / "cache")
-    assert _keys(full) == _keys(scanned)
+    assert finding_keys(full) == finding_keys(scanned)
 
 
 def test_unconnected_files_are_left_out_and_linked_ones_kept(tmp_path: Path) -> None:

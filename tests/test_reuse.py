@@ -8,17 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from run_keys import finding_keys
 
 from retracelint.config import Settings
 from retracelint.engine import Run, analyse
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
-
-
-def _keys(run: Run) -> list[tuple[str, int, int, str, str]]:
-    return [
-        (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
-    ]
 
 
 @pytest.fixture()
@@ -32,7 +27,7 @@ def _runs(root: Path, cache: Path) -> tuple[Run, Run]:
     """The run with the cache (after the edit), and a fresh run without any cache."""
     cached = analyse([str(root)], Settings(cache_dir=str(cache), jobs=1))
     fresh = analyse([str(root)], Settings(cache=False, jobs=1))
-    assert _keys(cached) == _keys(fresh)
+    assert finding_keys(cached) == finding_keys(fresh)
     return cached, fresh
 
 
@@ -71,10 +66,10 @@ def test_an_edit_that_changes_a_fact_is_linked_again(project: Path, tmp_path: Pa
     train.write_text("\n" + text, encoding="utf-8")
     moved, _ = _runs(project, cache)
     assert moved.summaries
-    assert _keys(moved) != _keys(first)
+    assert finding_keys(moved) != finding_keys(first)
     train.write_text(text, encoding="utf-8")  # undone: equal to the summaries of the first run
     back, _ = _runs(project, cache)
-    assert _keys(back) == _keys(first)
+    assert finding_keys(back) == finding_keys(first)
 
 
 def test_a_new_file_or_a_removed_file_is_linked_again(project: Path, tmp_path: Path) -> None:
@@ -138,7 +133,7 @@ def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_pa
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     again, _ = _runs(project, cache)
-    assert again.summaries and _keys(again) == _keys(first)
+    assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
 
 
@@ -151,7 +146,7 @@ def test_a_damaged_manifest_is_ignored(project: Path, tmp_path: Path, damage: by
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     again, _ = _runs(project, cache)
-    assert again.summaries and _keys(again) == _keys(first)
+    assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
 
 
@@ -183,7 +178,7 @@ def test_linking_from_cached_heads_finds_what_a_fresh_run_finds(
     from_heads = analyse([str(root)], settings)
     # Files the pre-scan leaves out are only syntax-checked: they have no head.
     assert all(s.head for s in from_heads.summaries if s.functions)
-    assert _keys(from_heads) == _keys(fresh)
+    assert finding_keys(from_heads) == finding_keys(fresh)
 
 
 def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
@@ -197,5 +192,5 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
         data = entry.read_bytes()
         entry.write_bytes(data[:-16] + b"\xff" * 16)  # the whole summary comes last in an entry
     again, _ = _runs(project, cache)
-    assert again.summaries and _keys(again) == _keys(first)
+    assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again

@@ -8,18 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from run_keys import finding_keys
 
 from retracelint import workers
 from retracelint.config import Settings
-from retracelint.engine import Run, analyse
+from retracelint.engine import analyse
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
-
-
-def _keys(run: Run) -> list[tuple[str, int, int, str, str]]:
-    return [
-        (f.location.path, f.location.line, f.location.col, f.code, f.message) for f in run.findings
-    ]
 
 
 @pytest.fixture()
@@ -40,28 +35,28 @@ def _dies(*args: object) -> list[bytes]:
 def test_a_dying_worker_costs_time_not_findings(
     copies: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expected = _keys(analyse([str(copies)], Settings(cache=False, jobs=1)))
+    expected = finding_keys(analyse([str(copies)], Settings(cache=False, jobs=1)))
     assert len(expected) >= 10
     monkeypatch.setattr(workers, "summarise_chunk", _dies)  # inherited by forked workers
     run = analyse([str(copies)], Settings(cache=False, jobs=3))
-    assert _keys(run) == expected
+    assert finding_keys(run) == expected
 
 
 @pytest.mark.parametrize("jobs", [2, 3, 5])
 def test_any_number_of_processes_gives_the_same_findings_and_cache(
     copies: Path, tmp_path: Path, jobs: int
 ) -> None:
-    expected = _keys(analyse([str(copies)], Settings(cache=False, jobs=1)))
+    expected = finding_keys(analyse([str(copies)], Settings(cache=False, jobs=1)))
     cache = tmp_path / f"cache{jobs}"
     # Without the pre-scan every file is summarised, so every file has a cache entry.
     settings = Settings(cache_dir=str(cache), jobs=jobs, prescan=False)
     cold = analyse([str(copies)], settings)
-    assert _keys(cold) == expected
+    assert finding_keys(cold) == expected
     shutil.rmtree(cache / "v1" / "runs")
     shutil.rmtree(cache / "v1" / "projects")
     # Every summary, made here or in a worker, was cached under its file's key.
     warm = analyse([str(copies)], settings)
-    assert _keys(warm) == expected
+    assert finding_keys(warm) == expected
     assert warm.cache_hits == warm.files
 
 
