@@ -156,12 +156,19 @@ def sources(ledger: Ledger, batch: int) -> dict[str, Callable[[], None]]:
             ledger, "mutant-project", files, lambda: fuzz.check_project(files, "mutant-project")
         )
 
+    @settings(explore, max_examples=max(1, batch // 10))
+    @given(st.integers(0, 2**64))
+    def edits(seed: int) -> None:
+        files = {"seed.txt": str(seed).encode()}  # check_edit_sequence(seed, 30) replays it
+        guarded(ledger, "edits", files, lambda: fuzz.check_edit_sequence(seed, rounds=30))
+
     return {
         "grammar": grammar,
         "cst": cst,
         "grammar-project": grammar_project,
         "jax-project": jax_project,
         "mutant": mutant,
+        "edits": edits,
     }
 
 
