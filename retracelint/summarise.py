@@ -396,6 +396,22 @@ def _param(name: str, kind: str, has_default: bool = False, annotation: str | No
     return Param(name, kind, has_default, annotation)
 
 
+def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Value]:
+    """The environment after a loop: each name may hold its value from before or from the body."""
+    return {**before, **{n: join(before[n], v) if n in before else v for n, v in after.items()}}
+
+
+def _carried_out(values: dict[str, Value], assigned: set[str], src: Src) -> dict[str, Value]:
+    """The environment after one walk of a loop body, carry markers dropped: a name the body assigns
+    from its own value at the previous iteration varies per iteration (``src``)."""
+    out = {}
+    for name, value in values.items():
+        carried = name in assigned and _has_carry(value)
+        value = _drop_carry(value)
+        out[name] = value.with_(vsrc=value.vsrc | {src}) if carried else value
+    return out
+
+
 def _assigned_names(body: list[ast.stmt]) -> set[str]:
     """Names bound anywhere in a block (not descending into nested defs), for loop-carried analysis."""
     names: set[str] = set()
@@ -852,7 +868,6 @@ class _FunctionPass:
         Inside an enclosing loop's first (silent) pass one walk is enough, which keeps nested loops
         linear in depth rather than exponential.
         """
-        src = LoopSrc(index)
         if not self.recording:
             self.silent_loop(index, body, head)
             return
@@ -861,46 +876,35 @@ class _FunctionPass:
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
-        self.env = dict(before)
-        for name in assigned & before.keys():
-            self.env[name] = self.env[name].with_(vsrc=self.env[name].vsrc | {CarrySrc(name)})
-        head()  # type: ignore[operator]
-        self.block(body)
-        first = self.env
-        carried = {name for name in assigned if name in first and _has_carry(first[name])}
-        self.env = dict(before)
-        for name, value in first.items():
-            value = _drop_carry(value)
-            if name in carried:
-                value = value.with_(vsrc=value.vsrc | {src})
-            self.env[name] = join(before[name], value) if name in before else value
+        first = self.walk_carrying(body, head, before, assigned)
+        self.env = _joined(before, _carried_out(first, assigned, LoopSrc(index)))
         self.recording = was_recording
         head()  # type: ignore[operator]
         self.block(body)
         after = self.env
         self.loops.pop()
-        self.env = dict(before)
-        for name, value in after.items():
-            self.env[name] = join(before[name], value) if name in before else value
+        self.env = _joined(before, after)
 
     def silent_loop(self, index: int, body: list[ast.stmt], head: object) -> None:
         """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
         assigned = _assigned_names(body)
         before = self.env
         self.loops.append(index)
+        after = self.walk_carrying(body, head, before, assigned)
+        self.loops.pop()
+        self.env = _joined(before, _carried_out(after, assigned, LoopSrc(index)))
+
+    def walk_carrying(
+        self, body: list[ast.stmt], head: object, before: dict[str, Value], assigned: set[str]
+    ) -> dict[str, Value]:
+        """One walk of a loop body from ``before``, each name the body assigns marked as carried in
+        from the previous iteration; the environment after it."""
         self.env = dict(before)
         for name in assigned & before.keys():
             self.env[name] = self.env[name].with_(vsrc=self.env[name].vsrc | {CarrySrc(name)})
         head()  # type: ignore[operator]
         self.block(body)
-        after = self.env
-        self.loops.pop()
-        self.env = dict(before)
-        for name, value in after.items():
-            if name in assigned and _has_carry(value):
-                value = _drop_carry(value).with_(vsrc=value.vsrc | {LoopSrc(index)})
-                value = _drop_carry(value)
-            self.env[name] = join(before[name], value) if name in before else value
+        return self.env
 
     def s_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for deco in node.decorator_list:
