@@ -253,8 +253,7 @@ def summarise_all(
         return out
 
     processes = settings.jobs or os.cpu_count() or 1
-    size = sum(len(item.source or b"") for item in inputs)
-    with Pool(processes, source.options, source.cache, size, _PARALLEL_MIN_FILES) as pool:
+    with Pool(processes, source.options, source.cache, _PARALLEL_MIN_FILES) as pool:
         if known is not None:
             sure = [i for i, item in enumerate(inputs) if known.sure(item.file.path)]
             pool.add(misses(sure))
@@ -273,6 +272,9 @@ def summarise_all(
                 ]
                 sure += batch
                 pool.add(misses(batch))
+        # Linking needs networkx, 0.09 s to import: imported now, while the workers parse.
+        import retracelint.callgraph  # noqa: F401
+
         found = known or relevance(inputs, source, previous)
         taken = set(sure)
         rest = []

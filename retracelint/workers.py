@@ -1,21 +1,24 @@
 """Summarise files in worker processes and in this one at the same time.
 
 ``-j N`` means N processes in all: N - 1 workers and this process, which would otherwise sit idle
-while the workers parse. Work is handed out in chunks, largest files first; the workers take chunks
-from the front of the queue and this process takes them from the back (a chunk no worker has picked
-up yet can still be cancelled, and then it is done here). So the big files go to the workers early,
-the two ends meet in the middle, and nobody waits long for the last chunk. Work can be added while
-the workers run: the engine hands over the files that surely matter before the relevance pre-scan has
-decided about the others.
+while the workers parse. The files wait in one queue, largest first. The workers take chunks from the
+front and this process takes files one at a time from the back, so the big files go to the workers
+early and the two ends meet in the middle. A chunk is a share of what is still queued (guided
+self-scheduling): big while much is left, small near the end, so that when this process finds the
+queue empty it waits for little. Each worker holds two chunks, the one it runs and the next, fed
+from the executor's thread as each finishes, so it never waits for this process. Work can be added
+while the workers run: the engine hands over the files that surely matter before the relevance
+pre-scan has decided about the others.
 
 A worker returns each whole summary pickled, the same bytes it writes to the cache beside the summary's
-head, so a summary is pickled once. If the workers cannot start (a sandbox, a frozen app) or die (killed for memory), their chunks
-are done here: a slower run, never a lost one.
+head, so a summary is pickled once. If the workers cannot start (a sandbox, a frozen app) or die (killed
+for memory), their chunks are done here: a slower run, never a lost one.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -26,7 +29,9 @@ from retracelint.cache import SummaryCache, decode, encode
 from retracelint.summarise import SummaryOptions, summarise
 from retracelint.summary import ModuleSummary
 
-_CHUNKS_PER_PROCESS = 40  # enough for the two ends to meet evenly; each costs ~0.3 ms to hand out
+_SHARES = 4  # a chunk is 1 / (processes * _SHARES) of the bytes still queued
+_MIN_CHUNK_BYTES = 32_768  # ~15 ms of work: handing out a chunk costs ~0.5 ms
+_AHEAD = 2  # chunks given to each worker at a time: the one it runs and the next
 
 
 @dataclass(frozen=True)
@@ -64,11 +69,14 @@ class Pool:
     processes: int
     options: SummaryOptions
     cache: SummaryCache | None
-    expected_bytes: int  # the source bytes of all tasks that will be added: sets the chunk size
     min_tasks: int = 1  # fewer tasks than this in all: starting workers costs more than it saves
-    _waiting: list[Task] = field(default_factory=list)
+    _queue: deque[Task] = field(default_factory=deque)  # not handed out yet, largest first
+    _queued_bytes: int = 0
+    _added: int = 0
     _executor: Executor | None = None
-    _queue: list[tuple[Chunk, Future[list[bytes]] | None]] = field(default_factory=list)
+    _given: list[tuple[Chunk, Future[list[bytes]]]] = field(default_factory=list)
+    _running: int = 0  # chunks given to the workers and not finished
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __enter__(self) -> Pool:
         return self
@@ -81,90 +89,100 @@ class Pool:
 
     def add(self, tasks: list[Task]) -> None:
         """Queue ``tasks``; the workers start on them at once, once there are enough tasks in all."""
-        self._waiting.extend(tasks)
-        if self._queue or len(self._waiting) >= self.min_tasks:
-            for chunk in _chunks(self._waiting, self._chunk_bytes()):
-                self._queue.append((chunk, self._submit(chunk)))
-            self._waiting.clear()
+        ordered = sorted(tasks, key=lambda t: (-len(t.source), t.index))
+        with self._lock:
+            self._queue.extend(ordered)
+            self._queued_bytes += sum(len(t.source) for t in ordered)
+            self._added += len(ordered)
+            start = self._executor is None and self.processes > 1 and self._added >= self.min_tasks
+        if start:
+            self._start()
+        self._feed()
 
     def results(self, here: Callable[[Task], ModuleSummary]) -> dict[int, ModuleSummary]:
-        """Every task's summary by its index. This process works from the back of the queue, running
-        ``here`` on each task of a chunk no worker has started, until it meets the workers; between
-        two chunks it unpickles what the workers have finished, so that this work, too, is done
-        while they still run."""
-        out = {task.index: here(task) for task in self._waiting}
-        remaining = deque(self._queue)
-        while remaining:
-            while remaining and _finished(remaining[0][1]):
-                self._collect(*remaining.popleft(), here, out)
-            if not remaining:
+        """Every task's summary by its index. This process runs ``here`` on the queued tasks from the
+        back, one at a time, until the queue is empty; between two tasks it unpickles what the workers
+        have finished, so that this work, too, is done while they still run."""
+        out: dict[int, ModuleSummary] = {}
+        while True:
+            self._collect(here, out, wait=False)
+            with self._lock:
+                task = self._queue.pop() if self._queue else None
+                if task is not None:
+                    self._queued_bytes -= len(task.source)
+            if task is None:
                 break
-            chunk, future = remaining[-1]
-            if future is not None and not future.cancel():
-                break
-            remaining.pop()
-            for task in chunk:
-                out[task.index] = here(task)
-        for chunk, future in remaining:
-            self._collect(chunk, future, here, out)
-        self._queue.clear()
-        self._waiting.clear()
+            out[task.index] = here(task)
+        self._collect(here, out, wait=True)
         return out
 
-    @staticmethod
     def _collect(
-        chunk: Chunk,
-        future: Future[list[bytes]] | None,
-        here: Callable[[Task], ModuleSummary],
-        out: dict[int, ModuleSummary],
+        self, here: Callable[[Task], ModuleSummary], out: dict[int, ModuleSummary], wait: bool
     ) -> None:
+        with self._lock:
+            ready = [g for g in self._given if wait or g[1].done()]
+            self._given = [g for g in self._given if not (wait or g[1].done())]
+        for chunk, future in ready:
+            try:
+                encoded = future.result()
+            except Exception:  # a worker died (memory, a signal): this process does its chunk
+                for task in chunk:
+                    out[task.index] = here(task)
+                continue
+            for task, data in zip(chunk, encoded, strict=True):
+                out[task.index] = decode(data)
+
+    def _start(self) -> None:
         try:
-            encoded = future.result() if future is not None else None
-        except Exception:  # a worker died (memory, a signal): this process does its chunk
-            encoded = None
-        if encoded is None:
-            for task in chunk:
-                out[task.index] = here(task)
-            return
-        for task, data in zip(chunk, encoded, strict=True):
-            out[task.index] = decode(data)
+            # Imported here: multiprocessing costs a run with nothing to parse 15 ms to import.
+            from concurrent.futures import ProcessPoolExecutor
 
-    def _chunk_bytes(self) -> int:
-        return max(1, self.expected_bytes // (self.processes * _CHUNKS_PER_PROCESS))
-
-    def _submit(self, chunk: Chunk) -> Future[list[bytes]] | None:
-        if self.processes < 2:
-            return None
-        try:
-            if self._executor is None:
-                # Imported here: multiprocessing costs a run with nothing to parse 15 ms to import.
-                from concurrent.futures import ProcessPoolExecutor
-
-                # gc.disable: the workers allocate like this process (see engine.analyse); a forked
-                # worker inherits the setting, a spawned one would not.
-                self._executor = ProcessPoolExecutor(self.processes - 1, initializer=gc.disable)
-            return self._executor.submit(summarise_chunk, chunk, self.options, self.cache)
+            # gc.disable: the workers allocate like this process (see engine.analyse); a forked
+            # worker inherits the setting, a spawned one would not.
+            self._executor = ProcessPoolExecutor(self.processes - 1, initializer=gc.disable)
         except (OSError, RuntimeError):  # no processes here: this one does everything
             self.processes = 1
-            return None
 
+    def _feed(self) -> None:
+        """Give the workers chunks until each holds ``_AHEAD``."""
+        while True:
+            with self._lock:
+                if (
+                    self._executor is None
+                    or not self._queue
+                    or self._running >= _AHEAD * (self.processes - 1)
+                ):
+                    return
+                chunk = self._take_chunk()
+                try:
+                    future = self._executor.submit(summarise_chunk, chunk, self.options, self.cache)
+                except (OSError, RuntimeError):  # the workers are gone: this process does the rest
+                    self._queue.extendleft(reversed(chunk))
+                    self._queued_bytes += sum(len(t.source) for t in chunk)
+                    self.processes = 1
+                    return
+                self._running += 1
+                self._given.append((chunk, future))
+            future.add_done_callback(self._done)
 
-def _finished(future: Future[list[bytes]] | None) -> bool:
-    return future is not None and future.done()
+    def _done(self, future: Future[list[bytes]]) -> None:
+        """Called in the executor's thread when a chunk is finished: the worker gets the next one.
+        A failed chunk means a dead worker: nothing more is given out (the executor may hold its
+        own locks while it fails its futures, and submitting would only fail too)."""
+        with self._lock:
+            self._running -= 1
+            if future.cancelled() or future.exception() is not None:
+                self.processes = 1
+                return
+        self._feed()
 
-
-def _chunks(tasks: list[Task], limit: int) -> list[Chunk]:
-    """Largest files first, packed into chunks of about ``limit`` source bytes (a big file alone)."""
-    ordered = sorted(tasks, key=lambda t: (-len(t.source), t.index))
-    chunks: list[Chunk] = []
-    current: list[Task] = []
-    size = 0
-    for task in ordered:
-        if current and size + len(task.source) > limit:
-            chunks.append(tuple(current))
-            current, size = [], 0
-        current.append(task)
-        size += len(task.source)
-    if current:
-        chunks.append(tuple(current))
-    return chunks
+    def _take_chunk(self) -> Chunk:
+        limit = max(_MIN_CHUNK_BYTES, self._queued_bytes // (self.processes * _SHARES))
+        chunk: list[Task] = []
+        size = 0
+        while self._queue and (not chunk or size + len(self._queue[0].source) <= limit):
+            task = self._queue.popleft()
+            chunk.append(task)
+            size += len(task.source)
+        self._queued_bytes -= size
+        return tuple(chunk)

@@ -13,6 +13,7 @@ from run_keys import finding_keys
 from retracelint import workers
 from retracelint.config import Settings
 from retracelint.engine import analyse
+from retracelint.summarise import SummaryOptions
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -29,9 +30,6 @@ def _dies(*args: object) -> list[bytes]:
     os._exit(3)  # as if killed for memory
 
 
-# CPython 3.11's executor thread then also fails on the chunks this process had cancelled (taken
-# over), an InvalidStateError in that thread that changes nothing for the run.
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_dying_worker_costs_time_not_findings(
     copies: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,11 +58,19 @@ def test_any_number_of_processes_gives_the_same_findings_and_cache(
     assert warm.cache_hits == warm.files
 
 
-def test_chunks_hand_out_the_largest_files_first() -> None:
+def test_chunks_hand_out_the_largest_files_first_and_shrink_as_the_queue_drains() -> None:
+    sizes = [40_000, 900_000, 70_000, 300_000, 20_000, 1_000_000, 500_000] + [5_000] * 100
     tasks = [
-        workers.Task(i, f"f{i}.py", f"f{i}", False, b"x" * size, "")
-        for i, size in enumerate([10, 500, 40, 300, 20, 1000])
+        workers.Task(i, f"f{i}.py", f"f{i}", False, b"x" * size, "") for i, size in enumerate(sizes)
     ]
-    chunks = workers._chunks(tasks, limit=100)
-    sizes = [[len(t.source) for t in chunk] for chunk in chunks]
-    assert sizes == [[1000], [500], [300], [40, 20, 10]]
+    # Sized for 2 processes; min_tasks keeps the worker from starting, so no chunk is given out.
+    pool = workers.Pool(2, SummaryOptions(), cache=None, min_tasks=len(tasks) + 1)
+    pool.add(tasks)
+    chunks = []
+    while pool._queue:
+        chunks.append([len(t.source) for t in pool._take_chunk()])
+    assert chunks[0] == [1_000_000]
+    assert [size for chunk in chunks for size in chunk] == sorted(sizes, reverse=True)
+    totals = [sum(chunk) for chunk in chunks]
+    assert totals[1:] == sorted(totals[1:], reverse=True)
+    assert totals[-1] <= workers._MIN_CHUNK_BYTES
