@@ -4,8 +4,12 @@ Usage: python benchmarks/run.py [--corpus DIR] [--runs N] [--only NAME,...] [--s
 
 Every row is a whole process timed from outside (interpreter start-up and imports included):
 median wall time of N runs with min-max, median CPU time (user + sys of the process and every
-child it waited for), the largest single process's peak RSS (exact, from ``wait4``) and the peak of
-the whole process tree (PSS summed over the tree, sampled every 0.1 s). The tools run on a fresh
+child it waited for), the largest single process's peak RSS (exact, from ``wait4``) and, for a
+command that starts processes of its own, the peak of the whole tree (PSS summed over the tree, sampled
+every 0.05 s in one more, untimed run: reading PSS makes the kernel walk every page of every process, so
+it is kept out of the timed runs). Rows that are compared with each other (1 against 2 processes) are
+timed in turn, A B A B ..., and their ratio is the median of the per-pair ratios, so that the drift of
+a shared machine's speed over minutes touches both alike. The tools run on a fresh
 copy of the corpus outside this repository, so that no config file or ``.gitignore`` of ours
 changes what they see. Rows, ratios and issue-6 targets are printed as Markdown tables.
 """
@@ -90,8 +94,11 @@ class Sample:
     wall_s: float
     cpu_s: float
     max_rss_mib: float  # largest single process of the tree, exact
-    tree_mib: float  # whole tree: max(sampled sum of PSS, max_rss_mib)
+    tree_mib: (
+        float  # whole tree: max(sampled sum of PSS, max_rss_mib) when sampled, else max_rss_mib
+    )
     returncode: int
+    processes: int = 1  # how many processes the tree had at most (sampled)
     # CPU the machine spent on anything else meanwhile (other processes, hypervisor steal): a
     # large value means the run competed for the cores and its wall time is not clean.
     other_cpu_s: float = 0.0
@@ -108,6 +115,8 @@ class RowResult:
     note: str = ""
     samples: list[Sample] = field(default_factory=list)
     rerun: int = 0  # runs thrown away because other work competed for the cores
+    memory_run: Sample | None = None  # the untimed run that sampled the tree's memory
+    timed_in_turn_with: str = ""  # the row whose runs alternated with these (see ``pair_ratio``)
 
     @property
     def measured(self) -> bool:
@@ -140,7 +149,8 @@ class RowResult:
 
     @property
     def tree_peak(self) -> float:
-        return max(s.tree_mib for s in self.samples)
+        runs = [*self.samples, *([self.memory_run] if self.memory_run else [])]
+        return max(s.tree_mib for s in runs)
 
 
 def busy_cpu_s() -> float:
@@ -206,17 +216,22 @@ def _pss_kib(pid: int) -> int:
 
 
 class TreeSampler(threading.Thread):
-    """Polls a process tree until stopped: peak summed PSS, and run-queue wait per thread.
+    """Polls a process tree until stopped: run-queue wait per thread, the most processes seen, and,
+    with ``memory``, the peak of summed PSS.
 
     The run-queue wait shows how much a run lost to competition for the cores; a pool of N
-    workers plus its parent on N cores waits a few seconds even on an idle machine.
+    workers plus its parent on N cores waits a few seconds even on an idle machine. PSS is read
+    only when asked: reading it every 0.1 s cost ~0.45 CPU-s over an 8 s run of 2 processes on
+    this 2-core machine, CPU taken from the run being timed.
     """
 
-    def __init__(self, pid: int, interval_s: float = 0.1) -> None:
+    def __init__(self, pid: int, memory: bool = False) -> None:
         super().__init__(daemon=True)
         self.pid = pid
-        self.interval_s = interval_s
+        self.memory = memory
+        self.interval_s = 0.05 if memory else 0.1
         self.peak_kib = 0
+        self.processes = 1
         self.wait_ns: dict[tuple[int, str], int] = {}
         self._stop_event = threading.Event()
 
@@ -228,16 +243,19 @@ class TreeSampler(threading.Thread):
 
     def sample(self) -> None:
         total = 0
-        for pid, tids in _process_tree(self.pid):
-            total += _pss_kib(pid)
+        tree = list(_process_tree(self.pid))
+        for pid, tids in tree:
+            if self.memory:
+                total += _pss_kib(pid)
             for tid in tids:
                 waited = _runqueue_wait_ns(pid, tid)
                 if waited is not None:
                     self.wait_ns[pid, tid] = waited
         self.peak_kib = max(self.peak_kib, total)
+        self.processes = max(self.processes, len(tree))
 
     def stop(self) -> tuple[float, float]:
-        """Peak tree memory in MiB and total run-queue wait in seconds."""
+        """Peak tree memory in MiB (0 unless sampled) and total run-queue wait in seconds."""
         self._stop_event.set()
         self.join()
         return self.peak_kib / 1024, sum(self.wait_ns.values()) / 1e9
@@ -250,13 +268,16 @@ class Outcome:
     stderr: str
 
 
-def run_once(cmd: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> Outcome:
-    """Run ``cmd`` and time it; ``wait4`` gives the CPU and peak RSS of exactly this run."""
+def run_once(
+    cmd: Sequence[str], cwd: Path, env: dict[str, str] | None = None, memory: bool = False
+) -> Outcome:
+    """Run ``cmd`` and time it; ``wait4`` gives the CPU and peak RSS of exactly this run; with
+    ``memory``, the tree's summed PSS is sampled too."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         busy_before = busy_cpu_s()
         start = time.perf_counter()
         proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=out, stderr=err)
-        sampler = TreeSampler(proc.pid)
+        sampler = TreeSampler(proc.pid, memory)
         sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
@@ -277,6 +298,7 @@ def run_once(cmd: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -
         returncode=proc.returncode,
         other_cpu_s=max(0.0, busy - cpu),
         runqueue_wait_s=waited,
+        processes=sampler.processes,
     )
     return Outcome(sample, stdout, stderr)
 
@@ -466,50 +488,86 @@ def pick(ctx: Context, kind: str, rel: Path, importers: int) -> None:
 # ----------------------------------------------------------------------------- rows
 
 
-def repeat(
-    name: str,
-    what: str,
-    cmd: Sequence[str],
-    cwd: Path,
-    runs: int,
-    *,
-    env: dict[str, str] | None = None,
-    ok_codes: frozenset[int] = frozenset({0}),
-    before_each: Callable[[int], None] | None = None,
-    after_each: Callable[[], None] | None = None,
-) -> RowResult:
-    """Time ``cmd`` ``runs`` times; a run that exits with an unexpected code ends the row.
+@dataclass(frozen=True)
+class Plan:
+    """How one row is timed: its command, and what is done before and after each run."""
 
-    A run during which other work took a noticeable share of the machine is done again (at most
-    ``runs`` times per row), so that a neighbour's burst does not land in the median.
-    """
-    result = RowResult(name, what, command=" ".join(_short(c) for c in cmd))
-    attempt = 0
-    while len(result.samples) < runs:
-        wait_for_quiet(POLICY.quiet_wait_s)
-        if before_each:
-            before_each(attempt)
-        try:
-            outcome = run_once(cmd, cwd, env)
-        finally:
-            if after_each:
-                after_each()
-        attempt += 1
+    name: str
+    what: str
+    cmd: Sequence[str]
+    cwd: Path
+    runs: int
+    env: dict[str, str] | None = None
+    ok_codes: frozenset[int] = frozenset({0})
+    before_each: Callable[[int], None] | None = None  # given a number no other run of the row had
+    after_each: Callable[[], None] | None = None
+
+
+def repeat(*args: object, **kwargs: object) -> RowResult:
+    """Time one row alone; the arguments are ``Plan``'s."""
+    return in_turn([Plan(*args, **kwargs)])[0]  # type: ignore[arg-type]
+
+
+def in_turn(plans: Sequence[Plan]) -> list[RowResult]:
+    """Time each plan ``plan.runs`` times, the plans in turn (A B A B ...); a run that exits with an
+    unexpected code ends its row. Then, for a command that started processes of its own, one more
+    run, untimed, samples the memory of the whole tree."""
+    results = [RowResult(p.name, p.what, command=" ".join(_short(c) for c in p.cmd)) for p in plans]
+    if len(plans) == 2:
+        results[0].timed_in_turn_with, results[1].timed_in_turn_with = plans[1].name, plans[0].name
+    for _ in range(max(p.runs for p in plans)):
+        for plan, result in zip(plans, results, strict=True):
+            if result.status == "ok" and len(result.samples) < plan.runs:
+                _one_counted_run(plan, result)
+    for plan, result in zip(plans, results, strict=True):
+        if result.measured and max(s.processes for s in result.samples) > 1:
+            progress(f"{plan.name}: one more run (untimed) for the memory of the process tree")
+            result.memory_run = _run(plan, len(result.samples) + result.rerun, memory=True).sample
+    return results
+
+
+def _one_counted_run(plan: Plan, result: RowResult) -> None:
+    """One run that counts. A run during which other work took a noticeable share of the machine
+    is done again (at most ``runs`` times per row), so that a neighbour's burst does not land in the
+    median."""
+    budget = plan.runs if POLICY.max_reruns is None else POLICY.max_reruns
+    while True:
+        outcome = _run(plan, len(result.samples) + result.rerun)
         sample = outcome.sample
         noisy = sample.other_cpu_s > NOISY_CORES * sample.wall_s
-        budget = runs if POLICY.max_reruns is None else POLICY.max_reruns
-        retry = noisy and result.rerun < budget and sample.returncode in ok_codes
+        retry = noisy and result.rerun < budget and sample.returncode in plan.ok_codes
         label = " (others were busy: run again)" if retry else ""
-        progress(f"{name} run {len(result.samples) + 1}/{runs}: {sample.wall_s:.2f} s{label}")
-        if retry:
-            result.rerun += 1
-            continue
-        result.samples.append(sample)
-        if sample.returncode not in ok_codes:
-            result.status = "error"
-            result.note = f"exit {sample.returncode}: {last_line(outcome.stderr)}"
+        progress(
+            f"{plan.name} run {len(result.samples) + 1}/{plan.runs}: {sample.wall_s:.2f} s{label}"
+        )
+        if not retry:
             break
-    return result
+        result.rerun += 1
+    result.samples.append(sample)
+    if sample.returncode not in plan.ok_codes:
+        result.status = "error"
+        result.note = f"exit {sample.returncode}: {last_line(outcome.stderr)}"
+
+
+def _run(plan: Plan, attempt: int, memory: bool = False) -> Outcome:
+    wait_for_quiet(POLICY.quiet_wait_s)
+    if plan.before_each:
+        plan.before_each(attempt)
+    try:
+        return run_once(plan.cmd, plan.cwd, plan.env, memory)
+    finally:
+        if plan.after_each:
+            plan.after_each()
+
+
+def pair_ratio(top: RowResult, bottom: RowResult) -> float:
+    """``top`` over ``bottom``: the median of the per-pair ratios when the two were timed in turn,
+    else the ratio of their medians."""
+    if top.timed_in_turn_with == bottom.name and len(top.samples) == len(bottom.samples):
+        return statistics.median(
+            a.wall_s / b.wall_s for a, b in zip(top.samples, bottom.samples, strict=True)
+        )
+    return top.wall / bottom.wall
 
 
 def _short(arg: str) -> str:
@@ -527,13 +585,13 @@ def parse_only(parser: str, jobs: int, paths: Sequence[Path]) -> list[str]:
     return [PYTHON, str(HERE / "parse_only.py"), parser, "-j", str(jobs), *map(str, paths)]
 
 
-def row_cst(jobs: int) -> Callable[[Context], RowResult]:
-    def measure(ctx: Context) -> RowResult:
+def plan_cst(jobs: int) -> Callable[[Context], Plan | RowResult]:
+    def plan(ctx: Context) -> Plan:
         cmd = parse_only("libcst", jobs, [ctx.tree])
         what = f"libcst.parse_module only, {jobs} process{'es' if jobs > 1 else ''}"
-        return repeat(f"cst-j{jobs}", what, cmd, ctx.work, ctx.runs)
+        return Plan(f"cst-j{jobs}", what, cmd, ctx.work, ctx.runs)
 
-    return measure
+    return plan
 
 
 def row_ast(ctx: Context) -> RowResult:
@@ -565,8 +623,8 @@ def unavailable(name: str, what: str, reason: str) -> RowResult:
     return RowResult(name, what, status="unavailable", note=reason)
 
 
-def row_rtl_cold(jobs: int) -> Callable[[Context], RowResult]:
-    def measure(ctx: Context) -> RowResult:
+def plan_rtl_cold(jobs: int) -> Callable[[Context], Plan | RowResult]:
+    def plan(ctx: Context) -> Plan | RowResult:
         name, what = f"rtl-cold-j{jobs}", f"retracelint, empty cache dir, -j{jobs}"
         if ctx.retracelint_missing:
             return unavailable(name, what, ctx.retracelint_missing)
@@ -575,12 +633,12 @@ def row_rtl_cold(jobs: int) -> Callable[[Context], RowResult]:
             shutil.rmtree(ctx.cache_dir, ignore_errors=True)
 
         cmd = retracelint_cmd(ctx, jobs)
-        return repeat(
+        return Plan(
             name, what, cmd, ctx.work, ctx.runs, env=retracelint_env(), ok_codes=RTL_OK,
             before_each=empty_cache,
         )  # fmt: skip
 
-    return measure
+    return plan
 
 
 def warm_up(ctx: Context) -> str | None:
@@ -750,12 +808,46 @@ def summarise_jaxlint(runs: list[JaxlintPackage]) -> JaxlintPackage:
 
 # ----------------------------------------------------------------------------- report
 
+# Rows that are compared 1 process against 2: timed in turn when both are asked for.
+PLANS: dict[str, Callable[[Context], Plan | RowResult]] = {
+    "cst-j1": plan_cst(1),
+    "cst-j2": plan_cst(2),
+    "rtl-cold-j1": plan_rtl_cold(1),
+    "rtl-cold-j2": plan_rtl_cold(2),
+}
+IN_TURN = (("cst-j1", "cst-j2"), ("rtl-cold-j1", "rtl-cold-j2"))
+
+
+def planned(name: str) -> Callable[[Context], RowResult]:
+    def measure(ctx: Context) -> RowResult:
+        plan = PLANS[name](ctx)
+        return in_turn([plan])[0] if isinstance(plan, Plan) else plan
+
+    return measure
+
+
+def measure_rows(ctx: Context, names: list[str]) -> dict[str, RowResult]:
+    """Every row asked for, in order; the rows of a pair in ``IN_TURN`` are timed in turn."""
+    results: dict[str, RowResult] = {}
+    for name in names:
+        if name in results:
+            continue
+        pair = next((p for p in IN_TURN if name in p and set(p) <= set(names)), None)
+        plans = [PLANS[n](ctx) for n in pair] if pair else []
+        if plans and all(isinstance(p, Plan) for p in plans):
+            for result in in_turn(plans):  # type: ignore[arg-type]
+                results[result.name] = result
+        else:
+            results[name] = ROWS[name](ctx)
+    return results
+
+
 ROWS: dict[str, Callable[[Context], RowResult]] = {
-    "cst-j1": row_cst(1),
-    "cst-j2": row_cst(2),
+    "cst-j1": planned("cst-j1"),
+    "cst-j2": planned("cst-j2"),
     "ast": row_ast,
-    "rtl-cold-j1": row_rtl_cold(1),
-    "rtl-cold-j2": row_rtl_cold(2),
+    "rtl-cold-j1": planned("rtl-cold-j1"),
+    "rtl-cold-j2": planned("rtl-cold-j2"),
     "rtl-warm": row_rtl_warm,
     "leaf-parse": row_leaf_parse,
     "rtl-leaf": row_rtl_changed("leaf"),
@@ -804,7 +896,7 @@ def targets(results: dict[str, RowResult]) -> list[Target]:
     add(
         "changed leaf (new function) - its own parse (s)", "≤ 1 s", extra, lambda v: v <= 1.0, ".2f"
     )
-    speedup = cold1.wall / cold2.wall if cold1 and cold2 else None
+    speedup = pair_ratio(cold1, cold2) if cold1 and cold2 else None
     add("speed-up -j2 vs -j1 (cold)", "≥ 1.8x", speedup, lambda v: v >= 1.8, ".2f")
     rtl_rows = [r for n, r in results.items() if n.startswith("rtl-") and r.measured]
     peak = max((r.tree_peak for r in rtl_rows), default=None)
@@ -862,7 +954,12 @@ def ratios_text(results: dict[str, RowResult]) -> str:
     lines = ["| ratio | value |", "|---|---:|"]
     for label, top, bottom in pairs:
         a, b = _get(results, top), _get(results, bottom)
-        lines.append(f"| {label} | {a.wall / b.wall:.2f} |" if a and b else f"| {label} | n/a |")
+        if a and b:
+            in_pairs = a.timed_in_turn_with == b.name
+            how = " (timed in turn: median of the per-pair ratios)" if in_pairs else ""
+            lines.append(f"| {label}{how} | {pair_ratio(a, b):.2f} |")
+        else:
+            lines.append(f"| {label} | n/a |")
     return "\n".join(lines)
 
 
@@ -994,7 +1091,7 @@ def main(argv: list[str] | None = None) -> int:
     if {"leaf-parse", "rtl-leaf", "rtl-leaf-edit", "rtl-hub", "rtl-hub-edit"} & set(names):
         pick_files(ctx)
 
-    results = {name: ROWS[name](ctx) for name in names}
+    results = measure_rows(ctx, names)
     shutil.rmtree(ctx.cache_dir, ignore_errors=True)
     found = targets(results)
     print(report(args, ctx, results, found))
