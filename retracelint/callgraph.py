@@ -15,6 +15,7 @@ import networkx as nx
 
 from retracelint.summary import (
     Arg,
+    Callee,
     CallSite,
     ClassSummary,
     FunctionSummary,
@@ -118,24 +119,31 @@ class Project:
 
     # -- linking ------------------------------------------------------------------------------------
     def _link(self) -> None:
-        graph = self.graph
-        graph.add_nodes_from(self.functions)
+        # Within a module, a name resolves the same way from every function (half the calls of
+        # the corpus repeat a name their module already called); ``self.m`` depends on the class.
+        known: dict[tuple[str, Callee], tuple[Target | None, str | None]] = {}
+        edges: dict[tuple[str, str], None] = {}  # in the order found
         for qualname, fn in self.functions.items():
             module = self.owner[qualname]
             for index, call in enumerate(fn.calls):
-                target = self.resolve_call(module, fn, call)
+                key = (module.module, call.callee)
+                found = known.get(key) if call.callee[0] != "self" else None
+                if found is None:
+                    target = self.resolve_call(module, fn, call)
+                    found = (target, self.callee_function(target) if target else None)
+                    if call.callee[0] != "self":
+                        known[key] = found
+                target, callee = found
                 if target is None:
                     continue
                 self.targets[(qualname, index)] = target
-                callee = self.callee_function(target)
                 if isinstance(target, JitTarget):
                     self.jit_callers.setdefault(target.key, []).append((qualname, index))
                 if callee is not None:
                     self.callers.setdefault(callee, []).append((qualname, index))
-                    if graph.has_edge(qualname, callee):
-                        graph[qualname][callee]["calls"].append(index)
-                    else:
-                        graph.add_edge(qualname, callee, calls=[index])
+                    edges[qualname, callee] = None
+        self.graph.add_nodes_from(self.functions)
+        self.graph.add_edges_from(edges)
 
     def callee_function(self, target: Target) -> str | None:
         if isinstance(target, FuncTarget):
