@@ -3,6 +3,11 @@
 Each entry is one pickle file named by its key, written to a temporary file and renamed into place, so a
 reader never sees half an entry and two concurrent runs at worst both write the same bytes. An entry that
 cannot be read or unpickled (truncated, corrupted, from another Python) is ignored and rewritten.
+
+Entries are never updated, only added (each edit of a file, each version of retracelint makes new ones),
+so the cache is swept: at most once a day, a run that wrote entries deletes those no run has used for
+30 days. Reading an entry marks it used (its mtime, refreshed at most once a day). A run that needs an
+entry a concurrent sweep deleted reads a miss and summarises the file again.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import io
 import os
 import pickle
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +26,8 @@ from retracelint.summary import ModuleSummary, head_of
 
 _FORMAT = 1
 _MAGIC = b"RTLC"
+_DAY_S = 86_400
+_UNUSED_FOR_S = 30 * _DAY_S  # an entry no run has read or written for this long is deleted
 
 
 class SummaryCache:
@@ -44,8 +52,13 @@ class SummaryCache:
 
     def entry(self, key: str) -> Entry | None:
         """The entry stored under ``key``, read but not unpickled; None when there is none to trust."""
+        path = self._file(key)
         try:
-            data = self._file(key).read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read()
+                used = os.fstat(handle.fileno()).st_mtime
+            if time.time() - used > _DAY_S:
+                os.utime(path)  # in use: the sweep keeps it
         except OSError:
             return None
         header = _MAGIC + key.encode("ascii") + b"\n"
@@ -63,6 +76,38 @@ class SummaryCache:
         head, whole = encoded
         header = _MAGIC + key.encode("ascii") + b"\n" + len(head).to_bytes(8, "little")
         write_atomic(self._file(key), header + head + whole)
+
+    def sweep(self) -> int:
+        """Delete the entries no run has used for 30 days, unless a sweep ran in the last day (a walk
+        of the whole cache: 25 ms for 3,000 entries). Returns how many were deleted."""
+        now = time.time()
+        stamp = self.folder / "last-sweep"
+        try:
+            if now - stamp.stat().st_mtime < _DAY_S:
+                return 0
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return 0
+        write_atomic(stamp, b"")
+        deleted = 0
+        try:
+            shards = [d.path for d in os.scandir(self.folder) if len(d.name) == 2 and d.is_dir()]
+        except OSError:
+            return 0
+        for shard in shards:
+            try:
+                entries = list(os.scandir(shard))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if now - entry.stat().st_mtime > _UNUSED_FOR_S:
+                        os.unlink(entry.path)
+                        deleted += 1
+                except OSError:
+                    pass  # another run deleted it first, or the folder is read-only
+        return deleted
 
 
 Encoded = tuple[bytes, bytes]  # the head summary (``summary.head_of``) and the whole one, pickled

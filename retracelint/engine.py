@@ -360,6 +360,8 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
         manifest, summaries = _linked(inputs, source, previous, found)
     if projects is not None:
         projects.put(project, manifest)
+    if source.cache is not None and source.parsed:
+        source.cache.sweep()
     findings = list(manifest.findings) + [_error(path, why) for path, why in errors]
     read_lines = _line_reader(stdin, stdin_filename)
     analysed = [path for path, r in manifest.records.items() if r.error is None]

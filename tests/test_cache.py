@@ -3,7 +3,9 @@ finding that depends on another module follows that module's edits."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 from run_keys import finding_keys
@@ -129,3 +131,46 @@ def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: 
     assert finding_keys(edited) != finding_keys(first)  # the loop text in the message changed
     ignored = analyse([str(pkg)], Settings(cache_dir=str(cache), ignore=("RTL101",)))
     assert ignored.findings == []  # settings that decide findings are part of the key
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted(p for p in (cache / "v1").glob("??/*.pickle"))
+
+
+def _age(path: Path, days: float) -> None:
+    then = time.time() - days * 86_400
+    os.utime(path, (then, then))
+
+
+def test_entries_unused_for_30_days_are_swept_once_a_day(tmp_path: Path) -> None:
+    pkg = _project(tmp_path / "src", HELPERS_SLICE)
+    cache = tmp_path / "cache"
+    settings = Settings(cache_dir=str(cache), jobs=1)
+    expected = finding_keys(analyse([str(pkg)], settings))
+    entries = _entries(cache)
+    assert len(entries) == 3  # main, model and helpers; __init__ is left out by the pre-scan
+    # An entry of an older version of a file, and one of another version of retracelint.
+    stale = [entries[0].with_name("0" * 40 + ".pickle"), entries[1].with_name("1" * 40 + ".pickle")]
+    for path, source in zip(stale, entries, strict=False):
+        shutil.copy(source, path)
+        _age(path, 31)
+    kept = next(path for path in entries if b"model.py" in path.read_bytes())
+    _age(kept, 40)  # old, but the next relink reads it, which marks it used
+    (pkg / "helpers.py").write_text(HELPERS_SLICE + "\n\ndef more():\n    return 1\n")
+
+    _age(cache / "v1" / "last-sweep", 0.5)  # swept half a day ago: not again yet
+    analyse([str(pkg)], settings)
+    assert all(path.exists() for path in stale)
+
+    _age(cache / "v1" / "last-sweep", 2)
+    (pkg / "helpers.py").write_text(HELPERS_SLICE + "\n\ndef other():\n    return 2\n")
+    run = analyse([str(pkg)], settings)
+    assert not any(path.exists() for path in stale)
+    assert kept.exists()
+    assert finding_keys(run) == expected
+    # What is left still serves a run: the same findings, no file summarised again.
+    shutil.rmtree(cache / "v1" / "runs")
+    shutil.rmtree(cache / "v1" / "projects")
+    warm = analyse([str(pkg)], settings)
+    assert finding_keys(warm) == expected
+    assert warm.cache_hits == 3  # main, model, helpers; __init__ is only checked for syntax
