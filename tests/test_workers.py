@@ -3,6 +3,7 @@ findings."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import shutil
 from pathlib import Path
@@ -74,3 +75,29 @@ def test_chunks_hand_out_the_largest_files_first_and_shrink_as_the_queue_drains(
     totals = [sum(chunk) for chunk in chunks]
     assert totals[1:] == sorted(totals[1:], reverse=True)
     assert totals[-1] <= workers._MIN_CHUNK_BYTES
+
+
+class _NoProcesses:
+    """An executor in a sandbox that allows no new processes."""
+
+    tried = 0
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def submit(self, *args: object) -> None:
+        _NoProcesses.tried += 1
+        raise OSError("fork: Resource temporarily unavailable")
+
+    def shutdown(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+def test_workers_that_cannot_start_leave_the_work_to_this_process(
+    copies: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = finding_keys(analyse([str(copies)], Settings(cache=False, jobs=1)))
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _NoProcesses)
+    run = analyse([str(copies)], Settings(cache=False, jobs=4))
+    assert finding_keys(run) == expected
+    assert _NoProcesses.tried == 1  # then this process did everything, without trying again
