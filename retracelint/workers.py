@@ -119,9 +119,12 @@ class Pool:
     def _collect(
         self, here: Callable[[Task], ModuleSummary], out: dict[int, ModuleSummary], wait: bool
     ) -> None:
+        ready, pending = [], []
         with self._lock:
-            ready = [g for g in self._given if wait or g[1].done()]
-            self._given = [g for g in self._given if not (wait or g[1].done())]
+            for given in self._given:
+                # done() is asked once: a chunk that finishes meanwhile is collected next time
+                (ready if wait or given[1].done() else pending).append(given)
+            self._given = pending
         for chunk, future in ready:
             try:
                 encoded = future.result()
