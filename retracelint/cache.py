@@ -174,13 +174,6 @@ def _dumps(summary: ModuleSummary) -> bytes:
     return pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode(data: bytes) -> ModuleSummary:
-    """A summary pickled by this run's own worker processes (trusted, unlike a cache entry)."""
-    summary = pickle.loads(data)
-    assert isinstance(summary, ModuleSummary)
-    return summary
-
-
 def write_atomic(target: Path, data: bytes) -> None:
     """Write to a temporary file and rename it into place: readers see the old bytes or the new."""
     try:

@@ -139,8 +139,12 @@ class Summaries:
     def cached_head(self, item: Input) -> ModuleSummary | None:
         """The head of ``item``'s cached summary (see ``summary.head_of``); ``whole`` gives the rest."""
         entry = self.cache.entry(self.key(item)) if self.cache is not None else None
-        head = entry.head() if entry is not None else None
-        if entry is not None and head is not None:
+        return self.head(item, entry) if entry is not None else None
+
+    def head(self, item: Input, entry: Entry) -> ModuleSummary | None:
+        """The head of ``entry``, ``item``'s summary read from the cache or sent by a worker."""
+        head = entry.head()
+        if head is not None:
             self._entries[item.file.path] = (item, entry)
         return head
 
@@ -286,7 +290,12 @@ def summarise_all(
             else:
                 results[i] = _syntax_only(item, source, previous)
         pool.add(misses(rest))
-        results.update(pool.results(source.make))
+        results.update(
+            pool.results(
+                source.make,
+                lambda task, entry: source.head(inputs[task.index], entry) or source.make(task),
+            )
+        )
     return [results[i] for i in range(len(inputs))], found
 
 

@@ -10,8 +10,9 @@ from the executor's thread as each finishes, so it never waits for this process.
 while the workers run: the engine hands over the files that surely matter before the relevance
 pre-scan has decided about the others.
 
-A worker returns each whole summary pickled, the same bytes it writes to the cache beside the summary's
-head, so a summary is pickled once. If the workers cannot start (a sandbox, a frozen app) or die (killed
+A worker returns each summary as the cache entry it writes (``cache.Entry``: the head and the whole,
+pickled once); this process unpickles the head, a third of the work, and the whole only if the
+propagation asks for that module. If the workers cannot start (a sandbox, a frozen app) or die (killed
 for memory), their chunks are done here: a slower run, never a lost one.
 """
 
@@ -25,7 +26,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from retracelint.cache import SummaryCache, decode, encode
+from retracelint.cache import Encoded, Entry, SummaryCache, encode
 from retracelint.summarise import SummaryOptions, summarise
 from retracelint.summary import ModuleSummary
 
@@ -51,14 +52,14 @@ Chunk = tuple[Task, ...]
 
 def summarise_chunk(
     chunk: Chunk, options: SummaryOptions, cache: SummaryCache | None
-) -> list[bytes]:
+) -> list[Encoded]:
     """In a worker: summarise, store in the cache, and return the pickled summaries."""
     out = []
     for task in chunk:
         encoded = encode(summarise(task.source, task.path, task.module, task.is_package, options))
         if cache is not None:
             cache.put(task.key, encoded)
-        out.append(encoded[1])
+        out.append(encoded)
     return out
 
 
@@ -74,7 +75,7 @@ class Pool:
     _queued_bytes: int = 0
     _added: int = 0
     _executor: Executor | None = None
-    _given: list[tuple[Chunk, Future[list[bytes]]]] = field(default_factory=list)
+    _given: list[tuple[Chunk, Future[list[Encoded]]]] = field(default_factory=list)
     _running: int = 0  # chunks given to the workers and not finished
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -99,13 +100,16 @@ class Pool:
             self._start()
         self._feed()
 
-    def results(self, here: Callable[[Task], ModuleSummary]) -> dict[int, ModuleSummary]:
+    def results(
+        self, here: Callable[[Task], ModuleSummary], arrived: Callable[[Task, Entry], ModuleSummary]
+    ) -> dict[int, ModuleSummary]:
         """Every task's summary by its index. This process runs ``here`` on the queued tasks from the
-        back, one at a time, until the queue is empty; between two tasks it unpickles what the workers
-        have finished, so that this work, too, is done while they still run."""
+        back, one at a time, until the queue is empty; between two tasks it hands what the workers
+        have finished to ``arrived`` (which unpickles a head), so that this work, too, is done while
+        they still run."""
         out: dict[int, ModuleSummary] = {}
         while True:
-            self._collect(here, out, wait=False)
+            self._collect(here, arrived, out, wait=False)
             with self._lock:
                 task = self._queue.pop() if self._queue else None
                 if task is not None:
@@ -113,11 +117,15 @@ class Pool:
             if task is None:
                 break
             out[task.index] = here(task)
-        self._collect(here, out, wait=True)
+        self._collect(here, arrived, out, wait=True)
         return out
 
     def _collect(
-        self, here: Callable[[Task], ModuleSummary], out: dict[int, ModuleSummary], wait: bool
+        self,
+        here: Callable[[Task], ModuleSummary],
+        arrived: Callable[[Task, Entry], ModuleSummary],
+        out: dict[int, ModuleSummary],
+        wait: bool,
     ) -> None:
         ready, pending = [], []
         with self._lock:
@@ -132,8 +140,8 @@ class Pool:
                 for task in chunk:
                     out[task.index] = here(task)
                 continue
-            for task, data in zip(chunk, encoded, strict=True):
-                out[task.index] = decode(data)
+            for task, (head, whole) in zip(chunk, encoded, strict=True):
+                out[task.index] = arrived(task, Entry(head, whole))
 
     def _start(self) -> None:
         try:
@@ -168,7 +176,7 @@ class Pool:
                 self._given.append((chunk, future))
             future.add_done_callback(self._done)
 
-    def _done(self, future: Future[list[bytes]]) -> None:
+    def _done(self, future: Future[list[Encoded]]) -> None:
         """Called in the executor's thread when a chunk is finished: the worker gets the next one.
         A failed chunk means a dead worker: nothing more is given out (the executor may hold its
         own locks while it fails its futures, and submitting would only fail too)."""

@@ -12,9 +12,11 @@ import pytest
 from run_keys import finding_keys
 
 from retracelint import workers
+from retracelint.cache import Encoded, Entry, encode
 from retracelint.config import Settings
 from retracelint.engine import analyse
-from retracelint.summarise import SummaryOptions
+from retracelint.summarise import SummaryOptions, summarise
+from retracelint.summary import ModuleSummary
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -101,3 +103,37 @@ def test_workers_that_cannot_start_leave_the_work_to_this_process(
     run = analyse([str(copies)], Settings(cache=False, jobs=4))
     assert finding_keys(run) == expected
     assert _NoProcesses.tried == 1  # then this process did everything, without trying again
+
+
+class _FinishesWhileAsked:
+    """A worker's chunk that finishes just after it was first asked whether it had."""
+
+    def __init__(self, encoded: list[Encoded]) -> None:
+        self.encoded = encoded
+        self.asked = 0
+
+    def done(self) -> bool:
+        self.asked += 1
+        return self.asked > 1
+
+    def result(self) -> list[Encoded]:
+        return self.encoded
+
+
+def test_a_chunk_finishing_while_results_are_collected_is_not_lost() -> None:
+    summary = summarise(b"def f():\n    return 1\n", "m.py", "m", False, SummaryOptions())
+    task = workers.Task(0, "m.py", "m", False, b"", "")
+    pool = workers.Pool(2, SummaryOptions(), cache=None)
+    pool._given = [((task,), _FinishesWhileAsked([encode(summary)]))]  # type: ignore[list-item]
+    out: dict[int, ModuleSummary] = {}
+
+    def redone(task: workers.Task) -> ModuleSummary:
+        raise AssertionError("the worker's summary was lost and made again here")
+
+    def arrived(task: workers.Task, entry: Entry) -> ModuleSummary:
+        assert entry.whole() == summary
+        return summary
+
+    pool._collect(redone, arrived, out, wait=False)
+    pool._collect(redone, arrived, out, wait=True)
+    assert out == {0: summary}
