@@ -116,7 +116,7 @@ class RowResult:
     samples: list[Sample] = field(default_factory=list)
     rerun: int = 0  # runs thrown away because other work competed for the cores
     memory_run: Sample | None = None  # the untimed run that sampled the tree's memory
-    timed_in_turn_with: str = ""  # the row whose runs alternated with these (see ``pair_ratio``)
+    timed_in_turn_with: tuple[str, ...] = ()  # rows whose runs alternated with these (``in_turn``)
 
     @property
     def measured(self) -> bool:
@@ -501,6 +501,7 @@ class Plan:
     ok_codes: frozenset[int] = frozenset({0})
     before_each: Callable[[int], None] | None = None  # given a number no other run of the row had
     after_each: Callable[[], None] | None = None
+    note: str = ""
 
 
 def repeat(*args: object, **kwargs: object) -> RowResult:
@@ -512,9 +513,12 @@ def in_turn(plans: Sequence[Plan]) -> list[RowResult]:
     """Time each plan ``plan.runs`` times, the plans in turn (A B A B ...); a run that exits with an
     unexpected code ends its row. Then, for a command that started processes of its own, one more
     run, untimed, samples the memory of the whole tree."""
-    results = [RowResult(p.name, p.what, command=" ".join(_short(c) for c in p.cmd)) for p in plans]
-    if len(plans) == 2:
-        results[0].timed_in_turn_with, results[1].timed_in_turn_with = plans[1].name, plans[0].name
+    results = [
+        RowResult(p.name, p.what, command=" ".join(_short(c) for c in p.cmd), note=p.note)
+        for p in plans
+    ]
+    for result in results:
+        result.timed_in_turn_with = tuple(p.name for p in plans if p.name != result.name)
     for _ in range(max(p.runs for p in plans)):
         for plan, result in zip(plans, results, strict=True):
             if result.status == "ok" and len(result.samples) < plan.runs:
@@ -560,14 +564,28 @@ def _run(plan: Plan, attempt: int, memory: bool = False) -> Outcome:
             plan.after_each()
 
 
+def in_pairs(top: RowResult, bottom: RowResult) -> bool:
+    """Timed in turn, with as many runs each: run i of one can be compared with run i of the other."""
+    return bottom.name in top.timed_in_turn_with and len(top.samples) == len(bottom.samples)
+
+
 def pair_ratio(top: RowResult, bottom: RowResult) -> float:
     """``top`` over ``bottom``: the median of the per-pair ratios when the two were timed in turn,
     else the ratio of their medians."""
-    if top.timed_in_turn_with == bottom.name and len(top.samples) == len(bottom.samples):
+    if in_pairs(top, bottom):
         return statistics.median(
             a.wall_s / b.wall_s for a, b in zip(top.samples, bottom.samples, strict=True)
         )
     return top.wall / bottom.wall
+
+
+def pair_difference(top: RowResult, bottom: RowResult) -> float:
+    """``top`` minus ``bottom`` in seconds, per pair when the two were timed in turn."""
+    if in_pairs(top, bottom):
+        return statistics.median(
+            a.wall_s - b.wall_s for a, b in zip(top.samples, bottom.samples, strict=True)
+        )
+    return top.wall - bottom.wall
 
 
 def _short(arg: str) -> str:
@@ -661,19 +679,21 @@ def row_rtl_warm(ctx: Context) -> RowResult:
     return repeat(name, what, cmd, ctx.work, ctx.runs, env=retracelint_env(), ok_codes=RTL_OK)
 
 
-def row_leaf_parse(ctx: Context) -> RowResult:
+def plan_leaf_parse(ctx: Context) -> Plan | RowResult:
     what = "libcst parse-only of the leaf file alone, 1 process"
     if "leaf" not in ctx.picks:
         return unavailable("leaf-parse", what, "no leaf file in this tree")
     cmd = parse_only("libcst", 1, [ctx.picks["leaf"]])
-    return repeat("leaf-parse", what, cmd, ctx.work, ctx.runs)
+    return Plan("leaf-parse", what, cmd, ctx.work, ctx.runs)
 
 
-def row_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], RowResult]:
+def plan_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], Plan | RowResult]:
     """An edit of one file: a comment (no fact changes: the last run's findings can be reused) or a
-    new function (a fact changes: the whole project is linked again)."""
+    new function (a fact changes: the whole project is linked again). Before each run, an untimed
+    run brings the cache up to date with the tree as it is without the edit, so every timed run
+    starts from the same state, whatever other row was timed in between."""
 
-    def measure(ctx: Context) -> RowResult:
+    def plan(ctx: Context) -> Plan | RowResult:
         name = f"rtl-{kind}-edit" if code else f"rtl-{kind}"
         change = "a function appended" if code else "comment appended"
         what = f"retracelint -j2, warm cache, the {kind} file changed ({change})"
@@ -683,11 +703,11 @@ def row_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], RowRes
             return unavailable(name, what, f"no {kind} file in this tree")
         path = ctx.picks[kind]
         original = path.read_bytes()
-        error = warm_up(ctx)
-        if error:
-            return RowResult(name, what, status="error", note=error)
 
         def edit(index: int) -> None:
+            error = warm_up(ctx)
+            if error:
+                raise RuntimeError(f"{name}: {error}")
             # New content each run, so that every timed run sees content it has not cached.
             if code:
                 added = f"\n\ndef _retracelint_benchmark_edit_{index}():\n    return {index}\n"
@@ -698,14 +718,12 @@ def row_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], RowRes
         def restore() -> None:
             path.write_bytes(original)
 
-        cmd = retracelint_cmd(ctx, 2)
-        result = repeat(
-            name, what, cmd, ctx.work, ctx.runs, env=retracelint_env(), ok_codes=RTL_OK,
-            before_each=edit, after_each=restore,
+        return Plan(
+            name, what, retracelint_cmd(ctx, 2), ctx.work, ctx.runs, env=retracelint_env(),
+            ok_codes=RTL_OK, before_each=edit, after_each=restore, note=ctx.picks_info[kind],
         )  # fmt: skip
-        return add_note(result, ctx.picks_info[kind])
 
-    return measure
+    return plan
 
 
 def row_ruff(select_all: bool) -> Callable[[Context], RowResult]:
@@ -808,14 +826,23 @@ def summarise_jaxlint(runs: list[JaxlintPackage]) -> JaxlintPackage:
 
 # ----------------------------------------------------------------------------- report
 
-# Rows that are compared 1 process against 2: timed in turn when both are asked for.
 PLANS: dict[str, Callable[[Context], Plan | RowResult]] = {
     "cst-j1": plan_cst(1),
     "cst-j2": plan_cst(2),
     "rtl-cold-j1": plan_rtl_cold(1),
     "rtl-cold-j2": plan_rtl_cold(2),
+    "leaf-parse": plan_leaf_parse,
+    "rtl-leaf": plan_rtl_changed("leaf"),
+    "rtl-leaf-edit": plan_rtl_changed("leaf", code=True),
+    "rtl-hub": plan_rtl_changed("hub"),
+    "rtl-hub-edit": plan_rtl_changed("hub", code=True),
 }
-IN_TURN = (("cst-j1", "cst-j2"), ("rtl-cold-j1", "rtl-cold-j2"))
+# Rows that a target compares with each other are timed in turn (those of a group that are asked for).
+IN_TURN = (
+    ("cst-j1", "cst-j2"),
+    ("rtl-cold-j1", "rtl-cold-j2"),
+    ("leaf-parse", "rtl-leaf", "rtl-leaf-edit"),
+)
 
 
 def planned(name: str) -> Callable[[Context], RowResult]:
@@ -827,14 +854,14 @@ def planned(name: str) -> Callable[[Context], RowResult]:
 
 
 def measure_rows(ctx: Context, names: list[str]) -> dict[str, RowResult]:
-    """Every row asked for, in order; the rows of a pair in ``IN_TURN`` are timed in turn."""
+    """Every row asked for, in order; the rows of a group in ``IN_TURN`` are timed in turn."""
     results: dict[str, RowResult] = {}
     for name in names:
         if name in results:
             continue
-        pair = next((p for p in IN_TURN if name in p and set(p) <= set(names)), None)
-        plans = [PLANS[n](ctx) for n in pair] if pair else []
-        if plans and all(isinstance(p, Plan) for p in plans):
+        group = next((g for g in IN_TURN if name in g), (name,))
+        plans = [PLANS[n](ctx) for n in group if n in names]
+        if len(plans) > 1 and all(isinstance(p, Plan) for p in plans):
             for result in in_turn(plans):  # type: ignore[arg-type]
                 results[result.name] = result
         else:
@@ -849,11 +876,11 @@ ROWS: dict[str, Callable[[Context], RowResult]] = {
     "rtl-cold-j1": planned("rtl-cold-j1"),
     "rtl-cold-j2": planned("rtl-cold-j2"),
     "rtl-warm": row_rtl_warm,
-    "leaf-parse": row_leaf_parse,
-    "rtl-leaf": row_rtl_changed("leaf"),
-    "rtl-leaf-edit": row_rtl_changed("leaf", code=True),
-    "rtl-hub": row_rtl_changed("hub"),
-    "rtl-hub-edit": row_rtl_changed("hub", code=True),
+    "leaf-parse": planned("leaf-parse"),
+    "rtl-leaf": planned("rtl-leaf"),
+    "rtl-leaf-edit": planned("rtl-leaf-edit"),
+    "rtl-hub": planned("rtl-hub"),
+    "rtl-hub-edit": planned("rtl-hub-edit"),
     "ruff-all": row_ruff(select_all=True),
     "ruff-default": row_ruff(select_all=False),
     "flake8-j2": row_flake8,
@@ -889,10 +916,10 @@ def targets(results: dict[str, RowResult]) -> list[Target]:
     add("cold -j2 / libcst parse-only at 2 processes", "≤ 1.2x", ratio, lambda v: v <= 1.2, ".2f")
     ratio = warm.wall / cold2.wall if warm and cold2 else None
     add("warm / cold -j2", "≤ 3 %", ratio and ratio * 100, lambda v: v <= 3.0, ".1f")
-    extra = leaf.wall - leaf_parse.wall if leaf and leaf_parse else None
+    extra = pair_difference(leaf, leaf_parse) if leaf and leaf_parse else None
     add("changed leaf (comment) - its own parse (s)", "≤ 1 s", extra, lambda v: v <= 1.0, ".2f")
     edited = _get(results, "rtl-leaf-edit")
-    extra = edited.wall - leaf_parse.wall if edited and leaf_parse else None
+    extra = pair_difference(edited, leaf_parse) if edited and leaf_parse else None
     add(
         "changed leaf (new function) - its own parse (s)", "≤ 1 s", extra, lambda v: v <= 1.0, ".2f"
     )
@@ -955,8 +982,7 @@ def ratios_text(results: dict[str, RowResult]) -> str:
     for label, top, bottom in pairs:
         a, b = _get(results, top), _get(results, bottom)
         if a and b:
-            in_pairs = a.timed_in_turn_with == b.name
-            how = " (timed in turn: median of the per-pair ratios)" if in_pairs else ""
+            how = " (timed in turn: median of the per-pair ratios)" if in_pairs(a, b) else ""
             lines.append(f"| {label}{how} | {pair_ratio(a, b):.2f} |")
         else:
             lines.append(f"| {label} | n/a |")
