@@ -859,9 +859,9 @@ def measure_rows(ctx: Context, names: list[str]) -> dict[str, RowResult]:
     for name in names:
         if name in results:
             continue
-        group = next((g for g in IN_TURN if name in g), (name,))
-        plans = [PLANS[n](ctx) for n in group if n in names]
-        if len(plans) > 1 and all(isinstance(p, Plan) for p in plans):
+        group = [n for n in next((g for g in IN_TURN if name in g), ()) if n in names]
+        plans = [PLANS[n](ctx) for n in group] if len(group) > 1 else []
+        if plans and all(isinstance(p, Plan) for p in plans):
             for result in in_turn(plans):  # type: ignore[arg-type]
                 results[result.name] = result
         else:
