@@ -7,10 +7,10 @@ median wall time of N runs with min-max, median CPU time (user + sys of the proc
 child it waited for), the largest single process's peak RSS (exact, from ``wait4``) and, for a
 command that starts processes of its own, the peak of the whole tree (PSS summed over the tree, sampled
 every 0.05 s in one more, untimed run: reading PSS makes the kernel walk every page of every process, so
-it is kept out of the timed runs). Rows that are compared with each other (1 against 2 processes) are
-timed in turn, A B A B ..., and their ratio is the median of the per-pair ratios, so that the drift of
-a shared machine's speed over minutes touches both alike. The tools run on a fresh
-copy of the corpus outside this repository, so that no config file or ``.gitignore`` of ours
+it is kept out of the timed runs). Rows that a target compares (1 against 2 processes, an edited file
+against its own parse) are timed in turn, A B A B ..., and the target is the median of the per-round
+ratios or differences, so that the drift of a shared machine's speed touches both alike. The tools run
+on a fresh copy of the corpus outside this repository, so that no config file or ``.gitignore`` of ours
 changes what they see. Rows, ratios and issue-6 targets are printed as Markdown tables.
 """
 
@@ -94,9 +94,7 @@ class Sample:
     wall_s: float
     cpu_s: float
     max_rss_mib: float  # largest single process of the tree, exact
-    tree_mib: (
-        float  # whole tree: max(sampled sum of PSS, max_rss_mib) when sampled, else max_rss_mib
-    )
+    tree_mib: float  # whole tree: max(summed PSS, max_rss_mib) if sampled, else max_rss_mib
     returncode: int
     processes: int = 1  # how many processes the tree had at most (sampled)
     # CPU the machine spent on anything else meanwhile (other processes, hypervisor steal): a
@@ -504,9 +502,9 @@ class Plan:
     note: str = ""
 
 
-def repeat(*args: object, **kwargs: object) -> RowResult:
-    """Time one row alone; the arguments are ``Plan``'s."""
-    return in_turn([Plan(*args, **kwargs)])[0]  # type: ignore[arg-type]
+def repeat(plan: Plan) -> RowResult:
+    """Time one row alone."""
+    return in_turn([plan])[0]
 
 
 def in_turn(plans: Sequence[Plan]) -> list[RowResult]:
@@ -614,7 +612,7 @@ def plan_cst(jobs: int) -> Callable[[Context], Plan | RowResult]:
 
 def row_ast(ctx: Context) -> RowResult:
     cmd = parse_only("ast", 1, [ctx.tree])
-    return repeat("ast", "ast.parse only, 1 process", cmd, ctx.work, ctx.runs)
+    return repeat(Plan("ast", "ast.parse only, 1 process", cmd, ctx.work, ctx.runs))
 
 
 def retracelint_cmd(ctx: Context, jobs: int) -> list[str]:
@@ -676,7 +674,7 @@ def row_rtl_warm(ctx: Context) -> RowResult:
     if error:
         return RowResult(name, what, status="error", note=error)
     cmd = retracelint_cmd(ctx, 2)
-    return repeat(name, what, cmd, ctx.work, ctx.runs, env=retracelint_env(), ok_codes=RTL_OK)
+    return repeat(Plan(name, what, cmd, ctx.work, ctx.runs, retracelint_env(), RTL_OK))
 
 
 def plan_leaf_parse(ctx: Context) -> Plan | RowResult:
@@ -739,7 +737,7 @@ def row_ruff(select_all: bool) -> Callable[[Context], RowResult]:
         ]  # fmt: skip
         what = "ruff check --select ALL" if select_all else "ruff check, default rules"
         name = "ruff-all" if select_all else "ruff-default"
-        result = repeat(name, what + ", no cache", cmd, ctx.work, ctx.runs)
+        result = repeat(Plan(name, what + ", no cache", cmd, ctx.work, ctx.runs))
         return add_note(result, ruff_version())
 
     return measure
@@ -757,7 +755,7 @@ def row_flake8(ctx: Context) -> RowResult:
     except subprocess.CalledProcessError as exc:
         return unavailable(name, what, f"could not install {FLAKE8_REQUIREMENT}: {exc}")
     cmd = [str(venv / "bin" / "flake8"), "--isolated", "-j2", str(ctx.tree)]
-    result = repeat(name, what, cmd, ctx.work, ctx.flake8_runs, ok_codes=frozenset({0, 1}))
+    result = repeat(Plan(name, what, cmd, ctx.work, ctx.flake8_runs, ok_codes=frozenset({0, 1})))
     return add_note(result, FLAKE8_REQUIREMENT + " (own venv: pyflakes, pycodestyle, mccabe)")
 
 
@@ -852,7 +850,7 @@ IN_TURN = (
 def planned(name: str) -> Callable[[Context], RowResult]:
     def measure(ctx: Context) -> RowResult:
         plan = PLANS[name](ctx)
-        return in_turn([plan])[0] if isinstance(plan, Plan) else plan
+        return repeat(plan) if isinstance(plan, Plan) else plan
 
     return measure
 
