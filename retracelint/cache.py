@@ -138,7 +138,8 @@ def _summary_or_none(data: bytes) -> ModuleSummary | None:
 class ResultIndex:
     """Facts about whole runs, kept in ``kind``: ``runs`` holds the findings of a run, keyed by everything
     they depend on (``engine.run_key``), so that a run in which nothing changed reads them back;
-    ``projects`` holds what the last run of each project found (``reuse.Manifest``)."""
+    ``manifests`` holds what a run found (``reuse.Manifest``) by the same key, and ``projects`` the key
+    of each project's last run (``engine.project_key``), read back or linked."""
 
     _KEEP = 16  # entries kept of each kind: each edit of a project makes a new run entry
 

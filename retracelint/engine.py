@@ -351,15 +351,20 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
     folder = cache_folder(settings)
     runs = ResultIndex(folder) if folder is not None else None
     projects = ResultIndex(folder, "projects") if folder is not None else None
+    manifests = ResultIndex(folder, "manifests") if folder is not None else None
     key = run_key(inputs, errors, settings) if runs is not None else ""
-    if runs is not None:
+    project = project_key(inputs, settings) if projects is not None else ""
+    last = projects.get(project) if projects is not None else None
+    if runs is not None and projects is not None:
         stored = runs.get(key)
         if isinstance(stored, tuple):
-            # Nothing that decides the findings changed since a run that stored them.
+            # Nothing that decides the findings changed since a run that stored them. This is now
+            # the project's last run: an edit undone and then a comment added is compared with it.
+            if last != key:
+                projects.put(project, key)
             findings, lines = stored
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
-    project = project_key(inputs, settings) if projects is not None else ""
-    stored = projects.get(project) if projects is not None else None
+    stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
     previous = stored if isinstance(stored, Manifest) else None
     source = Summaries.open(settings)
     found = relevance(inputs, source, previous) if previous is not None else None
@@ -367,8 +372,9 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
     summaries: list[ModuleSummary] = []
     if manifest is None:
         manifest, summaries = _linked(inputs, source, previous, found)
-    if projects is not None:
-        projects.put(project, manifest)
+    if projects is not None and manifests is not None:
+        manifests.put(key, manifest)
+        projects.put(project, key)
     if source.cache is not None and source.parsed:
         source.cache.sweep()
     findings = list(manifest.findings) + [_error(path, why) for path, why in errors]

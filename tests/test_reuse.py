@@ -194,3 +194,22 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
     again, _ = _runs(project, cache)
     assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
+
+
+def test_a_comment_after_an_undone_edit_reuses_the_findings(project: Path, tmp_path: Path) -> None:
+    """Edit, undo (the undone state is read back from the index of whole runs), then a comment: the
+    comment is compared with the file as it is, not with the edit that was undone."""
+    cache = tmp_path / "cache"
+    first, _ = _runs(project, cache)
+    data = project / "trainer" / "data.py"
+    original = data.read_text(encoding="utf-8")
+    data.write_text(original + "\n\ndef extra(xs):\n    return xs\n", encoding="utf-8")
+    edited, _ = _runs(project, cache)
+    assert edited.summaries
+    data.write_text(original, encoding="utf-8")
+    undone, _ = _runs(project, cache)
+    assert undone.cache_hits == undone.files  # read back from the index of whole runs
+    data.write_text(original + "# a note for later\n", encoding="utf-8")
+    commented, _ = _runs(project, cache)
+    assert commented.summaries == []  # the findings of the undone state were reused
+    assert finding_keys(commented) == finding_keys(first)
