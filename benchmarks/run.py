@@ -703,9 +703,8 @@ def plan_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], Plan 
         original = path.read_bytes()
 
         def edit(index: int) -> None:
-            # The untimed run must link the tree as it is: with the index of whole runs in place it
-            # could read back the findings of an earlier run on the same bytes instead, leaving the
-            # project's manifest at the last edit another row made.
+            # The untimed run analyses the unedited tree for real (not read back from the index of
+            # whole runs), so every timed run starts from the same state whatever row ran before.
             shutil.rmtree(ctx.cache_dir / "v1" / "runs", ignore_errors=True)
             error = warm_up(ctx)
             if error:

@@ -12,6 +12,7 @@ entry a concurrent sweep deleted reads a miss and summarises the file again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -155,6 +156,11 @@ class ResultIndex:
         except Exception:  # missing, damaged or foreign: a miss
             return None
         return value if stored_key == key else None
+
+    def touch(self, key: str) -> None:
+        """Mark the entry under ``key`` as the newest, the last to be evicted."""
+        with contextlib.suppress(OSError):
+            os.utime(self.folder / f"{key}.findings")
 
     def put(self, key: str, value: object) -> None:
         payload = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)

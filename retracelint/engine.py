@@ -360,8 +360,9 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
         if isinstance(stored, tuple):
             # Nothing that decides the findings changed since a run that stored them. This is now
             # the project's last run: an edit undone and then a comment added is compared with it.
-            if last != key:
+            if last != key and manifests is not None:
                 projects.put(project, key)
+                manifests.touch(key)
             findings, lines = stored
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
     stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
