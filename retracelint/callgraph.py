@@ -126,12 +126,12 @@ class Project:
         for qualname, fn in self.functions.items():
             module = self.owner[qualname]
             for index, call in enumerate(fn.calls):
-                key = (module.module, call.callee)
-                found = known.get(key) if call.callee[0] != "self" else None
+                key = (module.module, call.callee) if call.callee[0] != "self" else None
+                found = known.get(key) if key else None
                 if found is None:
                     target = self.resolve_call(module, fn, call)
                     found = (target, self.callee_function(target) if target else None)
-                    if call.callee[0] != "self":
+                    if key:
                         known[key] = found
                 target, callee = found
                 if target is None:
