@@ -34,6 +34,7 @@ import hypothesmith
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from run_keys import finding_keys
 
 from retracelint.config import Settings
 from retracelint.engine import analyse
@@ -428,7 +429,7 @@ def check_edit_sequence(seed: int, rounds: int, kind: str = "edits") -> None:
             path.write_text("".join(lines), encoding="utf-8")
             cached = analyse([str(root)], Settings(cache_dir=str(cache), jobs=1))
             fresh = analyse([str(root)], Settings(cache=False, jobs=1))
-            assert _places(cached.findings) == _places(fresh.findings)
+            assert finding_keys(cached) == finding_keys(fresh)
 
 
 def _edit(rng: random.Random, edit: str, lines: list[str], original: str) -> None:
@@ -449,10 +450,6 @@ def _edit(rng: random.Random, edit: str, lines: list[str], original: str) -> Non
         lines[i] = lines[i].rstrip("\n") + "  # noqa: RTL101\n"
     else:  # a loop bound or a slice width changes: facts change, lines do not move
         lines[i] = lines[i].replace("range(", "range(1 + ").replace("[:", "[1:")
-
-
-def _places(findings: list) -> list[tuple[str, int, int, str, str]]:
-    return [(f.location.path, f.location.line, f.location.col, f.code, f.message) for f in findings]
 
 
 @settings(CI, max_examples=3, phases=[Phase.generate])  # shrinking a seed means nothing
