@@ -156,20 +156,26 @@ class Project:
     def resolve_call(
         self, module: ModuleSummary, fn: FunctionSummary, call: CallSite
     ) -> Target | None:
-        kind = call.callee[0]
+        return self.resolve_callee(module, fn, call.callee)
+
+    def resolve_callee(
+        self, module: ModuleSummary, fn: FunctionSummary, callee: Callee
+    ) -> Target | None:
+        """What a callee named in ``fn`` (a ``summary.Callee``) refers to."""
+        kind = callee[0]
         if kind == "jit":
-            return JitTarget(module.module, int(call.callee[2]), bound=False)
+            return JitTarget(module.module, int(callee[2]), bound=False)
         if kind == "qual":
-            return self._as_target(module, call.callee[1], bound=False)
+            return self._as_target(module, callee[1], bound=False)
         if kind == "self":
             cls = self._enclosing_class(fn)
-            return self.member(cls, call.callee[2]) if cls else None
+            return self.member(cls, callee[2]) if cls else None
         if kind == "method":
-            cls = self.resolve_name(module, call.callee[1])
+            cls = self.resolve_name(module, callee[1])
             if isinstance(cls, ClassTarget):
-                return self.member(cls.qualname, call.callee[2])
+                return self.member(cls.qualname, callee[2])
             return None
-        return self.resolve_name(module, call.callee[1])
+        return self.resolve_name(module, callee[1])
 
     def _enclosing_class(self, fn: FunctionSummary) -> str | None:
         while fn.cls is None and fn.parent is not None:

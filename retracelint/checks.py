@@ -334,7 +334,7 @@ def _factory_called_in_loop(
     for caller_name, index in project.callers.get(factory.qualname, ()):
         caller = project.functions[caller_name]
         call = caller.calls[index]
-        if call.loops:
+        if call.loops and not prop.frequency.traced(caller_name):
             driver = prop.loop_driver(caller, call.loops[-1])
             step = PathStep(caller.qualname, call.text, call.location)
             return Cause(
@@ -393,7 +393,9 @@ def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
     groups = {}
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
-        if binding is None:
+        # Two signatures met while an enclosing jit traces cost two traces per trace of it, which
+        # only a re-trace of the enclosing function repeats (reported at its own call).
+        if binding is None or prop.frequency.traced(fn.qualname):
             continue
         call = fn.calls[index]
         for param in binding.params[binding.offset :]:

@@ -50,3 +50,75 @@ def parse_wrapper_config(entries: list[str]) -> dict[str, Wrapper]:
         else:
             out[name] = Wrapper(name)
     return out
+
+
+@dataclass(frozen=True)
+class Traces:
+    """Which arguments of a transform or ``lax`` primitive are functions it traces."""
+
+    positions: tuple[int, ...] = (0,)
+    keywords: tuple[str, ...] = ("fun",)
+
+
+_FIRST = Traces()
+# The function arguments of these run only while the call traces them (under jit, once per trace).
+TRACING_APIS: dict[str, Traces] = {
+    **{
+        f"jax.{name}": _FIRST
+        for name in (
+            "grad",
+            "value_and_grad",
+            "vmap",
+            "jacfwd",
+            "jacrev",
+            "hessian",
+            "checkpoint",
+            "remat",
+            "custom_jvp",
+            "custom_vjp",
+            "eval_shape",
+            "make_jaxpr",
+            "linearize",
+            "jvp",
+            "vjp",
+            "named_call",
+            "shard_map",
+            "ad_checkpoint.checkpoint",
+            "experimental.shard_map.shard_map",
+        )
+    },
+    "jax.lax.scan": Traces((0,), ("f",)),
+    "jax.lax.map": Traces((0,), ("f",)),
+    "jax.lax.associative_scan": Traces((0,), ("fn",)),
+    "jax.lax.fori_loop": Traces((2,), ("body_fun",)),
+    "jax.lax.while_loop": Traces((0, 1), ("cond_fun", "body_fun")),
+    "jax.lax.cond": Traces((1, 2), ("true_fun", "false_fun")),
+    "jax.lax.switch": Traces((1,), ("branches",)),
+    "jax.lax.custom_root": Traces((0, 2, 3), ("f", "solve", "tangent_solve")),
+    "jax.lax.custom_linear_solve": Traces((0, 2, 3), ("matvec", "solve", "transpose_solve")),
+    "flax.linen.scan": _FIRST,
+    "flax.linen.vmap": _FIRST,
+    "flax.linen.remat": _FIRST,
+    "flax.linen.checkpoint": _FIRST,
+    "flax.nnx.grad": _FIRST,
+    "flax.nnx.value_and_grad": _FIRST,
+    "flax.nnx.vmap": _FIRST,
+    "flax.nnx.scan": _FIRST,
+    "flax.nnx.remat": _FIRST,
+    "flax.nnx.fori_loop": Traces((2,), ("body_fun",)),
+    "flax.nnx.while_loop": Traces((0, 1), ("cond_fun", "body_fun")),
+    "flax.nnx.cond": Traces((1, 2), ("true_fun", "false_fun")),
+    "equinox.filter_grad": _FIRST,
+    "equinox.filter_value_and_grad": _FIRST,
+    "equinox.filter_vmap": _FIRST,
+    "equinox.filter_checkpoint": _FIRST,
+    "haiku.transform": Traces((0,), ("f",)),
+    "haiku.transform_with_state": Traces((0,), ("f",)),
+    "haiku.vmap": _FIRST,
+    "haiku.scan": Traces((0,), ("f",)),
+}
+# Methods that hand their arguments to a trace, whatever the receiver (``f.defvjp(fwd, bwd)``).
+TRACING_METHODS: dict[str, Traces] = {
+    "defvjp": Traces((0, 1), ("fwd", "bwd")),
+    "defjvp": Traces((0,), ("jvp",)),
+}

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, bind_arg
+from retracelint.frequency import Driver, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -44,15 +43,6 @@ _MAX_CAUSES = (
 
 
 @dataclass(frozen=True)
-class Driver:
-    """What makes a value differ between calls: a loop, or repeated calls of a function."""
-
-    text: str  # "every iteration of the loop at train.py:39"
-    location: Location
-    bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
-
-
-@dataclass(frozen=True)
 class Cause:
     taint: Taint | None  # why the shape changes (None when it is the value that changes)
     driver: Driver
@@ -67,12 +57,13 @@ Candidate = tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]
 @dataclass
 class Propagation:
     project: Project
+    frequency: Frequency = field(init=False)
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
-    _repeated: dict[str, Driver | None] = field(default_factory=dict)
-    _called_often: dict[str, Driver | None] = field(default_factory=dict)
-    _order: dict[str, int] | None = None  # each callee's place in ``project.callers``
     _forwards: dict[tuple[str, str, int], list[Candidate]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.frequency = Frequency(self.project)
 
     # -- values in a function's own terms --------------------------------------------------------
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
@@ -205,7 +196,9 @@ class Propagation:
     ) -> Iterator[Cause]:
         for src in sorted(srcs, key=_src_order):
             if isinstance(src, LoopSrc) and src.index in loops:
-                yield Cause(None, self.loop_driver(fn, src.index))
+                # A loop of trace-time code is unrolled once per trace: it adds no run-time traces.
+                if not self.frequency.traced(fn.qualname):
+                    yield Cause(None, self.loop_driver(fn, src.index))
             elif isinstance(src, ParamSrc):
                 yield from self.param_causes(fn, src.name, "value", depth)
             elif isinstance(src, ParamShapeSrc):
@@ -243,58 +236,14 @@ class Propagation:
         if loop is None:
             return Driver("every iteration of a loop", fn.location)
         return Driver(
-            f"every iteration of the loop at {_where(loop.location)} ({loop.text})",
+            f"every iteration of the loop at {where(loop.location)} ({loop.text})",
             loop.location,
             bounded=loop.over_axes,
         )
 
     def repeated(self, qualname: str) -> Driver | None:
-        """Why a function runs more than once: called in a loop, from several places, or by such a
-        caller (the first such caller in the order calls were linked). Asked for a few functions
-        only (78 on the corpus), so it walks up from each instead of down from every function."""
-        if qualname not in self._repeated:
-            self._repeated[qualname] = self._find_repeated(qualname)
-        return self._repeated[qualname]
-
-    def _find_repeated(self, qualname: str) -> Driver | None:
-        own = self._called_more_than_once(qualname)
-        graph = self.project.graph
-        if own is not None or qualname not in graph:
-            return own
-        if self._order is None:
-            self._order = {callee: i for i, callee in enumerate(self.project.callers)}
-        order = self._order
-        callers = [a for a in nx.ancestors(graph, qualname) if self._called_more_than_once(a)]
-        if not callers:
-            return None
-        driver = self._called_more_than_once(min(callers, key=order.__getitem__))
-        assert driver is not None
-        return Driver(f"each call of {_short_name(qualname)}() ({driver.text})", driver.location)
-
-    def _called_more_than_once(self, qualname: str) -> Driver | None:
-        if qualname not in self._called_often:
-            self._called_often[qualname] = self._calls_that_repeat(qualname)
-        return self._called_often[qualname]
-
-    def _calls_that_repeat(self, callee: str) -> Driver | None:
-        project = self.project
-        sites = project.callers.get(callee, [])
-        in_loop = [(c, i) for c, i in sites if project.functions[c].calls[i].loops]
-        if in_loop:
-            caller, index = in_loop[0]
-            call = project.functions[caller].calls[index]
-            return Driver(
-                f"each call of {_short_name(callee)}(), called in the loop at {_where(call.location)}",
-                call.location,
-            )
-        if len(sites) >= 2:
-            caller, index = sites[0]
-            call = project.functions[caller].calls[index]
-            return Driver(
-                f"each call of {_short_name(callee)}(), called from {len(sites)} places",
-                call.location,
-            )
-        return None
+        """Why a function runs more than once at run time (see ``frequency``)."""
+        return self.frequency.repeated(qualname)
 
     # -- jit call sites -----------------------------------------------------------------------------
     def jit_calls(self) -> Iterator[tuple[FunctionSummary, int, JitTarget]]:
@@ -384,15 +333,6 @@ def _src_order(src: Src) -> tuple:
         return (0, -src.index, "")
     order = {ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
     return (order.get(type(src), 9), 0, str(src))
-
-
-def _where(location: Location) -> str:
-    return f"{location.path}:{location.line}"
-
-
-def _short_name(qualname: str) -> str:
-    parts = [p for p in qualname.split(".") if p != "<locals>"]
-    return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
 __all__ = ["EMPTY", "Cause", "Driver", "Propagation", "join"]

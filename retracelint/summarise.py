@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
+from retracelint.jitspec import BUILTIN_WRAPPERS, TRACING_APIS, TRACING_METHODS, Wrapper
 from retracelint.model import Location
 from retracelint.summary import (
     Arg,
@@ -1346,6 +1346,7 @@ class _FunctionPass:
             if k.arg is None:
                 self.expr(k.value)
 
+        self.note_traced(node, canon)
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
             fresh = _fresh_kind(args[0], node.args[0])
@@ -1401,6 +1402,28 @@ class _FunctionPass:
         return combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
+
+    def note_traced(self, node: ast.Call, canon: str) -> None:
+        """Record the functions a transform or lax primitive is handed: they run under its trace."""
+        func = node.func
+        traces = TRACING_APIS.get(canon) or (
+            TRACING_METHODS.get(func.attr) if isinstance(func, ast.Attribute) else None
+        )
+        if traces is None or not self.recording:
+            return
+        given = [node.args[i] for i in traces.positions if i < len(node.args)]
+        given += [k.value for k in node.keywords if k.arg in traces.keywords]
+        for arg in given:
+            for function in arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]:
+                if (
+                    isinstance(function, ast.Call)
+                    and self.mod.canonical(_dotted(function.func) or "") in _PARTIALS
+                    and function.args
+                ):
+                    function = function.args[0]
+                callee = self.callee_ref(function)
+                if callee is not None and callee not in self.fn.traces:
+                    self.fn.traces.append(callee)
 
     def defined(self, dotted: str) -> bool:
         """Whether a name could refer to code in the analysed tree (not a builtin or a local value)."""

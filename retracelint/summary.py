@@ -93,6 +93,9 @@ class FunctionSummary:
     loops: list[LoopInfo] = field(default_factory=list)
     returns: Value | None = None
     yields: Value | None = None
+    # Functions this one hands to a transform or lax primitive (``lax.scan(body, ...)``): they run
+    # only while that traces.
+    traces: list[Callee] = field(default_factory=list)
 
 
 @dataclass

@@ -155,17 +155,18 @@ def _environment() -> dict[str, str]:
 
 
 def count_retraces_many(
-    script_paths: Sequence[Path], cwd: Path, timeout: float = 120
+    script_paths: Sequence[Path], cwd: Path, timeout: float = 120, argv: Sequence[str] = ()
 ) -> list[RetraceReport]:
     """Run several programs one after another in ONE subprocess; one report per program, in order.
 
-    ``timeout`` bounds the whole batch. When the subprocess dies (timeout, crash), the programs that
+    Each program gets ``argv`` as its command-line arguments. ``timeout`` bounds the whole batch. When the subprocess dies (timeout, crash), the programs that
     finished keep their reports and the others get one that says what happened.
     """
     scripts = [str(Path(p).resolve()) for p in script_paths]
     with tempfile.TemporaryDirectory(prefix="retracelint-dyn-") as tmp:
         result_path = Path(tmp) / "result.jsonl"
-        command = [sys.executable, str(RUNNER), "--run", str(result_path), *scripts]
+        command = [sys.executable, str(RUNNER), "--run", str(result_path), json.dumps(list(argv))]
+        command += scripts
         timed_out = False
         try:
             proc = subprocess.run(
@@ -211,7 +212,7 @@ def count_retraces(script_path: Path, cwd: Path, timeout: float = 60) -> Retrace
 # The runner side: executed in the subprocess, imports jax once, runs each program in turn.
 
 
-def _run_programs(result_path: str, scripts: list[str]) -> None:
+def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None:
     import logging
     import runpy
     import time
@@ -242,8 +243,10 @@ def _run_programs(result_path: str, scripts: list[str]) -> None:
         for script in scripts:
             capture.messages = []
             outcome: dict[str, object] = {"script": script, "exception": None}
-            sys.argv = [script]
+            sys.argv = [script, *argv]
             sys.path[:] = [str(Path(script).parent), *original_path[1:]]
+            # A program's own modules go with it: the next one may have a module of the same name.
+            modules_before = set(sys.modules)
             start = time.perf_counter()
             try:
                 runpy.run_path(script, run_name="__main__")
@@ -257,13 +260,17 @@ def _run_programs(result_path: str, scripts: list[str]) -> None:
                 outcome["traceback"] = traceback.format_exc()
             outcome["seconds"] = time.perf_counter() - start
             outcome["messages"] = list(capture.messages)
+            folder = str(Path(script).parent)
+            for name in set(sys.modules) - modules_before:
+                if (getattr(sys.modules[name], "__file__", None) or "").startswith(folder):
+                    del sys.modules[name]
             out.write(json.dumps(outcome) + "\n")
             out.flush()
     sys.argv, sys.path[:] = original_argv, original_path
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "--run":
-        _run_programs(sys.argv[2], sys.argv[3:])
+    if len(sys.argv) >= 4 and sys.argv[1] == "--run":
+        _run_programs(sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:])
     else:
-        sys.exit(f"usage: {sys.argv[0]} --run RESULT.jsonl SCRIPT.py...")
+        sys.exit(f"usage: {sys.argv[0]} --run RESULT.jsonl ARGV.json SCRIPT.py...")

@@ -1,0 +1,206 @@
+"""How often each function runs: once, repeatedly, or only while a jit traces.
+
+A re-trace costs something only where the code that makes the new signature runs again and again at run
+time. Three facts decide it, computed once per project on the linked call graph:
+
+- **Runtime code** is what runs outside any trace: module level, entry points (a function nothing in the
+  project calls: ``main()``, a CLI command, a test, a public API), and whatever runtime code calls
+  directly. Calling a jitted function is not a direct call of its body: the body runs while it traces.
+- **Trace-time code** runs only while a jit (or a transform, or a ``lax`` control-flow primitive) traces:
+  the body of a jitted function, a function handed to ``grad``/``vmap``/``lax.scan``/..., the methods of
+  flax linen and haiku modules, and what only such code calls. Its loops are unrolled once per trace, and
+  a jitted function called there is inlined into the enclosing trace: it traces again only when the
+  enclosing function does, and that is reported where the enclosing function's argument changes.
+- **Repetition** comes only from loops: runtime code runs repeatedly when it is called inside a loop of
+  runtime code, or by runtime code that runs repeatedly. Being called from several places is not
+  repetition: an entry point calling a helper twice runs it twice per process, not per step.
+
+Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from retracelint.callgraph import JitTarget, Project
+from retracelint.model import Location
+
+# Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
+TRACED_MODULE_BASES = frozenset(
+    {
+        "flax.linen.Module",
+        "flax.linen.module.Module",
+        "haiku.Module",
+        "haiku._src.module.Module",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Driver:
+    """What makes a value differ between calls: a loop, or repeated calls of a function."""
+
+    text: str  # "every iteration of the loop at train.py:39"
+    location: Location
+    bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
+
+
+@dataclass
+class Frequency:
+    """The execution-frequency model of one project (see the module docstring)."""
+
+    project: Project
+    _runtime: frozenset[str] | None = None
+    _repeated: dict[str, Driver | None] | None = None
+
+    # -- the questions --------------------------------------------------------------------------
+    def traced(self, qualname: str) -> bool:
+        """Whether the function runs only while an enclosing jit or transform traces."""
+        return qualname not in self.runtime
+
+    def repeated(self, qualname: str) -> Driver | None:
+        """Why a runtime function runs more than once per process: the loop that drives it, directly
+        or through the runtime functions that call it. None when it runs once, or only under a trace."""
+        if self._repeated is None:
+            self._repeated = self._drivers()
+        return self._repeated.get(qualname)
+
+    def runs(self, qualname: str) -> str:
+        """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""
+        if self.traced(qualname):
+            return "traced"
+        return "repeated" if self.repeated(qualname) is not None else "once"
+
+    # -- runtime reachability ---------------------------------------------------------------------
+    @property
+    def runtime(self) -> frozenset[str]:
+        if self._runtime is None:
+            self._runtime = self._reach_runtime()
+        return self._runtime
+
+    def _reach_runtime(self) -> frozenset[str]:
+        """Functions reached from an entry point by direct calls. An entry point is a function that no
+        call in the project reaches directly and that nothing hands to a trace; a function in a cycle
+        that no entry point reaches is runtime too (nothing says it is traced)."""
+        project = self.project
+        direct = self._direct_callers()
+        traced = self._traced_roots()
+        queue = deque(
+            name for name in project.functions if not direct.get(name) and name not in traced
+        )
+        seen = set(queue)
+        callees = self._direct_callees()
+        while queue:
+            for callee in callees.get(queue.popleft(), ()):
+                if callee not in seen:
+                    seen.add(callee)
+                    queue.append(callee)
+        # What neither an entry point nor a traced root reaches (a cycle of its own) stays runtime.
+        reached_by_trace = self._reach(traced, callees)
+        seen.update(name for name in project.functions if name not in reached_by_trace)
+        return frozenset(seen)
+
+    @staticmethod
+    def _reach(roots: set[str], callees: dict[str, list[str]]) -> set[str]:
+        seen = set(roots)
+        queue = deque(roots)
+        while queue:
+            for callee in callees.get(queue.popleft(), ()):
+                if callee not in seen:
+                    seen.add(callee)
+                    queue.append(callee)
+        return seen
+
+    def _direct_callers(self) -> dict[str, list[tuple[str, int]]]:
+        """Each function's call sites that run its body (a jitted function's callers do not)."""
+        targets = self.project.targets
+        return {
+            callee: [site for site in sites if not isinstance(targets[site], JitTarget)]
+            for callee, sites in self.project.callers.items()
+        }
+
+    def _direct_callees(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for callee, sites in self._direct_callers().items():
+            for caller, _ in sites:
+                out.setdefault(caller, []).append(callee)
+        return out
+
+    def _traced_roots(self) -> set[str]:
+        """Functions whose body runs under a trace when something runs it: jitted functions,
+        functions handed to transforms and ``lax`` primitives, methods of flax/haiku modules."""
+        project = self.project
+        roots: set[str] = set()
+        for target in project.all_jits():
+            binding = project.jit_binding(target)
+            if binding is not None and binding.wrapped is not None:
+                roots.add(binding.wrapped.qualname)
+        for qualname, fn in project.functions.items():
+            module = project.owner[qualname]
+            for callee in fn.traces:
+                resolved = project.resolve_callee(module, fn, callee)
+                function = project.callee_function(resolved) if resolved else None
+                if function is not None:
+                    roots.add(function)
+        for qualname, cls in project.classes.items():
+            if self._traced_module(qualname):
+                roots.update(cls.methods.values())
+        return roots
+
+    def _traced_module(self, cls: str) -> bool:
+        project = self.project
+        return any(
+            base in TRACED_MODULE_BASES
+            for klass in project.mro(cls)
+            for base in project.classes[klass].bases
+        )
+
+    # -- repetition ---------------------------------------------------------------------------------
+    def _drivers(self) -> dict[str, Driver | None]:
+        """For every runtime function, the first loop that makes it run repeatedly: the calls made
+        inside runtime loops, then down through runtime calls (each function visited once)."""
+        project = self.project
+        runtime = self.runtime
+        loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
+        for callee, sites in sorted(self._direct_callers().items()):
+            call = next(
+                (
+                    project.functions[caller].calls[index]
+                    for caller, index in sites
+                    if caller in runtime and project.functions[caller].calls[index].loops
+                ),
+                None,
+            )
+            if callee in runtime and call is not None:
+                loops[callee] = Driver(
+                    f"each call of {short_name(callee)}(), called in the loop at"
+                    f" {where(call.location)}",
+                    call.location,
+                )
+        out: dict[str, Driver | None] = dict(loops)
+        root = dict(loops)  # the loop-driven function each repeated function is reached from
+        callees = self._direct_callees()
+        queue = deque(loops)
+        while queue:
+            caller = queue.popleft()
+            for callee in callees.get(caller, ()):
+                if callee in runtime and callee not in out:
+                    first = root[callee] = root[caller]
+                    out[callee] = Driver(
+                        f"each call of {short_name(callee)}() ({first.text})", first.location
+                    )
+                    queue.append(callee)
+        return out
+
+
+def where(location: Location) -> str:
+    return f"{location.path}:{location.line}"
+
+
+def short_name(qualname: str) -> str:
+    parts = [p for p in qualname.split(".") if p != "<locals>"]
+    return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
+
+
+__all__ = ["TRACED_MODULE_BASES", "Driver", "Frequency"]
