@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
-from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary
@@ -486,11 +486,32 @@ def _where(location: Location) -> str:
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
-    """One finding per rule and place: the shortest call path wins."""
-    best: dict[tuple[str, Location], Finding] = {}
+    """One finding per rule and origin (the line to change): the shortest call path is shown, and the
+    others are kept as its ``other_routes`` and counted in the message."""
+    groups: dict[tuple[str, Location], list[Finding]] = {}
     for finding in findings:
-        key = (finding.code, finding.location)
-        current = best.get(key)
-        if current is None or len(finding.call_path) < len(current.call_path):
-            best[key] = finding
-    return sorted(best.values(), key=lambda f: f.sort_key)
+        groups.setdefault((finding.code, finding.location), []).append(finding)
+    out = []
+    for group in groups.values():
+        group.sort(key=lambda f: len(f.call_path))  # stable: the first found wins a tie
+        best = group[0]
+        routes: dict[tuple, Route] = {}
+        for other in group[1:]:
+            route = Route(other.call_path, other.jit_site, other.parameter)
+            if (route.call_path, route.jit_site) != (best.call_path, best.jit_site):
+                routes.setdefault((route.call_path, route.jit_site), route)
+        if routes:
+            best = replace(
+                best,
+                message=_more_paths(best, len(routes)),
+                other_routes=tuple(routes.values()),
+            )
+        out.append(best)
+    return sorted(out, key=lambda f: f.sort_key)
+
+
+def _more_paths(finding: Finding, count: int) -> str:
+    """The message with ``(and N more call paths)`` before the fix hint that ends it."""
+    text = finding.message.removesuffix(f"; {finding.fix}")
+    more = f" (and {count} more call path{'s' if count > 1 else ''})"
+    return f"{text}{more}; {finding.fix}" if text != finding.message else f"{text}{more}"

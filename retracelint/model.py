@@ -46,6 +46,34 @@ class JitSite:
 
 
 @dataclass(frozen=True)
+class Route:
+    """Another call path by which a finding's origin reaches a jit site (the same line to change)."""
+
+    call_path: tuple[PathStep, ...]
+    jit_site: JitSite | None
+    parameter: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "call_path": [step.to_dict() for step in self.call_path],
+            "jit_site": _site_dict(self.jit_site),
+            "parameter": self.parameter,
+        }
+
+
+def _site_dict(site: JitSite | None) -> dict[str, Any] | None:
+    if site is None:
+        return None
+    return {
+        "function": site.function,
+        "name": site.name,
+        "wrapper": site.wrapper,
+        "static_params": list(site.static_params),
+        **asdict(site.location),
+    }
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str
@@ -55,6 +83,7 @@ class Finding:
     parameter: str | None = None
     call_path: tuple[PathStep, ...] = ()
     fix: str = ""
+    other_routes: tuple[Route, ...] = ()  # the origin's other call paths, shortest first
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 
@@ -65,7 +94,6 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         loc = self.location
-        site = self.jit_site
         return {
             "path": loc.path,
             "line": loc.line,
@@ -75,17 +103,10 @@ class Finding:
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
-            "jit_site": None
-            if site is None
-            else {
-                "function": site.function,
-                "name": site.name,
-                "wrapper": site.wrapper,
-                "static_params": list(site.static_params),
-                **asdict(site.location),
-            },
+            "jit_site": _site_dict(self.jit_site),
             "parameter": self.parameter,
             "call_path": [step.to_dict() for step in self.call_path],
+            "other_routes": [route.to_dict() for route in self.other_routes],
             "fix": self.fix,
         }
 
@@ -102,24 +123,32 @@ def _display_location(location: Location) -> Location:
     return location if path == location.path else replace(location, path=path)
 
 
+def _display_site(site: JitSite | None) -> JitSite | None:
+    return None if site is None else replace(site, location=_display_location(site.location))
+
+
+def _display_steps(steps: tuple[PathStep, ...]) -> tuple[PathStep, ...]:
+    return tuple(replace(step, location=_display_location(step.location)) for step in steps)
+
+
 def display_safe(findings: list[Finding]) -> list[Finding]:
     """The findings with every path printable, for reports written as UTF-8 (JSON, SARIF, files)."""
-    out = []
-    for finding in findings:
-        site = finding.jit_site
-        out.append(
-            replace(
-                finding,
-                message=_display_path(finding.message),
-                source_line=_display_path(finding.source_line),
-                location=_display_location(finding.location),
-                jit_site=None
-                if site is None
-                else replace(site, location=_display_location(site.location)),
-                call_path=tuple(
-                    replace(step, location=_display_location(step.location))
-                    for step in finding.call_path
-                ),
-            )
+    return [
+        replace(
+            finding,
+            message=_display_path(finding.message),
+            source_line=_display_path(finding.source_line),
+            location=_display_location(finding.location),
+            jit_site=_display_site(finding.jit_site),
+            call_path=_display_steps(finding.call_path),
+            other_routes=tuple(
+                replace(
+                    route,
+                    jit_site=_display_site(route.jit_site),
+                    call_path=_display_steps(route.call_path),
+                )
+                for route in finding.other_routes
+            ),
         )
-    return out
+        for finding in findings
+    ]

@@ -60,11 +60,13 @@ def _reported(project: Path, function: TracedFunction) -> bool:
     """Whether a finding names ``function`` as its jitted function: jax places a decorated function at
     its first decorator, retracelint at its ``def`` (or at the ``jax.jit(...)`` call around a lambda)."""
     run = analyse([str(project)], Settings(cache=False, select=("RTL",)))
+    sites = [f.jit_site for f in run.findings]
+    sites += [route.jit_site for f in run.findings for route in f.other_routes]
     return any(
-        finding.jit_site is not None
-        and Path(finding.jit_site.location.path).name == Path(function.file).name
-        and 0 <= finding.jit_site.location.line - function.line <= 3
-        for finding in run.findings
+        site is not None
+        and Path(site.location.path).name == Path(function.file).name
+        and 0 <= site.location.line - function.line <= 3
+        for site in sites
     )
 
 

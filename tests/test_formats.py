@@ -446,3 +446,32 @@ def test_pre_commit_hook_runs_the_whole_project_serially() -> None:
     assert hook["pass_filenames"] is False and hook["require_serial"] is True
     text = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert "whole-project" in text and "cache" in text  # the reason is written down for users
+
+
+# --- one finding per origin ----------------------------------------------------------------------------------
+
+ONE_ORIGIN = Path(__file__).parent / "fixtures" / "one_origin_two_paths"
+
+
+def test_one_origin_reached_by_two_paths_is_one_finding_with_both_routes(
+    sarif_validator: jsonschema.Validator,
+) -> None:
+    from retracelint.config import Settings
+    from retracelint.engine import analyse
+
+    run = analyse([str(ONE_ORIGIN)], Settings(cache=False))
+    (finding,) = run.findings
+    assert (Path(finding.location.path).name, finding.location.line) == ("main.py", 10)
+    assert "(and 1 more call path);" in finding.message
+    sites = {finding.jit_site.name, *(r.jit_site.name for r in finding.other_routes)}
+    assert sites == {"train_step", "eval_loss"}
+    (route,) = json.loads(json.dumps(finding.to_dict()))["other_routes"]
+    assert route["parameter"] == "batch" and route["call_path"][0]["line"] in (11, 12)
+    doc = _sarif(run.findings)
+    assert [e.message for e in sarif_validator.iter_errors(doc)] == []
+    flows = doc["runs"][0]["results"][0]["codeFlows"]
+    sinks = [
+        flow["threadFlows"][0]["locations"][-1]["location"]["message"]["text"] for flow in flows
+    ]
+    assert len(flows) == 2 and any("train_step" in s for s in sinks)
+    assert any("eval_loss" in s for s in sinks)

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from retracelint.baseline import FINGERPRINT_KEY, fingerprint, relative_path
-from retracelint.model import Finding, Location
+from retracelint.model import Finding, Location, Route
 from retracelint.rules import Rule, page, page_url
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -128,12 +128,12 @@ def _location(
     return out
 
 
-def _flow_steps(finding: Finding) -> list[tuple[Location, str, str]]:
-    """(location, message, kind) from the origin through every call to the jit site."""
+def _flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]]:
+    """(location, message, kind) from the origin through every call of ``route`` to its jit site."""
     steps: list[tuple[Location, str, str]] = [
         (finding.location, "the varying value is made here", "source")
     ]
-    for step in finding.call_path:
+    for step in route.call_path:
         if step.location == finding.location and len(steps) == 1:
             # The origin is the argument of the first call: one location, described as both.
             steps[0] = (
@@ -143,12 +143,30 @@ def _flow_steps(finding: Finding) -> list[tuple[Location, str, str]]:
             )
             continue
         steps.append((step.location, f"{step.function} calls {step.call}()", "call"))
-    site = finding.jit_site
+    site = route.jit_site
     if site is not None:
         where = f"{site.name}, made by {site.wrapper}"
-        what = f"parameter {finding.parameter!r} of {where}" if finding.parameter else where
+        what = f"parameter {route.parameter!r} of {where}" if route.parameter else where
         steps.append((site.location, f"jit site: {what}", "sink"))
     return steps
+
+
+def _code_flow(steps: list[tuple[Location, str, str]], root: str | os.PathLike[str]) -> dict:
+    return {
+        "threadFlows": [
+            {
+                "locations": [
+                    {
+                        "location": _location(loc, root, message),
+                        "kinds": [kind],
+                        "nestingLevel": depth,
+                        "executionOrder": depth + 1,
+                    }
+                    for depth, (loc, message, kind) in enumerate(steps)
+                ]
+            }
+        ]
+    }
 
 
 def result(
@@ -165,29 +183,16 @@ def result(
         "locations": [{"physicalLocation": _physical(finding.location, root)}],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint(finding, root=root)},
     }
-    steps = _flow_steps(finding)
+    main = Route(finding.call_path, finding.jit_site, finding.parameter)
+    steps = _flow_steps(finding, main)
     if len(steps) > 1:
         out["relatedLocations"] = [
             _location(loc, root, message, ident)
             for ident, (loc, message, _kind) in enumerate(steps[1:], start=1)
         ]
-        out["codeFlows"] = [
-            {
-                "threadFlows": [
-                    {
-                        "locations": [
-                            {
-                                "location": _location(loc, root, message),
-                                "kinds": [kind],
-                                "nestingLevel": depth,
-                                "executionOrder": depth + 1,
-                            }
-                            for depth, (loc, message, kind) in enumerate(steps)
-                        ]
-                    }
-                ]
-            }
-        ]
+        # One code flow per call path: the one the message describes first, then the others.
+        flows = [steps] + [_flow_steps(finding, route) for route in finding.other_routes]
+        out["codeFlows"] = [_code_flow(flow, root) for flow in flows]
     props: dict[str, Any] = {}
     if finding.parameter:
         props["parameter"] = finding.parameter
