@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.propagate import Cause, Propagation
+from retracelint.propagate import Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -39,6 +39,8 @@ from retracelint.values import (
     Value,
 )
 
+# A loop over at most this many values spelled out in the source adds a few traces, not one per step.
+FEW_ITERATIONS = 16
 _VERB = {
     "RTL101": "changes shape",
     "RTL102": "grows",
@@ -146,7 +148,7 @@ def traced_findings(
             f" and reaches traced parameter '{param}' of jitted '{_jit_name(site, called_as)}'"
             f" ({_where(site.location)}){_via(path)}; {_CONSEQUENCE.get(code, 're-traces')}"
         )
-        yield _finding(code, text, taint.origin, site, param, path)
+        yield _finding(code, text, taint.origin, site, param, path, cause.driver)
 
 
 # -- static parameters ----------------------------------------------------------------------------
@@ -188,6 +190,7 @@ def static_findings(
                     site,
                     param,
                     (*cause.path, *path),
+                    cause.driver,
                 )
             continue
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
@@ -207,6 +210,7 @@ def static_findings(
                 site,
                 param,
                 full_path,
+                cause.driver,
             )
         else:
             yield _static_finding(
@@ -217,13 +221,20 @@ def static_findings(
                 site,
                 param,
                 full_path,
+                cause.driver,
             )
 
 
 def _static_finding(
-    code: str, text: str, origin: Arg, site: JitSite, param: str, path: tuple[PathStep, ...]
+    code: str,
+    text: str,
+    origin: Arg,
+    site: JitSite,
+    param: str,
+    path: tuple[PathStep, ...],
+    driver: Driver | None = None,
 ) -> Finding:
-    return _finding(code, text, origin.location, site, param, path)
+    return _finding(code, text, origin.location, site, param, path, driver)
 
 
 def _finding(
@@ -233,14 +244,18 @@ def _finding(
     site: JitSite,
     param: str | None,
     path: tuple[PathStep, ...],
+    driver: Driver | None = None,
 ) -> Finding:
-    """A finding of rule ``code``: what happens (``text``), then the rule's fix."""
+    """A finding of rule ``code``: what happens (``text``), then the rule's fix. Its severity is the
+    rule's, or a warning when ``driver`` is a loop over a few values spelled out in the source: that
+    costs a few traces, not one per step."""
     fix = rule(code).fix
+    few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
         message=f"{text}; {fix}",
         location=location,
-        severity=rule(code).severity,
+        severity="warning" if few else rule(code).severity,
         jit_site=site,
         parameter=param,
         call_path=path,
@@ -317,7 +332,7 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             f"{spec.function}.<{spec.target_text}>", spec.target_text, spec.location, spec.wrapper
         )
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
-        yield _finding(code, text, spec.location, site, None, path)
+        yield _finding(code, text, spec.location, site, None, path, cause.driver)
 
 
 def _factory_called_in_loop(
@@ -441,7 +456,8 @@ def _keyword_flip(calls: list, site: JitSite, param: str) -> Iterator[Finding]:
                 " cache on how static arguments are passed, so this call compiles again"
             )
             step = PathStep(fn.qualname, call.text, call.location)
-            yield _finding("RTL404", text, arg.location, site, param, (step,))
+            finding = _finding("RTL404", text, arg.location, site, param, (step,))
+            yield replace(finding, severity="warning")
             return
 
 
@@ -463,7 +479,7 @@ def _flip_finding(
         f" {what} is a different cache entry, so the function traces and compiles twice"
     )
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding(code, text, arg.location, site, param, (step,))
+    return replace(_finding(code, text, arg.location, site, param, (step,)), severity="warning")
 
 
 # -- message helpers --------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class Driver:
     text: str  # "every iteration of the loop at train.py:39"
     location: Location
     bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
+    count: int | None = None  # how many iterations, when the source spells them out
 
 
 @dataclass

@@ -239,6 +239,7 @@ class Propagation:
             f"every iteration of the loop at {where(loop.location)} ({loop.text})",
             loop.location,
             bounded=loop.over_axes,
+            count=loop.count,
         )
 
     def repeated(self, qualname: str) -> Driver | None:

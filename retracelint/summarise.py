@@ -859,7 +859,8 @@ class _FunctionPass:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
             iterable = getattr(node, "iter", None)
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
-            self.fn.loops.append(LoopInfo(index, self.loc(node), text, over_axes))
+            count = _iterations(iterable)
+            self.fn.loops.append(LoopInfo(index, self.loc(node), text, over_axes, count))
         return index
 
     def loop(self, index: int, body: list[ast.stmt], head: object) -> None:
@@ -1949,6 +1950,29 @@ def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
                     return True
             return any(_is_name(a, name) for a in source.args[:1])
     return False
+
+
+def _iterations(iterable: ast.AST | None) -> int | None:
+    """How many times a loop over ``iterable`` runs, when the source spells it out: a display of
+    items or ``range`` of literal integers (``enumerate``/``zip`` of those keep the count)."""
+    if isinstance(iterable, ast.List | ast.Tuple | ast.Set) and not any(
+        isinstance(e, ast.Starred) for e in iterable.elts
+    ):
+        return len(iterable.elts)
+    if not isinstance(iterable, ast.Call) or not isinstance(iterable.func, ast.Name):
+        return None
+    args = iterable.args
+    if iterable.func.id == "range" and args and not iterable.keywords:
+        bounds = _literal_ints(ast.Tuple(elts=args))
+        if bounds is not None:
+            return len(range(*bounds)) if len(bounds) <= 3 and bounds[-1:] != (0,) else None
+    if iterable.func.id in ("enumerate", "reversed") and args:
+        return _iterations(args[0])
+    if iterable.func.id == "zip" and args:
+        counts = [_iterations(a) for a in args]
+        known = [c for c in counts if c is not None]
+        return min(known) if known else None
+    return None
 
 
 def _is_name(node: ast.AST, name: str) -> bool:

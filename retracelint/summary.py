@@ -55,6 +55,9 @@ class LoopInfo:
     location: Location
     text: str  # "for i in range(0, n, bs)"
     over_axes: bool = False  # iterates the axes of an array: a small set of values that repeats
+    count: int | None = (
+        None  # iterations, when the source shows them: `for s in (32, 48)`, `range(3)`
+    )
 
 
 @dataclass(frozen=True)
