@@ -171,11 +171,17 @@ class Project:
             cls = self._enclosing_class(fn)
             return self.member(cls, callee[2]) if cls else None
         if kind == "method":
-            cls = self.resolve_name(module, callee[1])
-            if isinstance(cls, ClassTarget):
-                return self.member(cls.qualname, callee[2])
-            return None
+            cls = self._class_named(module, callee[1])
+            return self.member(cls, callee[2]) if cls else None
         return self.resolve_name(module, callee[1])
+
+    def _class_named(self, module: ModuleSummary, name: str) -> str | None:
+        """The class an instance value names: its qualified name when the summariser knew the class
+        (made in the same scope), else a name as written in ``module``."""
+        if name in self.classes:
+            return name
+        target = self.resolve_name(module, name)
+        return target.qualname if isinstance(target, ClassTarget) else None
 
     def _enclosing_class(self, fn: FunctionSummary) -> str | None:
         while fn.cls is None and fn.parent is not None:
@@ -295,12 +301,8 @@ class Project:
                 cls = self._enclosing_class(fn) if fn else None
                 resolved = self._member_function(cls, spec.target[2]) if cls else None
             elif kind == "method":
-                cls_target = self.resolve_name(module, spec.target[1])
-                resolved = (
-                    self._member_function(cls_target.qualname, spec.target[2])
-                    if isinstance(cls_target, ClassTarget)
-                    else None
-                )
+                cls_name = self._class_named(module, spec.target[1])
+                resolved = self._member_function(cls_name, spec.target[2]) if cls_name else None
             elif kind == "name":
                 resolved = self._plain_function(module, spec.target[1])
             else:

@@ -1394,7 +1394,10 @@ class _FunctionPass:
             local = self.env.get(dotted or "")
             if local is not None and local.ty == CLASS:
                 ty, ref, fresh = INSTANCE, local.ref, self.context_src()
-            elif callee[0] == "name" and _looks_like_class(dotted or ""):
+            elif callee[0] == "name" and (
+                f"{self.mod.module}.{dotted}" in self.mod.summary.classes
+                or _looks_like_class(dotted or "")
+            ):
                 ty, ref, fresh = INSTANCE, dotted, self.context_src()
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
             return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
