@@ -313,8 +313,8 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         cause = next(
             (c for call in calls for c in prop.fresh_causes(owner, fresh, call.loops)), None
         )
-        if cause is None and CallSrc() in spec.fresh_sources:
-            cause = _factory_called_in_loop(project, prop, owner, spec.index)
+        if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
+            cause = _escaped_from_repeated(project, prop, owner, spec.index)
         if cause is None:
             continue
         code = "RTL301"
@@ -328,34 +328,37 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             " a new function object starts with an empty cache, so every call re-traces and"
             " re-compiles"
         )
-        site = JitSite(
-            f"{spec.function}.<{spec.target_text}>", spec.target_text, spec.location, spec.wrapper
-        )
+        binding = project.jit_binding(target)
+        assert binding is not None  # every jit site has a binding, if only an empty one
+        site = jit_site(binding, target)
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
         yield _finding(code, text, spec.location, site, None, path, cause.driver)
 
 
-def _factory_called_in_loop(
-    project: Project, prop: Propagation, factory: FunctionSummary, site: int
+def _escaped_from_repeated(
+    project: Project, prop: Propagation, maker: FunctionSummary, site: int
 ) -> Cause | None:
-    """A function that builds and returns a new jitted function, called in a loop: each one traces anew.
-
-    Only calls in a loop count: a factory called once per program (or once per use) is the right way to
-    build a jitted function with settings baked in.
-    """
-    returned = factory.returns
-    if returned is None or returned.site != site:
+    """A jitted function made anew by each call of ``maker`` and handed out (returned, alone or in a
+    tuple; stored on ``self``; given to a transform), where ``maker`` runs repeatedly: every one of them
+    traces anew. A maker that runs once per program (or is memoised) is the right way to build a jitted
+    function with settings baked in."""
+    if not _escapes(project, maker, site):
         return None
-    for caller_name, index in project.callers.get(factory.qualname, ()):
-        caller = project.functions[caller_name]
-        call = caller.calls[index]
-        if call.loops and not prop.frequency.traced(caller_name):
-            driver = prop.loop_driver(caller, call.loops[-1])
-            step = PathStep(caller.qualname, call.text, call.location)
-            return Cause(
-                None, replace(driver, text=f"{driver.text}, through {call.text}()"), (step,)
-            )
-    return None
+    driver = prop.repeated(maker.qualname)
+    return Cause(None, driver) if driver is not None else None
+
+
+def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
+    if maker.returns is not None and _holds_site(maker.returns, site):
+        return True
+    if ("jit", "", str(site)) in maker.traces:
+        return True
+    cls = project.classes.get(maker.cls) if maker.cls else None
+    return cls is not None and site in cls.jit_attrs.values()
+
+
+def _holds_site(value: Value, site: int) -> bool:
+    return value.site == site or any(_holds_site(item, site) for item in value.items)
 
 
 # -- one parameter, two signatures ------------------------------------------------------------------

@@ -161,6 +161,7 @@ _TRANSFORMS = {
     "jax.custom_vjp",
 }
 _PARTIALS = {"functools.partial", "partial"}
+_MEMOISERS = {"functools.cache", "functools.lru_cache"}
 _LIST_GROW_METHODS = {"append", "extend", "insert"}
 _LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
 # Calls into these are never into the analysed code (jit wrappers are recognised before this check).
@@ -618,10 +619,13 @@ class _ModulePass:
         parent: str | None,
     ) -> FunctionSummary:
         kind = "method" if cls else "function"
+        memoised = False
         for deco in node.decorator_list:
             name = _dotted(deco)
             if name in ("staticmethod", "classmethod"):
                 kind = name
+            called = _dotted(deco.func) if isinstance(deco, ast.Call) else name
+            memoised = memoised or self.canonical(called or "") in _MEMOISERS
         fn = FunctionSummary(
             qualname,
             node.name,
@@ -630,6 +634,7 @@ class _ModulePass:
             cls=cls.qualname if cls else None,
             kind=kind,
             parent=parent,
+            memoised=memoised,
         )
         self.summary.functions[qualname] = fn
         if cls is not None:

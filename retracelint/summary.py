@@ -99,6 +99,7 @@ class FunctionSummary:
     # Functions this one hands to a transform or lax primitive (``lax.scan(body, ...)``): they run
     # only while that traces.
     traces: list[Callee] = field(default_factory=list)
+    memoised: bool = False  # @functools.cache / lru_cache: runs once per distinct arguments
 
 
 @dataclass
