@@ -9,7 +9,7 @@ Three families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
@@ -362,11 +362,12 @@ def _holds_site(value: Value, site: int) -> bool:
 
 
 # -- one parameter, two signatures ------------------------------------------------------------------
-# Two calls of the same jitted function from one function body that pass one parameter differently
-# compile twice: a Python scalar is weakly typed and an array is not, dtypes are part of the key, and
-# so is the pytree structure; a static argument passed by position is a different key from the same
-# argument passed by keyword. Calls from different functions are left alone: they are often different
-# uses on purpose, and a linter that guesses there cries wolf.
+# Two calls of the same jitted function that pass one parameter differently compile twice: a Python
+# scalar is weakly typed and an array is not, dtypes are part of the key, and so is the pytree
+# structure; an argument passed by position is a different key from the same argument passed by keyword.
+# The calls are compared across the whole project (one jitted function object, one cache), except the
+# pytree structure, compared within one function body only: `None` here and an array there, from two
+# functions, is most often an optional argument used on purpose. Each is a warning: one extra trace.
 
 
 def _weak_kind(value: Value) -> str | None:
@@ -398,17 +399,16 @@ def _structure_kind(value: Value) -> str | None:
 
 
 _FLIPS = (
-    ("RTL401", _weak_kind, "weak type"),
-    ("RTL402", _dtype_kind, "dtype"),
-    ("RTL403", _structure_kind, "pytree structure"),
+    ("RTL401", _weak_kind, "weak type", True),
+    ("RTL402", _dtype_kind, "dtype", True),
+    ("RTL403", _structure_kind, "pytree structure", False),
 )
+# (calling function, call, binding, argument, passed by keyword)
+_JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
 
 
 def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
-    groups: dict[
-        tuple[str, str, int, str], list[tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]]
-    ]
-    groups = {}
+    groups: dict[tuple[str, int, str], list[_JitArg]] = {}
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
         # Two signatures met while an enclosing jit traces cost two traces per trace of it, which
@@ -420,43 +420,76 @@ def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
             arg = bind_arg(call, binding.params, binding.offset, param.name)
             if arg is not None:
                 by_keyword = any(key == param.name for key, _ in call.kwargs)
-                key = (fn.qualname, target.module, target.index, param.name)
+                key = (target.module, target.index, param.name)
                 groups.setdefault(key, []).append((fn, call, binding, arg, by_keyword))
-    for (_, _, _, param), calls in groups.items():
-        if len(calls) < 2:
-            continue
+    for (_, _, param), calls in groups.items():
         calls.sort(key=lambda c: c[3].location)
-        binding = calls[0][2]
-        site = jit_site(binding, JitTarget("", 0, False))
-        if param in binding.static:
-            yield from _keyword_flip(calls, site, param)
+        by_function: dict[str, list[_JitArg]] = {}
+        for call in calls:
+            by_function.setdefault(call[0].qualname, []).append(call)
+        # Two calls in one body flip for sure whenever the body runs; calls from several functions
+        # are compared only when no body holds a flip of its own.
+        within = [f for same in by_function.values() for f in _flips(prop, same, param, True)]
+        yield from within or _flips(prop, calls, param, False)
+
+
+def _flips(
+    prop: Propagation, calls: list[_JitArg], param: str, one_body: bool
+) -> Iterator[Finding]:
+    """The first call of ``calls`` that passes ``param`` differently from the first one: by keyword vs
+    by position, else a weak type, a dtype or (in one body) a pytree structure of its own."""
+    if len(calls) < 2:
+        return
+    binding = calls[0][2]
+    site = jit_site(binding, JitTarget("", 0, False))
+    keyword = list(_keyword_flip(calls, site, param))
+    yield from keyword
+    if keyword or param in binding.static:
+        return
+    for code, kind_of, what, across in _FLIPS:
+        if not (one_body or across) or (code == "RTL401" and binding.spec.nonarray_static):
+            continue  # under filter_jit a Python scalar is static and an array traced
+        found = _first_flip(prop, calls, kind_of)
+        if found is not None:
+            (fn, call, arg, now), (first, before) = found
+            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now)
+            return  # one flip per parameter: the weak-type flip explains a dtype flip too
+
+
+def _first_flip(
+    prop: Propagation, calls: list[_JitArg], kind_of: Callable[[Value], str | None]
+) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
+    """The first call whose kind differs from the first known one, with that argument and kind."""
+    first: tuple[Arg, str] | None = None
+    for fn, call, _, arg, _ in calls:
+        kind = kind_of(prop.resolve(fn, arg.value))
+        if kind is None:
             continue
-        for code, kind_of, what in _FLIPS:
-            first = next((c for c in calls if kind_of(prop.resolve(c[0], c[3].value))), None)
-            if first is None:
-                continue
-            before = kind_of(prop.resolve(first[0], first[3].value))
-            for fn, call, _, arg, _ in calls:
-                now = kind_of(prop.resolve(fn, arg.value))
-                if now is None or now == before:
-                    continue
-                yield _flip_finding(code, what, site, param, arg, fn, call, first[3], before, now)
-                break
-            else:
-                continue
-            break  # one flip per parameter: the weak-type flip explains a dtype flip too
+        if first is None:
+            first = (arg, kind)
+        elif kind != first[1]:
+            return (fn, call, arg, kind), first
+    return None
 
 
-def _keyword_flip(calls: list, site: JitSite, param: str) -> Iterator[Finding]:
+def _keyword_flip(calls: list[_JitArg], site: JitSite, param: str) -> Iterator[Finding]:
+    static = param in calls[0][2].static
+    if static:
+        # A static value that changes between the calls re-traces anyway (RTL201/RTL202 say so):
+        # how it is passed matters where it is the same.
+        calls = [c for c in calls if not c[3].value.vsrc]
+        if len(calls) < 2:
+            return
     first_style = calls[0][4]
+    kind = "static" if static else "traced"
     for fn, call, _, arg, by_keyword in calls[1:]:
         if by_keyword != first_style:
             style = "by keyword" if by_keyword else "by position"
             other = "by position" if by_keyword else "by keyword"
             text = (
-                f"static parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
+                f"{kind} parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
                 f" passed {style} here and {other} at {_where(calls[0][3].location)}; jax keys its"
-                " cache on how static arguments are passed, so this call compiles again"
+                " cache on how arguments are passed, so this call compiles again"
             )
             step = PathStep(fn.qualname, call.text, call.location)
             finding = _finding("RTL404", text, arg.location, site, param, (step,))

@@ -128,9 +128,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "RTL404",
-        "static-arg-by-keyword-and-position",
-        "the same static parameter is passed positionally at one call and by keyword at another",
-        "pass the static argument the same way at every call, preferably by keyword",
+        "arg-by-keyword-and-position",
+        "the same parameter is passed positionally at one call and by keyword at another",
+        "pass the argument the same way at every call, preferably by keyword",
     ),
     Rule(
         "RTL901",

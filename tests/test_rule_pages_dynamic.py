@@ -43,7 +43,7 @@ NAMES_NOT_YET_IN_CATALOGUE = {
     "RTL401": "weak-type-flip",
     "RTL402": "dtype-flip",
     "RTL403": "pytree-structure-change",
-    "RTL404": "static-arg-by-keyword-and-position",
+    "RTL404": "arg-by-keyword-and-position",
 }
 
 # What jax's explanation of the flagged example's re-trace must contain: proof that the example re-traces
