@@ -19,24 +19,22 @@ from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     ARRAY,
-    BOOL,
     DICT,
+    FLIP_KINDS,
     FLOAT,
     FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
-    INT,
     LAMBDA,
     LIST,
-    NONE,
     NP_ARRAY,
     PARTIAL,
     SCALARS,
     SET,
     TRANSFORM,
-    TUPLE,
     CallSrc,
     Value,
+    kinds_differ,
 )
 
 # A loop over at most this many values spelled out in the source adds a few traces, not one per step.
@@ -47,6 +45,9 @@ _VERB = {
     "RTL103": "can be shorter",
     "RTL104": "has a data-dependent shape that changes",
     "RTL105": "changes shape",
+    "RTL401": "after",
+    "RTL402": "after",
+    "RTL403": "after",
 }
 _CONSEQUENCE = {
     "RTL101": "each new length re-traces and re-compiles",
@@ -54,7 +55,12 @@ _CONSEQUENCE = {
     "RTL103": "the short last batch re-traces and re-compiles",
     "RTL104": "each new size re-traces and re-compiles",
     "RTL105": "each new size re-traces and re-compiles",
+    "RTL401": "its first value and the later ones are two cache entries: two traces and compiles",
+    "RTL402": "its first value and the later ones are two cache entries: two traces and compiles",
+    "RTL403": "its first value and the later ones are two cache entries: two traces and compiles",
 }
+# A value that flips between two signatures costs one extra trace, however often it runs.
+_BOUNDED = frozenset({"RTL401", "RTL402", "RTL403", "RTL404"})
 _UNHASHABLE_NAMES = {
     LIST: "a list",
     DICT: "a dict",
@@ -255,7 +261,7 @@ def _finding(
         code=code,
         message=f"{text}; {fix}",
         location=location,
-        severity="warning" if few else rule(code).severity,
+        severity="warning" if few or code in _BOUNDED else rule(code).severity,
         jit_site=site,
         parameter=param,
         call_path=path,
@@ -370,39 +376,7 @@ def _holds_site(value: Value, site: int) -> bool:
 # functions, is most often an optional argument used on purpose. Each is a warning: one extra trace.
 
 
-def _weak_kind(value: Value) -> str | None:
-    if value.ty in (INT, FLOAT, BOOL):
-        return "a Python scalar"
-    if value.ty in (ARRAY, NP_ARRAY, "mask"):
-        return "an array"
-    return None
-
-
-def _dtype_kind(value: Value) -> str | None:
-    if value.ty == INT:
-        return "int32"
-    if value.ty == FLOAT:
-        return "float32"
-    return value.dtype if value.ty in (ARRAY, NP_ARRAY, "mask") else None
-
-
-def _structure_kind(value: Value) -> str | None:
-    if value.ty == NONE:
-        return "None"
-    if value.ty == DICT and value.keys is not None:
-        return "a dict with keys {" + ", ".join(value.keys) + "}"
-    if value.ty in (LIST, TUPLE) and value.items:
-        return f"a {value.ty} of {len(value.items)}"
-    if value.ty in (ARRAY, NP_ARRAY, "mask", INT, FLOAT, BOOL):
-        return "an array"
-    return None
-
-
-_FLIPS = (
-    ("RTL401", _weak_kind, "weak type", True),
-    ("RTL402", _dtype_kind, "dtype", True),
-    ("RTL403", _structure_kind, "pytree structure", False),
-)
+_ACROSS_FUNCTIONS = frozenset({"RTL401", "RTL402"})  # the kinds compared across function bodies
 # (calling function, call, binding, argument, passed by keyword)
 _JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
 
@@ -446,8 +420,10 @@ def _flips(
     yield from keyword
     if keyword or param in binding.static:
         return
-    for code, kind_of, what, across in _FLIPS:
-        if not (one_body or across) or (code == "RTL401" and binding.spec.nonarray_static):
+    for code, kind_of, what in FLIP_KINDS:
+        if not (one_body or code in _ACROSS_FUNCTIONS) or (
+            code == "RTL401" and binding.spec.nonarray_static
+        ):
             continue  # under filter_jit a Python scalar is static and an array traced
         found = _first_flip(prop, calls, kind_of)
         if found is not None:
@@ -467,7 +443,7 @@ def _first_flip(
             continue
         if first is None:
             first = (arg, kind)
-        elif kind != first[1]:
+        elif kinds_differ(kind, first[1]):
             return (fn, call, arg, kind), first
     return None
 
@@ -492,8 +468,7 @@ def _keyword_flip(calls: list[_JitArg], site: JitSite, param: str) -> Iterator[F
                 " cache on how arguments are passed, so this call compiles again"
             )
             step = PathStep(fn.qualname, call.text, call.location)
-            finding = _finding("RTL404", text, arg.location, site, param, (step,))
-            yield replace(finding, severity="warning")
+            yield _finding("RTL404", text, arg.location, site, param, (step,))
             return
 
 
@@ -515,7 +490,7 @@ def _flip_finding(
         f" {what} is a different cache entry, so the function traces and compiles twice"
     )
     step = PathStep(fn.qualname, call.text, call.location)
-    return replace(_finding(code, text, arg.location, site, param, (step,)), severity="warning")
+    return _finding(code, text, arg.location, site, param, (step,))
 
 
 # -- message helpers --------------------------------------------------------------------------------

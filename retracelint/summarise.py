@@ -38,12 +38,14 @@ from retracelint.values import (
     COMPLEX,
     DICT,
     EMPTY,
+    FLIP_KINDS,
     FLOAT,
     FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
     INT,
     JIT,
+    JIT_OUT,
     LAMBDA,
     LIST,
     NONE,
@@ -69,6 +71,7 @@ from retracelint.values import (
     Value,
     combine,
     join,
+    kinds_differ,
     shape_sources,
     size_of,
 )
@@ -802,7 +805,7 @@ class _FunctionPass:
 
     def s_If(self, node: ast.If) -> None:
         self.expr(node.test)
-        self.branches([node.body, node.orelse])
+        self.branches([node.body, node.orelse], _none_test(node.test))
 
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -824,11 +827,17 @@ class _FunctionPass:
         self.expr(node.subject)
         self.branches([case.body for case in node.cases] + [[]])
 
-    def branches(self, blocks: list[list[ast.stmt]]) -> None:
+    def branches(
+        self, blocks: list[list[ast.stmt]], not_none: tuple[str, int] | None = None
+    ) -> None:
+        """Walk each block from the same environment and join what they leave. ``not_none``: a name
+        and the block in which a test (``x is not None``) says it is not None."""
         before = self.env
         results = []
-        for block in blocks:
+        for i, block in enumerate(blocks):
             self.env = dict(before)
+            if not_none is not None and not_none[1] == i and not_none[0] in self.env:
+                self.env[not_none[0]] = _not_none(self.env[not_none[0]])
             self.block(block)
             results.append(self.env)
         merged = dict(results[0])
@@ -879,17 +888,41 @@ class _FunctionPass:
             return
         assigned = _assigned_names(body)
         before = self.env
+        made_before = dict(self.defs)
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
         first = self.walk_carrying(body, head, before, assigned)
         self.env = _joined(before, _carried_out(first, assigned, LoopSrc(index)))
+        self.note_carried_flips(index, before, first, made_before)
         self.recording = was_recording
         head()  # type: ignore[operator]
         self.block(body)
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
+
+    def note_carried_flips(
+        self,
+        index: int,
+        before: dict[str, Value],
+        after: dict[str, Value],
+        made_before: dict[str, ast.AST],
+    ) -> None:
+        """A name that enters the loop as one kind of value and leaves an iteration as another
+        (``level = 0.0`` then ``level = smooth(level, x)``; ``state = None`` then an array) passes a new
+        signature to a jitted function on the first iteration and the next: the value made before the
+        loop is the odd one, and the finding goes there."""
+        for name in sorted(before.keys() & after.keys()):
+            flip = _kind_flip(before[name], after[name])
+            if flip is None:
+                continue
+            code, start, then = flip
+            made = made_before.get(name)
+            origin = self.loc(made) if made is not None else self.fn.loops[index].location
+            what = f"{name} starts as {start} and is {then}"
+            taint = Taint(code, what, origin, frozenset({LoopSrc(index)}))
+            self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
 
     def silent_loop(self, index: int, body: list[ast.stmt], head: object) -> None:
         """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
@@ -1131,7 +1164,7 @@ class _FunctionPass:
 
     def arith_type(self, left: Value, right: Value, op: ast.operator) -> Value:
         tys = {left.ty, right.ty}
-        if tys & {ARRAY, NP_ARRAY, "mask"}:
+        if tys & {ARRAY, NP_ARRAY, "mask", JIT_OUT}:
             ty = ARRAY
         elif (isinstance(op, ast.Div) and tys <= {INT, FLOAT, BOOL}) or (
             FLOAT in tys and tys <= {INT, FLOAT, BOOL}
@@ -1404,10 +1437,12 @@ class _FunctionPass:
                 or _looks_like_class(dotted or "")
             ):
                 ty, ref, fresh = INSTANCE, dotted, self.context_src()
+            elif callee[0] == "name" and self.is_jitted(dotted or ""):
+                ty = _jit_result(args, kwargs).ty
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
             return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
         if callee is not None and callee[0] == "jit":
-            return Value(ty=ARRAY, vsrc=_args_vsrc(args, kwargs))
+            return _jit_result(args, kwargs)
         return combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
@@ -1433,6 +1468,11 @@ class _FunctionPass:
                 callee = self.callee_ref(function)
                 if callee is not None and callee not in self.fn.traces:
                     self.fn.traces.append(callee)
+
+    def is_jitted(self, name: str) -> bool:
+        """Whether ``name`` is a jitted function of this module (``@jax.jit`` or ``f = jax.jit(g)``)."""
+        value = self.mod.summary.globals.get(name)
+        return value is not None and value.site is not None and name not in self.env
 
     def defined(self, dotted: str) -> bool:
         """Whether a name could refer to code in the analysed tree (not a builtin or a local value)."""
@@ -1718,7 +1758,7 @@ class _FunctionPass:
                 return receiver
         if method == "batch" and _looks_like_tf_data(func.value):
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
-        if receiver.ty in (ARRAY, NP_ARRAY) or receiver.shape or receiver.deps:
+        if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT) or receiver.shape or receiver.deps:
             if method == "reshape" and node.args:
                 return self.reshape(node, receiver, args, receiver.ty)
             if method in _REDUCTIONS:
@@ -1958,6 +1998,49 @@ def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
                     return True
             return any(_is_name(a, name) for a in source.args[:1])
     return False
+
+
+def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:
+    """A jitted function's result: arrays, weakly typed only when every input was a Python scalar
+    (a weak input stays weak through jit unless it meets a strong one)."""
+    given = [*args, *kwargs.values()]
+    if given and all(a.ty in (INT, BOOL) for a in given):
+        ty = INT
+    elif given and all(a.ty in (INT, FLOAT, BOOL) for a in given):
+        ty = FLOAT
+    else:
+        ty = JIT_OUT
+    return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+
+
+def _kind_flip(start: Value, then: Value) -> tuple[str, str, str] | None:
+    for code, kind_of, _ in FLIP_KINDS:
+        a, b = kind_of(start), kind_of(then)
+        if kinds_differ(a, b):
+            return code, a, b  # type: ignore[return-value]
+    return None
+
+
+def _none_test(test: ast.AST) -> tuple[str, int] | None:
+    """For ``if x is None:`` / ``if x is not None:``, the name and the branch where it is not None."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id, 0 if isinstance(test.ops[0], ast.IsNot) else 1
+    return None
+
+
+def _not_none(value: Value) -> Value:
+    """The value where a test has ruled out None: a start as None no longer flips its structure."""
+    kept = frozenset(
+        t for t in value.shape if not (t.code == "RTL403" and " starts as None and is " in t.what)
+    )
+    return value if kept == value.shape else value.with_(shape=kept)
 
 
 def _iterations(iterable: ast.AST | None) -> int | None:

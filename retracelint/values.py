@@ -103,10 +103,13 @@ LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
+JIT_OUT = "jit-out"  # what a jitted function returns: jax arrays, in a pytree we do not know
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
-UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY})
+UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT})
+ARRAYS = frozenset({ARRAY, NP_ARRAY, "mask"})
+_ANY_ARRAY = ARRAYS | {JIT_OUT}
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ def join(a: Value, b: Value) -> Value:
     ty = (
         a.ty
         if a.ty == b.ty
-        else (a.ty if b.ty == UNKNOWN else b.ty if a.ty == UNKNOWN else UNKNOWN)
+        else (a.ty if b.ty == UNKNOWN else b.ty if a.ty == UNKNOWN else _either(a.ty, b.ty))
     )
     return Value(
         ty=ty,
@@ -162,6 +165,11 @@ def join(a: Value, b: Value) -> Value:
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
     )
+
+
+def _either(a: str, b: str) -> str:
+    """The type of a value that is of type ``a`` or ``b`` (both known, different)."""
+    return JIT_OUT if {a, b} <= _ANY_ARRAY else UNKNOWN
 
 
 def combine(values: list[Value], ty: str = UNKNOWN, keep_shape: bool = True) -> Value:
@@ -201,3 +209,56 @@ def shape_sources(value: Value) -> frozenset[Src]:
 def size_of(value: Value) -> Value:
     """The value of a size (``len(x)``, ``x.shape[0]``) read off ``value``."""
     return Value(ty=INT, vsrc=shape_sources(value))
+
+
+# -- the parts of a jit signature a value decides -------------------------------------------------
+# Two values of one parameter with different kinds are two cache entries: a Python scalar is weakly
+# typed and an array is not, dtypes are part of the key, and so is the pytree structure.
+
+
+def weak_kind(value: Value) -> str | None:
+    if value.ty in (INT, FLOAT, BOOL):
+        return "a Python scalar"
+    if value.ty in ARRAYS or value.ty == JIT_OUT:
+        return "an array"
+    return None
+
+
+def dtype_kind(value: Value) -> str | None:
+    if value.ty == INT:
+        return "int32"
+    if value.ty == FLOAT:
+        return "float32"
+    return value.dtype if value.ty in ARRAYS else None
+
+
+_NOT_NONE = "not None"  # a jitted function's result: some pytree of arrays, never None
+
+
+def structure_kind(value: Value) -> str | None:
+    if value.ty == NONE:
+        return "None"
+    if value.ty == DICT and value.keys is not None:
+        return "a dict with keys {" + ", ".join(value.keys) + "}"
+    if value.ty in (LIST, TUPLE) and value.items:
+        return f"a {value.ty} of {len(value.items)}"
+    if value.ty in ARRAYS or value.ty in (INT, FLOAT, BOOL):
+        return "an array"
+    return _NOT_NONE if value.ty == JIT_OUT else None
+
+
+# (rule, kind of a value, what differs), in the order a flip is explained: a weak-type flip explains
+# the dtype flip that comes with it.
+FLIP_KINDS = (
+    ("RTL401", weak_kind, "weak type"),
+    ("RTL402", dtype_kind, "dtype"),
+    ("RTL403", structure_kind, "pytree structure"),
+)
+
+
+def kinds_differ(a: str | None, b: str | None) -> bool:
+    """Whether two known kinds are surely different cache entries (a jit result is any structure
+    but None)."""
+    if a is None or b is None or a == b:
+        return False
+    return (_NOT_NONE not in (a, b)) or "None" in (a, b)
