@@ -9,9 +9,10 @@ Usage:
 The corpus is ``make_corpus.py --set precision``. Each distribution is analysed as its own project
 by the retracelint this interpreter imports (``-m retracelint check --format json --no-cache``), and
 every finding is looked up in ``judgments.json`` by its key: distribution, path inside it, rule, the
-stripped text of the flagged line and the parameter it names. The key survives line shifts and
-re-runs; one judgment covers every finding with its key (the same line reached by several call
-paths). Exit status: 1 when a finding has no judgment (or, with ``--speed``, when the findings
+stripped text of the flagged line, the parameter it names, and an occurrence number that tells apart
+identical lines of one file flagged alike (0 for the first such line in the file, 1 for the next).
+The key survives line shifts and re-runs; one judgment covers every finding with its key (the same
+line reached by several call paths). Exit status: 1 when a finding has no judgment (or, with ``--speed``, when the findings
 differ from the snapshot), 2 when the corpus or retracelint fails, else 0.
 """
 
@@ -24,7 +25,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -51,50 +52,44 @@ UNANALYSED = "RTL000"
 # false findings are counted per this many lines, as issue 12 states its target
 PER_LINES = 20_000
 
-Key = tuple[str, str, str, str, str]
+Key = tuple[str, str, str, str, str, int]
 
 
 @dataclass(frozen=True)
-class Finding:
+class Flagged:
+    """A flagged line and its key, as findings and their judgments both have them."""
+
+    dist: str
+    path: str  # inside the distribution
+    line: int
+    rule: str
+    parameter: str  # '' when the rule names none
+    text: str  # the flagged line, stripped
+    # among lines of this file with the same text, rule and parameter
+    occurrence: int = field(default=0, kw_only=True)
+
+    @property
+    def key(self) -> Key:
+        return (self.dist, self.path, self.rule, self.text, self.parameter, self.occurrence)
+
+    @property
+    def where(self) -> str:
+        return f"{self.dist}/{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Finding(Flagged):
     """One finding of retracelint, located inside its distribution."""
 
-    dist: str
-    path: str
-    line: int
-    rule: str
-    text: str  # the flagged line, stripped
-    parameter: str  # '' when the rule names none
     message: str
-
-    @property
-    def key(self) -> Key:
-        return (self.dist, self.path, self.rule, self.text, self.parameter)
-
-    @property
-    def where(self) -> str:
-        return f"{self.dist}/{self.path}:{self.line}"
 
 
 @dataclass(frozen=True)
-class Judgment:
+class Judgment(Flagged):
     """A verdict on every finding with this key; ``line`` is where it was when judged."""
 
-    dist: str
-    path: str
-    line: int
-    rule: str
-    parameter: str
-    text: str
     verdict: str
     why: str
-
-    @property
-    def key(self) -> Key:
-        return (self.dist, self.path, self.rule, self.text, self.parameter)
-
-    @property
-    def where(self) -> str:
-        return f"{self.dist}/{self.path}:{self.line}"
 
 
 @dataclass(frozen=True)
@@ -171,6 +166,8 @@ class Tally:
 
 @dataclass
 class Metrics:
+    """The tallies the report prints."""
+
     by_kind: dict[str, Tally]  # "all" and each of KINDS
     by_rule: dict[str, Tally]  # lines left 0: a rule has no code of its own
     by_dist: dict[str, Tally]
@@ -231,8 +228,19 @@ def findings_of(dist: str, root: Path, raw: Iterable[dict]) -> list[Finding]:
         line = int(item["line"])
         text = text_lines[line - 1].strip() if 0 < line <= len(text_lines) else ""
         param = item.get("parameter") or ""
-        out.append(Finding(dist, path, line, item["code"], text, param, item["message"]))
-    return sorted(out, key=lambda f: (f.dist, f.path, f.line, f.rule, f.parameter))
+        out.append(Finding(dist, path, line, item["code"], param, text, item["message"]))
+    return numbered(out)
+
+
+def numbered(found: list[Finding]) -> list[Finding]:
+    """Findings in file order, each with the occurrence number of its line among identical ones."""
+    found = sorted(found, key=lambda f: (f.dist, f.path, f.line, f.rule, f.parameter))
+    lines: dict[Key, list[int]] = {}
+    for f in found:
+        same = lines.setdefault(f.key, [])
+        if f.line not in same:
+            same.append(f.line)
+    return [replace(f, occurrence=lines[f.key].index(f.line)) for f in found]
 
 
 def analyse(command: Sequence[str], corpus: Path, dists: Sequence[str], jobs: int) -> list[Finding]:
@@ -266,7 +274,9 @@ def save_judgments(path: Path, judgments: Iterable[Judgment]) -> None:
 
 def stub(f: Finding) -> dict:
     """A judgment to fill in for an unjudged finding; ``message`` is there to judge by, then dropped."""
-    judgment = Judgment(f.dist, f.path, f.line, f.rule, f.parameter, f.text, "", "")
+    judgment = Judgment(
+        f.dist, f.path, f.line, f.rule, f.parameter, f.text, "", "", occurrence=f.occurrence
+    )
     return {**asdict(judgment), "message": f.message}
 
 
@@ -389,7 +399,9 @@ def table(cmp: Comparison, split: Split) -> str:
     return "\n".join(parts) + "\n"
 
 
-def snapshot_diff(found: Iterable[Finding], snapshot: Iterable[Sequence[str]]) -> tuple[list, list]:
+def snapshot_diff(
+    found: Iterable[Finding], snapshot: Iterable[Sequence[object]]
+) -> tuple[list, list]:
     """Keys added and removed against a snapshot, each as often as it differs."""
     now = Counter(f.key for f in found)
     before = Counter(tuple(k) for k in snapshot)
@@ -405,13 +417,15 @@ def speed_mode(args: argparse.Namespace, command: Sequence[str]) -> int:
     found = analyse(command, corpus, [p.dist for p in cset.pins], args.jobs)
     if args.update_snapshot:
         keys = sorted(f.key for f in found)
-        args.snapshot.write_text(json.dumps([list(k) for k in keys], indent=1) + "\n")
+        # one key a line, so that a change of findings reads as a change of lines in a diff
+        lines = ",\n".join(" " + json.dumps(list(k), ensure_ascii=False) for k in keys)
+        args.snapshot.write_text(f"[\n{lines}\n]\n")
         print(f"wrote {len(keys)} finding keys to {args.snapshot}")
         return 0
     added, removed = snapshot_diff(found, json.loads(args.snapshot.read_text()))
     print(f"speed corpus: {len(found)} findings; {len(added)} added, {len(removed)} removed")
     for sign, keys in (("+", added), ("-", removed)):
-        for dist, path, rule, text, param in keys:
+        for dist, path, rule, text, param, _ in keys:
             print(f"{sign} {dist}/{path} {rule} {param or '-'}: {text}")
     return 1 if added or removed else 0
 
@@ -469,7 +483,7 @@ def precision_mode(args: argparse.Namespace, command: Sequence[str]) -> int:
     if args.merge or args.drop_vanished:
         save_judgments(args.judgments, judgments)
     metrics = measure(cmp, count_lines(corpus, dists, split), split)
-    print(report(metrics, cmp, split, f"retracelint precision on {corpus.name}"), end="")
+    print(report(metrics, cmp, split, f"retracelint precision on the {corpus.name} corpus"), end="")
     if args.json:
         args.json.write_text(json.dumps(as_json(metrics, cmp, split), indent=1) + "\n")
     if args.unjudged_template:
