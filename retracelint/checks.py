@@ -416,7 +416,7 @@ def _flips(
         return
     binding = calls[0][2]
     site = jit_site(binding, JitTarget("", 0, False))
-    keyword = list(_keyword_flip(calls, site, param))
+    keyword = list(_keyword_flip(prop, calls, site, param, one_body))
     yield from keyword
     if keyword or param in binding.static:
         return
@@ -425,7 +425,12 @@ def _flips(
             code == "RTL401" and binding.spec.nonarray_static
         ):
             continue  # under filter_jit a Python scalar is static and an array traced
-        found = _first_flip(prop, calls, kind_of)
+        found = _first_flip(
+            prop,
+            calls,
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value)),
+            one_body,
+        )
         if found is not None:
             (fn, call, arg, now), (first, before) = found
             yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now)
@@ -433,43 +438,51 @@ def _flips(
 
 
 def _first_flip(
-    prop: Propagation, calls: list[_JitArg], kind_of: Callable[[Value], str | None]
+    prop: Propagation,
+    calls: list[_JitArg],
+    kind_of: Callable[[_JitArg], str | None],
+    one_body: bool,
 ) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
-    """The first call whose kind differs from the first known one, with that argument and kind."""
-    first: tuple[Arg, str] | None = None
-    for fn, call, _, arg, _ in calls:
-        kind = kind_of(prop.resolve(fn, arg.value))
+    """The first call whose kind differs from an earlier call's, with that argument and kind. Calls
+    from different bodies count only when an entry point reaches both: two tests, or two public
+    functions of a library, may never run in one process."""
+    earlier: list[tuple[FunctionSummary, Arg, str]] = []
+    for jit_arg in calls:
+        fn, call, _, arg, _ = jit_arg
+        kind = kind_of(jit_arg)
         if kind is None:
             continue
-        if first is None:
-            first = (arg, kind)
-        elif kinds_differ(kind, first[1]):
-            return (fn, call, arg, kind), first
+        for other, first, before in earlier:
+            if kinds_differ(kind, before) and (one_body or _run_together(prop, fn, other)):
+                return (fn, call, arg, kind), (first, before)
+        earlier.append((fn, arg, kind))
     return None
 
 
-def _keyword_flip(calls: list[_JitArg], site: JitSite, param: str) -> Iterator[Finding]:
+def _run_together(prop: Propagation, a: FunctionSummary, b: FunctionSummary) -> bool:
+    entries = prop.frequency.entries
+    return a is b or bool(entries(a.qualname) & entries(b.qualname))
+
+
+def _keyword_flip(
+    prop: Propagation, calls: list[_JitArg], site: JitSite, param: str, one_body: bool
+) -> Iterator[Finding]:
     static = param in calls[0][2].static
     if static:
         # A static value that changes between the calls re-traces anyway (RTL201/RTL202 say so):
         # how it is passed matters where it is the same.
         calls = [c for c in calls if not c[3].value.vsrc]
-        if len(calls) < 2:
-            return
-    first_style = calls[0][4]
-    kind = "static" if static else "traced"
-    for fn, call, _, arg, by_keyword in calls[1:]:
-        if by_keyword != first_style:
-            style = "by keyword" if by_keyword else "by position"
-            other = "by position" if by_keyword else "by keyword"
-            text = (
-                f"{kind} parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
-                f" passed {style} here and {other} at {_where(calls[0][3].location)}; jax keys its"
-                " cache on how arguments are passed, so this call compiles again"
-            )
-            step = PathStep(fn.qualname, call.text, call.location)
-            yield _finding("RTL404", text, arg.location, site, param, (step,))
-            return
+    found = _first_flip(prop, calls, lambda c: "by keyword" if c[4] else "by position", one_body)
+    if found is not None:
+        (fn, call, arg, style), (first, other) = found
+        text = (
+            f"{'static' if static else 'traced'} parameter '{param}' of jitted '{site.name}'"
+            f" ({_where(site.location)}) is passed {style} here and {other} at"
+            f" {_where(first.location)}; jax keys its cache on how arguments are passed, so this"
+            " call compiles again"
+        )
+        step = PathStep(fn.qualname, call.text, call.location)
+        yield _finding("RTL404", text, arg.location, site, param, (step,))
 
 
 def _flip_finding(

@@ -21,7 +21,7 @@ Everything here is derived from ``Project``; the rules ask it through ``Propagat
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from retracelint.callgraph import JitTarget, Project
 from retracelint.model import Location
@@ -54,6 +54,8 @@ class Frequency:
     project: Project
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
+    _callers: dict[str, list[tuple[str, int]]] | None = None
+    _entries: dict[str, frozenset[str]] = field(default_factory=dict)
 
     # -- the questions --------------------------------------------------------------------------
     def traced(self, qualname: str) -> bool:
@@ -66,6 +68,29 @@ class Frequency:
         if self._repeated is None:
             self._repeated = self._drivers()
         return self._repeated.get(qualname)
+
+    def entries(self, qualname: str) -> frozenset[str]:
+        """The entry points (functions nothing in the project calls directly) from which the function
+        runs: two functions with no entry point in common may never run in one process (two tests,
+        two public functions of a library)."""
+        known = self._entries.get(qualname)
+        if known is not None:
+            return known
+        direct = self._direct()
+        found: set[str] = set()
+        seen = {qualname}
+        queue = deque([qualname])
+        while queue:
+            name = queue.popleft()
+            callers = direct.get(name)
+            if not callers:
+                found.add(name)
+            for caller, _ in callers or ():
+                if caller not in seen:
+                    seen.add(caller)
+                    queue.append(caller)
+        self._entries[qualname] = answer = frozenset(found)
+        return answer
 
     def runs(self, qualname: str) -> str:
         """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""
@@ -85,7 +110,7 @@ class Frequency:
         call in the project reaches directly and that nothing hands to a trace; a function in a cycle
         that no entry point reaches is runtime too (nothing says it is traced)."""
         project = self.project
-        direct = self._direct_callers()
+        direct = self._direct()
         traced = self._traced_roots()
         queue = deque(
             name for name in project.functions if not direct.get(name) and name not in traced
@@ -113,6 +138,11 @@ class Frequency:
                     queue.append(callee)
         return seen
 
+    def _direct(self) -> dict[str, list[tuple[str, int]]]:
+        if self._callers is None:
+            self._callers = self._direct_callers()
+        return self._callers
+
     def _direct_callers(self) -> dict[str, list[tuple[str, int]]]:
         """Each function's call sites that run its body (a jitted function's callers do not)."""
         targets = self.project.targets
@@ -123,7 +153,7 @@ class Frequency:
 
     def _direct_callees(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for callee, sites in self._direct_callers().items():
+        for callee, sites in self._direct().items():
             for caller, _ in sites:
                 out.setdefault(caller, []).append(callee)
         return out
@@ -164,7 +194,7 @@ class Frequency:
         project = self.project
         runtime = self.runtime
         loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
-        for callee, sites in sorted(self._direct_callers().items()):
+        for callee, sites in sorted(self._direct().items()):
             call = next(
                 (
                     project.functions[caller].calls[index]
