@@ -164,7 +164,7 @@ _TRANSFORMS = {
     "jax.custom_vjp",
 }
 _PARTIALS = {"functools.partial", "partial"}
-_MEMOISERS = {"functools.cache", "functools.lru_cache"}
+_MEMOISER = re.compile(r"cache|memo", re.IGNORECASE)
 _LIST_GROW_METHODS = {"append", "extend", "insert"}
 _LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
 # Calls into these are never into the analysed code (jit wrappers are recognised before this check).
@@ -627,8 +627,9 @@ class _ModulePass:
             name = _dotted(deco)
             if name in ("staticmethod", "classmethod"):
                 kind = name
-            called = _dotted(deco.func) if isinstance(deco, ast.Call) else name
-            memoised = memoised or self.canonical(called or "") in _MEMOISERS
+            called = (_dotted(deco.func) if isinstance(deco, ast.Call) else name) or ""
+            # functools.cache and lru_cache, and the projects' own (jax's util.cache, memoize...).
+            memoised = memoised or _MEMOISER.search(called.rpartition(".")[2]) is not None
         fn = FunctionSummary(
             qualname,
             node.name,
