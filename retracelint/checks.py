@@ -315,25 +315,32 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         owner = project.function(spec.function)
         calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
         fresh = Value(fresh=spec.fresh_sources)
-        # The wrapper is rebuilt as often as its function object is new, and matters where it is called.
-        cause = next(
-            (c for call in calls for c in prop.fresh_causes(owner, fresh, call.loops)), None
-        )
+        # The wrapper is rebuilt as often as its function object is new, and matters where it is
+        # called; a lax primitive traces where it is called itself.
+        uses = [spec.loops] if spec.traces_on_call else [call.loops for call in calls]
+        cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
         if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
             cause = _escaped_from_repeated(project, prop, owner, spec.index)
         if cause is None:
             continue
         code = "RTL301"
-        what = (
-            f"@{spec.wrapper} on the nested def {spec.target_text}"
-            if spec.decorated
-            else f"{spec.wrapper}({spec.target_text})"
-        )
-        text = (
-            f"{what} makes a new jitted function from a fresh {spec.fresh} {cause.driver.text};"
-            " a new function object starts with an empty cache, so every call re-traces and"
-            " re-compiles"
-        )
+        if spec.traces_on_call:
+            text = (
+                f"{spec.wrapper}(...) called outside jit traces {spec.target_text}, a fresh"
+                f" {spec.fresh} {cause.driver.text}; it caches traces by function object, so every"
+                " call re-traces"
+            )
+        else:
+            what = (
+                f"@{spec.wrapper} on the nested def {spec.target_text}"
+                if spec.decorated
+                else f"{spec.wrapper}({spec.target_text})"
+            )
+            text = (
+                f"{what} makes a new jitted function from a fresh {spec.fresh}"
+                f" {cause.driver.text}; a new function object starts with an empty cache, so every"
+                " call re-traces and re-compiles"
+            )
         binding = project.jit_binding(target)
         assert binding is not None  # every jit site has a binding, if only an empty one
         site = jit_site(binding, target)

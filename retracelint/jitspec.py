@@ -58,6 +58,9 @@ class Traces:
 
     positions: tuple[int, ...] = (0,)
     keywords: tuple[str, ...] = ("fun",)
+    # Called outside jit, it traces its functions on every call, keyed by the function object: a new
+    # one each time traces anew (the lax control-flow primitives).
+    caches_by_identity: bool = False
 
 
 _FIRST = Traces()
@@ -87,13 +90,13 @@ TRACING_APIS: dict[str, Traces] = {
             "experimental.shard_map.shard_map",
         )
     },
-    "jax.lax.scan": Traces((0,), ("f",)),
-    "jax.lax.map": Traces((0,), ("f",)),
+    "jax.lax.scan": Traces((0,), ("f",), caches_by_identity=True),
+    "jax.lax.map": Traces((0,), ("f",), caches_by_identity=True),
     "jax.lax.associative_scan": Traces((0,), ("fn",)),
-    "jax.lax.fori_loop": Traces((2,), ("body_fun",)),
-    "jax.lax.while_loop": Traces((0, 1), ("cond_fun", "body_fun")),
-    "jax.lax.cond": Traces((1, 2), ("true_fun", "false_fun")),
-    "jax.lax.switch": Traces((1,), ("branches",)),
+    "jax.lax.fori_loop": Traces((2,), ("body_fun",), caches_by_identity=True),
+    "jax.lax.while_loop": Traces((0, 1), ("cond_fun", "body_fun"), caches_by_identity=True),
+    "jax.lax.cond": Traces((1, 2), ("true_fun", "false_fun"), caches_by_identity=True),
+    "jax.lax.switch": Traces((1,), ("branches",), caches_by_identity=True),
     "jax.lax.custom_root": Traces((0, 2, 3), ("f", "solve", "tangent_solve")),
     "jax.lax.custom_linear_solve": Traces((0, 2, 3), ("matvec", "solve", "transpose_solve")),
     "flax.linen.scan": _FIRST,

@@ -1389,7 +1389,7 @@ class _FunctionPass:
         self.note_traced(node, canon)
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
-            fresh = _fresh_kind(args[0], node.args[0])
+            fresh = _fresh_kind(args[0], node.args[0], self.receiver_of(node.args[0]))
             site = self.new_jit(
                 wrapper,
                 node,
@@ -1448,8 +1448,14 @@ class _FunctionPass:
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
 
+    def receiver_of(self, node: ast.AST) -> Value | None:
+        """For ``obj.name``, the value of ``obj``."""
+        return self.quiet(node.value) if isinstance(node, ast.Attribute) else None
+
     def note_traced(self, node: ast.Call, canon: str) -> None:
-        """Record the functions a transform or lax primitive is handed: they run under its trace."""
+        """Record the functions a transform or lax primitive is handed: they run under its trace. A
+        lax primitive called outside jit caches its trace by function identity, so a function made
+        anew for it is a trace site of its own, checked like a jit of a fresh function (RTL301)."""
         func = node.func
         traces = TRACING_APIS.get(canon) or (
             TRACING_METHODS.get(func.attr) if isinstance(func, ast.Attribute) else None
@@ -1460,6 +1466,7 @@ class _FunctionPass:
         given += [k.value for k in node.keywords if k.arg in traces.keywords]
         for arg in given:
             for function in arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]:
+                made = function
                 if (
                     isinstance(function, ast.Call)
                     and self.mod.canonical(_dotted(function.func) or "") in _PARTIALS
@@ -1469,6 +1476,27 @@ class _FunctionPass:
                 callee = self.callee_ref(function)
                 if callee is not None and callee not in self.fn.traces:
                     self.fn.traces.append(callee)
+                if traces.caches_by_identity:
+                    self.note_lax_site(canon, node, made, callee)
+
+    def note_lax_site(
+        self, canon: str, node: ast.Call, made: ast.AST, callee: tuple[str, ...] | None
+    ) -> None:
+        value = self.quiet(made)
+        fresh = _fresh_kind(value, made, self.receiver_of(made))
+        sources = self.context_src() if fresh == "bound method" else value.fresh
+        if fresh is None or not sources:
+            return
+        self.new_jit(
+            Wrapper(canon, None, None),
+            node,
+            [],
+            target=callee,
+            target_text=self.mod.pos.text(made),
+            fresh=fresh,
+            fresh_sources=sources,
+            traces_on_call=True,
+        )
 
     def is_jitted(self, name: str) -> bool:
         """Whether ``name`` is a jitted function of this module (``@jax.jit`` or ``f = jax.jit(g)``)."""
@@ -1564,6 +1592,7 @@ class _FunctionPass:
         fresh_sources: frozenset[Src] = EMPTY,
         lambda_node: ast.Lambda | None = None,
         decorated: bool = False,
+        traces_on_call: bool = False,
     ) -> int:
         kw = {k.arg: k.value for k in keywords if k.arg}
         argnums = _literal_ints(kw.get(wrapper.argnums)) if wrapper.argnums else ()
@@ -1584,6 +1613,7 @@ class _FunctionPass:
             function=self.fn.qualname,
             loops=tuple(self.loops),
             lambda_params=_params(lambda_node.args) if lambda_node is not None else None,
+            traces_on_call=traces_on_call,
         )
         existing = self._same_site(spec)
         if existing is not None:
@@ -2085,7 +2115,10 @@ def _looks_like_tf_data(node: ast.AST) -> bool:
     return "tf.data" in text or "from_tensor_slices" in text or "Dataset" in text or "tfds" in text
 
 
-def _fresh_kind(value: Value, node: ast.AST) -> str | None:
+def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | None:
+    """What kind of new function object ``node`` makes each time it runs, if it makes one. Reading a
+    method off an object (``self.step``, ``unit.adjust`` for an instance or a parameter) makes a new
+    bound method each time; a module's function (``np.sum``) or a class's is the same object."""
     if value.ty == LAMBDA:
         return "lambda"
     if value.ty == PARTIAL:
@@ -2094,8 +2127,9 @@ def _fresh_kind(value: Value, node: ast.AST) -> str | None:
         return "transformed function"
     if value.ty == FUNCTION and value.fresh:
         return "nested def"
-    dotted = _dotted(node) if isinstance(node, ast.Attribute) else None
-    if dotted is not None and dotted.split(".")[0] == "self":
+    if receiver is not None and (
+        receiver.ref == "<self>" or receiver.ty == INSTANCE or receiver.param is not None
+    ):
         return "bound method"
     return None
 

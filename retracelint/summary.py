@@ -80,6 +80,9 @@ class JitSpec:
     function: str = ""  # qualified name of the function in which the jit site is evaluated
     loops: tuple[int, ...] = ()  # loops around the jit(...) call in that function
     lambda_params: tuple[Param, ...] | None = None
+    # A lax primitive called with a function (``lax.fori_loop(0, n, body, x)``): it traces that
+    # function when it is called, not when the result is called.
+    traces_on_call: bool = False
 
 
 @dataclass
