@@ -266,7 +266,21 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
                     del sys.modules[name]
             out.write(json.dumps(outcome) + "\n")
             out.flush()
+            _forget_modules_under(Path(script).parent)
     sys.argv, sys.path[:] = original_argv, original_path
+
+
+def _forget_modules_under(folder: Path) -> None:
+    """Drop the modules a program imported from its own folder.
+
+    Programs that share a subprocess may each have a sibling module of the same name (``model.py``); without
+    this, the second program would be handed the first one's module from ``sys.modules``.
+    """
+    prefix = os.path.join(str(folder), "")
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path.startswith(prefix):
+            del sys.modules[name]
 
 
 if __name__ == "__main__":

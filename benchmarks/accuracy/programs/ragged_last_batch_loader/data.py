@@ -1,0 +1,19 @@
+"""A shuffling in-memory data loader."""
+
+import numpy as np
+
+
+class Loader:
+    def __init__(self, x, y, batch_size, seed=0):
+        self.x, self.y = x, y
+        self.batch_size = batch_size
+        self.rng = np.random.default_rng(seed)
+
+    def __len__(self):
+        return -(-len(self.x) // self.batch_size)
+
+    def __iter__(self):
+        perm = self.rng.permutation(len(self.x))
+        for start in range(0, len(perm), self.batch_size):
+            idx = perm[start : start + self.batch_size]  # expect: RTL103
+            yield self.x[idx], self.y[idx]

@@ -1,0 +1,204 @@
+"""The accuracy benchmark (benchmarks/accuracy/): its programs do what their case files say, and its scorer
+counts what it should.
+
+The verifier test runs every program under JAX's cache-miss log in one subprocess (plus one per x64
+program): about 30 s of CPU. The score itself is never asserted here (it moves as the analysis improves);
+only that the scorer's classification is right and that RESULTS.md is what the script renders.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "accuracy"
+HAS_JAX = importlib.util.find_spec("jax") is not None
+
+
+def _load_runner():
+    spec = importlib.util.spec_from_file_location("accuracy_run", BENCH / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_runner()
+CASES = bench.load_cases()
+
+
+# --------------------------------------------------------------------------------------------------
+# The programs
+
+
+def test_the_benchmark_has_the_programs_the_issues_ask_for() -> None:
+    positives = [c for c in CASES if c.kind == "positive"]
+    negatives = [c for c in CASES if c.kind == "negative"]
+    flips = [c for c in positives if c.category == "signature-flip"]
+    multi_module = [c for c in positives if len(list(c.folder.glob("*.py"))) > 1]
+    assert len(positives) >= 55
+    assert len(negatives) >= 25
+    assert len(flips) >= 15
+    assert len(multi_module) >= 10
+    assert {c.category for c in positives} == set(bench.CATEGORIES)
+
+
+def test_a_broken_case_file_is_reported_with_what_is_wrong(tmp_path: Path) -> None:
+    folder = tmp_path / "some_program"
+    folder.mkdir()
+    (folder / "main.py").write_text("x = 1  # expect: RTL101\n", encoding="utf-8")
+    (folder / "case.toml").write_text(
+        'id = "other_name"\ncategory = "shape"\nkind = "negative"\nsources = ["http://x"]\n'
+        "[traces]\nf = 2\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(bench.CaseError) as info:
+        bench.load_cases(tmp_path)
+    message = str(info.value)
+    assert "some_program" in message
+    assert "is not the folder name" in message
+    assert "https URL" in message
+    assert "every [traces] count is 1" in message
+    assert "no expect and no markers" in message
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
+def test_every_program_traces_as_its_case_says() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "verify"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert f"{len(CASES)}/{len(CASES)} programs do what their case.toml says" in result.stdout
+
+
+# --------------------------------------------------------------------------------------------------
+# The scorer
+
+
+def _case(kind: str, markers: set[tuple[str, int, str]]) -> object:
+    return bench.Case(
+        id="p",
+        folder=BENCH,
+        category="shape",
+        kind=kind,
+        summary="",
+        sources=("https://example.org",),
+        expect=tuple(sorted({code for _, _, code in markers})),
+        gaps=("G7",),
+        traces={"f": 2 if kind == "positive" else 1},
+        markers=frozenset(bench.Marker(*m) for m in markers),
+    )
+
+
+POSITIVE = _case("positive", {("data.py", 12, "RTL103"), ("main.py", 30, "RTL103")})
+NEGATIVE = _case("negative", set())
+
+
+@pytest.mark.parametrize(
+    ("findings", "outcome"),
+    [
+        ([("main.py", 30, "RTL103")], bench.FOUND),
+        ([("main.py", 30, "RTL103"), ("data.py", 12, "RTL103")], bench.FOUND),
+        ([("data.py", 12, "RTL103"), ("main.py", 8, "RTL201")], bench.FOUND_EXTRA),
+        ([("main.py", 31, "RTL103")], bench.WRONG_LINE),
+        ([("data.py", 12, "RTL101")], bench.WRONG_RULE),
+        ([], bench.MISSED),
+    ],
+)
+def test_a_positive_is_found_only_with_the_right_rule_at_a_marked_line(findings, outcome) -> None:
+    score = bench.classify(POSITIVE, [bench.Finding(*f) for f in findings])
+    assert score.outcome == outcome
+
+
+def test_any_finding_on_a_negative_is_a_false_alarm() -> None:
+    assert bench.classify(NEGATIVE, []).outcome == bench.CLEAN
+    alarm = bench.classify(NEGATIVE, [bench.Finding("main.py", 3, "RTL105")])
+    assert alarm.outcome == bench.FALSE_ALARM
+    assert alarm.extra == ["main.py:3 RTL105"]
+
+
+def test_the_report_counts_found_positives_and_false_alarms() -> None:
+    scores = [
+        bench.classify(POSITIVE, [bench.Finding("main.py", 30, "RTL103")]),
+        bench.classify(
+            POSITIVE, [bench.Finding("main.py", 30, "RTL103"), bench.Finding("x.py", 1, "RTL1")]
+        ),
+        bench.classify(POSITIVE, []),
+        bench.classify(NEGATIVE, [bench.Finding("main.py", 3, "RTL105")]),
+        bench.classify(NEGATIVE, []),
+    ]
+    text = bench.render([POSITIVE, NEGATIVE], scores, "header")
+    assert "found with the right rule at the right line and no false alarm: 1 / 3 (33 %)" in text
+    assert "negatives with a false alarm: 1 / 2" in text
+    assert "| shape | 3 | 1 | 1 | 0 | 0 | 1 | 33 % | 2 | 1 |" in text
+    assert "- **G7**: `p` (found+false-alarm), `p` (missed)" in text
+
+
+def _table_rows(text: str) -> dict[str, str]:
+    """Program id -> outcome, from the per-program tables of a RESULTS.md."""
+    rows = re.findall(
+        r"^\| `([a-z0-9_]+)` \| (?:positive|negative) \| ([^|]+?) \|", text, re.MULTILINE
+    )
+    return dict(rows)
+
+
+def test_score_writes_results_for_the_run_it_made(tmp_path: Path) -> None:
+    only = [
+        "eval_remainder_batch",
+        "metrics_dict_gains_key",
+        "padded_last_batch_mask",
+        "drop_last_loader",
+    ]
+    results, scores_json = tmp_path / "RESULTS.md", tmp_path / "scores.json"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            "score",
+            "--only",
+            ",".join(only),
+            "--results",
+            str(results),
+            "--json",
+            str(scores_json),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    scores = json.loads(scores_json.read_text(encoding="utf-8"))
+    assert sorted(s["id"] for s in scores) == sorted(only)
+    assert all(s["error"] is None for s in scores)
+    outcomes = {s["id"]: s["outcome"] for s in scores}
+    assert set(outcomes.values()) <= set(bench.POSITIVE_OUTCOMES + bench.NEGATIVE_OUTCOMES)
+    text = results.read_text(encoding="utf-8")
+    assert _table_rows(text) == outcomes
+    found = sum(o == bench.FOUND for o in outcomes.values())
+    assert f"no false alarm: {found} / 2 (" in text
+    assert f"no false alarm): {found}/2 = " in result.stdout
+
+
+def test_the_committed_results_cover_every_program_and_add_up() -> None:
+    text = (BENCH / "RESULTS.md").read_text(encoding="utf-8")
+    assert text.startswith("# Accuracy benchmark results\n\nGenerated by")
+    rows = _table_rows(text)
+    assert sorted(rows) == sorted(c.id for c in CASES), "run benchmarks/accuracy/run.py score"
+    positives = [c.id for c in CASES if c.kind == "positive"]
+    negatives = [c.id for c in CASES if c.kind == "negative"]
+    found = sum(rows[i] == bench.FOUND for i in positives)
+    alarms = sum(rows[i] == bench.FALSE_ALARM for i in negatives)
+    assert f"no false alarm: {found} / {len(positives)} (" in text
+    assert f"negatives with a false alarm: {alarms} / {len(negatives)}" in text
