@@ -46,6 +46,8 @@ from retracelint.values import (
     INT,
     JIT,
     JIT_OUT,
+    JIT_OUT_WEAK,
+    JIT_RESULTS,
     LAMBDA,
     LIST,
     NONE,
@@ -58,6 +60,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    WEAK,
     CallSrc,
     CarrySrc,
     ItemSrc,
@@ -805,8 +808,8 @@ class _FunctionPass:
         self.returns = value if self.returns is None else join(self.returns, value)
 
     def s_If(self, node: ast.If) -> None:
-        self.expr(node.test)
-        self.branches([node.body, node.orelse], _none_test(node.test))
+        condition = self.expr(node.test)
+        self.branches([node.body, node.orelse], _none_test(node.test), condition)
 
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -829,23 +832,56 @@ class _FunctionPass:
         self.branches([case.body for case in node.cases] + [[]])
 
     def branches(
-        self, blocks: list[list[ast.stmt]], not_none: tuple[str, int] | None = None
+        self,
+        blocks: list[list[ast.stmt]],
+        not_none: tuple[str, int] | None = None,
+        condition: Value | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None."""
         before = self.env
+        made_before = self.defs
         results = []
+        made: list[dict[str, ast.AST]] = []
         for i, block in enumerate(blocks):
             self.env = dict(before)
+            self.defs = dict(made_before)
             if not_none is not None and not_none[1] == i and not_none[0] in self.env:
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
             self.block(block)
             results.append(self.env)
+            made.append(self.defs)
         merged = dict(results[0])
         for env in results[1:]:
             for name, value in env.items():
                 merged[name] = join(merged[name], value) if name in merged else value
         self.env = merged
+        self.defs = {k: v for defs in made for k, v in defs.items()}
+        if condition is not None and condition.vsrc:
+            self.note_branch_flips(results, made, condition.vsrc)
+
+    def note_branch_flips(
+        self, results: list[dict[str, Value]], made: list[dict[str, ast.AST]], when: frozenset
+    ) -> None:
+        """A name that one branch binds to one kind of value and another to another kind (a Python
+        float here, an array there), under a condition that changes between executions, passes two
+        signatures to a jitted function: the finding goes where the first branch's value is made."""
+        for name in sorted(set.intersection(*(set(env) for env in results))):
+            values = [env[name] for env in results]
+            for other, value in enumerate(values[1:], start=1):
+                flip = _kind_flip(values[0], value)
+                if flip is None:
+                    continue
+                code, first, then = flip
+                # The odd one is the weak scalar or the None, where there is one.
+                odd = other if then in (WEAK, "None") else 0
+                node = made[odd].get(name) or made[other - odd].get(name)
+                if node is None:
+                    continue
+                what = f"{name} is {first} in one branch and {then} in another"
+                taint = Taint(code, what, self.loc(node), when)
+                self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
+                break
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
@@ -1023,8 +1059,14 @@ class _FunctionPass:
         elif isinstance(target, ast.Tuple | ast.List):
             elements = target.elts
             if value.items and len(value.items) == len(elements):
-                for element, item in zip(elements, value.items, strict=True):
-                    self.bind(element, item, None)
+                parts = (
+                    source.elts
+                    if isinstance(source, ast.Tuple | ast.List)
+                    and len(source.elts) == len(elements)
+                    else [None] * len(elements)
+                )
+                for element, item, part in zip(elements, value.items, parts, strict=True):
+                    self.bind(element, item, part)
             else:
                 starred = any(isinstance(e, ast.Starred) for e in elements)
                 for i, element in enumerate(elements):
@@ -1167,6 +1209,8 @@ class _FunctionPass:
         tys = {left.ty, right.ty}
         if tys & {ARRAY, NP_ARRAY, "mask", JIT_OUT}:
             ty = ARRAY
+        elif tys & {JIT_OUT_WEAK} and tys <= {INT, FLOAT, BOOL, JIT_OUT_WEAK}:
+            ty = JIT_OUT_WEAK  # weak stays weak: arithmetic with Python scalars
         elif (isinstance(op, ast.Div) and tys <= {INT, FLOAT, BOOL}) or (
             FLOAT in tys and tys <= {INT, FLOAT, BOOL}
         ):
@@ -1440,6 +1484,8 @@ class _FunctionPass:
                 ty, ref, fresh = INSTANCE, dotted, self.context_src()
             elif callee[0] == "name" and self.is_jitted(dotted or ""):
                 ty = _jit_result(args, kwargs).ty
+            elif callee[0] == "name":
+                ty = self.known_return_type(dotted or "")
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
             return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
         if callee is not None and callee[0] == "jit":
@@ -1497,6 +1543,15 @@ class _FunctionPass:
             fresh_sources=sources,
             traces_on_call=True,
         )
+
+    def known_return_type(self, name: str) -> str:
+        """The type a function of this module returns, when its body was walked before this one (it
+        is defined earlier) and says so: ``cosine_decay(...)`` is an array. Only the type: what
+        varies in the result is resolved through the call graph."""
+        fn = self.mod.summary.functions.get(f"{self.mod.module}.{name}")
+        if fn is None or name in self.env or fn.returns is None:
+            return UNKNOWN
+        return fn.returns.ty if fn.returns.ty in (ARRAY, NP_ARRAY, JIT_OUT) else UNKNOWN
 
     def is_jitted(self, name: str) -> bool:
         """Whether ``name`` is a jitted function of this module (``@jax.jit`` or ``f = jax.jit(g)``)."""
@@ -1937,7 +1992,9 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
         for d in value.deps
     )
-    return Value(vsrc=value.vsrc, shape=value.shape, deps=deps)
+    # The parts of a jitted function's result are jax arrays (or pytrees of them) too.
+    ty = value.ty if value.ty in JIT_RESULTS else UNKNOWN
+    return Value(ty=ty, vsrc=value.vsrc, shape=value.shape, deps=deps)
 
 
 def _param_deps(value: Value) -> frozenset:
@@ -2034,14 +2091,9 @@ def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
 def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:
     """A jitted function's result: arrays, weakly typed only when every input was a Python scalar
     (a weak input stays weak through jit unless it meets a strong one)."""
-    given = [*args, *kwargs.values()]
-    if given and all(a.ty in (INT, BOOL) for a in given):
-        ty = INT
-    elif given and all(a.ty in (INT, FLOAT, BOOL) for a in given):
-        ty = FLOAT
-    else:
-        ty = JIT_OUT
-    return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+    given = [a for a in (*args, *kwargs.values()) if a.ty not in (NONE, STR)]  # not leaves
+    weak = given and all(a.ty in (INT, FLOAT, BOOL, JIT_OUT_WEAK) for a in given)
+    return Value(ty=JIT_OUT_WEAK if weak else JIT_OUT, vsrc=_args_vsrc(args, kwargs))
 
 
 def _kind_flip(start: Value, then: Value) -> tuple[str, str, str] | None:

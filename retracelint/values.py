@@ -104,12 +104,14 @@ ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
 JIT_OUT = "jit-out"  # what a jitted function returns: jax arrays, in a pytree we do not know
+JIT_OUT_WEAK = "jit-out-weak"  # the same, from Python scalars only: weakly typed, as they were
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
-UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT})
+UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK})
 ARRAYS = frozenset({ARRAY, NP_ARRAY, "mask"})
-_ANY_ARRAY = ARRAYS | {JIT_OUT}
+_ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
+JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 
 
 @dataclass(frozen=True)
@@ -216,11 +218,16 @@ def size_of(value: Value) -> Value:
 # typed and an array is not, dtypes are part of the key, and so is the pytree structure.
 
 
+WEAK, STRONG = "a weakly typed scalar", "a strongly typed array"
+
+
 def weak_kind(value: Value) -> str | None:
-    if value.ty in (INT, FLOAT, BOOL):
-        return "a Python scalar"
+    """A Python scalar and a jitted function's result made only from Python scalars are weakly
+    typed (one cache key); an array made with a dtype is not."""
+    if value.ty in (INT, FLOAT, BOOL, JIT_OUT_WEAK):
+        return WEAK
     if value.ty in ARRAYS or value.ty == JIT_OUT:
-        return "an array"
+        return STRONG
     return None
 
 
@@ -244,7 +251,7 @@ def structure_kind(value: Value) -> str | None:
         return f"a {value.ty} of {len(value.items)}"
     if value.ty in ARRAYS or value.ty in (INT, FLOAT, BOOL):
         return "an array"
-    return _NOT_NONE if value.ty == JIT_OUT else None
+    return _NOT_NONE if value.ty in JIT_RESULTS else None
 
 
 # (rule, kind of a value, what differs), in the order a flip is explained: a weak-type flip explains

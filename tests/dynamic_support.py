@@ -245,8 +245,6 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
             outcome: dict[str, object] = {"script": script, "exception": None}
             sys.argv = [script, *argv]
             sys.path[:] = [str(Path(script).parent), *original_path[1:]]
-            # A program's own modules go with it: the next one may have a module of the same name.
-            modules_before = set(sys.modules)
             start = time.perf_counter()
             try:
                 runpy.run_path(script, run_name="__main__")
@@ -260,10 +258,6 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
                 outcome["traceback"] = traceback.format_exc()
             outcome["seconds"] = time.perf_counter() - start
             outcome["messages"] = list(capture.messages)
-            folder = str(Path(script).parent)
-            for name in set(sys.modules) - modules_before:
-                if (getattr(sys.modules[name], "__file__", None) or "").startswith(folder):
-                    del sys.modules[name]
             out.write(json.dumps(outcome) + "\n")
             out.flush()
             _forget_modules_under(Path(script).parent)
