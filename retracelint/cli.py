@@ -6,6 +6,7 @@ Exit codes follow flake8 and ruff: 0 no findings, 1 findings, 2 usage, configura
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import traceback
@@ -272,12 +273,24 @@ def rule_command(code: str) -> None:
 @click.option("--dot", "as_dot", is_flag=True, help="Graphviz DOT instead of Mermaid.")
 @click.option("--select", multiple=True, help="Codes or prefixes to draw.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the summary cache.")
+@click.option(
+    "--calls",
+    is_flag=True,
+    help="Print the whole linked call graph of PATHS as JSON ({caller: [callees]}, PyCG's format).",
+)
+@click.option("--json", "as_json", is_flag=True, help="With --calls: JSON (the only format).")
 def graph_command(
-    paths: tuple[str, ...], as_dot: bool, select: tuple[str, ...], no_cache: bool
+    paths: tuple[str, ...],
+    as_dot: bool,
+    select: tuple[str, ...],
+    no_cache: bool,
+    calls: bool,
+    as_json: bool,
 ) -> None:
-    """Draw the call path of each finding, from the varying value to the jit site."""
+    """Draw the call path of each finding, from the varying value to the jit site; or, with
+    --calls --json, print the whole call graph the analysis links."""
     from retracelint.engine import analyse
-    from retracelint.graphviz import dot, mermaid_all
+    from retracelint.graphviz import call_graph, dot, mermaid_all
 
     targets = list(paths) or ["."]
     try:
@@ -289,5 +302,15 @@ def graph_command(
         settings = replace(settings, select=_codes(select))
     if no_cache:
         settings = replace(settings, cache=False)
+    if calls:
+        from retracelint.callgraph import Project
+
+        # Every file, linked whole: the pre-scan keeps only what a jit site can reach.
+        run = analyse(targets, replace(settings, cache=False, prescan=False))
+        click.echo(json.dumps(call_graph(Project(run.summaries)), indent=1))
+        return
+    if as_json:
+        click.echo("retracelint: error: --json needs --calls", err=True)
+        sys.exit(EXIT_ERROR)
     findings = [f for f in analyse(targets, settings).findings if f.code != "RTL000"]
     click.echo(dot(findings) if as_dot else mermaid_all(findings), nl=False)

@@ -10,8 +10,12 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from retracelint.model import Finding, Location
+
+if TYPE_CHECKING:
+    from retracelint.callgraph import Project
 
 ORIGIN, CALL, JIT = "origin", "call", "jit"
 
@@ -177,3 +181,18 @@ def dot(findings: Iterable[Finding], *, root: str | os.PathLike[str] | None = No
         lines.append(f"    n{src} -> n{dst}{attrs};")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def call_graph(project: Project) -> dict[str, list[str]]:
+    """The whole linked call graph in PyCG's format: each function's qualified name (a module's top
+    level by the module's name, nested functions without ``<locals>``) to the functions it calls, in
+    the order first called. A call of a jitted function leads to the function it wraps; a call of a
+    class to its ``__init__``."""
+
+    def name(qualname: str) -> str:
+        return qualname.removesuffix(".<module>").replace(".<locals>", "")
+
+    out: dict[str, list[str]] = {name(q): [] for q in project.functions}
+    for caller, callee in project.graph.edges:
+        out[name(caller)].append(name(callee))
+    return out

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -193,3 +195,30 @@ def test_graphviz_accepts_the_output() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "trainer.model.apply_model (src/trainer/model.py:9)" in proc.stdout
+
+
+def test_graph_calls_json_prints_the_whole_linked_call_graph_in_pycgs_format(
+    tmp_path: Path,
+) -> None:
+    from click.testing import CliRunner
+
+    from retracelint.cli import main
+
+    (tmp_path / "helpers.py").write_text(
+        "def norm(x):\n    return x\n\n\ndef scale(x):\n    def inner(v):\n        return norm(v)\n"
+        "    return inner(x)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "main.py").write_text(
+        "import helpers\n\n\nclass Model:\n    def __init__(self):\n        self.w = 1\n\n"
+        "    def apply(self, x):\n        return helpers.scale(x)\n\n\nm = Model()\nm.apply(2)\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["graph", "--calls", "--json", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    graph = json.loads(result.output)
+    assert graph["main"] == ["main.Model.__init__", "main.Model.apply"]
+    assert graph["main.Model.apply"] == ["helpers.scale"]
+    assert graph["helpers.scale"] == ["helpers.scale.inner"]
+    assert graph["helpers.scale.inner"] == ["helpers.norm"]
+    assert graph["helpers.norm"] == [] and graph["helpers"] == []
