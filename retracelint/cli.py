@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from retracelint import __version__, config
-from retracelint.model import display_safe
+from retracelint.model import SEVERITIES, display_safe
 from retracelint.rules import RULES, RULES_BY_CODE, page
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -108,6 +108,12 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     type=click.Choice(config.OUTPUT_FORMATS),
     help="Output format (default: text; github when GITHUB_ACTIONS=true).",
 )
+@click.option(
+    "--severity",
+    type=click.Choice(SEVERITIES),
+    default=None,
+    help="Report findings of this severity and worse (default: warning, i.e. all).",
+)
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False), help="Write the report here.")
 @click.option(
     "--exit-zero", is_flag=True, default=None, help="Exit 0 even when there are findings."
@@ -175,7 +181,15 @@ def _settings(paths: list[str], options: dict[str, object]) -> config.Settings:
         changes["per_file_ignores"] = settings.per_file_ignores + config.parse_per_file_ignores(
             list(options["per_file_ignores"])  # type: ignore[call-overload]
         )
-    for name in ("output_format", "exit_zero", "statistics", "jobs", "cache_dir", "disable_noqa"):
+    for name in (
+        "output_format",
+        "exit_zero",
+        "statistics",
+        "jobs",
+        "cache_dir",
+        "disable_noqa",
+        "severity",
+    ):
         if options[name] is not None:
             changes[name] = options[name]
     if options["no_cache"]:

@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from retracelint.model import SEVERITIES
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -65,6 +67,7 @@ class Settings:
     exit_zero: bool = False
     statistics: bool = False
     disable_noqa: bool = False  # keep findings a `# noqa` covers (flake8 applies noqa itself)
+    severity: str = SEVERITIES[0]  # the mildest severity shown
     config_file: str | None = field(default=None, compare=False)
 
     @property
@@ -79,6 +82,7 @@ _LIST_KEYS = {"select", "ignore", "extend_select", "exclude", "extend_exclude", 
 _BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics", "disable_noqa", "prescan"}
 _INT_KEYS = {"max_file_size", "jobs"}
 _STR_KEYS = {"cache_dir", "output_format"}
+_CHOICES = {"output_format": OUTPUT_FORMATS, "severity": SEVERITIES}
 _ALIASES = {"format": "output_format", "output-format": "output_format"}
 
 
@@ -163,9 +167,9 @@ def _convert(name: str, value: object) -> object:
         if isinstance(value, bool):
             raise ValueError(f"expected a number, got {value!r}")
         return int(value)  # type: ignore[arg-type]
-    if name == "output_format":
-        if str(value) not in OUTPUT_FORMATS:
-            raise ValueError(f"expected one of {', '.join(OUTPUT_FORMATS)}, got {value!r}")
+    if name in _CHOICES:
+        if str(value) not in _CHOICES[name]:
+            raise ValueError(f"expected one of {', '.join(_CHOICES[name])}, got {value!r}")
         return str(value)
     if name in _STR_KEYS:
         return str(value)

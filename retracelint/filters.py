@@ -1,4 +1,4 @@
-"""Which findings the user sees: rule selection, per-file ignores and ``# noqa`` comments.
+"""Which findings the user sees: rule selection, per-file ignores, ``# noqa`` comments and severity.
 
 Selection follows flake8 and ruff: a code is on when the longest matching prefix among ``select`` /
 ``extend-select`` is longer than the longest matching prefix among ``ignore`` (a tie keeps it on only if
@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from retracelint.config import Settings
-from retracelint.model import Finding, Location
+from retracelint.model import SEVERITIES, Finding, Location
 from retracelint.rules import RULES
 
 # The same comment syntax flake8 accepts: `# noqa`, `# noqa: RTL101`, `# NOQA:RTL101,RTL2`.
@@ -110,7 +110,17 @@ def apply_filters(
     if chosen.enabled(UNUSED_NOQA) and read_lines is not None:
         unused = unused_noqa(shown, paths, read_lines)
         visible += [f for f in unused if not per_file_ignored(f, settings)]
-    return visible
+    # Last, so that a `# noqa` for a milder finding is still used, not reported as RTL100.
+    return [f for f in visible if severe_enough(f, settings.severity)]
+
+
+_RANK = {level: rank for rank, level in enumerate(SEVERITIES)}
+
+
+def severe_enough(finding: Finding, floor: str) -> bool:
+    """Whether ``finding`` is at least as bad as ``floor`` (a level this version does not know is shown:
+    a finding is never dropped by a typo)."""
+    return _RANK.get(finding.severity, len(SEVERITIES)) >= _RANK[floor]
 
 
 UNUSED_NOQA = "RTL100"

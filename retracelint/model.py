@@ -45,6 +45,12 @@ class JitSite:
     static_params: tuple[str, ...] = ()
 
 
+# How bad a finding is, mildest first. "error": it re-traces on every iteration or call, without bound;
+# "warning": it adds a bounded number of traces (a flip between two kinds of argument, a few one-shot
+# rebuilds). ``--severity LEVEL`` shows LEVEL and everything worse.
+SEVERITIES = ("warning", "error")
+
+
 @dataclass(frozen=True)
 class Route:
     """Another call path by which a finding's origin reaches a jit site (the same line to change)."""

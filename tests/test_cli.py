@@ -713,6 +713,85 @@ def test_unused_noqa_is_reported_only_when_selected(project: Path, runner: CliRu
     assert "RTL105" in result.stdout.splitlines()[-1]
 
 
+def test_a_warning_says_so_in_every_format_and_severity_error_leaves_it_out(
+    project: Path, runner: CliRunner
+) -> None:
+    # RTL105 suppresses nothing on that line: RTL100 reports it, a warning from the real pipeline,
+    # beside the two RTL101 errors of the same file.
+    path = noqa_variant(project, "# noqa: RTL201, RTL105")
+    args = ("--extend-select", "RTL100", "train.py")
+    line = at(project, "train.py", TWO_ON_ONE_LINE, "")[1]
+    col = path.read_text(encoding="utf-8").splitlines()[line - 1].index("# noqa") + 1
+
+    text = lint(runner, *args)
+    assert text.exit_code == 1
+    warning = (
+        f"train.py:{line}:{col}: RTL100 [warning] unused noqa: no RTL105 finding on this line;"
+        " remove the code from the comment"
+    )
+    errors = [ln for ln in text.stdout.splitlines() if ln != warning]
+    assert len(errors) == 2 == len(text.stdout.splitlines()) - 1
+    # An error prints as before, as flake8 prints it: the message right after the code.
+    assert all(LINE.match(ln)["message"].startswith("slice data[") for ln in errors)
+
+    as_json = json.loads(lint(runner, "--format", "json", *args).stdout)
+    assert sorted((f["code"], f["line"], f["severity"]) for f in as_json) == [
+        ("RTL100", line, "warning"),
+        ("RTL101", line - 1, "error"),
+        ("RTL101", line, "error"),
+    ]
+    sarif = json.loads(lint(runner, "--format", "sarif", *args).stdout)
+    assert sorted((r["ruleId"], r["level"]) for r in sarif["runs"][0]["results"]) == [
+        ("RTL100", "warning"),
+        ("RTL101", "error"),
+        ("RTL101", "error"),
+    ]
+    github = lint(runner, "--format", "github", *args).stdout.splitlines()
+    assert [a.split(" ", 1)[0] for a in github[:3]] == ["::error", "::error", "::warning"]
+    assert f"line={line}," in github[2] and "title=RTL100 unused-noqa::" in github[2]
+    assert github[3] == "retracelint: 3 findings (2 errors, 1 warning)."
+
+    errors_only = lint(runner, "--severity", "error", *args)
+    assert errors_only.exit_code == 1
+    assert errors_only.stdout.splitlines() == errors
+    # With only the warning left, --severity error has nothing to report: a clean exit.
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        .replace("data[:epoch])", "data[:epoch])  # noqa: RTL101")
+        .replace("# noqa: RTL201, RTL105", "# noqa: RTL101, RTL201, RTL105"),
+        encoding="utf-8",
+    )
+    assert codes(lint(runner, *args).stdout) == ["RTL100"]
+    quiet = lint(runner, "--severity", "error", *args)
+    assert (quiet.exit_code, quiet.stdout) == (0, "")
+
+
+def test_severity_from_the_configuration_and_a_wrong_value(project: Path) -> None:
+    noqa_variant(project, "# noqa: RTL201, RTL105")
+    write(project, {"pyproject.toml": '[tool.retracelint]\nextend-select = ["RTL100"]\n'})
+    both = run_process("--no-cache", "train.py", cwd=project)
+    assert b" RTL100 [warning] " in both.stdout
+    write(
+        project,
+        {"pyproject.toml": '[tool.retracelint]\nextend-select = ["RTL100"]\nseverity = "error"\n'},
+    )
+    errors = run_process("--no-cache", "train.py", cwd=project)
+    assert (errors.returncode, b"RTL100" in errors.stdout) == (1, False)
+    assert errors.stdout.count(b" RTL101 ") == 2
+    # The flag wins over the file, as every flag does.
+    assert (
+        b" RTL100 [warning] "
+        in run_process("--no-cache", "--severity", "warning", "train.py", cwd=project).stdout
+    )
+    write(project, {"pyproject.toml": '[tool.retracelint]\nseverity = "info"\n'})
+    wrong = run_process("--no-cache", "train.py", cwd=project)
+    assert (wrong.returncode, wrong.stdout) == (2, b"")
+    assert wrong.stderr.decode().splitlines() == [
+        f"retracelint: error: {project / 'pyproject.toml'}: option 'severity': expected one of"
+        " warning, error, got 'info'"
+    ]
+
+
 def test_noqa_on_another_line_does_not_suppress(project: Path, runner: CliRunner) -> None:
     (project / "train.py").write_text(
         TRAIN.replace("def fit(params, data, epochs):", "def fit(params, data, epochs):  # noqa"),

@@ -44,6 +44,12 @@ def parse(output: str) -> list[Finding]:
     return sorted(found)
 
 
+def cli_parse(output: str) -> list[Finding]:
+    """The CLI's findings as the plugin must print them: flake8 has no severities, so a warning's
+    message comes without the CLI's "[warning] " (see ``report.text_line``)."""
+    return [(*f[:4], f[4].removeprefix("[warning] ")) for f in parse(output)]
+
+
 def marked(root: Path, marker: str) -> set[tuple[str, int, str]]:
     """(path, line, code) of the lines carrying `# <marker>: CODE` in the fixture."""
     pattern = re.compile(rf"#\s*{marker}:\s*(RTL\d+)")
@@ -78,7 +84,7 @@ def project(tmp_path: Path) -> Path:
 def cli_findings(tmp_path_factory: pytest.TempPathFactory) -> list[Finding]:
     copy = tmp_path_factory.mktemp("cli") / "proj"
     shutil.copytree(FIXTURE, copy, ignore=shutil.ignore_patterns(".retracelint_cache"))
-    return parse(run(RETRACELINT, copy))
+    return cli_parse(run(RETRACELINT, copy))
 
 
 def test_fixture_findings_cross_modules(cli_findings: list[Finding]) -> None:
@@ -120,7 +126,9 @@ def test_stdin_buffer_is_analysed_with_the_project(
     flake8 = [*FLAKE8, "--select", "RTL,RTL100", "--stdin-display-name", "pkg/main.py", "-"]
     found = parse(run(flake8, project, stdin=buffer))
     cli = [*RETRACELINT, "--extend-select", "RTL100", "--stdin-filename", "pkg/main.py", ".", "-"]
-    assert found == [f for f in parse(run(cli, project, buffer)) if f[0] == "pkg/main.py"]
+    text = run(cli, project, buffer)
+    assert "RTL100" in [f[3] for f in parse(text) if f[4].startswith("[warning] ")]
+    assert found == [f for f in cli_parse(text) if f[0] == "pkg/main.py"]
 
     (saved,) = [f for f in cli_findings if f[0] == "pkg/main.py" and f[3] == "RTL201"]
     static, unused = found

@@ -12,11 +12,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from retracelint.baseline import fingerprint
+from retracelint.baseline import fingerprint, load_baseline, write_baseline
+from retracelint.filters import severe_enough
 from retracelint.formats import render_github, render_sarif, write_step_summary
 from retracelint.formats.github import annotation, summary_line
 from retracelint.model import Finding, JitSite, Location, PathStep
-from retracelint.rules import RULES, page, page_url
+from retracelint.report import render, text_line
+from retracelint.rules import RULES, RULES_BY_CODE, page, page_url
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA = REPO / "tests" / "data" / "sarif-2.1.0.json"
@@ -343,6 +345,72 @@ def test_sarif_finding_without_path_has_no_code_flow() -> None:
     res = _sarif([finding])["runs"][0]["results"][0]
     assert "codeFlows" not in res and "relatedLocations" not in res
     assert res["level"] == "note"
+
+
+def weak_type_flip() -> Finding:
+    """RTL401 as the checks word it: two calls, so a bounded number of traces, a warning."""
+    return Finding(
+        code="RTL401",
+        message=(
+            "traced parameter 'scale' of jitted 'normalise' (src/trainer/model.py:9) gets an array"
+            " (jnp.float32(2.0)) here but a Python scalar (2.0) at src/trainer/eval.py:30; a different"
+            " weak type is a different cache entry, so the function traces and compiles twice; pass the"
+            " same kind of value everywhere"
+        ),
+        location=Location("src/trainer/eval.py", 31, 24, 31, 40),
+        severity="warning",
+        jit_site=APPLY,
+        parameter="scale",
+        call_path=(
+            PathStep("trainer.eval.report", "normalise", Location("src/trainer/eval.py", 31, 5)),
+        ),
+        fix="pass the same kind of value everywhere",
+        source_line="    normalise(x, jnp.float32(2.0))",
+    )
+
+
+def test_a_warning_is_a_warning_in_every_format_whatever_its_rule_defaults_to(
+    tmp_path: Path, sarif_validator: jsonschema.Validator
+) -> None:
+    warning, error = weak_type_flip(), ragged_slice()
+    assert RULES_BY_CODE["RTL401"].severity == "error"  # the finding's own level must win
+    doc = _sarif([warning, error])
+    assert list(sarif_validator.iter_errors(doc)) == []
+    results = {r["ruleId"]: r for r in doc["runs"][0]["results"]}
+    assert (results["RTL401"]["level"], results["RTL101"]["level"]) == ("warning", "error")
+    by_id = {r["id"]: r for r in doc["runs"][0]["tool"]["driver"]["rules"]}
+    assert by_id["RTL401"]["defaultConfiguration"]["level"] == "error"
+
+    assert annotation(warning, cwd=".").startswith(
+        "::warning file=src/trainer/eval.py,line=31,endLine=31,col=24,endColumn=40,"
+        "title=RTL401 weak-type-flip::traced parameter 'scale'"
+    )
+    summary = tmp_path / "summary.md"
+    write_step_summary([warning, error], summary, cwd=".")
+    rows = [ln for ln in summary.read_text(encoding="utf-8").splitlines() if ln.startswith("| ")]
+    assert [row.split(" | ")[1:3] for row in rows[1:]] == [
+        ["warning", f"[RTL401]({page_url('RTL401')}) weak-type-flip"],
+        ["error", f"[RTL101]({page_url('RTL101')}) loop-varying-slice"],
+    ]
+    assert text_line(warning) == (f"src/trainer/eval.py:31:24: RTL401 [warning] {warning.message}")
+    assert text_line(error) == f"src/trainer/loop.py:22:33: RTL101 {error.message}"
+    assert json.loads(render([warning], "json"))[0]["severity"] == "warning"
+
+
+def test_the_severity_floor_keeps_that_level_and_worse() -> None:
+    warning, error = weak_type_flip(), ragged_slice()
+    assert [severe_enough(f, "warning") for f in (warning, error)] == [True, True]
+    assert [severe_enough(f, "error") for f in (warning, error)] == [False, True]
+
+
+def test_fingerprints_do_not_depend_on_severity(tmp_path: Path) -> None:
+    # A rule that starts calling a finding a warning must not make a baseline see a new finding.
+    finding = weak_type_flip()
+    for level in ("error", "notice"):
+        assert fingerprint(replace(finding, severity=level)) == fingerprint(finding)
+    baseline = tmp_path / "baseline.json"
+    write_baseline(baseline, [finding])
+    assert load_baseline(baseline).filter([replace(finding, severity="error")]) == []
 
 
 def test_sarif_partial_fingerprint_is_the_baseline_fingerprint_and_ignores_lines(
