@@ -313,11 +313,13 @@ def summarise(
 
 def _parse(source: bytes, summary: ModuleSummary) -> tuple[str, ast.Module] | None:
     """The decoded text and tree, or None with ``summary.error`` saying why."""
+    text = None
     try:
         text = module_text(source)
         tree = ast.parse(text, filename=summary.path)
-    except SyntaxError as exc:
-        summary.error = f"cannot parse: {exc.msg}"
+    except SyntaxError as exc:  # also a bad coding cookie, before there is any text
+        newer = _newer_syntax(text, exc) if text is not None else None
+        summary.error = f"cannot parse: {newer or exc.msg}"
         summary.error_line = max(exc.lineno or 1, 1)
         summary.error_col = max(exc.offset or 1, 1)
         return None
@@ -332,6 +334,57 @@ def _parse(source: bytes, summary: ModuleSummary) -> tuple[str, ast.Module] | No
         summary.error = f"cannot parse: {exc}"
         return None
     return text, tree
+
+
+# libcst's parser crashes the process (a stack overflow) on a few thousand nested brackets or chained
+# operators, and it is quadratic in attribute chains: it reads only files no deeper than Python allows
+# (200 brackets, in every version) and with no logical line longer than this (the shortest crash
+# measured: about 8,500 characters of unary minus signs).
+_MAX_NESTING = 200
+_MAX_LOGICAL_LINE = 4_000
+
+
+def _newer_syntax(text: str, error: SyntaxError) -> str | None:
+    """Why a file that this Python cannot parse may still be valid code, or None when it is broken.
+
+    libcst's parser knows the grammar of newer Pythons (``type X = int``, f-strings reusing their
+    quotes): a file that it accepts and ``ast`` rejects uses newer syntax. The whole file, because the
+    line Python names is not always where the problem is (an unclosed bracket or string above it).
+    libcst is imported only here, for a file that failed already: importing it costs about 0.3 s.
+    """
+    if isinstance(error, IndentationError):
+        return None  # no newer grammar changes where blocks start and end
+    if not _within_libcst_limits(text):
+        return None
+    try:
+        import libcst
+
+        libcst.parse_module(text)
+    except Exception:  # its own syntax error, or anything else it cannot read: the file is broken
+        return None
+    major, minor = sys.version_info[:2]
+    return (
+        f"uses syntax newer than Python {major}.{minor} that runs retracelint; run retracelint with"
+        f" Python >= {major}.{minor + 1} to analyse it"
+    )
+
+
+def _within_libcst_limits(text: str) -> bool:
+    """Whether libcst can read ``text`` safely (see above). Brackets in strings count too: a file that
+    only looks too deep is left alone."""
+    depth = deepest = length = longest = 0
+    previous = ""
+    for char in text:
+        length += 1
+        if char in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == "\n" and depth == 0 and previous != "\\":
+            longest, length = max(longest, length), 0
+        previous = char
+    return deepest <= _MAX_NESTING and max(longest, length) <= _MAX_LOGICAL_LINE
 
 
 def _dotted(node: ast.AST) -> str | None:

@@ -521,6 +521,72 @@ def test_syntax_error_message_says_where(project: Path, runner: CliRunner) -> No
     assert line == "broken.py:4:6: RTL000 cannot parse: '(' was never closed"
 
 
+NEWER_SYNTAX = (
+    f"RTL000 cannot parse: uses syntax newer than Python {sys.version_info[0]}.{sys.version_info[1]}"
+    " that runs retracelint; run retracelint with Python >="
+    f" {sys.version_info[0]}.{sys.version_info[1] + 1} to analyse it"
+)
+needs_older_python = pytest.mark.skipif(
+    sys.version_info >= (3, 12), reason="this Python parses type aliases and PEP 701 f-strings"
+)
+
+
+@needs_older_python
+def test_syntax_of_a_newer_python_is_named_as_such(project: Path, runner: CliRunner) -> None:
+    write(
+        project,
+        {
+            "aliases.py": "import jax\n\ntype Params = dict[str, jax.Array]\n",
+            "report.py": 'def show(row):\n    return f"{row["name"]}: {row["loss"]:.3f}"\n',
+            "generic.py": "class Buffer[T]:\n    items: list[T]\n",
+        },
+    )
+    result = lint(runner, "aliases.py", "report.py", "generic.py", "train.py")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    # Where Python gave up; the rest of the project is analysed as usual.
+    assert lines[:3] == [
+        f"aliases.py:3:6: {NEWER_SYNTAX}",
+        f"generic.py:1:13: {NEWER_SYNTAX}",
+        f"report.py:2:20: {NEWER_SYNTAX}",
+    ]
+    assert codes("\n".join(lines[3:])) == ["RTL101", "RTL101", "RTL201"]
+
+
+@needs_older_python
+def test_a_file_too_large_for_libcst_to_read_safely_gets_python_s_message(project: Path) -> None:
+    # libcst's parser overflows its stack (a crash, not an exception) on an operator chain this long,
+    # so a file holding one is not handed to it: Python's own message, in a process that lives on.
+    chain = "+".join(["a"] * 7000)
+    write(project, {"long.py": f"x = {chain}\ntype Params = dict\n", "broken.py": "def f(:\n"})
+    result = run_process("--no-cache", "long.py", "broken.py", cwd=project)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.decode().splitlines() == [
+        "broken.py:1:7: RTL000 cannot parse: invalid syntax",
+        "long.py:2:6: RTL000 cannot parse: invalid syntax",
+    ]
+
+
+def test_libcst_is_imported_only_for_a_file_python_cannot_parse(project: Path) -> None:
+    # Importing libcst costs about 0.3 s: a run over files that parse never pays it.
+    probe = (
+        "import sys\n"
+        "from retracelint.config import Settings\n"
+        "from retracelint.engine import analyse\n"
+        "run = analyse(sys.argv[1:], Settings(cache=False, jobs=1))\n"
+        "print(len(run.findings), 'libcst' in sys.modules)\n"
+    )
+    clean = subprocess.run(
+        [sys.executable, "-c", probe, "train.py", "clean.py"], cwd=project, capture_output=True
+    )
+    assert clean.stdout.split() == [b"3", b"False"], clean.stderr
+    write(project, {"broken.py": "def f(:\n"})
+    broken = subprocess.run(
+        [sys.executable, "-c", probe, "broken.py"], cwd=project, capture_output=True
+    )
+    assert broken.stdout.split() == [b"1", b"True"], broken.stderr
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="chmod 000 does not stop reads on Windows")
 def test_unreadable_file_is_one_line(project: Path, runner: CliRunner) -> None:
     secret = project / "secret.py"
