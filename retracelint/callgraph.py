@@ -64,7 +64,26 @@ class JitBinding:
     offset: (
         int  # leading parameters already bound (self, for a jitted method called on an instance)
     )
-    static: frozenset[str]
+    static: frozenset[str]  # the parameters that are static passed at least one way
+    # static_argnums and static_argnames as jax applies them: jax decides per call, by how each
+    # argument is passed (see ``static_at``).
+    static_positions: tuple[int, ...] = ()
+    static_keywords: frozenset[str] = frozenset()
+
+    def static_at(self, call: CallSite, name: str) -> bool:
+        """Whether the argument that ``call`` passes for parameter ``name`` is static: by keyword when
+        the name is in static_argnames, by position when the position is in static_argnums (a negative
+        one counts from the end of the positional arguments of that call)."""
+        if any(key == name for key, _ in call.kwargs):
+            return name in self.static_keywords
+        positional = [p.name for p in self.params if p.kind in ("posonly", "normal")]
+        if name not in positional:
+            return False
+        index = positional.index(name)
+        # The bound self is the first positional argument; behind *args the count is unknown, so the
+        # signature's stands in for it.
+        count = len(positional) if call.star else self.offset + len(call.args)
+        return any(num == index or count + num == index for num in self.static_positions)
 
 
 class Project:
@@ -321,7 +340,11 @@ class Project:
             if target.bound and params and wrapped is not None and wrapped.kind != "staticmethod"
             else 0
         )
-        return JitBinding(spec, wrapped, params, offset, _static_names(spec, params))
+        positions, keywords = _static_parameters(spec, params)
+        static = keywords | {
+            name for num in positions if (name := _positional_name(params, num)) is not None
+        }
+        return JitBinding(spec, wrapped, params, offset, static, positions, keywords)
 
     def _member_function(self, cls: str, name: str) -> FuncTarget | None:
         for klass in self.mro(cls):
@@ -367,11 +390,24 @@ def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) 
     return None
 
 
-def _static_names(spec: JitSpec, params: tuple[Param, ...]) -> frozenset[str]:
+def _static_parameters(
+    spec: JitSpec, params: tuple[Param, ...]
+) -> tuple[tuple[int, ...], frozenset[str]]:
+    """static_argnums and static_argnames as jax uses them. When only one of the two is given, jax
+    fills in the other from the signature, for positional-or-keyword parameters only; when both are
+    given, each is taken as written (jax._src.api_util.infer_argnums_and_argnames)."""
+    positions, keywords = spec.static_argnums, frozenset(spec.static_argnames)
+    if not spec.static_inferred:
+        return positions, keywords
+    either = [(i, p.name) for i, p in enumerate(params) if p.kind == "normal"]
+    return (
+        positions + tuple(i for i, name in either if name in keywords),
+        keywords | {name for i, name in either if i in positions},
+    )
+
+
+def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
+    """The parameter at static position ``num`` when every positional parameter is passed."""
     positional = [p for p in params if p.kind in ("posonly", "normal")]
-    names = set(spec.static_argnames)
-    for num in spec.static_argnums:
-        index = num if num >= 0 else len(positional) + num
-        if 0 <= index < len(positional):
-            names.add(positional[index].name)
-    return frozenset(names)
+    index = num if num >= 0 else len(positional) + num
+    return positional[index].name if 0 <= index < len(positional) else None

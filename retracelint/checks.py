@@ -86,7 +86,11 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
         site = jit_site(binding, target)
         step = PathStep(fn.qualname, call.text, call.location)
         receiver = call.receiver
-        if binding.offset and receiver is not None and binding.params[0].name in binding.static:
+        if (
+            binding.offset
+            and receiver is not None
+            and binding.static_at(call, binding.params[0].name)
+        ):
             # A jitted method with a static self: the object it is called on is the static argument.
             findings.extend(
                 static_findings(
@@ -99,7 +103,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
             arg = bind_arg(call, binding.params, binding.offset, param.name)
             if arg is None:
                 continue
-            static = param.name in binding.static or (
+            static = binding.static_at(call, param.name) or (
                 binding.spec.nonarray_static and arg.value.ty in SCALARS
             )
             if static:
@@ -251,11 +255,12 @@ def _finding(
     param: str | None,
     path: tuple[PathStep, ...],
     driver: Driver | None = None,
+    fix: str = "",
 ) -> Finding:
-    """A finding of rule ``code``: what happens (``text``), then the rule's fix. Its severity is the
-    rule's, or a warning when ``driver`` is a loop over a few values spelled out in the source: that
-    costs a few traces, not one per step."""
-    fix = rule(code).fix
+    """A finding of rule ``code``: what happens (``text``), then the fix (by default, the rule's). Its
+    severity is the rule's, or a warning when ``driver`` is a loop over a few values spelled out in the
+    source: that costs a few traces, not one per step."""
+    fix = fix or rule(code).fix
     few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
@@ -425,7 +430,7 @@ def _flips(
     site = jit_site(binding, JitTarget("", 0, False))
     keyword = list(_keyword_flip(prop, calls, site, param, one_body))
     yield from keyword
-    if keyword or param in binding.static:
+    if keyword or any(_static(c, param) for c in calls):
         return
     for code, kind_of, what in FLIP_KINDS:
         if not (one_body or code in _ACROSS_FUNCTIONS) or (
@@ -471,25 +476,47 @@ def _run_together(prop: Propagation, a: FunctionSummary, b: FunctionSummary) -> 
     return a is b or bool(entries(a.qualname) & entries(b.qualname))
 
 
+def _static(jit_arg: _JitArg, param: str) -> bool:
+    """Whether this call passes ``param`` static: that depends on how it passes it."""
+    _, call, binding, _, _ = jit_arg
+    return binding.static_at(call, param)
+
+
 def _keyword_flip(
     prop: Propagation, calls: list[_JitArg], site: JitSite, param: str, one_body: bool
 ) -> Iterator[Finding]:
-    static = param in calls[0][2].static
-    if static:
-        # A static value that changes between the calls re-traces anyway (RTL201/RTL202 say so):
-        # how it is passed matters where it is the same.
-        calls = [c for c in calls if not c[3].value.vsrc]
+    # A static value that changes between the calls re-traces anyway (RTL201/RTL202 say so): how it
+    # is passed matters where it is the same.
+    calls = [c for c in calls if not (_static(c, param) and c[3].value.vsrc)]
     found = _first_flip(prop, calls, lambda c: "by keyword" if c[4] else "by position", one_body)
-    if found is not None:
-        (fn, call, arg, style), (first, other) = found
+    if found is None:
+        return
+    (fn, call, arg, style), (first, other) = found
+    here, there = (next(_static(c, param) for c in calls if c[3] is a) for a in (arg, first))
+    step = PathStep(fn.qualname, call.text, call.location)
+    if here == there:
         text = (
-            f"{'static' if static else 'traced'} parameter '{param}' of jitted '{site.name}'"
+            f"{'static' if here else 'traced'} parameter '{param}' of jitted '{site.name}'"
             f" ({_where(site.location)}) is passed {style} here and {other} at"
             f" {_where(first.location)}; jax keys its cache on how arguments are passed, so this"
             " call compiles again"
         )
-        step = PathStep(fn.qualname, call.text, call.location)
         yield _finding("RTL404", text, arg.location, site, param, (step,))
+        return
+    text = (
+        f"parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
+        f" {'static' if here else 'traced'} passed {style} here and {'static' if there else 'traced'}"
+        f" passed {other} at {_where(first.location)}: static_argnums and static_argnames each name"
+        " it only one way, so the two calls are different cache entries and this one compiles again"
+    )
+    yield _finding("RTL404", text, arg.location, site, param, (step,), fix=_BOTH_WAYS)
+
+
+# Passing the argument the other way would change what it is, so this hint comes with no --fix.
+_BOTH_WAYS = (
+    "pass it the same way at every call, and name it in both static_argnums and static_argnames if"
+    " it is meant to be static (jax fills in one from the other only when the other is not given)"
+)
 
 
 def _flip_finding(

@@ -12,7 +12,7 @@ a value that reaches the jit call through a helper) is left alone.
   ``frozenset({...})``. The call raises at run time as written, so no working code changes behaviour.
 - RTL404: an argument passed by position where another call of the same jitted function passes it by keyword
   becomes ``name=value``, when it is the last positional argument and no ``*args`` is in the call (so no
-  other argument moves).
+  other argument moves), and when it is static passed either way.
 
 Every rewrite keeps the number of lines; a result whose other lines differ from the input, or whose rewritten
 statements do not parse, is thrown away.
@@ -39,6 +39,7 @@ import click
 
 from retracelint.config import Settings
 from retracelint.model import Finding, Location
+from retracelint.rules import RULES_BY_CODE
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -243,7 +244,9 @@ def _rewrite_for(
 ) -> _Rewrite | None:
     if finding.code == "RTL203":
         return _hashable_display(arg, tree)
-    if finding.code == "RTL404":
+    if finding.code == "RTL404" and finding.fix == RULES_BY_CODE["RTL404"].fix:
+        # Any other hint is for an argument static passed one way and traced the other: passing it
+        # by keyword would change what it is, not only how jax keys its cache.
         return _by_keyword(call, arg, finding.parameter)
     return None
 

@@ -398,6 +398,13 @@ def _dotted(node: ast.AST) -> str | None:
     return None
 
 
+def _given(keywords: dict[str, ast.expr], name: str | None) -> ast.expr | None:
+    """The value of keyword ``name``; None when the wrapper has no such keyword, or it is absent or
+    None (jax reads all three alike)."""
+    node = keywords.get(name) if name else None
+    return None if isinstance(node, ast.Constant) and node.value is None else node
+
+
 def _literal_ints(node: ast.AST | None) -> tuple[int, ...] | None:
     """``static_argnums`` as written: an int or a sequence of ints; None when not a literal."""
     return _literal_items(node, lambda v: isinstance(v, int) and not isinstance(v, bool))
@@ -1703,8 +1710,8 @@ class _FunctionPass:
         traces_on_call: bool = False,
     ) -> int:
         kw = {k.arg: k.value for k in keywords if k.arg}
-        argnums = _literal_ints(kw.get(wrapper.argnums)) if wrapper.argnums else ()
-        argnames = _literal_strs(kw.get(wrapper.argnames)) if wrapper.argnames else ()
+        nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
+        argnums, argnames = _literal_ints(nums), _literal_strs(names)
         spec = JitSpec(
             index=len(self.mod.summary.jits),
             wrapper=wrapper.name,
@@ -1717,6 +1724,8 @@ class _FunctionPass:
             static_argnums=argnums or (),
             static_argnames=argnames or (),
             static_unknown=argnums is None or argnames is None,
+            static_inferred=bool(wrapper.argnums and wrapper.argnames)
+            and (nums is None) != (names is None),
             nonarray_static=wrapper.nonarray_static,
             function=self.fn.qualname,
             loops=tuple(self.loops),

@@ -76,6 +76,8 @@ class JitSpec:
     static_argnums: tuple[int, ...] = ()
     static_argnames: tuple[str, ...] = ()
     static_unknown: bool = False  # static_argnums/static_argnames given but not as literals
+    # Only one of the two given (None counts as not given): jax fills in the other from the signature.
+    static_inferred: bool = False
     nonarray_static: bool = False  # equinox.filter_jit: every non-array argument is static
     function: str = ""  # qualified name of the function in which the jit site is evaluated
     loops: tuple[int, ...] = ()  # loops around the jit(...) call in that function

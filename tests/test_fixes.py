@@ -314,6 +314,44 @@ def test_fix_follows_a_group_of_calls_to_the_end(project: Path) -> None:
     assert "fixed 3 findings in 1 file" in result.stderr
 
 
+STATIC_ONE_WAY = """\
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=1, static_argnames="n")
+def scale(x, n, offset=0.0):
+    return x * n + offset
+
+
+def run(x):
+    for _ in range(3):
+        scale(x, n=2)
+        scale(x, 2)
+"""
+
+
+def test_an_argument_static_only_by_keyword_is_not_moved_there(project: Path) -> None:
+    # Both static_argnums and static_argnames name `n`: static passed either way, so the positional
+    # call is the rule's own case, and --fix passes it by keyword.
+    write(project, {"scale.py": STATIC_ONE_WAY})
+    assert found(lint("scale.py")) == [("scale.py", 14, "RTL404")]
+    assert "+        scale(x, n=2)" in lint("--diff", "scale.py").stdout
+    # Named only in static_argnames (position 2 is `offset`): by position it is traced, so passing it by
+    # keyword would change what it is, not only how jax keys its cache. The finding stays, unfixed.
+    one_way = STATIC_ONE_WAY.replace("static_argnums=1", "static_argnums=2")
+    write(project, {"scale.py": one_way})
+    [line] = lint("scale.py").stdout.splitlines()
+    assert line.startswith(
+        "scale.py:14:18: RTL404 [warning] parameter 'n' of jitted 'scale' (scale.py:7) is traced passed by"
+        " position here and static passed by keyword at scale.py:13"
+    )
+    assert line.endswith("(jax fills in one from the other only when the other is not given)")
+    assert (lint("--diff", "scale.py").stdout, lint("--fix", "scale.py").exit_code) == ("", 1)
+    assert (project / "scale.py").read_text(encoding="utf-8") == one_way
+
+
 SCRIPT = """\
 \"\"\"A script: fixable calls at the top level and in a decorated function.\"\"\"
 
