@@ -1,15 +1,15 @@
-"""`retracelint confirm` on the bundled example project, with the real static analysis: every
-marked bug is confirmed by running examples/run.py, and the fixed copy confirms nothing, even
-with every jit site guarded."""
+"""`retracelint confirm` on the bundled example project, with the real static analysis: it reports
+exactly the marked bugs and running examples/run.py confirms every one, and the fixed copy confirms
+nothing, even with every jit site guarded."""
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 import pytest
 from confirm_programs.support import ROOT, ConfirmJob, jax_available, once_per_session
+from test_fixtures import expectations
 
 try:
     from retracelint.engine import analyse_paths  # noqa: F401
@@ -22,17 +22,14 @@ pytestmark = [
     pytest.mark.skipif(not jax_available(), reason="confirm needs jax (pip install jax)"),
     pytest.mark.skipif(not ENGINE, reason="retracelint.engine is not available"),
 ]
-_MARKER = re.compile(r"#\s*expect:\s*(RTL\d{3}(?:\s*,\s*RTL\d{3})*)")
 
 
-def _marked() -> list[tuple[str, int, str]]:
-    out = []
-    for path in sorted((ROOT / "examples").rglob("*.py")):
-        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if m := _MARKER.search(line):
-                rel = path.relative_to(ROOT).as_posix()
-                out += [(rel, i, code.strip()) for code in m.group(1).split(",")]
-    return out
+def _marked() -> set[tuple[str, int, str]]:
+    """(path relative to the repository, line, code) of every `# expect:` marker in examples/."""
+    return {
+        (Path(path).relative_to(ROOT).as_posix(), line, code)
+        for path, line, code in expectations(ROOT / "examples")
+    }
 
 
 def _run_both() -> dict:
@@ -56,20 +53,15 @@ def test_every_reported_bug_is_confirmed(runs: dict) -> None:
     report = run["report"]
     assert report, run["stderr"][-3000:]
     assert report["exit_code"] == 0 and run["returncode"] == 1
-    marked = set(_marked())
+    marked = _marked()
     assert len(marked) >= 10
-    # Whether the static pass finds each marked bug is tested with the static pass; here every
-    # finding it reports on a marked line must be proven by the run.
-    on_marked = [
-        f
-        for f in report["findings"]
-        if (Path(f["path"]).as_posix(), f["line"], f["code"]) in marked
-    ]
-    assert len(on_marked) >= 8, [(f["path"], f["line"], f["code"]) for f in report["findings"]]
-    for f in on_marked:
+    # The static pass reports every marker and nothing else (tests/test_fixtures.py checks the same
+    # without running anything), and the run proves each finding.
+    reported = {(Path(f["path"]).as_posix(), f["line"], f["code"]) for f in report["findings"]}
+    assert (sorted(marked - reported), sorted(reported - marked)) == ([], [])
+    for f in report["findings"]:
         assert f["status"] == "confirmed", (f["path"], f["line"], f["code"], f["note"])
         assert f["evidence"] and f["evidence"][0]["stack"], f
-    assert not [f for f in report["findings"] if f["status"] == "not reached"]
 
 
 def test_the_fixed_project_confirms_nothing(runs: dict) -> None:

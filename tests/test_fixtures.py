@@ -6,11 +6,14 @@ file is a project of its own.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from retracelint.cli import main
 from retracelint.config import Settings
 from retracelint.engine import analyse
 
@@ -45,3 +48,20 @@ def test_fixture_findings_match_expectations(project: Path) -> None:
     assert not missing and not extra, (
         f"missing: {missing}\nextra: {[(e, details[e]) for e in extra]}"
     )
+
+
+ROOT = FIXTURES.parent.parent
+
+
+@pytest.mark.parametrize("folder", ["examples", "examples_fixed"])
+def test_the_example_project_reports_exactly_its_markers(folder: str) -> None:
+    """`retracelint examples/` as a user runs it (default rules, the configuration found for it) reports
+    every `# expect:` line of the bundled example project and nothing else; the fixed copy, which carries
+    no markers, reports nothing. tests/test_examples_dynamic.py shows that JAX re-traces at each marker."""
+    project = ROOT / folder
+    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", str(project)])
+    found = {(f["path"], f["line"], f["code"]) for f in json.loads(result.stdout)}
+    expected = expectations(project)
+    assert (sorted(expected - found), sorted(found - expected)) == ([], [])
+    assert result.exit_code == (1 if expected else 0)
+    assert len(expected) >= (10 if folder == "examples" else 0)
