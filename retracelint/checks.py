@@ -59,8 +59,7 @@ _CONSEQUENCE = {
     "RTL402": "its first value and the later ones are two cache entries: two traces and compiles",
     "RTL403": "its first value and the later ones are two cache entries: two traces and compiles",
 }
-# A value that flips between two signatures costs one extra trace, however often it runs.
-_BOUNDED = frozenset({"RTL401", "RTL402", "RTL403", "RTL404"})
+
 _UNHASHABLE_NAMES = {
     LIST: "a list",
     DICT: "a dict",
@@ -266,7 +265,7 @@ def _finding(
         code=code,
         message=f"{text}; {fix}",
         location=location,
-        severity="warning" if few or code in _BOUNDED else rule(code).severity,
+        severity="warning" if few else rule(code).severity,
         jit_site=site,
         parameter=param,
         call_path=path,

@@ -113,24 +113,28 @@ RULES: tuple[Rule, ...] = (
         "one traced parameter gets Python scalars at some call sites and arrays at others",
         "pass the same kind of value everywhere: always a Python scalar, or always an array with an"
         " explicit dtype",
+        severity="warning",
     ),
     Rule(
         "RTL402",
         "dtype-flip",
         "one traced parameter gets different dtypes across call sites",
         "cast at the boundary so every call passes one dtype (x.astype(jnp.float32))",
+        severity="warning",
     ),
     Rule(
         "RTL403",
         "pytree-structure-change",
         "one traced parameter gets pytrees of different structure across call sites",
         "keep one structure: zeros or a mask instead of None, the same dict keys, one container type",
+        severity="warning",
     ),
     Rule(
         "RTL404",
         "arg-by-keyword-and-position",
         "the same parameter is passed positionally at one call and by keyword at another",
         "pass the argument the same way at every call, preferably by keyword",
+        severity="warning",
     ),
     Rule(
         "RTL901",

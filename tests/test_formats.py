@@ -373,13 +373,17 @@ def test_a_warning_is_a_warning_in_every_format_whatever_its_rule_defaults_to(
     tmp_path: Path, sarif_validator: jsonschema.Validator
 ) -> None:
     warning, error = weak_type_flip(), ragged_slice()
-    assert RULES_BY_CODE["RTL401"].severity == "error"  # the finding's own level must win
-    doc = _sarif([warning, error])
+    # A few literal values drive this one: a warning, although RTL202 defaults to error.
+    few = replace(float_static(), severity="warning")
+    assert RULES_BY_CODE["RTL202"].severity == "error"
+    doc = _sarif([warning, error, few])
     assert list(sarif_validator.iter_errors(doc)) == []
     results = {r["ruleId"]: r for r in doc["runs"][0]["results"]}
-    assert (results["RTL401"]["level"], results["RTL101"]["level"]) == ("warning", "error")
+    levels = [results[code]["level"] for code in ("RTL401", "RTL101", "RTL202")]
+    assert levels == ["warning", "error", "warning"]
     by_id = {r["id"]: r for r in doc["runs"][0]["tool"]["driver"]["rules"]}
-    assert by_id["RTL401"]["defaultConfiguration"]["level"] == "error"
+    assert by_id["RTL401"]["defaultConfiguration"]["level"] == "warning"  # a flip: one more trace
+    assert by_id["RTL202"]["defaultConfiguration"]["level"] == "error"
 
     assert annotation(warning, cwd=".").startswith(
         "::warning file=src/trainer/eval.py,line=31,endLine=31,col=24,endColumn=40,"
