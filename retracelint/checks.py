@@ -316,6 +316,14 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             continue
         if spec.function not in project.functions:
             continue
+        # lax control flow is mostly used under jit: it is taken to run outside jit only where a
+        # script or a test runs it and no jit of the project ever reaches it (a library's function
+        # may run under its users' jit).
+        if spec.traces_on_call and (
+            not prop.frequency.run_by_scripts(spec.function)
+            or prop.frequency.ever_traced(spec.function)
+        ):
+            continue
         owner = project.function(spec.function)
         calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
         fresh = Value(fresh=spec.fresh_sources)

@@ -55,6 +55,8 @@ class Frequency:
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
+    _scripted: frozenset[str] | None = None
+    _under_trace: frozenset[str] | None = None
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
 
     # -- the questions --------------------------------------------------------------------------
@@ -68,6 +70,21 @@ class Frequency:
         if self._repeated is None:
             self._repeated = self._drivers()
         return self._repeated.get(qualname)
+
+    def run_by_scripts(self, qualname: str) -> bool:
+        """Whether a script or a test runs the function outside any trace: it is reached by direct
+        calls from a module's top level (``if __name__ == "__main__":``, a notebook-like script) or
+        from a test function. A library's public function may be called by its users under their own
+        jit, so what only such functions reach is not known to run eagerly."""
+        if self._scripted is None:
+            project = self.project
+            roots = {
+                name
+                for name, fn in project.functions.items()
+                if fn.kind == "module" or _is_test(name, project.owner[name].path)
+            }
+            self._scripted = frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
+        return qualname in self._scripted
 
     def entries(self, qualname: str) -> frozenset[str]:
         """The entry points (functions nothing in the project calls directly) from which the function
@@ -123,9 +140,16 @@ class Frequency:
                     seen.add(callee)
                     queue.append(callee)
         # What neither an entry point nor a traced root reaches (a cycle of its own) stays runtime.
-        reached_by_trace = self._reach(traced, callees)
-        seen.update(name for name in project.functions if name not in reached_by_trace)
+        self._under_trace = frozenset(self._reach(traced, callees))
+        seen.update(name for name in project.functions if name not in self._under_trace)
         return frozenset(seen)
+
+    def ever_traced(self, qualname: str) -> bool:
+        """Whether some path runs the function under a trace (it may run eagerly on others)."""
+        if self._under_trace is None:
+            self._runtime = self._reach_runtime()
+        assert self._under_trace is not None
+        return qualname in self._under_trace
 
     @staticmethod
     def _reach(roots: set[str], callees: dict[str, list[str]]) -> set[str]:
@@ -223,6 +247,13 @@ class Frequency:
                     )
                     queue.append(callee)
         return out
+
+
+def _is_test(qualname: str, path: str) -> bool:
+    """A test function of pytest or unittest: ``test*`` in a file named ``test_*.py``/``*_test.py``."""
+    file = path.replace("\\", "/").rpartition("/")[2]
+    name = qualname.rpartition(".")[2]
+    return name.startswith("test") and (file.startswith("test_") or file.endswith("_test.py"))
 
 
 def where(location: Location) -> str:

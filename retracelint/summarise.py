@@ -1137,6 +1137,9 @@ class _FunctionPass:
             base = self.expr(target.value)
             if base.ref == "<self>" and self.cls is not None and value.site is not None:
                 self.cls.jit_attrs[target.attr] = value.site
+            elif value.site is not None and isinstance(target.value, ast.Name):
+                # `env.step = jax.jit(env.step)`: later `env.step(...)` here calls the jit.
+                self.env[f"{target.value.id}.{target.attr}"] = value
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
@@ -1637,6 +1640,9 @@ class _FunctionPass:
     ) -> tuple[str, ...] | None:
         if callee_value is not None and callee_value.site is not None:
             return ("jit", "", str(callee_value.site))
+        replaced = self.env.get(dotted) if dotted and "." in dotted else None
+        if replaced is not None and replaced.site is not None:
+            return ("jit", "", str(replaced.site))
         if isinstance(func, ast.Attribute) and receiver is not None:
             if receiver.ref == "<self>":
                 return ("self", "", func.attr)
@@ -2231,8 +2237,9 @@ def _looks_like_tf_data(node: ast.AST) -> bool:
 
 def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | None:
     """What kind of new function object ``node`` makes each time it runs, if it makes one. Reading a
-    method off an object (``self.step``, ``unit.adjust`` for an instance or a parameter) makes a new
-    bound method each time; a module's function (``np.sum``) or a class's is the same object."""
+    method off an object (``self.step``, ``unit.adjust`` for an instance made here) makes a new bound
+    method each time; a module's function (``np.sum``) or a class's is the same object. A parameter
+    may hold either (tests pass modules: ``pipeline.step``), so it is not taken as an object."""
     if value.ty == LAMBDA:
         return "lambda"
     if value.ty == PARTIAL:
@@ -2241,9 +2248,7 @@ def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | No
         return "transformed function"
     if value.ty == FUNCTION and value.fresh:
         return "nested def"
-    if receiver is not None and (
-        receiver.ref == "<self>" or receiver.ty == INSTANCE or receiver.param is not None
-    ):
+    if receiver is not None and (receiver.ref == "<self>" or receiver.ty == INSTANCE):
         return "bound method"
     return None
 
