@@ -16,8 +16,8 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import lru_cache
+from typing import Protocol
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
 from retracelint.model import Location
@@ -446,15 +446,19 @@ def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Valu
     return {**before, **{n: join(before[n], v) if n in before else v for n, v in after.items()}}
 
 
-def _carried_out(
-    values: dict[str, Value], assigned: set[str], src: Src, steady: set[str]
-) -> dict[str, Value]:
+def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:
     """The environment after one walk of a loop body, carry markers dropped: a name the body assigns
     from its own value at the previous iteration varies per iteration (``src``), unless every value
-    the body gives it is loop-invariant (``steady``: it keeps its old value or takes that one)."""
+    the body gives it is loop-invariant (it keeps its old value or takes that one)."""
     out = {}
+    assigned = names.assigned
     for name, value in values.items():
-        carried = name in assigned and name not in steady and _has_carry(value, steady)
+        carried = (
+            name in assigned
+            and _has_carry(value)
+            and not names.steady(name)
+            and _carries(value, names)
+        )
         value = _drop_carry(value)
         if name in assigned and value.dims is not None:
             # Its lengths were this iteration's: atoms made in the loop name new values each time.
@@ -463,38 +467,58 @@ def _carried_out(
     return out
 
 
-def _steady_names(body: list[ast.stmt], assigned: set[str]) -> set[str]:
-    """Names a loop body assigns only loop-invariant expressions to (``n = mesh.shape["x"]``, maybe
-    under an ``if n is None``): computed from names the body does not assign, calling nothing but
-    pure builtins. Whatever the iteration, such a name holds its value from before the loop or
-    that one value."""
-    values: dict[str, list[ast.AST]] = {}
-    bound_otherwise: set[str] = set()
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        targets = (
-            node.targets
-            if isinstance(node, ast.Assign)
-            else [node.target]
-            if isinstance(node, ast.AnnAssign) and node.value is not None
-            else []
-        )
-        if targets and all(isinstance(t, ast.Name) for t in targets):
-            for target in targets:
-                values.setdefault(target.id, []).append(node.value)  # type: ignore[union-attr, attr-defined]
-            stack.append(node.value)  # type: ignore[union-attr, arg-type]
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound_otherwise.add(node.id)
-        stack.extend(ast.iter_child_nodes(node))
-    return {
-        name
-        for name, rhs in values.items()
-        if name not in bound_otherwise and all(_invariant(v, assigned) for v in rhs)
-    }
+def _carries(value: Value, names: _LoopNames) -> bool:
+    """Whether ``value`` derives from the previous iteration's value of a name that is not steady."""
+
+    def carries(sources: frozenset[Src]) -> bool:
+        return any(isinstance(s, CarrySrc) and not names.steady(s.name) for s in sources)
+
+    return carries(value.vsrc) or any(carries(t.sources) for t in value.shape)
+
+
+class _LoopNames:
+    """The names a loop body binds (not descending into nested defs), and which of them are steady:
+    only ever assigned loop-invariant expressions (``n = mesh.shape["x"]``, maybe under an
+    ``if n is None``), computed from names the body does not bind and calling nothing but pure
+    builtins. Whatever the iteration, a steady name holds its value from before the loop or that one
+    value. Steadiness is worked out only for the names asked about: few are."""
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        self.assigned: set[str] = set()
+        self._plain: dict[str, list[ast.expr]] = {}  # values of `name = value` statements
+        self._otherwise: set[str] = set()  # also bound by for, +=, unpacking, with, except...
+        self._steady: dict[str, bool] = {}
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            kind = type(node)  # one look-up per node: loop bodies are most of a project's code
+            if kind in _SCOPES:
+                continue
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                    self.assigned.add(node.id)  # type: ignore[attr-defined]
+                    self._otherwise.add(node.id)  # type: ignore[attr-defined]
+                continue
+            if (kind is ast.Assign or kind is ast.AnnAssign) and node.value is not None:  # type: ignore[attr-defined]
+                targets = node.targets if kind is ast.Assign else [node.target]  # type: ignore[attr-defined]
+                if all(type(t) is ast.Name for t in targets):
+                    for target in targets:
+                        self.assigned.add(target.id)
+                        self._plain.setdefault(target.id, []).append(node.value)  # type: ignore[attr-defined]
+                    stack.append(node.value)  # type: ignore[attr-defined]
+                    continue
+            stack.extend(ast.iter_child_nodes(node))
+
+    def steady(self, name: str) -> bool:
+        known = self._steady.get(name)
+        if known is None:
+            values = self._plain.get(name)
+            known = self._steady[name] = (
+                bool(values)
+                and name not in self._otherwise
+                and all(_invariant(v, self.assigned) for v in values)  # type: ignore[union-attr]
+            )
+        return known
 
 
 def _invariant(node: ast.AST, assigned: set[str]) -> bool:
@@ -510,21 +534,8 @@ def _invariant(node: ast.AST, assigned: set[str]) -> bool:
     return True
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _PURE_BUILTINS = {"len", "int", "float", "bool", "str", "min", "max", "abs", "round", "tuple"}
-
-
-def _assigned_names(body: list[ast.stmt]) -> set[str]:
-    """Names bound anywhere in a block (not descending into nested defs), for loop-carried analysis."""
-    names: set[str] = set()
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        stack.extend(ast.iter_child_nodes(node))
-    return names
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -534,8 +545,15 @@ def _assigned_names(body: list[ast.stmt]) -> set[str]:
 # Atoms of a polynomial: the expression an atom stands for (its sources are read when needed), or
 # directly what makes it change (the atoms of a length read off a value).
 Atoms = dict[str, ast.AST | frozenset]
-# Reads a length (``len(x)``, ``x.shape[1]``) as a polynomial, recording its atoms; None: not a length.
-Leaf = Callable[[ast.AST, Atoms], Poly | None]
+
+
+class _Reader(Protocol):
+    """What a function's walk knows when it reads a polynomial: lengths, and the source text."""
+
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+        """``len(x)`` or ``x.shape[k]`` as the polynomial known for it (None: not a length)."""
+
+    def source(self, node: ast.AST) -> str: ...
 
 
 def _poly(
@@ -543,47 +561,54 @@ def _poly(
     atoms: Atoms,
     defs: dict[str, ast.AST] | None = None,
     depth: int = 0,
-    leaf: Leaf | None = None,
+    reader: _Reader | None = None,
 ) -> Poly:
     """``node`` as a polynomial over opaque atoms; names assigned arithmetic (or a length) locally are
-    expanded, and ``leaf`` reads lengths as the polynomials known for them."""
+    expanded, and a ``reader`` reads lengths as the polynomials known for them."""
     if node is None:
         return {}
     if isinstance(node, ast.Name) and defs and depth < 4:
         definition = defs.get(node.id)
-        if isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant) or (
-            leaf is not None and _length_read(definition) is not None
-        ):
-            return _poly(definition, atoms, defs, depth + 1, leaf)
+        if (
+            isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant)
+            or (reader is not None and _length_read(definition) is not None)
+        ) and not _mentions(definition, node.id):  # i = i + 1 says nothing of i
+            return _poly(definition, atoms, defs, depth + 1, reader)
     if (
         isinstance(node, ast.Constant)
         and isinstance(node.value, int)
         and not isinstance(node.value, bool)
     ):
-        return {(): Fraction(node.value)} if node.value else {}
+        return {(): node.value} if node.value else {}
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return {k: -v for k, v in _poly(node.operand, atoms, defs, depth, leaf).items()}
+        return {k: -v for k, v in _poly(node.operand, atoms, defs, depth, reader).items()}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-        left = _poly(node.left, atoms, defs, depth, leaf)
-        right = _poly(node.right, atoms, defs, depth, leaf)
+        left = _poly(node.left, atoms, defs, depth, reader)
+        right = _poly(node.right, atoms, defs, depth, reader)
         sign = 1 if isinstance(node.op, ast.Add) else -1
         return _add(left, right, sign)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        left = _poly(node.left, atoms, defs, depth, leaf)
-        return _mul(left, _poly(node.right, atoms, defs, depth, leaf))
-    if leaf is not None:
-        read = leaf(node, atoms)
+        left = _poly(node.left, atoms, defs, depth, reader)
+        return _mul(left, _poly(node.right, atoms, defs, depth, reader))
+    if reader is not None:
+        read = reader.length_read(node, atoms)
         if read is not None:
             return read
-    name = _atom_name(node, defs)
+    name = _atom_name(node, defs, reader)
     atoms[name] = node
-    return {(name,): Fraction(1)}
+    return {(name,): 1}
 
 
-def _atom_name(node: ast.AST, defs: dict[str, ast.AST] | None) -> str:
+def _mentions(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _atom_name(
+    node: ast.AST, defs: dict[str, ast.AST] | None, reader: _Reader | None = None
+) -> str:
     """An atom's name: its text, and for a local name the place it was assigned, so that a name
     assigned again is another atom."""
-    text = _dotted(node) or ast.unparse(node)
+    text = _dotted(node) or (reader.source(node) if reader is not None else ast.unparse(node))
     definition = defs.get(node.id) if defs and isinstance(node, ast.Name) else None
     if definition is None:
         return text
@@ -592,6 +617,9 @@ def _atom_name(node: ast.AST, defs: dict[str, ast.AST] | None) -> str:
 
 def _length_read(node: ast.AST | None) -> tuple[ast.AST, int] | None:
     """``len(x)`` -> (x, 0), ``x.shape[k]`` -> (x, k); None for anything else."""
+    kind = type(node)
+    if kind is not ast.Call and kind is not ast.Subscript:
+        return None
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -615,7 +643,7 @@ def _length_read(node: ast.AST | None) -> tuple[ast.AST, int] | None:
 def _add(left: Poly, right: Poly, sign: int) -> Poly:
     out = dict(left)
     for k, v in right.items():
-        out[k] = out.get(k, Fraction(0)) + sign * v
+        out[k] = out.get(k, 0) + sign * v
     return {k: v for k, v in out.items() if v}
 
 
@@ -624,26 +652,28 @@ def _mul(left: Poly, right: Poly) -> Poly:
     for lk, lv in left.items():
         for rk, rv in right.items():
             key = tuple(sorted(lk + rk))
-            out[key] = out.get(key, Fraction(0)) + lv * rv
+            out[key] = out.get(key, 0) + lv * rv
     return {k: v for k, v in out.items() if v}
 
 
-def _constant(poly: Poly) -> Fraction | None:
+def _constant(poly: Poly) -> int | None:
     """The value of a polynomial without atoms; None when it has some."""
-    if any(poly.keys() - {()}):
+    if len(poly) > 1 or (poly and () not in poly):
         return None
-    return poly.get((), Fraction(0))
+    return poly.get((), 0)
 
 
 def _atoms_in(poly: Poly) -> set[str]:
     return {atom for monomial in poly for atom in monomial}
 
 
-def _length_atom(node: ast.AST, axis: int, defs: dict[str, ast.AST]) -> str:
+def _length_atom(
+    node: ast.AST, axis: int, defs: dict[str, ast.AST], reader: _Reader | None = None
+) -> str:
     """The atom for an unknown length of ``node``. An expression that calls something may give
     another value each time it is evaluated, so it names its own place too."""
-    name = _atom_name(node, defs)
-    if any(isinstance(n, ast.Call) for n in ast.walk(node)):
+    name = _atom_name(node, defs, reader)
+    if not isinstance(node, ast.Name) and any(isinstance(n, ast.Call) for n in ast.walk(node)):
         name = f"{name}@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
     return f"len({name})" if axis == 0 else f"{name}.shape[{axis}]"
 
@@ -677,7 +707,7 @@ def _shape_of(param: str, sources: frozenset[Src]) -> bool:
 
 def _substitute(poly: Poly, var: str, value: Poly) -> Poly | None:
     """``poly`` with atom ``var`` replaced by ``value``; None when ``var`` is not a plain term of it."""
-    coefficient = poly.get((var,), Fraction(0))
+    coefficient = poly.get((var,), 0)
     if any(var in monomial for monomial in poly if monomial != (var,)):
         return None
     rest = {k: v for k, v in poly.items() if k != (var,)}
@@ -1044,6 +1074,7 @@ class _FunctionPass:
         rhs = self.expr(node.value)
         if isinstance(node.target, ast.Name):
             value = self.arith(current, rhs, node.op, (node.target, node.value))
+            self.defs.pop(node.target.id, None)
             if (
                 current.ty in (LIST, TUPLE)
                 and isinstance(node.op, ast.Add)
@@ -1106,7 +1137,7 @@ class _FunctionPass:
         def bind_target() -> None:
             self.bind(node.target, self.item_of(iterable, index, node.iter), None)
 
-        self.loop(index, node.body, bind_target, self.trip_count(node))
+        self.loop(index, node.body, bind_target, node)
         self.block(node.orelse)
 
     s_AsyncFor = s_For
@@ -1128,49 +1159,52 @@ class _FunctionPass:
         return index
 
     def loop(
-        self, index: int, body: list[ast.stmt], head: object, trips: Length | None = None
+        self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
     ) -> None:
         """Walk a loop body twice: the first pass finds what each iteration carries into the next.
 
         Inside an enclosing loop's first (silent) pass one walk is enough, which keeps nested loops
-        linear in depth rather than exponential. ``trips``: how many times the body runs, when known.
+        linear in depth rather than exponential. ``node``: the for statement, if it is one.
         """
         if not self.recording:
-            self.silent_loop(index, body, head, trips)
+            self.silent_loop(index, body, head, node)
             return
-        assigned = self.assigned[index] = _assigned_names(body)
-        steady = _steady_names(body, assigned)
+        names = _LoopNames(body)
+        assigned = self.assigned[index] = names.assigned
         before = self.env
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
         first = self.walk_carrying(body, head, before, assigned)
-        self.env = _joined(before, _carried_out(first, assigned, LoopSrc(index), steady))
+        self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
         self.recording = was_recording
         head()  # type: ignore[operator]
         self.block(body)
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
-        self.filled(index, before, first, assigned, trips)
+        self.filled(index, node, before, first, assigned)
 
     def silent_loop(
-        self, index: int, body: list[ast.stmt], head: object, trips: Length | None = None
+        self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
     ) -> None:
         """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
-        assigned = self.assigned[index] = _assigned_names(body)
-        steady = _steady_names(body, assigned)
+        names = _LoopNames(body)
+        assigned = self.assigned[index] = names.assigned
         before = self.env
         self.loops.append(index)
         after = self.walk_carrying(body, head, before, assigned)
         self.loops.pop()
-        self.env = _joined(before, _carried_out(after, assigned, LoopSrc(index), steady))
-        self.filled(index, before, after, assigned, trips)
+        self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
+        self.filled(index, node, before, after, assigned)
 
-    def trip_count(self, node: ast.For | ast.AsyncFor) -> Length | None:
+    def trip_count(self, node: ast.For | ast.AsyncFor, assigned: set[str]) -> Length | None:
         """How many times a for loop runs its body to the end: range(...) or the length of what it
-        walks; None when unknown or when the body may break or skip."""
-        if _jumps(node.body):
+        walks; None when unknown, when the body may break or skip, or when it assigns a name the
+        count is read from (asked after the loop, the count must be what it was before)."""
+        if _jumps(node.body) or any(
+            isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(node.iter)
+        ):
             return None
         call = node.iter
         name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
@@ -1183,8 +1217,8 @@ class _FunctionPass:
             start = call.args[0] if len(call.args) > 1 else None
             stop = call.args[1] if len(call.args) > 1 else call.args[0]
             count = _add(
-                _poly(stop, atoms, self.defs, leaf=self.length_leaf),
-                _poly(start, atoms, self.defs, leaf=self.length_leaf),
+                self.poly(stop, atoms),
+                self.poly(start, atoms),
                 -1,
             )
             if len(call.args) == 3 and _constant(_poly(call.args[2], {}, self.defs)) != 1:
@@ -1198,17 +1232,18 @@ class _FunctionPass:
     def filled(
         self,
         index: int,
+        node: ast.AST | None,
         before: dict[str, Value],
         first: dict[str, Value],
         assigned: set[str],
-        trips: Length | None,
     ) -> None:
-        """Lists that each of ``trips`` iterations grows by the same number of items (``append`` in
+        """Lists that each iteration of a for loop grows by the same number of items (``append`` in
         a fixed loop): their length after the loop is known, and they change with the trip count,
         not per iteration of the loop."""
-        if trips is None:
+        if not isinstance(node, ast.For | ast.AsyncFor):
             return
         loop = LoopSrc(index)
+        trips: Length | None = None
         for name, old in before.items():
             new = first.get(name)
             if name in assigned or new is None or new is old:
@@ -1217,6 +1252,9 @@ class _FunctionPass:
             end = new.dims.length(0) if new.dims is not None else None
             if start is None or end is None:
                 continue
+            trips = trips or self.trip_count(node, assigned)
+            if trips is None:
+                return
             step = _add(end.poly, start.poly, -1)
             atoms: Atoms = {**dict(start.atoms), **dict(end.atoms), **dict(trips.atoms)}
             if any(_per_iteration(atoms.get(a, EMPTY), loop) for a in _atoms_in(step)):
@@ -1352,7 +1390,7 @@ class _FunctionPass:
         """Whether a value rebuilt from ``target`` has a length known without ``target``'s own: a list
         made anew in this iteration and filled by a fixed number of items does not grow."""
         length = value.dims.length(0) if value.dims is not None else None
-        return length is not None and _length_atom(target, 0, self.defs) not in _atoms_in(
+        return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
             length.poly
         )
 
@@ -1516,7 +1554,7 @@ class _FunctionPass:
             )
             total = _mul(
                 self.length_of(seq_node, seq, 0, atoms),
-                _poly(count, atoms, self.defs, leaf=self.length_leaf),
+                self.poly(count, atoms),
             )
         else:
             return None
@@ -1601,11 +1639,17 @@ class _FunctionPass:
         return combine(values, ty=STR, keep_shape=False)
 
     # -- lengths: what is known of sizes, and what a length known exactly explains away -------------
+    def poly(self, node: ast.AST | None, atoms: Atoms) -> Poly:
+        return _poly(node, atoms, self.defs, reader=self)
+
+    def source(self, node: ast.AST) -> str:
+        return self.mod.pos.text(node, limit=sys.maxsize)
+
     def size_poly(self, node: ast.AST | None) -> tuple[Poly, Atoms]:
         atoms: Atoms = {}
-        return _poly(node, atoms, self.defs, leaf=self.length_leaf), atoms
+        return self.poly(node, atoms), atoms
 
-    def length_leaf(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
         read = _length_read(node)
         if read is None:
             return None
@@ -1619,9 +1663,9 @@ class _FunctionPass:
         if length is not None:
             atoms.update(length.atoms)
             return length.poly
-        name = _length_atom(node, axis, self.defs)
+        name = _length_atom(node, axis, self.defs, self)
         atoms[name] = axis_sources(value, axis)
-        return {(name,): Fraction(1)}
+        return {(name,): 1}
 
     def atom_sources(self, poly: Poly, atoms: Atoms) -> dict[str, frozenset[Src]]:
         """What makes each atom left in ``poly`` change."""
@@ -1675,6 +1719,10 @@ class _FunctionPass:
 
     # -- subscripts: where slices change shapes ------------------------------------------------------
     def e_Subscript(self, node: ast.Subscript) -> Value:
+        read = _length_read(node)
+        if read is not None:  # x.shape[k]: an int, as varying as that axis
+            array, axis = read
+            return Value(ty=INT, vsrc=axis_sources(self.expr(array), axis))
         base = self.expr(node.value)
         index = node.slice
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
@@ -1740,13 +1788,12 @@ class _FunctionPass:
 
     def slice_taints(self, node: ast.Subscript, part: ast.Slice, axis: int | None) -> list[Taint]:
         atoms: Atoms = {}
-        leaf = self.length_leaf
-        lower = _poly(part.lower, atoms, self.defs, leaf=leaf)
+        lower = self.poly(part.lower, atoms)
         clamp = _min_call(part.upper, self.defs)
         others: list[Poly] = []
         if clamp is not None:
             # x[i:min(i + bs, n)]: at most bs wide, shorter where n clamps it (the last chunk).
-            widths = [_add(_poly(a, atoms, self.defs, leaf=leaf), lower, -1) for a in clamp.args]
+            widths = [_add(self.poly(a, atoms), lower, -1) for a in clamp.args]
             steady = [w for w in widths if not _atoms_in(w) & (_atoms_in(lower) | {_END})]
             if not steady:
                 clamp = None
@@ -1754,10 +1801,8 @@ class _FunctionPass:
                 width = steady[0]
                 others = [w for w in widths if w is not width]
         if clamp is None:
-            end: Poly = {(_END,): Fraction(1)}
-            upper = (
-                _poly(part.upper, atoms, self.defs, leaf=leaf) if part.upper is not None else end
-            )
+            end: Poly = {(_END,): 1}
+            upper = self.poly(part.upper, atoms) if part.upper is not None else end
             width = _add(upper, lower, -1)
         sources = self.varying(width, atoms)
         out = []
@@ -1803,10 +1848,7 @@ class _FunctionPass:
             if info is None or info.var not in lower_names:
                 continue
             atoms: Atoms = {}
-            if (
-                info.step is not None
-                and _poly(info.step, atoms, self.defs, leaf=self.length_leaf) == width
-            ):
+            if info.step is not None and self.poly(info.step, atoms) == width:
                 if _full_chunks(info.stop, info.step, self.defs):
                     return True, None
                 what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
@@ -1836,8 +1878,8 @@ class _FunctionPass:
         if loop is not None:
             # The window moves with the loop variable: its first and last positions bound it.
             var, info = loop
-            first = _poly(info.start, atoms, self.defs, leaf=self.length_leaf)
-            last = _add(_poly(info.stop, atoms, self.defs, leaf=self.length_leaf), {(): 1}, -1)
+            first = self.poly(info.start, atoms)
+            last = _add(self.poly(info.stop, atoms), {(): 1}, -1)
             least = _substitute(lower, var, first)
             most = _substitute(upper, var, last) if least is not None else None
         if least is None or most is None:
@@ -1849,7 +1891,7 @@ class _FunctionPass:
 
     def bound(self, node: ast.AST | None, whole: Poly, atoms: Atoms) -> Poly:
         """A slice bound as a position: a negative literal counts from the end."""
-        poly = _poly(node, atoms, self.defs, leaf=self.length_leaf)
+        poly = self.poly(node, atoms)
         value = _constant(poly)
         return _add(whole, poly, 1) if value is not None and value < 0 else poly
 
@@ -1889,7 +1931,7 @@ class _FunctionPass:
 
     # -- iteration ----------------------------------------------------------------------------------
     def item_of(self, iterable: Value, index: int, node: ast.AST) -> Value:
-        if _same_literals(node):
+        if type(node) in _DISPLAYS and _same_literals(node):
             return self.quiet(node.elts[0])  # type: ignore[attr-defined]  # (4, 4, 4): one value
         src = LoopSrc(index)
         call = node if isinstance(node, ast.Call) else None
@@ -2251,6 +2293,9 @@ class _FunctionPass:
             # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
             ty = TUPLE if name == "shape" else UNKNOWN
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
+        if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
+            # One array, element by element (a scalar or two beside it): each axis stays.
+            return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
 
@@ -2354,22 +2399,20 @@ class _FunctionPass:
             return None
         atoms: Atoms = {}
         width = _add(
-            _poly(stop, atoms, self.defs, leaf=self.length_leaf),
-            _poly(start, atoms, self.defs, leaf=self.length_leaf),
+            self.poly(stop, atoms),
+            self.poly(start, atoms),
             -1,
         )
         if step is None:
             return self.length(width, atoms)
-        stride = _poly(step, atoms, self.defs, leaf=self.length_leaf)
+        stride = self.poly(step, atoms)
         by = _constant(stride)
-        if by is not None and by > 0:
-            exact = {k: Fraction(v) / by for k, v in width.items()}
-            if all(v.denominator == 1 for v in exact.values()):
-                return self.length(exact, atoms)
+        if by is not None and by > 0 and all(v % by == 0 for v in width.values()):
+            return self.length({k: v // by for k, v in width.items()}, atoms)
         # Rounded up, or a step that is not a literal: an atom of its own, changing with its parts.
         sources = self.varying(_add(width, stride, 1), atoms)
         name = f"arange@{node.lineno}:{node.col_offset}"
-        return Length.of({(name,): Fraction(1)}, {name: sources})
+        return Length.of({(name,): 1}, {name: sources})
 
     def pad(self, node: ast.Call, ty: str, args: list[Value]) -> Value:
         """``pad(x, widths)``: each axis as long as before plus its widths."""
@@ -2387,8 +2430,8 @@ class _FunctionPass:
                     atoms: Atoms = {}
                     whole = self.length_of(node.args[0], base, axis, atoms)
                     added = _add(
-                        _poly(before, atoms, self.defs, leaf=self.length_leaf),
-                        _poly(after, atoms, self.defs, leaf=self.length_leaf),
+                        self.poly(before, atoms),
+                        self.poly(after, atoms),
                         1,
                     )
                     own = frozenset(_atoms_in(added) - _atoms_in(whole))
@@ -2463,9 +2506,9 @@ class _FunctionPass:
                 return None
             added = self.length_of(node.args[0], args[0], 0, atoms)
         else:
-            added = {(): Fraction(change)} if change else {}
+            added = {(): change} if change else {}
         new = {} if func.attr == "clear" else _add(old, added, 1)
-        if _length_atom(receiver, 0, self.defs) in _atoms_in(new):
+        if _length_atom(receiver, 0, self.defs, self) in _atoms_in(new):
             return None
         own = frozenset(_atoms_in(added) - _atoms_in(old))
         text = self.mod.pos.text(node)
@@ -2556,6 +2599,55 @@ _INDEX_FUNCTIONS = {
     "bincount",
     "lexsort",
 }
+# Functions applied element by element: with one array argument, the result has its shape and axes.
+_ELEMENTWISE = {
+    "abs",
+    "absolute",
+    "negative",
+    "sign",
+    "exp",
+    "expm1",
+    "exp2",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sqrt",
+    "square",
+    "power",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "floor",
+    "ceil",
+    "rint",
+    "round",
+    "trunc",
+    "clip",
+    "nan_to_num",
+    "isnan",
+    "isfinite",
+    "isinf",
+    "conj",
+    "real",
+    "imag",
+    "float32",
+    "float64",
+    "float16",
+    "bfloat16",
+    "int32",
+    "int64",
+    "int8",
+    "uint8",
+    "bool_",
+}
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
 _SCALAR_DTYPE = {INT: "int32", FLOAT: "float32", BOOL: "bool"}
 
@@ -2621,6 +2713,9 @@ _BIG_DISPLAY = 64
 _RECURSION_LIMIT = 12_000
 
 
+_DISPLAYS = (ast.Tuple, ast.List, ast.Set)
+
+
 def _same_literals(node: ast.AST) -> bool:
     """A display of literal items that are all equal: iterating it gives one value again and again."""
     if not isinstance(node, ast.Tuple | ast.List | ast.Set) or not node.elts:
@@ -2669,7 +2764,9 @@ def _shapes_of(values: list[Value]) -> frozenset[Src]:
 
 def _element(value: Value) -> Value:
     """An item of a container value: we know only that it varies with the container."""
-    return Value(vsrc=value.vsrc, deps=_param_deps(value), **_typed_items(value))
+    if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
+        return Value(vsrc=value.vsrc, deps=_param_deps(value), ty=ARRAY, dtype=value.dtype)
+    return Value(vsrc=value.vsrc, deps=_param_deps(value))
 
 
 def _unpacked(value: Value, item: int | None = None) -> Value:
@@ -2682,19 +2779,16 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
         for d in value.deps
     )
-    element = Value(vsrc=value.vsrc, shape=value.shape, deps=deps, **_typed_items(value))
+    if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
+        return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
+    element = Value(vsrc=value.vsrc, shape=value.shape, deps=deps)
     return unaligned(element) if value.ty in (ARRAY, NP_ARRAY) else element
-
-
-def _typed_items(value: Value) -> dict[str, str]:
-    """The type of a tuple's items, when the tuple says (``nonzero``: int32 arrays)."""
-    if value.ty == TUPLE and value.dtype is not None:
-        return {"ty": ARRAY, "dtype": value.dtype}
-    return {}
 
 
 def _param_deps(value: Value) -> frozenset:
     """The parameters a part of ``value`` (an item, an attribute) comes from: its axes are its own."""
+    if not value.deps:
+        return EMPTY
     return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep))
 
 
@@ -2775,14 +2869,10 @@ def _size_argument(
     return Value()
 
 
-def _has_carry(value: Value, steady: set[str] | frozenset[str] = EMPTY) -> bool:
-    """Whether ``value`` derives from a name's value at the previous iteration (one that is not
-    ``steady``: those hold the same value whatever the iteration)."""
-
-    def carries(sources: frozenset[Src]) -> bool:
-        return any(isinstance(s, CarrySrc) and s.name not in steady for s in sources)
-
-    return carries(value.vsrc) or any(carries(t.sources) for t in value.shape)
+def _has_carry(value: Value) -> bool:
+    return any(isinstance(s, CarrySrc) for s in value.vsrc) or any(
+        any(isinstance(s, CarrySrc) for s in t.sources) for t in value.shape
+    )
 
 
 def _drop_carry(value: Value) -> Value:

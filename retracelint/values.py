@@ -10,8 +10,7 @@ really active is decided later, along the call graph, by ``propagate``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 
 from retracelint.model import Location
@@ -171,23 +170,21 @@ def unaligned(value: Value) -> Value:
 EMPTY: frozenset = frozenset()
 
 # A polynomial over opaque atoms (a length, a slice bound): monomial (sorted atom names) -> coefficient.
-Poly = dict[tuple[str, ...], int | Fraction]
+# Integer coefficients: lengths add, subtract and multiply; a division that is not exact is an atom.
+Poly = dict[tuple[str, ...], int]
 
 
 @dataclass(frozen=True)
 class Length:
     """The length of one axis as a polynomial over opaque atoms, and what makes each atom change."""
 
-    terms: tuple[tuple[tuple[str, ...], int | Fraction], ...]
+    terms: tuple[tuple[tuple[str, ...], int], ...]
     atoms: tuple[tuple[str, frozenset[Src]], ...]
 
     @staticmethod
     def of(poly: Poly, sources: dict[str, frozenset[Src]]) -> Length:
         names = sorted({atom for monomial in poly for atom in monomial})
-        # Whole coefficients as ints: a summary keeps module-level values, and its cache entry
-        # holds retracelint's own classes and builtins only.
-        terms = tuple(sorted((k, int(v) if v.denominator == 1 else v) for k, v in poly.items()))
-        return Length(terms, tuple((n, sources.get(n, EMPTY)) for n in names))
+        return Length(tuple(sorted(poly.items())), tuple((n, sources.get(n, EMPTY)) for n in names))
 
     @property
     def poly(self) -> Poly:
@@ -262,7 +259,13 @@ class Value:
     dims: Dims | None = field(default=None, compare=False)
 
     def with_(self, **changes: object) -> Value:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        # dataclasses.replace, without its per-field checks: values are copied a few hundred
+        # thousand times on a large project. Only fields may be changed.
+        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
+        new = object.__new__(Value)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
     @property
     def param(self) -> str | None:
@@ -276,6 +279,7 @@ class Value:
 
 
 UNKNOWN_VALUE = Value()
+_FIELDS = frozenset(f.name for f in fields(Value))
 
 
 def join(a: Value, b: Value) -> Value:
@@ -291,14 +295,14 @@ def join(a: Value, b: Value) -> Value:
         ty=ty,
         vsrc=_union(a.vsrc, b.vsrc),
         shape=_union(a.shape, b.shape),
-        deps=_union_deps(a.deps, b.deps),
+        deps=a.deps if a.deps is b.deps or not b.deps else _union_deps(a.deps, b.deps),
         fresh=_union(a.fresh, b.fresh),
         ref=a.ref if a.ref == b.ref else None,
         site=a.site if a.site == b.site else (a.site if b.site is None else b.site),
         items=a.items if a.items == b.items else (),
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
-        dims=join_dims(a.dims, b.dims),
+        dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
     )
 
 
@@ -316,10 +320,15 @@ def combine(
             if aligned:
                 shape |= value.shape
                 deps |= value.deps
-            else:
-                shape.update(t.unlabelled() for t in value.shape)
-                deps.update(unaligned_dep(d) for d in value.deps)
-    return Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=_merged(_frozen(deps)))
+                continue
+            for taint in value.shape:
+                shape.add(taint if taint.axis is None else taint.unlabelled())
+            for dep in value.deps:
+                deps.add(unaligned_dep(dep) if dep.aligned else dep)
+    merged = _frozen(deps)
+    if len(merged) > 1:
+        merged = _merged(merged)
+    return Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=merged)
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
@@ -334,11 +343,11 @@ def _union_deps(a: frozenset[Dep], b: frozenset[Dep]) -> frozenset[Dep]:
 def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
     """One dependency per referred value, with the view that keeps the most of it: the same value
     reached two ways (a branch that transposes it, one that does not) is asked about once."""
-    if all(d.aligned and not d.fixed for d in deps):
+    if len(deps) < 2:
         return deps
-    best: dict[Dep, Dep] = {}
+    best: dict[tuple, Dep] = {}
     for dep in deps:
-        key = replace(dep, fixed=frozenset(), aligned=True)
+        key = _referred(dep)
         old = best.get(key)
         best[key] = (
             dep
@@ -346,6 +355,15 @@ def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
             else replace(dep, fixed=old.fixed & dep.fixed, aligned=old.aligned and dep.aligned)
         )
     return frozenset(best.values()) if len(best) < len(deps) else deps
+
+
+def _referred(dep: Dep) -> tuple:
+    """What a dependency refers to, whatever its view."""
+    if isinstance(dep, ParamDep):
+        return (ParamDep, dep.name)
+    if isinstance(dep, RetDep):
+        return (RetDep, dep.call, dep.item)
+    return (IterDep, dep.call, dep.loop, dep.item)
 
 
 def _frozen(items: set) -> frozenset:
