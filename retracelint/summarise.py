@@ -2265,7 +2265,7 @@ class _FunctionPass:
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
-            return self.reshape(node, args[0], args[1:], ty)
+            return self.reshape(node, args[0], args[1:], node.args[1:], ty)
         if name == "pad" and len(node.args) >= 2:
             return self.pad(node, ty, args)
         if name in _REDUCTIONS:
@@ -2299,13 +2299,38 @@ class _FunctionPass:
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
 
-    def reshape(self, node: ast.Call, base: Value, dims: list[Value], ty: str) -> Value:
+    def reshape(
+        self, node: ast.Call, base: Value, dims: list[Value], written: list[ast.expr], ty: str
+    ) -> Value:
+        lens = self.reshaped_lengths(written)
         base = unaligned(base)
+        axis = None
+        if lens is not None:
+            # Every length is given: an array of another size would not reshape at all, so what
+            # changed the base's size changes the given lengths that vary, and only those.
+            varying = [k for k, length in enumerate(lens) if length.sources]
+            if not varying:
+                return Value(ty=ty, vsrc=base.vsrc, dims=Dims(tuple(lens), ranked=True))
+            if len(varying) == 1:
+                axis = varying[0]
+                base = base.with_(shape=frozenset(replace(t, axis=axis) for t in base.shape))
+            base = base.with_(dims=Dims(tuple(lens), ranked=True))
         sources = frozenset().union(*(d.vsrc for d in dims))
         if sources:
-            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources)
+            taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), sources, axis)
             return base.with_(ty=ty, shape=base.shape | {taint}, items=())
         return base.with_(ty=ty, items=())
+
+    def reshaped_lengths(self, written: list[ast.expr]) -> list[Length] | None:
+        """The lengths a reshape gives, when each is written out as an int (none is -1)."""
+        if len(written) == 1 and isinstance(written[0], ast.Tuple | ast.List):
+            written = written[0].elts
+        if not written or any(isinstance(e, ast.Starred) or not self.int_like(e) for e in written):
+            return None
+        polys = [self.size_poly(e) for e in written]
+        if any(_constant(poly) == -1 for poly, _ in polys):
+            return None
+        return [self.length(poly, atoms) for poly, atoms in polys]
 
     # -- arrays of a known length: constructors, padding, joins ----------------------------------------
     def construct(
@@ -2550,7 +2575,7 @@ class _FunctionPass:
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
         if receiver.ty in (ARRAY, NP_ARRAY) or receiver.shape or receiver.deps:
             if method == "reshape" and node.args:
-                return self.reshape(node, receiver, args, receiver.ty)
+                return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
                 keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)

@@ -58,55 +58,53 @@ def frames(x, width):
 """
 
 
-def test_padding_in_another_module_fixes_the_length_the_caller_varies(tmp_path: Path) -> None:
-    caller = (
-        JIT
-        + "from pad import pad_by, pad_to\n\n\n"
-        + "def prefixes(x):\n"
-        + "    for i in range(1, 32):\n"
-        + "        total(pad_to(x[:i], 32))\n"
-        + "        total(pad_by(x[:i], 4))\n"
-    )
+# Each case: a caller module using pad.py, and the one call (by its text) reported, with its rule.
+ACROSS_MODULES = {
+    # Padded to 32 rows is clean; padded by 4 rows it is still i + 4 rows, reported at the slice.
+    "padding-fixes-the-length-the-caller-varies": (
+        "def prefixes(x):\n"
+        "    for i in range(1, 32):\n"
+        "        total(pad_to(x[:i], 32))\n"
+        "        total(pad_by(x[:i], 4))\n",
+        "pad_by(x[:i], 4)",
+        "RTL101",
+    ),
+    # Padding the rows to 64 fixes a change of rows, not a change of columns.
+    "a-fixed-first-axis-does-not-hide-the-second": (
+        "def by_rows(rows):\n"
+        "    for n in rows:\n"
+        "        total(pad_to(np.ones((n, 3)), 64))\n\n\n"
+        "def by_columns(columns):\n"
+        "    for w in columns:\n"
+        "        total(pad_to(np.ones((8, w)), 64))\n",
+        "np.ones((8, w))",
+        "RTL105",
+    ),
+    # Fixed windows of the first axis are clean when it is the axis that varies, and still
+    # reported after a transpose has moved the varying axis elsewhere.
+    "a-window-on-moved-axes-is-not-trusted": (
+        "def spectra(lengths):\n"
+        "    for n in lengths:\n"
+        "        for frame in frames(np.ones((n, 3)), 2):\n"
+        "            total(frame)\n"
+        "        for frame in frames(np.ones((n, 3)).T, 2):\n"
+        "            total(frame)\n",
+        "np.ones((n, 3)).T",
+        "RTL105",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("body", "reported", "code"), ACROSS_MODULES.values(), ids=list(ACROSS_MODULES)
+)
+def test_lengths_fixed_in_another_module(
+    tmp_path: Path, body: str, reported: str, code: str
+) -> None:
+    caller = JIT + "from pad import frames, pad_by, pad_to\n\n\n" + body
     found = findings(tmp_path, {"pad.py": PAD, "train.py": caller})
-    # Padded to 32 rows: clean. Padded by 4 rows: still i + 4 rows, reported at the caller's slice.
-    assert [(name, line, code) for name, line, code, _ in found] == [
-        ("train.py", line_of(caller, "pad_by(x[:i], 4)"), "RTL101")
-    ]
-
-
-def test_a_fixed_first_axis_does_not_hide_a_varying_second_axis(tmp_path: Path) -> None:
-    caller = (
-        JIT
-        + "from pad import pad_to\n\n\n"
-        + "def by_rows(rows):\n"
-        + "    for n in rows:\n"
-        + "        total(pad_to(np.ones((n, 3)), 64))\n\n\n"
-        + "def by_columns(columns):\n"
-        + "    for w in columns:\n"
-        + "        total(pad_to(np.ones((8, w)), 64))\n"
-    )
-    found = findings(tmp_path, {"pad.py": PAD, "train.py": caller})
-    assert [(name, line, code) for name, line, code, _ in found] == [
-        ("train.py", line_of(caller, "np.ones((8, w))"), "RTL105")
-    ]
-
-
-def test_a_window_on_axes_that_were_moved_is_not_trusted(tmp_path: Path) -> None:
-    """Fixed windows of the first axis: clean when it is the axis that varies, still reported after
-    a transpose has moved the varying axis elsewhere."""
-    caller = (
-        JIT
-        + "from pad import frames\n\n\n"
-        + "def spectra(lengths):\n"
-        + "    for n in lengths:\n"
-        + "        for frame in frames(np.ones((n, 3)), 2):\n"
-        + "            total(frame)\n"
-        + "        for frame in frames(np.ones((n, 3)).T, 2):\n"
-        + "            total(frame)\n"
-    )
-    found = findings(tmp_path, {"pad.py": PAD, "train.py": caller})
-    assert [(name, line, code) for name, line, code, _ in found] == [
-        ("train.py", line_of(caller, "np.ones((n, 3)).T"), "RTL105")
+    assert [(name, line, rule) for name, line, rule, _ in found] == [
+        ("train.py", line_of(caller, reported), code)
     ]
 
 
