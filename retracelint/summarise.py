@@ -2560,7 +2560,9 @@ class _FunctionPass:
                 # iteration grows only when its new length still depends on an unknown one.
                 kept = bool(self.loops) and name not in self.assigned.get(self.loops[-1], ())
                 if method in _LIST_GROW_METHODS and self.loops and (kept or resized is None):
-                    grown = self.grow(resized or current, node, self.mod.pos.text(node))
+                    # Its length relative to this iteration's start is still worth knowing (a loop
+                    # that appends the same number of items each time fills it to a known length).
+                    grown = self.grow(current, node, self.mod.pos.text(node))
                     self.env[name] = grown.with_(dims=resized.dims if resized else None)
                 elif resized is not None:
                     self.env[name] = resized
