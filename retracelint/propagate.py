@@ -32,8 +32,11 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axis_sources,
     join,
+    sees,
     shape_sources,
+    through,
 )
 
 _MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
@@ -75,7 +78,7 @@ class Propagation:
             if isinstance(dep, RetDep | IterDep):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
-                    out = _merge_shape(out, expanded)
+                    out = _merge_shape(out, through(expanded, dep))
         return out
 
     def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
@@ -133,7 +136,12 @@ class Propagation:
                 if isinstance(src, ParamSrc):
                     out |= arg(src.name).vsrc
                 elif isinstance(src, ParamShapeSrc):
-                    out |= shape_sources(arg(src.name))
+                    passed = arg(src.name)
+                    out |= (
+                        shape_sources(passed)
+                        if src.axis is None
+                        else axis_sources(passed, src.axis)
+                    )
                 elif isinstance(src, CallSrc):
                     out |= context
                 elif isinstance(src, ItemSrc):
@@ -160,7 +168,7 @@ class Propagation:
         )
         for dep in value.deps:
             if isinstance(dep, ParamDep):
-                passed = arg(dep.name)
+                passed = through(arg(dep.name), dep)
                 shape |= passed.shape
                 deps |= passed.deps
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
@@ -177,7 +185,10 @@ class Propagation:
                 break
         for dep in sorted(value.deps, key=str):
             if isinstance(dep, ParamDep):
-                yield from self.param_causes(fn, dep.name, "shape", depth)
+                for cause in self.param_causes(fn, dep.name, "shape", depth):
+                    seen = sees(dep, cause.taint) if cause.taint is not None else None
+                    if seen is not None or cause.taint is None:
+                        yield Cause(seen, cause.driver, cause.path, cause.arg)
 
     def value_causes(
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
@@ -202,7 +213,9 @@ class Propagation:
             elif isinstance(src, ParamSrc):
                 yield from self.param_causes(fn, src.name, "value", depth)
             elif isinstance(src, ParamShapeSrc):
-                yield from self.param_causes(fn, src.name, "shape", depth)
+                for cause in self.param_causes(fn, src.name, "shape", depth):
+                    if src.sees(cause.taint):
+                        yield cause
             elif isinstance(src, CallSrc):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:

@@ -16,8 +16,8 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import lru_cache
+from typing import Protocol
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, TRACING_APIS, TRACING_METHODS, Wrapper
 from retracelint.model import Location
@@ -54,6 +54,7 @@ from retracelint.values import (
     NP_ARRAY,
     PARAM_REF,
     PARTIAL,
+    SCALARS,
     SET,
     STR,
     TRANSFORM,
@@ -63,45 +64,83 @@ from retracelint.values import (
     WEAK,
     CallSrc,
     CarrySrc,
+    Dep,
+    Dims,
     ItemSrc,
     IterDep,
+    Length,
     LoopSrc,
     ParamDep,
+    ParamShapeSrc,
     ParamSrc,
+    Poly,
     RetDep,
     Src,
     Taint,
     Value,
+    axis_sources,
     combine,
+    constant_length,
     join,
     kinds_differ,
     shape_sources,
     size_of,
+    unaligned,
+    unaligned_dep,
 )
 
 _ARRAY_MODULES = ("jax.numpy", "numpy", "jnp", "np")
 _RANDOM_MODULES = ("jax.random", "numpy.random")
+
+
+@dataclass(frozen=True)
+class _Sized:
+    """Where a function that makes an array takes its lengths from.
+
+    ``kind``: "shape", an int or a tuple of ints; "count", the length of the one axis; "square", N
+    by M (M defaulting to N); "range", ``arange``'s start, stop and step; "dims", every positional
+    argument is one axis. ``default`` is the length when the argument is left out.
+    """
+
+    kind: str
+    keyword: str | None = None
+    position: int | None = None
+    default: int | None = None
+    second: str | None = None  # "square": the keyword of the second length (at the next position)
+
+
 _CONSTRUCTORS = {
-    "zeros": ("shape", 0),
-    "ones": ("shape", 0),
-    "empty": ("shape", 0),
-    "full": ("shape", 0),
-    "eye": ("N", 0),
-    "identity": ("n", 0),
-    "arange": (None, None),  # every argument is a bound
-    "linspace": ("num", 2),
-    "tri": ("N", 0),
+    "zeros": _Sized("shape", "shape", 0),
+    "ones": _Sized("shape", "shape", 0),
+    "empty": _Sized("shape", "shape", 0),
+    "full": _Sized("shape", "shape", 0),
+    "eye": _Sized("square", "N", 0, second="M"),
+    "identity": _Sized("square", "n", 0),
+    "arange": _Sized("range"),
+    "linspace": _Sized("count", "num", 2, 50),
+    "tri": _Sized("square", "N", 0, second="M"),
 }
 _RANDOM_CONSTRUCTORS = {
-    "normal": ("shape", 1),
-    "uniform": ("shape", 1),
-    "bernoulli": ("shape", 2),
-    "randint": ("shape", 1),
-    "truncated_normal": ("shape", 3),
-    "categorical": ("shape", 3),
-    "permutation": (None, 1),
-    "rand": (None, None),
-    "randn": (None, None),
+    "normal": _Sized("shape", "shape", 1),
+    "uniform": _Sized("shape", "shape", 1),
+    "bernoulli": _Sized("shape", "shape", 2),
+    "randint": _Sized("shape", "shape", 1),
+    "truncated_normal": _Sized("shape", "shape", 3),
+    "categorical": _Sized("shape", "shape", 3),
+    "permutation": _Sized("count", None, 1),
+    "rand": _Sized("dims"),
+    "randn": _Sized("dims"),
+}
+# How the parts of a join line up: ("cat", k) joins them along axis k (the lengths there add up),
+# ("new", k) stacks them on a new axis k (as long as there are parts). Second: how 1-D parts join,
+# when that differs. ``concatenate`` and ``stack`` take the axis from their ``axis`` argument.
+_JOINS: dict[str, tuple[tuple[str, int], tuple[str, int] | None]] = {
+    "concatenate": (("cat", 0), None),
+    "stack": (("new", 0), None),
+    "hstack": (("cat", 1), ("cat", 0)),
+    "vstack": (("cat", 0), ("new", 0)),
+    "row_stack": (("cat", 0), ("new", 0)),
+    "column_stack": (("cat", 1), ("new", 1)),
 }
 _GROWERS = {
     "concatenate",
@@ -142,18 +181,9 @@ _REDUCTIONS = {
     "item",
 }
 _FROM_LIST = {"array", "asarray", "stack", "concatenate", "vstack", "hstack"}
-_ARRAY_METHODS_KEEP = {
-    "astype",
-    "squeeze",
-    "flatten",
-    "ravel",
-    "transpose",
-    "copy",
-    "clip",
-    "round",
-    "block_until_ready",
-    "T",
-}
+# Array methods whose result keeps the array's shape, and those that keep its size but move its axes.
+_ARRAY_METHODS_KEEP = {"astype", "copy", "clip", "round", "block_until_ready"}
+_ARRAY_METHODS_MOVE = {"squeeze", "flatten", "ravel", "transpose", "T"}
 _TRANSFORMS = {
     "jax.grad",
     "jax.value_and_grad",
@@ -169,6 +199,15 @@ _TRANSFORMS = {
 _PARTIALS = {"functools.partial", "partial"}
 _MEMOISER = re.compile(r"cache|memo", re.IGNORECASE)
 _LIST_GROW_METHODS = {"append", "extend", "insert"}
+# How list methods change a list's length (None: by the length of their argument).
+_LIST_RESIZE: dict[str, int | None] = {
+    "append": 1,
+    "insert": 1,
+    "extend": None,
+    "pop": -1,
+    "remove": -1,
+    "clear": 0,
+}
 _LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
 # Calls into these are never into the analysed code (jit wrappers are recognised before this check).
 _EXTERNAL = (
@@ -249,6 +288,12 @@ class _Positions:
             first, last = self.col(line_no, start) - 1, self.col(line_no, end) - 1
             return _clip(line[first:last], limit)
         return _clip(ast.unparse(node), limit)
+
+    def span(self, first: ast.AST, last: ast.AST) -> Location:
+        """From the start of ``first`` to the end of ``last`` (a comprehension's ``for`` clause,
+        which has no position of its own)."""
+        start, end = self.of(first), self.of(last)
+        return Location(self.path, start.line, start.col, end.end_line, end.end_col)
 
     def of(self, node: ast.AST) -> Location:
         line = getattr(node, "lineno", 1)
@@ -468,80 +513,322 @@ def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Valu
     return {**before, **{n: join(before[n], v) if n in before else v for n, v in after.items()}}
 
 
-def _carried_out(values: dict[str, Value], assigned: set[str], src: Src) -> dict[str, Value]:
+def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:
     """The environment after one walk of a loop body, carry markers dropped: a name the body assigns
-    from its own value at the previous iteration varies per iteration (``src``)."""
+    from its own value at the previous iteration varies per iteration (``src``), unless every value
+    the body gives it is loop-invariant (it keeps its old value or takes that one)."""
     out = {}
+    assigned = names.assigned
     for name, value in values.items():
-        carried = name in assigned and _has_carry(value)
+        carried = (
+            name in assigned
+            and _has_carry(value)
+            and not names.steady(name)
+            and _carries(value, names)
+        )
         value = _drop_carry(value)
+        if name in assigned and value.dims is not None:
+            # Its lengths were this iteration's: atoms made in the loop name new values each time.
+            value = value.with_(dims=None)
         out[name] = value.with_(vsrc=value.vsrc | {src}) if carried else value
     return out
 
 
-def _assigned_names(body: list[ast.stmt]) -> set[str]:
-    """Names bound anywhere in a block (not descending into nested defs), for loop-carried analysis."""
-    names: set[str] = set()
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        stack.extend(ast.iter_child_nodes(node))
-    return names
+def _carries(value: Value, names: _LoopNames) -> bool:
+    """Whether ``value`` derives from the previous iteration's value of a name that is not steady."""
+
+    def carries(sources: frozenset[Src]) -> bool:
+        return any(isinstance(s, CarrySrc) and not names.steady(s.name) for s in sources)
+
+    return carries(value.vsrc) or any(carries(t.sources) for t in value.shape)
+
+
+class _LoopNames:
+    """The names a loop body binds (not descending into nested defs), and which of them are steady:
+    only ever assigned loop-invariant expressions (``n = mesh.shape["x"]``, maybe under an
+    ``if n is None``), computed from names the body does not bind and calling nothing but pure
+    builtins. Whatever the iteration, a steady name holds its value from before the loop or that one
+    value. Steadiness is worked out only for the names asked about: few are."""
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        self.assigned: set[str] = set()
+        self._plain: dict[str, list[ast.expr]] = {}  # values of `name = value` statements
+        self._otherwise: set[str] = set()  # also bound by for, +=, unpacking, with, except...
+        self._steady: dict[str, bool] = {}
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            kind = type(node)  # one look-up per node: loop bodies are most of a project's code
+            if kind in _SCOPES:
+                continue
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                    self.assigned.add(node.id)  # type: ignore[attr-defined]
+                    self._otherwise.add(node.id)  # type: ignore[attr-defined]
+                continue
+            if (kind is ast.Assign or kind is ast.AnnAssign) and node.value is not None:  # type: ignore[attr-defined]
+                targets = node.targets if kind is ast.Assign else [node.target]  # type: ignore[attr-defined]
+                if all(type(t) is ast.Name for t in targets):
+                    for target in targets:
+                        self.assigned.add(target.id)
+                        self._plain.setdefault(target.id, []).append(node.value)  # type: ignore[attr-defined]
+                    stack.append(node.value)  # type: ignore[attr-defined]
+                    continue
+            stack.extend(ast.iter_child_nodes(node))
+
+    def steady(self, name: str) -> bool:
+        known = self._steady.get(name)
+        if known is None:
+            values = self._plain.get(name)
+            known = self._steady[name] = (
+                bool(values)
+                and name not in self._otherwise
+                and all(_invariant(v, self.assigned) for v in values)  # type: ignore[union-attr]
+            )
+        return known
+
+
+def _invariant(node: ast.AST, assigned: set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id in assigned:
+            return False
+        if isinstance(sub, ast.Call) and not (
+            isinstance(sub.func, ast.Name) and sub.func.id in _PURE_BUILTINS
+        ):
+            return False
+        if isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await | ast.NamedExpr):
+            return False
+    return True
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_PURE_BUILTINS = {"len", "int", "float", "bool", "str", "min", "max", "abs", "round", "tuple"}
 
 
 # ---------------------------------------------------------------------------------------------------
-# Slice widths as polynomials: x[i:i+bs] has width bs whatever i is, x[:i] has width i.
+# Slice widths and lengths as polynomials: x[i:i+bs] has width bs whatever i is, x[:i] has width i,
+# and np.pad(x, (0, size - len(x))) has length size.
 
-Poly = dict[tuple[str, ...], Fraction]
+# Atoms of a polynomial: the expression an atom stands for (its sources are read when needed), or
+# directly what makes it change (the atoms of a length read off a value).
+Atoms = dict[str, ast.AST | frozenset]
+
+
+class _Reader(Protocol):
+    """What a function's walk knows when it reads a polynomial: lengths, and the source text."""
+
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+        """``len(x)`` or ``x.shape[k]`` as the polynomial known for it (None: not a length)."""
+
+    def source(self, node: ast.AST) -> str: ...
 
 
 def _poly(
     node: ast.AST | None,
-    atoms: dict[str, ast.AST],
+    atoms: Atoms,
     defs: dict[str, ast.AST] | None = None,
     depth: int = 0,
+    reader: _Reader | None = None,
 ) -> Poly:
-    """``node`` as a polynomial over opaque atoms; names assigned arithmetic locally are expanded."""
+    """``node`` as a polynomial over opaque atoms; names assigned arithmetic (or a length) locally are
+    expanded, and a ``reader`` reads lengths as the polynomials known for them."""
     if node is None:
         return {}
     if isinstance(node, ast.Name) and defs and depth < 4:
         definition = defs.get(node.id)
-        if isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant):
-            return _poly(definition, atoms, defs, depth + 1)
+        if (
+            isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant)
+            or (reader is not None and _length_read(definition) is not None)
+        ) and not _mentions(definition, node.id):  # i = i + 1 says nothing of i
+            return _poly(definition, atoms, defs, depth + 1, reader)
     if (
         isinstance(node, ast.Constant)
         and isinstance(node.value, int)
         and not isinstance(node.value, bool)
     ):
-        return {(): Fraction(node.value)} if node.value else {}
+        return {(): node.value} if node.value else {}
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return {k: -v for k, v in _poly(node.operand, atoms, defs, depth).items()}
+        return {k: -v for k, v in _poly(node.operand, atoms, defs, depth, reader).items()}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-        left, right = _poly(node.left, atoms, defs, depth), _poly(node.right, atoms, defs, depth)
+        left = _poly(node.left, atoms, defs, depth, reader)
+        right = _poly(node.right, atoms, defs, depth, reader)
         sign = 1 if isinstance(node.op, ast.Add) else -1
         return _add(left, right, sign)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        left, right = _poly(node.left, atoms, defs, depth), _poly(node.right, atoms, defs, depth)
-        out: Poly = {}
-        for lk, lv in left.items():
-            for rk, rv in right.items():
-                key = tuple(sorted(lk + rk))
-                out[key] = out.get(key, Fraction(0)) + lv * rv
-        return {k: v for k, v in out.items() if v}
-    text = _dotted(node) or ast.unparse(node)
-    atoms[text] = node
-    return {(text,): Fraction(1)}
+        left = _poly(node.left, atoms, defs, depth, reader)
+        return _mul(left, _poly(node.right, atoms, defs, depth, reader))
+    if reader is not None:
+        read = reader.length_read(node, atoms)
+        if read is not None:
+            return read
+    name = _atom_name(node, defs, reader)
+    atoms[name] = node
+    return {(name,): 1}
+
+
+def _mentions(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _atom_name(
+    node: ast.AST, defs: dict[str, ast.AST] | None, reader: _Reader | None = None
+) -> str:
+    """An atom's name: its text, and for a local name the place it was assigned, so that a name
+    assigned again is another atom."""
+    text = _dotted(node) or (reader.source(node) if reader is not None else ast.unparse(node))
+    definition = defs.get(node.id) if defs and isinstance(node, ast.Name) else None
+    if definition is None:
+        return text
+    return f"{text}@{definition.lineno}:{definition.col_offset}"  # type: ignore[attr-defined]
+
+
+def _length_read(node: ast.AST | None) -> tuple[ast.AST, int] | None:
+    """``len(x)`` -> (x, 0), ``x.shape[k]`` -> (x, k); None for anything else."""
+    kind = type(node)
+    if kind is not ast.Call and kind is not ast.Subscript:
+        return None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0], 0
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+        and isinstance(node.slice, ast.Constant)
+        and type(node.slice.value) is int
+        and node.slice.value >= 0
+    ):
+        return node.value.value, node.slice.value
+    return None
 
 
 def _add(left: Poly, right: Poly, sign: int) -> Poly:
     out = dict(left)
     for k, v in right.items():
-        out[k] = out.get(k, Fraction(0)) + sign * v
+        out[k] = out.get(k, 0) + sign * v
     return {k: v for k, v in out.items() if v}
+
+
+def _mul(left: Poly, right: Poly) -> Poly:
+    out: Poly = {}
+    for lk, lv in left.items():
+        for rk, rv in right.items():
+            key = tuple(sorted(lk + rk))
+            out[key] = out.get(key, 0) + lv * rv
+    return {k: v for k, v in out.items() if v}
+
+
+def _constant(poly: Poly) -> int | None:
+    """The value of a polynomial without atoms; None when it has some."""
+    if len(poly) > 1 or (poly and () not in poly):
+        return None
+    return poly.get((), 0)
+
+
+def _atoms_in(poly: Poly) -> set[str]:
+    return {atom for monomial in poly for atom in monomial}
+
+
+def _length_atom(
+    node: ast.AST, axis: int, defs: dict[str, ast.AST], reader: _Reader | None = None
+) -> str:
+    """The atom for an unknown length of ``node``. An expression that calls something may give
+    another value each time it is evaluated, so it names its own place too."""
+    name = _atom_name(node, defs, reader)
+    if not isinstance(node, ast.Name) and any(isinstance(n, ast.Call) for n in ast.walk(node)):
+        name = f"{name}@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
+    return f"len({name})" if axis == 0 else f"{name}.shape[{axis}]"
+
+
+def _cut(dep: Dep, axis: int, atoms_left: bool, left: frozenset[Src]) -> Dep:
+    """``dep`` once the length of ``axis`` is known: it brings no more changes there when nothing of
+    its length is left in it. A call's result may enter the length through any atom, so it is cut
+    only when the length is constant."""
+    if not dep.aligned or axis in dep.fixed:
+        return dep
+    cut = not atoms_left or (isinstance(dep, ParamDep) and not _shape_of(dep.name, left))
+    return replace(dep, fixed=dep.fixed | {axis}) if cut else dep
+
+
+def _positions(value: Value) -> bool:
+    """Whether an index is a 1-D array of integer positions (not a mask, not a scalar)."""
+    dims = value.dims
+    return (
+        value.ty in (ARRAY, NP_ARRAY)
+        and value.dtype != "bool"
+        and dims is not None
+        and dims.ranked
+        and len(dims.lens) == 1
+    )
+
+
+def _shape_of(param: str, sources: frozenset[Src]) -> bool:
+    """Whether ``sources`` include a length of parameter ``param``."""
+    return any(isinstance(s, ParamShapeSrc) and s.name == param for s in sources)
+
+
+def _substitute(poly: Poly, var: str, value: Poly) -> Poly | None:
+    """``poly`` with atom ``var`` replaced by ``value``; None when ``var`` is not a plain term of it."""
+    coefficient = poly.get((var,), 0)
+    if any(var in monomial for monomial in poly if monomial != (var,)):
+        return None
+    rest = {k: v for k, v in poly.items() if k != (var,)}
+    return _add(rest, {k: v * coefficient for k, v in value.items()}, 1)
+
+
+def _min_call(node: ast.AST | None, defs: dict[str, ast.AST]) -> ast.Call | None:
+    """``min(a, b, ...)`` as written or as a local name was assigned it."""
+    if isinstance(node, ast.Name):
+        node = defs.get(node.id)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "min"
+        and len(node.args) >= 2
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    ):
+        return node
+    return None
+
+
+_NO_DIMS = Dims(())
+
+
+@lru_cache(maxsize=64)
+def _counted(n: int) -> Dims:
+    """The dims of a display of ``n`` items (one object per count: displays are everywhere)."""
+    return Dims((constant_length(n),))
+
+
+def _per_iteration(atom: ast.AST | frozenset, loop: LoopSrc) -> bool:
+    """Whether a length atom may differ between iterations of ``loop``."""
+    if not isinstance(atom, frozenset):
+        return True
+    return loop in atom or any(isinstance(s, CarrySrc) for s in atom)
+
+
+def _jumps(body: list[ast.stmt]) -> bool:
+    """Whether a loop body may skip the rest of an iteration or end the loop (break, continue);
+    the loops and functions nested in it keep theirs."""
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Break | ast.Continue):
+            return True
+        if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            stack.extend(stmt.orelse)
+            continue
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(stmt, name, None) or ())
+    return False
 
 
 _END = "<end>"
@@ -796,6 +1083,7 @@ class _FunctionPass:
         self.ranges: dict[int, _RangeLoop] = {}
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
+        self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
         self.recording = True
         self.returns: Value | None = None
         self.yields: Value | None = None
@@ -857,9 +1145,16 @@ class _FunctionPass:
         current = self.expr(node.target) if isinstance(node.target, ast.Name) else UNKNOWN_VALUE
         rhs = self.expr(node.value)
         if isinstance(node.target, ast.Name):
-            if current.ty in (LIST, TUPLE) and isinstance(node.op, ast.Add) and self.loops:
-                current = self.grow(current, node, f"{node.target.id} += ...")
-            self.env[node.target.id] = self.arith(current, rhs, node.op)
+            value = self.arith(current, rhs, node.op, (node.target, node.value))
+            self.defs.pop(node.target.id, None)
+            if (
+                current.ty in (LIST, TUPLE)
+                and isinstance(node.op, ast.Add)
+                and self.loops
+                and not self.sized_anew(node.target, value)
+            ):
+                value = self.grow(value, node, f"{node.target.id} += ...")
+            self.env[node.target.id] = value
         else:
             self.bind(node.target, rhs, node.value)
 
@@ -953,7 +1248,7 @@ class _FunctionPass:
         def bind_target() -> None:
             self.bind(node.target, self.item_of(iterable, index, node.iter), None)
 
-        self.loop(index, node.body, bind_target)
+        self.loop(index, node.body, bind_target, node)
         self.block(node.orelse)
 
     s_AsyncFor = s_For
@@ -963,34 +1258,38 @@ class _FunctionPass:
         self.loop(index, node.body, lambda: self.expr(node.test))
         self.block(node.orelse)
 
-    def new_loop(self, node: ast.AST, text: str) -> int:
+    def new_loop(self, node: ast.AST, text: str, location: Location | None = None) -> int:
         # Enclosing loops walk their body twice: the same loop statement keeps its index.
         index = self.loop_ids.get(id(node))
         if index is None:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
             iterable = getattr(node, "iter", None)
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
+            where = location or self.loc(node)
             count = _iterations(iterable)
-            self.fn.loops.append(LoopInfo(index, self.loc(node), text, over_axes, count))
+            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count))
         return index
 
-    def loop(self, index: int, body: list[ast.stmt], head: object) -> None:
+    def loop(
+        self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
+    ) -> None:
         """Walk a loop body twice: the first pass finds what each iteration carries into the next.
 
         Inside an enclosing loop's first (silent) pass one walk is enough, which keeps nested loops
-        linear in depth rather than exponential.
+        linear in depth rather than exponential. ``node``: the for statement, if it is one.
         """
         if not self.recording:
-            self.silent_loop(index, body, head)
+            self.silent_loop(index, body, head, node)
             return
-        assigned = _assigned_names(body)
+        names = _LoopNames(body)
+        assigned = self.assigned[index] = names.assigned
         before = self.env
         made_before = dict(self.defs)
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
         first = self.walk_carrying(body, head, before, assigned)
-        self.env = _joined(before, _carried_out(first, assigned, LoopSrc(index)))
+        self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
         self.note_carried_flips(index, before, first, made_before)
         self.recording = was_recording
         head()  # type: ignore[operator]
@@ -998,6 +1297,7 @@ class _FunctionPass:
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
+        self.filled(index, node, before, first, assigned)
 
     def note_carried_flips(
         self,
@@ -1021,14 +1321,91 @@ class _FunctionPass:
             taint = Taint(code, what, origin, frozenset({LoopSrc(index)}))
             self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
 
-    def silent_loop(self, index: int, body: list[ast.stmt], head: object) -> None:
+    def silent_loop(
+        self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
+    ) -> None:
         """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
-        assigned = _assigned_names(body)
+        names = _LoopNames(body)
+        assigned = self.assigned[index] = names.assigned
         before = self.env
         self.loops.append(index)
         after = self.walk_carrying(body, head, before, assigned)
         self.loops.pop()
-        self.env = _joined(before, _carried_out(after, assigned, LoopSrc(index)))
+        self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
+        self.filled(index, node, before, after, assigned)
+
+    def trip_count(self, node: ast.For | ast.AsyncFor, assigned: set[str]) -> Length | None:
+        """How many times a for loop runs its body to the end: range(...) or the length of what it
+        walks; None when unknown, when the body may break or skip, or when it assigns a name the
+        count is read from (asked after the loop, the count must be what it was before)."""
+        if _jumps(node.body) or any(
+            isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(node.iter)
+        ):
+            return None
+        call = node.iter
+        name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
+        atoms: Atoms = {}
+        if name == "range" and isinstance(call, ast.Call):
+            if call.keywords or not 1 <= len(call.args) <= 3:
+                return None
+            if any(isinstance(a, ast.Starred) for a in call.args):
+                return None
+            start = call.args[0] if len(call.args) > 1 else None
+            stop = call.args[1] if len(call.args) > 1 else call.args[0]
+            count = _add(
+                self.poly(stop, atoms),
+                self.poly(start, atoms),
+                -1,
+            )
+            if len(call.args) == 3 and _constant(_poly(call.args[2], {}, self.defs)) != 1:
+                return None
+            return self.length(count, atoms)
+        walked = call.args[0] if name == "enumerate" and isinstance(call, ast.Call) else call
+        if not isinstance(walked, ast.Name | ast.Attribute) or name not in ("", "enumerate"):
+            return None
+        return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
+
+    def filled(
+        self,
+        index: int,
+        node: ast.AST | None,
+        before: dict[str, Value],
+        first: dict[str, Value],
+        assigned: set[str],
+    ) -> None:
+        """Lists that each iteration of a for loop grows by the same number of items (``append`` in
+        a fixed loop): their length after the loop is known, and they change with the trip count,
+        not per iteration of the loop."""
+        if not isinstance(node, ast.For | ast.AsyncFor):
+            return
+        loop = LoopSrc(index)
+        trips: Length | None = None
+        for name, old in before.items():
+            new = first.get(name)
+            if name in assigned or new is None or new is old:
+                continue
+            start = old.dims.length(0) if old.dims is not None else None
+            end = new.dims.length(0) if new.dims is not None else None
+            if start is None or end is None:
+                continue
+            trips = trips or self.trip_count(node, assigned)
+            if trips is None:
+                return
+            step = _add(end.poly, start.poly, -1)
+            atoms: Atoms = {**dict(start.atoms), **dict(end.atoms), **dict(trips.atoms)}
+            if any(_per_iteration(atoms.get(a, EMPTY), loop) for a in _atoms_in(step)):
+                continue
+            value = self.env[name]
+            shape = frozenset(
+                t.with_sources((t.sources - {loop}) | trips.sources)
+                if t.axis == 0 and loop in t.sources
+                else t
+                for t in value.shape
+            )
+            total = _add(start.poly, _mul(trips.poly, step), 1)
+            self.env[name] = self.with_length(
+                value.with_(shape=shape), 0, self.length(total, atoms)
+            )
 
     def walk_carrying(
         self, body: list[ast.stmt], head: object, before: dict[str, Value], assigned: set[str]
@@ -1111,11 +1488,14 @@ class _FunctionPass:
                 and source is not None
                 and value.ty in (LIST, TUPLE, ARRAY, NP_ARRAY, UNKNOWN)
                 and _grows_itself(target.id, source, self.mod)
+                and not self.sized_anew(target, value)
             ):
                 value = self.grow(value, source, ast.unparse(source))
             self.env[target.id] = value
             if source is not None:
                 self.defs[target.id] = source
+            else:
+                self.defs.pop(target.id, None)
         elif isinstance(target, ast.Tuple | ast.List):
             elements = target.elts
             if value.items and len(value.items) == len(elements):
@@ -1145,8 +1525,19 @@ class _FunctionPass:
             self.expr(target.slice)
 
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
-        taint = Taint("RTL102", _clip(text), self.loc(node), frozenset({LoopSrc(self.loops[-1])}))
-        return value.with_(shape=value.shape | {taint}, items=())
+        # A list's own length is its axis 0; where an array grows depends on the join.
+        axis = 0 if value.ty in (LIST, TUPLE) else None
+        sources = frozenset({LoopSrc(self.loops[-1])})
+        taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
+        return value.with_(shape=value.shape | {taint}, items=(), dims=None)
+
+    def sized_anew(self, target: ast.AST, value: Value) -> bool:
+        """Whether a value rebuilt from ``target`` has a length known without ``target``'s own: a list
+        made anew in this iteration and filled by a fixed number of items does not grow."""
+        length = value.dims.length(0) if value.dims is not None else None
+        return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
+            length.poly
+        )
 
     # -- expressions --------------------------------------------------------------------------------
     def expr(self, node: ast.AST | None) -> Value:
@@ -1191,8 +1582,10 @@ class _FunctionPass:
         base = self.expr(node.value)
         if node.attr == "shape" or node.attr == "size":
             return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
-        if node.attr in ("T", "real", "imag", "mT"):
+        if node.attr in ("real", "imag"):
             return base.with_(items=(), ref=None)
+        if node.attr in ("T", "mT"):
+            return unaligned(base).with_(items=(), ref=None)
         return Value(vsrc=base.vsrc, deps=_param_deps(base))
 
     def e_Lambda(self, node: ast.Lambda) -> Value:
@@ -1200,11 +1593,14 @@ class _FunctionPass:
 
     def e_List(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
         ty = {ast.List: LIST, ast.Tuple: TUPLE, ast.Set: SET}[type(node)]
+        counted = ty != SET and not any(isinstance(e, ast.Starred) for e in node.elts)
+        dims = _counted(len(node.elts)) if counted else None
         if len(node.elts) > _BIG_DISPLAY and all(map(_is_constant_data, node.elts)):
-            return Value(ty=ty)  # a data table: nothing in it varies, and walking it costs seconds
+            # A data table: nothing in it varies, and walking it costs seconds.
+            return Value(ty=ty, dims=dims)
         items = tuple(self.expr(element) for element in node.elts)
         value = combine(list(items), ty=ty)
-        return value.with_(items=items if len(items) <= 16 else ())
+        return value.with_(items=items if len(items) <= 16 else (), dims=dims)
 
     e_Tuple = e_List
     e_Set = e_List
@@ -1224,7 +1620,7 @@ class _FunctionPass:
     def e_ListComp(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
     ) -> Value:
-        saved = dict(self.env)
+        saved, saved_defs = dict(self.env), dict(self.defs)
         depth = len(self.loops)
         sources: list[Value] = []
         filtered = False
@@ -1233,7 +1629,11 @@ class _FunctionPass:
             # Each `for` of a comprehension is a loop: what the element calls runs once per item.
             iterable = self.expr(comp.iter)
             sources.append(iterable)
-            index = self.new_loop(comp, f"for {text(comp.target)} in {text(comp.iter)}")
+            index = self.new_loop(
+                comp,
+                f"for {text(comp.target)} in {text(comp.iter)}",
+                self.mod.pos.span(comp.target, comp.iter),
+            )
             self.note_range(index, comp)
             self.loops.append(index)
             self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
@@ -1246,9 +1646,10 @@ class _FunctionPass:
         else:
             self.expr(node.elt)
         del self.loops[depth:]
-        self.env = saved
+        self.env, self.defs = saved, saved_defs
         ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
-        shape = set().union(*(v.shape for v in sources))
+        # What changes the iterables' shapes changes the result; on which axis is not known.
+        shape = {t.unlabelled() for v in sources for t in v.shape}
         if filtered:
             varies = frozenset().union(*(v.vsrc for v in sources))
             if varies:
@@ -1262,14 +1663,51 @@ class _FunctionPass:
     e_DictComp = e_ListComp
 
     def e_BinOp(self, node: ast.BinOp) -> Value:
-        return self.arith(self.expr(node.left), self.expr(node.right), node.op)
+        left, right = self.expr(node.left), self.expr(node.right)
+        return self.arith(left, right, node.op, (node.left, node.right))
 
-    def arith(self, left: Value, right: Value, op: ast.operator) -> Value:
+    def arith(
+        self,
+        left: Value,
+        right: Value,
+        op: ast.operator,
+        nodes: tuple[ast.AST, ast.AST] | None = None,
+    ) -> Value:
         value = self.arith_type(left, right, op)
-        return value.with_(dtype=_arith_dtype(left, right)) if value.ty == ARRAY else value
+        if value.ty == ARRAY:
+            return value.with_(dtype=_arith_dtype(left, right))
+        if value.ty in (LIST, TUPLE) and nodes is not None:
+            return value.with_(dims=self.sequence_dims(left, right, op, nodes))
+        return value
+
+    def sequence_dims(
+        self, left: Value, right: Value, op: ast.operator, nodes: tuple[ast.AST, ast.AST]
+    ) -> Dims | None:
+        """The length of ``a + b`` and ``[x] * n`` for lists and tuples."""
+        atoms: Atoms = {}
+        if isinstance(op, ast.Add):
+            total = _add(
+                self.length_of(nodes[0], left, 0, atoms),
+                self.length_of(nodes[1], right, 0, atoms),
+                1,
+            )
+        elif isinstance(op, ast.Mult):
+            seq, seq_node, count = (
+                (left, nodes[0], nodes[1])
+                if left.ty in (LIST, TUPLE)
+                else (right, nodes[1], nodes[0])
+            )
+            total = _mul(
+                self.length_of(seq_node, seq, 0, atoms),
+                self.poly(count, atoms),
+            )
+        else:
+            return None
+        return Dims((self.length(total, atoms),))
 
     def arith_type(self, left: Value, right: Value, op: ast.operator) -> Value:
         tys = {left.ty, right.ty}
+        sequences = {LIST, TUPLE}
         if tys & {ARRAY, NP_ARRAY, "mask", JIT_OUT}:
             ty = ARRAY
         elif tys & {JIT_OUT_WEAK} and tys <= {INT, FLOAT, BOOL, JIT_OUT_WEAK}:
@@ -1283,11 +1721,22 @@ class _FunctionPass:
         elif tys & {FLOAT, FLOAT_LIKE} and tys <= {INT, FLOAT, BOOL, FLOAT_LIKE, UNKNOWN}:
             # `base_lr * 0.95 ** epoch` with an unannotated base_lr: most likely a float.
             ty = FLOAT_LIKE
-        elif isinstance(op, ast.Add) and left.ty in (LIST, TUPLE) and right.ty == left.ty:
+        elif isinstance(op, ast.Add) and left.ty in sequences and right.ty == left.ty:
             ty = left.ty
+        elif (
+            isinstance(op, ast.Mult)
+            and len(tys & sequences) == 1
+            and tys <= {*sequences, INT, UNKNOWN}
+        ):
+            ty = (tys & sequences).pop()  # [x] * n
         else:
             ty = UNKNOWN
-        return combine([left, right], ty=ty)
+        # With a Python scalar, or joining sequences, each axis stays where it was.
+        aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
+        value = combine([left, right], ty=ty, aligned=aligned)
+        if aligned and ty == ARRAY:
+            return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
+        return value
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.expr(node.operand)
@@ -1336,20 +1785,109 @@ class _FunctionPass:
         values = [self.expr(v) for v in node.values]
         return combine(values, ty=STR, keep_shape=False)
 
+    # -- lengths: what is known of sizes, and what a length known exactly explains away -------------
+    def poly(self, node: ast.AST | None, atoms: Atoms) -> Poly:
+        return _poly(node, atoms, self.defs, reader=self)
+
+    def source(self, node: ast.AST) -> str:
+        return self.mod.pos.text(node, limit=sys.maxsize)
+
+    def size_poly(self, node: ast.AST | None) -> tuple[Poly, Atoms]:
+        atoms: Atoms = {}
+        return self.poly(node, atoms), atoms
+
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+        read = _length_read(node)
+        if read is None:
+            return None
+        array, axis = read
+        return self.length_of(array, self.quiet(array), axis, atoms)
+
+    def length_of(self, node: ast.AST, value: Value, axis: int, atoms: Atoms) -> Poly:
+        """The length of axis ``axis`` of ``value`` (the value of ``node``); its atoms go to ``atoms``.
+        Unknown, it is an atom of its own: ``len(x)`` is the same atom wherever x is the same."""
+        length = value.dims.length(axis) if value.dims is not None else None
+        if length is not None:
+            atoms.update(length.atoms)
+            return length.poly
+        name = _length_atom(node, axis, self.defs, self)
+        atoms[name] = axis_sources(value, axis)
+        return {(name,): 1}
+
+    def atom_sources(self, poly: Poly, atoms: Atoms) -> dict[str, frozenset[Src]]:
+        """What makes each atom left in ``poly`` change."""
+        out: dict[str, frozenset[Src]] = {}
+        for name in _atoms_in(poly):
+            atom = atoms.get(name)
+            if isinstance(atom, frozenset):
+                out[name] = atom
+            else:
+                out[name] = self.quiet(atom).vsrc if atom is not None else EMPTY
+        return out
+
+    def length(self, poly: Poly, atoms: Atoms) -> Length:
+        return Length.of(poly, self.atom_sources(poly, atoms))
+
+    def with_length(
+        self,
+        value: Value,
+        axis: int,
+        length: Length,
+        own: frozenset[str] = EMPTY,
+        made: Taint | None = None,
+    ) -> Value:
+        """``value`` whose axis ``axis`` is now exactly ``length`` long.
+
+        What made that axis change before matters only as far as it still moves the length: a taint
+        on the axis keeps the sources of the atoms left in it, and a dependency stops bringing
+        changes of that axis when none of its length is left (a ragged chunk padded back to full
+        size, a fixed window of a longer array). ``made``, the operation's own taint, gets what the
+        atoms of its own arguments (``own``) still add.
+        """
+        atoms = dict(length.atoms)
+        left = length.sources
+        shape: set[Taint] = set()
+        covered: frozenset[Src] = EMPTY
+        for taint in value.shape:
+            if taint.axis != axis:
+                shape.add(taint)
+                continue
+            kept = taint.sources & left
+            if kept:
+                shape.add(taint if kept == taint.sources else taint.with_sources(kept))
+                covered |= kept
+        if made is not None:
+            extra = frozenset().union(*(atoms[a] for a in own if a in atoms)) - covered
+            if extra:
+                shape.add(replace(made, sources=extra, axis=axis))
+        deps = frozenset(_cut(dep, axis, bool(atoms), left) for dep in value.deps)
+        dims = (value.dims or _NO_DIMS).with_length(axis, length)
+        return value.with_(shape=frozenset(shape), deps=deps, dims=dims)
+
     # -- subscripts: where slices change shapes ------------------------------------------------------
     def e_Subscript(self, node: ast.Subscript) -> Value:
+        read = _length_read(node)
+        if read is not None:  # x.shape[k]: an int, as varying as that axis
+            array, axis = read
+            return Value(ty=INT, vsrc=axis_sources(self.expr(array), axis))
         base = self.expr(node.value)
         index = node.slice
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        # Only plain slices keep the base's axes where they were (an index, None or ... moves them).
+        basic = all(isinstance(part, ast.Slice) for part in parts)
         taints = set(base.shape)
         vsrc = set(base.vsrc)
         is_slice = False
-        for part in parts:
+        idx = UNKNOWN_VALUE
+        cut: list[tuple[int, Length | None]] = []
+        for axis, part in enumerate(parts):
             if isinstance(part, ast.Slice):
                 is_slice = True
-                taints.update(self.slice_taints(node, part))
+                taints.update(self.slice_taints(node, part, axis if basic else None))
                 for bound in (part.lower, part.upper, part.step):
                     vsrc |= self.expr(bound).vsrc
+                if basic and (part.lower or part.upper or part.step):
+                    cut.append((axis, self.slice_length(node, part, axis, base)))
             else:
                 idx = self.expr(part)
                 vsrc |= idx.vsrc
@@ -1380,51 +1918,140 @@ class _FunctionPass:
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
             return _element(base)
-        return base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if not is_slice and _positions(idx):
+            # x[positions] with a 1-D integer array: as many rows as positions, the rest as x.
+            atoms: Atoms = {}
+            rows = self.length(self.length_of(index, idx, 0, atoms), atoms)
+            return self.with_length(value, 0, rows)
+        if not basic:
+            return unaligned(value)
+        for axis, length in cut:
+            if length is not None:
+                value = self.with_length(value, axis, length)
+            elif value.dims is not None:
+                value = value.with_(dims=value.dims.with_length(axis, None))
+        return value
 
-    def slice_taints(self, node: ast.Subscript, part: ast.Slice) -> list[Taint]:
-        atoms: dict[str, ast.AST] = {}
-        end: Poly = {(_END,): Fraction(1)}
-        upper = _poly(part.upper, atoms, self.defs) if part.upper is not None else end
-        lower = _poly(part.lower, atoms, self.defs)
-        width = _add(upper, lower, -1)
-        sources: set[Src] = set()
-        for monomial in width:
-            for atom in monomial:
-                if atom == _END:
-                    continue  # the base's own length: its changes are already in base.shape
-                atom_node = atoms.get(atom)
-                if atom_node is not None:
-                    sources |= self.quiet(atom_node).vsrc
+    def slice_taints(self, node: ast.Subscript, part: ast.Slice, axis: int | None) -> list[Taint]:
+        atoms: Atoms = {}
+        lower = self.poly(part.lower, atoms)
+        clamp = _min_call(part.upper, self.defs)
+        others: list[Poly] = []
+        if clamp is not None:
+            # x[i:min(i + bs, n)]: at most bs wide, shorter where n clamps it (the last chunk).
+            widths = [_add(self.poly(a, atoms), lower, -1) for a in clamp.args]
+            steady = [w for w in widths if not _atoms_in(w) & (_atoms_in(lower) | {_END})]
+            if not steady:
+                clamp = None
+            else:
+                width = steady[0]
+                others = [w for w in widths if w is not width]
+        if clamp is None:
+            end: Poly = {(_END,): 1}
+            upper = self.poly(part.upper, atoms) if part.upper is not None else end
+            width = _add(upper, lower, -1)
+        sources = self.varying(width, atoms)
         out = []
         if sources:
             out.append(
                 Taint(
-                    "RTL101", f"slice {self.mod.pos.text(node)}", self.loc(node), frozenset(sources)
+                    "RTL101",
+                    f"slice {self.mod.pos.text(node)}",
+                    self.loc(node),
+                    frozenset(sources),
+                    axis,
                 )
             )
-        ragged = self.ragged_taint(node, lower, width)
+        strided, ragged = self.ragged_taint(node, lower, width, axis)
         if ragged is not None:
             out.append(ragged)
+        elif clamp is not None and not strided:
+            clamped = frozenset().union(*(self.varying(w, atoms) for w in others))
+            if clamped:
+                what = f"chunk {self.mod.pos.text(node)}"
+                out.append(Taint("RTL103", what, self.loc(node), clamped, axis))
         return out
 
-    def ragged_taint(self, node: ast.Subscript, lower: Poly, width: Poly) -> Taint | None:
-        """x[i:i+bs] over range(0, n, bs), or x[i*bs:(i+1)*bs] over range(ceil(n / bs)): a short last chunk."""
+    def varying(self, poly: Poly, atoms: Atoms) -> frozenset[Src]:
+        """What makes ``poly`` change: the sources of its atoms (the base's own end excluded: its
+        changes are the base's)."""
+        sources: frozenset[Src] = EMPTY
+        for atom, atom_sources in self.atom_sources(poly, atoms).items():
+            if atom != _END:
+                sources = sources | atom_sources
+        return sources
+
+    def ragged_taint(
+        self, node: ast.Subscript, lower: Poly, width: Poly, axis: int | None
+    ) -> tuple[bool, Taint | None]:
+        """Whether a range loop strides over the chunk x[i:i+bs] (or x[i*bs:(i+1)*bs] over
+        range(ceil(n / bs))), and the RTL103 taint when its last chunk can be short."""
         if not width or not lower:
-            return None
-        lower_names = {atom for monomial in lower for atom in monomial}
+            return False, None
+        lower_names = _atoms_in(lower)
         for index in reversed(self.loops):
             info = self.ranges.get(index)
             if info is None or info.var not in lower_names:
                 continue
-            atoms: dict[str, ast.AST] = {}
-            if info.step is not None and _poly(info.step, atoms, self.defs) == width:
-                if not _full_chunks(info.stop, info.step, self.defs):
-                    what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
-                    return Taint("RTL103", what, self.loc(node), frozenset({LoopSrc(index)}))
-            elif info.step is None and _ceil_like(info.stop, self.defs):
+            atoms: Atoms = {}
+            if info.step is not None and self.poly(info.step, atoms) == width:
+                if _full_chunks(info.stop, info.step, self.defs):
+                    return True, None
+                what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
+                return True, Taint(
+                    "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
+                )
+            if info.step is None and _ceil_like(info.stop, self.defs):
                 what = f"chunk {self.mod.pos.text(node)} over {self.mod.pos.text(info.stop)} chunks (rounded up)"
-                return Taint("RTL103", what, self.loc(node), frozenset({LoopSrc(index)}))
+                return True, Taint(
+                    "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
+                )
+        return False, None
+
+    def slice_length(
+        self, node: ast.Subscript, part: ast.Slice, axis: int, base: Value
+    ) -> Length | None:
+        """The exact length of a slice, when it visibly stays inside the base: a window
+        x[s:s + w] over range(a, len(x) - w + 1, ...), x[:k] of an x at least k long, x[1:]."""
+        if part.step is not None:
+            return None
+        atoms: Atoms = {}
+        whole = self.length_of(node.value, base, axis, atoms)
+        lower = self.bound(part.lower, whole, atoms)
+        upper = self.bound(part.upper, whole, atoms) if part.upper is not None else whole
+        least, most = lower, upper
+        loop = self.range_over(lower)
+        if loop is not None:
+            # The window moves with the loop variable: its first and last positions bound it.
+            var, info = loop
+            first = self.poly(info.start, atoms)
+            last = _add(self.poly(info.stop, atoms), {(): 1}, -1)
+            least = _substitute(lower, var, first)
+            most = _substitute(upper, var, last) if least is not None else None
+        if least is None or most is None:
+            return None
+        start, overshoot = _constant(least), _constant(_add(most, whole, -1))
+        if start is None or start < 0 or overshoot is None or overshoot > 0:
+            return None
+        return self.length(_add(upper, lower, -1), atoms)
+
+    def bound(self, node: ast.AST | None, whole: Poly, atoms: Atoms) -> Poly:
+        """A slice bound as a position: a negative literal counts from the end."""
+        poly = self.poly(node, atoms)
+        value = _constant(poly)
+        return _add(whole, poly, 1) if value is not None and value < 0 else poly
+
+    def range_over(self, poly: Poly) -> tuple[str, _RangeLoop] | None:
+        """The innermost enclosing ``for v in range(...)`` (positive step) whose ``v`` is in ``poly``."""
+        names = _atoms_in(poly)
+        for index in reversed(self.loops):
+            info = self.ranges.get(index)
+            if info is None or info.var not in names:
+                continue
+            # A step that is not a literal is taken as positive: strides are.
+            step = _constant(_poly(info.step, {}, self.defs)) if info.step is not None else 1
+            return (info.var, info) if step is None or step > 0 else None
         return None
 
     def note_range(self, index: int, node: ast.For | ast.comprehension) -> None:
@@ -1451,6 +2078,8 @@ class _FunctionPass:
 
     # -- iteration ----------------------------------------------------------------------------------
     def item_of(self, iterable: Value, index: int, node: ast.AST) -> Value:
+        if type(node) in _DISPLAYS and _same_literals(node):
+            return self.quiet(node.elts[0])  # type: ignore[attr-defined]  # (4, 4, 4): one value
         src = LoopSrc(index)
         call = node if isinstance(node, ast.Call) else None
         name = self.mod.canonical(_dotted(call.func) or "") if call else ""
@@ -1685,12 +2314,12 @@ class _FunctionPass:
             callee=tuple(sys.intern(part) for part in callee),
             text=sys.intern(self.mod.pos.text(node.func)),
             args=tuple(
-                Arg(value, self.loc(a), self.mod.pos.text(a))
+                Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
                 for value, a in zip(args, node.args, strict=True)
                 if not isinstance(a, ast.Starred)
             ),
             kwargs=tuple(
-                (k.arg, Arg(kwargs[k.arg], self.loc(k.value), self.mod.pos.text(k.value)))
+                (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
                 for k in node.keywords
                 if k.arg
             ),
@@ -1775,7 +2404,12 @@ class _FunctionPass:
         if canon in ("str", "repr", "format"):
             return Value(ty=STR, vsrc=_args_vsrc(args, kwargs))
         if canon in ("list", "sorted", "tuple") and args:
-            return args[0].with_(ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None)
+            atoms: Atoms = {}
+            count = self.length(self.length_of(node.args[0], args[0], 0, atoms), atoms)
+            # A list of an array's rows: its axes are the array's.
+            return args[0].with_(
+                ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None, dims=Dims((count,))
+            )
         if canon in ("dict",):
             return combine([*args, *kwargs.values()], ty=DICT)
         if canon in ("set", "frozenset"):
@@ -1813,7 +2447,7 @@ class _FunctionPass:
         kwargs: dict[str | None, Value],
     ) -> Value:
         value = self.array_shape(node, module, name, args, kwargs)
-        if value.ty in (ARRAY, NP_ARRAY):
+        if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
             return value.with_(dtype=_array_dtype(node, name, args))
         return value
 
@@ -1830,11 +2464,7 @@ class _FunctionPass:
         random = module.endswith("random")
         table = _RANDOM_CONSTRUCTORS if random else _CONSTRUCTORS
         if name in table:
-            size = _size_argument(node, args, kwargs, *table[name])
-            if size.vsrc:
-                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), size.vsrc)
-                return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}))
-            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+            return self.construct(node, ty, table[name], args, kwargs)
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):
             return args[0].with_(ty=ty, items=()) if args else Value(ty=ty)
         if name in _DATA_DEPENDENT or (
@@ -1845,30 +2475,42 @@ class _FunctionPass:
             sources = _args_vsrc(args, kwargs) | frozenset().union(
                 *(shape_sources(a) for a in args)
             )
+            made = TUPLE if name in ("nonzero", "where") else ty
             if sources:
                 taint = Taint("RTL104", f"{self.mod.pos.text(node)}", self.loc(node), sources)
-                return Value(
-                    ty=TUPLE if name in ("nonzero", "where") else ty,
-                    vsrc=sources,
-                    shape=frozenset({taint}),
-                )
-            return Value(ty=ty)
+                return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
+            return Value(ty=made)
         if name in ("split", "array_split") and name == "array_split":
+            along = None if len(node.args) > 2 or "axis" in kwargs else 0
             taint = Taint(
                 "RTL103",
                 f"{self.mod.pos.text(node)} (uneven pieces)",
                 self.loc(node),
                 frozenset({ItemSrc()}),
+                along,
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
-            return self.reshape(node, args[0], args[1:], ty)
-        if name == "pad" and len(args) >= 2 and args[1].vsrc:
-            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), args[1].vsrc)
-            return args[0].with_(ty=ty, shape=args[0].shape | {taint}, items=())
+            return self.reshape(node, args[0], args[1:], node.args[1:], ty)
+        if name == "pad" and len(node.args) >= 2:
+            return self.pad(node, ty, args)
         if name in _REDUCTIONS:
             keep = "axis" in kwargs or len(node.args) > 1
             return combine(args, ty=ty, keep_shape=keep)
+        if name in _JOINS:
+            joined = self.join(node, name, ty, args)
+            if joined is not None:
+                return joined
+        if name in ("array", "asarray") and args and not _is_display(node.args[0]):
+            # An array made from an array (or from a list, one row per item) keeps its axes.
+            made = args[0]
+            return Value(
+                ty=ty,
+                vsrc=_args_vsrc(args, kwargs),
+                shape=made.shape,
+                deps=made.deps,
+                dims=made.dims,
+            )
         if name in _FROM_LIST or name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
@@ -1877,15 +2519,252 @@ class _FunctionPass:
             # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
             ty = TUPLE if name == "shape" else UNKNOWN
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
+        if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
+            # One array, element by element (a scalar or two beside it): each axis stays.
+            return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
 
-    def reshape(self, node: ast.Call, base: Value, dims: list[Value], ty: str) -> Value:
+    def reshape(
+        self, node: ast.Call, base: Value, dims: list[Value], written: list[ast.expr], ty: str
+    ) -> Value:
+        lens = self.reshaped_lengths(written)
+        base = unaligned(base)
+        axis = None
+        if lens is not None:
+            # Every length is given: an array of another size would not reshape at all, so what
+            # changed the base's size changes the given lengths that vary, and only those.
+            varying = [k for k, length in enumerate(lens) if length.sources]
+            if not varying:
+                return Value(ty=ty, vsrc=base.vsrc, dims=Dims(tuple(lens), ranked=True))
+            if len(varying) == 1:
+                axis = varying[0]
+                base = base.with_(shape=frozenset(replace(t, axis=axis) for t in base.shape))
+            base = base.with_(dims=Dims(tuple(lens), ranked=True))
         sources = frozenset().union(*(d.vsrc for d in dims))
         if sources:
-            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources)
+            taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), sources, axis)
             return base.with_(ty=ty, shape=base.shape | {taint}, items=())
         return base.with_(ty=ty, items=())
+
+    def reshaped_lengths(self, written: list[ast.expr]) -> list[Length] | None:
+        """The lengths a reshape gives, when each is written out as an int (none is -1)."""
+        if len(written) == 1 and isinstance(written[0], ast.Tuple | ast.List):
+            written = written[0].elts
+        if not written or any(isinstance(e, ast.Starred) or not self.int_like(e) for e in written):
+            return None
+        polys = [self.size_poly(e) for e in written]
+        if any(_constant(poly) == -1 for poly, _ in polys):
+            return None
+        return [self.length(poly, atoms) for poly, atoms in polys]
+
+    # -- arrays of a known length: constructors, padding, joins ----------------------------------------
+    def construct(
+        self,
+        node: ast.Call,
+        ty: str,
+        sized: _Sized,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value:
+        lens = self.made_lengths(node, sized, args, kwargs)
+        if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
+            size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
+            if size.vsrc:
+                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), size.vsrc)
+                return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}))
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+        dims = Dims(tuple(lens), ranked=True)
+        varying = [axis for axis, length in enumerate(lens) if length.sources]
+        if not varying:
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs), dims=dims)
+        sources = frozenset().union(*(lens[axis].sources for axis in varying))
+        axis = varying[0] if len(varying) == 1 else None
+        taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources, axis)
+        return Value(ty=ty, vsrc=sources, shape=frozenset({taint}), dims=dims)
+
+    def made_lengths(
+        self,
+        node: ast.Call,
+        sized: _Sized,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> list[Length] | None:
+        """The lengths of the axes of an array a constructor makes; None when they cannot be read."""
+        if sized.kind == "dims":
+            return [self.length(*self.size_poly(a)) for a in node.args]
+        if sized.kind == "range":
+            made = self.arange_length(node)
+            return [made] if made is not None else None
+        arg = _argument(node, sized.keyword, sized.position)
+        if sized.kind == "square":
+            if arg is None:
+                return None
+            side = self.length(*self.size_poly(arg))
+            second = (
+                _argument(node, sized.second, (sized.position or 0) + 1) if sized.second else None
+            )
+            return [side, self.length(*self.size_poly(second)) if second is not None else side]
+        if arg is None:
+            if sized.kind == "count":
+                return [constant_length(sized.default)] if sized.default is not None else None
+            return []
+        if sized.kind == "shape" and isinstance(arg, ast.Tuple | ast.List):
+            if any(isinstance(e, ast.Starred) for e in arg.elts):
+                return None
+            return [self.length(*self.size_poly(e)) for e in arg.elts]
+        if not self.int_like(arg):
+            return None
+        return [self.length(*self.size_poly(arg))]
+
+    def int_like(self, node: ast.AST) -> bool:
+        """Whether a size argument is one int (not a tuple of them): an int, arithmetic, a length."""
+        value = self.quiet(node)
+        if value.ty == INT:
+            return True
+        if value.ty in (TUPLE, LIST) or value.items:
+            return False
+        if isinstance(node, ast.Name) and node.id not in self.defs:
+            # A parameter or loop variable of unknown type: an int, unless its name says shape.
+            return value.ty == UNKNOWN and "shape" not in node.id.lower()
+        node = _definition(node, self.defs)
+        return (
+            isinstance(node, ast.BinOp | ast.UnaryOp)
+            or (isinstance(node, ast.Constant) and type(node.value) is int)
+            or _length_read(node) is not None
+        )
+
+    def arange_length(self, node: ast.Call) -> Length | None:
+        """``arange(stop)`` / ``arange(start, stop[, step])``: (stop - start) / step elements."""
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        positional = list(node.args)
+        if len(positional) == 1:
+            positional.insert(0, keywords.get("start"))  # type: ignore[arg-type]
+        start, stop, step = (
+            positional[i] if i < len(positional) else keywords.get(name)
+            for i, name in enumerate(("start", "stop", "step"))
+        )
+        if stop is None:
+            return None
+        atoms: Atoms = {}
+        width = _add(
+            self.poly(stop, atoms),
+            self.poly(start, atoms),
+            -1,
+        )
+        if step is None:
+            return self.length(width, atoms)
+        stride = self.poly(step, atoms)
+        by = _constant(stride)
+        if by is not None and by > 0 and all(v % by == 0 for v in width.values()):
+            return self.length({k: v // by for k, v in width.items()}, atoms)
+        # Rounded up, or a step that is not a literal: an atom of its own, changing with its parts.
+        sources = self.varying(_add(width, stride, 1), atoms)
+        name = f"arange@{node.lineno}:{node.col_offset}"
+        return Length.of({(name,): 1}, {name: sources})
+
+    def pad(self, node: ast.Call, ty: str, args: list[Value]) -> Value:
+        """``pad(x, widths)``: each axis as long as before plus its widths."""
+        base, widths = args[0], args[1]
+        value = base.with_(ty=ty, items=(), ref=None)
+        parsed = _pad_widths(node.args[1])
+        if parsed is not None:
+            pairs, every = parsed
+            if every:
+                rank = len(base.dims.lens) if base.dims is not None and base.dims.ranked else None
+                pairs = pairs * rank if rank is not None else []
+            if pairs:
+                made = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), EMPTY)
+                for axis, (before, after) in enumerate(pairs):
+                    atoms: Atoms = {}
+                    whole = self.length_of(node.args[0], base, axis, atoms)
+                    added = _add(
+                        self.poly(before, atoms),
+                        self.poly(after, atoms),
+                        1,
+                    )
+                    own = frozenset(_atoms_in(added) - _atoms_in(whole))
+                    length = self.length(_add(whole, added, 1), atoms)
+                    value = self.with_length(value, axis, length, own, made)
+                assert value.dims is not None
+                return value.with_(dims=Dims(value.dims.lens[: len(pairs)], True))
+        if widths.vsrc:  # widths we cannot read axis by axis
+            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), widths.vsrc)
+            return value.with_(shape=value.shape | {taint}, dims=None)
+        return value.with_(dims=None)
+
+    def join(self, node: ast.Call, name: str, ty: str, args: list[Value]) -> Value | None:
+        """``concatenate``, ``stack``, ``hstack``... of a list display: the lengths along the axis add
+        up (or the parts count, on a new axis). None when the parts or the axis cannot be read."""
+        parts = node.args[0] if node.args else None
+        if not isinstance(parts, ast.List | ast.Tuple) or not parts.elts:
+            return None
+        if any(isinstance(e, ast.Starred) for e in parts.elts):
+            return None
+        values = list(args[0].items)
+        if len(values) != len(parts.elts):
+            values = [self.quiet(e) for e in parts.elts]
+        ranks = {len(v.dims.lens) if v.dims is not None and v.dims.ranked else None for v in values}
+        rank = ranks.pop() if len(ranks) == 1 else None
+        (kind, axis), one_d = _JOINS[name]
+        if one_d is not None:
+            if rank is None:
+                return None
+            if rank == 1:
+                kind, axis = one_d
+        if name in ("concatenate", "stack"):
+            given = _argument(node, "axis", 1)
+            if given is not None:
+                literal = _constant(_poly(given, {}))
+                if literal is None or not isinstance(given, ast.Constant | ast.UnaryOp):
+                    return None
+                axis = int(literal)
+        if axis < 0:
+            if rank is None:
+                return None
+            axis += rank + (1 if kind == "new" else 0)
+        lens = _common_lengths(values)
+        value = combine(values, ty=ty, aligned=True)
+        if kind == "new":
+            shifted = frozenset(
+                t if t.axis is None or t.axis < axis else replace(t, axis=t.axis + 1)
+                for t in value.shape
+            )
+            lens += (None,) * (axis - len(lens))
+            new_lens = (*lens[:axis], constant_length(len(values)), *lens[axis:])
+            return unaligned(value).with_(shape=shifted, dims=Dims(new_lens, rank is not None))
+        atoms: Atoms = {}
+        total: Poly = {}
+        for element, part in zip(parts.elts, values, strict=True):
+            total = _add(total, self.length_of(element, part, axis, atoms), 1)
+        value = value.with_(dims=Dims(lens, rank is not None))
+        return self.with_length(value, axis, self.length(total, atoms))
+
+    def resized(
+        self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]
+    ) -> Value | None:
+        """A list after ``append``/``extend``/``clear``..., when its new length is known without an
+        old unknown one; None otherwise."""
+        func = node.func
+        assert isinstance(func, ast.Attribute)
+        atoms: Atoms = {}
+        old = self.length_of(receiver, current, 0, atoms)
+        change = _LIST_RESIZE[func.attr]
+        if change is None:  # extend: by as many as it is given
+            if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+                return None
+            added = self.length_of(node.args[0], args[0], 0, atoms)
+        else:
+            added = {(): change} if change else {}
+        new = {} if func.attr == "clear" else _add(old, added, 1)
+        if _length_atom(receiver, 0, self.defs, self) in _atoms_in(new):
+            return None
+        own = frozenset(_atoms_in(added) - _atoms_in(old))
+        text = self.mod.pos.text(node)
+        made = Taint("RTL102", _clip(text), self.loc(node), EMPTY)
+        return self.with_length(current, 0, self.length(new, atoms), own, made)
 
     def method_call(
         self,
@@ -1897,14 +2776,24 @@ class _FunctionPass:
     ) -> Value | None:
         func = node.func
         assert isinstance(func, ast.Attribute)
-        if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Name) and self.loops:
+        if method in _LIST_RESIZE and isinstance(func.value, ast.Name):
             name = func.value.id
             current = self.env.get(name)
             if current is not None and current.ty in (LIST, UNKNOWN):
-                self.env[name] = self.grow(
-                    current.with_(ty=LIST, ref=None), node, self.mod.pos.text(node)
-                )
-            return Value(ty=NONE)
+                current = current.with_(ty=LIST, ref=None)
+                resized = self.resized(func.value, current, node, args)
+                # A list kept from one iteration to the next grows with each; one made in this
+                # iteration grows only when its new length still depends on an unknown one.
+                kept = bool(self.loops) and name not in self.assigned.get(self.loops[-1], ())
+                if method in _LIST_GROW_METHODS and self.loops and (kept or resized is None):
+                    # Its length relative to this iteration's start is still worth knowing (a loop
+                    # that appends the same number of items each time fills it to a known length).
+                    grown = self.grow(current, node, self.mod.pos.text(node))
+                    self.env[name] = grown.with_(dims=resized.dims if resized else None)
+                elif resized is not None:
+                    self.env[name] = resized
+            if method in _LIST_GROW_METHODS and self.loops:
+                return Value(ty=NONE)
         if receiver.ty == "loader":
             if method == "batch":
                 return self.loader(node, ".batch()", "drop_remainder", kwargs)
@@ -1914,14 +2803,17 @@ class _FunctionPass:
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
         if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT) or receiver.shape or receiver.deps:
             if method == "reshape" and node.args:
-                return self.reshape(node, receiver, args, receiver.ty)
-            if method in _REDUCTIONS:
-                keep = "axis" in kwargs or bool(node.args)
-                return combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                return self.reshape(node, receiver, args, node.args, receiver.ty)
+            if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
+                keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
+                value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                return value.with_(dtype="int32") if method in _INDEX_FUNCTIONS else value
             if method == "astype" and node.args:
                 return receiver.with_(items=(), ty=ARRAY, dtype=_dtype_name(node.args[0]))
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
+            if method in _ARRAY_METHODS_MOVE:
+                return unaligned(receiver).with_(items=())
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
         return None
@@ -1945,6 +2837,70 @@ _DTYPES = {
     "complex64": "complex64",
     "complex128": "complex64",
 }
+# Functions that return positions (indices), whatever the dtype of their input: int32 arrays (a tuple
+# of them for nonzero and one-argument where).
+_INDEX_FUNCTIONS = {
+    "argmax",
+    "argmin",
+    "argsort",
+    "argpartition",
+    "searchsorted",
+    "nonzero",
+    "flatnonzero",
+    "argwhere",
+    "digitize",
+    "bincount",
+    "lexsort",
+}
+# Functions applied element by element: with one array argument, the result has its shape and axes.
+_ELEMENTWISE = {
+    "abs",
+    "absolute",
+    "negative",
+    "sign",
+    "exp",
+    "expm1",
+    "exp2",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "sqrt",
+    "square",
+    "power",
+    "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "floor",
+    "ceil",
+    "rint",
+    "round",
+    "trunc",
+    "clip",
+    "nan_to_num",
+    "isnan",
+    "isfinite",
+    "isinf",
+    "conj",
+    "real",
+    "imag",
+    "float32",
+    "float64",
+    "float16",
+    "bfloat16",
+    "int32",
+    "int64",
+    "int8",
+    "uint8",
+    "bool_",
+}
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
 _SCALAR_DTYPE = {INT: "int32", FLOAT: "float32", BOOL: "bool"}
 
@@ -1962,6 +2918,8 @@ def _array_dtype(node: ast.Call, name: str, args: list[Value]) -> str | None:
     for keyword in node.keywords:
         if keyword.arg == "dtype":
             return _dtype_name(keyword.value)
+    if name in _INDEX_FUNCTIONS or (name == "where" and len(node.args) == 1):
+        return "int32"
     if name in _DTYPES:
         return _DTYPES[name]
     if name in _FLOAT_MAKERS:
@@ -2008,6 +2966,17 @@ _BIG_DISPLAY = 64
 _RECURSION_LIMIT = 12_000
 
 
+_DISPLAYS = (ast.Tuple, ast.List, ast.Set)
+
+
+def _same_literals(node: ast.AST) -> bool:
+    """A display of literal items that are all equal: iterating it gives one value again and again."""
+    if not isinstance(node, ast.Tuple | ast.List | ast.Set) or not node.elts:
+        return False
+    first = ast.dump(node.elts[0])
+    return all(_is_constant_data(e) and ast.dump(e) == first for e in node.elts)
+
+
 def _is_constant_data(node: ast.AST) -> bool:
     """A literal or a flat tuple/list of literals (a row of a data table)."""
     if isinstance(node, ast.Constant):
@@ -2048,6 +3017,8 @@ def _shapes_of(values: list[Value]) -> frozenset[Src]:
 
 def _element(value: Value) -> Value:
     """An item of a container value: we know only that it varies with the container."""
+    if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
+        return Value(vsrc=value.vsrc, deps=_param_deps(value), ty=ARRAY, dtype=value.dtype)
     return Value(vsrc=value.vsrc, deps=_param_deps(value))
 
 
@@ -2055,18 +3026,25 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
     """Element ``item`` of the values unpacked from ``value`` (``xb, yb = batch``).
 
     The element of a call's result is resolved at link time; otherwise it keeps every shape change.
+    Unpacking a tuple or a batch keeps axes where they were; unpacking an array gives its rows.
     """
     deps = frozenset(
         replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
         for d in value.deps
     )
-    # The parts of a jitted function's result are jax arrays (or pytrees of them) too.
-    ty = value.ty if value.ty in JIT_RESULTS else UNKNOWN
-    return Value(ty=ty, vsrc=value.vsrc, shape=value.shape, deps=deps)
+    if value.ty in JIT_RESULTS:  # the parts of a jitted function's result are jax arrays too
+        return Value(ty=value.ty, vsrc=value.vsrc, shape=value.shape, deps=deps)
+    if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
+        return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
+    element = Value(vsrc=value.vsrc, shape=value.shape, deps=deps)
+    return unaligned(element) if value.ty in (ARRAY, NP_ARRAY) else element
 
 
 def _param_deps(value: Value) -> frozenset:
-    return frozenset(d for d in value.deps if isinstance(d, ParamDep))
+    """The parameters a part of ``value`` (an item, an attribute) comes from: its axes are its own."""
+    if not value.deps:
+        return EMPTY
+    return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep))
 
 
 def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[Src]:
@@ -2074,6 +3052,60 @@ def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[
     for value in [*args, *kwargs.values()]:
         out |= value.vsrc
     return frozenset(out)
+
+
+def _argument(node: ast.Call, keyword: str | None, position: int | None) -> ast.AST | None:
+    """The expression passed for a parameter, by keyword or at its position."""
+    for k in node.keywords:
+        if keyword is not None and k.arg == keyword:
+            return k.value
+    if position is not None and position < len(node.args):
+        arg = node.args[position]
+        if not any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
+            return arg
+    return None
+
+
+def _is_display(node: ast.AST) -> bool:
+    return isinstance(node, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp)
+
+
+def _pad_widths(node: ast.AST) -> tuple[list[tuple[ast.AST, ast.AST]], bool] | None:
+    """``pad``'s widths as (before, after) per axis, and whether one pair stands for every axis:
+    ``n``, ``(a, b)``, ``((a, b),)`` are every axis; ``((a0, b0), (a1, b1))`` one pair per axis."""
+
+    def pair(item: ast.AST) -> tuple[ast.AST, ast.AST] | None:
+        if not isinstance(item, ast.Tuple | ast.List):
+            return item, item
+        if len(item.elts) == 2 and not any(isinstance(e, ast.Starred) for e in item.elts):
+            return item.elts[0], item.elts[1]
+        if len(item.elts) == 1 and not isinstance(item.elts[0], ast.Starred):
+            return item.elts[0], item.elts[0]
+        return None
+
+    if not isinstance(node, ast.Tuple | ast.List):
+        return [(node, node)], True
+    nested = [isinstance(e, ast.Tuple | ast.List) for e in node.elts]
+    if node.elts and all(nested):
+        pairs = [pair(e) for e in node.elts]
+        if any(p is None for p in pairs):
+            return None
+        return pairs, len(pairs) == 1  # type: ignore[return-value]
+    if not any(nested):
+        only = pair(node)
+        return ([only], True) if only is not None else None
+    return None
+
+
+def _common_lengths(values: list[Value]) -> tuple[Length | None, ...]:
+    """Per axis, the length all ``values`` share (None where they differ or it is unknown)."""
+    dims = [v.dims.lens if v.dims is not None else () for v in values]
+    longest = max(len(d) for d in dims)
+    out = []
+    for axis in range(longest):
+        seen = {d[axis] if axis < len(d) else None for d in dims}
+        out.append(seen.pop() if len(seen) == 1 else None)
+    return tuple(out)
 
 
 def _size_argument(
@@ -2110,6 +3142,11 @@ def _drop_carry(value: Value) -> Value:
     )
 
 
+def _plain(value: Value) -> Value:
+    """A value as a summary keeps it: lengths are facts of the walk, named by this function's atoms."""
+    return value if value.dims is None else value.with_(dims=None)
+
+
 def _export(value: Value | None, item: bool = False) -> Value | None:
     """A return (or yield) value as callers see it: the function's own loops are not theirs."""
     if value is None:
@@ -2131,7 +3168,11 @@ def _export(value: Value | None, item: bool = False) -> Value | None:
             shape.add(taint.with_sources(sources))
     items = tuple(_export(i, item) or UNKNOWN_VALUE for i in value.items)
     return value.with_(
-        vsrc=convert(value.vsrc), shape=frozenset(shape), fresh=convert(value.fresh), items=items
+        vsrc=convert(value.vsrc),
+        shape=frozenset(shape),
+        fresh=convert(value.fresh),
+        items=items,
+        dims=None,  # its atoms are this function's
     )
 
 

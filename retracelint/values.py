@@ -10,7 +10,8 @@ really active is decided later, along the call graph, by ``propagate``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 
 from retracelint.model import Location
 
@@ -31,9 +32,15 @@ class ParamSrc:
 
 @dataclass(frozen=True)
 class ParamShapeSrc:
-    """Varies when the shape (or length) of the value passed for parameter ``name`` varies."""
+    """Varies when the shape (or length) of the value passed for parameter ``name`` varies (only
+    its axis ``axis``, when given)."""
 
     name: str
+    axis: int | None = None
+
+    def sees(self, taint: Taint | None) -> bool:
+        """Whether a change of the argument's shape, ``taint``, changes this length."""
+        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
 
 
 @dataclass(frozen=True)
@@ -64,9 +71,20 @@ class Taint:
     what: str
     origin: Location
     sources: frozenset[Src]
+    # The axis whose length it changes, when that is known; None: some axis, or the pytree structure.
+    axis: int | None = None
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)
+
+    def unlabelled(self) -> Taint:
+        return self if self.axis is None else replace(self, axis=None)
+
+
+# Each dependency is a view of what it refers to: ``fixed`` lists the axes (of the referred value) whose
+# changes do not reach this value (it was padded or cut to a fixed length there), and ``aligned`` says
+# whether this value's axes are still the referred value's axes (not after a transpose, a reshape, a
+# broadcast...): only then can the referred value's axis labels be trusted here.
 
 
 @dataclass(frozen=True)
@@ -74,6 +92,8 @@ class ParamDep:
     """The value is (a view of) parameter ``name``: it inherits that argument's shape changes."""
 
     name: str
+    fixed: frozenset[int] = frozenset()
+    aligned: bool = True
 
 
 @dataclass(frozen=True)
@@ -82,6 +102,8 @@ class RetDep:
 
     call: int
     item: int | None = None  # element `item` of the tuple it returns (`a, b = f()`)
+    fixed: frozenset[int] = frozenset()
+    aligned: bool = True
 
 
 @dataclass(frozen=True)
@@ -91,11 +113,120 @@ class IterDep:
     call: int
     loop: int
     item: int | None = None  # element `item` of each tuple it yields (`for a, b in batches()`)
+    fixed: frozenset[int] = frozenset()
+    aligned: bool = True
 
 
 Dep = ParamDep | RetDep | IterDep
 
+
+def sees(dep: Dep, taint: Taint) -> Taint | None:
+    """``taint`` of the value ``dep`` refers to, as the dependent value sees it (None: not at all)."""
+    if taint.axis is not None and taint.axis in dep.fixed:
+        return None
+    return taint if dep.aligned else taint.unlabelled()
+
+
+def through(value: Value, dep: Dep) -> Value:
+    """``value``, which ``dep`` refers to, as the dependent value sees it: its changes on the axes
+    ``dep`` fixes are gone, and its axis labels hold only while the axes are aligned."""
+    if not dep.fixed and dep.aligned:
+        return value
+    shape = frozenset(seen for t in value.shape if (seen := sees(dep, t)) is not None)
+    deps = frozenset(_compose(inner, dep) for inner in value.deps)
+    return value.with_(shape=shape, deps=deps)
+
+
+def _compose(inner: Dep, outer: Dep) -> Dep:
+    """``inner`` (a dependency of what ``outer`` refers to) seen through ``outer``."""
+    if not inner.aligned:
+        return inner
+    if outer.aligned and not outer.fixed:
+        return inner
+    return replace(inner, fixed=inner.fixed | outer.fixed, aligned=outer.aligned)
+
+
+@lru_cache(maxsize=4096)
+def unaligned_dep(dep: Dep) -> Dep:
+    """``dep`` for a value whose axes are no longer those of what it refers to."""
+    return dep if not dep.aligned else replace(dep, aligned=False)
+
+
+def unaligned(value: Value) -> Value:
+    """``value`` after an operation that may move its axes: what its axes were is no longer known."""
+    if (
+        value.dims is None
+        and not any(t.axis is not None for t in value.shape)
+        and not any(d.aligned for d in value.deps)
+    ):
+        return value
+    return value.with_(
+        shape=frozenset(t.unlabelled() for t in value.shape),
+        deps=frozenset(unaligned_dep(d) for d in value.deps),
+        dims=None,
+    )
+
+
 EMPTY: frozenset = frozenset()
+
+# A polynomial over opaque atoms (a length, a slice bound): monomial (sorted atom names) -> coefficient.
+# Integer coefficients: lengths add, subtract and multiply; a division that is not exact is an atom.
+Poly = dict[tuple[str, ...], int]
+
+
+@dataclass(frozen=True)
+class Length:
+    """The length of one axis as a polynomial over opaque atoms, and what makes each atom change."""
+
+    terms: tuple[tuple[tuple[str, ...], int], ...]
+    atoms: tuple[tuple[str, frozenset[Src]], ...]
+
+    @staticmethod
+    def of(poly: Poly, sources: dict[str, frozenset[Src]]) -> Length:
+        names = sorted({atom for monomial in poly for atom in monomial})
+        return Length(tuple(sorted(poly.items())), tuple((n, sources.get(n, EMPTY)) for n in names))
+
+    @property
+    def poly(self) -> Poly:
+        return dict(self.terms)
+
+    @property
+    def sources(self) -> frozenset[Src]:
+        out: frozenset[Src] = EMPTY
+        for _, srcs in self.atoms:
+            out = out | srcs if srcs else out
+        return out
+
+
+@lru_cache(maxsize=64)
+def constant_length(n: int) -> Length:
+    return Length((((), n),) if n else (), ())
+
+
+@dataclass(frozen=True)
+class Dims:
+    """What is known of an array's (or a list's) lengths: ``lens[k]`` is axis k's length (None when
+    unknown); ``ranked`` when the value has exactly ``len(lens)`` axes."""
+
+    lens: tuple[Length | None, ...]
+    ranked: bool = False
+
+    def length(self, axis: int) -> Length | None:
+        return self.lens[axis] if 0 <= axis < len(self.lens) else None
+
+    def with_length(self, axis: int, length: Length | None) -> Dims:
+        lens = list(self.lens) + [None] * (axis + 1 - len(self.lens))
+        lens[axis] = length
+        return Dims(tuple(lens), self.ranked and axis < len(self.lens))
+
+
+def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:
+    if a is None or b is None or a is b:
+        return a if a is b else None
+    lens = tuple(x if x == y else None for x, y in zip(a.lens, b.lens, strict=False))
+    ranked = a.ranked and b.ranked and len(a.lens) == len(b.lens)
+    return Dims(lens, ranked) if ranked or any(lens) else None
+
 
 # Coarse types that matter for jit cache keys.
 INT, FLOAT, BOOL, STR, NONE, COMPLEX = "int", "float", "bool", "str", "none", "complex"
@@ -128,9 +259,18 @@ class Value:
     items: tuple[Value, ...] = field(default=(), compare=False)
     dtype: str | None = None  # for arrays whose dtype is visible: "float32", "int32", "bool"
     keys: tuple[str, ...] | None = None  # for dict displays with literal string keys (sorted)
+    # What is known of its lengths (arrays: per axis; lists and tuples: axis 0 is the item count).
+    # Only within one function's walk: summaries export values without it.
+    dims: Dims | None = field(default=None, compare=False)
 
     def with_(self, **changes: object) -> Value:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        # dataclasses.replace, without its per-field checks: values are copied a few hundred
+        # thousand times on a large project. Only fields may be changed.
+        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
+        new = object.__new__(Value)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
     @property
     def param(self) -> str | None:
@@ -144,6 +284,7 @@ class Value:
 
 
 UNKNOWN_VALUE = Value()
+_FIELDS = frozenset(f.name for f in fields(Value))
 
 
 def join(a: Value, b: Value) -> Value:
@@ -159,13 +300,14 @@ def join(a: Value, b: Value) -> Value:
         ty=ty,
         vsrc=_union(a.vsrc, b.vsrc),
         shape=_union(a.shape, b.shape),
-        deps=_union(a.deps, b.deps),
+        deps=a.deps if a.deps is b.deps or not b.deps else _union_deps(a.deps, b.deps),
         fresh=_union(a.fresh, b.fresh),
         ref=a.ref if a.ref == b.ref else None,
         site=a.site if a.site == b.site else (a.site if b.site is None else b.site),
         items=a.items if a.items == b.items else (),
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
+        dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
     )
 
 
@@ -174,21 +316,64 @@ def _either(a: str, b: str) -> str:
     return JIT_OUT if {a, b} <= _ANY_ARRAY else UNKNOWN
 
 
-def combine(values: list[Value], ty: str = UNKNOWN, keep_shape: bool = True) -> Value:
-    """A value computed from ``values``: varies when any of them varies."""
+def combine(
+    values: list[Value], ty: str = UNKNOWN, keep_shape: bool = True, aligned: bool = False
+) -> Value:
+    """A value computed from ``values``: varies when any of them varies. Unless ``aligned`` (the
+    result's axes are each input's axes), what the inputs' axes were is not known in the result."""
     vsrc: set[Src] = set()
     shape: set[Taint] = set()
     deps: set[Dep] = set()
     for value in values:
         vsrc |= value.vsrc
         if keep_shape:
-            shape |= value.shape
-            deps |= value.deps
-    return Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=_frozen(deps))
+            if aligned:
+                shape |= value.shape
+                deps |= value.deps
+                continue
+            for taint in value.shape:
+                shape.add(taint if taint.axis is None else taint.unlabelled())
+            for dep in value.deps:
+                deps.add(unaligned_dep(dep) if dep.aligned else dep)
+    merged = _frozen(deps)
+    if len(merged) > 1:
+        merged = _merged(merged)
+    return Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=merged)
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
     return a if not b or a is b else b if not a else a | b
+
+
+def _union_deps(a: frozenset[Dep], b: frozenset[Dep]) -> frozenset[Dep]:
+    out = _union(a, b)
+    return out if out is a or out is b else _merged(out)
+
+
+def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
+    """One dependency per referred value, with the view that keeps the most of it: the same value
+    reached two ways (a branch that transposes it, one that does not) is asked about once."""
+    if len(deps) < 2:
+        return deps
+    best: dict[tuple, Dep] = {}
+    for dep in deps:
+        key = _referred(dep)
+        old = best.get(key)
+        best[key] = (
+            dep
+            if old is None
+            else replace(dep, fixed=old.fixed & dep.fixed, aligned=old.aligned and dep.aligned)
+        )
+    return frozenset(best.values()) if len(best) < len(deps) else deps
+
+
+def _referred(dep: Dep) -> tuple:
+    """What a dependency refers to, whatever its view."""
+    if isinstance(dep, ParamDep):
+        return (ParamDep, dep.name)
+    if isinstance(dep, RetDep):
+        return (RetDep, dep.call, dep.item)
+    return (IterDep, dep.call, dep.loop, dep.item)
 
 
 def _frozen(items: set) -> frozenset:
@@ -208,9 +393,24 @@ def shape_sources(value: Value) -> frozenset[Src]:
     return _frozen(out)
 
 
+def axis_sources(value: Value, axis: int) -> frozenset[Src]:
+    """What makes the length of axis ``axis`` of ``value`` change."""
+    length = value.dims.length(axis) if value.dims is not None else None
+    if length is not None:
+        return length.sources
+    out: set[Src] = set()
+    for taint in value.shape:
+        if taint.axis is None or taint.axis == axis:
+            out |= taint.sources
+    for dep in value.deps:
+        if isinstance(dep, ParamDep) and not (dep.aligned and axis in dep.fixed):
+            out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
+    return _frozen(out)
+
+
 def size_of(value: Value) -> Value:
     """The value of a size (``len(x)``, ``x.shape[0]``) read off ``value``."""
-    return Value(ty=INT, vsrc=shape_sources(value))
+    return Value(ty=INT, vsrc=axis_sources(value, 0))
 
 
 # -- the parts of a jit signature a value decides -------------------------------------------------
