@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from retracelint.callgraph import JitTarget, Project
 from retracelint.model import Location
+from retracelint.summary import FunctionSummary
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
 TRACED_MODULE_BASES = frozenset(
@@ -223,7 +224,7 @@ class Frequency:
                 (
                     project.functions[caller].calls[index]
                     for caller, index in sites
-                    if caller in runtime and project.functions[caller].calls[index].loops
+                    if caller in runtime and _in_repeating_loop(project.functions[caller], index)
                 ),
                 None,
             )
@@ -247,6 +248,10 @@ class Frequency:
                     )
                     queue.append(callee)
         return out
+
+
+def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
+    return any(fn.loops[loop].repeats for loop in fn.calls[index].loops)
 
 
 def _is_test(qualname: str, path: str) -> bool:

@@ -208,7 +208,8 @@ class Propagation:
         for src in sorted(srcs, key=_src_order):
             if isinstance(src, LoopSrc) and src.index in loops:
                 # A loop of trace-time code is unrolled once per trace: it adds no run-time traces.
-                if not self.frequency.traced(fn.qualname):
+                # So does a loop that runs its body once (`for t in [0.5]`).
+                if not self.frequency.traced(fn.qualname) and fn.loops[src.index].repeats:
                     yield Cause(None, self.loop_driver(fn, src.index))
             elif isinstance(src, ParamSrc):
                 yield from self.param_causes(fn, src.name, "value", depth)

@@ -128,6 +128,8 @@ _RANDOM_CONSTRUCTORS = {
     "truncated_normal": _Sized("shape", "shape", 3),
     "categorical": _Sized("shape", "shape", 3),
     "permutation": _Sized("count", None, 1),
+    # jax.random.choice(key, a, shape=()): as many draws as `shape` says, whatever the length of `a`.
+    "choice": _Sized("shape", "shape", 2),
     "rand": _Sized("dims"),
     "randn": _Sized("dims"),
 }

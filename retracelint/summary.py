@@ -55,9 +55,13 @@ class LoopInfo:
     location: Location
     text: str  # "for i in range(0, n, bs)"
     over_axes: bool = False  # iterates the axes of an array: a small set of values that repeats
-    count: int | None = (
-        None  # iterations, when the source shows them: `for s in (32, 48)`, `range(3)`
-    )
+    # Iterations, when the source shows them: `for s in (32, 48)`, `range(3)`.
+    count: int | None = None
+
+    @property
+    def repeats(self) -> bool:
+        """Whether the body may run more than once (``for t in [0.5]`` runs it once)."""
+        return self.count is None or self.count > 1
 
 
 @dataclass(frozen=True)
