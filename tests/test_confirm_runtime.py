@@ -305,6 +305,34 @@ def test_pmap_re_traces_are_observed(guard: Guard) -> None:
     assert guard.site("double").nested_in == {"double"}  # pmap's inner shard_map trace
 
 
+def test_jit_functions_made_without_the_stand_in_are_observed(guard: Guard) -> None:
+    """jax._src.api.jit imported directly (as libraries and jax's own tests do) and the deprecated
+    pjit never pass through the jax.jit stand-in; JAX's trace hook sees them all the same."""
+    import warnings
+
+    from jax._src import api
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from jax.experimental.pjit import pjit
+
+    @api.jit
+    def direct(x):
+        return x + 1
+
+    def through_pjit(x):
+        return x - 1
+
+    shifted = pjit(through_pjit)
+    for n in (2, 2, 3):
+        direct(jnp.ones(n))
+        shifted(jnp.ones(n))
+    names = sorted(
+        guard.rt.sites[e["site"]].meta["name"] for e in guard.retraces() if e["kind"] == "shape"
+    )
+    assert names == ["direct", "through_pjit"]
+
+
 @pytest.mark.skipif(not _installed("equinox"), reason="equinox is not installed")
 def test_equinox_filter_jit_re_traces_are_observed(guard: Guard) -> None:
     import equinox as eqx
