@@ -1,14 +1,16 @@
-"""pytest plugin: guard jit functions during a test session and report the re-traces.
+"""pytest plugin: watch JAX trace during a test session and report the re-traces.
 
-    pytest --retracelint                   guard every jit function your code makes (not libraries')
+    pytest --retracelint                   watch every jitted function your code defines
     pytest --retracelint-strict            the same, and fail the session if anything re-traced
-    pytest --retracelint-plan plan.json    guard only the sites of a confirm plan, status per finding
+    pytest --retracelint-plan plan.json    watch only the sites of a confirm plan, status per finding
 
 Load it with ``-p retracelint.pytest_plugin`` (or through the ``pytest11`` entry point, which makes
-the options always available). Each guarded function is probed before every call after its first
-(``Jitted.trace`` under ``jax.no_tracing``), exactly as ``retracelint confirm`` does; tests behave as
-without the plugin. Under pytest-xdist every worker appends to one event log that the controller
-reads at the end, so the summary covers the whole session.
+the options always available). It observes JAX's own trace-cache misses exactly as ``retracelint
+confirm`` does, whatever made the jitted function, and changes nothing the tests can see: the
+functions stay JAX's objects, JAX's config and loggers are untouched. A jitted function that each
+test makes anew is reported once as rebuilt per test, not as a re-trace. Under pytest-xdist every
+worker appends to one event log that the controller reads at the end, so the summary covers the
+whole session.
 """
 
 from __future__ import annotations
@@ -130,6 +132,18 @@ def _state(config: pytest.Config) -> _State | None:
     return state or None
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Any:
+    # An unhashable static argument raises before JAX traces: the test's error is the evidence.
+    if call.excinfo is not None and _state(item.config) is not None:
+        from retracelint.confirm import runtime
+
+        current = runtime.current()
+        if current is not None:
+            current.note_exception(call.excinfo.value)
+    yield
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = _state(config)
@@ -162,12 +176,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     report = state.report
     obs = report.observations
     terminalreporter.section("retracelint")
-    if report.results or report.unpredicted:
+    if report.results or report.unpredicted or report.rebuilt:
         terminalreporter.write(report_module.format_text(report, summary=bool(report.results)))
-    guarded = len(obs.sites)
+    observed = len(obs.sites)
     retraced = sum(1 for s in obs.sites.values() if s.retraces)
     total = sum(s.retraces for s in obs.sites.values())
-    line = f"{guarded} jit site(s) guarded, {retraced} re-traced ({total} re-trace(s))"
+    line = f"{observed} jit site(s) observed, {retraced} re-traced ({total} re-trace(s))"
+    if report.rebuilt:
+        line += f", {len(report.rebuilt)} rebuilt per test"
     if not obs.jax_imported:
         line += "; jax was never imported"
     if state.strict and report.has_retraces:

@@ -1,20 +1,22 @@
-"""`retracelint confirm` never changes what the program computes: the example project prints exactly the same
-with and without it (the report goes to a file, so stdout is the program's alone)."""
+"""`retracelint confirm` never changes what the program computes or prints: the example project prints
+exactly the same with and without it (the report goes to a file, so stdout is the program's alone),
+and so does a program that prints JAX's own cache-miss explanations and compile logs."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from confirm_programs.support import PROGRAMS, ROOT, child_environment, program_findings, write_plan
 
 pytest.importorskip(
     "jax", reason="retracelint confirm needs jax (pip install 'retracelint[confirm]')"
 )
 
-ROOT = Path(__file__).parent.parent
 # Faster XLA compiles; what JAX traces and what the program prints do not depend on it.
 ENV = {**os.environ, "JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_backend_optimization_level=0"}
 
@@ -37,3 +39,49 @@ def test_outputs_are_identical_with_and_without_confirm(project: str, tmp_path: 
     assert plain.stdout.strip()
     assert confirmed.stdout == plain.stdout
     assert report.read_text(encoding="utf-8").strip()
+
+
+# Timings, object addresses and ids differ from run to run, with or without confirm.
+_VARYING = re.compile(r"\d+\.\d+ sec|0x[0-9a-f]+|id=\d+")
+
+
+def _normalised(text: str) -> str:
+    return _VARYING.sub("<n>", text)
+
+
+def test_the_programs_own_explanations_and_compile_logs_are_unchanged(tmp_path: Path) -> None:
+    findings, _ = program_findings("own_logs.py")
+    plan = write_plan(findings, tmp_path / "plan.json")
+    env = child_environment({**os.environ, "JAX_PLATFORMS": "cpu"})
+    program = [sys.executable, str(PROGRAMS / "own_logs.py")]
+    outputs = {}
+    runs = {
+        "plain": program,
+        "flagged": [*_confirm(tmp_path, "flagged", "--plan", str(plan)), *program],
+        "all": [*_confirm(tmp_path, "all", "--plan", str(plan), "--guard", "all"), *program],
+    }
+    for explain_env in ("", "1"):
+        run_env = {**env, "JAX_EXPLAIN_CACHE_MISSES": "1"} if explain_env else env
+        for name, command in runs.items():
+            proc = subprocess.run(
+                command, cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=300
+            )
+            assert proc.returncode == (0 if name == "plain" else 1), proc.stderr[-3000:]
+            outputs[name, explain_env] = (_normalised(proc.stdout), _normalised(proc.stderr))
+    for (name, explain_env), (out, err) in outputs.items():
+        plain_out, plain_err = outputs["plain", explain_env]
+        assert out == plain_out, (name, explain_env)
+        assert err == plain_err, (name, explain_env)
+    out = outputs["plain", "1"][0]
+    # The program's own settings took effect: explanations at the user's lines, compile logs
+    # for the two calls of `scale` under log_compiles that traced.
+    explained = [line for line in out.splitlines() if "TRACING CACHE MISS at" in line]
+    assert len(explained) == 3 and all("own_logs.py:" in line for line in explained)
+    assert out.count("Finished tracing scale for jit") == 2
+    assert "explain setting: True" in out  # the environment's value, read by jax as usual
+    assert "explain setting: False" in outputs["plain", ""][0]
+
+
+def _confirm(tmp_path: Path, name: str, *args: str) -> list[str]:
+    report = tmp_path / f"{name}.json"
+    return [sys.executable, "-m", "retracelint.confirm", *args, "-o", str(report), "--"]

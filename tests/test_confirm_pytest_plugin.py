@@ -112,24 +112,30 @@ def test_a_session_reports_the_functions_that_re_traced(sessions: dict) -> None:
     run = sessions["plain"]
     out = run["output"]
     assert run["returncode"] == 0, out[-3000:]
-    assert "7 passed" in out
+    assert "10 passed" in out
     assert "retracelint" in out and "RTL901 unpredicted re-trace: predict re-traced 2 times" in out
     assert "x: f32[3] -> f32[4]" in out
     assert "(test tests/confirm_programs/pytest_cases.py::test_predict_shapes[4])" in out
-    assert "2 jit site(s) guarded, 1 re-traced (2 re-trace(s))" in out
+    # A function jitted anew by each test: said once, with the count, and not a re-trace.
+    assert "rebuilt per test: scaled is jitted anew by each of 3 tests" in out
+    assert "3 jit site(s) observed, 1 re-traced (2 re-trace(s)), 1 rebuilt per test" in out
     [site] = run["report"]["unpredicted"]
     assert site["name"] == "predict" and site["retraces"] == 2
-    assert site["line"] == 14  # the def line, not the decorator's
+    source = CASES.read_text(encoding="utf-8").splitlines()
+    assert source[site["line"] - 1].startswith("def predict")  # the def line, not the decorator's
+    [rebuilt] = run["report"]["rebuilt_per_test"]
+    assert (rebuilt["name"], rebuilt["tests"]) == ("scaled", 3)
 
 
 def test_strict_mode_under_xdist_merges_the_workers_and_fails(sessions: dict) -> None:
     run = sessions["strict-xdist"]
     out = run["output"]
-    assert "2 workers [7 items]" in out, out[-3000:]
-    assert "7 passed" in out
+    assert "2 workers [10 items]" in out, out[-3000:]
+    assert "10 passed" in out
     assert run["returncode"] == 1
     assert "failing the session (--retracelint-strict)" in out
     report = run["report"]
+    assert [r["name"] for r in report["rebuilt_per_test"]] == ["scaled"]
     [site] = report["unpredicted"]
     # 3 shapes over 2 workers: each worker's first call traces, the other calls re-trace.
     assert site["name"] == "predict" and 1 <= site["retraces"] <= 2

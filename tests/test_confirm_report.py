@@ -25,7 +25,7 @@ from retracelint.confirm.report import (
     format_text,
     read_events,
 )
-from retracelint.model import Finding, JitSite, Location
+from retracelint.model import Finding, JitSite, Location, PathStep
 
 SOURCE = textwrap.dedent(
     """\
@@ -117,19 +117,21 @@ def test_plan_groups_findings_by_site_and_round_trips(project: Path) -> None:
         plan_from_json([{"code": "RTL101"}])
 
 
-def _retrace(site: str, n: int, param: str, kind: str = "shape", **extra) -> dict:
+def _trace(site: str, n: int, param: str = "", kind: str = "shape", **extra) -> dict:
+    """A trace event as the runtime writes it; kind "first" for a function's first trace."""
+    first = kind == "first"
     return {
-        "ev": "retrace",
+        "ev": "trace",
         "pid": extra.pop("pid", 1),
         "site": site,
         "n": n,
-        "call": n + 1,
+        "retrace": not first,
         "kind": kind,
+        "call": extra.pop("call", "pkg/train.py:18"),
         "params": ["x", "n"],
-        "evidence": [f"{param}: before -> after"],
+        "evidence": [] if first else [f"{param}: before -> after"],
         "changes": [{"param": param, "path": param, "kind": kind}] if param else [],
         "stack": [{"path": "pkg/train.py", "line": 18, "function": "run", "code": "step(x, n=i)"}],
-        "error": "re-tracing function step for `jit`, but 'no_tracing' is set",
         **extra,
     }
 
@@ -140,25 +142,26 @@ def _events() -> list[dict]:
         {"ev": "patched", "pid": 1, "jax": "0.10.2"},
         {"ev": "backend", "pid": 1, "backend": "cpu"},
         {"ev": "site", "pid": 1, "site": "S2", "planned": True, "name": "step", "path": "x", "line": 6},
-        _retrace("S2", 1, "n", "static"),
-        _retrace("S2", 2, "n", "static"),
-        {"ev": "count", "pid": 1, "site": "S2", "calls": 4, "creations": 1, "retraces": 2},
-        # A second process (an xdist worker) that ended normally: exact counts.
+        _trace("S2", 1, kind="first"),
+        _trace("S2", 2, "n", "static"),
+        _trace("S2", 3, "n", "static"),
+        {"ev": "site", "pid": 1, "site": "S1", "planned": True, "name": "<lambda>"},
+        _trace("S1", 1, kind="first", call="pkg/train.py:15"),
+        # A second process (an xdist worker): its first trace is not a re-trace.
         {"ev": "start", "pid": 2},
-        _retrace("S2", 1, "n", "static", pid=2),
+        _trace("S2", 1, kind="first", pid=2),
+        _trace("S2", 2, "n", "static", pid=2),
         {
             "ev": "final",
             "pid": 2,
             "jax_imported": True,
-            "sites": {
-                "S2": {"calls": 3, "creations": 1, "retraces": 1},
-                "S1": {"calls": 1, "creations": 1},
-            },
+            "sites": {"S2": {"creations": 1, "objects": 1}, "S1": {"creations": 1, "objects": 1}},
         },
         # A site nobody flagged (--guard all).
         {"ev": "site", "pid": 1, "site": "U:/p/util.py:3", "planned": False, "name": "helper",
          "path": "/p/util.py", "line": 3, "function": "util.helper"},
-        _retrace("U:/p/util.py:3", 1, "x"),
+        _trace("U:/p/util.py:3", 1, kind="first"),
+        _trace("U:/p/util.py:3", 2, "x"),
     ]  # fmt: skip
 
 
@@ -166,16 +169,16 @@ def test_statuses_from_the_events_of_several_processes(project: Path) -> None:
     plan = build_plan(_findings())
     obs = aggregate(_events())
     assert obs.processes == 2 and obs.backends == {"cpu"}
-    assert (obs.sites["S2"].calls, obs.sites["S2"].retraces) == (7, 3)
+    assert (obs.sites["S2"].traces, obs.sites["S2"].retraces) == (5, 3)
     report = evaluate(plan, obs, RunInfo(command=["python", "train.py"], returncode=0))
     by_code = {r.finding.code: r for r in report.results}
     assert by_code["RTL201"].status == CONFIRMED and by_code["RTL201"].retraces == 3
     assert by_code["RTL101"].status == NOT_RETRACED  # x never changed; n did
     assert by_code["RTL101"].note == (
-        "step ran 7 times and re-traced 3 times, but never because of `x`: "
+        "step was traced 5 times at this call and re-traced 3 times, but never because of `x`: "
         "the finding is probably a false positive"
     )
-    assert by_code["RTL301"].status == INCONCLUSIVE  # one wrapper made, called once
+    assert by_code["RTL301"].status == INCONCLUSIVE  # one wrapper made, traced once
     [unpredicted] = report.unpredicted
     assert unpredicted.name == "helper" and unpredicted.retraces == 1
     assert report.exit_code() == 1
@@ -186,10 +189,12 @@ def test_a_finding_is_confirmed_only_by_its_own_cause(project: Path) -> None:
     events = [
         {"ev": "start", "pid": 1},
         {"ev": "site", "pid": 1, "site": "S1", "planned": True, "name": "<lambda>"},
-        _retrace("S1", 1, "", "new-function"),
-        _retrace("S2", 1, "x"),
-        {"ev": "final", "pid": 1, "sites": {"S1": {"calls": 3, "creations": 3, "retraces": 1},
-                                            "S2": {"calls": 5, "creations": 1, "retraces": 1}}},
+        _trace("S1", 1, kind="first"),
+        _trace("S1", 2, "", "new-function"),
+        _trace("S2", 1, kind="first"),
+        _trace("S2", 2, "x"),
+        {"ev": "final", "pid": 1, "sites": {"S1": {"creations": 3, "objects": 2},
+                                            "S2": {"creations": 1, "objects": 1}}},
     ]  # fmt: skip
     report = evaluate(plan, aggregate(events), RunInfo())
     by_code = {r.finding.code: r for r in report.results}
@@ -200,13 +205,65 @@ def test_a_finding_is_confirmed_only_by_its_own_cause(project: Path) -> None:
     assert report.unpredicted == []  # the x re-trace is RTL101's
 
 
+def _routed(line: int, call: int, parameter: str = "x") -> Finding:
+    """A finding on `step` whose call path ends at the call on line `call`."""
+    site = JitSite("pkg.train.step", "step", Location("pkg/train.py", 10, 1), "jax.jit")
+    step = PathStep("pkg.train.run", "step", Location("pkg/train.py", call, 9, call, 20))
+    return Finding(
+        "RTL101", "RTL101 message", Location("pkg/train.py", line, 9), jit_site=site,
+        parameter=parameter, call_path=(step,),
+    )  # fmt: skip
+
+
+def test_each_call_of_a_jitted_function_gets_its_own_status(project: Path) -> None:
+    """Two calls of one jitted function, each flagged: only the call that re-traced is confirmed;
+    a re-trace at a call no finding names is RTL901, not evidence for a sibling's finding."""
+    plan = build_plan([_routed(17, 17), _routed(18, 18)])
+    events = [
+        {"ev": "start", "pid": 1},
+        _trace("S1", 1, kind="first", call="pkg/train.py:17",
+               stack=[{"path": "pkg/train.py", "line": 17, "function": "run"}]),
+        _trace("S1", 2, "x", call="pkg/train.py:18"),
+        _trace("S1", 3, "x", call="pkg/train.py:11",
+               stack=[{"path": "pkg/train.py", "line": 11, "function": "step"}]),
+    ]  # fmt: skip
+    report = evaluate(plan, aggregate(events), RunInfo())
+    by_line = {r.finding.line: r for r in report.results}
+    assert by_line[18].status == CONFIRMED and by_line[18].retraces == 1
+    assert by_line[17].status == NOT_RETRACED
+    assert by_line[17].note.startswith("step was traced 1 time at this call and re-traced 2 times")
+    [unpredicted] = report.unpredicted
+    assert unpredicted.retraces == 1
+    assert unpredicted.evidence[0]["stack"][0]["line"] == 11
+
+
+def test_a_function_jitted_anew_by_each_test_is_rebuilt_per_test(project: Path) -> None:
+    """Under pytest: one new function object per test is not a re-trace, and is said once."""
+    events = [{"ev": "start", "pid": 1},
+              {"ev": "site", "pid": 1, "site": "U:/p/t.py:4", "planned": False, "name": "f",
+               "path": "/p/t.py", "line": 4}]  # fmt: skip
+    for i in range(5):
+        kind = "first" if i == 0 else "new-function"
+        events.append(_trace("U:/p/t.py:4", i + 1, kind=kind, test=f"t.py::test_{i} (call)"))
+    # Within the last test, the function is made anew again: a real re-trace.
+    events.append(_trace("U:/p/t.py:4", 6, kind="new-function", test="t.py::test_4 (call)"))
+    report = evaluate(build_plan([]), aggregate(events), RunInfo())
+    [rebuilt] = report.rebuilt
+    assert (rebuilt.name, rebuilt.tests) == ("f", 5)
+    [unpredicted] = report.unpredicted
+    assert unpredicted.retraces == 1
+    text = format_text(report)
+    assert "/p/t.py:4:1: rebuilt per test: f is jitted anew by each of 5 tests" in text
+
+
 def test_not_reached_and_unhashable_static_arguments(project: Path) -> None:
     plan = build_plan(
         [_finding("RTL203", 18, 10, "step", "n"), _finding("RTL301", 15, 15, "<lambda>", None)]
     )
     events = [
-        {"ev": "error", "pid": 1, "site": "S2", "kind": "unhashable-static",
-         "message": "Non-hashable static arguments are not supported", "stack": []},
+        {"ev": "error", "pid": 1, "kind": "unhashable-static",
+         "message": "Non-hashable static arguments are not supported",
+         "stack": [{"path": "pkg/train.py", "line": 18, "function": "run"}]},
     ]  # fmt: skip
     report = evaluate(plan, aggregate(events), RunInfo(command=["x"], returncode=1))
     by_code = {r.finding.code: r for r in report.results}
@@ -218,7 +275,7 @@ def test_not_reached_and_unhashable_static_arguments(project: Path) -> None:
 
 def test_a_partial_last_line_is_skipped(tmp_path: Path) -> None:
     log = tmp_path / "events.jsonl"
-    log.write_text('{"ev": "start", "pid": 1}\n{"ev": "retrace", "pid": 1, "si', encoding="utf-8")
+    log.write_text('{"ev": "start", "pid": 1}\n{"ev": "trace", "pid": 1, "si', encoding="utf-8")
     assert read_events(log) == [{"ev": "start", "pid": 1}]
     assert read_events(tmp_path / "missing.jsonl") == []
 

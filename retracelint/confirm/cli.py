@@ -69,7 +69,7 @@ def _fail(message: str) -> None:
     type=click.Choice(["flagged", "all"]),
     default="flagged",
     show_default=True,
-    help="Guard only the jit sites with findings, or every jit site in your code "
+    help="Watch only the jit sites with findings, or every jit site in your code "
     "(re-traces nobody predicted are reported as RTL901).",
 )
 @click.option(
@@ -118,9 +118,10 @@ def confirm_command(
     plan_file: str | None,
     events: str | None,
 ) -> None:
-    """Run COMMAND with every jit function at a flagged site guarded, and report for each finding
-    whether it really re-traces: confirmed (with the argument that changed and where), not
-    re-traced, inconclusive or not reached.
+    """Run COMMAND while watching JAX's own trace-cache misses, and report for each finding whether
+    it really re-traces at its call: confirmed (with the argument that changed and where), not
+    re-traced, inconclusive or not reached. The program runs unchanged: its jitted functions stay
+    JAX's objects.
 
     PATHS are analysed first (default: the current directory). Put the command after `--`.
     """

@@ -5,11 +5,17 @@ included, because a decorated function's code starts at its first decorator) or 
 call for lambdas and partials. Several findings can share one site. The child only needs the sites;
 the findings stay with the parent, which turns what the child saw into a status per finding.
 
+A finding can reach several sites, or one site by several calls (its ``other_routes``): each
+route is a site, the parameter that varies there and the calls of the jitted function on its way
+(the last step of its call path). A re-trace confirms a route only when it happened at one of
+those calls, so a sibling call's re-trace never confirms a finding about another call.
+
 A plan file (``retracelint confirm --plan FILE``) is JSON: either a list of entries or
 ``{"findings": [...]}``, each entry ``{finding_id, code, path, line, function}`` where ``path`` and
-``line`` locate the jit site, plus optional ``parameter``, ``message``, ``name``, ``wrapper`` and
+``line`` locate the jit site, plus optional ``parameter``, ``message``, ``name``, ``wrapper``,
 ``finding_path`` / ``finding_line`` / ``finding_col`` (where the finding is reported; defaults to
-the site).
+the site), ``calls`` (``[[path, line, end_line], ...]``: the calls on the way to the site) and
+``routes`` (more ``{path, line, function, name, wrapper, parameter, calls}``).
 """
 
 from __future__ import annotations
@@ -23,11 +29,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from retracelint.model import Finding
+from retracelint.model import Finding, JitSite, PathStep
 
-# Wrappers whose functions the runtime wraps itself. Others (equinox.filter_jit, nnx.jit, ...)
-# call jax.jit internally and are only reached when that inner call matches the site.
-INSTRUMENTED_WRAPPERS = frozenset({"jax.jit", "jit", "jax.pmap", "pmap"})
+Call = tuple[str, int, int]  # absolute path, first and last line of a call expression
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,16 @@ class PlanSite:
 
 
 @dataclass(frozen=True)
+class PlanRoute:
+    """One way a finding reaches a site: the parameter that varies there and the call(s) of the
+    jitted function on the way (empty: any call)."""
+
+    site_id: str
+    parameter: str | None
+    calls: tuple[Call, ...] = ()
+
+
+@dataclass(frozen=True)
 class PlannedFinding:
     finding_id: str
     code: str
@@ -66,6 +80,7 @@ class PlannedFinding:
     function: str
     parameter: str | None = None
     finding: Finding | None = field(default=None, compare=False, repr=False)
+    routes: tuple[PlanRoute, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         base: dict[str, Any] = self.finding.to_dict() if self.finding is not None else {}
@@ -105,29 +120,46 @@ class Plan:
         }
 
     def to_json(self, root: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
-        """The plan-file form (the same that --plan reads); with `root`, site paths are written
-        relative to it, so that the plan can travel with the sources."""
-        out = []
-        for f in self.findings:
-            site = self.site(f.site_id)
-            path = site.path
+        """The plan-file form (the same that --plan reads); with `root`, paths are written relative
+        to it, so that the plan can travel with the sources."""
+
+        def rel(path: str) -> str:
             if root is not None:
                 with contextlib.suppress(ValueError):
-                    path = Path(site.path).relative_to(Path(root).resolve()).as_posix()
+                    return Path(path).relative_to(Path(root).resolve()).as_posix()
+            return path
+
+        def site_entry(site: PlanSite) -> dict[str, Any]:
+            return {
+                "path": rel(site.path),
+                "line": site.line,
+                "function": site.function,
+                "name": site.name,
+                "wrapper": site.wrapper,
+            }
+
+        out = []
+        for f in self.findings:
+            first, *others = f.routes or (PlanRoute(f.site_id, f.parameter),)
             out.append(
                 {
                     "finding_id": f.finding_id,
                     "code": f.code,
-                    "path": path,
-                    "line": site.line,
-                    "function": site.function,
-                    "name": site.name,
-                    "wrapper": site.wrapper,
+                    **site_entry(self.site(f.site_id)),
                     "parameter": f.parameter,
                     "message": f.message,
                     "finding_path": f.path,
                     "finding_line": f.line,
                     "finding_col": f.col,
+                    "calls": [[rel(p), a, b] for p, a, b in first.calls],
+                    "routes": [
+                        {
+                            **site_entry(self.site(r.site_id)),
+                            "parameter": r.parameter,
+                            "calls": [[rel(p), a, b] for p, a, b in r.calls],
+                        }
+                        for r in others
+                    ],
                 }
             )
         return out
@@ -180,30 +212,62 @@ def _short_name(function: str) -> str:
     return function.rsplit(".", 1)[-1] if function else "function"
 
 
+class _Sites:
+    """Plan sites by (path, line), numbered as they are first met."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[str, int], PlanSite] = {}
+
+    def get(self, path: str, line: int, function: str, name: str, wrapper: str) -> PlanSite:
+        key = (path, line)
+        site = self.by_key.get(key)
+        if site is None:
+            first, last = site_line_range(path, line)
+            site = self.by_key[key] = PlanSite(
+                site_id=f"S{len(self.by_key) + 1}",
+                path=path,
+                line=line,
+                first_line=first,
+                last_line=last,
+                function=function,
+                name=name or _short_name(function),
+                wrapper=wrapper,
+            )
+        return site
+
+
+def _calls(steps: tuple[PathStep, ...], base: Path) -> tuple[Call, ...]:
+    """The call of the jitted function: the last step of a call path."""
+    if not steps:
+        return ()
+    loc = steps[-1].location
+    return ((str((base / loc.path).resolve()), loc.line, max(loc.end_line, loc.line)),)
+
+
 def build_plan(findings: list[Finding], root: str | os.PathLike[str] | None = None) -> Plan:
     """Group findings by jit site. Findings without a jit site (e.g. RTL000) are left out."""
     base = Path(root) if root is not None else Path.cwd()
-    sites: dict[tuple[str, int], PlanSite] = {}
+    sites = _Sites()
     planned: list[PlannedFinding] = []
+
+    def site_of(jit: JitSite) -> PlanSite:
+        path = str((base / jit.location.path).resolve())
+        return sites.get(path, jit.location.line, jit.function, jit.name, jit.wrapper)
+
     for finding in sorted(findings, key=lambda f: f.sort_key):
-        site = finding.jit_site
-        if site is None:
+        if finding.jit_site is None:
             continue
-        path = str((base / site.location.path).resolve())
-        key = (path, site.location.line)
-        plan_site = sites.get(key)
-        if plan_site is None:
-            first, last = site_line_range(path, site.location.line)
-            plan_site = sites[key] = PlanSite(
-                site_id=f"S{len(sites) + 1}",
-                path=path,
-                line=site.location.line,
-                first_line=first,
-                last_line=last,
-                function=site.function,
-                name=site.name or _short_name(site.function),
-                wrapper=site.wrapper,
-            )
+        plan_site = site_of(finding.jit_site)
+        routes = [PlanRoute(plan_site.site_id, finding.parameter, _calls(finding.call_path, base))]
+        for route in finding.other_routes:
+            if route.jit_site is not None:
+                routes.append(
+                    PlanRoute(
+                        site_of(route.jit_site).site_id,
+                        route.parameter,
+                        _calls(route.call_path, base),
+                    )
+                )
         loc = finding.location
         planned.append(
             PlannedFinding(
@@ -214,12 +278,21 @@ def build_plan(findings: list[Finding], root: str | os.PathLike[str] | None = No
                 line=loc.line,
                 col=loc.col,
                 message=finding.message,
-                function=site.function,
+                function=finding.jit_site.function,
                 parameter=finding.parameter,
                 finding=finding,
+                routes=tuple(dict.fromkeys(routes)),
             )
         )
-    return Plan(sites=list(sites.values()), findings=planned)
+    return Plan(sites=list(sites.by_key.values()), findings=planned)
+
+
+def _json_calls(raw: Any, base: Path) -> tuple[Call, ...]:
+    out = []
+    for entry in raw or ():
+        path, line, *end = entry
+        out.append((str((base / str(path)).resolve()), int(line), int(end[0] if end else line)))
+    return tuple(out)
 
 
 def plan_from_json(data: Any, root: str | os.PathLike[str] | None = None) -> Plan:
@@ -228,29 +301,38 @@ def plan_from_json(data: Any, root: str | os.PathLike[str] | None = None) -> Pla
     if not isinstance(entries, list):
         raise ValueError("a confirm plan is a list of findings or {'findings': [...]}")
     base = Path(root) if root is not None else Path.cwd()
-    sites: dict[tuple[str, int], PlanSite] = {}
+    sites = _Sites()
     planned: list[PlannedFinding] = []
+
+    def site_of(entry: dict[str, Any]) -> PlanSite:
+        function = str(entry.get("function") or "")
+        return sites.get(
+            str((base / str(entry["path"])).resolve()),
+            int(entry["line"]),
+            function,
+            str(entry.get("name") or ""),
+            str(entry.get("wrapper") or "jax.jit"),
+        )
+
     for i, entry in enumerate(entries, 1):
         try:
             raw_path, line, code = str(entry["path"]), int(entry["line"]), str(entry["code"])
+            plan_site = site_of(entry)
+            routes = [
+                PlanRoute(
+                    plan_site.site_id, entry.get("parameter"), _json_calls(entry.get("calls"), base)
+                )
+            ]
+            for route in entry.get("routes") or ():
+                routes.append(
+                    PlanRoute(
+                        site_of(route).site_id,
+                        route.get("parameter"),
+                        _json_calls(route.get("calls"), base),
+                    )
+                )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"plan entry {i} needs code, path and line: {entry!r}") from exc
-        function = str(entry.get("function") or "")
-        path = str((base / raw_path).resolve())
-        key = (path, line)
-        plan_site = sites.get(key)
-        if plan_site is None:
-            first, last = site_line_range(path, line)
-            plan_site = sites[key] = PlanSite(
-                site_id=f"S{len(sites) + 1}",
-                path=path,
-                line=line,
-                first_line=first,
-                last_line=last,
-                function=function,
-                name=str(entry.get("name") or _short_name(function)),
-                wrapper=str(entry.get("wrapper") or "jax.jit"),
-            )
         planned.append(
             PlannedFinding(
                 finding_id=str(entry.get("finding_id") or f"F{i}"),
@@ -260,11 +342,12 @@ def plan_from_json(data: Any, root: str | os.PathLike[str] | None = None) -> Pla
                 line=int(entry.get("finding_line") or line),
                 col=int(entry.get("finding_col") or 1),
                 message=str(entry.get("message") or ""),
-                function=function,
+                function=plan_site.function,
                 parameter=entry.get("parameter"),
+                routes=tuple(dict.fromkeys(routes)),
             )
         )
-    return Plan(sites=list(sites.values()), findings=planned)
+    return Plan(sites=list(sites.by_key.values()), findings=planned)
 
 
 def load_plan(path: str | os.PathLike[str]) -> Plan:

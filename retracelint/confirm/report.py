@@ -1,16 +1,19 @@
 """Turn the events the instrumented processes wrote into a status per finding, and print it.
 
-Statuses:
+Statuses (per finding, over the routes by which it reaches a site):
 
 * ``confirmed``: the site re-traced because of what the finding names (its parameter changed, or,
-  for RTL301, a new function object was traced); the evidence says from what to what, and where.
-* ``not re-traced``: the site ran at least twice at top level and never re-traced for that reason,
-  so the finding is probably a false positive (or the run did not exercise the varying path).
-* ``inconclusive``: the site ran, but too few times to tell (once, or only inside other jit
-  functions, where a re-trace shows up at the outer function).
-* ``not reached``: the run never called a jit function made at the site.
+  for RTL301, a new function object was traced), at a call the finding's route goes through; the
+  evidence says from what to what, and where.
+* ``not re-traced``: the site was traced at the finding's call and never re-traced there for that
+  reason, so the finding is probably a false positive (or the run did not exercise the varying
+  path). JAX runs no Python on a cache hit, so calls that reuse a trace are not counted.
+* ``inconclusive``: the site was traced, but only inside other jit functions (a re-trace then
+  shows up at the outer function), only from other calls, or only one jit function was made.
+* ``not reached``: nothing made at the site was ever traced.
 
-Re-traces that no finding predicted are reported as RTL901.
+Re-traces that no finding predicted are reported as RTL901. Under pytest, a jitted function that
+each test makes anew (one trace per test) is reported once as rebuilt per test, not as a re-trace.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from retracelint.confirm.plan import (
-    INSTRUMENTED_WRAPPERS,
     Plan,
     PlannedFinding,
+    PlanRoute,
     PlanSite,
     def_line,
 )
@@ -36,7 +39,7 @@ INCONCLUSIVE = "inconclusive"
 NOT_REACHED = "not reached"
 STATUSES = (CONFIRMED, NOT_RETRACED, INCONCLUSIVE, NOT_REACHED)
 UNPREDICTED_CODE = "RTL901"
-_COUNT_FIELDS = ("calls", "nested_calls", "creations", "retraces", "probes")
+_FINAL_COUNTS = ("nested", "creations", "blocked", "objects")
 
 
 @dataclass
@@ -44,13 +47,17 @@ class SiteObservation:
     site_id: str
     planned: bool = False
     meta: dict[str, Any] = field(default_factory=dict)
-    calls: int = 0
-    nested_calls: int = 0
-    creations: int = 0
+    traces: int = 0  # top-level traces, the first ones included
     retraces: int = 0
-    probes: int = 0
-    events: list[dict[str, Any]] = field(default_factory=list)  # detailed re-traces
-    errors: list[dict[str, Any]] = field(default_factory=list)
+    nested: int = 0
+    creations: int = 0
+    blocked: int = 0  # re-traces the program's own jax.no_tracing stopped
+    objects: int = 0  # distinct function objects traced
+    calls_at: Counter[str] = field(default_factory=Counter)  # traces per call site "path:line"
+    nested_in: set[str] = field(default_factory=set)
+    events: list[dict[str, Any]] = field(default_factory=list)  # re-traces, in order
+    rebuilt: list[dict[str, Any]] = field(default_factory=list)  # new per test (pytest)
+    tests: set[str] = field(default_factory=set)  # tests in which it was traced
 
 
 @dataclass
@@ -61,6 +68,8 @@ class Observations:
     patched: bool = False
     backends: set[str] = field(default_factory=set)
     unsupported_jax: str | None = None
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    clears: int = 0
 
 
 @dataclass
@@ -115,14 +124,19 @@ def read_events(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return events
 
 
+def _test_id(event: dict[str, Any]) -> str | None:
+    test = event.get("test")
+    return test.rsplit(" ", 1)[0] if test else None
+
+
 def aggregate(events: list[dict[str, Any]]) -> Observations:
     obs = Observations()
-    per_process: dict[tuple[Any, str], dict[str, int]] = {}
     finals: dict[Any, dict[str, Any]] = {}
-    pids = set()
+    # Per process and site: the tests that traced it so far (a function made anew by a test is
+    # not re-traced by it).
+    tested: dict[tuple[Any, str], set[str]] = {}
     for ev in events:
         kind, pid = ev.get("ev"), ev.get("pid")
-        pids.add(pid)
         site_id = ev.get("site")
         site = None
         if site_id is not None:
@@ -139,20 +153,14 @@ def aggregate(events: list[dict[str, Any]]) -> Observations:
             site.meta = {
                 k: v for k, v in ev.items() if k not in ("ev", "pid", "t", "site", "planned")
             }
-        elif kind == "count" and site is not None:
-            counts = per_process.setdefault((pid, site.site_id), dict.fromkeys(_COUNT_FIELDS, 0))
-            for name in _COUNT_FIELDS:
-                counts[name] = max(counts[name], int(ev.get(name, 0)))
-        elif kind == "retrace" and site is not None:
-            counts = per_process.setdefault((pid, site.site_id), dict.fromkeys(_COUNT_FIELDS, 0))
-            counts["retraces"] = max(counts["retraces"], int(ev.get("n", 0)))
-            counts["calls"] = max(counts["calls"], int(ev.get("call", 0)))
-            if "kind" in ev:
-                site.events.append(ev)
-        elif kind == "error" and site is not None:
-            site.errors.append(ev)
-            counts = per_process.setdefault((pid, site.site_id), dict.fromkeys(_COUNT_FIELDS, 0))
-            counts["calls"] = max(counts["calls"], 1)
+        elif kind == "trace" and site is not None:
+            _add_trace(site, ev, tested.setdefault((pid, site.site_id), set()))
+        elif kind == "nested" and site is not None:
+            site.nested_in.add(str(ev.get("outer")))
+        elif kind == "error":
+            obs.errors.append(ev)
+        elif kind == "clear":
+            obs.clears += 1
         elif kind == "backend" and ev.get("backend"):
             obs.backends.add(str(ev["backend"]))
         elif kind == "final":
@@ -160,19 +168,34 @@ def aggregate(events: list[dict[str, Any]]) -> Observations:
             obs.jax_imported = obs.jax_imported or bool(ev.get("jax_imported"))
             if ev.get("backend"):
                 obs.backends.add(str(ev["backend"]))
-    # A process that ended normally wrote exact counts; otherwise the milestones are lower bounds.
-    for pid, final in finals.items():
+    # What only the final counts carry (a process that was killed leaves lower bounds).
+    for final in finals.values():
         for site_id, counts in (final.get("sites") or {}).items():
-            merged = per_process.setdefault((pid, site_id), dict.fromkeys(_COUNT_FIELDS, 0))
-            for name in _COUNT_FIELDS:
-                merged[name] = max(merged[name], int(counts.get(name, 0)))
-            obs.sites.setdefault(site_id, SiteObservation(site_id))
-    for (_, site_id), counts in per_process.items():
-        site = obs.sites[site_id]
-        for name in _COUNT_FIELDS:
-            setattr(site, name, getattr(site, name) + counts[name])
+            site = obs.sites.setdefault(site_id, SiteObservation(site_id))
+            for name in _FINAL_COUNTS:
+                setattr(site, name, getattr(site, name) + int(counts.get(name, 0)))
+            site.nested_in.update(counts.get("nested_in") or ())
     obs.processes = len({ev.get("pid") for ev in events if ev.get("ev") == "start"})
     return obs
+
+
+def _add_trace(site: SiteObservation, ev: dict[str, Any], tested: set[str]) -> None:
+    test = _test_id(ev)
+    if ev.get("blocked"):
+        site.events.append(ev)
+        return
+    site.traces += 1
+    site.calls_at[str(ev.get("call"))] += 1
+    if test:
+        site.tests.add(test)
+    if ev.get("retrace"):
+        if ev.get("kind") == "new-function" and test and test not in tested:
+            site.rebuilt.append(ev)
+        else:
+            site.retraces += 1
+            site.events.append(ev)
+    if test:
+        tested.add(test)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,7 +208,7 @@ class FindingResult:
     status: str
     retraces: int = 0  # re-traces that match this finding
     site_retraces: int = 0
-    calls: int = 0
+    traces: int = 0
     creations: int = 0
     evidence: list[dict[str, Any]] = field(default_factory=list)
     note: str = ""
@@ -196,7 +219,7 @@ class FindingResult:
             "status": self.status,
             "retraces": self.retraces,
             "site_retraces": self.site_retraces,
-            "calls": self.calls,
+            "traces": self.traces,
             "creations": self.creations,
             "note": self.note,
             "evidence": [_evidence_dict(e) for e in self.evidence],
@@ -213,7 +236,7 @@ class Unpredicted:
     name: str
     function: str
     retraces: int
-    calls: int
+    traces: int
     evidence: list[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
@@ -224,9 +247,23 @@ class Unpredicted:
             "function": self.function,
             "name": self.name,
             "retraces": self.retraces,
-            "calls": self.calls,
+            "traces": self.traces,
             "evidence": [_evidence_dict(e) for e in self.evidence],
         }
+
+
+@dataclass
+class Rebuilt:
+    """A jitted function made anew by each test that uses it: one trace per test, by design."""
+
+    site_id: str
+    path: str
+    line: int
+    name: str
+    tests: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "name": self.name, "tests": self.tests}
 
 
 @dataclass
@@ -235,6 +272,7 @@ class ConfirmReport:
     results: list[FindingResult]
     unpredicted: list[Unpredicted]
     observations: Observations
+    rebuilt: list[Rebuilt] = field(default_factory=list)
 
     @property
     def counts(self) -> Counter[str]:
@@ -263,7 +301,7 @@ def _evidence_dict(ev: dict[str, Any]) -> dict[str, Any]:
         "thread": ev.get("thread"),
         "test": ev.get("test"),
         "pid": ev.get("pid"),
-        "explain": ev.get("explain"),
+        "blocked": bool(ev.get("blocked")),
         "error": ev.get("error"),
     }
 
@@ -272,27 +310,56 @@ def _changed_params(event: dict[str, Any]) -> set[str]:
     return {c.get("param", "") for c in event.get("changes") or []}
 
 
-def matches(finding: PlannedFinding, event: dict[str, Any]) -> bool:
-    """Does this re-trace prove this finding (the right cause, the right parameter)?"""
+def matches(code: str, parameter: str | None, event: dict[str, Any]) -> bool:
+    """Does this re-trace prove a finding with this code and parameter (the right cause)?"""
     kind = event.get("kind")
-    if finding.code == "RTL301":
-        return kind == "new-function" or (kind == "observed" and not event.get("changes"))
-    if kind == "new-function":
+    if code == "RTL301":
+        return kind == "new-function"
+    if kind in ("new-function", "cache-cleared", "evicted"):
         return False
-    param = finding.parameter
     changed = _changed_params(event)
-    if not param or not changed:
+    if not parameter or not changed:
         return True
-    root = param.split(".")[-1].split("[")[0]
-    if root not in (event.get("params") or []) and param not in changed:
+    root = parameter.split(".")[-1].split("[")[0]
+    if root not in (event.get("params") or []) and parameter not in changed:
         return True  # a name we cannot map onto the function's parameters: trust the site
-    return param in changed or root in changed
+    return parameter in changed or root in changed
+
+
+def _real(path: str) -> str:
+    return path if path.startswith("<") else os.path.realpath(path)
+
+
+def _call_key(path: str, line: int) -> tuple[str, int]:
+    return _real(path), line
+
+
+def at_call(route: PlanRoute, event: dict[str, Any]) -> bool:
+    """Did this trace happen at one of the route's calls (any call when it names none)?"""
+    if not route.calls:
+        return True
+    frames = [(f.get("path", ""), int(f.get("line", 0))) for f in event.get("stack") or []]
+    if not frames and event.get("call"):
+        path, _, line = str(event["call"]).rpartition(":")
+        frames = [(path, int(line or 0))]
+    for path, line in frames:
+        real = _real(path)
+        for call_path, first, last in route.calls:
+            if real == _real(call_path) and first <= line <= last:
+                return True
+    return False
+
+
+def _calls_text(route: PlanRoute) -> str:
+    return ", ".join(f"{_rel(p)}:{a}" for p, a, _ in route.calls)
 
 
 def _unique_evidence(events: list[dict[str, Any]], limit: int = 3) -> list[dict[str, Any]]:
     seen: set[tuple[str, ...]] = set()
     out = []
     for ev in events:
+        if not ev.get("stack") and not ev.get("evidence"):
+            continue  # past the detail cap: counted, not shown
         key = tuple(ev.get("evidence") or ())
         if key in seen:
             continue
@@ -303,72 +370,113 @@ def _unique_evidence(events: list[dict[str, Any]], limit: int = 3) -> list[dict[
     return out
 
 
-def evaluate(plan: Plan, obs: Observations, run: RunInfo) -> ConfirmReport:
-    by_site: dict[str, list[PlannedFinding]] = {}
-    for f in plan.findings:
-        by_site.setdefault(f.site_id, []).append(f)
-    results: list[FindingResult] = []
-    unpredicted: list[Unpredicted] = []
-    for site in plan.sites:
-        seen = obs.sites.get(site.site_id) or SiteObservation(site.site_id)
-        findings = by_site.get(site.site_id, [])
-        claimed: set[int] = set()
-        undetailed = max(0, seen.retraces - len(seen.events))
-        for f in findings:
-            mine = [ev for ev in seen.events if matches(f, ev)]
-            claimed.update(id(ev) for ev in mine)
-            results.append(_status(f, site, seen, mine, undetailed))
-        leftover = [ev for ev in seen.events if id(ev) not in claimed]
-        if leftover:
-            unpredicted.append(_unpredicted(seen, leftover, len(leftover), site.path, site.line))
-    planned_ids = {s.site_id for s in plan.sites}
-    for seen in obs.sites.values():
-        if seen.site_id in planned_ids or not seen.retraces:
+def _unhashable(f: PlannedFinding, obs: Observations) -> list[dict[str, Any]]:
+    """RTL203: the program's own ValueError, raised at the finding's line or call."""
+    out = []
+    for error in obs.errors:
+        if error.get("kind") != "unhashable-static":
             continue
-        path, line = str(seen.meta.get("path", "?")), int(seen.meta.get("line", 0) or 0)
-        if not path.startswith("<"):
-            line = def_line(path, line)  # a decorated function's code starts at its decorator
-        unpredicted.append(_unpredicted(seen, seen.events, seen.retraces, path, line))
-    return ConfirmReport(run=run, results=results, unpredicted=unpredicted, observations=obs)
+        for frame in error.get("stack") or []:
+            line = int(frame.get("line", 0))
+            here = _real(frame.get("path", "")) == _real(f.path) and line == f.line
+            if here or any(at_call(r, {"stack": [frame]}) and r.calls for r in f.routes):
+                out.append(error)
+                break
+    return out
+
+
+def evaluate(plan: Plan, obs: Observations, run: RunInfo) -> ConfirmReport:
+    results: list[FindingResult] = []
+    claimed: set[int] = set()
+    sites = {s.site_id: s for s in plan.sites}
+    for f in plan.findings:
+        routes = f.routes or (PlanRoute(f.site_id, f.parameter),)
+        mine: list[dict[str, Any]] = []
+        for route in routes:
+            seen = obs.sites.get(route.site_id)
+            if seen is None:
+                continue
+            for ev in seen.events:
+                known = any(m is ev for m in mine)
+                if not known and matches(f.code, route.parameter, ev) and at_call(route, ev):
+                    mine.append(ev)
+        claimed.update(id(ev) for ev in mine)
+        results.append(_status(f, routes, sites, obs, mine))
+    unpredicted: list[Unpredicted] = []
+    rebuilt: list[Rebuilt] = []
+    for seen in obs.sites.values():
+        leftover = [ev for ev in seen.events if id(ev) not in claimed]
+        planned = sites.get(seen.site_id)
+        if planned is not None:
+            path, line = planned.path, planned.line
+        else:
+            path, line = str(seen.meta.get("path", "?")), int(seen.meta.get("line", 0) or 0)
+            if not path.startswith("<"):
+                line = def_line(path, line)  # a decorated function's code starts at its decorator
+        if leftover:
+            unpredicted.append(_unpredicted(seen, leftover, path, line))
+        if seen.rebuilt:
+            name = str(seen.meta.get("name") or (planned.name if planned else "function"))
+            rebuilt.append(Rebuilt(seen.site_id, path, line, name, len(seen.tests)))
+    return ConfirmReport(run, results, unpredicted, obs, rebuilt)
 
 
 def _status(
     f: PlannedFinding,
-    site: PlanSite,
-    seen: SiteObservation,
+    routes: tuple[PlanRoute, ...],
+    sites: dict[str, PlanSite],
+    obs: Observations,
     mine: list[dict[str, Any]],
-    undetailed: int,
 ) -> FindingResult:
-    name = site.name or "the jit function"
-    wrapper = site.wrapper
+    observed = [obs.sites.get(r.site_id) or SiteObservation(r.site_id) for r in routes]
+    primary = sites[routes[0].site_id]
+    name = primary.name or "the jit function"
     result = FindingResult(
         finding=f,
         status=NOT_REACHED,
-        site_retraces=seen.retraces,
-        calls=seen.calls,
-        creations=seen.creations,
+        site_retraces=sum(s.retraces for s in observed),
+        traces=sum(s.traces for s in observed),
+        creations=sum(s.creations for s in observed),
     )
-    unhashable = [e for e in seen.errors if e.get("kind") == "unhashable-static"]
-    if mine or (f.code == "RTL203" and unhashable):
+    unhashable = _unhashable(f, obs) if f.code == "RTL203" else []
+    if mine or unhashable:
         result.status = CONFIRMED
-        # Re-traces past the detail cap carry no cause; count them when every detailed one matched.
-        all_mine = len(mine) == len(seen.events)
-        result.retraces = len(mine) + (undetailed if all_mine else 0)
+        result.retraces = len(mine)
         result.evidence = _unique_evidence(mine) or unhashable[:1]
-        if mine:
+        blocked = sum(1 for ev in mine if ev.get("blocked"))
+        if mine and blocked == len(mine):
+            result.note = (
+                f"{name} would have re-traced: the program's own jax.no_tracing stopped it"
+            )
+        elif mine:
             result.note = f"{name} re-traced {_times(result.retraces)}"
         else:
             result.note = f"{name} raised: {unhashable[0].get('message', '')}"
         return result
-    if seen.calls + seen.nested_calls == 0:
-        if seen.creations:
-            result.note = f"{_plural(seen.creations, 'jit function')} made here, never called"
-        elif wrapper not in INSTRUMENTED_WRAPPERS:
-            result.note = f"{name} never ran under jax.jit/jax.pmap ({wrapper} is not instrumented)"
-        else:
-            result.note = f"{name} never ran"
+    if f.code == "RTL203":
+        result.status = INCONCLUSIVE
+        result.note = (
+            "an unhashable static argument raises before JAX traces; the program never let "
+            "that error escape, so it was not seen"
+        )
         return result
-    others = seen.retraces - len(mine)
+    traced = [(r, s) for r, s in zip(routes, observed, strict=True) if s.traces]
+    if not traced:
+        if any(s.nested for s in observed):
+            outer = sorted({o for s in observed for o in s.nested_in})
+            result.status = INCONCLUSIVE
+            result.note = f"{name} was only traced inside other jit functions ({', '.join(outer)})"
+        elif result.creations:
+            result.note = f"{_plural(result.creations, 'jit function')} made here, never called"
+        else:
+            result.note = f"{name} was never traced"
+        return result
+    here = [
+        (r, s)
+        for r, s in traced
+        if not r.calls or any(at_call(r, _call_event(c)) for c in s.calls_at)
+    ]
+    others = result.site_retraces
     if f.code == "RTL301":
         cause = "a new function object"
     elif f.parameter:
@@ -376,30 +484,52 @@ def _status(
     else:
         cause = "what this finding names"
     because = f"; it re-traced {_times(others)} for other reasons" if others else ""
-    if seen.calls >= 2 and (f.code != "RTL301" or seen.creations >= 2):
-        result.status = NOT_RETRACED
-        made = f" ({seen.creations} jit functions made)" if f.code == "RTL301" else ""
-        if others:
-            how = f"re-traced {_times(others)}, but never because of {cause}"
-        else:
-            how = "never re-traced"
-        result.note = (
-            f"{name} ran {_times(seen.calls)}{made} and {how}: "
-            "the finding is probably a false positive"
-        )
-    else:
+    if not here:
+        calls = sorted({c for _, s in traced for c in s.calls_at})
         result.status = INCONCLUSIVE
-        if seen.calls == 0:
-            result.note = f"{name} only ran inside other jit functions{because}"
-        elif f.code == "RTL301" and seen.creations < 2:
-            result.note = f"only one jit function was made here, so nothing could re-trace{because}"
-        else:
-            result.note = f"{name} ran only once, too few calls to tell{because}"
+        result.note = (
+            f"{name} was traced only from other calls ({', '.join(_rel_call(c) for c in calls[:3])})"
+            f", not from {_calls_text(traced[0][0])}: calls from there reused that trace or never ran"
+            f"{because}"
+        )
+        return result
+    if f.code == "RTL301" and result.creations <= 1 and max(s.objects for _, s in here) <= 1:
+        result.status = INCONCLUSIVE
+        made = (
+            "only one jit function was made here"
+            if result.creations
+            else "one function object was traced"
+        )
+        result.note = f"{made}, so nothing could re-trace{because}"
+        return result
+    traces = sum(
+        s.calls_at[c]
+        for r, s in here
+        for c in s.calls_at
+        if not r.calls or at_call(r, _call_event(c))
+    )
+    result.status = NOT_RETRACED
+    how = (
+        f"re-traced {_times(others)}, but never because of {cause}" if others else "never re-traced"
+    )
+    result.note = (
+        f"{name} was traced {_times(traces)} at this call and {how}: "
+        "the finding is probably a false positive"
+    )
     return result
 
 
+def _call_event(call: str) -> dict[str, Any]:
+    return {"call": call}
+
+
+def _rel_call(call: str) -> str:
+    path, _, line = call.rpartition(":")
+    return f"{_rel(path)}:{line}"
+
+
 def _unpredicted(
-    seen: SiteObservation, events: list[dict[str, Any]], count: int, path: str, line: int
+    seen: SiteObservation, events: list[dict[str, Any]], path: str, line: int
 ) -> Unpredicted:
     meta = seen.meta
     return Unpredicted(
@@ -408,8 +538,8 @@ def _unpredicted(
         line=int(line or 0),
         name=str(meta.get("name") or "function"),
         function=str(meta.get("function") or ""),
-        retraces=max(count, len(events)),
-        calls=seen.calls,
+        retraces=len(events),
+        traces=seen.traces,
         evidence=_unique_evidence(events),
     )
 
@@ -476,7 +606,10 @@ def format_text(report: ConfirmReport, summary: bool = True) -> str:
         if run.backend == "gpu" and obs.backends and "gpu" not in obs.backends:
             lines.append("  --backend gpu was asked for, but jax found no GPU and ran on the CPU")
         if obs.unsupported_jax:
-            lines.append(f"  the command's jax {obs.unsupported_jax} is too old (needs >= 0.10.2)")
+            lines.append(
+                f"  the command's jax {obs.unsupported_jax} has no trace hook retracelint knows "
+                "(supported: jax >= 0.10.2)"
+            )
         lines.append("")
     for r in report.results:
         f = r.finding
@@ -489,6 +622,11 @@ def format_text(report: ConfirmReport, summary: bool = True) -> str:
             f"{u.name} re-traced {_times(u.retraces)}"
         )
         lines.extend(_evidence_lines(u.evidence))
+    for b in report.rebuilt:
+        lines.append(
+            f"{_rel(b.path)}:{b.line}:1: rebuilt per test: {b.name} is jitted anew by each of "
+            f"{_plural(b.tests, 'test')} (one trace per test, not a re-trace within a test)"
+        )
     if not summary:
         return "\n".join(lines) + "\n" if lines else ""
     if report.results or report.unpredicted:
@@ -518,6 +656,7 @@ def to_json(report: ConfirmReport) -> dict[str, Any]:
         "jax_imported": obs.jax_imported,
         "findings": [r.to_dict() for r in report.results],
         "unpredicted": [u.to_dict() for u in report.unpredicted],
+        "rebuilt_per_test": [b.to_dict() for b in report.rebuilt],
         "summary": {
             **{s: report.counts[s] for s in STATUSES},
             "unpredicted": len(report.unpredicted),

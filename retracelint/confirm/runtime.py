@@ -4,19 +4,23 @@ This module is loaded by path (``_boot/sitecustomize.py``) into a process whose 
 have retracelint installed, so it imports nothing but the standard library and, once the program
 imports it, jax. It is also used in-process by the pytest plugin.
 
-What it does (jax-internals.md §3.4, "Recipe A"):
+It observes JAX itself instead of wrapping the user's functions (jax-internals.md §4):
 
-* patches ``jax.jit`` and ``jax.pmap`` as soon as ``jax`` is imported (an import hook, so that the
-  program's own environment variables and config are read by jax exactly as without us);
-* wraps each jit function made at a guarded site in :class:`GuardedJit`. The first call at a site runs
-  normally. Before each later call the wrapper probes with ``jf.trace(...)`` under
-  ``jax.no_tracing(True)`` and ``jax.explain_cache_misses(True)``: ``.trace`` walks the same trace
-  cache lookup as a real cache miss but runs nothing and consumes no donated buffer, and raises only
-  when the Python body would run again. Then the real call runs unguarded, so dispatch-only misses
-  (numpy inputs, committed arrays, ``debug.print``) neither raise nor poison JAX's C++ cache;
-* writes one JSON line per event, with a single ``os.write`` on an ``O_APPEND`` file, so a crash, a
-  signal or a timeout leaves everything seen so far, and several processes (pytest-xdist workers,
-  multiprocessing) can share one report file.
+* every trace-cache miss ends in ``partial_eval.trace_to_jaxpr``, which announces itself to
+  ``partial_eval.test_event("trace_to_jaxpr")`` before the Python body runs. We chain onto that
+  module attribute, so whatever made the jitted function (``jax.jit``, ``pjit``, ``pmap``,
+  ``flax.nnx.jit``, ``equinox.filter_jit``, eager ``lax.scan``/``fori_loop``/``while_loop``, jit
+  under ``grad``/``vmap``) every real re-trace is seen, with the function JAX traces, its abstract
+  arguments and the call frames. A cache hit runs no Python and costs nothing;
+* the functions ``jax.jit`` and ``jax.pmap`` make are JAX's own objects, untouched: the patch only
+  notes where each was made (for ``jax.jit(partial(...))``-style sites and to count wrappers);
+* ``jax.clear_caches()`` is seen through JAX's cache registry, and a re-trace that the program's
+  own ``jax.no_tracing`` blocked through JAX's traceback filter, which runs only on exceptions;
+* nothing reads or sets JAX's config or loggers: the program's own ``explain_cache_misses`` and
+  ``log_compiles`` output is what it would be without us;
+* one JSON line per event, written with a single ``os.write`` on an ``O_APPEND`` file, so a crash,
+  a signal or a timeout leaves everything seen so far, and several processes (pytest-xdist
+  workers, multiprocessing) can share one report file.
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ import importlib.util
 import inspect
 import json
 import linecache
-import logging
 import os
 import re
 import signal
@@ -38,18 +41,23 @@ import sysconfig
 import threading
 import time
 import types
+import weakref
+from collections import Counter
 from typing import Any
 
 PLAN_ENV = "RETRACELINT_CONFIRM_PLAN"
 NO_TRACING_MARK = "but 'no_tracing' is set"
 UNHASHABLE_MARK = "Non-hashable static arguments"
-EXPLAIN_LOGGER = "jax._src.interpreters.partial_eval"
-# Full evidence (explanation, stack, signature diff) is kept for this many re-traces per site and
-# process; later ones are only counted.
+TRACE_EVENT = "trace_to_jaxpr"
+# Full evidence (stack, signature diff) is kept for this many re-traces per site and process;
+# later ones are written without it.
 DETAIL_CAP = 25
-# Signatures kept per site to find the closest earlier one when a re-trace happens.
+# Signatures kept per jitted function to find the closest earlier one when a re-trace happens.
 SIGNATURE_CAP = 16
+# Function objects remembered per jitted function (to tell a new object from a known one).
+OBJECT_CAP = 64
 KEYWORD = " (by keyword)"
+WEAK = "weak "
 # Leaves described per argument; a parameter pytree with thousands of leaves is summarised.
 LEAF_CAP = 256
 
@@ -118,6 +126,17 @@ _LIB_DIRS = _library_dirs()
 _user_files: dict[str, bool] = {}
 
 
+def _add_library_dir(module: types.ModuleType) -> None:
+    """A package installed from a source checkout (``pip install -e``) is a library all the same."""
+    global _LIB_DIRS
+    path = getattr(module, "__file__", None)
+    if path:
+        folder = os.path.dirname(os.path.realpath(path)) + os.sep
+        if not folder.startswith(_LIB_DIRS):
+            _LIB_DIRS = (*_LIB_DIRS, folder)
+            _user_files.clear()
+
+
 def is_user_file(filename: str) -> bool:
     """True for the program's own source files: not the stdlib, site-packages or retracelint."""
     known = _user_files.get(filename)
@@ -137,53 +156,119 @@ def is_user_file(filename: str) -> bool:
     return result
 
 
+def _frame_dict(frame: types.FrameType) -> dict[str, Any]:
+    code = frame.f_code
+    line = frame.f_lineno or 0
+    return {
+        "path": code.co_filename,
+        "line": line,
+        "function": code.co_name,
+        "code": linecache.getline(code.co_filename, line).strip(),
+    }
+
+
 def user_frames(frame: types.FrameType | None, limit: int = 5) -> list[dict[str, Any]]:
     """The innermost `limit` frames of user code, innermost first."""
     out: list[dict[str, Any]] = []
     while frame is not None and len(out) < limit:
-        code = frame.f_code
-        if is_user_file(code.co_filename):
-            line = frame.f_lineno or 0
-            out.append(
-                {
-                    "path": code.co_filename,
-                    "line": line,
-                    "function": code.co_name,
-                    "code": linecache.getline(code.co_filename, line).strip(),
-                }
-            )
+        if is_user_file(frame.f_code.co_filename):
+            out.append(_frame_dict(frame))
         frame = frame.f_back
     return out
+
+
+def _unwrap_once(fun: Any) -> Any:
+    """The callable one wrapper layer in: partials, methods, ``__wrapped__``, jax's WrappedFun."""
+    if isinstance(fun, functools.partial):
+        return fun.func
+    if isinstance(fun, types.MethodType):
+        return fun.__func__
+    try:
+        wrapped = getattr(fun, "__wrapped__", None)
+    except Exception:
+        wrapped = None
+    if wrapped is not None and wrapped is not fun:
+        return wrapped
+    if type(fun).__name__ == "WrappedFun":  # jax's linear_util wrapper (pmap keeps one)
+        return getattr(fun, "f", None)
+    return None
+
+
+def _own_code(fun: Any) -> types.CodeType | None:
+    code = getattr(fun, "__code__", None)
+    if isinstance(code, types.CodeType):
+        return code
+    if isinstance(fun, (types.FunctionType, types.BuiltinFunctionType, type)):
+        return None
+    try:  # a callable object: the code of its class's __call__
+        code = type(fun).__call__.__code__
+    except AttributeError:
+        return None
+    return code if isinstance(code, types.CodeType) else None
 
 
 def code_of(fun: Any) -> types.CodeType | None:
     """The code object of the Python function behind a callable (partials, methods, wrappers)."""
     for _ in range(16):
-        if isinstance(fun, functools.partial):
-            fun = fun.func
-            continue
-        if isinstance(fun, types.MethodType):
-            fun = fun.__func__
-            continue
-        wrapped = getattr(fun, "__wrapped__", None)
-        if wrapped is not None and wrapped is not fun:
-            # jax.grad(f), functools.wraps decorators and our own GuardedJit: the user's function.
-            fun = wrapped
-            continue
-        code = getattr(fun, "__code__", None)
-        if isinstance(code, types.CodeType):
-            return code
-        # A callable object: the code of its class's __call__.
-        try:
-            code = type(fun).__call__.__code__
-        except AttributeError:
-            return None
-        return code if isinstance(code, types.CodeType) else None
+        inner = _unwrap_once(fun)
+        if inner is None:
+            return _own_code(fun)
+        fun = inner
+    return None
+
+
+def user_callable(fun: Any, depth: int = 3) -> tuple[Any, types.CodeType] | None:
+    """The user's function behind `fun`: through wrappers, and through the closure of a library
+    function that calls it (pmap's per-shape ``_fun``, lax's loop-body adapters)."""
+    for _ in range(16):
+        code = _own_code(fun)
+        if code is not None and is_user_file(code.co_filename):
+            return fun, code
+        inner = _unwrap_once(fun)
+        if inner is None:
+            break
+        fun = inner
+    closure = getattr(fun, "__closure__", None)
+    if depth and closure:
+        for cell in closure:
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if isinstance(value, weakref.ref):  # lax.fori_loop holds its body weakly
+                value = value()
+            elif type(value).__name__ == "WrappedFun":  # pmap's per-shape closure
+                value = getattr(value, "f", None)
+            if callable(value) and not isinstance(value, type):
+                found = user_callable(value, depth - 1)
+                if found is not None:
+                    return found
     return None
 
 
 def _norm_qualname(name: str) -> str:
     return name.replace(".<locals>", "")
+
+
+class _Ref:
+    """A reference to a function object that does not keep it alive where Python allows."""
+
+    __slots__ = ("ident", "ref")
+
+    def __init__(self, obj: Any) -> None:
+        self.ident = id(obj)
+        try:
+            self.ref: Any = weakref.ref(obj)
+        except TypeError:
+            self.ref = None
+
+    def is_(self, obj: Any) -> bool:
+        if self.ref is None:
+            return self.ident == id(obj)
+        return self.ref() is obj
+
+    def alive(self) -> bool:
+        return self.ref is None or self.ref() is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,18 +287,44 @@ def _short(value: Any, limit: int = 80) -> str:
     return text[:head] + "..." + text[len(text) - (limit - 3 - head) :]
 
 
-def _aval_str(leaf: Any) -> str:
-    import jax
-
-    try:
-        aval = jax.typeof(leaf)
-    except Exception:
-        return f"<{type(leaf).__name__}>"
+def aval_text(aval: Any) -> str:
+    """``f32[3]``, or ``weak f32[]`` for a weakly typed value (a Python scalar)."""
     try:
         text = aval.str_short(short_dtypes=True)
     except Exception:
         text = str(aval)
-    return text + " (weak)" if getattr(aval, "weak_type", False) else text
+    return WEAK + text if getattr(aval, "weak_type", False) else text
+
+
+def _leaf_text(leaf: Any) -> str:
+    import jax
+
+    try:
+        return aval_text(jax.typeof(leaf))
+    except Exception:
+        return f"<{type(leaf).__name__}>"
+
+
+def _is_array(leaf: Any) -> bool:
+    import jax
+
+    return isinstance(leaf, jax.Array) or type(leaf).__module__ == "numpy"
+
+
+def _keys_text(keys: list[Any]) -> str:
+    return "{" + ", ".join(str(k) for k in keys) + "}"
+
+
+def _node_text(node: Any, children: int, keys: list[Any]) -> str:
+    """What a pytree node contributes to the cache key, in words."""
+    if isinstance(node, dict):
+        kind = type(node).__name__
+        return f"{kind} keys {_keys_text(keys)}"
+    if isinstance(node, tuple) and hasattr(node, "_fields"):
+        return f"{type(node).__name__}({', '.join(node._fields)})"
+    if isinstance(node, (list, tuple)):
+        return f"{type(node).__name__} of {children}"
+    return type(node).__name__
 
 
 def _as_index_set(value: Any) -> set[Any]:
@@ -228,22 +339,28 @@ def _as_index_set(value: Any) -> set[Any]:
 
 
 class CallInfo:
-    """What a jit wrapper knows about how its arguments map to parameters."""
+    """How a call's arguments map to the jitted function's parameters, and which are static."""
 
-    def __init__(self, fun: Any, jit_kwargs: dict[str, Any]) -> None:
-        self.static_nums = _as_index_set(jit_kwargs.get("static_argnums"))
-        self.static_names = _as_index_set(jit_kwargs.get("static_argnames"))
+    def __init__(
+        self,
+        fun: Any,
+        static_argnums: Any = None,
+        static_argnames: Any = None,
+        non_arrays_static: bool = False,
+    ) -> None:
+        self.static_nums = _as_index_set(static_argnums)
+        self.static_names = _as_index_set(static_argnames)
+        # Wrappers such as equinox.filter_jit hold every non-array leaf static.
+        self.non_arrays_static = non_arrays_static
         self.params: list[str] = []
-        self.has_varargs = False
+        self.signature: inspect.Signature | None = None
         try:
-            sig = inspect.signature(fun)
+            self.signature = inspect.signature(fun)
         except (TypeError, ValueError):
             return
-        for param in sig.parameters.values():
+        for param in self.signature.parameters.values():
             if param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
                 self.params.append(param.name)
-            elif param.kind == param.VAR_POSITIONAL:
-                self.has_varargs = True
         # JAX derives each of static_argnums / static_argnames from the other.
         for i in list(self.static_nums):
             if isinstance(i, int) and -len(self.params) <= i < len(self.params):
@@ -251,6 +368,15 @@ class CallInfo:
         for name in list(self.static_names):
             if name in self.params:
                 self.static_nums.add(self.params.index(name))
+
+    def binds(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        if self.signature is None:
+            return False
+        try:
+            self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return False
+        return True
 
     def name_of(self, index: int) -> str:
         return self.params[index] if index < len(self.params) else f"args[{index}]"
@@ -263,37 +389,77 @@ class CallInfo:
         return index in self.static_nums or (index - nargs) in self.static_nums
 
 
+def _describe_value(
+    out: dict[str, str], path: str, value: Any, non_arrays_static: bool, how: str
+) -> None:
+    import jax
+
+    budget = [LEAF_CAP]
+
+    def walk(key: str, node: Any, suffix: str) -> None:
+        if budget[0] <= 0:
+            return
+        if node is None:
+            out[key] = "None" + suffix
+            budget[0] -= 1
+            return
+        try:
+            children = jax.tree_util.tree_flatten_with_path(node, is_leaf=lambda y: y is not node)
+        except Exception:
+            out[key] = f"<{type(node).__name__}>" + suffix
+            return
+        pairs, treedef = children
+        if treedef.num_nodes == 1 and treedef.num_leaves == 1 and not pairs[0][0]:
+            budget[0] -= 1
+            if non_arrays_static and not _is_array(node):
+                out[key] = f"Static(val={_short(node)})" + suffix
+            else:
+                out[key] = _leaf_text(node) + suffix
+            return
+        keys = [_key_name(p[0][0]) for p in pairs]
+        out[key + "<tree>"] = _node_text(node, len(pairs), keys) + suffix
+        for child_path, child in pairs:
+            walk(key + jax.tree_util.keystr(child_path), child, "")
+
+    walk(path, value, how)
+
+
+def _key_name(entry: Any) -> Any:
+    for attr in ("key", "idx", "name"):
+        if hasattr(entry, attr):
+            return getattr(entry, attr)
+    return entry
+
+
 def describe_call(info: CallInfo, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, str]:
     """A readable signature of one call: parameter path -> abstract value (the parts of JAX's
     trace-cache key that a user can change: shapes, dtypes, weak types, pytree structure, statics)."""
-    import jax
-
     out: dict[str, str] = {}
-
-    def add(name: str, value: Any, static: bool, keyword: bool) -> None:
-        # Passing a parameter by keyword instead of by position is a different cache key too.
-        how = KEYWORD if keyword else ""
-        if static:
-            out[name] = f"Static(val={_short(value)}){how}"
-            return
-        try:
-            leaves, treedef = jax.tree_util.tree_flatten_with_path(value)
-        except Exception:
-            out[name] = f"<{type(value).__name__}>{how}"
-            return
-        if treedef.num_nodes == 1 and treedef.num_leaves == 1 and not leaves[0][0]:
-            out[name] = _aval_str(value) + how
-            return
-        out[name + "<tree>"] = _short(treedef, 160) + how
-        for path, leaf in leaves[:LEAF_CAP]:
-            out[name + jax.tree_util.keystr(path)] = _aval_str(leaf)
-
     for i, value in enumerate(args):
         name = info.name_of(i)
-        add(name, value, info.is_static(i, name, len(args)), False)
+        if info.is_static(i, name, len(args)):
+            out[name] = f"Static(val={_short(value)})"
+        else:
+            _describe_value(out, name, value, info.non_arrays_static, "")
     for name, value in kwargs.items():
         index = info.params.index(name) if name in info.params else None
-        add(name, value, info.is_static(index, name, len(args)), True)
+        # Passing a parameter by keyword instead of by position is a different cache key too.
+        if info.is_static(index, name, len(args)):
+            out[name] = f"Static(val={_short(value)}){KEYWORD}"
+        else:
+            _describe_value(out, name, value, info.non_arrays_static, KEYWORD)
+    return out
+
+
+def describe_avals(arg_names: Any, avals: Any, treedef: Any) -> dict[str, str]:
+    """The signature from what JAX traces with (its argument names and abstract values), for
+    functions traced without a call we can see the arguments of (lax loop bodies)."""
+    out: dict[str, str] = {}
+    names = list(arg_names or ())
+    for i, aval in enumerate(list(avals)[:LEAF_CAP]):
+        name = names[i] if i < len(names) and names[i] else f"args[{i}]"
+        out[name] = aval_text(aval)
+    out["<tree>"] = _short(treedef, 160)
     return out
 
 
@@ -305,19 +471,25 @@ def _root(key: str) -> str:
     return match.group(0) if match else key
 
 
+_ARRAY = re.compile(r"^(?:weak )?([a-z]+\d*)\[(.*)\]$")
+
+
 def _change_kind(key: str, before: str | None, after: str | None) -> str:
     if before is None or after is None:
         return "structure"
+    if key.startswith("context "):
+        return "context"
     before, after = before.removesuffix(KEYWORD), after.removesuffix(KEYWORD)
     if before == after or key.endswith("<tree>"):
         return "structure"  # the same value passed by keyword on one side, or a changed pytree
     if before.startswith("Static(") or after.startswith("Static("):
         return "static"
-    b_type, _, b_rest = before.partition("[")
-    a_type, _, a_rest = after.partition("[")
-    if b_rest.split("]")[0] != a_rest.split("]")[0]:
+    b, a = _ARRAY.match(before), _ARRAY.match(after)
+    if b is None or a is None:
+        return "structure"  # None on one side, an array on the other
+    if b.group(2) != a.group(2):
         return "shape"
-    if b_type != a_type:
+    if b.group(1) != a.group(1):
         return "dtype"
     return "weak_type"
 
@@ -351,7 +523,7 @@ def diff_signatures(before: dict[str, str], after: dict[str, str]) -> list[dict[
         changes.append(
             {
                 "param": root,
-                "path": display,
+                "path": display or "arguments",
                 "kind": _change_kind(key, old, new),
                 "before": old if old is not None else "absent",
                 "after": new if new is not None else "absent",
@@ -360,435 +532,133 @@ def diff_signatures(before: dict[str, str], after: dict[str, str]) -> list[dict[
     return changes
 
 
+def _common_prefix(before: str, after: str) -> tuple[str, str, str]:
+    """``dict keys {a}`` and ``dict keys {a, b}`` -> (``dict keys ``, ``{a}``, ``{a, b}``)."""
+    for prefix in ("dict keys ", "OrderedDict keys ", "defaultdict keys ", "list of ", "tuple of "):
+        if before.startswith(prefix) and after.startswith(prefix):
+            return prefix, before[len(prefix) :], after[len(prefix) :]
+    return "", before, after
+
+
 def render_change(change: dict[str, Any]) -> str:
     before, after = change["before"], change["after"]
     if before.endswith(KEYWORD) and after.endswith(KEYWORD):
         before, after = before.removesuffix(KEYWORD), after.removesuffix(KEYWORD)
-    return f"{change['path']}: {before} -> {after}"
-
-
-_CONTEXT_LINE = re.compile(r"\* (\S+) differs: now (.*) and before (.*)$")
-_TYPES_LINE = re.compile(r"\* at (.+?), now (.+?) and before (.+?)(?:https://\S+)?$")
-_TREE_LINE = re.compile(r"\* at input path (.+?), now (.+) and before (.+), so (.+)$")
-
-
-def evidence_from_explain(explain: str) -> list[str]:
-    """Readable lines from a JAX cache-miss explanation (used when our own diff finds nothing,
-    e.g. a changed config or context manager)."""
-    lines: list[str] = []
-    for raw in explain.splitlines():
-        text = raw.strip()
-        m = _CONTEXT_LINE.match(text)
-        if m:
-            lines.append(f"context {m.group(1)}: {m.group(3)} -> {m.group(2)}")
-            continue
-        m = _TREE_LINE.match(text)
-        if m:
-            lines.append(f"input path {m.group(1)}: {m.group(3)} -> {m.group(2)} ({m.group(4)})")
-            continue
-        m = _TYPES_LINE.match(text)
-        if m:
-            lines.append(f"{m.group(1)}: {m.group(3)} -> {m.group(2)}")
-    return lines
+    prefix, before, after = _common_prefix(before, after)
+    return f"{change['path']}: {prefix}{before} -> {after}"
 
 
 # ---------------------------------------------------------------------------------------------
-# Sites
+# Sites and jitted functions
 
 
 class Site:
-    """A place in the source where jit functions are made; all wrappers made there share it."""
+    """A place in the source where jitted functions are made (a ``def``, or a ``jax.jit(...)``
+    call); every function object made there, and every jit wrapper of it, belongs to it."""
 
-    def __init__(self, runtime: Runtime, site_id: str, planned: bool, meta: dict[str, Any]):
-        self.runtime = runtime
+    def __init__(self, site_id: str, planned: bool, meta: dict[str, Any]):
         self.id = site_id
         self.planned = planned
         self.meta = meta
-        self.calls = 0  # top-level calls (not made while tracing another function)
-        self.nested_calls = 0
-        self.creations = 0
+        self.traces = 0  # top-level traces (not made while tracing another user function)
         self.retraces = 0
-        self.probes = 0
-        self.state = UNTRACED
-        self.lock = threading.Lock()
-        self.signatures: list[dict[str, str]] = []
+        self.nested = 0
+        self.creations = 0
+        self.blocked = 0
+        self.calls_at: Counter[str] = Counter()  # top-level traces per call site "path:line"
+        self.retraces_at: Counter[str] = Counter()
+        self.nested_in: set[str] = set()
+        self.groups: dict[Any, Jitted] = {}
+        self.objects: list[_Ref] = []  # distinct function objects traced here (capped)
+        self.object_count = 0
         self.announced = False
 
-    def remember(self, signature: dict[str, str] | None) -> None:
-        if signature is not None:
-            self.signatures.append(signature)
-            del self.signatures[:-SIGNATURE_CAP]
-
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[str, Any]:
         return {
-            "calls": self.calls,
-            "nested_calls": self.nested_calls,
-            "creations": self.creations,
+            "traces": self.traces,
             "retraces": self.retraces,
-            "probes": self.probes,
+            "nested": self.nested,
+            "creations": self.creations,
+            "blocked": self.blocked,
+            "objects": self.object_count,
+            "calls_at": dict(self.calls_at),
+            "retraces_at": dict(self.retraces_at),
+            "nested_in": sorted(self.nested_in),
         }
 
-
-UNTRACED, IN_FLIGHT, TRACED = 0, 1, 2
-
-
-def _is_milestone(n: int) -> bool:
-    return n & (n - 1) == 0  # 1, 2, 4, 8, ...
-
-
-# ---------------------------------------------------------------------------------------------
-# The probe
-
-
-class _CaptureFilter(logging.Filter):
-    """Collects JAX's cache-miss explanations emitted during our probe (in this thread only) and
-    keeps them out of the user's logs unless the user turned explanations on themselves."""
-
-    def __init__(self, jx: _Jax) -> None:
-        super().__init__()
-        self.jx = jx
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        capture = getattr(_tls, "capture", None)
-        if capture is None:
-            return True
-        with contextlib.suppress(Exception):
-            capture.append(record.getMessage())
-        # Our probe turned explanations on thread-locally; the global value is the user's choice.
-        return self.jx.user_explains()
-
-
-_capture_filter: _CaptureFilter | None = None
-
-
-def _install_capture_filter(jx: _Jax) -> None:
-    global _capture_filter
-    if _capture_filter is None:
-        _capture_filter = _CaptureFilter(jx)
-        logging.getLogger(EXPLAIN_LOGGER).addFilter(_capture_filter)
-
-
-class _Jax:
-    """The pieces of jax the hot path needs, looked up once."""
-
-    def __init__(self, jax: Any) -> None:
-        self.jax = jax
-        self.no_tracing = jax.no_tracing
-        self.explain = jax.explain_cache_misses
-        try:
-            from jax._src import config as jax_config
-            from jax._src import core as jax_core
-
-            self.trace_state_clean = jax_core.trace_state_clean
-            self.disable_jit = jax_config.disable_jit
-            self.explain_state = jax_config.explain_cache_misses
-        except Exception:  # private modules moved: probe everywhere, JAX still raises correctly
-            self.trace_state_clean = lambda: True
-            self.disable_jit = None
-            self.explain_state = None
-        try:
-            # `Jitted.trace` is `_infer_params` (the trace-cache lookup, where no_tracing raises)
-            # plus building a Traced object whose per-argument metadata costs ~3x the lookup.
-            from jax._src import pjit
-
-            self.infer_params = pjit._infer_params
-        except Exception:
-            self.infer_params = None
-
-    def lookup(self, jf: Any) -> _Lookup:
-        return _Lookup(jf, self.infer_params)
-
-    def can_probe(self) -> bool:
-        # Inside another trace (nested jit, grad/vmap outside jit) the arguments are tracers and a
-        # probe would report the outer function's re-trace again; under disable_jit nothing traces.
-        if not self.trace_state_clean():
-            return False
-        return not (self.disable_jit is not None and self.disable_jit.value)
-
-    def user_explains(self) -> bool:
-        state = self.explain_state
-        try:
-            return bool(state.get_global()) if state is not None else False
-        except Exception:
-            return False
-
-
-class _Lookup:
-    """Walks a jit function's trace-cache lookup for (args, kwargs), where no_tracing raises on a
-    miss. Uses jax's private _infer_params when it fits, else the public Jitted.trace."""
-
-    __slots__ = ("fast", "fun", "infer", "info", "jf")
-
-    def __init__(self, jf: Any, infer: Any) -> None:
-        self.jf = jf
-        self.infer = infer
-        self.fun = getattr(jf, "_fun", None)
-        self.info = getattr(jf, "_jit_info", None)
-        self.fast = infer is not None and self.fun is not None and self.info is not None
-
-    def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if self.fast:
-            try:
-                return self.infer(self.fun, self.info, args, kwargs)
-            except RuntimeError:
-                raise
-            except Exception:
-                # A changed private signature, or a call that is wrong anyway: from now on take
-                # the public path, which raises for bad calls exactly as the real call will.
-                self.fast = False
-        return self.jf.trace(*args, **kwargs)
-
-
-def probe(jx: _Jax, lookup: Any, args: tuple[Any, ...], kwargs: dict[str, Any]):
-    """None when the call would reuse a cached trace; otherwise (error text, captured explanation
-    lines). `lookup` is _Jax.lookup(jf)."""
-    messages: list[str] = []
-    _tls.capture = messages
-    try:
-        with jx.explain(True), jx.no_tracing(True):
-            lookup(args, kwargs)
-    except RuntimeError as exc:
-        text = str(exc)
-        if NO_TRACING_MARK in text:
-            return text, messages
-        return None  # the real call will raise it where the user expects it
-    except Exception:
-        return None
-    finally:
-        _tls.capture = None
-    return None
-
-
-# ---------------------------------------------------------------------------------------------
-# Guarded wrappers
-
-
-class GuardedJit:
-    """Stands in for the object ``jax.jit`` returned; calls, attributes and method binding behave
-    like the original."""
-
-    def __init__(self, runtime: Runtime, site: Site, jf: Any, fun: Any, jit_kwargs: dict[str, Any]):
-        d = self.__dict__
-        d["_rtl_runtime"] = runtime
-        d["_rtl_site"] = site
-        d["_rtl_jf"] = jf
-        d["_rtl_fun"] = fun
-        d["_rtl_kwargs"] = jit_kwargs
-        d["_rtl_calls"] = 0
-        d["_rtl_info"] = None
-        d["_rtl_lookup"] = runtime.jx.lookup(jf)
-        for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__"):
-            with contextlib.suppress(AttributeError):
-                d[attr] = getattr(jf, attr)
-
-    # -- the hot path --------------------------------------------------------------------------
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        site = self._rtl_site
-        runtime = self._rtl_runtime
-        jx = runtime.jx
-        n = self._rtl_calls = self._rtl_calls + 1
-        if not jx.can_probe():
-            site.nested_calls += 1
-            site.state = TRACED
-            return self._rtl_real(args, kwargs)
-        calls = site.calls = site.calls + 1
-        if _is_milestone(calls):
-            runtime.milestone(site)
-        if site.state != TRACED:
-            return self._rtl_first(args, kwargs)
-        site.probes += 1
-        found = probe(jx, self._rtl_lookup, args, kwargs)
-        if found is not None:
-            self._rtl_record(found, n, calls, args, kwargs)
-        return self._rtl_real(args, kwargs)
-
-    def _rtl_first(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """The first call at a site traces by design: let it, and remember what it saw. Until it
-        returns, other threads call straight through: probing a key that another thread is still
-        tracing would report that first trace as a re-trace."""
-        site = self._rtl_site
-        with site.lock:
-            first = site.state == UNTRACED
-            if first:
-                site.state = IN_FLIGHT
-        if not first:
-            return self._rtl_real(args, kwargs)
-        try:
-            site.remember(self._rtl_describe(args, kwargs))
-            return self._rtl_real(args, kwargs)
-        finally:
-            site.state = TRACED
-            self._rtl_runtime.note_backend()
-
-    def _rtl_real(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        try:
-            return self._rtl_jf(*args, **kwargs)
-        except ValueError as exc:
-            if UNHASHABLE_MARK in str(exc):
-                self._rtl_runtime.error(self._rtl_site, "unhashable-static", str(exc))
-            raise
-
-    # -- evidence ------------------------------------------------------------------------------
-    def _rtl_call_info(self) -> CallInfo:
-        info = self._rtl_info
-        if info is None:
-            info = self.__dict__["_rtl_info"] = CallInfo(self._rtl_fun, self._rtl_kwargs)
-        return info
-
-    def _rtl_describe(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, str] | None:
-        try:
-            return describe_call(self._rtl_call_info(), args, kwargs)
-        except Exception:
-            return None
-
-    def _rtl_record(self, found, wrapper_call, site_call, args, kwargs) -> None:
-        site = self._rtl_site
-        site.retraces += 1
-        error, messages = found
-        runtime = self._rtl_runtime
-        event: dict[str, Any] = {
-            "ev": "retrace",
-            "site": site.id,
-            "n": site.retraces,
-            "call": site_call,
-            "thread": threading.current_thread().name,
-        }
-        if site.retraces > DETAIL_CAP:
-            runtime.writer.emit(event)
+    def note_object(self, fun: Any) -> None:
+        if any(r.is_(fun) for r in self.objects):
             return
-        explain = "\n".join(messages)
-        signature = self._rtl_describe(args, kwargs)
-        changes: list[dict[str, Any]] = []
-        if signature is not None and site.signatures:
-            # Newest first: among equally close earlier calls, the latest reads most naturally.
-            candidates = [diff_signatures(old, signature) for old in reversed(site.signatures)]
-            changes = min([c for c in candidates if c] or [[]], key=len)
-        if "never seen function" in explain or (wrapper_call == 1 and not changes):
-            # A jit wrapper made again around a new function object (jax.jit(lambda ...) or
-            # jax.jit(partial(...)) per call): JAX has never seen it, so it traces again.
-            kind = "new-function"
-            changes = []
-            evidence = [
-                f"new function object: {self.__dict__.get('__name__', 'function')} was wrapped "
-                f"by jax.jit again (wrapper #{site.creations} made at this site)"
-            ]
-        elif changes:
-            kinds = {c["kind"] for c in changes}
-            kind = kinds.pop() if len(kinds) == 1 else "mixed"
-            evidence = [render_change(c) for c in changes[:4]]
-        else:
-            lines = evidence_from_explain(explain)
-            kind = "context" if "Tracing context" in explain else "unknown"
-            evidence = lines[:4] or ["re-traced; JAX gave no explanation"]
-        site.remember(signature)
-        frame = sys._getframe(2)
-        event.update(
-            {
-                "params": self._rtl_call_info().params,
-                "kind": kind,
-                "evidence": evidence,
-                "changes": changes[:8],
-                "explain": explain or None,
-                "error": error,
-                "stack": user_frames(frame),
-                "test": os.environ.get("PYTEST_CURRENT_TEST"),
-            }
-        )
-        runtime.writer.emit(event)
-
-    # -- behave like the jit object --------------------------------------------------------------
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        if obj is None:
-            return self
-        return types.MethodType(self, obj)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__["_rtl_jf"], name)
-
-    def __repr__(self) -> str:
-        return repr(self._rtl_jf)
+        self.object_count += 1
+        self.objects = [r for r in self.objects if r.alive()][-OBJECT_CAP:]
+        self.objects.append(_Ref(fun))
 
 
-class GuardedPmap:
-    """pmap functions have no ``.trace``: count executions of the Python body instead (each one is
-    a trace) and report any that happens after the first."""
+class Jitted:
+    """One jitted function at a site: the function objects traced with one set of jit options
+    (``jax.jit(f)`` and ``jax.jit(f, static_argnums=1)`` of one ``def`` are two)."""
 
-    def __init__(self, runtime: Runtime, site: Site, pf: Any, counter: _BodyCounter, fun: Any):
-        d = self.__dict__
-        d["_rtl_runtime"] = runtime
-        d["_rtl_site"] = site
-        d["_rtl_pf"] = pf
-        d["_rtl_counter"] = counter
-        d["_rtl_info"] = CallInfo(fun, {})
-        for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__"):
-            with contextlib.suppress(AttributeError):
-                d[attr] = getattr(pf, attr)
+    def __init__(self) -> None:
+        self.funs: list[_Ref] = []  # the user's function objects, capped
+        self.wrappers: list[_Ref] = []  # the objects JAX caches by (a new nnx.jit wrapper, ...)
+        self.signatures: list[tuple[dict[str, str], tuple[Any, ...] | None, int]] = []
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        site = self._rtl_site
-        runtime = self._rtl_runtime
-        if not runtime.jx.can_probe():
-            site.nested_calls += 1
-            return self._rtl_pf(*args, **kwargs)
-        calls = site.calls = site.calls + 1
-        if _is_milestone(calls):
-            runtime.milestone(site)
-        counter = self._rtl_counter
-        before = counter.count
-        out = self._rtl_pf(*args, **kwargs)
-        if counter.count > before:
-            try:
-                signature = describe_call(self._rtl_info, args, kwargs)
-            except Exception:
-                signature = None
-            if site.state == TRACED:
-                site.retraces += 1
-                changes: list[dict[str, Any]] = []
-                if signature is not None and site.signatures:
-                    options = [diff_signatures(old, signature) for old in reversed(site.signatures)]
-                    changes = min([c for c in options if c] or [[]], key=len)
-                runtime.writer.emit(
-                    {
-                        "ev": "retrace",
-                        "site": site.id,
-                        "n": site.retraces,
-                        "call": calls,
-                        "params": self._rtl_info.params,
-                        "kind": "observed",
-                        "evidence": [render_change(c) for c in changes[:4]]
-                        or ["the pmapped function's Python body ran again"],
-                        "changes": changes[:8],
-                        "error": None,
-                        "explain": None,
-                        "stack": user_frames(sys._getframe(1)),
-                        "test": os.environ.get("PYTEST_CURRENT_TEST"),
-                        "thread": threading.current_thread().name,
-                    }
-                )
-            site.state = TRACED
-            site.remember(signature)
-        return out
+    def knows(self, refs: list[_Ref], obj: Any) -> bool:
+        return any(r.is_(obj) for r in refs)
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        return self if obj is None else types.MethodType(self, obj)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__["_rtl_pf"], name)
+    def remember(self, refs: list[_Ref], obj: Any) -> None:
+        if not self.knows(refs, obj):
+            refs[:] = [r for r in refs if r.alive()][-OBJECT_CAP:]
+            refs.append(_Ref(obj))
 
 
-class _BodyCounter:
-    """Wraps a function given to pmap; each execution of its body is one trace."""
+# ---------------------------------------------------------------------------------------------
+# What one trace is
 
-    def __init__(self, fun: Any) -> None:
-        self.count = 0
-        counter = self
 
-        @functools.wraps(fun)
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            counter.count += 1
-            return fun(*args, **kwargs)
+class Trace:
+    """What the observer learnt about one trace-cache miss."""
 
-        self.fun = counted
+    __slots__ = (
+        "args",
+        "call_frame",
+        "code",
+        "dbg",
+        "fun",
+        "in_avals",
+        "jax_fun",
+        "ji",
+        "library",
+        "nested_in",
+    )
+
+    def __init__(self) -> None:
+        self.fun: Any = None  # the user's function object
+        self.code: types.CodeType | None = None
+        self.jax_fun: Any = None  # the object JAX traced (and caches by)
+        self.dbg: Any = None
+        self.in_avals: Any = None
+        self.ji: Any = None  # jit's options (PjitInfo), None for lax primitives
+        self.library = False  # made by a wrapper library (equinox, flax) around the user function
+        self.call_frame: types.FrameType | None = None
+        self.args: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self.nested_in: str | None = None
+
+
+def _jit_key(ji: Any) -> Any:
+    if ji is None:
+        return None
+    fields = (
+        "static_argnums",
+        "static_argnames",
+        "donate_argnums",
+        "donate_argnames",
+        "keep_unused",
+        "inline",
+        "device",
+        "backend",
+    )
+    return tuple(_short(getattr(ji, name, None), 200) for name in fields)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -801,9 +671,10 @@ class Runtime:
         self.guard_all = plan.get("guard", "flagged") == "all"
         self.writer = EventWriter(plan["report"])
         self.sites: dict[str, Site] = {}
-        self.jx: _Jax | None = None  # set when jax is imported
+        self.jax: Any = None
         self.patched = False
-        self._lock = threading.Lock()
+        self.observing = False
+        self._lock = threading.RLock()
         self._by_file: dict[str, list[tuple[int, int, dict[str, Any]]]] = {}
         self._by_name: dict[str, list[tuple[int, int, dict[str, Any]]]] = {}
         for site in plan.get("sites", []):
@@ -813,46 +684,38 @@ class Runtime:
                 self._by_name.setdefault(_norm_qualname(site["function"]), []).append(entry)
         self._finished = False
         self.backend: str | None = None
-        self._pmap_counters: Any = None
+        self._trace_code: types.CodeType | None = None
+        self._jax_dir = ""
+        self._context_names: tuple[str, ...] | None = None
+        self._trace_context: Any = None
+        # Where jax.jit / jax.pmap last wrapped each callable (the site of jax.jit(partial(...)),
+        # jax.jit(self.method), jax.jit(lambda ...)): id -> (reference, "path", line).
+        self._made: dict[int, tuple[_Ref, str, int]] = {}
+        self.clears = 0  # jax.clear_caches() calls seen
+        self.last_clear: dict[str, Any] | None = None
+        self._clear_listener: Any = None
 
     # -- events --------------------------------------------------------------------------------
     def start(self) -> None:
         self.writer.emit({"ev": "start", "argv": list(sys.argv), "ppid": os.getppid()})
 
-    def milestone(self, site: Site) -> None:
-        self.writer.emit({"ev": "count", "site": site.id, **site.counts()})
-
-    def error(self, site: Site, kind: str, message: str) -> None:
-        self.writer.emit(
-            {
-                "ev": "error",
-                "site": site.id,
-                "kind": kind,
-                "message": message.splitlines()[0][:300],
-                "stack": user_frames(sys._getframe(2)),
-            }
-        )
-
     def note_backend(self) -> None:
-        """Record the platform once a guarded function has run (at exit, jax has let go of it)."""
+        """Record the platform once a function traced (at exit, jax has let go of it)."""
         if self.backend is not None:
             return
-        jax = sys.modules.get("jax")
         try:
-            self.backend = str(jax.default_backend()) if jax is not None else None
+            self.backend = str(self.jax.default_backend()) if self.jax is not None else None
         except Exception:
             self.backend = "?"
         if self.backend:
             self.writer.emit({"ev": "backend", "backend": self.backend})
 
     def after_fork(self) -> None:
-        """In a forked child: count from zero (the parent reports its own calls) and never wait on
-        a lock that a thread of the parent held at the fork."""
+        """In a forked child: count from zero (the parent reports its own traces) and never wait
+        on a lock that a thread of the parent held at the fork."""
         self.writer._lock = threading.Lock()
-        self._lock = threading.Lock()
-        for site in self.sites.values():
-            site.lock = threading.Lock()
-            site.calls = site.nested_calls = site.creations = site.retraces = site.probes = 0
+        self._lock = threading.RLock()
+        self.sites = {}
         self._finished = False
         self.start()
 
@@ -860,14 +723,40 @@ class Runtime:
         if self._finished:
             return
         self._finished = True
-        jax = sys.modules.get("jax")
         self.writer.emit(
             {
                 "ev": "final",
-                "jax_imported": jax is not None,
+                "jax_imported": "jax" in sys.modules,
                 "patched": self.patched,
+                "observing": self.observing,
                 "backend": self.backend,
                 "sites": {sid: site.counts() for sid, site in self.sites.items()},
+            }
+        )
+
+    def note_exception(self, exc: BaseException) -> None:
+        """An unhashable static argument raises before JAX traces: the program's own error is the
+        evidence, recorded where it was raised."""
+        if not (isinstance(exc, ValueError) and UNHASHABLE_MARK in str(exc)):
+            return
+        stack = []
+        tb = exc.__traceback__
+        while tb is not None:  # outermost first; each entry's own line is where it called on
+            path = tb.tb_frame.f_code.co_filename
+            if is_user_file(path):
+                entry = _frame_dict(tb.tb_frame)
+                entry["line"] = tb.tb_lineno
+                entry["code"] = linecache.getline(path, tb.tb_lineno).strip()
+                stack.append(entry)
+            tb = tb.tb_next
+        stack.reverse()
+        self.writer.emit(
+            {
+                "ev": "error",
+                "kind": "unhashable-static",
+                "message": str(exc).splitlines()[0][:300],
+                "stack": stack[:5],
+                "test": os.environ.get("PYTEST_CURRENT_TEST"),
             }
         )
 
@@ -878,147 +767,548 @@ class Runtime:
                 return site
         return None
 
-    def site_for(self, fun: Any, frame: types.FrameType | None, kind: str) -> Site | None:
-        code = code_of(fun)
+    def _made_at(self, obj: Any) -> tuple[str, int] | None:
+        entry = self._made.get(id(obj))
+        if entry is not None and entry[0].is_(obj):
+            return entry[1], entry[2]
+        return None
+
+    def _site(self, site_id: str, planned: bool, meta: dict[str, Any]) -> Site:
+        with self._lock:
+            site = self.sites.get(site_id)
+            if site is None:
+                site = self.sites[site_id] = Site(site_id, planned, meta)
+        if not site.announced:
+            site.announced = True
+            self.writer.emit({"ev": "site", "site": site_id, "planned": planned, **meta})
+        return site
+
+    def site_of(self, trace: Trace) -> Site | None:
+        code = trace.code
         meta: dict[str, Any] | None = None
         if code is not None:
             meta = self._planned(_realpath(code.co_filename), code.co_firstlineno)
-        creator = frame
-        while creator is not None and _realpath(creator.f_code.co_filename) == _RUNTIME_FILE:
-            creator = creator.f_back
-        if meta is None and creator is not None:
-            meta = self._planned(_realpath(creator.f_code.co_filename), creator.f_lineno or 0)
+        # jax.jit(partial(f)) and the like were made around another object than the user's def.
+        wrapped = self._made_at(trace.jax_fun) if trace.jax_fun is not trace.fun else None
+        made = wrapped or self._made_at(trace.fun)
+        if meta is None and made is not None:
+            meta = self._planned(_realpath(made[0]), made[1])
         if meta is None and code is not None and self._by_name:
             # The same module analysed at another path (e.g. an installed copy of the sources).
             qualname = getattr(code, "co_qualname", code.co_name)
-            module = getattr(fun, "__module__", None) or ""
+            module = getattr(trace.fun, "__module__", None) or ""
             full = _norm_qualname(f"{module}.{qualname}" if module else qualname)
             for first, last, site in self._by_name.get(full, ()):
                 if first <= code.co_firstlineno <= last:
                     meta = site
                     break
         if meta is not None:
-            site_id = meta["id"]
-            planned = True
-        elif self.guard_all:
-            site_id, meta = self._unplanned(fun, code, creator, kind)
-            if site_id is None:
-                return None
-            planned = False
-        else:
+            return self._site(meta["id"], True, meta)
+        if not self.guard_all:
             return None
-        with self._lock:
-            site = self.sites.get(site_id)
-            if site is None:
-                site = self.sites[site_id] = Site(self, site_id, planned, meta)
-        site.creations += 1
-        if not site.announced:
-            site.announced = True
-            self.writer.emit({"ev": "site", "site": site_id, "planned": planned, **meta})
-        if _is_milestone(site.creations):
-            self.milestone(site)
-        return site
+        site_id, meta = self._unplanned(trace, wrapped)
+        return self._site(site_id, False, meta) if site_id is not None else None
 
-    def _unplanned(self, fun: Any, code: Any, creator: Any, kind: str):
-        plain = isinstance(fun, types.FunctionType)
-        if code is not None and plain and is_user_file(code.co_filename):
-            path, line = code.co_filename, code.co_firstlineno
-        elif creator is not None and is_user_file(creator.f_code.co_filename):
-            # partials, bound methods, jax.grad(...): the jax.jit(...) call is the site.
-            path, line = creator.f_code.co_filename, creator.f_lineno or 0
-        else:
+    def _unplanned(self, trace: Trace, wrapped: tuple[str, int] | None):
+        """An unflagged site: the def, or for partials, bound methods and jax.grad(...) (`wrapped`:
+        where jax.jit was given that object) the jax.jit(...) call."""
+        fun, code = trace.fun, trace.code
+        if code is None:
             return None, None
-        name = getattr(code, "co_name", None) or getattr(fun, "__name__", "function")
-        qualname = getattr(code, "co_qualname", name) if code is not None else name
+        if wrapped is not None and is_user_file(wrapped[0]):
+            path, line = wrapped
+        else:
+            path, line = code.co_filename, code.co_firstlineno
+        name = code.co_name
+        qualname = getattr(code, "co_qualname", name)
         module = getattr(fun, "__module__", None)
         meta = {
             "path": path,
             "line": line,
             "name": name,
             "function": f"{module}.{qualname}" if module else qualname,
-            "wrapper": f"jax.{kind}",
+            "wrapper": self._wrapper_name(trace),
         }
         return f"U:{_realpath(path)}:{line}", meta
 
-    # -- patching ------------------------------------------------------------------------------
-    def attach(self, jax: Any) -> bool:
-        """Get ready to guard with this jax (without patching it); False if it is too old."""
-        if self.jx is not None:
-            return True
+    @staticmethod
+    def _wrapper_name(trace: Trace) -> str:
+        traced_for = getattr(trace.dbg, "traced_for", "jit") or "jit"
+        if traced_for != "jit":
+            return f"jax.lax.{traced_for}"
+        if trace.library:
+            module = (getattr(type(trace.jax_fun), "__module__", "") or "").split(".")[0]
+            jax_module = getattr(trace.jax_fun, "__module__", "") or ""
+            return f"{jax_module.split('.')[0] or module}.jit"
+        return "jax.jit"
+
+    # -- observing -----------------------------------------------------------------------------
+    def on_trace(self, frame: types.FrameType) -> None:
+        """Called by JAX (through partial_eval.test_event) when a trace-cache miss starts tracing;
+        `frame` is trace_to_jaxpr's."""
+        if getattr(_tls, "busy", False):
+            return
+        _tls.busy = True
         try:
-            self.jx = _Jax(jax)
-        except AttributeError:
-            # jax older than 0.10.2 has no no_tracing/explain_cache_misses: the parent checks the
-            # version, but the command may run another interpreter.
-            self.writer.emit({"ev": "unsupported", "jax": getattr(jax, "__version__", "?")})
+            trace = self._read(frame)
+            if trace is None:
+                return
+            site = self.site_of(trace)
+            if site is not None:
+                self._record(site, trace)
+        finally:
+            _tls.busy = False
+
+    def _read(self, frame: types.FrameType) -> Trace | None:
+        local = frame.f_locals
+        jax_fun, dbg = local.get("fun"), local.get("debug_info")
+        if jax_fun is None or dbg is None:
+            return None
+        self._trace_code = frame.f_code
+        trace = Trace()
+        trace.jax_fun, trace.dbg, trace.in_avals = jax_fun, dbg, local.get("in_avals")
+        found = user_callable(jax_fun)
+        if found is None:
+            filename = getattr(dbg, "func_filename", None) or ""
+            if filename and not is_user_file(filename) and not self._is_jax(filename):
+                found = self._from_library_frames(frame, getattr(dbg, "func_name", None))
+            if found is None:
+                return None  # jax's own helpers, or a library's function
+        trace.fun, trace.code = found
+        # A library (flax.nnx.jit, equinox.filter_jit) made what JAX traces around the user's
+        # function: its arguments are the library's, and it decides what is static.
+        own = _own_code(jax_fun)
+        trace.library = own is not None and not (
+            is_user_file(own.co_filename) or self._is_jax(own.co_filename)
+        )
+        caller = frame.f_back
+        if caller is not None and "ji" in caller.f_code.co_varnames:
+            trace.ji = caller.f_locals.get("ji")
+        self._walk_out(frame, trace)
+        return trace
+
+    def _is_jax(self, filename: str) -> bool:
+        return bool(self._jax_dir) and _realpath(filename).startswith(self._jax_dir)
+
+    def _from_library_frames(self, frame: types.FrameType, name: str | None):
+        """equinox.filter_jit traces one shared function per name; the user's function is held by
+        the library's frames between the call and the trace (e.g. `jit_wrapper.__wrapped__`)."""
+        f = frame.f_back
+        while f is not None and not is_user_file(f.f_code.co_filename):
+            if not self._is_jax(f.f_code.co_filename):
+                for value in list(f.f_locals.values()):
+                    if isinstance(value, (tuple, list, dict, str, bytes, int, float, type)):
+                        continue
+                    if not callable(value):
+                        continue
+                    found = user_callable(value, depth=1)
+                    if found is not None and found[1].co_name == name:
+                        return found
+            f = f.f_back
+        return None
+
+    def _walk_out(self, frame: types.FrameType, trace: Trace) -> None:
+        """Find the call site (the innermost user frame), the user-facing arguments (those of the
+        library frames it called) and whether another user function is being traced around us."""
+        f = frame.f_back
+        inner: list[types.FrameType] = []
+        while f is not None:
+            if f.f_code is self._trace_code and trace.nested_in is None:
+                found = user_callable(f.f_locals.get("fun"))
+                if found is not None:
+                    trace.nested_in = found[1].co_name
+            if trace.call_frame is None:
+                if is_user_file(f.f_code.co_filename):
+                    trace.call_frame = f
+                else:
+                    inner.append(f)
+            if trace.nested_in is not None and trace.call_frame is not None:
+                break
+            f = f.f_back
+        if trace.nested_in is not None:
+            return
+        # Outermost first: the frame the user's call entered holds the user's own arguments.
+        for g in reversed(inner):
+            if "args" not in g.f_code.co_varnames:
+                continue
+            local = g.f_locals
+            args, kwargs = local.get("args"), local.get("kwargs") or {}
+            if (
+                isinstance(args, tuple)
+                and isinstance(kwargs, dict)
+                and CallInfo(trace.fun).binds(args, kwargs)
+            ):
+                trace.args = (args, kwargs)
+                return
+
+    def _signature(self, trace: Trace) -> dict[str, str]:
+        fun = trace.fun
+        if trace.args is not None:
+            ji = trace.ji if not trace.library else None
+            info = CallInfo(
+                fun,
+                getattr(ji, "static_argnums", None),
+                getattr(ji, "static_argnames", None),
+                non_arrays_static=trace.library,
+            )
+            if info.binds(*trace.args):
+                return describe_call(info, *trace.args)
+        avals = getattr(trace.in_avals, "vals", ()) or ()
+        return describe_avals(
+            getattr(trace.dbg, "arg_names", None), avals, getattr(trace.in_avals, "tree", "")
+        )
+
+    def _context(self) -> tuple[Any, ...] | None:
+        try:
+            if self._trace_context is None:
+                from jax._src import config as jax_config
+
+                self._trace_context = jax_config.trace_context
+                self._context_names = tuple(jax_config.trace_context_names())
+            return tuple(self._trace_context())
+        except Exception:
+            return None
+
+    def _context_changes(self, before: Any, after: Any) -> list[dict[str, Any]]:
+        names = self._context_names or ()
+        if before is None or after is None or len(before) != len(after):
+            return []
+        out = []
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new:
+                name = names[i] if i < len(names) else f"context[{i}]"
+                out.append(
+                    {
+                        "param": f"context {name}",
+                        "path": f"context {name}",
+                        "kind": "context",
+                        "before": _short(old),
+                        "after": _short(new),
+                    }
+                )
+        return out
+
+    def _record(self, site: Site, trace: Trace) -> None:
+        call = trace.call_frame
+        where = f"{call.f_code.co_filename}:{call.f_lineno}" if call is not None else "?"
+        test = os.environ.get("PYTEST_CURRENT_TEST")
+        if trace.nested_in is not None:
+            with self._lock:
+                site.nested += 1
+                first_nested = trace.nested_in not in site.nested_in
+                site.nested_in.add(trace.nested_in)
+            if first_nested:
+                self.writer.emit(
+                    {"ev": "nested", "site": site.id, "outer": trace.nested_in, "call": where}
+                )
+            return
+        context = self._context()
+        signature = self._signature(trace)
+        with self._lock:
+            key = _jit_key(trace.ji)
+            jitted = site.groups.get(key)
+            first = jitted is None
+            if first:
+                jitted = site.groups[key] = Jitted()
+            site.traces += 1
+            site.calls_at[where] += 1
+            site.note_object(trace.fun)
+            n = site.traces
+            kind, changes, evidence = "first", [], []
+            if not first:
+                kind, changes, evidence = self._classify(site, jitted, trace, signature, context)
+                site.retraces += 1
+                site.retraces_at[where] += 1
+            jitted.remember(jitted.funs, trace.fun)
+            jitted.remember(jitted.wrappers, trace.jax_fun)
+            jitted.signatures.append((signature, context, self.clears))
+            del jitted.signatures[:-SIGNATURE_CAP]
+            retraces = site.retraces
+        event: dict[str, Any] = {
+            "ev": "trace",
+            "site": site.id,
+            "n": n,
+            "retrace": not first,
+            "r": retraces if not first else 0,
+            "kind": kind,
+            "call": where,
+            "test": test,
+            "traced_for": getattr(trace.dbg, "traced_for", None),
+        }
+        if first or retraces <= DETAIL_CAP:
+            event.update(
+                {
+                    "params": CallInfo(trace.fun).params,
+                    "evidence": evidence,
+                    "changes": changes[:8],
+                    "stack": user_frames(call),
+                    "thread": threading.current_thread().name,
+                }
+            )
+        self.writer.emit(event)
+        self.note_backend()
+
+    def _classify(
+        self,
+        site: Site,
+        jitted: Jitted,
+        trace: Trace,
+        signature: dict[str, str],
+        context: tuple[Any, ...] | None,
+    ) -> tuple[str, list[dict[str, Any]], list[str]]:
+        name = trace.code.co_name if trace.code is not None else "function"
+        if not jitted.knows(jitted.funs, trace.fun):
+            made = site.object_count
+            return (
+                "new-function",
+                [],
+                [
+                    f"new function object: {name} was made again and traced anew "
+                    f"({made} function objects traced at this site)"
+                ],
+            )
+        options = []
+        for old, old_context, _ in reversed(jitted.signatures):
+            changes = diff_signatures(old, signature) + self._context_changes(old_context, context)
+            options.append(changes)
+        changes = min([c for c in options if c] or [[]], key=len)
+        if changes and all(options):
+            kinds = {c["kind"] for c in changes}
+            kind = kinds.pop() if len(kinds) == 1 else "mixed"
+            return kind, changes, [render_change(c) for c in changes[:4]]
+        # An identical call traced again: JAX dropped the earlier trace, or the object JAX
+        # caches by is new although the user's function is not.
+        if not jitted.knows(jitted.wrappers, trace.jax_fun):
+            return (
+                "new-function",
+                [],
+                [f"new wrapper object: {name} was wrapped again and the new wrapper traced anew"],
+            )
+        last_clear = max((c for _, _, c in jitted.signatures), default=0)
+        if self.clears > last_clear and self.last_clear is not None:
+            at = self.last_clear
+            return (
+                "cache-cleared",
+                [],
+                [
+                    f"jax.clear_caches() at {at['path']}:{at['line']} emptied JAX's caches; "
+                    "the same call traced again"
+                ],
+            )
+        return (
+            "evicted",
+            [],
+            [
+                "the same call traced again: JAX's trace cache dropped it (clear_cache() or eviction)"
+            ],
+        )
+
+    def on_cleared(self) -> None:
+        """jax.clear_caches() (through JAX's cache registry)."""
+        self.clears += 1
+        frame = sys._getframe(1)
+        while frame is not None and not is_user_file(frame.f_code.co_filename):
+            frame = frame.f_back
+        self.last_clear = _frame_dict(frame) if frame is not None else {"path": "?", "line": 0}
+        self.writer.emit({"ev": "clear", "n": self.clears, "at": self.last_clear})
+
+    def on_blocked(self, exc: BaseException, frame: types.FrameType) -> None:
+        """The program's own jax.no_tracing stopped a call of a jitted function; JAX's message names
+        it. A re-trace only if the arguments differ from every traced signature (a numpy input
+        misses the dispatch cache without tracing)."""
+        local = frame.f_locals
+        cache_miss = local.get("fun")
+        closure = dict(
+            zip(
+                getattr(getattr(cache_miss, "__code__", None), "co_freevars", ()),
+                (c.cell_contents for c in (getattr(cache_miss, "__closure__", None) or ())),
+                strict=False,
+            )
+        )
+        fun, ji = closure.get("fun"), closure.get("jit_info")
+        found = user_callable(fun) if fun is not None else None
+        if found is None:
+            return
+        trace = Trace()
+        trace.fun, trace.code = found
+        trace.jax_fun, trace.ji = fun, ji
+        trace.args = (local.get("args") or (), local.get("kwargs") or {})
+        g = frame.f_back
+        while g is not None and not is_user_file(g.f_code.co_filename):
+            g = g.f_back
+        trace.call_frame = g
+        site = self.site_of(trace)
+        if site is None:
+            return
+        signature = self._signature(trace)
+        with self._lock:
+            jitted = site.groups.get(_jit_key(ji))
+            if jitted is None or not jitted.signatures:
+                return
+            options = [diff_signatures(old, signature) for old, _, _ in jitted.signatures]
+            if not all(options):
+                return  # a signature JAX already traced: a dispatch-only miss
+            changes = min(options, key=len)
+            site.blocked += 1
+        where = f"{g.f_code.co_filename}:{g.f_lineno}" if g is not None else "?"
+        kinds = {c["kind"] for c in changes}
+        self.writer.emit(
+            {
+                "ev": "trace",
+                "site": site.id,
+                "retrace": True,
+                "blocked": True,
+                "kind": kinds.pop() if len(kinds) == 1 else "mixed",
+                "call": where,
+                "params": CallInfo(trace.fun).params,
+                "evidence": [render_change(c) for c in changes[:4]],
+                "changes": changes[:8],
+                "error": str(exc).splitlines()[0][:300],
+                "stack": user_frames(g),
+                "test": os.environ.get("PYTEST_CURRENT_TEST"),
+                "thread": threading.current_thread().name,
+            }
+        )
+
+    # -- creation ------------------------------------------------------------------------------
+    def note_made(self, fun: Any, frame: types.FrameType | None) -> None:
+        """A jax.jit/jax.pmap call: count the wrapper at its site; remember where wrappers of
+        callables that are not plain functions were made (their site is that call)."""
+        while frame is not None and _realpath(frame.f_code.co_filename) == _RUNTIME_FILE:
+            frame = frame.f_back
+        if frame is None or not is_user_file(frame.f_code.co_filename):
+            return
+        path, line = frame.f_code.co_filename, frame.f_lineno or 0
+        with self._lock:
+            if len(self._made) > 4096:
+                self._made = {k: v for k, v in self._made.items() if v[0].alive()}
+            self._made[id(fun)] = (_Ref(fun), path, line)
+        code = code_of(fun)
+        meta = self._planned(_realpath(code.co_filename), code.co_firstlineno) if code else None
+        if meta is None:
+            meta = self._planned(_realpath(path), line)
+        if meta is not None:
+            self._site(meta["id"], True, meta).creations += 1
+        elif self.guard_all and (found := user_callable(fun)) is not None:
+            trace = Trace()
+            (trace.fun, trace.code), trace.jax_fun = found, fun
+            site_id, info = self._unplanned(trace, (path, line) if fun is not found[0] else None)
+            if site_id is not None:
+                self._site(site_id, False, info).creations += 1
+
+    def make_maker(self, real: Any) -> Any:
+        """A stand-in for jax.jit / jax.pmap that returns JAX's own object, unchanged."""
+        runtime = self
+
+        @functools.wraps(real)
+        def maker(fun: Any = _NOT_GIVEN, /, *args: Any, **kwargs: Any) -> Any:
+            if fun is _NOT_GIVEN:  # the decorator-factory form: @jax.jit(static_argnames=...)
+                return functools.partial(maker, *args, **kwargs)
+            made = real(fun, *args, **kwargs)
+            with contextlib.suppress(Exception):
+                runtime.note_made(fun, sys._getframe(1))
+            return made
+
+        maker._retracelint_patched = True  # type: ignore[attr-defined]
+        return maker
+
+    # -- installing ----------------------------------------------------------------------------
+    def attach(self, jax: Any) -> bool:
+        """Start observing this jax (idempotent); False when its hooks are not where we look."""
+        if self.observing:
+            return True
+        self.jax = jax
+        _add_library_dir(jax)
+        self._jax_dir = os.path.dirname(os.path.realpath(jax.__file__)) + os.sep
+        try:
+            from jax._src import traceback_util, util
+            from jax._src.interpreters import partial_eval
+        except ImportError as exc:
+            self.writer.emit({"ev": "unsupported", "jax": jax.__version__, "why": str(exc)})
             return False
-        _install_capture_filter(self.jx)
+        if not callable(getattr(partial_eval, "test_event", None)):
+            self.writer.emit(
+                {"ev": "unsupported", "jax": getattr(jax, "__version__", "?"), "why": "no hook"}
+            )
+            return False
+        _chain(partial_eval, "test_event", _make_test_event)
+        if callable(getattr(traceback_util, "_filtering_mode", None)):
+            _chain(traceback_util, "_filtering_mode", _make_filtering_mode)
+        if callable(getattr(util, "register_cache", None)):
+            self._clear_listener = _ClearListener(self)
+            util.register_cache(self._clear_listener, "retracelint: jax.clear_caches() seen")
+        self.observing = True
         return True
 
-    def make_jit(self, real_jit: Any) -> Any:
-        """A drop-in for `real_jit` that guards the functions it makes at guarded sites."""
-        runtime = self
-
-        @functools.wraps(real_jit)
-        def jit(fun: Any = _NOT_GIVEN, /, *args: Any, **kwargs: Any) -> Any:
-            if fun is _NOT_GIVEN:  # the decorator-factory form: @jax.jit(static_argnames=...)
-                return functools.partial(jit, *args, **kwargs)
-            jf = real_jit(fun, *args, **kwargs)
-            try:
-                site = runtime.site_for(fun, sys._getframe(1), "jit")
-            except Exception:
-                site = None
-            if site is None or not hasattr(jf, "trace"):
-                return jf
-            return GuardedJit(runtime, site, jf, fun, kwargs)
-
-        jit._retracelint_patched = True  # type: ignore[attr-defined]
-        return jit
-
-    def make_pmap(self, real_pmap: Any) -> Any:
-        runtime = self
-
-        @functools.wraps(real_pmap)
-        def pmap(fun: Any = _NOT_GIVEN, /, *args: Any, **kwargs: Any) -> Any:
-            if fun is _NOT_GIVEN:
-                return functools.partial(pmap, *args, **kwargs)
-            try:
-                site = runtime.site_for(fun, sys._getframe(1), "pmap")
-                counter = runtime.pmap_counter(fun) if site is not None else None
-            except Exception:
-                site = counter = None
-            if site is None or counter is None:
-                return real_pmap(fun, *args, **kwargs)
-            pf = real_pmap(counter.fun, *args, **kwargs)
-            return GuardedPmap(runtime, site, pf, counter, fun)
-
-        pmap._retracelint_patched = True  # type: ignore[attr-defined]
-        return pmap
-
     def patch(self, jax: Any) -> None:
-        """Replace jax.jit and jax.pmap (once per process, whichever runtime gets there first)."""
-        if self.patched or getattr(jax.jit, "_retracelint_patched", False):
+        """Observe, and note where jax.jit / jax.pmap make functions (once per process)."""
+        if self.patched or not self.attach(jax):
             return
-        if not self.attach(jax):
-            return
-        jax.jit = self.make_jit(jax.jit)
-        jax.pmap = self.make_pmap(jax.pmap)
+        if not getattr(jax.jit, "_retracelint_patched", False):
+            jax.jit = self.make_maker(jax.jit)
+            jax.pmap = self.make_maker(jax.pmap)
         self.patched = True
         self.writer.emit({"ev": "patched", "jax": getattr(jax, "__version__", "?")})
 
-    def pmap_counter(self, fun: Any) -> _BodyCounter | None:
-        # One counter per function, so that pmap(f) made twice still shares JAX's caches for f.
-        import weakref
 
-        if self._pmap_counters is None:
-            self._pmap_counters = weakref.WeakKeyDictionary()
-        try:
-            counter = self._pmap_counters.get(fun)
-            if counter is None:
-                counter = self._pmap_counters[fun] = _BodyCounter(fun)
-        except TypeError:
-            return None
-        return counter
+class _ClearListener:
+    """Registered with JAX's cache registry: jax.clear_caches() calls cache_clear() on it."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    def cache_clear(self) -> None:
+        with contextlib.suppress(Exception):
+            self.runtime.on_cleared()
+
+    def cache_info(self) -> Any:
+        return functools._CacheInfo(0, 0, 0, 0)  # type: ignore[attr-defined]
+
+    def cache_keys(self) -> list[Any]:
+        return []
+
+
+# The hooks chain onto module attributes of jax; the runtime they report to is the process's one
+# (module-level, so that a second runtime in the same process, as in tests, takes over cleanly).
+_observers: list[Runtime] = []
+
+
+def _chain(module: types.ModuleType, name: str, make: Any) -> None:
+    current = getattr(module, name)
+    if getattr(current, "_retracelint_hook", False):
+        return
+    hook = make(current)
+    hook._retracelint_hook = True
+    setattr(module, name, hook)
+
+
+def _make_test_event(original: Any) -> Any:
+    def test_event(name: str, *args: Any) -> Any:
+        if name == TRACE_EVENT and _observers:
+            with contextlib.suppress(Exception):
+                _observers[-1].on_trace(sys._getframe(1))
+        return original(name, *args)
+
+    return test_event
+
+
+def _make_filtering_mode(original: Any) -> Any:
+    # Each nested API boundary sees the same exception; report it once (by id: an exception
+    # takes no weak reference, and a strong one would keep its frames alive).
+    seen: list[int] = []
+
+    def _filtering_mode() -> Any:
+        if _observers:
+            exc = sys.exc_info()[1]
+            if isinstance(exc, RuntimeError) and id(exc) not in seen:
+                seen[:] = [*seen[-15:], id(exc)]
+                frame = sys._getframe(1)
+                if NO_TRACING_MARK in str(exc) and frame.f_locals.get("e") is exc:
+                    with contextlib.suppress(Exception):
+                        _observers[-1].on_blocked(exc, frame)
+        return original()
+
+    return _filtering_mode
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1026,7 +1316,7 @@ class Runtime:
 
 
 class _JaxImportHook(importlib.abc.MetaPathFinder):
-    """Patches jax right after ``import jax`` finishes, whoever imports it first."""
+    """Starts observing right after ``import jax`` finishes, whoever imports it first."""
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -1061,15 +1351,41 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     os.kill(os.getpid(), signum)
 
 
+def _chain_excepthook(runtime: Runtime) -> None:
+    previous = sys.excepthook
+
+    def excepthook(kind: Any, value: Any, tb: Any) -> Any:
+        with contextlib.suppress(Exception):
+            runtime.note_exception(value)
+        return previous(kind, value, tb)
+
+    sys.excepthook = excepthook
+
+
+def use(runtime: Runtime) -> None:
+    """Make `runtime` the one JAX's hooks report to (tests make several in one process)."""
+    if runtime in _observers:
+        _observers.remove(runtime)
+    _observers.append(runtime)
+
+
+def release(runtime: Runtime) -> None:
+    """Stop reporting to `runtime` (JAX's hooks stay, and report to the previous one, if any)."""
+    if runtime in _observers:
+        _observers.remove(runtime)
+
+
 def install(plan: dict[str, Any], *, handle_sigterm: bool = False) -> Runtime:
-    """Start guarding in this process (idempotent). `plan` has ``report`` (events file),
+    """Start observing in this process (idempotent). `plan` has ``report`` (events file),
     ``guard`` ("flagged" or "all") and ``sites`` (see retracelint.confirm.plan)."""
     global _runtime
     if _runtime is not None:
         return _runtime
     runtime = _runtime = Runtime(plan)
+    use(runtime)
     runtime.start()
     atexit.register(runtime.finish)
+    _chain_excepthook(runtime)
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=runtime.after_fork)
     if handle_sigterm and threading.current_thread() is threading.main_thread():
