@@ -161,8 +161,50 @@ class Project:
                 if callee is not None:
                     self.callers.setdefault(callee, []).append((qualname, index))
                     edges[qualname, callee] = None
+        self._link_parameter_calls(edges)
         self.graph.add_nodes_from(self.functions)
         self.graph.add_edges_from(edges)
+
+    def _link_parameter_calls(self, edges: dict[tuple[str, str], None]) -> None:
+        """A call of a parameter (``metric(segment, ref)``) calls what the callers pass for it, when
+        every caller passes the same function (through any chain of parameters passed on)."""
+        for qualname, fn in list(self.functions.items()):
+            for index, call in enumerate(fn.calls):
+                if call.callee[0] != "param":
+                    continue
+                target = self._passed(fn, call.callee[1], 0)
+                if target is None:
+                    continue
+                self.targets[(qualname, index)] = target
+                if isinstance(target, JitTarget):
+                    self.jit_callers.setdefault(target.key, []).append((qualname, index))
+                callee = self.callee_function(target)
+                if callee is not None:
+                    self.callers.setdefault(callee, []).append((qualname, index))
+                    edges[qualname, callee] = None
+
+    def _passed(self, fn: FunctionSummary, param: str, depth: int) -> Target | None:
+        """What every caller of ``fn`` passes for ``param`` as a function; None unless they agree."""
+        found: set[Target] = set()
+        sites = self.callers.get(fn.qualname, [])
+        if not sites or depth > _MAX_DEPTH:
+            return None
+        for caller_name, index in sites:
+            caller = self.functions[caller_name]
+            call = caller.calls[index]
+            target = self.targets[(caller_name, index)]
+            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
+            ref = _function_passed(call, fn.params, 1 if bound else 0, param)
+            if ref is None:
+                return None
+            if ref[0] == "param":
+                passed = self._passed(caller, ref[1], depth + 1)
+            else:
+                passed = self.resolve_callee(self.owner[caller_name], caller, ref)
+            if passed is None:
+                return None
+            found.add(passed)
+        return found.pop() if len(found) == 1 else None
 
     def callee_function(self, target: Target) -> str | None:
         if isinstance(target, FuncTarget):
@@ -411,3 +453,16 @@ def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
     positional = [p for p in params if p.kind in ("posonly", "normal")]
     index = num if num >= 0 else len(positional) + num
     return positional[index].name if 0 <= index < len(positional) else None
+
+
+def _function_passed(
+    call: CallSite, params: tuple[Param, ...], offset: int, name: str
+) -> Callee | None:
+    """The function named by the argument ``call`` passes for parameter ``name``, if it names one."""
+    passed = dict(call.functions)
+    if name in passed:
+        return passed[name]
+    positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]
+    if name in positional and not call.star:
+        return passed.get(positional.index(name))
+    return None

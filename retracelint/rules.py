@@ -64,6 +64,7 @@ RULES: tuple[Rule, ...] = (
         "ragged-last-batch",
         "fixed-size chunks whose last one can be short reach a traced parameter",
         "drop or pad the last batch (drop_last=True / drop_remainder=True)",
+        severity="warning",  # one extra trace per length of the short last batch
     ),
     Rule(
         "RTL104",

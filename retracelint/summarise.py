@@ -23,6 +23,7 @@ from retracelint.jitspec import BUILTIN_WRAPPERS, TRACING_APIS, TRACING_METHODS,
 from retracelint.model import Location
 from retracelint.summary import (
     Arg,
+    Callee,
     CallSite,
     ClassSummary,
     FunctionSummary,
@@ -2290,6 +2291,8 @@ class _FunctionPass:
                     return ("jit", "", str(local.site))
                 if local.ty in (FUNCTION, CLASS) and local.ref:
                     return ("qual", local.ref)
+                if local.param is not None:
+                    return ("param", local.param)  # what the callers pass, resolved at link time
                 return None
         return ("name", dotted) if dotted else None
 
@@ -2329,9 +2332,23 @@ class _FunctionPass:
             loops=tuple(self.loops) if self.loops else (),
             star=star,
             receiver=receiver_arg,
+            functions=self.functions_passed(node),
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1
+
+    def functions_passed(self, node: ast.Call) -> tuple[tuple[int | str, Callee], ...]:
+        """The arguments that name a function (a def, a jitted function, a parameter passed on), by
+        position or keyword: a callee that calls its parameter calls what these resolve to."""
+        given = [(i, a) for i, a in enumerate(node.args) if not isinstance(a, ast.Starred)]
+        given += [(k.arg, k.value) for k in node.keywords if k.arg]
+        out = []
+        for key, arg in given:
+            if isinstance(arg, ast.Name | ast.Attribute):
+                callee = self.callee_ref(arg)
+                if callee is not None:
+                    out.append((key, tuple(sys.intern(part) for part in callee)))
+        return tuple(out)
 
     def new_jit(
         self,

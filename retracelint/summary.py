@@ -17,6 +17,7 @@ from retracelint.values import Value
 #   ("method", "Cls", "m")   method m called on an instance of class Cls (a name in module scope)
 #   ("self", "", "m")        self.m(...) / cls.m(...) inside a method
 #   ("jit", "", "<index>")   a jit object created at jit site <index> of this module
+#   ("param", "name")        a call of parameter `name`: what every caller passes, if they agree
 
 
 Callee = tuple[str, ...]
@@ -47,6 +48,8 @@ class CallSite:
     loops: tuple[int, ...]  # indices of the enclosing loops of the function, outermost first
     star: bool = False  # *args or **kwargs: argument positions after it are unknown
     receiver: Arg | None = None  # obj in obj.method(...): the argument bound to self
+    # Arguments that name a function, by position or keyword (kept in heads: linking reads them).
+    functions: tuple[tuple[int | str, Callee], ...] = ()
 
 
 @dataclass(frozen=True)
