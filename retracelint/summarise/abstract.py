@@ -1,0 +1,160 @@
+"""Operations on abstract values that the parts of the interpreter share: elements, unpacking, what
+a function exports, a jitted function's result, flips between two kinds."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from retracelint.values import (
+    ARRAY,
+    BOOL,
+    EMPTY,
+    FLIP_KINDS,
+    FLOAT,
+    FUNCTION,
+    INSTANCE,
+    INT,
+    JIT_OUT,
+    JIT_OUT_WEAK,
+    JIT_RESULTS,
+    LAMBDA,
+    NONE,
+    NP_ARRAY,
+    PARTIAL,
+    STR,
+    TRANSFORM,
+    TUPLE,
+    UNKNOWN_VALUE,
+    CarrySrc,
+    ItemSrc,
+    IterDep,
+    LoopSrc,
+    ParamDep,
+    RetDep,
+    Src,
+    Value,
+    kinds_differ,
+    shape_sources,
+    unaligned,
+    unaligned_dep,
+)
+
+
+def _shapes_of(values: list[Value]) -> frozenset[Src]:
+    return frozenset().union(*(shape_sources(v) for v in values))
+
+
+def _element(value: Value) -> Value:
+    """An item of a container value: we know only that it varies with the container."""
+    if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
+        return Value(vsrc=value.vsrc, deps=_param_deps(value), ty=ARRAY, dtype=value.dtype)
+    return Value(vsrc=value.vsrc, deps=_param_deps(value))
+
+
+def _unpacked(value: Value, item: int | None = None) -> Value:
+    """Element ``item`` of the values unpacked from ``value`` (``xb, yb = batch``).
+
+    The element of a call's result is resolved at link time; otherwise it keeps every shape change.
+    Unpacking a tuple or a batch keeps axes where they were; unpacking an array gives its rows.
+    """
+    deps = frozenset(
+        replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
+        for d in value.deps
+    )
+    if value.ty in JIT_RESULTS:  # the parts of a jitted function's result are jax arrays too
+        return Value(ty=value.ty, vsrc=value.vsrc, shape=value.shape, deps=deps)
+    if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
+        return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
+    element = Value(vsrc=value.vsrc, shape=value.shape, deps=deps)
+    return unaligned(element) if value.ty in (ARRAY, NP_ARRAY) else element
+
+
+def _param_deps(value: Value) -> frozenset:
+    """The parameters a part of ``value`` (an item, an attribute) comes from: its axes are its own."""
+    if not value.deps:
+        return EMPTY
+    return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep))
+
+
+def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[Src]:
+    out: set[Src] = set()
+    for value in [*args, *kwargs.values()]:
+        out |= value.vsrc
+    return frozenset(out)
+
+
+def _plain(value: Value) -> Value:
+    """A value as a summary keeps it: lengths are facts of the walk, named by this function's atoms."""
+    return value if value.dims is None else value.with_(dims=None)
+
+
+def _export(value: Value | None, item: bool = False) -> Value | None:
+    """A return (or yield) value as callers see it: the function's own loops are not theirs."""
+    if value is None:
+        return None
+
+    def local(src: Src) -> bool:
+        return isinstance(src, LoopSrc | CarrySrc)
+
+    def convert(sources: frozenset[Src]) -> frozenset[Src]:
+        kept = frozenset(s for s in sources if not local(s))
+        if item and any(isinstance(s, LoopSrc) for s in sources):
+            kept |= {ItemSrc()}
+        return kept
+
+    shape = set()
+    for taint in value.shape:
+        sources = convert(taint.sources)
+        if sources:
+            shape.add(taint.with_sources(sources))
+    items = tuple(_export(i, item) or UNKNOWN_VALUE for i in value.items)
+    return value.with_(
+        vsrc=convert(value.vsrc),
+        shape=frozenset(shape),
+        fresh=convert(value.fresh),
+        items=items,
+        dims=None,  # its atoms are this function's
+    )
+
+
+def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:
+    """A jitted function's result: arrays, weakly typed only when every input was a Python scalar
+    (a weak input stays weak through jit unless it meets a strong one)."""
+    given = [a for a in (*args, *kwargs.values()) if a.ty not in (NONE, STR)]  # not leaves
+    weak = given and all(a.ty in (INT, FLOAT, BOOL, JIT_OUT_WEAK) for a in given)
+    return Value(ty=JIT_OUT_WEAK if weak else JIT_OUT, vsrc=_args_vsrc(args, kwargs))
+
+
+def _kind_flip(start: Value, then: Value) -> tuple[str, str, str] | None:
+    for code, kind_of, _ in FLIP_KINDS:
+        a, b = kind_of(start), kind_of(then)
+        if kinds_differ(a, b):
+            return code, a, b  # type: ignore[return-value]
+    return None
+
+
+def _not_none(value: Value) -> Value:
+    """The value where a test has ruled out None: a start as None no longer flips its structure."""
+    kept = frozenset(
+        t for t in value.shape if not (t.code == "RTL403" and " starts as None and is " in t.what)
+    )
+    return value if kept == value.shape else value.with_(shape=kept)
+
+
+def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | None:
+    """What kind of new function object ``node`` makes each time it runs, if it makes one. Reading a
+    method off an object (``self.step``, ``unit.adjust`` for an instance made here) makes a new bound
+    method each time; a module's function (``np.sum``) or a class's is the same object. A parameter
+    may hold either (tests pass modules: ``pipeline.step``), so it is not taken as an object."""
+    if value.ty == LAMBDA:
+        return "lambda"
+    if value.ty == PARTIAL:
+        return "partial"
+    if value.ty == TRANSFORM:
+        return "transformed function"
+    if value.ty == FUNCTION and value.fresh:
+        return "nested def"
+    if receiver is not None and (receiver.ref == "<self>" or receiver.ty == INSTANCE):
+        return "bound method"
+    return None

@@ -1,0 +1,391 @@
+"""Calls of numpy and jax.numpy that make or reshape arrays, with the lengths of their axes."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from retracelint.summarise.abstract import _args_vsrc, _shapes_of
+from retracelint.summarise.apis import (
+    _CONSTRUCTORS,
+    _DATA_DEPENDENT,
+    _ELEMENTWISE,
+    _FROM_LIST,
+    _GROWERS,
+    _JOINS,
+    _LIST_RESIZE,
+    _NOT_ARRAYS,
+    _RANDOM_CONSTRUCTORS,
+    _REDUCTIONS,
+    _array_dtype,
+)
+from retracelint.summarise.sizes import (
+    _add,
+    _atoms_in,
+    _common_lengths,
+    _constant,
+    _length_atom,
+    _length_read,
+    _pad_widths,
+    _poly,
+    _size_argument,
+)
+from retracelint.summarise.state import PassState
+from retracelint.summarise.syntax import _argument, _clip, _definition, _is_display
+from retracelint.values import (
+    ARRAY,
+    EMPTY,
+    INT,
+    LIST,
+    NP_ARRAY,
+    SCALARS,
+    TUPLE,
+    UNKNOWN,
+    Dims,
+    ItemSrc,
+    Length,
+    Poly,
+    Taint,
+    Value,
+    combine,
+    constant_length,
+    shape_sources,
+    unaligned,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.apis import _Sized
+    from retracelint.summarise.sizes import Atoms
+
+
+class Arrays(PassState):
+    """Calls of numpy and jax.numpy that make or reshape arrays, with the lengths of their axes."""
+
+    def array_call(
+        self,
+        node: ast.Call,
+        module: str,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value:
+        value = self.array_shape(node, module, name, args, kwargs)
+        if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
+            return value.with_(dtype=_array_dtype(node, name, args))
+        return value
+
+    def array_shape(
+        self,
+        node: ast.Call,
+        module: str,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value:
+        is_np = module == "numpy" or module.startswith("numpy.")
+        ty = NP_ARRAY if is_np else ARRAY
+        random = module.endswith("random")
+        table = _RANDOM_CONSTRUCTORS if random else _CONSTRUCTORS
+        if name in table:
+            return self.construct(node, ty, table[name], args, kwargs)
+        if name in ("zeros_like", "ones_like", "empty_like", "full_like"):
+            return args[0].with_(ty=ty, items=()) if args else Value(ty=ty)
+        if name in _DATA_DEPENDENT or (
+            name == "where" and len(node.args) == 1 and not node.keywords
+        ):
+            if "size" in kwargs:
+                return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+            sources = _args_vsrc(args, kwargs) | frozenset().union(
+                *(shape_sources(a) for a in args)
+            )
+            made = TUPLE if name in ("nonzero", "where") else ty
+            if sources:
+                taint = Taint("RTL104", f"{self.mod.pos.text(node)}", self.loc(node), sources)
+                return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
+            return Value(ty=made)
+        if name in ("split", "array_split") and name == "array_split":
+            along = None if len(node.args) > 2 or "axis" in kwargs else 0
+            taint = Taint(
+                "RTL103",
+                f"{self.mod.pos.text(node)} (uneven pieces)",
+                self.loc(node),
+                frozenset({ItemSrc()}),
+                along,
+            )
+            return Value(ty=LIST, shape=frozenset({taint}))
+        if name == "reshape" and len(node.args) >= 2:
+            return self.reshape(node, args[0], args[1:], node.args[1:], ty)
+        if name == "pad" and len(node.args) >= 2:
+            return self.pad(node, ty, args)
+        if name in _REDUCTIONS:
+            keep = "axis" in kwargs or len(node.args) > 1
+            return combine(args, ty=ty, keep_shape=keep)
+        if name in _JOINS:
+            joined = self.join(node, name, ty, args)
+            if joined is not None:
+                return joined
+        if name in ("array", "asarray") and args and not _is_display(node.args[0]):
+            # An array made from an array (or from a list, one row per item) keeps its axes.
+            made = args[0]
+            return Value(
+                ty=ty,
+                vsrc=_args_vsrc(args, kwargs),
+                shape=made.shape,
+                deps=made.deps,
+                dims=made.dims,
+            )
+        if name in _FROM_LIST or name in _GROWERS:
+            return combine([*args, *kwargs.values()], ty=ty).with_(items=())
+        if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
+            return combine(args, ty=ty)
+        if name in _NOT_ARRAYS or name[:1].isupper():
+            # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
+            ty = TUPLE if name == "shape" else UNKNOWN
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
+        if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
+            # One array, element by element (a scalar or two beside it): each axis stays.
+            return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
+        # Elementwise and other array functions: the result has the shape of the inputs.
+        return combine(args, ty=ty) if args else Value(ty=ty)
+
+    def reshape(
+        self, node: ast.Call, base: Value, dims: list[Value], written: list[ast.expr], ty: str
+    ) -> Value:
+        lens = self.reshaped_lengths(written)
+        base = unaligned(base)
+        axis = None
+        if lens is not None:
+            # Every length is given: an array of another size would not reshape at all, so what
+            # changed the base's size changes the given lengths that vary, and only those.
+            varying = [k for k, length in enumerate(lens) if length.sources]
+            if not varying:
+                return Value(ty=ty, vsrc=base.vsrc, dims=Dims(tuple(lens), ranked=True))
+            if len(varying) == 1:
+                axis = varying[0]
+                base = base.with_(shape=frozenset(replace(t, axis=axis) for t in base.shape))
+            base = base.with_(dims=Dims(tuple(lens), ranked=True))
+        sources = frozenset().union(*(d.vsrc for d in dims))
+        if sources:
+            taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), sources, axis)
+            return base.with_(ty=ty, shape=base.shape | {taint}, items=())
+        return base.with_(ty=ty, items=())
+
+    def reshaped_lengths(self, written: list[ast.expr]) -> list[Length] | None:
+        """The lengths a reshape gives, when each is written out as an int (none is -1)."""
+        if len(written) == 1 and isinstance(written[0], ast.Tuple | ast.List):
+            written = written[0].elts
+        if not written or any(isinstance(e, ast.Starred) or not self.int_like(e) for e in written):
+            return None
+        polys = [self.size_poly(e) for e in written]
+        if any(_constant(poly) == -1 for poly, _ in polys):
+            return None
+        return [self.length(poly, atoms) for poly, atoms in polys]
+
+    # -- arrays of a known length: constructors, padding, joins ----------------------------------------
+    def construct(
+        self,
+        node: ast.Call,
+        ty: str,
+        sized: _Sized,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value:
+        lens = self.made_lengths(node, sized, args, kwargs)
+        if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
+            size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
+            if size.vsrc:
+                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), size.vsrc)
+                return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}))
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+        dims = Dims(tuple(lens), ranked=True)
+        varying = [axis for axis, length in enumerate(lens) if length.sources]
+        if not varying:
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs), dims=dims)
+        sources = frozenset().union(*(lens[axis].sources for axis in varying))
+        axis = varying[0] if len(varying) == 1 else None
+        taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources, axis)
+        return Value(ty=ty, vsrc=sources, shape=frozenset({taint}), dims=dims)
+
+    def made_lengths(
+        self,
+        node: ast.Call,
+        sized: _Sized,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> list[Length] | None:
+        """The lengths of the axes of an array a constructor makes; None when they cannot be read."""
+        if sized.kind == "dims":
+            return [self.length(*self.size_poly(a)) for a in node.args]
+        if sized.kind == "range":
+            made = self.arange_length(node)
+            return [made] if made is not None else None
+        arg = _argument(node, sized.keyword, sized.position)
+        if sized.kind == "square":
+            if arg is None:
+                return None
+            side = self.length(*self.size_poly(arg))
+            second = (
+                _argument(node, sized.second, (sized.position or 0) + 1) if sized.second else None
+            )
+            return [side, self.length(*self.size_poly(second)) if second is not None else side]
+        if arg is None:
+            if sized.kind == "count":
+                return [constant_length(sized.default)] if sized.default is not None else None
+            return []
+        if sized.kind == "shape" and isinstance(arg, ast.Tuple | ast.List):
+            if any(isinstance(e, ast.Starred) for e in arg.elts):
+                return None
+            return [self.length(*self.size_poly(e)) for e in arg.elts]
+        if not self.int_like(arg):
+            return None
+        return [self.length(*self.size_poly(arg))]
+
+    def int_like(self, node: ast.AST) -> bool:
+        """Whether a size argument is one int (not a tuple of them): an int, arithmetic, a length."""
+        value = self.quiet(node)
+        if value.ty == INT:
+            return True
+        if value.ty in (TUPLE, LIST) or value.items:
+            return False
+        if isinstance(node, ast.Name) and node.id not in self.defs:
+            # A parameter or loop variable of unknown type: an int, unless its name says shape.
+            return value.ty == UNKNOWN and "shape" not in node.id.lower()
+        node = _definition(node, self.defs)
+        return (
+            isinstance(node, ast.BinOp | ast.UnaryOp)
+            or (isinstance(node, ast.Constant) and type(node.value) is int)
+            or _length_read(node) is not None
+        )
+
+    def arange_length(self, node: ast.Call) -> Length | None:
+        """``arange(stop)`` / ``arange(start, stop[, step])``: (stop - start) / step elements."""
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        positional = list(node.args)
+        if len(positional) == 1:
+            positional.insert(0, keywords.get("start"))  # type: ignore[arg-type]
+        start, stop, step = (
+            positional[i] if i < len(positional) else keywords.get(name)
+            for i, name in enumerate(("start", "stop", "step"))
+        )
+        if stop is None:
+            return None
+        atoms: Atoms = {}
+        width = _add(
+            self.poly(stop, atoms),
+            self.poly(start, atoms),
+            -1,
+        )
+        if step is None:
+            return self.length(width, atoms)
+        stride = self.poly(step, atoms)
+        by = _constant(stride)
+        if by is not None and by > 0 and all(v % by == 0 for v in width.values()):
+            return self.length({k: v // by for k, v in width.items()}, atoms)
+        # Rounded up, or a step that is not a literal: an atom of its own, changing with its parts.
+        sources = self.varying(_add(width, stride, 1), atoms)
+        name = f"arange@{node.lineno}:{node.col_offset}"
+        return Length.of({(name,): 1}, {name: sources})
+
+    def pad(self, node: ast.Call, ty: str, args: list[Value]) -> Value:
+        """``pad(x, widths)``: each axis as long as before plus its widths."""
+        base, widths = args[0], args[1]
+        value = base.with_(ty=ty, items=(), ref=None)
+        parsed = _pad_widths(node.args[1])
+        if parsed is not None:
+            pairs, every = parsed
+            if every:
+                rank = len(base.dims.lens) if base.dims is not None and base.dims.ranked else None
+                pairs = pairs * rank if rank is not None else []
+            if pairs:
+                made = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), EMPTY)
+                for axis, (before, after) in enumerate(pairs):
+                    atoms: Atoms = {}
+                    whole = self.length_of(node.args[0], base, axis, atoms)
+                    added = _add(
+                        self.poly(before, atoms),
+                        self.poly(after, atoms),
+                        1,
+                    )
+                    own = frozenset(_atoms_in(added) - _atoms_in(whole))
+                    length = self.length(_add(whole, added, 1), atoms)
+                    value = self.with_length(value, axis, length, own, made)
+                assert value.dims is not None
+                return value.with_(dims=Dims(value.dims.lens[: len(pairs)], True))
+        if widths.vsrc:  # widths we cannot read axis by axis
+            taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), widths.vsrc)
+            return value.with_(shape=value.shape | {taint}, dims=None)
+        return value.with_(dims=None)
+
+    def join(self, node: ast.Call, name: str, ty: str, args: list[Value]) -> Value | None:
+        """``concatenate``, ``stack``, ``hstack``... of a list display: the lengths along the axis add
+        up (or the parts count, on a new axis). None when the parts or the axis cannot be read."""
+        parts = node.args[0] if node.args else None
+        if not isinstance(parts, ast.List | ast.Tuple) or not parts.elts:
+            return None
+        if any(isinstance(e, ast.Starred) for e in parts.elts):
+            return None
+        values = list(args[0].items)
+        if len(values) != len(parts.elts):
+            values = [self.quiet(e) for e in parts.elts]
+        ranks = {len(v.dims.lens) if v.dims is not None and v.dims.ranked else None for v in values}
+        rank = ranks.pop() if len(ranks) == 1 else None
+        (kind, axis), one_d = _JOINS[name]
+        if one_d is not None:
+            if rank is None:
+                return None
+            if rank == 1:
+                kind, axis = one_d
+        if name in ("concatenate", "stack"):
+            given = _argument(node, "axis", 1)
+            if given is not None:
+                literal = _constant(_poly(given, {}))
+                if literal is None or not isinstance(given, ast.Constant | ast.UnaryOp):
+                    return None
+                axis = int(literal)
+        if axis < 0:
+            if rank is None:
+                return None
+            axis += rank + (1 if kind == "new" else 0)
+        lens = _common_lengths(values)
+        value = combine(values, ty=ty, aligned=True)
+        if kind == "new":
+            shifted = frozenset(
+                t if t.axis is None or t.axis < axis else replace(t, axis=t.axis + 1)
+                for t in value.shape
+            )
+            lens += (None,) * (axis - len(lens))
+            new_lens = (*lens[:axis], constant_length(len(values)), *lens[axis:])
+            return unaligned(value).with_(shape=shifted, dims=Dims(new_lens, rank is not None))
+        atoms: Atoms = {}
+        total: Poly = {}
+        for element, part in zip(parts.elts, values, strict=True):
+            total = _add(total, self.length_of(element, part, axis, atoms), 1)
+        value = value.with_(dims=Dims(lens, rank is not None))
+        return self.with_length(value, axis, self.length(total, atoms))
+
+    def resized(
+        self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]
+    ) -> Value | None:
+        """A list after ``append``/``extend``/``clear``..., when its new length is known without an
+        old unknown one; None otherwise."""
+        func = node.func
+        assert isinstance(func, ast.Attribute)
+        atoms: Atoms = {}
+        old = self.length_of(receiver, current, 0, atoms)
+        change = _LIST_RESIZE[func.attr]
+        if change is None:  # extend: by as many as it is given
+            if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+                return None
+            added = self.length_of(node.args[0], args[0], 0, atoms)
+        else:
+            added = {(): change} if change else {}
+        new = {} if func.attr == "clear" else _add(old, added, 1)
+        if _length_atom(receiver, 0, self.defs, self) in _atoms_in(new):
+            return None
+        own = frozenset(_atoms_in(added) - _atoms_in(old))
+        text = self.mod.pos.text(node)
+        made = Taint("RTL102", _clip(text), self.loc(node), EMPTY)
+        return self.with_length(current, 0, self.length(new, atoms), own, made)

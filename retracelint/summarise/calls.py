@@ -1,0 +1,483 @@
+"""Calls: jit sites, transforms and lax primitives, calls recorded for the linker, known calls of
+the standard library and of array methods."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import TYPE_CHECKING
+
+from retracelint.jitspec import TRACING_APIS, TRACING_METHODS, Wrapper
+from retracelint.summarise.abstract import _args_vsrc, _element, _fresh_kind, _jit_result, _plain
+from retracelint.summarise.apis import (
+    _ARRAY_METHODS_KEEP,
+    _ARRAY_METHODS_MOVE,
+    _ARRAY_MODULES,
+    _EXTERNAL,
+    _INDEX_FUNCTIONS,
+    _LIST_GROW_METHODS,
+    _LIST_RESIZE,
+    _LOADER_CLASSES,
+    _LOADER_PASS_METHODS,
+    _MATH_INTS,
+    _PARTIALS,
+    _RANDOM_MODULES,
+    _REDUCTIONS,
+    _TRANSFORMS,
+    _array_module,
+    _dtype_name,
+    _looks_like_class,
+    _looks_like_tf_data,
+)
+from retracelint.summarise.state import PassState
+from retracelint.summarise.syntax import (
+    _dotted,
+    _given,
+    _is_true,
+    _literal_ints,
+    _literal_strs,
+    _params,
+)
+from retracelint.summary import (
+    Arg,
+    Callee,
+    CallSite,
+    JitSpec,
+)
+from retracelint.values import (
+    ARRAY,
+    BOOL,
+    CLASS,
+    DICT,
+    EMPTY,
+    FLOAT,
+    FUNCTION,
+    INSTANCE,
+    INT,
+    JIT,
+    JIT_OUT,
+    LIST,
+    NONE,
+    NP_ARRAY,
+    PARTIAL,
+    SET,
+    STR,
+    TRANSFORM,
+    TUPLE,
+    UNKNOWN,
+    UNKNOWN_VALUE,
+    Dims,
+    ItemSrc,
+    RetDep,
+    Src,
+    Taint,
+    Value,
+    combine,
+    size_of,
+    unaligned,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.sizes import Atoms
+
+
+class Calls(PassState):
+    """Calls: jit sites, transforms and lax primitives, calls recorded for the linker, known calls of"""
+
+    # -- calls --------------------------------------------------------------------------------------
+    def e_Call(self, node: ast.Call) -> Value:
+        func = node.func
+        dotted = _dotted(func)
+        canon = self.mod.canonical(dotted) if dotted else ""
+        # Evaluate the receiver first (method calls), then the arguments, in source order.
+        receiver = self.expr(func.value) if isinstance(func, ast.Attribute) else None
+        callee_value = self.expr(func) if not isinstance(func, ast.Attribute | ast.Name) else None
+        args = [self.expr(a) for a in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
+        for k in node.keywords:
+            if k.arg is None:
+                self.expr(k.value)
+
+        self.note_traced(node, canon)
+        wrapper = self.mod.wrapper(func)
+        if wrapper is not None and node.args:
+            fresh = _fresh_kind(args[0], node.args[0], self.receiver_of(node.args[0]))
+            site = self.new_jit(
+                wrapper,
+                node,
+                node.keywords,
+                target=self.callee_ref(node.args[0]),
+                target_text=self.mod.pos.text(node.args[0]),
+                fresh=fresh,
+                fresh_sources=self.context_src() if fresh == "bound method" else args[0].fresh,
+                lambda_node=node.args[0] if isinstance(node.args[0], ast.Lambda) else None,
+            )
+            return Value(ty=JIT, site=site, fresh=self.context_src())
+        if canon in _PARTIALS and node.args:
+            wrapped = self.mod.wrapper(node.args[0])
+            if (
+                wrapped is not None
+            ):  # partial(jax.jit, static_argnums=...) used as a decorator factory
+                return UNKNOWN_VALUE
+            return Value(ty=PARTIAL, fresh=self.context_src(), vsrc=combine(args[1:]).vsrc)
+        if canon in _TRANSFORMS or (
+            canon.startswith("jax.")
+            and canon.rsplit(".", 1)[-1]
+            in (
+                "grad",
+                "vmap",
+                "value_and_grad",
+            )
+        ):
+            return Value(ty=TRANSFORM, fresh=self.context_src())
+
+        known = self.known_call(node, canon, receiver, args, kwargs)
+        if known is not None:
+            return known
+        callee = self.callee_of(func, dotted, receiver, callee_value)
+        if callee is not None and callee[0] == "name" and not self.defined(callee[1]):
+            callee = None
+        index = self.record(node, callee, args, kwargs) if callee is not None else None
+        if callee is not None and callee[0] in ("name", "qual", "method", "self"):
+            ty = UNKNOWN
+            fresh = EMPTY
+            ref = None
+            local = self.env.get(dotted or "")
+            if local is not None and local.ty == CLASS:
+                ty, ref, fresh = INSTANCE, local.ref, self.context_src()
+            elif callee[0] == "name" and (
+                f"{self.mod.module}.{dotted}" in self.mod.summary.classes
+                or _looks_like_class(dotted or "")
+            ):
+                ty, ref, fresh = INSTANCE, dotted, self.context_src()
+            elif callee[0] == "name" and self.is_jitted(dotted or ""):
+                ty = _jit_result(args, kwargs).ty
+            elif callee[0] == "name":
+                ty = self.known_return_type(dotted or "")
+            deps = frozenset({RetDep(index)}) if index is not None else EMPTY
+            return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
+        if callee is not None and callee[0] == "jit":
+            return _jit_result(args, kwargs)
+        return combine(
+            [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
+        )
+
+    def receiver_of(self, node: ast.AST) -> Value | None:
+        """For ``obj.name``, the value of ``obj``."""
+        return self.quiet(node.value) if isinstance(node, ast.Attribute) else None
+
+    def note_traced(self, node: ast.Call, canon: str) -> None:
+        """Record the functions a transform or lax primitive is handed: they run under its trace. A
+        lax primitive called outside jit caches its trace by function identity, so a function made
+        anew for it is a trace site of its own, checked like a jit of a fresh function (RTL301)."""
+        func = node.func
+        traces = TRACING_APIS.get(canon) or (
+            TRACING_METHODS.get(func.attr) if isinstance(func, ast.Attribute) else None
+        )
+        if traces is None or not self.recording:
+            return
+        given = [node.args[i] for i in traces.positions if i < len(node.args)]
+        given += [k.value for k in node.keywords if k.arg in traces.keywords]
+        for arg in given:
+            for function in arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]:
+                made = function
+                if (
+                    isinstance(function, ast.Call)
+                    and self.mod.canonical(_dotted(function.func) or "") in _PARTIALS
+                    and function.args
+                ):
+                    function = function.args[0]
+                callee = self.callee_ref(function)
+                if callee is not None and callee not in self.fn.traces:
+                    self.fn.traces.append(callee)
+                if traces.caches_by_identity:
+                    self.note_lax_site(canon, node, made, callee)
+
+    def note_lax_site(
+        self, canon: str, node: ast.Call, made: ast.AST, callee: tuple[str, ...] | None
+    ) -> None:
+        value = self.quiet(made)
+        fresh = _fresh_kind(value, made, self.receiver_of(made))
+        sources = self.context_src() if fresh == "bound method" else value.fresh
+        if fresh is None or not sources:
+            return
+        self.new_jit(
+            Wrapper(canon, None, None),
+            node,
+            [],
+            target=callee,
+            target_text=self.mod.pos.text(made),
+            fresh=fresh,
+            fresh_sources=sources,
+            traces_on_call=True,
+        )
+
+    def known_return_type(self, name: str) -> str:
+        """The type a function of this module returns, when its body was walked before this one (it
+        is defined earlier) and says so: ``cosine_decay(...)`` is an array. Only the type: what
+        varies in the result is resolved through the call graph."""
+        fn = self.mod.summary.functions.get(f"{self.mod.module}.{name}")
+        if fn is None or name in self.env or fn.returns is None:
+            return UNKNOWN
+        return fn.returns.ty if fn.returns.ty in (ARRAY, NP_ARRAY, JIT_OUT) else UNKNOWN
+
+    def is_jitted(self, name: str) -> bool:
+        """Whether ``name`` is a jitted function of this module (``@jax.jit`` or ``f = jax.jit(g)``)."""
+        value = self.mod.summary.globals.get(name)
+        return value is not None and value.site is not None and name not in self.env
+
+    def defined(self, dotted: str) -> bool:
+        """Whether a name could refer to code in the analysed tree (not a builtin or a local value)."""
+        head = dotted.partition(".")[0]
+        summary = self.mod.summary
+        if head in summary.imports:
+            return not summary.imports[head].startswith(_EXTERNAL)
+        qual = f"{self.mod.module}.{head}"
+        return qual in summary.functions or qual in summary.classes or head in summary.globals
+
+    def callee_ref(self, node: ast.AST) -> tuple[str, ...] | None:
+        """The function an expression names (what a jit wrapper is applied to)."""
+        receiver = self.quiet(node.value) if isinstance(node, ast.Attribute) else None
+        return self.callee_of(node, _dotted(node), receiver, None)
+
+    def callee_of(
+        self, func: ast.AST, dotted: str | None, receiver: Value | None, callee_value: Value | None
+    ) -> tuple[str, ...] | None:
+        if callee_value is not None and callee_value.site is not None:
+            return ("jit", "", str(callee_value.site))
+        replaced = self.env.get(dotted) if dotted and "." in dotted else None
+        if replaced is not None and replaced.site is not None:
+            return ("jit", "", str(replaced.site))
+        if isinstance(func, ast.Attribute) and receiver is not None:
+            if receiver.ref == "<self>":
+                return ("self", "", func.attr)
+            if receiver.ty == INSTANCE and receiver.ref:
+                return ("method", receiver.ref, func.attr)
+            if receiver.site is not None:
+                return None
+            if isinstance(func.value, ast.Name) and func.value.id in self.env:
+                return None  # a method of a local value we know nothing about
+        if isinstance(func, ast.Name):
+            local = self.env.get(func.id)
+            if local is not None:
+                if local.site is not None:
+                    return ("jit", "", str(local.site))
+                if local.ty in (FUNCTION, CLASS) and local.ref:
+                    return ("qual", local.ref)
+                if local.param is not None:
+                    return ("param", local.param)  # what the callers pass, resolved at link time
+                return None
+        return ("name", dotted) if dotted else None
+
+    def record(
+        self,
+        node: ast.Call,
+        callee: tuple[str, ...],
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> int | None:
+        if not self.recording:
+            return None
+        star = any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        )
+        func = node.func
+        receiver_arg = None
+        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self"):
+            receiver = self.quiet(func.value)
+            receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
+        site = CallSite(
+            # Interned: the same callee is called many times in a module, and a summary pickles
+            # one string object once (the heads of the corpus: 165,000 strings to load, not 205,000).
+            callee=tuple(sys.intern(part) for part in callee),
+            text=sys.intern(self.mod.pos.text(node.func)),
+            args=tuple(
+                Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
+                for value, a in zip(args, node.args, strict=True)
+                if not isinstance(a, ast.Starred)
+            ),
+            kwargs=tuple(
+                (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
+                for k in node.keywords
+                if k.arg
+            ),
+            location=self.loc(node),
+            loops=tuple(self.loops) if self.loops else (),
+            star=star,
+            receiver=receiver_arg,
+            functions=self.functions_passed(node),
+        )
+        self.fn.calls.append(site)
+        return len(self.fn.calls) - 1
+
+    def functions_passed(self, node: ast.Call) -> tuple[tuple[int | str, Callee], ...]:
+        """The arguments that name a function (a def, a jitted function, a parameter passed on), by
+        position or keyword: a callee that calls its parameter calls what these resolve to."""
+        given = [(i, a) for i, a in enumerate(node.args) if not isinstance(a, ast.Starred)]
+        given += [(k.arg, k.value) for k in node.keywords if k.arg]
+        out = []
+        for key, arg in given:
+            if isinstance(arg, ast.Name | ast.Attribute):
+                callee = self.callee_ref(arg)
+                if callee is not None:
+                    out.append((key, tuple(sys.intern(part) for part in callee)))
+        return tuple(out)
+
+    def new_jit(
+        self,
+        wrapper: Wrapper,
+        node: ast.AST,
+        keywords: list[ast.keyword],
+        target: tuple[str, ...] | None,
+        target_text: str,
+        fresh: str | None,
+        fresh_sources: frozenset[Src] = EMPTY,
+        lambda_node: ast.Lambda | None = None,
+        decorated: bool = False,
+        traces_on_call: bool = False,
+    ) -> int:
+        kw = {k.arg: k.value for k in keywords if k.arg}
+        nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
+        argnums, argnames = _literal_ints(nums), _literal_strs(names)
+        spec = JitSpec(
+            index=len(self.mod.summary.jits),
+            wrapper=wrapper.name,
+            location=self.loc(node),
+            target=target,
+            target_text=target_text,
+            fresh=fresh if fresh_sources else None,
+            fresh_sources=fresh_sources,
+            decorated=decorated,
+            static_argnums=argnums or (),
+            static_argnames=argnames or (),
+            static_unknown=argnums is None or argnames is None,
+            static_inferred=bool(wrapper.argnums and wrapper.argnames)
+            and (nums is None) != (names is None),
+            nonarray_static=wrapper.nonarray_static,
+            function=self.fn.qualname,
+            loops=tuple(self.loops),
+            lambda_params=_params(lambda_node.args) if lambda_node is not None else None,
+            traces_on_call=traces_on_call,
+        )
+        existing = self._same_site(spec)
+        if existing is not None:
+            return existing
+        self.mod.summary.jits.append(spec)
+        return spec.index
+
+    def _same_site(self, spec: JitSpec) -> int | None:
+        # Loop bodies are walked twice: the second walk must find the site of the first.
+        for other in reversed(self.mod.summary.jits):
+            if other.location == spec.location and other.function == spec.function:
+                return other.index
+        return None
+
+    def known_call(
+        self,
+        node: ast.Call,
+        canon: str,
+        receiver: Value | None,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value | None:
+        """Calls whose effect on shapes we know: array constructors, growth, masks, sizes, loaders."""
+        module, _, name = canon.rpartition(".")
+        func = node.func
+        if canon in ("len",) and args:
+            return size_of(args[0])
+        if canon in ("float",) or (module == "math" and name not in _MATH_INTS):
+            return Value(ty=FLOAT, vsrc=_args_vsrc(args, kwargs))
+        if module == "math":
+            return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
+        if canon in ("int", "round"):
+            return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
+        if canon in ("bool",):
+            return Value(ty=BOOL, vsrc=_args_vsrc(args, kwargs))
+        if canon in ("str", "repr", "format"):
+            return Value(ty=STR, vsrc=_args_vsrc(args, kwargs))
+        if canon in ("list", "sorted", "tuple") and args:
+            atoms: Atoms = {}
+            count = self.length(self.length_of(node.args[0], args[0], 0, atoms), atoms)
+            # A list of an array's rows: its axes are the array's.
+            return args[0].with_(
+                ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None, dims=Dims((count,))
+            )
+        if canon in ("dict",):
+            return combine([*args, *kwargs.values()], ty=DICT)
+        if canon in ("set", "frozenset"):
+            return combine(args, ty=SET if canon == "set" else TUPLE)
+        if canon in ("min", "max", "abs", "sum") and module == "":
+            return combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
+        if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
+            return self.loader(node, "DataLoader", "drop_last", kwargs)
+        if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
+            return self.array_call(node, module, name, args, kwargs)
+        if isinstance(func, ast.Attribute) and receiver is not None:
+            return self.method_call(node, func.attr, receiver, args, kwargs)
+        return None
+
+    def loader(
+        self, node: ast.Call, kind: str, flag: str, kwargs: dict[str | None, Value]
+    ) -> Value:
+        flag_node = next((k.value for k in node.keywords if k.arg == flag), None)
+        if _is_true(flag_node):
+            return Value(ty="loader")
+        taint = Taint(
+            "RTL103",
+            f"{kind} without {flag}=True",
+            self.loc(node),
+            frozenset({ItemSrc()}),
+        )
+        return Value(ty="loader", shape=frozenset({taint}))
+
+    def method_call(
+        self,
+        node: ast.Call,
+        method: str,
+        receiver: Value,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value | None:
+        func = node.func
+        assert isinstance(func, ast.Attribute)
+        if method in _LIST_RESIZE and isinstance(func.value, ast.Name):
+            name = func.value.id
+            current = self.env.get(name)
+            if current is not None and current.ty in (LIST, UNKNOWN):
+                current = current.with_(ty=LIST, ref=None)
+                resized = self.resized(func.value, current, node, args)
+                # A list kept from one iteration to the next grows with each; one made in this
+                # iteration grows only when its new length still depends on an unknown one.
+                kept = bool(self.loops) and name not in self.assigned.get(self.loops[-1], ())
+                if method in _LIST_GROW_METHODS and self.loops and (kept or resized is None):
+                    # Its length relative to this iteration's start is still worth knowing (a loop
+                    # that appends the same number of items each time fills it to a known length).
+                    grown = self.grow(current, node, self.mod.pos.text(node))
+                    self.env[name] = grown.with_(dims=resized.dims if resized else None)
+                elif resized is not None:
+                    self.env[name] = resized
+            if method in _LIST_GROW_METHODS and self.loops:
+                return Value(ty=NONE)
+        if receiver.ty == "loader":
+            if method == "batch":
+                return self.loader(node, ".batch()", "drop_remainder", kwargs)
+            if method in _LOADER_PASS_METHODS:
+                return receiver
+        if method == "batch" and _looks_like_tf_data(func.value):
+            return self.loader(node, ".batch()", "drop_remainder", kwargs)
+        if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT) or receiver.shape or receiver.deps:
+            if method == "reshape" and node.args:
+                return self.reshape(node, receiver, args, node.args, receiver.ty)
+            if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
+                keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
+                value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                return value.with_(dtype="int32") if method in _INDEX_FUNCTIONS else value
+            if method == "astype" and node.args:
+                return receiver.with_(items=(), ty=ARRAY, dtype=_dtype_name(node.args[0]))
+            if method in _ARRAY_METHODS_KEEP:
+                return receiver.with_(items=())
+            if method in _ARRAY_METHODS_MOVE:
+                return unaligned(receiver).with_(items=())
+        if method == "get" and receiver.ty == DICT:
+            return _element(receiver)
+        return None

@@ -1,0 +1,647 @@
+"""Expressions and their abstract values: names, attributes, displays, comprehensions, arithmetic,
+subscripts and slices (with their lengths), iteration."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from retracelint.summarise.abstract import _element, _param_deps, _unpacked
+from retracelint.summarise.apis import _arith_dtype
+from retracelint.summarise.sizes import (
+    _END,
+    _NO_DIMS,
+    _add,
+    _atoms_in,
+    _ceil_like,
+    _constant,
+    _counted,
+    _cut,
+    _full_chunks,
+    _length_atom,
+    _length_read,
+    _min_call,
+    _mul,
+    _poly,
+    _positions,
+    _RangeLoop,
+    _substitute,
+)
+from retracelint.summarise.state import PassState
+from retracelint.summarise.syntax import (
+    _BIG_DISPLAY,
+    _DISPLAYS,
+    _SAME_VALUE,
+    _dotted,
+    _is_constant_data,
+    _same_literals,
+)
+from retracelint.values import (
+    ARRAY,
+    BOOL,
+    COMPLEX,
+    DICT,
+    EMPTY,
+    FLOAT,
+    FLOAT_LIKE,
+    INT,
+    JIT_OUT,
+    JIT_OUT_WEAK,
+    LAMBDA,
+    LIST,
+    NONE,
+    NP_ARRAY,
+    SCALARS,
+    SET,
+    STR,
+    TUPLE,
+    UNKNOWN,
+    UNKNOWN_VALUE,
+    Dims,
+    ItemSrc,
+    IterDep,
+    Length,
+    LoopSrc,
+    Poly,
+    RetDep,
+    Src,
+    Taint,
+    Value,
+    axis_sources,
+    combine,
+    join,
+    shape_sources,
+    unaligned,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.sizes import Atoms
+
+
+class Expressions(PassState):
+    """Expressions and their abstract values: names, attributes, displays, comprehensions, arithmetic,"""
+
+    # -- expressions --------------------------------------------------------------------------------
+    def expr(self, node: ast.AST | None) -> Value:
+        if node is None:
+            return UNKNOWN_VALUE
+        handler = getattr(self, "e_" + type(node).__name__, None)
+        if handler is not None:
+            value = handler(node)
+            # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
+            if value.param is not None and not isinstance(node, _SAME_VALUE):
+                value = value.with_(ref=None)
+            return value
+        values = [
+            self.expr(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
+        ]
+        return combine(values, keep_shape=False)
+
+    def e_Constant(self, node: ast.Constant) -> Value:
+        value = node.value
+        if isinstance(value, bool):
+            return Value(ty=BOOL)
+        if isinstance(value, int):
+            return Value(ty=INT)
+        if isinstance(value, float):
+            return Value(ty=FLOAT)
+        if isinstance(value, complex):
+            return Value(ty=COMPLEX)
+        if isinstance(value, str):
+            return Value(ty=STR)
+        if value is None:
+            return Value(ty=NONE)
+        return UNKNOWN_VALUE
+
+    def e_Name(self, node: ast.Name) -> Value:
+        value = self.env.get(node.id)
+        if value is not None:
+            return value
+        module_value = self.mod.summary.globals.get(node.id)
+        return module_value if module_value is not None else UNKNOWN_VALUE
+
+    def e_Attribute(self, node: ast.Attribute) -> Value:
+        base = self.expr(node.value)
+        if node.attr == "shape" or node.attr == "size":
+            return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
+        if node.attr in ("real", "imag"):
+            return base.with_(items=(), ref=None)
+        if node.attr in ("T", "mT"):
+            return unaligned(base).with_(items=(), ref=None)
+        return Value(vsrc=base.vsrc, deps=_param_deps(base))
+
+    def e_Lambda(self, node: ast.Lambda) -> Value:
+        return Value(ty=LAMBDA, fresh=self.context_src())
+
+    def e_List(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
+        ty = {ast.List: LIST, ast.Tuple: TUPLE, ast.Set: SET}[type(node)]
+        counted = ty != SET and not any(isinstance(e, ast.Starred) for e in node.elts)
+        dims = _counted(len(node.elts)) if counted else None
+        if len(node.elts) > _BIG_DISPLAY and all(map(_is_constant_data, node.elts)):
+            # A data table: nothing in it varies, and walking it costs seconds.
+            return Value(ty=ty, dims=dims)
+        items = tuple(self.expr(element) for element in node.elts)
+        value = combine(list(items), ty=ty)
+        return value.with_(items=items if len(items) <= 16 else (), dims=dims)
+
+    e_Tuple = e_List
+
+    e_Set = e_List
+
+    def e_Dict(self, node: ast.Dict) -> Value:
+        if len(node.values) > _BIG_DISPLAY and all(
+            k is not None and _is_constant_data(k) and _is_constant_data(v)
+            for k, v in zip(node.keys, node.values, strict=True)
+        ):
+            return Value(ty=DICT)
+        values = [self.expr(k) for k in node.keys if k is not None]
+        values += [self.expr(v) for v in node.values]
+        literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+        keys = tuple(sorted(k.value for k in node.keys)) if literal else None  # type: ignore[union-attr]
+        return combine(values, ty=DICT).with_(keys=keys)
+
+    def e_ListComp(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+    ) -> Value:
+        saved, saved_defs = dict(self.env), dict(self.defs)
+        depth = len(self.loops)
+        sources: list[Value] = []
+        filtered = False
+        text = self.mod.pos.text
+        for comp in node.generators:
+            # Each `for` of a comprehension is a loop: what the element calls runs once per item.
+            iterable = self.expr(comp.iter)
+            sources.append(iterable)
+            index = self.new_loop(
+                comp,
+                f"for {text(comp.target)} in {text(comp.iter)}",
+                self.mod.pos.span(comp.target, comp.iter),
+            )
+            self.note_range(index, comp)
+            self.loops.append(index)
+            self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
+            for cond in comp.ifs:
+                sources.append(self.expr(cond))
+                filtered = True
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key)
+            self.expr(node.value)
+        else:
+            self.expr(node.elt)
+        del self.loops[depth:]
+        self.env, self.defs = saved, saved_defs
+        ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
+        # What changes the iterables' shapes changes the result; on which axis is not known.
+        shape = {t.unlabelled() for v in sources for t in v.shape}
+        if filtered:
+            varies = frozenset().union(*(v.vsrc for v in sources))
+            if varies:
+                shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies))
+        return Value(
+            ty=ty, vsrc=frozenset().union(*(v.vsrc for v in sources)), shape=frozenset(shape)
+        )
+
+    e_SetComp = e_ListComp
+
+    e_GeneratorExp = e_ListComp
+
+    e_DictComp = e_ListComp
+
+    def e_BinOp(self, node: ast.BinOp) -> Value:
+        left, right = self.expr(node.left), self.expr(node.right)
+        return self.arith(left, right, node.op, (node.left, node.right))
+
+    def arith(
+        self,
+        left: Value,
+        right: Value,
+        op: ast.operator,
+        nodes: tuple[ast.AST, ast.AST] | None = None,
+    ) -> Value:
+        value = self.arith_type(left, right, op)
+        if value.ty == ARRAY:
+            return value.with_(dtype=_arith_dtype(left, right))
+        if value.ty in (LIST, TUPLE) and nodes is not None:
+            return value.with_(dims=self.sequence_dims(left, right, op, nodes))
+        return value
+
+    def sequence_dims(
+        self, left: Value, right: Value, op: ast.operator, nodes: tuple[ast.AST, ast.AST]
+    ) -> Dims | None:
+        """The length of ``a + b`` and ``[x] * n`` for lists and tuples."""
+        atoms: Atoms = {}
+        if isinstance(op, ast.Add):
+            total = _add(
+                self.length_of(nodes[0], left, 0, atoms),
+                self.length_of(nodes[1], right, 0, atoms),
+                1,
+            )
+        elif isinstance(op, ast.Mult):
+            seq, seq_node, count = (
+                (left, nodes[0], nodes[1])
+                if left.ty in (LIST, TUPLE)
+                else (right, nodes[1], nodes[0])
+            )
+            total = _mul(
+                self.length_of(seq_node, seq, 0, atoms),
+                self.poly(count, atoms),
+            )
+        else:
+            return None
+        return Dims((self.length(total, atoms),))
+
+    def arith_type(self, left: Value, right: Value, op: ast.operator) -> Value:
+        tys = {left.ty, right.ty}
+        sequences = {LIST, TUPLE}
+        if tys & {ARRAY, NP_ARRAY, "mask", JIT_OUT}:
+            ty = ARRAY
+        elif tys & {JIT_OUT_WEAK} and tys <= {INT, FLOAT, BOOL, JIT_OUT_WEAK}:
+            ty = JIT_OUT_WEAK  # weak stays weak: arithmetic with Python scalars
+        elif (isinstance(op, ast.Div) and tys <= {INT, FLOAT, BOOL}) or (
+            FLOAT in tys and tys <= {INT, FLOAT, BOOL}
+        ):
+            ty = FLOAT
+        elif tys == {INT} or tys == {INT, BOOL}:
+            ty = INT
+        elif tys & {FLOAT, FLOAT_LIKE} and tys <= {INT, FLOAT, BOOL, FLOAT_LIKE, UNKNOWN}:
+            # `base_lr * 0.95 ** epoch` with an unannotated base_lr: most likely a float.
+            ty = FLOAT_LIKE
+        elif isinstance(op, ast.Add) and left.ty in sequences and right.ty == left.ty:
+            ty = left.ty
+        elif (
+            isinstance(op, ast.Mult)
+            and len(tys & sequences) == 1
+            and tys <= {*sequences, INT, UNKNOWN}
+        ):
+            ty = (tys & sequences).pop()  # [x] * n
+        else:
+            ty = UNKNOWN
+        # With a Python scalar, or joining sequences, each axis stays where it was.
+        aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
+        value = combine([left, right], ty=ty, aligned=aligned)
+        if aligned and ty == ARRAY:
+            return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
+        return value
+
+    def e_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        operand = self.expr(node.operand)
+        return operand.with_(ty=BOOL if isinstance(node.op, ast.Not) else operand.ty, items=())
+
+    def e_BoolOp(self, node: ast.BoolOp) -> Value:
+        values = [self.expr(v) for v in node.values]
+        out = values[0]
+        for value in values[1:]:
+            out = join(out, value)
+        return out
+
+    def e_Compare(self, node: ast.Compare) -> Value:
+        values = [self.expr(node.left), *(self.expr(c) for c in node.comparators)]
+        out = combine(values, keep_shape=False)
+        scalars = {INT, FLOAT, BOOL, STR, NONE, COMPLEX}
+        if all(v.ty in scalars for v in values):
+            return out.with_(ty=BOOL)
+        return out.with_(ty="mask", dtype="bool")
+
+    def e_IfExp(self, node: ast.IfExp) -> Value:
+        self.expr(node.test)
+        return join(self.expr(node.body), self.expr(node.orelse))
+
+    def e_NamedExpr(self, node: ast.NamedExpr) -> Value:
+        value = self.expr(node.value)
+        self.bind(node.target, value, node.value)
+        return value
+
+    def e_Starred(self, node: ast.Starred) -> Value:
+        return self.expr(node.value)
+
+    def e_Await(self, node: ast.Await) -> Value:
+        return self.expr(node.value)
+
+    def e_Yield(self, node: ast.Yield | ast.YieldFrom) -> Value:
+        value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
+        if isinstance(node, ast.YieldFrom):
+            value = _unpacked(value)
+        self.yields = value if self.yields is None else join(self.yields, value)
+        return UNKNOWN_VALUE
+
+    e_YieldFrom = e_Yield
+
+    def e_JoinedStr(self, node: ast.JoinedStr) -> Value:
+        values = [self.expr(v) for v in node.values]
+        return combine(values, ty=STR, keep_shape=False)
+
+    # -- lengths: what is known of sizes, and what a length known exactly explains away -------------
+    def poly(self, node: ast.AST | None, atoms: Atoms) -> Poly:
+        return _poly(node, atoms, self.defs, reader=self)
+
+    def source(self, node: ast.AST) -> str:
+        return self.mod.pos.text(node, limit=sys.maxsize)
+
+    def size_poly(self, node: ast.AST | None) -> tuple[Poly, Atoms]:
+        atoms: Atoms = {}
+        return self.poly(node, atoms), atoms
+
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+        read = _length_read(node)
+        if read is None:
+            return None
+        array, axis = read
+        return self.length_of(array, self.quiet(array), axis, atoms)
+
+    def length_of(self, node: ast.AST, value: Value, axis: int, atoms: Atoms) -> Poly:
+        """The length of axis ``axis`` of ``value`` (the value of ``node``); its atoms go to ``atoms``.
+        Unknown, it is an atom of its own: ``len(x)`` is the same atom wherever x is the same."""
+        length = value.dims.length(axis) if value.dims is not None else None
+        if length is not None:
+            atoms.update(length.atoms)
+            return length.poly
+        name = _length_atom(node, axis, self.defs, self)
+        atoms[name] = axis_sources(value, axis)
+        return {(name,): 1}
+
+    def atom_sources(self, poly: Poly, atoms: Atoms) -> dict[str, frozenset[Src]]:
+        """What makes each atom left in ``poly`` change."""
+        out: dict[str, frozenset[Src]] = {}
+        for name in _atoms_in(poly):
+            atom = atoms.get(name)
+            if isinstance(atom, frozenset):
+                out[name] = atom
+            else:
+                out[name] = self.quiet(atom).vsrc if atom is not None else EMPTY
+        return out
+
+    def length(self, poly: Poly, atoms: Atoms) -> Length:
+        return Length.of(poly, self.atom_sources(poly, atoms))
+
+    def with_length(
+        self,
+        value: Value,
+        axis: int,
+        length: Length,
+        own: frozenset[str] = EMPTY,
+        made: Taint | None = None,
+    ) -> Value:
+        """``value`` whose axis ``axis`` is now exactly ``length`` long.
+
+        What made that axis change before matters only as far as it still moves the length: a taint
+        on the axis keeps the sources of the atoms left in it, and a dependency stops bringing
+        changes of that axis when none of its length is left (a ragged chunk padded back to full
+        size, a fixed window of a longer array). ``made``, the operation's own taint, gets what the
+        atoms of its own arguments (``own``) still add.
+        """
+        atoms = dict(length.atoms)
+        left = length.sources
+        shape: set[Taint] = set()
+        covered: frozenset[Src] = EMPTY
+        for taint in value.shape:
+            if taint.axis != axis:
+                shape.add(taint)
+                continue
+            kept = taint.sources & left
+            if kept:
+                shape.add(taint if kept == taint.sources else taint.with_sources(kept))
+                covered |= kept
+        if made is not None:
+            extra = frozenset().union(*(atoms[a] for a in own if a in atoms)) - covered
+            if extra:
+                shape.add(replace(made, sources=extra, axis=axis))
+        deps = frozenset(_cut(dep, axis, bool(atoms), left) for dep in value.deps)
+        dims = (value.dims or _NO_DIMS).with_length(axis, length)
+        return value.with_(shape=frozenset(shape), deps=deps, dims=dims)
+
+    # -- subscripts: where slices change shapes ------------------------------------------------------
+    def e_Subscript(self, node: ast.Subscript) -> Value:
+        read = _length_read(node)
+        if read is not None:  # x.shape[k]: an int, as varying as that axis
+            array, axis = read
+            return Value(ty=INT, vsrc=axis_sources(self.expr(array), axis))
+        base = self.expr(node.value)
+        index = node.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        # Only plain slices keep the base's axes where they were (an index, None or ... moves them).
+        basic = all(isinstance(part, ast.Slice) for part in parts)
+        taints = set(base.shape)
+        vsrc = set(base.vsrc)
+        is_slice = False
+        idx = UNKNOWN_VALUE
+        cut: list[tuple[int, Length | None]] = []
+        for axis, part in enumerate(parts):
+            if isinstance(part, ast.Slice):
+                is_slice = True
+                taints.update(self.slice_taints(node, part, axis if basic else None))
+                for bound in (part.lower, part.upper, part.step):
+                    vsrc |= self.expr(bound).vsrc
+                if basic and (part.lower or part.upper or part.step):
+                    cut.append((axis, self.slice_length(node, part, axis, base)))
+            else:
+                idx = self.expr(part)
+                vsrc |= idx.vsrc
+                if base.ty not in (LIST, TUPLE, DICT):
+                    taints |= idx.shape  # x[positions]: as many rows as the index has
+                if (
+                    idx.ty == "mask"
+                    and (idx.vsrc or idx.deps)
+                    and base.ty not in (LIST, TUPLE, DICT)
+                ):
+                    sources = idx.vsrc | shape_sources(idx)
+                    taints.add(
+                        Taint(
+                            "RTL104",
+                            f"boolean mask {self.mod.pos.text(node)}",
+                            self.loc(node),
+                            sources,
+                        )
+                    )
+        if not is_slice and base.ty in (LIST, TUPLE, DICT):
+            if (
+                base.items
+                and isinstance(index, ast.Constant)
+                and isinstance(index.value, int)
+                and -len(base.items) <= index.value < len(base.items)
+            ):
+                return base.items[index.value]
+            if base.ty == TUPLE and base.shape:
+                return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
+            return _element(base)
+        value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if not is_slice and _positions(idx):
+            # x[positions] with a 1-D integer array: as many rows as positions, the rest as x.
+            atoms: Atoms = {}
+            rows = self.length(self.length_of(index, idx, 0, atoms), atoms)
+            return self.with_length(value, 0, rows)
+        if not basic:
+            return unaligned(value)
+        for axis, length in cut:
+            if length is not None:
+                value = self.with_length(value, axis, length)
+            elif value.dims is not None:
+                value = value.with_(dims=value.dims.with_length(axis, None))
+        return value
+
+    def slice_taints(self, node: ast.Subscript, part: ast.Slice, axis: int | None) -> list[Taint]:
+        atoms: Atoms = {}
+        lower = self.poly(part.lower, atoms)
+        clamp = _min_call(part.upper, self.defs)
+        others: list[Poly] = []
+        if clamp is not None:
+            # x[i:min(i + bs, n)]: at most bs wide, shorter where n clamps it (the last chunk).
+            widths = [_add(self.poly(a, atoms), lower, -1) for a in clamp.args]
+            steady = [w for w in widths if not _atoms_in(w) & (_atoms_in(lower) | {_END})]
+            if not steady:
+                clamp = None
+            else:
+                width = steady[0]
+                others = [w for w in widths if w is not width]
+        if clamp is None:
+            end: Poly = {(_END,): 1}
+            upper = self.poly(part.upper, atoms) if part.upper is not None else end
+            width = _add(upper, lower, -1)
+        sources = self.varying(width, atoms)
+        out = []
+        if sources:
+            out.append(
+                Taint(
+                    "RTL101",
+                    f"slice {self.mod.pos.text(node)}",
+                    self.loc(node),
+                    frozenset(sources),
+                    axis,
+                )
+            )
+        strided, ragged = self.ragged_taint(node, lower, width, axis)
+        if ragged is not None:
+            out.append(ragged)
+        elif clamp is not None and not strided:
+            clamped = frozenset().union(*(self.varying(w, atoms) for w in others))
+            if clamped:
+                what = f"chunk {self.mod.pos.text(node)}"
+                out.append(Taint("RTL103", what, self.loc(node), clamped, axis))
+        return out
+
+    def varying(self, poly: Poly, atoms: Atoms) -> frozenset[Src]:
+        """What makes ``poly`` change: the sources of its atoms (the base's own end excluded: its
+        changes are the base's)."""
+        sources: frozenset[Src] = EMPTY
+        for atom, atom_sources in self.atom_sources(poly, atoms).items():
+            if atom != _END:
+                sources = sources | atom_sources
+        return sources
+
+    def ragged_taint(
+        self, node: ast.Subscript, lower: Poly, width: Poly, axis: int | None
+    ) -> tuple[bool, Taint | None]:
+        """Whether a range loop strides over the chunk x[i:i+bs] (or x[i*bs:(i+1)*bs] over
+        range(ceil(n / bs))), and the RTL103 taint when its last chunk can be short."""
+        if not width or not lower:
+            return False, None
+        lower_names = _atoms_in(lower)
+        for index in reversed(self.loops):
+            info = self.ranges.get(index)
+            if info is None or info.var not in lower_names:
+                continue
+            atoms: Atoms = {}
+            if info.step is not None and self.poly(info.step, atoms) == width:
+                if _full_chunks(info.stop, info.step, self.defs):
+                    return True, None
+                what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
+                return True, Taint(
+                    "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
+                )
+            if info.step is None and _ceil_like(info.stop, self.defs):
+                what = f"chunk {self.mod.pos.text(node)} over {self.mod.pos.text(info.stop)} chunks (rounded up)"
+                return True, Taint(
+                    "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
+                )
+        return False, None
+
+    def slice_length(
+        self, node: ast.Subscript, part: ast.Slice, axis: int, base: Value
+    ) -> Length | None:
+        """The exact length of a slice, when it visibly stays inside the base: a window
+        x[s:s + w] over range(a, len(x) - w + 1, ...), x[:k] of an x at least k long, x[1:]."""
+        if part.step is not None:
+            return None
+        atoms: Atoms = {}
+        whole = self.length_of(node.value, base, axis, atoms)
+        lower = self.bound(part.lower, whole, atoms)
+        upper = self.bound(part.upper, whole, atoms) if part.upper is not None else whole
+        least, most = lower, upper
+        loop = self.range_over(lower)
+        if loop is not None:
+            # The window moves with the loop variable: its first and last positions bound it.
+            var, info = loop
+            first = self.poly(info.start, atoms)
+            last = _add(self.poly(info.stop, atoms), {(): 1}, -1)
+            least = _substitute(lower, var, first)
+            most = _substitute(upper, var, last) if least is not None else None
+        if least is None or most is None:
+            return None
+        start, overshoot = _constant(least), _constant(_add(most, whole, -1))
+        if start is None or start < 0 or overshoot is None or overshoot > 0:
+            return None
+        return self.length(_add(upper, lower, -1), atoms)
+
+    def bound(self, node: ast.AST | None, whole: Poly, atoms: Atoms) -> Poly:
+        """A slice bound as a position: a negative literal counts from the end."""
+        poly = self.poly(node, atoms)
+        value = _constant(poly)
+        return _add(whole, poly, 1) if value is not None and value < 0 else poly
+
+    def range_over(self, poly: Poly) -> tuple[str, _RangeLoop] | None:
+        """The innermost enclosing ``for v in range(...)`` (positive step) whose ``v`` is in ``poly``."""
+        names = _atoms_in(poly)
+        for index in reversed(self.loops):
+            info = self.ranges.get(index)
+            if info is None or info.var not in names:
+                continue
+            # A step that is not a literal is taken as positive: strides are.
+            step = _constant(_poly(info.step, {}, self.defs)) if info.step is not None else 1
+            return (info.var, info) if step is None or step > 0 else None
+        return None
+
+    def note_range(self, index: int, node: ast.For | ast.comprehension) -> None:
+        call = node.iter
+        if not (isinstance(call, ast.Call) and isinstance(node.target, ast.Name)):
+            return
+        if self.mod.canonical(_dotted(call.func) or "") != "range" or call.keywords:
+            return
+        args = call.args
+        if len(args) == 1:
+            self.ranges[index] = _RangeLoop(node.target.id, None, args[0], None)
+        elif len(args) >= 2:
+            step = args[2] if len(args) > 2 else None
+            self.ranges[index] = _RangeLoop(node.target.id, args[0], args[1], step)
+
+    # -- iteration ----------------------------------------------------------------------------------
+    def item_of(self, iterable: Value, index: int, node: ast.AST) -> Value:
+        if type(node) in _DISPLAYS and _same_literals(node):
+            return self.quiet(node.elts[0])  # type: ignore[attr-defined]  # (4, 4, 4): one value
+        src = LoopSrc(index)
+        call = node if isinstance(node, ast.Call) else None
+        name = self.mod.canonical(_dotted(call.func) or "") if call else ""
+        if name in ("range",):
+            return Value(ty=INT, vsrc=iterable.vsrc | {src})
+        if name == "enumerate" and call and call.args:
+            inner = self.quiet(call.args[0])
+            return Value(
+                ty=TUPLE,
+                vsrc=inner.vsrc | {src},
+                items=(
+                    Value(ty=INT, vsrc=frozenset({src})),
+                    self.item_of(inner, index, call.args[0]),
+                ),
+            )
+        if name == "zip" and call:
+            items = tuple(self.item_of(self.quiet(arg), index, arg) for arg in call.args)
+            return combine(list(items), ty=TUPLE).with_(items=items)
+        shape = set()
+        for taint in iterable.shape:
+            if ItemSrc() in taint.sources:
+                shape.add(taint.with_sources((taint.sources - {ItemSrc()}) | {src}))
+        deps = set()
+        for dep in iterable.deps:
+            if isinstance(dep, RetDep):
+                deps.add(IterDep(dep.call, index))
+        return Value(vsrc=iterable.vsrc | {src}, shape=frozenset(shape), deps=frozenset(deps))

@@ -1,0 +1,12 @@
+"""The interpreter of one function body, put together from its parts."""
+
+from __future__ import annotations
+
+from retracelint.summarise.arrays import Arrays
+from retracelint.summarise.calls import Calls
+from retracelint.summarise.expressions import Expressions
+from retracelint.summarise.statements import Statements
+
+
+class FunctionPass(Statements, Expressions, Calls, Arrays):
+    """Abstract interpretation of one function body (or the module's top level)."""

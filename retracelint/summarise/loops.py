@@ -1,0 +1,178 @@
+"""What a loop carries from one iteration to the next, and what it leaves invariant."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING
+
+from retracelint.summarise.apis import _ARRAY_MODULES, _GROWERS, _array_module
+from retracelint.summarise.syntax import _dotted, _is_name
+from retracelint.values import (
+    CarrySrc,
+    Src,
+    Value,
+    join,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.module import _ModulePass
+
+
+_AXES = re.compile(r"\bndim\b|\.shape\b|\bshape\)|\baxes\b")
+
+
+def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Value]:
+    """The environment after a loop: each name may hold its value from before or from the body."""
+    return {**before, **{n: join(before[n], v) if n in before else v for n, v in after.items()}}
+
+
+def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:
+    """The environment after one walk of a loop body, carry markers dropped: a name the body assigns
+    from its own value at the previous iteration varies per iteration (``src``), unless every value
+    the body gives it is loop-invariant (it keeps its old value or takes that one)."""
+    out = {}
+    assigned = names.assigned
+    for name, value in values.items():
+        carried = (
+            name in assigned
+            and _has_carry(value)
+            and not names.steady(name)
+            and _carries(value, names)
+        )
+        value = _drop_carry(value)
+        if name in assigned and value.dims is not None:
+            # Its lengths were this iteration's: atoms made in the loop name new values each time.
+            value = value.with_(dims=None)
+        out[name] = value.with_(vsrc=value.vsrc | {src}) if carried else value
+    return out
+
+
+def _carries(value: Value, names: _LoopNames) -> bool:
+    """Whether ``value`` derives from the previous iteration's value of a name that is not steady."""
+
+    def carries(sources: frozenset[Src]) -> bool:
+        return any(isinstance(s, CarrySrc) and not names.steady(s.name) for s in sources)
+
+    return carries(value.vsrc) or any(carries(t.sources) for t in value.shape)
+
+
+class _LoopNames:
+    """The names a loop body binds (not descending into nested defs), and which of them are steady:
+    only ever assigned loop-invariant expressions (``n = mesh.shape["x"]``, maybe under an
+    ``if n is None``), computed from names the body does not bind and calling nothing but pure
+    builtins. Whatever the iteration, a steady name holds its value from before the loop or that one
+    value. Steadiness is worked out only for the names asked about: few are."""
+
+    def __init__(self, body: list[ast.stmt]) -> None:
+        self.assigned: set[str] = set()
+        self._plain: dict[str, list[ast.expr]] = {}  # values of `name = value` statements
+        self._otherwise: set[str] = set()  # also bound by for, +=, unpacking, with, except...
+        self._steady: dict[str, bool] = {}
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            kind = type(node)  # one look-up per node: loop bodies are most of a project's code
+            if kind in _SCOPES:
+                continue
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                    self.assigned.add(node.id)  # type: ignore[attr-defined]
+                    self._otherwise.add(node.id)  # type: ignore[attr-defined]
+                continue
+            if (kind is ast.Assign or kind is ast.AnnAssign) and node.value is not None:  # type: ignore[attr-defined]
+                targets = node.targets if kind is ast.Assign else [node.target]  # type: ignore[attr-defined]
+                if all(type(t) is ast.Name for t in targets):
+                    for target in targets:
+                        self.assigned.add(target.id)
+                        self._plain.setdefault(target.id, []).append(node.value)  # type: ignore[attr-defined]
+                    stack.append(node.value)  # type: ignore[attr-defined]
+                    continue
+            stack.extend(ast.iter_child_nodes(node))
+
+    def steady(self, name: str) -> bool:
+        known = self._steady.get(name)
+        if known is None:
+            values = self._plain.get(name)
+            known = self._steady[name] = (
+                bool(values)
+                and name not in self._otherwise
+                and all(_invariant(v, self.assigned) for v in values)  # type: ignore[union-attr]
+            )
+        return known
+
+
+def _invariant(node: ast.AST, assigned: set[str]) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id in assigned:
+            return False
+        if isinstance(sub, ast.Call) and not (
+            isinstance(sub.func, ast.Name) and sub.func.id in _PURE_BUILTINS
+        ):
+            return False
+        if isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await | ast.NamedExpr):
+            return False
+    return True
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+_PURE_BUILTINS = {"len", "int", "float", "bool", "str", "min", "max", "abs", "round", "tuple"}
+
+
+def _jumps(body: list[ast.stmt]) -> bool:
+    """Whether a loop body may skip the rest of an iteration or end the loop (break, continue);
+    the loops and functions nested in it keep theirs."""
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Break | ast.Continue):
+            return True
+        if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            stack.extend(stmt.orelse)
+            continue
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(stmt, name, None) or ())
+    return False
+
+
+def _has_carry(value: Value) -> bool:
+    return any(isinstance(s, CarrySrc) for s in value.vsrc) or any(
+        any(isinstance(s, CarrySrc) for s in t.sources) for t in value.shape
+    )
+
+
+def _drop_carry(value: Value) -> Value:
+    if not _has_carry(value):
+        return value
+    return value.with_(
+        vsrc=frozenset(s for s in value.vsrc if not isinstance(s, CarrySrc)),
+        shape=frozenset(
+            t.with_sources(frozenset(s for s in t.sources if not isinstance(s, CarrySrc)))
+            for t in value.shape
+        ),
+    )
+
+
+def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
+    """``acc = concatenate([acc, x])``, ``xs = xs + [x]``: a value rebuilt larger from itself."""
+    if isinstance(source, ast.BinOp) and isinstance(source.op, ast.Add):
+        operands = (source.left, source.right)
+        other = source.right if _is_name(source.left, name) else source.left
+        return any(_is_name(o, name) for o in operands) and isinstance(
+            other, ast.List | ast.Tuple | ast.ListComp
+        )
+    if isinstance(source, ast.Call):
+        canon = mod.canonical(_dotted(source.func) or "")
+        if canon.rpartition(".")[2] in _GROWERS and (
+            canon.rpartition(".")[0] in _ARRAY_MODULES or _array_module(canon.rpartition(".")[0])
+        ):
+            for arg in source.args[:1]:
+                elements = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]
+                if any(_is_name(e, name) for e in elements):
+                    return True
+            return any(_is_name(a, name) for a in source.args[:1])
+    return False

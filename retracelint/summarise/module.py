@@ -1,0 +1,218 @@
+"""The module pass: imports, definitions (functions, classes, jit decorators), and the walk of the
+top level and of every function body."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from retracelint.jitspec import Wrapper
+from retracelint.summarise.apis import _MEMOISER, _PARTIALS
+from retracelint.summarise.function import FunctionPass
+from retracelint.summarise.syntax import _blocks, _dotted, _is_true, _params, _statements
+from retracelint.summary import (
+    ClassSummary,
+    FunctionSummary,
+    ModuleSummary,
+)
+from retracelint.values import (
+    EMPTY,
+    UNKNOWN,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.source import SummaryOptions, _Positions
+
+
+class _ModulePass:
+    def __init__(self, summary: ModuleSummary, pos: _Positions, options: SummaryOptions) -> None:
+        self.summary = summary
+        self.pos = pos
+        self.options = options
+        self.module = summary.module
+        # The def of each declared function, so that its body is walked exactly once.
+        self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+
+    def run(self, tree: ast.Module) -> None:
+        self._collect_imports(tree)
+        self._declare(tree.body, prefix=self.module, cls=None)
+        top = FunctionSummary(
+            self.summary.toplevel, "<module>", self.pos.of(tree), (), kind="module"
+        )
+        self.summary.functions[top.qualname] = top
+        body_pass = FunctionPass(self, top, None, module_level=True)
+        body_pass.run(tree.body)
+        self.summary.globals = {
+            k: v for k, v in body_pass.env.items() if v.site is not None or v.ty != UNKNOWN
+        }
+        # Module-level functions are walked once every global is known, wherever it is assigned.
+        for fn, node, cls in body_pass.deferred:
+            body_pass.walk_function(fn, node, cls)
+
+    # -- imports ------------------------------------------------------------------------------------
+    def _collect_imports(self, tree: ast.Module) -> None:
+        """Every import in the file, wherever it is: a name imported in a function body is still that name."""
+        imports = self.summary.imports
+        for node in _statements(tree.body):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        imports[alias.asname] = alias.name
+                    else:
+                        head = alias.name.split(".")[0]
+                        imports.setdefault(head, head)
+            elif isinstance(node, ast.ImportFrom):
+                base = self._resolve_from(node)
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    target = f"{base}.{alias.name}" if base else alias.name
+                    imports[alias.asname or alias.name] = target
+
+    def _resolve_from(self, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        parts = self.module.split(".")
+        keep = len(parts) - node.level + (1 if self.summary.is_package else 0)
+        base = ".".join(parts[: max(keep, 0)])
+        if node.module:
+            return f"{base}.{node.module}" if base else node.module
+        return base
+
+    def canonical(self, dotted: str) -> str:
+        head, _, rest = dotted.partition(".")
+        target = self.summary.imports.get(head)
+        if target is None:
+            return dotted
+        return f"{target}.{rest}" if rest else target
+
+    def wrapper(self, node: ast.AST) -> Wrapper | None:
+        dotted = _dotted(node)
+        if dotted is None:
+            return None
+        return self.options.wrappers.get(self.canonical(dotted))
+
+    # -- definitions --------------------------------------------------------------------------------
+    def _declare(self, body: list[ast.stmt], prefix: str, cls: ClassSummary | None) -> None:
+        """Create summaries for the defs and classes of a module or class body (bodies walked later)."""
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.declare_function(node, f"{prefix}.{node.name}", cls, parent=None)
+            elif isinstance(node, ast.ClassDef):
+                self._declare_class(node, f"{prefix}.{node.name}")
+            elif isinstance(node, ast.If | ast.Try):
+                # Defs under `if TYPE_CHECKING:` / `try: ... except ImportError:` are still module defs.
+                for block in _blocks(node):
+                    self._declare(block, prefix, cls)
+
+    def _declare_class(self, node: ast.ClassDef, qualname: str) -> None:
+        bases = tuple(self.canonical(d) for d in map(_dotted, node.bases) if d)
+        info = ClassSummary(qualname, node.name, self.pos.of(node), bases)
+        defined = set()
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                defined.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    if (
+                        isinstance(target, ast.Name)
+                        and target.id == "__hash__"
+                        and isinstance(stmt.value, ast.Constant)
+                        and stmt.value.value is None
+                    ):
+                        info.unhashable = True
+        frozen, dataclass_eq = self._dataclass_flags(node)
+        named_tuple = any(b in ("typing.NamedTuple", "NamedTuple", "enum.Enum") for b in bases)
+        info.value_hashed = named_tuple or frozen or {"__eq__", "__hash__"} <= defined
+        if dataclass_eq and not frozen and "__hash__" not in defined:
+            info.unhashable = True
+        self.summary.classes[qualname] = info
+        self._declare(node.body, qualname, info)
+
+    def _dataclass_flags(self, node: ast.ClassDef) -> tuple[bool, bool]:
+        """(frozen, eq) for a dataclass-like decorator; (False, False) when not a dataclass."""
+        for deco in node.decorator_list:
+            call = deco if isinstance(deco, ast.Call) else None
+            name = _dotted(call.func if call else deco) or ""
+            canon = self.canonical(name)
+            if not canon.endswith("dataclass") and not canon.endswith("dataclasses.dataclass"):
+                continue
+            kw = {k.arg: k.value for k in (call.keywords if call else []) if k.arg}
+            frozen = _is_true(kw.get("frozen"))
+            if canon in ("flax.struct.dataclass", "chex.dataclass") and "frozen" not in kw:
+                frozen = canon == "flax.struct.dataclass"
+            unsafe_hash = _is_true(kw.get("unsafe_hash"))
+            eq = not (isinstance(kw.get("eq"), ast.Constant) and kw["eq"].value is False)  # type: ignore[union-attr]
+            return frozen or unsafe_hash, eq
+        return False, False
+
+    def declare_function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        qualname: str,
+        cls: ClassSummary | None,
+        parent: str | None,
+    ) -> FunctionSummary:
+        kind = "method" if cls else "function"
+        memoised = False
+        for deco in node.decorator_list:
+            name = _dotted(deco)
+            if name in ("staticmethod", "classmethod"):
+                kind = name
+            called = (_dotted(deco.func) if isinstance(deco, ast.Call) else name) or ""
+            # functools.cache and lru_cache, and the projects' own (jax's util.cache, memoize...).
+            memoised = memoised or _MEMOISER.search(called.rpartition(".")[2]) is not None
+        fn = FunctionSummary(
+            qualname,
+            node.name,
+            self.pos.of(node),
+            _params(node.args),
+            cls=cls.qualname if cls else None,
+            kind=kind,
+            parent=parent,
+            memoised=memoised,
+        )
+        self.summary.functions[qualname] = fn
+        if cls is not None:
+            cls.methods[node.name] = qualname
+        self.nodes[qualname] = node
+        return fn
+
+    def jit_from_decorators(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        fn: FunctionSummary,
+        context: FunctionPass,
+    ) -> int | None:
+        for deco in node.decorator_list:
+            spec = self.decorator_spec(deco)
+            if spec is None:
+                continue
+            wrapper, kwargs = spec
+            nested = fn.parent is not None
+            return context.new_jit(
+                wrapper,
+                deco,
+                kwargs,
+                target=("qual", fn.qualname),
+                target_text=fn.name,
+                fresh="nested def" if nested else None,
+                fresh_sources=context.context_src() if nested else EMPTY,
+                decorated=True,
+            )
+        return None
+
+    def decorator_spec(self, deco: ast.AST) -> tuple[Wrapper, list[ast.keyword]] | None:
+        wrapper = self.wrapper(deco)
+        if wrapper is not None:
+            return wrapper, []
+        if not isinstance(deco, ast.Call):
+            return None
+        wrapper = self.wrapper(deco.func)
+        if wrapper is not None:  # @jax.jit(static_argnames=...)
+            return wrapper, deco.keywords
+        if self.canonical(_dotted(deco.func) or "") in _PARTIALS and deco.args:
+            wrapper = self.wrapper(deco.args[0])
+            if wrapper is not None:  # @partial(jax.jit, static_argnums=...)
+                return wrapper, deco.keywords
+        return None

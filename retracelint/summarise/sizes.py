@@ -1,0 +1,354 @@
+"""Lengths as polynomials: slice widths, constructor sizes, padding and chunking arithmetic, so that a
+length that is visibly constant (``x[i:i + bs]``, ``np.pad(x, (0, size - len(x)))``) is trusted."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Protocol
+
+from retracelint.summarise.syntax import _definition, _dotted, _literal_ints
+from retracelint.values import (
+    ARRAY,
+    NP_ARRAY,
+    CarrySrc,
+    Dep,
+    Dims,
+    Length,
+    LoopSrc,
+    ParamDep,
+    ParamShapeSrc,
+    Poly,
+    Src,
+    Value,
+    combine,
+    constant_length,
+)
+
+# Atoms of a polynomial: the expression an atom stands for (its sources are read when needed), or
+# directly what makes it change (the atoms of a length read off a value).
+Atoms = dict[str, ast.AST | frozenset]
+
+
+class _Reader(Protocol):
+    """What a function's walk knows when it reads a polynomial: lengths, and the source text."""
+
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+        """``len(x)`` or ``x.shape[k]`` as the polynomial known for it (None: not a length)."""
+
+    def source(self, node: ast.AST) -> str: ...
+
+
+def _poly(
+    node: ast.AST | None,
+    atoms: Atoms,
+    defs: dict[str, ast.AST] | None = None,
+    depth: int = 0,
+    reader: _Reader | None = None,
+) -> Poly:
+    """``node`` as a polynomial over opaque atoms; names assigned arithmetic (or a length) locally are
+    expanded, and a ``reader`` reads lengths as the polynomials known for them."""
+    if node is None:
+        return {}
+    if isinstance(node, ast.Name) and defs and depth < 4:
+        definition = defs.get(node.id)
+        if (
+            isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant)
+            or (reader is not None and _length_read(definition) is not None)
+        ) and not _mentions(definition, node.id):  # i = i + 1 says nothing of i
+            return _poly(definition, atoms, defs, depth + 1, reader)
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int)
+        and not isinstance(node.value, bool)
+    ):
+        return {(): node.value} if node.value else {}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return {k: -v for k, v in _poly(node.operand, atoms, defs, depth, reader).items()}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        left = _poly(node.left, atoms, defs, depth, reader)
+        right = _poly(node.right, atoms, defs, depth, reader)
+        sign = 1 if isinstance(node.op, ast.Add) else -1
+        return _add(left, right, sign)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        left = _poly(node.left, atoms, defs, depth, reader)
+        return _mul(left, _poly(node.right, atoms, defs, depth, reader))
+    if reader is not None:
+        read = reader.length_read(node, atoms)
+        if read is not None:
+            return read
+    name = _atom_name(node, defs, reader)
+    atoms[name] = node
+    return {(name,): 1}
+
+
+def _mentions(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _atom_name(
+    node: ast.AST, defs: dict[str, ast.AST] | None, reader: _Reader | None = None
+) -> str:
+    """An atom's name: its text, and for a local name the place it was assigned, so that a name
+    assigned again is another atom."""
+    text = _dotted(node) or (reader.source(node) if reader is not None else ast.unparse(node))
+    definition = defs.get(node.id) if defs and isinstance(node, ast.Name) else None
+    if definition is None:
+        return text
+    return f"{text}@{definition.lineno}:{definition.col_offset}"  # type: ignore[attr-defined]
+
+
+def _length_read(node: ast.AST | None) -> tuple[ast.AST, int] | None:
+    """``len(x)`` -> (x, 0), ``x.shape[k]`` -> (x, k); None for anything else."""
+    kind = type(node)
+    if kind is not ast.Call and kind is not ast.Subscript:
+        return None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0], 0
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+        and isinstance(node.slice, ast.Constant)
+        and type(node.slice.value) is int
+        and node.slice.value >= 0
+    ):
+        return node.value.value, node.slice.value
+    return None
+
+
+def _add(left: Poly, right: Poly, sign: int) -> Poly:
+    out = dict(left)
+    for k, v in right.items():
+        out[k] = out.get(k, 0) + sign * v
+    return {k: v for k, v in out.items() if v}
+
+
+def _mul(left: Poly, right: Poly) -> Poly:
+    out: Poly = {}
+    for lk, lv in left.items():
+        for rk, rv in right.items():
+            key = tuple(sorted(lk + rk))
+            out[key] = out.get(key, 0) + lv * rv
+    return {k: v for k, v in out.items() if v}
+
+
+def _constant(poly: Poly) -> int | None:
+    """The value of a polynomial without atoms; None when it has some."""
+    if len(poly) > 1 or (poly and () not in poly):
+        return None
+    return poly.get((), 0)
+
+
+def _atoms_in(poly: Poly) -> set[str]:
+    return {atom for monomial in poly for atom in monomial}
+
+
+def _length_atom(
+    node: ast.AST, axis: int, defs: dict[str, ast.AST], reader: _Reader | None = None
+) -> str:
+    """The atom for an unknown length of ``node``. An expression that calls something may give
+    another value each time it is evaluated, so it names its own place too."""
+    name = _atom_name(node, defs, reader)
+    if not isinstance(node, ast.Name) and any(isinstance(n, ast.Call) for n in ast.walk(node)):
+        name = f"{name}@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
+    return f"len({name})" if axis == 0 else f"{name}.shape[{axis}]"
+
+
+def _cut(dep: Dep, axis: int, atoms_left: bool, left: frozenset[Src]) -> Dep:
+    """``dep`` once the length of ``axis`` is known: it brings no more changes there when nothing of
+    its length is left in it. A call's result may enter the length through any atom, so it is cut
+    only when the length is constant."""
+    if not dep.aligned or axis in dep.fixed:
+        return dep
+    cut = not atoms_left or (isinstance(dep, ParamDep) and not _shape_of(dep.name, left))
+    return replace(dep, fixed=dep.fixed | {axis}) if cut else dep
+
+
+def _positions(value: Value) -> bool:
+    """Whether an index is a 1-D array of integer positions (not a mask, not a scalar)."""
+    dims = value.dims
+    return (
+        value.ty in (ARRAY, NP_ARRAY)
+        and value.dtype != "bool"
+        and dims is not None
+        and dims.ranked
+        and len(dims.lens) == 1
+    )
+
+
+def _shape_of(param: str, sources: frozenset[Src]) -> bool:
+    """Whether ``sources`` include a length of parameter ``param``."""
+    return any(isinstance(s, ParamShapeSrc) and s.name == param for s in sources)
+
+
+def _substitute(poly: Poly, var: str, value: Poly) -> Poly | None:
+    """``poly`` with atom ``var`` replaced by ``value``; None when ``var`` is not a plain term of it."""
+    coefficient = poly.get((var,), 0)
+    if any(var in monomial for monomial in poly if monomial != (var,)):
+        return None
+    rest = {k: v for k, v in poly.items() if k != (var,)}
+    return _add(rest, {k: v * coefficient for k, v in value.items()}, 1)
+
+
+def _min_call(node: ast.AST | None, defs: dict[str, ast.AST]) -> ast.Call | None:
+    """``min(a, b, ...)`` as written or as a local name was assigned it."""
+    if isinstance(node, ast.Name):
+        node = defs.get(node.id)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "min"
+        and len(node.args) >= 2
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    ):
+        return node
+    return None
+
+
+_NO_DIMS = Dims(())
+
+
+@lru_cache(maxsize=64)
+def _counted(n: int) -> Dims:
+    """The dims of a display of ``n`` items (one object per count: displays are everywhere)."""
+    return Dims((constant_length(n),))
+
+
+def _per_iteration(atom: ast.AST | frozenset, loop: LoopSrc) -> bool:
+    """Whether a length atom may differ between iterations of ``loop``."""
+    if not isinstance(atom, frozenset):
+        return True
+    return loop in atom or any(isinstance(s, CarrySrc) for s in atom)
+
+
+_END = "<end>"
+
+
+@dataclass
+class _RangeLoop:
+    var: str
+    start: ast.AST | None
+    stop: ast.AST | None
+    step: ast.AST | None
+
+
+def _pad_widths(node: ast.AST) -> tuple[list[tuple[ast.AST, ast.AST]], bool] | None:
+    """``pad``'s widths as (before, after) per axis, and whether one pair stands for every axis:
+    ``n``, ``(a, b)``, ``((a, b),)`` are every axis; ``((a0, b0), (a1, b1))`` one pair per axis."""
+
+    def pair(item: ast.AST) -> tuple[ast.AST, ast.AST] | None:
+        if not isinstance(item, ast.Tuple | ast.List):
+            return item, item
+        if len(item.elts) == 2 and not any(isinstance(e, ast.Starred) for e in item.elts):
+            return item.elts[0], item.elts[1]
+        if len(item.elts) == 1 and not isinstance(item.elts[0], ast.Starred):
+            return item.elts[0], item.elts[0]
+        return None
+
+    if not isinstance(node, ast.Tuple | ast.List):
+        return [(node, node)], True
+    nested = [isinstance(e, ast.Tuple | ast.List) for e in node.elts]
+    if node.elts and all(nested):
+        pairs = [pair(e) for e in node.elts]
+        if any(p is None for p in pairs):
+            return None
+        return pairs, len(pairs) == 1  # type: ignore[return-value]
+    if not any(nested):
+        only = pair(node)
+        return ([only], True) if only is not None else None
+    return None
+
+
+def _common_lengths(values: list[Value]) -> tuple[Length | None, ...]:
+    """Per axis, the length all ``values`` share (None where they differ or it is unknown)."""
+    dims = [v.dims.lens if v.dims is not None else () for v in values]
+    longest = max(len(d) for d in dims)
+    out = []
+    for axis in range(longest):
+        seen = {d[axis] if axis < len(d) else None for d in dims}
+        out.append(seen.pop() if len(seen) == 1 else None)
+    return tuple(out)
+
+
+def _size_argument(
+    node: ast.Call,
+    args: list[Value],
+    kwargs: dict[str | None, Value],
+    keyword: str | None,
+    position: int | None,
+) -> Value:
+    if keyword is None and position is None:
+        return combine(args, keep_shape=False)
+    if keyword in kwargs:
+        return kwargs[keyword]
+    if position is not None and position < len(args):
+        return args[position]
+    return Value()
+
+
+def _iterations(iterable: ast.AST | None) -> int | None:
+    """How many times a loop over ``iterable`` runs, when the source spells it out: a display of
+    items or ``range`` of literal integers (``enumerate``/``zip`` of those keep the count)."""
+    if isinstance(iterable, ast.List | ast.Tuple | ast.Set) and not any(
+        isinstance(e, ast.Starred) for e in iterable.elts
+    ):
+        return len(iterable.elts)
+    if not isinstance(iterable, ast.Call) or not isinstance(iterable.func, ast.Name):
+        return None
+    args = iterable.args
+    if iterable.func.id == "range" and args and not iterable.keywords:
+        bounds = _literal_ints(ast.Tuple(elts=args))
+        if bounds is not None:
+            return len(range(*bounds)) if len(bounds) <= 3 and bounds[-1:] != (0,) else None
+    if iterable.func.id in ("enumerate", "reversed") and args:
+        return _iterations(args[0])
+    if iterable.func.id == "zip" and args:
+        counts = [_iterations(a) for a in args]
+        known = [c for c in counts if c is not None]
+        return min(known) if known else None
+    return None
+
+
+def _full_chunks(stop: ast.AST | None, step: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
+    """Whether every chunk of ``range(start, stop, step)`` is visibly full.
+
+    Either ``stop`` is a multiple of ``step`` (``n - n % bs``, ``n // bs * bs``, literals), or the range
+    stops a whole chunk before the end (``range(0, n - bs + 1, bs)``).
+    """
+    if stop is None or step is None:
+        return False
+    atoms: dict[str, ast.AST] = {}
+    step_poly = _poly(step, atoms, defs)
+    stop_poly = _poly(stop, atoms, defs)
+    if len(step_poly) == 1:
+        ((monomial, coefficient),) = step_poly.items()
+        if monomial and stop_poly.get(monomial, 0) == -coefficient:
+            return True
+    stop = _definition(stop, defs)
+    try:
+        a, b = ast.literal_eval(stop), ast.literal_eval(step)
+        if isinstance(a, int) and isinstance(b, int) and b:
+            return a % b == 0
+    except (ValueError, SyntaxError, TypeError):
+        pass
+    step_text = ast.unparse(step)
+    text = ast.unparse(stop).replace(" ", "")
+    s = step_text.replace(" ", "")
+    return f"//{s}*{s}" in text or f"%{s}" in text or f"*{s}" == text[-len(s) - 1 :]
+
+
+def _ceil_like(stop: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
+    if stop is None:
+        return False
+    text = ast.unparse(_definition(stop, defs)).replace(" ", "")
+    return "ceil" in text or text.startswith("-(-") or bool(re.search(r"-1\)//|//\w+\+1\b", text))

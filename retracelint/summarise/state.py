@@ -1,0 +1,105 @@
+"""The state of the walk of one function body (or of a module's top level) and its driver; the
+statements, expressions, calls and arrays parts of the interpreter extend it."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from retracelint.model import Location
+from retracelint.summarise.abstract import _export
+from retracelint.summary import (
+    ClassSummary,
+    FunctionSummary,
+)
+from retracelint.values import (
+    EMPTY,
+    INSTANCE,
+    PARAM_REF,
+    UNKNOWN,
+    CallSrc,
+    LoopSrc,
+    ParamDep,
+    ParamSrc,
+    Src,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.module import _ModulePass
+    from retracelint.summarise.sizes import _RangeLoop
+
+
+class PassState:
+    """Abstract interpretation of one function body (or the module's top level): the state of the
+    walk and its driver. ``FunctionPass`` combines it with the parts that read each kind of node."""
+
+    def __init__(
+        self,
+        mod: _ModulePass,
+        fn: FunctionSummary,
+        cls: ClassSummary | None,
+        module_level: bool = False,
+    ) -> None:
+        self.mod = mod
+        self.fn = fn
+        self.cls = cls
+        self.module_level = module_level
+        self.env: dict[str, Value] = {}
+        self.loops: list[int] = []
+        self.ranges: dict[int, _RangeLoop] = {}
+        self.loop_ids: dict[int, int] = {}
+        self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
+        self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
+        self.recording = True
+        self.returns: Value | None = None
+        self.yields: Value | None = None
+        self.deferred: list[
+            tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]
+        ] = []
+        for param in fn.params:
+            self.env[param.name] = Value(
+                ty=param.annotation or UNKNOWN,
+                vsrc=frozenset({ParamSrc(param.name)}),
+                deps=frozenset({ParamDep(param.name)}),
+                ref=PARAM_REF + param.name,
+            )
+        if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
+            self.env[fn.params[0].name] = Value(ty=INSTANCE, ref="<self>")
+
+    # -- driver -------------------------------------------------------------------------------------
+    def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
+        self.block(body)
+        if returns and self.returns is not None and self.returns.ty == UNKNOWN:
+            self.returns = self.returns.with_(ty=returns)
+        self.fn.returns = _export(self.returns)
+        self.fn.yields = _export(self.yields, item=True)
+        self.fn.loops.sort(key=lambda loop: loop.index)
+
+    def block(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            handler = getattr(self, "s_" + type(stmt).__name__, None)
+            if handler is not None:
+                handler(stmt)
+            else:
+                for child in ast.iter_child_nodes(stmt):
+                    if isinstance(child, ast.expr):
+                        self.expr(child)
+
+    def context_src(self) -> frozenset[Src]:
+        """Where a freshly made object comes from: a new one per iteration, per call, or once."""
+        if self.loops:
+            return frozenset({LoopSrc(self.loops[-1])})
+        return EMPTY if self.module_level else frozenset({CallSrc()})
+
+    def loc(self, node: ast.AST) -> Location:
+        return self.mod.pos.of(node)
+
+    def quiet(self, node: ast.AST) -> Value:
+        """Evaluate without recording call sites (for re-reading a sub-expression)."""
+        was = self.recording
+        self.recording = False
+        try:
+            return self.expr(node)
+        finally:
+            self.recording = was

@@ -1,0 +1,473 @@
+"""Statements and control flow: assignment and binding, branches joined, loops walked twice to see
+what an iteration carries, nested definitions, flips between the kinds a name takes."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from retracelint.model import Location
+from retracelint.summarise.abstract import _kind_flip, _not_none, _unpacked
+from retracelint.summarise.loops import (
+    _AXES,
+    _carried_out,
+    _grows_itself,
+    _joined,
+    _jumps,
+    _LoopNames,
+)
+from retracelint.summarise.sizes import (
+    _add,
+    _atoms_in,
+    _constant,
+    _iterations,
+    _length_atom,
+    _mul,
+    _per_iteration,
+    _poly,
+)
+from retracelint.summarise.state import PassState
+from retracelint.summarise.syntax import _annotation_type, _clip, _dotted, _none_test
+from retracelint.summary import (
+    ClassSummary,
+    FunctionSummary,
+    LoopInfo,
+)
+from retracelint.values import (
+    ARRAY,
+    CLASS,
+    EMPTY,
+    FUNCTION,
+    JIT,
+    LIST,
+    NONE,
+    NP_ARRAY,
+    TUPLE,
+    UNKNOWN,
+    UNKNOWN_VALUE,
+    WEAK,
+    CarrySrc,
+    Length,
+    LoopSrc,
+    Taint,
+    Value,
+    join,
+)
+
+if TYPE_CHECKING:
+    from retracelint.summarise.sizes import Atoms
+
+
+class Statements(PassState):
+    """Statements and control flow: assignment and binding, branches joined, loops walked twice to see"""
+
+    # -- statements ---------------------------------------------------------------------------------
+    def s_Expr(self, node: ast.Expr) -> None:
+        self.expr(node.value)
+
+    def s_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.bind(target, value, node.value)
+
+    def s_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.bind(node.target, self.expr(node.value), node.value)
+
+    def s_AugAssign(self, node: ast.AugAssign) -> None:
+        current = self.expr(node.target) if isinstance(node.target, ast.Name) else UNKNOWN_VALUE
+        rhs = self.expr(node.value)
+        if isinstance(node.target, ast.Name):
+            value = self.arith(current, rhs, node.op, (node.target, node.value))
+            self.defs.pop(node.target.id, None)
+            if (
+                current.ty in (LIST, TUPLE)
+                and isinstance(node.op, ast.Add)
+                and self.loops
+                and not self.sized_anew(node.target, value)
+            ):
+                value = self.grow(value, node, f"{node.target.id} += ...")
+            self.env[node.target.id] = value
+        else:
+            self.bind(node.target, rhs, node.value)
+
+    def s_Return(self, node: ast.Return) -> None:
+        value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
+        self.returns = value if self.returns is None else join(self.returns, value)
+
+    def s_If(self, node: ast.If) -> None:
+        condition = self.expr(node.test)
+        self.branches([node.body, node.orelse], _none_test(node.test), condition)
+
+    def s_Try(self, node: ast.Try) -> None:
+        self.block(node.body)
+        self.branches([h.body for h in node.handlers] + [node.orelse])
+        self.block(node.finalbody)
+
+    s_TryStar = s_Try
+
+    def s_With(self, node: ast.With) -> None:
+        for item in node.items:
+            value = self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, value, item.context_expr)
+        self.block(node.body)
+
+    s_AsyncWith = s_With
+
+    def s_Match(self, node: ast.Match) -> None:
+        self.expr(node.subject)
+        self.branches([case.body for case in node.cases] + [[]])
+
+    def branches(
+        self,
+        blocks: list[list[ast.stmt]],
+        not_none: tuple[str, int] | None = None,
+        condition: Value | None = None,
+    ) -> None:
+        """Walk each block from the same environment and join what they leave. ``not_none``: a name
+        and the block in which a test (``x is not None``) says it is not None."""
+        before = self.env
+        made_before = self.defs
+        results = []
+        made: list[dict[str, ast.AST]] = []
+        for i, block in enumerate(blocks):
+            self.env = dict(before)
+            self.defs = dict(made_before)
+            if not_none is not None and not_none[1] == i and not_none[0] in self.env:
+                self.env[not_none[0]] = _not_none(self.env[not_none[0]])
+            self.block(block)
+            results.append(self.env)
+            made.append(self.defs)
+        merged = dict(results[0])
+        for env in results[1:]:
+            for name, value in env.items():
+                merged[name] = join(merged[name], value) if name in merged else value
+        self.env = merged
+        self.defs = {k: v for defs in made for k, v in defs.items()}
+        if condition is not None and condition.vsrc:
+            self.note_branch_flips(results, made, condition.vsrc)
+
+    def note_branch_flips(
+        self, results: list[dict[str, Value]], made: list[dict[str, ast.AST]], when: frozenset
+    ) -> None:
+        """A name that one branch binds to one kind of value and another to another kind (a Python
+        float here, an array there), under a condition that changes between executions, passes two
+        signatures to a jitted function: the finding goes where the first branch's value is made."""
+        for name in sorted(set.intersection(*(set(env) for env in results))):
+            values = [env[name] for env in results]
+            for other, value in enumerate(values[1:], start=1):
+                flip = _kind_flip(values[0], value)
+                if flip is None:
+                    continue
+                code, first, then = flip
+                # The odd one is the weak scalar or the None, where there is one.
+                odd = other if then in (WEAK, "None") else 0
+                node = made[odd].get(name) or made[other - odd].get(name)
+                if node is None:
+                    continue
+                what = f"{name} is {first} in one branch and {then} in another"
+                taint = Taint(code, what, self.loc(node), when)
+                self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
+                break
+
+    def s_For(self, node: ast.For) -> None:
+        iterable = self.expr(node.iter)
+        index = self.new_loop(
+            node, f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}"
+        )
+        self.note_range(index, node)
+
+        def bind_target() -> None:
+            self.bind(node.target, self.item_of(iterable, index, node.iter), None)
+
+        self.loop(index, node.body, bind_target, node)
+        self.block(node.orelse)
+
+    s_AsyncFor = s_For
+
+    def s_While(self, node: ast.While) -> None:
+        index = self.new_loop(node, f"while {self.mod.pos.text(node.test)}")
+        self.loop(index, node.body, lambda: self.expr(node.test))
+        self.block(node.orelse)
+
+    def new_loop(self, node: ast.AST, text: str, location: Location | None = None) -> int:
+        # Enclosing loops walk their body twice: the same loop statement keeps its index.
+        index = self.loop_ids.get(id(node))
+        if index is None:
+            index = self.loop_ids[id(node)] = len(self.fn.loops)
+            iterable = getattr(node, "iter", None)
+            over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
+            where = location or self.loc(node)
+            count = _iterations(iterable)
+            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count))
+        return index
+
+    def loop(
+        self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
+    ) -> None:
+        """Walk a loop body twice: the first pass finds what each iteration carries into the next.
+
+        Inside an enclosing loop's first (silent) pass one walk is enough, which keeps nested loops
+        linear in depth rather than exponential. ``node``: the for statement, if it is one.
+        """
+        if not self.recording:
+            self.silent_loop(index, body, head, node)
+            return
+        names = _LoopNames(body)
+        assigned = self.assigned[index] = names.assigned
+        before = self.env
+        made_before = dict(self.defs)
+        self.loops.append(index)
+        was_recording = self.recording
+        self.recording = False
+        first = self.walk_carrying(body, head, before, assigned)
+        self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
+        self.note_carried_flips(index, before, first, made_before)
+        self.recording = was_recording
+        head()  # type: ignore[operator]
+        self.block(body)
+        after = self.env
+        self.loops.pop()
+        self.env = _joined(before, after)
+        self.filled(index, node, before, first, assigned)
+
+    def note_carried_flips(
+        self,
+        index: int,
+        before: dict[str, Value],
+        after: dict[str, Value],
+        made_before: dict[str, ast.AST],
+    ) -> None:
+        """A name that enters the loop as one kind of value and leaves an iteration as another
+        (``level = 0.0`` then ``level = smooth(level, x)``; ``state = None`` then an array) passes a new
+        signature to a jitted function on the first iteration and the next: the value made before the
+        loop is the odd one, and the finding goes there."""
+        for name in sorted(before.keys() & after.keys()):
+            flip = _kind_flip(before[name], after[name])
+            if flip is None:
+                continue
+            code, start, then = flip
+            made = made_before.get(name)
+            origin = self.loc(made) if made is not None else self.fn.loops[index].location
+            what = f"{name} starts as {start} and is {then}"
+            taint = Taint(code, what, origin, frozenset({LoopSrc(index)}))
+            self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
+
+    def silent_loop(
+        self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
+    ) -> None:
+        """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
+        names = _LoopNames(body)
+        assigned = self.assigned[index] = names.assigned
+        before = self.env
+        self.loops.append(index)
+        after = self.walk_carrying(body, head, before, assigned)
+        self.loops.pop()
+        self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
+        self.filled(index, node, before, after, assigned)
+
+    def trip_count(self, node: ast.For | ast.AsyncFor, assigned: set[str]) -> Length | None:
+        """How many times a for loop runs its body to the end: range(...) or the length of what it
+        walks; None when unknown, when the body may break or skip, or when it assigns a name the
+        count is read from (asked after the loop, the count must be what it was before)."""
+        if _jumps(node.body) or any(
+            isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(node.iter)
+        ):
+            return None
+        call = node.iter
+        name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
+        atoms: Atoms = {}
+        if name == "range" and isinstance(call, ast.Call):
+            if call.keywords or not 1 <= len(call.args) <= 3:
+                return None
+            if any(isinstance(a, ast.Starred) for a in call.args):
+                return None
+            start = call.args[0] if len(call.args) > 1 else None
+            stop = call.args[1] if len(call.args) > 1 else call.args[0]
+            count = _add(
+                self.poly(stop, atoms),
+                self.poly(start, atoms),
+                -1,
+            )
+            if len(call.args) == 3 and _constant(_poly(call.args[2], {}, self.defs)) != 1:
+                return None
+            return self.length(count, atoms)
+        walked = call.args[0] if name == "enumerate" and isinstance(call, ast.Call) else call
+        if not isinstance(walked, ast.Name | ast.Attribute) or name not in ("", "enumerate"):
+            return None
+        return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
+
+    def filled(
+        self,
+        index: int,
+        node: ast.AST | None,
+        before: dict[str, Value],
+        first: dict[str, Value],
+        assigned: set[str],
+    ) -> None:
+        """Lists that each iteration of a for loop grows by the same number of items (``append`` in
+        a fixed loop): their length after the loop is known, and they change with the trip count,
+        not per iteration of the loop."""
+        if not isinstance(node, ast.For | ast.AsyncFor):
+            return
+        loop = LoopSrc(index)
+        trips: Length | None = None
+        for name, old in before.items():
+            new = first.get(name)
+            if name in assigned or new is None or new is old:
+                continue
+            start = old.dims.length(0) if old.dims is not None else None
+            end = new.dims.length(0) if new.dims is not None else None
+            if start is None or end is None:
+                continue
+            trips = trips or self.trip_count(node, assigned)
+            if trips is None:
+                return
+            step = _add(end.poly, start.poly, -1)
+            atoms: Atoms = {**dict(start.atoms), **dict(end.atoms), **dict(trips.atoms)}
+            if any(_per_iteration(atoms.get(a, EMPTY), loop) for a in _atoms_in(step)):
+                continue
+            value = self.env[name]
+            shape = frozenset(
+                t.with_sources((t.sources - {loop}) | trips.sources)
+                if t.axis == 0 and loop in t.sources
+                else t
+                for t in value.shape
+            )
+            total = _add(start.poly, _mul(trips.poly, step), 1)
+            self.env[name] = self.with_length(
+                value.with_(shape=shape), 0, self.length(total, atoms)
+            )
+
+    def walk_carrying(
+        self, body: list[ast.stmt], head: object, before: dict[str, Value], assigned: set[str]
+    ) -> dict[str, Value]:
+        """One walk of a loop body from ``before``, each name the body assigns marked as carried in
+        from the previous iteration; the environment after it."""
+        self.env = dict(before)
+        for name in assigned & before.keys():
+            self.env[name] = self.env[name].with_(vsrc=self.env[name].vsrc | {CarrySrc(name)})
+        head()  # type: ignore[operator]
+        self.block(body)
+        return self.env
+
+    def s_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for deco in node.decorator_list:
+            self.quiet(deco)
+        fn = None
+        if self.module_level:
+            fn = self.mod.summary.functions.get(f"{self.mod.module}.{node.name}")
+        if fn is not None and self.mod.nodes.get(fn.qualname) is node:
+            fn.jit = self.mod.jit_from_decorators(node, fn, self)
+            self.deferred.append((fn, node, None))
+        else:
+            qualname = f"{self.fn.qualname}.<locals>.{node.name}"
+            fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
+            self.walk_function(fn, node, None)
+        if fn.jit is not None:
+            self.env[node.name] = Value(ty=JIT, site=fn.jit, fresh=self.context_src())
+        else:
+            self.env[node.name] = Value(ty=FUNCTION, ref=fn.qualname, fresh=self.context_src())
+
+    s_AsyncFunctionDef = s_FunctionDef
+
+    def walk_function(
+        self,
+        fn: FunctionSummary,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        cls: ClassSummary | None,
+    ) -> None:
+        if fn.jit is None:
+            fn.jit = self.mod.jit_from_decorators(node, fn, self)
+        type(self)(self.mod, fn, cls).run(node.body, _annotation_type(node.returns))
+
+    def s_ClassDef(self, node: ast.ClassDef) -> None:
+        for deco in node.decorator_list:
+            self.expr(deco)
+        qualname = (
+            f"{self.mod.module}.{node.name}"
+            if self.module_level
+            else f"{self.fn.qualname}.<locals>.{node.name}"
+        )
+        info = self.mod.summary.classes.get(qualname)
+        if info is None:
+            self.mod._declare_class(node, qualname)
+            info = self.mod.summary.classes[qualname]
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                method = f"{qualname}.{stmt.name}"
+                fn = self.mod.summary.functions.get(method)
+                if fn is None or self.mod.nodes.get(method) is not stmt:
+                    # The same class name defined again (if/else, redefinition): this def is its own.
+                    fn = self.mod.declare_function(stmt, method, info, parent=None)
+                if self.module_level:
+                    fn.jit = self.mod.jit_from_decorators(stmt, fn, self)
+                    self.deferred.append((fn, stmt, info))
+                else:
+                    self.walk_function(fn, stmt, info)
+        self.env[node.name] = Value(ty=CLASS, ref=qualname)
+
+    def s_Global(self, node: ast.AST) -> None:
+        return None
+
+    s_Nonlocal = s_Global
+
+    # -- binding ------------------------------------------------------------------------------------
+    def bind(self, target: ast.AST, value: Value, source: ast.AST | None) -> None:
+        if isinstance(target, ast.Name):
+            if (
+                self.loops
+                and source is not None
+                and value.ty in (LIST, TUPLE, ARRAY, NP_ARRAY, UNKNOWN)
+                and _grows_itself(target.id, source, self.mod)
+                and not self.sized_anew(target, value)
+            ):
+                value = self.grow(value, source, ast.unparse(source))
+            self.env[target.id] = value
+            if source is not None:
+                self.defs[target.id] = source
+            else:
+                self.defs.pop(target.id, None)
+        elif isinstance(target, ast.Tuple | ast.List):
+            elements = target.elts
+            if value.items and len(value.items) == len(elements):
+                parts = (
+                    source.elts
+                    if isinstance(source, ast.Tuple | ast.List)
+                    and len(source.elts) == len(elements)
+                    else [None] * len(elements)
+                )
+                for element, item, part in zip(elements, value.items, parts, strict=True):
+                    self.bind(element, item, part)
+            else:
+                starred = any(isinstance(e, ast.Starred) for e in elements)
+                for i, element in enumerate(elements):
+                    self.bind(element, _unpacked(value, None if starred else i), None)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, value.with_(ty=LIST, items=()), None)
+        elif isinstance(target, ast.Attribute):
+            base = self.expr(target.value)
+            if base.ref == "<self>" and self.cls is not None and value.site is not None:
+                self.cls.jit_attrs[target.attr] = value.site
+            elif value.site is not None and isinstance(target.value, ast.Name):
+                # `env.step = jax.jit(env.step)`: later `env.step(...)` here calls the jit.
+                self.env[f"{target.value.id}.{target.attr}"] = value
+        elif isinstance(target, ast.Subscript):
+            self.expr(target.value)
+            self.expr(target.slice)
+
+    def grow(self, value: Value, node: ast.AST, text: str) -> Value:
+        # A list's own length is its axis 0; where an array grows depends on the join.
+        axis = 0 if value.ty in (LIST, TUPLE) else None
+        sources = frozenset({LoopSrc(self.loops[-1])})
+        taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
+        return value.with_(shape=value.shape | {taint}, items=(), dims=None)
+
+    def sized_anew(self, target: ast.AST, value: Value) -> bool:
+        """Whether a value rebuilt from ``target`` has a length known without ``target``'s own: a list
+        made anew in this iteration and filled by a fixed number of items does not grow."""
+        length = value.dims.length(0) if value.dims is not None else None
+        return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
+            length.poly
+        )
