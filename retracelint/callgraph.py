@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from retracelint import funcrefs
+from retracelint.funcrefs import FuncRef, Path
 from retracelint.summary import (
     Arg,
     Callee,
@@ -25,6 +27,10 @@ from retracelint.summary import (
 )
 
 _MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
+_MAX_ROUNDS = 8  # rounds of linking function values: each follows the calls the last one found
+_MAX_REF_DEPTH = 48  # function values followed through this many parameters and returns at most
+# Callees resolved along the call graph (``funcrefs``), after the others.
+_ALONG_THE_GRAPH = frozenset({"param", "ret", "up", "module", "wrapped", "partial", "transform"})
 
 
 @dataclass(frozen=True)
@@ -104,11 +110,20 @@ class Project:
         self.classes: dict[str, ClassSummary] = {}
         for summary in self.modules.values():
             self._register(summary)
+        # The first target of each call site, and all of them (a value called may be one of
+        # several functions), by call site and by callee function.
         self.targets: dict[tuple[str, int], Target] = {}
+        self.site_targets: dict[tuple[str, int], tuple[Target, ...]] = {}
+        self._target_to: dict[tuple[tuple[str, int], str], Target] = {}
         self.callers: dict[str, list[tuple[str, int]]] = {}
         self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.graph: nx.DiGraph = nx.DiGraph()
         self._mro: dict[str, list[str]] = {}
+        # What a function value resolves to, and jit bindings: kept per round of linking.
+        self._refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], bool]] = {}
+        self._bindings: dict[JitTarget, JitBinding] = {}
+        self._along = False  # whether the last resolution went along the call graph
+        self._depth = 0  # resolutions in progress
         self._link()
 
     def function(self, qualname: str) -> FunctionSummary:
@@ -138,73 +153,243 @@ class Project:
 
     # -- linking ------------------------------------------------------------------------------------
     def _link(self) -> None:
-        # Within a module, a name resolves the same way from every function (half the calls of
-        # the corpus repeat a name their module already called); ``self.m`` depends on the class.
-        known: dict[tuple[str, Callee], tuple[Target | None, str | None]] = {}
-        edges: dict[tuple[str, str], None] = {}  # in the order found
+        """Resolve every call. A name resolves the same way from every function of a module (half
+        the calls of the corpus repeat a name their module already called); ``self.m`` depends on
+        the class. A function value (a parameter, a call's result, an item of a dict) depends on
+        the calls linked so far, so those are resolved again until nothing changes."""
+        known: dict[tuple[str, Callee], tuple[Target, ...] | None] = {}
+        deferred: list[tuple[str, int]] = []
         for qualname, fn in self.functions.items():
             module = self.owner[qualname]
             for index, call in enumerate(fn.calls):
+                if call.alternatives or call.callee[0] in _ALONG_THE_GRAPH:
+                    deferred.append((qualname, index))
+                    continue
                 key = (module.module, call.callee) if call.callee[0] != "self" else None
-                found = known.get(key) if key else None
-                if found is None:
-                    target = self.resolve_call(module, fn, call)
-                    found = (target, self.callee_function(target) if target else None)
-                    if key:
-                        known[key] = found
-                target, callee = found
-                if target is None:
-                    continue
-                self.targets[(qualname, index)] = target
-                if isinstance(target, JitTarget):
-                    self.jit_callers.setdefault(target.key, []).append((qualname, index))
-                if callee is not None:
-                    self.callers.setdefault(callee, []).append((qualname, index))
-                    edges[qualname, callee] = None
-        self._link_parameter_calls(edges)
+                targets = known.get(key) if key is not None else None
+                if targets is None:
+                    self._along = False
+                    targets = self.resolve_ref(fn, call.callee)
+                    if self._along:  # a module-level value that is a decorated def, say
+                        deferred.append((qualname, index))
+                        key = None
+                    if key is not None:
+                        known[key] = targets
+                if targets:
+                    self.site_targets[(qualname, index)] = targets
+        self._connect()
+        for _ in range(_MAX_ROUNDS):
+            self._refs, self._bindings = {}, {}
+            found = {site: self._site_targets(*site) for site in deferred}
+            if all(found[site] == self.site_targets.get(site, ()) for site in deferred):
+                break
+            for site, targets in found.items():
+                if targets:
+                    self.site_targets[site] = targets
+                else:
+                    self.site_targets.pop(site, None)
+            self._connect()
+        self._refs, self._bindings = {}, {}
         self.graph.add_nodes_from(self.functions)
-        self.graph.add_edges_from(edges)
+        for callee, sites in self.callers.items():
+            self.graph.add_edges_from((caller, callee) for caller, _ in sites)
 
-    def _link_parameter_calls(self, edges: dict[tuple[str, str], None]) -> None:
-        """A call of a parameter (``metric(segment, ref)``) calls what the callers pass for it, when
-        every caller passes the same function (through any chain of parameters passed on)."""
-        for qualname, fn in list(self.functions.items()):
-            for index, call in enumerate(fn.calls):
-                if call.callee[0] != "param":
-                    continue
-                target = self._passed(fn, call.callee[1], 0)
-                if target is None:
-                    continue
-                self.targets[(qualname, index)] = target
+    def _site_targets(self, qualname: str, index: int) -> tuple[Target, ...]:
+        fn = self.functions[qualname]
+        call = fn.calls[index]
+        out: dict[Target, None] = {}
+        for callee in (call.callee, *call.alternatives):
+            out.update(dict.fromkeys(self.resolve_ref(fn, callee)))
+        return tuple(out)
+
+    def _connect(self) -> None:
+        """Callers, jit callers and edges from the targets of every call site."""
+        self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
+        target_to: dict[tuple[tuple[str, int], str], Target] = {}
+        callers: dict[str, list[tuple[str, int]]] = {}
+        jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        for site, targets in sorted(self.site_targets.items()):
+            for target in targets:
                 if isinstance(target, JitTarget):
-                    self.jit_callers.setdefault(target.key, []).append((qualname, index))
+                    jit_callers.setdefault(target.key, []).append(site)
                 callee = self.callee_function(target)
-                if callee is not None:
-                    self.callers.setdefault(callee, []).append((qualname, index))
-                    edges[qualname, callee] = None
+                if callee is not None and (site, callee) not in target_to:
+                    target_to[site, callee] = target
+                    callers.setdefault(callee, []).append(site)
+        self._target_to, self.callers, self.jit_callers = target_to, callers, jit_callers
 
-    def _passed(self, fn: FunctionSummary, param: str, depth: int) -> Target | None:
-        """What every caller of ``fn`` passes for ``param`` as a function; None unless they agree."""
-        found: set[Target] = set()
+    def target_to(self, site: tuple[str, int], callee: str) -> Target | None:
+        """How call ``site`` reaches function ``callee`` (through an instance, a jit...)."""
+        return self._target_to.get((site, callee))
+
+    # -- functions as values (``funcrefs``) ---------------------------------------------------------
+    def resolve_ref(self, fn: FunctionSummary, callee: Callee) -> tuple[Target, ...]:
+        """What a callee named in ``fn`` may be: the targets of the functions it may be."""
+        key = (fn.qualname, callee)
+        known = self._refs.get(key)
+        if known is not None:
+            self._along = self._along or known[1]
+            return known[0]
+        if self._depth >= _MAX_REF_DEPTH:
+            return ()  # a chain of function values this long is not followed
+        self._refs[key] = ((), False)  # a cycle adds nothing in this round
+        outer, self._along = self._along, callee[0] in _ALONG_THE_GRAPH
+        self._depth += 1
+        try:
+            found = self._resolve_ref(fn, callee)
+        finally:
+            self._depth -= 1
+        self._refs[key] = (found, self._along)
+        self._along = outer or self._along
+        return found
+
+    def _resolve_ref(self, fn: FunctionSummary, callee: Callee) -> tuple[Target, ...]:
+        kind = callee[0]
+        if kind in ("up", "module"):
+            scope = self._scope(fn, kind)
+            if scope is None:
+                return ()
+            if kind == "up" and callee[1] == "param":
+                # A closure over its maker's parameter is made per call of the maker: it calls
+                # what that call passed, so only what every call passes is known (a decorator's
+                # wrapper, used on many functions, calls one of them, not all).
+                return self._passed_targets(scope, callee[2], callee[3:], agree=True)
+            return self.resolve_ref(scope, callee[1:])
+        if kind == "param":
+            return self._passed_targets(fn, callee[1], callee[2:])
+        if kind == "ret":
+            return self._returned_targets(fn, int(callee[1]), callee[2:])
+        if kind == "wrapped":
+            returned = self._returned_targets(fn, int(callee[1]), ())
+            return returned or self.resolve_ref(fn, callee[2:])
+        if kind == "partial":
+            # Only a partial that binds keywords leaves the positions of the arguments as they are.
+            return self.resolve_ref(fn, callee[4:]) if callee[1] == "0" else ()
+        if kind == "transform":
+            return ()  # traced where it is called: not a call of the function
+        if kind == "name":
+            return self._name_targets(self.owner[fn.qualname], callee[1])
+        if kind == "global":
+            return self._global_targets(callee[1])
+        target = self.resolve_callee(self.owner[fn.qualname], fn, callee)
+        return (target,) if target is not None else ()
+
+    def _scope(self, fn: FunctionSummary, kind: str) -> FunctionSummary | None:
+        """The function whose names a callee read from ``fn`` is in: the enclosing function, or the
+        module's top level."""
+        if kind == "up" and fn.parent is not None:
+            return self.functions.get(fn.parent)
+        return self.functions.get(self.owner[fn.qualname].toplevel)
+
+    def _name_targets(
+        self, module: ModuleSummary, dotted: str, depth: int = 0
+    ) -> tuple[Target, ...]:
+        """A name of the module's scope: what a module-level name is bound to (a def, a decorated
+        def, an alias, a lambda), or what an imported name is bound to in its module."""
+        if depth > _MAX_DEPTH:
+            return ()
+        head, _, rest = dotted.partition(".")
+        value = module.globals.get(head)
+        if not rest and value is not None and value.callables:
+            top = self.functions.get(module.toplevel)
+            out: dict[Target, None] = {}
+            for callee in funcrefs.called(value.callables) if top is not None else ():
+                out.update(dict.fromkeys(self.resolve_ref(top, callee)))  # type: ignore[arg-type]
+            return tuple(out)
+        imported = module.imports.get(head)
+        local = f"{module.module}.{head}"
+        defined = local in self.functions or local in self.classes
+        if imported is not None and value is None and not defined:
+            return self._global_targets(f"{imported}.{rest}" if rest else imported, depth + 1)
+        target = self.resolve_name(module, dotted)
+        return (target,) if target is not None else ()
+
+    def _global_targets(self, dotted: str, depth: int = 0) -> tuple[Target, ...]:
+        """A module-level name by its qualified name (``pkg.mod.name``), through re-exports."""
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = self.modules.get(".".join(parts[:cut]))
+            if module is not None:
+                return self._name_targets(module, ".".join(parts[cut:]), depth + 1)
+        return ()
+
+    def _passed_targets(
+        self, fn: FunctionSummary, param: str, path: Path, agree: bool = False
+    ) -> tuple[Target, ...]:
+        """What the callers of ``fn`` pass for ``param`` (at ``path`` inside it), or its default where
+        a caller does not pass it: all of it, or (``agree``) only what every caller passes."""
+        found: list[tuple[Target, ...]] = []
         sites = self.callers.get(fn.qualname, [])
-        if not sites or depth > _MAX_DEPTH:
-            return None
-        for caller_name, index in sites:
-            caller = self.functions[caller_name]
-            call = caller.calls[index]
-            target = self.targets[(caller_name, index)]
-            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
-            ref = _function_passed(call, fn.params, 1 if bound else 0, param)
-            if ref is None:
-                return None
-            if ref[0] == "param":
-                passed = self._passed(caller, ref[1], depth + 1)
-            else:
-                passed = self.resolve_callee(self.owner[caller_name], caller, ref)
+        for site in sites:
+            target = self.target_to(site, fn.qualname)
+            offset = 1 if isinstance(target, ClassTarget) or getattr(target, "bound", False) else 0
+            passed = self._passed(site, fn, offset, param)
             if passed is None:
-                return None
-            found.add(passed)
-        return found.pop() if len(found) == 1 else None
+                found.append(self._default_targets(fn, param, path))
+            else:
+                found.append(self._targets_at(self.functions[site[0]], passed, path))
+        if not sites:
+            found.append(self._default_targets(fn, param, path))
+        if agree:
+            return found[0] if all(set(f) == set(found[0]) for f in found) else ()
+        out: dict[Target, None] = {}
+        for targets in found:
+            out.update(dict.fromkeys(targets))
+        return tuple(out)
+
+    def _passed(
+        self, site: tuple[str, int], fn: FunctionSummary, offset: int, param: str
+    ) -> tuple[FuncRef, ...] | None:
+        """The functions call ``site`` passes for ``param`` of ``fn`` (by path inside the argument);
+        None when it does not pass it, so that the default applies. Whether it does is asked of the
+        call's arguments (not in a head) only for a parameter whose default is a function."""
+        call = self.functions[site[0]].calls[site[1]]
+        passed = _passed_functions(call, fn.params, offset, param)
+        if passed or not any(name == param for name, _, _ in fn.defaults):
+            return passed
+        call = self.function(site[0]).calls[site[1]]
+        return None if _passes(call, fn.params, offset, param) is False else passed
+
+    def _default_targets(self, fn: FunctionSummary, param: str, path: Path) -> tuple[Target, ...]:
+        refs = frozenset((p, c) for name, p, c in fn.defaults if name == param)
+        return self._targets_at(fn, refs, path)
+
+    def _targets_at(
+        self, fn: FunctionSummary, refs: frozenset[FuncRef] | tuple[FuncRef, ...], path: Path
+    ) -> tuple[Target, ...]:
+        """The targets of the element at ``path`` of a value with references ``refs`` in ``fn``."""
+        out: dict[Target, None] = {}
+        for rest, callee in funcrefs.at(refs, path):
+            if not rest:
+                out.update(dict.fromkeys(self.resolve_ref(fn, callee)))
+        return tuple(out)
+
+    def _returned_targets(self, fn: FunctionSummary, index: int, path: Path) -> tuple[Target, ...]:
+        """What call ``index`` of ``fn`` returns, at ``path`` inside it: what the callee returns,
+        with its parameters bound to what this call passes (a decorator returning its argument)."""
+        if index >= len(fn.calls):
+            return ()
+        site = (fn.qualname, index)
+        targets = self.site_targets.get(site) or self._site_targets(*site)
+        out: dict[Target, None] = {}
+        for target in targets:
+            if not isinstance(target, FuncTarget):
+                continue
+            callee = self.functions[target.qualname]
+            for rest, ref in funcrefs.at(callee.returned, path):
+                if rest:
+                    continue
+                if ref[0] == "param":
+                    passed = self._passed(site, callee, int(target.bound), ref[1])
+                    found = (
+                        self._targets_at(fn, passed, ref[2:])
+                        if passed is not None
+                        else self._default_targets(callee, ref[1], ref[2:])
+                    )
+                else:
+                    found = self.resolve_ref(callee, ref)
+                out.update(dict.fromkeys(found))
+        return tuple(out)
 
     def callee_function(self, target: Target) -> str | None:
         if isinstance(target, FuncTarget):
@@ -214,27 +399,27 @@ class Project:
         binding = self.jit_binding(target)
         return binding.wrapped.qualname if binding and binding.wrapped else None
 
-    def resolve_call(
-        self, module: ModuleSummary, fn: FunctionSummary, call: CallSite
-    ) -> Target | None:
-        return self.resolve_callee(module, fn, call.callee)
-
     def resolve_callee(
         self, module: ModuleSummary, fn: FunctionSummary, callee: Callee
     ) -> Target | None:
-        """What a callee named in ``fn`` (a ``summary.Callee``) refers to."""
+        """What a callee named in ``fn`` (a ``summary.Callee``) refers to, when that does not depend
+        on other calls (see ``resolve_ref``)."""
         kind = callee[0]
         if kind == "jit":
             return JitTarget(module.module, int(callee[2]), bound=False)
         if kind == "qual":
-            return self._as_target(module, callee[1], bound=False)
-        if kind == "self":
+            return self._as_target(callee[1], bound=False) or self.resolve_qualified(callee[1])
+        if kind in ("self", "super"):
             cls = self._enclosing_class(fn)
-            return self.member(cls, callee[2]) if cls else None
+            if cls is None:
+                return None
+            return self.member(cls, callee[2], after=cls if kind == "super" else None)
         if kind == "method":
             cls = self._class_named(module, callee[1])
             return self.member(cls, callee[2]) if cls else None
-        return self.resolve_name(module, callee[1])
+        if kind == "name":
+            return self.resolve_name(module, callee[1])
+        return None
 
     def _class_named(self, module: ModuleSummary, name: str) -> str | None:
         """The class an instance value names: its qualified name when the summariser knew the class
@@ -252,7 +437,7 @@ class Project:
             fn = parent
         return fn.cls
 
-    def _as_target(self, module: ModuleSummary, qualname: str, bound: bool) -> Target | None:
+    def _as_target(self, qualname: str, bound: bool) -> Target | None:
         fn = self.functions.get(qualname)
         if fn is not None:
             if fn.jit is not None:
@@ -269,7 +454,7 @@ class Project:
         head, _, rest = dotted.partition(".")
         local = f"{module.module}.{head}"
         if local in self.functions or local in self.classes:
-            target = self._as_target(module, local, bound=False)
+            target = self._as_target(local, bound=False)
             return self._attribute(target, rest) if rest else target
         value = module.globals.get(head)
         if value is not None and value.site is not None and not rest:
@@ -295,9 +480,15 @@ class Project:
             return self.member(target.qualname, rest, bound=False)
         return None
 
-    def member(self, cls: str, name: str, bound: bool = True) -> Target | None:
-        """``name`` looked up on class ``cls`` and its bases (a method or a jitted attribute)."""
-        for klass in self.mro(cls):
+    def member(
+        self, cls: str, name: str, bound: bool = True, after: str | None = None
+    ) -> Target | None:
+        """``name`` looked up on class ``cls`` and its bases (a method or a jitted attribute); with
+        ``after``, only on the classes after it (``super().name``)."""
+        chain = self.mro(cls)
+        if after is not None:
+            chain = chain[chain.index(after) + 1 :] if after in chain else []
+        for klass in chain:
             info = self.classes[klass]
             if name in info.methods:
                 fn = self.functions.get(info.methods[name])
@@ -348,45 +539,62 @@ class Project:
         return self.modules[target.module].jits[target.index]
 
     def jit_binding(self, target: JitTarget) -> JitBinding | None:
+        known = self._bindings.get(target)
+        if known is None:
+            # A jit of itself (``f = jax.jit(f)`` seen through the name it rebinds) wraps nothing.
+            self._bindings[target] = JitBinding(self.jit_spec(target), None, (), 0, frozenset())
+            known = self._bindings[target] = self._binding(target)
+        return known
+
+    def _binding(self, target: JitTarget) -> JitBinding:
         spec = self.jit_spec(target)
-        module = self.modules[target.module]
-        wrapped: FunctionSummary | None = None
-        bound_method = False
-        if spec.target is not None:
-            kind = spec.target[0]
-            resolved: Target | None
-            if kind == "qual":
-                resolved = FuncTarget(spec.target[1], bound=False)
-            elif kind == "self":
-                fn = self.functions.get(spec.function)
-                cls = self._enclosing_class(fn) if fn else None
-                resolved = self._member_function(cls, spec.target[2]) if cls else None
-            elif kind == "method":
-                cls_name = self._class_named(module, spec.target[1])
-                resolved = self._member_function(cls_name, spec.target[2]) if cls_name else None
-            elif kind == "name":
-                resolved = self._plain_function(module, spec.target[1])
-            else:
-                resolved = None
-            if isinstance(resolved, FuncTarget):
-                wrapped = self.functions.get(resolved.qualname)
-                bound_method = resolved.bound
-        if wrapped is not None:
-            params = wrapped.params[1:] if bound_method else wrapped.params
-        elif spec.lambda_params is not None:
-            params = spec.lambda_params
-        else:
+        callee, skipped, keywords_bound = _unwrapped(spec.target)
+        resolved = self._wrapped_function(spec, self.modules[target.module], callee)
+        wrapped = self.functions.get(resolved.qualname) if resolved is not None else None
+        if wrapped is None or resolved is None:
             return JitBinding(spec, None, (), 0, frozenset())
-        offset = (
-            1
-            if target.bound and params and wrapped is not None and wrapped.kind != "staticmethod"
-            else 0
-        )
+        params = wrapped.params[1:] if resolved.bound else wrapped.params
+        if skipped or keywords_bound:  # a partial: what it binds is no longer a parameter
+            positional = [p for p in params if p.kind in ("posonly", "normal")][:skipped]
+            params = tuple(
+                p for p in params if p not in positional and p.name not in keywords_bound
+            )
+        offset = 1 if target.bound and params and wrapped.kind != "staticmethod" else 0
         positions, keywords = _static_parameters(spec, params)
         static = keywords | {
             name for num in positions if (name := _positional_name(params, num)) is not None
         }
         return JitBinding(spec, wrapped, params, offset, static, positions, keywords)
+
+    def _wrapped_function(
+        self, spec: JitSpec, module: ModuleSummary, callee: Callee | None
+    ) -> FuncTarget | None:
+        """The function a jit site wraps: the def itself, even when it is jit-decorated too."""
+        if callee is None:
+            return None
+        kind = callee[0]
+        scope = self.functions.get(spec.function)
+        if kind == "qual" and callee[1] in self.functions:
+            return FuncTarget(callee[1], bound=False)
+        if kind == "self":
+            cls = self._enclosing_class(scope) if scope else None
+            return self._member_function(cls, callee[2]) if cls else None
+        if kind == "method":
+            cls_name = self._class_named(module, callee[1])
+            return self._member_function(cls_name, callee[2]) if cls_name else None
+        if kind == "name" and f"{module.module}.{callee[1]}" in self.functions:
+            return FuncTarget(f"{module.module}.{callee[1]}", bound=False)
+        found = self.resolve_ref(scope, callee) if scope is not None else ()
+        if len(found) != 1:
+            return None
+        target = found[0]
+        if isinstance(target, FuncTarget):
+            return target
+        if isinstance(target, JitTarget):  # jax.jit of a jitted function: the def it wraps
+            inner = self.jit_binding(target)
+            if inner is not None and inner.wrapped is not None:
+                return FuncTarget(inner.wrapped.qualname, bound=False)
+        return None
 
     def _member_function(self, cls: str, name: str) -> FuncTarget | None:
         for klass in self.mro(cls):
@@ -394,20 +602,6 @@ class Project:
             if qualname is not None:
                 fn = self.functions.get(qualname)
                 return FuncTarget(qualname, bound=fn is not None and fn.kind != "staticmethod")
-        return None
-
-    def _plain_function(self, module: ModuleSummary, dotted: str) -> FuncTarget | None:
-        """The function a jit wraps by name: the def itself, even when it is jit-decorated too."""
-        local = f"{module.module}.{dotted}"
-        if local in self.functions:
-            return FuncTarget(local, bound=False)
-        target = self.resolve_name(module, dotted)
-        if isinstance(target, FuncTarget):
-            return target
-        if isinstance(target, JitTarget):
-            binding_spec = self.jit_spec(target)
-            if binding_spec.target and binding_spec.target[0] == "qual":
-                return FuncTarget(binding_spec.target[1], bound=False)
         return None
 
     def all_jits(self) -> list[JitTarget]:
@@ -455,14 +649,35 @@ def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
     return positional[index].name if 0 <= index < len(positional) else None
 
 
-def _function_passed(
+def _passed_functions(
     call: CallSite, params: tuple[Param, ...], offset: int, name: str
-) -> Callee | None:
-    """The function named by the argument ``call`` passes for parameter ``name``, if it names one."""
-    passed = dict(call.functions)
-    if name in passed:
-        return passed[name]
+) -> tuple[FuncRef, ...]:
+    """The functions the argument ``call`` passes for parameter ``name`` is or holds, by path inside
+    it (read from ``call.functions``, which heads keep; positions before any ``*args`` only)."""
     positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]
-    if name in positional and not call.star:
-        return passed.get(positional.index(name))
-    return None
+    position = positional.index(name) if name in positional else None
+    return tuple((path, callee) for key, path, callee in call.functions if key in (name, position))
+
+
+def _passes(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -> bool | None:
+    """Whether ``call`` passes parameter ``name`` (None: behind ``*args``, not known)."""
+    if any(key == name for key, _ in call.kwargs):
+        return True
+    positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]
+    if name in positional and positional.index(name) < len(call.args):
+        return True
+    return None if call.star else False
+
+
+def _unwrapped(target: Callee | None) -> tuple[Callee | None, int, frozenset[str]]:
+    """The function under transforms (same parameters) and partials (fewer: how many positional
+    ones they bind, and which by keyword)."""
+    skipped, keywords = 0, frozenset()
+    while target and target[0] in ("transform", "partial"):
+        if target[0] == "transform":
+            target = target[1:]
+        else:
+            skipped += int(target[1])
+            keywords |= frozenset(filter(None, target[2].split(",")))
+            target = target[4:]
+    return target, skipped, keywords

@@ -12,11 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.callgraph import (
+    ClassTarget,
+    FuncTarget,
+    JitBinding,
+    JitTarget,
+    Project,
+    bind_arg,
+)
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.propagate import Cause, Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec
 from retracelint.values import (
     ARRAY,
     DICT,
@@ -120,7 +127,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
 def jit_site(binding: JitBinding, target: JitTarget) -> JitSite:
     spec = binding.spec
     wrapped = binding.wrapped
-    if wrapped is not None:
+    if wrapped is not None and not wrapped.name.startswith("<lambda"):
         return JitSite(
             wrapped.qualname,
             wrapped.name,
@@ -317,15 +324,15 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         if spec.function not in project.functions:
             continue
         # lax control flow is mostly used under jit: it is taken to run outside jit only where a
-        # script or a test runs it and no jit of the project ever reaches it (a library's function
-        # may run under its users' jit).
-        if spec.traces_on_call and (
-            not prop.frequency.run_by_scripts(spec.function)
-            or prop.frequency.ever_traced(spec.function)
-        ):
+        # script or a test runs it (a library's function may run under its users' jit). That a jit
+        # of the project reaches it too does not make the script's eager calls trace less.
+        if spec.traces_on_call and not prop.frequency.run_by_scripts(spec.function):
+            continue
+        if spec.maker_call is not None and not _made_per_call(project, spec, target):
             continue
         owner = project.function(spec.function)
-        calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
+        jit = ("jit", "", str(spec.index))
+        calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
         fresh = Value(fresh=spec.fresh_sources)
         # The wrapper is rebuilt as often as its function object is new, and matters where it is
         # called; a lax primitive traces where it is called itself.
@@ -374,16 +381,29 @@ def _escaped_from_repeated(
 
 
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
-    if maker.returns is not None and _holds_site(maker.returns, site):
-        return True
-    if ("jit", "", str(site)) in maker.traces:
+    jit = ("jit", "", str(site))
+    # Returned alone, in a tuple, a dict, a NamedTuple's field...
+    if any(callee == jit for _, callee in maker.returned) or jit in maker.traces:
         return True
     cls = project.classes.get(maker.cls) if maker.cls else None
     return cls is not None and site in cls.jit_attrs.values()
 
 
-def _holds_site(value: Value, site: int) -> bool:
-    return value.site == site or any(_holds_site(item, site) for item in value.items)
+def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:
+    """Whether the function a jit wraps, which a call returns (``jax.jit(make_loss(w))``), is made
+    anew by each call of that maker: a def or lambda of the maker's own (not a module-level function,
+    not one it hands on), and a maker that is not memoised."""
+    binding = project.jit_binding(target)
+    wrapped = binding.wrapped if binding is not None else None
+    if wrapped is None or wrapped.parent is None:
+        return False
+    makers = project.site_targets.get((spec.function, spec.maker_call or 0), ())
+    return any(
+        isinstance(maker, FuncTarget)
+        and maker.qualname == wrapped.parent
+        and not project.functions[maker.qualname].memoised
+        for maker in makers
+    )
 
 
 # -- one parameter, two signatures ------------------------------------------------------------------

@@ -57,7 +57,6 @@ class Frequency:
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
     _scripted: frozenset[str] | None = None
-    _under_trace: frozenset[str] | None = None
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
 
     # -- the questions --------------------------------------------------------------------------
@@ -141,16 +140,9 @@ class Frequency:
                     seen.add(callee)
                     queue.append(callee)
         # What neither an entry point nor a traced root reaches (a cycle of its own) stays runtime.
-        self._under_trace = frozenset(self._reach(traced, callees))
-        seen.update(name for name in project.functions if name not in self._under_trace)
+        under_trace = self._reach(traced, callees)
+        seen.update(name for name in project.functions if name not in under_trace)
         return frozenset(seen)
-
-    def ever_traced(self, qualname: str) -> bool:
-        """Whether some path runs the function under a trace (it may run eagerly on others)."""
-        if self._under_trace is None:
-            self._runtime = self._reach_runtime()
-        assert self._under_trace is not None
-        return qualname in self._under_trace
 
     @staticmethod
     def _reach(roots: set[str], callees: dict[str, list[str]]) -> set[str]:
@@ -170,10 +162,12 @@ class Frequency:
 
     def _direct_callers(self) -> dict[str, list[tuple[str, int]]]:
         """Each function's call sites that run its body (a jitted function's callers do not)."""
-        targets = self.project.targets
+        project = self.project
         return {
-            callee: [site for site in sites if not isinstance(targets[site], JitTarget)]
-            for callee, sites in self.project.callers.items()
+            callee: [
+                site for site in sites if not isinstance(project.target_to(site, callee), JitTarget)
+            ]
+            for callee, sites in project.callers.items()
         }
 
     def _direct_callees(self) -> dict[str, list[str]]:
@@ -228,7 +222,8 @@ class Frequency:
                 ),
                 None,
             )
-            if callee in runtime and call is not None:
+            # A memoised function runs once per distinct argument, not once per call.
+            if callee in runtime and call is not None and not project.functions[callee].memoised:
                 loops[callee] = Driver(
                     f"each call of {short_name(callee)}(), called in the loop at"
                     f" {where(call.location)}",
@@ -241,7 +236,11 @@ class Frequency:
         while queue:
             caller = queue.popleft()
             for callee in callees.get(caller, ()):
-                if callee in runtime and callee not in out:
+                if (
+                    callee in runtime
+                    and callee not in out
+                    and not project.functions[callee].memoised
+                ):
                     first = root[callee] = root[caller]
                     out[callee] = Driver(
                         f"each call of {short_name(callee)}() ({first.text})", first.location

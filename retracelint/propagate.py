@@ -82,23 +82,29 @@ class Propagation:
         return out
 
     def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
+        """What call ``dep.call`` of ``fn`` returns (or yields), in ``fn``'s terms: any of the
+        functions it may call."""
         index = dep.call  # type: ignore[union-attr]
         if index >= len(fn.calls):
             return None
-        target = self.project.targets.get((fn.qualname, index))
-        if not isinstance(target, FuncTarget):
-            return None
-        callee = self.project.function(target.qualname)
-        summary = self.summary_of(callee, yields=isinstance(dep, IterDep))
-        if summary is None:
-            return None
-        call = fn.calls[index]
-        item = LoopSrc(dep.loop) if isinstance(dep, IterDep) else None
-        element = dep.item  # type: ignore[union-attr]
-        if element is not None and element < len(summary.items):
-            summary = summary.items[element]
-        value = self.substitute(summary, call, callee, target.bound, item)
-        return self.resolve(fn, value, depth + 1)
+        out: Value | None = None
+        for target in self.project.site_targets.get((fn.qualname, index), ()):
+            if not isinstance(target, FuncTarget):
+                continue
+            callee = self.project.function(target.qualname)
+            summary = self.summary_of(callee, yields=isinstance(dep, IterDep))
+            if summary is None:
+                continue
+            call = fn.calls[index]
+            item = LoopSrc(dep.loop) if isinstance(dep, IterDep) else None
+            element = dep.item  # type: ignore[union-attr]
+            if element is not None and element < len(summary.items):
+                summary = summary.items[element]
+            value = self.resolve(
+                fn, self.substitute(summary, call, callee, target.bound, item), depth + 1
+            )
+            out = value if out is None else join(out, value)
+        return out
 
     def summary_of(self, callee: FunctionSummary, yields: bool) -> Value | None:
         key = callee.qualname + ("#yield" if yields else "")
@@ -262,11 +268,12 @@ class Propagation:
 
     # -- jit call sites -----------------------------------------------------------------------------
     def jit_calls(self) -> Iterator[tuple[FunctionSummary, int, JitTarget]]:
+        """Each call of a jitted function, with the jit it calls (a call may reach several)."""
         project = self.project
-        for caller, index in sorted(s for sites in project.jit_callers.values() for s in sites):
-            target = project.targets[caller, index]
-            assert isinstance(target, JitTarget)
-            yield project.function(caller), index, target
+        for caller, index in sorted({s for sites in project.jit_callers.values() for s in sites}):
+            for target in project.site_targets[caller, index]:
+                if isinstance(target, JitTarget):
+                    yield project.function(caller), index, target
 
     def static_candidates(
         self,
@@ -315,7 +322,7 @@ class Propagation:
         for caller_name, index in self.project.callers.get(fn.qualname, ()):
             caller = self.project.function(caller_name)
             call = caller.calls[index]
-            target = self.project.targets[(caller_name, index)]
+            target = self.project.target_to((caller_name, index), fn.qualname)
             # A method called on an instance (or a class called to make one) has `self` bound.
             bound = isinstance(target, ClassTarget) or (
                 isinstance(target, FuncTarget) and target.bound

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from retracelint.funcrefs import Callee, FuncRef, Path
 from retracelint.model import Location
 from retracelint.values import Value
 
@@ -17,10 +18,9 @@ from retracelint.values import Value
 #   ("method", "Cls", "m")   method m called on an instance of class Cls (a name in module scope)
 #   ("self", "", "m")        self.m(...) / cls.m(...) inside a method
 #   ("jit", "", "<index>")   a jit object created at jit site <index> of this module
-#   ("param", "name")        a call of parameter `name`: what every caller passes, if they agree
-
-
-Callee = tuple[str, ...]
+#   ("param", "name")        a call of parameter `name`: what the callers pass for it
+# and the callees of functions as values (``funcrefs``): a call's result, an enclosing function's
+# local, a decorated def, a partial.
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,11 @@ class CallSite:
     loops: tuple[int, ...]  # indices of the enclosing loops of the function, outermost first
     star: bool = False  # *args or **kwargs: argument positions after it are unknown
     receiver: Arg | None = None  # obj in obj.method(...): the argument bound to self
-    # Arguments that name a function, by position or keyword (kept in heads: linking reads them).
-    functions: tuple[tuple[int | str, Callee], ...] = ()
+    # Arguments that are or hold a function, by position or keyword, and where inside the argument
+    # (kept in heads: linking reads them).
+    functions: tuple[tuple[int | str, Path, Callee], ...] = ()
+    # Further callees when the called value may be one of several functions.
+    alternatives: tuple[Callee, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,9 @@ class JitSpec:
     nonarray_static: bool = False  # equinox.filter_jit: every non-array argument is static
     function: str = ""  # qualified name of the function in which the jit site is evaluated
     loops: tuple[int, ...] = ()  # loops around the jit(...) call in that function
-    lambda_params: tuple[Param, ...] | None = None
+    # The call of ``function`` that returns the wrapped function (``jax.jit(make_loss(w))``): it is
+    # new per call of the maker when the maker makes it (a def or lambda inside it, not memoised).
+    maker_call: int | None = None
     # A lax primitive called with a function (``lax.fori_loop(0, n, body, x)``): it traces that
     # function when it is called, not when the result is called.
     traces_on_call: bool = False
@@ -112,6 +117,12 @@ class FunctionSummary:
     # only while that traces.
     traces: list[Callee] = field(default_factory=list)
     memoised: bool = False  # @functools.cache / lru_cache: runs once per distinct arguments
+    # The functions it returns or yields (yields under ``funcrefs.ITER``), kept in heads: linking
+    # follows a call's result through them.
+    returned: tuple[FuncRef, ...] = ()
+    # Parameters whose default is or holds a function: (parameter, path, callee in the enclosing
+    # scope, as ``funcrefs.rescoped`` names it).
+    defaults: tuple[tuple[str, Path, Callee], ...] = ()
 
 
 @dataclass

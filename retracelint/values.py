@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 
+from retracelint import funcrefs
+from retracelint.funcrefs import FuncRef
 from retracelint.model import Location
 
 
@@ -262,6 +264,8 @@ class Value:
     # What is known of its lengths (arrays: per axis; lists and tuples: axis 0 is the item count).
     # Only within one function's walk: summaries export values without it.
     dims: Dims | None = field(default=None, compare=False)
+    # The project callables it may be, or hold (``funcrefs``): resolved at link time.
+    callables: frozenset[FuncRef] = EMPTY
 
     def with_(self, **changes: object) -> Value:
         # dataclasses.replace, without its per-field checks: values are copied a few hundred
@@ -308,6 +312,7 @@ def join(a: Value, b: Value) -> Value:
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
         dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
+        callables=funcrefs.union(a.callables, b.callables),
     )
 
 

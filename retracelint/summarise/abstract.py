@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from retracelint import funcrefs
+from retracelint.funcrefs import Callee, FuncRef
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -85,8 +87,11 @@ def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[
 
 
 def _plain(value: Value) -> Value:
-    """A value as a summary keeps it: lengths are facts of the walk, named by this function's atoms."""
-    return value if value.dims is None else value.with_(dims=None)
+    """A value as a summary keeps it: lengths are facts of the walk, named by this function's atoms,
+    and the functions it holds are in ``CallSite.functions``."""
+    if value.dims is None and not value.callables:
+        return value
+    return value.with_(dims=None, callables=EMPTY)
 
 
 def _export(value: Value | None, item: bool = False) -> Value | None:
@@ -115,7 +120,24 @@ def _export(value: Value | None, item: bool = False) -> Value | None:
         fresh=convert(value.fresh),
         items=items,
         dims=None,  # its atoms are this function's
+        callables=EMPTY,  # the linker reads them from FunctionSummary.returned
     )
+
+
+def _returned(returns: Value | None, yields: Value | None) -> tuple[FuncRef, ...]:
+    """The functions a function hands back: what it returns, and each item it yields."""
+    out = returns.callables if returns is not None else EMPTY
+    if yields is not None and yields.callables:
+        out = funcrefs.union(out, funcrefs.nested(yields.callables, funcrefs.ITER))
+    return tuple(sorted(out))
+
+
+def _value_callees(value: Value) -> list[Callee]:
+    """What calling ``value`` calls."""
+    callees = funcrefs.called(value.callables)
+    if not callees and value.site is not None:
+        return [("jit", "", str(value.site))]
+    return callees
 
 
 def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:

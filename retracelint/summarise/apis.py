@@ -147,7 +147,9 @@ _TRANSFORMS = {
 }
 
 
-_PARTIALS = {"functools.partial", "partial"}
+# Callables that bind the first arguments of a function: a new object per call, which calls it with
+# those arguments first.
+_PARTIALS = {"functools.partial", "partial", "jax.tree_util.Partial"}
 
 
 _MEMOISER = re.compile(r"cache|memo", re.IGNORECASE)

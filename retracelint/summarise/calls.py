@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from retracelint import funcrefs
+from retracelint.funcrefs import Callee, Path
 from retracelint.jitspec import TRACING_APIS, TRACING_METHODS, Wrapper
-from retracelint.summarise.abstract import _args_vsrc, _element, _fresh_kind, _jit_result, _plain
+from retracelint.summarise.abstract import (
+    _args_vsrc,
+    _element,
+    _fresh_kind,
+    _jit_result,
+    _plain,
+    _value_callees,
+)
 from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
@@ -36,11 +46,9 @@ from retracelint.summarise.syntax import (
     _is_true,
     _literal_ints,
     _literal_strs,
-    _params,
 )
 from retracelint.summary import (
     Arg,
-    Callee,
     CallSite,
     JitSpec,
 )
@@ -51,7 +59,6 @@ from retracelint.values import (
     DICT,
     EMPTY,
     FLOAT,
-    FUNCTION,
     INSTANCE,
     INT,
     JIT,
@@ -81,6 +88,33 @@ if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
 
 
+# What a partial made in this function binds: its positional arguments, its keywords, and the
+# functions among them (as ``CallSite.functions``).
+_Bound = tuple[
+    tuple[Arg, ...], tuple[tuple[str, Arg], ...], tuple[tuple[int | str, Path, Callee], ...]
+]
+
+
+def _interned(callee: Callee) -> Callee:
+    return tuple(sys.intern(part) for part in callee)
+
+
+def _functions(given: list[tuple[int | str, Value]]) -> tuple[tuple[int | str, Path, Callee], ...]:
+    """The arguments that are or hold a function, by position or keyword: a callee that calls its
+    parameter (or an item of it) calls what these resolve to."""
+    return tuple(
+        (key, path, callee) for key, value in given for path, callee in sorted(value.callables)
+    )
+
+
+def _maker_call(target: Callee | None) -> int | None:
+    """The call of this function whose result a jit wraps (``jax.jit(make_loss(w))``, through
+    transforms and partials)."""
+    while target and target[0] in ("transform", "partial"):
+        target = target[1:] if target[0] == "transform" else target[4:]
+    return int(target[1]) if target and target[0] == "ret" else None
+
+
 class Calls(PassState):
     """Calls: jit sites, transforms and lax primitives, calls recorded for the linker, known calls of"""
 
@@ -101,25 +135,14 @@ class Calls(PassState):
         self.note_traced(node, canon)
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
-            fresh = _fresh_kind(args[0], node.args[0], self.receiver_of(node.args[0]))
-            site = self.new_jit(
-                wrapper,
-                node,
-                node.keywords,
-                target=self.callee_ref(node.args[0]),
-                target_text=self.mod.pos.text(node.args[0]),
-                fresh=fresh,
-                fresh_sources=self.context_src() if fresh == "bound method" else args[0].fresh,
-                lambda_node=node.args[0] if isinstance(node.args[0], ast.Lambda) else None,
-            )
-            return Value(ty=JIT, site=site, fresh=self.context_src())
+            return self.jit_call(node, wrapper, args[0])
         if canon in _PARTIALS and node.args:
             wrapped = self.mod.wrapper(node.args[0])
             if (
                 wrapped is not None
             ):  # partial(jax.jit, static_argnums=...) used as a decorator factory
                 return UNKNOWN_VALUE
-            return Value(ty=PARTIAL, fresh=self.context_src(), vsrc=combine(args[1:]).vsrc)
+            return self.partial(node, args, kwargs)
         if canon in _TRANSFORMS or (
             canon.startswith("jax.")
             and canon.rsplit(".", 1)[-1]
@@ -129,15 +152,30 @@ class Calls(PassState):
                 "value_and_grad",
             )
         ):
-            return Value(ty=TRANSFORM, fresh=self.context_src())
+            # Traced where it is called, never a direct call of the function it transforms.
+            refs = (
+                frozenset(((), ("transform", *c)) for c in _value_callees(args[0]))
+                if args
+                else EMPTY
+            )
+            return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
 
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
             return known
-        callee = self.callee_of(func, dotted, receiver, callee_value)
-        if callee is not None and callee[0] == "name" and not self.defined(callee[1]):
-            callee = None
-        index = self.record(node, callee, args, kwargs) if callee is not None else None
+        callees = self.callees_of(func, dotted, receiver, callee_value)
+        if callees and callees[0][0] == "name" and not self.defined(callees[0][1]):
+            callees = []
+        bound = (
+            self.partials.get(callees[0][3])
+            if len(callees) == 1 and callees[0][0] == "partial"
+            else None
+        )
+        if bound is not None:
+            callees = [callees[0][4:]]  # a call through a partial made here: the wrapped call
+        index = self.record(node, callees, args, kwargs, bound) if callees else None
+        callee = callees[0] if callees else None
+        refs = funcrefs.single(("ret", str(index))) if index is not None else EMPTY
         if callee is not None and callee[0] in ("name", "qual", "method", "self"):
             ty = UNKNOWN
             fresh = EMPTY
@@ -155,12 +193,79 @@ class Calls(PassState):
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
-            return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
+            return Value(
+                ty=ty,
+                ref=ref,
+                fresh=fresh,
+                deps=deps,
+                vsrc=_args_vsrc(args, kwargs),
+                callables=refs,
+            )
         if callee is not None and callee[0] == "jit":
             return _jit_result(args, kwargs)
-        return combine(
+        value = combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
+        return value.with_(callables=refs) if refs else value
+
+    def jit_call(self, node: ast.Call, wrapper: Wrapper, wrapped: Value) -> Value:
+        """``jax.jit(f)``: a jit site around what the first argument is: a function, a transform of
+        one (same parameters), a partial (fewer), or what a call returns (resolved at link time)."""
+        fresh = _fresh_kind(wrapped, node.args[0], self.receiver_of(node.args[0]))
+        fresh_sources = self.context_src() if fresh == "bound method" else wrapped.fresh
+        callees = _value_callees(wrapped)
+        target = callees[0] if len(callees) == 1 else None
+        made_by = _maker_call(target) if fresh is None else None
+        if made_by is not None and made_by < len(self.fn.calls):
+            # A new function per call of its maker, if the maker makes it (checked at link time).
+            maker = self.fn.calls[made_by]
+            fresh = f"function returned by {maker.text}()"
+            fresh_sources = self.context_of(maker.loops)
+        else:
+            made_by = None
+        site = self.new_jit(
+            wrapper,
+            node,
+            node.keywords,
+            target=target,
+            target_text=self.mod.pos.text(node.args[0]),
+            fresh=fresh,
+            fresh_sources=fresh_sources,
+            maker_call=made_by,
+        )
+        return Value(
+            ty=JIT,
+            site=site,
+            fresh=self.context_src(),
+            callables=funcrefs.single(("jit", "", str(site))),
+        )
+
+    def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
+        """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the
+        arguments it binds first; a call of it here is recorded as that call of ``f``."""
+        value = Value(ty=PARTIAL, fresh=self.context_src(), vsrc=combine(args[1:]).vsrc)
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        ):
+            return value  # what it binds is not known
+        where = f"{node.lineno}:{node.col_offset}"
+        given = [(a, v) for a, v in zip(node.args[1:], args[1:], strict=True)]
+        bound = tuple(Arg(_plain(v), self.loc(a), self.mod.pos.text(a)) for a, v in given)
+        keywords = tuple(
+            (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
+            for k in node.keywords
+            if k.arg
+        )
+        functions = _functions(
+            [(i, v) for i, (_, v) in enumerate(given)]
+            + [(k.arg, kwargs[k.arg]) for k in node.keywords if k.arg]
+        )
+        self.partials[where] = (bound, keywords, functions)
+        names = ",".join(k for k, _ in keywords)
+        refs = frozenset(
+            ((), ("partial", str(len(bound)), names, where, *c)) for c in _value_callees(args[0])
+        )
+        return value.with_(callables=refs)
 
     def receiver_of(self, node: ast.AST) -> Value | None:
         """For ``obj.name``, the value of ``obj``."""
@@ -235,46 +340,48 @@ class Calls(PassState):
         qual = f"{self.mod.module}.{head}"
         return qual in summary.functions or qual in summary.classes or head in summary.globals
 
-    def callee_ref(self, node: ast.AST) -> tuple[str, ...] | None:
-        """The function an expression names (what a jit wrapper is applied to)."""
+    def callee_ref(self, node: ast.AST) -> Callee | None:
+        """The function an expression names (what a transform or lax primitive is handed)."""
         receiver = self.quiet(node.value) if isinstance(node, ast.Attribute) else None
-        return self.callee_of(node, _dotted(node), receiver, None)
+        value = self.quiet(node) if not isinstance(node, ast.Attribute | ast.Name) else None
+        callees = self.callees_of(node, _dotted(node), receiver, value)
+        return callees[0] if len(callees) == 1 else None
 
-    def callee_of(
+    def callees_of(
         self, func: ast.AST, dotted: str | None, receiver: Value | None, callee_value: Value | None
-    ) -> tuple[str, ...] | None:
-        if callee_value is not None and callee_value.site is not None:
-            return ("jit", "", str(callee_value.site))
+    ) -> list[Callee]:
+        """What a call of ``func`` calls, as the linker will resolve it: a name of the module's scope
+        (its definitions and imports), or what the local value called is (``funcrefs``)."""
+        if callee_value is not None:
+            return _value_callees(callee_value)
         replaced = self.env.get(dotted) if dotted and "." in dotted else None
         if replaced is not None and replaced.site is not None:
-            return ("jit", "", str(replaced.site))
+            return [("jit", "", str(replaced.site))]
         if isinstance(func, ast.Attribute) and receiver is not None:
             if receiver.ref == "<self>":
-                return ("self", "", func.attr)
+                return [("self", "", func.attr)]
             if receiver.ty == INSTANCE and receiver.ref:
-                return ("method", receiver.ref, func.attr)
+                return [("method", receiver.ref, func.attr)]
             if receiver.site is not None:
-                return None
-            if isinstance(func.value, ast.Name) and func.value.id in self.env:
-                return None  # a method of a local value we know nothing about
+                return []
+            if dotted is None or (isinstance(func.value, ast.Name) and func.value.id in self.env):
+                # A method of a local value: only what it is known to hold.
+                return funcrefs.called(self.attribute_refs(receiver, func.attr))
         if isinstance(func, ast.Name):
             local = self.env.get(func.id)
+            if local is None:
+                local = self.closure(func.id)
             if local is not None:
-                if local.site is not None:
-                    return ("jit", "", str(local.site))
-                if local.ty in (FUNCTION, CLASS) and local.ref:
-                    return ("qual", local.ref)
-                if local.param is not None:
-                    return ("param", local.param)  # what the callers pass, resolved at link time
-                return None
-        return ("name", dotted) if dotted else None
+                return _value_callees(local)
+        return [("name", dotted)] if dotted else []
 
     def record(
         self,
         node: ast.Call,
-        callee: tuple[str, ...],
+        callees: list[Callee],
         args: list[Value],
         kwargs: dict[str | None, Value],
+        bound: _Bound | None = None,
     ) -> int | None:
         if not self.recording:
             return None
@@ -283,45 +390,83 @@ class Calls(PassState):
         )
         func = node.func
         receiver_arg = None
-        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self"):
+        if isinstance(func, ast.Attribute) and callees[0][0] in ("method", "self"):
             receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
+        given = [(i, v) for i, (v, a) in enumerate(zip(args, node.args, strict=True))]
+        stop = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Starred)), len(given))
+        call_args = tuple(
+            Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
+            for value, a in zip(args, node.args, strict=True)
+            if not isinstance(a, ast.Starred)
+        )
+        call_kwargs = tuple(
+            (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
+            for k in node.keywords
+            if k.arg
+        )
+        functions = _functions(
+            given[:stop] + [(k.arg, kwargs[k.arg]) for k in node.keywords if k.arg]
+        )
+        if bound is not None:  # a partial's arguments come first
+            first, keywords, passed = bound
+            shift = len(first)
+            call_args, call_kwargs = first + call_args, keywords + call_kwargs
+            functions = passed + tuple(
+                (key + shift if isinstance(key, int) else key, path, callee)
+                for key, path, callee in functions
+            )
+        return self.add_call(
+            callees,
+            call_args,
+            call_kwargs,
+            node,
+            text=func,
+            star=star,
+            receiver=receiver_arg,
+            functions=functions,
+        )
+
+    def add_call(
+        self,
+        callees: list[Callee],
+        args: tuple[Arg, ...],
+        kwargs: tuple[tuple[str, Arg], ...],
+        node: ast.AST,
+        text: ast.AST | None = None,
+        star: bool = False,
+        receiver: Arg | None = None,
+        functions: tuple[tuple[int | str, Path, Callee], ...] = (),
+    ) -> int:
+        """Record a call of ``callees`` at ``node`` (a call, or what calls implicitly: a decorator,
+        ``raise Error``, a for loop's ``__next__``); its index among the function's calls."""
         site = CallSite(
             # Interned: the same callee is called many times in a module, and a summary pickles
             # one string object once (the heads of the corpus: 165,000 strings to load, not 205,000).
-            callee=tuple(sys.intern(part) for part in callee),
-            text=sys.intern(self.mod.pos.text(node.func)),
-            args=tuple(
-                Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
-                for value, a in zip(args, node.args, strict=True)
-                if not isinstance(a, ast.Starred)
-            ),
-            kwargs=tuple(
-                (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
-                for k in node.keywords
-                if k.arg
-            ),
+            callee=_interned(callees[0]),
+            text=sys.intern(self.mod.pos.text(text or node)),
+            args=args,
+            kwargs=kwargs,
             location=self.loc(node),
-            loops=tuple(self.loops) if self.loops else (),
+            loops=self.loops_of(callees),
             star=star,
-            receiver=receiver_arg,
-            functions=self.functions_passed(node),
+            receiver=receiver,
+            functions=tuple((key, path, _interned(callee)) for key, path, callee in functions),
+            alternatives=tuple(_interned(c) for c in callees[1:]),
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1
 
-    def functions_passed(self, node: ast.Call) -> tuple[tuple[int | str, Callee], ...]:
-        """The arguments that name a function (a def, a jitted function, a parameter passed on), by
-        position or keyword: a callee that calls its parameter calls what these resolve to."""
-        given = [(i, a) for i, a in enumerate(node.args) if not isinstance(a, ast.Starred)]
-        given += [(k.arg, k.value) for k in node.keywords if k.arg]
-        out = []
-        for key, arg in given:
-            if isinstance(arg, ast.Name | ast.Attribute):
-                callee = self.callee_ref(arg)
-                if callee is not None:
-                    out.append((key, tuple(sys.intern(part) for part in callee)))
-        return tuple(out)
+    def loops_of(self, callees: list[Callee]) -> tuple[int, ...]:
+        """The loops around a call that repeat it: not one whose turns each pick another function
+        (``for f in (a, b): f()``), when that is what is called."""
+        if not self.loops:
+            return ()
+        return tuple(
+            loop
+            for loop in self.loops
+            if loop not in self.choosing or not set(callees) <= self.choosing[loop]
+        )
 
     def new_jit(
         self,
@@ -332,10 +477,12 @@ class Calls(PassState):
         target_text: str,
         fresh: str | None,
         fresh_sources: frozenset[Src] = EMPTY,
-        lambda_node: ast.Lambda | None = None,
         decorated: bool = False,
         traces_on_call: bool = False,
+        maker_call: int | None = None,
     ) -> int:
+        if self.cache_misses:
+            fresh_sources = EMPTY  # made once per key of the cache that keeps it
         kw = {k.arg: k.value for k in keywords if k.arg}
         nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
         argnums, argnames = _literal_ints(nums), _literal_strs(names)
@@ -356,11 +503,13 @@ class Calls(PassState):
             nonarray_static=wrapper.nonarray_static,
             function=self.fn.qualname,
             loops=tuple(self.loops),
-            lambda_params=_params(lambda_node.args) if lambda_node is not None else None,
             traces_on_call=traces_on_call,
+            maker_call=maker_call,
         )
         existing = self._same_site(spec)
         if existing is not None:
+            if self.recording:  # what it wraps may be a call's result, known only when recorded
+                self.mod.summary.jits[existing] = replace(spec, index=existing)
             return existing
         self.mod.summary.jits.append(spec)
         return spec.index
@@ -480,4 +629,19 @@ class Calls(PassState):
                 return unaligned(receiver).with_(items=())
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
+        if method == "update" and isinstance(func.value, ast.Name) and func.value.id in self.env:
+            self.update_items(func.value.id, args, kwargs)
         return None
+
+    def update_items(self, name: str, args: list[Value], kwargs: dict[str | None, Value]) -> None:
+        """``d.update({"k": f}, j=g)``: from here on, those items of ``d`` are those functions."""
+        updates = args[0].callables if len(args) == 1 else EMPTY
+        for key, value in kwargs.items():
+            updates = funcrefs.union(updates, funcrefs.nested(value.callables, repr(key)))
+        if not updates:
+            return
+        current = self.env[name]
+        refs = current.callables
+        for key in sorted({path[0] for path, _ in updates if path}):
+            refs = funcrefs.stored(refs, (key,), funcrefs.element(updates, key, deep=()))
+        self.env[name] = current.with_(callables=refs)

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from retracelint import funcrefs
 from retracelint.summarise.abstract import _element, _param_deps, _unpacked
 from retracelint.summarise.apis import _arith_dtype
 from retracelint.summarise.sizes import (
@@ -41,21 +42,27 @@ from retracelint.summarise.syntax import (
 from retracelint.values import (
     ARRAY,
     BOOL,
+    CLASS,
     COMPLEX,
     DICT,
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
+    FUNCTION,
+    INSTANCE,
     INT,
+    JIT,
     JIT_OUT,
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
     NONE,
     NP_ARRAY,
+    PARTIAL,
     SCALARS,
     SET,
     STR,
+    TRANSFORM,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -78,6 +85,42 @@ from retracelint.values import (
 
 if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
+
+# What a closure's free variable may be, beyond the functions it holds.
+_FUNCTION_TYPES = frozenset({FUNCTION, CLASS, JIT, LAMBDA, PARTIAL, TRANSFORM})
+
+
+def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
+    """The functions ``base[index]`` may be: the item at a literal key or index (a negative one
+    counted from the end of a display of known length), or the items of a slice with literal bounds."""
+    if isinstance(index, ast.Slice):
+        lower = 0 if index.lower is None else _literal_int(index.lower)
+        upper = None if index.upper is None else _literal_int(index.upper)
+        known = lower is not None and (index.upper is None or upper is not None)
+        if not known or index.step is not None or lower < 0 or (upper or 0) < 0:  # type: ignore[operator]
+            return EMPTY
+        return funcrefs.sliced(base.callables, lower, upper)  # type: ignore[arg-type]
+    position = _literal_int(index)
+    if position is not None:
+        if position < 0 and base.items:
+            position += len(base.items)
+        return funcrefs.element(base.callables, str(position))
+    if isinstance(index, ast.Constant):
+        return funcrefs.element(base.callables, repr(index.value))
+    return EMPTY
+
+
+def _literal_int(node: ast.AST | None) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) is int
+    ):
+        return -node.operand.value
+    return None
 
 
 class Expressions(PassState):
@@ -119,21 +162,67 @@ class Expressions(PassState):
         value = self.env.get(node.id)
         if value is not None:
             return value
-        module_value = self.mod.summary.globals.get(node.id)
-        return module_value if module_value is not None else UNKNOWN_VALUE
+        outer = self.closure(node.id)
+        if outer is not None:
+            return outer
+        return self.mod.global_value(node.id)
+
+    def closure(self, name: str) -> Value | None:
+        """A free variable bound in an enclosing function, when it is a function (or holds some) or
+        that function's ``self``: what else it is, the nested function does not see."""
+        enclosing, up = self.enclosing, 1
+        while enclosing is not None:
+            value = enclosing.env.get(name)
+            if value is not None:
+                if value.ref == "<self>":
+                    return value
+                if not value.callables:
+                    return None
+                refs = value.callables
+                for _ in range(up):
+                    refs = funcrefs.rescoped(refs, "up")
+                return Value(
+                    ty=value.ty if value.ty in _FUNCTION_TYPES else UNKNOWN, callables=refs
+                )
+            enclosing, up = enclosing.enclosing, up + 1
+        return None
 
     def e_Attribute(self, node: ast.Attribute) -> Value:
         base = self.expr(node.value)
         if node.attr == "shape" or node.attr == "size":
             return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
         if node.attr in ("real", "imag"):
-            return base.with_(items=(), ref=None)
+            return base.with_(items=(), ref=None, callables=EMPTY)
         if node.attr in ("T", "mT"):
-            return unaligned(base).with_(items=(), ref=None)
-        return Value(vsrc=base.vsrc, deps=_param_deps(base))
+            return unaligned(base).with_(items=(), ref=None, callables=EMPTY)
+        return Value(
+            vsrc=base.vsrc, deps=_param_deps(base), callables=self.attribute_refs(base, node.attr)
+        )
+
+    def attribute_refs(self, base: Value, attr: str) -> frozenset:
+        """The functions ``base.attr`` may be: a method read off ``self`` or off an instance of a known
+        class, a name inside a module or class, a field set by keyword, a part of a call's result."""
+        if base.ref == "<self>":
+            return funcrefs.single(("self", "", attr))
+        if base.ty == INSTANCE and base.ref and not base.param:
+            method = funcrefs.single(("method", base.ref, attr))
+            return funcrefs.union(method, funcrefs.element(base.callables, "." + attr, deep=()))
+        if not base.callables:
+            return EMPTY
+        names = frozenset(
+            ((), (callee[0], f"{callee[1]}.{attr}"))
+            for path, callee in base.callables
+            if not path and callee[0] in ("qual", "global")
+        )
+        return funcrefs.union(names, funcrefs.element(base.callables, "." + attr, deep=("ret",)))
 
     def e_Lambda(self, node: ast.Lambda) -> Value:
-        return Value(ty=LAMBDA, fresh=self.context_src())
+        fn = self.mod.lambda_function(node, self)
+        return Value(
+            ty=LAMBDA,
+            fresh=self.context_src(),
+            callables=funcrefs.single(("qual", fn.qualname)),
+        )
 
     def e_List(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
         ty = {ast.List: LIST, ast.Tuple: TUPLE, ast.Set: SET}[type(node)]
@@ -144,7 +233,12 @@ class Expressions(PassState):
             return Value(ty=ty, dims=dims)
         items = tuple(self.expr(element) for element in node.elts)
         value = combine(list(items), ty=ty)
-        return value.with_(items=items if len(items) <= 16 else (), dims=dims)
+        refs: frozenset = EMPTY
+        for i, (item, element) in enumerate(zip(items, node.elts, strict=True)):
+            if isinstance(element, ast.Starred) or ty == SET:
+                break  # the positions after it are not known
+            refs = funcrefs.union(refs, funcrefs.nested(item.callables, str(i)))
+        return value.with_(items=items if len(items) <= 16 else (), dims=dims, callables=refs)
 
     e_Tuple = e_List
 
@@ -157,10 +251,16 @@ class Expressions(PassState):
         ):
             return Value(ty=DICT)
         values = [self.expr(k) for k in node.keys if k is not None]
-        values += [self.expr(v) for v in node.values]
+        items = [self.expr(v) for v in node.values]
         literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
         keys = tuple(sorted(k.value for k in node.keys)) if literal else None  # type: ignore[union-attr]
-        return combine(values, ty=DICT).with_(keys=keys)
+        refs: frozenset = EMPTY
+        for key, item in zip(node.keys, items, strict=True):
+            if key is None:  # **other may replace any key before it
+                refs = EMPTY
+            elif isinstance(key, ast.Constant):
+                refs = funcrefs.stored(refs, (repr(key.value),), item.callables)
+        return combine(values + items, ty=DICT).with_(keys=keys, callables=refs)
 
     def e_ListComp(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
@@ -418,6 +518,11 @@ class Expressions(PassState):
             array, axis = read
             return Value(ty=INT, vsrc=axis_sources(self.expr(array), axis))
         base = self.expr(node.value)
+        value = self.subscript(node, base)
+        refs = _subscript_refs(base, node.slice) if base.callables else EMPTY
+        return value if value.callables is refs else value.with_(callables=refs)
+
+    def subscript(self, node: ast.Subscript, base: Value) -> Value:
         index = node.slice
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         # Only plain slices keep the base's axes where they were (an index, None or ... moves them).
@@ -644,4 +749,9 @@ class Expressions(PassState):
         for dep in iterable.deps:
             if isinstance(dep, RetDep):
                 deps.add(IterDep(dep.call, index))
-        return Value(vsrc=iterable.vsrc | {src}, shape=frozenset(shape), deps=frozenset(deps))
+        return Value(
+            vsrc=iterable.vsrc | {src},
+            shape=frozenset(shape),
+            deps=frozenset(deps),
+            callables=funcrefs.element(iterable.callables, funcrefs.ITER),
+        )

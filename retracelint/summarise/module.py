@@ -6,10 +6,18 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from retracelint import funcrefs
 from retracelint.jitspec import Wrapper
-from retracelint.summarise.apis import _MEMOISER, _PARTIALS
+from retracelint.summarise.apis import _EXTERNAL, _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
-from retracelint.summarise.syntax import _blocks, _dotted, _is_true, _params, _statements
+from retracelint.summarise.syntax import (
+    _blocks,
+    _dotted,
+    _is_true,
+    _params,
+    _returns_cached,
+    _statements,
+)
 from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
@@ -18,6 +26,8 @@ from retracelint.summary import (
 from retracelint.values import (
     EMPTY,
     UNKNOWN,
+    UNKNOWN_VALUE,
+    Value,
 )
 
 if TYPE_CHECKING:
@@ -32,6 +42,14 @@ class _ModulePass:
         self.module = summary.module
         # The def of each declared function, so that its body is walked exactly once.
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        # Each lambda's function, by its node (loop bodies are walked twice), and how many lambdas
+        # each scope has, to name them as PyCG does: ``main.<lambda1>``, ``main.f.<lambda2>``.
+        self.lambdas: dict[int, FunctionSummary] = {}
+        self.lambda_counts: dict[str, int] = {}
+        # Module-level names as a function of the module reads them, and imported names, once
+        # every global is bound.
+        self.global_views: dict[str, Value] = {}
+        self.globals_bound = False
 
     def run(self, tree: ast.Module) -> None:
         self._collect_imports(tree)
@@ -43,8 +61,11 @@ class _ModulePass:
         body_pass = FunctionPass(self, top, None, module_level=True)
         body_pass.run(tree.body)
         self.summary.globals = {
-            k: v for k, v in body_pass.env.items() if v.site is not None or v.ty != UNKNOWN
+            k: v
+            for k, v in body_pass.env.items()
+            if v.site is not None or v.ty != UNKNOWN or v.callables
         }
+        self.globals_bound = True
         # Module-level functions are walked once every global is known, wherever it is assigned.
         for fn, node, cls in body_pass.deferred:
             body_pass.walk_function(fn, node, cls)
@@ -78,6 +99,44 @@ class _ModulePass:
         if node.module:
             return f"{base}.{node.module}" if base else node.module
         return base
+
+    def global_value(self, name: str) -> Value:
+        """A name the walked function does not bind: a module-level value (its functions named from
+        the top level, where it was made), an imported name of the project, or nothing known."""
+        value = self.global_views.get(name)
+        if value is not None:
+            return value
+        found = self.summary.globals.get(name)
+        if found is not None:
+            value = found.with_(callables=funcrefs.rescoped(found.callables, "module"))
+        elif name in self.summary.imports and not self.summary.imports[name].startswith(_EXTERNAL):
+            value = Value(callables=funcrefs.single(("global", self.summary.imports[name])))
+        else:
+            value = UNKNOWN_VALUE
+        if self.globals_bound:
+            self.global_views[name] = value
+        return value
+
+    def lambda_function(self, node: ast.Lambda, context: FunctionPass) -> FunctionSummary:
+        """The function a lambda makes, walked (once) as a def whose body returns its expression."""
+        fn = self.lambdas.get(id(node))
+        if fn is not None:
+            return fn
+        scope = self.module if context.module_level else f"{context.fn.qualname}.<locals>"
+        count = self.lambda_counts[scope] = self.lambda_counts.get(scope, 0) + 1
+        name = f"<lambda{count}>"
+        fn = FunctionSummary(
+            f"{scope}.{name}",
+            name,
+            self.pos.of(node),
+            _params(node.args),
+            parent=None if context.module_level else context.fn.qualname,
+        )
+        self.summary.functions[fn.qualname] = self.lambdas[id(node)] = fn
+        fn.defaults = context.defaults_of(node.args)
+        body = ast.copy_location(ast.Return(value=node.body), node.body)
+        FunctionPass(self, fn, None, enclosing=context).run([body])
+        return fn
 
     def canonical(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
@@ -162,6 +221,7 @@ class _ModulePass:
             called = (_dotted(deco.func) if isinstance(deco, ast.Call) else name) or ""
             # functools.cache and lru_cache, and the projects' own (jax's util.cache, memoize...).
             memoised = memoised or _MEMOISER.search(called.rpartition(".")[2]) is not None
+        memoised = memoised or _returns_cached(node.body)
         fn = FunctionSummary(
             qualname,
             node.name,

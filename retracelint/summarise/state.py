@@ -6,9 +6,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from retracelint import funcrefs
 from retracelint.model import Location
-from retracelint.summarise.abstract import _export
+from retracelint.summarise.abstract import _export, _returned
 from retracelint.summary import (
+    Arg,
     ClassSummary,
     FunctionSummary,
 )
@@ -40,11 +42,20 @@ class PassState:
         fn: FunctionSummary,
         cls: ClassSummary | None,
         module_level: bool = False,
+        enclosing: PassState | None = None,
     ) -> None:
         self.mod = mod
         self.fn = fn
         self.cls = cls
         self.module_level = module_level
+        # The walk of the function this one is nested in (a closure reads its names).
+        self.enclosing = enclosing
+        # Inside the branch that fills a cache (``if key not in cache: ... cache[key] = made``).
+        self.cache_misses = 0
+        # Loops over a display of functions: the functions each turn calls through its variable.
+        self.choosing: dict[int, frozenset[tuple[str, ...]]] = {}
+        # functools.partial objects made here, by where: the arguments they bind, for their calls.
+        self.partials: dict[str, tuple[tuple[Arg, ...], tuple[tuple[str, Arg], ...]]] = {}
         self.env: dict[str, Value] = {}
         self.loops: list[int] = []
         self.ranges: dict[int, _RangeLoop] = {}
@@ -63,6 +74,7 @@ class PassState:
                 vsrc=frozenset({ParamSrc(param.name)}),
                 deps=frozenset({ParamDep(param.name)}),
                 ref=PARAM_REF + param.name,
+                callables=funcrefs.single(("param", param.name)),
             )
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
             self.env[fn.params[0].name] = Value(ty=INSTANCE, ref="<self>")
@@ -72,6 +84,7 @@ class PassState:
         self.block(body)
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
+        self.fn.returned = _returned(self.returns, self.yields)
         self.fn.returns = _export(self.returns)
         self.fn.yields = _export(self.yields, item=True)
         self.fn.loops.sort(key=lambda loop: loop.index)
@@ -88,8 +101,12 @@ class PassState:
 
     def context_src(self) -> frozenset[Src]:
         """Where a freshly made object comes from: a new one per iteration, per call, or once."""
-        if self.loops:
-            return frozenset({LoopSrc(self.loops[-1])})
+        return self.context_of(self.loops)
+
+    def context_of(self, loops: list[int] | tuple[int, ...]) -> frozenset[Src]:
+        """Where an object made under ``loops`` of this function comes from."""
+        if loops:
+            return frozenset({LoopSrc(loops[-1])})
         return EMPTY if self.module_level else frozenset({CallSrc()})
 
     def loc(self, node: ast.AST) -> Location:

@@ -6,8 +6,15 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from retracelint import funcrefs
 from retracelint.model import Location
-from retracelint.summarise.abstract import _kind_flip, _not_none, _unpacked
+from retracelint.summarise.abstract import (
+    _kind_flip,
+    _not_none,
+    _plain,
+    _unpacked,
+    _value_callees,
+)
 from retracelint.summarise.loops import (
     _AXES,
     _carried_out,
@@ -27,8 +34,15 @@ from retracelint.summarise.sizes import (
     _poly,
 )
 from retracelint.summarise.state import PassState
-from retracelint.summarise.syntax import _annotation_type, _clip, _dotted, _none_test
+from retracelint.summarise.syntax import (
+    _annotation_type,
+    _cache_test,
+    _clip,
+    _dotted,
+    _none_test,
+)
 from retracelint.summary import (
+    Arg,
     ClassSummary,
     FunctionSummary,
     LoopInfo,
@@ -38,6 +52,7 @@ from retracelint.values import (
     CLASS,
     EMPTY,
     FUNCTION,
+    INSTANCE,
     JIT,
     LIST,
     NONE,
@@ -97,7 +112,7 @@ class Statements(PassState):
 
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
-        self.branches([node.body, node.orelse], _none_test(node.test), condition)
+        self.branches([node.body, node.orelse], _none_test(node.test), condition, _cache_test(node))
 
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -124,9 +139,11 @@ class Statements(PassState):
         blocks: list[list[ast.stmt]],
         not_none: tuple[str, int] | None = None,
         condition: Value | None = None,
+        cached: int | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
-        and the block in which a test (``x is not None``) says it is not None."""
+        and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
+        that makes what a cache keeps (once per key)."""
         before = self.env
         made_before = self.defs
         results = []
@@ -136,7 +153,9 @@ class Statements(PassState):
             self.defs = dict(made_before)
             if not_none is not None and not_none[1] == i and not_none[0] in self.env:
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
+            self.cache_misses += cached == i
             self.block(block)
+            self.cache_misses -= cached == i
             results.append(self.env)
             made.append(self.defs)
         merged = dict(results[0])
@@ -177,14 +196,36 @@ class Statements(PassState):
             node, f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}"
         )
         self.note_range(index, node)
+        made = funcrefs.element(self.iterated(iterable, node.iter, "__iter__"), funcrefs.ITER)
+        choices = funcrefs.called(funcrefs.element(iterable.callables, funcrefs.ITER, deep=()))
+        if len(set(choices)) > 1:
+            # `for f in (a, b): f()` calls each function once per walk of the loop, not per turn.
+            self.choosing[index] = frozenset(choices)
 
         def bind_target() -> None:
-            self.bind(node.target, self.item_of(iterable, index, node.iter), None)
+            item = self.item_of(iterable, index, node.iter)
+            refs = funcrefs.union(made, self.iterated(iterable, node.iter, "__next__"))
+            if refs:
+                item = item.with_(callables=funcrefs.union(item.callables, refs))
+            self.bind(node.target, item, None)
 
         self.loop(index, node.body, bind_target, node)
         self.block(node.orelse)
 
     s_AsyncFor = s_For
+
+    def iterated(self, iterable: Value, node: ast.AST, method: str) -> frozenset:
+        """Iterating an instance of a class calls its ``__iter__`` once, then ``__next__`` for each
+        item: what they return is what the loop binds."""
+        if iterable.ty != INSTANCE or not iterable.ref or not self.recording:
+            return EMPTY
+        receiver = Arg(_plain(iterable), self.loc(node), self.mod.pos.text(node))
+        if iterable.ref == "<self>":
+            callee: tuple[str, ...] = ("self", "", method)
+        else:
+            callee = ("method", iterable.ref, method)
+        index = self.add_call([callee], (), (), node, receiver=receiver)
+        return funcrefs.single(("ret", str(index)))
 
     def s_While(self, node: ast.While) -> None:
         index = self.new_loop(node, f"while {self.mod.pos.text(node.test)}")
@@ -353,34 +394,87 @@ class Statements(PassState):
         return self.env
 
     def s_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        for deco in node.decorator_list:
-            self.quiet(deco)
+        decorators = [self.expr(deco) for deco in node.decorator_list]
         fn = None
         if self.module_level:
             fn = self.mod.summary.functions.get(f"{self.mod.module}.{node.name}")
         if fn is not None and self.mod.nodes.get(fn.qualname) is node:
             fn.jit = self.mod.jit_from_decorators(node, fn, self)
+            fn.defaults = self.defaults_of(node.args)
             self.deferred.append((fn, node, None))
         else:
             qualname = f"{self.fn.qualname}.<locals>.{node.name}"
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
-            self.walk_function(fn, node, None)
+            fn.defaults = self.defaults_of(node.args)
+            self.walk_function(fn, node, None, enclosing=self)
         if fn.jit is not None:
-            self.env[node.name] = Value(ty=JIT, site=fn.jit, fresh=self.context_src())
-        else:
-            self.env[node.name] = Value(ty=FUNCTION, ref=fn.qualname, fresh=self.context_src())
+            site = str(fn.jit)
+            self.env[node.name] = Value(
+                ty=JIT,
+                site=fn.jit,
+                fresh=self.context_src(),
+                callables=funcrefs.single(("jit", "", site)),
+            )
+            return
+        value = Value(
+            ty=FUNCTION,
+            ref=fn.qualname,
+            fresh=self.context_src(),
+            callables=funcrefs.single(("qual", fn.qualname)),
+        )
+        # Decorators apply from the innermost: the name is bound to what the last one returns.
+        for deco, decorator in reversed(list(zip(node.decorator_list, decorators, strict=True))):
+            value = self.decorated(deco, decorator, value)
+        self.env[node.name] = value
 
     s_AsyncFunctionDef = s_FunctionDef
+
+    def decorated(self, deco: ast.expr, decorator: Value, value: Value) -> Value:
+        """A def as a decorator of the project hands it back: the name is what the decorator call
+        returns, and the def itself where that is not known (a library's decorator: the def)."""
+        callees = _value_callees(decorator)
+        if not callees or not self.recording:
+            return value
+        arg = Arg(_plain(value), self.loc(deco), self.mod.pos.text(deco))
+        functions = tuple((0, path, callee) for path, callee in sorted(value.callables))
+        index = self.add_call(callees, (arg,), (), deco, functions=functions)
+        refs = frozenset(
+            (path, ("wrapped", str(index), *callee)) for path, callee in value.callables if not path
+        )
+        return value.with_(callables=refs)
+
+    def defaults_of(
+        self, args: ast.arguments
+    ) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+        """The parameters whose default is (or holds) a function, evaluated here, where Python
+        evaluates them, and named from the function that gets them."""
+        positional = [*args.posonlyargs, *args.args]
+        given = list(
+            zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+        )
+        given += [
+            (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+        ]
+        out = []
+        for param, default in given:
+            refs = self.quiet(default).callables
+            if refs:
+                scoped = funcrefs.rescoped(refs, "up")
+                out += [(param.arg, path, callee) for path, callee in sorted(scoped)]
+        return tuple(out)
 
     def walk_function(
         self,
         fn: FunctionSummary,
         node: ast.FunctionDef | ast.AsyncFunctionDef,
         cls: ClassSummary | None,
+        enclosing: PassState | None = None,
     ) -> None:
         if fn.jit is None:
             fn.jit = self.mod.jit_from_decorators(node, fn, self)
-        type(self)(self.mod, fn, cls).run(node.body, _annotation_type(node.returns))
+        type(self)(self.mod, fn, cls, enclosing=enclosing).run(
+            node.body, _annotation_type(node.returns)
+        )
 
     def s_ClassDef(self, node: ast.ClassDef) -> None:
         for deco in node.decorator_list:
@@ -406,7 +500,19 @@ class Statements(PassState):
                     self.deferred.append((fn, stmt, info))
                 else:
                     self.walk_function(fn, stmt, info)
-        self.env[node.name] = Value(ty=CLASS, ref=qualname)
+        self.env[node.name] = Value(
+            ty=CLASS, ref=qualname, callables=funcrefs.single(("qual", qualname))
+        )
+
+    def s_Raise(self, node: ast.Raise) -> None:
+        """``raise Error`` makes an instance of the class: its ``__init__`` runs."""
+        if node.exc is not None:
+            value = self.expr(node.exc)
+            callees = _value_callees(value)
+            if callees and not isinstance(node.exc, ast.Call) and self.recording:
+                self.add_call(callees, (), (), node.exc)
+        if node.cause is not None:
+            self.expr(node.cause)
 
     def s_Global(self, node: ast.AST) -> None:
         return None
@@ -431,7 +537,8 @@ class Statements(PassState):
                 self.defs.pop(target.id, None)
         elif isinstance(target, ast.Tuple | ast.List):
             elements = target.elts
-            if value.items and len(value.items) == len(elements):
+            starred = [i for i, e in enumerate(elements) if isinstance(e, ast.Starred)]
+            if value.items and len(value.items) == len(elements) and not starred:
                 parts = (
                     source.elts
                     if isinstance(source, ast.Tuple | ast.List)
@@ -440,12 +547,31 @@ class Statements(PassState):
                 )
                 for element, item, part in zip(elements, value.items, parts, strict=True):
                     self.bind(element, item, part)
-            else:
-                starred = any(isinstance(e, ast.Starred) for e in elements)
+            elif value.items and len(starred) == 1 and len(value.items) >= len(elements) - 1:
+                # `a, *rest, z = f, g, h, k`: the starred name takes the items in the middle.
+                star, after = starred[0], len(elements) - starred[0] - 1
+                middle = value.items[star : len(value.items) - after]
                 for i, element in enumerate(elements):
-                    self.bind(element, _unpacked(value, None if starred else i), None)
+                    if i < star:
+                        self.bind(element, value.items[i], None)
+                    elif i > star:
+                        self.bind(
+                            element, value.items[len(value.items) - (len(elements) - i)], None
+                        )
+                    else:
+                        rest = Value(ty=LIST, items=middle)
+                        for k, item in enumerate(middle):
+                            refs = funcrefs.nested(item.callables, str(k))
+                            rest = rest.with_(callables=funcrefs.union(rest.callables, refs))
+                        self.bind(element.value, rest, None)  # type: ignore[attr-defined]
+            else:
+                for i, element in enumerate(elements):
+                    item = _unpacked(value, None if starred else i)
+                    if value.callables and not starred:
+                        item = item.with_(callables=funcrefs.element(value.callables, str(i)))
+                    self.bind(element, item, None)
         elif isinstance(target, ast.Starred):
-            self.bind(target.value, value.with_(ty=LIST, items=()), None)
+            self.bind(target.value, value.with_(ty=LIST, items=(), callables=EMPTY), None)
         elif isinstance(target, ast.Attribute):
             base = self.expr(target.value)
             if base.ref == "<self>" and self.cls is not None and value.site is not None:
@@ -456,6 +582,25 @@ class Statements(PassState):
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
+            self.store_item(target, value)
+
+    def store_item(self, target: ast.Subscript, value: Value) -> None:
+        """``d["k"] = f`` (``d[0]["k"] = f``...) with literal keys on a local name: from here on,
+        that item of ``d`` is ``f``."""
+        path: list[str] = []
+        node: ast.AST = target
+        while isinstance(node, ast.Subscript):
+            index = node.slice
+            if not isinstance(index, ast.Constant) or type(index.value) not in (str, int):
+                return
+            path.insert(0, repr(index.value))
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.env:
+            return
+        current = self.env[node.id]
+        if current.callables or value.callables:
+            refs = funcrefs.stored(current.callables, tuple(path), value.callables)
+            self.env[node.id] = current.with_(callables=refs)
 
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
         # A list's own length is its axis 0; where an array grows depends on the join.

@@ -167,6 +167,57 @@ def _is_display(node: ast.AST) -> bool:
     return isinstance(node, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp)
 
 
+def _cache_test(node: ast.If) -> int | None:
+    """For ``if key in cache: ... else: ... cache[key] = made`` (or ``not in``), the branch that
+    makes what is cached: it runs once per key, however often the function does."""
+    test = node.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In | ast.NotIn)
+    ):
+        return None
+    miss = 1 if isinstance(test.ops[0], ast.In) else 0
+    branch = node.orelse if miss else node.body
+    return miss if _stores(branch, test.comparators[0], test.left) else None
+
+
+def _returns_cached(body: list[ast.stmt]) -> bool:
+    """A function memoised by hand: ``if key in cache: return cache[key]`` first, and what it makes
+    stored under that key later (``cache[key] = made``)."""
+    for stmt in body:
+        if not isinstance(stmt, ast.If) or stmt.orelse or len(stmt.body) != 1:
+            continue
+        test, ret = stmt.test, stmt.body[0]
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.In)
+            and isinstance(ret, ast.Return)
+            and isinstance(ret.value, ast.Subscript)
+            and _same(ret.value.value, test.comparators[0])
+            and _same(ret.value.slice, test.left)
+        ):
+            return _stores(body, test.comparators[0], test.left)
+    return False
+
+
+def _stores(body: list[ast.stmt], cache: ast.AST, key: ast.AST) -> bool:
+    """Whether ``body`` assigns ``cache[key] = ...`` somewhere."""
+    return any(
+        isinstance(stmt, ast.Assign)
+        and any(
+            isinstance(t, ast.Subscript) and _same(t.value, cache) and _same(t.slice, key)
+            for t in stmt.targets
+        )
+        for stmt in _statements(body)
+    )
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.dump(a) == ast.dump(b)
+
+
 def _none_test(test: ast.AST) -> tuple[str, int] | None:
     """For ``if x is None:`` / ``if x is not None:``, the name and the branch where it is not None."""
     if (
