@@ -31,6 +31,9 @@ _MAX_ROUNDS = 8  # rounds of linking function values: each follows the calls the
 _MAX_REF_DEPTH = 48  # function values followed through this many parameters and returns at most
 # Callees resolved along the call graph (``funcrefs``), after the others.
 _ALONG_THE_GRAPH = frozenset({"param", "ret", "up", "module", "wrapped", "partial", "transform"})
+# What a resolution depends on: the call graph (it is done after the plain names), and the callers
+# of a function (it may change while more calls are linked).
+_ALONG, _CALLERS = 1, 2
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,9 @@ class Project:
         self.graph: nx.DiGraph = nx.DiGraph()
         self._mro: dict[str, list[str]] = {}
         # What a function value resolves to, and jit bindings: kept per round of linking.
-        self._refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], bool]] = {}
+        self._refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], int]] = {}
         self._bindings: dict[JitTarget, JitBinding] = {}
-        self._along = False  # whether the last resolution went along the call graph
+        self._depends = 0  # what the resolution in progress depends on (_ALONG, _CALLERS)
         self._depth = 0  # resolutions in progress
         self._link()
 
@@ -168,9 +171,9 @@ class Project:
                 key = (module.module, call.callee) if call.callee[0] != "self" else None
                 targets = known.get(key) if key is not None else None
                 if targets is None:
-                    self._along = False
+                    self._depends = 0
                     targets = self.resolve_ref(fn, call.callee)
-                    if self._along:  # a module-level value that is a decorated def, say
+                    if self._depends:  # a module-level value that is a decorated def, say
                         deferred.append((qualname, index))
                         key = None
                     if key is not None:
@@ -178,21 +181,30 @@ class Project:
                 if targets:
                     self.site_targets[(qualname, index)] = targets
         self._connect()
+        pending = deferred
         for _ in range(_MAX_ROUNDS):
             self._refs, self._bindings = {}, {}
-            found = {site: self._site_targets(*site) for site in deferred}
-            if all(found[site] == self.site_targets.get(site, ()) for site in deferred):
+            changed, unsettled = False, []
+            for site in pending:
+                self._depends = 0
+                targets = self._site_targets(*site)
+                if self._depends & _CALLERS:  # may change as more calls are linked
+                    unsettled.append(site)
+                if targets != self.site_targets.get(site, ()):
+                    changed = True
+                    if targets:
+                        self.site_targets[site] = targets
+                    else:
+                        self.site_targets.pop(site, None)
+            if not changed:
                 break
-            for site, targets in found.items():
-                if targets:
-                    self.site_targets[site] = targets
-                else:
-                    self.site_targets.pop(site, None)
             self._connect()
+            pending = unsettled
         self._refs, self._bindings = {}, {}
         self.graph.add_nodes_from(self.functions)
-        for callee, sites in self.callers.items():
-            self.graph.add_edges_from((caller, callee) for caller, _ in sites)
+        self.graph.add_edges_from(
+            (caller, callee) for callee, sites in self.callers.items() for caller, _ in sites
+        )
 
     def _site_targets(self, qualname: str, index: int) -> tuple[Target, ...]:
         fn = self.functions[qualname]
@@ -208,11 +220,14 @@ class Project:
         target_to: dict[tuple[tuple[str, int], str], Target] = {}
         callers: dict[str, list[tuple[str, int]]] = {}
         jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
-        for site, targets in sorted(self.site_targets.items()):
+        for site, targets in self.site_targets.items():
             for target in targets:
-                if isinstance(target, JitTarget):
-                    jit_callers.setdefault(target.key, []).append(site)
-                callee = self.callee_function(target)
+                if isinstance(target, FuncTarget):
+                    callee: str | None = target.qualname
+                else:
+                    if isinstance(target, JitTarget):
+                        jit_callers.setdefault(target.key, []).append(site)
+                    callee = self.callee_function(target)
                 if callee is not None and (site, callee) not in target_to:
                     target_to[site, callee] = target
                     callers.setdefault(callee, []).append(site)
@@ -228,19 +243,21 @@ class Project:
         key = (fn.qualname, callee)
         known = self._refs.get(key)
         if known is not None:
-            self._along = self._along or known[1]
+            self._depends |= known[1]
             return known[0]
         if self._depth >= _MAX_REF_DEPTH:
             return ()  # a chain of function values this long is not followed
-        self._refs[key] = ((), False)  # a cycle adds nothing in this round
-        outer, self._along = self._along, callee[0] in _ALONG_THE_GRAPH
+        # A cycle adds nothing in this round; what is found through it may change.
+        self._refs[key] = ((), _ALONG | _CALLERS)
+        outer = self._depends
+        self._depends = _ALONG if callee[0] in _ALONG_THE_GRAPH else 0
         self._depth += 1
         try:
             found = self._resolve_ref(fn, callee)
         finally:
             self._depth -= 1
-        self._refs[key] = (found, self._along)
-        self._along = outer or self._along
+        self._refs[key] = (found, self._depends)
+        self._depends |= outer
         return found
 
     def _resolve_ref(self, fn: FunctionSummary, callee: Callee) -> tuple[Target, ...]:
@@ -318,6 +335,7 @@ class Project:
     ) -> tuple[Target, ...]:
         """What the callers of ``fn`` pass for ``param`` (at ``path`` inside it), or its default where
         a caller does not pass it: all of it, or (``agree``) only what every caller passes."""
+        self._depends |= _CALLERS
         found: list[tuple[Target, ...]] = []
         sites = self.callers.get(fn.qualname, [])
         for site in sites:

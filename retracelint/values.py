@@ -283,6 +283,15 @@ class Value:
         return ref[len(PARAM_REF) :] if ref and ref.startswith(PARAM_REF) else None
 
     @property
+    def refs(self) -> frozenset[FuncRef]:
+        """The functions it is or holds (``callables``); a parameter itself is what its callers pass
+        (not stored on every parameter's value: most are never called)."""
+        if self.callables or self.ref is None:
+            return self.callables
+        param = self.param
+        return self.callables if param is None else funcrefs.single(("param", param))
+
+    @property
     def varies(self) -> bool:
         return bool(self.vsrc or self.shape or self.deps)
 
@@ -312,7 +321,7 @@ def join(a: Value, b: Value) -> Value:
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
         dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
-        callables=funcrefs.union(a.callables, b.callables),
+        callables=funcrefs.union(a.callables, b.callables) if b.callables else a.callables,
     )
 
 

@@ -87,11 +87,8 @@ def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[
 
 
 def _plain(value: Value) -> Value:
-    """A value as a summary keeps it: lengths are facts of the walk, named by this function's atoms,
-    and the functions it holds are in ``CallSite.functions``."""
-    if value.dims is None and not value.callables:
-        return value
-    return value.with_(dims=None, callables=EMPTY)
+    """A value as a summary keeps it: lengths are facts of the walk, named by this function's atoms."""
+    return value if value.dims is None else value.with_(dims=None)
 
 
 def _export(value: Value | None, item: bool = False) -> Value | None:
@@ -126,15 +123,15 @@ def _export(value: Value | None, item: bool = False) -> Value | None:
 
 def _returned(returns: Value | None, yields: Value | None) -> tuple[FuncRef, ...]:
     """The functions a function hands back: what it returns, and each item it yields."""
-    out = returns.callables if returns is not None else EMPTY
-    if yields is not None and yields.callables:
-        out = funcrefs.union(out, funcrefs.nested(yields.callables, funcrefs.ITER))
+    out = returns.refs if returns is not None else EMPTY
+    if yields is not None and yields.refs:
+        out = funcrefs.union(out, funcrefs.nested(yields.refs, funcrefs.ITER))
     return tuple(sorted(out))
 
 
 def _value_callees(value: Value) -> list[Callee]:
     """What calling ``value`` calls."""
-    callees = funcrefs.called(value.callables)
+    callees = funcrefs.called(value.refs)
     if not callees and value.site is not None:
         return [("jit", "", str(value.site))]
     return callees

@@ -6,10 +6,11 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
-from retracelint.funcrefs import Callee, Path
+from retracelint.funcrefs import Callee, FuncRef, Path
 from retracelint.jitspec import TRACING_APIS, TRACING_METHODS, Wrapper
 from retracelint.summarise.abstract import (
     _args_vsrc,
@@ -95,16 +96,32 @@ _Bound = tuple[
 ]
 
 
+@lru_cache(maxsize=8192)
 def _interned(callee: Callee) -> Callee:
-    return tuple(sys.intern(part) for part in callee)
+    return tuple(map(sys.intern, callee))
 
 
-def _functions(given: list[tuple[int | str, Value]]) -> tuple[tuple[int | str, Path, Callee], ...]:
-    """The arguments that are or hold a function, by position or keyword: a callee that calls its
-    parameter (or an item of it) calls what these resolve to."""
-    return tuple(
-        (key, path, callee) for key, value in given for path, callee in sorted(value.callables)
-    )
+def _functions(
+    args: list[Value], nodes: list[ast.expr], kwargs: dict[str | None, Value]
+) -> tuple[tuple[int | str, Path, Callee], ...]:
+    """The arguments that are or hold a function, by position (before any ``*args``) or keyword: a
+    callee that calls its parameter (or an item of it) calls what these resolve to."""
+    out: list[tuple[int | str, Path, Callee]] = []
+    for i, (value, node) in enumerate(zip(args, nodes, strict=True)):
+        if isinstance(node, ast.Starred):
+            break
+        if value.callables or value.ref is not None:
+            out += [(i, path, callee) for path, callee in sorted(value.refs)]
+    for key, value in kwargs.items():
+        if key is not None and (value.callables or value.ref is not None):
+            out += [(key, path, callee) for path, callee in sorted(value.refs)]
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _result(index: int) -> frozenset[FuncRef]:
+    """What call ``index`` of a function returns, as a function value."""
+    return funcrefs.single(("ret", str(index)))
 
 
 def _maker_call(target: Callee | None) -> int | None:
@@ -164,18 +181,19 @@ class Calls(PassState):
         if known is not None:
             return known
         callees = self.callees_of(func, dotted, receiver, callee_value)
-        if callees and callees[0][0] == "name" and not self.defined(callees[0][1]):
+        bound = None
+        kind = callees[0][0] if callees else ""
+        if kind == "name" and not self.defined(callees[0][1]):
             callees = []
-        bound = (
-            self.partials.get(callees[0][3])
-            if len(callees) == 1 and callees[0][0] == "partial"
-            else None
-        )
-        if bound is not None:
-            callees = [callees[0][4:]]  # a call through a partial made here: the wrapped call
+        elif kind == "transform" and all(c[0] == "transform" for c in callees):
+            callees = []  # runs under the transform's trace, never as a call of the function
+        elif kind == "partial" and len(callees) == 1:
+            bound = self.partials.get(callees[0][3])
+            if bound is not None:  # a call through a partial made here: the wrapped call
+                callees = [callees[0][4:]]
         index = self.record(node, callees, args, kwargs, bound) if callees else None
         callee = callees[0] if callees else None
-        refs = funcrefs.single(("ret", str(index))) if index is not None else EMPTY
+        refs = _result(index) if index is not None else EMPTY
         if callee is not None and callee[0] in ("name", "qual", "method", "self"):
             ty = UNKNOWN
             fresh = EMPTY
@@ -249,17 +267,16 @@ class Calls(PassState):
         ):
             return value  # what it binds is not known
         where = f"{node.lineno}:{node.col_offset}"
-        given = [(a, v) for a, v in zip(node.args[1:], args[1:], strict=True)]
-        bound = tuple(Arg(_plain(v), self.loc(a), self.mod.pos.text(a)) for a, v in given)
+        bound = tuple(
+            Arg(_plain(v), self.loc(a), self.mod.pos.text(a))
+            for a, v in zip(node.args[1:], args[1:], strict=True)
+        )
         keywords = tuple(
             (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
             for k in node.keywords
             if k.arg
         )
-        functions = _functions(
-            [(i, v) for i, (_, v) in enumerate(given)]
-            + [(k.arg, kwargs[k.arg]) for k in node.keywords if k.arg]
-        )
+        functions = _functions(args[1:], node.args[1:], kwargs)
         self.partials[where] = (bound, keywords, functions)
         names = ",".join(k for k, _ in keywords)
         refs = frozenset(
@@ -393,8 +410,6 @@ class Calls(PassState):
         if isinstance(func, ast.Attribute) and callees[0][0] in ("method", "self"):
             receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
-        given = [(i, v) for i, (v, a) in enumerate(zip(args, node.args, strict=True))]
-        stop = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Starred)), len(given))
         call_args = tuple(
             Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
             for value, a in zip(args, node.args, strict=True)
@@ -405,9 +420,7 @@ class Calls(PassState):
             for k in node.keywords
             if k.arg
         )
-        functions = _functions(
-            given[:stop] + [(k.arg, kwargs[k.arg]) for k in node.keywords if k.arg]
-        )
+        functions = _functions(args, node.args, kwargs)
         if bound is not None:  # a partial's arguments come first
             first, keywords, passed = bound
             shift = len(first)
@@ -448,11 +461,13 @@ class Calls(PassState):
             args=args,
             kwargs=kwargs,
             location=self.loc(node),
-            loops=self.loops_of(callees),
+            loops=self.loops_of(callees) if self.choosing else tuple(self.loops),
             star=star,
             receiver=receiver,
-            functions=tuple((key, path, _interned(callee)) for key, path, callee in functions),
-            alternatives=tuple(_interned(c) for c in callees[1:]),
+            functions=tuple((key, path, _interned(callee)) for key, path, callee in functions)
+            if functions
+            else (),
+            alternatives=tuple(map(_interned, callees[1:])) if len(callees) > 1 else (),
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1
@@ -460,8 +475,6 @@ class Calls(PassState):
     def loops_of(self, callees: list[Callee]) -> tuple[int, ...]:
         """The loops around a call that repeat it: not one whose turns each pick another function
         (``for f in (a, b): f()``), when that is what is called."""
-        if not self.loops:
-            return ()
         return tuple(
             loop
             for loop in self.loops

@@ -99,14 +99,14 @@ def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
         known = lower is not None and (index.upper is None or upper is not None)
         if not known or index.step is not None or lower < 0 or (upper or 0) < 0:  # type: ignore[operator]
             return EMPTY
-        return funcrefs.sliced(base.callables, lower, upper)  # type: ignore[arg-type]
+        return funcrefs.sliced(base.refs, lower, upper)  # type: ignore[arg-type]
     position = _literal_int(index)
     if position is not None:
         if position < 0 and base.items:
             position += len(base.items)
-        return funcrefs.element(base.callables, str(position))
+        return funcrefs.element(base.refs, str(position))
     if isinstance(index, ast.Constant):
-        return funcrefs.element(base.callables, repr(index.value))
+        return funcrefs.element(base.refs, repr(index.value))
     return EMPTY
 
 
@@ -162,10 +162,11 @@ class Expressions(PassState):
         value = self.env.get(node.id)
         if value is not None:
             return value
-        outer = self.closure(node.id)
-        if outer is not None:
-            return outer
-        return self.mod.global_value(node.id)
+        if self.enclosing is not None:
+            outer = self.closure(node.id)
+            if outer is not None:
+                return outer
+        return self.mod.global_views.get(node.id) or self.mod.global_value(node.id)
 
     def closure(self, name: str) -> Value | None:
         """A free variable bound in an enclosing function, when it is a function (or holds some) or
@@ -176,9 +177,9 @@ class Expressions(PassState):
             if value is not None:
                 if value.ref == "<self>":
                     return value
-                if not value.callables:
+                refs = value.refs
+                if not refs:
                     return None
-                refs = value.callables
                 for _ in range(up):
                     refs = funcrefs.rescoped(refs, "up")
                 return Value(
@@ -195,13 +196,12 @@ class Expressions(PassState):
             return base.with_(items=(), ref=None, callables=EMPTY)
         if node.attr in ("T", "mT"):
             return unaligned(base).with_(items=(), ref=None, callables=EMPTY)
-        return Value(
-            vsrc=base.vsrc, deps=_param_deps(base), callables=self.attribute_refs(base, node.attr)
-        )
+        refs = self.attribute_refs(base, node.attr) if base.ref or base.callables else EMPTY
+        return Value(vsrc=base.vsrc, deps=_param_deps(base), callables=refs)
 
     def attribute_refs(self, base: Value, attr: str) -> frozenset:
         """The functions ``base.attr`` may be: a method read off ``self`` or off an instance of a known
-        class, a name inside a module or class, a field set by keyword, a part of a call's result."""
+        class, a name inside a module or class, a field set by keyword."""
         if base.ref == "<self>":
             return funcrefs.single(("self", "", attr))
         if base.ty == INSTANCE and base.ref and not base.param:
@@ -214,7 +214,7 @@ class Expressions(PassState):
             for path, callee in base.callables
             if not path and callee[0] in ("qual", "global")
         )
-        return funcrefs.union(names, funcrefs.element(base.callables, "." + attr, deep=("ret",)))
+        return funcrefs.union(names, funcrefs.element(base.callables, "." + attr, deep=()))
 
     def e_Lambda(self, node: ast.Lambda) -> Value:
         fn = self.mod.lambda_function(node, self)
@@ -237,7 +237,8 @@ class Expressions(PassState):
         for i, (item, element) in enumerate(zip(items, node.elts, strict=True)):
             if isinstance(element, ast.Starred) or ty == SET:
                 break  # the positions after it are not known
-            refs = funcrefs.union(refs, funcrefs.nested(item.callables, str(i)))
+            if item.callables or item.ref is not None:
+                refs = funcrefs.union(refs, funcrefs.nested(item.refs, str(i)))
         return value.with_(items=items if len(items) <= 16 else (), dims=dims, callables=refs)
 
     e_Tuple = e_List
@@ -259,7 +260,7 @@ class Expressions(PassState):
             if key is None:  # **other may replace any key before it
                 refs = EMPTY
             elif isinstance(key, ast.Constant):
-                refs = funcrefs.stored(refs, (repr(key.value),), item.callables)
+                refs = funcrefs.stored(refs, (repr(key.value),), item.refs)
         return combine(values + items, ty=DICT).with_(keys=keys, callables=refs)
 
     def e_ListComp(
@@ -519,7 +520,7 @@ class Expressions(PassState):
             return Value(ty=INT, vsrc=axis_sources(self.expr(array), axis))
         base = self.expr(node.value)
         value = self.subscript(node, base)
-        refs = _subscript_refs(base, node.slice) if base.callables else EMPTY
+        refs = _subscript_refs(base, node.slice) if base.callables or base.param else EMPTY
         return value if value.callables is refs else value.with_(callables=refs)
 
     def subscript(self, node: ast.Subscript, base: Value) -> Value:
@@ -753,5 +754,5 @@ class Expressions(PassState):
             vsrc=iterable.vsrc | {src},
             shape=frozenset(shape),
             deps=frozenset(deps),
-            callables=funcrefs.element(iterable.callables, funcrefs.ITER),
+            callables=funcrefs.element(iterable.refs, funcrefs.ITER),
         )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from retracelint import funcrefs
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned
 from retracelint.summary import (
@@ -74,7 +73,6 @@ class PassState:
                 vsrc=frozenset({ParamSrc(param.name)}),
                 deps=frozenset({ParamDep(param.name)}),
                 ref=PARAM_REF + param.name,
-                callables=funcrefs.single(("param", param.name)),
             )
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
             self.env[fn.params[0].name] = Value(ty=INSTANCE, ref="<self>")

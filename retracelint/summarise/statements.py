@@ -448,6 +448,8 @@ class Statements(PassState):
     ) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
         """The parameters whose default is (or holds) a function, evaluated here, where Python
         evaluates them, and named from the function that gets them."""
+        if not args.defaults and not any(args.kw_defaults):
+            return ()
         positional = [*args.posonlyargs, *args.args]
         given = list(
             zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
@@ -457,7 +459,7 @@ class Statements(PassState):
         ]
         out = []
         for param, default in given:
-            refs = self.quiet(default).callables
+            refs = self.quiet(default).refs
             if refs:
                 scoped = funcrefs.rescoped(refs, "up")
                 out += [(param.arg, path, callee) for path, callee in sorted(scoped)]
@@ -561,14 +563,14 @@ class Statements(PassState):
                     else:
                         rest = Value(ty=LIST, items=middle)
                         for k, item in enumerate(middle):
-                            refs = funcrefs.nested(item.callables, str(k))
+                            refs = funcrefs.nested(item.refs, str(k))
                             rest = rest.with_(callables=funcrefs.union(rest.callables, refs))
                         self.bind(element.value, rest, None)  # type: ignore[attr-defined]
             else:
                 for i, element in enumerate(elements):
                     item = _unpacked(value, None if starred else i)
-                    if value.callables and not starred:
-                        item = item.with_(callables=funcrefs.element(value.callables, str(i)))
+                    if (value.callables or value.param) and not starred:
+                        item = item.with_(callables=funcrefs.element(value.refs, str(i)))
                     self.bind(element, item, None)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=(), callables=EMPTY), None)
@@ -598,8 +600,8 @@ class Statements(PassState):
         if not isinstance(node, ast.Name) or node.id not in self.env:
             return
         current = self.env[node.id]
-        if current.callables or value.callables:
-            refs = funcrefs.stored(current.callables, tuple(path), value.callables)
+        if current.callables or value.refs:
+            refs = funcrefs.stored(current.refs, tuple(path), value.refs)
             self.env[node.id] = current.with_(callables=refs)
 
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
