@@ -71,8 +71,8 @@ def shown(path: str) -> str:
     """How a file is named in findings: as given, normalised, and a relative path that leaves the
     current folder only when it must (``model.py`` beside the ``run.py`` given, not
     ``../exp1/model.py`` when the project is analysed from ``..``)."""
-    path = os.path.normpath(path)
-    if os.path.isabs(path) or os.pardir not in Path(path).parts:
+    path = os.path.normpath(path)  # which leaves ".." only in front
+    if path.partition(os.sep)[0] != os.pardir:
         return path
     return os.path.relpath(os.path.abspath(path))
 
@@ -99,10 +99,13 @@ def _import_name(path: str) -> tuple[str, bool, str]:
     package = _package_of(folder)
     parts = [*package, *([] if is_package else [stem])]
     name = ".".join(parts) if parts else stem
-    root = folder
-    for _ in package:
-        root = os.path.dirname(root)
-    return _sanitise(name), is_package, root
+    return _sanitise(name), is_package, _import_root(folder)
+
+
+@lru_cache(maxsize=4096)
+def _import_root(folder: str) -> str:
+    """The folder above the top of ``folder``'s package chain (``folder`` itself outside a package)."""
+    return _import_root(os.path.dirname(folder)) if _package_of(folder) else folder
 
 
 @lru_cache(maxsize=4096)
