@@ -362,7 +362,8 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         when, loop = _when(cause.driver, spec.location)
         if spec.traces_on_call:
             text = _sentence(
-                f"{spec.wrapper}(...) traces a fresh {spec.fresh} {when}, so every call re-traces",
+                f"{spec.wrapper.removeprefix('jax.')}(...) traces a fresh {spec.fresh} {when},"
+                " so every call re-traces",
                 [_code(spec.target_text), "called outside jit, it caches traces by function", loop],
             )
         elif spec.decorated:
