@@ -154,7 +154,14 @@ class Statements(PassState):
         """A name that one branch binds to one kind of value and another to another kind (a Python
         float here, an array there), under a condition that changes between executions, passes two
         signatures to a jitted function: the finding goes where the first branch's value is made."""
-        for name in sorted(set.intersection(*(set(env) for env in results))):
+        rebound = sorted(
+            name
+            for name, first in results[0].items()
+            # Most names no branch rebinds: the same value object in each, nothing to compare.
+            if any(env.get(name, first) is not first for env in results[1:])
+            and all(name in env for env in results[1:])
+        )
+        for name in rebound:
             values = [env[name] for env in results]
             for other, value in enumerate(values[1:], start=1):
                 flip = _kind_flip(values[0], value)
@@ -243,7 +250,7 @@ class Statements(PassState):
         (``level = 0.0`` then ``level = smooth(level, x)``; ``state = None`` then an array) passes a new
         signature to a jitted function on the first iteration and the next: the value made before the
         loop is the odd one, and the finding goes there."""
-        for name in sorted(before.keys() & after.keys()):
+        for name in sorted(n for n in before.keys() & after.keys() if before[n] is not after[n]):
             flip = _kind_flip(before[name], after[name])
             if flip is None:
                 continue
