@@ -475,3 +475,28 @@ def test_workers_are_not_forked_from_a_process_running_jax(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stderr
     alone = analyse([str(REPO / "examples")], Settings(cache=False, jobs=1))
     assert proc.stdout.strip() == str(4 * len(alone.findings))
+
+
+def test_confirm_says_a_missing_path_as_check_does_and_writes_output_file(tmp_path: Path) -> None:
+    pytest.importorskip("jax")
+    report = tmp_path / "report.txt"
+    proc = subprocess.run(
+        [
+            *RETRACELINT,
+            "confirm",
+            "nope/",
+            "--output-file",
+            str(report),
+            "--",
+            sys.executable,
+            "-c",
+            "print('ran')",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "nope:1:1: RTL000 " in proc.stderr, proc.stderr
+    assert "ran" in proc.stdout
+    assert "0 findings" in report.read_text(encoding="utf-8")
