@@ -176,7 +176,8 @@ def test_statuses_from_the_events_of_several_processes(project: Path) -> None:
     assert by_code["RTL101"].status == NOT_RETRACED  # x never changed; n did
     assert by_code["RTL101"].note == (
         "step was traced 5 times at this call and re-traced 3 times, but never because of `x`: "
-        "the finding is probably a false positive"
+        "`x` kept one signature in this run (a longer run, or the data that varies it, may still"
+        " re-trace)"
     )
     assert by_code["RTL301"].status == INCONCLUSIVE  # one wrapper made, traced once
     [unpredicted] = report.unpredicted
