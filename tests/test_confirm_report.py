@@ -385,3 +385,15 @@ def test_child_environment() -> None:
     assert Path(env[runner.RUNTIME_ENV]).name == "runtime.py"
     assert "JAX_PLATFORMS" not in runner.child_env({}, "/p", "auto")
     assert (Path(runner.BOOT_DIR) / "sitecustomize.py").exists()
+
+
+def test_the_findings_check_writes_as_json_are_a_plan_as_the_static_pass_makes_it() -> None:
+    from retracelint.config import Settings
+    from retracelint.confirm.plan import build_plan, plan_from_json
+    from retracelint.engine import analyse
+
+    findings = analyse(["examples/trainer"], Settings(cache=False)).findings
+    written = json.loads(json.dumps([f.to_dict() for f in findings]))
+    assert plan_from_json(written) == build_plan(findings)
+    with pytest.raises(ValueError, match="not a finding of `retracelint check --format json`"):
+        plan_from_json([{"jit_site": None}])
