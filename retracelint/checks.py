@@ -447,7 +447,7 @@ def _flips(
         found = _first_flip(
             prop,
             calls,
-            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value)),
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.project.x64),
             one_body,
         )
         if found is not None:

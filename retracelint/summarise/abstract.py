@@ -77,6 +77,16 @@ def _param_deps(value: Value) -> frozenset:
     return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep))
 
 
+def _dtype_sources(values: list[Value]) -> frozenset[Src]:
+    """What changes the dtypes of ``values`` (their dtype flips), as sources of a dtype made from them."""
+    out: frozenset[Src] = EMPTY
+    for value in values:
+        for taint in value.shape:
+            if taint.code == "RTL402":
+                out = out | taint.sources
+    return out
+
+
 def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[Src]:
     out: set[Src] = set()
     for value in [*args, *kwargs.values()]:
@@ -126,9 +136,9 @@ def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:
     return Value(ty=JIT_OUT_WEAK if weak else JIT_OUT, vsrc=_args_vsrc(args, kwargs))
 
 
-def _kind_flip(start: Value, then: Value) -> tuple[str, str, str] | None:
+def _kind_flip(start: Value, then: Value, x64: bool) -> tuple[str, str, str] | None:
     for code, kind_of, _ in FLIP_KINDS:
-        a, b = kind_of(start), kind_of(then)
+        a, b = kind_of(start, x64), kind_of(then, x64)
         if kinds_differ(a, b):
             return code, a, b  # type: ignore[return-value]
     return None

@@ -20,12 +20,13 @@ from retracelint.summarise.apis import (
     _LOADER_CLASSES,
     _LOADER_PASS_METHODS,
     _MATH_INTS,
+    _NUMPY_RANDOM,
     _PARTIALS,
     _RANDOM_MODULES,
     _REDUCTIONS,
     _TRANSFORMS,
     _array_module,
-    _dtype_name,
+    _index_dtype,
     _looks_like_class,
     _looks_like_tf_data,
 )
@@ -60,6 +61,7 @@ from retracelint.values import (
     NONE,
     NP_ARRAY,
     PARTIAL,
+    RNG,
     SET,
     STR,
     TRANSFORM,
@@ -471,13 +473,22 @@ class Calls(PassState):
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
                 keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
-                return value.with_(dtype="int32") if method in _INDEX_FUNCTIONS else value
+                if method not in _INDEX_FUNCTIONS:
+                    return value
+                return value.with_(dtype=_index_dtype(method, receiver.ty == NP_ARRAY))
             if method == "astype" and node.args:
-                return receiver.with_(items=(), ty=ARRAY, dtype=_dtype_name(node.args[0]))
+                given = node.args[0]
+                made = receiver.with_(items=(), ty=ARRAY, dtype=self.dtype_given(given))
+                return self.dtype_chosen(made, node, given)
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
             if method in _ARRAY_METHODS_MOVE:
                 return unaligned(receiver).with_(items=())
+        if method in _NUMPY_RANDOM and (
+            receiver.ty == RNG or (receiver.ty == UNKNOWN and "size" in kwargs)
+        ):
+            # A NumPy Generator's draws; a receiver of unknown type drawing `size=` values is one.
+            return self.draw(node, method, args, kwargs)
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
         return None

@@ -8,8 +8,14 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import _element, _param_deps, _unpacked
-from retracelint.summarise.apis import _arith_dtype
+from retracelint.summarise.abstract import (
+    _dtype_sources,
+    _element,
+    _kind_flip,
+    _param_deps,
+    _unpacked,
+)
+from retracelint.summarise.apis import _DTYPES, _arith_dtype, _array_module
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -43,6 +49,7 @@ from retracelint.values import (
     BOOL,
     COMPLEX,
     DICT,
+    DTYPE,
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
@@ -123,7 +130,13 @@ class Expressions(PassState):
         return module_value if module_value is not None else UNKNOWN_VALUE
 
     def e_Attribute(self, node: ast.Attribute) -> Value:
+        if node.attr in _DTYPES:
+            module = self.mod.canonical(_dotted(node.value) or "")
+            if _array_module(module) or module == "ml_dtypes":
+                return Value(ty=DTYPE, dtype=_DTYPES[node.attr])  # np.int16, jnp.bfloat16
         base = self.expr(node.value)
+        if node.attr == "dtype":
+            return Value(ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]))
         if node.attr == "shape" or node.attr == "size":
             return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
         if node.attr in ("real", "imag"):
@@ -305,8 +318,20 @@ class Expressions(PassState):
         return out.with_(ty="mask", dtype="bool")
 
     def e_IfExp(self, node: ast.IfExp) -> Value:
-        self.expr(node.test)
-        return join(self.expr(node.body), self.expr(node.orelse))
+        """Either branch's value; one picked by a condition that changes changes with it, and two of
+        different kinds (``x if ready else None``) are two signatures."""
+        test = self.expr(node.test)
+        body, orelse = self.expr(node.body), self.expr(node.orelse)
+        value = join(body, orelse)
+        if not test.vsrc:
+            return value
+        value = value.with_(vsrc=value.vsrc | test.vsrc)
+        flip = _kind_flip(body, orelse, self.mod.summary.x64)
+        if flip is None:
+            return value
+        code, first, then = flip
+        what = f"{self.mod.pos.text(node)} is {first} or {then}"
+        return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), test.vsrc)})
 
     def e_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.expr(node.value)

@@ -157,7 +157,7 @@ class Statements(PassState):
         for name in sorted(set.intersection(*(set(env) for env in results))):
             values = [env[name] for env in results]
             for other, value in enumerate(values[1:], start=1):
-                flip = _kind_flip(values[0], value)
+                flip = _kind_flip(values[0], value, self.mod.summary.x64)
                 if flip is None:
                     continue
                 code, first, then = flip
@@ -244,7 +244,7 @@ class Statements(PassState):
         signature to a jitted function on the first iteration and the next: the value made before the
         loop is the odd one, and the finding goes there."""
         for name in sorted(before.keys() & after.keys()):
-            flip = _kind_flip(before[name], after[name])
+            flip = _kind_flip(before[name], after[name], self.mod.summary.x64)
             if flip is None:
                 continue
             code, start, then = flip

@@ -14,6 +14,7 @@ from retracelint.values import (
     COMPLEX,
     FLOAT,
     INT,
+    RNG,
     STR,
 )
 
@@ -64,7 +65,12 @@ _ANNOTATION_TYPES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "comp
 
 
 def _annotation_type(node: ast.AST | None) -> str | None:
-    """The coarse type of a plain scalar annotation (``float``, ``"int"``); None otherwise."""
+    """The coarse type of a plain scalar annotation (``float``, ``"int"``) or of a NumPy random
+    generator (``np.random.Generator``); None otherwise."""
+    if isinstance(node, ast.Attribute):
+        dotted = _dotted(node) or ""
+        generator = node.attr in ("Generator", "RandomState") and ".random." in f".{dotted}"
+        return RNG if generator else None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _ANNOTATION_TYPES.get(node.value.strip())
     return _ANNOTATION_TYPES.get(node.id) if isinstance(node, ast.Name) else None
