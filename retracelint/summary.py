@@ -142,7 +142,9 @@ class ModuleSummary:
     error_line: int = 1  # where, when the parser says
     error_col: int = 1
     lines: int = 0
-    x64: bool = False  # the module turns on jax's 64-bit types (jax_enable_x64): for the whole process
+    x64: bool = (
+        False  # the module turns on jax's 64-bit types (jax_enable_x64): for the whole process
+    )
     head: bool = field(default=False, compare=False)  # made by ``head_of``: see there
 
     @property

@@ -424,7 +424,12 @@ WEAK, STRONG = "a weakly typed scalar", "a strongly typed array"
 
 
 # Without x64, jax stores each 64-bit dtype as its 32-bit kin (measured on jax 0.10.2).
-_WITHOUT_X64 = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+_WITHOUT_X64 = {
+    "int64": "int32",
+    "uint64": "uint32",
+    "float64": "float32",
+    "complex128": "complex64",
+}
 
 
 def canonical_dtype(dtype: str, x64: bool) -> str:
