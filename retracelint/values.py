@@ -33,14 +33,22 @@ class ParamSrc:
 @dataclass(frozen=True)
 class ParamShapeSrc:
     """Varies when the shape (or length) of the value passed for parameter ``name`` varies (only
-    its axis ``axis``, when given)."""
+    its axis ``axis``, when given; only its kind, when ``axis`` is ``KIND``)."""
 
     name: str
     axis: int | None = None
 
     def sees(self, taint: Taint | None) -> bool:
         """Whether a change of the argument's shape, ``taint``, changes this length."""
+        if self.axis == KIND:
+            return taint is not None and taint.code in FLIP_CODES
         return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+
+
+# ParamShapeSrc's axis for the kind of the argument: whether it is None, weakly typed, its dtype,
+# its pytree structure (what ``if x is None`` tests).
+KIND = -1
+FLIP_CODES = frozenset({"RTL401", "RTL402", "RTL403"})
 
 
 @dataclass(frozen=True)
@@ -400,6 +408,8 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
     length = value.dims.length(axis) if value.dims is not None else None
     if length is not None:
         return length.sources
+    if axis == KIND:
+        return kind_sources(value)
     out: set[Src] = set()
     for taint in value.shape:
         if taint.axis is None or taint.axis == axis:
@@ -407,6 +417,18 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
     for dep in value.deps:
         if isinstance(dep, ParamDep) and not (dep.aligned and axis in dep.fixed):
             out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
+    return _frozen(out)
+
+
+def kind_sources(value: Value) -> frozenset[Src]:
+    """What makes the kind of ``value`` change (``None`` or not, weak type, dtype, structure)."""
+    out: set[Src] = set()
+    for taint in value.shape:
+        if taint.code in FLIP_CODES:
+            out |= taint.sources
+    for dep in value.deps:
+        if isinstance(dep, ParamDep):
+            out.add(ParamShapeSrc(dep.name, KIND))
     return _frozen(out)
 
 

@@ -229,6 +229,10 @@ _LIST_RESIZE: dict[str, int | None] = {
 }
 
 
+# Dict methods that add or remove keys: after them the key set is not known.
+_DICT_MUTATORS = {"update", "pop", "popitem", "setdefault", "clear"}
+
+
 _LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
 
 

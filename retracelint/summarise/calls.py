@@ -13,6 +13,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
+    _DICT_MUTATORS,
     _EXTERNAL,
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
@@ -460,6 +461,8 @@ class Calls(PassState):
                     self.env[name] = resized
             if method in _LIST_GROW_METHODS and self.loops:
                 return Value(ty=NONE)
+        if receiver.ty == DICT and method in _DICT_MUTATORS and isinstance(func.value, ast.Name):
+            self.env[func.value.id] = receiver.with_(keys=None)
         if receiver.ty == "loader":
             if method == "batch":
                 return self.loader(node, ".batch()", "drop_remainder", kwargs)

@@ -327,6 +327,9 @@ class Expressions(PassState):
             return value
         value = value.with_(vsrc=value.vsrc | test.vsrc)
         flip = _kind_flip(body, orelse, self.mod.summary.x64)
+        if flip is None and (body.ty == NONE) != (orelse.ty == NONE):
+            # `mask if ready else None`: what is written beside a None is meant to be something.
+            flip = ("RTL403", *(("None", "not None") if body.ty == NONE else ("not None", "None")))
         if flip is None:
             return value
         code, first, then = flip

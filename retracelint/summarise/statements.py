@@ -36,6 +36,7 @@ from retracelint.summary import (
 from retracelint.values import (
     ARRAY,
     CLASS,
+    DICT,
     EMPTY,
     FUNCTION,
     JIT,
@@ -52,6 +53,7 @@ from retracelint.values import (
     Taint,
     Value,
     join,
+    kind_sources,
 )
 
 if TYPE_CHECKING:
@@ -97,7 +99,12 @@ class Statements(PassState):
 
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
-        self.branches([node.body, node.orelse], _none_test(node.test), condition)
+        none_test = _none_test(node.test)
+        if none_test is not None and none_test[0] in self.env:
+            # `if x is None`: the branch taken changes when x is None at one time and not at
+            # another, not when its value changes.
+            condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
+        self.branches([node.body, node.orelse], none_test, condition)
 
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -146,14 +153,19 @@ class Statements(PassState):
         self.env = merged
         self.defs = {k: v for defs in made for k, v in defs.items()}
         if condition is not None and condition.vsrc:
-            self.note_branch_flips(results, made, condition.vsrc)
+            self.note_branch_flips(results, made, made_before, condition.vsrc)
 
     def note_branch_flips(
-        self, results: list[dict[str, Value]], made: list[dict[str, ast.AST]], when: frozenset
+        self,
+        results: list[dict[str, Value]],
+        made: list[dict[str, ast.AST]],
+        made_before: dict[str, ast.AST],
+        when: frozenset,
     ) -> None:
         """A name that one branch binds to one kind of value and another to another kind (a Python
-        float here, an array there), under a condition that changes between executions, passes two
-        signatures to a jitted function: the finding goes where the first branch's value is made."""
+        float here, an array there, a dict that gains a key), under a condition that changes between
+        executions, passes two signatures to a jitted function: the finding goes where the odd
+        branch's value is made."""
         for name in sorted(set.intersection(*(set(env) for env in results))):
             values = [env[name] for env in results]
             for other, value in enumerate(values[1:], start=1):
@@ -161,8 +173,14 @@ class Statements(PassState):
                 if flip is None:
                     continue
                 code, first, then = flip
-                # The odd one is the weak scalar or the None, where there is one.
-                odd = other if then in (WEAK, "None") else 0
+                # The odd one is the weak scalar or the None, where there is one; else the branch
+                # that changed the name (the `d["k"] = v` that only one branch runs).
+                if then in (WEAK, "None"):
+                    odd = other
+                elif first in (WEAK, "None") or made[0].get(name) is not made_before.get(name):
+                    odd = 0
+                else:
+                    odd = other
                 node = made[odd].get(name) or made[other - odd].get(name)
                 if node is None:
                     continue
@@ -456,6 +474,24 @@ class Statements(PassState):
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
+            if isinstance(target.value, ast.Name):
+                self.store_key(target.value.id, target)
+
+    def store_key(self, name: str, target: ast.Subscript) -> None:
+        """``d["k"] = v``: the dict's key set gains a key (an unknown key makes it unknown)."""
+        current = self.env.get(name)
+        if current is None or current.ty != DICT:
+            return
+        key = target.slice
+        literal = isinstance(key, ast.Constant) and isinstance(key.value, str)
+        keys = (
+            tuple(sorted({*current.keys, key.value}))  # type: ignore[union-attr]
+            if literal and current.keys is not None
+            else None
+        )
+        if keys != current.keys:
+            self.env[name] = current.with_(keys=keys)
+            self.defs[name] = target
 
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
         # A list's own length is its axis 0; where an array grows depends on the join.
