@@ -18,6 +18,7 @@ from retracelint.model import Location, PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
+    ITEM,
     UNKNOWN,
     UNKNOWN_VALUE,
     CallSrc,
@@ -34,6 +35,8 @@ from retracelint.values import (
     Value,
     axis_sources,
     join,
+    localised,
+    picked,
     sees,
     shape_sources,
     through,
@@ -64,6 +67,9 @@ class Propagation:
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
     _forwards: dict[tuple[str, str, int], list[Candidate]] = field(default_factory=dict)
+    _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...], Arg]]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -89,15 +95,21 @@ class Propagation:
         if not isinstance(target, FuncTarget):
             return None
         callee = self.project.function(target.qualname)
-        summary = self.summary_of(callee, yields=isinstance(dep, IterDep))
+        iterated = isinstance(dep, IterDep)
+        summary = self.summary_of(callee, yields=True) if iterated else None
+        # Iterating what a function returns (not a generator) walks the elements of the container.
+        container = iterated and summary is None
+        summary = summary or self.summary_of(callee, yields=False)
         if summary is None:
             return None
         call = fn.calls[index]
-        item = LoopSrc(dep.loop) if isinstance(dep, IterDep) else None
+        item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
         element = dep.item  # type: ignore[union-attr]
-        if element is not None and element < len(summary.items):
+        if element is not None and element < len(summary.items) and not container:
             summary = summary.items[element]
         value = self.substitute(summary, call, callee, target.bound, item)
+        if container:
+            value = picked(value, dep.loop)  # type: ignore[union-attr]
         return self.resolve(fn, value, depth + 1)
 
     def summary_of(self, callee: FunctionSummary, yields: bool) -> Value | None:
@@ -106,9 +118,8 @@ class Propagation:
             return self._returns[key]
         self._returns[key] = None  # recursion: a function reached again while resolving itself
         raw = callee.yields if yields else callee.returns
-        if raw is None and yields:
-            raw = callee.returns
-        result = self.resolve(callee, raw) if raw is not None else None
+        # Resolved, the callee's calls bring what changes per iteration of its own loops.
+        result = localised(self.resolve(callee, raw), yields) if raw is not None else None
         self._returns[key] = result
         return result
 
@@ -145,8 +156,7 @@ class Propagation:
                 elif isinstance(src, CallSrc):
                     out |= context
                 elif isinstance(src, ItemSrc):
-                    if item is not None:
-                        out.add(item)
+                    out.add(item or src)  # per item yielded here, or per element still
                 else:
                     out.add(src)
             return frozenset(out)
@@ -186,11 +196,56 @@ class Propagation:
                 yield Cause(taint, cause.driver, cause.path, cause.arg)
                 break
         for dep in sorted(value.deps, key=str):
-            if isinstance(dep, ParamDep):
+            if isinstance(dep, ParamDep) and dep.elem is not None:
+                yield from self.element_causes(fn, dep, loops, depth)
+            elif isinstance(dep, ParamDep):
                 for cause in self.param_causes(fn, dep.name, "shape", depth):
                     seen = sees(dep, cause.taint) if cause.taint is not None else None
                     if seen is not None or cause.taint is None:
                         yield Cause(seen, cause.driver, cause.path, cause.arg)
+
+    def element_causes(
+        self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
+    ) -> Iterator[Cause]:
+        """An element of a parameter taken per iteration of a loop (``for x in xs``): its shape
+        changes per iteration where the elements the callers pass differ from one to the next."""
+        loop = dep.elem
+        if loop is None or loop not in loops or not self._repeats(fn, loop):
+            return
+        driver = self.loop_driver(fn, loop)
+        for taint, path, arg in self.param_elements(fn, dep.name, depth):
+            seen = sees(dep, taint.with_sources((taint.sources - {ItemSrc()}) | {LoopSrc(loop)}))
+            if seen is not None:
+                yield Cause(seen, driver, path, arg)
+
+    def param_elements(
+        self, fn: FunctionSummary, param: str, depth: int
+    ) -> list[tuple[Taint, tuple[PathStep, ...], Arg]]:
+        """What makes the elements the callers pass for ``param`` differ from one to the next: the
+        taints (per element: ``ItemSrc``) of each argument, through parameters passed on."""
+        key = (fn.qualname, param, "elements")
+        known = self._elements.get(key)
+        if known is not None:
+            return known
+        self._elements[key] = []  # a cycle adds nothing new
+        found: list[tuple[Taint, tuple[PathStep, ...], Arg]] = []
+        if depth < _MAX_DEPTH:
+            for caller, _, arg, step in self.caller_args(fn, param):
+                value = self.resolve(caller, arg.value)
+                found += [(t, (step,), arg) for t in value.shape if ItemSrc() in t.sources]
+                for dep in value.deps:
+                    if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
+                        for taint, path, origin in self.param_elements(caller, dep.name, depth + 1):
+                            found.append((taint, (*path, step), origin))
+                if len(found) >= _MAX_CAUSES:
+                    break
+        self._elements[key] = found
+        return found
+
+    def _repeats(self, fn: FunctionSummary, loop: int) -> bool:
+        """Whether a loop of ``fn`` runs its body more than once at run time (a loop of trace-time
+        code is unrolled once per trace; ``for t in [0.5]`` runs once)."""
+        return not self.frequency.traced(fn.qualname) and fn.loops[loop].repeats
 
     def value_causes(
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
@@ -209,9 +264,7 @@ class Propagation:
     ) -> Iterator[Cause]:
         for src in sorted(srcs, key=_src_order):
             if isinstance(src, LoopSrc) and src.index in loops:
-                # A loop of trace-time code is unrolled once per trace: it adds no run-time traces.
-                # So does a loop that runs its body once (`for t in [0.5]`).
-                if not self.frequency.traced(fn.qualname) and fn.loops[src.index].repeats:
+                if self._repeats(fn, src.index):
                     yield Cause(None, self.loop_driver(fn, src.index))
             elif isinstance(src, ParamSrc):
                 yield from self.param_causes(fn, src.name, "value", depth)

@@ -95,6 +95,15 @@ class Taint:
 # broadcast...): only then can the referred value's axis labels be trusted here.
 
 
+# A dependency can also refer to the elements of what it names (``elem``): an element taken per
+# iteration of loop ``elem`` of the function (``for x in xs``, ``xs[i]``), or, when ``elem`` is
+# ``ITEM``, any element (a container's elements, per element). What varies per element of a value is
+# written with ``ItemSrc``; what varies per element of a container built in a loop (a comprehension,
+# ``append``) is, before the call it comes from is resolved, what varies per iteration of that loop:
+# ``each`` lists those loops. A taint that changes per element names its axis in the element's axes.
+ITEM = -1
+
+
 @dataclass(frozen=True)
 class ParamDep:
     """The value is (a view of) parameter ``name``: it inherits that argument's shape changes."""
@@ -102,6 +111,7 @@ class ParamDep:
     name: str
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,8 @@ class RetDep:
     item: int | None = None  # element `item` of the tuple it returns (`a, b = f()`)
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
+    each: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,8 @@ class IterDep:
     item: int | None = None  # element `item` of each tuple it yields (`for a, b in batches()`)
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
+    each: frozenset[int] = frozenset()
 
 
 Dep = ParamDep | RetDep | IterDep
@@ -137,12 +151,66 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
 
 def through(value: Value, dep: Dep) -> Value:
     """``value``, which ``dep`` refers to, as the dependent value sees it: its changes on the axes
-    ``dep`` fixes are gone, and its axis labels hold only while the axes are aligned."""
+    ``dep`` fixes are gone, and its axis labels hold only while the axes are aligned; collected into
+    a container per iteration of ``dep.each``, or one of its elements (``dep.elem``)."""
+    if isinstance(dep, RetDep | IterDep) and dep.each:
+        value = collected(value, dep.each)
+    if dep.elem is not None:
+        value = picked(value, dep.elem)
     if not dep.fixed and dep.aligned:
         return value
     shape = frozenset(seen for t in value.shape if (seen := sees(dep, t)) is not None)
     deps = frozenset(_compose(inner, dep) for inner in value.deps)
     return value.with_(shape=shape, deps=deps)
+
+
+def collected(value: Value, loops: frozenset[int]) -> Value:
+    """``value`` as an element of a container filled once per iteration of ``loops``: what changes
+    per iteration of them changes per element."""
+    if not loops:
+        return value
+
+    def per_element(sources: frozenset[Src]) -> frozenset[Src]:
+        if not any(isinstance(s, LoopSrc) and s.index in loops for s in sources):
+            return sources
+        kept = frozenset(s for s in sources if not (isinstance(s, LoopSrc) and s.index in loops))
+        return kept | {ItemSrc()}
+
+    deps: set[Dep] = set()
+    for dep in value.deps:
+        if isinstance(dep, ParamDep):
+            deps.add(replace(dep, elem=ITEM) if dep.elem in loops else dep)
+        else:
+            deps.add(replace(dep, each=dep.each | loops))
+    return value.with_(
+        vsrc=per_element(value.vsrc),
+        shape=frozenset(t.with_sources(per_element(t.sources)) for t in value.shape),
+        deps=_frozen(deps),
+    )
+
+
+def picked(value: Value, per: int) -> Value:
+    """One element of the container ``value``, taken per iteration of loop ``per`` (``ITEM``: any
+    one, per element): what changes per element changes with it, what changes the container's own
+    shape (its length) does not."""
+    item: frozenset[Src] = frozenset({ItemSrc() if per == ITEM else LoopSrc(per)})
+
+    def as_item(sources: frozenset[Src]) -> frozenset[Src]:
+        return (sources - {ItemSrc()}) | item if ItemSrc() in sources else sources
+
+    # What changes per element is written in the element's axes: they are the item's.
+    shape = frozenset(
+        t.with_sources(as_item(t.sources)) for t in value.shape if ItemSrc() in t.sources
+    )
+    deps = frozenset(replace(d, elem=per, fixed=frozenset(), aligned=True) for d in value.deps)
+    rows = value.ty in ARRAYS  # the rows of an array are arrays of its dtype
+    return Value(
+        ty=value.ty if rows else UNKNOWN,
+        vsrc=as_item(value.vsrc),
+        shape=shape,
+        deps=deps,
+        dtype=value.dtype if rows else None,
+    )
 
 
 def _compose(inner: Dep, outer: Dep) -> Dep:
@@ -380,10 +448,10 @@ def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
 def _referred(dep: Dep) -> tuple:
     """What a dependency refers to, whatever its view."""
     if isinstance(dep, ParamDep):
-        return (ParamDep, dep.name)
+        return (ParamDep, dep.name, dep.elem)
     if isinstance(dep, RetDep):
-        return (RetDep, dep.call, dep.item)
-    return (IterDep, dep.call, dep.loop, dep.item)
+        return (RetDep, dep.call, dep.item, dep.elem, dep.each)
+    return (IterDep, dep.call, dep.loop, dep.item, dep.elem, dep.each)
 
 
 def _frozen(items: set) -> frozenset:
@@ -398,7 +466,7 @@ def shape_sources(value: Value) -> frozenset[Src]:
     for taint in value.shape:
         out |= taint.sources
     for dep in value.deps:
-        if isinstance(dep, ParamDep):
+        if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name))
     return _frozen(out)
 
@@ -415,7 +483,11 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
         if taint.axis is None or taint.axis == axis:
             out |= taint.sources
     for dep in value.deps:
-        if isinstance(dep, ParamDep) and not (dep.aligned and axis in dep.fixed):
+        if (
+            isinstance(dep, ParamDep)
+            and dep.elem is None
+            and not (dep.aligned and axis in dep.fixed)
+        ):
             out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
     return _frozen(out)
 
@@ -427,9 +499,40 @@ def kind_sources(value: Value) -> frozenset[Src]:
         if taint.code in FLIP_CODES:
             out |= taint.sources
     for dep in value.deps:
-        if isinstance(dep, ParamDep):
+        if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name, KIND))
     return _frozen(out)
+
+
+def localised(value: Value, item: bool = False) -> Value:
+    """A function's value as its callers see it: its own loops are not theirs, and a generator's
+    per-iteration changes are per item it yields (``item``)."""
+
+    def local(src: Src) -> bool:
+        return isinstance(src, LoopSrc | CarrySrc)
+
+    def convert(sources: frozenset[Src]) -> frozenset[Src]:
+        if not any(local(s) for s in sources):
+            return sources
+        kept = frozenset(s for s in sources if not local(s))
+        return kept | {ItemSrc()} if item and any(isinstance(s, LoopSrc) for s in sources) else kept
+
+    shape = set()
+    for taint in value.shape:
+        sources = convert(taint.sources)
+        if sources:
+            shape.add(taint if sources is taint.sources else taint.with_sources(sources))
+    deps = frozenset(
+        replace(d, elem=ITEM) if d.elem is not None and d.elem >= 0 else d for d in value.deps
+    )
+    return value.with_(
+        vsrc=convert(value.vsrc),
+        shape=_frozen(shape),
+        fresh=convert(value.fresh),
+        deps=deps,
+        items=tuple(localised(i, item) for i in value.items),
+        dims=None,  # its atoms are this function's
+    )
 
 
 def size_of(value: Value) -> Value:

@@ -25,16 +25,13 @@ from retracelint.values import (
     STR,
     TRANSFORM,
     TUPLE,
-    UNKNOWN_VALUE,
-    CarrySrc,
-    ItemSrc,
     IterDep,
-    LoopSrc,
     ParamDep,
     RetDep,
     Src,
     Value,
     kinds_differ,
+    localised,
     shape_sources,
     unaligned,
     unaligned_dep,
@@ -101,31 +98,7 @@ def _plain(value: Value) -> Value:
 
 def _export(value: Value | None, item: bool = False) -> Value | None:
     """A return (or yield) value as callers see it: the function's own loops are not theirs."""
-    if value is None:
-        return None
-
-    def local(src: Src) -> bool:
-        return isinstance(src, LoopSrc | CarrySrc)
-
-    def convert(sources: frozenset[Src]) -> frozenset[Src]:
-        kept = frozenset(s for s in sources if not local(s))
-        if item and any(isinstance(s, LoopSrc) for s in sources):
-            kept |= {ItemSrc()}
-        return kept
-
-    shape = set()
-    for taint in value.shape:
-        sources = convert(taint.sources)
-        if sources:
-            shape.add(taint.with_sources(sources))
-    items = tuple(_export(i, item) or UNKNOWN_VALUE for i in value.items)
-    return value.with_(
-        vsrc=convert(value.vsrc),
-        shape=frozenset(shape),
-        fresh=convert(value.fresh),
-        items=items,
-        dims=None,  # its atoms are this function's
-    )
+    return None if value is None else localised(value, item)
 
 
 def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:

@@ -229,6 +229,14 @@ _LIST_RESIZE: dict[str, int | None] = {
 }
 
 
+# String methods that cut a string into a list: as many pieces as the text has words or lines.
+_STR_SPLITS = {"split", "rsplit", "splitlines"}
+
+
+# Dict methods that give its keys, values, or (key, value) pairs to iterate.
+_DICT_VIEWS = {"keys": "keys", "values": "values", "items": "items"}
+
+
 # Dict methods that add or remove keys: after them the key set is not known.
 _DICT_MUTATORS = {"update", "pop", "popitem", "setdefault", "clear"}
 

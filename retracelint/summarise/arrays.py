@@ -174,13 +174,14 @@ class Arrays(PassState):
         if name in ("array", "asarray") and args and not _is_display(node.args[0]):
             # An array made from an array (or from a list, one row per item) keeps its axes.
             made = args[0]
-            return Value(
+            value = Value(
                 ty=ty,
                 vsrc=_args_vsrc(args, kwargs),
                 shape=made.shape,
                 deps=made.deps,
                 dims=made.dims,
             )
+            return self.from_list(node, made, value)
         if name in _FROM_LIST or name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
@@ -199,6 +200,15 @@ class Arrays(PassState):
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
+
+    def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
+        """An array made from a Python list whose length is known here and changes (an item of a
+        literal list of lists of different lengths): the array made is the one that changes size."""
+        length = made.dims.length(0) if made.ty in (LIST, TUPLE) and made.dims else None
+        if length is None or not length.sources:
+            return value
+        taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), EMPTY)
+        return self.with_length(value, 0, length, frozenset(dict(length.atoms)), taint)
 
     def reshape(
         self, node: ast.Call, base: Value, dims: list[Value], written: list[ast.expr], ty: str

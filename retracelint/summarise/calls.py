@@ -25,6 +25,7 @@ from retracelint.summarise.apis import (
     _PARTIALS,
     _RANDOM_MODULES,
     _REDUCTIONS,
+    _STR_SPLITS,
     _TRANSFORMS,
     _array_module,
     _index_dtype,
@@ -75,9 +76,11 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    collected,
     combine,
     size_of,
     unaligned,
+    unaligned_dep,
 )
 
 if TYPE_CHECKING:
@@ -419,6 +422,23 @@ class Calls(PassState):
             return self.method_call(node, func.attr, receiver, args, kwargs)
         return None
 
+    def holding(self, name: str, container: Value, added: Value) -> Value:
+        """The list ``name`` after ``added`` went into it: what changes per iteration of the loops
+        that fill it (those inside the one that makes it anew) changes per element."""
+        filling = []
+        for index in reversed(self.loops):
+            if name in self.assigned.get(index, ()):
+                break
+            filling.append(index)
+        element = collected(added, frozenset(filling))
+        if not element.shape and not element.deps:
+            return container
+        return container.with_(
+            shape=container.shape
+            | {t if ItemSrc() in t.sources else t.unlabelled() for t in element.shape},
+            deps=container.deps | {unaligned_dep(d) for d in element.deps},
+        )
+
     def loader(
         self, node: ast.Call, kind: str, flag: str, kwargs: dict[str | None, Value]
     ) -> Value:
@@ -459,8 +479,15 @@ class Calls(PassState):
                     self.env[name] = grown.with_(dims=resized.dims if resized else None)
                 elif resized is not None:
                     self.env[name] = resized
+                if method in _LIST_GROW_METHODS and args:
+                    self.env[name] = self.holding(name, self.env[name], args[-1])
             if method in _LIST_GROW_METHODS and self.loops:
                 return Value(ty=NONE)
+        if method in _STR_SPLITS and receiver.ty in (STR, UNKNOWN) and receiver.vsrc:
+            # "the cat sat".split(): one piece per word, as many as the text has.
+            what = f"{self.mod.pos.text(node)} (as many pieces as the text has)"
+            taint = Taint("RTL104", what, self.loc(node), receiver.vsrc, 0)
+            return Value(ty=LIST, vsrc=receiver.vsrc, shape=frozenset({taint}))
         if receiver.ty == DICT and method in _DICT_MUTATORS and isinstance(func.value, ast.Name):
             self.env[func.value.id] = receiver.with_(keys=None)
         if receiver.ty == "loader":

@@ -15,7 +15,7 @@ from retracelint.summarise.abstract import (
     _param_deps,
     _unpacked,
 )
-from retracelint.summarise.apis import _DTYPES, _arith_dtype, _array_module
+from retracelint.summarise.apis import _DICT_VIEWS, _DTYPES, _arith_dtype, _array_module
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -46,6 +46,7 @@ from retracelint.summarise.syntax import (
 )
 from retracelint.values import (
     ARRAY,
+    ARRAYS,
     BOOL,
     COMPLEX,
     DICT,
@@ -71,20 +72,41 @@ from retracelint.values import (
     IterDep,
     Length,
     LoopSrc,
+    ParamDep,
     Poly,
     RetDep,
     Src,
     Taint,
     Value,
     axis_sources,
+    collected,
     combine,
     join,
+    picked,
     shape_sources,
     unaligned,
+    unaligned_dep,
 )
 
 if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
+
+
+def _other_shape(a: Value, b: Value) -> int | bool | None:
+    """Whether two arrays surely have different shapes: False when not; else the one axis whose
+    constant length differs, or None (another rank, several axes)."""
+    if a.ty not in ARRAYS or b.ty not in ARRAYS or a.dims is None or b.dims is None:
+        return False
+    if not (a.dims.ranked and b.dims.ranked):
+        return False
+    if len(a.dims.lens) != len(b.dims.lens):
+        return None
+    axes = [
+        axis
+        for axis, (x, y) in enumerate(zip(a.dims.lens, b.dims.lens, strict=True))
+        if x is not None and y is not None and not x.sources and not y.sources and x != y
+    ]
+    return False if not axes else axes[0] if len(axes) == 1 else None
 
 
 class Expressions(PassState):
@@ -157,7 +179,29 @@ class Expressions(PassState):
             return Value(ty=ty, dims=dims)
         items = tuple(self.expr(element) for element in node.elts)
         value = combine(list(items), ty=ty)
+        # A list is a collection, its items meant alike (a tuple is a record, its fields are not).
+        odd = self.odd_item(node, items) if ty == LIST else None
+        if odd is not None:
+            value = value.with_(shape=value.shape | {odd})
         return value.with_(items=items if len(items) <= 16 else (), dims=dims)
+
+    def odd_item(self, node: ast.AST, items: tuple[Value, ...]) -> Taint | None:
+        """A list display whose items are arrays of different shapes, or values of different kinds (an
+        array and None, two dtypes): its elements change from one to the next."""
+        text = self.mod.pos.text(node)
+        for item in items[1:]:
+            if item.ty in (LIST, TUPLE) and item.ty == items[0].ty:
+                continue  # lists of different lengths: the arrays made from them say so
+            flip = _kind_flip(items[0], item, self.mod.summary.x64)
+            if flip is not None:
+                code, first, then = flip
+                what = f"the items of {text} are {first}, then {then},"
+                return Taint(code, what, self.loc(node), frozenset({ItemSrc()}))
+            other = _other_shape(items[0], item)
+            if other is not False:
+                what = f"an item of {text} (arrays of different shapes)"
+                return Taint("RTL105", what, self.loc(node), frozenset({ItemSrc()}), other)
+        return None
 
     e_Tuple = e_List
 
@@ -200,20 +244,29 @@ class Expressions(PassState):
                 filtered = True
         if isinstance(node, ast.DictComp):
             self.expr(node.key)
-            self.expr(node.value)
+            element = self.expr(node.value)
         else:
-            self.expr(node.elt)
+            element = self.expr(node.elt)
+        loops = frozenset(self.loops[depth:])
         del self.loops[depth:]
         self.env, self.defs = saved, saved_defs
         ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
-        # What changes the iterables' shapes changes the result; on which axis is not known.
+        # What changes the iterables' shapes changes the result (its length); what changes from one
+        # iteration to the next changes from one element to the next.
         shape = {t.unlabelled() for v in sources for t in v.shape}
+        each = collected(element, loops)
+        shape |= {t if ItemSrc() in t.sources else t.unlabelled() for t in each.shape}
         if filtered:
             varies = frozenset().union(*(v.vsrc for v in sources))
             if varies:
                 shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies))
+        deps = {unaligned_dep(d) for v in sources for d in v.deps if isinstance(d, ParamDep)}
+        deps |= {unaligned_dep(d) for d in each.deps}
         return Value(
-            ty=ty, vsrc=frozenset().union(*(v.vsrc for v in sources)), shape=frozenset(shape)
+            ty=ty,
+            vsrc=frozenset().union(*(v.vsrc for v in sources)),
+            shape=frozenset(shape),
+            deps=frozenset(deps),
         )
 
     e_SetComp = e_ListComp
@@ -492,7 +545,13 @@ class Expressions(PassState):
                 return base.items[index.value]
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
-            return _element(base)
+            element = _element(base)
+            loop = next((i for i in reversed(self.loops) if LoopSrc(i) in idx.vsrc), None)
+            if loop is None:
+                return element
+            # xs[i] in a loop over i: another element per iteration.
+            one = picked(base, loop)
+            return element.with_(shape=one.shape, deps=element.deps | one.deps)
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
         if not is_slice and _positions(idx):
             # x[positions] with a 1-D integer array: as many rows as positions, the rest as x.
@@ -664,12 +723,47 @@ class Expressions(PassState):
         if name == "zip" and call:
             items = tuple(self.item_of(self.quiet(arg), index, arg) for arg in call.args)
             return combine(list(items), ty=TUPLE).with_(items=items)
-        shape = set()
-        for taint in iterable.shape:
-            if ItemSrc() in taint.sources:
-                shape.add(taint.with_sources((taint.sources - {ItemSrc()}) | {src}))
-        deps = set()
-        for dep in iterable.deps:
-            if isinstance(dep, RetDep):
-                deps.add(IterDep(dep.call, index))
-        return Value(vsrc=iterable.vsrc | {src}, shape=frozenset(shape), deps=frozenset(deps))
+        view = (
+            _DICT_VIEWS.get(call.func.attr)
+            if call and isinstance(call.func, ast.Attribute)
+            else None
+        )
+        if view is not None and call and not call.args:
+            # d.values(), d.items(): the dict's elements (its keys are strings, or vary like it).
+            assert isinstance(call.func, ast.Attribute)
+            inner = self.quiet(call.func.value)
+            key = Value(vsrc=inner.vsrc | {src})
+            if view == "keys":
+                return key
+            element = self.item_of(inner, index, call.func.value)
+            return element if view == "values" else Value(ty=TUPLE, items=(key, element))
+        # Iterating a call's result: the items it yields (or the elements of what it returns); the
+        # other containers give their elements, per iteration of this loop.
+        made = frozenset(
+            IterDep(dep.call, index) if isinstance(dep, RetDep) and not dep.each else dep
+            for dep in iterable.deps
+            if not isinstance(dep, IterDep) or dep.each
+        )
+        element = picked(iterable.with_(deps=made), index)
+        deps = frozenset(
+            d
+            if isinstance(d, IterDep) and not d.each
+            else replace(d, elem=index, fixed=frozenset(), aligned=True)
+            for d in made
+        )
+        element = element.with_(vsrc=element.vsrc | {src}, deps=deps, ty=UNKNOWN, dtype=None)
+        return self.display_item(iterable, index, node, element)
+
+    def display_item(self, iterable: Value, index: int, node: ast.AST, element: Value) -> Value:
+        """An item of iterating a display (a literal list, maybe a module's constant): when its
+        items differ in length, so does the item, per iteration (the array made from it is the
+        one that changes shape); when they are arrays of different shapes, the display says so."""
+        lengths = {
+            item.dims.length(0) if item.ty in (LIST, TUPLE) and item.dims is not None else None
+            for item in iterable.items
+        }
+        if len(lengths) < 2 or None in lengths or len(iterable.items) < 2:
+            return element
+        atom = f"len({self.mod.pos.text(node)}[...])@{index}"
+        length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(index)})})
+        return element.with_(ty=LIST, dims=Dims((length,)))
