@@ -19,6 +19,7 @@ from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
     ITEM,
+    REBIND,
     UNKNOWN,
     UNKNOWN_VALUE,
     CallSrc,
@@ -29,6 +30,8 @@ from retracelint.values import (
     ParamDep,
     ParamShapeSrc,
     ParamSrc,
+    RebindSrc,
+    ResizeSrc,
     RetDep,
     Src,
     Taint,
@@ -76,7 +79,10 @@ class Propagation:
 
     # -- values in a function's own terms --------------------------------------------------------
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
-        """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries."""
+        """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
+        and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""
+        if any(t.code == REBIND for t in value.shape):
+            value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
         if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
@@ -86,6 +92,34 @@ class Propagation:
                 if expanded is not None:
                     out = _merge_shape(out, through(expanded, dep))
         return out
+
+    def rebound(self, fn: FunctionSummary, taints: frozenset[Taint]) -> Iterator[Taint]:
+        """Each ``REBIND`` taint of ``x = f(..., x, ...)`` in a loop as what ``f`` does to that
+        argument: when it returns it resized (``ResizeSrc``), ``x`` changes size per iteration,
+        reported where ``f`` resizes it; otherwise nothing."""
+        for taint in taints:
+            if taint.code != REBIND:
+                yield taint
+                continue
+            for src in taint.sources:
+                if isinstance(src, RebindSrc):
+                    yield from self._resized_by(fn, src)
+
+    def _resized_by(self, fn: FunctionSummary, src: RebindSrc) -> Iterator[Taint]:
+        index = next((i for i, c in enumerate(fn.calls) if c.location == src.call), None)
+        target = self.project.targets.get((fn.qualname, index)) if index is not None else None
+        if not isinstance(target, FuncTarget):
+            return
+        callee = self.project.function(target.qualname)
+        result = self.summary_of(callee, yields=False)
+        call = fn.calls[index]  # type: ignore[index]
+        for taint in result.shape if result is not None else ():
+            for resize in taint.sources:
+                if not isinstance(resize, ResizeSrc):
+                    continue
+                passed = bind_arg(call, callee.params, 1 if target.bound else 0, resize.name)
+                if passed is not None and passed.text == src.name:
+                    yield taint.with_sources(frozenset({LoopSrc(src.loop)}))
 
     def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
         index = dep.call  # type: ignore[union-attr]
@@ -157,6 +191,11 @@ class Propagation:
                     out |= context
                 elif isinstance(src, ItemSrc):
                     out.add(item or src)  # per item yielded here, or per element still
+                elif isinstance(src, ResizeSrc):
+                    # A helper's helper: resized as its own parameter is, or not at all.
+                    forwarded = arg(src.name).param
+                    if forwarded is not None:
+                        out.add(ResizeSrc(forwarded))
                 else:
                     out.add(src)
             return frozenset(out)

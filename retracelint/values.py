@@ -68,7 +68,30 @@ class CarrySrc:
     name: str
 
 
-Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc
+@dataclass(frozen=True)
+class ResizeSrc:
+    """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
+    ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
+    iteration, resizes it every iteration."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class RebindSrc:
+    """Scratch: ``name = call(..., name, ...)`` in loop ``loop``, the call at ``call``: the value
+    changes size per iteration if the callee returns that argument resized (resolved by
+    ``propagate``; never exported)."""
+
+    call: Location
+    name: str
+    loop: int
+
+
+Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc | ResizeSrc | RebindSrc
+
+# The code of a taint that stands for a ``RebindSrc`` until it is resolved.
+REBIND = "rebind"
 
 
 @dataclass(frozen=True)
@@ -509,7 +532,7 @@ def localised(value: Value, item: bool = False) -> Value:
     per-iteration changes are per item it yields (``item``)."""
 
     def local(src: Src) -> bool:
-        return isinstance(src, LoopSrc | CarrySrc)
+        return isinstance(src, LoopSrc | CarrySrc | RebindSrc)
 
     def convert(sources: frozenset[Src]) -> frozenset[Src]:
         if not any(local(s) for s in sources):

@@ -81,6 +81,7 @@ from retracelint.values import (
     axis_sources,
     collected,
     combine,
+    constant_length,
     join,
     picked,
     shape_sources,
@@ -559,13 +560,29 @@ class Expressions(PassState):
             rows = self.length(self.length_of(index, idx, 0, atoms), atoms)
             return self.with_length(value, 0, rows)
         if not basic:
-            return unaligned(value)
+            return self.new_axes(value, parts, base)
         for axis, length in cut:
             if length is not None:
                 value = self.with_length(value, axis, length)
             elif value.dims is not None:
                 value = value.with_(dims=value.dims.with_length(axis, None))
         return value
+
+    def new_axes(self, value: Value, parts: list[ast.expr], base: Value) -> Value:
+        """``x[None]`` (``x[None, :]``, ``x[None, ...]``): x with a new leading axis of length 1;
+        any other index may move axes."""
+        moved = unaligned(value)
+        leading = isinstance(parts[0], ast.Constant) and parts[0].value is None
+        rest_whole = all(
+            (isinstance(p, ast.Slice) and p.lower is p.upper is p.step is None)
+            or (isinstance(p, ast.Constant) and p.value is Ellipsis)
+            for p in parts[1:]
+        )
+        if not (leading and rest_whole):
+            return moved
+        lens = base.dims.lens if base.dims is not None else ()
+        ranked = base.dims is not None and base.dims.ranked
+        return moved.with_(dims=Dims((constant_length(1), *lens), ranked))
 
     def slice_taints(self, node: ast.Subscript, part: ast.Slice, axis: int | None) -> list[Taint]:
         atoms: Atoms = {}

@@ -27,7 +27,14 @@ from retracelint.summarise.sizes import (
     _poly,
 )
 from retracelint.summarise.state import PassState
-from retracelint.summarise.syntax import _annotation_type, _clip, _dotted, _none_test
+from retracelint.summarise.syntax import (
+    _annotation_type,
+    _clip,
+    _dotted,
+    _end_relative,
+    _is_name,
+    _none_test,
+)
 from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
@@ -43,6 +50,7 @@ from retracelint.values import (
     LIST,
     NONE,
     NP_ARRAY,
+    REBIND,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -50,6 +58,9 @@ from retracelint.values import (
     CarrySrc,
     Length,
     LoopSrc,
+    ParamShapeSrc,
+    RebindSrc,
+    ResizeSrc,
     Taint,
     Value,
     join,
@@ -95,7 +106,31 @@ class Statements(PassState):
 
     def s_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
+        if node.value is not None:
+            value = self.resized_param(value, node.value)
         self.returns = value if self.returns is None else join(self.returns, value)
+
+    def resized_param(self, value: Value, node: ast.expr) -> Value:
+        """A result that is a parameter one row longer (``concatenate([p, x[None]])``) or shorter
+        (``p[1:]``) than it was given: a caller that keeps it in the argument's place resizes it."""
+        if value.dims is None:
+            return value
+        made = set()
+        for axis, length in enumerate(value.dims.lens):
+            terms = length.poly if length is not None else {}
+            atoms = [m for m in terms if m]
+            delta = terms.get((), 0)
+            if length is None or not delta or len(atoms) != 1 or len(atoms[0]) != 1:
+                continue
+            if terms[atoms[0]] != 1:
+                continue
+            sources = dict(length.atoms).get(atoms[0][0], EMPTY)
+            names = {s.name for s in sources if isinstance(s, ParamShapeSrc)}
+            if len(sources) == 1 and len(names) == 1:
+                code = "RTL102" if delta > 0 else "RTL101"
+                resize = frozenset({ResizeSrc(names.pop())})
+                made.add(Taint(code, self.mod.pos.text(node), self.loc(node), resize, axis))
+        return value.with_(shape=value.shape | made) if made else value
 
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
@@ -365,7 +400,9 @@ class Statements(PassState):
         from the previous iteration; the environment after it."""
         self.env = dict(before)
         for name in assigned & before.keys():
-            self.env[name] = self.env[name].with_(vsrc=self.env[name].vsrc | {CarrySrc(name)})
+            # Its lengths are those before the loop only on the first iteration.
+            carried = self.env[name]
+            self.env[name] = carried.with_(vsrc=carried.vsrc | {CarrySrc(name)}, dims=None)
         head()  # type: ignore[operator]
         self.block(body)
         return self.env
@@ -442,6 +479,8 @@ class Statements(PassState):
                 and not self.sized_anew(target, value)
             ):
                 value = self.grow(value, source, ast.unparse(source))
+            if self.loops and source is not None and target.id in self.env:
+                value = self.rebound(target.id, value, source)
             self.env[target.id] = value
             if source is not None:
                 self.defs[target.id] = source
@@ -492,6 +531,36 @@ class Statements(PassState):
         if keys != current.keys:
             self.env[name] = current.with_(keys=keys)
             self.defs[name] = target
+
+    def rebound(self, name: str, value: Value, source: ast.AST) -> Value:
+        """``name = f(..., name, ...)`` or ``name = name[1:]``, where ``name`` comes from the
+        previous iteration: resized by a helper, the value changes size per iteration (resolved
+        once the helper is known: a ``REBIND`` taint); cut by a constant, it shrinks."""
+        where = self.loc(source)
+        if CarrySrc(name) in self.env[name].vsrc:
+            self.carried_at.add(where)
+        elif where not in self.carried_at:
+            return value
+        loop = self.loops[-1]
+        if isinstance(source, ast.Call) and any(
+            _is_name(a, name) for a in (*source.args, *(k.value for k in source.keywords))
+        ):
+            rebind = frozenset({RebindSrc(where, name, loop)})
+            return value.with_(shape=value.shape | {Taint(REBIND, name, where, rebind)})
+        if not (
+            isinstance(source, ast.Subscript)
+            and _is_name(source.value, name)
+            and _end_relative(source.slice)
+        ):
+            return value
+        # Trimmed back after it grows (`buf = push(buf, x)` ... `buf = buf[1:]`): the growth is
+        # the finding.
+        if any(t.code in (REBIND, "RTL102") for t in value.shape):
+            return value
+        taint = Taint(
+            "RTL101", f"slice {self.mod.pos.text(source)}", where, frozenset({LoopSrc(loop)}), 0
+        )
+        return value.with_(shape=value.shape | {taint})
 
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
         # A list's own length is its axis 0; where an array grows depends on the join.

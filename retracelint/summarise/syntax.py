@@ -187,6 +187,23 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     return None
 
 
+def _end_relative(index: ast.AST) -> bool:
+    """``[1:]``, ``[:-1]``, ``[2:-2]``: a slice of axis 0 cut by constants from its ends, as long
+    as the sliced value less a constant."""
+    if not isinstance(index, ast.Slice) or index.step is not None:
+        return False
+    lower, upper = index.lower, index.upper
+    cut_start = isinstance(lower, ast.Constant) and type(lower.value) is int and lower.value > 0
+    cut_end = (
+        isinstance(upper, ast.UnaryOp)
+        and isinstance(upper.op, ast.USub)
+        and isinstance(upper.operand, ast.Constant)
+        and type(upper.operand.value) is int
+    )
+    plain_start = lower is None or cut_start
+    return (cut_start or cut_end) and plain_start and (upper is None or cut_end)
+
+
 def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
