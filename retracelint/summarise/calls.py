@@ -312,6 +312,7 @@ class Calls(PassState):
             star=star,
             receiver=receiver_arg,
             functions=self.functions_passed(node),
+            contexts=tuple(self.contexts),
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Location
 from retracelint.summarise.abstract import _kind_flip, _not_none, _unpacked
 from retracelint.summarise.loops import (
@@ -39,6 +40,7 @@ from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
     LoopInfo,
+    TraceContext,
 )
 from retracelint.values import (
     ARRAY,
@@ -149,11 +151,36 @@ class Statements(PassState):
     s_TryStar = s_Try
 
     def s_With(self, node: ast.With) -> None:
+        depth = len(self.contexts)
         for item in node.items:
             value = self.expr(item.context_expr)
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, value, item.context_expr)
+            context = self.trace_context(item.context_expr)
+            if context is not None:
+                self.contexts.append(context)
         self.block(node.body)
+        del self.contexts[depth:]
+
+    def trace_context(self, node: ast.expr) -> TraceContext | None:
+        """``jax.default_matmul_precision("float32")`` and the other context managers whose setting
+        is part of jit's trace cache key (``jitspec.TRACE_CONTEXTS``)."""
+        if not isinstance(node, ast.Call):
+            return None
+        name = self.mod.canonical(_dotted(node.func) or "")
+        spec = TRACE_CONTEXTS.get(name)
+        if spec is None:
+            return None
+        given = node.args[0] if node.args else next((k.value for k in node.keywords), None)
+        if given is None:
+            setting = spec.bare or ""
+        else:
+            try:
+                setting = repr(ast.literal_eval(given))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                setting = self.mod.pos.text(given)
+        varies = self.quiet(given).vsrc if given is not None else EMPTY
+        return TraceContext(name, setting, self.loc(node), self.mod.pos.text(node), varies)
 
     s_AsyncWith = s_With
 
