@@ -555,6 +555,7 @@ def _flip_finding(
 # contexts around a call are those written around it and those around the calls that run its function.
 _State = frozenset[TraceContext]
 _MAX_STATES = 8  # context states kept per function: a few settings, not every combination
+_MAX_FRAMES = 12  # callers followed upwards for the contexts they enter, as the propagation does
 
 
 def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
@@ -588,15 +589,18 @@ class _Contexts:
         """The states of a call in ``fn`` with the contexts ``written`` around it."""
         return {self._entered(outer, written) for outer in self.of(fn.qualname)}
 
-    def of(self, qualname: str) -> set[_State]:
+    def of(self, qualname: str, depth: int = 0) -> set[_State]:
         known = self._states.get(qualname)
         if known is not None:
             return known
-        self._states[qualname] = {frozenset()}  # a cycle adds nothing
+        self._states[qualname] = {frozenset()}  # a cycle, or a chain too long, adds nothing
+        if depth >= _MAX_FRAMES:
+            return self._states[qualname]
         states: set[_State] = set()
         for caller, index in self.frequency.callers(qualname):
             call = self.project.functions[caller].calls[index]
-            states |= self.around(self.project.functions[caller], call.contexts)
+            written = call.contexts
+            states |= {self._entered(outer, written) for outer in self.of(caller, depth + 1)}
             if len(states) >= _MAX_STATES:
                 break
         self._states[qualname] = states or {frozenset()}

@@ -36,6 +36,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _dotted,
     _given,
+    _is_name,
     _is_true,
     _literal_ints,
     _literal_strs,
@@ -413,6 +414,9 @@ class Calls(PassState):
             return combine([*args, *kwargs.values()], ty=DICT)
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
+        if canon in ("next", "min", "max") and self.from_table(node):
+            # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
+            return Value(ty=INT)
         if canon in ("min", "max", "abs", "sum") and module == "":
             return combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
         if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
@@ -438,6 +442,25 @@ class Calls(PassState):
             shape=container.shape
             | {t if ItemSrc() in t.sources else t.unlabelled() for t in element.shape},
             deps=container.deps | {unaligned_dep(d) for d in element.deps},
+        )
+
+    def from_table(self, node: ast.Call) -> bool:
+        """``next(b for b in SIZES if b >= n)``: an item picked from a constant table of ints (the
+        items themselves, whatever the condition that picks one)."""
+        if len(node.args) != 1 or node.keywords:
+            return False
+        picks = node.args[0]
+        if not isinstance(picks, ast.GeneratorExp | ast.ListComp) or len(picks.generators) != 1:
+            return False
+        comp = picks.generators[0]
+        if not (isinstance(comp.target, ast.Name) and _is_name(picks.elt, comp.target.id)):
+            return False
+        table = self.quiet(comp.iter)
+        return (
+            not table.vsrc
+            and not table.deps
+            and bool(table.items)
+            and all(item.ty == INT and not item.vsrc for item in table.items)
         )
 
     def loader(

@@ -236,6 +236,7 @@ class Expressions(PassState):
                 comp,
                 f"for {text(comp.target)} in {text(comp.iter)}",
                 self.mod.pos.span(comp.target, comp.iter),
+                items=iterable,
             )
             self.note_range(index, comp)
             self.loops.append(index)
@@ -478,7 +479,7 @@ class Expressions(PassState):
         shape: set[Taint] = set()
         covered: frozenset[Src] = EMPTY
         for taint in value.shape:
-            if taint.axis != axis:
+            if taint.axis != axis or ItemSrc() in taint.sources:  # an element's axes are its own
                 shape.add(taint)
                 continue
             kept = taint.sources & left

@@ -73,6 +73,16 @@ if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
 
 
+def _known_count(items: Value | None) -> int | None:
+    """How many items a list or tuple has, when its length is a known constant."""
+    if items is None or items.ty not in (LIST, TUPLE) or items.dims is None:
+        return None
+    length = items.dims.length(0)
+    if length is None or length.sources or length.atoms:
+        return None
+    return dict(length.terms).get((), 0)
+
+
 class Statements(PassState):
     """Statements and control flow: assignment and binding, branches joined, loops walked twice to see"""
 
@@ -254,7 +264,9 @@ class Statements(PassState):
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
         index = self.new_loop(
-            node, f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}"
+            node,
+            f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}",
+            items=iterable,
         )
         self.note_range(index, node)
 
@@ -271,7 +283,15 @@ class Statements(PassState):
         self.loop(index, node.body, lambda: self.expr(node.test))
         self.block(node.orelse)
 
-    def new_loop(self, node: ast.AST, text: str, location: Location | None = None) -> int:
+    def new_loop(
+        self,
+        node: ast.AST,
+        text: str,
+        location: Location | None = None,
+        items: Value | None = None,
+    ) -> int:
+        """The index of a loop; ``items``: what it walks, when its length may be known (a list
+        constant of the module: as few iterations as it has items)."""
         # Enclosing loops walk their body twice: the same loop statement keeps its index.
         index = self.loop_ids.get(id(node))
         if index is None:
@@ -279,7 +299,7 @@ class Statements(PassState):
             iterable = getattr(node, "iter", None)
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
             where = location or self.loc(node)
-            count = _iterations(iterable)
+            count = _iterations(iterable) or _known_count(items)
             self.fn.loops.append(LoopInfo(index, where, text, over_axes, count))
         return index
 
