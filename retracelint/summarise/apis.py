@@ -8,7 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from retracelint.summarise.syntax import _argument, _dotted
+from retracelint.summarise.syntax import _argument, _dotted, _statements
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -462,10 +462,17 @@ _X64_FLAG = "jax_enable_x64"
 _X64_ENV = "JAX_ENABLE_X64"
 
 
-def _enables_x64(tree: ast.Module) -> bool:
+def _enables_x64(tree: ast.Module, lines: set[int]) -> bool:
     """Whether the module turns on jax's 64-bit types: ``jax.config.update("jax_enable_x64", True)``,
-    ``os.environ["JAX_ENABLE_X64"] = "1"`` (or ``setdefault``), ``jax.config.jax_enable_x64 = True``."""
-    for node in ast.walk(tree):
+    ``os.environ["JAX_ENABLE_X64"] = "1"`` (or ``setdefault``), ``jax.config.jax_enable_x64 = True``;
+    ``lines``: the lines that name the flag (only the simple statements there are read)."""
+    named = (
+        stmt
+        for stmt in _statements(tree.body)
+        if isinstance(stmt, ast.Expr | ast.Assign)
+        and any(line in lines for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    )
+    for node in (sub for stmt in named for sub in ast.walk(stmt)):
         if isinstance(node, ast.Call) and len(node.args) == 2:
             name = (_dotted(node.func) or "").rpartition(".")[2]
             key = node.args[0]

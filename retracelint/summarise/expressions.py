@@ -93,6 +93,9 @@ if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
 
 
+_PLAIN_DATA = frozenset({INT, FLOAT, BOOL, STR, COMPLEX})
+
+
 def _other_shape(a: Value, b: Value) -> int | bool | None:
     """Whether two arrays surely have different shapes: False when not; else the one axis whose
     constant length differs, or None (another rank, several axes)."""
@@ -189,16 +192,26 @@ class Expressions(PassState):
     def odd_item(self, node: ast.AST, items: tuple[Value, ...]) -> Taint | None:
         """A list display whose items are arrays of different shapes, or values of different kinds (an
         array and None, two dtypes): its elements change from one to the next."""
+        first = items[0] if items else None
+        if first is None or all(item.ty in _PLAIN_DATA for item in items):
+            return None  # a list of numbers or strings is data, not a batch of inputs
         text = self.mod.pos.text(node)
         for item in items[1:]:
-            if item.ty in (LIST, TUPLE) and item.ty == items[0].ty:
+            if item.ty in (LIST, TUPLE) and item.ty == first.ty:
                 continue  # lists of different lengths: the arrays made from them say so
-            flip = _kind_flip(items[0], item, self.mod.summary.x64)
+            if (item.ty, item.dtype, item.keys, item.dims) == (
+                first.ty,
+                first.dtype,
+                first.keys,
+                first.dims,
+            ):
+                continue  # alike in every way a kind or a shape is read from
+            flip = _kind_flip(first, item, self.mod.summary.x64)
             if flip is not None:
                 code, first, then = flip
                 what = f"the items of {text} are {first}, then {then},"
                 return Taint(code, what, self.loc(node), frozenset({ItemSrc()}))
-            other = _other_shape(items[0], item)
+            other = _other_shape(first, item)
             if other is not False:
                 what = f"an item of {text} (arrays of different shapes)"
                 return Taint("RTL105", what, self.loc(node), frozenset({ItemSrc()}), other)

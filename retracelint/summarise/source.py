@@ -122,7 +122,9 @@ def summarise(
     if parsed is None:
         return summary
     text, tree = parsed
-    summary.x64 = _X64_FLAG in text.lower() and _enables_x64(tree)
+    if _X64_FLAG in text.lower():
+        flagged = {n for n, line in enumerate(text.splitlines(), 1) if _X64_FLAG in line.lower()}
+        summary.x64 = _enables_x64(tree, flagged)
     limit = sys.getrecursionlimit()
     # Python-to-Python calls do not use the C stack on 3.11+, so a long operator chain that CPython
     # itself compiles (1,000 operands) can be walked; far deeper nesting still ends as RTL000.

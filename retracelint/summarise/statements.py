@@ -241,6 +241,8 @@ class Statements(PassState):
         for name in sorted(set.intersection(*(set(env) for env in results))):
             values = [env[name] for env in results]
             for other, value in enumerate(values[1:], start=1):
+                if value is values[0]:
+                    continue  # neither branch changed it
                 flip = _kind_flip(values[0], value, self.mod.summary.x64)
                 if flip is None:
                     continue
@@ -344,6 +346,8 @@ class Statements(PassState):
         signature to a jitted function on the first iteration and the next: the value made before the
         loop is the odd one, and the finding goes there."""
         for name in sorted(before.keys() & after.keys()):
+            if after[name] is before[name]:
+                continue  # the body leaves it alone
             flip = _kind_flip(before[name], after[name], self.mod.summary.x64)
             if flip is None:
                 continue
