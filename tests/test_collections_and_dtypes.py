@@ -27,6 +27,14 @@ def _where(findings: list[Finding]) -> list[tuple[str, int, str]]:
     return [(Path(f.location.path).name, f.location.line, f.code) for f in findings]
 
 
+def _only(root: Path, where: tuple[str, int, str], severity: str) -> Finding:
+    """The one finding of the project at ``root``: where it is, and how bad."""
+    found = _run(root)
+    assert _where(found) == [where]
+    assert found[0].severity == severity
+    return found[0]
+
+
 def test_elements_made_in_one_module_and_iterated_in_another(tmp_path: Path) -> None:
     _write(
         tmp_path,
@@ -93,11 +101,9 @@ def test_a_key_added_under_a_condition_of_the_caller(tmp_path: Path) -> None:
             "        forward(collate(tokens, masks[i]))\n",
         },
     )
-    found = _run(tmp_path)
-    assert _where(found) == [("data.py", 4, "RTL403")]
-    assert found[0].severity == "warning"
+    found = _only(tmp_path, ("data.py", 4, "RTL403"), "warning")
     assert "a dict with keys {mask, tokens} in one branch and a dict with keys {tokens}" in (
-        found[0].message
+        found.message
     )
 
 
@@ -145,11 +151,9 @@ def test_a_trace_context_entered_by_a_caller_in_another_module(tmp_path: Path) -
             "        with jax.numpy_rank_promotion('allow'):\n            project(x, w)\n",
         },
     )
-    found = _run(tmp_path)
-    assert _where(found) == [("main.py", 12, "RTL405")]
-    assert found[0].severity == "warning"
-    assert found[0].message.startswith(
+    found = _only(tmp_path, ("main.py", 12, "RTL405"), "warning")
+    assert found.message.startswith(
         "jitted 'project' (" + str(tmp_path / "model.py") + ":7) is called inside"
         " `jax.default_matmul_precision('highest')` here and outside it at "
     )
-    assert "jax keys its trace cache on jax_default_matmul_precision" in found[0].message
+    assert "jax keys its trace cache on jax_default_matmul_precision" in found.message
