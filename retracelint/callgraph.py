@@ -109,6 +109,8 @@ class Project:
         self.classes: dict[str, ClassSummary] = {}
         for summary in self.modules.values():
             self._register(summary)
+        # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
+        self.x64 = any(summary.x64 for summary in self.modules.values())
         self.targets: dict[tuple[str, int], Target] = {}
         self.callers: dict[str, list[tuple[str, int]]] = {}
         self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}

@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.propagate import Cause, Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary, TraceContext
 from retracelint.values import (
     ARRAY,
     DICT,
@@ -46,6 +47,10 @@ _CHANGE = {
     "RTL102": ("grows", "length"),
     "RTL104": ("has a data-dependent shape that changes", "size"),
     "RTL105": ("changes shape", "size"),
+    # Flips: the taint says from what kind to what ("level starts as ... and is ..."), the driver when.
+    "RTL401": ("after", "weak type"),
+    "RTL402": ("after", "dtype"),
+    "RTL403": ("after", "pytree structure"),
 }
 
 _UNHASHABLE_NAMES = {
@@ -102,6 +107,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
     findings.extend(flip_findings(project, prop))
+    findings.extend(context_findings(project, prop))
     return _dedupe(findings)
 
 
@@ -478,7 +484,7 @@ def _flips(
         found = _first_flip(
             prop,
             calls,
-            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value)),
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.project.x64),
             one_body,
         )
         if found is not None:
@@ -586,6 +592,149 @@ def _flip_finding(
     )
     step = PathStep(fn.qualname, call.text, call.location)
     return _finding(code, text, arg.location, site, param, (step,))
+
+
+# -- one jitted function, two trace contexts ---------------------------------------------------------
+# Some context managers (``jitspec.TRACE_CONTEXTS``) are part of jit's trace cache key: a jitted function
+# called inside one and outside it, or inside one whose setting changes, traces once per setting. The
+# contexts around a call are those written around it and those around the calls that run its function.
+_State = frozenset[TraceContext]
+_MAX_STATES = 8  # context states kept per function: a few settings, not every combination
+_MAX_FRAMES = 12  # callers followed upwards for the contexts they enter, as the propagation does
+
+
+def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    contexts = _Contexts(project, prop)
+    by_target: dict[tuple[str, int], list[tuple[FunctionSummary, CallSite, _State]]] = {}
+    sites: dict[tuple[str, int], JitSite] = {}
+    for fn, index, target in prop.jit_calls():
+        binding = project.jit_binding(target)
+        # Called while an enclosing jit traces, it is inlined into that trace.
+        if binding is None or prop.frequency.traced(fn.qualname):
+            continue
+        call = fn.calls[index]
+        key = (target.module, target.index)
+        site = sites.setdefault(key, jit_site(binding, target))
+        yield from _varying_contexts(prop, fn, call, site)
+        for state in contexts.around(fn, call.contexts):
+            by_target.setdefault(key, []).append((fn, call, state))
+    for key, calls in by_target.items():
+        yield from _context_flips(prop, calls, sites[key])
+
+
+class _Contexts:
+    """The trace-context states (the non-default settings in force) under which functions run."""
+
+    def __init__(self, project: Project, prop: Propagation) -> None:
+        self.project = project
+        self.frequency = prop.frequency
+        self._states: dict[str, set[_State]] = {}
+
+    def around(self, fn: FunctionSummary, written: tuple[TraceContext, ...]) -> set[_State]:
+        """The states of a call in ``fn`` with the contexts ``written`` around it."""
+        return {self._entered(outer, written) for outer in self.of(fn.qualname)}
+
+    def of(self, qualname: str, depth: int = 0) -> set[_State]:
+        known = self._states.get(qualname)
+        if known is not None:
+            return known
+        self._states[qualname] = {frozenset()}  # a cycle, or a chain too long, adds nothing
+        if depth >= _MAX_FRAMES:
+            return self._states[qualname]
+        states: set[_State] = set()
+        for caller, index in self.frequency.callers(qualname):
+            call = self.project.functions[caller].calls[index]
+            written = call.contexts
+            states |= {self._entered(outer, written) for outer in self.of(caller, depth + 1)}
+            if len(states) >= _MAX_STATES:
+                break
+        self._states[qualname] = states or {frozenset()}
+        return self._states[qualname]
+
+    def _entered(self, outer: _State, written: tuple[TraceContext, ...]) -> _State:
+        """``outer`` with ``written`` entered in order: the innermost setting of an option wins, and
+        jax's default setting is no setting at all."""
+        if not written:
+            return outer
+        config = {TRACE_CONTEXTS[c.name].config: c for c in outer}
+        for context in written:
+            spec = TRACE_CONTEXTS[context.name]
+            default = (
+                "True" if spec.config == "jax_enable_x64" and self.project.x64 else spec.default
+            )
+            if context.setting == default:
+                config.pop(spec.config, None)
+            else:
+                config[spec.config] = context
+        return frozenset(config.values())
+
+
+def _setting(context: TraceContext) -> tuple[str, str]:
+    return TRACE_CONTEXTS[context.name].config, context.setting
+
+
+def _context_flips(
+    prop: Propagation, calls: list[tuple[FunctionSummary, CallSite, _State]], site: JitSite
+) -> Iterator[Finding]:
+    """Calls of one jitted function under two context states that one process runs: each state is
+    a trace; reported at a context one state has and the other has not."""
+    calls.sort(key=lambda c: c[1].location)
+    for i, (fn, call, state) in enumerate(calls):
+        mine = {_setting(c) for c in state}
+        for other_fn, other_call, other in calls[:i]:
+            theirs = {_setting(c) for c in other}
+            if mine == theirs or not _run_together(prop, fn, other_fn):
+                continue
+            # The context to change: one this call is under and the other not, else the other's.
+            extra = [c for c in state if _setting(c) not in theirs]
+            if extra:
+                yield _context_flip(extra[0], fn, call, other, other_call, site)
+            else:
+                missing = next(c for c in other if _setting(c) not in mine)
+                yield _context_flip(missing, other_fn, other_call, state, call, site)
+            break
+
+
+def _context_flip(
+    odd: TraceContext,
+    fn: FunctionSummary,
+    call: CallSite,
+    there: _State,
+    elsewhere: CallSite,
+    site: JitSite,
+) -> Finding:
+    """``call`` (in ``fn``) runs inside ``odd``; ``elsewhere`` runs under ``there``."""
+    config = TRACE_CONTEXTS[odd.name].config
+    same = next((c for c in there if TRACE_CONTEXTS[c.name].config == config), None)
+    other = f"inside `{same.text}`" if same is not None else "outside it"
+    text = (
+        f"jitted '{site.name}' ({_where(site.location)}) is called inside `{odd.text}` here and"
+        f" {other} at {_where(elsewhere.location)}; jax keys its trace cache on {config}, so the"
+        " function traces and compiles once per setting"
+    )
+    step = PathStep(fn.qualname, call.text, call.location)
+    return _finding("RTL405", text, odd.location, site, None, (step,))
+
+
+def _varying_contexts(
+    prop: Propagation, fn: FunctionSummary, call: CallSite, site: JitSite
+) -> Iterator[Finding]:
+    """A context around the call whose setting changes between executions (``for p in precisions:
+    with jax.default_matmul_precision(p): f(x)``): one trace per setting."""
+    for context in call.contexts:
+        if not context.varies:
+            continue
+        cause = next(prop.value_causes(fn, Value(vsrc=context.varies), call.loops), None)
+        if cause is None:
+            continue
+        spec = TRACE_CONTEXTS[context.name]
+        text = (
+            f"`{context.text}` changes its setting {cause.driver.text} around the call of jitted"
+            f" '{site.name}' ({_where(site.location)}); jax keys its trace cache on {spec.config},"
+            " so the function traces and compiles once per setting"
+        )
+        path = (*cause.path, PathStep(fn.qualname, call.text, call.location))
+        yield _finding("RTL405", text, context.location, site, None, path, cause.driver)
 
 
 # -- message helpers --------------------------------------------------------------------------------
