@@ -140,6 +140,25 @@ def test_a_comprehension_loop_is_named_at_its_own_line(tmp_path: Path) -> None:
     assert "loop: for i in range(1, len(x))" in message
 
 
+def test_a_permutation_of_an_array_keeps_its_shape(tmp_path: Path) -> None:
+    """``jax.random.permutation(key, x)`` shuffles an array (same shape) or permutes ``arange(n)``:
+    only a count that changes makes a new length (flowjax's training loop shuffles every epoch)."""
+    source = (
+        JIT
+        + "import jax.random as jr\n\n\n"
+        + "def epochs(key, data, n):\n"
+        + "    for _ in range(n):\n"
+        + "        key, sub = jr.split(key)\n"
+        + "        data = [jr.permutation(sub, a) for a in data]\n"
+        + "        total(jnp.stack(data))\n"
+        + "    for i in range(1, n):\n"
+        + "        total(jr.permutation(key, i))\n"
+    )
+    found = findings(tmp_path, {"shuffle.py": source})
+    line = line_of(source, "total(jr.permutation(key, i))")
+    assert [(name, at, code) for name, at, code, _ in found] == [("shuffle.py", line, "RTL105")]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="needs field values per class (accuracy-gaps G9): an attribute of a loop-carried object "

@@ -38,6 +38,9 @@ class _Sized:
     position: int | None = None
     default: int | None = None
     second: str | None = None  # "square": the keyword of the second length (at the next position)
+    # The argument may be an array instead of a length (``permutation(key, x)``): it then keeps the
+    # array's shape, so only a surely-int argument is read as a length.
+    or_array: bool = False
 
 
 _CONSTRUCTORS = {
@@ -62,7 +65,7 @@ _RANDOM_CONSTRUCTORS = {
     "randint": _Sized("shape", "shape", 1),
     "truncated_normal": _Sized("shape", "shape", 3),
     "categorical": _Sized("shape", "shape", 3),
-    "permutation": _Sized("count", None, 1),
+    "permutation": _Sized("count", None, 1, or_array=True),
     # jax.random.choice(key, a, shape=()): as many draws as `shape` says, whatever the length of `a`.
     "choice": _Sized("shape", "shape", 2),
     "rand": _Sized("dims"),

@@ -252,6 +252,15 @@ class Arrays(PassState):
         args: list[Value],
         kwargs: dict[str | None, Value],
     ) -> Value:
+        if sized.or_array:
+            given = _argument(node, sized.keyword, sized.position)
+            if given is not None and not self.int_like(given, surely=True):
+                kept = (
+                    args[sized.position]
+                    if sized.position is not None and len(args) > sized.position
+                    else None
+                )
+                return kept.with_(ty=ty, items=()) if kept is not None else Value(ty=ty)
         lens = self.made_lengths(node, sized, args, kwargs)
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
@@ -302,14 +311,15 @@ class Arrays(PassState):
             return None
         return [self.length(*self.size_poly(arg))]
 
-    def int_like(self, node: ast.AST) -> bool:
-        """Whether a size argument is one int (not a tuple of them): an int, arithmetic, a length."""
+    def int_like(self, node: ast.AST, surely: bool = False) -> bool:
+        """Whether a size argument is one int (not a tuple of them): an int, arithmetic, a length.
+        ``surely``: not a parameter or loop variable of unknown type either."""
         value = self.quiet(node)
         if value.ty == INT:
             return True
         if value.ty in (TUPLE, LIST) or value.items:
             return False
-        if isinstance(node, ast.Name) and node.id not in self.defs:
+        if isinstance(node, ast.Name) and node.id not in self.defs and not surely:
             # A parameter or loop variable of unknown type: an int, unless its name says shape.
             return value.ty == UNKNOWN and "shape" not in node.id.lower()
         node = _definition(node, self.defs)
