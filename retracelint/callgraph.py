@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from retracelint import funcrefs
+from retracelint.discover import ImportLayout
 from retracelint.funcrefs import FuncRef, Path
 from retracelint.summary import (
     Arg,
@@ -102,8 +103,12 @@ class Project:
         self,
         summaries: list[ModuleSummary],
         whole: Callable[[ModuleSummary], ModuleSummary] | None = None,
+        layout: ImportLayout | None = None,
     ) -> None:
         self._whole = whole  # loads the whole summary of a module given as a head
+        # Module keys are unique in a project (``discover``); the layout says which module an import
+        # names from each file. Without one, a dotted name is the module's key.
+        self.layout = layout
         self.modules: dict[str, ModuleSummary] = {}
         for summary in sorted(summaries, key=lambda s: s.path):
             if summary.error is None:
@@ -113,6 +118,8 @@ class Project:
         self.classes: dict[str, ClassSummary] = {}
         for summary in self.modules.values():
             self._register(summary)
+        # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
+        self.x64 = any(summary.x64 for summary in self.modules.values())
         # The first target of each call site, and all of them (a value called may be one of
         # several functions), by call site and by callee function.
         self.targets: dict[tuple[str, int], Target] = {}
@@ -287,7 +294,7 @@ class Project:
         if kind == "name":
             return self._name_targets(self.owner[fn.qualname], callee[1])
         if kind == "global":
-            return self._global_targets(callee[1])
+            return self._global_targets(callee[1], self.owner[fn.qualname])
         target = self.resolve_callee(self.owner[fn.qualname], fn, callee)
         return (target,) if target is not None else ()
 
@@ -317,18 +324,18 @@ class Project:
         local = f"{module.module}.{head}"
         defined = local in self.functions or local in self.classes
         if imported is not None and value is None and not defined:
-            return self._global_targets(f"{imported}.{rest}" if rest else imported, depth + 1)
+            dotted = f"{imported}.{rest}" if rest else imported
+            return self._global_targets(dotted, module, depth + 1)
         target = self.resolve_name(module, dotted)
         return (target,) if target is not None else ()
 
-    def _global_targets(self, dotted: str, depth: int = 0) -> tuple[Target, ...]:
-        """A module-level name by its qualified name (``pkg.mod.name``), through re-exports."""
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            module = self.modules.get(".".join(parts[:cut]))
-            if module is not None:
-                return self._name_targets(module, ".".join(parts[cut:]), depth + 1)
-        return ()
+    def _global_targets(
+        self, dotted: str, importer: ModuleSummary, depth: int = 0
+    ) -> tuple[Target, ...]:
+        """A module-level name by its qualified name (``pkg.mod.name``) as ``importer`` imports it,
+        through re-exports."""
+        found = self._module_of(dotted, importer)
+        return self._name_targets(found[0], found[1], depth + 1) if found is not None else ()
 
     def _passed_targets(
         self, fn: FunctionSummary, param: str, path: Path, agree: bool = False
@@ -479,18 +486,33 @@ class Project:
             return JitTarget(module.module, value.site, bound=False)
         imported = module.imports.get(head)
         if imported is not None:
-            return self.resolve_qualified(f"{imported}.{rest}" if rest else imported, depth + 1)
+            dotted = f"{imported}.{rest}" if rest else imported
+            return self.resolve_qualified(dotted, depth + 1, module)
         return None
 
-    def resolve_qualified(self, dotted: str, depth: int = 0) -> Target | None:
-        """A fully qualified name: the longest prefix that is a module, then a name inside it."""
+    def resolve_qualified(
+        self, dotted: str, depth: int = 0, importer: ModuleSummary | None = None
+    ) -> Target | None:
+        """A fully qualified name, as ``importer`` imports it: the longest prefix that is a module,
+        then a name inside it."""
         if depth > _MAX_DEPTH:
             return None
+        found = self._module_of(dotted, importer)
+        return self.resolve_name(found[0], found[1], depth + 1) if found is not None else None
+
+    def _module_of(
+        self, dotted: str, importer: ModuleSummary | None
+    ) -> tuple[ModuleSummary, str] | None:
+        """The longest prefix of ``dotted`` that is a module, as ``importer`` imports it, and the
+        name inside it."""
         parts = dotted.split(".")
         for cut in range(len(parts) - 1, 0, -1):
-            module = self.modules.get(".".join(parts[:cut]))
+            prefix = ".".join(parts[:cut])
+            if importer is not None and self.layout is not None:
+                prefix = self.layout.module(importer.module, prefix)
+            module = self.modules.get(prefix)
             if module is not None:
-                return self.resolve_name(module, ".".join(parts[cut:]), depth + 1)
+                return module, ".".join(parts[cut:])
         return None
 
     def _attribute(self, target: Target | None, rest: str) -> Target | None:
@@ -549,7 +571,7 @@ class Project:
     def resolve_base(self, module: ModuleSummary, base: str) -> str | None:
         if base in self.classes:
             return base
-        target = self.resolve_qualified(base) or self.resolve_name(module, base)
+        target = self.resolve_qualified(base, importer=module) or self.resolve_name(module, base)
         return target.qualname if isinstance(target, ClassTarget) else None
 
     # -- jit sites ----------------------------------------------------------------------------------
