@@ -35,6 +35,7 @@ from retracelint.values import (
     SET,
     TRANSFORM,
     CallSrc,
+    RetDep,
     Value,
     kinds_differ,
 )
@@ -496,7 +497,10 @@ def _flips(
         )
         if found is not None:
             (fn, call, arg, now), (first, before) = found
-            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now)
+            # A dtype decided inside a helper is changed there; one made in this body, at the call.
+            returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
+            made = prop.resolve(fn, arg.value).made if returned else None
+            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
 
 
@@ -587,18 +591,39 @@ def _flip_finding(
     first: Arg,
     before: str,
     now: str,
+    made: Location | None = None,
 ) -> Finding:
+    """A flip reported at the argument, or where the odd value's dtype was decided (``made``) when
+    that is elsewhere: the line to change."""
+    jitted = _jitted(site, call.text)
+    passed = f"{_code(arg.text)} here, {_code(first.text)} there"
+    if made is not None and not _within(made, arg.location):
+        said = f"this makes {now}, passed as '{param}' at {_where(arg.location)},"
+        passed = f"{_code(arg.text)} against {_code(first.text)}"
+    else:
+        made, said = arg.location, f"'{param}' gets {now} here"
     text = _sentence(
-        f"'{param}' gets {now} here but {before} at {_where(first.location)}, so"
-        f" {_jitted(site, call.text)} traces and compiles twice",
+        f"{said} but {before} at {_where(first.location)}, so {jitted} traces and compiles twice",
         [
             f"traced parameter '{param}'{_defined(site, call.text)}",
-            f"{_code(arg.text)} here, {_code(first.text)} there",
+            passed,
             f"a different {what} is a different cache entry",
         ],
     )
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding(code, text, arg.location, site, param, (step,))
+    return _finding(code, text, made, site, param, (step,))
+
+
+def _within(inner: Location, outer: Location) -> bool:
+    return (
+        inner.path == outer.path
+        and (outer.line, outer.col) <= (inner.line, inner.col)
+        and (
+            inner.end_line,
+            inner.end_col,
+        )
+        <= (outer.end_line, outer.end_col)
+    )
 
 
 # -- one jitted function, two trace contexts ---------------------------------------------------------

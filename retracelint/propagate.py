@@ -216,6 +216,7 @@ class Propagation:
             site=value.site,
             dtype=value.dtype,
             keys=value.keys,
+            made=value.made,
         )
         for dep in value.deps:
             if isinstance(dep, ParamDep):
@@ -429,7 +430,8 @@ def _merge_shape(value: Value, extra: Value) -> Value:
     if value.ty == UNKNOWN and extra.ty != UNKNOWN:
         merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref)
     if merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
-        merged = merged.with_(dtype=extra.dtype)  # the call's result is known to be an array
+        # The call's result is known to be an array.
+        merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
     return merged

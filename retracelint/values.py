@@ -363,6 +363,9 @@ class Value:
     # What is known of its lengths (arrays: per axis; lists and tuples: axis 0 is the item count).
     # Only within one function's walk: summaries export values without it.
     dims: Dims | None = field(default=None, compare=False)
+    # Where its dtype was decided (the constructor, ``astype`` or index function that made it): a
+    # dtype flip is reported there, not at a call that only passes the value on.
+    made: Location | None = field(default=None, compare=False)
 
     def with_(self, **changes: object) -> Value:
         # dataclasses.replace, without its per-field checks: values are copied a few hundred
@@ -409,6 +412,7 @@ def join(a: Value, b: Value) -> Value:
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
         dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
+        made=a.made if a.made == b.made else None,
     )
 
 

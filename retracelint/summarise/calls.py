@@ -546,10 +546,14 @@ class Calls(PassState):
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method not in _INDEX_FUNCTIONS:
                     return value
-                return value.with_(dtype=_index_dtype(method, receiver.ty == NP_ARRAY))
+                dtype = _index_dtype(method, receiver.ty == NP_ARRAY)
+                return value.with_(dtype=dtype, made=self.loc(node))
             if method == "astype" and node.args:
                 given = node.args[0]
-                made = receiver.with_(items=(), ty=ARRAY, dtype=self.dtype_given(given))
+                dtype = self.dtype_given(given)
+                made = receiver.with_(
+                    items=(), ty=ARRAY, dtype=dtype, made=self.loc(node) if dtype else None
+                )
                 return self.dtype_chosen(made, node, given)
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())

@@ -303,7 +303,9 @@ class Expressions(PassState):
     ) -> Value:
         value = self.arith_type(left, right, op)
         if value.ty == ARRAY:
-            return value.with_(dtype=_arith_dtype(left, right))
+            dtype = _arith_dtype(left, right)
+            made = next((v.made for v in (left, right) if v.dtype == dtype and v.made), None)
+            return value.with_(dtype=dtype, made=made)
         if value.ty in (LIST, TUPLE) and nodes is not None:
             return value.with_(dims=self.sequence_dims(left, right, op, nodes))
         return value
