@@ -324,6 +324,10 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             or prop.frequency.ever_traced(spec.function)
         ):
             continue
+        binding = project.jit_binding(target)
+        assert binding is not None  # every jit site has a binding, if only an empty one
+        if spec.fresh_if_bound and not _method_of_instance(binding):
+            continue  # `jax.jit(pipeline.step)` of a parameter that holds a module
         owner = project.function(spec.function)
         calls = [c for c in owner.calls if c.callee == ("jit", "", str(spec.index))]
         fresh = Value(fresh=spec.fresh_sources)
@@ -353,11 +357,19 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
                 f" {cause.driver.text}; a new function object starts with an empty cache, so every"
                 " call re-traces and re-compiles"
             )
-        binding = project.jit_binding(target)
-        assert binding is not None  # every jit site has a binding, if only an empty one
         site = jit_site(binding, target)
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
         yield _finding(code, text, spec.location, site, None, path, cause.driver)
+
+
+def _method_of_instance(binding: JitBinding) -> bool:
+    """Whether a jit wraps a method read off an instance (a new bound method per read)."""
+    wrapped = binding.wrapped
+    return (
+        wrapped is not None
+        and wrapped.kind == "method"
+        and len(binding.params) < len(wrapped.params)
+    )
 
 
 def _escaped_from_repeated(

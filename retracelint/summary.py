@@ -18,6 +18,10 @@ from retracelint.values import Value
 #   ("self", "", "m")        self.m(...) / cls.m(...) inside a method
 #   ("jit", "", "<index>")   a jit object created at jit site <index> of this module
 #   ("param", "name")        a call of parameter `name`: what every caller passes, if they agree
+#   ("recv", "m", *objs)     method m of an object whose class is found at link time: each of
+#                            ``objs`` is what the object may be (``object_ref``): a parameter (its
+#                            callers say), an object made by a call of this function (the callee
+#                            says), an instance of a class
 
 
 Callee = tuple[str, ...]
@@ -50,6 +54,9 @@ class CallSite:
     receiver: Arg | None = None  # obj in obj.method(...): the argument bound to self
     # Arguments that name a function, by position or keyword (kept in heads: linking reads them).
     functions: tuple[tuple[int | str, Callee], ...] = ()
+    # Arguments that are objects, by position or keyword: what each may be (``object_ref``), so that
+    # linking can tell the class of the parameter that receives it (kept in heads).
+    objects: tuple[tuple[int | str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,9 @@ class JitSpec:
     # A lax primitive called with a function (``lax.fori_loop(0, n, body, x)``): it traces that
     # function when it is called, not when the result is called.
     traces_on_call: bool = False
+    # `jax.jit(obj.method)` of an object whose class linking finds: a new bound method each time
+    # only if ``target`` turns out to be a method of an instance (a parameter may hold a module).
+    fresh_if_bound: bool = False
 
 
 @dataclass
@@ -112,6 +122,12 @@ class FunctionSummary:
     # only while that traces.
     traces: list[Callee] = field(default_factory=list)
     memoised: bool = False  # @functools.cache / lru_cache: runs once per distinct arguments
+    # What the object it returns may be (``object_ref``), for linking (kept in heads).
+    returned: tuple[str, ...] = ()
+    # Attributes it sets, by path from a parameter (``self.total``, ``self.cfg.lr``): every value it
+    # stores there, each where it is stored, in terms of its parameters; the value written reads the
+    # attribute's old value as a new value per call (``self.seen += 1``).
+    writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -123,6 +139,12 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
     jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
     value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
+    # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
+    # module, in order: the parameters of the __init__ they generate.
+    fields: tuple[str, ...] = ()
+    # Attributes that a pytree of this class keeps in its treedef, not as leaves (tree_flatten's aux
+    # data, static dataclass fields): a jitted function that takes the object traces per value.
+    static_fields: tuple[str, ...] = ()
     unhashable: bool = (
         False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
     )
@@ -138,6 +160,9 @@ class ModuleSummary:
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     jits: list[JitSpec] = field(default_factory=list)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
+    # Classes registered as pytrees by a call (``register_pytree_node(Cls, flatten, ...)``,
+    # ``register_dataclass(Cls, ..., meta_fields=[...])``): the class as written -> static fields.
+    pytree_static: dict[str, tuple[str, ...]] = field(default_factory=dict)
     error: str | None = None  # why the file could not be analysed
     error_line: int = 1  # where, when the parser says
     error_col: int = 1
@@ -183,6 +208,7 @@ def head_of(summary: ModuleSummary) -> ModuleSummary:
             calls=[replace(call, **left_out) for call in fn.calls],  # type: ignore[arg-type]
             returns=UNLOADED,
             yields=UNLOADED,
+            writes=UNLOADED,  # type: ignore[arg-type]
         )
         for qualname, fn in summary.functions.items()
     }

@@ -60,7 +60,39 @@ class CarrySrc:
     name: str
 
 
-Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc
+@dataclass(frozen=True)
+class Made:
+    """An object made by the call at ``at`` (element ``item`` of the tuple it returns, when given),
+    or its attribute ``path`` (dotted). Locations name calls across the whole project, so a value
+    keeps its meaning when it is returned to a caller."""
+
+    at: Location
+    item: int | None = None
+    path: str = ""
+
+    def attr(self, name: str) -> Made:
+        return Made(self.at, self.item, f"{self.path}.{name}" if self.path else name)
+
+
+# What an object value may be: a parameter of the function (its name; ``self.model`` for an
+# attribute of one), or an object made by a call.
+Obj = str | Made
+
+
+@dataclass(frozen=True)
+class FieldSrc:
+    """Varies when the attribute ``made`` (a ``Made`` with a path) varies: its value, or its shape
+    (on axis ``axis``, when given) if ``shape``."""
+
+    made: Made
+    shape: bool = False
+    axis: int | None = None
+
+    def sees(self, taint: Taint | None) -> bool:
+        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+
+
+Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc | FieldSrc
 
 
 @dataclass(frozen=True)
@@ -117,7 +149,17 @@ class IterDep:
     aligned: bool = True
 
 
-Dep = ParamDep | RetDep | IterDep
+@dataclass(frozen=True)
+class FieldDep:
+    """The value is (a view of) the attribute ``made`` (a ``Made`` with a path): it inherits the shape
+    changes of what is stored there."""
+
+    made: Made
+    fixed: frozenset[int] = frozenset()
+    aligned: bool = True
+
+
+Dep = ParamDep | RetDep | IterDep | FieldDep
 
 
 def sees(dep: Dep, taint: Taint) -> Taint | None:
@@ -262,6 +304,12 @@ class Value:
     # What is known of its lengths (arrays: per axis; lists and tuples: axis 0 is the item count).
     # Only within one function's walk: summaries export values without it.
     dims: Dims | None = field(default=None, compare=False)
+    # Which objects it may be (a parameter, an object a call made, an attribute of either): reading
+    # an attribute of it reads that attribute of each (``read_field``).
+    objs: frozenset[Obj] = EMPTY
+    # Attributes set on it here (``obj.lr = lr``, ``state.replace(step=...)``): they win over the
+    # objects' own.
+    fields: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
 
     def with_(self, **changes: object) -> Value:
         # dataclasses.replace, without its per-field checks: values are copied a few hundred
@@ -308,7 +356,70 @@ def join(a: Value, b: Value) -> Value:
         dtype=a.dtype if a.dtype == b.dtype else None,
         keys=a.keys if a.keys == b.keys else None,
         dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
+        objs=_union(a.objs, b.objs),
+        fields=a.fields if a.fields is b.fields else _join_fields(a, b),
     )
+
+
+def _join_fields(a: Value, b: Value) -> tuple[tuple[str, Value], ...]:
+    """The attributes set on either value: each may hold what one sets or what the other holds."""
+    names = sorted({name for name, _ in a.fields} | {name for name, _ in b.fields})
+    return tuple((name, join(read_field(a, name), read_field(b, name))) for name in names)
+
+
+def read_field(base: Value, attr: str) -> Value:
+    """The value of ``base.attr``: what was set on it here, else that attribute of each object it may
+    be (a parameter's ``p.attr``, named as a parameter of its own, or the attribute of an object a
+    call made), resolved along the call graph. Of a value that is no known object, only that it
+    varies with the value."""
+    for name, value in base.fields:
+        if name == attr:
+            return value
+    if not base.objs:
+        return Value(vsrc=base.vsrc, deps=parts_deps(base))
+    vsrc: set[Src] = set()
+    deps: set[Dep] = set()
+    objs: set[Obj] = set()
+    for obj in base.objs:
+        if isinstance(obj, str):
+            name = f"{obj}.{attr}"
+            vsrc.add(ParamSrc(name))
+            deps.add(ParamDep(name))
+            objs.add(name)
+        else:
+            made = obj.attr(attr)
+            vsrc.add(FieldSrc(made))
+            deps.add(FieldDep(made))
+            objs.add(made)
+    sources = frozenset(vsrc)
+    # Read off an object carried from the previous iteration of a loop: so is the attribute.
+    carried = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
+    return Value(
+        vsrc=sources | carried if carried else sources,
+        deps=frozenset(deps),
+        fresh=sources,
+        objs=frozenset(objs),
+    )
+
+
+def read_path(base: Value, path: str) -> Value:
+    """``base.a.b`` for the dotted ``path`` ``a.b``."""
+    for attr in path.split("."):
+        base = read_field(base, attr)
+    return base
+
+
+def with_field(base: Value, attr: str, value: Value) -> Value:
+    """``base`` once ``base.attr = value`` has run."""
+    kept = tuple((name, v) for name, v in base.fields if name != attr)
+    return base.with_(fields=(*kept, (attr, value)))
+
+
+def parts_deps(value: Value) -> frozenset:
+    """The values a part of ``value`` (an item, an attribute) comes from: its axes are its own."""
+    if not value.deps:
+        return EMPTY
+    return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep | FieldDep))
 
 
 def _either(a: str, b: str) -> str:
@@ -373,6 +484,8 @@ def _referred(dep: Dep) -> tuple:
         return (ParamDep, dep.name)
     if isinstance(dep, RetDep):
         return (RetDep, dep.call, dep.item)
+    if isinstance(dep, FieldDep):
+        return (FieldDep, dep.made)
     return (IterDep, dep.call, dep.loop, dep.item)
 
 
@@ -390,6 +503,8 @@ def shape_sources(value: Value) -> frozenset[Src]:
     for dep in value.deps:
         if isinstance(dep, ParamDep):
             out.add(ParamShapeSrc(dep.name))
+        elif isinstance(dep, FieldDep):
+            out.add(FieldSrc(dep.made, shape=True))
     return _frozen(out)
 
 
@@ -403,8 +518,12 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
         if taint.axis is None or taint.axis == axis:
             out |= taint.sources
     for dep in value.deps:
-        if isinstance(dep, ParamDep) and not (dep.aligned and axis in dep.fixed):
-            out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
+        if isinstance(dep, ParamDep | FieldDep) and not (dep.aligned and axis in dep.fixed):
+            seen = axis if dep.aligned else None
+            if isinstance(dep, ParamDep):
+                out.add(ParamShapeSrc(dep.name, seen))
+            else:
+                out.add(FieldSrc(dep.made, shape=True, axis=seen))
     return _frozen(out)
 
 

@@ -141,11 +141,6 @@ def test_a_comprehension_loop_is_named_at_its_own_line(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs field values per class (accuracy-gaps G9): an attribute of a loop-carried object "
-    "varies with the object, even one that every replace() passes through unchanged",
-)
 def test_an_attribute_passed_through_replace_does_not_vary(tmp_path: Path) -> None:
     source = """\
 from functools import partial

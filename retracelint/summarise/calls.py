@@ -21,6 +21,7 @@ from retracelint.summarise.apis import (
     _LOADER_PASS_METHODS,
     _MATH_INTS,
     _PARTIALS,
+    _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
     _TRANSFORMS,
@@ -68,6 +69,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     Dims,
     ItemSrc,
+    Made,
     RetDep,
     Src,
     Taint,
@@ -101,18 +103,29 @@ class Calls(PassState):
         self.note_traced(node, canon)
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
-            fresh = _fresh_kind(args[0], node.args[0], self.receiver_of(node.args[0]))
+            receiver_value = self.receiver_of(node.args[0])
+            fresh = _fresh_kind(args[0], node.args[0], receiver_value)
+            # `jax.jit(model.predict)` of a parameter or of an object a call made: a new bound
+            # method each time if the object is an instance, which linking tells (a parameter may
+            # hold a module: tests pass them).
+            if_bound = fresh is None and receiver_value is not None and bool(receiver_value.objs)
             site = self.new_jit(
                 wrapper,
                 node,
                 node.keywords,
                 target=self.callee_ref(node.args[0]),
                 target_text=self.mod.pos.text(node.args[0]),
-                fresh=fresh,
-                fresh_sources=self.context_src() if fresh == "bound method" else args[0].fresh,
+                fresh="bound method" if if_bound else fresh,
+                fresh_sources=(
+                    self.context_src() if fresh == "bound method" or if_bound else args[0].fresh
+                ),
                 lambda_node=node.args[0] if isinstance(node.args[0], ast.Lambda) else None,
+                fresh_if_bound=if_bound,
             )
             return Value(ty=JIT, site=site, fresh=self.context_src())
+        registration = _PYTREE_REGISTRATIONS.get(canon)
+        if registration is not None and node.args:
+            self.note_registration(node, registration)
         if canon in _PARTIALS and node.args:
             wrapped = self.mod.wrapper(node.args[0])
             if (
@@ -131,14 +144,19 @@ class Calls(PassState):
         ):
             return Value(ty=TRANSFORM, fresh=self.context_src())
 
+        copied = self.copied(node, canon, receiver)
+        if copied is not None:
+            return copied
+        if isinstance(func, ast.Attribute):
+            self.mutate_field(node, func.attr)
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
-            return known
+            return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callee = self.callee_of(func, dotted, receiver, callee_value)
         if callee is not None and callee[0] == "name" and not self.defined(callee[1]):
             callee = None
         index = self.record(node, callee, args, kwargs) if callee is not None else None
-        if callee is not None and callee[0] in ("name", "qual", "method", "self"):
+        if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv"):
             ty = UNKNOWN
             fresh = EMPTY
             ref = None
@@ -155,7 +173,12 @@ class Calls(PassState):
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
-            return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
+            vsrc = _args_vsrc(args, kwargs)
+            if callee[0] == "recv" and receiver is not None:
+                vsrc |= receiver.vsrc  # as for any method of an object not known here
+            # What the call returns may be an object whose attributes are read later.
+            objs = frozenset({Made(self.loc(node))}) if ty in (UNKNOWN, INSTANCE) else EMPTY
+            return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs)
         if callee is not None and callee[0] == "jit":
             return _jit_result(args, kwargs)
         return combine(
@@ -255,6 +278,9 @@ class Calls(PassState):
                 return ("method", receiver.ref, func.attr)
             if receiver.site is not None:
                 return None
+            refs = self.object_refs(receiver)
+            if refs:
+                return ("recv", func.attr, *refs)  # the class is found at link time
             if isinstance(func.value, ast.Name) and func.value.id in self.env:
                 return None  # a method of a local value we know nothing about
         if isinstance(func, ast.Name):
@@ -266,7 +292,11 @@ class Calls(PassState):
                     return ("qual", local.ref)
                 if local.param is not None:
                     return ("param", local.param)  # what the callers pass, resolved at link time
+                if local.ty == INSTANCE and local.ref and not local.ref.startswith("<"):
+                    return ("method", local.ref, "__call__")  # calling an instance
                 return None
+        if callee_value is not None and callee_value.ty == INSTANCE and callee_value.ref:
+            return ("method", callee_value.ref, "__call__")  # Model(...)(x)
         return ("name", dotted) if dotted else None
 
     def record(
@@ -283,7 +313,7 @@ class Calls(PassState):
         )
         func = node.func
         receiver_arg = None
-        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self"):
+        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self", "recv"):
             receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         site = CallSite(
@@ -306,6 +336,7 @@ class Calls(PassState):
             star=star,
             receiver=receiver_arg,
             functions=self.functions_passed(node),
+            objects=self.objects_passed(node, args, kwargs),
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1
@@ -335,6 +366,7 @@ class Calls(PassState):
         lambda_node: ast.Lambda | None = None,
         decorated: bool = False,
         traces_on_call: bool = False,
+        fresh_if_bound: bool = False,
     ) -> int:
         kw = {k.arg: k.value for k in keywords if k.arg}
         nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
@@ -358,6 +390,7 @@ class Calls(PassState):
             loops=tuple(self.loops),
             lambda_params=_params(lambda_node.args) if lambda_node is not None else None,
             traces_on_call=traces_on_call,
+            fresh_if_bound=fresh_if_bound,
         )
         existing = self._same_site(spec)
         if existing is not None:

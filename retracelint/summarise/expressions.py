@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import _element, _param_deps, _unpacked
+from retracelint.summarise.abstract import _element, _unpacked
 from retracelint.summarise.apis import _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
@@ -33,6 +33,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _BIG_DISPLAY,
     _DISPLAYS,
+    _OBJECT_VALUE,
     _SAME_VALUE,
     _dotted,
     _is_constant_data,
@@ -93,6 +94,9 @@ class Expressions(PassState):
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
             if value.param is not None and not isinstance(node, _SAME_VALUE):
                 value = value.with_(ref=None)
+            # Nor is x[0] or -x the object x (a call or an attribute says what object it makes).
+            if value.objs and not isinstance(node, _OBJECT_VALUE):
+                value = value.with_(objs=EMPTY, fields=())
             return value
         values = [
             self.expr(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
@@ -121,16 +125,6 @@ class Expressions(PassState):
             return value
         module_value = self.mod.summary.globals.get(node.id)
         return module_value if module_value is not None else UNKNOWN_VALUE
-
-    def e_Attribute(self, node: ast.Attribute) -> Value:
-        base = self.expr(node.value)
-        if node.attr == "shape" or node.attr == "size":
-            return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
-        if node.attr in ("real", "imag"):
-            return base.with_(items=(), ref=None)
-        if node.attr in ("T", "mT"):
-            return unaligned(base).with_(items=(), ref=None)
-        return Value(vsrc=base.vsrc, deps=_param_deps(base))
 
     def e_Lambda(self, node: ast.Lambda) -> Value:
         return Value(ty=LAMBDA, fresh=self.context_src())

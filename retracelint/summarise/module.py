@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from retracelint.jitspec import Wrapper
 from retracelint.summarise.apis import _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
+from retracelint.summarise.objects import declared_fields, flattened_static
 from retracelint.summarise.syntax import _blocks, _dotted, _is_true, _params, _statements
 from retracelint.summary import (
     ClassSummary,
@@ -22,6 +23,18 @@ from retracelint.values import (
 
 if TYPE_CHECKING:
     from retracelint.summarise.source import SummaryOptions, _Positions
+
+
+# Bases whose subclasses get an __init__ made from the fields declared in their body.
+_FIELD_BASES = frozenset(
+    {
+        "typing.NamedTuple",
+        "NamedTuple",
+        "flax.struct.PyTreeNode",
+        "flax.linen.Module",
+        "equinox.Module",
+    }
+)
 
 
 class _ModulePass:
@@ -126,8 +139,27 @@ class _ModulePass:
         info.value_hashed = named_tuple or frozen or {"__eq__", "__hash__"} <= defined
         if dataclass_eq and not frozen and "__hash__" not in defined:
             info.unhashable = True
+        fields, static = declared_fields(node)
+        if self._generates_init(node, bases):
+            info.fields = fields
+        flatten = next(
+            (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"),
+            None,
+        )
+        info.static_fields = static + (flattened_static(flatten) if flatten else ())
         self.summary.classes[qualname] = info
         self._declare(node.body, qualname, info)
+
+    def _generates_init(self, node: ast.ClassDef, bases: tuple[str, ...]) -> bool:
+        """Whether the class's __init__ is generated from the fields declared in its body."""
+        if any(b in _FIELD_BASES for b in bases):
+            return True
+        return any(
+            self.canonical(_dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
+                "dataclass"
+            )
+            for d in node.decorator_list
+        )
 
     def _dataclass_flags(self, node: ast.ClassDef) -> tuple[bool, bool]:
         """(frozen, eq) for a dataclass-like decorator; (False, False) when not a dataclass."""

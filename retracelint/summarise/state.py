@@ -63,9 +63,11 @@ class PassState:
                 vsrc=frozenset({ParamSrc(param.name)}),
                 deps=frozenset({ParamDep(param.name)}),
                 ref=PARAM_REF + param.name,
+                objs=frozenset({param.name}),
             )
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
-            self.env[fn.params[0].name] = Value(ty=INSTANCE, ref="<self>")
+            name = fn.params[0].name
+            self.env[name] = Value(ty=INSTANCE, ref="<self>", objs=frozenset({name}))
 
     # -- driver -------------------------------------------------------------------------------------
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
@@ -74,6 +76,8 @@ class PassState:
             self.returns = self.returns.with_(ty=returns)
         self.fn.returns = _export(self.returns)
         self.fn.yields = _export(self.yields, item=True)
+        if self.returns is not None and (self.returns.objs or self.returns.ty == INSTANCE):
+            self.fn.returned = self.object_refs(self.returns)  # type: ignore[attr-defined]
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
