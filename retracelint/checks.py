@@ -14,7 +14,8 @@ from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.propagate import Cause, Driver, Propagation
+from retracelint.objects import attribute_of
+from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -25,6 +26,7 @@ from retracelint.values import (
     FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
+    JIT,
     LAMBDA,
     LIST,
     NP_ARRAY,
@@ -32,6 +34,7 @@ from retracelint.values import (
     SCALARS,
     SET,
     TRANSFORM,
+    TUPLE,
     CallSrc,
     Value,
     kinds_differ,
@@ -72,11 +75,19 @@ _IDENTITY_NAMES = {
     PARTIAL: "a functools.partial",
     TRANSFORM: "a transformed function",
     FUNCTION: "a nested function",
+    JIT: "a jitted function",
 }
+# What to do about a static part of a pytree that changes: it is no argument the user can make traced.
+_STATIC_FIELD_FIX = (
+    "make it a leaf of the pytree (not aux data or a static field), or give it the same value (the"
+    " same object) at every call"
+)
 
 
 def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     findings: list[Finding] = []
+    # Pytrees with static parts are few: most projects have none to look for.
+    pytrees = any(project.static_fields(cls) for cls in project.classes)
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
         if binding is None or not binding.params:
@@ -111,6 +122,12 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
                 found = traced_findings(
                     prop, fn, arg, call.loops, step, site, param.name, call.text
                 )
+                if pytrees:
+                    findings.extend(
+                        static_field_findings(
+                            project, prop, fn, arg, call.loops, step, site, param.name
+                        )
+                    )
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
     findings.extend(flip_findings(project, prop))
@@ -171,35 +188,102 @@ def static_findings(
     site: JitSite,
     param: str,
 ) -> Iterator[Finding]:
-    for caller, origin, origin_loops, path in prop.static_candidates(fn, arg, loops, (step,)):
-        value = prop.resolve(caller, origin.value)
-        described = f"'{param}' of jitted '{site.name}' ({_where(site.location)})"
-        unhashable = _unhashable(project, caller, value)
+    subject = f"static parameter '{param}' of jitted '{site.name}' ({_where(site.location)})"
+    candidates = prop.static_candidates(fn, arg, loops, (step,))
+    yield from _static_value_findings(project, prop, candidates, subject, site, param)
+
+
+def static_field_findings(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    loops: tuple[int, ...],
+    step: PathStep,
+    site: JitSite,
+    param: str,
+) -> Iterator[Finding]:
+    """A traced argument that is a custom pytree keeps some of its attributes in its treedef (aux
+    data, static dataclass fields): jit's cache key holds them as it holds a static argument. Each is
+    checked where its value is made (the constructor's argument, what ``__init__`` computes)."""
+    value = prop.resolve(fn, arg.value)
+    for cls in sorted(prop.classes_of_value(fn, value)):
+        for attr in project.static_fields(cls):
+            subject = (
+                f"static field '{attr}' of {project.classes[cls].name} (part of its pytree's"
+                f" treedef) in traced parameter '{param}' of jitted '{site.name}'"
+                f" ({_where(site.location)})"
+            )
+            field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
+            candidates = prop.field_candidates(fn, field, loops, (step,))
+            yield from _static_value_findings(
+                project, prop, candidates, subject, site, param, _STATIC_FIELD_FIX
+            )
+
+
+def _static_value_findings(
+    project: Project,
+    prop: Propagation,
+    candidates: list[Candidate],
+    subject: str,
+    site: JitSite,
+    param: str,
+    fix: str = "",
+) -> Iterator[Finding]:
+    """The static value ``subject`` names, made at each of ``candidates``: unhashable (RTL203), a
+    new object hashed by identity (RTL204), a value that changes (RTL202 for floats, RTL201). The
+    finding of a static argument is told at the outermost argument that carries the change; that of
+    a static field where its value is made (``fix`` given)."""
+    for caller, origin, origin_loops, path in candidates:
+        value = prop.concrete(caller, prop.resolve(caller, origin.value))
+        # jax compares a pytree's metadata by equality (a list or a dict will do), not an array's.
+        unhashable = (
+            (_UNHASHABLE_NAMES.get(value.ty) if value.ty in (ARRAY, NP_ARRAY) else None)
+            if fix
+            else _unhashable(project, caller, value)
+        )
         if unhashable:
-            yield _static_finding(
+            error = (
+                "jax raises ValueError when it compares the pytree's metadata (arrays cannot be"
+                " metadata fields)"
+                if fix
+                else "jax raises ValueError: Non-hashable static arguments at call time"
+            )
+            yield _finding(
                 "RTL203",
-                f"static parameter {described} receives {unhashable} ({origin.text}){_via(path)};"
-                " jax raises ValueError: Non-hashable static arguments at call time",
-                origin,
+                f"{subject} receives {unhashable} ({origin.text}){_via(path)}; {error}",
+                origin.location,
                 site,
                 param,
                 path,
+                fix=fix,
             )
             continue
         identity = _identity_hashed(project, caller, value)
-        if identity:
-            cause = next(prop.fresh_causes(caller, value, origin_loops), None)
+        fresh = (
+            (
+                f"{identity} ({origin.text})",
+                next(prop.fresh_causes(caller, value, origin_loops), None),
+            )
+            if identity
+            else _fresh_part(
+                project, prop, caller, Arg(value, origin.location, origin.text), origin_loops
+            )
+        )
+        if fresh is not None:
+            what, cause = fresh
             if cause is not None:
-                yield _static_finding(
+                yield _finding(
                     "RTL204",
-                    f"static parameter {described} receives {identity} ({origin.text}) made anew"
-                    f" {cause.driver.text}{_via((*cause.path, *path))}; it is hashed by identity,"
-                    " so every new object re-traces and re-compiles",
-                    origin,
+                    f"{subject} receives {what} made anew {cause.driver.text}"
+                    f"{_via((*cause.path, *path))}; it is hashed by identity, so every new object"
+                    " re-traces and re-compiles",
+                    origin.location,
                     site,
                     param,
                     (*cause.path, *path),
                     cause.driver,
+                    fix=fix,
                 )
             continue
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
@@ -208,42 +292,57 @@ def static_findings(
         if cause is None:
             continue
         full_path = (*cause.path, *path)
-        reported = cause.arg or origin
+        reported = origin if fix else cause.arg or origin
         if value.ty in (FLOAT, FLOAT_LIKE):
-            yield _static_finding(
-                "RTL202",
-                f"static parameter {described} receives the float {origin.text}, which changes"
+            text = (
+                f"{subject} receives the float {origin.text}, which changes"
                 f" {cause.driver.text}{_via(full_path)}; every new float value re-traces and"
-                " re-compiles (and nan never matches)",
-                reported,
-                site,
-                param,
-                full_path,
-                cause.driver,
+                " re-compiles (and nan never matches)"
             )
+            code = "RTL202"
         else:
-            yield _static_finding(
-                "RTL201",
-                f"static parameter {described} receives {origin.text}, which changes"
-                f" {cause.driver.text}{_via(full_path)}; each new value re-traces and re-compiles",
-                reported,
-                site,
-                param,
-                full_path,
-                cause.driver,
+            text = (
+                f"{subject} receives {origin.text}, which changes"
+                f" {cause.driver.text}{_via(full_path)}; each new value re-traces and re-compiles"
             )
+            code = "RTL201"
+        yield _finding(code, text, reported.location, site, param, full_path, cause.driver, fix)
 
 
-def _static_finding(
-    code: str,
-    text: str,
-    origin: Arg,
-    site: JitSite,
-    param: str,
-    path: tuple[PathStep, ...],
-    driver: Driver | None = None,
-) -> Finding:
-    return _finding(code, text, origin.location, site, param, path, driver)
+def _fresh_part(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    container: Arg,
+    loops: tuple[int, ...],
+) -> tuple[str, Cause | None] | None:
+    """A tuple, a NamedTuple or a frozen dataclass hashes its items: one that holds an object hashed
+    by identity made anew (a lambda, a nested def, a jitted function) is as new as that object."""
+    value = container.value
+    parts: list[tuple[str, list[Candidate]]] = [
+        (f"a tuple whose item {i} is", [(fn, Arg(item, container.location, ""), loops, ())])
+        for i, item in enumerate(value.items)
+        if value.ty == TUPLE
+    ]
+    for cls in sorted(prop.classes_of_value(fn, value)):
+        if not project.classes[cls].value_hashed:
+            continue
+        name = project.classes[cls].name
+        for attr in project.init_fields(cls):
+            field = Arg(attribute_of(value, attr), container.location, attr)
+            parts.append(
+                (f"a {name} whose field '{attr}' is", prop.field_candidates(fn, field, loops, ()))
+            )
+    for what, candidates in parts:
+        for owner, part, loops, path in candidates:
+            identity = _identity_hashed(project, owner, part.value)
+            if identity is None:
+                continue
+            cause = next(prop.fresh_causes(owner, part.value, loops), None)
+            if cause is not None:
+                described = f"{container.text}, {what} {identity}"
+                return described, replace(cause, path=(*cause.path, *path))
+    return None
 
 
 def _finding(

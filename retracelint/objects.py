@@ -34,7 +34,7 @@ from retracelint.values import (
 )
 
 if TYPE_CHECKING:
-    from retracelint.propagate import Propagation
+    from retracelint.propagate import Candidate, Propagation
 
 _MAX_DEPTH = 8  # factories and constructors followed to find where one attribute is made
 _MAX_ORIGINS = 12  # origins kept per attribute
@@ -48,6 +48,8 @@ class ObjectModel:
     """The attributes of objects, for ``Propagation`` (which it is mixed into)."""
 
     _made: dict[Made, list[Origin]]
+    _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]]
+    _classes: dict[tuple[str, Value], frozenset[str]]
 
     def made_origins(self: Propagation, made: Made, depth: int = 0) -> list[Origin]:
         """Where attribute ``made.path`` of the object made by the call at ``made.at`` is made."""
@@ -101,9 +103,10 @@ class ObjectModel:
                 if owner is not callee:
                     out.append((owner, arg, path))
                     continue
-                # Made from the factory's parameters: this call's arguments (object sensitivity).
+                # Made from the factory's parameters: this call's arguments (object sensitivity),
+                # where the factory makes it.
                 value = self.substitute(arg.value, call, callee, target.bound, None, receiver)
-                out.append((fn, Arg(value, call.location, call.text), (*path, step)))
+                out.append((fn, Arg(value, arg.location, arg.text), (*path, step)))
             return out
         if target is None:
             # A call not linked: its attributes vary with its arguments, as its result does.
@@ -162,7 +165,7 @@ class ObjectModel:
                 value = self.substitute(stored.value, call, init_fn, True, None, made)
                 passed = stored.value.param
                 given = project_arg(call, init_fn, passed) if passed is not None else None
-                where = given or Arg(value, call.location, call.text)
+                where = given or Arg(value, call.location, f"{call.text}(...)")
                 out.append((fn, Arg(value, where.location, where.text), ()))
         elif attr in project.init_fields(cls):
             given = _field_arg(call, project.init_fields(cls), attr)
@@ -185,37 +188,72 @@ class ObjectModel:
                     out.append((method, stored))
         return out
 
-    def field_values(
-        self: Propagation, fn: FunctionSummary, value: Value, depth: int = 0
-    ) -> list[tuple[FunctionSummary, Value]]:
-        """The values an attribute read (``value``, in ``fn``) may have, each in the function that
-        makes it: its type, identity and items, which a symbolic read does not say. Empty when
-        ``value`` is no attribute read, or its origins are not known."""
-        if depth > _MAX_DEPTH or not value.objs or value.ty != UNKNOWN:
+    def field_candidates(
+        self: Propagation,
+        fn: FunctionSummary,
+        arg: Arg,
+        loops: tuple[int, ...],
+        path: tuple[PathStep, ...],
+    ) -> list[Candidate]:
+        """The places where the value of an attribute read (``arg``, at a point of ``fn`` inside
+        ``loops``) is made, as ``static_candidates`` gives them for a parameter: the argument of
+        a constructor call, a value ``__init__`` computes, a method's store, each with the loops
+        of its own function that count (those of ``fn`` only in ``fn``). Empty when ``arg`` is no
+        attribute read, or where its value is made is not known."""
+        return [(o, a, at, (*p, *path)) for o, a, at, p in self._places(fn, arg.value, loops)]
+
+    def _places(
+        self: Propagation, fn: FunctionSummary, value: Value, loops: tuple[int, ...]
+    ) -> list[Candidate]:
+        if not _is_read(value):
             return []
-        out: list[tuple[FunctionSummary, Value]] = []
+        key = (fn.qualname, value, loops)
+        known = self._place_memo.get(key)
+        if known is not None:
+            return known
+        self._place_memo[key] = []  # an attribute reached again while resolving itself: nothing
+        out: list[Candidate] = []
         for obj in sorted(value.objs, key=str):
-            if isinstance(obj, Made) and obj.path:
-                origins = [(o, a.value) for o, a, _ in self.made_origins(obj)]
-            elif isinstance(obj, str) and "." in obj:
+            if isinstance(obj, Made):
                 origins = [
-                    (caller, arg.value) for caller, _, arg, _ in self.caller_args(fn, obj)
-                ] + [(m, s.value) for m, s in self.self_stores(fn, obj)]
+                    (owner, found, loops if owner is fn else (), steps)
+                    for owner, found, steps in self.made_origins(obj)
+                ]
             else:
-                return []
-            for owner, found in origins:
-                out.extend(self.field_values(owner, found, depth + 1) or [(owner, found)])
-                if len(out) >= _MAX_ORIGINS:
-                    return out
+                origins = self._passed_attribute(fn, obj) + [
+                    (method, stored, (), ()) for method, stored in self.self_stores(fn, obj)
+                ]
+            for owner, found, at, steps in origins:
+                if not _is_read(found.value):
+                    out.append((owner, found, at, steps))
+                    continue
+                for o, a, a_at, more in self._places(owner, found.value, at):
+                    out.append((o, a, a_at, (*more, *steps)))
+        self._place_memo[key] = out = out[:_MAX_ORIGINS]
         return out
+
+    def _passed_attribute(self: Propagation, fn: FunctionSummary, name: str) -> list[Candidate]:
+        """For ``p.attr`` in ``fn``: the attribute of the object each caller passes for ``p``
+        (a caller that passes no object says nothing of it)."""
+        head, _, path = name.partition(".")
+        return [
+            (
+                caller,
+                Arg(read_path(passed.value, path), passed.location, f"{passed.text}.{path}"),
+                call.loops,
+                (step,),
+            )
+            for caller, call, passed, step in self.passed_for(fn, head, receiver=True)
+            if passed.value.objs or passed.value.fields
+        ]
 
     def concrete(self: Propagation, fn: FunctionSummary, value: Value) -> Value:
         """``value`` with what the origins of an attribute read say of its type and identity."""
-        found = self.field_values(fn, value)
+        found = [c[1].value for c in self._places(fn, value, ())]
         if not found:
             return value
-        kinds = found[0][1]
-        for _, other in found[1:]:
+        kinds = found[0]
+        for other in found[1:]:
             kinds = join(kinds, other)
         return value.with_(ty=kinds.ty, ref=kinds.ref, items=kinds.items, site=kinds.site)
 
@@ -239,6 +277,16 @@ class ObjectModel:
         self: Propagation, fn: FunctionSummary, value: Value, depth: int = 0
     ) -> frozenset[str]:
         """The project classes ``value`` (in ``fn``) may be an instance of, as far as known."""
+        key = (fn.qualname, value)
+        known = self._classes.get(key)
+        if known is None:
+            self._classes[key] = EMPTY  # reached again while resolving itself: nothing new
+            self._classes[key] = known = self._classes_of(fn, value, depth)
+        return known
+
+    def _classes_of(
+        self: Propagation, fn: FunctionSummary, value: Value, depth: int
+    ) -> frozenset[str]:
         out: set[str] = set()
         if value.ty == INSTANCE and value.ref and not value.ref.startswith("<"):
             cls = self.project.class_named(self.project.owner[fn.qualname], value.ref)
@@ -252,8 +300,8 @@ class ObjectModel:
             elif isinstance(obj, str) and "." not in obj:
                 for caller, _, arg, _ in self.caller_args(fn, obj):
                     out |= self.classes_of_value(caller, arg.value, depth + 1)
-        for owner, found in self.field_values(fn, value):
-            out |= self.classes_of_value(owner, found, depth + 1)
+        for owner, found, _, _ in self._places(fn, value, ()):
+            out |= self.classes_of_value(owner, found.value, depth + 1)
         return frozenset(out)
 
     def made_classes(self: Propagation, made: Made, depth: int) -> frozenset[str]:
@@ -268,6 +316,18 @@ class ObjectModel:
             if callee.returns is not None:
                 return self.classes_of_value(callee, callee.returns, depth + 1)
         return EMPTY
+
+
+def _is_read(value: Value) -> bool:
+    """Whether ``value`` is an attribute read whose origins are resolved along the call graph."""
+    return (
+        value.ty == UNKNOWN
+        and bool(value.objs)
+        and all(
+            (isinstance(o, Made) and o.path) or (isinstance(o, str) and "." in o)
+            for o in value.objs
+        )
+    )
 
 
 def attribute_of(value: Value, path: str) -> Value:

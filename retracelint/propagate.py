@@ -70,7 +70,10 @@ class Propagation(ObjectModel):
     _returns: dict[str, Value | None] = field(default_factory=dict)
     _forwards: dict[tuple[str, str, int], list[Candidate]] = field(default_factory=dict)
     _made: dict[Made, list[Origin]] = field(default_factory=dict)
-    _fields: dict[tuple[Made, str], list[Cause]] = field(default_factory=dict)
+    _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]] = field(
+        default_factory=dict
+    )
+    _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -379,6 +382,17 @@ class Propagation(ObjectModel):
     ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
         """Each known call of ``fn`` that passes ``param``: the caller, the call, the argument, the step."""
         head, _, path = param.partition(".")
+        for caller, call, passed, step in self.passed_for(fn, head, bool(path)):
+            if path:
+                value = attribute_of(passed.value, path)
+                passed = Arg(value, passed.location, f"{passed.text}.{path}")
+            yield caller, call, passed, step
+
+    def passed_for(
+        self, fn: FunctionSummary, param: str, receiver: bool = False
+    ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
+        """Each known call of ``fn`` that passes ``param``; with ``receiver``, a method's ``self``
+        is the object the method is called on."""
         for caller_name, index in self.project.callers.get(fn.qualname, ()):
             caller = self.project.function(caller_name)
             call = caller.calls[index]
@@ -387,13 +401,10 @@ class Propagation(ObjectModel):
             bound = isinstance(target, ClassTarget) or (
                 isinstance(target, FuncTarget | JitTarget) and target.bound
             )
-            if path and bound and fn.params and head == fn.params[0].name:
-                passed = call.receiver  # `self.attr`: the attribute of the object it is called on
+            if receiver and bound and fn.params and param == fn.params[0].name:
+                passed = call.receiver
             else:
-                passed = bind_arg(call, fn.params, 1 if bound else 0, head)
-            if passed is not None and path:
-                value = attribute_of(passed.value, path)
-                passed = Arg(value, passed.location, f"{passed.text}.{path}")
+                passed = bind_arg(call, fn.params, 1 if bound else 0, param)
             if passed is not None:
                 yield caller, call, passed, PathStep(caller.qualname, call.text, call.location)
 

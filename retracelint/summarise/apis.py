@@ -147,7 +147,8 @@ _TRANSFORMS = {
 }
 
 
-_PARTIALS = {"functools.partial", "partial"}
+# jax.tree_util.Partial is a functools.partial too: a new object, hashed by identity.
+_PARTIALS = {"functools.partial", "partial", "jax.tree_util.Partial"}
 
 
 # Attributes of arrays that are no object's field: they vary with the array.

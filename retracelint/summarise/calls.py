@@ -167,7 +167,8 @@ class Calls(PassState):
                 f"{self.mod.module}.{dotted}" in self.mod.summary.classes
                 or _looks_like_class(dotted or "")
             ):
-                ty, ref, fresh = INSTANCE, dotted, self.context_src()
+                # Absolute, so that it still names the class where the value is returned to.
+                ty, ref, fresh = INSTANCE, self.class_name(dotted or ""), self.context_src()
             elif callee[0] == "name" and self.is_jitted(dotted or ""):
                 ty = _jit_result(args, kwargs).ty
             elif callee[0] == "name":
@@ -294,7 +295,8 @@ class Calls(PassState):
                     return ("param", local.param)  # what the callers pass, resolved at link time
                 if local.ty == INSTANCE and local.ref and not local.ref.startswith("<"):
                     return ("method", local.ref, "__call__")  # calling an instance
-                return None
+                refs = self.object_refs(local)
+                return ("recv", "__call__", *refs) if refs else None
         if callee_value is not None and callee_value.ty == INSTANCE and callee_value.ref:
             return ("method", callee_value.ref, "__call__")  # Model(...)(x)
         return ("name", dotted) if dotted else None

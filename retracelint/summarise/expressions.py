@@ -638,4 +638,7 @@ class Expressions(PassState):
         for dep in iterable.deps:
             if isinstance(dep, RetDep):
                 deps.add(IterDep(dep.call, index))
+        protocol = self.iterated(iterable, index, node)  # type: ignore[attr-defined]
+        if protocol is not None:
+            deps.add(IterDep(protocol, index))
         return Value(vsrc=iterable.vsrc | {src}, shape=frozenset(shape), deps=frozenset(deps))

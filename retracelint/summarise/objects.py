@@ -19,13 +19,14 @@ from retracelint.summarise.apis import _ARRAY_ATTRIBUTES, _COPIES, _LIST_GROW_ME
 from retracelint.summarise.loops import set_path
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _clip, _dotted, _literal_strs
-from retracelint.summary import Arg
+from retracelint.summary import Arg, CallSite
 from retracelint.values import (
     EMPTY,
     INSTANCE,
     INT,
     LIST,
     TUPLE,
+    UNKNOWN,
     CallSrc,
     Made,
     ParamDep,
@@ -158,6 +159,31 @@ class Objects(PassState):
                 return None  # **changes: which attributes change is not known
             made = with_field(made, keyword.arg, self.quiet(keyword.value))
         return made.with_(fresh=self.context_src())
+
+    def iterated(self, iterable: Value, loop: int, node: ast.AST) -> int | None:
+        """``for batch in loader``: iterating an object runs its ``__iter__`` (most often a
+        generator), once per run of the loop statement: a call the linker resolves like any method
+        call, whose items are what it yields."""
+        if not self.recording or not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        if iterable.ty == INSTANCE and iterable.ref and not iterable.ref.startswith("<"):
+            callee: tuple[str, ...] = ("method", iterable.ref, "__iter__")
+        elif iterable.ty in (UNKNOWN, INSTANCE) and iterable.objs:
+            callee = ("recv", "__iter__", *self.object_refs(iterable))
+        else:
+            return None
+        text = self.mod.pos.text(node)
+        site = CallSite(
+            callee=callee,
+            text=f"{text}.__iter__",
+            args=(),
+            kwargs=(),
+            location=self.loc(node),
+            loops=tuple(i for i in self.loops if i != loop),
+            receiver=Arg(iterable, self.loc(node), text),
+        )
+        self.fn.calls.append(site)
+        return len(self.fn.calls) - 1
 
     # -- what objects are, for the linker ---------------------------------------------------------------
     def object_refs(self, value: Value) -> tuple[str, ...]:
