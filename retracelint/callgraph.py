@@ -1,15 +1,17 @@
 """Link module summaries into one project: resolve every call site to a function or a jit site.
 
 Resolution is import-aware and deliberately narrow: names through the module's own definitions and
-imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` through the class and
-its bases, ``obj.m`` where ``obj`` was made by a class we know. Calls that cannot be resolved are dropped,
-never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
+imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` and ``super().m``
+through the class and its bases, ``obj.m`` where ``obj`` was made by a class we know, or where every
+caller, callee or store says what ``obj`` is (``_link_deferred``). Calls that cannot be resolved are
+dropped, never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import networkx as nx
 
@@ -25,6 +27,7 @@ from retracelint.summary import (
     Param,
 )
 
+_T = TypeVar("_T")
 _MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
 _MAX_ROUNDS = 4  # rounds of linking calls resolved by their callers (each may type a parameter)
 # Method names of builtin containers, strings, files, arrays and the module APIs of jax libraries:
@@ -181,7 +184,12 @@ class Project:
             for index, call in enumerate(fn.calls):
                 if call.callee[0] == "recv":
                     continue  # typed by its callers: ``_link_deferred``
-                key = (module.module, call.callee) if call.callee[0] != "self" else None
+                # `self.m` and `super().m` depend on the class of the calling method.
+                key = (
+                    (module.module, call.callee)
+                    if call.callee[0] not in ("self", "super")
+                    else None
+                )
                 found = known.get(key) if key else None
                 if found is None:
                     target = self.resolve_call(module, fn, call)
@@ -321,25 +329,42 @@ class Project:
     def _classes_passed(self, fn: FunctionSummary, param: str, depth: int) -> frozenset[str] | None:
         """The classes of what every caller passes for ``param``; None unless each passes an
         object of known classes."""
-        if "." in param:
-            return None
         first = fn.params[0].name if fn.params else None
-        if fn.kind in ("method", "classmethod") and param == first:
+        head, _, attr = param.partition(".")
+        if fn.kind in ("method", "classmethod") and head == first:
             cls = self._enclosing_class(fn)
-            return frozenset({cls}) if cls and fn.kind == "method" else None
-        sites = self.callers.get(fn.qualname)
-        if not sites:
+            if not cls or fn.kind != "method" or "." in attr:
+                return None
+            return self._field_classes(cls, attr, depth) if attr else frozenset({cls})
+        if attr:
+            return None
+        if not self.callers.get(fn.qualname):
             return None
         out: set[str] = set()
-        for caller_name, index in sites:
-            caller = self.functions[caller_name]
-            call = caller.calls[index]
-            target = self.targets[(caller_name, index)]
-            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
-            refs = _passed_refs(call, fn.params, 1 if bound else 0, param)
+        for caller, call, offset in self._calls_of(fn):
+            refs = _passed_entry(call.objects, call, fn.params, offset, param)
             if refs is None:
                 return None
-            classes = self.classes_of(self.owner[caller_name], caller, refs, depth + 1)
+            classes = self.classes_of(self.owner[caller.qualname], caller, refs, depth + 1)
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def _field_classes(self, cls: str, attr: str, depth: int) -> frozenset[str] | None:
+        """The classes of what the methods of ``cls`` store in ``self.attr``; None unless every
+        store is of an object of known classes."""
+        stores = [
+            s for klass in self.mro(cls) for s in self.classes[klass].field_objects.get(attr, ())
+        ]
+        if not stores:
+            return None
+        out: set[str] = set()
+        for method, refs in stores:
+            fn = self.functions.get(method)
+            classes = (
+                self.classes_of(self.owner[method], fn, refs, depth + 1) if fn and refs else None
+            )
             if classes is None:
                 return None
             out |= classes
@@ -363,24 +388,28 @@ class Project:
             }
         return self._calls_at.get(location)
 
+    def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
+        """Each linked call of ``fn``: the caller, the call, and how many leading parameters it
+        binds itself (``self`` of a method called on an instance, or of a class called)."""
+        for caller_name, index in self.callers.get(fn.qualname, ()):
+            target = self.targets[(caller_name, index)]
+            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
+            caller = self.functions[caller_name]
+            yield caller, caller.calls[index], 1 if bound else 0
+
     def _passed(self, fn: FunctionSummary, param: str, depth: int) -> Target | None:
         """What every caller of ``fn`` passes for ``param`` as a function; None unless they agree."""
         found: set[Target] = set()
-        sites = self.callers.get(fn.qualname, [])
-        if not sites or depth > _MAX_DEPTH:
+        if not self.callers.get(fn.qualname) or depth > _MAX_DEPTH:
             return None
-        for caller_name, index in sites:
-            caller = self.functions[caller_name]
-            call = caller.calls[index]
-            target = self.targets[(caller_name, index)]
-            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
-            ref = _function_passed(call, fn.params, 1 if bound else 0, param)
+        for caller, call, offset in self._calls_of(fn):
+            ref = _passed_entry(call.functions, call, fn.params, offset, param)
             if ref is None:
                 return None
             if ref[0] == "param":
                 passed = self._passed(caller, ref[1], depth + 1)
             else:
-                passed = self.resolve_callee(self.owner[caller_name], caller, ref)
+                passed = self.resolve_callee(self.owner[caller.qualname], caller, ref)
             if passed is None:
                 return None
             found.add(passed)
@@ -411,6 +440,11 @@ class Project:
         if kind == "self":
             cls = self._enclosing_class(fn)
             return self.member(cls, callee[2]) if cls else None
+        if kind == "super":
+            cls = self._enclosing_class(fn)
+            bases = self.mro(cls)[1:] if cls else []
+            found = next((b for b in bases if callee[2] in self.classes[b].methods), None)
+            return self.member(found, callee[2]) if found else None
         if kind == "method":
             cls = self._class_named(module, callee[1])
             return self.member(cls, callee[2]) if cls else None
@@ -678,30 +712,22 @@ def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
     return positional[index].name if 0 <= index < len(positional) else None
 
 
-def _passed_refs(
-    call: CallSite, params: tuple[Param, ...], offset: int, name: str
-) -> tuple[str, ...] | None:
-    """What the object that ``call`` passes for parameter ``name`` may be, if it passes one."""
-    passed = dict(call.objects)
-    if name in passed:
-        return passed[name]
-    positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]
-    if name in positional and not call.star:
-        return passed.get(positional.index(name))
-    return None
-
-
 def _is_attribute_ref(ref: str) -> bool:
     """An attribute of a parameter (``p:self.model``) or of an object a call made."""
     kind, _, rest = ref.partition(":")
     return (kind == "p" and "." in rest) or (kind == "m" and not rest.endswith(":"))
 
 
-def _function_passed(
-    call: CallSite, params: tuple[Param, ...], offset: int, name: str
-) -> Callee | None:
-    """The function named by the argument ``call`` passes for parameter ``name``, if it names one."""
-    passed = dict(call.functions)
+def _passed_entry(
+    entries: tuple[tuple[int | str, _T], ...],
+    call: CallSite,
+    params: tuple[Param, ...],
+    offset: int,
+    name: str,
+) -> _T | None:
+    """What ``entries`` (of ``call``: its ``functions`` or ``objects``, by position or keyword) say
+    of the argument passed for parameter ``name``, if they say something."""
+    passed = dict(entries)
     if name in passed:
         return passed[name]
     positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]

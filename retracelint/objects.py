@@ -161,7 +161,7 @@ class ObjectModel:
         made = Value(objs=frozenset({Made(call.location)}))
         if isinstance(init, FuncTarget):
             init_fn = project.function(init.qualname)
-            for stored in init_fn.writes.get(_self_path(init_fn, attr), ()):
+            for stored in self.init_stores(init_fn, attr, made, 0):
                 value = self.substitute(stored.value, call, init_fn, True, None, made)
                 passed = stored.value.param
                 given = project_arg(call, init_fn, passed) if passed is not None else None
@@ -173,6 +173,24 @@ class ObjectModel:
                 out.append((fn, given, ()))
         for method, stored in self.stores(cls, attr):
             out.append((method, stored, ()))
+        return out
+
+    def init_stores(
+        self: Propagation, init: FunctionSummary, attr: str, made: Value, depth: int
+    ) -> list[Arg]:
+        """What an ``__init__`` stores in ``self.attr``, itself or through ``super().__init__(...)``
+        (in terms of its own parameters)."""
+        out = list(init.writes.get(_self_path(init, attr), ()))
+        for index, call in enumerate(init.calls):
+            target = self.project.targets.get((init.qualname, index))
+            if call.callee[:1] != ("super",) or not isinstance(target, FuncTarget):
+                continue
+            base = self.project.function(target.qualname)
+            if base.name != "__init__" or depth > _MAX_DEPTH:
+                continue
+            for stored in self.init_stores(base, attr, made, depth + 1):
+                value = self.substitute(stored.value, call, base, True, None, made)
+                out.append(Arg(value, stored.location, stored.text))
         return out
 
     def stores(self: Propagation, cls: str, attr: str) -> list[tuple[FunctionSummary, Arg]]:

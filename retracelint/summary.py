@@ -16,6 +16,7 @@ from retracelint.values import Value
 #   ("name", "a.b.c")        a global, import or dotted attribute chain
 #   ("method", "Cls", "m")   method m called on an instance of class Cls (a name in module scope)
 #   ("self", "", "m")        self.m(...) / cls.m(...) inside a method
+#   ("super", "", "m")       super().m(...) inside a method: m of the classes after this one
 #   ("jit", "", "<index>")   a jit object created at jit site <index> of this module
 #   ("param", "name")        a call of parameter `name`: what every caller passes, if they agree
 #   ("recv", "m", *objs)     method m of an object whose class is found at link time: each of
@@ -145,6 +146,9 @@ class ClassSummary:
     # Attributes that a pytree of this class keeps in its treedef, not as leaves (tree_flatten's aux
     # data, static dataclass fields): a jitted function that takes the object traces per value.
     static_fields: tuple[str, ...] = ()
+    # What its methods store in ``self.attr``, for linking: per attribute, each store's method and
+    # what the stored object may be (``object_ref``; none when it is no known object).
+    field_objects: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)
     unhashable: bool = (
         False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
     )

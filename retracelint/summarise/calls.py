@@ -156,7 +156,7 @@ class Calls(PassState):
         if callee is not None and callee[0] == "name" and not self.defined(callee[1]):
             callee = None
         index = self.record(node, callee, args, kwargs) if callee is not None else None
-        if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv"):
+        if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv", "super"):
             ty = UNKNOWN
             fresh = EMPTY
             ref = None
@@ -272,6 +272,8 @@ class Calls(PassState):
         replaced = self.env.get(dotted) if dotted and "." in dotted else None
         if replaced is not None and replaced.site is not None:
             return ("jit", "", str(replaced.site))
+        if isinstance(func, ast.Attribute) and _is_super(func.value) and self.cls is not None:
+            return ("super", "", func.attr)  # the method of the next class in the hierarchy
         if isinstance(func, ast.Attribute) and receiver is not None:
             if receiver.ref == "<self>":
                 return ("self", "", func.attr)
@@ -315,8 +317,10 @@ class Calls(PassState):
         )
         func = node.func
         receiver_arg = None
-        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self", "recv"):
-            receiver = self.quiet(func.value)
+        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self", "recv", "super"):
+            # super().m(...) is called on self.
+            on = func.value if callee[0] != "super" else ast.Name(self.fn.params[0].name)
+            receiver = self.quiet(on)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         site = CallSite(
             # Interned: the same callee is called many times in a module, and a summary pickles
@@ -516,3 +520,10 @@ class Calls(PassState):
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
         return None
+
+
+def _is_super(node: ast.AST) -> bool:
+    """``super()`` (or ``super(Cls, self)``)."""
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    )

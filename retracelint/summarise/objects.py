@@ -93,6 +93,15 @@ class Objects(PassState):
         stored = _new_per_call(_export(value) or value, path)
         arg = Arg(stored, self.loc(node), self.mod.pos.text(node))
         self.fn.writes[path] = (*self.fn.writes.get(path, ()), arg)
+        owner, _, attr = path.partition(".")
+        if (
+            self.cls is not None
+            and self.fn.params
+            and owner == self.fn.params[0].name
+            and "." not in attr
+        ):
+            stores = self.cls.field_objects.get(attr, ())
+            self.cls.field_objects[attr] = (*stores, (self.fn.qualname, self.object_refs(value)))
 
     def grow_field(self, value: Value, node: ast.AST) -> Value:
         """A list or array attribute rebuilt larger from itself: per iteration of a loop here, and,
