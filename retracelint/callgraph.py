@@ -242,7 +242,8 @@ class Project:
                     linked.append((qualname, index))
             if not linked:
                 break
-            pending = [site for site in pending if site not in set(linked)]
+            done = set(linked)
+            pending = [site for site in pending if site not in done]
 
     def _resolve_deferred(
         self, module: ModuleSummary, fn: FunctionSummary, callee: Callee
@@ -309,10 +310,12 @@ class Project:
         line, col, end_line, end_col, item, path = rest.split(":", 5)
         if item or path:
             return None
-        index = self.call_index(fn, (int(line), int(col), int(end_line), int(end_col)))
-        if index is None:
+        at = Location(module.path, int(line), int(col), int(end_line), int(end_col))
+        found = self.call_at(at)
+        if found is None:
             return None
-        target = self.targets.get((fn.qualname, index))
+        index = found[1]
+        target = self.targets.get(found)
         if target is None and fn.calls[index].callee[0] in ("recv", "param"):
             # Not linked yet (`state = state.replace(...)` types itself): it adds no class.
             return frozenset()
@@ -369,14 +372,6 @@ class Project:
                 return None
             out |= classes
         return frozenset(out)
-
-    def call_index(self, fn: FunctionSummary, span: tuple[int, int, int, int]) -> int | None:
-        """The call of ``fn`` whose source spans ``span`` (line, col, end line, end col)."""
-        for index, call in enumerate(fn.calls):
-            at = call.location
-            if (at.line, at.col, at.end_line, at.end_col) == span:
-                return index
-        return None
 
     def call_at(self, location: Location) -> tuple[str, int] | None:
         """The function and call index of the call at ``location``, anywhere in the project."""

@@ -29,6 +29,7 @@ from retracelint.values import (
     Made,
     Value,
     join,
+    objects_of,
     read_path,
     unaligned,
 )
@@ -137,10 +138,11 @@ class ObjectModel:
                     if rest
                     else [(fn, here, steps)]
                 )
-        if not value.objs:
+        objs = objects_of(value)
+        if not objs:
             return [(fn, Arg(attribute_of(value, path), arg.location, f"{arg.text}.{path}"), steps)]
         out: list[Origin] = []
-        for obj in sorted(value.objs, key=str):
+        for obj in sorted(objs, key=str):
             if isinstance(obj, Made):
                 for owner, found, more in self.made_origins(_attr_path(obj, path), depth + 1):
                     out.append((owner, found, (*more, *steps)))
@@ -262,7 +264,7 @@ class ObjectModel:
                 (step,),
             )
             for caller, call, passed, step in self.passed_for(fn, head, receiver=True)
-            if passed.value.objs or passed.value.fields
+            if objects_of(passed.value) or passed.value.fields
         ]
 
     def concrete(self: Propagation, fn: FunctionSummary, value: Value) -> Value:
@@ -312,7 +314,7 @@ class ObjectModel:
                 out.add(cls)
         if depth > _MAX_DEPTH:
             return frozenset(out)
-        for obj in value.objs:
+        for obj in objects_of(value):
             if isinstance(obj, Made) and not obj.path and obj.item is None:
                 out |= self.made_classes(obj, depth)
             elif isinstance(obj, str) and "." not in obj:
@@ -351,7 +353,7 @@ def _is_read(value: Value) -> bool:
 def attribute_of(value: Value, path: str) -> Value:
     """Attribute ``path`` of ``value``: of an object, read as such; of any other value, a part of
     it, which varies with it (its shape changes included, on no known axis)."""
-    if value.objs or value.fields:
+    if objects_of(value) or value.fields:
         return read_path(value, path)
     return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=value.deps))
 

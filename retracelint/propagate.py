@@ -39,6 +39,7 @@ from retracelint.values import (
     Value,
     axis_sources,
     join,
+    objects_of,
     sees,
     shape_sources,
     through,
@@ -175,7 +176,7 @@ class Propagation(ObjectModel):
         deps: set[Dep] = set()
         objs: set[Obj] = set()
         for obj in value.objs:
-            objs |= arg(obj).objs if isinstance(obj, str) else {obj}
+            objs |= objects_of(arg(obj)) if isinstance(obj, str) else {obj}
         out = Value(
             ty=value.ty,
             vsrc=sources(value.vsrc),

@@ -287,7 +287,7 @@ _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Value:
     ty: str = UNKNOWN
     vsrc: frozenset[Src] = EMPTY
@@ -311,6 +311,15 @@ class Value:
     # objects' own.
     fields: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
 
+    def __init__(self, **values: object) -> None:
+        # A frozen dataclass sets each field through object.__setattr__: a value is made about a
+        # million times on a large project, and writing its dict directly takes a third of that.
+        # Fields are given by keyword.
+        assert values.keys() <= _FIELDS, values.keys() - _FIELDS
+        state = self.__dict__
+        state.update(_DEFAULTS)
+        state.update(values)
+
     def with_(self, **changes: object) -> Value:
         # dataclasses.replace, without its per-field checks: values are copied a few hundred
         # thousand times on a large project. Only fields may be changed.
@@ -331,8 +340,9 @@ class Value:
         return bool(self.vsrc or self.shape or self.deps)
 
 
+_DEFAULTS = {f.name: f.default for f in fields(Value)}
+_FIELDS = frozenset(_DEFAULTS)
 UNKNOWN_VALUE = Value()
-_FIELDS = frozenset(f.name for f in fields(Value))
 
 
 def join(a: Value, b: Value) -> Value:
@@ -375,31 +385,38 @@ def read_field(base: Value, attr: str) -> Value:
     for name, value in base.fields:
         if name == attr:
             return value
-    if not base.objs:
+    bases = objects_of(base)
+    if not bases:
         return Value(vsrc=base.vsrc, deps=parts_deps(base))
-    vsrc: set[Src] = set()
-    deps: set[Dep] = set()
-    objs: set[Obj] = set()
-    for obj in base.objs:
-        if isinstance(obj, str):
-            name = f"{obj}.{attr}"
-            vsrc.add(ParamSrc(name))
-            deps.add(ParamDep(name))
-            objs.add(name)
-        else:
-            made = obj.attr(attr)
-            vsrc.add(FieldSrc(made))
-            deps.add(FieldDep(made))
-            objs.add(made)
-    sources = frozenset(vsrc)
+    parts = [_attribute(obj, attr) for obj in bases]
+    read = parts[0]
+    for part in parts[1:]:
+        read = join(read, part)
     # Read off an object carried from the previous iteration of a loop: so is the attribute.
     carried = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
-    return Value(
-        vsrc=sources | carried if carried else sources,
-        deps=frozenset(deps),
-        fresh=sources,
-        objs=frozenset(objs),
-    )
+    return read.with_(vsrc=read.vsrc | carried) if carried else read
+
+
+@lru_cache(maxsize=8192)
+def _attribute(obj: Obj, attr: str) -> Value:
+    """Attribute ``attr`` of one object: of a parameter, a parameter of its own (``self.lr``); of
+    an object a call made, that attribute of it."""
+    if isinstance(obj, str):
+        name = f"{obj}.{attr}"
+        src: Src = ParamSrc(name)
+        dep: Dep = ParamDep(name)
+        inner: Obj = name
+    else:
+        inner = obj.attr(attr)
+        src, dep = FieldSrc(inner), FieldDep(inner)
+    sources = frozenset({src})
+    return Value(vsrc=sources, deps=frozenset({dep}), fresh=sources, objs=frozenset({inner}))
+
+
+def objects_of(value: Value) -> frozenset[Obj]:
+    """The objects ``value`` may be: a parameter itself is the object its callers pass."""
+    param = value.param
+    return value.objs if param is None else value.objs | {param}
 
 
 def read_path(base: Value, path: str) -> Value:

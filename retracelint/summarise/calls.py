@@ -8,11 +8,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from retracelint.jitspec import TRACING_APIS, TRACING_METHODS, Wrapper
+from retracelint.model import Location
 from retracelint.summarise.abstract import _args_vsrc, _element, _fresh_kind, _jit_result, _plain
 from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
+    _COPIES,
     _EXTERNAL,
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
@@ -24,6 +26,7 @@ from retracelint.summarise.apis import (
     _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
+    _REPLACES,
     _TRANSFORMS,
     _array_module,
     _dtype_name,
@@ -75,6 +78,7 @@ from retracelint.values import (
     Taint,
     Value,
     combine,
+    objects_of,
     size_of,
     unaligned,
 )
@@ -108,7 +112,9 @@ class Calls(PassState):
             # `jax.jit(model.predict)` of a parameter or of an object a call made: a new bound
             # method each time if the object is an instance, which linking tells (a parameter may
             # hold a module: tests pass them).
-            if_bound = fresh is None and receiver_value is not None and bool(receiver_value.objs)
+            if_bound = (
+                fresh is None and receiver_value is not None and bool(objects_of(receiver_value))
+            )
             site = self.new_jit(
                 wrapper,
                 node,
@@ -144,18 +150,21 @@ class Calls(PassState):
         ):
             return Value(ty=TRANSFORM, fresh=self.context_src())
 
-        copied = self.copied(node, canon, receiver)
-        if copied is not None:
-            return copied
-        if isinstance(func, ast.Attribute):
-            self.mutate_field(node, func.attr)
+        method = func.attr if isinstance(func, ast.Attribute) else ""
+        if canon in _COPIES or canon in _REPLACES or method in ("replace", "_replace"):
+            copied = self.copied(node, canon, receiver)
+            if copied is not None:
+                return copied
+        if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Attribute):  # type: ignore[union-attr]
+            self.mutate_field(node, method)
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
             return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callee = self.callee_of(func, dotted, receiver, callee_value)
         if callee is not None and callee[0] == "name" and not self.defined(callee[1]):
             callee = None
-        index = self.record(node, callee, args, kwargs) if callee is not None else None
+        at = self.loc(node) if callee is not None else None
+        index = self.record(node, callee, args, kwargs, at) if callee is not None else None
         if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv", "super"):
             ty = UNKNOWN
             fresh = EMPTY
@@ -178,7 +187,7 @@ class Calls(PassState):
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
             # What the call returns may be an object whose attributes are read later.
-            objs = frozenset({Made(self.loc(node))}) if ty in (UNKNOWN, INSTANCE) else EMPTY
+            objs = frozenset({Made(at)}) if ty in (UNKNOWN, INSTANCE) and at else EMPTY
             return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs)
         if callee is not None and callee[0] == "jit":
             return _jit_result(args, kwargs)
@@ -272,7 +281,12 @@ class Calls(PassState):
         replaced = self.env.get(dotted) if dotted and "." in dotted else None
         if replaced is not None and replaced.site is not None:
             return ("jit", "", str(replaced.site))
-        if isinstance(func, ast.Attribute) and _is_super(func.value) and self.cls is not None:
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and _is_super(func.value)
+            and self.cls is not None
+        ):
             return ("super", "", func.attr)  # the method of the next class in the hierarchy
         if isinstance(func, ast.Attribute) and receiver is not None:
             if receiver.ref == "<self>":
@@ -309,6 +323,7 @@ class Calls(PassState):
         callee: tuple[str, ...],
         args: list[Value],
         kwargs: dict[str | None, Value],
+        at: Location,
     ) -> int | None:
         if not self.recording:
             return None
@@ -319,8 +334,10 @@ class Calls(PassState):
         receiver_arg = None
         if isinstance(func, ast.Attribute) and callee[0] in ("method", "self", "recv", "super"):
             # super().m(...) is called on self.
-            on = func.value if callee[0] != "super" else ast.Name(self.fn.params[0].name)
-            receiver = self.quiet(on)
+            if callee[0] == "super":
+                receiver = self.env.get(self.fn.params[0].name, UNKNOWN_VALUE)
+            else:
+                receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         site = CallSite(
             # Interned: the same callee is called many times in a module, and a summary pickles
@@ -337,7 +354,7 @@ class Calls(PassState):
                 for k in node.keywords
                 if k.arg
             ),
-            location=self.loc(node),
+            location=at,
             loops=tuple(self.loops) if self.loops else (),
             star=star,
             receiver=receiver_arg,

@@ -95,7 +95,7 @@ class Expressions(PassState):
             if value.param is not None and not isinstance(node, _SAME_VALUE):
                 value = value.with_(ref=None)
             # Nor is x[0] or -x the object x (a call or an attribute says what object it makes).
-            if value.objs and not isinstance(node, _OBJECT_VALUE):
+            if value.objs and type(node) not in _OBJECT_VALUE:
                 value = value.with_(objs=EMPTY, fields=())
             return value
         values = [

@@ -43,7 +43,7 @@ def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[
             and not names.steady(name)
             and _carries(value, names)
         )
-        value = _drop_carry(_carried_fields(value, src))
+        value = _drop_carry(_carried_fields(value, src) if value.fields else value)
         if name in assigned and value.dims is not None:
             # Its lengths were this iteration's: atoms made in the loop name new values each time.
             value = value.with_(dims=None)

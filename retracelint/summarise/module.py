@@ -7,6 +7,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from retracelint.jitspec import Wrapper
+from retracelint.model import Location
 from retracelint.summarise.apis import _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
 from retracelint.summarise.objects import declared_fields, flattened_static
@@ -45,6 +46,9 @@ class _ModulePass:
         self.module = summary.module
         # The def of each declared function, so that its body is walked exactly once.
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        # The location of each node asked for: loop bodies are walked twice (the tree outlives the
+        # walk, so a node's id stays its own).
+        self._locations: dict[int, Location] = {}
 
     def run(self, tree: ast.Module) -> None:
         self._collect_imports(tree)
@@ -91,6 +95,13 @@ class _ModulePass:
         if node.module:
             return f"{base}.{node.module}" if base else node.module
         return base
+
+    def loc(self, node: ast.AST) -> Location:
+        key = id(node)
+        known = self._locations.get(key)
+        if known is None:
+            known = self._locations[key] = self.pos.of(node)
+        return known
 
     def canonical(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")

@@ -35,6 +35,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    objects_of,
     parts_deps,
     read_field,
     shape_sources,
@@ -70,9 +71,10 @@ class Objects(PassState):
         elif value.site is not None and isinstance(target.value, ast.Name):
             # `env.step = jax.jit(env.step)`: later `env.step(...)` here calls the jit.
             self.env[f"{target.value.id}.{target.attr}"] = value
-        path = _attribute_path(target)
-        if source is not None and path is not None and _grows_itself(path, source):
-            value = self.grow_field(value, source)
+        if isinstance(source, _GROWING):
+            dotted = _dotted(target)
+            if dotted is not None and _grows_itself(dotted, source):
+                value = self.grow_field(value, source)
         self.store(target, base, value)
 
     def store(self, target: ast.Attribute, base: Value, value: Value) -> None:
@@ -80,7 +82,7 @@ class Objects(PassState):
         path = _attribute_path(target)
         if path is not None and path[0] in self.env:
             self.env[path[0]] = set_path(self.env[path[0]], path[1:], value)
-        for obj in base.objs:
+        for obj in objects_of(base):
             if isinstance(obj, str):
                 self.note_write(f"{obj}.{target.attr}", value, target)
 
@@ -152,7 +154,7 @@ class Objects(PassState):
             isinstance(func, ast.Attribute)
             and func.attr in ("replace", "_replace")
             and receiver is not None
-            and receiver.objs
+            and objects_of(receiver)
             and not node.args
             and node.keywords
         ):
@@ -160,9 +162,11 @@ class Objects(PassState):
             changes = node.keywords
         else:
             return None
-        if not original.objs and not original.fields:
+        objs = objects_of(original)
+        if not objs and not original.fields:
             return None
-        made = original
+        # A new object: no longer the parameter itself, but one with its attributes.
+        made = original.with_(objs=objs, ref=None) if original.param else original
         for keyword in changes:
             if keyword.arg is None:
                 return None  # **changes: which attributes change is not known
@@ -177,7 +181,7 @@ class Objects(PassState):
             return None
         if iterable.ty == INSTANCE and iterable.ref and not iterable.ref.startswith("<"):
             callee: tuple[str, ...] = ("method", iterable.ref, "__iter__")
-        elif iterable.ty in (UNKNOWN, INSTANCE) and iterable.objs:
+        elif iterable.ty in (UNKNOWN, INSTANCE) and objects_of(iterable):
             callee = ("recv", "__iter__", *self.object_refs(iterable))
         else:
             return None
@@ -198,15 +202,18 @@ class Objects(PassState):
     def object_refs(self, value: Value) -> tuple[str, ...]:
         """What an object may be, as the linker reads it (``summary`` documents the forms): the
         class of an instance made here, a parameter, an object made by a call of this function."""
+        if not value.objs and value.ty != INSTANCE:
+            param = value.param  # most often: a parameter passed on
+            return (f"p:{param}",) if param is not None else ()
         refs = []
         if value.ty == INSTANCE and value.ref and not value.ref.startswith("<"):
             refs.append(f"c:{self.class_name(value.ref)}")
-        for obj in sorted(value.objs, key=str):
+        for obj in objects_of(value):
             if isinstance(obj, str):
                 refs.append(f"p:{obj}")
             elif obj.at.path == self.mod.summary.path:
                 refs.append(_made_ref(obj))
-        return tuple(refs)
+        return tuple(sorted(refs))
 
     def class_name(self, written: str) -> str:
         """A class as written here, made absolute: a class of this module by its qualified name, an
@@ -221,14 +228,12 @@ class Objects(PassState):
         for i, (arg, value) in enumerate(zip(node.args, args, strict=True)):
             if isinstance(arg, ast.Starred):
                 break
-            refs = self.object_refs(value)
-            if refs:
-                out.append((i, refs))
+            if value.objs or value.ref:
+                out.append((i, self.object_refs(value)))
         for key, value in kwargs.items():
-            refs = self.object_refs(value)
-            if key is not None and refs:
-                out.append((key, refs))
-        return tuple(out)
+            if key is not None and (value.objs or value.ref):
+                out.append((key, self.object_refs(value)))
+        return tuple((key, refs) for key, refs in out if refs)
 
 
 def _made_ref(made: Made) -> str:
@@ -262,16 +267,17 @@ def _reads_old(src: Src, old: ParamSrc) -> bool:
     return src == old or (isinstance(src, ParamShapeSrc) and src.name == old.name)
 
 
-def _grows_itself(path: tuple[str, ...], source: ast.AST) -> bool:
+# The expressions that can rebuild an attribute larger from itself (``_grows_itself``).
+_GROWING = (ast.AugAssign, ast.BinOp, ast.Call)
+
+
+def _grows_itself(dotted: str, source: ast.AST) -> bool:
     """``self.buf = jnp.concatenate([self.buf, x])``, ``self.xs = self.xs + [x]``."""
-    dotted = ".".join(path)
-    mentions = [n for n in ast.walk(source) if _dotted(n) == dotted]
-    if not mentions:
-        return False
     if isinstance(source, ast.AugAssign) and isinstance(source.op, ast.Add):
         return isinstance(source.value, ast.List | ast.Tuple | ast.ListComp)
     if isinstance(source, ast.BinOp) and isinstance(source.op, ast.Add):
-        other = source.right if _dotted(source.left) == dotted else source.left
+        sides = (_dotted(source.left), _dotted(source.right))
+        other = source.right if sides[0] == dotted else source.left if sides[1] == dotted else None
         return isinstance(other, ast.List | ast.Tuple | ast.ListComp)
     if isinstance(source, ast.Call) and source.args:
         name = (_dotted(source.func) or "").rpartition(".")[2]

@@ -23,6 +23,7 @@ from retracelint.values import (
     ParamSrc,
     Src,
     Value,
+    objects_of,
 )
 
 if TYPE_CHECKING:
@@ -63,7 +64,6 @@ class PassState:
                 vsrc=frozenset({ParamSrc(param.name)}),
                 deps=frozenset({ParamDep(param.name)}),
                 ref=PARAM_REF + param.name,
-                objs=frozenset({param.name}),
             )
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
             name = fn.params[0].name
@@ -76,7 +76,7 @@ class PassState:
             self.returns = self.returns.with_(ty=returns)
         self.fn.returns = _export(self.returns)
         self.fn.yields = _export(self.yields, item=True)
-        if self.returns is not None and (self.returns.objs or self.returns.ty == INSTANCE):
+        if self.returns is not None and (objects_of(self.returns) or self.returns.ty == INSTANCE):
             self.fn.returned = self.object_refs(self.returns)  # type: ignore[attr-defined]
         self.fn.loops.sort(key=lambda loop: loop.index)
 
@@ -97,7 +97,7 @@ class PassState:
         return EMPTY if self.module_level else frozenset({CallSrc()})
 
     def loc(self, node: ast.AST) -> Location:
-        return self.mod.pos.of(node)
+        return self.mod.loc(node)
 
     def quiet(self, node: ast.AST) -> Value:
         """Evaluate without recording call sites (for re-reading a sub-expression)."""
