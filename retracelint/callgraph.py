@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import networkx as nx
 
+from retracelint.discover import ImportLayout
 from retracelint.model import Location
 from retracelint.summary import (
     Arg,
@@ -121,8 +122,12 @@ class Project:
         self,
         summaries: list[ModuleSummary],
         whole: Callable[[ModuleSummary], ModuleSummary] | None = None,
+        layout: ImportLayout | None = None,
     ) -> None:
         self._whole = whole  # loads the whole summary of a module given as a head
+        # Module keys are unique in a project (``discover``); the layout says which module an import
+        # names from each file. Without one, a dotted name is the module's key.
+        self.layout = layout
         self.modules: dict[str, ModuleSummary] = {}
         for summary in sorted(summaries, key=lambda s: s.path):
             if summary.error is None:
@@ -132,6 +137,8 @@ class Project:
         self.classes: dict[str, ClassSummary] = {}
         for summary in self.modules.values():
             self._register(summary)
+        # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
+        self.x64 = any(summary.x64 for summary in self.modules.values())
         self.targets: dict[tuple[str, int], Target] = {}
         self.callers: dict[str, list[tuple[str, int]]] = {}
         self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
@@ -511,16 +518,23 @@ class Project:
             return JitTarget(module.module, value.site, bound=False)
         imported = module.imports.get(head)
         if imported is not None:
-            return self.resolve_qualified(f"{imported}.{rest}" if rest else imported, depth + 1)
+            dotted = f"{imported}.{rest}" if rest else imported
+            return self.resolve_qualified(dotted, depth + 1, module)
         return None
 
-    def resolve_qualified(self, dotted: str, depth: int = 0) -> Target | None:
-        """A fully qualified name: the longest prefix that is a module, then a name inside it."""
+    def resolve_qualified(
+        self, dotted: str, depth: int = 0, importer: ModuleSummary | None = None
+    ) -> Target | None:
+        """A fully qualified name, as ``importer`` imports it: the longest prefix that is a module,
+        then a name inside it."""
         if depth > _MAX_DEPTH:
             return None
         parts = dotted.split(".")
         for cut in range(len(parts) - 1, 0, -1):
-            module = self.modules.get(".".join(parts[:cut]))
+            prefix = ".".join(parts[:cut])
+            if importer is not None and self.layout is not None:
+                prefix = self.layout.module(importer.module, prefix)
+            module = self.modules.get(prefix)
             if module is not None:
                 return self.resolve_name(module, ".".join(parts[cut:]), depth + 1)
         return None
@@ -575,7 +589,7 @@ class Project:
     def resolve_base(self, module: ModuleSummary, base: str) -> str | None:
         if base in self.classes:
             return base
-        target = self.resolve_qualified(base) or self.resolve_name(module, base)
+        target = self.resolve_qualified(base, importer=module) or self.resolve_name(module, base)
         return target.qualname if isinstance(target, ClassTarget) else None
 
     # -- jit sites ----------------------------------------------------------------------------------

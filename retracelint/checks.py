@@ -9,15 +9,17 @@ Three families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import attribute_of
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary, TraceContext
 from retracelint.values import (
     ARRAY,
     DICT,
@@ -42,25 +44,16 @@ from retracelint.values import (
 
 # A loop over at most this many values spelled out in the source adds a few traces, not one per step.
 FEW_ITERATIONS = 16
-_VERB = {
-    "RTL101": "changes shape",
-    "RTL102": "grows",
-    "RTL103": "can be shorter",
-    "RTL104": "has a data-dependent shape that changes",
-    "RTL105": "changes shape",
-    "RTL401": "after",
-    "RTL402": "after",
-    "RTL403": "after",
-}
-_CONSEQUENCE = {
-    "RTL101": "each new length re-traces and re-compiles",
-    "RTL102": "each new length re-traces and re-compiles",
-    "RTL103": "the short last batch re-traces and re-compiles",
-    "RTL104": "each new size re-traces and re-compiles",
-    "RTL105": "each new size re-traces and re-compiles",
-    "RTL401": "its first value and the later ones are two cache entries: two traces and compiles",
-    "RTL402": "its first value and the later ones are two cache entries: two traces and compiles",
-    "RTL403": "its first value and the later ones are two cache entries: two traces and compiles",
+# How each shape rule's value changes, and what each change costs the jitted function.
+_CHANGE = {
+    "RTL101": ("changes shape", "length"),
+    "RTL102": ("grows", "length"),
+    "RTL104": ("has a data-dependent shape that changes", "size"),
+    "RTL105": ("changes shape", "size"),
+    # Flips: the taint says from what kind to what ("level starts as ... and is ..."), the driver when.
+    "RTL401": ("after", "weak type"),
+    "RTL402": ("after", "dtype"),
+    "RTL403": ("after", "pytree structure"),
 }
 
 _UNHASHABLE_NAMES = {
@@ -124,13 +117,14 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
                 )
                 if pytrees:
                     findings.extend(
-                        static_field_findings(
-                            project, prop, fn, arg, call.loops, step, site, param.name
+                        static_findings(
+                            project, prop, fn, arg, call.loops, step, site, param.name, fields=True
                         )
                     )
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
     findings.extend(flip_findings(project, prop))
+    findings.extend(context_findings(project, prop))
     return _dedupe(findings)
 
 
@@ -168,13 +162,18 @@ def traced_findings(
             continue
         path = (*cause.path, step)
         code = taint.code
-        text = (
-            f"{taint.what} {_VERB.get(code, 'changes shape')} {cause.driver.text}"
-            f"{_origin_note(taint.origin, cause.driver.location)}"
-            f" and reaches traced parameter '{param}' of jitted '{_jit_name(site, called_as)}'"
-            f" ({_where(site.location)}){_via(path)}; {_CONSEQUENCE.get(code, 're-traces')}"
+        when, loop = _when(cause.driver, taint.origin)
+        jitted = _jitted(site, called_as)
+        if code == "RTL103":
+            head = f"the last {taint.what} can be shorter, so {jitted} re-traces for it"
+            loop = f"one chunk {when}" + (f"; {loop}" if loop else "")
+        else:
+            verb, unit = _CHANGE.get(code, ("changes shape", "shape"))
+            head = f"{taint.what} {verb} {when}, so {jitted} re-traces for each new {unit}"
+        details = [f"traced parameter '{param}'{_defined(site, called_as)}", loop, _via(path)]
+        yield _finding(
+            code, _sentence(head, details), taint.origin, site, param, path, cause.driver
         )
-        yield _finding(code, text, taint.origin, site, param, path, cause.driver)
 
 
 # -- static parameters ----------------------------------------------------------------------------
@@ -187,37 +186,30 @@ def static_findings(
     step: PathStep,
     site: JitSite,
     param: str,
+    fields: bool = False,
 ) -> Iterator[Finding]:
-    subject = f"static parameter '{param}' of jitted '{site.name}' ({_where(site.location)})"
-    candidates = prop.static_candidates(fn, arg, loops, (step,))
-    yield from _static_value_findings(project, prop, candidates, subject, site, param)
-
-
-def static_field_findings(
-    project: Project,
-    prop: Propagation,
-    fn: FunctionSummary,
-    arg: Arg,
-    loops: tuple[int, ...],
-    step: PathStep,
-    site: JitSite,
-    param: str,
-) -> Iterator[Finding]:
-    """A traced argument that is a custom pytree keeps some of its attributes in its treedef (aux
-    data, static dataclass fields): jit's cache key holds them as it holds a static argument. Each is
-    checked where its value is made (the constructor's argument, what ``__init__`` computes)."""
+    """What a static argument passes, or, with ``fields``, the static parts of a custom pytree passed
+    traced: its treedef keeps some of its attributes (aux data, static dataclass fields), and jit's
+    cache key holds them as it holds a static argument. Each part is checked where its value is made
+    (the constructor's argument, what ``__init__`` computes)."""
+    jitted = _jitted(site, step.call)
+    if not fields:
+        parameter = f"static parameter '{param}'{_defined(site, step.call)}"
+        candidates = prop.static_candidates(fn, arg, loops, (step,))
+        yield from _static_value_findings(project, prop, candidates, site, param, jitted, parameter)
+        return
     value = prop.resolve(fn, arg.value)
     for cls in sorted(prop.classes_of_value(fn, value)):
+        name = project.classes[cls].name
         for attr in project.static_fields(cls):
-            subject = (
-                f"static field '{attr}' of {project.classes[cls].name} (part of its pytree's"
-                f" treedef) in traced parameter '{param}' of jitted '{site.name}'"
-                f" ({_where(site.location)})"
+            parameter = (
+                f"part of the {name} pytree's treedef in traced parameter '{param}'"
+                f"{_defined(site, step.call)}"
             )
             field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
             candidates = prop.field_candidates(fn, field, loops, (step,))
             yield from _static_value_findings(
-                project, prop, candidates, subject, site, param, _STATIC_FIELD_FIX
+                project, prop, candidates, site, param, jitted, parameter, f"{name}.{attr}"
             )
 
 
@@ -225,65 +217,71 @@ def _static_value_findings(
     project: Project,
     prop: Propagation,
     candidates: list[Candidate],
-    subject: str,
     site: JitSite,
     param: str,
-    fix: str = "",
+    jitted: str,
+    parameter: str,
+    field: str = "",
 ) -> Iterator[Finding]:
-    """The static value ``subject`` names, made at each of ``candidates``: unhashable (RTL203), a
-    new object hashed by identity (RTL204), a value that changes (RTL202 for floats, RTL201). The
-    finding of a static argument is told at the outermost argument that carries the change; that of
-    a static field where its value is made (``fix`` given)."""
+    """The static value made at each of ``candidates``, a static argument, or the static field
+    ``field`` (``Class.attr``) of a pytree: unhashable (RTL203), a new object hashed by identity
+    (RTL204), a value that changes (RTL202 for floats, RTL201). The finding of a static argument is
+    told at the outermost argument that carries the change; that of a static field where its value
+    is made."""
+    is_field = bool(field)
     for caller, origin, origin_loops, path in candidates:
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
+        code_text = _code(origin.text)
+        passed = f"static field {field} ({code_text})" if field else f"static argument {code_text}"
+        is_object = _class_of(project, caller, value) is not None
         # jax compares a pytree's metadata by equality (a list or a dict will do), not an array's.
         unhashable = (
             (_UNHASHABLE_NAMES.get(value.ty) if value.ty in (ARRAY, NP_ARRAY) else None)
-            if fix
+            if is_field
             else _unhashable(project, caller, value)
         )
         if unhashable:
             error = (
-                "jax raises ValueError when it compares the pytree's metadata (arrays cannot be"
-                " metadata fields)"
-                if fix
-                else "jax raises ValueError: Non-hashable static arguments at call time"
+                "(arrays cannot be pytree metadata)"
+                if is_field
+                else "(Non-hashable static arguments)"
             )
             yield _finding(
                 "RTL203",
-                f"{subject} receives {unhashable} ({origin.text}){_via(path)}; {error}",
+                _sentence(
+                    f"{passed} is {unhashable}: calling {jitted} raises ValueError {error}",
+                    [parameter, _via(path)],
+                ),
                 origin.location,
                 site,
                 param,
                 path,
-                fix=fix,
+                fix=_fix("RTL203", is_field, is_object),
             )
             continue
         identity = _identity_hashed(project, caller, value)
         fresh = (
-            (
-                f"{identity} ({origin.text})",
-                next(prop.fresh_causes(caller, value, origin_loops), None),
-            )
+            (identity, next(prop.fresh_causes(caller, value, origin_loops), None))
             if identity
-            else _fresh_part(
-                project, prop, caller, Arg(value, origin.location, origin.text), origin_loops
-            )
+            else _fresh_part(project, prop, caller, Arg(value, origin.location, ""), origin_loops)
         )
         if fresh is not None:
             what, cause = fresh
             if cause is not None:
+                when, loop = _when(cause.driver, origin.location)
                 yield _finding(
                     "RTL204",
-                    f"{subject} receives {what} made anew {cause.driver.text}"
-                    f"{_via((*cause.path, *path))}; it is hashed by identity, so every new object"
-                    " re-traces and re-compiles",
+                    _sentence(
+                        f"{passed} is {what} made anew {when}, so {jitted} re-traces for each"
+                        " new one",
+                        [parameter, "hashed by identity", loop, _via((*cause.path, *path))],
+                    ),
                     origin.location,
                     site,
                     param,
                     (*cause.path, *path),
                     cause.driver,
-                    fix=fix,
+                    fix=_fix("RTL204", is_field, is_object) or _FUNCTION_FIX,
                 )
             continue
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
@@ -292,21 +290,26 @@ def _static_value_findings(
         if cause is None:
             continue
         full_path = (*cause.path, *path)
-        reported = origin if fix else cause.arg or origin
+        reported = origin if is_field else cause.arg or origin
+        when, loop = _when(cause.driver, reported.location)
         if value.ty in (FLOAT, FLOAT_LIKE):
-            text = (
-                f"{subject} receives the float {origin.text}, which changes"
-                f" {cause.driver.text}{_via(full_path)}; every new float value re-traces and"
-                " re-compiles (and nan never matches)"
-            )
             code = "RTL202"
+            head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
+            details = [parameter, loop, _via(full_path), "nan never matches"]
         else:
-            text = (
-                f"{subject} receives {origin.text}, which changes"
-                f" {cause.driver.text}{_via(full_path)}; each new value re-traces and re-compiles"
-            )
             code = "RTL201"
-        yield _finding(code, text, reported.location, site, param, full_path, cause.driver, fix)
+            head = f"{passed} changes {when}, so {jitted} re-traces for each new value"
+            details = [parameter, loop, _via(full_path)]
+        yield _finding(
+            code,
+            _sentence(head, details),
+            reported.location,
+            site,
+            param,
+            full_path,
+            cause.driver,
+            _fix(code, is_field, is_object),
+        )
 
 
 def _fresh_part(
@@ -340,9 +343,29 @@ def _fresh_part(
                 continue
             cause = next(prop.fresh_causes(owner, part.value, loops), None)
             if cause is not None:
-                described = f"{container.text}, {what} {identity}"
-                return described, replace(cause, path=(*cause.path, *path))
+                return f"{what} {identity}", replace(cause, path=(*cause.path, *path))
     return None
+
+
+def _fix(code: str, is_field: bool, is_object: bool) -> str:
+    """The fix that fits the static value: a pytree's static field is made a leaf or kept the same,
+    an object (a config, a model) is built once or taken apart; otherwise the rule's own."""
+    if is_field:
+        return _STATIC_FIELD_FIX
+    return _OBJECT_FIX.get(code, "") if is_object else ""
+
+
+# Fixes that fit the value passed: an object (a config, a model) is not made traced, it is built once
+# or taken apart; a function is made once.
+_OBJECT_FIX = {
+    "RTL201": "build the object once, outside the loop, or pass the fields that change as traced"
+    " arguments",
+    "RTL203": "make it hashable (@dataclass(frozen=True)) and build it once, or pass its fields as"
+    " arguments",
+    "RTL204": "make it hashable by value (@dataclass(frozen=True)) and build it once, or pass its"
+    " fields as arguments",
+}
+_FUNCTION_FIX = "create the function once, outside the loop, and pass that same object every time"
 
 
 def _finding(
@@ -439,22 +462,30 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         if cause is None:
             continue
         code = "RTL301"
+        when, loop = _when(cause.driver, spec.location)
         if spec.traces_on_call:
-            text = (
-                f"{spec.wrapper}(...) called outside jit traces {spec.target_text}, a fresh"
-                f" {spec.fresh} {cause.driver.text}; it caches traces by function object, so every"
-                " call re-traces"
+            text = _sentence(
+                f"{spec.wrapper.removeprefix('jax.')}(...) traces a fresh {spec.fresh} {when},"
+                " so every call re-traces",
+                [_code(spec.target_text), "called outside jit, it caches traces by function", loop],
+            )
+        elif spec.decorated:
+            text = _sentence(
+                f"@{spec.wrapper} rebuilds {spec.target_text}() {when}, so every call re-traces",
+                [
+                    f"{spec.target_text} is a nested def: a new function object, with an empty"
+                    " cache",
+                    loop,
+                ],
             )
         else:
-            what = (
-                f"@{spec.wrapper} on the nested def {spec.target_text}"
-                if spec.decorated
-                else f"{spec.wrapper}({spec.target_text})"
-            )
-            text = (
-                f"{what} makes a new jitted function from a fresh {spec.fresh}"
-                f" {cause.driver.text}; a new function object starts with an empty cache, so every"
-                " call re-traces and re-compiles"
+            text = _sentence(
+                f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces",
+                [
+                    f"{spec.wrapper}({_code(spec.target_text)})",
+                    "a new function object starts with an empty cache",
+                    loop,
+                ],
             )
         site = jit_site(binding, target)
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
@@ -558,7 +589,7 @@ def _flips(
         found = _first_flip(
             prop,
             calls,
-            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value)),
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.project.x64),
             one_body,
         )
         if found is not None:
@@ -612,20 +643,26 @@ def _keyword_flip(
     (fn, call, arg, style), (first, other) = found
     here, there = (next(_static(c, param) for c in calls if c[3] is a) for a in (arg, first))
     step = PathStep(fn.qualname, call.text, call.location)
+    jitted, defined = _jitted(site, call.text), _defined(site, call.text)
     if here == there:
-        text = (
-            f"{'static' if here else 'traced'} parameter '{param}' of jitted '{site.name}'"
-            f" ({_where(site.location)}) is passed {style} here and {other} at"
-            f" {_where(first.location)}; jax keys its cache on how arguments are passed, so this"
-            " call compiles again"
+        text = _sentence(
+            f"'{param}' is passed {style} here and {other} at {_where(first.location)}, so {jitted}"
+            " compiles again",
+            [
+                f"{'static' if here else 'traced'} parameter '{param}'{defined}",
+                "jax keys its cache on how arguments are passed",
+            ],
         )
         yield _finding("RTL404", text, arg.location, site, param, (step,))
         return
-    text = (
-        f"parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) is"
-        f" {'static' if here else 'traced'} passed {style} here and {'static' if there else 'traced'}"
-        f" passed {other} at {_where(first.location)}: static_argnums and static_argnames each name"
-        " it only one way, so the two calls are different cache entries and this one compiles again"
+    text = _sentence(
+        f"'{param}' is {'static' if here else 'traced'} passed {style} here and"
+        f" {'static' if there else 'traced'} passed {other} at {_where(first.location)}, so {jitted}"
+        " compiles again",
+        [
+            f"parameter '{param}'{defined}",
+            "static_argnums and static_argnames each name it only one way: two cache entries",
+        ],
     )
     yield _finding("RTL404", text, arg.location, site, param, (step,), fix=_BOTH_WAYS)
 
@@ -649,28 +686,209 @@ def _flip_finding(
     before: str,
     now: str,
 ) -> Finding:
-    text = (
-        f"traced parameter '{param}' of jitted '{site.name}' ({_where(site.location)}) gets {now}"
-        f" ({arg.text}) here but {before} ({first.text}) at {_where(first.location)}; a different"
-        f" {what} is a different cache entry, so the function traces and compiles twice"
+    text = _sentence(
+        f"'{param}' gets {now} here but {before} at {_where(first.location)}, so"
+        f" {_jitted(site, call.text)} traces and compiles twice",
+        [
+            f"traced parameter '{param}'{_defined(site, call.text)}",
+            f"{_code(arg.text)} here, {_code(first.text)} there",
+            f"a different {what} is a different cache entry",
+        ],
     )
     step = PathStep(fn.qualname, call.text, call.location)
     return _finding(code, text, arg.location, site, param, (step,))
+
+
+# -- one jitted function, two trace contexts ---------------------------------------------------------
+# Some context managers (``jitspec.TRACE_CONTEXTS``) are part of jit's trace cache key: a jitted function
+# called inside one and outside it, or inside one whose setting changes, traces once per setting. The
+# contexts around a call are those written around it and those around the calls that run its function.
+_State = frozenset[TraceContext]
+_MAX_STATES = 8  # context states kept per function: a few settings, not every combination
+_MAX_FRAMES = 12  # callers followed upwards for the contexts they enter, as the propagation does
+
+
+def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    contexts = _Contexts(project, prop)
+    by_target: dict[tuple[str, int], list[tuple[FunctionSummary, CallSite, _State]]] = {}
+    sites: dict[tuple[str, int], JitSite] = {}
+    for fn, index, target in prop.jit_calls():
+        binding = project.jit_binding(target)
+        # Called while an enclosing jit traces, it is inlined into that trace.
+        if binding is None or prop.frequency.traced(fn.qualname):
+            continue
+        call = fn.calls[index]
+        key = (target.module, target.index)
+        site = sites.setdefault(key, jit_site(binding, target))
+        yield from _varying_contexts(prop, fn, call, site)
+        for state in contexts.around(fn, call.contexts):
+            by_target.setdefault(key, []).append((fn, call, state))
+    for key, calls in by_target.items():
+        yield from _context_flips(prop, calls, sites[key])
+
+
+class _Contexts:
+    """The trace-context states (the non-default settings in force) under which functions run."""
+
+    def __init__(self, project: Project, prop: Propagation) -> None:
+        self.project = project
+        self.frequency = prop.frequency
+        self._states: dict[str, set[_State]] = {}
+
+    def around(self, fn: FunctionSummary, written: tuple[TraceContext, ...]) -> set[_State]:
+        """The states of a call in ``fn`` with the contexts ``written`` around it."""
+        return {self._entered(outer, written) for outer in self.of(fn.qualname)}
+
+    def of(self, qualname: str, depth: int = 0) -> set[_State]:
+        known = self._states.get(qualname)
+        if known is not None:
+            return known
+        self._states[qualname] = {frozenset()}  # a cycle, or a chain too long, adds nothing
+        if depth >= _MAX_FRAMES:
+            return self._states[qualname]
+        states: set[_State] = set()
+        for caller, index in self.frequency.callers(qualname):
+            call = self.project.functions[caller].calls[index]
+            written = call.contexts
+            states |= {self._entered(outer, written) for outer in self.of(caller, depth + 1)}
+            if len(states) >= _MAX_STATES:
+                break
+        self._states[qualname] = states or {frozenset()}
+        return self._states[qualname]
+
+    def _entered(self, outer: _State, written: tuple[TraceContext, ...]) -> _State:
+        """``outer`` with ``written`` entered in order: the innermost setting of an option wins, and
+        jax's default setting is no setting at all."""
+        if not written:
+            return outer
+        config = {TRACE_CONTEXTS[c.name].config: c for c in outer}
+        for context in written:
+            spec = TRACE_CONTEXTS[context.name]
+            default = (
+                "True" if spec.config == "jax_enable_x64" and self.project.x64 else spec.default
+            )
+            if context.setting == default:
+                config.pop(spec.config, None)
+            else:
+                config[spec.config] = context
+        return frozenset(config.values())
+
+
+def _setting(context: TraceContext) -> tuple[str, str]:
+    return TRACE_CONTEXTS[context.name].config, context.setting
+
+
+def _context_flips(
+    prop: Propagation, calls: list[tuple[FunctionSummary, CallSite, _State]], site: JitSite
+) -> Iterator[Finding]:
+    """Calls of one jitted function under two context states that one process runs: each state is
+    a trace; reported at a context one state has and the other has not."""
+    calls.sort(key=lambda c: c[1].location)
+    for i, (fn, call, state) in enumerate(calls):
+        mine = {_setting(c) for c in state}
+        for other_fn, other_call, other in calls[:i]:
+            theirs = {_setting(c) for c in other}
+            if mine == theirs or not _run_together(prop, fn, other_fn):
+                continue
+            # The context to change: one this call is under and the other not, else the other's.
+            extra = [c for c in state if _setting(c) not in theirs]
+            if extra:
+                yield _context_flip(extra[0], fn, call, other, other_call, site)
+            else:
+                missing = next(c for c in other if _setting(c) not in mine)
+                yield _context_flip(missing, other_fn, other_call, state, call, site)
+            break
+
+
+def _context_flip(
+    odd: TraceContext,
+    fn: FunctionSummary,
+    call: CallSite,
+    there: _State,
+    elsewhere: CallSite,
+    site: JitSite,
+) -> Finding:
+    """``call`` (in ``fn``) runs inside ``odd``; ``elsewhere`` runs under ``there``."""
+    config = TRACE_CONTEXTS[odd.name].config
+    same = next((c for c in there if TRACE_CONTEXTS[c.name].config == config), None)
+    other = f"inside `{same.text}`" if same is not None else "outside it"
+    text = (
+        f"jitted '{site.name}' ({_where(site.location)}) is called inside `{odd.text}` here and"
+        f" {other} at {_where(elsewhere.location)}; jax keys its trace cache on {config}, so the"
+        " function traces and compiles once per setting"
+    )
+    step = PathStep(fn.qualname, call.text, call.location)
+    return _finding("RTL405", text, odd.location, site, None, (step,))
+
+
+def _varying_contexts(
+    prop: Propagation, fn: FunctionSummary, call: CallSite, site: JitSite
+) -> Iterator[Finding]:
+    """A context around the call whose setting changes between executions (``for p in precisions:
+    with jax.default_matmul_precision(p): f(x)``): one trace per setting."""
+    for context in call.contexts:
+        if not context.varies:
+            continue
+        cause = next(prop.value_causes(fn, Value(vsrc=context.varies), call.loops), None)
+        if cause is None:
+            continue
+        spec = TRACE_CONTEXTS[context.name]
+        text = (
+            f"`{context.text}` changes its setting {cause.driver.text} around the call of jitted"
+            f" '{site.name}' ({_where(site.location)}); jax keys its trace cache on {spec.config},"
+            " so the function traces and compiles once per setting"
+        )
+        path = (*cause.path, PathStep(fn.qualname, call.text, call.location))
+        yield _finding("RTL405", text, context.location, site, None, path, cause.driver)
 
 
 # -- message helpers --------------------------------------------------------------------------------
 def _via(path: tuple[PathStep, ...]) -> str:
     """The functions called between the varying value and the jit call: ``via run_epoch() -> step()``."""
     middle = [f"{step.call}()" for step in path[:-1]]
-    return f" via {' -> '.join(middle)}" if middle else ""
+    return f"via {' -> '.join(middle)}" if middle else ""
 
 
-def _origin_note(origin: Location, driver: Location) -> str:
-    return "" if origin.path == driver.path else f" (made at {_where(origin)})"
+def _sentence(head: str, details: list[str]) -> str:
+    """What happens and where (the first clause, kept short), then the details in parentheses."""
+    shown = [d for d in details if d]
+    return f"{head} ({'; '.join(shown)})" if shown else head
 
 
-def _jit_name(site: JitSite, called_as: str) -> str:
-    return site.name or called_as
+def _when(driver: Driver, here: Location) -> tuple[str, str]:
+    """What repeats, short (``every iteration of the loop at line 19``, in the file of ``here``, the
+    finding's own), and the loop's code, for the details."""
+    full = f"every iteration of the loop at {_where(driver.location)}"
+    if driver.text.startswith(f"{full} (") and driver.text.endswith(")"):
+        loop = f"loop: {_code(driver.text[len(full) + 2 : -1], 64)}"
+        if driver.location.path == here.path:
+            return f"every iteration of the loop at line {driver.location.line}", loop
+        return full, loop
+    return driver.text, ""
+
+
+def _jitted(site: JitSite, called_as: str) -> str:
+    """The jitted function as the user calls it (``predict_logits = jax.jit(forward)`` is
+    'predict_logits'), else by the name of the function it wraps."""
+    name = called_as.rpartition(".")[2] if _DOTTED.fullmatch(called_as) else ""
+    return f"jitted '{name or site.name or called_as}'"
+
+
+def _defined(site: JitSite, called_as: str) -> str:
+    """Where the jitted function is defined, naming the wrapped function when it is called otherwise."""
+    named = site.name if site.name.isidentifier() else ""
+    if named and called_as.rpartition(".")[2] != named:
+        return f" of {named} at {_where(site.location)}"
+    return f" at {_where(site.location)}"
+
+
+def _code(text: str, limit: int = 48) -> str:
+    """Source text shown in a message, shortened: the finding's line shows it whole."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def _where(location: Location) -> str:

@@ -6,17 +6,20 @@ Exit codes follow flake8 and ruff: 0 no findings, 1 findings, 2 usage, configura
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import os
+import re
 import sys
 import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
 
 from retracelint import __version__, config
-from retracelint.model import SEVERITIES, display_safe
+from retracelint.model import SEVERITIES, Finding, display_safe
 from retracelint.rules import RULES, RULES_BY_CODE, page
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -53,8 +56,15 @@ class DefaultGroup(click.Group):
     _LAZY = ("confirm",)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        known = (*self.commands, *self._LAZY, "--help", "-h", "--version")
-        if not args or args[0] not in known:
+        commands = (*self.commands, *self._LAZY)
+        if not args or args[0] not in (*commands, "--help", "-h", "--version"):
+            if args and _mistyped_command(args[0]):
+                close = difflib.get_close_matches(args[0], commands, n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                raise click.UsageError(
+                    f"no such command or path: '{args[0]}' (commands: {', '.join(commands)}){hint}",
+                    ctx,
+                )
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
@@ -73,6 +83,14 @@ class DefaultGroup(click.Group):
         return super().list_commands(ctx)
 
 
+def _mistyped_command(word: str) -> bool:
+    """A first argument that reads as a command name (a bare word, no path of that name), not a path."""
+    return bool(_WORD.fullmatch(word)) and not os.path.lexists(word)
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="retracelint")
 def main() -> None:
@@ -82,10 +100,13 @@ def main() -> None:
     """
 
 
-def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(
-        code.strip().upper() for value in values for code in value.split(",") if code.strip()
-    )
+def _codes(option: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Rule selectors given to ``option`` (repeated, or separated by commas), checked."""
+    codes = [code for value in values for code in value.split(",") if code.strip()]
+    try:
+        return config.rule_selectors(codes)
+    except ValueError as exc:
+        raise config.ConfigError(f"{option}: {exc}") from exc
 
 
 @main.command()
@@ -118,7 +139,12 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option(
     "--exit-zero", is_flag=True, default=None, help="Exit 0 even when there are findings."
 )
-@click.option("--statistics", is_flag=True, default=None, help="Print a count per code at the end.")
+@click.option(
+    "--statistics",
+    is_flag=True,
+    default=None,
+    help="Print a count per code at the end (after text; on standard error for other formats).",
+)
 @click.option("--stdin-filename", default=None, help="The name to report for source read from '-'.")
 @click.option(
     "-j",
@@ -135,7 +161,11 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option(
     "--config", "config_file", type=click.Path(dir_okay=False), help="Configuration file."
 )
-@click.option("--isolated", is_flag=True, help="Ignore configuration files.")
+@click.option(
+    "--isolated",
+    is_flag=True,
+    help="Analyse only PATHS, as a project of their own, and ignore configuration files.",
+)
 @click.option("--baseline", type=click.Path(dir_okay=False), help="Report only findings not in it.")
 @click.option(
     "--write-baseline", type=click.Path(dir_okay=False), help="Record the findings as a baseline."
@@ -149,11 +179,15 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what remains.")
 @click.option("--diff", is_flag=True, help="Print what --fix would change; exit 1 if anything.")
 def check(paths: tuple[str, ...], **options: object) -> None:
-    """Analyse PATHS (files or folders; '-' reads standard input)."""
+    """Analyse PATHS (files or folders; '-' reads standard input).
+
+    Each path is analysed within its project (the nearest folder above it with a retracelint
+    configuration, else with a pyproject.toml, setup.cfg, setup.py or .git), so that call paths from
+    the rest of the project count; the findings reported are those in PATHS."""
     kept: list[object] = []
     try:
         code = _check(list(paths) or ["."], options, kept)
-    except config.ConfigError as exc:
+    except (config.ConfigError, _OutputError) as exc:
         click.echo(f"retracelint: error: {exc}", err=True)
         code = EXIT_ERROR
     except click.exceptions.Exit:
@@ -168,19 +202,26 @@ def check(paths: tuple[str, ...], **options: object) -> None:
     sys.exit(code)
 
 
-def _settings(paths: list[str], options: dict[str, object]) -> config.Settings:
-    settings = config.load(paths, options["config_file"], options["isolated"])  # type: ignore[arg-type]
+class _OutputError(Exception):
+    """A report or baseline that cannot be written where the user asked."""
+
+
+def _settings_for(options: dict[str, object]) -> Callable[[Path | None], config.Settings]:
+    """The settings of each project: its configuration file (or ``--config``, or none with
+    ``--isolated``), then the flags. The flags are checked at once, before any file is read."""
     changes: dict[str, object] = {}
     for name in ("select", "ignore", "extend_select"):
         if options[name]:
-            changes[name] = _codes(options[name])  # type: ignore[arg-type]
+            changes[name] = _codes(f"--{name.replace('_', '-')}", options[name])  # type: ignore[arg-type]
     for name in ("exclude", "extend_exclude", "jit_wrappers"):
         if options[name]:
             changes[name] = tuple(options[name])  # type: ignore[arg-type]
+    extra_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if options["per_file_ignores"]:
-        changes["per_file_ignores"] = settings.per_file_ignores + config.parse_per_file_ignores(
-            list(options["per_file_ignores"])  # type: ignore[call-overload]
-        )
+        try:
+            extra_ignores = config.parse_per_file_ignores(list(options["per_file_ignores"]))  # type: ignore[call-overload]
+        except ValueError as exc:
+            raise config.ConfigError(f"--per-file-ignores: {exc}") from exc
     for name in (
         "output_format",
         "exit_zero",
@@ -198,19 +239,40 @@ def _settings(paths: list[str], options: dict[str, object]) -> config.Settings:
         changes["prescan"] = False
     if options["no_respect_gitignore"]:
         changes["respect_gitignore"] = False
-    return replace(settings, **changes)  # type: ignore[arg-type]
+    explicit = None
+    if options["config_file"] and not options["isolated"]:
+        explicit = config.load_file(Path(options["config_file"]))  # type: ignore[arg-type]
+
+    def settings_for(found: Path | None) -> config.Settings:
+        if options["isolated"]:
+            base = config.Settings()
+        elif explicit is not None:
+            base = explicit
+        else:
+            base = config.load_file(found) if found is not None else config.Settings()
+        per_file = (
+            {"per_file_ignores": base.per_file_ignores + extra_ignores} if extra_ignores else {}
+        )
+        return replace(base, **changes, **per_file)  # type: ignore[arg-type]
+
+    return settings_for
 
 
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
-    from retracelint.engine import analyse
+    from retracelint.engine import analyse_projects
     from retracelint.report import render, statistics
 
-    settings = _settings(paths, options)
+    settings_for = _settings_for(options)
     stdin = sys.stdin.buffer.read() if "-" in paths else None
     stdin_filename = str(options["stdin_filename"] or "stdin.py")
-    run = analyse(paths, settings, stdin=stdin, stdin_filename=stdin_filename)
+    settings, run = analyse_projects(
+        paths, settings_for, stdin, stdin_filename, bool(options["isolated"])
+    )
     kept.append(run)  # freed by the process's end, not here (see ``run``)
     findings = run.findings
+    if not run.selected and not findings:
+        shown = ", ".join(paths)
+        click.echo(f"retracelint: no Python files found under {shown}", err=True)
     if options["baseline"]:
         from retracelint.baseline import BaselineError, load_baseline
 
@@ -222,17 +284,21 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     if options.get("fix") or options.get("diff"):
         from retracelint.fixes import fix_or_diff
 
-        outcome = fix_or_diff(findings, paths, settings, options, stdin, stdin_filename)
+        def again(source: bytes | None, name: str) -> list[Finding]:
+            isolated = bool(options["isolated"])
+            return analyse_projects(paths, settings_for, source, name, isolated)[1].findings
+
+        outcome = fix_or_diff(findings, again, options, stdin, stdin_filename)
         if outcome.exit_code is not None:
             return outcome.exit_code
         findings = outcome.findings
     if options["write_baseline"]:
         from retracelint.baseline import write_baseline
 
-        write_baseline(options["write_baseline"], display_safe(findings))  # type: ignore[arg-type]
-        click.echo(
-            f"retracelint: wrote {len(findings)} findings to {options['write_baseline']}", err=True
-        )
+        target = str(options["write_baseline"])
+        with _writing(target):
+            write_baseline(target, display_safe(findings))
+        click.echo(f"retracelint: wrote {len(findings)} findings to {target}", err=True)
         return EXIT_CLEAN
     output_format = settings.output_format or (
         "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
@@ -241,12 +307,17 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     if output_format != "text" or options["output_file"]:
         findings = display_safe(findings)  # UTF-8 documents: undecodable file-name bytes escaped
     text = render(findings, output_format, root=root)
-    if settings.statistics and output_format == "text":
-        text += statistics(findings)
+    counts = statistics(findings) if settings.statistics else ""
+    if output_format == "text":
+        text, counts = text + counts, ""  # after the findings, as flake8 prints them
     if options["output_file"]:
-        Path(options["output_file"]).write_text(text, encoding="utf-8")  # type: ignore[arg-type]
+        target = str(options["output_file"])
+        with _writing(target):
+            Path(target).write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+    if counts:
+        click.echo(counts, nl=False, err=True)  # the report itself stays a valid document
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if output_format == "github" and summary_file:
         from retracelint.formats.github import write_step_summary
@@ -255,6 +326,15 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     if findings and not settings.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+@contextlib.contextmanager
+def _writing(target: str) -> Iterator[None]:
+    """Turn a file that cannot be written into a user error that names it."""
+    try:
+        yield
+    except OSError as exc:
+        raise _OutputError(f"cannot write {target}: {exc.strerror or exc}") from exc
 
 
 @main.command("rules")
@@ -302,29 +382,52 @@ def graph_command(
     as_json: bool,
 ) -> None:
     """Draw the call path of each finding, from the varying value to the jit site; or, with
-    --calls --json, print the whole call graph the analysis links."""
-    from retracelint.engine import analyse
+    --calls --json, print the whole call graph the analysis links. A path that cannot be analysed is
+    reported on standard error as `check` reports it (RTL000), with exit status 1."""
+    from retracelint.engine import analyse, analyse_projects
     from retracelint.graphviz import call_graph, dot, mermaid_all
+    from retracelint.report import text_line
 
     targets = list(paths) or ["."]
     try:
-        settings = config.load(targets)
+        settings_for = _graph_settings(select, no_cache)
+        if as_json and not calls:
+            raise config.ConfigError("--json needs --calls")
+        if calls:
+            from retracelint.callgraph import Project
+
+            # Every file of PATHS, linked whole: the pre-scan keeps only what a jit site can reach.
+            settings = settings_for(config.project_of(targets[0])[1])
+            run = analyse(targets, replace(settings, cache=False, prescan=False))
+            graph = call_graph(Project(run.summaries, layout=run.layout))
+            text = json.dumps(graph, indent=1) + "\n"
+        else:
+            _, run = analyse_projects(targets, settings_for)
+            drawn = [f for f in run.findings if f.code != "RTL000"]
+            text = dot(drawn) if as_dot else mermaid_all(drawn)
     except config.ConfigError as exc:
         click.echo(f"retracelint: error: {exc}", err=True)
         sys.exit(EXIT_ERROR)
-    if select:
-        settings = replace(settings, select=_codes(select))
-    if no_cache:
-        settings = replace(settings, cache=False)
-    if calls:
-        from retracelint.callgraph import Project
+    click.echo(text, nl=False)
+    failed = [f for f in run.findings if f.code == "RTL000"]
+    for finding in failed:
+        click.echo(text_line(finding), err=True)
+    if not run.selected and not failed:
+        click.echo(f"retracelint: no Python files found under {', '.join(targets)}", err=True)
+    sys.exit(EXIT_FINDINGS if failed else EXIT_CLEAN)
 
-        # Every file, linked whole: the pre-scan keeps only what a jit site can reach.
-        run = analyse(targets, replace(settings, cache=False, prescan=False))
-        click.echo(json.dumps(call_graph(Project(run.summaries)), indent=1))
-        return
-    if as_json:
-        click.echo("retracelint: error: --json needs --calls", err=True)
-        sys.exit(EXIT_ERROR)
-    findings = [f for f in analyse(targets, settings).findings if f.code != "RTL000"]
-    click.echo(dot(findings) if as_dot else mermaid_all(findings), nl=False)
+
+def _graph_settings(
+    select: tuple[str, ...], no_cache: bool
+) -> Callable[[Path | None], config.Settings]:
+    changes: dict[str, object] = {}
+    if select:
+        changes["select"] = _codes("--select", select)
+    if no_cache:
+        changes["cache"] = False
+
+    def settings_for(found: Path | None) -> config.Settings:
+        base = config.load_file(found) if found is not None else config.Settings()
+        return replace(base, **changes)  # type: ignore[arg-type]
+
+    return settings_for

@@ -1,8 +1,9 @@
 """Settings: defaults, then ``[tool.retracelint]`` in pyproject.toml or ``[retracelint]`` in setup.cfg, then flags.
 
-The configuration file is found by walking up from the common parent of the given paths, as ruff and
-flake8 do; the first directory holding a pyproject.toml with a ``[tool.retracelint]`` table or a setup.cfg
-with a ``[retracelint]`` section wins.
+Each path belongs to a project (``project_of``), whose configuration is the nearest pyproject.toml with a
+``[tool.retracelint]`` table or setup.cfg with a ``[retracelint]`` section above it, as in ruff and flake8.
+Every value is checked as it is read: a rule selector that names no rule, or a value of the wrong type, is
+a ``ConfigError`` naming the file and the key.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import configparser
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
@@ -78,27 +80,49 @@ class Settings:
         )
 
 
-_LIST_KEYS = {"select", "ignore", "extend_select", "exclude", "extend_exclude", "jit_wrappers"}
+_CODE_KEYS = {"select", "ignore", "extend_select"}
+_LIST_KEYS = {"exclude", "extend_exclude", "jit_wrappers"}
 _BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics", "disable_noqa", "prescan"}
-_INT_KEYS = {"max_file_size", "jobs"}
+_INT_KEYS = {"max_file_size": 1, "jobs": 0}  # and the least value each takes
 _STR_KEYS = {"cache_dir", "output_format"}
 _CHOICES = {"output_format": OUTPUT_FORMATS, "severity": SEVERITIES}
 _ALIASES = {"format": "output_format", "output-format": "output_format"}
 
 
-def find_config(paths: list[str]) -> Path | None:
-    """The nearest pyproject.toml / setup.cfg that configures retracelint, walking up from the paths."""
-    existing = [os.path.abspath(p) for p in paths if p != "-" and os.path.exists(p)]
-    start = Path(os.path.commonpath(existing)) if existing else Path.cwd()
-    if start.is_file():
-        start = start.parent
+_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+
+
+def project_of(path: str) -> tuple[Path, Path | None]:
+    """The project ``path`` belongs to, and its retracelint configuration file.
+
+    The project is the nearest folder (from ``path`` up) holding a ``[tool.retracelint]`` table or a
+    ``[retracelint]`` section; else the nearest holding a pyproject.toml, setup.cfg, setup.py or .git;
+    else the folder of ``path``, raised above its package chain (the folder ``import pkg`` runs from).
+    """
+    start = Path(os.path.abspath(path))
+    while not start.is_dir() and start.parent != start:
+        start = start.parent  # a file, or a buffer not saved yet in a folder not made yet
+    marked: Path | None = None
     for folder in (start, *start.parents):
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _pyproject_table(pyproject) is not None:
-            return pyproject
-        setup_cfg = folder / "setup.cfg"
-        if setup_cfg.is_file() and _setup_cfg_section(setup_cfg) is not None:
-            return setup_cfg
+        found = _config_in(folder)
+        if found is not None:
+            return folder, found
+        if marked is None and any((folder / name).exists() for name in _MARKERS):
+            marked = folder
+    if marked is not None:
+        return marked, None
+    while (start / "__init__.py").is_file() and start.parent != start:
+        start = start.parent
+    return start, None
+
+
+def _config_in(folder: Path) -> Path | None:
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file() and _pyproject_table(pyproject) is not None:
+        return pyproject
+    setup_cfg = folder / "setup.cfg"
+    if setup_cfg.is_file() and _setup_cfg_section(setup_cfg) is not None:
+        return setup_cfg
     return None
 
 
@@ -124,16 +148,28 @@ def _setup_cfg_section(path: Path) -> dict | None:
     return dict(parser.items("retracelint"))
 
 
-def load(paths: list[str], explicit: str | None = None, isolated: bool = False) -> Settings:
-    if isolated:
-        return Settings()
-    path = Path(explicit) if explicit else find_config(paths)
-    if path is None:
-        return Settings()
+def load_file(path: Path) -> Settings:
+    """The settings of configuration file ``path`` (pyproject.toml-like TOML, or setup.cfg-like INI)."""
     if not path.is_file():
         raise ConfigError(f"{path}: configuration file not found")
-    raw = _pyproject_table(path) if path.name.endswith(".toml") else _setup_cfg_section(path)
-    return apply(Settings(config_file=str(path)), raw or {}, str(path))
+    if path.suffix == ".toml":
+        raw, table = _pyproject_table(path), "a [tool.retracelint] table"
+    else:
+        raw, table = _setup_cfg_section(path), "a [retracelint] section"
+    if raw is None:
+        raise ConfigError(f"{path}: no retracelint configuration here: expected {table}")
+    return apply(Settings(config_file=str(path)), raw, str(path))
+
+
+def load(paths: list[str], explicit: str | None = None, isolated: bool = False) -> Settings:
+    """The settings for ``paths``: the ``explicit`` file, else the configuration of the project of the
+    first path (none with ``isolated``)."""
+    if isolated:
+        return Settings()
+    if explicit:
+        return load_file(Path(explicit))
+    _, found = project_of(next((p for p in paths if p != "-"), "."))
+    return load_file(found) if found is not None else Settings()
 
 
 def apply(settings: Settings, raw: dict, origin: str) -> Settings:
@@ -152,40 +188,76 @@ def apply(settings: Settings, raw: dict, origin: str) -> Settings:
 
 
 def _convert(name: str, value: object) -> object:
+    """A value as the setting wants it: TOML gives typed values, setup.cfg gives text to parse."""
+    if name in _CODE_KEYS:
+        return rule_selectors(_as_list(value))
     if name in _LIST_KEYS:
         return _as_list(value)
     if name in _BOOL_KEYS:
         if isinstance(value, bool):
             return value
-        text = str(value).strip().lower()
+        text = value.strip().lower() if isinstance(value, str) else None
         if text in ("1", "true", "yes", "on"):
             return True
         if text in ("0", "false", "no", "off"):
             return False
         raise ValueError(f"expected true or false, got {value!r}")
     if name in _INT_KEYS:
-        if isinstance(value, bool):
-            raise ValueError(f"expected a number, got {value!r}")
-        return int(value)  # type: ignore[arg-type]
-    if name in _CHOICES:
-        if str(value) not in _CHOICES[name]:
-            raise ValueError(f"expected one of {', '.join(_CHOICES[name])}, got {value!r}")
-        return str(value)
-    if name in _STR_KEYS:
-        return str(value)
+        least = _INT_KEYS[name]
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            number = int(value)
+        if number is None or number < least:
+            raise ValueError(f"expected a whole number of at least {least}, got {value!r}")
+        return number
     if name == "per_file_ignores":
         return parse_per_file_ignores(value)
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {value!r}")
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise ValueError(f"expected one of {', '.join(_CHOICES[name])}, got {value!r}")
+        return value
+    if name in _STR_KEYS:
+        return value
     raise ValueError("unsupported option")
 
 
 def _as_list(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         items = value.replace("\n", ",").split(",")
-    elif isinstance(value, list | tuple):
-        items = [str(v) for v in value]
+    elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        items = list(value)
     else:
         raise ValueError(f"expected a list of strings, got {value!r}")
     return tuple(item.strip() for item in items if item.strip())
+
+
+def _rule_prefixes() -> tuple[str, ...]:
+    from retracelint.rules import RULES
+
+    return tuple(sorted({rule.code[:4] for rule in RULES}))
+
+
+def rule_selectors(values: Iterable[str]) -> tuple[str, ...]:
+    """Rule codes and prefixes as ``select``/``ignore`` take them, upper-cased; ``ALL`` (as in ruff) is
+    every rule. A value that names no rule is a ValueError that says which codes exist: a typo must not
+    silently select nothing (``RTL2O1``) or everything it did before."""
+    from retracelint.rules import RULES
+
+    out = []
+    for value in values:
+        code = value.strip().upper()
+        if code == "ALL":
+            code = "RTL"
+        if len(code) < len("RTL") or not any(r.code.startswith(code) for r in RULES):
+            prefixes = ", ".join(_rule_prefixes())
+            raise ValueError(
+                f"unknown rule code or prefix {value!r}; use ALL, RTL, a prefix ({prefixes}) or"
+                " a code that `retracelint rules` lists"
+            )
+        out.append(code)
+    return tuple(out)
 
 
 def parse_per_file_ignores(value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -193,7 +265,7 @@ def parse_per_file_ignores(value: object) -> tuple[tuple[str, tuple[str, ...]], 
     out: list[tuple[str, tuple[str, ...]]] = []
     if isinstance(value, dict):
         for pattern, codes in value.items():
-            out.append((str(pattern), _as_list(codes)))
+            out.append((str(pattern), rule_selectors(_as_list(codes))))
         return tuple(out)
     text = " ".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
     # flake8's grammar: file patterns, a colon, then codes; spaces and commas separate freely.
@@ -218,7 +290,7 @@ def parse_per_file_ignores(value: object) -> tuple[tuple[str, tuple[str, ...]], 
     if patterns and not codes:
         raise ValueError(f"expected PATTERN:CODES, got {text.strip()!r}")
     out.extend((pattern, tuple(codes)) for pattern in patterns)
-    return tuple(out)
+    return tuple((pattern, rule_selectors(codes)) for pattern, codes in out)
 
 
 _CODE = re.compile(r"[A-Za-z]+[0-9]*")

@@ -11,28 +11,87 @@ import fnmatch
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from retracelint.config import Settings
+from retracelint.config import Settings, project_of
 
 
 @dataclass(frozen=True)
 class SourceFile:
     path: str  # as it will be reported
-    module: str
+    module: str  # the module's key, unique in its project (see ``_keyed``)
     is_package: bool
+    name: str = ""  # the dotted name Python imports it by: its package chain and stem
+    root: str = ""  # the folder that name starts from (absolute): the top package's parent
 
 
 @dataclass
 class Discovery:
     files: list[SourceFile] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    selected: set[str] = field(default_factory=set)  # the paths of the files the paths given name
+    root: str = ""  # the project's folder (absolute): where its source roots are
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One project, and the paths inside it that the user gave: the project is analysed whole, and the
+    paths select which findings are reported."""
+
+    root: str | None  # the project's folder, relative when the paths are; None: only the paths
+    config: Path | None  # its retracelint configuration file
+    paths: tuple[str, ...]
+
+
+def scopes(paths: list[str], stdin_filename: str | None, isolated: bool) -> list[Scope]:
+    """The projects of ``paths`` (``-`` stands for ``stdin_filename``), in the order first given. With
+    ``isolated``, the paths are the project, with no configuration."""
+    if isolated:
+        return [Scope(None, None, tuple(paths))]
+    out: dict[Path, tuple[Path | None, list[str]]] = {}
+    known: dict[str, tuple[Path, Path | None]] = {}  # by folder: a hook passes many files of one
+    for given in paths:
+        where = (stdin_filename or "stdin.py") if given == "-" else given
+        start = os.path.abspath(where)
+        if not os.path.isdir(start):
+            start = os.path.dirname(start)
+        if start not in known:
+            known[start] = project_of(where)
+        root, found = known[start]
+        out.setdefault(root, (found, []))[1].append(given)
+    return [
+        Scope(shown_like(str(root), given[0] if given[0] != "-" else "."), found, tuple(given))
+        for root, (found, given) in out.items()
+    ]
+
+
+def shown(path: str) -> str:
+    """How a file is named in findings: as given, normalised, and a relative path that leaves the
+    current folder only when it must (``model.py`` beside the ``run.py`` given, not
+    ``../exp1/model.py`` when the project is analysed from ``..``)."""
+    path = os.path.normpath(path)  # which leaves ".." only in front
+    if path.partition(os.sep)[0] != os.pardir:
+        return path
+    return os.path.relpath(os.path.abspath(path))
+
+
+def shown_like(folder: str, given: str) -> str:
+    """``folder`` written as ``given`` is: absolute, or relative to the current folder, so that every
+    file of the project is named the way the files given are."""
+    return folder if os.path.isabs(given) else os.path.relpath(folder)
 
 
 def module_name(path: str) -> tuple[str, bool]:
     """The dotted module name of a file: its package chain (folders with __init__.py) plus its stem."""
+    name, is_package, _ = _import_name(path)
+    return name, is_package
+
+
+def _import_name(path: str) -> tuple[str, bool, str]:
+    """The dotted name of a file, whether it is a package's ``__init__``, and the folder that name is
+    imported from (above the top of its package chain)."""
     folder, name = os.path.split(os.path.abspath(path))
     dot = name.rfind(".")
     stem = name[:dot] if 0 < dot < len(name) - 1 else name  # as pathlib's stem
@@ -40,7 +99,13 @@ def module_name(path: str) -> tuple[str, bool]:
     package = _package_of(folder)
     parts = [*package, *([] if is_package else [stem])]
     name = ".".join(parts) if parts else stem
-    return _sanitise(name), is_package
+    return _sanitise(name), is_package, _import_root(folder)
+
+
+@lru_cache(maxsize=4096)
+def _import_root(folder: str) -> str:
+    """The folder above the top of ``folder``'s package chain (``folder`` itself outside a package)."""
+    return _import_root(os.path.dirname(folder)) if _package_of(folder) else folder
 
 
 @lru_cache(maxsize=4096)
@@ -95,39 +160,121 @@ class _GitIgnore:
         return verdict
 
 
-def discover(paths: list[str], settings: Settings) -> Discovery:
+def discover(
+    paths: list[str],
+    settings: Settings,
+    project: str | None = None,
+    stdin_name: str | None = None,
+) -> Discovery:
+    """The files of ``paths`` (``selected``) and, with ``project`` (a folder above them), every other
+    file of that project. ``stdin_name`` is a file given on standard input, analysed whether or not a
+    file of that name exists."""
     found = Discovery()
-    seen_files: set[str] = set()
+    seen: set[str] = set()
+    _collect(found, seen, paths, settings)
+    if stdin_name is not None:
+        stdin_name = shown(stdin_name)
+        found.files = [f for f in found.files if f.path != stdin_name]
+        seen.discard(os.path.realpath(stdin_name))
+        _add_file(found, seen, stdin_name)
+    found.selected = {f.path for f in found.files}
+    if project is not None and os.path.abspath(project) not in map(os.path.abspath, paths):
+        rest = Discovery()  # its errors are not in the paths asked about
+        _collect(rest, seen, [project], settings)
+        found.files += rest.files
+    folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
+    found.root = os.path.abspath(project) if project is not None else _common(folders)
+    found.files = _keyed(sorted(found.files, key=lambda f: f.path), found.root)
+    return found
+
+
+def _collect(found: Discovery, seen: set[str], paths: list[str], settings: Settings) -> None:
     excludes = settings.exclude + settings.extend_exclude
     for given in paths:
         if os.path.isdir(given):
-            _walk(found, seen_files, given, excludes, settings.respect_gitignore, settings.base)
+            _walk(found, seen, given, excludes, settings.respect_gitignore, settings.base)
         elif os.path.isfile(given):
-            _add_file(found, seen_files, given)
+            _add_file(found, seen, given)
         elif os.path.exists(given):
             found.errors.append((os.path.normpath(given), "not a regular file; skipped"))
         elif os.path.islink(given):
             found.errors.append((os.path.normpath(given), "broken symbolic link"))
         else:
             found.errors.append((os.path.normpath(given), "no such file or directory"))
-    found.files = _unique_modules(sorted(found.files, key=lambda f: f.path))
-    return found
 
 
-def _unique_modules(files: list[SourceFile]) -> list[SourceFile]:
-    """Top-level scripts of the same name in different folders (scripts/train.py, tools/train.py):
-    name each after its folder too, so both are analysed and neither is mistaken for the other."""
-    by_name: dict[str, list[SourceFile]] = {}
+def _common(folders: list[str]) -> str:
+    try:
+        return os.path.commonpath(folders) if folders else os.getcwd()
+    except ValueError:  # Windows: folders on different drives
+        return os.getcwd()
+
+
+def _keyed(files: list[SourceFile], project: str) -> list[SourceFile]:
+    """Each file with a module key unique in the project. A module keeps its import name unless a
+    module of the same top-level name is imported from another folder (``exp1/model.py`` and
+    ``exp2/model.py``; ``examples/trainer`` and ``examples_fixed/trainer``): then each of those not at
+    the project's top is keyed by its folder too (``exp1.model``), as a namespace package would name
+    it, and never merged with the other. Imports still name modules by import name;
+    ``ImportLayout`` resolves them per importing file."""
+    folders: dict[str, set[str]] = {}
     for file in files:
-        by_name.setdefault(file.module, []).append(file)
+        folders.setdefault(file.name.partition(".")[0], set()).add(file.root)
+    names = {file.name for file in files}
+    taken: set[str] = set()
     out = []
     for file in files:
-        if len(by_name[file.module]) > 1:
-            folder = os.path.dirname(os.path.abspath(file.path))
-            parts = [_sanitise(os.path.basename(folder) or "root"), file.module]
-            file = SourceFile(file.path, ".".join(parts), file.is_package)
-        out.append(file)
+        key = file.name
+        if len(folders[file.name.partition(".")[0]]) > 1 and file.root != project:
+            relative = os.path.relpath(file.root, project)
+            if relative.startswith(os.pardir):
+                relative = os.path.basename(file.root) or "root"
+            key = _sanitise(".".join([*Path(relative).parts, file.name]))
+        unique, count = key, 1
+        while unique in taken or (unique != file.name and unique in names):
+            count += 1
+            unique = f"{key}~{count}"  # not an identifier: no import name can be the same
+        taken.add(unique)
+        out.append(replace(file, module=unique))
     return out
+
+
+class ImportLayout:
+    """Which module a dotted name imports, from a given file, as Python would find it: the folder the
+    importing file's own name starts from (a script's folder) first, then the project's source roots
+    (its top folder and ``src/``). A name that only one module of the project has is that module;
+    one that several have and none of them on that path is left unresolved, never guessed."""
+
+    def __init__(self, files: list[SourceFile], project: str) -> None:
+        by_name: dict[str, list[SourceFile]] = {}
+        for file in files:
+            by_name.setdefault(file.name, []).append(file)
+        # Only the names that are not simply their module's key need a lookup.
+        self._named = {
+            name: found
+            for name, found in by_name.items()
+            if len(found) > 1 or found[0].module != name
+        }
+        self._root = {file.module: file.root for file in files}
+        self._search = (project, os.path.join(project, "src"))
+        self._found: dict[tuple[str, str], str] = {}
+
+    def module(self, importer: str, dotted: str) -> str:
+        """The key of the module that ``dotted`` names in module ``importer`` ("" when that is not
+        knowable); a name no module has is returned as it is (a key, or nothing in the project)."""
+        found = self._named.get(dotted)
+        if found is None:
+            return dotted
+        if len(found) == 1:
+            return found[0].module
+        root = self._root.get(importer, "")
+        key = (root, dotted)
+        if key not in self._found:
+            by_root = {file.root: file.module for file in found}
+            self._found[key] = next(
+                (by_root[folder] for folder in (root, *self._search) if folder in by_root), ""
+            )
+        return self._found[key]
 
 
 def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = None) -> None:
@@ -135,8 +282,8 @@ def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = No
     if real in seen:
         return
     seen.add(real)
-    module, is_package = module_name(path)
-    found.files.append(SourceFile(os.path.normpath(path), module, is_package))
+    name, is_package, root = _import_name(path)
+    found.files.append(SourceFile(shown(path), name, is_package, name, root))
 
 
 def _exclusion(patterns: tuple[str, ...]) -> Callable[[str], bool]:

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 
-from retracelint import __version__, prescan
+from retracelint import __version__, config, prescan
 from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, ensure_gitignore
 from retracelint.config import Settings
-from retracelint.discover import SourceFile, discover, module_name
+from retracelint.discover import Discovery, ImportLayout, SourceFile, discover, scopes, shown
 from retracelint.filters import apply_filters, with_source_lines
 from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
@@ -40,6 +40,8 @@ class Run:
     lines: int = 0
     summaries: list[ModuleSummary] = field(default_factory=list)  # empty when nothing was linked
     cache_hits: int = 0
+    selected: int = 0  # files the paths name (the project's others count only for call paths)
+    layout: ImportLayout | None = None  # how imports resolve
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,9 @@ class Relevance:
         return self.keep is None or found is None or found.names_wrapper
 
 
-def relevance(inputs: list[Input], source: Summaries, previous: Manifest | None) -> Relevance:
+def relevance(
+    inputs: list[Input], source: Summaries, layout: ImportLayout, previous: Manifest | None
+) -> Relevance:
     scans = {item.file.path: source.scan(item, previous) for item in inputs}
     if not source.settings.prescan:
         return Relevance(scans, None)
@@ -221,12 +225,13 @@ def relevance(inputs: list[Input], source: Summaries, previous: Manifest | None)
     if previous is not None and unchanged:
         # The same files with the same imports and wrapper names: the same files are connected.
         return Relevance(scans, {p for p, r in previous.records.items() if r.relevant})
-    return Relevance(scans, prescan.relevant([item.file for item in inputs], scans))
+    return Relevance(scans, prescan.relevant([item.file for item in inputs], scans, layout))
 
 
 def summarise_all(
     inputs: list[Input],
     source: Summaries,
+    layout: ImportLayout,
     previous: Manifest | None = None,
     known: Relevance | None = None,
 ) -> tuple[list[ModuleSummary], Relevance]:
@@ -279,7 +284,7 @@ def summarise_all(
         # Linking needs networkx, 0.09 s to import: imported now, while the workers parse.
         import retracelint.callgraph  # noqa: F401
 
-        found = known or relevance(inputs, source, previous)
+        found = known or relevance(inputs, source, layout, previous)
         taken = set(sure)
         rest = []
         for i, item in enumerate(inputs):
@@ -312,9 +317,47 @@ def analyse(
     settings: Settings,
     stdin: bytes | None = None,
     stdin_filename: str = "stdin.py",
+    project: str | None = None,
 ) -> Run:
+    """The findings in ``paths`` (``-``: ``stdin``, named ``stdin_filename``). With ``project``, a folder
+    above them, every file of that project is analysed too, as the call paths into ``paths`` may start
+    anywhere in it; without, only ``paths`` are."""
     with _without_cycle_collector():
-        return _analyse(paths, settings, stdin, stdin_filename)
+        return _analyse(paths, settings, stdin, stdin_filename, project)
+
+
+def analyse_projects(
+    paths: list[str],
+    settings_for: Callable[[Path | None], Settings],
+    stdin: bytes | None = None,
+    stdin_filename: str = "stdin.py",
+    isolated: bool = False,
+) -> tuple[Settings, Run]:
+    """The findings in ``paths``, each analysed within its whole project (``discover.scopes``), with
+    the settings ``settings_for`` gives for that project's configuration file; and the settings of
+    the first project, which decide how the findings are shown."""
+    runs: list[tuple[Settings, Run]] = []
+    found = scopes(paths, stdin_filename if stdin is not None else None, isolated)
+    # Standard input (``-``, or a file's new content while --fix checks it) is a file of the project
+    # of ``stdin_filename``.
+    home = config.project_of(stdin_filename)[0] if stdin is not None and not isolated else None
+    for scope in found:
+        settings = settings_for(scope.config)
+        given = list(scope.paths)
+        mine = home is None or scope.root is None or Path(os.path.abspath(scope.root)) == home
+        run = analyse(given, settings, stdin if mine else None, stdin_filename, scope.root)
+        runs.append((settings, run))
+    if len(runs) == 1:
+        return runs[0]
+    merged = Run(
+        findings=sorted((f for _, run in runs for f in run.findings), key=lambda f: f.sort_key),
+        files=sum(run.files for _, run in runs),
+        lines=sum(run.lines for _, run in runs),
+        summaries=[s for _, run in runs for s in run.summaries],
+        cache_hits=sum(run.cache_hits for _, run in runs),
+        selected=sum(run.selected for _, run in runs),
+    )
+    return runs[0][0], merged
 
 
 @contextmanager
@@ -342,9 +385,29 @@ def _without_cycle_collector() -> Iterator[None]:
             gc.enable()
 
 
-def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_filename: str) -> Run:
-    files, errors = _inputs(paths, settings, stdin is not None, stdin_filename)
-    given = os.path.normpath(stdin_filename) if stdin is not None else None
+def _analyse(
+    paths: list[str],
+    settings: Settings,
+    stdin: bytes | None,
+    stdin_filename: str,
+    project: str | None,
+) -> Run:
+    """The whole run (``project``'s findings, read back or found), then the findings in ``paths``."""
+    on_disk = [p for p in paths if p != "-"]
+    given = shown(stdin_filename) if stdin is not None else None
+    discovery = discover(on_disk, settings, project, given)
+    run = _project_run(discovery, settings, stdin, stdin_filename)
+    asked = discovery.selected | {path for path, _ in discovery.errors}
+    run.findings = [f for f in run.findings if f.location.path in asked]
+    run.selected = len(discovery.selected)
+    return run
+
+
+def _project_run(
+    discovery: Discovery, settings: Settings, stdin: bytes | None, stdin_filename: str
+) -> Run:
+    files, errors = discovery.files, discovery.errors
+    given = shown(stdin_filename) if stdin is not None else None
     inputs = [
         read_input(f, settings.max_file_size, stdin if f.path == given else None) for f in files
     ]
@@ -352,8 +415,8 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
     runs = ResultIndex(folder) if folder is not None else None
     projects = ResultIndex(folder, "projects") if folder is not None else None
     manifests = ResultIndex(folder, "manifests") if folder is not None else None
-    key = run_key(inputs, errors, settings) if runs is not None else ""
-    project = project_key(inputs, settings) if projects is not None else ""
+    key = run_key(inputs, errors, settings, discovery.root) if runs is not None else ""
+    project = project_key(inputs, settings, discovery.root) if projects is not None else ""
     last = projects.get(project) if projects is not None else None
     if runs is not None and projects is not None:
         stored = runs.get(key)
@@ -368,11 +431,12 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
     stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
     previous = stored if isinstance(stored, Manifest) else None
     source = Summaries.open(settings)
-    found = relevance(inputs, source, previous) if previous is not None else None
+    layout = ImportLayout(files, discovery.root)
+    found = relevance(inputs, source, layout, previous) if previous is not None else None
     manifest = _reused(inputs, source, previous, found) if previous and found else None
     summaries: list[ModuleSummary] = []
     if manifest is None:
-        manifest, summaries = _linked(inputs, source, previous, found)
+        manifest, summaries = _linked(inputs, source, previous, found, layout)
     if projects is not None and manifests is not None:
         manifests.put(key, manifest)
         projects.put(project, key)
@@ -389,6 +453,7 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
         lines=sum(r.lines for r in manifest.records.values()),
         summaries=summaries,
         cache_hits=sum(item.source is not None for item in inputs) - source.parsed,
+        layout=layout,
     )
     if runs is not None:
         runs.put(key, (run.findings, run.lines))
@@ -396,15 +461,19 @@ def _analyse(paths: list[str], settings: Settings, stdin: bytes | None, stdin_fi
 
 
 def _linked(
-    inputs: list[Input], source: Summaries, previous: Manifest | None, known: Relevance | None
+    inputs: list[Input],
+    source: Summaries,
+    previous: Manifest | None,
+    known: Relevance | None,
+    layout: ImportLayout,
 ) -> tuple[Manifest, list[ModuleSummary]]:
     """Summarise every file, link them all, propagate and run the rules."""
-    summaries, found = summarise_all(inputs, source, previous, known)
+    summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
     from retracelint.checks import run_checks
     from retracelint.propagate import Propagation
 
-    project = Project(summaries, whole=source.whole)
+    project = Project(summaries, whole=source.whole, layout=layout)
     findings = run_checks(project, Propagation(project))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     records = {
@@ -456,12 +525,15 @@ _PRESENTATION = (
 )
 
 
-def _settings_digest(settings: Settings) -> hashlib.blake2b:
+def _settings_digest(settings: Settings, root: str) -> hashlib.blake2b:
+    """The settings, the code and the project's folder (imports resolve from its source roots)."""
     digest = hashlib.blake2b(digest_size=20)
     decisive = {
         f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _PRESENTATION
     }
-    header = f"{__version__}|{code_stamp()}|{sys.version_info[:2]}|{decisive!r}|{settings.base}"
+    header = (
+        f"{__version__}|{code_stamp()}|{sys.version_info[:2]}|{decisive!r}|{settings.base}|{root}"
+    )
     digest.update(header.encode("utf-8", "surrogateescape"))
     return digest
 
@@ -476,41 +548,33 @@ def _file_names(digest: hashlib.blake2b, inputs: list[Input], contents: bool) ->
             digest.update(item.digest)
 
 
-def run_key(inputs: list[Input], errors: list[tuple[str, str]], settings: Settings) -> str:
+def run_key(
+    inputs: list[Input], errors: list[tuple[str, str]], settings: Settings, root: str
+) -> str:
     """Everything the findings of a run depend on: every file's name and bytes, the settings, the code."""
-    digest = _settings_digest(settings)
+    digest = _settings_digest(settings, root)
     _file_names(digest, inputs, contents=True)
     digest.update(repr(errors).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
-def project_key(inputs: list[Input], settings: Settings) -> str:
+def project_key(inputs: list[Input], settings: Settings, root: str) -> str:
     """The project a run is of, whatever the files hold: their names, the settings, the code."""
-    digest = _settings_digest(settings)
+    digest = _settings_digest(settings, root)
     _file_names(digest, inputs, contents=False)
     return digest.hexdigest()
 
 
 def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Finding]:
-    """The findings for ``paths`` with the configuration found for them (used by ``confirm``)."""
-    from retracelint import config
+    """The findings in ``paths``, each within its project and with that project's configuration
+    (used by ``confirm``); with ``settings``, those for every project."""
 
-    return analyse(paths, settings or config.load(paths)).findings
+    def settings_for(found: Path | None) -> Settings:
+        if settings is not None:
+            return settings
+        return config.load_file(found) if found is not None else Settings()
 
-
-def _inputs(
-    paths: list[str], settings: Settings, has_stdin: bool, stdin_filename: str
-) -> tuple[list[SourceFile], list[tuple[str, str]]]:
-    on_disk = [p for p in paths if p != "-"]
-    found = discover(on_disk, settings) if on_disk else None
-    files = list(found.files) if found else []
-    errors = list(found.errors) if found else []
-    if has_stdin:
-        name = os.path.normpath(stdin_filename)
-        files = [f for f in files if f.path != name]
-        module, is_package = module_name(name)
-        files.append(SourceFile(name, module, is_package))
-    return files, errors
+    return analyse_projects(paths, settings_for)[1].findings
 
 
 def _error(path: str, why: str | None, line: int = 1, col: int = 1) -> Finding:
@@ -523,7 +587,7 @@ def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], li
     @lru_cache(maxsize=256)
     def read(path: str) -> list[str]:
         try:
-            if stdin is not None and os.path.normpath(path) == os.path.normpath(stdin_filename):
+            if stdin is not None and path == shown(stdin_filename):
                 data = stdin
             elif not os.path.isfile(path):
                 return []  # a pipe or device named *.py: opening it could block forever

@@ -25,7 +25,6 @@ import bisect
 import difflib
 import io
 import keyword
-import os
 import re
 import sys
 import tokenize
@@ -37,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from retracelint.config import Settings
+from retracelint.discover import shown
 from retracelint.model import Finding, Location
 from retracelint.rules import RULES_BY_CODE
 
@@ -463,17 +462,15 @@ def write(fixes: Iterable[FileFix]) -> list[FileFix]:
 # -- the command line ---------------------------------------------------------------------------------------
 def fix_or_diff(
     findings: list[Finding],
-    paths: list[str],
-    settings: Settings,
+    analyse: Callable[[bytes | None, str], list[Finding]],
     options: dict[str, object],
     stdin: bytes | None,
     stdin_filename: str,
 ) -> Outcome:
     """``check --diff``: print the diff and stop (1 when there is one). ``check --fix``: write the fixes
-    and go on with the findings a new analysis still reports. Standard input is never written."""
-    from retracelint.engine import analyse
-
-    stdin_path = os.path.normpath(stdin_filename) if stdin is not None else None
+    and go on with the findings a new analysis still reports. ``analyse(source, name)`` is the check's
+    own analysis, with the file ``name`` read as ``source``. Standard input is never written."""
+    stdin_path = shown(stdin_filename) if stdin is not None else None
 
     def read(path: str) -> bytes:
         if path == stdin_path:
@@ -488,7 +485,7 @@ def fix_or_diff(
         return load_baseline(options["baseline"]).filter(found)  # type: ignore[arg-type]
 
     def reanalyse(path: str, source: bytes) -> list[Finding]:
-        return filtered(analyse(paths, settings, stdin=source, stdin_filename=path).findings)
+        return filtered(analyse(source, path))
 
     fixes = plan(findings, read)
     if options.get("diff"):
@@ -506,9 +503,7 @@ def fix_or_diff(
         if not fixes:
             break
         done.extend(fixes)
-        findings = filtered(
-            analyse(paths, settings, stdin=stdin, stdin_filename=stdin_filename).findings
-        )
+        findings = filtered(analyse(stdin, stdin_filename))
         again = {f.path for f in fixes if _reveals_more(f.fixed)}
         if round_number < MAX_ROUNDS:
             fixes = write(plan((f for f in findings if f.location.path in again), read))

@@ -8,8 +8,10 @@ small on-disk index keyed by the content of every file of the project, so that p
 and later runs on an unchanged tree only read it. While one process computes an entry, the others wait
 for it instead of repeating the work.
 
-The project root of a file is the folder of the retracelint configuration file found for it, else the
-folder holding the top of its package chain (the folder from which ``import pkg`` would resolve).
+The project of a file is found as the command line finds it (``config.project_of``): the nearest folder
+with a retracelint configuration, else with a pyproject.toml, setup.cfg, setup.py or .git, else the folder
+above the file's package chain; its files are named as the command line names them, so that
+``flake8 --select RTL FILE`` and ``retracelint FILE`` print the same findings.
 
 flake8 applies ``# noqa`` itself (and ``--disable-noqa`` turns that off), so the plugin asks the engine
 for the findings before noqa filtering. The project's retracelint selection (``select``/``ignore``) is
@@ -33,7 +35,7 @@ from typing import Any
 
 from retracelint import __version__, config, filters
 from retracelint.config import Settings
-from retracelint.discover import SourceFile, discover
+from retracelint.discover import SourceFile, discover, shown, shown_like
 from retracelint.model import Finding
 
 # flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
@@ -106,13 +108,15 @@ def explicit_codes(options: Any) -> tuple[str, ...]:
 
 def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -> list[Finding]:
     """The findings to report for one file whose current content (buffer, stdin) is ``text``."""
-    path = _absolute(filename)
-    project = _project(path)
+    if filename in _STDIN_NAMES:
+        filename = "stdin.py"  # the name the CLI gives standard input
+    path = os.path.normpath(os.path.abspath(filename))
+    project = _project(path, filename)
     if path not in project.files and os.path.exists(path):
         return []  # excluded by the project's configuration or .gitignore, as `retracelint` does
     override = _override(path, text)
     known = project.files.get(path)
-    report_as = known.path if known else _engine_path(path)
+    report_as = known.path if known else shown(shown_like(path, project.root))
     by_path = _analysis(project, report_as, override)
     return [
         f
@@ -121,46 +125,26 @@ def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -
     ]
 
 
-def _absolute(filename: str) -> str:
-    if filename in _STDIN_NAMES:
-        filename = "stdin.py"  # the name the CLI gives standard input
-    return os.path.normpath(os.path.abspath(filename))
-
-
-def _engine_path(path: str) -> str:
-    """A path the way the CLI run from the current folder reports it (shares its cache entries)."""
-    relative = os.path.relpath(path)
-    return path if relative.startswith(os.pardir) else os.path.normpath(relative)
-
-
 def project_root(path: str) -> tuple[str, Path | None]:
     """The folder to analyse for ``path``, and the configuration file found for it."""
-    folder = Path(path).parent
-    while not folder.is_dir() and folder.parent != folder:
-        folder = folder.parent  # a buffer not saved yet, in a folder not made yet
-    if str(folder) not in _FOLDERS:
-        found = config.find_config([str(folder)])
-        if found is not None:
-            root = found.parent
-        else:
-            root = folder
-            while (root / "__init__.py").is_file() and root.parent != root:
-                root = root.parent
-        _FOLDERS[str(folder)] = (str(root), found)
-    return _FOLDERS[str(folder)]
+    folder = os.path.dirname(path)
+    if folder not in _FOLDERS:
+        root, found = config.project_of(path)
+        _FOLDERS[folder] = (str(root), found)
+    return _FOLDERS[folder]
 
 
-def _project(path: str) -> _Project:
+def _project(path: str, filename: str) -> _Project:
     root, config_file = project_root(path)
     if root in _ROOTS:
         return _ROOTS[root]
-    base = config.load([], explicit=str(config_file)) if config_file else Settings()
+    base = config.load_file(config_file) if config_file else Settings()
     settings = replace(base, select=("RTL",), extend_select=(), ignore=())
     if multiprocessing.current_process().daemon:
         settings = replace(settings, jobs=1)  # a flake8 worker may not start processes of its own
     settings = replace(settings, disable_noqa=True)  # flake8 applies
-    engine_root = _engine_path(root)
-    found = discover([engine_root], settings)
+    engine_root = shown_like(root, filename)  # relative when flake8 was given relative names
+    found = discover([engine_root], settings, engine_root)
     files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files}
     project = _Project(engine_root, settings, filters.selection(base), files)
     _ROOTS[root] = project
@@ -222,7 +206,7 @@ def _indexed_analysis(
 def _analyse(project: _Project, report_as: str, override: bytes | None) -> dict[str, list[Finding]]:
     from retracelint.engine import analyse
 
-    run = analyse([project.root], project.settings, override, report_as)
+    run = analyse([project.root], project.settings, override, report_as, project.root)
     by_path: dict[str, list[Finding]] = {}
     for finding in run.findings:
         by_path.setdefault(os.path.normpath(finding.location.path), []).append(finding)

@@ -110,6 +110,11 @@ class Frequency:
         self._entries[qualname] = answer = frozenset(found)
         return answer
 
+    def callers(self, qualname: str) -> list[tuple[str, int]]:
+        """The call sites (caller, call index) that run the function's body at run time: a jitted
+        function's callers run its trace, not its body."""
+        return self._direct().get(qualname, [])
+
     def runs(self, qualname: str) -> str:
         """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""
         if self.traced(qualname):

@@ -29,7 +29,8 @@ class Node:
 
     @property
     def label(self) -> str:
-        return f"{self.function} ({self.path}:{self.line})"
+        where = f"{self.path}:{self.line}"
+        return f"{self.function} ({where})" if self.function else where
 
 
 @dataclass
@@ -66,36 +67,48 @@ def _display_path(path: str, root: str | os.PathLike[str] | None) -> str:
     return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(root))).as_posix()
 
 
-def _origin_function(finding: Finding) -> str:
-    if finding.call_path:
-        return finding.call_path[0].function
-    site = finding.jit_site
-    if site is not None and site.location.path == finding.location.path:
-        # RTL301-style findings: the problem is at (or next to) the jit site itself.
-        return site.function
-    return finding.code
-
-
 def build_graph(
     findings: Iterable[Finding], *, root: str | os.PathLike[str] | None = None
 ) -> CallGraph:
-    """One graph for all the findings; places shared by several paths (a jit site) become one node."""
+    """One graph for all the findings; places shared by several paths (a jit site) become one node.
+
+    Each node is a place in its own file: a function at the line where it makes the next call, the
+    jit site at its def, and the origin (where the varying value is made) at its line, named after
+    the function only where that is known (the origin is the call a path starts with). The rule's
+    code labels the edge that leaves the origin."""
     graph = CallGraph()
     for finding in findings:
-        prev = graph.add_node(_origin_function(finding), finding.location, ORIGIN, root)
-        # call_path[i] is a call made from function i to function i+1; the origin is in call_path[0]'s function,
-        # so each later step contributes its caller as the next node.
         steps = finding.call_path
-        for i, step in enumerate(steps[1:], start=1):
-            node = graph.add_node(step.function, step.location, CALL, root)
-            graph.add_edge(prev, node, steps[i - 1].call)
-            prev = node
         site = finding.jit_site
+        origin = finding.location
+        at_site = site is not None and _same_line(site.location, origin)  # RTL301: the jit itself
+        starts_at_origin = bool(steps) and (at_site or _same_line(steps[0].location, origin))
+        if starts_at_origin:
+            prev = graph.add_node(steps[0].function, steps[0].location, ORIGIN, root)
+        elif site is not None and at_site:
+            prev = graph.add_node(site.function, site.location, ORIGIN, root)
+        else:
+            prev = graph.add_node("", origin, ORIGIN, root)
+        rule = finding.code
+        # call_path[i] is a call made by function i (at its location) to function i+1.
+        for i, step in enumerate(steps):
+            if i == 0 and starts_at_origin:
+                continue
+            node = graph.add_node(step.function, step.location, CALL, root)
+            graph.add_edge(prev, node, _labelled(rule, steps[i - 1].call if i else ""))
+            prev, rule = node, ""
         if site is not None:
             node = graph.add_node(site.function, site.location, JIT, root)
-            label = steps[-1].call if steps else site.name
-            graph.add_edge(prev, node, label)
+            graph.add_edge(prev, node, _labelled(rule, steps[-1].call if steps else site.name))
     return graph
+
+
+def _same_line(a: Location, b: Location) -> bool:
+    return (a.path, a.line) == (b.path, b.line)
+
+
+def _labelled(rule: str, call: str) -> str:
+    return f"{rule}: {call}" if rule and call else rule or call
 
 
 # --- Mermaid -----------------------------------------------------------------------------------------------------

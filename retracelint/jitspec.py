@@ -125,3 +125,34 @@ TRACING_METHODS: dict[str, Traces] = {
     "defvjp": Traces((0, 1), ("fwd", "bwd")),
     "defjvp": Traces((0,), ("jvp",)),
 }
+
+
+@dataclass(frozen=True)
+class TraceContextSpec:
+    """A context manager whose setting is part of jit's trace cache key (jax 0.10.2, measured by
+    calling a jitted function outside and inside it: ``rules/RTL405.md``)."""
+
+    config: str  # the config option it sets, as jax's cache-miss explanation names it
+    default: str  # jax's default setting: a context that sets it changes nothing
+    bare: str | None = None  # the setting when called without arguments
+
+
+_PRECISION = TraceContextSpec("jax_default_matmul_precision", "None")
+_X64 = TraceContextSpec("jax_enable_x64", "False", "True")
+_MESH = TraceContextSpec("the abstract mesh", "")
+# Measured not to re-trace, so not here: debug_nans, debug_infs, log_compiles, check_tracer_leaks,
+# checking_leaks, enable_checks, default_prng_impl, transfer_guard, named_scope, disable_jit.
+TRACE_CONTEXTS: dict[str, TraceContextSpec] = {
+    "jax.enable_x64": _X64,
+    "jax.experimental.enable_x64": _X64,  # older jax
+    "jax.experimental.disable_x64": TraceContextSpec("jax_enable_x64", "False", "False"),
+    "jax.default_matmul_precision": _PRECISION,
+    "jax.debug_key_reuse": TraceContextSpec("jax_debug_key_reuse", "False", "True"),
+    "jax.numpy_rank_promotion": TraceContextSpec("jax_numpy_rank_promotion", "'allow'"),
+    "jax.numpy_dtype_promotion": TraceContextSpec("jax_numpy_dtype_promotion", "'standard'"),
+    "jax.default_device": TraceContextSpec("jax_default_device", "None"),
+    "jax.ensure_compile_time_eval": TraceContextSpec("eager constant folding", "", "on"),
+    "jax.set_mesh": _MESH,
+    "jax.sharding.set_mesh": _MESH,
+    "jax.sharding.use_abstract_mesh": _MESH,
+}

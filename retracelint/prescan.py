@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from retracelint.discover import SourceFile
+from retracelint.discover import ImportLayout, SourceFile
 
 _IMPORT = re.compile(
     rb"^[ \t]*from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]*"
@@ -67,12 +67,19 @@ def _absolute(target: str, module: str, is_package: bool) -> str:
     return f"{base}.{rest}" if base and rest else base or rest
 
 
-def _targets(name: str, by_module: dict[str, str], packages: dict[str, list[str]]) -> list[str]:
+def _targets(
+    name: str,
+    importer: str,
+    by_module: dict[str, str],
+    packages: dict[str, list[str]],
+    layout: ImportLayout | None,
+) -> list[str]:
     if name.endswith(".*"):
         return packages.get(name[:-2], [])
     parts = name.split(".")
     for cut in range(len(parts), 0, -1):  # a.b.name: the module a.b, whose attribute name is
-        target = by_module.get(".".join(parts[:cut]))
+        prefix = ".".join(parts[:cut])
+        target = by_module.get(layout.module(importer, prefix) if layout else prefix)
         if target is not None:
             return [target]
     return []
@@ -96,13 +103,17 @@ def scan(source: bytes, module: str, is_package: bool, tokens: re.Pattern[bytes]
     )
 
 
-def relevant(files: list[SourceFile], scans: dict[str, Scan | None]) -> set[str]:
+def relevant(
+    files: list[SourceFile], scans: dict[str, Scan | None], layout: ImportLayout | None = None
+) -> set[str]:
     """The paths of the files connected by imports to a file that names a jit wrapper. A file without
-    a scan (it could not be read) is kept, so that the summariser reports why."""
+    a scan (it could not be read) is kept, so that the summariser reports why. An import names the
+    module the linker will resolve it to (``layout``: exp1/run.py's ``import model`` is exp1/model.py,
+    not exp2/model.py); without a layout, a dotted name is a module's key."""
     by_module = {f.module: f.path for f in files}
-    packages: dict[str, list[str]] = {}
+    packages: dict[str, list[str]] = {}  # by the top-level name a plain `import a.b` binds
     for f in files:
-        packages.setdefault(f.module.split(".")[0], []).append(f.path)
+        packages.setdefault((f.name or f.module).split(".")[0], []).append(f.path)
     neighbours: dict[str, set[str]] = {f.path: set() for f in files}
     seeds = []
     for file in files:
@@ -112,7 +123,7 @@ def relevant(files: list[SourceFile], scans: dict[str, Scan | None]) -> set[str]
         if found is None:
             continue
         for name in found.imports:
-            for target in _targets(name, by_module, packages):
+            for target in _targets(name, file.module, by_module, packages, layout):
                 if target != file.path:
                     neighbours[file.path].add(target)
                     neighbours[target].add(file.path)

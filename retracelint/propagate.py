@@ -19,6 +19,8 @@ from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
+    ITEM,
+    REBIND,
     UNKNOWN,
     UNKNOWN_VALUE,
     CallSrc,
@@ -33,13 +35,17 @@ from retracelint.values import (
     ParamDep,
     ParamShapeSrc,
     ParamSrc,
+    RebindSrc,
+    ResizeSrc,
     RetDep,
     Src,
     Taint,
     Value,
     axis_sources,
     join,
+    localised,
     objects_of,
+    picked,
     sees,
     shape_sources,
     through,
@@ -75,13 +81,19 @@ class Propagation(ObjectModel):
         default_factory=dict
     )
     _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
+    _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...], Arg]]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
 
     # -- values in a function's own terms --------------------------------------------------------
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
-        """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries."""
+        """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
+        and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""
+        if any(t.code == REBIND for t in value.shape):
+            value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
         if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
@@ -92,6 +104,34 @@ class Propagation(ObjectModel):
                     out = _merge_shape(out, through(expanded, dep))
         return out
 
+    def rebound(self, fn: FunctionSummary, taints: frozenset[Taint]) -> Iterator[Taint]:
+        """Each ``REBIND`` taint of ``x = f(..., x, ...)`` in a loop as what ``f`` does to that
+        argument: when it returns it resized (``ResizeSrc``), ``x`` changes size per iteration,
+        reported where ``f`` resizes it; otherwise nothing."""
+        for taint in taints:
+            if taint.code != REBIND:
+                yield taint
+                continue
+            for src in taint.sources:
+                if isinstance(src, RebindSrc):
+                    yield from self._resized_by(fn, src)
+
+    def _resized_by(self, fn: FunctionSummary, src: RebindSrc) -> Iterator[Taint]:
+        index = next((i for i, c in enumerate(fn.calls) if c.location == src.call), None)
+        target = self.project.targets.get((fn.qualname, index)) if index is not None else None
+        if not isinstance(target, FuncTarget):
+            return
+        callee = self.project.function(target.qualname)
+        result = self.summary_of(callee, yields=False)
+        call = fn.calls[index]  # type: ignore[index]
+        for taint in result.shape if result is not None else ():
+            for resize in taint.sources:
+                if not isinstance(resize, ResizeSrc):
+                    continue
+                passed = bind_arg(call, callee.params, 1 if target.bound else 0, resize.name)
+                if passed is not None and passed.text == src.name:
+                    yield taint.with_sources(frozenset({LoopSrc(src.loop)}))
+
     def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
         index = dep.call  # type: ignore[union-attr]
         if index >= len(fn.calls):
@@ -100,15 +140,21 @@ class Propagation(ObjectModel):
         if not isinstance(target, FuncTarget):
             return None
         callee = self.project.function(target.qualname)
-        summary = self.summary_of(callee, yields=isinstance(dep, IterDep))
+        iterated = isinstance(dep, IterDep)
+        summary = self.summary_of(callee, yields=True) if iterated else None
+        # Iterating what a function returns (not a generator) walks the elements of the container.
+        container = iterated and summary is None
+        summary = summary or self.summary_of(callee, yields=False)
         if summary is None:
             return None
         call = fn.calls[index]
-        item = LoopSrc(dep.loop) if isinstance(dep, IterDep) else None
+        item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
         element = dep.item  # type: ignore[union-attr]
-        if element is not None and element < len(summary.items):
+        if element is not None and element < len(summary.items) and not container:
             summary = summary.items[element]
         value = self.substitute(summary, call, callee, target.bound, item)
+        if container:
+            value = picked(value, dep.loop)  # type: ignore[union-attr]
         return self.resolve(fn, value, depth + 1)
 
     def summary_of(self, callee: FunctionSummary, yields: bool) -> Value | None:
@@ -117,9 +163,8 @@ class Propagation(ObjectModel):
             return self._returns[key]
         self._returns[key] = None  # recursion: a function reached again while resolving itself
         raw = callee.yields if yields else callee.returns
-        if raw is None and yields:
-            raw = callee.returns
-        result = self.resolve(callee, raw) if raw is not None else None
+        # Resolved, the callee's calls bring what changes per iteration of its own loops.
+        result = localised(self.resolve(callee, raw), yields) if raw is not None else None
         self._returns[key] = result
         return result
 
@@ -160,8 +205,12 @@ class Propagation(ObjectModel):
                 elif isinstance(src, CallSrc):
                     out |= context
                 elif isinstance(src, ItemSrc):
-                    if item is not None:
-                        out.add(item)
+                    out.add(item or src)  # per item yielded here, or per element still
+                elif isinstance(src, ResizeSrc):
+                    # A helper's helper: resized as its own parameter is, or not at all.
+                    forwarded = arg(src.name).param
+                    if forwarded is not None:
+                        out.add(ResizeSrc(forwarded))
                 else:
                     out.add(src)
             return frozenset(out)
@@ -183,6 +232,8 @@ class Propagation(ObjectModel):
             fresh=sources(value.fresh),
             ref=value.ref,
             site=value.site,
+            dtype=value.dtype,
+            keys=value.keys,
             objs=frozenset(objs),
             fields=tuple(
                 (name, self.substitute(v, call, callee, bound, item, receiver))
@@ -209,9 +260,12 @@ class Propagation(ObjectModel):
                 yield Cause(taint, cause.driver, cause.path, cause.arg)
                 break
         for dep in sorted(value.deps, key=str):
+            if isinstance(dep, ParamDep) and dep.elem is not None:
+                yield from self.element_causes(fn, dep, loops, depth)
+                continue
             if isinstance(dep, ParamDep):
                 causes = self.param_causes(fn, dep.name, "shape", depth)
-            elif isinstance(dep, FieldDep):
+            elif isinstance(dep, FieldDep) and dep.elem is None:
                 causes = self.field_causes(fn, dep.made, "shape", loops, depth)
             else:
                 continue
@@ -219,6 +273,49 @@ class Propagation(ObjectModel):
                 seen = sees(dep, cause.taint) if cause.taint is not None else None
                 if seen is not None or cause.taint is None:
                     yield Cause(seen, cause.driver, cause.path, cause.arg)
+
+    def element_causes(
+        self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
+    ) -> Iterator[Cause]:
+        """An element of a parameter taken per iteration of a loop (``for x in xs``): its shape
+        changes per iteration where the elements the callers pass differ from one to the next."""
+        loop = dep.elem
+        if loop is None or loop not in loops or not self._repeats(fn, loop):
+            return
+        driver = self.loop_driver(fn, loop)
+        for taint, path, arg in self.param_elements(fn, dep.name, depth):
+            seen = sees(dep, taint.with_sources((taint.sources - {ItemSrc()}) | {LoopSrc(loop)}))
+            if seen is not None:
+                yield Cause(seen, driver, path, arg)
+
+    def param_elements(
+        self, fn: FunctionSummary, param: str, depth: int
+    ) -> list[tuple[Taint, tuple[PathStep, ...], Arg]]:
+        """What makes the elements the callers pass for ``param`` differ from one to the next: the
+        taints (per element: ``ItemSrc``) of each argument, through parameters passed on."""
+        key = (fn.qualname, param, "elements")
+        known = self._elements.get(key)
+        if known is not None:
+            return known
+        self._elements[key] = []  # a cycle adds nothing new
+        found: list[tuple[Taint, tuple[PathStep, ...], Arg]] = []
+        if depth < _MAX_DEPTH:
+            for caller, _, arg, step in self.caller_args(fn, param):
+                value = self.resolve(caller, arg.value)
+                found += [(t, (step,), arg) for t in value.shape if ItemSrc() in t.sources]
+                for dep in value.deps:
+                    if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
+                        for taint, path, origin in self.param_elements(caller, dep.name, depth + 1):
+                            found.append((taint, (*path, step), origin))
+                if len(found) >= _MAX_CAUSES:
+                    break
+        self._elements[key] = found
+        return found
+
+    def _repeats(self, fn: FunctionSummary, loop: int) -> bool:
+        """Whether a loop of ``fn`` runs its body more than once at run time (a loop of trace-time
+        code is unrolled once per trace; ``for t in [0.5]`` runs once)."""
+        return not self.frequency.traced(fn.qualname) and fn.loops[loop].repeats
 
     def value_causes(
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
@@ -242,9 +339,7 @@ class Propagation(ObjectModel):
     ) -> Iterator[Cause]:
         for src in sorted(srcs, key=_src_order):
             if isinstance(src, LoopSrc) and src.index in loops:
-                # A loop of trace-time code is unrolled once per trace: it adds no run-time traces.
-                # So does a loop that runs its body once (`for t in [0.5]`).
-                if not self.frequency.traced(fn.qualname) and fn.loops[src.index].repeats:
+                if self._repeats(fn, src.index):
                     yield Cause(None, self.loop_driver(fn, src.index))
             elif isinstance(src, ParamSrc):
                 # An attribute's identity is asked of where it is made; a parameter's value
@@ -432,6 +527,10 @@ def _merge_shape(value: Value, extra: Value) -> Value:
     )
     if value.ty == UNKNOWN and extra.ty != UNKNOWN:
         merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref)
+    if merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
+        merged = merged.with_(dtype=extra.dtype)  # the call's result is known to be an array
+    if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
+        merged = merged.with_(keys=extra.keys)
     return merged
 
 

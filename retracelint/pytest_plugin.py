@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 EVENTS_ENV = "RETRACELINT_PYTEST_EVENTS"
+PLAN_ENV = "RETRACELINT_PYTEST_PLAN"  # the session's static findings, for the xdist workers
 _STATE = "_retracelint_state"
 
 
@@ -97,14 +98,26 @@ def _start(config: pytest.Config) -> None:
     from retracelint.confirm.plan import Plan, load_plan
 
     plan_file = _option(config, "retracelint_plan")
-    plan = load_plan(plan_file) if plan_file else Plan(sites=[], findings=[])
     events = os.environ.get(EVENTS_ENV)
     owner = events is None
+    if plan_file:
+        plan = load_plan(plan_file)
+    elif owner:
+        plan = _predicted(str(config.rootpath))
+    else:  # an xdist worker: the controller's static pass, not one more
+        plan = load_plan(os.environ[PLAN_ENV]) if os.environ.get(PLAN_ENV) else Plan([], [])
     if owner:
         fd, events = tempfile.mkstemp(prefix="retracelint-pytest-", suffix=".jsonl")
         os.close(fd)
-        # xdist workers are started later and inherit this.
+        # xdist workers are started later and inherit these.
         os.environ[EVENTS_ENV] = events
+        if not plan_file:
+            fd, shared = tempfile.mkstemp(prefix="retracelint-pytest-plan-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(plan.to_json(), out)
+            os.environ[PLAN_ENV] = shared
+    # With a plan given, only its sites; else every jit site, the predicted ones under their rule
+    # and the others as RTL901 (unpredicted).
     guard = "flagged" if plan_file else "all"
     runtime.install(plan.runtime_plan(events, guard))
     state = _State(
@@ -115,6 +128,19 @@ def _start(config: pytest.Config) -> None:
         _option(config, "retracelint_report"),
     )
     setattr(config, _STATE, state)
+
+
+def _predicted(root: str) -> Any:
+    """The plan of the static findings of the session's project: a re-trace they predict is then
+    reported under its rule, and RTL901 means that nothing predicted it."""
+    from retracelint.confirm.plan import Plan, build_plan
+    from retracelint.engine import analyse_paths
+
+    try:
+        return build_plan(analyse_paths([root]), root)
+    except Exception as exc:  # the run goes on with the run-time report alone
+        sys.stderr.write(f"retracelint: the static pass failed ({exc}); reporting re-traces only\n")
+        return Plan([], [])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -196,5 +222,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if state is None or not state.owner:
         return
     os.environ.pop(EVENTS_ENV, None)
-    with contextlib.suppress(OSError):
-        os.unlink(state.events)
+    shared = os.environ.pop(PLAN_ENV, None)
+    for path in (state.events, shared):
+        if path:
+            with contextlib.suppress(OSError):
+                os.unlink(path)

@@ -138,6 +138,14 @@ RULES: tuple[Rule, ...] = (
         severity="warning",
     ),
     Rule(
+        "RTL405",
+        "trace-context-flip",
+        "a jitted function is called inside and outside a context that is part of its trace cache key",
+        "call it under one setting everywhere: set the option once (jax.config.update) or pass it to"
+        " the operation (precision=...) instead of a context around some calls",
+        severity="warning",
+    ),
+    Rule(
         "RTL901",
         "unpredicted-retrace",
         "a re-trace seen at run time by `retracelint confirm` at a site the static pass did not flag",

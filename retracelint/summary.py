@@ -44,6 +44,17 @@ class Arg:
 
 
 @dataclass(frozen=True)
+class TraceContext:
+    """A ``with`` of a context manager that is part of jit's trace cache key, around a call."""
+
+    name: str  # canonical: "jax.default_matmul_precision"
+    setting: str  # its argument as written, literals normalised ("'float32'"), or the bare setting
+    location: Location  # the context manager's call
+    text: str  # as written: "jax.default_matmul_precision('float32')"
+    varies: frozenset = frozenset()  # what makes the setting change between executions
+
+
+@dataclass(frozen=True)
 class CallSite:
     callee: Callee
     text: str  # the callee as written, e.g. "self.step" or "run_epoch"
@@ -58,6 +69,9 @@ class CallSite:
     # Arguments that are objects, by position or keyword: what each may be (``object_ref``), so that
     # linking can tell the class of the parameter that receives it (kept in heads).
     objects: tuple[tuple[int | str, tuple[str, ...]], ...] = ()
+    # The trace-context managers around the call in its function (kept in heads: the rule follows
+    # them down the call graph).
+    contexts: tuple[TraceContext, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,6 +185,9 @@ class ModuleSummary:
     error_line: int = 1  # where, when the parser says
     error_col: int = 1
     lines: int = 0
+    x64: bool = (
+        False  # the module turns on jax's 64-bit types (jax_enable_x64): for the whole process
+    )
     head: bool = field(default=False, compare=False)  # made by ``head_of``: see there
 
     @property

@@ -33,14 +33,22 @@ class ParamSrc:
 @dataclass(frozen=True)
 class ParamShapeSrc:
     """Varies when the shape (or length) of the value passed for parameter ``name`` varies (only
-    its axis ``axis``, when given)."""
+    its axis ``axis``, when given; only its kind, when ``axis`` is ``KIND``)."""
 
     name: str
     axis: int | None = None
 
     def sees(self, taint: Taint | None) -> bool:
         """Whether a change of the argument's shape, ``taint``, changes this length."""
+        if self.axis == KIND:
+            return taint is not None and taint.code in FLIP_CODES
         return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+
+
+# ParamShapeSrc's axis for the kind of the argument: whether it is None, weakly typed, its dtype,
+# its pytree structure (what ``if x is None`` tests).
+KIND = -1
+FLIP_CODES = frozenset({"RTL401", "RTL402", "RTL403"})
 
 
 @dataclass(frozen=True)
@@ -89,10 +97,45 @@ class FieldSrc:
     axis: int | None = None
 
     def sees(self, taint: Taint | None) -> bool:
+        if self.axis == KIND:
+            return taint is not None and taint.code in FLIP_CODES
         return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
 
 
-Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc | FieldSrc
+@dataclass(frozen=True)
+class ResizeSrc:
+    """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
+    ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
+    iteration, resizes it every iteration."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class RebindSrc:
+    """Scratch: ``name = call(..., name, ...)`` in loop ``loop``, the call at ``call``: the value
+    changes size per iteration if the callee returns that argument resized (resolved by
+    ``propagate``; never exported)."""
+
+    call: Location
+    name: str
+    loop: int
+
+
+Src = (
+    LoopSrc
+    | ParamSrc
+    | ParamShapeSrc
+    | CallSrc
+    | ItemSrc
+    | CarrySrc
+    | ResizeSrc
+    | RebindSrc
+    | FieldSrc
+)
+
+# The code of a taint that stands for a ``RebindSrc`` until it is resolved.
+REBIND = "rebind"
 
 
 @dataclass(frozen=True)
@@ -119,6 +162,15 @@ class Taint:
 # broadcast...): only then can the referred value's axis labels be trusted here.
 
 
+# A dependency can also refer to the elements of what it names (``elem``): an element taken per
+# iteration of loop ``elem`` of the function (``for x in xs``, ``xs[i]``), or, when ``elem`` is
+# ``ITEM``, any element (a container's elements, per element). What varies per element of a value is
+# written with ``ItemSrc``; what varies per element of a container built in a loop (a comprehension,
+# ``append``) is, before the call it comes from is resolved, what varies per iteration of that loop:
+# ``each`` lists those loops. A taint that changes per element names its axis in the element's axes.
+ITEM = -1
+
+
 @dataclass(frozen=True)
 class ParamDep:
     """The value is (a view of) parameter ``name``: it inherits that argument's shape changes."""
@@ -126,6 +178,7 @@ class ParamDep:
     name: str
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +189,8 @@ class RetDep:
     item: int | None = None  # element `item` of the tuple it returns (`a, b = f()`)
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
+    each: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -147,16 +202,20 @@ class IterDep:
     item: int | None = None  # element `item` of each tuple it yields (`for a, b in batches()`)
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
+    each: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
 class FieldDep:
     """The value is (a view of) the attribute ``made`` (a ``Made`` with a path): it inherits the shape
-    changes of what is stored there."""
+    changes of what is stored there (of one of its elements, ``elem``, as for ``ParamDep``: the
+    elements of an attribute are not followed)."""
 
     made: Made
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
+    elem: int | None = None
 
 
 Dep = ParamDep | RetDep | IterDep | FieldDep
@@ -171,12 +230,66 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
 
 def through(value: Value, dep: Dep) -> Value:
     """``value``, which ``dep`` refers to, as the dependent value sees it: its changes on the axes
-    ``dep`` fixes are gone, and its axis labels hold only while the axes are aligned."""
+    ``dep`` fixes are gone, and its axis labels hold only while the axes are aligned; collected into
+    a container per iteration of ``dep.each``, or one of its elements (``dep.elem``)."""
+    if isinstance(dep, RetDep | IterDep) and dep.each:
+        value = collected(value, dep.each)
+    if dep.elem is not None:
+        value = picked(value, dep.elem)
     if not dep.fixed and dep.aligned:
         return value
     shape = frozenset(seen for t in value.shape if (seen := sees(dep, t)) is not None)
     deps = frozenset(_compose(inner, dep) for inner in value.deps)
     return value.with_(shape=shape, deps=deps)
+
+
+def collected(value: Value, loops: frozenset[int]) -> Value:
+    """``value`` as an element of a container filled once per iteration of ``loops``: what changes
+    per iteration of them changes per element."""
+    if not loops:
+        return value
+
+    def per_element(sources: frozenset[Src]) -> frozenset[Src]:
+        if not any(isinstance(s, LoopSrc) and s.index in loops for s in sources):
+            return sources
+        kept = frozenset(s for s in sources if not (isinstance(s, LoopSrc) and s.index in loops))
+        return kept | {ItemSrc()}
+
+    deps: set[Dep] = set()
+    for dep in value.deps:
+        if isinstance(dep, ParamDep | FieldDep):
+            deps.add(replace(dep, elem=ITEM) if dep.elem in loops else dep)
+        else:
+            deps.add(replace(dep, each=dep.each | loops))
+    return value.with_(
+        vsrc=per_element(value.vsrc),
+        shape=frozenset(t.with_sources(per_element(t.sources)) for t in value.shape),
+        deps=_frozen(deps),
+    )
+
+
+def picked(value: Value, per: int) -> Value:
+    """One element of the container ``value``, taken per iteration of loop ``per`` (``ITEM``: any
+    one, per element): what changes per element changes with it, what changes the container's own
+    shape (its length) does not."""
+    item: frozenset[Src] = frozenset({ItemSrc() if per == ITEM else LoopSrc(per)})
+
+    def as_item(sources: frozenset[Src]) -> frozenset[Src]:
+        return (sources - {ItemSrc()}) | item if ItemSrc() in sources else sources
+
+    # What changes per element is written in the element's axes: they are the item's.
+    shape = frozenset(
+        t.with_sources(as_item(t.sources)) for t in value.shape if ItemSrc() in t.sources
+    )
+    deps = frozenset(replace(d, elem=per, fixed=frozenset(), aligned=True) for d in value.deps)
+    rows = value.ty in ARRAYS  # the rows of an array are arrays of its dtype
+    return Value(
+        ty=value.ty if rows else UNKNOWN,
+        vsrc=as_item(value.vsrc),
+        shape=shape,
+        deps=deps,
+        dtype=value.dtype if rows else None,
+    )
 
 
 def _compose(inner: Dep, outer: Dep) -> Dep:
@@ -276,6 +389,8 @@ LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
+DTYPE = "dtype"  # a dtype (``np.int16``, ``x.dtype``, ``np.min_scalar_type(n)``): its name in Value.dtype
+RNG = "rng"  # a NumPy random generator (``default_rng()``, ``RandomState()``): its methods draw arrays
 JIT_OUT = "jit-out"  # what a jitted function returns: jax arrays, in a pytree we do not know
 JIT_OUT_WEAK = "jit-out-weak"  # the same, from Python scalars only: weakly typed, as they were
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
@@ -498,12 +613,12 @@ def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
 def _referred(dep: Dep) -> tuple:
     """What a dependency refers to, whatever its view."""
     if isinstance(dep, ParamDep):
-        return (ParamDep, dep.name)
+        return (ParamDep, dep.name, dep.elem)
     if isinstance(dep, RetDep):
-        return (RetDep, dep.call, dep.item)
+        return (RetDep, dep.call, dep.item, dep.elem, dep.each)
     if isinstance(dep, FieldDep):
-        return (FieldDep, dep.made)
-    return (IterDep, dep.call, dep.loop, dep.item)
+        return (FieldDep, dep.made, dep.elem)
+    return (IterDep, dep.call, dep.loop, dep.item, dep.elem, dep.each)
 
 
 def _frozen(items: set) -> frozenset:
@@ -518,9 +633,9 @@ def shape_sources(value: Value) -> frozenset[Src]:
     for taint in value.shape:
         out |= taint.sources
     for dep in value.deps:
-        if isinstance(dep, ParamDep):
+        if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name))
-        elif isinstance(dep, FieldDep):
+        elif isinstance(dep, FieldDep) and dep.elem is None:
             out.add(FieldSrc(dep.made, shape=True))
     return _frozen(out)
 
@@ -530,18 +645,72 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
     length = value.dims.length(axis) if value.dims is not None else None
     if length is not None:
         return length.sources
+    if axis == KIND:
+        return kind_sources(value)
     out: set[Src] = set()
     for taint in value.shape:
         if taint.axis is None or taint.axis == axis:
             out |= taint.sources
     for dep in value.deps:
-        if isinstance(dep, ParamDep | FieldDep) and not (dep.aligned and axis in dep.fixed):
-            seen = axis if dep.aligned else None
-            if isinstance(dep, ParamDep):
-                out.add(ParamShapeSrc(dep.name, seen))
-            else:
-                out.add(FieldSrc(dep.made, shape=True, axis=seen))
+        if (
+            isinstance(dep, FieldDep)
+            and dep.elem is None
+            and not (dep.aligned and axis in dep.fixed)
+        ):
+            out.add(FieldSrc(dep.made, shape=True, axis=axis if dep.aligned else None))
+        elif (
+            isinstance(dep, ParamDep)
+            and dep.elem is None
+            and not (dep.aligned and axis in dep.fixed)
+        ):
+            out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
     return _frozen(out)
+
+
+def kind_sources(value: Value) -> frozenset[Src]:
+    """What makes the kind of ``value`` change (``None`` or not, weak type, dtype, structure)."""
+    out: set[Src] = set()
+    for taint in value.shape:
+        if taint.code in FLIP_CODES:
+            out |= taint.sources
+    for dep in value.deps:
+        if isinstance(dep, ParamDep) and dep.elem is None:
+            out.add(ParamShapeSrc(dep.name, KIND))
+        elif isinstance(dep, FieldDep) and dep.elem is None:
+            out.add(FieldSrc(dep.made, shape=True, axis=KIND))
+    return _frozen(out)
+
+
+def localised(value: Value, item: bool = False) -> Value:
+    """A function's value as its callers see it: its own loops are not theirs, and a generator's
+    per-iteration changes are per item it yields (``item``)."""
+
+    def local(src: Src) -> bool:
+        return isinstance(src, LoopSrc | CarrySrc | RebindSrc)
+
+    def convert(sources: frozenset[Src]) -> frozenset[Src]:
+        if not any(local(s) for s in sources):
+            return sources
+        kept = frozenset(s for s in sources if not local(s))
+        return kept | {ItemSrc()} if item and any(isinstance(s, LoopSrc) for s in sources) else kept
+
+    shape = set()
+    for taint in value.shape:
+        sources = convert(taint.sources)
+        if sources:
+            shape.add(taint if sources is taint.sources else taint.with_sources(sources))
+    deps = frozenset(
+        replace(d, elem=ITEM) if d.elem is not None and d.elem >= 0 else d for d in value.deps
+    )
+    return value.with_(
+        vsrc=convert(value.vsrc),
+        shape=_frozen(shape),
+        fresh=convert(value.fresh),
+        deps=deps,
+        items=tuple(localised(i, item) for i in value.items),
+        fields=tuple((name, localised(v, item)) for name, v in value.fields),
+        dims=None,  # its atoms are this function's
+    )
 
 
 def size_of(value: Value) -> Value:
@@ -557,7 +726,21 @@ def size_of(value: Value) -> Value:
 WEAK, STRONG = "a weakly typed scalar", "a strongly typed array"
 
 
-def weak_kind(value: Value) -> str | None:
+# Without x64, jax stores each 64-bit dtype as its 32-bit kin (measured on jax 0.10.2).
+_WITHOUT_X64 = {
+    "int64": "int32",
+    "uint64": "uint32",
+    "float64": "float32",
+    "complex128": "complex64",
+}
+
+
+def canonical_dtype(dtype: str, x64: bool) -> str:
+    """The dtype jax gives an array asked to be ``dtype``: with x64 off, int64 becomes int32."""
+    return dtype if x64 else _WITHOUT_X64.get(dtype, dtype)
+
+
+def weak_kind(value: Value, x64: bool = False) -> str | None:
     """A Python scalar and a jitted function's result made only from Python scalars are weakly
     typed (one cache key); an array made with a dtype is not."""
     if value.ty in (INT, FLOAT, BOOL, JIT_OUT_WEAK):
@@ -567,18 +750,20 @@ def weak_kind(value: Value) -> str | None:
     return None
 
 
-def dtype_kind(value: Value) -> str | None:
+def dtype_kind(value: Value, x64: bool = False) -> str | None:
+    """The dtype jax sees (``x64``: whether the program enables 64-bit types): a Python int or float
+    takes jax's default integer or float."""
     if value.ty == INT:
-        return "int32"
+        return canonical_dtype("int64", x64)
     if value.ty == FLOAT:
-        return "float32"
-    return value.dtype if value.ty in ARRAYS else None
+        return canonical_dtype("float64", x64)
+    return canonical_dtype(value.dtype, x64) if value.ty in ARRAYS and value.dtype else None
 
 
 _NOT_NONE = "not None"  # a jitted function's result: some pytree of arrays, never None
 
 
-def structure_kind(value: Value) -> str | None:
+def structure_kind(value: Value, x64: bool = False) -> str | None:
     if value.ty == NONE:
         return "None"
     if value.ty == DICT and value.keys is not None:

@@ -19,16 +19,21 @@ for memory), their chunks are done here: a slower run, never a lost one.
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from retracelint.cache import Encoded, Entry, SummaryCache, encode
 from retracelint.summarise import SummaryOptions, summarise
 from retracelint.summary import ModuleSummary
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 _SHARES = 4  # a chunk is 1 / (processes * _SHARES) of the bytes still queued
 _MIN_CHUNK_BYTES = 32_768  # ~15 ms of work: handing out a chunk costs ~0.5 ms
@@ -48,6 +53,19 @@ class Task:
 
 
 Chunk = tuple[Task, ...]
+
+
+def _context() -> BaseContext | None:
+    """How to start the workers: by fork (the platform's default, the fastest) unless this process
+    runs other threads, as it does once jax is loaded (the flake8 plugin or ``confirm`` in a process
+    that imported it, a test session): a fork copies their locks held, and the child can deadlock.
+    Then from a fork server (a clean process started for the purpose), else by spawning."""
+    import multiprocessing
+
+    if "jax" not in sys.modules and threading.active_count() == 1:
+        return None
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def summarise_chunk(
@@ -149,8 +167,10 @@ class Pool:
             from concurrent.futures import ProcessPoolExecutor
 
             # gc.disable: the workers allocate like this process (see engine.analyse); a forked
-            # worker inherits the setting, a spawned one would not.
-            self._executor = ProcessPoolExecutor(self.processes - 1, initializer=gc.disable)
+            # worker inherits the setting, a started one gets it from the initializer.
+            self._executor = ProcessPoolExecutor(
+                self.processes - 1, mp_context=_context(), initializer=gc.disable
+            )
         except (OSError, RuntimeError):  # no processes here: this one does everything
             self.processes = 1
 

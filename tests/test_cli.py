@@ -221,8 +221,9 @@ def test_message_names_origin_jit_site_parameter_path_and_fix() -> None:
     assert (path, code) == ("main.py", "RTL101")
     assert source[number - 1].find("data[:window]") + 1 == col
     assert "data[:window]" in line
-    assert "every iteration of the loop at main.py:" in line
-    assert "traced parameter 'batch' of jitted 'train_step' (model.py:" in line
+    assert "every iteration of the loop at line 15, so" in line
+    assert "so jitted 'train_step' re-traces for each new length" in line
+    assert "(traced parameter 'batch' at model.py:" in line
     assert "via run_epoch() -> step()" in line
     assert line.endswith("pad to a fixed size or bucket the lengths")
 

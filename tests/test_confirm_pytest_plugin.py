@@ -151,3 +151,55 @@ def test_a_plan_gives_each_finding_a_status(sessions: dict) -> None:
     assert statuses == {"RTL101 on predict": "confirmed", "RTL101 on stable": "not re-traced"}
     assert run["report"]["unpredicted"] == []
     assert "2 findings: 1 confirmed, 1 not re-traced" in run["output"]
+
+
+PREDICTED = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def total(x):
+    return jnp.sum(x)
+
+
+def test_sizes():
+    for n in range(1, 40):
+        assert total(jnp.ones(n)) == n
+"""
+
+
+def test_a_re_trace_the_static_pass_predicts_is_reported_under_its_rule(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n", encoding="utf-8")
+    (tmp_path / "test_sizes.py").write_text(PREDICTED, encoding="utf-8")
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:hypothesispytest",
+            *_plugin_args(),
+            "-o",
+            "addopts=",
+            "--retracelint",
+            "--retracelint-report",
+            str(report),
+            "test_sizes.py",
+        ],
+        cwd=tmp_path,
+        env=child_environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    [finding] = data["findings"]
+    assert (finding["code"], finding["status"]) == ("RTL105", "confirmed"), finding
+    assert data["unpredicted"] == []
+    assert "RTL901" not in proc.stdout

@@ -176,7 +176,8 @@ def test_statuses_from_the_events_of_several_processes(project: Path) -> None:
     assert by_code["RTL101"].status == NOT_RETRACED  # x never changed; n did
     assert by_code["RTL101"].note == (
         "step was traced 5 times at this call and re-traced 3 times, but never because of `x`: "
-        "the finding is probably a false positive"
+        "`x` kept one signature in this run (a longer run, or the data that varies it, may still"
+        " re-trace)"
     )
     assert by_code["RTL301"].status == INCONCLUSIVE  # one wrapper made, traced once
     [unpredicted] = report.unpredicted
@@ -384,3 +385,15 @@ def test_child_environment() -> None:
     assert Path(env[runner.RUNTIME_ENV]).name == "runtime.py"
     assert "JAX_PLATFORMS" not in runner.child_env({}, "/p", "auto")
     assert (Path(runner.BOOT_DIR) / "sitecustomize.py").exists()
+
+
+def test_the_findings_check_writes_as_json_are_a_plan_as_the_static_pass_makes_it() -> None:
+    from retracelint.config import Settings
+    from retracelint.confirm.plan import build_plan, plan_from_json
+    from retracelint.engine import analyse
+
+    findings = analyse(["examples/trainer"], Settings(cache=False)).findings
+    written = json.loads(json.dumps([f.to_dict() for f in findings]))
+    assert plan_from_json(written) == build_plan(findings)
+    with pytest.raises(ValueError, match="not a finding of `retracelint check --format json`"):
+        plan_from_json([{"jit_site": None}])

@@ -344,8 +344,8 @@ def test_an_argument_static_only_by_keyword_is_not_moved_there(project: Path) ->
     write(project, {"scale.py": one_way})
     [line] = lint("scale.py").stdout.splitlines()
     assert line.startswith(
-        "scale.py:14:18: RTL404 [warning] parameter 'n' of jitted 'scale' (scale.py:7) is traced passed by"
-        " position here and static passed by keyword at scale.py:13"
+        "scale.py:14:18: RTL404 [warning] 'n' is traced passed by position here and static passed by"
+        " keyword at scale.py:13, so jitted 'scale' compiles again (parameter 'n' at scale.py:7;"
     )
     assert line.endswith("(jax fills in one from the other only when the other is not given)")
     assert (lint("--diff", "scale.py").stdout, lint("--fix", "scale.py").exit_code) == ("", 1)

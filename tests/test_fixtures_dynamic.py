@@ -36,6 +36,12 @@ TRACE_ONCE = (
     ("rtl105_negative_arange_pages.py", None),
     ("rtl201_negative_values_that_do_not_vary.py", None),
     ("rtl402_negative_index_dtypes.py", None),
+    ("rtl402_negative_int64_without_x64.py", None),
+    ("rtl105_negative_numpy_fixed_sizes.py", None),
+    ("rtl105_negative_same_shape_elements.py", None),
+    ("rtl102_negative_buffers_kept_in_shape.py", None),
+    ("rtl403_negative_same_keys.py", None),
+    ("rtl405_negative_contexts_outside_the_key.py", None),
     ("padded_clips_across_modules", "train.py"),
     ("objects_negative_stay_clean.py", None),
 )

@@ -133,7 +133,8 @@ def test_stdin_buffer_is_analysed_with_the_project(
     (saved,) = [f for f in cli_findings if f[0] == "pkg/main.py" and f[3] == "RTL201"]
     static, unused = found
     assert static[1:4] == (saved[1] + 2, saved[2], "RTL201")
-    assert f"loop at pkg/main.py:{saved[1] - 1 + 2} (for depth in range(1, 6))" in static[4]
+    assert f"every iteration of the loop at line {saved[1] - 1 + 2}, so" in static[4]
+    assert "loop: for depth in range(1, 6)" in static[4]
     assert unused[1:4] == (saved[1] + 2, saved[2] + len("depth)  "), "RTL100")
     # The file on disk is untouched.
     assert (project / "pkg" / "main.py").read_text(encoding="utf-8") == on_disk

@@ -59,7 +59,7 @@ flowchart TD
     n0["trainer.loop.run_epoch (src/trainer/loop.py:22)"]:::origin
     n1["trainer.steps.train_step (src/trainer/steps.py:31)"]
     n2["trainer.model.apply_model (src/trainer/model.py:9)"]:::jit
-    n0 -->|"train_step"| n1
+    n0 -->|"RTL101: train_step"| n1
     n1 -->|"apply_model"| n2
     classDef origin fill:#fde2e1,stroke:#c0392b
     classDef jit fill:#e1ecfd,stroke:#2c5aa0
@@ -107,7 +107,7 @@ def test_mermaid_escapes_labels() -> None:
     assert out.splitlines()[1:4] == [
         '    n0["trainer.eval.evaluate (src/we#quot;ird #35;1/ev#96;al.py:12)"]:::origin',
         '    n1["trainer.eval.evaluate.#lt;locals#gt;.#lt;lambda#gt; (src/e.py:3)"]:::jit',
-        '    n0 -->|"jit#124;lambda#91;0#93;"| n1',
+        '    n0 -->|"RTL301: jit#124;lambda#91;0#93;"| n1',
     ]
     # Between the delimiters no raw quote, backtick, angle bracket or pipe is left for Mermaid to misread.
     for line in out.splitlines()[1:4]:
@@ -119,7 +119,7 @@ def test_single_place_finding_is_one_node() -> None:
     finding = Finding("RTL000", "could not parse", Location("src/broken.py", 3, 10))
     assert mermaid(finding).splitlines()[:2] == [
         "flowchart TD",
-        '    n0["RTL000 (src/broken.py:3)"]:::origin',
+        '    n0["src/broken.py:3"]:::origin',
     ]
     assert "-->" not in mermaid(finding)
 
@@ -134,8 +134,8 @@ def test_finding_without_path_goes_straight_to_the_jit_site() -> None:
         ),
     )
     lines = mermaid(finding).splitlines()
-    assert lines[1] == '    n0["RTL203 (src/run.py:7)"]:::origin'
-    assert lines[3] == '    n0 -->|"resize"| n1'
+    assert lines[1] == '    n0["src/run.py:7"]:::origin'
+    assert lines[3] == '    n0 -->|"RTL203: resize"| n1'
 
 
 def test_shared_jit_site_is_one_node_in_the_combined_graph() -> None:
@@ -144,9 +144,15 @@ def test_shared_jit_site_is_one_node_in_the_combined_graph() -> None:
         "trainer.loop.run_epoch (src/trainer/loop.py:22)",
         "trainer.steps.train_step (src/trainer/steps.py:31)",
         "trainer.model.apply_model (src/trainer/model.py:9)",
-        "trainer.evaluate.run_eval (src/trainer/evaluate.py:14)",
+        "src/trainer/evaluate.py:14",
+        "trainer.evaluate.run_eval (src/trainer/evaluate.py:15)",
     ]
-    assert graph.edges == [(0, 1, "train_step"), (1, 2, "apply_model"), (3, 2, "apply_model")]
+    assert graph.edges == [
+        (0, 1, "RTL101: train_step"),
+        (1, 2, "apply_model"),
+        (3, 4, "RTL104"),
+        (4, 2, "apply_model"),
+    ]
     assert mermaid_all([three_modules_deep(), other_caller()]).count(":::jit") == 1
 
 
@@ -158,10 +164,12 @@ digraph retracelint {
     n0 [label="trainer.loop.run_epoch (src/trainer/loop.py:22)", shape=box, style="rounded,filled", fillcolor="#fde2e1", color="#c0392b"];
     n1 [label="trainer.steps.train_step (src/trainer/steps.py:31)", shape=box, style=rounded];
     n2 [label="trainer.model.apply_model (src/trainer/model.py:9)", shape=box, style="filled,bold", fillcolor="#e1ecfd", color="#2c5aa0"];
-    n3 [label="trainer.evaluate.run_eval (src/trainer/evaluate.py:14)", shape=box, style="rounded,filled", fillcolor="#fde2e1", color="#c0392b"];
-    n0 -> n1 [label="train_step"];
+    n3 [label="src/trainer/evaluate.py:14", shape=box, style="rounded,filled", fillcolor="#fde2e1", color="#c0392b"];
+    n4 [label="trainer.evaluate.run_eval (src/trainer/evaluate.py:15)", shape=box, style=rounded];
+    n0 -> n1 [label="RTL101: train_step"];
     n1 -> n2 [label="apply_model"];
-    n3 -> n2 [label="apply_model"];
+    n3 -> n4 [label="RTL104"];
+    n4 -> n2 [label="apply_model"];
 }
 """
 
@@ -174,11 +182,11 @@ def test_dot_escapes_quotes_backslashes_and_newlines() -> None:
     finding = replace(
         other_caller(),
         call_path=(PathStep('m.f"\\x', 'call\n"g"', Location("C:\\src\\evaluate.py", 15, 9)),),
-        location=Location("C:\\src\\evaluate.py", 14, 22),
+        location=Location("C:\\src\\evaluate.py", 15, 22),
     )
     lines = dot([finding]).splitlines()
-    assert lines[4].startswith('    n0 [label="m.f\\"\\\\x (C:\\\\src\\\\evaluate.py:14)", ')
-    assert lines[6] == '    n0 -> n1 [label="call\\n\\"g\\""];'
+    assert lines[4].startswith('    n0 [label="m.f\\"\\\\x (C:\\\\src\\\\evaluate.py:15)", ')
+    assert lines[6] == '    n0 -> n1 [label="RTL104: call\\n\\"g\\""];'
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")

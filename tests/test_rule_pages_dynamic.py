@@ -36,6 +36,7 @@ PAGE_CODES = (
     "RTL402",
     "RTL403",
     "RTL404",
+    "RTL405",
     "RTL901",
 )
 # Pages written before their catalogue entry exists: the page's name must be this one.
@@ -62,6 +63,7 @@ EVIDENCE = {
     "RTL402": "different input types",
     "RTL403": "different input pytree",
     "RTL404": "different input pytree",
+    "RTL405": "Tracing context doesn't match",
 }
 RAISES_INSTEAD = {"RTL203": "ValueError: Non-hashable static arguments are not supported"}
 

@@ -136,9 +136,27 @@ def test_a_comprehension_loop_is_named_at_its_own_line(tmp_path: Path) -> None:
     name, line, code, message = found[0]
     assert (name, line, code) == ("prefixes.py", line_of(source, "total(x[:i])"), "RTL101")
     loop_line = line_of(source, "for i in range(1, len(x))")
-    assert f"the loop at {tmp_path / 'prefixes.py'}:{loop_line} (for i in range(1, len(x)))" in (
-        message
+    assert f"the loop at line {loop_line}, so" in message  # the loop's own line, not line 1
+    assert "loop: for i in range(1, len(x))" in message
+
+
+def test_a_permutation_of_an_array_keeps_its_shape(tmp_path: Path) -> None:
+    """``jax.random.permutation(key, x)`` shuffles an array (same shape) or permutes ``arange(n)``:
+    only a count that changes makes a new length (flowjax's training loop shuffles every epoch)."""
+    source = (
+        JIT
+        + "import jax.random as jr\n\n\n"
+        + "def epochs(key, data, n):\n"
+        + "    for _ in range(n):\n"
+        + "        key, sub = jr.split(key)\n"
+        + "        data = [jr.permutation(sub, a) for a in data]\n"
+        + "        total(jnp.stack(data))\n"
+        + "    for i in range(1, n):\n"
+        + "        total(jr.permutation(key, i))\n"
     )
+    found = findings(tmp_path, {"shuffle.py": source})
+    line = line_of(source, "total(jr.permutation(key, i))")
+    assert [(name, at, code) for name, at, code, _ in found] == [("shuffle.py", line, "RTL105")]
 
 
 def test_an_attribute_passed_through_replace_does_not_vary(tmp_path: Path) -> None:

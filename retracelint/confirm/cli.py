@@ -95,7 +95,12 @@ def _fail(message: str) -> None:
     show_default=True,
 )
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False), help="Write the report to this file."
+    "-o",
+    "--output-file",
+    "--output",
+    "output",
+    type=click.Path(dir_okay=False),
+    help="Write the report to this file (as `check -o` does).",
 )
 @click.option(
     "--plan",
@@ -139,7 +144,13 @@ def confirm_command(
         except (OSError, ValueError) as exc:
             _fail(f"cannot read the plan {plan_file}: {exc}")
     else:
-        plan = build_plan(_static_findings(list(paths) or ["."]))
+        findings = _static_findings(list(paths) or ["."])
+        # What could not be read (a missing path, a syntax error) is said as `check` says it.
+        for finding in findings:
+            if finding.code == "RTL000":
+                loc = finding.location
+                click.echo(f"{loc.path}:{loc.line}:{loc.col}: RTL000 {finding.message}", err=True)
+        plan = build_plan(findings)
     result = run_plan(plan, command, guard=guard, backend=backend, timeout=timeout, events=events)
     text = report_module.write_report(result, fmt, output)
     if not output:

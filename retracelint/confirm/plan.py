@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from retracelint.model import Finding, JitSite, PathStep
+from retracelint.model import Finding, JitSite, Location, PathStep, Route
 
 Call = tuple[str, int, int]  # absolute path, first and last line of a call expression
 
@@ -296,10 +296,13 @@ def _json_calls(raw: Any, base: Path) -> tuple[Call, ...]:
 
 
 def plan_from_json(data: Any, root: str | os.PathLike[str] | None = None) -> Plan:
-    """Read the plan-file form (see the module docstring)."""
+    """Read the plan-file form (see the module docstring), or the findings that `retracelint check
+    --format json` writes (entries with a `jit_site`), which are planned as the static pass would."""
     entries = data.get("findings", []) if isinstance(data, dict) else data
     if not isinstance(entries, list):
         raise ValueError("a confirm plan is a list of findings or {'findings': [...]}")
+    if entries and all(isinstance(e, dict) and "jit_site" in e for e in entries):
+        return build_plan([_finding_from_json(e) for e in entries], root)
     base = Path(root) if root is not None else Path.cwd()
     sites = _Sites()
     planned: list[PlannedFinding] = []
@@ -348,6 +351,56 @@ def plan_from_json(data: Any, root: str | os.PathLike[str] | None = None) -> Pla
             )
         )
     return Plan(sites=list(sites.by_key.values()), findings=planned)
+
+
+def _location(raw: dict[str, Any]) -> Location:
+    return Location(
+        str(raw["path"]),
+        int(raw["line"]),
+        int(raw.get("col", 1)),
+        int(raw.get("end_line", 0)),
+        int(raw.get("end_col", 0)),
+    )
+
+
+def _site_from_json(raw: dict[str, Any] | None) -> JitSite | None:
+    if raw is None:
+        return None
+    return JitSite(
+        str(raw["function"]),
+        str(raw["name"]),
+        _location(raw),
+        str(raw["wrapper"]),
+        tuple(raw.get("static_params") or ()),
+    )
+
+
+def _steps_from_json(raw: list[dict[str, Any]]) -> tuple[PathStep, ...]:
+    return tuple(PathStep(str(s["function"]), str(s["call"]), _location(s)) for s in raw or ())
+
+
+def _finding_from_json(raw: dict[str, Any]) -> Finding:
+    """A finding as `check --format json` writes it (``Finding.to_dict``)."""
+    try:
+        return Finding(
+            code=str(raw["code"]),
+            message=str(raw.get("message") or ""),
+            location=_location(raw),
+            severity=str(raw.get("severity") or "error"),
+            jit_site=_site_from_json(raw.get("jit_site")),
+            parameter=raw.get("parameter"),
+            call_path=_steps_from_json(raw.get("call_path")),
+            other_routes=tuple(
+                Route(
+                    _steps_from_json(r.get("call_path")),
+                    _site_from_json(r.get("jit_site")),
+                    r.get("parameter"),
+                )
+                for r in raw.get("other_routes") or ()
+            ),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a finding of `retracelint check --format json`: {raw!r}") from exc
 
 
 def load_plan(path: str | os.PathLike[str]) -> Plan:

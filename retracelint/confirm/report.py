@@ -6,8 +6,9 @@ Statuses (per finding, over the routes by which it reaches a site):
   for RTL301, a new function object was traced), at a call the finding's route goes through; the
   evidence says from what to what, and where.
 * ``not re-traced``: the site was traced at the finding's call and never re-traced there for that
-  reason, so the finding is probably a false positive (or the run did not exercise the varying
-  path). JAX runs no Python on a cache hit, so calls that reuse a trace are not counted.
+  reason: what the finding names kept one signature during the run (any new one would have been a
+  trace). Either the run did not reach the varying case or the finding is false; the run alone
+  cannot tell which. JAX runs no Python on a cache hit, so calls that reuse a trace are not counted.
 * ``inconclusive``: the site was traced, but only inside other jit functions (a re-trace then
   shows up at the outer function), only from other calls, or only one jit function was made.
 * ``not reached``: nothing made at the site was ever traced.
@@ -512,9 +513,11 @@ def _status(
     how = (
         f"re-traced {_times(others)}, but never because of {cause}" if others else "never re-traced"
     )
+    # Any new signature of the flagged input would have been a trace: it kept one in this run.
+    # Whether the run never reached the varying case or the finding is false, it cannot tell.
     result.note = (
-        f"{name} was traced {_times(traces)} at this call and {how}: "
-        "the finding is probably a false positive"
+        f"{name} was traced {_times(traces)} at this call and {how}: {cause} kept one signature"
+        " in this run (a longer run, or the data that varies it, may still re-trace)"
     )
     return result
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from retracelint.values import (
     ARRAY,
     BOOL,
+    EMPTY,
     FLIP_KINDS,
     FLOAT,
     FUNCTION,
@@ -24,16 +25,13 @@ from retracelint.values import (
     STR,
     TRANSFORM,
     TUPLE,
-    UNKNOWN_VALUE,
-    CarrySrc,
-    ItemSrc,
     IterDep,
-    LoopSrc,
     Made,
     RetDep,
     Src,
     Value,
     kinds_differ,
+    localised,
     parts_deps,
     shape_sources,
     unaligned,
@@ -76,6 +74,16 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
     return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
 
 
+def _dtype_sources(values: list[Value]) -> frozenset[Src]:
+    """What changes the dtypes of ``values`` (their dtype flips), as sources of a dtype made from them."""
+    out: frozenset[Src] = EMPTY
+    for value in values:
+        for taint in value.shape:
+            if taint.code == "RTL402":
+                out = out | taint.sources
+    return out
+
+
 def _args_vsrc(args: list[Value], kwargs: dict[str | None, Value]) -> frozenset[Src]:
     out: set[Src] = set()
     for value in [*args, *kwargs.values()]:
@@ -90,33 +98,7 @@ def _plain(value: Value) -> Value:
 
 def _export(value: Value | None, item: bool = False) -> Value | None:
     """A return (or yield) value as callers see it: the function's own loops are not theirs."""
-    if value is None:
-        return None
-
-    def local(src: Src) -> bool:
-        return isinstance(src, LoopSrc | CarrySrc)
-
-    def convert(sources: frozenset[Src]) -> frozenset[Src]:
-        kept = frozenset(s for s in sources if not local(s))
-        if item and any(isinstance(s, LoopSrc) for s in sources):
-            kept |= {ItemSrc()}
-        return kept
-
-    shape = set()
-    for taint in value.shape:
-        sources = convert(taint.sources)
-        if sources:
-            shape.add(taint.with_sources(sources))
-    items = tuple(_export(i, item) or UNKNOWN_VALUE for i in value.items)
-    fields = tuple((name, _export(v, item) or UNKNOWN_VALUE) for name, v in value.fields)
-    return value.with_(
-        vsrc=convert(value.vsrc),
-        shape=frozenset(shape),
-        fresh=convert(value.fresh),
-        items=items,
-        fields=fields,
-        dims=None,  # its atoms are this function's
-    )
+    return None if value is None else localised(value, item)
 
 
 def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:
@@ -127,9 +109,9 @@ def _jit_result(args: list[Value], kwargs: dict[str | None, Value]) -> Value:
     return Value(ty=JIT_OUT_WEAK if weak else JIT_OUT, vsrc=_args_vsrc(args, kwargs))
 
 
-def _kind_flip(start: Value, then: Value) -> tuple[str, str, str] | None:
+def _kind_flip(start: Value, then: Value, x64: bool) -> tuple[str, str, str] | None:
     for code, kind_of, _ in FLIP_KINDS:
-        a, b = kind_of(start), kind_of(then)
+        a, b = kind_of(start, x64), kind_of(then, x64)
         if kinds_differ(a, b):
             return code, a, b  # type: ignore[return-value]
     return None

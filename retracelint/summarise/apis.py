@@ -8,7 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from retracelint.summarise.syntax import _dotted
+from retracelint.summarise.syntax import _argument, _dotted, _statements
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -38,6 +38,9 @@ class _Sized:
     position: int | None = None
     default: int | None = None
     second: str | None = None  # "square": the keyword of the second length (at the next position)
+    # The argument may be an array instead of a length (``permutation(key, x)``): it then keeps the
+    # array's shape, so only a surely-int argument is read as a length.
+    or_array: bool = False
 
 
 _CONSTRUCTORS = {
@@ -49,6 +52,8 @@ _CONSTRUCTORS = {
     "identity": _Sized("square", "n", 0),
     "arange": _Sized("range"),
     "linspace": _Sized("count", "num", 2, 50),
+    "geomspace": _Sized("count", "num", 2, 50),
+    "logspace": _Sized("count", "num", 2, 50),
     "tri": _Sized("square", "N", 0, second="M"),
 }
 
@@ -60,12 +65,73 @@ _RANDOM_CONSTRUCTORS = {
     "randint": _Sized("shape", "shape", 1),
     "truncated_normal": _Sized("shape", "shape", 3),
     "categorical": _Sized("shape", "shape", 3),
-    "permutation": _Sized("count", None, 1),
+    "permutation": _Sized("count", None, 1, or_array=True),
     # jax.random.choice(key, a, shape=()): as many draws as `shape` says, whatever the length of `a`.
     "choice": _Sized("shape", "shape", 2),
     "rand": _Sized("dims"),
     "randn": _Sized("dims"),
 }
+
+
+# NumPy's random functions, and the methods of a ``Generator`` or ``RandomState`` (the same names):
+# the draws' shape is ``size``, at the position after the distribution's own parameters.
+_NUMPY_RANDOM = {
+    "normal": _Sized("shape", "size", 2),
+    "uniform": _Sized("shape", "size", 2),
+    "integers": _Sized("shape", "size", 2),
+    "randint": _Sized("shape", "size", 2),
+    "random": _Sized("shape", "size", 0),
+    "random_sample": _Sized("shape", "size", 0),
+    "ranf": _Sized("shape", "size", 0),
+    "sample": _Sized("shape", "size", 0),
+    "standard_normal": _Sized("shape", "size", 0),
+    "standard_exponential": _Sized("shape", "size", 0),
+    "standard_cauchy": _Sized("shape", "size", 0),
+    "exponential": _Sized("shape", "size", 1),
+    "poisson": _Sized("shape", "size", 1),
+    "geometric": _Sized("shape", "size", 1),
+    "chisquare": _Sized("shape", "size", 1),
+    "standard_t": _Sized("shape", "size", 1),
+    "standard_gamma": _Sized("shape", "size", 1),
+    "rayleigh": _Sized("shape", "size", 1),
+    "binomial": _Sized("shape", "size", 2),
+    "negative_binomial": _Sized("shape", "size", 2),
+    "beta": _Sized("shape", "size", 2),
+    "gamma": _Sized("shape", "size", 2),
+    "laplace": _Sized("shape", "size", 2),
+    "logistic": _Sized("shape", "size", 2),
+    "lognormal": _Sized("shape", "size", 2),
+    "gumbel": _Sized("shape", "size", 2),
+    "choice": _Sized("shape", "size", 1),
+    "rand": _Sized("dims"),
+    "randn": _Sized("dims"),
+}
+
+
+# What a NumPy random draw holds when no dtype is given (the others draw float64).
+_NUMPY_RANDOM_DTYPES = {"integers": "int64", "randint": "int64", "choice": None}
+
+
+# Calls that make a NumPy random generator: its methods are the draws of ``_NUMPY_RANDOM``.
+_GENERATORS = {"default_rng", "RandomState", "Generator"}
+
+
+# ``jax.image``: the output shape is given in full.
+_IMAGE = {
+    "resize": _Sized("shape", "shape", 1),
+    "scale_and_translate": _Sized("shape", "shape", 1),
+}
+
+
+def _sized_table(module: str) -> dict[str, _Sized]:
+    """The constructors of an array module: where each takes the lengths of what it makes."""
+    if module == "numpy.random":
+        return _NUMPY_RANDOM
+    if module == "jax.random":
+        return _RANDOM_CONSTRUCTORS
+    if module == "jax.image":
+        return _IMAGE
+    return _CONSTRUCTORS
 
 
 # ("new", k) stacks them on a new axis k (as long as there are parts). Second: how 1-D parts join,
@@ -184,6 +250,18 @@ _LIST_RESIZE: dict[str, int | None] = {
 }
 
 
+# String methods that cut a string into a list: as many pieces as the text has words or lines.
+_STR_SPLITS = {"split", "rsplit", "splitlines"}
+
+
+# Dict methods that give its keys, values, or (key, value) pairs to iterate.
+_DICT_VIEWS = {"keys": "keys", "values": "values", "items": "items"}
+
+
+# Dict methods that add or remove keys: after them the key set is not known.
+_DICT_MUTATORS = {"update", "pop", "popitem", "setdefault", "clear"}
+
+
 _LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
 
 
@@ -212,27 +290,87 @@ _LOADER_PASS_METHODS = {
 }
 
 
+# Every dtype spelling as the dtype it asks for. Summaries keep what is asked for; jax stores the
+# 64-bit ones as their 32-bit kin unless x64 is on (``values.canonical_dtype``), so an int64 NumPy
+# index and an int32 one are one cache key without x64 and two with it.
 _DTYPES = {
-    "float16": "float16",
-    "bfloat16": "bfloat16",
-    "float32": "float32",
-    "float64": "float32",  # without x64, jax stores float64 requests as float32
-    "float": "float32",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int32",
-    "int": "int32",
-    "uint8": "uint8",
-    "uint32": "uint32",
-    "bool": "bool",
+    **{
+        name: name
+        for name in (
+            "bool",
+            "int2",
+            "int4",
+            "int8",
+            "int16",
+            "int32",
+            "int64",
+            "uint2",
+            "uint4",
+            "uint8",
+            "uint16",
+            "uint32",
+            "uint64",
+            "float16",
+            "bfloat16",
+            "float32",
+            "float64",
+            "complex64",
+            "complex128",
+            "float4_e2m1fn",
+            "float8_e3m4",
+            "float8_e4m3",
+            "float8_e4m3b11fnuz",
+            "float8_e4m3fn",
+            "float8_e4m3fnuz",
+            "float8_e5m2",
+            "float8_e5m2fnuz",
+            "float8_e8m0fnu",
+        )
+    },
     "bool_": "bool",
-    "complex64": "complex64",
-    "complex128": "complex64",
+    "b1": "bool",
+    "int_": "int64",
+    "int": "int64",  # Python's int: jax's default integer
+    "intp": "int64",
+    "intc": "int32",
+    "longlong": "int64",
+    "short": "int16",
+    "byte": "int8",
+    "i1": "int8",
+    "i2": "int16",
+    "i4": "int32",
+    "i8": "int64",
+    "uint": "uint64",
+    "uintp": "uint64",
+    "uintc": "uint32",
+    "ulonglong": "uint64",
+    "ushort": "uint16",
+    "ubyte": "uint8",
+    "u1": "uint8",
+    "u2": "uint16",
+    "u4": "uint32",
+    "u8": "uint64",
+    "half": "float16",
+    "single": "float32",
+    "double": "float64",
+    "float": "float64",  # Python's float: jax's default float
+    "float_": "float64",
+    "longdouble": "float64",
+    "f2": "float16",
+    "f4": "float32",
+    "f8": "float64",
+    "complex": "complex128",
+    "complex_": "complex128",
+    "csingle": "complex64",
+    "cdouble": "complex128",
+    "c8": "complex64",
+    "c16": "complex128",
 }
 
 
-# of them for nonzero and one-argument where).
+# Functions that return integer indices: jax's default integer (int32, int64 under x64; NumPy's are
+# int64), except ``_INT32_INDEXES``, int32 even under x64 (measured on jax 0.10.2: a tuple of them
+# for nonzero and one-argument where).
 _INDEX_FUNCTIONS = {
     "argmax",
     "argmin",
@@ -246,6 +384,40 @@ _INDEX_FUNCTIONS = {
     "bincount",
     "lexsort",
 }
+
+
+_INT32_INDEXES = {"searchsorted", "argpartition", "digitize"}
+
+
+# Calls that make a dtype (``np.min_scalar_type(n)``, ``np.dtype(name)``) from a value: as that value
+# changes, so does the dtype.
+_DTYPE_FROM_VALUE = {"min_scalar_type", "dtype"}
+
+
+# Calls that make a dtype from the dtypes of arrays: it changes as theirs do.
+_DTYPE_FROM_DTYPES = {"result_type", "promote_types"}
+
+
+# Where a function takes its dtype when it is not given by keyword.
+_DTYPE_POSITION = {
+    "zeros": 1,
+    "ones": 1,
+    "empty": 1,
+    "identity": 1,
+    "array": 1,
+    "asarray": 1,
+    "full": 2,
+    "zeros_like": 1,
+    "ones_like": 1,
+    "empty_like": 1,
+    "full_like": 2,
+}
+
+
+# Functions that change an array's dtype by a rule of their own, keyed by name: (what they make of an
+# integer or bool input, the method argument that keeps the dtype). ``jax.image.resize`` interpolates
+# integers into float32 (even under x64) unless the method is nearest; float dtypes stay.
+_TO_INEXACT = {"resize": ("float32", "nearest"), "scale_and_translate": ("float32", None)}
 
 
 _ELEMENTWISE = {
@@ -301,43 +473,92 @@ _ELEMENTWISE = {
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
 
 
-_SCALAR_DTYPE = {INT: "int32", FLOAT: "float32", BOOL: "bool"}
+# The dtype a Python scalar becomes: jax's defaults (canonical_dtype makes them 32-bit without x64).
+_SCALAR_DTYPE = {INT: "int64", FLOAT: "float64", BOOL: "bool"}
+
+
+# jax's 64-bit switch, as a config name (``jax.config.update("jax_enable_x64", True)``) and as the
+# environment variable read when jax is imported (``os.environ["JAX_ENABLE_X64"] = "1"``).
+_X64_FLAG = "jax_enable_x64"
+_X64_ENV = "JAX_ENABLE_X64"
+
+
+def _enables_x64(tree: ast.Module, lines: set[int]) -> bool:
+    """Whether the module turns on jax's 64-bit types: ``jax.config.update("jax_enable_x64", True)``,
+    ``os.environ["JAX_ENABLE_X64"] = "1"`` (or ``setdefault``), ``jax.config.jax_enable_x64 = True``;
+    ``lines``: the lines that name the flag (only the simple statements there are read)."""
+    named = (
+        stmt
+        for stmt in _statements(tree.body)
+        if isinstance(stmt, ast.Expr | ast.Assign)
+        and any(line in lines for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    )
+    for node in (sub for stmt in named for sub in ast.walk(stmt)):
+        if isinstance(node, ast.Call) and len(node.args) == 2:
+            name = (_dotted(node.func) or "").rpartition(".")[2]
+            key = node.args[0]
+            if (
+                name in ("update", "setdefault")
+                and isinstance(key, ast.Constant)
+                and str(key.value).lower() == _X64_FLAG
+                and _truthy(node.args[1])
+            ):
+                return True
+        elif isinstance(node, ast.Assign) and _truthy(node.value):
+            for target in node.targets:
+                key = target.slice if isinstance(target, ast.Subscript) else None
+                if (isinstance(key, ast.Constant) and key.value == _X64_ENV) or (
+                    isinstance(target, ast.Attribute) and target.attr == _X64_FLAG
+                ):
+                    return True
+    return False
+
+
+def _truthy(node: ast.AST) -> bool:
+    """A literal that turns a flag on: True, 1, "1", "true"."""
+    return isinstance(node, ast.Constant) and str(node.value).lower() in ("true", "1")
 
 
 def _dtype_name(node: ast.AST) -> str | None:
-    """``jnp.float32``, ``np.int64``, ``"int32"``, ``bool`` as jax's (32-bit) dtype name."""
+    """``jnp.float32``, ``np.int64``, ``"int32"``, ``bool`` as the dtype it asks for."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _DTYPES.get(node.value)
     dotted = _dotted(node)
     return _DTYPES.get(dotted.rpartition(".")[2]) if dotted else None
 
 
-def _array_dtype(node: ast.Call, name: str, args: list[Value]) -> str | None:
-    """The dtype of an array made by a jax.numpy / numpy call, when the call shows it."""
-    for keyword in node.keywords:
-        if keyword.arg == "dtype":
-            return _dtype_name(keyword.value)
+def _index_dtype(name: str, numpy: bool) -> str:
+    return "int32" if name in _INT32_INDEXES and not numpy else "int64"
+
+
+def _array_dtype(
+    node: ast.Call, name: str, args: list[Value], given: str | None, numpy: bool
+) -> str | None:
+    """The dtype of an array made by a jax.numpy / numpy call, when the call shows it (``given``: the
+    dtype its dtype argument names)."""
+    if given is not None:
+        return given
     if name in _INDEX_FUNCTIONS or (name == "where" and len(node.args) == 1):
-        return "int32"
+        return _index_dtype(name, numpy)
     if name in _DTYPES:
         return _DTYPES[name]
     if name in _FLOAT_MAKERS:
-        return "float32"
+        return "float64"
     if name == "randint":
-        return "int32"
+        return "int64"
     if name == "full" and len(args) > 1:
         return _SCALAR_DTYPE.get(args[1].ty) or args[1].dtype
     if name == "arange":
         tys = {a.ty for a in args}
-        return "float32" if FLOAT in tys else ("int32" if tys == {INT} else None)
+        return "float64" if FLOAT in tys else ("int64" if tys == {INT} else None)
     if name in ("array", "asarray") and args:
         first = args[0]
         if first.items:
             tys = {item.ty for item in first.items}
             if tys <= {INT}:
-                return "int32"
+                return "int64"
             if tys <= {INT, FLOAT}:
-                return "float32"
+                return "float64"
             if tys == {BOOL}:
                 return "bool"
             return None
@@ -345,7 +566,17 @@ def _array_dtype(node: ast.Call, name: str, args: list[Value]) -> str | None:
     if name in ("zeros_like", "ones_like", "empty_like") and args:
         return args[0].dtype
     dtypes = {a.dtype for a in args if a.ty in (ARRAY, NP_ARRAY, "mask")}
-    return dtypes.pop() if len(dtypes) == 1 else None
+    dtype = dtypes.pop() if len(dtypes) == 1 else None
+    if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
+        made, keeps = _TO_INEXACT[name]
+        method = _argument(node, "method", 2)
+        kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
+        return dtype if kept else made
+    return dtype
+
+
+def _inexact(dtype: str) -> bool:
+    return dtype.startswith(("float", "bfloat", "complex"))
 
 
 def _arith_dtype(left: Value, right: Value) -> str | None:
@@ -357,7 +588,7 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
         return None
     dtype = dtypes.pop()
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
-        return "float32"
+        return "float64"  # jax's default float
     return dtype
 
 
@@ -368,10 +599,7 @@ _NOT_ARRAYS = {
     "shape",
     "ndim",
     "size",
-    "result_type",
-    "dtype",
     "issubdtype",
-    "promote_types",
     "can_cast",
     "finfo",
     "iinfo",
@@ -385,7 +613,7 @@ _NOT_ARRAYS = {
 
 
 def _array_module(module: str) -> bool:
-    return module.startswith(("jax.numpy", "numpy", "jax.random", "jax.lax"))
+    return module.startswith(("jax.numpy", "numpy", "jax.random", "jax.lax", "jax.image"))
 
 
 def _looks_like_class(dotted: str) -> bool:

@@ -6,19 +6,25 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import _args_vsrc, _shapes_of
+from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _shapes_of
 from retracelint.summarise.apis import (
-    _CONSTRUCTORS,
     _DATA_DEPENDENT,
+    _DTYPE_FROM_DTYPES,
+    _DTYPE_FROM_VALUE,
+    _DTYPE_POSITION,
     _ELEMENTWISE,
     _FROM_LIST,
+    _GENERATORS,
     _GROWERS,
     _JOINS,
     _LIST_RESIZE,
     _NOT_ARRAYS,
-    _RANDOM_CONSTRUCTORS,
+    _NUMPY_RANDOM,
+    _NUMPY_RANDOM_DTYPES,
     _REDUCTIONS,
     _array_dtype,
+    _dtype_name,
+    _sized_table,
 )
 from retracelint.summarise.sizes import (
     _add,
@@ -35,10 +41,12 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _argument, _clip, _definition, _is_display
 from retracelint.values import (
     ARRAY,
+    DTYPE,
     EMPTY,
     INT,
     LIST,
     NP_ARRAY,
+    RNG,
     SCALARS,
     TUPLE,
     UNKNOWN,
@@ -72,8 +80,43 @@ class Arrays(PassState):
     ) -> Value:
         value = self.array_shape(node, module, name, args, kwargs)
         if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
-            return value.with_(dtype=_array_dtype(node, name, args))
+            given = _argument(node, "dtype", _DTYPE_POSITION.get(name))
+            numpy = module == "numpy" or module.startswith("numpy.")
+            dtype = _array_dtype(node, name, args, self.dtype_given(given), numpy)
+            return self.dtype_chosen(value.with_(dtype=dtype), node, given)
         return value
+
+    def dtype_given(self, node: ast.AST | None) -> str | None:
+        """The dtype an argument names: ``np.int16``, ``"float32"``, a name bound to a dtype."""
+        if node is None:
+            return None
+        named = _dtype_name(node)
+        if named is not None:
+            return named
+        value = self.quiet(node)
+        return value.dtype if value.ty == DTYPE else None
+
+    def dtype_chosen(self, value: Value, node: ast.Call, given: ast.AST | None) -> Value:
+        """``value``, made by ``node`` with the dtype ``given``: a dtype that changes between calls
+        (``astype(np.min_scalar_type(n))``, a dtype picked by a condition) changes the array's."""
+        if given is None:
+            return value
+        chosen = self.quiet(given)
+        if not chosen.vsrc:
+            return value
+        call, chooser = self.mod.pos.text(node), self.mod.pos.text(given)
+        what = f"the dtype of {call}{'' if chooser in call else f' ({chooser})'} is chosen anew"
+        taint = Taint("RTL402", what, self.loc(node), chosen.vsrc)
+        return value.with_(shape=value.shape | {taint})
+
+    def draw(
+        self, node: ast.Call, method: str, args: list[Value], kwargs: dict[str | None, Value]
+    ) -> Value:
+        """A NumPy random draw (``np.random.normal(...)``, ``rng.integers(...)``): ``size`` draws."""
+        value = self.construct(node, NP_ARRAY, _NUMPY_RANDOM[method], args, kwargs)
+        given = _argument(node, "dtype", None)
+        dtype = self.dtype_given(given) or _NUMPY_RANDOM_DTYPES.get(method, "float64")
+        return self.dtype_chosen(value.with_(dtype=dtype), node, given)
 
     def array_shape(
         self,
@@ -85,10 +128,13 @@ class Arrays(PassState):
     ) -> Value:
         is_np = module == "numpy" or module.startswith("numpy.")
         ty = NP_ARRAY if is_np else ARRAY
-        random = module.endswith("random")
-        table = _RANDOM_CONSTRUCTORS if random else _CONSTRUCTORS
+        table = _sized_table(module)
+        if table is _NUMPY_RANDOM and name in table:
+            return self.draw(node, name, args, kwargs)
         if name in table:
             return self.construct(node, ty, table[name], args, kwargs)
+        if module == "numpy.random" and name in _GENERATORS:
+            return Value(ty=RNG, vsrc=_args_vsrc(args, kwargs))
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):
             return args[0].with_(ty=ty, items=()) if args else Value(ty=ty)
         if name in _DATA_DEPENDENT or (
@@ -128,17 +174,23 @@ class Arrays(PassState):
         if name in ("array", "asarray") and args and not _is_display(node.args[0]):
             # An array made from an array (or from a list, one row per item) keeps its axes.
             made = args[0]
-            return Value(
+            value = Value(
                 ty=ty,
                 vsrc=_args_vsrc(args, kwargs),
                 shape=made.shape,
                 deps=made.deps,
                 dims=made.dims,
             )
+            return self.from_list(node, made, value)
         if name in _FROM_LIST or name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
             return combine(args, ty=ty)
+        if name in _DTYPE_FROM_VALUE:
+            given = self.dtype_given(node.args[0]) if name == "dtype" and node.args else None
+            return Value(ty=DTYPE, vsrc=_args_vsrc(args, kwargs), dtype=given)
+        if name in _DTYPE_FROM_DTYPES:
+            return Value(ty=DTYPE, vsrc=_dtype_sources(args))
         if name in _NOT_ARRAYS or name[:1].isupper():
             # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
             ty = TUPLE if name == "shape" else UNKNOWN
@@ -148,6 +200,15 @@ class Arrays(PassState):
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
+
+    def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
+        """An array made from a Python list whose length is known here and changes (an item of a
+        literal list of lists of different lengths): the array made is the one that changes size."""
+        length = made.dims.length(0) if made.ty in (LIST, TUPLE) and made.dims else None
+        if length is None or not length.sources:
+            return value
+        taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), EMPTY)
+        return self.with_length(value, 0, length, frozenset(dict(length.atoms)), taint)
 
     def reshape(
         self, node: ast.Call, base: Value, dims: list[Value], written: list[ast.expr], ty: str
@@ -191,6 +252,15 @@ class Arrays(PassState):
         args: list[Value],
         kwargs: dict[str | None, Value],
     ) -> Value:
+        if sized.or_array:
+            given = _argument(node, sized.keyword, sized.position)
+            if given is not None and not self.int_like(given, surely=True):
+                kept = (
+                    args[sized.position]
+                    if sized.position is not None and len(args) > sized.position
+                    else None
+                )
+                return kept.with_(ty=ty, items=()) if kept is not None else Value(ty=ty)
         lens = self.made_lengths(node, sized, args, kwargs)
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
@@ -241,14 +311,15 @@ class Arrays(PassState):
             return None
         return [self.length(*self.size_poly(arg))]
 
-    def int_like(self, node: ast.AST) -> bool:
-        """Whether a size argument is one int (not a tuple of them): an int, arithmetic, a length."""
+    def int_like(self, node: ast.AST, surely: bool = False) -> bool:
+        """Whether a size argument is one int (not a tuple of them): an int, arithmetic, a length.
+        ``surely``: not a parameter or loop variable of unknown type either."""
         value = self.quiet(node)
         if value.ty == INT:
             return True
         if value.ty in (TUPLE, LIST) or value.items:
             return False
-        if isinstance(node, ast.Name) and node.id not in self.defs:
+        if isinstance(node, ast.Name) and node.id not in self.defs and not surely:
             # A parameter or loop variable of unknown type: an int, unless its name says shape.
             return value.ty == UNKNOWN and "shape" not in node.id.lower()
         node = _definition(node, self.defs)

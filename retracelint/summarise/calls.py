@@ -15,6 +15,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
     _COPIES,
+    _DICT_MUTATORS,
     _EXTERNAL,
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
@@ -22,14 +23,16 @@ from retracelint.summarise.apis import (
     _LOADER_CLASSES,
     _LOADER_PASS_METHODS,
     _MATH_INTS,
+    _NUMPY_RANDOM,
     _PARTIALS,
     _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
     _REPLACES,
+    _STR_SPLITS,
     _TRANSFORMS,
     _array_module,
-    _dtype_name,
+    _index_dtype,
     _looks_like_class,
     _looks_like_tf_data,
 )
@@ -37,6 +40,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _dotted,
     _given,
+    _is_name,
     _is_true,
     _literal_ints,
     _literal_strs,
@@ -64,6 +68,7 @@ from retracelint.values import (
     NONE,
     NP_ARRAY,
     PARTIAL,
+    RNG,
     SET,
     STR,
     TRANSFORM,
@@ -77,10 +82,12 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    collected,
     combine,
     objects_of,
     size_of,
     unaligned,
+    unaligned_dep,
 )
 
 if TYPE_CHECKING:
@@ -360,6 +367,7 @@ class Calls(PassState):
             receiver=receiver_arg,
             functions=self.functions_passed(node),
             objects=self.objects_passed(node, args, kwargs),
+            contexts=tuple(self.contexts),
         )
         self.fn.calls.append(site)
         return len(self.fn.calls) - 1
@@ -462,6 +470,9 @@ class Calls(PassState):
             return combine([*args, *kwargs.values()], ty=DICT)
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
+        if canon in ("next", "min", "max") and self.from_table(node):
+            # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
+            return Value(ty=INT)
         if canon in ("min", "max", "abs", "sum") and module == "":
             return combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
         if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
@@ -471,6 +482,42 @@ class Calls(PassState):
         if isinstance(func, ast.Attribute) and receiver is not None:
             return self.method_call(node, func.attr, receiver, args, kwargs)
         return None
+
+    def holding(self, name: str, container: Value, added: Value) -> Value:
+        """The list ``name`` after ``added`` went into it: what changes per iteration of the loops
+        that fill it (those inside the one that makes it anew) changes per element."""
+        filling = []
+        for index in reversed(self.loops):
+            if name in self.assigned.get(index, ()):
+                break
+            filling.append(index)
+        element = collected(added, frozenset(filling))
+        if not element.shape and not element.deps:
+            return container
+        return container.with_(
+            shape=container.shape
+            | {t if ItemSrc() in t.sources else t.unlabelled() for t in element.shape},
+            deps=container.deps | {unaligned_dep(d) for d in element.deps},
+        )
+
+    def from_table(self, node: ast.Call) -> bool:
+        """``next(b for b in SIZES if b >= n)``: an item picked from a constant table of ints (the
+        items themselves, whatever the condition that picks one)."""
+        if len(node.args) != 1 or node.keywords:
+            return False
+        picks = node.args[0]
+        if not isinstance(picks, ast.GeneratorExp | ast.ListComp) or len(picks.generators) != 1:
+            return False
+        comp = picks.generators[0]
+        if not (isinstance(comp.target, ast.Name) and _is_name(picks.elt, comp.target.id)):
+            return False
+        table = self.quiet(comp.iter)
+        return (
+            not table.vsrc
+            and not table.deps
+            and bool(table.items)
+            and all(item.ty == INT and not item.vsrc for item in table.items)
+        )
 
     def loader(
         self, node: ast.Call, kind: str, flag: str, kwargs: dict[str | None, Value]
@@ -512,8 +559,17 @@ class Calls(PassState):
                     self.env[name] = grown.with_(dims=resized.dims if resized else None)
                 elif resized is not None:
                     self.env[name] = resized
+                if method in _LIST_GROW_METHODS and args:
+                    self.env[name] = self.holding(name, self.env[name], args[-1])
             if method in _LIST_GROW_METHODS and self.loops:
                 return Value(ty=NONE)
+        if method in _STR_SPLITS and receiver.ty in (STR, UNKNOWN) and receiver.vsrc:
+            # "the cat sat".split(): one piece per word, as many as the text has.
+            what = f"{self.mod.pos.text(node)} (as many pieces as the text has)"
+            taint = Taint("RTL104", what, self.loc(node), receiver.vsrc, 0)
+            return Value(ty=LIST, vsrc=receiver.vsrc, shape=frozenset({taint}))
+        if receiver.ty == DICT and method in _DICT_MUTATORS and isinstance(func.value, ast.Name):
+            self.env[func.value.id] = receiver.with_(keys=None)
         if receiver.ty == "loader":
             if method == "batch":
                 return self.loader(node, ".batch()", "drop_remainder", kwargs)
@@ -527,13 +583,22 @@ class Calls(PassState):
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
                 keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
-                return value.with_(dtype="int32") if method in _INDEX_FUNCTIONS else value
+                if method not in _INDEX_FUNCTIONS:
+                    return value
+                return value.with_(dtype=_index_dtype(method, receiver.ty == NP_ARRAY))
             if method == "astype" and node.args:
-                return receiver.with_(items=(), ty=ARRAY, dtype=_dtype_name(node.args[0]))
+                given = node.args[0]
+                made = receiver.with_(items=(), ty=ARRAY, dtype=self.dtype_given(given))
+                return self.dtype_chosen(made, node, given)
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
             if method in _ARRAY_METHODS_MOVE:
                 return unaligned(receiver).with_(items=())
+        if method in _NUMPY_RANDOM and (
+            receiver.ty == RNG or (receiver.ty == UNKNOWN and "size" in kwargs)
+        ):
+            # A NumPy Generator's draws; a receiver of unknown type drawing `size=` values is one.
+            return self.draw(node, method, args, kwargs)
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
         return None

@@ -8,8 +8,8 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import _element, _unpacked
-from retracelint.summarise.apis import _arith_dtype
+from retracelint.summarise.abstract import _element, _kind_flip, _unpacked
+from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -41,6 +41,7 @@ from retracelint.summarise.syntax import (
 )
 from retracelint.values import (
     ARRAY,
+    ARRAYS,
     BOOL,
     COMPLEX,
     DICT,
@@ -65,20 +66,45 @@ from retracelint.values import (
     IterDep,
     Length,
     LoopSrc,
+    ParamDep,
     Poly,
     RetDep,
     Src,
     Taint,
     Value,
     axis_sources,
+    collected,
     combine,
+    constant_length,
     join,
+    picked,
     shape_sources,
     unaligned,
+    unaligned_dep,
 )
 
 if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
+
+
+_PLAIN_DATA = frozenset({INT, FLOAT, BOOL, STR, COMPLEX})
+
+
+def _other_shape(a: Value, b: Value) -> int | bool | None:
+    """Whether two arrays surely have different shapes: False when not; else the one axis whose
+    constant length differs, or None (another rank, several axes)."""
+    if a.ty not in ARRAYS or b.ty not in ARRAYS or a.dims is None or b.dims is None:
+        return False
+    if not (a.dims.ranked and b.dims.ranked):
+        return False
+    if len(a.dims.lens) != len(b.dims.lens):
+        return None
+    axes = [
+        axis
+        for axis, (x, y) in enumerate(zip(a.dims.lens, b.dims.lens, strict=True))
+        if x is not None and y is not None and not x.sources and not y.sources and x != y
+    ]
+    return False if not axes else axes[0] if len(axes) == 1 else None
 
 
 class Expressions(PassState):
@@ -138,7 +164,39 @@ class Expressions(PassState):
             return Value(ty=ty, dims=dims)
         items = tuple(self.expr(element) for element in node.elts)
         value = combine(list(items), ty=ty)
+        # A list is a collection, its items meant alike (a tuple is a record, its fields are not).
+        odd = self.odd_item(node, items) if ty == LIST else None
+        if odd is not None:
+            value = value.with_(shape=value.shape | {odd})
         return value.with_(items=items if len(items) <= 16 else (), dims=dims)
+
+    def odd_item(self, node: ast.AST, items: tuple[Value, ...]) -> Taint | None:
+        """A list display whose items are arrays of different shapes, or values of different kinds (an
+        array and None, two dtypes): its elements change from one to the next."""
+        first = items[0] if items else None
+        if first is None or all(item.ty in _PLAIN_DATA for item in items):
+            return None  # a list of numbers or strings is data, not a batch of inputs
+        text = self.mod.pos.text(node)
+        for item in items[1:]:
+            if item.ty in (LIST, TUPLE) and item.ty == first.ty:
+                continue  # lists of different lengths: the arrays made from them say so
+            if (item.ty, item.dtype, item.keys, item.dims) == (
+                first.ty,
+                first.dtype,
+                first.keys,
+                first.dims,
+            ):
+                continue  # alike in every way a kind or a shape is read from
+            flip = _kind_flip(first, item, self.mod.summary.x64)
+            if flip is not None:
+                code, first, then = flip
+                what = f"the items of {text} are {first}, then {then},"
+                return Taint(code, what, self.loc(node), frozenset({ItemSrc()}))
+            other = _other_shape(first, item)
+            if other is not False:
+                what = f"an item of {text} (arrays of different shapes)"
+                return Taint("RTL105", what, self.loc(node), frozenset({ItemSrc()}), other)
+        return None
 
     e_Tuple = e_List
 
@@ -172,6 +230,7 @@ class Expressions(PassState):
                 comp,
                 f"for {text(comp.target)} in {text(comp.iter)}",
                 self.mod.pos.span(comp.target, comp.iter),
+                items=iterable,
             )
             self.note_range(index, comp)
             self.loops.append(index)
@@ -181,20 +240,29 @@ class Expressions(PassState):
                 filtered = True
         if isinstance(node, ast.DictComp):
             self.expr(node.key)
-            self.expr(node.value)
+            element = self.expr(node.value)
         else:
-            self.expr(node.elt)
+            element = self.expr(node.elt)
+        loops = frozenset(self.loops[depth:])
         del self.loops[depth:]
         self.env, self.defs = saved, saved_defs
         ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
-        # What changes the iterables' shapes changes the result; on which axis is not known.
+        # What changes the iterables' shapes changes the result (its length); what changes from one
+        # iteration to the next changes from one element to the next.
         shape = {t.unlabelled() for v in sources for t in v.shape}
+        each = collected(element, loops)
+        shape |= {t if ItemSrc() in t.sources else t.unlabelled() for t in each.shape}
         if filtered:
             varies = frozenset().union(*(v.vsrc for v in sources))
             if varies:
                 shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies))
+        deps = {unaligned_dep(d) for v in sources for d in v.deps if isinstance(d, ParamDep)}
+        deps |= {unaligned_dep(d) for d in each.deps}
         return Value(
-            ty=ty, vsrc=frozenset().union(*(v.vsrc for v in sources)), shape=frozenset(shape)
+            ty=ty,
+            vsrc=frozenset().union(*(v.vsrc for v in sources)),
+            shape=frozenset(shape),
+            deps=frozenset(deps),
         )
 
     e_SetComp = e_ListComp
@@ -299,8 +367,23 @@ class Expressions(PassState):
         return out.with_(ty="mask", dtype="bool")
 
     def e_IfExp(self, node: ast.IfExp) -> Value:
-        self.expr(node.test)
-        return join(self.expr(node.body), self.expr(node.orelse))
+        """Either branch's value; one picked by a condition that changes changes with it, and two of
+        different kinds (``x if ready else None``) are two signatures."""
+        test = self.expr(node.test)
+        body, orelse = self.expr(node.body), self.expr(node.orelse)
+        value = join(body, orelse)
+        if not test.vsrc:
+            return value
+        value = value.with_(vsrc=value.vsrc | test.vsrc)
+        flip = _kind_flip(body, orelse, self.mod.summary.x64)
+        if flip is None and (body.ty == NONE) != (orelse.ty == NONE):
+            # `mask if ready else None`: what is written beside a None is meant to be something.
+            flip = ("RTL403", *(("None", "not None") if body.ty == NONE else ("not None", "None")))
+        if flip is None:
+            return value
+        code, first, then = flip
+        what = f"{self.mod.pos.text(node)} is {first} or {then}"
+        return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), test.vsrc)})
 
     def e_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.expr(node.value)
@@ -390,7 +473,7 @@ class Expressions(PassState):
         shape: set[Taint] = set()
         covered: frozenset[Src] = EMPTY
         for taint in value.shape:
-            if taint.axis != axis:
+            if taint.axis != axis or ItemSrc() in taint.sources:  # an element's axes are its own
                 shape.add(taint)
                 continue
             kept = taint.sources & left
@@ -458,7 +541,13 @@ class Expressions(PassState):
                 return base.items[index.value]
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
-            return _element(base)
+            element = _element(base)
+            loop = next((i for i in reversed(self.loops) if LoopSrc(i) in idx.vsrc), None)
+            if loop is None:
+                return element
+            # xs[i] in a loop over i: another element per iteration.
+            one = picked(base, loop)
+            return element.with_(shape=one.shape, deps=element.deps | one.deps)
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
         if not is_slice and _positions(idx):
             # x[positions] with a 1-D integer array: as many rows as positions, the rest as x.
@@ -466,13 +555,29 @@ class Expressions(PassState):
             rows = self.length(self.length_of(index, idx, 0, atoms), atoms)
             return self.with_length(value, 0, rows)
         if not basic:
-            return unaligned(value)
+            return self.new_axes(value, parts, base)
         for axis, length in cut:
             if length is not None:
                 value = self.with_length(value, axis, length)
             elif value.dims is not None:
                 value = value.with_(dims=value.dims.with_length(axis, None))
         return value
+
+    def new_axes(self, value: Value, parts: list[ast.expr], base: Value) -> Value:
+        """``x[None]`` (``x[None, :]``, ``x[None, ...]``): x with a new leading axis of length 1;
+        any other index may move axes."""
+        moved = unaligned(value)
+        leading = isinstance(parts[0], ast.Constant) and parts[0].value is None
+        rest_whole = all(
+            (isinstance(p, ast.Slice) and p.lower is p.upper is p.step is None)
+            or (isinstance(p, ast.Constant) and p.value is Ellipsis)
+            for p in parts[1:]
+        )
+        if not (leading and rest_whole):
+            return moved
+        lens = base.dims.lens if base.dims is not None else ()
+        ranked = base.dims is not None and base.dims.ranked
+        return moved.with_(dims=Dims((constant_length(1), *lens), ranked))
 
     def slice_taints(self, node: ast.Subscript, part: ast.Slice, axis: int | None) -> list[Taint]:
         atoms: Atoms = {}
@@ -630,15 +735,51 @@ class Expressions(PassState):
         if name == "zip" and call:
             items = tuple(self.item_of(self.quiet(arg), index, arg) for arg in call.args)
             return combine(list(items), ty=TUPLE).with_(items=items)
-        shape = set()
-        for taint in iterable.shape:
-            if ItemSrc() in taint.sources:
-                shape.add(taint.with_sources((taint.sources - {ItemSrc()}) | {src}))
-        deps = set()
-        for dep in iterable.deps:
-            if isinstance(dep, RetDep):
-                deps.add(IterDep(dep.call, index))
+        view = (
+            _DICT_VIEWS.get(call.func.attr)
+            if call and isinstance(call.func, ast.Attribute)
+            else None
+        )
+        if view is not None and call and not call.args:
+            # d.values(), d.items(): the dict's elements (its keys are strings, or vary like it).
+            assert isinstance(call.func, ast.Attribute)
+            inner = self.quiet(call.func.value)
+            key = Value(vsrc=inner.vsrc | {src})
+            if view == "keys":
+                return key
+            element = self.item_of(inner, index, call.func.value)
+            return element if view == "values" else Value(ty=TUPLE, items=(key, element))
+        # Iterating a call's result: the items it yields (or the elements of what it returns); the
+        # other containers give their elements, per iteration of this loop.
+        made = frozenset(
+            IterDep(dep.call, index) if isinstance(dep, RetDep) and not dep.each else dep
+            for dep in iterable.deps
+            if not isinstance(dep, IterDep) or dep.each
+        )
+        element = picked(iterable.with_(deps=made), index)
+        deps = frozenset(
+            d
+            if isinstance(d, IterDep) and not d.each
+            else replace(d, elem=index, fixed=frozenset(), aligned=True)
+            for d in made
+        )
+        # Iterating an object runs its __iter__: its items are what that yields.
         protocol = self.iterated(iterable, index, node)  # type: ignore[attr-defined]
         if protocol is not None:
-            deps.add(IterDep(protocol, index))
-        return Value(vsrc=iterable.vsrc | {src}, shape=frozenset(shape), deps=frozenset(deps))
+            deps |= {IterDep(protocol, index)}
+        element = element.with_(vsrc=element.vsrc | {src}, deps=deps, ty=UNKNOWN, dtype=None)
+        return self.display_item(iterable, index, node, element)
+
+    def display_item(self, iterable: Value, index: int, node: ast.AST, element: Value) -> Value:
+        """An item of iterating a display (a literal list, maybe a module's constant): when its
+        items differ in length, so does the item, per iteration (the array made from it is the
+        one that changes shape); when they are arrays of different shapes, the display says so."""
+        lengths = {
+            item.dims.length(0) if item.ty in (LIST, TUPLE) and item.dims is not None else None
+            for item in iterable.items
+        }
+        if len(lengths) < 2 or None in lengths or len(iterable.items) < 2:
+            return element
+        atom = f"len({self.mod.pos.text(node)}[...])@{index}"
+        length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(index)})})
+        return element.with_(ty=LIST, dims=Dims((length,)))

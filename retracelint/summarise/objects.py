@@ -14,13 +14,21 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from retracelint.summarise.abstract import _export
-from retracelint.summarise.apis import _ARRAY_ATTRIBUTES, _COPIES, _LIST_GROW_METHODS, _REPLACES
+from retracelint.summarise.abstract import _dtype_sources, _export
+from retracelint.summarise.apis import (
+    _ARRAY_ATTRIBUTES,
+    _COPIES,
+    _DTYPES,
+    _LIST_GROW_METHODS,
+    _REPLACES,
+    _array_module,
+)
 from retracelint.summarise.loops import set_path
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _clip, _dotted, _literal_strs
 from retracelint.summary import Arg, CallSite
 from retracelint.values import (
+    DTYPE,
     EMPTY,
     INSTANCE,
     INT,
@@ -48,8 +56,14 @@ class Objects(PassState):
     """Attribute reads and writes, copies, and the objects a call's receiver and arguments may be."""
 
     def e_Attribute(self, node: ast.Attribute) -> Value:
-        base = self.expr(node.value)
         attr = node.attr
+        if attr in _DTYPES:
+            module = self.mod.canonical(_dotted(node.value) or "")
+            if _array_module(module) or module == "ml_dtypes":
+                return Value(ty=DTYPE, dtype=_DTYPES[attr])  # np.int16, jnp.bfloat16
+        base = self.expr(node.value)
+        if attr == "dtype":
+            return Value(ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]))
         if attr == "shape" or attr == "size":
             return Value(ty=TUPLE if attr == "shape" else INT, vsrc=shape_sources(base))
         if attr in ("real", "imag"):

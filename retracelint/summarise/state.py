@@ -11,6 +11,7 @@ from retracelint.summarise.abstract import _export
 from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
+    TraceContext,
 )
 from retracelint.values import (
     EMPTY,
@@ -53,6 +54,12 @@ class PassState:
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
         self.recording = True
+        # `x = f(x)` / `x = x[1:]` in a loop where x comes from the previous iteration: found in
+        # the first, silent walk of the loop (x is marked carried there), kept for the second.
+        self.carried_at: set[Location] = set()
+        self.contexts: list[
+            TraceContext
+        ] = []  # trace-context managers around the current statement
         self.returns: Value | None = None
         self.yields: Value | None = None
         self.deferred: list[

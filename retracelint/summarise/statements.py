@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Location
 from retracelint.summarise.abstract import _kind_flip, _not_none, _unpacked
 from retracelint.summarise.loops import (
@@ -28,21 +29,31 @@ from retracelint.summarise.sizes import (
     _poly,
 )
 from retracelint.summarise.state import PassState
-from retracelint.summarise.syntax import _annotation_type, _clip, _dotted, _none_test
+from retracelint.summarise.syntax import (
+    _annotation_type,
+    _clip,
+    _dotted,
+    _end_relative,
+    _is_name,
+    _none_test,
+)
 from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
     LoopInfo,
+    TraceContext,
 )
 from retracelint.values import (
     ARRAY,
     CLASS,
+    DICT,
     EMPTY,
     FUNCTION,
     JIT,
     LIST,
     NONE,
     NP_ARRAY,
+    REBIND,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -50,13 +61,27 @@ from retracelint.values import (
     CarrySrc,
     Length,
     LoopSrc,
+    ParamShapeSrc,
+    RebindSrc,
+    ResizeSrc,
     Taint,
     Value,
     join,
+    kind_sources,
 )
 
 if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
+
+
+def _known_count(items: Value | None) -> int | None:
+    """How many items a list or tuple has, when its length is a known constant."""
+    if items is None or items.ty not in (LIST, TUPLE) or items.dims is None:
+        return None
+    length = items.dims.length(0)
+    if length is None or length.sources or length.atoms:
+        return None
+    return dict(length.terms).get((), 0)
 
 
 class Statements(PassState):
@@ -98,11 +123,40 @@ class Statements(PassState):
 
     def s_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
+        if node.value is not None:
+            value = self.resized_param(value, node.value)
         self.returns = value if self.returns is None else join(self.returns, value)
+
+    def resized_param(self, value: Value, node: ast.expr) -> Value:
+        """A result that is a parameter one row longer (``concatenate([p, x[None]])``) or shorter
+        (``p[1:]``) than it was given: a caller that keeps it in the argument's place resizes it."""
+        if value.dims is None:
+            return value
+        made = set()
+        for axis, length in enumerate(value.dims.lens):
+            terms = length.poly if length is not None else {}
+            atoms = [m for m in terms if m]
+            delta = terms.get((), 0)
+            if length is None or not delta or len(atoms) != 1 or len(atoms[0]) != 1:
+                continue
+            if terms[atoms[0]] != 1:
+                continue
+            sources = dict(length.atoms).get(atoms[0][0], EMPTY)
+            names = {s.name for s in sources if isinstance(s, ParamShapeSrc)}
+            if len(sources) == 1 and len(names) == 1:
+                code = "RTL102" if delta > 0 else "RTL101"
+                resize = frozenset({ResizeSrc(names.pop())})
+                made.add(Taint(code, self.mod.pos.text(node), self.loc(node), resize, axis))
+        return value.with_(shape=value.shape | made) if made else value
 
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
-        self.branches([node.body, node.orelse], _none_test(node.test), condition)
+        none_test = _none_test(node.test)
+        if none_test is not None and none_test[0] in self.env:
+            # `if x is None`: the branch taken changes when x is None at one time and not at
+            # another, not when its value changes.
+            condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
+        self.branches([node.body, node.orelse], none_test, condition)
 
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -112,11 +166,36 @@ class Statements(PassState):
     s_TryStar = s_Try
 
     def s_With(self, node: ast.With) -> None:
+        depth = len(self.contexts)
         for item in node.items:
             value = self.expr(item.context_expr)
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, value, item.context_expr)
+            context = self.trace_context(item.context_expr)
+            if context is not None:
+                self.contexts.append(context)
         self.block(node.body)
+        del self.contexts[depth:]
+
+    def trace_context(self, node: ast.expr) -> TraceContext | None:
+        """``jax.default_matmul_precision("float32")`` and the other context managers whose setting
+        is part of jit's trace cache key (``jitspec.TRACE_CONTEXTS``)."""
+        if not isinstance(node, ast.Call):
+            return None
+        name = self.mod.canonical(_dotted(node.func) or "")
+        spec = TRACE_CONTEXTS.get(name)
+        if spec is None:
+            return None
+        given = node.args[0] if node.args else next((k.value for k in node.keywords), None)
+        if given is None:
+            setting = spec.bare or ""
+        else:
+            try:
+                setting = repr(ast.literal_eval(given))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                setting = self.mod.pos.text(given)
+        varies = self.quiet(given).vsrc if given is not None else EMPTY
+        return TraceContext(name, setting, self.loc(node), self.mod.pos.text(node), varies)
 
     s_AsyncWith = s_With
 
@@ -151,23 +230,43 @@ class Statements(PassState):
         self.env = merged
         self.defs = {k: v for defs in made for k, v in defs.items()}
         if condition is not None and condition.vsrc:
-            self.note_branch_flips(results, made, condition.vsrc)
+            self.note_branch_flips(results, made, made_before, condition.vsrc)
 
     def note_branch_flips(
-        self, results: list[dict[str, Value]], made: list[dict[str, ast.AST]], when: frozenset
+        self,
+        results: list[dict[str, Value]],
+        made: list[dict[str, ast.AST]],
+        made_before: dict[str, ast.AST],
+        when: frozenset,
     ) -> None:
         """A name that one branch binds to one kind of value and another to another kind (a Python
-        float here, an array there), under a condition that changes between executions, passes two
-        signatures to a jitted function: the finding goes where the first branch's value is made."""
-        for name in sorted(set.intersection(*(set(env) for env in results))):
+        float here, an array there, a dict that gains a key), under a condition that changes between
+        executions, passes two signatures to a jitted function: the finding goes where the odd
+        branch's value is made."""
+        rebound = sorted(
+            name
+            for name, first in results[0].items()
+            # Most names no branch rebinds: the same value object in each, nothing to compare.
+            if any(env.get(name, first) is not first for env in results[1:])
+            and all(name in env for env in results[1:])
+        )
+        for name in rebound:
             values = [env[name] for env in results]
             for other, value in enumerate(values[1:], start=1):
-                flip = _kind_flip(values[0], value)
+                if value is values[0]:
+                    continue  # neither branch changed it
+                flip = _kind_flip(values[0], value, self.mod.summary.x64)
                 if flip is None:
                     continue
                 code, first, then = flip
-                # The odd one is the weak scalar or the None, where there is one.
-                odd = other if then in (WEAK, "None") else 0
+                # The odd one is the weak scalar or the None, where there is one; else the branch
+                # that changed the name (the `d["k"] = v` that only one branch runs).
+                if then in (WEAK, "None"):
+                    odd = other
+                elif first in (WEAK, "None") or made[0].get(name) is not made_before.get(name):
+                    odd = 0
+                else:
+                    odd = other
                 node = made[odd].get(name) or made[other - odd].get(name)
                 if node is None:
                     continue
@@ -179,7 +278,9 @@ class Statements(PassState):
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
         index = self.new_loop(
-            node, f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}"
+            node,
+            f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}",
+            items=iterable,
         )
         self.note_range(index, node)
 
@@ -196,7 +297,15 @@ class Statements(PassState):
         self.loop(index, node.body, lambda: self.expr(node.test))
         self.block(node.orelse)
 
-    def new_loop(self, node: ast.AST, text: str, location: Location | None = None) -> int:
+    def new_loop(
+        self,
+        node: ast.AST,
+        text: str,
+        location: Location | None = None,
+        items: Value | None = None,
+    ) -> int:
+        """The index of a loop; ``items``: what it walks, when its length may be known (a list
+        constant of the module: as few iterations as it has items)."""
         # Enclosing loops walk their body twice: the same loop statement keeps its index.
         index = self.loop_ids.get(id(node))
         if index is None:
@@ -204,7 +313,7 @@ class Statements(PassState):
             iterable = getattr(node, "iter", None)
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
             where = location or self.loc(node)
-            count = _iterations(iterable)
+            count = _iterations(iterable) or _known_count(items)
             self.fn.loops.append(LoopInfo(index, where, text, over_axes, count))
         return index
 
@@ -248,8 +357,8 @@ class Statements(PassState):
         (``level = 0.0`` then ``level = smooth(level, x)``; ``state = None`` then an array) passes a new
         signature to a jitted function on the first iteration and the next: the value made before the
         loop is the odd one, and the finding goes there."""
-        for name in sorted(before.keys() & after.keys()):
-            flip = _kind_flip(before[name], after[name])
+        for name in sorted(n for n in before.keys() & after.keys() if before[n] is not after[n]):
+            flip = _kind_flip(before[name], after[name], self.mod.summary.x64)
             if flip is None:
                 continue
             code, start, then = flip
@@ -352,7 +461,9 @@ class Statements(PassState):
         it sets) marked as carried in from the previous iteration; the environment after it."""
         self.env = dict(before)
         for name in names.assigned & before.keys():
-            self.env[name] = self.env[name].with_(vsrc=self.env[name].vsrc | {CarrySrc(name)})
+            # Its lengths are those before the loop only on the first iteration.
+            carried = self.env[name]
+            self.env[name] = carried.with_(vsrc=carried.vsrc | {CarrySrc(name)}, dims=None)
         for name in names.stored.keys() & before.keys():
             self.env[name] = _marked_fields(self.env[name], name, names.stored[name])
         head()  # type: ignore[operator]
@@ -431,6 +542,8 @@ class Statements(PassState):
                 and not self.sized_anew(target, value)
             ):
                 value = self.grow(value, source, ast.unparse(source))
+            if self.loops and source is not None and target.id in self.env:
+                value = self.rebound(target.id, value, source)
             self.env[target.id] = value
             if source is not None:
                 self.defs[target.id] = source
@@ -458,6 +571,54 @@ class Statements(PassState):
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)
+            if isinstance(target.value, ast.Name):
+                self.store_key(target.value.id, target)
+
+    def store_key(self, name: str, target: ast.Subscript) -> None:
+        """``d["k"] = v``: the dict's key set gains a key (an unknown key makes it unknown)."""
+        current = self.env.get(name)
+        if current is None or current.ty != DICT:
+            return
+        key = target.slice
+        literal = isinstance(key, ast.Constant) and isinstance(key.value, str)
+        keys = (
+            tuple(sorted({*current.keys, key.value}))  # type: ignore[union-attr]
+            if literal and current.keys is not None
+            else None
+        )
+        if keys != current.keys:
+            self.env[name] = current.with_(keys=keys)
+            self.defs[name] = target
+
+    def rebound(self, name: str, value: Value, source: ast.AST) -> Value:
+        """``name = f(..., name, ...)`` or ``name = name[1:]``, where ``name`` comes from the
+        previous iteration: resized by a helper, the value changes size per iteration (resolved
+        once the helper is known: a ``REBIND`` taint); cut by a constant, it shrinks."""
+        where = self.loc(source)
+        if CarrySrc(name) in self.env[name].vsrc:
+            self.carried_at.add(where)
+        elif where not in self.carried_at:
+            return value
+        loop = self.loops[-1]
+        if isinstance(source, ast.Call) and any(
+            _is_name(a, name) for a in (*source.args, *(k.value for k in source.keywords))
+        ):
+            rebind = frozenset({RebindSrc(where, name, loop)})
+            return value.with_(shape=value.shape | {Taint(REBIND, name, where, rebind)})
+        if not (
+            isinstance(source, ast.Subscript)
+            and _is_name(source.value, name)
+            and _end_relative(source.slice)
+        ):
+            return value
+        # Trimmed back after it grows (`buf = push(buf, x)` ... `buf = buf[1:]`): the growth is
+        # the finding.
+        if any(t.code in (REBIND, "RTL102") for t in value.shape):
+            return value
+        taint = Taint(
+            "RTL101", f"slice {self.mod.pos.text(source)}", where, frozenset({LoopSrc(loop)}), 0
+        )
+        return value.with_(shape=value.shape | {taint})
 
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
         # A list's own length is its axis 0; where an array grows depends on the join.

@@ -14,6 +14,7 @@ from retracelint.values import (
     COMPLEX,
     FLOAT,
     INT,
+    RNG,
     STR,
 )
 
@@ -64,7 +65,12 @@ _ANNOTATION_TYPES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "comp
 
 
 def _annotation_type(node: ast.AST | None) -> str | None:
-    """The coarse type of a plain scalar annotation (``float``, ``"int"``); None otherwise."""
+    """The coarse type of a plain scalar annotation (``float``, ``"int"``) or of a NumPy random
+    generator (``np.random.Generator``); None otherwise."""
+    if isinstance(node, ast.Attribute):
+        dotted = _dotted(node) or ""
+        generator = node.attr in ("Generator", "RandomState") and ".random." in f".{dotted}"
+        return RNG if generator else None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _ANNOTATION_TYPES.get(node.value.strip())
     return _ANNOTATION_TYPES.get(node.id) if isinstance(node, ast.Name) else None
@@ -181,6 +187,23 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     ):
         return test.left.id, 0 if isinstance(test.ops[0], ast.IsNot) else 1
     return None
+
+
+def _end_relative(index: ast.AST) -> bool:
+    """``[1:]``, ``[:-1]``, ``[2:-2]``: a slice of axis 0 cut by constants from its ends, as long
+    as the sliced value less a constant."""
+    if not isinstance(index, ast.Slice) or index.step is not None:
+        return False
+    lower, upper = index.lower, index.upper
+    cut_start = isinstance(lower, ast.Constant) and type(lower.value) is int and lower.value > 0
+    cut_end = (
+        isinstance(upper, ast.UnaryOp)
+        and isinstance(upper.op, ast.USub)
+        and isinstance(upper.operand, ast.Constant)
+        and type(upper.operand.value) is int
+    )
+    plain_start = lower is None or cut_start
+    return (cut_start or cut_end) and plain_start and (upper is None or cut_end)
 
 
 def _is_name(node: ast.AST, name: str) -> bool:

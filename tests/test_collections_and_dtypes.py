@@ -1,0 +1,159 @@
+"""What users see for the collections, carried resizes, dtypes and trace contexts (accuracy-gaps G6-G8,
+G11, G12; RTL405) when the varying value travels between modules: where the finding is, what it says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from retracelint.config import Settings
+from retracelint.engine import analyse
+from retracelint.model import Finding
+
+JIT = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _run(root: Path) -> list[Finding]:
+    return analyse([str(root)], Settings(cache=False, select=("RTL",))).findings
+
+
+def _where(findings: list[Finding]) -> list[tuple[str, int, str]]:
+    return [(Path(f.location.path).name, f.location.line, f.code) for f in findings]
+
+
+def _only(root: Path, where: tuple[str, int, str], severity: str) -> Finding:
+    """The one finding of the project at ``root``: where it is, and how bad."""
+    found = _run(root)
+    assert _where(found) == [where]
+    assert found[0].severity == severity
+    return found[0]
+
+
+def test_elements_made_in_one_module_and_iterated_in_another(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "shapes.py": JIT + "def polygons(counts):\n"
+            "    return [np.linspace(0.0, 1.0, k) for k in counts]\n",
+            "area.py": JIT + "@jax.jit\ndef area(v):\n    return jnp.abs(v).sum()\n\n\n"
+            "def total(shapes):\n    return sum(float(area(s)) for s in shapes)\n",
+            "main.py": "from area import total\nfrom shapes import polygons\n\n\n"
+            "def main(counts):\n    for _ in range(10):\n        total(polygons(counts))\n\n\n"
+            "main([3, 4, 6])\n",
+        },
+    )
+    found = _run(tmp_path)
+    assert _where(found) == [("shapes.py", 7, "RTL105")]
+    assert "loop: for s in shapes" in found[0].message  # the loop that takes one element per step
+    assert "so jitted 'area' re-traces for each new size (traced parameter 'v'" in found[0].message
+
+
+def test_same_shape_elements_and_a_single_element_stay_clean(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "main.py": JIT + "@jax.jit\ndef f(x):\n    return x.sum()\n\n\n"
+            "def run(sizes):\n    xs = [jnp.ones(3) * k for k in range(4)]\n"
+            "    ys = [jnp.ones(n) for n in sizes]\n"
+            "    for x in xs:\n        f(x)\n    f(ys[0])\n\n\nrun([2, 5])\n",
+        },
+    )
+    assert _run(tmp_path) == []
+
+
+def test_a_helper_that_grows_its_argument_is_found_where_it_grows(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "buffers.py": JIT + "def push(buf, row):\n"
+            "    return jnp.concatenate([buf, row[None]])\n\n\n"
+            "def keep(buf, row):\n    return jnp.concatenate([buf[1:], row[None]])\n",
+            "main.py": JIT + "from buffers import keep, push\n\n\n"
+            "@jax.jit\ndef score(buf):\n    return buf.mean()\n\n\n"
+            "def grow(rows):\n    buf = jnp.zeros((1, 2))\n    for row in rows:\n"
+            "        buf = push(buf, row)\n        score(buf)\n\n\n"
+            "def window(rows):\n    buf = jnp.zeros((3, 2))\n    for row in rows:\n"
+            "        buf = keep(buf, row)\n        score(buf)\n",
+        },
+    )
+    found = _run(tmp_path)
+    assert _where(found) == [("buffers.py", 7, "RTL102")]  # keep() cuts one row and adds one
+    assert "concatenate([buf, row[None]]) grows every iteration of the loop" in found[0].message
+
+
+def test_a_key_added_under_a_condition_of_the_caller(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "data.py": "def collate(tokens, mask=None):\n    batch = {'tokens': tokens}\n"
+            "    if mask is not None:\n        batch['mask'] = mask\n    return batch\n",
+            "main.py": JIT + "from data import collate\n\n\n"
+            "@jax.jit\ndef forward(batch):\n    return batch['tokens'].sum()\n\n\n"
+            "def run(batches, masks):\n    for i, tokens in enumerate(batches):\n"
+            "        forward(collate(tokens, masks[i] if i % 2 else None))\n\n\n"
+            "def always(batches, masks):\n    for i, tokens in enumerate(batches):\n"
+            "        forward(collate(tokens, masks[i]))\n",
+        },
+    )
+    found = _only(tmp_path, ("data.py", 4, "RTL403"), "warning")
+    assert "a dict with keys {mask, tokens} in one branch and a dict with keys {tokens}" in (
+        found.message
+    )
+
+
+def test_x64_turned_on_in_another_module_makes_int64_and_int32_two_dtypes(tmp_path: Path) -> None:
+    files = {
+        "ops.py": JIT + "@jax.jit\ndef gather(table, idx):\n    return table[idx]\n\n\n"
+        "def both(table, scores, edges):\n"
+        "    gather(table, jnp.searchsorted(edges, scores[0]))\n"
+        "    gather(table, np.argmax(scores, axis=1))\n",
+        "main.py": "import os\n\nos.environ['JAX_ENABLE_X64'] = '1'\n\nimport ops\n",
+    }
+    _write(tmp_path, files)
+    found = _run(tmp_path)
+    assert _where(found) == [("ops.py", 13, "RTL402")]
+    assert "'idx' gets int64 here but int32 at" in found[0].message
+    (tmp_path / "main.py").write_text("import ops\n", encoding="utf-8")
+    assert _run(tmp_path) == []  # without x64 both are int32
+
+
+def test_a_dtype_picked_by_the_data(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "main.py": JIT + "@jax.jit\ndef count(codes):\n    return codes.sum()\n\n\n"
+            "def encode(values, n):\n    return values.astype(np.min_scalar_type(n))\n\n\n"
+            "def run(values, sizes):\n    for n in sizes:\n        count(encode(values, n))\n",
+        },
+    )
+    found = _run(tmp_path)
+    assert _where(found) == [("main.py", 12, "RTL402")]
+    assert found[0].message.startswith(
+        "the dtype of values.astype(np.min_scalar_type(n)) is chosen anew after every iteration"
+    )
+
+
+def test_a_trace_context_entered_by_a_caller_in_another_module(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "model.py": JIT + "@jax.jit\ndef project(x, w):\n    return x @ w\n\n\n"
+            "def evaluate(x, w):\n    return project(x, w)\n",
+            "main.py": JIT + "from model import evaluate, project\n\n\n"
+            "def main(x, w):\n    for _ in range(100):\n        project(x, w)\n"
+            "        with jax.default_matmul_precision('highest'):\n            evaluate(x, w)\n"
+            "        with jax.numpy_rank_promotion('allow'):\n            project(x, w)\n",
+        },
+    )
+    found = _only(tmp_path, ("main.py", 12, "RTL405"), "warning")
+    assert found.message.startswith(
+        "jitted 'project' (" + str(tmp_path / "model.py") + ":7) is called inside"
+        " `jax.default_matmul_precision('highest')` here and outside it at "
+    )
+    assert "jax keys its trace cache on jax_default_matmul_precision" in found.message
