@@ -489,7 +489,14 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             )
         site = jit_site(binding, target)
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
-        yield _finding(code, text, spec.location, site, None, path, cause.driver)
+        fix = (
+            f"define {spec.target_text} once, outside the function that runs"
+            f" {spec.wrapper.removeprefix('jax.')} (pass what it closes over as arguments), or"
+            " call it from inside a jitted function"
+            if spec.traces_on_call
+            else ""
+        )
+        yield _finding(code, text, spec.location, site, None, path, cause.driver, fix)
 
 
 def _method_of_instance(binding: JitBinding) -> bool:

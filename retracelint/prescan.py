@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from retracelint.discover import ImportLayout, SourceFile
+from retracelint.jitspec import TRACING_APIS
 
 _IMPORT = re.compile(
     rb"^[ \t]*from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]*"
@@ -27,8 +28,11 @@ _COMMENT = re.compile(rb"#[^\n]*")
 
 
 def wrapper_tokens(wrappers: Iterable[str]) -> re.Pattern[bytes]:
-    """Words that can start a jit site: the last part of each wrapper's name (jit, pmap, filter_jit)."""
-    words = sorted({name.rpartition(".")[2] for name in wrappers})
+    """Words that can start a trace site: the last part of each wrapper's name (jit, pmap,
+    filter_jit), and the module of the lax control flow that traces where it is called outside jit
+    (``lax``: its own names, ``map``, ``cond``, would keep nearly every file)."""
+    eager = {name.split(".")[-2] for name, t in TRACING_APIS.items() if t.caches_by_identity}
+    words = sorted({name.rpartition(".")[2] for name in wrappers} | eager)
     return re.compile(rb"\b(?:" + b"|".join(re.escape(w.encode()) for w in words) + rb")\b")
 
 

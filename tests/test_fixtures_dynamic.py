@@ -37,6 +37,7 @@ TRACE_ONCE = (
     ("rtl201_negative_values_that_do_not_vary.py", None),
     ("rtl402_negative_index_dtypes.py", None),
     ("rtl402_negative_int64_without_x64.py", None),
+    ("rtl402_negative_scalars_of_one_type.py", None),
     ("rtl105_negative_numpy_fixed_sizes.py", None),
     ("rtl105_negative_same_shape_elements.py", None),
     ("rtl102_negative_buffers_kept_in_shape.py", None),

@@ -474,7 +474,8 @@ class Calls(PassState):
             # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
             return Value(ty=INT)
         if canon in ("min", "max", "abs", "sum") and module == "":
-            return combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
+            value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
+            return self.scalar_type_chosen(node, canon, args, value)
         if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
@@ -482,6 +483,22 @@ class Calls(PassState):
         if isinstance(func, ast.Attribute) and receiver is not None:
             return self.method_call(node, func.attr, receiver, args, kwargs)
         return None
+
+    def scalar_type_chosen(
+        self, node: ast.Call, canon: str, args: list[Value], value: Value
+    ) -> Value:
+        """``max(1, total)``: the int or the float, whichever wins, so its dtype (int32 or float32 to
+        jax) is decided by data that changes between calls."""
+        types = {a.ty for a in args}
+        if canon not in ("min", "max") or len(args) < 2:
+            return value
+        if len(types) == 1 and types <= {INT, FLOAT}:
+            return value.with_(ty=args[0].ty)
+        if types != {INT, FLOAT} or not value.vsrc:
+            return value
+        what = f"{self.mod.pos.text(node)} picks an int or a float anew"
+        taint = Taint("RTL402", what, self.loc(node), value.vsrc)
+        return value.with_(shape=value.shape | {taint})
 
     def holding(self, name: str, container: Value, added: Value) -> Value:
         """The list ``name`` after ``added`` went into it: what changes per iteration of the loops
