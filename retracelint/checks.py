@@ -234,22 +234,15 @@ def _static_value_findings(
         code_text = _code(origin.text)
         passed = f"static field {field} ({code_text})" if field else f"static argument {code_text}"
         is_object = _class_of(project, caller, value) is not None
-        # jax compares a pytree's metadata by equality (a list or a dict will do), not an array's.
-        unhashable = (
-            (_UNHASHABLE_NAMES.get(value.ty) if value.ty in (ARRAY, NP_ARRAY) else None)
-            if is_field
-            else _unhashable(project, caller, value)
-        )
+        # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
+        # array (an array of more items raises ValueError, but its rank is not known here).
+        unhashable = None if is_field else _unhashable(project, caller, value)
         if unhashable:
-            error = (
-                "(arrays cannot be pytree metadata)"
-                if is_field
-                else "(Non-hashable static arguments)"
-            )
             yield _finding(
                 "RTL203",
                 _sentence(
-                    f"{passed} is {unhashable}: calling {jitted} raises ValueError {error}",
+                    f"{passed} is {unhashable}: calling {jitted} raises ValueError"
+                    " (Non-hashable static arguments)",
                     [parameter, _via(path)],
                 ),
                 origin.location,
