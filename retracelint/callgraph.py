@@ -1,19 +1,22 @@
 """Link module summaries into one project: resolve every call site to a function or a jit site.
 
 Resolution is import-aware and deliberately narrow: names through the module's own definitions and
-imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` through the class and
-its bases, ``obj.m`` where ``obj`` was made by a class we know. Calls that cannot be resolved are dropped,
-never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
+imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` and ``super().m``
+through the class and its bases, ``obj.m`` where ``obj`` was made by a class we know, or where every
+caller, callee or store says what ``obj`` is (``_link_deferred``). Calls that cannot be resolved are
+dropped, never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import networkx as nx
 
 from retracelint.discover import ImportLayout
+from retracelint.model import Location
 from retracelint.summary import (
     Arg,
     Callee,
@@ -25,7 +28,32 @@ from retracelint.summary import (
     Param,
 )
 
+_T = TypeVar("_T")
 _MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
+_MAX_ROUNDS = 4  # rounds of linking calls resolved by their callers (each may type a parameter)
+# Method names of builtin containers, strings, files, arrays and the module APIs of jax libraries:
+# an object of no known class that calls one is most likely not of the one project class that
+# defines it.
+_COMMON_METHODS = frozenset(
+    {
+        *("get", "items", "keys", "values", "update", "pop", "setdefault", "copy", "clear"),
+        *("append", "extend", "insert", "remove", "sort", "index", "count", "add", "discard"),
+        *("join", "split", "strip", "replace", "format", "startswith", "endswith", "encode"),
+        *("read", "write", "close", "open", "flush", "sum", "mean", "max", "min", "reshape"),
+        *(
+            "astype",
+            "item",
+            "tolist",
+            "squeeze",
+            "transpose",
+            "apply",
+            "init",
+            "bind",
+            "tree_flatten",
+        ),
+        *("tree_unflatten", "lower", "compile", "block_until_ready"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +144,15 @@ class Project:
         self.jit_callers: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.graph: nx.DiGraph = nx.DiGraph()
         self._mro: dict[str, list[str]] = {}
+        self._types = {}
+        self._definers: dict[str, list[str]] | None = None
+        self._calls_at: dict[Location, tuple[str, int]] | None = None
+        self._registered: dict[str, tuple[str, ...]] = {}
+        for summary in self.modules.values():
+            for name, static in summary.pytree_static.items():
+                cls = self._class_named(summary, name)
+                if cls is not None:
+                    self._registered[cls] = static
         self._link()
 
     def function(self, qualname: str) -> FunctionSummary:
@@ -152,7 +189,14 @@ class Project:
         for qualname, fn in self.functions.items():
             module = self.owner[qualname]
             for index, call in enumerate(fn.calls):
-                key = (module.module, call.callee) if call.callee[0] != "self" else None
+                if call.callee[0] == "recv":
+                    continue  # typed by its callers: ``_link_deferred``
+                # `self.m` and `super().m` depend on the class of the calling method.
+                key = (
+                    (module.module, call.callee)
+                    if call.callee[0] not in ("self", "super")
+                    else None
+                )
                 found = known.get(key) if key else None
                 if found is None:
                     target = self.resolve_call(module, fn, call)
@@ -160,54 +204,214 @@ class Project:
                     if key:
                         known[key] = found
                 target, callee = found
-                if target is None:
-                    continue
-                self.targets[(qualname, index)] = target
-                if isinstance(target, JitTarget):
-                    self.jit_callers.setdefault(target.key, []).append((qualname, index))
-                if callee is not None:
-                    self.callers.setdefault(callee, []).append((qualname, index))
-                    edges[qualname, callee] = None
-        self._link_parameter_calls(edges)
+                if target is not None:
+                    self._add_edge(qualname, index, target, edges, callee)
+        self._link_deferred(edges)
         self.graph.add_nodes_from(self.functions)
         self.graph.add_edges_from(edges)
 
-    def _link_parameter_calls(self, edges: dict[tuple[str, str], None]) -> None:
-        """A call of a parameter (``metric(segment, ref)``) calls what the callers pass for it, when
-        every caller passes the same function (through any chain of parameters passed on)."""
-        for qualname, fn in list(self.functions.items()):
-            for index, call in enumerate(fn.calls):
-                if call.callee[0] != "param":
-                    continue
-                target = self._passed(fn, call.callee[1], 0)
-                if target is None:
-                    continue
-                self.targets[(qualname, index)] = target
-                if isinstance(target, JitTarget):
-                    self.jit_callers.setdefault(target.key, []).append((qualname, index))
-                callee = self.callee_function(target)
-                if callee is not None:
-                    self.callers.setdefault(callee, []).append((qualname, index))
-                    edges[qualname, callee] = None
+    def _add_edge(
+        self,
+        qualname: str,
+        index: int,
+        target: Target,
+        edges: dict[tuple[str, str], None],
+        callee: str | None = None,
+    ) -> None:
+        self.targets[(qualname, index)] = target
+        if isinstance(target, JitTarget):
+            self.jit_callers.setdefault(target.key, []).append((qualname, index))
+        callee = callee or self.callee_function(target)
+        if callee is not None:
+            self.callers.setdefault(callee, []).append((qualname, index))
+            edges[qualname, callee] = None
+
+    def _link_deferred(self, edges: dict[tuple[str, str], None]) -> None:
+        """Calls resolved by what their callers pass, once the other calls are linked: a call of a
+        parameter (``metric(segment, ref)``) calls what every caller passes for it (through any
+        chain of parameters passed on), or the ``__call__`` of the objects they pass; a method of
+        an object whose class comes from the callers, from a call's result, or from the class
+        hierarchy. Each new edge may type another parameter, so this runs until nothing changes."""
+        pending = [
+            (qualname, index)
+            for qualname, fn in self.functions.items()
+            for index, call in enumerate(fn.calls)
+            if call.callee[0] in ("param", "recv")
+        ]
+        for _ in range(_MAX_ROUNDS):
+            self._types: dict[tuple[str, str], frozenset[str] | None] = {}
+            linked = []
+            for qualname, index in pending:
+                fn = self.functions[qualname]
+                target = self._resolve_deferred(self.owner[qualname], fn, fn.calls[index].callee)
+                if target is not None:
+                    self._add_edge(qualname, index, target, edges)
+                    linked.append((qualname, index))
+            if not linked:
+                break
+            done = set(linked)
+            pending = [site for site in pending if site not in done]
+
+    def _resolve_deferred(
+        self, module: ModuleSummary, fn: FunctionSummary, callee: Callee
+    ) -> Target | None:
+        if callee[0] == "param":
+            passed = self._passed(fn, callee[1], 0)
+            return passed or self._method_of(module, fn, "__call__", (f"p:{callee[1]}",))
+        return self._method_of(module, fn, callee[1], callee[2:])
+
+    def _method_of(
+        self, module: ModuleSummary, fn: FunctionSummary, name: str, refs: tuple[str, ...]
+    ) -> Target | None:
+        """Method ``name`` of an object that may be each of ``refs`` (``summary.Callee``): one
+        target when every class it may be has the same, else none. An object of no known class
+        that is an attribute (``self.model``) takes the method of the one class in the project that
+        defines it, if only one does."""
+        classes = self.classes_of(module, fn, refs, 0)
+        if classes:
+            found = {self.member(cls, name) for cls in classes}
+            return found.pop() if len(found) == 1 else None
+        if classes is None and all(_is_attribute_ref(ref) for ref in refs):
+            return self._only_definer(name)
+        return None
+
+    def _only_definer(self, name: str) -> Target | None:
+        if name.startswith("__") or name in _COMMON_METHODS:
+            return None
+        if self._definers is None:
+            self._definers = {}
+            for qualname, cls in self.classes.items():
+                for method in {*cls.methods, *cls.jit_attrs}:
+                    self._definers.setdefault(method, []).append(qualname)
+        definers = self._definers.get(name, ())
+        return self.member(definers[0], name) if len(definers) == 1 else None
+
+    def classes_of(
+        self, module: ModuleSummary, fn: FunctionSummary, refs: tuple[str, ...], depth: int
+    ) -> frozenset[str] | None:
+        """The classes an object may be an instance of, from what it may be (``summary.Callee``):
+        None when one of them is not known."""
+        out: set[str] = set()
+        for ref in refs:
+            key = (fn.qualname, ref)
+            if key not in self._types:
+                self._types[key] = frozenset()  # a cycle adds nothing
+                self._types[key] = self._classes_of_ref(module, fn, ref, depth)
+            classes = self._types[key]
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def _classes_of_ref(
+        self, module: ModuleSummary, fn: FunctionSummary, ref: str, depth: int
+    ) -> frozenset[str] | None:
+        kind, _, rest = ref.partition(":")
+        if depth > _MAX_DEPTH:
+            return None
+        if kind == "c":
+            cls = self._class_named(module, rest)
+            return frozenset({cls}) if cls else None
+        if kind == "p":
+            return self._classes_passed(fn, rest, depth)
+        line, col, end_line, end_col, item, path = rest.split(":", 5)
+        if item or path:
+            return None
+        at = Location(module.path, int(line), int(col), int(end_line), int(end_col))
+        found = self.call_at(at)
+        if found is None:
+            return None
+        index = found[1]
+        target = self.targets.get(found)
+        if target is None and fn.calls[index].callee[0] in ("recv", "param"):
+            # Not linked yet (`state = state.replace(...)` types itself): it adds no class.
+            return frozenset()
+        if isinstance(target, ClassTarget):
+            return frozenset({target.qualname})
+        if isinstance(target, FuncTarget):
+            callee = self.functions[target.qualname]
+            if callee.returned:
+                return self.classes_of(
+                    self.owner[callee.qualname], callee, callee.returned, depth + 1
+                )
+        return None
+
+    def _classes_passed(self, fn: FunctionSummary, param: str, depth: int) -> frozenset[str] | None:
+        """The classes of what every caller passes for ``param``; None unless each passes an
+        object of known classes."""
+        first = fn.params[0].name if fn.params else None
+        head, _, attr = param.partition(".")
+        if fn.kind in ("method", "classmethod") and head == first:
+            cls = self._enclosing_class(fn)
+            if not cls or fn.kind != "method" or "." in attr:
+                return None
+            return self._field_classes(cls, attr, depth) if attr else frozenset({cls})
+        if attr:
+            return None
+        if not self.callers.get(fn.qualname):
+            return None
+        out: set[str] = set()
+        for caller, call, offset in self._calls_of(fn):
+            refs = _passed_entry(call.objects, call, fn.params, offset, param)
+            if refs is None:
+                return None
+            classes = self.classes_of(self.owner[caller.qualname], caller, refs, depth + 1)
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def _field_classes(self, cls: str, attr: str, depth: int) -> frozenset[str] | None:
+        """The classes of what the methods of ``cls`` store in ``self.attr``; None unless every
+        store is of an object of known classes."""
+        stores = [
+            s for klass in self.mro(cls) for s in self.classes[klass].field_objects.get(attr, ())
+        ]
+        if not stores:
+            return None
+        out: set[str] = set()
+        for method, refs in stores:
+            fn = self.functions.get(method)
+            classes = (
+                self.classes_of(self.owner[method], fn, refs, depth + 1) if fn and refs else None
+            )
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def call_at(self, location: Location) -> tuple[str, int] | None:
+        """The function and call index of the call at ``location``, anywhere in the project."""
+        if self._calls_at is None:
+            self._calls_at = {
+                call.location: (qualname, index)
+                for qualname, fn in self.functions.items()
+                for index, call in enumerate(fn.calls)
+            }
+        return self._calls_at.get(location)
+
+    def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
+        """Each linked call of ``fn``: the caller, the call, and how many leading parameters it
+        binds itself (``self`` of a method called on an instance, or of a class called)."""
+        for caller_name, index in self.callers.get(fn.qualname, ()):
+            target = self.targets[(caller_name, index)]
+            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
+            caller = self.functions[caller_name]
+            yield caller, caller.calls[index], 1 if bound else 0
 
     def _passed(self, fn: FunctionSummary, param: str, depth: int) -> Target | None:
         """What every caller of ``fn`` passes for ``param`` as a function; None unless they agree."""
         found: set[Target] = set()
-        sites = self.callers.get(fn.qualname, [])
-        if not sites or depth > _MAX_DEPTH:
+        if not self.callers.get(fn.qualname) or depth > _MAX_DEPTH:
             return None
-        for caller_name, index in sites:
-            caller = self.functions[caller_name]
-            call = caller.calls[index]
-            target = self.targets[(caller_name, index)]
-            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
-            ref = _function_passed(call, fn.params, 1 if bound else 0, param)
+        for caller, call, offset in self._calls_of(fn):
+            ref = _passed_entry(call.functions, call, fn.params, offset, param)
             if ref is None:
                 return None
             if ref[0] == "param":
                 passed = self._passed(caller, ref[1], depth + 1)
             else:
-                passed = self.resolve_callee(self.owner[caller_name], caller, ref)
+                passed = self.resolve_callee(self.owner[caller.qualname], caller, ref)
             if passed is None:
                 return None
             found.add(passed)
@@ -238,18 +442,49 @@ class Project:
         if kind == "self":
             cls = self._enclosing_class(fn)
             return self.member(cls, callee[2]) if cls else None
+        if kind == "super":
+            cls = self._enclosing_class(fn)
+            bases = self.mro(cls)[1:] if cls else []
+            found = next((b for b in bases if callee[2] in self.classes[b].methods), None)
+            return self.member(found, callee[2]) if found else None
         if kind == "method":
             cls = self._class_named(module, callee[1])
             return self.member(cls, callee[2]) if cls else None
+        if kind == "recv":
+            return self._resolve_deferred(module, fn, callee)
         return self.resolve_name(module, callee[1])
 
     def _class_named(self, module: ModuleSummary, name: str) -> str | None:
         """The class an instance value names: its qualified name when the summariser knew the class
-        (made in the same scope), else a name as written in ``module``."""
+        (made in the same scope), else a name as written in ``module``, else an absolute name."""
         if name in self.classes:
             return name
-        target = self.resolve_name(module, name)
+        target = self.resolve_name(module, name) or self.resolve_qualified(name)
         return target.qualname if isinstance(target, ClassTarget) else None
+
+    def class_named(self, module: ModuleSummary, name: str) -> str | None:
+        return self._class_named(module, name)
+
+    def class_of_method(self, fn: FunctionSummary) -> str | None:
+        """The class of a method (or of the method a nested function is in)."""
+        return self._enclosing_class(fn)
+
+    def init_fields(self, cls: str) -> tuple[str, ...]:
+        """The parameters of the __init__ a dataclass (NamedTuple, flax struct...) generates: the
+        fields its bases declare, then its own."""
+        out: list[str] = []
+        for klass in reversed(self.mro(cls)):
+            out.extend(f for f in self.classes[klass].fields if f not in out)
+        return tuple(out)
+
+    def static_fields(self, cls: str) -> tuple[str, ...]:
+        """The attributes a pytree of class ``cls`` keeps in its treedef: those its declaration
+        says (tree_flatten's aux data, static fields) and those a registration call names."""
+        out: list[str] = []
+        for klass in self.mro(cls):
+            out.extend(f for f in self.classes[klass].static_fields if f not in out)
+        out.extend(f for f in self._registered.get(cls, ()) if f not in out)
+        return tuple(out)
 
     def _enclosing_class(self, fn: FunctionSummary) -> str | None:
         while fn.cls is None and fn.parent is not None:
@@ -378,6 +613,12 @@ class Project:
             elif kind == "method":
                 cls_name = self._class_named(module, spec.target[1])
                 resolved = self._member_function(cls_name, spec.target[2]) if cls_name else None
+            elif kind == "recv":
+                fn = self.functions.get(spec.function)
+                method = (
+                    self._method_of(module, fn, spec.target[1], spec.target[2:]) if fn else None
+                )
+                resolved = self._bound_function(method)
             elif kind == "name":
                 resolved = self._plain_function(module, spec.target[1])
             else:
@@ -408,6 +649,17 @@ class Project:
             if qualname is not None:
                 fn = self.functions.get(qualname)
                 return FuncTarget(qualname, bound=fn is not None and fn.kind != "staticmethod")
+        return None
+
+    def _bound_function(self, target: Target | None) -> FuncTarget | None:
+        """The function a method target runs, bound to its instance (a jitted method's own def)."""
+        if isinstance(target, FuncTarget):
+            return target
+        if isinstance(target, JitTarget):
+            spec = self.jit_spec(target)
+            if spec.decorated and spec.target and spec.target[0] == "qual":
+                fn = self.functions.get(spec.target[1])
+                return FuncTarget(spec.target[1], bound=fn is not None and fn.kind == "method")
         return None
 
     def _plain_function(self, module: ModuleSummary, dotted: str) -> FuncTarget | None:
@@ -469,11 +721,22 @@ def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
     return positional[index].name if 0 <= index < len(positional) else None
 
 
-def _function_passed(
-    call: CallSite, params: tuple[Param, ...], offset: int, name: str
-) -> Callee | None:
-    """The function named by the argument ``call`` passes for parameter ``name``, if it names one."""
-    passed = dict(call.functions)
+def _is_attribute_ref(ref: str) -> bool:
+    """An attribute of a parameter (``p:self.model``) or of an object a call made."""
+    kind, _, rest = ref.partition(":")
+    return (kind == "p" and "." in rest) or (kind == "m" and not rest.endswith(":"))
+
+
+def _passed_entry(
+    entries: tuple[tuple[int | str, _T], ...],
+    call: CallSite,
+    params: tuple[Param, ...],
+    offset: int,
+    name: str,
+) -> _T | None:
+    """What ``entries`` (of ``call``: its ``functions`` or ``objects``, by position or keyword) say
+    of the argument passed for parameter ``name``, if they say something."""
+    passed = dict(entries)
     if name in passed:
         return passed[name]
     positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]

@@ -8,11 +8,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from retracelint.jitspec import TRACING_APIS, TRACING_METHODS, Wrapper
+from retracelint.model import Location
 from retracelint.summarise.abstract import _args_vsrc, _element, _fresh_kind, _jit_result, _plain
 from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
+    _COPIES,
     _DICT_MUTATORS,
     _EXTERNAL,
     _INDEX_FUNCTIONS,
@@ -23,8 +25,10 @@ from retracelint.summarise.apis import (
     _MATH_INTS,
     _NUMPY_RANDOM,
     _PARTIALS,
+    _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
+    _REPLACES,
     _STR_SPLITS,
     _TRANSFORMS,
     _array_module,
@@ -73,12 +77,14 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     Dims,
     ItemSrc,
+    Made,
     RetDep,
     Src,
     Taint,
     Value,
     collected,
     combine,
+    objects_of,
     size_of,
     unaligned,
     unaligned_dep,
@@ -108,18 +114,31 @@ class Calls(PassState):
         self.note_traced(node, canon)
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
-            fresh = _fresh_kind(args[0], node.args[0], self.receiver_of(node.args[0]))
+            receiver_value = self.receiver_of(node.args[0])
+            fresh = _fresh_kind(args[0], node.args[0], receiver_value)
+            # `jax.jit(model.predict)` of a parameter or of an object a call made: a new bound
+            # method each time if the object is an instance, which linking tells (a parameter may
+            # hold a module: tests pass them).
+            if_bound = (
+                fresh is None and receiver_value is not None and bool(objects_of(receiver_value))
+            )
             site = self.new_jit(
                 wrapper,
                 node,
                 node.keywords,
                 target=self.callee_ref(node.args[0]),
                 target_text=self.mod.pos.text(node.args[0]),
-                fresh=fresh,
-                fresh_sources=self.context_src() if fresh == "bound method" else args[0].fresh,
+                fresh="bound method" if if_bound else fresh,
+                fresh_sources=(
+                    self.context_src() if fresh == "bound method" or if_bound else args[0].fresh
+                ),
                 lambda_node=node.args[0] if isinstance(node.args[0], ast.Lambda) else None,
+                fresh_if_bound=if_bound,
             )
             return Value(ty=JIT, site=site, fresh=self.context_src())
+        registration = _PYTREE_REGISTRATIONS.get(canon)
+        if registration is not None and node.args:
+            self.note_registration(node, registration)
         if canon in _PARTIALS and node.args:
             wrapped = self.mod.wrapper(node.args[0])
             if (
@@ -138,14 +157,22 @@ class Calls(PassState):
         ):
             return Value(ty=TRANSFORM, fresh=self.context_src())
 
+        method = func.attr if isinstance(func, ast.Attribute) else ""
+        if canon in _COPIES or canon in _REPLACES or method in ("replace", "_replace"):
+            copied = self.copied(node, canon, receiver)
+            if copied is not None:
+                return copied
+        if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Attribute):  # type: ignore[union-attr]
+            self.mutate_field(node, method)
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
-            return known
+            return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callee = self.callee_of(func, dotted, receiver, callee_value)
         if callee is not None and callee[0] == "name" and not self.defined(callee[1]):
             callee = None
-        index = self.record(node, callee, args, kwargs) if callee is not None else None
-        if callee is not None and callee[0] in ("name", "qual", "method", "self"):
+        at = self.loc(node) if callee is not None else None
+        index = self.record(node, callee, args, kwargs, at) if callee is not None else None
+        if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv", "super"):
             ty = UNKNOWN
             fresh = EMPTY
             ref = None
@@ -156,13 +183,19 @@ class Calls(PassState):
                 f"{self.mod.module}.{dotted}" in self.mod.summary.classes
                 or _looks_like_class(dotted or "")
             ):
-                ty, ref, fresh = INSTANCE, dotted, self.context_src()
+                # Absolute, so that it still names the class where the value is returned to.
+                ty, ref, fresh = INSTANCE, self.class_name(dotted or ""), self.context_src()
             elif callee[0] == "name" and self.is_jitted(dotted or ""):
                 ty = _jit_result(args, kwargs).ty
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
-            return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=_args_vsrc(args, kwargs))
+            vsrc = _args_vsrc(args, kwargs)
+            if callee[0] == "recv" and receiver is not None:
+                vsrc |= receiver.vsrc  # as for any method of an object not known here
+            # What the call returns may be an object whose attributes are read later.
+            objs = frozenset({Made(at)}) if ty in (UNKNOWN, INSTANCE) and at else EMPTY
+            return Value(ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs)
         if callee is not None and callee[0] == "jit":
             return _jit_result(args, kwargs)
         return combine(
@@ -255,6 +288,13 @@ class Calls(PassState):
         replaced = self.env.get(dotted) if dotted and "." in dotted else None
         if replaced is not None and replaced.site is not None:
             return ("jit", "", str(replaced.site))
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and _is_super(func.value)
+            and self.cls is not None
+        ):
+            return ("super", "", func.attr)  # the method of the next class in the hierarchy
         if isinstance(func, ast.Attribute) and receiver is not None:
             if receiver.ref == "<self>":
                 return ("self", "", func.attr)
@@ -262,6 +302,9 @@ class Calls(PassState):
                 return ("method", receiver.ref, func.attr)
             if receiver.site is not None:
                 return None
+            refs = self.object_refs(receiver)
+            if refs:
+                return ("recv", func.attr, *refs)  # the class is found at link time
             if isinstance(func.value, ast.Name) and func.value.id in self.env:
                 return None  # a method of a local value we know nothing about
         if isinstance(func, ast.Name):
@@ -273,7 +316,12 @@ class Calls(PassState):
                     return ("qual", local.ref)
                 if local.param is not None:
                     return ("param", local.param)  # what the callers pass, resolved at link time
-                return None
+                if local.ty == INSTANCE and local.ref and not local.ref.startswith("<"):
+                    return ("method", local.ref, "__call__")  # calling an instance
+                refs = self.object_refs(local)
+                return ("recv", "__call__", *refs) if refs else None
+        if callee_value is not None and callee_value.ty == INSTANCE and callee_value.ref:
+            return ("method", callee_value.ref, "__call__")  # Model(...)(x)
         return ("name", dotted) if dotted else None
 
     def record(
@@ -282,6 +330,7 @@ class Calls(PassState):
         callee: tuple[str, ...],
         args: list[Value],
         kwargs: dict[str | None, Value],
+        at: Location,
     ) -> int | None:
         if not self.recording:
             return None
@@ -290,8 +339,12 @@ class Calls(PassState):
         )
         func = node.func
         receiver_arg = None
-        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self"):
-            receiver = self.quiet(func.value)
+        if isinstance(func, ast.Attribute) and callee[0] in ("method", "self", "recv", "super"):
+            # super().m(...) is called on self.
+            if callee[0] == "super":
+                receiver = self.env.get(self.fn.params[0].name, UNKNOWN_VALUE)
+            else:
+                receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         site = CallSite(
             # Interned: the same callee is called many times in a module, and a summary pickles
@@ -308,11 +361,12 @@ class Calls(PassState):
                 for k in node.keywords
                 if k.arg
             ),
-            location=self.loc(node),
+            location=at,
             loops=tuple(self.loops) if self.loops else (),
             star=star,
             receiver=receiver_arg,
             functions=self.functions_passed(node),
+            objects=self.objects_passed(node, args, kwargs),
             contexts=tuple(self.contexts),
         )
         self.fn.calls.append(site)
@@ -343,6 +397,7 @@ class Calls(PassState):
         lambda_node: ast.Lambda | None = None,
         decorated: bool = False,
         traces_on_call: bool = False,
+        fresh_if_bound: bool = False,
     ) -> int:
         kw = {k.arg: k.value for k in keywords if k.arg}
         nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
@@ -366,6 +421,7 @@ class Calls(PassState):
             loops=tuple(self.loops),
             lambda_params=_params(lambda_node.args) if lambda_node is not None else None,
             traces_on_call=traces_on_call,
+            fresh_if_bound=fresh_if_bound,
         )
         existing = self._same_site(spec)
         if existing is not None:
@@ -567,3 +623,10 @@ class Calls(PassState):
         if method == "get" and receiver.ty == DICT:
             return _element(receiver)
         return None
+
+
+def _is_super(node: ast.AST) -> bool:
+    """``super()`` (or ``super(Cls, self)``)."""
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    )

@@ -8,14 +8,8 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import (
-    _dtype_sources,
-    _element,
-    _kind_flip,
-    _param_deps,
-    _unpacked,
-)
-from retracelint.summarise.apis import _DICT_VIEWS, _DTYPES, _arith_dtype, _array_module
+from retracelint.summarise.abstract import _element, _kind_flip, _unpacked
+from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -39,6 +33,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _BIG_DISPLAY,
     _DISPLAYS,
+    _OBJECT_VALUE,
     _SAME_VALUE,
     _dotted,
     _is_constant_data,
@@ -50,7 +45,6 @@ from retracelint.values import (
     BOOL,
     COMPLEX,
     DICT,
-    DTYPE,
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
@@ -126,6 +120,9 @@ class Expressions(PassState):
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
             if value.param is not None and not isinstance(node, _SAME_VALUE):
                 value = value.with_(ref=None)
+            # Nor is x[0] or -x the object x (a call or an attribute says what object it makes).
+            if value.objs and type(node) not in _OBJECT_VALUE:
+                value = value.with_(objs=EMPTY, fields=())
             return value
         values = [
             self.expr(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
@@ -154,22 +151,6 @@ class Expressions(PassState):
             return value
         module_value = self.mod.summary.globals.get(node.id)
         return module_value if module_value is not None else UNKNOWN_VALUE
-
-    def e_Attribute(self, node: ast.Attribute) -> Value:
-        if node.attr in _DTYPES:
-            module = self.mod.canonical(_dotted(node.value) or "")
-            if _array_module(module) or module == "ml_dtypes":
-                return Value(ty=DTYPE, dtype=_DTYPES[node.attr])  # np.int16, jnp.bfloat16
-        base = self.expr(node.value)
-        if node.attr == "dtype":
-            return Value(ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]))
-        if node.attr == "shape" or node.attr == "size":
-            return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
-        if node.attr in ("real", "imag"):
-            return base.with_(items=(), ref=None)
-        if node.attr in ("T", "mT"):
-            return unaligned(base).with_(items=(), ref=None)
-        return Value(vsrc=base.vsrc, deps=_param_deps(base))
 
     def e_Lambda(self, node: ast.Lambda) -> Value:
         return Value(ty=LAMBDA, fresh=self.context_src())
@@ -784,6 +765,10 @@ class Expressions(PassState):
             else replace(d, elem=index, fixed=frozenset(), aligned=True)
             for d in made
         )
+        # Iterating an object runs its __iter__: its items are what that yields.
+        protocol = self.iterated(iterable, index, node)  # type: ignore[attr-defined]
+        if protocol is not None:
+            deps |= {IterDep(protocol, index)}
         element = element.with_(vsrc=element.vsrc | {src}, deps=deps, ty=UNKNOWN, dtype=None)
         return self.display_item(iterable, index, node, element)
 
