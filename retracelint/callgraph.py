@@ -1,21 +1,24 @@
 """Link module summaries into one project: resolve every call site to a function or a jit site.
 
 Resolution is import-aware and deliberately narrow: names through the module's own definitions and
-imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` through the class and
-its bases, ``obj.m`` where ``obj`` was made by a class we know. Calls that cannot be resolved are dropped,
-never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
+imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` and ``super().m``
+through the class and its bases, ``obj.m`` where ``obj`` was made by a class we know, or where every
+caller, callee or store says what ``obj`` is (``_link_deferred``). Calls that cannot be resolved are
+dropped, never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import networkx as nx
 
 from retracelint import funcrefs
 from retracelint.discover import ImportLayout
 from retracelint.funcrefs import FuncRef, Path
+from retracelint.model import Location
 from retracelint.summary import (
     Arg,
     Callee,
@@ -27,14 +30,40 @@ from retracelint.summary import (
     Param,
 )
 
+_T = TypeVar("_T")
 _MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
 _MAX_ROUNDS = 8  # rounds of linking function values: each follows the calls the last one found
 _MAX_REF_DEPTH = 48  # function values followed through this many parameters and returns at most
 # Callees resolved along the call graph (``funcrefs``), after the others.
-_ALONG_THE_GRAPH = frozenset({"param", "ret", "up", "module", "wrapped", "partial", "transform"})
+_ALONG_THE_GRAPH = frozenset(
+    {"param", "ret", "up", "module", "wrapped", "partial", "transform", "recv"}
+)
 # What a resolution depends on: the call graph (it is done after the plain names), and the callers
 # of a function (it may change while more calls are linked).
 _ALONG, _CALLERS = 1, 2
+# Method names of builtin containers, strings, files, arrays and the module APIs of jax libraries:
+# an object of no known class that calls one is most likely not of the one project class that
+# defines it.
+_COMMON_METHODS = frozenset(
+    {
+        *("get", "items", "keys", "values", "update", "pop", "setdefault", "copy", "clear"),
+        *("append", "extend", "insert", "remove", "sort", "index", "count", "add", "discard"),
+        *("join", "split", "strip", "replace", "format", "startswith", "endswith", "encode"),
+        *("read", "write", "close", "open", "flush", "sum", "mean", "max", "min", "reshape"),
+        *(
+            "astype",
+            "item",
+            "tolist",
+            "squeeze",
+            "transpose",
+            "apply",
+            "init",
+            "bind",
+            "tree_flatten",
+        ),
+        *("tree_unflatten", "lower", "compile", "block_until_ready"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -134,6 +163,15 @@ class Project:
         self._bindings: dict[JitTarget, JitBinding] = {}
         self._depends = 0  # what the resolution in progress depends on (_ALONG, _CALLERS)
         self._depth = 0  # resolutions in progress
+        self._types: dict[tuple[str, str], frozenset[str] | None] = {}
+        self._definers: dict[str, list[str]] | None = None
+        self._calls_at: dict[Location, tuple[str, int]] | None = None
+        self._registered: dict[str, tuple[str, ...]] = {}
+        for summary in self.modules.values():
+            for name, static in summary.pytree_static.items():
+                cls = self._class_named(summary, name)
+                if cls is not None:
+                    self._registered[cls] = static
         self._link()
 
     def function(self, qualname: str) -> FunctionSummary:
@@ -190,9 +228,11 @@ class Project:
         self._connect()
         pending = deferred
         for _ in range(_MAX_ROUNDS):
-            self._refs, self._bindings = {}, {}
+            self._refs, self._bindings, self._types = {}, {}, {}
             changed, unsettled = False, []
             for site in pending:
+                if site in self.site_targets and self._method_call(site):
+                    continue  # a method of an object typed once by the callers linked first
                 self._depends = 0
                 targets = self._site_targets(*site)
                 if self._depends & _CALLERS:  # may change as more calls are linked
@@ -212,6 +252,10 @@ class Project:
         self.graph.add_edges_from(
             (caller, callee) for callee, sites in self.callers.items() for caller, _ in sites
         )
+
+    def _method_call(self, site: tuple[str, int]) -> bool:
+        """Whether call ``site`` is a method of an object whose class its callers tell (``recv``)."""
+        return self.functions[site[0]].calls[site[1]].callee[0] == "recv"
 
     def _site_targets(self, qualname: str, index: int) -> tuple[Target, ...]:
         fn = self.functions[qualname]
@@ -280,7 +324,16 @@ class Project:
                 return self._passed_targets(scope, callee[2], callee[3:], agree=True)
             return self.resolve_ref(scope, callee[1:])
         if kind == "param":
-            return self._passed_targets(fn, callee[1], callee[2:])
+            passed = self._passed_targets(fn, callee[1], callee[2:])
+            if passed or len(callee) > 2:
+                return passed
+            # Or the __call__ of the objects the callers pass.
+            method = self._method_of(self.owner[fn.qualname], fn, "__call__", (f"p:{callee[1]}",))
+            return (method,) if method is not None else ()
+        if kind == "recv":
+            self._depends |= _CALLERS  # the class of the object is found from the callers
+            method = self._method_of(self.owner[fn.qualname], fn, callee[1], callee[2:])
+            return (method,) if method is not None else ()
         if kind == "ret":
             return self._returned_targets(fn, int(callee[1]), callee[2:])
         if kind == "wrapped":
@@ -362,6 +415,147 @@ class Project:
             out.update(dict.fromkeys(targets))
         return tuple(out)
 
+    def _method_of(
+        self, module: ModuleSummary, fn: FunctionSummary, name: str, refs: tuple[str, ...]
+    ) -> Target | None:
+        """Method ``name`` of an object that may be each of ``refs`` (``summary.Callee``): one
+        target when every class it may be has the same, else none. An object of no known class
+        that is an attribute (``self.model``) takes the method of the one class in the project that
+        defines it, if only one does."""
+        classes = self.classes_of(module, fn, refs, 0)
+        if classes:
+            found = {self.member(cls, name) for cls in classes}
+            return found.pop() if len(found) == 1 else None
+        if classes is None and all(_is_attribute_ref(ref) for ref in refs):
+            return self._only_definer(name)
+        return None
+
+    def _only_definer(self, name: str) -> Target | None:
+        if name.startswith("__") or name in _COMMON_METHODS:
+            return None
+        if self._definers is None:
+            self._definers = {}
+            for qualname, cls in self.classes.items():
+                for method in {*cls.methods, *cls.jit_attrs}:
+                    self._definers.setdefault(method, []).append(qualname)
+        definers = self._definers.get(name, ())
+        return self.member(definers[0], name) if len(definers) == 1 else None
+
+    def classes_of(
+        self, module: ModuleSummary, fn: FunctionSummary, refs: tuple[str, ...], depth: int
+    ) -> frozenset[str] | None:
+        """The classes an object may be an instance of, from what it may be (``summary.Callee``):
+        None when one of them is not known."""
+        out: set[str] = set()
+        for ref in refs:
+            key = (fn.qualname, ref)
+            if key not in self._types:
+                self._types[key] = frozenset()  # a cycle adds nothing
+                self._types[key] = self._classes_of_ref(module, fn, ref, depth)
+            classes = self._types[key]
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def _classes_of_ref(
+        self, module: ModuleSummary, fn: FunctionSummary, ref: str, depth: int
+    ) -> frozenset[str] | None:
+        kind, _, rest = ref.partition(":")
+        if depth > _MAX_DEPTH:
+            return None
+        if kind == "c":
+            cls = self._class_named(module, rest)
+            return frozenset({cls}) if cls else None
+        if kind == "p":
+            return self._classes_passed(fn, rest, depth)
+        line, col, end_line, end_col, item, path = rest.split(":", 5)
+        if item or path:
+            return None
+        at = Location(module.path, int(line), int(col), int(end_line), int(end_col))
+        found = self.call_at(at)
+        if found is None:
+            return None
+        index = found[1]
+        target = self.targets.get(found)
+        # The call may be in an enclosing function (an object a closure or a lambda reads).
+        caller = self.functions[found[0]]
+        if target is None and caller.calls[index].callee[0] in ("recv", "param"):
+            # Not linked yet (`state = state.replace(...)` types itself): it adds no class.
+            return frozenset()
+        if isinstance(target, ClassTarget):
+            return frozenset({target.qualname})
+        if isinstance(target, FuncTarget):
+            callee = self.functions[target.qualname]
+            if callee.returned:
+                return self.classes_of(
+                    self.owner[callee.qualname], callee, callee.returned, depth + 1
+                )
+        return None
+
+    def _classes_passed(self, fn: FunctionSummary, param: str, depth: int) -> frozenset[str] | None:
+        """The classes of what every caller passes for ``param``; None unless each passes an
+        object of known classes."""
+        first = fn.params[0].name if fn.params else None
+        head, _, attr = param.partition(".")
+        if fn.kind in ("method", "classmethod") and head == first:
+            cls = self._enclosing_class(fn)
+            if not cls or fn.kind != "method" or "." in attr:
+                return None
+            return self._field_classes(cls, attr, depth) if attr else frozenset({cls})
+        if attr:
+            return None
+        if not self.callers.get(fn.qualname):
+            return None
+        out: set[str] = set()
+        for caller, call, offset in self._calls_of(fn):
+            refs = _passed_entry(call.objects, call, fn.params, offset, param)
+            if refs is None:
+                return None
+            classes = self.classes_of(self.owner[caller.qualname], caller, refs, depth + 1)
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def _field_classes(self, cls: str, attr: str, depth: int) -> frozenset[str] | None:
+        """The classes of what the methods of ``cls`` store in ``self.attr``; None unless every
+        store is of an object of known classes."""
+        stores = [
+            s for klass in self.mro(cls) for s in self.classes[klass].field_objects.get(attr, ())
+        ]
+        if not stores:
+            return None
+        out: set[str] = set()
+        for method, refs in stores:
+            fn = self.functions.get(method)
+            classes = (
+                self.classes_of(self.owner[method], fn, refs, depth + 1) if fn and refs else None
+            )
+            if classes is None:
+                return None
+            out |= classes
+        return frozenset(out)
+
+    def call_at(self, location: Location) -> tuple[str, int] | None:
+        """The function and call index of the call at ``location``, anywhere in the project."""
+        if self._calls_at is None:
+            self._calls_at = {
+                call.location: (qualname, index)
+                for qualname, fn in self.functions.items()
+                for index, call in enumerate(fn.calls)
+            }
+        return self._calls_at.get(location)
+
+    def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
+        """Each linked call of ``fn``: the caller, the call, and how many leading parameters it
+        binds itself (``self`` of a method called on an instance, or of a class called)."""
+        for caller_name, index in self.callers.get(fn.qualname, ()):
+            target = self.target_to((caller_name, index), fn.qualname)
+            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
+            caller = self.functions[caller_name]
+            yield caller, caller.calls[index], 1 if bound else 0
+
     def _passed(
         self, site: tuple[str, int], fn: FunctionSummary, offset: int, param: str
     ) -> tuple[FuncRef, ...] | None:
@@ -401,7 +595,7 @@ class Project:
             if not isinstance(target, FuncTarget):
                 continue
             callee = self.functions[target.qualname]
-            for rest, ref in funcrefs.at(callee.returned, path):
+            for rest, ref in funcrefs.at(callee.returned_refs, path):
                 if rest:
                     continue
                 if ref[0] == "param":
@@ -448,11 +642,35 @@ class Project:
 
     def _class_named(self, module: ModuleSummary, name: str) -> str | None:
         """The class an instance value names: its qualified name when the summariser knew the class
-        (made in the same scope), else a name as written in ``module``."""
+        (made in the same scope), else a name as written in ``module``, else an absolute name."""
         if name in self.classes:
             return name
-        target = self.resolve_name(module, name)
+        target = self.resolve_name(module, name) or self.resolve_qualified(name)
         return target.qualname if isinstance(target, ClassTarget) else None
+
+    def class_named(self, module: ModuleSummary, name: str) -> str | None:
+        return self._class_named(module, name)
+
+    def class_of_method(self, fn: FunctionSummary) -> str | None:
+        """The class of a method (or of the method a nested function is in)."""
+        return self._enclosing_class(fn)
+
+    def init_fields(self, cls: str) -> tuple[str, ...]:
+        """The parameters of the __init__ a dataclass (NamedTuple, flax struct...) generates: the
+        fields its bases declare, then its own."""
+        out: list[str] = []
+        for klass in reversed(self.mro(cls)):
+            out.extend(f for f in self.classes[klass].fields if f not in out)
+        return tuple(out)
+
+    def static_fields(self, cls: str) -> tuple[str, ...]:
+        """The attributes a pytree of class ``cls`` keeps in its treedef: those its declaration
+        says (tree_flatten's aux data, static fields) and those a registration call names."""
+        out: list[str] = []
+        for klass in self.mro(cls):
+            out.extend(f for f in self.classes[klass].static_fields if f not in out)
+        out.extend(f for f in self._registered.get(cls, ()) if f not in out)
+        return tuple(out)
 
     def _enclosing_class(self, fn: FunctionSummary) -> str | None:
         while fn.cls is None and fn.parent is not None:
@@ -624,6 +842,9 @@ class Project:
             return self._member_function(cls_name, callee[2]) if cls_name else None
         if kind == "name" and f"{module.module}.{callee[1]}" in self.functions:
             return FuncTarget(f"{module.module}.{callee[1]}", bound=False)
+        if kind == "recv":
+            method = self._method_of(module, scope, callee[1], callee[2:]) if scope else None
+            return self._bound_function(method)
         found = self.resolve_ref(scope, callee) if scope is not None else ()
         if len(found) != 1:
             return None
@@ -642,6 +863,17 @@ class Project:
             if qualname is not None:
                 fn = self.functions.get(qualname)
                 return FuncTarget(qualname, bound=fn is not None and fn.kind != "staticmethod")
+        return None
+
+    def _bound_function(self, target: Target | None) -> FuncTarget | None:
+        """The function a method target runs, bound to its instance (a jitted method's own def)."""
+        if isinstance(target, FuncTarget):
+            return target
+        if isinstance(target, JitTarget):
+            spec = self.jit_spec(target)
+            if spec.decorated and spec.target and spec.target[0] == "qual":
+                fn = self.functions.get(spec.target[1])
+                return FuncTarget(spec.target[1], bound=fn is not None and fn.kind == "method")
         return None
 
     def all_jits(self) -> list[JitTarget]:
@@ -687,6 +919,30 @@ def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
     positional = [p for p in params if p.kind in ("posonly", "normal")]
     index = num if num >= 0 else len(positional) + num
     return positional[index].name if 0 <= index < len(positional) else None
+
+
+def _is_attribute_ref(ref: str) -> bool:
+    """An attribute of a parameter (``p:self.model``) or of an object a call made."""
+    kind, _, rest = ref.partition(":")
+    return (kind == "p" and "." in rest) or (kind == "m" and not rest.endswith(":"))
+
+
+def _passed_entry(
+    entries: tuple[tuple[int | str, _T], ...],
+    call: CallSite,
+    params: tuple[Param, ...],
+    offset: int,
+    name: str,
+) -> _T | None:
+    """What ``entries`` (of ``call``: its ``functions`` or ``objects``, by position or keyword) say
+    of the argument passed for parameter ``name``, if they say something."""
+    passed = dict(entries)
+    if name in passed:
+        return passed[name]
+    positional = [p.name for p in params if p.kind in ("posonly", "normal")][offset:]
+    if name in positional and not call.star:
+        return passed.get(positional.index(name))
+    return None
 
 
 def _passed_functions(

@@ -23,7 +23,8 @@ from retracelint.callgraph import (
 )
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.propagate import Cause, Driver, Propagation
+from retracelint.objects import attribute_of
+from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
@@ -34,6 +35,7 @@ from retracelint.values import (
     FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
+    JIT,
     LAMBDA,
     LIST,
     NP_ARRAY,
@@ -41,7 +43,9 @@ from retracelint.values import (
     SCALARS,
     SET,
     TRANSFORM,
+    TUPLE,
     CallSrc,
+    RetDep,
     Value,
     kinds_differ,
 )
@@ -72,11 +76,19 @@ _IDENTITY_NAMES = {
     PARTIAL: "a functools.partial",
     TRANSFORM: "a transformed function",
     FUNCTION: "a nested function",
+    JIT: "a jitted function",
 }
+# What to do about a static part of a pytree that changes: it is no argument the user can make traced.
+_STATIC_FIELD_FIX = (
+    "make it a leaf of the pytree (not aux data or a static field), or give it the same value (the"
+    " same object) at every call"
+)
 
 
 def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     findings: list[Finding] = []
+    # Pytrees with static parts are few: most projects have none to look for.
+    pytrees = any(project.static_fields(cls) for cls in project.classes)
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
         if binding is None or not binding.params:
@@ -111,6 +123,12 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
                 found = traced_findings(
                     prop, fn, arg, call.loops, step, site, param.name, call.text
                 )
+                if pytrees:
+                    findings.extend(
+                        static_findings(
+                            project, prop, fn, arg, call.loops, step, site, param.name, fields=True
+                        )
+                    )
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
     findings.extend(flip_findings(project, prop))
@@ -176,47 +194,95 @@ def static_findings(
     step: PathStep,
     site: JitSite,
     param: str,
+    fields: bool = False,
 ) -> Iterator[Finding]:
+    """What a static argument passes, or, with ``fields``, the static parts of a custom pytree passed
+    traced: its treedef keeps some of its attributes (aux data, static dataclass fields), and jit's
+    cache key holds them as it holds a static argument. Each part is checked where its value is made
+    (the constructor's argument, what ``__init__`` computes)."""
     jitted = _jitted(site, step.call)
-    parameter = f"static parameter '{param}'{_defined(site, step.call)}"
-    for caller, origin, origin_loops, path in prop.static_candidates(fn, arg, loops, (step,)):
-        value = prop.resolve(caller, origin.value)
-        passed = f"static argument {_code(origin.text)}"
+    if not fields:
+        parameter = f"static parameter '{param}'{_defined(site, step.call)}"
+        candidates = prop.static_candidates(fn, arg, loops, (step,))
+        yield from _static_value_findings(project, prop, candidates, site, param, jitted, parameter)
+        return
+    value = prop.resolve(fn, arg.value)
+    for cls in sorted(prop.classes_of_value(fn, value)):
+        name = project.classes[cls].name
+        for attr in project.static_fields(cls):
+            parameter = (
+                f"part of the {name} pytree's treedef in traced parameter '{param}'"
+                f"{_defined(site, step.call)}"
+            )
+            field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
+            candidates = prop.field_candidates(fn, field, loops, (step,))
+            yield from _static_value_findings(
+                project, prop, candidates, site, param, jitted, parameter, f"{name}.{attr}"
+            )
+
+
+def _static_value_findings(
+    project: Project,
+    prop: Propagation,
+    candidates: list[Candidate],
+    site: JitSite,
+    param: str,
+    jitted: str,
+    parameter: str,
+    field: str = "",
+) -> Iterator[Finding]:
+    """The static value made at each of ``candidates``, a static argument, or the static field
+    ``field`` (``Class.attr``) of a pytree: unhashable (RTL203), a new object hashed by identity
+    (RTL204), a value that changes (RTL202 for floats, RTL201). The finding of a static argument is
+    told at the outermost argument that carries the change; that of a static field where its value
+    is made."""
+    is_field = bool(field)
+    for caller, origin, origin_loops, path in candidates:
+        value = prop.concrete(caller, prop.resolve(caller, origin.value))
+        code_text = _code(origin.text)
+        passed = f"static field {field} ({code_text})" if field else f"static argument {code_text}"
         is_object = _class_of(project, caller, value) is not None
-        unhashable = _unhashable(project, caller, value)
+        # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
+        # array (an array of more items raises ValueError, but its rank is not known here).
+        unhashable = None if is_field else _unhashable(project, caller, value)
         if unhashable:
-            yield _static_finding(
+            yield _finding(
                 "RTL203",
                 _sentence(
                     f"{passed} is {unhashable}: calling {jitted} raises ValueError"
                     " (Non-hashable static arguments)",
                     [parameter, _via(path)],
                 ),
-                origin,
+                origin.location,
                 site,
                 param,
                 path,
-                fix=_OBJECT_FIX["RTL203"] if is_object else "",
+                fix=_fix("RTL203", is_field, is_object),
             )
             continue
         identity = _identity_hashed(project, caller, value)
-        if identity:
-            cause = next(prop.fresh_causes(caller, value, origin_loops), None)
+        fresh = (
+            (identity, next(prop.fresh_causes(caller, value, origin_loops), None))
+            if identity
+            else _fresh_part(project, prop, caller, Arg(value, origin.location, ""), origin_loops)
+        )
+        if fresh is not None:
+            what, cause = fresh
             if cause is not None:
                 when, loop = _when(cause.driver, origin.location)
-                yield _static_finding(
+                yield _finding(
                     "RTL204",
                     _sentence(
-                        f"{passed} is {identity} made anew {when}, so {jitted} re-traces for each"
+                        f"{passed} is {what} made anew {when}, so {jitted} re-traces for each"
                         " new one",
                         [parameter, "hashed by identity", loop, _via((*cause.path, *path))],
                     ),
-                    origin,
+                    origin.location,
                     site,
                     param,
                     (*cause.path, *path),
                     cause.driver,
-                    fix=_OBJECT_FIX["RTL204"] if is_object else _FUNCTION_FIX,
+                    fix=_fix("RTL204", is_field, is_object) or _FUNCTION_FIX,
                 )
             continue
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
@@ -225,48 +291,69 @@ def static_findings(
         if cause is None:
             continue
         full_path = (*cause.path, *path)
-        reported = cause.arg or origin
+        reported = origin if is_field else cause.arg or origin
         when, loop = _when(cause.driver, reported.location)
         if value.ty in (FLOAT, FLOAT_LIKE):
-            yield _static_finding(
-                "RTL202",
-                _sentence(
-                    f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value",
-                    [parameter, loop, _via(full_path), "nan never matches"],
-                ),
-                reported,
-                site,
-                param,
-                full_path,
-                cause.driver,
-            )
+            code = "RTL202"
+            head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
+            details = [parameter, loop, _via(full_path), "nan never matches"]
         else:
-            yield _static_finding(
-                "RTL201",
-                _sentence(
-                    f"{passed} changes {when}, so {jitted} re-traces for each new value",
-                    [parameter, loop, _via(full_path)],
-                ),
-                reported,
-                site,
-                param,
-                full_path,
-                cause.driver,
-                fix=_OBJECT_FIX["RTL201"] if is_object else "",
+            code = "RTL201"
+            head = f"{passed} changes {when}, so {jitted} re-traces for each new value"
+            details = [parameter, loop, _via(full_path)]
+        yield _finding(
+            code,
+            _sentence(head, details),
+            reported.location,
+            site,
+            param,
+            full_path,
+            cause.driver,
+            _fix(code, is_field, is_object),
+        )
+
+
+def _fresh_part(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    container: Arg,
+    loops: tuple[int, ...],
+) -> tuple[str, Cause | None] | None:
+    """A tuple, a NamedTuple or a frozen dataclass hashes its items: one that holds an object hashed
+    by identity made anew (a lambda, a nested def, a jitted function) is as new as that object."""
+    value = container.value
+    parts: list[tuple[str, list[Candidate]]] = [
+        (f"a tuple whose item {i} is", [(fn, Arg(item, container.location, ""), loops, ())])
+        for i, item in enumerate(value.items)
+        if value.ty == TUPLE
+    ]
+    for cls in sorted(prop.classes_of_value(fn, value)):
+        if not project.classes[cls].value_hashed:
+            continue
+        name = project.classes[cls].name
+        for attr in project.init_fields(cls):
+            field = Arg(attribute_of(value, attr), container.location, attr)
+            parts.append(
+                (f"a {name} whose field '{attr}' is", prop.field_candidates(fn, field, loops, ()))
             )
+    for what, candidates in parts:
+        for owner, part, loops, path in candidates:
+            identity = _identity_hashed(project, owner, part.value)
+            if identity is None:
+                continue
+            cause = next(prop.fresh_causes(owner, part.value, loops), None)
+            if cause is not None:
+                return f"{what} {identity}", replace(cause, path=(*cause.path, *path))
+    return None
 
 
-def _static_finding(
-    code: str,
-    text: str,
-    origin: Arg,
-    site: JitSite,
-    param: str,
-    path: tuple[PathStep, ...],
-    driver: Driver | None = None,
-    fix: str = "",
-) -> Finding:
-    return _finding(code, text, origin.location, site, param, path, driver, fix)
+def _fix(code: str, is_field: bool, is_object: bool) -> str:
+    """The fix that fits the static value: a pytree's static field is made a leaf or kept the same,
+    an object (a config, a model) is built once or taken apart; otherwise the rule's own."""
+    if is_field:
+        return _STATIC_FIELD_FIX
+    return _OBJECT_FIX.get(code, "") if is_object else ""
 
 
 # Fixes that fit the value passed: an object (a config, a model) is not made traced, it is built once
@@ -359,6 +446,10 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             continue
         if spec.maker_call is not None and not _made_per_call(project, spec, target):
             continue
+        binding = project.jit_binding(target)
+        assert binding is not None  # every jit site has a binding, if only an empty one
+        if spec.fresh_if_bound and not _method_of_instance(binding):
+            continue  # `jax.jit(pipeline.step)` of a parameter that holds a module
         owner = project.function(spec.function)
         jit = ("jit", "", str(spec.index))
         calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
@@ -397,8 +488,6 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
                     loop,
                 ],
             )
-        binding = project.jit_binding(target)
-        assert binding is not None  # every jit site has a binding, if only an empty one
         site = jit_site(binding, target)
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
         fix = (
@@ -409,6 +498,16 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             else ""
         )
         yield _finding(code, text, spec.location, site, None, path, cause.driver, fix)
+
+
+def _method_of_instance(binding: JitBinding) -> bool:
+    """Whether a jit wraps a method read off an instance (a new bound method per read)."""
+    wrapped = binding.wrapped
+    return (
+        wrapped is not None
+        and wrapped.kind == "method"
+        and len(binding.params) < len(wrapped.params)
+    )
 
 
 def _escaped_from_repeated(
@@ -427,7 +526,7 @@ def _escaped_from_repeated(
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
     jit = ("jit", "", str(site))
     # Returned alone, in a tuple, a dict, a NamedTuple's field...
-    if any(callee == jit for _, callee in maker.returned) or jit in maker.traces:
+    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
         return True
     cls = project.classes.get(maker.cls) if maker.cls else None
     return cls is not None and site in cls.jit_attrs.values()
@@ -516,7 +615,10 @@ def _flips(
         )
         if found is not None:
             (fn, call, arg, now), (first, before) = found
-            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now)
+            # A dtype decided inside a helper is changed there; one made in this body, at the call.
+            returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
+            made = prop.resolve(fn, arg.value).made if returned else None
+            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
 
 
@@ -607,18 +709,39 @@ def _flip_finding(
     first: Arg,
     before: str,
     now: str,
+    made: Location | None = None,
 ) -> Finding:
+    """A flip reported at the argument, or where the odd value's dtype was decided (``made``) when
+    that is elsewhere: the line to change."""
+    jitted = _jitted(site, call.text)
+    passed = f"{_code(arg.text)} here, {_code(first.text)} there"
+    if made is not None and not _within(made, arg.location):
+        said = f"this makes {now}, passed as '{param}' at {_where(arg.location)},"
+        passed = f"{_code(arg.text)} against {_code(first.text)}"
+    else:
+        made, said = arg.location, f"'{param}' gets {now} here"
     text = _sentence(
-        f"'{param}' gets {now} here but {before} at {_where(first.location)}, so"
-        f" {_jitted(site, call.text)} traces and compiles twice",
+        f"{said} but {before} at {_where(first.location)}, so {jitted} traces and compiles twice",
         [
             f"traced parameter '{param}'{_defined(site, call.text)}",
-            f"{_code(arg.text)} here, {_code(first.text)} there",
+            passed,
             f"a different {what} is a different cache entry",
         ],
     )
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding(code, text, arg.location, site, param, (step,))
+    return _finding(code, text, made, site, param, (step,))
+
+
+def _within(inner: Location, outer: Location) -> bool:
+    return (
+        inner.path == outer.path
+        and (outer.line, outer.col) <= (inner.line, inner.col)
+        and (
+            inner.end_line,
+            inner.end_col,
+        )
+        <= (outer.end_line, outer.end_col)
+    )
 
 
 # -- one jitted function, two trace contexts ---------------------------------------------------------

@@ -9,12 +9,13 @@ drives it, and the call path from there to the jit site.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, bind_arg
 from retracelint.frequency import Driver, Frequency, where
 from retracelint.model import Location, PathStep
+from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
@@ -24,9 +25,13 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     CallSrc,
     Dep,
+    FieldDep,
+    FieldSrc,
     ItemSrc,
     IterDep,
     LoopSrc,
+    Made,
+    Obj,
     ParamDep,
     ParamShapeSrc,
     ParamSrc,
@@ -39,6 +44,7 @@ from retracelint.values import (
     axis_sources,
     join,
     localised,
+    objects_of,
     picked,
     sees,
     shape_sources,
@@ -64,12 +70,17 @@ Candidate = tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]
 
 
 @dataclass
-class Propagation:
+class Propagation(ObjectModel):
     project: Project
     frequency: Frequency = field(init=False)
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
     _forwards: dict[tuple[str, str, int], list[Candidate]] = field(default_factory=dict)
+    _made: dict[Made, list[Origin]] = field(default_factory=dict)
+    _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]] = field(
+        default_factory=dict
+    )
+    _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...], Arg]]] = field(
         default_factory=dict
     )
@@ -169,16 +180,20 @@ class Propagation:
         callee: FunctionSummary,
         bound: bool,
         item: Src | None,
+        receiver: Value | None = None,
     ) -> Value:
-        """``value`` from the callee's point of view, rewritten in terms of the caller's arguments."""
-        offset = 1 if bound else 0
+        """``value`` from the callee's point of view, rewritten in terms of the caller's arguments.
+        ``receiver``: what the callee's ``self`` is, when not the object the call is made on (the
+        object a constructor call makes)."""
         context: frozenset[Src] = (
             frozenset({LoopSrc(call.loops[-1])}) if call.loops else frozenset({CallSrc()})
         )
 
         def arg(name: str) -> Value:
-            found = bind_arg(call, callee.params, offset, name)
-            return found.value if found is not None else UNKNOWN_VALUE
+            head, _, path = name.partition(".")
+            found = _passed_for(call, callee, bound, head, receiver)
+            passed = found if found is not None else UNKNOWN_VALUE
+            return attribute_of(passed, path) if path else passed
 
         def sources(srcs: frozenset[Src]) -> frozenset[Src]:
             out: set[Src] = set()
@@ -213,6 +228,9 @@ class Propagation:
             if srcs:
                 shape.add(taint.with_sources(srcs))
         deps: set[Dep] = set()
+        objs: set[Obj] = set()
+        for obj in value.objs:
+            objs |= objects_of(arg(obj)) if isinstance(obj, str) else {obj}
         out = Value(
             ty=value.ty,
             vsrc=sources(value.vsrc),
@@ -221,12 +239,20 @@ class Propagation:
             site=value.site,
             dtype=value.dtype,
             keys=value.keys,
+            made=value.made,
+            objs=frozenset(objs),
+            fields=tuple(
+                (name, self.substitute(v, call, callee, bound, item, receiver))
+                for name, v in value.fields
+            ),
         )
         for dep in value.deps:
             if isinstance(dep, ParamDep):
                 passed = through(arg(dep.name), dep)
                 shape |= passed.shape
                 deps |= passed.deps
+            elif isinstance(dep, FieldDep):
+                deps.add(dep)  # an object made by a call: the same object for the caller
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
 
     # -- questions asked along the call graph ----------------------------------------------------
@@ -242,11 +268,17 @@ class Propagation:
         for dep in sorted(value.deps, key=str):
             if isinstance(dep, ParamDep) and dep.elem is not None:
                 yield from self.element_causes(fn, dep, loops, depth)
-            elif isinstance(dep, ParamDep):
-                for cause in self.param_causes(fn, dep.name, "shape", depth):
-                    seen = sees(dep, cause.taint) if cause.taint is not None else None
-                    if seen is not None or cause.taint is None:
-                        yield Cause(seen, cause.driver, cause.path, cause.arg)
+                continue
+            if isinstance(dep, ParamDep):
+                causes = self.param_causes(fn, dep.name, "shape", depth)
+            elif isinstance(dep, FieldDep) and dep.elem is None:
+                causes = self.field_causes(fn, dep.made, "shape", loops, depth)
+            else:
+                continue
+            for cause in causes:
+                seen = sees(dep, cause.taint) if cause.taint is not None else None
+                if seen is not None or cause.taint is None:
+                    yield Cause(seen, cause.driver, cause.path, cause.arg)
 
     def element_causes(
         self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
@@ -301,20 +333,33 @@ class Propagation:
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
     ) -> Iterator[Cause]:
         """Why ``value`` is a different object (identity) between executions of this point."""
-        yield from self._source_causes(fn, value.fresh, loops, depth)
+        yield from self._source_causes(fn, value.fresh, loops, depth, "fresh")
 
     def _source_causes(
-        self, fn: FunctionSummary, srcs: frozenset[Src], loops: tuple[int, ...], depth: int
+        self,
+        fn: FunctionSummary,
+        srcs: frozenset[Src],
+        loops: tuple[int, ...],
+        depth: int,
+        kind: str = "value",
     ) -> Iterator[Cause]:
         for src in sorted(srcs, key=_src_order):
             if isinstance(src, LoopSrc) and src.index in loops:
                 if self._repeats(fn, src.index):
                     yield Cause(None, self.loop_driver(fn, src.index))
             elif isinstance(src, ParamSrc):
-                yield from self.param_causes(fn, src.name, "value", depth)
+                # An attribute's identity is asked of where it is made; a parameter's value
+                # stands for its identity (a value passed anew is a new object).
+                asked = kind if "." in src.name else "value"
+                yield from self.param_causes(fn, src.name, asked, depth)
             elif isinstance(src, ParamShapeSrc):
                 for cause in self.param_causes(fn, src.name, "shape", depth):
                     if src.sees(cause.taint):
+                        yield cause
+            elif isinstance(src, FieldSrc):
+                asked = "shape" if src.shape else kind
+                for cause in self.field_causes(fn, src.made, asked, loops, depth):
+                    if not src.shape or src.sees(cause.taint):
                         yield cause
             elif isinstance(src, CallSrc):
                 driver = self.repeated(fn.qualname)
@@ -330,18 +375,45 @@ class Propagation:
         if depth >= _MAX_DEPTH:
             return []
         found: list[Cause] = []
+        ask = self._question(kind)
+        attribute = "." in param
         for caller, call, arg, step in self.caller_args(fn, param):
-            ask = self.shape_causes if kind == "shape" else self.value_causes
             for cause in ask(caller, arg.value, call.loops, depth + 1):
-                found.append(
-                    Cause(cause.taint, cause.driver, (*cause.path, step), cause.arg or arg)
-                )
+                # The argument that carries a changing attribute is the object: the change is
+                # told where the attribute's value is made.
+                carrier = cause.arg or (None if attribute else arg)
+                found.append(Cause(cause.taint, cause.driver, (*cause.path, step), carrier))
                 if len(found) >= _MAX_CAUSES:
                     break
             if len(found) >= _MAX_CAUSES:
                 break
-        self._params[key] = found
+        # What the methods of the class store in `self.attr` changes it as often as they run.
+        for method, stored in self.self_stores(fn, param) if attribute else ():
+            found.extend(ask(method, stored.value, (), depth + 1))
+        self._params[key] = found = found[:_MAX_CAUSES]
         return found
+
+    def field_causes(
+        self, fn: FunctionSummary, made: Made, kind: str, loops: tuple[int, ...], depth: int
+    ) -> list[Cause]:
+        """Causes of attribute ``made`` (of an object a call made) asked at a point of ``fn`` inside
+        ``loops``: at each place its value is made; in ``fn`` itself with those loops."""
+        if depth >= _MAX_DEPTH:
+            return []
+        ask = self._question(kind)
+        found: list[Cause] = []
+        for owner, arg, path in self.made_origins(made):
+            at = loops if owner is fn else ()
+            for cause in ask(owner, arg.value, at, depth + 1):
+                found.append(Cause(cause.taint, cause.driver, (*cause.path, *path), cause.arg))
+                if len(found) >= _MAX_CAUSES:
+                    return found
+        return found
+
+    def _question(self, kind: str) -> Callable[..., Iterator[Cause]]:
+        if kind == "shape":
+            return self.shape_causes
+        return self.fresh_causes if kind == "fresh" else self.value_causes
 
     # -- drivers ------------------------------------------------------------------------------------
     def loop_driver(self, fn: FunctionSummary, index: int) -> Driver:
@@ -412,17 +484,45 @@ class Propagation:
         self, fn: FunctionSummary, param: str
     ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
         """Each known call of ``fn`` that passes ``param``: the caller, the call, the argument, the step."""
+        head, _, path = param.partition(".")
+        for caller, call, passed, step in self.passed_for(fn, head, bool(path)):
+            if path:
+                value = attribute_of(passed.value, path)
+                passed = Arg(value, passed.location, f"{passed.text}.{path}")
+            yield caller, call, passed, step
+
+    def passed_for(
+        self, fn: FunctionSummary, param: str, receiver: bool = False
+    ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
+        """Each known call of ``fn`` that passes ``param``; with ``receiver``, a method's ``self``
+        is the object the method is called on."""
         for caller_name, index in self.project.callers.get(fn.qualname, ()):
             caller = self.project.function(caller_name)
             call = caller.calls[index]
             target = self.project.target_to((caller_name, index), fn.qualname)
             # A method called on an instance (or a class called to make one) has `self` bound.
             bound = isinstance(target, ClassTarget) or (
-                isinstance(target, FuncTarget) and target.bound
+                isinstance(target, FuncTarget | JitTarget) and target.bound
             )
-            passed = bind_arg(call, fn.params, 1 if bound else 0, param)
+            if receiver and bound and fn.params and param == fn.params[0].name:
+                passed = call.receiver
+            else:
+                passed = bind_arg(call, fn.params, 1 if bound else 0, param)
             if passed is not None:
                 yield caller, call, passed, PathStep(caller.qualname, call.text, call.location)
+
+
+def _passed_for(
+    call: CallSite, callee: FunctionSummary, bound: bool, name: str, receiver: Value | None
+) -> Value | None:
+    """What ``call`` passes for ``callee``'s parameter ``name``: for ``self``, the object it is
+    called on (or ``receiver``)."""
+    if bound and callee.params and name == callee.params[0].name and callee.kind == "method":
+        if receiver is not None:
+            return receiver
+        return call.receiver.value if call.receiver is not None else None
+    found = bind_arg(call, callee.params, 1 if bound else 0, name)
+    return found.value if found is not None else None
 
 
 def _merge_shape(value: Value, extra: Value) -> Value:
@@ -435,7 +535,8 @@ def _merge_shape(value: Value, extra: Value) -> Value:
     if value.ty == UNKNOWN and extra.ty != UNKNOWN:
         merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref)
     if merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
-        merged = merged.with_(dtype=extra.dtype)  # the call's result is known to be an array
+        # The call's result is known to be an array.
+        merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
     return merged

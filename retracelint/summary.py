@@ -17,8 +17,13 @@ from retracelint.values import Value
 #   ("name", "a.b.c")        a global, import or dotted attribute chain
 #   ("method", "Cls", "m")   method m called on an instance of class Cls (a name in module scope)
 #   ("self", "", "m")        self.m(...) / cls.m(...) inside a method
+#   ("super", "", "m")       super().m(...) inside a method: m of the classes after this one
 #   ("jit", "", "<index>")   a jit object created at jit site <index> of this module
 #   ("param", "name")        a call of parameter `name`: what the callers pass for it
+#   ("recv", "m", *objs)     method m of an object whose class is found at link time: each of
+#                            ``objs`` is what the object may be (``object_ref``): a parameter (its
+#                            callers say), an object made by a call of this function (the callee
+#                            says), an instance of a class
 # and the callees of functions as values (``funcrefs``): a call's result, an enclosing function's
 # local, a decorated def, a partial.
 
@@ -64,6 +69,9 @@ class CallSite:
     functions: tuple[tuple[int | str, Path, Callee], ...] = ()
     # Further callees when the called value may be one of several functions.
     alternatives: tuple[Callee, ...] = ()
+    # Arguments that are objects, by position or keyword: what each may be (``object_ref``), so that
+    # linking can tell the class of the parameter that receives it (kept in heads).
+    objects: tuple[tuple[int | str, tuple[str, ...]], ...] = ()
     # The trace-context managers around the call in its function (kept in heads: the rule follows
     # them down the call graph).
     contexts: tuple[TraceContext, ...] = ()
@@ -111,6 +119,9 @@ class JitSpec:
     # A lax primitive called with a function (``lax.fori_loop(0, n, body, x)``): it traces that
     # function when it is called, not when the result is called.
     traces_on_call: bool = False
+    # `jax.jit(obj.method)` of an object whose class linking finds: a new bound method each time
+    # only if ``target`` turns out to be a method of an instance (a parameter may hold a module).
+    fresh_if_bound: bool = False
 
 
 @dataclass
@@ -133,10 +144,16 @@ class FunctionSummary:
     memoised: bool = False  # @functools.cache / lru_cache: runs once per distinct arguments
     # The functions it returns or yields (yields under ``funcrefs.ITER``), kept in heads: linking
     # follows a call's result through them.
-    returned: tuple[FuncRef, ...] = ()
+    returned_refs: tuple[FuncRef, ...] = ()
     # Parameters whose default is or holds a function: (parameter, path, callee in the enclosing
     # scope, as ``funcrefs.rescoped`` names it).
     defaults: tuple[tuple[str, Path, Callee], ...] = ()
+    # What the object it returns may be (``object_ref``), for linking (kept in heads).
+    returned: tuple[str, ...] = ()
+    # Attributes it sets, by path from a parameter (``self.total``, ``self.cfg.lr``): every value it
+    # stores there, each where it is stored, in terms of its parameters; the value written reads the
+    # attribute's old value as a new value per call (``self.seen += 1``).
+    writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -148,6 +165,15 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
     jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
     value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
+    # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
+    # module, in order: the parameters of the __init__ they generate.
+    fields: tuple[str, ...] = ()
+    # Attributes that a pytree of this class keeps in its treedef, not as leaves (tree_flatten's aux
+    # data, static dataclass fields): a jitted function that takes the object traces per value.
+    static_fields: tuple[str, ...] = ()
+    # What its methods store in ``self.attr``, for linking: per attribute, each store's method and
+    # what the stored object may be (``object_ref``; none when it is no known object).
+    field_objects: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)
     unhashable: bool = (
         False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
     )
@@ -163,6 +189,9 @@ class ModuleSummary:
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     jits: list[JitSpec] = field(default_factory=list)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
+    # Classes registered as pytrees by a call (``register_pytree_node(Cls, flatten, ...)``,
+    # ``register_dataclass(Cls, ..., meta_fields=[...])``): the class as written -> static fields.
+    pytree_static: dict[str, tuple[str, ...]] = field(default_factory=dict)
     error: str | None = None  # why the file could not be analysed
     error_line: int = 1  # where, when the parser says
     error_col: int = 1
@@ -211,6 +240,7 @@ def head_of(summary: ModuleSummary) -> ModuleSummary:
             calls=[replace(call, **left_out) for call in fn.calls],  # type: ignore[arg-type]
             returns=UNLOADED,
             yields=UNLOADED,
+            writes=UNLOADED,  # type: ignore[arg-type]
         )
         for qualname, fn in summary.functions.items()
     }

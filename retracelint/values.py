@@ -71,6 +71,40 @@ class CarrySrc:
 
 
 @dataclass(frozen=True)
+class Made:
+    """An object made by the call at ``at`` (element ``item`` of the tuple it returns, when given),
+    or its attribute ``path`` (dotted). Locations name calls across the whole project, so a value
+    keeps its meaning when it is returned to a caller."""
+
+    at: Location
+    item: int | None = None
+    path: str = ""
+
+    def attr(self, name: str) -> Made:
+        return Made(self.at, self.item, f"{self.path}.{name}" if self.path else name)
+
+
+# What an object value may be: a parameter of the function (its name; ``self.model`` for an
+# attribute of one), or an object made by a call.
+Obj = str | Made
+
+
+@dataclass(frozen=True)
+class FieldSrc:
+    """Varies when the attribute ``made`` (a ``Made`` with a path) varies: its value, or its shape
+    (on axis ``axis``, when given) if ``shape``."""
+
+    made: Made
+    shape: bool = False
+    axis: int | None = None
+
+    def sees(self, taint: Taint | None) -> bool:
+        if self.axis == KIND:
+            return taint is not None and taint.code in FLIP_CODES
+        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+
+
+@dataclass(frozen=True)
 class ResizeSrc:
     """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
     ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
@@ -90,7 +124,17 @@ class RebindSrc:
     loop: int
 
 
-Src = LoopSrc | ParamSrc | ParamShapeSrc | CallSrc | ItemSrc | CarrySrc | ResizeSrc | RebindSrc
+Src = (
+    LoopSrc
+    | ParamSrc
+    | ParamShapeSrc
+    | CallSrc
+    | ItemSrc
+    | CarrySrc
+    | ResizeSrc
+    | RebindSrc
+    | FieldSrc
+)
 
 # The code of a taint that stands for a ``RebindSrc`` until it is resolved.
 REBIND = "rebind"
@@ -164,7 +208,19 @@ class IterDep:
     each: frozenset[int] = frozenset()
 
 
-Dep = ParamDep | RetDep | IterDep
+@dataclass(frozen=True)
+class FieldDep:
+    """The value is (a view of) the attribute ``made`` (a ``Made`` with a path): it inherits the shape
+    changes of what is stored there (of one of its elements, ``elem``, as for ``ParamDep``: the
+    elements of an attribute are not followed)."""
+
+    made: Made
+    fixed: frozenset[int] = frozenset()
+    aligned: bool = True
+    elem: int | None = None
+
+
+Dep = ParamDep | RetDep | IterDep | FieldDep
 
 
 def sees(dep: Dep, taint: Taint) -> Taint | None:
@@ -203,7 +259,7 @@ def collected(value: Value, loops: frozenset[int]) -> Value:
 
     deps: set[Dep] = set()
     for dep in value.deps:
-        if isinstance(dep, ParamDep):
+        if isinstance(dep, ParamDep | FieldDep):
             deps.add(replace(dep, elem=ITEM) if dep.elem in loops else dep)
         else:
             deps.add(replace(dep, each=dep.each | loops))
@@ -348,7 +404,7 @@ _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Value:
     ty: str = UNKNOWN
     vsrc: frozenset[Src] = EMPTY
@@ -365,8 +421,26 @@ class Value:
     # What is known of its lengths (arrays: per axis; lists and tuples: axis 0 is the item count).
     # Only within one function's walk: summaries export values without it.
     dims: Dims | None = field(default=None, compare=False)
+    # Where its dtype was decided (the constructor, ``astype`` or index function that made it): a
+    # dtype flip is reported there, not at a call that only passes the value on.
+    made: Location | None = field(default=None, compare=False)
+    # Which objects it may be (a parameter, an object a call made, an attribute of either): reading
+    # an attribute of it reads that attribute of each (``read_field``).
+    objs: frozenset[Obj] = EMPTY
     # The project callables it may be, or hold (``funcrefs``): resolved at link time.
     callables: frozenset[FuncRef] = EMPTY
+    # Attributes set on it here (``obj.lr = lr``, ``state.replace(step=...)``): they win over the
+    # objects' own.
+    fields: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
+
+    def __init__(self, **values: object) -> None:
+        # A frozen dataclass sets each field through object.__setattr__: a value is made about a
+        # million times on a large project, and writing its dict directly takes a third of that.
+        # Fields are given by keyword.
+        assert values.keys() <= _FIELDS, values.keys() - _FIELDS
+        state = self.__dict__
+        state.update(_DEFAULTS)
+        state.update(values)
 
     def with_(self, **changes: object) -> Value:
         # dataclasses.replace, without its per-field checks: values are copied a few hundred
@@ -397,8 +471,9 @@ class Value:
         return bool(self.vsrc or self.shape or self.deps)
 
 
+_DEFAULTS = {f.name: f.default for f in fields(Value)}
+_FIELDS = frozenset(_DEFAULTS)
 UNKNOWN_VALUE = Value()
-_FIELDS = frozenset(f.name for f in fields(Value))
 
 
 def join(a: Value, b: Value) -> Value:
@@ -423,7 +498,78 @@ def join(a: Value, b: Value) -> Value:
         keys=a.keys if a.keys == b.keys else None,
         dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
         callables=funcrefs.union(a.callables, b.callables) if b.callables else a.callables,
+        made=a.made if a.made == b.made else None,
+        objs=_union(a.objs, b.objs),
+        fields=a.fields if a.fields is b.fields else _join_fields(a, b),
     )
+
+
+def _join_fields(a: Value, b: Value) -> tuple[tuple[str, Value], ...]:
+    """The attributes set on either value: each may hold what one sets or what the other holds."""
+    names = sorted({name for name, _ in a.fields} | {name for name, _ in b.fields})
+    return tuple((name, join(read_field(a, name), read_field(b, name))) for name in names)
+
+
+def read_field(base: Value, attr: str) -> Value:
+    """The value of ``base.attr``: what was set on it here, else that attribute of each object it may
+    be (a parameter's ``p.attr``, named as a parameter of its own, or the attribute of an object a
+    call made), resolved along the call graph. Of a value that is no known object, only that it
+    varies with the value."""
+    for name, value in base.fields:
+        if name == attr:
+            return value
+    bases = objects_of(base)
+    if not bases:
+        return Value(vsrc=base.vsrc, deps=parts_deps(base))
+    parts = [_attribute(obj, attr) for obj in bases]
+    read = parts[0]
+    for part in parts[1:]:
+        read = join(read, part)
+    # Read off an object carried from the previous iteration of a loop: so is the attribute.
+    carried = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
+    return read.with_(vsrc=read.vsrc | carried) if carried else read
+
+
+@lru_cache(maxsize=8192)
+def _attribute(obj: Obj, attr: str) -> Value:
+    """Attribute ``attr`` of one object: of a parameter, a parameter of its own (``self.lr``); of
+    an object a call made, that attribute of it."""
+    if isinstance(obj, str):
+        name = f"{obj}.{attr}"
+        src: Src = ParamSrc(name)
+        dep: Dep = ParamDep(name)
+        inner: Obj = name
+    else:
+        inner = obj.attr(attr)
+        src, dep = FieldSrc(inner), FieldDep(inner)
+    sources = frozenset({src})
+    return Value(vsrc=sources, deps=frozenset({dep}), fresh=sources, objs=frozenset({inner}))
+
+
+def objects_of(value: Value) -> frozenset[Obj]:
+    """The objects ``value`` may be: a parameter itself is the object its callers pass."""
+    param = value.param
+    return value.objs if param is None else value.objs | {param}
+
+
+def read_path(base: Value, path: str) -> Value:
+    """``base.a.b`` for the dotted ``path`` ``a.b``."""
+    for attr in path.split("."):
+        base = read_field(base, attr)
+    return base
+
+
+def with_field(base: Value, attr: str, value: Value) -> Value:
+    """``base`` once ``base.attr = value`` has run."""
+    kept = tuple((name, v) for name, v in base.fields if name != attr)
+    return base.with_(fields=(*kept, (attr, value)))
+
+
+def parts_deps(value: Value) -> frozenset:
+    """The values a part of ``value`` (an item, an attribute) comes from: its axes are its own."""
+    if not value.deps:
+        return EMPTY
+    return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep | FieldDep))
 
 
 def _either(a: str, b: str) -> str:
@@ -488,6 +634,8 @@ def _referred(dep: Dep) -> tuple:
         return (ParamDep, dep.name, dep.elem)
     if isinstance(dep, RetDep):
         return (RetDep, dep.call, dep.item, dep.elem, dep.each)
+    if isinstance(dep, FieldDep):
+        return (FieldDep, dep.made, dep.elem)
     return (IterDep, dep.call, dep.loop, dep.item, dep.elem, dep.each)
 
 
@@ -505,6 +653,8 @@ def shape_sources(value: Value) -> frozenset[Src]:
     for dep in value.deps:
         if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name))
+        elif isinstance(dep, FieldDep) and dep.elem is None:
+            out.add(FieldSrc(dep.made, shape=True))
     return _frozen(out)
 
 
@@ -521,6 +671,12 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
             out |= taint.sources
     for dep in value.deps:
         if (
+            isinstance(dep, FieldDep)
+            and dep.elem is None
+            and not (dep.aligned and axis in dep.fixed)
+        ):
+            out.add(FieldSrc(dep.made, shape=True, axis=axis if dep.aligned else None))
+        elif (
             isinstance(dep, ParamDep)
             and dep.elem is None
             and not (dep.aligned and axis in dep.fixed)
@@ -538,6 +694,8 @@ def kind_sources(value: Value) -> frozenset[Src]:
     for dep in value.deps:
         if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name, KIND))
+        elif isinstance(dep, FieldDep) and dep.elem is None:
+            out.add(FieldSrc(dep.made, shape=True, axis=KIND))
     return _frozen(out)
 
 
@@ -568,6 +726,7 @@ def localised(value: Value, item: bool = False) -> Value:
         fresh=convert(value.fresh),
         deps=deps,
         items=tuple(localised(i, item) for i in value.items),
+        fields=tuple((name, localised(v, item)) for name, v in value.fields),
         dims=None,  # its atoms are this function's
     )
 

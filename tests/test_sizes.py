@@ -159,11 +159,6 @@ def test_a_permutation_of_an_array_keeps_its_shape(tmp_path: Path) -> None:
     assert [(name, at, code) for name, at, code, _ in found] == [("shuffle.py", line, "RTL105")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs field values per class (accuracy-gaps G9): an attribute of a loop-carried object "
-    "varies with the object, even one that every replace() passes through unchanged",
-)
 def test_an_attribute_passed_through_replace_does_not_vary(tmp_path: Path) -> None:
     source = """\
 from functools import partial

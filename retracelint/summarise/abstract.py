@@ -28,15 +28,15 @@ from retracelint.values import (
     TRANSFORM,
     TUPLE,
     IterDep,
-    ParamDep,
+    Made,
     RetDep,
     Src,
     Value,
     kinds_differ,
     localised,
+    parts_deps,
     shape_sources,
     unaligned,
-    unaligned_dep,
 )
 
 
@@ -47,8 +47,8 @@ def _shapes_of(values: list[Value]) -> frozenset[Src]:
 def _element(value: Value) -> Value:
     """An item of a container value: we know only that it varies with the container."""
     if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
-        return Value(vsrc=value.vsrc, deps=_param_deps(value), ty=ARRAY, dtype=value.dtype)
-    return Value(vsrc=value.vsrc, deps=_param_deps(value))
+        return Value(vsrc=value.vsrc, deps=parts_deps(value), ty=ARRAY, dtype=value.dtype)
+    return Value(vsrc=value.vsrc, deps=parts_deps(value))
 
 
 def _unpacked(value: Value, item: int | None = None) -> Value:
@@ -61,19 +61,19 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
         for d in value.deps
     )
+    # `model, opt = build()`: each name is an element of what the call made.
+    objs = frozenset(
+        replace(o, item=item)
+        for o in value.objs
+        if isinstance(o, Made) and o.item is None and not o.path and item is not None
+    )
     if value.ty in JIT_RESULTS:  # the parts of a jitted function's result are jax arrays too
         return Value(ty=value.ty, vsrc=value.vsrc, shape=value.shape, deps=deps)
     if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
         return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
-    element = Value(vsrc=value.vsrc, shape=value.shape, deps=deps)
-    return unaligned(element) if value.ty in (ARRAY, NP_ARRAY) else element
-
-
-def _param_deps(value: Value) -> frozenset:
-    """The parameters a part of ``value`` (an item, an attribute) comes from: its axes are its own."""
-    if not value.deps:
-        return EMPTY
-    return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep))
+    if value.ty in (ARRAY, NP_ARRAY):
+        return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=deps))
+    return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
 
 
 def _dtype_sources(values: list[Value]) -> frozenset[Src]:
@@ -104,7 +104,7 @@ def _export(value: Value | None, item: bool = False) -> Value | None:
 
 
 def _unreferenced(value: Value) -> Value:
-    """A value without the functions it holds: the linker reads them from FunctionSummary.returned."""
+    """A value without the functions it holds: the linker reads them from FunctionSummary.returned_refs."""
     return value.with_(callables=EMPTY, items=tuple(_unreferenced(i) for i in value.items))
 
 

@@ -218,6 +218,23 @@ _TRANSFORMS = {
 _PARTIALS = {"functools.partial", "partial", "jax.tree_util.Partial"}
 
 
+# Attributes of arrays that are no object's field: they vary with the array.
+_ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "weak_type", "flat"}
+
+
+# A new object with the same attributes, or with some of them replaced (keywords).
+_COPIES = {"copy.copy", "copy.deepcopy"}
+_REPLACES = {"dataclasses.replace"}
+
+
+# Calls that register a class as a pytree, and how each says which attributes are static.
+_PYTREE_REGISTRATIONS = {
+    "jax.tree_util.register_pytree_node": "register_pytree_node",
+    "jax.tree_util.register_pytree_with_keys": "register_pytree_node",
+    "jax.tree_util.register_dataclass": "register_dataclass",
+}
+
+
 _MEMOISER = re.compile(r"cache|memo", re.IGNORECASE)
 
 

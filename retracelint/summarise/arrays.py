@@ -83,7 +83,10 @@ class Arrays(PassState):
             given = _argument(node, "dtype", _DTYPE_POSITION.get(name))
             numpy = module == "numpy" or module.startswith("numpy.")
             dtype = _array_dtype(node, name, args, self.dtype_given(given), numpy)
-            return self.dtype_chosen(value.with_(dtype=dtype), node, given)
+            # A dtype passed on from an argument was decided where that argument was made.
+            kept = (a.made for a in args if a.made is not None and a.dtype == dtype)
+            made = next(kept, None) or (self.loc(node) if dtype is not None else None)
+            return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 
     def dtype_given(self, node: ast.AST | None) -> str | None:

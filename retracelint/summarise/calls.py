@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from retracelint import funcrefs
 from retracelint.funcrefs import Callee, FuncRef, Path
 from retracelint.jitspec import TRACING_APIS, TRACING_METHODS, Wrapper
+from retracelint.model import Location
 from retracelint.summarise.abstract import (
     _args_vsrc,
     _element,
@@ -24,6 +25,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
+    _COPIES,
     _DICT_MUTATORS,
     _EXTERNAL,
     _INDEX_FUNCTIONS,
@@ -34,8 +36,10 @@ from retracelint.summarise.apis import (
     _MATH_INTS,
     _NUMPY_RANDOM,
     _PARTIALS,
+    _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
+    _REPLACES,
     _STR_SPLITS,
     _TRANSFORMS,
     _array_module,
@@ -81,12 +85,14 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     Dims,
     ItemSrc,
+    Made,
     RetDep,
     Src,
     Taint,
     Value,
     collected,
     combine,
+    objects_of,
     size_of,
     unaligned,
     unaligned_dep,
@@ -160,6 +166,9 @@ class Calls(PassState):
         wrapper = self.mod.wrapper(func)
         if wrapper is not None and node.args:
             return self.jit_call(node, wrapper, args[0])
+        registration = _PYTREE_REGISTRATIONS.get(canon)
+        if registration is not None and node.args:
+            self.note_registration(node, registration)
         if canon in _PARTIALS and node.args:
             wrapped = self.mod.wrapper(node.args[0])
             if (
@@ -184,9 +193,16 @@ class Calls(PassState):
             )
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
 
+        method = func.attr if isinstance(func, ast.Attribute) else ""
+        if canon in _COPIES or canon in _REPLACES or method in ("replace", "_replace"):
+            copied = self.copied(node, canon, receiver)
+            if copied is not None:
+                return copied
+        if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Attribute):  # type: ignore[union-attr]
+            self.mutate_field(node, method)
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
-            return known
+            return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callees = self.callees_of(func, dotted, receiver, callee_value)
         bound = None
         kind = callees[0][0] if callees else ""
@@ -198,10 +214,11 @@ class Calls(PassState):
             bound = self.partials.get(callees[0][3])
             if bound is not None:  # a call through a partial made here: the wrapped call
                 callees = [callees[0][4:]]
-        index = self.record(node, callees, args, kwargs, bound) if callees else None
+        at = self.loc(node) if callees else None
+        index = self.record(node, callees, args, kwargs, at, bound) if at is not None else None
         callee = callees[0] if callees else None
         refs = _result(index) if index is not None else EMPTY
-        if callee is not None and callee[0] in ("name", "qual", "method", "self"):
+        if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv", "super"):
             ty = UNKNOWN
             fresh = EMPTY
             ref = None
@@ -212,19 +229,20 @@ class Calls(PassState):
                 f"{self.mod.module}.{dotted}" in self.mod.summary.classes
                 or _looks_like_class(dotted or "")
             ):
-                ty, ref, fresh = INSTANCE, dotted, self.context_src()
+                # Absolute, so that it still names the class where the value is returned to.
+                ty, ref, fresh = INSTANCE, self.class_name(dotted or ""), self.context_src()
             elif callee[0] == "name" and self.is_jitted(dotted or ""):
                 ty = _jit_result(args, kwargs).ty
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = frozenset({RetDep(index)}) if index is not None else EMPTY
+            vsrc = _args_vsrc(args, kwargs)
+            if callee[0] == "recv" and receiver is not None:
+                vsrc |= receiver.vsrc  # as for any method of an object not known here
+            # What the call returns may be an object whose attributes are read later.
+            objs = frozenset({Made(at)}) if ty in (UNKNOWN, INSTANCE) and at else EMPTY
             return Value(
-                ty=ty,
-                ref=ref,
-                fresh=fresh,
-                deps=deps,
-                vsrc=_args_vsrc(args, kwargs),
-                callables=refs,
+                ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs, callables=refs
             )
         if callee is not None and callee[0] == "jit":
             return _jit_result(args, kwargs)
@@ -236,11 +254,21 @@ class Calls(PassState):
     def jit_call(self, node: ast.Call, wrapper: Wrapper, wrapped: Value) -> Value:
         """``jax.jit(f)``: a jit site around what the first argument is: a function, a transform of
         one (same parameters), a partial (fewer), or what a call returns (resolved at link time)."""
-        fresh = _fresh_kind(wrapped, node.args[0], self.receiver_of(node.args[0]))
-        fresh_sources = self.context_src() if fresh == "bound method" else wrapped.fresh
-        callees = _value_callees(wrapped)
+        receiver = self.receiver_of(node.args[0])
+        fresh = _fresh_kind(wrapped, node.args[0], receiver)
+        # `jax.jit(model.predict)` of a parameter or of an object a call made: a new bound method
+        # each time if the object is an instance, which linking tells (a parameter may hold a
+        # module: tests pass them).
+        if_bound = fresh is None and receiver is not None and bool(objects_of(receiver))
+        if if_bound:
+            fresh_sources = self.context_src()
+        else:
+            fresh_sources = self.context_src() if fresh == "bound method" else wrapped.fresh
+        callees = _value_callees(wrapped) or [
+            c for c in [self.callee_ref(node.args[0])] if c is not None
+        ]
         target = callees[0] if len(callees) == 1 else None
-        made_by = _maker_call(target) if fresh is None else None
+        made_by = _maker_call(target) if fresh is None and not if_bound else None
         if made_by is not None and made_by < len(self.fn.calls):
             # A new function per call of its maker, if the maker makes it (checked at link time).
             maker = self.fn.calls[made_by]
@@ -254,9 +282,10 @@ class Calls(PassState):
             node.keywords,
             target=target,
             target_text=self.mod.pos.text(node.args[0]),
-            fresh=fresh,
+            fresh="bound method" if if_bound else fresh,
             fresh_sources=fresh_sources,
             maker_call=made_by,
+            fresh_if_bound=if_bound,
         )
         return Value(
             ty=JIT,
@@ -377,10 +406,20 @@ class Calls(PassState):
         """What a call of ``func`` calls, as the linker will resolve it: a name of the module's scope
         (its definitions and imports), or what the local value called is (``funcrefs``)."""
         if callee_value is not None:
-            return _value_callees(callee_value)
+            callees = _value_callees(callee_value)
+            if not callees and callee_value.ty == INSTANCE and callee_value.ref:
+                return [("method", callee_value.ref, "__call__")]  # Model(...)(x)
+            return callees
         replaced = self.env.get(dotted) if dotted and "." in dotted else None
         if replaced is not None and replaced.site is not None:
             return [("jit", "", str(replaced.site))]
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and _is_super(func.value)
+            and self.cls is not None
+        ):
+            return [("super", "", func.attr)]  # the method of the next class in the hierarchy
         if isinstance(func, ast.Attribute) and receiver is not None:
             if receiver.ref == "<self>":
                 return [("self", "", func.attr)]
@@ -388,6 +427,9 @@ class Calls(PassState):
                 return [("method", receiver.ref, func.attr)]
             if receiver.site is not None:
                 return []
+            refs = self.object_refs(receiver)
+            if refs:
+                return [("recv", func.attr, *refs)]  # the class is found at link time
             if dotted is None or (isinstance(func.value, ast.Name) and func.value.id in self.env):
                 # A method of a local value: only what it is known to hold.
                 return funcrefs.called(self.attribute_refs(receiver, func.attr))
@@ -396,7 +438,14 @@ class Calls(PassState):
             if local is None:
                 local = self.closure(func.id)
             if local is not None:
-                return _value_callees(local)
+                callees = _value_callees(local)
+                if not callees and local.ty == INSTANCE and local.ref and local.ref[0] != "<":
+                    return [("method", local.ref, "__call__")]  # calling an instance
+                refs = self.object_refs(local)
+                if refs and not any(c[0] == "param" for c in callees):
+                    # Or an object (a factory's result, say): its __call__, once its class is known.
+                    callees = [*callees, ("recv", "__call__", *refs)]
+                return callees
         return [("name", dotted)] if dotted else []
 
     def record(
@@ -405,6 +454,7 @@ class Calls(PassState):
         callees: list[Callee],
         args: list[Value],
         kwargs: dict[str | None, Value],
+        at: Location,
         bound: _Bound | None = None,
     ) -> int | None:
         if not self.recording:
@@ -414,8 +464,12 @@ class Calls(PassState):
         )
         func = node.func
         receiver_arg = None
-        if isinstance(func, ast.Attribute) and callees[0][0] in ("method", "self"):
-            receiver = self.quiet(func.value)
+        if isinstance(func, ast.Attribute) and callees[0][0] in ("method", "self", "recv", "super"):
+            # super().m(...) is called on self.
+            if callees[0][0] == "super":
+                receiver = self.env.get(self.fn.params[0].name, UNKNOWN_VALUE)
+            else:
+                receiver = self.quiet(func.value)
             receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
         call_args = tuple(
             Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
@@ -428,6 +482,7 @@ class Calls(PassState):
             if k.arg
         )
         functions = _functions(args, node.args, kwargs)
+        objects = self.objects_passed(node, args, kwargs)
         if bound is not None:  # a partial's arguments come first
             first, keywords, passed = bound
             shift = len(first)
@@ -435,6 +490,9 @@ class Calls(PassState):
             functions = passed + tuple(
                 (key + shift if isinstance(key, int) else key, path, callee)
                 for key, path, callee in functions
+            )
+            objects = tuple(
+                (key + shift if isinstance(key, int) else key, refs) for key, refs in objects
             )
         return self.add_call(
             callees,
@@ -445,6 +503,8 @@ class Calls(PassState):
             star=star,
             receiver=receiver_arg,
             functions=functions,
+            objects=objects,
+            at=at,
         )
 
     def add_call(
@@ -457,6 +517,8 @@ class Calls(PassState):
         star: bool = False,
         receiver: Arg | None = None,
         functions: tuple[tuple[int | str, Path, Callee], ...] = (),
+        objects: tuple[tuple[int | str, tuple[str, ...]], ...] = (),
+        at: Location | None = None,
     ) -> int:
         """Record a call of ``callees`` at ``node`` (a call, or what calls implicitly: a decorator,
         ``raise Error``, a for loop's ``__next__``); its index among the function's calls."""
@@ -467,7 +529,7 @@ class Calls(PassState):
             text=sys.intern(self.mod.pos.text(text or node)),
             args=args,
             kwargs=kwargs,
-            location=self.loc(node),
+            location=at or self.loc(node),
             loops=self.loops_of(callees) if self.choosing else tuple(self.loops),
             star=star,
             receiver=receiver,
@@ -475,6 +537,7 @@ class Calls(PassState):
             if functions
             else (),
             alternatives=tuple(map(_interned, callees[1:])) if len(callees) > 1 else (),
+            objects=objects,
             contexts=tuple(self.contexts),
         )
         self.fn.calls.append(site)
@@ -501,6 +564,7 @@ class Calls(PassState):
         decorated: bool = False,
         traces_on_call: bool = False,
         maker_call: int | None = None,
+        fresh_if_bound: bool = False,
     ) -> int:
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
@@ -526,6 +590,7 @@ class Calls(PassState):
             loops=tuple(self.loops),
             traces_on_call=traces_on_call,
             maker_call=maker_call,
+            fresh_if_bound=fresh_if_bound,
         )
         existing = self._same_site(spec)
         if existing is not None:
@@ -708,10 +773,14 @@ class Calls(PassState):
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method not in _INDEX_FUNCTIONS:
                     return value
-                return value.with_(dtype=_index_dtype(method, receiver.ty == NP_ARRAY))
+                dtype = _index_dtype(method, receiver.ty == NP_ARRAY)
+                return value.with_(dtype=dtype, made=self.loc(node))
             if method == "astype" and node.args:
                 given = node.args[0]
-                made = receiver.with_(items=(), ty=ARRAY, dtype=self.dtype_given(given))
+                dtype = self.dtype_given(given)
+                made = receiver.with_(
+                    items=(), ty=ARRAY, dtype=dtype, made=self.loc(node) if dtype else None
+                )
                 return self.dtype_chosen(made, node, given)
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
@@ -740,3 +809,10 @@ class Calls(PassState):
         for key in sorted({path[0] for path, _ in updates if path}):
             refs = funcrefs.stored(refs, (key,), funcrefs.element(updates, key, deep=()))
         self.env[name] = current.with_(callables=refs)
+
+
+def _is_super(node: ast.AST) -> bool:
+    """``super()`` (or ``super(Cls, self)``)."""
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    )

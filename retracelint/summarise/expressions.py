@@ -9,14 +9,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
-from retracelint.summarise.abstract import (
-    _dtype_sources,
-    _element,
-    _kind_flip,
-    _param_deps,
-    _unpacked,
-)
-from retracelint.summarise.apis import _DICT_VIEWS, _DTYPES, _arith_dtype, _array_module
+from retracelint.summarise.abstract import _element, _kind_flip, _unpacked
+from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -40,6 +34,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _BIG_DISPLAY,
     _DISPLAYS,
+    _OBJECT_VALUE,
     _SAME_VALUE,
     _dotted,
     _is_constant_data,
@@ -52,7 +47,6 @@ from retracelint.values import (
     CLASS,
     COMPLEX,
     DICT,
-    DTYPE,
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
@@ -169,6 +163,9 @@ class Expressions(PassState):
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
             if value.param is not None and not isinstance(node, _SAME_VALUE):
                 value = value.with_(ref=None)
+            # Nor is x[0] or -x the object x (a call or an attribute says what object it makes).
+            if value.objs and type(node) not in _OBJECT_VALUE:
+                value = value.with_(objs=EMPTY, fields=())
             return value
         values = [
             self.expr(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
@@ -220,23 +217,6 @@ class Expressions(PassState):
                 )
             enclosing, up = enclosing.enclosing, up + 1
         return None
-
-    def e_Attribute(self, node: ast.Attribute) -> Value:
-        if node.attr in _DTYPES:
-            module = self.mod.canonical(_dotted(node.value) or "")
-            if _array_module(module) or module == "ml_dtypes":
-                return Value(ty=DTYPE, dtype=_DTYPES[node.attr])  # np.int16, jnp.bfloat16
-        base = self.expr(node.value)
-        if node.attr == "dtype":
-            return Value(ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]))
-        if node.attr == "shape" or node.attr == "size":
-            return Value(ty=TUPLE if node.attr == "shape" else INT, vsrc=shape_sources(base))
-        if node.attr in ("real", "imag"):
-            return base.with_(items=(), ref=None, callables=EMPTY)
-        if node.attr in ("T", "mT"):
-            return unaligned(base).with_(items=(), ref=None, callables=EMPTY)
-        refs = self.attribute_refs(base, node.attr) if base.ref or base.callables else EMPTY
-        return Value(vsrc=base.vsrc, deps=_param_deps(base), callables=refs)
 
     def attribute_refs(self, base: Value, attr: str) -> frozenset:
         """The functions ``base.attr`` may be: a method read off ``self`` or off an instance of a known
@@ -404,7 +384,9 @@ class Expressions(PassState):
     ) -> Value:
         value = self.arith_type(left, right, op)
         if value.ty == ARRAY:
-            return value.with_(dtype=_arith_dtype(left, right))
+            dtype = _arith_dtype(left, right)
+            made = next((v.made for v in (left, right) if v.dtype == dtype and v.made), None)
+            return value.with_(dtype=dtype, made=made)
         if value.ty in (LIST, TUPLE) and nodes is not None:
             return value.with_(dims=self.sequence_dims(left, right, op, nodes))
         return value
@@ -888,6 +870,10 @@ class Expressions(PassState):
             else replace(d, elem=index, fixed=frozenset(), aligned=True)
             for d in made
         )
+        # Iterating an object runs its __iter__: its items are what that yields.
+        protocol = self.iterated(iterable, index, node)  # type: ignore[attr-defined]
+        if protocol is not None:
+            deps |= {IterDep(protocol, index)}
         element = element.with_(
             vsrc=element.vsrc | {src},
             deps=deps,

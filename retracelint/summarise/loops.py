@@ -13,6 +13,9 @@ from retracelint.values import (
     Src,
     Value,
     join,
+    read_field,
+    read_path,
+    with_field,
 )
 
 if TYPE_CHECKING:
@@ -40,7 +43,7 @@ def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[
             and not names.steady(name)
             and _carries(value, names)
         )
-        value = _drop_carry(value)
+        value = _drop_carry(_carried_fields(value, src) if value.fields else value)
         if name in assigned and value.dims is not None:
             # Its lengths were this iteration's: atoms made in the loop name new values each time.
             value = value.with_(dims=None)
@@ -48,11 +51,50 @@ def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[
     return out
 
 
+def _marked_fields(value: Value, name: str, paths: set[tuple[str, ...]]) -> Value:
+    """``value`` of ``name`` at the head of a loop body that sets its attributes ``paths``: each
+    may hold what the previous iteration set (``CarrySrc``)."""
+    for path in sorted(paths):
+        old = read_path(value, ".".join(path))
+        value = set_path(value, path, old.with_(vsrc=old.vsrc | {CarrySrc(name)}))
+    return value
+
+
+def set_path(base: Value, attrs: tuple[str, ...], value: Value) -> Value:
+    """``base`` once ``base.a.b = value`` has run (``attrs`` is ("a", "b"))."""
+    if len(attrs) == 1:
+        return with_field(base, attrs[0], value)
+    inner = set_path(read_field(base, attrs[0]), attrs[1:], value)
+    return with_field(base, attrs[0], inner)
+
+
+def _carried_fields(value: Value, src: Src) -> Value:
+    """The attributes set on an object from their values at the previous iteration vary per
+    iteration (``src``): ``cfg = replace(cfg, crop=cfg.crop + 4)``, ``meter.count += 1``."""
+    if not value.fields:
+        return value
+    fields = tuple(
+        (name, _carried(v, src) if _has_carry(v) else _carried_fields(v, src))
+        for name, v in value.fields
+    )
+    return value.with_(fields=fields)
+
+
+def _carried(value: Value, src: Src) -> Value:
+    value = _drop_carry(_carried_fields(value, src))
+    return value.with_(vsrc=value.vsrc | {src})
+
+
 def _carries(value: Value, names: _LoopNames) -> bool:
     """Whether ``value`` derives from the previous iteration's value of a name that is not steady."""
 
     def carries(sources: frozenset[Src]) -> bool:
-        return any(isinstance(s, CarrySrc) and not names.steady(s.name) for s in sources)
+        # A name whose attributes alone the body sets is the same object: what is computed from
+        # it is not carried (its attributes are, ``_carried_fields``).
+        return any(
+            isinstance(s, CarrySrc) and s.name in names.assigned and not names.steady(s.name)
+            for s in sources
+        )
 
     return carries(value.vsrc) or any(carries(t.sources) for t in value.shape)
 
@@ -66,6 +108,8 @@ class _LoopNames:
 
     def __init__(self, body: list[ast.stmt]) -> None:
         self.assigned: set[str] = set()
+        # The attributes it sets, by the name they hang off: `meter.count += 1`.
+        self.stored: dict[str, set[tuple[str, ...]]] = {}
         self._plain: dict[str, list[ast.expr]] = {}  # values of `name = value` statements
         self._otherwise: set[str] = set()  # also bound by for, +=, unpacking, with, except...
         self._steady: dict[str, bool] = {}
@@ -80,6 +124,10 @@ class _LoopNames:
                     self.assigned.add(node.id)  # type: ignore[attr-defined]
                     self._otherwise.add(node.id)  # type: ignore[attr-defined]
                 continue
+            if kind is ast.Attribute and type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+                path = (_dotted(node) or "").split(".")
+                if len(path) > 1:
+                    self.stored.setdefault(path[0], set()).add(tuple(path[1:]))
             if (kind is ast.Assign or kind is ast.AnnAssign) and node.value is not None:  # type: ignore[attr-defined]
                 targets = node.targets if kind is ast.Assign else [node.target]  # type: ignore[attr-defined]
                 if all(type(t) is ast.Name for t in targets):
@@ -146,7 +194,8 @@ def _has_carry(value: Value) -> bool:
 
 
 def _drop_carry(value: Value) -> Value:
-    if not _has_carry(value):
+    """``value`` without carry markers, in the attributes set on it too."""
+    if not _has_carry(value) and not value.fields:
         return value
     return value.with_(
         vsrc=frozenset(s for s in value.vsrc if not isinstance(s, CarrySrc)),
@@ -154,6 +203,7 @@ def _drop_carry(value: Value) -> Value:
             t.with_sources(frozenset(s for s in t.sources if not isinstance(s, CarrySrc)))
             for t in value.shape
         ),
+        fields=tuple((name, _drop_carry(v)) for name, v in value.fields),
     )
 
 

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
 from retracelint.jitspec import Wrapper
+from retracelint.model import Location
 from retracelint.summarise.apis import _EXTERNAL, _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
+from retracelint.summarise.objects import declared_fields, flattened_static
 from retracelint.summarise.syntax import (
     _blocks,
     _dotted,
@@ -34,6 +36,18 @@ if TYPE_CHECKING:
     from retracelint.summarise.source import SummaryOptions, _Positions
 
 
+# Bases whose subclasses get an __init__ made from the fields declared in their body.
+_FIELD_BASES = frozenset(
+    {
+        "typing.NamedTuple",
+        "NamedTuple",
+        "flax.struct.PyTreeNode",
+        "flax.linen.Module",
+        "equinox.Module",
+    }
+)
+
+
 class _ModulePass:
     def __init__(self, summary: ModuleSummary, pos: _Positions, options: SummaryOptions) -> None:
         self.summary = summary
@@ -50,6 +64,9 @@ class _ModulePass:
         # every global is bound.
         self.global_views: dict[str, Value] = {}
         self.globals_bound = False
+        # The location of each node asked for: loop bodies are walked twice (the tree outlives the
+        # walk, so a node's id stays its own).
+        self._locations: dict[int, Location] = {}
 
     def run(self, tree: ast.Module) -> None:
         self._collect_imports(tree)
@@ -138,6 +155,13 @@ class _ModulePass:
         FunctionPass(self, fn, None, enclosing=context).run([body])
         return fn
 
+    def loc(self, node: ast.AST) -> Location:
+        key = id(node)
+        known = self._locations.get(key)
+        if known is None:
+            known = self._locations[key] = self.pos.of(node)
+        return known
+
     def canonical(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
         target = self.summary.imports.get(head)
@@ -185,8 +209,27 @@ class _ModulePass:
         info.value_hashed = named_tuple or frozen or {"__eq__", "__hash__"} <= defined
         if dataclass_eq and not frozen and "__hash__" not in defined:
             info.unhashable = True
+        fields, static = declared_fields(node)
+        if self._generates_init(node, bases):
+            info.fields = fields
+        flatten = next(
+            (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"),
+            None,
+        )
+        info.static_fields = static + (flattened_static(flatten) if flatten else ())
         self.summary.classes[qualname] = info
         self._declare(node.body, qualname, info)
+
+    def _generates_init(self, node: ast.ClassDef, bases: tuple[str, ...]) -> bool:
+        """Whether the class's __init__ is generated from the fields declared in its body."""
+        if any(b in _FIELD_BASES for b in bases):
+            return True
+        return any(
+            self.canonical(_dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
+                "dataclass"
+            )
+            for d in node.decorator_list
+        )
 
     def _dataclass_flags(self, node: ast.ClassDef) -> tuple[bool, bool]:
         """(frozen, eq) for a dataclass-like decorator; (False, False) when not a dataclass."""

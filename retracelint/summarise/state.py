@@ -25,6 +25,7 @@ from retracelint.values import (
     ParamSrc,
     Src,
     Value,
+    objects_of,
 )
 
 if TYPE_CHECKING:
@@ -82,16 +83,19 @@ class PassState:
                 ref=PARAM_REF + param.name,
             )
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
-            self.env[fn.params[0].name] = Value(ty=INSTANCE, ref="<self>")
+            name = fn.params[0].name
+            self.env[name] = Value(ty=INSTANCE, ref="<self>", objs=frozenset({name}))
 
     # -- driver -------------------------------------------------------------------------------------
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.block(body)
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
-        self.fn.returned = _returned(self.returns, self.yields)
+        self.fn.returned_refs = _returned(self.returns, self.yields)
         self.fn.returns = _export(self.returns)
         self.fn.yields = _export(self.yields, item=True)
+        if self.returns is not None and (objects_of(self.returns) or self.returns.ty == INSTANCE):
+            self.fn.returned = self.object_refs(self.returns)  # type: ignore[attr-defined]
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
@@ -115,7 +119,7 @@ class PassState:
         return EMPTY if self.module_level else frozenset({CallSrc()})
 
     def loc(self, node: ast.AST) -> Location:
-        return self.mod.pos.of(node)
+        return self.mod.loc(node)
 
     def quiet(self, node: ast.AST) -> Value:
         """Evaluate without recording call sites (for re-reading a sub-expression)."""

@@ -23,6 +23,7 @@ from retracelint.summarise.loops import (
     _joined,
     _jumps,
     _LoopNames,
+    _marked_fields,
 )
 from retracelint.summarise.sizes import (
     _add,
@@ -110,7 +111,8 @@ class Statements(PassState):
             self.bind(node.target, self.expr(node.value), node.value)
 
     def s_AugAssign(self, node: ast.AugAssign) -> None:
-        current = self.expr(node.target) if isinstance(node.target, ast.Name) else UNKNOWN_VALUE
+        reads = isinstance(node.target, ast.Name | ast.Attribute)
+        current = self.expr(node.target) if reads else UNKNOWN_VALUE
         rhs = self.expr(node.value)
         if isinstance(node.target, ast.Name):
             value = self.arith(current, rhs, node.op, (node.target, node.value))
@@ -123,6 +125,9 @@ class Statements(PassState):
             ):
                 value = self.grow(value, node, f"{node.target.id} += ...")
             self.env[node.target.id] = value
+        elif isinstance(node.target, ast.Attribute):
+            # `self.seen += 1` stores the old value plus one.
+            self.bind(node.target, self.arith(current, rhs, node.op), node)
         else:
             self.bind(node.target, rhs, node.value)
 
@@ -292,7 +297,7 @@ class Statements(PassState):
             items=iterable,
         )
         self.note_range(index, node)
-        made = funcrefs.element(self.iterated(iterable, node.iter, "__iter__"), funcrefs.ITER)
+        made = funcrefs.element(self.protocol_refs(iterable, node.iter, "__iter__"), funcrefs.ITER)
         choices = funcrefs.called(funcrefs.element(iterable.callables, funcrefs.ITER, deep=()))
         if len(set(choices)) > 1:
             # `for f in (a, b): f()` calls each function once per walk of the loop, not per turn.
@@ -300,7 +305,7 @@ class Statements(PassState):
 
         def bind_target() -> None:
             item = self.item_of(iterable, index, node.iter)
-            refs = funcrefs.union(made, self.iterated(iterable, node.iter, "__next__"))
+            refs = funcrefs.union(made, self.protocol_refs(iterable, node.iter, "__next__"))
             if refs:
                 item = item.with_(callables=funcrefs.union(item.callables, refs))
             self.bind(node.target, item, None)
@@ -310,7 +315,7 @@ class Statements(PassState):
 
     s_AsyncFor = s_For
 
-    def iterated(self, iterable: Value, node: ast.AST, method: str) -> frozenset:
+    def protocol_refs(self, iterable: Value, node: ast.AST, method: str) -> frozenset:
         """Iterating an instance of a class calls its ``__iter__`` once, then ``__next__`` for each
         item: what they return is what the loop binds."""
         if iterable.ty != INSTANCE or not iterable.ref or not self.recording:
@@ -366,7 +371,7 @@ class Statements(PassState):
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
-        first = self.walk_carrying(body, head, before, assigned)
+        first = self.walk_carrying(body, head, before, names)
         self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
         self.note_carried_flips(index, before, first, made_before)
         self.recording = was_recording
@@ -407,7 +412,7 @@ class Statements(PassState):
         assigned = self.assigned[index] = names.assigned
         before = self.env
         self.loops.append(index)
-        after = self.walk_carrying(body, head, before, assigned)
+        after = self.walk_carrying(body, head, before, names)
         self.loops.pop()
         self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
         self.filled(index, node, before, after, assigned)
@@ -486,15 +491,17 @@ class Statements(PassState):
             )
 
     def walk_carrying(
-        self, body: list[ast.stmt], head: object, before: dict[str, Value], assigned: set[str]
+        self, body: list[ast.stmt], head: object, before: dict[str, Value], names: _LoopNames
     ) -> dict[str, Value]:
-        """One walk of a loop body from ``before``, each name the body assigns marked as carried in
-        from the previous iteration; the environment after it."""
+        """One walk of a loop body from ``before``, each name the body assigns (and each attribute
+        it sets) marked as carried in from the previous iteration; the environment after it."""
         self.env = dict(before)
-        for name in assigned & before.keys():
+        for name in names.assigned & before.keys():
             # Its lengths are those before the loop only on the first iteration.
             carried = self.env[name]
             self.env[name] = carried.with_(vsrc=carried.vsrc | {CarrySrc(name)}, dims=None)
+        for name in names.stored.keys() & before.keys():
+            self.env[name] = _marked_fields(self.env[name], name, names.stored[name])
         head()  # type: ignore[operator]
         self.block(body)
         return self.env
@@ -683,12 +690,7 @@ class Statements(PassState):
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=(), callables=EMPTY), None)
         elif isinstance(target, ast.Attribute):
-            base = self.expr(target.value)
-            if base.ref == "<self>" and self.cls is not None and value.site is not None:
-                self.cls.jit_attrs[target.attr] = value.site
-            elif value.site is not None and isinstance(target.value, ast.Name):
-                # `env.step = jax.jit(env.step)`: later `env.step(...)` here calls the jit.
-                self.env[f"{target.value.id}.{target.attr}"] = value
+            self.bind_attribute(target, value, source)
         elif isinstance(target, ast.Subscript):
             self.expr(target.value)
             self.expr(target.slice)

@@ -155,6 +155,8 @@ def _is_constant_data(node: ast.AST) -> bool:
 
 # Expressions whose value is one of their operands, unchanged.
 _SAME_VALUE = (ast.Name, ast.NamedExpr, ast.Starred, ast.Await, ast.IfExp, ast.BoolOp)
+# Expressions whose value may be an object: one of their operands, an attribute, a call's result.
+_OBJECT_VALUE = frozenset({*_SAME_VALUE, ast.Attribute, ast.Call})
 
 
 def _argument(node: ast.Call, keyword: str | None, position: int | None) -> ast.AST | None:

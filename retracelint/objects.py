@@ -1,0 +1,386 @@
+"""The object model at link time: where the value of an object's attribute is made.
+
+The summaries name attributes symbolically (``summarise/objects.py``): ``self.buffer`` in a method is
+the attribute of whatever its callers pass for ``self``, and ``model.seen`` for a local object is the
+attribute of the object a call made (``values.Made``). Here each is traced to the places its value is
+made, each a ``Origin``: the argument a constructor call passes for the ``__init__`` parameter stored
+there (or the field of a dataclass, a NamedTuple...), the value ``__init__`` computes, a value stored
+by another method of the class (as often as that method runs), the attribute of what a factory
+returns, or a value set on the object itself. An object whose class is not known keeps today's
+answer: its attributes vary with it.
+
+The origins are asked the same questions as any value (``Propagation``): a constructor's argument in
+the constructing function, with that function's loops; a method's store in the method, as often as
+it runs. The constructor's arguments are substituted per call: two instances made with different
+arguments have different attributes (object sensitivity).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from retracelint.callgraph import ClassTarget, FuncTarget, Target
+from retracelint.model import PathStep
+from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.values import (
+    EMPTY,
+    INSTANCE,
+    UNKNOWN,
+    Made,
+    Value,
+    join,
+    objects_of,
+    read_path,
+    unaligned,
+)
+
+if TYPE_CHECKING:
+    from retracelint.propagate import Candidate, Propagation
+
+_MAX_DEPTH = 8  # factories and constructors followed to find where one attribute is made
+_MAX_ORIGINS = 12  # origins kept per attribute
+
+# Where an attribute's value is made: the function, the value there (as an argument: its value,
+# location and text), and the calls from that function down to where it is read.
+Origin = tuple[FunctionSummary, Arg, tuple[PathStep, ...]]
+
+
+class ObjectModel:
+    """The attributes of objects, for ``Propagation`` (which it is mixed into)."""
+
+    _made: dict[Made, list[Origin]]
+    _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]]
+    _classes: dict[tuple[str, Value], frozenset[str]]
+
+    def made_origins(self: Propagation, made: Made, depth: int = 0) -> list[Origin]:
+        """Where attribute ``made.path`` of the object made by the call at ``made.at`` is made."""
+        known = self._made.get(made)
+        if known is not None:
+            return known
+        self._made[made] = []  # an object reached again while resolving itself adds nothing
+        first, _, rest = made.path.partition(".")
+        found = self.project.call_at(made.at)
+        origins: list[Origin] = []
+        if first and found is not None and depth <= _MAX_DEPTH:
+            qualname, index = found
+            fn = self.project.function(qualname)
+            target = self.project.targets.get((qualname, index))
+            origins = self.made_attribute(fn, fn.calls[index], target, made.item, first, depth)
+            if rest:
+                origins = [
+                    deeper
+                    for owner, arg, path in origins
+                    for deeper in self.value_origins(owner, arg, rest, path, depth + 1)
+                ]
+        self._made[made] = origins = origins[:_MAX_ORIGINS]
+        return origins
+
+    def made_attribute(
+        self: Propagation,
+        fn: FunctionSummary,
+        call: CallSite,
+        target: Target | None,
+        item: int | None,
+        attr: str,
+        depth: int,
+    ) -> list[Origin]:
+        """Where attribute ``attr`` of what ``call`` (in ``fn``) returns is made."""
+        if isinstance(target, ClassTarget) and item is None:
+            return self.constructed(fn, call, target.qualname, attr)
+        if isinstance(target, FuncTarget):
+            callee = self.project.function(target.qualname)
+            returned = callee.returns
+            if returned is None:
+                return []
+            if item is not None:
+                if item >= len(returned.items):
+                    return []
+                returned = returned.items[item]
+            receiver = call.receiver.value if call.receiver is not None else None
+            step = PathStep(fn.qualname, call.text, call.location)
+            out: list[Origin] = []
+            returned_arg = Arg(returned, callee.location, callee.name)
+            for owner, arg, path in self.value_origins(callee, returned_arg, attr, (), depth + 1):
+                if owner is not callee:
+                    out.append((owner, arg, path))
+                    continue
+                # Made from the factory's parameters: this call's arguments (object sensitivity),
+                # where the factory makes it.
+                value = self.substitute(arg.value, call, callee, target.bound, None, receiver)
+                out.append((fn, Arg(value, arg.location, arg.text), (*path, step)))
+            return out
+        if target is None:
+            # A call not linked: its attributes vary with its arguments, as its result does.
+            varies = frozenset().union(
+                *(a.value.vsrc for a in (*call.args, *dict(call.kwargs).values()))
+            )
+            return [(fn, Arg(Value(vsrc=varies), call.location, call.text), ())]
+        return []
+
+    def value_origins(
+        self: Propagation,
+        fn: FunctionSummary,
+        arg: Arg,
+        path: str,
+        steps: tuple[PathStep, ...],
+        depth: int,
+    ) -> list[Origin]:
+        """Where attribute ``path`` of ``arg``'s value (in ``fn``) is made: what was set on it, the
+        attribute of each object a call made, or the attribute of a parameter (left for the
+        callers of ``fn`` to say)."""
+        value = arg.value
+        first, _, rest = path.partition(".")
+        for name, stored in value.fields:
+            if name == first:
+                here = Arg(stored, arg.location, f"{arg.text}.{first}")
+                return (
+                    self.value_origins(fn, here, rest, steps, depth)
+                    if rest
+                    else [(fn, here, steps)]
+                )
+        objs = objects_of(value)
+        if not objs:
+            return [(fn, Arg(attribute_of(value, path), arg.location, f"{arg.text}.{path}"), steps)]
+        out: list[Origin] = []
+        for obj in sorted(objs, key=str):
+            if isinstance(obj, Made):
+                for owner, found, more in self.made_origins(_attr_path(obj, path), depth + 1):
+                    out.append((owner, found, (*more, *steps)))
+            else:
+                read = read_path(Value(objs=frozenset({obj})), path)
+                out.append((fn, Arg(read, arg.location, f"{arg.text}.{path}"), steps))
+        return out
+
+    def constructed(
+        self: Propagation, fn: FunctionSummary, call: CallSite, cls: str, attr: str
+    ) -> list[Origin]:
+        """Where attribute ``attr`` of an instance of ``cls`` made by ``call`` is made: what its
+        ``__init__`` stores there for this call's arguments (the declared field of a dataclass or a
+        NamedTuple), and what the other methods of the class store there, as often as they run."""
+        project = self.project
+        out: list[Origin] = []
+        init = project.member(cls, "__init__")
+        made = Value(objs=frozenset({Made(call.location)}))
+        if isinstance(init, FuncTarget):
+            init_fn = project.function(init.qualname)
+            for stored in self.init_stores(init_fn, attr, made, 0):
+                value = self.substitute(stored.value, call, init_fn, True, None, made)
+                passed = stored.value.param
+                given = project_arg(call, init_fn, passed) if passed is not None else None
+                where = given or Arg(value, call.location, f"{call.text}(...)")
+                out.append((fn, Arg(value, where.location, where.text), ()))
+        elif attr in project.init_fields(cls):
+            given = _field_arg(call, project.init_fields(cls), attr)
+            if given is not None:
+                out.append((fn, given, ()))
+        for method, stored in self.stores(cls, attr):
+            out.append((method, stored, ()))
+        return out
+
+    def init_stores(
+        self: Propagation, init: FunctionSummary, attr: str, made: Value, depth: int
+    ) -> list[Arg]:
+        """What an ``__init__`` stores in ``self.attr``, itself or through ``super().__init__(...)``
+        (in terms of its own parameters)."""
+        out = list(init.writes.get(_self_path(init, attr), ()))
+        for index, call in enumerate(init.calls):
+            target = self.project.targets.get((init.qualname, index))
+            if call.callee[:1] != ("super",) or not isinstance(target, FuncTarget):
+                continue
+            base = self.project.function(target.qualname)
+            if base.name != "__init__" or depth > _MAX_DEPTH:
+                continue
+            for stored in self.init_stores(base, attr, made, depth + 1):
+                value = self.substitute(stored.value, call, base, True, None, made)
+                out.append(Arg(value, stored.location, stored.text))
+        return out
+
+    def stores(self: Propagation, cls: str, attr: str) -> list[tuple[FunctionSummary, Arg]]:
+        """What the methods of ``cls`` other than ``__init__`` store in ``self.attr``: a new value
+        for the object each time one of them runs."""
+        out = []
+        for klass in self.project.mro(cls):
+            for name, qualname in self.project.classes[klass].methods.items():
+                if name == "__init__" or qualname not in self.project.functions:
+                    continue
+                method = self.project.function(qualname)
+                for stored in method.writes.get(_self_path(method, attr), ()):
+                    out.append((method, stored))
+        return out
+
+    def field_candidates(
+        self: Propagation,
+        fn: FunctionSummary,
+        arg: Arg,
+        loops: tuple[int, ...],
+        path: tuple[PathStep, ...],
+    ) -> list[Candidate]:
+        """The places where the value of an attribute read (``arg``, at a point of ``fn`` inside
+        ``loops``) is made, as ``static_candidates`` gives them for a parameter: the argument of
+        a constructor call, a value ``__init__`` computes, a method's store, each with the loops
+        of its own function that count (those of ``fn`` only in ``fn``). Empty when ``arg`` is no
+        attribute read, or where its value is made is not known."""
+        return [(o, a, at, (*p, *path)) for o, a, at, p in self._places(fn, arg.value, loops)]
+
+    def _places(
+        self: Propagation, fn: FunctionSummary, value: Value, loops: tuple[int, ...]
+    ) -> list[Candidate]:
+        if not _is_read(value):
+            return []
+        key = (fn.qualname, value, loops)
+        known = self._place_memo.get(key)
+        if known is not None:
+            return known
+        self._place_memo[key] = []  # an attribute reached again while resolving itself: nothing
+        out: list[Candidate] = []
+        for obj in sorted(value.objs, key=str):
+            if isinstance(obj, Made):
+                origins = [
+                    (owner, found, loops if owner is fn else (), steps)
+                    for owner, found, steps in self.made_origins(obj)
+                ]
+            else:
+                origins = self._passed_attribute(fn, obj) + [
+                    (method, stored, (), ()) for method, stored in self.self_stores(fn, obj)
+                ]
+            for owner, found, at, steps in origins:
+                if not _is_read(found.value):
+                    out.append((owner, found, at, steps))
+                    continue
+                for o, a, a_at, more in self._places(owner, found.value, at):
+                    out.append((o, a, a_at, (*more, *steps)))
+        self._place_memo[key] = out = out[:_MAX_ORIGINS]
+        return out
+
+    def _passed_attribute(self: Propagation, fn: FunctionSummary, name: str) -> list[Candidate]:
+        """For ``p.attr`` in ``fn``: the attribute of the object each caller passes for ``p``
+        (a caller that passes no object says nothing of it)."""
+        head, _, path = name.partition(".")
+        return [
+            (
+                caller,
+                Arg(read_path(passed.value, path), passed.location, f"{passed.text}.{path}"),
+                call.loops,
+                (step,),
+            )
+            for caller, call, passed, step in self.passed_for(fn, head, receiver=True)
+            if objects_of(passed.value) or passed.value.fields
+        ]
+
+    def concrete(self: Propagation, fn: FunctionSummary, value: Value) -> Value:
+        """``value`` with what the origins of an attribute read say of its type and identity."""
+        found = [c[1].value for c in self._places(fn, value, ())]
+        if not found:
+            return value
+        kinds = found[0]
+        for other in found[1:]:
+            kinds = join(kinds, other)
+        return value.with_(ty=kinds.ty, ref=kinds.ref, items=kinds.items, site=kinds.site)
+
+    def self_stores(
+        self: Propagation, fn: FunctionSummary, param: str
+    ) -> list[tuple[FunctionSummary, Arg]]:
+        """For ``self.attr...`` in a method: what the methods of its class store in ``self.attr``
+        (the rest of the path read off that)."""
+        head, _, path = param.partition(".")
+        cls = self.project.class_of_method(fn)
+        if cls is None or not fn.params or head != fn.params[0].name:
+            return []
+        attr, _, rest = path.partition(".")
+        out = []
+        for method, stored in self.stores(cls, attr):
+            value = attribute_of(stored.value, rest) if rest else stored.value
+            out.append((method, Arg(value, stored.location, stored.text)))
+        return out
+
+    def classes_of_value(
+        self: Propagation, fn: FunctionSummary, value: Value, depth: int = 0
+    ) -> frozenset[str]:
+        """The project classes ``value`` (in ``fn``) may be an instance of, as far as known."""
+        key = (fn.qualname, value)
+        known = self._classes.get(key)
+        if known is None:
+            self._classes[key] = EMPTY  # reached again while resolving itself: nothing new
+            self._classes[key] = known = self._classes_of(fn, value, depth)
+        return known
+
+    def _classes_of(
+        self: Propagation, fn: FunctionSummary, value: Value, depth: int
+    ) -> frozenset[str]:
+        out: set[str] = set()
+        if value.ty == INSTANCE and value.ref and not value.ref.startswith("<"):
+            cls = self.project.class_named(self.project.owner[fn.qualname], value.ref)
+            if cls is not None:
+                out.add(cls)
+        if depth > _MAX_DEPTH:
+            return frozenset(out)
+        for obj in objects_of(value):
+            if isinstance(obj, Made) and not obj.path and obj.item is None:
+                out |= self.made_classes(obj, depth)
+            elif isinstance(obj, str) and "." not in obj:
+                for caller, _, arg, _ in self.caller_args(fn, obj):
+                    out |= self.classes_of_value(caller, arg.value, depth + 1)
+        for owner, found, _, _ in self._places(fn, value, ()):
+            out |= self.classes_of_value(owner, found.value, depth + 1)
+        return frozenset(out)
+
+    def made_classes(self: Propagation, made: Made, depth: int) -> frozenset[str]:
+        found = self.project.call_at(made.at)
+        if found is None:
+            return EMPTY
+        target = self.project.targets.get(found)
+        if isinstance(target, ClassTarget):
+            return frozenset({target.qualname})
+        if isinstance(target, FuncTarget):
+            callee = self.project.function(target.qualname)
+            if callee.returns is not None:
+                return self.classes_of_value(callee, callee.returns, depth + 1)
+        return EMPTY
+
+
+def _is_read(value: Value) -> bool:
+    """Whether ``value`` is an attribute read whose origins are resolved along the call graph."""
+    return (
+        value.ty == UNKNOWN
+        and bool(value.objs)
+        and all(
+            (isinstance(o, Made) and o.path) or (isinstance(o, str) and "." in o)
+            for o in value.objs
+        )
+    )
+
+
+def attribute_of(value: Value, path: str) -> Value:
+    """Attribute ``path`` of ``value``: of an object, read as such; of any other value, a part of
+    it, which varies with it (its shape changes included, on no known axis)."""
+    if objects_of(value) or value.fields:
+        return read_path(value, path)
+    return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=value.deps))
+
+
+def project_arg(call: CallSite, init: FunctionSummary, param: str) -> Arg | None:
+    """The argument a constructor call passes for ``__init__``'s parameter ``param``."""
+    from retracelint.callgraph import bind_arg
+
+    return bind_arg(call, init.params, 1, param)
+
+
+def _field_arg(call: CallSite, fields: tuple[str, ...], attr: str) -> Arg | None:
+    """The argument a call of a generated ``__init__`` passes for field ``attr``."""
+    for key, arg in call.kwargs:
+        if key == attr:
+            return arg
+    index = fields.index(attr)
+    if call.star or index >= len(call.args):
+        return None
+    return call.args[index]
+
+
+def _self_path(method: FunctionSummary, attr: str) -> str:
+    return f"{method.params[0].name}.{attr}" if method.params else attr
+
+
+def _attr_path(made: Made, path: str) -> Made:
+    for attr in path.split("."):
+        made = made.attr(attr)
+    return made

@@ -1,0 +1,415 @@
+"""Objects: attributes read and set (the fields of objects), copies and replaced copies, what the
+linker needs to tell an object's class, and what a class declaration says of its fields.
+
+An attribute read is resolved later, along the call graph, never guessed here: ``self.buffer`` in a
+method is the attribute ``buffer`` of whatever its callers pass for ``self`` (named as a parameter of
+its own, ``self.buffer``), and ``model.seen`` for a local ``model = Forecaster(n)`` is the attribute
+of the object that call made (``values.Made``). What a method stores on ``self`` is kept per method
+(``FunctionSummary.writes``); what code stores on a local object is kept on its value
+(``Value.fields``) and travels with it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from retracelint import funcrefs
+from retracelint.summarise.abstract import _dtype_sources, _export
+from retracelint.summarise.apis import (
+    _ARRAY_ATTRIBUTES,
+    _COPIES,
+    _DTYPES,
+    _LIST_GROW_METHODS,
+    _REPLACES,
+    _array_module,
+)
+from retracelint.summarise.loops import set_path
+from retracelint.summarise.state import PassState
+from retracelint.summarise.syntax import _clip, _dotted, _literal_strs
+from retracelint.summary import Arg, CallSite
+from retracelint.values import (
+    DTYPE,
+    EMPTY,
+    INSTANCE,
+    INT,
+    LIST,
+    TUPLE,
+    UNKNOWN,
+    CallSrc,
+    Made,
+    ParamDep,
+    ParamShapeSrc,
+    ParamSrc,
+    Src,
+    Taint,
+    Value,
+    objects_of,
+    parts_deps,
+    read_field,
+    shape_sources,
+    unaligned,
+    with_field,
+)
+
+
+class Objects(PassState):
+    """Attribute reads and writes, copies, and the objects a call's receiver and arguments may be."""
+
+    def e_Attribute(self, node: ast.Attribute) -> Value:
+        attr = node.attr
+        if attr in _DTYPES:
+            module = self.mod.canonical(_dotted(node.value) or "")
+            if _array_module(module) or module == "ml_dtypes":
+                return Value(ty=DTYPE, dtype=_DTYPES[attr])  # np.int16, jnp.bfloat16
+        base = self.expr(node.value)
+        if attr == "dtype":
+            return Value(ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]))
+        if attr == "shape" or attr == "size":
+            return Value(ty=TUPLE if attr == "shape" else INT, vsrc=shape_sources(base))
+        if attr in ("real", "imag"):
+            return base.with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
+        if attr in ("T", "mT"):
+            return unaligned(base).with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
+        if attr in _ARRAY_ATTRIBUTES:
+            return Value(vsrc=base.vsrc, deps=parts_deps(base))
+        value = read_field(base, attr)
+        refs = self.attribute_refs(base, attr) if base.ref or base.callables else EMPTY  # type: ignore[attr-defined]
+        return value.with_(callables=funcrefs.union(value.callables, refs)) if refs else value
+
+    # -- writes -------------------------------------------------------------------------------------
+    def bind_attribute(self, target: ast.Attribute, value: Value, source: ast.AST | None) -> None:
+        """``obj.attr = value``: later reads here see it, the value of a local object carries it to
+        the functions it is passed to, and a store on a parameter's object (``self`` included) is
+        kept as one of the method's writes."""
+        base = self.expr(target.value)
+        if base.ref == "<self>" and self.cls is not None and value.site is not None:
+            self.cls.jit_attrs[target.attr] = value.site
+        elif value.site is not None and isinstance(target.value, ast.Name):
+            # `env.step = jax.jit(env.step)`: later `env.step(...)` here calls the jit.
+            self.env[f"{target.value.id}.{target.attr}"] = value
+        if isinstance(source, _GROWING):
+            dotted = _dotted(target)
+            if dotted is not None and _grows_itself(dotted, source):
+                value = self.grow_field(value, source)
+        self.store(target, base, value)
+
+    def store(self, target: ast.Attribute, base: Value, value: Value) -> None:
+        """``value`` stored in ``target`` (an attribute of ``base``)."""
+        path = _attribute_path(target)
+        if path is not None and path[0] in self.env:
+            self.env[path[0]] = set_path(self.env[path[0]], path[1:], value)
+        for obj in objects_of(base):
+            if isinstance(obj, str):
+                self.note_write(f"{obj}.{target.attr}", value, target)
+
+    def note_write(self, path: str, value: Value, node: ast.AST) -> None:
+        """One of the values a function stores at ``path`` (``self.seen``), as its callers' objects
+        see it after the call: its own loops are over, and what it reads of the attribute's old
+        value (``self.seen + 1``) makes a new value per call."""
+        if not self.recording:
+            return
+        stored = _new_per_call(_export(value) or value, path)
+        arg = Arg(stored, self.loc(node), self.mod.pos.text(node))
+        self.fn.writes[path] = (*self.fn.writes.get(path, ()), arg)
+        owner, _, attr = path.partition(".")
+        if (
+            self.cls is not None
+            and self.fn.params
+            and owner == self.fn.params[0].name
+            and "." not in attr
+        ):
+            stores = self.cls.field_objects.get(attr, ())
+            self.cls.field_objects[attr] = (*stores, (self.fn.qualname, self.object_refs(value)))
+
+    def grow_field(self, value: Value, node: ast.AST) -> Value:
+        """A list or array attribute rebuilt larger from itself: per iteration of a loop here, and,
+        for the objects it is stored on, per call."""
+        text = _clip(self.mod.pos.text(node))
+        per_call = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}))
+        grown = self.grow(value, node, text) if self.loops else value
+        return grown.with_(shape=grown.shape | {per_call})
+
+    def mutate_field(self, node: ast.Call, method: str) -> None:
+        """``self.blocks.append(x)``: the list stored in an attribute grows, per call of this
+        function for whoever reads it later, and per iteration of a loop here."""
+        func = node.func
+        if method not in _LIST_GROW_METHODS or not isinstance(func, ast.Attribute):
+            return
+        target = func.value
+        if not isinstance(target, ast.Attribute) or _attribute_path(target) is None:
+            return
+        current = self.quiet(target).with_(ty=LIST, items=(), dims=None)
+        self.store(target, self.quiet(target.value), self.grow_field(current, node))
+
+    def note_registration(self, node: ast.Call, kind: str) -> None:
+        """``register_pytree_node(Cls, flatten, unflatten)`` and ``register_dataclass(Cls, ...)``:
+        which attributes of a ``Cls`` are static."""
+        cls = _dotted(node.args[0])
+        if cls is None:
+            return
+        flatten: ast.AST | None = node.args[1] if len(node.args) > 1 else None
+        if isinstance(flatten, ast.Name):
+            flatten = self.mod.nodes.get(f"{self.mod.module}.{flatten.id}")
+        self.mod.summary.pytree_static[self.class_name(cls)] = registered_static(
+            node, kind, flatten
+        )
+
+    # -- copies ---------------------------------------------------------------------------------------
+    def copied(self, node: ast.Call, canon: str, receiver: Value | None) -> Value | None:
+        """``copy.copy(x)``, ``copy.deepcopy(x)``: a new object with the same attributes;
+        ``x.replace(a=...)``, ``x._replace(a=...)``, ``dataclasses.replace(x, a=...)``: one with some
+        attributes changed."""
+        func = node.func
+        if canon in _COPIES and len(node.args) == 1 and not node.keywords:
+            original = self.quiet(node.args[0])
+            changes: list[ast.keyword] = []
+        elif canon in _REPLACES and len(node.args) == 1:
+            original = self.quiet(node.args[0])
+            changes = node.keywords
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("replace", "_replace")
+            and receiver is not None
+            and objects_of(receiver)
+            and not node.args
+            and node.keywords
+        ):
+            original = receiver
+            changes = node.keywords
+        else:
+            return None
+        objs = objects_of(original)
+        if not objs and not original.fields:
+            return None
+        # A new object: no longer the parameter itself, but one with its attributes.
+        made = original.with_(objs=objs, ref=None) if original.param else original
+        for keyword in changes:
+            if keyword.arg is None:
+                return None  # **changes: which attributes change is not known
+            made = with_field(made, keyword.arg, self.quiet(keyword.value))
+        return made.with_(fresh=self.context_src())
+
+    def iterated(self, iterable: Value, loop: int, node: ast.AST) -> int | None:
+        """``for batch in loader``: iterating an object runs its ``__iter__`` (most often a
+        generator), once per run of the loop statement: a call the linker resolves like any method
+        call, whose items are what it yields."""
+        if not self.recording or not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        if iterable.ty == INSTANCE and iterable.ref and not iterable.ref.startswith("<"):
+            callee: tuple[str, ...] = ("method", iterable.ref, "__iter__")
+        elif iterable.ty in (UNKNOWN, INSTANCE) and objects_of(iterable):
+            callee = ("recv", "__iter__", *self.object_refs(iterable))
+        else:
+            return None
+        text = self.mod.pos.text(node)
+        site = CallSite(
+            callee=callee,
+            text=f"{text}.__iter__",
+            args=(),
+            kwargs=(),
+            location=self.loc(node),
+            loops=tuple(i for i in self.loops if i != loop),
+            receiver=Arg(iterable, self.loc(node), text),
+        )
+        self.fn.calls.append(site)
+        return len(self.fn.calls) - 1
+
+    # -- what objects are, for the linker ---------------------------------------------------------------
+    def object_refs(self, value: Value) -> tuple[str, ...]:
+        """What an object may be, as the linker reads it (``summary`` documents the forms): the
+        class of an instance made here, a parameter, an object made by a call of this function."""
+        if not value.objs and value.ty != INSTANCE:
+            param = value.param  # most often: a parameter passed on
+            return (f"p:{param}",) if param is not None else ()
+        refs = []
+        if value.ty == INSTANCE and value.ref and not value.ref.startswith("<"):
+            refs.append(f"c:{self.class_name(value.ref)}")
+        for obj in objects_of(value):
+            if isinstance(obj, str):
+                refs.append(f"p:{obj}")
+            elif obj.at.path == self.mod.summary.path:
+                refs.append(_made_ref(obj))
+        return tuple(sorted(refs))
+
+    def class_name(self, written: str) -> str:
+        """A class as written here, made absolute: a class of this module by its qualified name, an
+        imported one through the import."""
+        local = f"{self.mod.module}.{written}"
+        return local if local in self.mod.summary.classes else self.mod.canonical(written)
+
+    def objects_passed(
+        self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]
+    ) -> tuple[tuple[int | str, tuple[str, ...]], ...]:
+        out: list[tuple[int | str, tuple[str, ...]]] = []
+        for i, (arg, value) in enumerate(zip(node.args, args, strict=True)):
+            if isinstance(arg, ast.Starred):
+                break
+            if value.objs or value.ref:
+                out.append((i, self.object_refs(value)))
+        for key, value in kwargs.items():
+            if key is not None and (value.objs or value.ref):
+                out.append((key, self.object_refs(value)))
+        return tuple((key, refs) for key, refs in out if refs)
+
+
+def _made_ref(made: Made) -> str:
+    at = made.at
+    item = "" if made.item is None else str(made.item)
+    return f"m:{at.line}:{at.col}:{at.end_line}:{at.end_col}:{item}:{made.path}"
+
+
+def _attribute_path(node: ast.AST) -> tuple[str, ...] | None:
+    """``a.b.c`` as ("a", "b", "c"); None unless it is a chain of names."""
+    dotted = _dotted(node)
+    return tuple(dotted.split(".")) if dotted is not None else None
+
+
+def _new_per_call(value: Value, path: str) -> Value:
+    """A value stored at ``path`` that reads the attribute's own old value: a new value per call of
+    the function that stores it. Its old shape, kept (``.at[i].set(x)``, ``* 0.9``), adds nothing."""
+    old = ParamSrc(path)
+
+    def renamed(sources: frozenset[Src]) -> frozenset[Src]:
+        if not any(_reads_old(s, old) for s in sources):
+            return sources
+        return frozenset(s for s in sources if not _reads_old(s, old)) | {CallSrc()}
+
+    deps = frozenset(d for d in value.deps if not (isinstance(d, ParamDep) and d.name == path))
+    shape = frozenset(t.with_sources(renamed(t.sources)) for t in value.shape)
+    return value.with_(vsrc=renamed(value.vsrc), fresh=renamed(value.fresh), shape=shape, deps=deps)
+
+
+def _reads_old(src: Src, old: ParamSrc) -> bool:
+    return src == old or (isinstance(src, ParamShapeSrc) and src.name == old.name)
+
+
+# The expressions that can rebuild an attribute larger from itself (``_grows_itself``).
+_GROWING = (ast.AugAssign, ast.BinOp, ast.Call)
+
+
+def _grows_itself(dotted: str, source: ast.AST) -> bool:
+    """``self.buf = jnp.concatenate([self.buf, x])``, ``self.xs = self.xs + [x]``."""
+    if isinstance(source, ast.AugAssign) and isinstance(source.op, ast.Add):
+        return isinstance(source.value, ast.List | ast.Tuple | ast.ListComp)
+    if isinstance(source, ast.BinOp) and isinstance(source.op, ast.Add):
+        sides = (_dotted(source.left), _dotted(source.right))
+        other = source.right if sides[0] == dotted else source.left if sides[1] == dotted else None
+        return isinstance(other, ast.List | ast.Tuple | ast.ListComp)
+    if isinstance(source, ast.Call) and source.args:
+        name = (_dotted(source.func) or "").rpartition(".")[2]
+        first = source.args[0]
+        parts = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
+        return name in ("concatenate", "hstack", "vstack", "append") and any(
+            _dotted(p) == dotted for p in parts
+        )
+    return False
+
+
+# -- class declarations ---------------------------------------------------------------------------------
+_FIELD_CALLS = ("field", "static_field")
+
+
+def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fields declared in a class body (``x: int``, ``y: float = field(...)``), in order, and
+    those marked static: ``pytree_node=False`` (flax), ``static=True`` (equinox),
+    ``metadata=dict(static=True)`` (jax's register_dataclass)."""
+    fields: list[str] = []
+    static: list[str] = []
+    for stmt in node.body:
+        if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
+            continue
+        annotation = _dotted(stmt.annotation) or _dotted(getattr(stmt.annotation, "value", None))
+        if annotation is not None and annotation.rpartition(".")[2] in ("ClassVar", "KW_ONLY"):
+            continue
+        fields.append(stmt.target.id)
+        if isinstance(stmt.value, ast.Call) and _is_static_field(stmt.value):
+            static.append(stmt.target.id)
+    return tuple(fields), tuple(static)
+
+
+def _is_static_field(call: ast.Call) -> bool:
+    name = (_dotted(call.func) or "").rpartition(".")[2]
+    if name == "static_field":
+        return True
+    if name not in _FIELD_CALLS:
+        return False
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg == "pytree_node" and isinstance(value, ast.Constant):
+            return value.value is False
+        if keyword.arg == "static" and isinstance(value, ast.Constant):
+            return value.value is True
+        if keyword.arg == "metadata":
+            return any(
+                _is_static_key(k) and isinstance(v, ast.Constant) and v.value is True
+                for k, v in _items(value)
+            )
+    return False
+
+
+def _items(node: ast.AST) -> Iterator[tuple[ast.AST | str | None, ast.AST]]:
+    """The key/value pairs of a dict display or a ``dict(...)`` call."""
+    if isinstance(node, ast.Dict):
+        yield from zip(node.keys, node.values, strict=True)
+    elif isinstance(node, ast.Call) and _dotted(node.func) == "dict":
+        for keyword in node.keywords:
+            yield keyword.arg, keyword.value
+
+
+def _is_static_key(key: ast.AST | str | None) -> bool:
+    if isinstance(key, ast.Constant):
+        key = key.value
+    return key == "static"
+
+
+def flattened_static(flatten: ast.FunctionDef | ast.Lambda) -> tuple[str, ...]:
+    """The attributes of its argument that a ``tree_flatten`` function puts in the aux data (the
+    second item of what it returns): they are part of the treedef."""
+    args = flatten.args.posonlyargs + flatten.args.args
+    if not args:
+        return ()
+    obj = args[0].arg
+    if isinstance(flatten, ast.Lambda):
+        returned = [flatten.body]
+        assigned: dict[str, ast.AST] = {}
+    else:
+        returned = [
+            n.value for n in ast.walk(flatten) if isinstance(n, ast.Return) and n.value is not None
+        ]
+        assigned = {
+            t.id: n.value
+            for n in ast.walk(flatten)
+            if isinstance(n, ast.Assign)
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+    out: list[str] = []
+    for value in returned:
+        if not isinstance(value, ast.Tuple) or len(value.elts) != 2:
+            continue
+        aux = value.elts[1]
+        aux = assigned.get(aux.id, aux) if isinstance(aux, ast.Name) else aux
+        for sub in ast.walk(aux):
+            if (
+                isinstance(sub, ast.Attribute)
+                and isinstance(sub.value, ast.Name)
+                and sub.value.id == obj
+                and sub.attr not in out
+            ):
+                out.append(sub.attr)
+    return tuple(out)
+
+
+def registered_static(node: ast.Call, kind: str, flatten: ast.AST | None) -> tuple[str, ...]:
+    """The static fields a registration call gives its class: ``register_dataclass(C, data, meta)``
+    names them; ``register_pytree_node(C, flatten, unflatten)`` puts what ``flatten`` (its def or
+    lambda) returns second in the treedef."""
+    if kind == "register_dataclass":
+        given = next((k.value for k in node.keywords if k.arg == "meta_fields"), None)
+        if given is None and len(node.args) > 2:
+            given = node.args[2]
+        return (_literal_strs(given) or ()) if given is not None else ()
+    if isinstance(flatten, ast.Lambda | ast.FunctionDef):
+        return flattened_static(flatten)
+    return ()
