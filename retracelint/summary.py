@@ -75,6 +75,19 @@ class CallSite:
 
 
 @dataclass(frozen=True)
+class Carried:
+    """``x = f(..., x, ...)`` (or ``a, x = f(...)``) in a loop, where ``x`` was made before the loop
+    (``start``): when ``f`` is jitted, its first call gets ``start`` and the next ones what it
+    returned (item ``item`` of it), which may be another pytree, or hold other kinds of leaves."""
+
+    name: str
+    start: Arg
+    call: int  # index in the function's calls
+    item: int | None
+    loop: int
+
+
+@dataclass(frozen=True)
 class LoopInfo:
     index: int
     location: Location
@@ -143,6 +156,7 @@ class FunctionSummary:
     # stores there, each where it is stored, in terms of its parameters; the value written reads the
     # attribute's old value as a new value per call (``self.seen += 1``).
     writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
+    carried: list[Carried] = field(default_factory=list)
 
 
 @dataclass
