@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from retracelint.callgraph import ClassTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import attribute_of
@@ -760,7 +760,12 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             returned = _item(binding.wrapped.returns, carried.item)
             if param is None or returned is None or binding.static_at(call, param):
                 continue
-            flip = _carried_flip(prop, fn, carried, binding, call, param, returned)
+            if carried.loop is None:
+                flip = _attribute_flip(prop, fn, carried) if prop.repeated(fn.qualname) else None
+                rebound = f"in {fn.name}()"
+            else:
+                flip = _carried_flip(prop, fn, carried, binding, call, param, returned)
+                rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding, target)
@@ -770,8 +775,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                     f" it, so {jitted} traces again on its next call",
                     [
                         f"traced parameter '{param}'{_defined(site, call.text)}",
-                        f"{carried.name} = {_code(call.text)}(...) in the loop at"
-                        f" {_where(fn.loops[carried.loop].location)}",
+                        f"{carried.name} = {_code(call.text)}(...) {rebound}",
                         f"a different {_CHANGE[code][1]} is a different cache entry",
                     ],
                 )
@@ -833,6 +837,34 @@ def _carried_flip(
 
 # Values that are surely not None: arrays and numbers.
 _NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+
+
+def _attribute_flip(
+    prop: Propagation, fn: FunctionSummary, carried: Carried
+) -> tuple[str, str, Location, str, str] | None:
+    """``self.x = f(self.x, ...)`` in a method that runs repeatedly, against what ``__init__`` or
+    another method (``reset``) stores in ``self.x``: the kind that store starts it as."""
+    project = prop.project
+    attr = carried.name.partition(".")[2]
+    if fn.cls is None or not attr or "." in attr:
+        return None
+    stored = [a for a in fn.writes.get(carried.name, ()) if a.location == carried.start.location]
+    if len(stored) != 1:
+        return None
+    result = prop.resolve(fn, stored[0].value)
+    others: list[tuple[FunctionSummary, Arg]] = []
+    init = project.member(fn.cls, "__init__")
+    if isinstance(init, FuncTarget):
+        init_fn = project.function(init.qualname)
+        others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
+    others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
+    for owner, other in sorted(others, key=lambda o: o[1].location):
+        start = prop.resolve(owner, other.value)
+        for code, kind_of, _ in FLIP_KINDS:
+            first, then = kind_of(start, project.x64), kind_of(result, project.x64)
+            if kinds_differ(first, then):
+                return code, carried.name, other.location, first, then  # type: ignore[return-value]
+    return None
 
 
 def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:

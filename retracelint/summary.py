@@ -84,7 +84,9 @@ class Carried:
     start: Arg
     call: int  # index in the function's calls
     item: int | None
-    loop: int
+    # The loop that rebinds it; None for an attribute of ``self`` that a method rebinds from what
+    # it held (``self.total = accumulate(self.total, g)``): it starts as the class's other stores.
+    loop: int | None
 
 
 @dataclass(frozen=True)

@@ -102,14 +102,29 @@ class Statements(PassState):
     def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
         """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
         what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
-        if not (self.loops and self.recording and isinstance(source, ast.Call)):
+        if not (self.recording and isinstance(source, ast.Call)):
+            return
+        own = (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and self.env.get(target.value.id, UNKNOWN_VALUE).ref == "<self>"
+        )
+        if not (self.loops or own):
             return
         where = self.loc(source)
         calls = self.fn.calls
         index = next((i for i in range(len(calls) - 1, -1, -1) if calls[i].location == where), None)
         if index is None:
             return
-        if isinstance(target, ast.Name):
+        if own:
+            text = self.mod.pos.text(target)
+            passed = (*source.args, *(k.value for k in source.keywords))
+            if any(self.mod.pos.text(a) == text for a in passed):
+                start = Arg(UNKNOWN_VALUE, self.loc(target), text)
+                self.fn.carried.append(Carried(text, start, index, None, None))
+        elif not self.loops:
+            return
+        elif isinstance(target, ast.Name):
             self.call_binds.append((target.id, index, None))
         elif isinstance(target, ast.Tuple) and not any(
             isinstance(e, ast.Starred) for e in target.elts
