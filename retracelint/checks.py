@@ -896,6 +896,8 @@ def _result_weak(
     starts)."""
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
+    if leaf.ty in (ARRAY, NP_ARRAY) and leaf.made is not None:
+        return STRONG  # made with a dtype (a constructor, astype) somewhere in its computation
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None

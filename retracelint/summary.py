@@ -173,6 +173,7 @@ class ClassSummary:
     # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
     # module, in order: the parameters of the __init__ they generate.
     fields: tuple[str, ...] = ()
+    field_defaults: dict[str, Arg] = field(default_factory=dict)  # literal defaults of those fields
     # Attributes that a pytree of this class keeps in its treedef, not as leaves (tree_flatten's aux
     # data, static dataclass fields): a jitted function that takes the object traces per value.
     static_fields: tuple[str, ...] = ()

@@ -463,6 +463,23 @@ _FIELDS = frozenset(_DEFAULTS)
 UNKNOWN_VALUE = Value()
 
 
+def constant_value(value: object) -> Value:
+    """What a literal (``0``, ``1.0``, ``None``, ``"a"``) is."""
+    if isinstance(value, bool):
+        return Value(ty=BOOL)
+    if isinstance(value, int):
+        return Value(ty=INT)
+    if isinstance(value, float):
+        return Value(ty=FLOAT)
+    if isinstance(value, complex):
+        return Value(ty=COMPLEX)
+    if isinstance(value, str):
+        return Value(ty=STR)
+    if value is None:
+        return Value(ty=NONE)
+    return UNKNOWN_VALUE
+
+
 def join(a: Value, b: Value) -> Value:
     """The value that may be either ``a`` or ``b`` (after an if/else, or across loop iterations)."""
     if a is b:
