@@ -663,6 +663,13 @@ class Project:
             out.extend(f for f in self.classes[klass].fields if f not in out)
         return tuple(out)
 
+    def field_default(self, cls: str, attr: str) -> Arg | None:
+        """The literal default of a generated ``__init__``'s field, from the class that declares it."""
+        for klass in self.mro(cls):
+            if attr in self.classes[klass].field_defaults:
+                return self.classes[klass].field_defaults[attr]
+        return None
+
     def static_fields(self, cls: str) -> tuple[str, ...]:
         """The attributes a pytree of class ``cls`` keeps in its treedef: those its declaration
         says (tree_flatten's aux data, static fields) and those a registration call names."""

@@ -13,20 +13,13 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from retracelint.callgraph import (
-    ClassTarget,
-    FuncTarget,
-    JitBinding,
-    JitTarget,
-    Project,
-    bind_arg,
-)
+from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import attribute_of
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, TraceContext
+from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
     ARRAY,
     DICT,
@@ -35,19 +28,27 @@ from retracelint.values import (
     FLOAT_LIKE,
     FUNCTION,
     INSTANCE,
+    INT,
     JIT,
+    JIT_OUT,
+    JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    NONE,
     NP_ARRAY,
     PARTIAL,
     SCALARS,
     SET,
+    STRONG,
     TRANSFORM,
     TUPLE,
+    WEAK,
     CallSrc,
+    ParamDep,
     RetDep,
     Value,
     kinds_differ,
+    weak_kind,
 )
 
 # A loop over at most this many values spelled out in the source adds a few traces, not one per step.
@@ -132,6 +133,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
     findings.extend(flip_findings(project, prop))
+    findings.extend(carried_flip_findings(project, prop))
     findings.extend(context_findings(project, prop))
     return _dedupe(findings)
 
@@ -742,6 +744,198 @@ def _within(inner: Location, outer: Location) -> bool:
         )
         <= (outer.end_line, outer.end_col)
     )
+
+
+# -- what a jitted function gives back, against what it was first given -----------------------------
+# ``state = init()`` then ``state = step(state, x)`` in a loop: the first call gets the start, the next
+# ones what ``step`` returned. jax keeps a weak leaf weak through jit only when every leaf it is made
+# from is weak; a NamedTuple and a tuple are different pytrees (measured on jax 0.10.2).
+def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    for fn in project.functions.values():
+        if not fn.carried or prop.frequency.traced(fn.qualname):
+            continue
+        for carried in fn.carried:
+            target = project.targets.get((fn.qualname, carried.call))
+            binding = project.jit_binding(target) if isinstance(target, JitTarget) else None
+            # The whole summary: a binding holds a head, which keeps no return value.
+            wrapped = (
+                project.function(binding.wrapped.qualname) if binding and binding.wrapped else None
+            )
+            if binding is None or wrapped is None or wrapped.returns is None:
+                continue
+            assert isinstance(target, JitTarget)
+            call = fn.calls[carried.call]
+            param = next(
+                (
+                    p.name
+                    for p in binding.params[binding.offset :]
+                    if (a := bind_arg(call, binding.params, binding.offset, p.name)) is not None
+                    and a.text == carried.name
+                ),
+                None,
+            )
+            returned = _item(wrapped.returns, carried.item)
+            if param is None or returned is None or binding.static_at(call, param):
+                continue
+            if carried.loop is None:
+                flip = _attribute_flip(prop, fn, carried) if prop.repeated(fn.qualname) else None
+                rebound = f"in {fn.name}()"
+            else:
+                flip = _carried_flip(prop, fn, carried, binding, call, param, returned)
+                rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
+            if flip is not None:
+                code, what, where, first, then = flip
+                site = jit_site(binding, target)
+                jitted = _jitted(site, call.text)
+                text = _sentence(
+                    f"{what} starts as {first} here and is {then} once {_code(call.text)}() returns"
+                    f" it, so {jitted} traces again on its next call",
+                    [
+                        f"traced parameter '{param}'{_defined(site, call.text)}",
+                        f"{carried.name} = {_code(call.text)}(...) {rebound}",
+                        f"a different {_CHANGE[code][1]} is a different cache entry",
+                    ],
+                )
+                step = PathStep(fn.qualname, call.text, call.location)
+                yield _finding(code, text, where, site, param, (step,))
+
+
+def _item(value: Value, item: int | None) -> Value | None:
+    if item is None:
+        return value
+    return value.items[item] if item < len(value.items) else None
+
+
+def _carried_flip(
+    prop: Propagation,
+    fn: FunctionSummary,
+    carried: Carried,
+    binding: JitBinding,
+    call: CallSite,
+    param: str,
+    returned: Value,
+) -> tuple[str, str, Location, str, str] | None:
+    """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
+    function's result, then each field of a NamedTuple or dataclass state."""
+    jitted = binding.wrapped
+    assert jitted is not None
+    start = prop.resolve(fn, carried.start.value)
+    first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
+    if first is None or then is None:
+        return None
+    if first != then:
+        return "RTL403", carried.name, carried.start.location, first, then
+    cls = next(iter(prop.classes_of_value(fn, start)), None)
+    if cls is None:
+        return None
+    static = set(prop.project.static_fields(cls))
+    x64 = prop.project.x64
+    for name in prop.project.init_fields(cls):
+        if name in static:
+            continue
+        starts = prop.value_origins(fn, carried.start, name, (), 0)
+        results = prop.value_origins(jitted, Arg(returned, jitted.location, ""), name, (), 0)
+        if len(starts) != 1 or not results:
+            continue
+        owner, origin, _ = starts[0]
+        leaf = prop.resolve(owner, origin.value)
+        if leaf.ty == NONE and all(r.value.ty in _NOT_NONE for _, r, _ in results):
+            return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
+        before = weak_kind(leaf, x64)
+        after = {
+            _result_weak(prop, fn, carried, binding, call, param, r.value)
+            for o, r, _ in results
+            if o is jitted
+        }
+        if before == WEAK and after == {STRONG}:
+            return "RTL401", f"{carried.name}.{name}", origin.location, WEAK, STRONG
+    return None
+
+
+# Values that are surely not None: arrays and numbers.
+_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+
+
+def _attribute_flip(
+    prop: Propagation, fn: FunctionSummary, carried: Carried
+) -> tuple[str, str, Location, str, str] | None:
+    """``self.x = f(self.x, ...)`` in a method that runs repeatedly, against what ``__init__`` or
+    another method (``reset``) stores in ``self.x``: the kind that store starts it as."""
+    project = prop.project
+    attr = carried.name.partition(".")[2]
+    if fn.cls is None or not attr or "." in attr:
+        return None
+    stored = [a for a in fn.writes.get(carried.name, ()) if a.location == carried.start.location]
+    if len(stored) != 1:
+        return None
+    result = prop.resolve(fn, stored[0].value)
+    others: list[tuple[FunctionSummary, Arg]] = []
+    init = project.member(fn.cls, "__init__")
+    if isinstance(init, FuncTarget):
+        init_fn = project.function(init.qualname)
+        others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
+    others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
+    for owner, other in sorted(others, key=lambda o: o[1].location):
+        start = prop.resolve(owner, other.value)
+        for code, kind_of, _ in FLIP_KINDS:
+            first, then = kind_of(start, project.x64), kind_of(result, project.x64)
+            if kinds_differ(first, then):
+                return code, carried.name, other.location, first, then  # type: ignore[return-value]
+    return None
+
+
+def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
+    """The pytree node of ``value``: a tuple or list of n, a dict's keys, a class (a NamedTuple or a
+    registered dataclass is a node of its own), None; not known otherwise."""
+    if value.ty == NONE:
+        return "None"
+    if value.ty in (TUPLE, LIST) and value.items:
+        return f"a {value.ty} of {len(value.items)}"
+    if value.ty == DICT and value.keys is not None:
+        return "a dict with keys {" + ", ".join(value.keys) + "}"
+    classes = prop.classes_of_value(fn, value)
+    if len(classes) == 1:
+        return f"a {prop.project.classes[next(iter(classes))].name}"
+    return None
+
+
+def _result_weak(
+    prop: Propagation,
+    fn: FunctionSummary,
+    carried: Carried,
+    binding: JitBinding,
+    call: CallSite,
+    param: str,
+    leaf: Value,
+) -> str | None:
+    """Whether a leaf the jitted function returns is weakly typed on the first call: a Python scalar
+    is; a leaf made from parameters is weak only when every one of them is (the carried one as it
+    starts)."""
+    if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
+        return WEAK
+    if leaf.ty in (ARRAY, NP_ARRAY) and leaf.made is not None:
+        return STRONG  # made with a dtype (a constructor, astype) somewhere in its computation
+    params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
+    if not params or len(params) != len(leaf.deps):
+        return None
+    kinds: set[str | None] = set()
+    for name in params:
+        base, _, path = name.partition(".")
+        arg = (
+            carried.start if base == param else bind_arg(call, binding.params, binding.offset, base)
+        )
+        if arg is None:
+            return None
+        if path:
+            kinds |= {
+                weak_kind(prop.resolve(owner, found.value), prop.project.x64)
+                for owner, found, _ in prop.value_origins(fn, arg, path, (), 0)
+            }
+        else:
+            kinds.add(weak_kind(prop.resolve(fn, arg.value), prop.project.x64))
+    if STRONG in kinds:
+        return STRONG
+    return WEAK if kinds == {WEAK} else None
 
 
 # -- one jitted function, two trace contexts ---------------------------------------------------------

@@ -170,7 +170,9 @@ class ObjectModel:
                 where = given or Arg(value, call.location, f"{call.text}(...)")
                 out.append((fn, Arg(value, where.location, where.text), ()))
         elif attr in project.init_fields(cls):
-            given = _field_arg(call, project.init_fields(cls), attr)
+            given = _field_arg(call, project.init_fields(cls), attr) or project.field_default(
+                cls, attr
+            )
             if given is not None:
                 out.append((fn, given, ()))
         for method, stored in self.stores(cls, attr):

@@ -78,6 +78,21 @@ class CallSite:
 
 
 @dataclass(frozen=True)
+class Carried:
+    """``x = f(..., x, ...)`` (or ``a, x = f(...)``) in a loop, where ``x`` was made before the loop
+    (``start``): when ``f`` is jitted, its first call gets ``start`` and the next ones what it
+    returned (item ``item`` of it), which may be another pytree, or hold other kinds of leaves."""
+
+    name: str
+    start: Arg
+    call: int  # index in the function's calls
+    item: int | None
+    # The loop that rebinds it; None for an attribute of ``self`` that a method rebinds from what
+    # it held (``self.total = accumulate(self.total, g)``): it starts as the class's other stores.
+    loop: int | None
+
+
+@dataclass(frozen=True)
 class LoopInfo:
     index: int
     location: Location
@@ -154,6 +169,7 @@ class FunctionSummary:
     # stores there, each where it is stored, in terms of its parameters; the value written reads the
     # attribute's old value as a new value per call (``self.seen += 1``).
     writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
+    carried: list[Carried] = field(default_factory=list)
 
 
 @dataclass
@@ -168,6 +184,7 @@ class ClassSummary:
     # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
     # module, in order: the parameters of the __init__ they generate.
     fields: tuple[str, ...] = ()
+    field_defaults: dict[str, Arg] = field(default_factory=dict)  # literal defaults of those fields
     # Attributes that a pytree of this class keeps in its treedef, not as leaves (tree_flatten's aux
     # data, static dataclass fields): a jitted function that takes the object traces per value.
     static_fields: tuple[str, ...] = ()

@@ -394,7 +394,7 @@ INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
 DTYPE = "dtype"  # a dtype (``np.int16``, ``x.dtype``, ``np.min_scalar_type(n)``): its name in Value.dtype
 RNG = "rng"  # a NumPy random generator (``default_rng()``, ``RandomState()``): its methods draw arrays
 JIT_OUT = "jit-out"  # what a jitted function returns: jax arrays, in a pytree we do not know
-JIT_OUT_WEAK = "jit-out-weak"  # the same, from Python scalars only: weakly typed, as they were
+JIT_OUT_WEAK = "jit-out-weak"  # a weakly typed jax array: a jit result from Python scalars only, jnp.asarray(0.0)
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
@@ -474,6 +474,23 @@ class Value:
 _DEFAULTS = {f.name: f.default for f in fields(Value)}
 _FIELDS = frozenset(_DEFAULTS)
 UNKNOWN_VALUE = Value()
+
+
+def constant_value(value: object) -> Value:
+    """What a literal (``0``, ``1.0``, ``None``, ``"a"``) is."""
+    if isinstance(value, bool):
+        return Value(ty=BOOL)
+    if isinstance(value, int):
+        return Value(ty=INT)
+    if isinstance(value, float):
+        return Value(ty=FLOAT)
+    if isinstance(value, complex):
+        return Value(ty=COMPLEX)
+    if isinstance(value, str):
+        return Value(ty=STR)
+    if value is None:
+        return Value(ty=NONE)
+    return UNKNOWN_VALUE
 
 
 def join(a: Value, b: Value) -> Value:

@@ -190,6 +190,10 @@ _REDUCTIONS = {
 }
 
 
+# jax.numpy calls that keep a lone Python scalar weakly typed (measured on jax 0.10.2: jnp.asarray(0.0)
+# is f32[] weak_type=True, jnp.asarray(True) is not weak; any dtype= is strong): the number of arguments.
+_WEAK_FROM_SCALAR = {"asarray": 1, "array": 1}
+
 _FROM_LIST = {"array", "asarray", "stack", "concatenate", "vstack", "hstack"}
 
 

@@ -22,6 +22,7 @@ from retracelint.summarise.apis import (
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
     _REDUCTIONS,
+    _WEAK_FROM_SCALAR,
     _array_dtype,
     _dtype_name,
     _sized_table,
@@ -43,7 +44,9 @@ from retracelint.values import (
     ARRAY,
     DTYPE,
     EMPTY,
+    FLOAT,
     INT,
+    JIT_OUT_WEAK,
     LIST,
     NP_ARRAY,
     RNG,
@@ -86,6 +89,10 @@ class Arrays(PassState):
             # A dtype passed on from an argument was decided where that argument was made.
             kept = (a.made for a in args if a.made is not None and a.dtype == dtype)
             made = next(kept, None) or (self.loc(node) if dtype is not None else None)
+            scalar = bool(args) and args[0].ty in (INT, FLOAT)
+            if scalar and given is None and not numpy and _WEAK_FROM_SCALAR.get(name) == len(args):
+                # jnp.asarray(0.0): a weakly typed array, as the Python scalar was.
+                return value.with_(ty=JIT_OUT_WEAK, dtype=None, made=self.loc(node))
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 

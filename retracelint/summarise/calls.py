@@ -765,7 +765,7 @@ class Calls(PassState):
                 return receiver
         if method == "batch" and _looks_like_tf_data(func.value):
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
-        if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT) or receiver.shape or receiver.deps:
+        if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT, "mask") or receiver.shape or receiver.deps:
             if method == "reshape" and node.args:
                 return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:

@@ -83,6 +83,7 @@ from retracelint.values import (
     collected,
     combine,
     constant_length,
+    constant_value,
     join,
     picked,
     shape_sources,
@@ -173,20 +174,7 @@ class Expressions(PassState):
         return combine(values, keep_shape=False)
 
     def e_Constant(self, node: ast.Constant) -> Value:
-        value = node.value
-        if isinstance(value, bool):
-            return Value(ty=BOOL)
-        if isinstance(value, int):
-            return Value(ty=INT)
-        if isinstance(value, float):
-            return Value(ty=FLOAT)
-        if isinstance(value, complex):
-            return Value(ty=COMPLEX)
-        if isinstance(value, str):
-            return Value(ty=STR)
-        if value is None:
-            return Value(ty=NONE)
-        return UNKNOWN_VALUE
+        return constant_value(node.value)
 
     def e_Name(self, node: ast.Name) -> Value:
         value = self.env.get(node.id)

@@ -11,7 +11,7 @@ from retracelint.jitspec import Wrapper
 from retracelint.model import Location
 from retracelint.summarise.apis import _EXTERNAL, _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
-from retracelint.summarise.objects import declared_fields, flattened_static
+from retracelint.summarise.objects import declared_fields, field_defaults, flattened_static
 from retracelint.summarise.syntax import (
     _blocks,
     _dotted,
@@ -212,6 +212,7 @@ class _ModulePass:
         fields, static = declared_fields(node)
         if self._generates_init(node, bases):
             info.fields = fields
+            info.field_defaults = field_defaults(node, self.pos)
         flatten = next(
             (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"),
             None,

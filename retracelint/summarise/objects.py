@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
 from retracelint.summarise.abstract import _dtype_sources, _export
@@ -44,6 +45,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    constant_value,
     objects_of,
     parts_deps,
     read_field,
@@ -51,6 +53,9 @@ from retracelint.values import (
     unaligned,
     with_field,
 )
+
+if TYPE_CHECKING:
+    from retracelint.summarise.source import _Positions
 
 
 class Objects(PassState):
@@ -326,6 +331,20 @@ def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...
         if isinstance(stmt.value, ast.Call) and _is_static_field(stmt.value):
             static.append(stmt.target.id)
     return tuple(fields), tuple(static)
+
+
+def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:
+    """The literal defaults of the fields declared in a class body (``n_accepted: int = 0``): what
+    the generated ``__init__`` stores when a call leaves the field out."""
+    return {
+        stmt.target.id: Arg(
+            constant_value(stmt.value.value), pos.of(stmt.value), pos.text(stmt.value)
+        )
+        for stmt in node.body
+        if isinstance(stmt, ast.AnnAssign)
+        and isinstance(stmt.target, ast.Name)
+        and isinstance(stmt.value, ast.Constant)
+    }
 
 
 def _is_static_field(call: ast.Call) -> bool:

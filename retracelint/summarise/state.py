@@ -67,6 +67,8 @@ class PassState:
         # `x = f(x)` / `x = x[1:]` in a loop where x comes from the previous iteration: found in
         # the first, silent walk of the loop (x is marked carried there), kept for the second.
         self.carried_at: set[Location] = set()
+        # Names bound to (an item of) a call's result in a loop's recorded walk: (name, call, item).
+        self.call_binds: list[tuple[str, int, int | None]] = []
         self.contexts: list[
             TraceContext
         ] = []  # trace-context managers around the current statement

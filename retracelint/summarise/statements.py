@@ -10,6 +10,7 @@ from retracelint import funcrefs
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Location
 from retracelint.summarise.abstract import (
+    _export,
     _kind_flip,
     _not_none,
     _plain,
@@ -47,6 +48,7 @@ from retracelint.summarise.syntax import (
 )
 from retracelint.summary import (
     Arg,
+    Carried,
     ClassSummary,
     FunctionSummary,
     LoopInfo,
@@ -105,6 +107,41 @@ class Statements(PassState):
         value = self.expr(node.value)
         for target in node.targets:
             self.bind(target, value, node.value)
+            self.note_call_bind(target, node.value)
+
+    def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
+        """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
+        what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
+        if not (self.recording and isinstance(source, ast.Call)):
+            return
+        own = (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and self.env.get(target.value.id, UNKNOWN_VALUE).ref == "<self>"
+        )
+        if not (self.loops or own):
+            return
+        where = self.loc(source)
+        calls = self.fn.calls
+        index = next((i for i in range(len(calls) - 1, -1, -1) if calls[i].location == where), None)
+        if index is None:
+            return
+        if own:
+            text = self.mod.pos.text(target)
+            passed = (*source.args, *(k.value for k in source.keywords))
+            if any(self.mod.pos.text(a) == text for a in passed):
+                start = Arg(UNKNOWN_VALUE, self.loc(target), text)
+                self.fn.carried.append(Carried(text, start, index, None, None))
+        elif not self.loops:
+            return
+        elif isinstance(target, ast.Name):
+            self.call_binds.append((target.id, index, None))
+        elif isinstance(target, ast.Tuple) and not any(
+            isinstance(e, ast.Starred) for e in target.elts
+        ):
+            self.call_binds.extend(
+                (e.id, index, i) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
+            )
 
     def s_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
@@ -376,7 +413,9 @@ class Statements(PassState):
         self.note_carried_flips(index, before, first, made_before)
         self.recording = was_recording
         head()  # type: ignore[operator]
+        binds = len(self.call_binds)
         self.block(body)
+        self.note_carried_calls(index, before, made_before, self.call_binds[binds:])
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
@@ -403,6 +442,26 @@ class Statements(PassState):
             what = f"{name} starts as {start} and is {then}"
             taint = Taint(code, what, origin, frozenset({LoopSrc(index)}))
             self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
+
+    def note_carried_calls(
+        self,
+        index: int,
+        before: dict[str, Value],
+        made_before: dict[str, ast.AST],
+        binds: list[tuple[str, int, int | None]],
+    ) -> None:
+        """The names the loop rebinds to a call's result that were made before it (``carry =
+        Carry(...)`` then ``carry = step(carry, g)``): checked against what the callee returns."""
+        seen: set[str] = set()
+        for name, call, item in binds:
+            made = made_before.get(name)
+            if name in seen or name not in before or made is None:
+                continue
+            seen.add(name)
+            start = Arg(
+                _export(before[name]) or UNKNOWN_VALUE, self.loc(made), self.mod.pos.text(made)
+            )
+            self.fn.carried.append(Carried(name, start, call, item, index))
 
     def silent_loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
