@@ -817,8 +817,8 @@ def _carried_flip(
 ) -> tuple[str, str, Location, str, str] | None:
     """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
     function's result, then each field of a NamedTuple or dataclass state."""
-    jitted = binding.wrapped
-    assert jitted is not None
+    assert binding.wrapped is not None
+    jitted = prop.project.function(binding.wrapped.qualname)  # whole: origins are whole summaries
     start = prop.resolve(fn, carried.start.value)
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     if first is None or then is None:
