@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 import networkx as nx
@@ -662,6 +663,11 @@ class Project:
         for klass in reversed(self.mro(cls)):
             out.extend(f for f in self.classes[klass].fields if f not in out)
         return tuple(out)
+
+    @cached_property
+    def static_field_names(self) -> frozenset[str]:
+        """The names any pytree class of the project keeps in its treedef."""
+        return frozenset(f for cls in self.classes for f in self.static_fields(cls))
 
     def field_default(self, cls: str, attr: str) -> Arg | None:
         """The literal default of a generated ``__init__``'s field, from the class that declares it."""

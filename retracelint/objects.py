@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Target
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Target
 from retracelint.model import PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -87,6 +87,8 @@ class ObjectModel:
         """Where attribute ``attr`` of what ``call`` (in ``fn``) returns is made."""
         if isinstance(target, ClassTarget) and item is None:
             return self.constructed(fn, call, target.qualname, attr)
+        if isinstance(target, JitTarget):
+            return self.jit_result_attribute(fn, call, target, item, attr, depth)
         if isinstance(target, FuncTarget):
             callee = self.project.function(target.qualname)
             returned = callee.returns
@@ -116,6 +118,32 @@ class ObjectModel:
             )
             return [(fn, Arg(Value(vsrc=varies), call.location, call.text), ())]
         return []
+
+    def jit_result_attribute(
+        self: Propagation,
+        fn: FunctionSummary,
+        call: CallSite,
+        target: JitTarget,
+        item: int | None,
+        attr: str,
+        depth: int,
+    ) -> list[Origin]:
+        """Attribute ``attr`` of what a jitted function returns: where the function it wraps makes
+        it, when it returns an object it makes or passes on; else it varies with the arguments,
+        as the result does (a new array per call, read eagerly)."""
+        binding = self.project.jit_binding(target)
+        wrapped = binding.wrapped if binding is not None else None
+        returned = self.project.function(wrapped.qualname).returns if wrapped else None
+        if returned is not None and item is not None:
+            returned = returned.items[item] if item < len(returned.items) else None
+        if returned is not None and (objects_of(returned) or returned.fields):
+            as_call = FuncTarget(wrapped.qualname, target.bound)  # type: ignore[union-attr]
+            found = self.made_attribute(fn, call, as_call, item, attr, depth)
+            if found:
+                return found
+        if attr in self.project.static_field_names:
+            return []  # a treedef part: jit, tree_map and the like hand it back as it came in
+        return self.made_attribute(fn, call, None, item, attr, depth)
 
     def value_origins(
         self: Propagation,

@@ -68,7 +68,7 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         if isinstance(o, Made) and o.item is None and not o.path and item is not None
     )
     if value.ty in JIT_RESULTS:  # the parts of a jitted function's result are jax arrays too
-        return Value(ty=value.ty, vsrc=value.vsrc, shape=value.shape, deps=deps)
+        return Value(ty=value.ty, vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
     if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
         return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
     if value.ty in (ARRAY, NP_ARRAY):

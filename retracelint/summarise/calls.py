@@ -72,6 +72,7 @@ from retracelint.values import (
     INT,
     JIT,
     JIT_OUT,
+    JIT_OUT_WEAK,
     LIST,
     NONE,
     NP_ARRAY,
@@ -143,6 +144,11 @@ def _maker_call(target: Callee | None) -> int | None:
     while target and target[0] in ("transform", "partial"):
         target = target[1:] if target[0] == "transform" else target[4:]
     return int(target[1]) if target and target[0] == "ret" else None
+
+
+# Results that may be objects whose attributes are read later: a jitted function's too, as it
+# returns what the function it wraps returns (a NamedTuple, a dataclass of arrays).
+_MAY_BE_OBJECT = frozenset({UNKNOWN, INSTANCE, JIT_OUT, JIT_OUT_WEAK})
 
 
 class Calls(PassState):
@@ -240,12 +246,13 @@ class Calls(PassState):
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
             # What the call returns may be an object whose attributes are read later.
-            objs = frozenset({Made(at)}) if ty in (UNKNOWN, INSTANCE) and at else EMPTY
+            objs = frozenset({Made(at)}) if ty in _MAY_BE_OBJECT and at else EMPTY
             return Value(
                 ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs, callables=refs
             )
         if callee is not None and callee[0] == "jit":
-            return _jit_result(args, kwargs)
+            # A jitted function returns what it wraps returns: a pytree whose fields are read later.
+            return _jit_result(args, kwargs).with_(objs=frozenset({Made(at)}) if at else EMPTY)
         value = combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
