@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from retracelint.config import Settings
 from retracelint.engine import analyse
 from retracelint.model import Finding
@@ -157,3 +159,31 @@ def test_a_trace_context_entered_by_a_caller_in_another_module(tmp_path: Path) -
         " `jax.default_matmul_precision('highest')` here and outside it at "
     )
     assert "jax keys its trace cache on jax_default_matmul_precision" in found.message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a returned leaf is taken as strong when any parameter it depends on is strong, and the "
+    "condition of jnp.where counts: jax keeps where(cond, 0, count + 1) weak when both values are",
+)
+def test_a_weak_counter_selected_by_a_strong_condition_stays_weak(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "main.py": JIT
+            + "from typing import NamedTuple\n\n\n"
+            + "class State(NamedTuple):\n"
+            + "    best: jax.Array\n"
+            + "    count: jax.Array\n\n\n"
+            + "@jax.jit\n"
+            + "def update(state, loss):\n"
+            + "    count = jnp.where(loss < state.best, 0, state.count + 1)\n"
+            + "    return State(jnp.minimum(loss, state.best), count)\n\n\n"
+            + "def run(batches):\n"
+            + "    state = State(jnp.full((), jnp.inf, jnp.float32), jnp.asarray(0))\n"
+            + "    for batch in batches:\n"
+            + "        state = update(state, jnp.mean(batch))\n"
+            + "    return state\n"
+        },
+    )
+    assert _run(tmp_path) == []  # jax 0.10.2 traces update once: count stays weak int32
