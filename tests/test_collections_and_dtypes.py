@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from retracelint.config import Settings
 from retracelint.engine import analyse
 from retracelint.model import Finding
@@ -161,12 +159,8 @@ def test_a_trace_context_entered_by_a_caller_in_another_module(tmp_path: Path) -
     assert "jax keys its trace cache on jax_default_matmul_precision" in found.message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a returned leaf is taken as strong when any parameter it depends on is strong, and the "
-    "condition of jnp.where counts: jax keeps where(cond, 0, count + 1) weak when both values are",
-)
 def test_a_weak_counter_selected_by_a_strong_condition_stays_weak(tmp_path: Path) -> None:
+    """jnp.where takes its dtype (and weak type) from the values it selects, not the condition."""
     _write(
         tmp_path,
         {

@@ -570,7 +570,10 @@ def _array_dtype(
         return _SCALAR_DTYPE.get(first.ty) or first.dtype
     if name in ("zeros_like", "ones_like", "empty_like") and args:
         return args[0].dtype
-    dtypes = {a.dtype for a in args if a.ty in (ARRAY, NP_ARRAY, "mask")}
+    operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
+    dtypes = {a.dtype for a in operands if a.ty in (ARRAY, NP_ARRAY, "mask")}
+    if any(a.ty not in (ARRAY, NP_ARRAY, "mask") for a in operands) and name in _VALUE_OPERANDS:
+        return None  # a value of unknown dtype (or a Python scalar) takes part in the promotion
     dtype = dtypes.pop() if len(dtypes) == 1 else None
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
         made, keeps = _TO_INEXACT[name]
@@ -578,6 +581,10 @@ def _array_dtype(
         kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
         return dtype if kept else made
     return dtype
+
+
+# Calls whose result takes its dtype from some arguments only: ``where(cond, x, y)`` from x and y.
+_VALUE_OPERANDS = {"where": (1, 2)}
 
 
 def _inexact(dtype: str) -> bool:
