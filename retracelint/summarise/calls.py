@@ -163,7 +163,8 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
-        wrapper = self.mod.wrapper(func)
+        # mod.wrapper(func), from the name already canonicalised: every call asks.
+        wrapper = self.mod.options.wrappers.get(canon) if canon else None
         if wrapper is not None and node.args:
             return self.jit_call(node, wrapper, args[0])
         registration = _PYTREE_REGISTRATIONS.get(canon)
