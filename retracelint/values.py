@@ -436,11 +436,11 @@ class Value:
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a
         # million times on a large project, and writing its dict directly takes a third of that.
-        # Fields are given by keyword. Only the given ones are stored: the dataclass keeps each
-        # field's default as a class attribute, which attribute reads fall back to, and a dict of
-        # a few keys is 184 bytes where one of all sixteen is 464 (most values set one to four).
+        # Fields are given by keyword.
         assert values.keys() <= _FIELDS, values.keys() - _FIELDS
-        self.__dict__.update(values)
+        state = self.__dict__
+        state.update(_DEFAULTS)
+        state.update(values)
 
     def with_(self, **changes: object) -> Value:
         # dataclasses.replace, without its per-field checks: values are copied a few hundred
@@ -471,7 +471,8 @@ class Value:
         return bool(self.vsrc or self.shape or self.deps)
 
 
-_FIELDS = frozenset(f.name for f in fields(Value))
+_DEFAULTS = {f.name: f.default for f in fields(Value)}
+_FIELDS = frozenset(_DEFAULTS)
 UNKNOWN_VALUE = Value()
 
 
