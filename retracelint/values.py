@@ -476,20 +476,23 @@ _FIELDS = frozenset(_DEFAULTS)
 UNKNOWN_VALUE = Value()
 
 
+# Values are immutable: every literal of a type can share one (made about 150k times otherwise).
+# bool before int: a bool is an int.
+_CONSTANTS: tuple[tuple[type, Value], ...] = (
+    (bool, Value(ty=BOOL)),
+    (int, Value(ty=INT)),
+    (float, Value(ty=FLOAT)),
+    (complex, Value(ty=COMPLEX)),
+    (str, Value(ty=STR)),
+    (type(None), Value(ty=NONE)),
+)
+
+
 def constant_value(value: object) -> Value:
     """What a literal (``0``, ``1.0``, ``None``, ``"a"``) is."""
-    if isinstance(value, bool):
-        return Value(ty=BOOL)
-    if isinstance(value, int):
-        return Value(ty=INT)
-    if isinstance(value, float):
-        return Value(ty=FLOAT)
-    if isinstance(value, complex):
-        return Value(ty=COMPLEX)
-    if isinstance(value, str):
-        return Value(ty=STR)
-    if value is None:
-        return Value(ty=NONE)
+    for kind, constant in _CONSTANTS:
+        if isinstance(value, kind):
+            return constant
     return UNKNOWN_VALUE
 
 

@@ -84,6 +84,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    Dep,
     Dims,
     ItemSrc,
     Made,
@@ -138,6 +139,13 @@ def _result(index: int) -> frozenset[FuncRef]:
     return funcrefs.single(("ret", str(index)))
 
 
+@lru_cache(maxsize=4096)
+def _returned_deps(index: int) -> frozenset[Dep]:
+    """What call ``index`` of a function returns depends on (one set per index: the values made
+    from a call's result keep it, 54,000 of them on the speed corpus)."""
+    return frozenset({RetDep(index)})
+
+
 def _maker_call(target: Callee | None) -> int | None:
     """The call of this function whose result a jit wraps (``jax.jit(make_loss(w))``, through
     transforms and partials)."""
@@ -169,7 +177,8 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
-        wrapper = self.mod.wrapper(func)
+        # mod.wrapper(func), from the name already canonicalised: every call asks.
+        wrapper = self.mod.options.wrappers.get(canon) if canon else None
         if wrapper is not None and node.args:
             return self.jit_call(node, wrapper, args[0])
         registration = _PYTREE_REGISTRATIONS.get(canon)
@@ -241,7 +250,7 @@ class Calls(PassState):
                 ty = _jit_result(args, kwargs).ty
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
-            deps = frozenset({RetDep(index)}) if index is not None else EMPTY
+            deps = _returned_deps(index) if index is not None else EMPTY
             vsrc = _args_vsrc(args, kwargs)
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
@@ -310,15 +319,8 @@ class Calls(PassState):
         ):
             return value  # what it binds is not known
         where = f"{node.lineno}:{node.col_offset}"
-        bound = tuple(
-            Arg(_plain(v), self.loc(a), self.mod.pos.text(a))
-            for a, v in zip(node.args[1:], args[1:], strict=True)
-        )
-        keywords = tuple(
-            (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
-            for k in node.keywords
-            if k.arg
-        )
+        bound = tuple(self.arg(v, a) for a, v in zip(node.args[1:], args[1:], strict=True))
+        keywords = tuple((k.arg, self.arg(kwargs[k.arg], k.value)) for k in node.keywords if k.arg)
         functions = _functions(args[1:], node.args[1:], kwargs)
         self.partials[where] = (bound, keywords, functions)
         names = ",".join(k for k, _ in keywords)
@@ -477,16 +479,15 @@ class Calls(PassState):
                 receiver = self.env.get(self.fn.params[0].name, UNKNOWN_VALUE)
             else:
                 receiver = self.quiet(func.value)
-            receiver_arg = Arg(receiver, self.loc(func.value), self.mod.pos.text(func.value))
+            text = sys.intern(self.mod.pos.text(func.value))
+            receiver_arg = Arg(receiver, self.loc(func.value), text)
         call_args = tuple(
-            Arg(_plain(value), self.loc(a), self.mod.pos.text(a))
+            self.arg(value, a)
             for value, a in zip(args, node.args, strict=True)
             if not isinstance(a, ast.Starred)
         )
         call_kwargs = tuple(
-            (k.arg, Arg(_plain(kwargs[k.arg]), self.loc(k.value), self.mod.pos.text(k.value)))
-            for k in node.keywords
-            if k.arg
+            (k.arg, self.arg(kwargs[k.arg], k.value)) for k in node.keywords if k.arg
         )
         functions = _functions(args, node.args, kwargs)
         objects = self.objects_passed(node, args, kwargs)
@@ -513,6 +514,12 @@ class Calls(PassState):
             objects=objects,
             at=at,
         )
+
+    def arg(self, value: Value, node: ast.AST) -> Arg:
+        """``value`` passed as ``node`` is written. The text is interned: the same argument (``x``,
+        ``self.params``) recurs through a module, and its summary then holds and pickles it once
+        (half of the 111,000 argument texts of the speed corpus repeat one of their module)."""
+        return Arg(_plain(value), self.loc(node), sys.intern(self.mod.pos.text(node)))
 
     def add_call(
         self,
@@ -544,7 +551,8 @@ class Calls(PassState):
             if functions
             else (),
             alternatives=tuple(map(_interned, callees[1:])) if len(callees) > 1 else (),
-            objects=objects,
+            # Interned as callees are: most objects passed are one of a few (``p:self``).
+            objects=tuple((key, _interned(refs)) for key, refs in objects) if objects else (),
             contexts=tuple(self.contexts),
         )
         self.fn.calls.append(site)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,7 @@ from retracelint.values import (
     LIST,
     NONE,
     NP_ARRAY,
+    PARAM_REF,
     PARTIAL,
     SCALARS,
     SET,
@@ -151,6 +153,11 @@ def _other_shape(a: Value, b: Value) -> int | bool | None:
     return False if not axes else axes[0] if len(axes) == 1 else None
 
 
+# The e_ method of each (pass class, node class), None where there is none (see ``expr``).
+_UNSEEN = object()
+_HANDLERS: dict[tuple[type, type], Callable[..., Value] | None] = {}
+
+
 class Expressions(PassState):
     """Expressions and their abstract values: names, attributes, displays, comprehensions, arithmetic,"""
 
@@ -158,11 +165,17 @@ class Expressions(PassState):
     def expr(self, node: ast.AST | None) -> Value:
         if node is None:
             return UNKNOWN_VALUE
-        handler = getattr(self, "e_" + type(node).__name__, None)
+        kind = type(node)
+        # Looked up once per class and kind of node: expr runs about a million times on a large
+        # project, and building the method's name and binding it each time showed in profiles.
+        handler = _HANDLERS.get((type(self), kind), _UNSEEN)
+        if handler is _UNSEEN:
+            handler = _HANDLERS[type(self), kind] = getattr(type(self), "e_" + kind.__name__, None)
         if handler is not None:
-            value = handler(node)
+            value = handler(self, node)
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
-            if value.param is not None and not isinstance(node, _SAME_VALUE):
+            ref = value.ref
+            if ref is not None and ref.startswith(PARAM_REF) and not isinstance(node, _SAME_VALUE):
                 value = value.with_(ref=None)
             # Nor is x[0] or -x the object x (a call or an attribute says what object it makes).
             if value.objs and type(node) not in _OBJECT_VALUE:
