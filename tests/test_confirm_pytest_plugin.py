@@ -36,6 +36,24 @@ def _plugin_args() -> list[str]:
     return [] if installed else ["-p", "retracelint.pytest_plugin"]
 
 
+def _pytest(*args: str) -> list[str]:
+    """A pytest run in a child process with the plugin and nothing else of this project's setup."""
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        # hypothesis' plugin costs seconds per xdist worker and is not needed here.
+        "-p",
+        "no:hypothesispytest",
+        *_plugin_args(),
+        "-o",
+        "addopts=",
+        *args,
+    ]
+
+
 def _plan(tmp: Path) -> Path:
     source = CASES.read_text(encoding="utf-8").splitlines()
 
@@ -66,20 +84,7 @@ def _plan(tmp: Path) -> Path:
 
 def _run_all() -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="rtl-plugin-test-"))
-    base = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-p",
-        "no:cacheprovider",
-        # hypothesis' plugin costs seconds per xdist worker and is not needed here.
-        "-p",
-        "no:hypothesispytest",
-        *_plugin_args(),
-        "-o",
-        "addopts=",
-        str(CASES),
-    ]
+    base = _pytest(str(CASES))
     sessions = {
         "plain": ["--retracelint"],
         "strict-xdist": ["--retracelint-strict", "-n", "2"],
@@ -174,22 +179,7 @@ def test_a_re_trace_the_static_pass_predicts_is_reported_under_its_rule(tmp_path
     (tmp_path / "test_sizes.py").write_text(PREDICTED, encoding="utf-8")
     report = tmp_path / "report.json"
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:hypothesispytest",
-            *_plugin_args(),
-            "-o",
-            "addopts=",
-            "--retracelint",
-            "--retracelint-report",
-            str(report),
-            "test_sizes.py",
-        ],
+        _pytest("--retracelint", "--retracelint-report", str(report), "test_sizes.py"),
         cwd=tmp_path,
         env=child_environment(),
         stdout=subprocess.PIPE,
