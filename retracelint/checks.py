@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
@@ -735,15 +735,9 @@ def _flip_finding(
 
 
 def _within(inner: Location, outer: Location) -> bool:
-    return (
-        inner.path == outer.path
-        and (outer.line, outer.col) <= (inner.line, inner.col)
-        and (
-            inner.end_line,
-            inner.end_col,
-        )
-        <= (outer.end_line, outer.end_col)
-    )
+    starts_after = (outer.line, outer.col) <= (inner.line, inner.col)
+    ends_before = (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+    return inner.path == outer.path and starts_after and ends_before
 
 
 # -- what a jitted function gives back, against what it was first given -----------------------------
@@ -781,7 +775,8 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 flip = _attribute_flip(prop, fn, carried) if prop.repeated(fn.qualname) else None
                 rebound = f"in {fn.name}()"
             else:
-                flip = _carried_flip(prop, fn, carried, binding, call, param, returned)
+                at = _CarriedCall(fn, carried, binding, call, param, wrapped)
+                flip = _carried_flip(prop, at, returned)
                 rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
             if flip is not None:
                 code, what, where, first, then = flip
@@ -806,19 +801,25 @@ def _item(value: Value, item: int | None) -> Value | None:
     return value.items[item] if item < len(value.items) else None
 
 
+@dataclass(frozen=True)
+class _CarriedCall:
+    """``name = f(..., name, ...)`` in a loop of ``fn``, ``f`` jitted: the call, the parameter the
+    carried value is passed as, and the whole summary of the function the jit wraps."""
+
+    fn: FunctionSummary
+    carried: Carried
+    binding: JitBinding
+    call: CallSite
+    param: str
+    jitted: FunctionSummary
+
+
 def _carried_flip(
-    prop: Propagation,
-    fn: FunctionSummary,
-    carried: Carried,
-    binding: JitBinding,
-    call: CallSite,
-    param: str,
-    returned: Value,
+    prop: Propagation, at: _CarriedCall, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
     """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
     function's result, then each field of a NamedTuple or dataclass state."""
-    assert binding.wrapped is not None
-    jitted = prop.project.function(binding.wrapped.qualname)  # whole: origins are whole summaries
+    fn, carried, jitted = at.fn, at.carried, at.jitted
     start = prop.resolve(fn, carried.start.value)
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     if first is None or then is None:
@@ -839,21 +840,17 @@ def _carried_flip(
             continue
         owner, origin, _ = starts[0]
         leaf = prop.resolve(owner, origin.value)
-        if leaf.ty == NONE and all(r.value.ty in _NOT_NONE for _, r, _ in results):
+        if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
         before = weak_kind(leaf, x64)
-        after = {
-            _result_weak(prop, fn, carried, binding, call, param, r.value)
-            for o, r, _ in results
-            if o is jitted
-        }
+        after = {_result_weak(prop, at, r.value) for o, r, _ in results if o is jitted}
         if before == WEAK and after == {STRONG}:
             return "RTL401", f"{carried.name}.{name}", origin.location, WEAK, STRONG
     return None
 
 
-# Values that are surely not None: arrays and numbers.
-_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+# Types of values that are surely not None: arrays and numbers.
+_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
 
 
 def _attribute_flip(
@@ -899,15 +896,7 @@ def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
     return None
 
 
-def _result_weak(
-    prop: Propagation,
-    fn: FunctionSummary,
-    carried: Carried,
-    binding: JitBinding,
-    call: CallSite,
-    param: str,
-    leaf: Value,
-) -> str | None:
+def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None:
     """Whether a leaf the jitted function returns is weakly typed on the first call: a Python scalar
     is; a leaf made from parameters is weak only when every one of them is (the carried one as it
     starts)."""
@@ -918,21 +907,24 @@ def _result_weak(
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None
+    binding, x64 = at.binding, prop.project.x64
     kinds: set[str | None] = set()
     for name in params:
         base, _, path = name.partition(".")
         arg = (
-            carried.start if base == param else bind_arg(call, binding.params, binding.offset, base)
+            at.carried.start
+            if base == at.param
+            else bind_arg(at.call, binding.params, binding.offset, base)
         )
         if arg is None:
             return None
         if path:
             kinds |= {
-                weak_kind(prop.resolve(owner, found.value), prop.project.x64)
-                for owner, found, _ in prop.value_origins(fn, arg, path, (), 0)
+                weak_kind(prop.resolve(owner, found.value), x64)
+                for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)
             }
         else:
-            kinds.add(weak_kind(prop.resolve(fn, arg.value), prop.project.x64))
+            kinds.add(weak_kind(prop.resolve(at.fn, arg.value), x64))
     if STRONG in kinds:
         return STRONG
     return WEAK if kinds == {WEAK} else None

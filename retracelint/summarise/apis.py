@@ -624,6 +624,11 @@ _NOT_ARRAYS = {
 }
 
 
+def _numpy_module(module: str) -> bool:
+    """NumPy or one of its submodules: arrays made there are NumPy's (its dtype defaults)."""
+    return module == "numpy" or module.startswith("numpy.")
+
+
 def _array_module(module: str) -> bool:
     return module.startswith(("jax.numpy", "numpy", "jax.random", "jax.lax", "jax.image"))
 

@@ -25,6 +25,7 @@ from retracelint.summarise.apis import (
     _WEAK_FROM_SCALAR,
     _array_dtype,
     _dtype_name,
+    _numpy_module,
     _sized_table,
 )
 from retracelint.summarise.sizes import (
@@ -84,7 +85,7 @@ class Arrays(PassState):
         value = self.array_shape(node, module, name, args, kwargs)
         if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
             given = _argument(node, "dtype", _DTYPE_POSITION.get(name))
-            numpy = module == "numpy" or module.startswith("numpy.")
+            numpy = _numpy_module(module)
             dtype = _array_dtype(node, name, args, self.dtype_given(given), numpy)
             # A dtype passed on from an argument was decided where that argument was made.
             kept = (a.made for a in args if a.made is not None and a.dtype == dtype)
@@ -136,7 +137,7 @@ class Arrays(PassState):
         args: list[Value],
         kwargs: dict[str | None, Value],
     ) -> Value:
-        is_np = module == "numpy" or module.startswith("numpy.")
+        is_np = _numpy_module(module)
         ty = NP_ARRAY if is_np else ARRAY
         table = _sized_table(module)
         if table is _NUMPY_RANDOM and name in table:
