@@ -394,12 +394,10 @@ def graph_command(
         if as_json and not calls:
             raise config.ConfigError("--json needs --calls")
         if calls:
-            from retracelint.callgraph import Project
-
             # Every file of PATHS, linked whole: the pre-scan keeps only what a jit site can reach.
             settings = settings_for(config.project_of(targets[0])[1])
             run = analyse(targets, replace(settings, cache=False, prescan=False))
-            graph = call_graph(Project(run.summaries, layout=run.layout))
+            graph = call_graph(run.project) if run.project is not None else {}
             text = json.dumps(graph, indent=1) + "\n"
         else:
             _, run = analyse_projects(targets, settings_for)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from retracelint import __version__, config, prescan
 from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, ensure_gitignore
@@ -29,6 +30,9 @@ from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import ModuleSummary
 from retracelint.workers import Pool, Task
 
+if TYPE_CHECKING:
+    from retracelint.callgraph import Project
+
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
 _SCAN_BATCH = 64  # files scanned for wrapper names before the workers get the ones that have some
 
@@ -42,6 +46,7 @@ class Run:
     cache_hits: int = 0
     selected: int = 0  # files the paths name (the project's others count only for call paths)
     layout: ImportLayout | None = None  # how imports resolve
+    project: Project | None = None  # the linked project (None when nothing was linked)
 
 
 @dataclass(frozen=True)
@@ -435,8 +440,9 @@ def _project_run(
     found = relevance(inputs, source, layout, previous) if previous is not None else None
     manifest = _reused(inputs, source, previous, found) if previous and found else None
     summaries: list[ModuleSummary] = []
+    linked = None
     if manifest is None:
-        manifest, summaries = _linked(inputs, source, previous, found, layout)
+        manifest, summaries, linked = _linked(inputs, source, previous, found, layout)
     if projects is not None and manifests is not None:
         manifests.put(key, manifest)
         projects.put(project, key)
@@ -454,6 +460,7 @@ def _project_run(
         summaries=summaries,
         cache_hits=sum(item.source is not None for item in inputs) - source.parsed,
         layout=layout,
+        project=linked,
     )
     if runs is not None:
         runs.put(key, (run.findings, run.lines))
@@ -466,7 +473,7 @@ def _linked(
     previous: Manifest | None,
     known: Relevance | None,
     layout: ImportLayout,
-) -> tuple[Manifest, list[ModuleSummary]]:
+) -> tuple[Manifest, list[ModuleSummary], Project]:
     """Summarise every file, link them all, propagate and run the rules."""
     summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
@@ -482,7 +489,7 @@ def _linked(
         )
         for item, summary in zip(inputs, summaries, strict=True)
     }
-    return Manifest(records, tuple(findings)), summaries
+    return Manifest(records, tuple(findings)), summaries, project
 
 
 def _reused(

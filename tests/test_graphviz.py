@@ -230,3 +230,26 @@ def test_graph_calls_json_prints_the_whole_linked_call_graph_in_pycgs_format(
     assert graph["helpers.scale"] == ["helpers.scale.inner"]
     assert graph["helpers.scale.inner"] == ["helpers.norm"]
     assert graph["helpers.norm"] == [] and graph["helpers"] == []
+
+
+def test_graph_calls_json_links_a_project_summarised_by_worker_processes(tmp_path: Path) -> None:
+    """Workers hand back summaries as heads; a parameter whose default is a function needs the
+    whole summary of its callers, which the graph's linking must be able to load."""
+    from click.testing import CliRunner
+
+    from retracelint.cli import main
+
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\njobs = 2\n", encoding="utf-8")
+    (tmp_path / "hub.py").write_text(
+        "def plain(x):\n    return x\n\n\ndef run(x, step=plain):\n    return step(x)\n",
+        encoding="utf-8",
+    )
+    for i in range(30):
+        (tmp_path / f"user{i}.py").write_text(
+            f"import hub\n\n\ndef use{i}(x):\n    return hub.run(x)\n", encoding="utf-8"
+        )
+    result = CliRunner().invoke(main, ["graph", "--calls", "--json", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    graph = json.loads(result.output)
+    assert graph["hub.run"] == ["hub.plain"]
+    assert graph["user7.use7"] == ["hub.run"]
