@@ -4,6 +4,7 @@ statements, expressions, calls and arrays parts of the interpreter extend it."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,11 @@ def _parameter(name: str, annotation: str | None) -> Value:
         deps=frozenset({ParamDep(name)}),
         ref=PARAM_REF + name,
     )
+
+
+# The s_ method of each (pass class, statement class), None where there is none (see ``block``).
+_UNSEEN = object()
+_STATEMENT_HANDLERS: dict[tuple[type, type], Callable[..., None] | None] = {}
 
 
 class PassState:
@@ -111,9 +117,14 @@ class PassState:
 
     def block(self, body: list[ast.stmt]) -> None:
         for stmt in body:
-            handler = getattr(self, "s_" + type(stmt).__name__, None)
+            kind = type(stmt)
+            # Looked up once per class and kind of statement, as ``expr`` does for expressions.
+            handler = _STATEMENT_HANDLERS.get((type(self), kind), _UNSEEN)
+            if handler is _UNSEEN:
+                handler = getattr(type(self), "s_" + kind.__name__, None)
+                _STATEMENT_HANDLERS[type(self), kind] = handler
             if handler is not None:
-                handler(stmt)
+                handler(self, stmt)
             else:
                 for child in ast.iter_child_nodes(stmt):
                     if isinstance(child, ast.expr):
