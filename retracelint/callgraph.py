@@ -39,6 +39,9 @@ _MAX_REF_DEPTH = 48  # function values followed through this many parameters and
 _ALONG_THE_GRAPH = frozenset(
     {"param", "ret", "up", "module", "wrapped", "partial", "transform", "recv"}
 )
+# Callees that resolve through the class of the function that calls them: not the same from every
+# function of a module.
+_PER_CLASS = frozenset({"self", "super"})
 # What a resolution depends on: the call graph (it is done after the plain names), and the callers
 # of a function (it may change while more calls are linked).
 _ALONG, _CALLERS = 1, 2
@@ -214,7 +217,7 @@ class Project:
                 if call.alternatives or call.callee[0] in _ALONG_THE_GRAPH:
                     deferred.append((qualname, index))
                     continue
-                key = (module.module, call.callee) if call.callee[0] != "self" else None
+                key = (module.module, call.callee) if call.callee[0] not in _PER_CLASS else None
                 targets = known.get(key) if key is not None else None
                 if targets is None:
                     self._depends = 0
@@ -747,8 +750,18 @@ class Project:
         return None
 
     def _attribute(self, target: Target | None, rest: str) -> Target | None:
-        if isinstance(target, ClassTarget) and "." not in rest:
-            return self.member(target.qualname, rest, bound=False)
+        """``Cls.rest``: a method, or a class nested in the body of ``Cls`` or of one of its bases
+        (``class C(A.B)``, ``A.B.make()``)."""
+        if not isinstance(target, ClassTarget):
+            return None
+        head, _, tail = rest.partition(".")
+        for klass in self.mro(target.qualname):
+            info = self.classes[klass]
+            if head in info.methods or head in info.jit_attrs:
+                return self.member(klass, head, bound=False) if not tail else None
+            nested = f"{klass}.{head}"
+            if nested in self.classes:
+                return self._attribute(ClassTarget(nested), tail) if tail else ClassTarget(nested)
         return None
 
     def member(
