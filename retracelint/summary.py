@@ -191,6 +191,12 @@ class ClassSummary:
     # What its methods store in ``self.attr``, for linking: per attribute, each store's method and
     # what the stored object may be (``object_ref``; none when it is no known object).
     field_objects: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)
+    # The functions its methods store in ``self.attr`` (``self.act = self.relu``, ``self.fn = fn``),
+    # for linking ``self.attr(...)``: per attribute, each store's method and the stored value's
+    # functions (``funcrefs``, named in that method).
+    field_functions: dict[str, tuple[tuple[str, tuple[FuncRef, ...]], ...]] = field(
+        default_factory=dict
+    )
     unhashable: bool = (
         False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
     )

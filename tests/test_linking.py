@@ -11,6 +11,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from retracelint.cli import main
+from retracelint.config import Settings
+from retracelint.engine import analyse
 
 
 def _graph(root: Path, files: dict[str, str]) -> dict[str, set[str]]:
@@ -88,3 +90,180 @@ def test_a_class_nested_in_another_is_a_base_and_an_attribute(tmp_path: Path) ->
         "config.Trainer.Options.validate",
         "config.Trainer.Options.defaults",
     }
+
+
+def test_a_function_stored_on_self_is_what_calling_the_attribute_calls(tmp_path: Path) -> None:
+    graph = _graph(
+        tmp_path,
+        {
+            "updates.py": """
+                def sgd(params, grads):
+                    return params - grads
+
+
+                def adam(params, grads):
+                    return params - 0.1 * grads
+            """,
+            "trainer.py": """
+                from updates import sgd
+
+
+                class Trainer:
+                    def __init__(self, update=sgd):
+                        self.update = update
+                        self.log = self._print
+
+                    def _print(self, message):
+                        print(message)
+
+                    def fit(self, params, grads):
+                        params = self.update(params, grads)
+                        self.log("fitted")
+                        return params
+            """,
+            "main.py": """
+                from trainer import Trainer
+                from updates import adam
+
+                trainer = Trainer(adam)
+                trainer.fit(1.0, 0.5)
+                trainer.log("done")
+            """,
+        },
+    )
+    assert graph["trainer.Trainer.fit"] == {"updates.adam", "trainer.Trainer._print"}
+    assert graph["main"] == {
+        "trainer.Trainer.__init__",
+        "trainer.Trainer.fit",
+        "trainer.Trainer._print",
+    }
+
+
+def test_self_attribute_a_base_class_lacks_is_its_subclasses(tmp_path: Path) -> None:
+    """``self.step()`` in a base class without ``step``: ``self`` is an instance of a subclass. The
+    functions subclasses store are all it may call; a method only when one is the same in every
+    subclass (which subclass each caller has is not known where the call is)."""
+    graph = _graph(
+        tmp_path,
+        {
+            "envs/__init__.py": "",
+            "envs/base.py": """
+                class Env:
+                    def run(self, n):
+                        self.reset()
+                        for _ in range(n):
+                            self.step()
+                            self.on_step()
+            """,
+            "envs/grid.py": """
+                from envs.base import Env
+
+
+                class Grid(Env):
+                    def __init__(self):
+                        self.on_step = self._draw
+
+                    def reset(self):
+                        pass
+
+                    def step(self):
+                        pass
+
+                    def _draw(self):
+                        pass
+            """,
+            "envs/maze.py": """
+                from envs.base import Env
+
+
+                class Maze(Env):
+                    def __init__(self):
+                        self.on_step = self._count
+
+                    def reset(self):
+                        pass
+
+                    def _count(self):
+                        pass
+            """,
+            "main.py": """
+                from envs.grid import Grid
+                from envs.maze import Maze
+
+                Grid().run(10)
+                Maze().run(10)
+            """,
+        },
+    )
+    assert graph["envs.base.Env.run"] == {
+        "envs.grid.Grid.step",
+        "envs.grid.Grid._draw",
+        "envs.maze.Maze._count",
+    }
+
+
+def test_a_method_of_a_module_level_instance_imported_through_a_package(tmp_path: Path) -> None:
+    graph = _graph(
+        tmp_path,
+        {
+            "metrics/__init__.py": "from .registry import REGISTRY\n",
+            "metrics/registry.py": """
+                class Registry:
+                    def __init__(self):
+                        self.names = []
+
+                    def register(self, name):
+                        self.names.append(name)
+
+
+                REGISTRY = Registry()
+            """,
+            "main.py": """
+                from metrics import REGISTRY
+
+
+                def setup():
+                    REGISTRY.register("accuracy")
+            """,
+        },
+    )
+    assert graph["main.setup"] == {"metrics.registry.Registry.register"}
+
+
+def test_a_jitted_step_a_factory_made_and_stored_on_self_is_checked(tmp_path: Path) -> None:
+    """The trainer keeps the jitted step its factory returns in ``self.train_step``; calling it
+    with a static argument that changes every iteration re-traces, found where it is passed."""
+    for name, text in {
+        "steps.py": """
+            from functools import partial
+
+            import jax
+
+
+            def make_train_step(scale):
+                @partial(jax.jit, static_argnames="accumulate")
+                def step(params, batch, accumulate):
+                    return params - scale * batch.sum() / accumulate
+
+                return step
+        """,
+        "trainer.py": """
+            from steps import make_train_step
+
+
+            class Trainer:
+                def __init__(self, scale):
+                    self.train_step = make_train_step(scale)
+
+                def fit(self, params, batches):
+                    for i, batch in enumerate(batches):
+                        params = self.train_step(params, batch, accumulate=i + 1)
+                    return params
+        """,
+    }.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    found = analyse([str(tmp_path)], Settings(cache=False)).findings
+    assert [(Path(f.location.path).name, f.location.line, f.code) for f in found] == [
+        ("trainer.py", 11, "RTL201")
+    ]
+    assert "static argument i + 1 changes every iteration" in found[0].message

@@ -126,6 +126,12 @@ class Objects(PassState):
         ):
             stores = self.cls.field_objects.get(attr, ())
             self.cls.field_objects[attr] = (*stores, (self.fn.qualname, self.object_refs(value)))
+            refs = value.refs
+            if refs:
+                functions = self.cls.field_functions.get(attr, ())
+                store = (self.fn.qualname, tuple(sorted(refs)))
+                if store not in functions:
+                    self.cls.field_functions[attr] = (*functions, store)
 
     def grow_field(self, value: Value, node: ast.AST) -> Value:
         """A list or array attribute rebuilt larger from itself: per iteration of a loop here, and,
