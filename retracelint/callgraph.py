@@ -393,6 +393,9 @@ class Project:
         if imported is not None and value is None and not defined:
             dotted = f"{imported}.{rest}" if rest else imported
             return self._global_targets(dotted, module, depth + 1)
+        star = self._star_source(module, head) if value is None and not defined else None
+        if star is not None:
+            return self._name_targets(star, dotted, depth + 1)
         target = self.resolve_name(module, dotted)
         return (target,) if target is not None else ()
 
@@ -789,6 +792,32 @@ class Project:
         if imported is not None:
             dotted = f"{imported}.{rest}" if rest else imported
             return self.resolve_qualified(dotted, depth + 1, module)
+        star = self._star_source(module, head) if value is None else None
+        return self.resolve_name(star, dotted, depth + 1) if star is not None else None
+
+    def _star_source(
+        self, module: ModuleSummary, name: str, seen: frozenset[str] = frozenset()
+    ) -> ModuleSummary | None:
+        """The module whose ``from m import *`` binds ``name`` in ``module``: the last one that
+        exports it (its ``__all__``, else its public names) and binds it."""
+        seen = seen | {module.module}
+        for star in reversed(module.star_imports):
+            key = self.layout.module(module.module, star) if self.layout is not None else star
+            found = self.modules.get(key)
+            if found is None or found.module in seen:
+                continue
+            exported = found.exports
+            if name not in exported if exported is not None else name.startswith("_"):
+                continue
+            local = f"{found.module}.{name}"
+            if (
+                local in self.functions
+                or local in self.classes
+                or name in found.globals
+                or name in found.imports
+                or self._star_source(found, name, seen) is not None
+            ):
+                return found
         return None
 
     def resolve_qualified(

@@ -208,6 +208,10 @@ class ModuleSummary:
     module: str
     is_package: bool
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified target
+    # The modules of its ``from m import *`` (in order; a later one binds over an earlier one), and
+    # the names it exports to one (``__all__`` as a literal; None: its public names).
+    star_imports: tuple[str, ...] = ()
+    exports: tuple[str, ...] | None = None
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     jits: list[JitSpec] = field(default_factory=list)

@@ -230,6 +230,69 @@ def test_a_method_of_a_module_level_instance_imported_through_a_package(tmp_path
     assert graph["main.setup"] == {"metrics.registry.Registry.register"}
 
 
+def test_names_a_star_import_binds(tmp_path: Path) -> None:
+    """``from m import *`` binds what ``m.__all__`` lists, else its public names; a later one binds
+    over an earlier one; a name it does not bind is not linked to ``m``."""
+    graph = _graph(
+        tmp_path,
+        {
+            "ops/__init__.py": "from .activations import *\nfrom .losses import *\n",
+            "ops/activations.py": """
+                __all__ = ["relu", "gelu"]
+                __all__ += ["elu"]
+
+
+                def relu(x):
+                    return x
+
+
+                def elu(x):
+                    return x
+
+
+                def gelu(x):
+                    return x
+
+
+                def swish(x):
+                    return x
+            """,
+            "ops/losses.py": """
+                def gelu(x):
+                    return x
+
+
+                def mse(a, b):
+                    return a - b
+
+
+                def _reduce(x):
+                    return x
+            """,
+            "model.py": """
+                import ops
+                from ops import *
+
+
+                def forward(x):
+                    y = relu(x) + mse(x, x) + gelu(x) + elu(x)
+                    return swish(y) + _reduce(y)
+
+
+                def head(x):
+                    return ops.relu(x)
+            """,
+        },
+    )
+    assert graph["model.forward"] == {
+        "ops.activations.relu",
+        "ops.activations.elu",
+        "ops.losses.mse",
+        "ops.losses.gelu",
+    }
+    assert graph["model.head"] == {"ops.activations.relu"}
+
+
 def test_a_jitted_step_a_factory_made_and_stored_on_self_is_checked(tmp_path: Path) -> None:
     """The trainer keeps the jitted step its factory returns in ``self.train_step``; calling it
     with a static argument that changes every iteration re-traces, found where it is passed."""
