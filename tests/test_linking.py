@@ -293,6 +293,54 @@ def test_names_a_star_import_binds(tmp_path: Path) -> None:
     assert graph["model.head"] == {"ops.activations.relu"}
 
 
+def test_an_item_of_a_container_of_functions_at_a_computed_key(tmp_path: Path) -> None:
+    """``ACTIVATIONS[name](x)``: any of the items, as a loop over them would call; a literal key,
+    only its item."""
+    graph = _graph(
+        tmp_path,
+        {
+            "layers.py": """
+                def relu(x):
+                    return x
+
+
+                def tanh(x):
+                    return x
+
+
+                def warmup(step):
+                    return step
+
+
+                ACTIVATIONS = {"relu": relu, "tanh": tanh}
+                SCHEDULES = [warmup]
+
+
+                def activation(x, name):
+                    return ACTIVATIONS[name](x)
+
+
+                def output(x):
+                    return ACTIVATIONS["tanh"](x)
+
+
+                def learning_rate(step, phase):
+                    return SCHEDULES[phase](step)
+            """,
+            "model.py": """
+                import layers
+
+
+                def forward(x, config):
+                    return layers.output(layers.activation(x, config.act))
+            """,
+        },
+    )
+    assert graph["layers.activation"] == {"layers.relu", "layers.tanh"}
+    assert graph["layers.output"] == {"layers.tanh"}
+    assert graph["layers.learning_rate"] == {"layers.warmup"}
+
+
 def test_a_jitted_step_a_factory_made_and_stored_on_self_is_checked(tmp_path: Path) -> None:
     """The trainer keeps the jitted step its factory returns in ``self.train_step``; calling it
     with a static argument that changes every iteration re-traces, found where it is passed."""
