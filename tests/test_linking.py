@@ -341,6 +341,52 @@ def test_an_item_of_a_container_of_functions_at_a_computed_key(tmp_path: Path) -
     assert graph["layers.learning_rate"] == {"layers.warmup"}
 
 
+def test_iterating_an_object_passed_in_calls_its_iter_and_next(tmp_path: Path) -> None:
+    graph = _graph(
+        tmp_path,
+        {
+            "data.py": """
+                class Batches:
+                    def __init__(self, n):
+                        self.n = n
+                        self.i = 0
+
+                    def __iter__(self):
+                        return self
+
+                    def __next__(self):
+                        if self.i == self.n:
+                            raise StopIteration
+                        self.i += 1
+                        return self.i
+
+
+                class Shards:
+                    def __iter__(self):
+                        yield 1
+            """,
+            "train.py": """
+                from data import Batches, Shards
+
+
+                def fit(batches):
+                    return [batch for batch in batches]
+
+
+                def shard_all(shards):
+                    for shard in shards:
+                        print(shard)
+
+
+                fit(Batches(3))
+                shard_all(Shards())
+            """,
+        },
+    )
+    assert graph["train.fit"] == {"data.Batches.__iter__", "data.Batches.__next__"}
+    assert graph["train.shard_all"] == {"data.Shards.__iter__"}
+
+
 def test_a_jitted_step_a_factory_made_and_stored_on_self_is_checked(tmp_path: Path) -> None:
     """The trainer keeps the jitted step its factory returns in ``self.train_step``; calling it
     with a static argument that changes every iteration re-traces, found where it is passed."""
