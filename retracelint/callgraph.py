@@ -30,6 +30,7 @@ from retracelint.summary import (
     ModuleSummary,
     Param,
 )
+from retracelint.values import INSTANCE
 
 _T = TypeVar("_T")
 _MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
@@ -39,6 +40,9 @@ _MAX_REF_DEPTH = 48  # function values followed through this many parameters and
 _ALONG_THE_GRAPH = frozenset(
     {"param", "ret", "up", "module", "wrapped", "partial", "transform", "recv"}
 )
+# Callees that resolve through the class of the function that calls them: not the same from every
+# function of a module.
+_PER_CLASS = frozenset({"self", "super"})
 # What a resolution depends on: the call graph (it is done after the plain names), and the callers
 # of a function (it may change while more calls are linked).
 _ALONG, _CALLERS = 1, 2
@@ -166,6 +170,7 @@ class Project:
         self._depth = 0  # resolutions in progress
         self._types: dict[tuple[str, str], frozenset[str] | None] = {}
         self._definers: dict[str, list[str]] | None = None
+        self._subclass_index: dict[str, list[str]] | None = None
         self._calls_at: dict[Location, tuple[str, int]] | None = None
         self._registered: dict[str, tuple[str, ...]] = {}
         for summary in self.modules.values():
@@ -214,7 +219,7 @@ class Project:
                 if call.alternatives or call.callee[0] in _ALONG_THE_GRAPH:
                     deferred.append((qualname, index))
                     continue
-                key = (module.module, call.callee) if call.callee[0] != "self" else None
+                key = (module.module, call.callee) if call.callee[0] not in _PER_CLASS else None
                 targets = known.get(key) if key is not None else None
                 if targets is None:
                     self._depends = 0
@@ -350,7 +355,15 @@ class Project:
         if kind == "global":
             return self._global_targets(callee[1], self.owner[fn.qualname])
         target = self.resolve_callee(self.owner[fn.qualname], fn, callee)
-        return (target,) if target is not None else ()
+        if target is not None:
+            return (target,)
+        if kind == "self":
+            cls = self._enclosing_class(fn)
+            return self._self_attribute(cls, callee[2]) if cls is not None else ()
+        if kind == "method":
+            cls = self._class_named(self.owner[fn.qualname], callee[1])
+            return self._stored_targets(cls, callee[2]) if cls is not None else ()
+        return ()
 
     def _scope(self, fn: FunctionSummary, kind: str) -> FunctionSummary | None:
         """The function whose names a callee read from ``fn`` is in: the enclosing function, or the
@@ -380,6 +393,9 @@ class Project:
         if imported is not None and value is None and not defined:
             dotted = f"{imported}.{rest}" if rest else imported
             return self._global_targets(dotted, module, depth + 1)
+        star = self._star_source(module, head) if value is None and not defined else None
+        if star is not None:
+            return self._name_targets(star, dotted, depth + 1)
         target = self.resolve_name(module, dotted)
         return (target,) if target is not None else ()
 
@@ -425,11 +441,64 @@ class Project:
         defines it, if only one does."""
         classes = self.classes_of(module, fn, refs, 0)
         if classes:
-            found = {self.member(cls, name) for cls in classes}
+            found = {self._member_or_stored(cls, name) for cls in classes}
             return found.pop() if len(found) == 1 else None
         if classes is None and all(_is_attribute_ref(ref) for ref in refs):
             return self._only_definer(name)
         return None
+
+    def _stored_targets(self, cls: str, name: str) -> tuple[Target, ...]:
+        """The functions the methods of ``cls`` and its bases store in ``self.name``, for an
+        instance of ``cls`` with no method of that name: an instance attribute, called unbound
+        (a method read off ``self`` and stored is ``cls``'s, bound to the instance)."""
+        out: dict[Target, None] = {}
+        for klass in self.mro(cls):
+            for method, refs in self.classes[klass].field_functions.get(name, ()):
+                fn = self.functions.get(method)
+                for callee in funcrefs.called(frozenset(refs)) if fn is not None else ():
+                    if callee[0] == "self":
+                        found = self.member(cls, callee[2])
+                        out.update(dict.fromkeys((found,) if found is not None else ()))
+                    else:
+                        out.update(dict.fromkeys(self.resolve_ref(fn, callee)))  # type: ignore[arg-type]
+        return tuple(out)
+
+    def _member_or_stored(self, cls: str, name: str) -> Target | None:
+        """Method ``name`` of an instance of ``cls``, or the one function it stores there."""
+        found = self.member(cls, name)
+        if found is None:
+            stored = self._stored_targets(cls, name)
+            found = stored[0] if len(stored) == 1 else None
+        return found
+
+    def _self_attribute(self, cls: str, name: str) -> tuple[Target, ...]:
+        """``self.name(...)`` in a method of ``cls`` that has no method ``name``: what it stores in
+        ``self.name``, else (``self`` is then an instance of a subclass) what the subclasses have:
+        the functions they store there, and their method only when they all define the same (as
+        for a method of an object of several classes: ``_method_of``)."""
+        stored = self._stored_targets(cls, name)
+        if stored:
+            return stored
+        methods: set[Target] = set()
+        out: dict[Target, None] = {}
+        for sub in self._subclasses().get(cls, ()):
+            method = self.member(sub, name)
+            if method is not None:
+                methods.add(method)
+            else:
+                out.update(dict.fromkeys(self._stored_targets(sub, name)))
+        if len(methods) > 1:
+            return ()
+        return (*methods, *out)
+
+    def _subclasses(self) -> dict[str, list[str]]:
+        """Each class's subclasses in the project, at any depth."""
+        if self._subclass_index is None:
+            self._subclass_index = {}
+            for cls in self.classes:
+                for base in self.mro(cls)[1:]:
+                    self._subclass_index.setdefault(base, []).append(cls)
+        return self._subclass_index
 
     def _only_definer(self, name: str) -> Target | None:
         if name.startswith("__") or name in _COMMON_METHODS:
@@ -715,10 +784,40 @@ class Project:
         value = module.globals.get(head)
         if value is not None and value.site is not None and not rest:
             return JitTarget(module.module, value.site, bound=False)
+        if value is not None and value.ty == INSTANCE and value.ref and rest and "." not in rest:
+            # A method of a module-level instance (``registry.add(...)`` after importing it).
+            cls = self._class_named(module, value.ref)
+            return self._member_or_stored(cls, rest) if cls is not None else None
         imported = module.imports.get(head)
         if imported is not None:
             dotted = f"{imported}.{rest}" if rest else imported
             return self.resolve_qualified(dotted, depth + 1, module)
+        star = self._star_source(module, head) if value is None else None
+        return self.resolve_name(star, dotted, depth + 1) if star is not None else None
+
+    def _star_source(
+        self, module: ModuleSummary, name: str, seen: frozenset[str] = frozenset()
+    ) -> ModuleSummary | None:
+        """The module whose ``from m import *`` binds ``name`` in ``module``: the last one that
+        exports it (its ``__all__``, else its public names) and binds it."""
+        seen = seen | {module.module}
+        for star in reversed(module.star_imports):
+            key = self.layout.module(module.module, star) if self.layout is not None else star
+            found = self.modules.get(key)
+            if found is None or found.module in seen:
+                continue
+            exported = found.exports
+            if name not in exported if exported is not None else name.startswith("_"):
+                continue
+            local = f"{found.module}.{name}"
+            if (
+                local in self.functions
+                or local in self.classes
+                or name in found.globals
+                or name in found.imports
+                or self._star_source(found, name, seen) is not None
+            ):
+                return found
         return None
 
     def resolve_qualified(
@@ -747,8 +846,18 @@ class Project:
         return None
 
     def _attribute(self, target: Target | None, rest: str) -> Target | None:
-        if isinstance(target, ClassTarget) and "." not in rest:
-            return self.member(target.qualname, rest, bound=False)
+        """``Cls.rest``: a method, or a class nested in the body of ``Cls`` or of one of its bases
+        (``class C(A.B)``, ``A.B.make()``)."""
+        if not isinstance(target, ClassTarget):
+            return None
+        head, _, tail = rest.partition(".")
+        for klass in self.mro(target.qualname):
+            info = self.classes[klass]
+            if head in info.methods or head in info.jit_attrs:
+                return self.member(klass, head, bound=False) if not tail else None
+            nested = f"{klass}.{head}"
+            if nested in self.classes:
+                return self._attribute(ClassTarget(nested), tail) if tail else ClassTarget(nested)
         return None
 
     def member(

@@ -28,6 +28,7 @@ Callee = tuple[str, ...]
 FuncRef = tuple[Path, Callee]
 
 ITER = "<iter>"  # any item, as iterating yields them
+KEY = "<key>"  # the item at a key or index not known: any of them (not a field)
 _MOST = 16  # references kept per value: beyond, nothing is kept (a registry too big to follow)
 _LONGEST = 8  # parts of a callee: an element of an element of ... of a parameter is not followed
 
@@ -56,7 +57,11 @@ def _deep(callee: Callee, kinds: frozenset[str] | tuple[str, ...]) -> bool:
 
 
 def _matches(step: str, key: str) -> bool:
-    return step == key or (ITER in (step, key) and _is_index(step if key == ITER else key))
+    if step == key:
+        return True
+    if step == KEY:
+        return not key.startswith(".")
+    return ITER in (step, key) and _is_index(step if key == ITER else key)
 
 
 def _is_index(step: str) -> bool:

@@ -191,6 +191,12 @@ class ClassSummary:
     # What its methods store in ``self.attr``, for linking: per attribute, each store's method and
     # what the stored object may be (``object_ref``; none when it is no known object).
     field_objects: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)
+    # The functions its methods store in ``self.attr`` (``self.act = self.relu``, ``self.fn = fn``),
+    # for linking ``self.attr(...)``: per attribute, each store's method and the stored value's
+    # functions (``funcrefs``, named in that method).
+    field_functions: dict[str, tuple[tuple[str, tuple[FuncRef, ...]], ...]] = field(
+        default_factory=dict
+    )
     unhashable: bool = (
         False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
     )
@@ -202,6 +208,10 @@ class ModuleSummary:
     module: str
     is_package: bool
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified target
+    # The modules of its ``from m import *`` (in order; a later one binds over an earlier one), and
+    # the names it exports to one (``__all__`` as a literal; None: its public names).
+    star_imports: tuple[str, ...] = ()
+    exports: tuple[str, ...] | None = None
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     jits: list[JitSpec] = field(default_factory=list)

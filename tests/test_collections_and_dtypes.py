@@ -107,6 +107,34 @@ def test_a_key_added_under_a_condition_of_the_caller(tmp_path: Path) -> None:
     )
 
 
+def test_a_dict_the_loop_fills_before_each_call_has_one_structure(tmp_path: Path) -> None:
+    """``batch = {}`` before the loop and both keys stored in each turn, in either branch, before
+    the call: every call sees the same keys. A key stored after the call is a new key on the
+    second turn, and a key only one branch stores differs until the other has run."""
+    _write(
+        tmp_path,
+        {
+            "steps.py": JIT + "@jax.jit\ndef train_step(state, batch):\n"
+            "    return state + batch['source'].sum() - batch['target'].sum()\n",
+            "loop.py": JIT + "from steps import train_step\n\n\n"
+            "def fit(state, sources, targets, n):\n    batch = {}\n    for step in range(n):\n"
+            "        if step % 2 == 0:\n            batch['source'] = jnp.asarray(next(sources))\n"
+            "            batch['target'] = jnp.asarray(next(targets))\n        else:\n"
+            "            batch['target'] = jnp.asarray(next(sources))\n"
+            "            batch['source'] = jnp.asarray(next(targets))\n"
+            "        state = train_step(state, batch)\n    return state\n\n\n"
+            "def late(state, sources, n):\n    batch = {'source': jnp.zeros(3)}\n"
+            "    for step in range(n):\n        batch['source'] = jnp.asarray(next(sources))\n"
+            "        state = train_step(state, batch)\n"
+            "        batch['target'] = batch['source']\n    return state\n",
+        },
+    )
+    found = _only(tmp_path, ("loop.py", 23, "RTL403"), "warning")
+    assert "batch starts as a dict with keys {source} and is a dict with keys {source, target}" in (
+        found.message
+    )
+
+
 def test_x64_turned_on_in_another_module_makes_int64_and_int32_two_dtypes(tmp_path: Path) -> None:
     files = {
         "ops.py": JIT + "@jax.jit\ndef gather(table, idx):\n    return table[idx]\n\n\n"

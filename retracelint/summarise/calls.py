@@ -4,6 +4,7 @@ the standard library and of array methods."""
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from dataclasses import replace
 from functools import lru_cache
@@ -154,6 +155,7 @@ def _maker_call(target: Callee | None) -> int | None:
     return int(target[1]) if target and target[0] == "ret" else None
 
 
+_BUILTIN_NAMES = frozenset(dir(builtins))
 # Results that may be objects whose attributes are read later: a jitted function's too, as it
 # returns what the function it wraps returns (a NamedTuple, a dataclass of arrays).
 _MAY_BE_OBJECT = frozenset({UNKNOWN, INSTANCE, JIT_OUT, JIT_OUT_WEAK})
@@ -400,7 +402,12 @@ class Calls(PassState):
         if head in summary.imports:
             return not summary.imports[head].startswith(_EXTERNAL)
         qual = f"{self.mod.module}.{head}"
-        return qual in summary.functions or qual in summary.classes or head in summary.globals
+        if qual in summary.functions or qual in summary.classes or head in summary.globals:
+            return True
+        # A name bound by ``from m import *`` of a module of the project (never a builtin's name).
+        return head not in _BUILTIN_NAMES and any(
+            not m.startswith(_EXTERNAL) for m in summary.star_imports
+        )
 
     def callee_ref(self, node: ast.AST) -> Callee | None:
         """The function an expression names (what a transform or lax primitive is handed)."""

@@ -102,7 +102,8 @@ _FUNCTION_TYPES = frozenset({FUNCTION, CLASS, JIT, LAMBDA, PARTIAL, TRANSFORM})
 
 def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
     """The functions ``base[index]`` may be: the item at a literal key or index (a negative one
-    counted from the end of a display of known length), or the items of a slice with literal bounds."""
+    counted from the end of a display of known length), the items of a slice with literal bounds,
+    or any item at a key computed (``handlers[name]``, ``layers[i]``)."""
     if isinstance(index, ast.Slice):
         lower = 0 if index.lower is None else _literal_int(index.lower)
         upper = None if index.upper is None else _literal_int(index.upper)
@@ -117,7 +118,7 @@ def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
         return funcrefs.element(base.refs, str(position))
     if isinstance(index, ast.Constant):
         return funcrefs.element(base.refs, repr(index.value))
-    return EMPTY
+    return funcrefs.element(base.refs, funcrefs.KEY)
 
 
 def _literal_int(node: ast.AST | None) -> int | None:

@@ -103,9 +103,19 @@ class _ModulePass:
                 base = self._resolve_from(node)
                 for alias in node.names:
                     if alias.name == "*":
+                        if base and base not in self.summary.star_imports:
+                            self.summary.star_imports += (base,)
                         continue
                     target = f"{base}.{alias.name}" if base else alias.name
                     imports[alias.asname or alias.name] = target
+            elif isinstance(node, ast.Assign) and _assigns_all(node.targets):
+                self.summary.exports = _literal_names(node.value)
+            elif isinstance(node, ast.AugAssign) and _assigns_all([node.target]):
+                more = _literal_names(node.value)
+                known = self.summary.exports
+                self.summary.exports = (
+                    known + more if known is not None and more is not None else None
+                )
 
     def _resolve_from(self, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -320,3 +330,17 @@ class _ModulePass:
             if wrapper is not None:  # @partial(jax.jit, static_argnums=...)
                 return wrapper, deco.keywords
         return None
+
+
+def _assigns_all(targets: list[ast.expr]) -> bool:
+    return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+
+
+def _literal_names(node: ast.expr) -> tuple[str, ...] | None:
+    """The names of a literal ``__all__``; None when it is computed (its public names stand)."""
+    if not isinstance(node, ast.List | ast.Tuple):
+        return None
+    names = tuple(e.value for e in node.elts if isinstance(e, ast.Constant))
+    return (
+        names if all(isinstance(n, str) for n in names) and len(names) == len(node.elts) else None
+    )

@@ -126,6 +126,12 @@ class Objects(PassState):
         ):
             stores = self.cls.field_objects.get(attr, ())
             self.cls.field_objects[attr] = (*stores, (self.fn.qualname, self.object_refs(value)))
+            refs = value.refs
+            if refs:
+                functions = self.cls.field_functions.get(attr, ())
+                store = (self.fn.qualname, tuple(sorted(refs)))
+                if store not in functions:
+                    self.cls.field_functions[attr] = (*functions, store)
 
     def grow_field(self, value: Value, node: ast.AST) -> Value:
         """A list or array attribute rebuilt larger from itself: per iteration of a loop here, and,
@@ -201,24 +207,33 @@ class Objects(PassState):
         call, whose items are what it yields."""
         if not self.recording or not isinstance(node, ast.Name | ast.Attribute):
             return None
+        objects: tuple[str, ...] = ()
         if iterable.ty == INSTANCE and iterable.ref and not iterable.ref.startswith("<"):
             callee: tuple[str, ...] = ("method", iterable.ref, "__iter__")
         elif iterable.ty in (UNKNOWN, INSTANCE) and objects_of(iterable):
-            callee = ("recv", "__iter__", *self.object_refs(iterable))
+            objects = self.object_refs(iterable)
+            callee = ("recv", "__iter__", *objects)
         else:
             return None
         text = self.mod.pos.text(node)
+        receiver = Arg(iterable, self.loc(node), text)
+        outside = tuple(i for i in self.loops if i != loop)
         site = CallSite(
-            callee=callee,
-            text=f"{text}.__iter__",
-            args=(),
-            kwargs=(),
-            location=self.loc(node),
-            loops=tuple(i for i in self.loops if i != loop),
-            receiver=Arg(iterable, self.loc(node), text),
+            callee, f"{text}.__iter__", (), (), self.loc(node), outside, receiver=receiver
         )
         self.fn.calls.append(site)
-        return len(self.fn.calls) - 1
+        index = len(self.fn.calls) - 1
+        if objects:
+            # Then each item is its __next__'s, an iterator's __iter__ returning the object itself
+            # (a known class's is recorded where the loop binds its item: ``protocol_refs``).
+            callee = ("recv", "__next__", *objects)
+            at = self.loc(node)
+            self.fn.calls.append(
+                CallSite(
+                    callee, f"{text}.__next__", (), (), at, (*outside, loop), receiver=receiver
+                )
+            )
+        return index
 
     # -- what objects are, for the linker ---------------------------------------------------------------
     def object_refs(self, value: Value) -> tuple[str, ...]:

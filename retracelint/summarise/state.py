@@ -26,6 +26,7 @@ from retracelint.values import (
     ParamDep,
     ParamSrc,
     Src,
+    Taint,
     Value,
     objects_of,
 )
@@ -89,6 +90,10 @@ class PassState:
         self.carried_at: set[Location] = set()
         # Names bound to (an item of) a call's result in a loop's recorded walk: (name, call, item).
         self.call_binds: list[tuple[str, int, int | None]] = []
+        # Structure flips between two dicts (``batch = {}`` before a loop that stores
+        # ``batch["x"] = ...``, a key stored in one branch): each side's keys, and how the flip is
+        # said with ``{start}`` and ``{then}``, by flip.
+        self.key_flips: dict[Taint, tuple[frozenset[str], frozenset[str], str]] = {}
         self.contexts: list[
             TraceContext
         ] = []  # trace-context managers around the current statement

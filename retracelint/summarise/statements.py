@@ -4,6 +4,7 @@ what an iteration carries, nested definitions, flips between the kinds a name ta
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -80,6 +81,7 @@ from retracelint.values import (
     Value,
     join,
     kind_sources,
+    structure_kind,
 )
 
 if TYPE_CHECKING:
@@ -321,9 +323,10 @@ class Statements(PassState):
                 node = made[odd].get(name) or made[other - odd].get(name)
                 if node is None:
                     continue
-                what = f"{name} is {first} in one branch and {then} in another"
-                taint = Taint(code, what, self.loc(node), when)
+                said = f"{name} is {{start}} in one branch and {{then}} in another"
+                taint = Taint(code, said.format(start=first, then=then), self.loc(node), when)
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
+                self.note_key_flip(taint, values[0], value, said)
                 break
 
     def s_For(self, node: ast.For) -> None:
@@ -439,9 +442,17 @@ class Statements(PassState):
             code, start, then = flip
             made = made_before.get(name)
             origin = self.loc(made) if made is not None else self.fn.loops[index].location
-            what = f"{name} starts as {start} and is {then}"
-            taint = Taint(code, what, origin, frozenset({LoopSrc(index)}))
+            said = f"{name} starts as {{start}} and is {{then}}"
+            taint = Taint(
+                code, said.format(start=start, then=then), origin, frozenset({LoopSrc(index)})
+            )
             self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
+            self.note_key_flip(taint, before[name], after[name], said)
+
+    def note_key_flip(self, taint: Taint, first: Value, then: Value, said: str) -> None:
+        """Keep the keys of a flip between two dicts, so that storing keys narrows it."""
+        if taint.code == "RTL403" and first.keys is not None and then.keys is not None:
+            self.key_flips[taint] = (frozenset(first.keys), frozenset(then.keys), said)
 
     def note_carried_calls(
         self,
@@ -790,6 +801,30 @@ class Statements(PassState):
         if keys != current.keys:
             self.env[name] = current.with_(keys=keys)
             self.defs[name] = target
+        if literal and any(t in self.key_flips for t in current.shape):
+            self.env[name] = self.env[name].with_(
+                shape=self.filled_keys(name, current.shape, key.value)
+            )  # type: ignore[union-attr]
+
+    def filled_keys(self, name: str, shape: frozenset[Taint], key: str) -> frozenset[Taint]:
+        """The structure flips of dict ``name`` once ``key`` is stored in it: it has the key
+        whichever keys it had, and when both sides then have the same, each execution sees one
+        structure from here on (a loop that fills the dict before it passes it on)."""
+        out = set()
+        for taint in shape:
+            flip = self.key_flips.get(taint)
+            if flip is None:
+                out.add(taint)
+                continue
+            first, then, said = flip[0] | {key}, flip[1] | {key}, flip[2]
+            if first != then:
+                start, end = (
+                    structure_kind(Value(ty=DICT, keys=tuple(sorted(k)))) for k in (first, then)
+                )
+                narrowed = replace(taint, what=said.format(start=start, then=end))
+                self.key_flips[narrowed] = (first, then, said)
+                out.add(narrowed)
+        return frozenset(out)
 
     def rebound(self, name: str, value: Value, source: ast.AST) -> Value:
         """``name = f(..., name, ...)`` or ``name = name[1:]``, where ``name`` comes from the
