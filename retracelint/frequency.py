@@ -56,6 +56,7 @@ class Frequency:
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
+    _callees: dict[str, list[str]] | None = None
     _scripted: frozenset[str] | None = None
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -176,11 +177,12 @@ class Frequency:
         }
 
     def _direct_callees(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for callee, sites in self._direct().items():
-            for caller, _ in sites:
-                out.setdefault(caller, []).append(callee)
-        return out
+        if self._callees is None:
+            self._callees = {}
+            for callee, sites in self._direct().items():
+                for caller, _ in sites:
+                    self._callees.setdefault(caller, []).append(callee)
+        return self._callees
 
     def _traced_roots(self) -> set[str]:
         """Functions whose body runs under a trace when something runs it: jitted functions,
