@@ -13,20 +13,53 @@ entry a concurrent sweep deleted reads a miss and summarises the file again.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import io
 import os
 import pickle
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
-from retracelint import __version__
-from retracelint.summary import ModuleSummary, head_of
+from retracelint import __version__, model, prescan, reuse, values
+from retracelint import summary as summary_module
+from retracelint.model import Location, pickled_location
+from retracelint.summary import HEAD_PICKLING, ModuleSummary, rest_of, whole_of
 
-_FORMAT = 1
-_MAGIC = b"RTLC"
+_FORMAT = 2
+
+
+def _fact_classes(modules: tuple[ModuleType, ...]) -> list[type]:
+    """The classes the fact modules define (not those they import)."""
+    return [
+        obj
+        for module in modules
+        for obj in vars(module).values()
+        if isinstance(obj, type) and obj.__module__ == module.__name__
+    ]
+
+
+_FACTS = _fact_classes((summary_module, values, model, prescan, reuse))
+
+
+def _layout() -> bytes:
+    """A digest of every fact class's fields, in order: an entry written when any was different
+    (another branch, a field added without a new ``_FORMAT``) is a miss, never misread."""
+    digest = hashlib.blake2b(digest_size=6)
+    for cls in _FACTS:
+        names = [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else []
+        digest.update(f"{cls.__module__}.{cls.__qualname__}({','.join(names)})".encode())
+    return digest.hexdigest().encode("ascii")
+
+
+# Starts every entry and index file (whose folder is named by ``_FORMAT``): the layout of the facts
+# it was written with.
+_MAGIC = b"RTLC" + _layout()
+
 _DAY_S = 86_400
 _UNUSED_FOR_S = 30 * _DAY_S  # an entry no run has read or written for this long is deleted
 
@@ -34,7 +67,7 @@ _UNUSED_FOR_S = 30 * _DAY_S  # an entry no run has read or written for this long
 class SummaryCache:
     def __init__(self, folder: Path, salt: str) -> None:
         self.folder = folder / f"v{_FORMAT}"
-        self.salt = f"{__version__}|{_FORMAT}|{salt}".encode()
+        self.salt = _MAGIC + f"|{__version__}|{salt}".encode()
 
     def key(self, content: bytes, path: str, module: str, is_package: bool) -> str:
         """The key of a file's summary; ``content`` is the digest of the file's bytes."""
@@ -111,7 +144,9 @@ class SummaryCache:
         return deleted
 
 
-Encoded = tuple[bytes, bytes]  # the head summary (``summary.head_of``) and the whole one, pickled
+# A summary's head (``summary.HEAD_PICKLING``) and the rest of it (``summary.rest_of``), pickled: each
+# fact is pickled once, and the whole is the head filled in with the rest.
+Encoded = tuple[bytes, bytes]
 
 
 @dataclass(frozen=True)
@@ -119,21 +154,23 @@ class Entry:
     """A cache entry's two pickles. Either can turn out damaged when it is unpickled: a miss, then."""
 
     head_bytes: bytes
-    whole_bytes: bytes
+    rest_bytes: bytes
 
     def head(self) -> ModuleSummary | None:
-        return _summary_or_none(self.head_bytes)
+        try:
+            head = safe_loads(self.head_bytes)
+        except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
+            return None
+        return head if isinstance(head, ModuleSummary) else None
 
     def whole(self) -> ModuleSummary | None:
-        return _summary_or_none(self.whole_bytes)
-
-
-def _summary_or_none(data: bytes) -> ModuleSummary | None:
-    try:
-        summary = safe_loads(data)
-    except Exception:  # a damaged or foreign entry of any kind is a miss, never an error
-        return None
-    return summary if isinstance(summary, ModuleSummary) else None
+        head = self.head()  # a copy of its own, which whole_of fills in
+        if head is None:
+            return None
+        try:
+            return whole_of(head, safe_loads(self.rest_bytes))  # type: ignore[arg-type]
+        except Exception:  # damaged, or not the rest of this head: a miss
+            return None
 
 
 class ResultIndex:
@@ -173,12 +210,23 @@ class ResultIndex:
             pass
 
 
+# How the summary cache pickles facts (a pickler's dispatch table), unlike pickle: the few classes
+# there are most of and that load faster without the names of their fields. And a summary as its
+# head (``summary.HEAD_PICKLING``).
+_PICKLING: dict[type, Callable[..., object]] = {Location: pickled_location}
+_HEAD_PICKLING = {**_PICKLING, **HEAD_PICKLING}
+
+
 def encode(summary: ModuleSummary) -> Encoded:
-    return _dumps(head_of(summary)), _dumps(summary)
+    return _dumps(summary, _HEAD_PICKLING), _dumps(rest_of(summary), _PICKLING)
 
 
-def _dumps(summary: ModuleSummary) -> bytes:
-    return pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL)
+def _dumps(facts: object, dispatch_table: dict[type, Callable[..., object]]) -> bytes:
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = dispatch_table
+    pickler.dump(facts)
+    return out.getvalue()
 
 
 def write_atomic(target: Path, data: bytes) -> None:
@@ -203,28 +251,27 @@ def safe_loads(data: bytes) -> object:
 
 
 class _SafeUnpickler(pickle.Unpickler):
-    """Only retracelint's own fact classes and plain containers: a cache restored from elsewhere (a CI
-    cache from another branch, a shared folder) must not be able to run code when it is read."""
+    """Only retracelint's own fact classes, the functions that rebuild them, and plain containers: a
+    cache restored from elsewhere (a CI cache from another branch, a shared folder) must not be able
+    to run code when it is read."""
 
-    _BUILTINS = frozenset(
-        {"frozenset", "set", "tuple", "list", "dict", "str", "int", "bool", "bytes"}
-    )
-
-    def find_class(self, module: str, name: str) -> type:
-        if module in _FACT_MODULES or (module == "builtins" and name in self._BUILTINS):
-            return super().find_class(module, name)  # type: ignore[no-any-return]
-        raise pickle.UnpicklingError(f"refusing {module}.{name} in a cache entry")
+    def find_class(self, module: str, name: str) -> object:
+        found = _ALLOWED.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"refusing {module}.{name} in a cache entry")
+        return found
 
 
-_FACT_MODULES = frozenset(
-    {
-        "retracelint.summary",
-        "retracelint.values",
-        "retracelint.model",
-        "retracelint.prescan",
-        "retracelint.reuse",
-    }
-)
+_ALLOWED: dict[tuple[str, str], object] = {
+    **{(cls.__module__, cls.__qualname__): cls for cls in _FACTS},
+    **{
+        ("builtins", cls.__name__): cls
+        for cls in (frozenset, set, tuple, list, dict, str, int, bool, bytes)
+    },
+    # what rebuilds the facts that are not pickled as classes (see _PICKLING)
+    ("retracelint.model", "unpickled_location"): model.unpickled_location,
+    ("retracelint.summary", "_unloaded"): summary_module._unloaded,
+}
 
 
 def ensure_gitignore(folder: Path) -> None:

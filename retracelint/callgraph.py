@@ -182,8 +182,8 @@ class Project:
 
     def function(self, qualname: str) -> FunctionSummary:
         """The function with everything the propagation reads: its calls' arguments and what it
-        returns. A module read from the cache as a head (``summary.head_of``) is loaded whole the
-        first time one of its functions is asked for; linking needs only the heads."""
+        returns. A module read from the cache as a head (``summary.HEAD_PICKLING``) is loaded whole
+        the first time one of its functions is asked for; linking needs only the heads."""
         module = self.owner[qualname]
         if module.head:
             self._load_whole(module)

@@ -144,7 +144,7 @@ class Summaries:
         return self.cache.get(self.key(item, digest)) if self.cache is not None else None
 
     def cached_head(self, item: Input) -> ModuleSummary | None:
-        """The head of ``item``'s cached summary (see ``summary.head_of``); ``whole`` gives the rest."""
+        """The head of ``item``'s cached summary (``summary.HEAD_PICKLING``); ``whole`` gives the rest."""
         entry = self.cache.entry(self.key(item)) if self.cache is not None else None
         return self.head(item, entry) if entry is not None else None
 

@@ -10,8 +10,8 @@ from the executor's thread as each finishes, so it never waits for this process.
 while the workers run: the engine hands over the files that surely matter before the relevance
 pre-scan has decided about the others.
 
-A worker returns each summary as the cache entry it writes (``cache.Entry``: the head and the whole,
-pickled once); this process unpickles the head, a third of the work, and the whole only if the
+A worker returns each summary as the cache entry it writes (``cache.Entry``: the head and the rest,
+pickled once); this process unpickles the head, a third of the work, and the rest only if the
 propagation asks for that module. If the workers cannot start (a sandbox, a frozen app) or die (killed
 for memory), their chunks are done here: a slower run, never a lost one.
 """
@@ -158,8 +158,8 @@ class Pool:
                 for task in chunk:
                     out[task.index] = here(task)
                 continue
-            for task, (head, whole) in zip(chunk, encoded, strict=True):
-                out[task.index] = arrived(task, Entry(head, whole))
+            for task, (head, rest) in zip(chunk, encoded, strict=True):
+                out[task.index] = arrived(task, Entry(head, rest))
 
     def _start(self) -> None:
         try:

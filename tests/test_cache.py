@@ -103,8 +103,8 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     entries[0].write_bytes(entries[0].read_bytes()[:20])  # truncated
     entries[1].write_bytes(b"not a pickle at all")
     # So that the summaries are read, not the whole-run indexes.
-    shutil.rmtree(cache / "v1" / "runs")
-    shutil.rmtree(cache / "v1" / "projects")
+    shutil.rmtree(cache / "v2" / "runs")
+    shutil.rmtree(cache / "v2" / "projects")
     run = analyse([str(pkg)], settings)
     assert finding_keys(run) == expected
     assert run.cache_hits == len(entries) - 2
@@ -122,7 +122,7 @@ def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: 
         and again.summaries == []
         and again.cache_hits == again.files
     )
-    (run_entry,) = (cache / "v1" / "runs").iterdir()
+    (run_entry,) = (cache / "v2" / "runs").iterdir()
     run_entry.write_bytes(b"garbage")  # a damaged index entry is a miss: everything is linked again
     assert finding_keys(analyse([str(pkg)], settings)) == finding_keys(first)
     (pkg / "main.py").write_text(MAIN.replace("range(1, 10)", "range(1, 20)"), encoding="utf-8")
@@ -134,7 +134,7 @@ def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: 
 
 
 def _entries(cache: Path) -> list[Path]:
-    return sorted(p for p in (cache / "v1").glob("??/*.pickle"))
+    return sorted(p for p in (cache / "v2").glob("??/*.pickle"))
 
 
 def _age(path: Path, days: float) -> None:
@@ -158,19 +158,19 @@ def test_entries_unused_for_30_days_are_swept_once_a_day(tmp_path: Path) -> None
     _age(kept, 40)  # old, but the next relink reads it, which marks it used
     (pkg / "helpers.py").write_text(HELPERS_SLICE + "\n\ndef more():\n    return 1\n")
 
-    _age(cache / "v1" / "last-sweep", 0.5)  # swept half a day ago: not again yet
+    _age(cache / "v2" / "last-sweep", 0.5)  # swept half a day ago: not again yet
     analyse([str(pkg)], settings)
     assert all(path.exists() for path in stale)
 
-    _age(cache / "v1" / "last-sweep", 2)
+    _age(cache / "v2" / "last-sweep", 2)
     (pkg / "helpers.py").write_text(HELPERS_SLICE + "\n\ndef other():\n    return 2\n")
     run = analyse([str(pkg)], settings)
     assert not any(path.exists() for path in stale)
     assert kept.exists()
     assert finding_keys(run) == expected
     # What is left still serves a run: the same findings, no file summarised again.
-    shutil.rmtree(cache / "v1" / "runs")
-    shutil.rmtree(cache / "v1" / "projects")
+    shutil.rmtree(cache / "v2" / "runs")
+    shutil.rmtree(cache / "v2" / "projects")
     warm = analyse([str(pkg)], settings)
     assert finding_keys(warm) == expected
     assert warm.cache_hits == 3  # main, model, helpers; __init__ is only checked for syntax

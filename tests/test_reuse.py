@@ -141,7 +141,7 @@ def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_pa
 def test_a_damaged_manifest_is_ignored(project: Path, tmp_path: Path, damage: bytes) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    for entry in (cache / "v1" / "projects").iterdir():
+    for entry in (cache / "v2" / "projects").iterdir():
         entry.write_bytes(damage)
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
@@ -173,8 +173,8 @@ def test_linking_from_cached_heads_finds_what_a_fresh_run_finds(
     settings = Settings(cache_dir=str(cache), jobs=1)
     fresh = analyse([str(root)], Settings(cache=False, jobs=1))
     analyse([str(root)], settings)
-    shutil.rmtree(cache / "v1" / "runs")
-    shutil.rmtree(cache / "v1" / "projects")
+    shutil.rmtree(cache / "v2" / "runs")
+    shutil.rmtree(cache / "v2" / "projects")
     from_heads = analyse([str(root)], settings)
     # Files the pre-scan leaves out are only syntax-checked: they have no head.
     assert all(s.head for s in from_heads.summaries if s.functions)
@@ -186,11 +186,12 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
 ) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    shutil.rmtree(cache / "v1" / "runs")
-    shutil.rmtree(cache / "v1" / "projects")
+    shutil.rmtree(cache / "v2" / "runs")
+    shutil.rmtree(cache / "v2" / "projects")
     for entry in cache.rglob("*.pickle"):
         data = entry.read_bytes()
-        entry.write_bytes(data[:-16] + b"\xff" * 16)  # the whole summary comes last in an entry
+        # the rest of the summary comes last in an entry
+        entry.write_bytes(data[:-16] + b"\xff" * 16)
     again, _ = _runs(project, cache)
     assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again

@@ -21,6 +21,7 @@ import pytest
 
 import retracelint.checks as checks
 import retracelint.engine as engine
+from retracelint.cache import safe_loads
 from retracelint.config import Settings
 from retracelint.engine import analyse
 
@@ -682,8 +683,8 @@ def test_analysed_code_is_never_imported_or_executed(tmp_path: Path) -> None:
 # -- the cache -------------------------------------------------------------------------------------
 def cached_run(tree: Path, cache: Path) -> tuple[list[tuple[str, int, int, str]], int]:
     """A run that reads the per-file summary cache: the whole-run indexes are dropped first."""
-    shutil.rmtree(cache / "v1" / "runs", ignore_errors=True)
-    shutil.rmtree(cache / "v1" / "projects", ignore_errors=True)
+    shutil.rmtree(cache / "v2" / "runs", ignore_errors=True)
+    shutil.rmtree(cache / "v2" / "projects", ignore_errors=True)
     settings = Settings(cache=True, cache_dir=str(cache), jobs=1)
     result = analyse([str(tree)], settings)
     found = sorted(
@@ -721,26 +722,74 @@ def test_damaged_cache_entries_are_ignored_and_rebuilt(tmp_path: Path, damage: s
     assert cached_run(tree, cache) == (expected, 3)  # and the entries were rewritten
 
 
-def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path) -> None:
+def _calling(module: str, name: str, *args: str) -> bytes:
+    """A pickle that calls ``module.name(*args)`` when it is loaded (protocol 4: a dotted name
+    reaches an attribute of an attribute)."""
+
+    def text(value: str) -> bytes:
+        data = value.encode()
+        return pickle.BINUNICODE + len(data).to_bytes(4, "little") + data
+
+    call = text(module) + text(name) + pickle.STACK_GLOBAL
+    return (
+        b"\x80\x04"
+        + call
+        + pickle.MARK
+        + b"".join(map(text, args))
+        + pickle.TUPLE
+        + pickle.REDUCE
+        + b"."
+    )
+
+
+def _poison(entry: Path, payload: bytes) -> None:
+    """Make ``entry`` a well-formed entry of its key (magic, key, head size) whose head and rest are
+    both ``payload``, so that the payload reaches the unpickler."""
+    header = entry.read_bytes().split(b"\n", 1)[0] + b"\n"
+    entry.write_bytes(header + len(payload).to_bytes(8, "little") + payload + payload)
+
+
+@pytest.mark.parametrize(
+    "module, name",
+    [
+        ("shutil", "copyfile"),
+        # builtins' exec, reached through a fact module's imports (re imports enum, which on
+        # Python 3.11 imports builtins): a cache that trusted whole modules ran this
+        ("retracelint.prescan", "re.enum.bltns.exec"),
+    ],
+)
+def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path, module: str, name: str) -> None:
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"a.py": WITNESS})
     expected, _ = cached_run(tree, cache)
     marker = tmp_path / "PWNED"
+    args = (
+        (os.devnull, str(marker))
+        if name == "copyfile"
+        else (f"open({str(marker)!r}, 'w').close()",)
+    )
     for entry in entries(cache):
-        # The entry's own header (magic and key), so that the payload reaches the unpickler.
-        header = entry.read_bytes().split(b"\n", 1)[0] + b"\n"
-        entry.write_bytes(header + pickle.dumps(_Payload(str(marker))))
+        _poison(entry, _calling(module, name, *args))
     found, _ = cached_run(tree, cache)
     assert not marker.exists()
     assert found == expected
 
 
-class _Payload:
-    def __init__(self, marker: str) -> None:
-        self.marker = marker
-
-    def __reduce__(self):
-        return (shutil.copyfile, (os.devnull, self.marker))
+@pytest.mark.parametrize(
+    "module, name",
+    [
+        ("retracelint.values", "replace"),  # dataclasses.replace, imported by a fact module
+        ("retracelint.prescan", "re"),  # a module that a fact module imports
+        ("retracelint.model", "Location.__init__"),  # a method of a fact class
+        ("retracelint.model", "unpickled_location.__globals__.get"),  # a rebuilder's globals
+        ("builtins", "eval"),
+    ],
+)
+def test_a_cache_entry_names_only_fact_classes_and_what_rebuilds_them(
+    module: str, name: str
+) -> None:
+    with pytest.raises(pickle.UnpicklingError, match="refusing"):
+        safe_loads(_calling(module, name, "x"))
 
 
 def test_a_cache_entry_of_another_file_is_not_trusted(tmp_path: Path) -> None:
