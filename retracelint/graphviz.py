@@ -205,7 +205,12 @@ def call_graph(project: Project) -> dict[str, list[str]]:
     def name(qualname: str) -> str:
         return qualname.removesuffix(".<module>").replace(".<locals>", "")
 
+    first: dict[str, dict[str, int]] = {}  # by caller: each callee and the first call of it
+    for callee, sites in project.callers.items():
+        for caller, index in sites:
+            calls = first.setdefault(caller, {})
+            calls[callee] = min(index, calls.get(callee, index))
     out: dict[str, list[str]] = {name(q): [] for q in project.functions}
-    for caller, callee in project.graph.edges:
-        out[name(caller)].append(name(callee))
+    for caller, calls in first.items():
+        out[name(caller)] = [name(c) for c in sorted(calls, key=lambda c: (calls[c], c))]
     return out
