@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -31,7 +30,7 @@ from retracelint.summarise.sizes import (
     _RangeLoop,
     _substitute,
 )
-from retracelint.summarise.state import PassState
+from retracelint.summarise.state import PassState, handler_of
 from retracelint.summarise.syntax import (
     _BIG_DISPLAY,
     _DISPLAYS,
@@ -154,11 +153,6 @@ def _other_shape(a: Value, b: Value) -> int | bool | None:
     return False if not axes else axes[0] if len(axes) == 1 else None
 
 
-# The e_ method of each (pass class, node class), None where there is none (see ``expr``).
-_UNSEEN = object()
-_HANDLERS: dict[tuple[type, type], Callable[..., Value] | None] = {}
-
-
 class Expressions(PassState):
     """Expressions and their abstract values: names, attributes, displays, comprehensions, arithmetic,"""
 
@@ -167,11 +161,7 @@ class Expressions(PassState):
         if node is None:
             return UNKNOWN_VALUE
         kind = type(node)
-        # Looked up once per class and kind of node: expr runs about a million times on a large
-        # project, and building the method's name and binding it each time showed in profiles.
-        handler = _HANDLERS.get((type(self), kind), _UNSEEN)
-        if handler is _UNSEEN:
-            handler = _HANDLERS[type(self), kind] = getattr(type(self), "e_" + kind.__name__, None)
+        handler = handler_of(type(self), kind, "e_")
         if handler is not None:
             value = handler(self, node)
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.

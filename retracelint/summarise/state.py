@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint.model import Location
@@ -49,9 +49,12 @@ def _parameter(name: str, annotation: str | None) -> Value:
     )
 
 
-# The s_ method of each (pass class, statement class), None where there is none (see ``block``).
-_UNSEEN = object()
-_STATEMENT_HANDLERS: dict[tuple[type, type], Callable[..., None] | None] = {}
+@cache
+def handler_of(pass_class: type, kind: type, prefix: str) -> Callable[..., object] | None:
+    """The method of ``pass_class`` that reads a node of class ``kind`` (``s_If``, ``e_Call``), None
+    where there is none: looked up once per pair, as the walk asks about a million times on a large
+    project, and building the method's name each time showed in profiles."""
+    return getattr(pass_class, prefix + kind.__name__, None)
 
 
 class PassState:
@@ -122,12 +125,7 @@ class PassState:
 
     def block(self, body: list[ast.stmt]) -> None:
         for stmt in body:
-            kind = type(stmt)
-            # Looked up once per class and kind of statement, as ``expr`` does for expressions.
-            handler = _STATEMENT_HANDLERS.get((type(self), kind), _UNSEEN)
-            if handler is _UNSEEN:
-                handler = getattr(type(self), "s_" + kind.__name__, None)
-                _STATEMENT_HANDLERS[type(self), kind] = handler
+            handler = handler_of(type(self), type(stmt), "s_")
             if handler is not None:
                 handler(self, stmt)
             else:
