@@ -286,7 +286,7 @@ def summarise_all(
                 ]
                 sure += batch
                 pool.add(misses(batch))
-        # Linking needs networkx, 0.09 s to import: imported now, while the workers parse.
+        # Imported now, while the workers parse (networkx is imported only if a graph is drawn).
         import retracelint.callgraph  # noqa: F401
 
         found = known or relevance(inputs, source, layout, previous)
