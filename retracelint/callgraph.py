@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left, insort
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -309,28 +309,30 @@ class Project:
         since (the callers of a function, the targets of a call site), and links again only what
         changed: after the first round, a few dozen of the 14,000 sites that read the callers change
         (speed corpus). It finds what resolving them all finds (``_round`` says why)."""
-        pending = self._link_names()
-        self._position = {site: at for at, site in enumerate(pending)}  # the order of every round
+        deferred = self._link_names()
+        pending = dict.fromkeys(deferred)  # the sites of the next round
+        self._position = {site: at for at, site in enumerate(deferred)}  # the order of every round
         self._connect()
         self._jit_reads.clear()  # read while round 0 was still finding the targets
         for round_ in range(_MAX_ROUNDS):
             # The last round leaves the lookups that ``jit_binding`` reuses afterwards cached as
-            # resolving every site does: it resolves them all.
+            # resolving every site does: it resolves them all, as the first does.
             whole = round_ == _MAX_ROUNDS - 1
-            before = dict(self.site_targets), dict(self._rank)
+            before = dict(self.site_targets)  # ranks stay: a site that enters again gets a new one
             try:
-                changed, unsettled = self._round(pending, whole)
+                changed, settled = self._round(pending, skipping=round_ > 0 and not whole)
                 if changed and not whole:
                     self._connect_changes(changed)
             except _Diverged:
-                self.site_targets, self._rank = before
-                changed, unsettled = self._round(pending, whole=True)
+                self.site_targets = before
+                changed, settled = self._round(pending, skipping=False)
                 whole = True
             if not changed:
                 break
             if whole:
                 self._connect()
-            pending = unsettled
+            for site in settled:
+                del pending[site]
         self._refs, self._bindings, self._reads, self._risky = {}, {}, _Reads(self._clock), set()
         self.callers = _reordered(self.callers, self._callee_order.moved, self._first_callee)
         self.jit_callers = _reordered(self.jit_callers, self._jit_order.moved, self._first_jit)
@@ -366,11 +368,12 @@ class Project:
         return deferred
 
     def _round(
-        self, pending: list[Site], whole: bool
+        self, pending: dict[Site, None], skipping: bool
     ) -> tuple[dict[Site, tuple[Target, ...]], list[Site]]:
-        """Resolve the call sites of ``pending`` again: all of them (``whole``), or those whose last
-        resolution read a link that changed since. Returns the sites whose targets changed (with
-        their targets before) and those whose targets may change as more calls are linked.
+        """Resolve the call sites of ``pending`` again: all of them, or (``skipping``) those whose
+        last resolution read a link that changed since. Returns the sites whose targets changed
+        (with their targets before) and those settled: their targets no longer change as more
+        calls are linked.
 
         A round that leaves sites as they were finds what a whole one finds, although a whole one
         caches the lookups of every site and later sites reuse them: a lookup finds what it read,
@@ -381,45 +384,43 @@ class Project:
         cached as they were before). A lookup that met a cycle found what it found by the order the
         sites came in: its sites are not left, so the lookups of the cycle are done in this order."""
         self._refs, self._bindings, self._types, self._risky = {}, {}, {}, set()
-        skipping = not whole and bool(self._site_reads)  # the first round resolves them all
-        work, left = pending, set()  # the sites resolved, those left as they were
+        work: Iterable[Site] = pending
+        working: Container[Site] = pending
         if skipping:
-            waiting = set(pending)
-            self._dirty &= waiting
             work = sorted(self._dirty, key=self._position.__getitem__)
-            left = waiting.difference(work)
+            working = set(work)
         changed: dict[Site, tuple[Target, ...]] = {}
-        settled: set[Site] = set()
+        settled: list[Site] = []
         for site in work:
             last = self._site_reads.get(site)
             reads = self._reads = _Reads(self._clock)
             targets = self._site_targets(*site)
             if skipping and reads.height > _SHORT:
                 raise _Diverged
-            self._record(site, last, reads)
+            # A method of an object typed once by the callers linked first is not resolved again.
+            if not reads.depends & _CALLERS or (targets and self._method_call(site)):
+                settled.append(site)
+                self._forget(site, last)
+            else:
+                self._record(site, last, reads)
             before = self.site_targets.get(site, ())
             if targets != before:
                 changed[site] = before
                 self._clock += 1
                 position = self._position[site]
                 if any(
-                    reader in left and self._position[reader] < position
+                    reader not in working and self._position[reader] < position
                     for reader in self._readers.get(site, ())
                 ):
                     self._risky.add(site)  # read by a site left as it was, before it in the round
                 self._set_targets(site, targets)
                 self._changed(site)
-            # A method of an object typed once by the callers linked first is not resolved again.
-            if not reads.depends & _CALLERS or (targets and self._method_call(site)):
-                settled.add(site)
-        return changed, [site for site in pending if site not in settled] if settled else pending
+        return changed, settled
 
     def _record(self, site: Site, last: _Reads | None, reads: _Reads) -> None:
-        """Keep what resolving call ``site`` read (``last``: what it read before)."""
+        """Keep what resolving call ``site`` read (``last``: what it read before), by link."""
+        self._unread(site, last)
         self._site_reads[site] = reads
-        if last is not None and last.links:
-            for link in last.links:
-                self._readers[link].discard(site)
         for link in reads.links or ():
             readers = self._readers.get(link)
             if readers is None:
@@ -430,6 +431,17 @@ class Project:
             self._dirty.discard(site)
         else:
             self._dirty.add(site)
+
+    def _forget(self, site: Site, last: _Reads | None) -> None:
+        """Drop what resolving call ``site`` read last (``last``): it is not resolved again."""
+        self._unread(site, last)
+        self._site_reads.pop(site, None)
+        self._dirty.discard(site)
+
+    def _unread(self, site: Site, last: _Reads | None) -> None:
+        if last is not None and last.links:
+            for link in last.links:
+                self._readers[link].discard(site)
 
     def _changed(self, link: str | Site) -> None:
         """``link`` (the callers of a function, the targets of a call site) changed just now: the
