@@ -29,6 +29,7 @@ from retracelint.summary import (
     JitSpec,
     ModuleSummary,
     Param,
+    loaded,
 )
 from retracelint.values import INSTANCE
 
@@ -208,10 +209,11 @@ class Project:
     def __init__(
         self,
         summaries: list[ModuleSummary],
-        whole: Callable[[ModuleSummary], ModuleSummary] | None = None,
+        load: Callable[[ModuleSummary, str], ModuleSummary | None] | None = None,
         layout: ImportLayout | None = None,
     ) -> None:
-        self._whole = whole  # loads the whole summary of a module given as a head
+        # Fills in a function of a module given as a head (or returns the module summarised again).
+        self._load = load
         # Module keys are unique in a project (``discover``); the layout says which module an import
         # names from each file. Without one, a dotted name is the module's key.
         self.layout = layout
@@ -275,20 +277,22 @@ class Project:
 
     def function(self, qualname: str) -> FunctionSummary:
         """The function with everything the propagation reads: its calls' arguments and what it
-        returns. A module read from the cache as a head (``summary.HEAD_PICKLING``) is loaded whole
-        the first time one of its functions is asked for; linking needs only the heads."""
-        module = self.owner[qualname]
-        if module.head:
-            self._load_whole(module)
+        returns. A function read from the cache as a head (``summary.HEAD_PICKLING``) is filled in
+        the first time it is asked for; linking needs only the heads."""
+        fn = self.functions[qualname]
+        if not loaded(fn):
+            self._fill_in(qualname)
         return self.functions[qualname]
 
-    def _load_whole(self, head: ModuleSummary) -> None:
-        if self._whole is None:
+    def _fill_in(self, qualname: str) -> None:
+        head = self.owner[qualname]
+        if self._load is None:
             raise RuntimeError(f"retracelint: no whole summary for {head.module}")
-        whole = self._whole(head)
-        if self.modules.get(head.module) is head:
-            self.modules[head.module] = whole
-        self._register(whole)
+        whole = self._load(head, qualname)
+        if whole is not None:
+            if self.modules.get(head.module) is head:
+                self.modules[head.module] = whole
+            self._register(whole)
 
     def _register(self, summary: ModuleSummary) -> None:
         for qualname, fn in summary.functions.items():
