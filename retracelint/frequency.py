@@ -168,12 +168,10 @@ class Frequency:
 
     def _direct_callers(self) -> dict[str, list[tuple[str, int]]]:
         """Each function's call sites that run its body (a jitted function's callers do not)."""
-        project = self.project
+        target_to = self.project.target_to
         return {
-            callee: [
-                site for site in sites if not isinstance(project.target_to(site, callee), JitTarget)
-            ]
-            for callee, sites in project.callers.items()
+            callee: [site for site in sites if not isinstance(target_to(site, callee), JitTarget)]
+            for callee, sites in self.project.callers.items()
         }
 
     def _direct_callees(self) -> dict[str, list[str]]:
@@ -262,9 +260,10 @@ def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
 
 def _is_test(qualname: str, path: str) -> bool:
     """A test function of pytest or unittest: ``test*`` in a file named ``test_*.py``/``*_test.py``."""
+    if not qualname.rpartition(".")[2].startswith("test"):
+        return False
     file = path.replace("\\", "/").rpartition("/")[2]
-    name = qualname.rpartition(".")[2]
-    return name.startswith("test") and (file.startswith("test_") or file.endswith("_test.py"))
+    return file.startswith("test_") or file.endswith("_test.py")
 
 
 def where(location: Location) -> str:
