@@ -219,6 +219,8 @@ class Frequency:
         runtime = self.runtime
         loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
         for callee, sites in sorted(self._direct().items()):
+            if callee not in runtime:
+                continue
             call = next(
                 (
                     project.functions[caller].calls[index]
@@ -228,7 +230,7 @@ class Frequency:
                 None,
             )
             # A memoised function runs once per distinct argument, not once per call.
-            if callee in runtime and call is not None and not project.functions[callee].memoised:
+            if call is not None and not project.functions[callee].memoised:
                 loops[callee] = Driver(
                     f"each call of {short_name(callee)}(), called in the loop at"
                     f" {where(call.location)}",
@@ -255,7 +257,8 @@ class Frequency:
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
-    return any(fn.loops[loop].repeats for loop in fn.calls[index].loops)
+    loops = fn.calls[index].loops
+    return bool(loops) and any(fn.loops[loop].repeats for loop in loops)
 
 
 def _is_test(qualname: str, path: str) -> bool:
