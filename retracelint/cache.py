@@ -28,7 +28,7 @@ from types import ModuleType
 from retracelint import __version__, model, prescan, reuse, values
 from retracelint import summary as summary_module
 from retracelint.model import Location, pickled_location
-from retracelint.summary import HEAD_PICKLING, ModuleSummary, rest_of, whole_of
+from retracelint.summary import HEAD_PICKLING, FunctionRest, ModuleSummary, rest_of, whole_of
 
 _FORMAT = 2
 
@@ -145,13 +145,14 @@ class SummaryCache:
 
 
 # A summary's head (``summary.HEAD_PICKLING``) and the rest of it (``summary.rest_of``), pickled: each
-# fact is pickled once, and the whole is the head filled in with the rest.
+# fact is pickled once, and the whole is the head filled in with the rest. The rest is a pickle per
+# function (``_dumps_each``), so that a function can be filled in without unpickling its module's.
 Encoded = tuple[bytes, bytes]
 
 
 @dataclass(frozen=True)
 class Entry:
-    """A cache entry's two pickles. Either can turn out damaged when it is unpickled: a miss, then."""
+    """A cache entry's two parts. Either can turn out damaged when it is unpickled: a miss, then."""
 
     head_bytes: bytes
     rest_bytes: bytes
@@ -167,10 +168,28 @@ class Entry:
         head = self.head()  # a copy of its own, which whole_of fills in
         if head is None:
             return None
-        try:
-            return whole_of(head, safe_loads(self.rest_bytes))  # type: ignore[arg-type]
-        except Exception:  # damaged, or not the rest of this head: a miss
+        rests = [self.rest(index) for index in range(len(head.functions))]
+        if any(rest is None for rest in rests):
             return None
+        try:
+            return whole_of(head, rests)  # type: ignore[arg-type]
+        except Exception:  # not the rest of this head: a miss
+            return None
+
+    def rest(self, index: int) -> FunctionRest | None:
+        """What the head leaves out of its function ``index`` (in order); None when damaged."""
+        data = self.rest_bytes
+        count = int.from_bytes(data[:4], "little")
+        if index >= count or len(data) < 4 + 4 * count:
+            return None
+        ends = 4 + 4 * count
+        start = int.from_bytes(data[4 * index : 4 * index + 4], "little") if index else 0
+        end = int.from_bytes(data[4 + 4 * index : 8 + 4 * index], "little")
+        try:
+            rest = safe_loads(data[ends + start : ends + end])
+        except Exception:  # damaged or foreign: a miss
+            return None
+        return rest if isinstance(rest, tuple) and len(rest) == 4 else None  # type: ignore[return-value]
 
 
 class ResultIndex:
@@ -218,7 +237,7 @@ _HEAD_PICKLING = {**_PICKLING, **HEAD_PICKLING}
 
 
 def encode(summary: ModuleSummary) -> Encoded:
-    return _dumps(summary, _HEAD_PICKLING), _dumps(rest_of(summary), _PICKLING)
+    return _dumps(summary, _HEAD_PICKLING), _dumps_each(rest_of(summary), _PICKLING)
 
 
 def _dumps(facts: object, dispatch_table: dict[type, Callable[..., object]]) -> bytes:
@@ -227,6 +246,22 @@ def _dumps(facts: object, dispatch_table: dict[type, Callable[..., object]]) -> 
     pickler.dispatch_table = dispatch_table
     pickler.dump(facts)
     return out.getvalue()
+
+
+def _dumps_each(
+    items: list[FunctionRest], dispatch_table: dict[type, Callable[..., object]]
+) -> bytes:
+    """A pickle of each item, one after the other, behind their count and where each ends (4 bytes
+    each): ``Entry.rest`` unpickles one alone."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = dispatch_table
+    ends = bytearray(len(items).to_bytes(4, "little"))
+    for item in items:
+        pickler.dump(item)
+        pickler.clear_memo()  # each pickle stands alone
+        ends += out.tell().to_bytes(4, "little")
+    return bytes(ends) + out.getvalue()
 
 
 def write_atomic(target: Path, data: bytes) -> None:

@@ -29,6 +29,7 @@ from retracelint.summary import (
     JitSpec,
     ModuleSummary,
     Param,
+    loaded,
 )
 from retracelint.values import INSTANCE
 
@@ -208,10 +209,11 @@ class Project:
     def __init__(
         self,
         summaries: list[ModuleSummary],
-        whole: Callable[[ModuleSummary], ModuleSummary] | None = None,
+        load: Callable[[ModuleSummary, str], ModuleSummary | None] | None = None,
         layout: ImportLayout | None = None,
     ) -> None:
-        self._whole = whole  # loads the whole summary of a module given as a head
+        # Fills in a function of a module given as a head (or returns the module summarised again).
+        self._load = load
         # Module keys are unique in a project (``discover``); the layout says which module an import
         # names from each file. Without one, a dotted name is the module's key.
         self.layout = layout
@@ -263,7 +265,7 @@ class Project:
         self._jit_order: _Order[tuple[str, int]] = _Order(None)
         self._definers: dict[str, list[str]] | None = None
         self._subclass_index: dict[str, list[str]] | None = None
-        self._calls_at: dict[str, dict[Location, Site]] = {}
+        self._calls_at: dict[str, dict[tuple[int, int, int, int], Site]] = {}
         self._by_path: dict[str, ModuleSummary] | None = None
         self._registered: dict[str, tuple[str, ...]] = {}
         for summary in self.modules.values():
@@ -275,20 +277,22 @@ class Project:
 
     def function(self, qualname: str) -> FunctionSummary:
         """The function with everything the propagation reads: its calls' arguments and what it
-        returns. A module read from the cache as a head (``summary.HEAD_PICKLING``) is loaded whole
-        the first time one of its functions is asked for; linking needs only the heads."""
-        module = self.owner[qualname]
-        if module.head:
-            self._load_whole(module)
+        returns. A function read from the cache as a head (``summary.HEAD_PICKLING``) is filled in
+        the first time it is asked for; linking needs only the heads."""
+        fn = self.functions[qualname]
+        if not loaded(fn):
+            self._fill_in(qualname)
         return self.functions[qualname]
 
-    def _load_whole(self, head: ModuleSummary) -> None:
-        if self._whole is None:
+    def _fill_in(self, qualname: str) -> None:
+        head = self.owner[qualname]
+        if self._load is None:
             raise RuntimeError(f"retracelint: no whole summary for {head.module}")
-        whole = self._whole(head)
-        if self.modules.get(head.module) is head:
-            self.modules[head.module] = whole
-        self._register(whole)
+        whole = self._load(head, qualname)
+        if whole is not None:
+            if self.modules.get(head.module) is head:
+                self.modules[head.module] = whole
+            self._register(whole)
 
     def _register(self, summary: ModuleSummary) -> None:
         for qualname, fn in summary.functions.items():
@@ -345,24 +349,27 @@ class Project:
         whose names turned out to depend on it."""
         known: dict[tuple[str, Callee], tuple[Target, ...] | None] = {}
         deferred: list[Site] = []
+        site_targets, owner = self.site_targets, self.owner
         for qualname, fn in self.functions.items():
-            module = self.owner[qualname]
+            module = owner[qualname].module
             for index, call in enumerate(fn.calls):
-                if call.alternatives or call.callee[0] in _ALONG_THE_GRAPH:
+                callee = call.callee
+                kind = callee[0]
+                if call.alternatives or kind in _ALONG_THE_GRAPH:
                     deferred.append((qualname, index))
                     continue
-                key = (module.module, call.callee) if call.callee[0] not in _PER_CLASS else None
+                key = (module, callee) if kind not in _PER_CLASS else None
                 targets = known.get(key) if key is not None else None
                 if targets is None:
                     reads = self._reads = _Reads(self._clock)
-                    targets = self.resolve_ref(fn, call.callee)
+                    targets = self.resolve_ref(fn, callee)
                     if reads.depends:  # a module-level value that is a decorated def, say
                         deferred.append((qualname, index))
                         key = None
                     if key is not None:
                         known[key] = targets
                 if targets:
-                    self.site_targets[qualname, index] = targets
+                    site_targets[qualname, index] = targets
         self._rank = {site: rank for rank, site in enumerate(self.site_targets)}
         self._ranks = len(self._rank)
         return deferred
@@ -939,8 +946,7 @@ class Project:
         line, col, end_line, end_col, item, path = rest.split(":", 5)
         if item or path:
             return None
-        at = Location(module.path, int(line), int(col), int(end_line), int(end_col))
-        found = self.call_at(at)
+        found = self._call_at(module.path, (int(line), int(col), int(end_line), int(end_col)))
         if found is None:
             return None
         index = found[1]
@@ -1007,18 +1013,25 @@ class Project:
 
     def call_at(self, location: Location) -> Site | None:
         """The function and call index of the call at ``location``, anywhere in the project."""
-        calls = self._calls_at.get(location.path)
+        span = (location.line, location.col, location.end_line, location.end_col)
+        return self._call_at(location.path, span)
+
+    def _call_at(self, path: str, span: tuple[int, int, int, int]) -> Site | None:
+        """``call_at`` of the location in file ``path`` that starts and ends at ``span``: keyed by
+        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``)."""
+        calls = self._calls_at.get(path)
         if calls is None:
             # By module, when first asked: linking asks of a few modules only.
             if self._by_path is None:
                 self._by_path = {module.path: module for module in self.modules.values()}
-            module = self._by_path.get(location.path)
-            calls = self._calls_at[location.path] = {
-                call.location: (qualname, index)
+            module = self._by_path.get(path)
+            calls = self._calls_at[path] = {
+                (at.line, at.col, at.end_line, at.end_col): (qualname, index)
                 for qualname, fn in (module.functions.items() if module is not None else ())
                 for index, call in enumerate(fn.calls)
+                if (at := call.location).path == path
             }
-        return calls.get(location)
+        return calls.get(span)
 
     def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
         """Each linked call of ``fn``: the caller, the call, and how many leading parameters it

@@ -27,7 +27,7 @@ from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
-from retracelint.summary import ModuleSummary
+from retracelint.summary import ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
@@ -118,6 +118,7 @@ class Summaries:
     tokens: re.Pattern[bytes]
     parsed: int = 0  # files parsed in this run, here or in the workers
     _entries: dict[str, tuple[Input, Entry]] = field(default_factory=dict)  # of the heads read
+    _indices: dict[str, dict[str, int]] = field(default_factory=dict)  # of their functions, by path
 
     @classmethod
     def open(cls, settings: Settings) -> Summaries:
@@ -144,7 +145,7 @@ class Summaries:
         return self.cache.get(self.key(item, digest)) if self.cache is not None else None
 
     def cached_head(self, item: Input) -> ModuleSummary | None:
-        """The head of ``item``'s cached summary (``summary.HEAD_PICKLING``); ``whole`` gives the rest."""
+        """The head of ``item``'s cached summary (``summary.HEAD_PICKLING``); ``load`` gives the rest."""
         entry = self.cache.entry(self.key(item)) if self.cache is not None else None
         return self.head(item, entry) if entry is not None else None
 
@@ -155,14 +156,23 @@ class Summaries:
             self._entries[item.file.path] = (item, entry)
         return head
 
-    def whole(self, head: ModuleSummary) -> ModuleSummary:
-        """The whole summary of a module read as a head (``callgraph.Project`` asks on first use)."""
+    def load(self, head: ModuleSummary, qualname: str) -> ModuleSummary | None:
+        """Fill in function ``qualname`` of ``head``, a module read as a head (``callgraph.Project``
+        asks on first use). None when done; the module summarised again when the head was sound but
+        the rest of the function is damaged."""
         item, entry = self._entries[head.path]
-        whole = entry.whole()
-        if whole is None:  # the head was sound but the rest is damaged: summarise it again
-            self.parsed += 1
-            whole = self.make(self.task(0, item))
-        return whole
+        index = self._indices.get(head.path)
+        if index is None:
+            index = self._indices[head.path] = {name: at for at, name in enumerate(head.functions)}
+        rest = entry.rest(index[qualname])
+        if rest is not None:
+            try:
+                fill_in(head.functions[qualname], rest)
+                return None
+            except (ValueError, TypeError):  # not the rest of this function: damaged
+                pass
+        self.parsed += 1
+        return self.make(self.task(0, item))
 
     def make(self, task: Task) -> ModuleSummary:
         """Summarise in this process, and cache the result."""
@@ -480,7 +490,7 @@ def _linked(
     from retracelint.checks import run_checks
     from retracelint.propagate import Propagation
 
-    project = Project(summaries, whole=source.whole, layout=layout)
+    project = Project(summaries, load=source.load, layout=layout)
     findings = run_checks(project, Propagation(project))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     records = {

@@ -168,12 +168,10 @@ class Frequency:
 
     def _direct_callers(self) -> dict[str, list[tuple[str, int]]]:
         """Each function's call sites that run its body (a jitted function's callers do not)."""
-        project = self.project
+        target_to = self.project.target_to
         return {
-            callee: [
-                site for site in sites if not isinstance(project.target_to(site, callee), JitTarget)
-            ]
-            for callee, sites in project.callers.items()
+            callee: [site for site in sites if not isinstance(target_to(site, callee), JitTarget)]
+            for callee, sites in self.project.callers.items()
         }
 
     def _direct_callees(self) -> dict[str, list[str]]:
@@ -221,6 +219,8 @@ class Frequency:
         runtime = self.runtime
         loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
         for callee, sites in sorted(self._direct().items()):
+            if callee not in runtime:
+                continue
             call = next(
                 (
                     project.functions[caller].calls[index]
@@ -230,7 +230,7 @@ class Frequency:
                 None,
             )
             # A memoised function runs once per distinct argument, not once per call.
-            if callee in runtime and call is not None and not project.functions[callee].memoised:
+            if call is not None and not project.functions[callee].memoised:
                 loops[callee] = Driver(
                     f"each call of {short_name(callee)}(), called in the loop at"
                     f" {where(call.location)}",
@@ -257,14 +257,16 @@ class Frequency:
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
-    return any(fn.loops[loop].repeats for loop in fn.calls[index].loops)
+    loops = fn.calls[index].loops
+    return bool(loops) and any(fn.loops[loop].repeats for loop in loops)
 
 
 def _is_test(qualname: str, path: str) -> bool:
     """A test function of pytest or unittest: ``test*`` in a file named ``test_*.py``/``*_test.py``."""
+    if not qualname.rpartition(".")[2].startswith("test"):
+        return False
     file = path.replace("\\", "/").rpartition("/")[2]
-    name = qualname.rpartition(".")[2]
-    return name.startswith("test") and (file.startswith("test_") or file.endswith("_test.py"))
+    return file.startswith("test_") or file.endswith("_test.py")
 
 
 def where(location: Location) -> str:

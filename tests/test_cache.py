@@ -10,8 +10,11 @@ from pathlib import Path
 
 from run_keys import finding_keys
 
+from retracelint.cache import Entry, encode
 from retracelint.config import Settings
 from retracelint.engine import analyse
+from retracelint.summarise import SummaryOptions, summarise
+from retracelint.summary import fill_in, loaded
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -109,6 +112,33 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     assert finding_keys(run) == expected
     assert run.cache_hits == len(entries) - 2
     assert (cache / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
+
+
+def test_each_function_of_a_cached_head_is_filled_in_alone() -> None:
+    """A head's functions are filled in one by one, each from a pickle of its own: one damaged
+    function's rest is a miss for that function only."""
+    summary = summarise(MAIN.encode(), "pkg/main.py", "pkg.main", False, SummaryOptions())
+    head_bytes, rest_bytes = encode(summary)
+    names = list(summary.functions)
+    assert "pkg.main.main" in names and len(names) >= 2
+    index = names.index("pkg.main.main")
+    entry = Entry(head_bytes, rest_bytes)
+    head = entry.head()
+    assert head is not None and not any(loaded(fn) for fn in head.functions.values())
+    rest = entry.rest(index)
+    assert rest is not None
+    fill_in(head.functions["pkg.main.main"], rest)
+    assert head.functions["pkg.main.main"] == summary.functions["pkg.main.main"]
+    assert [loaded(fn) for fn in head.functions.values()] == [n == index for n in range(len(names))]
+    assert entry.whole() == summary
+    count = len(names)
+    start = int.from_bytes(rest_bytes[4 * index : 4 * index + 4], "little") if index else 0
+    at = 4 + 4 * count + start
+    damaged = Entry(head_bytes, rest_bytes[:at] + b"\xff" * 8 + rest_bytes[at + 8 :])
+    assert damaged.rest(index) is None
+    assert all(damaged.rest(i) is not None for i in range(count) if i != index)
+    assert damaged.whole() is None
+    assert damaged.rest(count) is None
 
 
 def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: Path) -> None:

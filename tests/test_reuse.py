@@ -190,8 +190,9 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
     shutil.rmtree(cache / "v2" / "projects")
     for entry in cache.rglob("*.pickle"):
         data = entry.read_bytes()
-        # the rest of the summary comes last in an entry
-        entry.write_bytes(data[:-16] + b"\xff" * 16)
+        # After the header line, the head's size, the head, then the rest of the summary: damaged.
+        start = data.index(b"\n") + 9 + int.from_bytes(data[data.index(b"\n") + 1 :][:8], "little")
+        entry.write_bytes(data[:start] + b"\xff" * (len(data) - start))
     again, _ = _runs(project, cache)
     assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
