@@ -11,7 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -267,7 +267,9 @@ def summarise_all(
         return out
 
     processes = settings.jobs or os.cpu_count() or 1
-    with Pool(processes, source.options, source.cache, _PARALLEL_MIN_FILES) as pool:
+    # What this process summarises is cached a pack of files at a time, as a worker's chunk is.
+    batched = source.cache.batched() if source.cache is not None else nullcontext()
+    with batched, Pool(processes, source.options, source.cache, _PARALLEL_MIN_FILES) as pool:
         if known is not None:
             sure = [i for i, item in enumerate(inputs) if known.sure(item.file.path)]
             pool.add(misses(sure))

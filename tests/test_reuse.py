@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cache_files import entry_files, store, stored
 from run_keys import finding_keys
 
 from retracelint.config import Settings
@@ -128,7 +129,7 @@ def test_a_syntax_error_in_a_file_the_prescan_leaves_out_is_reported(tmp_path: P
 def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    for entry in cache.rglob("*.pickle"):
+    for entry in entry_files(cache):
         entry.unlink()  # the edited file's old summary is needed to compare
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
@@ -188,10 +189,9 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
     first, _ = _runs(project, cache)
     shutil.rmtree(cache / "v2" / "runs")
     shutil.rmtree(cache / "v2" / "projects")
-    for entry in cache.rglob("*.pickle"):
-        data = entry.read_bytes()
-        # the rest of the summary comes last in an entry
-        entry.write_bytes(data[:-16] + b"\xff" * 16)
+    for entry in entry_files(cache):
+        found = stored(entry)
+        store(entry, found.head_bytes, found.rest_bytes[:-16] + b"\xff" * 16)
     again, _ = _runs(project, cache)
     assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
