@@ -35,7 +35,9 @@ def wrapper_tokens(wrappers: Iterable[str]) -> re.Pattern[bytes]:
     (``lax``: its own names, ``map``, ``cond``, would keep nearly every file)."""
     eager = {name.split(".")[-2] for name, t in TRACING_APIS.items() if t.caches_by_identity}
     words = sorted({name.rpartition(".")[2] for name in wrappers} | eager)
-    return re.compile(rb"\b(?:" + b"|".join(re.escape(w.encode()) for w in words) + rb")\b")
+    # No \b in front: the regular expression engine then skips to the bytes a word can start with,
+    # twice as fast as trying every position (``names_wrapper`` checks the start instead).
+    return re.compile(rb"(?:" + b"|".join(re.escape(w.encode()) for w in words) + rb")\b")
 
 
 def imported_modules(source: bytes, module: str, is_package: bool) -> set[str]:
@@ -95,7 +97,17 @@ class Scan:
 
 
 def names_wrapper(source: bytes, tokens: re.Pattern[bytes]) -> bool:
-    return tokens.search(source) is not None
+    """Whether ``source`` has one of the words of ``tokens`` (``wrapper_tokens``) as a word of its own.
+    A match inside a longer word (``unjit``) is skipped: a word found after it, within it, would
+    follow a word character too."""
+    for match in tokens.finditer(source):
+        start = match.start()
+        if not start or source[start - 1] not in _WORD_BYTES:
+            return True
+    return False
+
+
+_WORD_BYTES = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")  # \w
 
 
 def scan(source: bytes, module: str, is_package: bool, tokens: re.Pattern[bytes]) -> Scan:

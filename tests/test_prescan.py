@@ -12,7 +12,14 @@ from retracelint.config import Settings
 from retracelint.discover import SourceFile
 from retracelint.engine import Run, analyse
 from retracelint.jitspec import BUILTIN_WRAPPERS
-from retracelint.prescan import Scan, imported_modules, relevant, scan, wrapper_tokens
+from retracelint.prescan import (
+    Scan,
+    imported_modules,
+    names_wrapper,
+    relevant,
+    scan,
+    wrapper_tokens,
+)
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -64,6 +71,21 @@ def test_unconnected_files_are_left_out_and_linked_ones_kept(tmp_path: Path) -> 
     sources["tools/report.py"] = b"import app.web\n"
     keep = relevant(sourcefiles, _scans(sourcefiles, sources))
     assert {"tools/report.py", "app/web.py", "app/model.py"} <= keep
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        (b"step = jax.jit(f)", True),
+        (b"from jax import lax", True),
+        (b"@filter_jit\ndef f(x): ...", True),
+        (b"\xc3\xa9 = 1\njit(f)", True),  # after a line of non-ASCII text
+        (b"x = relax(unjit(_jit(jitter, my_filter_jit, pjitted)))", False),  # only inside words
+        (b"x = unjit(y) + jit(z)", True),  # a word of its own after a word that holds it
+    ],
+)
+def test_a_wrapper_is_named_only_by_a_word_of_its_own(text: bytes, names: bool) -> None:
+    assert names_wrapper(text, wrapper_tokens(BUILTIN_WRAPPERS)) is names
 
 
 def test_imports_are_read_in_every_spelling() -> None:
