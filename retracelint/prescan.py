@@ -12,7 +12,7 @@ cannot tell, is kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from retracelint.discover import ImportLayout, SourceFile
@@ -44,8 +44,9 @@ def imported_modules(source: bytes, module: str, is_package: bool) -> set[str]:
     """Every module a file may reach, as dotted names: ``from a import b`` gives ``a`` and ``a.b``;
     ``import a.b`` gives ``a.*`` (the bound name ``a`` reaches every module below it)."""
     out: set[str] = set()
-    source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # old Mac line ends too
-    for match in _IMPORT.finditer(source):
+    if b"\r" in source:
+        source = source.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # old Mac line ends too
+    for match in _imports(source):
         if match.group("mods") is not None:
             for part in match.group("mods").split(b","):
                 name = part.strip().split()[0] if part.strip() else b""
@@ -62,6 +63,22 @@ def imported_modules(source: bytes, module: str, is_package: bool) -> set[str]:
                 name = part.decode("ascii", "replace")
                 out.add(f"{base}.{name}" if base else name)
     return out
+
+
+def _imports(source: bytes) -> Iterator[re.Match[bytes]]:
+    """What ``_IMPORT.finditer`` finds, a fifth of the time: tried only at the start of each line
+    that holds the word ``import`` (as each match's first line does), not at every position."""
+    tried, end = -1, 0  # the line tried last; where the last match ended (matches never overlap)
+    at = source.find(b"import")
+    while at >= 0:
+        line = source.rfind(b"\n", 0, at) + 1
+        if line != tried and line >= end:
+            tried = line
+            match = _IMPORT.match(source, line)
+            if match is not None:
+                yield match
+                end = match.end()
+        at = source.find(b"import", at + 6)
 
 
 def _absolute(target: str, module: str, is_package: bool) -> str:

@@ -99,8 +99,11 @@ from .x import (
 )
 from ..up import w, \\
     v
+def f():
+    message = "import this"; from_ = "from nowhere import nothing"
+    \timport   json
 """
-    assert imported_modules(source, "pkg.sub.mod", is_package=False) >= {
+    expected = {
         "jax.*",
         "numpy.*",
         "a.*",
@@ -110,7 +113,12 @@ from ..up import w, \\
         "pkg.sub.x.z",
         "pkg.up.w",
         "pkg.up.v",
+        "json.*",
     }
+    for text in (source, source.replace(b"\n", b"\r\n")):
+        found = imported_modules(text, "pkg.sub.mod", is_package=False)
+        assert found >= expected
+        assert not {name for name in found if "this" in name or "nowhere" in name}  # strings
 
 
 def _scans(files: list[SourceFile], sources: dict[str, bytes]) -> dict[str, Scan | None]:
