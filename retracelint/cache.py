@@ -5,9 +5,9 @@ process summarised, go into one file, written under a temporary name and then ha
 key of each entry it holds, so a reader never sees half a pack and two concurrent runs at worst both
 link the same entry. A pack starts with an index (each entry's key and sizes): a reader opened under
 one key reads the index and its own entry, never the others, and trusts no entry whose key the index
-does not give. Why packs: creating a file costs about as much as all the bytes of a summary (ext4
-allocating an inode: 0.02-1 ms, up to 1.5 s of system time per cold run of the speed corpus), while a
-hard link only adds a name. Where hard links are not supported, each entry is a pack of its own. An
+does not give. Why packs: creating a file can cost more than writing a summary's bytes (ext4
+allocating an inode: 0.02-1 ms of system time each, up to 2 s for the 1,575 entries of a cold run of
+the speed corpus), while a hard link only adds a name. Where hard links are not supported, each entry is a pack of its own. An
 entry that cannot be read or unpickled (truncated, corrupted, from another Python) is ignored and
 rewritten under its key.
 
@@ -77,7 +77,7 @@ _UNUSED_FOR_S = 30 * _DAY_S  # an entry no run has read or written for this long
 _COUNT = struct.Struct("<I")
 _ROW = struct.Struct("<40sQQQ")
 _ROWS_START = len(_MAGIC) + _COUNT.size
-_READ_AHEAD = 16_384  # read first: the index of a pack of 256 entries, a small entry whole
+_READ_AHEAD = 16_384  # read first: the index of a pack of 255 entries, a small entry whole
 # A batch is written as a pack each time it holds this much, or this many entries (whose index the
 # first read of an entry then holds).
 _PACK_BYTES = 4 * 1024 * 1024
