@@ -20,6 +20,8 @@ from retracelint.values import (
 
 
 def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):  # the most common case, without building a list
+        return node.id
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
