@@ -26,8 +26,14 @@ _AXES = re.compile(r"\bndim\b|\.shape\b|\bshape\)|\baxes\b")
 
 
 def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Value]:
-    """The environment after a loop: each name may hold its value from before or from the body."""
-    return {**before, **{n: join(before[n], v) if n in before else v for n, v in after.items()}}
+    """The environment after a loop (or branches): each name may hold its value from before or from
+    the body (from one branch or the other)."""
+    out = dict(before)
+    for name, value in after.items():
+        known = out.get(name)
+        if known is not value:  # most names keep the same value: no join to call
+            out[name] = value if known is None else join(known, value)
+    return out
 
 
 def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:
