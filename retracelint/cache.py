@@ -78,8 +78,8 @@ _COUNT = struct.Struct("<I")
 _ROW = struct.Struct("<40sQQQ")
 _ROWS_START = len(_MAGIC) + _COUNT.size
 _READ_AHEAD = 16_384  # read first: the index of a pack of 255 entries, a small entry whole
-# A batch is written as a pack each time it holds this much, or this many entries (whose index the
-# first read of an entry then holds).
+# A batch is written as a pack each time it holds this much. A pack holds at most this many entries:
+# the first read of an entry then holds the index (and a file takes a limited number of links).
 _PACK_BYTES = 4 * 1024 * 1024
 _PACK_ENTRIES = 200
 
@@ -165,7 +165,12 @@ class SummaryCache:
         self.put_many(batch)
 
     def put_many(self, entries: list[tuple[str, Encoded]]) -> None:
-        """Store summaries encoded by ``encode``, each under its key, as one pack (see above)."""
+        """Store summaries encoded by ``encode``, each under its key, in packs (see above) of at most
+        ``_PACK_ENTRIES``."""
+        for start in range(0, len(entries), _PACK_ENTRIES):
+            self._put_pack(entries[start : start + _PACK_ENTRIES])
+
+    def _put_pack(self, entries: list[tuple[str, Encoded]]) -> None:
         if len(entries) <= 1:
             for key, encoded in entries:
                 write_atomic(self._file(key), _pack([(key, encoded)]))

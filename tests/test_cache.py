@@ -12,6 +12,7 @@ import pytest
 from cache_files import entry_files, replace
 from run_keys import finding_keys
 
+import retracelint.cache as cache_module
 from retracelint.cache import SummaryCache
 from retracelint.config import Settings
 from retracelint.engine import analyse
@@ -212,10 +213,16 @@ def _encoded(i: int) -> tuple[bytes, bytes]:
     return f"head {i} ".encode() * (i % 7 + 1), f"rest {i} ".encode() * (i * 97 % 5000)
 
 
-def test_a_pack_serves_each_of_its_entries_and_no_other_key(tmp_path: Path) -> None:
+@pytest.mark.parametrize("most", [200, 1000])  # packs of 200 and 100 entries; one of 300
+def test_a_pack_serves_each_of_its_entries_and_no_other_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int
+) -> None:
+    # A pack of 300 entries has an index of 19 KB, longer than a reader reads first.
+    monkeypatch.setattr(cache_module, "_PACK_ENTRIES", most)
     cache = SummaryCache(tmp_path, "salt")
     keys = [cache.key(bytes([i % 256, i // 256]), f"m{i}.py", f"m{i}", False) for i in range(300)]
-    cache.put_many([(key, _encoded(i)) for i, key in enumerate(keys)])  # an index of 19 KB
+    cache.put_many([(key, _encoded(i)) for i, key in enumerate(keys)])
+    assert len({path.stat().st_ino for path in entry_files(tmp_path)}) == (2 if most == 200 else 1)
     for i, key in enumerate(keys):
         entry = cache.entry(key)
         assert entry is not None and (entry.head_bytes, entry.rest_bytes) == _encoded(i)
