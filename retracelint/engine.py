@@ -11,7 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -227,9 +227,15 @@ class Relevance:
 
 
 def relevance(
-    inputs: list[Input], source: Summaries, layout: ImportLayout, previous: Manifest | None
+    inputs: list[Input],
+    source: Summaries,
+    layout: ImportLayout,
+    previous: Manifest | None,
+    scans: dict[str, Scan | None] | None = None,
 ) -> Relevance:
-    scans = {item.file.path: source.scan(item, previous) for item in inputs}
+    """Which files the pre-scan keeps; ``scans``: every file's scan, when already made."""
+    if scans is None:
+        scans = {item.file.path: source.scan(item, previous) for item in inputs}
     if not source.settings.prescan:
         return Relevance(scans, None)
     unchanged = (
@@ -277,29 +283,31 @@ def summarise_all(
         return out
 
     processes = settings.jobs or os.cpu_count() or 1
-    with Pool(processes, source.options, source.cache, _PARALLEL_MIN_FILES) as pool:
+    # What this process summarises is cached a pack of files at a time, as a worker's chunk is.
+    batched = source.cache.batched() if source.cache is not None else nullcontext()
+    scans: dict[str, Scan | None] | None = None  # made here unless ``known``
+    with batched, Pool(processes, source.options, source.cache, _PARALLEL_MIN_FILES) as pool:
         if known is not None:
             sure = [i for i, item in enumerate(inputs) if known.sure(item.file.path)]
             pool.add(misses(sure))
         else:
             # Largest files first, a batch at a time: the workers start on the biggest files while
-            # this process still looks for wrapper names in the others.
+            # this process still scans the others.
             sure = []
+            scans = {}
             by_size = sorted(range(len(inputs)), key=lambda i: -len(inputs[i].source or b""))
             for start in range(0, len(by_size), _SCAN_BATCH):
-                batch = [
-                    i
-                    for i in by_size[start : start + _SCAN_BATCH]
-                    if not settings.prescan
-                    or inputs[i].source is None
-                    or prescan.names_wrapper(inputs[i].source or b"", source.tokens)
-                ]
+                batch = []
+                for i in by_size[start : start + _SCAN_BATCH]:
+                    scan = scans[inputs[i].file.path] = source.scan(inputs[i], previous)
+                    if not settings.prescan or scan is None or scan.names_wrapper:
+                        batch.append(i)
                 sure += batch
                 pool.add(misses(batch))
         # Imported now, while the workers parse (networkx is imported only if a graph is drawn).
         import retracelint.callgraph  # noqa: F401
 
-        found = known or relevance(inputs, source, layout, previous)
+        found = known or relevance(inputs, source, layout, previous, scans)
         taken = set(sure)
         rest = []
         for i, item in enumerate(inputs):

@@ -71,13 +71,14 @@ def _context() -> BaseContext | None:
 def summarise_chunk(
     chunk: Chunk, options: SummaryOptions, cache: SummaryCache | None
 ) -> list[Encoded]:
-    """In a worker: summarise, store in the cache, and return the pickled summaries."""
-    out = []
-    for task in chunk:
-        encoded = encode(summarise(task.source, task.path, task.module, task.is_package, options))
-        if cache is not None:
-            cache.put(task.key, encoded)
-        out.append(encoded)
+    """In a worker: summarise, store in the cache (the chunk as one pack), and return the pickled
+    summaries."""
+    out = [
+        encode(summarise(task.source, task.path, task.module, task.is_package, options))
+        for task in chunk
+    ]
+    if cache is not None:
+        cache.put_many([(task.key, encoded) for task, encoded in zip(chunk, out, strict=True)])
     return out
 
 

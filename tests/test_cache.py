@@ -8,9 +8,12 @@ import shutil
 import time
 from pathlib import Path
 
+import pytest
+from cache_files import entry_files, replace
 from run_keys import finding_keys
 
-from retracelint.cache import Entry, encode
+import retracelint.cache as cache_module
+from retracelint.cache import Entry, SummaryCache, encode
 from retracelint.config import Settings
 from retracelint.engine import analyse
 from retracelint.summarise import SummaryOptions, summarise
@@ -101,10 +104,10 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     settings = Settings(cache_dir=str(cache))
     expected = finding_keys(analyse([str(pkg)], settings))
-    entries = sorted(cache.rglob("*.pickle"))
+    entries = entry_files(cache)
     assert entries
-    entries[0].write_bytes(entries[0].read_bytes()[:20])  # truncated
-    entries[1].write_bytes(b"not a pickle at all")
+    replace(entries[0], entries[0].read_bytes()[:20])  # truncated
+    replace(entries[1], b"not a pickle at all")
     # So that the summaries are read, not the whole-run indexes.
     shutil.rmtree(cache / "v2" / "runs")
     shutil.rmtree(cache / "v2" / "projects")
@@ -163,10 +166,6 @@ def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: 
     assert ignored.findings == []  # settings that decide findings are part of the key
 
 
-def _entries(cache: Path) -> list[Path]:
-    return sorted(p for p in (cache / "v2").glob("??/*.pickle"))
-
-
 def _age(path: Path, days: float) -> None:
     then = time.time() - days * 86_400
     os.utime(path, (then, then))
@@ -177,10 +176,13 @@ def test_entries_unused_for_30_days_are_swept_once_a_day(tmp_path: Path) -> None
     cache = tmp_path / "cache"
     settings = Settings(cache_dir=str(cache), jobs=1)
     expected = finding_keys(analyse([str(pkg)], settings))
-    entries = _entries(cache)
+    entries = entry_files(cache)
     assert len(entries) == 3  # main, model and helpers; __init__ is left out by the pre-scan
-    # An entry of an older version of a file, and one of another version of retracelint.
-    stale = [entries[0].with_name("0" * 40 + ".pickle"), entries[1].with_name("1" * 40 + ".pickle")]
+    # An entry of an older version of a file, one of another version of retracelint, and one kept
+    # as entries were before packs (a folder of two characters).
+    stale = [entries[0].with_name("0" * 40 + ".entry"), entries[1].with_name("1" * 40 + ".entry")]
+    stale.append(cache / "v2" / "ab" / f"{'a' * 40}.pickle")
+    stale[-1].parent.mkdir()
     for path, source in zip(stale, entries, strict=False):
         shutil.copy(source, path)
         _age(path, 31)
@@ -204,3 +206,78 @@ def test_entries_unused_for_30_days_are_swept_once_a_day(tmp_path: Path) -> None
     warm = analyse([str(pkg)], settings)
     assert finding_keys(warm) == expected
     assert warm.cache_hits == 3  # main, model, helpers; __init__ is only checked for syntax
+
+
+def test_a_cold_run_writes_a_file_per_pack_of_entries_and_each_entry_is_its_own(
+    tmp_path: Path,
+) -> None:
+    # Enough modules for a worker: it caches each chunk of files as one pack, as this process
+    # caches what it summarises.
+    src = tmp_path / "src"
+    pkg = _project(src, HELPERS_SLICE)
+    for i in range(30):
+        (pkg / f"model{i}.py").write_text(MODEL.replace("step", f"step{i}"), encoding="utf-8")
+    cache = tmp_path / "cache"
+    settings = Settings(cache_dir=str(cache), jobs=2, prescan=False)
+    expected = finding_keys(analyse([str(pkg)], settings))
+    assert expected
+    entries = entry_files(cache)
+    assert len(entries) == 34  # every module, __init__ too without the pre-scan
+    assert len({path.stat().st_ino for path in entries}) < len(entries) / 4
+    assert not list(cache.glob("v2/*/.tmp*"))  # the packs' temporary names are gone
+    shutil.rmtree(cache / "v2" / "runs")
+    shutil.rmtree(cache / "v2" / "projects")
+    warm = analyse([str(pkg)], settings)
+    assert finding_keys(warm) == expected and warm.cache_hits == warm.files
+    # One entry damaged: that file alone is summarised again, the rest of its pack still serves.
+    replace(entries[0], b"garbage")
+    shutil.rmtree(cache / "v2" / "runs")
+    shutil.rmtree(cache / "v2" / "projects")
+    again = analyse([str(pkg)], settings)
+    assert finding_keys(again) == expected and again.cache_hits == again.files - 1
+
+
+def _encoded(i: int) -> tuple[bytes, bytes]:
+    """Distinct head and rest bytes, some larger than what a reader reads first."""
+    return f"head {i} ".encode() * (i % 7 + 1), f"rest {i} ".encode() * (i * 97 % 5000)
+
+
+@pytest.mark.parametrize("most", [200, 1000])  # packs of 200 and 100 entries; one of 300
+def test_a_pack_serves_each_of_its_entries_and_no_other_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int
+) -> None:
+    # A pack of 300 entries has an index of 19 KB, longer than a reader reads first.
+    monkeypatch.setattr(cache_module, "_PACK_ENTRIES", most)
+    cache = SummaryCache(tmp_path, "salt")
+    keys = [cache.key(bytes([i % 256, i // 256]), f"m{i}.py", f"m{i}", False) for i in range(300)]
+    cache.put_many([(key, _encoded(i)) for i, key in enumerate(keys)])
+    assert len({path.stat().st_ino for path in entry_files(tmp_path)}) == (2 if most == 200 else 1)
+    for i, key in enumerate(keys):
+        entry = cache.entry(key)
+        assert entry is not None and (entry.head_bytes, entry.rest_bytes) == _encoded(i)
+    (path,) = [p for p in entry_files(tmp_path) if p.name.startswith(keys[0])]
+    shutil.copy(path, path.with_name("f" * 40 + ".entry"))  # the pack under a key it lacks
+    assert cache.entry("f" * 40) is None
+    # Written again (a concurrent run): each name now holds the new pack, whole.
+    cache.put_many([(key, (b"new", b"")) for key in keys[:3]])
+    entry = cache.entry(keys[1])
+    assert entry is not None and entry.head_bytes == b"new"
+    assert cache.entry(keys[4]) is not None
+    assert not list(tmp_path.glob("v2/*/.tmp*"))
+
+
+def test_without_hard_links_each_entry_is_a_file_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(source: str, target: object) -> None:
+        raise PermissionError("no hard links on this file system")
+
+    monkeypatch.setattr(os, "link", refused)
+    cache = SummaryCache(tmp_path, "salt")
+    keys = [cache.key(bytes([i]), f"m{i}.py", f"m{i}", False) for i in range(5)]
+    cache.put_many([(key, _encoded(i)) for i, key in enumerate(keys)])
+    for i, key in enumerate(keys):
+        entry = cache.entry(key)
+        assert entry is not None and (entry.head_bytes, entry.rest_bytes) == _encoded(i)
+    assert len({path.stat().st_ino for path in entry_files(tmp_path)}) == 5
+    assert not list(tmp_path.glob("v2/*/.tmp*"))

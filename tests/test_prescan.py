@@ -12,7 +12,14 @@ from retracelint.config import Settings
 from retracelint.discover import SourceFile
 from retracelint.engine import Run, analyse
 from retracelint.jitspec import BUILTIN_WRAPPERS
-from retracelint.prescan import Scan, imported_modules, relevant, scan, wrapper_tokens
+from retracelint.prescan import (
+    Scan,
+    imported_modules,
+    names_wrapper,
+    relevant,
+    scan,
+    wrapper_tokens,
+)
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -66,6 +73,21 @@ def test_unconnected_files_are_left_out_and_linked_ones_kept(tmp_path: Path) -> 
     assert {"tools/report.py", "app/web.py", "app/model.py"} <= keep
 
 
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        (b"step = jax.jit(f)", True),
+        (b"from jax import lax", True),
+        (b"@filter_jit\ndef f(x): ...", True),
+        (b"\xc3\xa9 = 1\njit(f)", True),  # after a line of non-ASCII text
+        (b"x = relax(unjit(_jit(jitter, my_filter_jit, pjitted)))", False),  # only inside words
+        (b"x = unjit(y) + jit(z)", True),  # a word of its own after a word that holds it
+    ],
+)
+def test_a_wrapper_is_named_only_by_a_word_of_its_own(text: bytes, names: bool) -> None:
+    assert names_wrapper(text, wrapper_tokens(BUILTIN_WRAPPERS)) is names
+
+
 def test_imports_are_read_in_every_spelling() -> None:
     source = b"""\
 import jax, numpy as np
@@ -77,8 +99,11 @@ from .x import (
 )
 from ..up import w, \\
     v
+def f():
+    message = "import this"; from_ = "from nowhere import nothing"
+    \timport   json
 """
-    assert imported_modules(source, "pkg.sub.mod", is_package=False) >= {
+    expected = {
         "jax.*",
         "numpy.*",
         "a.*",
@@ -88,7 +113,12 @@ from ..up import w, \\
         "pkg.sub.x.z",
         "pkg.up.w",
         "pkg.up.v",
+        "json.*",
     }
+    for text in (source, source.replace(b"\n", b"\r\n")):
+        found = imported_modules(text, "pkg.sub.mod", is_package=False)
+        assert found >= expected
+        assert not {name for name in found if "this" in name or "nowhere" in name}  # strings
 
 
 def _scans(files: list[SourceFile], sources: dict[str, bytes]) -> dict[str, Scan | None]:

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cache_files import entry_files, store, stored
 from run_keys import finding_keys
 
 from retracelint.config import Settings
@@ -128,7 +129,7 @@ def test_a_syntax_error_in_a_file_the_prescan_leaves_out_is_reported(tmp_path: P
 def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    for entry in cache.rglob("*.pickle"):
+    for entry in entry_files(cache):
         entry.unlink()  # the edited file's old summary is needed to compare
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
@@ -188,11 +189,11 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
     first, _ = _runs(project, cache)
     shutil.rmtree(cache / "v2" / "runs")
     shutil.rmtree(cache / "v2" / "projects")
-    for entry in cache.rglob("*.pickle"):
-        data = entry.read_bytes()
-        # After the header line, the head's size, the head, then the rest of the summary: damaged.
-        start = data.index(b"\n") + 9 + int.from_bytes(data[data.index(b"\n") + 1 :][:8], "little")
-        entry.write_bytes(data[:start] + b"\xff" * (len(data) - start))
+    for entry in entry_files(cache):
+        found = stored(entry)
+        # All of the rest damaged: each function's part is a pickle of its own, and the propagation
+        # asks for only some of them.
+        store(entry, found.head_bytes, b"\xff" * len(found.rest_bytes))
     again, _ = _runs(project, cache)
     assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cache_files import entry_files, replace, store, stored
 
 import retracelint.checks as checks
 import retracelint.engine as engine
@@ -693,10 +694,6 @@ def cached_run(tree: Path, cache: Path) -> tuple[list[tuple[str, int, int, str]]
     return found, result.cache_hits
 
 
-def entries(cache: Path) -> list[Path]:
-    return sorted(cache.rglob("*.pickle"))
-
-
 @pytest.mark.parametrize(
     "damage",
     ["truncate", "empty", "random", "magic_then_garbage", "wrong_type", "old_format"],
@@ -705,18 +702,22 @@ def test_damaged_cache_entries_are_ignored_and_rebuilt(tmp_path: Path, damage: s
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"a.py": WITNESS, "b.py": WITNESS, "c.py": CLEAN})
     expected, hits = cached_run(tree, cache)
-    assert hits == 0 and len(entries(cache)) == 3
-    for entry in entries(cache):
+    assert hits == 0 and len(entry_files(cache)) == 3
+    for entry in entry_files(cache):
         data = entry.read_bytes()
-        entry.write_bytes(
+        # Its own bytes: the file may be a pack that holds the other entries too.
+        found = stored(entry)
+        rest_start = data.index(found.head_bytes + found.rest_bytes) + len(found.head_bytes)
+        replace(
+            entry,
             {
-                "truncate": data[: len(data) // 2],
+                "truncate": data[: rest_start + len(found.rest_bytes) // 2],
                 "empty": b"",
                 "random": os.urandom(len(data)),
                 "magic_then_garbage": data[:4] + os.urandom(64),
                 "wrong_type": data[:4] + pickle.dumps({"path": "a.py"}),
                 "old_format": pickle.dumps(None),
-            }[damage]
+            }[damage],
         )
     assert cached_run(tree, cache) == (expected, 0)  # nothing trusted, same result
     assert cached_run(tree, cache) == (expected, 3)  # and the entries were rewritten
@@ -743,10 +744,9 @@ def _calling(module: str, name: str, *args: str) -> bytes:
 
 
 def _poison(entry: Path, payload: bytes) -> None:
-    """Make ``entry`` a well-formed entry of its key (magic, key, head size) whose head and rest are
-    both ``payload``, so that the payload reaches the unpickler."""
-    header = entry.read_bytes().split(b"\n", 1)[0] + b"\n"
-    entry.write_bytes(header + len(payload).to_bytes(8, "little") + payload + payload)
+    """Make ``entry`` a well-formed entry of its key whose head and rest are both ``payload``, so
+    that the payload reaches the unpickler."""
+    store(entry, payload, payload)
 
 
 @pytest.mark.parametrize(
@@ -768,7 +768,7 @@ def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path, module: str, nam
         if name == "copyfile"
         else (f"open({str(marker)!r}, 'w').close()",)
     )
-    for entry in entries(cache):
+    for entry in entry_files(cache):
         _poison(entry, _calling(module, name, *args))
     found, _ = cached_run(tree, cache)
     assert not marker.exists()
@@ -796,11 +796,11 @@ def test_a_cache_entry_of_another_file_is_not_trusted(tmp_path: Path) -> None:
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"clean.py": CLEAN})
     cached_run(tree, cache)
-    (clean_entry,) = entries(cache)
+    (clean_entry,) = entry_files(cache)
     write(tree, {"a.py": WITNESS})
     expected, _ = cached_run(tree, cache)
-    (a_entry,) = set(entries(cache)) - {clean_entry}
-    a_entry.write_bytes(clean_entry.read_bytes())  # a.py's key now holds clean.py's summary
+    (a_entry,) = set(entry_files(cache)) - {clean_entry}
+    replace(a_entry, clean_entry.read_bytes())  # a.py's key now holds clean.py's summary
     assert cached_run(tree, cache)[0] == expected
 
 
@@ -832,4 +832,4 @@ def test_two_concurrent_runs_share_one_cache(tmp_path: Path) -> None:
     assert outputs[0].count(b" RTL201 ") == 30
     assert len(set(outputs)) == 1
     assert not list(cache.rglob(".tmp-*")), "temporary files left behind"
-    assert len(entries(cache)) == 40
+    assert len(entry_files(cache)) == 40

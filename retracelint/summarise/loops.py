@@ -26,8 +26,14 @@ _AXES = re.compile(r"\bndim\b|\.shape\b|\bshape\)|\baxes\b")
 
 
 def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Value]:
-    """The environment after a loop: each name may hold its value from before or from the body."""
-    return {**before, **{n: join(before[n], v) if n in before else v for n, v in after.items()}}
+    """The environment after a loop (or branches): each name may hold its value from before or from
+    the body (from one branch or the other)."""
+    out = dict(before)
+    for name, value in after.items():
+        known = out.get(name)
+        if known is not value:  # most names keep the same value: no join to call
+            out[name] = value if known is None else join(known, value)
+    return out
 
 
 def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:
@@ -117,7 +123,7 @@ class _LoopNames:
         while stack:
             node = stack.pop()
             kind = type(node)  # one look-up per node: loop bodies are most of a project's code
-            if kind in _SCOPES:
+            if kind in _NOT_WALKED:
                 continue
             if kind is ast.Name:
                 if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
@@ -136,7 +142,14 @@ class _LoopNames:
                         self._plain.setdefault(target.id, []).append(node.value)  # type: ignore[attr-defined]
                     stack.append(node.value)  # type: ignore[attr-defined]
                     continue
-            stack.extend(ast.iter_child_nodes(node))
+            # The children, as ast.iter_child_nodes finds them but without its two generators (a
+            # list of nodes may also hold names or None: see _NOT_WALKED).
+            for name in node._fields:
+                child = getattr(node, name, None)
+                if isinstance(child, list):
+                    stack.extend(child)
+                elif isinstance(child, ast.AST):
+                    stack.append(child)
 
     def steady(self, name: str) -> bool:
         known = self._steady.get(name)
@@ -163,7 +176,11 @@ def _invariant(node: ast.AST, assigned: set[str]) -> bool:
     return True
 
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Nested scopes, and what else a list of child nodes holds: the names of ``global x, y`` and of a
+# class pattern's keywords, a dict display's None for ``**d``.
+_NOT_WALKED = frozenset(
+    {ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, str, type(None)}
+)
 
 
 _PURE_BUILTINS = {"len", "int", "float", "bool", "str", "min", "max", "abs", "round", "tuple"}

@@ -49,6 +49,8 @@ class _Positions:
         self.path = path
         self.lines = source_lines(text)
         self._columns: dict[int, list[int]] = {}  # non-ASCII lines: character index of each byte
+        # Most files are ASCII: every byte column is then its character's column, as ``col`` finds.
+        self.ascii = text.isascii()
 
     def col(self, lineno: int, byte_col: int) -> int:
         if 1 <= lineno <= len(self.lines):
@@ -68,7 +70,7 @@ class _Positions:
         if line_no is not None and line_no == getattr(node, "end_lineno", None):
             line = self.lines[line_no - 1] if line_no <= len(self.lines) else ""
             start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-            if line.isascii():
+            if self.ascii or line.isascii():
                 return _clip(line[start:end], limit)
             first, last = self.col(line_no, start) - 1, self.col(line_no, end) - 1
             return _clip(line[first:last], limit)
@@ -84,6 +86,11 @@ class _Positions:
         line = getattr(node, "lineno", 1)
         end_line = getattr(node, "end_lineno", None) or line
         end_col = getattr(node, "end_col_offset", None)
+        if self.ascii:
+            start = getattr(node, "col_offset", 0) + 1
+            return Location(
+                self.path, line, start, end_line, end_col + 1 if end_col is not None else 0
+            )
         return Location(
             self.path,
             line,

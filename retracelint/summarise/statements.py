@@ -276,10 +276,9 @@ class Statements(PassState):
             self.cache_misses -= cached == i
             results.append(self.env)
             made.append(self.defs)
-        merged = dict(results[0])
+        merged = results[0]
         for env in results[1:]:
-            for name, value in env.items():
-                merged[name] = join(merged[name], value) if name in merged else value
+            merged = _joined(merged, env)
         self.env = merged
         self.defs = {k: v for defs in made for k, v in defs.items()}
         if condition is not None and condition.vsrc:
@@ -296,13 +295,15 @@ class Statements(PassState):
         float here, an array there, a dict that gains a key), under a condition that changes between
         executions, passes two signatures to a jitted function: the finding goes where the odd
         branch's value is made."""
-        rebound = sorted(
+        first_env, others = results[0], results[1:]
+        # Most names no branch rebinds: the same value object in each, nothing to compare.
+        changed = {
             name
-            for name, first in results[0].items()
-            # Most names no branch rebinds: the same value object in each, nothing to compare.
-            if any(env.get(name, first) is not first for env in results[1:])
-            and all(name in env for env in results[1:])
-        )
+            for env in others
+            for name, value in env.items()
+            if name in first_env and first_env[name] is not value
+        }
+        rebound = sorted(name for name in changed if all(name in env for env in others))
         for name in rebound:
             values = [env[name] for env in results]
             for other, value in enumerate(values[1:], start=1):

@@ -20,6 +20,8 @@ from retracelint.values import (
 
 
 def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):  # the most common case, without building a list
+        return node.id
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -106,10 +108,24 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     while stack:
         stmt = stack.pop()
         yield stmt
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(stmt, name, None)
+        # Most statements hold no block: one look-up of their class, not one per kind of block.
+        for name in _BLOCKS.get(type(stmt), ()):
+            block = getattr(stmt, name)
             if block:
                 stack.extend(reversed(block))
+
+
+# The blocks of statements each kind of statement holds, in the order ``_statements`` walks them (an
+# except handler and a match case hold a body too), read off the ast module: ``try``-``except*`` is
+# there from Python 3.11 on.
+_BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
+_BLOCKS: dict[type, tuple[str, ...]] = {
+    kind: tuple(name for name in _BLOCK_NAMES if name in kind._fields)
+    for kind in vars(ast).values()
+    if isinstance(kind, type)
+    and issubclass(kind, ast.stmt | ast.excepthandler | ast.match_case)
+    and any(name in kind._fields for name in _BLOCK_NAMES)
+}
 
 
 def _blocks(node: ast.If | ast.Try) -> Iterator[list[ast.stmt]]:
