@@ -705,7 +705,9 @@ def plan_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], Plan 
         def edit(index: int) -> None:
             # The untimed run analyses the unedited tree for real (not read back from the index of
             # whole runs), so every timed run starts from the same state whatever row ran before.
-            shutil.rmtree(ctx.cache_dir / "v1" / "runs", ignore_errors=True)
+            # The index of every format version: its folder is named by the version.
+            for runs in ctx.cache_dir.glob("v*/runs"):
+                shutil.rmtree(runs, ignore_errors=True)
             error = warm_up(ctx)
             if error:
                 raise RuntimeError(f"{name}: {error}")
