@@ -171,23 +171,22 @@ class SummaryCache:
             self._put_pack(entries[start : start + _PACK_ENTRIES])
 
     def _put_pack(self, entries: list[tuple[str, Encoded]]) -> None:
-        if len(entries) <= 1:
-            for key, encoded in entries:
-                write_atomic(self._file(key), _pack([(key, encoded)]))
-            return
-        try:
-            pack = _temporary(self._file(entries[0][0]).parent, _pack(entries))
-        except OSError:
-            return  # a read-only or full disk makes a cache useless, not the run
-        try:
-            for key, _ in entries:
-                _link(pack, self._file(key))
-        except OSError:  # no hard links here (some network shares, FAT): a pack per entry
-            for key, encoded in entries:
-                write_atomic(self._file(key), _pack([(key, encoded)]))
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(pack)
+        if len(entries) > 1:
+            try:
+                pack = _temporary(self._file(entries[0][0]).parent, _pack(entries))
+            except OSError:
+                return  # a read-only or full disk makes a cache useless, not the run
+            try:
+                for key, _ in entries:
+                    _link(pack, self._file(key))
+                return
+            except OSError:  # no hard links here (some network shares, FAT): a pack per entry
+                pass
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(pack)
+        for key, encoded in entries:
+            write_atomic(self._file(key), _pack([(key, encoded)]))
 
     def sweep(self) -> int:
         """Delete the entries no run has used for 30 days, unless a sweep ran in the last day (a walk
