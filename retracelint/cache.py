@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import hashlib
 import io
+import operator
 import os
 import pickle
 import struct
@@ -36,8 +37,7 @@ from types import ModuleType
 
 from retracelint import __version__, model, prescan, reuse, values
 from retracelint import summary as summary_module
-from retracelint.model import Location, pickled_location
-from retracelint.summary import HEAD_PICKLING, FunctionRest, ModuleSummary, rest_of, whole_of
+from retracelint.summary import HEAD_LEFT_OUT, FunctionRest, ModuleSummary, rest_of, whole_of
 
 _FORMAT = 2
 
@@ -269,7 +269,7 @@ def _link(pack: str, target: Path) -> None:
         raise
 
 
-# A summary's head (``summary.HEAD_PICKLING``) and the rest of it (``summary.rest_of``), pickled: each
+# A summary's head (``summary.HEAD_LEFT_OUT``) and the rest of it (``summary.rest_of``), pickled: each
 # fact is pickled once, and the whole is the head filled in with the rest. The rest is a pickle per
 # function (``_dumps_each``), so that a function can be filled in without unpickling its module's.
 Encoded = tuple[bytes, bytes]
@@ -354,11 +354,47 @@ class ResultIndex:
             pass
 
 
-# How the summary cache pickles facts (a pickler's dispatch table), unlike pickle: the few classes
-# there are most of and that load faster without the names of their fields. And a summary as its
-# head (``summary.HEAD_PICKLING``).
-_PICKLING: dict[type, Callable[..., object]] = {Location: pickled_location}
-_HEAD_PICKLING = {**_PICKLING, **HEAD_PICKLING}
+Reduction = tuple[Callable[..., object], tuple[object, ...]]
+
+
+def _positional(cls: type, left_out: dict[str, object]) -> Callable[[object], Reduction]:
+    """How the cache pickles a fact class (in a pickler's dispatch table): the values of its fields
+    in order, without their names, but not those of ``left_out``; unpickled by a function made for
+    the class that puts each value in a new instance's dict, and ``left_out``'s values in theirs.
+
+    Pickle's own way pickles each object's dict and builds a dict of the same items to unpickle it.
+    Measured on the heads of the speed corpus (1.5 million objects, counted instructions): this way
+    loads them with 36 % fewer instructions and pickles them with 30 % fewer. The function is
+    written out, field by field, as ``dataclasses`` writes ``__init__``: a loop over the names
+    costs a third of the gain. It takes the name pickle finds it by, in this module."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    kept = [name for name in names if name not in left_out]
+    built = f"_built_{cls.__name__}{'_head' if left_out else ''}"
+    stores = "".join(
+        f"    state_[{name!r}] = {f'left_out_[{name!r}]' if name in left_out else name}\n"
+        for name in names
+    )
+    source = (
+        f"def {built}({', '.join(kept)}):\n"
+        f"    made_ = new_(cls_)\n    state_ = made_.__dict__\n{stores}    return made_\n"
+    )
+    scope: dict[str, object] = {"new_": object.__new__, "cls_": cls, "left_out_": left_out}
+    if scope.keys() & names or {"made_", "state_"} & set(names):
+        raise TypeError(f"retracelint: a field of {cls.__name__} is named as a local of {built}")
+    exec(source, scope)  # the source is made above, from the field names of a fact class
+    function = scope[built]
+    function.__module__, function.__qualname__ = __name__, built  # type: ignore[attr-defined]
+    globals()[built] = _REBUILDERS[__name__, built] = function
+    if len(kept) > 1:
+        values = operator.attrgetter(*kept)  # a tuple of the values, made in C
+        return lambda fact: (function, values(fact))  # type: ignore[return-value]
+    return lambda fact: (function, tuple(getattr(fact, name) for name in kept))
+
+
+_REBUILDERS: dict[tuple[str, str], Callable[..., object]] = {}
+# Every dataclass among the facts (a whole summary's and a rest's), and a summary as its head.
+_PICKLING = {cls: _positional(cls, {}) for cls in _FACTS if dataclasses.is_dataclass(cls)}
+_HEAD_PICKLING = {**_PICKLING, **{cls: _positional(cls, out) for cls, out in HEAD_LEFT_OUT.items()}}
 
 
 def encode(summary: ModuleSummary) -> Encoded:
@@ -439,8 +475,8 @@ _ALLOWED: dict[tuple[str, str], object] = {
         ("builtins", cls.__name__): cls
         for cls in (frozenset, set, tuple, list, dict, str, int, bool, bytes)
     },
-    # what rebuilds the facts that are not pickled as classes (see _PICKLING)
-    ("retracelint.model", "unpickled_location"): model.unpickled_location,
+    # what rebuilds the facts (``_positional``)
+    **_REBUILDERS,
     ("retracelint.summary", "_unloaded"): summary_module._unloaded,
 }
 

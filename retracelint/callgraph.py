@@ -277,7 +277,7 @@ class Project:
 
     def function(self, qualname: str) -> FunctionSummary:
         """The function with everything the propagation reads: its calls' arguments and what it
-        returns. A function read from the cache as a head (``summary.HEAD_PICKLING``) is filled in
+        returns. A function read from the cache as a head (``summary.HEAD_LEFT_OUT``) is filled in
         the first time it is asked for; linking needs only the heads."""
         fn = self.functions[qualname]
         if not loaded(fn):

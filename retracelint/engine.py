@@ -145,7 +145,7 @@ class Summaries:
         return self.cache.get(self.key(item, digest)) if self.cache is not None else None
 
     def cached_head(self, item: Input) -> ModuleSummary | None:
-        """The head of ``item``'s cached summary (``summary.HEAD_PICKLING``); ``load`` gives the rest."""
+        """The head of ``item``'s cached summary (``summary.HEAD_LEFT_OUT``); ``load`` gives the rest."""
         entry = self.cache.entry(self.key(item)) if self.cache is not None else None
         return self.head(item, entry) if entry is not None else None
 

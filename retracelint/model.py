@@ -6,7 +6,6 @@ Lines and columns are 1-based, columns counted in characters (what editors show)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -21,31 +20,6 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
-
-
-def pickled_location(location: Location) -> tuple[Callable[..., Location], tuple[object, ...]]:
-    """How the summary cache pickles a location (in a pickler's dispatch table, which pickle calls
-    sooner than a ``__reduce__``): its fields without their names, rebuilt without ``__init__``. The
-    summaries of a large project hold 200,000 locations: pickled by name, they take 70 % more bytes
-    and 40 % more time to load."""
-    return unpickled_location, (
-        location.path,
-        location.line,
-        location.col,
-        location.end_line,
-        location.end_col,
-    )
-
-
-def unpickled_location(path: str, line: int, col: int, end_line: int, end_col: int) -> Location:
-    location = object.__new__(Location)
-    state = location.__dict__
-    state["path"] = path
-    state["line"] = line
-    state["col"] = col
-    state["end_line"] = end_line
-    state["end_col"] = end_col
-    return location
 
 
 @dataclass(frozen=True)

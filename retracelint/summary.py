@@ -7,8 +7,6 @@ value of each argument and the loops around it.
 
 from __future__ import annotations
 
-import copyreg
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from retracelint.funcrefs import Callee, FuncRef, Path
@@ -228,7 +226,7 @@ class ModuleSummary:
     x64: bool = (
         False  # the module turns on jax's 64-bit types (jax_enable_x64): for the whole process
     )
-    head: bool = field(default=False, compare=False)  # read as a head: see ``HEAD_PICKLING``
+    head: bool = field(default=False, compare=False)  # read as a head: see ``HEAD_LEFT_OUT``
 
     @property
     def toplevel(self) -> str:
@@ -260,34 +258,18 @@ UNLOADED = _Unloaded()
 # rest, of every module; the propagation needs the whole of the few functions on a call path to a
 # jit site, and ``callgraph.Project.function`` loads those when asked (after a one-file edit of the
 # speed corpus: 1,100 functions of the 8,955 in the 238 modules they are in). A head is pickled
-# straight from its summary, with ``UNLOADED`` in the place of what it leaves out
-# (``HEAD_PICKLING``), and what it leaves out is pickled apart, function by function (``rest_of``),
-# so that each fact is pickled once; ``fill_in`` puts one function's back, ``whole_of`` all.
+# straight from its summary, with ``UNLOADED`` in the place of what it leaves out (``HEAD_LEFT_OUT``,
+# which the cache's pickler reads), and what it leaves out is pickled apart, function by function
+# (``rest_of``), so that each fact is pickled once; ``fill_in`` puts one function's back, ``whole_of``
+# all.
 _CALL_LEFT_OUT = {"args": UNLOADED, "kwargs": UNLOADED, "receiver": UNLOADED}
 _FUNCTION_LEFT_OUT = {"returns": UNLOADED, "yields": UNLOADED, "writes": UNLOADED}
 
-Reduction = tuple[Callable[..., object], tuple[type], dict[str, object]]
-
-
-def _call_head(call: CallSite) -> Reduction:
-    return copyreg.__newobj__, (CallSite,), {**call.__dict__, **_CALL_LEFT_OUT}
-
-
-def _function_head(fn: FunctionSummary) -> Reduction:
-    return copyreg.__newobj__, (FunctionSummary,), {**fn.__dict__, **_FUNCTION_LEFT_OUT}
-
-
-def _module_head(summary: ModuleSummary) -> Reduction:
-    return copyreg.__newobj__, (ModuleSummary,), {**summary.__dict__, "head": True}
-
-
-# A pickler's dispatch table that pickles a summary as its head: as pickle pickles a dataclass
-# (``copyreg.__newobj__`` and its attributes), but not those a head leaves out. Copying the objects
-# instead, then pickling the copies, costs a cold run 0.08 s more on the corpus.
-HEAD_PICKLING: dict[type, Callable[..., Reduction]] = {
-    CallSite: _call_head,
-    FunctionSummary: _function_head,
-    ModuleSummary: _module_head,
+# The fields a head pickles otherwise, by class, and what it holds there instead.
+HEAD_LEFT_OUT: dict[type, dict[str, object]] = {
+    CallSite: _CALL_LEFT_OUT,
+    FunctionSummary: _FUNCTION_LEFT_OUT,
+    ModuleSummary: {"head": True},
 }
 
 # What a head leaves out of one function: each call's arguments (positional, keyword, receiver),
@@ -315,7 +297,7 @@ def rest_of(summary: ModuleSummary) -> list[FunctionRest]:
 
 
 def fill_in(fn: FunctionSummary, rest: FunctionRest) -> None:
-    """Put back what a head left out of ``fn`` (``HEAD_PICKLING``, ``rest_of``). ``fn`` itself is
+    """Put back what a head left out of ``fn`` (``HEAD_LEFT_OUT``, ``rest_of``). ``fn`` itself is
     filled in, so it must be one that only this run holds: one unpickled for it."""
     calls, fn.returns, fn.yields, fn.writes = rest
     for call, (args, kwargs, receiver) in zip(fn.calls, calls, strict=True):

@@ -781,7 +781,7 @@ def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path, module: str, nam
         ("retracelint.values", "replace"),  # dataclasses.replace, imported by a fact module
         ("retracelint.prescan", "re"),  # a module that a fact module imports
         ("retracelint.model", "Location.__init__"),  # a method of a fact class
-        ("retracelint.model", "unpickled_location.__globals__.get"),  # a rebuilder's globals
+        ("retracelint.cache", "_built_Location.__globals__.get"),  # a rebuilder's globals
         ("builtins", "eval"),
     ],
 )
