@@ -217,7 +217,12 @@ def static_findings(
                 f"{_defined(site, step.call)}"
             )
             field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
-            candidates = prop.field_candidates(fn, field, loops, (step,))
+            # A part stored as a parameter came in is made where the callers pass it.
+            candidates = [
+                forwarded
+                for owner, made, at, path in prop.field_candidates(fn, field, loops, (step,))
+                for forwarded in prop.static_candidates(owner, made, at, path)
+            ]
             yield from _static_value_findings(
                 project, prop, candidates, site, param, jitted, parameter, f"{name}.{attr}"
             )
