@@ -791,15 +791,14 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding, target)
-                jitted = _jitted(site, call.text)
-                text = _sentence(
-                    f"{what} starts as {first} here and is {then} once {_code(call.text)}() returns"
-                    f" it, so {jitted} traces again on its next call",
-                    [
-                        f"traced parameter '{param}'{_defined(site, call.text)}",
-                        f"{carried.name} = {_code(call.text)}(...) {rebound}",
-                        f"a different {_CHANGE[code][1]} is a different cache entry",
-                    ],
+                text = _flip_sentence(
+                    code,
+                    f"{what} starts as {first} here and is {then}",
+                    f"{_code(call.text)}() returns it",
+                    site,
+                    call.text,
+                    param,
+                    f"{carried.name} = {_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
                 yield _finding(code, text, where, site, param, (step,))
@@ -905,17 +904,30 @@ def field_store_flips(
     )
     # A value __init__ computes is told where it computes it, not at the constructor call.
     where = computed[0] if computed else weak[0]
-    jitted = _jitted(site, call.text)
-    text = _sentence(
-        f"{stored.text} starts as {WEAK} here and is {STRONG} once {setter.name}() stores it,"
-        f" so {jitted} traces again on its next call",
-        [
-            f"traced parameter '{param}'{_defined(site, call.text)}",
-            f"{setter.name}() at {_where(stored.location)}",
-            "a different weak type is a different cache entry",
-        ],
+    text = _flip_sentence(
+        "RTL401",
+        f"{stored.text} starts as {WEAK} here and is {STRONG}",
+        f"{setter.name}() stores it",
+        site,
+        call.text,
+        param,
+        f"{setter.name}() at {_where(stored.location)}",
     )
     yield _finding("RTL401", text, where.location, site, param, (step,))
+
+
+def _flip_sentence(
+    code: str, flip: str, once: str, site: JitSite, called: str, param: str, how: str
+) -> str:
+    """What a value that starts as one kind and becomes another (``flip``) once ``once`` costs."""
+    return _sentence(
+        f"{flip} once {once}, so {_jitted(site, called)} traces again on its next call",
+        [
+            f"traced parameter '{param}'{_defined(site, called)}",
+            how,
+            f"a different {_CHANGE[code][1]} is a different cache entry",
+        ],
+    )
 
 
 def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool) -> str | None:
