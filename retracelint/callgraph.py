@@ -944,7 +944,7 @@ class Project:
         if kind == "p":
             return self._classes_passed(fn, rest, depth)
         line, col, end_line, end_col, item, path = rest.split(":", 5)
-        if item or path:
+        if path:
             return None
         found = self._call_at(module.path, (int(line), int(col), int(end_line), int(end_col)))
         if found is None:
@@ -957,14 +957,17 @@ class Project:
         if target is None and caller.calls[index].callee[0] in ("recv", "param"):
             # Not linked yet (`state = state.replace(...)` types itself): it adds no class.
             return frozenset()
-        if isinstance(target, ClassTarget):
+        if isinstance(target, ClassTarget) and not item:
             return frozenset({target.qualname})
         if isinstance(target, FuncTarget):
             callee = self.functions[target.qualname]
-            if callee.returned:
-                return self.classes_of(
-                    self.owner[callee.qualname], callee, callee.returned, depth + 1
-                )
+            # An item of the tuple it returns (`model, state = build(...)`): what that item is.
+            items = callee.returned_items
+            returned = callee.returned if not item else ()
+            if item and int(item) < len(items):
+                returned = items[int(item)]
+            if returned:
+                return self.classes_of(self.owner[callee.qualname], callee, returned, depth + 1)
         return None
 
     def _classes_passed(self, fn: FunctionSummary, param: str, depth: int) -> frozenset[str] | None:

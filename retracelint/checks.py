@@ -42,6 +42,7 @@ from retracelint.values import (
     STRONG,
     TRANSFORM,
     TUPLE,
+    UNKNOWN,
     WEAK,
     CallSrc,
     ParamDep,
@@ -88,6 +89,7 @@ _STATIC_FIELD_FIX = (
 
 def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     findings: list[Finding] = []
+    stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     # Pytrees with static parts are few: most projects have none to look for.
     pytrees = any(project.static_fields(cls) for cls in project.classes)
     for fn, index, target in prop.jit_calls():
@@ -124,6 +126,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
                 found = traced_findings(
                     prop, fn, arg, call.loops, step, site, param.name, call.text
                 )
+                stored.extend(field_store_flips(prop, fn, arg, call, step, site, param.name))
                 if pytrees:
                     findings.extend(
                         static_findings(
@@ -134,6 +137,8 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     findings.extend(rebuilt_jit_findings(project, prop))
     findings.extend(flip_findings(project, prop))
     findings.extend(carried_flip_findings(project, prop))
+    # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
+    findings.extend(stored)
     findings.extend(context_findings(project, prop))
     return _dedupe(findings)
 
@@ -217,7 +222,12 @@ def static_findings(
                 f"{_defined(site, step.call)}"
             )
             field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
-            candidates = prop.field_candidates(fn, field, loops, (step,))
+            # A part stored as a parameter came in is made where the callers pass it.
+            candidates = [
+                forwarded
+                for owner, made, at, path in prop.field_candidates(fn, field, loops, (step,))
+                for forwarded in prop.static_candidates(owner, made, at, path)
+            ]
             yield from _static_value_findings(
                 project, prop, candidates, site, param, jitted, parameter, f"{name}.{attr}"
             )
@@ -781,15 +791,14 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding, target)
-                jitted = _jitted(site, call.text)
-                text = _sentence(
-                    f"{what} starts as {first} here and is {then} once {_code(call.text)}() returns"
-                    f" it, so {jitted} traces again on its next call",
-                    [
-                        f"traced parameter '{param}'{_defined(site, call.text)}",
-                        f"{carried.name} = {_code(call.text)}(...) {rebound}",
-                        f"a different {_CHANGE[code][1]} is a different cache entry",
-                    ],
+                text = _flip_sentence(
+                    code,
+                    f"{what} starts as {first} here and is {then}",
+                    f"{_code(call.text)}() returns it",
+                    site,
+                    call.text,
+                    param,
+                    f"{carried.name} = {_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
                 yield _finding(code, text, where, site, param, (step,))
@@ -847,6 +856,96 @@ def _carried_flip(
         if before == WEAK and after == {STRONG}:
             return "RTL401", f"{carried.name}.{name}", origin.location, WEAK, STRONG
     return None
+
+
+def field_store_flips(
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    call: CallSite,
+    step: PathStep,
+    site: JitSite,
+    param: str,
+) -> Iterator[Finding]:
+    """A traced argument read from an object's attribute that ``__init__`` sets to a Python scalar
+    (weak: ``self.scale = float(scale)``) and a method that runs repeatedly sets to an array (strong:
+    a setter given a jitted function's result, ``self.scale = params["scale"]``): the jitted
+    function is called with both, each a cache entry of its own. Reported where the weak value is
+    stored."""
+    if prop.frequency.traced(fn.qualname) or (not call.loops and not prop.repeated(fn.qualname)):
+        return
+    x64 = prop.project.x64
+    weak: list[Arg] = []
+    strong: list[tuple[FunctionSummary, Arg]] = []
+    for owner, origin, _, _ in prop.field_candidates(fn, arg, call.loops, ()):
+        kind = _stored_kind(prop, owner, origin, x64)
+        if kind == WEAK:
+            weak.append(origin)
+        elif (
+            kind == STRONG
+            and owner.cls is not None
+            and owner.name != "__init__"
+            and prop.repeated(owner.qualname) is not None
+        ):
+            strong.append((owner, origin))
+    if not weak or not strong:
+        return
+    setter, stored = strong[0]
+    attr = stored.text.partition(".")[2]
+    init = prop.project.member(setter.cls, "__init__") if setter.cls else None
+    computed = (
+        [
+            a
+            for a in prop.init_stores(prop.project.function(init.qualname), attr, Value(), 0)
+            if a.value.param is None and weak_kind(a.value, x64) == WEAK
+        ]
+        if isinstance(init, FuncTarget)
+        else []
+    )
+    # A value __init__ computes is told where it computes it, not at the constructor call.
+    where = computed[0] if computed else weak[0]
+    text = _flip_sentence(
+        "RTL401",
+        f"{stored.text} starts as {WEAK} here and is {STRONG}",
+        f"{setter.name}() stores it",
+        site,
+        call.text,
+        param,
+        f"{setter.name}() at {_where(stored.location)}",
+    )
+    yield _finding("RTL401", text, where.location, site, param, (step,))
+
+
+def _flip_sentence(
+    code: str, flip: str, once: str, site: JitSite, called: str, param: str, how: str
+) -> str:
+    """What a value that starts as one kind and becomes another (``flip``) once ``once`` costs."""
+    return _sentence(
+        f"{flip} once {once}, so {_jitted(site, called)} traces again on its next call",
+        [
+            f"traced parameter '{param}'{_defined(site, called)}",
+            how,
+            f"a different {_CHANGE[code][1]} is a different cache entry",
+        ],
+    )
+
+
+def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool) -> str | None:
+    """Whether a value stored in an attribute is weakly typed: as its value says, or, for what a
+    method stores from its parameter (the parameter or an item of it), as every caller's argument
+    says (an item of a jitted function's result or of an array is an array too)."""
+    value = prop.resolve(owner, stored.value)
+    kind = weak_kind(value, x64)
+    if kind is not None or value.ty != UNKNOWN or value.shape:
+        return kind
+    params = {d.name for d in value.deps if isinstance(d, ParamDep)}
+    if len(params) != 1 or len(value.deps) != 1 or "." in next(iter(params)):
+        return None
+    kinds = {
+        weak_kind(prop.resolve(caller, passed.value), x64)
+        for caller, _, passed, _ in prop.caller_args(owner, next(iter(params)))
+    }
+    return STRONG if kinds == {STRONG} else None
 
 
 # Types of values that are surely not None: arrays and numbers.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Target
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Target, bind_arg
 from retracelint.model import PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -107,9 +107,15 @@ class ObjectModel:
                     out.append((owner, arg, path))
                     continue
                 # Made from the factory's parameters: this call's arguments (object sensitivity),
-                # where the factory makes it.
+                # where the factory makes it; but a new object the factory stores as it came in is
+                # made where this call passes it (the lambda handed to the helper that builds the
+                # pytree): the line to change.
                 value = self.substitute(arg.value, call, callee, target.bound, None, receiver)
-                out.append((fn, Arg(value, arg.location, arg.text), (*path, step)))
+                passed = arg.value.param if value.fresh else None
+                bound = 1 if target.bound else 0
+                given = bind_arg(call, callee.params, bound, passed) if passed else None
+                where = given or arg
+                out.append((fn, Arg(value, where.location, where.text), (*path, step)))
             return out
         if target is None:
             # A call not linked: its attributes vary with its arguments, as its result does.

@@ -165,6 +165,8 @@ class FunctionSummary:
     defaults: tuple[tuple[str, Path, Callee], ...] = ()
     # What the object it returns may be (``object_ref``), for linking (kept in heads).
     returned: tuple[str, ...] = ()
+    # The same for each item of a tuple it returns (``model, state = build(...)``).
+    returned_items: tuple[tuple[str, ...], ...] = ()
     # Attributes it sets, by path from a parameter (``self.total``, ``self.cfg.lr``): every value it
     # stores there, each where it is stored, in terms of its parameters; the value written reads the
     # attribute's old value as a new value per call (``self.seen += 1``).

@@ -228,6 +228,10 @@ _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "w
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}
+# Unpickling makes a new object of the pickled object's class: known when the bytes are those
+# ``pickle.dumps(obj)`` makes in the same expression (a copy by round trip), else not known.
+_UNPICKLES = {"pickle.loads", "pickle.load"}
+_PICKLES = {"pickle.dumps"}
 _REPLACES = {"dataclasses.replace"}
 
 

@@ -43,6 +43,7 @@ from retracelint.summarise.apis import (
     _REPLACES,
     _STR_SPLITS,
     _TRANSFORMS,
+    _UNPICKLES,
     _array_module,
     _index_dtype,
     _looks_like_class,
@@ -211,7 +212,12 @@ class Calls(PassState):
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
-        if canon in _COPIES or canon in _REPLACES or method in ("replace", "_replace"):
+        if (
+            canon in _COPIES
+            or canon in _UNPICKLES
+            or canon in _REPLACES
+            or method in ("replace", "_replace")
+        ):
             copied = self.copied(node, canon, receiver)
             if copied is not None:
                 return copied

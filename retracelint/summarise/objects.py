@@ -22,7 +22,9 @@ from retracelint.summarise.apis import (
     _COPIES,
     _DTYPES,
     _LIST_GROW_METHODS,
+    _PICKLES,
     _REPLACES,
+    _UNPICKLES,
     _array_module,
 )
 from retracelint.summarise.loops import set_path
@@ -172,9 +174,20 @@ class Objects(PassState):
         ``x.replace(a=...)``, ``x._replace(a=...)``, ``dataclasses.replace(x, a=...)``: one with some
         attributes changed."""
         func = node.func
+        changes: list[ast.keyword] = []
         if canon in _COPIES and len(node.args) == 1 and not node.keywords:
             original = self.quiet(node.args[0])
-            changes: list[ast.keyword] = []
+        elif canon in _UNPICKLES and len(node.args) == 1:
+            pickled = node.args[0]
+            dumped = _dotted(pickled.func) if isinstance(pickled, ast.Call) else None
+            if not (
+                isinstance(pickled, ast.Call)
+                and dumped
+                and self.mod.canonical(dumped) in _PICKLES
+                and len(pickled.args) == 1
+            ):
+                return None  # a new object of a class not known here
+            original = self.quiet(pickled.args[0])
         elif canon in _REPLACES and len(node.args) == 1:
             original = self.quiet(node.args[0])
             changes = node.keywords

@@ -20,6 +20,7 @@ from retracelint.values import (
     EMPTY,
     INSTANCE,
     PARAM_REF,
+    TUPLE,
     UNKNOWN,
     CallSrc,
     LoopSrc,
@@ -121,6 +122,9 @@ class PassState:
         self.fn.yields = _export(self.yields, item=True)
         if self.returns is not None and (objects_of(self.returns) or self.returns.ty == INSTANCE):
             self.fn.returned = self.object_refs(self.returns)  # type: ignore[attr-defined]
+        if self.returns is not None and self.returns.ty == TUPLE:
+            items = tuple(self.object_refs(item) for item in self.returns.items)  # type: ignore[attr-defined]
+            self.fn.returned_items = items if any(items) else ()
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
