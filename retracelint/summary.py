@@ -183,6 +183,9 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
     jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
     value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
+    # Defines __hash__ or __eq__ by identity (``id(self)``, ``self is other``): whatever its bases
+    # say, a new instance is a new cache key.
+    identity_hashed: bool = False
     # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
     # module, in order: the parameters of the __init__ they generate.
     fields: tuple[str, ...] = ()

@@ -11,7 +11,12 @@ from retracelint.jitspec import Wrapper
 from retracelint.model import Location
 from retracelint.summarise.apis import _EXTERNAL, _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
-from retracelint.summarise.objects import declared_fields, field_defaults, flattened_static
+from retracelint.summarise.objects import (
+    declared_fields,
+    field_defaults,
+    flattened_static,
+    hashed_by_identity,
+)
 from retracelint.summarise.syntax import (
     _blocks,
     _dotted,
@@ -216,7 +221,11 @@ class _ModulePass:
                         info.unhashable = True
         frozen, dataclass_eq = self._dataclass_flags(node)
         named_tuple = any(b in ("typing.NamedTuple", "NamedTuple", "enum.Enum") for b in bases)
-        info.value_hashed = named_tuple or frozen or {"__eq__", "__hash__"} <= defined
+        identity = hashed_by_identity(node, inherits=any(b != "object" for b in bases))
+        info.identity_hashed = identity is True
+        info.value_hashed = identity is False and (
+            named_tuple or frozen or {"__eq__", "__hash__"} <= defined
+        )
         if dataclass_eq and not frozen and "__hash__" not in defined:
             info.unhashable = True
         fields, static = declared_fields(node)
