@@ -174,6 +174,8 @@ def traced_findings(
         code = taint.code
         when, loop = _when(cause.driver, taint.origin)
         jitted = _jitted(site, called_as)
+        if code == "RTL103" and prop.chunks_full(taint):
+            continue
         if code == "RTL103":
             head = f"the last {taint.what} can be shorter, so {jitted} re-traces for it"
             loop = f"one chunk {when}" + (f"; {loop}" if loop else "")

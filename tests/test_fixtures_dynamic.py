@@ -11,7 +11,7 @@ step count.
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
 one length, equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
-by their fields and made anew per call) are held to
+by their fields and made anew per call, chunks of sizes that divide evenly) are held to
 more: every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
@@ -47,6 +47,7 @@ TRACE_ONCE = (
     ("padded_clips_across_modules", "train.py"),
     ("objects_negative_stay_clean.py", None),
     ("value_hashed_holders", "main.py"),
+    ("chunk_sizes_even", "main.py"),
 )
 
 

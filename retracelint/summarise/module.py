@@ -75,6 +75,7 @@ class _ModulePass:
 
     def run(self, tree: ast.Module) -> None:
         self._collect_imports(tree)
+        self.summary.constants = _int_constants(tree)
         self._declare(tree.body, prefix=self.module, cls=None)
         top = FunctionSummary(
             self.summary.toplevel, "<module>", self.pos.of(tree), (), kind="module"
@@ -339,6 +340,36 @@ class _ModulePass:
             if wrapper is not None:  # @partial(jax.jit, static_argnums=...)
                 return wrapper, deco.keywords
         return None
+
+
+def _int_constants(tree: ast.Module) -> dict[str, int]:
+    """The module-level names assigned once in the whole file, at the top level, to an int literal
+    (``BATCH = 32``, ``FRAME: int = 4``)."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            for name in node.names:
+                stores[name] = stores.get(name, 0) + 2
+    out: dict[str, int] = {}
+    for stmt in tree.body:
+        target = (
+            stmt.targets[0]
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            else stmt.target
+            if isinstance(stmt, ast.AnnAssign)
+            else None
+        )
+        value = getattr(stmt, "value", None)
+        if (
+            isinstance(target, ast.Name)
+            and stores.get(target.id) == 1
+            and isinstance(value, ast.Constant)
+            and type(value.value) is int
+        ):
+            out[target.id] = value.value
+    return out
 
 
 def _assigns_all(targets: list[ast.expr]) -> bool:

@@ -353,13 +353,20 @@ def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:
     the generated ``__init__`` stores when a call leaves the field out."""
     return {
         stmt.target.id: Arg(
-            constant_value(stmt.value.value), pos.of(stmt.value), pos.text(stmt.value)
+            constant_value(stmt.value.value),
+            pos.of(stmt.value),
+            pos.text(stmt.value),
+            _int(stmt.value.value),
         )
         for stmt in node.body
         if isinstance(stmt, ast.AnnAssign)
         and isinstance(stmt.target, ast.Name)
         and isinstance(stmt.value, ast.Constant)
     }
+
+
+def _int(value: object) -> int | None:
+    return value if type(value) is int else None
 
 
 def _is_static_field(call: ast.Call) -> bool:
