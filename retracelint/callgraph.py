@@ -1252,6 +1252,18 @@ class Project:
         found = self._module_of(dotted, importer)
         return self.resolve_name(found[0], found[1], depth + 1) if found is not None else None
 
+    def constant(self, dotted: str, importer: ModuleSummary, depth: int = 0) -> int | None:
+        """The int a module constant holds (``ModuleSummary.constants``), by its qualified name as
+        ``importer`` imports it, through the modules that import it in turn."""
+        found = self._module_of(dotted, importer) if depth <= _MAX_DEPTH else None
+        if found is None:
+            return None
+        module, name = found
+        if name in module.constants:
+            return module.constants[name]
+        imported = module.imports.get(name)
+        return self.constant(imported, module, depth + 1) if imported is not None else None
+
     def _module_of(
         self, dotted: str, importer: ModuleSummary | None
     ) -> tuple[ModuleSummary, str] | None:

@@ -179,6 +179,8 @@ def traced_findings(
         code = taint.code
         when, loop = _when(cause.driver, taint.origin)
         jitted = _jitted(site, called_as)
+        if code == "RTL103" and prop.chunks_full(taint):
+            continue
         if code == "RTL103":
             head = f"the last {taint.what} can be shorter, so {jitted} re-traces for it"
             loop = f"one chunk {when}" + (f"; {loop}" if loop else "")
@@ -432,15 +434,17 @@ def _identity_hashed(project: Project, fn: FunctionSummary, value: Value) -> str
     cls = _class_of(project, fn, value)
     if cls is None:
         return None
-    chain = project.mro(cls)
-    known = all(
-        project.resolve_base(project.owner[c], b) is not None or b in ("object",)
-        for c in chain
-        for b in project.classes[c].bases
-    )
-    if known and not any(project.classes[c].value_hashed for c in chain):
-        return f"a new {project.classes[cls].name} instance"
-    return None
+    # The first class of the chain that defines hashing decides; past a base that is not known
+    # (a library's), it may hash by value.
+    for c in project.mro(cls):
+        info = project.classes[c]
+        if info.identity_hashed:
+            return f"a new {project.classes[cls].name} instance (its __hash__ or __eq__ goes by identity)"
+        if info.value_hashed or any(
+            project.resolve_base(project.owner[c], b) is None and b != "object" for b in info.bases
+        ):
+            return None
+    return f"a new {project.classes[cls].name} instance"
 
 
 # -- jit rebuilt around a fresh function ------------------------------------------------------------

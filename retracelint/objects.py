@@ -202,7 +202,7 @@ class ObjectModel:
                 passed = stored.value.param
                 given = project_arg(call, init_fn, passed) if passed is not None else None
                 where = given or Arg(value, call.location, f"{call.text}(...)")
-                out.append((fn, Arg(value, where.location, where.text), ()))
+                out.append((fn, Arg(value, where.location, where.text, where.known), ()))
         elif attr in project.init_fields(cls):
             given = _field_arg(call, project.init_fields(cls), attr) or project.field_default(
                 cls, attr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice, product
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, bind_arg
 from retracelint.frequency import Driver, Frequency, where
@@ -52,6 +53,7 @@ from retracelint.values import (
 )
 
 _MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
+_MAX_COMBINATIONS = 64  # sizes of a chunked loop tried together: more, and it is left as it is
 _MAX_CAUSES = (
     12  # causes kept per question: every caller's origin up to this, bounded on huge graphs
 )
@@ -414,6 +416,66 @@ class Propagation(ObjectModel):
         if kind == "shape":
             return self.shape_causes
         return self.fresh_causes if kind == "fresh" else self.value_causes
+
+    # -- sizes made by the callers --------------------------------------------------------------
+    def chunks_full(self, taint: Taint) -> bool:
+        """Whether every chunk of a range loop is full for each call the project makes: each size it
+        reads (``Chunking.reads``) known where its value is made (a literal or local constant passed,
+        an array or list of constant lengths), and for every combination of them the span a
+        multiple of the step."""
+        chunking = taint.full_if
+        fn = self.project.functions.get(chunking.function) if chunking is not None else None
+        if chunking is None or fn is None or fn.location.path != taint.origin.path:
+            return False
+        names: list[str] = []
+        choices: list[set[int]] = []
+        for name, value, axis in chunking.reads:
+            sizes = self.sizes(fn, Arg(value, fn.location, name), axis, 0)
+            if not sizes:
+                return False
+            names.append(name)
+            choices.append(sizes)
+        combinations = product(*choices)
+        for combination in islice(combinations, _MAX_COMBINATIONS):
+            if not chunking.full(dict(zip(names, combination, strict=True))):
+                return False
+        return next(combinations, None) is None
+
+    def sizes(self, fn: FunctionSummary, arg: Arg, axis: int | None, depth: int) -> set[int] | None:
+        """Every size ``arg`` (at a point of ``fn``) may have: an int's value (``axis`` None) or the
+        length of its axis ``axis``, as known where it is made. None when one of them is not known,
+        or some call of ``fn`` does not pass the parameter it is (its default, ``*args``)."""
+        known = self._known_size(fn, arg, axis)
+        if known is not None:
+            return {known}
+        param = arg.value.param
+        if depth >= _MAX_DEPTH:
+            return None
+        if param is None:
+            places = [
+                (owner, place) for owner, place, _, _ in self.field_candidates(fn, arg, (), ())
+            ]
+        else:
+            places = [(caller, passed) for caller, _, passed, _ in self.passed_for(fn, param)]
+            if len(places) != len(self.project.callers.get(fn.qualname, ())):
+                return None
+        out: set[int] = set()
+        for owner, place in places:
+            found = self.sizes(owner, place, axis, depth + 1)
+            if not found:
+                return None
+            out |= found
+        return out
+
+    def _known_size(self, fn: FunctionSummary, arg: Arg, axis: int | None) -> int | None:
+        """An int argument's value (``axis`` None), an imported constant's, or the length of its
+        axis ``axis``."""
+        known = arg.known
+        if isinstance(known, str) and axis is None:
+            return self.project.constant(known, self.project.owner[fn.qualname])
+        if axis is None:
+            return known if isinstance(known, int) else None
+        return known[axis] if isinstance(known, tuple) and axis < len(known) else None
 
     # -- drivers ------------------------------------------------------------------------------------
     def loop_driver(self, fn: FunctionSummary, index: int) -> Driver:

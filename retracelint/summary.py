@@ -41,6 +41,10 @@ class Arg:
     value: Value
     location: Location
     text: str
+    # What the walk knew of it as a constant (for ``Chunking``): an int's value, the module constant
+    # it reads, imported (its qualified name: read once the project is linked), or the lengths of
+    # an array's (a list's) axes, None where one is not known.
+    known: int | str | tuple[int | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,9 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
     jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
     value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
+    # Defines __hash__ or __eq__ by identity (``id(self)``, ``self is other``): whatever its bases
+    # say, a new instance is a new cache key.
+    identity_hashed: bool = False
     # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
     # module, in order: the parameters of the __init__ they generate.
     fields: tuple[str, ...] = ()
@@ -218,6 +225,8 @@ class ModuleSummary:
     classes: dict[str, ClassSummary] = field(default_factory=dict)
     jits: list[JitSpec] = field(default_factory=list)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
+    # Module-level names bound once, to an int (``BATCH = 32``): sizes the callers' chunks read.
+    constants: dict[str, int] = field(default_factory=dict)
     # Classes registered as pytrees by a call (``register_pytree_node(Cls, flatten, ...)``,
     # ``register_dataclass(Cls, ..., meta_fields=[...])``): the class as written -> static fields.
     pytree_static: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -136,6 +136,34 @@ Src = (
     | FieldSrc
 )
 
+
+@dataclass(frozen=True)
+class Chunking:
+    """The chunks of ``range(start, stop, step)`` in function ``function`` are all full when
+    ``span`` (stop - start) is a multiple of ``step``: polynomials whose atoms are read where the
+    callers make them (``reads``: per atom, the value whose int it is, with an axis None, or the
+    value whose length along the axis it is)."""
+
+    function: str
+    span: tuple[tuple[tuple[str, ...], int], ...]
+    step: tuple[tuple[tuple[str, ...], int], ...]
+    reads: tuple[tuple[str, Value, int | None], ...]
+
+    def full(self, sizes: dict[str, int]) -> bool:
+        """Whether the last chunk is full when each atom has the size ``sizes`` gives it."""
+
+        def evaluate(terms: tuple[tuple[tuple[str, ...], int], ...]) -> int:
+            total = 0
+            for monomial, coefficient in terms:
+                for atom in monomial:
+                    coefficient *= sizes[atom]
+                total += coefficient
+            return total
+
+        step = evaluate(self.step)
+        return step > 0 and evaluate(self.span) % step == 0
+
+
 # The code of a taint that stands for a ``RebindSrc`` until it is resolved.
 REBIND = "rebind"
 
@@ -150,6 +178,8 @@ class Taint:
     sources: frozenset[Src]
     # The axis whose length it changes, when that is known; None: some axis, or the pytree structure.
     axis: int | None = None
+    # For a last chunk (RTL103) whose sizes come from the callers: when they make it always full.
+    full_if: Chunking | None = None
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)

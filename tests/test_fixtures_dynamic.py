@@ -10,7 +10,8 @@ step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
-one length, equal literal items, index dtypes, code through objects that looks suspicious) are held to
+one length, equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
+by their fields and made anew per call, chunks of sizes that divide evenly) are held to
 more: every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
@@ -45,6 +46,8 @@ TRACE_ONCE = (
     ("rtl405_negative_contexts_outside_the_key.py", None),
     ("padded_clips_across_modules", "train.py"),
     ("objects_negative_stay_clean.py", None),
+    ("value_hashed_holders", "main.py"),
+    ("chunk_sizes_even", "main.py"),
 )
 
 

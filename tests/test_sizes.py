@@ -192,3 +192,65 @@ def fit(batches):
     return state
 """
     assert findings(tmp_path, {"fit.py": source}) == []
+
+
+BATCHING = """\
+import jax
+import jax.numpy as jnp
+
+ROWS = 4
+
+
+@jax.jit
+def total(x):
+    return jnp.sum(x)
+
+
+def batches(items, size=2):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def sums(items, size):
+    return [total(jnp.asarray(b)) for b in batches(items, size)]
+"""
+
+
+@pytest.mark.parametrize(
+    ("main", "flagged"),
+    [
+        # Sizes the callers make: the last batch is full when the length is a multiple of the size.
+        ("sums([1, 2, 3, 4, 5, 6], 2)", False),
+        ("sums([1, 2, 3, 4, 5, 6, 7], 2)", True),
+        ("sums(np.zeros((8, 3)), ROWS)", False),
+        ("sums(np.zeros((10, 3)), ROWS)", True),
+        ("n = 3\nsums([0.0] * 9, n)", False),
+        # Sizes known where the loop is.
+        (
+            "xs = [1, 2, 3, 4, 5, 6]\nfor i in range(0, len(xs), 3):\n    total(xs[i : i + 3])",
+            False,
+        ),
+        ("xs = np.ones(7)\nfor i in range(0, xs.shape[0], 3):\n    total(xs[i : i + 3])", True),
+        # One caller whose last batch is short is enough.
+        ("sums([1, 2, 3, 4], 2)\nsums([1, 2, 3, 4], 3)", True),
+        # Not known where it is made: the default of a parameter, a length read from data.
+        ("[total(jnp.asarray(b)) for b in batches([1, 2, 3, 4])]", True),
+        ("sums(open('data.txt').read().split(), 2)", True),
+    ],
+)
+def test_a_last_batch_is_short_unless_the_callers_sizes_divide(
+    tmp_path: Path, main: str, flagged: bool
+) -> None:
+    program = (
+        "import jax.numpy as jnp\nimport numpy as np\nfrom batching import ROWS, batches, sums, total"
+        f"\n\n{main}\n"
+    )
+    found = findings(tmp_path, {"batching.py": BATCHING, "main.py": program})
+    ragged = [(name, line) for name, line, code, _ in found if code == "RTL103"]
+    if "xs" in main:  # the helpers, called by no one, are not the question
+        ragged = [(name, line) for name, line in ragged if name == "main.py"]
+        where = ("main.py", line_of(program, "total(xs"))
+    else:
+        where = ("batching.py", line_of(BATCHING, "yield items"))
+    expected = [where] if flagged else []
+    assert ragged == expected

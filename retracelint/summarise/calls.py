@@ -49,6 +49,7 @@ from retracelint.summarise.apis import (
     _looks_like_class,
     _looks_like_tf_data,
 )
+from retracelint.summarise.sizes import _constant
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _dotted,
@@ -532,7 +533,27 @@ class Calls(PassState):
         """``value`` passed as ``node`` is written. The text is interned: the same argument (``x``,
         ``self.params``) recurs through a module, and its summary then holds and pickles it once
         (half of the 111,000 argument texts of the speed corpus repeat one of their module)."""
-        return Arg(_plain(value), self.loc(node), sys.intern(self.mod.pos.text(node)))
+        return Arg(
+            _plain(value),
+            self.loc(node),
+            sys.intern(self.mod.pos.text(node)),
+            self.known(value, node),
+        )
+
+    def known(self, value: Value, node: ast.AST) -> int | str | tuple[int | None, ...] | None:
+        """``Arg.known``: an int argument's value (a module constant's, an imported one's name), or
+        the constant lengths of an array's axes."""
+        if isinstance(node, ast.Name) and node.id not in self.env and value.ty in (INT, UNKNOWN):
+            summary = self.mod.summary
+            imported = summary.imports.get(node.id)
+            if imported is not None and imported.startswith(_EXTERNAL):
+                imported = None
+            return summary.constants.get(node.id, imported)
+        if value.ty == INT:
+            return _constant(self.poly(node, {}))
+        lens = value.dims.lens if value.dims is not None else ()
+        known = tuple(_constant(n.poly) if n is not None and not n.atoms else None for n in lens)
+        return known if any(n is not None for n in known) else None
 
     def add_call(
         self,

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
-from retracelint.summarise.abstract import _element, _kind_flip, _unpacked
+from retracelint.summarise.abstract import _element, _kind_flip, _plain, _unpacked
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
@@ -23,6 +23,7 @@ from retracelint.summarise.sizes import (
     _full_chunks,
     _length_atom,
     _length_read,
+    _LengthReads,
     _min_call,
     _mul,
     _poly,
@@ -69,6 +70,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    Chunking,
     Dims,
     ItemSrc,
     IterDep,
@@ -743,9 +745,19 @@ class Expressions(PassState):
             if info.step is not None and self.poly(info.step, atoms) == width:
                 if _full_chunks(info.stop, info.step, self.defs):
                     return True, None
+                chunking = self.chunking(info)
+                if chunking is not None and not chunking.reads:
+                    if chunking.full({}):
+                        return True, None
+                    chunking = None  # short whoever calls
                 what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
                 return True, Taint(
-                    "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
+                    "RTL103",
+                    what,
+                    self.loc(node),
+                    frozenset({LoopSrc(index)}),
+                    axis,
+                    chunking,
                 )
             if info.step is None and _ceil_like(info.stop, self.defs):
                 what = f"chunk {self.mod.pos.text(node)} over {self.mod.pos.text(info.stop)} chunks (rounded up)"
@@ -753,6 +765,32 @@ class Expressions(PassState):
                     "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
                 )
         return False, None
+
+    def chunking(self, info: _RangeLoop) -> Chunking | None:
+        """When the chunks of a range loop are all full, in sizes known here (lengths, local
+        constants) or, for the rest, read where the callers make them: each unknown atom must be an
+        int or a length of a parameter, or of an attribute of one. None: some atom is neither."""
+        atoms: Atoms = {}
+        reads = _LengthReads(self, self.quiet)
+        stop = _poly(info.stop, atoms, self.defs, reader=reads)
+        span = _add(stop, _poly(info.start, atoms, self.defs, reader=reads), -1)
+        step = _poly(info.step, atoms, self.defs, reader=reads)
+        found: list[tuple[str, Value, int | None]] = []
+        for name in sorted(_atoms_in(span) | _atoms_in(step)):
+            atom = atoms.get(name)
+            if name in reads.lengths:
+                value, axis = reads.lengths[name]
+                read: tuple[Value, int | None] = (value, axis)
+            elif isinstance(atom, ast.AST):
+                read = (self.quiet(atom), None)
+            else:
+                return None
+            if read[0].param is None and not read[0].objs:
+                return None
+            found.append((name, _plain(read[0]), read[1]))
+        return Chunking(
+            self.fn.qualname, tuple(sorted(span.items())), tuple(sorted(step.items())), tuple(found)
+        )
 
     def slice_length(
         self, node: ast.Subscript, part: ast.Slice, axis: int, base: Value

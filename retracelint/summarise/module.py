@@ -4,6 +4,7 @@ top level and of every function body."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -11,8 +12,14 @@ from retracelint.jitspec import Wrapper
 from retracelint.model import Location
 from retracelint.summarise.apis import _EXTERNAL, _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
-from retracelint.summarise.objects import declared_fields, field_defaults, flattened_static
+from retracelint.summarise.objects import (
+    declared_fields,
+    field_defaults,
+    flattened_static,
+    hashed_by_identity,
+)
 from retracelint.summarise.syntax import (
+    _BLOCKS,
     _blocks,
     _dotted,
     _is_true,
@@ -69,7 +76,8 @@ class _ModulePass:
         self._locations: dict[int, Location] = {}
 
     def run(self, tree: ast.Module) -> None:
-        self._collect_imports(tree)
+        rebound = self._collect_imports(tree)
+        self.summary.constants = _int_constants(tree.body, rebound)
         self._declare(tree.body, prefix=self.module, cls=None)
         top = FunctionSummary(
             self.summary.toplevel, "<module>", self.pos.of(tree), (), kind="module"
@@ -88,10 +96,14 @@ class _ModulePass:
             body_pass.walk_function(fn, node, cls)
 
     # -- imports ------------------------------------------------------------------------------------
-    def _collect_imports(self, tree: ast.Module) -> None:
-        """Every import in the file, wherever it is: a name imported in a function body is still that name."""
+    def _collect_imports(self, tree: ast.Module) -> set[str]:
+        """Every import in the file, wherever it is: a name imported in a function body is still that name.
+        Returns the names some function declares ``global``: it may rebind them."""
         imports = self.summary.imports
+        rebound: set[str] = set()
         for node in _statements(tree.body):
+            if isinstance(node, ast.Global):
+                rebound.update(node.names)
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -116,6 +128,7 @@ class _ModulePass:
                 self.summary.exports = (
                     known + more if known is not None and more is not None else None
                 )
+        return rebound
 
     def _resolve_from(self, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -216,7 +229,11 @@ class _ModulePass:
                         info.unhashable = True
         frozen, dataclass_eq = self._dataclass_flags(node)
         named_tuple = any(b in ("typing.NamedTuple", "NamedTuple", "enum.Enum") for b in bases)
-        info.value_hashed = named_tuple or frozen or {"__eq__", "__hash__"} <= defined
+        identity = hashed_by_identity(node, inherits=any(b != "object" for b in bases))
+        info.identity_hashed = identity is True
+        info.value_hashed = identity is False and (
+            named_tuple or frozen or {"__eq__", "__hash__"} <= defined
+        )
         if dataclass_eq and not frozen and "__hash__" not in defined:
             info.unhashable = True
         fields, static = declared_fields(node)
@@ -330,6 +347,59 @@ class _ModulePass:
             if wrapper is not None:  # @partial(jax.jit, static_argnums=...)
                 return wrapper, deco.keywords
         return None
+
+
+def _int_constants(body: list[ast.stmt], rebound: set[str]) -> dict[str, int]:
+    """The module-level names bound once, by a top-level ``BATCH = 32`` (``FRAME: int = 4``), and
+    not ``rebound`` (declared ``global`` in a function): module-level statements are read, not the
+    bodies of defs and classes, which bind names of their own."""
+    stores: dict[str, int] = {}
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            stores[stmt.name] = stores.get(stmt.name, 0) + 1
+            continue
+        for target in _bound_names(stmt):
+            stores[target] = stores.get(target, 0) + 1
+        for name in _BLOCKS.get(type(stmt), ()):
+            stack.extend(getattr(stmt, name))
+    out: dict[str, int] = {}
+    for stmt in body:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else getattr(stmt, "target", None)
+        value = getattr(stmt, "value", None)
+        if (
+            isinstance(stmt, ast.Assign | ast.AnnAssign)
+            and isinstance(target, ast.Name)
+            and stores.get(target.id) == 1
+            and target.id not in rebound
+            and isinstance(value, ast.Constant)
+            and type(value.value) is int
+        ):
+            out[target.id] = value.value
+    return out
+
+
+def _bound_names(stmt: ast.stmt) -> Iterator[str]:
+    """The names a statement binds (its own, not those of the blocks it holds)."""
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        yield from ((a.asname or a.name).split(".")[0] for a in stmt.names)
+        return
+    targets: list[ast.AST] = []
+    if isinstance(stmt, ast.Assign | ast.Delete):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        targets = [stmt.target]
+    elif isinstance(stmt, ast.With | ast.AsyncWith):
+        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    while targets:
+        target = targets.pop()
+        if isinstance(target, ast.Name):
+            yield target.id
+        elif isinstance(target, ast.Tuple | ast.List):
+            targets.extend(target.elts)
+        elif isinstance(target, ast.Starred):
+            targets.append(target.value)
 
 
 def _assigns_all(targets: list[ast.expr]) -> bool:

@@ -366,13 +366,20 @@ def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:
     the generated ``__init__`` stores when a call leaves the field out."""
     return {
         stmt.target.id: Arg(
-            constant_value(stmt.value.value), pos.of(stmt.value), pos.text(stmt.value)
+            constant_value(stmt.value.value),
+            pos.of(stmt.value),
+            pos.text(stmt.value),
+            _int(stmt.value.value),
         )
         for stmt in node.body
         if isinstance(stmt, ast.AnnAssign)
         and isinstance(stmt.target, ast.Name)
         and isinstance(stmt.value, ast.Constant)
     }
+
+
+def _int(value: object) -> int | None:
+    return value if type(value) is int else None
 
 
 def _is_static_field(call: ast.Call) -> bool:
@@ -460,3 +467,103 @@ def registered_static(node: ast.Call, kind: str, flatten: ast.AST | None) -> tup
     if isinstance(flatten, ast.Lambda | ast.FunctionDef):
         return flattened_static(flatten)
     return ()
+
+
+def hashed_by_identity(node: ast.ClassDef, inherits: bool) -> bool | None:
+    """Whether the ``__eq__`` a class defines still compares its instances by identity (``self is
+    other``, ``id(self) == id(other)``, ``object.__eq__(self, other)``): a new instance then never
+    finds the cache entry of an equal one, whatever its ``__hash__`` says. jax 0.10.2 finds a static
+    argument by ``==``: an instance hashed by ``id(self)`` but compared by its fields traces once
+    (tests/fixtures/value_hashed_holders). None when it leaves equality to its bases
+    (``super().__eq__(other)`` where it ``inherits`` from a class of the project or a library);
+    ``super()`` of a class without bases is ``object``'s, which compares identities."""
+    eq = next(
+        (
+            s
+            for s in node.body
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__eq__"
+        ),
+        None,
+    )
+    return False if eq is None else _by_identity(eq, inherits)
+
+
+def _by_identity(method: ast.FunctionDef | ast.AsyncFunctionDef, inherits: bool) -> bool | None:
+    """Whether every value ``method`` returns compares its object's identity to the other's;
+    constants such as ``NotImplemented`` and ``False`` do not count. None when one of them defers
+    to the bases."""
+    params = [a.arg for a in method.args.posonlyargs + method.args.args]
+    if not params:
+        return False
+    verdicts = [
+        _identity_of(r.value, params, inherits)
+        for r in _own_returns(method.body)
+        if r.value is not None and not _constant(r.value)
+    ]
+    if not verdicts or False in verdicts:
+        return False
+    return None if None in verdicts else True
+
+
+def _own_returns(body: list[ast.stmt]) -> Iterator[ast.Return]:
+    """The returns of a function body, not of the functions and classes it defines."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            yield node
+        elif not isinstance(
+            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+        ):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _identity_of(node: ast.AST, params: list[str], inherits: bool) -> bool | None:
+    """Whether ``node`` compares the identity of ``params[0]`` to ``params[1]``'s: ``self is
+    other``, ``id(self) == id(other)``, ``object.__eq__(self, other)``, ``isinstance(other, C) and
+    self is other``."""
+    if len(params) < 2:
+        return False
+    own = sorted(params[:2])
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        pair = [node.left, node.comparators[0]]
+        if isinstance(node.ops[0], ast.Is):
+            return sorted(str(_name(n)) for n in pair) == own
+        if isinstance(node.ops[0], ast.Eq):
+            return sorted(str(_id_of(n)) for n in pair) == own
+        return False
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        # Equal only when identical, whatever else is asked.
+        return any(_identity_of(v, params, inherits) for v in node.values)
+    if not isinstance(node, ast.Call):
+        return False
+    if _dotted(node.func) == "object.__eq__":
+        return [_name(a) for a in node.args] == params[:2]
+    if (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr == "__eq__"
+        and isinstance(node.func.value, ast.Call)
+        and _dotted(node.func.value.func) == "super"
+    ):
+        return None if inherits else True
+    return False
+
+
+def _id_of(node: ast.AST) -> str | None:
+    """The name in ``id(name)``."""
+    if (
+        isinstance(node, ast.Call)
+        and _dotted(node.func) == "id"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return _name(node.args[0])
+    return None
+
+
+def _constant(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) or _name(node) == "NotImplemented"
+
+
+def _name(node: ast.AST) -> str | None:
+    return node.id if isinstance(node, ast.Name) else None

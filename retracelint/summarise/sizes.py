@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
@@ -82,6 +83,32 @@ def _poly(
     name = _atom_name(node, defs, reader)
     atoms[name] = node
     return {(name,): 1}
+
+
+class _LengthReads:
+    """A reader that also keeps, for each length it cannot tell, whose length it is: the value and
+    the axis, to be read where the callers make that value (``Chunking``)."""
+
+    def __init__(self, reader: _Reader, evaluate: Callable[[ast.AST], Value]) -> None:
+        self.reader = reader
+        self.evaluate = evaluate
+        self.lengths: dict[str, tuple[Value, int]] = {}
+
+    def length_read(self, node: ast.AST, atoms: Atoms) -> Poly | None:
+        poly = self.reader.length_read(node, atoms)
+        read = _length_read(node)
+        if poly is not None and read is not None and len(poly) == 1:
+            ((monomial, coefficient),) = poly.items()
+            if (
+                len(monomial) == 1
+                and coefficient == 1
+                and isinstance(atoms.get(monomial[0]), frozenset)
+            ):
+                self.lengths[monomial[0]] = (self.evaluate(read[0]), read[1])
+        return poly
+
+    def source(self, node: ast.AST) -> str:
+        return self.reader.source(node)
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
