@@ -45,6 +45,7 @@ TRACE_ONCE = (
     ("rtl405_negative_contexts_outside_the_key.py", None),
     ("padded_clips_across_modules", "train.py"),
     ("objects_negative_stay_clean.py", None),
+    ("flips_traced_back_negative", "main.py"),
 )
 
 

@@ -85,6 +85,7 @@ from retracelint.values import (
     combine,
     constant_length,
     constant_value,
+    followed,
     join,
     picked,
     shape_sources,
@@ -437,6 +438,8 @@ class Expressions(PassState):
         # With a Python scalar, or joining sequences, each axis stays where it was.
         aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
         value = combine([left, right], ty=ty, aligned=aligned)
+        if ty == ARRAY:
+            value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
             return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
         return value
