@@ -791,12 +791,10 @@ def weak_class(value: Value) -> str | None:
     jax 0.10.2: ``jit(f)(True)`` and ``jit(f)(jnp.array(True))`` share a trace)."""
     if value.ty in (INT, FLOAT, COMPLEX, JIT_OUT_WEAK):
         return WEAK
+    if value.weak == FOLLOWS and (value.ty in ARRAYS or value.ty == UNKNOWN):
+        return FOLLOWS if value.deps else WEAK
     if value.ty in ARRAYS or value.ty == JIT_OUT:
-        if value.weak is None:
-            return STRONG
-        if value.weak == FOLLOWS:
-            return FOLLOWS if value.deps else WEAK
-        return None
+        return STRONG if value.weak is None else None
     if value.ty == UNKNOWN and (
         value.param is not None
         or (value.deps and all(isinstance(d, RetDep | IterDep) for d in value.deps))

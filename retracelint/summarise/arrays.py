@@ -17,6 +17,7 @@ from retracelint.summarise.apis import (
     _GENERATORS,
     _GROWERS,
     _JOINS,
+    _KEEP_WEAK,
     _LIST_RESIZE,
     _NOT_ARRAYS,
     _NUMPY_RANDOM,
@@ -100,6 +101,8 @@ class Arrays(PassState):
                     weak = followed([args[0]])
                     if weak is not None:
                         return value.with_(weak=weak, dtype=None, made=self.loc(node))
+            if given is None and not numpy and name in _KEEP_WEAK and value.ty == ARRAY:
+                value = value.with_(weak=followed(args))  # jnp.exp(0.5) is weakly typed
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 

@@ -50,6 +50,7 @@ from retracelint.values import (
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
+    FOLLOWS,
     FUNCTION,
     INSTANCE,
     INT,
@@ -446,7 +447,11 @@ class Expressions(PassState):
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.expr(node.operand)
-        return operand.with_(ty=BOOL if isinstance(node.op, ast.Not) else operand.ty, items=())
+        if isinstance(node.op, ast.Not):
+            return operand.with_(ty=BOOL, items=())
+        # -x is as weakly typed as x: a parameter's sign flipped is still what its callers pass.
+        weak = FOLLOWS if operand.ty == UNKNOWN and operand.param is not None else operand.weak
+        return operand.with_(items=(), weak=weak)
 
     def e_BoolOp(self, node: ast.BoolOp) -> Value:
         values = [self.expr(v) for v in node.values]
