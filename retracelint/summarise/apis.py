@@ -194,46 +194,6 @@ _REDUCTIONS = {
 # is f32[] weak_type=True, jnp.asarray(True) is not weak; any dtype= is strong): the number of arguments.
 _WEAK_FROM_SCALAR = {"asarray": 1, "array": 1}
 
-# jax.numpy functions whose result is weakly typed when all their operands are (measured on jax 0.10.2
-# with jnp.asarray(0.5) and 0.5: not log2, log10, nan_to_num, predicates, casts or reductions).
-_KEEP_WEAK = frozenset(
-    {
-        "abs",
-        "absolute",
-        "negative",
-        "sign",
-        "exp",
-        "expm1",
-        "exp2",
-        "log",
-        "log1p",
-        "sqrt",
-        "square",
-        "power",
-        "reciprocal",
-        "sin",
-        "cos",
-        "tan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "arcsin",
-        "arccos",
-        "arctan",
-        "floor",
-        "ceil",
-        "rint",
-        "round",
-        "trunc",
-        "clip",
-        "conj",
-        "real",
-        "imag",
-        "maximum",
-        "minimum",
-    }
-)
-
 _FROM_LIST = {"array", "asarray", "stack", "concatenate", "vstack", "hstack"}
 
 
@@ -513,6 +473,11 @@ _ELEMENTWISE = {
     "uint8",
     "bool_",
 }
+
+# The jax.numpy functions whose result is weakly typed when all their operands are (measured on jax
+# 0.10.2 with jnp.asarray(0.5) and 0.5): the elementwise ones but casts and these.
+_STRONG_FROM_WEAK = {"log2", "log10", "nan_to_num", "isnan", "isfinite", "isinf"}
+_KEEP_WEAK = (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"}
 
 
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
