@@ -51,6 +51,7 @@ from retracelint.values import (
     kinds_differ,
     weak_kind,
 )
+from retracelint.weak import WeakKinds, WeakOrigin
 
 # A loop over at most this many values spelled out in the source adds a few traces, not one per step.
 FEW_ITERATIONS = 16
@@ -581,6 +582,7 @@ _JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
 
 def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
     groups: dict[tuple[str, int, str], list[_JitArg]] = {}
+    kinds = WeakKinds(prop)
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
         # Two signatures met while an enclosing jit traces cost two traces per trace of it, which
@@ -600,9 +602,11 @@ def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         for call in calls:
             by_function.setdefault(call[0].qualname, []).append(call)
         # Two calls in one body flip for sure whenever the body runs; calls from several functions
-        # are compared only when no body holds a flip of its own.
+        # are compared only when no body holds a flip of its own, and what the arguments are made
+        # from (their callers, the fields of a pytree) only when the arguments say nothing.
         within = [f for same in by_function.values() for f in _flips(prop, same, param, True)]
-        yield from within or _flips(prop, calls, param, False)
+        found = within or list(_flips(prop, calls, param, False))
+        yield from found or _traced_back_flip(prop, kinds, calls, param)
 
 
 def _flips(
@@ -636,6 +640,65 @@ def _flips(
             made = prop.resolve(fn, arg.value).made if returned else None
             yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
+
+
+def _traced_back_flip(
+    prop: Propagation, kinds: WeakKinds, calls: list[_JitArg], param: str
+) -> Iterator[Finding]:
+    """A weakly typed and a strongly typed value that reach ``param`` (or one field of it) from
+    where they are made, in one process: reported where the weak one is made."""
+    binding = calls[0][2]
+    if binding.spec.nonarray_static or any(_static(c, param) for c in calls):
+        return
+    leaves: dict[str, list[tuple[WeakOrigin, _JitArg]]] = {}
+    for jit_arg in calls:
+        fn, call, _, arg, _ = jit_arg
+        if any(fn.calls[c.call] is call and c.name == arg.text for c in fn.carried):
+            continue  # what it starts as against what comes back: carried_flip_findings
+        for leaf, origins in kinds.leaves(jit_arg[0], jit_arg[3]).items():
+            leaves.setdefault(leaf, []).extend((o, jit_arg) for o in origins)
+    site = jit_site(binding, JitTarget("", 0, False))
+    for leaf, origins in leaves.items():
+        origins.sort(key=lambda o: (o[0].location, o[1][3].location))
+        pair = next(
+            (
+                (weak, strong)
+                for weak in origins
+                if weak[0].kind == WEAK
+                for strong in origins
+                if strong[0].kind == STRONG
+                and (weak[1][1].location, weak[0].route) != (strong[1][1].location, strong[0].route)
+                and _run_together(prop, weak[0].fn, strong[0].fn)
+                and _run_together(prop, weak[1][0], strong[1][0])
+            ),
+            None,
+        )
+        if pair is not None:
+            yield _origin_flip(site, param, leaf, *pair)
+            return  # one flip per parameter
+
+
+def _origin_flip(
+    site: JitSite,
+    param: str,
+    leaf: str,
+    weak: tuple[WeakOrigin, _JitArg],
+    strong: tuple[WeakOrigin, _JitArg],
+) -> Finding:
+    (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
+    what = f"'{param}.{leaf}'" if leaf else f"'{param}'"
+    here = f"the default of '{made.default}'" if made.default is not None else "what is made here"
+    text = _sentence(
+        f"{what} is weakly typed from {here} when passed at {_where(arg.location)}, but strongly"
+        f" typed from {_code(other.text)} at {_where(other.location)} when passed at"
+        f" {_where(other_arg.location)}, so {_jitted(site, call.text)} traces and compiles twice",
+        [
+            f"traced parameter '{param}'{_defined(site, call.text)}",
+            "a different weak type is a different cache entry",
+        ],
+    )
+    step = PathStep(fn.qualname, call.text, call.location)
+    return _finding("RTL401", text, made.location, site, param, (step,))
 
 
 def _first_flip(

@@ -13,17 +13,26 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice, product
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, bind_arg
+from retracelint.callgraph import (
+    ClassTarget,
+    FuncTarget,
+    JitTarget,
+    Project,
+    Target,
+    bind_arg,
+)
 from retracelint.frequency import Driver, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
+    FOLLOWS,
     ITEM,
     REBIND,
     UNKNOWN,
     UNKNOWN_VALUE,
+    UNSURE,
     CallSrc,
     Dep,
     FieldDep,
@@ -43,6 +52,7 @@ from retracelint.values import (
     Taint,
     Value,
     axis_sources,
+    followed,
     join,
     localised,
     objects_of,
@@ -104,6 +114,8 @@ class Propagation(ObjectModel):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
                     out = _merge_shape(out, through(expanded, dep))
+                elif out.weak == FOLLOWS:
+                    out = out.with_(weak=UNSURE)  # made from a result of unknown kind
         return out
 
     def rebound(self, fn: FunctionSummary, taints: frozenset[Taint]) -> Iterator[Taint]:
@@ -247,14 +259,22 @@ class Propagation(ObjectModel):
                 (name, self.substitute(v, call, callee, bound, item, receiver))
                 for name, v in value.fields
             ),
+            weak=value.weak,
         )
+        inputs: list[Value] = []
         for dep in value.deps:
             if isinstance(dep, ParamDep):
                 passed = through(arg(dep.name), dep)
                 shape |= passed.shape
                 deps |= passed.deps
+                inputs.append(passed)
             elif isinstance(dep, FieldDep):
                 deps.add(dep)  # an object made by a call: the same object for the caller
+            if not isinstance(dep, ParamDep):
+                inputs.append(UNKNOWN_VALUE)  # a call's result not expanded here: not known
+        if value.weak == FOLLOWS:
+            # As weakly typed as what this call passes (a Python float, a strong array).
+            out = out.with_(weak=followed(inputs))
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
 
     # -- questions asked along the call graph ----------------------------------------------------
@@ -558,6 +578,15 @@ class Propagation(ObjectModel):
     ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
         """Each known call of ``fn`` that passes ``param``; with ``receiver``, a method's ``self``
         is the object the method is called on."""
+        for caller, call, passed, step, _ in self.calls_of(fn, param, receiver):
+            if passed is not None:
+                yield caller, call, passed, step
+
+    def calls_of(
+        self, fn: FunctionSummary, param: str, receiver: bool = False
+    ) -> Iterator[tuple[FunctionSummary, CallSite, Arg | None, PathStep, Target | None]]:
+        """Each known call of ``fn``, with what it passes for ``param`` (None: nothing), and what
+        the call reaches ``fn`` as."""
         for caller_name, index in self.project.callers.get(fn.qualname, ()):
             caller = self.project.function(caller_name)
             call = caller.calls[index]
@@ -570,8 +599,8 @@ class Propagation(ObjectModel):
                 passed = call.receiver
             else:
                 passed = bind_arg(call, fn.params, 1 if bound else 0, param)
-            if passed is not None:
-                yield caller, call, passed, PathStep(caller.qualname, call.text, call.location)
+            step = PathStep(caller.qualname, call.text, call.location)
+            yield caller, call, passed, step, target
 
 
 def _passed_for(
@@ -595,7 +624,12 @@ def _merge_shape(value: Value, extra: Value) -> Value:
         fresh=value.fresh | extra.fresh,
     )
     if value.ty == UNKNOWN and extra.ty != UNKNOWN:
-        merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref)
+        merged = merged.with_(
+            ty=extra.ty, ref=extra.ref if extra.ref else value.ref, weak=extra.weak
+        )
+    elif value.weak == FOLLOWS:
+        # An array as weakly typed as the call's result: strong, weak or unknown as it is.
+        merged = merged.with_(weak=followed([value.with_(deps=merged.deps), extra]))
     if merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
         # The call's result is known to be an array.
         merged = merged.with_(dtype=extra.dtype, made=extra.made)

@@ -34,6 +34,7 @@ class Param:
     kind: str  # "posonly", "normal", "vararg", "kwonly", "kwarg"
     has_default: bool = False
     annotation: str | None = None  # coarse type of a scalar annotation ("int", "float", ...)
+    default: str | None = None  # coarse type of a number written as the default ("float", ...)
 
 
 @dataclass(frozen=True)

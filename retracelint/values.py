@@ -462,6 +462,10 @@ class Value:
     # Attributes set on it here (``obj.lr = lr``, ``state.replace(step=...)``): they win over the
     # objects' own.
     fields: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
+    # For a jax array whose weak type is not simply strong (``weak_class``): FOLLOWS when it is
+    # weakly typed exactly when every value it depends on (``deps``) is, as ``jnp.asarray(x)`` and
+    # arithmetic keep ``x``'s; UNSURE when it is made from a value of unknown kind.
+    weak: str | None = None
 
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a
@@ -548,6 +552,7 @@ def join(a: Value, b: Value) -> Value:
         made=a.made if a.made == b.made else None,
         objs=_union(a.objs, b.objs),
         fields=a.fields if a.fields is b.fields else _join_fields(a, b),
+        weak=a.weak if a.weak == b.weak else UNSURE,
     )
 
 
@@ -805,14 +810,46 @@ def canonical_dtype(dtype: str, x64: bool) -> str:
     return dtype if x64 else _WITHOUT_X64.get(dtype, dtype)
 
 
+FOLLOWS, UNSURE = "follows", "unsure"  # Value.weak
+
+
+def weak_class(value: Value) -> str | None:
+    """WEAK, STRONG, FOLLOWS (weak when the values it depends on are), or None (not known). A
+    Python number is weakly typed, and so is an array made from weak values only; an array made
+    with a dtype (a constructor, ``astype``, a random draw, a NumPy array) is strong, and so is
+    anything computed with one. A Python bool is neither: jax has no weakly typed bool (measured on
+    jax 0.10.2: ``jit(f)(True)`` and ``jit(f)(jnp.array(True))`` share a trace)."""
+    if value.ty in (INT, FLOAT, COMPLEX, JIT_OUT_WEAK):
+        return WEAK
+    if value.weak == FOLLOWS and (value.ty in ARRAYS or value.ty == UNKNOWN):
+        return FOLLOWS if value.deps else WEAK
+    if value.ty in ARRAYS or value.ty == JIT_OUT:
+        return STRONG if value.weak is None else None
+    if value.ty == UNKNOWN and (
+        value.param is not None
+        or (value.deps and all(isinstance(d, RetDep | IterDep) for d in value.deps))
+    ):
+        return FOLLOWS  # a parameter or a project function's result: as its callers say
+    return None
+
+
+def followed(values: list[Value]) -> str | None:
+    """``Value.weak`` of an array computed from ``values`` by an operation that keeps their weak
+    type (arithmetic, ``jnp.asarray`` without a dtype): strong with any strong one; else weak when
+    all are, or as the ones it depends on are; UNSURE with one of unknown kind."""
+    classes = {weak_class(v) for v in values}
+    if STRONG in classes:
+        return None
+    if None in classes:
+        return UNSURE
+    return FOLLOWS
+
+
 def weak_kind(value: Value, x64: bool = False) -> str | None:
     """A Python scalar and a jitted function's result made only from Python scalars are weakly
     typed (one cache key); an array made with a dtype is not."""
-    if value.ty in (INT, FLOAT, BOOL, JIT_OUT_WEAK):
-        return WEAK
-    if value.ty in ARRAYS or value.ty == JIT_OUT:
-        return STRONG
-    return None
+    found = weak_class(value)
+    return found if found in (WEAK, STRONG) else None
 
 
 def dtype_kind(value: Value, x64: bool = False) -> str | None:

@@ -209,3 +209,50 @@ def test_a_weak_counter_selected_by_a_strong_condition_stays_weak(tmp_path: Path
         },
     )
     assert _run(tmp_path) == []  # jax 0.10.2 traces update once: count stays weak int32
+
+
+_BLEND = (
+    JIT
+    + "@jax.jit\n"
+    + "def blend(a, b, alpha):\n"
+    + "    return a + alpha * (b - a)\n\n\n"
+    + "def soft(a, b, alpha=0.25):\n"
+    + "    return blend(a, b, alpha)\n\n\n"
+    + "def sharp(a, b, alpha):\n"
+    + "    return blend(a, b, alpha)\n\n\n"
+    + "def tuned(alpha):\n"
+    + "    return alpha * jnp.ones((), jnp.float32)\n"
+)
+
+
+def _compositor(soft_call: str) -> str:
+    return (
+        "import jax.numpy as jnp\n"
+        + "from ops import sharp, soft, tuned\n\n\n"
+        + "class Compositor:\n"
+        + "    def render(self, a, b):\n"
+        + f"        {soft_call}\n"
+        + "        return sharp(a, b, tuned(0.5))\n\n\n"
+        + "if __name__ == '__main__':\n"
+        + "    Compositor().render(jnp.ones(2), jnp.zeros(2))\n"
+    )
+
+
+def test_a_default_left_out_is_weak_against_a_strong_result_of_another_helper(
+    tmp_path: Path,
+) -> None:
+    """jax 0.10.2 traces blend twice: alpha is a weak f32 from soft's default, then a strong f32
+    from tuned(); reported at the default, the line to change."""
+    _write(tmp_path, {"ops.py": _BLEND, "main.py": _compositor("soft(a, b)")})
+    found = _only(tmp_path, ("ops.py", 11, "RTL401"), "warning")
+    assert found.message.startswith(
+        "'alpha' is weakly typed from the default of 'alpha' when passed at "
+        + f"{tmp_path / 'ops.py'}:12, but strongly typed from tuned(0.5) at "
+        + f"{tmp_path / 'main.py'}:8 when passed at {tmp_path / 'ops.py'}:16"
+    )
+
+
+def test_a_default_every_caller_overrides_stays_clean(tmp_path: Path) -> None:
+    """Both calls pass a strong f32: blend traces once, whatever soft's default is."""
+    _write(tmp_path, {"ops.py": _BLEND, "main.py": _compositor("soft(a, b, tuned(0.1))")})
+    assert _run(tmp_path) == []

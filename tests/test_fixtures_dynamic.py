@@ -48,6 +48,7 @@ TRACE_ONCE = (
     ("objects_negative_stay_clean.py", None),
     ("value_hashed_holders", "main.py"),
     ("chunk_sizes_even", "main.py"),
+    ("flips_traced_back_negative", "main.py"),
 )
 
 

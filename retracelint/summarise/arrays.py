@@ -17,6 +17,7 @@ from retracelint.summarise.apis import (
     _GENERATORS,
     _GROWERS,
     _JOINS,
+    _KEEP_WEAK,
     _LIST_RESIZE,
     _NOT_ARRAYS,
     _NUMPY_RANDOM,
@@ -62,6 +63,7 @@ from retracelint.values import (
     Value,
     combine,
     constant_length,
+    followed,
     shape_sources,
     unaligned,
 )
@@ -90,10 +92,17 @@ class Arrays(PassState):
             # A dtype passed on from an argument was decided where that argument was made.
             kept = (a.made for a in args if a.made is not None and a.dtype == dtype)
             made = next(kept, None) or (self.loc(node) if dtype is not None else None)
-            scalar = bool(args) and args[0].ty in (INT, FLOAT)
-            if scalar and given is None and not numpy and _WEAK_FROM_SCALAR.get(name) == len(args):
-                # jnp.asarray(0.0): a weakly typed array, as the Python scalar was.
-                return value.with_(ty=JIT_OUT_WEAK, dtype=None, made=self.loc(node))
+            if given is None and not numpy and _WEAK_FROM_SCALAR.get(name) == len(args):
+                if args[0].ty in (INT, FLOAT):
+                    # jnp.asarray(0.0): a weakly typed array, as the Python scalar was.
+                    return value.with_(ty=JIT_OUT_WEAK, dtype=None, made=self.loc(node))
+                if args[0].ty not in (LIST, TUPLE):
+                    # jnp.asarray(x): as weakly typed as x is, decided here when x is.
+                    weak = followed([args[0]])
+                    if weak is not None:
+                        return value.with_(weak=weak, dtype=None, made=self.loc(node))
+            if given is None and not numpy and name in _KEEP_WEAK and value.ty == ARRAY:
+                value = value.with_(weak=followed(args))  # jnp.exp(0.5) is weakly typed
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 

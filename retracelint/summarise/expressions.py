@@ -51,6 +51,7 @@ from retracelint.values import (
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
+    FOLLOWS,
     FUNCTION,
     INSTANCE,
     INT,
@@ -87,6 +88,7 @@ from retracelint.values import (
     combine,
     constant_length,
     constant_value,
+    followed,
     join,
     picked,
     shape_sources,
@@ -439,13 +441,19 @@ class Expressions(PassState):
         # With a Python scalar, or joining sequences, each axis stays where it was.
         aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
         value = combine([left, right], ty=ty, aligned=aligned)
+        if ty == ARRAY:
+            value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
             return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
         return value
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.expr(node.operand)
-        return operand.with_(ty=BOOL if isinstance(node.op, ast.Not) else operand.ty, items=())
+        if isinstance(node.op, ast.Not):
+            return operand.with_(ty=BOOL, items=())
+        # -x is as weakly typed as x: a parameter's sign flipped is still what its callers pass.
+        weak = FOLLOWS if operand.ty == UNKNOWN and operand.param is not None else operand.weak
+        return operand.with_(items=(), weak=weak)
 
     def e_BoolOp(self, node: ast.BoolOp) -> Value:
         values = [self.expr(v) for v in node.values]

@@ -85,21 +85,57 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
     first_default = len(positional) - n_defaults
     for i, arg in enumerate(positional):
         kind = "posonly" if i < len(args.posonlyargs) else "normal"
-        out.append(_param(arg.arg, kind, i >= first_default, _annotation_type(arg.annotation)))
+        default = args.defaults[i - first_default] if i >= first_default else None
+        out.append(
+            _param(
+                arg.arg,
+                kind,
+                default is not None,
+                _annotation_type(arg.annotation),
+                _number_type(default),
+            )
+        )
     if args.vararg:
         out.append(_param(args.vararg.arg, "vararg"))
     for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        out.append(_param(arg.arg, "kwonly", default is not None, _annotation_type(arg.annotation)))
+        out.append(
+            _param(
+                arg.arg,
+                "kwonly",
+                default is not None,
+                _annotation_type(arg.annotation),
+                _number_type(default),
+            )
+        )
     if args.kwarg:
         out.append(_param(args.kwarg.arg, "kwarg"))
     return tuple(out)
 
 
+def _number_type(node: ast.expr | None) -> str | None:
+    """The coarse type of a number written as a default (``0.5``, ``-1``): what a call that leaves
+    the parameter out passes, a weakly typed scalar to jax."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
+        return None
+    return _NUMBER_TYPES.get(type(node.value))
+
+
+_NUMBER_TYPES: dict[type, str] = {int: INT, float: FLOAT, complex: COMPLEX}
+
+
 @lru_cache(maxsize=4096)
-def _param(name: str, kind: str, has_default: bool = False, annotation: str | None = None) -> Param:
+def _param(
+    name: str,
+    kind: str,
+    has_default: bool = False,
+    annotation: str | None = None,
+    default: str | None = None,
+) -> Param:
     """One object per distinct parameter (``self``, ``x``, ``*args``...): a module's summary pickles
     each once: 43,000 fewer objects to load for the corpus (69,805 -> 26,939 parameters)."""
-    return Param(name, kind, has_default, annotation)
+    return Param(name, kind, has_default, annotation, default)
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -1,0 +1,166 @@
+"""Where the weak type of a jitted function's argument is decided, followed along the call graph.
+
+jax keys its cache on whether each leaf is weakly typed: a Python number (and an array made from
+Python numbers only, ``jnp.asarray(0.5)``) is, an array made with a dtype is not, and arithmetic is
+strong as soon as one operand is (``values.weak_class``). Two call sites in one body are compared by
+``checks.flip_findings`` from their summaries; here an argument that is a parameter is answered by
+every call of its function (a call that leaves it out passes its default), a value that follows its
+inputs' weak type (``jnp.asarray(x)``, ``x * 2.0``) by what those inputs are, and a NamedTuple or
+dataclass argument leaf by leaf, where each field's value is made (``objects.value_origins``,
+through factories and ``_replace``). Only kinds that are sure count: an argument of unknown kind
+adds none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from retracelint.callgraph import JitTarget
+from retracelint.model import Location, PathStep
+from retracelint.objects import _is_read
+from retracelint.summary import Arg, FunctionSummary
+from retracelint.values import FOLLOWS, JIT_OUT, STRONG, WEAK, ParamDep, weak_class
+
+if TYPE_CHECKING:
+    from retracelint.propagate import Propagation
+
+_MAX_DEPTH = 12  # call-path frames followed, as the propagation does
+_MAX_ORIGINS = 12  # origins kept per parameter
+
+
+@dataclass(frozen=True)
+class WeakOrigin:
+    """A place that decides a leaf's weak type: ``kind`` (WEAK or STRONG), where, as written, and
+    the function that runs it (two origins count together only when one process runs both)."""
+
+    kind: str
+    location: Location
+    text: str
+    fn: FunctionSummary
+    default: str | None = None  # the parameter whose default this is, when it is one
+    # The calls it reaches the argument through: two kinds that come the same way are the
+    # alternatives of one value (two branches that store an attribute), one per run.
+    route: tuple[Location, ...] = ()
+
+
+class WeakKinds:
+    def __init__(self, prop: Propagation) -> None:
+        self.prop = prop
+        self._params: dict[tuple[str, str], list[WeakOrigin]] = {}
+
+    def leaves(self, fn: FunctionSummary, arg: Arg) -> dict[str, list[WeakOrigin]]:
+        """The origins of the argument's weak type, or of each field of a NamedTuple or dataclass
+        argument (by field name; the argument itself is ``""``)."""
+        prop = self.prop
+        whole = self.of(fn, arg, 0)
+        if whole:
+            return {"": whole}
+        classes = prop.classes_of_value(fn, prop.resolve(fn, arg.value))
+        if len(classes) != 1:
+            return {}
+        cls = next(iter(classes))
+        static = set(prop.project.static_fields(cls))
+        out: dict[str, list[WeakOrigin]] = {}
+        for name in prop.project.init_fields(cls):
+            if name in static:
+                continue
+            found = [
+                kind
+                for owner, origin, steps in prop.value_origins(fn, arg, name, (), 0)
+                for kind in self._through(steps, self.of(owner, origin, 0))
+            ]
+            if found:
+                out[name] = found
+        return out
+
+    def of(self, fn: FunctionSummary, arg: Arg, depth: int) -> list[WeakOrigin]:
+        """Where the weak type of ``arg`` (a value in ``fn``) is decided: none when not known."""
+        prop = self.prop
+        if depth > _MAX_DEPTH or prop.frequency.traced(fn.qualname):
+            # Made while a jit traces: as weak as its tracers (what ``carried_flip_findings`` asks).
+            return []
+        value = prop.resolve(fn, arg.value)
+        if value.param is not None:
+            return self._param(fn, value.param, depth)
+        if _is_read(value):  # an attribute: where its value is made
+            return [
+                origin
+                for place, made, _, steps in prop.field_candidates(fn, arg, (), ())
+                for origin in self._through(steps, self.of(place, made, depth + 1))
+            ]
+        found = weak_class(value)
+        if value.ty == JIT_OUT:
+            return []  # as weak as what the jitted function got (``carried_flip_findings``)
+        if found is not None and found != FOLLOWS:
+            return [WeakOrigin(found, value.made or arg.location, arg.text, fn)]
+        if found is None or value.weak != FOLLOWS:
+            return []  # a call's result not expanded, or no array
+        # As weakly typed as the parameters it is computed from: strong with one strong one.
+        inputs = []
+        for dep in value.deps:
+            if not isinstance(dep, ParamDep) or dep.elem is not None:
+                return []
+            inputs.append(self._param(fn, dep.name, depth + 1))
+        if not all(inputs):
+            return []
+        kinds = [{o.kind for o in origins} for origins in inputs]
+        where = value.made or arg.location
+        if all(k == {WEAK} for k in kinds):
+            return [WeakOrigin(WEAK, where, arg.text, fn)]
+        strong = next((o for o, k in zip(inputs, kinds, strict=True) if k == {STRONG}), None)
+        if strong is not None:
+            return [WeakOrigin(STRONG, where, arg.text, fn)]
+        mixed = [o for o, k in zip(inputs, kinds, strict=True) if k != {WEAK}]
+        return mixed[0] if len(mixed) == 1 else []
+
+    def _through(self, steps: tuple[PathStep, ...], origins: list[WeakOrigin]) -> list[WeakOrigin]:
+        """``origins``, reached through the calls of ``steps``: none through a jitted function's
+        call, whose results are as weak as its arguments were (``checks.carried_flip_findings``
+        compares a state carried through it)."""
+        project = self.prop.project
+        for step in steps:
+            site = project.call_at(step.location)
+            if site is not None and any(
+                isinstance(t, JitTarget) for t in project.site_targets.get(site, ())
+            ):
+                return []
+        route = tuple(step.location for step in steps)
+        return [replace(o, route=(*route, *o.route)) for o in origins] if route else origins
+
+    def _param(self, fn: FunctionSummary, name: str, depth: int) -> list[WeakOrigin]:
+        """What the calls of ``fn`` pass for parameter ``name``: a call that leaves out a
+        parameter whose default is a number passes a weakly typed scalar."""
+        key = (fn.qualname, name)
+        known = self._params.get(key)
+        if known is not None:
+            return known
+        param = next((p for p in fn.params if p.name == name), None)
+        if param is None or depth > _MAX_DEPTH:
+            return []
+        self._params[key] = []  # a parameter reached again while resolving itself adds nothing
+        prop = self.prop
+        out: list[WeakOrigin] = []
+        for caller, call, passed, _, target in prop.calls_of(fn, name):
+            if isinstance(target, JitTarget):
+                continue  # traced: its values are tracers, whatever the caller passes
+            if passed is not None:
+                found = self.of(caller, passed, depth + 1)
+                out += [replace(o, route=(call.location, *o.route)) for o in found]
+            elif param.default is not None and not call.star:
+                out.append(
+                    WeakOrigin(WEAK, fn.location, name, caller, name, route=(call.location,))
+                )
+        self._params[key] = out = _unique(out)[:_MAX_ORIGINS]
+        return out
+
+
+def _unique(origins: list[WeakOrigin]) -> list[WeakOrigin]:
+    seen: set[tuple[str, Location, tuple[Location, ...]]] = set()
+    out = []
+    for origin in origins:
+        key = (origin.kind, origin.location, origin.route)
+        if key not in seen:
+            seen.add(key)
+            out.append(origin)
+    return out
