@@ -1132,12 +1132,14 @@ class Project:
             return self.resolve_name(module, callee[1])
         return None
 
-    def _class_named(self, module: ModuleSummary, name: str) -> str | None:
+    def _class_named(self, module: ModuleSummary, name: str, depth: int = 0) -> str | None:
         """The class an instance value names: its qualified name when the summariser knew the class
-        (made in the same scope), else a name as written in ``module``, else an absolute name."""
+        (made in the same scope), else a name as written in ``module``, else an absolute name.
+        ``depth``: the names being resolved meanwhile (``experiment = experiment.Run()`` names its
+        class through itself)."""
         if name in self.classes:
             return name
-        target = self.resolve_name(module, name) or self.resolve_qualified(name)
+        target = self.resolve_name(module, name, depth) or self.resolve_qualified(name, depth)
         return target.qualname if isinstance(target, ClassTarget) else None
 
     def class_named(self, module: ModuleSummary, name: str) -> str | None:
@@ -1208,7 +1210,7 @@ class Project:
             return JitTarget(module.module, value.site, bound=False)
         if value is not None and value.ty == INSTANCE and value.ref and rest and "." not in rest:
             # A method of a module-level instance (``registry.add(...)`` after importing it).
-            cls = self._class_named(module, value.ref)
+            cls = self._class_named(module, value.ref, depth + 1)
             return self._member_or_stored(cls, rest) if cls is not None else None
         imported = module.imports.get(head)
         if imported is not None:

@@ -424,3 +424,31 @@ def test_a_jitted_step_a_factory_made_and_stored_on_self_is_checked(tmp_path: Pa
         ("trainer.py", 11, "RTL201")
     ]
     assert "static argument i + 1 changes every iteration" in found[0].message
+
+
+def test_an_instance_named_as_the_module_its_class_comes_from_is_linked(tmp_path: Path) -> None:
+    # ``experiment`` is both the imported module and, once bound, the module-level instance; with a
+    # second ``experiment`` module in the project, the class is known only through that name.
+    experiment = """
+        class DecayExperiment:
+            def __init__(self, rate):
+                self.rate = rate
+
+            def predictions(self):
+                return [self.rate]
+    """
+    graph = _graph(
+        tmp_path,
+        {
+            "decay/experiment.py": experiment,
+            "decay/main.py": """
+                from experiment import DecayExperiment
+
+                experiment = DecayExperiment(0.7)
+                print(experiment.predictions())
+            """,
+            "growth/experiment.py": experiment,
+        },
+    )
+    assert "decay.experiment.DecayExperiment.__init__" in graph["main"]
+    assert not any(callee.startswith("growth.") for callee in graph["main"])
