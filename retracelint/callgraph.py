@@ -268,6 +268,9 @@ class Project:
         self._calls_at: dict[str, dict[tuple[int, int, int, int], Site]] = {}
         self._by_path: dict[str, ModuleSummary] | None = None
         self._registered: dict[str, tuple[str, ...]] = {}
+        # Call sites whose callee could not be followed: finding it went deeper than Python's stack
+        # (a chain of names or values the depth limits do not bound). Left unlinked and reported.
+        self.too_deep: dict[Site, None] = {}
         for summary in self.modules.values():
             for name, static in summary.pytree_static.items():
                 cls = self._class_named(summary, name)
@@ -362,7 +365,7 @@ class Project:
                 targets = known.get(key) if key is not None else None
                 if targets is None:
                     reads = self._reads = _Reads(self._clock)
-                    targets = self.resolve_ref(fn, callee)
+                    targets = self._followed((qualname, index), self.resolve_ref, fn, callee)
                     if reads.depends:  # a module-level value that is a decorated def, say
                         deferred.append((qualname, index))
                         key = None
@@ -401,7 +404,7 @@ class Project:
         for site in work:
             last = self._site_reads.get(site)
             reads = self._reads = _Reads(self._clock)
-            targets = self._site_targets(*site)
+            targets = self._followed(site, self._site_targets, *site)
             if skipping and reads.height > _SHORT:
                 raise _Diverged
             # A method of an object typed once by the callers linked first is not resolved again.
@@ -479,6 +482,19 @@ class Project:
     def _method_call(self, site: Site) -> bool:
         """Whether call ``site`` is a method of an object whose class its callers tell (``recv``)."""
         return self.functions[site[0]].calls[site[1]].callee[0] == "recv"
+
+    def _followed(
+        self, site: Site, resolve: Callable[..., tuple[Target, ...]], *args: Any
+    ) -> tuple[Target, ...]:
+        """``resolve(*args)``, the targets of call ``site``; none when resolving it overflows the
+        stack. The lookups it left in progress stay as cycles do (found nothing, not sure), so the
+        rest of the project links as if this call had no callee."""
+        try:
+            return resolve(*args)
+        except RecursionError:
+            self.too_deep[site] = None
+            self._reads.unsure = True
+            return ()
 
     def _site_targets(self, qualname: str, index: int) -> tuple[Target, ...]:
         fn = self.functions[qualname]

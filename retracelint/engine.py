@@ -27,7 +27,7 @@ from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
-from retracelint.summary import ModuleSummary, fill_in
+from retracelint.summary import CallSite, ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
@@ -501,6 +501,9 @@ def _linked(
     project = Project(summaries, load=source.load, layout=layout)
     findings = run_checks(project, Propagation(project))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
+    findings += [
+        _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
+    ]
     records = {
         item.file.path: record(
             item.digest, found.scans.get(item.file.path), found.kept(item.file.path), summary
@@ -604,6 +607,15 @@ def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Fi
 
 def _error(path: str, why: str | None, line: int = 1, col: int = 1) -> Finding:
     return Finding(code="RTL000", message=f"{why}", location=Location(path, line, col, line, col))
+
+
+def _unfollowed(call: CallSite) -> Finding:
+    at = call.location
+    why = (
+        f"cannot follow the call {call.text}(): finding what it calls goes deeper than Python's"
+        " stack allows; analysed as if it called nothing"
+    )
+    return _error(at.path, why, at.line, at.col)
 
 
 def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], list[str]]:

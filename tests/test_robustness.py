@@ -117,6 +117,40 @@ def test_ten_thousand_nested_parentheses_is_one_clear_line(tmp_path: Path) -> No
     assert witness(tmp_path / "ok.py") in positions(found)
 
 
+def test_a_call_that_overflows_the_stack_while_linking_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Linking follows chains of names and values whose length its depth limits bound; a chain they
+    # miss (a bug, as `experiment = experiment.Run()` was) must cost the one call, not the run.
+    from retracelint.callgraph import Project
+
+    def overflowing(self: Project, module: object, dotted: str, depth: int = 0) -> object:
+        if dotted == "tangled":
+            raise RecursionError("maximum recursion depth exceeded")
+        return name_targets(self, module, dotted, depth)
+
+    name_targets = Project._name_targets
+    monkeypatch.setattr(Project, "_name_targets", overflowing)
+    tangle = """\
+from ok import main
+
+
+def tangled():
+    return 1
+
+
+def run(x):
+    tangled()
+    main(x)
+"""
+    write(tmp_path, {"ok.py": WITNESS, "tangle.py": tangle})
+    found = run([tmp_path])
+    assert [f[1:4] for f in found if f[0] == str(tmp_path / "tangle.py")] == [(9, 5, "RTL000")]
+    message = next(f[4] for f in found if f[0] == str(tmp_path / "tangle.py"))
+    assert message.startswith("cannot follow the call tangled(): ")
+    assert witness(tmp_path / "ok.py") in positions(found)
+
+
 # Code that CPython's own parser rejects or cannot build: one RTL000 each, with a message that says
 # something (the type name alone, "MemoryError: ", tells the user nothing).
 TOO_DEEP_FOR_PYTHON = {
