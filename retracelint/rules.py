@@ -36,7 +36,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "RTL000",
         "cannot-analyse",
-        "a file could not be read or parsed, so it was not analysed",
+        "a file could not be read or parsed, or a call could not be followed, so it was not analysed",
         "fix the file or exclude it",
     ),
     Rule(
