@@ -365,7 +365,10 @@ class Project:
                 targets = known.get(key) if key is not None else None
                 if targets is None:
                     reads = self._reads = _Reads(self._clock)
-                    targets = self._followed((qualname, index), self.resolve_ref, fn, callee)
+                    try:
+                        targets = self.resolve_ref(fn, callee)
+                    except RecursionError:
+                        targets = self._overflowed((qualname, index))
                     if reads.depends:  # a module-level value that is a decorated def, say
                         deferred.append((qualname, index))
                         key = None
@@ -404,7 +407,10 @@ class Project:
         for site in work:
             last = self._site_reads.get(site)
             reads = self._reads = _Reads(self._clock)
-            targets = self._followed(site, self._site_targets, *site)
+            try:
+                targets = self._site_targets(*site)
+            except RecursionError:
+                targets = self._overflowed(site)
             if skipping and reads.height > _SHORT:
                 raise _Diverged
             # A method of an object typed once by the callers linked first is not resolved again.
@@ -483,18 +489,13 @@ class Project:
         """Whether call ``site`` is a method of an object whose class its callers tell (``recv``)."""
         return self.functions[site[0]].calls[site[1]].callee[0] == "recv"
 
-    def _followed(
-        self, site: Site, resolve: Callable[..., tuple[Target, ...]], *args: Any
-    ) -> tuple[Target, ...]:
-        """``resolve(*args)``, the targets of call ``site``; none when resolving it overflows the
-        stack. The lookups it left in progress stay as cycles do (found nothing, not sure), so the
-        rest of the project links as if this call had no callee."""
-        try:
-            return resolve(*args)
-        except RecursionError:
-            self.too_deep[site] = None
-            self._reads.unsure = True
-            return ()
+    def _overflowed(self, site: Site) -> tuple[Target, ...]:
+        """What call ``site`` resolves to when resolving it overflowed the stack: nothing. The
+        lookups it left in progress stay as cycles do (found nothing, not sure), so the rest of the
+        project links as if this call had no callee."""
+        self.too_deep[site] = None
+        self._reads.unsure = True
+        return ()
 
     def _site_targets(self, qualname: str, index: int) -> tuple[Target, ...]:
         fn = self.functions[qualname]
