@@ -98,7 +98,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
         if binding is None or not binding.params:
             continue
         call = fn.calls[index]
-        site = jit_site(binding, target)
+        site = jit_site(binding)
         step = PathStep(fn.qualname, call.text, call.location)
         receiver = call.receiver
         if (
@@ -144,7 +144,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     return _dedupe(findings)
 
 
-def jit_site(binding: JitBinding, target: JitTarget) -> JitSite:
+def jit_site(binding: JitBinding) -> JitSite:
     spec = binding.spec
     wrapped = binding.wrapped
     if wrapped is not None and not wrapped.name.startswith("<lambda"):
@@ -505,7 +505,7 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
                     loop,
                 ],
             )
-        site = jit_site(binding, target)
+        site = jit_site(binding)
         path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
         fix = (
             f"define {spec.target_text} once, outside the function that runs"
@@ -617,7 +617,7 @@ def _flips(
     if len(calls) < 2:
         return
     binding = calls[0][2]
-    site = jit_site(binding, JitTarget("", 0, False))
+    site = jit_site(binding)
     keyword = list(_keyword_flip(prop, calls, site, param, one_body))
     yield from keyword
     if keyword or any(_static(c, param) for c in calls):
@@ -657,7 +657,7 @@ def _traced_back_flip(
             continue  # what it starts as against what comes back: carried_flip_findings
         for leaf, origins in kinds.leaves(jit_arg[0], jit_arg[3]).items():
             leaves.setdefault(leaf, []).extend((o, jit_arg) for o in origins)
-    site = jit_site(binding, JitTarget("", 0, False))
+    site = jit_site(binding)
     for leaf, origins in leaves.items():
         origins.sort(key=lambda o: (o[0].location, o[1][3].location))
         pair = next(
@@ -857,7 +857,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
             if flip is not None:
                 code, what, where, first, then = flip
-                site = jit_site(binding, target)
+                site = jit_site(binding)
                 text = _flip_sentence(
                     code,
                     f"{what} starts as {first} here and is {then}",
@@ -1116,7 +1116,7 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
             continue
         call = fn.calls[index]
         key = (target.module, target.index)
-        site = sites.setdefault(key, jit_site(binding, target))
+        site = sites.setdefault(key, jit_site(binding))
         yield from _varying_contexts(prop, fn, call, site)
         for state in contexts.around(fn, call.contexts):
             by_target.setdefault(key, []).append((fn, call, state))

@@ -476,9 +476,11 @@ class Propagation(ObjectModel):
                 (owner, place) for owner, place, _, _ in self.field_candidates(fn, arg, (), ())
             ]
         else:
-            places = [(caller, passed) for caller, _, passed, _ in self.passed_for(fn, param)]
-            if len(places) != len(self.project.callers.get(fn.qualname, ())):
-                return None
+            places = []
+            for caller, _, passed, _, _ in self.calls_of(fn, param):
+                if passed is None:
+                    return None  # a call leaves it at its default
+                places.append((caller, passed))
         out: set[int] = set()
         for owner, place in places:
             found = self.sizes(owner, place, axis, depth + 1)
