@@ -424,9 +424,27 @@ def _unhashable(project: Project, fn: FunctionSummary, value: Value) -> str | No
     if value.ty in _UNHASHABLE_NAMES:
         return _UNHASHABLE_NAMES[value.ty]
     cls = _class_of(project, fn, value)
-    if cls is not None and project.classes[cls].unhashable:
-        return f"a {project.classes[cls].name} instance (a mutable dataclass has no __hash__)"
+    # The first class of the chain that defines hashing or equality decides (a subclass inherits
+    # __hash__ = None); past a base that is not known (a library's), it may hash.
+    for c in project.mro(cls) if cls is not None else ():
+        info = project.classes[c]
+        if info.unhashable:
+            why = info.unhashable if c == cls else f"{info.name}: {info.unhashable}"
+            return f"a {project.classes[cls].name} instance ({why})"
+        if info.value_hashed or {"__hash__", "__eq__"} & info.methods.keys():
+            return None
+        if _unknown_base(project, c):
+            return None
     return None
+
+
+def _unknown_base(project: Project, cls: str) -> bool:
+    """Whether a base of ``cls`` is not a class of the project (a library's): what it defines is
+    not known."""
+    info = project.classes[cls]
+    return any(
+        project.resolve_base(project.owner[cls], b) is None for b in info.bases if b != "object"
+    )
 
 
 def _identity_hashed(project: Project, fn: FunctionSummary, value: Value) -> str | None:
@@ -435,15 +453,13 @@ def _identity_hashed(project: Project, fn: FunctionSummary, value: Value) -> str
     cls = _class_of(project, fn, value)
     if cls is None:
         return None
-    # The first class of the chain that defines hashing decides; past a base that is not known
-    # (a library's), it may hash by value.
+    # jax finds a static argument by ``==``: the first class of the chain that defines equality
+    # decides; past a base that is not known (a library's), it may compare by value.
     for c in project.mro(cls):
         info = project.classes[c]
         if info.identity_hashed:
             return f"a new {project.classes[cls].name} instance (its __hash__ or __eq__ goes by identity)"
-        if info.value_hashed or any(
-            project.resolve_base(project.owner[c], b) is None and b != "object" for b in info.bases
-        ):
+        if info.value_hashed or info.value_equal or _unknown_base(project, c):
             return None
     return f"a new {project.classes[cls].name} instance"
 

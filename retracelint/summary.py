@@ -188,6 +188,9 @@ class ClassSummary:
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
     jit_attrs: dict[str, int] = field(default_factory=dict)  # self.X = jax.jit(...) -> jit site
     value_hashed: bool = False  # frozen dataclass, NamedTuple, or defines __hash__ and __eq__
+    # Compares its instances by value: an ``__eq__`` of its own not by identity, or the one a
+    # dataclass or NamedTuple generates (hashable or not: that is ``unhashable``).
+    value_equal: bool = False
     # Defines __hash__ or __eq__ by identity (``id(self)``, ``self is other``): whatever its bases
     # say, a new instance is a new cache key.
     identity_hashed: bool = False
@@ -207,9 +210,9 @@ class ClassSummary:
     field_functions: dict[str, tuple[tuple[str, tuple[FuncRef, ...]], ...]] = field(
         default_factory=dict
     )
-    unhashable: bool = (
-        False  # a non-frozen dataclass (eq=True sets __hash__ = None), or __hash__ = None
-    )
+    # Why its instances cannot be hashed ("" when they can): a non-frozen dataclass (eq=True sets
+    # __hash__ = None), ``__hash__ = None``, or ``__eq__`` defined without ``__hash__``.
+    unhashable: str = ""
 
 
 @dataclass

@@ -151,3 +151,33 @@ def test_negative_fixture_traces_each_function_once(
     own = {f: n for f, n in report.traces.items() if f.file and Path(f.file).parent == folder}
     assert own, "the fixture must call its jitted functions\n" + report.summary()
     assert all(n == 1 for n in own.values()), report.summary()
+
+
+def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> None:
+    """``unhashable_by_eq``: jax raises its Non-hashable error for exactly the calls marked RTL203
+    (an ``__eq__`` without ``__hash__``, inherited too), and not for the classes that are hashable
+    again (``__hash__`` in a subclass, a NamedTuple's methods, a frozen dataclass)."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "unhashable_by_eq"
+    shutil.copytree(FIXTURES / "unhashable_by_eq", folder)
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    run = subprocess.run(
+        [sys.executable, "main.py"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    outcome = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    raised = {k for k, v in outcome.items() if v.startswith("Non-hashable static arguments")}
+    assert set(outcome) == {"plain", "stiff", "hashed", "grid", "schedule"}, run.stderr
+    assert raised == {"plain", "stiff"}
+    marked = {
+        line for _, line, code in expectations(FIXTURES / "unhashable_by_eq") if code == "RTL203"
+    }
+    source = (FIXTURES / "unhashable_by_eq" / "main.py").read_text(encoding="utf-8").splitlines()
+    assert {source[line - 2].split('"')[1] for line in marked} == raised

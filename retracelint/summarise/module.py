@@ -226,16 +226,21 @@ class _ModulePass:
                         and isinstance(stmt.value, ast.Constant)
                         and stmt.value.value is None
                     ):
-                        info.unhashable = True
+                        info.unhashable = "it sets __hash__ = None"
         frozen, dataclass_eq = self._dataclass_flags(node)
         named_tuple = any(b in ("typing.NamedTuple", "NamedTuple", "enum.Enum") for b in bases)
         identity = hashed_by_identity(node, inherits=any(b != "object" for b in bases))
         info.identity_hashed = identity is True
+        info.value_equal = identity is False if "__eq__" in defined else named_tuple or dataclass_eq
         info.value_hashed = identity is False and (
             named_tuple or frozen or {"__eq__", "__hash__"} <= defined
         )
         if dataclass_eq and not frozen and "__hash__" not in defined:
-            info.unhashable = True
+            info.unhashable = "a mutable dataclass has no __hash__"
+        elif "__eq__" in defined and "__hash__" not in defined and not (frozen or named_tuple):
+            # type.__new__ sets __hash__ = None in a class body that defines __eq__ alone (a
+            # NamedTuple's methods are set after its class is made, and keep tuple's hash).
+            info.unhashable = "it defines __eq__ without __hash__, so Python sets __hash__ = None"
         fields, static = declared_fields(node)
         if self._generates_init(node, bases):
             info.fields = fields
