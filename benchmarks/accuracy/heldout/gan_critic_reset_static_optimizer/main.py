@@ -2,8 +2,7 @@
 
 import jax
 import jax.numpy as jnp
-from models import Critic, mlp_init
-from optim import adam
+from models import Critic, adam, mlp_init
 from train import generator_step, train_critic_epoch
 
 

@@ -13,25 +13,18 @@ def train_critic_epoch(gen_params, critic_params, critic_state, real, noise, cri
         params, state = carry
         real_batch, z = batch
         fake = mlp_apply(gen_params, z)
-
-        def loss_fn(p):
-            return jnp.mean(mlp_apply(p, fake)) - jnp.mean(mlp_apply(p, real_batch))
-
+        loss_fn = lambda p: jnp.mean(mlp_apply(p, fake)) - jnp.mean(mlp_apply(p, real_batch))
         loss, grads = jax.value_and_grad(loss_fn)(params)
         updates, state = critic.opt.update(grads, state)
         params = jax.tree.map(jnp.add, params, updates)
         return (params, state), loss
 
-    (critic_params, critic_state), losses = jax.lax.scan(
-        critic_step, (critic_params, critic_state), (real, noise)
-    )
+    carry, losses = jax.lax.scan(critic_step, (critic_params, critic_state), (real, noise))
+    critic_params, critic_state = carry
     return critic_params, critic_state, losses.mean()
 
 
 @jax.jit
 def generator_step(gen_params, critic_params, z, lr):
-    def loss_fn(g):
-        return -jnp.mean(mlp_apply(critic_params, mlp_apply(g, z)))
-
-    loss, grads = jax.value_and_grad(loss_fn)(gen_params)
+    loss, grads = jax.value_and_grad(lambda g: -jnp.mean(mlp_apply(critic_params, mlp_apply(g, z))))(gen_params)
     return jax.tree.map(lambda p, g: p - lr * g, gen_params, grads), loss

@@ -38,4 +38,4 @@ class Skirmish:
         damage = jnp.zeros_like(state.health).at[nearest].add(jnp.where(attacking, 0.25, 0.0))
         positions = state.positions + self.speed * moves * alive[:, None]
         last_target = jnp.where(attacking, nearest, state.last_target)
-        return EnvState(positions, state.health - damage, last_target, state.time + 1)
+        return EnvState(positions, jnp.maximum(state.health - damage, 0.0), last_target, state.time + 1)
