@@ -29,6 +29,7 @@ from retracelint.values import (
     EMPTY,
     FOLLOWS,
     ITEM,
+    KIND,
     REBIND,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -48,15 +49,18 @@ from retracelint.values import (
     RebindSrc,
     ResizeSrc,
     RetDep,
+    RetSrc,
     Src,
     Taint,
     Value,
     axis_sources,
+    entry,
     followed,
     join,
     localised,
     objects_of,
     picked,
+    returned_sources,
     sees,
     shape_sources,
     through,
@@ -106,6 +110,8 @@ class Propagation(ObjectModel):
         and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""
         if any(t.code == REBIND for t in value.shape):
             value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
+        if any(isinstance(s, RetSrc) for t in value.shape for s in t.sources):
+            value = value.with_(shape=frozenset(self.sized_by_results(fn, value.shape, depth)))
         if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
@@ -129,6 +135,36 @@ class Propagation(ObjectModel):
             for src in taint.sources:
                 if isinstance(src, RebindSrc):
                     yield from self._resized_by(fn, src)
+
+    def sized_by_results(
+        self, fn: FunctionSummary, taints: frozenset[Taint], depth: int
+    ) -> Iterator[Taint]:
+        """Each taint whose size is read from what a call returns (``RetSrc``), with what makes
+        that result's value (or length) change in ``fn``'s terms instead; gone when nothing does."""
+        for taint in taints:
+            returned = [s for s in taint.sources if isinstance(s, RetSrc)]
+            if not returned:
+                yield taint
+                continue
+            sources = set(taint.sources.difference(returned))
+            for src in returned:
+                result = (
+                    self.call_result(fn, RetDep(src.call, src.item), depth)
+                    if depth <= _MAX_DEPTH
+                    else None
+                )
+                if result is None:
+                    continue
+                item = entry(src.key) if src.key is not None else None
+                result = next((v for name, v in result.fields if name == item), result)
+                if not src.shape:
+                    sources |= result.vsrc
+                elif src.axis is None:
+                    sources |= shape_sources(result)
+                else:
+                    sources |= axis_sources(result, src.axis)
+            if sources:
+                yield taint.with_sources(frozenset(sources))
 
     def _resized_by(self, fn: FunctionSummary, src: RebindSrc) -> Iterator[Taint]:
         index = next((i for i, c in enumerate(fn.calls) if c.location == src.call), None)
@@ -160,15 +196,13 @@ class Propagation(ObjectModel):
             if not isinstance(target, FuncTarget):
                 continue
             callee = self.project.function(target.qualname)
-            summary = self.summary_of(callee, yields=True) if iterated else None
+            summary = self.summary_of(callee, True, element) if iterated else None
             # Iterating what a function returns (not a generator) walks the elements of the container.
             container = iterated and summary is None
-            summary = summary or self.summary_of(callee, yields=False)
+            summary = summary or self.summary_of(callee, False, None if container else element)
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
-            if element is not None and element < len(summary.items) and not container:
-                summary = summary.items[element]
             value = self.substitute(summary, call, callee, target.bound, item)
             if container:
                 value = picked(value, dep.loop)  # type: ignore[union-attr]
@@ -176,12 +210,22 @@ class Propagation(ObjectModel):
             out = value if out is None else join(out, value)
         return out
 
-    def summary_of(self, callee: FunctionSummary, yields: bool) -> Value | None:
-        key = callee.qualname + ("#yield" if yields else "")
+    def summary_of(
+        self, callee: FunctionSummary, yields: bool, element: int | None = None
+    ) -> Value | None:
+        """What ``callee`` returns (or yields), in its callers' terms; only element ``element`` of
+        the tuple, when given and known, resolved as itself."""
+        key = (
+            callee.qualname
+            + ("#yield" if yields else "")
+            + ("" if element is None else f"#{element}")
+        )
         if key in self._returns:
             return self._returns[key]
         self._returns[key] = None  # recursion: a function reached again while resolving itself
         raw = callee.yields if yields else callee.returns
+        if raw is not None and element is not None and element < len(raw.items):
+            raw = raw.items[element]
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self.resolve(callee, raw), yields) if raw is not None else None
         self._returns[key] = result
@@ -209,11 +253,14 @@ class Propagation(ObjectModel):
             passed = found if found is not None else UNKNOWN_VALUE
             return attribute_of(passed, path) if path else passed
 
-        def sources(srcs: frozenset[Src]) -> frozenset[Src]:
+        def sources(srcs: frozenset[Src], sized: bool = False) -> frozenset[Src]:
+            """``sized``: the sources of a size, which also reads what the caller's calls return
+            (resolved in the caller's terms)."""
             out: set[Src] = set()
             for src in srcs:
                 if isinstance(src, ParamSrc):
-                    out |= arg(src.name).vsrc
+                    passed = arg(src.name)
+                    out |= passed.vsrc | returned_sources(passed) if sized else passed.vsrc
                 elif isinstance(src, ParamShapeSrc):
                     passed = arg(src.name)
                     out |= (
@@ -221,6 +268,8 @@ class Propagation(ObjectModel):
                         if src.axis is None
                         else axis_sources(passed, src.axis)
                     )
+                    if sized and src.axis != KIND:
+                        out |= returned_sources(passed, src.axis, shape=True)
                 elif isinstance(src, CallSrc):
                     out |= context
                 elif isinstance(src, ItemSrc):
@@ -238,7 +287,7 @@ class Propagation(ObjectModel):
             return arg(value.param)
         shape: set[Taint] = set()
         for taint in value.shape:
-            srcs = sources(taint.sources)
+            srcs = sources(taint.sources, sized=True)
             if srcs:
                 shape.add(taint.with_sources(srcs))
         deps: set[Dep] = set()

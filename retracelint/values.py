@@ -124,6 +124,19 @@ class RebindSrc:
     loop: int
 
 
+@dataclass(frozen=True)
+class RetSrc:
+    """In a size: varies when what call ``call`` of the function returns varies (element ``item``
+    of the tuple it returns): its value, or its length along ``axis`` when ``shape``. Resolved by
+    ``propagate`` against the callee's summary before the value leaves the function."""
+
+    call: int
+    item: int | None = None
+    shape: bool = False
+    axis: int | None = None
+    key: str | None = None  # the item of the dict it returns at this key
+
+
 Src = (
     LoopSrc
     | ParamSrc
@@ -134,6 +147,7 @@ Src = (
     | ResizeSrc
     | RebindSrc
     | FieldSrc
+    | RetSrc
 )
 
 
@@ -223,6 +237,9 @@ class RetDep:
     aligned: bool = True
     elem: int | None = None
     each: frozenset[int] = frozenset()
+    # The item of the dict it returns at a literal key (`f()["n"]`): only a size read from it
+    # (``RetSrc``) tells it from the whole.
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -611,6 +628,12 @@ def read_path(base: Value, path: str) -> Value:
     return base
 
 
+def entry(key: str) -> str:
+    """Where a dict keeps the item at literal key ``key``: among its fields, under a name no
+    attribute has, so that the item travels through returns and calls as an attribute does."""
+    return f"[{key!r}]"
+
+
 def with_field(base: Value, attr: str, value: Value) -> Value:
     """``base`` once ``base.attr = value`` has run."""
     kept = tuple((name, v) for name, v in base.fields if name != attr)
@@ -708,6 +731,21 @@ def shape_sources(value: Value) -> frozenset[Src]:
         elif isinstance(dep, FieldDep) and dep.elem is None:
             out.add(FieldSrc(dep.made, shape=True))
     return _frozen(out)
+
+
+def returned_sources(value: Value, axis: int | None = None, shape: bool = False) -> frozenset[Src]:
+    """What a size read from ``value`` gets from the calls it comes from: their result's value, or
+    its length along ``axis`` when ``shape`` (a count a helper draws, ``len(helper())``)."""
+    return _frozen(
+        {
+            RetSrc(dep.call, dep.item, shape, axis if dep.aligned else None, dep.key)
+            for dep in value.deps
+            if isinstance(dep, RetDep)
+            and not dep.each
+            and dep.elem is None
+            and not (shape and axis in dep.fixed)
+        }
+    )
 
 
 def axis_sources(value: Value, axis: int) -> frozenset[Src]:

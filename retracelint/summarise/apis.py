@@ -102,14 +102,37 @@ _NUMPY_RANDOM = {
     "logistic": _Sized("shape", "size", 2),
     "lognormal": _Sized("shape", "size", 2),
     "gumbel": _Sized("shape", "size", 2),
+    "vonmises": _Sized("shape", "size", 2),
+    "wald": _Sized("shape", "size", 2),
+    "f": _Sized("shape", "size", 2),
+    "weibull": _Sized("shape", "size", 1),
+    "pareto": _Sized("shape", "size", 1),
+    "power": _Sized("shape", "size", 1),
+    "zipf": _Sized("shape", "size", 1),
+    "logseries": _Sized("shape", "size", 1),
+    "triangular": _Sized("shape", "size", 3),
+    "hypergeometric": _Sized("shape", "size", 3),
     "choice": _Sized("shape", "size", 1),
     "rand": _Sized("dims"),
     "randn": _Sized("dims"),
 }
 
 
-# What a NumPy random draw holds when no dtype is given (the others draw float64).
-_NUMPY_RANDOM_DTYPES = {"integers": "int64", "randint": "int64", "choice": None}
+# What a NumPy random draw holds when no dtype is given (the others draw float64): the counts
+# (``poisson``, ``binomial``...) are int64. Every draw, counts included, is a new value each time
+# it runs: a count drawn to size an array sizes it anew.
+_NUMPY_RANDOM_DTYPES = {
+    "integers": "int64",
+    "randint": "int64",
+    "poisson": "int64",
+    "binomial": "int64",
+    "negative_binomial": "int64",
+    "geometric": "int64",
+    "hypergeometric": "int64",
+    "zipf": "int64",
+    "logseries": "int64",
+    "choice": None,
+}
 
 
 # Calls that make a NumPy random generator: its methods are the draws of ``_NUMPY_RANDOM``.

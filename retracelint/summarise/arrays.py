@@ -64,6 +64,7 @@ from retracelint.values import (
     combine,
     constant_length,
     followed,
+    returned_sources,
     shape_sources,
     unaligned,
 )
@@ -134,6 +135,9 @@ class Arrays(PassState):
     ) -> Value:
         """A NumPy random draw (``np.random.normal(...)``, ``rng.integers(...)``): ``size`` draws."""
         value = self.construct(node, NP_ARRAY, _NUMPY_RANDOM[method], args, kwargs)
+        # Each draw is new: its value (a count drawn to size something, above all) differs per
+        # iteration, or per call of the function that draws it.
+        value = value.with_(vsrc=value.vsrc | self.context_src())
         given = _argument(node, "dtype", None)
         dtype = self.dtype_given(given) or _NUMPY_RANDOM_DTYPES.get(method, "float64")
         return self.dtype_chosen(value.with_(dtype=dtype), node, given)
@@ -284,8 +288,9 @@ class Arrays(PassState):
         lens = self.made_lengths(node, sized, args, kwargs)
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
-            if size.vsrc:
-                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), size.vsrc)
+            varies = size.vsrc | returned_sources(size)
+            if varies:
+                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), varies)
                 return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}))
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
         dims = Dims(tuple(lens), ranked=True)

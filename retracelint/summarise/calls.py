@@ -481,7 +481,7 @@ class Calls(PassState):
         bound: _Bound | None = None,
     ) -> int | None:
         if not self.recording:
-            return None
+            return self.recorded.get(id(node))
         star = any(isinstance(a, ast.Starred) for a in node.args) or any(
             k.arg is None for k in node.keywords
         )
@@ -590,6 +590,7 @@ class Calls(PassState):
             contexts=tuple(self.contexts),
         )
         self.fn.calls.append(site)
+        self.recorded[id(node)] = len(self.fn.calls) - 1
         return len(self.fn.calls) - 1
 
     def loops_of(self, callees: list[Callee]) -> tuple[int, ...]:
@@ -806,7 +807,7 @@ class Calls(PassState):
             taint = Taint("RTL104", what, self.loc(node), receiver.vsrc, 0)
             return Value(ty=LIST, vsrc=receiver.vsrc, shape=frozenset({taint}))
         if receiver.ty == DICT and method in _DICT_MUTATORS and isinstance(func.value, ast.Name):
-            self.env[func.value.id] = receiver.with_(keys=None)
+            self.env[func.value.id] = receiver.with_(keys=None, fields=())
         if receiver.ty == "loader":
             if method == "batch":
                 return self.loader(node, ".batch()", "drop_remainder", kwargs)

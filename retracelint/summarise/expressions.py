@@ -88,9 +88,11 @@ from retracelint.values import (
     combine,
     constant_length,
     constant_value,
+    entry,
     followed,
     join,
     picked,
+    returned_sources,
     shape_sources,
     unaligned,
     unaligned_dep,
@@ -308,7 +310,14 @@ class Expressions(PassState):
                 refs = EMPTY
             elif isinstance(key, ast.Constant):
                 refs = funcrefs.stored(refs, (repr(key.value),), item.refs)
-        return combine(values + items, ty=DICT).with_(keys=keys, callables=refs)
+        entries = (
+            dict(zip((entry(k.value) for k in node.keys), items, strict=True))  # type: ignore[union-attr]
+            if literal
+            else {}
+        )
+        return combine(values + items, ty=DICT).with_(
+            keys=keys, callables=refs, fields=tuple(sorted(entries.items()))
+        )
 
     def e_ListComp(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
@@ -539,7 +548,7 @@ class Expressions(PassState):
             atoms.update(length.atoms)
             return length.poly
         name = _length_atom(node, axis, self.defs, self)
-        atoms[name] = axis_sources(value, axis)
+        atoms[name] = axis_sources(value, axis) | returned_sources(value, axis, shape=True)
         return {(name,): 1}
 
     def atom_sources(self, poly: Poly, atoms: Atoms) -> dict[str, frozenset[Src]]:
@@ -549,8 +558,11 @@ class Expressions(PassState):
             atom = atoms.get(name)
             if isinstance(atom, frozenset):
                 out[name] = atom
+            elif atom is not None:
+                value = self.quiet(atom)
+                out[name] = value.vsrc | returned_sources(value)
             else:
-                out[name] = self.quiet(atom).vsrc if atom is not None else EMPTY
+                out[name] = EMPTY
         return out
 
     def length(self, poly: Poly, atoms: Atoms) -> Length:
@@ -599,7 +611,15 @@ class Expressions(PassState):
             array, axis = read
             return Value(ty=INT, vsrc=axis_sources(self.expr(array), axis))
         base = self.expr(node.value)
-        value = self.subscript(node, base)
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        item = entry(key) if isinstance(key, str) else None
+        value = next((v for name, v in base.fields if name == item), None)
+        if value is None:
+            value = self.subscript(node, base)
+            if item is not None and any(isinstance(d, RetDep) for d in value.deps):
+                # `cfg = f(); cfg["n"]`: one item of what the call returns.
+                deps = (replace(d, key=key) if isinstance(d, RetDep) else d for d in value.deps)
+                value = value.with_(deps=frozenset(deps))
         refs = _subscript_refs(base, node.slice) if base.callables or base.param else EMPTY
         return value if value.callables is refs else value.with_(callables=refs)
 

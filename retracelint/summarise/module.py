@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from retracelint import funcrefs
 from retracelint.jitspec import Wrapper
 from retracelint.model import Location
-from retracelint.summarise.apis import _EXTERNAL, _MEMOISER, _PARTIALS
+from retracelint.summarise.apis import _EXTERNAL, _GENERATORS, _MEMOISER, _PARTIALS
 from retracelint.summarise.function import FunctionPass
 from retracelint.summarise.objects import (
     declared_fields,
@@ -74,6 +74,9 @@ class _ModulePass:
         # The location of each node asked for: loop bodies are walked twice (the tree outlives the
         # walk, so a node's id stays its own).
         self._locations: dict[int, Location] = {}
+        # Per class, the attributes its methods set to a NumPy random generator: known before any
+        # method is walked, so that ``self.rng.integers(...)`` in one method is a draw.
+        self.generator_fields: dict[str, frozenset[str]] = {}
 
     def run(self, tree: ast.Module) -> None:
         rebound = self._collect_imports(tree)
@@ -251,7 +254,32 @@ class _ModulePass:
         )
         info.static_fields = static + (flattened_static(flatten) if flatten else ())
         self.summary.classes[qualname] = info
+        self.generator_fields[qualname] = frozenset(self._generator_fields(node))
         self._declare(node.body, qualname, info)
+
+    def _generator_fields(self, node: ast.ClassDef) -> Iterator[str]:
+        """The attributes a method of the class sets to a new NumPy random generator
+        (``self.rng = np.random.default_rng(seed)``)."""
+        for method in node.body:
+            if (
+                not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
+                or not method.args.args
+            ):
+                continue
+            owner = method.args.args[0].arg
+            for stmt in ast.walk(method):
+                if not isinstance(stmt, ast.Assign) or not isinstance(stmt.value, ast.Call):
+                    continue
+                module, _, name = self.canonical(_dotted(stmt.value.func) or "").rpartition(".")
+                if module != "numpy.random" or name not in _GENERATORS:
+                    continue
+                for target in stmt.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == owner
+                    ):
+                        yield target.attr
 
     def _generates_init(self, node: ast.ClassDef, bases: tuple[str, ...]) -> bool:
         """Whether the class's __init__ is generated from the fields declared in its body."""

@@ -37,6 +37,7 @@ from retracelint.values import (
     INSTANCE,
     INT,
     LIST,
+    RNG,
     TUPLE,
     UNKNOWN,
     CallSrc,
@@ -81,8 +82,18 @@ class Objects(PassState):
         if attr in _ARRAY_ATTRIBUTES:
             return Value(vsrc=base.vsrc, deps=parts_deps(base))
         value = read_field(base, attr)
+        if value.ty == UNKNOWN and self.generator_field(base, attr):
+            value = value.with_(ty=RNG)
         refs = self.attribute_refs(base, attr) if base.ref or base.callables else EMPTY  # type: ignore[attr-defined]
         return value.with_(callables=funcrefs.union(value.callables, refs)) if refs else value
+
+    def generator_field(self, base: Value, attr: str) -> bool:
+        """Whether ``base.attr`` is an attribute of this method's own object that its class sets
+        to a NumPy random generator."""
+        if self.cls is None or not self.fn.params:
+            return False
+        own = objects_of(base) == {self.fn.params[0].name}
+        return own and attr in self.mod.generator_fields.get(self.cls.qualname, ())
 
     # -- writes -------------------------------------------------------------------------------------
     def bind_attribute(self, target: ast.Attribute, value: Value, source: ast.AST | None) -> None:

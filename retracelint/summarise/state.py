@@ -89,6 +89,9 @@ class PassState:
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
         self.recording = True
+        # The index of each call recorded here, by its node: a sub-expression read again quietly
+        # (the array whose length sizes another) still depends on what that call returns.
+        self.recorded: dict[int, int] = {}
         # `x = f(x)` / `x = x[1:]` in a loop where x comes from the previous iteration: found in
         # the first, silent walk of the loop (x is marked carried there), kept for the second.
         self.carried_at: set[Location] = set()

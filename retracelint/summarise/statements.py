@@ -79,9 +79,11 @@ from retracelint.values import (
     ResizeSrc,
     Taint,
     Value,
+    entry,
     join,
     kind_sources,
     structure_kind,
+    with_field,
 )
 
 if TYPE_CHECKING:
@@ -767,7 +769,7 @@ class Statements(PassState):
             self.expr(target.slice)
             self.store_item(target, value)
             if isinstance(target.value, ast.Name):
-                self.store_key(target.value.id, target)
+                self.store_key(target.value.id, target, value)
 
     def store_item(self, target: ast.Subscript, value: Value) -> None:
         """``d["k"] = f`` (``d[0]["k"] = f``...) with literal keys on a local name: from here on,
@@ -787,8 +789,9 @@ class Statements(PassState):
             refs = funcrefs.stored(current.refs, tuple(path), value.refs)
             self.env[node.id] = current.with_(callables=refs)
 
-    def store_key(self, name: str, target: ast.Subscript) -> None:
-        """``d["k"] = v``: the dict's key set gains a key (an unknown key makes it unknown)."""
+    def store_key(self, name: str, target: ast.Subscript, value: Value) -> None:
+        """``d["k"] = v``: the dict's key set gains a key and its item is ``v`` (an unknown key
+        makes both unknown)."""
         current = self.env.get(name)
         if current is None or current.ty != DICT:
             return
@@ -799,8 +802,10 @@ class Statements(PassState):
             if literal and current.keys is not None
             else None
         )
+        stored = with_field(current, entry(key.value), value) if keys else current.with_(fields=())  # type: ignore[union-attr]
+        self.env[name] = stored
         if keys != current.keys:
-            self.env[name] = current.with_(keys=keys)
+            self.env[name] = stored.with_(keys=keys)
             self.defs[name] = target
         if literal and any(t in self.key_flips for t in current.shape):
             self.env[name] = self.env[name].with_(
