@@ -54,8 +54,19 @@ def key(d: dict) -> tuple:
 
 def run_repo(folder: Path) -> list[dict]:
     cmd = [
-        sys.executable, "-m", "retracelint", "check", ".", "--no-cache", "--exit-zero",
-        "--format", "json", "-j", "1", "--isolated", "--no-respect-gitignore",
+        sys.executable,
+        "-m",
+        "retracelint",
+        "check",
+        ".",
+        "--no-cache",
+        "--exit-zero",
+        "--format",
+        "json",
+        "-j",
+        "1",
+        "--isolated",
+        "--no-respect-gitignore",
     ]
     proc = subprocess.run(cmd, cwd=folder, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -68,15 +79,17 @@ def run_repo(folder: Path) -> list[dict]:
         param = f.get("parameter")
         if isinstance(param, dict):
             param = param.get("name")
-        out.append({
-            "repo": folder.name,
-            "path": f["path"],
-            "rule": f["code"],
-            "line": f["line"],
-            "line_text": lines[f["line"] - 1].strip(),
-            "parameter": param,
-            "message": f["message"],
-        })
+        out.append(
+            {
+                "repo": folder.name,
+                "path": f["path"],
+                "rule": f["code"],
+                "line": f["line"],
+                "line_text": lines[f["line"] - 1].strip(),
+                "parameter": param,
+                "message": f["message"],
+            }
+        )
     return out
 
 
@@ -108,8 +121,12 @@ def main(argv: list[str] | None = None) -> int:
             new.append(f)
     gone = [v for k, v in judged.items() if k not in seen]
     for v in gone:
-        print(f"GONE      {v['repo']}/{v['path']} {v['rule']} {v['line_text']!r} (was {v['verdict']})")
-    print(f"{len(folders)} repositories, {len(findings)} findings, {len(new)} new, {len(gone)} gone")
+        print(
+            f"GONE      {v['repo']}/{v['path']} {v['rule']} {v['line_text']!r} (was {v['verdict']})"
+        )
+    print(
+        f"{len(folders)} repositories, {len(findings)} findings, {len(new)} new, {len(gone)} gone"
+    )
     return 1 if new or gone else 0
 
 
