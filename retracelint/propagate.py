@@ -182,6 +182,10 @@ class Propagation(ObjectModel):
             return self._returns[key]
         self._returns[key] = None  # recursion: a function reached again while resolving itself
         raw = callee.yields if yields else callee.returns
+        if raw is not None and raw.items:
+            # Each item of a returned tuple too: ``a, b = f()`` takes one (``RetDep.item``).
+            items = tuple(self.resolve(callee, item) for item in raw.items)
+            raw = raw.with_(items=items)
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self.resolve(callee, raw), yields) if raw is not None else None
         self._returns[key] = result

@@ -333,6 +333,17 @@ def _compose(inner: Dep, outer: Dep) -> Dep:
     return replace(inner, fixed=inner.fixed | outer.fixed, aligned=outer.aligned)
 
 
+# Every axis but the first (NumPy allows 64).
+_BEYOND_ROWS = frozenset(range(1, 64))
+
+
+@lru_cache(maxsize=4096)
+def rows_of(dep: Dep) -> Dep:
+    """``dep`` for a value as long as what it refers to, and nothing else of its shape (a list
+    filled once per item of it, a comprehension over it)."""
+    return replace(dep, fixed=_BEYOND_ROWS, aligned=True)
+
+
 @lru_cache(maxsize=4096)
 def unaligned_dep(dep: Dep) -> Dep:
     """``dep`` for a value whose axes are no longer those of what it refers to."""
