@@ -34,6 +34,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     UNSURE,
     CallSrc,
+    ChoiceSrc,
     Dep,
     FieldDep,
     FieldSrc,
@@ -391,6 +392,13 @@ class Propagation(ObjectModel):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
                     yield Cause(None, driver)
+            elif (
+                isinstance(src, ChoiceSrc)
+                and src.loop in loops
+                and self._repeats(fn, src.loop)
+                and self.fields_differ(src.fields)
+            ):
+                yield Cause(None, self.loop_driver(fn, src.loop))
 
     def param_causes(self, fn: FunctionSummary, param: str, kind: str, depth: int) -> list[Cause]:
         """Causes found at the callers of ``fn`` for the argument they pass as ``param``."""

@@ -105,6 +105,16 @@ class FieldSrc:
 
 
 @dataclass(frozen=True)
+class ChoiceSrc:
+    """Varies per iteration of loop ``loop`` unless the attributes ``fields`` (one attribute of
+    each object a value may be, a ``Made`` with a path) all hold the same value: a loop over a list
+    of instances reads another object's attribute each turn."""
+
+    loop: int
+    fields: frozenset[Made]
+
+
+@dataclass(frozen=True)
 class ResizeSrc:
     """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
     ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
@@ -134,6 +144,7 @@ Src = (
     | ResizeSrc
     | RebindSrc
     | FieldSrc
+    | ChoiceSrc
 )
 
 
@@ -588,9 +599,14 @@ def read_field(base: Value, attr: str) -> Value:
     read = parts[0]
     for part in parts[1:]:
         read = join(read, part)
-    # Read off an object carried from the previous iteration of a loop: so is the attribute.
-    carried = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
-    return read.with_(vsrc=read.vsrc | carried) if carried else read
+    # Read off an object carried from the previous iteration of a loop: so is the attribute. Off
+    # one of several objects that a loop picks from (an item of a list of instances): it changes
+    # per iteration where their attributes differ.
+    changes = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
+    if len(bases) > 1 and all(isinstance(obj, Made) for obj in bases):
+        fields = frozenset(obj.attr(attr) for obj in bases)  # type: ignore[union-attr]
+        changes |= {ChoiceSrc(s.index, fields) for s in base.vsrc if isinstance(s, LoopSrc)}
+    return read.with_(vsrc=read.vsrc | changes) if changes else read
 
 
 @lru_cache(maxsize=8192)
@@ -767,7 +783,7 @@ def localised(value: Value, item: bool = False) -> Value:
     per-iteration changes are per item it yields (``item``)."""
 
     def local(src: Src) -> bool:
-        return isinstance(src, LoopSrc | CarrySrc | RebindSrc)
+        return isinstance(src, LoopSrc | CarrySrc | RebindSrc | ChoiceSrc)
 
     def convert(sources: frozenset[Src]) -> frozenset[Src]:
         if not any(local(s) for s in sources):

@@ -77,6 +77,8 @@ from retracelint.values import (
     IterDep,
     Length,
     LoopSrc,
+    Made,
+    Obj,
     ParamDep,
     Poly,
     RetDep,
@@ -123,6 +125,15 @@ def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
     if isinstance(index, ast.Constant):
         return funcrefs.element(base.refs, repr(index.value))
     return funcrefs.element(base.refs, funcrefs.KEY)
+
+
+def _instances(items: tuple[Value, ...]) -> frozenset[Obj]:
+    """The objects an item of a display of instances may be (``[Probe(4.0), Probe(8.0)]``), each
+    made by a call; none unless every item is such an object."""
+    made = [item.objs for item in items]
+    if not made or not all(objs and all(isinstance(o, Made) for o in objs) for objs in made):
+        return EMPTY
+    return frozenset().union(*made)
 
 
 def _literal_int(node: ast.AST | None) -> int | None:
@@ -937,6 +948,7 @@ class Expressions(PassState):
             ty=UNKNOWN,
             dtype=None,
             callables=funcrefs.element(iterable.refs, funcrefs.ITER),
+            objs=_instances(iterable.items),
         )
         return self.display_item(iterable, index, node, element)
 
