@@ -1502,8 +1502,9 @@ def spread_item(call: CallSite, index: int) -> Arg | None:
     dep = next(iter(value.deps)) if len(value.deps) == 1 else None
     if not isinstance(dep, RetDep) or dep.item is not None or dep.each or dep.elem is not None:
         return None
-    item = Value(vsrc=value.vsrc, deps=frozenset({replace(dep, item=index)}))
-    return Arg(item, spread.location, text)
+    # What the item holds is known once the call is resolved: the result's own sources are those of
+    # every item, and an index past its end is a parameter left at its default.
+    return Arg(Value(deps=frozenset({replace(dep, item=index)})), spread.location, text)
 
 
 def _static_parameters(

@@ -168,7 +168,9 @@ class Propagation(ObjectModel):
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
-            if element is not None and element < len(summary.items) and not container:
+            if element is not None and not container and summary.items:
+                if element >= len(summary.items):
+                    continue  # a *spread past the tuple's end: the parameter keeps its default
                 summary = summary.items[element]
             value = self.substitute(summary, call, callee, target.bound, item)
             if container:
@@ -395,6 +397,7 @@ class Propagation(ObjectModel):
             elif (
                 isinstance(src, ChoiceSrc)
                 and src.loop in loops
+                and all(made.path for made in src.fields)  # the item itself: its LoopSrc says
                 and self._repeats(fn, src.loop)
                 and self.fields_differ(src.fields)
             ):

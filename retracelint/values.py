@@ -106,9 +106,9 @@ class FieldSrc:
 
 @dataclass(frozen=True)
 class ChoiceSrc:
-    """Varies per iteration of loop ``loop`` unless the attributes ``fields`` (one attribute of
-    each object a value may be, a ``Made`` with a path) all hold the same value: a loop over a list
-    of instances reads another object's attribute each turn."""
+    """An item of a list of instances that loop ``loop`` walks: one of the objects ``fields`` per
+    iteration. Read off it, an attribute (``fields``: that attribute of each object, a ``Made``
+    with a path) varies per iteration unless every object holds the same value there."""
 
     loop: int
     fields: frozenset[Made]
@@ -600,12 +600,13 @@ def read_field(base: Value, attr: str) -> Value:
     for part in parts[1:]:
         read = join(read, part)
     # Read off an object carried from the previous iteration of a loop: so is the attribute. Off
-    # one of several objects that a loop picks from (an item of a list of instances): it changes
-    # per iteration where their attributes differ.
-    changes = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
-    if len(bases) > 1 and all(isinstance(obj, Made) for obj in bases):
-        fields = frozenset(obj.attr(attr) for obj in bases)  # type: ignore[union-attr]
-        changes |= {ChoiceSrc(s.index, fields) for s in base.vsrc if isinstance(s, LoopSrc)}
+    # the item of a list of instances a loop walks: the same attribute of each of them.
+    changes: set[Src] = set()
+    for src in base.vsrc:
+        if isinstance(src, CarrySrc):
+            changes.add(src)
+        elif isinstance(src, ChoiceSrc):
+            changes.add(ChoiceSrc(src.loop, frozenset(made.attr(attr) for made in src.fields)))
     return read.with_(vsrc=read.vsrc | changes) if changes else read
 
 

@@ -71,6 +71,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    ChoiceSrc,
     Chunking,
     Dims,
     ItemSrc,
@@ -78,7 +79,6 @@ from retracelint.values import (
     Length,
     LoopSrc,
     Made,
-    Obj,
     ParamDep,
     Poly,
     RetDep,
@@ -127,7 +127,7 @@ def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
     return funcrefs.element(base.refs, funcrefs.KEY)
 
 
-def _instances(items: tuple[Value, ...]) -> frozenset[Obj]:
+def _instances(items: tuple[Value, ...]) -> frozenset[Made]:
     """The objects an item of a display of instances may be (``[Probe(4.0), Probe(8.0)]``), each
     made by a call; none unless every item is such an object."""
     made = [item.objs for item in items]
@@ -942,13 +942,15 @@ class Expressions(PassState):
         protocol = self.iterated(iterable, index, node)  # type: ignore[attr-defined]
         if protocol is not None:
             deps |= {IterDep(protocol, index)}
+        objs = _instances(iterable.items)
+        picks = frozenset({src, ChoiceSrc(index, objs)}) if objs else frozenset({src})
         element = element.with_(
-            vsrc=element.vsrc | {src},
+            vsrc=element.vsrc | picks,
             deps=deps,
             ty=UNKNOWN,
             dtype=None,
             callables=funcrefs.element(iterable.refs, funcrefs.ITER),
-            objs=_instances(iterable.items),
+            objs=objs,
         )
         return self.display_item(iterable, index, node, element)
 
