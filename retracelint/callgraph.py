@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from bisect import bisect_left, insort
 from collections.abc import Callable, Container, Hashable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -31,7 +31,7 @@ from retracelint.summary import (
     Param,
     loaded,
 )
-from retracelint.values import INSTANCE
+from retracelint.values import INSTANCE, RetDep, Value
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -1485,9 +1485,26 @@ def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) 
     for i, param in enumerate(positional[offset:]):
         if param.name == name:
             if call.star and i >= len(call.args):
-                return None
+                return spread_item(call, i - len(call.args))
             return call.args[i] if i < len(call.args) else None
     return None
+
+
+def spread_item(call: CallSite, index: int) -> Arg | None:
+    """Item ``index`` of the ``*rest`` that ``call`` passes last: of a tuple or list whose items
+    are known, or of what a call returns (``f(x, *helper(y))``: item ``index`` of its tuple)."""
+    spread = call.spread
+    if spread is None:
+        return None
+    value, text = spread.value, f"{spread.text}[{index}]"
+    if value.items:
+        return Arg(value.items[index], spread.location, text) if index < len(value.items) else None
+    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
+    if not isinstance(dep, RetDep) or dep.item is not None or dep.each or dep.elem is not None:
+        return None
+    # What the item holds is known once the call is resolved: the result's own sources are those of
+    # every item, and an index past its end is a parameter left at its default.
+    return Arg(Value(deps=frozenset({replace(dep, item=index)})), spread.location, text)
 
 
 def _static_parameters(

@@ -17,6 +17,7 @@ arguments have different attributes (object sensitivity).
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Target, bind_arg
@@ -212,6 +213,40 @@ class ObjectModel:
         for method, stored in self.stores(cls, attr):
             out.append((method, stored, ()))
         return out
+
+    def fields_differ(self: Propagation, fields: frozenset[Made]) -> bool:
+        """Whether the same attribute of several objects may hold different values: unless each is
+        known as a literal (or the default of the parameter no call passes) and all are equal."""
+        keys = {self._literal_field(made) for made in fields}
+        return None in keys or len(keys) > 1
+
+    def _literal_field(self: Propagation, made: Made) -> object:
+        """What attribute ``made.path`` of the object made by the call at ``made.at`` holds, as a
+        key equal for equal literals: the constructor's argument stored as it came in, or the
+        parameter's default when the call leaves it out. None when it is not such a literal, or
+        another method may store there."""
+        site = self.project.call_at(made.at)
+        target = self.project.targets.get(site) if site is not None else None
+        if made.item is not None or "." in made.path or not isinstance(target, ClassTarget):
+            return None
+        if self.stores(target.qualname, made.path):
+            return None
+        call = self.project.function(site[0]).calls[site[1]]  # type: ignore[index]
+        init = self.project.member(target.qualname, "__init__")
+        if isinstance(init, FuncTarget):
+            init_fn = self.project.function(init.qualname)
+            stored = self.init_stores(init_fn, made.path, Value(), 0)
+            param = stored[0].value.param if len(stored) == 1 else None
+            if param is None or param.partition(".")[2]:
+                return None
+            given = project_arg(call, init_fn, param)
+            if given is None:
+                return None if call.star else ("default", param)
+        else:
+            fields = self.project.init_fields(target.qualname)
+            given = _field_arg(call, fields, made.path) if made.path in fields else None
+            given = given or self.project.field_default(target.qualname, made.path)
+        return _literal(given) if given is not None else None
 
     def init_stores(
         self: Propagation, init: FunctionSummary, attr: str, made: Value, depth: int
@@ -410,6 +445,14 @@ def _field_arg(call: CallSite, fields: tuple[str, ...], attr: str) -> Arg | None
     if call.star or index >= len(call.args):
         return None
     return call.args[index]
+
+
+def _literal(arg: Arg) -> object:
+    """A literal argument as a key (``("literal", 4.0)``); None for any other."""
+    try:
+        return ("literal", ast.literal_eval(arg.text))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def _self_path(method: FunctionSummary, attr: str) -> str:

@@ -35,6 +35,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     UNSURE,
     CallSrc,
+    ChoiceSrc,
     Dep,
     FieldDep,
     FieldSrc,
@@ -224,7 +225,9 @@ class Propagation(ObjectModel):
             return self._returns[key]
         self._returns[key] = None  # recursion: a function reached again while resolving itself
         raw = callee.yields if yields else callee.returns
-        if raw is not None and element is not None and element < len(raw.items):
+        if raw is not None and element is not None and raw.items:
+            if element >= len(raw.items):
+                return None  # a *spread past the tuple's end: the parameter keeps its default
             raw = raw.items[element]
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self.resolve(callee, raw), yields) if raw is not None else None
@@ -436,6 +439,14 @@ class Propagation(ObjectModel):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
                     yield Cause(None, driver)
+            elif (
+                isinstance(src, ChoiceSrc)
+                and src.loop in loops
+                and all(made.path for made in src.fields)  # the item itself: its LoopSrc says
+                and self._repeats(fn, src.loop)
+                and self.fields_differ(src.fields)
+            ):
+                yield Cause(None, self.loop_driver(fn, src.loop))
 
     def param_causes(self, fn: FunctionSummary, param: str, kind: str, depth: int) -> list[Cause]:
         """Causes found at the callers of ``fn`` for the argument they pass as ``param``."""

@@ -69,6 +69,9 @@ class CallSite:
     loops: tuple[int, ...]  # indices of the enclosing loops of the function, outermost first
     star: bool = False  # *args or **kwargs: argument positions after it are unknown
     receiver: Arg | None = None  # obj in obj.method(...): the argument bound to self
+    # A last positional ``*args`` (no ``**kwargs``): its items are the arguments after the others
+    # (``spread_item``).
+    spread: Arg | None = None
     # Arguments that are or hold a function, by position or keyword, and where inside the argument
     # (kept in heads: linking reads them).
     functions: tuple[tuple[int | str, Path, Callee], ...] = ()
@@ -277,7 +280,7 @@ UNLOADED = _Unloaded()
 # which the cache's pickler reads), and what it leaves out is pickled apart, function by function
 # (``rest_of``), so that each fact is pickled once; ``fill_in`` puts one function's back, ``whole_of``
 # all.
-_CALL_LEFT_OUT = {"args": UNLOADED, "kwargs": UNLOADED, "receiver": UNLOADED}
+_CALL_LEFT_OUT = {"args": UNLOADED, "kwargs": UNLOADED, "receiver": UNLOADED, "spread": UNLOADED}
 _FUNCTION_LEFT_OUT = {"returns": UNLOADED, "yields": UNLOADED, "writes": UNLOADED}
 
 # The fields a head pickles otherwise, by class, and what it holds there instead.
@@ -287,10 +290,10 @@ HEAD_LEFT_OUT: dict[type, dict[str, object]] = {
     ModuleSummary: {"head": True},
 }
 
-# What a head leaves out of one function: each call's arguments (positional, keyword, receiver),
-# then what the function returns, yields and writes.
+# What a head leaves out of one function: each call's arguments (positional, keyword, receiver,
+# spread), then what the function returns, yields and writes.
 FunctionRest = tuple[
-    tuple[tuple[tuple[Arg, ...], tuple[tuple[str, Arg], ...], Arg | None], ...],
+    tuple[tuple[tuple[Arg, ...], tuple[tuple[str, Arg], ...], Arg | None, Arg | None], ...],
     Value | None,
     Value | None,
     dict[str, tuple[Arg, ...]],
@@ -302,7 +305,7 @@ def rest_of(summary: ModuleSummary) -> list[FunctionRest]:
     each back."""
     return [
         (
-            tuple((call.args, call.kwargs, call.receiver) for call in fn.calls),
+            tuple((call.args, call.kwargs, call.receiver, call.spread) for call in fn.calls),
             fn.returns,
             fn.yields,
             fn.writes,
@@ -315,10 +318,11 @@ def fill_in(fn: FunctionSummary, rest: FunctionRest) -> None:
     """Put back what a head left out of ``fn`` (``HEAD_LEFT_OUT``, ``rest_of``). ``fn`` itself is
     filled in, so it must be one that only this run holds: one unpickled for it."""
     calls, fn.returns, fn.yields, fn.writes = rest
-    for call, (args, kwargs, receiver) in zip(fn.calls, calls, strict=True):
+    for call, (args, kwargs, receiver, spread) in zip(fn.calls, calls, strict=True):
         # A frozen call, filled in as unpickling fills it: what linking read of it stays as it was.
         state = call.__dict__
         state["args"], state["kwargs"], state["receiver"] = args, kwargs, receiver
+        state["spread"] = spread
 
 
 def loaded(fn: FunctionSummary) -> bool:

@@ -105,6 +105,16 @@ class FieldSrc:
 
 
 @dataclass(frozen=True)
+class ChoiceSrc:
+    """An item of a list of instances that loop ``loop`` walks: one of the objects ``fields`` per
+    iteration. Read off it, an attribute (``fields``: that attribute of each object, a ``Made``
+    with a path) varies per iteration unless every object holds the same value there."""
+
+    loop: int
+    fields: frozenset[Made]
+
+
+@dataclass(frozen=True)
 class ResizeSrc:
     """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
     ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
@@ -148,6 +158,7 @@ Src = (
     | RebindSrc
     | FieldSrc
     | RetSrc
+    | ChoiceSrc
 )
 
 
@@ -348,6 +359,17 @@ def _compose(inner: Dep, outer: Dep) -> Dep:
     if outer.aligned and not outer.fixed:
         return inner
     return replace(inner, fixed=inner.fixed | outer.fixed, aligned=outer.aligned)
+
+
+# Every axis but the first (NumPy allows 64).
+_BEYOND_ROWS = frozenset(range(1, 64))
+
+
+@lru_cache(maxsize=4096)
+def rows_of(dep: Dep) -> Dep:
+    """``dep`` for a value as long as what it refers to, and nothing else of its shape (a list
+    filled once per item of it, a comprehension over it)."""
+    return replace(dep, fixed=_BEYOND_ROWS, aligned=True)
 
 
 @lru_cache(maxsize=4096)
@@ -594,9 +616,15 @@ def read_field(base: Value, attr: str) -> Value:
     read = parts[0]
     for part in parts[1:]:
         read = join(read, part)
-    # Read off an object carried from the previous iteration of a loop: so is the attribute.
-    carried = frozenset(s for s in base.vsrc if isinstance(s, CarrySrc))
-    return read.with_(vsrc=read.vsrc | carried) if carried else read
+    # Read off an object carried from the previous iteration of a loop: so is the attribute. Off
+    # the item of a list of instances a loop walks: the same attribute of each of them.
+    changes: set[Src] = set()
+    for src in base.vsrc:
+        if isinstance(src, CarrySrc):
+            changes.add(src)
+        elif isinstance(src, ChoiceSrc):
+            changes.add(ChoiceSrc(src.loop, frozenset(made.attr(attr) for made in src.fields)))
+    return read.with_(vsrc=read.vsrc | changes) if changes else read
 
 
 @lru_cache(maxsize=8192)
@@ -794,7 +822,7 @@ def localised(value: Value, item: bool = False) -> Value:
     per-iteration changes are per item it yields (``item``)."""
 
     def local(src: Src) -> bool:
-        return isinstance(src, LoopSrc | CarrySrc | RebindSrc)
+        return isinstance(src, LoopSrc | CarrySrc | RebindSrc | ChoiceSrc)
 
     def convert(sources: frozenset[Src]) -> frozenset[Src]:
         if not any(local(s) for s in sources):

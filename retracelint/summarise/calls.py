@@ -136,6 +136,14 @@ def _functions(
     return tuple(out)
 
 
+def _counted_items(value: Value) -> bool:
+    """Whether ``value`` is a tuple or list whose items are all known (no starred part)."""
+    length = value.dims.length(0) if value.dims is not None else None
+    if not value.items or value.ty not in (TUPLE, LIST) or length is None or length.atoms:
+        return False
+    return dict(length.terms).get((), 0) == len(value.items)
+
+
 @lru_cache(maxsize=4096)
 def _result(index: int) -> frozenset[FuncRef]:
     """What call ``index`` of a function returns, as a function value."""
@@ -503,6 +511,7 @@ class Calls(PassState):
         call_kwargs = tuple(
             (k.arg, self.arg(kwargs[k.arg], k.value)) for k in node.keywords if k.arg
         )
+        spread = self.spread(node, args) if star else None
         functions = _functions(args, node.args, kwargs)
         objects = self.objects_passed(node, args, kwargs)
         if bound is not None:  # a partial's arguments come first
@@ -524,10 +533,23 @@ class Calls(PassState):
             text=func,
             star=star,
             receiver=receiver_arg,
+            spread=spread,
             functions=functions,
             objects=objects,
             at=at,
         )
+
+    def spread(self, node: ast.Call, args: list[Value]) -> Arg | None:
+        """The last positional argument, ``*rest``, when it is the only starred one and no
+        ``**kwargs`` follows: its items, when their number is known here, else a call's result."""
+        starred = [a for a in node.args if isinstance(a, ast.Starred)]
+        if len(starred) != 1 or starred[0] is not node.args[-1]:
+            return None
+        if any(k.arg is None for k in node.keywords):
+            return None
+        value = args[-1]
+        count = _counted_items(value)
+        return self.arg(value if count else value.with_(items=()), starred[0].value)
 
     def arg(self, value: Value, node: ast.AST) -> Arg:
         """``value`` passed as ``node`` is written. The text is interned: the same argument (``x``,
@@ -564,6 +586,7 @@ class Calls(PassState):
         text: ast.AST | None = None,
         star: bool = False,
         receiver: Arg | None = None,
+        spread: Arg | None = None,
         functions: tuple[tuple[int | str, Path, Callee], ...] = (),
         objects: tuple[tuple[int | str, tuple[str, ...]], ...] = (),
         at: Location | None = None,
@@ -581,6 +604,7 @@ class Calls(PassState):
             loops=self.loops_of(callees) if self.choosing else tuple(self.loops),
             star=star,
             receiver=receiver,
+            spread=spread,
             functions=tuple((key, path, _interned(callee)) for key, path, callee in functions)
             if functions
             else (),

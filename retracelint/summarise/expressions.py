@@ -71,12 +71,14 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    ChoiceSrc,
     Chunking,
     Dims,
     ItemSrc,
     IterDep,
     Length,
     LoopSrc,
+    Made,
     ParamDep,
     Poly,
     RetDep,
@@ -93,6 +95,7 @@ from retracelint.values import (
     join,
     picked,
     returned_sources,
+    rows_of,
     shape_sources,
     unaligned,
     unaligned_dep,
@@ -124,6 +127,15 @@ def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
     if isinstance(index, ast.Constant):
         return funcrefs.element(base.refs, repr(index.value))
     return funcrefs.element(base.refs, funcrefs.KEY)
+
+
+def _instances(items: tuple[Value, ...]) -> frozenset[Made]:
+    """The objects an item of a display of instances may be (``[Probe(4.0), Probe(8.0)]``), each
+    made by a call; none unless every item is such an object."""
+    made = [item.objs for item in items]
+    if not made or not all(objs and all(isinstance(o, Made) for o in objs) for objs in made):
+        return EMPTY
+    return frozenset().union(*made)
 
 
 def _literal_int(node: ast.AST | None) -> int | None:
@@ -325,12 +337,14 @@ class Expressions(PassState):
         saved, saved_defs = dict(self.env), dict(self.defs)
         depth = len(self.loops)
         sources: list[Value] = []
+        walked: list[Value] = []
         filtered = False
         text = self.mod.pos.text
         for comp in node.generators:
             # Each `for` of a comprehension is a loop: what the element calls runs once per item.
             iterable = self.expr(comp.iter)
             sources.append(iterable)
+            walked.append(iterable)
             index = self.new_loop(
                 comp,
                 f"for {text(comp.target)} in {text(comp.iter)}",
@@ -357,17 +371,29 @@ class Expressions(PassState):
         shape = {t.unlabelled() for v in sources for t in v.shape}
         each = collected(element, loops)
         shape |= {t if ItemSrc() in t.sources else t.unlabelled() for t in each.shape}
+        dims = None
         if filtered:
+            # As many items as pass the filter: a length of its own, which padding can fix.
             varies = frozenset().union(*(v.vsrc for v in sources))
             if varies:
-                shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies))
+                shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies, 0))
+            atom = _length_atom(node, 0, self.defs, self)
+            dims = Dims((Length.of({(atom,): 1}, {atom: varies}),)) if ty == LIST else None
         deps = {unaligned_dep(d) for v in sources for d in v.deps if isinstance(d, ParamDep)}
         deps |= {unaligned_dep(d) for d in each.deps}
+        # As many items as a call's result has (filtered: at most as many).
+        deps |= {
+            rows_of(d)
+            for v in walked
+            for d in v.deps
+            if isinstance(d, RetDep) and not d.each and d.elem is None
+        }
         return Value(
             ty=ty,
             vsrc=frozenset().union(*(v.vsrc for v in sources)),
             shape=frozenset(shape),
             deps=frozenset(deps),
+            dims=dims,
         )
 
     e_SetComp = e_ListComp
@@ -393,7 +419,11 @@ class Expressions(PassState):
             made = next((v.made for v in (left, right) if v.dtype == dtype and v.made), None)
             return value.with_(dtype=dtype, made=made)
         if value.ty in (LIST, TUPLE) and nodes is not None:
-            return value.with_(dims=self.sequence_dims(left, right, op, nodes))
+            dims = self.sequence_dims(left, right, op, nodes)
+            length = dims.length(0) if dims is not None else None
+            # Topped up to a fixed length (``rows + [pad] * (size - len(rows))``): what changed
+            # the parts' lengths no longer changes it.
+            return self.with_length(value, 0, length) if length is not None else value
         return value
 
     def sequence_dims(
@@ -600,7 +630,7 @@ class Expressions(PassState):
             extra = frozenset().union(*(atoms[a] for a in own if a in atoms)) - covered
             if extra:
                 shape.add(replace(made, sources=extra, axis=axis))
-        deps = frozenset(_cut(dep, axis, bool(atoms), left) for dep in value.deps)
+        deps = frozenset(_cut(dep, axis, atoms, left) for dep in value.deps)
         dims = (value.dims or _NO_DIMS).with_length(axis, length)
         return value.with_(shape=frozenset(shape), deps=deps, dims=dims)
 
@@ -932,12 +962,15 @@ class Expressions(PassState):
         protocol = self.iterated(iterable, index, node)  # type: ignore[attr-defined]
         if protocol is not None:
             deps |= {IterDep(protocol, index)}
+        objs = _instances(iterable.items)
+        picks = frozenset({src, ChoiceSrc(index, objs)}) if objs else frozenset({src})
         element = element.with_(
-            vsrc=element.vsrc | {src},
+            vsrc=element.vsrc | picks,
             deps=deps,
             ty=UNKNOWN,
             dtype=None,
             callables=funcrefs.element(iterable.refs, funcrefs.ITER),
+            objs=objs,
         )
         return self.display_item(iterable, index, node, element)
 

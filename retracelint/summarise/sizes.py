@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
@@ -190,13 +190,17 @@ def _length_atom(
     return f"len({name})" if axis == 0 else f"{name}.shape[{axis}]"
 
 
-def _cut(dep: Dep, axis: int, atoms_left: bool, left: frozenset[Src]) -> Dep:
-    """``dep`` once the length of ``axis`` is known: it brings no more changes there when nothing of
-    its length is left in it. A call's result may enter the length through any atom, so it is cut
-    only when the length is constant."""
+def _cut(dep: Dep, axis: int, atoms: Iterable[str], left: frozenset[Src]) -> Dep:
+    """``dep`` once the length of ``axis`` is known (its atoms ``atoms``): it brings no more changes
+    there when nothing of its length is left in it. A call's result may enter the length only
+    through an atom that reads a length (``len(rows)``, ``x.shape[0]``): a length made of sizes
+    alone (``MAX_ROWS``, ``n``) is cut."""
     if not dep.aligned or axis in dep.fixed:
         return dep
-    cut = not atoms_left or (isinstance(dep, ParamDep) and not _shape_of(dep.name, left))
+    if isinstance(dep, ParamDep):
+        cut = not _shape_of(dep.name, left)
+    else:
+        cut = not any(name.startswith("len(") or ".shape[" in name for name in atoms)
     return replace(dep, fixed=dep.fixed | {axis}) if cut else dep
 
 

@@ -85,6 +85,7 @@ class PassState:
         self.env: dict[str, Value] = {}
         self.loops: list[int] = []
         self.ranges: dict[int, _RangeLoop] = {}
+        self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns

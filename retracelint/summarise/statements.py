@@ -72,22 +72,35 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     WEAK,
     CarrySrc,
+    ItemSrc,
     Length,
     LoopSrc,
     ParamShapeSrc,
     RebindSrc,
     ResizeSrc,
+    RetDep,
+    RetSrc,
     Taint,
     Value,
     entry,
     join,
     kind_sources,
+    rows_of,
     structure_kind,
     with_field,
 )
 
 if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms
+
+
+def _rows_of_call(walked: Value) -> bool:
+    """Whether a loop walks exactly what a call of the project returns (``for g in
+    period.games_of(name)``), not a view of it made by a builtin (``islice``, ``zip``)."""
+    return len(walked.deps) == 1 and all(
+        isinstance(d, RetDep) and d.aligned and not (d.fixed or d.each) and d.elem is None
+        for d in walked.deps
+    )
 
 
 def _known_count(items: Value | None) -> int | None:
@@ -346,6 +359,8 @@ class Statements(PassState):
             # `for f in (a, b): f()` calls each function once per walk of the loop, not per turn.
             self.choosing[index] = frozenset(choices)
 
+        self.walked[index] = iterable
+
         def bind_target() -> None:
             item = self.item_of(iterable, index, node.iter)
             refs = funcrefs.union(made, self.protocol_refs(iterable, node.iter, "__next__"))
@@ -490,7 +505,9 @@ class Statements(PassState):
         self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
         self.filled(index, node, before, after, assigned)
 
-    def trip_count(self, node: ast.For | ast.AsyncFor, assigned: set[str]) -> Length | None:
+    def trip_count(
+        self, node: ast.For | ast.AsyncFor, index: int, assigned: set[str]
+    ) -> Length | None:
         """How many times a for loop runs its body to the end: range(...) or the length of what it
         walks; None when unknown, when the body may break or skip, or when it assigns a name the
         count is read from (asked after the loop, the count must be what it was before)."""
@@ -517,9 +534,13 @@ class Statements(PassState):
                 return None
             return self.length(count, atoms)
         walked = call.args[0] if name == "enumerate" and isinstance(call, ast.Call) else call
-        if not isinstance(walked, ast.Name | ast.Attribute) or name not in ("", "enumerate"):
-            return None
-        return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
+        if isinstance(walked, ast.Name | ast.Attribute) and name in ("", "enumerate"):
+            return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
+        # What a function of the project returns: as long as that result, which the callers of
+        # this one learn once the call is resolved (``rows_length``).
+        if _rows_of_call(self.walked.get(index, UNKNOWN_VALUE)):
+            return self.length(self.length_of(call, self.walked[index], 0, atoms), atoms)
+        return None
 
     def filled(
         self,
@@ -544,24 +565,52 @@ class Statements(PassState):
             end = new.dims.length(0) if new.dims is not None else None
             if start is None or end is None:
                 continue
-            trips = trips or self.trip_count(node, assigned)
+            trips = trips or self.trip_count(node, index, assigned)
             if trips is None:
                 return
             step = _add(end.poly, start.poly, -1)
             atoms: Atoms = {**dict(start.atoms), **dict(end.atoms), **dict(trips.atoms)}
             if any(_per_iteration(atoms.get(a, EMPTY), loop) for a in _atoms_in(step)):
                 continue
+            rows = self.rows_length(index)
+            # The list is as long as what the loop walks: what changes that length is the line to
+            # change (a filtering comprehension), not the append; the append keeps the rest.
+            walked = {d.call for d in rows.deps if isinstance(d, RetDep)}
+            left = frozenset(
+                s
+                for s in trips.sources - frozenset().union(*(t.sources for t in rows.shape))
+                if not (isinstance(s, RetSrc) and s.shape and s.call in walked)
+            )
             value = self.env[name]
             shape = frozenset(
-                t.with_sources((t.sources - {loop}) | trips.sources)
+                t.with_sources((t.sources - {loop}) | left)
                 if t.axis == 0 and loop in t.sources
                 else t
                 for t in value.shape
             )
             total = _add(start.poly, _mul(trips.poly, step), 1)
             self.env[name] = self.with_length(
-                value.with_(shape=shape), 0, self.length(total, atoms)
+                value.with_(shape=shape | rows.shape, deps=value.deps | rows.deps),
+                0,
+                self.length(total, atoms),
             )
+
+    def rows_length(self, index: int) -> Value:
+        """What changes the length of what for loop ``index`` walks, as the length of a list
+        filled once per iteration: its taints on that axis, and the result of a project's function
+        it walks (resolved for the callers: only its first axis)."""
+        walked = self.walked.get(index, UNKNOWN_VALUE)
+        shape = frozenset(
+            replace(t, axis=0)
+            for t in walked.shape
+            if t.axis in (None, 0) and ItemSrc() not in t.sources
+        )
+        deps = frozenset(
+            rows_of(d)
+            for d in walked.deps
+            if isinstance(d, RetDep) and not d.each and d.elem is None
+        )
+        return Value(shape=shape, deps=deps)
 
     def walk_carrying(
         self, body: list[ast.stmt], head: object, before: dict[str, Value], names: _LoopNames
