@@ -902,6 +902,9 @@ def _carried_flip(
         return None
     if first != then:
         return "RTL403", carried.name, carried.start.location, first, then
+    item = _item_flip(prop, at, start, returned, carried.name)
+    if item is not None:
+        return item
     cls = next(iter(prop.classes_of_value(fn, start)), None)
     if cls is None:
         return None
@@ -922,6 +925,25 @@ def _carried_flip(
         after = {_result_weak(prop, at, r.value) for o, r, _ in results if o is jitted}
         if before == WEAK and after == {STRONG}:
             return "RTL401", f"{carried.name}.{name}", origin.location, WEAK, STRONG
+    return None
+
+
+def _item_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, returned: Value, what: str
+) -> tuple[str, str, Location, str, str] | None:
+    """An item of a tuple or list state (``args = (rate, threshold)``) that starts weakly typed and
+    comes back strong, item by item and into nested ones; reported where the state is made."""
+    if start.ty not in (TUPLE, LIST) or len(start.items) != len(returned.items):
+        return None
+    for index, (begin, back) in enumerate(zip(start.items, returned.items, strict=True)):
+        leaf = f"{what}[{index}]"
+        begin = prop.resolve(at.fn, begin)
+        if begin.items:
+            found = _item_flip(prop, at, begin, back, leaf)
+            if found is not None:
+                return found
+        elif weak_kind(begin, prop.project.x64) == WEAK and _result_weak(prop, at, back) == STRONG:
+            return "RTL401", leaf, at.carried.start.location, WEAK, STRONG
     return None
 
 
@@ -1068,8 +1090,10 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     starts)."""
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty in (ARRAY, NP_ARRAY) and leaf.made is not None:
-        return STRONG  # made with a dtype (a constructor, astype) somewhere in its computation
+    if leaf.ty in (ARRAY, NP_ARRAY) and leaf.weak is None:
+        # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
+        # computation: strong whatever the parameters are.
+        return STRONG
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None
@@ -1090,10 +1114,19 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
                 for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)
             }
         else:
-            kinds.add(weak_kind(prop.resolve(at.fn, arg.value), x64))
+            kinds.add(_leaves_kind(prop.resolve(at.fn, arg.value), x64))
     if STRONG in kinds:
         return STRONG
     return WEAK if kinds == {WEAK} else None
+
+
+def _leaves_kind(value: Value, x64: bool) -> str | None:
+    """The weak type of a value, or of every leaf of a tuple or list (``rate, threshold = args``
+    reads some of them): None when they differ."""
+    if value.ty not in (TUPLE, LIST) or not value.items:
+        return weak_kind(value, x64)
+    kinds = {_leaves_kind(item, x64) for item in value.items}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 # -- one jitted function, two trace contexts ---------------------------------------------------------

@@ -23,6 +23,7 @@ from retracelint.summarise.apis import (
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
     _REDUCTIONS,
+    _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     _array_dtype,
     _dtype_name,
@@ -102,7 +103,9 @@ class Arrays(PassState):
                     if weak is not None:
                         return value.with_(weak=weak, dtype=None, made=self.loc(node))
             if given is None and not numpy and name in _KEEP_WEAK and value.ty == ARRAY:
-                value = value.with_(weak=followed(args))  # jnp.exp(0.5) is weakly typed
+                operands = _VALUE_OPERANDS.get(name, range(len(args)))
+                # jnp.exp(0.5) is weakly typed
+                value = value.with_(weak=followed([args[i] for i in operands if i < len(args)]))
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 
