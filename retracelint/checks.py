@@ -34,6 +34,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MADE_STRONG,
     NONE,
     NP_ARRAY,
     PARTIAL,
@@ -1090,7 +1091,9 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     starts)."""
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty in (ARRAY, NP_ARRAY) and leaf.weak is None:
+    if leaf.ty == NP_ARRAY or (
+        leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
+    ):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
         # computation: strong whatever the parameters are.
         return STRONG

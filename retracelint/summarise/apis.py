@@ -522,6 +522,16 @@ _MOVE_WEAK = {
 _KEEP_WEAK = (
     (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
 )
+# The ones whose result is strongly typed even of weak operands (measured the same way): the
+# reductions, the constructors that take no values, and a dtype's name (``jnp.float32(x)``).
+_MADE_STRONG = (
+    _STRONG_FROM_WEAK
+    | _DTYPES.keys()
+    | {"amax", "amin", "angle", "arange", "argmax", "argmin", "average", "cumprod", "cumsum"}
+    | {"diagonal", "empty", "eye", "identity", "linspace", "logsumexp", "max", "mean", "median"}
+    | {"min", "nanmean", "nansum", "norm", "ones", "polyval", "prod", "std", "sum", "trace", "var"}
+    | {"zeros"}
+)
 
 
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}

@@ -19,9 +19,11 @@ from retracelint.summarise.apis import (
     _JOINS,
     _KEEP_WEAK,
     _LIST_RESIZE,
+    _MADE_STRONG,
     _NOT_ARRAYS,
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
+    _RANDOM_MODULES,
     _REDUCTIONS,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
@@ -51,6 +53,7 @@ from retracelint.values import (
     INT,
     JIT_OUT_WEAK,
     LIST,
+    MADE_STRONG,
     NP_ARRAY,
     RNG,
     SCALARS,
@@ -106,6 +109,10 @@ class Arrays(PassState):
                 operands = _VALUE_OPERANDS.get(name, range(len(args)))
                 # jnp.exp(0.5) is weakly typed
                 value = value.with_(weak=followed([args[i] for i in operands if i < len(args)]))
+            elif value.ty == ARRAY and (
+                given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
+            ):
+                value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 
