@@ -849,11 +849,11 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             returned = _item(wrapped.returns, carried.item)
             if param is None or returned is None or binding.static_at(call, param):
                 continue
+            at = _CarriedCall(fn, carried, binding, call, param, wrapped)
             if carried.loop is None:
-                flip = _attribute_flip(prop, fn, carried) if prop.repeated(fn.qualname) else None
+                flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
                 rebound = f"in {fn.name}()"
             else:
-                at = _CarriedCall(fn, carried, binding, call, param, wrapped)
                 flip = _carried_flip(prop, at, returned)
                 rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
             if flip is not None:
@@ -1043,11 +1043,12 @@ _SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT
 
 
 def _attribute_flip(
-    prop: Propagation, fn: FunctionSummary, carried: Carried
+    prop: Propagation, at: _CarriedCall, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
     """``self.x = f(self.x, ...)`` in a method that runs repeatedly, against what ``__init__`` or
-    another method (``reset``) stores in ``self.x``: the kind that store starts it as."""
-    project = prop.project
+    another method (``reset``) stores in ``self.x``: the kind that store starts it as, or one of
+    its items (``self.x = (0.3, 0.0)``) against what ``f`` returns for that item."""
+    project, fn, carried = prop.project, at.fn, at.carried
     attr = carried.name.partition(".")[2]
     if fn.cls is None or not attr or "." in attr:
         return None
@@ -1067,6 +1068,11 @@ def _attribute_flip(
             first, then = kind_of(start, project.x64), kind_of(result, project.x64)
             if kinds_differ(first, then):
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
+        # The first call gets what that store holds: resolved where it is made.
+        first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        item = _item_flip(prop, first_call, start, returned, carried.name)
+        if item is not None:
+            return item
     return None
 
 
