@@ -103,7 +103,9 @@ class Arrays(PassState):
                 if args[0].ty not in (LIST, TUPLE):
                     # jnp.asarray(x): as weakly typed as x is, decided here when x is.
                     weak = followed([args[0]])
-                    if weak is not None:
+                    if weak == MADE_STRONG:
+                        value = value.with_(weak=weak)  # x's dtype, and surely strong
+                    elif weak is not None:
                         return value.with_(weak=weak, dtype=None, made=self.loc(node))
             if given is None and not numpy and name in _KEEP_WEAK and value.ty == ARRAY:
                 operands = _VALUE_OPERANDS.get(name, range(len(args)))
