@@ -34,6 +34,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MADE_STRONG,
     NONE,
     NP_ARRAY,
     PARTIAL,
@@ -864,11 +865,11 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             returned = _item(wrapped.returns, carried.item)
             if param is None or returned is None or binding.static_at(call, param):
                 continue
+            at = _CarriedCall(fn, carried, binding, call, param, wrapped)
             if carried.loop is None:
-                flip = _attribute_flip(prop, fn, carried) if prop.repeated(fn.qualname) else None
+                flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
                 rebound = f"in {fn.name}()"
             else:
-                at = _CarriedCall(fn, carried, binding, call, param, wrapped)
                 flip = _carried_flip(prop, at, returned)
                 rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
             if flip is not None:
@@ -918,6 +919,9 @@ def _carried_flip(
         return None
     if first != then:
         return "RTL403", carried.name, carried.start.location, first, then
+    item = _item_flip(prop, at, start, returned, carried.name)
+    if item is not None:
+        return item
     cls = next(iter(prop.classes_of_value(fn, start)), None)
     if cls is None:
         return None
@@ -938,6 +942,25 @@ def _carried_flip(
         after = {_result_weak(prop, at, r.value) for o, r, _ in results if o is jitted}
         if before == WEAK and after == {STRONG}:
             return "RTL401", f"{carried.name}.{name}", origin.location, WEAK, STRONG
+    return None
+
+
+def _item_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, returned: Value, what: str
+) -> tuple[str, str, Location, str, str] | None:
+    """An item of a tuple or list state (``args = (rate, threshold)``) that starts weakly typed and
+    comes back strong, item by item and into nested ones; reported where the state is made."""
+    if start.ty not in (TUPLE, LIST) or len(start.items) != len(returned.items):
+        return None
+    for index, (begin, back) in enumerate(zip(start.items, returned.items, strict=True)):
+        leaf = f"{what}[{index}]"
+        begin = prop.resolve(at.fn, begin)
+        if begin.items:
+            found = _item_flip(prop, at, begin, back, leaf)
+            if found is not None:
+                return found
+        elif weak_kind(begin, prop.project.x64) == WEAK and _result_weak(prop, at, back) == STRONG:
+            return "RTL401", leaf, at.carried.start.location, WEAK, STRONG
     return None
 
 
@@ -1036,11 +1059,12 @@ _SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT
 
 
 def _attribute_flip(
-    prop: Propagation, fn: FunctionSummary, carried: Carried
+    prop: Propagation, at: _CarriedCall, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
     """``self.x = f(self.x, ...)`` in a method that runs repeatedly, against what ``__init__`` or
-    another method (``reset``) stores in ``self.x``: the kind that store starts it as."""
-    project = prop.project
+    another method (``reset``) stores in ``self.x``: the kind that store starts it as, or one of
+    its items (``self.x = (0.3, 0.0)``) against what ``f`` returns for that item."""
+    project, fn, carried = prop.project, at.fn, at.carried
     attr = carried.name.partition(".")[2]
     if fn.cls is None or not attr or "." in attr:
         return None
@@ -1060,6 +1084,11 @@ def _attribute_flip(
             first, then = kind_of(start, project.x64), kind_of(result, project.x64)
             if kinds_differ(first, then):
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
+        # The first call gets what that store holds: resolved where it is made.
+        first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        item = _item_flip(prop, first_call, start, returned, carried.name)
+        if item is not None:
+            return item
     return None
 
 
@@ -1084,8 +1113,12 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     starts)."""
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty in (ARRAY, NP_ARRAY) and leaf.made is not None:
-        return STRONG  # made with a dtype (a constructor, astype) somewhere in its computation
+    if leaf.ty == NP_ARRAY or (
+        leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
+    ):
+        # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
+        # computation: strong whatever the parameters are.
+        return STRONG
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None
@@ -1106,10 +1139,19 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
                 for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)
             }
         else:
-            kinds.add(weak_kind(prop.resolve(at.fn, arg.value), x64))
+            kinds.add(_leaves_kind(prop.resolve(at.fn, arg.value), x64))
     if STRONG in kinds:
         return STRONG
     return WEAK if kinds == {WEAK} else None
+
+
+def _leaves_kind(value: Value, x64: bool) -> str | None:
+    """The weak type of a value, or of every leaf of a tuple or list (``rate, threshold = args``
+    reads some of them): None when they differ."""
+    if value.ty not in (TUPLE, LIST) or not value.items:
+        return weak_kind(value, x64)
+    kinds = {_leaves_kind(item, x64) for item in value.items}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 # -- one jitted function, two trace contexts ---------------------------------------------------------

@@ -591,8 +591,13 @@ def join(a: Value, b: Value) -> Value:
         made=a.made if a.made == b.made else None,
         objs=_union(a.objs, b.objs),
         fields=a.fields if a.fields is b.fields else _join_fields(a, b),
-        weak=a.weak if a.weak == b.weak else UNSURE,
+        weak=a.weak if a.weak == b.weak else _joined_weak(a.weak, b.weak),
     )
+
+
+def _joined_weak(a: str | None, b: str | None) -> str | None:
+    """Two different ``Value.weak``: strong when both are (one surely), else not known."""
+    return None if {a, b} <= {None, MADE_STRONG} else UNSURE
 
 
 def _join_fields(a: Value, b: Value) -> tuple[tuple[str, Value], ...]:
@@ -877,6 +882,10 @@ def canonical_dtype(dtype: str, x64: bool) -> str:
 
 
 FOLLOWS, UNSURE = "follows", "unsure"  # Value.weak
+# Value.weak of an array that is strongly typed whatever its operands were: made with a dtype, by a
+# reduction (``jnp.sum`` of weak values is strong), or computed with such an array. A strong array
+# without it (the default of an array call) is strong only as far as the API tables know.
+MADE_STRONG = "made strong"
 
 
 def weak_class(value: Value) -> str | None:
@@ -890,7 +899,7 @@ def weak_class(value: Value) -> str | None:
     if value.weak == FOLLOWS and (value.ty in ARRAYS or value.ty == UNKNOWN):
         return FOLLOWS if value.deps else WEAK
     if value.ty in ARRAYS or value.ty == JIT_OUT:
-        return STRONG if value.weak is None else None
+        return STRONG if value.weak in (None, MADE_STRONG) else None
     if value.ty == UNKNOWN and (
         value.param is not None
         or (value.deps and all(isinstance(d, RetDep | IterDep) for d in value.deps))
@@ -901,11 +910,14 @@ def weak_class(value: Value) -> str | None:
 
 def followed(values: list[Value]) -> str | None:
     """``Value.weak`` of an array computed from ``values`` by an operation that keeps their weak
-    type (arithmetic, ``jnp.asarray`` without a dtype): strong with any strong one; else weak when
-    all are, or as the ones it depends on are; UNSURE with one of unknown kind."""
+    type (arithmetic, ``jnp.asarray`` without a dtype): strong with any strong one (MADE_STRONG when
+    that one surely is); else weak when all are, or as the ones it depends on are; UNSURE with one of
+    unknown kind."""
     classes = {weak_class(v) for v in values}
     if STRONG in classes:
-        return None
+        return (
+            MADE_STRONG if any(v.weak == MADE_STRONG or v.ty == NP_ARRAY for v in values) else None
+        )
     if None in classes:
         return UNSURE
     return FOLLOWS

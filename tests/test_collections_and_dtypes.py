@@ -256,3 +256,29 @@ def test_a_default_every_caller_overrides_stays_clean(tmp_path: Path) -> None:
     """Both calls pass a strong f32: blend traces once, whatever soft's default is."""
     _write(tmp_path, {"ops.py": _BLEND, "main.py": _compositor("soft(a, b, tuned(0.1))")})
     assert _run(tmp_path) == []
+
+
+def test_the_item_of_a_carried_tuple_that_comes_back_strong_is_named() -> None:
+    """Settings tuples carried through jitted updates (tests/fixtures/carried_tuple_leaves, proved
+    by JAX): the message names the item, nested ones too, that a reduction makes strong, in a loop
+    or on an object; the tuples whose items keep their weak type (through where, minimum, a
+    fori_loop, hypot, clip), or start strong, or are mixed, say nothing."""
+    project = Path(__file__).parent / "fixtures" / "carried_tuple_leaves"
+    found = _run(project)
+    assert _where(found) == [
+        ("plant.py", 12, "RTL401"),
+        ("plant.py", 27, "RTL401"),
+        ("plant.py", 52, "RTL401"),
+    ]
+    gains, bounds, openings = (f.message for f in found)
+    assert gains.startswith(
+        "gains[1] starts as a weakly typed scalar here and is a strongly typed array once retune()"
+        " returns it, so jitted 'retune' traces again on its next call"
+    )
+    assert bounds.startswith("bounds[0][1] starts as a weakly typed scalar here")
+    # Stored by __init__, rebound by a method each step: reported at the store.
+    assert openings.startswith(
+        "self.openings[1] starts as a weakly typed scalar here and is a strongly typed array once"
+        " rebalance() returns it"
+    )
+    assert all(f.severity == "warning" for f in found)

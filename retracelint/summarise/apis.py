@@ -504,7 +504,57 @@ _ELEMENTWISE = {
 # The jax.numpy functions whose result is weakly typed when all their operands are (measured on jax
 # 0.10.2 with jnp.asarray(0.5) and 0.5): the elementwise ones but casts and these.
 _STRONG_FROM_WEAK = {"log2", "log10", "nan_to_num", "isnan", "isfinite", "isinf"}
-_KEEP_WEAK = (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"}
+# And these, which move, pick or multiply their operands' values (measured the same way: weak in, weak
+# out, strong with one strong operand); a reduction (``sum``, ``mean``, ``max``, ``cumsum``,
+# ``linalg.norm``) is strongly typed even of weak operands, and stays out.
+_MOVE_WEAK = {
+    "atleast_1d",
+    "broadcast_to",
+    "clamp",
+    "concatenate",
+    "convolve",
+    "diff",
+    "dot",
+    "einsum",
+    "expand_dims",
+    "flip",
+    "full_like",
+    "hstack",
+    "inner",
+    "kron",
+    "logaddexp",
+    "matmul",
+    "ones_like",
+    "outer",
+    "pad",
+    "ravel",
+    "repeat",
+    "reshape",
+    "roll",
+    "sort",
+    "squeeze",
+    "stack",
+    "stop_gradient",
+    "tile",
+    "transpose",
+    "vdot",
+    "vstack",
+    "where",
+    "zeros_like",
+}
+_KEEP_WEAK = (
+    (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
+)
+# The ones whose result is strongly typed even of weak operands (measured the same way): the
+# reductions, the constructors that take no values, and a dtype's name (``jnp.float32(x)``).
+_MADE_STRONG = (
+    _STRONG_FROM_WEAK
+    | _DTYPES.keys()
+    | {"amax", "amin", "angle", "arange", "argmax", "argmin", "average", "cumprod", "cumsum"}
+    | {"diagonal", "empty", "eye", "identity", "linspace", "logsumexp", "max", "mean", "median"}
+    | {"min", "nanmean", "nansum", "norm", "ones", "polyval", "prod", "std", "sum", "trace", "var"}
+    | {"zeros"}
+)
 
 
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
@@ -615,7 +665,8 @@ def _array_dtype(
     return dtype
 
 
-# Calls whose result takes its dtype from some arguments only: ``where(cond, x, y)`` from x and y.
+# Calls whose result takes its dtype and weak type from some arguments only: ``where(cond, x, y)``
+# from x and y (a bool condition is never weak, and leaves the result as weak as x and y).
 _VALUE_OPERANDS = {"where": (1, 2)}
 
 

@@ -19,10 +19,13 @@ from retracelint.summarise.apis import (
     _JOINS,
     _KEEP_WEAK,
     _LIST_RESIZE,
+    _MADE_STRONG,
     _NOT_ARRAYS,
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
+    _RANDOM_MODULES,
     _REDUCTIONS,
+    _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     _array_dtype,
     _dtype_name,
@@ -50,6 +53,7 @@ from retracelint.values import (
     INT,
     JIT_OUT_WEAK,
     LIST,
+    MADE_STRONG,
     NP_ARRAY,
     RNG,
     SCALARS,
@@ -100,10 +104,18 @@ class Arrays(PassState):
                 if args[0].ty not in (LIST, TUPLE):
                     # jnp.asarray(x): as weakly typed as x is, decided here when x is.
                     weak = followed([args[0]])
-                    if weak is not None:
+                    if weak == MADE_STRONG:
+                        value = value.with_(weak=weak)  # x's dtype, and surely strong
+                    elif weak is not None:
                         return value.with_(weak=weak, dtype=None, made=self.loc(node))
             if given is None and not numpy and name in _KEEP_WEAK and value.ty == ARRAY:
-                value = value.with_(weak=followed(args))  # jnp.exp(0.5) is weakly typed
+                operands = _VALUE_OPERANDS.get(name, range(len(args)))
+                # jnp.exp(0.5) is weakly typed
+                value = value.with_(weak=followed([args[i] for i in operands if i < len(args)]))
+            elif value.ty == ARRAY and (
+                given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
+            ):
+                value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 

@@ -77,6 +77,7 @@ from retracelint.values import (
     JIT_OUT,
     JIT_OUT_WEAK,
     LIST,
+    MADE_STRONG,
     NONE,
     NP_ARRAY,
     PARTIAL,
@@ -853,7 +854,11 @@ class Calls(PassState):
                 given = node.args[0]
                 dtype = self.dtype_given(given)
                 made = receiver.with_(
-                    items=(), ty=ARRAY, dtype=dtype, made=self.loc(node) if dtype else None
+                    items=(),
+                    ty=ARRAY,
+                    dtype=dtype,
+                    made=self.loc(node) if dtype else None,
+                    weak=MADE_STRONG,  # any dtype, even float: strong
                 )
                 return self.dtype_chosen(made, node, given)
             if method in _ARRAY_METHODS_KEEP:
