@@ -144,3 +144,45 @@ def test_a_field_that_may_get_another_value_is_still_reported(
     extra = textwrap.indent(extra, " " * 8).lstrip()
     found = _findings(tmp_path, _loop(make, extra))
     assert changed <= found
+
+
+@pytest.mark.parametrize(
+    ("make", "changes"), [("Job(seed=i)", False), ("Job(seed=i, frames=i + 1)", True)]
+)
+def test_a_buffer_sized_by_a_field_changes_shape_only_when_the_field_does(
+    tmp_path: Path, make: str, changes: bool
+) -> None:
+    """Not only static arguments: the length of a buffer made from the field (RTL105)."""
+    (tmp_path / "jobs.py").write_text(textwrap.dedent(JOBS), encoding="utf-8")
+    (tmp_path / "stats.py").write_text(
+        textwrap.dedent(
+            """
+            import jax
+            import jax.numpy as jnp
+
+
+            @jax.jit
+            def total(buffer):
+                return buffer.sum()
+
+
+            def summarise(job):
+                return total(jnp.zeros(job.frames) + job.seed)
+            """
+        ),
+        encoding="utf-8",
+    )
+    main = f"""
+        from jobs import Job
+        from stats import summarise
+
+
+        def main(count):
+            queue = [{make} for i in range(count)]
+            for job in queue:
+                summarise(job)
+    """
+    (tmp_path / "main.py").write_text(textwrap.dedent(main), encoding="utf-8")
+    run = analyse([str(tmp_path)], Settings(cache=False, select=("RTL",)))
+    found = {(Path(f.location.path).name, f.location.line, f.code) for f in run.findings}
+    assert found == ({("stats.py", 12, "RTL105")} if changes else set())
