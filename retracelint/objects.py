@@ -414,9 +414,15 @@ class ObjectModel:
         ]
 
     def concrete(self: Propagation, fn: FunctionSummary, value: Value) -> Value:
-        """``value`` with what the origins of an attribute read say of its type and identity."""
+        """``value`` with what the origins of an attribute read say of its type and identity; a
+        new object made from known ones (``copy.deepcopy(p)``, a pickle round trip of a parameter
+        ``p``) is an instance of their class."""
         found = [c[1].value for c in self._places(fn, value, ())]
         if not found:
+            if value.ty == UNKNOWN and value.fresh and objects_of(value):
+                classes = self.classes_of_value(fn, value)
+                if len(classes) == 1:
+                    return value.with_(ty=INSTANCE, ref=next(iter(classes)))
             return value
         kinds = found[0]
         for other in found[1:]:
