@@ -307,7 +307,7 @@ def _static_value_findings(
         if cause is None:
             continue
         full_path = (*cause.path, *path)
-        reported = origin if is_field else cause.arg or origin
+        reported = origin
         when, loop = _when(cause.driver, reported.location)
         if value.ty in (FLOAT, FLOAT_LIKE):
             code = "RTL202"

@@ -20,14 +20,16 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Target, bind_arg
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Site, Target, bind_arg
 from retracelint.model import PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
     INSTANCE,
     UNKNOWN,
+    IterDep,
     Made,
+    RetDep,
     Value,
     join,
     objects_of,
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
 
 _MAX_DEPTH = 8  # factories and constructors followed to find where one attribute is made
 _MAX_ORIGINS = 12  # origins kept per attribute
+# Bases that give an instance no way to be iterated (a dataclass's usual ones).
+_NOT_ITERABLE_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
 
 # Where an attribute's value is made: the function, the value there (as an argument: its value,
 # location and text), and the calls from that function down to where it is read.
@@ -52,6 +56,111 @@ class ObjectModel:
     _made: dict[Made, list[Origin]]
     _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]]
     _classes: dict[tuple[str, Value], frozenset[str]]
+    _settled: dict[tuple[str, str], Arg | None]
+    _constructions: dict[str, list[Site]] | None
+    _assigned_names: set[str] | None
+
+    def attribute_read(self: Propagation, fn: FunctionSummary, value: Value, path: str) -> Value:
+        """Attribute ``path`` of ``value`` (in ``fn``), as ``attribute_of`` reads it, except that
+        an instance of classes that all hold one literal in that field, wherever they are made,
+        holds that literal (a field no caller sets keeps its default) even where which instance
+        it is, is not known."""
+        if "." in path or objects_of(value) or value.fields:
+            return attribute_of(value, path)
+        classes = sorted(self.constructed_classes(fn, value))
+        settled = [arg for cls in classes if (arg := self.settled_field(cls, path)) is not None]
+        if classes and len(settled) == len(classes) and len(set(map(_literal, settled))) == 1:
+            return settled[0].value
+        return attribute_of(value, path)
+
+    def constructed_classes(self: Propagation, fn: FunctionSummary, value: Value) -> frozenset[str]:
+        """The classes of ``value`` when it can only be what constructor calls of ``fn`` made
+        (one of them, an element collected from them); empty when it may be anything else."""
+        out: set[str] = set()
+        for dep in value.deps:
+            if not isinstance(dep, RetDep | IterDep) or dep.item is not None:
+                return EMPTY
+            targets = self.project.site_targets.get((fn.qualname, dep.call), ())
+            made = [t.qualname for t in targets if isinstance(t, ClassTarget)]
+            if not made or len(made) != len(targets):
+                return EMPTY
+            # The summary reads iterating a display of constructor calls (`for r in [Req(1),
+            # Req(2)]`) as iterating each call's result; an instance that cannot be iterated
+            # is not, so the item is the instance itself.
+            iterated = isinstance(dep, IterDep) or (dep.elem is not None and not dep.each)
+            if iterated and not all(map(self._not_iterable, made)):
+                return EMPTY
+            out.update(made)
+        return frozenset(out)
+
+    def _not_iterable(self: Propagation, cls: str) -> bool:
+        """Whether instances of ``cls`` cannot be iterated: no ``__iter__`` or ``__getitem__`` in
+        the class or its bases, every base a class of the project or one known to add neither."""
+        chain = self.project.mro(cls)
+        names = {self.project.classes[klass].name for klass in chain}
+        for klass in chain:
+            methods = self.project.classes[klass].methods
+            if "__iter__" in methods or "__getitem__" in methods:
+                return False
+            for base in self.project.classes[klass].bases:
+                name = base.rpartition(".")[2].partition("[")[0]
+                if name not in names and name not in _NOT_ITERABLE_BASES:
+                    return False
+        return True
+
+    def settled_field(self: Propagation, cls: str, attr: str) -> Arg | None:
+        """The literal every instance of ``cls`` (or of a subclass) holds in field ``attr`` of its
+        generated ``__init__``, when the project shows one: every constructor call leaves it at
+        the same literal (the field's default, or the same literal passed) and no code sets it
+        (``obj.attr = ...``, ``setattr``, ``replace(obj, attr=...)``). None otherwise."""
+        key = (cls, attr)
+        if key not in self._settled:
+            self._settled[key] = self._settled_field(cls, attr)
+        return self._settled[key]
+
+    def _settled_field(self: Propagation, cls: str, attr: str) -> Arg | None:
+        project = self.project
+        assigned = self._assigned()
+        if attr in assigned or "*" in assigned:
+            return None
+        made: list[Arg] = []
+        for klass in project.classes:
+            if cls not in project.mro(klass):
+                continue
+            if any(f"{k}.{attr}" in assigned for k in project.mro(klass)):
+                return None  # a method of the class or of a base sets it (`__post_init__`)
+            fields = project.init_fields(klass)
+            if attr not in fields or isinstance(project.member(klass, "__init__"), FuncTarget):
+                return None  # an __init__ of its own stores what it computes
+            for caller, index in self._constructions_of(klass):
+                call = project.function(caller).calls[index]
+                given = _field_arg(call, fields, attr)
+                if given is None and call.star:
+                    return None
+                found = given or project.field_default(klass, attr)
+                if found is None or _literal(found) is None:
+                    return None
+                made.append(found)
+        if not made or len({_literal(arg) for arg in made}) != 1:
+            return None
+        return made[0]
+
+    def _assigned(self: Propagation) -> set[str]:
+        """The attribute names any module of the project may set on an object."""
+        if self._assigned_names is None:
+            modules = self.project.modules.values()
+            self._assigned_names = set().union(*(summary.assigned for summary in modules))
+        return self._assigned_names
+
+    def _constructions_of(self: Propagation, cls: str) -> list[Site]:
+        """The call sites of the project that construct ``cls`` (one of their targets)."""
+        if self._constructions is None:
+            self._constructions = {}
+            for site, targets in self.project.site_targets.items():
+                for target in targets:
+                    if isinstance(target, ClassTarget):
+                        self._constructions.setdefault(target.qualname, []).append(site)
+        return self._constructions.get(cls, [])
 
     def made_origins(self: Propagation, made: Made, depth: int = 0) -> list[Origin]:
         """Where attribute ``made.path`` of the object made by the call at ``made.at`` is made."""
@@ -339,9 +448,15 @@ class ObjectModel:
         ]
 
     def concrete(self: Propagation, fn: FunctionSummary, value: Value) -> Value:
-        """``value`` with what the origins of an attribute read say of its type and identity."""
+        """``value`` with what the origins of an attribute read say of its type and identity; a
+        new object made from known ones (``copy.deepcopy(p)``, a pickle round trip of a parameter
+        ``p``) is an instance of their class."""
         found = [c[1].value for c in self._places(fn, value, ())]
         if not found:
+            if value.ty == UNKNOWN and value.fresh and objects_of(value):
+                classes = self.classes_of_value(fn, value)
+                if len(classes) == 1:
+                    return value.with_(ty=INSTANCE, ref=next(iter(classes)))
             return value
         kinds = found[0]
         for other in found[1:]:
@@ -447,12 +562,15 @@ def _field_arg(call: CallSite, fields: tuple[str, ...], attr: str) -> Arg | None
     return call.args[index]
 
 
-def _literal(arg: Arg) -> object:
-    """A literal argument as a key (``("literal", 4.0)``); None for any other."""
+def _literal(arg: Arg) -> tuple[type, object] | None:
+    """The value of a literal argument with its type (jax tells ``1`` from ``1.0`` and ``True``
+    in a static argument), or None when it is no literal."""
     try:
-        return ("literal", ast.literal_eval(arg.text))
+        value = ast.literal_eval(arg.text)
+        hash(value)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+    return (type(value), value)
 
 
 def _self_path(method: FunctionSummary, attr: str) -> str:

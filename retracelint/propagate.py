@@ -18,6 +18,7 @@ from retracelint.callgraph import (
     FuncTarget,
     JitTarget,
     Project,
+    Site,
     Target,
     bind_arg,
 )
@@ -79,7 +80,6 @@ class Cause:
     taint: Taint | None  # why the shape changes (None when it is the value that changes)
     driver: Driver
     path: tuple[PathStep, ...] = ()  # calls from the driver's function down to the current function
-    arg: Arg | None = None  # the outermost argument that carries the varying value
 
 
 # A place where a static value is made: the function, the argument there, its loops, the call path.
@@ -98,7 +98,10 @@ class Propagation(ObjectModel):
         default_factory=dict
     )
     _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
-    _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...], Arg]]] = field(
+    _settled: dict[tuple[str, str], Arg | None] = field(default_factory=dict)
+    _constructions: dict[str, list[Site]] | None = None
+    _assigned_names: set[str] | None = None
+    _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
         default_factory=dict
     )
 
@@ -116,6 +119,11 @@ class Propagation(ObjectModel):
         if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
+        if self._linked_result(fn, value):
+            # What the callees return says what it changes with, not the summary's guess that a
+            # call's result changes with every argument (`steps = self.steps_for(request)` reads
+            # one field of the request).
+            out = out.with_(vsrc=EMPTY)
         for dep in value.deps:
             if isinstance(dep, RetDep | IterDep):
                 expanded = self.call_result(fn, dep, depth)
@@ -124,6 +132,27 @@ class Propagation(ObjectModel):
                 elif out.weak == FOLLOWS:
                     out = out.with_(weak=UNSURE)  # made from a result of unknown kind
         return out
+
+    def _linked_result(self, fn: FunctionSummary, value: Value) -> bool:
+        """Whether ``value`` is what one call of ``fn`` returns, as the summary guessed it (what
+        varies with the call's arguments), and the call reaches only functions of the project that
+        return a value: their returns are known."""
+        if len(value.deps) != 1:
+            return False
+        dep = next(iter(value.deps))
+        if not isinstance(dep, RetDep) or dep.elem is not None or dep.call >= len(fn.calls):
+            return False
+        call = fn.calls[dep.call]
+        inputs = [*call.args, *(arg for _, arg in call.kwargs)]
+        if call.receiver is not None:
+            inputs.append(call.receiver)
+        if not value.vsrc <= frozenset().union(*(arg.value.vsrc for arg in inputs)):
+            return False
+        targets = self.project.site_targets.get((fn.qualname, dep.call), ())
+        return bool(targets) and all(
+            isinstance(t, FuncTarget) and self.project.function(t.qualname).returns is not None
+            for t in targets
+        )
 
     def rebound(self, fn: FunctionSummary, taints: frozenset[Taint]) -> Iterator[Taint]:
         """Each ``REBIND`` taint of ``x = f(..., x, ...)`` in a loop as what ``f`` does to that
@@ -337,7 +366,7 @@ class Propagation(ObjectModel):
         value = self.resolve(fn, value)
         for taint in sorted(value.shape, key=_taint_order):
             for cause in self._source_causes(fn, taint.sources, loops, depth):
-                yield Cause(taint, cause.driver, cause.path, cause.arg)
+                yield Cause(taint, cause.driver, cause.path)
                 break
         for dep in sorted(value.deps, key=str):
             if isinstance(dep, ParamDep) and dep.elem is not None:
@@ -352,7 +381,7 @@ class Propagation(ObjectModel):
             for cause in causes:
                 seen = sees(dep, cause.taint) if cause.taint is not None else None
                 if seen is not None or cause.taint is None:
-                    yield Cause(seen, cause.driver, cause.path, cause.arg)
+                    yield Cause(seen, cause.driver, cause.path)
 
     def element_causes(
         self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
@@ -363,14 +392,14 @@ class Propagation(ObjectModel):
         if loop is None or loop not in loops or not self._repeats(fn, loop):
             return
         driver = self.loop_driver(fn, loop)
-        for taint, path, arg in self.param_elements(fn, dep.name, depth):
+        for taint, path in self.param_elements(fn, dep.name, depth):
             seen = sees(dep, taint.with_sources((taint.sources - {ItemSrc()}) | {LoopSrc(loop)}))
             if seen is not None:
-                yield Cause(seen, driver, path, arg)
+                yield Cause(seen, driver, path)
 
     def param_elements(
         self, fn: FunctionSummary, param: str, depth: int
-    ) -> list[tuple[Taint, tuple[PathStep, ...], Arg]]:
+    ) -> list[tuple[Taint, tuple[PathStep, ...]]]:
         """What makes the elements the callers pass for ``param`` differ from one to the next: the
         taints (per element: ``ItemSrc``) of each argument, through parameters passed on."""
         key = (fn.qualname, param, "elements")
@@ -378,15 +407,15 @@ class Propagation(ObjectModel):
         if known is not None:
             return known
         self._elements[key] = []  # a cycle adds nothing new
-        found: list[tuple[Taint, tuple[PathStep, ...], Arg]] = []
+        found: list[tuple[Taint, tuple[PathStep, ...]]] = []
         if depth < _MAX_DEPTH:
             for caller, _, arg, step in self.caller_args(fn, param):
                 value = self.resolve(caller, arg.value)
-                found += [(t, (step,), arg) for t in value.shape if ItemSrc() in t.sources]
+                found += [(t, (step,)) for t in value.shape if ItemSrc() in t.sources]
                 for dep in value.deps:
                     if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
-                        for taint, path, origin in self.param_elements(caller, dep.name, depth + 1):
-                            found.append((taint, (*path, step), origin))
+                        for taint, path in self.param_elements(caller, dep.name, depth + 1):
+                            found.append((taint, (*path, step)))
                 if len(found) >= _MAX_CAUSES:
                     break
         self._elements[key] = found
@@ -461,10 +490,7 @@ class Propagation(ObjectModel):
         attribute = "." in param
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
-                # The argument that carries a changing attribute is the object: the change is
-                # told where the attribute's value is made.
-                carrier = cause.arg or (None if attribute else arg)
-                found.append(Cause(cause.taint, cause.driver, (*cause.path, step), carrier))
+                found.append(Cause(cause.taint, cause.driver, (*cause.path, step)))
                 if len(found) >= _MAX_CAUSES:
                     break
             if len(found) >= _MAX_CAUSES:
@@ -487,7 +513,7 @@ class Propagation(ObjectModel):
         for owner, arg, path in self.made_origins(made):
             at = loops if owner is fn else ()
             for cause in ask(owner, arg.value, at, depth + 1):
-                found.append(Cause(cause.taint, cause.driver, (*cause.path, *path), cause.arg))
+                found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
                 if len(found) >= _MAX_CAUSES:
                     return found
         return found
@@ -631,7 +657,7 @@ class Propagation(ObjectModel):
         head, _, path = param.partition(".")
         for caller, call, passed, step in self.passed_for(fn, head, bool(path)):
             if path:
-                value = attribute_of(passed.value, path)
+                value = self.attribute_read(caller, passed.value, path)
                 passed = Arg(value, passed.location, f"{passed.text}.{path}")
             yield caller, call, passed, step
 

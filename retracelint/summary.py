@@ -244,6 +244,11 @@ class ModuleSummary:
     x64: bool = (
         False  # the module turns on jax's 64-bit types (jax_enable_x64): for the whole process
     )
+    # The attribute names its code may set on an object: stores (``obj.n = ...``; ``Cls.n`` for
+    # ``self.n = ...`` in a method of class ``Cls``), ``setattr`` and the keywords of
+    # ``replace``/``_replace``; "*" when a name is not known (``setattr(o, k, v)``,
+    # ``replace(o, **changes)``). A field no module sets keeps what its constructor calls give it.
+    assigned: set[str] = field(default_factory=set)
     head: bool = field(default=False, compare=False)  # read as a head: see ``HEAD_LEFT_OUT``
 
     @property

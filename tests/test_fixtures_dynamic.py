@@ -12,8 +12,9 @@ The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: p
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
 one length, equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
 by their fields and made anew per call, chunks of sizes that divide evenly, random draws that change
-values but no size, instances of a list with equal fields, filtered lists topped up to a fixed length)
-are held to more: every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
+values but no size, instances of a list with equal fields, filtered lists topped up to a fixed length,
+dataclass fields that keep their defaults) are held to more: every function they jit traces exactly
+once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ TRACE_ONCE = (
     ("flips_traced_back_negative", "main.py"),
     ("sizes_drawn_by_helpers_negative", "main.py"),
     ("same_fields_and_padded_filters", "main.py"),
+    ("fields_left_at_defaults", "main.py"),
 )
 
 

@@ -349,8 +349,13 @@ def test_mutual_recursion_across_modules(tmp_path: Path) -> None:
     started = time.monotonic()
     found = run([tmp_path])
     assert time.monotonic() - started < 10
-    main = tmp_path / "rec" / "main.py"
-    assert positions(found) == [(str(main), 6, len("        ping(x, ") + 1, "RTL201")]
+    main, ping = tmp_path / "rec" / "main.py", tmp_path / "rec" / "ping.py"
+    # Each place that makes a new value of the static argument: the loop's counter, and the
+    # recursion's `n - 1`.
+    assert positions(found) == [
+        (str(main), 6, len("        ping(x, ") + 1, "RTL201"),
+        (str(ping), 14, len("    return pong(x, ") + 1, "RTL201"),
+    ]
 
 
 def test_import_cycles_resolve_and_terminate(tmp_path: Path) -> None:

@@ -256,6 +256,8 @@ _COPIES = {"copy.copy", "copy.deepcopy"}
 _UNPICKLES = {"pickle.loads", "pickle.load"}
 _PICKLES = {"pickle.dumps"}
 _REPLACES = {"dataclasses.replace"}
+# Setting an attribute named by a string: the second argument (``setattr(obj, "lr", v)``).
+_SETATTRS = {"setattr", "object.__setattr__"}
 
 
 # Calls that register a class as a pytree, and how each says which attributes are static.

@@ -41,6 +41,7 @@ from retracelint.summarise.apis import (
     _RANDOM_MODULES,
     _REDUCTIONS,
     _REPLACES,
+    _SETATTRS,
     _STR_SPLITS,
     _TRANSFORMS,
     _UNPICKLES,
@@ -222,6 +223,8 @@ class Calls(PassState):
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
+        if canon in _REPLACES or canon in _SETATTRS or method in ("replace", "_replace"):
+            self.note_assigned(node, canon)
         if (
             canon in _COPIES
             or canon in _UNPICKLES

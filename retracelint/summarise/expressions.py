@@ -39,6 +39,7 @@ from retracelint.summarise.syntax import (
     _SAME_VALUE,
     _dotted,
     _is_constant_data,
+    _same_items,
     _same_literals,
 )
 from retracelint.values import (
@@ -701,6 +702,11 @@ class Expressions(PassState):
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
             element = _element(base)
+            if not (base.vsrc or base.deps or _same_items(node.value)):
+                # A constant table, here or at module level (`STEPS[quality]`): another item for
+                # another key. Of a container that comes from elsewhere (a parameter, a call's
+                # result), the items may well be alike, and are left as they were.
+                element = element.with_(vsrc=element.vsrc | idx.vsrc)
             loop = next((i for i in reversed(self.loops) if LoopSrc(i) in idx.vsrc), None)
             if loop is None:
                 return element

@@ -24,6 +24,7 @@ from retracelint.summarise.apis import (
     _LIST_GROW_METHODS,
     _PICKLES,
     _REPLACES,
+    _SETATTRS,
     _UNPICKLES,
     _array_module,
 )
@@ -101,8 +102,11 @@ class Objects(PassState):
         the functions it is passed to, and a store on a parameter's object (``self`` included) is
         kept as one of the method's writes."""
         base = self.expr(target.value)
-        if base.ref == "<self>" and self.cls is not None and value.site is not None:
-            self.cls.jit_attrs[target.attr] = value.site
+        cls = self.cls if base.ref == "<self>" else None
+        # A store on self concerns the instances of this class (and its subclasses) alone.
+        self.mod.summary.assigned.add(f"{cls.qualname}.{target.attr}" if cls else target.attr)
+        if cls is not None and value.site is not None:
+            cls.jit_attrs[target.attr] = value.site
         elif value.site is not None and isinstance(target.value, ast.Name):
             # `env.step = jax.jit(env.step)`: later `env.step(...)` here calls the jit.
             self.env[f"{target.value.id}.{target.attr}"] = value
@@ -178,6 +182,17 @@ class Objects(PassState):
         self.mod.summary.pytree_static[self.class_name(cls)] = registered_static(
             node, kind, flatten
         )
+
+    def note_assigned(self, node: ast.Call, canon: str) -> None:
+        """The attribute names ``setattr(obj, "n", v)`` or ``replace(obj, n=...)`` sets ("*": not
+        known)."""
+        if canon in _SETATTRS:
+            name = node.args[1] if len(node.args) > 1 else None
+            literal = isinstance(name, ast.Constant) and isinstance(name.value, str)
+            self.mod.summary.assigned.add(name.value if literal else "*")  # type: ignore[union-attr]
+            return
+        for keyword in node.keywords:
+            self.mod.summary.assigned.add(keyword.arg or "*")
 
     # -- copies ---------------------------------------------------------------------------------------
     def copied(self, node: ast.Call, canon: str, receiver: Value | None) -> Value | None:
@@ -373,20 +388,32 @@ def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...
 
 
 def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:
-    """The literal defaults of the fields declared in a class body (``n_accepted: int = 0``): what
-    the generated ``__init__`` stores when a call leaves the field out."""
-    return {
-        stmt.target.id: Arg(
-            constant_value(stmt.value.value),
-            pos.of(stmt.value),
-            pos.text(stmt.value),
-            _int(stmt.value.value),
-        )
-        for stmt in node.body
-        if isinstance(stmt, ast.AnnAssign)
-        and isinstance(stmt.target, ast.Name)
-        and isinstance(stmt.value, ast.Constant)
-    }
+    """The literal defaults of the fields declared in a class body (``n_accepted: int = 0``,
+    ``field(default=0)``): what the generated ``__init__`` stores when a call leaves the field
+    out."""
+    out: dict[str, Arg] = {}
+    for stmt in node.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        default = _declared_default(stmt.value)
+        if default is not None:
+            out[stmt.target.id] = Arg(
+                constant_value(default.value),
+                pos.of(default),
+                pos.text(default),
+                _int(default.value),
+            )
+    return out
+
+
+def _declared_default(value: ast.expr | None) -> ast.Constant | None:
+    """The literal a field declaration defaults to: ``= 0`` or ``= field(default=0)``."""
+    if (
+        isinstance(value, ast.Call)
+        and (_dotted(value.func) or "").rpartition(".")[2] in _FIELD_CALLS
+    ):
+        value = next((k.value for k in value.keywords if k.arg == "default"), None)
+    return value if isinstance(value, ast.Constant) else None
 
 
 def _int(value: object) -> int | None:

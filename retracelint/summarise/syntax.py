@@ -194,6 +194,13 @@ def _same_literals(node: ast.AST) -> bool:
     return all(_is_constant_data(e) and ast.dump(e) == first for e in node.elts)
 
 
+def _same_items(node: ast.AST) -> bool:
+    """A display whose items (a dict's values) are equal literals: any of them is the same value."""
+    if isinstance(node, ast.Dict):
+        return bool(node.values) and _same_literals(ast.Tuple(elts=node.values))
+    return _same_literals(node)
+
+
 def _is_constant_data(node: ast.AST) -> bool:
     """A literal or a flat tuple/list of literals (a row of a data table)."""
     if isinstance(node, ast.Constant):
