@@ -914,6 +914,12 @@ def _carried_flip(
     function's result, then each field of a NamedTuple or dataclass state."""
     fn, carried, jitted = at.fn, at.carried, at.jitted
     start = prop.resolve(fn, carried.start.value)
+    if (
+        carried.item is not None  # one item of the result: the summary leaves it to this check
+        and weak_kind(start, prop.project.x64) == WEAK
+        and _result_weak(prop, at, returned) == STRONG
+    ):
+        return "RTL401", carried.name, carried.start.location, WEAK, STRONG
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     if first is None or then is None:
         return None

@@ -63,6 +63,7 @@ from retracelint.values import (
     FUNCTION,
     INSTANCE,
     JIT,
+    JIT_OUT,
     LIST,
     NONE,
     NP_ARRAY,
@@ -101,6 +102,24 @@ def _rows_of_call(walked: Value) -> bool:
         isinstance(d, RetDep) and d.aligned and not (d.fixed or d.each) and d.elem is None
         for d in walked.deps
     )
+
+
+def _items_carried_through_calls(body: list[ast.stmt]) -> set[str]:
+    """The names a loop body passes to a call and rebinds to one item of its result
+    (``params, step = update(params, step)``)."""
+    out: set[str] = set()
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        passed = {
+            a.id
+            for a in (*node.value.args, *(k.value for k in node.value.keywords))
+            if isinstance(a, ast.Name)
+        }
+        for target in node.targets:
+            if isinstance(target, ast.Tuple | ast.List):
+                out |= {e.id for e in target.elts if isinstance(e, ast.Name) and e.id in passed}
+    return out
 
 
 def _known_count(items: Value | None) -> int | None:
@@ -431,7 +450,9 @@ class Statements(PassState):
         self.recording = False
         first = self.walk_carrying(body, head, before, names)
         self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
-        self.note_carried_flips(index, before, first, made_before)
+        self.note_carried_flips(
+            index, before, first, made_before, _items_carried_through_calls(body)
+        )
         self.recording = was_recording
         head()  # type: ignore[operator]
         binds = len(self.call_binds)
@@ -448,14 +469,20 @@ class Statements(PassState):
         before: dict[str, Value],
         after: dict[str, Value],
         made_before: dict[str, ast.AST],
+        through_items: set[str],
     ) -> None:
         """A name that enters the loop as one kind of value and leaves an iteration as another
         (``level = 0.0`` then ``level = smooth(level, x)``; ``state = None`` then an array) passes a new
         signature to a jitted function on the first iteration and the next: the value made before the
-        loop is the odd one, and the finding goes there."""
+        loop is the odd one, and the finding goes there. A name carried through a call as one item of
+        its result (``..., step = rollout(..., step)``) is left to the carried-state check: an item
+        a jitted function returns has the weak type of its own computation (a counter it only adds
+        Python ints to stays weak beside strong arrays), which only the jitted body tells."""
         for name in sorted(n for n in before.keys() & after.keys() if before[n] is not after[n]):
             flip = _kind_flip(before[name], after[name], self.mod.summary.x64)
             if flip is None:
+                continue
+            if flip[0] == "RTL401" and name in through_items and after[name].ty == JIT_OUT:
                 continue
             code, start, then = flip
             made = made_before.get(name)
