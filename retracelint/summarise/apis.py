@@ -237,6 +237,7 @@ _TRANSFORMS = {
     "jax.remat",
     "jax.custom_jvp",
     "jax.custom_vjp",
+    "jax.experimental.checkify.checkify",
 }
 
 
