@@ -49,7 +49,7 @@ VERDICTS = [
         "repo": "AI-Hypercomputer__maxtext",
         "path": "MaxText/train.py",
         "rule": "RTL301",
-        "line_text": "err, _ = jax.jit(jittable_f)(example_batch[\"inputs\"][: config.global_batch_size_to_train_on, :])",
+        "line_text": 'err, _ = jax.jit(jittable_f)(example_batch["inputs"][: config.global_batch_size_to_train_on, :])',
         "parameter": None,
         "verdict": "true",
         "reason": "recall hint 4, reported since checkify.checkify is a transform (ba3af7c+): with "
