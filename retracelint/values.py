@@ -920,6 +920,15 @@ def weak_class(value: Value) -> str | None:
     return None
 
 
+def data_array(value: Value) -> Value:
+    """An operand of an array product (``apis._ARRAY_PRODUCTS``): one of unknown kind, neither a
+    parameter nor a project function's result (whose kinds the callers say), is an array of data,
+    surely strong."""
+    if value.ty == UNKNOWN and value.weak is None and weak_class(value) is None:
+        return value.with_(ty=ARRAY, weak=MADE_STRONG)
+    return value
+
+
 def followed(values: list[Value]) -> str | None:
     """``Value.weak`` of an array computed from ``values`` by an operation that keeps their weak
     type (arithmetic, ``jnp.asarray`` without a dtype): strong with any strong one (MADE_STRONG when
