@@ -153,8 +153,8 @@ def _size_reads(
     ``scope``) is made (an int or a length of a parameter, or of an attribute of one: read where the
     callers make it), and to ``derived`` how the others are computed from those, each after what it
     is computed from: ``a // b``, or a closure's free variable as the enclosing function that binds
-    it computes it (a closure reads it when it runs: after the enclosing function's lines above
-    its def). False: some atom is none of these."""
+    it computes it (as bound where the nested function is defined: the enclosing walk is there).
+    False: some atom is none of these."""
     for name in sorted(names):
         atom = atoms.get(name)
         if any(item[0] == scope + name for item in (*found, *derived)):
