@@ -530,12 +530,15 @@ class Propagation(ObjectModel):
         an array or list of constant lengths), and for every combination of them the span a
         multiple of the step."""
         chunking = taint.full_if
-        fn = self.project.functions.get(chunking.function) if chunking is not None else None
-        if chunking is None or fn is None or fn.location.path != taint.origin.path:
+        if chunking is None:
             return False
         names: list[str] = []
         choices: list[set[int]] = []
-        for name, value, axis in chunking.reads:
+        for name, function, value, axis in chunking.reads:
+            # The function itself, or the enclosing one whose parameter its closure reads.
+            fn = self.project.functions.get(function)
+            if fn is None or fn.location.path != taint.origin.path:
+                return False
             sizes = self.sizes(fn, Arg(value, fn.location, name), axis, 0)
             if not sizes:
                 return False
@@ -549,25 +552,34 @@ class Propagation(ObjectModel):
 
     def sizes(self, fn: FunctionSummary, arg: Arg, axis: int | None, depth: int) -> set[int] | None:
         """Every size ``arg`` (at a point of ``fn``) may have: an int's value (``axis`` None) or the
-        length of its axis ``axis``, as known where it is made. None when one of them is not known,
-        or some call of ``fn`` does not pass the parameter it is (its default, ``*args``)."""
+        length of its axis ``axis``, as known where it is made (a call that leaves an int parameter
+        out: its default written as an int). None when one of them is not known, or some call of
+        ``fn`` does not pass the parameter it is and it has no such default (``*args``)."""
         known = self._known_size(fn, arg, axis)
         if known is not None:
             return {known}
         param = arg.value.param
         if depth >= _MAX_DEPTH:
             return None
+        defaults: set[int] = set()
         if param is None:
             places = [
                 (owner, place) for owner, place, _, _ in self.field_candidates(fn, arg, (), ())
             ]
         else:
             places = []
+            # A call that leaves an int parameter out passes its default (a length has none).
+            default = next((p.size for p in fn.params if p.name == param), None)
+            if axis is not None:
+                default = None
             for caller, _, passed, _, _ in self.calls_of(fn, param):
                 if passed is None:
-                    return None  # a call leaves it at its default
-                places.append((caller, passed))
-        out: set[int] = set()
+                    if default is None:
+                        return None
+                    defaults.add(default)
+                else:
+                    places.append((caller, passed))
+        out = defaults
         for owner, place in places:
             found = self.sizes(owner, place, axis, depth + 1)
             if not found:

@@ -35,6 +35,8 @@ class Param:
     has_default: bool = False
     annotation: str | None = None  # coarse type of a scalar annotation ("int", "float", ...)
     default: str | None = None  # coarse type of a number written as the default ("float", ...)
+    # An int written as the default: the size a call that leaves the parameter out passes (Chunking).
+    size: int | None = None
 
 
 @dataclass(frozen=True)

@@ -162,22 +162,29 @@ Src = (
 )
 
 
+Terms = tuple[tuple[tuple[str, ...], int], ...]  # a polynomial, as a summary keeps it
+
+
 @dataclass(frozen=True)
 class Chunking:
     """The chunks of ``range(start, stop, step)`` in function ``function`` are all full when
     ``span`` (stop - start) is a multiple of ``step``: polynomials whose atoms are read where the
-    callers make them (``reads``: per atom, the value whose int it is, with an axis None, or the
-    value whose length along the axis it is)."""
+    callers make them (``reads``: per atom, the function whose callers make it and the value whose
+    int it is, with an axis None, or the value whose length along the axis it is) or computed from
+    others (``derived``, in order: per atom, numerator // denominator, as an enclosing function
+    computes a local its closure reads)."""
 
     function: str
-    span: tuple[tuple[tuple[str, ...], int], ...]
-    step: tuple[tuple[tuple[str, ...], int], ...]
-    reads: tuple[tuple[str, Value, int | None], ...]
+    span: Terms
+    step: Terms
+    reads: tuple[tuple[str, str, Value, int | None], ...]
+    derived: tuple[tuple[str, Terms, Terms], ...] = ()
 
     def full(self, sizes: dict[str, int]) -> bool:
-        """Whether the last chunk is full when each atom has the size ``sizes`` gives it."""
+        """Whether the last chunk is full when each atom read has the size ``sizes`` gives it."""
+        sizes = dict(sizes)
 
-        def evaluate(terms: tuple[tuple[tuple[str, ...], int], ...]) -> int:
+        def evaluate(terms: Terms) -> int:
             total = 0
             for monomial, coefficient in terms:
                 for atom in monomial:
@@ -185,6 +192,11 @@ class Chunking:
                 total += coefficient
             return total
 
+        for name, numerator, denominator in self.derived:
+            divisor = evaluate(denominator)
+            if divisor == 0:
+                return False  # the enclosing function raises before any chunk
+            sizes[name] = evaluate(numerator) // divisor
         step = evaluate(self.step)
         return step > 0 and evaluate(self.span) % step == 0
 
@@ -906,6 +918,15 @@ def weak_class(value: Value) -> str | None:
     ):
         return FOLLOWS  # a parameter or a project function's result: as its callers say
     return None
+
+
+def data_array(value: Value) -> Value:
+    """An operand of an array product (``apis._ARRAY_PRODUCTS``): one of unknown kind, neither a
+    parameter nor a project function's result (whose kinds the callers say), is an array of data,
+    surely strong."""
+    if value.ty == UNKNOWN and value.weak is None and weak_class(value) is None:
+        return value.with_(ty=ARRAY, weak=MADE_STRONG)
+    return value
 
 
 def followed(values: list[Value]) -> str | None:

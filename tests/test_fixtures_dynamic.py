@@ -36,6 +36,7 @@ TRACE_ONCE = (
     ("rtl101_negative_windows_of_variable_signals.py", None),
     ("rtl102_negative_lists_refilled_per_iteration.py", None),
     ("rtl103_negative_padded_last_batch.py", None),
+    ("rtl103_negative_chunks_over_closure_sizes.py", None),
     ("rtl105_negative_arange_pages.py", None),
     ("rtl201_negative_values_that_do_not_vary.py", None),
     ("rtl402_negative_index_dtypes.py", None),

@@ -538,6 +538,7 @@ _MOVE_WEAK = {
     "squeeze",
     "stack",
     "stop_gradient",
+    "tensordot",
     "tile",
     "transpose",
     "vdot",
@@ -545,6 +546,11 @@ _MOVE_WEAK = {
     "where",
     "zeros_like",
 }
+# The products of arrays among them (measured the same way: weak only when every operand is, strong
+# with one strong operand): an operand of unknown kind (a call's result not known, an item of a
+# container) is an array of data there, and strongly typed: a weakly typed array is made from Python
+# scalars only.
+_ARRAY_PRODUCTS = {"dot", "einsum", "inner", "kron", "matmul", "outer", "tensordot", "vdot"}
 _KEEP_WEAK = (
     (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
 )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _shapes_of
 from retracelint.summarise.apis import (
+    _ARRAY_PRODUCTS,
     _DATA_DEPENDENT,
     _DTYPE_FROM_DTYPES,
     _DTYPE_FROM_VALUE,
@@ -67,6 +68,7 @@ from retracelint.values import (
     Value,
     combine,
     constant_length,
+    data_array,
     followed,
     returned_sources,
     shape_sources,
@@ -109,9 +111,12 @@ class Arrays(PassState):
                     elif weak is not None:
                         return value.with_(weak=weak, dtype=None, made=self.loc(node))
             if given is None and not numpy and name in _KEEP_WEAK and value.ty == ARRAY:
-                operands = _VALUE_OPERANDS.get(name, range(len(args)))
+                positions = _VALUE_OPERANDS.get(name, range(len(args)))
+                operands = [args[i] for i in positions if i < len(args)]
+                if name in _ARRAY_PRODUCTS:
+                    operands = [data_array(operand) for operand in operands]
                 # jnp.exp(0.5) is weakly typed
-                value = value.with_(weak=followed([args[i] for i in operands if i < len(args)]))
+                value = value.with_(weak=followed(operands))
             elif value.ty == ARRAY and (
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):

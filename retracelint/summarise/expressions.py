@@ -85,6 +85,7 @@ from retracelint.values import (
     RetDep,
     Src,
     Taint,
+    Terms,
     Value,
     axis_sources,
     collected,
@@ -128,6 +129,70 @@ def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
     if isinstance(index, ast.Constant):
         return funcrefs.element(base.refs, repr(index.value))
     return funcrefs.element(base.refs, funcrefs.KEY)
+
+
+def _terms(poly: Poly, scope: str) -> Terms:
+    """A polynomial as a ``Chunking`` keeps it, its atoms named in ``scope`` (a function's prefix)."""
+    return tuple(
+        sorted(
+            (tuple(scope + atom for atom in monomial), value) for monomial, value in poly.items()
+        )
+    )
+
+
+def _size_reads(
+    state: PassState,
+    names: set[str],
+    atoms: Atoms,
+    reads: _LengthReads,
+    scope: str,
+    found: list[tuple[str, str, Value, int | None]],
+    derived: list[tuple[str, Terms, Terms]],
+) -> bool:
+    """Adds to ``found`` where each atom in ``names`` (of a polynomial read in ``state``, named in
+    ``scope``) is made (an int or a length of a parameter, or of an attribute of one: read where the
+    callers make it), and to ``derived`` how the others are computed from those, each after what it
+    is computed from: ``a // b``, or a closure's free variable as the enclosing function that binds
+    it computes it (as bound where the nested function is defined: the enclosing walk is there).
+    False: some atom is none of these."""
+    for name in sorted(names):
+        atom = atoms.get(name)
+        if any(item[0] == scope + name for item in (*found, *derived)):
+            continue  # read already: an atom that two others are computed from
+        if name in reads.lengths:
+            value, axis = reads.lengths[name]
+        elif isinstance(atom, ast.BinOp) and isinstance(atom.op, ast.FloorDiv):
+            numerator = _poly(atom.left, atoms, state.defs, reader=reads)
+            denominator = _poly(atom.right, atoms, state.defs, reader=reads)
+            inner = _atoms_in(numerator) | _atoms_in(denominator)
+            if not _size_reads(state, inner, atoms, reads, scope, found, derived):
+                return False
+            derived.append((scope + name, _terms(numerator, scope), _terms(denominator, scope)))
+            continue
+        elif isinstance(atom, ast.Name) and atom.id not in state.env:
+            outer = state.enclosing
+            while outer is not None and not outer.module_level and atom.id not in outer.env:
+                outer = outer.enclosing
+            if outer is None or outer.module_level:
+                return False
+            outer_atoms: Atoms = {}
+            outer_reads = _LengthReads(outer, outer.quiet)
+            poly = _poly(ast.Name(id=atom.id), outer_atoms, outer.defs, reader=outer_reads)
+            outer_scope = f"{outer.fn.qualname}:"
+            if not _size_reads(
+                outer, _atoms_in(poly), outer_atoms, outer_reads, outer_scope, found, derived
+            ):
+                return False
+            derived.append((scope + name, _terms(poly, outer_scope), (((), 1),)))
+            continue
+        elif isinstance(atom, ast.AST):
+            value, axis = state.quiet(atom), None
+        else:
+            return False
+        if value.param is None and not value.objs:
+            return False
+        found.append((scope + name, state.fn.qualname, _plain(value), axis))
+    return True
 
 
 def _instances(items: tuple[Value, ...]) -> frozenset[Made]:
@@ -833,27 +898,25 @@ class Expressions(PassState):
     def chunking(self, info: _RangeLoop) -> Chunking | None:
         """When the chunks of a range loop are all full, in sizes known here (lengths, local
         constants) or, for the rest, read where the callers make them: each unknown atom must be an
-        int or a length of a parameter, or of an attribute of one. None: some atom is neither."""
+        int or a length of a parameter, or of an attribute of one, or computed from such with
+        ``//``, here or (a closure's free variable) in the enclosing function that binds it. None:
+        some atom is none of these."""
         atoms: Atoms = {}
         reads = _LengthReads(self, self.quiet)
         stop = _poly(info.stop, atoms, self.defs, reader=reads)
         span = _add(stop, _poly(info.start, atoms, self.defs, reader=reads), -1)
         step = _poly(info.step, atoms, self.defs, reader=reads)
-        found: list[tuple[str, Value, int | None]] = []
-        for name in sorted(_atoms_in(span) | _atoms_in(step)):
-            atom = atoms.get(name)
-            if name in reads.lengths:
-                value, axis = reads.lengths[name]
-                read: tuple[Value, int | None] = (value, axis)
-            elif isinstance(atom, ast.AST):
-                read = (self.quiet(atom), None)
-            else:
-                return None
-            if read[0].param is None and not read[0].objs:
-                return None
-            found.append((name, _plain(read[0]), read[1]))
+        found: list[tuple[str, str, Value, int | None]] = []
+        derived: list[tuple[str, Terms, Terms]] = []
+        names = _atoms_in(span) | _atoms_in(step)
+        if not _size_reads(self, names, atoms, reads, "", found, derived):
+            return None
         return Chunking(
-            self.fn.qualname, tuple(sorted(span.items())), tuple(sorted(step.items())), tuple(found)
+            self.fn.qualname,
+            _terms(span, ""),
+            _terms(step, ""),
+            tuple(found),
+            tuple(derived),
         )
 
     def slice_length(

@@ -93,6 +93,7 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
                 default is not None,
                 _annotation_type(arg.annotation),
                 _number_type(default),
+                _int_default(default),
             )
         )
     if args.vararg:
@@ -105,6 +106,7 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
                 default is not None,
                 _annotation_type(arg.annotation),
                 _number_type(default),
+                _int_default(default),
             )
         )
     if args.kwarg:
@@ -122,6 +124,16 @@ def _number_type(node: ast.expr | None) -> str | None:
     return _NUMBER_TYPES.get(type(node.value))
 
 
+def _int_default(node: ast.expr | None) -> int | None:
+    """An int written as a default (``16``, ``-1``)."""
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, sign = node.operand, -1
+    if not isinstance(node, ast.Constant) or type(node.value) is not int:
+        return None
+    return sign * node.value
+
+
 _NUMBER_TYPES: dict[type, str] = {int: INT, float: FLOAT, complex: COMPLEX}
 
 
@@ -132,10 +144,11 @@ def _param(
     has_default: bool = False,
     annotation: str | None = None,
     default: str | None = None,
+    size: int | None = None,
 ) -> Param:
     """One object per distinct parameter (``self``, ``x``, ``*args``...): a module's summary pickles
     each once: 43,000 fewer objects to load for the corpus (69,805 -> 26,939 parameters)."""
-    return Param(name, kind, has_default, annotation, default)
+    return Param(name, kind, has_default, annotation, default, size)
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
