@@ -258,6 +258,18 @@ class ImportLayout:
         self._root = {file.module: file.root for file in files}
         self._search = (project, os.path.join(project, "src"))
         self._found: dict[tuple[str, str], str] = {}
+        # Implicit namespace packages (PEP 420): a module under folders without __init__.py is also
+        # imported by its path from a folder on sys.path (the project's top, src/), as the scripts
+        # of research repositories import their helpers. Only names no module has otherwise, and
+        # that only one module has.
+        keys = {file.module for file in files}
+        aliases: dict[str, list[SourceFile]] = {}
+        for file in files:
+            for base in self._search:
+                alias = _namespace_name(file, base)
+                if alias and alias not in by_name and alias not in keys:
+                    aliases.setdefault(alias, []).append(file)
+        self._named.update((alias, found) for alias, found in aliases.items() if len(found) == 1)
 
     def module(self, importer: str, dotted: str) -> str:
         """The key of the module that ``dotted`` names in module ``importer`` ("" when that is not
@@ -275,6 +287,17 @@ class ImportLayout:
                 (by_root[folder] for folder in (root, *self._search) if folder in by_root), ""
             )
         return self._found[key]
+
+
+def _namespace_name(file: SourceFile, base: str) -> str | None:
+    """The dotted name ``file`` has from folder ``base`` through folders without __init__.py, when
+    its package chain starts below ``base``; None otherwise."""
+    if not file.root.startswith(base + os.sep):
+        return None
+    parts = os.path.relpath(file.root, base).split(os.sep)
+    if not all(part.isidentifier() for part in parts):
+        return None
+    return ".".join((*parts, file.name)) if file.name else None
 
 
 def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = None) -> None:
