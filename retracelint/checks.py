@@ -914,11 +914,8 @@ def _carried_flip(
     function's result, then each field of a NamedTuple or dataclass state."""
     fn, carried, jitted = at.fn, at.carried, at.jitted
     start = prop.resolve(fn, carried.start.value)
-    if (
-        carried.item is not None  # one item of the result: the summary leaves it to this check
-        and weak_kind(start, prop.project.x64) == WEAK
-        and _result_weak(prop, at, returned) == STRONG
-    ):
+    # One item of the result: the summary's loop-carried flips leave it to this check.
+    if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     if first is None or then is None:
@@ -965,9 +962,15 @@ def _item_flip(
             found = _item_flip(prop, at, begin, back, leaf)
             if found is not None:
                 return found
-        elif weak_kind(begin, prop.project.x64) == WEAK and _result_weak(prop, at, back) == STRONG:
+        elif _weak_then_strong(prop, at, begin, back):
             return "RTL401", leaf, at.carried.start.location, WEAK, STRONG
     return None
+
+
+def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
+    """Whether a leaf of the carried state starts weakly typed and the jitted function gives it
+    back strong (``back``: the leaf it returns)."""
+    return weak_kind(start, prop.project.x64) == WEAK and _result_weak(prop, at, back) == STRONG
 
 
 def field_store_flips(

@@ -349,9 +349,9 @@ class Propagation(ObjectModel):
                 shape |= passed.shape
                 deps |= passed.deps
                 inputs.append(passed)
-            elif isinstance(dep, FieldDep):
-                deps.add(dep)  # an object made by a call: the same object for the caller
-            if not isinstance(dep, ParamDep):
+            else:
+                if isinstance(dep, FieldDep):
+                    deps.add(dep)  # an object made by a call: the same object for the caller
                 inputs.append(UNKNOWN_VALUE)  # a call's result not expanded here: not known
         if value.weak == FOLLOWS:
             # As weakly typed as what this call passes (a Python float, a strong array).
