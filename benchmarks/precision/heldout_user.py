@@ -56,30 +56,22 @@ VERDICTS = [
         "config.max_checkify on, a new checkify wrapper of a lambda is jitted every training step, "
         "so it traces and compiles every step (the debug flag's cost, but real)",
     },
-    {
-        "repo": "crowsonkb__v-diffusion-jax",
-        "path": "sample.py",
-        "rule": "RTL105",
-        "line_text": "noise = jax.random.normal(subkey, [n, *model.shape])",
-        "parameter": "x",
-        "verdict": "true",
-        "reason": "recall hint 5, reported since namespace packages link: cur_batch_size = "
-        "min(n - i, batch_size), so the last batch is smaller when batch_size does not divide n: one "
-        "extra trace and compile of the full-model sample step (bounded; the message's 'every "
-        "iteration' overclaims)",
-    },
-    {
-        "repo": "crowsonkb__v-diffusion-jax",
-        "path": "clip_sample.py",
-        "rule": "RTL105",
-        "line_text": "noise = jax.random.normal(subkey, [n, *model.shape])",
-        "parameter": "x",
-        "verdict": "true",
-        "reason": "recall hint 5, reported since namespace packages link: cur_batch_size = "
-        "min(n - i, batch_size), so the last batch is smaller when batch_size does not divide n: one "
-        "extra trace and compile of the full-model sample step (bounded; the message's 'every "
-        "iteration' overclaims)",
-    },
+    # The two sampling scripts of v-diffusion share the same loop and the same line.
+    *(
+        {
+            "repo": "crowsonkb__v-diffusion-jax",
+            "path": script,
+            "rule": "RTL105",
+            "line_text": "noise = jax.random.normal(subkey, [n, *model.shape])",
+            "parameter": "x",
+            "verdict": "true",
+            "reason": "recall hint 5, reported since namespace packages link: cur_batch_size = "
+            "min(n - i, batch_size), so the last batch is smaller when batch_size does not divide "
+            "n: one extra trace and compile of the full-model sample step (bounded; the message's "
+            "'every iteration' overclaims)",
+        }
+        for script in ("sample.py", "clip_sample.py")
+    ),
     {
         "repo": "RobertTLange__gymnax-blines",
         "path": "utils/benchmark.py",
