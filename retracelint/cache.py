@@ -37,6 +37,7 @@ from types import ModuleType
 
 from retracelint import __version__, model, prescan, reuse, values
 from retracelint import summary as summary_module
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, LinkState
 from retracelint.summary import HEAD_LEFT_OUT, FunctionRest, ModuleSummary, rest_of, whole_of
 
 _FORMAT = 2
@@ -53,6 +54,7 @@ def _fact_classes(modules: tuple[ModuleType, ...]) -> list[type]:
 
 
 _FACTS = _fact_classes((summary_module, values, model, prescan, reuse))
+_LINKED = (LinkState, FuncTarget, JitTarget, ClassTarget)
 
 
 def _layout() -> bytes:
@@ -478,6 +480,8 @@ _ALLOWED: dict[tuple[str, str], object] = {
     # what rebuilds the facts (``_positional``)
     **_REBUILDERS,
     ("retracelint.summary", "_unloaded"): summary_module._unloaded,
+    # the last link of a project (``callgraph.LinkState``), kept in ``ResultIndex(folder, "links")``
+    **{(cls.__module__, cls.__qualname__): cls for cls in _LINKED},
 }
 
 

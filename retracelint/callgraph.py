@@ -203,6 +203,31 @@ class JitBinding:
         return any(num == index or count + num == index for num in self.static_positions)
 
 
+@dataclass
+class LinkState:
+    """What linking a project found, kept for its next run: after an edit of one module that no
+    other imports, that run links only the edited module's calls again (``Project``'s ``last``)."""
+
+    functions: dict[str, tuple[str, ...]]  # each module's functions (qualified names), by module
+    site_targets: dict[Site, tuple[Target, ...]]
+    callers: dict[str, list[Site]]
+    jit_callers: dict[tuple[str, int], list[Site]]
+    target_to: dict[tuple[Site, str], Target]
+    callees: dict[JitTarget, str | None]
+    too_deep: dict[Site, None]
+    # The links (the callers of a function, the targets of a call site) that the last resolution of
+    # a call site, or the finding of a jit's function, read: the modules of the readers, by link.
+    read_by: dict[str | Site, frozenset[str]]
+
+
+@dataclass(frozen=True)
+class Relink:
+    """The last link of a project and the one module edited since (as it was then)."""
+
+    state: LinkState
+    edited: ModuleSummary
+
+
 class Project:
     """All module summaries, the resolved call graph, and the lookups the analysis needs."""
 
@@ -211,6 +236,7 @@ class Project:
         summaries: list[ModuleSummary],
         load: Callable[[ModuleSummary, str], ModuleSummary | None] | None = None,
         layout: ImportLayout | None = None,
+        last: Relink | None = None,
     ) -> None:
         # Fills in a function of a module given as a head (or returns the module summarised again).
         self._load = load
@@ -271,12 +297,17 @@ class Project:
         # Call sites whose callee could not be followed: finding it went deeper than Python's stack
         # (a chain of names or values the depth limits do not bound). Left unlinked and reported.
         self.too_deep: dict[Site, None] = {}
+        # What the last resolution of each call site, and the finding of each jit's function, read
+        # (``LinkState.read_by``).
+        self._last_reads: dict[Site | JitTarget, _Reads] = {}
+        self._read_by: dict[str | Site, frozenset[str]] | None = None
         for summary in self.modules.values():
             for name, static in summary.pytree_static.items():
                 cls = self._class_named(summary, name)
                 if cls is not None:
                     self._registered[cls] = static
-        self._link()
+        if last is None or not self._relinked(last):
+            self._link()
 
     def function(self, qualname: str) -> FunctionSummary:
         """The function with everything the propagation reads: its calls' arguments and what it
@@ -316,7 +347,9 @@ class Project:
         since (the callers of a function, the targets of a call site), and links again only what
         changed: after the first round, a few dozen of the 14,000 sites that read the callers change
         (speed corpus). It finds what resolving them all finds (``_round`` says why)."""
-        deferred = self._link_names()
+        deferred = self._link_names(self.functions.items())
+        self._rank = {site: rank for rank, site in enumerate(self.site_targets)}
+        self._ranks = len(self._rank)
         pending = dict.fromkeys(deferred)  # the sites of the next round
         self._position = {site: at for at, site in enumerate(deferred)}  # the order of every round
         self._connect()
@@ -343,17 +376,280 @@ class Project:
         self._refs, self._bindings, self._reads, self._risky = {}, {}, _Reads(self._clock), set()
         self.callers = _reordered(self.callers, self._callee_order.moved, self._first_callee)
         self.jit_callers = _reordered(self.jit_callers, self._jit_order.moved, self._first_jit)
+        self._in_source_order()
         self._site_reads, self._jit_reads, self._readers, self._dirty = {}, {}, {}, set()
         self._changed_at, self._rank, self._position = {}, {}, {}
 
-    def _link_names(self) -> list[Site]:
-        """Round 0: the call sites whose callees are names, each name resolved once per module.
-        Returns the sites left to the rounds: those along the call graph (``funcrefs``) and those
-        whose names turned out to depend on it."""
+    def _in_source_order(self) -> None:
+        """Put the call sites, and the callers of each function and jit, in the order of the
+        functions and of the calls in each: the order does not depend on the rounds a call was
+        linked in, so that linking one module again (``_relinked``) finds the same order."""
+        place = self._place
+        self.site_targets = dict(sorted(self.site_targets.items(), key=lambda item: place(item[0])))
+        self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
+        for sites in self.callers.values():
+            sites.sort(key=place)
+        for sites in self.jit_callers.values():
+            sites.sort(key=place)
+        self.callers = {key: self.callers[key] for key in sorted(self.callers, key=self._met)}
+        self.jit_callers = {
+            key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
+        }
+
+    @cached_property
+    def _order(self) -> dict[str, int]:
+        return {name: at for at, name in enumerate(self.functions)}
+
+    def _place(self, site: Site) -> tuple[int, int]:
+        """Where a call site is in the project: its function's place, the call's in the function."""
+        return self._order[site[0]], site[1]
+
+    def _met(self, callee: str) -> tuple[int, int, int]:
+        """Where the callers of function ``callee`` meet it first: the call, the target in it."""
+        site = self.callers[callee][0]
+        return (*self._place(site), self.site_targets[site].index(self._target_to[site, callee]))
+
+    def _jit_met(self, key: tuple[str, int]) -> tuple[int, int, int]:
+        site = self.jit_callers[key][0]
+        targets = self.site_targets[site]
+        at = next(i for i, t in enumerate(targets) if isinstance(t, JitTarget) and t.key == key)
+        return (*self._place(site), at)
+
+    # -- linking one module again -----------------------------------------------------------------
+    def _relinked(self, last: Relink) -> bool:
+        """Link from ``last``: its links, with the calls of its edited module resolved again. False,
+        with nothing linked, unless that finds what linking every module finds: the module is
+        imported by none (so no other call names its functions or classes), its classes are as
+        they were, resolving its calls met no cycle, depth limit or object typed by its callers
+        (what those find depends on the order calls are linked in), and no call elsewhere read a
+        link the edit may have changed: the targets of one of its calls, or the callers of a
+        function it calls from a function that changed (a reader may read those calls' arguments)."""
+        state, before = last.state, last.edited
+        module = self.modules.get(before.module)
+        if (
+            module is None
+            or module.is_package
+            or state.functions.keys() != self.modules.keys()
+            or not _same_classes(before, module)
+            or (module.pytree_static, module.x64) != (before.pytree_static, before.x64)
+            or any(site[0] in before.functions for site in state.too_deep)
+            or self._imported(module.module)
+        ):
+            return False
+        names = module.functions.keys() | before.functions.keys()
+        edited = {name for name in names if before.functions.get(name) != self._whole(name)}
+        self.site_targets, self.callers, self.jit_callers = (
+            state.site_targets,
+            state.callers,
+            state.jit_callers,
+        )
+        self._target_to, self._callees = state.target_to, state.callees
+        self.too_deep = state.too_deep
+        self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
+        gone = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
+        touched: dict[str, list[Site]] = {}
+        for site, targets in gone.items():
+            self._unlink(site, targets, touched)
+            del self.site_targets[site]
+        jits = {t: self._callees.pop(t) for t in list(self._callees) if t.module == module.module}
+        deferred = self._link_names((name, self.functions[name]) for name in module.functions)
+        if not self._settle(module, deferred, touched) or self._jits_elsewhere(module, jits):
+            self._unlinked()
+            return False
+        changed: set[str | Site] = {
+            callee
+            for callee, sites in touched.items()
+            if sites != self.callers.get(callee)
+            or any(site[0] in edited for site in (*sites, *self.callers.get(callee, ())))
+        }
+        now = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
+        changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
+        if any(state.read_by.get(link, frozenset()) - {module.module} for link in changed):
+            self._unlinked()
+            return False
+        self._reorder(module, touched)
+        self._read_by = {
+            link: readers - {module.module}
+            for link, readers in state.read_by.items()
+            if readers - {module.module}
+        }
+        self._add_reads(self._read_by)
+        self._refs, self._bindings, self._reads = {}, {}, _Reads(self._clock)
+        return True
+
+    def _reorder(self, module: ModuleSummary, touched: dict[str, list[Site]]) -> None:
+        """``_in_source_order`` after linking ``module`` again, whose calls were taken out and put
+        back in order (``touched``: the functions whose callers that changed, as they were)."""
+        start = min(self._order[name] for name in module.functions) if module.functions else 0
+        place = self._place
+        edited = sorted((s for s in self.site_targets if s[0] in module.functions), key=place)
+        ahead: dict[Site, tuple[Target, ...]] = {}
+        behind: dict[Site, tuple[Target, ...]] = {}
+        for site, targets in self.site_targets.items():
+            if site[0] not in module.functions:
+                (ahead if self._order[site[0]] < start else behind)[site] = targets
+        ahead.update((site, self.site_targets[site]) for site in edited)
+        ahead.update(behind)
+        self.site_targets = ahead
+        self.targets = {site: targets[0] for site, targets in ahead.items()}
+        self.callers = _reordered(self.callers, set(touched), self._met)
+        self.jit_callers = {
+            key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
+        }
+
+    def _jits_elsewhere(self, module: ModuleSummary, jits: dict[JitTarget, str | None]) -> bool:
+        """Whether a call of another module may reach a jit of the edited module (passed to it, say)
+        whose function changed or is no longer found, the module's own calls reaching it no more."""
+        moved = {t for t, callee in jits.items() if self._callees.get(t, callee) != callee}
+        moved |= jits.keys() - self._callees.keys()
+        return bool(moved) and any(
+            t in moved
+            for site, targets in self.site_targets.items()
+            if site[0] not in module.functions
+            for t in targets
+        )
+
+    def _whole(self, qualname: str) -> FunctionSummary | None:
+        return self.function(qualname) if qualname in self.functions else None
+
+    def _imported(self, module: str) -> bool:
+        """Whether another module may import ``module``: one of its imports names a module of that
+        last name (a relative or re-rooted import names it by a shorter path)."""
+        name = module.rpartition(".")[2]
+        for other in self.modules.values():
+            if other.module == module:
+                continue
+            for target in (*other.imports.values(), *other.star_imports):
+                if name in target.split("."):
+                    return True
+        return False
+
+    def _unlink(
+        self, site: Site, targets: tuple[Target, ...], touched: dict[str, list[Site]]
+    ) -> None:
+        """Take call ``site`` (whose targets were ``targets``) out of the callers and jit callers,
+        keeping in ``touched`` each function's callers as they were first."""
+        self.targets.pop(site, None)
+        for callee in self._reached(targets):
+            sites = self.callers[callee]
+            touched.setdefault(callee, list(sites))
+            sites.remove(site)
+            if not sites:
+                del self.callers[callee]
+            del self._target_to[site, callee]
+        for key in dict.fromkeys(t.key for t in targets if isinstance(t, JitTarget)):
+            sites = [s for s in self.jit_callers[key] if s != site]
+            if sites:
+                self.jit_callers[key] = sites
+            else:
+                del self.jit_callers[key]
+
+    def _link_site(
+        self, site: Site, place: Callable[[Site], tuple[int, int]], touched: dict[str, list[Site]]
+    ) -> None:
+        """Put call ``site`` among the callers of what its targets reach, in the order of calls."""
+        targets = self.site_targets[site]
+        self.targets[site] = targets[0]
+        for target in targets:
+            if isinstance(target, JitTarget) and target not in self._callees:
+                self._callees[target] = self._find_callee(target)[0]
+        for callee, target in self._reached(targets).items():
+            sites = self.callers.get(callee)
+            if sites is None:
+                touched.setdefault(callee, [])
+                self.callers[callee] = [site]
+            else:
+                touched.setdefault(callee, list(sites))
+                insort(sites, site, key=place)
+            self._target_to[site, callee] = target
+        jits = [t.key for t in targets if isinstance(t, JitTarget)]
+        for key in dict.fromkeys(jits):
+            sites = self.jit_callers.setdefault(key, [])
+            at = bisect_left(sites, place(site), key=place)
+            sites[at:at] = [site] * jits.count(key)
+
+    def _settle(
+        self, module: ModuleSummary, deferred: list[Site], touched: dict[str, list[Site]]
+    ) -> bool:
+        """Link the call sites of ``module`` (those of ``deferred`` in rounds, until none changes);
+        False where what that finds may depend on the order calls are linked in."""
+        place = self._place
+        for site in [s for s in self.site_targets if s[0] in module.functions]:
+            self._link_site(site, place, touched)
+        for _ in range(_MAX_ROUNDS):
+            self._refs, self._bindings, self._types = {}, {}, {}
+            moved = False
+            for site in deferred:
+                reads = self._reads = _Reads(self._clock)
+                try:
+                    targets = self._site_targets(*site)
+                except RecursionError:
+                    return False
+                if reads.unsure or reads.height > _SHORT:
+                    return False
+                if targets and self._method_call(site) and reads.depends & _CALLERS:
+                    return False  # typed once by the callers linked first: see ``_round``
+                self._last_reads[site] = reads
+                before = self.site_targets.get(site, ())
+                if targets == before:
+                    continue
+                moved = True
+                if before:
+                    self._unlink(site, before, touched)
+                    del self.site_targets[site]
+                if targets:
+                    self.site_targets[site] = targets
+                    self._link_site(site, place, touched)
+            if not moved:
+                return not any(
+                    reads.unsure or reads.height > _SHORT
+                    for reader, reads in self._last_reads.items()
+                    if isinstance(reader, JitTarget)
+                )
+        return False
+
+    def _unlinked(self) -> None:
+        """Forget what linking one module again did, to link them all."""
+        self.site_targets, self.targets, self.callers, self.jit_callers = {}, {}, {}, {}
+        self.too_deep = {}
+        self._target_to, self._callees, self._last_reads = {}, {}, {}
+        self._refs, self._bindings, self._types, self._reads = {}, {}, {}, _Reads(self._clock)
+
+    def _add_reads(self, read_by: dict[str | Site, frozenset[str]]) -> None:
+        """Add to ``read_by`` the links ``_last_reads`` read, by the module of each reader."""
+        for reader, reads in self._last_reads.items():
+            if isinstance(reader, JitTarget):
+                who = frozenset((reader.module,))
+            else:
+                who = frozenset((self.owner[reader[0]].module,))
+            for link in reads.links or ():
+                read_by[link] = read_by.get(link, frozenset()) | who
+
+    def link_state(self) -> LinkState:
+        """What this link found, for the next run of the project (``Relink``)."""
+        read_by = self._read_by
+        if read_by is None:
+            read_by = self._read_by = {}
+            self._add_reads(read_by)
+        return LinkState(
+            functions={name: tuple(m.functions) for name, m in self.modules.items()},
+            site_targets=self.site_targets,
+            callers=self.callers,
+            jit_callers=self.jit_callers,
+            target_to=self._target_to,
+            callees=self._callees,
+            too_deep=self.too_deep,
+            read_by=read_by,
+        )
+
+    def _link_names(self, functions: Iterable[tuple[str, FunctionSummary]]) -> list[Site]:
+        """Round 0: the call sites of ``functions`` whose callees are names, each name resolved once
+        per module. Returns the sites left to the rounds: those along the call graph
+        (``funcrefs``) and those whose names turned out to depend on it."""
         known: dict[tuple[str, Callee], tuple[Target, ...] | None] = {}
         deferred: list[Site] = []
         site_targets, owner = self.site_targets, self.owner
-        for qualname, fn in self.functions.items():
+        for qualname, fn in functions:
             module = owner[qualname].module
             for index, call in enumerate(fn.calls):
                 callee = call.callee
@@ -372,12 +668,12 @@ class Project:
                     if reads.depends:  # a module-level value that is a decorated def, say
                         deferred.append((qualname, index))
                         key = None
+                    elif reads.links:  # what an object made in the module is, say
+                        self._last_reads[qualname, index] = reads
                     if key is not None:
                         known[key] = targets
                 if targets:
                     site_targets[qualname, index] = targets
-        self._rank = {site: rank for rank, site in enumerate(self.site_targets)}
-        self._ranks = len(self._rank)
         return deferred
 
     def _round(
@@ -413,6 +709,7 @@ class Project:
                 targets = self._overflowed(site)
             if skipping and reads.height > _SHORT:
                 raise _Diverged
+            self._last_reads[site] = reads
             # A method of an object typed once by the callers linked first is not resolved again.
             if not reads.depends & _CALLERS or (targets and self._method_call(site)):
                 settled.append(site)
@@ -650,6 +947,7 @@ class Project:
     def _find_callee(self, target: JitTarget) -> tuple[str | None, _Reads]:
         """The function jit ``target`` runs (``callee_function``), and what finding it read (kept)."""
         reads = self._jit_reads[target] = self._reads = _Reads(self._clock)
+        self._last_reads[target] = reads
         return self.callee_function(target), reads
 
     def _reached(self, targets: tuple[Target, ...]) -> dict[str, Target]:
@@ -1462,8 +1760,18 @@ class Project:
         ]
 
 
+def _same_classes(before: ModuleSummary, after: ModuleSummary) -> bool:
+    """Whether a module's classes are as they were, but for where they are."""
+    if before.classes.keys() != after.classes.keys():
+        return False
+    return all(
+        replace(cls, location=after.classes[name].location) == after.classes[name]
+        for name, cls in before.classes.items()
+    )
+
+
 def _reordered(
-    items: dict[_K, list[Site]], moved: set[_K], first: Callable[[_K], tuple[int, int]]
+    items: dict[_K, list[Site]], moved: set[_K], first: Callable[[_K], tuple[int, ...]]
 ) -> dict[_K, list[Site]]:
     """``items`` in the order of where each first appears (``first``), as ``Project._connect``
     makes them, given that only the keys ``moved`` may be out of place."""

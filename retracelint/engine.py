@@ -31,7 +31,7 @@ from retracelint.summary import CallSite, ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
-    from retracelint.callgraph import Project
+    from retracelint.callgraph import Project, Relink
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
 _SCAN_BATCH = 64  # files scanned for wrapper names before the workers get the ones that have some
@@ -438,6 +438,7 @@ def _project_run(
     runs = ResultIndex(folder) if folder is not None else None
     projects = ResultIndex(folder, "projects") if folder is not None else None
     manifests = ResultIndex(folder, "manifests") if folder is not None else None
+    links = ResultIndex(folder, "links") if folder is not None else None
     key = run_key(inputs, errors, settings, discovery.root) if runs is not None else ""
     project = project_key(inputs, settings, discovery.root) if projects is not None else ""
     last = projects.get(project) if projects is not None else None
@@ -460,7 +461,12 @@ def _project_run(
     summaries: list[ModuleSummary] = []
     linked = None
     if manifest is None:
-        manifest, summaries, linked = _linked(inputs, source, previous, found, layout)
+        relink = _relink(
+            inputs, source, previous, found, links.get(last) if links and last else None
+        )
+        manifest, summaries, linked = _linked(inputs, source, previous, found, layout, relink)
+        if links is not None:
+            links.put(key, linked.link_state())
     if projects is not None and manifests is not None:
         manifests.put(key, manifest)
         projects.put(project, key)
@@ -491,14 +497,16 @@ def _linked(
     previous: Manifest | None,
     known: Relevance | None,
     layout: ImportLayout,
+    relink: Relink | None = None,
 ) -> tuple[Manifest, list[ModuleSummary], Project]:
-    """Summarise every file, link them all, propagate and run the rules."""
+    """Summarise every file, link them all (or, ``relink``, the edited one again), propagate and
+    run the rules."""
     summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
     from retracelint.checks import run_checks
     from retracelint.propagate import Propagation
 
-    project = Project(summaries, load=source.load, layout=layout)
+    project = Project(summaries, load=source.load, layout=layout, last=relink)
     findings = run_checks(project, Propagation(project))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
@@ -511,6 +519,35 @@ def _linked(
         for item, summary in zip(inputs, summaries, strict=True)
     }
     return Manifest(records, tuple(findings)), summaries, project
+
+
+def _relink(
+    inputs: list[Input],
+    source: Summaries,
+    previous: Manifest | None,
+    found: Relevance | None,
+    state: object,
+) -> Relink | None:
+    """The last link of the project and its one module edited since, when that is all that changed:
+    the same files, kept by the pre-scan as they were (``Project`` says whether the edit allows
+    linking that module alone)."""
+    from retracelint.callgraph import LinkState, Relink
+
+    if not isinstance(state, LinkState) or previous is None or found is None:
+        return None
+    if previous.records.keys() != {item.file.path for item in inputs}:
+        return None
+    edited = [item for item in inputs if previous.records[item.file.path].digest != item.digest]
+    if len(edited) != 1:
+        return None
+    item = edited[0]
+    before = previous.records[item.file.path]
+    if not (before.relevant and found.kept(item.file.path)) or before.error is not None:
+        return None
+    if any(previous.records[i.file.path].relevant != found.kept(i.file.path) for i in inputs):
+        return None
+    old = source.cached(item, before.digest)
+    return Relink(state, old) if old is not None else None
 
 
 def _reused(

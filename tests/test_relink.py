@@ -1,0 +1,164 @@
+"""Linking one module again: after an edit of a module no other imports, a run links only that
+module's calls, from the last run's links, where that finds what linking every module finds. Every
+run here is compared with a run without any cache, link by link and finding by finding."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from run_keys import finding_keys
+
+from retracelint.callgraph import JitTarget, Project
+from retracelint.config import Settings
+from retracelint.engine import Run, analyse
+
+MODEL = """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def loss(params, batch):
+    return jnp.mean((batch @ params["w"]) ** 2)
+
+
+def apply_each(fn, batches):
+    # ``fn`` is whatever the callers pass: linking reads the callers of apply_each.
+    return [fn(b) for b in batches]
+"""
+
+TRAIN = """
+from lib import model
+
+
+def fit(params, data, steps):
+    for step in range(steps):
+        params = {"w": params["w"] - 0.1 * model.loss(params, data)}
+    return params
+"""
+
+EVALUATE = """
+import jax.numpy as jnp
+
+from lib import model
+
+
+def mean_loss(params, batches):
+    return sum(model.apply_each(lambda b: model.loss(params, b), batches)) / len(batches)
+
+
+def report(params, data):
+    print("loss", mean_loss(params, [data, data]))
+"""
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    for path, text in {
+        "lib/__init__.py": "",
+        "lib/model.py": MODEL,
+        "scripts/train.py": TRAIN,
+        "scripts/evaluate.py": EVALUATE,
+    }.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+@pytest.fixture()
+def relinked(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each link tried to link one module again, and did."""
+    seen: list[bool] = []
+    original = Project._relinked
+
+    def spy(self: Project, last: object) -> bool:
+        seen.append(original(self, last))  # type: ignore[arg-type]
+        return seen[-1]
+
+    monkeypatch.setattr(Project, "_relinked", spy)
+    return seen
+
+
+def _links(project: Project | None) -> tuple[object, ...]:
+    assert project is not None
+    state = project.link_state()
+    used = {t for ts in state.site_targets.values() for t in ts if isinstance(t, JitTarget)}
+    return (
+        list(state.site_targets.items()),
+        list(state.callers.items()),
+        list(state.jit_callers.items()),
+        sorted(state.target_to.items(), key=repr),
+        sorted(((t, f) for t, f in state.callees.items() if t in used), key=repr),
+    )
+
+
+def _runs(root: Path, cache: Path) -> tuple[Run, Run]:
+    cached = analyse([str(root)], Settings(cache_dir=str(cache), jobs=1))
+    fresh = analyse([str(root)], Settings(cache=False, jobs=1))
+    assert finding_keys(cached) == finding_keys(fresh)
+    assert [f.message for f in cached.findings] == [f.message for f in fresh.findings]
+    assert _links(cached.project) == _links(fresh.project)
+    return cached, fresh
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + textwrap.dedent(text), encoding="utf-8")
+
+
+def test_a_function_added_to_a_script_links_only_the_script(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    cache = tmp_path / "cache"
+    first, _ = _runs(project, cache)
+    assert not [f for f in first.findings if f.code == "RTL101"]
+    _append(
+        project / "scripts" / "evaluate.py",
+        """
+
+        def loss_by_prefix(params, data):
+            for n in range(1, 8):
+                print(n, model.loss(params, data[:n]))
+        """,
+    )
+    again, _ = _runs(project, cache)
+    assert relinked == [True]
+    (new,) = [f for f in again.findings if f.code == "RTL101"]
+    assert new.location.path.endswith("evaluate.py") and new.location.line == 17
+
+
+def test_a_changed_argument_read_by_another_module_links_them_all(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    cache = tmp_path / "cache"
+    _runs(project, cache)
+    evaluate = project / "scripts" / "evaluate.py"
+    text = evaluate.read_text(encoding="utf-8")
+    # apply_each calls what evaluate.py passes it: model.py's call of ``fn`` must be linked again.
+    evaluate.write_text(text.replace("lambda b: model.loss(params, b)", "jnp.mean"), "utf-8")
+    _runs(project, cache)
+    assert relinked == [False]
+
+
+def test_an_edit_of_an_imported_module_links_them_all(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    cache = tmp_path / "cache"
+    _runs(project, cache)
+    _append(project / "lib" / "model.py", "\n\ndef unused():\n    return loss\n")
+    _runs(project, cache)
+    assert relinked == [False]  # the other modules may name what changed
+
+
+def test_edits_one_after_another_keep_linking_one_module(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    cache = tmp_path / "cache"
+    _runs(project, cache)
+    train = project / "scripts" / "train.py"
+    for n in range(3):
+        _append(train, f"\n\ndef extra_{n}(params, data):\n    return fit(params, data, {n})\n")
+        _runs(project, cache)
+    assert relinked == [True, True, True]
