@@ -90,7 +90,11 @@ def _links(project: Project | None) -> tuple[object, ...]:
         list(state.site_targets.items()),
         list(state.callers.items()),
         list(state.jit_callers.items()),
-        sorted(state.target_to.items(), key=repr),
+        [
+            project.target_to(site, callee)
+            for callee, sites in state.callers.items()
+            for site in sites
+        ],
         sorted(((t, f) for t, f in state.callees.items() if t in used), key=repr),
     )
 
