@@ -215,6 +215,8 @@ class LinkState:
     jit_callers: dict[tuple[str, int], list[Site]]
     callees: dict[JitTarget, str | None]  # the function each jit runs
     too_deep: dict[Site, None]
+    # Calls by name linked in rounds, as the names turned out to depend on the call graph.
+    named_late: frozenset[Site]
     # The links (the callers of a function, the targets of a call site) that the last resolution of
     # a call site, or the finding of a jit's function, read: the modules of the readers, by link.
     read_by: dict[str | Site, frozenset[str]]
@@ -301,6 +303,7 @@ class Project:
         # (``LinkState.read_by``).
         self._last_reads: dict[Site | JitTarget, _Reads] = {}
         self._read_by: dict[str | Site, frozenset[str]] | None = None
+        self._named_late: frozenset[Site] = frozenset()
         for summary in self.modules.values():
             for name, static in summary.pytree_static.items():
                 cls = self._class_named(summary, name)
@@ -437,6 +440,7 @@ class Project:
             or self._imported(module.module)
         ):
             return False
+        self._named_late = frozenset(s for s in state.named_late if s[0] not in before.functions)
         names = module.functions.keys() | before.functions.keys()
         edited = {name for name in names if before.functions.get(name) != self._whole(name)}
         self.site_targets, self.callers, self.jit_callers = (
@@ -590,6 +594,10 @@ class Project:
                     return False
                 if targets and self._method_call(site) and reads.depends & _CALLERS:
                     return False  # typed once by the callers linked first: see ``_round``
+                if not reads.depends & _CALLERS and any(map(self._in_rounds, reads.links or ())):
+                    # Linking every module leaves it as the first round found it, which may be
+                    # before the call whose targets it read found its own.
+                    return False
                 self._last_reads[site] = reads
                 before = self.site_targets.get(site, ())
                 if targets == before:
@@ -608,6 +616,12 @@ class Project:
                     if isinstance(reader, JitTarget)
                 )
         return False
+
+    def _in_rounds(self, link: str | Site) -> bool:
+        """Whether ``link`` is a call site linked in the rounds, whose targets may change there."""
+        if isinstance(link, str):
+            return False
+        return link in self._named_late or _along_the_graph(self.functions[link[0]].calls[link[1]])
 
     def _unlinked(self) -> None:
         """Forget what linking one module again did, to link them all."""
@@ -643,6 +657,7 @@ class Project:
             jit_callers=self.jit_callers,
             callees=self._callees,
             too_deep=self.too_deep,
+            named_late=self._named_late,
             read_by=read_by,
         )
 
@@ -652,13 +667,14 @@ class Project:
         (``funcrefs``) and those whose names turned out to depend on it."""
         known: dict[tuple[str, Callee], tuple[Target, ...] | None] = {}
         deferred: list[Site] = []
+        late: list[Site] = []
         site_targets, owner = self.site_targets, self.owner
         for qualname, fn in functions:
             module = owner[qualname].module
             for index, call in enumerate(fn.calls):
                 callee = call.callee
                 kind = callee[0]
-                if call.alternatives or kind in _ALONG_THE_GRAPH:
+                if _along_the_graph(call):
                     deferred.append((qualname, index))
                     continue
                 key = (module, callee) if kind not in _PER_CLASS else None
@@ -671,6 +687,7 @@ class Project:
                         targets = self._overflowed((qualname, index))
                     if reads.depends:  # a module-level value that is a decorated def, say
                         deferred.append((qualname, index))
+                        late.append((qualname, index))
                         key = None
                     elif reads.links:  # what an object made in the module is, say
                         self._last_reads[qualname, index] = reads
@@ -678,6 +695,7 @@ class Project:
                         known[key] = targets
                 if targets:
                     site_targets[qualname, index] = targets
+        self._named_late |= frozenset(late)
         return deferred
 
     def _round(
@@ -1768,6 +1786,11 @@ class Project:
             for name, module in sorted(self.modules.items())
             for spec in module.jits
         ]
+
+
+def _along_the_graph(call: CallSite) -> bool:
+    """Whether a call is linked along the call graph, in rounds, not by the names of its module."""
+    return bool(call.alternatives) or call.callee[0] in _ALONG_THE_GRAPH
 
 
 def _same_classes(before: ModuleSummary, after: ModuleSummary) -> bool:
