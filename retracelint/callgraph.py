@@ -386,15 +386,26 @@ class Project:
     def _in_source_order(self) -> None:
         """Put the call sites, and the callers of each function and jit, in the order of the
         functions and of the calls in each: the order does not depend on the rounds a call was
-        linked in, so that linking one module again (``_relinked``) finds the same order."""
-        place = self._place
-        self.site_targets = dict(sorted(self.site_targets.items(), key=lambda item: place(item[0])))
+        linked in, so that linking one module again (``_relinked``) finds the same order. Only the
+        calls linked in the rounds (``_position``) can be out of it: the others were ranked in it."""
+        order, rounds = self._order, self._position
+        self.site_targets = dict(
+            sorted(self.site_targets.items(), key=lambda item: (order[item[0][0]], item[0][1]))
+        )
         self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
         for sites in self.callers.values():
-            sites.sort(key=place)
+            if any(site in rounds for site in sites):
+                sites.sort(key=self._place)
+        # ``_met``, written out: every function's first caller and the target it is reached by.
+        callers, site_targets, target_to = self.callers, self.site_targets, self._target_to
+
+        def met(callee: str) -> tuple[int, int, int]:
+            site = callers[callee][0]
+            return order[site[0]], site[1], site_targets[site].index(target_to[site, callee])
+
+        self.callers = {callee: callers[callee] for callee in sorted(callers, key=met)}
         for sites in self.jit_callers.values():
-            sites.sort(key=place)
-        self.callers = {key: self.callers[key] for key in sorted(self.callers, key=self._met)}
+            sites.sort(key=self._place)
         self.jit_callers = {
             key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
         }
