@@ -1,11 +1,15 @@
-"""Re-run retracelint on the held-out user-code sample and compare with the committed verdicts.
+"""Re-run retracelint on a held-out user-code sample and compare with the committed verdicts.
 
 Usage:
-  python benchmarks/precision/heldout_user.py [--root .heldout_user]
+  python benchmarks/precision/heldout_user.py [--sample user|user2] [--root DIR] [--verdicts FILE]
 
-The sample itself is not committed (third-party code): ``HELDOUT_USER.md`` lists every file with
+Two samples exist: ``user`` (``HELDOUT_USER.md``, verdicts in ``VERDICTS`` below, files under
+``.heldout_user``) and ``user2`` (``HELDOUT_USER2.md``, verdicts in ``heldout_user2_verdicts.json``
+next to this script, files under ``.heldout_user2``). ``--root`` and ``--verdicts`` (a JSON list of
+objects with the keys of ``VERDICTS``) override the sample's defaults.
+The samples themselves are not committed (third-party code): each report lists every file with
 its repository and commit, and the files are expected verbatim under
-``.heldout_user/<owner>__<repo>/<path>`` (that folder is git-ignored). Each ``<owner>__<repo>``
+``<root>/<owner>__<repo>/<path>`` (those folders are git-ignored). Each ``<owner>__<repo>``
 folder is analysed as its own project (``--isolated``; ``--no-respect-gitignore`` because the
 folder itself is ignored). A finding's key is repository folder, path, rule, the stripped text of
 the flagged line and the parameter it names, so the comparison survives line shifts. The script
@@ -131,13 +135,29 @@ def run_repo(folder: Path) -> list[dict]:
     return out
 
 
+SAMPLES = {
+    "user": (REPO_ROOT / ".heldout_user", None, "HELDOUT_USER.md"),
+    "user2": (
+        REPO_ROOT / ".heldout_user2",
+        Path(__file__).resolve().parent / "heldout_user2_verdicts.json",
+        "HELDOUT_USER2.md",
+    ),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--root", type=Path, default=REPO_ROOT / ".heldout_user")
+    ap.add_argument("--sample", choices=sorted(SAMPLES), default="user")
+    ap.add_argument("--root", type=Path, help="sample folder (default: the sample's)")
+    ap.add_argument("--verdicts", type=Path, help="JSON verdict list (default: the sample's)")
     args = ap.parse_args(argv)
-    folders = sorted(p for p in args.root.glob("*__*") if p.is_dir())
+    root, verdicts_path, report = SAMPLES[args.sample]
+    root = args.root or root
+    verdicts_path = args.verdicts or verdicts_path
+    verdicts = VERDICTS if verdicts_path is None else json.loads(verdicts_path.read_text())
+    folders = sorted(p for p in root.glob("*__*") if p.is_dir())
     if not folders:
-        print(f"no <owner>__<repo> folders under {args.root}; see HELDOUT_USER.md", file=sys.stderr)
+        print(f"no <owner>__<repo> folders under {root}; see {report}", file=sys.stderr)
         return 2
     findings = []
     try:
@@ -146,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     except (RuntimeError, json.JSONDecodeError) as e:
         print(e, file=sys.stderr)
         return 2
-    judged = {key(v): v for v in VERDICTS}
+    judged = {key(v): v for v in verdicts}
     seen = set()
     new = []
     for f in findings:
