@@ -688,7 +688,8 @@ def plan_leaf_parse(ctx: Context) -> Plan | RowResult:
 
 def plan_rtl_changed(kind: str, code: bool = False) -> Callable[[Context], Plan | RowResult]:
     """An edit of one file: a comment (no fact changes: the last run's findings can be reused) or a
-    new function (a fact changes: the whole project is linked again). Before each run, an untimed
+    new function (a fact changes: the file's calls are linked again from the last run's links, or
+    the whole project where another file imports it). Before each run, an untimed
     run brings the cache up to date with the tree as it is without the edit, so every timed run
     starts from the same state, whatever other row was timed in between."""
 
