@@ -217,6 +217,8 @@ class LinkState:
     too_deep: dict[Site, None]
     # Calls by name linked in rounds, as the names turned out to depend on the call graph.
     named_late: frozenset[Site]
+    # The method names a lookup asked the one class that defines them for (``_only_definer``).
+    asked_definers: frozenset[str]
     # The links (the callers of a function, the targets of a call site) that the last resolution of
     # a call site, or the finding of a jit's function, read: the modules of the readers, by link.
     read_by: dict[str | Site, frozenset[str]]
@@ -304,6 +306,7 @@ class Project:
         self._last_reads: dict[Site | JitTarget, _Reads] = {}
         self._read_by: dict[str | Site, frozenset[str]] | None = None
         self._named_late: frozenset[Site] = frozenset()
+        self._asked_definers: set[str] = set()
         for summary in self.modules.values():
             for name, static in summary.pytree_static.items():
                 cls = self._class_named(summary, name)
@@ -445,13 +448,14 @@ class Project:
             module is None
             or module.is_package
             or state.modules != tuple(self.modules)
-            or not _same_classes(before, module)
+            or not self._classes_kept(before, module, state.asked_definers)
             or (module.pytree_static, module.x64) != (before.pytree_static, before.x64)
             or any(site[0] in before.functions for site in state.too_deep)
             or self._imported(module.module)
         ):
             return False
         self._named_late = frozenset(s for s in state.named_late if s[0] not in before.functions)
+        self._asked_definers |= state.asked_definers
         names = module.functions.keys() | before.functions.keys()
         edited = {name for name in names if before.functions.get(name) != self._whole(name)}
         self.site_targets, self.callers, self.jit_callers = (
@@ -524,6 +528,29 @@ class Project:
             if site[0] not in module.functions
             for t in targets
         )
+
+    def _classes_kept(
+        self, before: ModuleSummary, after: ModuleSummary, asked: frozenset[str]
+    ) -> bool:
+        """Whether the edit of module ``after`` (``before``, as it was) left its classes as the other
+        modules see them. They cannot name them (nothing imports the module), but a base class of
+        another module calls the methods its subclasses define, and a method of an object of no
+        known class is the one class's that defines it (``_only_definer``): a class may change only
+        where its bases are as they were and of this module or none of the project's, and where
+        the method names it adds or drops were never asked for that way."""
+        if before.classes.keys() != after.classes.keys():
+            return False
+        for name, now in after.classes.items():
+            was = before.classes[name]
+            if replace(was, location=now.location) == now:
+                continue
+            if was.bases != now.bases:
+                return False
+            if any(self.owner[c].module != after.module for c in self.mro(name)):
+                return False
+            if ({*was.methods, *was.jit_attrs} ^ {*now.methods, *now.jit_attrs}) & asked:
+                return False
+        return True
 
     def _whole(self, qualname: str) -> FunctionSummary | None:
         return self.function(qualname) if qualname in self.functions else None
@@ -669,6 +696,7 @@ class Project:
             callees=self._callees,
             too_deep=self.too_deep,
             named_late=self._named_late,
+            asked_definers=frozenset(self._asked_definers),
             read_by=read_by,
         )
 
@@ -1255,6 +1283,7 @@ class Project:
     def _only_definer(self, name: str) -> Target | None:
         if name.startswith("__") or name in _COMMON_METHODS:
             return None
+        self._asked_definers.add(name)
         if self._definers is None:
             self._definers = {}
             for qualname, cls in self.classes.items():
@@ -1802,16 +1831,6 @@ class Project:
 def _along_the_graph(call: CallSite) -> bool:
     """Whether a call is linked along the call graph, in rounds, not by the names of its module."""
     return bool(call.alternatives) or call.callee[0] in _ALONG_THE_GRAPH
-
-
-def _same_classes(before: ModuleSummary, after: ModuleSummary) -> bool:
-    """Whether a module's classes are as they were, but for where they are."""
-    if before.classes.keys() != after.classes.keys():
-        return False
-    return all(
-        replace(cls, location=after.classes[name].location) == after.classes[name]
-        for name, cls in before.classes.items()
-    )
 
 
 def _reordered(
