@@ -220,8 +220,9 @@ class LinkState:
     # The method names a lookup asked the one class that defines them for (``_only_definer``).
     asked_definers: frozenset[str]
     # The links (the callers of a function, the targets of a call site) that the last resolution of
-    # a call site, or the finding of a jit's function, read: the modules of the readers, by link.
-    read_by: dict[str | Site, frozenset[str]]
+    # a call site, or the finding of a jit's function, read: the readers, by link (some may be gone
+    # or read it no more: a module linked again adds its readers and removes none).
+    read_by: dict[str | Site, set[Site | JitTarget]]
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,7 @@ class Project:
         # What the last resolution of each call site, and the finding of each jit's function, read
         # (``LinkState.read_by``).
         self._last_reads: dict[Site | JitTarget, _Reads] = {}
-        self._read_by: dict[str | Site, frozenset[str]] | None = None
+        self._read_by: dict[str | Site, set[Site | JitTarget]] | None = None
         self._named_late: frozenset[Site] = frozenset()
         self._asked_definers: set[str] = set()
         for summary in self.modules.values():
@@ -484,17 +485,50 @@ class Project:
         }
         now = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
-        if any(state.read_by.get(link, frozenset()) - {module.module} for link in changed):
+        readers = {
+            reader
+            for link in changed
+            for reader in state.read_by.get(link, ())
+            if not self._in_module(reader, module, names)
+        }
+        if not self._found_again(readers):
             self._unlinked()
             return False
         self._reorder(module, touched)
-        self._read_by = {
-            link: readers - {module.module}
-            for link, readers in state.read_by.items()
-            if readers - {module.module}
-        }
+        self._read_by = state.read_by
         self._add_reads(self._read_by)
         self._refs, self._bindings, self._reads = {}, {}, _Reads(self._clock)
+        return True
+
+    def _in_module(
+        self, reader: Site | JitTarget, module: ModuleSummary, names: Container[str]
+    ) -> bool:
+        """Whether ``reader`` is of ``module`` (``names``: its functions, now and before), or gone."""
+        if isinstance(reader, JitTarget):
+            return reader.module == module.module or reader.index >= len(
+                self.modules[reader.module].jits
+            )
+        fn = self.functions.get(reader[0])
+        return reader[0] in names or fn is None or reader[1] >= len(fn.calls)
+
+    def _found_again(self, readers: Iterable[Site | JitTarget]) -> bool:
+        """Whether each of ``readers``, the calls and jits of other modules that read a link the
+        edit changed, finds again what it found (no change reaches further), as a lookup that met
+        no cycle or depth limit."""
+        self._refs, self._bindings, self._types = {}, {}, {}
+        for reader in readers:
+            reads = self._reads = _Reads(self._clock)
+            try:
+                if isinstance(reader, JitTarget):
+                    found: object = self._find_callee(reader)[0]
+                    before: object = self._callees.get(reader)
+                else:
+                    found, before = self._site_targets(*reader), self.site_targets.get(reader, ())
+            except RecursionError:
+                return False
+            if reads.unsure or reads.height > _SHORT or found != before:
+                return False
+            self._last_reads[reader] = reads
         return True
 
     def _reorder(self, module: ModuleSummary, touched: dict[str, list[Site]]) -> None:
@@ -668,15 +702,15 @@ class Project:
         self._target_to, self._callees, self._last_reads = {}, {}, {}
         self._refs, self._bindings, self._types, self._reads = {}, {}, {}, _Reads(self._clock)
 
-    def _add_reads(self, read_by: dict[str | Site, frozenset[str]]) -> None:
-        """Add to ``read_by`` the links ``_last_reads`` read, by the module of each reader."""
+    def _add_reads(self, read_by: dict[str | Site, set[Site | JitTarget]]) -> None:
+        """Add to ``read_by`` the links ``_last_reads`` read, by reader."""
         for reader, reads in self._last_reads.items():
-            if isinstance(reader, JitTarget):
-                who = frozenset((reader.module,))
-            else:
-                who = frozenset((self.owner[reader[0]].module,))
             for link in reads.links or ():
-                read_by[link] = read_by.get(link, frozenset()) | who
+                found = read_by.get(link)
+                if found is None:
+                    read_by[link] = {reader}
+                else:
+                    found.add(reader)
 
     def link_state(self) -> LinkState:
         """What this link found, for the next run of the project (``Relink``)."""

@@ -166,3 +166,62 @@ def test_edits_one_after_another_keep_linking_one_module(
         _append(train, f"\n\ndef extra_{n}(params, data):\n    return fit(params, data, {n})\n")
         _runs(project, cache)
     assert relinked == [True, True, True]
+
+
+def test_a_caller_edited_around_what_it_passes_links_only_its_module(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    cache = tmp_path / "cache"
+    _runs(project, cache)
+    evaluate = project / "scripts" / "evaluate.py"
+    text = evaluate.read_text(encoding="utf-8")
+    # model.py's call of ``fn`` read what mean_loss passes: it is found again, the same lambda.
+    evaluate.write_text(
+        text.replace("    return sum(", "    print(len(batches))\n    return sum("), "utf-8"
+    )
+    _runs(project, cache)
+    assert relinked == [True]
+
+
+def test_a_method_added_to_a_test_class_links_only_its_module(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    cache = tmp_path / "cache"
+    tests = project / "scripts" / "test_model.py"
+    tests.write_text(
+        textwrap.dedent(
+            """
+            import unittest
+
+            import jax.numpy as jnp
+
+            from lib import model
+
+
+            class LossTest(unittest.TestCase):
+                def test_zero(self):
+                    params = {"w": jnp.zeros((3, 1))}
+                    self.assertEqual(float(model.loss(params, jnp.ones((4, 3)))), 0.0)
+            """
+        ),
+        encoding="utf-8",
+    )
+    _runs(project, cache)
+    text = tests.read_text(encoding="utf-8")
+    tests.write_text(
+        text.replace(
+            "    def test_zero(self):",
+            "    def test_prefixes(self):\n"
+            "        params = {'w': jnp.ones((3, 1))}\n"
+            "        x = jnp.ones((8, 3))\n"
+            "        for n in range(1, 8):\n"
+            "            model.loss(params, x[:n])\n\n"
+            "    def test_zero(self):",
+        ),
+        "utf-8",
+    )
+    again, _ = _runs(project, cache)
+    assert relinked == [True]
+    assert [f.code for f in again.findings if f.location.path.endswith("test_model.py")] == [
+        "RTL101"
+    ]
