@@ -335,9 +335,12 @@ def _fresh_part(
     fn: FunctionSummary,
     container: Arg,
     loops: tuple[int, ...],
+    depth: int = 0,
 ) -> tuple[str, Cause | None] | None:
     """A tuple, a NamedTuple or a frozen dataclass hashes its items: one that holds an object hashed
-    by identity made anew (a lambda, a nested def, a jitted function) is as new as that object."""
+    by identity made anew (a lambda, a nested def, a jitted function), directly or through such
+    containers of its own (a config holding an optimizer, a NamedTuple of closures), is as new as
+    that object."""
     value = container.value
     parts: list[tuple[str, list[Candidate]]] = [
         (f"a tuple whose item {i} is", [(fn, Arg(item, container.location, ""), loops, ())])
@@ -357,11 +360,23 @@ def _fresh_part(
         for owner, part, loops, path in candidates:
             identity = _identity_hashed(project, owner, part.value)
             if identity is None:
+                inner = (
+                    _fresh_part(project, prop, owner, part, loops, depth + 1)
+                    if depth < _NESTED_PARTS
+                    else None
+                )
+                if inner is not None and inner[1] is not None:
+                    return f"{what} {inner[0]}", replace(inner[1], path=(*inner[1].path, *path))
                 continue
             cause = next(prop.fresh_causes(owner, part.value, loops), None)
             if cause is not None:
                 return f"{what} {identity}", replace(cause, path=(*cause.path, *path))
     return None
+
+
+_NESTED_PARTS = (
+    3  # containers inside containers followed for a fresh part (a config's optimizer's closure)
+)
 
 
 def _fix(code: str, is_field: bool, is_object: bool) -> str:
@@ -482,7 +497,11 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             continue
         binding = project.jit_binding(target)
         assert binding is not None  # every jit site has a binding, if only an empty one
-        if spec.fresh_if_bound and not _method_of_instance(binding):
+        if (
+            spec.fresh_if_bound
+            and not _method_of_instance(binding)
+            and not (spec.on_self and binding.wrapped is None)
+        ):
             continue  # `jax.jit(pipeline.step)` of a parameter that holds a module
         owner = project.function(spec.function)
         jit = ("jit", "", str(spec.index))
