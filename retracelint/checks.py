@@ -500,7 +500,9 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         if (
             spec.fresh_if_bound
             and not _method_of_instance(binding)
-            and not (spec.on_self and binding.wrapped is None)
+            and not (
+                binding.wrapped is None and (spec.on_self or _library_method(project, target, spec))
+            )
         ):
             continue  # `jax.jit(pipeline.step)` of a parameter that holds a module
         owner = project.function(spec.function)
@@ -551,6 +553,26 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             else ""
         )
         yield _finding(code, text, spec.location, site, None, path, cause.driver, fix)
+
+
+def _library_method(project: Project, target: JitTarget, spec: JitSpec) -> bool:
+    """Whether a jit wraps an attribute read off an instance of classes of the project that none
+    of them defines, stores or declares, and that each inherits from a library base (``apply`` of
+    a flax module): a method there, so a new bound method per read."""
+    if not spec.target or spec.target[0] != "recv":
+        return False
+    name, refs = spec.target[1], spec.target[2:]
+    fn = project.function(spec.function)
+    classes = project.classes_of(project.modules[target.module], fn, refs, 0)
+    return bool(classes) and all(
+        project.member(cls, name) is None
+        and any(_unknown_base(project, c) for c in project.mro(cls))
+        and not any(
+            name in project.classes[c].fields or name in project.classes[c].field_functions
+            for c in project.mro(cls)
+        )
+        for cls in classes
+    )
 
 
 def _method_of_instance(binding: JitBinding) -> bool:

@@ -264,6 +264,14 @@ class Calls(PassState):
             local = self.env.get(dotted or "")
             if local is not None and local.ty == CLASS:
                 ty, ref, fresh = INSTANCE, local.ref, self.context_src()
+            elif (
+                local is not None
+                and local.ref == "<self>"
+                and self.fn.kind == "classmethod"
+                and self.cls is not None
+            ):
+                # `cls(...)` in an alternative constructor (`Grid.uniform(n)`): a new instance.
+                ty, ref, fresh = INSTANCE, self.cls.qualname, self.context_src()
             elif callee[0] == "name" and (
                 f"{self.mod.module}.{dotted}" in self.mod.summary.classes
                 or _looks_like_class(dotted or "")
