@@ -317,6 +317,9 @@ class Propagation(ObjectModel):
 
         if value.param is not None:
             return arg(value.param)
+        if value.ref == "<self>" and callee.kind == "method" and callee.params:
+            # `return self` (a fluent `fit`): the very object the call is made on, as new as it is.
+            return arg(callee.params[0].name)
         shape: set[Taint] = set()
         for taint in value.shape:
             srcs = sources(taint.sources, sized=True)

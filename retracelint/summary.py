@@ -147,6 +147,9 @@ class JitSpec:
     # `jax.jit(obj.method)` of an object whose class linking finds: a new bound method each time
     # only if ``target`` turns out to be a method of an instance (a parameter may hold a module).
     fresh_if_bound: bool = False
+    # ... of an object held in an attribute of ``self`` (``jax.jit(self.policy.apply)``): no module,
+    # so a bound method unless linking finds the function it stores there.
+    on_self: bool = False
 
 
 @dataclass

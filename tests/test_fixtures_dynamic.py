@@ -187,3 +187,40 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
     }
     source = (FIXTURES / "unhashable_by_eq" / "main.py").read_text(encoding="utf-8").splitlines()
     assert {source[line - 2].split('"')[1] for line in marked} == raised
+
+
+# Fixtures whose positives and negatives share one program, run with 2 and with 4 steps: the defs
+# named here (file:line as jax places them; a library's by file:name) trace once more per step,
+# every other one exactly once. Their jits wrap methods defined away from the `jax.jit(...)` a
+# finding names, or pass objects as static arguments, so the traces are told by the def.
+PER_STEP = {
+    "bound_methods_of_fresh_holders": {"rankers.py:14", "rankers.py:29", "_linear.py:__call__"},
+    "static_holders_rebuilt": {
+        "solve.py:14",
+        "solve.py:16",
+        "detrend.py:21",
+        "flat.py:10",
+        "grids.py:30",
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(PER_STEP))
+def test_mixed_fixture_retraces_exactly_the_defs_its_findings_are_about(name: str) -> None:
+    program = FIXTURES / name / "main.py"
+    short, long = (
+        count_retraces_many([program], cwd=FIXTURES / name, timeout=240, argv=[str(steps)])[0]
+        for steps in (2, 4)
+    )
+    assert not short.raised and not long.raised, short.summary() + long.summary()
+    traced = {_def(f, name): n for f, n in long.traces.items() if f.file}
+    before = {_def(f, name): n for f, n in short.traces.items() if f.file}
+    grows = {where for where, n in traced.items() if n > before.get(where, 0)}
+    assert grows == PER_STEP[name], long.summary()
+    assert all(traced[where] == 1 for where in traced.keys() - grows), long.summary()
+
+
+def _def(function: TracedFunction, fixture: str) -> str:
+    path = Path(function.file)
+    own = (FIXTURES / fixture).resolve() in path.resolve().parents
+    return f"{path.name}:{function.line if own else function.name}"

@@ -87,6 +87,40 @@ VERDICTS = [
         "model.apply for every benchmark run (speed.py:37 loop), so it does re-trace per run, but the "
         "harness compiles it on purpose ('Run once to compile') before the timed part",
     },
+    {
+        "repo": "RobertTLange__gymnax-blines",
+        "path": "utils/benchmark.py",
+        "rule": "RTL301",
+        "line_text": "apply_fn = jax.jit(model.apply)",
+        "parameter": None,
+        "verdict": "deliberate",
+        "reason": "reported since a method a project class inherits from a library base (a flax "
+        "module's apply) is a bound method: the num_envs == 1 twin of the vmap line, the same model "
+        "re-wrapped per benchmark run (jax 0.10.2: the previous wrapper is gone, so it re-traces), "
+        "compiled on purpose before the timed part",
+    },
+    {
+        "repo": "vwxyzjn__cleanrl",
+        "path": "cleanrl_utils/evals/dqn_jax_eval.py",
+        "rule": "RTL301",
+        "line_text": "model.apply = jax.jit(model.apply)",
+        "parameter": None,
+        "verdict": "true",
+        "reason": "recall hint 1, reported since calling a parameter named like a class makes a new "
+        "instance: a fresh Model(...) per evaluate() call, which the qdagger script calls every 100k "
+        "offline steps (checked: 4 calls, 4 traces)",
+    },
+    {
+        "repo": "young-geng__JaxCQL",
+        "path": "JaxCQL/model.py",
+        "rule": "RTL301",
+        "line_text": "self.act = jax.jit(self.policy.apply, static_argnames=('deterministic', 'repeat'))",
+        "parameter": None,
+        "verdict": "true",
+        "reason": "recall hint 2, reported since a method read off an object held in an attribute "
+        "of self is a bound method: SamplerPolicy is rebuilt every eval_period epochs and jits "
+        "self.policy.apply anew each time (checked: 4 constructions, 4 traces)",
+    },
 ]
 
 

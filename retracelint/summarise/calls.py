@@ -43,6 +43,7 @@ from retracelint.summarise.apis import (
     _REPLACES,
     _SETATTRS,
     _STR_SPLITS,
+    _STRUCTURE_KEYED,
     _TRANSFORMS,
     _UNPICKLES,
     _array_module,
@@ -99,7 +100,9 @@ from retracelint.values import (
     Value,
     collected,
     combine,
+    kind_sources,
     objects_of,
+    shape_sources,
     size_of,
     unaligned,
     unaligned_dep,
@@ -261,6 +264,14 @@ class Calls(PassState):
             local = self.env.get(dotted or "")
             if local is not None and local.ty == CLASS:
                 ty, ref, fresh = INSTANCE, local.ref, self.context_src()
+            elif (
+                local is not None
+                and local.ref == "<self>"
+                and self.fn.kind == "classmethod"
+                and self.cls is not None
+            ):
+                # `cls(...)` in an alternative constructor (`Grid.uniform(n)`): a new instance.
+                ty, ref, fresh = INSTANCE, self.cls.qualname, self.context_src()
             elif callee[0] == "name" and (
                 f"{self.mod.module}.{dotted}" in self.mod.summary.classes
                 or _looks_like_class(dotted or "")
@@ -280,6 +291,10 @@ class Calls(PassState):
             return Value(
                 ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs, callables=refs
             )
+        if callee is not None and callee[0] == "param" and _names_class(callee[1]) and at:
+            # `model = Model(...)` of a class its callers pass (`def evaluate(Model, ...)`): an
+            # instance of it, a new object each time, of a class only the callers know.
+            return Value(ty=INSTANCE, fresh=self.context_src(), objs=frozenset({Made(at)}))
         if callee is not None and callee[0] == "jit":
             # A jitted function returns what it wraps returns: a pytree whose fields are read later.
             return _jit_result(args, kwargs).with_(objs=frozenset({Made(at)}) if at else EMPTY)
@@ -296,7 +311,10 @@ class Calls(PassState):
         # `jax.jit(model.predict)` of a parameter or of an object a call made: a new bound method
         # each time if the object is an instance, which linking tells (a parameter may hold a
         # module: tests pass them).
-        if_bound = fresh is None and receiver is not None and bool(objects_of(receiver))
+        on_self = self.held_by_self(node.args[0])
+        if_bound = (
+            fresh is None and receiver is not None and (bool(objects_of(receiver)) or on_self)
+        )
         if if_bound:
             fresh_sources = self.context_src()
         else:
@@ -323,6 +341,7 @@ class Calls(PassState):
             fresh_sources=fresh_sources,
             maker_call=made_by,
             fresh_if_bound=if_bound,
+            on_self=if_bound and on_self,
         )
         return Value(
             ty=JIT,
@@ -349,6 +368,16 @@ class Calls(PassState):
             ((), ("partial", str(len(bound)), names, where, *c)) for c in _value_callees(args[0])
         )
         return value.with_(callables=refs)
+
+    def held_by_self(self, node: ast.AST) -> bool:
+        """Whether ``node`` reads an attribute of an object held by this method's ``self``
+        (``self.policy.apply``, ``self.nets.actor.apply``)."""
+        if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Attribute):
+            return False
+        root: ast.AST = node.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and self.env.get(root.id, UNKNOWN_VALUE).ref == "<self>"
 
     def receiver_of(self, node: ast.AST) -> Value | None:
         """For ``obj.name``, the value of ``obj``."""
@@ -643,6 +672,7 @@ class Calls(PassState):
         traces_on_call: bool = False,
         maker_call: int | None = None,
         fresh_if_bound: bool = False,
+        on_self: bool = False,
     ) -> int:
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
@@ -669,6 +699,7 @@ class Calls(PassState):
             traces_on_call=traces_on_call,
             maker_call=maker_call,
             fresh_if_bound=fresh_if_bound,
+            on_self=on_self,
         )
         existing = self._same_site(spec)
         if existing is not None:
@@ -725,6 +756,8 @@ class Calls(PassState):
         if canon in ("min", "max", "abs", "sum") and module == "":
             value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
             return self.scalar_type_chosen(node, canon, args, value)
+        if canon in _STRUCTURE_KEYED and args:
+            return _structure_keyed(canon, args, kwargs)
         if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
@@ -898,3 +931,21 @@ def _is_super(node: ast.AST) -> bool:
     return (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
     )
+
+
+def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
+    """A result jax compares by the structure of the pytree it was made from (``_STRUCTURE_KEYED``):
+    it changes only when that structure (or its leaves' shapes and dtypes) does, not with the
+    leaves' values."""
+    item, shapes = _STRUCTURE_KEYED[canon]
+    tree = args[0]
+    keyed = Value(vsrc=kind_sources(tree) | (shape_sources(tree) if shapes else EMPTY))
+    if item is None:
+        return keyed
+    rest = combine([*args, *kwargs.values()], keep_shape=False)
+    return Value(ty=TUPLE, items=tuple(keyed if i == item else rest for i in range(item + 1)))
+
+
+def _names_class(param: str) -> bool:
+    """Whether a parameter's name says it holds a class (``Model``, ``network_cls``)."""
+    return _looks_like_class(param) or param.endswith(("_cls", "_class"))
