@@ -480,6 +480,9 @@ class Expressions(PassState):
         op: ast.operator,
         nodes: tuple[ast.AST, ast.AST] | None = None,
     ) -> Value:
+        if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
+            # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
+            right = right.with_(ty=INT) if right.ty == UNKNOWN else right
         value = self.arith_type(left, right, op)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right)
@@ -533,7 +536,7 @@ class Expressions(PassState):
             ty = FLOAT
         elif tys == {INT} or tys == {INT, BOOL}:
             ty = INT
-        elif (tys & {FLOAT, FLOAT_LIKE} or isinstance(op, ast.Div)) and tys <= {
+        elif (tys & {FLOAT, FLOAT_LIKE} or (isinstance(op, ast.Div) and tys & {INT})) and tys <= {
             INT,
             FLOAT,
             BOOL,
@@ -541,7 +544,7 @@ class Expressions(PassState):
             UNKNOWN,
         }:
             # `base_lr * 0.95 ** epoch` with an unannotated base_lr, `self.h0 / 2**level` (true
-            # division of anything but arrays): most likely a float.
+            # division by a Python number): most likely a float.
             ty = FLOAT_LIKE
         elif isinstance(op, ast.Add) and left.ty in sequences and right.ty == left.ty:
             ty = left.ty
@@ -1082,3 +1085,13 @@ def _chunk_length(taints: list[Taint]) -> Length | None:
         return None
     name = f"chunk#{loop.index}"
     return Length.of({(name,): 1}, {name: frozenset().union(*(t.sources for t in taints))})
+
+
+def _number_power(node: ast.AST) -> bool:
+    """``2 ** level``, ``0.5 ** k``: a Python number raised to a power."""
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Pow)
+        and isinstance(node.left, ast.Constant)
+        and type(node.left.value) in (int, float)
+    )
