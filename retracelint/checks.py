@@ -47,6 +47,7 @@ from retracelint.values import (
     WEAK,
     CallSrc,
     ParamDep,
+    ParamSrc,
     RetDep,
     Value,
     kinds_differ,
@@ -102,17 +103,23 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
         site = jit_site(binding)
         step = PathStep(fn.qualname, call.text, call.location)
         receiver = call.receiver
-        if (
-            binding.offset
-            and receiver is not None
-            and binding.static_at(call, binding.params[0].name)
-        ):
-            # A jitted method with a static self: the object it is called on is the static argument.
-            findings.extend(
-                static_findings(
-                    project, prop, fn, receiver, call.loops, step, site, binding.params[0].name
+        if binding.offset and receiver is not None:
+            # A jitted method: the object it is called on is its self, static or a traced pytree.
+            self_static = binding.static_at(call, binding.params[0].name)
+            if self_static or pytrees:
+                findings.extend(
+                    static_findings(
+                        project,
+                        prop,
+                        fn,
+                        receiver,
+                        call.loops,
+                        step,
+                        site,
+                        binding.params[0].name,
+                        fields=not self_static,
+                    )
                 )
-            )
         for param in binding.params[binding.offset :]:
             if param.kind in ("vararg", "kwarg"):
                 continue
@@ -226,10 +233,16 @@ def static_findings(
                 f"{_defined(site, step.call)}"
             )
             field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
-            # A part stored as a parameter came in is made where the callers pass it.
+            # A part stored as a parameter came in is made where the callers pass it; one set on
+            # the object here (``replace(state, n=state.n + 1)``) is made here.
+            places = prop.field_candidates(fn, field, loops, (step,))
+            set_here = dict(value.fields).get(attr)
+            if not places and set_here is not None:
+                made_at = set_here.made or arg.location
+                places = [(fn, Arg(set_here, made_at, field.text), loops, (step,))]
             candidates = [
                 forwarded
-                for owner, made, at, path in prop.field_candidates(fn, field, loops, (step,))
+                for owner, made, at, path in places
                 for forwarded in prop.static_candidates(owner, made, at, path)
             ]
             yield from _static_value_findings(
@@ -914,6 +927,10 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if param is None or returned is None or binding.static_at(call, param):
                 continue
             at = _CarriedCall(fn, carried, binding, call, param, wrapped)
+            if carried.loop is not None:
+                yield from _carried_static_parts(prop, at, returned)
+            if carried.start.value.param is not None:
+                continue  # what a parameter starts as is its callers' to say (``weak.py``)
             if carried.loop is None:
                 flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
                 rebound = f"in {fn.name}()"
@@ -934,6 +951,51 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
                 yield _finding(code, text, where, site, param, (step,))
+
+
+def _carried_static_parts(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> Iterator[Finding]:
+    """A static part of the carried pytree (a meta field, aux data) that the jitted function gives
+    back computed from what it got (``n_updates=source.n_updates + 1``): each call passes a treedef
+    the cache has not seen, and the function traces on every call. Reported where it computes it."""
+    fn, carried, jitted = at.fn, at.carried, at.jitted
+    start = prop.resolve(fn, carried.start.value)
+    site = jit_site(at.binding)
+    step = PathStep(fn.qualname, at.call.text, at.call.location)
+    for cls in sorted(prop.classes_of_value(fn, start)):
+        name = prop.project.classes[cls].name
+        for attr in prop.project.static_fields(cls):
+            own = f"{at.param}.{attr}"
+            results = prop.value_origins(jitted, Arg(returned, jitted.location, ""), attr, (), 0)
+            for owner, origin, _ in results:
+                value = origin.value
+                passed_on = value.param == own or value.objs == frozenset({own})
+                if owner is not jitted or passed_on or ParamSrc(own) not in value.vsrc:
+                    continue
+                when, loop = _when(prop.loop_driver(fn, carried.loop or 0), origin.location)
+                float_ = value.ty in (FLOAT, FLOAT_LIKE)
+                jitted_name = _jitted(site, at.call.text)
+                head = (
+                    f"static field {name}.{attr} of the '{at.param}' it gets is computed anew by"
+                    f" {jitted_name}, and {carried.name} = {_code(at.call.text)}(...) passes the"
+                    f" result back {when}, so {jitted_name} re-traces on every call"
+                )
+                details = [
+                    f"traced parameter '{at.param}'{_defined(site, at.call.text)}",
+                    loop,
+                    "the static fields are part of the cache key",
+                ]
+                yield _finding(
+                    "RTL202" if float_ else "RTL201",
+                    _sentence(head, details),
+                    value.made or origin.location,
+                    site,
+                    at.param,
+                    (step,),
+                    prop.loop_driver(fn, carried.loop or 0),
+                    _STATIC_FIELD_FIX,
+                )
 
 
 def _item(value: Value, item: int | None) -> Value | None:
@@ -961,7 +1023,8 @@ def _carried_flip(
     """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
     function's result, then each field of a NamedTuple or dataclass state."""
     fn, carried, jitted = at.fn, at.carried, at.jitted
-    start = prop.resolve(fn, carried.start.value)
+    start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
+    returned = _unpacked(prop, jitted, returned) or returned
     # One item of the result: the summary's loop-carried flips leave it to this check.
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
@@ -992,7 +1055,8 @@ def _carried_flip(
         before = weak_kind(leaf, x64)
         after = {_result_weak(prop, at, r.value) for o, r, _ in results if o is jitted}
         if before == WEAK and after == {STRONG}:
-            return "RTL401", f"{carried.name}.{name}", origin.location, WEAK, STRONG
+            # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
+            return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
     return None
 
 
@@ -1005,14 +1069,40 @@ def _item_flip(
         return None
     for index, (begin, back) in enumerate(zip(start.items, returned.items, strict=True)):
         leaf = f"{what}[{index}]"
-        begin = prop.resolve(at.fn, begin)
+        begin = _unpacked(prop, at.fn, begin) or prop.resolve(at.fn, begin)
+        back = _unpacked(prop, at.jitted, back) or back
         if begin.items:
             found = _item_flip(prop, at, begin, back, leaf)
             if found is not None:
                 return found
         elif _weak_then_strong(prop, at, begin, back):
-            return "RTL401", leaf, at.carried.start.location, WEAK, STRONG
+            # A number a helper returns is reported where the helper writes it.
+            return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
     return None
+
+
+def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """The tuple one call of ``fn`` returns (``return opt.update(grads, state), loss``; ``state =
+    opt.init(params)``) when ``value`` is that result, each item resolved in ``fn``'s terms: the
+    summary keeps the items of a display, not those of a call's result."""
+    if value.items or len(value.deps) != 1:
+        return None
+    dep = next(iter(value.deps))
+    if not isinstance(dep, RetDep) or dep.elem is not None or dep.item is not None:
+        return None
+    project = prop.project
+    counts = {
+        len(returns.items) if returns.ty in (TUPLE, LIST) else 0
+        for target in project.site_targets.get((fn.qualname, dep.call), ())
+        if isinstance(target, FuncTarget)
+        and (returns := project.function(target.qualname).returns) is not None
+    }
+    if len(counts) != 1 or not (count := counts.pop()):
+        return None
+    items = [prop.call_result(fn, replace(dep, item=index), 0) for index in range(count)]
+    if any(item is None for item in items):
+        return None
+    return Value(ty=TUPLE, items=tuple(i for i in items if i is not None))
 
 
 def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:

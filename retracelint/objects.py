@@ -508,6 +508,9 @@ class ObjectModel:
                     out |= self.classes_of_value(caller, arg.value, depth + 1)
         for owner, found, _, _ in self._places(fn, value, ()):
             out |= self.classes_of_value(owner, found.value, depth + 1)
+        if not out and value.ref == "<self>" and fn.cls is not None:
+            # A method's self whose callers say nothing (``Walker(x).walk(4)``): its own class.
+            out.add(fn.cls)
         return frozenset(out)
 
     def made_classes(self: Propagation, made: Made, depth: int) -> frozenset[str]:

@@ -778,6 +778,13 @@ def shape_sources(value: Value) -> frozenset[Src]:
     return _frozen(out)
 
 
+def trailing_sources(value: Value, first: int) -> frozenset[Src]:
+    """What makes the axes of ``value`` from ``first`` on change (``x.shape[1:]``), not what changes
+    only an axis before it (a ragged last chunk of rows); a parameter's, as its axis ``first``."""
+    later = {s for t in value.shape if t.axis is not None and t.axis > first for s in t.sources}
+    return _frozen(axis_sources(value, first) | later)
+
+
 def returned_sources(value: Value, axis: int | None = None, shape: bool = False) -> frozenset[Src]:
     """What a size read from ``value`` gets from the calls it comes from: their result's value, or
     its length along ``axis`` when ``shape`` (a count a helper draws, ``len(helper())``)."""
@@ -927,6 +934,23 @@ def data_array(value: Value) -> Value:
     if value.ty == UNKNOWN and value.weak is None and weak_class(value) is None:
         return value.with_(ty=ARRAY, weak=MADE_STRONG)
     return value
+
+
+# The kinds of value whose ``made`` is the place a number (or a value of unknown kind) is set (``return
+# 0, state``, ``replace(s, n=s.n + 1)``, ``self.n += 1``), where a flip or a static part that changes
+# is told; it decides no array's dtype.
+_PLACED = SCALARS | {FLOAT_LIKE, UNKNOWN}
+
+
+def placed(value: Value, at: Location) -> Value:
+    """``value``, a number set at ``at``, with that place as its ``made``."""
+    return value.with_(made=at) if value.made is None and value.ty in _PLACED else value
+
+
+def array_made(value: Value) -> Location | None:
+    """Where an operand's dtype was decided, when it is an array's: an array computed with it keeps
+    that place."""
+    return None if value.ty in _PLACED else value.made
 
 
 def followed(values: list[Value]) -> str | None:

@@ -13,7 +13,8 @@ size, fixed windows of signals of several lengths, ranges whose bounds move toge
 one length, equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
 by their fields and made anew per call, chunks of sizes that divide evenly, random draws that change
 values but no size, instances of a list with equal fields, filtered lists topped up to a fixed length,
-dataclass fields that keep their defaults) are held to more: every function they jit traces exactly
+dataclass fields that keep their defaults, counts kept as pytree leaves, carried states that start
+as the kind they come back as, last chunks padded under a test of their length) are held to more: every function they jit traces exactly
 once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
@@ -55,6 +56,9 @@ TRACE_ONCE = (
     ("sizes_drawn_by_helpers_negative", "main.py"),
     ("same_fields_and_padded_filters", "main.py"),
     ("fields_left_at_defaults", "main.py"),
+    ("static_counters_negative", "main.py"),
+    ("weak_starts_made_by_helpers_negative", "main.py"),
+    ("last_chunks_padded_in_branches", "main.py"),
 )
 
 

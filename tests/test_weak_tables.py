@@ -38,3 +38,18 @@ def test_a_product_of_arrays_is_weak_only_of_weak_operands(name: str) -> None:
     assert _product(name, weak_vector, weak_vector)
     assert not _product(name, weak_vector, strong)
     assert not _product(name, strong, weak_vector)
+
+
+def test_full_is_as_weak_as_its_fill_value() -> None:
+    """``jnp.full(shape, fill)`` takes its weak type from the fill alone (``_VALUE_OPERANDS``)."""
+    import jax
+    import jax.numpy as jnp
+
+    from retracelint.summarise.apis import _VALUE_OPERANDS
+
+    def full(fill: object) -> bool:
+        return bool(jax.eval_shape(lambda f: jnp.full((3,), f), fill).weak_type)
+
+    assert "full" in _KEEP_WEAK and _VALUE_OPERANDS["full"] == (1,)
+    assert full(-1) and full(2.0)
+    assert not full(jnp.int32(-1)) and not full(jnp.ones((), jnp.float32))

@@ -536,6 +536,7 @@ _MOVE_WEAK = {
     "einsum",
     "expand_dims",
     "flip",
+    "full",
     "full_like",
     "hstack",
     "inner",
@@ -690,8 +691,9 @@ def _array_dtype(
 
 
 # Calls whose result takes its dtype and weak type from some arguments only: ``where(cond, x, y)``
-# from x and y (a bool condition is never weak, and leaves the result as weak as x and y).
-_VALUE_OPERANDS = {"where": (1, 2)}
+# from x and y (a bool condition is never weak, and leaves the result as weak as x and y); ``full(shape,
+# fill)`` from the fill (``jnp.full((n,), -1)`` is a weakly typed int array).
+_VALUE_OPERANDS = {"where": (1, 2), "full": (1,)}
 
 
 def _inexact(dtype: str) -> bool:

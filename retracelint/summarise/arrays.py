@@ -64,14 +64,17 @@ from retracelint.values import (
     ItemSrc,
     Length,
     Poly,
+    Src,
     Taint,
     Value,
+    array_made,
     combine,
     constant_length,
     data_array,
     followed,
     returned_sources,
     shape_sources,
+    trailing_sources,
     unaligned,
 )
 
@@ -97,7 +100,7 @@ class Arrays(PassState):
             numpy = _numpy_module(module)
             dtype = _array_dtype(node, name, args, self.dtype_given(given), numpy)
             # A dtype passed on from an argument was decided where that argument was made.
-            kept = (a.made for a in args if a.made is not None and a.dtype == dtype)
+            kept = (m for a in args if (m := array_made(a)) is not None and a.dtype == dtype)
             made = next(kept, None) or (self.loc(node) if dtype is not None else None)
             if given is None and not numpy and _WEAK_FROM_SCALAR.get(name) == len(args):
                 if args[0].ty in (INT, FLOAT):
@@ -303,6 +306,9 @@ class Arrays(PassState):
                 )
                 return kept.with_(ty=ty, items=()) if kept is not None else Value(ty=ty)
         lens = self.made_lengths(node, sized, args, kwargs)
+        tail = self.shape_tail(node, sized) if lens is None else None
+        if tail is not None:
+            return self.with_tail(node, ty, tail, args, kwargs)
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
             varies = size.vsrc | returned_sources(size)
@@ -318,6 +324,59 @@ class Arrays(PassState):
         axis = varying[0] if len(varying) == 1 else None
         taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources, axis)
         return Value(ty=ty, vsrc=sources, shape=frozenset({taint}), dims=dims)
+
+    def shape_tail(
+        self, node: ast.Call, sized: _Sized
+    ) -> tuple[list[Length], frozenset[Src]] | None:
+        """``zeros((fill, *x.shape[1:]))``: the lengths of the leading axes, and what changes the
+        axes of ``x`` from the first one the tail reads on."""
+        arg = _argument(node, sized.keyword, sized.position)
+        if sized.kind != "shape" or not isinstance(arg, ast.Tuple | ast.List) or not arg.elts:
+            return None
+        *lead, last = arg.elts
+        if any(isinstance(e, ast.Starred) for e in lead) or not isinstance(last, ast.Starred):
+            return None
+        tail = last.value
+        if not (
+            isinstance(tail, ast.Subscript)
+            and isinstance(tail.value, ast.Attribute)
+            and tail.value.attr == "shape"
+            and isinstance(tail.slice, ast.Slice)
+            and tail.slice.upper is None
+            and tail.slice.step is None
+            and isinstance(tail.slice.lower, ast.Constant)
+            and type(tail.slice.lower.value) is int
+        ):
+            return None
+        first = tail.slice.lower.value
+        lens = [self.length(*self.size_poly(e)) for e in lead]
+        return lens, trailing_sources(self.quiet(tail.value.value), first)
+
+    def with_tail(
+        self,
+        node: ast.Call,
+        ty: str,
+        tail: tuple[list[Length], frozenset[Src]],
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> Value:
+        """An array of the shape ``shape_tail`` reads: its leading lengths known, its rank not."""
+        lens, trailing = tail
+        dims = Dims(tuple(lens), ranked=False)
+        leading = frozenset().union(*(length.sources for length in lens))
+        if not leading | trailing:
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs), dims=dims)
+        what, where = self.mod.pos.text(node), self.loc(node)
+        # A taint per leading axis that changes, one for the rest: padding the first axis back to a
+        # fixed length leaves what changes the others.
+        taints = {
+            Taint("RTL105", what, where, length.sources, axis)
+            for axis, length in enumerate(lens)
+            if length.sources
+        }
+        if trailing:
+            taints.add(Taint("RTL105", what, where, trailing, None))
+        return Value(ty=ty, vsrc=leading | trailing, shape=frozenset(taints), dims=dims)
 
     def made_lengths(
         self,

@@ -19,6 +19,7 @@ from retracelint.summarise.abstract import (
     _element,
     _fresh_kind,
     _jit_result,
+    _kind_flip,
     _plain,
     _value_callees,
 )
@@ -73,6 +74,7 @@ from retracelint.values import (
     DICT,
     EMPTY,
     FLOAT,
+    FLOAT_LIKE,
     INSTANCE,
     INT,
     JIT,
@@ -100,6 +102,7 @@ from retracelint.values import (
     Value,
     collected,
     combine,
+    dtype_kind,
     kind_sources,
     objects_of,
     shape_sources,
@@ -769,17 +772,24 @@ class Calls(PassState):
     def scalar_type_chosen(
         self, node: ast.Call, canon: str, args: list[Value], value: Value
     ) -> Value:
-        """``max(1, total)``: the int or the float, whichever wins, so its dtype (int32 or float32 to
-        jax) is decided by data that changes between calls."""
+        """``max(1, total)``, ``max(1 - np.mean(a) / np.mean(b), 0)``: whichever operand wins, so its
+        kind (a weak int, a weak float, a strong NumPy float) is the union of the operands' kinds,
+        decided by data that changes between calls."""
         types = {a.ty for a in args}
         if canon not in ("min", "max") or len(args) < 2:
             return value
         if len(types) == 1 and types <= {INT, FLOAT}:
             return value.with_(ty=args[0].ty)
-        if types != {INT, FLOAT} or not value.vsrc:
+        x64 = self.mod.summary.x64
+        if value.ty == UNKNOWN and any(_float_kind(a, x64) for a in args):
+            value = value.with_(ty=FLOAT_LIKE)  # most likely a float, as a static argument
+        flip = next((f for a in args[1:] if (f := _kind_flip(args[0], a, x64)) is not None), None)
+        if flip is None or not value.vsrc:
             return value
-        what = f"{self.mod.pos.text(node)} picks an int or a float anew"
-        taint = Taint("RTL402", what, self.loc(node), value.vsrc)
+        code, first, then = flip
+        text = self.mod.pos.text(node)
+        picks = "an int or a float" if types == {INT, FLOAT} else f"{first} or {then}"
+        taint = Taint(code, f"{text} picks {picks} anew", self.loc(node), value.vsrc)
         return value.with_(shape=value.shape | {taint})
 
     def holding(self, name: str, container: Value, added: Value) -> Value:
@@ -949,3 +959,8 @@ def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Val
 def _names_class(param: str) -> bool:
     """Whether a parameter's name says it holds a class (``Model``, ``network_cls``)."""
     return _looks_like_class(param) or param.endswith(("_cls", "_class"))
+
+
+def _float_kind(value: Value, x64: bool) -> bool:
+    """Whether ``value`` is a float: a Python float or an array of a float dtype."""
+    return value.ty in (FLOAT, FLOAT_LIKE) or (dtype_kind(value, x64) or "").startswith("float")

@@ -87,6 +87,7 @@ from retracelint.values import (
     Taint,
     Terms,
     Value,
+    array_made,
     axis_sources,
     collected,
     combine,
@@ -479,10 +480,15 @@ class Expressions(PassState):
         op: ast.operator,
         nodes: tuple[ast.AST, ast.AST] | None = None,
     ) -> Value:
+        if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
+            # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
+            right = right.with_(ty=INT) if right.ty == UNKNOWN else right
         value = self.arith_type(left, right, op)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right)
-            made = next((v.made for v in (left, right) if v.dtype == dtype and v.made), None)
+            made = next(
+                (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
+            )
             return value.with_(dtype=dtype, made=made)
         if value.ty in (LIST, TUPLE) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
@@ -530,8 +536,15 @@ class Expressions(PassState):
             ty = FLOAT
         elif tys == {INT} or tys == {INT, BOOL}:
             ty = INT
-        elif tys & {FLOAT, FLOAT_LIKE} and tys <= {INT, FLOAT, BOOL, FLOAT_LIKE, UNKNOWN}:
-            # `base_lr * 0.95 ** epoch` with an unannotated base_lr: most likely a float.
+        elif (tys & {FLOAT, FLOAT_LIKE} or (isinstance(op, ast.Div) and tys & {INT})) and tys <= {
+            INT,
+            FLOAT,
+            BOOL,
+            FLOAT_LIKE,
+            UNKNOWN,
+        }:
+            # `base_lr * 0.95 ** epoch` with an unannotated base_lr, `self.h0 / 2**level` (true
+            # division by a Python number): most likely a float.
             ty = FLOAT_LIKE
         elif isinstance(op, ast.Add) and left.ty in sequences and right.ty == left.ty:
             ty = left.ty
@@ -732,11 +745,13 @@ class Expressions(PassState):
         for axis, part in enumerate(parts):
             if isinstance(part, ast.Slice):
                 is_slice = True
-                taints.update(self.slice_taints(node, part, axis if basic else None))
+                made = self.slice_taints(node, part, axis if basic else None)
+                taints.update(made)
                 for bound in (part.lower, part.upper, part.step):
                     vsrc |= self.expr(bound).vsrc
                 if basic and (part.lower or part.upper or part.step):
-                    cut.append((axis, self.slice_length(node, part, axis, base)))
+                    length = self.slice_length(node, part, axis, base) or _chunk_length(made)
+                    cut.append((axis, length))
             else:
                 idx = self.expr(part)
                 vsrc |= idx.vsrc
@@ -1056,3 +1071,27 @@ class Expressions(PassState):
         atom = f"len({self.mod.pos.text(node)}[...])@{index}"
         length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(index)})})
         return element.with_(ty=LIST, dims=Dims((length,)))
+
+
+def _chunk_length(taints: list[Taint]) -> Length | None:
+    """The length of a chunk a range loop strides over (``x[i:i + bs]``, whose last can be short):
+    one atom per loop, so that the chunks of two arrays of one loop are as long as each other
+    (``bs - len(labels)`` rows pad the images' chunk to ``bs``)."""
+    ragged = [t for t in taints if t.code == "RTL103"]
+    if len(ragged) != 1 or len(ragged[0].sources) != 1:
+        return None
+    loop = next(iter(ragged[0].sources))
+    if not isinstance(loop, LoopSrc):
+        return None
+    name = f"chunk#{loop.index}"
+    return Length.of({(name,): 1}, {name: frozenset().union(*(t.sources for t in taints))})
+
+
+def _number_power(node: ast.AST) -> bool:
+    """``2 ** level``, ``0.5 ** k``: a Python number raised to a power."""
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Pow)
+        and isinstance(node.left, ast.Constant)
+        and type(node.left.value) in (int, float)
+    )

@@ -10,13 +10,20 @@ from typing import TYPE_CHECKING
 from retracelint import funcrefs
 from retracelint.jitspec import Wrapper
 from retracelint.model import Location
-from retracelint.summarise.apis import _EXTERNAL, _GENERATORS, _MEMOISER, _PARTIALS
+from retracelint.summarise.apis import (
+    _EXTERNAL,
+    _GENERATORS,
+    _MEMOISER,
+    _PARTIALS,
+    _PYTREE_REGISTRATIONS,
+)
 from retracelint.summarise.function import FunctionPass
 from retracelint.summarise.objects import (
     declared_fields,
     field_defaults,
     flattened_static,
     hashed_by_identity,
+    registered_static,
 )
 from retracelint.summarise.syntax import (
     _BLOCKS,
@@ -252,10 +259,26 @@ class _ModulePass:
             (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"),
             None,
         )
-        info.static_fields = static + (flattened_static(flatten) if flatten else ())
+        info.static_fields = (
+            static + (flattened_static(flatten) if flatten else ()) + self._decorator_static(node)
+        )
         self.summary.classes[qualname] = info
         self.generator_fields[qualname] = frozenset(self._generator_fields(node))
         self._declare(node.body, qualname, info)
+
+    def _decorator_static(self, node: ast.ClassDef) -> tuple[str, ...]:
+        """The static fields a registration as a decorator names:
+        ``@partial(jax.tree_util.register_dataclass, data_fields=[...], meta_fields=[...])`` (its
+        arguments sit where a call's would, the class's place taken by the function)."""
+        for deco in node.decorator_list:
+            if not isinstance(deco, ast.Call) or not deco.args:
+                continue
+            if self.canonical(_dotted(deco.func) or "") not in _PARTIALS:
+                continue
+            kind = _PYTREE_REGISTRATIONS.get(self.canonical(_dotted(deco.args[0]) or ""))
+            if kind is not None:
+                return registered_static(deco, kind, None)
+        return ()
 
     def _generator_fields(self, node: ast.ClassDef) -> Iterator[str]:
         """The attributes a method of the class sets to a new NumPy random generator

@@ -52,6 +52,7 @@ from retracelint.values import (
     constant_value,
     objects_of,
     parts_deps,
+    placed,
     read_field,
     shape_sources,
     unaligned,
@@ -237,7 +238,8 @@ class Objects(PassState):
         for keyword in changes:
             if keyword.arg is None:
                 return None  # **changes: which attributes change is not known
-            made = with_field(made, keyword.arg, self.quiet(keyword.value))
+            changed = placed(self.quiet(keyword.value), self.loc(keyword.value))
+            made = with_field(made, keyword.arg, changed)
         return made.with_(fresh=self.context_src())
 
     def iterated(self, iterable: Value, loop: int, node: ast.AST) -> int | None:

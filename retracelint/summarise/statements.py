@@ -33,6 +33,7 @@ from retracelint.summarise.sizes import (
     _constant,
     _iterations,
     _length_atom,
+    _length_read,
     _mul,
     _per_iteration,
     _poly,
@@ -42,6 +43,7 @@ from retracelint.summarise.syntax import (
     _annotation_type,
     _cache_test,
     _clip,
+    _definition,
     _dotted,
     _end_relative,
     _is_name,
@@ -81,18 +83,20 @@ from retracelint.values import (
     ResizeSrc,
     RetDep,
     RetSrc,
+    Src,
     Taint,
     Value,
     entry,
     join,
     kind_sources,
+    placed,
     rows_of,
     structure_kind,
     with_field,
 )
 
 if TYPE_CHECKING:
-    from retracelint.summarise.sizes import Atoms
+    from retracelint.summarise.sizes import Atoms, Poly
 
 
 def _rows_of_call(walked: Value) -> bool:
@@ -207,8 +211,17 @@ class Statements(PassState):
     def s_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
         if node.value is not None:
-            value = self.resized_param(value, node.value)
+            value = self.resized_param(self.literals_made(value, node.value), node.value)
         self.returns = value if self.returns is None else join(self.returns, value)
+
+    def literals_made(self, value: Value, node: ast.expr) -> Value:
+        """A Python number returned as written (``return 0, (params, moments)``) decides its weak
+        type here: a caller that carries it into a jitted function that gives it back strong is
+        told to change this line, not its own."""
+        if isinstance(node, ast.Tuple | ast.List) and len(node.elts) == len(value.items):
+            items = tuple(map(self.literals_made, value.items, node.elts))
+            return value.with_(items=items)
+        return placed(value, self.loc(node)) if isinstance(node, ast.Constant) else value
 
     def resized_param(self, value: Value, node: ast.expr) -> Value:
         """A result that is a parameter one row longer (``concatenate([p, x[None]])``) or shorter
@@ -239,7 +252,35 @@ class Statements(PassState):
             # `if x is None`: the branch taken changes when x is None at one time and not at
             # another, not when its value changes.
             condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
-        self.branches([node.body, node.orelse], none_test, condition, _cache_test(node))
+        full = self.full_chunk_test(node.test)
+        self.branches([node.body, node.orelse], none_test, condition, _cache_test(node), full)
+
+    def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
+        """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
+        block in which the chunk measured is full (its length is the chunk's width), and the loops
+        whose short last chunk that rules out there, for every array sliced by them."""
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return None
+        sides = (test.left, test.comparators[0])
+        for mirrored, (measured, width) in enumerate((sides, sides[::-1])):
+            read = _length_read(_definition(measured, self.defs))
+            if read is None:
+                continue
+            array, axis = read
+            atoms: Atoms = {}
+            chunked = frozenset(
+                t.sources
+                for t in self.quiet(array).shape
+                if t.code == "RTL103"
+                and t.axis in (axis, None)
+                and self.chunk_width(t, atoms) == self.poly(width, atoms)
+            )
+            if not chunked:
+                continue
+            op = type(test.ops[0])
+            full = _FULL_WHEN.get(_MIRRORED.get(op, op) if mirrored else op)
+            return (chunked, full) if full is not None else None
+        return None
 
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
@@ -286,16 +327,25 @@ class Statements(PassState):
         self.expr(node.subject)
         self.branches([case.body for case in node.cases] + [[]])
 
+    def chunk_width(self, taint: Taint, atoms: Atoms) -> Poly | None:
+        """The width of the chunks of a range loop that ``taint`` (RTL103) says the last of can be
+        shorter: the loop's step."""
+        loop = next(iter(taint.sources)) if len(taint.sources) == 1 else None
+        info = self.ranges.get(loop.index) if isinstance(loop, LoopSrc) else None
+        return self.poly(info.step, atoms) if info is not None and info.step is not None else None
+
     def branches(
         self,
         blocks: list[list[ast.stmt]],
         not_none: tuple[str, int] | None = None,
         condition: Value | None = None,
         cached: int | None = None,
+        full: tuple[frozenset[frozenset[Src]], int] | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
-        that makes what a cache keeps (once per key)."""
+        that makes what a cache keeps (once per key); ``full``: the loops whose chunks are full in
+        a block (``full_chunk_test``)."""
         before = self.env
         made_before = self.defs
         results = []
@@ -305,6 +355,8 @@ class Statements(PassState):
             self.defs = dict(made_before)
             if not_none is not None and not_none[1] == i and not_none[0] in self.env:
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
+            if full is not None and full[1] == i:
+                self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
             self.cache_misses += cached == i
             self.block(block)
             self.cache_misses -= cached == i
@@ -507,16 +559,21 @@ class Statements(PassState):
         binds: list[tuple[str, int, int | None]],
     ) -> None:
         """The names the loop rebinds to a call's result that were made before it (``carry =
-        Carry(...)`` then ``carry = step(carry, g)``): checked against what the callee returns."""
+        Carry(...)`` then ``carry = step(carry, g)``), or came in as a parameter (``def fit(model,
+        ...)``): checked against what the callee returns."""
         seen: set[str] = set()
         for name, call, item in binds:
             made = made_before.get(name)
-            if name in seen or name not in before or made is None:
+            if name in seen or name not in before:
+                continue
+            if made is not None:
+                where, text = self.loc(made), self.mod.pos.text(made)
+            elif before[name].param == name:
+                where, text = self.fn.location, name
+            else:
                 continue
             seen.add(name)
-            start = Arg(
-                _export(before[name]) or UNKNOWN_VALUE, self.loc(made), self.mod.pos.text(made)
-            )
+            start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text)
             self.fn.carried.append(Carried(name, start, call, item, index))
 
     def silent_loop(
@@ -952,3 +1009,15 @@ class Statements(PassState):
         return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
             length.poly
         )
+
+
+# The block of ``if <chunk length> OP <width>:`` in which the chunk is full (0: the body, 1: the
+# else block), for a chunk no longer than its width; and each comparison with its sides swapped.
+_FULL_WHEN = {ast.Lt: 1, ast.NotEq: 1, ast.Eq: 0, ast.GtE: 0}
+_MIRRORED: dict[type, type] = {ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE}
+
+
+def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
+    """``value`` where the chunks of ``loops`` are known to be full: not the short last one."""
+    kept = frozenset(t for t in value.shape if t.code != "RTL103" or t.sources not in loops)
+    return value if kept == value.shape else value.with_(shape=kept)
