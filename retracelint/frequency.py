@@ -225,7 +225,9 @@ class Frequency:
                 (
                     project.functions[caller].calls[index]
                     for caller, index in sites
-                    if caller in runtime and _in_repeating_loop(project.functions[caller], index)
+                    if caller in runtime
+                    and _in_repeating_loop(project.functions[caller], index)
+                    and not self._until_set(caller, index, callee)
                 ),
                 None,
             )
@@ -238,7 +240,11 @@ class Frequency:
                 )
         out: dict[str, Driver | None] = dict(loops)
         root = dict(loops)  # the loop-driven function each repeated function is reached from
-        callees = self._direct_callees()
+        callees: dict[str, list[str]] = {}
+        for callee, sites in self._direct().items():
+            for caller, index in sites:
+                if not self._until_set(caller, index, callee):
+                    callees.setdefault(caller, []).append(callee)
         queue = deque(loops)
         while queue:
             caller = queue.popleft()
@@ -254,6 +260,16 @@ class Frequency:
                     )
                     queue.append(callee)
         return out
+
+    def _until_set(self, caller: str, index: int, callee: str) -> bool:
+        """Whether call ``index`` of ``caller`` runs only until an attribute of ``self`` is set,
+        which the method it calls sets (``if self.state is None: self.init()``): once per object,
+        not once per call of ``caller``."""
+        unset = self.project.functions[caller].calls[index].unless_set
+        if not unset.startswith("self."):
+            return False
+        fn = self.project.function(callee)
+        return fn.cls is not None and unset in fn.writes
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:

@@ -85,6 +85,9 @@ class CallSite:
     # The trace-context managers around the call in its function (kept in heads: the rule follows
     # them down the call graph).
     contexts: tuple[TraceContext, ...] = ()
+    # An attribute (``self.state``) that an ``if self.state is None:`` around the call tests: the call
+    # runs only until it is set, once per object when the callee sets it (lazy initialisation).
+    unless_set: str = ""
 
 
 @dataclass(frozen=True)

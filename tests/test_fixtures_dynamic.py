@@ -198,6 +198,7 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
 # every other one exactly once. Their jits wrap methods defined away from the `jax.jit(...)` a
 # finding names, or pass objects as static arguments, so the traces are told by the def.
 PER_STEP = {
+    "setup_until_set": {"agents.py:36"},
     "bound_methods_of_fresh_holders": {"rankers.py:14", "rankers.py:29", "_linear.py:__call__"},
     "static_holders_rebuilt": {
         "solve.py:14",

@@ -638,6 +638,7 @@ class Calls(PassState):
             kwargs=kwargs,
             location=at or self.loc(node),
             loops=self.loops_of(callees) if self.choosing else tuple(self.loops),
+            unless_set=self.unset,
             star=star,
             receiver=receiver,
             spread=spread,

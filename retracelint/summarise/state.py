@@ -78,6 +78,8 @@ class PassState:
         self.enclosing = enclosing
         # Inside the branch that fills a cache (``if key not in cache: ... cache[key] = made``).
         self.cache_misses = 0
+        # Inside the branch of ``if self.attr is None:`` (or ``if not self.attr:``): that attribute.
+        self.unset = ""
         # Loops over a display of functions: the functions each turn calls through its variable.
         self.choosing: dict[int, frozenset[tuple[str, ...]]] = {}
         # functools.partial objects made here, by where: the arguments they bind, for their calls.

@@ -48,6 +48,7 @@ from retracelint.summarise.syntax import (
     _end_relative,
     _is_name,
     _none_test,
+    _unset_attribute,
 )
 from retracelint.summary import (
     Arg,
@@ -253,7 +254,10 @@ class Statements(PassState):
             # another, not when its value changes.
             condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
         full = self.full_chunk_test(node.test)
-        self.branches([node.body, node.orelse], none_test, condition, _cache_test(node), full)
+        unset = _unset_attribute(node.test)
+        self.branches(
+            [node.body, node.orelse], none_test, condition, _cache_test(node), full, unset
+        )
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -341,11 +345,14 @@ class Statements(PassState):
         condition: Value | None = None,
         cached: int | None = None,
         full: tuple[frozenset[frozenset[Src]], int] | None = None,
+        unset: str = "",
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
         that makes what a cache keeps (once per key); ``full``: the loops whose chunks are full in
-        a block (``full_chunk_test``)."""
+        a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
+        (``_unset_attribute``)."""
+        outer = self.unset
         before = self.env
         made_before = self.defs
         results = []
@@ -358,8 +365,10 @@ class Statements(PassState):
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
             self.cache_misses += cached == i
+            self.unset = unset if unset and i == 0 else outer
             self.block(block)
             self.cache_misses -= cached == i
+            self.unset = outer
             results.append(self.env)
             made.append(self.defs)
         merged = results[0]

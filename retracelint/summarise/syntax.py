@@ -312,6 +312,26 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     return None
 
 
+def _unset_attribute(test: ast.AST) -> str:
+    """For ``if self.state is None:`` or ``if not self.state:``, the attribute tested (``self.state``);
+    else ""."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        tested = test.operand
+    elif (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        tested = test.left
+    else:
+        return ""
+    if isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name):
+        return f"{tested.value.id}.{tested.attr}"
+    return ""
+
+
 def _end_relative(index: ast.AST) -> bool:
     """``[1:]``, ``[:-1]``, ``[2:-2]``: a slice of axis 0 cut by constants from its ends, as long
     as the sliced value less a constant."""
