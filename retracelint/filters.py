@@ -110,7 +110,7 @@ def apply_filters(
     if chosen.enabled(UNUSED_NOQA) and read_lines is not None:
         unused = unused_noqa(shown, paths, read_lines)
         visible += [f for f in unused if not per_file_ignored(f, settings)]
-    # Last, so that a `# noqa` for a milder finding is still used, not reported as RTL100.
+    # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
     return [f for f in visible if severe_enough(f, settings.severity)]
 
 
