@@ -10,7 +10,7 @@ step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
-one length, equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
+one length (into the list's own name too), equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
 by their fields and made anew per call, chunks of sizes that divide evenly, random draws that change
 values but no size, instances of a list with equal fields, filtered lists topped up to a fixed length,
 dataclass fields that keep their defaults) are held to more: every function they jit traces exactly
@@ -55,6 +55,7 @@ TRACE_ONCE = (
     ("sizes_drawn_by_helpers_negative", "main.py"),
     ("same_fields_and_padded_filters", "main.py"),
     ("fields_left_at_defaults", "main.py"),
+    ("lists_rebound_to_their_concatenation", "main.py"),
 )
 
 
