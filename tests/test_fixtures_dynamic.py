@@ -10,11 +10,12 @@ step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
-one length (into the list's own name too), equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
-by their fields and made anew per call, chunks of sizes that divide evenly, random draws that change
-values but no size, instances of a list with equal fields, filtered lists topped up to a fixed length,
-dataclass fields that keep their defaults) are held to more: every function they jit traces exactly
-once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
+one length (into the list's own name too), equal literal items, index dtypes, code through objects that
+looks suspicious, settings hashed by their fields and made anew per call, chunks of sizes that divide
+evenly, random draws that change values but no size, instances of a list with equal fields, filtered
+lists topped up to a fixed length, dataclass fields that keep their defaults, a static apply function
+carried through jitted updates) are held to more: every function they jit traces exactly once. They run
+in one subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ TRACE_ONCE = (
     ("same_fields_and_padded_filters", "main.py"),
     ("fields_left_at_defaults", "main.py"),
     ("lists_rebound_to_their_concatenation", "main.py"),
+    ("static_apply_fn_through_jitted_updates", "main.py"),
 )
 
 

@@ -290,6 +290,10 @@ _COPIES = {"copy.copy", "copy.deepcopy"}
 _UNPICKLES = {"pickle.loads", "pickle.load"}
 _PICKLES = {"pickle.dumps"}
 _REPLACES = {"dataclasses.replace"}
+# Methods that return a copy of their object with these fields changed, from it and the arguments,
+# the others kept: flax's ``TrainState.apply_gradients(grads=...)`` is ``self.replace(step=...,
+# params=..., opt_state=...)``, so ``apply_fn`` and ``tx`` stay those of the state it updates.
+_FIELD_UPDATES = {"apply_gradients": ("step", "params", "opt_state")}
 # Setting an attribute named by a string: the second argument (``setattr(obj, "lr", v)``).
 _SETATTRS = {"setattr", "object.__setattr__"}
 

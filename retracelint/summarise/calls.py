@@ -29,6 +29,7 @@ from retracelint.summarise.apis import (
     _COPIES,
     _DICT_MUTATORS,
     _EXTERNAL,
+    _FIELD_UPDATES,
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
     _LIST_RESIZE,
@@ -231,6 +232,7 @@ class Calls(PassState):
             or canon in _UNPICKLES
             or canon in _REPLACES
             or method in ("replace", "_replace")
+            or method in _FIELD_UPDATES
         ):
             copied = self.copied(node, canon, receiver)
             if copied is not None:
