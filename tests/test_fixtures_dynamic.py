@@ -10,12 +10,14 @@ step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
-one length, equal literal items, index dtypes, code through objects that looks suspicious, settings hashed
-by their fields and made anew per call, chunks of sizes that divide evenly, random draws that change
-values but no size, instances of a list with equal fields, filtered lists topped up to a fixed length,
-dataclass fields that keep their defaults, counts kept as pytree leaves, carried states that start
-as the kind they come back as, last chunks padded under a test of their length) are held to more: every function they jit traces exactly
-once. They run in one subprocess from a copy of the fixtures, so no cache files land in the tree.
+one length (into the list's own name too), equal literal items, index dtypes, code through objects that
+looks suspicious, settings hashed by their fields and made anew per call, chunks of sizes that divide
+evenly, random draws that change values but no size, instances of a list with equal fields, filtered
+lists topped up to a fixed length, dataclass fields that keep their defaults, counts kept as pytree
+leaves, carried states that start as the kind they come back as, last chunks padded under a test of
+their length, a static apply function carried through jitted updates) are held to more: every function
+they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files
+land in the tree.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ TRACE_ONCE = (
     ("static_counters_negative", "main.py"),
     ("weak_starts_made_by_helpers_negative", "main.py"),
     ("last_chunks_padded_in_branches", "main.py"),
+    ("lists_rebound_to_their_concatenation", "main.py"),
+    ("static_apply_fn_through_jitted_updates", "main.py"),
 )
 
 

@@ -15,6 +15,7 @@ from retracelint.values import (
     FLOAT,
     INT,
     NP_ARRAY,
+    UNKNOWN,
     Value,
 )
 
@@ -132,6 +133,38 @@ _NUMPY_RANDOM_DTYPES = {
     "zipf": "int64",
     "logseries": "int64",
     "choice": None,
+}
+
+
+def _scalar_drawn(dtype: str | None) -> str:
+    """What one NumPy random draw (no ``size``) is: a Python ``int`` or ``float`` (a NumPy
+    ``int64`` from ``Generator.integers``), hashable either way; ``choice`` draws an item of
+    anything."""
+    if dtype is None:
+        return UNKNOWN
+    if dtype.startswith(("int", "uint")):
+        return INT
+    return BOOL if dtype == "bool" else FLOAT
+
+
+# Python's ``random`` module: each call draws one new scalar, of this type.
+_STDLIB_DRAWS = {
+    "random": FLOAT,
+    "uniform": FLOAT,
+    "triangular": FLOAT,
+    "gauss": FLOAT,
+    "normalvariate": FLOAT,
+    "lognormvariate": FLOAT,
+    "expovariate": FLOAT,
+    "betavariate": FLOAT,
+    "gammavariate": FLOAT,
+    "vonmisesvariate": FLOAT,
+    "paretovariate": FLOAT,
+    "weibullvariate": FLOAT,
+    "randint": INT,
+    "randrange": INT,
+    "getrandbits": INT,
+    "choice": UNKNOWN,
 }
 
 
@@ -272,6 +305,10 @@ _COPIES = {"copy.copy", "copy.deepcopy"}
 _UNPICKLES = {"pickle.loads", "pickle.load"}
 _PICKLES = {"pickle.dumps"}
 _REPLACES = {"dataclasses.replace"}
+# Methods that return a copy of their object with these fields changed, from it and the arguments,
+# the others kept: flax's ``TrainState.apply_gradients(grads=...)`` is ``self.replace(step=...,
+# params=..., opt_state=...)``, so ``apply_fn`` and ``tx`` stay those of the state it updates.
+_FIELD_UPDATES = {"apply_gradients": ("step", "params", "opt_state")}
 # Setting an attribute named by a string: the second argument (``setattr(obj, "lr", v)``).
 _SETATTRS = {"setattr", "object.__setattr__"}
 

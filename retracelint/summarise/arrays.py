@@ -31,6 +31,7 @@ from retracelint.summarise.apis import (
     _array_dtype,
     _dtype_name,
     _numpy_module,
+    _scalar_drawn,
     _sized_table,
 )
 from retracelint.summarise.sizes import (
@@ -154,12 +155,18 @@ class Arrays(PassState):
         self, node: ast.Call, method: str, args: list[Value], kwargs: dict[str | None, Value]
     ) -> Value:
         """A NumPy random draw (``np.random.normal(...)``, ``rng.integers(...)``): ``size`` draws."""
-        value = self.construct(node, NP_ARRAY, _NUMPY_RANDOM[method], args, kwargs)
-        # Each draw is new: its value (a count drawn to size something, above all) differs per
-        # iteration, or per call of the function that draws it.
-        value = value.with_(vsrc=value.vsrc | self.context_src())
+        sized = _NUMPY_RANDOM[method]
         given = _argument(node, "dtype", None)
         dtype = self.dtype_given(given) or _NUMPY_RANDOM_DTYPES.get(method, "float64")
+        # Each draw is new: its value (a count drawn to size something, above all) differs per
+        # iteration, or per call of the function that draws it.
+        drawn = self.context_src()
+        if _one_draw(node, sized):
+            # No size: one Python (or NumPy) scalar, hashable, so a static argument that is new
+            # whenever it is drawn, not an array.
+            return Value(ty=_scalar_drawn(dtype), vsrc=_args_vsrc(args, kwargs) | drawn)
+        value = self.construct(node, NP_ARRAY, sized, args, kwargs)
+        value = value.with_(vsrc=value.vsrc | drawn)
         return self.dtype_chosen(value.with_(dtype=dtype), node, given)
 
     def array_shape(
@@ -561,3 +568,16 @@ class Arrays(PassState):
         text = self.mod.pos.text(node)
         made = Taint("RTL102", _clip(text), self.loc(node), EMPTY)
         return self.with_length(current, 0, self.length(new, atoms), own, made)
+
+
+def _one_draw(node: ast.Call, sized: _Sized) -> bool:
+    """Whether a NumPy random call draws one scalar: no ``size`` (or ``size=None``), no dimensions
+    for ``rand()``; a call with ``*args`` or ``**kwargs`` may pass one."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        return False
+    if sized.kind == "dims":
+        return not node.args
+    size = _argument(node, sized.keyword, sized.position)
+    return size is None or (isinstance(size, ast.Constant) and size.value is None)

@@ -30,6 +30,7 @@ from retracelint.summarise.apis import (
     _COPIES,
     _DICT_MUTATORS,
     _EXTERNAL,
+    _FIELD_UPDATES,
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
     _LIST_RESIZE,
@@ -43,6 +44,7 @@ from retracelint.summarise.apis import (
     _REDUCTIONS,
     _REPLACES,
     _SETATTRS,
+    _STDLIB_DRAWS,
     _STR_SPLITS,
     _STRUCTURE_KEYED,
     _TRANSFORMS,
@@ -236,6 +238,7 @@ class Calls(PassState):
             or canon in _UNPICKLES
             or canon in _REPLACES
             or method in ("replace", "_replace")
+            or method in _FIELD_UPDATES
         ):
             copied = self.copied(node, canon, receiver)
             if copied is not None:
@@ -766,6 +769,9 @@ class Calls(PassState):
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
+        if module == "random" and name in _STDLIB_DRAWS:
+            # A new value per iteration, or per call of the function that draws it.
+            return Value(ty=_STDLIB_DRAWS[name], vsrc=_args_vsrc(args, kwargs) | self.context_src())
         if isinstance(func, ast.Attribute) and receiver is not None:
             return self.method_call(node, func.attr, receiver, args, kwargs)
         return None

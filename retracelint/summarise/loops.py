@@ -224,6 +224,23 @@ def _drop_carry(value: Value) -> Value:
     )
 
 
+def _made_in_iteration(name: str, source: ast.AST, body: list[ast.stmt]) -> bool:
+    """Whether, in a loop ``body``, the statement holding ``source`` comes after one at the body's
+    top level that makes ``name`` anew from other values: what ``source`` rebuilds from ``name`` is
+    then this iteration's (``batch = []``, filled, then ``batch = concatenate(batch)``), not the
+    previous one's."""
+    fresh = False
+    for stmt in body:
+        if any(node is source for node in ast.walk(stmt)):
+            return fresh
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if any(_is_name(t, name) for t in targets):
+            fresh = fresh or not any(_is_name(n, name) for n in ast.walk(stmt.value))
+    return False
+
+
 def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
     """``acc = concatenate([acc, x])``, ``xs = xs + [x]``: a value rebuilt larger from itself."""
     if isinstance(source, ast.BinOp) and isinstance(source.op, ast.Add):

@@ -21,6 +21,7 @@ from retracelint.summarise.apis import (
     _ARRAY_ATTRIBUTES,
     _COPIES,
     _DTYPES,
+    _FIELD_UPDATES,
     _LIST_GROW_METHODS,
     _PICKLES,
     _REPLACES,
@@ -49,6 +50,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    combine,
     constant_value,
     objects_of,
     parts_deps,
@@ -202,6 +204,7 @@ class Objects(PassState):
         attributes changed."""
         func = node.func
         changes: list[ast.keyword] = []
+        updated: dict[str, Value] = {}
         if canon in _COPIES and len(node.args) == 1 and not node.keywords:
             original = self.quiet(node.args[0])
         elif canon in _UNPICKLES and len(node.args) == 1:
@@ -228,6 +231,18 @@ class Objects(PassState):
         ):
             original = receiver
             changes = node.keywords
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr in _FIELD_UPDATES
+            and receiver is not None
+            and objects_of(receiver)
+        ):
+            original = receiver
+            given = [self.quiet(a) for a in (*node.args, *(k.value for k in node.keywords))]
+            updated = {
+                field: combine([read_field(original, field), *given])
+                for field in _FIELD_UPDATES[func.attr]
+            }
         else:
             return None
         objs = objects_of(original)
@@ -235,6 +250,8 @@ class Objects(PassState):
             return None
         # A new object: no longer the parameter itself, but one with its attributes.
         made = original.with_(objs=objs, ref=None) if original.param else original
+        for field, value in updated.items():
+            made = with_field(made, field, value)
         for keyword in changes:
             if keyword.arg is None:
                 return None  # **changes: which attributes change is not known

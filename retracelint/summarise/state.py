@@ -91,6 +91,7 @@ class PassState:
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
+        self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
         self.recording = True
         # The index of each call recorded here, by its node: a sub-expression read again quietly
         # (the array whose length sizes another) still depends on what that call returns.

@@ -25,6 +25,7 @@ from retracelint.summarise.loops import (
     _joined,
     _jumps,
     _LoopNames,
+    _made_in_iteration,
     _marked_fields,
 )
 from retracelint.summarise.sizes import (
@@ -504,6 +505,7 @@ class Statements(PassState):
             return
         names = _LoopNames(body)
         assigned = self.assigned[index] = names.assigned
+        self.bodies[index] = body
         before = self.env
         made_before = dict(self.defs)
         self.loops.append(index)
@@ -591,6 +593,7 @@ class Statements(PassState):
         """One walk of a loop body that only tracks what it carries (no call sites are recorded)."""
         names = _LoopNames(body)
         assigned = self.assigned[index] = names.assigned
+        self.bodies[index] = body
         before = self.env
         self.loops.append(index)
         after = self.walk_carrying(body, head, before, names)
@@ -858,6 +861,7 @@ class Statements(PassState):
                 and value.ty in (LIST, TUPLE, ARRAY, NP_ARRAY, UNKNOWN)
                 and _grows_itself(target.id, source, self.mod)
                 and not self.sized_anew(target, value)
+                and not _made_in_iteration(target.id, source, self.bodies.get(self.loops[-1], []))
             ):
                 value = self.grow(value, source, ast.unparse(source))
             if self.loops and source is not None and target.id in self.env:
