@@ -133,27 +133,46 @@ def test_a_function_added_to_a_script_links_only_the_script(
     assert new.location.path.endswith("evaluate.py") and new.location.line == 17
 
 
-def test_a_changed_argument_read_by_another_module_links_them_all(
-    project: Path, tmp_path: Path, relinked: list[bool]
-) -> None:
-    cache = tmp_path / "cache"
-    _runs(project, cache)
-    evaluate = project / "scripts" / "evaluate.py"
-    text = evaluate.read_text(encoding="utf-8")
+# An edit (in a file: the text replaced, and what replaces it) and whether the next run links only the
+# edited module (True) or all of them (False).
+EDITS = {
     # apply_each calls what evaluate.py passes it: model.py's call of ``fn`` must be linked again.
-    evaluate.write_text(text.replace("lambda b: model.loss(params, b)", "jnp.mean"), "utf-8")
-    _runs(project, cache)
-    assert relinked == [False]
+    "an argument read by another module": (
+        "scripts/evaluate.py",
+        "lambda b: model.loss(params, b)",
+        "jnp.mean",
+        False,
+    ),
+    # model.py's call of ``fn`` read what mean_loss passes: found again, the same lambda.
+    "a caller edited around what it passes": (
+        "scripts/evaluate.py",
+        "    return sum(",
+        "    print(len(batches))\n    return sum(",
+        True,
+    ),
+    # The other modules may name what changed.
+    "a function added to an imported module": (
+        "lib/model.py",
+        "def apply_each(",
+        "def unused():\n    return loss\n\n\ndef apply_each(",
+        False,
+    ),
+}
 
 
-def test_an_edit_of_an_imported_module_links_them_all(
-    project: Path, tmp_path: Path, relinked: list[bool]
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_an_edit_links_again_what_it_may_change(
+    edit: str, project: Path, tmp_path: Path, relinked: list[bool]
 ) -> None:
+    path, old, new, alone = EDITS[edit]
     cache = tmp_path / "cache"
     _runs(project, cache)
-    _append(project / "lib" / "model.py", "\n\ndef unused():\n    return loss\n")
+    edited = project / path
+    text = edited.read_text(encoding="utf-8")
+    assert old in text
+    edited.write_text(text.replace(old, new), encoding="utf-8")
     _runs(project, cache)
-    assert relinked == [False]  # the other modules may name what changed
+    assert relinked == [alone]
 
 
 def test_edits_one_after_another_keep_linking_one_module(
@@ -166,21 +185,6 @@ def test_edits_one_after_another_keep_linking_one_module(
         _append(train, f"\n\ndef extra_{n}(params, data):\n    return fit(params, data, {n})\n")
         _runs(project, cache)
     assert relinked == [True, True, True]
-
-
-def test_a_caller_edited_around_what_it_passes_links_only_its_module(
-    project: Path, tmp_path: Path, relinked: list[bool]
-) -> None:
-    cache = tmp_path / "cache"
-    _runs(project, cache)
-    evaluate = project / "scripts" / "evaluate.py"
-    text = evaluate.read_text(encoding="utf-8")
-    # model.py's call of ``fn`` read what mean_loss passes: it is found again, the same lambda.
-    evaluate.write_text(
-        text.replace("    return sum(", "    print(len(batches))\n    return sum("), "utf-8"
-    )
-    _runs(project, cache)
-    assert relinked == [True]
 
 
 def test_a_method_added_to_a_test_class_links_only_its_module(
