@@ -387,9 +387,8 @@ def _fresh_part(
     return None
 
 
-_NESTED_PARTS = (
-    3  # containers inside containers followed for a fresh part (a config's optimizer's closure)
-)
+# Containers inside containers followed for a fresh part (a config's optimizer's closure).
+_NESTED_PARTS = 3
 
 
 def _fix(code: str, is_field: bool, is_object: bool) -> str:
