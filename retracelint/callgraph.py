@@ -439,10 +439,12 @@ class Project:
         """Link from ``last``: its links, with the calls of its edited module resolved again. False,
         with nothing linked, unless that finds what linking every module finds: the module is
         imported by none (so no other call names its functions or classes), its classes are as
-        they were, resolving its calls met no cycle, depth limit or object typed by its callers
-        (what those find depends on the order calls are linked in), and no call elsewhere read a
-        link the edit may have changed: the targets of one of its calls, or the callers of a
-        function it calls from a function that changed (a reader may read those calls' arguments)."""
+        the other modules see them (``_classes_kept``), resolving its calls met no cycle, depth
+        limit or object typed by its callers (what those find depends on the order calls are
+        linked in, ``_settle``), and every call or jit elsewhere that read a link the edit may have
+        changed finds again what it found (``_found_again``): the targets of one of its calls, the
+        callers of a function it calls from a function that changed (a reader may read the
+        arguments of those calls)."""
         state, before = last.state, last.edited
         module = self.modules.get(before.module)
         if (
@@ -698,7 +700,7 @@ class Project:
     def _unlinked(self) -> None:
         """Forget what linking one module again did, to link them all."""
         self.site_targets, self.targets, self.callers, self.jit_callers = {}, {}, {}, {}
-        self.too_deep = {}
+        self.too_deep, self._named_late, self._asked_definers = {}, frozenset(), set()
         self._target_to, self._callees, self._last_reads = {}, {}, {}
         self._refs, self._bindings, self._types, self._reads = {}, {}, {}, _Reads(self._clock)
 
