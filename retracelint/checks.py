@@ -1,10 +1,11 @@
 """The rules: turn the causes found by ``propagate`` into findings with a message a user can act on.
 
-Three families, each a small function over the jit call sites:
+The families, each a small function over the jit call sites:
 - traced parameters whose shape or structure changes (RTL101-RTL105; the summariser tags each change
   with its rule code where it sees the pattern: a slice, an append, a chunk, a mask, a constructor);
 - static parameters whose hash or equality changes, or that cannot be hashed (RTL201-RTL204);
-- jit wrappers rebuilt around a fresh function object (RTL301).
+- jit wrappers rebuilt around a fresh function object (RTL301);
+- jax.clear_caches() in a step loop that calls a jitted function (RTL302).
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
                     )
             findings.extend(found)
     findings.extend(rebuilt_jit_findings(project, prop))
+    findings.extend(cleared_cache_findings(project, prop))
     findings.extend(flip_findings(project, prop))
     findings.extend(carried_flip_findings(project, prop))
     # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
@@ -567,6 +569,47 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
             else ""
         )
         yield _finding(code, text, spec.location, site, None, path, cause.driver, fix)
+
+
+def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    """``jax.clear_caches()`` where it runs again and again, with a jitted function called in the
+    same loop (or, in a function that runs repeatedly, in the same function): that function is
+    traced and compiled again after every clear. One finding per clear and jitted function, at the
+    clear."""
+    called: dict[str, list[tuple[int, JitTarget]]] = {}
+    for fn, index, target in prop.jit_calls():
+        called.setdefault(fn.qualname, []).append((index, target))
+    runtime = prop.frequency.runtime
+    for qualname, calls in called.items():
+        fn = project.functions[qualname]
+        for location, loops in fn.clears:
+            repeating = [loop for loop in loops if fn.loops[loop].repeats]
+            if repeating and qualname in runtime:
+                driver: Driver | None = prop.loop_driver(fn, repeating[-1])
+                near = [(i, t) for i, t in calls if repeating[-1] in fn.calls[i].loops]
+                together = "in the same loop"
+            else:
+                driver = prop.repeated(qualname)
+                near, together = calls, f"in {fn.name}() too"
+            if driver is None:
+                continue
+            seen: set[tuple[str, int]] = set()
+            for index, target in near:
+                binding = project.jit_binding(target)
+                if binding is None or target.key in seen:
+                    continue
+                seen.add(target.key)
+                site = jit_site(binding)
+                call = fn.calls[index]
+                jitted = _jitted(site, call.text)
+                when, loop = _when(driver, location)
+                text = _sentence(
+                    f"jax.clear_caches() runs {when}, and {jitted} is called {together} (line"
+                    f" {call.location.line}): it is traced and compiled again after every clear",
+                    [loop, "every jitted function's traces and compiled code are dropped"],
+                )
+                step = PathStep(fn.qualname, call.text, call.location)
+                yield _finding("RTL302", text, location, site, None, (step,), driver)
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object

@@ -109,6 +109,12 @@ RULES: tuple[Rule, ...] = (
         "hoist the jax.jit(...) out of the loop or function and reuse the jitted function",
     ),
     Rule(
+        "RTL302",
+        "caches-cleared-per-step",
+        "jax.clear_caches() runs repeatedly where jitted functions are called between clears",
+        "clear the caches once, outside the loop, and only to free memory",
+    ),
+    Rule(
         "RTL401",
         "weak-type-flip",
         "one traced parameter gets Python scalars at some call sites and arrays at others",

@@ -172,6 +172,9 @@ class FunctionSummary:
     # Functions this one hands to a transform or lax primitive (``lax.scan(body, ...)``): they run
     # only while that traces.
     traces: list[Callee] = field(default_factory=list)
+    # Where it drops jax's caches (``jax.clear_caches()``), each with its enclosing loops (kept in
+    # heads: the rule reads every function's).
+    clears: tuple[tuple[Location, tuple[int, ...]], ...] = ()
     memoised: bool = False  # @functools.cache / lru_cache: runs once per distinct arguments
     # The functions it returns or yields (yields under ``funcrefs.ITER``), kept in heads: linking
     # follows a call's result through them.

@@ -203,6 +203,7 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
 # finding names, or pass objects as static arguments, so the traces are told by the def.
 PER_STEP = {
     "setup_until_set": {"agents.py:36"},
+    "caches_cleared_in_loops": {"steps.py:5"},
     "bound_methods_of_fresh_holders": {"rankers.py:14", "rankers.py:29", "_linear.py:__call__"},
     "static_holders_rebuilt": {
         "solve.py:14",

@@ -32,6 +32,7 @@ PAGE_CODES = (
     "RTL203",
     "RTL204",
     "RTL301",
+    "RTL302",
     "RTL401",
     "RTL402",
     "RTL403",
@@ -59,6 +60,8 @@ EVIDENCE = {
     "RTL202": "Static(val=",
     "RTL204": "Static(val=",
     "RTL301": "but seen another function defined on the same line",
+    # The same function (same id) as in the call before the clear, "never seen" again.
+    "RTL302": "never seen function",
     "RTL401": "weak_type=",
     "RTL402": "different input types",
     "RTL403": "different input pytree",

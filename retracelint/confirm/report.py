@@ -3,7 +3,7 @@
 Statuses (per finding, over the routes by which it reaches a site):
 
 * ``confirmed``: the site re-traced because of what the finding names (its parameter changed, or,
-  for RTL301, a new function object was traced), at a call the finding's route goes through; the
+  for RTL301, a new function object was traced; for RTL302, the caches had been cleared), at a call the finding's route goes through; the
   evidence says from what to what, and where.
 * ``not re-traced``: the site was traced at the finding's call and never re-traced there for that
   reason: what the finding names kept one signature during the run (any new one would have been a
@@ -316,6 +316,8 @@ def matches(code: str, parameter: str | None, event: dict[str, Any]) -> bool:
     kind = event.get("kind")
     if code == "RTL301":
         return kind == "new-function"
+    if code == "RTL302":
+        return kind == "cache-cleared"
     if kind in ("new-function", "cache-cleared", "evicted"):
         return False
     changed = _changed_params(event)
@@ -480,6 +482,8 @@ def _status(
     others = result.site_retraces
     if f.code == "RTL301":
         cause = "a new function object"
+    elif f.code == "RTL302":
+        cause = "jax.clear_caches()"
     elif f.parameter:
         cause = f"`{f.parameter}`"
     else:

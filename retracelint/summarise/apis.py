@@ -274,6 +274,11 @@ _TRANSFORMS = {
 }
 
 
+# Calls that drop every jitted function's compiled code and traces: each jitted function traces and
+# compiles again at its next call.
+_CACHE_CLEARING = {"jax.clear_caches"}
+
+
 # Callables that bind the first arguments of a function: a new object per call, which calls it with
 # those arguments first.
 _PARTIALS = {"functools.partial", "partial", "jax.tree_util.Partial"}

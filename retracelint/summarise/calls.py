@@ -27,6 +27,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
+    _CACHE_CLEARING,
     _COPIES,
     _DICT_MUTATORS,
     _EXTERNAL,
@@ -199,6 +200,8 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
+        if canon in _CACHE_CLEARING and self.recording:
+            self.fn.clears = (*self.fn.clears, (self.loc(node), tuple(self.loops)))
         # mod.wrapper(func), from the name already canonicalised: every call asks.
         wrapper = self.mod.options.wrappers.get(canon) if canon else None
         if wrapper is not None and node.args:
