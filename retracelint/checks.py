@@ -1071,6 +1071,9 @@ def _carried_flip(
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
+    grown = _keys_added(start, returned, at.param)
+    if first is not None and grown is not None:
+        return "RTL403", carried.name, carried.start.location, first, grown
     if first is None or then is None:
         return None
     if first != then:
@@ -1279,6 +1282,17 @@ def _attribute_flip(
         if item is not None:
             return item
     return None
+
+
+def _keys_added(start: Value, returned: Value, param: str) -> str | None:
+    """A dict of known keys passed for ``param`` and handed back by the jitted function with keys
+    it stored in it (``metrics["loss"] = loss``): the structure the next call passes, else None."""
+    if start.ty != DICT or start.keys is None or returned.param != param:
+        return None
+    stored = {name[2:-2] for name, _ in returned.fields if name.startswith("['")}
+    if stored <= set(start.keys):
+        return None
+    return "a dict with keys {" + ", ".join(sorted({*start.keys, *stored})) + "}"
 
 
 def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:

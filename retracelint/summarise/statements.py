@@ -939,9 +939,15 @@ class Statements(PassState):
         """``d["k"] = v``: the dict's key set gains a key and its item is ``v`` (an unknown key
         makes both unknown)."""
         current = self.env.get(name)
+        key = target.slice
+        if current is not None and current.param == name and isinstance(key, ast.Constant):
+            # A parameter's dict given a key: what the function hands back has it (a jitted
+            # function filling the dict it is passed changes its structure for the next call).
+            if isinstance(key.value, str):
+                self.env[name] = with_field(current, entry(key.value), value)
+            return
         if current is None or current.ty != DICT:
             return
-        key = target.slice
         literal = isinstance(key, ast.Constant) and isinstance(key.value, str)
         keys = (
             tuple(sorted({*current.keys, key.value}))  # type: ignore[union-attr]
