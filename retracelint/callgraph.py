@@ -396,18 +396,12 @@ class Project:
         self.site_targets = dict(
             sorted(self.site_targets.items(), key=lambda item: (order[item[0][0]], item[0][1]))
         )
-        self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
         for sites in self.callers.values():
             if any(site in rounds for site in sites):
                 sites.sort(key=self._place)
-        # ``_met``, written out: every function's first caller and the target it is reached by.
-        callers, site_targets, target_to = self.callers, self.site_targets, self._target_to
-
-        def met(callee: str) -> tuple[int, int, int]:
-            site = callers[callee][0]
-            return order[site[0]], site[1], site_targets[site].index(target_to[site, callee])
-
-        self.callers = {callee: callers[callee] for callee in sorted(callers, key=met)}
+        self.callers = {
+            callee: self.callers[callee] for callee in sorted(self.callers, key=self._met)
+        }
         for sites in self.jit_callers.values():
             sites.sort(key=self._place)
         self.jit_callers = {
@@ -537,8 +531,7 @@ class Project:
         """``_in_source_order`` after linking ``module`` again, whose calls were taken out and put
         back in order (``touched``: the functions whose callers that changed, as they were)."""
         start = min(self._order[name] for name in module.functions) if module.functions else 0
-        place = self._place
-        edited = sorted((s for s in self.site_targets if s[0] in module.functions), key=place)
+        edited = sorted((s for s in self.site_targets if s[0] in module.functions), key=self._place)
         ahead: dict[Site, tuple[Target, ...]] = {}
         behind: dict[Site, tuple[Target, ...]] = {}
         for site, targets in self.site_targets.items():
@@ -547,7 +540,6 @@ class Project:
         ahead.update((site, self.site_targets[site]) for site in edited)
         ahead.update(behind)
         self.site_targets = ahead
-        self.targets = {site: targets[0] for site, targets in ahead.items()}
         self.callers = _reordered(self.callers, set(touched), self._met)
         self.jit_callers = {
             key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
@@ -623,9 +615,7 @@ class Project:
             else:
                 del self.jit_callers[key]
 
-    def _link_site(
-        self, site: Site, place: Callable[[Site], tuple[int, int]], touched: dict[str, list[Site]]
-    ) -> None:
+    def _link_site(self, site: Site, touched: dict[str, list[Site]]) -> None:
         """Put call ``site`` among the callers of what its targets reach, in the order of calls."""
         targets = self.site_targets[site]
         self.targets[site] = targets[0]
@@ -639,12 +629,12 @@ class Project:
                 self.callers[callee] = [site]
             else:
                 touched.setdefault(callee, list(sites))
-                insort(sites, site, key=place)
+                insort(sites, site, key=self._place)
             self._target_to[site, callee] = target
         jits = [t.key for t in targets if isinstance(t, JitTarget)]
         for key in dict.fromkeys(jits):
             sites = self.jit_callers.setdefault(key, [])
-            at = bisect_left(sites, place(site), key=place)
+            at = bisect_left(sites, self._place(site), key=self._place)
             sites[at:at] = [site] * jits.count(key)
 
     def _settle(
@@ -652,9 +642,8 @@ class Project:
     ) -> bool:
         """Link the call sites of ``module`` (those of ``deferred`` in rounds, until none changes);
         False where what that finds may depend on the order calls are linked in."""
-        place = self._place
         for site in [s for s in self.site_targets if s[0] in module.functions]:
-            self._link_site(site, place, touched)
+            self._link_site(site, touched)
         for _ in range(_MAX_ROUNDS):
             self._refs, self._bindings, self._types = {}, {}, {}
             moved = False
@@ -682,7 +671,7 @@ class Project:
                     del self.site_targets[site]
                 if targets:
                     self.site_targets[site] = targets
-                    self._link_site(site, place, touched)
+                    self._link_site(site, touched)
             if not moved:
                 return not any(
                     reads.unsure or reads.height > _SHORT
