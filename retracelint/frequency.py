@@ -21,6 +21,7 @@ Everything here is derived from ``Project``; the rules ask it through ``Propagat
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import JitTarget, Project
@@ -176,11 +177,17 @@ class Frequency:
 
     def _direct_callees(self) -> dict[str, list[str]]:
         if self._callees is None:
-            self._callees = {}
-            for callee, sites in self._direct().items():
-                for caller, _ in sites:
-                    self._callees.setdefault(caller, []).append(callee)
+            self._callees = self._callees_through(lambda caller, index, callee: True)
         return self._callees
+
+    def _callees_through(self, runs: Callable[[str, int, str], bool]) -> dict[str, list[str]]:
+        """Each function's direct callees, through the calls that ``runs`` keeps."""
+        out: dict[str, list[str]] = {}
+        for callee, sites in self._direct().items():
+            for caller, index in sites:
+                if runs(caller, index, callee):
+                    out.setdefault(caller, []).append(callee)
+        return out
 
     def _traced_roots(self) -> set[str]:
         """Functions whose body runs under a trace when something runs it: jitted functions,
@@ -240,11 +247,7 @@ class Frequency:
                 )
         out: dict[str, Driver | None] = dict(loops)
         root = dict(loops)  # the loop-driven function each repeated function is reached from
-        callees: dict[str, list[str]] = {}
-        for callee, sites in self._direct().items():
-            for caller, index in sites:
-                if not self._until_set(caller, index, callee):
-                    callees.setdefault(caller, []).append(callee)
+        callees = self._callees_through(lambda *call: not self._until_set(*call))
         queue = deque(loops)
         while queue:
             caller = queue.popleft()
