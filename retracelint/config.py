@@ -68,7 +68,7 @@ class Settings:
     output_format: str | None = None
     exit_zero: bool = False
     statistics: bool = False
-    disable_noqa: bool = False  # keep findings a `# noqa` covers (flake8 applies noqa itself)
+    disable_noqa: bool = False  # keep findings a noqa comment covers (flake8 applies noqa itself)
     severity: str = SEVERITIES[0]  # the mildest severity shown
     config_file: str | None = field(default=None, compare=False)
 

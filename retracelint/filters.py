@@ -18,7 +18,7 @@ from retracelint.config import Settings
 from retracelint.model import SEVERITIES, Finding, Location
 from retracelint.rules import RULES
 
-# The same comment syntax flake8 accepts: `# noqa`, `# noqa: RTL101`, `# NOQA:RTL101,RTL2`.
+# The comment syntax flake8 accepts: "noqa", "noqa: RTL101", "NOQA:RTL101,RTL2" (each after "#").
 NOQA = re.compile(
     r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
