@@ -313,6 +313,25 @@ def test_text_and_json_reports(project: Path) -> None:
     assert data["unpredicted"][0]["code"] == "RTL901"
 
 
+def test_json_report_names_files_as_the_findings_do(project: Path) -> None:
+    """An unpredicted site in the project, and the call that re-traced it, are shown relative to the
+    folder confirm ran in, as the findings' paths are (the runtime writes absolute paths)."""
+    util = str(Path.cwd() / "pkg" / "util.py")
+    site = f"U:{util}:3"
+    events = [
+        {"ev": "start", "pid": 1},
+        {"ev": "site", "pid": 1, "site": site, "planned": False, "name": "helper",
+         "path": util, "line": 3, "function": "pkg.util.helper"},
+        _trace(site, 1, kind="first", call=f"{util}:9"),
+        _trace(site, 2, "x", call=f"{util}:9"),
+    ]  # fmt: skip
+    report = evaluate(build_plan(_findings()), aggregate(events), RunInfo())
+    [unpredicted] = json.loads(format_json(report))["unpredicted"]
+    assert unpredicted["path"] == "pkg/util.py"
+    assert [e["call"] for e in unpredicted["evidence"]] == ["pkg/util.py:9"]
+    assert "pkg/util.py:3:1: RTL901 unpredicted re-trace" in format_text(report)
+
+
 def test_exit_codes_follow_the_run() -> None:
     empty = build_plan([])
     clean = evaluate(empty, aggregate([]), RunInfo(command=["x"], returncode=0))

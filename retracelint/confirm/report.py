@@ -243,7 +243,7 @@ class Unpredicted:
     def to_dict(self) -> dict[str, Any]:
         return {
             "code": UNPREDICTED_CODE,
-            "path": self.path,
+            "path": _rel(self.path),
             "line": self.line,
             "function": self.function,
             "name": self.name,
@@ -264,7 +264,7 @@ class Rebuilt:
     tests: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "name": self.name, "tests": self.tests}
+        return {"path": _rel(self.path), "line": self.line, "name": self.name, "tests": self.tests}
 
 
 @dataclass
@@ -297,7 +297,7 @@ def _evidence_dict(ev: dict[str, Any]) -> dict[str, Any]:
         "kind": ev.get("kind"),
         "summary": ev.get("evidence", []),
         "changes": ev.get("changes", []),
-        "call": ev.get("call"),
+        "call": _rel_call(ev["call"]) if ev.get("call") else ev.get("call"),
         "stack": stack,
         "thread": ev.get("thread"),
         "test": ev.get("test"),
