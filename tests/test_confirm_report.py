@@ -206,12 +206,12 @@ def test_a_finding_is_confirmed_only_by_its_own_cause(project: Path) -> None:
     assert report.unpredicted == []  # the x re-trace is RTL101's
 
 
-def _routed(line: int, call: int, parameter: str = "x") -> Finding:
+def _routed(line: int, call: int, parameter: str = "x", code: str = "RTL101") -> Finding:
     """A finding on `step` whose call path ends at the call on line `call`."""
     site = JitSite("pkg.train.step", "step", Location("pkg/train.py", 10, 1), "jax.jit")
     step = PathStep("pkg.train.run", "step", Location("pkg/train.py", call, 9, call, 20))
     return Finding(
-        "RTL101", "RTL101 message", Location("pkg/train.py", line, 9), jit_site=site,
+        code, f"{code} message", Location("pkg/train.py", line, 9), jit_site=site,
         parameter=parameter, call_path=(step,),
     )  # fmt: skip
 
@@ -236,6 +236,25 @@ def test_each_call_of_a_jitted_function_gets_its_own_status(project: Path) -> No
     [unpredicted] = report.unpredicted
     assert unpredicted.retraces == 1
     assert unpredicted.evidence[0]["stack"][0]["line"] == 11
+
+
+def test_a_switch_between_keyword_and_position_proves_rtl404_at_either_call(project: Path) -> None:
+    """RTL404 names two calls; whichever runs second re-traces. The switch proves it, and only it:
+    a finding of another rule on that parameter is not proved by how the value was passed."""
+    plan = build_plan([_routed(17, 17, code="RTL404"), _routed(18, 18)])
+    switched = {"param": "x", "path": "x", "kind": "keyword", "before": "f32[3]",
+                "after": "f32[3] (by keyword)"}  # fmt: skip
+    events = [
+        {"ev": "start", "pid": 1},
+        _trace("S1", 1, kind="first", call="pkg/train.py:17",
+               stack=[{"path": "pkg/train.py", "line": 17, "function": "run"}]),
+        {**_trace("S1", 2, kind="keyword", call="pkg/train.py:18"), "changes": [switched]},
+    ]  # fmt: skip
+    report = evaluate(plan, aggregate(events), RunInfo())
+    by_code = {r.finding.code: r for r in report.results}
+    assert by_code["RTL404"].status == CONFIRMED and by_code["RTL404"].retraces == 1
+    assert by_code["RTL101"].status == NOT_RETRACED
+    assert report.unpredicted == []
 
 
 def test_a_function_jitted_anew_by_each_test_is_rebuilt_per_test(project: Path) -> None:

@@ -175,8 +175,42 @@ def test_static_arguments_by_keyword_and_the_decorator_factory_form(guard: Guard
     power(x, 4)  # positional instead of keyword: a different cache key too
     first, second = guard.retraces()
     assert first["evidence"] == ["n: Static(val=3) -> Static(val=4)"]
-    assert second["kind"] == "structure"
+    assert second["kind"] == "keyword"
     assert second["evidence"] == ["n: Static(val=4) (by keyword) -> Static(val=4)"]
+
+
+def test_the_aux_data_of_a_registered_class_is_named(guard: Guard) -> None:
+    """A custom pytree's aux data is part of its treedef: a new value of it, or a new object
+    compared by identity that prints like the last, re-traces and is named as a structure change
+    of that argument (not as a dropped cache entry)."""
+
+    @jax.tree_util.register_pytree_node_class
+    class Graph:
+        def __init__(self, edges, num_nodes):
+            self.edges, self.num_nodes = edges, num_nodes
+
+        def tree_flatten(self):
+            return (self.edges,), self.num_nodes
+
+        @classmethod
+        def tree_unflatten(cls, num_nodes, leaves):
+            return cls(leaves[0], num_nodes)
+
+    @guard.jit
+    def degree(graph):
+        return graph.edges.sum() / len(graph.edges)
+
+    edges = jnp.ones(4)
+    degree(Graph(edges, 3))
+    degree(Graph(edges, 3))  # equal aux data: the same treedef
+    degree(Graph(edges, 4))
+    degree(Graph(edges, jax.jit(jnp.sin)))
+    degree(Graph(edges, jax.jit(jnp.sin)))  # a new wrapper of the same function
+    events = guard.retraces()
+    assert [e["kind"] for e in events] == ["structure"] * 3
+    assert events[0]["evidence"] == ["graph: Graph[3] -> Graph[4]"]
+    assert all(e["changes"][0]["param"] == "graph" for e in events)
+    assert "(object 0x" in events[2]["evidence"][0]
 
 
 def test_weak_type_none_dict_keys_and_dtype_flips_are_named(guard: Guard) -> None:

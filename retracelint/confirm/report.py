@@ -308,7 +308,8 @@ def _evidence_dict(ev: dict[str, Any]) -> dict[str, Any]:
 
 
 def _changed_params(event: dict[str, Any]) -> set[str]:
-    return {c.get("param", "") for c in event.get("changes") or []}
+    """The parameters whose value changed (not only how it was passed)."""
+    return {c.get("param", "") for c in event.get("changes") or [] if c.get("kind") != "keyword"}
 
 
 def matches(code: str, parameter: str | None, event: dict[str, Any]) -> bool:
@@ -318,7 +319,12 @@ def matches(code: str, parameter: str | None, event: dict[str, Any]) -> bool:
         return kind == "new-function"
     if code == "RTL302":
         return kind == "cache-cleared"
-    if kind in ("new-function", "cache-cleared", "evicted"):
+    if code == "RTL404":
+        return any(
+            c.get("kind") == "keyword" and (not parameter or c.get("param") == parameter)
+            for c in event.get("changes") or []
+        )
+    if kind in ("new-function", "cache-cleared", "evicted", "keyword"):
         return False
     changed = _changed_params(event)
     if not parameter or not changed:
@@ -388,6 +394,11 @@ def _unhashable(f: PlannedFinding, obs: Observations) -> list[dict[str, Any]]:
     return out
 
 
+# Findings about two calls of one jitted function: whichever runs second re-traces, and the finding
+# may name either.
+_EITHER_CALL = frozenset({"RTL404"})
+
+
 def evaluate(plan: Plan, obs: Observations, run: RunInfo) -> ConfirmReport:
     results: list[FindingResult] = []
     claimed: set[int] = set()
@@ -401,7 +412,11 @@ def evaluate(plan: Plan, obs: Observations, run: RunInfo) -> ConfirmReport:
                 continue
             for ev in seen.events:
                 known = any(m is ev for m in mine)
-                if not known and matches(f.code, route.parameter, ev) and at_call(route, ev):
+                if (
+                    not known
+                    and matches(f.code, route.parameter, ev)
+                    and (f.code in _EITHER_CALL or at_call(route, ev))
+                ):
                     mine.append(ev)
         claimed.update(id(ev) for ev in mine)
         results.append(_status(f, routes, sites, obs, mine))

@@ -315,8 +315,10 @@ def _keys_text(keys: list[Any]) -> str:
     return "{" + ", ".join(str(k) for k in keys) + "}"
 
 
-def _node_text(node: Any, children: int, keys: list[Any]) -> str:
-    """What a pytree node contributes to the cache key, in words."""
+def _node_text(node: Any, children: int, keys: list[Any], aux: Any = None) -> str:
+    """What a pytree node contributes to the cache key, in words: for a registered class, its aux
+    data too (``tree_flatten``'s second item, a dataclass's meta fields), which JAX compares by
+    equality as part of the treedef."""
     if isinstance(node, dict):
         kind = type(node).__name__
         return f"{kind} keys {_keys_text(keys)}"
@@ -324,7 +326,34 @@ def _node_text(node: Any, children: int, keys: list[Any]) -> str:
         return f"{type(node).__name__}({', '.join(node._fields)})"
     if isinstance(node, (list, tuple)):
         return f"{type(node).__name__} of {children}"
-    return type(node).__name__
+    if aux is None:
+        return type(node).__name__
+    return f"{type(node).__name__}[{_aux_text(aux)}]"
+
+
+def _aux_data(treedef: Any) -> Any:
+    try:
+        return treedef.node_data()[1]
+    except Exception:  # an older jaxlib, or a node without data
+        return None
+
+
+def _aux_text(aux: Any) -> str:
+    """Aux data in words; where it holds an object compared by identity, which object: two jit
+    wrappers of one function print alike, but are two cache keys."""
+    parts = aux if isinstance(aux, (tuple, list)) else (aux,)
+    ids = [f"{id(part):#x}" for part in parts if _by_identity(part)]
+    text = _short(aux)
+    return f"{text} (object {', '.join(ids)})" if ids else text
+
+
+def _by_identity(value: Any) -> bool:
+    if value is None or isinstance(value, type):
+        return False  # one object for the whole process
+    try:
+        return hash(value) == object.__hash__(value)
+    except TypeError:
+        return False
 
 
 def _as_index_set(value: Any) -> set[Any]:
@@ -417,7 +446,7 @@ def _describe_value(
                 out[key] = _leaf_text(node) + suffix
             return
         keys = [_key_name(p[0][0]) for p in pairs]
-        out[key + "<tree>"] = _node_text(node, len(pairs), keys) + suffix
+        out[key + "<tree>"] = _node_text(node, len(pairs), keys, _aux_data(treedef)) + suffix
         for child_path, child in pairs:
             walk(key + jax.tree_util.keystr(child_path), child, "")
 
@@ -479,9 +508,12 @@ def _change_kind(key: str, before: str | None, after: str | None) -> str:
         return "structure"
     if key.startswith("context "):
         return "context"
+    by_keyword = before.endswith(KEYWORD) != after.endswith(KEYWORD)
     before, after = before.removesuffix(KEYWORD), after.removesuffix(KEYWORD)
+    if before == after and by_keyword:
+        return "keyword"  # the same value, passed by keyword on one side only
     if before == after or key.endswith("<tree>"):
-        return "structure"  # the same value passed by keyword on one side, or a changed pytree
+        return "structure"
     if before.startswith("Static(") or after.startswith("Static("):
         return "static"
     b, a = _ARRAY.match(before), _ARRAY.match(after)
