@@ -213,6 +213,26 @@ def test_the_aux_data_of_a_registered_class_is_named(guard: Guard) -> None:
     assert "(object 0x" in events[2]["evidence"][0]
 
 
+def test_a_new_static_object_that_prints_like_the_last_is_named(guard: Guard) -> None:
+    """functools.partial (and any object without value equality) is compared by identity: a new one
+    per call re-traces though it prints alike; the evidence says which object, not 'traced again'."""
+
+    @guard.jit(static_argnums=(0,))
+    def apply(f, x):
+        return f(x)
+
+    def drift(x, rate):
+        return x * rate
+
+    x = jnp.ones(2)
+    for _ in range(2):
+        apply(partial(drift, rate=0.5), x)
+    [event] = guard.retraces()
+    assert event["kind"] == "static"
+    assert event["changes"][0]["param"] == "f"
+    assert "(object 0x" in event["evidence"][0]
+
+
 def test_weak_type_none_dict_keys_and_dtype_flips_are_named(guard: Guard) -> None:
     @guard.jit
     def f(state, opts, scale):

@@ -307,9 +307,16 @@ def _evidence_dict(ev: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _changed_params(event: dict[str, Any]) -> set[str]:
-    """The parameters whose value changed (not only how it was passed)."""
-    return {c.get("param", "") for c in event.get("changes") or [] if c.get("kind") != "keyword"}
+# Findings about one parameter passed two ways, at two calls of a jitted function or at one call
+# across iterations: whichever call runs second re-traces, and the finding may name either. Each is
+# proved by a change of its own kinds only.
+_EITHER_CALL = {
+    "RTL401": frozenset({"weak_type", "dtype"}),
+    "RTL402": frozenset({"dtype", "weak_type"}),
+    "RTL403": frozenset({"structure"}),
+    "RTL404": frozenset({"keyword"}),
+    "RTL405": frozenset({"context"}),
+}
 
 
 def matches(code: str, parameter: str | None, event: dict[str, Any]) -> bool:
@@ -319,14 +326,17 @@ def matches(code: str, parameter: str | None, event: dict[str, Any]) -> bool:
         return kind == "new-function"
     if code == "RTL302":
         return kind == "cache-cleared"
-    if code == "RTL404":
-        return any(
-            c.get("kind") == "keyword" and (not parameter or c.get("param") == parameter)
-            for c in event.get("changes") or []
-        )
-    if kind in ("new-function", "cache-cleared", "evicted", "keyword"):
+    if kind in ("new-function", "cache-cleared", "evicted"):
         return False
-    changed = _changed_params(event)
+    changes = event.get("changes") or []
+    proving = _EITHER_CALL.get(code)
+    # How a value was passed proves only RTL404; a new value, any other finding on it.
+    relevant = [
+        c for c in changes if (c.get("kind") in proving if proving else c.get("kind") != "keyword")
+    ]
+    if changes and not relevant:
+        return False  # it re-traced, but for a change of another kind
+    changed = {c.get("param", "") for c in relevant}
     if not parameter or not changed:
         return True
     root = parameter.split(".")[-1].split("[")[0]
@@ -392,11 +402,6 @@ def _unhashable(f: PlannedFinding, obs: Observations) -> list[dict[str, Any]]:
                 out.append(error)
                 break
     return out
-
-
-# Findings about two calls of one jitted function: whichever runs second re-traces, and the finding
-# may name either.
-_EITHER_CALL = frozenset({"RTL404"})
 
 
 def evaluate(plan: Plan, obs: Observations, run: RunInfo) -> ConfirmReport:

@@ -328,7 +328,7 @@ def _node_text(node: Any, children: int, keys: list[Any], aux: Any = None) -> st
         return f"{type(node).__name__} of {children}"
     if aux is None:
         return type(node).__name__
-    return f"{type(node).__name__}[{_aux_text(aux)}]"
+    return f"{type(node).__name__}[{_value_text(aux)}]"
 
 
 def _aux_data(treedef: Any) -> Any:
@@ -338,12 +338,14 @@ def _aux_data(treedef: Any) -> Any:
         return None
 
 
-def _aux_text(aux: Any) -> str:
-    """Aux data in words; where it holds an object compared by identity, which object: two jit
-    wrappers of one function print alike, but are two cache keys."""
-    parts = aux if isinstance(aux, (tuple, list)) else (aux,)
+def _value_text(value: Any) -> str:
+    """A value JAX compares by equality (a static argument, aux data) in words; where it holds an
+    object compared by identity, which object: two jit wrappers of one function, two partials or
+    two configs that never compare equal may print alike, but are two cache keys."""
+    parts = value if isinstance(value, (tuple, list)) else (value,)
+    text = _short(value)
     ids = [f"{id(part):#x}" for part in parts if _by_identity(part)]
-    text = _short(aux)
+    ids = [i for i in ids if i not in text]
     return f"{text} (object {', '.join(ids)})" if ids else text
 
 
@@ -441,7 +443,7 @@ def _describe_value(
         if treedef.num_nodes == 1 and treedef.num_leaves == 1 and not pairs[0][0]:
             budget[0] -= 1
             if non_arrays_static and not _is_array(node):
-                out[key] = f"Static(val={_short(node)})" + suffix
+                out[key] = f"Static(val={_value_text(node)})" + suffix
             else:
                 out[key] = _leaf_text(node) + suffix
             return
@@ -467,14 +469,14 @@ def describe_call(info: CallInfo, args: tuple[Any, ...], kwargs: dict[str, Any])
     for i, value in enumerate(args):
         name = info.name_of(i)
         if info.is_static(i, name, len(args)):
-            out[name] = f"Static(val={_short(value)})"
+            out[name] = f"Static(val={_value_text(value)})"
         else:
             _describe_value(out, name, value, info.non_arrays_static, "")
     for name, value in kwargs.items():
         index = info.params.index(name) if name in info.params else None
         # Passing a parameter by keyword instead of by position is a different cache key too.
         if info.is_static(index, name, len(args)):
-            out[name] = f"Static(val={_short(value)}){KEYWORD}"
+            out[name] = f"Static(val={_value_text(value)}){KEYWORD}"
         else:
             _describe_value(out, name, value, info.non_arrays_static, KEYWORD)
     return out
