@@ -202,3 +202,57 @@ def test_the_committed_results_cover_every_program_and_add_up() -> None:
     alarms = sum(rows[i] == bench.FALSE_ALARM for i in negatives)
     assert f"no false alarm: {found} / {len(positives)} (" in text
     assert f"negatives with a false alarm: {alarms} / {len(negatives)}" in text
+
+
+# --------------------------------------------------------------------------------------------------
+# The dynamic mode on the programs (confirm.py)
+
+
+def _load_confirm():
+    sys.path.insert(0, str(BENCH))  # confirm.py imports run.py as its sibling
+    spec = importlib.util.spec_from_file_location("accuracy_confirm", BENCH / "confirm.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+confirm = _load_confirm()
+
+
+@pytest.mark.parametrize(
+    ("seen", "outcome"),
+    [
+        ([("main.py", 30, "RTL103", "confirmed")], confirm.CONFIRMED),
+        ([("main.py", 30, "RTL103", "not re-traced"), ("a.py", 2, "RTL901", "unpredicted")],
+         confirm.UNPROVED),
+        ([("a.py", 2, "RTL901", "unpredicted")], confirm.SEEN),
+        ([("main.py", 9, "RTL201", "confirmed")], confirm.SEEN),
+        ([("main.py", 9, "RTL201", "not reached")], confirm.UNSEEN),
+        ([], confirm.UNSEEN),
+    ],
+)  # fmt: skip
+def test_confirm_outcomes_of_a_positive(seen, outcome) -> None:
+    case = confirm.run.Case(**{**POSITIVE.__dict__, "markers": frozenset(
+        confirm.run.Marker(*m) for m in [("data.py", 12, "RTL103"), ("main.py", 30, "RTL103")]
+    )})  # fmt: skip
+    assert confirm.classify(case, [confirm.Seen(*s) for s in seen]) == outcome
+
+
+def test_confirm_outcomes_of_a_negative() -> None:
+    case = confirm.run.Case(**NEGATIVE.__dict__)
+    assert (
+        confirm.classify(case, [confirm.Seen("m.py", 3, "RTL105", "not re-traced")])
+        == confirm.QUIET
+    )
+    alarm = [confirm.Seen("m.py", 3, "RTL901", "unpredicted", 1)]
+    assert confirm.classify(case, alarm) == confirm.ALARM
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the program runs under jax")
+def test_confirm_sees_the_re_trace_of_a_program() -> None:
+    [case] = confirm.run.load_cases(BENCH / "programs", ["antenna_array_field_shape"])
+    [outcome] = confirm.confirm_all([case], confirm.run.default_retracelint(), 1, 120)
+    assert outcome.error is None
+    assert outcome.outcome in (confirm.CONFIRMED, confirm.SEEN), outcome
+    assert all(not Path(s.path).is_absolute() for s in outcome.seen)
