@@ -1,11 +1,12 @@
 """Re-run retracelint on a held-out user-code sample and compare with the committed verdicts.
 
 Usage:
-  python benchmarks/precision/heldout_user.py [--sample user|user2] [--root DIR] [--verdicts FILE]
+  python benchmarks/precision/heldout_user.py [--sample user|user2|user3] [--root DIR] [--verdicts FILE]
 
-Two samples exist: ``user`` (``HELDOUT_USER.md``, verdicts in ``VERDICTS`` below, files under
-``.heldout_user``) and ``user2`` (``HELDOUT_USER2.md``, verdicts in ``heldout_user2_verdicts.json``
-next to this script, files under ``.heldout_user2``). ``--root`` and ``--verdicts`` (a JSON list of
+Three samples exist: ``user`` (``HELDOUT_USER.md``, verdicts in ``VERDICTS`` below, files under
+``.heldout_user``), ``user2`` and ``user3`` (``HELDOUT_USER2.md`` and ``HELDOUT_USER3.md``, verdicts
+in ``heldout_user2_verdicts.json`` and ``heldout_user3_verdicts.json`` next to this script, files
+under ``.heldout_user2`` and ``.heldout_user3``). ``--root`` and ``--verdicts`` (a JSON list of
 objects with the keys of ``VERDICTS``) override the sample's defaults.
 The samples themselves are not committed (third-party code): each report lists every file with
 its repository and commit, and the files are expected verbatim under
@@ -175,6 +176,11 @@ SAMPLES = {
         REPO_ROOT / ".heldout_user2",
         Path(__file__).resolve().parent / "heldout_user2_verdicts.json",
         "HELDOUT_USER2.md",
+    ),
+    "user3": (
+        REPO_ROOT / ".heldout_user3",
+        Path(__file__).resolve().parent / "heldout_user3_verdicts.json",
+        "HELDOUT_USER3.md",
     ),
 }
 
