@@ -282,3 +282,17 @@ def test_the_item_of_a_carried_tuple_that_comes_back_strong_is_named() -> None:
         " rebalance() returns it"
     )
     assert all(f.severity == "warning" for f in found)
+
+
+def test_a_carried_scalar_a_branch_in_the_loop_makes_an_array() -> None:
+    """multinerf's loss threshold (tests/fixtures/carried_through_branches, proved by JAX): a Python
+    float before the loop that a branch in it rebinds to an array traces the step twice, whatever
+    the branch's condition; an array from the start, a branch that gives a Python float again, and
+    a name set anew before each call say nothing."""
+    found = _run(Path(__file__).parent / "fixtures" / "carried_through_branches")
+    assert _where(found) == [("train.py", 7, "RTL401")]
+    assert found[0].message.startswith(
+        "loss_threshold starts as a weakly typed scalar and a branch in the loop makes it a strongly"
+        " typed array after every iteration of the loop at line 8, so jitted 'train_step' re-traces"
+    )
+    assert found[0].severity == "warning"

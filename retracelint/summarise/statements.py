@@ -377,7 +377,7 @@ class Statements(PassState):
             merged = _joined(merged, env)
         self.env = merged
         self.defs = {k: v for defs in made for k, v in defs.items()}
-        if condition is not None and condition.vsrc:
+        if condition is not None and (condition.vsrc or self.loops):
             self.note_branch_flips(results, made, made_before, condition.vsrc)
 
     def note_branch_flips(
@@ -390,7 +390,9 @@ class Statements(PassState):
         """A name that one branch binds to one kind of value and another to another kind (a Python
         float here, an array there, a dict that gains a key), under a condition that changes between
         executions, passes two signatures to a jitted function: the finding goes where the odd
-        branch's value is made."""
+        branch's value is made. So does one a loop carries into the branch (``thr = 1.0`` before
+        the loop, ``if robust: thr = jnp.mean(...)`` in it), whatever the condition: the iteration
+        after the branch rebinds it passes the other kind."""
         first_env, others = results[0], results[1:]
         # Most names no branch rebinds: the same value object in each, nothing to compare.
         changed = {
@@ -421,7 +423,20 @@ class Statements(PassState):
                 if node is None:
                     continue
                 said = f"{name} is {{start}} in one branch and {{then}} in another"
-                taint = Taint(code, said.format(start=first, then=then), self.loc(node), when)
+                # The branch that leaves the name as it was, holding what the last iteration left.
+                kept = [
+                    made[i].get(name) is made_before.get(name) and CarrySrc(name) in v.vsrc
+                    for i, v in ((0, values[0]), (other, value))
+                ]
+                if self.loops and any(kept) and not all(kept):
+                    sources = when | {LoopSrc(self.loops[-1])}
+                    start, changed = ("{start}", "{then}") if kept[0] else ("{then}", "{start}")
+                    said = f"{name} starts as {start} and a branch in the loop makes it {changed}"
+                elif when:
+                    sources = when
+                else:
+                    continue
+                taint = Taint(code, said.format(start=first, then=then), self.loc(node), sources)
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
                 self.note_key_flip(taint, values[0], value, said)
                 break
