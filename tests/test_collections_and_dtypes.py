@@ -296,3 +296,19 @@ def test_a_carried_scalar_a_branch_in_the_loop_makes_an_array() -> None:
         " typed array after every iteration of the loop at line 8, so jitted 'train_step' re-traces"
     )
     assert found[0].severity == "warning"
+
+
+def test_a_list_comprehension_over_a_range_whose_bound_changes() -> None:
+    """tests/fixtures/list_lengths_from_ranges, proved by JAX: a helper's list of keys one per step
+    of a horizon that grows, and rows stacked from such a list, change size per epoch; lists as long
+    as a module constant or a fixed array, and rows padded to a maximum count, do not."""
+    found = _run(Path(__file__).parent / "fixtures" / "list_lengths_from_ranges")
+    assert _where(found) == [("rollout.py", 19, "RTL105"), ("train.py", 21, "RTL105")]
+    keys, rows = (f.message for f in found)
+    assert keys.startswith(
+        "[jax.random.fold_in(key, t) for t in range(horizon)] changes shape every iteration of the"
+        " loop at "
+    )
+    assert "train.py:10, so jitted 'rollout_loss' re-traces for each new size" in keys
+    assert "jitted 'stacked_loss' re-traces for each new size" in rows
+    assert all(f.severity == "error" for f in found)

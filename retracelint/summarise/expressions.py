@@ -37,6 +37,7 @@ from retracelint.summarise.syntax import (
     _DISPLAYS,
     _OBJECT_VALUE,
     _SAME_VALUE,
+    _clip,
     _dotted,
     _is_constant_data,
     _same_items,
@@ -455,13 +456,20 @@ class Expressions(PassState):
             for d in v.deps
             if isinstance(d, RetDep) and not d.each and d.elem is None
         }
-        return Value(
+        value = Value(
             ty=ty,
             vsrc=frozenset().union(*(v.vsrc for v in sources)),
             shape=frozenset(shape),
             deps=frozenset(deps),
             dims=dims,
         )
+        counted = self.range_length(node.generators[0].iter) if len(node.generators) == 1 else None
+        if ty != LIST or filtered or counted is None:
+            return value
+        # One item per number of a range: a list as long as the range, made anew at each new length
+        # when the bound changes (`[fold_in(key, t) for t in range(n)]`), as `jnp.zeros(n)` is.
+        made = Taint("RTL105", _clip(text(node)), self.loc(node), EMPTY, 0)
+        return self.with_length(value, 0, counted, frozenset(dict(counted.atoms)), made)
 
     e_SetComp = e_ListComp
 
@@ -676,6 +684,24 @@ class Expressions(PassState):
 
     def length(self, poly: Poly, atoms: Atoms) -> Length:
         return Length.of(poly, self.atom_sources(poly, atoms))
+
+    def range_length(self, node: ast.expr) -> Length | None:
+        """How many numbers ``range(...)`` gives, when its step is 1; None for anything else."""
+        if (
+            not isinstance(node, ast.Call)
+            or self.mod.canonical(_dotted(node.func) or "") != "range"
+        ):
+            return None
+        if node.keywords or not 1 <= len(node.args) <= 3:
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if len(node.args) == 3 and _constant(_poly(node.args[2], {}, self.defs)) != 1:
+            return None
+        atoms: Atoms = {}
+        start = node.args[0] if len(node.args) > 1 else None
+        stop = node.args[1] if len(node.args) > 1 else node.args[0]
+        return self.length(_add(self.poly(stop, atoms), self.poly(start, atoms), -1), atoms)
 
     def with_length(
         self,

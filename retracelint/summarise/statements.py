@@ -31,13 +31,11 @@ from retracelint.summarise.loops import (
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
-    _constant,
     _iterations,
     _length_atom,
     _length_read,
     _mul,
     _per_iteration,
-    _poly,
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
@@ -629,21 +627,8 @@ class Statements(PassState):
         call = node.iter
         name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
         atoms: Atoms = {}
-        if name == "range" and isinstance(call, ast.Call):
-            if call.keywords or not 1 <= len(call.args) <= 3:
-                return None
-            if any(isinstance(a, ast.Starred) for a in call.args):
-                return None
-            start = call.args[0] if len(call.args) > 1 else None
-            stop = call.args[1] if len(call.args) > 1 else call.args[0]
-            count = _add(
-                self.poly(stop, atoms),
-                self.poly(start, atoms),
-                -1,
-            )
-            if len(call.args) == 3 and _constant(_poly(call.args[2], {}, self.defs)) != 1:
-                return None
-            return self.length(count, atoms)
+        if name == "range":
+            return self.range_length(call)
         walked = call.args[0] if name == "enumerate" and isinstance(call, ast.Call) else call
         if isinstance(walked, ast.Name | ast.Attribute) and name in ("", "enumerate"):
             return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
