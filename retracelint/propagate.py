@@ -32,12 +32,14 @@ from retracelint.values import (
     ITEM,
     KIND,
     REBIND,
+    RNG,
     UNKNOWN,
     UNKNOWN_VALUE,
     UNSURE,
     CallSrc,
     ChoiceSrc,
     Dep,
+    DrawSrc,
     FieldDep,
     FieldSrc,
     ItemSrc,
@@ -99,6 +101,7 @@ class Propagation(ObjectModel):
     )
     _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
     _settled: dict[tuple[str, str], Arg | None] = field(default_factory=dict)
+    _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
@@ -304,6 +307,13 @@ class Propagation(ObjectModel):
                         out |= returned_sources(passed, src.axis, shape=True)
                 elif isinstance(src, CallSrc):
                     out |= context
+                elif isinstance(src, DrawSrc):
+                    # Drawn anew per call, from the generator this call passes (or its callers do).
+                    passed = arg(src.name)
+                    if passed.param is not None:
+                        out.add(DrawSrc(passed.param, call.loops[-1] if call.loops else None))
+                    elif passed.ty == RNG:
+                        out |= context
                 elif isinstance(src, ItemSrc):
                     out.add(item or src)  # per item yielded here, or per element still
                 elif isinstance(src, ResizeSrc):
@@ -467,6 +477,13 @@ class Propagation(ObjectModel):
                 for cause in self.field_causes(fn, src.made, asked, loops, depth):
                     if not src.shape or src.sees(cause.taint):
                         yield cause
+            elif isinstance(src, DrawSrc) and self.generator_passed(fn, src.name, depth):
+                if src.loop in loops and self._repeats(fn, src.loop):  # type: ignore[operator]
+                    yield Cause(None, self.loop_driver(fn, src.loop))  # type: ignore[arg-type]
+                    continue
+                driver = self.repeated(fn.qualname)
+                if driver is not None:
+                    yield Cause(None, driver)
             elif isinstance(src, CallSrc):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
@@ -479,6 +496,28 @@ class Propagation(ObjectModel):
                 and self.fields_differ(src.fields)
             ):
                 yield Cause(None, self.loop_driver(fn, src.loop))
+
+    def generator_passed(self, fn: FunctionSummary, param: str, depth: int) -> bool:
+        """Whether a caller of ``fn`` passes a NumPy random generator for ``param`` (or passes on
+        one its own callers pass)."""
+        key = (fn.qualname, param)
+        known = self._generators.get(key)
+        if known is not None:
+            return known
+        self._generators[key] = False  # reached again while answering itself: no more than that
+        found = depth <= _MAX_DEPTH and any(
+            passed is not None
+            and (
+                self.resolve(caller, passed.value).ty == RNG
+                or (
+                    passed.value.param is not None
+                    and self.generator_passed(caller, passed.value.param, depth + 1)
+                )
+            )
+            for caller, _, passed, _, _ in self.calls_of(fn, param)
+        )
+        self._generators[key] = found
+        return found
 
     def param_causes(self, fn: FunctionSummary, param: str, kind: str, depth: int) -> list[Cause]:
         """Causes found at the callers of ``fn`` for the argument they pass as ``param``."""

@@ -115,6 +115,16 @@ class ChoiceSrc:
 
 
 @dataclass(frozen=True)
+class DrawSrc:
+    """A draw from what is passed for parameter ``name`` (``n = rng.poisson(3.0)``): when the
+    callers pass a NumPy random generator, a new value per iteration of loop ``loop`` of the function
+    (per call of it, when None or seen from its callers)."""
+
+    name: str
+    loop: int | None = None
+
+
+@dataclass(frozen=True)
 class ResizeSrc:
     """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
     ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
@@ -159,6 +169,7 @@ Src = (
     | FieldSrc
     | RetSrc
     | ChoiceSrc
+    | DrawSrc
 )
 
 

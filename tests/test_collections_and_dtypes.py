@@ -312,3 +312,14 @@ def test_a_list_comprehension_over_a_range_whose_bound_changes() -> None:
     assert "train.py:10, so jitted 'rollout_loss' re-traces for each new size" in keys
     assert "jitted 'stacked_loss' re-traces for each new size" in rows
     assert all(f.severity == "error" for f in found)
+
+
+def test_a_count_drawn_from_a_generator_the_caller_passes() -> None:
+    """tests/fixtures/draws_from_a_passed_generator, proved by JAX: a helper given the simulation's
+    NumPy generator draws a new hit count per event, and the list it makes is a new pytree each
+    time; padded to a maximum, or counted by an object that is no generator, nothing changes."""
+    found = _run(Path(__file__).parent / "fixtures" / "draws_from_a_passed_generator")
+    assert _where(found) == [("events.py", 9, "RTL105")]
+    assert "jitted 'energy' re-traces for each new size" in found[0].message
+    assert "loop: for _ in range(events)" in found[0].message
+    assert found[0].severity == "error"

@@ -97,6 +97,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     Dep,
     Dims,
+    DrawSrc,
     ItemSrc,
     Made,
     RetDep,
@@ -295,6 +296,10 @@ class Calls(PassState):
             vsrc = _args_vsrc(args, kwargs)
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
+                if method in _NUMPY_RANDOM and receiver.param is not None:
+                    # A draw, if the callers pass a NumPy generator (`def sample(rng)`): new each
+                    # time it runs.
+                    vsrc |= {DrawSrc(receiver.param, self.loops[-1] if self.loops else None)}
             # What the call returns may be an object whose attributes are read later.
             objs = frozenset({Made(at)}) if ty in _MAY_BE_OBJECT and at else EMPTY
             return Value(
