@@ -806,7 +806,8 @@ def _origin_flip(
     strong: tuple[WeakOrigin, _JitArg],
 ) -> Finding:
     (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
-    what = f"'{param}.{leaf}'" if leaf else f"'{param}'"
+    part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
+    what = f"'{param}{part}'"
     here = f"the default of '{made.default}'" if made.default is not None else "what is made here"
     text = _sentence(
         f"{what} is weakly typed from {here} when passed at {_where(arg.location)}, but strongly"

@@ -107,6 +107,7 @@ from retracelint.values import (
     collected,
     combine,
     dtype_kind,
+    entry,
     kind_sources,
     objects_of,
     shape_sources,
@@ -762,7 +763,12 @@ class Calls(PassState):
                 ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None, dims=Dims((count,))
             )
         if canon in ("dict",):
-            return combine([*args, *kwargs.values()], ty=DICT)
+            # `dict(defaults, lr=lr)`: the items known of the copied dict, those given by keyword.
+            copied = args[0].fields if len(args) == 1 else ()
+            items = {name: v for name, v in copied if name.startswith("[")}
+            items.update((entry(k), v) for k, v in kwargs.items() if k is not None)
+            value = combine([*args, *kwargs.values()], ty=DICT)
+            return value.with_(fields=tuple(sorted(items.items()))) if items else value
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
         if canon in ("next", "min", "max") and self.from_table(node):

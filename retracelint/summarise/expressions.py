@@ -98,6 +98,7 @@ from retracelint.values import (
     followed,
     join,
     picked,
+    placed,
     returned_sources,
     rows_of,
     shape_sources,
@@ -381,20 +382,25 @@ class Expressions(PassState):
         ):
             return Value(ty=DICT)
         values = [self.expr(k) for k in node.keys if k is not None]
-        items = [self.expr(v) for v in node.values]
+        # A number written as an item decides that leaf's weak type here (`{"scale": 1.0}`).
+        items = [
+            placed(self.expr(v), self.loc(v)) if isinstance(v, ast.Constant) else self.expr(v)
+            for v in node.values
+        ]
         literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
         keys = tuple(sorted(k.value for k in node.keys)) if literal else None  # type: ignore[union-attr]
         refs: frozenset = EMPTY
+        entries: dict[str, Value] = {}
         for key, item in zip(node.keys, items, strict=True):
             if key is None:  # **other may replace any key before it
                 refs = EMPTY
             elif isinstance(key, ast.Constant):
                 refs = funcrefs.stored(refs, (repr(key.value),), item.refs)
-        entries = (
-            dict(zip((entry(k.value) for k in node.keys), items, strict=True))  # type: ignore[union-attr]
-            if literal
-            else {}
-        )
+            if not isinstance(key, ast.Constant):
+                entries = {}  # a key not known may be any before it
+            elif isinstance(key.value, str):
+                # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
+                entries[entry(key.value)] = item
         return combine(values + items, ty=DICT).with_(
             keys=keys, callables=refs, fields=tuple(sorted(entries.items()))
         )

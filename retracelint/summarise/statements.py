@@ -954,7 +954,10 @@ class Statements(PassState):
             if literal and current.keys is not None
             else None
         )
-        stored = with_field(current, entry(key.value), value) if keys else current.with_(fields=())  # type: ignore[union-attr]
+        # A literal key holds what is stored there, whether or not the other keys are known.
+        stored = (
+            with_field(current, entry(key.value), value) if literal else current.with_(fields=())
+        )  # type: ignore[union-attr]
         self.env[name] = stored
         if keys != current.keys:
             self.env[name] = stored.with_(keys=keys)
