@@ -27,6 +27,7 @@ from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
+    DICT,
     EMPTY,
     FOLLOWS,
     ITEM,
@@ -58,6 +59,7 @@ from retracelint.values import (
     Taint,
     Value,
     axis_sources,
+    combine,
     entry,
     followed,
     join,
@@ -755,7 +757,16 @@ def _passed_for(
             return receiver
         return call.receiver.value if call.receiver is not None else None
     found = bind_arg(call, callee.params, 1 if bound else 0, name)
-    return found.value if found is not None else None
+    if found is not None:
+        return found.value
+    if call.star or not any(p.name == name and p.kind == "kwarg" for p in callee.params):
+        return None
+    # `**overrides`: a dict of the keywords no other parameter takes.
+    named = {p.name for p in callee.params}
+    rest = [(key, arg.value) for key, arg in call.kwargs if key not in named]
+    return combine([v for _, v in rest], ty=DICT).with_(
+        fields=tuple(sorted((entry(key), v) for key, v in rest))
+    )
 
 
 def _merge_shape(value: Value, extra: Value) -> Value:
@@ -777,6 +788,9 @@ def _merge_shape(value: Value, extra: Value) -> Value:
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
+    if not value.fields and merged.ty == DICT:
+        # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
+        merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))
     return merged
 
 

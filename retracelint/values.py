@@ -690,6 +690,23 @@ def entry(key: str) -> str:
     return f"[{key!r}]"
 
 
+# Where a dict keeps what its function's ``**kwargs`` parameter holds (``out.update(overrides)``,
+# ``{**params, **overrides}``): the keywords each call passes, once substituted (``items_of``).
+SPREAD = "[**]"
+
+
+def items_of(value: Value) -> dict[str, Value]:
+    """The items known of a dict at literal keys (by ``entry``), the keywords spread into it from a
+    ``**kwargs`` parameter included; a key both written and spread is not known (the order they were
+    set in is not kept)."""
+    items = {name: v for name, v in value.fields if name.startswith("[") and name != SPREAD}
+    spread = next((v for name, v in value.fields if name == SPREAD), None)
+    for name, item in items_of(spread).items() if spread is not None else ():
+        if items.pop(name, None) is None:
+            items[name] = item
+    return items
+
+
 def with_field(base: Value, attr: str, value: Value) -> Value:
     """``base`` once ``base.attr = value`` has run."""
     kept = tuple((name, v) for name, v in base.fields if name != attr)

@@ -30,6 +30,7 @@ from retracelint.values import (
     WEAK,
     ParamDep,
     Value,
+    items_of,
     weak_class,
 )
 
@@ -73,8 +74,7 @@ class WeakKinds:
             # `DEFAULTS = {"scale": 1.0}` passed as it is.
             items = {
                 name: self.of(fn, replace(arg, value=item, text=f"{arg.text}{name}"), 0)
-                for name, item in value.fields
-                if name.startswith("[")
+                for name, item in items_of(value).items()
             }
             return {name: found for name, found in items.items() if found}
         classes = prop.classes_of_value(fn, value)

@@ -328,11 +328,17 @@ def test_a_count_drawn_from_a_generator_the_caller_passes() -> None:
 def test_a_dict_item_weak_in_the_defaults_and_strong_where_overridden() -> None:
     """tests/fixtures/dict_items_weak_and_strong, proved by JAX: a module's dict of Python floats
     passed as it is, and a copy of it with one item replaced by a float32 array (a `**` display, a
-    `dict()` copy given the item), trace twice; reported at the float. Defaults that are arrays
-    already, and an override that is a Python float, trace once."""
+    `dict()` copy given the item, a helper's copy updated with its `**changes`), trace twice;
+    reported at the float. Defaults that are arrays already, and an override that is a Python float
+    (through a helper's `{**base, **changes}` too), trace once."""
     found = _run(Path(__file__).parent / "fixtures" / "dict_items_weak_and_strong")
-    assert _where(found) == [("defaults.py", 4, "RTL401"), ("defaults.py", 5, "RTL401")]
-    lifetime, gain = (f.message for f in found)
+    assert _where(found) == [
+        ("defaults.py", 4, "RTL401"),
+        ("defaults.py", 5, "RTL401"),
+        ("defaults.py", 8, "RTL401"),
+    ]
+    lifetime, gain, damping = (f.message for f in found)
+    assert damping.startswith("'solver['damping']' is weakly typed from what is made here")
     assert lifetime.startswith("'params['tau_n_fac']' is weakly typed from what is made here")
     assert "jitted 'predict' traces and compiles twice" in lifetime
     assert gain.startswith("'detector['gain']' is weakly typed from what is made here")

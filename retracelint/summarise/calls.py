@@ -108,6 +108,7 @@ from retracelint.values import (
     combine,
     dtype_kind,
     entry,
+    items_of,
     kind_sources,
     objects_of,
     shape_sources,
@@ -764,9 +765,7 @@ class Calls(PassState):
             )
         if canon in ("dict",):
             # `dict(defaults, lr=lr)`: the items known of the copied dict, those given by keyword.
-            copied = args[0].fields if len(args) == 1 else ()
-            items = {name: v for name, v in copied if name.startswith("[")}
-            items.update((entry(k), v) for k, v in kwargs.items() if k is not None)
+            items = self.merged_items({}, node, args, kwargs)
             value = combine([*args, *kwargs.values()], ty=DICT)
             return value.with_(fields=tuple(sorted(items.items()))) if items else value
         if canon in ("set", "frozenset"):
@@ -941,7 +940,31 @@ class Calls(PassState):
             return _element(receiver)
         if method == "update" and isinstance(func.value, ast.Name) and func.value.id in self.env:
             self.update_items(func.value.id, args, kwargs)
+            current = self.env[func.value.id]
+            kept = {n: v for n, v in current.fields if not n.startswith("[")}
+            items = self.merged_items(items_of(current), node, args, kwargs)
+            self.env[func.value.id] = current.with_(fields=(*kept.items(), *sorted(items.items())))
         return None
+
+    def merged_items(
+        self,
+        items: dict[str, Value],
+        node: ast.Call,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> dict[str, Value]:
+        """The items of a dict known at literal keys (``items``) once ``dict(...)`` or
+        ``.update(...)`` gives it a mapping, ``**`` mappings and keywords, in that order."""
+        if len(args) == 1:
+            items = self.spread_into(items, args[0])
+        elif args:
+            return {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                items = self.spread_into(items, self.quiet(keyword.value))
+            else:
+                items[entry(keyword.arg)] = kwargs[keyword.arg]
+        return items
 
     def update_items(self, name: str, args: list[Value], kwargs: dict[str | None, Value]) -> None:
         """``d.update({"k": f}, j=g)``: from here on, those items of ``d`` are those functions."""

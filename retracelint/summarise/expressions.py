@@ -68,6 +68,7 @@ from retracelint.values import (
     PARTIAL,
     SCALARS,
     SET,
+    SPREAD,
     STR,
     TRANSFORM,
     TUPLE,
@@ -394,16 +395,29 @@ class Expressions(PassState):
         for key, item in zip(node.keys, items, strict=True):
             if key is None:  # **other may replace any key before it
                 refs = EMPTY
+                entries = self.spread_into(entries, item)
             elif isinstance(key, ast.Constant):
                 refs = funcrefs.stored(refs, (repr(key.value),), item.refs)
-            if not isinstance(key, ast.Constant):
+            if key is not None and not isinstance(key, ast.Constant):
                 entries = {}  # a key not known may be any before it
-            elif isinstance(key.value, str):
+            elif key is not None and isinstance(key.value, str):
                 # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
                 entries[entry(key.value)] = item
         return combine(values + items, ty=DICT).with_(
             keys=keys, callables=refs, fields=tuple(sorted(entries.items()))
         )
+
+    def spread_into(self, entries: dict[str, Value], value: Value) -> dict[str, Value]:
+        """The items of a dict known at literal keys (``entries``) once ``**value`` is spread over
+        them: the function's own ``**kwargs`` parameter brings what each call passes (``SPREAD``);
+        another dict its known items, over the earlier ones only when all its keys are known."""
+        name = value.param
+        if name is not None and any(p.name == name and p.kind == "kwarg" for p in self.fn.params):
+            return {**entries, SPREAD: value}
+        known = {n: v for n, v in value.fields if n.startswith("[")}
+        if value.ty != DICT or value.keys is None:
+            return known
+        return {**entries, **{entry(k): known.get(entry(k), UNKNOWN_VALUE) for k in value.keys}}
 
     def e_ListComp(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
