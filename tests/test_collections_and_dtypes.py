@@ -343,3 +343,14 @@ def test_a_dict_item_weak_in_the_defaults_and_strong_where_overridden() -> None:
     assert "jitted 'predict' traces and compiles twice" in lifetime
     assert gain.startswith("'detector['gain']' is weakly typed from what is made here")
     assert all(f.severity == "warning" for f in found)
+
+
+def test_a_list_appended_to_under_a_test_of_the_data() -> None:
+    """tests/fixtures/lists_filled_under_a_test, proved by JAX: the tracks that pass a cut, kept in
+    a list one append at a time, are as many as the data says, a new length per event; topped up to
+    a fixed length, or every track kept, one length."""
+    found = _run(Path(__file__).parent / "fixtures" / "lists_filled_under_a_test")
+    assert _where(found) == [("cuts.py", 10, "RTL102")]
+    assert found[0].message.startswith("kept.append(tracks[t]) grows every iteration of the loop")
+    assert "jitted 'energy' re-traces for each new length" in found[0].message
+    assert found[0].severity == "error"

@@ -356,6 +356,8 @@ class Statements(PassState):
         made_before = self.defs
         results = []
         made: list[dict[str, ast.AST]] = []
+        if condition is not None:
+            self.guards.append((len(self.loops), condition.vsrc))
         for i, block in enumerate(blocks):
             self.env = dict(before)
             self.defs = dict(made_before)
@@ -370,6 +372,8 @@ class Statements(PassState):
             self.unset = outer
             results.append(self.env)
             made.append(self.defs)
+        if condition is not None:
+            self.guards.pop()
         merged = results[0]
         for env in results[1:]:
             merged = _joined(merged, env)
@@ -1020,7 +1024,11 @@ class Statements(PassState):
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
         # A list's own length is its axis 0; where an array grows depends on the join.
         axis = 0 if value.ty in (LIST, TUPLE) else None
-        sources = frozenset({LoopSrc(self.loops[-1])})
+        # Under an if in the loop, by as many items as pass the test: as the data it reads says,
+        # whatever the trip count (the statement form of a filtering comprehension).
+        depth = len(self.loops)
+        tested = frozenset().union(*(when for at, when in self.guards if at == depth))
+        sources = frozenset({LoopSrc(self.loops[-1])}) | tested
         taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
         return value.with_(shape=value.shape | {taint}, items=(), dims=None)
 
