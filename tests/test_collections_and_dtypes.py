@@ -354,3 +354,20 @@ def test_a_list_appended_to_under_a_test_of_the_data() -> None:
     assert found[0].message.startswith("kept.append(tracks[t]) grows every iteration of the loop")
     assert "jitted 'energy' re-traces for each new length" in found[0].message
     assert found[0].severity == "error"
+
+
+def test_a_static_object_whose_float_fields_change() -> None:
+    """tests/fixtures/static_options_float_fields, proved by JAX: frozen options built per tolerance
+    are a float static value that changes (RTL202, the fields named), per step budget an int one
+    (RTL201); one options object for every call says nothing."""
+    found = _run(Path(__file__).parent / "fixtures" / "static_options_float_fields")
+    assert _where(found) == [("main.py", 9, "RTL202"), ("main.py", 15, "RTL201")]
+    tolerance, budget = (f.message for f in found)
+    assert "changes every iteration of the loop at line 9 in its float fields (rtol, atol)" in (
+        tolerance
+    )
+    assert tolerance.endswith(
+        "pass the float fields that change as traced arguments (jnp.asarray(tol)), and build the"
+        " object once, outside the loop"
+    )
+    assert "float fields" not in budget
