@@ -108,7 +108,6 @@ from retracelint.values import (
     combine,
     dtype_kind,
     entry,
-    items_of,
     kind_sources,
     objects_of,
     shape_sources,
@@ -942,7 +941,8 @@ class Calls(PassState):
             self.update_items(func.value.id, args, kwargs)
             current = self.env[func.value.id]
             kept = {n: v for n, v in current.fields if not n.startswith("[")}
-            items = self.merged_items(items_of(current), node, args, kwargs)
+            known = {n: v for n, v in current.fields if n.startswith("[")}
+            items = self.merged_items(known, node, args, kwargs)
             self.env[func.value.id] = current.with_(fields=(*kept.items(), *sorted(items.items())))
         return None
 

@@ -959,9 +959,8 @@ class Statements(PassState):
             else None
         )
         # A literal key holds what is stored there, whether or not the other keys are known.
-        stored = (
-            with_field(current, entry(key.value), value) if literal else current.with_(fields=())
-        )  # type: ignore[union-attr]
+        held = entry(key.value) if literal else None  # type: ignore[union-attr]
+        stored = with_field(current, held, value) if held else current.with_(fields=())
         self.env[name] = stored
         if keys != current.keys:
             self.env[name] = stored.with_(keys=keys)
