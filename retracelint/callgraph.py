@@ -1674,6 +1674,18 @@ class Project:
         imported = module.imports.get(name)
         return self.constant(imported, module, depth + 1) if imported is not None else None
 
+    def global_value(self, dotted: str, importer: ModuleSummary, depth: int = 0) -> Value | None:
+        """What a module-level name holds (``ModuleSummary.globals``: a display, a number), by its
+        qualified name as ``importer`` imports it, through the modules that import it in turn."""
+        found = self._module_of(dotted, importer) if depth <= _MAX_DEPTH else None
+        if found is None:
+            return None
+        module, name = found
+        if name in module.globals:
+            return module.globals[name]
+        imported = module.imports.get(name)
+        return self.global_value(imported, module, depth + 1) if imported is not None else None
+
     def _module_of(
         self, dotted: str, importer: ModuleSummary | None
     ) -> tuple[ModuleSummary, str] | None:

@@ -47,6 +47,7 @@ from retracelint.values import (
     UNKNOWN,
     WEAK,
     CallSrc,
+    Made,
     ParamDep,
     ParamSrc,
     RetDep,
@@ -324,9 +325,17 @@ def _static_value_findings(
         full_path = (*cause.path, *path)
         reported = origin
         when, loop = _when(cause.driver, reported.location)
+        floats = _float_fields(project, prop, caller, value) if is_object else []
         if value.ty in (FLOAT, FLOAT_LIKE):
             code = "RTL202"
             head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
+            details = [parameter, loop, _via(full_path), "nan never matches"]
+        elif floats:
+            code = "RTL202"
+            head = (
+                f"{passed} changes {when} in its float fields ({', '.join(floats)}), so {jitted}"
+                " re-traces for each new value"
+            )
             details = [parameter, loop, _via(full_path), "nan never matches"]
         else:
             code = "RTL201"
@@ -406,6 +415,8 @@ def _fix(code: str, is_field: bool, is_object: bool) -> str:
 _OBJECT_FIX = {
     "RTL201": "build the object once, outside the loop, or pass the fields that change as traced"
     " arguments",
+    "RTL202": "pass the float fields that change as traced arguments (jnp.asarray(tol)), and"
+    " build the object once, outside the loop",
     "RTL203": "make it hashable (@dataclass(frozen=True)) and build it once, or pass its fields as"
     " arguments",
     "RTL204": "make it hashable by value (@dataclass(frozen=True)) and build it once, or pass its"
@@ -439,6 +450,41 @@ def _finding(
         call_path=path,
         fix=fix,
     )
+
+
+def _float_fields(
+    project: Project, prop: Propagation, fn: FunctionSummary, value: Value
+) -> list[str]:
+    """The fields of an object whose constructor call is passed arguments that change, when each
+    of those is a float (passed as one, or a field whose default is one: `rtol: float = 1e-3`); none
+    otherwise."""
+    cls = _class_of(project, fn, value)
+    made = [obj for obj in value.objs if isinstance(obj, Made) and not obj.path]
+    site = project.call_at(made[0].at) if cls is not None and len(made) == 1 else None
+    if cls is None or site is None:
+        return []
+    maker = project.function(site[0])
+    call = maker.calls[site[1]]
+    keywords = dict(call.kwargs)
+    floats = []
+    for i, name in enumerate(project.init_fields(cls)):
+        arg = keywords.get(name) or (call.args[i] if i < len(call.args) else None)
+        if arg is None or next(prop.value_causes(maker, arg.value, call.loops), None) is None:
+            continue
+        default = next(
+            (
+                project.classes[k].field_defaults[name]
+                for k in project.mro(cls)
+                if name in project.classes[k].field_defaults
+            ),
+            None,
+        )
+        if arg.value.ty not in (FLOAT, FLOAT_LIKE) and (
+            default is None or default.value.ty != FLOAT
+        ):
+            return []
+        floats.append(name)
+    return floats
 
 
 def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None:
@@ -806,7 +852,8 @@ def _origin_flip(
     strong: tuple[WeakOrigin, _JitArg],
 ) -> Finding:
     (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
-    what = f"'{param}.{leaf}'" if leaf else f"'{param}'"
+    part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
+    what = f"'{param}{part}'"
     here = f"the default of '{made.default}'" if made.default is not None else "what is made here"
     text = _sentence(
         f"{what} is weakly typed from {here} when passed at {_where(arg.location)}, but strongly"

@@ -27,17 +27,20 @@ from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
+    DICT,
     EMPTY,
     FOLLOWS,
     ITEM,
     KIND,
     REBIND,
+    RNG,
     UNKNOWN,
     UNKNOWN_VALUE,
     UNSURE,
     CallSrc,
     ChoiceSrc,
     Dep,
+    DrawSrc,
     FieldDep,
     FieldSrc,
     ItemSrc,
@@ -56,6 +59,7 @@ from retracelint.values import (
     Taint,
     Value,
     axis_sources,
+    combine,
     entry,
     followed,
     join,
@@ -99,6 +103,7 @@ class Propagation(ObjectModel):
     )
     _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
     _settled: dict[tuple[str, str], Arg | None] = field(default_factory=dict)
+    _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
@@ -304,6 +309,13 @@ class Propagation(ObjectModel):
                         out |= returned_sources(passed, src.axis, shape=True)
                 elif isinstance(src, CallSrc):
                     out |= context
+                elif isinstance(src, DrawSrc):
+                    # Drawn anew per call, from the generator this call passes (or its callers do).
+                    passed = arg(src.name)
+                    if passed.param is not None:
+                        out.add(DrawSrc(passed.param, call.loops[-1] if call.loops else None))
+                    elif passed.ty == RNG:
+                        out |= context
                 elif isinstance(src, ItemSrc):
                     out.add(item or src)  # per item yielded here, or per element still
                 elif isinstance(src, ResizeSrc):
@@ -467,6 +479,13 @@ class Propagation(ObjectModel):
                 for cause in self.field_causes(fn, src.made, asked, loops, depth):
                     if not src.shape or src.sees(cause.taint):
                         yield cause
+            elif isinstance(src, DrawSrc) and self.generator_passed(fn, src.name, depth):
+                if src.loop in loops and self._repeats(fn, src.loop):  # type: ignore[operator]
+                    yield Cause(None, self.loop_driver(fn, src.loop))  # type: ignore[arg-type]
+                    continue
+                driver = self.repeated(fn.qualname)
+                if driver is not None:
+                    yield Cause(None, driver)
             elif isinstance(src, CallSrc):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
@@ -479,6 +498,28 @@ class Propagation(ObjectModel):
                 and self.fields_differ(src.fields)
             ):
                 yield Cause(None, self.loop_driver(fn, src.loop))
+
+    def generator_passed(self, fn: FunctionSummary, param: str, depth: int) -> bool:
+        """Whether a caller of ``fn`` passes a NumPy random generator for ``param`` (or passes on
+        one its own callers pass)."""
+        key = (fn.qualname, param)
+        known = self._generators.get(key)
+        if known is not None:
+            return known
+        self._generators[key] = False  # reached again while answering itself: no more than that
+        found = depth <= _MAX_DEPTH and any(
+            passed is not None
+            and (
+                self.resolve(caller, passed.value).ty == RNG
+                or (
+                    passed.value.param is not None
+                    and self.generator_passed(caller, passed.value.param, depth + 1)
+                )
+            )
+            for caller, _, passed, _, _ in self.calls_of(fn, param)
+        )
+        self._generators[key] = found
+        return found
 
     def param_causes(self, fn: FunctionSummary, param: str, kind: str, depth: int) -> list[Cause]:
         """Causes found at the callers of ``fn`` for the argument they pass as ``param``."""
@@ -716,7 +757,16 @@ def _passed_for(
             return receiver
         return call.receiver.value if call.receiver is not None else None
     found = bind_arg(call, callee.params, 1 if bound else 0, name)
-    return found.value if found is not None else None
+    if found is not None:
+        return found.value
+    if call.star or not any(p.name == name and p.kind == "kwarg" for p in callee.params):
+        return None
+    # `**overrides`: a dict of the keywords no other parameter takes.
+    named = {p.name for p in callee.params}
+    rest = [(key, arg.value) for key, arg in call.kwargs if key not in named]
+    return combine([v for _, v in rest], ty=DICT).with_(
+        fields=tuple(sorted((entry(key), v) for key, v in rest))
+    )
 
 
 def _merge_shape(value: Value, extra: Value) -> Value:
@@ -738,6 +788,9 @@ def _merge_shape(value: Value, extra: Value) -> Value:
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
+    if not value.fields and merged.ty == DICT:
+        # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
+        merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))
     return merged
 
 

@@ -115,6 +115,16 @@ class ChoiceSrc:
 
 
 @dataclass(frozen=True)
+class DrawSrc:
+    """A draw from what is passed for parameter ``name`` (``n = rng.poisson(3.0)``): when the
+    callers pass a NumPy random generator, a new value per iteration of loop ``loop`` of the function
+    (per call of it, when None or seen from its callers)."""
+
+    name: str
+    loop: int | None = None
+
+
+@dataclass(frozen=True)
 class ResizeSrc:
     """In a function's result: it is parameter ``name`` resized by a constant (one row longer,
     ``p[1:]``). A caller that passes a value and keeps the result in its place, iteration after
@@ -159,6 +169,7 @@ Src = (
     | FieldSrc
     | RetSrc
     | ChoiceSrc
+    | DrawSrc
 )
 
 
@@ -677,6 +688,23 @@ def entry(key: str) -> str:
     """Where a dict keeps the item at literal key ``key``: among its fields, under a name no
     attribute has, so that the item travels through returns and calls as an attribute does."""
     return f"[{key!r}]"
+
+
+# Where a dict keeps what its function's ``**kwargs`` parameter holds (``out.update(overrides)``,
+# ``{**params, **overrides}``): the keywords each call passes, once substituted (``items_of``).
+SPREAD = "[**]"
+
+
+def items_of(value: Value) -> dict[str, Value]:
+    """The items known of a dict at literal keys (by ``entry``), the keywords spread into it from a
+    ``**kwargs`` parameter included; a key both written and spread is not known (the order they were
+    set in is not kept)."""
+    items = {name: v for name, v in value.fields if name.startswith("[") and name != SPREAD}
+    spread = next((v for name, v in value.fields if name == SPREAD), None)
+    for name, item in items_of(spread).items() if spread is not None else ():
+        if items.pop(name, None) is None:
+            items[name] = item
+    return items
 
 
 def with_field(base: Value, attr: str, value: Value) -> Value:

@@ -16,11 +16,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from retracelint import funcrefs
 from retracelint.callgraph import JitTarget
 from retracelint.model import Location, PathStep
 from retracelint.objects import _is_read
 from retracelint.summary import Arg, FunctionSummary
-from retracelint.values import FOLLOWS, JIT_OUT, STRONG, WEAK, ParamDep, weak_class
+from retracelint.values import (
+    DICT,
+    FOLLOWS,
+    JIT_OUT,
+    STRONG,
+    UNKNOWN,
+    WEAK,
+    ParamDep,
+    Value,
+    items_of,
+    weak_class,
+)
 
 if TYPE_CHECKING:
     from retracelint.propagate import Propagation
@@ -56,7 +68,16 @@ class WeakKinds:
         whole = self.of(fn, arg, 0)
         if whole:
             return {"": whole}
-        classes = prop.classes_of_value(fn, prop.resolve(fn, arg.value))
+        value = self._imported(fn, prop.resolve(fn, arg.value))
+        if value.ty == DICT:
+            # Each item at a literal key: `{**defaults, "scale": jnp.float32(s)}` against a module's
+            # `DEFAULTS = {"scale": 1.0}` passed as it is.
+            items = {
+                name: self.of(fn, replace(arg, value=item, text=f"{arg.text}{name}"), 0)
+                for name, item in items_of(value).items()
+            }
+            return {name: found for name, found in items.items() if found}
+        classes = prop.classes_of_value(fn, value)
         if len(classes) != 1:
             return {}
         cls = next(iter(classes))
@@ -80,7 +101,7 @@ class WeakKinds:
         if depth > _MAX_DEPTH or prop.frequency.traced(fn.qualname):
             # Made while a jit traces: as weak as its tracers (what ``carried_flip_findings`` asks).
             return []
-        value = prop.resolve(fn, arg.value)
+        value = self._imported(fn, prop.resolve(fn, arg.value))
         if value.param is not None:
             return self._param(fn, value.param, depth)
         if _is_read(value):  # an attribute: where its value is made
@@ -113,6 +134,18 @@ class WeakKinds:
             return [WeakOrigin(STRONG, where, arg.text, fn)]
         mixed = [o for o, k in zip(inputs, kinds, strict=True) if k != {WEAK}]
         return mixed[0] if len(mixed) == 1 else []
+
+    def _imported(self, fn: FunctionSummary, value: Value) -> Value:
+        """``value``, or, when it is a module-level name another module of the project binds to a
+        value that never changes (a dict of defaults), that value."""
+        if value.ty != UNKNOWN or value.varies or not value.callables:
+            return value
+        refs = funcrefs.called(value.callables)
+        if len(refs) != 1 or len(value.callables) != 1 or refs[0][0] != "global":
+            return value
+        project = self.prop.project
+        found = project.global_value(refs[0][1], project.owner[fn.qualname])
+        return found if found is not None and not found.varies else value
 
     def _through(self, steps: tuple[PathStep, ...], origins: list[WeakOrigin]) -> list[WeakOrigin]:
         """``origins``, reached through the calls of ``steps``: none through a jitted function's

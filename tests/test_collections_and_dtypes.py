@@ -282,3 +282,92 @@ def test_the_item_of_a_carried_tuple_that_comes_back_strong_is_named() -> None:
         " rebalance() returns it"
     )
     assert all(f.severity == "warning" for f in found)
+
+
+def test_a_carried_scalar_a_branch_in_the_loop_makes_an_array() -> None:
+    """multinerf's loss threshold (tests/fixtures/carried_through_branches, proved by JAX): a Python
+    float before the loop that a branch in it rebinds to an array traces the step twice, whatever
+    the branch's condition; an array from the start, a branch that gives a Python float again, and
+    a name set anew before each call say nothing."""
+    found = _run(Path(__file__).parent / "fixtures" / "carried_through_branches")
+    assert _where(found) == [("train.py", 7, "RTL401")]
+    assert found[0].message.startswith(
+        "loss_threshold starts as a weakly typed scalar and a branch in the loop makes it a strongly"
+        " typed array after every iteration of the loop at line 8, so jitted 'train_step' re-traces"
+    )
+    assert found[0].severity == "warning"
+
+
+def test_a_list_comprehension_over_a_range_whose_bound_changes() -> None:
+    """tests/fixtures/list_lengths_from_ranges, proved by JAX: a helper's list of keys one per step
+    of a horizon that grows, and rows stacked from such a list, change size per epoch; lists as long
+    as a module constant or a fixed array, and rows padded to a maximum count, do not."""
+    found = _run(Path(__file__).parent / "fixtures" / "list_lengths_from_ranges")
+    assert _where(found) == [("rollout.py", 19, "RTL105"), ("train.py", 21, "RTL105")]
+    keys, rows = (f.message for f in found)
+    assert keys.startswith(
+        "[jax.random.fold_in(key, t) for t in range(horizon)] changes shape every iteration of the"
+        " loop at "
+    )
+    assert "train.py:10, so jitted 'rollout_loss' re-traces for each new size" in keys
+    assert "jitted 'stacked_loss' re-traces for each new size" in rows
+    assert all(f.severity == "error" for f in found)
+
+
+def test_a_count_drawn_from_a_generator_the_caller_passes() -> None:
+    """tests/fixtures/draws_from_a_passed_generator, proved by JAX: a helper given the simulation's
+    NumPy generator draws a new hit count per event, and the list it makes is a new pytree each
+    time; padded to a maximum, or counted by an object that is no generator, nothing changes."""
+    found = _run(Path(__file__).parent / "fixtures" / "draws_from_a_passed_generator")
+    assert _where(found) == [("events.py", 9, "RTL105")]
+    assert "jitted 'energy' re-traces for each new size" in found[0].message
+    assert "loop: for _ in range(events)" in found[0].message
+    assert found[0].severity == "error"
+
+
+def test_a_dict_item_weak_in_the_defaults_and_strong_where_overridden() -> None:
+    """tests/fixtures/dict_items_weak_and_strong, proved by JAX: a module's dict of Python floats
+    passed as it is, and a copy of it with one item replaced by a float32 array (a `**` display, a
+    `dict()` copy given the item, a helper's copy updated with its `**changes`), trace twice;
+    reported at the float. Defaults that are arrays already, and an override that is a Python float
+    (through a helper's `{**base, **changes}` too), trace once."""
+    found = _run(Path(__file__).parent / "fixtures" / "dict_items_weak_and_strong")
+    assert _where(found) == [
+        ("defaults.py", 4, "RTL401"),
+        ("defaults.py", 5, "RTL401"),
+        ("defaults.py", 8, "RTL401"),
+    ]
+    lifetime, gain, damping = (f.message for f in found)
+    assert damping.startswith("'solver['damping']' is weakly typed from what is made here")
+    assert lifetime.startswith("'params['tau_n_fac']' is weakly typed from what is made here")
+    assert "jitted 'predict' traces and compiles twice" in lifetime
+    assert gain.startswith("'detector['gain']' is weakly typed from what is made here")
+    assert all(f.severity == "warning" for f in found)
+
+
+def test_a_list_appended_to_under_a_test_of_the_data() -> None:
+    """tests/fixtures/lists_filled_under_a_test, proved by JAX: the tracks that pass a cut, kept in
+    a list one append at a time, are as many as the data says, a new length per event; topped up to
+    a fixed length, or every track kept, one length."""
+    found = _run(Path(__file__).parent / "fixtures" / "lists_filled_under_a_test")
+    assert _where(found) == [("cuts.py", 10, "RTL102")]
+    assert found[0].message.startswith("kept.append(tracks[t]) grows every iteration of the loop")
+    assert "jitted 'energy' re-traces for each new length" in found[0].message
+    assert found[0].severity == "error"
+
+
+def test_a_static_object_whose_float_fields_change() -> None:
+    """tests/fixtures/static_options_float_fields, proved by JAX: frozen options built per tolerance
+    are a float static value that changes (RTL202, the fields named), per step budget an int one
+    (RTL201); one options object for every call says nothing."""
+    found = _run(Path(__file__).parent / "fixtures" / "static_options_float_fields")
+    assert _where(found) == [("main.py", 9, "RTL202"), ("main.py", 15, "RTL201")]
+    tolerance, budget = (f.message for f in found)
+    assert "changes every iteration of the loop at line 9 in its float fields (rtol, atol)" in (
+        tolerance
+    )
+    assert tolerance.endswith(
+        "pass the float fields that change as traced arguments (jnp.asarray(tol)), and build the"
+        " object once, outside the loop"
+    )
+    assert "float fields" not in budget

@@ -403,7 +403,7 @@ def step(x, cfg):
 def main():
     x = jnp.ones(3)
     for epoch in range(100):
-        step(x, Config(lr=0.1 * epoch, depth=2))
+        step(x, Config(lr=0.1, depth=2 + epoch % 4))
 
 
 main()

@@ -97,6 +97,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     Dep,
     Dims,
+    DrawSrc,
     ItemSrc,
     Made,
     RetDep,
@@ -106,6 +107,7 @@ from retracelint.values import (
     collected,
     combine,
     dtype_kind,
+    entry,
     kind_sources,
     objects_of,
     shape_sources,
@@ -295,6 +297,10 @@ class Calls(PassState):
             vsrc = _args_vsrc(args, kwargs)
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
+                if method in _NUMPY_RANDOM and receiver.param is not None:
+                    # A draw, if the callers pass a NumPy generator (`def sample(rng)`): new each
+                    # time it runs.
+                    vsrc |= {DrawSrc(receiver.param, self.loops[-1] if self.loops else None)}
             # What the call returns may be an object whose attributes are read later.
             objs = frozenset({Made(at)}) if ty in _MAY_BE_OBJECT and at else EMPTY
             return Value(
@@ -757,7 +763,10 @@ class Calls(PassState):
                 ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None, dims=Dims((count,))
             )
         if canon in ("dict",):
-            return combine([*args, *kwargs.values()], ty=DICT)
+            # `dict(defaults, lr=lr)`: the items known of the copied dict, those given by keyword.
+            items = self.merged_items({}, node, args, kwargs)
+            value = combine([*args, *kwargs.values()], ty=DICT)
+            return value.with_(fields=tuple(sorted(items.items()))) if items else value
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
         if canon in ("next", "min", "max") and self.from_table(node):
@@ -930,7 +939,32 @@ class Calls(PassState):
             return _element(receiver)
         if method == "update" and isinstance(func.value, ast.Name) and func.value.id in self.env:
             self.update_items(func.value.id, args, kwargs)
+            current = self.env[func.value.id]
+            kept = {n: v for n, v in current.fields if not n.startswith("[")}
+            known = {n: v for n, v in current.fields if n.startswith("[")}
+            items = self.merged_items(known, node, args, kwargs)
+            self.env[func.value.id] = current.with_(fields=(*kept.items(), *sorted(items.items())))
         return None
+
+    def merged_items(
+        self,
+        items: dict[str, Value],
+        node: ast.Call,
+        args: list[Value],
+        kwargs: dict[str | None, Value],
+    ) -> dict[str, Value]:
+        """The items of a dict known at literal keys (``items``) once ``dict(...)`` or
+        ``.update(...)`` gives it a mapping, ``**`` mappings and keywords, in that order."""
+        if len(args) == 1:
+            items = self.spread_into(items, args[0])
+        elif args:
+            return {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                items = self.spread_into(items, self.quiet(keyword.value))
+            else:
+                items[entry(keyword.arg)] = kwargs[keyword.arg]
+        return items
 
     def update_items(self, name: str, args: list[Value], kwargs: dict[str | None, Value]) -> None:
         """``d.update({"k": f}, j=g)``: from here on, those items of ``d`` are those functions."""

@@ -37,6 +37,7 @@ from retracelint.summarise.syntax import (
     _DISPLAYS,
     _OBJECT_VALUE,
     _SAME_VALUE,
+    _clip,
     _dotted,
     _is_constant_data,
     _same_items,
@@ -67,6 +68,7 @@ from retracelint.values import (
     PARTIAL,
     SCALARS,
     SET,
+    SPREAD,
     STR,
     TRANSFORM,
     TUPLE,
@@ -97,6 +99,7 @@ from retracelint.values import (
     followed,
     join,
     picked,
+    placed,
     returned_sources,
     rows_of,
     shape_sources,
@@ -380,23 +383,41 @@ class Expressions(PassState):
         ):
             return Value(ty=DICT)
         values = [self.expr(k) for k in node.keys if k is not None]
-        items = [self.expr(v) for v in node.values]
+        # A number written as an item decides that leaf's weak type here (`{"scale": 1.0}`).
+        items = [
+            placed(self.expr(v), self.loc(v)) if isinstance(v, ast.Constant) else self.expr(v)
+            for v in node.values
+        ]
         literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
         keys = tuple(sorted(k.value for k in node.keys)) if literal else None  # type: ignore[union-attr]
         refs: frozenset = EMPTY
+        entries: dict[str, Value] = {}
         for key, item in zip(node.keys, items, strict=True):
             if key is None:  # **other may replace any key before it
                 refs = EMPTY
+                entries = self.spread_into(entries, item)
             elif isinstance(key, ast.Constant):
                 refs = funcrefs.stored(refs, (repr(key.value),), item.refs)
-        entries = (
-            dict(zip((entry(k.value) for k in node.keys), items, strict=True))  # type: ignore[union-attr]
-            if literal
-            else {}
-        )
+            if key is not None and not isinstance(key, ast.Constant):
+                entries = {}  # a key not known may be any before it
+            elif key is not None and isinstance(key.value, str):
+                # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
+                entries[entry(key.value)] = item
         return combine(values + items, ty=DICT).with_(
             keys=keys, callables=refs, fields=tuple(sorted(entries.items()))
         )
+
+    def spread_into(self, entries: dict[str, Value], value: Value) -> dict[str, Value]:
+        """The items of a dict known at literal keys (``entries``) once ``**value`` is spread over
+        them: the function's own ``**kwargs`` parameter brings what each call passes (``SPREAD``);
+        another dict its known items, over the earlier ones only when all its keys are known."""
+        name = value.param
+        if name is not None and any(p.name == name and p.kind == "kwarg" for p in self.fn.params):
+            return {**entries, SPREAD: value}
+        known = {n: v for n, v in value.fields if n.startswith("[")}
+        if value.ty != DICT or value.keys is None:
+            return known
+        return {**entries, **{entry(k): known.get(entry(k), UNKNOWN_VALUE) for k in value.keys}}
 
     def e_ListComp(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
@@ -455,13 +476,20 @@ class Expressions(PassState):
             for d in v.deps
             if isinstance(d, RetDep) and not d.each and d.elem is None
         }
-        return Value(
+        value = Value(
             ty=ty,
             vsrc=frozenset().union(*(v.vsrc for v in sources)),
             shape=frozenset(shape),
             deps=frozenset(deps),
             dims=dims,
         )
+        counted = self.range_length(node.generators[0].iter) if len(node.generators) == 1 else None
+        if ty != LIST or filtered or counted is None:
+            return value
+        # One item per number of a range: a list as long as the range, made anew at each new length
+        # when the bound changes (`[fold_in(key, t) for t in range(n)]`), as `jnp.zeros(n)` is.
+        made = Taint("RTL105", _clip(text(node)), self.loc(node), EMPTY, 0)
+        return self.with_length(value, 0, counted, frozenset(dict(counted.atoms)), made)
 
     e_SetComp = e_ListComp
 
@@ -676,6 +704,24 @@ class Expressions(PassState):
 
     def length(self, poly: Poly, atoms: Atoms) -> Length:
         return Length.of(poly, self.atom_sources(poly, atoms))
+
+    def range_length(self, node: ast.expr) -> Length | None:
+        """How many numbers ``range(...)`` gives, when its step is 1; None for anything else."""
+        if (
+            not isinstance(node, ast.Call)
+            or self.mod.canonical(_dotted(node.func) or "") != "range"
+        ):
+            return None
+        if node.keywords or not 1 <= len(node.args) <= 3:
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if len(node.args) == 3 and _constant(_poly(node.args[2], {}, self.defs)) != 1:
+            return None
+        atoms: Atoms = {}
+        start = node.args[0] if len(node.args) > 1 else None
+        stop = node.args[1] if len(node.args) > 1 else node.args[0]
+        return self.length(_add(self.poly(stop, atoms), self.poly(start, atoms), -1), atoms)
 
     def with_length(
         self,

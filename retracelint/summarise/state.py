@@ -86,6 +86,9 @@ class PassState:
         self.partials: dict[str, tuple[tuple[Arg, ...], tuple[tuple[str, Arg], ...]]] = {}
         self.env: dict[str, Value] = {}
         self.loops: list[int] = []
+        # The conditions of the ifs around the statement being walked, each with the loops around
+        # that if: a list appended to under one grows by as many items as pass it.
+        self.guards: list[tuple[int, frozenset[Src]]] = []
         self.ranges: dict[int, _RangeLoop] = {}
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}

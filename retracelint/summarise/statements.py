@@ -31,13 +31,11 @@ from retracelint.summarise.loops import (
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
-    _constant,
     _iterations,
     _length_atom,
     _length_read,
     _mul,
     _per_iteration,
-    _poly,
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
@@ -358,6 +356,8 @@ class Statements(PassState):
         made_before = self.defs
         results = []
         made: list[dict[str, ast.AST]] = []
+        if condition is not None:
+            self.guards.append((len(self.loops), condition.vsrc))
         for i, block in enumerate(blocks):
             self.env = dict(before)
             self.defs = dict(made_before)
@@ -372,12 +372,14 @@ class Statements(PassState):
             self.unset = outer
             results.append(self.env)
             made.append(self.defs)
+        if condition is not None:
+            self.guards.pop()
         merged = results[0]
         for env in results[1:]:
             merged = _joined(merged, env)
         self.env = merged
         self.defs = {k: v for defs in made for k, v in defs.items()}
-        if condition is not None and condition.vsrc:
+        if condition is not None and (condition.vsrc or self.loops):
             self.note_branch_flips(results, made, made_before, condition.vsrc)
 
     def note_branch_flips(
@@ -390,7 +392,9 @@ class Statements(PassState):
         """A name that one branch binds to one kind of value and another to another kind (a Python
         float here, an array there, a dict that gains a key), under a condition that changes between
         executions, passes two signatures to a jitted function: the finding goes where the odd
-        branch's value is made."""
+        branch's value is made. So does one a loop carries into the branch (``thr = 1.0`` before
+        the loop, ``if robust: thr = jnp.mean(...)`` in it), whatever the condition: the iteration
+        after the branch rebinds it passes the other kind."""
         first_env, others = results[0], results[1:]
         # Most names no branch rebinds: the same value object in each, nothing to compare.
         changed = {
@@ -421,7 +425,20 @@ class Statements(PassState):
                 if node is None:
                     continue
                 said = f"{name} is {{start}} in one branch and {{then}} in another"
-                taint = Taint(code, said.format(start=first, then=then), self.loc(node), when)
+                # The branch that leaves the name as it was, holding what the last iteration left.
+                kept = [
+                    made[i].get(name) is made_before.get(name) and CarrySrc(name) in v.vsrc
+                    for i, v in ((0, values[0]), (other, value))
+                ]
+                if self.loops and any(kept) and not all(kept):
+                    sources = when | {LoopSrc(self.loops[-1])}
+                    start, changed = ("{start}", "{then}") if kept[0] else ("{then}", "{start}")
+                    said = f"{name} starts as {start} and a branch in the loop makes it {changed}"
+                elif when:
+                    sources = when
+                else:
+                    continue
+                taint = Taint(code, said.format(start=first, then=then), self.loc(node), sources)
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
                 self.note_key_flip(taint, values[0], value, said)
                 break
@@ -614,21 +631,8 @@ class Statements(PassState):
         call = node.iter
         name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
         atoms: Atoms = {}
-        if name == "range" and isinstance(call, ast.Call):
-            if call.keywords or not 1 <= len(call.args) <= 3:
-                return None
-            if any(isinstance(a, ast.Starred) for a in call.args):
-                return None
-            start = call.args[0] if len(call.args) > 1 else None
-            stop = call.args[1] if len(call.args) > 1 else call.args[0]
-            count = _add(
-                self.poly(stop, atoms),
-                self.poly(start, atoms),
-                -1,
-            )
-            if len(call.args) == 3 and _constant(_poly(call.args[2], {}, self.defs)) != 1:
-                return None
-            return self.length(count, atoms)
+        if name == "range":
+            return self.range_length(call)
         walked = call.args[0] if name == "enumerate" and isinstance(call, ast.Call) else call
         if isinstance(walked, ast.Name | ast.Attribute) and name in ("", "enumerate"):
             return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
@@ -954,7 +958,9 @@ class Statements(PassState):
             if literal and current.keys is not None
             else None
         )
-        stored = with_field(current, entry(key.value), value) if keys else current.with_(fields=())  # type: ignore[union-attr]
+        # A literal key holds what is stored there, whether or not the other keys are known.
+        held = entry(key.value) if literal else None  # type: ignore[union-attr]
+        stored = with_field(current, held, value) if held else current.with_(fields=())
         self.env[name] = stored
         if keys != current.keys:
             self.env[name] = stored.with_(keys=keys)
@@ -1017,7 +1023,11 @@ class Statements(PassState):
     def grow(self, value: Value, node: ast.AST, text: str) -> Value:
         # A list's own length is its axis 0; where an array grows depends on the join.
         axis = 0 if value.ty in (LIST, TUPLE) else None
-        sources = frozenset({LoopSrc(self.loops[-1])})
+        # Under an if in the loop, by as many items as pass the test: as the data it reads says,
+        # whatever the trip count (the statement form of a filtering comprehension).
+        depth = len(self.loops)
+        tested = frozenset().union(*(when for at, when in self.guards if at == depth))
+        sources = frozenset({LoopSrc(self.loops[-1])}) | tested
         taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
         return value.with_(shape=value.shape | {taint}, items=(), dims=None)
 
