@@ -11,6 +11,9 @@ class Wrapper:
     argnums: str | None = "static_argnums"  # keyword holding the static positions
     argnames: str | None = "static_argnames"  # keyword holding the static names
     nonarray_static: bool = False  # every non-array argument is static (equinox)
+    # Caches by the function's equality: two bound methods of one object are one function to it
+    # (pmap; jit keys its cache by the function object itself, so each new bound method traces).
+    bound_methods_equal: bool = False
 
 
 _JIT_LIKE = (
@@ -28,8 +31,10 @@ _JIT_LIKE = (
 
 BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     **{name: Wrapper(name) for name in _JIT_LIKE},
-    "jax.pmap": Wrapper("jax.pmap", argnums="static_broadcasted_argnums", argnames=None),
-    "jax._src.api.pmap": Wrapper("jax.pmap", argnums="static_broadcasted_argnums", argnames=None),
+    "jax.pmap": Wrapper("jax.pmap", "static_broadcasted_argnums", None, bound_methods_equal=True),
+    "jax._src.api.pmap": Wrapper(
+        "jax.pmap", "static_broadcasted_argnums", None, bound_methods_equal=True
+    ),
     "equinox.filter_jit": Wrapper("equinox.filter_jit", None, None, nonarray_static=True),
     "equinox.filter_pmap": Wrapper("equinox.filter_pmap", None, None, nonarray_static=True),
 }

@@ -23,7 +23,10 @@ land in the tree.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -204,6 +207,8 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
 PER_STEP = {
     "setup_until_set": {"agents.py:36"},
     "caches_cleared_in_loops": {"steps.py:5"},
+    # jit's cache takes each new bound method as a new function (pmap's traces are counted below).
+    "pmap_of_bound_methods": {"sampler.py:14"},
     "bound_methods_of_fresh_holders": {"rankers.py:14", "rankers.py:29", "_linear.py:__call__"},
     "static_holders_rebuilt": {
         "solve.py:14",
@@ -234,3 +239,54 @@ def _def(function: TracedFunction, fixture: str) -> str:
     path = Path(function.file)
     own = (FIXTURES / fixture).resolve() in path.resolve().parents
     return f"{path.name}:{function.line if own else function.name}"
+
+
+_COUNT_PMAPPED = """
+import sys
+from collections import Counter
+
+import main
+import sampler
+
+traces = Counter()
+
+
+def counted(fn):
+    def body(self, *args):
+        traces[fn.__name__] += 1  # runs only while JAX traces
+        return fn(self, *args)
+
+    body.__name__ = fn.__name__
+    return body
+
+
+sampler.Sampler.ddim_step = counted(sampler.Sampler.ddim_step)
+sampler.Refiner.refine = counted(sampler.Refiner.refine)
+main.run(int(sys.argv[1]))
+print(traces["ddim_step"], traces["refine"])
+"""
+
+
+def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> None:
+    """What the pmap findings of pmap_of_bound_methods claim (jax 0.10.2 runs pmap as a jit of a
+    function of its own, so the cache-miss log names no def of the fixture): pmap of `self.ddim_step`
+    built in each call of `sample_loop` on one sampler traces a fixed number of times, pmap of a new
+    Refiner's `refine` once per step."""
+    folder = FIXTURES / "pmap_of_bound_methods"
+    script = tmp_path / "count.py"
+    script.write_text(_COUNT_PMAPPED, encoding="utf-8")
+    counts = []
+    for steps in (2, 4):
+        proc = subprocess.run(
+            [sys.executable, str(script), str(steps)],
+            cwd=folder,
+            env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        counts.append(tuple(int(n) for n in proc.stdout.split()[-2:]))
+    (steps_short, refine_short), (steps_long, refine_long) = counts
+    assert steps_short == steps_long  # does not grow with the steps: no finding claims it
+    assert refine_long - refine_short == 2  # one more per step: the RTL301 at main.py:16

@@ -330,7 +330,18 @@ class Calls(PassState):
         if_bound = (
             fresh is None and receiver is not None and (bool(objects_of(receiver)) or on_self)
         )
-        if if_bound:
+        if (
+            wrapper.bound_methods_equal
+            and receiver is not None
+            and (if_bound or fresh == "bound method")
+        ):
+            # One object's bound method is one function to this wrapper: only a new object makes
+            # a new one (what the object's own freshness says; a method of `self` may be
+            # called on one object all along).
+            if_bound = False
+            fresh = "bound method" if receiver.fresh else None
+            fresh_sources = receiver.fresh
+        elif if_bound:
             fresh_sources = self.context_src()
         else:
             fresh_sources = self.context_src() if fresh == "bound method" else wrapped.fresh
