@@ -73,8 +73,9 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
     if value.ty == ARRAY:
         # The rows of a jax array are jax arrays (``key, sub = jax.random.split(key)``), 0-d ones
-        # too; a NumPy array's rows may be NumPy scalars.
-        return unaligned(Value(ty=ARRAY, vsrc=value.vsrc, shape=value.shape, deps=deps))
+        # too, as weakly typed as it is; a NumPy array's rows may be NumPy scalars.
+        row = Value(ty=ARRAY, vsrc=value.vsrc, shape=value.shape, deps=deps, weak=value.weak)
+        return unaligned(row)
     if value.ty == NP_ARRAY:
         return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=deps))
     return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
