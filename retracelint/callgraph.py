@@ -1351,6 +1351,10 @@ class Project:
             return frozenset({cls}) if cls else None
         if kind == "p":
             return self._classes_passed(fn, rest, depth)
+        if kind == "u":
+            # A closure's free variable: ``rest`` as the function around it reads it.
+            outer = self.functions.get(fn.parent) if fn.parent is not None else None
+            return self.classes_of(module, outer, (rest,), depth + 1) if outer else None
         line, col, end_line, end_col, item, path = rest.split(":", 5)
         if path:
             return None

@@ -50,10 +50,15 @@ def called(refs: frozenset[FuncRef]) -> list[Callee]:
     return sorted(callee for path, callee in refs if not path) if refs else []
 
 
-def _deep(callee: Callee, kinds: frozenset[str] | tuple[str, ...]) -> bool:
+def scoped_kind(callee: Callee) -> str | None:
+    """The kind of what ``callee`` names in the scope it is read from (past "up" and "module")."""
     while callee and callee[0] in ("up", "module"):
         callee = callee[1:]
-    return bool(callee) and callee[0] in kinds
+    return callee[0] if callee else None
+
+
+def _deep(callee: Callee, kinds: frozenset[str] | tuple[str, ...]) -> bool:
+    return scoped_kind(callee) in kinds
 
 
 def _matches(step: str, key: str) -> bool:

@@ -679,6 +679,8 @@ class Propagation(ObjectModel):
         forwarded through layers of wrappers reaches the same place by many paths (jax's own
         sources: 24,817 paths to 252 places), and a finding keeps only the shortest anyway."""
         param = arg.value.param
+        if param is None and arg.value.ref == "<self>" and _receiver_of(fn) is not None:
+            param = _receiver_of(fn)  # `self.run_jitted(...)`: the object the method is called on
         if param is None or depth >= _MAX_DEPTH:
             return [(fn, arg, loops, path)]
         return [
@@ -695,7 +697,10 @@ class Propagation(ObjectModel):
         if known is not None:
             return known
         best: dict[tuple[str, Location, tuple[int, ...]], Candidate] = {}
-        for seen, (caller, call, passed, step) in enumerate(self.caller_args(fn, param), start=1):
+        receiver = param == _receiver_of(fn)
+        for seen, (caller, call, passed, step) in enumerate(
+            self.caller_args(fn, param, receiver), start=1
+        ):
             for found in self.static_candidates(caller, passed, call.loops, (step,), depth + 1):
                 place = (found[0].qualname, found[1].location, found[2])
                 kept = best.get(place)
@@ -707,11 +712,13 @@ class Propagation(ObjectModel):
         return answer
 
     def caller_args(
-        self, fn: FunctionSummary, param: str
+        self, fn: FunctionSummary, param: str, receiver: bool = False
     ) -> Iterator[tuple[FunctionSummary, CallSite, Arg, PathStep]]:
-        """Each known call of ``fn`` that passes ``param``: the caller, the call, the argument, the step."""
+        """Each known call of ``fn`` that passes ``param``: the caller, the call, the argument, the
+        step; with ``receiver``, a method's ``self`` is the object the method is called on (as it
+        is for an attribute of it, ``self.lr``)."""
         head, _, path = param.partition(".")
-        for caller, call, passed, step in self.passed_for(fn, head, bool(path)):
+        for caller, call, passed, step in self.passed_for(fn, head, receiver or bool(path)):
             if path:
                 value = self.attribute_read(caller, passed.value, path)
                 passed = Arg(value, passed.location, f"{passed.text}.{path}")
@@ -745,6 +752,11 @@ class Propagation(ObjectModel):
                 passed = bind_arg(call, fn.params, 1 if bound else 0, param)
             step = PathStep(caller.qualname, call.text, call.location)
             yield caller, call, passed, step, target
+
+
+def _receiver_of(fn: FunctionSummary) -> str | None:
+    """A method's ``self`` parameter."""
+    return fn.params[0].name if fn.kind == "method" and fn.params else None
 
 
 def _passed_for(

@@ -23,7 +23,8 @@ from retracelint.values import Value
 #   ("recv", "m", *objs)     method m of an object whose class is found at link time: each of
 #                            ``objs`` is what the object may be (``object_ref``): a parameter (its
 #                            callers say), an object made by a call of this function (the callee
-#                            says), an instance of a class
+#                            says), an instance of a class, a parameter of a function around this
+#                            one (``u:p:name``, one ``u:`` per function out)
 # and the callees of functions as values (``funcrefs``): a call's result, an enclosing function's
 # local, a decorated def, a partial.
 

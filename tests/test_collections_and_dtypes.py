@@ -371,3 +371,28 @@ def test_a_static_object_whose_float_fields_change() -> None:
         " object once, outside the loop"
     )
     assert "float fields" not in budget
+
+
+def test_rows_unpacked_from_a_jax_array_keep_its_weak_type(tmp_path: Path) -> None:
+    """``a, b = jnp.full((2,), 0.5)`` gives weakly typed rows, as the array is (jax 0.10.2:
+    ``a.weak_type`` is True), and ``c, d = jnp.ones(2)`` strong ones: only the strong row and a
+    Python float are two signatures."""
+    _write(
+        tmp_path,
+        {
+            "steps.py": JIT + "@jax.jit\ndef bump(x):\n    return x + 1\n",
+            "main.py": (
+                "import jax.numpy as jnp\nfrom steps import bump\n\n\n"
+                "def weak_rows():\n"
+                "    low, high = jnp.full((2,), 0.5)\n"
+                "    bump(low)\n"
+                "    return bump(0.5)\n\n\n"
+                "def strong_rows():\n"
+                "    low, high = jnp.ones(2)\n"
+                "    bump(low)\n"
+                "    return bump(2.0)\n"
+            ),
+        },
+    )
+    found = _only(tmp_path, ("main.py", 14, "RTL401"), "warning")
+    assert "strongly typed array" in found.message

@@ -71,7 +71,12 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         return Value(ty=value.ty, vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
     if value.ty == TUPLE and value.dtype is not None:  # nonzero(x): a tuple of int32 arrays
         return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, ty=ARRAY, dtype=value.dtype)
-    if value.ty in (ARRAY, NP_ARRAY):
+    if value.ty == ARRAY:
+        # The rows of a jax array are jax arrays (``key, sub = jax.random.split(key)``), 0-d ones
+        # too, as weakly typed as it is; a NumPy array's rows may be NumPy scalars.
+        row = Value(ty=ARRAY, vsrc=value.vsrc, shape=value.shape, deps=deps, weak=value.weak)
+        return unaligned(row)
+    if value.ty == NP_ARRAY:
         return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=deps))
     return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
 

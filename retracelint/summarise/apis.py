@@ -758,6 +758,10 @@ def _arith_dtype(left: Value, right: Value) -> str | None:
 _MATH_INTS = {"floor", "ceil", "trunc", "isqrt", "comb", "perm", "factorial", "gcd", "lcm"}
 
 
+# jax.random's functions that make PRNG keys: jax arrays (``PRNGKey`` is no class, whatever its
+# spelling).
+_KEY_MAKERS = {"PRNGKey", "key", "split", "fold_in", "clone", "wrap_key_data"}
+
 _NOT_ARRAYS = {
     "shape",
     "ndim",

@@ -19,6 +19,7 @@ from retracelint.summarise.apis import (
     _GROWERS,
     _JOINS,
     _KEEP_WEAK,
+    _KEY_MAKERS,
     _LIST_RESIZE,
     _MADE_STRONG,
     _NOT_ARRAYS,
@@ -242,6 +243,8 @@ class Arrays(PassState):
             return Value(ty=DTYPE, vsrc=_args_vsrc(args, kwargs), dtype=given)
         if name in _DTYPE_FROM_DTYPES:
             return Value(ty=DTYPE, vsrc=_dtype_sources(args))
+        if module == "jax.random" and name in _KEY_MAKERS:
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
         if name in _NOT_ARRAYS or name[:1].isupper():
             # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
             ty = TUPLE if name == "shape" else UNKNOWN

@@ -109,7 +109,6 @@ from retracelint.values import (
     dtype_kind,
     entry,
     kind_sources,
-    objects_of,
     shape_sources,
     size_of,
     unaligned,
@@ -328,7 +327,7 @@ class Calls(PassState):
         # module: tests pass them).
         on_self = self.held_by_self(node.args[0])
         if_bound = (
-            fresh is None and receiver is not None and (bool(objects_of(receiver)) or on_self)
+            fresh is None and receiver is not None and (bool(self.object_refs(receiver)) or on_self)
         )
         if (
             wrapper.bound_methods_equal
@@ -532,7 +531,7 @@ class Calls(PassState):
                 if not callees and local.ty == INSTANCE and local.ref and local.ref[0] != "<":
                     return [("method", local.ref, "__call__")]  # calling an instance
                 refs = self.object_refs(local)
-                if refs and not any(c[0] == "param" for c in callees):
+                if refs and not any(funcrefs.scoped_kind(c) == "param" for c in callees):
                     # Or an object (a factory's result, say): its __call__, once its class is known.
                     callees = [*callees, ("recv", "__call__", *refs)]
                 return callees

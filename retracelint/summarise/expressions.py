@@ -279,8 +279,9 @@ class Expressions(PassState):
         return self.mod.global_views.get(node.id) or self.mod.global_value(node.id)
 
     def closure(self, name: str) -> Value | None:
-        """A free variable bound in an enclosing function, when it is a function (or holds some) or
-        that function's ``self``: what else it is, the nested function does not see."""
+        """A free variable bound in an enclosing function, when it is a function (or holds some),
+        that function's ``self``, or an object of a known class or made by a call there (whose
+        methods a closure calls and jits): what else it is, the nested function does not see."""
         enclosing, up = self.enclosing, 1
         while enclosing is not None:
             value = enclosing.env.get(name)
@@ -288,12 +289,18 @@ class Expressions(PassState):
                 if value.ref == "<self>":
                     return value
                 refs = value.refs
-                if not refs:
+                instance = value.ty == INSTANCE and value.ref is not None and value.param is None
+                made = frozenset(o for o in value.objs if isinstance(o, Made))
+                if not refs and not instance and not made:
                     return None
                 for _ in range(up):
                     refs = funcrefs.rescoped(refs, "up")
+                if instance:
+                    return Value(ty=INSTANCE, ref=value.ref, objs=made, callables=refs)
                 return Value(
-                    ty=value.ty if value.ty in _FUNCTION_TYPES else UNKNOWN, callables=refs
+                    ty=value.ty if value.ty in _FUNCTION_TYPES else UNKNOWN,
+                    objs=made,
+                    callables=refs,
                 )
             enclosing, up = enclosing.enclosing, up + 1
         return None

@@ -299,7 +299,7 @@ class Objects(PassState):
         class of an instance made here, a parameter, an object made by a call of this function."""
         if not value.objs and value.ty != INSTANCE:
             param = value.param  # most often: a parameter passed on
-            return (f"p:{param}",) if param is not None else ()
+            return (f"p:{param}",) if param is not None else _captured_parameter(value)
         refs = []
         if value.ty == INSTANCE and value.ref and not value.ref.startswith("<"):
             refs.append(f"c:{self.class_name(value.ref)}")
@@ -329,6 +329,21 @@ class Objects(PassState):
             if key is not None and (value.objs or value.ref):
                 out.append((key, self.object_refs(value)))
         return tuple((key, refs) for key, refs in out if refs)
+
+
+def _captured_parameter(value: Value) -> tuple[str, ...]:
+    """A closure's free variable that is a parameter of a function around it (``env`` in a callback
+    that ``make_callback(env)`` returns: the funcref ("up", "param", "env")): the object the callers
+    of that function pass, ``u:p:env``, one ``u:`` per function out."""
+    if len(value.callables) != 1:
+        return ()
+    ((path, callee),) = value.callables
+    ups = 0
+    while ups < len(callee) and callee[ups] == "up":
+        ups += 1
+    if path or not ups or callee[ups:-1] != ("param",):
+        return ()
+    return ("u:" * ups + f"p:{callee[-1]}",)
 
 
 def _made_ref(made: Made) -> str:
