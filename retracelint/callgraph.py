@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left, insort
-from collections.abc import Callable, Container, Hashable, Iterable, Iterator
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -1666,29 +1666,34 @@ class Project:
         found = self._module_of(dotted, importer)
         return self.resolve_name(found[0], found[1], depth + 1) if found is not None else None
 
-    def constant(self, dotted: str, importer: ModuleSummary, depth: int = 0) -> int | None:
+    def constant(self, dotted: str, importer: ModuleSummary) -> int | None:
         """The int a module constant holds (``ModuleSummary.constants``), by its qualified name as
         ``importer`` imports it, through the modules that import it in turn."""
-        found = self._module_of(dotted, importer) if depth <= _MAX_DEPTH else None
-        if found is None:
-            return None
-        module, name = found
-        if name in module.constants:
-            return module.constants[name]
-        imported = module.imports.get(name)
-        return self.constant(imported, module, depth + 1) if imported is not None else None
+        return self._module_level(dotted, importer, lambda module: module.constants)
 
-    def global_value(self, dotted: str, importer: ModuleSummary, depth: int = 0) -> Value | None:
+    def global_value(self, dotted: str, importer: ModuleSummary) -> Value | None:
         """What a module-level name holds (``ModuleSummary.globals``: a display, a number), by its
         qualified name as ``importer`` imports it, through the modules that import it in turn."""
+        return self._module_level(dotted, importer, lambda module: module.globals)
+
+    def _module_level(
+        self,
+        dotted: str,
+        importer: ModuleSummary,
+        table: Callable[[ModuleSummary], Mapping[str, _T]],
+        depth: int = 0,
+    ) -> _T | None:
         found = self._module_of(dotted, importer) if depth <= _MAX_DEPTH else None
         if found is None:
             return None
         module, name = found
-        if name in module.globals:
-            return module.globals[name]
+        held = table(module)
+        if name in held:
+            return held[name]
         imported = module.imports.get(name)
-        return self.global_value(imported, module, depth + 1) if imported is not None else None
+        if imported is None:
+            return None
+        return self._module_level(imported, module, table, depth + 1)
 
     def _module_of(
         self, dotted: str, importer: ModuleSummary | None
