@@ -471,14 +471,7 @@ def _float_fields(
         arg = keywords.get(name) or (call.args[i] if i < len(call.args) else None)
         if arg is None or next(prop.value_causes(maker, arg.value, call.loops), None) is None:
             continue
-        default = next(
-            (
-                project.classes[k].field_defaults[name]
-                for k in project.mro(cls)
-                if name in project.classes[k].field_defaults
-            ),
-            None,
-        )
+        default = project.field_default(cls, name)
         if arg.value.ty not in (FLOAT, FLOAT_LIKE) and (
             default is None or default.value.ty != FLOAT
         ):
