@@ -41,6 +41,7 @@ SEEN = "missed, seen at run time"  # no finding at a marker; the re-trace report
 UNSEEN = "missed, not seen"
 QUIET = "quiet"  # a negative: nothing confirmed, no unpredicted re-trace
 ALARM = "re-trace reported"
+FAILED = "could not run"  # confirm or the program failed: no outcome either way
 POSITIVE_OUTCOMES = (CONFIRMED, UNPROVED, SEEN, UNSEEN)
 
 
@@ -140,9 +141,7 @@ def confirm_all(
 ) -> list[Outcome]:
     def one(case: run.Case) -> Outcome:
         seen, error = run_confirm(case, command, timeout)
-        outcome = (
-            classify(case, seen) if error is None else UNSEEN if case.kind == "positive" else ALARM
-        )
+        outcome = classify(case, seen) if error is None else FAILED
         return Outcome(case.id, case.category, case.kind, outcome, seen, error)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -202,7 +201,8 @@ def render(cases: Sequence[run.Case], outcomes: Sequence[Outcome], header: str, 
 
 def summary_text(outcomes: Sequence[Outcome]) -> str:
     counts = Counter(o.outcome for o in outcomes)
-    return "   ".join(f"{name}: {counts[name]}" for name in (*POSITIVE_OUTCOMES, QUIET, ALARM))
+    names = (*POSITIVE_OUTCOMES, QUIET, ALARM, FAILED)
+    return "   ".join(f"{name}: {counts[name]}" for name in names)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

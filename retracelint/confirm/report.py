@@ -2,9 +2,11 @@
 
 Statuses (per finding, over the routes by which it reaches a site):
 
-* ``confirmed``: the site re-traced because of what the finding names (its parameter changed, or,
-  for RTL301, a new function object was traced; for RTL302, the caches had been cleared), at a call the finding's route goes through; the
-  evidence says from what to what, and where.
+* ``confirmed``: the site re-traced because of what the finding names (its parameter changed, and
+  for RTL401-RTL405 in the way the rule says; for RTL301, a new function object was traced; for
+  RTL302, the caches had been cleared), at a call the finding's route goes through (at either of
+  the two calls, for RTL401-RTL405: the second one to run re-traces); the evidence says from what
+  to what, and where.
 * ``not re-traced``: the site was traced at the finding's call and never re-traced there for that
   reason: what the finding names kept one signature during the run (any new one would have been a
   trace). Either the run did not reach the varying case or the finding is false; the run alone
