@@ -137,3 +137,18 @@ def test_a_chunk_finishing_while_results_are_collected_is_not_lost() -> None:
     pool._collect(redone, arrived, out, wait=False)
     pool._collect(redone, arrived, out, wait=True)
     assert out == {0: summary}
+
+
+def test_the_process_switch_interval_is_restored_after_the_workers(
+    copies: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool shortens the interval while its threads move chunks; the flake8 plugin runs in
+    flake8's own process, which must get its own setting back."""
+    monkeypatch.setattr(workers, "_MIN_CHUNK_BYTES", 1)  # several chunks even for a small tree
+    own = 0.0123
+    monkeypatch.setattr("sys.getswitchinterval", lambda: own)
+    seen: list[float] = []
+    monkeypatch.setattr("sys.setswitchinterval", seen.append)
+    run = analyse([str(copies)], Settings(cache=False, jobs=2, prescan=False))
+    assert run.files > 4
+    assert seen == [workers._SWITCH_INTERVAL, own]
