@@ -274,6 +274,11 @@ _TRANSFORMS = {
 }
 
 
+# Calls that apply their first argument, a function, to every leaf of the others (trees of one
+# structure) and return a tree of that structure: what the function does to a leaf is done to the tree.
+_TREE_MAPS = {"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"}
+
+
 # Calls that drop every jitted function's compiled code and traces: each jitted function traces and
 # compiles again at its next call.
 _CACHE_CLEARING = {"jax.clear_caches"}

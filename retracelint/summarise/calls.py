@@ -49,6 +49,7 @@ from retracelint.summarise.apis import (
     _STR_SPLITS,
     _STRUCTURE_KEYED,
     _TRANSFORMS,
+    _TREE_MAPS,
     _UNPICKLES,
     _array_module,
     _index_dtype,
@@ -249,6 +250,8 @@ class Calls(PassState):
                 return copied
         if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Attribute):  # type: ignore[union-attr]
             self.mutate_field(node, method)
+        if canon in _TREE_MAPS and len(node.args) > 1 and isinstance(node.args[0], ast.Lambda):
+            return self.mapped(node.args[0], args[1:])
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
             return known.with_(objs=EMPTY, fields=()) if known.objs else known
@@ -316,6 +319,22 @@ class Calls(PassState):
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
         return value.with_(callables=refs) if refs else value
+
+    def mapped(self, fn: ast.Lambda, trees: list[Value]) -> Value:
+        """``tree_map(lambda x: ..., tree)``: the lambda's body read here, each parameter a leaf of
+        its tree (varying as the tree does), so that a slice by this function's loop bounds
+        (``lambda x: x[i : i + chunk]``) is a slice in this loop, as ``tree[i : i + chunk]`` is.
+        The lambda was walked as a function of its own already: its calls are not recorded again."""
+        saved, saved_defs = dict(self.env), dict(self.defs)
+        for param, tree in zip(fn.args.args, trees, strict=False):
+            self.env[param.arg] = tree.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY)
+            self.defs.pop(param.arg, None)
+        try:
+            leaf = self.quiet(fn.body)
+        finally:
+            self.env, self.defs = saved, saved_defs
+        tree = trees[0]
+        return leaf.with_(ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY)
 
     def jit_call(self, node: ast.Call, wrapper: Wrapper, wrapped: Value) -> Value:
         """``jax.jit(f)``: a jit site around what the first argument is: a function, a transform of
