@@ -246,6 +246,11 @@ _REDUCTIONS = {
 }
 
 
+# Solvers whose solution has the operands' trailing axes only: `lstsq(a, b)` is `a.shape[1:] +
+# b.shape[1:]` however many rows (equations) there are, so rows added to a design keep its shape.
+_ROWS_SOLVED = {"lstsq"}
+
+
 # jax.numpy calls that keep a lone Python scalar weakly typed (measured on jax 0.10.2: jnp.asarray(0.0)
 # is f32[] weak_type=True, jnp.asarray(True) is not weak; any dtype= is strong): the number of arguments.
 _WEAK_FROM_SCALAR = {"asarray": 1, "array": 1}

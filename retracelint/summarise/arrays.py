@@ -27,6 +27,7 @@ from retracelint.summarise.apis import (
     _NUMPY_RANDOM_DTYPES,
     _RANDOM_MODULES,
     _REDUCTIONS,
+    _ROWS_SOLVED,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     _array_dtype,
@@ -219,6 +220,8 @@ class Arrays(PassState):
         if name in _REDUCTIONS:
             keep = "axis" in kwargs or len(node.args) > 1
             return combine(args, ty=ty, keep_shape=keep)
+        if name in _ROWS_SOLVED:
+            return combine(args, ty=ty, keep_shape=False)
         if name in _JOINS:
             joined = self.join(node, name, ty, args)
             if joined is not None:
