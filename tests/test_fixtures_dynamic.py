@@ -16,7 +16,8 @@ evenly, random draws that change values but no size, instances of a list with eq
 lists topped up to a fixed length, dataclass fields that keep their defaults, counts kept as pytree
 leaves, carried states that start as the kind they come back as, last chunks padded under a test of
 their length, a static apply function carried through jitted updates, fixed windows mapped over a pytree of
-rays, caches cleared once before a loop that refits on ever more rows) are held to more: every function
+rays, caches cleared once before a loop that refits on ever more rows, a dict keyed by the one task
+every call passes) are held to more: every function
 they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files
 land in the tree.
 """
@@ -69,6 +70,7 @@ TRACE_ONCE = (
     ("static_apply_fn_through_jitted_updates", "main.py"),
     ("trees_mapped_to_fixed_windows", "main.py"),
     ("caches_cleared_once_before_the_loop", "main.py"),
+    ("dicts_keyed_by_one_task", "main.py"),
 )
 
 

@@ -410,9 +410,18 @@ class Expressions(PassState):
             elif key is not None and isinstance(key.value, str):
                 # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
                 entries[entry(key.value)] = item
-        return combine(values + items, ty=DICT).with_(
+        value = combine(values + items, ty=DICT).with_(
             keys=keys, callables=refs, fields=tuple(sorted(entries.items()))
         )
+        # A key computed from what changes (`{site: trace}` per site) is a new pytree structure
+        # each time it changes: jax keys its cache on a dict's keys.
+        text = self.mod.pos.text
+        keyed = [
+            Taint("RTL403", f"dict {{{_clip(text(k))}: ...}} has a new key", self.loc(k), v.vsrc)
+            for k, v in zip([k for k in node.keys if k is not None], values, strict=True)
+            if not isinstance(k, ast.Constant) and v.vsrc
+        ]
+        return value.with_(shape=value.shape | frozenset(keyed)) if keyed else value
 
     def spread_into(self, entries: dict[str, Value], value: Value) -> dict[str, Value]:
         """The items of a dict known at literal keys (``entries``) once ``**value`` is spread over
