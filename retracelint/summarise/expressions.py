@@ -9,7 +9,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
-from retracelint.summarise.abstract import _element, _kind_flip, _plain, _unpacked
+from retracelint.summarise.abstract import (
+    _element,
+    _kind_flip,
+    _plain,
+    _unpacked,
+    _written_number,
+)
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
@@ -392,7 +398,7 @@ class Expressions(PassState):
         values = [self.expr(k) for k in node.keys if k is not None]
         # A number written as an item decides that leaf's weak type here (`{"scale": 1.0}`).
         items = [
-            placed(self.expr(v), self.loc(v)) if isinstance(v, ast.Constant) else self.expr(v)
+            placed(item, self.loc(v)) if _written_number(v, item := self.expr(v)) else item
             for v in node.values
         ]
         literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
