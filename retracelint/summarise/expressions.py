@@ -1118,9 +1118,13 @@ class Expressions(PassState):
         return self.display_item(iterable, index, node, element)
 
     def display_item(self, iterable: Value, index: int, node: ast.AST, element: Value) -> Value:
-        """An item of iterating a display (a literal list, maybe a module's constant): when its
-        items differ in length, so does the item, per iteration (the array made from it is the
+        """An item of iterating a display (a literal list, maybe a module's constant): of the kind
+        its items share when they are numbers of one kind (a sweep over floats gives floats); when
+        its items differ in length, so does the item, per iteration (the array made from it is the
         one that changes shape); when they are arrays of different shapes, the display says so."""
+        kinds = {item.ty for item in iterable.items}
+        if len(kinds) == 1 and kinds <= SCALARS:
+            element = element.with_(ty=kinds.pop())
         lengths = {
             item.dims.length(0) if item.ty in (LIST, TUPLE) and item.dims is not None else None
             for item in iterable.items
