@@ -330,7 +330,7 @@ def _static_value_findings(
             if is_object
             else []
         )
-        if value.ty in (FLOAT, FLOAT_LIKE):
+        if value.ty in (FLOAT, FLOAT_LIKE) or _made_of_floats(prop, caller, origin.value):
             code = "RTL202"
             head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
             details = [parameter, loop, _via(full_path), "nan never matches"]
