@@ -47,7 +47,7 @@ from retracelint.values import (
     UNKNOWN,
     WEAK,
     CallSrc,
-    Made,
+    IterDep,
     ParamDep,
     ParamSrc,
     RetDep,
@@ -325,8 +325,12 @@ def _static_value_findings(
         full_path = (*cause.path, *path)
         reported = origin
         when, loop = _when(cause.driver, reported.location)
-        floats = _float_fields(project, prop, caller, value) if is_object else []
-        if value.ty in (FLOAT, FLOAT_LIKE):
+        floats = (
+            _float_fields(project, prop, caller, replace(origin, value=value), origin_loops)
+            if is_object
+            else []
+        )
+        if value.ty in (FLOAT, FLOAT_LIKE) or _made_of_floats(prop, caller, origin.value):
             code = "RTL202"
             head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
             details = [parameter, loop, _via(full_path), "nan never matches"]
@@ -453,31 +457,109 @@ def _finding(
 
 
 def _float_fields(
-    project: Project, prop: Propagation, fn: FunctionSummary, value: Value
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    origin: Arg,
+    loops: tuple[int, ...],
 ) -> list[str]:
-    """The fields of an object whose constructor call is passed arguments that change, when each
-    of those is a float (passed as one, or a field whose default is one: `rtol: float = 1e-3`); none
-    otherwise."""
-    cls = _class_of(project, fn, value)
-    made = [obj for obj in value.objs if isinstance(obj, Made) and not obj.path]
-    site = project.call_at(made[0].at) if cls is not None and len(made) == 1 else None
-    if cls is None or site is None:
-        return []
-    maker = project.function(site[0])
-    call = maker.calls[site[1]]
-    keywords = dict(call.kwargs)
-    floats = []
-    for i, name in enumerate(project.init_fields(cls)):
-        arg = keywords.get(name) or (call.args[i] if i < len(call.args) else None)
-        if arg is None or next(prop.value_causes(maker, arg.value, call.loops), None) is None:
+    """The fields of an object (``origin``, in ``fn`` inside ``loops``) whose values change, when
+    each of those is a float where its value is made (a constructor's argument, what a factory
+    passes on to one), or a field whose default is one (`rtol: float = 1e-3`); none otherwise."""
+    cls = _class_of(project, fn, origin.value)
+    floats: list[str] = []
+    for attr in _object_fields(project, cls) if cls is not None else ():
+        read = Arg(attribute_of(origin.value, attr), origin.location, f"{origin.text}.{attr}")
+        changing = [
+            (owner, part)
+            for owner, part, at, _ in prop.field_candidates(fn, read, loops, ())
+            if next(prop.value_causes(owner, part.value, at), None) is not None
+        ]
+        if not changing:
             continue
-        default = project.field_default(cls, name)
-        if arg.value.ty not in (FLOAT, FLOAT_LIKE) and (
-            default is None or default.value.ty != FLOAT
+        default = project.field_default(cls, attr)  # type: ignore[arg-type]
+        if (default is None or default.value.ty != FLOAT) and not all(
+            _made_of_floats(prop, owner, part.value) for owner, part in changing
         ):
             return []
-        floats.append(name)
+        floats.append(attr)
     return floats
+
+
+def _object_fields(project: Project, cls: str) -> tuple[str, ...]:
+    """The attributes an instance of ``cls`` gets when it is made: the fields of a generated
+    ``__init__``, or what its own ``__init__`` stores on ``self``."""
+    init = project.member(cls, "__init__")
+    if not isinstance(init, FuncTarget):
+        return project.init_fields(cls)
+    init_fn = project.function(init.qualname)
+    own = f"{init_fn.params[0].name}." if init_fn.params else ""
+    return tuple(
+        path.removeprefix(own)
+        for path in init_fn.writes
+        if own and path.startswith(own) and "." not in path.removeprefix(own)
+    )
+
+
+def _made_of_floats(
+    prop: Propagation,
+    fn: FunctionSummary,
+    value: Value,
+    passed: Callable[[str], list[tuple[FunctionSummary, Value]]] | None = None,
+    depth: int = 0,
+) -> bool:
+    """Whether ``value`` (in ``fn``) is a float: one as written or computed, or a value of unknown
+    kind made only from parameters for which floats are passed (by every caller, or as ``passed``
+    says: the call whose result or item it is), and from what calls return or yield so made
+    (``t = t_start; ... t *= factor`` in a schedule's generator given floats). It only chooses
+    between RTL201 and RTL202."""
+    if value.ty in (FLOAT, FLOAT_LIKE):
+        return True
+    if value.ty != UNKNOWN or not value.deps or depth > _FLOAT_DEPTH:
+        return False
+    project = prop.project
+    for dep in value.deps:
+        if isinstance(dep, ParamDep) and dep.elem is None and "." not in dep.name:
+            args = (
+                passed(dep.name)
+                if passed is not None
+                else [(caller, arg.value) for caller, _, arg, _ in prop.caller_args(fn, dep.name)]
+            )
+            if not args or not all(_made_of_floats(prop, o, v, None, depth + 1) for o, v in args):
+                return False
+        elif isinstance(dep, RetDep | IterDep) and dep.item is None and dep.elem is None:
+            targets = project.site_targets.get((fn.qualname, dep.call), ())
+            if not targets or not all(
+                isinstance(t, FuncTarget) and _result_of_floats(prop, fn, dep, t, depth)
+                for t in targets
+            ):
+                return False
+        else:
+            return False
+    return True
+
+
+def _result_of_floats(
+    prop: Propagation, fn: FunctionSummary, dep: RetDep | IterDep, target: FuncTarget, depth: int
+) -> bool:
+    """Whether what the call ``dep`` names (in ``fn``) returns, or yields when it is iterated, is a
+    float for the arguments that call passes."""
+    callee = prop.project.function(target.qualname)
+    made = callee.yields if isinstance(dep, IterDep) else callee.returns
+    if made is None:
+        return False
+    call = fn.calls[dep.call]
+    offset = 1 if target.bound else 0
+
+    def passed(name: str) -> list[tuple[FunctionSummary, Value]]:
+        arg = bind_arg(call, callee.params, offset, name)
+        return [(fn, arg.value)] if arg is not None else []
+
+    return _made_of_floats(prop, callee, made, passed, depth + 1)
+
+
+# Calls and parameters followed to tell whether a value is made of floats.
+_FLOAT_DEPTH = 6
 
 
 def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None:

@@ -17,9 +17,9 @@ lists topped up to a fixed length, dataclass fields that keep their defaults, co
 leaves, carried states that start as the kind they come back as, last chunks padded under a test of
 their length, a static apply function carried through jitted updates, fixed windows mapped over a pytree of
 rays, caches cleared once before a loop that refits on ever more rows, a dict keyed by the one task
-every call passes) are held to more: every function
-they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files
-land in the tree.
+every call passes, states made as float32 arrays from float constants, floats swept as traced
+arguments and pytree leaves) are held to more: every function they jit traces exactly once. They run
+in one subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ TRACE_ONCE = (
     ("trees_mapped_to_fixed_windows", "main.py"),
     ("caches_cleared_once_before_the_loop", "main.py"),
     ("dicts_keyed_by_one_task", "main.py"),
+    ("weak_float_constants_negative", "main.py"),
+    ("float_fields_through_factories_negative", "main.py"),
 )
 
 

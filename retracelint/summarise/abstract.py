@@ -169,3 +169,12 @@ def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | No
     if receiver is not None and (receiver.ref == "<self>" or receiver.ty == INSTANCE):
         return "bound method"
     return None
+
+
+def _written_number(node: ast.expr, value: Value) -> bool:
+    """Whether ``node`` writes a number as it is, which decides the number's weak type where it is
+    written: a literal, signed or not (``-1``), or a float constant of an array module
+    (``-jnp.inf``)."""
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return isinstance(node, ast.Constant) or (isinstance(node, ast.Attribute) and value.ty == FLOAT)

@@ -309,6 +309,12 @@ _STRUCTURE_KEYED: dict[str, tuple[int | None, bool]] = {
 }
 
 
+# Constants of the array and math modules that are Python floats (``jnp.inf`` is ``np.inf``, a
+# ``float``): passed to jit they are weakly typed scalars, unlike ``jnp.float32(jnp.inf)``.
+_FLOAT_CONSTANTS = {"inf", "nan", "pi", "e", "euler_gamma", "tau"}
+_FLOAT_CONSTANT_MODULES = {"numpy", "jax.numpy", "math"}
+
+
 # Attributes of arrays that are no object's field: they vary with the array.
 _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "weak_type", "flat"}
 

@@ -9,7 +9,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
-from retracelint.summarise.abstract import _element, _kind_flip, _plain, _unpacked
+from retracelint.summarise.abstract import (
+    _element,
+    _kind_flip,
+    _plain,
+    _unpacked,
+    _written_number,
+)
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
 from retracelint.summarise.sizes import (
     _END,
@@ -392,7 +398,7 @@ class Expressions(PassState):
         values = [self.expr(k) for k in node.keys if k is not None]
         # A number written as an item decides that leaf's weak type here (`{"scale": 1.0}`).
         items = [
-            placed(self.expr(v), self.loc(v)) if isinstance(v, ast.Constant) else self.expr(v)
+            placed(item, self.loc(v)) if _written_number(v, item := self.expr(v)) else item
             for v in node.values
         ]
         literal = all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
@@ -1121,9 +1127,13 @@ class Expressions(PassState):
         return self.display_item(iterable, index, node, element)
 
     def display_item(self, iterable: Value, index: int, node: ast.AST, element: Value) -> Value:
-        """An item of iterating a display (a literal list, maybe a module's constant): when its
-        items differ in length, so does the item, per iteration (the array made from it is the
+        """An item of iterating a display (a literal list, maybe a module's constant): of the kind
+        its items share when they are numbers of one kind (a sweep over floats gives floats); when
+        its items differ in length, so does the item, per iteration (the array made from it is the
         one that changes shape); when they are arrays of different shapes, the display says so."""
+        kinds = {item.ty for item in iterable.items}
+        if len(kinds) == 1 and kinds <= SCALARS:
+            element = element.with_(ty=kinds.pop())
         lengths = {
             item.dims.length(0) if item.ty in (LIST, TUPLE) and item.dims is not None else None
             for item in iterable.items

@@ -22,6 +22,8 @@ from retracelint.summarise.apis import (
     _COPIES,
     _DTYPES,
     _FIELD_UPDATES,
+    _FLOAT_CONSTANT_MODULES,
+    _FLOAT_CONSTANTS,
     _LIST_GROW_METHODS,
     _PICKLES,
     _REPLACES,
@@ -36,6 +38,7 @@ from retracelint.summary import Arg, CallSite
 from retracelint.values import (
     DTYPE,
     EMPTY,
+    FLOAT,
     INSTANCE,
     INT,
     LIST,
@@ -70,9 +73,11 @@ class Objects(PassState):
 
     def e_Attribute(self, node: ast.Attribute) -> Value:
         attr = node.attr
-        if attr in _DTYPES:
+        if attr in _DTYPES or attr in _FLOAT_CONSTANTS:
             module = self.mod.canonical(_dotted(node.value) or "")
-            if _array_module(module) or module == "ml_dtypes":
+            if attr in _FLOAT_CONSTANTS and module in _FLOAT_CONSTANT_MODULES:
+                return Value(ty=FLOAT)  # jnp.inf, math.pi: a Python float
+            if attr in _DTYPES and (_array_module(module) or module == "ml_dtypes"):
                 return Value(ty=DTYPE, dtype=_DTYPES[attr])  # np.int16, jnp.bfloat16
         base = self.expr(node.value)
         if attr == "dtype":

@@ -17,6 +17,7 @@ from retracelint.summarise.abstract import (
     _plain,
     _unpacked,
     _value_callees,
+    _written_number,
 )
 from retracelint.summarise.loops import (
     _AXES,
@@ -221,7 +222,7 @@ class Statements(PassState):
         if isinstance(node, ast.Tuple | ast.List) and len(node.elts) == len(value.items):
             items = tuple(map(self.literals_made, value.items, node.elts))
             return value.with_(items=items)
-        return placed(value, self.loc(node)) if isinstance(node, ast.Constant) else value
+        return placed(value, self.loc(node)) if _written_number(node, value) else value
 
     def resized_param(self, value: Value, node: ast.expr) -> Value:
         """A result that is a parameter one row longer (``concatenate([p, x[None]])``) or shorter
