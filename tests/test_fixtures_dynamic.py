@@ -15,9 +15,9 @@ looks suspicious, settings hashed by their fields and made anew per call, chunks
 evenly, random draws that change values but no size, instances of a list with equal fields, filtered
 lists topped up to a fixed length, dataclass fields that keep their defaults, counts kept as pytree
 leaves, carried states that start as the kind they come back as, last chunks padded under a test of
-their length, a static apply function carried through jitted updates) are held to more: every function
-they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache files
-land in the tree.
+their length, a static apply function carried through jitted updates, texts padded to a fixed
+width) are held to more: every function they jit traces exactly once. They run in one subprocess from
+a copy of the fixtures, so no cache files land in the tree.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ TRACE_ONCE = (
     ("last_chunks_padded_in_branches", "main.py"),
     ("lists_rebound_to_their_concatenation", "main.py"),
     ("static_apply_fn_through_jitted_updates", "main.py"),
+    ("texts_padded_to_the_longest_negative", "main.py"),
 )
 
 

@@ -46,6 +46,7 @@ from retracelint.summarise.apis import (
     _REPLACES,
     _SETATTRS,
     _STDLIB_DRAWS,
+    _STR_PADS,
     _STR_SPLITS,
     _STRUCTURE_KEYED,
     _TRANSFORMS,
@@ -58,6 +59,7 @@ from retracelint.summarise.apis import (
 from retracelint.summarise.sizes import _constant
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
+    _clip,
     _dotted,
     _given,
     _is_name,
@@ -898,7 +900,10 @@ class Calls(PassState):
                 elif resized is not None:
                     self.env[name] = resized
                 if method in _LIST_GROW_METHODS and args:
-                    self.env[name] = self.holding(name, self.env[name], args[-1])
+                    added = args[-1]
+                    if method == "extend":  # how many it adds is the resize's, not an item's
+                        added = added.with_(shape=frozenset(t for t in added.shape if t.axis != 0))
+                    self.env[name] = self.holding(name, self.env[name], added)
             if method in _LIST_GROW_METHODS and self.loops:
                 return Value(ty=NONE)
         if method in _STR_SPLITS and receiver.ty in (STR, UNKNOWN) and receiver.vsrc:
@@ -906,6 +911,9 @@ class Calls(PassState):
             what = f"{self.mod.pos.text(node)} (as many pieces as the text has)"
             taint = Taint("RTL104", what, self.loc(node), receiver.vsrc, 0)
             return Value(ty=LIST, vsrc=receiver.vsrc, shape=frozenset({taint}))
+        width = _STR_PADS.get(method)
+        if width is not None and receiver.ty in (STR, UNKNOWN) and len(node.args) > width:
+            return self.padded_text(node, node.args[width], receiver, args)
         if receiver.ty == DICT and method in _DICT_MUTATORS and isinstance(func.value, ast.Name):
             self.env[func.value.id] = receiver.with_(keys=None, fields=())
         if receiver.ty == "loader":
@@ -955,6 +963,16 @@ class Calls(PassState):
             items = self.merged_items(known, node, args, kwargs)
             self.env[func.value.id] = current.with_(fields=(*kept.items(), *sorted(items.items())))
         return None
+
+    def padded_text(
+        self, node: ast.Call, width: ast.expr, receiver: Value, args: list[Value]
+    ) -> Value:
+        """``text.ljust(width)``: a string as long as ``width`` (padding is for texts no longer
+        than it), whatever made the text's length change before."""
+        length = self.length(*self.size_poly(width))
+        made = Taint("RTL105", _clip(self.mod.pos.text(node)), self.loc(node), EMPTY)
+        text = receiver.with_(ty=STR, vsrc=receiver.vsrc | _args_vsrc(args, {}), items=())
+        return self.with_length(text, 0, length, frozenset(dict(length.atoms)), made)
 
     def merged_items(
         self,

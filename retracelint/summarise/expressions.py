@@ -506,7 +506,7 @@ class Expressions(PassState):
 
     def e_BinOp(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
-        return self.arith(left, right, node.op, (node.left, node.right))
+        return self.arith(left, right, node.op, (node.left, node.right), node)
 
     def arith(
         self,
@@ -514,6 +514,7 @@ class Expressions(PassState):
         right: Value,
         op: ast.operator,
         nodes: tuple[ast.AST, ast.AST] | None = None,
+        whole: ast.AST | None = None,
     ) -> Value:
         if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
             # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
@@ -528,9 +529,17 @@ class Expressions(PassState):
         if value.ty in (LIST, TUPLE) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None
+            if length is None:
+                return value
             # Topped up to a fixed length (``rows + [pad] * (size - len(rows))``): what changed
-            # the parts' lengths no longer changes it.
-            return self.with_length(value, 0, length) if length is not None else value
+            # the parts' lengths no longer changes it. ``[pad] * n`` is made anew at each new
+            # ``n``, as ``np.zeros(n)`` is: padding to the longest of a batch changes with it.
+            if not isinstance(op, ast.Mult) or whole is None:
+                return self.with_length(value, 0, length)
+            count = nodes[1] if left.ty in (LIST, TUPLE) else nodes[0]
+            made = Taint("RTL105", _clip(self.mod.pos.text(whole)), self.loc(whole), EMPTY)
+            own = frozenset(_atoms_in(self.poly(count, {})))
+            return self.with_length(value, 0, length, own, made)
         return value
 
     def sequence_dims(

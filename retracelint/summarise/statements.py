@@ -192,7 +192,7 @@ class Statements(PassState):
         current = self.expr(node.target) if reads else UNKNOWN_VALUE
         rhs = self.expr(node.value)
         if isinstance(node.target, ast.Name):
-            value = self.arith(current, rhs, node.op, (node.target, node.value))
+            value = self.arith(current, rhs, node.op, (node.target, node.value), node)
             self.defs.pop(node.target.id, None)
             if (
                 current.ty in (LIST, TUPLE)
