@@ -920,6 +920,8 @@ class Statements(PassState):
             self.store_item(target, value)
             if isinstance(target.value, ast.Name):
                 self.store_key(target.value.id, target, value)
+            else:
+                self.mutate_item(target, value)
 
     def store_item(self, target: ast.Subscript, value: Value) -> None:
         """``d["k"] = f`` (``d[0]["k"] = f``...) with literal keys on a local name: from here on,
