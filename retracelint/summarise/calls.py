@@ -771,9 +771,10 @@ class Calls(PassState):
             atoms: Atoms = {}
             count = self.length(self.length_of(node.args[0], args[0], 0, atoms), atoms)
             # A list of an array's rows: its axes are the array's.
-            return args[0].with_(
+            value = args[0].with_(
                 ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None, dims=Dims((count,))
             )
+            return self.one_per_number(value, node, node.args[0])  # type: ignore[attr-defined]
         if canon in ("dict",):
             # `dict(defaults, lr=lr)`: the items known of the copied dict, those given by keyword.
             items = self.merged_items({}, node, args, kwargs)

@@ -490,12 +490,25 @@ class Expressions(PassState):
             deps=frozenset(deps),
             dims=dims,
         )
-        counted = self.range_length(node.generators[0].iter) if len(node.generators) == 1 else None
-        if ty != LIST or filtered or counted is None:
+        if ty != LIST or filtered or len(node.generators) > 1:
             return value
-        # One item per number of a range: a list as long as the range, made anew at each new length
-        # when the bound changes (`[fold_in(key, t) for t in range(n)]`), as `jnp.zeros(n)` is.
-        made = Taint("RTL105", _clip(text(node)), self.loc(node), EMPTY, 0)
+        return self.one_per_number(value, node, node.generators[0].iter)
+
+    def one_per_number(self, value: Value, node: ast.AST, walked: ast.expr) -> Value:
+        """``value``, a list of one item per number of ``walked`` when it is ``range(...)``: as
+        long as the range, made anew at each new length when a bound or the step changes
+        (`[fold_in(key, t) for t in range(n)]`, `list(range(every, n, every))`), as `jnp.zeros(n)`
+        is."""
+        if (
+            not isinstance(walked, ast.Call)
+            or walked.keywords
+            or self.mod.canonical(_dotted(walked.func) or "") != "range"
+        ):
+            return value
+        counted = self.arange_length(walked)  # type: ignore[attr-defined]
+        if counted is None:
+            return value
+        made = Taint("RTL105", _clip(self.mod.pos.text(node)), self.loc(node), EMPTY, 0)
         return self.with_length(value, 0, counted, frozenset(dict(counted.atoms)), made)
 
     e_SetComp = e_ListComp
