@@ -111,6 +111,7 @@ from retracelint.values import (
     dtype_kind,
     entry,
     kind_sources,
+    returned_sources,
     shape_sources,
     size_of,
     unaligned,
@@ -787,6 +788,9 @@ class Calls(PassState):
             return Value(ty=INT)
         if canon in ("min", "max", "abs", "sum") and module == "":
             value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
+            # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
+            # with that result: resolved where the call is known.
+            value = value.with_(vsrc=value.vsrc.union(*(returned_sources(a) for a in args)))
             return self.scalar_type_chosen(node, canon, args, value)
         if canon in _STRUCTURE_KEYED and args:
             return _structure_keyed(canon, args, kwargs)
