@@ -16,9 +16,9 @@ evenly, random draws that change values but no size, instances of a list with eq
 lists topped up to a fixed length, dataclass fields that keep their defaults, counts kept as pytree
 leaves, carried states that start as the kind they come back as, last chunks padded under a test of
 their length, a static apply function carried through jitted updates, texts padded to a fixed
-width, arrays whose values change in place, ranges of a fixed count) are held to more: every function
-they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no cache
-files land in the tree.
+width, arrays whose values change in place, ranges of a fixed count, listed instances that share
+their static fields) are held to more: every function they jit traces exactly once. They run in one
+subprocess from a copy of the fixtures, so no cache files land in the tree.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ TRACE_ONCE = (
     ("texts_padded_to_the_longest_negative", "main.py"),
     ("arrays_changed_in_place_on_self_negative", "main.py"),
     ("range_lists_with_steps_negative", "main.py"),
+    ("static_fields_of_listed_instances_negative", "main.py"),
 )
 
 
