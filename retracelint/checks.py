@@ -47,7 +47,9 @@ from retracelint.values import (
     UNKNOWN,
     WEAK,
     CallSrc,
+    ChoiceSrc,
     IterDep,
+    Made,
     ParamDep,
     ParamSrc,
     RetDep,
@@ -239,6 +241,9 @@ def static_findings(
             # A part stored as a parameter came in is made where the callers pass it; one set on
             # the object here (``replace(state, n=state.n + 1)``) is made here.
             places = prop.field_candidates(fn, field, loops, (step,))
+            if any(isinstance(s, ChoiceSrc) for s in field.value.vsrc):
+                # Read off the item of a list of instances a loop walks: which one it is changes.
+                places = [*places, (fn, field, loops, (step,))]
             set_here = dict(value.fields).get(attr)
             if not places and set_here is not None:
                 made_at = set_here.made or arg.location

@@ -121,6 +121,8 @@ class Propagation(ObjectModel):
             value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
         if any(isinstance(s, RetSrc) for t in value.shape for s in t.sources):
             value = value.with_(shape=frozenset(self.sized_by_results(fn, value.shape, depth)))
+        if any(isinstance(s, RetSrc) for s in value.vsrc):
+            value = value.with_(vsrc=self.from_results(fn, value.vsrc, depth))
         if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
@@ -177,29 +179,38 @@ class Propagation(ObjectModel):
         """Each taint whose size is read from what a call returns (``RetSrc``), with what makes
         that result's value (or length) change in ``fn``'s terms instead; gone when nothing does."""
         for taint in taints:
-            returned = [s for s in taint.sources if isinstance(s, RetSrc)]
-            if not returned:
+            if not any(isinstance(s, RetSrc) for s in taint.sources):
                 yield taint
                 continue
-            sources = set(taint.sources.difference(returned))
-            for src in returned:
-                result = (
-                    self.call_result(fn, RetDep(src.call, src.item), depth)
-                    if depth <= _MAX_DEPTH
-                    else None
-                )
-                if result is None:
-                    continue
-                item = entry(src.key) if src.key is not None else None
-                result = next((v for name, v in result.fields if name == item), result)
-                if not src.shape:
-                    sources |= result.vsrc
-                elif src.axis is None:
-                    sources |= shape_sources(result)
-                else:
-                    sources |= axis_sources(result, src.axis)
+            sources = self.from_results(fn, taint.sources, depth)
             if sources:
-                yield taint.with_sources(frozenset(sources))
+                yield taint.with_sources(sources)
+
+    def from_results(
+        self, fn: FunctionSummary, sources: frozenset[Src], depth: int
+    ) -> frozenset[Src]:
+        """``sources`` with each ``RetSrc`` replaced by what makes that result's value (or length)
+        change in ``fn``'s terms."""
+        out = set(s for s in sources if not isinstance(s, RetSrc))
+        for src in sources:
+            if not isinstance(src, RetSrc):
+                continue
+            result = (
+                self.call_result(fn, RetDep(src.call, src.item), depth)
+                if depth <= _MAX_DEPTH
+                else None
+            )
+            if result is None:
+                continue
+            item = entry(src.key) if src.key is not None else None
+            result = next((v for name, v in result.fields if name == item), result)
+            if not src.shape:
+                out |= result.vsrc
+            elif src.axis is None:
+                out |= shape_sources(result)
+            else:
+                out |= axis_sources(result, src.axis)
+        return frozenset(out)
 
     def _resized_by(self, fn: FunctionSummary, src: RebindSrc) -> Iterator[Taint]:
         index = next((i for i, c in enumerate(fn.calls) if c.location == src.call), None)

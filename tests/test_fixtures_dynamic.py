@@ -18,8 +18,10 @@ leaves, carried states that start as the kind they come back as, last chunks pad
 their length, a static apply function carried through jitted updates, fixed windows mapped over a pytree of
 rays, caches cleared once before a loop that refits on ever more rows, a dict keyed by the one task
 every call passes, states made as float32 arrays from float constants, floats swept as traced
-arguments and pytree leaves) are held to more: every function they jit traces exactly once. They run
-in one subprocess from a copy of the fixtures, so no cache files land in the tree.
+arguments and pytree leaves, texts padded to a fixed width, arrays whose values change in place,
+ranges of a fixed count, listed instances that share their static fields) are held to more: every
+function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
+cache files land in the tree.
 """
 
 from __future__ import annotations
@@ -73,6 +75,10 @@ TRACE_ONCE = (
     ("dicts_keyed_by_one_task", "main.py"),
     ("weak_float_constants_negative", "main.py"),
     ("float_fields_through_factories_negative", "main.py"),
+    ("texts_padded_to_the_longest_negative", "main.py"),
+    ("arrays_changed_in_place_on_self_negative", "main.py"),
+    ("range_lists_with_steps_negative", "main.py"),
+    ("static_fields_of_listed_instances_negative", "main.py"),
 )
 
 

@@ -362,6 +362,11 @@ _LIST_RESIZE: dict[str, int | None] = {
 _STR_SPLITS = {"split", "rsplit", "splitlines"}
 
 
+# String methods that pad a string to a width, by the position of the width: as long as the width
+# (a text padded to the longest of a batch is as long as that one).
+_STR_PADS = {"ljust": 0, "rjust": 0, "center": 0, "zfill": 0}
+
+
 # Dict methods that give its keys, values, or (key, value) pairs to iterate.
 _DICT_VIEWS = {"keys": "keys", "values": "values", "items": "items"}
 

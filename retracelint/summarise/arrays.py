@@ -470,7 +470,7 @@ class Arrays(PassState):
         if by is not None and by > 0 and all(v % by == 0 for v in width.values()):
             return self.length({k: v // by for k, v in width.items()}, atoms)
         # Rounded up, or a step that is not a literal: an atom of its own, changing with its parts.
-        sources = self.varying(_add(width, stride, 1), atoms)
+        sources = self.varying(width, atoms) | self.varying(stride, atoms)  # both: they may cancel
         name = f"arange@{node.lineno}:{node.col_offset}"
         return Length.of({(name,): 1}, {name: sources})
 

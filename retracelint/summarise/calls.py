@@ -46,6 +46,7 @@ from retracelint.summarise.apis import (
     _REPLACES,
     _SETATTRS,
     _STDLIB_DRAWS,
+    _STR_PADS,
     _STR_SPLITS,
     _STRUCTURE_KEYED,
     _TRANSFORMS,
@@ -59,6 +60,7 @@ from retracelint.summarise.apis import (
 from retracelint.summarise.sizes import _constant
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
+    _clip,
     _dotted,
     _given,
     _is_name,
@@ -110,6 +112,7 @@ from retracelint.values import (
     dtype_kind,
     entry,
     kind_sources,
+    returned_sources,
     shape_sources,
     size_of,
     unaligned,
@@ -788,9 +791,10 @@ class Calls(PassState):
             atoms: Atoms = {}
             count = self.length(self.length_of(node.args[0], args[0], 0, atoms), atoms)
             # A list of an array's rows: its axes are the array's.
-            return args[0].with_(
+            value = args[0].with_(
                 ty=LIST if canon != "tuple" else TUPLE, items=(), ref=None, dims=Dims((count,))
             )
+            return self.one_per_number(value, node, node.args[0])  # type: ignore[attr-defined]
         if canon in ("dict",):
             # `dict(defaults, lr=lr)`: the items known of the copied dict, those given by keyword.
             items = self.merged_items({}, node, args, kwargs)
@@ -803,6 +807,9 @@ class Calls(PassState):
             return Value(ty=INT)
         if canon in ("min", "max", "abs", "sum") and module == "":
             value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
+            # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
+            # with that result: resolved where the call is known.
+            value = value.with_(vsrc=value.vsrc.union(*(returned_sources(a) for a in args)))
             return self.scalar_type_chosen(node, canon, args, value)
         if canon in _STRUCTURE_KEYED and args:
             return _structure_keyed(canon, args, kwargs)
@@ -917,7 +924,10 @@ class Calls(PassState):
                 elif resized is not None:
                     self.env[name] = resized
                 if method in _LIST_GROW_METHODS and args:
-                    self.env[name] = self.holding(name, self.env[name], args[-1])
+                    added = args[-1]
+                    if method == "extend":  # how many it adds is the resize's, not an item's
+                        added = added.with_(shape=frozenset(t for t in added.shape if t.axis != 0))
+                    self.env[name] = self.holding(name, self.env[name], added)
             if method in _LIST_GROW_METHODS and self.loops:
                 return Value(ty=NONE)
         if method in _STR_SPLITS and receiver.ty in (STR, UNKNOWN) and receiver.vsrc:
@@ -925,6 +935,9 @@ class Calls(PassState):
             what = f"{self.mod.pos.text(node)} (as many pieces as the text has)"
             taint = Taint("RTL104", what, self.loc(node), receiver.vsrc, 0)
             return Value(ty=LIST, vsrc=receiver.vsrc, shape=frozenset({taint}))
+        width = _STR_PADS.get(method)
+        if width is not None and receiver.ty in (STR, UNKNOWN) and len(node.args) > width:
+            return self.padded_text(node, node.args[width], receiver, args)
         if receiver.ty == DICT and method in _DICT_MUTATORS and isinstance(func.value, ast.Name):
             self.env[func.value.id] = receiver.with_(keys=None, fields=())
         if receiver.ty == "loader":
@@ -974,6 +987,16 @@ class Calls(PassState):
             items = self.merged_items(known, node, args, kwargs)
             self.env[func.value.id] = current.with_(fields=(*kept.items(), *sorted(items.items())))
         return None
+
+    def padded_text(
+        self, node: ast.Call, width: ast.expr, receiver: Value, args: list[Value]
+    ) -> Value:
+        """``text.ljust(width)``: a string as long as ``width`` (padding is for texts no longer
+        than it), whatever made the text's length change before."""
+        length = self.length(*self.size_poly(width))
+        made = Taint("RTL105", _clip(self.mod.pos.text(node)), self.loc(node), EMPTY)
+        text = receiver.with_(ty=STR, vsrc=receiver.vsrc | _args_vsrc(args, {}), items=())
+        return self.with_length(text, 0, length, frozenset(dict(length.atoms)), made)
 
     def merged_items(
         self,

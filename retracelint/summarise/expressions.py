@@ -505,12 +505,25 @@ class Expressions(PassState):
             deps=frozenset(deps),
             dims=dims,
         )
-        counted = self.range_length(node.generators[0].iter) if len(node.generators) == 1 else None
-        if ty != LIST or filtered or counted is None:
+        if ty != LIST or filtered or len(node.generators) > 1:
             return value
-        # One item per number of a range: a list as long as the range, made anew at each new length
-        # when the bound changes (`[fold_in(key, t) for t in range(n)]`), as `jnp.zeros(n)` is.
-        made = Taint("RTL105", _clip(text(node)), self.loc(node), EMPTY, 0)
+        return self.one_per_number(value, node, node.generators[0].iter)
+
+    def one_per_number(self, value: Value, node: ast.AST, walked: ast.expr) -> Value:
+        """``value``, a list of one item per number of ``walked`` when it is ``range(...)``: as
+        long as the range, made anew at each new length when a bound or the step changes
+        (`[fold_in(key, t) for t in range(n)]`, `list(range(every, n, every))`), as `jnp.zeros(n)`
+        is."""
+        if (
+            not isinstance(walked, ast.Call)
+            or walked.keywords
+            or self.mod.canonical(_dotted(walked.func) or "") != "range"
+        ):
+            return value
+        counted = self.arange_length(walked)  # type: ignore[attr-defined]
+        if counted is None:
+            return value
+        made = Taint("RTL105", _clip(self.mod.pos.text(node)), self.loc(node), EMPTY, 0)
         return self.with_length(value, 0, counted, frozenset(dict(counted.atoms)), made)
 
     e_SetComp = e_ListComp
@@ -521,7 +534,7 @@ class Expressions(PassState):
 
     def e_BinOp(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
-        return self.arith(left, right, node.op, (node.left, node.right))
+        return self.arith(left, right, node.op, (node.left, node.right), node)
 
     def arith(
         self,
@@ -529,6 +542,7 @@ class Expressions(PassState):
         right: Value,
         op: ast.operator,
         nodes: tuple[ast.AST, ast.AST] | None = None,
+        whole: ast.AST | None = None,
     ) -> Value:
         if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
             # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
@@ -543,9 +557,17 @@ class Expressions(PassState):
         if value.ty in (LIST, TUPLE) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None
+            if length is None:
+                return value
             # Topped up to a fixed length (``rows + [pad] * (size - len(rows))``): what changed
-            # the parts' lengths no longer changes it.
-            return self.with_length(value, 0, length) if length is not None else value
+            # the parts' lengths no longer changes it. ``[pad] * n`` is made anew at each new
+            # ``n``, as ``np.zeros(n)`` is: padding to the longest of a batch changes with it.
+            if not isinstance(op, ast.Mult) or whole is None:
+                return self.with_length(value, 0, length)
+            count = nodes[1] if left.ty in (LIST, TUPLE) else nodes[0]
+            made = Taint("RTL105", _clip(self.mod.pos.text(whole)), self.loc(whole), EMPTY)
+            own = frozenset(_atoms_in(self.poly(count, {})))
+            return self.with_length(value, 0, length, own, made)
         return value
 
     def sequence_dims(

@@ -178,6 +178,18 @@ class Objects(PassState):
         current = self.quiet(target).with_(ty=LIST, items=(), dims=None)
         self.store(target, self.quiet(target.value), self.grow_field(current, node))
 
+    def mutate_item(self, target: ast.Subscript, value: Value) -> None:
+        """``self.counts[i] = v``: the array or list held in an attribute changes in place, for
+        whoever reads it later, when what is stored there (or where) changes."""
+        held = target.value
+        if not isinstance(held, ast.Attribute) or _attribute_path(held) is None:
+            return
+        changes = value.vsrc | self.quiet(target.slice).vsrc
+        if changes:
+            # The same object as before: its identity is not new.
+            current = self.quiet(held).with_(fresh=EMPTY)
+            self.store(held, self.quiet(held.value), current.with_(vsrc=current.vsrc | changes))
+
     def note_registration(self, node: ast.Call, kind: str) -> None:
         """``register_pytree_node(Cls, flatten, unflatten)`` and ``register_dataclass(Cls, ...)``:
         which attributes of a ``Cls`` are static."""

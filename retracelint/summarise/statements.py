@@ -193,7 +193,7 @@ class Statements(PassState):
         current = self.expr(node.target) if reads else UNKNOWN_VALUE
         rhs = self.expr(node.value)
         if isinstance(node.target, ast.Name):
-            value = self.arith(current, rhs, node.op, (node.target, node.value))
+            value = self.arith(current, rhs, node.op, (node.target, node.value), node)
             self.defs.pop(node.target.id, None)
             if (
                 current.ty in (LIST, TUPLE)
@@ -921,6 +921,8 @@ class Statements(PassState):
             self.store_item(target, value)
             if isinstance(target.value, ast.Name):
                 self.store_key(target.value.id, target, value)
+            else:
+                self.mutate_item(target, value)
 
     def store_item(self, target: ast.Subscript, value: Value) -> None:
         """``d["k"] = f`` (``d[0]["k"] = f``...) with literal keys on a local name: from here on,
