@@ -49,7 +49,6 @@ from retracelint.values import (
     CallSrc,
     ChoiceSrc,
     IterDep,
-    Made,
     ParamDep,
     ParamSrc,
     RetDep,
