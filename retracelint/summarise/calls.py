@@ -253,8 +253,11 @@ class Calls(PassState):
                 return copied
         if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Attribute):  # type: ignore[union-attr]
             self.mutate_field(node, method)
-        if canon in _TREE_MAPS and len(node.args) > 1 and isinstance(node.args[0], ast.Lambda):
-            return self.mapped(node.args[0], args[1:])
+        mapped = (
+            self.lambda_of(node.args[0]) if canon in _TREE_MAPS and len(node.args) > 1 else None
+        )
+        if mapped is not None:
+            return self.mapped(mapped, args[1:])
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
             return known.with_(objs=EMPTY, fields=()) if known.objs else known
@@ -322,6 +325,13 @@ class Calls(PassState):
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
         return value.with_(callables=refs) if refs else value
+
+    def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
+        """The lambda ``node`` is: written there, or the one a local name was last bound to
+        (``slice_fn = lambda x: x[i : i + chunk]``)."""
+        if isinstance(node, ast.Name):
+            node = self.defs.get(node.id, node)  # type: ignore[assignment]
+        return node if isinstance(node, ast.Lambda) else None
 
     def mapped(self, fn: ast.Lambda, trees: list[Value]) -> Value:
         """``tree_map(lambda x: ..., tree)``: the lambda's body read here, each parameter a leaf of
