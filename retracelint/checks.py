@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.objects import attribute_of
+from retracelint.objects import _self_path, attribute_of
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
@@ -497,7 +497,7 @@ def _object_fields(project: Project, cls: str) -> tuple[str, ...]:
     if not isinstance(init, FuncTarget):
         return project.init_fields(cls)
     init_fn = project.function(init.qualname)
-    own = f"{init_fn.params[0].name}." if init_fn.params else ""
+    own = _self_path(init_fn, "")
     return tuple(
         path.removeprefix(own)
         for path in init_fn.writes
@@ -764,12 +764,13 @@ def _loop_around(
             (caller, i) for i, c in enumerate(caller.calls) if loop in c.loops and i != index
         ]
         visited = {fn.qualname}
-        for _ in range(_CLEAR_REACH):
+        for depth in range(_CLEAR_REACH):
             following: list[tuple[FunctionSummary, int]] = []
             for owner, at in frontier:
                 for target in project.site_targets.get((owner.qualname, at), ()):
                     if isinstance(target, JitTarget):
-                        near.append((owner, at, target))
+                        if depth == 0:  # deeper, they came with their function's jitted calls
+                            near.append((owner, at, target))
                     elif isinstance(target, FuncTarget) and target.qualname not in visited:
                         visited.add(target.qualname)
                         callee = project.function(target.qualname)
