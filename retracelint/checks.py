@@ -621,79 +621,90 @@ def _identity_hashed(project: Project, fn: FunctionSummary, value: Value) -> str
 
 # -- jit rebuilt around a fresh function ------------------------------------------------------------
 def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
-    for target in project.all_jits():
-        spec = project.jit_spec(target)
-        if spec.fresh is None:
-            continue
-        if spec.function not in project.functions:
-            continue
-        # lax control flow is mostly used under jit: it is taken to run outside jit only where a
-        # script or a test runs it (a library's function may run under its users' jit). That a jit
-        # of the project reaches it too does not make the script's eager calls trace less.
-        if spec.traces_on_call and not prop.frequency.run_by_scripts(spec.function):
-            continue
-        if spec.maker_call is not None and not _made_per_call(project, spec, target):
-            continue
-        binding = project.jit_binding(target)
-        assert binding is not None  # every jit site has a binding, if only an empty one
-        if (
-            spec.fresh_if_bound
-            and not _method_of_instance(binding)
-            and not (
-                binding.wrapped is None
-                and not spec.target_text.endswith(_STORED_CALLABLES)
-                and (spec.on_self or _library_method(project, target, spec))
-            )
-        ):
-            continue  # `jax.jit(pipeline.step)` of a parameter that holds a module
-        owner = project.function(spec.function)
-        jit = ("jit", "", str(spec.index))
-        calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
-        fresh = Value(fresh=spec.fresh_sources)
-        # The wrapper is rebuilt as often as its function object is new, and matters where it is
-        # called; a lax primitive traces where it is called itself.
-        uses = [spec.loops] if spec.traces_on_call else [call.loops for call in calls]
-        cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
-        if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
-            cause = _escaped_from_repeated(project, prop, owner, spec.index)
-        if cause is None:
-            continue
-        code = "RTL301"
-        when, loop = _when(cause.driver, spec.location)
-        if spec.traces_on_call:
-            text = _sentence(
-                f"{spec.wrapper.removeprefix('jax.')}(...) traces a fresh {spec.fresh} {when},"
-                " so every call re-traces",
-                [_code(spec.target_text), "called outside jit, it caches traces by function", loop],
-            )
-        elif spec.decorated:
-            text = _sentence(
-                f"@{spec.wrapper} rebuilds {spec.target_text}() {when}, so every call re-traces",
-                [
-                    f"{spec.target_text} is a nested def: a new function object, with an empty"
-                    " cache",
-                    loop,
-                ],
-            )
-        else:
-            text = _sentence(
-                f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces",
-                [
-                    f"{spec.wrapper}({_code(spec.target_text)})",
-                    "a new function object starts with an empty cache",
-                    loop,
-                ],
-            )
-        site = jit_site(binding)
-        path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
-        fix = (
-            f"define {spec.target_text} once, outside the function that runs"
-            f" {spec.wrapper.removeprefix('jax.')} (pass what it closes over as arguments), or"
-            " call it from inside a jitted function"
-            if spec.traces_on_call
-            else ""
+    found = {t: f for t in project.all_jits() if (f := _rebuilt_jit(project, prop, t)) is not None}
+    # A jit object made anew and handed to a lax primitive that is reported for tracing it again
+    # (`lax.fori_loop(0, n, jax.jit(step), x)`): one finding, the primitive's, tells it.
+    told = {
+        (target.module, int(spec.target[2]))
+        for target in found
+        if (spec := project.jit_spec(target)).traces_on_call
+        and spec.target is not None
+        and spec.target[0] == "jit"
+    }
+    yield from (f for target, f in found.items() if target.key not in told)
+
+
+def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Finding | None:
+    """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly."""
+    spec = project.jit_spec(target)
+    if spec.fresh is None or spec.function not in project.functions:
+        return None
+    # lax control flow is mostly used under jit: it is taken to run outside jit only where a
+    # script or a test runs it (a library's function may run under its users' jit). That a jit
+    # of the project reaches it too does not make the script's eager calls trace less.
+    if spec.traces_on_call and not prop.frequency.run_by_scripts(spec.function):
+        return None
+    if spec.maker_call is not None and not _made_per_call(project, spec, target):
+        return None
+    binding = project.jit_binding(target)
+    assert binding is not None  # every jit site has a binding, if only an empty one
+    if (
+        spec.fresh_if_bound
+        and not _method_of_instance(binding)
+        and not (
+            binding.wrapped is None
+            and not spec.target_text.endswith(_STORED_CALLABLES)
+            and (spec.on_self or _library_method(project, target, spec))
         )
-        yield _finding(code, text, spec.location, site, None, path, cause.driver, fix)
+    ):
+        return None  # `jax.jit(pipeline.step)` of a parameter that holds a module
+    owner = project.function(spec.function)
+    jit = ("jit", "", str(spec.index))
+    calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
+    fresh = Value(fresh=spec.fresh_sources)
+    # The wrapper is rebuilt as often as its function object is new, and matters where it is
+    # called; a lax primitive traces where it is called itself.
+    uses = [spec.loops] if spec.traces_on_call else [call.loops for call in calls]
+    cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
+    if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
+        cause = _escaped_from_repeated(project, prop, owner, spec.index)
+    if cause is None:
+        return None
+    code = "RTL301"
+    when, loop = _when(cause.driver, spec.location)
+    if spec.traces_on_call:
+        text = _sentence(
+            f"{spec.wrapper.removeprefix('jax.')}(...) traces a fresh {spec.fresh} {when},"
+            " so every call re-traces",
+            [_code(spec.target_text), "called outside jit, it caches traces by function", loop],
+        )
+    elif spec.decorated:
+        text = _sentence(
+            f"@{spec.wrapper} rebuilds {spec.target_text}() {when}, so every call re-traces",
+            [
+                f"{spec.target_text} is a nested def: a new function object, with an empty cache",
+                loop,
+            ],
+        )
+    else:
+        text = _sentence(
+            f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces",
+            [
+                f"{spec.wrapper}({_code(spec.target_text)})",
+                "a new function object starts with an empty cache",
+                loop,
+            ],
+        )
+    site = jit_site(binding)
+    path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
+    fix = (
+        f"define {spec.target_text} once, outside the function that runs"
+        f" {spec.wrapper.removeprefix('jax.')} (pass what it closes over as arguments), or"
+        " call it from inside a jitted function"
+        if spec.traces_on_call
+        else ""
+    )
+    return _finding(code, text, spec.location, site, None, path, cause.driver, fix)
 
 
 def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:

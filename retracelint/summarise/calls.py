@@ -473,6 +473,10 @@ class Calls(PassState):
         value = self.quiet(made)
         fresh = _fresh_kind(value, made, self.receiver_of(made))
         sources = self.context_src() if fresh == "bound method" else value.fresh
+        if fresh is None and value.ty == JIT:
+            # `lax.fori_loop(0, n, jax.jit(body), x)`: each jit object made is a new function to
+            # the primitive, whatever it wraps, so the primitive traces it again.
+            fresh = "jitted function"
         if fresh is None or not sources:
             return
         self.new_jit(
