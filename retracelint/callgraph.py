@@ -1243,13 +1243,21 @@ class Project:
         """Method ``name`` of an object that may be each of ``refs`` (``summary.Callee``): one
         target when every class it may be has the same, else none. An object of no known class
         that is an attribute (``self.model``) takes the method of the one class in the project that
-        defines it, if only one does."""
+        defines it, if only one does; so does one that may be an object of that class or of no
+        known class (``model = cp.load_model(model)`` under an ``if``, a library's call)."""
         classes = self.classes_of(module, fn, refs, 0)
         if classes:
             found = {self._member_or_stored(cls, name) for cls in classes}
             return found.pop() if len(found) == 1 else None
         if classes is None and all(_is_attribute_ref(ref) for ref in refs):
             return self._only_definer(name)
+        if classes is None and len(refs) > 1:
+            definer = self._only_definer(name)
+            known = [self.classes_of(module, fn, (ref,), 0) for ref in refs]
+            if definer is not None and any(
+                c and {self._member_or_stored(cls, name) for cls in c} == {definer} for c in known
+            ):
+                return definer
         return None
 
     def _stored_targets(self, cls: str, name: str) -> tuple[Target, ...]:

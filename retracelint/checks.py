@@ -10,6 +10,7 @@ The families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -969,6 +970,7 @@ def _traced_back_flip(
                 for strong in origins
                 if strong[0].kind == STRONG
                 and (weak[1][1].location, weak[0].route) != (strong[1][1].location, strong[0].route)
+                and not _statics_differ(weak[1], strong[1])
                 and _run_together(prop, weak[0].fn, strong[0].fn)
                 and _run_together(prop, weak[1][0], strong[1][0])
             ),
@@ -1011,23 +1013,47 @@ def _first_flip(
 ) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
     """The first call whose kind differs from an earlier call's, with that argument and kind. Calls
     from different bodies count only when an entry point reaches both: two tests, or two public
-    functions of a library, may never run in one process."""
-    earlier: list[tuple[FunctionSummary, Arg, str]] = []
+    functions of a library, may never run in one process; calls that pass a static parameter as two
+    different literals never share a cache entry."""
+    earlier: list[tuple[_JitArg, str]] = []
     for jit_arg in calls:
         fn, call, _, arg, _ = jit_arg
         kind = kind_of(jit_arg)
         if kind is None:
             continue
-        for other, first, before in earlier:
-            if kinds_differ(kind, before) and (one_body or _run_together(prop, fn, other)):
-                return (fn, call, arg, kind), (first, before)
-        earlier.append((fn, arg, kind))
+        for other, before in earlier:
+            if (
+                kinds_differ(kind, before)
+                and (one_body or _run_together(prop, fn, other[0]))
+                and not _statics_differ(jit_arg, other)
+            ):
+                return (fn, call, arg, kind), (other[3], before)
+        earlier.append((jit_arg, kind))
     return None
 
 
 def _run_together(prop: Propagation, a: FunctionSummary, b: FunctionSummary) -> bool:
     entries = prop.frequency.entries
     return a is b or bool(entries(a.qualname) & entries(b.qualname))
+
+
+def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls of one jitted function pass a static parameter as two different literals
+    (``False, 0.0`` and ``True, 4.0``): two cache entries whatever their traced arguments are."""
+    binding = a[2]
+    for param in binding.params[binding.offset :]:
+        if not (_static(a, param.name) and _static(b, param.name)):
+            continue
+        left = bind_arg(a[1], binding.params, binding.offset, param.name)
+        right = bind_arg(b[1], binding.params, binding.offset, param.name)
+        if left is None or right is None:
+            continue
+        try:
+            if ast.literal_eval(left.text) != ast.literal_eval(right.text):
+                return True
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue  # not a literal
+    return False
 
 
 def _static(jit_arg: _JitArg, param: str) -> bool:

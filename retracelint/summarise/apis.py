@@ -321,6 +321,14 @@ _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "w
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}
+# The same pytree with its leaves put on devices (stacked across them, or the first taken back): an
+# object keeps its class and its attributes.
+_SAME_TREES = {
+    "flax.jax_utils.replicate",
+    "flax.jax_utils.unreplicate",
+    "jax.device_put",
+    "jax.device_put_replicated",
+}
 # Unpickling makes a new object of the pickled object's class: known when the bytes are those
 # ``pickle.dumps(obj)`` makes in the same expression (a copy by round trip), else not known.
 _UNPICKLES = {"pickle.loads", "pickle.load"}

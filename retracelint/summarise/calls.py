@@ -44,6 +44,7 @@ from retracelint.summarise.apis import (
     _RANDOM_MODULES,
     _REDUCTIONS,
     _REPLACES,
+    _SAME_TREES,
     _SETATTRS,
     _STDLIB_DRAWS,
     _STR_PADS,
@@ -243,6 +244,7 @@ class Calls(PassState):
             self.note_assigned(node, canon)
         if (
             canon in _COPIES
+            or canon in _SAME_TREES
             or canon in _UNPICKLES
             or canon in _REPLACES
             or method in ("replace", "_replace")

@@ -27,6 +27,7 @@ from retracelint.summarise.apis import (
     _LIST_GROW_METHODS,
     _PICKLES,
     _REPLACES,
+    _SAME_TREES,
     _SETATTRS,
     _UNPICKLES,
     _array_module,
@@ -216,13 +217,15 @@ class Objects(PassState):
 
     # -- copies ---------------------------------------------------------------------------------------
     def copied(self, node: ast.Call, canon: str, receiver: Value | None) -> Value | None:
-        """``copy.copy(x)``, ``copy.deepcopy(x)``: a new object with the same attributes;
+        """``copy.copy(x)``, ``copy.deepcopy(x)``, ``replicate(x)``: a new object with the same attributes;
         ``x.replace(a=...)``, ``x._replace(a=...)``, ``dataclasses.replace(x, a=...)``: one with some
         attributes changed."""
         func = node.func
         changes: list[ast.keyword] = []
         updated: dict[str, Value] = {}
-        if canon in _COPIES and len(node.args) == 1 and not node.keywords:
+        if (canon in _COPIES and len(node.args) == 1 and not node.keywords) or (
+            canon in _SAME_TREES and node.args
+        ):
             original = self.quiet(node.args[0])
         elif canon in _UNPICKLES and len(node.args) == 1:
             pickled = node.args[0]
