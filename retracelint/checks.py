@@ -10,7 +10,6 @@ The families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -18,7 +17,7 @@ from dataclasses import dataclass, replace
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.objects import _self_path, attribute_of
+from retracelint.objects import _literal, _self_path, attribute_of
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
@@ -1044,15 +1043,10 @@ def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
     for param in binding.params[binding.offset :]:
         if not (_static(a, param.name) and _static(b, param.name)):
             continue
-        left = bind_arg(a[1], binding.params, binding.offset, param.name)
-        right = bind_arg(b[1], binding.params, binding.offset, param.name)
-        if left is None or right is None:
-            continue
-        try:
-            if ast.literal_eval(left.text) != ast.literal_eval(right.text):
-                return True
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue  # not a literal
+        passed = [bind_arg(c[1], binding.params, binding.offset, param.name) for c in (a, b)]
+        left, right = (_literal(arg) if arg is not None else None for arg in passed)
+        if left is not None and right is not None and left[1] != right[1]:
+            return True
     return False
 
 
