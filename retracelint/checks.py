@@ -45,6 +45,7 @@ from retracelint.values import (
     TRANSFORM,
     TUPLE,
     UNKNOWN,
+    UNKNOWN_VALUE,
     WEAK,
     CallSrc,
     ChoiceSrc,
@@ -240,9 +241,16 @@ def static_findings(
             # A part stored as a parameter came in is made where the callers pass it; one set on
             # the object here (``replace(state, n=state.n + 1)``) is made here.
             places = prop.field_candidates(fn, field, loops, (step,))
-            if any(isinstance(s, ChoiceSrc) for s in field.value.vsrc):
+            for choice in (s for s in field.value.vsrc if isinstance(s, ChoiceSrc)):
                 # Read off the item of a list of instances a loop walks: which one it is changes.
-                places = [*places, (fn, field, loops, (step,))]
+                # Told where the constructor is given what differs, when the list was filled in a
+                # loop (``[Body(part_id=i) for i ...]``), else where it is read.
+                given = prop.given_per_iteration(choice.fields) if choice.each else []
+                read = [
+                    Arg(field.value.with_(ty=_kind_given(prop, maker, g)), g.location, g.text)
+                    for maker, g in given
+                ] or [field]
+                places = [*places, *((fn, r, loops, (step,)) for r in read)]
             set_here = dict(value.fields).get(attr)
             if not places and set_here is not None:
                 made_at = set_here.made or arg.location
@@ -255,6 +263,13 @@ def static_findings(
             yield from _static_value_findings(
                 project, prop, candidates, site, param, jitted, parameter, f"{name}.{attr}"
             )
+
+
+def _kind_given(prop: Propagation, maker: FunctionSummary, given: Arg) -> str:
+    """The kind of value ``maker`` gives a constructor: a float, or as resolved there."""
+    if _made_of_floats(prop, maker, given.value):
+        return FLOAT
+    return prop.concrete(maker, prop.resolve(maker, given.value)).ty
 
 
 def _static_value_findings(
@@ -505,6 +520,10 @@ def _object_fields(project: Project, cls: str) -> tuple[str, ...]:
     )
 
 
+# The calls a loop over an object makes (``summarise.objects.iterated``).
+_ITERATION_PROTOCOL = (("recv", "__iter__"), ("recv", "__next__"))
+
+
 def _made_of_floats(
     prop: Propagation,
     fn: FunctionSummary,
@@ -523,16 +542,21 @@ def _made_of_floats(
         return False
     project = prop.project
     for dep in value.deps:
-        if isinstance(dep, ParamDep) and dep.elem is None and "." not in dep.name:
+        if isinstance(dep, ParamDep) and "." not in dep.name:
             args = (
                 passed(dep.name)
                 if passed is not None
                 else [(caller, arg.value) for caller, _, arg, _ in prop.caller_args(fn, dep.name)]
             )
+            if dep.elem is not None:
+                # An element of it: every caller passes a display of floats (``[1.0, 0.5]``).
+                args = [(o, item) for o, v in args for item in v.items or (UNKNOWN_VALUE,)]
             if not args or not all(_made_of_floats(prop, o, v, None, depth + 1) for o, v in args):
                 return False
         elif isinstance(dep, RetDep | IterDep) and dep.item is None and dep.elem is None:
             targets = project.site_targets.get((fn.qualname, dep.call), ())
+            if not targets and fn.calls[dep.call].callee[:2] in _ITERATION_PROTOCOL:
+                continue  # iterating a parameter no project class it may be iterates itself
             if not targets or not all(
                 isinstance(t, FuncTarget) and _result_of_floats(prop, fn, dep, t, depth)
                 for t in targets

@@ -28,6 +28,7 @@ from retracelint.values import (
     INSTANCE,
     UNKNOWN,
     IterDep,
+    LoopSrc,
     Made,
     RetDep,
     Value,
@@ -326,14 +327,31 @@ class ObjectModel:
     def fields_differ(self: Propagation, fields: frozenset[Made]) -> bool:
         """Whether the same attribute of several objects may hold different values: unless each is
         known as a literal (or the default of the parameter no call passes) and all are equal."""
-        keys = {self._literal_field(made) for made in fields}
+        keys = set()
+        for made in fields:
+            given = self._given_field(made)
+            keys.add(_literal(given) if isinstance(given, Arg) else given)
         return None in keys or len(keys) > 1
 
-    def _literal_field(self: Propagation, made: Made) -> object:
-        """What attribute ``made.path`` of the object made by the call at ``made.at`` holds, as a
-        key equal for equal literals: the constructor's argument stored as it came in, or the
-        parameter's default when the call leaves it out. None when it is not such a literal, or
-        another method may store there."""
+    def given_per_iteration(
+        self: Propagation, fields: frozenset[Made]
+    ) -> list[tuple[FunctionSummary, Arg]]:
+        """What makes an attribute of the objects a call makes once per iteration of a loop (a
+        comprehension, ``append``) differ from one to the next: the constructor's arguments for it
+        that change with a loop around the call (``part_id=i``). What ``__init__`` computes, or
+        another method stores, is not known to."""
+        found = []
+        for made in sorted(fields, key=str):
+            given = self._given_field(made)
+            if isinstance(given, Arg) and any(isinstance(s, LoopSrc) for s in given.value.vsrc):
+                site = self.project.call_at(made.at)
+                found.append((self.project.function(site[0]), given))  # type: ignore[index]
+        return found
+
+    def _given_field(self: Propagation, made: Made) -> Arg | tuple[str, str] | None:
+        """What the call at ``made.at`` gives attribute ``made.path`` of the object it makes: the
+        constructor's argument stored as it came in, or ``("default", param)`` when the call leaves
+        that parameter out. None when not known so, or another method may store there."""
         site = self.project.call_at(made.at)
         target = self.project.targets.get(site) if site is not None else None
         if made.item is not None or "." in made.path or not isinstance(target, ClassTarget):
@@ -351,11 +369,10 @@ class ObjectModel:
             given = project_arg(call, init_fn, param)
             if given is None:
                 return None if call.star else ("default", param)
-        else:
-            fields = self.project.init_fields(target.qualname)
-            given = _field_arg(call, fields, made.path) if made.path in fields else None
-            given = given or self.project.field_default(target.qualname, made.path)
-        return _literal(given) if given is not None else None
+            return given
+        fields = self.project.init_fields(target.qualname)
+        given = _field_arg(call, fields, made.path) if made.path in fields else None
+        return given or self.project.field_default(target.qualname, made.path)
 
     def init_stores(
         self: Propagation, init: FunctionSummary, attr: str, made: Value, depth: int

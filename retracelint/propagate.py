@@ -64,6 +64,7 @@ from retracelint.values import (
     followed,
     join,
     localised,
+    made_objects,
     objects_of,
     picked,
     returned_sources,
@@ -136,6 +137,8 @@ class Propagation(ObjectModel):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
                     out = _merge_shape(out, through(expanded, dep))
+                    if isinstance(dep, IterDep) and not out.objs:
+                        out = out.with_(objs=_filled_with(expanded))
                 elif out.weak == FOLLOWS:
                     out = out.with_(weak=UNSURE)  # made from a result of unknown kind
         return out
@@ -362,6 +365,7 @@ class Propagation(ObjectModel):
             keys=value.keys,
             made=value.made,
             objs=frozenset(objs),
+            elements=value.elements,
             fields=tuple(
                 (name, self.substitute(v, call, callee, bound, item, receiver))
                 for name, v in value.fields
@@ -506,7 +510,11 @@ class Propagation(ObjectModel):
                 and src.loop in loops
                 and all(made.path for made in src.fields)  # the item itself: its LoopSrc says
                 and self._repeats(fn, src.loop)
-                and self.fields_differ(src.fields)
+                and (
+                    bool(self.given_per_iteration(src.fields))
+                    if src.each
+                    else self.fields_differ(src.fields)
+                )
             ):
                 yield Cause(None, self.loop_driver(fn, src.loop))
 
@@ -790,6 +798,12 @@ def _passed_for(
     return combine([v for _, v in rest], ty=DICT).with_(
         fields=tuple(sorted((entry(key), v) for key, v in rest))
     )
+
+
+def _filled_with(element: Value) -> frozenset[Made]:
+    """The objects ``element``, an item of a list a callee filled in a loop, may be (``picked``)."""
+    each = any(isinstance(s, ChoiceSrc) and s.each for s in element.vsrc)
+    return made_objects(element) if each else EMPTY
 
 
 def _merge_shape(value: Value, extra: Value) -> Value:

@@ -112,6 +112,10 @@ class ChoiceSrc:
 
     loop: int
     fields: frozenset[Made]
+    # The items were made one per iteration of a loop (a comprehension, ``append``): each of
+    # ``fields`` stands for every object its call made, which differ where what the call is given
+    # for the attribute changes from one iteration to the next.
+    each: bool = False
 
 
 @dataclass(frozen=True)
@@ -366,12 +370,17 @@ def picked(value: Value, per: int) -> Value:
     )
     deps = frozenset(replace(d, elem=per, fixed=frozenset(), aligned=True) for d in value.deps)
     rows = value.ty in ARRAYS  # the rows of an array are arrays of its dtype
+    vsrc = as_item(value.vsrc)
+    if value.elements and per != ITEM:
+        # Which of the objects a loop filled it with this one is changes per iteration.
+        vsrc |= {ChoiceSrc(per, value.elements, each=True)}
     return Value(
         ty=value.ty if rows else UNKNOWN,
-        vsrc=as_item(value.vsrc),
+        vsrc=vsrc,
         shape=shape,
         deps=deps,
         dtype=value.dtype if rows else None,
+        objs=value.elements,
     )
 
 
@@ -521,6 +530,9 @@ class Value:
     objs: frozenset[Obj] = EMPTY
     # The project callables it may be, or hold (``funcrefs``): resolved at link time.
     callables: frozenset[FuncRef] = EMPTY
+    # For a list filled in a loop (a comprehension, ``append``) with objects made there: the calls
+    # that made them, one per iteration (``picked`` gives its items these objects).
+    elements: frozenset[Made] = EMPTY
     # Attributes set on it here (``obj.lr = lr``, ``state.replace(step=...)``): they win over the
     # objects' own.
     fields: tuple[tuple[str, Value], ...] = field(default=(), compare=False)
@@ -613,6 +625,7 @@ def join(a: Value, b: Value) -> Value:
         callables=funcrefs.union(a.callables, b.callables) if b.callables else a.callables,
         made=a.made if a.made == b.made else None,
         objs=_union(a.objs, b.objs),
+        elements=_union(a.elements, b.elements),
         fields=a.fields if a.fields is b.fields else _join_fields(a, b),
         weak=a.weak if a.weak == b.weak else _joined_weak(a.weak, b.weak),
     )
@@ -627,6 +640,12 @@ def _join_fields(a: Value, b: Value) -> tuple[tuple[str, Value], ...]:
     """The attributes set on either value: each may hold what one sets or what the other holds."""
     names = sorted({name for name, _ in a.fields} | {name for name, _ in b.fields})
     return tuple((name, join(read_field(a, name), read_field(b, name))) for name in names)
+
+
+def made_objects(value: Value) -> frozenset[Made]:
+    """The objects ``value`` may be when each is made by a call (``Probe(4.0)``); else none."""
+    objs = value.objs
+    return objs if objs and all(isinstance(o, Made) for o in objs) else EMPTY  # type: ignore[return-value]
 
 
 def read_field(base: Value, attr: str) -> Value:
@@ -651,7 +670,7 @@ def read_field(base: Value, attr: str) -> Value:
         if isinstance(src, CarrySrc):
             changes.add(src)
         elif isinstance(src, ChoiceSrc):
-            changes.add(ChoiceSrc(src.loop, frozenset(made.attr(attr) for made in src.fields)))
+            changes.add(replace(src, fields=frozenset(made.attr(attr) for made in src.fields)))
     return read.with_(vsrc=read.vsrc | changes) if changes else read
 
 

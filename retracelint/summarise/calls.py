@@ -113,6 +113,7 @@ from retracelint.values import (
     dtype_kind,
     entry,
     kind_sources,
+    made_objects,
     returned_sources,
     shape_sources,
     size_of,
@@ -872,12 +873,14 @@ class Calls(PassState):
                 break
             filling.append(index)
         element = collected(added, frozenset(filling))
-        if not element.shape and not element.deps:
+        made = made_objects(added) if filling else EMPTY
+        if not element.shape and not element.deps and not made:
             return container
         return container.with_(
             shape=container.shape
             | {t if ItemSrc() in t.sources else t.unlabelled() for t in element.shape},
             deps=container.deps | {unaligned_dep(d) for d in element.deps},
+            elements=container.elements | made,
         )
 
     def from_table(self, node: ast.Call) -> bool:

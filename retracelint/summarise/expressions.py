@@ -104,6 +104,7 @@ from retracelint.values import (
     entry,
     followed,
     join,
+    made_objects,
     picked,
     placed,
     returned_sources,
@@ -208,10 +209,8 @@ def _size_reads(
 def _instances(items: tuple[Value, ...]) -> frozenset[Made]:
     """The objects an item of a display of instances may be (``[Probe(4.0), Probe(8.0)]``), each
     made by a call; none unless every item is such an object."""
-    made = [item.objs for item in items]
-    if not made or not all(objs and all(isinstance(o, Made) for o in objs) for objs in made):
-        return EMPTY
-    return frozenset().union(*made)
+    made = [made_objects(item) for item in items]
+    return frozenset().union(*made) if made and all(made) else EMPTY
 
 
 def _literal_int(node: ast.AST | None) -> int | None:
@@ -504,6 +503,7 @@ class Expressions(PassState):
             shape=frozenset(shape),
             deps=frozenset(deps),
             dims=dims,
+            elements=made_objects(element),
         )
         if ty != LIST or filtered or len(node.generators) > 1:
             return value
@@ -1138,6 +1138,7 @@ class Expressions(PassState):
             deps |= {IterDep(protocol, index)}
         objs = _instances(iterable.items)
         picks = frozenset({src, ChoiceSrc(index, objs)}) if objs else frozenset({src})
+        objs = objs or element.objs  # one of the objects a loop filled it with (``picked``)
         element = element.with_(
             vsrc=element.vsrc | picks,
             deps=deps,
