@@ -508,6 +508,8 @@ class Arrays(PassState):
         """``concatenate``, ``stack``, ``hstack``... of a list display: the lengths along the axis add
         up (or the parts count, on a new axis). None when the parts or the axis cannot be read."""
         parts = node.args[0] if node.args else None
+        if parts is not None and not isinstance(parts, ast.List | ast.Tuple | ast.Starred):
+            return self.joined_list(node, name, ty, args[0])
         if not isinstance(parts, ast.List | ast.Tuple) or not parts.elts:
             return None
         if any(isinstance(e, ast.Starred) for e in parts.elts):
@@ -550,6 +552,17 @@ class Arrays(PassState):
             total = _add(total, self.length_of(element, part, axis, atoms), 1)
         value = value.with_(dims=Dims(lens, rank is not None))
         return self.with_length(value, axis, self.length(total, atoms))
+
+    def joined_list(self, node: ast.Call, name: str, ty: str, parts: Value) -> Value | None:
+        """``concatenate(xs)`` of a list that is no display, along axis 0: the result's first axis
+        changes with the number of items and their first axis, its other axes are the items'. So
+        its axes are the list's, as written (what changes an item's axis ``k`` names ``k``); any
+        other join of such a list is not known axis by axis."""
+        given = _argument(node, "axis", 1)
+        first = given is None or (isinstance(given, ast.Constant) and given.value == 0)
+        if name != "concatenate" or not first:
+            return None
+        return combine([parts], ty=ty, aligned=True)
 
     def resized(
         self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]
