@@ -245,10 +245,10 @@ def static_findings(
                 # Read off the item of a list of instances a loop walks: which one it is changes.
                 # Told where the constructor is given what differs, when the list was filled in a
                 # loop (``[Body(part_id=i) for i ...]``), else where it is read.
-                given = prop.given_per_iteration(choice.fields) if choice.each else []
+                given = prop.given_per_iteration(choice.fields) if choice.each else None
                 read = [
                     Arg(field.value.with_(ty=_kind_given(prop, maker, g)), g.location, g.text)
-                    for maker, g in given
+                    for maker, g in given or ()
                 ] or [field]
                 places = [*places, *((fn, r, loops, (step,)) for r in read)]
             set_here = dict(value.fields).get(attr)

@@ -163,21 +163,15 @@ class Frequency:
         return seen
 
     def _direct(self) -> dict[str, list[tuple[str, int]]]:
+        """Each function's call sites that run its body (a jitted function's callers do not)."""
         if self._callers is None:
-            self._callers = self._direct_callers()
+            self._callers, self._callees = self._direct_calls()
         return self._callers
 
-    def _direct_callers(self) -> dict[str, list[tuple[str, int]]]:
-        """Each function's call sites that run its body (a jitted function's callers do not)."""
-        target_to = self.project.target_to
-        return {
-            callee: [site for site in sites if not isinstance(target_to(site, callee), JitTarget)]
-            for callee, sites in self.project.callers.items()
-        }
-
     def _direct_callees(self) -> dict[str, list[str]]:
+        """Each function's direct callees, through the calls ``_direct`` keeps."""
         if self._callees is None:
-            self._callees = self._callees_through(lambda caller, index, callee: True)
+            self._callers, self._callees = self._direct_calls()
         return self._callees
 
     def _callees_through(self, runs: Callable[[str, int, str], bool]) -> dict[str, list[str]]:
@@ -188,6 +182,19 @@ class Frequency:
                 if runs(caller, index, callee):
                     out.setdefault(caller, []).append(callee)
         return out
+
+    def _direct_calls(self) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]]]:
+        """``_direct`` and ``_direct_callees``, made in one pass over the call graph."""
+        target_to = self.project.target_to
+        callers: dict[str, list[tuple[str, int]]] = {}
+        callees: dict[str, list[str]] = {}
+        for callee, sites in self.project.callers.items():
+            kept = callers[callee] = [
+                site for site in sites if not isinstance(target_to(site, callee), JitTarget)
+            ]
+            for caller, _ in kept:
+                callees.setdefault(caller, []).append(callee)
+        return callers, callees
 
     def _traced_roots(self) -> set[str]:
         """Functions whose body runs under a trace when something runs it: jitted functions,
@@ -225,7 +232,7 @@ class Frequency:
         project = self.project
         runtime = self.runtime
         loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
-        for callee, sites in sorted(self._direct().items()):
+        for callee, sites in self._direct().items():
             if callee not in runtime:
                 continue
             call = next(
@@ -245,9 +252,20 @@ class Frequency:
                     f" {where(call.location)}",
                     call.location,
                 )
+        loops = {callee: loops[callee] for callee in sorted(loops)}  # reached in name order
         out: dict[str, Driver | None] = dict(loops)
         root = dict(loops)  # the loop-driven function each repeated function is reached from
-        callees = self._callees_through(lambda *call: not self._until_set(*call))
+        callees = self._direct_callees()
+        # Calls that run only until the callee sets an attribute do not repeat it (rare: most
+        # projects have none, and then every direct call counts).
+        once = {
+            (caller, index, callee)
+            for callee, sites in self._direct().items()
+            for caller, index in sites
+            if self._until_set(caller, index, callee)
+        }
+        if once:
+            callees = self._callees_through(lambda *call: call not in once)
         queue = deque(loops)
         while queue:
             caller = queue.popleft()

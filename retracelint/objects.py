@@ -335,14 +335,18 @@ class ObjectModel:
 
     def given_per_iteration(
         self: Propagation, fields: frozenset[Made]
-    ) -> list[tuple[FunctionSummary, Arg]]:
-        """What makes an attribute of the objects a call makes once per iteration of a loop (a
-        comprehension, ``append``) differ from one to the next: the constructor's arguments for it
-        that change with a loop around the call (``part_id=i``). What ``__init__`` computes, or
-        another method stores, is not known to."""
+    ) -> list[tuple[FunctionSummary, Arg]] | None:
+        """Whether an attribute of the objects a call makes once per iteration of a loop (a
+        comprehension, ``append``) differs from one to the next: where the constructor is given
+        what changes with a loop around the call (``part_id=i``), with the function that gives it;
+        none when each gets the same (a literal, a default, a value made before the loop); None
+        when not known (``__init__`` computes it, or a method or other code may set it)."""
+        assigned = self._assigned()
         found = []
         for made in sorted(fields, key=str):
             given = self._given_field(made)
+            if given is None or made.path in assigned or "*" in assigned:
+                return None
             if isinstance(given, Arg) and any(isinstance(s, LoopSrc) for s in given.value.vsrc):
                 site = self.project.call_at(made.at)
                 found.append((self.project.function(site[0]), given))  # type: ignore[index]

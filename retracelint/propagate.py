@@ -511,7 +511,7 @@ class Propagation(ObjectModel):
                 and all(made.path for made in src.fields)  # the item itself: its LoopSrc says
                 and self._repeats(fn, src.loop)
                 and (
-                    bool(self.given_per_iteration(src.fields))
+                    self.given_per_iteration(src.fields) != []
                     if src.each
                     else self.fields_differ(src.fields)
                 )
