@@ -47,7 +47,7 @@ _MAX_REF_DEPTH = 48  # function values followed through this many parameters and
 _SHORT = _MAX_DEPTH + 1
 # Callees resolved along the call graph (``funcrefs``), after the others.
 _ALONG_THE_GRAPH = frozenset(
-    {"param", "ret", "up", "module", "wrapped", "partial", "transform", "recv"}
+    {"param", "ret", "up", "module", "wrapped", "partial", "transform", "mapped", "recv"}
 )
 # Callees that resolve through the class of the function that calls them: not the same from every
 # function of a module.
@@ -1154,7 +1154,11 @@ class Project:
             # Only a partial that binds keywords leaves the positions of the arguments as they are.
             return self.resolve_ref(fn, callee[4:]) if callee[1] == "0" else ()
         if kind == "transform":
-            return ()  # traced where it is called: not a call of the function
+            # ``jax.grad(f)`` called: f runs, under a trace of its own, with those arguments (each
+            # time, outside a jit: a jitted function f calls is looked up with what f passes it).
+            return self.resolve_ref(fn, callee[1:])
+        if kind == "mapped":
+            return ()  # ``jax.vmap(f)`` called: f sees an item of each argument
         if kind == "name":
             return self._name_targets(self.owner[fn.qualname], callee[1])
         if kind == "global":
@@ -2003,8 +2007,8 @@ def _unwrapped(target: Callee | None) -> tuple[Callee | None, int, frozenset[str
     """The function under transforms (same parameters) and partials (fewer: how many positional
     ones they bind, and which by keyword)."""
     skipped, keywords = 0, frozenset()
-    while target and target[0] in ("transform", "partial"):
-        if target[0] == "transform":
+    while target and target[0] in ("transform", "mapped", "partial"):
+        if target[0] != "partial":
             target = target[1:]
         else:
             skipped += int(target[1])

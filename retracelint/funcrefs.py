@@ -14,7 +14,8 @@ linker resolves them:
   ("up", *callee)            ``callee`` in the enclosing function (a closure's free variable)
   ("module", *callee)        ``callee`` at the module's top level (a global read from a function)
   ("wrapped", "<i>", *callee) a decorated def: what decorator call <i> returns, else ``callee`` itself
-  ("transform", *callee)     ``jax.grad(f)`` and the like: traced, never called directly
+  ("transform", *callee)     ``jax.grad(f)`` and the like: a call of it runs ``callee`` with its arguments
+  ("mapped", *callee)        ``jax.vmap(f)``: a call of it runs ``callee`` on items of its arguments
   ("partial", "<n>", "<k1,k2>", "<where>", *callee)  functools.partial of ``callee``, binding <n>
                              positional arguments and the keywords named (made at <where>)
 """
@@ -34,7 +35,7 @@ _LONGEST = 8  # parts of a callee: an element of an element of ... of a paramete
 
 # Callees named relative to the function that made the value (its calls, its parameters, its
 # enclosing function): read from another scope, they say how to get back there.
-_RELATIVE = frozenset({"ret", "param", "up", "module", "wrapped", "partial", "transform"})
+_RELATIVE = frozenset({"ret", "param", "up", "module", "wrapped", "partial", "transform", "mapped"})
 # Callees whose elements are known only along the call graph: an element is a longer path.
 _DEEP = frozenset({"ret", "param"})
 

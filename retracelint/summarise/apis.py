@@ -279,6 +279,12 @@ _TRANSFORMS = {
 }
 
 
+# Transforms (by their last name: ``jax.vmap``, ``jax.api.vmap``) whose function sees an item of
+# each argument, not the argument (its mapped axis dropped): a call of the result is no call of the
+# function with those arguments (``funcrefs``: "mapped", not "transform").
+_MAPPING_TRANSFORMS = {"vmap"}
+
+
 # Calls that apply their first argument, a function, to every leaf of the others (trees of one
 # structure) and return a tree of that structure: what the function does to a leaf is done to the tree.
 _TREE_MAPS = {"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"}

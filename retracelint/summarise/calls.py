@@ -37,6 +37,7 @@ from retracelint.summarise.apis import (
     _LIST_RESIZE,
     _LOADER_CLASSES,
     _LOADER_PASS_METHODS,
+    _MAPPING_TRANSFORMS,
     _MATH_INTS,
     _NUMPY_RANDOM,
     _PARTIALS,
@@ -178,8 +179,8 @@ def _returned_deps(index: int) -> frozenset[Dep]:
 def _maker_call(target: Callee | None) -> int | None:
     """The call of this function whose result a jit wraps (``jax.jit(make_loss(w))``, through
     transforms and partials)."""
-    while target and target[0] in ("transform", "partial"):
-        target = target[1:] if target[0] == "transform" else target[4:]
+    while target and target[0] in ("transform", "mapped", "partial"):
+        target = target[4:] if target[0] == "partial" else target[1:]
     return int(target[1]) if target and target[0] == "ret" else None
 
 
@@ -232,12 +233,10 @@ class Calls(PassState):
                 "value_and_grad",
             )
         ):
-            # Traced where it is called, never a direct call of the function it transforms.
-            refs = (
-                frozenset(((), ("transform", *c)) for c in _value_callees(args[0]))
-                if args
-                else EMPTY
-            )
+            # A call of it runs the function it transforms, under a trace of its own, with the
+            # arguments it is given; a mapping transform's function sees an item of each.
+            marker = "mapped" if canon.rpartition(".")[2] in _MAPPING_TRANSFORMS else "transform"
+            refs = frozenset(((), (marker, *c)) for c in _value_callees(args[0])) if args else EMPTY
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
@@ -269,8 +268,8 @@ class Calls(PassState):
         kind = callees[0][0] if callees else ""
         if kind == "name" and not self.defined(callees[0][1]):
             callees = []
-        elif kind == "transform" and all(c[0] == "transform" for c in callees):
-            callees = []  # runs under the transform's trace, never as a call of the function
+        elif kind == "mapped":
+            callees = []  # the function sees items of the arguments, not the arguments
         elif kind == "partial" and len(callees) == 1:
             bound = self.partials.get(callees[0][3])
             if bound is not None:  # a call through a partial made here: the wrapped call
