@@ -9,9 +9,10 @@ time. Three facts decide it, computed once per project on the linked call graph:
 - **Trace-time code** runs only while a jit (or a transform, or a ``lax`` control-flow primitive) traces:
   the body of a jitted function, a function handed to ``grad``/``vmap``/``lax.scan``/..., the methods of
   flax linen and haiku modules, and what only such code calls. (A call of ``jax.grad(f)`` that runtime
-  code makes is a direct call of ``f``: it traces ``f`` then and there, each time.) Its loops are unrolled once per trace, and
-  a jitted function called there is inlined into the enclosing trace: it traces again only when the
-  enclosing function does, and that is reported where the enclosing function's argument changes.
+  code makes is a direct call of ``f``: it traces ``f`` then and there, each time.) Its loops are
+  unrolled once per trace, and a jitted function called there is inlined into the enclosing trace: it
+  traces again only when the enclosing function does, and that is reported where the enclosing
+  function's argument changes.
 - **Repetition** comes only from loops: runtime code runs repeatedly when it is called inside a loop of
   runtime code, or by runtime code that runs repeatedly. Being called from several places is not
   repetition: an entry point calling a helper twice runs it twice per process, not per step.
