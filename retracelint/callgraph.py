@@ -1808,7 +1808,7 @@ class Project:
 
     def _binding(self, target: JitTarget) -> JitBinding:
         spec = self.jit_spec(target)
-        callee, skipped, keywords_bound = _unwrapped(spec.target)
+        callee, skipped, keywords_bound = funcrefs.unwrapped(spec.target)
         resolved = self._wrapped_function(spec, self.modules[target.module], callee)
         wrapped = self.functions.get(resolved.qualname) if resolved is not None else None
         if wrapped is None or resolved is None:
@@ -2001,17 +2001,3 @@ def _passes(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -
     if name in positional and positional.index(name) < len(call.args):
         return True
     return None if call.star else False
-
-
-def _unwrapped(target: Callee | None) -> tuple[Callee | None, int, frozenset[str]]:
-    """The function under transforms (same parameters) and partials (fewer: how many positional
-    ones they bind, and which by keyword)."""
-    skipped, keywords = 0, frozenset()
-    while target and target[0] in ("transform", "mapped", "partial"):
-        if target[0] != "partial":
-            target = target[1:]
-        else:
-            skipped += int(target[1])
-            keywords |= frozenset(filter(None, target[2].split(",")))
-            target = target[4:]
-    return target, skipped, keywords

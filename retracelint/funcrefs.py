@@ -139,3 +139,17 @@ def rescoped(refs: frozenset[FuncRef], scope: str) -> frozenset[FuncRef]:
     return frozenset(
         (path, (scope, *callee) if callee[0] in _RELATIVE else callee) for path, callee in refs
     )
+
+
+def unwrapped(target: Callee | None) -> tuple[Callee | None, int, frozenset[str]]:
+    """The function under transforms (same parameters) and partials (fewer: how many positional
+    ones they bind, and which by keyword)."""
+    skipped, keywords = 0, frozenset()
+    while target and target[0] in ("transform", "mapped", "partial"):
+        if target[0] != "partial":
+            target = target[1:]
+        else:
+            skipped += int(target[1])
+            keywords |= frozenset(filter(None, target[2].split(",")))
+            target = target[4:]
+    return target, skipped, keywords

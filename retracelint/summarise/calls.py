@@ -179,8 +179,7 @@ def _returned_deps(index: int) -> frozenset[Dep]:
 def _maker_call(target: Callee | None) -> int | None:
     """The call of this function whose result a jit wraps (``jax.jit(make_loss(w))``, through
     transforms and partials)."""
-    while target and target[0] in ("transform", "mapped", "partial"):
-        target = target[4:] if target[0] == "partial" else target[1:]
+    target = funcrefs.unwrapped(target)[0]
     return int(target[1]) if target and target[0] == "ret" else None
 
 
