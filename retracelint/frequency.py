@@ -23,10 +23,9 @@ Everything here is derived from ``Project``; the rules ask it through ``Propagat
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from retracelint.callgraph import JitTarget, Project
+from retracelint.callgraph import FuncTarget, JitTarget, Project
 from retracelint.model import Location
 from retracelint.summary import FunctionSummary
 
@@ -176,24 +175,21 @@ class Frequency:
             self._callers, self._callees = self._direct_calls()
         return self._callees
 
-    def _callees_through(self, runs: Callable[[str, int, str], bool]) -> dict[str, list[str]]:
-        """Each function's direct callees, through the calls that ``runs`` keeps."""
-        out: dict[str, list[str]] = {}
-        for callee, sites in self._direct().items():
-            for caller, index in sites:
-                if runs(caller, index, callee):
-                    out.setdefault(caller, []).append(callee)
-        return out
-
     def _direct_calls(self) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]]]:
         """``_direct`` and ``_direct_callees``, made in one pass over the call graph."""
-        target_to = self.project.target_to
+        project = self.project
+        site_targets, target_to = project.site_targets, project.target_to
         callers: dict[str, list[tuple[str, int]]] = {}
         callees: dict[str, list[str]] = {}
-        for callee, sites in self.project.callers.items():
-            kept = callers[callee] = [
-                site for site in sites if not isinstance(target_to(site, callee), JitTarget)
-            ]
+        for callee, sites in project.callers.items():
+            kept = callers[callee] = []
+            for site in sites:
+                # Most calls have one target, the function itself: no need to ask how they reach it.
+                first = site_targets.get(site, (None,))[0]
+                if (type(first) is FuncTarget and first.qualname == callee) or not isinstance(
+                    target_to(site, callee), JitTarget
+                ):
+                    kept.append(site)
             for caller, _ in kept:
                 callees.setdefault(caller, []).append(callee)
         return callers, callees
@@ -232,42 +228,36 @@ class Frequency:
         """For every runtime function, the first loop that makes it run repeatedly: the calls made
         inside runtime loops, then down through runtime calls (each function visited once)."""
         project = self.project
+        functions = project.functions
         runtime = self.runtime
         loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
+        # Calls that run only until the callee sets an attribute do not repeat it (rare: most
+        # projects have none). A caller still repeats a callee through any other call of it.
+        repeating: set[tuple[str, str]] = set()
+        once: set[tuple[str, str]] = set()
         for callee, sites in self._direct().items():
-            if callee not in runtime:
-                continue
-            call = next(
-                (
-                    project.functions[caller].calls[index]
-                    for caller, index in sites
-                    if caller in runtime
-                    and _in_repeating_loop(project.functions[caller], index)
-                    and not self._until_set(caller, index, callee)
-                ),
-                None,
-            )
+            call = None
+            for caller, index in sites:
+                fn = functions[caller]
+                made = fn.calls[index]
+                if made.unless_set and self._until_set(made.unless_set, callee):
+                    once.add((caller, callee))
+                    continue
+                repeating.add((caller, callee))
+                if call is None and caller in runtime and _in_repeating_loop(fn, index):
+                    call = made
             # A memoised function runs once per distinct argument, not once per call.
-            if call is not None and not project.functions[callee].memoised:
+            if call is not None and callee in runtime and not functions[callee].memoised:
                 loops[callee] = Driver(
                     f"each call of {short_name(callee)}(), called in the loop at"
                     f" {where(call.location)}",
                     call.location,
                 )
+        blocked = once - repeating
         loops = {callee: loops[callee] for callee in sorted(loops)}  # reached in name order
         out: dict[str, Driver | None] = dict(loops)
         root = dict(loops)  # the loop-driven function each repeated function is reached from
         callees = self._direct_callees()
-        # Calls that run only until the callee sets an attribute do not repeat it (rare: most
-        # projects have none, and then every direct call counts).
-        once = {
-            (caller, index, callee)
-            for callee, sites in self._direct().items()
-            for caller, index in sites
-            if self._until_set(caller, index, callee)
-        }
-        if once:
-            callees = self._callees_through(lambda *call: call not in once)
         queue = deque(loops)
         while queue:
             caller = queue.popleft()
@@ -275,7 +265,8 @@ class Frequency:
                 if (
                     callee in runtime
                     and callee not in out
-                    and not project.functions[callee].memoised
+                    and not functions[callee].memoised
+                    and (caller, callee) not in blocked
                 ):
                     first = root[callee] = root[caller]
                     out[callee] = Driver(
@@ -284,11 +275,10 @@ class Frequency:
                     queue.append(callee)
         return out
 
-    def _until_set(self, caller: str, index: int, callee: str) -> bool:
-        """Whether call ``index`` of ``caller`` runs only until an attribute of ``self`` is set,
-        which the method it calls sets (``if self.state is None: self.init()``): once per object,
-        not once per call of ``caller``."""
-        unset = self.project.functions[caller].calls[index].unless_set
+    def _until_set(self, unset: str, callee: str) -> bool:
+        """Whether a call that runs only until ``unset``, an attribute of ``self``, is set (``if
+        self.state is None: self.init()``) calls a method that sets it: once per object, not once
+        per call of the caller."""
         if not unset.startswith("self."):
             return False
         fn = self.project.function(callee)
