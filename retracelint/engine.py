@@ -10,10 +10,11 @@ import hashlib
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,14 +50,39 @@ class Run:
     project: Project | None = None  # the linked project (None when nothing was linked)
 
 
+# A file's size, modification and change times (ns) and inode, as ``os.stat`` gives them.
+Stamp = tuple[int, int, int, int]
+
+# A file whose times are this close to the clock when it is read may change again within the same
+# timestamp (coarse file systems count in seconds): its stamp is not kept, and the next run reads it.
+_RACY_NS = 2_000_000_000
+
+
+class Changed(Exception):
+    """A file read late (its stamp said unchanged since the last run) holds other bytes than that
+    run read: the run starts again, reading every file."""
+
+
 @dataclass(frozen=True)
 class Input:
-    """One file as read for this run."""
+    """One file as read for this run: its bytes, or, when its stamp is the one the last run kept,
+    only their digest from that run, the bytes read if and when they are needed (``source``)."""
 
     file: SourceFile
-    source: bytes | None  # None when it could not be read
-    error: str | None  # why not
+    data: bytes | None  # None when it could not be read, or was not read (``stamp`` trusted)
+    error: str | None  # why it could not be read
     digest: bytes  # of the bytes (of b"" when unreadable): names the content in every cache key
+    stamp: Stamp | None = None  # when read now: kept for the next run unless too recent
+
+    @cached_property
+    def source(self) -> bytes | None:
+        """The file's bytes; None when it could not be read."""
+        if self.data is not None or self.error is not None:
+            return self.data
+        data, _ = _read(self.file.path, sys.maxsize)
+        if data is None or _digest(data) != self.digest:
+            raise Changed(self.file.path)
+        return data
 
 
 def summary_options(settings: Settings) -> SummaryOptions:
@@ -65,14 +91,33 @@ def summary_options(settings: Settings) -> SummaryOptions:
     return SummaryOptions(wrappers=wrappers)
 
 
-def read_input(file: SourceFile, max_size: int, given: bytes | None = None) -> Input:
-    source, error = (given, None) if given is not None else _read(file.path, max_size)
-    return Input(file, source, error, hashlib.blake2b(source or b"", digest_size=16).digest())
-
-
-def _read(path: str, max_size: int) -> tuple[bytes | None, str | None]:
+def read_input(
+    file: SourceFile, max_size: int, given: bytes | None = None, last: Manifest | None = None
+) -> Input:
+    """``file`` as it is now (``given``: its bytes, from standard input); not read when ``last``, the
+    last run's manifest, kept the stamp it still has."""
+    if given is not None:
+        return Input(file, given, None, _digest(given))
     try:
-        size = os.path.getsize(path)
+        stat = os.stat(file.path)
+    except OSError as exc:
+        return Input(file, None, f"cannot read: {exc.strerror or exc}", _digest(b""))
+    stamp = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    before = last.records.get(file.path) if last is not None else None
+    if before is not None and before.stamp == stamp:
+        return Input(file, None, None, before.digest, stamp)
+    source, error = _read(file.path, max_size, stat.st_size)
+    racy = time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) < _RACY_NS
+    return Input(file, source, error, _digest(source or b""), None if racy or error else stamp)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _read(path: str, max_size: int, size: int | None = None) -> tuple[bytes | None, str | None]:
+    try:
+        size = os.path.getsize(path) if size is None else size
         if size > max_size:
             mb = max_size / 1024 / 1024
             return None, f"file too large ({size / 1024 / 1024:.1f} MB > {mb:g} MB limit); skipped"
@@ -189,7 +234,7 @@ class Summaries:
     def now(self, item: Input, relevant: bool) -> ModuleSummary:
         """``item``'s summary as it is now, from the cache or made here."""
         file = item.file
-        if item.source is None:
+        if item.error is not None:
             return ModuleSummary(file.path, file.module, file.is_package, error=item.error)
         cached = self.cached(item) if relevant else None
         if cached is not None:
@@ -201,7 +246,7 @@ class Summaries:
 
     def scan(self, item: Input, previous: Manifest | None) -> Scan | None:
         """The pre-scan of ``item``: the last run's when the file is unchanged."""
-        if item.source is None:
+        if item.error is not None:
             return None
         before = previous.unchanged(item.file.path, item.digest) if previous else None
         if before is not None:
@@ -271,7 +316,7 @@ def summarise_all(
         out = []
         for i in indices:
             item = inputs[i]
-            if item.source is None:
+            if item.error is not None:
                 results[i] = source.now(item, relevant=True)
                 continue
             cached = source.cached_head(item)
@@ -429,19 +474,38 @@ def _analyse(
 def _project_run(
     discovery: Discovery, settings: Settings, stdin: bytes | None, stdin_filename: str
 ) -> Run:
+    try:
+        return _project_run_reading(discovery, settings, stdin, stdin_filename, trust=True)
+    except Changed:
+        return _project_run_reading(discovery, settings, stdin, stdin_filename, trust=False)
+
+
+def _project_run_reading(
+    discovery: Discovery, settings: Settings, stdin: bytes | None, stdin_filename: str, trust: bool
+) -> Run:
+    """The project's run; ``trust``: a file whose stamp is the one the last run kept is not read
+    unless its bytes are needed (``Input``)."""
     files, errors = discovery.files, discovery.errors
     given = shown(stdin_filename) if stdin is not None else None
-    inputs = [
-        read_input(f, settings.max_file_size, stdin if f.path == given else None) for f in files
-    ]
     folder = cache_folder(settings)
     runs = ResultIndex(folder) if folder is not None else None
     projects = ResultIndex(folder, "projects") if folder is not None else None
     manifests = ResultIndex(folder, "manifests") if folder is not None else None
     links = ResultIndex(folder, "links") if folder is not None else None
-    key = run_key(inputs, errors, settings, discovery.root) if runs is not None else ""
-    project = project_key(inputs, settings, discovery.root) if projects is not None else ""
+    project = project_key(files, settings, discovery.root) if projects is not None else ""
     last = projects.get(project) if projects is not None else None
+    stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
+    previous = stored if isinstance(stored, Manifest) else None
+    inputs = [
+        read_input(
+            f,
+            settings.max_file_size,
+            stdin if f.path == given else None,
+            previous if trust else None,
+        )
+        for f in files
+    ]
+    key = run_key(inputs, errors, settings, discovery.root) if runs is not None else ""
     if runs is not None and projects is not None:
         stored = runs.get(key)
         if isinstance(stored, tuple):
@@ -452,8 +516,6 @@ def _project_run(
                 manifests.touch(key)
             findings, lines = stored
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
-    stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
-    previous = stored if isinstance(stored, Manifest) else None
     source = Summaries.open(settings)
     layout = ImportLayout(files, discovery.root)
     found = relevance(inputs, source, layout, previous) if previous is not None else None
@@ -482,7 +544,7 @@ def _project_run(
         files=len(files),
         lines=sum(r.lines for r in manifest.records.values()),
         summaries=summaries,
-        cache_hits=sum(item.source is not None for item in inputs) - source.parsed,
+        cache_hits=sum(item.error is None for item in inputs) - source.parsed,
         layout=layout,
         project=linked,
     )
@@ -514,7 +576,11 @@ def _linked(
     ]
     records = {
         item.file.path: record(
-            item.digest, found.scans.get(item.file.path), found.kept(item.file.path), summary
+            item.digest,
+            found.scans.get(item.file.path),
+            found.kept(item.file.path),
+            summary,
+            item.stamp,
         )
         for item, summary in zip(inputs, summaries, strict=True)
     }
@@ -573,8 +639,11 @@ def _reused(
         return None
     records = {}
     for path, (digest, relevant) in current.items():
-        before = previous.unchanged(path, digest)
-        records[path] = before or record(digest, found.scans[path], relevant, made[path])
+        before, stamp = previous.unchanged(path, digest), by_path[path].stamp
+        if before is None:
+            records[path] = record(digest, found.scans[path], relevant, made[path], stamp)
+        else:
+            records[path] = before if before.stamp == stamp else replace(before, stamp=stamp)
     return Manifest(records, findings)
 
 
@@ -603,14 +672,9 @@ def _settings_digest(settings: Settings, root: str) -> hashlib.blake2b:
     return digest
 
 
-def _file_names(digest: hashlib.blake2b, inputs: list[Input], contents: bool) -> None:
-    for item in inputs:
-        file = item.file
-        name = f"\0{file.path}|{file.module}|{file.is_package}|"
-        digest.update(name.encode("utf-8", "surrogateescape"))
-        if contents:
-            digest.update(f"{item.error}|".encode("utf-8", "surrogateescape"))
-            digest.update(item.digest)
+def _file_name(digest: hashlib.blake2b, file: SourceFile) -> None:
+    name = f"\0{file.path}|{file.module}|{file.is_package}|"
+    digest.update(name.encode("utf-8", "surrogateescape"))
 
 
 def run_key(
@@ -618,15 +682,19 @@ def run_key(
 ) -> str:
     """Everything the findings of a run depend on: every file's name and bytes, the settings, the code."""
     digest = _settings_digest(settings, root)
-    _file_names(digest, inputs, contents=True)
+    for item in inputs:
+        _file_name(digest, item.file)
+        digest.update(f"{item.error}|".encode("utf-8", "surrogateescape"))
+        digest.update(item.digest)
     digest.update(repr(errors).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
-def project_key(inputs: list[Input], settings: Settings, root: str) -> str:
+def project_key(files: list[SourceFile], settings: Settings, root: str) -> str:
     """The project a run is of, whatever the files hold: their names, the settings, the code."""
     digest = _settings_digest(settings, root)
-    _file_names(digest, inputs, contents=False)
+    for file in files:
+        _file_name(digest, file)
     return digest.hexdigest()
 
 

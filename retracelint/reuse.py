@@ -31,6 +31,10 @@ class FileRecord:
     relevant: bool  # summarised (True) or only syntax-checked (False)
     error: tuple[str, int, int] | None  # why it could not be analysed, and where
     lines: int
+    # The file's size, times and inode when it was read (``engine.Stamp``): while they are the
+    # same, the next run takes ``digest`` without reading the file. None when it was read too soon
+    # after a change for its times to tell the next change apart.
+    stamp: tuple[int, int, int, int] | None = None
 
     def bare_summary(self, path: str, module: str, is_package: bool) -> ModuleSummary:
         """The summary of a file that was only syntax-checked or could not be read."""
@@ -51,9 +55,15 @@ class Manifest:
         return before if before is not None and before.digest == digest else None
 
 
-def record(digest: bytes, scan: Scan | None, relevant: bool, summary: ModuleSummary) -> FileRecord:
+def record(
+    digest: bytes,
+    scan: Scan | None,
+    relevant: bool,
+    summary: ModuleSummary,
+    stamp: tuple[int, int, int, int] | None = None,
+) -> FileRecord:
     error = (summary.error, summary.error_line, summary.error_col) if summary.error else None
-    return FileRecord(digest, scan, relevant, error, summary.lines)
+    return FileRecord(digest, scan, relevant, error, summary.lines, stamp)
 
 
 def same_facts(old: ModuleSummary, new: ModuleSummary) -> bool:
