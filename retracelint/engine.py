@@ -189,10 +189,16 @@ class Summaries:
         """The summary cached for ``item``'s file with the content ``digest`` (default: its own)."""
         return self.cache.get(self.key(item, digest)) if self.cache is not None else None
 
-    def cached_head(self, item: Input) -> ModuleSummary | None:
-        """The head of ``item``'s cached summary (``summary.HEAD_LEFT_OUT``); ``load`` gives the rest."""
-        entry = self.cache.entry(self.key(item)) if self.cache is not None else None
-        return self.head(item, entry) if entry is not None else None
+    def cached_heads(self, items: list[Input]) -> list[ModuleSummary | None]:
+        """The head of each item's cached summary (``summary.HEAD_LEFT_OUT``), None where there is
+        none; ``load`` gives the rest."""
+        if self.cache is None:
+            return [None] * len(items)
+        entries = self.cache.entries([self.key(item) for item in items])
+        return [
+            self.head(item, entry) if entry is not None else None
+            for item, entry in zip(items, entries, strict=True)
+        ]
 
     def head(self, item: Input, entry: Entry) -> ModuleSummary | None:
         """The head of ``entry``, ``item``'s summary read from the cache or sent by a worker."""
@@ -313,17 +319,20 @@ def summarise_all(
     results: dict[int, ModuleSummary] = {}
 
     def misses(indices: list[int]) -> list[Task]:
-        out = []
+        readable = []
         for i in indices:
-            item = inputs[i]
-            if item.error is not None:
-                results[i] = source.now(item, relevant=True)
-                continue
-            cached = source.cached_head(item)
+            if inputs[i].error is not None:
+                results[i] = source.now(inputs[i], relevant=True)
+            else:
+                readable.append(i)
+        out = []
+        for i, cached in zip(
+            readable, source.cached_heads([inputs[i] for i in readable]), strict=True
+        ):
             if cached is not None:
                 results[i] = cached
             else:
-                out.append(source.task(i, item))
+                out.append(source.task(i, inputs[i]))
         source.parsed += len(out)
         return out
 

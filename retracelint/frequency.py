@@ -81,11 +81,14 @@ class Frequency:
         jit, so what only such functions reach is not known to run eagerly."""
         if self._scripted is None:
             project = self.project
-            roots = {
-                name
-                for name, fn in project.functions.items()
-                if fn.kind == "module" or _is_test(name, project.owner[name].path)
-            }
+            roots = set()
+            for module in project.modules.values():
+                tests = _is_test_file(module.path)
+                roots.update(
+                    name
+                    for name, fn in module.functions.items()
+                    if fn.kind == "module" or (tests and _is_test(name))
+                )
             self._scripted = frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
         return qualname in self._scripted
 
@@ -290,10 +293,13 @@ def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
     return bool(loops) and any(fn.loops[loop].repeats for loop in loops)
 
 
-def _is_test(qualname: str, path: str) -> bool:
-    """A test function of pytest or unittest: ``test*`` in a file named ``test_*.py``/``*_test.py``."""
-    if not qualname.rpartition(".")[2].startswith("test"):
-        return False
+def _is_test(qualname: str) -> bool:
+    """A test function of pytest or unittest (in a test file): ``test*``."""
+    return qualname.rpartition(".")[2].startswith("test")
+
+
+def _is_test_file(path: str) -> bool:
+    """A file of tests: ``test_*.py`` or ``*_test.py``."""
     file = path.replace("\\", "/").rpartition("/")[2]
     return file.startswith("test_") or file.endswith("_test.py")
 
