@@ -10,8 +10,9 @@ drives it, and the call path from there to the jit site.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice, product
+from typing import TYPE_CHECKING
 
 from retracelint.callgraph import (
     ClassTarget,
@@ -32,11 +33,15 @@ from retracelint.values import (
     FOLLOWS,
     ITEM,
     KIND,
+    MAYBE_WEAK,
     REBIND,
     RNG,
+    STRONG,
     UNKNOWN,
     UNKNOWN_VALUE,
     UNSURE,
+    WEAK,
+    AltSrc,
     CallSrc,
     ChoiceSrc,
     Dep,
@@ -72,6 +77,9 @@ from retracelint.values import (
     shape_sources,
     through,
 )
+
+if TYPE_CHECKING:
+    from retracelint.weak import WeakKinds
 
 _MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
 _MAX_COMBINATIONS = 64  # sizes of a chunked loop tried together: more, and it is left as it is
@@ -110,6 +118,9 @@ class Propagation(ObjectModel):
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
         default_factory=dict
     )
+
+    _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
+    _weak: WeakKinds | None = None
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -395,6 +406,10 @@ class Propagation(ObjectModel):
         """Why the shape (or structure) of ``value`` differs between executions of this point."""
         value = self.resolve(fn, value)
         for taint in sorted(value.shape, key=_taint_order):
+            if taint.code == MAYBE_WEAK:
+                taint = self.weak_flip(taint)
+                if taint is None:
+                    continue
             for cause in self._source_causes(fn, taint.sources, loops, depth):
                 yield Cause(taint, cause.driver, cause.path)
                 break
@@ -412,6 +427,41 @@ class Propagation(ObjectModel):
                 seen = sees(dep, cause.taint) if cause.taint is not None else None
                 if seen is not None or cause.taint is None:
                     yield Cause(seen, cause.driver, cause.path)
+
+    def weak_flip(self, taint: Taint) -> Taint | None:
+        """A ``MAYBE_WEAK`` taint as the RTL401 flip it is when one of its two values is surely
+        weakly typed and the other surely strong (``weak.WeakKinds``: as every caller passes, as
+        the callees return), told where the weak one is made; None otherwise."""
+        if taint in self._weak_flips:
+            return self._weak_flips[taint]
+        self._weak_flips[taint] = None  # a flip reached again while telling itself
+        alternatives = next(s for s in taint.sources if isinstance(s, AltSrc))
+        fn = self.project.functions.get(alternatives.function)
+        found = None
+        if fn is not None:
+            from retracelint.weak import WeakKinds  # it asks this propagation its questions
+
+            weak = self._weak = self._weak or WeakKinds(self)
+            owner = self.project.function(fn.qualname)
+            kinds = [
+                {o.kind for o in weak.of(owner, Arg(value, at, alternatives.name), 0)}
+                for value, at in (
+                    (alternatives.first, alternatives.first_at),
+                    (alternatives.then, alternatives.then_at),
+                )
+            ]
+            if {frozenset(k) for k in kinds} == {frozenset({WEAK}), frozenset({STRONG})}:
+                first, then = (WEAK, STRONG) if kinds[0] == {WEAK} else (STRONG, WEAK)
+                at = alternatives.first_at if first == WEAK else alternatives.then_at
+                found = replace(
+                    taint,
+                    code="RTL401",
+                    what=taint.what.format(start=first, then=then),
+                    origin=at,
+                    sources=taint.sources - {alternatives},
+                )
+        self._weak_flips[taint] = found
+        return found
 
     def element_causes(
         self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
@@ -840,6 +890,8 @@ def _src_order(src: Src) -> tuple:
     """Innermost loops first (they have the highest index), then parameters, then calls."""
     if isinstance(src, LoopSrc):
         return (0, -src.index, "")
+    if isinstance(src, AltSrc):
+        return (8, 0, src.name)  # no source of variation: never a cause
     order = {ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
     return (order.get(type(src), 9), 0, str(src))
 

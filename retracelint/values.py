@@ -161,6 +161,22 @@ class RetSrc:
     key: str | None = None  # the item of the dict it returns at this key
 
 
+@dataclass(frozen=True)
+class AltSrc:
+    """In a weak-type flip told only once the callers and callees are known (``MAYBE_WEAK``): a
+    branch of function ``function`` binds ``name`` to ``first`` (at ``first_at``) and another to
+    ``then`` (at ``then_at``), of kinds its own body does not show (what a parameter or a call
+    gives, arithmetic on them). Not a source of variation: ``propagate`` asks each value's weak
+    type where it is made and keeps the taint, as RTL401, when one is weak and the other strong."""
+
+    function: str
+    name: str
+    first: Value
+    first_at: Location
+    then: Value
+    then_at: Location
+
+
 Src = (
     LoopSrc
     | ParamSrc
@@ -174,6 +190,7 @@ Src = (
     | RetSrc
     | ChoiceSrc
     | DrawSrc
+    | AltSrc
 )
 
 
@@ -971,6 +988,8 @@ def weak_class(value: Value) -> str | None:
         or (value.deps and all(isinstance(d, RetDep | IterDep) for d in value.deps))
     ):
         return FOLLOWS  # a parameter or a project function's result: as its callers say
+    if of_parameters(value):
+        return FOLLOWS  # arithmetic on parameters: Python numbers or arrays, as they are
     return None
 
 
@@ -1054,6 +1073,28 @@ FLIP_KINDS = (
     ("RTL402", dtype_kind, "dtype"),
     ("RTL403", structure_kind, "pytree structure"),
 )
+
+
+# The code of a taint that is a weak-type flip (RTL401) only if ``propagate`` finds the two values of
+# its ``AltSrc`` of different weak types.
+MAYBE_WEAK = "RTL401?"
+
+
+def weak_unknown(value: Value) -> bool:
+    """Whether the weak type of ``value`` is not known where it is made but may be where what it
+    comes from is: a parameter, a call's result, arithmetic on them (``lr * 0.5``)."""
+    return weak_kind(value) is None and weak_class(value) == FOLLOWS
+
+
+def of_parameters(value: Value) -> bool:
+    """Whether ``value`` is a number of unknown kind computed from parameters alone (``peak * (step
+    + 1) / warmup``): as weakly typed as they are, Python numbers or arrays."""
+    return (
+        value.ty in (UNKNOWN, FLOAT_LIKE)
+        and value.weak is None
+        and bool(value.deps)
+        and all(isinstance(d, ParamDep) and d.elem is None for d in value.deps)
+    )
 
 
 def kinds_differ(a: str | None, b: str | None) -> bool:

@@ -31,6 +31,7 @@ from retracelint.values import (
     ParamDep,
     Value,
     items_of,
+    of_parameters,
     weak_class,
 )
 
@@ -115,7 +116,7 @@ class WeakKinds:
             return []  # as weak as what the jitted function got (``carried_flip_findings``)
         if found is not None and found != FOLLOWS:
             return [WeakOrigin(found, value.made or arg.location, arg.text, fn)]
-        if found is None or value.weak != FOLLOWS:
+        if (found is None or value.weak != FOLLOWS) and not of_parameters(value):
             return []  # a call's result not expanded, or no array
         # As weakly typed as the parameters it is computed from: strong with one strong one.
         inputs = []

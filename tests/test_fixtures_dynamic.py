@@ -20,7 +20,8 @@ rays, caches cleared once before a loop that refits on ever more rows, a dict ke
 every call passes, states made as float32 arrays from float constants, floats swept as traced
 arguments and pytree leaves, texts padded to a fixed width, arrays whose values change in place,
 ranges of a fixed count, listed instances that share their static fields, instances made in loops
-with one static value, packed batches concatenated and padded to a budget) are held to more: every
+with one static value, packed batches concatenated and padded to a budget, warm-ups whose branches
+pass one kind of learning rate) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -82,6 +83,7 @@ TRACE_ONCE = (
     ("static_fields_of_listed_instances_negative", "main.py"),
     ("objects_listed_per_iteration_negative", "main.py"),
     ("packed_batches_padded_negative", "main.py"),
+    ("weak_branches_through_helpers_negative", "main.py"),
 )
 
 

@@ -68,6 +68,7 @@ from retracelint.values import (
     JIT,
     JIT_OUT,
     LIST,
+    MAYBE_WEAK,
     NONE,
     NP_ARRAY,
     REBIND,
@@ -75,6 +76,7 @@ from retracelint.values import (
     UNKNOWN,
     UNKNOWN_VALUE,
     WEAK,
+    AltSrc,
     CarrySrc,
     ItemSrc,
     Length,
@@ -93,6 +95,8 @@ from retracelint.values import (
     placed,
     rows_of,
     structure_kind,
+    weak_kind,
+    weak_unknown,
     with_field,
 )
 
@@ -411,8 +415,12 @@ class Statements(PassState):
                 if value is values[0]:
                     continue  # neither branch changed it
                 flip = _kind_flip(values[0], value, self.mod.summary.x64)
+                alternatives: AltSrc | None = None
                 if flip is None:
-                    continue
+                    alternatives = self.weak_alternatives(name, values[0], value, made, other)
+                    if alternatives is None:
+                        continue
+                    flip = (MAYBE_WEAK, "{start}", "{then}")
                 code, first, then = flip
                 # The odd one is the weak scalar or the None, where there is one; else the branch
                 # that changed the name (the `d["k"] = v` that only one branch runs).
@@ -439,10 +447,33 @@ class Statements(PassState):
                     sources = when
                 else:
                     continue
+                if alternatives is not None:
+                    sources |= {alternatives}
                 taint = Taint(code, said.format(start=first, then=then), self.loc(node), sources)
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
                 self.note_key_flip(taint, values[0], value, said)
                 break
+
+    def weak_alternatives(
+        self, name: str, first: Value, then: Value, made: list[dict[str, ast.AST]], other: int
+    ) -> AltSrc | None:
+        """Two values a branch binds ``name`` to whose weak types only the callers or callees tell
+        (``MAYBE_WEAK``), and where each branch binds it."""
+        if not (weak_unknown(first) or weak_unknown(then)):
+            return None
+        if not all(weak_unknown(v) or weak_kind(v) is not None for v in (first, then)):
+            return None
+        first_node, then_node = made[0].get(name), made[other].get(name)
+        if first_node is None or then_node is None:
+            return None
+        return AltSrc(
+            self.fn.qualname,
+            name,
+            _plain(first),
+            self.loc(first_node),
+            _plain(then),
+            self.loc(then_node),
+        )
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
