@@ -112,6 +112,8 @@ class PassState:
             TraceContext
         ] = []  # trace-context managers around the current statement
         self.returns: Value | None = None
+        # Each return statement's value and the conditions of the ifs around it.
+        self.return_points: dict[Location, tuple[Value, frozenset[Src]]] = {}
         self.yields: Value | None = None
         self.deferred: list[
             tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]
@@ -128,7 +130,8 @@ class PassState:
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
         self.fn.returned_refs = _returned(self.returns, self.yields)
-        self.fn.returns = _export(self.returns)
+        returns = None if self.returns is None else self.returned_flip(self.returns)  # type: ignore[attr-defined]
+        self.fn.returns = _export(returns)
         self.fn.yields = _export(self.yields, item=True)
         if self.returns is not None and (objects_of(self.returns) or self.returns.ty == INSTANCE):
             self.fn.returned = self.object_refs(self.returns)  # type: ignore[attr-defined]

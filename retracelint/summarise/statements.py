@@ -92,6 +92,7 @@ from retracelint.values import (
     entry,
     join,
     kind_sources,
+    kinds_differ,
     placed,
     rows_of,
     structure_kind,
@@ -218,6 +219,8 @@ class Statements(PassState):
         if node.value is not None:
             value = self.resized_param(self.literals_made(value, node.value), node.value)
         self.returns = value if self.returns is None else join(self.returns, value)
+        guards = frozenset().union(*(when for _, when in self.guards))
+        self.return_points[self.loc(node.value or node)] = (value, guards)
 
     def literals_made(self, value: Value, node: ast.expr) -> Value:
         """A Python number returned as written (``return 0, (params, moments)``) decides its weak
@@ -459,21 +462,43 @@ class Statements(PassState):
     ) -> AltSrc | None:
         """Two values a branch binds ``name`` to whose weak types only the callers or callees tell
         (``MAYBE_WEAK``), and where each branch binds it."""
+        first_node, then_node = made[0].get(name), made[other].get(name)
+        if first_node is None or then_node is None:
+            return None
+        return self.alternatives(name, first, self.loc(first_node), then, self.loc(then_node))
+
+    def alternatives(
+        self, name: str, first: Value, first_at: Location, then: Value, then_at: Location
+    ) -> AltSrc | None:
         if not (weak_unknown(first) or weak_unknown(then)):
             return None
         if not all(weak_unknown(v) or weak_kind(v) is not None for v in (first, then)):
             return None
-        first_node, then_node = made[0].get(name), made[other].get(name)
-        if first_node is None or then_node is None:
-            return None
-        return AltSrc(
-            self.fn.qualname,
-            name,
-            _plain(first),
-            self.loc(first_node),
-            _plain(then),
-            self.loc(then_node),
-        )
+        return AltSrc(self.fn.qualname, name, _plain(first), first_at, _plain(then), then_at)
+
+    def returned_flip(self, returns: Value) -> Value:
+        """What the function returns, with the weak-type flip between two of its returns when the
+        path taken changes with what is passed (``if step < warmup: return base * step / warmup``,
+        then ``return cosine(count, base, total)``): a caller that passes what changes per
+        iteration gets both kinds, each a cache entry of a jitted function it hands them to."""
+        points = list(self.return_points.items())
+        when = frozenset().union(*(guards for _, (_, guards) in points))
+        if len(points) < 2 or not when:
+            return returns
+        said = f"{self.fn.name}() returns {{start}} on one path and {{then}} on another"
+        (first_at, (first, _)), rest = points[0], points[1:]
+        for at, (value, _) in rest:
+            a, b = weak_kind(first), weak_kind(value)
+            if kinds_differ(a, b):
+                odd = first_at if a == WEAK else at
+                taint = Taint("RTL401", said.format(start=a, then=b), odd, when)
+            else:
+                found = self.alternatives("result", first, first_at, value, at)
+                if found is None:
+                    continue
+                taint = Taint(MAYBE_WEAK, said, first_at, when | {found})
+            return returns.with_(shape=returns.shape | {taint})
+        return returns
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
