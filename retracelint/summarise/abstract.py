@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from retracelint import funcrefs
 from retracelint.funcrefs import Callee, FuncRef
+from retracelint.model import Location
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -27,6 +28,7 @@ from retracelint.values import (
     STR,
     TRANSFORM,
     TUPLE,
+    AltSrc,
     IterDep,
     Made,
     RetDep,
@@ -37,6 +39,8 @@ from retracelint.values import (
     parts_deps,
     shape_sources,
     unaligned,
+    weak_kind,
+    weak_unknown,
 )
 
 
@@ -143,6 +147,19 @@ def _kind_flip(start: Value, then: Value, x64: bool) -> tuple[str, str, str] | N
         if kinds_differ(a, b):
             return code, a, b  # type: ignore[return-value]
     return None
+
+
+def _weak_alternatives(
+    function: str, name: str, first: Value, first_at: Location, then: Value, then_at: Location
+) -> AltSrc | None:
+    """Two values a condition picks between (as ``name`` in ``function``) whose weak types only
+    the callers or callees tell (``MAYBE_WEAK``): one at least of unknown kind, neither of a kind
+    that never has one."""
+    if not (weak_unknown(first) or weak_unknown(then)):
+        return None
+    if not all(weak_unknown(v) or weak_kind(v) is not None for v in (first, then)):
+        return None
+    return AltSrc(function, name, _plain(first), first_at, _plain(then), then_at)
 
 
 def _not_none(value: Value) -> Value:

@@ -14,6 +14,7 @@ from retracelint.summarise.abstract import (
     _kind_flip,
     _plain,
     _unpacked,
+    _weak_alternatives,
     _written_number,
 )
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
@@ -68,6 +69,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MAYBE_WEAK,
     NONE,
     NP_ARRAY,
     PARAM_REF,
@@ -673,11 +675,18 @@ class Expressions(PassState):
         if flip is None and (body.ty == NONE) != (orelse.ty == NONE):
             # `mask if ready else None`: what is written beside a None is meant to be something.
             flip = ("RTL403", *(("None", "not None") if body.ty == NONE else ("not None", "None")))
+        text = self.mod.pos.text(node)
+        sources = test.vsrc
         if flip is None:
-            return value
+            found = _weak_alternatives(
+                self.fn.qualname, text, body, self.loc(node.body), orelse, self.loc(node.orelse)
+            )
+            if found is None:
+                return value
+            flip, sources = (MAYBE_WEAK, "{start}", "{then}"), sources | {found}
         code, first, then = flip
-        what = f"{self.mod.pos.text(node)} is {first} or {then}"
-        return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), test.vsrc)})
+        what = f"{text} is {first} or {then}"
+        return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), sources)})
 
     def e_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.expr(node.value)

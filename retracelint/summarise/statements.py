@@ -17,6 +17,7 @@ from retracelint.summarise.abstract import (
     _plain,
     _unpacked,
     _value_callees,
+    _weak_alternatives,
     _written_number,
 )
 from retracelint.summarise.loops import (
@@ -97,7 +98,6 @@ from retracelint.values import (
     rows_of,
     structure_kind,
     weak_kind,
-    weak_unknown,
     with_field,
 )
 
@@ -465,16 +465,9 @@ class Statements(PassState):
         first_node, then_node = made[0].get(name), made[other].get(name)
         if first_node is None or then_node is None:
             return None
-        return self.alternatives(name, first, self.loc(first_node), then, self.loc(then_node))
-
-    def alternatives(
-        self, name: str, first: Value, first_at: Location, then: Value, then_at: Location
-    ) -> AltSrc | None:
-        if not (weak_unknown(first) or weak_unknown(then)):
-            return None
-        if not all(weak_unknown(v) or weak_kind(v) is not None for v in (first, then)):
-            return None
-        return AltSrc(self.fn.qualname, name, _plain(first), first_at, _plain(then), then_at)
+        return _weak_alternatives(
+            self.fn.qualname, name, first, self.loc(first_node), then, self.loc(then_node)
+        )
 
     def returned_flip(self, returns: Value) -> Value:
         """What the function returns, with the weak-type flip between two of its returns when the
@@ -493,7 +486,7 @@ class Statements(PassState):
                 odd = first_at if a == WEAK else at
                 taint = Taint("RTL401", said.format(start=a, then=b), odd, when)
             else:
-                found = self.alternatives("result", first, first_at, value, at)
+                found = _weak_alternatives(self.fn.qualname, "result", first, first_at, value, at)
                 if found is None:
                     continue
                 taint = Taint(MAYBE_WEAK, said, first_at, when | {found})
