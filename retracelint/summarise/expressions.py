@@ -685,7 +685,7 @@ class Expressions(PassState):
                 return value
             flip, sources = (MAYBE_WEAK, "{start}", "{then}"), sources | {found}
         code, first, then = flip
-        what = f"{text} is {first} or {then}"
+        what = f"{text} is {first} or {then}, chosen anew"
         return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), sources)})
 
     def e_NamedExpr(self, node: ast.NamedExpr) -> Value:
