@@ -134,8 +134,7 @@ class SummaryCache:
                 if end > len(data):
                     handle.seek(start)
                     data, start, end = handle.read(end - start), 0, end - start
-            if time.time() - stat.st_mtime > _DAY_S:
-                os.utime(path)  # in use: the sweep keeps it
+            _in_use(path, stat.st_mtime)
         except OSError:
             return None
         if end > len(data):  # truncated
@@ -162,8 +161,7 @@ class SummaryCache:
             ident = (stat.st_dev, stat.st_ino)
             if ident not in packs:
                 packs[ident] = _mapped(path)
-            if time.time() - stat.st_mtime > _DAY_S:
-                os.utime(path)  # in use: the sweep keeps it
+            _in_use(path, stat.st_mtime)
         except OSError:
             return None
         data = packs[ident]
@@ -279,6 +277,12 @@ def _rows_end(data: bytes) -> int:
         return 0
     (count,) = _COUNT.unpack_from(data, len(_MAGIC))
     return _ROWS_START + count * _ROW.size
+
+
+def _in_use(path: Path, mtime: float) -> None:
+    """Mark the entry at ``path`` as read, at most once a day: the sweep keeps it."""
+    if time.time() - mtime > _DAY_S:
+        os.utime(path)
 
 
 def _mapped(path: Path) -> mmap.mmap | bytes | None:

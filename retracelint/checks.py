@@ -907,7 +907,7 @@ _JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
 
 def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
     groups: dict[tuple[str, int, str], list[_JitArg]] = {}
-    kinds = WeakKinds(prop)
+    kinds = prop.weak_kinds
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
         # Two signatures met while an enclosing jit traces cost two traces per trace of it, which

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import islice, product
 from typing import TYPE_CHECKING
 
@@ -120,7 +121,6 @@ class Propagation(ObjectModel):
     )
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
-    _weak: WeakKinds | None = None
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -436,32 +436,37 @@ class Propagation(ObjectModel):
             return self._weak_flips[taint]
         self._weak_flips[taint] = None  # a flip reached again while telling itself
         alternatives = next(s for s in taint.sources if isinstance(s, AltSrc))
-        fn = self.project.functions.get(alternatives.function)
-        found = None
-        if fn is not None:
-            from retracelint.weak import WeakKinds  # it asks this propagation its questions
-
-            weak = self._weak = self._weak or WeakKinds(self)
-            owner = self.project.function(fn.qualname)
-            kinds = [
-                {o.kind for o in weak.of(owner, Arg(value, at, alternatives.name), 0)}
-                for value, at in (
-                    (alternatives.first, alternatives.first_at),
-                    (alternatives.then, alternatives.then_at),
-                )
-            ]
-            if {frozenset(k) for k in kinds} == {frozenset({WEAK}), frozenset({STRONG})}:
-                first, then = (WEAK, STRONG) if kinds[0] == {WEAK} else (STRONG, WEAK)
-                at = alternatives.first_at if first == WEAK else alternatives.then_at
-                found = replace(
-                    taint,
-                    code="RTL401",
-                    what=taint.what.format(start=first, then=then),
-                    origin=at,
-                    sources=taint.sources - {alternatives},
-                )
+        if alternatives.function not in self.project.functions:
+            return None
+        owner = self.project.function(alternatives.function)
+        sides = (
+            (alternatives.first, alternatives.first_at),
+            (alternatives.then, alternatives.then_at),
+        )
+        kinds = [
+            {o.kind for o in self.weak_kinds.of(owner, Arg(value, at, alternatives.name), 0)}
+            for value, at in sides
+        ]
+        if kinds not in ([{WEAK}, {STRONG}], [{STRONG}, {WEAK}]):
+            return None
+        first, then = (WEAK, STRONG) if kinds[0] == {WEAK} else (STRONG, WEAK)
+        found = replace(
+            taint,
+            code="RTL401",
+            what=taint.what.format(start=first, then=then),
+            origin=sides[0][1] if first == WEAK else sides[1][1],
+            sources=taint.sources - {alternatives},
+        )
         self._weak_flips[taint] = found
         return found
+
+    @cached_property
+    def weak_kinds(self) -> WeakKinds:
+        """Where the weak types of values are decided, asked along the call graph (one memo for
+        every rule that asks)."""
+        from retracelint.weak import WeakKinds  # it asks this propagation its questions
+
+        return WeakKinds(self)
 
     def element_causes(
         self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
