@@ -849,7 +849,7 @@ class Expressions(PassState):
                 for bound in (part.lower, part.upper, part.step):
                     vsrc |= self.expr(bound).vsrc
                 if basic and (part.lower or part.upper or part.step):
-                    length = self.slice_length(node, part, axis, base) or _chunk_length(made)
+                    length = self.slice_length(node, part, axis, base) or self.chunk_length(made)
                     cut.append((axis, length))
             else:
                 idx = self.expr(part)
@@ -943,7 +943,10 @@ class Expressions(PassState):
             width = _add(upper, lower, -1)
         sources = self.varying(width, atoms)
         out = []
-        if sources:
+        chunk = self.as_long_as_chunk(width, atoms) if sources else None
+        if chunk is not None:
+            out.append(chunk)
+        elif sources:
             out.append(
                 Taint(
                     "RTL101",
@@ -962,6 +965,24 @@ class Expressions(PassState):
                 what = f"chunk {self.mod.pos.text(node)}"
                 out.append(Taint("RTL103", what, self.loc(node), clamped, axis))
         return out
+
+    def as_long_as_chunk(self, width: Poly, atoms: Atoms) -> Taint | None:
+        """The chunk a slice of ``width`` is as long as (``labels[: len(images_chunk)]``): it changes
+        where the chunk does, at the last one, and the chunk's own taint tells it."""
+        varying = [(a, s) for a, s in self.atom_sources(width, atoms).items() if s and a != _END]
+        if len(varying) != 1:
+            return None
+        ((name, sources),) = varying
+        chunk = self.chunks.get(name)
+        # The same atom name from another walk (a closure's loop of the same index) is not this one.
+        return chunk if chunk is not None and chunk.sources <= sources else None
+
+    def chunk_length(self, taints: list[Taint]) -> Length | None:
+        length = _chunk_length(taints)
+        if length is not None:
+            ((name, _),) = length.atoms
+            self.chunks.setdefault(name, next(t for t in taints if t.code == "RTL103"))
+        return length
 
     def varying(self, poly: Poly, atoms: Atoms) -> frozenset[Src]:
         """What makes ``poly`` change: the sources of its atoms (the base's own end excluded: its

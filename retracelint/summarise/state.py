@@ -90,6 +90,9 @@ class PassState:
         # that if: a list appended to under one grows by as many items as pass it.
         self.guards: list[tuple[int, frozenset[Src]]] = []
         self.ranges: dict[int, _RangeLoop] = {}
+        # The chunk (RTL103) whose length each chunk atom stands for (``expressions._chunk_length``):
+        # a slice as long as a chunk (``y[: len(chunk)]``) is short where the chunk is, not each time.
+        self.chunks: dict[str, Taint] = {}
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
