@@ -23,6 +23,7 @@ from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
     ARRAY,
+    CHOSEN_ANEW,
     DICT,
     FLIP_KINDS,
     FLOAT,
@@ -200,6 +201,8 @@ def traced_findings(
             loop = f"one chunk {when}" + (f"; {loop}" if loop else "")
         else:
             verb, unit = _CHANGE.get(code, ("changes shape", "shape"))
+            if taint.what.endswith(CHOSEN_ANEW):
+                verb = "at"  # not "after": the choice is made at every iteration, the first too
             head = f"{taint.what} {verb} {when}, so {jitted} re-traces for each new {unit}"
         details = [f"traced parameter '{param}'{_defined(site, called_as)}", loop, _via(path)]
         yield _finding(

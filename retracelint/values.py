@@ -1079,6 +1079,10 @@ FLIP_KINDS = (
 # its ``AltSrc`` of different weak types.
 MAYBE_WEAK = "RTL401?"
 
+# How the account of a flip between two kinds of value that the code picks again each time ends (a
+# branch, a conditional expression, a dtype chooser): the finding says when it is picked.
+CHOSEN_ANEW = "chosen anew"
+
 
 def weak_unknown(value: Value) -> bool:
     """Whether the weak type of ``value`` is not known where it is made but may be where what it

@@ -163,7 +163,7 @@ def test_a_dtype_picked_by_the_data(tmp_path: Path) -> None:
     found = _run(tmp_path)
     assert _where(found) == [("main.py", 12, "RTL402")]
     assert found[0].message.startswith(
-        "the dtype of values.astype(np.min_scalar_type(n)) is chosen anew after every iteration"
+        "the dtype of values.astype(np.min_scalar_type(n)) is chosen anew at every iteration"
     )
 
 

@@ -51,6 +51,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _argument, _clip, _definition, _is_display
 from retracelint.values import (
     ARRAY,
+    CHOSEN_ANEW,
     DTYPE,
     EMPTY,
     FLOAT,
@@ -149,7 +150,7 @@ class Arrays(PassState):
         if not chosen.vsrc:
             return value
         call, chooser = self.mod.pos.text(node), self.mod.pos.text(given)
-        what = f"the dtype of {call}{'' if chooser in call else f' ({chooser})'} is chosen anew"
+        what = f"the dtype of {call}{'' if chooser in call else f' ({chooser})'} is {CHOSEN_ANEW}"
         taint = Taint("RTL402", what, self.loc(node), chosen.vsrc)
         return value.with_(shape=value.shape | {taint})
 

@@ -54,6 +54,7 @@ from retracelint.values import (
     ARRAY,
     ARRAYS,
     BOOL,
+    CHOSEN_ANEW,
     CLASS,
     COMPLEX,
     DICT,
@@ -685,7 +686,7 @@ class Expressions(PassState):
                 return value
             flip, sources = (MAYBE_WEAK, "{start}", "{then}"), sources | {found}
         code, first, then = flip
-        what = f"{text} is {first} or {then}, chosen anew"
+        what = f"{text} is {first} or {then}, {CHOSEN_ANEW}"
         return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), sources)})
 
     def e_NamedExpr(self, node: ast.NamedExpr) -> Value:

@@ -61,6 +61,7 @@ from retracelint.summary import (
 )
 from retracelint.values import (
     ARRAY,
+    CHOSEN_ANEW,
     CLASS,
     DICT,
     EMPTY,
@@ -436,7 +437,10 @@ class Statements(PassState):
                 node = made[odd].get(name) or made[other - odd].get(name)
                 if node is None:
                     continue
-                said = f"{name} is {{start}} in one branch and {{then}} in another, the branch chosen anew"
+                said = (
+                    f"{name} is {{start}} in one branch and {{then}} in another, the branch "
+                    + CHOSEN_ANEW
+                )
                 # The branch that leaves the name as it was, holding what the last iteration left.
                 kept = [
                     made[i].get(name) is made_before.get(name) and CarrySrc(name) in v.vsrc
@@ -478,7 +482,10 @@ class Statements(PassState):
         when = frozenset().union(*(guards for _, (_, guards) in points))
         if len(points) < 2 or not when:
             return returns
-        said = f"{self.fn.name}() returns {{start}} on one path and {{then}} on another, the path chosen anew"
+        said = (
+            f"{self.fn.name}() returns {{start}} on one path and {{then}} on another, the path "
+            + CHOSEN_ANEW
+        )
         (first_at, (first, _)), rest = points[0], points[1:]
         for at, (value, _) in rest:
             a, b = weak_kind(first), weak_kind(value)
