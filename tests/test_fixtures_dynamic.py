@@ -21,7 +21,8 @@ every call passes, states made as float32 arrays from float constants, floats sw
 arguments and pytree leaves, texts padded to a fixed width, arrays whose values change in place,
 ranges of a fixed count, listed instances that share their static fields, instances made in loops
 with one static value, packed batches concatenated and padded to a budget, warm-ups whose branches
-pass one kind of learning rate, labels cut to the length of full chunks) are held to more: every
+pass one kind of learning rate, labels cut to the length of full chunks,
+bfloat16 values updated by weakly typed factors or cast back) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -85,6 +86,7 @@ TRACE_ONCE = (
     ("packed_batches_padded_negative", "main.py"),
     ("weak_branches_through_helpers_negative", "main.py"),
     ("slices_as_long_as_a_chunk_negative", "main.py"),
+    ("dtypes_promoted_by_loop_updates_negative", "main.py"),
 )
 
 

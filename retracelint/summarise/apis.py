@@ -15,8 +15,10 @@ from retracelint.values import (
     FLOAT,
     INT,
     NP_ARRAY,
+    STRONG,
     UNKNOWN,
     Value,
+    weak_class,
 )
 
 _ARRAY_MODULES = ("jax.numpy", "numpy", "jnp", "np")
@@ -777,14 +779,48 @@ def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
+# The widths of the dtypes that type promotion orders (``promoted``).
+_FLOAT_WIDTHS = {"bfloat16": 16, "float16": 16, "float32": 32, "float64": 64}
+_INT_WIDTHS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+_UINT_WIDTHS = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+
+
+def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
+    """The dtype of arithmetic between arrays of ``dtypes`` (strongly typed; ``numpy``: NumPy's
+    arrays only), as ``jnp.promote_types`` gives it on jax 0.10.2: a bool takes the other's type; two
+    floats, or two ints of one signedness, meet at the wider (float16 and bfloat16 at float32); an
+    int meets a float as that float, where NumPy makes float64. Unknown (None): an unknown dtype,
+    complex numbers, ints of both signedness, more than two dtypes."""
+    if None in dtypes or not 1 <= len(dtypes) <= 2:
+        return None
+    if len(dtypes) == 1:
+        return next(iter(dtypes))  # type: ignore[return-value]
+    a, b = sorted(dtypes, key=str)  # type: ignore[arg-type]
+    if "bool" in (a, b):
+        return b if a == "bool" else a
+    for widths in (_FLOAT_WIDTHS, _INT_WIDTHS, _UINT_WIDTHS):
+        if a in widths and b in widths:
+            if widths[a] == widths[b]:
+                return "float32"  # bfloat16 and float16
+            return a if widths[a] > widths[b] else b
+    floats = [d for d in (a, b) if d in _FLOAT_WIDTHS]
+    ints = [d for d in (a, b) if d in _INT_WIDTHS or d in _UINT_WIDTHS]
+    if len(floats) == 1 and len(ints) == 1:
+        return "float64" if numpy else floats[0]
+    return None
+
+
 def _arith_dtype(left: Value, right: Value) -> str | None:
-    """Array arithmetic: equal dtypes stay; a Python scalar takes the array's dtype (weak typing)."""
+    """Array arithmetic: a Python scalar takes the array's dtype (weak typing); two arrays meet at
+    their promoted dtype (``promoted``)."""
     arrays = [v for v in (left, right) if v.ty in (ARRAY, NP_ARRAY, "mask")]
     scalars = [v for v in (left, right) if v.ty in (INT, FLOAT, BOOL)]
-    dtypes = {v.dtype for v in arrays}
-    if len(dtypes) != 1 or len(arrays) + len(scalars) != 2:
+    if not arrays or len(arrays) + len(scalars) != 2:
         return None
-    dtype = dtypes.pop()
+    dtypes = {v.dtype for v in arrays}
+    if len(dtypes) > 1 and any(weak_class(v) != STRONG for v in arrays):
+        return None  # a weakly typed array takes the other's dtype; one of unknown kind, unknown
+    dtype = promoted(dtypes, all(v.ty == NP_ARRAY for v in arrays))
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float64"  # jax's default float
     return dtype
