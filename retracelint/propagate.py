@@ -709,8 +709,13 @@ class Propagation(ObjectModel):
         """An int argument's value (``axis`` None), an imported constant's, or the length of its
         axis ``axis``."""
         known = arg.known
-        if isinstance(known, str) and axis is None:
-            return self.project.constant(known, self.project.owner[fn.qualname])
+        if isinstance(known, str):  # an imported name: what its module binds it to
+            importer = self.project.owner[fn.qualname]
+            if axis is None:
+                return self.project.constant(known, importer)
+            held = self.project.global_value(known, importer)
+            length = held.dims.length(axis) if held is not None and held.dims else None
+            return length.constant if length is not None else None
         if axis is None:
             return known if isinstance(known, int) else None
         return known[axis] if isinstance(known, tuple) and axis < len(known) else None

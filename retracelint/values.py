@@ -466,6 +466,13 @@ class Length:
         return dict(self.terms)
 
     @property
+    def constant(self) -> int | None:
+        """The length, when it has no atoms."""
+        if len(self.terms) > 1 or (self.terms and self.terms[0][0] != ()):
+            return None
+        return self.terms[0][1] if self.terms else 0
+
+    @property
     def sources(self) -> frozenset[Src]:
         out: frozenset[Src] = EMPTY
         for _, srcs in self.atoms:

@@ -22,7 +22,8 @@ arguments and pytree leaves, texts padded to a fixed width, arrays whose values 
 ranges of a fixed count, listed instances that share their static fields, instances made in loops
 with one static value, packed batches concatenated and padded to a budget, warm-ups whose branches
 pass one kind of learning rate, labels cut to the length of full chunks,
-bfloat16 values updated by weakly typed factors or cast back) are held to more: every
+bfloat16 values updated by weakly typed factors or cast back, groups of an imported list that divide
+it evenly, arrays made from lists of mixed items) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -87,6 +88,8 @@ TRACE_ONCE = (
     ("weak_branches_through_helpers_negative", "main.py"),
     ("slices_as_long_as_a_chunk_negative", "main.py"),
     ("dtypes_promoted_by_loop_updates_negative", "main.py"),
+    ("chunks_of_imported_lists_negative", "main.py"),
+    ("arrays_from_mixed_items_negative", "main.py"),
 )
 
 

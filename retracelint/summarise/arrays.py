@@ -54,11 +54,13 @@ from retracelint.values import (
     CHOSEN_ANEW,
     DTYPE,
     EMPTY,
+    FLIP_KINDS,
     FLOAT,
     INT,
     JIT_OUT_WEAK,
     LIST,
     MADE_STRONG,
+    MAYBE_WEAK,
     NP_ARRAY,
     RNG,
     SCALARS,
@@ -233,12 +235,15 @@ class Arrays(PassState):
             value = Value(
                 ty=ty,
                 vsrc=_args_vsrc(args, kwargs),
-                shape=made.shape,
+                shape=_one_kind(made.shape),
                 deps=made.deps,
                 dims=made.dims,
             )
             return self.from_list(node, made, value)
-        if name in _FROM_LIST or name in _GROWERS:
+        if name in _FROM_LIST:
+            joined = combine([*args, *kwargs.values()], ty=ty)
+            return joined.with_(items=(), shape=_one_kind(joined.shape))
+        if name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
             return combine(args, ty=ty)
@@ -601,3 +606,13 @@ def _one_draw(node: ast.Call, sized: _Sized) -> bool:
         return not node.args
     size = _argument(node, sized.keyword, sized.position)
     return size is None or (isinstance(size, ast.Constant) and size.value is None)
+
+
+_FLIP_CODES = frozenset(code for code, _, _ in FLIP_KINDS) | {MAYBE_WEAK}
+
+
+def _one_kind(shape: frozenset[Taint]) -> frozenset[Taint]:
+    """The taints of an array made from a list's items (``np.array([x, 0.0])``, ``jnp.stack``): it
+    has one dtype and one weak type whatever each item's, so items of different kinds
+    (``Expressions.odd_item``) no longer change a signature."""
+    return frozenset(t for t in shape if t.code not in _FLIP_CODES or ItemSrc() not in t.sources)
