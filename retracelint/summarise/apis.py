@@ -264,6 +264,9 @@ _ARRAY_METHODS_KEEP = {"astype", "copy", "clip", "round", "block_until_ready"}
 
 
 _ARRAY_METHODS_MOVE = {"squeeze", "flatten", "ravel", "transpose", "T"}
+# An array's items as (nested) Python lists of Python numbers: as many as its rows, so a list whose
+# length is the array's, each item a leaf of its own when passed to jit.
+_ARRAY_TO_LISTS = {"tolist"}
 
 
 _TRANSFORMS = {

@@ -27,6 +27,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
+    _ARRAY_TO_LISTS,
     _CACHE_CLEARING,
     _COPIES,
     _DICT_MUTATORS,
@@ -989,6 +990,8 @@ class Calls(PassState):
                 return receiver.with_(items=())
             if method in _ARRAY_METHODS_MOVE:
                 return unaligned(receiver).with_(items=())
+            if method in _ARRAY_TO_LISTS:
+                return receiver.with_(ty=LIST, items=(), dtype=None, made=None, weak=None)
         if method in _NUMPY_RANDOM and (
             receiver.ty == RNG or (receiver.ty == UNKNOWN and "size" in kwargs)
         ):
