@@ -541,6 +541,12 @@ class ObjectModel:
         target = self.project.targets.get(found)
         if isinstance(target, ClassTarget):
             return frozenset({target.qualname})
+        if isinstance(target, JitTarget):
+            # A jitted function returns an object of the classes its wrapped function returns
+            # (``replace(state, ...)``: a pytree of the same class, rebuilt from its leaves).
+            binding = self.project.jit_binding(target)
+            wrapped = binding.wrapped if binding is not None else None
+            target = FuncTarget(wrapped.qualname, target.bound) if wrapped is not None else None
         if isinstance(target, FuncTarget):
             callee = self.project.function(target.qualname)
             if callee.returns is not None:

@@ -648,7 +648,9 @@ def join(a: Value, b: Value) -> Value:
         dims=a.dims if a.dims is None else join_dims(a.dims, b.dims),
         callables=funcrefs.union(a.callables, b.callables) if b.callables else a.callables,
         made=a.made if a.made == b.made else None,
-        objs=_union(a.objs, b.objs),
+        # A parameter itself is told by its ``ref``, which the join drops when the other differs:
+        # the object its callers pass is kept among the objects it may be.
+        objs=_union(a.objs, b.objs) if a.ref == b.ref else _union(objects_of(a), objects_of(b)),
         elements=_union(a.elements, b.elements),
         fields=a.fields if a.fields is b.fields else _join_fields(a, b),
         weak=a.weak if a.weak == b.weak else _joined_weak(a.weak, b.weak),

@@ -23,7 +23,8 @@ ranges of a fixed count, listed instances that share their static fields, instan
 with one static value, packed batches concatenated and padded to a budget, warm-ups whose branches
 pass one kind of learning rate, labels cut to the length of full chunks,
 bfloat16 values updated by weakly typed factors or cast back, groups of an imported list that divide
-it evenly, arrays made from lists of mixed items, lists of a fixed number of indices) are held to more: every
+it evenly, arrays made from lists of mixed items, lists of a fixed number of indices,
+static fields a jitted update hands back as they came in) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -91,6 +92,7 @@ TRACE_ONCE = (
     ("chunks_of_imported_lists_negative", "main.py"),
     ("arrays_from_mixed_items_negative", "main.py"),
     ("index_lists_from_arrays_negative", "main.py"),
+    ("static_fields_through_jitted_updates_negative", "main.py"),
 )
 
 
