@@ -1270,9 +1270,16 @@ def _carried_static_parts(
 
 
 def _item(value: Value, item: int | None) -> Value | None:
+    """Item ``item`` of ``value``: of a tuple display, or of the one call's result it is (``return
+    opt.apply(...)``), left for ``Propagation.resolve`` to expand."""
     if item is None:
         return value
-    return value.items[item] if item < len(value.items) else None
+    if item < len(value.items):
+        return value.items[item]
+    dep = next(iter(value.deps)) if len(value.deps) == 1 and not value.items else None
+    if isinstance(dep, RetDep) and dep.item is None and dep.elem is None:
+        return Value(deps=frozenset({replace(dep, item=item)}))
+    return None
 
 
 @dataclass(frozen=True)
@@ -1295,7 +1302,7 @@ def _carried_flip(
     function's result, then each field of a NamedTuple or dataclass state."""
     fn, carried, jitted = at.fn, at.carried, at.jitted
     start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
-    returned = _unpacked(prop, jitted, returned) or returned
+    returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
     # One item of the result: the summary's loop-carried flips leave it to this check.
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
@@ -1305,7 +1312,7 @@ def _carried_flip(
         return "RTL403", carried.name, carried.start.location, first, grown
     if first is None or then is None:
         return None
-    if first != then:
+    if _trees_differ(first, then):
         return "RTL403", carried.name, carried.start.location, first, then
     item = _item_flip(prop, at, start, returned, carried.name)
     if item is not None:
@@ -1529,14 +1536,22 @@ def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
     registered dataclass is a node of its own), None; not known otherwise."""
     if value.ty == NONE:
         return "None"
-    if value.ty in (TUPLE, LIST) and value.items:
-        return f"a {value.ty} of {len(value.items)}"
+    if value.ty in (TUPLE, LIST):
+        return f"a {value.ty} of {len(value.items)}" if value.items else f"a {value.ty}"
     if value.ty == DICT and value.keys is not None:
         return "a dict with keys {" + ", ".join(value.keys) + "}"
     classes = prop.classes_of_value(fn, value)
     if len(classes) == 1:
         return f"a {prop.project.classes[next(iter(classes))].name}"
     return None
+
+
+def _trees_differ(first: str, then: str) -> bool:
+    """Whether two pytree nodes (``_tree``) surely differ: a list of unknown length (``a list``) may
+    be a list of any length, but is never a tuple."""
+    if first == then:
+        return False
+    return not (then.startswith(first + " of ") or first.startswith(then + " of "))
 
 
 def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None:

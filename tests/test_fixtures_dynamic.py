@@ -24,7 +24,8 @@ with one static value, packed batches concatenated and padded to a budget, warm-
 pass one kind of learning rate, labels cut to the length of full chunks,
 bfloat16 values updated by weakly typed factors or cast back, groups of an imported list that divide
 it evenly, arrays made from lists of mixed items, lists of a fixed number of indices,
-static fields a jitted update hands back as they came in) are held to more: every
+static fields a jitted update hands back as they came in, optimizer slots that start as the tuple
+they come back as) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -93,6 +94,7 @@ TRACE_ONCE = (
     ("arrays_from_mixed_items_negative", "main.py"),
     ("index_lists_from_arrays_negative", "main.py"),
     ("static_fields_through_jitted_updates_negative", "main.py"),
+    ("carried_lists_come_back_as_tuples_negative", "main.py"),
 )
 
 
