@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from retracelint.config import Settings
 from retracelint.engine import analyse
 from retracelint.model import Finding
@@ -396,3 +398,19 @@ def test_rows_unpacked_from_a_jax_array_keep_its_weak_type(tmp_path: Path) -> No
     )
     found = _only(tmp_path, ("main.py", 14, "RTL401"), "warning")
     assert "strongly typed array" in found.message
+
+
+_PROMOTED = ["bool", "int8", "int32", "int64", "uint8", "uint32", "bfloat16", "float16", "float32"]
+
+
+@pytest.mark.parametrize("left", _PROMOTED)
+@pytest.mark.parametrize("right", _PROMOTED)
+def test_the_promotion_table_agrees_with_jax(left: str, right: str) -> None:
+    """Where the table names the dtype of arithmetic between two strongly typed arrays, it is the one
+    ``jnp.promote_types`` gives (ints of both signedness are left unknown)."""
+    jnp = pytest.importorskip("jax.numpy")
+    from retracelint.summarise.apis import promoted
+
+    ours = promoted({left, right}, numpy=False)
+    if ours is not None:
+        assert ours == str(jnp.promote_types(left, right))

@@ -794,11 +794,12 @@ def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
     floats, or two ints of one signedness, meet at the wider (float16 and bfloat16 at float32); an
     int meets a float as that float, where NumPy makes float64. Unknown (None): an unknown dtype,
     complex numbers, ints of both signedness, more than two dtypes."""
-    if None in dtypes or not 1 <= len(dtypes) <= 2:
+    known = sorted(d for d in dtypes if d is not None)
+    if len(known) != len(dtypes) or not 1 <= len(known) <= 2:
         return None
-    if len(dtypes) == 1:
-        return next(iter(dtypes))  # type: ignore[return-value]
-    a, b = sorted(dtypes, key=str)  # type: ignore[arg-type]
+    if len(known) == 1:
+        return known[0]
+    a, b = known
     if "bool" in (a, b):
         return b if a == "bool" else a
     for widths in (_FLOAT_WIDTHS, _INT_WIDTHS, _UINT_WIDTHS):

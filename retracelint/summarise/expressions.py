@@ -979,6 +979,7 @@ class Expressions(PassState):
         return chunk if chunk is not None and chunk.sources <= sources else None
 
     def chunk_length(self, taints: list[Taint]) -> Length | None:
+        """``_chunk_length``, and the chunk its atom stands for kept (``as_long_as_chunk``)."""
         length = _chunk_length(taints)
         if length is not None:
             ((name, _),) = length.atoms
