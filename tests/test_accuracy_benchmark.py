@@ -69,6 +69,34 @@ def test_a_broken_case_file_is_reported_with_what_is_wrong(tmp_path: Path) -> No
     assert "no expect and no markers" in message
 
 
+def _program(root: Path, name: str, source: str) -> None:
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text("x = 1  # expect: RTL101\n", encoding="utf-8")
+    (folder / "case.toml").write_text(
+        f'id = "{name}"\ncategory = "shape"\nkind = "positive"\nexpect = ["RTL101"]\n'
+        f'summary = "s"\nsources = ["{source}"]\n[traces]\nf = 2\n',
+        encoding="utf-8",
+    )
+
+
+def test_a_held_out_program_re_creates_a_report_no_other_program_cites(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held-out programs must be new to the analysis: ``check`` names the programs, held out or
+    tuned, that re-create the same report."""
+    held, tuned = tmp_path / "heldout", tmp_path / "programs"
+    _program(held, "fresh_report", "https://github.com/o/r/issues/1")
+    _program(held, "reused_report", "https://github.com/o/r/issues/2")
+    _program(tuned, "tuned_report", "https://github.com/o/r/issues/2")
+    monkeypatch.setattr(bench, "OWN_SOURCES", True)
+    monkeypatch.setattr(bench, "OTHER_ROOTS", (tuned,))
+    shared = bench.shared_sources(bench.load_cases(held))
+    assert shared == [
+        "reused_report: https://github.com/o/r/issues/2 is also re-created by programs/tuned_report"
+    ]
+
+
 @pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
 def test_every_program_traces_as_its_case_says() -> None:
     result = subprocess.run(

@@ -42,6 +42,9 @@ except ModuleNotFoundError:  # Python 3.10
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
 RESULTS = HERE / "RESULTS.md"
+# Held-out programs re-create reports no other program cites (``heldout/_run.py`` sets these).
+OWN_SOURCES = False
+OTHER_ROOTS: tuple[Path, ...] = ()
 REPO_ROOT = HERE.parents[1]
 sys.path.insert(
     0, str(REPO_ROOT / "tests")
@@ -202,6 +205,25 @@ def load_cases(root: Path = PROGRAMS, only: Iterable[str] = ()) -> list[Case]:
     if problems:
         raise CaseError("\n".join(problems))
     return cases
+
+
+def shared_sources(cases: Sequence[Case]) -> list[str]:
+    """With ``OWN_SOURCES`` (the held-out programs), each report re-created by one program only: the
+    programs of ``cases`` whose source another program, here or under ``OTHER_ROOTS``, cites too."""
+    if not OWN_SOURCES:
+        return []
+    citing: dict[str, set[str]] = {}
+    others = [case for root in OTHER_ROOTS for case in load_cases(root)]
+    for case in [*cases, *others]:
+        for source in case.sources:
+            citing.setdefault(source, set()).add(f"{case.folder.parent.name}/{case.id}")
+    return [
+        f"{case.id}: {source} is also re-created by {', '.join(sorted(by - {mine}))}"
+        for case in cases
+        for source in case.sources
+        if len(by := citing[source]) > 1
+        for mine in [f"{case.folder.parent.name}/{case.id}"]
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -543,6 +565,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     if args.command == "check":
+        shared = shared_sources(cases)
+        if shared:
+            print("\n".join(shared), file=sys.stderr)
+            return 2
         kinds = Counter(c.kind for c in cases)
         print(f"{len(cases)} programs: {kinds['positive']} positive, {kinds['negative']} negative")
         return 0

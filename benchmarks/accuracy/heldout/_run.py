@@ -8,4 +8,6 @@ import run  # noqa: E402
 
 run.PROGRAMS = Path(__file__).resolve().parent
 run.RESULTS = run.PROGRAMS / "RESULTS.md"
+run.OWN_SOURCES = True
+run.OTHER_ROOTS = (run.HERE / "programs",)
 sys.exit(run.main(sys.argv[1:]))
