@@ -592,7 +592,10 @@ class Arrays(PassState):
         own = frozenset(_atoms_in(added) - _atoms_in(old))
         text = self.mod.pos.text(node)
         made = Taint("RTL102", _clip(text), self.loc(node), EMPTY)
-        return self.with_length(current, 0, self.length(new, atoms), own, made)
+        resized = self.with_length(current, 0, self.length(new, atoms), own, made)
+        # Its items as they are now: one more after ``append``, none known after anything else.
+        appended = func.attr == "append" and current.items and len(args) == 1
+        return resized.with_(items=(*current.items, args[0]) if appended else ())
 
 
 def _one_draw(node: ast.Call, sized: _Sized) -> bool:
