@@ -80,9 +80,8 @@ _UNUSED_FOR_S = 30 * _DAY_S  # an entry no run has read or written for this long
 _COUNT = struct.Struct("<I")
 _ROW = struct.Struct("<40sQQQ")
 _ROWS_START = len(_MAGIC) + _COUNT.size
-_READ_AHEAD = 16_384  # read first: the index of a pack of 255 entries, a small entry whole
-# A batch is written as a pack each time it holds this much. A pack holds at most this many entries:
-# the first read of an entry then holds the index (and a file takes a limited number of links).
+# A batch is written as a pack each time it holds this much. A pack holds at most this many entries
+# (a file takes a limited number of links).
 _PACK_BYTES = 4 * 1024 * 1024
 _PACK_ENTRIES = 200
 
@@ -116,34 +115,12 @@ class SummaryCache:
 
     def entry(self, key: str) -> Entry | None:
         """The entry stored under ``key``, read but not unpickled; None when there is none to trust."""
-        path = self._file(key)
-        try:
-            with open(path, "rb", buffering=0) as handle:
-                data = handle.read(_READ_AHEAD)
-                stat = os.fstat(handle.fileno())
-                rows_end = _rows_end(data)
-                if not 0 < rows_end <= stat.st_size:  # not a pack, or a damaged one
-                    return None
-                if rows_end > len(data):  # the index of a pack of many entries
-                    data += handle.read(rows_end - len(data))
-                found = _find(data, rows_end, key)
-                if found is None:  # another key's pack (copied, or a collision): never trusted
-                    return None
-                start, head_size, rest_size = found
-                end = start + head_size + rest_size
-                if end > len(data):
-                    handle.seek(start)
-                    data, start, end = handle.read(end - start), 0, end - start
-            _in_use(path, stat.st_mtime)
-        except OSError:
-            return None
-        if end > len(data):  # truncated
-            return None
-        return Entry(data[start : start + head_size], data[start + head_size : end])
+        return self.entries([key])[0]
 
     def entries(self, keys: list[str]) -> list[Entry | None]:
-        """The entries stored under ``keys``, as ``entry`` reads each, but each pack mapped once: the
-        1,575 heads a run reads after a one-file edit of the speed corpus share 31 packs."""
+        """The entries stored under ``keys``, read but not unpickled (None where there is none to
+        trust), each pack mapped once: the 1,575 heads a run reads after a one-file edit of the speed
+        corpus share 31 packs."""
         packs: dict[tuple[int, int], mmap.mmap | bytes | None] = {}
         try:
             return [self._entry_in(key, packs) for key in keys]
@@ -166,10 +143,10 @@ class SummaryCache:
             return None
         data = packs[ident]
         rows_end = _rows_end(data[:_ROWS_START]) if data is not None else 0
-        if data is None or not 0 < rows_end <= len(data):
+        if data is None or not 0 < rows_end <= len(data):  # not a pack, or a damaged one
             return None
         found = _find(data, rows_end, key)
-        if found is None:
+        if found is None:  # another key's pack (copied, or a collision): never trusted
             return None
         start, head_size, rest_size = found
         if start + head_size + rest_size > len(data):  # truncated
