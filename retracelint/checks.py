@@ -1194,7 +1194,11 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 ),
                 None,
             )
-            returned = _item(wrapped.returns, carried.item)
+            # One item of what a call returns (``return opt.apply(...)``): that call's tuple.
+            whole = wrapped.returns
+            if carried.item is not None and not whole.items:
+                whole = _unpacked(prop, wrapped, whole) or whole
+            returned = _item(whole, carried.item)
             if param is None or returned is None or binding.static_at(call, param):
                 continue
             at = _CarriedCall(fn, carried, binding, call, param, wrapped)
@@ -1270,16 +1274,9 @@ def _carried_static_parts(
 
 
 def _item(value: Value, item: int | None) -> Value | None:
-    """Item ``item`` of ``value``: of a tuple display, or of the one call's result it is (``return
-    opt.apply(...)``), left for ``Propagation.resolve`` to expand."""
     if item is None:
         return value
-    if item < len(value.items):
-        return value.items[item]
-    dep = next(iter(value.deps)) if len(value.deps) == 1 and not value.items else None
-    if isinstance(dep, RetDep) and dep.item is None and dep.elem is None:
-        return Value(deps=frozenset({replace(dep, item=item)}))
-    return None
+    return value.items[item] if item < len(value.items) else None
 
 
 @dataclass(frozen=True)
