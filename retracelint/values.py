@@ -449,6 +449,13 @@ EMPTY: frozenset = frozenset()
 Poly = dict[tuple[str, ...], int]
 
 
+def poly_constant(poly: Poly) -> int | None:
+    """The value of a polynomial without atoms; None when it has some."""
+    if len(poly) > 1 or (poly and () not in poly):
+        return None
+    return poly.get((), 0)
+
+
 @dataclass(frozen=True)
 class Length:
     """The length of one axis as a polynomial over opaque atoms, and what makes each atom change."""
@@ -468,9 +475,7 @@ class Length:
     @property
     def constant(self) -> int | None:
         """The length, when it has no atoms."""
-        if len(self.terms) > 1 or (self.terms and self.terms[0][0] != ()):
-            return None
-        return self.terms[0][1] if self.terms else 0
+        return poly_constant(self.poly)
 
     @property
     def sources(self) -> frozenset[Src]:

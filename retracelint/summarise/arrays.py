@@ -40,7 +40,6 @@ from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
     _common_lengths,
-    _constant,
     _length_atom,
     _length_read,
     _pad_widths,
@@ -78,6 +77,7 @@ from retracelint.values import (
     constant_length,
     data_array,
     followed,
+    poly_constant,
     returned_sources,
     shape_sources,
     trailing_sources,
@@ -302,7 +302,7 @@ class Arrays(PassState):
         if not written or any(isinstance(e, ast.Starred) or not self.int_like(e) for e in written):
             return None
         polys = [self.size_poly(e) for e in written]
-        if any(_constant(poly) == -1 for poly, _ in polys):
+        if any(poly_constant(poly) == -1 for poly, _ in polys):
             return None
         return [self.length(poly, atoms) for poly, atoms in polys]
 
@@ -472,7 +472,7 @@ class Arrays(PassState):
         if step is None:
             return self.length(width, atoms)
         stride = self.poly(step, atoms)
-        by = _constant(stride)
+        by = poly_constant(stride)
         if by is not None and by > 0 and all(v % by == 0 for v in width.values()):
             return self.length({k: v // by for k, v in width.items()}, atoms)
         # Rounded up, or a step that is not a literal: an atom of its own, changing with its parts.
@@ -534,7 +534,7 @@ class Arrays(PassState):
         if name in ("concatenate", "stack"):
             given = _argument(node, "axis", 1)
             if given is not None:
-                literal = _constant(_poly(given, {}))
+                literal = poly_constant(_poly(given, {}))
                 if literal is None or not isinstance(given, ast.Constant | ast.UnaryOp):
                     return None
                 axis = int(literal)

@@ -60,7 +60,6 @@ from retracelint.summarise.apis import (
     _looks_like_class,
     _looks_like_tf_data,
 )
-from retracelint.summarise.sizes import _constant
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _clip,
@@ -116,6 +115,7 @@ from retracelint.values import (
     entry,
     kind_sources,
     made_objects,
+    poly_constant,
     returned_sources,
     shape_sources,
     size_of,
@@ -668,9 +668,9 @@ class Calls(PassState):
                 imported = None
             return summary.constants.get(node.id, imported)
         if value.ty == INT:
-            return _constant(self.poly(node, {}))
+            return poly_constant(self.poly(node, {}))
         lens = value.dims.lens if value.dims is not None else ()
-        known = tuple(_constant(n.poly) if n is not None and not n.atoms else None for n in lens)
+        known = tuple(n.constant if n is not None else None for n in lens)
         return known if any(n is not None for n in known) else None
 
     def add_call(

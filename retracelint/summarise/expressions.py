@@ -24,7 +24,6 @@ from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
     _ceil_like,
-    _constant,
     _counted,
     _cut,
     _full_chunks,
@@ -110,6 +109,7 @@ from retracelint.values import (
     made_objects,
     picked,
     placed,
+    poly_constant,
     returned_sources,
     rows_of,
     shape_sources,
@@ -770,7 +770,7 @@ class Expressions(PassState):
             return None
         if any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        if len(node.args) == 3 and _constant(_poly(node.args[2], {}, self.defs)) != 1:
+        if len(node.args) == 3 and poly_constant(_poly(node.args[2], {}, self.defs)) != 1:
             return None
         atoms: Atoms = {}
         start = node.args[0] if len(node.args) > 1 else None
@@ -1078,7 +1078,7 @@ class Expressions(PassState):
             most = _substitute(upper, var, last) if least is not None else None
         if least is None or most is None:
             return None
-        start, overshoot = _constant(least), _constant(_add(most, whole, -1))
+        start, overshoot = poly_constant(least), poly_constant(_add(most, whole, -1))
         if start is None or start < 0 or overshoot is None or overshoot > 0:
             return None
         return self.length(_add(upper, lower, -1), atoms)
@@ -1086,7 +1086,7 @@ class Expressions(PassState):
     def bound(self, node: ast.AST | None, whole: Poly, atoms: Atoms) -> Poly:
         """A slice bound as a position: a negative literal counts from the end."""
         poly = self.poly(node, atoms)
-        value = _constant(poly)
+        value = poly_constant(poly)
         return _add(whole, poly, 1) if value is not None and value < 0 else poly
 
     def range_over(self, poly: Poly) -> tuple[str, _RangeLoop] | None:
@@ -1097,7 +1097,7 @@ class Expressions(PassState):
             if info is None or info.var not in names:
                 continue
             # A step that is not a literal is taken as positive: strides are.
-            step = _constant(_poly(info.step, {}, self.defs)) if info.step is not None else 1
+            step = poly_constant(_poly(info.step, {}, self.defs)) if info.step is not None else 1
             return (info.var, info) if step is None or step > 0 else None
         return None
 

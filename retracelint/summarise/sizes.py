@@ -168,13 +168,6 @@ def _mul(left: Poly, right: Poly) -> Poly:
     return {k: v for k, v in out.items() if v}
 
 
-def _constant(poly: Poly) -> int | None:
-    """The value of a polynomial without atoms; None when it has some."""
-    if len(poly) > 1 or (poly and () not in poly):
-        return None
-    return poly.get((), 0)
-
-
 def _atoms_in(poly: Poly) -> set[str]:
     return {atom for monomial in poly for atom in monomial}
 
