@@ -1101,7 +1101,7 @@ CHOSEN_ANEW = "chosen anew"
 def weak_unknown(value: Value) -> bool:
     """Whether the weak type of ``value`` is not known where it is made but may be where what it
     comes from is: a parameter, a call's result, arithmetic on them (``lr * 0.5``)."""
-    return weak_kind(value) is None and weak_class(value) == FOLLOWS
+    return weak_class(value) == FOLLOWS  # neither WEAK nor STRONG: no kind of its own
 
 
 def of_parameters(value: Value) -> bool:
