@@ -1185,15 +1185,16 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 continue
             assert isinstance(target, JitTarget)
             call = fn.calls[carried.call]
-            param = next(
+            passed = next(
                 (
-                    p.name
+                    (p.name, a)
                     for p in binding.params[binding.offset :]
                     if (a := bind_arg(call, binding.params, binding.offset, p.name)) is not None
-                    and a.text == carried.name
+                    and _carried_as(a.text, carried.name)
                 ),
                 None,
             )
+            param, arg = passed if passed is not None else (None, None)
             # One item of what a call returns (``return opt.apply(...)``): that call's tuple.
             whole = wrapped.returns
             if carried.item is not None and not whole.items:
@@ -1201,12 +1202,21 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             returned = _item(whole, carried.item)
             if param is None or returned is None or binding.static_at(call, param):
                 continue
-            at = _CarriedCall(fn, carried, binding, call, param, wrapped)
+            # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
+            replaced = (
+                frozenset(n for n, _ in arg.value.fields)
+                if arg.text != carried.name
+                else frozenset()
+            )
+            at = _CarriedCall(fn, carried, binding, call, param, wrapped, replaced)
             if carried.loop is not None:
                 yield from _carried_static_parts(prop, at, returned)
-            if carried.start.value.param is not None:
+            if carried.start.value.param is not None and carried.loop is None:
                 continue  # what a parameter starts as is its callers' to say (``weak.py``)
-            if carried.loop is None:
+            if carried.start.value.param is not None:
+                flip = _param_start_flip(prop, at, returned)
+                rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
+            elif carried.loop is None:
                 flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
                 rebound = f"in {fn.name}()"
             else:
@@ -1290,6 +1300,34 @@ class _CarriedCall:
     call: CallSite
     param: str
     jitted: FunctionSummary
+    replaced: frozenset[str] = frozenset()  # the fields the call passes anew, not carried
+
+
+def _carried_as(text: str, name: str) -> bool:
+    """Whether an argument written ``text`` passes the carried value ``name``: itself, or a copy
+    of it with some fields replaced."""
+    copies = (f"{name}._replace(", f"{name}.replace(", f"replace({name},")
+    return (
+        text == name or text.startswith(copies) or text.startswith(f"dataclasses.replace({name},")
+    )
+
+
+def _param_start_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A field of a NamedTuple or dataclass state that comes in as a parameter: weakly typed
+    wherever the callers make it (``time=0.0`` in a factory), strong as the jitted function gives
+    it back. Reported where the weak leaf is written."""
+    leaves = prop.weak_kinds.leaves(at.fn, at.carried.start)
+    result = Arg(returned, at.jitted.location, "")
+    for name, origins in sorted(leaves.items()):
+        if not name or name in at.replaced or {o.kind for o in origins} != {WEAK}:
+            continue
+        back = prop.value_origins(at.jitted, result, name, (), 0)
+        after = {_result_weak(prop, at, r.value) for o, r, _ in back if o is at.jitted}
+        if back and after == {STRONG}:
+            return "RTL401", f"{at.carried.name}.{name}", origins[0].location, WEAK, STRONG
+    return None
 
 
 def _carried_flip(
@@ -1320,7 +1358,7 @@ def _carried_flip(
     static = set(prop.project.static_fields(cls))
     x64 = prop.project.x64
     for name in prop.project.init_fields(cls):
-        if name in static:
+        if name in static or name in at.replaced:
             continue
         starts = prop.value_origins(fn, carried.start, name, (), 0)
         results = prop.value_origins(jitted, Arg(returned, jitted.location, ""), name, (), 0)
@@ -1578,10 +1616,13 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
         if arg is None:
             return None
         if path:
-            kinds |= {
-                weak_kind(prop.resolve(owner, found.value), x64)
-                for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)
-            }
+            for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0):
+                kind = weak_kind(prop.resolve(owner, found.value), x64)
+                # A field of a parameter: as its callers make it.
+                asked = (
+                    {o.kind for o in prop.weak_kinds.of(owner, found, 0)} if kind is None else ()
+                )
+                kinds |= set(asked) if len(asked) == 1 else {kind}
         else:
             kinds.add(_leaves_kind(prop.resolve(at.fn, arg.value), x64))
     if STRONG in kinds:

@@ -25,7 +25,8 @@ pass one kind of learning rate, labels cut to the length of full chunks,
 bfloat16 values updated by weakly typed factors or cast back, groups of an imported list that divide
 it evenly, arrays made from lists of mixed items, lists of a fixed number of indices,
 static fields a jitted update hands back as they came in, optimizer slots that start as the tuple
-they come back as, input lists appended to under a run's setting) are held to more: every
+they come back as, input lists appended to under a run's setting, states a caller makes with
+the clock's own dtype) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -96,6 +97,7 @@ TRACE_ONCE = (
     ("static_fields_through_jitted_updates_negative", "main.py"),
     ("carried_lists_come_back_as_tuples_negative", "main.py"),
     ("lists_appended_to_under_a_test_negative", "main.py"),
+    ("states_carried_from_a_parameter_negative", "main.py"),
 )
 
 
