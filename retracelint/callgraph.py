@@ -47,8 +47,10 @@ _MAX_REF_DEPTH = 48  # function values followed through this many parameters and
 _SHORT = _MAX_DEPTH + 1
 # Callees resolved along the call graph (``funcrefs``), after the others.
 _ALONG_THE_GRAPH = frozenset(
-    {"param", "ret", "up", "module", "wrapped", "partial", "transform", "mapped", "recv"}
+    {"param", "ret", "up", "module", "wrapped", "partial", "transform", "mapped", "recv", "new"}
 )
+# Callees that resolve through the class of an object, which its callers may tell.
+_BY_CLASS_OF_OBJECT = ("recv", "new")
 # Callees that resolve through the class of the function that calls them: not the same from every
 # function of a module.
 _PER_CLASS = frozenset({"self", "super"})
@@ -870,7 +872,7 @@ class Project:
 
     def _method_call(self, site: Site) -> bool:
         """Whether call ``site`` is a method of an object whose class its callers tell (``recv``)."""
-        return self.functions[site[0]].calls[site[1]].callee[0] == "recv"
+        return self.functions[site[0]].calls[site[1]].callee[0] in _BY_CLASS_OF_OBJECT
 
     def _overflowed(self, site: Site) -> tuple[Target, ...]:
         """What call ``site`` resolves to when resolving it overflowed the stack: nothing. The
@@ -1145,6 +1147,10 @@ class Project:
             self._reads.depends |= _CALLERS  # the class of the object is found from the callers
             method = self._method_of(self.owner[fn.qualname], fn, callee[1], callee[2:])
             return (method,) if method is not None else ()
+        if kind == "new":
+            self._reads.depends |= _CALLERS
+            classes = self.classes_of(self.owner[fn.qualname], fn, callee[1:], 0)
+            return tuple(ClassTarget(cls) for cls in sorted(classes or ()))
         if kind == "ret":
             return self._returned_targets(fn, int(callee[1]), callee[2:])
         if kind == "wrapped":
@@ -1378,7 +1384,7 @@ class Project:
         target = self.targets.get(found)
         # The call may be in an enclosing function (an object a closure or a lambda reads).
         caller = self.functions[found[0]]
-        if target is None and caller.calls[index].callee[0] in ("recv", "param"):
+        if target is None and caller.calls[index].callee[0] in (*_BY_CLASS_OF_OBJECT, "param"):
             # Not linked yet (`state = state.replace(...)` types itself): it adds no class.
             return frozenset()
         if isinstance(target, ClassTarget) and not item:

@@ -36,6 +36,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MADE_ANEW,
     MADE_STRONG,
     NONE,
     NP_ARRAY,
@@ -73,6 +74,12 @@ _CHANGE = {
     "RTL402": ("after", "dtype"),
     "RTL403": ("after", "pytree structure"),
 }
+
+# The fix of a pytree that holds a function a transform makes anew (``_FRESH_TREES``).
+_MADE_ANEW_FIX = (
+    "call the transform inside the jitted function and pass it the inputs, not the function it"
+    " returns"
+)
 
 _UNHASHABLE_NAMES = {
     LIST: "a list",
@@ -201,12 +208,21 @@ def traced_findings(
             loop = f"one chunk {when}" + (f"; {loop}" if loop else "")
         else:
             verb, unit = _CHANGE.get(code, ("changes shape", "shape"))
-            if taint.what.endswith(CHOSEN_ANEW):
+            if taint.what.endswith((CHOSEN_ANEW, MADE_ANEW)):
                 verb = "at"  # not "after": the choice is made at every iteration, the first too
             head = f"{taint.what} {verb} {when}, so {jitted} re-traces for each new {unit}"
         details = [f"traced parameter '{param}'{_defined(site, called_as)}", loop, _via(path)]
+        anew = taint.what.endswith(MADE_ANEW)  # a trace per run, not a flip between a few kinds
         yield _finding(
-            code, _sentence(head, details), taint.origin, site, param, path, cause.driver
+            code,
+            _sentence(head, details),
+            taint.origin,
+            site,
+            param,
+            path,
+            cause.driver,
+            fix=_MADE_ANEW_FIX if anew else "",
+            severity="error" if anew else None,
         )
 
 
@@ -295,10 +311,10 @@ def _static_value_findings(
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
         code_text = _code(origin.text)
         passed = f"static field {field} ({code_text})" if field else f"static argument {code_text}"
-        is_object = _class_of(project, caller, value) is not None
+        is_object = _class_of(prop, caller, value) is not None
         # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
         # array (an array of more items raises ValueError, but its rank is not known here).
-        unhashable = None if is_field else _unhashable(project, caller, value)
+        unhashable = None if is_field else _unhashable(prop, caller, value)
         if unhashable:
             yield _finding(
                 "RTL203",
@@ -314,7 +330,7 @@ def _static_value_findings(
                 fix=_fix("RTL203", is_field, is_object),
             )
             continue
-        identity = _identity_hashed(project, caller, value)
+        identity = _identity_hashed(prop, caller, value)
         fresh = (
             (identity, next(prop.fresh_causes(caller, value, origin_loops), None))
             if identity
@@ -408,7 +424,7 @@ def _fresh_part(
             )
     for what, candidates in parts:
         for owner, part, loops, path in candidates:
-            identity = _identity_hashed(project, owner, part.value)
+            identity = _identity_hashed(prop, owner, part.value)
             if identity is None:
                 inner = (
                     _fresh_part(project, prop, owner, part, loops, depth + 1)
@@ -460,17 +476,18 @@ def _finding(
     path: tuple[PathStep, ...],
     driver: Driver | None = None,
     fix: str = "",
+    severity: str | None = None,
 ) -> Finding:
     """A finding of rule ``code``: what happens (``text``), then the fix (by default, the rule's). Its
-    severity is the rule's, or a warning when ``driver`` is a loop over a few values spelled out in the
-    source: that costs a few traces, not one per step."""
+    severity is ``severity`` or the rule's, or a warning when ``driver`` is a loop over a few values
+    spelled out in the source: that costs a few traces, not one per step."""
     fix = fix or rule(code).fix
     few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
         message=f"{text}; {fix}",
         location=location,
-        severity="warning" if few else rule(code).severity,
+        severity="warning" if few else severity or rule(code).severity,
         jit_site=site,
         parameter=param,
         call_path=path,
@@ -488,7 +505,7 @@ def _float_fields(
     """The fields of an object (``origin``, in ``fn`` inside ``loops``) whose values change, when
     each of those is a float where its value is made (a constructor's argument, what a factory
     passes on to one), or a field whose default is one (`rtol: float = 1e-3`); none otherwise."""
-    cls = _class_of(project, fn, origin.value)
+    cls = _class_of(prop, fn, origin.value)
     floats: list[str] = []
     for attr in _object_fields(project, cls) if cls is not None else ():
         read = Arg(attribute_of(origin.value, attr), origin.location, f"{origin.text}.{attr}")
@@ -593,7 +610,12 @@ def _result_of_floats(
 _FLOAT_DEPTH = 6
 
 
-def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None:
+def _class_of(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
+    project = prop.project
+    if value.ty == INSTANCE and value.ref is None and not value.param:
+        # Of a class read off another object (``type(model)(...)``): as the linker found it.
+        classes = prop.classes_of_value(fn, value)
+        return next(iter(classes)) if len(classes) == 1 else None
     if value.ty != INSTANCE or not value.ref or value.ref.startswith("<") or value.param:
         return None
     if value.ref in project.classes:
@@ -602,10 +624,11 @@ def _class_of(project: Project, fn: FunctionSummary, value: Value) -> str | None
     return target.qualname if isinstance(target, ClassTarget) else None
 
 
-def _unhashable(project: Project, fn: FunctionSummary, value: Value) -> str | None:
+def _unhashable(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
     if value.ty in _UNHASHABLE_NAMES:
         return _UNHASHABLE_NAMES[value.ty]
-    cls = _class_of(project, fn, value)
+    project = prop.project
+    cls = _class_of(prop, fn, value)
     # The first class of the chain that defines hashing or equality decides (a subclass inherits
     # __hash__ = None); past a base that is not known (a library's), it may hash.
     for c in project.mro(cls) if cls is not None else ():
@@ -629,10 +652,11 @@ def _unknown_base(project: Project, cls: str) -> bool:
     )
 
 
-def _identity_hashed(project: Project, fn: FunctionSummary, value: Value) -> str | None:
+def _identity_hashed(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
     if value.ty in _IDENTITY_NAMES:
         return _IDENTITY_NAMES[value.ty]
-    cls = _class_of(project, fn, value)
+    project = prop.project
+    cls = _class_of(prop, fn, value)
     if cls is None:
         return None
     # jax finds a static argument by ``==``: the first class of the chain that defines equality
@@ -1593,6 +1617,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     """Whether a leaf the jitted function returns is weakly typed on the first call: a Python scalar
     is; a leaf made from parameters is weak only when every one of them is (the carried one as it
     starts)."""
+    leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
     if leaf.ty == NP_ARRAY or (

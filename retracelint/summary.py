@@ -25,6 +25,8 @@ from retracelint.values import Value
 #                            callers say), an object made by a call of this function (the callee
 #                            says), an instance of a class, a parameter of a function around this
 #                            one (``u:p:name``, one ``u:`` per function out)
+#   ("new", *objs)           a new instance of the class of an object (``type(x)(...)``,
+#                            ``x.__class__(...)``), ``objs`` as for "recv"
 # and the callees of functions as values (``funcrefs``): a call's result, an enclosing function's
 # local, a decorated def, a partial.
 

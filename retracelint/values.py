@@ -1096,6 +1096,9 @@ MAYBE_WEAK = "RTL401?"
 # How the account of a flip between two kinds of value that the code picks again each time ends (a
 # branch, a conditional expression, a dtype chooser): the finding says when it is picked.
 CHOSEN_ANEW = "chosen anew"
+# How the account of a pytree that holds an object made anew each time ends (``jax.vjp``'s pullback):
+# a structure never seen before at every run, a trace each time rather than a few.
+MADE_ANEW = "made anew"
 
 
 def weak_unknown(value: Value) -> bool:

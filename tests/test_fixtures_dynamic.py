@@ -26,7 +26,8 @@ bfloat16 values updated by weakly typed factors or cast back, groups of an impor
 it evenly, arrays made from lists of mixed items, lists of a fixed number of indices,
 static fields a jitted update hands back as they came in, optimizer slots that start as the tuple
 they come back as, input lists appended to under a run's setting, states a caller makes with
-the clock's own dtype) are held to more: every
+the clock's own dtype, radii a helper scales by Python numbers only, clones
+of an estimator hashed by its settings, one pullback reused at every step) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -98,6 +99,9 @@ TRACE_ONCE = (
     ("carried_lists_come_back_as_tuples_negative", "main.py"),
     ("lists_appended_to_under_a_test_negative", "main.py"),
     ("states_carried_from_a_parameter_negative", "main.py"),
+    ("carried_leaves_from_helpers_negative", "main.py"),
+    ("estimators_cloned_by_their_class_negative", "main.py"),
+    ("pullbacks_passed_to_jit_negative", "main.py"),
 )
 
 

@@ -320,6 +320,13 @@ _STRUCTURE_KEYED: dict[str, tuple[int | None, bool]] = {
 }
 
 
+# Results whose pytree structure holds an object made anew by each call (measured on jax 0.10.2:
+# ``jax.vjp``'s pullback is a ``VJP`` whose metadata holds a fresh partial, ``jax.linearize``'s jvp
+# function a ``Partial`` of a fresh function): passed to a jitted function, each one is a new cache
+# entry. The value is which item of the returned tuple it is.
+_FRESH_TREES = {"jax.vjp": 1, "jax.linearize": 1}
+
+
 # Constants of the array and math modules that are Python floats (``jnp.inf`` is ``np.inf``, a
 # ``float``): passed to jit they are weakly typed scalars, unlike ``jnp.float32(jnp.inf)``.
 _FLOAT_CONSTANTS = {"inf", "nan", "pi", "e", "euler_gamma", "tau"}

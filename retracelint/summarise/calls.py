@@ -33,6 +33,7 @@ from retracelint.summarise.apis import (
     _DICT_MUTATORS,
     _EXTERNAL,
     _FIELD_UPDATES,
+    _FRESH_TREES,
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
     _LIST_RESIZE,
@@ -89,6 +90,7 @@ from retracelint.values import (
     JIT_OUT,
     JIT_OUT_WEAK,
     LIST,
+    MADE_ANEW,
     MADE_STRONG,
     NONE,
     NP_ARRAY,
@@ -316,9 +318,14 @@ class Calls(PassState):
             return Value(
                 ty=ty, ref=ref, fresh=fresh, deps=deps, vsrc=vsrc, objs=objs, callables=refs
             )
-        if callee is not None and callee[0] == "param" and _names_class(callee[1]) and at:
-            # `model = Model(...)` of a class its callers pass (`def evaluate(Model, ...)`): an
-            # instance of it, a new object each time, of a class only the callers know.
+        if (
+            callee is not None
+            and (callee[0] == "new" or (callee[0] == "param" and _names_class(callee[1])))
+            and at
+        ):
+            # `model = Model(...)` of a class its callers pass (`def evaluate(Model, ...)`), or
+            # `type(model)(...)`: an instance of it, a new object each time, of a class only the
+            # callers know.
             return Value(ty=INSTANCE, fresh=self.context_src(), objs=frozenset({Made(at)}))
         if callee is not None and callee[0] == "jit":
             # A jitted function returns what it wraps returns: a pytree whose fields are read later.
@@ -532,6 +539,10 @@ class Calls(PassState):
     ) -> list[Callee]:
         """What a call of ``func`` calls, as the linker will resolve it: a name of the module's scope
         (its definitions and imports), or what the local value called is (``funcrefs``)."""
+        like = _class_read_off(func)
+        if like is not None:
+            refs = self.object_refs(self.quiet(like))
+            return [("new", *refs)] if refs else []
         if callee_value is not None:
             callees = _value_callees(callee_value)
             if not callees and callee_value.ty == INSTANCE and callee_value.ref:
@@ -780,6 +791,18 @@ class Calls(PassState):
                 return other.index
         return None
 
+    def fresh_tree(
+        self, node: ast.Call, canon: str, args: list[Value], kwargs: dict[str | None, Value]
+    ) -> Value:
+        """The results of a call whose item ``_FRESH_TREES`` names is a pytree holding an object
+        the call makes anew (``jax.vjp``'s pullback): a new structure each time the call runs."""
+        item = _FRESH_TREES[canon]
+        text = self.mod.pos.text(node)
+        what = f"the pytree {text} returns holds a function {MADE_ANEW}"
+        made = Value(shape=frozenset({Taint("RTL403", what, self.loc(node), self.context_src())}))
+        rest = combine([*args, *kwargs.values()], keep_shape=False)
+        return Value(ty=TUPLE, items=tuple(made if i == item else rest for i in range(item + 1)))
+
     def known_call(
         self,
         node: ast.Call,
@@ -829,6 +852,8 @@ class Calls(PassState):
             return self.scalar_type_chosen(node, canon, args, value)
         if canon in _STRUCTURE_KEYED and args:
             return _structure_keyed(canon, args, kwargs)
+        if canon in _FRESH_TREES and args:
+            return self.fresh_tree(node, canon, args, kwargs)
         if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
@@ -1080,3 +1105,19 @@ def _names_class(param: str) -> bool:
 def _float_kind(value: Value, x64: bool) -> bool:
     """Whether ``value`` is a float: a Python float or an array of a float dtype."""
     return value.ty in (FLOAT, FLOAT_LIKE) or (dtype_kind(value, x64) or "").startswith("float")
+
+
+def _class_read_off(func: ast.AST) -> ast.expr | None:
+    """``x`` when ``func`` reads the class of object ``x`` (``type(x)``, ``x.__class__``): calling
+    it makes another instance of that class (scikit-learn's ``clone``)."""
+    if isinstance(func, ast.Attribute) and func.attr == "__class__":
+        return func.value
+    if (
+        isinstance(func, ast.Call)
+        and isinstance(func.func, ast.Name)
+        and func.func.id == "type"
+        and len(func.args) == 1
+        and not func.keywords
+    ):
+        return func.args[0]
+    return None
