@@ -10,6 +10,7 @@ The families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -51,6 +52,7 @@ from retracelint.values import (
     WEAK,
     CallSrc,
     ChoiceSrc,
+    FieldSrc,
     IterDep,
     ParamDep,
     ParamSrc,
@@ -358,7 +360,7 @@ def _static_value_findings(
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
         causes = (c for c in prop.value_causes(caller, value, origin_loops) if not c.driver.bounded)
         cause = next(causes, None)
-        if cause is None:
+        if cause is None or _equal_anew(prop, caller, replace(origin, value=value)):
             continue
         full_path = (*cause.path, *path)
         reported = origin
@@ -393,6 +395,55 @@ def _static_value_findings(
             cause.driver,
             _fix(code, is_field, is_object),
         )
+
+
+def _equal_anew(prop: Propagation, fn: FunctionSummary, origin: Arg) -> bool:
+    """Whether every object ``origin`` may be equals the others: its class compares and hashes by
+    some attributes only (``ClassSummary.compared``), and wherever an instance is made each of them
+    is written as a literal (or left to a default) or passed on from the same attribute of another
+    instance (``Molecule(self.symbols, new_coords)``), never computed."""
+    classes = prop.classes_of_value(fn, origin.value)
+    compared = {prop.project.classes[cls].compared for cls in classes}
+    if len(compared) != 1 or not all(compared):
+        return False
+    return all(_kept_as_is(prop, fn, origin, attr, 0) for attr in compared.pop() or ())
+
+
+def _kept_as_is(prop: Propagation, fn: FunctionSummary, value: Arg, attr: str, depth: int) -> bool:
+    """Whether attribute ``attr`` of ``value`` (in ``fn``) is, wherever it is made, a literal, a
+    default, or the same attribute of another object passed on (as its callers make it, for a
+    parameter's)."""
+    made = prop.value_origins(fn, value, attr, (), 0)
+    if not made or depth > _NESTED_PARTS:
+        return False
+    for owner, arg, _ in made:
+        if arg.text.partition(".")[2] == attr:
+            # Passed on: the same attribute of another instance, or of a parameter's object.
+            sources = prop.resolve(owner, arg.value).vsrc
+            passed = {s.name.partition(".")[0] for s in sources if isinstance(s, ParamSrc)}
+            if any(
+                not (isinstance(s, ParamSrc) and s.name.partition(".")[2] == attr)
+                and not (isinstance(s, FieldSrc) and s.made.path == attr)
+                for s in sources
+            ) or not all(
+                _kept_as_is(prop, caller, given, attr, depth + 1)
+                for name in passed
+                for caller, _, given, _ in prop.caller_args(owner, name)
+            ):
+                return False
+            continue
+        if not _written_out(arg.text) and not arg.text.endswith("(...)"):
+            return False
+    return True
+
+
+def _written_out(text: str) -> bool:
+    """Whether an argument is a literal (``["O", "H"]``, ``"minimal"``): the same at every run."""
+    try:
+        ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _fresh_part(

@@ -211,6 +211,9 @@ class ClassSummary:
     # Defines __hash__ or __eq__ by identity (``id(self)``, ``self is other``): whatever its bases
     # say, a new instance is a new cache key.
     identity_hashed: bool = False
+    # The attributes its own __eq__ and __hash__ read (``objects.compared_fields``), when it defines
+    # both and they read the objects attribute by attribute: instances equal on them are equal.
+    compared: tuple[str, ...] | None = None
     # Fields declared in the class body of a dataclass, a NamedTuple, a flax struct or an equinox
     # module, in order: the parameters of the __init__ they generate.
     fields: tuple[str, ...] = ()

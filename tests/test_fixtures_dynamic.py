@@ -27,7 +27,8 @@ it evenly, arrays made from lists of mixed items, lists of a fixed number of ind
 static fields a jitted update hands back as they came in, optimizer slots that start as the tuple
 they come back as, input lists appended to under a run's setting, states a caller makes with
 the clock's own dtype, radii a helper scales by Python numbers only, clones
-of an estimator hashed by its settings, one pullback reused at every step) are held to more: every
+of an estimator hashed by its settings, one pullback reused at every step, settings rebuilt with
+the compared fields passed on) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -102,6 +103,7 @@ TRACE_ONCE = (
     ("carried_leaves_from_helpers_negative", "main.py"),
     ("estimators_cloned_by_their_class_negative", "main.py"),
     ("pullbacks_passed_to_jit_negative", "main.py"),
+    ("objects_compared_by_some_fields_negative", "main.py"),
 )
 
 

@@ -19,6 +19,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.function import FunctionPass
 from retracelint.summarise.objects import (
+    compared_fields,
     declared_fields,
     field_defaults,
     flattened_static,
@@ -245,6 +246,7 @@ class _ModulePass:
         info.value_hashed = identity is False and (
             named_tuple or frozen or {"__eq__", "__hash__"} <= defined
         )
+        info.compared = compared_fields(node) if info.value_hashed else None
         if dataclass_eq and not frozen and "__hash__" not in defined:
             info.unhashable = "a mutable dataclass has no __hash__"
         elif "__eq__" in defined and "__hash__" not in defined and not (frozen or named_tuple):

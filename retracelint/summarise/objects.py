@@ -561,6 +561,52 @@ def registered_static(node: ast.Call, kind: str, flatten: ast.AST | None) -> tup
     return ()
 
 
+def compared_fields(node: ast.ClassDef) -> tuple[str, ...] | None:
+    """The attributes a class's own ``__eq__`` and ``__hash__`` read, through the properties and
+    methods of the class they use: instances equal there are one cache key of a static argument,
+    whatever else they hold (a molecule hashed by its atoms, not its coordinates). None unless it
+    defines both and they use the objects only attribute by attribute (``isinstance(other, C)`` and
+    ``type(other)`` aside): ``vars(self)`` or ``astuple(self)`` may read anything."""
+    methods = {
+        s.name: s for s in node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    if "__eq__" not in methods or "__hash__" not in methods:
+        return None
+    read: set[str] = set()
+    todo, seen = ["__eq__", "__hash__"], set()
+    while todo:
+        method = methods[todo.pop()]
+        if method.name in seen:
+            continue
+        seen.add(method.name)
+        params = [a.arg for a in method.args.posonlyargs + method.args.args]
+        objects = set(params[: 2 if method.name == "__eq__" else 1])
+        if not objects:
+            return None
+        allowed: set[int] = (
+            set()
+        )  # the Name nodes used as the objects they are, attribute by attribute
+        for sub in ast.walk(method):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                if sub.value.id not in objects:
+                    continue
+                if sub.attr.startswith("__"):
+                    return None  # self.__dict__, self.__class__: not one field
+                allowed.add(id(sub.value))
+                if sub.attr in methods:
+                    todo.append(sub.attr)
+                else:
+                    read.add(sub.attr)
+            elif isinstance(sub, ast.Call) and _dotted(sub.func) in ("isinstance", "type"):
+                allowed.update(id(a) for a in sub.args if isinstance(a, ast.Name))
+        if any(
+            isinstance(sub, ast.Name) and sub.id in objects and id(sub) not in allowed
+            for sub in ast.walk(method)
+        ):
+            return None
+    return tuple(sorted(read))
+
+
 def hashed_by_identity(node: ast.ClassDef, inherits: bool) -> bool | None:
     """Whether the ``__eq__`` a class defines still compares its instances by identity (``self is
     other``, ``id(self) == id(other)``, ``object.__eq__(self, other)``): a new instance then never
