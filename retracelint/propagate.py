@@ -47,6 +47,7 @@ from retracelint.values import (
     ChoiceSrc,
     Dep,
     DrawSrc,
+    ElemShapeSrc,
     FieldDep,
     FieldSrc,
     ItemSrc,
@@ -77,6 +78,7 @@ from retracelint.values import (
     sees,
     shape_sources,
     through,
+    uneven,
 )
 
 if TYPE_CHECKING:
@@ -161,19 +163,28 @@ class Propagation(ObjectModel):
         if len(value.deps) != 1:
             return False
         dep = next(iter(value.deps))
-        if not isinstance(dep, RetDep) or dep.elem is not None or dep.call >= len(fn.calls):
+        if not isinstance(dep, RetDep) or dep.elem is not None:
             return False
-        call = fn.calls[dep.call]
-        inputs = [*call.args, *(arg for _, arg in call.kwargs)]
-        if call.receiver is not None:
-            inputs.append(call.receiver)
-        if not value.vsrc <= frozenset().union(*(arg.value.vsrc for arg in inputs)):
-            return False
-        targets = self.project.site_targets.get((fn.qualname, dep.call), ())
-        return bool(targets) and all(
+        guessed = self._guessed(fn, dep.call)
+        return guessed is not None and value.vsrc <= guessed
+
+    def _guessed(self, fn: FunctionSummary, call: int) -> frozenset[Src] | None:
+        """What the summary guessed the result of call ``call`` of ``fn`` varies with (what its
+        arguments vary with), when the call reaches only functions of the project that return a
+        value, whose returns say instead; None for any other call."""
+        if call >= len(fn.calls):
+            return None
+        site = fn.calls[call]
+        targets = self.project.site_targets.get((fn.qualname, call), ())
+        if not targets or not all(
             isinstance(t, FuncTarget) and self.project.function(t.qualname).returns is not None
             for t in targets
-        )
+        ):
+            return None
+        inputs = [*site.args, *(arg for _, arg in site.kwargs)]
+        if site.receiver is not None:
+            inputs.append(site.receiver)
+        return frozenset().union(*(arg.value.vsrc for arg in inputs))
 
     def rebound(self, fn: FunctionSummary, taints: frozenset[Taint]) -> Iterator[Taint]:
         """Each ``REBIND`` taint of ``x = f(..., x, ...)`` in a loop as what ``f`` does to that
@@ -193,10 +204,17 @@ class Propagation(ObjectModel):
         """Each taint whose size is read from what a call returns (``RetSrc``), with what makes
         that result's value (or length) change in ``fn``'s terms instead; gone when nothing does."""
         for taint in taints:
+            calls = {s.call for s in taint.sources if isinstance(s, RetSrc) and not s.shape}
             if not any(isinstance(s, RetSrc) for s in taint.sources):
                 yield taint
                 continue
-            sources = self.from_results(fn, taint.sources, depth)
+            sources = taint.sources
+            for call in sorted(calls):
+                # A size a helper computes (``bucket(len(seq))``) varies as its result does.
+                guessed = self._guessed(fn, call)
+                if guessed is not None:
+                    sources = sources - guessed
+            sources = self.from_results(fn, sources, depth)
             if sources:
                 yield taint.with_sources(sources)
 
@@ -469,25 +487,33 @@ class Propagation(ObjectModel):
         return WeakKinds(self)
 
     def element_causes(
-        self, fn: FunctionSummary, dep: ParamDep, loops: tuple[int, ...], depth: int
+        self,
+        fn: FunctionSummary,
+        dep: ParamDep,
+        loops: tuple[int, ...],
+        depth: int,
+        lengths: bool = False,
     ) -> Iterator[Cause]:
         """An element of a parameter taken per iteration of a loop (``for x in xs``): its shape
-        changes per iteration where the elements the callers pass differ from one to the next."""
+        changes per iteration where the elements the callers pass differ from one to the next
+        (also, for a length read off it (``lengths``), where they are of several lengths)."""
         loop = dep.elem
         if loop is None or loop not in loops or not self._repeats(fn, loop):
             return
         driver = self.loop_driver(fn, loop)
-        for taint, path in self.param_elements(fn, dep.name, depth):
+        for taint, path in self.param_elements(fn, dep.name, depth, lengths):
             seen = sees(dep, taint.with_sources((taint.sources - {ItemSrc()}) | {LoopSrc(loop)}))
             if seen is not None:
                 yield Cause(seen, driver, path)
 
     def param_elements(
-        self, fn: FunctionSummary, param: str, depth: int
+        self, fn: FunctionSummary, param: str, depth: int, lengths: bool = False
     ) -> list[tuple[Taint, tuple[PathStep, ...]]]:
         """What makes the elements the callers pass for ``param`` differ from one to the next: the
-        taints (per element: ``ItemSrc``) of each argument, through parameters passed on."""
-        key = (fn.qualname, param, "elements")
+        taints (per element: ``ItemSrc``) of each argument, through parameters passed on; with
+        ``lengths``, a display whose items are of several lengths too (``uneven``): a length read
+        off an element changes, though an array made from an element of it may not."""
+        key = (fn.qualname, param, "lengths" if lengths else "elements")
         known = self._elements.get(key)
         if known is not None:
             return known
@@ -497,9 +523,15 @@ class Propagation(ObjectModel):
             for caller, _, arg, step in self.caller_args(fn, param):
                 value = self.resolve(caller, arg.value)
                 found += [(t, (step,)) for t in value.shape if ItemSrc() in t.sources]
+                if lengths and uneven(list(value.items)):
+                    # A display of strings, lists or records of several lengths.
+                    what = f"the items of {arg.text} (of different lengths)"
+                    found.append((Taint("RTL105", what, arg.location, _PER_ITEM), (step,)))
                 for dep in value.deps:
                     if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
-                        for taint, path in self.param_elements(caller, dep.name, depth + 1):
+                        for taint, path in self.param_elements(
+                            caller, dep.name, depth + 1, lengths
+                        ):
                             found.append((taint, (*path, step)))
                 if len(found) >= _MAX_CAUSES:
                     break
@@ -542,6 +574,11 @@ class Propagation(ObjectModel):
                 yield from self.param_causes(fn, src.name, asked, depth)
             elif isinstance(src, ParamShapeSrc):
                 for cause in self.param_causes(fn, src.name, "shape", depth):
+                    if src.sees(cause.taint):
+                        yield cause
+            elif isinstance(src, ElemShapeSrc):
+                element = ParamDep(src.name, elem=src.loop)
+                for cause in self.element_causes(fn, element, loops, depth, lengths=True):
                     if src.sees(cause.taint):
                         yield cause
             elif isinstance(src, FieldSrc):
@@ -894,6 +931,9 @@ def _merge_shape(value: Value, extra: Value) -> Value:
 def _taint_order(taint: Taint) -> tuple:
     loc = taint.origin
     return (loc.path, loc.line, loc.col, taint.code)
+
+
+_PER_ITEM: frozenset[Src] = frozenset({ItemSrc()})
 
 
 def _src_order(src: Src) -> tuple:

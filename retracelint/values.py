@@ -119,6 +119,20 @@ class ChoiceSrc:
 
 
 @dataclass(frozen=True)
+class ElemShapeSrc:
+    """Varies when the elements the callers pass for parameter ``name`` differ in shape (on axis
+    ``axis``, when given) from one to the next: per iteration of loop ``loop``, which takes them one
+    by one (``for seq in seqs: np.zeros(len(seq))``)."""
+
+    name: str
+    loop: int
+    axis: int | None = None
+
+    def sees(self, taint: Taint | None) -> bool:
+        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+
+
+@dataclass(frozen=True)
 class DrawSrc:
     """A draw from what is passed for parameter ``name`` (``n = rng.poisson(3.0)``): when the
     callers pass a NumPy random generator, a new value per iteration of loop ``loop`` of the function
@@ -190,6 +204,7 @@ Src = (
     | RetSrc
     | ChoiceSrc
     | DrawSrc
+    | ElemShapeSrc
     | AltSrc
 )
 
@@ -851,6 +866,8 @@ def shape_sources(value: Value) -> frozenset[Src]:
     for dep in value.deps:
         if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name))
+        elif isinstance(dep, ParamDep) and dep.elem is not None and dep.elem != ITEM:
+            out.add(ElemShapeSrc(dep.name, dep.elem))
         elif isinstance(dep, FieldDep) and dep.elem is None:
             out.add(FieldSrc(dep.made, shape=True))
     return _frozen(out)
@@ -896,12 +913,11 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
             and not (dep.aligned and axis in dep.fixed)
         ):
             out.add(FieldSrc(dep.made, shape=True, axis=axis if dep.aligned else None))
-        elif (
-            isinstance(dep, ParamDep)
-            and dep.elem is None
-            and not (dep.aligned and axis in dep.fixed)
-        ):
-            out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
+        elif isinstance(dep, ParamDep) and not (dep.aligned and axis in dep.fixed):
+            if dep.elem is None:
+                out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
+            elif dep.elem is not None and dep.elem != ITEM:
+                out.add(ElemShapeSrc(dep.name, dep.elem, axis if dep.aligned else None))
     return _frozen(out)
 
 
@@ -924,7 +940,7 @@ def localised(value: Value, item: bool = False) -> Value:
     per-iteration changes are per item it yields (``item``)."""
 
     def local(src: Src) -> bool:
-        return isinstance(src, LoopSrc | CarrySrc | RebindSrc | ChoiceSrc)
+        return isinstance(src, LoopSrc | CarrySrc | RebindSrc | ChoiceSrc | ElemShapeSrc)
 
     def convert(sources: frozenset[Src]) -> frozenset[Src]:
         if not any(local(s) for s in sources):
@@ -949,6 +965,32 @@ def localised(value: Value, item: bool = False) -> Value:
         fields=tuple((name, localised(v, item)) for name, v in value.fields),
         dims=None,  # its atoms are this function's
     )
+
+
+def lengths_differ(values: list[Value]) -> bool:
+    """Whether ``values`` are strings, lists or tuples of known lengths, not all the same."""
+    lengths = {
+        v.dims.length(0) if v.ty in (LIST, TUPLE, STR) and v.dims is not None else None
+        for v in values
+    }
+    return None not in lengths and len(lengths) > 1
+
+
+def uneven(values: list[Value]) -> bool:
+    """Whether ``values`` (the items of a display, or what they hold at one key or position) differ
+    in length: strings, lists or tuples of other lengths, or records holding such at the same key or
+    position (``[{"seq": "MKT"}, {"seq": "GSHML"}]``)."""
+    if len(values) < 2:
+        return False
+    if lengths_differ(values):
+        return True
+    if all(v.ty == DICT and v.fields for v in values):
+        keys = set.intersection(*({name for name, _ in v.fields} for v in values))
+        return any(uneven([dict(v.fields)[key] for v in values]) for key in sorted(keys))
+    widths = {len(v.items) if v.ty == TUPLE else 0 for v in values}
+    if len(widths) == 1 and 0 not in widths:
+        return any(uneven([v.items[i] for v in values]) for i in range(widths.pop()))
+    return False
 
 
 def size_of(value: Value) -> Value:

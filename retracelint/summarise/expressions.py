@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -106,6 +107,7 @@ from retracelint.values import (
     entry,
     followed,
     join,
+    lengths_differ,
     made_objects,
     picked,
     placed,
@@ -274,6 +276,8 @@ class Expressions(PassState):
         return combine(values, keep_shape=False)
 
     def e_Constant(self, node: ast.Constant) -> Value:
+        if type(node.value) is str:
+            return _string(len(node.value))  # its length, for a list of strings of several
         return constant_value(node.value)
 
     def e_Name(self, node: ast.Name) -> Value:
@@ -1189,15 +1193,20 @@ class Expressions(PassState):
         kinds = {item.ty for item in iterable.items}
         if len(kinds) == 1 and kinds <= SCALARS:
             element = element.with_(ty=kinds.pop())
-        lengths = {
-            item.dims.length(0) if item.ty in (LIST, TUPLE) and item.dims is not None else None
-            for item in iterable.items
-        }
-        if len(lengths) < 2 or None in lengths or len(iterable.items) < 2:
+        items = list(iterable.items)
+        text = self.mod.pos.text(node)
+        if kinds == {DICT} and all(item.fields for item in items):
+            # Records (`{"name": ..., "sequence": "MKT..."}`): the items at a key of several lengths.
+            keys = set.intersection(*({name for name, _ in item.fields} for item in items))
+            fields = {
+                key: _one_of(element, at, f"{text}[...]{key}", index)
+                for key in sorted(keys)
+                if lengths_differ(at := [dict(item.fields)[key] for item in items])
+            }
+            return element.with_(fields=tuple(fields.items())) if fields else element
+        if not lengths_differ(items):
             return element
-        atom = f"len({self.mod.pos.text(node)}[...])@{index}"
-        length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(index)})})
-        return element.with_(ty=LIST, dims=Dims((length,)))
+        return _one_of(element, items, f"{text}[...]", index)
 
 
 def _chunk_length(taints: list[Taint]) -> Length | None:
@@ -1222,3 +1231,17 @@ def _number_power(node: ast.AST) -> bool:
         and isinstance(node.left, ast.Constant)
         and type(node.left.value) in (int, float)
     )
+
+
+@lru_cache(maxsize=256)
+def _string(length: int) -> Value:
+    return Value(ty=STR, dims=Dims((constant_length(length),)))
+
+
+def _one_of(element: Value, items: list[Value], text: str, loop: int) -> Value:
+    """One of ``items`` (strings, lists or tuples of several lengths) per iteration of ``loop``: its
+    length changes per iteration (the array made from it is the one that changes shape)."""
+    kinds = {item.ty for item in items}
+    atom = f"len({text})@{loop}"
+    length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(loop)})})
+    return element.with_(ty=STR if kinds == {STR} else LIST, dims=Dims((length,)))
