@@ -77,10 +77,10 @@ _CHANGE = {
     "RTL403": ("after", "pytree structure"),
 }
 
-# The fix of a pytree that holds a function a transform makes anew (``_FRESH_TREES``).
+# The fix of a pytree that holds a function made anew (``_FRESH_TREES``, a tree_util.Partial).
 _MADE_ANEW_FIX = (
-    "call the transform inside the jitted function and pass it the inputs, not the function it"
-    " returns"
+    "make the function once, outside the loop, and pass what changes as arrays (call a transform"
+    " such as jax.vjp inside the jitted function instead)"
 )
 
 _UNHASHABLE_NAMES = {

@@ -28,8 +28,8 @@ static fields a jitted update hands back as they came in, optimizer slots that s
 they come back as, input lists appended to under a run's setting, states a caller makes with
 the clock's own dtype, radii a helper scales by Python numbers only, clones
 of an estimator hashed by its settings, one pullback reused at every step, settings rebuilt with
-the compared fields passed on, texts of several lengths featurised into a fixed number of rows) are
-held to more: every
+the compared fields passed on, texts of several lengths featurised into a fixed number of rows, Partials
+of one module-level function) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -106,6 +106,7 @@ TRACE_ONCE = (
     ("pullbacks_passed_to_jit_negative", "main.py"),
     ("objects_compared_by_some_fields_negative", "main.py"),
     ("lengths_of_listed_items_negative", "main.py"),
+    ("partials_of_fresh_functions_negative", "main.py"),
 )
 
 

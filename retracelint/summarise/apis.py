@@ -303,6 +303,9 @@ _CACHE_CLEARING = {"jax.clear_caches"}
 # Callables that bind the first arguments of a function: a new object per call, which calls it with
 # those arguments first.
 _PARTIALS = {"functools.partial", "partial", "jax.tree_util.Partial"}
+# Partials that are pytrees: what they bind are leaves, the function is in the tree structure,
+# compared by equality (a function made anew, or a partial, is a new structure each time).
+_PYTREE_PARTIALS = {"jax.tree_util.Partial"}
 
 
 # Results jax compares by value when passed as a static argument, though new objects each call

@@ -43,6 +43,7 @@ from retracelint.summarise.apis import (
     _MATH_INTS,
     _NUMPY_RANDOM,
     _PARTIALS,
+    _PYTREE_PARTIALS,
     _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
@@ -107,6 +108,7 @@ from retracelint.values import (
     DrawSrc,
     ItemSrc,
     Made,
+    ParamSrc,
     RetDep,
     Src,
     Taint,
@@ -225,7 +227,17 @@ class Calls(PassState):
                 wrapped is not None
             ):  # partial(jax.jit, static_argnums=...) used as a decorator factory
                 return UNKNOWN_VALUE
-            return self.partial(node, args, kwargs)
+            value = self.partial(node, args, kwargs)
+            # A function its callers pass is as new as what they pass (a partial they build).
+            given = args[0].param
+            anew = args[0].fresh or (frozenset({ParamSrc(given)}) if given else EMPTY)
+            if canon in _PYTREE_PARTIALS and anew:
+                text = self.mod.pos.text(node.args[0])
+                what = f"the pytree {self.mod.pos.text(node)} holds {text}, a function {MADE_ANEW}"
+                value = value.with_(
+                    shape=value.shape | {Taint("RTL403", what, self.loc(node), anew)}
+                )
+            return value
         if canon in _TRANSFORMS or (
             canon.startswith("jax.")
             and canon.rsplit(".", 1)[-1]
