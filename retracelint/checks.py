@@ -417,24 +417,38 @@ def _kept_as_is(prop: Propagation, fn: FunctionSummary, value: Arg, attr: str, d
     if not made or depth > _NESTED_PARTS:
         return False
     for owner, arg, _ in made:
-        if arg.text.partition(".")[2] == attr:
-            # Passed on: the same attribute of another instance, or of a parameter's object.
-            sources = prop.resolve(owner, arg.value).vsrc
-            passed = {s.name.partition(".")[0] for s in sources if isinstance(s, ParamSrc)}
-            if any(
-                not (isinstance(s, ParamSrc) and s.name.partition(".")[2] == attr)
-                and not (isinstance(s, FieldSrc) and s.made.path == attr)
-                for s in sources
-            ) or not all(
-                _kept_as_is(prop, caller, given, attr, depth + 1)
-                for name in passed
-                for caller, _, given, _ in prop.caller_args(owner, name)
-            ):
-                return False
+        if _written_out(arg.text):
             continue
-        if not _written_out(arg.text) and not arg.text.endswith("(...)"):
+        resolved = prop.resolve(owner, arg.value)
+        # What __init__ stores that no argument gives as it is (`Model(...)(...)`): a default,
+        # or computed there: from arguments that do not vary, or a tuple or list of the same
+        # attribute of another instance (`self.symbols = tuple(symbols)`).
+        computed = arg.text.endswith("(...)")
+        if computed and not resolved.vsrc:
+            continue
+        passed_on = arg.text.partition(".")[2] == attr or (
+            computed and resolved.ty in (TUPLE, LIST)
+        )
+        if not passed_on or not _same_attribute(prop, owner, resolved.vsrc, attr, depth):
             return False
     return True
+
+
+def _same_attribute(
+    prop: Propagation, fn: FunctionSummary, sources: frozenset, attr: str, depth: int
+) -> bool:
+    """Whether ``sources`` say a value is attribute ``attr`` of another instance, or of a
+    parameter's object whose callers keep it as it is."""
+    passed = {s.name.partition(".")[0] for s in sources if isinstance(s, ParamSrc)}
+    return all(
+        (isinstance(s, ParamSrc) and s.name.partition(".")[2] == attr)
+        or (isinstance(s, FieldSrc) and s.made.path == attr)
+        for s in sources
+    ) and all(
+        _kept_as_is(prop, caller, given, attr, depth + 1)
+        for name in passed
+        for caller, _, given, _ in prop.caller_args(fn, name)
+    )
 
 
 def _written_out(text: str) -> bool:
