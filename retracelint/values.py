@@ -967,6 +967,19 @@ def localised(value: Value, item: bool = False) -> Value:
     )
 
 
+def reduced(value: Value, axes: tuple[int, ...]) -> Value:
+    """``value`` reduced over its axes ``axes`` (``x.mean(axis=0)``): a change of their lengths
+    alone is gone; the axes after them move, so no label holds any more."""
+    if not axes:
+        return value
+    shape = frozenset(t.unlabelled() for t in value.shape if t.axis not in axes)
+    deps = frozenset(
+        replace(d, fixed=d.fixed | frozenset(axes), aligned=False) if d.aligned else d
+        for d in value.deps
+    )
+    return value.with_(shape=shape, deps=deps, dims=None)
+
+
 def lengths_differ(values: list[Value]) -> bool:
     """Whether ``values`` are strings, lists or tuples of known lengths, not all the same."""
     lengths = {

@@ -227,6 +227,11 @@ _DATA_DEPENDENT = {
 }
 
 
+# Reductions whose first argument after the array is not the axis (``norm(x, ord)``, ``x.item(i)``):
+# only an ``axis=`` keyword says which axis they reduce.
+_AXIS_BY_KEYWORD = {"norm", "item"}
+
+
 _REDUCTIONS = {
     "sum",
     "mean",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _shapes_of
 from retracelint.summarise.apis import (
     _ARRAY_PRODUCTS,
+    _AXIS_BY_KEYWORD,
     _DATA_DEPENDENT,
     _DTYPE_FROM_DTYPES,
     _DTYPE_FROM_VALUE,
@@ -47,7 +48,13 @@ from retracelint.summarise.sizes import (
     _size_argument,
 )
 from retracelint.summarise.state import PassState
-from retracelint.summarise.syntax import _argument, _clip, _definition, _is_display
+from retracelint.summarise.syntax import (
+    _argument,
+    _clip,
+    _definition,
+    _is_display,
+    _reduced_axes,
+)
 from retracelint.values import (
     ARRAY,
     CHOSEN_ANEW,
@@ -78,6 +85,7 @@ from retracelint.values import (
     data_array,
     followed,
     poly_constant,
+    reduced,
     returned_sources,
     shape_sources,
     trailing_sources,
@@ -222,6 +230,10 @@ class Arrays(PassState):
             return self.pad(node, ty, args)
         if name in _REDUCTIONS:
             keep = "axis" in kwargs or len(node.args) > 1
+            if keep and args:
+                position = None if name in _AXIS_BY_KEYWORD else 1
+                axes = _reduced_axes(_argument(node, "axis", position))
+                args = [reduced(args[0], axes), *args[1:]]
             return combine(args, ty=ty, keep_shape=keep)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
@@ -566,9 +578,20 @@ class Arrays(PassState):
         other join of such a list is not known axis by axis."""
         given = _argument(node, "axis", 1)
         first = given is None or (isinstance(given, ast.Constant) and given.value == 0)
-        if name != "concatenate" or not first:
+        if name not in ("concatenate", "stack") or not first:
             return None
-        return combine([parts], ty=ty, aligned=True)
+        value = combine([parts], ty=ty, aligned=True)
+        # What changes the list's own length changes the first axis; on a new first axis (stack),
+        # an item's axis k is the result's k + 1.
+        shape = frozenset(
+            _stacked(t, name == "stack") if ItemSrc() in t.sources else _first_axis(t)
+            for t in value.shape
+        )
+        return (
+            value.with_(shape=shape)
+            if name == "concatenate"
+            else unaligned(value).with_(shape=shape)
+        )
 
     def resized(
         self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]
@@ -619,3 +642,14 @@ def _one_kind(shape: frozenset[Taint]) -> frozenset[Taint]:
     has one dtype and one weak type whatever each item's, so items of different kinds
     (``Expressions.odd_item``) no longer change a signature."""
     return frozenset(t for t in shape if t.code not in _FLIP_CODES or ItemSrc() not in t.sources)
+
+
+def _first_axis(taint: Taint) -> Taint:
+    """A change of a list's own length, as the first axis of an array joined from it."""
+    shaping = taint.code not in _FLIP_CODES
+    return replace(taint, axis=0) if taint.axis is None and shaping else taint
+
+
+def _stacked(taint: Taint, new_axis: bool) -> Taint:
+    """A change of an item's axis, in an array joined from the items (on a new first axis)."""
+    return replace(taint, axis=taint.axis + 1) if new_axis and taint.axis is not None else taint

@@ -28,6 +28,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
     _ARRAY_TO_LISTS,
+    _AXIS_BY_KEYWORD,
     _CACHE_CLEARING,
     _COPIES,
     _DICT_MUTATORS,
@@ -64,6 +65,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
+    _argument,
     _clip,
     _dotted,
     _given,
@@ -71,6 +73,7 @@ from retracelint.summarise.syntax import (
     _is_true,
     _literal_ints,
     _literal_strs,
+    _reduced_axes,
 )
 from retracelint.summary import (
     Arg,
@@ -120,6 +123,7 @@ from retracelint.values import (
     kind_sources,
     made_objects,
     poly_constant,
+    reduced,
     returned_sources,
     shape_sources,
     size_of,
@@ -1007,6 +1011,9 @@ class Calls(PassState):
                 return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
                 keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
+                if method in _REDUCTIONS and keep:
+                    position = None if method in _AXIS_BY_KEYWORD else 0
+                    receiver = reduced(receiver, _reduced_axes(_argument(node, "axis", position)))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method not in _INDEX_FUNCTIONS:
                     return value
