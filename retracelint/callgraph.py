@@ -1757,7 +1757,8 @@ class Project:
                 fn = self.functions.get(info.methods[name])
                 if fn is None:
                     return None
-                is_bound = bound and fn.kind not in ("staticmethod",)
+                # A classmethod is bound to the class even when read off it (`Grid.uniform(n)`).
+                is_bound = (bound or fn.kind == "classmethod") and fn.kind != "staticmethod"
                 if fn.jit is not None:
                     return JitTarget(self.owner[fn.qualname].module, fn.jit, bound=is_bound)
                 return FuncTarget(fn.qualname, bound=is_bound)

@@ -559,6 +559,13 @@ class Calls(PassState):
         if like is not None:
             refs = self.object_refs(self.quiet(like))
             return [("new", *refs)] if refs else []
+        if (
+            isinstance(func, ast.Name)
+            and self.cls is not None
+            and self.fn.kind == "classmethod"
+            and self.env.get(func.id, UNKNOWN_VALUE).ref == "<self>"
+        ):
+            return [("new", f"c:{self.cls.qualname}")]  # `cls(...)` in an alternative constructor
         if callee_value is not None:
             callees = _value_callees(callee_value)
             if not callees and callee_value.ty == INSTANCE and callee_value.ref:
