@@ -10,7 +10,6 @@ The families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -18,7 +17,7 @@ from dataclasses import dataclass, replace
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.objects import _literal, _self_path, attribute_of
+from retracelint.objects import Origin, _literal, _self_path, attribute_of, written_out
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
@@ -406,7 +405,8 @@ def _equal_anew(prop: Propagation, fn: FunctionSummary, origin: Arg) -> bool:
     compared = {prop.project.classes[cls].compared for cls in classes}
     if len(compared) != 1 or not all(compared):
         return False
-    return all(_kept_as_is(prop, fn, origin, attr, 0) for attr in compared.pop() or ())
+    (attrs,) = compared
+    return all(_kept_as_is(prop, fn, origin, attr, 0) for attr in attrs or ())
 
 
 def _kept_as_is(prop: Propagation, fn: FunctionSummary, value: Arg, attr: str, depth: int) -> bool:
@@ -417,7 +417,7 @@ def _kept_as_is(prop: Propagation, fn: FunctionSummary, value: Arg, attr: str, d
     if not made or depth > _NESTED_PARTS:
         return False
     for owner, arg, _ in made:
-        if _written_out(arg.text):
+        if written_out(arg.text):  # the same at every run
             continue
         resolved = prop.resolve(owner, arg.value)
         # What __init__ stores that no argument gives as it is (`Model(...)(...)`): a default,
@@ -449,15 +449,6 @@ def _same_attribute(
         for name in passed
         for caller, _, given, _ in prop.caller_args(fn, name)
     )
-
-
-def _written_out(text: str) -> bool:
-    """Whether an argument is a literal (``["O", "H"]``, ``"minimal"``): the same at every run."""
-    try:
-        ast.literal_eval(text)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
 
 
 def _fresh_part(
@@ -1300,9 +1291,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             at = _CarriedCall(fn, carried, binding, call, param, wrapped, replaced)
             if carried.loop is not None:
                 yield from _carried_static_parts(prop, at, returned)
-            if carried.start.value.param is not None and carried.loop is None:
-                continue  # what a parameter starts as is its callers' to say (``weak.py``)
             if carried.start.value.param is not None:
+                if carried.loop is None:
+                    continue  # what a parameter starts as is its callers' to say (``weak.py``)
                 flip = _param_start_flip(prop, at, returned)
                 rebound = f"in the loop at {_where(fn.loops[carried.loop].location)}"
             elif carried.loop is None:
@@ -1408,15 +1399,22 @@ def _param_start_flip(
     wherever the callers make it (``time=0.0`` in a factory), strong as the jitted function gives
     it back. Reported where the weak leaf is written."""
     leaves = prop.weak_kinds.leaves(at.fn, at.carried.start)
-    result = Arg(returned, at.jitted.location, "")
     for name, origins in sorted(leaves.items()):
         if not name or name in at.replaced or {o.kind for o in origins} != {WEAK}:
             continue
-        back = prop.value_origins(at.jitted, result, name, (), 0)
-        after = {_result_weak(prop, at, r.value) for o, r, _ in back if o is at.jitted}
-        if back and after == {STRONG}:
+        if _strong_back(prop, at, _given_back(prop, at, returned, name)):
             return "RTL401", f"{at.carried.name}.{name}", origins[0].location, WEAK, STRONG
     return None
+
+
+def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str) -> list[Origin]:
+    """Where field ``name`` of the state the jitted function returns (``returned``) is made."""
+    return prop.value_origins(at.jitted, Arg(returned, at.jitted.location, ""), name, (), 0)
+
+
+def _strong_back(prop: Propagation, at: _CarriedCall, made: list[Origin]) -> bool:
+    """Whether the leaf the jitted function gives back, made at ``made``, is strongly typed."""
+    return {_result_weak(prop, at, r.value) for o, r, _ in made if o is at.jitted} == {STRONG}
 
 
 def _carried_flip(
@@ -1450,16 +1448,14 @@ def _carried_flip(
         if name in static or name in at.replaced:
             continue
         starts = prop.value_origins(fn, carried.start, name, (), 0)
-        results = prop.value_origins(jitted, Arg(returned, jitted.location, ""), name, (), 0)
+        results = _given_back(prop, at, returned, name)
         if len(starts) != 1 or not results:
             continue
         owner, origin, _ = starts[0]
         leaf = prop.resolve(owner, origin.value)
         if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
-        before = weak_kind(leaf, x64)
-        after = {_result_weak(prop, at, r.value) for o, r, _ in results if o is jitted}
-        if before == WEAK and after == {STRONG}:
+        if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
     return None
@@ -1708,11 +1704,10 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
         if path:
             for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0):
                 kind = weak_kind(prop.resolve(owner, found.value), x64)
-                # A field of a parameter: as its callers make it.
-                asked = (
-                    {o.kind for o in prop.weak_kinds.of(owner, found, 0)} if kind is None else ()
-                )
-                kinds |= set(asked) if len(asked) == 1 else {kind}
+                if kind is None:  # a field of a parameter: as its callers make it
+                    asked = {o.kind for o in prop.weak_kinds.of(owner, found, 0)}
+                    kind = asked.pop() if len(asked) == 1 else None
+                kinds.add(kind)
         else:
             kinds.add(_leaves_kind(prop.resolve(at.fn, arg.value), x64))
     if STRONG in kinds:

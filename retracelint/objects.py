@@ -592,15 +592,31 @@ def _field_arg(call: CallSite, fields: tuple[str, ...], attr: str) -> Arg | None
     return call.args[index]
 
 
+_NO_LITERAL = object()
+
+
+def _evaluated(text: str) -> object:
+    """The value of an argument written as a literal; ``_NO_LITERAL`` for any other."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NO_LITERAL
+
+
+def written_out(text: str) -> bool:
+    """Whether an argument is a literal (``["O", "H"]``, ``"minimal"``)."""
+    return _evaluated(text) is not _NO_LITERAL
+
+
 def _literal(arg: Arg) -> tuple[type, object] | None:
     """The value of a literal argument with its type (jax tells ``1`` from ``1.0`` and ``True``
-    in a static argument), or None when it is no literal."""
+    in a static argument), or None when it is no literal or cannot be hashed."""
+    value = _evaluated(arg.text)
     try:
-        value = ast.literal_eval(arg.text)
         hash(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+    except TypeError:
         return None
-    return (type(value), value)
+    return None if value is _NO_LITERAL else (type(value), value)
 
 
 def _self_path(method: FunctionSummary, attr: str) -> str:

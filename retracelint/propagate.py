@@ -204,12 +204,11 @@ class Propagation(ObjectModel):
         """Each taint whose size is read from what a call returns (``RetSrc``), with what makes
         that result's value (or length) change in ``fn``'s terms instead; gone when nothing does."""
         for taint in taints:
-            calls = {s.call for s in taint.sources if isinstance(s, RetSrc) and not s.shape}
             if not any(isinstance(s, RetSrc) for s in taint.sources):
                 yield taint
                 continue
             sources = taint.sources
-            for call in sorted(calls):
+            for call in sorted({s.call for s in sources if isinstance(s, RetSrc) and not s.shape}):
                 # A size a helper computes (``bucket(len(seq))``) varies as its result does.
                 guessed = self._guessed(fn, call)
                 if guessed is not None:

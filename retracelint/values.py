@@ -42,15 +42,21 @@ class ParamShapeSrc:
 
     def sees(self, taint: Taint | None) -> bool:
         """Whether a change of the argument's shape, ``taint``, changes this length."""
-        if self.axis == KIND:
-            return taint is not None and taint.code in FLIP_CODES
-        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+        return _axis_sees(self.axis, taint)
 
 
 # ParamShapeSrc's axis for the kind of the argument: whether it is None, weakly typed, its dtype,
 # its pytree structure (what ``if x is None`` tests).
 KIND = -1
 FLIP_CODES = frozenset({"RTL401", "RTL402", "RTL403"})
+
+
+def _axis_sees(axis: int | None, taint: Taint | None) -> bool:
+    """Whether a change of a value's shape, ``taint``, changes its length along ``axis`` (any, when
+    None; only its kind, when ``KIND``)."""
+    if axis == KIND:
+        return taint is not None and taint.code in FLIP_CODES
+    return taint is None or taint.axis is None or axis is None or taint.axis == axis
 
 
 @dataclass(frozen=True)
@@ -99,9 +105,7 @@ class FieldSrc:
     axis: int | None = None
 
     def sees(self, taint: Taint | None) -> bool:
-        if self.axis == KIND:
-            return taint is not None and taint.code in FLIP_CODES
-        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+        return _axis_sees(self.axis, taint)
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ class ElemShapeSrc:
     axis: int | None = None
 
     def sees(self, taint: Taint | None) -> bool:
-        return taint is None or taint.axis is None or self.axis is None or taint.axis == self.axis
+        return _axis_sees(self.axis, taint)
 
 
 @dataclass(frozen=True)
@@ -989,6 +993,15 @@ def lengths_differ(values: list[Value]) -> bool:
     return None not in lengths and len(lengths) > 1
 
 
+def shared_fields(values: list[Value]) -> dict[str, list[Value]]:
+    """Of records (dicts with items at literal keys): what each holds at every key they all have, in
+    key order; empty unless every value is one."""
+    if not values or not all(v.ty == DICT and v.fields for v in values):
+        return {}
+    keys = set.intersection(*({name for name, _ in v.fields} for v in values))
+    return {key: [dict(v.fields)[key] for v in values] for key in sorted(keys)}
+
+
 def uneven(values: list[Value]) -> bool:
     """Whether ``values`` (the items of a display, or what they hold at one key or position) differ
     in length: strings, lists or tuples of other lengths, or records holding such at the same key or
@@ -997,9 +1010,9 @@ def uneven(values: list[Value]) -> bool:
         return False
     if lengths_differ(values):
         return True
-    if all(v.ty == DICT and v.fields for v in values):
-        keys = set.intersection(*({name for name, _ in v.fields} for v in values))
-        return any(uneven([dict(v.fields)[key] for v in values]) for key in sorted(keys))
+    records = shared_fields(values)
+    if records:
+        return any(uneven(held) for held in records.values())
     widths = {len(v.items) if v.ty == TUPLE else 0 for v in values}
     if len(widths) == 1 and 0 not in widths:
         return any(uneven([v.items[i] for v in values]) for i in range(widths.pop()))

@@ -8,7 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from retracelint.summarise.syntax import _argument, _dotted, _statements
+from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -230,6 +230,15 @@ _DATA_DEPENDENT = {
 # Reductions whose first argument after the array is not the axis (``norm(x, ord)``, ``x.item(i)``):
 # only an ``axis=`` keyword says which axis they reduce.
 _AXIS_BY_KEYWORD = {"norm", "item"}
+
+
+def _reduced_axes(node: ast.Call, name: str, given: int) -> tuple[int, ...]:
+    """The axes reduction ``name`` is given as literal non-negative ints (``axis=0``, ``(0, 1)``),
+    positionally at ``given`` (0 for a method, 1 for a function of the array) or by keyword; none
+    when it is given no literal, or a negative one (which axis that is depends on the rank)."""
+    axis = _argument(node, "axis", None if name in _AXIS_BY_KEYWORD else given)
+    axes = _literal_ints(axis) if axis is not None else None
+    return axes if axes and all(a >= 0 for a in axes) else ()
 
 
 _REDUCTIONS = {

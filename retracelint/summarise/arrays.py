@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _shapes_of
 from retracelint.summarise.apis import (
     _ARRAY_PRODUCTS,
-    _AXIS_BY_KEYWORD,
     _DATA_DEPENDENT,
     _DTYPE_FROM_DTYPES,
     _DTYPE_FROM_VALUE,
@@ -34,6 +33,7 @@ from retracelint.summarise.apis import (
     _array_dtype,
     _dtype_name,
     _numpy_module,
+    _reduced_axes,
     _scalar_drawn,
     _sized_table,
 )
@@ -48,19 +48,13 @@ from retracelint.summarise.sizes import (
     _size_argument,
 )
 from retracelint.summarise.state import PassState
-from retracelint.summarise.syntax import (
-    _argument,
-    _clip,
-    _definition,
-    _is_display,
-    _reduced_axes,
-)
+from retracelint.summarise.syntax import _argument, _clip, _definition, _is_display
 from retracelint.values import (
     ARRAY,
     CHOSEN_ANEW,
     DTYPE,
     EMPTY,
-    FLIP_KINDS,
+    FLIP_CODES,
     FLOAT,
     INT,
     JIT_OUT_WEAK,
@@ -231,9 +225,7 @@ class Arrays(PassState):
         if name in _REDUCTIONS:
             keep = "axis" in kwargs or len(node.args) > 1
             if keep and args:
-                position = None if name in _AXIS_BY_KEYWORD else 1
-                axes = _reduced_axes(_argument(node, "axis", position))
-                args = [reduced(args[0], axes), *args[1:]]
+                args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
             return combine(args, ty=ty, keep_shape=keep)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
@@ -634,7 +626,7 @@ def _one_draw(node: ast.Call, sized: _Sized) -> bool:
     return size is None or (isinstance(size, ast.Constant) and size.value is None)
 
 
-_FLIP_CODES = frozenset(code for code, _, _ in FLIP_KINDS) | {MAYBE_WEAK}
+_FLIP_CODES = FLIP_CODES | {MAYBE_WEAK}
 
 
 def _one_kind(shape: frozenset[Taint]) -> frozenset[Taint]:

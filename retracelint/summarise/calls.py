@@ -28,7 +28,6 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
     _ARRAY_TO_LISTS,
-    _AXIS_BY_KEYWORD,
     _CACHE_CLEARING,
     _COPIES,
     _DICT_MUTATORS,
@@ -62,10 +61,10 @@ from retracelint.summarise.apis import (
     _index_dtype,
     _looks_like_class,
     _looks_like_tf_data,
+    _reduced_axes,
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
-    _argument,
     _clip,
     _dotted,
     _given,
@@ -73,7 +72,6 @@ from retracelint.summarise.syntax import (
     _is_true,
     _literal_ints,
     _literal_strs,
-    _reduced_axes,
 )
 from retracelint.summary import (
     Arg,
@@ -303,14 +301,6 @@ class Calls(PassState):
             local = self.env.get(dotted or "")
             if local is not None and local.ty == CLASS:
                 ty, ref, fresh = INSTANCE, local.ref, self.context_src()
-            elif (
-                local is not None
-                and local.ref == "<self>"
-                and self.fn.kind == "classmethod"
-                and self.cls is not None
-            ):
-                # `cls(...)` in an alternative constructor (`Grid.uniform(n)`): a new instance.
-                ty, ref, fresh = INSTANCE, self.cls.qualname, self.context_src()
             elif callee[0] == "name" and (
                 f"{self.mod.module}.{dotted}" in self.mod.summary.classes
                 or _looks_like_class(dotted or "")
@@ -1019,8 +1009,7 @@ class Calls(PassState):
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
                 keep = "axis" in kwargs or bool(node.args) or method not in _REDUCTIONS
                 if method in _REDUCTIONS and keep:
-                    position = None if method in _AXIS_BY_KEYWORD else 0
-                    receiver = reduced(receiver, _reduced_axes(_argument(node, "axis", position)))
+                    receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method not in _INDEX_FUNCTIONS:
                     return value

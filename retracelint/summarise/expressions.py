@@ -115,6 +115,7 @@ from retracelint.values import (
     returned_sources,
     rows_of,
     shape_sources,
+    shared_fields,
     unaligned,
     unaligned_dep,
 )
@@ -1194,19 +1195,18 @@ class Expressions(PassState):
         if len(kinds) == 1 and kinds <= SCALARS:
             element = element.with_(ty=kinds.pop())
         items = list(iterable.items)
-        text = self.mod.pos.text(node)
-        if kinds == {DICT} and all(item.fields for item in items):
+        records = shared_fields(items)
+        if records:
             # Records (`{"name": ..., "sequence": "MKT..."}`): the items at a key of several lengths.
-            keys = set.intersection(*({name for name, _ in item.fields} for item in items))
-            fields = {
-                key: _one_of(element, at, f"{text}[...]{key}", index)
-                for key in sorted(keys)
-                if lengths_differ(at := [dict(item.fields)[key] for item in items])
-            }
-            return element.with_(fields=tuple(fields.items())) if fields else element
+            fields = tuple(
+                (key, _one_of(element, held, f"{self.mod.pos.text(node)}[...]{key}", index))
+                for key, held in records.items()
+                if lengths_differ(held)
+            )
+            return element.with_(fields=fields) if fields else element
         if not lengths_differ(items):
             return element
-        return _one_of(element, items, f"{text}[...]", index)
+        return _one_of(element, items, f"{self.mod.pos.text(node)}[...]", index)
 
 
 def _chunk_length(taints: list[Taint]) -> Length | None:

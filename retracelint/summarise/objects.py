@@ -583,9 +583,8 @@ def compared_fields(node: ast.ClassDef) -> tuple[str, ...] | None:
         objects = set(params[: 2 if method.name == "__eq__" else 1])
         if not objects:
             return None
-        allowed: set[int] = (
-            set()
-        )  # the Name nodes used as the objects they are, attribute by attribute
+        # The Name nodes used as the objects they are, attribute by attribute.
+        allowed: set[int] = set()
         for sub in ast.walk(method):
             if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
                 if sub.value.id not in objects:

@@ -362,10 +362,3 @@ def _definition(node: ast.AST, defs: dict[str, ast.AST]) -> ast.AST:
 def _clip(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _reduced_axes(node: ast.AST | None) -> tuple[int, ...]:
-    """The axes a reduction is given as literal non-negative ints (``axis=0``, ``(0, 1)``); none
-    when it is given no literal, or a negative one (which axis that is depends on the rank)."""
-    axes = _literal_ints(node) if node is not None else None
-    return axes if axes and all(a >= 0 for a in axes) else ()
