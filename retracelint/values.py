@@ -279,7 +279,10 @@ class Taint:
 # Each dependency is a view of what it refers to: ``fixed`` lists the axes (of the referred value) whose
 # changes do not reach this value (it was padded or cut to a fixed length there), and ``aligned`` says
 # whether this value's axes are still the referred value's axes (not after a transpose, a reshape, a
-# broadcast...): only then can the referred value's axis labels be trusted here.
+# broadcast...): only then can the referred value's axis labels be trusted here. ``joined`` says the
+# referred value is a list joined into an array here (``np.stack``: 1, ``np.concatenate``: 0): the
+# list's own length is the first axis, and an item's axis ``k`` is the array's ``k + joined``; ``fixed``
+# and ``aligned`` then speak of the array's axes.
 
 
 # A dependency can also refer to the elements of what it names (``elem``): an element taken per
@@ -299,6 +302,7 @@ class ParamDep:
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
     elem: int | None = None
+    joined: int | None = None
 
 
 @dataclass(frozen=True)
@@ -310,6 +314,7 @@ class RetDep:
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
     elem: int | None = None
+    joined: int | None = None
     each: frozenset[int] = frozenset()
     # The item of the dict it returns at a literal key (`f()["n"]`): only a size read from it
     # (``RetSrc``) tells it from the whole.
@@ -326,6 +331,7 @@ class IterDep:
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
     elem: int | None = None
+    joined: int | None = None
     each: frozenset[int] = frozenset()
 
 
@@ -339,6 +345,7 @@ class FieldDep:
     fixed: frozenset[int] = frozenset()
     aligned: bool = True
     elem: int | None = None
+    joined: int | None = None
 
 
 Dep = ParamDep | RetDep | IterDep | FieldDep
@@ -346,6 +353,8 @@ Dep = ParamDep | RetDep | IterDep | FieldDep
 
 def sees(dep: Dep, taint: Taint) -> Taint | None:
     """``taint`` of the value ``dep`` refers to, as the dependent value sees it (None: not at all)."""
+    if dep.joined is not None:
+        taint = joined_taint(taint, dep.joined)
     if taint.axis is not None and taint.axis in dep.fixed:
         return None
     return taint if dep.aligned else taint.unlabelled()
@@ -359,7 +368,7 @@ def through(value: Value, dep: Dep) -> Value:
         value = collected(value, dep.each)
     if dep.elem is not None:
         value = picked(value, dep.elem)
-    if not dep.fixed and dep.aligned:
+    if not dep.fixed and dep.aligned and dep.joined is None:
         return value
     shape = frozenset(seen for t in value.shape if (seen := sees(dep, t)) is not None)
     deps = frozenset(_compose(inner, dep) for inner in value.deps)
@@ -424,8 +433,13 @@ def _compose(inner: Dep, outer: Dep) -> Dep:
     """``inner`` (a dependency of what ``outer`` refers to) seen through ``outer``."""
     if not inner.aligned:
         return inner
-    if outer.aligned and not outer.fixed:
+    if outer.aligned and not outer.fixed and outer.joined is None:
         return inner
+    if outer.joined is not None:
+        # Joined after its own fixes or joins, its axes are not known.
+        if inner.fixed or inner.joined is not None or inner.elem is not None:
+            return replace(inner, aligned=False)
+        return replace(inner, joined=outer.joined, fixed=outer.fixed, aligned=outer.aligned)
     return replace(inner, fixed=inner.fixed | outer.fixed, aligned=outer.aligned)
 
 
@@ -444,6 +458,29 @@ def rows_of(dep: Dep) -> Dep:
 def unaligned_dep(dep: Dep) -> Dep:
     """``dep`` for a value whose axes are no longer those of what it refers to."""
     return dep if not dep.aligned else replace(dep, aligned=False)
+
+
+def joined_taint(taint: Taint, item_shift: int) -> Taint:
+    """``taint`` of a list, in an array joined from it: a change of the list's own length changes
+    the first axis, a change of an item's axis ``k`` (``ItemSrc``) the axis ``k + item_shift``."""
+    if ItemSrc() in taint.sources:
+        return taint if taint.axis is None else replace(taint, axis=taint.axis + item_shift)
+    shaping = taint.code not in FLIP_CODES and taint.code != MAYBE_WEAK
+    return replace(taint, axis=0) if taint.axis is None and shaping else taint
+
+
+def joined_value(value: Value, item_shift: int) -> Value:
+    """The list ``value`` joined into an array (``item_shift``: as in ``joined_taint``); what it
+    depends on is seen joined too, where its axes are known."""
+    shape = frozenset(joined_taint(t, item_shift) for t in value.shape)
+    deps = frozenset(_joined_dep(d, item_shift) for d in value.deps)
+    return value.with_(shape=shape, deps=deps, dims=None)
+
+
+def _joined_dep(dep: Dep, item_shift: int) -> Dep:
+    if dep.aligned and not dep.fixed and dep.joined is None and dep.elem is None:
+        return replace(dep, joined=item_shift)
+    return unaligned_dep(dep)
 
 
 def unaligned(value: Value) -> Value:

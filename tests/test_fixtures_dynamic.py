@@ -109,6 +109,7 @@ TRACE_ONCE = (
     ("lengths_of_listed_items_negative", "main.py"),
     ("partials_of_fresh_functions_negative", "main.py"),
     ("rtl102_negative_reduced_over_the_growing_axis.py", None),
+    ("rtl102_negative_attribute_buffer_reduced.py", None),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -51,6 +51,7 @@ from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _argument, _clip, _definition, _is_display
 from retracelint.values import (
     ARRAY,
+    ARRAYS,
     CHOSEN_ANEW,
     DTYPE,
     EMPTY,
@@ -78,6 +79,7 @@ from retracelint.values import (
     constant_length,
     data_array,
     followed,
+    joined_value,
     poly_constant,
     reduced,
     returned_sources,
@@ -573,17 +575,9 @@ class Arrays(PassState):
         if name not in ("concatenate", "stack") or not first:
             return None
         value = combine([parts], ty=ty, aligned=True)
-        # What changes the list's own length changes the first axis; on a new first axis (stack),
-        # an item's axis k is the result's k + 1.
-        shape = frozenset(
-            _stacked(t, name == "stack") if ItemSrc() in t.sources else _first_axis(t)
-            for t in value.shape
-        )
-        return (
-            value.with_(shape=shape)
-            if name == "concatenate"
-            else unaligned(value).with_(shape=shape)
-        )
+        if parts.ty in ARRAYS:  # the rows of an array: its axes, though no longer one by one
+            return value if name == "concatenate" else unaligned(value)
+        return joined_value(value, 1 if name == "stack" else 0)
 
     def resized(
         self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]
@@ -634,14 +628,3 @@ def _one_kind(shape: frozenset[Taint]) -> frozenset[Taint]:
     has one dtype and one weak type whatever each item's, so items of different kinds
     (``Expressions.odd_item``) no longer change a signature."""
     return frozenset(t for t in shape if t.code not in _FLIP_CODES or ItemSrc() not in t.sources)
-
-
-def _first_axis(taint: Taint) -> Taint:
-    """A change of a list's own length, as the first axis of an array joined from it."""
-    shaping = taint.code not in _FLIP_CODES
-    return replace(taint, axis=0) if taint.axis is None and shaping else taint
-
-
-def _stacked(taint: Taint, new_axis: bool) -> Taint:
-    """A change of an item's axis, in an array joined from the items (on a new first axis)."""
-    return replace(taint, axis=taint.axis + 1) if new_axis and taint.axis is not None else taint
