@@ -1619,6 +1619,7 @@ class Project:
     def _as_target(self, qualname: str, bound: bool) -> Target | None:
         fn = self.functions.get(qualname)
         if fn is not None:
+            bound = bound or fn.kind == "classmethod"  # bound to its class, however it is named
             if fn.jit is not None:
                 return JitTarget(self.owner[qualname].module, fn.jit, bound=bound)
             return FuncTarget(qualname, bound=bound)

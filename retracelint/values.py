@@ -303,6 +303,9 @@ class ParamDep:
     aligned: bool = True
     elem: int | None = None
     joined: int | None = None
+    # The item at this literal key of the parameter (``cfg["lr"]``): where an item's weak type is
+    # decided, the callers' dicts are asked for that item (``WeakKinds``).
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1005,6 +1008,25 @@ def localised(value: Value, item: bool = False) -> Value:
         items=tuple(localised(i, item) for i in value.items),
         fields=tuple((name, localised(v, item)) for name, v in value.fields),
         dims=None,  # its atoms are this function's
+    )
+
+
+def keyed_item(value: Value, key: str) -> Value:
+    """``value[key]`` of a parameter of unknown type: its dependency on the parameter names the key."""
+    param = value.param
+    deps = frozenset(
+        replace(d, key=key) if isinstance(d, ParamDep) and d.name == param else d
+        for d in value.deps
+    )
+    return value.with_(deps=deps)
+
+
+def item_key(value: Value) -> str | None:
+    """The literal key of the parameter's item ``value`` is, when it is one (``keyed_item``)."""
+    param = value.param
+    return next(
+        (d.key for d in value.deps if isinstance(d, ParamDep) and d.name == param and d.key),
+        None,
     )
 
 

@@ -30,6 +30,7 @@ from retracelint.values import (
     WEAK,
     ParamDep,
     Value,
+    item_key,
     items_of,
     of_parameters,
     weak_class,
@@ -104,7 +105,7 @@ class WeakKinds:
             return []
         value = self._imported(fn, prop.resolve(fn, arg.value))
         if value.param is not None:
-            return self._param(fn, value.param, depth)
+            return self._param(fn, value.param, depth, item_key(value))
         if _is_read(value):  # an attribute: where its value is made
             return [
                 origin
@@ -123,7 +124,7 @@ class WeakKinds:
         for dep in value.deps:
             if not isinstance(dep, ParamDep) or dep.elem is not None:
                 return []
-            inputs.append(self._param(fn, dep.name, depth + 1))
+            inputs.append(self._param(fn, dep.name, depth + 1, dep.key))
         if not all(inputs):
             return []
         kinds = [{o.kind for o in origins} for origins in inputs]
@@ -162,31 +163,51 @@ class WeakKinds:
         route = tuple(step.location for step in steps)
         return [replace(o, route=(*route, *o.route)) for o in origins] if route else origins
 
-    def _param(self, fn: FunctionSummary, name: str, depth: int) -> list[WeakOrigin]:
-        """What the calls of ``fn`` pass for parameter ``name``: a call that leaves out a
-        parameter whose default is a number passes a weakly typed scalar."""
-        key = (fn.qualname, name)
-        known = self._params.get(key)
+    def _param(
+        self, fn: FunctionSummary, name: str, depth: int, key: str | None = None
+    ) -> list[WeakOrigin]:
+        """What the calls of ``fn`` pass for parameter ``name`` (for its item at ``key``, when
+        given): a call that leaves out a parameter whose default is a number passes a weakly
+        typed scalar."""
+        cache_key = (fn.qualname, name if key is None else f"{name}{key}")
+        known = self._params.get(cache_key)
         if known is not None:
             return known
         param = next((p for p in fn.params if p.name == name), None)
         if param is None or depth > _MAX_DEPTH:
             return []
-        self._params[key] = []  # a parameter reached again while resolving itself adds nothing
+        self._params[
+            cache_key
+        ] = []  # a parameter reached again while resolving itself adds nothing
         prop = self.prop
         out: list[WeakOrigin] = []
         for caller, call, passed, _, target in prop.calls_of(fn, name):
             if isinstance(target, JitTarget):
                 continue  # traced: its values are tracers, whatever the caller passes
             if passed is not None:
-                found = self.of(caller, passed, depth + 1)
+                found = (
+                    self.of(caller, passed, depth + 1)
+                    if key is None
+                    else self._item(caller, passed, key, depth + 1)
+                )
                 out += [replace(o, route=(call.location, *o.route)) for o in found]
-            elif param.default is not None and not call.star:
+            elif param.default is not None and not call.star and key is None:
                 out.append(
                     WeakOrigin(WEAK, fn.location, name, caller, name, route=(call.location,))
                 )
-        self._params[key] = out = _unique(out)[:_MAX_ORIGINS]
+        self._params[cache_key] = out = _unique(out)[:_MAX_ORIGINS]
         return out
+
+    def _item(self, fn: FunctionSummary, arg: Arg, key: str, depth: int) -> list[WeakOrigin]:
+        """Where the weak type of the item at ``key`` of the dict ``arg`` is decided: none when the
+        dict's items are not known."""
+        value = self._imported(fn, self.prop.resolve(fn, arg.value))
+        if value.param is not None and item_key(value) is None:
+            return self._param(fn, value.param, depth, key)
+        item = items_of(value).get(key) if value.ty == DICT else None
+        if item is None:
+            return []
+        return self.of(fn, replace(arg, value=item, text=f"{arg.text}{key}"), depth)
 
 
 def _unique(origins: list[WeakOrigin]) -> list[WeakOrigin]:

@@ -29,8 +29,9 @@ they come back as, input lists appended to under a run's setting, states a calle
 the clock's own dtype, radii a helper scales by Python numbers only, clones
 of an estimator hashed by its settings, one pullback reused at every step, settings rebuilt with
 the compared fields passed on, texts of several lengths featurised into a fixed number of rows, Partials
-of one module-level function, statistics reduced over the axis a buffer grows along, pytrees an alternative
-constructor builds with aux data from a configuration made once) are held to more: every
+of one module-level function, statistics reduced over the axis a buffer (local or an attribute) grows
+along, pytrees an alternative constructor builds with aux data from a configuration made once, settings
+dicts that agree on the item a jitted function gets, a checkpoint's weakly typed counter) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -110,6 +111,8 @@ TRACE_ONCE = (
     ("partials_of_fresh_functions_negative", "main.py"),
     ("rtl102_negative_reduced_over_the_growing_axis.py", None),
     ("rtl102_negative_attribute_buffer_reduced.py", None),
+    ("rtl401_negative_config_items_alike.py", None),
+    ("rtl401_negative_classmethod_resume.py", None),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -107,6 +107,7 @@ from retracelint.values import (
     entry,
     followed,
     join,
+    keyed_item,
     lengths_differ,
     made_objects,
     picked,
@@ -899,6 +900,12 @@ class Expressions(PassState):
             one = picked(base, loop)
             return element.with_(shape=one.shape, deps=element.deps | one.deps)
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if (
+            base.param is not None
+            and isinstance(index, ast.Constant)
+            and isinstance(index.value, str)
+        ):
+            return keyed_item(unaligned(value), entry(index.value))
         if not is_slice and _positions(idx):
             # x[positions] with a 1-D integer array: as many rows as positions, the rest as x.
             atoms: Atoms = {}
