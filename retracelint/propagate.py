@@ -280,7 +280,7 @@ class Propagation(ObjectModel):
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
-            value = self.substitute(summary, call, callee, target.bound, item)
+            value = self.substitute(summary, call, callee, target.bound, item, caller=fn)
             if container:
                 value = picked(value, dep.loop)  # type: ignore[union-attr]
             value = self.resolve(fn, value, depth + 1)
@@ -318,10 +318,12 @@ class Propagation(ObjectModel):
         bound: bool,
         item: Src | None,
         receiver: Value | None = None,
+        caller: FunctionSummary | None = None,
     ) -> Value:
         """``value`` from the callee's point of view, rewritten in terms of the caller's arguments.
         ``receiver``: what the callee's ``self`` is, when not the object the call is made on (the
-        object a constructor call makes)."""
+        object a constructor call makes); ``caller``: the function that makes the call, where what
+        its calls return is read when a size reads it (the chunk a helper's result is as long as)."""
         context: frozenset[Src] = (
             frozenset({LoopSrc(call.loops[-1])}) if call.loops else frozenset({CallSrc()})
         )
@@ -376,6 +378,12 @@ class Propagation(ObjectModel):
             return arg(callee.params[0].name)
         shape: set[Taint] = set()
         for taint in value.shape:
+            read = _chunk_read(
+                taint, arg if caller is None else lambda n: self.resolve(caller, arg(n))
+            )
+            if read is not None and not sources(taint.sources - {read[0]}, sized=True):
+                shape |= read[1]
+                continue
             srcs = sources(taint.sources, sized=True)
             if srcs:
                 shape.add(taint.with_sources(srcs))
@@ -395,7 +403,7 @@ class Propagation(ObjectModel):
             objs=frozenset(objs),
             elements=value.elements,
             fields=tuple(
-                (name, self.substitute(v, call, callee, bound, item, receiver))
+                (name, self.substitute(v, call, callee, bound, item, receiver, caller))
                 for name, v in value.fields
             ),
             weak=value.weak,
@@ -428,7 +436,10 @@ class Propagation(ObjectModel):
                 if taint is None:
                     continue
             for cause in self._source_causes(fn, taint.sources, loops, depth):
-                yield Cause(taint, cause.driver, cause.path)
+                # A size read off a chunk a caller passes changes where the chunk does, at the
+                # last one: the chunk's own taint tells whether that one can be short.
+                chunk = cause.taint is not None and cause.taint.code == "RTL103"
+                yield Cause(cause.taint if chunk else taint, cause.driver, cause.path)
                 break
         for dep in sorted(value.deps, key=str):
             if isinstance(dep, ParamDep) and dep.elem is not None:
@@ -867,6 +878,24 @@ class Propagation(ObjectModel):
                 passed = bind_arg(call, fn.params, 1 if bound else 0, param)
             step = PathStep(caller.qualname, call.text, call.location)
             yield caller, call, passed, step, target
+
+
+def _chunk_read(taint: Taint, arg: Callable[[str], Value]) -> tuple[Src, frozenset[Taint]] | None:
+    """The source of ``taint`` that reads the length of a chunk a caller passes (``len(batch)``),
+    and the taints of that length, the chunk's own among them: the size changes where the chunk
+    does, at the last one, and the chunk's taint tells whether that one can be short (``checks``
+    asks ``chunks_full``). None when no source reads such a length."""
+    reads = [s for s in taint.sources if isinstance(s, ParamShapeSrc)]
+    if len(reads) != 1 or reads[0].axis is None or reads[0].axis == KIND:
+        return None
+    src = reads[0]
+    passed = arg(src.name)
+    on_axis = [t for t in passed.shape if t.axis in (src.axis, None) and ItemSrc() not in t.sources]
+    if sum(t.code == "RTL103" for t in on_axis) != 1:
+        return None
+    if not axis_sources(passed, src.axis) <= frozenset().union(*(t.sources for t in on_axis)):
+        return None
+    return src, frozenset(replace(t, axis=taint.axis) for t in on_axis)
 
 
 def _receiver_of(fn: FunctionSummary) -> str | None:

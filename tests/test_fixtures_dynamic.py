@@ -31,7 +31,8 @@ of an estimator hashed by its settings, one pullback reused at every step, setti
 the compared fields passed on, texts of several lengths featurised into a fixed number of rows, Partials
 of one module-level function, statistics reduced over the axis a buffer (local or an attribute) grows
 along, pytrees an alternative constructor builds with aux data from a configuration made once, settings
-dicts that agree on the item a jitted function gets, a checkpoint's weakly typed counter) are held to more: every
+dicts that agree on the item a jitted function gets, a checkpoint's weakly typed counter, events padded
+to a fixed window or a power-of-two bucket, full batches that helpers size their arrays by) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -113,6 +114,8 @@ TRACE_ONCE = (
     ("rtl102_negative_attribute_buffer_reduced.py", None),
     ("rtl401_negative_config_items_alike.py", None),
     ("rtl401_negative_classmethod_resume.py", None),
+    ("rtl105_negative_events_padded_to_fixed_windows.py", None),
+    ("batches_sized_by_helpers_negative", "main.py"),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -346,9 +346,18 @@ class Arrays(PassState):
         if not varying:
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs), dims=dims)
         sources = frozenset().union(*(lens[axis].sources for axis in varying))
-        axis = varying[0] if len(varying) == 1 else None
-        taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), sources, axis)
-        return Value(ty=ty, vsrc=sources, shape=frozenset({taint}), dims=dims)
+        # An axis as long as a chunk (`zeros((len(batch), d))`) changes where the chunk does, at
+        # the last one, and the chunk's own taint tells it.
+        chunks = {
+            a: c for a in varying if (c := self.as_long_as_chunk(lens[a].poly, dict(lens[a].atoms)))
+        }
+        shape = {replace(chunk, axis=a) for a, chunk in chunks.items()}
+        # A taint per axis: each changes with its own length (a batch's rows, a padded width).
+        what, where = self.mod.pos.text(node), self.loc(node)
+        shape |= {
+            Taint("RTL105", what, where, lens[a].sources, a) for a in varying if a not in chunks
+        }
+        return Value(ty=ty, vsrc=sources, shape=frozenset(shape), dims=dims)
 
     def shape_tail(
         self, node: ast.Call, sized: _Sized
@@ -493,9 +502,11 @@ class Arrays(PassState):
         parsed = _pad_widths(node.args[1])
         if parsed is not None:
             pairs, every = parsed
-            if every:
-                rank = len(base.dims.lens) if base.dims is not None and base.dims.ranked else None
-                pairs = pairs * rank if rank is not None else []
+            rank = len(base.dims.lens) if base.dims is not None and base.dims.ranked else None
+            if every and rank is not None:
+                pairs = pairs * rank
+            # One pair for every axis of an array of unknown rank: taken as a 1-D array's, as
+            # `np.pad(seg, (0, n - len(seg)))` nearly always is (a 2-D one is padded per axis).
             if pairs:
                 made = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), EMPTY)
                 for axis, (before, after) in enumerate(pairs):
@@ -510,7 +521,8 @@ class Arrays(PassState):
                     length = self.length(_add(whole, added, 1), atoms)
                     value = self.with_length(value, axis, length, own, made)
                 assert value.dims is not None
-                return value.with_(dims=Dims(value.dims.lens[: len(pairs)], True))
+                ranked = not every or rank is not None
+                return value.with_(dims=Dims(value.dims.lens[: len(pairs)], ranked))
         if widths.vsrc:  # widths we cannot read axis by axis
             taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), widths.vsrc)
             return value.with_(shape=value.shape | {taint}, dims=None)

@@ -94,6 +94,7 @@ from retracelint.values import (
     ParamDep,
     Poly,
     RetDep,
+    RetSrc,
     Src,
     Taint,
     Terms,
@@ -543,6 +544,9 @@ class Expressions(PassState):
 
     def e_BinOp(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
+        if _power_of_two_above(node):
+            # One of a few sizes, as a table of buckets is: each traced once.
+            return Value(ty=INT)
         return self.arith(left, right, node.op, (node.left, node.right), node)
 
     def arith(
@@ -801,6 +805,12 @@ class Expressions(PassState):
         """
         atoms = dict(length.atoms)
         left = length.sources
+        if made is not None:
+            # What a helper's result is guessed to change with (``fft_size(len(seg))`` with
+            # ``seg``) is ``made``'s to carry: once the helper is known, its result says.
+            left = frozenset().union(
+                *(s for s in atoms.values() if not any(isinstance(x, RetSrc) for x in s))
+            )
         shape: set[Taint] = set()
         covered: frozenset[Src] = EMPTY
         for taint in value.shape:
@@ -851,12 +861,14 @@ class Expressions(PassState):
         for axis, part in enumerate(parts):
             if isinstance(part, ast.Slice):
                 is_slice = True
-                made = self.slice_taints(node, part, axis if basic else None)
+                made, full = self.slice_taints(node, part, axis if basic else None)
                 taints.update(made)
                 for bound in (part.lower, part.upper, part.step):
                     vsrc |= self.expr(bound).vsrc
                 if basic and (part.lower or part.upper or part.step):
-                    length = self.slice_length(node, part, axis, base) or self.chunk_length(made)
+                    length = (
+                        self.slice_length(node, part, axis, base) or self.chunk_length(made) or full
+                    )
                     cut.append((axis, length))
             else:
                 idx = self.expr(part)
@@ -936,7 +948,11 @@ class Expressions(PassState):
         ranked = base.dims is not None and base.dims.ranked
         return moved.with_(dims=Dims((constant_length(1), *lens), ranked))
 
-    def slice_taints(self, node: ast.Subscript, part: ast.Slice, axis: int | None) -> list[Taint]:
+    def slice_taints(
+        self, node: ast.Subscript, part: ast.Slice, axis: int | None
+    ) -> tuple[list[Taint], Length | None]:
+        """What changes the slice's length; and its length when it is a chunk a range loop strides
+        over whose chunks are all full (its width)."""
         atoms: Atoms = {}
         lower = self.poly(part.lower, atoms)
         clamp = _min_call(part.upper, self.defs)
@@ -972,12 +988,14 @@ class Expressions(PassState):
         strided, ragged = self.ragged_taint(node, lower, width, axis)
         if ragged is not None:
             out.append(ragged)
+        elif strided and clamp is None:
+            return out, self.length(width, atoms)
         elif clamp is not None and not strided:
             clamped = frozenset().union(*(self.varying(w, atoms) for w in others))
             if clamped:
                 what = f"chunk {self.mod.pos.text(node)}"
                 out.append(Taint("RTL103", what, self.loc(node), clamped, axis))
-        return out
+        return out, None
 
     def as_long_as_chunk(self, width: Poly, atoms: Atoms) -> Taint | None:
         """The chunk a slice of ``width`` is as long as (``labels[: len(images_chunk)]``): it changes
@@ -1237,6 +1255,28 @@ def _number_power(node: ast.AST) -> bool:
         and isinstance(node.op, ast.Pow)
         and isinstance(node.left, ast.Constant)
         and type(node.left.value) in (int, float)
+    )
+
+
+# What rounds a size up to a power of two: ``1 << (n - 1).bit_length()``, ``2 ** ceil(log2(n))``.
+_POWER_EXPONENTS = {"bit_length", "log2", "frexp"}
+
+
+def _power_of_two_above(node: ast.BinOp) -> bool:
+    """``1 << e`` or ``2 ** e`` with an exponent computed by ``_POWER_EXPONENTS``."""
+    base = node.left
+    if not isinstance(base, ast.Constant) or not (
+        (isinstance(node.op, ast.LShift) and base.value == 1)
+        or (isinstance(node.op, ast.Pow) and base.value == 2)
+    ):
+        return False
+    return any(
+        isinstance(call, ast.Call)
+        and (
+            (isinstance(call.func, ast.Attribute) and call.func.attr in _POWER_EXPONENTS)
+            or (isinstance(call.func, ast.Name) and call.func.id in _POWER_EXPONENTS)
+        )
+        for call in ast.walk(node.right)
     )
 
 

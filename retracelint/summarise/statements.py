@@ -935,7 +935,14 @@ class Statements(PassState):
         elif isinstance(target, ast.Tuple | ast.List):
             elements = target.elts
             starred = [i for i, e in enumerate(elements) if isinstance(e, ast.Starred)]
-            if value.items and len(value.items) == len(elements) and not starred:
+            if _shape_read(source) and not starred:
+                # `batch, width = x.shape`: each name is one axis's length, as `x.shape[k]` is.
+                assert source is not None
+                for k, element in enumerate(elements):
+                    index = ast.copy_location(ast.Constant(k), source)
+                    part = ast.copy_location(ast.Subscript(source, index, ast.Load()), source)
+                    self.bind(element, self.expr(part), part)
+            elif value.items and len(value.items) == len(elements) and not starred:
                 parts = (
                     source.elts
                     if isinstance(source, ast.Tuple | ast.List)
@@ -1109,3 +1116,8 @@ def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
     """``value`` where the chunks of ``loops`` are known to be full: not the short last one."""
     kept = frozenset(t for t in value.shape if t.code != "RTL103" or t.sources not in loops)
     return value if kept == value.shape else value.with_(shape=kept)
+
+
+def _shape_read(node: ast.AST | None) -> bool:
+    """``x.shape`` (of a name or an attribute path)."""
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
