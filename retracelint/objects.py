@@ -221,7 +221,10 @@ class ObjectModel:
                 # where the factory makes it; but a new object the factory stores as it came in is
                 # made where this call passes it (the lambda handed to the helper that builds the
                 # pytree): the line to change.
-                value = self.substitute(arg.value, call, callee, target.bound, None, receiver)
+                # What the factory's own calls return (`PaddedGraph(positions=_pad_to(...))`)
+                # is read in the factory first: a call's result is not known past its caller.
+                resolved = self.resolve(callee, arg.value, depth + 1)
+                value = self.substitute(resolved, call, callee, target.bound, None, receiver)
                 passed = arg.value.param if value.fresh else None
                 bound = 1 if target.bound else 0
                 given = bind_arg(call, callee.params, bound, passed) if passed else None

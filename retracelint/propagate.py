@@ -307,8 +307,19 @@ class Propagation(ObjectModel):
             raw = raw.items[element]
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self.resolve(callee, raw), yields) if raw is not None else None
+        if result is not None and element is not None and not raw.items:  # type: ignore[union-attr]
+            result = self._positional_field(callee, result, element) or result
         self._returns[key] = result
         return result
+
+    def _positional_field(self, fn: FunctionSummary, value: Value, index: int) -> Value | None:
+        """Item ``index`` of a NamedTuple ``value`` (``f(*graph)``, ``a, b = make()``): its field in
+        that position; None when its class or fields are not known."""
+        classes = self.classes_of_value(fn, value)
+        if len(classes) != 1:
+            return None
+        fields = self.project.classes[next(iter(classes))].fields
+        return attribute_of(value, fields[index]) if index < len(fields) else None
 
     def substitute(
         self,

@@ -32,7 +32,8 @@ the compared fields passed on, texts of several lengths featurised into a fixed 
 of one module-level function, statistics reduced over the axis a buffer (local or an attribute) grows
 along, pytrees an alternative constructor builds with aux data from a configuration made once, settings
 dicts that agree on the item a jitted function gets, a checkpoint's weakly typed counter, events padded
-to a fixed window or a power-of-two bucket, full batches that helpers size their arrays by) are held to more: every
+to a fixed window or a power-of-two bucket, full batches that helpers size their arrays by, graphs a
+factory pads to a fixed size and spreads into the call, full batches of a tuple-bound constant) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -116,6 +117,8 @@ TRACE_ONCE = (
     ("rtl401_negative_classmethod_resume.py", None),
     ("rtl105_negative_events_padded_to_fixed_windows.py", None),
     ("batches_sized_by_helpers_negative", "main.py"),
+    ("graphs_padded_by_a_factory_negative", "main.py"),
+    ("rtl103_negative_batches_of_module_constants.py", None),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -38,6 +38,9 @@ from retracelint.summarise.apis import (
     _sized_table,
 )
 from retracelint.summarise.sizes import (
+    EACH,
+    EVERY,
+    LEADING,
     _add,
     _atoms_in,
     _common_lengths,
@@ -206,8 +209,11 @@ class Arrays(PassState):
                 *(shape_sources(a) for a in args)
             )
             made = TUPLE if name in ("nonzero", "where") else ty
+            # The count it finds is the first axis (of each index array), unless an axis is given.
+            along = None if "axis" in kwargs or (name == "compress" and len(node.args) > 2) else 0
             if sources:
-                taint = Taint("RTL104", f"{self.mod.pos.text(node)}", self.loc(node), sources)
+                what = self.mod.pos.text(node)
+                taint = Taint("RTL104", what, self.loc(node), sources, along)
                 return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
             return Value(ty=made)
         if name in ("split", "array_split") and name == "array_split":
@@ -285,10 +291,18 @@ class Arrays(PassState):
         lens = self.reshaped_lengths(written)
         base = unaligned(base)
         axis = None
-        if lens is not None:
+        free = [k for k, length in enumerate(lens or ()) if length is None]
+        if lens is not None and free:
+            # One axis takes what is left (-1): when the others are fixed, what changed the base's
+            # size changes that axis alone.
+            if not any(length is not None and length.sources for length in lens):
+                axis = free[0]
+                shape = frozenset(replace(t, axis=axis) for t in base.shape)
+                base = base.with_(shape=shape, dims=Dims(tuple(lens), ranked=True))
+        elif lens is not None:
             # Every length is given: an array of another size would not reshape at all, so what
             # changed the base's size changes the given lengths that vary, and only those.
-            varying = [k for k, length in enumerate(lens) if length.sources]
+            varying = [k for k, length in enumerate(lens) if length.sources]  # type: ignore[union-attr]
             if not varying:
                 return Value(ty=ty, vsrc=base.vsrc, dims=Dims(tuple(lens), ranked=True))
             if len(varying) == 1:
@@ -301,16 +315,19 @@ class Arrays(PassState):
             return base.with_(ty=ty, shape=base.shape | {taint}, items=())
         return base.with_(ty=ty, items=())
 
-    def reshaped_lengths(self, written: list[ast.expr]) -> list[Length] | None:
-        """The lengths a reshape gives, when each is written out as an int (none is -1)."""
+    def reshaped_lengths(self, written: list[ast.expr]) -> list[Length | None] | None:
+        """The lengths a reshape gives, when each is written out as an int: None for the one that
+        is -1 (what is left), and no list when more than one is."""
         if len(written) == 1 and isinstance(written[0], ast.Tuple | ast.List):
             written = written[0].elts
         if not written or any(isinstance(e, ast.Starred) or not self.int_like(e) for e in written):
             return None
         polys = [self.size_poly(e) for e in written]
-        if any(poly_constant(poly) == -1 for poly, _ in polys):
+        if sum(poly_constant(poly) == -1 for poly, _ in polys) > 1:
             return None
-        return [self.length(poly, atoms) for poly, atoms in polys]
+        return [
+            None if poly_constant(poly) == -1 else self.length(poly, atoms) for poly, atoms in polys
+        ]
 
     # -- arrays of a known length: constructors, padding, joins ----------------------------------------
     def construct(
@@ -499,11 +516,11 @@ class Arrays(PassState):
         """``pad(x, widths)``: each axis as long as before plus its widths."""
         base, widths = args[0], args[1]
         value = base.with_(ty=ty, items=(), ref=None)
-        parsed = _pad_widths(node.args[1])
+        parsed = _pad_widths(_definition(node.args[1], self.defs))
         if parsed is not None:
-            pairs, every = parsed
+            pairs, cover = parsed
             rank = len(base.dims.lens) if base.dims is not None and base.dims.ranked else None
-            if every and rank is not None:
+            if cover == EVERY and rank is not None:
                 pairs = pairs * rank
             # One pair for every axis of an array of unknown rank: taken as a 1-D array's, as
             # `np.pad(seg, (0, n - len(seg)))` nearly always is (a 2-D one is padded per axis).
@@ -521,7 +538,9 @@ class Arrays(PassState):
                     length = self.length(_add(whole, added, 1), atoms)
                     value = self.with_length(value, axis, length, own, made)
                 assert value.dims is not None
-                ranked = not every or rank is not None
+                if cover == LEADING:  # the other axes as they were
+                    return value
+                ranked = cover == EACH or rank is not None
                 return value.with_(dims=Dims(value.dims.lens[: len(pairs)], ranked))
         if widths.vsrc:  # widths we cannot read axis by axis
             taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), widths.vsrc)

@@ -1070,9 +1070,16 @@ class Expressions(PassState):
         some atom is none of these."""
         atoms: Atoms = {}
         reads = _LengthReads(self, self.quiet)
-        stop = _poly(info.stop, atoms, self.defs, reader=reads)
-        span = _add(stop, _poly(info.start, atoms, self.defs, reader=reads), -1)
-        step = _poly(info.step, atoms, self.defs, reader=reads)
+        # The module's int constants (`BATCH = 4` at top level) are known sizes here too.
+        defs: dict[str, ast.AST] = {
+            name: ast.Constant(value)
+            for name, value in self.mod.summary.constants.items()
+            if name not in self.env
+        }
+        defs.update(self.defs)
+        stop = _poly(info.stop, atoms, defs, reader=reads)
+        span = _add(stop, _poly(info.start, atoms, defs, reader=reads), -1)
+        step = _poly(info.step, atoms, defs, reader=reads)
         found: list[tuple[str, str, Value, int | None]] = []
         derived: list[tuple[str, Terms, Terms]] = []
         names = _atoms_in(span) | _atoms_in(step)

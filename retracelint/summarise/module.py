@@ -426,15 +426,25 @@ def _int_constants(body: list[ast.stmt], rebound: set[str]) -> dict[str, int]:
     for stmt in body:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else getattr(stmt, "target", None)
         value = getattr(stmt, "value", None)
-        if (
-            isinstance(stmt, ast.Assign | ast.AnnAssign)
-            and isinstance(target, ast.Name)
-            and stores.get(target.id) == 1
-            and target.id not in rebound
-            and isinstance(value, ast.Constant)
-            and type(value.value) is int
-        ):
-            out[target.id] = value.value
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign):
+            continue
+        # `BATCH = 32`, and each name of `VOCAB, DIM, BATCH = 50, 8, 4`.
+        pairs = (
+            zip(target.elts, value.elts, strict=True)
+            if isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+            else [(target, value)]
+        )
+        for name, item in pairs:
+            if (
+                isinstance(name, ast.Name)
+                and stores.get(name.id) == 1
+                and name.id not in rebound
+                and isinstance(item, ast.Constant)
+                and type(item.value) is int
+            ):
+                out[name.id] = item.value
     return out
 
 

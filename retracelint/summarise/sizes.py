@@ -266,9 +266,15 @@ class _RangeLoop:
     step: ast.AST | None
 
 
-def _pad_widths(node: ast.AST) -> tuple[list[tuple[ast.AST, ast.AST]], bool] | None:
-    """``pad``'s widths as (before, after) per axis, and whether one pair stands for every axis:
-    ``n``, ``(a, b)``, ``((a, b),)`` are every axis; ``((a0, b0), (a1, b1))`` one pair per axis."""
+# How ``pad``'s widths cover the axes: one pair for every axis, a pair per axis, or pairs for the
+# leading axes and none for the rest (``[(0, n - len(x))] + [(0, 0)] * (x.ndim - 1)``).
+EVERY, EACH, LEADING = "every", "each", "leading"
+
+
+def _pad_widths(node: ast.AST) -> tuple[list[tuple[ast.AST, ast.AST]], str] | None:
+    """``pad``'s widths as (before, after) per axis, and how they cover the axes: ``n``, ``(a, b)``,
+    ``((a, b),)`` are every axis; ``((a0, b0), (a1, b1))`` one pair per axis; a list of pairs plus
+    ``[(0, 0)] * k`` the leading axes. None: not written out."""
 
     def pair(item: ast.AST) -> tuple[ast.AST, ast.AST] | None:
         if not isinstance(item, ast.Tuple | ast.List):
@@ -279,18 +285,39 @@ def _pad_widths(node: ast.AST) -> tuple[list[tuple[ast.AST, ast.AST]], bool] | N
             return item.elts[0], item.elts[0]
         return None
 
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _no_widths(node.right):
+        head = node.left
+        if not isinstance(head, ast.Tuple | ast.List) or not head.elts:
+            return None
+        pairs = [pair(e) if isinstance(e, ast.Tuple | ast.List) else None for e in head.elts]
+        return None if any(p is None for p in pairs) else (pairs, LEADING)  # type: ignore[return-value]
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return [(node, node)], EVERY
     if not isinstance(node, ast.Tuple | ast.List):
-        return [(node, node)], True
+        return None  # a name or a call: which axes it pads is not written here
     nested = [isinstance(e, ast.Tuple | ast.List) for e in node.elts]
     if node.elts and all(nested):
         pairs = [pair(e) for e in node.elts]
         if any(p is None for p in pairs):
             return None
-        return pairs, len(pairs) == 1  # type: ignore[return-value]
+        return pairs, EVERY if len(pairs) == 1 else EACH  # type: ignore[return-value]
     if not any(nested):
         only = pair(node)
-        return ([only], True) if only is not None else None
+        return ([only], EVERY) if only is not None else None
     return None
+
+
+def _no_widths(node: ast.AST) -> bool:
+    """``[(0, 0)] * k`` (or ``k * [(0, 0)]``): as many axes as it says, none padded."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return False
+    display = node.left if isinstance(node.left, ast.List | ast.Tuple) else node.right
+    if not isinstance(display, ast.List | ast.Tuple) or len(display.elts) != 1:
+        return False
+    (zero,) = display.elts
+    return isinstance(zero, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Constant) and e.value == 0 for e in zero.elts
+    )
 
 
 def _common_lengths(values: list[Value]) -> tuple[Length | None, ...]:
