@@ -176,9 +176,8 @@ class WeakKinds:
         param = next((p for p in fn.params if p.name == name), None)
         if param is None or depth > _MAX_DEPTH:
             return []
-        self._params[
-            cache_key
-        ] = []  # a parameter reached again while resolving itself adds nothing
+        # A parameter reached again while resolving itself adds nothing.
+        self._params[cache_key] = []
         prop = self.prop
         out: list[WeakOrigin] = []
         for caller, call, passed, _, target in prop.calls_of(fn, name):
