@@ -410,6 +410,27 @@ class ObjectModel:
                 method = self.project.function(qualname)
                 for stored in method.writes.get(_self_path(method, attr), ()):
                     out.append((method, stored))
+        return out + self.outside_stores(cls, attr)
+
+    def outside_stores(self: Propagation, cls: str, attr: str) -> list[tuple[FunctionSummary, Arg]]:
+        """What functions other than the methods of ``cls`` store in ``obj.attr`` of a parameter
+        ``obj`` their callers pass an instance of ``cls`` for (a scheduler's
+        ``update(sim)`` setting ``sim.dt``): a new value each time one of them runs. Only the
+        modules that set ``attr`` somewhere are read."""
+        out = []
+        for module in self.project.modules.values():
+            if attr not in module.assigned:
+                continue
+            for qualname, head in module.functions.items():
+                if head.cls is not None and self.project.mro(head.cls).count(cls):
+                    continue  # a method of the class: its own stores
+                fn = self.project.function(qualname)
+                for param in fn.params:
+                    stored = fn.writes.get(f"{param.name}.{attr}", ())
+                    if stored and cls in self.classes_of_value(
+                        fn, Value(objs=frozenset({param.name}))
+                    ):
+                        out.extend((fn, arg) for arg in stored)
         return out
 
     def field_candidates(

@@ -232,6 +232,8 @@ class Propagation(ObjectModel):
                 else None
             )
             if result is None:
+                if not src.shape:
+                    out |= self._jitted_inputs(fn, src.call)
                 continue
             item = entry(src.key) if src.key is not None else None
             result = next((v for name, v in result.fields if name == item), result)
@@ -242,6 +244,19 @@ class Propagation(ObjectModel):
             else:
                 out |= axis_sources(result, src.axis)
         return frozenset(out)
+
+    def _jitted_inputs(self, fn: FunctionSummary, call: int) -> frozenset[Src]:
+        """What the value a jitted function returns at call ``call`` of ``fn`` changes with: its
+        arguments (``bool(jnp.any(contact(q) < 0))`` changes as ``q`` does); nothing for a call
+        that reaches anything else."""
+        targets = self.project.site_targets.get((fn.qualname, call), ())
+        if call >= len(fn.calls) or not targets:
+            return EMPTY
+        if not all(isinstance(t, JitTarget) for t in targets):
+            return EMPTY
+        site = fn.calls[call]
+        inputs = [*site.args, *(arg for _, arg in site.kwargs)]
+        return frozenset().union(*(arg.value.vsrc for arg in inputs))
 
     def _resized_by(self, fn: FunctionSummary, src: RebindSrc) -> Iterator[Taint]:
         index = next((i for i, c in enumerate(fn.calls) if c.location == src.call), None)
@@ -567,8 +582,12 @@ class Propagation(ObjectModel):
     def value_causes(
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
     ) -> Iterator[Cause]:
-        """Why the Python value of ``value`` differs between executions of this point."""
-        yield from self._source_causes(fn, value.vsrc, loops, depth)
+        """Why the Python value of ``value`` differs between executions of this point (a call's
+        result, ``RetSrc``, as what the callee returns changes)."""
+        srcs = value.vsrc
+        if any(isinstance(s, RetSrc) for s in srcs):
+            srcs = self.from_results(fn, srcs, depth)
+        yield from self._source_causes(fn, srcs, loops, depth)
 
     def fresh_causes(
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0

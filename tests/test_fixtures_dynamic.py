@@ -33,7 +33,8 @@ of one module-level function, statistics reduced over the axis a buffer (local o
 along, pytrees an alternative constructor builds with aux data from a configuration made once, settings
 dicts that agree on the item a jitted function gets, a checkpoint's weakly typed counter, events padded
 to a fixed window or a power-of-two bucket, full batches that helpers size their arrays by, graphs a
-factory pads to a fixed size and spreads into the call, full batches of a tuple-bound constant) are held to more: every
+factory pads to a fixed size and spreads into the call, full batches of a tuple-bound constant, a static
+attribute another object sets to one value) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -119,6 +120,7 @@ TRACE_ONCE = (
     ("batches_sized_by_helpers_negative", "main.py"),
     ("graphs_padded_by_a_factory_negative", "main.py"),
     ("rtl103_negative_batches_of_module_constants.py", None),
+    ("static_attrs_set_by_other_objects_negative", "main.py"),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -677,6 +677,8 @@ class Expressions(PassState):
         """Either branch's value; one picked by a condition that changes changes with it, and two of
         different kinds (``x if ready else None``) are two signatures."""
         test = self.expr(node.test)
+        # A test that calls (`sim.in_contact()`) changes as what the call returns does.
+        test = test.with_(vsrc=test.vsrc | returned_sources(test))
         body, orelse = self.expr(node.body), self.expr(node.orelse)
         value = join(body, orelse)
         if not test.vsrc:
