@@ -276,7 +276,8 @@ class Objects(PassState):
             if keyword.arg is None:
                 return None  # **changes: which attributes change is not known
             changed = placed(self.quiet(keyword.value), self.loc(keyword.value))
-            made = with_field(made, keyword.arg, changed)
+            # Compared by value, the object changes as the attributes given to it do.
+            made = with_field(made, keyword.arg, changed).with_(vsrc=made.vsrc | changed.vsrc)
         return made.with_(fresh=self.context_src())
 
     def iterated(self, iterable: Value, loop: int, node: ast.AST) -> int | None:
