@@ -34,7 +34,8 @@ along, pytrees an alternative constructor builds with aux data from a configurat
 dicts that agree on the item a jitted function gets, a checkpoint's weakly typed counter, events padded
 to a fixed window or a power-of-two bucket, full batches that helpers size their arrays by, graphs a
 factory pads to a fixed size and spreads into the call, full batches of a tuple-bound constant, a static
-attribute another object sets to one value, settings replaced with the same field) are held to more: every
+attribute another object sets to one value, settings replaced with the same field, a clock read only
+for a log) are held to more: every
 function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -122,6 +123,7 @@ TRACE_ONCE = (
     ("rtl103_negative_batches_of_module_constants.py", None),
     ("static_attrs_set_by_other_objects_negative", "main.py"),
     ("rtl202_negative_replaced_settings_alike.py", None),
+    ("rtl202_negative_clock_for_logging.py", None),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

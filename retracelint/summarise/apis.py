@@ -344,6 +344,21 @@ _STRUCTURE_KEYED: dict[str, tuple[int | None, bool]] = {
 _FRESH_TREES = {"jax.vjp": 1, "jax.linearize": 1}
 
 
+# Clocks and ids read anew at every call (a build time kept in a pytree's aux data, a seed from the
+# clock passed static): a new value each time, as a draw is. The value is the type it returns.
+_CLOCKS = {
+    "time.time": FLOAT,
+    "time.perf_counter": FLOAT,
+    "time.monotonic": FLOAT,
+    "time.process_time": FLOAT,
+    "time.time_ns": INT,
+    "time.perf_counter_ns": INT,
+    "time.monotonic_ns": INT,
+    "uuid.uuid4": UNKNOWN,
+    "uuid.uuid1": UNKNOWN,
+}
+
+
 # Constants of the array and math modules that are Python floats (``jnp.inf`` is ``np.inf``, a
 # ``float``): passed to jit they are weakly typed scalars, unlike ``jnp.float32(jnp.inf)``.
 _FLOAT_CONSTANTS = {"inf", "nan", "pi", "e", "euler_gamma", "tau"}

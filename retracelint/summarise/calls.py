@@ -29,6 +29,7 @@ from retracelint.summarise.apis import (
     _ARRAY_MODULES,
     _ARRAY_TO_LISTS,
     _CACHE_CLEARING,
+    _CLOCKS,
     _COPIES,
     _DICT_MUTATORS,
     _EXTERNAL,
@@ -865,6 +866,8 @@ class Calls(PassState):
             return self.scalar_type_chosen(node, canon, args, value)
         if canon in _STRUCTURE_KEYED and args:
             return _structure_keyed(canon, args, kwargs)
+        if canon in _CLOCKS:
+            return Value(ty=_CLOCKS[canon], vsrc=self.context_src())
         if canon in _FRESH_TREES and args:
             return self.fresh_tree(node, canon, args, kwargs)
         if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
