@@ -60,6 +60,7 @@ class ObjectModel:
     _settled: dict[tuple[str, str], Arg | None]
     _constructions: dict[str, list[Site]] | None
     _assigned_names: set[str] | None
+    _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]]
 
     def attribute_read(self: Propagation, fn: FunctionSummary, value: Value, path: str) -> Value:
         """Attribute ``path`` of ``value`` (in ``fn``), as ``attribute_of`` reads it, except that
@@ -415,23 +416,35 @@ class ObjectModel:
     def outside_stores(self: Propagation, cls: str, attr: str) -> list[tuple[FunctionSummary, Arg]]:
         """What functions other than the methods of ``cls`` store in ``obj.attr`` of a parameter
         ``obj`` their callers pass an instance of ``cls`` for (a scheduler's
-        ``update(sim)`` setting ``sim.dt``): a new value each time one of them runs. Only the
-        modules that set ``attr`` somewhere are read."""
-        out = []
+        ``update(sim)`` setting ``sim.dt``): a new value each time one of them runs."""
+        return [
+            (fn, arg)
+            for fn, owner, stored in self.param_writes(attr)
+            if not (fn.cls is not None and cls in self.project.mro(fn.cls))
+            and cls in self.classes_of_value(fn, Value(objs=frozenset({owner})))
+            for arg in stored
+        ]
+
+    def param_writes(
+        self: Propagation, attr: str
+    ) -> list[tuple[FunctionSummary, str, tuple[Arg, ...]]]:
+        """Each store in ``p.attr`` of a parameter ``p`` (the function, ``p``, what it stores), in
+        the modules that set ``attr`` somewhere: a fact of the project, read once per attribute."""
+        known = self._param_writes.get(attr)
+        if known is not None:
+            return known
+        found = []
         for module in self.project.modules.values():
             if attr not in module.assigned:
                 continue
-            for qualname, head in module.functions.items():
-                if head.cls is not None and self.project.mro(head.cls).count(cls):
-                    continue  # a method of the class: its own stores
+            for qualname in module.functions:
                 fn = self.project.function(qualname)
                 for param in fn.params:
                     stored = fn.writes.get(f"{param.name}.{attr}", ())
-                    if stored and cls in self.classes_of_value(
-                        fn, Value(objs=frozenset({param.name}))
-                    ):
-                        out.extend((fn, arg) for arg in stored)
-        return out
+                    if stored:
+                        found.append((fn, param.name, stored))
+        self._param_writes[attr] = found
+        return found
 
     def field_candidates(
         self: Propagation,

@@ -118,6 +118,9 @@ class Propagation(ObjectModel):
     _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
+    _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]] = field(
+        default_factory=dict
+    )
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
         default_factory=dict
     )
@@ -181,10 +184,7 @@ class Propagation(ObjectModel):
             for t in targets
         ):
             return None
-        inputs = [*site.args, *(arg for _, arg in site.kwargs)]
-        if site.receiver is not None:
-            inputs.append(site.receiver)
-        return frozenset().union(*(arg.value.vsrc for arg in inputs))
+        return _inputs_vary(site, receiver=True)
 
     def rebound(self, fn: FunctionSummary, taints: frozenset[Taint]) -> Iterator[Taint]:
         """Each ``REBIND`` taint of ``x = f(..., x, ...)`` in a loop as what ``f`` does to that
@@ -254,9 +254,7 @@ class Propagation(ObjectModel):
             return EMPTY
         if not all(isinstance(t, JitTarget) for t in targets):
             return EMPTY
-        site = fn.calls[call]
-        inputs = [*site.args, *(arg for _, arg in site.kwargs)]
-        return frozenset().union(*(arg.value.vsrc for arg in inputs))
+        return _inputs_vary(fn.calls[call], receiver=False)
 
     def _resized_by(self, fn: FunctionSummary, src: RebindSrc) -> Iterator[Taint]:
         index = next((i for i, c in enumerate(fn.calls) if c.location == src.call), None)
@@ -908,6 +906,14 @@ class Propagation(ObjectModel):
                 passed = bind_arg(call, fn.params, 1 if bound else 0, param)
             step = PathStep(caller.qualname, call.text, call.location)
             yield caller, call, passed, step, target
+
+
+def _inputs_vary(site: CallSite, receiver: bool) -> frozenset[Src]:
+    """What the arguments of ``site`` vary with (its receiver's too, with ``receiver``)."""
+    inputs = [*site.args, *(arg for _, arg in site.kwargs)]
+    if receiver and site.receiver is not None:
+        inputs.append(site.receiver)
+    return frozenset().union(*(arg.value.vsrc for arg in inputs))
 
 
 def _chunk_read(taint: Taint, arg: Callable[[str], Value]) -> tuple[Src, frozenset[Taint]] | None:

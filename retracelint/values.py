@@ -468,7 +468,7 @@ def joined_taint(taint: Taint, item_shift: int) -> Taint:
     the first axis, a change of an item's axis ``k`` (``ItemSrc``) the axis ``k + item_shift``."""
     if ItemSrc() in taint.sources:
         return taint if taint.axis is None else replace(taint, axis=taint.axis + item_shift)
-    shaping = taint.code not in FLIP_CODES and taint.code != MAYBE_WEAK
+    shaping = taint.code not in KIND_CODES
     return replace(taint, axis=0) if taint.axis is None and shaping else taint
 
 
@@ -1219,6 +1219,8 @@ FLIP_KINDS = (
 # The code of a taint that is a weak-type flip (RTL401) only if ``propagate`` finds the two values of
 # its ``AltSrc`` of different weak types.
 MAYBE_WEAK = "RTL401?"
+# The codes of taints that change a value's kind (dtype, weak type, structure), not its shape.
+KIND_CODES = FLIP_CODES | {MAYBE_WEAK}
 
 # How the account of a flip between two kinds of value that the code picks again each time ends (a
 # branch, a conditional expression, a dtype chooser): the finding says when it is picked.

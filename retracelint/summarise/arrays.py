@@ -58,13 +58,12 @@ from retracelint.values import (
     CHOSEN_ANEW,
     DTYPE,
     EMPTY,
-    FLIP_CODES,
     FLOAT,
     INT,
     JIT_OUT_WEAK,
+    KIND_CODES,
     LIST,
     MADE_STRONG,
-    MAYBE_WEAK,
     NP_ARRAY,
     RNG,
     SCALARS,
@@ -651,11 +650,8 @@ def _one_draw(node: ast.Call, sized: _Sized) -> bool:
     return size is None or (isinstance(size, ast.Constant) and size.value is None)
 
 
-_FLIP_CODES = FLIP_CODES | {MAYBE_WEAK}
-
-
 def _one_kind(shape: frozenset[Taint]) -> frozenset[Taint]:
     """The taints of an array made from a list's items (``np.array([x, 0.0])``, ``jnp.stack``): it
     has one dtype and one weak type whatever each item's, so items of different kinds
     (``Expressions.odd_item``) no longer change a signature."""
-    return frozenset(t for t in shape if t.code not in _FLIP_CODES or ItemSrc() not in t.sources)
+    return frozenset(t for t in shape if t.code not in KIND_CODES or ItemSrc() not in t.sources)
