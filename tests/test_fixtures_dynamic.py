@@ -124,6 +124,7 @@ TRACE_ONCE = (
     ("static_attrs_set_by_other_objects_negative", "main.py"),
     ("rtl202_negative_replaced_settings_alike.py", None),
     ("rtl202_negative_clock_for_logging.py", None),
+    ("rtl102_negative_readings_refilled_per_call.py", None),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -270,7 +270,7 @@ class Calls(PassState):
             copied = self.copied(node, canon, receiver)
             if copied is not None:
                 return copied
-        if method in _LIST_GROW_METHODS and isinstance(func.value, ast.Attribute):  # type: ignore[union-attr]
+        if method in _LIST_GROW_METHODS:
             self.mutate_field(node, method)
         mapped = (
             self.lambda_of(node.args[0]) if canon in _TREE_MAPS and len(node.args) > 1 else None
@@ -956,6 +956,16 @@ class Calls(PassState):
         )
         return Value(ty="loader", shape=frozenset({taint}))
 
+    def grow_item(self, name: str, node: ast.Call) -> None:
+        """``log[key].append(x)`` on a container ``log``: its structure grows at each iteration of
+        the loops that keep it from one iteration to the next (``for rows in log.values()`` inside
+        them, too)."""
+        current = self.env.get(name)
+        kept = tuple(i for i in self.loops if name not in self.assigned.get(i, ()))
+        if current is None or not kept:
+            return
+        self.env[name] = self.grow(current, node, self.mod.pos.text(node), True, kept)
+
     def method_call(
         self,
         node: ast.Call,
@@ -966,6 +976,9 @@ class Calls(PassState):
     ) -> Value | None:
         func = node.func
         assert isinstance(func, ast.Attribute)
+        held = self.held_in(func.value)
+        if method in _LIST_GROW_METHODS and held is not func.value and isinstance(held, ast.Name):
+            self.grow_item(held.id, node)
         if method in _LIST_RESIZE and isinstance(func.value, ast.Name):
             name = func.value.id
             current = self.env.get(name)

@@ -260,3 +260,30 @@ def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
                     return True
             return any(_is_name(a, name) for a in source.args[:1])
     return False
+
+
+def _element_aliases(node: ast.For | ast.AsyncFor) -> dict[str, ast.expr]:
+    """The names a for statement binds to items of a container it walks (``for rows in
+    log.values()``, ``for key, rows in self.log.items()``, ``for rows in self.blocks``), with that
+    container: a list grown through such a name grows the container's own items. None when the
+    body binds the name again."""
+    it, target = node.iter, node.target
+    bound: dict[str, ast.expr] = {}
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args:
+        view, held = it.func.attr, it.func.value
+        if view == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            value = target.elts[1]
+            if isinstance(value, ast.Name):
+                bound[value.id] = held
+        elif view == "values" and isinstance(target, ast.Name):
+            bound[target.id] = held
+    elif isinstance(it, ast.Name | ast.Attribute) and isinstance(target, ast.Name):
+        bound[target.id] = it
+    if not bound:
+        return bound
+    rebound = {
+        n.id
+        for n in ast.walk(ast.Module(body=node.body, type_ignores=[]))
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {name: held for name, held in bound.items() if name not in rebound}

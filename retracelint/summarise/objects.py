@@ -159,25 +159,53 @@ class Objects(PassState):
                 if store not in functions:
                     self.cls.field_functions[attr] = (*functions, store)
 
-    def grow_field(self, value: Value, node: ast.AST) -> Value:
-        """A list or array attribute rebuilt larger from itself: per iteration of a loop here, and,
-        for the objects it is stored on, per call."""
+    def grow_field(
+        self, value: Value, node: ast.AST, item: bool = False, per_call: bool = True
+    ) -> Value:
+        """A list or array attribute rebuilt larger from itself (``item``: one of the lists it
+        holds): per iteration of a loop here, and, with ``per_call``, for the objects it is stored
+        on, per call."""
         text = _clip(self.mod.pos.text(node))
-        per_call = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}))
-        grown = self.grow(value, node, text) if self.loops else value
-        return grown.with_(shape=grown.shape | {per_call})
+        grown = self.grow(value, node, text, item) if self.loops else value
+        if not per_call:
+            return grown
+        taint = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}))
+        return grown.with_(shape=grown.shape | {taint})
+
+    def held_in(self, node: ast.expr) -> ast.expr:
+        """What holds the list ``node`` names: the container it is an item of (``self.log[key]``,
+        ``rows`` of ``for key, rows in self.log.items()``), else ``node`` itself."""
+        followed: set[str] = set()
+        while True:
+            if isinstance(node, ast.Subscript):
+                node = node.value
+            elif (
+                isinstance(node, ast.Name) and node.id in self.elements and node.id not in followed
+            ):
+                followed.add(node.id)
+                node = self.elements[node.id]
+            else:
+                return node
 
     def mutate_field(self, node: ast.Call, method: str) -> None:
         """``self.blocks.append(x)``: the list stored in an attribute grows, per call of this
-        function for whoever reads it later, and per iteration of a loop here."""
+        function for whoever reads it later, and per iteration of a loop here; so does a container
+        of lists stored there when one of its lists grows (``self.log[key].append(x)``)."""
         func = node.func
         if method not in _LIST_GROW_METHODS or not isinstance(func, ast.Attribute):
             return
-        target = func.value
+        target = self.held_in(func.value)
         if not isinstance(target, ast.Attribute) or _attribute_path(target) is None:
             return
-        current = self.quiet(target).with_(ty=LIST, items=(), dims=None)
-        self.store(target, self.quiet(target.value), self.grow_field(current, node))
+        item = target is not func.value
+        current = self.quiet(target)
+        # Made anew by this call before it grows (``self.log = []`` before the loop that fills
+        # it): no longer with each call.
+        anew = current.ty != UNKNOWN and not current.param and not current.objs
+        grown = self.grow_field(current, node, item, per_call=not anew)
+        if not item:
+            grown = grown.with_(ty=LIST, items=(), dims=None)
+        self.store(target, self.quiet(target.value), grown)
 
     def mutate_item(self, target: ast.Subscript, value: Value) -> None:
         """``self.counts[i] = v``: the array or list held in an attribute changes in place, for

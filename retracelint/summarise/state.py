@@ -97,6 +97,9 @@ class PassState:
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
+        # A for loop's target bound to an item of a container (``rows`` in ``for k, rows in
+        # self.log.items()``): that container, which grows when the item does.
+        self.elements: dict[str, ast.expr] = {}
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
         self.recording = True
         # The index of each call recorded here, by its node: a sub-expression read again quietly

@@ -23,6 +23,7 @@ from retracelint.summarise.abstract import (
 from retracelint.summarise.loops import (
     _AXES,
     _carried_out,
+    _element_aliases,
     _grows_itself,
     _joined,
     _jumps,
@@ -523,7 +524,15 @@ class Statements(PassState):
                 item = item.with_(callables=funcrefs.union(item.callables, refs))
             self.bind(node.target, item, None)
 
+        aliases = _element_aliases(node)
+        outer = {name: self.elements.pop(name, None) for name in aliases}
+        self.elements.update(aliases)
         self.loop(index, node.body, bind_target, node)
+        for name, held in outer.items():
+            if held is None:
+                self.elements.pop(name, None)
+            else:
+                self.elements[name] = held
         self.block(node.orelse)
 
     s_AsyncFor = s_For
@@ -1086,14 +1095,19 @@ class Statements(PassState):
         )
         return value.with_(shape=value.shape | {taint})
 
-    def grow(self, value: Value, node: ast.AST, text: str) -> Value:
+    def grow(
+        self, value: Value, node: ast.AST, text: str, item: bool = False, over: tuple[int, ...] = ()
+    ) -> Value:
+        """``value`` grown at each iteration of the innermost loop (or of the loops ``over``), or,
+        with ``item``, one of the lists it holds (``log[key].append(x)``): its structure grows, not
+        its length."""
         # A list's own length is its axis 0; where an array grows depends on the join.
-        axis = 0 if value.ty in (LIST, TUPLE) else None
+        axis = 0 if value.ty in (LIST, TUPLE) and not item else None
         # Under an if in the loop, by as many items as pass the test: as the data it reads says,
         # whatever the trip count (the statement form of a filtering comprehension).
         depth = len(self.loops)
         tested = frozenset().union(*(when for at, when in self.guards if at == depth))
-        sources = frozenset({LoopSrc(self.loops[-1])}) | tested
+        sources = frozenset(LoopSrc(index) for index in over or self.loops[-1:]) | tested
         taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
         return value.with_(shape=value.shape | {taint}, items=(), dims=None)
 
