@@ -34,6 +34,7 @@ from retracelint.values import (
     FOLLOWS,
     ITEM,
     KIND,
+    MAYBE_MASK,
     MAYBE_WEAK,
     REBIND,
     RNG,
@@ -207,6 +208,11 @@ class Propagation(ObjectModel):
             if not any(isinstance(s, RetSrc) for s in taint.sources):
                 yield taint
                 continue
+            if taint.code == MAYBE_MASK:
+                # A boolean mask only if a call it names returns one: as what makes it change.
+                if not any(self._returns_mask(fn, s, depth) for s in taint.sources):
+                    continue
+                taint = replace(taint, code="RTL104")
             sources = taint.sources
             for call in sorted({s.call for s in sources if isinstance(s, RetSrc) and not s.shape}):
                 # A size a helper computes (``bucket(len(seq))``) varies as its result does.
@@ -216,6 +222,12 @@ class Propagation(ObjectModel):
             sources = self.from_results(fn, sources, depth)
             if sources:
                 yield taint.with_sources(sources)
+
+    def _returns_mask(self, fn: FunctionSummary, src: Src, depth: int) -> bool:
+        if not isinstance(src, RetSrc) or depth > _MAX_DEPTH:
+            return False
+        result = self.call_result(fn, RetDep(src.call, src.item), depth)
+        return result is not None and result.ty == "mask"
 
     def from_results(
         self, fn: FunctionSummary, sources: frozenset[Src], depth: int

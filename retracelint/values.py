@@ -1221,6 +1221,9 @@ FLIP_KINDS = (
 MAYBE_WEAK = "RTL401?"
 # The codes of taints that change a value's kind (dtype, weak type, structure), not its shape.
 KIND_CODES = FLIP_CODES | {MAYBE_WEAK}
+# The code of a taint that is a boolean mask's data-dependent shape (RTL104) only if ``propagate``
+# finds that the call whose result indexes the array (its ``RetSrc``) returns a mask.
+MAYBE_MASK = "RTL104?"
 
 # How the account of a flip between two kinds of value that the code picks again each time ends (a
 # branch, a conditional expression, a dtype chooser): the finding says when it is picked.

@@ -591,6 +591,29 @@ _DTYPE_POSITION = {
 _TO_INEXACT = {"resize": ("float32", "nearest"), "scale_and_translate": ("float32", None)}
 
 
+# Elementwise predicates: a boolean array as long as their operands, a mask when it indexes.
+_MASKS = {
+    "isnan",
+    "isfinite",
+    "isinf",
+    "isneginf",
+    "isposinf",
+    "isclose",
+    "isin",
+    "signbit",
+    "logical_and",
+    "logical_or",
+    "logical_not",
+    "logical_xor",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "equal",
+    "not_equal",
+}
+
+
 _ELEMENTWISE = {
     "abs",
     "absolute",

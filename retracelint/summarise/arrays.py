@@ -22,6 +22,7 @@ from retracelint.summarise.apis import (
     _KEY_MAKERS,
     _LIST_RESIZE,
     _MADE_STRONG,
+    _MASKS,
     _NOT_ARRAYS,
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
@@ -269,6 +270,8 @@ class Arrays(PassState):
             # Shapes, dtypes, predicates and classes: values about arrays, not arrays.
             ty = TUPLE if name == "shape" else UNKNOWN
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
+        if name in _MASKS:
+            return combine(args, ty="mask").with_(dtype="bool") if args else Value(ty="mask")
         if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
             # One array, element by element (a scalar or two beside it): each axis stays.
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)

@@ -70,6 +70,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MAYBE_MASK,
     MAYBE_WEAK,
     NONE,
     NP_ARRAY,
@@ -560,6 +561,10 @@ class Expressions(PassState):
         if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
             # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
             right = right.with_(ty=INT) if right.ty == UNKNOWN else right
+        tys = {left.ty, right.ty}
+        if isinstance(op, _LOGICAL) and "mask" in tys and tys <= {"mask", BOOL, UNKNOWN}:
+            # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
+            return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right)
@@ -891,6 +896,16 @@ class Expressions(PassState):
                             sources,
                         )
                     )
+                elif idx.ty == UNKNOWN and base.ty not in (LIST, TUPLE, DICT):
+                    # `x[self.selection(field)]`: a mask if what the call returns is one.
+                    results = frozenset(
+                        RetSrc(d.call, d.item)
+                        for d in idx.deps
+                        if isinstance(d, RetDep) and d.elem is None
+                    )
+                    if results:
+                        text = f"boolean mask {self.mod.pos.text(node)}"
+                        taints.add(Taint(MAYBE_MASK, text, self.loc(node), results))
         if not is_slice and base.ty in (LIST, TUPLE, DICT):
             if (
                 base.items
@@ -1269,6 +1284,10 @@ def _number_power(node: ast.AST) -> bool:
 
 # What rounds a size up to a power of two: ``1 << (n - 1).bit_length()``, ``2 ** ceil(log2(n))``.
 _POWER_EXPONENTS = {"bit_length", "log2", "frexp"}
+
+
+# The operators that combine boolean masks element by element.
+_LOGICAL = (ast.BitAnd, ast.BitOr, ast.BitXor)
 
 
 def _power_of_two_above(node: ast.BinOp) -> bool:
