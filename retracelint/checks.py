@@ -57,6 +57,9 @@ from retracelint.values import (
     ParamSrc,
     RetDep,
     Value,
+    canonical_dtype,
+    dtype_kind,
+    items_of,
     kinds_differ,
     weak_kind,
 )
@@ -1428,6 +1431,9 @@ def _carried_flip(
     # One item of the result: the summary's loop-carried flips leave it to this check.
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
+    kinds = _int_then_float(prop, at, start, returned)
+    if kinds is not None:
+        return "RTL402", carried.name, start.made or carried.start.location, *kinds
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -1464,22 +1470,50 @@ def _carried_flip(
 def _item_flip(
     prop: Propagation, at: _CarriedCall, start: Value, returned: Value, what: str
 ) -> tuple[str, str, Location, str, str] | None:
-    """An item of a tuple or list state (``args = (rate, threshold)``) that starts weakly typed and
-    comes back strong, item by item and into nested ones; reported where the state is made."""
-    if start.ty not in (TUPLE, LIST) or len(start.items) != len(returned.items):
+    """An item of a tuple, list or dict state (``args = (rate, threshold)``, ``{"count": 0,
+    ...}``) that starts weakly typed and comes back strong, item by item and into nested ones;
+    reported where the item is written, or else where the state is made."""
+    if start.ty == DICT and returned.ty == DICT:
+        begun, given = items_of(start), items_of(returned)
+        if not begun or begun.keys() != given.keys():
+            return None
+        pairs = [(f"{what}{key}", begun[key], given[key]) for key in sorted(begun)]
+    elif start.ty in (TUPLE, LIST) and len(start.items) == len(returned.items):
+        pairs = [
+            (f"{what}[{index}]", begin, back)
+            for index, (begin, back) in enumerate(zip(start.items, returned.items, strict=True))
+        ]
+    else:
         return None
-    for index, (begin, back) in enumerate(zip(start.items, returned.items, strict=True)):
-        leaf = f"{what}[{index}]"
+    for leaf, begin, back in pairs:
         begin = _unpacked(prop, at.fn, begin) or prop.resolve(at.fn, begin)
         back = _unpacked(prop, at.jitted, back) or back
-        if begin.items:
+        if begin.items or (begin.ty == DICT and items_of(begin)):
             found = _item_flip(prop, at, begin, back, leaf)
             if found is not None:
                 return found
         elif _weak_then_strong(prop, at, begin, back):
             # A number a helper returns is reported where the helper writes it.
             return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
+        elif (kinds := _int_then_float(prop, at, begin, back)) is not None:
+            return "RTL402", leaf, begin.made or at.carried.start.location, *kinds
     return None
+
+
+def _int_then_float(
+    prop: Propagation, at: _CarriedCall, start: Value, back: Value
+) -> tuple[str, str] | None:
+    """The dtypes of a leaf of the carried state that starts as integers (``jnp.asarray([0, 5])``,
+    a Python ``0``) and that the jitted function gives back computed with a float (``w * 1.5``,
+    ``w / n``): integer on the first call, float from the next."""
+    x64 = prop.project.x64
+    first = dtype_kind(start, x64)
+    if first is None or not first.startswith(("int", "uint")):
+        return None
+    back = prop.resolve(at.jitted, back)
+    if back.ty not in (FLOAT, FLOAT_LIKE):
+        return None
+    return first, canonical_dtype("float64", x64)
 
 
 def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:

@@ -35,7 +35,8 @@ dicts that agree on the item a jitted function gets, a checkpoint's weakly typed
 to a fixed window or a power-of-two bucket, full batches that helpers size their arrays by, graphs a
 factory pads to a fixed size and spreads into the call, full batches of a tuple-bound constant, a static
 attribute another object sets to one value, settings replaced with the same field, a clock read only
-for a log, lists of readings refilled per call, masks that methods return alike) are held to more:
+for a log, lists of readings refilled per call, masks that methods return alike, dict states made with the
+dtypes their jitted steps give back) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -126,6 +127,7 @@ TRACE_ONCE = (
     ("rtl202_negative_clock_for_logging.py", None),
     ("rtl102_negative_readings_refilled_per_call.py", None),
     ("rtl104_negative_masks_from_fixed_methods.py", None),
+    ("flips_negative_carried_dict_items_typed.py", None),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 
