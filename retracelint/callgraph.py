@@ -1608,6 +1608,13 @@ class Project:
         out.extend(f for f in self._registered.get(cls, ()) if f not in out)
         return tuple(out)
 
+    def static_declared(self, cls: str, attr: str) -> Location | None:
+        """Where a class of the hierarchy of ``cls`` makes ``attr`` part of the treedef: its
+        static field, or the aux data of its ``tree_flatten``."""
+        return next(
+            (at for k in self.mro(cls) if (at := self.classes[k].static_at.get(attr))), None
+        )
+
     def _enclosing_class(self, fn: FunctionSummary) -> str | None:
         while fn.cls is None and fn.parent is not None:
             parent = self.functions.get(fn.parent)

@@ -284,7 +284,15 @@ def static_findings(
                 for forwarded in prop.static_candidates(owner, made, at, path)
             ]
             yield from _static_value_findings(
-                project, prop, candidates, site, param, jitted, parameter, f"{name}.{attr}"
+                project,
+                prop,
+                candidates,
+                site,
+                param,
+                jitted,
+                parameter,
+                f"{name}.{attr}",
+                project.static_declared(cls, attr),
             )
 
 
@@ -304,12 +312,14 @@ def _static_value_findings(
     jitted: str,
     parameter: str,
     field: str = "",
+    declared: Location | None = None,
 ) -> Iterator[Finding]:
     """The static value made at each of ``candidates``, a static argument, or the static field
     ``field`` (``Class.attr``) of a pytree: unhashable (RTL203), a new object hashed by identity
     (RTL204), a value that changes (RTL202 for floats, RTL201). The finding of a static argument is
     told at the outermost argument that carries the change; that of a static field where its value
-    is made."""
+    is made, but for a float that changes: that is data, not structure, and the fix is where the
+    class makes it static (``declared``: its field, the aux data of tree_flatten)."""
     is_field = bool(field)
     for caller, origin, origin_loops, path in candidates:
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
@@ -365,17 +375,22 @@ def _static_value_findings(
         if cause is None or _equal_anew(prop, caller, replace(origin, value=value)):
             continue
         full_path = (*cause.path, *path)
+        is_float = value.ty in (FLOAT, FLOAT_LIKE) or _made_of_floats(prop, caller, origin.value)
         reported = origin
+        if is_float and declared is not None:
+            reported = replace(origin, location=declared)
         when, loop = _when(cause.driver, reported.location)
         floats = (
             _float_fields(project, prop, caller, replace(origin, value=value), origin_loops)
             if is_object
             else []
         )
-        if value.ty in (FLOAT, FLOAT_LIKE) or _made_of_floats(prop, caller, origin.value):
+        if is_float:
             code = "RTL202"
             head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
             details = [parameter, loop, _via(full_path), "nan never matches"]
+            if reported is not origin:
+                details.insert(1, f"its value comes from {code_text} at {_where(origin.location)}")
         elif floats:
             code = "RTL202"
             head = (

@@ -221,6 +221,9 @@ class ClassSummary:
     # Attributes that a pytree of this class keeps in its treedef, not as leaves (tree_flatten's aux
     # data, static dataclass fields): a jitted function that takes the object traces per value.
     static_fields: tuple[str, ...] = ()
+    # Where each of those its class body declares is made static: its field, or the aux data of
+    # tree_flatten that reads it.
+    static_at: dict[str, Location] = field(default_factory=dict)
     # What its methods store in ``self.attr``, for linking: per attribute, each store's method and
     # what the stored object may be (``object_ref``; none when it is no known object).
     field_objects: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = field(default_factory=dict)

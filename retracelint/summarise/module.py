@@ -22,7 +22,7 @@ from retracelint.summarise.objects import (
     compared_fields,
     declared_fields,
     field_defaults,
-    flattened_static,
+    flattened_static_reads,
     hashed_by_identity,
     registered_static,
 )
@@ -261,9 +261,16 @@ class _ModulePass:
             (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"),
             None,
         )
-        info.static_fields = (
-            static + (flattened_static(flatten) if flatten else ()) + self._decorator_static(node)
-        )
+        flattened = flattened_static_reads(flatten) if flatten else {}
+        info.static_fields = static + tuple(flattened) + self._decorator_static(node)
+        declared: dict[str, ast.AST] = {
+            s.target.id: s
+            for s in node.body
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and s.target.id in static
+        }
+        info.static_at = {name: self.pos.of(at) for name, at in {**flattened, **declared}.items()}
         self.summary.classes[qualname] = info
         self.generator_fields[qualname] = frozenset(self._generator_fields(node))
         self._declare(node.body, qualname, info)

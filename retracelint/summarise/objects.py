@@ -541,9 +541,14 @@ def _is_static_key(key: ast.AST | str | None) -> bool:
 def flattened_static(flatten: ast.FunctionDef | ast.Lambda) -> tuple[str, ...]:
     """The attributes of its argument that a ``tree_flatten`` function puts in the aux data (the
     second item of what it returns): they are part of the treedef."""
+    return tuple(flattened_static_reads(flatten))
+
+
+def flattened_static_reads(flatten: ast.FunctionDef | ast.Lambda) -> dict[str, ast.Attribute]:
+    """Each attribute ``flattened_static`` names, with where the aux data reads it."""
     args = flatten.args.posonlyargs + flatten.args.args
     if not args:
-        return ()
+        return {}
     obj = args[0].arg
     if isinstance(flatten, ast.Lambda):
         returned = [flatten.body]
@@ -559,7 +564,7 @@ def flattened_static(flatten: ast.FunctionDef | ast.Lambda) -> tuple[str, ...]:
             for t in n.targets
             if isinstance(t, ast.Name)
         }
-    out: list[str] = []
+    out: dict[str, ast.Attribute] = {}
     for value in returned:
         if not isinstance(value, ast.Tuple) or len(value.elts) != 2:
             continue
@@ -572,8 +577,8 @@ def flattened_static(flatten: ast.FunctionDef | ast.Lambda) -> tuple[str, ...]:
                 and sub.value.id == obj
                 and sub.attr not in out
             ):
-                out.append(sub.attr)
-    return tuple(out)
+                out[sub.attr] = sub
+    return out
 
 
 def registered_static(node: ast.Call, kind: str, flatten: ast.AST | None) -> tuple[str, ...]:
