@@ -1086,47 +1086,75 @@ def _traced_back_flip(
     site = jit_site(binding)
     for leaf, origins in leaves.items():
         origins.sort(key=lambda o: (o[0].location, o[1][3].location))
-        pair = next(
-            (
-                (weak, strong)
-                for weak in origins
-                if weak[0].kind == WEAK
-                for strong in origins
-                if strong[0].kind == STRONG
-                and (weak[1][1].location, weak[0].route) != (strong[1][1].location, strong[0].route)
-                and not _statics_differ(weak[1], strong[1])
-                and _run_together(prop, weak[0].fn, strong[0].fn)
-                and _run_together(prop, weak[1][0], strong[1][0])
-            ),
-            None,
-        )
+        pair = _origin_pair(prop, origins, lambda o: o.kind == WEAK, lambda o: o.kind == STRONG)
         if pair is not None:
             yield _origin_flip(site, param, leaf, *pair)
             return  # one flip per parameter
+        # Two weakly typed numbers, a Python int and a float: one weak type, two dtypes.
+        pair = _origin_pair(
+            prop,
+            origins,
+            lambda o: o.kind == WEAK and o.scalar == INT,
+            lambda o: o.scalar == FLOAT,
+        )
+        if pair is not None:
+            yield _origin_flip(site, param, leaf, *pair, dtypes=True)
+            return
+
+
+_Origin = tuple[WeakOrigin, _JitArg]
+
+
+def _origin_pair(
+    prop: Propagation,
+    origins: list[_Origin],
+    first: Callable[[WeakOrigin], bool],
+    other: Callable[[WeakOrigin], bool],
+) -> tuple[_Origin, _Origin] | None:
+    """The first origin of one kind and one of the other that reach the argument in one process,
+    by different calls or different routes, with the same static arguments."""
+    return next(
+        (
+            (a, b)
+            for a in origins
+            if first(a[0])
+            for b in origins
+            if other(b[0])
+            and (a[1][1].location, a[0].route) != (b[1][1].location, b[0].route)
+            and not _statics_differ(a[1], b[1])
+            and _run_together(prop, a[0].fn, b[0].fn)
+            and _run_together(prop, a[1][0], b[1][0])
+        ),
+        None,
+    )
 
 
 def _origin_flip(
     site: JitSite,
     param: str,
     leaf: str,
-    weak: tuple[WeakOrigin, _JitArg],
-    strong: tuple[WeakOrigin, _JitArg],
+    weak: _Origin,
+    strong: _Origin,
+    dtypes: bool = False,
 ) -> Finding:
+    """A weakly and a strongly typed value that reach ``param`` (with ``dtypes``: a Python int and
+    a float), told where the first is made."""
     (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
     part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
     what = f"'{param}{part}'"
     here = f"the default of '{made.default}'" if made.default is not None else "what is made here"
+    kinds = ("an int", "a float") if dtypes else ("weakly typed", "strongly typed")
     text = _sentence(
-        f"{what} is weakly typed from {here} when passed at {_where(arg.location)}, but strongly"
-        f" typed from {_code(other.text)} at {_where(other.location)} when passed at"
+        f"{what} is {kinds[0]} from {here} when passed at {_where(arg.location)}, but {kinds[1]}"
+        f" from {_code(other.text)} at {_where(other.location)} when passed at"
         f" {_where(other_arg.location)}, so {_jitted(site, call.text)} traces and compiles twice",
         [
             f"traced parameter '{param}'{_defined(site, call.text)}",
-            "a different weak type is a different cache entry",
+            f"a different {'dtype' if dtypes else 'weak type'} is a different cache entry",
         ],
     )
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding("RTL401", text, made.location, site, param, (step,))
+    return _finding("RTL402" if dtypes else "RTL401", text, made.location, site, param, (step,))
 
 
 def _first_flip(

@@ -31,7 +31,9 @@ from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     DICT,
     EMPTY,
+    FLOAT,
     FOLLOWS,
+    INT,
     ITEM,
     KIND,
     MAYBE_MASK,
@@ -67,6 +69,7 @@ from retracelint.values import (
     Taint,
     Value,
     axis_sources,
+    canonical_dtype,
     combine,
     entry,
     followed,
@@ -507,18 +510,35 @@ class Propagation(ObjectModel):
             (alternatives.first, alternatives.first_at),
             (alternatives.then, alternatives.then_at),
         )
-        kinds = [
-            {o.kind for o in self.weak_kinds.of(owner, Arg(value, at, alternatives.name), 0)}
-            for value, at in sides
+        origins = [
+            self.weak_kinds.of(owner, Arg(value, at, alternatives.name), 0) for value, at in sides
         ]
-        if kinds not in ([{WEAK}, {STRONG}], [{STRONG}, {WEAK}]):
+        kinds = [{o.kind for o in found} for found in origins]
+        scalars = [{o.scalar for o in found} for found in origins]
+        if kinds in ([{WEAK}, {STRONG}], [{STRONG}, {WEAK}]):
+            first, then = (WEAK, STRONG) if kinds[0] == {WEAK} else (STRONG, WEAK)
+            code, origin = "RTL401", sides[0][1] if first == WEAK else sides[1][1]
+        elif {WEAK} in kinds and {frozenset(s) for s in scalars} == {
+            frozenset({INT}),
+            frozenset({FLOAT}),
+        }:
+            # A Python int and a float (`t = 0` then `t += dt / 2`): two dtypes, told where the
+            # int is written (a default of the function, say).
+            x64 = self.project.x64
+            ints = 0 if scalars[0] == {INT} else 1
+            if kinds[ints] != {WEAK}:
+                return None
+            first, then = (
+                canonical_dtype("int64" if side == ints else "float64", x64) for side in (0, 1)
+            )
+            code, origin = "RTL402", origins[ints][0].location
+        else:
             return None
-        first, then = (WEAK, STRONG) if kinds[0] == {WEAK} else (STRONG, WEAK)
         found = replace(
             taint,
-            code="RTL401",
+            code=code,
             what=taint.what.format(start=first, then=then),
-            origin=sides[0][1] if first == WEAK else sides[1][1],
+            origin=origin,
             sources=taint.sources - {alternatives},
         )
         self._weak_flips[taint] = found

@@ -906,7 +906,8 @@ def shape_sources(value: Value) -> frozenset[Src]:
     """What makes the shape (or length) of ``value`` change, as value sources of a size derived from it."""
     out: set[Src] = set()
     for taint in value.shape:
-        out |= taint.sources
+        if taint.code not in _TYPE_CODES:
+            out |= taint.sources
     for dep in value.deps:
         if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name))
@@ -920,7 +921,12 @@ def shape_sources(value: Value) -> frozenset[Src]:
 def trailing_sources(value: Value, first: int) -> frozenset[Src]:
     """What makes the axes of ``value`` from ``first`` on change (``x.shape[1:]``), not what changes
     only an axis before it (a ragged last chunk of rows); a parameter's, as its axis ``first``."""
-    later = {s for t in value.shape if t.axis is not None and t.axis > first for s in t.sources}
+    later = {
+        s
+        for t in value.shape
+        if t.axis is not None and t.axis > first and t.code not in _TYPE_CODES
+        for s in t.sources
+    }
     return _frozen(axis_sources(value, first) | later)
 
 
@@ -948,7 +954,7 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
         return kind_sources(value)
     out: set[Src] = set()
     for taint in value.shape:
-        if taint.axis is None or taint.axis == axis:
+        if (taint.axis is None or taint.axis == axis) and taint.code not in _TYPE_CODES:
             out |= taint.sources
     for dep in value.deps:
         if (
@@ -1182,6 +1188,14 @@ def weak_kind(value: Value, x64: bool = False) -> str | None:
     return found if found in (WEAK, STRONG) else None
 
 
+def scalar_class(value: Value) -> str | None:
+    """Whether a weakly typed number is an int (``INT``) or a float (``FLOAT``): a Python number,
+    or arithmetic that makes a float of anything (``t + dt / 2``); None when not known."""
+    if value.ty in (INT, FLOAT):
+        return value.ty
+    return FLOAT if value.ty == FLOAT_LIKE else None
+
+
 def dtype_kind(value: Value, x64: bool = False) -> str | None:
     """The dtype jax sees (``x64``: whether the program enables 64-bit types): a Python int or float
     takes jax's default integer or float."""
@@ -1221,6 +1235,8 @@ FLIP_KINDS = (
 MAYBE_WEAK = "RTL401?"
 # The codes of taints that change a value's kind (dtype, weak type, structure), not its shape.
 KIND_CODES = FLIP_CODES | {MAYBE_WEAK}
+# Those that change its type alone: a size read off it stays (a structure may change a length).
+_TYPE_CODES = frozenset({"RTL401", "RTL402", MAYBE_WEAK})
 # The code of a taint that is a boolean mask's data-dependent shape (RTL104) only if ``propagate``
 # finds that the call whose result indexes the array (its ``RetSrc``) returns a mask.
 MAYBE_MASK = "RTL104?"

@@ -23,16 +23,21 @@ from retracelint.objects import _is_read
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     DICT,
+    FLOAT,
+    FLOAT_LIKE,
     FOLLOWS,
+    INT,
     JIT_OUT,
     STRONG,
     UNKNOWN,
+    UNSURE,
     WEAK,
     ParamDep,
     Value,
     item_key,
     items_of,
     of_parameters,
+    scalar_class,
     weak_class,
 )
 
@@ -56,6 +61,9 @@ class WeakOrigin:
     # The calls it reaches the argument through: two kinds that come the same way are the
     # alternatives of one value (two branches that store an attribute), one per run.
     route: tuple[Location, ...] = ()
+    # Of a weakly typed number, whether an int or a float when known: a Python ``0`` and ``0.5``
+    # are both weak, and still two dtypes (``scalar_class``).
+    scalar: str | None = None
 
 
 class WeakKinds:
@@ -116,7 +124,8 @@ class WeakKinds:
         if value.ty == JIT_OUT:
             return []  # as weak as what the jitted function got (``carried_flip_findings``)
         if found is not None and found != FOLLOWS:
-            return [WeakOrigin(found, value.made or arg.location, arg.text, fn)]
+            where = value.made or arg.location
+            return [WeakOrigin(found, where, arg.text, fn, scalar=scalar_class(value))]
         if (found is None or value.weak != FOLLOWS) and not of_parameters(value):
             return []  # a call's result not expanded, or no array
         # As weakly typed as the parameters it is computed from: strong with one strong one.
@@ -125,12 +134,20 @@ class WeakKinds:
             if not isinstance(dep, ParamDep) or dep.elem is not None:
                 return []
             inputs.append(self._param(fn, dep.name, depth + 1, dep.key))
-        if not all(inputs):
-            return []
-        kinds = [{o.kind for o in origins} for origins in inputs]
         where = value.made or arg.location
+        if not all(inputs):
+            # Of unknown weak type, but a float whatever its inputs are (`t + dt / 2`): enough to
+            # tell it from a Python int (``checks._traced_back_flip``).
+            float_ = value.ty == FLOAT_LIKE
+            return [WeakOrigin(UNSURE, where, arg.text, fn, scalar=FLOAT)] if float_ else []
+        kinds = [{o.kind for o in origins} for origins in inputs]
         if all(k == {WEAK} for k in kinds):
-            return [WeakOrigin(WEAK, where, arg.text, fn)]
+            # An int with a float is a float; ints alone stay ints (`/` made a float already).
+            scalars = {o.scalar for origins in inputs for o in origins}
+            scalar = scalar_class(value) or (
+                FLOAT if FLOAT in scalars else INT if scalars == {INT} else None
+            )
+            return [WeakOrigin(WEAK, where, arg.text, fn, scalar=scalar)]
         strong = next((o for o, k in zip(inputs, kinds, strict=True) if k == {STRONG}), None)
         if strong is not None:
             return [WeakOrigin(STRONG, where, arg.text, fn)]
@@ -191,8 +208,9 @@ class WeakKinds:
                 )
                 out += [replace(o, route=(call.location, *o.route)) for o in found]
             elif param.default is not None and not call.star and key is None:
+                scalar = param.default if param.default in (INT, FLOAT) else None
                 out.append(
-                    WeakOrigin(WEAK, fn.location, name, caller, name, route=(call.location,))
+                    WeakOrigin(WEAK, fn.location, name, caller, name, (call.location,), scalar)
                 )
         self._params[cache_key] = out = _unique(out)[:_MAX_ORIGINS]
         return out

@@ -208,8 +208,10 @@ class Calls(PassState):
         # Evaluate the receiver first (method calls), then the arguments, in source order.
         receiver = self.expr(func.value) if isinstance(func, ast.Attribute) else None
         callee_value = self.expr(func) if not isinstance(func, ast.Attribute | ast.Name) else None
-        args = [self.expr(a) for a in node.args]
-        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg}
+        args = [self.method_value(a, self.expr(a)) for a in node.args]
+        kwargs = {
+            k.arg: self.method_value(k.value, self.expr(k.value)) for k in node.keywords if k.arg
+        }
         for k in node.keywords:
             if k.arg is None:
                 self.expr(k.value)

@@ -626,15 +626,15 @@ class Expressions(PassState):
             ty = FLOAT
         elif tys == {INT} or tys == {INT, BOOL}:
             ty = INT
-        elif (tys & {FLOAT, FLOAT_LIKE} or (isinstance(op, ast.Div) and tys & {INT})) and tys <= {
+        elif (tys & {FLOAT, FLOAT_LIKE} or isinstance(op, ast.Div)) and tys <= {
             INT,
             FLOAT,
             BOOL,
             FLOAT_LIKE,
             UNKNOWN,
         }:
-            # `base_lr * 0.95 ** epoch` with an unannotated base_lr, `self.h0 / 2**level` (true
-            # division by a Python number): most likely a float.
+            # `base_lr * 0.95 ** epoch` with an unannotated base_lr, `self.h0 / 2**level`, `a / b`
+            # (true division makes a float of ints too): most likely a float.
             ty = FLOAT_LIKE
         elif isinstance(op, ast.Add) and left.ty in sequences and right.ty == left.ty:
             ty = left.ty

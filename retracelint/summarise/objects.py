@@ -359,6 +359,22 @@ class Objects(PassState):
                 refs.append(_made_ref(obj))
         return tuple(sorted(refs))
 
+    def method_value(self, node: ast.expr, value: Value) -> Value:
+        """``value``, or, for ``op.step`` passed as an argument where ``op`` is an object whose class
+        only linking finds (a parameter, what a call made), the method a call of it runs, bound to
+        ``op``: named as a call ``op.step(...)`` names it."""
+        if value.callables or not isinstance(node, ast.Attribute):
+            return value
+        if not isinstance(node.value, ast.Name | ast.Attribute) or _attribute_path(node) is None:
+            return value
+        receiver = self.quiet(node.value)
+        if receiver.ref == "<self>" or receiver.ty == INSTANCE or receiver.site is not None:
+            return value  # a method of self or of a known class has its refs already
+        refs = self.object_refs(receiver)
+        if not refs:
+            return value
+        return value.with_(callables=funcrefs.single(("recv", node.attr, *refs)))
+
     def class_name(self, written: str) -> str:
         """A class as written here, made absolute: a class of this module by its qualified name, an
         imported one through the import."""

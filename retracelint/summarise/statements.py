@@ -625,18 +625,24 @@ class Statements(PassState):
         a jitted function returns has the weak type of its own computation (a counter it only adds
         Python ints to stays weak beside strong arrays), which only the jitted body tells."""
         for name in sorted(n for n in before.keys() & after.keys() if before[n] is not after[n]):
+            made = made_before.get(name)
+            origin = self.loc(made) if made is not None else self.fn.loops[index].location
             flip = _kind_flip(before[name], after[name], self.mod.summary.x64)
+            sources = frozenset({LoopSrc(index)})
             if flip is None:
-                continue
+                # `t = t_start` then `t += dt`: what the callers pass tells (``MAYBE_WEAK``).
+                loop_at = self.fn.loops[index].location
+                alternatives = _weak_alternatives(
+                    self.fn.qualname, name, before[name], origin, after[name], loop_at
+                )
+                if alternatives is None or name in through_items:
+                    continue
+                flip, sources = (MAYBE_WEAK, "{start}", "{then}"), sources | {alternatives}
             if flip[0] == "RTL401" and name in through_items and after[name].ty == JIT_OUT:
                 continue
             code, start, then = flip
-            made = made_before.get(name)
-            origin = self.loc(made) if made is not None else self.fn.loops[index].location
             said = f"{name} starts as {{start}} and is {{then}}"
-            taint = Taint(
-                code, said.format(start=start, then=then), origin, frozenset({LoopSrc(index)})
-            )
+            taint = Taint(code, said.format(start=start, then=then), origin, sources)
             self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
             self.note_key_flip(taint, before[name], after[name], said)
 
