@@ -267,6 +267,10 @@ class Statements(PassState):
         self.branches(
             [node.body, node.orelse], none_test, condition, _cache_test(node), full, unset
         )
+        if self.loops and condition.vsrc and _skips_the_rest(node):
+            # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
+            # if under it (``loop`` drops the guard when the body's walk ends).
+            self.guards.append((len(self.loops), condition.vsrc))
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -594,7 +598,9 @@ class Statements(PassState):
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
+        guards = len(self.guards)
         first = self.walk_carrying(body, head, before, names)
+        del self.guards[guards:]
         self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
         self.note_carried_flips(
             index, before, first, made_before, _items_carried_through_calls(body)
@@ -602,7 +608,9 @@ class Statements(PassState):
         self.recording = was_recording
         head()  # type: ignore[operator]
         binds = len(self.call_binds)
+        guards = len(self.guards)
         self.block(body)
+        del self.guards[guards:]
         self.note_carried_calls(index, before, made_before, self.call_binds[binds:])
         after = self.env
         self.loops.pop()
@@ -685,7 +693,9 @@ class Statements(PassState):
         self.bodies[index] = body
         before = self.env
         self.loops.append(index)
+        guards = len(self.guards)
         after = self.walk_carrying(body, head, before, names)
+        del self.guards[guards:]
         self.loops.pop()
         self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
         self.filled(index, node, before, after, assigned)
@@ -1124,6 +1134,15 @@ class Statements(PassState):
         return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
             length.poly
         )
+
+
+def _skips_the_rest(node: ast.If) -> bool:
+    """Whether one branch of ``node`` ends the iteration (``continue``, ``break``) and the other
+    goes on to the statements after it."""
+    ends = [
+        bool(b) and isinstance(b[-1], ast.Continue | ast.Break) for b in (node.body, node.orelse)
+    ]
+    return ends[0] != ends[1]
 
 
 # The block of ``if <chunk length> OP <width>:`` in which the chunk is full (0: the body, 1: the
