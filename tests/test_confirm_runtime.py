@@ -233,6 +233,36 @@ def test_a_new_static_object_that_prints_like_the_last_is_named(guard: Guard) ->
     assert "(object 0x" in event["evidence"][0]
 
 
+def test_an_object_hashed_by_value_but_compared_by_identity_is_named(guard: Guard) -> None:
+    """A class with a ``__hash__`` of its own and no ``__eq__``: two equal-looking beams never
+    compare equal, so JAX traces again; the evidence names the two objects (not an eviction)."""
+
+    class Beam:
+        def __init__(self, width):
+            self.width = width
+
+        def __hash__(self):
+            return hash(("Beam", self.width))
+
+        def __repr__(self):
+            return f"Beam({self.width})"
+
+        def __call__(self, x):
+            return x * self.width
+
+    @guard.jit(static_argnums=(0,))
+    def blur(beam, x):
+        return beam(x)
+
+    x = jnp.ones(2)
+    for _ in range(2):
+        blur(Beam(3.0), x)
+    [event] = guard.retraces()
+    assert event["kind"] == "static"
+    assert event["changes"][0]["param"] == "beam"
+    assert "(object 0x" in event["evidence"][0]
+
+
 def test_weak_type_none_dict_keys_and_dtype_flips_are_named(guard: Guard) -> None:
     @guard.jit
     def f(state, opts, scale):

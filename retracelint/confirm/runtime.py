@@ -350,12 +350,16 @@ def _value_text(value: Any) -> str:
 
 
 def _by_identity(value: Any) -> bool:
+    """Whether JAX's cache finds ``value`` only as itself: hashed by identity, or compared by
+    identity (a ``__hash__`` of its own without an ``__eq__`` makes equal-looking objects that
+    never compare equal)."""
     if value is None or isinstance(value, type):
         return False  # one object for the whole process
     try:
-        return hash(value) == object.__hash__(value)
+        hashed = hash(value) == object.__hash__(value)
     except TypeError:
         return False
+    return hashed or type(value).__eq__ is object.__eq__
 
 
 def _as_index_set(value: Any) -> set[Any]:
