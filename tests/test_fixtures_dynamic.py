@@ -141,9 +141,13 @@ def _program(project: Path) -> Path | None:
 
 
 PROGRAMS = {p: prog for p in sorted(FIXTURES.iterdir()) if (prog := _program(p)) is not None}
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("jax") is None, reason="jax is not installed"
-)
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed"),
+    # One worker runs this module's programs once (its module-scoped fixtures) while the other
+    # runs the rest of the suite, rather than each worker running them all (`--dist loadgroup`,
+    # pyproject.toml).
+    pytest.mark.xdist_group("fixtures_dynamic"),
+]
 
 
 @pytest.fixture(scope="module")
