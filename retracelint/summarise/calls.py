@@ -978,9 +978,10 @@ class Calls(PassState):
     ) -> Value | None:
         func = node.func
         assert isinstance(func, ast.Attribute)
-        held = self.held_in(func.value)
-        if method in _LIST_GROW_METHODS and held is not func.value and isinstance(held, ast.Name):
-            self.grow_item(held.id, node)
+        if method in _LIST_GROW_METHODS:
+            held = self.held_in(func.value)
+            if held is not func.value and isinstance(held, ast.Name):
+                self.grow_item(held.id, node)
         if method in _LIST_RESIZE and isinstance(func.value, ast.Name):
             name = func.value.id
             current = self.env.get(name)

@@ -262,15 +262,8 @@ class _ModulePass:
             None,
         )
         flattened = flattened_static_reads(flatten) if flatten else {}
-        info.static_fields = static + tuple(flattened) + self._decorator_static(node)
-        declared: dict[str, ast.AST] = {
-            s.target.id: s
-            for s in node.body
-            if isinstance(s, ast.AnnAssign)
-            and isinstance(s.target, ast.Name)
-            and s.target.id in static
-        }
-        info.static_at = {name: self.pos.of(at) for name, at in {**flattened, **declared}.items()}
+        info.static_fields = tuple(static) + tuple(flattened) + self._decorator_static(node)
+        info.static_at = {name: self.pos.of(at) for name, at in {**flattened, **static}.items()}
         self.summary.classes[qualname] = info
         self.generator_fields[qualname] = frozenset(self._generator_fields(node))
         self._declare(node.body, qualname, info)

@@ -468,12 +468,12 @@ def _grows_itself(dotted: str, source: ast.AST) -> bool:
 _FIELD_CALLS = ("field", "static_field")
 
 
-def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], dict[str, ast.AnnAssign]]:
     """The fields declared in a class body (``x: int``, ``y: float = field(...)``), in order, and
-    those marked static: ``pytree_node=False`` (flax), ``static=True`` (equinox),
-    ``metadata=dict(static=True)`` (jax's register_dataclass)."""
+    the declarations of those marked static: ``pytree_node=False`` (flax), ``static=True``
+    (equinox), ``metadata=dict(static=True)`` (jax's register_dataclass)."""
     fields: list[str] = []
-    static: list[str] = []
+    static: dict[str, ast.AnnAssign] = {}
     for stmt in node.body:
         if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
             continue
@@ -482,8 +482,8 @@ def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...
             continue
         fields.append(stmt.target.id)
         if isinstance(stmt.value, ast.Call) and _is_static_field(stmt.value):
-            static.append(stmt.target.id)
-    return tuple(fields), tuple(static)
+            static[stmt.target.id] = stmt
+    return tuple(fields), static
 
 
 def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:

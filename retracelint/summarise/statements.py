@@ -4,6 +4,8 @@ what an iteration carries, nested definitions, flips between the kinds a name ta
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -269,7 +271,7 @@ class Statements(PassState):
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
-            # if under it (``loop`` drops the guard when the body's walk ends).
+            # if under it (``iteration`` drops the guard when the body's walk ends).
             self.guards.append((len(self.loops), condition.vsrc))
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
@@ -598,9 +600,8 @@ class Statements(PassState):
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
-        guards = len(self.guards)
-        first = self.walk_carrying(body, head, before, names)
-        del self.guards[guards:]
+        with self.iteration():
+            first = self.walk_carrying(body, head, before, names)
         self.env = _joined(before, _carried_out(first, names, LoopSrc(index)))
         self.note_carried_flips(
             index, before, first, made_before, _items_carried_through_calls(body)
@@ -608,9 +609,8 @@ class Statements(PassState):
         self.recording = was_recording
         head()  # type: ignore[operator]
         binds = len(self.call_binds)
-        guards = len(self.guards)
-        self.block(body)
-        del self.guards[guards:]
+        with self.iteration():
+            self.block(body)
         self.note_carried_calls(index, before, made_before, self.call_binds[binds:])
         after = self.env
         self.loops.pop()
@@ -684,6 +684,16 @@ class Statements(PassState):
             start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text)
             self.fn.carried.append(Carried(name, start, call, item, index))
 
+    @contextmanager
+    def iteration(self) -> Iterator[None]:
+        """One walk of a loop body: the guards its ``if <test>: continue`` statements add
+        (``s_If``) hold until the walk ends."""
+        kept = len(self.guards)
+        try:
+            yield
+        finally:
+            del self.guards[kept:]
+
     def silent_loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
     ) -> None:
@@ -693,9 +703,8 @@ class Statements(PassState):
         self.bodies[index] = body
         before = self.env
         self.loops.append(index)
-        guards = len(self.guards)
-        after = self.walk_carrying(body, head, before, names)
-        del self.guards[guards:]
+        with self.iteration():
+            after = self.walk_carrying(body, head, before, names)
         self.loops.pop()
         self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
         self.filled(index, node, before, after, assigned)
