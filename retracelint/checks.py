@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
-from retracelint.objects import Origin, _literal, _self_path, attribute_of, written_out
+from retracelint.objects import Origin, _is_read, _literal, _self_path, attribute_of, written_out
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
@@ -1602,9 +1602,37 @@ def field_store_flips(
     (weak: ``self.scale = float(scale)``) and a method that runs repeatedly sets to an array (strong:
     a setter given a jitted function's result, ``self.scale = params["scale"]``): the jitted
     function is called with both, each a cache entry of its own. Reported where the weak value is
-    stored."""
+    stored. The attributes a getter packs into a dict or tuple (``step(coils.params())``, where
+    ``params()`` returns ``{"scale": self.scale, ...}``) are asked one by one."""
     if prop.frequency.traced(fn.qualname) or (not call.loops and not prop.repeated(fn.qualname)):
         return
+    for leaf in _packed_reads(prop, fn, arg, 0):
+        yield from _field_store_flip(prop, fn, leaf, call, step, site, param)
+
+
+def _packed_reads(prop: Propagation, fn: FunctionSummary, arg: Arg, depth: int) -> Iterator[Arg]:
+    """``arg`` when it reads an attribute, else the attribute reads among the items of the dict or
+    tuple it is (nested ones too, a few levels down)."""
+    if _is_read(arg.value):
+        yield arg
+        return
+    if depth > 2:
+        return
+    value = _unpacked(prop, fn, arg.value) or prop.resolve(fn, arg.value)
+    items = items_of(value).values() if value.ty == DICT else value.items
+    for item in items:
+        yield from _packed_reads(prop, fn, replace(arg, value=item), depth + 1)
+
+
+def _field_store_flip(
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    call: CallSite,
+    step: PathStep,
+    site: JitSite,
+    param: str,
+) -> Iterator[Finding]:
     x64 = prop.project.x64
     weak: list[Arg] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
