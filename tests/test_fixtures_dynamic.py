@@ -36,7 +36,8 @@ to a fixed window or a power-of-two bucket, full batches that helpers size their
 factory pads to a fixed size and spreads into the call, full batches of a tuple-bound constant, a static
 attribute another object sets to one value, settings replaced with the same field, a clock read only
 for a log, lists of readings refilled per call, masks that methods return alike, dict states made with the
-dtypes their jitted steps give back) are held to more:
+dtypes their jitted steps give back, attributes getters hand out made as float32 arrays from the
+start, clouds padded by their weights' length to a multiple of 64) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -128,6 +129,8 @@ TRACE_ONCE = (
     ("rtl102_negative_readings_refilled_per_call.py", None),
     ("rtl104_negative_masks_from_fixed_methods.py", None),
     ("flips_negative_carried_dict_items_typed.py", None),
+    ("getters_packing_attributes_negative", "main.py"),
+    ("padded_by_a_sibling_length_negative", "main.py"),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

@@ -73,6 +73,7 @@ from retracelint.values import (
     Dims,
     ItemSrc,
     Length,
+    ParamShapeSrc,
     Poly,
     Src,
     Taint,
@@ -537,7 +538,7 @@ class Arrays(PassState):
                         1,
                     )
                     own = frozenset(_atoms_in(added) - _atoms_in(whole))
-                    length = self.length(_add(whole, added, 1), atoms)
+                    length = self.length(_padded_alike(_add(whole, added, 1), atoms), atoms)
                     value = self.with_length(value, axis, length, own, made)
                 assert value.dims is not None
                 if cover == LEADING:  # the other axes as they were
@@ -595,6 +596,7 @@ class Arrays(PassState):
         total: Poly = {}
         for element, part in zip(parts.elts, values, strict=True):
             total = _add(total, self.length_of(element, part, axis, atoms), 1)
+        total = _padded_alike(total, atoms)
         value = value.with_(dims=Dims(lens, rank is not None))
         return self.with_length(value, axis, self.length(total, atoms))
 
@@ -658,3 +660,28 @@ def _one_kind(shape: frozenset[Taint]) -> frozenset[Taint]:
     has one dtype and one weak type whatever each item's, so items of different kinds
     (``Expressions.odd_item``) no longer change a signature."""
     return frozenset(t for t in shape if t.code not in KIND_CODES or ItemSrc() not in t.sources)
+
+
+def _padded_alike(total: Poly, atoms: Atoms) -> Poly:
+    """The length of a join or pad that fills one parameter up by what another one lacks
+    (``concatenate([positions, zeros((size - len(charges), 3))])``, ``pad(positions, (0, size -
+    len(charges)))``): the two are taken as equally long, as code that pads both to one ``size``
+    means them to be, and the result is ``size`` long. Only lengths of whole parameters along one
+    axis cancel, one against one."""
+    own = [m for m, c in total.items() if c == 1 and len(m) == 1 and _parameter_length(atoms, m[0])]
+    lacking = [
+        m for m, c in total.items() if c == -1 and len(m) == 1 and _parameter_length(atoms, m[0])
+    ]
+    if len(own) != 1 or len(lacking) != 1 or len(total) < 3:
+        return total
+    return {m: c for m, c in total.items() if m not in (own[0], lacking[0])}
+
+
+def _parameter_length(atoms: Atoms, name: str) -> bool:
+    """Whether atom ``name`` is the length of one parameter along one axis, and nothing else."""
+    sources = atoms.get(name)
+    return (
+        isinstance(sources, frozenset)
+        and len(sources) == 1
+        and all(isinstance(s, ParamShapeSrc) and s.axis is not None for s in sources)
+    )

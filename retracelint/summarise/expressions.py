@@ -545,7 +545,7 @@ class Expressions(PassState):
 
     def e_BinOp(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
-        if _power_of_two_above(node):
+        if _power_of_two_above(node) or _multiple_above(node):
             # One of a few sizes, as a table of buckets is: each traced once.
             return Value(ty=INT)
         return self.arith(left, right, node.op, (node.left, node.right), node)
@@ -1306,6 +1306,53 @@ def _power_of_two_above(node: ast.BinOp) -> bool:
         )
         for call in ast.walk(node.right)
     )
+
+
+def _multiple_above(node: ast.BinOp) -> bool:
+    """``ceil(n / m) * m``, ``(n + m - 1) // m * m`` or ``-(-n // m) * m``: ``n`` rounded up to a
+    multiple of ``m`` (the sizes padding buckets by), with ``m`` written alike in both places."""
+    if not isinstance(node.op, ast.Mult):
+        return False
+    for count, step in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(count, ast.Call) and _dotted(count.func) in ("int", "round"):
+            count = count.args[0] if len(count.args) == 1 else count
+        divided = _rounded_up_quotient(count)
+        if divided is not None and ast.dump(divided) == ast.dump(step):
+            return True
+    return False
+
+
+def _rounded_up_quotient(node: ast.AST) -> ast.AST | None:
+    """The divisor of ``ceil(n / m)``, ``(n + m - 1) // m`` or ``-(-n // m)``; None otherwise."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        name = (_dotted(node.func) or "").rpartition(".")[2]
+        quotient = node.args[0]
+        if name == "ceil" and isinstance(quotient, ast.BinOp) and isinstance(quotient.op, ast.Div):
+            return quotient.right
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = node.operand
+        if (
+            isinstance(inner, ast.BinOp)
+            and isinstance(inner.op, ast.FloorDiv)
+            and isinstance(inner.left, ast.UnaryOp)
+            and isinstance(inner.left.op, ast.USub)
+        ):
+            return inner.right
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        total = node.left
+        if isinstance(total, ast.BinOp) and isinstance(total.op, ast.Sub):
+            added = total.left
+            if (
+                isinstance(added, ast.BinOp)
+                and isinstance(added.op, ast.Add)
+                and ast.dump(added.right) == ast.dump(node.right)
+                and isinstance(total.right, ast.Constant)
+                and total.right.value == 1
+            ):
+                return node.right
+    return None
 
 
 @lru_cache(maxsize=256)
