@@ -377,7 +377,10 @@ class Arrays(PassState):
         shape |= {
             Taint("RTL105", what, where, lens[a].sources, a) for a in varying if a not in chunks
         }
-        return Value(ty=ty, vsrc=sources, shape=frozenset(shape), dims=dims)
+        # Its values change with every argument too (``linspace(start, stop, n)``): what a static
+        # tuple made of them (``tuple(float(t) for t in ...)``) hashes.
+        vsrc = sources | _args_vsrc(args, kwargs)
+        return Value(ty=ty, vsrc=vsrc, shape=frozenset(shape), dims=dims)
 
     def shape_tail(
         self, node: ast.Call, sized: _Sized
