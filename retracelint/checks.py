@@ -53,6 +53,7 @@ from retracelint.values import (
     ChoiceSrc,
     FieldSrc,
     IterDep,
+    Made,
     ParamDep,
     ParamSrc,
     RetDep,
@@ -379,6 +380,13 @@ def _static_value_findings(
         reported = origin
         if is_float and declared is not None:
             reported = replace(origin, location=declared)
+        elif is_field and is_object:
+            # An object that changes is made anew where its constructor is called, perhaps in a
+            # factory the value comes back from (``domain = Domain(..., labels=...)``).
+            made = [m for m in value.objs if isinstance(m, Made)]
+            constructed = prop.construction_site(made[0]) if len(made) == 1 else None
+            if constructed is not None:
+                reported = replace(origin, location=constructed)
         when, loop = _when(cause.driver, reported.location)
         floats = (
             _float_fields(project, prop, caller, replace(origin, value=value), origin_loops)
@@ -402,6 +410,8 @@ def _static_value_findings(
             code = "RTL201"
             head = f"{passed} changes {when}, so {jitted} re-traces for each new value"
             details = [parameter, loop, _via(full_path)]
+            if reported is not origin:
+                details.insert(1, f"passed on as {code_text} at {_where(origin.location)}")
         yield _finding(
             code,
             _sentence(head, details),

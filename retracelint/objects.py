@@ -21,7 +21,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Site, Target, bind_arg
-from retracelint.model import PathStep
+from retracelint.model import Location, PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
@@ -570,6 +570,24 @@ class ObjectModel:
             # A method's self whose callers say nothing (``Walker(x).walk(4)``): its own class.
             out.add(fn.cls)
         return frozenset(out)
+
+    def construction_site(self: Propagation, made: Made, depth: int = 0) -> Location | None:
+        """Where the constructor call is that makes the object ``made`` names: that call, or, for
+        what a factory returns (an item of it: ``records, domain = load(year)``), the constructor
+        call the factory returns, followed down a few factories. None when not one such call."""
+        found = self.project.call_at(made.at)
+        if found is None or made.path or depth > _MAX_DEPTH:
+            return None
+        target = self.project.targets.get(found)
+        if isinstance(target, ClassTarget):
+            return made.at if made.item is None else None
+        if not isinstance(target, FuncTarget):
+            return None
+        returned = self.project.function(target.qualname).returns
+        if returned is not None and made.item is not None:
+            returned = returned.items[made.item] if made.item < len(returned.items) else None
+        inner = [m for m in returned.objs if isinstance(m, Made)] if returned is not None else []
+        return self.construction_site(inner[0], depth + 1) if len(inner) == 1 else None
 
     def made_classes(self: Propagation, made: Made, depth: int) -> frozenset[str]:
         found = self.project.call_at(made.at)

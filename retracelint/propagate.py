@@ -329,13 +329,16 @@ class Propagation(ObjectModel):
             return self._returns[key]
         self._returns[key] = None  # recursion: a function reached again while resolving itself
         raw = callee.yields if yields else callee.returns
-        if raw is not None and element is not None and raw.items:
+        picked_item = raw is not None and element is not None and bool(raw.items)
+        if picked_item:
+            assert raw is not None and element is not None
             if element >= len(raw.items):
                 return None  # a *spread past the tuple's end: the parameter keeps its default
             raw = raw.items[element]
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self.resolve(callee, raw), yields) if raw is not None else None
-        if result is not None and element is not None and not raw.items:  # type: ignore[union-attr]
+        if result is not None and element is not None and not picked_item:
+            # Not a tuple display: a NamedTuple (``return Batch(x, y)``), item by its position.
             result = self._positional_field(callee, result, element) or result
         self._returns[key] = result
         return result

@@ -1057,7 +1057,12 @@ class Calls(PassState):
             # A NumPy Generator's draws; a receiver of unknown type drawing `size=` values is one.
             return self.draw(node, method, args, kwargs)
         if method == "get" and receiver.ty == DICT:
-            return _element(receiver)
+            element = _element(receiver)
+            if args and not (receiver.vsrc or receiver.deps):
+                # A constant table (`CODEBOOKS.get(year)`): another item, or the default, for
+                # another key, as `CODEBOOKS[year]` gives another item.
+                return element.with_(vsrc=element.vsrc | args[0].vsrc)
+            return element
         if method == "update" and isinstance(func.value, ast.Name) and func.value.id in self.env:
             self.update_items(func.value.id, args, kwargs)
             current = self.env[func.value.id]
