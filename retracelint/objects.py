@@ -221,12 +221,15 @@ class ObjectModel:
                 # Made from the factory's parameters: this call's arguments (object sensitivity),
                 # where the factory makes it; but a new object the factory stores as it came in is
                 # made where this call passes it (the lambda handed to the helper that builds the
-                # pytree): the line to change.
+                # pytree): the line to change. So is any value an alternative constructor (a
+                # classmethod: `Model.from_profile(init_fn)`) stores as it came in: that call is
+                # the constructor call as the user writes it.
                 # What the factory's own calls return (`PaddedGraph(positions=_pad_to(...))`)
                 # is read in the factory first: a call's result is not known past its caller.
                 resolved = self.resolve(callee, arg.value, depth + 1)
                 value = self.substitute(resolved, call, callee, target.bound, None, receiver)
-                passed = arg.value.param if value.fresh else None
+                as_given = value.fresh or callee.kind == "classmethod"
+                passed = arg.value.param if as_given else None
                 bound = 1 if target.bound else 0
                 given = bind_arg(call, callee.params, bound, passed) if passed else None
                 where = given or arg
