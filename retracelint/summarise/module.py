@@ -85,6 +85,8 @@ class _ModulePass:
         # Per class, the attributes its methods set to a NumPy random generator: known before any
         # method is walked, so that ``self.rng.integers(...)`` in one method is a draw.
         self.generator_fields: dict[str, frozenset[str]] = {}
+        # The attributes __init__ makes empty (`jnp.zeros((0, n))`, `[]`), per class.
+        self.empty_fields: dict[str, frozenset[str]] = {}
 
     def run(self, tree: ast.Module) -> None:
         rebound = self._collect_imports(tree)
@@ -266,6 +268,7 @@ class _ModulePass:
         info.static_at = {name: self.pos.of(at) for name, at in {**flattened, **static}.items()}
         self.summary.classes[qualname] = info
         self.generator_fields[qualname] = frozenset(self._generator_fields(node))
+        self.empty_fields[qualname] = frozenset(_empty_fields(node))
         self._declare(node.body, qualname, info)
 
     def _decorator_static(self, node: ast.ClassDef) -> tuple[str, ...]:
@@ -482,3 +485,40 @@ def _literal_names(node: ast.expr) -> tuple[str, ...] | None:
     return (
         names if all(isinstance(n, str) for n in names) and len(names) == len(node.elts) else None
     )
+
+
+# What makes an array empty along its first axis when asked for a length 0 there.
+_SIZED_MAKERS = frozenset({"zeros", "empty", "ones", "full"})
+
+
+def _empty_fields(node: ast.ClassDef) -> Iterator[str]:
+    """The attributes the class's ``__init__`` sets to an empty list or an array with no rows
+    (``self.history = jnp.zeros((0, n))``): a window of it grows from nothing."""
+    init = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+    if init is None or not init.args.args:
+        return
+    owner = init.args.args[0].arg
+    for stmt in ast.walk(init):
+        if not isinstance(stmt, ast.Assign) or not _empty(stmt.value):
+            continue
+        for target in stmt.targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == owner
+            ):
+                yield target.attr
+
+
+def _empty(value: ast.expr) -> bool:
+    if isinstance(value, ast.List | ast.Tuple):
+        return not value.elts
+    if not isinstance(value, ast.Call) or not value.args:
+        return False
+    if (_dotted(value.func) or "").rpartition(".")[2] not in _SIZED_MAKERS:
+        return False
+    shape = value.args[0]
+    first = shape.elts[0] if isinstance(shape, ast.Tuple | ast.List) and shape.elts else shape
+    return isinstance(first, ast.Constant) and first.value == 0

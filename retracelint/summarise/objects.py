@@ -123,7 +123,31 @@ class Objects(PassState):
             dotted = _dotted(target)
             if dotted is not None and _grows_itself(dotted, source):
                 value = self.grow_field(value, source)
+        elif self.windowed_growth(target, source):
+            assert isinstance(source, ast.Subscript)
+            value = self.grow_field(value, source)
         self.store(target, base, value)
+
+    def windowed_growth(self, target: ast.Attribute, source: ast.AST | None) -> bool:
+        """``self.hist = jnp.concatenate([self.hist, x])[-k:]`` where ``__init__`` makes
+        ``self.hist`` empty: the last ``k`` rows, fewer until it has ``k``, so it grows per call
+        until it is full."""
+        if self.cls is None or not isinstance(source, ast.Subscript):
+            return False
+        if target.attr not in self.mod.empty_fields.get(self.cls.qualname, ()):
+            return False
+        window = source.slice
+        if not (
+            isinstance(window, ast.Slice)
+            and window.upper is None
+            and window.step is None
+            and isinstance(window.lower, ast.UnaryOp)
+            and isinstance(window.lower.op, ast.USub)
+        ):
+            return False
+        dotted = _dotted(target)
+        grown = source.value
+        return dotted is not None and isinstance(grown, _GROWING) and _grows_itself(dotted, grown)
 
     def store(self, target: ast.Attribute, base: Value, value: Value) -> None:
         """``value`` stored in ``target`` (an attribute of ``base``)."""
