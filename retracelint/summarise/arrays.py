@@ -141,6 +141,14 @@ class Arrays(PassState):
             return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
         return value
 
+    def repeats_per_item(self, node: ast.Call, name: str) -> bool:
+        """``repeat(x, counts)`` with an array of counts: as long as the counts add up to, which
+        the data decides (``total_repeat_length=`` fixes it)."""
+        if name != "repeat" or "total_repeat_length" in {k.arg for k in node.keywords}:
+            return False
+        repeats = _argument(node, "repeats", 1)
+        return repeats is not None and self.quiet(repeats).ty in (ARRAY, NP_ARRAY, LIST)
+
     def dtype_given(self, node: ast.AST | None) -> str | None:
         """The dtype an argument names: ``np.int16``, ``"float32"``, a name bound to a dtype."""
         if node is None:
@@ -201,8 +209,10 @@ class Arrays(PassState):
             return Value(ty=RNG, vsrc=_args_vsrc(args, kwargs))
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):
             return args[0].with_(ty=ty, items=()) if args else Value(ty=ty)
-        if name in _DATA_DEPENDENT or (
-            name == "where" and len(node.args) == 1 and not node.keywords
+        if (
+            name in _DATA_DEPENDENT
+            or (name == "where" and len(node.args) == 1 and not node.keywords)
+            or self.repeats_per_item(node, name)
         ):
             if "size" in kwargs:
                 return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
