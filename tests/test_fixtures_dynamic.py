@@ -150,13 +150,11 @@ def _program(project: Path) -> Path | None:
 
 
 PROGRAMS = {p: prog for p in sorted(FIXTURES.iterdir()) if (prog := _program(p)) is not None}
-pytestmark = [
-    pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed"),
-    # One worker runs this module's programs once (its module-scoped fixtures) while the other
-    # runs the rest of the suite, rather than each worker running them all (`--dist loadgroup`,
-    # pyproject.toml).
-    pytest.mark.xdist_group("fixtures_dynamic"),
-]
+# One worker runs this module's programs once (its module-scoped fixtures) while the other runs the
+# rest of the suite, rather than each worker running them all: `--dist loadfile` (pyproject.toml).
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("jax") is None, reason="jax is not installed"
+)
 
 
 @pytest.fixture(scope="module")
