@@ -278,6 +278,7 @@ class Calls(PassState):
             self.lambda_of(node.args[0]) if canon in _TREE_MAPS and len(node.args) > 1 else None
         )
         if mapped is not None:
+            self.leaf_calls(node, mapped, node.args[1:], args[1:])
             return self.mapped(mapped, args[1:])
         known = self.known_call(node, canon, receiver, args, kwargs)
         if known is not None:
@@ -350,6 +351,29 @@ class Calls(PassState):
         if isinstance(node, ast.Name):
             node = self.defs.get(node.id, node)  # type: ignore[assignment]
         return node if isinstance(node, ast.Lambda) else None
+
+    def leaf_calls(
+        self, node: ast.Call, fn: ast.Lambda, trees: list[ast.expr], values: list[Value]
+    ) -> None:
+        """``tree_map(lambda x, m: f(w, x, m), xs, ms)`` calls the lambda once per leaf: recorded as
+        a call of the lambda in a loop over the trees' elements, so that what it calls sees each
+        leaf (a jitted ``f`` given the leaves of a list of arrays of several sizes traces once per
+        size) as often, and in the contexts, that the ``tree_map`` runs."""
+        if any(isinstance(t, ast.Starred) for t in trees) or node.keywords:
+            return
+        callee = self.callee_ref(node.args[0])
+        if callee is None:
+            return
+        text = f"tree_map over {', '.join(self.mod.pos.text(t) for t in trees)}"
+        index = self.new_loop(node, text, self.loc(node), items=values[0] if values else None)
+        self.loops.append(index)
+        try:
+            leaves = [self.item_of(v, index, t) for v, t in zip(values, trees, strict=True)]
+            # The lambda called with the trees as written: a call at the tree_map's place.
+            call = ast.copy_location(ast.Call(func=node.args[0], args=trees, keywords=[]), node)
+            self.record(call, [callee], leaves, {}, self.loc(node))
+        finally:
+            self.loops.pop()
 
     def mapped(self, fn: ast.Lambda, trees: list[Value]) -> Value:
         """``tree_map(lambda x: ..., tree)``: the lambda's body read here, each parameter a leaf of
