@@ -39,7 +39,8 @@ for a log, lists of readings refilled per call, masks that methods return alike,
 dtypes their jitted steps give back, attributes getters hand out made as float32 arrays from the
 start, clouds padded by their weights' length to a multiple of 64, save-time tuples made from one window, grids a loader
 makes alike every year, windows of a history that starts full, repeats told their
-total length, zone blocks padded before a jitted loss is mapped over them) are held to more:
+total length, zone blocks padded before a jitted loss is mapped over them, filtered rows a
+helper pads to a fixed count) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -138,6 +139,7 @@ TRACE_ONCE = (
     ("windows_of_growing_histories_negative", "main.py"),
     ("repeats_by_drawn_counts_negative", "main.py"),
     ("leaves_mapped_to_jitted_calls_negative", "main.py"),
+    ("rows_filtered_then_padded_negative", "main.py"),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
 )
 

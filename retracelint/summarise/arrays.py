@@ -576,7 +576,8 @@ class Arrays(PassState):
         values = list(args[0].items)
         if len(values) != len(parts.elts):
             values = [self.quiet(e) for e in parts.elts]
-        ranks = {len(v.dims.lens) if v.dims is not None and v.dims.ranked else None for v in values}
+        # The parts of a join have one rank: one part whose rank is known tells it.
+        ranks = {len(v.dims.lens) for v in values if v.dims is not None and v.dims.ranked}
         rank = ranks.pop() if len(ranks) == 1 else None
         (kind, axis), one_d = _JOINS[name]
         if one_d is not None:
@@ -610,6 +611,7 @@ class Arrays(PassState):
         for element, part in zip(parts.elts, values, strict=True):
             total = _add(total, self.length_of(element, part, axis, atoms), 1)
         total = _padded_alike(total, atoms)
+        lens += (None,) * ((rank or 0) - len(lens))
         value = value.with_(dims=Dims(lens, rank is not None))
         return self.with_length(value, axis, self.length(total, atoms))
 

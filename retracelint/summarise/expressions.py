@@ -834,6 +834,12 @@ class Expressions(PassState):
                 shape.add(replace(made, sources=extra, axis=axis))
         deps = frozenset(_cut(dep, axis, atoms, left) for dep in value.deps)
         dims = (value.dims or _NO_DIMS).with_length(axis, length)
+        if dims.ranked and all(known is not None for known in dims.lens):
+            # Every axis's length is known: a change of the shape comes through one of them, and
+            # what changed it before at no axis in particular no longer does (`concatenate([x,
+            # zeros(n - len(x))])` of a 1-D x whose length is not known here).
+            shape = {t for t in shape if t.axis is not None}
+            deps = frozenset(replace(dep, fixed=dep.fixed | {None}) for dep in deps)
         return value.with_(shape=frozenset(shape), deps=deps, dims=dims)
 
     # -- subscripts: where slices change shapes ------------------------------------------------------
