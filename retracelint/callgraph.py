@@ -1168,7 +1168,7 @@ class Project:
         if kind == "name":
             return self._name_targets(self.owner[fn.qualname], callee[1])
         if kind == "global":
-            return self._global_targets(callee[1], self.owner[fn.qualname])
+            return self._global_targets(callee[1], self.owner[fn.qualname], path=callee[2:])
         target = self.resolve_callee(self.owner[fn.qualname], fn, callee)
         if target is not None:
             return (target,)
@@ -1188,10 +1188,11 @@ class Project:
         return self.functions.get(self.owner[fn.qualname].toplevel)
 
     def _name_targets(
-        self, module: ModuleSummary, dotted: str, depth: int = 0
+        self, module: ModuleSummary, dotted: str, depth: int = 0, path: Path = ()
     ) -> tuple[Target, ...]:
         """A name of the module's scope: what a module-level name is bound to (a def, a decorated
-        def, an alias, a lambda), or what an imported name is bound to in its module."""
+        def, an alias, a lambda), or what an imported name is bound to in its module; with
+        ``path``, what is at ``path`` inside it (``STEPPERS[method]`` of a dict of functions)."""
         if depth > _MAX_DEPTH:
             return ()
         head, _, rest = dotted.partition(".")
@@ -1199,7 +1200,8 @@ class Project:
         if not rest and value is not None and value.callables:
             top = self.functions.get(module.toplevel)
             out: dict[Target, None] = {}
-            for callee in funcrefs.called(value.callables) if top is not None else ():
+            refs = funcrefs.at(value.callables, path)
+            for callee in funcrefs.called(refs) if top is not None else ():
                 out.update(dict.fromkeys(self.resolve_ref(top, callee)))  # type: ignore[arg-type]
             return tuple(out)
         imported = module.imports.get(head)
@@ -1207,20 +1209,20 @@ class Project:
         defined = local in self.functions or local in self.classes
         if imported is not None and value is None and not defined:
             dotted = f"{imported}.{rest}" if rest else imported
-            return self._global_targets(dotted, module, depth + 1)
+            return self._global_targets(dotted, module, depth + 1, path)
         star = self._star_source(module, head) if value is None and not defined else None
         if star is not None:
-            return self._name_targets(star, dotted, depth + 1)
-        target = self.resolve_name(module, dotted)
+            return self._name_targets(star, dotted, depth + 1, path)
+        target = self.resolve_name(module, dotted) if not path else None
         return (target,) if target is not None else ()
 
     def _global_targets(
-        self, dotted: str, importer: ModuleSummary, depth: int = 0
+        self, dotted: str, importer: ModuleSummary, depth: int = 0, path: Path = ()
     ) -> tuple[Target, ...]:
         """A module-level name by its qualified name (``pkg.mod.name``) as ``importer`` imports it,
-        through re-exports."""
+        through re-exports (at ``path`` inside it, when given)."""
         found = self._module_of(dotted, importer)
-        return self._name_targets(found[0], found[1], depth + 1) if found is not None else ()
+        return self._name_targets(found[0], found[1], depth + 1, path) if found is not None else ()
 
     def _passed_targets(
         self, fn: FunctionSummary, param: str, path: Path, agree: bool = False

@@ -8,7 +8,8 @@ scope of the function that made the value. Some callees are only known along the
 linker resolves them:
 
   ("qual", "<qualname>")     a definition: a def, a class, a method
-  ("global", "<dotted>")     what a module-level name of the project is bound to (an import)
+  ("global", "<dotted>", *path) what a module-level name of the project is bound to (an import; at
+                             ``path`` inside it: an item of an imported dict of functions)
   ("ret", "<i>", *path)      what call <i> of the function returns (at ``path`` inside it)
   ("param", "<name>", *path) what the callers pass for parameter <name> (or its default)
   ("up", *callee)            ``callee`` in the enclosing function (a closure's free variable)
@@ -37,7 +38,7 @@ _LONGEST = 8  # parts of a callee: an element of an element of ... of a paramete
 # enclosing function): read from another scope, they say how to get back there.
 _RELATIVE = frozenset({"ret", "param", "up", "module", "wrapped", "partial", "transform", "mapped"})
 # Callees whose elements are known only along the call graph: an element is a longer path.
-_DEEP = frozenset({"ret", "param"})
+_DEEP = frozenset({"ret", "param", "global"})
 
 
 @lru_cache(maxsize=4096)

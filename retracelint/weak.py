@@ -160,7 +160,12 @@ class WeakKinds:
         if value.ty != UNKNOWN or value.varies or not value.callables:
             return value
         refs = funcrefs.called(value.callables)
-        if len(refs) != 1 or len(value.callables) != 1 or refs[0][0] != "global":
+        if (
+            len(refs) != 1
+            or len(value.callables) != 1
+            or refs[0][0] != "global"
+            or len(refs[0]) != 2
+        ):
             return value
         project = self.prop.project
         found = project.global_value(refs[0][1], project.owner[fn.qualname])

@@ -124,10 +124,12 @@ def test_a_call_that_overflows_the_stack_while_linking_is_one_clear_line(
     # miss (a bug, as `experiment = experiment.Run()` was) must cost the one call, not the run.
     from retracelint.callgraph import Project
 
-    def overflowing(self: Project, module: object, dotted: str, depth: int = 0) -> object:
+    def overflowing(
+        self: Project, module: object, dotted: str, depth: int = 0, path: tuple[str, ...] = ()
+    ) -> object:
         if dotted == "tangled":
             raise RecursionError("maximum recursion depth exceeded")
-        return name_targets(self, module, dotted, depth)
+        return name_targets(self, module, dotted, depth, path)
 
     name_targets = Project._name_targets
     monkeypatch.setattr(Project, "_name_targets", overflowing)

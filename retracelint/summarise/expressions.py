@@ -334,7 +334,7 @@ class Expressions(PassState):
         names = frozenset(
             ((), (callee[0], f"{callee[1]}.{attr}"))
             for path, callee in base.callables
-            if not path and callee[0] in ("qual", "global")
+            if not path and callee[0] in ("qual", "global") and len(callee) == 2
         )
         return funcrefs.union(names, funcrefs.element(base.callables, "." + attr, deep=()))
 
