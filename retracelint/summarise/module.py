@@ -4,7 +4,7 @@ top level and of every function body."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -288,26 +288,16 @@ class _ModulePass:
     def _generator_fields(self, node: ast.ClassDef) -> Iterator[str]:
         """The attributes a method of the class sets to a new NumPy random generator
         (``self.rng = np.random.default_rng(seed)``)."""
+
+        def generator(value: ast.expr) -> bool:
+            if not isinstance(value, ast.Call):
+                return False
+            module, _, name = self.canonical(_dotted(value.func) or "").rpartition(".")
+            return module == "numpy.random" and name in _GENERATORS
+
         for method in node.body:
-            if (
-                not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
-                or not method.args.args
-            ):
-                continue
-            owner = method.args.args[0].arg
-            for stmt in ast.walk(method):
-                if not isinstance(stmt, ast.Assign) or not isinstance(stmt.value, ast.Call):
-                    continue
-                module, _, name = self.canonical(_dotted(stmt.value.func) or "").rpartition(".")
-                if module != "numpy.random" or name not in _GENERATORS:
-                    continue
-                for target in stmt.targets:
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == owner
-                    ):
-                        yield target.attr
+            if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield from _attributes_set(method, generator)
 
     def _generates_init(self, node: ast.ClassDef, bases: tuple[str, ...]) -> bool:
         """Whether the class's __init__ is generated from the fields declared in its body."""
@@ -497,11 +487,19 @@ def _empty_fields(node: ast.ClassDef) -> Iterator[str]:
     init = next(
         (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
     )
-    if init is None or not init.args.args:
+    if init is not None:
+        yield from _attributes_set(init, _empty)
+
+
+def _attributes_set(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, test: Callable[[ast.expr], bool]
+) -> Iterator[str]:
+    """The attributes of a method's first parameter (``self``) it assigns a value ``test`` accepts."""
+    if not method.args.args:
         return
-    owner = init.args.args[0].arg
-    for stmt in ast.walk(init):
-        if not isinstance(stmt, ast.Assign) or not _empty(stmt.value):
+    owner = method.args.args[0].arg
+    for stmt in ast.walk(method):
+        if not isinstance(stmt, ast.Assign) or not test(stmt.value):
             continue
         for target in stmt.targets:
             if (
