@@ -28,6 +28,7 @@ from retracelint.values import (
     FLIP_KINDS,
     FLOAT,
     FLOAT_LIKE,
+    FOLLOWS,
     FUNCTION,
     INSTANCE,
     INT,
@@ -62,6 +63,7 @@ from retracelint.values import (
     dtype_kind,
     items_of,
     kinds_differ,
+    weak_class,
     weak_kind,
 )
 from retracelint.weak import WeakKinds, WeakOrigin
@@ -1707,14 +1709,41 @@ def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bo
     kind = weak_kind(value, x64)
     if kind is not None or value.ty != UNKNOWN or value.shape:
         return kind
-    params = {d.name for d in value.deps if isinstance(d, ParamDep)}
-    if len(params) != 1 or len(value.deps) != 1 or "." in next(iter(params)):
+    params = [d for d in value.deps if isinstance(d, ParamDep)]
+    if len(params) != 1 or len(value.deps) != 1 or "." in params[0].name:
         return None
+    key = params[0].key
     kinds = {
-        weak_kind(prop.resolve(caller, passed.value), x64)
-        for caller, _, passed, _ in prop.caller_args(owner, next(iter(params)))
+        None
+        if _given_back_as_is(prop, caller, passed.value, key)
+        else weak_kind(prop.resolve(caller, passed.value), x64)
+        for caller, _, passed, _ in prop.caller_args(owner, params[0].name)
     }
     return STRONG if kinds == {STRONG} else None
+
+
+def _given_back_as_is(
+    prop: Propagation, fn: FunctionSummary, value: Value, key: str | None
+) -> bool:
+    """Whether ``value`` (in ``fn``) is what a jitted call returns whose item at ``key`` it computes
+    from the same item of a parameter and Python numbers only (``{"g": p["g"] * 0.9, ...}``): as
+    weakly typed as that item came in, so not surely strong."""
+    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
+    if key is None or not isinstance(dep, RetDep):
+        return False
+    target = prop.project.targets.get((fn.qualname, dep.call))
+    binding = prop.project.jit_binding(target) if isinstance(target, JitTarget) else None
+    if binding is None or binding.wrapped is None:
+        return False
+    returned = prop.project.function(binding.wrapped.qualname).returns
+    returned = _item(returned, dep.item) if returned is not None else None
+    leaf = items_of(returned).get(key) if returned is not None and returned.ty == DICT else None
+    return (
+        leaf is not None
+        and weak_class(leaf) == FOLLOWS
+        and len(leaf.deps) == 1
+        and all(isinstance(d, ParamDep) and d.key == key for d in leaf.deps)
+    )
 
 
 # Types of values that are surely not None: arrays and numbers.
