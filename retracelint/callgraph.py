@@ -1812,6 +1812,16 @@ class Project:
     def jit_spec(self, target: JitTarget) -> JitSpec:
         return self.modules[target.module].jits[target.index]
 
+    def jitted_at(self, site: Site) -> tuple[JitBinding, FunctionSummary] | None:
+        """The binding of the jitted function call ``site`` makes, and the whole summary of the
+        function it wraps (a binding holds a head, which keeps no return value); None when the call
+        is no jit call or its wrapped function is not known."""
+        target = self.targets.get(site)
+        binding = self.jit_binding(target) if isinstance(target, JitTarget) else None
+        if binding is None or binding.wrapped is None:
+            return None
+        return binding, self.function(binding.wrapped.qualname)
+
     def jit_binding(self, target: JitTarget) -> JitBinding | None:
         known = self._bindings.get(target)
         if known is None:

@@ -1313,15 +1313,10 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
         if not fn.carried or prop.frequency.traced(fn.qualname):
             continue
         for carried in fn.carried:
-            target = project.targets.get((fn.qualname, carried.call))
-            binding = project.jit_binding(target) if isinstance(target, JitTarget) else None
-            # The whole summary: a binding holds a head, which keeps no return value.
-            wrapped = (
-                project.function(binding.wrapped.qualname) if binding and binding.wrapped else None
-            )
-            if binding is None or wrapped is None or wrapped.returns is None:
+            jitted = project.jitted_at((fn.qualname, carried.call))
+            if jitted is None or jitted[1].returns is None:
                 continue
-            assert isinstance(target, JitTarget)
+            binding, wrapped = jitted
             call = fn.calls[carried.call]
             passed = next(
                 (
@@ -1731,11 +1726,8 @@ def _given_back_as_is(
     dep = next(iter(value.deps)) if len(value.deps) == 1 else None
     if key is None or not isinstance(dep, RetDep):
         return False
-    target = prop.project.targets.get((fn.qualname, dep.call))
-    binding = prop.project.jit_binding(target) if isinstance(target, JitTarget) else None
-    if binding is None or binding.wrapped is None:
-        return False
-    returned = prop.project.function(binding.wrapped.qualname).returns
+    jitted = prop.project.jitted_at((fn.qualname, dep.call))
+    returned = jitted[1].returns if jitted is not None else None
     returned = _item(returned, dep.item) if returned is not None else None
     leaf = items_of(returned).get(key) if returned is not None and returned.ty == DICT else None
     return (

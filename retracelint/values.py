@@ -299,7 +299,7 @@ class ParamDep:
     """The value is (a view of) parameter ``name``: it inherits that argument's shape changes."""
 
     name: str
-    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (None: its whole shape)
+    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (``WHOLE_SHAPE``)
     aligned: bool = True
     elem: int | None = None
     joined: int | None = None
@@ -314,7 +314,7 @@ class RetDep:
 
     call: int
     item: int | None = None  # element `item` of the tuple it returns (`a, b = f()`)
-    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (None: its whole shape)
+    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (``WHOLE_SHAPE``)
     aligned: bool = True
     elem: int | None = None
     joined: int | None = None
@@ -331,7 +331,7 @@ class IterDep:
     call: int
     loop: int
     item: int | None = None  # element `item` of each tuple it yields (`for a, b in batches()`)
-    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (None: its whole shape)
+    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (``WHOLE_SHAPE``)
     aligned: bool = True
     elem: int | None = None
     joined: int | None = None
@@ -345,7 +345,7 @@ class FieldDep:
     elements of an attribute are not followed)."""
 
     made: Made
-    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (None: its whole shape)
+    fixed: frozenset[int | None] = frozenset()  # axes it no longer changes (``WHOLE_SHAPE``)
     aligned: bool = True
     elem: int | None = None
     joined: int | None = None
@@ -353,12 +353,22 @@ class FieldDep:
 
 Dep = ParamDep | RetDep | IterDep | FieldDep
 
+# In a dependency's ``fixed``: every axis. The dependent value's whole shape is known (each axis's
+# length), so no change of the shape it depends on, at any axis or at none in particular, reaches it.
+WHOLE_SHAPE = None
+
+
+def fixes(dep: Dep, axis: int | None) -> bool:
+    """Whether ``dep`` brings no change of axis ``axis`` (None: a change at no axis in particular):
+    that axis is fixed, or the whole shape is."""
+    return WHOLE_SHAPE in dep.fixed or axis in dep.fixed
+
 
 def sees(dep: Dep, taint: Taint) -> Taint | None:
     """``taint`` of the value ``dep`` refers to, as the dependent value sees it (None: not at all)."""
     if dep.joined is not None:
         taint = joined_taint(taint, dep.joined)
-    if None in dep.fixed or taint.axis in dep.fixed:  # None: its whole shape is known there
+    if fixes(dep, taint.axis):
         return None
     return taint if dep.aligned else taint.unlabelled()
 
@@ -434,8 +444,8 @@ def picked(value: Value, per: int) -> Value:
 
 def _compose(inner: Dep, outer: Dep) -> Dep:
     """``inner`` (a dependency of what ``outer`` refers to) seen through ``outer``."""
-    if None in outer.fixed:  # the whole shape is known there: none of inner's changes reach it
-        return replace(inner, fixed=inner.fixed | {None})
+    if fixes(outer, WHOLE_SHAPE):  # none of inner's changes reach it, at any axis
+        return replace(inner, fixed=inner.fixed | {WHOLE_SHAPE})
     if not inner.aligned:
         return inner
     if outer.aligned and not outer.fixed and outer.joined is None:
@@ -911,7 +921,7 @@ def shape_sources(value: Value) -> frozenset[Src]:
         if taint.code not in _TYPE_CODES:
             out |= taint.sources
     for dep in value.deps:
-        if None in dep.fixed:
+        if fixes(dep, WHOLE_SHAPE):
             continue  # its shape no longer changes this value's
         if isinstance(dep, ParamDep) and dep.elem is None:
             out.add(ParamShapeSrc(dep.name))
@@ -944,7 +954,7 @@ def returned_sources(value: Value, axis: int | None = None, shape: bool = False)
             if isinstance(dep, RetDep)
             and not dep.each
             and dep.elem is None
-            and not (shape and (axis in dep.fixed or None in dep.fixed))
+            and not (shape and fixes(dep, axis))
         }
     )
 
@@ -964,13 +974,11 @@ def axis_sources(value: Value, axis: int) -> frozenset[Src]:
         if (
             isinstance(dep, FieldDep)
             and dep.elem is None
-            and not (dep.aligned and axis in dep.fixed)
-            and None not in dep.fixed
+            and not fixes(dep, axis if dep.aligned else WHOLE_SHAPE)
         ):
             out.add(FieldSrc(dep.made, shape=True, axis=axis if dep.aligned else None))
-        elif isinstance(dep, ParamDep) and not (
-            (dep.aligned and axis in dep.fixed) or None in dep.fixed
-        ):
+        # Of an unaligned dependency only a fixed whole shape is known to hold at ``axis``.
+        elif isinstance(dep, ParamDep) and not fixes(dep, axis if dep.aligned else WHOLE_SHAPE):
             if dep.elem is None:
                 out.add(ParamShapeSrc(dep.name, axis if dep.aligned else None))
             elif dep.elem is not None and dep.elem != ITEM:

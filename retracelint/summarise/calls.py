@@ -365,7 +365,7 @@ class Calls(PassState):
         if callee is None:
             return
         text = f"tree_map over {', '.join(self.mod.pos.text(t) for t in trees)}"
-        index = self.new_loop(node, text, self.loc(node), items=values[0] if values else None)
+        index = self.new_loop(node, text, self.loc(node), items=values[0])
         self.loops.append(index)
         try:
             leaves = [self.item_of(v, index, t) for v, t in zip(values, trees, strict=True)]
