@@ -52,9 +52,12 @@ from retracelint.values import (
     WEAK,
     CallSrc,
     ChoiceSrc,
+    Dep,
+    FieldDep,
     FieldSrc,
     IterDep,
     Made,
+    Obj,
     ParamDep,
     ParamSrc,
     RetDep,
@@ -638,50 +641,129 @@ def _made_of_floats(
     depth: int = 0,
 ) -> bool:
     """Whether ``value`` (in ``fn``) is a float: one as written or computed, or a value of unknown
-    kind made only from parameters for which floats are passed (by every caller, or as ``passed``
-    says: the call whose result or item it is), and from what calls return or yield so made
-    (``t = t_start; ... t *= factor`` in a schedule's generator given floats). It only chooses
-    between RTL201 and RTL202."""
+    kind made from numbers at least one of which is a float (Python arithmetic makes ``int * float``
+    a float): parameters for which numbers are passed (by every caller, or as ``passed`` says: the
+    call whose result or item it is), attributes whose every store is one, and what calls return or
+    yield so made (``t = t_start; ... t *= factor`` in a schedule's generator given floats;
+    ``start + offset * rec.dt``). It only chooses between RTL201 and RTL202."""
+    return _number_kind(prop, fn, value, passed, depth, frozenset()) == FLOAT
+
+
+# What a value reached again while its own kind is decided adds (``self.dt = self.dt * k``): nothing.
+_CYCLE = "cycle"
+
+
+def _number_kind(
+    prop: Propagation,
+    fn: FunctionSummary,
+    value: Value,
+    passed: Callable[[str], list[tuple[FunctionSummary, Value]]] | None,
+    depth: int,
+    seen: frozenset[tuple[str, str]],
+) -> str | None:
+    """FLOAT or INT for a value ``_made_of_floats`` can tell is a number; None otherwise."""
     if value.ty in (FLOAT, FLOAT_LIKE):
-        return True
+        return FLOAT
+    if value.ty == INT:
+        return INT
     if value.ty != UNKNOWN or not value.deps or depth > _FLOAT_DEPTH:
-        return False
+        return None
+    kinds = {_dep_kind(prop, fn, dep, passed, depth, seen) for dep in value.deps}
+    return _joined_kind(kinds)
+
+
+def _joined_kind(kinds: set[str | None]) -> str | None:
+    kinds.discard(_CYCLE)
+    if not kinds or None in kinds:
+        return None
+    return FLOAT if FLOAT in kinds else INT
+
+
+def _dep_kind(
+    prop: Propagation,
+    fn: FunctionSummary,
+    dep: Dep,
+    passed: Callable[[str], list[tuple[FunctionSummary, Value]]] | None,
+    depth: int,
+    seen: frozenset[tuple[str, str]],
+) -> str | None:
+    """The kind of number one dependency of a value is (``_number_kind``), ``_CYCLE`` for one
+    being decided already."""
     project = prop.project
-    for dep in value.deps:
-        if isinstance(dep, ParamDep) and "." not in dep.name:
-            args = (
-                passed(dep.name)
-                if passed is not None
-                else [(caller, arg.value) for caller, _, arg, _ in prop.caller_args(fn, dep.name)]
-            )
-            if dep.elem is not None:
-                # An element of it: every caller passes a display of floats (``[1.0, 0.5]``).
-                args = [(o, item) for o, v in args for item in v.items or (UNKNOWN_VALUE,)]
-            if not args or not all(_made_of_floats(prop, o, v, None, depth + 1) for o, v in args):
-                return False
-        elif isinstance(dep, RetDep | IterDep) and dep.item is None and dep.elem is None:
-            targets = project.site_targets.get((fn.qualname, dep.call), ())
-            if not targets and fn.calls[dep.call].callee[:2] in _ITERATION_PROTOCOL:
-                continue  # iterating a parameter no project class it may be iterates itself
-            if not targets or not all(
-                isinstance(t, FuncTarget) and _result_of_floats(prop, fn, dep, t, depth)
+    if isinstance(dep, ParamDep | FieldDep) and (isinstance(dep, FieldDep) or "." in dep.name):
+        if dep.elem is not None:
+            return None
+        obj: Obj = dep.made if isinstance(dep, FieldDep) else dep.name
+        key = (fn.qualname, str(obj))
+        if key in seen:
+            return _CYCLE
+        read = Arg(Value(objs=frozenset({obj})), fn.location, str(obj))
+        stores = prop.field_candidates(fn, read, (), ())
+        return _joined_kind(
+            {
+                _number_kind(prop, owner, part.value, None, depth + 1, seen | {key})
+                for owner, part, _, _ in stores
+            }
+        )
+    if isinstance(dep, ParamDep):
+        param = next((p for p in fn.params if p.name == dep.name), None)
+        if param is not None and param.annotation in (FLOAT, INT) and dep.elem is None:
+            return param.annotation
+        args, left_out = _passed_values(prop, fn, dep.name, passed)
+        if dep.elem is not None:
+            # An element of it: every caller passes a display of numbers (``[1.0, 0.5]``).
+            args = [(o, item) for o, v in args for item in v.items or (UNKNOWN_VALUE,)]
+        kinds = {_number_kind(prop, o, v, None, depth + 1, seen) for o, v in args}
+        if left_out:
+            kinds.add(param.default if param is not None and dep.elem is None else None)
+        return _joined_kind(kinds)
+    if isinstance(dep, RetDep | IterDep) and dep.item is None and dep.elem is None:
+        targets = project.site_targets.get((fn.qualname, dep.call), ())
+        if not targets and fn.calls[dep.call].callee[:2] in _ITERATION_PROTOCOL:
+            return _CYCLE  # iterating a parameter no project class it may be iterates itself
+        return _joined_kind(
+            {
+                _result_kind(prop, fn, dep, t, depth, seen) if isinstance(t, FuncTarget) else None
                 for t in targets
-            ):
-                return False
+            }
+        )
+    return None
+
+
+def _passed_values(
+    prop: Propagation,
+    fn: FunctionSummary,
+    name: str,
+    passed: Callable[[str], list[tuple[FunctionSummary, Value]]] | None,
+) -> tuple[list[tuple[FunctionSummary, Value]], bool]:
+    """What the calls of ``fn`` (every known one, or only the one ``passed`` stands for) pass for
+    parameter ``name``, and whether one of them leaves it out (so its default is what it gets)."""
+    if passed is not None:
+        args = passed(name)
+        return args, not args
+    args, left_out = [], False
+    for caller, _, arg, _, _ in prop.calls_of(fn, name):
+        if arg is None:
+            left_out = True
         else:
-            return False
-    return True
+            args.append((caller, arg.value))
+    return args, left_out
 
 
-def _result_of_floats(
-    prop: Propagation, fn: FunctionSummary, dep: RetDep | IterDep, target: FuncTarget, depth: int
-) -> bool:
-    """Whether what the call ``dep`` names (in ``fn``) returns, or yields when it is iterated, is a
-    float for the arguments that call passes."""
+def _result_kind(
+    prop: Propagation,
+    fn: FunctionSummary,
+    dep: RetDep | IterDep,
+    target: FuncTarget,
+    depth: int,
+    seen: frozenset[tuple[str, str]],
+) -> str | None:
+    """The kind of number what the call ``dep`` names (in ``fn``) returns, or yields when it is
+    iterated, is for the arguments that call passes."""
     callee = prop.project.function(target.qualname)
     made = callee.yields if isinstance(dep, IterDep) else callee.returns
     if made is None:
-        return False
+        return None
     call = fn.calls[dep.call]
     offset = 1 if target.bound else 0
 
@@ -689,7 +771,7 @@ def _result_of_floats(
         arg = bind_arg(call, callee.params, offset, name)
         return [(fn, arg.value)] if arg is not None else []
 
-    return _made_of_floats(prop, callee, made, passed, depth + 1)
+    return _number_kind(prop, callee, made, passed, depth + 1, seen)
 
 
 # Calls and parameters followed to tell whether a value is made of floats.

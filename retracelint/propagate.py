@@ -373,7 +373,7 @@ class Propagation(ObjectModel):
         def arg(name: str) -> Value:
             head, _, path = name.partition(".")
             found = _passed_for(call, callee, bound, head, receiver)
-            passed = found if found is not None else UNKNOWN_VALUE
+            passed = found if found is not None else _left_out(call, callee, head)
             return attribute_of(passed, path) if path else passed
 
         def sources(srcs: frozenset[Src], sized: bool = False) -> frozenset[Src]:
@@ -994,6 +994,15 @@ def _passed_for(
     return combine([v for _, v in rest], ty=DICT).with_(
         fields=tuple(sorted((entry(key), v) for key, v in rest))
     )
+
+
+def _left_out(call: CallSite, callee: FunctionSummary, name: str) -> Value:
+    """What ``callee``'s parameter ``name`` is when ``call`` does not pass it: the number its
+    default is (``dt=0.01``, a constant), else not known."""
+    param = next((p for p in callee.params if p.name == name), None)
+    if call.star or param is None or param.default is None:
+        return UNKNOWN_VALUE
+    return Value(ty=param.default)
 
 
 def _filled_with(element: Value) -> frozenset[Made]:
