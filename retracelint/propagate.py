@@ -33,6 +33,7 @@ from retracelint.values import (
     EMPTY,
     FLOAT,
     FOLLOWS,
+    INSTANCE,
     INT,
     ITEM,
     KIND,
@@ -298,6 +299,11 @@ class Propagation(ObjectModel):
         element = dep.item  # type: ignore[union-attr]
         out: Value | None = None
         for target in self.project.site_targets.get((fn.qualname, index), ()):
+            if isinstance(target, ClassTarget) and not iterated and element is None:
+                # A class the summary could not tell from a function (`from handlers import
+                # seed`): a new instance each time the call runs.
+                made = _new_instance(fn, call, target.qualname)
+                out = made if out is None else join(out, made)
             if not isinstance(target, FuncTarget):
                 continue
             callee = self.project.function(target.qualname)
@@ -994,6 +1000,16 @@ def _passed_for(
     return combine([v for _, v in rest], ty=DICT).with_(
         fields=tuple(sorted((entry(key), v) for key, v in rest))
     )
+
+
+def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:
+    """What a constructor call (in ``fn``) makes: a new object of class ``cls`` per iteration of
+    its innermost loop, per call of ``fn``, or once at module level."""
+    if call.loops:
+        fresh: frozenset[Src] = frozenset({LoopSrc(call.loops[-1])})
+    else:
+        fresh = EMPTY if fn.kind == "module" else frozenset({CallSrc()})
+    return Value(ty=INSTANCE, ref=cls, fresh=fresh, objs=frozenset({Made(call.location)}))
 
 
 def _left_out(call: CallSite, callee: FunctionSummary, name: str) -> Value:
