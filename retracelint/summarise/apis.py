@@ -406,6 +406,10 @@ _MEMOISER = re.compile(r"cache|memo", re.IGNORECASE)
 _LIST_GROW_METHODS = {"append", "extend", "insert"}
 
 
+# Methods that take items out of a list, dict or set in place.
+_REMOVING_METHODS = {"pop", "remove", "clear", "popitem", "discard"}
+
+
 _LIST_RESIZE: dict[str, int | None] = {
     "append": 1,
     "insert": 1,

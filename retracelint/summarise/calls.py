@@ -48,6 +48,7 @@ from retracelint.summarise.apis import (
     _PYTREE_REGISTRATIONS,
     _RANDOM_MODULES,
     _REDUCTIONS,
+    _REMOVING_METHODS,
     _REPLACES,
     _SAME_TREES,
     _SETATTRS,
@@ -272,7 +273,7 @@ class Calls(PassState):
             copied = self.copied(node, canon, receiver)
             if copied is not None:
                 return copied
-        if method in _LIST_GROW_METHODS:
+        if method in _LIST_GROW_METHODS or method in _REMOVING_METHODS:
             self.mutate_field(node, method)
         mapped = (
             self.lambda_of(node.args[0]) if canon in _TREE_MAPS and len(node.args) > 1 else None

@@ -214,9 +214,10 @@ class Objects(PassState):
     def mutate_field(self, node: ast.Call, method: str) -> None:
         """``self.blocks.append(x)``: the list stored in an attribute grows, per call of this
         function for whoever reads it later, and per iteration of a loop here; so does a container
-        of lists stored there when one of its lists grows (``self.log[key].append(x)``)."""
+        of lists stored there when one of its lists grows (``self.log[key].append(x)``). One that
+        items are taken out of (``self.active.remove(ch)``) holds other values after each call."""
         func = node.func
-        if method not in _LIST_GROW_METHODS or not isinstance(func, ast.Attribute):
+        if not isinstance(func, ast.Attribute):
             return
         target = self.held_in(func.value)
         if not isinstance(target, ast.Attribute) or _attribute_path(target) is None:
@@ -226,6 +227,13 @@ class Objects(PassState):
         # Made anew by this call before it grows (``self.log = []`` before the loop that fills
         # it): no longer with each call.
         anew = current.ty != UNKNOWN and not current.param and not current.objs
+        if method not in _LIST_GROW_METHODS:
+            if not anew:
+                # Items taken out (``self.active.remove(ch)``): what it holds changes each time
+                # this runs; the same object as before.
+                changed = current.with_(vsrc=current.vsrc | self.context_src(), fresh=EMPTY)
+                self.store(target, self.quiet(target.value), changed)
+            return
         grown = self.grow_field(current, node, item, per_call=not anew)
         if not item:
             grown = grown.with_(ty=LIST, items=(), dims=None)
