@@ -649,8 +649,9 @@ def _made_of_floats(
     return _number_kind(prop, fn, value, passed, depth, frozenset()) == FLOAT
 
 
-# What a value reached again while its own kind is decided adds (``self.dt = self.dt * k``): nothing.
-_CYCLE = "cycle"
+# A dependency that says nothing of a value's kind: one reached again while its own kind is decided
+# (``self.dt = self.dt * k``), or the items of a parameter no project class iterates itself.
+_NOTHING = "nothing"
 
 
 def _number_kind(
@@ -673,7 +674,7 @@ def _number_kind(
 
 
 def _joined_kind(kinds: set[str | None]) -> str | None:
-    kinds.discard(_CYCLE)
+    kinds.discard(_NOTHING)
     if not kinds or None in kinds:
         return None
     return FLOAT if FLOAT in kinds else INT
@@ -687,8 +688,7 @@ def _dep_kind(
     depth: int,
     seen: frozenset[tuple[str, str]],
 ) -> str | None:
-    """The kind of number one dependency of a value is (``_number_kind``), ``_CYCLE`` for one
-    being decided already."""
+    """The kind of number one dependency of a value is (``_number_kind``), or ``_NOTHING``."""
     project = prop.project
     if isinstance(dep, ParamDep | FieldDep) and (isinstance(dep, FieldDep) or "." in dep.name):
         if dep.elem is not None:
@@ -696,7 +696,7 @@ def _dep_kind(
         obj: Obj = dep.made if isinstance(dep, FieldDep) else dep.name
         key = (fn.qualname, str(obj))
         if key in seen:
-            return _CYCLE
+            return _NOTHING
         read = Arg(Value(objs=frozenset({obj})), fn.location, str(obj))
         stores = prop.field_candidates(fn, read, (), ())
         return _joined_kind(
@@ -720,7 +720,7 @@ def _dep_kind(
     if isinstance(dep, RetDep | IterDep) and dep.item is None and dep.elem is None:
         targets = project.site_targets.get((fn.qualname, dep.call), ())
         if not targets and fn.calls[dep.call].callee[:2] in _ITERATION_PROTOCOL:
-            return _CYCLE  # iterating a parameter no project class it may be iterates itself
+            return _NOTHING  # iterating a parameter no project class it may be iterates itself
         return _joined_kind(
             {
                 _result_kind(prop, fn, dep, t, depth, seen) if isinstance(t, FuncTarget) else None
