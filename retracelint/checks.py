@@ -674,10 +674,14 @@ def _number_kind(
 
 
 def _joined_kind(kinds: set[str | None]) -> str | None:
-    kinds.discard(_NOTHING)
+    """The kind of a value made of values of ``kinds``: unknown when one is, or when there are none;
+    ``_NOTHING`` when none says anything (``self.k + 1`` reads only ``self.k``, being decided)."""
     if not kinds or None in kinds:
         return None
-    return FLOAT if FLOAT in kinds else INT
+    numbers = kinds - {_NOTHING}
+    if not numbers:
+        return _NOTHING
+    return FLOAT if FLOAT in numbers else INT
 
 
 def _dep_kind(

@@ -106,6 +106,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    WHOLE_SHAPE,
     Dep,
     Dims,
     DrawSrc,
@@ -890,6 +891,10 @@ class Calls(PassState):
             # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
             # with that result: resolved where the call is known.
             value = value.with_(vsrc=value.vsrc.union(*(returned_sources(a) for a in args)))
+            if canon in ("min", "max") and len(args) > 1:
+                # One of the operands, whose kinds are asked where they are known (a float from
+                # attributes: `max(self.shift0 * self.decay**k, self.floor)`); not their shapes.
+                value = value.with_(deps=frozenset().union(*(_shape_fixed(a.deps) for a in args)))
             return self.scalar_type_chosen(node, canon, args, value)
         if canon in _STRUCTURE_KEYED and args:
             return _structure_keyed(canon, args, kwargs)
@@ -1159,6 +1164,11 @@ def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Val
         return keyed
     rest = combine([*args, *kwargs.values()], keep_shape=False)
     return Value(ty=TUPLE, items=tuple(keyed if i == item else rest for i in range(item + 1)))
+
+
+def _shape_fixed(deps: frozenset[Dep]) -> frozenset[Dep]:
+    """``deps`` of a value that follows their values but none of their shapes."""
+    return frozenset(replace(d, fixed=d.fixed | {WHOLE_SHAPE}) for d in deps)
 
 
 def _names_class(param: str) -> bool:
