@@ -26,6 +26,7 @@ from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
     INSTANCE,
+    NONE,
     UNKNOWN,
     IterDep,
     LoopSrc,
@@ -512,7 +513,10 @@ class ObjectModel:
         """``value`` with what the origins of an attribute read say of its type and identity; a
         new object made from known ones (``copy.deepcopy(p)``, a pickle round trip of a parameter
         ``p``) is an instance of their class."""
-        found = [c[1].value for c in self._places(fn, value, ())]
+        found = [self.resolve(c[0], c[1].value) for c in self._places(fn, value, ())]
+        # An attribute set to None until a method sets it (`self.recover = None` in `__init__`):
+        # what it is when it is set says what it is.
+        found = [v for v in found if v.ty != NONE] or found
         if not found:
             if value.ty == UNKNOWN and value.fresh and objects_of(value):
                 classes = self.classes_of_value(fn, value)

@@ -731,7 +731,9 @@ class Propagation(ObjectModel):
                 break
         # What the methods of the class store in `self.attr` changes it as often as they run.
         for method, stored in self.self_stores(fn, param) if attribute else ():
-            found.extend(ask(method, stored.value, (), depth + 1))
+            # Read through the calls it stores the result of (`self.recover = factor(A, b)`: a
+            # new closure each time).
+            found.extend(ask(method, self.resolve(method, stored.value), (), depth + 1))
         self._params[key] = found = found[:_MAX_CAUSES]
         return found
 
