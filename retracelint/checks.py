@@ -1729,10 +1729,15 @@ def _field_store_flip(
     x64 = prop.project.x64
     weak: list[Arg] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
+    leaves: list[str] = []
     for owner, origin, _, _ in prop.field_candidates(fn, arg, call.loops, ()):
         kind = _stored_kind(prop, owner, origin, x64)
+        leaf = _weak_leaf(prop, owner, origin, x64) if kind is None else None
         if kind == WEAK:
             weak.append(origin)
+        elif leaf is not None:
+            weak.append(leaf[1])
+            leaves.append(leaf[0])
         elif (
             kind == STRONG
             and owner.cls is not None
@@ -1740,6 +1745,12 @@ def _field_store_flip(
             and prop.repeated(owner.qualname) is not None
         ):
             strong.append((owner, origin))
+    # A leaf that starts weak in a pytree is strong again only if the jitted result makes it so.
+    strong = [
+        (owner, origin)
+        for owner, origin in strong
+        if not any(_field_given_back(prop, owner, origin.value, f) for f in leaves)
+    ]
     if not weak or not strong:
         return
     setter, stored = strong[0]
@@ -1756,9 +1767,10 @@ def _field_store_flip(
     )
     # A value __init__ computes is told where it computes it, not at the constructor call.
     where = computed[0] if computed else weak[0]
+    what = f"{stored.text}.{leaves[0]}" if leaves and where is weak[0] else stored.text
     text = _flip_sentence(
         "RTL401",
-        f"{stored.text} starts as {WEAK} here and is {STRONG}",
+        f"{what} starts as {WEAK} here and is {STRONG}",
         f"{setter.name}() stores it",
         site,
         call.text,
@@ -1801,6 +1813,46 @@ def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bo
         for caller, _, passed, _ in prop.caller_args(owner, params[0].name)
     }
     return STRONG if kinds == {STRONG} else None
+
+
+def _weak_leaf(
+    prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool
+) -> tuple[str, Arg] | None:
+    """A weakly typed leaf of a pytree an attribute is set to (``PIDState(integral=jnp.array(0.0),
+    ...)``, a NamedTuple or dataclass made by this store): its field and the argument that makes it."""
+    value = prop.resolve(owner, stored.value)
+    cls = _class_of(prop, owner, value)
+    made = [m for m in value.objs if isinstance(m, Made) and not m.path]
+    if value.ty != INSTANCE or cls is None or len(made) != 1:
+        return None
+    project = prop.project
+    for field in _object_fields(project, cls):
+        if project.static_declared(cls, field) is not None:
+            continue  # in the treedef, compared by value: its weak type is not part of the key
+        for maker, given, _ in prop.made_origins(made[0].attr(field)):
+            if weak_kind(prop.resolve(maker, given.value), x64) == WEAK:
+                return field, given
+    return None
+
+
+def _field_given_back(prop: Propagation, fn: FunctionSummary, value: Value, field: str) -> bool:
+    """Whether ``value`` (in ``fn``) is what a jitted call returns, a pytree whose ``field`` the
+    jitted function computes from that field of a parameter and Python numbers only: as weakly
+    typed as it came in."""
+    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
+    jitted = prop.project.jitted_at((fn.qualname, dep.call)) if isinstance(dep, RetDep) else None
+    returned = jitted[1].returns if jitted is not None else None
+    returned = _item(returned, dep.item) if returned is not None else None  # type: ignore[union-attr]
+    made = [m for m in returned.objs if isinstance(m, Made) and not m.path] if returned else []
+    if len(made) != 1:
+        return False
+    origins = prop.made_origins(made[0].attr(field))
+    return bool(origins) and all(
+        owner is jitted[1]  # type: ignore[index]
+        and weak_class(leaf := prop.resolve(owner, given.value)) == FOLLOWS
+        and all(isinstance(d, ParamDep) and d.name.endswith(f".{field}") for d in leaf.deps)
+        for owner, given, _ in origins
+    )
 
 
 def _given_back_as_is(
