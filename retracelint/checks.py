@@ -1819,12 +1819,14 @@ def _weak_leaf(
     prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool
 ) -> tuple[str, Arg] | None:
     """A weakly typed leaf of a pytree an attribute is set to (``PIDState(integral=jnp.array(0.0),
-    ...)``, a NamedTuple or dataclass made by this store): its field and the argument that makes it."""
+    ...)``, a NamedTuple or dataclass made by this store or by the factory it calls): its field and
+    the argument that makes it."""
     value = prop.resolve(owner, stored.value)
-    cls = _class_of(prop, owner, value)
+    classes = prop.classes_of_value(owner, value)
     made = [m for m in value.objs if isinstance(m, Made) and not m.path]
-    if value.ty != INSTANCE or cls is None or len(made) != 1:
+    if len(classes) != 1 or len(made) != 1:
         return None
+    cls = next(iter(classes))
     project = prop.project
     for field in _object_fields(project, cls):
         if project.static_declared(cls, field) is not None:
