@@ -300,7 +300,7 @@ class Calls(PassState):
         index = self.record(node, callees, args, kwargs, at, bound) if at is not None else None
         callee = callees[0] if callees else None
         refs = _result(index) if index is not None else EMPTY
-        if callee is not None and callee[0] in ("name", "qual", "method", "self", "recv", "super"):
+        if callee is not None and callee[0] in _RESULT_KNOWN_AT_LINK:
             ty = UNKNOWN
             fresh = EMPTY
             ref = None
@@ -1164,6 +1164,11 @@ def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Val
         return keyed
     rest = combine([*args, *kwargs.values()], keep_shape=False)
     return Value(ty=TUPLE, items=tuple(keyed if i == item else rest for i in range(item + 1)))
+
+
+# Callees whose result the linker reads from what they return: named functions and methods, and
+# what a call returned (`schedule = Schedule(...)`; `schedule(episode)` is its `__call__`).
+_RESULT_KNOWN_AT_LINK = ("name", "qual", "method", "self", "recv", "super", "ret")
 
 
 def _shape_fixed(deps: frozenset[Dep]) -> frozenset[Dep]:
