@@ -56,11 +56,13 @@ from retracelint.values import (
     FieldDep,
     FieldSrc,
     IterDep,
+    LoopSrc,
     Made,
     Obj,
     ParamDep,
     ParamSrc,
     RetDep,
+    Src,
     Value,
     canonical_dtype,
     dtype_kind,
@@ -354,7 +356,9 @@ def _static_value_findings(
         fresh = (
             (identity, next(prop.fresh_causes(caller, value, origin_loops), None))
             if identity
-            else _fresh_part(project, prop, caller, Arg(value, origin.location, ""), origin_loops)
+            else _fresh_part(
+                project, prop, caller, Arg(value, origin.location, ""), origin_loops, origin.value
+            )
         )
         if fresh is not None:
             what, cause = fresh
@@ -490,18 +494,25 @@ def _fresh_part(
     fn: FunctionSummary,
     container: Arg,
     loops: tuple[int, ...],
+    built: Value | None = None,
     depth: int = 0,
 ) -> tuple[str, Cause | None] | None:
     """A tuple, a NamedTuple or a frozen dataclass hashes its items: one that holds an object hashed
     by identity made anew (a lambda, a nested def, a jitted function), directly or through such
     containers of its own (a config holding an optimizer, a NamedTuple of closures), is as new as
-    that object."""
+    that object. ``built``: the container as its function builds it, before the calls that fill it
+    are resolved (``tuple(self._ref(s) for s in segments)``)."""
     value = container.value
     parts: list[tuple[str, list[Candidate]]] = [
         (f"a tuple whose item {i} is", [(fn, Arg(item, container.location, ""), loops, ())])
         for i, item in enumerate(value.items)
         if value.ty == TUPLE
     ]
+    if value.ty == TUPLE and not value.items and built is not None:
+        parts += [
+            ("a tuple whose items are each", [(fn, Arg(item, container.location, ""), loops, ())])
+            for item in _collected_results(prop, fn, built)
+        ]
     for cls in sorted(prop.classes_of_value(fn, value)):
         if not project.classes[cls].value_hashed:
             continue
@@ -513,10 +524,11 @@ def _fresh_part(
             )
     for what, candidates in parts:
         for owner, part, loops, path in candidates:
+            part = replace(part, value=prop.resolve(owner, part.value))
             identity = _identity_hashed(prop, owner, part.value)
             if identity is None:
                 inner = (
-                    _fresh_part(project, prop, owner, part, loops, depth + 1)
+                    _fresh_part(project, prop, owner, part, loops, depth=depth + 1)
                     if depth < _NESTED_PARTS
                     else None
                 )
@@ -527,6 +539,25 @@ def _fresh_part(
             if cause is not None:
                 return f"{what} {identity}", replace(cause, path=(*cause.path, *path))
     return None
+
+
+def _collected_results(prop: Propagation, fn: FunctionSummary, value: Value) -> Iterator[Value]:
+    """What a container filled by a loop (``tuple(self._ref(s) for s in segments)``) holds, each
+    element a call's result: as it is each time ``fn`` builds the container anew (the loop that
+    fills it is over by then)."""
+    for dep in value.deps:
+        if not isinstance(dep, RetDep) or not dep.each or dep.elem is not None:
+            continue
+        outer = [loop for loop in fn.calls[dep.call].loops if loop not in dep.each]
+        anew: frozenset[Src] = frozenset({LoopSrc(outer[-1]) if outer else CallSrc()})
+        element = prop.resolve(fn, Value(deps=frozenset({replace(dep, each=frozenset())})))
+        fresh = frozenset(s for s in element.fresh if not _filled_by(s, dep.each))
+        if fresh != element.fresh:
+            yield element.with_(fresh=fresh | anew)
+
+
+def _filled_by(src: Src, loops: frozenset[int]) -> bool:
+    return isinstance(src, LoopSrc) and src.index in loops
 
 
 # Containers inside containers followed for a fresh part (a config's optimizer's closure).
