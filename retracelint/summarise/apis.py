@@ -61,6 +61,16 @@ _CONSTRUCTORS = {
 }
 
 
+# Functions whose result takes lengths from an argument besides its input array's own: the
+# argument's keyword and position. What changes those lengths changes the result's shape
+# (``tile(cov, (n_robots, 1, 1))``).
+_SHAPED_BY_ARGUMENT = {
+    "tile": ("reps", 1),
+    "broadcast_to": ("shape", 1),
+    "resize": ("new_shape", 1),
+}
+
+
 _RANDOM_CONSTRUCTORS = {
     "normal": _Sized("shape", "shape", 1),
     "uniform": _Sized("shape", "shape", 1),

@@ -29,6 +29,7 @@ from retracelint.summarise.apis import (
     _RANDOM_MODULES,
     _REDUCTIONS,
     _ROWS_SOLVED,
+    _SHAPED_BY_ARGUMENT,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     _array_dtype,
@@ -283,6 +284,14 @@ class Arrays(PassState):
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
         if name in _MASKS:
             return combine(args, ty="mask").with_(dtype="bool") if args else Value(ty="mask")
+        if name in _SHAPED_BY_ARGUMENT and args:
+            size = _size_argument(node, args, kwargs, *_SHAPED_BY_ARGUMENT[name])
+            varies = size.vsrc | returned_sources(size)
+            value = combine(args, ty=ty)
+            if not varies:
+                return value
+            taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), varies)
+            return value.with_(shape=value.shape | {taint})
         if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
             # One array, element by element (a scalar or two beside it): each axis stays.
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
