@@ -68,6 +68,7 @@ from retracelint.values import (
     dtype_kind,
     items_of,
     kinds_differ,
+    read_field,
     weak_class,
     weak_kind,
 )
@@ -745,6 +746,9 @@ def _dep_kind(
         if param is not None and param.annotation in (FLOAT, INT) and dep.elem is None:
             return param.annotation
         args, left_out = _passed_values(prop, fn, dep.name, passed)
+        if dep.key is not None:
+            # The item at a literal key of it (`entry["z_lens"]`): what each caller's dict holds there.
+            args = [(o, read_field(v, dep.key)) for o, v in args]
         if dep.elem is not None:
             # An element of it: every caller passes a display of numbers (``[1.0, 0.5]``).
             args = [(o, item) for o, v in args for item in v.items or (UNKNOWN_VALUE,)]

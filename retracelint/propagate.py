@@ -470,6 +470,8 @@ class Propagation(ObjectModel):
         if value.weak == FOLLOWS:
             # As weakly typed as what this call passes (a Python float, a strong array).
             out = out.with_(weak=followed(inputs))
+        if out.ty == UNKNOWN and len(value.deps) == 1:
+            out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
 
     # -- questions asked along the call graph ----------------------------------------------------
@@ -1002,6 +1004,16 @@ def _passed_for(
     return combine([v for _, v in rest], ty=DICT).with_(
         fields=tuple(sorted((entry(key), v) for key, v in rest))
     )
+
+
+def _number_at_key(dep: Dep, arg: Callable[[str], Value]) -> str:
+    """The kind of a value that is the item at a literal key of a parameter (``entry["z_lens"]``)
+    when the dict passed for it holds a number of one kind there (a record of a module's table);
+    else not known."""
+    if not isinstance(dep, ParamDep) or dep.key is None:
+        return UNKNOWN
+    item = dict(arg(dep.name).fields).get(dep.key)
+    return item.ty if item is not None and item.ty in (INT, FLOAT) else UNKNOWN
 
 
 def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:

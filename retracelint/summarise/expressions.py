@@ -1253,16 +1253,23 @@ class Expressions(PassState):
         items = list(iterable.items)
         records = shared_fields(items)
         if records:
-            # Records (`{"name": ..., "sequence": "MKT..."}`): the items at a key of several lengths.
+            # Records (`{"name": ..., "sequence": "MKT..."}`): the items at a key of several lengths,
+            # and those that are numbers of one kind (`"z_lens": 0.227`), as that kind.
             fields = tuple(
                 (key, _one_of(element, held, f"{self.mod.pos.text(node)}[...]{key}", index))
-                for key, held in records.items()
                 if lengths_differ(held)
+                else (key, Value(ty=held[0].ty, vsrc=element.vsrc))
+                for key, held in records.items()
+                if lengths_differ(held) or _one_number_kind(held)
             )
             return element.with_(fields=fields) if fields else element
         if not lengths_differ(items):
             return element
         return _one_of(element, items, f"{self.mod.pos.text(node)}[...]", index)
+
+
+def _one_number_kind(values: list[Value]) -> bool:
+    return len({v.ty for v in values}) == 1 and values[0].ty in (INT, FLOAT)
 
 
 def _chunk_length(taints: list[Taint]) -> Length | None:
