@@ -512,7 +512,7 @@ _FIELD_CALLS = ("field", "static_field")
 def declared_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], dict[str, ast.AnnAssign]]:
     """The fields declared in a class body (``x: int``, ``y: float = field(...)``), in order, and
     the declarations of those marked static: ``pytree_node=False`` (flax), ``static=True``
-    (equinox), ``metadata=dict(static=True)`` (jax's register_dataclass)."""
+    (equinox), ``metadata=dict(static=True)`` or ``jax.tree.static()`` (jax's register_dataclass)."""
     fields: list[str] = []
     static: dict[str, ast.AnnAssign] = {}
     for stmt in node.body:
@@ -560,9 +560,15 @@ def _int(value: object) -> int | None:
     return value if type(value) is int else None
 
 
+# Calls that declare a static field by themselves: flax's ``struct.static_field()``, and jax's own
+# ``jax.tree.static()`` for ``register_dataclass`` (as ``field(metadata=dict(static=True))``).
+_STATIC_FIELD_CALLS = ("static_field", "tree.static")
+
+
 def _is_static_field(call: ast.Call) -> bool:
-    name = (_dotted(call.func) or "").rpartition(".")[2]
-    if name == "static_field":
+    dotted = _dotted(call.func) or ""
+    name = dotted.rpartition(".")[2]
+    if any(dotted == c or dotted.endswith(f".{c}") for c in _STATIC_FIELD_CALLS):
         return True
     if name not in _FIELD_CALLS:
         return False
