@@ -358,6 +358,12 @@ Dep = ParamDep | RetDep | IterDep | FieldDep
 WHOLE_SHAPE = None
 
 
+def shapeless(dep: Dep) -> Dep:
+    """``dep`` for a value that follows what it refers to but none of its shape (``max(a, b)`` of
+    numbers, a whole shape known axis by axis)."""
+    return replace(dep, fixed=dep.fixed | {WHOLE_SHAPE})
+
+
 def fixes(dep: Dep, axis: int | None) -> bool:
     """Whether ``dep`` brings no change of axis ``axis`` (None: a change at no axis in particular):
     that axis is fixed, or the whole shape is."""
@@ -445,7 +451,7 @@ def picked(value: Value, per: int) -> Value:
 def _compose(inner: Dep, outer: Dep) -> Dep:
     """``inner`` (a dependency of what ``outer`` refers to) seen through ``outer``."""
     if fixes(outer, WHOLE_SHAPE):  # none of inner's changes reach it, at any axis
-        return replace(inner, fixed=inner.fixed | {WHOLE_SHAPE})
+        return shapeless(inner)
     if not inner.aligned:
         return inner
     if outer.aligned and not outer.fixed and outer.joined is None:

@@ -106,7 +106,6 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
-    WHOLE_SHAPE,
     Dep,
     Dims,
     DrawSrc,
@@ -127,6 +126,7 @@ from retracelint.values import (
     reduced,
     returned_sources,
     shape_sources,
+    shapeless,
     size_of,
     unaligned,
     unaligned_dep,
@@ -894,7 +894,7 @@ class Calls(PassState):
             if canon in ("min", "max") and len(args) > 1:
                 # One of the operands, whose kinds are asked where they are known (a float from
                 # attributes: `max(self.shift0 * self.decay**k, self.floor)`); not their shapes.
-                value = value.with_(deps=frozenset().union(*(_shape_fixed(a.deps) for a in args)))
+                value = value.with_(deps=frozenset(shapeless(d) for a in args for d in a.deps))
             return self.scalar_type_chosen(node, canon, args, value)
         if canon in _STRUCTURE_KEYED and args:
             return _structure_keyed(canon, args, kwargs)
@@ -1169,11 +1169,6 @@ def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Val
 # Callees whose result the linker reads from what they return: named functions and methods, and
 # what a call returned (`schedule = Schedule(...)`; `schedule(episode)` is its `__call__`).
 _RESULT_KNOWN_AT_LINK = ("name", "qual", "method", "self", "recv", "super", "ret")
-
-
-def _shape_fixed(deps: frozenset[Dep]) -> frozenset[Dep]:
-    """``deps`` of a value that follows their values but none of their shapes."""
-    return frozenset(replace(d, fixed=d.fixed | {WHOLE_SHAPE}) for d in deps)
 
 
 def _names_class(param: str) -> bool:

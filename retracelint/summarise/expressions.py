@@ -84,7 +84,6 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
-    WHOLE_SHAPE,
     ChoiceSrc,
     Chunking,
     Dims,
@@ -119,6 +118,7 @@ from retracelint.values import (
     returned_sources,
     rows_of,
     shape_sources,
+    shapeless,
     shared_fields,
     unaligned,
     unaligned_dep,
@@ -840,7 +840,7 @@ class Expressions(PassState):
             # what changed it before at no axis in particular no longer does (`concatenate([x,
             # zeros(n - len(x))])` of a 1-D x whose length is not known here).
             shape = {t for t in shape if t.axis is not None}
-            deps = frozenset(replace(dep, fixed=dep.fixed | {WHOLE_SHAPE}) for dep in deps)
+            deps = frozenset(map(shapeless, deps))
         return value.with_(shape=frozenset(shape), deps=deps, dims=dims)
 
     # -- subscripts: where slices change shapes ------------------------------------------------------

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -47,7 +46,6 @@ from retracelint.values import (
     RNG,
     TUPLE,
     UNKNOWN,
-    WHOLE_SHAPE,
     CallSrc,
     Made,
     ParamDep,
@@ -63,6 +61,7 @@ from retracelint.values import (
     placed,
     read_field,
     shape_sources,
+    shapeless,
     unaligned,
     with_field,
 )
@@ -470,10 +469,7 @@ def _new_per_call(value: Value, path: str) -> Value:
     # The old value stays a dependency for what kind of number it is (``self.k += 1``), not for its
     # shape.
     deps = frozenset(
-        replace(d, fixed=d.fixed | {WHOLE_SHAPE})
-        if isinstance(d, ParamDep) and d.name == path
-        else d
-        for d in value.deps
+        shapeless(d) if isinstance(d, ParamDep) and d.name == path else d for d in value.deps
     )
     shape = frozenset(t.with_sources(renamed(t.sources)) for t in value.shape)
     return value.with_(vsrc=renamed(value.vsrc), fresh=renamed(value.fresh), shape=shape, deps=deps)
