@@ -68,6 +68,7 @@ from retracelint.values import (
     dtype_kind,
     items_of,
     kinds_differ,
+    made_anew,
     read_field,
     weak_class,
     weak_kind,
@@ -550,7 +551,7 @@ def _collected_results(prop: Propagation, fn: FunctionSummary, value: Value) -> 
         if not isinstance(dep, RetDep) or not dep.each or dep.elem is not None:
             continue
         outer = [loop for loop in fn.calls[dep.call].loops if loop not in dep.each]
-        anew: frozenset[Src] = frozenset({LoopSrc(outer[-1]) if outer else CallSrc()})
+        anew = made_anew(outer, fn.kind == "module")
         element = prop.resolve(fn, Value(deps=frozenset({replace(dep, each=frozenset())})))
         fresh = frozenset(s for s in element.fresh if not _filled_by(s, dep.each))
         if fresh != element.fresh:

@@ -76,6 +76,7 @@ from retracelint.values import (
     followed,
     join,
     localised,
+    made_anew,
     made_objects,
     objects_of,
     picked,
@@ -1019,10 +1020,7 @@ def _number_at_key(dep: Dep, arg: Callable[[str], Value]) -> str:
 def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:
     """What a constructor call (in ``fn``) makes: a new object of class ``cls`` per iteration of
     its innermost loop, per call of ``fn``, or once at module level."""
-    if call.loops:
-        fresh: frozenset[Src] = frozenset({LoopSrc(call.loops[-1])})
-    else:
-        fresh = EMPTY if fn.kind == "module" else frozenset({CallSrc()})
+    fresh = made_anew(call.loops, fn.kind == "module")
     return Value(ty=INSTANCE, ref=cls, fresh=fresh, objs=frozenset({Made(call.location)}))
 
 

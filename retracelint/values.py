@@ -10,6 +10,7 @@ really active is decided later, along the call graph, by ``propagate``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 
@@ -356,6 +357,14 @@ Dep = ParamDep | RetDep | IterDep | FieldDep
 # In a dependency's ``fixed``: every axis. The dependent value's whole shape is known (each axis's
 # length), so no change of the shape it depends on, at any axis or at none in particular, reaches it.
 WHOLE_SHAPE = None
+
+
+def made_anew(loops: Sequence[int], module_level: bool = False) -> frozenset[Src]:
+    """Where an object made under ``loops`` comes from: a new one per iteration of the innermost,
+    per call of its function, or once at a module's top level."""
+    if loops:
+        return frozenset({LoopSrc(loops[-1])})
+    return EMPTY if module_level else frozenset({CallSrc()})
 
 
 def shapeless(dep: Dep) -> Dep:

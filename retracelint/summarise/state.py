@@ -17,18 +17,16 @@ from retracelint.summary import (
     TraceContext,
 )
 from retracelint.values import (
-    EMPTY,
     INSTANCE,
     PARAM_REF,
     TUPLE,
     UNKNOWN,
-    CallSrc,
-    LoopSrc,
     ParamDep,
     ParamSrc,
     Src,
     Taint,
     Value,
+    made_anew,
     objects_of,
 )
 
@@ -162,9 +160,7 @@ class PassState:
 
     def context_of(self, loops: list[int] | tuple[int, ...]) -> frozenset[Src]:
         """Where an object made under ``loops`` of this function comes from."""
-        if loops:
-            return frozenset({LoopSrc(loops[-1])})
-        return EMPTY if self.module_level else frozenset({CallSrc()})
+        return made_anew(loops, self.module_level)
 
     def loc(self, node: ast.AST) -> Location:
         return self.mod.loc(node)
