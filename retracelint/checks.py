@@ -1763,17 +1763,16 @@ def _field_store_flip(
     param: str,
 ) -> Iterator[Finding]:
     x64 = prop.project.x64
-    weak: list[Arg] = []
+    # Each weak store, with the field of the pytree it makes that is weak ("" for the whole value).
+    weak: list[tuple[Arg, str]] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
-    leaves: list[str] = []
     for owner, origin, _, _ in prop.field_candidates(fn, arg, call.loops, ()):
         kind = _stored_kind(prop, owner, origin, x64)
         leaf = _weak_leaf(prop, owner, origin, x64) if kind is None else None
         if kind == WEAK:
-            weak.append(origin)
+            weak.append((origin, ""))
         elif leaf is not None:
-            weak.append(leaf[1])
-            leaves.append(leaf[0])
+            weak.append((leaf[1], leaf[0]))
         elif (
             kind == STRONG
             and owner.cls is not None
@@ -1782,6 +1781,7 @@ def _field_store_flip(
         ):
             strong.append((owner, origin))
     # A leaf that starts weak in a pytree is strong again only if the jitted result makes it so.
+    leaves = [field for _, field in weak if field]
     strong = [
         (owner, origin)
         for owner, origin in strong
@@ -1802,8 +1802,8 @@ def _field_store_flip(
         else []
     )
     # A value __init__ computes is told where it computes it, not at the constructor call.
-    where = computed[0] if computed else weak[0]
-    what = f"{stored.text}.{leaves[0]}" if leaves and where is weak[0] else stored.text
+    where, field = (computed[0], "") if computed else weak[0]
+    what = f"{stored.text}.{field}" if field else stored.text
     text = _flip_sentence(
         "RTL401",
         f"{what} starts as {WEAK} here and is {STRONG}",
@@ -1877,20 +1877,32 @@ def _field_given_back(prop: Propagation, fn: FunctionSummary, value: Value, fiel
     """Whether ``value`` (in ``fn``) is what a jitted call returns, a pytree whose ``field`` the
     jitted function computes from that field of a parameter and Python numbers only: as weakly
     typed as it came in."""
-    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
-    jitted = prop.project.jitted_at((fn.qualname, dep.call)) if isinstance(dep, RetDep) else None
-    returned = jitted[1].returns if jitted is not None else None
-    returned = _item(returned, dep.item) if returned is not None else None  # type: ignore[union-attr]
-    made = [m for m in returned.objs if isinstance(m, Made) and not m.path] if returned else []
-    if len(made) != 1:
+    returned = _jit_returned(prop, fn, value)
+    made = [m for m in returned[1].objs if isinstance(m, Made) and not m.path] if returned else []
+    if returned is None or len(made) != 1:
         return False
     origins = prop.made_origins(made[0].attr(field))
     return bool(origins) and all(
-        owner is jitted[1]  # type: ignore[index]
+        owner is returned[0]
         and weak_class(leaf := prop.resolve(owner, given.value)) == FOLLOWS
         and all(isinstance(d, ParamDep) and d.name.endswith(f".{field}") for d in leaf.deps)
         for owner, given, _ in origins
     )
+
+
+def _jit_returned(
+    prop: Propagation, fn: FunctionSummary, value: Value
+) -> tuple[FunctionSummary, Value] | None:
+    """For ``value`` (in ``fn``) that is what one jitted call returns (an item of it, for ``a, b =
+    step(...)``): the function the jit wraps, and what it returns there, in its own terms."""
+    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
+    if not isinstance(dep, RetDep):
+        return None
+    jitted = prop.project.jitted_at((fn.qualname, dep.call))
+    if jitted is None or jitted[1].returns is None:
+        return None
+    returned = _item(jitted[1].returns, dep.item)
+    return (jitted[1], returned) if returned is not None else None
 
 
 def _given_back_as_is(
@@ -1899,13 +1911,8 @@ def _given_back_as_is(
     """Whether ``value`` (in ``fn``) is what a jitted call returns whose item at ``key`` it computes
     from the same item of a parameter and Python numbers only (``{"g": p["g"] * 0.9, ...}``): as
     weakly typed as that item came in, so not surely strong."""
-    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
-    if key is None or not isinstance(dep, RetDep):
-        return False
-    jitted = prop.project.jitted_at((fn.qualname, dep.call))
-    returned = jitted[1].returns if jitted is not None else None
-    returned = _item(returned, dep.item) if returned is not None else None
-    leaf = items_of(returned).get(key) if returned is not None and returned.ty == DICT else None
+    returned = _jit_returned(prop, fn, value) if key is not None else None
+    leaf = items_of(returned[1]).get(key) if returned and returned[1].ty == DICT else None
     return (
         leaf is not None
         and weak_class(leaf) == FOLLOWS
