@@ -743,7 +743,7 @@ def _dep_kind(
             }
         )
     if isinstance(dep, ParamDep):
-        param = next((p for p in fn.params if p.name == dep.name), None)
+        param = fn.param(dep.name)
         if param is not None and param.annotation in (FLOAT, INT) and dep.elem is None:
             return param.annotation
         args, left_out = _passed_values(prop, fn, dep.name, passed)

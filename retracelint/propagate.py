@@ -80,6 +80,7 @@ from retracelint.values import (
     made_objects,
     objects_of,
     picked,
+    read_field,
     returned_sources,
     sees,
     shape_sources,
@@ -808,7 +809,7 @@ class Propagation(ObjectModel):
         else:
             places = []
             # A call that leaves an int parameter out passes its default (a length has none).
-            default = next((p.size for p in fn.params if p.name == param), None)
+            default = given.size if (given := fn.param(param)) is not None else None
             if axis is not None:
                 default = None
             for caller, _, passed, _, _ in self.calls_of(fn, param):
@@ -1013,8 +1014,8 @@ def _number_at_key(dep: Dep, arg: Callable[[str], Value]) -> str:
     else not known."""
     if not isinstance(dep, ParamDep) or dep.key is None:
         return UNKNOWN
-    item = dict(arg(dep.name).fields).get(dep.key)
-    return item.ty if item is not None and item.ty in (INT, FLOAT) else UNKNOWN
+    item = read_field(arg(dep.name), dep.key)
+    return item.ty if item.ty in (INT, FLOAT) else UNKNOWN
 
 
 def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:
@@ -1027,7 +1028,7 @@ def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:
 def _left_out(call: CallSite, callee: FunctionSummary, name: str) -> Value:
     """What ``callee``'s parameter ``name`` is when ``call`` does not pass it: the number its
     default is (``dt=0.01``, a constant), else not known."""
-    param = next((p for p in callee.params if p.name == name), None)
+    param = callee.param(name)
     if call.star or param is None or param.default is None:
         return UNKNOWN_VALUE
     return Value(ty=param.default)

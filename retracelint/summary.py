@@ -195,6 +195,10 @@ class FunctionSummary:
     writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
     carried: list[Carried] = field(default_factory=list)
 
+    def param(self, name: str) -> Param | None:
+        """Its parameter ``name``, if it has one."""
+        return next((p for p in self.params if p.name == name), None)
+
 
 @dataclass
 class ClassSummary:

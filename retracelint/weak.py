@@ -195,7 +195,7 @@ class WeakKinds:
         known = self._params.get(cache_key)
         if known is not None:
             return known
-        param = next((p for p in fn.params if p.name == name), None)
+        param = fn.param(name)
         if param is None or depth > _MAX_DEPTH:
             return []
         # A parameter reached again while resolving itself adds nothing.
