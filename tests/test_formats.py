@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
-from dataclasses import replace
+import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import jsonschema
@@ -476,37 +478,189 @@ def test_action_is_a_composite_with_the_documented_inputs() -> None:
     assert 'pip install --quiet "$ACTION_PATH"' in install["run"]
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
-def test_action_run_step_passes_args_and_paths_and_records_the_exit_code(tmp_path: Path) -> None:
-    """Run the action's annotate step with a stand-in retracelint that exits 1 (findings)."""
+@dataclass
+class ActionRun:
+    """What a run of the action's steps left: each step's exit status (in order, up to the first that
+    failed, after which GitHub skips the rest), the outputs the steps set, and what they printed."""
+
+    statuses: dict[str, int]
+    outputs: dict[str, str]
+    stdout: str
+    stderr: str
+
+
+_EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")
+
+
+def _run_action(inputs: dict[str, str], cwd: Path, bin_dir: Path) -> ActionRun:
+    """Run action.yml's `run` steps as the runner does: each script in a file executed by `bash
+    --noprofile --norc -eo pipefail FILE`, inputs through the step's env, GITHUB_OUTPUT read back for
+    the outputs of later steps. The install step is left out: ``bin_dir`` holds the retracelint (and
+    the python) the steps find on PATH."""
     action = _yaml(REPO / "action.yml")
-    step = next(s for s in action["runs"]["steps"] if s.get("id") == "annotate")
+    values = {f"inputs.{k}": v["default"] for k, v in action["inputs"].items()}
+    values |= {f"inputs.{k}": v for k, v in inputs.items()}
+    values["runner.temp"] = str(cwd.parent)
+    statuses: dict[str, int] = {}
+    outputs: dict[str, str] = {}
+    out, err = [], []
+    for number, step in enumerate(action["runs"]["steps"]):
+        condition = step.get("if")
+        if condition is not None:
+            left, right = _EXPRESSION.fullmatch(condition)[1].split(" == ")
+            if values[left] != right.strip("'"):
+                continue
+        if "run" not in step or step["name"] == "Install retracelint":
+            continue
+        script = cwd.parent / f"step{number}.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        github_output = cwd.parent / f"output{number}"
+        github_output.write_text("", encoding="utf-8")
+        env = {k: _EXPRESSION.sub(lambda m: values[m[1]], v) for k, v in step["env"].items()}
+        env |= {
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "GITHUB_OUTPUT": str(github_output),
+            "RUNNER_TEMP": str(cwd.parent),
+        }
+        proc = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            env=env,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        out.append(proc.stdout)
+        err.append(proc.stderr)
+        statuses[step["name"]] = proc.returncode
+        for line in github_output.read_text(encoding="utf-8").splitlines():
+            name, _, value = line.partition("=")
+            outputs[name] = value
+            values[f"steps.{step.get('id')}.outputs.{name}"] = value
+        if proc.returncode != 0:
+            break
+    return ActionRun(statuses, outputs, "".join(out), "".join(err))
+
+
+STATIC_IN_A_LOOP = """\
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=1)
+def scale(x, n):
+    return x * n
+
+
+def main(x):
+    for step in range(100):
+        x = scale(x, step)
+    return x
+"""
+
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+
+
+@needs_bash
+def test_action_with_findings_writes_sarif_sets_its_outputs_and_fails_last(
+    tmp_path: Path, sarif_validator: jsonschema.Validator
+) -> None:
+    """Findings exit 1: under the runner's `-e` the run step must still record the exit code and write
+    the SARIF file for the upload, and only the last step fails the job. A quoted value in `args`
+    reaches retracelint as one argument (here the ignore for tests/ takes effect)."""
+    project = tmp_path / "work"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "demo"\n', encoding="utf-8")
+    for folder in ("src", "tests"):
+        (project / folder).mkdir()
+        (project / folder / "train.py").write_text(STATIC_IN_A_LOOP, encoding="utf-8")
+    inputs = {"paths": "src tests", "args": "--per-file-ignores 'tests/*:RTL2'", "sarif": "true"}
+    run = _run_action(inputs, project, Path(sys.executable).parent)
+    assert run.statuses == {"Run retracelint": 0, "Report the result": 1}, run.stderr
+    assert run.outputs == {"exit-code": "1", "sarif-file": "retracelint.sarif"}
+    assert run.stdout.startswith("::error file=src/train.py,line=13,")
+    assert "tests/train.py" not in run.stdout
+    sarif = json.loads((project / "retracelint.sarif").read_text(encoding="utf-8"))
+    assert list(sarif_validator.iter_errors(sarif)) == []
+    (result,) = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "RTL201"
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "src/train.py"
+
+
+@needs_bash
+def test_action_stops_at_an_error_with_exit_code_2(tmp_path: Path) -> None:
+    project = tmp_path / "work"
+    project.mkdir()
+    (project / "train.py").write_text(STATIC_IN_A_LOOP, encoding="utf-8")
+    inputs = {"args": "--select RTL2O1", "sarif": "true"}
+    run = _run_action(inputs, project, Path(sys.executable).parent)
+    assert run.statuses == {"Run retracelint": 2}
+    assert run.outputs == {"exit-code": "2"}
+    assert "RTL2O1" in run.stderr
+    assert not (project / "retracelint.sarif").exists()
+
+
+@needs_bash
+@pytest.mark.parametrize(
+    ("args", "paths", "words"),
+    [
+        ("--select RTL1", "src tests/*.py", ["--select", "RTL1", "src", "tests/*.py"]),
+        (
+            "--per-file-ignores 'tests/*:RTL2' --baseline \"my baseline.json\"",
+            "'my src' lib",
+            [
+                "--per-file-ignores",
+                "tests/*:RTL2",
+                "--baseline",
+                "my baseline.json",
+                "my src",
+                "lib",
+            ],
+        ),
+        # Split, never evaluated: no command runs, no variable or glob expands.
+        (
+            "--config $(touch ran) `touch ran` $HOME",
+            "*",
+            ["--config", "$(touch", "ran)", "`touch", "ran`", "$HOME", "*"],
+        ),
+    ],
+)
+def test_action_splits_args_and_paths_as_a_shell_would_without_running_them(
+    tmp_path: Path, args: str, paths: str, words: list[str]
+) -> None:
     fake = tmp_path / "bin" / "retracelint"
     fake.parent.mkdir()
-    fake.write_text('#!/bin/sh\nfor a in "$@"; do echo "arg:$a"; done\nexit 1\n', encoding="utf-8")
+    fake.write_text('#!/bin/sh\nfor a in "$@"; do echo "arg:$a"; done\n', encoding="utf-8")
     fake.chmod(0o755)
-    output = tmp_path / "github_output"
-    env = {
-        "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}",
-        "GITHUB_OUTPUT": str(output),
-        "INPUT_PATHS": "src tests/*.py",
-        "INPUT_ARGS": "--select RTL1 --baseline .retracelint-baseline.json",
-    }
-    proc = subprocess.run(
-        ["bash", "-c", step["run"]], env=env, capture_output=True, text=True, cwd=tmp_path
+    (fake.parent / "python").symlink_to(sys.executable)
+    project = tmp_path / "work"
+    project.mkdir()
+    run = _run_action({"args": args, "paths": paths}, project, fake.parent)
+    assert run.statuses == {"Run retracelint": 0, "Report the result": 0}, run.stderr
+    assert run.stdout.splitlines() == [f"arg:{w}" for w in ["--format", "github", *words]]
+    assert not (project / "ran").exists()
+
+
+@needs_bash
+def test_action_reports_an_unbalanced_quote_in_args(tmp_path: Path) -> None:
+    project = tmp_path / "work"
+    project.mkdir()
+    run = _run_action({"args": "--per-file-ignores 'tests/*:RTL2"}, project, tmp_path)
+    assert run.statuses == {"Run retracelint": 2}
+    assert run.outputs == {"exit-code": "2"}
+    assert run.stderr == (
+        "retracelint action: error: cannot split args and paths: No closing quotation\n"
     )
-    assert proc.returncode == 0, proc.stderr  # findings fail the job only in the last step
-    assert proc.stdout.split() == [
-        "arg:--format",
-        "arg:github",
-        "arg:--select",
-        "arg:RTL1",
-        "arg:--baseline",
-        "arg:.retracelint-baseline.json",
-        "arg:src",
-        "arg:tests/*.py",
-    ]
-    assert output.read_text(encoding="utf-8") == "exit-code=1\n"
+
+
+def test_readme_pins_the_action_at_the_ref_action_yml_documents() -> None:
+    pinned = re.findall(r"uses: retracelint/retracelint@(\S+)", (REPO / "README.md").read_text())
+    documented = re.findall(
+        r"uses: retracelint/retracelint@(\S+)", (REPO / "action.yml").read_text()
+    )
+    assert pinned and set(pinned) == set(documented), (pinned, documented)
 
 
 def test_pre_commit_hook_runs_the_whole_project_serially() -> None:
