@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from limits import HANG_S
+
 RUNNER = Path(__file__).resolve()
 SAME_LINE_HINT = "but seen another function defined on the same line"
 
@@ -155,33 +157,30 @@ def _environment() -> dict[str, str]:
 
 
 def count_retraces_many(
-    script_paths: Sequence[Path], cwd: Path, timeout: float = 120, argv: Sequence[str] = ()
+    script_paths: Sequence[Path], cwd: Path, argv: Sequence[str] = ()
 ) -> list[RetraceReport]:
     """Run several programs one after another in ONE subprocess; one report per program, in order.
 
-    Each program gets ``argv`` as its command-line arguments. ``timeout`` bounds the whole batch. When the subprocess dies (timeout, crash), the programs that
-    finished keep their reports and the others get one that says what happened.
+    Each program gets ``argv`` as its command-line arguments. The batch is stopped only when no program
+    finishes for ``HANG_S`` (a hang: the batch as a whole takes what the machine's load makes it take).
+    When the subprocess dies (hang, crash), the programs that finished keep their reports and the others
+    get one that says what happened.
     """
     scripts = [str(Path(p).resolve()) for p in script_paths]
     with tempfile.TemporaryDirectory(prefix="retracelint-dyn-") as tmp:
         result_path = Path(tmp) / "result.jsonl"
         command = [sys.executable, str(RUNNER), "--run", str(result_path), json.dumps(list(argv))]
         command += scripts
-        timed_out = False
-        try:
-            proc = subprocess.run(
-                command,
-                cwd=cwd,
-                env=_environment(),
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
-            )
-            returncode, stderr = proc.returncode, proc.stderr
-        except subprocess.TimeoutExpired as exc:
-            timed_out, returncode = True, -1
-            stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else ""
+        proc = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=_environment(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        stderr, timed_out = _wait_while_progressing(proc, result_path)
+        returncode = proc.returncode
         done: list[RetraceReport] = []
         if result_path.exists():
             for line in result_path.read_text(encoding="utf-8").splitlines():
@@ -193,7 +192,7 @@ def count_retraces_many(
         RetraceReport(
             raised=True,
             exception_type="RunnerDied",
-            exception="timed out" if timed_out else f"runner exited with code {returncode}",
+            exception="hung" if timed_out else f"runner exited with code {returncode}",
             timed_out=timed_out,
             returncode=returncode,
             stderr=stderr,
@@ -203,9 +202,24 @@ def count_retraces_many(
     return done + missing
 
 
-def count_retraces(script_path: Path, cwd: Path, timeout: float = 60) -> RetraceReport:
+def _wait_while_progressing(proc: subprocess.Popen[str], result_path: Path) -> tuple[str, bool]:
+    """Wait for ``proc`` while it reports a program done (a line of ``result_path``) at least every
+    ``HANG_S``; its standard error, and whether it was stopped."""
+    finished = 0
+    while True:
+        try:
+            return proc.communicate(timeout=HANG_S)[1], False
+        except subprocess.TimeoutExpired:
+            now = len(result_path.read_bytes().splitlines()) if result_path.exists() else 0
+            if now == finished:
+                proc.kill()
+                return proc.communicate()[1], True
+            finished = now
+
+
+def count_retraces(script_path: Path, cwd: Path) -> RetraceReport:
     """Run one Python program in a subprocess and report its real re-traces per jitted function."""
-    return count_retraces_many([script_path], cwd, timeout)[0]
+    return count_retraces_many([script_path], cwd)[0]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from limits import HANG_S
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks" / "accuracy"
@@ -103,7 +104,7 @@ def test_every_program_traces_as_its_case_says() -> None:
         [sys.executable, str(BENCH / "run.py"), "verify"],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=HANG_S,
         check=False,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
@@ -203,7 +204,7 @@ def test_score_writes_results_for_the_run_it_made(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

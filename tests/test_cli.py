@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from limits import HANG_S
 
 from retracelint.cli import main
 from retracelint.rules import RULES
@@ -168,7 +169,7 @@ def subprocess_env() -> dict[str, str]:
 
 
 def run_process(
-    *args: str, cwd: Path, stdin: bytes | None = None, timeout: float = 120
+    *args: str, cwd: Path, stdin: bytes | None = None, timeout: float = HANG_S
 ) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "retracelint", *args],
@@ -622,7 +623,7 @@ def test_file_that_cannot_be_opened_even_by_root(project: Path, runner: CliRunne
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_named_pipe_does_not_hang(project: Path) -> None:
     os.mkfifo(project / "pipe.py")
-    result = run_process("--no-cache", ".", cwd=project, timeout=5)
+    result = run_process("--no-cache", ".", cwd=project)
     assert result.returncode == 1
     assert b"pipe.py:1:1: RTL000 " in result.stdout
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from confirm_programs.support import ROOT, ConfirmJob, jax_available, once_per_session
+from limits import HANG_S
 from test_fixtures import expectations
 
 try:
@@ -80,7 +81,7 @@ def _jobs(project: Project) -> dict[str, ConfirmJob]:
             paths=[top if not project.folder else folder],
             extra=extra,
             command=[sys.executable, f"{folder}/{project.program}"],
-            timeout=240,
+            timeout=HANG_S,
         )
     return jobs
 

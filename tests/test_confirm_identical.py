@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from confirm_programs.support import PROGRAMS, ROOT, child_environment, program_findings, write_plan
+from limits import HANG_S
 
 pytest.importorskip(
     "jax", reason="retracelint confirm needs jax (pip install 'retracelint[confirm]')"
@@ -24,7 +25,9 @@ ENV = {**os.environ, "JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_backend_optimiz
 @pytest.mark.parametrize("project", ["examples", "examples_fixed"])
 def test_outputs_are_identical_with_and_without_confirm(project: str, tmp_path: Path) -> None:
     program = [sys.executable, f"{project}/run.py"]
-    plain = subprocess.run(program, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
+    plain = subprocess.run(
+        program, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=HANG_S
+    )
     report = tmp_path / "report.txt"
     confirm = [sys.executable, "-m", "retracelint", "confirm", "--guard", "all", "-o", str(report)]
     confirmed = subprocess.run(
@@ -33,7 +36,7 @@ def test_outputs_are_identical_with_and_without_confirm(project: str, tmp_path: 
         env=ENV,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert plain.returncode == 0, plain.stderr[-2000:]
     assert plain.stdout.strip()
@@ -64,7 +67,7 @@ def test_the_programs_own_explanations_and_compile_logs_are_unchanged(tmp_path: 
         run_env = {**env, "JAX_EXPLAIN_CACHE_MISSES": "1"} if explain_env else env
         for name, command in runs.items():
             proc = subprocess.run(
-                command, cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=300
+                command, cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=HANG_S
             )
             assert proc.returncode == (0 if name == "plain" else 1), proc.stderr[-3000:]
             outputs[name, explain_env] = (_normalised(proc.stdout), _normalised(proc.stderr))

@@ -18,6 +18,7 @@ from confirm_programs.support import (
     jax_available,
     once_per_session,
 )
+from limits import HANG_S
 
 from retracelint.model import Finding, JitSite, Location
 
@@ -101,7 +102,7 @@ def _run_all() -> dict:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            timeout=180,
+            timeout=HANG_S,
         )
         data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else None
         out[name] = {"returncode": proc.returncode, "output": proc.stdout, "report": data}
@@ -185,7 +186,7 @@ def test_a_re_trace_the_static_pass_predicts_is_reported_under_its_rule(tmp_path
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        timeout=180,
+        timeout=HANG_S,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
     data = json.loads(report.read_text(encoding="utf-8"))

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from limits import HANG_S
 
 pytest.importorskip(
     "jax", reason="retracelint confirm needs jax (pip install 'retracelint[confirm]')"
@@ -51,7 +52,7 @@ def test_flood_then_sigkill_keeps_the_output_and_the_report(tmp_path: Path) -> N
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert done.stdout.count("\n") == 200_000
     data = json.loads(report.read_text(encoding="utf-8"))

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from confirm_programs.support import exclusive
+from limits import HANG_S
 
 
 def _jax_available() -> bool:
@@ -38,7 +39,6 @@ pytestmark = pytest.mark.skipif(
 ROOT = Path(__file__).resolve().parents[1]
 COUNTER = Path(__file__).resolve().parent / "retrace_counter.py"
 BUGGY, FIXED = ROOT / "examples", ROOT / "examples_fixed"
-TIMEOUT_S = 180
 SAME_LINE_HINT = "but seen another function defined on the same line"
 # Second example projects beside the trainer, each with its own program and tests
 # (tests/test_confirm_examples.py); examples/run.py never imports them.
@@ -149,11 +149,11 @@ def _run_both(tmp: Path) -> dict[str, dict]:
     try:
         for name, (proc, out) in started.items():
             try:
-                stdout, stderr = proc.communicate(timeout=TIMEOUT_S)
+                stdout, stderr = proc.communicate(timeout=HANG_S)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 stdout, stderr = proc.communicate()
-                stderr += f"\n[timed out after {TIMEOUT_S} s]"
+                stderr += f"\n[timed out after {HANG_S} s]"
             counted = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
             results[name] = {
                 "returncode": proc.returncode,

@@ -56,6 +56,7 @@ from pathlib import Path
 
 import pytest
 from dynamic_support import RetraceReport, TracedFunction, count_retraces_many
+from limits import HANG_S
 from test_fixtures import FIXTURES, expectations
 
 from retracelint.config import Settings
@@ -168,7 +169,7 @@ def runs() -> dict[int, dict[Path, RetraceReport]]:
         steps: dict(
             zip(
                 PROGRAMS,
-                count_retraces_many(programs, cwd=FIXTURES, timeout=240, argv=[str(steps)]),
+                count_retraces_many(programs, cwd=FIXTURES, argv=[str(steps)]),
                 strict=True,
             )
         )
@@ -229,7 +230,7 @@ def negatives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Retra
         else:
             shutil.copytree(source, folder / name)
             scripts.append(folder / name / main)
-    reports = count_retraces_many(scripts, cwd=folder, timeout=240)
+    reports = count_retraces_many(scripts, cwd=folder)
     return {
         name: (report, script.parent)
         for (name, _), report, script in zip(TRACE_ONCE, reports, scripts, strict=True)
@@ -265,7 +266,7 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_S,
     )
     outcome = dict(line.split(" ", 1) for line in run.stdout.splitlines())
     raised = {k for k, v in outcome.items() if v.startswith("Non-hashable static arguments")}
@@ -302,7 +303,7 @@ PER_STEP = {
 def test_mixed_fixture_retraces_exactly_the_defs_its_findings_are_about(name: str) -> None:
     program = FIXTURES / name / "main.py"
     short, long = (
-        count_retraces_many([program], cwd=FIXTURES / name, timeout=240, argv=[str(steps)])[0]
+        count_retraces_many([program], cwd=FIXTURES / name, argv=[str(steps)])[0]
         for steps in (2, 4)
     )
     assert not short.raised and not long.raised, short.summary() + long.summary()
@@ -361,7 +362,7 @@ def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> 
             env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=HANG_S,
             check=True,
         )
         counts.append(tuple(int(n) for n in proc.stdout.split()[-2:]))

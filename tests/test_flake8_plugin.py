@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from limits import HANG_S
 
 from retracelint import flake8_plugin
 from retracelint.flake8_plugin import RetracelintChecker
@@ -67,7 +68,13 @@ def where(findings: list[Finding]) -> set[tuple[str, int, str]]:
 
 def run(command: list[str], cwd: Path, stdin: str | None = None) -> str:
     done = subprocess.run(
-        command, cwd=cwd, input=stdin, capture_output=True, text=True, encoding="utf-8", timeout=120
+        command,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=HANG_S,
     )
     assert done.returncode in (0, 1), f"{command} exited {done.returncode}:\n{done.stderr}"
     return done.stdout

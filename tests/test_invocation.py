@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from limits import HANG_S
 from test_cli import write
 from test_fixtures import expectations
 
@@ -468,7 +469,7 @@ def test_workers_are_not_forked_from_a_process_running_jax(tmp_path: Path) -> No
         [sys.executable, "-c", FORK_CHECK, str(tmp_path / "tree"), str(REPO / "examples")],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_S,
         env={**os.environ, "JAX_PLATFORMS": "cpu"},
     )
     assert "fork" not in proc.stderr, proc.stderr
@@ -495,7 +496,7 @@ def test_confirm_says_a_missing_path_as_check_does_and_writes_output_file(tmp_pa
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_S,
     )
     assert "nope:1:1: RTL000 " in proc.stderr, proc.stderr
     assert "ran" in proc.stdout

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from limits import HANG_S
 from rule_pages import executable_pages
 
 pytest.importorskip(
@@ -36,7 +37,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     command = [sys.executable, "-m", "retracelint", "confirm", "--guard", "all", "--backend", "cpu"]
     command += ["--format", "json", "-o", str(out), ".", "--", sys.executable, "../driver.py"]
     command += [p.name for p in programs]
-    subprocess.run(command, cwd=folder, capture_output=True, timeout=300, check=False)
+    subprocess.run(command, cwd=folder, capture_output=True, timeout=HANG_S, check=False)
     return json.loads(out.read_text(encoding="utf-8"))
 
 

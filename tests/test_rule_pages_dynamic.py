@@ -153,7 +153,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Retr
         flagged, fixed = page.write_examples(folder)
         keys += [(page.code, "flagged"), (page.code, "fixed")]
         paths += [flagged, fixed]
-    return dict(zip(keys, count_retraces_many(paths, cwd=folder, timeout=240), strict=True))
+    return dict(zip(keys, count_retraces_many(paths, cwd=folder), strict=True))
 
 
 @needs_jax

@@ -251,7 +251,7 @@ def _traces_in(case: Case, report) -> dict[str, int]:
     return dict(counts)
 
 
-def verify(cases: Sequence[Case], timeout: float = 600) -> list[Verdict]:
+def verify(cases: Sequence[Case]) -> list[Verdict]:
     """Run every program under JAX's cache-miss log; one Verdict per case, in order."""
     from dynamic_support import count_retraces_many
 
@@ -264,7 +264,7 @@ def verify(cases: Sequence[Case], timeout: float = 600) -> list[Verdict]:
     try:
         for batch in batches:
             scripts = [c.folder / "main.py" for c in batch]
-            found = count_retraces_many(scripts, PROGRAMS, timeout)
+            found = count_retraces_many(scripts, PROGRAMS)
             reports.update((case.id, report) for case, report in zip(batch, found, strict=True))
     finally:
         if previous_flags is None:
