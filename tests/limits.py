@@ -10,6 +10,7 @@ program in the suite comes near, however loaded the machine.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import time
 
@@ -29,5 +30,8 @@ def cpu_limited(command: list[str], cpu_s: int = 0, memory: int = 0) -> list[str
     """``command`` (its first word an absolute path) run under a limit of ``cpu_s`` CPU seconds and
     ``memory`` bytes of address space (0: none), set by the child itself before it runs the command:
     a ``preexec_fn`` would fork this process, where jax's threads may run. Past the CPU limit the
-    kernel stops it (SIGXCPU: status -24)."""
+    kernel stops it (SIGXCPU: status -24). Where there are no such limits (Windows), the command as it is.
+    """
+    if importlib.util.find_spec("resource") is None:
+        return command
     return [sys.executable, "-I", "-c", _LIMITED, str(cpu_s), str(memory), *command]
