@@ -77,6 +77,7 @@ class Outcome:
 
     findings: list[Finding]
     exit_code: int | None = None
+    fixed_stdin: bytes | None = None  # standard input as fixed, printed in its place (as ruff does)
 
 
 # -- one file -----------------------------------------------------------------------------------------------
@@ -469,13 +470,24 @@ def fix_or_diff(
 ) -> Outcome:
     """``check --diff``: print the diff and stop (1 when there is one). ``check --fix``: write the fixes
     and go on with the findings a new analysis still reports. ``analyse(source, name)`` is the check's
-    own analysis, with the file ``name`` read as ``source``. Standard input is never written."""
+    own analysis, with the file ``name`` read as ``source``. Standard input is fixed in memory, never
+    written: the outcome carries it fixed, for the CLI to print as ruff does."""
     stdin_path = shown(stdin_filename) if stdin is not None else None
+    piped = [stdin]  # standard input as the fixes so far leave it
 
     def read(path: str) -> bytes:
         if path == stdin_path:
-            return stdin  # type: ignore[return-value]
+            return piped[0]  # type: ignore[return-value]
         return Path(path).read_bytes()
+
+    def apply(fixes: list[FileFix]) -> list[FileFix]:
+        """The fixes done: files written, standard input's kept in memory."""
+        for fix in fixes:
+            if fix.path == stdin_path:
+                piped[0] = fix.after
+        return [f for f in fixes if f.path == stdin_path] + write(
+            f for f in fixes if f.path != stdin_path
+        )
 
     def filtered(found: list[Finding]) -> list[Finding]:
         if not options.get("baseline"):
@@ -498,18 +510,18 @@ def fix_or_diff(
     # Written, then analysed again: the analysis that shows what remains also shows what the fixes
     # revealed (the next call of an RTL404 group), fixed in the next round.
     done: list[FileFix] = []
-    fixes = write(f for f in fixes if f.path != stdin_path)
+    fixes = apply(fixes)
     for round_number in range(1, MAX_ROUNDS + 1):
         if not fixes:
             break
         done.extend(fixes)
-        findings = filtered(analyse(stdin, stdin_filename))
+        findings = filtered(analyse(piped[0], stdin_filename))
         again = {f.path for f in fixes if _reveals_more(f.fixed)}
         if round_number < MAX_ROUNDS:
-            fixes = write(plan((f for f in findings if f.location.path in again), read))
+            fixes = apply(plan((f for f in findings if f.location.path in again), read))
     if done:
         click.echo(f"retracelint: fixed {_count(done)}", err=True)
-    return Outcome(findings)
+    return Outcome(findings, fixed_stdin=piped[0])
 
 
 def _count(fixes: list[FileFix]) -> str:

@@ -444,7 +444,23 @@ def test_diff_of_standard_input_and_fix_never_writes_it(project: Path) -> None:
     assert diff.stdout == EVALUATE_DIFF
     fixed = lint("--fix", "--stdin-filename", "evaluate.py", "-", "model.py", stdin=source)
     assert not (project / "evaluate.py").exists()
-    assert [code for _, _, code in found(fixed)] == ["RTL203", "RTL203", "RTL203", "RTL404"]
+    # As ruff does: the fixed source on standard output, in place of the input; the report on stderr.
+    assert fixed.stdout == EVALUATE_FIXED
+    assert fixed.stderr == "retracelint: fixed 4 findings in 1 file\n"
+    assert fixed.exit_code == 0
+
+
+def test_fix_of_standard_input_prints_it_fixed_and_reports_what_remains(project: Path) -> None:
+    source = (EVALUATE + LEFT_ALONE.split('"""', 2)[2]).encode("utf-8")
+    fixed = lint("--fix", "--stdin-filename", "evaluate.py", "-", stdin=source)
+    assert fixed.stdout.startswith(EVALUATE_FIXED)
+    assert fixed.stdout.count("axes=(1,)") == 1 and "FEATURE_AXES = [0, 1]" in fixed.stdout
+    summary, *report = fixed.stderr.splitlines()
+    assert summary == "retracelint: fixed 4 findings in 1 file"
+    codes = [FINDING.match(line)["code"] for line in report]  # type: ignore[index]
+    assert codes == ["RTL203"] * 5 + ["RTL404"] * 2  # what --fix leaves alone, where it now is
+    assert fixed.exit_code == 1
+    assert (project / "evaluate.py").read_text(encoding="utf-8") == EVALUATE  # never written
 
 
 def test_selection_and_noqa_decide_what_is_fixed(project: Path) -> None:
