@@ -176,7 +176,11 @@ def _codes(option: str, values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option(
     "--disable-noqa", is_flag=True, default=None, help="Report findings under # noqa too."
 )
-@click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what remains.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Apply the safe fixes, then report what remains (standard input: print it fixed, and the report on standard error).",
+)
 @click.option("--diff", is_flag=True, help="Print what --fix would change; exit 1 if anything.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Analyse PATHS (files or folders; '-' reads standard input).
@@ -270,6 +274,7 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     )
     kept.append(run)  # freed by the process's end, not here (see ``run``)
     findings = run.findings
+    report_to_stderr = False
     if not run.selected and not findings:
         shown = ", ".join(paths)
         click.echo(f"retracelint: no Python files found under {shown}", err=True)
@@ -292,6 +297,12 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         if outcome.exit_code is not None:
             return outcome.exit_code
         findings = outcome.findings
+        if outcome.fixed_stdin is not None:
+            # As ruff does: the fixed source takes standard output, the report goes to standard error.
+            sys.stdout.flush()
+            sys.stdout.buffer.write(outcome.fixed_stdin)
+            sys.stdout.flush()
+            report_to_stderr = True
     if options["write_baseline"]:
         from retracelint.baseline import write_baseline
 
@@ -315,7 +326,7 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         with _writing(target):
             Path(target).write_text(text, encoding="utf-8")
     else:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, err=report_to_stderr)
     if counts:
         click.echo(counts, nl=False, err=True)  # the report itself stays a valid document
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -370,9 +381,10 @@ def rule_command(code: str) -> None:
 @click.option(
     "--calls",
     is_flag=True,
-    help="Print the whole linked call graph of PATHS as JSON ({caller: [callees]}, PyCG's format).",
+    help="Print the whole linked call graph of PATHS: JSON ({caller: [callees]}, PyCG's format), or"
+    " DOT with --dot.",
 )
-@click.option("--json", "as_json", is_flag=True, help="With --calls: JSON (the only format).")
+@click.option("--json", "as_json", is_flag=True, help="With --calls: JSON (the default).")
 def graph_command(
     paths: tuple[str, ...],
     as_dot: bool,
@@ -382,10 +394,10 @@ def graph_command(
     as_json: bool,
 ) -> None:
     """Draw the call path of each finding, from the varying value to the jit site; or, with
-    --calls --json, print the whole call graph the analysis links. A path that cannot be analysed is
+    --calls, print the whole call graph the analysis links (JSON, or DOT with --dot). A path that cannot be analysed is
     reported on standard error as `check` reports it (RTL000), with exit status 1."""
     from retracelint.engine import analyse, analyse_projects
-    from retracelint.graphviz import call_graph, dot, mermaid_all
+    from retracelint.graphviz import call_graph, calls_dot, dot, mermaid_all
     from retracelint.report import text_line
 
     targets = list(paths) or ["."]
@@ -393,12 +405,14 @@ def graph_command(
         settings_for = _graph_settings(select, no_cache)
         if as_json and not calls:
             raise config.ConfigError("--json needs --calls")
+        if as_json and as_dot:
+            raise config.ConfigError("--json and --dot are two formats: give one")
         if calls:
             # Every file of PATHS, linked whole: the pre-scan keeps only what a jit site can reach.
             settings = settings_for(config.project_of(targets[0])[1])
             run = analyse(targets, replace(settings, cache=False, prescan=False))
             graph = call_graph(run.project) if run.project is not None else {}
-            text = json.dumps(graph, indent=1) + "\n"
+            text = calls_dot(graph) if as_dot else json.dumps(graph, indent=1) + "\n"
         else:
             _, run = analyse_projects(targets, settings_for)
             drawn = [f for f in run.findings if f.code != "RTL000"]

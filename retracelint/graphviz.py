@@ -214,3 +214,16 @@ def call_graph(project: Project) -> dict[str, list[str]]:
     for caller, calls in first.items():
         out[name(caller)] = [name(c) for c in sorted(calls, key=lambda c: (calls[c], c))]
     return out
+
+
+def calls_dot(graph: dict[str, list[str]]) -> str:
+    """``call_graph``'s graph as a Graphviz digraph: a node per function, an edge per call."""
+    lines = ["digraph calls {", "    rankdir=LR;", '    node [fontname="Helvetica", shape=box];']
+    lines += [f"    {_dot_string(caller)};" for caller in graph]
+    lines += [
+        f"    {_dot_string(caller)} -> {_dot_string(callee)};"
+        for caller, callees in graph.items()
+        for callee in callees
+    ]
+    lines.append("}")
+    return "\n".join(lines) + "\n"

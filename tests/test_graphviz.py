@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from limits import HANG_S
 
 from retracelint.graphviz import build_graph, dot, mermaid, mermaid_all
 from retracelint.model import Finding, JitSite, Location, PathStep
@@ -199,7 +201,7 @@ def test_graphviz_accepts_the_output() -> None:
         input=dot([three_modules_deep(), other_caller(), weird]),
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=HANG_S,
     )
     assert proc.returncode == 0, proc.stderr
     assert "trainer.model.apply_model (src/trainer/model.py:9)" in proc.stdout
@@ -230,6 +232,22 @@ def test_graph_calls_json_prints_the_whole_linked_call_graph_in_pycgs_format(
     assert graph["helpers.scale"] == ["helpers.scale.inner"]
     assert graph["helpers.scale.inner"] == ["helpers.norm"]
     assert graph["helpers.norm"] == [] and graph["helpers"] == []
+    # --dot draws the same graph in Graphviz DOT: a node per function, an edge per call.
+    drawn = CliRunner().invoke(main, ["graph", "--calls", "--dot", str(tmp_path)])
+    assert drawn.exit_code == 0, drawn.output
+    assert drawn.output.startswith("digraph calls {\n") and drawn.output.endswith("}\n")
+    nodes = set(re.findall(r'^    "([^"]+)";$', drawn.output, re.M))
+    edges = re.findall(r'^    "([^"]+)" -> "([^"]+)";$', drawn.output, re.M)
+    assert nodes == set(graph)
+    assert edges == [(caller, callee) for caller, callees in graph.items() for callee in callees]
+    if shutil.which("dot"):
+        svg = subprocess.run(
+            ["dot", "-Tsvg"], input=drawn.output, capture_output=True, text=True, timeout=HANG_S
+        )
+        assert svg.returncode == 0, svg.stderr
+    both = CliRunner().invoke(main, ["graph", "--calls", "--dot", "--json", str(tmp_path)])
+    assert (both.exit_code, both.stdout) == (2, "")
+    assert both.stderr == "retracelint: error: --json and --dot are two formats: give one\n"
 
 
 def test_graph_calls_json_links_a_project_summarised_by_worker_processes(tmp_path: Path) -> None:
