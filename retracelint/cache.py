@@ -514,12 +514,12 @@ _ALLOWED: dict[tuple[str, str], object] = {
 }
 
 
-def ensure_gitignore(folder: Path) -> None:
-    """Keep the cache out of version control without the user having to say so (as ruff does)."""
+def prepare_folder(folder: Path) -> None:
+    """Make the cache folder, keep it out of version control without the user having to say so (as
+    ruff does), and check that entries can be written in it: OSError when they cannot."""
+    folder.mkdir(parents=True, exist_ok=True)
     marker = folder / ".gitignore"
     if not marker.exists():
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            marker.write_text("# Created by retracelint automatically.\n*\n", encoding="utf-8")
-        except OSError:
-            pass
+        marker.write_text("# Created by retracelint automatically.\n*\n", encoding="utf-8")
+    with tempfile.TemporaryFile(dir=folder, prefix=".tmp-"):
+        pass

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from retracelint import __version__, config, prescan
-from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, ensure_gitignore
+from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, prepare_folder
 from retracelint.config import Settings
 from retracelint.discover import Discovery, ImportLayout, SourceFile, discover, scopes, shown
 from retracelint.filters import apply_filters, with_source_lines
@@ -144,13 +144,35 @@ def code_stamp() -> str:
 
 
 def cache_folder(settings: Settings) -> Path | None:
+    """Where the cache is kept; None for no cache, also where its folder cannot be written."""
     if not settings.cache:
         return None
     if settings.cache_dir:
-        return Path(settings.cache_dir)
-    if settings.config_file:
-        return Path(settings.config_file).parent / ".retracelint_cache"
-    return Path.cwd() / ".retracelint_cache"
+        folder = Path(settings.cache_dir)
+    elif settings.config_file:
+        folder = Path(settings.config_file).parent / ".retracelint_cache"
+    else:
+        folder = Path.cwd() / ".retracelint_cache"
+    return folder if _writable(folder) else None
+
+
+_UNWRITABLE: set[Path] = set()  # the cache folders this process has said it cannot write
+
+
+def _writable(folder: Path) -> bool:
+    """Whether the cache can be written in ``folder``. When it cannot, every run is as slow as the
+    first: the user is told once, on standard error, and the run goes on without a cache."""
+    try:
+        prepare_folder(folder)
+    except OSError as exc:
+        if folder not in _UNWRITABLE:
+            _UNWRITABLE.add(folder)
+            sys.stderr.write(
+                f"retracelint: cannot write the cache in {folder}: {exc.strerror or exc};"
+                " analysing without it (--cache-dir names another folder)\n"
+            )
+        return False
+    return True
 
 
 @dataclass
@@ -168,8 +190,6 @@ class Summaries:
     @classmethod
     def open(cls, settings: Settings) -> Summaries:
         folder = cache_folder(settings)
-        if folder is not None:
-            ensure_gitignore(folder)
         options = summary_options(settings)
         return cls(
             settings,

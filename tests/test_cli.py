@@ -964,6 +964,23 @@ def test_no_cache_writes_nothing_and_the_cache_goes_where_asked(
     assert len(parsed(second.stdout)) == 3
 
 
+def test_a_cache_folder_that_cannot_be_written_is_said_once_and_the_run_goes_on(
+    project: Path, runner: CliRunner, tmp_path: Path
+) -> None:
+    """Not silently cold on every run: one line on standard error names the folder and why, and the
+    findings are those of a run without a cache (a file where the folder should be stops root too)."""
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    cache = tmp_path / "a-file" / "cache"
+    without = runner.invoke(main, ["check", "--no-cache", "."])
+    for _ in range(2):
+        result = run_process("-j", "2", "--cache-dir", str(cache), ".", cwd=project)
+        assert (result.returncode, result.stdout.decode()) == (1, without.stdout)
+        assert result.stderr.decode() == (
+            f"retracelint: cannot write the cache in {cache}: Not a directory; analysing without"
+            " it (--cache-dir names another folder)\n"
+        )
+
+
 def test_no_paths_means_the_current_folder(project: Path, runner: CliRunner) -> None:
     result = runner.invoke(main, ["--no-cache"])
     assert sorted(parsed(result.stdout)) == sorted(expected_train(project))
