@@ -49,11 +49,49 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
-class DefaultGroup(click.Group):
+class OneLineError(click.ClickException):
+    """A click error (an unknown option, a bad value) shown as retracelint shows its own errors: one
+    line, ``retracelint: error: ...``, with the command's help named; click's own is a usage block
+    and ``Error: ...``."""
+
+    def __init__(self, error: click.ClickException) -> None:
+        super().__init__(error.format_message())
+        self.exit_code = error.exit_code
+        context = getattr(error, "ctx", None)
+        self.hint = f" (see '{context.command_path} --help')" if context is not None else ""
+
+    def show(self, file: object = None) -> None:
+        click.echo(f"retracelint: error: {self.message}{self.hint}", err=True)
+
+
+@contextlib.contextmanager
+def one_line_errors() -> Iterator[None]:
+    try:
+        yield
+    except OneLineError:
+        raise
+    except click.ClickException as exc:
+        raise OneLineError(exc) from exc
+
+
+class OneLineErrors(click.Command):
+    """A command whose errors in its arguments are ``OneLineError``s."""
+
+    def make_context(self, *args: object, **kwargs: object) -> click.Context:
+        with one_line_errors():
+            return super().make_context(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class DefaultGroup(OneLineErrors, click.Group):
     """A group whose first argument, when it is not a command, is a path for ``check``; ``confirm`` is
-    imported only when it runs (or help lists it), so that ``check`` starts fast."""
+    imported only when it runs (or help lists it), so that ``check`` starts fast. The errors in the
+    arguments of its commands are ``OneLineError``s too."""
 
     _LAZY = ("confirm",)
+
+    def invoke(self, ctx: click.Context) -> object:
+        with one_line_errors():
+            return super().invoke(ctx)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         commands = (*self.commands, *self._LAZY)
@@ -91,7 +129,9 @@ def _mistyped_command(word: str) -> bool:
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
-@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    "retracelint", cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="retracelint")
 def main() -> None:
     """Find the code paths that make jax.jit functions re-trace and re-compile.

@@ -384,7 +384,7 @@ def test_cli_without_jax_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch)
     result = CliRunner().invoke(confirm_cli.confirm_command, ["src", "--", "python", "x.py"])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
-        "retracelint confirm: jax is not installed: pip install 'retracelint[confirm]'"
+        "retracelint: error: jax is not installed: pip install 'retracelint[confirm]'"
     ]
 
 

@@ -331,6 +331,41 @@ def test_a_mistyped_command_is_an_error_unless_such_a_path_exists(experiments: P
     assert CliRunner().invoke(main, ["chek"]).exit_code == 0  # a folder of that name is a path
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["chek"], "no such command or path: 'chek' (commands: check, rules, rule, graph,"),
+        (
+            ["--bogus", "."],
+            "No such option '--bogus'. Did you mean '--jobs'? (see 'retracelint check",
+        ),
+        (["--select", "RTL2O1", "."], "--select: unknown rule code or prefix 'RTL2O1'"),
+        (
+            ["--format", "xml", "."],
+            "Invalid value for '--format' / '--output-format': 'xml' is not",
+        ),
+        (["check", "-j", "-3"], "Invalid value for '-j' / '--jobs': -3 is not in the range x>=0."),
+        (["rule"], "Missing argument 'CODE'. (see 'retracelint rule --help')"),
+        (["rule", "RTL999"], "unknown rule 'RTL999' (see `retracelint rules`)"),
+        (["graph", "--json", "."], "--json needs --calls"),
+        (
+            ["graph", "--nope"],
+            "No such option '--nope'. Did you mean '--no-cache'? (see 'retracelint",
+        ),
+        (["confirm", "--guard", "some"], "Invalid value for '--guard': 'some' is not one of"),
+    ],
+)
+def test_every_usage_error_is_one_line_in_one_style(
+    experiments: Path, args: list[str], says: str
+) -> None:
+    """click's own errors (an unknown option, a bad value) read as retracelint's: one line on
+    standard error, `retracelint: error: ...`, exit 2; not a usage block ending in `Error: ...`."""
+    result = CliRunner().invoke(main, args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("retracelint: error: ") and says in line, line
+
+
 def test_a_folder_without_python_files_says_so(experiments: Path) -> None:
     (experiments / "empty").mkdir()
     result = lint("empty")

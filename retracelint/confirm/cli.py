@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from retracelint.cli import OneLineErrors
 from retracelint.confirm import report as report_module
 from retracelint.confirm import runner
 from retracelint.confirm.plan import Plan, build_plan, load_plan
@@ -29,7 +30,7 @@ being confirmed (the statuses are then partial), 0 otherwise.
 """
 
 
-class _SplitAtDoubleDash(click.Command):
+class _SplitAtDoubleDash(OneLineErrors):
     """Everything after the first `--` is the command to run, verbatim."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -53,7 +54,7 @@ def _static_findings(paths: list[str]) -> list[Any]:
 
 
 def _fail(message: str) -> None:
-    click.echo(f"retracelint confirm: {message}", err=True)
+    click.echo(f"retracelint: error: {message}", err=True)
     sys.exit(2)
 
 
