@@ -391,11 +391,17 @@ def _writing(target: str) -> Iterator[None]:
 @main.command("rules")
 def rules_command() -> None:
     """List every rule: code, name, default and summary."""
-    width = max(len(r.name) for r in RULES)
-    click.echo(f"{'code':<7} {'name':<{width}} {'default':<7} summary")
-    for rule in RULES:
-        default = "on" if rule.default else "off"
-        click.echo(f"{rule.code:<7} {rule.name:<{width}} {default:<7} {rule.summary}")
+    rows = [("code", "name", "default", "summary")]
+    rows += [(r.code, r.name, "on" if r.default else "off", r.summary) for r in RULES]
+    click.echo("".join(f"{line}\n" for line in table(rows)), nl=False)
+
+
+def table(rows: list[tuple[str, ...]]) -> list[str]:
+    """``rows`` as lines of aligned columns: each as wide as its widest cell, two spaces apart."""
+    widths = [max(len(cell) for cell in column) for column in zip(*rows, strict=True)]
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
 
 
 @main.command("rule")

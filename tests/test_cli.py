@@ -898,6 +898,32 @@ def test_rules_lists_every_rule(runner: CliRunner) -> None:
         assert rule.name in line
 
 
+@pytest.mark.parametrize("longer", [False, True], ids=["rules", "a-plugin's-long-code-and-name"])
+def test_rules_table_columns_line_up_whatever_the_lengths(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, longer: bool
+) -> None:
+    import dataclasses
+
+    import retracelint.cli as cli_module
+
+    rules = list(RULES)
+    if longer:
+        extra = dataclasses.replace(rules[2], code="RTL10000", name="a-" + rules[-1].name * 2)
+        rules.insert(1, extra)
+    monkeypatch.setattr(cli_module, "RULES", rules)
+    header, *body = runner.invoke(main, ["rules"]).stdout.splitlines()
+    starts = [header.index(title) for title in ("name", "default", "summary")]
+    for rule, line in zip(rules, body, strict=True):
+        default = "on" if rule.default else "off"
+        found, at = [], len(rule.code)
+        for cell in (rule.name, default, rule.summary):
+            at = line.index(cell, at)
+            found.append(at)
+            at += len(cell)
+        assert found == starts, line
+        assert all(line[start - 2 : start] == "  " for start in starts), line
+
+
 @pytest.mark.parametrize("code", ["RTL101", "rtl101"])
 def test_rule_prints_the_rule_page(runner: CliRunner, code: str) -> None:
     result = runner.invoke(main, ["rule", code])
