@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -232,10 +233,50 @@ def test_each_call_of_a_jitted_function_gets_its_own_status(project: Path) -> No
     by_line = {r.finding.line: r for r in report.results}
     assert by_line[18].status == CONFIRMED and by_line[18].retraces == 1
     assert by_line[17].status == NOT_RETRACED
-    assert by_line[17].note.startswith("step was traced 1 time at this call and re-traced 2 times")
+    # `x` changed at the other calls, as the report shows there: the note must not say "never".
+    assert by_line[17].note == (
+        "step was traced 1 time at this call and never re-traced there; it re-traced 2 times"
+        " because of `x` at other calls (pkg/train.py:11, pkg/train.py:18): `x` kept one signature"
+        " at this call in this run (a longer run, or the data that varies it, may still re-trace)"
+    )
     [unpredicted] = report.unpredicted
     assert unpredicted.retraces == 1
     assert unpredicted.evidence[0]["stack"][0]["line"] == 11
+
+
+def test_a_report_counts_what_it_does_not_list_and_names_files_as_the_cli_does(
+    project: Path,
+) -> None:
+    """Five different re-traces at one call: three are shown, with how many more there were; the
+    finding's file, given as an absolute path (the pytest plugin's plan), is named relative to the
+    current folder, as the unpredicted and every other line are."""
+    absolute = _routed(18, 18)
+    absolute = replace(
+        absolute, location=replace(absolute.location, path=str(project / "pkg/train.py"))
+    )
+    plan = build_plan([absolute])
+    events = [
+        {"ev": "start", "pid": 1},
+        {"ev": "site", "pid": 1, "site": "S1", "planned": True, "name": "step"},
+        _trace("S1", 1, kind="first"),
+        *[_trace("S1", n, "x", evidence=[f"x: f32[{n}] -> f32[{n + 1}]"]) for n in range(2, 7)],
+        _trace("S1", 7, "x", call="pkg/train.py:11", evidence=["x: f32[7] -> f32[8]"],
+               stack=[{"path": str(project / "pkg/train.py"), "line": 11, "function": "step"}]),
+    ]  # fmt: skip
+    report = evaluate(plan, aggregate(events), RunInfo())
+    text = format_text(report, summary=False).splitlines()
+    assert text[0].startswith("pkg/train.py:18:9: RTL101 confirmed: step re-traced 5 times")
+    assert [line.strip() for line in text[1:8]] == [
+        "x: f32[2] -> f32[3]",
+        "at pkg/train.py:18 in run: step(x, n=i)",
+        "x: f32[3] -> f32[4]",
+        "at pkg/train.py:18 in run: step(x, n=i)",
+        "x: f32[4] -> f32[5]",
+        "at pkg/train.py:18 in run: step(x, n=i)",
+        "(2 more re-traces)",
+    ]
+    assert text[8] == "pkg/train.py:10:1: RTL901 unpredicted re-trace: step re-traced 1 time"
+    assert format_json(report).count(str(project)) == 0
 
 
 def test_a_switch_between_keyword_and_position_proves_rtl404_at_either_call(project: Path) -> None:

@@ -601,3 +601,16 @@ def test_signature_diff_picks_the_closest_earlier_call() -> None:
     changes = runtime.diff_signatures(b, c)
     assert [runtime.render_change(ch) for ch in changes] == ["n: Static(val=2) -> Static(val=3)"]
     assert runtime.diff_signatures(a, a) == []
+
+
+def test_a_retrace_with_many_changes_shows_the_first_and_counts_the_rest() -> None:
+    info = runtime.CallInfo(lambda a, b, c, d, e, f: None)
+    before = runtime.describe_call(info, tuple(jnp.ones(2) for _ in range(6)), {})
+    after = runtime.describe_call(info, tuple(jnp.ones(3) for _ in range(6)), {})
+    assert runtime.render_changes(runtime.diff_signatures(before, after)) == [
+        "a: f32[2] -> f32[3]",
+        "b: f32[2] -> f32[3]",
+        "c: f32[2] -> f32[3]",
+        "d: f32[2] -> f32[3]",
+        "(2 more)",
+    ]

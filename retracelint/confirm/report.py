@@ -219,6 +219,7 @@ class FindingResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.finding.to_dict(),
+            "path": _rel(self.finding.path),
             "status": self.status,
             "retraces": self.retraces,
             "site_retraces": self.site_retraces,
@@ -515,7 +516,7 @@ def _status(
         calls = sorted({c for _, s in traced for c in s.calls_at})
         result.status = INCONCLUSIVE
         result.note = (
-            f"{name} was traced only from other calls ({', '.join(_rel_call(c) for c in calls[:3])})"
+            f"{name} was traced only from other calls ({_listed([_rel_call(c) for c in calls])})"
             f", not from {_calls_text(traced[0][0])}: calls from there reused that trace or never ran"
             f"{because}"
         )
@@ -536,16 +537,48 @@ def _status(
         if not r.calls or at_call(r, _call_event(c))
     )
     result.status = NOT_RETRACED
-    how = (
-        f"re-traced {_times(others)}, but never because of {cause}" if others else "never re-traced"
-    )
+    # A re-trace for this cause at another call than the finding's is not this finding's, but the
+    # note must not say the cause never re-traced: the same report shows it changing there.
+    elsewhere = _for_cause_elsewhere(f, routes, obs)
+    why = [f"{_times(len(elsewhere))} because of {cause} at other calls"] if elsewhere else []
+    if others > len(elsewhere):
+        why.append(f"{_times(others - len(elsewhere))} for other reasons")
+    if elsewhere:
+        how = f"never re-traced there; it re-traced {' and '.join(why)}"
+        calls = sorted({str(ev.get("call")) for ev in elsewhere if ev.get("call")})
+        how += f" ({_listed([_rel_call(c) for c in calls])})" if calls else ""
+    elif others:
+        how = f"re-traced {_times(others)}, but never because of {cause}"
+    else:
+        how = "never re-traced"
     # Any new signature of the flagged input would have been a trace: it kept one in this run.
     # Whether the run never reached the varying case or the finding is false, it cannot tell.
     result.note = (
         f"{name} was traced {_times(traces)} at this call and {how}: {cause} kept one signature"
-        " in this run (a longer run, or the data that varies it, may still re-trace)"
+        f"{' at this call' if elsewhere else ''} in this run (a longer run, or the data that varies"
+        " it, may still re-trace)"
     )
     return result
+
+
+def _for_cause_elsewhere(
+    f: PlannedFinding, routes: tuple[PlanRoute, ...], obs: Observations
+) -> list[dict[str, Any]]:
+    """The re-traces of the routes' sites for the finding's cause, at none of its calls."""
+    out: list[dict[str, Any]] = []
+    for route in routes:
+        seen = obs.sites.get(route.site_id)
+        for ev in seen.events if seen is not None else []:
+            cause = ev.get("retrace") and matches(f.code, route.parameter, ev)
+            if cause and not at_call(route, ev) and not any(ev is e for e in out):
+                out.append(ev)
+    return out
+
+
+def _listed(items: list[str], limit: int = 3) -> str:
+    """The first ``limit`` items, then how many more there are."""
+    more = f" ({len(items) - limit} more)" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
 
 
 def _call_event(call: str) -> dict[str, Any]:
@@ -604,7 +637,8 @@ def _stack_line(ev: dict[str, Any]) -> str:
     return f"at {_rel(top['path'])}:{top['line']} in {top['function']}{code}{test_note}"
 
 
-def _evidence_lines(events: list[dict[str, Any]]) -> list[str]:
+def _evidence_lines(events: list[dict[str, Any]], retraces: int) -> list[str]:
+    """The re-traces shown (one of each kind of change), then how many more there were."""
     lines = []
     for ev in events:
         summary = ev.get("evidence") or [ev.get("message", "")]
@@ -612,6 +646,9 @@ def _evidence_lines(events: list[dict[str, Any]]) -> list[str]:
         where = _stack_line(ev)
         if where:
             lines.append(f"      {where}")
+    more = retraces - len(events)
+    if events and more > 0:
+        lines.append(f"    ({more} more re-trace{'s' * (more != 1)})")
     return lines
 
 
@@ -642,15 +679,15 @@ def format_text(report: ConfirmReport, summary: bool = True) -> str:
         lines.append("")
     for r in report.results:
         f = r.finding
-        lines.append(f"{f.path}:{f.line}:{f.col}: {f.code} {r.status}: {r.note}")
+        lines.append(f"{_rel(f.path)}:{f.line}:{f.col}: {f.code} {r.status}: {r.note}")
         if r.status == CONFIRMED:
-            lines.extend(_evidence_lines(r.evidence))
+            lines.extend(_evidence_lines(r.evidence, r.retraces))
     for u in report.unpredicted:
         lines.append(
             f"{_rel(u.path)}:{u.line}:1: {UNPREDICTED_CODE} unpredicted re-trace: "
             f"{u.name} re-traced {_times(u.retraces)}"
         )
-        lines.extend(_evidence_lines(u.evidence))
+        lines.extend(_evidence_lines(u.evidence, u.retraces))
     for b in report.rebuilt:
         lines.append(
             f"{_rel(b.path)}:{b.line}:1: rebuilt per test: {b.name} is jitted anew by each of "

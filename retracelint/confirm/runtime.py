@@ -578,6 +578,16 @@ def _common_prefix(before: str, after: str) -> tuple[str, str, str]:
     return "", before, after
 
 
+SHOWN_CHANGES = 4  # changes of one re-trace written out; the others are counted
+
+
+def render_changes(changes: list[dict[str, Any]]) -> list[str]:
+    """The first changes of a re-trace as text, then how many more there are."""
+    more = len(changes) - SHOWN_CHANGES
+    shown = [render_change(c) for c in changes[:SHOWN_CHANGES]]
+    return [*shown, f"({more} more)"] if more > 0 else shown
+
+
 def render_change(change: dict[str, Any]) -> str:
     before, after = change["before"], change["after"]
     if before.endswith(KEYWORD) and after.endswith(KEYWORD):
@@ -1113,7 +1123,7 @@ class Runtime:
         if changes and all(options):
             kinds = {c["kind"] for c in changes}
             kind = kinds.pop() if len(kinds) == 1 else "mixed"
-            return kind, changes, [render_change(c) for c in changes[:4]]
+            return kind, changes, render_changes(changes)
         # An identical call traced again: JAX dropped the earlier trace, or the object JAX
         # caches by is new although the user's function is not.
         if not jitted.knows(jitted.wrappers, trace.jax_fun):
@@ -1199,7 +1209,7 @@ class Runtime:
                 "kind": kinds.pop() if len(kinds) == 1 else "mixed",
                 "call": where,
                 "params": CallInfo(trace.fun).params,
-                "evidence": [render_change(c) for c in changes[:4]],
+                "evidence": render_changes(changes),
                 "changes": changes[:8],
                 "error": str(exc).splitlines()[0][:300],
                 "stack": user_frames(g),
