@@ -562,6 +562,17 @@ def main(x):
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 
+def _installed(tmp_path: Path) -> Path:
+    """A folder holding `retracelint` and `python`, as the install step leaves them on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "retracelint"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m retracelint "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    (bin_dir / "python").symlink_to(sys.executable)
+    return bin_dir
+
+
 @needs_bash
 def test_action_with_findings_writes_sarif_sets_its_outputs_and_fails_last(
     tmp_path: Path, sarif_validator: jsonschema.Validator
@@ -576,7 +587,7 @@ def test_action_with_findings_writes_sarif_sets_its_outputs_and_fails_last(
         (project / folder).mkdir()
         (project / folder / "train.py").write_text(STATIC_IN_A_LOOP, encoding="utf-8")
     inputs = {"paths": "src tests", "args": "--per-file-ignores 'tests/*:RTL2'", "sarif": "true"}
-    run = _run_action(inputs, project, Path(sys.executable).parent)
+    run = _run_action(inputs, project, _installed(tmp_path))
     assert run.statuses == {"Run retracelint": 0, "Report the result": 1}, run.stderr
     assert run.outputs == {"exit-code": "1", "sarif-file": "retracelint.sarif"}
     assert run.stdout.startswith("::error file=src/train.py,line=13,")
@@ -595,7 +606,7 @@ def test_action_stops_at_an_error_with_exit_code_2(tmp_path: Path) -> None:
     project.mkdir()
     (project / "train.py").write_text(STATIC_IN_A_LOOP, encoding="utf-8")
     inputs = {"args": "--select RTL2O1", "sarif": "true"}
-    run = _run_action(inputs, project, Path(sys.executable).parent)
+    run = _run_action(inputs, project, _installed(tmp_path))
     assert run.statuses == {"Run retracelint": 2}
     assert run.outputs == {"exit-code": "2"}
     assert "RTL2O1" in run.stderr
