@@ -242,7 +242,7 @@ def traced_findings(
         if code == "RTL103":
             # "chunk x[s : s + n] over range(..., n)": the headline names the chunk, the details how.
             chunk = taint.what.partition(" over ")[0]
-            head = f"the last {_code(chunk)} can be shorter, so {jitted} re-traces for it"
+            head = f"last {_code(chunk)} can be shorter, so {jitted} re-traces"
             details = [f"{taint.what}, one chunk {when}", loop]
         else:
             # A shape rule's taint names code (``slice x[:i]``), shortened; a flip's is a sentence.
@@ -354,7 +354,9 @@ def _static_value_findings(
     for caller, origin, origin_loops, path in candidates:
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
         code_text = _code(origin.text)
-        passed = f"static field {field}" if field else f"static argument {_code(origin.text, 32)}"
+        # The argument as written, or, when that is long (a lambda), the parameter it is passed to.
+        shown = origin.text if len(origin.text) <= 24 else f"'{param}'"
+        passed = f"static field {field}" if field else f"static argument {shown}"
         given = f"its value: {code_text} at {_where(origin.location)}" if field else ""
         is_object = _class_of(prop, caller, value) is not None
         # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
@@ -393,7 +395,7 @@ def _static_value_findings(
                 when, loop = _when(cause.driver, origin.location)
                 # The headline names the object made anew; the details, what holds it and why
                 # it is hashed by identity (``a new Curve instance (its __eq__ goes by ...)``).
-                new = what.partition(" (")[0]
+                new = what.partition(" (")[0].replace("a new ", "a ", 1)  # "made anew" says it
                 told = f"{holder} {what}".strip() if holder or new != what else ""
                 yield _finding(
                     "RTL204",
@@ -610,7 +612,7 @@ def _fix(code: str, is_field: bool, is_object: bool) -> _Fix | None:
 # or taken apart; a function is made once.
 _OBJECT_FIX = {
     "RTL201": _Fix(
-        "build it once, or pass what changes traced",
+        "build it once, outside the loop",
         "build the object once, outside the loop, or pass the fields that change as traced"
         " arguments",
     ),
@@ -625,13 +627,13 @@ _OBJECT_FIX = {
         " arguments",
     ),
     "RTL204": _Fix(
-        "build it once, or hash it by value",
+        "build it once",
         "make it hashable by value (@dataclass(frozen=True)) and build it once, or pass its fields"
         " as arguments",
     ),
 }
 _FUNCTION_FIX = _Fix(
-    "create it once, outside the loop",
+    "hoist it out of the loop",
     "create the function once, outside the loop, and pass that same object every time",
 )
 
@@ -998,11 +1000,7 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
         ]
     else:
         head = f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces"
-        details = [
-            f"{spec.wrapper}({_code(spec.target_text)}): a new function object starts with an"
-            " empty cache",
-            loop,
-        ]
+        details = ["a new function object starts with an empty cache", loop]
     site = jit_site(binding)
     path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
     fix = (
@@ -1331,10 +1329,10 @@ def _origin_flip(
     (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
     part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
     what = f"'{param}{part}'"
-    here = f"the default of '{made.default}'" if made.default is not None else "what is made here"
+    here = f"from the default of '{made.default}'" if made.default is not None else "here"
     kinds = ("an int", "a float") if dtypes else ("weakly typed", "strongly typed")
     head = (
-        f"{what} is {kinds[0]} from {here} but {kinds[1]} from {_code(other.text, 32)} at"
+        f"{what} is {kinds[0]} {here} but {kinds[1]} from {_code(other.text, 32)} at"
         f" {_at(other.location, made.location)}, so {_jitted(site, call.text)} traces twice"
     )
     details = [
@@ -1436,7 +1434,7 @@ def _keyword_flip(
 
 # Passing the argument the other way would change what it is, so this hint comes with no --fix.
 _BOTH_WAYS = _Fix(
-    "pass it the same way everywhere",
+    "pass it one way",
     "pass it the same way at every call, and name it in both static_argnums and static_argnames if"
     " it is meant to be static (jax fills in one from the other only when the other is not given)",
 )

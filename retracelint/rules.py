@@ -68,7 +68,7 @@ RULES: tuple[Rule, ...] = (
         "fixed-size chunks whose last one can be short reach a traced parameter",
         "drop or pad the last batch (drop_last=True / drop_remainder=True)",
         severity="warning",  # one extra trace per length of the short last batch
-        hint="drop or pad the last batch",
+        hint="drop or pad it",
     ),
     Rule(
         "RTL104",
@@ -96,7 +96,7 @@ RULES: tuple[Rule, ...] = (
         "continuous-static-arg",
         "a static parameter receives a float that changes between calls",
         "pass the float as a traced argument (e.g. jnp.asarray(lr))",
-        hint="pass it traced (jnp.asarray)",
+        hint="pass it traced",
     ),
     Rule(
         "RTL203",
@@ -117,14 +117,14 @@ RULES: tuple[Rule, ...] = (
         "jit-rebuilt-per-call",
         "jax.jit is applied to a fresh function object each time, so its cache starts empty",
         "hoist the jax.jit(...) out of the loop or function and reuse the jitted function",
-        hint="hoist the jit out and reuse it",
+        hint="build the jit once",
     ),
     Rule(
         "RTL302",
         "caches-cleared-per-step",
         "jax.clear_caches() runs repeatedly where jitted functions are called between clears",
         "clear the caches once, outside the loop, and only to free memory",
-        hint="clear the caches outside the loop",
+        hint="move it out of the loop",
     ),
     Rule(
         "RTL401",
@@ -133,7 +133,7 @@ RULES: tuple[Rule, ...] = (
         "pass the same kind of value everywhere: always a Python scalar, or always an array with an"
         " explicit dtype",
         severity="warning",
-        hint="pass one kind of value everywhere",
+        hint="pass one kind of value",
     ),
     Rule(
         "RTL402",
@@ -157,7 +157,7 @@ RULES: tuple[Rule, ...] = (
         "the same parameter is passed positionally at one call and by keyword at another",
         "pass the argument the same way at every call, preferably by keyword",
         severity="warning",
-        hint="pass it the same way everywhere",
+        hint="pass it one way",
     ),
     Rule(
         "RTL405",
@@ -166,7 +166,7 @@ RULES: tuple[Rule, ...] = (
         "call it under one setting everywhere: set the option once (jax.config.update) or pass it to"
         " the operation (precision=...) instead of a context around some calls",
         severity="warning",
-        hint="use one setting everywhere",
+        hint="use one setting",
     ),
     Rule(
         "RTL901",
