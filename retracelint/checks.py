@@ -129,7 +129,7 @@ _IDENTITY_NAMES = {
 }
 # What to do about a static part of a pytree that changes: it is no argument the user can make traced.
 _STATIC_FIELD_FIX = _Fix(
-    "make it a leaf, or keep it equal",
+    "make it a pytree leaf",
     "make it a leaf of the pytree (not aux data or a static field), or give it the same value (the"
     " same object) at every call",
 )
@@ -372,7 +372,8 @@ def _static_value_findings(
                     parameter,
                     given,
                     f"{kind}: {why.removesuffix(')')}" if why else "",
-                    "jax hashes static arguments: Non-hashable static arguments",
+                    "jax hashes static arguments and raises 'Non-hashable static arguments are"
+                    " not supported'",
                 ],
                 origin.location,
                 site,
@@ -633,7 +634,7 @@ _OBJECT_FIX = {
     ),
 }
 _FUNCTION_FIX = _Fix(
-    "hoist it out of the loop",
+    "create it once",
     "create the function once, outside the loop, and pass that same object every time",
 )
 

@@ -82,7 +82,7 @@ RULES: tuple[Rule, ...] = (
         "varying-size-constructor",
         "an array built with a size that changes between calls reaches a traced parameter",
         "build at a fixed maximum size and mask, or bucket the sizes",
-        hint="use a fixed size and mask",
+        hint="pad to a fixed size",
     ),
     Rule(
         "RTL201",
