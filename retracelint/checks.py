@@ -10,6 +10,7 @@ The families, each a small function over the jit call sites:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -77,22 +78,39 @@ from retracelint.weak import WeakKinds, WeakOrigin
 
 # A loop over at most this many values spelled out in the source adds a few traces, not one per step.
 FEW_ITERATIONS = 16
-# How each shape rule's value changes, and what each change costs the jitted function.
+# How each shape rule's value changes; a flip's taint says from what kind to what ("level starts as
+# ... and is ..."), the driver when.
 _CHANGE = {
-    "RTL101": ("changes shape", "length"),
-    "RTL102": ("grows", "length"),
-    "RTL104": ("has a data-dependent shape that changes", "size"),
-    "RTL105": ("changes shape", "size"),
-    # Flips: the taint says from what kind to what ("level starts as ... and is ..."), the driver when.
-    "RTL401": ("after", "weak type"),
-    "RTL402": ("after", "dtype"),
-    "RTL403": ("after", "pytree structure"),
+    "RTL101": "changes shape",
+    "RTL102": "grows",
+    "RTL104": "changes size",
+    "RTL105": "changes shape",
+    "RTL401": "after",
+    "RTL402": "after",
+    "RTL403": "after",
 }
+# What differs between the traces of a flip.
+_FLIPPED = {"RTL401": "weak type", "RTL402": "dtype", "RTL403": "pytree structure"}
+
+
+@dataclass(frozen=True)
+class _Fix:
+    """How to fix a finding: a few words that end its headline, and the whole advice."""
+
+    short: str
+    full: str
+
+
+def _rule_fix(code: str) -> _Fix:
+    found = rule(code)
+    return _Fix(found.hint, found.fix)
+
 
 # The fix of a pytree that holds a function made anew (``_FRESH_TREES``, a tree_util.Partial).
-_MADE_ANEW_FIX = (
+_MADE_ANEW_FIX = _Fix(
+    "make the function once, outside the loop",
     "make the function once, outside the loop, and pass what changes as arrays (call a transform"
-    " such as jax.vjp inside the jitted function instead)"
+    " such as jax.vjp inside the jitted function instead)",
 )
 
 _UNHASHABLE_NAMES = {
@@ -110,9 +128,10 @@ _IDENTITY_NAMES = {
     JIT: "a jitted function",
 }
 # What to do about a static part of a pytree that changes: it is no argument the user can make traced.
-_STATIC_FIELD_FIX = (
+_STATIC_FIELD_FIX = _Fix(
+    "make it a pytree leaf",
     "make it a leaf of the pytree (not aux data or a static field), or give it the same value (the"
-    " same object) at every call"
+    " same object) at every call",
 )
 
 
@@ -213,29 +232,34 @@ def traced_findings(
             continue
         path = (*cause.path, step)
         code = taint.code
-        when, loop = _when(cause.driver, taint.origin)
+        verb = _CHANGE.get(code, "changes shape")
+        if taint.what.endswith((CHOSEN_ANEW, MADE_ANEW)):
+            verb = "at"  # not "after": the choice is made at every iteration, the first too
+        when, loop = _when(cause.driver, taint.origin, each=verb in ("at", "after"))
         jitted = _jitted(site, called_as)
         if code == "RTL103" and prop.chunks_full(taint):
             continue
         if code == "RTL103":
-            head = f"the last {taint.what} can be shorter, so {jitted} re-traces for it"
-            loop = f"one chunk {when}" + (f"; {loop}" if loop else "")
+            # "chunk x[s : s + n] over range(..., n)": the headline names the chunk, the details how.
+            chunk = taint.what.partition(" over ")[0]
+            head = f"last {_code(chunk)} can be shorter, so {jitted} re-traces"
+            details = [f"{taint.what}, one chunk {when}", loop]
         else:
-            verb, unit = _CHANGE.get(code, ("changes shape", "shape"))
-            if taint.what.endswith((CHOSEN_ANEW, MADE_ANEW)):
-                verb = "at"  # not "after": the choice is made at every iteration, the first too
-            head = f"{taint.what} {verb} {when}, so {jitted} re-traces for each new {unit}"
-        details = [f"traced parameter '{param}'{_defined(site, called_as)}", loop, _via(path)]
+            # A shape rule's taint names code (``slice x[:i]``), shortened; a flip's is a sentence.
+            what = taint.what if verb in ("at", "after") else _code(taint.what, 48)
+            head = f"{what} {verb} {when}, so {jitted} re-traces"
+            details = [loop]
         anew = taint.what.endswith(MADE_ANEW)  # a trace per run, not a flip between a few kinds
         yield _finding(
             code,
-            _sentence(head, details),
+            head,
+            details,
             taint.origin,
             site,
             param,
             path,
             cause.driver,
-            fix=_MADE_ANEW_FIX if anew else "",
+            fix=_MADE_ANEW_FIX if anew else None,
             severity="error" if anew else None,
         )
 
@@ -258,18 +282,14 @@ def static_findings(
     (the constructor's argument, what ``__init__`` computes)."""
     jitted = _jitted(site, step.call)
     if not fields:
-        parameter = f"static parameter '{param}'{_defined(site, step.call)}"
         candidates = prop.static_candidates(fn, arg, loops, (step,))
-        yield from _static_value_findings(project, prop, candidates, site, param, jitted, parameter)
+        yield from _static_value_findings(project, prop, candidates, site, param, jitted, "")
         return
     value = prop.resolve(fn, arg.value)
     for cls in sorted(prop.classes_of_value(fn, value)):
         name = project.classes[cls].name
         for attr in project.static_fields(cls):
-            parameter = (
-                f"part of the {name} pytree's treedef in traced parameter '{param}'"
-                f"{_defined(site, step.call)}"
-            )
+            parameter = f"a static part of the {name} pytree, in the treedef jax keys its cache on"
             field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
             # A part stored as a parameter came in is made where the callers pass it; one set on
             # the object here (``replace(state, n=state.n + 1)``) is made here.
@@ -334,19 +354,27 @@ def _static_value_findings(
     for caller, origin, origin_loops, path in candidates:
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
         code_text = _code(origin.text)
-        passed = f"static field {field} ({code_text})" if field else f"static argument {code_text}"
+        # The argument as written, or, when that is long (a lambda), the parameter it is passed to.
+        shown = origin.text if len(origin.text) <= 24 else f"'{param}'"
+        passed = f"static field {field}" if field else f"static argument {shown}"
+        given = f"its value: {code_text} at {_where(origin.location)}" if field else ""
         is_object = _class_of(prop, caller, value) is not None
         # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
         # array (an array of more items raises ValueError, but its rank is not known here).
         unhashable = None if is_field else _unhashable(prop, caller, value)
         if unhashable:
+            # ``a Spec instance (it defines __eq__ without __hash__, ...)``: the why to the details.
+            kind, _, why = unhashable.partition(" (")
             yield _finding(
                 "RTL203",
-                _sentence(
-                    f"{passed} is {unhashable}: calling {jitted} raises ValueError"
-                    " (Non-hashable static arguments)",
-                    [parameter, _via(path)],
-                ),
+                f"{passed} is {kind}, so calling {jitted} raises ValueError",
+                [
+                    parameter,
+                    given,
+                    f"{kind}: {why.removesuffix(')')}" if why else "",
+                    "jax hashes static arguments and raises 'Non-hashable static arguments are"
+                    " not supported'",
+                ],
                 origin.location,
                 site,
                 param,
@@ -356,23 +384,31 @@ def _static_value_findings(
             continue
         identity = _identity_hashed(prop, caller, value)
         fresh = (
-            (identity, next(prop.fresh_causes(caller, value, origin_loops), None))
+            ("", identity, next(prop.fresh_causes(caller, value, origin_loops), None))
             if identity
             else _fresh_part(
                 project, prop, caller, Arg(value, origin.location, ""), origin_loops, origin.value
             )
         )
         if fresh is not None:
-            what, cause = fresh
+            holder, what, cause = fresh
             if cause is not None:
                 when, loop = _when(cause.driver, origin.location)
+                # The headline names the object made anew; the details, what holds it and why
+                # it is hashed by identity (``a new Curve instance (its __eq__ goes by ...)``).
+                new = what.partition(" (")[0].replace("a new ", "a ", 1)  # "made anew" says it
+                told = f"{holder} {what}".strip() if holder or new != what else ""
                 yield _finding(
                     "RTL204",
-                    _sentence(
-                        f"{passed} is {what} made anew {when}, so {jitted} re-traces for each"
-                        " new one",
-                        [parameter, "hashed by identity", loop, _via((*cause.path, *path))],
-                    ),
+                    f"{passed} {'holds' if holder else 'is'} {new} made anew {when}, so {jitted}"
+                    " re-traces",
+                    [
+                        parameter,
+                        given,
+                        f"it is {told}" if told else "",
+                        "hashed by identity: each new object is a new cache entry",
+                        loop,
+                    ],
                     origin.location,
                     site,
                     param,
@@ -398,6 +434,8 @@ def _static_value_findings(
             constructed = prop.construction_site(made[0]) if len(made) == 1 else None
             if constructed is not None:
                 reported = replace(origin, location=constructed)
+        if reported is not origin:
+            given = f"its value: {code_text} at {_where(origin.location)}"
         when, loop = _when(cause.driver, reported.location)
         floats = (
             _float_fields(project, prop, caller, replace(origin, value=value), origin_loops)
@@ -406,26 +444,21 @@ def _static_value_findings(
         )
         if is_float:
             code = "RTL202"
-            head = f"{passed}, a float, changes {when}, so {jitted} re-traces for each new value"
-            details = [parameter, loop, _via(full_path), "nan never matches"]
-            if reported is not origin:
-                details.insert(1, f"its value comes from {code_text} at {_where(origin.location)}")
+            head = f"{passed}, a float, changes {when}, so {jitted} re-traces"
+            details = [parameter, given, loop, "each new float is a new cache entry"]
         elif floats:
             code = "RTL202"
-            head = (
-                f"{passed} changes {when} in its float fields ({', '.join(floats)}), so {jitted}"
-                " re-traces for each new value"
-            )
-            details = [parameter, loop, _via(full_path), "nan never matches"]
+            verb = "change" if len(floats) > 1 else "changes"
+            head = f"float {_fields(floats)} of {passed} {verb} {when}, so {jitted} re-traces"
+            details = [parameter, given, f"float fields: {', '.join(floats)}", loop]
         else:
             code = "RTL201"
-            head = f"{passed} changes {when}, so {jitted} re-traces for each new value"
-            details = [parameter, loop, _via(full_path)]
-            if reported is not origin:
-                details.insert(1, f"passed on as {code_text} at {_where(origin.location)}")
+            head = f"{passed} changes {when}, so {jitted} re-traces"
+            details = [parameter, given, loop]
         yield _finding(
             code,
-            _sentence(head, details),
+            head,
+            details,
             reported.location,
             site,
             param,
@@ -498,11 +531,12 @@ def _fresh_part(
     loops: tuple[int, ...],
     built: Value | None = None,
     depth: int = 0,
-) -> tuple[str, Cause | None] | None:
+) -> tuple[str, str, Cause | None] | None:
     """A tuple, a NamedTuple or a frozen dataclass hashes its items: one that holds an object hashed
     by identity made anew (a lambda, a nested def, a jitted function), directly or through such
     containers of its own (a config holding an optimizer, a NamedTuple of closures), is as new as
-    that object. ``built``: the container as its function builds it, before the calls that fill it
+    that object: what holds it (``a Config whose field 'opt' is``), what it is (``a lambda``) and why
+    it is new. ``built``: the container as its function builds it, before the calls that fill it
     are resolved (``tuple(self._ref(s) for s in segments)``)."""
     value = container.value
     parts: list[tuple[str, list[Candidate]]] = [
@@ -534,12 +568,13 @@ def _fresh_part(
                     if depth < _NESTED_PARTS
                     else None
                 )
-                if inner is not None and inner[1] is not None:
-                    return f"{what} {inner[0]}", replace(inner[1], path=(*inner[1].path, *path))
+                if inner is not None and inner[2] is not None:
+                    holder, made, cause = inner
+                    return f"{what} {holder}", made, replace(cause, path=(*cause.path, *path))
                 continue
             cause = next(prop.fresh_causes(owner, part.value, loops), None)
             if cause is not None:
-                return f"{what} {identity}", replace(cause, path=(*cause.path, *path))
+                return what, identity, replace(cause, path=(*cause.path, *path))
     return None
 
 
@@ -566,54 +601,73 @@ def _filled_by(src: Src, loops: frozenset[int]) -> bool:
 _NESTED_PARTS = 3
 
 
-def _fix(code: str, is_field: bool, is_object: bool) -> str:
+def _fix(code: str, is_field: bool, is_object: bool) -> _Fix | None:
     """The fix that fits the static value: a pytree's static field is made a leaf or kept the same,
     an object (a config, a model) is built once or taken apart; otherwise the rule's own."""
     if is_field:
         return _STATIC_FIELD_FIX
-    return _OBJECT_FIX.get(code, "") if is_object else ""
+    return _OBJECT_FIX.get(code) if is_object else None
 
 
 # Fixes that fit the value passed: an object (a config, a model) is not made traced, it is built once
 # or taken apart; a function is made once.
 _OBJECT_FIX = {
-    "RTL201": "build the object once, outside the loop, or pass the fields that change as traced"
-    " arguments",
-    "RTL202": "pass the float fields that change as traced arguments (jnp.asarray(tol)), and"
-    " build the object once, outside the loop",
-    "RTL203": "make it hashable (@dataclass(frozen=True)) and build it once, or pass its fields as"
-    " arguments",
-    "RTL204": "make it hashable by value (@dataclass(frozen=True)) and build it once, or pass its"
-    " fields as arguments",
+    "RTL201": _Fix(
+        "build it once, outside the loop",
+        "build the object once, outside the loop, or pass the fields that change as traced"
+        " arguments",
+    ),
+    "RTL202": _Fix(
+        "pass its float fields traced",
+        "pass the float fields that change as traced arguments (jnp.asarray(tol)), and build the"
+        " object once, outside the loop",
+    ),
+    "RTL203": _Fix(
+        "make it a frozen dataclass",
+        "make it hashable (@dataclass(frozen=True)) and build it once, or pass its fields as"
+        " arguments",
+    ),
+    "RTL204": _Fix(
+        "build it once",
+        "make it hashable by value (@dataclass(frozen=True)) and build it once, or pass its fields"
+        " as arguments",
+    ),
 }
-_FUNCTION_FIX = "create the function once, outside the loop, and pass that same object every time"
+_FUNCTION_FIX = _Fix(
+    "create it once",
+    "create the function once, outside the loop, and pass that same object every time",
+)
 
 
 def _finding(
     code: str,
-    text: str,
+    head: str,
+    details: list[str],
     location: Location,
     site: JitSite,
     param: str | None,
     path: tuple[PathStep, ...],
     driver: Driver | None = None,
-    fix: str = "",
+    fix: _Fix | None = None,
     severity: str | None = None,
 ) -> Finding:
-    """A finding of rule ``code``: what happens (``text``), then the fix (by default, the rule's). Its
-    severity is ``severity`` or the rule's, or a warning when ``driver`` is a loop over a few values
-    spelled out in the source: that costs a few traces, not one per step."""
-    fix = fix or rule(code).fix
+    """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
+    jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
+    call path, the jit site and the whole fix are told apart. Its severity is ``severity`` or the
+    rule's, or a warning when ``driver`` is a loop over a few values spelled out in the source: that
+    costs a few traces, not one per step."""
+    fix = fix or _rule_fix(code)
     few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
-        message=f"{text}; {fix}",
+        message=f"{head}; {fix.short}",
         location=location,
         severity="warning" if few else severity or rule(code).severity,
         jit_site=site,
         parameter=param,
         call_path=path,
-        fix=fix,
+        fix=fix.full,
+        details=tuple(detail for detail in details if detail),
     )
 
 
@@ -930,40 +984,36 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
     if cause is None:
         return None
     code = "RTL301"
-    when, loop = _when(cause.driver, spec.location)
+    when, loop = _when(cause.driver, spec.location, each=True)
+    primitive = spec.wrapper.removeprefix("jax.")
     if spec.traces_on_call:
-        text = _sentence(
-            f"{spec.wrapper.removeprefix('jax.')}(...) traces a fresh {spec.fresh} {when},"
-            " so every call re-traces",
-            [_code(spec.target_text), "called outside jit, it caches traces by function", loop],
-        )
+        head = f"{primitive}(...) traces a new {spec.fresh} {when}, so every call re-traces"
+        details = [
+            f"traced function: {_code(spec.target_text)}",
+            f"called outside jit, {primitive} caches its traces by function object",
+            loop,
+        ]
     elif spec.decorated:
-        text = _sentence(
-            f"@{spec.wrapper} rebuilds {spec.target_text}() {when}, so every call re-traces",
-            [
-                f"{spec.target_text} is a nested def: a new function object, with an empty cache",
-                loop,
-            ],
-        )
+        head = f"@{spec.wrapper} rebuilds {spec.target_text}() {when}, so every call re-traces"
+        details = [
+            f"{spec.target_text} is a nested def: a new function object, with an empty cache",
+            loop,
+        ]
     else:
-        text = _sentence(
-            f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces",
-            [
-                f"{spec.wrapper}({_code(spec.target_text)})",
-                "a new function object starts with an empty cache",
-                loop,
-            ],
-        )
+        head = f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces"
+        details = ["a new function object starts with an empty cache", loop]
     site = jit_site(binding)
     path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
     fix = (
-        f"define {spec.target_text} once, outside the function that runs"
-        f" {spec.wrapper.removeprefix('jax.')} (pass what it closes over as arguments), or"
-        " call it from inside a jitted function"
+        _Fix(
+            f"define {_code(spec.target_text, 24)} once",
+            f"define {spec.target_text} once, outside the function that runs {primitive} (pass"
+            " what it closes over as arguments), or call it from inside a jitted function",
+        )
         if spec.traces_on_call
-        else ""
+        else None
     )
-    return _finding(code, text, spec.location, site, None, path, cause.driver, fix)
+    return _finding(code, head, details, spec.location, site, None, path, cause.driver, fix)
 
 
 def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
@@ -1002,13 +1052,17 @@ def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Find
                 call = caller.calls[index]
                 jitted = _jitted(site, call.text)
                 when, loop = _when(driver, location)
-                text = _sentence(
-                    f"jax.clear_caches() runs {when}, and {jitted} is called {together} (line"
-                    f" {call.location.line}): it is traced and compiled again after every clear",
-                    [loop, "every jitted function's traces and compiled code are dropped"],
+                head = (
+                    f"jax.clear_caches() runs {when}, so {jitted}, called at"
+                    f" {_at(call.location, location)}, re-traces after every clear"
                 )
+                details = [
+                    f"{jitted} is called {together}, at {_where(call.location)}",
+                    loop,
+                    "jax.clear_caches() drops every jitted function's traces and compiled code",
+                ]
                 step = PathStep(caller.qualname, call.text, call.location)
-                yield _finding("RTL302", text, location, site, None, (step,), driver)
+                yield _finding("RTL302", head, details, location, site, None, (step,), driver)
 
 
 _CLEAR_REACH = 3  # calls followed from the loop that runs a clearing function to the jits it calls
@@ -1276,19 +1330,21 @@ def _origin_flip(
     (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
     part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
     what = f"'{param}{part}'"
-    here = f"the default of '{made.default}'" if made.default is not None else "what is made here"
+    here = f"from the default of '{made.default}'" if made.default is not None else "here"
     kinds = ("an int", "a float") if dtypes else ("weakly typed", "strongly typed")
-    text = _sentence(
-        f"{what} is {kinds[0]} from {here} when passed at {_where(arg.location)}, but {kinds[1]}"
-        f" from {_code(other.text)} at {_where(other.location)} when passed at"
-        f" {_where(other_arg.location)}, so {_jitted(site, call.text)} traces and compiles twice",
-        [
-            f"traced parameter '{param}'{_defined(site, call.text)}",
-            f"a different {'dtype' if dtypes else 'weak type'} is a different cache entry",
-        ],
+    head = (
+        f"{what} is {kinds[0]} {here} but {kinds[1]} from {_code(other.text, 32)} at"
+        f" {_at(other.location, made.location)}, so {_jitted(site, call.text)} traces twice"
     )
+    details = [
+        f"{kinds[0]}: passed at {_where(arg.location)}",
+        f"{kinds[1]}: {_code(other.text)} at {_where(other.location)}, passed at"
+        f" {_where(other_arg.location)}",
+        f"a different {'dtype' if dtypes else 'weak type'} is a different cache entry",
+    ]
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding("RTL402" if dtypes else "RTL401", text, made.location, site, param, (step,))
+    code = "RTL402" if dtypes else "RTL401"
+    return _finding(code, head, details, made.location, site, param, (step,))
 
 
 def _first_flip(
@@ -1355,34 +1411,33 @@ def _keyword_flip(
     (fn, call, arg, style), (first, other) = found
     here, there = (next(_static(c, param) for c in calls if c[3] is a) for a in (arg, first))
     step = PathStep(fn.qualname, call.text, call.location)
-    jitted, defined = _jitted(site, call.text), _defined(site, call.text)
+    jitted = _jitted(site, call.text)
+    elsewhere = _at(first.location, arg.location)
     if here == there:
-        text = _sentence(
-            f"'{param}' is passed {style} here and {other} at {_where(first.location)}, so {jitted}"
-            " compiles again",
-            [
-                f"{'static' if here else 'traced'} parameter '{param}'{defined}",
-                "jax keys its cache on how arguments are passed",
-            ],
-        )
-        yield _finding("RTL404", text, arg.location, site, param, (step,))
+        head = f"'{param}' is passed {style} here and {other} at {elsewhere}, so {jitted} compiles twice"
+        details = [
+            f"{'static' if here else 'traced'} parameter '{param}'; passed {other} at"
+            f" {_where(first.location)}",
+            "jax keys its cache on how arguments are passed",
+        ]
+        yield _finding("RTL404", head, details, arg.location, site, param, (step,))
         return
-    text = _sentence(
-        f"'{param}' is {'static' if here else 'traced'} passed {style} here and"
-        f" {'static' if there else 'traced'} passed {other} at {_where(first.location)}, so {jitted}"
-        " compiles again",
-        [
-            f"parameter '{param}'{defined}",
-            "static_argnums and static_argnames each name it only one way: two cache entries",
-        ],
+    head = (
+        f"'{param}' is {'static' if here else 'traced'} {style} here but"
+        f" {'static' if there else 'traced'} {other} at {elsewhere}, so {jitted} compiles twice"
     )
-    yield _finding("RTL404", text, arg.location, site, param, (step,), fix=_BOTH_WAYS)
+    details = [
+        f"passed {other} at {_where(first.location)}",
+        "static_argnums and static_argnames each name it only one way: two cache entries",
+    ]
+    yield _finding("RTL404", head, details, arg.location, site, param, (step,), fix=_BOTH_WAYS)
 
 
 # Passing the argument the other way would change what it is, so this hint comes with no --fix.
-_BOTH_WAYS = (
+_BOTH_WAYS = _Fix(
+    "pass it one way",
     "pass it the same way at every call, and name it in both static_argnums and static_argnames if"
-    " it is meant to be static (jax fills in one from the other only when the other is not given)"
+    " it is meant to be static (jax fills in one from the other only when the other is not given)",
 )
 
 
@@ -1402,22 +1457,19 @@ def _flip_finding(
     """A flip reported at the argument, or where the odd value's dtype was decided (``made``) when
     that is elsewhere: the line to change."""
     jitted = _jitted(site, call.text)
-    passed = f"{_code(arg.text)} here, {_code(first.text)} there"
+    passed = f"{now}: {_code(arg.text)} at {_where(arg.location)}"
     if made is not None and not _within(made, arg.location):
-        said = f"this makes {now}, passed as '{param}' at {_where(arg.location)},"
-        passed = f"{_code(arg.text)} against {_code(first.text)}"
+        said = f"this makes {now} for '{param}'"
     else:
         made, said = arg.location, f"'{param}' gets {now} here"
-    text = _sentence(
-        f"{said} but {before} at {_where(first.location)}, so {jitted} traces and compiles twice",
-        [
-            f"traced parameter '{param}'{_defined(site, call.text)}",
-            passed,
-            f"a different {what} is a different cache entry",
-        ],
-    )
+    head = f"{said} but {before} at {_at(first.location, made)}, so {jitted} traces twice"
+    details = [
+        passed,
+        f"{before}: {_code(first.text)} at {_where(first.location)}",
+        f"a different {what} is a different cache entry",
+    ]
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding(code, text, made, site, param, (step,))
+    return _finding(code, head, details, made, site, param, (step,))
 
 
 def _within(inner: Location, outer: Location) -> bool:
@@ -1480,17 +1532,16 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding)
-                text = _flip_sentence(
+                head, details = _flip_sentence(
                     code,
                     f"{what} starts as {first} here and is {then}",
                     f"{_code(call.text)}() returns it",
                     site,
                     call.text,
-                    param,
                     f"{carried.name} = {_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
-                yield _finding(code, text, where, site, param, (step,))
+                yield _finding(code, head, details, where, site, param, (step,))
 
 
 def _carried_static_parts(
@@ -1517,18 +1568,19 @@ def _carried_static_parts(
                 float_ = value.ty in (FLOAT, FLOAT_LIKE)
                 jitted_name = _jitted(site, at.call.text)
                 head = (
-                    f"static field {name}.{attr} of the '{at.param}' it gets is computed anew by"
-                    f" {jitted_name}, and {carried.name} = {_code(at.call.text)}(...) passes the"
-                    f" result back {when}, so {jitted_name} re-traces on every call"
+                    f"static field {name}.{attr} is computed anew by {jitted_name} and passed"
+                    f" back {when}, so it re-traces on every call"
                 )
                 details = [
-                    f"traced parameter '{at.param}'{_defined(site, at.call.text)}",
+                    f"{jitted_name} computes {name}.{attr} of the '{at.param}' it gets, and"
+                    f" {carried.name} = {_code(at.call.text)}(...) passes the result back",
                     loop,
-                    "the static fields are part of the cache key",
+                    "the static fields of a pytree are part of the cache key",
                 ]
                 yield _finding(
                     "RTL202" if float_ else "RTL201",
-                    _sentence(head, details),
+                    head,
+                    details,
                     value.made or origin.location,
                     site,
                     at.param,
@@ -1804,30 +1856,24 @@ def _field_store_flip(
     # A value __init__ computes is told where it computes it, not at the constructor call.
     where, field = (computed[0], "") if computed else weak[0]
     what = f"{stored.text}.{field}" if field else stored.text
-    text = _flip_sentence(
+    head, details = _flip_sentence(
         "RTL401",
         f"{what} starts as {WEAK} here and is {STRONG}",
         f"{setter.name}() stores it",
         site,
         call.text,
-        param,
-        f"{setter.name}() at {_where(stored.location)}",
+        f"{setter.name}() stores it at {_where(stored.location)}",
     )
-    yield _finding("RTL401", text, where.location, site, param, (step,))
+    yield _finding("RTL401", head, details, where.location, site, param, (step,))
 
 
 def _flip_sentence(
-    code: str, flip: str, once: str, site: JitSite, called: str, param: str, how: str
-) -> str:
-    """What a value that starts as one kind and becomes another (``flip``) once ``once`` costs."""
-    return _sentence(
-        f"{flip} once {once}, so {_jitted(site, called)} traces again on its next call",
-        [
-            f"traced parameter '{param}'{_defined(site, called)}",
-            how,
-            f"a different {_CHANGE[code][1]} is a different cache entry",
-        ],
-    )
+    code: str, flip: str, once: str, site: JitSite, called: str, how: str
+) -> tuple[str, list[str]]:
+    """The headline and details of a value that starts as one kind and becomes another (``flip``)
+    once ``once``: its next call traces again."""
+    head = f"{flip} once {once}, so {_jitted(site, called)} traces again"
+    return head, [how, f"a different {_FLIPPED[code]} is a different cache entry"]
 
 
 def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool) -> str | None:
@@ -2155,14 +2201,17 @@ def _context_flip(
     """``call`` (in ``fn``) runs inside ``odd``; ``elsewhere`` runs under ``there``."""
     config = TRACE_CONTEXTS[odd.name].config
     same = next((c for c in there if TRACE_CONTEXTS[c.name].config == config), None)
-    other = f"inside `{same.text}`" if same is not None else "outside it"
-    text = (
-        f"jitted '{site.name}' ({_where(site.location)}) is called inside `{odd.text}` here and"
-        f" {other} at {_where(elsewhere.location)}; jax keys its trace cache on {config}, so the"
-        " function traces and compiles once per setting"
+    other = f"inside `{_code(same.text, 40)}`" if same is not None else "outside it"
+    head = (
+        f"jitted '{site.name}' is called inside `{_code(odd.text, 40)}` here and {other} at"
+        f" {_at(elsewhere.location, odd.location)}, so it traces once per setting"
     )
+    details = [
+        f"called {other} at {_where(elsewhere.location)}",
+        f"jax keys its trace cache on {config}",
+    ]
     step = PathStep(fn.qualname, call.text, call.location)
-    return _finding("RTL405", text, odd.location, site, None, (step,))
+    return _finding("RTL405", head, details, odd.location, site, None, (step,))
 
 
 def _varying_contexts(
@@ -2177,38 +2226,49 @@ def _varying_contexts(
         if cause is None:
             continue
         spec = TRACE_CONTEXTS[context.name]
-        text = (
-            f"`{context.text}` changes its setting {cause.driver.text} around the call of jitted"
-            f" '{site.name}' ({_where(site.location)}); jax keys its trace cache on {spec.config},"
-            " so the function traces and compiles once per setting"
+        when, loop = _when(cause.driver, context.location)
+        head = (
+            f"`{_code(context.text, 40)}` changes its setting {when} around jitted"
+            f" '{site.name}', so it traces once per setting"
         )
+        details = [loop, f"jax keys its trace cache on {spec.config}"]
         path = (*cause.path, PathStep(fn.qualname, call.text, call.location))
-        yield _finding("RTL405", text, context.location, site, None, path, cause.driver)
+        yield _finding("RTL405", head, details, context.location, site, None, path, cause.driver)
 
 
 # -- message helpers --------------------------------------------------------------------------------
-def _via(path: tuple[PathStep, ...]) -> str:
-    """The functions called between the varying value and the jit call: ``via run_epoch() -> step()``."""
-    middle = [f"{step.call}()" for step in path[:-1]]
-    return f"via {' -> '.join(middle)}" if middle else ""
-
-
-def _sentence(head: str, details: list[str]) -> str:
-    """What happens and where (the first clause, kept short), then the details in parentheses."""
-    shown = [d for d in details if d]
-    return f"{head} ({'; '.join(shown)})" if shown else head
-
-
-def _when(driver: Driver, here: Location) -> tuple[str, str]:
-    """What repeats, short (``every iteration of the loop at line 19``, in the file of ``here``, the
-    finding's own), and the loop's code, for the details."""
+def _when(driver: Driver, here: Location, each: bool = False) -> tuple[str, str]:
+    """When the value changes, short (``in the loop at line 19``, the loop told from the file of
+    ``here``, the finding's own; ``on each call of run_epoch()``; with ``each``, ``each iteration of
+    the loop at line 19``, ``each call of run_epoch()``), and the driver in full for the details: the
+    loop and its code, or the loop that repeats the call."""
     full = f"every iteration of the loop at {_where(driver.location)}"
     if driver.text.startswith(f"{full} (") and driver.text.endswith(")"):
-        loop = f"loop: {_code(driver.text[len(full) + 2 : -1], 64)}"
-        if driver.location.path == here.path:
-            return f"every iteration of the loop at line {driver.location.line}", loop
-        return full, loop
+        code = _code(driver.text[len(full) + 2 : -1], 80)
+        loop = f"the loop at {_at(driver.location, here)}"
+        return (
+            f"each iteration of {loop}" if each else f"in {loop}",
+            f"loop: {_where(driver.location)}: {code}",
+        )
+    called, parens, _ = driver.text.partition("()")
+    if called.startswith("each call of ") and parens:
+        return f"{called}()" if each else f"on {called}()", f"repeated: {driver.text}"
     return driver.text, ""
+
+
+def _at(location: Location, here: Location) -> str:
+    """A line, told from the file of ``here``: ``line 19`` in that file, ``run.py:26`` in its folder
+    (or one below), else the whole path."""
+    if location.path == here.path:
+        return f"line {location.line}"
+    near = os.path.relpath(location.path, os.path.dirname(here.path) or ".")
+    return f"{near if not near.startswith('..') else location.path}:{location.line}"
+
+
+def _fields(names: list[str]) -> str:
+    """``field lr``, ``fields lr, tol``, ``fields lr, tol, ...``: a headline names two at most."""
+    shown = ", ".join(names[:2]) + (", ..." if len(names) > 2 else "")
+    return f"field{'s' if len(names) > 1 else ''} {shown}"
 
 
 def _jitted(site: JitSite, called_as: str) -> str:
@@ -2216,14 +2276,6 @@ def _jitted(site: JitSite, called_as: str) -> str:
     'predict_logits'), else by the name of the function it wraps."""
     name = called_as.rpartition(".")[2] if _DOTTED.fullmatch(called_as) else ""
     return f"jitted '{name or site.name or called_as}'"
-
-
-def _defined(site: JitSite, called_as: str) -> str:
-    """Where the jitted function is defined, naming the wrapped function when it is called otherwise."""
-    named = site.name if site.name.isidentifier() else ""
-    if named and called_as.rpartition(".")[2] != named:
-        return f" of {named} at {_where(site.location)}"
-    return f" at {_where(site.location)}"
 
 
 def _code(text: str, limit: int = 48) -> str:
@@ -2241,7 +2293,7 @@ def _where(location: Location) -> str:
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
     """One finding per rule and origin (the line to change): the shortest call path is shown, and the
-    others are kept as its ``other_routes`` and counted in the message."""
+    others are kept as its ``other_routes`` (``--output-format full`` counts them)."""
     groups: dict[tuple[str, Location], list[Finding]] = {}
     for finding in findings:
         groups.setdefault((finding.code, finding.location), []).append(finding)
@@ -2255,17 +2307,6 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             if (route.call_path, route.jit_site) != (best.call_path, best.jit_site):
                 routes.setdefault((route.call_path, route.jit_site), route)
         if routes:
-            best = replace(
-                best,
-                message=_more_paths(best, len(routes)),
-                other_routes=tuple(routes.values()),
-            )
+            best = replace(best, other_routes=tuple(routes.values()))
         out.append(best)
     return sorted(out, key=lambda f: f.sort_key)
-
-
-def _more_paths(finding: Finding, count: int) -> str:
-    """The message with ``(and N more call paths)`` before the fix hint that ends it."""
-    text = finding.message.removesuffix(f"; {finding.fix}")
-    more = f" (and {count} more call path{'s' if count > 1 else ''})"
-    return f"{text}{more}; {finding.fix}" if text != finding.message else f"{text}{more}"

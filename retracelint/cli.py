@@ -167,7 +167,8 @@ def _codes(option: str, values: tuple[str, ...]) -> tuple[str, ...]:
     "--output-format",
     "output_format",
     type=click.Choice(config.OUTPUT_FORMATS),
-    help="Output format (default: text; github when GITHUB_ACTIONS=true).",
+    help="Output format: concise (one line per finding, the default; also 'text'), full (with the call"
+    " path, the jit site and the fix), json, github (the default when GITHUB_ACTIONS=true) or sarif.",
 )
 @click.option(
     "--severity",
@@ -352,14 +353,15 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         click.echo(f"retracelint: wrote {len(findings)} findings to {target}", err=True)
         return EXIT_CLEAN
     output_format = settings.output_format or (
-        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise"
     )
+    as_text = output_format in config.TEXT_FORMATS
     root = str(Path(settings.config_file).parent) if settings.config_file else os.getcwd()
-    if output_format != "text" or options["output_file"]:
+    if not as_text or options["output_file"]:
         findings = display_safe(findings)  # UTF-8 documents: undecodable file-name bytes escaped
     text = render(findings, output_format, root=root)
     counts = statistics(findings) if settings.statistics else ""
-    if output_format == "text":
+    if as_text:
         text, counts = text + counts, ""  # after the findings, as flake8 prints them
     if options["output_file"]:
         target = str(options["output_file"])

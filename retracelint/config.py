@@ -43,7 +43,11 @@ DEFAULT_EXCLUDES = (
 )
 
 
-OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+# The text formats, named as ruff names them: ``concise`` (the default) prints one line per finding, its
+# headline; ``full`` adds the call path, the jit site, the details and the fix under it. ``text`` is
+# the older name of ``concise``.
+TEXT_FORMATS = ("concise", "full", "text")
+OUTPUT_FORMATS = (*TEXT_FORMATS, "json", "github", "sarif")
 
 
 class ConfigError(Exception):

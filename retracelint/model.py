@@ -82,6 +82,8 @@ def _site_dict(site: JitSite | None) -> dict[str, Any] | None:
 @dataclass(frozen=True)
 class Finding:
     code: str
+    # The headline, one short line: what varies, when, which jit re-traces, and the fix in a few words.
+    # What it leaves out is structured below: the call path, the jit site, ``details``, the whole fix.
     message: str
     location: Location
     severity: str = "error"
@@ -89,6 +91,9 @@ class Finding:
     parameter: str | None = None
     call_path: tuple[PathStep, ...] = ()
     fix: str = ""
+    # What else a user needs to act, one clause each ("loop: train.py:19: for step in ..."), shown
+    # under the headline by ``--output-format full`` and carried by JSON and SARIF.
+    details: tuple[str, ...] = ()
     other_routes: tuple[Route, ...] = ()  # the origin's other call paths, shortest first
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
@@ -114,6 +119,7 @@ class Finding:
             "call_path": [step.to_dict() for step in self.call_path],
             "other_routes": [route.to_dict() for route in self.other_routes],
             "fix": self.fix,
+            "details": list(self.details),
         }
 
 
@@ -143,6 +149,7 @@ def display_safe(findings: list[Finding]) -> list[Finding]:
         replace(
             finding,
             message=_display_path(finding.message),
+            details=tuple(_display_path(detail) for detail in finding.details),
             source_line=_display_path(finding.source_line),
             location=_display_location(finding.location),
             jit_site=_display_site(finding.jit_site),

@@ -1,4 +1,5 @@
-"""Render findings: flake8-style text, JSON, GitHub annotations, SARIF; and the statistics footer."""
+"""Render findings: text (``concise``, one flake8-style line each, or ``full``, with the call path and the
+details under each), JSON, GitHub annotations, SARIF; and the statistics footer."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from retracelint import __version__
-from retracelint.model import Finding
+from retracelint.model import Finding, JitSite, Location
 from retracelint.rules import RULES, RULES_BY_CODE
 
 
@@ -26,6 +27,8 @@ def render(findings: Sequence[Finding], output_format: str, root: str | None = N
         return render_sarif(
             ordered, rules=RULES, tool_version=__version__, root=root or os.getcwd()
         )
+    if output_format == "full":
+        return "".join(full_text(f) for f in ordered)
     return "".join(text_line(f) + "\n" for f in ordered)
 
 
@@ -37,6 +40,35 @@ def text_line(finding: Finding) -> str:
     loc = finding.location
     level = "" if finding.severity == "error" else f"[{finding.severity}] "
     return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.message}"
+
+
+def full_text(finding: Finding) -> str:
+    """The headline line, then, indented as ruff's ``--output-format full`` prints context: the call
+    path from the loop to the jit (``path:line: call``), the jit site, the details (the loop, what
+    the value is), the fix, and how many other call paths lead to the same line; a blank line ends it."""
+    lines = [text_line(finding)]
+    if finding.call_path:
+        lines.append("  call path:")
+        lines += [f"    {_where(step.location)}: {step.call}(...)" for step in finding.call_path]
+    if finding.jit_site is not None:
+        lines.append(f"  jit site: {_site(finding.jit_site, finding.parameter)}")
+    lines += [f"  {detail}" for detail in finding.details]
+    if finding.fix:
+        lines.append(f"  fix: {finding.fix}")
+    more = len(finding.other_routes)
+    if more:
+        lines.append(f"  and {more} more call path{'s' if more > 1 else ''} (JSON lists them)")
+    return "\n".join(lines) + "\n\n"
+
+
+def _where(location: Location) -> str:
+    return f"{location.path}:{location.line}"
+
+
+def _site(site: JitSite, parameter: str | None) -> str:
+    """``model.py:48: train_step (jax.jit), parameter 'x'`` (the headline says whether it is static)."""
+    text = f"{_where(site.location)}: {site.name or site.function} ({site.wrapper})"
+    return f"{text}, parameter '{parameter}'" if parameter is not None else text
 
 
 def statistics(findings: Sequence[Finding]) -> str:

@@ -161,7 +161,7 @@ def test_an_unchanged_run_reads_its_findings_back_and_any_edit_misses(tmp_path: 
     (pkg / "main.py").write_text(MAIN.replace("range(1, 10)", "range(1, 20)"), encoding="utf-8")
     edited = analyse([str(pkg)], settings)
     assert edited.summaries  # the edit was seen: linked again from the summaries
-    assert finding_keys(edited) != finding_keys(first)  # the loop text in the message changed
+    assert finding_keys(edited) != finding_keys(first)  # the loop text in the details changed
     ignored = analyse([str(pkg)], Settings(cache_dir=str(cache), ignore=("RTL101",)))
     assert ignored.findings == []  # settings that decide findings are part of the key
 

@@ -221,12 +221,35 @@ def test_message_names_origin_jit_site_parameter_path_and_fix() -> None:
     source = (root / "main.py").read_text(encoding="utf-8").splitlines()
     assert (path, code) == ("main.py", "RTL101")
     assert source[number - 1].find("data[:window]") + 1 == col
-    assert "data[:window]" in line
-    assert "every iteration of the loop at line 15, so" in line
-    assert "so jitted 'train_step' re-traces for each new length" in line
-    assert "(traced parameter 'batch' at model.py:" in line
-    assert "via run_epoch() -> step()" in line
-    assert line.endswith("pad to a fixed size or bucket the lengths")
+    # The headline: what varies, when, which jit, the fix in a few words; short, as flake8's are.
+    message = line.split(f" {code} ", 1)[1]
+    assert message == (
+        "slice data[:window] changes shape in the loop at line 15, so jitted 'train_step'"
+        " re-traces; pad or bucket it"
+    )
+
+
+def test_full_format_prints_the_call_path_jit_site_loop_and_fix_under_the_headline() -> None:
+    """``--output-format full``, as ruff's: the headline line as concise prints it, then each call from
+    the loop to the jit (``path:line: call``), the jit site, the loop and the whole fix, indented."""
+    root = FIXTURES / "three_module_flow"
+    concise = run_process("--no-cache", "--isolated", ".", cwd=root).stdout.decode()
+    result = run_process("--no-cache", "--isolated", "--output-format", "full", ".", cwd=root)
+    assert result.returncode == 1
+    assert result.stdout.decode().splitlines() == [
+        concise.rstrip("\n"),
+        "  call path:",
+        "    main.py:17: run_epoch(...)",
+        "    epoch.py:10: step(...)",
+        "    step.py:10: train_step(...)",
+        "  jit site: model.py:16: train_step (jax.jit), parameter 'batch'",
+        "  loop: main.py:15: for window in range(64, data.shape[0], 64)",
+        "  fix: pad to a fixed size or bucket the lengths",
+        "",
+    ]
+    # The older name of the default format prints what concise prints.
+    text = run_process("--no-cache", "--isolated", "--format", "text", ".", cwd=root)
+    assert text.stdout.decode() == concise
 
 
 # -- exit codes ------------------------------------------------------------------------------------
@@ -298,12 +321,15 @@ def test_json_carries_every_field_as_data(project: Path, runner: CliRunner) -> N
     )
     fields = {
         "path", "line", "col", "end_line", "end_col", "code", "severity", "message",
-        "jit_site", "parameter", "call_path", "fix",
+        "jit_site", "parameter", "call_path", "fix", "details",
     }  # fmt: skip
     for finding in findings:
         assert fields <= finding.keys()
         assert finding["severity"] in ("error", "warning", "info")
-        assert finding["fix"] and finding["fix"] in finding["message"]
+        # The headline ends with the fix in a few words; the whole fix and the details are fields.
+        short = finding["message"].rpartition("; ")[2]
+        assert finding["fix"] and short and len(short) <= len(finding["fix"])
+        assert all(isinstance(detail, str) for detail in finding["details"])
         site = finding["jit_site"]
         assert site["path"] == "train.py"
         assert {"function", "name", "wrapper", "line", "col"} <= site.keys()

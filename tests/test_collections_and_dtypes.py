@@ -52,8 +52,10 @@ def test_elements_made_in_one_module_and_iterated_in_another(tmp_path: Path) -> 
     )
     found = _run(tmp_path)
     assert _where(found) == [("shapes.py", 7, "RTL105")]
-    assert "loop: for s in shapes" in found[0].message  # the loop that takes one element per step
-    assert "so jitted 'area' re-traces for each new size (traced parameter 'v'" in found[0].message
+    # The loop that takes one element per step, told in the details.
+    assert found[0].details == (f"loop: {tmp_path / 'area.py'}:12: for s in shapes",)
+    assert found[0].message.endswith("so jitted 'area' re-traces; pad to a fixed size")
+    assert found[0].parameter == "v"
 
 
 def test_same_shape_elements_and_a_single_element_stay_clean(tmp_path: Path) -> None:
@@ -86,7 +88,7 @@ def test_a_helper_that_grows_its_argument_is_found_where_it_grows(tmp_path: Path
     )
     found = _run(tmp_path)
     assert _where(found) == [("buffers.py", 7, "RTL102")]  # keep() cuts one row and adds one
-    assert "concatenate([buf, row[None]]) grows every iteration of the loop" in found[0].message
+    assert found[0].message.startswith("jnp.concatenate([buf, row[None]]) grows in the loop at ")
 
 
 def test_a_key_added_under_a_condition_of_the_caller(tmp_path: Path) -> None:
@@ -165,7 +167,7 @@ def test_a_dtype_picked_by_the_data(tmp_path: Path) -> None:
     found = _run(tmp_path)
     assert _where(found) == [("main.py", 12, "RTL402")]
     assert found[0].message.startswith(
-        "the dtype of values.astype(np.min_scalar_type(n)) is chosen anew at every iteration"
+        "the dtype of values.astype(np.min_scalar_type(n)) is chosen anew at each iteration"
     )
 
 
@@ -183,10 +185,11 @@ def test_a_trace_context_entered_by_a_caller_in_another_module(tmp_path: Path) -
     )
     found = _only(tmp_path, ("main.py", 12, "RTL405"), "warning")
     assert found.message.startswith(
-        "jitted 'project' (" + str(tmp_path / "model.py") + ":7) is called inside"
-        " `jax.default_matmul_precision('highest')` here and outside it at "
+        "jitted 'project' is called inside `jax.default_matmul_precision('highest')` here and"
+        " outside it at "
     )
-    assert "jax keys its trace cache on jax_default_matmul_precision" in found.message
+    assert found.jit_site is not None and found.jit_site.location.path == str(tmp_path / "model.py")
+    assert "jax keys its trace cache on jax_default_matmul_precision" in found.details
 
 
 def test_a_weak_counter_selected_by_a_strong_condition_stays_weak(tmp_path: Path) -> None:
@@ -248,9 +251,12 @@ def test_a_default_left_out_is_weak_against_a_strong_result_of_another_helper(
     _write(tmp_path, {"ops.py": _BLEND, "main.py": _compositor("soft(a, b)")})
     found = _only(tmp_path, ("ops.py", 11, "RTL401"), "warning")
     assert found.message.startswith(
-        "'alpha' is weakly typed from the default of 'alpha' when passed at "
-        + f"{tmp_path / 'ops.py'}:12, but strongly typed from tuned(0.5) at "
-        + f"{tmp_path / 'main.py'}:8 when passed at {tmp_path / 'ops.py'}:16"
+        "'alpha' is weakly typed from the default of 'alpha' but strongly typed from tuned(0.5) at"
+        " main.py:8, so jitted 'blend' traces twice"
+    )
+    assert found.details[:2] == (
+        f"weakly typed: passed at {tmp_path / 'ops.py'}:12",
+        f"strongly typed: tuned(0.5) at {tmp_path / 'main.py'}:8, passed at {tmp_path / 'ops.py'}:16",
     )
 
 
@@ -275,7 +281,7 @@ def test_the_item_of_a_carried_tuple_that_comes_back_strong_is_named() -> None:
     gains, bounds, openings = (f.message for f in found)
     assert gains.startswith(
         "gains[1] starts as a weakly typed scalar here and is a strongly typed array once retune()"
-        " returns it, so jitted 'retune' traces again on its next call"
+        " returns it, so jitted 'retune' traces again"
     )
     assert bounds.startswith("bounds[0][1] starts as a weakly typed scalar here")
     # Stored by __init__, rebound by a method each step: reported at the store.
@@ -295,7 +301,7 @@ def test_a_carried_scalar_a_branch_in_the_loop_makes_an_array() -> None:
     assert _where(found) == [("train.py", 7, "RTL401")]
     assert found[0].message.startswith(
         "loss_threshold starts as a weakly typed scalar and a branch in the loop makes it a strongly"
-        " typed array after every iteration of the loop at line 8, so jitted 'train_step' re-traces"
+        " typed array after each iteration of the loop at line 8, so jitted 'train_step' re-traces"
     )
     assert found[0].severity == "warning"
 
@@ -307,12 +313,10 @@ def test_a_list_comprehension_over_a_range_whose_bound_changes() -> None:
     found = _run(Path(__file__).parent / "fixtures" / "list_lengths_from_ranges")
     assert _where(found) == [("rollout.py", 19, "RTL105"), ("train.py", 21, "RTL105")]
     keys, rows = (f.message for f in found)
-    assert keys.startswith(
-        "[jax.random.fold_in(key, t) for t in range(horizon)] changes shape every iteration of the"
-        " loop at "
-    )
-    assert "train.py:10, so jitted 'rollout_loss' re-traces for each new size" in keys
-    assert "jitted 'stacked_loss' re-traces for each new size" in rows
+    # The code is shortened in the headline: the finding's line shows it whole.
+    assert keys.startswith("[jax.random.fold_in(key, t) for t in range(ho... changes shape in the")
+    assert "train.py:10, so jitted 'rollout_loss' re-traces; pad to a fixed size" in keys
+    assert "jitted 'stacked_loss' re-traces; pad to a fixed size" in rows
     assert all(f.severity == "error" for f in found)
 
 
@@ -322,8 +326,8 @@ def test_a_count_drawn_from_a_generator_the_caller_passes() -> None:
     time; padded to a maximum, or counted by an object that is no generator, nothing changes."""
     found = _run(Path(__file__).parent / "fixtures" / "draws_from_a_passed_generator")
     assert _where(found) == [("events.py", 9, "RTL105")]
-    assert "jitted 'energy' re-traces for each new size" in found[0].message
-    assert "loop: for _ in range(events)" in found[0].message
+    assert "jitted 'energy' re-traces; pad to a fixed size" in found[0].message
+    assert found[0].details[-1].endswith(": for _ in range(events)")
     assert found[0].severity == "error"
 
 
@@ -340,10 +344,10 @@ def test_a_dict_item_weak_in_the_defaults_and_strong_where_overridden() -> None:
         ("defaults.py", 8, "RTL401"),
     ]
     lifetime, gain, damping = (f.message for f in found)
-    assert damping.startswith("'solver['damping']' is weakly typed from what is made here")
-    assert lifetime.startswith("'params['tau_n_fac']' is weakly typed from what is made here")
-    assert "jitted 'predict' traces and compiles twice" in lifetime
-    assert gain.startswith("'detector['gain']' is weakly typed from what is made here")
+    assert damping.startswith("'solver['damping']' is weakly typed here but strongly typed from ")
+    assert lifetime.startswith("'params['tau_n_fac']' is weakly typed here but strongly typed")
+    assert "jitted 'predict' traces twice" in lifetime
+    assert gain.startswith("'detector['gain']' is weakly typed here but strongly typed from ")
     assert all(f.severity == "warning" for f in found)
 
 
@@ -353,8 +357,8 @@ def test_a_list_appended_to_under_a_test_of_the_data() -> None:
     a fixed length, or every track kept, one length."""
     found = _run(Path(__file__).parent / "fixtures" / "lists_filled_under_a_test")
     assert _where(found) == [("cuts.py", 10, "RTL102")]
-    assert found[0].message.startswith("kept.append(tracks[t]) grows every iteration of the loop")
-    assert "jitted 'energy' re-traces for each new length" in found[0].message
+    assert found[0].message.startswith("kept.append(tracks[t]) grows in the loop at ")
+    assert "jitted 'energy' re-traces; preallocate and mask" in found[0].message
     assert found[0].severity == "error"
 
 
@@ -365,10 +369,10 @@ def test_a_static_object_whose_float_fields_change() -> None:
     found = _run(Path(__file__).parent / "fixtures" / "static_options_float_fields")
     assert _where(found) == [("main.py", 9, "RTL202"), ("main.py", 15, "RTL201")]
     tolerance, budget = (f.message for f in found)
-    assert "changes every iteration of the loop at line 9 in its float fields (rtol, atol)" in (
-        tolerance
-    )
-    assert tolerance.endswith(
+    assert tolerance.startswith("float fields rtol, atol of static argument 'options' change")
+    assert "change in the loop at line 9" in tolerance
+    assert tolerance.endswith("pass its float fields traced")
+    assert found[0].fix == (
         "pass the float fields that change as traced arguments (jnp.asarray(tol)), and build the"
         " object once, outside the loop"
     )

@@ -386,10 +386,10 @@ def test_jit_wrappers_make_findings_appear(repo: Path, runner: CliRunner) -> Non
     assert after.exit_code == 1
     lines = after.stdout.splitlines()
     assert [LINE.match(line)["code"] for line in lines] == ["RTL201", "RTL201"]  # type: ignore[index]
-    assert "so jitted 'forward' re-traces for each new value (static parameter 'depth'" in lines[0]
-    assert (
-        "so jitted 'rollout' re-traces for each new value (static parameter 'horizon'" in lines[1]
-    )
+    assert "static argument depth changes " in lines[0] and "jitted 'forward' re-traces" in lines[0]
+    assert "jitted 'rollout' re-traces" in lines[1]
+    full = lint(runner, "--output-format", "full", "project/src/app/sweep.py").stdout
+    assert ", parameter 'depth'" in full and ", parameter 'horizon'" in full
 
 
 def test_jit_wrapper_defined_in_the_project_from_setup_cfg(repo: Path, runner: CliRunner) -> None:

@@ -48,6 +48,11 @@ def test_fixture_findings_match_expectations(project: Path) -> None:
     assert not missing and not extra, (
         f"missing: {missing}\nextra: {[(e, details[e]) for e in extra]}"
     )
+    # Each message is a headline on one line that ends with the fix in a few words; the call path and
+    # the details are fields of their own (they made messages of up to 750 characters).
+    for finding in run.findings:
+        assert "\n" not in finding.message and len(finding.message) <= 240, finding.message
+        assert finding.fix and "; " in finding.message, finding.message
 
 
 ROOT = FIXTURES.parent.parent

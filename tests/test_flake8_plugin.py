@@ -98,7 +98,7 @@ def test_fixture_findings_cross_modules(cli_findings: list[Finding]) -> None:
     assert where(cli_findings) == marked(FIXTURE, "expect")
     # The RTL101 in pipeline.py exists only because of the loop in main.py.
     (pipeline_slice,) = [f for f in cli_findings if f[0] == "pkg/pipeline.py"]
-    assert "loop at pkg/main.py:" in pipeline_slice[4]
+    assert "in the loop at main.py:" in pipeline_slice[4]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -140,8 +140,7 @@ def test_stdin_buffer_is_analysed_with_the_project(
     (saved,) = [f for f in cli_findings if f[0] == "pkg/main.py" and f[3] == "RTL201"]
     static, unused = found
     assert static[1:4] == (saved[1] + 2, saved[2], "RTL201")
-    assert f"every iteration of the loop at line {saved[1] - 1 + 2}, so" in static[4]
-    assert "loop: for depth in range(1, 6)" in static[4]
+    assert f"in the loop at line {saved[1] - 1 + 2}, so" in static[4]
     assert unused[1:4] == (saved[1] + 2, saved[2] + len("depth)  "), "RTL100")
     # The file on disk is untouched.
     assert (project / "pkg" / "main.py").read_text(encoding="utf-8") == on_disk

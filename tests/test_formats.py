@@ -108,11 +108,7 @@ def test_single_line_annotation_is_exact() -> None:
         "title=RTL101 loop-varying-slice::"
         "tokens[:, :seq_len] changes shape on every iteration of `for seq_len in lengths`,"
         " so 100%25 of calls re-trace: apply_model(tokens) sees “f32[8, 1], f32[8, 2], …”"
-        "%0Afix: pad to a fixed size or bucket the lengths"
-        "%0Apath: trainer.loop.run_epoch (src/trainer/loop.py:22)"
-        " → trainer.steps.train_step (src/trainer/steps.py:31)"
-        " → trainer.model.apply_model (src/trainer/model.py:9)"
-    )
+    )  # the headline alone, as ruff's annotations: the job summary holds the path and the fix
 
 
 def test_multi_line_range_sends_no_columns() -> None:
@@ -127,7 +123,7 @@ def test_multi_line_range_sends_no_columns() -> None:
 def test_message_escapes_percent_cr_lf_only() -> None:
     finding = replace(ragged_slice(), message="50% slower:\r\nrecompiled, again", fix="")
     data = annotation(finding, cwd=".").split("::", 2)[2]
-    assert data.startswith("50%25 slower:%0D%0Arecompiled, again%0Apath: ")
+    assert data == "50%25 slower:%0D%0Arecompiled, again"
     assert "\n" not in data and "\r" not in data
 
 
@@ -141,7 +137,9 @@ def test_properties_escape_colon_and_comma(tmp_path: Path) -> None:
 def test_absolute_paths_are_made_relative_to_the_workspace(tmp_path: Path) -> None:
     line = annotation(ragged_slice(str(tmp_path)), cwd=tmp_path)
     assert "file=src/trainer/loop.py," in line
-    assert "→ trainer.model.apply_model (src/trainer/model.py:9)" in line
+    summary = tmp_path / "summary.md"
+    write_step_summary([ragged_slice(str(tmp_path))], summary, cwd=tmp_path)
+    assert "→ trainer.model.apply_model (src/trainer/model.py:9)" in summary.read_text("utf-8")
 
 
 @pytest.mark.parametrize(
@@ -304,7 +302,9 @@ def test_sarif_result_location_region_and_rule_index(tmp_path: Path) -> None:
     res = run["results"][0]
     assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"] == "RTL101"
     assert res["level"] == "error"
-    assert res["message"]["text"].endswith("\nFix: pad to a fixed size or bucket the lengths")
+    # The headline as the message; the path is the code flow, the whole fix a property.
+    assert res["message"]["text"] == ragged_slice().message
+    assert res["properties"]["fix"] == "pad to a fixed size or bucket the lengths"
     assert res["locations"] == [
         {
             "physicalLocation": {
@@ -699,7 +699,7 @@ def test_one_origin_reached_by_two_paths_is_one_finding_with_both_routes(
     run = analyse([str(ONE_ORIGIN)], Settings(cache=False))
     (finding,) = run.findings
     assert (Path(finding.location.path).name, finding.location.line) == ("main.py", 10)
-    assert "(and 1 more call path);" in finding.message
+    assert render([finding], "full").splitlines()[-2] == "  and 1 more call path (JSON lists them)"
     sites = {finding.jit_site.name, *(r.jit_site.name for r in finding.other_routes)}
     assert sites == {"train_step", "eval_loss"}
     (route,) = json.loads(json.dumps(finding.to_dict()))["other_routes"]

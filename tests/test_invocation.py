@@ -170,8 +170,9 @@ def test_sibling_experiments_import_their_own_model(experiments: Path) -> None:
     assert findings(lint("exp1")) == expected
     assert findings(lint("exp1/run.py")) == expected
     assert findings(lint("exp2")) == []
-    result = lint(".")
-    assert "jitted 'forward'" in result.stdout and "exp1/model.py:7" in result.stdout
+    result = lint("--output-format", "full", ".")
+    assert "jitted 'forward'" in result.stdout
+    assert "  jit site: exp1/model.py:7: forward (" in result.stdout
 
 
 def test_a_script_run_from_its_own_folder_names_files_from_there(
@@ -180,7 +181,8 @@ def test_a_script_run_from_its_own_folder_names_files_from_there(
     monkeypatch.chdir(experiments / "exp1")
     result = lint("run.py")
     assert findings(result) == [("run.py", 9, "RTL201")]
-    assert "(static parameter 'depth' at model.py:7;" in result.stdout
+    full = lint("--output-format", "full", "run.py").stdout
+    assert "  jit site: model.py:7: forward (jax.jit), parameter 'depth'\n" in full
 
 
 SRC_MODEL = """\
@@ -390,31 +392,41 @@ def test_statistics_keep_a_json_report_valid(experiments: Path) -> None:
 
 
 # -- messages ------------------------------------------------------------------------------------------
-def test_each_message_starts_with_what_and_where_in_a_short_clause(repo: Path) -> None:
+def test_each_message_is_a_short_headline_what_when_which_jit_and_the_fix(repo: Path) -> None:
     result = lint("examples")
     messages = {}
     for text in result.stdout.splitlines():
         match = LINE.match(text)
         assert match is not None
+        message = match["message"].removeprefix("[warning] ")
         if text.startswith("examples/trainer/"):
-            messages.setdefault(match["code"], match["message"].removeprefix("[warning] "))
-        # What changes and where, then what it costs (", so ..."); the details come after.
-        what_and_where = re.split(r", so |: calling ", match["message"])[0]
-        assert len(what_and_where) <= 120, what_and_where
-        assert len(match["message"].split(" (")[0]) <= 180, match["message"]
+            messages.setdefault(match["code"], message)
+        # What changes and when, which jit re-traces (", so ..."), the fix in a few words ("; ..."):
+        # short, as flake8's and ruff's messages are; the details are in --output-format full.
+        assert re.fullmatch(r"[^;]+(, so |, so calling )[^;]+; [^;]+", message), message
+        assert len(message) <= 135, message
     # The jitted function as the code calls it: `predict_logits = jax.jit(forward)`.
-    assert messages["RTL104"].startswith(
-        "boolean mask x[y == c] has a data-dependent shape that changes every iteration of the loop"
-        " at line 59, so jitted 'predict_logits' re-traces for each new size (traced parameter 'x'"
-        " of forward at examples/trainer/model.py:33; loop: for c in range(cfg.num_classes))"
+    assert messages["RTL104"] == (
+        "boolean mask x[y == c] changes size in the loop at line 59, so jitted 'predict_logits'"
+        " re-traces; mask it, or pass size="
     )
-    assert messages["RTL103"].startswith(
-        "the last chunk x[start : start + batch_size] over range(..., batch_size) can be shorter,"
-        " so jitted 'train_step' re-traces for it (traced parameter 'x' at"
+    assert messages["RTL103"] == (
+        "last chunk x[start : start + batch_size] can be shorter, so jitted 'train_step' re-traces;"
+        " drop or pad it"
     )
-    # The loop in another file than the value: its file is named.
-    assert "every iteration of the loop at examples/run.py:26, so" in messages["RTL101"]
-    assert "via evaluate.subset_accuracy())" in messages["RTL101"]
+    # The loop in another file than the value: its file is named; the call path is in the details.
+    assert messages["RTL101"] == (
+        "slice x[:n] changes shape in the loop at examples/run.py:26, so jitted 'accuracy_on'"
+        " re-traces; pad or bucket it"
+    )
+    full = lint("--output-format", "full", "examples/trainer/evaluate.py").stdout
+    assert "\n  call path:\n    examples/run.py:27: evaluate.subset_accuracy(...)\n" in full
+    assert "\n  loop: examples/run.py:26: for n in range(30, cfg.num_test + 1, 30)\n" in full
+    # README's sample output is what these two commands print.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    concise_sample, full_sample = re.findall(r"```\n(examples/.*?)```", readme, re.S)[:2]
+    assert set(concise_sample.splitlines()) <= set(result.stdout.splitlines())
+    assert full_sample in full
 
 
 CONFIG_STATIC = """\
@@ -451,11 +463,13 @@ def test_the_fix_for_a_static_config_object_fits_an_object(experiments: Path) ->
     result = lint("tune")
     assert findings(result) == [("tune/train.py", 22, "RTL201")]
     message = LINE.match(result.stdout.strip())["message"]  # type: ignore[index]
-    assert message.endswith(
-        "; build the object once, outside the loop, or pass the fields that change as traced"
-        " arguments"
+    assert message.endswith("; build it once, outside the loop")
+    full = lint("--output-format", "full", "tune").stdout
+    assert (
+        "  fix: build the object once, outside the loop, or pass the fields that change as traced"
+        " arguments\n" in full
     )
-    assert "make the parameter traced" not in message
+    assert "make the parameter traced" not in full
 
 
 def test_graph_nodes_are_places_in_their_own_file_and_edges_name_the_rule(repo: Path) -> None:

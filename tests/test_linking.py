@@ -423,7 +423,7 @@ def test_a_jitted_step_a_factory_made_and_stored_on_self_is_checked(tmp_path: Pa
     assert [(Path(f.location.path).name, f.location.line, f.code) for f in found] == [
         ("trainer.py", 11, "RTL201")
     ]
-    assert "static argument i + 1 changes every iteration" in found[0].message
+    assert "static argument i + 1 changes in the loop at line 10" in found[0].message
 
 
 def test_an_instance_named_as_the_module_its_class_comes_from_is_linked(tmp_path: Path) -> None:

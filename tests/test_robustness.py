@@ -293,10 +293,11 @@ def top_call(path: Path) -> tuple[str, int, int, str]:
 
 def test_call_chain_within_the_propagation_bound_is_found(tmp_path: Path) -> None:
     top = chain_tree(tmp_path, depth=12, modules=3)
-    found = run([tmp_path])
-    assert positions(found) == [top_call(top)]
-    assert "static argument i changes" in found[0][4]
-    assert "f0() -> f1() ->" in found[0][4]
+    (finding,) = analyse([str(tmp_path)], Settings(cache=False, select=("RTL",))).findings
+    loc = finding.location
+    assert (loc.path, loc.line, loc.col, finding.code) == top_call(top)
+    assert "static argument i changes" in finding.message
+    assert [step.call for step in finding.call_path[:3]] == ["f0", "f1", "f2"]
 
 
 @pytest.mark.parametrize("modules", [1, 50])

@@ -57,9 +57,10 @@ def _title(finding: Finding) -> str:
 
 
 def message_text(finding: Finding, cwd: str | os.PathLike[str] | None = None) -> str:
-    """The finding's message, its fix hint (unless already in it) and the call path, one line each."""
-    lines = [finding.message]
-    if finding.fix and finding.fix not in finding.message:
+    """For the job summary: the headline, its details, the whole fix and the call path, one line
+    each (an annotation shows the headline alone, as ruff's do)."""
+    lines = [finding.message, *finding.details]
+    if finding.fix:
         lines.append(f"fix: {finding.fix}")
     path = call_path_text(finding, cwd)
     if path:
@@ -94,7 +95,7 @@ def annotation(finding: Finding, *, cwd: str | os.PathLike[str] | None = None) -
             props.append(f"endColumn={loc.end_col}")
     props.append(f"title={escape_property(_title(finding))}")
     level = github_level(finding.severity)
-    return f"::{level} {','.join(props)}::{escape_data(message_text(finding, cwd))}"
+    return f"::{level} {','.join(props)}::{escape_data(finding.message)}"
 
 
 def _counts_text(findings: Sequence[Finding]) -> str:

@@ -172,14 +172,11 @@ def _code_flow(steps: list[tuple[Location, str, str]], root: str | os.PathLike[s
 def result(
     finding: Finding, rule_index: dict[str, int], root: str | os.PathLike[str]
 ) -> dict[str, Any]:
-    text = finding.message
-    if finding.fix and finding.fix not in text:
-        text = f"{text}\nFix: {finding.fix}"
     out: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule_index[finding.code],
         "level": sarif_level(finding.severity),
-        "message": {"text": text},
+        "message": {"text": finding.message},  # the headline; the path is the code flow
         "locations": [{"physicalLocation": _physical(finding.location, root)}],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint(finding, root=root)},
     }
@@ -198,6 +195,10 @@ def result(
         props["parameter"] = finding.parameter
     if finding.jit_site is not None:
         props["jitFunction"] = finding.jit_site.function
+    if finding.details:
+        props["details"] = list(finding.details)
+    if finding.fix:
+        props["fix"] = finding.fix
     if props:
         out["properties"] = props
     return out
