@@ -5,7 +5,6 @@ verdicts are complete enough to be scored."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sys
@@ -13,8 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).parent.parent
+from bench_scripts import load_script, write_tree
 
 # an evaluation script that jits a new partial per call of evaluate(), once per ensemble member
 TRAIN = """\
@@ -78,25 +76,15 @@ VERDICTS = [
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "fresh_round", ROOT / "benchmarks" / "precision" / "fresh_round.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
+    return load_script("precision/fresh_round.py", "fresh_round")
 
 
 @pytest.fixture(scope="module")
 def checkouts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("fresh")
-    for folder, files in FILES.items():
-        for rel, text in files.items():
-            path = root / folder / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-    return root
+    files = {
+        f"{folder}/{rel}": text for folder, tree in FILES.items() for rel, text in tree.items()
+    }
+    return write_tree(tmp_path_factory.mktemp("fresh"), files)
 
 
 def _round(verdicts: list[tuple]) -> dict:
