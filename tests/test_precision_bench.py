@@ -3,15 +3,12 @@ unjudged finding fails the run, a filled-in template makes it pass, and the figu
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).parent.parent
+from bench_scripts import load_script, write_tree
 
 TRAIN = """\
 import jax
@@ -60,25 +57,14 @@ user = ["*/train.py"]
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "precision_run", ROOT / "benchmarks" / "precision" / "run.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
+    return load_script("precision/run.py", "precision_run")
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("corpus")
-    for dist, rel, text in (("app", "app/train.py", TRAIN), ("lib", "lib/ops.py", OPS)):
-        path = root / dist / rel
-        path.parent.mkdir(parents=True)
-        (path.parent / "__init__.py").write_text("")
-        path.write_text(text)
-    return root
+    files = {"app/app/train.py": TRAIN, "app/app/__init__.py": ""}
+    files |= {"lib/lib/ops.py": OPS, "lib/lib/__init__.py": ""}
+    return write_tree(tmp_path_factory.mktemp("corpus"), files)
 
 
 @pytest.fixture(scope="module")
