@@ -575,10 +575,12 @@ def _linked(
     summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
     from retracelint.checks import run_checks
+    from retracelint.evidence import assess
     from retracelint.propagate import Propagation
 
     project = Project(summaries, load=source.load, layout=layout, last=relink)
-    findings = run_checks(project, Propagation(project))
+    prop = Propagation(project)
+    findings = assess(project, prop, run_checks(project, prop))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
@@ -714,7 +716,9 @@ def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Fi
     def settings_for(found: Path | None) -> Settings:
         if settings is not None:
             return settings
-        return config.load_file(found) if found is not None else Settings()
+        loaded = config.load_file(found) if found is not None else Settings()
+        # confirm proves or refutes at run time what the static pass only assumes: it sees them all.
+        return replace(loaded, confidence="all")
 
     return analyse_projects(paths, settings_for)[1].findings
 

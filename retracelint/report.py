@@ -36,7 +36,7 @@ def text_line(finding: Finding) -> str:
     level, prints exactly as the flake8 plugin prints it."""
     loc = finding.location
     level = "" if finding.severity == "error" else f"[{finding.severity}] "
-    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.message}"
+    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.message}{finding.unproven}"
 
 
 def statistics(findings: Sequence[Finding]) -> str:

@@ -58,7 +58,7 @@ def _title(finding: Finding) -> str:
 
 def message_text(finding: Finding, cwd: str | os.PathLike[str] | None = None) -> str:
     """The finding's message, its fix hint (unless already in it) and the call path, one line each."""
-    lines = [finding.message]
+    lines = [finding.message + finding.unproven]
     if finding.fix and finding.fix not in finding.message:
         lines.append(f"fix: {finding.fix}")
     path = call_path_text(finding, cwd)
