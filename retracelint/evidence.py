@@ -81,20 +81,25 @@ def _assumptions(
 
 # -- the linker's guesses -------------------------------------------------------------------------
 def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[Assumption]:
-    """Calls on the chain made on an object of no known class, linked to the one class that defines
-    the method (``Project._method_of``)."""
+    """Calls on the chain that the linker could only guess: a method called on an object of no
+    known class, linked to the one class that defines it (``Project._method_of``), or ``self.m()``
+    in a class without ``m``, linked to what its subclasses have (``Project._self_attribute``)."""
     for step in path:
         fn = project.functions.get(step.function)
         call = next((c for c in fn.calls if c.location == step.location), None) if fn else None
-        if call is None or call.callee[0] != "recv" or len(call.callee) < 3:
+        if call is None or len(call.callee) < 3:
             continue
-        module = project.owner[fn.qualname]
-        if project.classes_of(module, fn, call.callee[2:], 0) is None:
-            yield Assumption(
-                "guessed-callee",
-                step.location,
-                f"`{step.call}` taken as the one method of that name",
-            )
+        kind = call.callee[0]
+        if (
+            kind == "recv"
+            and project.classes_of(project.owner[fn.qualname], fn, call.callee[2:], 0) is None
+        ):
+            text = f"`{step.call}` taken as the one method of that name"
+        elif kind == "self" and project.linked_by_subclasses(fn, call.callee[2]):
+            text = f"`{step.call}` taken from the subclasses"
+        else:
+            continue
+        yield Assumption("guessed-callee", step.location, text)
 
 
 # -- entry points ---------------------------------------------------------------------------------
