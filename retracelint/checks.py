@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.evidence import assess
 from retracelint.jitspec import TRACE_CONTEXTS
-from retracelint.model import Finding, JitSite, Location, PathStep, Route
+from retracelint.model import CONFIDENCES, Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import Origin, _is_read, _literal, _self_path, attribute_of, written_out
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
@@ -176,7 +177,8 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
     findings.extend(stored)
     findings.extend(context_findings(project, prop))
-    return _dedupe(findings)
+    # Each call path weighed on its own, so that a proven one is the one shown.
+    return _dedupe(assess(project, prop, findings))
 
 
 def jit_site(binding: JitBinding) -> JitSite:
@@ -2264,7 +2266,8 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         groups.setdefault((finding.code, finding.location), []).append(finding)
     out = []
     for group in groups.values():
-        group.sort(key=lambda f: len(f.call_path))  # stable: the first found wins a tie
+        # A proven path first, then the shortest; stable: the first found wins a tie.
+        group.sort(key=lambda f: (CONFIDENCES.index(f.confidence), len(f.call_path)))
         best = group[0]
         routes: dict[tuple, Route] = {}
         for other in group[1:]:

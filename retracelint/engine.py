@@ -575,12 +575,10 @@ def _linked(
     summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
     from retracelint.checks import run_checks
-    from retracelint.evidence import assess
     from retracelint.propagate import Propagation
 
     project = Project(summaries, load=source.load, layout=layout, last=relink)
-    prop = Propagation(project)
-    findings = assess(project, prop, run_checks(project, prop))
+    findings = run_checks(project, Propagation(project))
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep

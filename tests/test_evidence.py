@@ -110,3 +110,24 @@ def test_the_configuration_key_is_read_and_checked(tmp_path: Path) -> None:
     pyproject.write_text('[tool.retracelint]\nconfidence = "medium"\n', encoding="utf-8")
     with pytest.raises(config.ConfigError, match="option 'confidence': expected one of high, all"):
         config.load_file(pyproject)
+
+
+def test_a_script_that_runs_both_halves_proves_the_chain(tmp_path: Path) -> None:
+    """The recorder filled in one test and summarised in another is unproven; a script that records
+    and summarises in one loop proves it, and the finding is shown by default, an error."""
+    source = FIXTURES / "evidence_entry_points"
+    for name in ("recorder.py", "test_recorder.py"):
+        (tmp_path / name).write_text((source / name).read_text(encoding="utf-8"), encoding="utf-8")
+    append = f"{tmp_path / 'recorder.py'}:17:9: RTL102"
+    _, before = _check(str(tmp_path))
+    assert append not in before
+    (tmp_path / "report.py").write_text(
+        "import jax.numpy as jnp\n\nfrom recorder import Recorder\n\n\ndef main():\n"
+        "    recorder = Recorder()\n    for step in range(100):\n"
+        "        recorder.record(jnp.ones(3) * step)\n        print(recorder.summary())\n\n\n"
+        'if __name__ == "__main__":\n    main()\n',
+        encoding="utf-8",
+    )
+    code, after = _check(str(tmp_path))
+    assert code == 1
+    assert f"{append} self.rows.append(row) grows each call of Recorder.record()" in after
