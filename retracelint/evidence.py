@@ -312,16 +312,18 @@ def _flag_tested(test: ast.expr) -> tuple[str | None, bool]:
 
 
 def _declared_off(flag: str, texts: list[str]) -> bool:
+    """Whether ``flag`` is declared once (a class field, a module constant: at the start of a line)
+    and every value the project gives it, there or anywhere else (an assignment, a keyword, an
+    attribute store), is ``False``; a mention that may carry another value (a dict key, a
+    ``--flag`` option) counts as one."""
     name = re.escape(flag)
-    declared = re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=[ \t]*False\b", re.MULTILINE)
-    # Every other place the name is given a value, or read from outside (a CLI option, a dict key).
-    written = re.compile(
-        rf"(?<![\w.]){name}[ \t]*(?::[^=\n]*)?=(?!=)|\.{name}[ \t]*=(?!=)|[\"']{name}[\"']"
-        rf"|--{name.replace('_', '[-_]')}\b"
-    )
-    declarations = sum(len(declared.findall(text)) for text in texts)
-    writes = sum(len(written.findall(text)) for text in texts)
-    return declarations == 1 and writes == declarations
+    declared = re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+    given = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)")
+    mentioned = re.compile(rf"[\"']{name}[\"']|--{name.replace('_', '[-_]')}\b")
+    if sum(len(declared.findall(text)) for text in texts) != 1:
+        return False
+    values = [value for text in texts for value in given.findall(text)]
+    return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
 
 
 # -- mocks ----------------------------------------------------------------------------------------
