@@ -227,7 +227,7 @@ class _Sources:
         return False
 
     def flags_off(self, at: Location) -> Iterator[Assumption]:
-        """The ``if`` tests around ``at`` that a flag switched off by default decides against it."""
+        """The ``if`` tests around ``at`` that decide against it when their flag is off."""
         for stmt, _ in self.enclosing(at):
             if not isinstance(stmt, ast.If):
                 continue
@@ -240,9 +240,8 @@ class _Sources:
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
 
     def off(self, flag: str) -> bool:
-        """Whether ``flag`` is declared False (a class field or a module constant) and nothing in the
-        project writes it otherwise, by name: an assignment, a keyword, a dict key, a command-line
-        option named after it. Any doubt keeps the branch taken."""
+        """Whether ``flag`` is False wherever the project gives it a value (``_declared_off``); any
+        doubt keeps the branch taken."""
         if flag not in self._flags:
             self._flags[flag] = _declared_off(flag, self._texts)
         return self._flags[flag]
@@ -359,10 +358,9 @@ def _patched_names(sources: _Sources, inside: Location) -> frozenset[str]:
     if test is None:
         return frozenset()
     names = set()
-    for node in [*test.decorator_list, *ast.walk(test)]:
-        for call in ast.walk(node):
-            if isinstance(call, ast.Call) and _dotted_tail(call.func) in _PATCHERS:
-                names.update(_target_names(call))
+    for call in ast.walk(test):  # its decorators too
+        if isinstance(call, ast.Call) and _dotted_tail(call.func) in _PATCHERS:
+            names.update(_target_names(call))
     return frozenset(names)
 
 
