@@ -193,7 +193,7 @@ def result(
         # One code flow per call path: the one the message describes first, then the others.
         flows = [steps] + [_flow_steps(finding, route) for route in finding.other_routes]
         out["codeFlows"] = [_code_flow(flow, root) for flow in flows]
-    # SARIF's rank (0-100) orders results by how sure they are; code scanning shows it as given.
+    # SARIF's rank (0.0-100.0, higher first) orders the results by how sure the evidence is.
     out["rank"] = _RANKS[finding.confidence]
     props: dict[str, Any] = {"confidence": finding.confidence}
     if finding.assumptions:
