@@ -36,6 +36,7 @@ from retracelint.summary import FunctionSummary
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Calls that replace an attribute or a dotted name for the duration of a test.
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
@@ -209,10 +210,16 @@ class _Sources:
         if fn is None:
             return False
         if fn.kind != "module":
-            return is_test_file(fn.location.path) and is_test(qualname)
+            return is_test_file(fn.location.path) and is_test(qualname) and not self._fixture(fn)
         tree = self.tree(fn.location.path)
         body = tree.body if tree is not None else []
         return any(isinstance(s, ast.If) and _is_main_test(s.test) for s in body)
+
+    def _fixture(self, fn: FunctionSummary) -> bool:
+        """Whether ``fn`` is a pytest fixture (``test_data``): the tests that ask for it run it."""
+        defs = [s for s, _ in self.enclosing(fn.location) if isinstance(s, _DEFS)]
+        decorators = defs[-1].decorator_list if defs else []
+        return any("fixture" in ast.unparse(d) for d in decorators)
 
     def in_main_block(self, at: Location) -> bool:
         return any(
@@ -348,11 +355,7 @@ def _mocked(sources: _Sources, finding: Finding) -> Iterator[Assumption]:
 def _patched_names(sources: _Sources, inside: Location) -> frozenset[str]:
     """The last names of what the test around ``inside`` patches, in its decorators and body."""
     test = next(
-        (
-            stmt
-            for stmt, _ in reversed(sources.enclosing(inside))
-            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
-        ),
+        (stmt for stmt, _ in reversed(sources.enclosing(inside)) if isinstance(stmt, _DEFS)),
         None,
     )
     if test is None:
