@@ -1316,6 +1316,16 @@ class Project:
             return ()
         return (*methods, *out)
 
+    def linked_by_subclasses(self, fn: FunctionSummary, name: str) -> bool:
+        """Whether ``self.name(...)`` in ``fn`` is linked to what the subclasses of its class have
+        (``_self_attribute``'s fallback): its class neither defines nor stores ``name``."""
+        cls = self._enclosing_class(fn)
+        return (
+            cls is not None
+            and self.member(cls, name) is None
+            and not self._stored_targets(cls, name)
+        )
+
     def _subclasses(self) -> dict[str, list[str]]:
         """Each class's subclasses in the project, at any depth."""
         if self._subclass_index is None:

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, bind_arg
+from retracelint.evidence import assess
 from retracelint.jitspec import TRACE_CONTEXTS
-from retracelint.model import Finding, JitSite, Location, PathStep, Route
+from retracelint.model import CONFIDENCES, Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import Origin, _is_read, _literal, _self_path, attribute_of, written_out
 from retracelint.propagate import Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
@@ -195,7 +196,8 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
     findings.extend(stored)
     findings.extend(context_findings(project, prop))
-    return _dedupe(findings)
+    # Each call path weighed on its own, so that a proven one is the one shown.
+    return _dedupe(assess(project, prop, findings))
 
 
 def jit_site(binding: JitBinding) -> JitSite:
@@ -2100,7 +2102,7 @@ _MAX_FRAMES = 12  # callers followed upwards for the contexts they enter, as the
 
 def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
     contexts = _Contexts(project, prop)
-    by_target: dict[tuple[str, int], list[tuple[FunctionSummary, CallSite, _State]]] = {}
+    by_target: dict[tuple[str, int], list[_InState]] = {}
     sites: dict[tuple[str, int], JitSite] = {}
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
@@ -2111,40 +2113,54 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         key = (target.module, target.index)
         site = sites.setdefault(key, jit_site(binding))
         yield from _varying_contexts(prop, fn, call, site)
-        for state in contexts.around(fn, call.contexts):
-            by_target.setdefault(key, []).append((fn, call, state))
+        for state, entries in contexts.around(fn, call.contexts).items():
+            by_target.setdefault(key, []).append((fn, call, state, entries))
     for key, calls in by_target.items():
-        yield from _context_flips(prop, calls, sites[key])
+        yield from _context_flips(calls, sites[key])
 
 
 class _Contexts:
-    """The trace-context states (the non-default settings in force) under which functions run."""
+    """The trace-context states (the non-default settings in force) under which functions run, each
+    with the entry points whose runs enter it: a state one test enters and another a second test
+    enters never meet in one process."""
 
     def __init__(self, project: Project, prop: Propagation) -> None:
         self.project = project
         self.frequency = prop.frequency
-        self._states: dict[str, set[_State]] = {}
+        self._states: dict[str, dict[_State, frozenset[str]]] = {}
 
-    def around(self, fn: FunctionSummary, written: tuple[TraceContext, ...]) -> set[_State]:
+    def around(
+        self, fn: FunctionSummary, written: tuple[TraceContext, ...]
+    ) -> dict[_State, frozenset[str]]:
         """The states of a call in ``fn`` with the contexts ``written`` around it."""
-        return {self._entered(outer, written) for outer in self.of(fn.qualname)}
+        return self._enter_all(self.of(fn.qualname), written)
 
-    def of(self, qualname: str, depth: int = 0) -> set[_State]:
+    def of(self, qualname: str, depth: int = 0) -> dict[_State, frozenset[str]]:
         known = self._states.get(qualname)
         if known is not None:
             return known
-        self._states[qualname] = {frozenset()}  # a cycle, or a chain too long, adds nothing
+        alone = {frozenset(): self.frequency.entries(qualname)}
+        self._states[qualname] = alone  # a cycle, or a chain too long, adds nothing
         if depth >= _MAX_FRAMES:
-            return self._states[qualname]
-        states: set[_State] = set()
+            return alone
+        states: dict[_State, frozenset[str]] = {}
         for caller, index in self.frequency.callers(qualname):
-            call = self.project.functions[caller].calls[index]
-            written = call.contexts
-            states |= {self._entered(outer, written) for outer in self.of(caller, depth + 1)}
+            written = self.project.functions[caller].calls[index].contexts
+            for state, entries in self._enter_all(self.of(caller, depth + 1), written).items():
+                states[state] = states.get(state, frozenset()) | entries
             if len(states) >= _MAX_STATES:
                 break
-        self._states[qualname] = states or {frozenset()}
+        self._states[qualname] = states or alone
         return self._states[qualname]
+
+    def _enter_all(
+        self, outer: dict[_State, frozenset[str]], written: tuple[TraceContext, ...]
+    ) -> dict[_State, frozenset[str]]:
+        out: dict[_State, frozenset[str]] = {}
+        for state, entries in outer.items():
+            inner = self._entered(state, written)
+            out[inner] = out.get(inner, frozenset()) | entries
+        return out
 
     def _entered(self, outer: _State, written: tuple[TraceContext, ...]) -> _State:
         """``outer`` with ``written`` entered in order: the innermost setting of an option wins, and
@@ -2168,24 +2184,27 @@ def _setting(context: TraceContext) -> tuple[str, str]:
     return TRACE_CONTEXTS[context.name].config, context.setting
 
 
-def _context_flips(
-    prop: Propagation, calls: list[tuple[FunctionSummary, CallSite, _State]], site: JitSite
-) -> Iterator[Finding]:
-    """Calls of one jitted function under two context states that one process runs: each state is
-    a trace; reported at a context one state has and the other has not."""
-    calls.sort(key=lambda c: c[1].location)
-    for i, (fn, call, state) in enumerate(calls):
+# A jitted call with a context state it runs under and the entry points that run it so.
+_InState = tuple[FunctionSummary, CallSite, _State, frozenset[str]]
+
+
+def _context_flips(calls: list[_InState], site: JitSite) -> Iterator[Finding]:
+    """Calls of one jitted function under two context states that one process runs (an entry point
+    reaches both, each in its state): each state is a trace; reported at a context one state has
+    and the other has not."""
+    calls.sort(key=lambda c: (c[1].location, sorted(_setting(x) for x in c[2])))
+    for i, (fn, call, state, entries) in enumerate(calls):
         mine = {_setting(c) for c in state}
-        for other_fn, other_call, other in calls[:i]:
+        for other_fn, other_call, other, other_entries in calls[:i]:
             theirs = {_setting(c) for c in other}
-            if mine == theirs or not _run_together(prop, fn, other_fn):
+            if mine == theirs or not entries & other_entries:
                 continue
             # The context to change: one this call is under and the other not, else the other's.
-            extra = [c for c in state if _setting(c) not in theirs]
+            extra = sorted((c for c in state if _setting(c) not in theirs), key=_setting)
             if extra:
                 yield _context_flip(extra[0], fn, call, other, other_call, site)
             else:
-                missing = next(c for c in other if _setting(c) not in mine)
+                missing = min((c for c in other if _setting(c) not in mine), key=_setting)
                 yield _context_flip(missing, other_fn, other_call, state, call, site)
             break
 
@@ -2299,7 +2318,8 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         groups.setdefault((finding.code, finding.location), []).append(finding)
     out = []
     for group in groups.values():
-        group.sort(key=lambda f: len(f.call_path))  # stable: the first found wins a tie
+        # A proven path first, then the shortest; stable: the first found wins a tie.
+        group.sort(key=lambda f: (CONFIDENCES.index(f.confidence), len(f.call_path)))
         best = group[0]
         routes: dict[tuple, Route] = {}
         for other in group[1:]:

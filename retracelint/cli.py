@@ -176,6 +176,13 @@ def _codes(option: str, values: tuple[str, ...]) -> tuple[str, ...]:
     default=None,
     help="Report findings of this severity and worse (default: warning, i.e. all).",
 )
+@click.option(
+    "--confidence",
+    type=click.Choice(config.CONFIDENCE_LEVELS),
+    default=None,
+    help="high (default): only findings whose chain is proven; all: also those resting on an"
+    " assumption, marked with it.",
+)
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False), help="Write the report here.")
 @click.option(
     "--exit-zero", is_flag=True, default=None, help="Exit 0 even when there are findings."
@@ -275,6 +282,7 @@ def _settings_for(options: dict[str, object]) -> Callable[[Path | None], config.
         "cache_dir",
         "disable_noqa",
         "severity",
+        "confidence",
     ):
         if options[name] is not None:
             changes[name] = options[name]

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from retracelint.model import SEVERITIES
+from retracelint.model import CONFIDENCES, SEVERITIES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -48,6 +48,8 @@ DEFAULT_EXCLUDES = (
 # the older name of ``concise``.
 TEXT_FORMATS = ("concise", "full", "text")
 OUTPUT_FORMATS = (*TEXT_FORMATS, "json", "github", "sarif")
+# What ``confidence`` may be set to: only proven chains, or every finding (marked with what it assumes).
+CONFIDENCE_LEVELS = (CONFIDENCES[0], "all")
 
 
 class ConfigError(Exception):
@@ -74,6 +76,7 @@ class Settings:
     statistics: bool = False
     disable_noqa: bool = False  # keep findings a noqa comment covers (flake8 applies noqa itself)
     severity: str = SEVERITIES[0]  # the mildest severity shown
+    confidence: str = CONFIDENCE_LEVELS[0]  # "high": only findings whose chain is proven; "all"
     config_file: str | None = field(default=None, compare=False)
 
     @property
@@ -89,7 +92,11 @@ _LIST_KEYS = {"exclude", "extend_exclude", "jit_wrappers"}
 _BOOL_KEYS = {"respect_gitignore", "cache", "exit_zero", "statistics", "disable_noqa", "prescan"}
 _INT_KEYS = {"max_file_size": 1, "jobs": 0}  # and the least value each takes
 _STR_KEYS = {"cache_dir", "output_format"}
-_CHOICES = {"output_format": OUTPUT_FORMATS, "severity": SEVERITIES}
+_CHOICES = {
+    "output_format": OUTPUT_FORMATS,
+    "severity": SEVERITIES,
+    "confidence": CONFIDENCE_LEVELS,
+}
 _ALIASES = {"format": "output_format", "output-format": "output_format"}
 
 

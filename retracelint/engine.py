@@ -734,7 +734,9 @@ def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Fi
     def settings_for(found: Path | None) -> Settings:
         if settings is not None:
             return settings
-        return config.load_file(found) if found is not None else Settings()
+        loaded = config.load_file(found) if found is not None else Settings()
+        # confirm proves or refutes at run time what the static pass only assumes: it sees them all.
+        return replace(loaded, confidence="all")
 
     return analyse_projects(paths, settings_for)[1].findings
 

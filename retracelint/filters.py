@@ -111,7 +111,7 @@ def apply_filters(
         unused = unused_noqa(shown, paths, read_lines)
         visible += [f for f in unused if not per_file_ignored(f, settings)]
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
-    return [f for f in visible if severe_enough(f, settings.severity)]
+    return [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
 
 
 _RANK = {level: rank for rank, level in enumerate(SEVERITIES)}
@@ -121,6 +121,12 @@ def severe_enough(finding: Finding, floor: str) -> bool:
     """Whether ``finding`` is at least as bad as ``floor`` (a level this version does not know is shown:
     a finding is never dropped by a typo)."""
     return _RANK.get(finding.severity, len(SEVERITIES)) >= _RANK[floor]
+
+
+def sure_enough(finding: Finding, settings: Settings) -> bool:
+    """Whether ``finding`` is shown at the configured confidence: "all" shows every one, "high" only
+    those whose chain rests on no assumption."""
+    return settings.confidence == "all" or finding.confidence == settings.confidence
 
 
 UNUSED_NOQA = "RTL100"

@@ -83,11 +83,11 @@ class Frequency:
             project = self.project
             roots = set()
             for module in project.modules.values():
-                tests = _is_test_file(module.path)
+                tests = is_test_file(module.path)
                 roots.update(
                     name
                     for name, fn in module.functions.items()
-                    if fn.kind == "module" or (tests and _is_test(name))
+                    if fn.kind == "module" or (tests and is_test(name))
                 )
             self._scripted = frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
         return qualname in self._scripted
@@ -293,12 +293,12 @@ def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
     return bool(loops) and any(fn.loops[loop].repeats for loop in loops)
 
 
-def _is_test(qualname: str) -> bool:
+def is_test(qualname: str) -> bool:
     """A test function of pytest or unittest (in a test file): ``test*``."""
     return qualname.rpartition(".")[2].startswith("test")
 
 
-def _is_test_file(path: str) -> bool:
+def is_test_file(path: str) -> bool:
     """A file of tests: ``test_*.py`` or ``*_test.py``."""
     file = path.replace("\\", "/").rpartition("/")[2]
     return file.startswith("test_") or file.endswith("_test.py")

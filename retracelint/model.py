@@ -51,6 +51,39 @@ class JitSite:
 SEVERITIES = ("warning", "error")
 
 
+# How sure a finding is, from proven down. "high": its chain rests on no assumption; "medium": on a
+# guess the linker or a rule makes where code does not say (a callee one class fits, a type not
+# known); "low": on a path that one run may never take (two entry points spliced together, a callee a
+# test replaces, a branch a flag switches off). ``--confidence high`` (the default) shows only proven
+# chains.
+CONFIDENCES = ("high", "medium", "low")
+# Each kind of assumption, with the confidence a finding resting on it has at best.
+ASSUMPTION_KINDS = {
+    "guessed-callee": "medium",  # a method linked to the one class that defines it, receiver unknown
+    "entry-splice": "low",  # the chain joins functions that no one entry point runs together
+    "mocked-callee": "low",  # a test on the chain replaces a function the chain calls
+    "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off
+}
+
+
+@dataclass(frozen=True, order=True)
+class Assumption:
+    """Something a finding's chain takes for granted that the code does not prove."""
+
+    kind: str  # a key of ASSUMPTION_KINDS
+    location: Location  # where the code leaves it open
+    text: str  # a few words for the message: "two entry points: test_a and test_b"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, **asdict(self.location)}
+
+
+def confidence_of(assumptions: tuple[Assumption, ...]) -> str:
+    """The one place that decides how sure a finding is: the least sure of its assumptions."""
+    levels = [ASSUMPTION_KINDS.get(a.kind, "low") for a in assumptions]
+    return max(levels, key=CONFIDENCES.index, default=CONFIDENCES[0])
+
+
 @dataclass(frozen=True)
 class Route:
     """Another call path by which a finding's origin reaches a jit site (the same line to change)."""
@@ -95,8 +128,20 @@ class Finding:
     # under the headline by ``--output-format full`` and carried by JSON and SARIF.
     details: tuple[str, ...] = ()
     other_routes: tuple[Route, ...] = ()  # the origin's other call paths, shortest first
+    assumptions: tuple[Assumption, ...] = ()  # what its chain takes for granted, in chain order
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
+
+    @property
+    def confidence(self) -> str:
+        return confidence_of(self.assumptions)
+
+    @property
+    def unproven(self) -> str:
+        """A short mark for a finding that rests on an assumption, naming the first, else empty."""
+        if not self.assumptions:
+            return ""
+        return f" [{self.confidence} confidence: {self.assumptions[0].text}]"
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
@@ -120,6 +165,8 @@ class Finding:
             "other_routes": [route.to_dict() for route in self.other_routes],
             "fix": self.fix,
             "details": list(self.details),
+            "confidence": self.confidence,
+            "assumptions": [a.to_dict() for a in self.assumptions],
         }
 
 
@@ -161,6 +208,9 @@ def display_safe(findings: list[Finding]) -> list[Finding]:
                     call_path=_display_steps(route.call_path),
                 )
                 for route in finding.other_routes
+            ),
+            assumptions=tuple(
+                replace(a, location=_display_location(a.location)) for a in finding.assumptions
             ),
         )
         for finding in findings

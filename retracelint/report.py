@@ -36,10 +36,11 @@ def text_line(finding: Finding) -> str:
     """``path:line:col: CODE message``, as flake8 prints; a milder finding than an error says so at the
     start of its message, ``CODE [warning] message``, where ruff marks a fixable one ``CODE [*] message``:
     parsers of flake8's format take everything after the code as the message, and an error, the usual
-    level, prints exactly as the flake8 plugin prints it."""
+    level, prints exactly as the flake8 plugin prints it. A finding resting on an assumption (shown
+    with ``--confidence all``) ends with it: ``[low confidence: ...]``."""
     loc = finding.location
     level = "" if finding.severity == "error" else f"[{finding.severity}] "
-    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.message}"
+    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.message}{finding.unproven}"
 
 
 def full_text(finding: Finding) -> str:

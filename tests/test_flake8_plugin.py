@@ -212,3 +212,17 @@ def test_explicit_codes_are_the_specific_rtl_selectors() -> None:
     options = argparse.Namespace(select=["E", "RTL", "rtl201"], extend_select=["RTL1", "W5"])
     assert flake8_plugin.explicit_codes(options) == ("RTL201", "RTL1")
     assert flake8_plugin.explicit_codes(argparse.Namespace()) == ()
+
+
+def test_the_project_confidence_decides_what_flake8_reports(tmp_path: Path) -> None:
+    """flake8 shows proven chains by default, and the rest too with `confidence = "all"` in the
+    project's configuration, as `retracelint check` does."""
+    copy = tmp_path / "flags"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "evidence_feature_flags", copy)
+    config = copy / "pyproject.toml"
+    config.write_text("[tool.retracelint]\n", encoding="utf-8")
+    proven = where(parse(run([*FLAKE8, "--select", "RTL", "."], copy)))
+    config.write_text('[tool.retracelint]\nconfidence = "all"\n', encoding="utf-8")
+    every = where(parse(run([*FLAKE8, "--select", "RTL", "."], copy)))
+    assert proven == {("train.py", 17, "RTL101")}
+    assert every == proven | {("train.py", 15, "RTL101")}

@@ -59,7 +59,7 @@ def _title(finding: Finding) -> str:
 def message_text(finding: Finding, cwd: str | os.PathLike[str] | None = None) -> str:
     """For the job summary: the headline, its details, the whole fix and the call path, one line
     each (an annotation shows the headline alone, as ruff's do)."""
-    lines = [finding.message, *finding.details]
+    lines = [finding.message + finding.unproven, *finding.details]
     if finding.fix:
         lines.append(f"fix: {finding.fix}")
     path = call_path_text(finding, cwd)

@@ -190,7 +190,11 @@ def result(
         # One code flow per call path: the one the message describes first, then the others.
         flows = [steps] + [_flow_steps(finding, route) for route in finding.other_routes]
         out["codeFlows"] = [_code_flow(flow, root) for flow in flows]
-    props: dict[str, Any] = {}
+    # SARIF's rank (0.0-100.0, higher first) orders the results by how sure the evidence is.
+    out["rank"] = _RANKS[finding.confidence]
+    props: dict[str, Any] = {"confidence": finding.confidence}
+    if finding.assumptions:
+        props["assumptions"] = [a.to_dict() for a in finding.assumptions]
     if finding.parameter:
         props["parameter"] = finding.parameter
     if finding.jit_site is not None:
@@ -199,9 +203,11 @@ def result(
         props["details"] = list(finding.details)
     if finding.fix:
         props["fix"] = finding.fix
-    if props:
-        out["properties"] = props
+    out["properties"] = props
     return out
+
+
+_RANKS = {"high": 90.0, "medium": 50.0, "low": 20.0}
 
 
 def sarif_log(

@@ -1,0 +1,133 @@
+"""The evidence model (issue 36): what a finding's chain assumes, how sure it is, and what a user sees by
+default (proven chains) and with ``--confidence all`` (the rest, marked), in every format and through
+the configuration."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from retracelint import config
+from retracelint.cli import main
+from retracelint.formats import render_sarif
+from retracelint.model import Assumption, Finding, Location, confidence_of
+from retracelint.rules import RULES
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FLAGS = FIXTURES / "evidence_feature_flags"
+SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0.json"
+PROBE = "evidence_feature_flags/train.py:15:51: RTL101"
+
+
+def _check(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", *args, "--no-cache", "--isolated"])
+    return result.exit_code, result.output
+
+
+@pytest.fixture(autouse=True)
+def _in_fixtures(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(FIXTURES)  # findings named as a user in that folder sees them
+
+
+def test_confidence_is_the_least_sure_assumption() -> None:
+    at = Location("a.py", 3, 1)
+    assert confidence_of(()) == "high"
+    assert confidence_of((Assumption("guessed-callee", at, "x"),)) == "medium"
+    both = (Assumption("guessed-callee", at, "x"), Assumption("entry-splice", at, "y"))
+    assert confidence_of(both) == "low"
+
+
+def test_default_shows_only_proven_chains_and_all_marks_the_rest() -> None:
+    code, default = _check("evidence_feature_flags")
+    assert code == 1
+    assert PROBE not in default
+    assert "evidence_feature_flags/train.py:17:55: RTL101 slice" in default  # proven: an error
+    code, every = _check("evidence_feature_flags", "--confidence", "all")
+    probe = next(line for line in every.splitlines() if line.startswith(PROBE))
+    # Resting on an assumption, it is a warning, whatever its rule's severity.
+    assert probe.startswith(f"{PROBE} [warning] slice data[: step + 1]")
+    assert probe.endswith("[low confidence: `profile_shapes` is False unless set]")
+
+
+def test_json_carries_confidence_and_assumptions() -> None:
+    _, out = _check("evidence_feature_flags", "--confidence", "all", "--format", "json")
+    by_line = {(f["path"], f["line"]): f for f in json.loads(out)}
+    probe = by_line[("evidence_feature_flags/train.py", 15)]
+    assert probe["confidence"] == "low"
+    assert probe["assumptions"] == [
+        {
+            "kind": "flag-off",
+            "text": "`profile_shapes` is False unless set",
+            "path": "evidence_feature_flags/train.py",
+            "line": 13,
+            "col": 9,
+            "end_line": 0,
+            "end_col": 0,
+        }
+    ]
+    proven = by_line[("evidence_feature_flags/train.py", 17)]
+    assert (proven["confidence"], proven["assumptions"], proven["severity"]) == (
+        "high",
+        [],
+        "error",
+    )
+
+
+def test_sarif_carries_confidence_and_stays_valid() -> None:
+    at = Location("src/train.py", 15, 5)
+    unproven = Finding(
+        "RTL101",
+        "slice x[:n] changes shape",
+        at,
+        severity="warning",
+        assumptions=(Assumption("entry-splice", at, "no one entry point runs both a and b"),),
+    )
+    proven = Finding("RTL101", "slice y[:n] changes shape", Location("src/train.py", 20, 5))
+    doc = json.loads(render_sarif([unproven, proven], rules=RULES, tool_version="0.1", root="."))
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    assert [e.message for e in validator.iter_errors(doc)] == []
+    first, second = doc["runs"][0]["results"]
+    assert first["properties"]["confidence"] == "low" and first["rank"] < second["rank"]
+    assert first["properties"]["assumptions"][0]["kind"] == "entry-splice"
+    assert second["properties"] == {"confidence": "high"}
+
+
+def test_the_configuration_key_is_read_and_checked(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    for source in FLAGS.glob("*.py"):
+        (project / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[tool.retracelint]\nconfidence = "all"\n', encoding="utf-8")
+    assert config.load_file(pyproject).confidence == "all"
+    runner = CliRunner()
+    result = runner.invoke(main, ["check", str(project), "--no-cache"])
+    assert "[low confidence: `profile_shapes` is False unless set]" in result.output
+    pyproject.write_text('[tool.retracelint]\nconfidence = "medium"\n', encoding="utf-8")
+    with pytest.raises(config.ConfigError, match="option 'confidence': expected one of high, all"):
+        config.load_file(pyproject)
+
+
+def test_a_script_that_runs_both_halves_proves_the_chain(tmp_path: Path) -> None:
+    """The recorder filled in one test and summarised in another is unproven; a script that records
+    and summarises in one loop proves it, and the finding is shown by default, an error."""
+    source = FIXTURES / "evidence_entry_points"
+    for name in ("recorder.py", "test_recorder.py"):
+        (tmp_path / name).write_text((source / name).read_text(encoding="utf-8"), encoding="utf-8")
+    append = f"{tmp_path / 'recorder.py'}:17:9: RTL102"
+    _, before = _check(str(tmp_path))
+    assert append not in before
+    (tmp_path / "report.py").write_text(
+        "import jax.numpy as jnp\n\nfrom recorder import Recorder\n\n\ndef main():\n"
+        "    recorder = Recorder()\n    for step in range(100):\n"
+        "        recorder.record(jnp.ones(3) * step)\n        print(recorder.summary())\n\n\n"
+        'if __name__ == "__main__":\n    main()\n',
+        encoding="utf-8",
+    )
+    code, after = _check(str(tmp_path))
+    assert code == 1
+    assert f"{append} self.rows.append(row) grows on each call of Recorder.record()" in after
