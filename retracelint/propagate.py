@@ -133,6 +133,7 @@ class Propagation(ObjectModel):
     )
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
+    _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -748,14 +749,25 @@ class Propagation(ObjectModel):
         ``loops``: at each place its value is made; in ``fn`` itself with those loops."""
         if depth >= _MAX_DEPTH:
             return []
+        origins = self.made_origins(made)
+        # The answer depends on ``fn`` only through the loops asked in, where an origin is in ``fn``.
+        # Kept, since fields made from other fields (`replace(new, sigma=new.sigma * new.decay)`)
+        # are asked again along every path through them: exponentially many without it.
+        at = loops if any(owner is fn for owner, _, _ in origins) else ()
+        key = (made, kind, at, depth)
+        known = self._fields.get(key)
+        if known is not None:
+            return known
         ask = self._question(kind)
         found: list[Cause] = []
-        for owner, arg, path in self.made_origins(made):
-            at = loops if owner is fn else ()
-            for cause in ask(owner, arg.value, at, depth + 1):
+        for owner, arg, path in origins:
+            for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
                 found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
                 if len(found) >= _MAX_CAUSES:
-                    return found
+                    break
+            if len(found) >= _MAX_CAUSES:
+                break
+        self._fields[key] = found
         return found
 
     def _question(self, kind: str) -> Callable[..., Iterator[Cause]]:
