@@ -134,6 +134,7 @@ class Propagation(ObjectModel):
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
     _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
+    _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -293,7 +294,14 @@ class Propagation(ObjectModel):
 
     def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
         """What call ``dep.call`` of ``fn`` returns (or yields), in ``fn``'s terms: any of the
-        functions it may call."""
+        functions it may call. Kept: a result passed on to the next call (`a, b = update(a, b)`
+        over and over) is asked again along every path through the calls, exponentially many."""
+        key = (fn.qualname, dep, depth)
+        if key not in self._results:
+            self._results[key] = self._call_result(fn, dep, depth)
+        return self._results[key]
+
+    def _call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
         index = dep.call  # type: ignore[union-attr]
         if index >= len(fn.calls):
             return None
