@@ -117,66 +117,87 @@ _STATIC_FIELD_FIX = (
 
 
 def run_checks(project: Project, prop: Propagation) -> list[Finding]:
+    """Every rule's findings. Each jit call, and each check of the whole project, is one check of
+    its own budget (``Propagation.check``): one cut short leaves the others as they are."""
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     # Pytrees with static parts are few: most projects have none to look for.
     pytrees = any(project.static_fields(cls) for cls in project.classes)
     for fn, index, target in prop.jit_calls():
-        binding = project.jit_binding(target)
-        if binding is None or not binding.params:
-            continue
-        call = fn.calls[index]
-        site = jit_site(binding)
-        step = PathStep(fn.qualname, call.text, call.location)
-        receiver = call.receiver
-        if binding.offset and receiver is not None:
-            # A jitted method: the object it is called on is its self, static or a traced pytree.
-            self_static = binding.static_at(call, binding.params[0].name)
-            if self_static or pytrees:
-                findings.extend(
-                    static_findings(
-                        project,
-                        prop,
-                        fn,
-                        receiver,
-                        call.loops,
-                        step,
-                        site,
-                        binding.params[0].name,
-                        fields=not self_static,
-                    )
-                )
-        for param in binding.params[binding.offset :]:
-            if param.kind in ("vararg", "kwarg"):
-                continue
-            arg = bind_arg(call, binding.params, binding.offset, param.name)
-            if arg is None:
-                continue
-            static = binding.static_at(call, param.name) or (
-                binding.spec.nonarray_static and arg.value.ty in SCALARS
-            )
-            if static:
-                found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
-            else:
-                found = traced_findings(
-                    prop, fn, arg, call.loops, step, site, param.name, call.text
-                )
-                stored.extend(field_store_flips(prop, fn, arg, call, step, site, param.name))
-                if pytrees:
-                    findings.extend(
-                        static_findings(
-                            project, prop, fn, arg, call.loops, step, site, param.name, fields=True
-                        )
-                    )
-            findings.extend(found)
-    findings.extend(rebuilt_jit_findings(project, prop))
-    findings.extend(cleared_cache_findings(project, prop))
-    findings.extend(flip_findings(project, prop))
-    findings.extend(carried_flip_findings(project, prop))
+        with prop.check(fn.calls[index].location):
+            _jit_call_findings(project, prop, fn, index, target, pytrees, findings, stored)
+    for whole in (
+        rebuilt_jit_findings,
+        cleared_cache_findings,
+        flip_findings,
+        carried_flip_findings,
+    ):
+        with prop.check():
+            findings.extend(whole(project, prop))
     # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
     findings.extend(stored)
-    findings.extend(context_findings(project, prop))
+    with prop.check():
+        findings.extend(context_findings(project, prop))
     return _dedupe(findings)
+
+
+def _jit_call_findings(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    index: int,
+    target: JitTarget,
+    pytrees: bool,
+    findings: list[Finding],
+    stored: list[Finding],
+) -> None:
+    """The findings about the arguments of call ``index`` of ``fn``, a call of the jitted
+    ``target``, added to ``findings`` (and ``stored``: flips of attributes set by methods)."""
+    binding = project.jit_binding(target)
+    if binding is None or not binding.params:
+        return
+    call = fn.calls[index]
+    site = jit_site(binding)
+    step = PathStep(fn.qualname, call.text, call.location)
+    receiver = call.receiver
+    if binding.offset and receiver is not None:
+        # A jitted method: the object it is called on is its self, static or a traced pytree.
+        self_static = binding.static_at(call, binding.params[0].name)
+        if self_static or pytrees:
+            findings.extend(
+                static_findings(
+                    project,
+                    prop,
+                    fn,
+                    receiver,
+                    call.loops,
+                    step,
+                    site,
+                    binding.params[0].name,
+                    fields=not self_static,
+                )
+            )
+    for param in binding.params[binding.offset :]:
+        if param.kind in ("vararg", "kwarg"):
+            continue
+        arg = bind_arg(call, binding.params, binding.offset, param.name)
+        if arg is None:
+            continue
+        static = binding.static_at(call, param.name) or (
+            binding.spec.nonarray_static and arg.value.ty in SCALARS
+        )
+        if static:
+            found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
+        else:
+            found = traced_findings(prop, fn, arg, call.loops, step, site, param.name, call.text)
+            stored.extend(field_store_flips(prop, fn, arg, call, step, site, param.name))
+            if pytrees:
+                findings.extend(
+                    static_findings(
+                        project, prop, fn, arg, call.loops, step, site, param.name, fields=True
+                    )
+                )
+        findings.extend(found)
 
 
 def jit_site(binding: JitBinding) -> JitSite:
