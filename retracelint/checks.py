@@ -2143,24 +2143,31 @@ def _setting(context: TraceContext) -> tuple[str, str]:
     return TRACE_CONTEXTS[context.name].config, context.setting
 
 
+def _written(context: TraceContext) -> tuple[Location, str]:
+    return context.location, context.text
+
+
 def _context_flips(
     prop: Propagation, calls: list[tuple[FunctionSummary, CallSite, _State]], site: JitSite
 ) -> Iterator[Finding]:
     """Calls of one jitted function under two context states that one process runs: each state is
-    a trace; reported at a context one state has and the other has not."""
-    calls.sort(key=lambda c: c[1].location)
+    a trace; reported at a context one state has and the other has not. A state is a set, so the
+    calls (one per state it runs under) and the contexts are taken in the order of the source, the
+    same whatever the hash seed."""
+    calls.sort(key=lambda c: (c[1].location, sorted(_setting(s) for s in c[2])))
     for i, (fn, call, state) in enumerate(calls):
         mine = {_setting(c) for c in state}
         for other_fn, other_call, other in calls[:i]:
             theirs = {_setting(c) for c in other}
             if mine == theirs or not _run_together(prop, fn, other_fn):
                 continue
-            # The context to change: one this call is under and the other not, else the other's.
+            # The context to change: one this call is under and the other not (the outermost),
+            # else the other's.
             extra = [c for c in state if _setting(c) not in theirs]
             if extra:
-                yield _context_flip(extra[0], fn, call, other, other_call, site)
+                yield _context_flip(min(extra, key=_written), fn, call, other, other_call, site)
             else:
-                missing = next(c for c in other if _setting(c) not in mine)
+                missing = min((c for c in other if _setting(c) not in mine), key=_written)
                 yield _context_flip(missing, other_fn, other_call, state, call, site)
             break
 
@@ -2268,7 +2275,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         groups.setdefault((finding.code, finding.location), []).append(finding)
     out = []
     for group in groups.values():
-        group.sort(key=lambda f: len(f.call_path))  # stable: the first found wins a tie
+        group.sort(key=_shortest_first)
         best = group[0]
         routes: dict[tuple, Route] = {}
         for other in group[1:]:
@@ -2283,6 +2290,13 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             )
         out.append(best)
     return sorted(out, key=lambda f: f.sort_key)
+
+
+def _shortest_first(finding: Finding) -> tuple[int, list[Location]]:
+    """The shortest call path first; of equal lengths, the one whose calls the source shows first
+    (not the first found, which may follow a set's order). A sort by it is stable: of one path,
+    the first found wins (the first parameter of the jitted function)."""
+    return len(finding.call_path), [s.location for s in finding.call_path]
 
 
 def _more_paths(finding: Finding, count: int) -> str:
