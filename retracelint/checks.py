@@ -137,67 +137,88 @@ _STATIC_FIELD_FIX = _Fix(
 
 
 def run_checks(project: Project, prop: Propagation) -> list[Finding]:
+    """Every rule's findings. Each jit call, and each check of the whole project, is one check of
+    its own budget (``Propagation.check``): one cut short leaves the others as they are."""
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     # Pytrees with static parts are few: most projects have none to look for.
     pytrees = any(project.static_fields(cls) for cls in project.classes)
     for fn, index, target in prop.jit_calls():
-        binding = project.jit_binding(target)
-        if binding is None or not binding.params:
-            continue
-        call = fn.calls[index]
-        site = jit_site(binding)
-        step = PathStep(fn.qualname, call.text, call.location)
-        receiver = call.receiver
-        if binding.offset and receiver is not None:
-            # A jitted method: the object it is called on is its self, static or a traced pytree.
-            self_static = binding.static_at(call, binding.params[0].name)
-            if self_static or pytrees:
-                findings.extend(
-                    static_findings(
-                        project,
-                        prop,
-                        fn,
-                        receiver,
-                        call.loops,
-                        step,
-                        site,
-                        binding.params[0].name,
-                        fields=not self_static,
-                    )
-                )
-        for param in binding.params[binding.offset :]:
-            if param.kind in ("vararg", "kwarg"):
-                continue
-            arg = bind_arg(call, binding.params, binding.offset, param.name)
-            if arg is None:
-                continue
-            static = binding.static_at(call, param.name) or (
-                binding.spec.nonarray_static and arg.value.ty in SCALARS
-            )
-            if static:
-                found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
-            else:
-                found = traced_findings(
-                    prop, fn, arg, call.loops, step, site, param.name, call.text
-                )
-                stored.extend(field_store_flips(prop, fn, arg, call, step, site, param.name))
-                if pytrees:
-                    findings.extend(
-                        static_findings(
-                            project, prop, fn, arg, call.loops, step, site, param.name, fields=True
-                        )
-                    )
-            findings.extend(found)
-    findings.extend(rebuilt_jit_findings(project, prop))
-    findings.extend(cleared_cache_findings(project, prop))
-    findings.extend(flip_findings(project, prop))
-    findings.extend(carried_flip_findings(project, prop))
+        with prop.check(fn.calls[index].location):
+            _jit_call_findings(project, prop, fn, index, target, pytrees, findings, stored)
+    for whole in (
+        rebuilt_jit_findings,
+        cleared_cache_findings,
+        flip_findings,
+        carried_flip_findings,
+    ):
+        with prop.check():
+            findings.extend(whole(project, prop))
     # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
     findings.extend(stored)
-    findings.extend(context_findings(project, prop))
+    with prop.check():
+        findings.extend(context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
     return _dedupe(assess(project, prop, findings))
+
+
+def _jit_call_findings(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    index: int,
+    target: JitTarget,
+    pytrees: bool,
+    findings: list[Finding],
+    stored: list[Finding],
+) -> None:
+    """The findings about the arguments of call ``index`` of ``fn``, a call of the jitted
+    ``target``, added to ``findings`` (and ``stored``: flips of attributes set by methods)."""
+    binding = project.jit_binding(target)
+    if binding is None or not binding.params:
+        return
+    call = fn.calls[index]
+    site = jit_site(binding)
+    step = PathStep(fn.qualname, call.text, call.location)
+    receiver = call.receiver
+    if binding.offset and receiver is not None:
+        # A jitted method: the object it is called on is its self, static or a traced pytree.
+        self_static = binding.static_at(call, binding.params[0].name)
+        if self_static or pytrees:
+            findings.extend(
+                static_findings(
+                    project,
+                    prop,
+                    fn,
+                    receiver,
+                    call.loops,
+                    step,
+                    site,
+                    binding.params[0].name,
+                    fields=not self_static,
+                )
+            )
+    for param in binding.params[binding.offset :]:
+        if param.kind in ("vararg", "kwarg"):
+            continue
+        arg = bind_arg(call, binding.params, binding.offset, param.name)
+        if arg is None:
+            continue
+        static = binding.static_at(call, param.name) or (
+            binding.spec.nonarray_static and arg.value.ty in SCALARS
+        )
+        if static:
+            found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
+        else:
+            found = traced_findings(prop, fn, arg, call.loops, step, site, param.name, call.text)
+            stored.extend(field_store_flips(prop, fn, arg, call, step, site, param.name))
+            if pytrees:
+                findings.extend(
+                    static_findings(
+                        project, prop, fn, arg, call.loops, step, site, param.name, fields=True
+                    )
+                )
+        findings.extend(found)
 
 
 def jit_site(binding: JitBinding) -> JitSite:
@@ -2184,6 +2205,10 @@ def _setting(context: TraceContext) -> tuple[str, str]:
     return TRACE_CONTEXTS[context.name].config, context.setting
 
 
+def _written(context: TraceContext) -> tuple[Location, str]:
+    return context.location, context.text
+
+
 # A jitted call with a context state it runs under and the entry points that run it so.
 _InState = tuple[FunctionSummary, CallSite, _State, frozenset[str]]
 
@@ -2191,7 +2216,8 @@ _InState = tuple[FunctionSummary, CallSite, _State, frozenset[str]]
 def _context_flips(calls: list[_InState], site: JitSite) -> Iterator[Finding]:
     """Calls of one jitted function under two context states that one process runs (an entry point
     reaches both, each in its state): each state is a trace; reported at a context one state has
-    and the other has not."""
+    and the other has not. A state is a set, so the calls (one per state it runs under) and the
+    contexts are taken in the order of the source, the same whatever the hash seed."""
     calls.sort(key=lambda c: (c[1].location, sorted(_setting(x) for x in c[2])))
     for i, (fn, call, state, entries) in enumerate(calls):
         mine = {_setting(c) for c in state}
@@ -2199,12 +2225,13 @@ def _context_flips(calls: list[_InState], site: JitSite) -> Iterator[Finding]:
             theirs = {_setting(c) for c in other}
             if mine == theirs or not entries & other_entries:
                 continue
-            # The context to change: one this call is under and the other not, else the other's.
-            extra = sorted((c for c in state if _setting(c) not in theirs), key=_setting)
+            # The context to change: one this call is under and the other not (the outermost),
+            # else the other's.
+            extra = [c for c in state if _setting(c) not in theirs]
             if extra:
-                yield _context_flip(extra[0], fn, call, other, other_call, site)
+                yield _context_flip(min(extra, key=_written), fn, call, other, other_call, site)
             else:
-                missing = min((c for c in other if _setting(c) not in mine), key=_setting)
+                missing = min((c for c in other if _setting(c) not in mine), key=_written)
                 yield _context_flip(missing, other_fn, other_call, state, call, site)
             break
 
@@ -2318,8 +2345,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         groups.setdefault((finding.code, finding.location), []).append(finding)
     out = []
     for group in groups.values():
-        # A proven path first, then the shortest; stable: the first found wins a tie.
-        group.sort(key=lambda f: (CONFIDENCES.index(f.confidence), len(f.call_path)))
+        group.sort(key=_best_first)
         best = group[0]
         routes: dict[tuple, Route] = {}
         for other in group[1:]:
@@ -2330,3 +2356,14 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             best = replace(best, other_routes=tuple(routes.values()))
         out.append(best)
     return sorted(out, key=lambda f: f.sort_key)
+
+
+def _best_first(finding: Finding) -> tuple[int, int, list[Location]]:
+    """A proven path first, then the shortest; of equal lengths, the one whose calls the source shows
+    first (not the first found, which may follow a set's order). A sort by it is stable: of one
+    path, the first found wins (the first parameter of the jitted function)."""
+    return (
+        CONFIDENCES.index(finding.confidence),
+        len(finding.call_path),
+        [s.location for s in finding.call_path],
+    )

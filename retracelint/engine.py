@@ -33,6 +33,7 @@ from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
     from retracelint.callgraph import Project, Relink
+    from retracelint.propagate import Cut
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
 _SCAN_BATCH = 64  # files scanned for wrapper names before the workers get the ones that have some
@@ -598,11 +599,13 @@ def _linked(
     from retracelint.propagate import Propagation
 
     project = Project(summaries, load=source.load, layout=layout, last=relink)
-    findings = run_checks(project, Propagation(project))
+    prop = Propagation(project)
+    findings = run_checks(project, prop)
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
     ]
+    findings += [_cut_short(project, cut) for cut in prop.cut_short]
     records = {
         item.file.path: record(
             item.digest,
@@ -750,6 +753,21 @@ def _unfollowed(call: CallSite) -> Finding:
     why = (
         f"cannot follow the call {call.text}(): finding what it calls goes deeper than Python's"
         " stack allows; analysed as if it called nothing"
+    )
+    return _error(at.path, why, at.line, at.col)
+
+
+def _cut_short(project: Project, cut: Cut) -> Finding:
+    """A check that ran out of steps: at the jit call it was about, else at the function it was
+    resolving."""
+    from retracelint.propagate import MAX_STEPS
+
+    function = project.functions[cut.function]
+    at = cut.at or function.location
+    about = "this call" if cut.at is not None else "the project"
+    why = (
+        f"analysis cut short: a check of {about} took more than {MAX_STEPS:,} steps, the last"
+        f" in {cut.function}(); findings it would give are missing"
     )
     return _error(at.path, why, at.line, at.col)
 

@@ -281,6 +281,7 @@ class ObjectModel:
         """Where attribute ``path`` of ``arg``'s value (in ``fn``) is made: what was set on it, the
         attribute of each object a call made, or the attribute of a parameter (left for the
         callers of ``fn`` to say)."""
+        self.charge(fn)
         value = arg.value
         first, _, rest = path.partition(".")
         for name, stored in value.fields:
@@ -552,6 +553,7 @@ class ObjectModel:
         known = self._classes.get(key)
         if known is None:
             self._classes[key] = EMPTY  # reached again while resolving itself: nothing new
+            self.charge(fn)
             self._classes[key] = known = self._classes_of(fn, value, depth)
         return known
 

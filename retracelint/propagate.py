@@ -10,6 +10,7 @@ drives it, and the call path from there to the jit site.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import islice, product
@@ -96,6 +97,29 @@ _MAX_COMBINATIONS = 64  # sizes of a chunked loop tried together: more, and it i
 _MAX_CAUSES = (
     12  # causes kept per question: every caller's origin up to this, bounded on huge graphs
 )
+# Steps (questions asked, values resolved) one check may take. The depth bounds keep each chain of
+# questions finite, but not their number: what is not kept may be asked again along every path.
+# The most a check takes is 414 on the fixtures, examples and accuracy programs, 3,203 on the speed
+# corpus (a check of the whole 663 kLOC; tests/test_termination.py); one step is about 10 us. Past
+# the budget the check stops and says so (``cut_short``).
+MAX_STEPS = 200_000
+
+
+class CutShort(Exception):
+    """A check ran out of steps while resolving something of function ``function``."""
+
+    def __init__(self, function: str) -> None:
+        super().__init__(function)
+        self.function = function
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A check cut short: the jit call it was about (None: a check of the whole project), and the
+    function whose question was being answered when its steps ran out."""
+
+    at: Location | None
+    function: str
 
 
 @dataclass(frozen=True)
@@ -133,14 +157,38 @@ class Propagation(ObjectModel):
     )
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
+    _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
+    _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
+    steps: int = 0  # taken by the current check
+    cut_short: list[Cut] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
+
+    # -- the budget of one check -----------------------------------------------------------------
+    def charge(self, fn: FunctionSummary) -> None:
+        """One step of a question about ``fn``; past ``MAX_STEPS`` in one check, ``CutShort``."""
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise CutShort(fn.qualname)
+
+    @contextmanager
+    def check(self, at: Location | None = None) -> Iterator[None]:
+        """Run one check (about the jit call at ``at``, or, None, the whole project) with a budget
+        of its own: cut short, it stops there, keeps what it found so far, and ``cut_short`` says
+        where. What it left unanswered stays so for later checks (a cycle's placeholder: nothing),
+        the same in every run, as the steps are counted, not timed."""
+        self.steps = 0
+        try:
+            yield
+        except CutShort as cut:
+            self.cut_short.append(Cut(at, cut.function))
 
     # -- values in a function's own terms --------------------------------------------------------
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
         """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
         and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""
+        self.charge(fn)
         if any(t.code == REBIND for t in value.shape):
             value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
         if any(isinstance(s, RetSrc) for t in value.shape for s in t.sources):
@@ -292,7 +340,15 @@ class Propagation(ObjectModel):
 
     def call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
         """What call ``dep.call`` of ``fn`` returns (or yields), in ``fn``'s terms: any of the
-        functions it may call."""
+        functions it may call. Kept: a result passed on to the next call (`a, b = update(a, b)`
+        over and over) is asked again along every path through the calls, exponentially many."""
+        key = (fn.qualname, dep, depth)
+        if key not in self._results:
+            self.charge(fn)
+            self._results[key] = self._call_result(fn, dep, depth)
+        return self._results[key]
+
+    def _call_result(self, fn: FunctionSummary, dep: Dep, depth: int) -> Value | None:
         index = dep.call  # type: ignore[union-attr]
         if index >= len(fn.calls):
             return None
@@ -481,6 +537,7 @@ class Propagation(ObjectModel):
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0
     ) -> Iterator[Cause]:
         """Why the shape (or structure) of ``value`` differs between executions of this point."""
+        self.charge(fn)
         value = self.resolve(fn, value)
         for taint in sorted(value.shape, key=_taint_order):
             if taint.code == MAYBE_WEAK:
@@ -597,6 +654,7 @@ class Propagation(ObjectModel):
         if known is not None:
             return known
         self._elements[key] = []  # a cycle adds nothing new
+        self.charge(fn)
         found: list[tuple[Taint, tuple[PathStep, ...]]] = []
         if depth < _MAX_DEPTH:
             for caller, _, arg, step in self.caller_args(fn, param):
@@ -646,6 +704,7 @@ class Propagation(ObjectModel):
         depth: int,
         kind: str = "value",
     ) -> Iterator[Cause]:
+        self.charge(fn)
         for src in sorted(srcs, key=_src_order):
             if isinstance(src, LoopSrc) and src.index in loops:
                 if self._repeats(fn, src.index):
@@ -701,6 +760,7 @@ class Propagation(ObjectModel):
         if known is not None:
             return known
         self._generators[key] = False  # reached again while answering itself: no more than that
+        self.charge(fn)
         found = depth <= _MAX_DEPTH and any(
             passed is not None
             and (
@@ -723,6 +783,7 @@ class Propagation(ObjectModel):
         self._params[key] = []  # a cycle in the call graph adds nothing new
         if depth >= _MAX_DEPTH:
             return []
+        self.charge(fn)
         found: list[Cause] = []
         ask = self._question(kind)
         attribute = "." in param
@@ -748,14 +809,26 @@ class Propagation(ObjectModel):
         ``loops``: at each place its value is made; in ``fn`` itself with those loops."""
         if depth >= _MAX_DEPTH:
             return []
+        origins = self.made_origins(made)
+        # The answer depends on ``fn`` only through the loops asked in, where an origin is in ``fn``.
+        # Kept, since fields made from other fields (`replace(new, sigma=new.sigma * new.decay)`)
+        # are asked again along every path through them: exponentially many without it.
+        at = loops if any(owner is fn for owner, _, _ in origins) else ()
+        key = (made, kind, at, depth)
+        known = self._fields.get(key)
+        if known is not None:
+            return known
+        self.charge(fn)
         ask = self._question(kind)
         found: list[Cause] = []
-        for owner, arg, path in self.made_origins(made):
-            at = loops if owner is fn else ()
-            for cause in ask(owner, arg.value, at, depth + 1):
+        for owner, arg, path in origins:
+            for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
                 found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
                 if len(found) >= _MAX_CAUSES:
-                    return found
+                    break
+            if len(found) >= _MAX_CAUSES:
+                break
+        self._fields[key] = found
         return found
 
     def _question(self, kind: str) -> Callable[..., Iterator[Cause]]:
@@ -795,6 +868,7 @@ class Propagation(ObjectModel):
         length of its axis ``axis``, as known where it is made (a call that leaves an int parameter
         out: its default written as an int). None when one of them is not known, or some call of
         ``fn`` does not pass the parameter it is and it has no such default (``*args``)."""
+        self.charge(fn)
         known = self._known_size(fn, arg, axis)
         if known is not None:
             return {known}
@@ -897,6 +971,7 @@ class Propagation(ObjectModel):
         known = self._forwards.get(key)
         if known is not None:
             return known
+        self.charge(fn)
         best: dict[tuple[str, Location, tuple[int, ...]], Candidate] = {}
         receiver = param == _receiver_of(fn)
         for seen, (caller, call, passed, step) in enumerate(
@@ -1083,4 +1158,4 @@ def _src_order(src: Src) -> tuple:
     return (order.get(type(src), 9), 0, str(src))
 
 
-__all__ = ["EMPTY", "Cause", "Driver", "Propagation", "join"]
+__all__ = ["EMPTY", "MAX_STEPS", "Cause", "Cut", "CutShort", "Driver", "Propagation", "join"]

@@ -108,6 +108,7 @@ class WeakKinds:
     def of(self, fn: FunctionSummary, arg: Arg, depth: int) -> list[WeakOrigin]:
         """Where the weak type of ``arg`` (a value in ``fn``) is decided: none when not known."""
         prop = self.prop
+        prop.charge(fn)
         if depth > _MAX_DEPTH or prop.frequency.traced(fn.qualname):
             # Made while a jit traces: as weak as its tracers (what ``carried_flip_findings`` asks).
             return []

@@ -1,0 +1,68 @@
+"""The same tree gives byte-identical findings whatever the hash seed and the number of processes
+(issue 36): sets of strings iterate in an order that follows ``PYTHONHASHSEED``, and summaries made by
+workers come back unpickled, so every choice a set's order could decide (which context of several is
+reported, which of several call paths is shown) is made in the order of the source."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+# Projects of several modules and classes, with RTL405 (a jitted loss called under three stacked
+# contexts and outside them), flips, rebuilt jits, shapes and statics: together more files than the
+# workers start for (engine._PARALLEL_MIN_FILES), so -j2 summarises some of them in other processes.
+PARTS = {
+    "examples": ROOT / "examples",
+    "contexts": FIXTURES / "trace_contexts_stacked_around_evaluation",
+    "flips": FIXTURES / "flips_traced_back",
+    "holders": FIXTURES / "static_holders_rebuilt",
+    "sweeps": FIXTURES / "rtl405_trace_context_flips.py",
+}
+CLI = [sys.executable, "-I", "-m", "retracelint", "--no-cache", "--isolated"]
+RUNS = [("1", "1"), ("2", "2"), ("3", "1"), ("4", "2"), ("1", "2")]  # (PYTHONHASHSEED, -j)
+
+
+def _project(root: Path) -> Path:
+    for name, source in PARTS.items():
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (root / name).mkdir()
+            shutil.copy(source, root / name / source.name)
+    return root
+
+
+def _findings(project: Path, seed: str, jobs: str) -> str:
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    proc = subprocess.run(
+        [*CLI, "--format", "json", "-j", jobs, "."],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    return proc.stdout
+
+
+def test_findings_are_byte_identical_under_hash_seeds_and_job_counts(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    assert len(list(project.rglob("*.py"))) >= 24
+    outputs = {run: _findings(project, *run) for run in RUNS}
+    first = outputs[RUNS[0]]
+    assert all(out == first for out in outputs.values()), [
+        run for run, out in outputs.items() if out != first
+    ]
+    found = json.loads(first)
+    assert len({f["code"] for f in found}) >= 6
+    contexts = [(f["path"], f["line"], f["col"]) for f in found if f["path"].startswith("contexts")]
+    # The outermost of the three contexts the evaluation is under and the training is not.
+    assert contexts == [(os.path.join("contexts", "evaluation.py"), 10, 10)]

@@ -1,0 +1,114 @@
+"""Every run ends, in seconds (issue 36): the propagation keeps the answers it would otherwise give
+again along every path (``Propagation.field_causes``, ``call_result``), and each check has a budget of
+steps (``propagate.MAX_STEPS``): one that runs out is cut short with one RTL000 line at the jit call it
+was about, and the others go on.
+
+Every fixture (``test_fixtures`` runs them under ``TIGHT_STEPS``), example and accuracy or held-out
+benchmark program is analysed well within a budget far below the real one, so a change that makes a
+check ask many more questions fails here, not on a user's code base.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import retracelint.propagate as propagate
+from retracelint.cli import main
+from retracelint.config import Settings
+from retracelint.engine import analyse
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+# The most steps a check takes on any fixture, example or benchmark program is 414 (the tell call of
+# the evolution strategy below), and 3,203 on the speed corpus (663 kLOC, a check of the whole
+# project); the budget of a run is MAX_STEPS.
+TIGHT_STEPS = 5_000
+# Three modules: a dataclass state whose fields the jitted `tell` makes from each other through a
+# chain of `dataclasses.replace`, and a loop that feeds each state back; it ran for over ten minutes.
+EVOLUTION = FIXTURES / "es_state_fields_updated_from_each_other_negative"
+TELL_CALL = ("run.py", 28)  # `state = tell(state, noise, sphere(population))`
+
+
+def test_a_state_whose_fields_are_made_from_each_other_is_analysed_in_seconds() -> None:
+    # A fresh process with a timeout: a hang fails this test, not the session.
+    started = time.monotonic()
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-m",
+            "retracelint",
+            "--no-cache",
+            "--isolated",
+            "--format",
+            "json",
+            ".",
+        ],
+        cwd=EVOLUTION,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert (proc.returncode, json.loads(proc.stdout)) == (0, []), proc.stderr
+    assert time.monotonic() - started < 60
+
+
+def test_a_check_out_of_steps_is_one_rtl000_at_its_jit_call_and_the_others_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "es"
+    shutil.copytree(EVOLUTION, project)
+    # Another jitted call in the project, given the loop counter as a static argument.
+    (project / "schedule.py").write_text(
+        "from functools import partial\n\nimport jax\n\n\n"
+        '@partial(jax.jit, static_argnames="n")\n'
+        "def warm(x, n):\n    return x * n\n\n\n"
+        "def ramp(x, steps):\n    for i in range(steps):\n        x = warm(x, n=i)\n    return x\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(propagate, "MAX_STEPS", 100)
+    outputs = [
+        CliRunner().invoke(main, ["--no-cache", "--format", "json", str(project)]) for _ in range(2)
+    ]
+    assert outputs[0].stdout == outputs[1].stdout  # steps are counted, not timed
+    found = json.loads(outputs[0].stdout)
+    assert outputs[0].exit_code == 1
+    assert [(Path(f["path"]).name, f["line"], f["code"]) for f in found] == [
+        (TELL_CALL[0], TELL_CALL[1], "RTL000"),
+        ("schedule.py", 13, "RTL201"),
+    ]
+    message = found[0]["message"]
+    assert message.startswith("analysis cut short: a check of this call took more than 100 steps")
+    assert message.endswith("(); findings it would give are missing")
+
+
+def _benchmark_programs() -> list[Path]:
+    accuracy = ROOT / "benchmarks" / "accuracy"
+    folders = [*(accuracy / "programs").iterdir(), *(accuracy / "heldout").iterdir()]
+    return [ROOT / "examples", ROOT / "examples_fixed", *sorted(p for p in folders if p.is_dir())]
+
+
+def test_every_example_and_benchmark_program_is_analysed_within_a_tight_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In one process, each program alone as the benchmark runs it: no check cut short under a
+    budget 25 times below the real one, and none takes more than seconds even on a busy machine."""
+    monkeypatch.setattr(propagate, "MAX_STEPS", TIGHT_STEPS)
+    programs = _benchmark_programs()
+    assert len(programs) > 400
+    slow, cut = [], []
+    for program in programs:
+        started = time.monotonic()
+        run = analyse([str(program)], Settings(cache=False, select=("RTL",), jobs=1))
+        if time.monotonic() - started > 20:
+            slow.append(program.name)
+        cut += [f.message for f in run.findings if f.message.startswith("analysis cut short")]
+    assert (slow, cut) == ([], [])
