@@ -1331,7 +1331,7 @@ class Runtime:
         self.observing = True
         return True
 
-    def patch(self, jax: Any) -> None:
+    def observe(self, jax: Any) -> None:
         """Start observing once jax is imported, and say so in the report (once per process)."""
         if self.patched or not self.attach(jax):
             return
@@ -1447,7 +1447,7 @@ class _JaxImportHook(importlib.abc.MetaPathFinder):
         def exec_module(module: types.ModuleType) -> None:
             original(module)
             try:
-                runtime.patch(module)
+                runtime.observe(module)
             except Exception as exc:
                 sys.stderr.write(f"retracelint: could not instrument jax: {exc}\n")
 
@@ -1507,7 +1507,7 @@ def install(plan: dict[str, Any], *, handle_sigterm: bool = False) -> Runtime:
             pass
     jax = sys.modules.get("jax")
     if jax is not None and hasattr(jax, "jit"):
-        runtime.patch(jax)
+        runtime.observe(jax)
     else:
         sys.meta_path.insert(0, _JaxImportHook(runtime))
     return runtime
