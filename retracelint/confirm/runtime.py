@@ -1316,13 +1316,13 @@ class Runtime:
                 {"ev": "unsupported", "jax": getattr(jax, "__version__", "?"), "why": "no hook"}
             )
             return False
-        _chain(partial_eval, "test_event", _make_test_event)
+        first = _chain(partial_eval, "test_event", _make_test_event)
         if callable(getattr(traceback_util, "_filtering_mode", None)):
             _chain(traceback_util, "_filtering_mode", _make_filtering_mode)
         for module, name in ((pjit, "_cpp_pjit"), (pmap_module, "_pmap_wrap_init")):
             if callable(getattr(module, name, None)):
                 _chain(module, name, _make_maker_hook)
-        if callable(getattr(traceback_util, "register_exclusion", None)):
+        if first and callable(getattr(traceback_util, "register_exclusion", None)):
             # An error raised through our hooks shows the frames plain JAX shows.
             traceback_util.register_exclusion(_RUNTIME_FILE)
         if callable(getattr(util, "register_cache", None)):
@@ -1361,13 +1361,15 @@ class _ClearListener:
 _observers: list[Runtime] = []
 
 
-def _chain(module: types.ModuleType, name: str, make: Any) -> None:
+def _chain(module: types.ModuleType, name: str, make: Any) -> bool:
+    """Chain a hook onto ``module.name`` once per process; True when it was chained now."""
     current = getattr(module, name)
     if getattr(current, "_retracelint_hook", False):
-        return
+        return False
     hook = make(current)
     hook._retracelint_hook = True
     setattr(module, name, hook)
+    return True
 
 
 def _make_test_event(original: Any) -> Any:
