@@ -88,3 +88,31 @@ def test_the_programs_own_explanations_and_compile_logs_are_unchanged(tmp_path: 
 def _confirm(tmp_path: Path, name: str, *args: str) -> list[str]:
     report = tmp_path / f"{name}.json"
     return [sys.executable, "-m", "retracelint.confirm", *args, "-o", str(report), "--"]
+
+
+def test_jax_itself_is_left_as_it_is(tmp_path: Path) -> None:
+    """jax.jit and jax.pmap stay JAX's objects, partials of jax.jit pickle, bad calls raise the same
+    errors through the same frames, and JAX's leak checker finds nothing of ours under nested and
+    rematted jits: the program prints the same with and without confirm, in both guard modes."""
+    findings, _ = program_findings("jax_untouched.py")
+    plan = write_plan(findings, tmp_path / "plan.json")
+    env = child_environment({**os.environ, "JAX_PLATFORMS": "cpu"})
+    program = [sys.executable, str(PROGRAMS / "jax_untouched.py")]
+    runs = {
+        "plain": program,
+        "all": [*_confirm(tmp_path, "all", "--plan", str(plan), "--guard", "all"), *program],
+    }
+    outputs = {}
+    for name, command in runs.items():
+        proc = subprocess.run(
+            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert proc.returncode == (0 if name == "plain" else 1), proc.stderr[-3000:]
+        outputs[name] = _normalised(proc.stdout)
+    assert outputs["all"] == outputs["plain"]
+    out = outputs["plain"]
+    assert "jax.jit is api.jit: True\njax.pmap is pmap: True\npartial(jax.jit) pickles: True" in out
+    assert (
+        "jax.jit(bogus=1) raises TypeError: jit() got an unexpected keyword argument 'bogus'" in out
+    )
+    assert "nested: [1, 3, 5]\nremat3: [1, 2, 3]\njax_untouched done" in out

@@ -1,8 +1,8 @@
 """The confirm observer in-process: what it reports of JAX's trace-cache misses, whatever made the
 jitted function, and that the program sees JAX's own objects, untouched.
 
-Each test makes its own runtime (attached to JAX's hooks for the test only) and a local `jit`
-(Runtime.make_maker), so jax.jit itself is never replaced in the test process.
+Each test makes its own runtime, the one JAX's hooks report to for that test only; `guard.jit` and
+`guard.pmap` are jax.jit and jax.pmap themselves (the runtime replaces neither).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from confirm_programs.support import jax_available
@@ -46,8 +47,8 @@ class Guard:
         )
         assert self.rt.attach(jax)
         runtime.use(self.rt)
-        self.jit = self.rt.make_maker(jax.jit)
-        self.pmap = self.rt.make_maker(jax.pmap)
+        self.jit = jax.jit
+        self.pmap = jax.pmap
 
     def events(self, kind: str = "trace") -> list[dict]:
         return [e for e in read_events(self.events_file) if e["ev"] == kind]
@@ -614,3 +615,135 @@ def test_a_retrace_with_many_changes_shows_the_first_and_counts_the_rest() -> No
         "d: f32[2] -> f32[3]",
         "(2 more)",
     ]
+
+
+def test_jaxs_leak_checker_finds_no_leak_of_ours(guard: Guard) -> None:
+    """jax.checking_leaks() counts what still holds a trace's tracers when it ends: reading the
+    locals of an enclosing trace (to see that a jit is traced inside another) must keep none of
+    them (jax's test_leak_checker_avoids_false_positives_remat3_jit crashed in core._why_alive)."""
+    from jax._src import config as jax_config
+
+    with jax.checking_leaks():
+
+        @guard.jit
+        def outer(x):
+            @guard.jit
+            def inner(y):
+                return y * 2
+
+            return inner(x) + 1
+
+        assert outer(jnp.arange(3)).tolist() == [1, 3, 5]
+        with jax_config.remat3(True):
+            rematted = guard.jit(jax.remat(lambda x: x + 1))
+            assert rematted(jnp.arange(3)).tolist() == [1, 2, 3]
+    assert guard.site("inner").nested_in == {"outer"}
+    assert guard.retraces() == []
+
+
+def test_a_real_retrace_in_each_test_is_named_as_such(guard: Guard) -> None:
+    """A jitted closure made anew per test and re-traced within each: every re-trace names what
+    changed since that function's own first trace, not "JAX's trace cache dropped it" because an
+    earlier test's function traced the same shapes."""
+
+    def make_step(scale):
+        @guard.jit
+        def step(x):
+            return x * scale
+
+        return step
+
+    for scale in (2.0, 3.0, 4.0):  # one function per test
+        step = make_step(scale)
+        step(jnp.ones(3))
+        step(jnp.ones(4))
+    events = guard.retraces()
+    assert [e["kind"] for e in events] == [
+        "shape",
+        "new-function",
+        "shape",
+        "new-function",
+        "shape",
+    ]
+    assert [e["evidence"] for e in events if e["kind"] == "shape"] == [["x: f32[3] -> f32[4]"]] * 3
+
+
+class _Node:
+    """A registered pytree node that may hold itself, as an NNX graph holds its parent."""
+
+    def __init__(self, weight: Any, child: Any = None) -> None:
+        self.weight, self.child = weight, child
+
+
+if jax_available():
+    jax.tree_util.register_pytree_with_keys(
+        _Node,
+        lambda n: (
+            (
+                (jax.tree_util.GetAttrKey("weight"), n.weight),
+                (jax.tree_util.GetAttrKey("child"), n.child),
+            ),
+            None,
+        ),
+        lambda _, children: _Node(*children),
+    )
+
+
+def test_an_argument_that_holds_itself_is_described_within_bounds() -> None:
+    """Describing a call's arguments walks them one level at a time, to a depth and a size: an
+    object graph that holds itself, or a list nested thousands deep, neither recurses without end
+    nor breaks the interpreter."""
+    looped = _Node(jnp.ones(2))
+    looped.child = looped
+    deep: Any = jnp.ones(1)
+    for _ in range(5000):
+        deep = [deep]
+    info = runtime.CallInfo(lambda graph, nested: None)
+    out = runtime.describe_call(info, (looped, deep), {})
+    assert out["graph.weight"] == "f32[2]"
+    assert out["graph.child"] == "<_Node: holds itself>"
+    assert f"nested{'[0]' * runtime.DEPTH_CAP}" in out
+    assert out[f"nested{'[0]' * runtime.DEPTH_CAP}"] == f"<list: deeper than {runtime.DEPTH_CAP}>"
+    wide = runtime.describe_call(info, ([[jnp.ones(1)] * 3] * 2000, None), {})
+    assert len(wide) <= runtime.LEAF_CAP + runtime.NODE_CAP + 1
+
+
+@pytest.mark.skipif(not _installed("flax"), reason="flax is not installed")
+def test_a_flax_graph_that_holds_itself_is_observed(guard: Guard) -> None:
+    from flax import nnx
+
+    class Block(nnx.Module):
+        def __init__(self, rngs: Any) -> None:
+            self.linear = nnx.Linear(2, 2, rngs=rngs)
+            self.itself = self
+
+    @nnx.jit
+    def forward(block, x):
+        return block.linear(x)
+
+    block = Block(nnx.Rngs(0))
+    for n in (3, 3, 4):
+        forward(block, jnp.ones((n, 2)))
+    [event] = guard.retraces()
+    assert event["evidence"] == ["x: f32[3,2] -> f32[4,2]"]
+
+
+@pytest.mark.skipif(not _installed("equinox"), reason="equinox is not installed")
+def test_a_filter_jit_of_a_filter_jit_traces_once(guard: Guard) -> None:
+    """The inner filter_jit traces inside the outer one's trace: one trace of the body, nested,
+    not a re-trace."""
+    import equinox as eqx
+
+    @eqx.filter_jit
+    @eqx.filter_jit
+    def scaled(x, n):
+        return x * n
+
+    for _ in range(3):
+        scaled(jnp.ones(3), 2)
+    assert guard.retraces() == []
+    site = guard.site("scaled")
+    assert (site.traces, site.nested) == (1, 1)
+    scaled(jnp.ones(4), 2)
+    [event] = guard.retraces()
+    assert event["evidence"] == ["x: f32[3] -> f32[4]"]

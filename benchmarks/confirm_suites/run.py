@@ -1,12 +1,15 @@
 """Run other projects' test suites plain, under `retracelint confirm` and under the pytest plugin, and
-compare the outcome of every test: confirm must change nothing a test can see.
+compare the outcome and the output of every test: confirm must change nothing a test can see.
 
-    python benchmarks/confirm_suites/run.py [--work DIR] [--only NAME ...] [--skip-install]
+    python benchmarks/confirm_suites/run.py [--work DIR] [--only NAME ...] [--ways WAY ...]
+        [--checkout jax=PATH] [--checkout equinox=PATH] [--skip-install]
 
 It makes a virtual environment in DIR (default: /tmp/retracelint-suites) with this checkout and the
-pinned versions below, takes the chosen test files from each project's sdist on PyPI (the files
-are copied out, so that the tests import the installed package, not the sdist's sources), and
-runs each file five ways:
+pinned versions below, takes the chosen test files from each project's sdist on PyPI, or from a git
+checkout of the project at the pinned tag (jax's and equinox's tests are in neither their wheels
+nor their sdists: pass `--checkout NAME=PATH` of a clone; suites without one are skipped), copies
+them out (so that the tests import the installed package, not the sources) and runs each file
+five ways:
 
   plain        python -m pytest FILE
   confirm      retracelint confirm FILE -- python -m pytest FILE            (flagged sites)
@@ -14,10 +17,11 @@ runs each file five ways:
   plugin       python -m pytest --retracelint FILE
   plugin-n2    python -m pytest --retracelint -n 2 FILE
 
-Outcomes come from pytest's JUnit XML (test id -> passed / failed / skipped). It prints a Markdown
-table (identical outcomes? wall time and overhead per way, what confirm reported) and writes it,
-with the per-test differences, to DIR/results.md. Needs the network (PyPI) and a few minutes on two
-cores; it is not part of the test suite.
+Outcomes and outputs come from pytest's JUnit XML (test id -> passed / failed / skipped, and the
+test's captured stdout, stderr, log and failure message, with addresses, ids and timings masked).
+It prints a Markdown table (identical outcomes? identical outputs? wall time and overhead per way,
+what confirm reported) and writes it, with the per-test differences, to DIR/results.md. Needs the
+network (PyPI) and minutes on two cores; it is not part of the test suite.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,9 +48,14 @@ TOOLS = ["pytest>=8", "pytest-xdist>=3", "absl-py", "cloudpickle"]
 @dataclass(frozen=True)
 class Suite:
     name: str
-    sdist: str  # the pinned requirement whose sdist holds the test file
-    member: str  # the test file inside the sdist, after its top folder
+    # The pinned requirement whose sdist holds the test file ("optax==0.2.8"), or a project and
+    # the tag of its git checkout ("jax@jax-v0.10.2").
+    source: str
+    member: str  # the test file, inside the sdist's top folder or the checkout
     select: str = ""  # pytest -k expression, to keep a run within minutes
+    # Files of the tests package the test file imports (equinox's `from .helpers import ...`): the
+    # test file then keeps its folder, beside them.
+    package: tuple[str, ...] = ()
 
 
 SUITES = [
@@ -58,19 +68,22 @@ SUITES = [
     Suite("flax-nnx-integration", "flax==0.12.8", "tests/nnx/integration_test.py"),
     Suite("flax-nnx-optimizer", "flax==0.12.8", "tests/nnx/optimizer_test.py",
           "split_merge or update or metrics"),
+    Suite("flax-nnx-transforms", "flax==0.12.8", "tests/nnx/transforms_test.py",
+          "TestJIT or TestTreeJIT or TestRemat or TestCond or TestSwitch"),
+    # jax's re-trace, trace-cache, cache-miss explanation and leak-checker tests.
+    Suite("jax-api", "jax@jax-v0.10.2", "tests/api_test.py",
+          "leak_checker or retracing or forces_retrace or cache_miss_explanations or no_tracing "
+          "or cache_clear or clear_cache or global_cache or escaped_tracer"),
+    Suite("equinox-jit", "equinox@v0.13.8", "tests/test_jit.py",
+          package=("tests/__init__.py", "tests/conftest.py", "tests/helpers.py")),
 ]  # fmt: skip
-# jax's own re-trace tests (tests/api_test.py and friends at jax-v0.10.2) are in neither jax's
-# wheel nor its sdist on PyPI, and equinox ships no tests in either: neither can be run from here.
-NOT_ON_PYPI = {
-    "jax 0.10.2": "tests/ is in neither the wheel nor the sdist",
-    "equinox 0.13.8": "the sdist and the wheel hold no tests",
-}
 WAYS = ["plain", "confirm", "confirm-all", "plugin", "plugin-n2"]
 
 
 @dataclass
 class Outcome:
     tests: dict[str, str] = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     returncode: int = 0
     report: dict = field(default_factory=dict)
@@ -90,44 +103,83 @@ def install(work: Path) -> Path:
     return env_dir
 
 
-def fetch_tests(env_dir: Path, work: Path) -> dict[str, Path]:
-    """Each suite's test file, copied out of its project's sdist into work/tests/."""
+def _from_sdist(env_dir: Path, work: Path, requirement: str, members: list[str]) -> list[bytes]:
+    name, version = requirement.split("==")
     sdists = work / "sdists"
     sdists.mkdir(parents=True, exist_ok=True)
+    archive = sdists / f"{name}-{version}.tar.gz"
+    if not archive.exists():
+        pip = [str(_python(env_dir)), "-m", "pip", "download", "-q", "--no-deps"]
+        subprocess.run([*pip, "--no-binary", ":all:", "-d", str(sdists), requirement], check=True)
+    with tarfile.open(archive) as tar:
+        return [
+            tar.extractfile(tar.getmember(f"{name}-{version}/{m}")).read()  # type: ignore[union-attr]
+            for m in members
+        ]
+
+
+def _from_git(checkout: Path, tag: str, members: list[str]) -> list[bytes]:
+    git = ["git", "-C", str(checkout), "show"]
+    return [
+        subprocess.run([*git, f"{tag}:{m}"], check=True, capture_output=True).stdout
+        for m in members
+    ]
+
+
+def fetch_tests(env_dir: Path, work: Path, checkouts: dict[str, Path]) -> dict[str, Path]:
+    """Each suite's test file, copied into work/tests/SUITE/ (its tests package beside it)."""
     out: dict[str, Path] = {}
-    tests = work / "tests"
-    tests.mkdir(exist_ok=True)
     for suite in SUITES:
-        name, version = suite.sdist.split("==")
-        archive = sdists / f"{name}-{version}.tar.gz"
-        if not archive.exists():
-            pip = [str(_python(env_dir)), "-m", "pip", "download", "-q", "--no-deps"]
-            subprocess.run(
-                [*pip, "--no-binary", ":all:", "-d", str(sdists), suite.sdist], check=True
+        members = [suite.member, *suite.package]
+        if "@" in suite.source:
+            project, tag = suite.source.split("@")
+            if project not in checkouts:
+                continue
+            data = _from_git(checkouts[project], tag, members)
+        else:
+            data = _from_sdist(env_dir, work, suite.source, members)
+        folder = work / "tests" / suite.name
+        shutil.rmtree(folder, ignore_errors=True)
+        for member, text in zip(members, data, strict=True):
+            # A lone file is renamed so that no folder of the copy shadows the installed package.
+            target = folder / (
+                member if suite.package else f"{suite.name.replace('-', '_')}_test.py"
             )
-        with tarfile.open(archive) as tar:
-            member = tar.getmember(f"{name}-{version}/{suite.member}")
-            data = tar.extractfile(member).read()  # type: ignore[union-attr]
-        target = tests / f"{suite.name.replace('-', '_')}_test.py"
-        target.write_bytes(data)
-        out[suite.name] = target
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text)
+        out[suite.name] = folder / (suite.member if suite.package else target.name)
     return out
 
 
-def _outcomes(xml: Path) -> dict[str, str]:
+# What differs from run to run with or without confirm: object addresses, ids, timings, temp paths.
+_VARYING = re.compile(r"0x[0-9a-f]+|id=\d+|\d+\.\d+ ?(?:s|sec|ms)\b|/tmp/[\w./-]+|pid \d+")
+
+
+def _output(case: ET.Element) -> str:
+    parts = [
+        (child.get("message") or "") + (child.text or "")
+        for child in case
+        if child.tag in ("failure", "error", "skipped", "system-out", "system-err")
+    ]
+    return _VARYING.sub("<n>", "\n".join(parts))
+
+
+def _outcomes(xml: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Each test's outcome and its output."""
     if not xml.exists():
-        return {}
-    out = {}
+        return {}, {}
+    outcomes, outputs = {}, {}
     for case in ET.parse(xml).getroot().iter("testcase"):
         test = f"{case.get('classname')}::{case.get('name')}"
         kinds = {child.tag for child in case}
         if kinds & {"failure", "error"}:
-            out[test] = "failed"
+            outcomes[test] = "failed"
         elif "skipped" in kinds:
-            out[test] = "skipped"
+            outcomes[test] = "skipped"
         else:
-            out[test] = "passed"
-    return out
+            outcomes[test] = "passed"
+        outputs[test] = _output(case)
+    return outcomes, outputs
 
 
 def run_way(env_dir: Path, suite: Suite, path: Path, way: str, work: Path) -> Outcome:
@@ -138,23 +190,32 @@ def run_way(env_dir: Path, suite: Suite, path: Path, way: str, work: Path) -> Ou
     for stale in (xml, report):
         stale.unlink(missing_ok=True)
     pytest = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}"]
-    pytest += [str(path.name)] + (["-k", suite.select] if suite.select else [])
+    pytest += ["-o", "junit_logging=all", "-o", "junit_log_passing_tests=true"]
+    rel = path.relative_to(work / "tests" / suite.name)
+    pytest += [str(rel)] + (["-k", suite.select] if suite.select else [])
     if way == "plain":
         command = pytest
     elif way.startswith("confirm"):
         guard = ["--guard", "all"] if way == "confirm-all" else []
         command = [python, "-m", "retracelint", "confirm", "--backend", "cpu", *guard]
-        command += ["--format", "json", "-o", str(report), path.name, "--", *pytest]
+        command += ["--format", "json", "-o", str(report), str(rel), "--", *pytest]
     else:
         command = [*pytest, "--retracelint", f"--retracelint-report={report}"]
         command += ["-n", "2"] if way == "plugin-n2" else []
     env = {**os.environ, "JAX_PLATFORMS": "cpu"}
     start = time.monotonic()
     proc = subprocess.run(
-        command, cwd=path.parent, env=env, capture_output=True, text=True, timeout=1800
+        command,
+        cwd=work / "tests" / suite.name,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
     )
+    tests, outputs = _outcomes(xml)
     outcome = Outcome(
-        tests=_outcomes(xml),
+        tests=tests,
+        outputs=outputs,
         seconds=time.monotonic() - start,
         returncode=proc.returncode,
         tail=(proc.stdout + proc.stderr)[-1500:],
@@ -184,30 +245,61 @@ def _confirm_summary(outcome: Outcome) -> str:
     return ", ".join(bits)
 
 
-def table(results: dict[str, dict[str, Outcome]]) -> tuple[str, list[str]]:
-    head = "| suite | tests (pass/fail/skip plain) | identical in every way | "
-    head += " | ".join(f"{w} s" for w in WAYS) + " | confirm | confirm --guard all | plugin |"
-    rows = [head, "|" + "---|" * (len(WAYS) + 6)]
+def _differences(name: str, way: str, plain: Outcome, other: Outcome) -> tuple[list[str], int, int]:
+    """What differs from the plain run, per test, and how many outcomes and outputs changed. Lines
+    that only come in another order (threads log as they run, with or without us) are listed, not
+    counted."""
+    diffs, outcomes, outputs = [], 0, 0
+    for test in sorted(set(plain.tests) | set(other.tests)):
+        before, after = plain.tests.get(test), other.tests.get(test)
+        if before != after:
+            outcomes += 1
+            diffs.append(f"{name} [{way}] {test}: {before} -> {after}")
+            continue
+        old, new = plain.outputs.get(test) or "", other.outputs.get(test) or ""
+        if old == new:
+            continue
+        reordered = sorted(old.splitlines()) == sorted(new.splitlines())
+        outputs += not reordered
+        what = "the same lines in another order" if reordered else "output differs"
+        diffs.append(f"{name} [{way}] {test}: {what}")
+    return diffs, outcomes, outputs
+
+
+def table(results: dict[str, dict[str, Outcome]], ways: list[str]) -> tuple[str, list[str]]:
+    others = [w for w in ways if w != "plain"]
+    head = "| suite | tests (pass/fail/skip plain) | same outcomes | same outputs | "
+    head += " | ".join(f"{w} s" for w in ways)
+    head += "".join(f" | {w}" for w in others if w in ("confirm", "confirm-all", "plugin")) + " |"
+    rows = [head, "|" + "---|" * (head.count("|") - 1)]
     diffs: list[str] = []
-    for name, ways in results.items():
-        plain = ways["plain"].tests
-        counts = [sum(1 for v in plain.values() if v == k) for k in ("passed", "failed", "skipped")]
-        same = True
-        for way in WAYS[1:]:
-            other = ways[way].tests
-            for test in sorted(set(plain) | set(other)):
-                if plain.get(test) != other.get(test):
-                    same = False
-                    diffs.append(f"{name} [{way}] {test}: {plain.get(test)} -> {other.get(test)}")
-        base = ways["plain"].seconds or 1.0
+    for name, runs in results.items():
+        plain = runs["plain"]
+        counts = [
+            sum(1 for v in plain.tests.values() if v == k) for k in ("passed", "failed", "skipped")
+        ]
+        outcome_changes = output_changes = 0
+        for way in others:
+            found, changed = _differences(name, way, plain, runs[way])
+            diffs += found
+            outcome_changes += sum(
+                1 for d in found if d.endswith(("passed", "failed", "skipped", "None"))
+            )
+            output_changes += changed
+        base = plain.seconds or 1.0
         times = " | ".join(
-            f"{ways[w].seconds:.0f}" + ("" if w == "plain" else f" ({ways[w].seconds / base:.2f}x)")
-            for w in WAYS
+            f"{runs[w].seconds:.0f}" + ("" if w == "plain" else f" ({runs[w].seconds / base:.2f}x)")
+            for w in ways
         )
+        summaries = "".join(
+            f" | {_confirm_summary(runs[w])}"
+            for w in others
+            if w in ("confirm", "confirm-all", "plugin")
+        )
+        same = "yes" if plain.tests and not outcome_changes else f"NO ({outcome_changes})"
         rows.append(
-            f"| {name} | {len(plain)} ({'/'.join(map(str, counts))}) | "
-            f"{'yes' if same and plain else 'NO'} | {times} | {_confirm_summary(ways['confirm'])} | "
-            f"{_confirm_summary(ways['confirm-all'])} | {_confirm_summary(ways['plugin'])} |"
+            f"| {name} | {len(plain.tests)} ({'/'.join(map(str, counts))}) | {same} | "
+            f"{'yes' if not output_changes else f'NO ({output_changes})'} | {times}{summaries} |"
         )
     return "\n".join(rows), diffs
 
@@ -216,27 +308,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, default=Path("/tmp/retracelint-suites"))
     parser.add_argument("--only", nargs="*", default=None, help="suite names to run")
+    parser.add_argument("--ways", nargs="*", default=WAYS, choices=WAYS, help="plain is always run")
+    parser.add_argument(
+        "--checkout", action="append", default=[], metavar="PROJECT=PATH",
+        help="a git clone holding the pinned tag (jax, equinox)",
+    )  # fmt: skip
     parser.add_argument("--skip-install", action="store_true")
     args = parser.parse_args(argv)
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
+    checkouts = {k: Path(v) for k, _, v in (c.partition("=") for c in args.checkout)}
+    ways = ["plain", *[w for w in args.ways if w != "plain"]]
     env_dir = work / "venv" if args.skip_install else install(work)
-    files = fetch_tests(env_dir, work)
+    files = fetch_tests(env_dir, work, checkouts)
     results: dict[str, dict[str, Outcome]] = {}
+    skipped = []
     for suite in SUITES:
         if args.only and suite.name not in args.only:
             continue
+        if suite.name not in files:
+            skipped.append(f"- {suite.name}: no --checkout for {suite.source}")
+            continue
         results[suite.name] = {}
-        for way in WAYS:
+        for way in ways:
             outcome = run_way(env_dir, suite, files[suite.name], way, work)
             results[suite.name][way] = outcome
             print(f"{suite.name:<22} {way:<12} {len(outcome.tests):>4} tests "
                   f"{outcome.seconds:>6.1f} s  exit {outcome.returncode}", flush=True)  # fmt: skip
             if not outcome.tests:
                 print(outcome.tail, file=sys.stderr)
-    text, diffs = table(results)
-    missing = "\n".join(f"- {what}: {why}" for what, why in NOT_ON_PYPI.items())
-    body = f"{text}\n\nNot runnable from PyPI:\n{missing}\n"
+    text, diffs = table(results, ways)
+    body = text + "\n" + ("\nNot run:\n" + "\n".join(skipped) + "\n" if skipped else "")
     body += "\nDifferences:\n" + ("\n".join(f"- {d}" for d in diffs) if diffs else "none") + "\n"
     (work / "results.md").write_text(body, encoding="utf-8")
     print(body)

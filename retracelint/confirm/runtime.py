@@ -12,8 +12,13 @@ It observes JAX itself instead of wrapping the user's functions (jax-internals.m
   ``flax.nnx.jit``, ``equinox.filter_jit``, eager ``lax.scan``/``fori_loop``/``while_loop``, jit
   under ``grad``/``vmap``) every real re-trace is seen, with the function JAX traces, its abstract
   arguments and the call frames. A cache hit runs no Python and costs nothing;
-* the functions ``jax.jit`` and ``jax.pmap`` make are JAX's own objects, untouched: the patch only
-  notes where each was made (for ``jax.jit(partial(...))``-style sites and to count wrappers);
+* no attribute of jax a user can see is replaced (``jax.jit is jax._src.api.jit``, partials of it
+  pickle, a bad call raises as it would): where ``jax.jit`` and ``jax.pmap`` make a function is
+  noted through the internal function they hand the user's function to once JAX has checked the
+  arguments (for ``jax.jit(partial(...))``-style sites and to count wrappers);
+* no frame's locals are kept (a running frame's ``f_locals`` snapshot is emptied once read: JAX's
+  leak checker counts what it holds), and no user value is walked without a bound (an argument is
+  described node by node, to a depth and a size, never into a node it is already inside);
 * ``jax.clear_caches()`` is seen through JAX's cache registry, and a re-trace that the program's
   own ``jax.no_tracing`` blocked through JAX's traceback filter, which runs only on exceptions;
 * nothing reads or sets JAX's config or loggers: the program's own ``explain_cache_misses`` and
@@ -60,9 +65,12 @@ KEYWORD = " (by keyword)"
 WEAK = "weak "
 # Leaves described per argument; a parameter pytree with thousands of leaves is summarised.
 LEAF_CAP = 256
+# Inner nodes walked per argument, and how deep: an object graph that holds itself (a flax NNX
+# module with a reference back to its parent) or a huge one is described that far and no further.
+NODE_CAP = 512
+DEPTH_CAP = 32
 
 _RUNTIME_FILE = os.path.realpath(__file__)
-_NOT_GIVEN = object()
 _tls = threading.local()
 _runtime: Runtime | None = None
 
@@ -167,6 +175,22 @@ def _frame_dict(frame: types.FrameType) -> dict[str, Any]:
     }
 
 
+def frame_locals(frame: types.FrameType, *names: str) -> dict[str, Any]:
+    """Some locals of a running frame (all of them when no name is given), in a dict of our own.
+    Before Python 3.13, ``f_locals`` of a function's frame is a snapshot dict kept on the frame
+    until it returns: it would hold every local it saw, such as the tracers of a trace whose end
+    JAX's leak checker checks (``jax.checking_leaks``), so the snapshot is emptied at once."""
+    snapshot = frame.f_locals
+    try:
+        if names:
+            return {name: snapshot[name] for name in names if name in snapshot}
+        return dict(snapshot)
+    finally:
+        # A module or class body's f_locals is its namespace itself: left alone.
+        if type(snapshot) is dict and frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+            snapshot.clear()
+
+
 def user_frames(frame: types.FrameType | None, limit: int = 5) -> list[dict[str, Any]]:
     """The innermost `limit` frames of user code, innermost first."""
     out: list[dict[str, Any]] = []
@@ -244,6 +268,16 @@ def user_callable(fun: Any, depth: int = 3) -> tuple[Any, types.CodeType] | None
                 if found is not None:
                     return found
     return None
+
+
+def _traced_name(frame: types.FrameType) -> str:
+    """What an enclosing trace (a ``trace_to_jaxpr`` frame) traces: the user's function, else the
+    name JAX gave it (equinox.filter_jit traces one function of its own around the user's)."""
+    local = frame_locals(frame, "fun", "debug_info")
+    found = user_callable(local.get("fun"))
+    if found is not None:
+        return found[1].co_name
+    return getattr(local.get("debug_info"), "func_name", None) or "?"
 
 
 def _norm_qualname(name: str) -> str:
@@ -427,36 +461,54 @@ class CallInfo:
 def _describe_value(
     out: dict[str, str], path: str, value: Any, non_arrays_static: bool, how: str
 ) -> None:
+    """One argument, node by node (a loop, not recursion), each node flattened one level at a
+    time and never below itself again: a node already on the way down is named, not entered."""
     import jax
 
-    budget = [LEAF_CAP]
-
-    def walk(key: str, node: Any, suffix: str) -> None:
-        if budget[0] <= 0:
-            return
+    leaves, nodes = LEAF_CAP, NODE_CAP
+    stack: list[tuple[str, Any, str, tuple[int, ...]]] = [(path, value, how, ())]
+    while stack and leaves > 0 and nodes > 0:
+        key, node, suffix, above = stack.pop()
         if node is None:
             out[key] = "None" + suffix
-            budget[0] -= 1
-            return
+            leaves -= 1
+            continue
+        if id(node) in above or len(above) >= DEPTH_CAP:
+            seen = "holds itself" if id(node) in above else f"deeper than {DEPTH_CAP}"
+            out[key] = f"<{type(node).__name__}: {seen}>" + suffix
+            continue
         try:
-            children = jax.tree_util.tree_flatten_with_path(node, is_leaf=lambda y: y is not node)
+            pairs, treedef = jax.tree_util.tree_flatten_with_path(node, is_leaf=_only_first())
         except Exception:
             out[key] = f"<{type(node).__name__}>" + suffix
-            return
-        pairs, treedef = children
+            continue
         if treedef.num_nodes == 1 and treedef.num_leaves == 1 and not pairs[0][0]:
-            budget[0] -= 1
+            leaves -= 1
             if non_arrays_static and not _is_array(node):
                 out[key] = f"Static(val={_value_text(node)})" + suffix
             else:
                 out[key] = _leaf_text(node) + suffix
-            return
+            continue
+        nodes -= 1
         keys = [_key_name(p[0][0]) for p in pairs]
         out[key + "<tree>"] = _node_text(node, len(pairs), keys, _aux_data(treedef)) + suffix
-        for child_path, child in pairs:
-            walk(key + jax.tree_util.keystr(child_path), child, "")
+        inner = (*above, id(node))
+        stack.extend(
+            (key + jax.tree_util.keystr(child_path), child, "", inner)
+            for child_path, child in reversed(pairs)
+        )
 
-    walk(path, value, how)
+
+def _only_first() -> Any:
+    """An ``is_leaf`` that lets jax flatten the node it is given and makes every child a leaf: one
+    level down, even for a node that holds itself."""
+    first = [True]
+
+    def is_leaf(_: Any) -> bool:
+        root, first[0] = first[0], False
+        return not root
+
+    return is_leaf
 
 
 def _key_name(entry: Any) -> Any:
@@ -649,7 +701,9 @@ class Jitted:
     def __init__(self) -> None:
         self.funs: list[_Ref] = []  # the user's function objects, capped
         self.wrappers: list[_Ref] = []  # the objects JAX caches by (a new nnx.jit wrapper, ...)
-        self.signatures: list[tuple[dict[str, str], tuple[Any, ...] | None, int]] = []
+        # Each trace's signature, trace context, jax.clear_caches() count and the object JAX
+        # cached it by.
+        self.signatures: list[tuple[dict[str, str], tuple[Any, ...] | None, int, _Ref]] = []
 
     def knows(self, refs: list[_Ref], obj: Any) -> bool:
         return any(r.is_(obj) for r in refs)
@@ -908,7 +962,7 @@ class Runtime:
             _tls.busy = False
 
     def _read(self, frame: types.FrameType) -> Trace | None:
-        local = frame.f_locals
+        local = frame_locals(frame, "fun", "debug_info", "in_avals")
         jax_fun, dbg = local.get("fun"), local.get("debug_info")
         if jax_fun is None or dbg is None:
             return None
@@ -931,7 +985,7 @@ class Runtime:
         )
         caller = frame.f_back
         if caller is not None and "ji" in caller.f_code.co_varnames:
-            trace.ji = caller.f_locals.get("ji")
+            trace.ji = frame_locals(caller, "ji").get("ji")
         self._walk_out(frame, trace)
         return trace
 
@@ -944,7 +998,7 @@ class Runtime:
         f = frame.f_back
         while f is not None and not is_user_file(f.f_code.co_filename):
             if not self._is_jax(f.f_code.co_filename):
-                for value in list(f.f_locals.values()):
+                for value in frame_locals(f).values():
                     if isinstance(value, (tuple, list, dict, str, bytes, int, float, type)):
                         continue
                     if not callable(value):
@@ -962,9 +1016,7 @@ class Runtime:
         inner: list[types.FrameType] = []
         while f is not None:
             if f.f_code is self._trace_code and trace.nested_in is None:
-                found = user_callable(f.f_locals.get("fun"))
-                if found is not None:
-                    trace.nested_in = found[1].co_name
+                trace.nested_in = _traced_name(f)
             if trace.call_frame is None:
                 if is_user_file(f.f_code.co_filename):
                     trace.call_frame = f
@@ -979,7 +1031,7 @@ class Runtime:
         for g in reversed(inner):
             if "args" not in g.f_code.co_varnames:
                 continue
-            local = g.f_locals
+            local = frame_locals(g, "args", "kwargs")
             args, kwargs = local.get("args"), local.get("kwargs") or {}
             if (
                 isinstance(args, tuple)
@@ -1069,7 +1121,7 @@ class Runtime:
                 site.retraces_at[where] += 1
             jitted.remember(jitted.funs, trace.fun)
             jitted.remember(jitted.wrappers, trace.jax_fun)
-            jitted.signatures.append((signature, context, self.clears))
+            jitted.signatures.append((signature, context, self.clears, _Ref(trace.jax_fun)))
             del jitted.signatures[:-SIGNATURE_CAP]
             retraces = site.retraces
         event: dict[str, Any] = {
@@ -1115,8 +1167,12 @@ class Runtime:
                     f"({made} function objects traced at this site)"
                 ],
             )
+        # What changed since the traces JAX keeps for this very object: another wrapper of the
+        # function (one made anew per test) may have traced this signature before, as may this
+        # one in another of its traces.
+        own = [s for s in jitted.signatures if s[3].is_(trace.jax_fun)] or jitted.signatures
         options = []
-        for old, old_context, _ in reversed(jitted.signatures):
+        for old, old_context, _, _ in reversed(own):
             changes = diff_signatures(old, signature) + self._context_changes(old_context, context)
             options.append(changes)
         changes = min([c for c in options if c] or [[]], key=len)
@@ -1132,7 +1188,7 @@ class Runtime:
                 [],
                 [f"new wrapper object: {name} was wrapped again and the new wrapper traced anew"],
             )
-        last_clear = max((c for _, _, c in jitted.signatures), default=0)
+        last_clear = max((c for _, _, c, _ in own), default=0)
         if self.clears > last_clear and self.last_clear is not None:
             at = self.last_clear
             return (
@@ -1164,7 +1220,7 @@ class Runtime:
         """The program's own jax.no_tracing stopped a call of a jitted function; JAX's message names
         it. A re-trace only if the arguments differ from every traced signature (a numpy input
         misses the dispatch cache without tracing)."""
-        local = frame.f_locals
+        local = frame_locals(frame, "fun", "args", "kwargs")
         cache_miss = local.get("fun")
         closure = dict(
             zip(
@@ -1193,7 +1249,7 @@ class Runtime:
             jitted = site.groups.get(_jit_key(ji))
             if jitted is None or not jitted.signatures:
                 return
-            options = [diff_signatures(old, signature) for old, _, _ in jitted.signatures]
+            options = [diff_signatures(old, signature) for old, _, _, _ in jitted.signatures]
             if not all(options):
                 return  # a signature JAX already traced: a dispatch-only miss
             changes = min(options, key=len)
@@ -1221,8 +1277,14 @@ class Runtime:
     # -- creation ------------------------------------------------------------------------------
     def note_made(self, fun: Any, frame: types.FrameType | None) -> None:
         """A jax.jit/jax.pmap call: count the wrapper at its site; remember where wrappers of
-        callables that are not plain functions were made (their site is that call)."""
-        while frame is not None and _realpath(frame.f_code.co_filename) == _RUNTIME_FILE:
+        callables that are not plain functions were made (their site is that call). `frame` is
+        the caller of the internal function JAX made it with: only a call of the public function
+        straight from the user's code counts, not jax's or a library's own jax.jit."""
+        while (
+            frame is not None
+            and frame.f_code.co_name in _ENTRY_FRAMES
+            and self._is_jax(frame.f_code.co_filename)
+        ):
             frame = frame.f_back
         if frame is None or not is_user_file(frame.f_code.co_filename):
             return
@@ -1244,22 +1306,6 @@ class Runtime:
             if site_id is not None:
                 self._site(site_id, False, info).creations += 1
 
-    def make_maker(self, real: Any) -> Any:
-        """A stand-in for jax.jit / jax.pmap that returns JAX's own object, unchanged."""
-        runtime = self
-
-        @functools.wraps(real)
-        def maker(fun: Any = _NOT_GIVEN, /, *args: Any, **kwargs: Any) -> Any:
-            if fun is _NOT_GIVEN:  # the decorator-factory form: @jax.jit(static_argnames=...)
-                return functools.partial(maker, *args, **kwargs)
-            made = real(fun, *args, **kwargs)
-            with contextlib.suppress(Exception):
-                runtime.note_made(fun, sys._getframe(1))
-            return made
-
-        maker._retracelint_patched = True  # type: ignore[attr-defined]
-        return maker
-
     # -- installing ----------------------------------------------------------------------------
     def attach(self, jax: Any) -> bool:
         """Start observing this jax (idempotent); False when its hooks are not where we look."""
@@ -1269,7 +1315,8 @@ class Runtime:
         _add_library_dir(jax)
         self._jax_dir = os.path.dirname(os.path.realpath(jax.__file__)) + os.sep
         try:
-            from jax._src import traceback_util, util
+            from jax._src import pjit, traceback_util, util
+            from jax._src import pmap as pmap_module
             from jax._src.interpreters import partial_eval
         except ImportError as exc:
             self.writer.emit({"ev": "unsupported", "jax": jax.__version__, "why": str(exc)})
@@ -1279,22 +1326,25 @@ class Runtime:
                 {"ev": "unsupported", "jax": getattr(jax, "__version__", "?"), "why": "no hook"}
             )
             return False
-        _chain(partial_eval, "test_event", _make_test_event)
+        first = _chain(partial_eval, "test_event", _make_test_event)
         if callable(getattr(traceback_util, "_filtering_mode", None)):
             _chain(traceback_util, "_filtering_mode", _make_filtering_mode)
+        for module, name in ((pjit, "_cpp_pjit"), (pmap_module, "_pmap_wrap_init")):
+            if callable(getattr(module, name, None)):
+                _chain(module, name, _make_maker_hook)
+        if first and callable(getattr(traceback_util, "register_exclusion", None)):
+            # An error raised through our hooks shows the frames plain JAX shows.
+            traceback_util.register_exclusion(_RUNTIME_FILE)
         if callable(getattr(util, "register_cache", None)):
             self._clear_listener = _ClearListener(self)
             util.register_cache(self._clear_listener, "retracelint: jax.clear_caches() seen")
         self.observing = True
         return True
 
-    def patch(self, jax: Any) -> None:
-        """Observe, and note where jax.jit / jax.pmap make functions (once per process)."""
+    def observe(self, jax: Any) -> None:
+        """Start observing once jax is imported, and say so in the report (once per process)."""
         if self.patched or not self.attach(jax):
             return
-        if not getattr(jax.jit, "_retracelint_patched", False):
-            jax.jit = self.make_maker(jax.jit)
-            jax.pmap = self.make_maker(jax.pmap)
         self.patched = True
         self.writer.emit({"ev": "patched", "jax": getattr(jax, "__version__", "?")})
 
@@ -1321,13 +1371,15 @@ class _ClearListener:
 _observers: list[Runtime] = []
 
 
-def _chain(module: types.ModuleType, name: str, make: Any) -> None:
+def _chain(module: types.ModuleType, name: str, make: Any) -> bool:
+    """Chain a hook onto ``module.name`` once per process; True when it was chained now."""
     current = getattr(module, name)
     if getattr(current, "_retracelint_hook", False):
-        return
+        return False
     hook = make(current)
     hook._retracelint_hook = True
     setattr(module, name, hook)
+    return True
 
 
 def _make_test_event(original: Any) -> Any:
@@ -1338,6 +1390,29 @@ def _make_test_event(original: Any) -> Any:
         return original(name, *args)
 
     return test_event
+
+
+# The frames between jax.jit / jax.pmap (or pjit) and the internal function that the maker hook
+# chains onto: jax's traceback-filtering boundary, the public function, the decorator-factory
+# lambda of `@jax.jit(static_argnames=...)`, and make_jit, which jit and pjit share.
+_ENTRY_FRAMES = frozenset(
+    {"reraise_with_filtered_traceback", "jit", "pjit", "pmap", "<lambda>", "make_jit"}
+)
+
+
+def _make_maker_hook(original: Any) -> Any:
+    """Chained onto the internal function jax.jit and jax.pmap hand the user's function to, once
+    JAX has checked the arguments: the functions JAX makes and the errors it raises stay its own."""
+
+    @functools.wraps(original)
+    def maker_hook(fun: Any, *args: Any, **kwargs: Any) -> Any:
+        made = original(fun, *args, **kwargs)
+        if _observers:
+            with contextlib.suppress(Exception):
+                _observers[-1].note_made(fun, sys._getframe(1))
+        return made
+
+    return maker_hook
 
 
 def _make_filtering_mode(original: Any) -> Any:
@@ -1351,7 +1426,7 @@ def _make_filtering_mode(original: Any) -> Any:
             if isinstance(exc, RuntimeError) and id(exc) not in seen:
                 seen[:] = [*seen[-15:], id(exc)]
                 frame = sys._getframe(1)
-                if NO_TRACING_MARK in str(exc) and frame.f_locals.get("e") is exc:
+                if NO_TRACING_MARK in str(exc) and frame_locals(frame, "e").get("e") is exc:
                     with contextlib.suppress(Exception):
                         _observers[-1].on_blocked(exc, frame)
         return original()
@@ -1384,7 +1459,7 @@ class _JaxImportHook(importlib.abc.MetaPathFinder):
         def exec_module(module: types.ModuleType) -> None:
             original(module)
             try:
-                runtime.patch(module)
+                runtime.observe(module)
             except Exception as exc:
                 sys.stderr.write(f"retracelint: could not instrument jax: {exc}\n")
 
@@ -1444,7 +1519,7 @@ def install(plan: dict[str, Any], *, handle_sigterm: bool = False) -> Runtime:
             pass
     jax = sys.modules.get("jax")
     if jax is not None and hasattr(jax, "jit"):
-        runtime.patch(jax)
+        runtime.observe(jax)
     else:
         sys.meta_path.insert(0, _JaxImportHook(runtime))
     return runtime

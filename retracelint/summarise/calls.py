@@ -525,7 +525,7 @@ class Calls(PassState):
             return
         self.new_jit(
             Wrapper(canon, None, None),
-            node,
+            made,
             [],
             target=callee,
             target_text=self.mod.pos.text(made),
@@ -827,9 +827,14 @@ class Calls(PassState):
         return spec.index
 
     def _same_site(self, spec: JitSpec) -> int | None:
-        # Loop bodies are walked twice: the second walk must find the site of the first.
+        # Loop bodies are walked twice: the second walk must find the site of the first. A lax
+        # loop's site is the function it is handed, which may be a jax.jit(...) site too.
         for other in reversed(self.mod.summary.jits):
-            if other.location == spec.location and other.function == spec.function:
+            if (other.location, other.function, other.wrapper) == (
+                spec.location,
+                spec.function,
+                spec.wrapper,
+            ):
                 return other.index
         return None
 
