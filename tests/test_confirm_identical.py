@@ -105,7 +105,7 @@ def test_jax_itself_is_left_as_it_is(tmp_path: Path) -> None:
     outputs = {}
     for name, command in runs.items():
         proc = subprocess.run(
-            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=HANG_S
         )
         assert proc.returncode == (0 if name == "plain" else 1), proc.stderr[-3000:]
         outputs[name] = _normalised(proc.stdout)

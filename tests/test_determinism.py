@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from limits import HANG_S
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 # Projects of several modules and classes, with RTL405 (a jitted loss called under three stacked
@@ -46,7 +48,7 @@ def _findings(project: Path, seed: str, jobs: str) -> str:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_S,
         check=False,
     )
     assert proc.returncode == 1, proc.stderr

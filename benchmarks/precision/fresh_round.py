@@ -18,6 +18,7 @@ pinned, so lines do not move).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import shlex
 import subprocess
@@ -26,11 +27,23 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
-import run as precision  # noqa: E402  (the precision benchmark's split and tallies)
+
+def _precision_benchmark() -> ModuleType:
+    """The precision benchmark's run.py (its split and tallies), loaded by path under a name of its
+    own: another script named ``run`` (the accuracy benchmark's) may already be imported as ``run``."""
+    spec = importlib.util.spec_from_file_location("precision_benchmark_run", HERE / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+precision = _precision_benchmark()
 
 REPO_ROOT = HERE.parent.parent
 ROUND = HERE / "fresh_round_1.json"
