@@ -23,6 +23,7 @@ from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
     ARRAY,
+    BOUNDED_QUEUE,
     CHOSEN_ANEW,
     DICT,
     FLIP_KINDS,
@@ -101,6 +102,7 @@ _UNHASHABLE_NAMES = {
     SET: "a set",
     ARRAY: "a jax array",
     NP_ARRAY: "a numpy array",
+    BOUNDED_QUEUE: "a deque",
 }
 _IDENTITY_NAMES = {
     LAMBDA: "a lambda",

@@ -614,7 +614,8 @@ JIT_OUT_WEAK = "jit-out-weak"  # a weakly typed jax array: a jit result from Pyt
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
-UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK})
+BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
+UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
 ARRAYS = frozenset({ARRAY, NP_ARRAY, "mask"})
 _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})

@@ -447,7 +447,14 @@ _DICT_VIEWS = {"keys": "keys", "values": "values", "items": "items"}
 _DICT_MUTATORS = {"update", "pop", "popitem", "setdefault", "clear"}
 
 
-_LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
+# Containers given a bound (the keyword and position that give it): appending to a full one drops
+# its oldest item, so it grows to the bound and stays there (a few traces, not one per step).
+_BOUNDED_QUEUES = {"collections.deque": ("maxlen", 1)}
+
+
+# The packages whose ``DataLoader`` is PyTorch's, which keeps a short last batch unless
+# ``drop_last=True``; a class of that name the project or another library defines is not known to.
+_LOADER_PACKAGES = frozenset({"torch", "torch_geometric", "torchvision"})
 
 
 _EXTERNAL = (

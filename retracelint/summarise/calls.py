@@ -28,6 +28,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
     _ARRAY_TO_LISTS,
+    _BOUNDED_QUEUES,
     _CACHE_CLEARING,
     _CLOCKS,
     _COPIES,
@@ -38,7 +39,7 @@ from retracelint.summarise.apis import (
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
     _LIST_RESIZE,
-    _LOADER_CLASSES,
+    _LOADER_PACKAGES,
     _LOADER_PASS_METHODS,
     _MAPPING_TRANSFORMS,
     _MATH_INTS,
@@ -67,6 +68,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
+    _argument,
     _clip,
     _dotted,
     _given,
@@ -83,6 +85,7 @@ from retracelint.summary import (
 from retracelint.values import (
     ARRAY,
     BOOL,
+    BOUNDED_QUEUE,
     CLASS,
     DICT,
     EMPTY,
@@ -883,6 +886,8 @@ class Calls(PassState):
             return value.with_(fields=tuple(sorted(items.items()))) if items else value
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
+        if canon in _BOUNDED_QUEUES and _bounded(node, *_BOUNDED_QUEUES[canon]):
+            return Value(ty=BOUNDED_QUEUE)
         if canon in ("next", "min", "max") and self.from_table(node):
             # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
             return Value(ty=INT)
@@ -902,7 +907,7 @@ class Calls(PassState):
             return Value(ty=_CLOCKS[canon], vsrc=self.context_src())
         if canon in _FRESH_TREES and args:
             return self.fresh_tree(node, canon, args, kwargs)
-        if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
+        if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
@@ -1195,3 +1200,9 @@ def _class_read_off(func: ast.AST) -> ast.expr | None:
     ):
         return func.args[0]
     return None
+
+
+def _bounded(node: ast.Call, keyword: str, position: int) -> bool:
+    """Whether a container's bound is given, and not None."""
+    bound = _argument(node, keyword, position)
+    return bound is not None and not (isinstance(bound, ast.Constant) and bound.value is None)
