@@ -1192,7 +1192,7 @@ def _flips(
         found = _first_flip(
             prop,
             calls,
-            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.project.x64),
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.x64(c[0])),
             one_body,
         )
         if found is not None:
@@ -1623,7 +1623,7 @@ def _carried_flip(
     if cls is None:
         return None
     static = set(prop.project.static_fields(cls))
-    x64 = prop.project.x64
+    x64 = prop.x64(at.fn)
     for name in prop.project.init_fields(cls):
         if name in static or name in at.replaced:
             continue
@@ -1680,7 +1680,7 @@ def _int_then_float(
     """The dtypes of a leaf of the carried state that starts as integers (``jnp.asarray([0, 5])``,
     a Python ``0``) and that the jitted function gives back computed with a float (``w * 1.5``,
     ``w / n``): integer on the first call, float from the next."""
-    x64 = prop.project.x64
+    x64 = prop.x64(at.fn)
     first = dtype_kind(start, x64)
     if first is None or not first.startswith(("int", "uint")):
         return None
@@ -1717,7 +1717,7 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
 def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
     """Whether a leaf of the carried state starts weakly typed and the jitted function gives it
     back strong (``back``: the leaf it returns)."""
-    return weak_kind(start, prop.project.x64) == WEAK and _result_weak(prop, at, back) == STRONG
+    return weak_kind(start, prop.x64(at.fn)) == WEAK and _result_weak(prop, at, back) == STRONG
 
 
 def field_store_flips(
@@ -1764,7 +1764,7 @@ def _field_store_flip(
     site: JitSite,
     param: str,
 ) -> Iterator[Finding]:
-    x64 = prop.project.x64
+    x64 = prop.x64(fn)
     # Each weak store, with the field of the pytree it makes that is weak ("" for the whole value).
     weak: list[tuple[Arg, str]] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
@@ -1934,6 +1934,7 @@ def _attribute_flip(
     another method (``reset``) stores in ``self.x``: the kind that store starts it as, or one of
     its items (``self.x = (0.3, 0.0)``) against what ``f`` returns for that item."""
     project, fn, carried = prop.project, at.fn, at.carried
+    x64 = prop.x64(fn)
     attr = carried.name.partition(".")[2]
     if fn.cls is None or not attr or "." in attr:
         return None
@@ -1950,7 +1951,7 @@ def _attribute_flip(
     for owner, other in sorted(others, key=lambda o: o[1].location):
         start = prop.resolve(owner, other.value)
         for code, kind_of, _ in FLIP_KINDS:
-            first, then = kind_of(start, project.x64), kind_of(result, project.x64)
+            first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
         # The first call gets what that store holds: resolved where it is made.
@@ -2011,7 +2012,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None
-    binding, x64 = at.binding, prop.project.x64
+    binding, x64 = at.binding, prop.x64(at.fn)
     kinds: set[str | None] = set()
     for name in params:
         base, _, path = name.partition(".")
