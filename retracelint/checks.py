@@ -42,6 +42,8 @@ from retracelint.values import (
     MADE_STRONG,
     NONE,
     NP_ARRAY,
+    NP_SCALAR,
+    NUMPY_DATA,
     PARTIAL,
     SCALARS,
     SET,
@@ -1924,7 +1926,7 @@ def _given_back_as_is(
 
 
 # Types of values that are surely not None: arrays and numbers.
-_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
 
 
 def _attribute_flip(
@@ -2003,7 +2005,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty == NP_ARRAY or (
+    if leaf.ty in NUMPY_DATA or (
         leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
     ):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its

@@ -605,6 +605,10 @@ def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:
 INT, FLOAT, BOOL, STR, NONE, COMPLEX = "int", "float", "bool", "str", "none", "complex"
 LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
+# A NumPy scalar (``np.float32(0.5)``, ``np.timedelta64(1, "s")``): NumPy data of a dtype, as a 0-d
+# array is, but hashable.
+NP_SCALAR = "np-scalar"
+NUMPY_DATA = frozenset({NP_ARRAY, NP_SCALAR})
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
 DTYPE = "dtype"  # a dtype (``np.int16``, ``x.dtype``, ``np.min_scalar_type(n)``): its name in Value.dtype
@@ -616,7 +620,7 @@ FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand:
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
-ARRAYS = frozenset({ARRAY, NP_ARRAY, "mask"})
+ARRAYS = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, "mask"})
 _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 
@@ -1205,7 +1209,9 @@ def followed(values: list[Value]) -> str | None:
     classes = {weak_class(v) for v in values}
     if STRONG in classes:
         return (
-            MADE_STRONG if any(v.weak == MADE_STRONG or v.ty == NP_ARRAY for v in values) else None
+            MADE_STRONG
+            if any(v.weak == MADE_STRONG or v.ty in NUMPY_DATA for v in values)
+            else None
         )
     if None in classes:
         return UNSURE

@@ -84,6 +84,7 @@ from retracelint.summary import (
 )
 from retracelint.values import (
     ARRAY,
+    ARRAYS,
     BOOL,
     BOUNDED_QUEUE,
     CLASS,
@@ -101,6 +102,7 @@ from retracelint.values import (
     MADE_STRONG,
     NONE,
     NP_ARRAY,
+    NUMPY_DATA,
     PARTIAL,
     RNG,
     SET,
@@ -1057,7 +1059,7 @@ class Calls(PassState):
                 return receiver
         if method == "batch" and _looks_like_tf_data(func.value):
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
-        if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT, "mask") or receiver.shape or receiver.deps:
+        if receiver.ty in (*ARRAYS, JIT_OUT) or receiver.shape or receiver.deps:
             if method == "reshape" and node.args:
                 return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
@@ -1067,7 +1069,7 @@ class Calls(PassState):
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method not in _INDEX_FUNCTIONS:
                     return value
-                dtype = _index_dtype(method, receiver.ty == NP_ARRAY)
+                dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)
                 return value.with_(dtype=dtype, made=self.loc(node))
             if method == "astype" and node.args:
                 given = node.args[0]
