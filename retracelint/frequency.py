@@ -15,7 +15,9 @@ time. Three facts decide it, computed once per project on the linked call graph:
   function's argument changes.
 - **Repetition** comes only from loops: runtime code runs repeatedly when it is called inside a loop of
   runtime code, or by runtime code that runs repeatedly. Being called from several places is not
-  repetition: an entry point calling a helper twice runs it twice per process, not per step.
+  repetition: an entry point calling a helper twice runs it twice per process, not per step. A loop
+  whose iterations the source spells out (``for seat in SEATS``) repeats what it calls that many
+  times, a bound the driver carries, unless a caller that repeats without bound reaches it too.
 
 Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
 """
