@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_left, insort
+from collections import deque
 from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -269,6 +270,7 @@ class Project:
         self.callers: dict[str, list[Site]] = {}
         self.jit_callers: dict[tuple[str, int], list[Site]] = {}
         self._mro: dict[str, list[str]] = {}
+        self._closures: dict[str, frozenset[str]] = {}
         # What a function value resolves to, the classes of an object, jit bindings, each with what
         # finding it read: kept per round of linking.
         self._refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], _Reads]] = {}
@@ -1703,6 +1705,48 @@ class Project:
             return None
         found = self._module_of(dotted, importer)
         return self.resolve_name(found[0], found[1], depth + 1) if found is not None else None
+
+    def runs_x64(self, module: str, library: bool = False) -> bool:
+        """Whether code of ``module`` runs with jax's 64-bit types on, when run from there: the
+        module, or one it imports at any depth, turns them on (a script of the project that turns
+        them on does not for another script that does not import it). ``library``: run by whoever
+        imports it (a function nothing in the project calls), so also when a module that turns
+        them on imports it."""
+        if not self.x64:
+            return False
+        if any(self.modules[m].x64 for m in self._import_closure(module)):
+            return True
+        return library and any(
+            module in self._import_closure(m) for m, summary in self.modules.items() if summary.x64
+        )
+
+    def _import_closure(self, module: str) -> frozenset[str]:
+        """``module`` and the project's modules it imports, at any depth."""
+        known = self._closures.get(module)
+        if known is None:
+            reached = {module}
+            queue = deque([module])
+            while queue:
+                for imported in self._imported_modules(self.modules[queue.popleft()]):
+                    if imported not in reached:
+                        reached.add(imported)
+                        queue.append(imported)
+            known = self._closures[module] = frozenset(reached)
+        return known
+
+    def _imported_modules(self, module: ModuleSummary) -> set[str]:
+        """The project's modules that ``module`` imports (``import a.b``, ``from a import b``, ``from
+        a.b import name``, ``from a import *``)."""
+        out: set[str] = set()
+        for dotted in (*module.imports.values(), *module.star_imports):
+            key = self.layout.module(module.module, dotted) if self.layout is not None else dotted
+            found = self.modules.get(key)
+            if found is None:
+                within = self._module_of(dotted, module)  # `from a.b import name`: a.b
+                found = within[0] if within is not None else None
+            if found is not None:
+                out.add(found.module)
+        return out
 
     def constant(self, dotted: str, importer: ModuleSummary) -> int | None:
         """The int a module constant holds (``ModuleSummary.constants``), by its qualified name as

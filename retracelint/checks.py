@@ -25,6 +25,7 @@ from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
     ARRAY,
+    BOUNDED_QUEUE,
     CHOSEN_ANEW,
     DICT,
     FLIP_KINDS,
@@ -43,6 +44,8 @@ from retracelint.values import (
     MADE_STRONG,
     NONE,
     NP_ARRAY,
+    NP_SCALAR,
+    NUMPY_DATA,
     PARTIAL,
     SCALARS,
     SET,
@@ -120,6 +123,7 @@ _UNHASHABLE_NAMES = {
     SET: "a set",
     ARRAY: "a jax array",
     NP_ARRAY: "a numpy array",
+    BOUNDED_QUEUE: "a deque",
 }
 _IDENTITY_NAMES = {
     LAMBDA: "a lambda",
@@ -1267,7 +1271,7 @@ def _flips(
         found = _first_flip(
             prop,
             calls,
-            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.project.x64),
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.x64(c[0])),
             one_body,
         )
         if found is not None:
@@ -1696,7 +1700,7 @@ def _carried_flip(
     if cls is None:
         return None
     static = set(prop.project.static_fields(cls))
-    x64 = prop.project.x64
+    x64 = prop.x64(at.fn)
     for name in prop.project.init_fields(cls):
         if name in static or name in at.replaced:
             continue
@@ -1753,7 +1757,7 @@ def _int_then_float(
     """The dtypes of a leaf of the carried state that starts as integers (``jnp.asarray([0, 5])``,
     a Python ``0``) and that the jitted function gives back computed with a float (``w * 1.5``,
     ``w / n``): integer on the first call, float from the next."""
-    x64 = prop.project.x64
+    x64 = prop.x64(at.fn)
     first = dtype_kind(start, x64)
     if first is None or not first.startswith(("int", "uint")):
         return None
@@ -1790,7 +1794,7 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
 def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
     """Whether a leaf of the carried state starts weakly typed and the jitted function gives it
     back strong (``back``: the leaf it returns)."""
-    return weak_kind(start, prop.project.x64) == WEAK and _result_weak(prop, at, back) == STRONG
+    return weak_kind(start, prop.x64(at.fn)) == WEAK and _result_weak(prop, at, back) == STRONG
 
 
 def field_store_flips(
@@ -1837,7 +1841,7 @@ def _field_store_flip(
     site: JitSite,
     param: str,
 ) -> Iterator[Finding]:
-    x64 = prop.project.x64
+    x64 = prop.x64(fn)
     # Each weak store, with the field of the pytree it makes that is weak ("" for the whole value).
     weak: list[tuple[Arg, str]] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
@@ -1991,7 +1995,7 @@ def _given_back_as_is(
 
 
 # Types of values that are surely not None: arrays and numbers.
-_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
 
 
 def _attribute_flip(
@@ -2001,6 +2005,7 @@ def _attribute_flip(
     another method (``reset``) stores in ``self.x``: the kind that store starts it as, or one of
     its items (``self.x = (0.3, 0.0)``) against what ``f`` returns for that item."""
     project, fn, carried = prop.project, at.fn, at.carried
+    x64 = prop.x64(fn)
     attr = carried.name.partition(".")[2]
     if fn.cls is None or not attr or "." in attr:
         return None
@@ -2017,7 +2022,7 @@ def _attribute_flip(
     for owner, other in sorted(others, key=lambda o: o[1].location):
         start = prop.resolve(owner, other.value)
         for code, kind_of, _ in FLIP_KINDS:
-            first, then = kind_of(start, project.x64), kind_of(result, project.x64)
+            first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
         # The first call gets what that store holds: resolved where it is made.
@@ -2069,7 +2074,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty == NP_ARRAY or (
+    if leaf.ty in NUMPY_DATA or (
         leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
     ):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
@@ -2078,7 +2083,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None
-    binding, x64 = at.binding, prop.project.x64
+    binding, x64 = at.binding, prop.x64(at.fn)
     kinds: set[str | None] = set()
     for name in params:
         base, _, path = name.partition(".")

@@ -15,13 +15,16 @@ time. Three facts decide it, computed once per project on the linked call graph:
   function's argument changes.
 - **Repetition** comes only from loops: runtime code runs repeatedly when it is called inside a loop of
   runtime code, or by runtime code that runs repeatedly. Being called from several places is not
-  repetition: an entry point calling a helper twice runs it twice per process, not per step.
+  repetition: an entry point calling a helper twice runs it twice per process, not per step. A loop
+  whose iterations the source spells out (``for seat in SEATS``) repeats what it calls that many
+  times, a bound the driver carries, unless a caller that repeats without bound reaches it too.
 
 Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -239,7 +242,7 @@ class Frequency:
         repeating: set[tuple[str, str]] = set()
         once: set[tuple[str, str]] = set()
         for callee, sites in self._direct().items():
-            call = None
+            call: Driver | None = None
             for caller, index in sites:
                 fn = functions[caller]
                 made = fn.calls[index]
@@ -247,15 +250,11 @@ class Frequency:
                     once.add((caller, callee))
                     continue
                 repeating.add((caller, callee))
-                if call is None and caller in runtime and _in_repeating_loop(fn, index):
-                    call = made
+                if caller in runtime and _in_repeating_loop(fn, index):
+                    call = _more_often(call, _loop_call(fn, index, callee))
             # A memoised function runs once per distinct argument, not once per call.
             if call is not None and callee in runtime and not functions[callee].memoised:
-                loops[callee] = Driver(
-                    f"each call of {short_name(callee)}(), called in the loop at"
-                    f" {where(call.location)}",
-                    call.location,
-                )
+                loops[callee] = call
         blocked = once - repeating
         loops = {callee: loops[callee] for callee in sorted(loops)}  # reached in name order
         out: dict[str, Driver | None] = dict(loops)
@@ -265,15 +264,21 @@ class Frequency:
         while queue:
             caller = queue.popleft()
             for callee in callees.get(caller, ()):
+                # A function a loop over a few spelled-out items calls runs per step all the same
+                # when a caller that repeats without bound calls it too (that replaces the count
+                # once: each function is queued at most twice).
+                known = out.get(callee)
                 if (
                     callee in runtime
-                    and callee not in out
+                    and (callee not in out or _unbounded_over(root[caller], known))
                     and not functions[callee].memoised
                     and (caller, callee) not in blocked
                 ):
                     first = root[callee] = root[caller]
                     out[callee] = Driver(
-                        f"each call of {short_name(callee)}() ({first.text})", first.location
+                        f"each call of {short_name(callee)}() ({first.text})",
+                        first.location,
+                        count=first.count,
                     )
                     queue.append(callee)
         return out
@@ -286,6 +291,30 @@ class Frequency:
             return False
         fn = self.project.function(callee)
         return fn.cls is not None and unset in fn.writes
+
+
+def _loop_call(fn: FunctionSummary, index: int, callee: str) -> Driver:
+    """What repeats a call made in the loops of ``fn``: as many times as the loops' iterations
+    multiply to, when every one spells them out (agents made per name of a constant tuple)."""
+    call = fn.calls[index]
+    counts = [fn.loops[loop].count for loop in call.loops]
+    count = None if None in counts else math.prod(c for c in counts if c is not None)
+    return Driver(
+        f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
+        call.location,
+        count=count,
+    )
+
+
+def _more_often(first: Driver | None, other: Driver) -> Driver:
+    """Of two loop calls of a function, the first one that repeats without a known bound, else the
+    first."""
+    return other if first is None or _unbounded_over(other, first) else first
+
+
+def _unbounded_over(driver: Driver, known: Driver | None) -> bool:
+    """Whether ``driver`` repeats without a known count where ``known`` has one."""
+    return driver.count is None and known is not None and known.count is not None
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:

@@ -37,6 +37,9 @@ BUILTIN_WRAPPERS: dict[str, Wrapper] = {
     ),
     "equinox.filter_jit": Wrapper("equinox.filter_jit", None, None, nonarray_static=True),
     "equinox.filter_pmap": Wrapper("equinox.filter_pmap", None, None, nonarray_static=True),
+    # haliax jits through equinox's filtering: arrays traced, everything else static.
+    "haliax.named_jit": Wrapper("haliax.named_jit", None, None, nonarray_static=True),
+    "haliax.partitioning.named_jit": Wrapper("haliax.named_jit", None, None, nonarray_static=True),
 }
 
 
@@ -91,6 +94,7 @@ TRACING_APIS: dict[str, Traces] = {
             "vjp",
             "named_call",
             "shard_map",
+            "smap",
             "ad_checkpoint.checkpoint",
             "experimental.shard_map.shard_map",
         )
@@ -124,6 +128,7 @@ TRACING_APIS: dict[str, Traces] = {
     "haiku.transform_with_state": Traces((0,), ("f",)),
     "haiku.vmap": _FIRST,
     "haiku.scan": Traces((0,), ("f",)),
+    "haliax.vmap": Traces((0,), ("fn",)),
 }
 # Methods that hand their arguments to a trace, whatever the receiver (``f.defvjp(fwd, bwd)``).
 TRACING_METHODS: dict[str, Traces] = {

@@ -185,6 +185,16 @@ class Propagation(ObjectModel):
             self.cut_short.append(Cut(at, cut.function))
 
     # -- values in a function's own terms --------------------------------------------------------
+    def x64(self, fn: FunctionSummary) -> bool:
+        """Whether ``fn`` runs with jax's 64-bit types on: from an entry point whose process turns
+        them on (``Project.runs_x64``; a script's own code runs in its own process, a function
+        nothing calls in whoever's imports it)."""
+        project = self.project
+        return project.x64 and any(
+            project.runs_x64(project.owner[entry].module, project.functions[entry].kind != "module")
+            for entry in self.frequency.entries(fn.qualname)
+        )
+
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
         """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
         and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""

@@ -605,6 +605,10 @@ def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:
 INT, FLOAT, BOOL, STR, NONE, COMPLEX = "int", "float", "bool", "str", "none", "complex"
 LIST, TUPLE, DICT, SET = "list", "tuple", "dict", "set"
 ARRAY, NP_ARRAY = "array", "ndarray"
+# A NumPy scalar (``np.float32(0.5)``, ``np.timedelta64(1, "s")``): NumPy data of a dtype, as a 0-d
+# array is, but hashable.
+NP_SCALAR = "np-scalar"
+NUMPY_DATA = frozenset({NP_ARRAY, NP_SCALAR})
 LAMBDA, PARTIAL, FUNCTION, TRANSFORM = "lambda", "partial", "function", "transform"
 INSTANCE, JIT, UNKNOWN, CLASS = "instance", "jit", "?", "class"
 DTYPE = "dtype"  # a dtype (``np.int16``, ``x.dtype``, ``np.min_scalar_type(n)``): its name in Value.dtype
@@ -614,8 +618,9 @@ JIT_OUT_WEAK = "jit-out-weak"  # a weakly typed jax array: a jit result from Pyt
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
-UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK})
-ARRAYS = frozenset({ARRAY, NP_ARRAY, "mask"})
+BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
+UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
+ARRAYS = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, "mask"})
 _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 
@@ -1204,7 +1209,9 @@ def followed(values: list[Value]) -> str | None:
     classes = {weak_class(v) for v in values}
     if STRONG in classes:
         return (
-            MADE_STRONG if any(v.weak == MADE_STRONG or v.ty == NP_ARRAY for v in values) else None
+            MADE_STRONG
+            if any(v.weak == MADE_STRONG or v.ty in NUMPY_DATA for v in values)
+            else None
         )
     if None in classes:
         return UNSURE

@@ -40,7 +40,9 @@ dtypes their jitted steps give back, attributes getters hand out made as float32
 start, clouds padded by their weights' length to a multiple of 64, save-time tuples made from one window, grids a loader
 makes alike every year, windows of a history that starts full, repeats told their
 total length, zone blocks padded before a jitted loss is mapped over them, filtered rows a
-helper pads to a fixed count, a weak gain a jitted update hands back weak) are held to more:
+helper pads to a fixed count, a weak gain a jitted update hands back weak, a project's own loader
+of full batches and a rolling window of a deque with maxlen, int64 ids where only another script
+turns x64 on, NumPy scalars as static settings) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -143,6 +145,9 @@ TRACE_ONCE = (
     ("rows_filtered_then_padded_negative", "main.py"),
     ("getters_given_back_weak_negative", "main.py"),
     ("rtl201_negative_classmethod_built_pytrees.py", None),
+    ("own_loaders_and_bounded_windows_negative", "main.py"),
+    ("x64_in_another_script_negative", "main.py"),
+    ("numpy_scalars_as_statics_negative", "main.py"),
 )
 
 

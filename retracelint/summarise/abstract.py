@@ -23,7 +23,7 @@ from retracelint.values import (
     JIT_RESULTS,
     LAMBDA,
     NONE,
-    NP_ARRAY,
+    NUMPY_DATA,
     PARTIAL,
     STR,
     TRANSFORM,
@@ -80,7 +80,7 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         # too, as weakly typed as it is; a NumPy array's rows may be NumPy scalars.
         row = Value(ty=ARRAY, vsrc=value.vsrc, shape=value.shape, deps=deps, weak=value.weak)
         return unaligned(row)
-    if value.ty == NP_ARRAY:
+    if value.ty in NUMPY_DATA:
         return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=deps))
     return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
 

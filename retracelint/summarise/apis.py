@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
-    ARRAY,
+    ARRAYS,
     BOOL,
     FLOAT,
     INT,
-    NP_ARRAY,
+    NUMPY_DATA,
     STRONG,
     UNKNOWN,
     Value,
@@ -447,7 +447,14 @@ _DICT_VIEWS = {"keys": "keys", "values": "values", "items": "items"}
 _DICT_MUTATORS = {"update", "pop", "popitem", "setdefault", "clear"}
 
 
-_LOADER_CLASSES = {"DataLoader", "torch.utils.data.DataLoader"}
+# Containers given a bound (the keyword and position that give it): appending to a full one drops
+# its oldest item, so it grows to the bound and stays there (a few traces, not one per step).
+_BOUNDED_QUEUES = {"collections.deque": ("maxlen", 1)}
+
+
+# The packages whose ``DataLoader`` is PyTorch's, which keeps a short last batch unless
+# ``drop_last=True``; a class of that name the project or another library defines is not known to.
+_LOADER_PACKAGES = frozenset({"torch", "torch_geometric", "torchvision"})
 
 
 _EXTERNAL = (
@@ -478,6 +485,11 @@ _LOADER_PASS_METHODS = {
 # Every dtype spelling as the dtype it asks for. Summaries keep what is asked for; jax stores the
 # 64-bit ones as their 32-bit kin unless x64 is on (``values.canonical_dtype``), so an int64 NumPy
 # index and an int32 one are one cache key without x64 and two with it.
+# NumPy's scalar types that are no dtype name of jax's (called, they make a hashable scalar, as
+# ``np.float32(0.5)`` does).
+_NUMPY_SCALAR_TYPES = frozenset({"timedelta64", "datetime64", "str_", "bytes_"})
+
+
 _DTYPES = {
     **{
         name: name
@@ -836,8 +848,8 @@ def _array_dtype(
     if name in ("zeros_like", "ones_like", "empty_like") and args:
         return args[0].dtype
     operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
-    dtypes = {a.dtype for a in operands if a.ty in (ARRAY, NP_ARRAY, "mask")}
-    if any(a.ty not in (ARRAY, NP_ARRAY, "mask") for a in operands) and name in _VALUE_OPERANDS:
+    dtypes = {a.dtype for a in operands if a.ty in ARRAYS}
+    if any(a.ty not in ARRAYS for a in operands) and name in _VALUE_OPERANDS:
         return None  # a value of unknown dtype (or a Python scalar) takes part in the promotion
     dtype = dtypes.pop() if len(dtypes) == 1 else None
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
@@ -893,14 +905,14 @@ def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
 def _arith_dtype(left: Value, right: Value) -> str | None:
     """Array arithmetic: a Python scalar takes the array's dtype (weak typing); two arrays meet at
     their promoted dtype (``promoted``)."""
-    arrays = [v for v in (left, right) if v.ty in (ARRAY, NP_ARRAY, "mask")]
+    arrays = [v for v in (left, right) if v.ty in ARRAYS]
     scalars = [v for v in (left, right) if v.ty in (INT, FLOAT, BOOL)]
     if not arrays or len(arrays) + len(scalars) != 2:
         return None
     dtypes = {v.dtype for v in arrays}
     if len(dtypes) > 1 and any(weak_class(v) != STRONG for v in arrays):
         return None  # a weakly typed array takes the other's dtype; one of unknown kind, unknown
-    dtype = promoted(dtypes, all(v.ty == NP_ARRAY for v in arrays))
+    dtype = promoted(dtypes, all(v.ty in NUMPY_DATA for v in arrays))
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float64"  # jax's default float
     return dtype

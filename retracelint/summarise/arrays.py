@@ -13,6 +13,7 @@ from retracelint.summarise.apis import (
     _DTYPE_FROM_DTYPES,
     _DTYPE_FROM_VALUE,
     _DTYPE_POSITION,
+    _DTYPES,
     _ELEMENTWISE,
     _FROM_LIST,
     _GENERATORS,
@@ -26,6 +27,7 @@ from retracelint.summarise.apis import (
     _NOT_ARRAYS,
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
+    _NUMPY_SCALAR_TYPES,
     _RANDOM_MODULES,
     _REDUCTIONS,
     _ROWS_SOLVED,
@@ -67,9 +69,11 @@ from retracelint.values import (
     LIST,
     MADE_STRONG,
     NP_ARRAY,
+    NP_SCALAR,
     RNG,
     SCALARS,
     TUPLE,
+    UNHASHABLE,
     UNKNOWN,
     Dims,
     ItemSrc,
@@ -139,7 +143,8 @@ class Arrays(PassState):
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
-            return self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
+            value = self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
+            return _numpy_scalar(value, name, args) if numpy else value
         return value
 
     def repeats_per_item(self, node: ast.Call, name: str) -> bool:
@@ -709,3 +714,12 @@ def _parameter_length(atoms: Atoms, name: str) -> bool:
         and len(sources) == 1
         and all(isinstance(s, ParamShapeSrc) and s.axis is not None for s in sources)
     )
+
+
+def _numpy_scalar(value: Value, name: str, args: list[Value]) -> Value:
+    """``np.float32(0.5)``, ``np.timedelta64(1, "s")``: a scalar type called on scalars makes a NumPy
+    scalar, hashable (of an array, ``np.float32(x)`` is an array)."""
+    scalar_type = name in _NUMPY_SCALAR_TYPES or name in _DTYPES
+    if scalar_type and all(a.ty not in UNHASHABLE and a.ty != TUPLE for a in args):
+        return value.with_(ty=NP_SCALAR)
+    return value

@@ -28,6 +28,7 @@ from retracelint.summarise.apis import (
     _ARRAY_METHODS_MOVE,
     _ARRAY_MODULES,
     _ARRAY_TO_LISTS,
+    _BOUNDED_QUEUES,
     _CACHE_CLEARING,
     _CLOCKS,
     _COPIES,
@@ -38,7 +39,7 @@ from retracelint.summarise.apis import (
     _INDEX_FUNCTIONS,
     _LIST_GROW_METHODS,
     _LIST_RESIZE,
-    _LOADER_CLASSES,
+    _LOADER_PACKAGES,
     _LOADER_PASS_METHODS,
     _MAPPING_TRANSFORMS,
     _MATH_INTS,
@@ -67,6 +68,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
+    _argument,
     _clip,
     _dotted,
     _given,
@@ -82,7 +84,9 @@ from retracelint.summary import (
 )
 from retracelint.values import (
     ARRAY,
+    ARRAYS,
     BOOL,
+    BOUNDED_QUEUE,
     CLASS,
     DICT,
     EMPTY,
@@ -98,6 +102,7 @@ from retracelint.values import (
     MADE_STRONG,
     NONE,
     NP_ARRAY,
+    NUMPY_DATA,
     PARTIAL,
     RNG,
     SET,
@@ -888,6 +893,8 @@ class Calls(PassState):
             return value.with_(fields=tuple(sorted(items.items()))) if items else value
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
+        if canon in _BOUNDED_QUEUES and _bounded(node, *_BOUNDED_QUEUES[canon]):
+            return Value(ty=BOUNDED_QUEUE)
         if canon in ("next", "min", "max") and self.from_table(node):
             # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
             return Value(ty=INT)
@@ -907,7 +914,7 @@ class Calls(PassState):
             return Value(ty=_CLOCKS[canon], vsrc=self.context_src())
         if canon in _FRESH_TREES and args:
             return self.fresh_tree(node, canon, args, kwargs)
-        if canon in _LOADER_CLASSES or canon.endswith(".DataLoader"):
+        if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
@@ -1057,7 +1064,7 @@ class Calls(PassState):
                 return receiver
         if method == "batch" and _looks_like_tf_data(func.value):
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
-        if receiver.ty in (ARRAY, NP_ARRAY, JIT_OUT, "mask") or receiver.shape or receiver.deps:
+        if receiver.ty in (*ARRAYS, JIT_OUT) or receiver.shape or receiver.deps:
             if method == "reshape" and node.args:
                 return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
@@ -1067,7 +1074,7 @@ class Calls(PassState):
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method not in _INDEX_FUNCTIONS:
                     return value
-                dtype = _index_dtype(method, receiver.ty == NP_ARRAY)
+                dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)
                 return value.with_(dtype=dtype, made=self.loc(node))
             if method == "astype" and node.args:
                 given = node.args[0]
@@ -1200,3 +1207,9 @@ def _class_read_off(func: ast.AST) -> ast.expr | None:
     ):
         return func.args[0]
     return None
+
+
+def _bounded(node: ast.Call, keyword: str, position: int) -> bool:
+    """Whether a container's bound is given, and not None."""
+    bound = _argument(node, keyword, position)
+    return bound is not None and not (isinstance(bound, ast.Constant) and bound.value is None)

@@ -74,6 +74,7 @@ from retracelint.values import (
     MAYBE_WEAK,
     NONE,
     NP_ARRAY,
+    NP_SCALAR,
     PARAM_REF,
     PARTIAL,
     SCALARS,
@@ -617,7 +618,7 @@ class Expressions(PassState):
     def arith_type(self, left: Value, right: Value, op: ast.operator) -> Value:
         tys = {left.ty, right.ty}
         sequences = {LIST, TUPLE}
-        if tys & {ARRAY, NP_ARRAY, "mask", JIT_OUT}:
+        if tys & {ARRAY, NP_ARRAY, NP_SCALAR, "mask", JIT_OUT}:
             ty = ARRAY
         elif tys & {JIT_OUT_WEAK} and tys <= {INT, FLOAT, BOOL, JIT_OUT_WEAK}:
             ty = JIT_OUT_WEAK  # weak stays weak: arithmetic with Python scalars

@@ -249,8 +249,13 @@ def _is_display(node: ast.AST) -> bool:
 
 def _cache_test(node: ast.If) -> int | None:
     """For ``if key in cache: ... else: ... cache[key] = made`` (or ``not in``), the branch that
-    makes what is cached: it runs once per key, however often the function does."""
+    makes what is cached: it runs once per key, however often the function does. So does the
+    first branch of ``if self.fn is None: self.fn = made`` (or ``if not self.fn``), once per
+    object."""
     test = node.test
+    unset = _unset_node(test)
+    if unset is not None:
+        return 0 if _assigns(node.body, unset) else None
     if not (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
@@ -312,9 +317,27 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     return None
 
 
+def _assigns(body: list[ast.stmt], target: ast.AST) -> bool:
+    """Whether ``body`` assigns ``target = ...`` somewhere (a store, where ``target`` is read)."""
+    text = ast.unparse(target)
+    return any(
+        isinstance(stmt, ast.Assign) and any(ast.unparse(t) == text for t in stmt.targets)
+        for stmt in _statements(body)
+    )
+
+
 def _unset_attribute(test: ast.AST) -> str:
     """For ``if self.state is None:`` or ``if not self.state:``, the attribute tested (``self.state``);
     else ""."""
+    tested = _unset_node(test)
+    if tested is None or not isinstance(tested.value, ast.Name):
+        return ""
+    return f"{tested.value.id}.{tested.attr}"
+
+
+def _unset_node(test: ast.AST) -> ast.Attribute | None:
+    """The attribute of a name that ``test`` finds unset: ``self.state`` of ``if self.state is None``
+    or ``if not self.state``."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         tested = test.operand
     elif (
@@ -326,10 +349,10 @@ def _unset_attribute(test: ast.AST) -> str:
     ):
         tested = test.left
     else:
-        return ""
+        return None
     if isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name):
-        return f"{tested.value.id}.{tested.attr}"
-    return ""
+        return tested
+    return None
 
 
 def _end_relative(index: ast.AST) -> bool:
