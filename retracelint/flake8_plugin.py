@@ -41,6 +41,10 @@ from retracelint.model import Finding
 # flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
 _STDIN_NAMES = ("stdin", "-")
 
+# flake8's own codes for a file it cannot tokenize (E902) or parse (E999). flake8 runs no plugin on
+# such a file, so the plugin cannot say RTL000 there as `retracelint` does.
+_UNCHECKED = ("E902", "E999")
+
 Result = tuple[int, int, str, type]
 
 
@@ -76,6 +80,7 @@ class RetracelintChecker:
     def parse_options(cls, options: Any) -> None:
         """Called once per flake8 run (and in each worker under spawn): each run starts afresh."""
         cls.flake8_codes = explicit_codes(options)
+        options.extend_select = [*(options.extend_select or ()), *unchecked_codes(options)]
         _FOLDERS.clear()
         _ROOTS.clear()
         _ANALYSES.clear()
@@ -104,6 +109,21 @@ def explicit_codes(options: Any) -> tuple[str, ...]:
             if code.startswith("RTL") and len(code) > len("RTL"):
                 out.append(code)
     return tuple(out)
+
+
+def unchecked_codes(options: Any) -> tuple[str, ...]:
+    """flake8's codes for a file nothing could check, when an explicit ``--select RTL...`` leaves them
+    out: without them ``flake8 --select RTL`` says nothing (exit 0) about a file that does not parse,
+    where ``retracelint`` reports RTL000. A code the user selects or ignores by name stays theirs."""
+    select = [str(code).strip().upper() for code in getattr(options, "select", None) or ()]
+    if not any(code.startswith("RTL") for code in select):
+        return ()
+    named = [
+        str(code).strip().upper()
+        for key in ("select", "extend_select", "ignore", "extend_ignore")
+        for code in getattr(options, key, None) or ()
+    ]
+    return tuple(c for c in _UNCHECKED if not any(c.startswith(n) for n in named if n))
 
 
 def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -> list[Finding]:
@@ -152,10 +172,20 @@ def _project(path: str, filename: str) -> _Project:
 
 
 def _read_text(path: str) -> str | None:
+    """The file's text as flake8 reads it: by its encoding declaration, else as Latin-1 (where
+    retracelint, as Python, stops: RTL000, which the plugin must then report, not analyse the text
+    flake8 made of it)."""
     try:
-        with tokenize.open(path) as handle:  # what flake8 itself does with a file on disk
+        with tokenize.open(path) as handle:
             return handle.read()
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        pass
+    except OSError:
+        return None
+    try:
+        with open(path, encoding="latin-1") as handle:
+            return handle.read()
+    except OSError:
         return None
 
 
