@@ -22,7 +22,7 @@ from retracelint import __version__, config, prescan
 from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, ensure_gitignore
 from retracelint.config import Settings
 from retracelint.discover import Discovery, ImportLayout, SourceFile, discover, scopes, shown
-from retracelint.filters import apply_filters, with_source_lines
+from retracelint.filters import apply_filters, reported_in, with_source_lines
 from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
@@ -475,7 +475,8 @@ def _analyse(
     discovery = discover(on_disk, settings, project, given)
     run = _project_run(discovery, settings, stdin, stdin_filename)
     asked = discovery.selected | {path for path, _ in discovery.errors}
-    run.findings = [f for f in run.findings if f.location.path in asked]
+    read_lines = _line_reader(stdin, stdin_filename)
+    run.findings = reported_in(run.findings, asked.__contains__, settings, read_lines)
     run.selected = len(discovery.selected)
     return run
 

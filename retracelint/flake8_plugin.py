@@ -30,13 +30,14 @@ import tokenize
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from retracelint import __version__, config, filters
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover, shown, shown_like
-from retracelint.model import Finding
+from retracelint.model import Finding, PathStep
 
 # flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
 _STDIN_NAMES = ("stdin", "-")
@@ -56,6 +57,34 @@ class _Project:
     files: dict[str, SourceFile]  # by absolute path; SourceFile.path is what the engine reports
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """Which files this flake8 run checks, as flake8 finds them: its paths, ``exclude`` and
+    ``filename`` patterns. Asked only when a finding made in another file could be shown in the
+    file being checked (a call on its path is there), so as to show it once, in the first file on
+    its path that flake8 checks."""
+
+    paths: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+    stdin_name: str = "stdin"
+
+    @cached_property
+    def files(self) -> frozenset[str]:
+        try:
+            from flake8.discover_files import expand_paths
+
+            found = expand_paths(
+                paths=self.paths,
+                stdin_display_name=self.stdin_name,
+                filename_patterns=self.patterns,
+                exclude=self.exclude,
+            )
+            return frozenset(os.path.normpath(os.path.abspath(path)) for path in found)
+        except Exception:  # another flake8: the file being checked only
+            return frozenset()
+
+
 # Per process, for one flake8 run (parse_options clears them): roots and project analyses.
 _FOLDERS: dict[str, tuple[str, Path | None]] = {}
 _ROOTS: dict[str, _Project] = {}
@@ -70,6 +99,7 @@ class RetracelintChecker:
 
     # RTL codes that flake8's own --select / --extend-select (flags or config) name explicitly.
     flake8_codes: tuple[str, ...] = ()
+    checked = _Checked()
 
     def __init__(self, tree: Any, filename: str, lines: Sequence[str]) -> None:
         # The tree is flake8's ast; retracelint parses the text itself (its own positions).
@@ -80,6 +110,15 @@ class RetracelintChecker:
     def parse_options(cls, options: Any) -> None:
         """Called once per flake8 run (and in each worker under spawn): each run starts afresh."""
         cls.flake8_codes = explicit_codes(options)
+        cls.checked = _Checked(
+            tuple(getattr(options, "filenames", None) or (".",)),
+            (
+                *(getattr(options, "exclude", None) or ()),
+                *(getattr(options, "extend_exclude", None) or ()),
+            ),
+            tuple(getattr(options, "filename", None) or ("*.py",)),
+            getattr(options, "stdin_display_name", None) or "stdin",
+        )
         options.extend_select = [*(options.extend_select or ()), *unchecked_codes(options)]
         _FOLDERS.clear()
         _ROOTS.clear()
@@ -87,7 +126,8 @@ class RetracelintChecker:
 
     def run(self) -> Iterator[Result]:
         try:
-            findings = findings_for(self.filename, "".join(self.lines), self.flake8_codes)
+            text = "".join(self.lines)
+            findings = findings_for(self.filename, text, self.flake8_codes, self.checked)
         except Exception as exc:
             # Never crash flake8: one RTL000 for this file says what went wrong.
             if os.environ.get("RETRACELINT_DEBUG"):
@@ -126,8 +166,12 @@ def unchecked_codes(options: Any) -> tuple[str, ...]:
     return tuple(c for c in _UNCHECKED if not any(c.startswith(n) for n in named if n))
 
 
-def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -> list[Finding]:
-    """The findings to report for one file whose current content (buffer, stdin) is ``text``."""
+def findings_for(
+    filename: str, text: str, flake8_codes: tuple[str, ...] = (), checked: _Checked | None = None
+) -> list[Finding]:
+    """The findings to report for one file whose current content (buffer, stdin) is ``text``:
+    those made in it, and those made in a file that ``checked`` (this flake8 run) does not report
+    whose first call in a file it does is here (``filters.reported_in``)."""
     if filename in _STDIN_NAMES:
         filename = "stdin.py"  # the name the CLI gives standard input
     path = os.path.normpath(os.path.abspath(filename))
@@ -138,11 +182,44 @@ def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -
     known = project.files.get(path)
     report_as = known.path if known else shown(shown_like(path, project.root))
     by_path = _analysis(project, report_as, override)
+    found = by_path.get(report_as, []) + _brought_here(project, by_path, report_as, checked)
     return [
         f
-        for f in by_path.get(report_as, [])
+        for f in found
         if project.chosen.enabled(f.code) or any(f.code.startswith(c) for c in flake8_codes)
     ]
+
+
+def _brought_here(
+    project: _Project,
+    by_path: dict[str, list[Finding]],
+    report_as: str,
+    checked: _Checked | None,
+) -> list[Finding]:
+    """The findings made in other files that this run shows at a call in ``report_as``."""
+    passing = [
+        f
+        for path, found in by_path.items()
+        if path != report_as
+        for f in found
+        if any(step.location.path == report_as for step in _steps(f))
+    ]
+    if not passing:
+        return []
+    files = checked.files if checked is not None else frozenset()
+
+    def reported(path: str) -> bool:
+        where = os.path.normpath(os.path.abspath(path))
+        return path == report_as or (where in project.files and where in files)
+
+    moved = filters.reported_in(passing, reported, project.settings, lambda _: [])
+    return sorted((f for f in moved if f.location.path == report_as), key=lambda f: f.sort_key)
+
+
+def _steps(finding: Finding) -> Iterator[PathStep]:
+    yield from finding.call_path
+    for route in finding.other_routes:
+        yield from route.call_path
 
 
 def project_root(path: str) -> tuple[str, Path | None]:

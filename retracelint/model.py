@@ -90,8 +90,16 @@ class Finding:
     call_path: tuple[PathStep, ...] = ()
     fix: str = ""
     other_routes: tuple[Route, ...] = ()  # the origin's other call paths, shortest first
+    # Where the finding is made, when it is reported at a call on its path instead: a run that does
+    # not report the origin's file (not among the paths given, excluded) shows it in a file it does.
+    origin: Location | None = None
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
+
+    @property
+    def made_at(self) -> Location:
+        """The line that makes the finding (the line to change), wherever it is reported."""
+        return self.origin or self.location
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
@@ -114,6 +122,7 @@ class Finding:
             "call_path": [step.to_dict() for step in self.call_path],
             "other_routes": [route.to_dict() for route in self.other_routes],
             "fix": self.fix,
+            "origin": asdict(self.origin) if self.origin is not None else None,
         }
 
 
@@ -145,6 +154,7 @@ def display_safe(findings: list[Finding]) -> list[Finding]:
             message=_display_path(finding.message),
             source_line=_display_path(finding.source_line),
             location=_display_location(finding.location),
+            origin=_display_location(finding.origin) if finding.origin is not None else None,
             jit_site=_display_site(finding.jit_site),
             call_path=_display_steps(finding.call_path),
             other_routes=tuple(

@@ -133,6 +133,9 @@ class Propagation(ObjectModel):
     )
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
+    # The calls that bring a taint made elsewhere into a function through what they return, by the
+    # function and the taint's origin: from that function down to the one holding the origin.
+    _brought: dict[tuple[str, Location], tuple[PathStep, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -316,12 +319,31 @@ class Propagation(ObjectModel):
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
+            self._bring(fn, call, callee, summary)
             value = self.substitute(summary, call, callee, target.bound, item, caller=fn)
             if container:
                 value = picked(value, dep.loop)  # type: ignore[union-attr]
             value = self.resolve(fn, value, depth + 1)
             out = value if out is None else join(out, value)
         return out
+
+    def _bring(
+        self, fn: FunctionSummary, call: CallSite, callee: FunctionSummary, result: Value
+    ) -> None:
+        """Record ``call`` (of ``fn``) as the way into ``fn`` of each taint ``callee``'s result
+        holds (made in the callee or below it), so that a finding's call path holds the call of
+        the helper that makes the value (``data.prefix(x, step + 1)``), not only the jit call. The
+        first call of ``fn`` found to bring an origin is the one told."""
+        step = PathStep(fn.qualname, call.text, call.location)
+        for origin in _origins(result):
+            key = (fn.qualname, origin)
+            if key not in self._brought:
+                self._brought[key] = (step, *self._brought.get((callee.qualname, origin), ()))
+
+    def brought(self, fn: FunctionSummary, taint: Taint) -> tuple[PathStep, ...]:
+        """The calls of ``fn`` (and below) that bring ``taint`` into it through what they return;
+        none when ``fn`` makes it itself."""
+        return self._brought.get((fn.qualname, taint.origin), ())
 
     def summary_of(
         self, callee: FunctionSummary, yields: bool, element: int | None = None
@@ -491,7 +513,9 @@ class Propagation(ObjectModel):
                 # A size read off a chunk a caller passes changes where the chunk does, at the
                 # last one: the chunk's own taint tells whether that one can be short.
                 chunk = cause.taint is not None and cause.taint.code == "RTL103"
-                yield Cause(cause.taint if chunk else taint, cause.driver, cause.path)
+                told = cause.taint if chunk else taint
+                path = cause.path if chunk else (*cause.path, *self.brought(fn, taint))
+                yield Cause(told, cause.driver, path)
                 break
         for dep in sorted(value.deps, key=str):
             if isinstance(dep, ParamDep) and dep.elem is not None:
@@ -1084,3 +1108,11 @@ def _src_order(src: Src) -> tuple:
 
 
 __all__ = ["EMPTY", "Cause", "Driver", "Propagation", "join"]
+
+
+def _origins(value: Value) -> set[Location]:
+    """Where the taints of ``value`` and of its items and fields are made."""
+    out = {taint.origin for taint in value.shape}
+    for part in (*value.items, *(v for _, v in value.fields)):
+        out |= _origins(part)
+    return out
