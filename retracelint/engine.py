@@ -245,6 +245,10 @@ class Summaries:
         cached = self.cached(item) if relevant else None
         if cached is not None:
             return cached
+        if not relevant and not file.reported:
+            # Its syntax error would never be reported: not parsed, nor counted (a .gitignore'd
+            # folder of generated modules costs a read and a pre-scan, no more).
+            return ModuleSummary(file.path, file.module, file.is_package)
         self.parsed += 1
         if not relevant:
             return check_syntax(item.source, file.path, file.module, file.is_package)
@@ -683,7 +687,7 @@ def _settings_digest(settings: Settings, root: str) -> hashlib.blake2b:
 
 
 def _file_name(digest: hashlib.blake2b, file: SourceFile) -> None:
-    name = f"\0{file.path}|{file.module}|{file.is_package}|"
+    name = f"\0{file.path}|{file.module}|{file.is_package}|{file.reported}|"
     digest.update(name.encode("utf-8", "surrogateescape"))
 
 

@@ -54,7 +54,7 @@ class _Project:
     root: str  # as passed to the engine: relative to the current folder when under it
     settings: Settings  # what the engine runs with (every code selected; noqa left to flake8)
     chosen: filters.Selection  # the project's own selection, applied by the plugin
-    files: dict[str, SourceFile]  # by absolute path; SourceFile.path is what the engine reports
+    files: dict[str, SourceFile]  # reported ones, by absolute path; .path: as the engine names it
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,8 @@ def _project(path: str, filename: str) -> _Project:
     settings = replace(settings, disable_noqa=True)  # flake8 applies
     engine_root = shown_like(root, filename)  # relative when flake8 was given relative names
     found = discover([engine_root], settings, engine_root)
-    files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files}
+    # The files it reports: an excluded file takes part in the analysis, but shows nothing.
+    files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files if f.reported}
     project = _Project(engine_root, settings, filters.selection(base), files)
     _ROOTS[root] = project
     return project
