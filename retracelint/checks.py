@@ -18,7 +18,7 @@ from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import Origin, _is_read, _literal, _self_path, attribute_of, written_out
-from retracelint.propagate import Candidate, Cause, Driver, Propagation
+from retracelint.propagate import MAX_FRAMES, Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
@@ -2049,7 +2049,6 @@ def _leaves_kind(value: Value, x64: bool) -> str | None:
 # contexts around a call are those written around it and those around the calls that run its function.
 _State = frozenset[TraceContext]
 _MAX_STATES = 8  # context states kept per function: a few settings, not every combination
-_MAX_FRAMES = 12  # callers followed upwards for the contexts they enter, as the propagation does
 
 
 def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
@@ -2088,7 +2087,7 @@ class _Contexts:
         if known is not None:
             return known
         self._states[qualname] = {frozenset()}  # a cycle, or a chain too long, adds nothing
-        if depth >= _MAX_FRAMES:
+        if depth >= MAX_FRAMES:  # callers followed as the propagation does
             return self._states[qualname]
         states: set[_State] = set()
         for caller, index in self.frequency.callers(qualname):

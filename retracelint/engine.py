@@ -28,7 +28,7 @@ from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
-from retracelint.summary import CallSite, ModuleSummary, fill_in
+from retracelint.summary import CallSite, FunctionSummary, ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
@@ -583,11 +583,13 @@ def _linked(
     from retracelint.propagate import Propagation
 
     project = Project(summaries, load=source.load, layout=layout, last=relink)
-    findings = run_checks(project, Propagation(project))
+    propagation = Propagation(project)
+    findings = run_checks(project, propagation)
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
     ]
+    findings += _chains_cut([project.functions[name] for name in propagation.cut])
     records = {
         item.file.path: record(
             item.digest,
@@ -735,6 +737,24 @@ def _unfollowed(call: CallSite) -> Finding:
         " stack allows; analysed as if it called nothing"
     )
     return _error(at.path, why, at.line, at.col)
+
+
+def _chains_cut(functions: list[FunctionSummary]) -> list[Finding]:
+    """One note for the project when the propagation cut call chains at ``MAX_FRAMES``: at the
+    first function (by place) whose callers, or whose calls' results, it did not follow."""
+    from retracelint.propagate import MAX_FRAMES
+
+    if not functions:
+        return []
+    first = min(functions, key=lambda fn: fn.location)
+    others = len(functions) - 1
+    more = f" (and {others} other function{'s' if others > 1 else ''})" if others else ""
+    why = (
+        f"call chain cut: what reaches a jit call through {first.name}(){more} goes deeper than"
+        f" {MAX_FRAMES} calls and was not followed further, so findings it makes may be missing"
+    )
+    at = first.location
+    return [replace(_error(at.path, why, at.line, at.col), severity="warning")]
 
 
 def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], list[str]]:

@@ -91,7 +91,10 @@ from retracelint.values import (
 if TYPE_CHECKING:
     from retracelint.weak import WeakKinds
 
-_MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
+# Call-path frames followed from a jit site (callers upwards, results downwards). Every question is
+# memoised per function, so a deeper limit costs only the chains that are that deep; past it, the
+# chain is cut and the run says so (``Propagation.cut``, one RTL000 note per project).
+MAX_FRAMES = 32
 _MAX_COMBINATIONS = 64  # sizes of a chunked loop tried together: more, and it is left as it is
 _MAX_CAUSES = (
     12  # causes kept per question: every caller's origin up to this, bounded on huge graphs
@@ -136,6 +139,9 @@ class Propagation(ObjectModel):
     # The calls that bring a taint made elsewhere into a function through what they return, by the
     # function and the taint's origin: from that function down to the one holding the origin.
     _brought: dict[tuple[str, Location], tuple[PathStep, ...]] = field(default_factory=dict)
+    # The functions where a chain of calls was cut at ``MAX_FRAMES``: their callers (or what their
+    # calls return) were not followed, so findings they would make are missing.
+    cut: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -150,7 +156,10 @@ class Propagation(ObjectModel):
             value = value.with_(shape=frozenset(self.sized_by_results(fn, value.shape, depth)))
         if any(isinstance(s, RetSrc) for s in value.vsrc):
             value = value.with_(vsrc=self.from_results(fn, value.vsrc, depth))
-        if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
+        if not any(isinstance(d, RetDep | IterDep) for d in value.deps):
+            return value
+        if depth > MAX_FRAMES:
+            self.cut.add(fn.qualname)
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
         if self._linked_result(fn, value):
@@ -233,7 +242,7 @@ class Propagation(ObjectModel):
                 yield taint.with_sources(sources)
 
     def _returns_mask(self, fn: FunctionSummary, src: Src, depth: int) -> bool:
-        if not isinstance(src, RetSrc) or depth > _MAX_DEPTH:
+        if not isinstance(src, RetSrc) or depth > MAX_FRAMES:
             return False
         result = self.call_result(fn, RetDep(src.call, src.item), depth)
         return result is not None and result.ty == "mask"
@@ -249,7 +258,7 @@ class Propagation(ObjectModel):
                 continue
             result = (
                 self.call_result(fn, RetDep(src.call, src.item), depth)
-                if depth <= _MAX_DEPTH
+                if depth <= MAX_FRAMES
                 else None
             )
             if result is None:
@@ -622,7 +631,7 @@ class Propagation(ObjectModel):
             return known
         self._elements[key] = []  # a cycle adds nothing new
         found: list[tuple[Taint, tuple[PathStep, ...]]] = []
-        if depth < _MAX_DEPTH:
+        if depth < MAX_FRAMES:
             for caller, _, arg, step in self.caller_args(fn, param):
                 value = self.resolve(caller, arg.value)
                 found += [(t, (step,)) for t in value.shape if ItemSrc() in t.sources]
@@ -725,7 +734,7 @@ class Propagation(ObjectModel):
         if known is not None:
             return known
         self._generators[key] = False  # reached again while answering itself: no more than that
-        found = depth <= _MAX_DEPTH and any(
+        found = depth <= MAX_FRAMES and any(
             passed is not None
             and (
                 self.resolve(caller, passed.value).ty == RNG
@@ -745,7 +754,8 @@ class Propagation(ObjectModel):
         if key in self._params:
             return self._params[key]
         self._params[key] = []  # a cycle in the call graph adds nothing new
-        if depth >= _MAX_DEPTH:
+        if depth >= MAX_FRAMES:
+            self._cut_above(fn, param)
             return []
         found: list[Cause] = []
         ask = self._question(kind)
@@ -765,12 +775,18 @@ class Propagation(ObjectModel):
         self._params[key] = found = found[:_MAX_CAUSES]
         return found
 
+    def _cut_above(self, fn: FunctionSummary, param: str) -> None:
+        """Note that the callers of ``fn`` that pass ``param`` are too far up to be asked."""
+        if next(self.caller_args(fn, param), None) is not None:
+            self.cut.add(fn.qualname)
+
     def field_causes(
         self, fn: FunctionSummary, made: Made, kind: str, loops: tuple[int, ...], depth: int
     ) -> list[Cause]:
         """Causes of attribute ``made`` (of an object a call made) asked at a point of ``fn`` inside
         ``loops``: at each place its value is made; in ``fn`` itself with those loops."""
-        if depth >= _MAX_DEPTH:
+        if depth >= MAX_FRAMES:
+            self.cut.add(fn.qualname)
             return []
         ask = self._question(kind)
         found: list[Cause] = []
@@ -823,7 +839,7 @@ class Propagation(ObjectModel):
         if known is not None:
             return {known}
         param = arg.value.param
-        if depth >= _MAX_DEPTH:
+        if depth >= MAX_FRAMES:
             return None
         defaults: set[int] = set()
         if param is None:
@@ -906,7 +922,7 @@ class Propagation(ObjectModel):
         param = arg.value.param
         if param is None and arg.value.ref == "<self>" and _receiver_of(fn) is not None:
             param = _receiver_of(fn)  # `self.run_jitted(...)`: the object the method is called on
-        if param is None or depth >= _MAX_DEPTH:
+        if param is None or depth >= MAX_FRAMES:
             return [(fn, arg, loops, path)]
         return [
             (caller, origin, at, (*steps, *path))
