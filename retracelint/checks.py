@@ -955,7 +955,7 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
             ],
         )
     site = jit_site(binding)
-    path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
+    path = (*cause.path, *(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]))
     fix = (
         f"define {spec.target_text} once, outside the function that runs"
         f" {spec.wrapper.removeprefix('jax.')} (pass what it closes over as arguments), or"
@@ -1097,7 +1097,7 @@ def _escaped_from_repeated(
     if not _escapes(project, maker, site):
         return None
     driver = prop.repeated(maker.qualname)
-    return Cause(None, driver) if driver is not None else None
+    return Cause(None, driver, driver.path) if driver is not None else None
 
 
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:

@@ -2,11 +2,13 @@
 
 Directories are walked with symlinks followed once (a loop is reported, not followed forever). What is not
 the project's code is left out of the walk: the default excludes (``.venv``, ``build``...), wherever a
-pattern lists them, and a folder holding an installed environment (``site-packages``, a ``pyvenv.cfg``).
-What the user excludes (``exclude``/``extend-exclude`` patterns, ``.gitignore``) is the project's code not
-reported, as pyright's ``exclude`` is: its files still take part in the analysis (``Discovery.unreported``),
-so a loop in an excluded script still makes the findings it makes in the files reported. Files named
-explicitly are always analysed and reported, as flake8 and ruff do.
+pattern lists them, a folder holding an installed environment (``site-packages``, a ``pyvenv.cfg``), and
+what ``.gitignore`` ignores (downloaded libraries, build outputs, run logs with copies of the code: linked,
+a git-ignored copy of equinox turned ``eqx.apply_updates`` into library code and made a false finding).
+What the user's own ``exclude``/``extend-exclude`` patterns match is the project's code not reported, as
+pyright's ``exclude`` is: its files still take part in the analysis (``Discovery.unreported``), so a loop
+in an excluded script still makes the findings it makes in the files reported. Files named explicitly are
+always analysed and reported, as flake8 and ruff do.
 """
 
 from __future__ import annotations
@@ -404,11 +406,9 @@ def _walk(
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
-            shown_here = (
-                reported
-                and not matches(hidden, name)
-                and not (ignores and _is_ignored(ignores, Path(path), is_dir))
-            )
+            if ignores and _is_ignored(ignores, Path(path), is_dir):
+                continue
+            shown_here = reported and not matches(hidden, name)
             if is_dir:
                 visit(path, ignores, shown_here)
             elif entry.name.endswith(".py"):

@@ -26,7 +26,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project
-from retracelint.model import Location
+from retracelint.model import Location, PathStep
 from retracelint.summary import FunctionSummary
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -48,6 +48,9 @@ class Driver:
     location: Location
     bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
     count: int | None = None  # how many iterations, when the source spells them out
+    # For repeated calls: the calls from the loop's function down to the function repeated (the
+    # first found), so that a finding's call path starts at the loop.
+    path: tuple[PathStep, ...] = field(default=(), compare=False)
 
 
 @dataclass
@@ -248,13 +251,14 @@ class Frequency:
                     continue
                 repeating.add((caller, callee))
                 if call is None and caller in runtime and _in_repeating_loop(fn, index):
-                    call = made
+                    call = PathStep(caller, made.text, made.location)
             # A memoised function runs once per distinct argument, not once per call.
             if call is not None and callee in runtime and not functions[callee].memoised:
                 loops[callee] = Driver(
                     f"each call of {short_name(callee)}(), called in the loop at"
                     f" {where(call.location)}",
                     call.location,
+                    path=(call,),
                 )
         blocked = once - repeating
         loops = {callee: loops[callee] for callee in sorted(loops)}  # reached in name order
@@ -273,10 +277,18 @@ class Frequency:
                 ):
                     first = root[callee] = root[caller]
                     out[callee] = Driver(
-                        f"each call of {short_name(callee)}() ({first.text})", first.location
+                        f"each call of {short_name(callee)}() ({first.text})",
+                        first.location,
+                        path=(*out[caller].path, self._step(caller, callee)),  # type: ignore[union-attr]
                     )
                     queue.append(callee)
         return out
+
+    def _step(self, caller: str, callee: str) -> PathStep:
+        """The first call of ``caller`` that runs ``callee``."""
+        index = next(i for c, i in self._direct()[callee] if c == caller)
+        call = self.project.functions[caller].calls[index]
+        return PathStep(caller, call.text, call.location)
 
     def _until_set(self, unset: str, callee: str) -> bool:
         """Whether a call that runs only until ``unset``, an attribute of ``self``, is set (``if

@@ -142,6 +142,7 @@ class Propagation(ObjectModel):
     # The functions where a chain of calls was cut at ``MAX_FRAMES``: their callers (or what their
     # calls return) were not followed, so findings they would make are missing.
     cut: set[str] = field(default_factory=set)
+    _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -159,7 +160,6 @@ class Propagation(ObjectModel):
         if not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         if depth > MAX_FRAMES:
-            self.cut.add(fn.qualname)
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
         if self._linked_result(fn, value):
@@ -708,11 +708,11 @@ class Propagation(ObjectModel):
                     continue
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
-                    yield Cause(None, driver)
+                    yield Cause(None, driver, driver.path)
             elif isinstance(src, CallSrc):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
-                    yield Cause(None, driver)
+                    yield Cause(None, driver, driver.path)
             elif (
                 isinstance(src, ChoiceSrc)
                 and src.loop in loops
@@ -760,6 +760,7 @@ class Propagation(ObjectModel):
         found: list[Cause] = []
         ask = self._question(kind)
         attribute = "." in param
+        self._asking.append(fn.qualname)
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
                 found.append(Cause(cause.taint, cause.driver, (*cause.path, step)))
@@ -767,6 +768,7 @@ class Propagation(ObjectModel):
                     break
             if len(found) >= _MAX_CAUSES:
                 break
+        self._asking.pop()
         # What the methods of the class store in `self.attr` changes it as often as they run.
         for method, stored in self.self_stores(fn, param) if attribute else ():
             # Read through the calls it stores the result of (`self.recover = factor(A, b)`: a
@@ -776,8 +778,12 @@ class Propagation(ObjectModel):
         return found
 
     def _cut_above(self, fn: FunctionSummary, param: str) -> None:
-        """Note that the callers of ``fn`` that pass ``param`` are too far up to be asked."""
-        if next(self.caller_args(fn, param), None) is not None:
+        """Note that the callers of ``fn`` that pass ``param`` are too far up to be asked, when
+        the question came down a chain of ``MAX_FRAMES`` distinct functions' callers (a cycle, or
+        a depth that fields and results added, is no chain cut)."""
+        chain = [*self._asking, fn.qualname]
+        distinct = len(chain) > MAX_FRAMES and len(set(chain)) == len(chain)
+        if distinct and next(self.caller_args(fn, param), None) is not None:
             self.cut.add(fn.qualname)
 
     def field_causes(
@@ -786,7 +792,6 @@ class Propagation(ObjectModel):
         """Causes of attribute ``made`` (of an object a call made) asked at a point of ``fn`` inside
         ``loops``: at each place its value is made; in ``fn`` itself with those loops."""
         if depth >= MAX_FRAMES:
-            self.cut.add(fn.qualname)
             return []
         ask = self._question(kind)
         found: list[Cause] = []

@@ -163,3 +163,46 @@ def test_sarif_and_the_graph_start_where_it_is_made(project: Path) -> None:
     graph = CliRunner().invoke(main, ["graph", "--no-cache", "train.py"]).stdout
     assert 'n0["pkg/data.py:10"]:::origin' in graph
     assert '["train.Trainer.fit (train.py:11)"]' in graph
+
+
+REBUILT = {
+    "pyproject.toml": "[tool.retracelint]\n",
+    "metrics.py": """\
+import jax
+
+
+def scaled(x, k):
+    times_k = jax.jit(lambda v: v * k)
+    return times_k(x)
+""",
+    "run.py": """\
+import numpy as np
+
+import metrics
+
+
+def main():
+    x = np.ones(4)
+    for k in range(10):
+        metrics.scaled(x, k)
+
+
+if __name__ == "__main__":
+    main()
+""",
+}
+
+
+def test_a_function_repeated_by_a_loop_elsewhere_starts_its_path_at_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The jit rebuilt per call of scaled() is made in metrics.py; the loop that repeats the call is
+    # in run.py: the path starts there, and a run on run.py shows it at that call.
+    write(tmp_path, REBUILT)
+    monkeypatch.chdir(tmp_path)
+    (made,) = json_of(".")
+    assert (made["code"], at(made)) == ("RTL301", ("metrics.py", 5, 15))
+    steps = [(s["path"], s["line"], s["call"]) for s in made["call_path"]]
+    assert steps == [("run.py", 9, "metrics.scaled"), ("metrics.py", 6, "times_k")]
+    (shown,) = json_of("run.py")
+    assert (at(shown), shown["origin"]["path"]) == (("run.py", 9, 9), "metrics.py")
