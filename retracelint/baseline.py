@@ -75,13 +75,14 @@ def fingerprint(finding: Finding, *, root: str | os.PathLike[str] | None = None)
     """A stable identity for a finding that survives line shifts.
 
     Hashes the rule code, the file (relative to ``root``), the normalised text of the flagged line, the jitted
-    function and the parameter. Line and column numbers are deliberately left out.
+    function and the parameter. Line and column numbers are deliberately left out. A finding reported at a
+    call on its path (``Finding.origin``) keeps the identity of its origin's line.
     """
     site = finding.jit_site
     fields = (
         FINGERPRINT_KEY,
         finding.code,
-        relative_path(finding.location.path, root),
+        relative_path(finding.made_at.path, root),
         normalise_source(finding.source_line),
         site.function if site is not None else "",
         finding.parameter or "",

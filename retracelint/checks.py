@@ -20,7 +20,7 @@ from retracelint.evidence import assess
 from retracelint.jitspec import TRACE_CONTEXTS
 from retracelint.model import CONFIDENCES, Finding, JitSite, Location, PathStep, Route
 from retracelint.objects import Origin, _is_read, _literal, _self_path, attribute_of, written_out
-from retracelint.propagate import Candidate, Cause, Driver, Propagation
+from retracelint.propagate import MAX_FRAMES, Candidate, Cause, Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary, JitSpec, TraceContext
 from retracelint.values import (
@@ -1030,7 +1030,7 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
         head = f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces"
         details = ["a new function object starts with an empty cache", loop]
     site = jit_site(binding)
-    path = tuple(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]) or cause.path
+    path = (*cause.path, *(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]))
     fix = (
         _Fix(
             f"define {_code(spec.target_text, 24)} once",
@@ -1178,7 +1178,7 @@ def _escaped_from_repeated(
     if not _escapes(project, maker, site):
         return None
     driver = prop.repeated(maker.qualname)
-    return Cause(None, driver) if driver is not None else None
+    return Cause(None, driver, driver.path) if driver is not None else None
 
 
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
@@ -2123,7 +2123,6 @@ def _leaves_kind(value: Value, x64: bool) -> str | None:
 # contexts around a call are those written around it and those around the calls that run its function.
 _State = frozenset[TraceContext]
 _MAX_STATES = 8  # context states kept per function: a few settings, not every combination
-_MAX_FRAMES = 12  # callers followed upwards for the contexts they enter, as the propagation does
 
 
 def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
@@ -2167,7 +2166,7 @@ class _Contexts:
             return known
         alone = {frozenset(): self.frequency.entries(qualname)}
         self._states[qualname] = alone  # a cycle, or a chain too long, adds nothing
-        if depth >= _MAX_FRAMES:
+        if depth >= MAX_FRAMES:
             return alone
         states: dict[_State, frozenset[str]] = {}
         for caller, index in self.frequency.callers(qualname):

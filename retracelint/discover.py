@@ -1,8 +1,14 @@
 """Find the Python files to analyse and name their modules.
 
-Directories are walked with symlinks followed once (a loop is reported, not followed forever); default
-excludes, ``exclude``/``extend-exclude`` and ``.gitignore`` files prune the walk. Files named explicitly
-are always analysed, as flake8 and ruff do.
+Directories are walked with symlinks followed once (a loop is reported, not followed forever). What is not
+the project's code is left out of the walk: the default excludes (``.venv``, ``build``...), wherever a
+pattern lists them, a folder holding an installed environment (``site-packages``, a ``pyvenv.cfg``), and
+what ``.gitignore`` ignores (downloaded libraries, build outputs, run logs with copies of the code: linked,
+a git-ignored copy of equinox turned ``eqx.apply_updates`` into library code and made a false finding).
+What the user's own ``exclude``/``extend-exclude`` patterns match is the project's code not reported, as
+pyright's ``exclude`` is: its files still take part in the analysis (``Discovery.unreported``), so a loop
+in an excluded script still makes the findings it makes in the files reported. Files named explicitly are
+always analysed and reported, as flake8 and ruff do.
 """
 
 from __future__ import annotations
@@ -15,7 +21,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from retracelint.config import Settings, project_of
+from retracelint.config import DEFAULT_EXCLUDES, Settings, project_of
+
+# Folders of installed packages (a virtual environment under another name than the default
+# excludes know): never the project's code, whatever the patterns say.
+_INSTALLED = ("site-packages", "dist-packages")
+_ENVIRONMENT_MARK = "pyvenv.cfg"
 
 
 @dataclass(frozen=True)
@@ -25,6 +36,7 @@ class SourceFile:
     is_package: bool
     name: str = ""  # the dotted name Python imports it by: its package chain and stem
     root: str = ""  # the folder that name starts from (absolute): the top package's parent
+    reported: bool = True  # False: excluded by the user's patterns or .gitignore, analysed only
 
 
 @dataclass
@@ -33,6 +45,8 @@ class Discovery:
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
     selected: set[str] = field(default_factory=set)  # the paths of the files the paths given name
     root: str = ""  # the project's folder (absolute): where its source roots are
+    # Files the user's patterns or .gitignore exclude: analysed with the others, never reported.
+    unreported: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -176,25 +190,31 @@ def discover(
         stdin_name = shown(stdin_name)
         found.files = [f for f in found.files if f.path != stdin_name]
         seen.discard(os.path.realpath(stdin_name))
+        found.unreported.discard(stdin_name)  # named, as a file given is
         _add_file(found, seen, stdin_name)
-    found.selected = {f.path for f in found.files}
+    found.selected = {f.path for f in found.files} - found.unreported
     if project is not None and os.path.abspath(project) not in map(os.path.abspath, paths):
         rest = Discovery()  # its errors are not in the paths asked about
         _collect(rest, seen, [project], settings)
         found.files += rest.files
+        found.unreported |= rest.unreported
     folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
     found.root = os.path.abspath(project) if project is not None else _common(folders)
-    found.files = _keyed(sorted(found.files, key=lambda f: f.path), found.root)
+    files = [replace(f, reported=f.path not in found.unreported) for f in found.files]
+    found.files = _keyed(sorted(files, key=lambda f: f.path), found.root)
     return found
 
 
 def _collect(found: Discovery, seen: set[str], paths: list[str], settings: Settings) -> None:
-    excludes = settings.exclude + settings.extend_exclude
+    patterns = settings.exclude + settings.extend_exclude
+    skipped = tuple(p for p in patterns if p in DEFAULT_EXCLUDES)
+    hidden = tuple(p for p in patterns if p not in DEFAULT_EXCLUDES)
     for given in paths:
         if os.path.isdir(given):
-            _walk(found, seen, given, excludes, settings.respect_gitignore, settings.base)
+            _walk(found, seen, given, (skipped, hidden), settings.respect_gitignore, settings.base)
         elif os.path.isfile(given):
             _add_file(found, seen, given)
+            found.unreported.discard(shown(given))  # named: reported, even when excluded
         elif os.path.exists(given):
             found.errors.append((os.path.normpath(given), "not a regular file; skipped"))
         elif os.path.islink(given):
@@ -300,13 +320,15 @@ def _namespace_name(file: SourceFile, base: str) -> str | None:
     return ".".join((*parts, file.name)) if file.name else None
 
 
-def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = None) -> None:
+def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = None) -> bool:
+    """Add the file at ``path`` unless it was added under another name; whether it was added."""
     real = real or os.path.realpath(path)
     if real in seen:
-        return
+        return False
     seen.add(real)
     name, is_package, root = _import_name(path)
     found.files.append(SourceFile(shown(path), name, is_package, name, root))
+    return True
 
 
 def _exclusion(patterns: tuple[str, ...]) -> Callable[[str], bool]:
@@ -320,53 +342,65 @@ def _walk(
     found: Discovery,
     seen: set[str],
     root: str,
-    excludes: tuple[str, ...],
+    excludes: tuple[tuple[str, ...], tuple[str, ...]],
     gitignore: bool,
     base: str,
 ) -> None:
+    """Add the files under ``root``; ``excludes``: the patterns of what is skipped (not the
+    project's code) and of what is analysed but not reported (``Discovery.unreported``)."""
     visited_dirs: set[str] = set()
     ignores: list[_GitIgnore] = _parent_gitignores(Path(root)) if gitignore else []
     ancestors: list[str] = []
     top = os.path.realpath(root)
-    excluded = _exclusion(excludes)
+    skipped, hidden = (_exclusion(patterns) for patterns in excludes)
 
-    def visit(folder: str, ignores: list[_GitIgnore]) -> None:
+    def visit(folder: str, ignores: list[_GitIgnore], reported: bool) -> None:
         real = os.path.realpath(folder)
         if ancestors and os.path.commonpath([real, top]) != top:
             return  # a link out of the tree (to /, to another checkout): not this project's code
         if real in ancestors:
             where = os.path.normpath(folder)
-            found.errors.append((where, "symlink loop (links back to a folder above it); skipped"))
+            if reported:
+                found.errors.append(
+                    (where, "symlink loop (links back to a folder above it); skipped")
+                )
             return
         if real in visited_dirs:
             return  # another name for a folder already analysed
         visited_dirs.add(real)
         ancestors.append(real)
         try:
-            visit_entries(folder, real, ignores)
+            visit_entries(folder, real, ignores, reported)
         finally:
             ancestors.pop()
 
-    def visit_entries(folder: str, real: str, ignores: list[_GitIgnore]) -> None:
+    def visit_entries(folder: str, real: str, ignores: list[_GitIgnore], reported: bool) -> None:
         if gitignore and os.path.isfile(os.path.join(folder, ".gitignore")):
             ignores = [*ignores, _read_gitignore(Path(folder).absolute())]
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            reason = f"cannot read directory: {exc.strerror or exc}"
-            found.errors.append((os.path.normpath(folder), reason))
+            if reported:
+                reason = f"cannot read directory: {exc.strerror or exc}"
+                found.errors.append((os.path.normpath(folder), reason))
             return
+        if ancestors[1:] and any(e.name == _ENVIRONMENT_MARK for e in entries):
+            return  # a virtual environment
         # Patterns may be written relative to the walked folder or to the configuration's folder.
         rel_folder = _posix_relpath(folder, root)
         base_folder = _posix_relpath(os.path.abspath(folder), base)
-        for entry in entries:
-            name = entry.name
-            path = os.path.join(folder, name)
-            if (
+
+        def matches(excluded: Callable[[str], bool], name: str) -> bool:
+            return (
                 excluded(name)
                 or excluded(_joined(rel_folder, name))
                 or excluded(_joined(base_folder, name))
-            ):
+            )
+
+        for entry in entries:
+            name = entry.name
+            path = os.path.join(folder, name)
+            if name in _INSTALLED or matches(skipped, name):
                 continue
             try:
                 is_dir = entry.is_dir()
@@ -374,20 +408,25 @@ def _walk(
                 is_dir = False
             if ignores and _is_ignored(ignores, Path(path), is_dir):
                 continue
+            shown_here = reported and not matches(hidden, name)
             if is_dir:
-                visit(path, ignores)
+                visit(path, ignores, shown_here)
             elif entry.name.endswith(".py"):
                 if os.path.exists(path) and not entry.is_file():
-                    found.errors.append((os.path.normpath(path), "not a regular file; skipped"))
+                    if shown_here:
+                        found.errors.append((os.path.normpath(path), "not a regular file; skipped"))
                     continue
                 link = entry.is_symlink()
                 if link and not os.path.exists(path):
-                    found.errors.append((os.path.normpath(path), "broken symbolic link"))
+                    if shown_here:
+                        found.errors.append((os.path.normpath(path), "broken symbolic link"))
                     continue
                 # In a folder whose real path is known, only a link needs resolving.
-                _add_file(found, seen, path, None if link else os.path.join(real, name))
+                added = _add_file(found, seen, path, None if link else os.path.join(real, name))
+                if added and not shown_here:
+                    found.unreported.add(found.files[-1].path)
 
-    visit(root, ignores)
+    visit(root, ignores, True)
 
 
 def _posix_relpath(path: str, start: str) -> str:

@@ -22,13 +22,13 @@ from retracelint import __version__, config, prescan
 from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, prepare_folder
 from retracelint.config import Settings
 from retracelint.discover import Discovery, ImportLayout, SourceFile, discover, scopes, shown
-from retracelint.filters import apply_filters, with_source_lines
+from retracelint.filters import apply_filters, reported_in, with_source_lines
 from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
-from retracelint.summary import CallSite, ModuleSummary, fill_in
+from retracelint.summary import CallSite, FunctionSummary, ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
@@ -266,6 +266,10 @@ class Summaries:
         cached = self.cached(item) if relevant else None
         if cached is not None:
             return cached
+        if not relevant and not file.reported:
+            # Its syntax error would never be reported: not parsed, nor counted (a .gitignore'd
+            # folder of generated modules costs a read and a pre-scan, no more).
+            return ModuleSummary(file.path, file.module, file.is_package)
         self.parsed += 1
         if not relevant:
             return check_syntax(item.source, file.path, file.module, file.is_package)
@@ -496,7 +500,8 @@ def _analyse(
     discovery = discover(on_disk, settings, project, given)
     run = _project_run(discovery, settings, stdin, stdin_filename)
     asked = discovery.selected | {path for path, _ in discovery.errors}
-    run.findings = [f for f in run.findings if f.location.path in asked]
+    read_lines = _line_reader(stdin, stdin_filename)
+    run.findings = reported_in(run.findings, asked.__contains__, settings, read_lines)
     run.selected = len(discovery.selected)
     return run
 
@@ -606,6 +611,7 @@ def _linked(
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
     ]
     findings += [_cut_short(project, cut) for cut in prop.cut_short]
+    findings += _chains_cut([project.functions[name] for name in sorted(prop.cut)])
     records = {
         item.file.path: record(
             item.digest,
@@ -705,7 +711,7 @@ def _settings_digest(settings: Settings, root: str) -> hashlib.blake2b:
 
 
 def _file_name(digest: hashlib.blake2b, file: SourceFile) -> None:
-    name = f"\0{file.path}|{file.module}|{file.is_package}|"
+    name = f"\0{file.path}|{file.module}|{file.is_package}|{file.reported}|"
     digest.update(name.encode("utf-8", "surrogateescape"))
 
 
@@ -770,6 +776,24 @@ def _cut_short(project: Project, cut: Cut) -> Finding:
         f" in {cut.function}(); findings it would give are missing"
     )
     return _error(at.path, why, at.line, at.col)
+
+
+def _chains_cut(functions: list[FunctionSummary]) -> list[Finding]:
+    """One note for the project when the propagation cut call chains at ``MAX_FRAMES``: at the
+    first function (by place) whose callers, or whose calls' results, it did not follow."""
+    from retracelint.propagate import MAX_FRAMES
+
+    if not functions:
+        return []
+    first = min(functions, key=lambda fn: fn.location)
+    others = len(functions) - 1
+    more = f" (and {others} other function{'s' if others > 1 else ''})" if others else ""
+    why = (
+        f"call chain cut: what reaches a jit call through {first.name}(){more} goes deeper than"
+        f" {MAX_FRAMES} calls and was not followed further, so findings it makes may be missing"
+    )
+    at = first.location
+    return [replace(_error(at.path, why, at.line, at.col), severity="warning")]
 
 
 def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], list[str]]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from retracelint.config import Settings
-from retracelint.model import SEVERITIES, Finding, Location
+from retracelint.model import SEVERITIES, Finding, Location, PathStep
 from retracelint.rules import RULES
 
 # The comment syntax flake8 accepts: "noqa", "noqa: RTL101", "NOQA:RTL101,RTL2" (each after "#").
@@ -112,6 +112,51 @@ def apply_filters(
         visible += [f for f in unused if not per_file_ignored(f, settings)]
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
     return [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
+
+
+def reported_in(
+    findings: list[Finding],
+    reported: Callable[[str], bool],
+    settings: Settings,
+    read_lines: Callable[[str], list[str]],
+) -> list[Finding]:
+    """The findings a run that reports the files ``reported`` accepts shows (by path). A finding is
+    shown at its own line when its file is one of them; else at the first call on its call paths
+    (``call_path``, then ``other_routes``) in such a file, its own line kept as ``origin``: a loop in
+    ``train.py`` that passes ``data.prefix(x, step + 1)`` to a jitted function makes a finding in
+    ``data.py``, and a run on ``train.py`` (an editor, a pre-commit hook, flake8) shows it at that
+    call, its message starting ``from data.py:6:``. ``per-file-ignores`` and ``# noqa`` on the line it is shown at count there too."""
+    out = []
+    for finding in findings:
+        if reported(finding.location.path):
+            out.append(finding)
+            continue
+        step = next((s for s in _call_steps(finding) if reported(s.location.path)), None)
+        if step is None:
+            continue
+        made = finding.location
+        moved = replace(
+            finding,
+            message=f"from {made.path}:{made.line}: {finding.message}",
+            location=step.location,
+            origin=made,
+        )
+        if per_file_ignored(moved, settings):
+            continue
+        if not settings.disable_noqa:
+            lines = read_lines(step.location.path)
+            index = step.location.line - 1
+            here = replace(moved, source_line=lines[index] if 0 <= index < len(lines) else "")
+            if suppressed_by_noqa(here):
+                continue
+        out.append(moved)  # its source line stays the origin's: its fingerprint is the origin's
+    return out
+
+
+def _call_steps(finding: Finding) -> Iterator[PathStep]:
+    yield from finding.call_path
+    for route in finding.other_routes:
+        yield from route.call_path
 
 
 _RANK = {level: rank for rank, level in enumerate(SEVERITIES)}

@@ -30,16 +30,21 @@ import tokenize
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from retracelint import __version__, config, filters
 from retracelint.config import Settings
 from retracelint.discover import SourceFile, discover, shown, shown_like
-from retracelint.model import Finding
+from retracelint.model import Finding, PathStep
 
 # flake8 names a stdin buffer "stdin" unless --stdin-display-name says otherwise.
 _STDIN_NAMES = ("stdin", "-")
+
+# flake8's own codes for a file it cannot tokenize (E902) or parse (E999). flake8 runs no plugin on
+# such a file, so the plugin cannot say RTL000 there as `retracelint` does.
+_UNCHECKED = ("E902", "E999")
 
 Result = tuple[int, int, str, type]
 
@@ -49,7 +54,35 @@ class _Project:
     root: str  # as passed to the engine: relative to the current folder when under it
     settings: Settings  # what the engine runs with (every code selected; noqa left to flake8)
     chosen: filters.Selection  # the project's own selection, applied by the plugin
-    files: dict[str, SourceFile]  # by absolute path; SourceFile.path is what the engine reports
+    files: dict[str, SourceFile]  # reported ones, by absolute path; .path: as the engine names it
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """Which files this flake8 run checks, as flake8 finds them: its paths, ``exclude`` and
+    ``filename`` patterns. Asked only when a finding made in another file could be shown in the
+    file being checked (a call on its path is there), so as to show it once, in the first file on
+    its path that flake8 checks."""
+
+    paths: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+    stdin_name: str = "stdin"
+
+    @cached_property
+    def files(self) -> frozenset[str]:
+        try:
+            from flake8.discover_files import expand_paths
+
+            found = expand_paths(
+                paths=self.paths,
+                stdin_display_name=self.stdin_name,
+                filename_patterns=self.patterns,
+                exclude=self.exclude,
+            )
+            return frozenset(os.path.normpath(os.path.abspath(path)) for path in found)
+        except Exception:  # another flake8: the file being checked only
+            return frozenset()
 
 
 # Per process, for one flake8 run (parse_options clears them): roots and project analyses.
@@ -66,6 +99,7 @@ class RetracelintChecker:
 
     # RTL codes that flake8's own --select / --extend-select (flags or config) name explicitly.
     flake8_codes: tuple[str, ...] = ()
+    checked = _Checked()
 
     def __init__(self, tree: Any, filename: str, lines: Sequence[str]) -> None:
         # The tree is flake8's ast; retracelint parses the text itself (its own positions).
@@ -76,13 +110,24 @@ class RetracelintChecker:
     def parse_options(cls, options: Any) -> None:
         """Called once per flake8 run (and in each worker under spawn): each run starts afresh."""
         cls.flake8_codes = explicit_codes(options)
+        cls.checked = _Checked(
+            tuple(getattr(options, "filenames", None) or (".",)),
+            (
+                *(getattr(options, "exclude", None) or ()),
+                *(getattr(options, "extend_exclude", None) or ()),
+            ),
+            tuple(getattr(options, "filename", None) or ("*.py",)),
+            getattr(options, "stdin_display_name", None) or "stdin",
+        )
+        options.extend_select = [*(options.extend_select or ()), *unchecked_codes(options)]
         _FOLDERS.clear()
         _ROOTS.clear()
         _ANALYSES.clear()
 
     def run(self) -> Iterator[Result]:
         try:
-            findings = findings_for(self.filename, "".join(self.lines), self.flake8_codes)
+            text = "".join(self.lines)
+            findings = findings_for(self.filename, text, self.flake8_codes, self.checked)
         except Exception as exc:
             # Never crash flake8: one RTL000 for this file says what went wrong.
             if os.environ.get("RETRACELINT_DEBUG"):
@@ -106,8 +151,27 @@ def explicit_codes(options: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -> list[Finding]:
-    """The findings to report for one file whose current content (buffer, stdin) is ``text``."""
+def unchecked_codes(options: Any) -> tuple[str, ...]:
+    """flake8's codes for a file nothing could check, when an explicit ``--select RTL...`` leaves them
+    out: without them ``flake8 --select RTL`` says nothing (exit 0) about a file that does not parse,
+    where ``retracelint`` reports RTL000. A code the user selects or ignores by name stays theirs."""
+    select = [str(code).strip().upper() for code in getattr(options, "select", None) or ()]
+    if not any(code.startswith("RTL") for code in select):
+        return ()
+    named = [
+        str(code).strip().upper()
+        for key in ("select", "extend_select", "ignore", "extend_ignore")
+        for code in getattr(options, key, None) or ()
+    ]
+    return tuple(c for c in _UNCHECKED if not any(c.startswith(n) for n in named if n))
+
+
+def findings_for(
+    filename: str, text: str, flake8_codes: tuple[str, ...] = (), checked: _Checked | None = None
+) -> list[Finding]:
+    """The findings to report for one file whose current content (buffer, stdin) is ``text``:
+    those made in it, and those made in a file that ``checked`` (this flake8 run) does not report
+    whose first call in a file it does is here (``filters.reported_in``)."""
     if filename in _STDIN_NAMES:
         filename = "stdin.py"  # the name the CLI gives standard input
     path = os.path.normpath(os.path.abspath(filename))
@@ -118,11 +182,44 @@ def findings_for(filename: str, text: str, flake8_codes: tuple[str, ...] = ()) -
     known = project.files.get(path)
     report_as = known.path if known else shown(shown_like(path, project.root))
     by_path = _analysis(project, report_as, override)
+    found = by_path.get(report_as, []) + _brought_here(project, by_path, report_as, checked)
     return [
         f
-        for f in by_path.get(report_as, [])
+        for f in found
         if project.chosen.enabled(f.code) or any(f.code.startswith(c) for c in flake8_codes)
     ]
+
+
+def _brought_here(
+    project: _Project,
+    by_path: dict[str, list[Finding]],
+    report_as: str,
+    checked: _Checked | None,
+) -> list[Finding]:
+    """The findings made in other files that this run shows at a call in ``report_as``."""
+    passing = [
+        f
+        for path, found in by_path.items()
+        if path != report_as
+        for f in found
+        if any(step.location.path == report_as for step in _steps(f))
+    ]
+    if not passing:
+        return []
+    files = checked.files if checked is not None else frozenset()
+
+    def reported(path: str) -> bool:
+        where = os.path.normpath(os.path.abspath(path))
+        return path == report_as or (where in project.files and where in files)
+
+    moved = filters.reported_in(passing, reported, project.settings, lambda _: [])
+    return sorted((f for f in moved if f.location.path == report_as), key=lambda f: f.sort_key)
+
+
+def _steps(finding: Finding) -> Iterator[PathStep]:
+    yield from finding.call_path
+    for route in finding.other_routes:
+        yield from route.call_path
 
 
 def project_root(path: str) -> tuple[str, Path | None]:
@@ -145,17 +242,28 @@ def _project(path: str, filename: str) -> _Project:
     settings = replace(settings, disable_noqa=True)  # flake8 applies
     engine_root = shown_like(root, filename)  # relative when flake8 was given relative names
     found = discover([engine_root], settings, engine_root)
-    files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files}
+    # The files it reports: an excluded file takes part in the analysis, but shows nothing.
+    files = {os.path.normpath(os.path.abspath(f.path)): f for f in found.files if f.reported}
     project = _Project(engine_root, settings, filters.selection(base), files)
     _ROOTS[root] = project
     return project
 
 
 def _read_text(path: str) -> str | None:
+    """The file's text as flake8 reads it: by its encoding declaration, else as Latin-1 (where
+    retracelint, as Python, stops: RTL000, which the plugin must then report, not analyse the text
+    flake8 made of it)."""
     try:
-        with tokenize.open(path) as handle:  # what flake8 itself does with a file on disk
+        with tokenize.open(path) as handle:
             return handle.read()
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        pass
+    except OSError:
+        return None
+    try:
+        with open(path, encoding="latin-1") as handle:
+            return handle.read()
+    except OSError:
         return None
 
 

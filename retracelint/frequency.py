@@ -29,7 +29,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project
-from retracelint.model import Location
+from retracelint.model import Location, PathStep
 from retracelint.summary import FunctionSummary
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -51,6 +51,9 @@ class Driver:
     location: Location
     bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
     count: int | None = None  # how many iterations, when the source spells them out
+    # For repeated calls: the calls from the loop's function down to the function repeated (the
+    # first found), so that a finding's call path starts at the loop.
+    path: tuple[PathStep, ...] = field(default=(), compare=False)
 
 
 @dataclass
@@ -279,9 +282,16 @@ class Frequency:
                         f"each call of {short_name(callee)}() ({first.text})",
                         first.location,
                         count=first.count,
+                        path=(*out[caller].path, self._step(caller, callee)),  # type: ignore[union-attr]
                     )
                     queue.append(callee)
         return out
+
+    def _step(self, caller: str, callee: str) -> PathStep:
+        """The first call of ``caller`` that runs ``callee``."""
+        index = next(i for c, i in self._direct()[callee] if c == caller)
+        call = self.project.functions[caller].calls[index]
+        return PathStep(caller, call.text, call.location)
 
     def _until_set(self, unset: str, callee: str) -> bool:
         """Whether a call that runs only until ``unset``, an attribute of ``self``, is set (``if
@@ -303,6 +313,7 @@ def _loop_call(fn: FunctionSummary, index: int, callee: str) -> Driver:
         f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
         call.location,
         count=count,
+        path=(PathStep(fn.qualname, call.text, call.location),),
     )
 
 

@@ -80,7 +80,7 @@ def build_graph(
     for finding in findings:
         steps = finding.call_path
         site = finding.jit_site
-        origin = finding.location
+        origin = finding.made_at
         at_site = site is not None and _same_line(site.location, origin)  # RTL301: the jit itself
         starts_at_origin = bool(steps) and (at_site or _same_line(steps[0].location, origin))
         if starts_at_origin:

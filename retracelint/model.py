@@ -129,6 +129,9 @@ class Finding:
     details: tuple[str, ...] = ()
     other_routes: tuple[Route, ...] = ()  # the origin's other call paths, shortest first
     assumptions: tuple[Assumption, ...] = ()  # what its chain takes for granted, in chain order
+    # Where the finding is made, when it is reported at a call on its path instead: a run that does
+    # not report the origin's file (not among the paths given, excluded) shows it in a file it does.
+    origin: Location | None = None
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 
@@ -142,6 +145,11 @@ class Finding:
         if not self.assumptions:
             return ""
         return f" [{self.confidence} confidence: {self.assumptions[0].text}]"
+
+    @property
+    def made_at(self) -> Location:
+        """The line that makes the finding (the line to change), wherever it is reported."""
+        return self.origin or self.location
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
@@ -167,6 +175,7 @@ class Finding:
             "details": list(self.details),
             "confidence": self.confidence,
             "assumptions": [a.to_dict() for a in self.assumptions],
+            "origin": asdict(self.origin) if self.origin is not None else None,
         }
 
 
@@ -199,6 +208,7 @@ def display_safe(findings: list[Finding]) -> list[Finding]:
             details=tuple(_display_path(detail) for detail in finding.details),
             source_line=_display_path(finding.source_line),
             location=_display_location(finding.location),
+            origin=_display_location(finding.origin) if finding.origin is not None else None,
             jit_site=_display_site(finding.jit_site),
             call_path=_display_steps(finding.call_path),
             other_routes=tuple(

@@ -92,7 +92,10 @@ from retracelint.values import (
 if TYPE_CHECKING:
     from retracelint.weak import WeakKinds
 
-_MAX_DEPTH = 12  # call-path frames followed upwards from a jit site
+# Call-path frames followed from a jit site (callers upwards, results downwards). Every question is
+# memoised per function, so a deeper limit costs only the chains that are that deep; past it, the
+# chain is cut and the run says so (``Propagation.cut``, one RTL000 note per project).
+MAX_FRAMES = 32
 _MAX_COMBINATIONS = 64  # sizes of a chunked loop tried together: more, and it is left as it is
 _MAX_CAUSES = (
     12  # causes kept per question: every caller's origin up to this, bounded on huge graphs
@@ -161,6 +164,13 @@ class Propagation(ObjectModel):
     _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
     steps: int = 0  # taken by the current check
     cut_short: list[Cut] = field(default_factory=list)
+    # The calls that bring a taint made elsewhere into a function through what they return, by the
+    # function and the taint's origin: from that function down to the one holding the origin.
+    _brought: dict[tuple[str, Location], tuple[PathStep, ...]] = field(default_factory=dict)
+    # The functions where a chain of calls was cut at ``MAX_FRAMES``: their callers (or what their
+    # calls return) were not followed, so findings they would make are missing.
+    cut: set[str] = field(default_factory=set)
+    _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project)
@@ -205,7 +215,9 @@ class Propagation(ObjectModel):
             value = value.with_(shape=frozenset(self.sized_by_results(fn, value.shape, depth)))
         if any(isinstance(s, RetSrc) for s in value.vsrc):
             value = value.with_(vsrc=self.from_results(fn, value.vsrc, depth))
-        if depth > _MAX_DEPTH or not any(isinstance(d, RetDep | IterDep) for d in value.deps):
+        if not any(isinstance(d, RetDep | IterDep) for d in value.deps):
+            return value
+        if depth > MAX_FRAMES:
             return value
         out = value.with_(deps=frozenset(d for d in value.deps if isinstance(d, ParamDep)))
         if self._linked_result(fn, value):
@@ -288,7 +300,7 @@ class Propagation(ObjectModel):
                 yield taint.with_sources(sources)
 
     def _returns_mask(self, fn: FunctionSummary, src: Src, depth: int) -> bool:
-        if not isinstance(src, RetSrc) or depth > _MAX_DEPTH:
+        if not isinstance(src, RetSrc) or depth > MAX_FRAMES:
             return False
         result = self.call_result(fn, RetDep(src.call, src.item), depth)
         return result is not None and result.ty == "mask"
@@ -304,7 +316,7 @@ class Propagation(ObjectModel):
                 continue
             result = (
                 self.call_result(fn, RetDep(src.call, src.item), depth)
-                if depth <= _MAX_DEPTH
+                if depth <= MAX_FRAMES
                 else None
             )
             if result is None:
@@ -382,12 +394,31 @@ class Propagation(ObjectModel):
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
+            self._bring(fn, call, callee, summary)
             value = self.substitute(summary, call, callee, target.bound, item, caller=fn)
             if container:
                 value = picked(value, dep.loop)  # type: ignore[union-attr]
             value = self.resolve(fn, value, depth + 1)
             out = value if out is None else join(out, value)
         return out
+
+    def _bring(
+        self, fn: FunctionSummary, call: CallSite, callee: FunctionSummary, result: Value
+    ) -> None:
+        """Record ``call`` (of ``fn``) as the way into ``fn`` of each taint ``callee``'s result
+        holds (made in the callee or below it), so that a finding's call path holds the call of
+        the helper that makes the value (``data.prefix(x, step + 1)``), not only the jit call. The
+        first call of ``fn`` found to bring an origin is the one told."""
+        step = PathStep(fn.qualname, call.text, call.location)
+        for origin in _origins(result):
+            key = (fn.qualname, origin)
+            if key not in self._brought:
+                self._brought[key] = (step, *self._brought.get((callee.qualname, origin), ()))
+
+    def brought(self, fn: FunctionSummary, taint: Taint) -> tuple[PathStep, ...]:
+        """The calls of ``fn`` (and below) that bring ``taint`` into it through what they return;
+        none when ``fn`` makes it itself."""
+        return self._brought.get((fn.qualname, taint.origin), ())
 
     def summary_of(
         self, callee: FunctionSummary, yields: bool, element: int | None = None
@@ -558,7 +589,9 @@ class Propagation(ObjectModel):
                 # A size read off a chunk a caller passes changes where the chunk does, at the
                 # last one: the chunk's own taint tells whether that one can be short.
                 chunk = cause.taint is not None and cause.taint.code == "RTL103"
-                yield Cause(cause.taint if chunk else taint, cause.driver, cause.path)
+                told = cause.taint if chunk else taint
+                path = cause.path if chunk else (*cause.path, *self.brought(fn, taint))
+                yield Cause(told, cause.driver, path)
                 break
         for dep in sorted(value.deps, key=str):
             if isinstance(dep, ParamDep) and dep.elem is not None:
@@ -666,7 +699,7 @@ class Propagation(ObjectModel):
         self._elements[key] = []  # a cycle adds nothing new
         self.charge(fn)
         found: list[tuple[Taint, tuple[PathStep, ...]]] = []
-        if depth < _MAX_DEPTH:
+        if depth < MAX_FRAMES:
             for caller, _, arg, step in self.caller_args(fn, param):
                 value = self.resolve(caller, arg.value)
                 found += [(t, (step,)) for t in value.shape if ItemSrc() in t.sources]
@@ -744,11 +777,11 @@ class Propagation(ObjectModel):
                     continue
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
-                    yield Cause(None, driver)
+                    yield Cause(None, driver, driver.path)
             elif isinstance(src, CallSrc):
                 driver = self.repeated(fn.qualname)
                 if driver is not None:
-                    yield Cause(None, driver)
+                    yield Cause(None, driver, driver.path)
             elif (
                 isinstance(src, ChoiceSrc)
                 and src.loop in loops
@@ -771,7 +804,7 @@ class Propagation(ObjectModel):
             return known
         self._generators[key] = False  # reached again while answering itself: no more than that
         self.charge(fn)
-        found = depth <= _MAX_DEPTH and any(
+        found = depth <= MAX_FRAMES and any(
             passed is not None
             and (
                 self.resolve(caller, passed.value).ty == RNG
@@ -791,12 +824,14 @@ class Propagation(ObjectModel):
         if key in self._params:
             return self._params[key]
         self._params[key] = []  # a cycle in the call graph adds nothing new
-        if depth >= _MAX_DEPTH:
+        if depth >= MAX_FRAMES:
+            self._cut_above(fn, param)
             return []
         self.charge(fn)
         found: list[Cause] = []
         ask = self._question(kind)
         attribute = "." in param
+        self._asking.append(fn.qualname)
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
                 found.append(Cause(cause.taint, cause.driver, (*cause.path, step)))
@@ -804,6 +839,7 @@ class Propagation(ObjectModel):
                     break
             if len(found) >= _MAX_CAUSES:
                 break
+        self._asking.pop()
         # What the methods of the class store in `self.attr` changes it as often as they run.
         for method, stored in self.self_stores(fn, param) if attribute else ():
             # Read through the calls it stores the result of (`self.recover = factor(A, b)`: a
@@ -812,12 +848,21 @@ class Propagation(ObjectModel):
         self._params[key] = found = found[:_MAX_CAUSES]
         return found
 
+    def _cut_above(self, fn: FunctionSummary, param: str) -> None:
+        """Note that the callers of ``fn`` that pass ``param`` are too far up to be asked, when
+        the question came down a chain of ``MAX_FRAMES`` distinct functions' callers (a cycle, or
+        a depth that fields and results added, is no chain cut)."""
+        chain = [*self._asking, fn.qualname]
+        distinct = len(chain) > MAX_FRAMES and len(set(chain)) == len(chain)
+        if distinct and next(self.caller_args(fn, param), None) is not None:
+            self.cut.add(fn.qualname)
+
     def field_causes(
         self, fn: FunctionSummary, made: Made, kind: str, loops: tuple[int, ...], depth: int
     ) -> list[Cause]:
         """Causes of attribute ``made`` (of an object a call made) asked at a point of ``fn`` inside
         ``loops``: at each place its value is made; in ``fn`` itself with those loops."""
-        if depth >= _MAX_DEPTH:
+        if depth >= MAX_FRAMES:
             return []
         origins = self.made_origins(made)
         # The answer depends on ``fn`` only through the loops asked in, where an origin is in ``fn``.
@@ -883,7 +928,7 @@ class Propagation(ObjectModel):
         if known is not None:
             return {known}
         param = arg.value.param
-        if depth >= _MAX_DEPTH:
+        if depth >= MAX_FRAMES:
             return None
         defaults: set[int] = set()
         if param is None:
@@ -966,7 +1011,7 @@ class Propagation(ObjectModel):
         param = arg.value.param
         if param is None and arg.value.ref == "<self>" and _receiver_of(fn) is not None:
             param = _receiver_of(fn)  # `self.run_jitted(...)`: the object the method is called on
-        if param is None or depth >= _MAX_DEPTH:
+        if param is None or depth >= MAX_FRAMES:
             return [(fn, arg, loops, path)]
         return [
             (caller, origin, at, (*steps, *path))
@@ -1169,3 +1214,11 @@ def _src_order(src: Src) -> tuple:
 
 
 __all__ = ["EMPTY", "MAX_STEPS", "Cause", "Cut", "CutShort", "Driver", "Propagation", "join"]
+
+
+def _origins(value: Value) -> set[Location]:
+    """Where the taints of ``value`` and of its items and fields are made."""
+    out = {taint.origin for taint in value.shape}
+    for part in (*value.items, *(v for _, v in value.fields)):
+        out |= _origins(part)
+    return out

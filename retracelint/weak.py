@@ -20,6 +20,7 @@ from retracelint import funcrefs
 from retracelint.callgraph import JitTarget
 from retracelint.model import Location, PathStep
 from retracelint.objects import _is_read
+from retracelint.propagate import MAX_FRAMES
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     DICT,
@@ -44,7 +45,6 @@ from retracelint.values import (
 if TYPE_CHECKING:
     from retracelint.propagate import Propagation
 
-_MAX_DEPTH = 12  # call-path frames followed, as the propagation does
 _MAX_ORIGINS = 12  # origins kept per parameter
 
 
@@ -109,7 +109,7 @@ class WeakKinds:
         """Where the weak type of ``arg`` (a value in ``fn``) is decided: none when not known."""
         prop = self.prop
         prop.charge(fn)
-        if depth > _MAX_DEPTH or prop.frequency.traced(fn.qualname):
+        if depth > MAX_FRAMES or prop.frequency.traced(fn.qualname):
             # Made while a jit traces: as weak as its tracers (what ``carried_flip_findings`` asks).
             return []
         value = self._imported(fn, prop.resolve(fn, arg.value))
@@ -197,7 +197,7 @@ class WeakKinds:
         if known is not None:
             return known
         param = fn.param(name)
-        if param is None or depth > _MAX_DEPTH:
+        if param is None or depth > MAX_FRAMES:
             return []
         # A parameter reached again while resolving itself adds nothing.
         self._params[cache_key] = []

@@ -132,13 +132,19 @@ def test_stdin_buffer_is_analysed_with_the_project(
     # RTL100 (unused noqa, off by default) is on because flake8 names it.
     flake8 = [*FLAKE8, "--select", "RTL,RTL100", "--stdin-display-name", "pkg/main.py", "-"]
     found = parse(run(flake8, project, stdin=buffer))
-    cli = [*RETRACELINT, "--extend-select", "RTL100", "--stdin-filename", "pkg/main.py", ".", "-"]
+    cli = [*RETRACELINT, "--extend-select", "RTL100", "--stdin-filename", "pkg/main.py", "-"]
     text = run(cli, project, buffer)
     assert "RTL100" in [f[3] for f in parse(text) if f[4].startswith("[warning] ")]
-    assert found == [f for f in cli_parse(text) if f[0] == "pkg/main.py"]
+    assert found == cli_parse(text)
 
     (saved,) = [f for f in cli_findings if f[0] == "pkg/main.py" and f[3] == "RTL201"]
-    static, unused = found
+    # The slice pipeline.prefix_total() makes is shown at its call in the buffer (pipeline.py is
+    # not checked), its message as the whole run has it, from where it is made.
+    (made,) = [f for f in cli_findings if f[0] == "pkg/pipeline.py" and f[3] == "RTL101"]
+    brought, static, unused = found
+    assert brought[1:4] == (15 + 2, 9, "RTL101")
+    assert brought[4].startswith(f"from pkg/pipeline.py:{made[1]}: slice x[:n] changes shape")
+    assert brought[4].endswith("so jitted 'total' re-traces; pad or bucket it")
     assert static[1:4] == (saved[1] + 2, saved[2], "RTL201")
     assert f"in the loop at line {saved[1] - 1 + 2}, so" in static[4]
     assert unused[1:4] == (saved[1] + 2, saved[2] + len("depth)  "), "RTL100")
@@ -161,6 +167,38 @@ def test_configuration_error_is_one_rtl000_per_file_not_a_crash(project: Path) -
         for name in ("__init__.py", "kernels.py", "main.py", "pipeline.py")
     }
     assert "unknown option 'selct'" in found[0][4]
+
+
+def test_a_file_nothing_could_check_is_never_silent(project: Path) -> None:
+    # flake8 runs no plugin on a file it cannot parse (a binary, syntax of a newer Python, a syntax
+    # error) and reports E999 itself, which `--select RTL` would hide: the plugin selects it. A file
+    # flake8 reads (as Latin-1) but Python, and so retracelint, cannot: the plugin's RTL000, once.
+    pkg = project / "pkg"
+    (pkg / "blob.py").write_bytes(bytes(range(256)))
+    (pkg / "aliases.py").write_text("type Batch = dict[str, int]\n", encoding="utf-8")
+    (pkg / "typo.py").write_text("def f(:\n    pass\n", encoding="utf-8")
+    (pkg / "legacy.py").write_bytes(b"# caf\xe9 au lait\nimport jax\n")
+    names = ["pkg/blob.py", "pkg/aliases.py", "pkg/typo.py", "pkg/legacy.py"]
+    found = parse(run([*FLAKE8, "--select", "RTL", *names], project))
+    expected = {("pkg/blob.py", "E999"), ("pkg/typo.py", "E999"), ("pkg/legacy.py", "RTL000")}
+    if sys.version_info < (3, 12):
+        expected.add(("pkg/aliases.py", "E999"))
+    assert sorted((path, code) for path, _, _, code, _ in found) == sorted(expected)
+    (legacy,) = [f for f in found if f[3] == "RTL000"]
+    assert legacy[4] == "RTL000 cannot parse: invalid or missing encoding declaration"[7:]
+    # A code the user ignores by name stays ignored.
+    assert parse(run([*FLAKE8, "--select", "RTL", "--ignore", "E9", "pkg/typo.py"], project)) == []
+
+
+def test_flake8_own_codes_are_added_only_to_an_explicit_rtl_selection() -> None:
+    def added(**given: list[str]) -> tuple[str, ...]:
+        return flake8_plugin.unchecked_codes(argparse.Namespace(**given))
+
+    assert added(select=["RTL"]) == ("E902", "E999")
+    assert added(select=["RTL1", "E9"]) == ()  # already selected
+    assert added(select=["RTL"], extend_ignore=["E999"]) == ("E902",)
+    assert added(select=None, extend_select=["RTL"]) == ()  # flake8's defaults hold E9 already
+    assert added(select=["F"]) == ()  # a run that does not ask for retracelint is left alone
 
 
 # In-process checks of the parts that need no flake8 start-up.

@@ -131,10 +131,10 @@ def _location(
 def _flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]]:
     """(location, message, kind) from the origin through every call of ``route`` to its jit site."""
     steps: list[tuple[Location, str, str]] = [
-        (finding.location, "the varying value is made here", "source")
+        (finding.made_at, "the varying value is made here", "source")
     ]
     for step in route.call_path:
-        if step.location == finding.location and len(steps) == 1:
+        if step.location == finding.made_at and len(steps) == 1:
             # The origin is the argument of the first call: one location, described as both.
             steps[0] = (
                 step.location,
@@ -183,9 +183,12 @@ def result(
     main = Route(finding.call_path, finding.jit_site, finding.parameter)
     steps = _flow_steps(finding, main)
     if len(steps) > 1:
+        # Every place on the way but the one reported: the origin too, for a finding reported at a
+        # call on its path.
+        related = [step for step in steps if step[0] != finding.location]
         out["relatedLocations"] = [
             _location(loc, root, message, ident)
-            for ident, (loc, message, _kind) in enumerate(steps[1:], start=1)
+            for ident, (loc, message, _kind) in enumerate(related, start=1)
         ]
         # One code flow per call path: the one the message describes first, then the others.
         flows = [steps] + [_flow_steps(finding, route) for route in finding.other_routes]
