@@ -148,6 +148,7 @@ TRACE_ONCE = (
     ("own_loaders_and_bounded_windows_negative", "main.py"),
     ("x64_in_another_script_negative", "main.py"),
     ("numpy_scalars_as_statics_negative", "main.py"),
+    ("registry_items_as_statics_negative", "main.py"),
 )
 
 

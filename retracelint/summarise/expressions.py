@@ -65,6 +65,7 @@ from retracelint.values import (
     FUNCTION,
     INSTANCE,
     INT,
+    ITEM,
     JIT,
     JIT_OUT,
     JIT_OUT_WEAK,
@@ -87,6 +88,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     ChoiceSrc,
     Chunking,
+    Dep,
     Dims,
     ItemSrc,
     IterDep,
@@ -215,6 +217,17 @@ def _size_reads(
             return False
         found.append((scope + name, state.fn.qualname, _plain(value), axis))
     return True
+
+
+def _literal_key(index: ast.expr) -> bool:
+    return isinstance(index, ast.Constant) and isinstance(index.value, str)
+
+
+def _item_of_result(dep: Dep) -> Dep:
+    """``dep`` as one item of it, when it is the whole of what a call returns."""
+    if isinstance(dep, RetDep) and dep.elem is None and dep.item is None and not dep.each:
+        return replace(dep, elem=ITEM, fixed=frozenset(), aligned=True)
+    return dep
 
 
 def _instances(items: tuple[Value, ...]) -> frozenset[Made]:
@@ -937,6 +950,11 @@ class Expressions(PassState):
             one = picked(base, loop)
             return element.with_(shape=one.shape, deps=element.deps | one.deps)
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if not is_slice and base.ty == UNKNOWN and not _literal_key(index):
+            # `registry[name]` of what a project function returns: one of its items (a dict's value,
+            # a list's element, an array's row), never the container itself. (At a literal key the
+            # dependency keeps the key instead: `e_Subscript`.)
+            value = value.with_(deps=frozenset(_item_of_result(d) for d in value.deps))
         if (
             base.param is not None
             and isinstance(index, ast.Constant)
