@@ -149,6 +149,7 @@ TRACE_ONCE = (
     ("x64_in_another_script_negative", "main.py"),
     ("numpy_scalars_as_statics_negative", "main.py"),
     ("registry_items_as_statics_negative", "main.py"),
+    ("lazy_setup_by_early_return_negative", "main.py"),
 )
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned
+from retracelint.summarise.syntax import _set_guard
 from retracelint.summary import (
     Arg,
     ClassSummary,
@@ -145,14 +146,30 @@ class PassState:
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
-        for stmt in body:
-            handler = handler_of(type(self), type(stmt), "s_")
-            if handler is not None:
-                handler(self, stmt)
-            else:
-                for child in ast.iter_child_nodes(stmt):
-                    if isinstance(child, ast.expr):
-                        self.expr(child)
+        for at, stmt in enumerate(body):
+            self.statement(stmt)
+            guard = _set_guard(stmt, body[at + 1 :])
+            if guard is not None:
+                # `if self.step is not None: return`, then what sets it: the rest runs while the
+                # attribute is unset, once per object, as under `if self.step is None:`.
+                outer = self.unset
+                self.unset = f"{ast.unparse(guard.value)}.{guard.attr}"
+                self.cache_misses += 1
+                try:
+                    self.block(body[at + 1 :])
+                finally:
+                    self.cache_misses -= 1
+                    self.unset = outer
+                return
+
+    def statement(self, stmt: ast.stmt) -> None:
+        handler = handler_of(type(self), type(stmt), "s_")
+        if handler is not None:
+            handler(self, stmt)
+        else:
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.expr):
+                    self.expr(child)
 
     def context_src(self) -> frozenset[Src]:
         """Where a freshly made object comes from: a new one per iteration, per call, or once."""

@@ -326,6 +326,28 @@ def _assigns(body: list[ast.stmt], target: ast.AST) -> bool:
     )
 
 
+def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> ast.Attribute | None:
+    """For ``if self.step is not None: return`` (or ``if self.step: return ...``) followed by code
+    that sets ``self.step``: the attribute, as what the rest of the block runs while unset, once
+    per object (a lazy set-up written as an early return); else None."""
+    if not isinstance(stmt, ast.If) or stmt.orelse or not stmt.body:
+        return None
+    if not isinstance(stmt.body[-1], ast.Return | ast.Raise):
+        return None
+    test = stmt.test
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        test = test.left
+    if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)):
+        return None
+    return test if _assigns(rest, test) else None
+
+
 def _unset_attribute(test: ast.AST) -> str:
     """For ``if self.state is None:`` or ``if not self.state:``, the attribute tested (``self.state``);
     else ""."""
