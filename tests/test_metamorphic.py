@@ -158,7 +158,15 @@ def test_which_transforms_apply_where():
     assert applies == {
         "trainer": sorted(T.TRANSFORMS),
         "loader": sorted(T.TRANSFORMS),
-        "pure": ["for_to_while", "to_module", "value_to_helper"],
+        "pure": sorted(
+            [
+                "for_to_while",
+                "to_module",
+                "value_to_helper",
+                "value_to_generator",
+                "value_to_factory_dict",
+            ]
+        ),
     }
 
 
@@ -210,8 +218,20 @@ def test_value_to_helper_moves_marked_values_and_values_passed_to_jitted_functio
     assert "def _make_params():\n            return train_step(params, lr, steps=2)\n" in out
     out = T.apply("value_to_helper", LOADER)["main.py"]
     assert "def _make_total():\n            return None  # expect: RTL403\n" in out
-    pure = T.apply("value_to_helper", PURE)["main.py"]
-    assert _run(pure, "doubled(4)") == 9
+
+
+@pytest.mark.parametrize(
+    ("name", "made", "called"),
+    [
+        ("value_to_helper", "return k + 1", "return _make_result()"),
+        ("value_to_generator", "yield k + 1", "return next(_make_result())"),
+        ("value_to_factory_dict", "return k + 1", 'return {"result": _make_result}["result"]()'),
+    ],
+)
+def test_each_helper_form_returns_the_same_value(name, made, called):
+    out = T.apply(name, PURE)["main.py"]
+    assert f"def _make_result():\n        {made}  # expect: RTL000\n    {called}\n" in out
+    assert _run(out, "doubled(4)") == _run(PURE["main.py"], "doubled(4)") == 9
 
 
 def test_to_module_moves_self_contained_functions_and_keeps_the_rest():

@@ -377,8 +377,8 @@ def _extractable(value: cst.BaseExpression) -> bool:
 class _ValueToHelper(cst.CSTTransformer):
     """Rewrites statement lists of the module and of function bodies, never of class bodies."""
 
-    def __init__(self, taken: set[str], passed: set[str]) -> None:
-        self.taken, self.passed = taken, passed
+    def __init__(self, taken: set[str], passed: set[str], form: str) -> None:
+        self.taken, self.passed, self.form = taken, passed, form
         self.changed = 0
         self.in_class: list[bool] = [False]
 
@@ -430,16 +430,19 @@ class _ValueToHelper(cst.CSTTransformer):
             base, value = wanted
             helper = _fresh(self.taken, f"_make_{base.strip('_')}")
             # The helper's `return` line keeps the statement's own comment (its marker, if any).
-            ret = cst.SimpleStatementLine(
-                body=[cst.Return(value=value)], trailing_whitespace=line.trailing_whitespace
+            made = (
+                cst.Expr(cst.Yield(value=value))
+                if self.form == "generator"
+                else cst.Return(value=value)
             )
+            ret = cst.SimpleStatementLine(body=[made], trailing_whitespace=line.trailing_whitespace)
             define = cst.FunctionDef(
                 name=cst.Name(helper),
                 params=cst.Parameters(),
                 body=cst.IndentedBlock(body=[ret]),
                 leading_lines=line.leading_lines,
             )
-            call = cst.Call(func=cst.Name(helper))
+            call = cst.parse_expression(_CALLS[self.form].format(helper=helper, word=base))
             stmt = line.body[0].with_changes(value=call)
             out += [
                 define,
@@ -459,17 +462,33 @@ class _ValueToHelper(cst.CSTTransformer):
         return updated.with_changes(body=self._split(updated.body, in_class=self.in_class[-1]))
 
 
-def value_to_helper(program: Program) -> Program | None:
-    """The right-hand side of a marked assignment or return, and of each assignment to a name passed to
-    a jitted function, is computed by a helper `def` placed just before it (a closure: it reads the same
-    names) and the statement calls it. Class bodies are left alone (a nested def does not see them)."""
+# How the statement gets its value back from the helper, per form (a generator's helper yields it).
+_CALLS = {
+    "function": "{helper}()",
+    "generator": "next({helper}())",
+    "factories": '{{"{word}": {helper}}}["{word}"]()',
+}
 
-    def rewrite(module: cst.Module) -> cst.Module | None:
-        visitor = _ValueToHelper(_module_names(module), _passed_to(module, _jitted_names(module)))
-        new = module.visit(visitor)
-        return new if visitor.changed else None
 
-    return _rewrite_each(program, rewrite)
+def _value_to(form: str) -> Transform:
+    def transform(program: Program) -> Program | None:
+        def rewrite(module: cst.Module) -> cst.Module | None:
+            passed = _passed_to(module, _jitted_names(module))
+            visitor = _ValueToHelper(_module_names(module), passed, form)
+            new = module.visit(visitor)
+            return new if visitor.changed else None
+
+        return _rewrite_each(program, rewrite)
+
+    transform.__doc__ = f"""The right-hand side of a marked assignment or return, and of each assignment to a name passed
+    to a jitted function, comes from a helper `def` placed just before it (a closure: it reads the same
+    names), called as `{_CALLS[form]}`. Class bodies are left alone (a nested def does not see them)."""
+    return transform
+
+
+value_to_helper = _value_to("function")
+value_to_generator = _value_to("generator")
+value_to_factory_dict = _value_to("factories")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -576,6 +595,8 @@ TRANSFORMS: dict[str, Transform] = {
     "decorator_to_call": decorator_to_call,
     "for_to_while": for_to_while,
     "value_to_helper": value_to_helper,
+    "value_to_generator": value_to_generator,
+    "value_to_factory_dict": value_to_factory_dict,
     "to_module": to_module,
 }
 
