@@ -133,7 +133,14 @@ def doubled(v):
 
 PROGRAMS = {"trainer": TRAINER, "loader": LOADER, "pure": PURE}
 # Transforms whose output gives the transform nothing more to do: a second pass declines.
-IDEMPOTENT = ("alias_jax", "alias_jit", "decorator_to_call", "for_to_while", "to_module")
+IDEMPOTENT = (
+    "alias_jax",
+    "alias_jit",
+    "decorator_to_call",
+    "for_to_while",
+    "to_module",
+    "keywords_to_kwargs",
+)
 
 
 @pytest.mark.parametrize("name", sorted(T.TRANSFORMS))
@@ -157,7 +164,7 @@ def test_which_transforms_apply_where():
     }
     assert applies == {
         "trainer": sorted(T.TRANSFORMS),
-        "loader": sorted(T.TRANSFORMS),
+        "loader": sorted(set(T.TRANSFORMS) - {"keywords_to_kwargs"}),  # `mean(b)`: no keyword
         "pure": sorted(
             [
                 "for_to_while",
@@ -246,6 +253,18 @@ def test_to_module_moves_self_contained_functions_and_keeps_the_rest():
     assert "def batches" not in out["helpers_moved.py"]
     assert "def total" in out["main.py"]  # calls batches, which stays
     assert "def mean" in out["helpers_moved.py"]
+
+
+def test_calls_of_jitted_functions_pack_keywords_or_bind_the_first_argument():
+    out = T.apply("keywords_to_kwargs", TRAINER)["main.py"]
+    assert 'params = train_step(params, lr, **{"steps": 2})\n' in out
+    assert "warmup(step, lr)" in out  # not jitted: untouched
+    out = T.apply("first_arg_partial", TRAINER)["main.py"]
+    assert "params = functools.partial(train_step, params)(lr, steps=2)\n" in out
+    out = T.apply("first_arg_partial", LOADER)["main.py"]
+    assert "import functools\n" in out and "functools.partial(mean, b)()" in out
+    taken = {"main.py": "from functools import partial as functools\n" + LOADER["main.py"]}
+    assert T.apply("first_arg_partial", taken) is None
 
 
 def test_a_name_jax_bound_otherwise_makes_the_aliases_decline():

@@ -589,6 +589,77 @@ def to_module(program: Program) -> Program | None:
     return {**program, "main.py": main.code, target: helpers.code}
 
 
+# --------------------------------------------------------------------------------------------------
+# Calls of jitted functions: keywords passed as `**{...}`; the first argument bound by functools.partial
+
+
+class _JittedCalls(cst.CSTTransformer):
+    """Rewrites calls `f(...)` of the file's jitted names with ``rewrite_call`` (None: leave it)."""
+
+    def __init__(self, jitted: set[str], rewrite_call: Callable[[cst.Call], cst.Call | None]):
+        self.jitted, self.rewrite_call = jitted, rewrite_call
+        self.changed = 0
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not (isinstance(updated.func, cst.Name) and updated.func.value in self.jitted):
+            return updated
+        new = self.rewrite_call(updated)
+        if new is None:
+            return updated
+        self.changed += 1
+        return new
+
+
+def _keywords_packed(call: cst.Call) -> cst.Call | None:
+    keywords = [a for a in call.args if a.keyword is not None]
+    if not keywords or any(a.star for a in call.args):
+        return None
+    packed = cst.Dict(
+        [cst.DictElement(cst.SimpleString(f'"{a.keyword.value}"'), a.value) for a in keywords]
+    )
+    rest = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args if a.keyword is None]
+    return call.with_changes(args=[*rest, cst.Arg(packed, star="**")])
+
+
+def _first_bound(call: cst.Call) -> cst.Call | None:
+    if not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    first = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    bound = cst.Call(
+        func=cst.parse_expression("functools.partial"),
+        args=[cst.Arg(call.func), first],
+    )
+    return call.with_changes(func=bound, args=call.args[1:])
+
+
+def _calls_rewritten(
+    rewrite_call: Callable[[cst.Call], cst.Call | None], needs_functools: bool
+) -> Transform:
+    def transform(program: Program) -> Program | None:
+        def rewrite(module: cst.Module) -> cst.Module | None:
+            visitor = _JittedCalls(_jitted_names(module), rewrite_call)
+            new = module.visit(visitor)
+            if not visitor.changed:
+                return None
+            if needs_functools and not re.search(r"^import functools$", new.code, re.M):
+                if re.search(r"\bfunctools\b", module.code):  # bound to something else
+                    return None
+                new = _insert_after_imports(new, [cst.parse_statement("import functools\n")])
+            return new
+
+        return _rewrite_each(program, rewrite)
+
+    return transform
+
+
+keywords_to_kwargs = _calls_rewritten(_keywords_packed, needs_functools=False)
+keywords_to_kwargs.__doc__ = '`step(x, lr=lr)` of a jitted `step` becomes `step(x, **{"lr": lr})`.'
+first_arg_partial = _calls_rewritten(_first_bound, needs_functools=True)
+first_arg_partial.__doc__ = (
+    "`step(x, y)` of a jitted `step` becomes `functools.partial(step, x)(y)`."
+)
+
+
 TRANSFORMS: dict[str, Transform] = {
     "alias_jax": alias_jax,
     "alias_jit": alias_jit,
@@ -598,6 +669,8 @@ TRANSFORMS: dict[str, Transform] = {
     "value_to_generator": value_to_generator,
     "value_to_factory_dict": value_to_factory_dict,
     "to_module": to_module,
+    "keywords_to_kwargs": keywords_to_kwargs,
+    "first_arg_partial": first_arg_partial,
 }
 
 
