@@ -199,44 +199,54 @@ def _jit_call_of(decorator: cst.Decorator, name: str) -> cst.Call | None:
     return None
 
 
-class _DecoratorToCall(cst.CSTTransformer):
+class _StatementRewriter(cst.CSTTransformer):
+    """Replaces statements of the module and of every block by what ``_replace`` makes of them."""
+
     def __init__(self) -> None:
         self.changed = 0
 
-    def _split(self, body: Iterable[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    def _replace(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement] | None:
+        raise NotImplementedError
+
+    def _walk(self, body: Iterable[cst.BaseStatement]) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
         for stmt in body:
-            if not isinstance(stmt, cst.FunctionDef) or len(stmt.decorators) != 1:
+            replaced = self._replace(stmt)
+            if replaced is None:
                 out.append(stmt)
-                continue
-            decorator = stmt.decorators[0]
-            call = _jit_call_of(decorator, stmt.name.value)
-            if call is None:
-                out.append(stmt)
-                continue
-            # A marker on the decorator line belongs to the jit, which is now the assignment.
-            comment = decorator.trailing_whitespace.comment
-            assign = cst.SimpleStatementLine(
-                body=[
-                    cst.Assign(targets=[cst.AssignTarget(cst.Name(stmt.name.value))], value=call)
-                ],
-                trailing_whitespace=cst.TrailingWhitespace(
-                    whitespace=cst.SimpleWhitespace("  ") if comment else cst.SimpleWhitespace(""),
-                    comment=comment,
-                ),
-            )
-            leading = [*stmt.leading_lines, *decorator.leading_lines]
-            out += [stmt.with_changes(decorators=[], leading_lines=leading), assign]
-            self.changed += 1
+            else:
+                out += replaced
+                self.changed += 1
         return out
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        return updated.with_changes(body=self._split(updated.body))
+        return updated.with_changes(body=self._walk(updated.body))
 
     def leave_IndentedBlock(
         self, original: cst.IndentedBlock, updated: cst.IndentedBlock
     ) -> cst.IndentedBlock:
-        return updated.with_changes(body=self._split(updated.body))
+        return updated.with_changes(body=self._walk(updated.body))
+
+
+class _DecoratorToCall(_StatementRewriter):
+    def _replace(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement] | None:
+        if not isinstance(stmt, cst.FunctionDef) or len(stmt.decorators) != 1:
+            return None
+        decorator = stmt.decorators[0]
+        call = _jit_call_of(decorator, stmt.name.value)
+        if call is None:
+            return None
+        # A marker on the decorator line belongs to the jit, which is now the assignment.
+        comment = decorator.trailing_whitespace.comment
+        assign = cst.SimpleStatementLine(
+            body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(stmt.name.value))], value=call)],
+            trailing_whitespace=cst.TrailingWhitespace(
+                whitespace=cst.SimpleWhitespace("  ") if comment else cst.SimpleWhitespace(""),
+                comment=comment,
+            ),
+        )
+        leading = [*stmt.leading_lines, *decorator.leading_lines]
+        return [stmt.with_changes(decorators=[], leading_lines=leading), assign]
 
 
 def decorator_to_call(program: Program) -> Program | None:
@@ -254,13 +264,13 @@ def decorator_to_call(program: Program) -> Program | None:
 # `for x in xs: body` becomes a `while` loop over `iter(xs)`
 
 
-class _ForToWhile(cst.CSTTransformer):
+class _ForToWhile(_StatementRewriter):
     def __init__(self, taken: set[str]) -> None:
+        super().__init__()
         self.taken = taken
-        self.changed = 0
 
-    def _loop(self, stmt: cst.For) -> list[cst.BaseStatement] | None:
-        if stmt.orelse is not None or stmt.asynchronous is not None:
+    def _replace(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement] | None:
+        if not isinstance(stmt, cst.For) or stmt.orelse or stmt.asynchronous:
             return None
         it = _fresh(self.taken, "_loop_items")
         header = stmt.body.header if isinstance(stmt.body, cst.IndentedBlock) else None
@@ -288,25 +298,6 @@ class _ForToWhile(cst.CSTTransformer):
             body=cst.IndentedBlock(body=[step, *inner]),
         )
         return [first, loop]
-
-    def _walk(self, body: Iterable[cst.BaseStatement]) -> list[cst.BaseStatement]:
-        out: list[cst.BaseStatement] = []
-        for stmt in body:
-            replaced = self._loop(stmt) if isinstance(stmt, cst.For) else None
-            if replaced is None:
-                out.append(stmt)
-            else:
-                out += replaced
-                self.changed += 1
-        return out
-
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        return updated.with_changes(body=self._walk(updated.body))
-
-    def leave_IndentedBlock(
-        self, original: cst.IndentedBlock, updated: cst.IndentedBlock
-    ) -> cst.IndentedBlock:
-        return updated.with_changes(body=self._walk(updated.body))
 
 
 class _Replace(cst.CSTTransformer):
@@ -374,13 +365,13 @@ def _extractable(value: cst.BaseExpression) -> bool:
     return not re.search(r":=|\byield\b|\bawait\b", code)
 
 
-class _ValueToHelper(cst.CSTTransformer):
+class _ValueToHelper(_StatementRewriter):
     """Rewrites statement lists of the module and of function bodies, never of class bodies."""
 
     def __init__(self, taken: set[str], passed: set[str], form: str) -> None:
+        super().__init__()
         self.taken, self.passed, self.form = taken, passed, form
-        self.changed = 0
-        self.in_class: list[bool] = [False]
+        self.in_class: list[bool] = [False]  # a block's statements are leaved before its class
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.in_class.append(True)
@@ -416,50 +407,31 @@ class _ValueToHelper(cst.CSTTransformer):
             return "result", stmt.value
         return None
 
-    def _split(self, body: Iterable[cst.BaseStatement], in_class: bool) -> list[cst.BaseStatement]:
-        out: list[cst.BaseStatement] = []
-        for line in body:
-            wanted = (
-                None
-                if in_class or not isinstance(line, cst.SimpleStatementLine)
-                else self._wanted(line)
-            )
-            if wanted is None:
-                out.append(line)
-                continue
-            base, value = wanted
-            helper = _fresh(self.taken, f"_make_{base.strip('_')}")
-            # The helper's `return` line keeps the statement's own comment (its marker, if any).
-            made = (
-                cst.Expr(cst.Yield(value=value))
-                if self.form == "generator"
-                else cst.Return(value=value)
-            )
-            ret = cst.SimpleStatementLine(body=[made], trailing_whitespace=line.trailing_whitespace)
-            define = cst.FunctionDef(
-                name=cst.Name(helper),
-                params=cst.Parameters(),
-                body=cst.IndentedBlock(body=[ret]),
-                leading_lines=line.leading_lines,
-            )
-            call = cst.parse_expression(_CALLS[self.form].format(helper=helper, word=base))
-            stmt = line.body[0].with_changes(value=call)
-            out += [
-                define,
-                line.with_changes(
-                    body=[stmt], leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()
-                ),
-            ]
-            self.changed += 1
-        return out
-
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        return updated.with_changes(body=self._split(updated.body, in_class=False))
-
-    def leave_IndentedBlock(
-        self, original: cst.IndentedBlock, updated: cst.IndentedBlock
-    ) -> cst.IndentedBlock:
-        return updated.with_changes(body=self._split(updated.body, in_class=self.in_class[-1]))
+    def _replace(self, line: cst.BaseStatement) -> list[cst.BaseStatement] | None:
+        if self.in_class[-1] or not isinstance(line, cst.SimpleStatementLine):
+            return None
+        wanted = self._wanted(line)
+        if wanted is None:
+            return None
+        base, value = wanted
+        helper = _fresh(self.taken, f"_make_{base.strip('_')}")
+        # The helper's `return` line keeps the statement's own comment (its marker, if any).
+        made = (
+            cst.Expr(cst.Yield(value=value))
+            if self.form == "generator"
+            else cst.Return(value=value)
+        )
+        ret = cst.SimpleStatementLine(body=[made], trailing_whitespace=line.trailing_whitespace)
+        define = cst.FunctionDef(
+            name=cst.Name(helper),
+            params=cst.Parameters(),
+            body=cst.IndentedBlock(body=[ret]),
+            leading_lines=line.leading_lines,
+        )
+        call = cst.parse_expression(_CALLS[self.form].format(helper=helper, word=base))
+        stmt = line.body[0].with_changes(value=call)
+        plain = cst.TrailingWhitespace()
+        return [define, line.with_changes(body=[stmt], leading_lines=[], trailing_whitespace=plain)]
 
 
 # How the statement gets its value back from the helper, per form (a generator's helper yields it).
