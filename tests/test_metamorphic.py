@@ -276,3 +276,50 @@ def test_a_name_jax_bound_otherwise_makes_the_aliases_decline():
 def test_a_transform_that_would_break_the_program_declines():
     broken = {"main.py": "import jax\ndef f(:\n"}
     assert all(T.apply(n, broken) is None for n in T.TRANSFORMS)
+
+
+def _load_runner():
+    spec = importlib.util.spec_from_file_location(
+        "metamorphic_run", ROOT / "benchmarks" / "metamorphic" / "run.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_report_counts_variants_of_found_positives_and_negatives(tmp_path):
+    """run.py without JAX or retracelint: real program folders, variants written, scores made up."""
+    runner = _load_runner()
+    acc = runner.accuracy
+    positive, negative = runner.select("programs/array_as_tuple_static") + runner.select(
+        "programs/bucketed_sequence_lengths"
+    )
+    originals = {
+        positive.folder: acc.classify(
+            positive,
+            [acc.Finding(m.path, m.line, m.code) for m in positive.markers],
+        ),
+        negative.folder: acc.classify(negative, []),
+    }
+    variants = [
+        runner.make_variant(case, name, tmp_path)
+        for name in ("alias_jax", "value_to_helper")
+        for case in (positive, negative)
+    ]
+    assert all(v.case is not None for v in variants)
+    helper = variants[2].case
+    assert helper.folder == tmp_path / "value_to_helper" / "programs" / "array_as_tuple_static"
+    assert helper.markers != positive.markers  # the marker moved with the value's code
+    # alias_jax keeps the finding, value_to_helper loses it; the negative's helper variant cries wolf.
+    variants[0].score = acc.classify(variants[0].case, originals[positive.folder].findings)
+    variants[1].score = acc.classify(variants[1].case, [])
+    variants[2].score = acc.classify(helper, [])
+    variants[3].score = acc.classify(variants[3].case, [acc.Finding("main.py", 3, "RTL101")])
+    text = runner.render([positive, negative], originals, variants, "header", "programs/x")
+    assert "variants of found positives still found: 1 / 2 (50 %)" in text
+    assert "false alarms on variants of negatives: 1 / 2" in text
+    assert "| alias_jax | 2 | 0 | 1 | 1 | 100 % | 1 | 0 |" in text
+    assert "| value_to_helper | 2 | 0 | 1 | 0 | 0 % | 1 | 1 |" in text
+    assert "`value_to_helper` / `programs/array_as_tuple_static`: missed" in text
+    assert "`value_to_helper` / `programs/bucketed_sequence_lengths`: false alarm" in text
