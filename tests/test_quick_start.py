@@ -40,7 +40,9 @@ def test_the_example_keeps_its_small_cache_in_its_own_folder(
     """As ruff keeps .ruff_cache in the project's folder: run from the top of a checkout (a project
     itself), the example's cache is written beside the example's pyproject.toml, not at the top."""
     checkout = tmp_path / "checkout"
-    shutil.copytree(REPO / "examples", checkout / "examples")
+    # Without the cache a run in this checkout may have left (this test is about what one run writes).
+    ignored = shutil.ignore_patterns(".retracelint_cache")
+    shutil.copytree(REPO / "examples", checkout / "examples", ignore=ignored)
     (checkout / "pyproject.toml").write_text('[project]\nname = "retracelint"\n', encoding="utf-8")
     (checkout / "big.py").write_text("import jax\n", encoding="utf-8")
     monkeypatch.chdir(checkout)
