@@ -149,11 +149,11 @@ class PassState:
         for at, stmt in enumerate(body):
             self.statement(stmt)
             guard = _set_guard(stmt, body[at + 1 :])
-            if guard is not None:
+            if guard:
                 # `if self.step is not None: return`, then what sets it: the rest runs while the
                 # attribute is unset, once per object, as under `if self.step is None:`.
                 outer = self.unset
-                self.unset = f"{ast.unparse(guard.value)}.{guard.attr}"
+                self.unset = guard
                 self.cache_misses += 1
                 try:
                     self.block(body[at + 1 :])

@@ -326,52 +326,52 @@ def _assigns(body: list[ast.stmt], target: ast.AST) -> bool:
     )
 
 
-def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> ast.Attribute | None:
+def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
     """For ``if self.step is not None: return`` (or ``if self.step: return ...``) followed by code
-    that sets ``self.step``: the attribute, as what the rest of the block runs while unset, once
-    per object (a lazy set-up written as an early return); else None."""
+    that sets ``self.step``: the attribute (``self.step``), as what the rest of the block runs while
+    unset, once per object (a lazy set-up written as an early return); else ""."""
     if not isinstance(stmt, ast.If) or stmt.orelse or not stmt.body:
-        return None
+        return ""
     if not isinstance(stmt.body[-1], ast.Return | ast.Raise):
-        return None
-    test = stmt.test
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        test = test.left
-    if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)):
-        return None
-    return test if _assigns(rest, test) else None
+        return ""
+    tested = _tested_attribute(stmt.test, unset=False)
+    return _attribute_text(tested) if tested is not None and _assigns(rest, tested) else ""
 
 
 def _unset_attribute(test: ast.AST) -> str:
     """For ``if self.state is None:`` or ``if not self.state:``, the attribute tested (``self.state``);
     else ""."""
     tested = _unset_node(test)
-    if tested is None or not isinstance(tested.value, ast.Name):
-        return ""
-    return f"{tested.value.id}.{tested.attr}"
+    return _attribute_text(tested) if tested is not None else ""
+
+
+def _attribute_text(node: ast.Attribute) -> str:
+    assert isinstance(node.value, ast.Name)
+    return f"{node.value.id}.{node.attr}"
 
 
 def _unset_node(test: ast.AST) -> ast.Attribute | None:
     """The attribute of a name that ``test`` finds unset: ``self.state`` of ``if self.state is None``
     or ``if not self.state``."""
+    return _tested_attribute(test, unset=True)
+
+
+def _tested_attribute(test: ast.AST, unset: bool) -> ast.Attribute | None:
+    """The attribute of a name that ``test`` finds unset (``x.a is None``, ``not x.a``) or, with
+    ``unset`` False, set (``x.a is not None``, ``x.a``)."""
+    tested: ast.AST | None = None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        tested = test.operand
+        tested = test.operand if unset else None
     elif (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.ops[0], ast.Is if unset else ast.IsNot)
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     ):
         tested = test.left
-    else:
-        return None
+    elif not unset:
+        tested = test
     if isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name):
         return tested
     return None
