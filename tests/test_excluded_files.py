@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from limits import HANG_S
 from test_cli import write
 
 from retracelint.cli import main
@@ -146,7 +147,7 @@ def test_flake8_reports_what_the_command_line_reports(project: Path) -> None:
     # (flake8 reads no .gitignore: it would report experiments/broken.py's E999 itself.)
     flake8 = [sys.executable, "-m", "flake8", "--isolated", "--select", "RTL"]
     command = [*flake8, "--extend-exclude", "broken.py", "."]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 1, done.stderr
     lines = [line.split(" ")[0:2] for line in done.stdout.splitlines()]
     assert lines == [["./lib/steps.py:12:17:", "RTL101"]]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from limits import HANG_S
 from test_cli import write
 
 from retracelint.cli import main
@@ -120,7 +121,7 @@ def test_a_run_on_either_file_shows_it(project: Path) -> None:
 def test_flake8_shows_it_once_in_the_first_file_it_checks(project: Path) -> None:
     def flake8(*args: str, stdin: str | None = None) -> list[str]:
         done = subprocess.run(
-            [*FLAKE8, *args], input=stdin, capture_output=True, text=True, timeout=120
+            [*FLAKE8, *args], input=stdin, capture_output=True, text=True, timeout=HANG_S
         )
         assert done.returncode == 1, done.stderr
         return [":".join(line.split(":")[:3]) for line in done.stdout.splitlines()]
