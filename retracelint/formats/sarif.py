@@ -128,7 +128,7 @@ def _location(
     return out
 
 
-def _flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]]:
+def flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]]:
     """(location, message, kind) from the origin through every call of ``route`` to its jit site."""
     steps: list[tuple[Location, str, str]] = [
         (finding.location, "the varying value is made here", "source")
@@ -181,14 +181,14 @@ def result(
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint(finding, root=root)},
     }
     main = Route(finding.call_path, finding.jit_site, finding.parameter)
-    steps = _flow_steps(finding, main)
+    steps = flow_steps(finding, main)
     if len(steps) > 1:
         out["relatedLocations"] = [
             _location(loc, root, message, ident)
             for ident, (loc, message, _kind) in enumerate(steps[1:], start=1)
         ]
         # One code flow per call path: the one the message describes first, then the others.
-        flows = [steps] + [_flow_steps(finding, route) for route in finding.other_routes]
+        flows = [steps] + [flow_steps(finding, route) for route in finding.other_routes]
         out["codeFlows"] = [_code_flow(flow, root) for flow in flows]
     # SARIF's rank (0.0-100.0, higher first) orders the results by how sure the evidence is.
     out["rank"] = _RANKS[finding.confidence]
