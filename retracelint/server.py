@@ -24,7 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.uris import from_fs_path, to_fs_path
 
 from retracelint import __version__, config
@@ -199,9 +202,24 @@ class State:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+class Protocol(LanguageServerProtocol):
+    """pygls's protocol, answering a request whose parameters it cannot read with a JSON-RPC error
+    (pygls only shows the client a message, and the client would wait for the answer forever)."""
+
+    def structure_message(self, data: dict) -> object:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "id" not in data or "method" not in data:
+                raise
+            self._send_response(data["id"], error=error.to_response_error())
+            # Handled: what goes on is a notification no one handles, which pygls only logs.
+            return JsonRPCNotification(method="$/retracelint/answered", jsonrpc="2.0", params=None)
+
+
 class RetracelintServer(LanguageServer):
     def __init__(self, analyse: Callable[[dict[str, str], str | None], dict[str, list[Finding]]]):
-        super().__init__(SOURCE, __version__)
+        super().__init__(SOURCE, __version__, protocol_cls=Protocol)
         self.analyse = analyse
         self.state = State()
 

@@ -241,17 +241,45 @@ def test_noqa_quick_fix_and_hover(project: Path) -> None:
     run(test)
 
 
-def test_a_malformed_request_gets_an_error_and_the_server_goes_on(project: Path) -> None:
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
-        with pytest.raises(Exception):  # noqa: B017 - pygls raises the server's JSON-RPC error
-            await client.lsp.protocol.send_request_async(types.TEXT_DOCUMENT_HOVER, {"bogus": 1})
-        client.open("pkg/main.py")
-        assert await client.until("pkg/main.py", lambda d: len(d) > 0)
-        assert await client.stop() == 0
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
-    run(test)
+
+def _frames(data: bytes) -> list[dict]:
+    """Every message in ``data``; fails on anything else (standard output is the protocol's alone)."""
+    out = []
+    while data:
+        head, sep, rest = data.partition(b"\r\n\r\n")
+        assert sep and head.startswith(b"Content-Length: "), data[:200]
+        headers = dict(line.split(b": ", 1) for line in head.split(b"\r\n"))
+        size = int(headers[b"Content-Length"])
+        out.append(json.loads(rest[:size]))
+        data = rest[size:]
+    return out
+
+
+def test_a_malformed_request_gets_an_error_and_shutdown_exits_cleanly(project: Path) -> None:
+    """Raw JSON-RPC, as no client library sends parameters that do not fit the method."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"bogus": 1}},
+        {"jsonrpc": "2.0", "id": 3, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    done = subprocess.run(
+        [*SERVER, "server"],
+        cwd=project,
+        input=b"".join(_frame(m) for m in messages),
+        capture_output=True,
+        timeout=HANG_S,
+    )
+    assert done.returncode == 0
+    answers = {m["id"]: m for m in _frames(done.stdout) if "id" in m}
+    assert answers[1]["result"]["serverInfo"]["name"] == "retracelint"
+    assert answers[2]["error"]["code"] == -32602  # invalid params
+    assert answers[3] == {"jsonrpc": "2.0", "id": 3, "result": None}
 
 
 def test_without_pygls_the_command_says_what_to_install(tmp_path: Path) -> None:
