@@ -298,3 +298,54 @@ def test_without_pygls_the_command_says_what_to_install(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert "install retracelint[server]" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+KERNELS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("axes",))
+def normalise(x, axes):
+    return x - jnp.mean(x, axis=axes, keepdims=True)
+"""
+
+TRAIN = """\
+from kernels import normalise
+
+
+def evaluate(batches):
+    for batch in batches:
+        yield normalise(batch, axes=[0, 1])
+"""
+
+
+def test_the_fix_that_fix_makes_is_a_quick_fix(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n")
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "train.py").write_text(TRAIN)
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        client.open("train.py")
+        (found,) = await client.until("train.py", lambda d: len(d) > 0)
+        assert found.code == "RTL203"
+        actions = await client.lsp.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("train.py")),
+                range=found.range,
+                context=types.CodeActionContext(diagnostics=[found]),
+            )
+        )
+        fix = next(a for a in actions if a.is_preferred)
+        assert fix.title.startswith("Fix RTL203")
+        (edit,) = fix.edit.changes[client.uri("train.py")]
+        assert (edit.range.start.line, edit.range.end.line) == (5, 6)
+        assert edit.new_text == "        yield normalise(batch, axes=(0, 1))\n"
+        assert [a.title for a in actions if not a.is_preferred] == ["Add '# noqa: RTL203'"]
+        assert await client.stop() == 0
+
+    run(test)
