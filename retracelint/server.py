@@ -53,6 +53,8 @@ def analyse_open(texts: dict[str, str], edited: str | None) -> dict[str, list[Fi
     """The findings of each open file (by absolute path), the ``edited`` buffer read as it stands."""
     from retracelint.engine import analyse_projects
 
+    if not texts:
+        return {}  # no paths would mean the current folder to analyse_projects, as to the CLI
     paths = sorted(texts)
     override = buffer_bytes(edited, texts[edited]) if edited in texts else None
     name = edited if override is not None and edited is not None else "stdin.py"
