@@ -252,6 +252,9 @@ class RetracelintServer(LanguageServer):
             edited = _absolute(path) if path else None
             try:
                 found = await asyncio.to_thread(self.analyse, texts, edited)
+            except config.ConfigError as exc:  # the user's to fix: one line, as the CLI says it
+                self.log(types.MessageType.Error, f"retracelint: error: {exc}")
+                return
             except Exception:
                 self.log(
                     types.MessageType.Error,

@@ -349,3 +349,36 @@ def test_the_fix_that_fix_makes_is_a_quick_fix(tmp_path: Path) -> None:
         assert await client.stop() == 0
 
     run(test)
+
+
+def test_an_analysis_that_fails_is_logged_and_the_server_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\nselect = 5\n")
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "train.py").write_text(TRAIN)
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        client.open("train.py")
+
+        async def logged() -> None:
+            while not client.logs:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(logged(), WAIT_S)
+        assert client.logs == [
+            f"retracelint: error: {tmp_path / 'pyproject.toml'}: option 'select':"
+            " expected a list of strings, got 5"
+        ]
+        # Fixed, the next save analyses the project.
+        (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n")
+        client.lsp.text_document_did_save(
+            types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("train.py"))
+            )
+        )
+        (found,) = await client.until("train.py", lambda d: len(d) > 0)
+        assert found.code == "RTL203"
+        assert await client.stop() == 0
+
+    run(test)
