@@ -414,18 +414,6 @@ def table(rows: list[tuple[str, ...]]) -> list[str]:
     ]
 
 
-@main.command("server")
-def server_command() -> None:
-    """Run the language server on standard input and output (for editors)."""
-    try:
-        from retracelint.server import serve
-    except ImportError as exc:
-        raise click.ClickException(
-            f"the language server needs pygls ({exc}); install retracelint[server]"
-        ) from exc
-    serve()
-
-
 @main.command("rule")
 @click.argument("code")
 def rule_command(code: str) -> None:
@@ -511,3 +499,15 @@ def _graph_settings(
         return replace(base, **changes)  # type: ignore[arg-type]
 
     return settings_for
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server on standard input and output (for editors)."""
+    try:
+        from retracelint.server import serve
+    except ImportError as exc:
+        raise click.ClickException(
+            f"the language server needs pygls ({exc}); install retracelint[server]"
+        ) from exc
+    serve()
