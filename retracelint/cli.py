@@ -499,3 +499,15 @@ def _graph_settings(
         return replace(base, **changes)  # type: ignore[arg-type]
 
     return settings_for
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server on standard input and output (for editors)."""
+    try:
+        from retracelint.server import serve
+    except ImportError as exc:
+        raise click.ClickException(
+            f"the language server needs pygls ({exc}); install retracelint[server]"
+        ) from exc
+    serve()

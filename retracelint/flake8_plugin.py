@@ -178,7 +178,7 @@ def findings_for(
     project = _project(path, filename)
     if path not in project.files and os.path.exists(path):
         return []  # excluded by the project's configuration or .gitignore, as `retracelint` does
-    override = _override(path, text)
+    override = buffer_bytes(path, text)
     known = project.files.get(path)
     report_as = known.path if known else shown(shown_like(path, project.root))
     by_path = _analysis(project, report_as, override)
@@ -271,7 +271,7 @@ def _normal(text: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _override(path: str, text: str) -> bytes | None:
+def buffer_bytes(path: str, text: str) -> bytes | None:
     """The buffer's bytes when flake8's text is not what is on disk (stdin, unsaved buffer)."""
     on_disk = _read_text(path)
     if on_disk is not None and _normal(on_disk) == _normal(text):

@@ -128,7 +128,7 @@ def _location(
     return out
 
 
-def _flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]]:
+def flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]]:
     """(location, message, kind) from the origin through every call of ``route`` to its jit site."""
     steps: list[tuple[Location, str, str]] = [
         (finding.made_at, "the varying value is made here", "source")
@@ -181,7 +181,7 @@ def result(
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint(finding, root=root)},
     }
     main = Route(finding.call_path, finding.jit_site, finding.parameter)
-    steps = _flow_steps(finding, main)
+    steps = flow_steps(finding, main)
     if len(steps) > 1:
         # Every place on the way but the one reported: the origin too, for a finding reported at a
         # call on its path.
@@ -191,7 +191,7 @@ def result(
             for ident, (loc, message, _kind) in enumerate(related, start=1)
         ]
         # One code flow per call path: the one the message describes first, then the others.
-        flows = [steps] + [_flow_steps(finding, route) for route in finding.other_routes]
+        flows = [steps] + [flow_steps(finding, route) for route in finding.other_routes]
         out["codeFlows"] = [_code_flow(flow, root) for flow in flows]
     # SARIF's rank (0.0-100.0, higher first) orders the results by how sure the evidence is.
     out["rank"] = _RANKS[finding.confidence]

@@ -1,0 +1,381 @@
+"""``retracelint server``: a language server over stdio (pygls), for editors.
+
+Each analysis is the command line's: ``engine.analyse_projects`` over every open file, each within its
+whole project and with that project's configuration, so an editor shows exactly what ``retracelint FILE``
+prints (noqa, per-file ignores, severity and confidence applied). The buffer just edited is analysed as
+it stands, in the place of its file on disk (as ``--stdin-filename`` does); every open file's diagnostics
+are published again after each run, so a finding that an edit in one file causes or removes in another
+open file appears or goes there too. Typing is debounced, and a run that a newer edit overtook is not
+published.
+
+The analysis runs in a thread, one run at a time; an exception in it is logged to the client
+(``window/logMessage``) and the server goes on. Nothing but the protocol is written to standard output:
+the process's ``sys.stdout`` is standard error once the server has taken the real one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification
+from pygls.uris import from_fs_path, to_fs_path
+
+from retracelint import __version__, config
+from retracelint.filters import NOQA
+from retracelint.fixes import fix_source
+from retracelint.flake8_plugin import buffer_bytes
+from retracelint.formats.sarif import flow_steps
+from retracelint.model import Finding, Location
+from retracelint.rules import RULES_BY_CODE, page_url
+
+DEBOUNCE_S = 0.3  # after the last keystroke, before a change is analysed
+SOURCE = "retracelint"
+
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
+
+
+def settings_for(found: Path | None) -> config.Settings:
+    """A project's settings as ``retracelint FILE`` reads them: its configuration file, or defaults."""
+    return config.load_file(found) if found is not None else config.Settings()
+
+
+def analyse_open(texts: dict[str, str], edited: str | None) -> dict[str, list[Finding]]:
+    """The findings of each open file (by absolute path), the ``edited`` buffer read as it stands."""
+    from retracelint.engine import analyse_projects
+
+    if not texts:
+        return {}  # no paths would mean the current folder to analyse_projects, as to the CLI
+    paths = sorted(texts)
+    override = buffer_bytes(edited, texts[edited]) if edited in texts else None
+    name = edited if override is not None and edited is not None else "stdin.py"
+    _, run = analyse_projects(paths, settings_for, override, name)
+    out: dict[str, list[Finding]] = {path: [] for path in paths}
+    for finding in run.findings:
+        path = _absolute(finding.location.path)
+        if path in out:
+            out[path].append(finding)
+    return out
+
+
+def _absolute(path: str) -> str:
+    return os.path.normpath(os.path.abspath(path))
+
+
+def _utf16(text: str, col: int) -> int:
+    """The LSP character offset (UTF-16 code units) of code point ``col`` (0-based) of ``text``."""
+    return len(text[:col].encode("utf-16-le")) // 2
+
+
+def _position(lines: list[str], line: int, col: int) -> types.Position:
+    """A 1-based line and column (code points) as an LSP position in a document of ``lines``."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return types.Position(line=max(line - 1, 0), character=_utf16(text, max(col - 1, 0)))
+
+
+def finding_range(loc: Location, lines: list[str]) -> types.Range:
+    """The span of ``loc``; to the end of its line when the analysis gave no end."""
+    start = _position(lines, loc.line, loc.col)
+    if loc.end_line >= loc.line and loc.end_col > 0:
+        end = _position(lines, loc.end_line, loc.end_col)
+    else:
+        text = lines[loc.line - 1].rstrip("\r\n") if 0 < loc.line <= len(lines) else ""
+        end = types.Position(line=start.line, character=_utf16(text, len(text)))
+    return types.Range(start=start, end=end)
+
+
+def _lines_of(path: str, open_texts: dict[str, str]) -> list[str]:
+    if path in open_texts:
+        return open_texts[path].splitlines()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read().splitlines()
+    except OSError:
+        return []
+
+
+def related(
+    finding: Finding, open_texts: dict[str, str]
+) -> list[types.DiagnosticRelatedInformation]:
+    """The call path and the jit site of ``finding``, each a location an editor can jump to."""
+    if finding.jit_site is None and not finding.call_path:
+        return []
+    from retracelint.model import Route
+
+    route = Route(finding.call_path, finding.jit_site, finding.parameter)
+    out = []
+    for loc, message, _kind in flow_steps(finding, route):
+        path = _absolute(loc.path)
+        where = types.Location(
+            uri=from_fs_path(path) or path, range=finding_range(loc, _lines_of(path, open_texts))
+        )
+        out.append(types.DiagnosticRelatedInformation(location=where, message=message))
+    return out
+
+
+def diagnostic(finding: Finding, lines: list[str], open_texts: dict[str, str]) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=finding_range(finding.location, lines),
+        message=finding.message,
+        severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Error),
+        code=finding.code,
+        code_description=types.CodeDescription(href=page_url(finding.code)),
+        source=SOURCE,
+        related_information=related(finding, open_texts) or None,
+    )
+
+
+def hover_text(finding: Finding) -> str:
+    """Markdown: the rule's name, why it matters and how to fix it, and its page."""
+    rule = RULES_BY_CODE.get(finding.code)
+    if rule is None:
+        return f"**{finding.code}** {finding.message}"
+    fix = finding.fix or rule.fix
+    return (
+        f"**{rule.title}** ({finding.severity})\n\n{rule.summary}.\n\n**Fix:** {fix}.\n\n"
+        f"[{rule.code}]({page_url(rule.code)})"
+    )
+
+
+def noqa_edit(finding: Finding, lines: list[str]) -> types.TextEdit:
+    """``# noqa: CODE`` at the end of the finding's line, or CODE added to the noqa already there."""
+    index = finding.location.line - 1
+    text = lines[index] if 0 <= index < len(lines) else ""
+    found = NOQA.search(text)
+    if found is not None and found.group("codes"):
+        at = found.end("codes")
+        insert = f", {finding.code}"
+    elif found is not None:  # a bare noqa already hides everything; name the code anyway
+        at = found.end()
+        insert = f": {finding.code}"
+    else:
+        at = len(text.rstrip())
+        insert = f"  # noqa: {finding.code}"
+    where = types.Position(line=index, character=_utf16(text, at))
+    end = types.Position(
+        line=index, character=_utf16(text, len(text)) if found is None else where.character
+    )
+    return types.TextEdit(range=types.Range(start=where, end=end), new_text=insert)
+
+
+def fix_edit(finding: Finding, source: str) -> types.TextEdit | None:
+    """The rewrite ``--fix`` makes for ``finding`` as an edit of the lines it changes, if it has one."""
+    before = source.encode("utf-8")
+    after, fixed = fix_source(before, [finding])
+    if not fixed:
+        return None
+    old, new = source.splitlines(keepends=True), after.decode("utf-8").splitlines(keepends=True)
+    if len(old) != len(new):  # every rewrite keeps the number of lines (``fixes``)
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    if not changed:
+        return None
+    first, last = changed[0], changed[-1]
+    span = types.Range(
+        start=types.Position(line=first, character=0),
+        end=types.Position(line=last + 1, character=0),
+    )
+    return types.TextEdit(range=span, new_text="".join(new[first : last + 1]))
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    def key(p: types.Position) -> tuple[int, int]:
+        return (p.line, p.character)
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+@dataclass
+class State:
+    """What the server knows between requests."""
+
+    findings: dict[str, list[Finding]] = field(default_factory=dict)  # by absolute path
+    published: dict[str, list[types.Diagnostic]] = field(default_factory=dict)  # by URI
+    generation: int = 0  # bumped by every open, change, save and close
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Protocol(LanguageServerProtocol):
+    """pygls's protocol, answering a request whose parameters it cannot read with a JSON-RPC error
+    (pygls only shows the client a message, and the client would wait for the answer forever)."""
+
+    def structure_message(self, data: dict) -> object:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "id" not in data or "method" not in data:
+                raise
+            self._send_response(data["id"], error=error.to_response_error())
+            # Handled: what goes on is a notification no one handles, which pygls only logs.
+            return JsonRPCNotification(method="$/retracelint/answered", jsonrpc="2.0", params=None)
+
+
+class RetracelintServer(LanguageServer):
+    def __init__(self, analyse: Callable[[dict[str, str], str | None], dict[str, list[Finding]]]):
+        super().__init__(SOURCE, __version__, protocol_cls=Protocol)
+        self.analyse = analyse
+        self.state = State()
+
+    def open_texts(self) -> dict[str, str]:
+        """Every open document's text, by absolute path (documents that are not files left out)."""
+        out = {}
+        for uri, document in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path and uri.startswith("file:"):
+                out[_absolute(path)] = document.source
+        return out
+
+    def log(self, kind: types.MessageType, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    async def refresh(self, uri: str, delay: float) -> None:
+        """Analyse the open files after ``delay``, unless a newer event came meanwhile."""
+        state = self.state
+        state.generation += 1
+        mine = state.generation
+        if delay:
+            await asyncio.sleep(delay)
+        async with state.lock:
+            if mine != state.generation:
+                return  # a newer event runs its own analysis
+            texts = self.open_texts()
+            path = to_fs_path(uri)
+            edited = _absolute(path) if path else None
+            try:
+                found = await asyncio.to_thread(self.analyse, texts, edited)
+            except config.ConfigError as exc:  # the user's to fix: one line, as the CLI says it
+                self.log(types.MessageType.Error, f"retracelint: error: {exc}")
+                return
+            except Exception:
+                self.log(
+                    types.MessageType.Error,
+                    f"retracelint: analysis failed\n{traceback.format_exc()}",
+                )
+                return
+            if mine != state.generation:
+                return  # stale: an edit arrived while it ran
+            self.publish(found, texts)
+
+    def publish(self, found: dict[str, list[Finding]], texts: dict[str, str]) -> None:
+        state = self.state
+        state.findings = found
+        for path, findings in found.items():
+            uri = from_fs_path(path) or path
+            lines = texts[path].splitlines()
+            diagnostics = [diagnostic(f, lines, texts) for f in findings]
+            if state.published.get(uri) == diagnostics:
+                continue
+            state.published[uri] = diagnostics
+            document = self.workspace.text_documents.get(uri)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=uri,
+                    diagnostics=diagnostics,
+                    version=document.version if document is not None else None,
+                )
+            )
+
+    def findings_at(self, uri: str, where: types.Range) -> list[Finding]:
+        path = to_fs_path(uri)
+        if not path:
+            return []
+        document = self.workspace.get_text_document(uri)
+        lines = document.source.splitlines()
+        return [
+            f
+            for f in self.state.findings.get(_absolute(path), [])
+            if _overlaps(finding_range(f.location, lines), where)
+        ]
+
+
+def make_server(
+    analyse: Callable[[dict[str, str], str | None], dict[str, list[Finding]]] = analyse_open,
+) -> RetracelintServer:
+    server = RetracelintServer(analyse)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: RetracelintServer, params: types.DidOpenTextDocumentParams) -> None:
+        await ls.refresh(params.text_document.uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: RetracelintServer, params: types.DidChangeTextDocumentParams) -> None:
+        await ls.refresh(params.text_document.uri, DEBOUNCE_S)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: RetracelintServer, params: types.DidSaveTextDocumentParams) -> None:
+        await ls.refresh(params.text_document.uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: RetracelintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.state.published.pop(uri, None)
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+        await ls.refresh(
+            uri, 0
+        )  # what the closed buffer held no longer counts; the file on disk does
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    def code_action(
+        ls: RetracelintServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        document = ls.workspace.get_text_document(uri)
+        lines = document.source.splitlines()
+        actions = []
+        for finding in ls.findings_at(uri, params.range):
+            edits = [
+                ("fix", fix_edit(finding, document.source)),
+                ("noqa", noqa_edit(finding, lines)),
+            ]
+            for kind, edit in edits:
+                if edit is None:
+                    continue
+                title = (
+                    f"Fix {finding.code}: {finding.fix or RULES_BY_CODE[finding.code].fix}"
+                    if kind == "fix"
+                    else f"Add '# noqa: {finding.code}'"
+                )
+                actions.append(
+                    types.CodeAction(
+                        title=title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[
+                            d for d in params.context.diagnostics if d.code == finding.code
+                        ],
+                        is_preferred=kind == "fix",
+                        edit=types.WorkspaceEdit(changes={uri: [edit]}),
+                    )
+                )
+        return actions
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: RetracelintServer, params: types.HoverParams) -> types.Hover | None:
+        at = types.Range(start=params.position, end=params.position)
+        found = ls.findings_at(params.text_document.uri, at)
+        if not found:
+            return None
+        text = "\n\n---\n\n".join(hover_text(f) for f in found)
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    return server
+
+
+def serve() -> None:
+    """Speak the protocol on the real standard output; anything else printed goes to standard error."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    make_server().start_io(stdin, stdout)

@@ -1,0 +1,384 @@
+"""``retracelint server``, driven over stdio by pygls's own LSP client, on a three-module project.
+
+The project is `tests/fixtures_flake8/proj` (copied per test): loops in `pkg/main.py` make the values
+that vary, `pkg/pipeline.py` passes them on and `pkg/kernels.py` holds the jitted functions, so the
+findings of one file depend on the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from limits import HANG_S
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+FIXTURE = Path(__file__).parent / "fixtures_flake8" / "proj"
+SERVER = [sys.executable, "-c", "import sys; from retracelint.cli import main; sys.exit(main())"]
+SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
+WAIT_S = 10.0  # for diagnostics: far above a run on this project, however loaded the machine
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+class Client:
+    """A pygls client holding the diagnostics the server published last, by URI."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.lsp = LanguageClient("retracelint-test", "1")
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self.logs: list[str] = []
+
+        @self.lsp.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def published(params: types.PublishDiagnosticsParams) -> None:
+            self.diagnostics[params.uri] = params.diagnostics
+
+        @self.lsp.feature(types.WINDOW_LOG_MESSAGE)
+        def logged(params: types.LogMessageParams) -> None:
+            self.logs.append(params.message)
+
+    async def start(self) -> None:
+        await self.lsp.start_io(*SERVER, "server", cwd=str(self.root))
+        await self.lsp.initialize_async(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                root_uri=from_fs_path(str(self.root)),
+            )
+        )
+        self.lsp.initialized(types.InitializedParams())
+
+    def uri(self, name: str) -> str:
+        return from_fs_path(str(self.root / name))
+
+    def open(self, name: str, text: str | None = None) -> None:
+        text = (self.root / name).read_text(encoding="utf-8") if text is None else text
+        item = types.TextDocumentItem(
+            uri=self.uri(name), language_id="python", version=1, text=text
+        )
+        self.lsp.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+
+    def change(self, name: str, text: str, version: int) -> None:
+        self.lsp.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=self.uri(name), version=version
+                ),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+    async def until(self, name: str, check) -> list[types.Diagnostic]:
+        """The diagnostics of ``name`` once ``check`` holds for them."""
+
+        async def wait() -> list[types.Diagnostic]:
+            while True:
+                found = self.diagnostics.get(self.uri(name))
+                if found is not None and check(found):
+                    return found
+                # Polled: pygls may call ``published`` outside this event loop's thread.
+                await asyncio.sleep(0.02)
+
+        try:
+            return await asyncio.wait_for(wait(), WAIT_S)
+        except TimeoutError:
+            shown = {uri: [where(d) for d in found] for uri, found in self.diagnostics.items()}
+            raise AssertionError(f"diagnostics of {name} now: {shown}; log: {self.logs}") from None
+
+    async def stop(self) -> int | None:
+        await self.lsp.shutdown_async(None)
+        self.lsp.exit(None)
+        server = self.lsp._server
+        code = await asyncio.wait_for(server.wait(), HANG_S) if server is not None else None
+        await self.lsp.stop()
+        return code
+
+
+def cli_findings(root: Path, name: str) -> list[dict]:
+    done = subprocess.run(
+        [*SERVER, "--output-format", "json", name],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+def where(d: types.Diagnostic) -> tuple[int, int, str]:
+    return (d.range.start.line + 1, d.range.start.character + 1, str(d.code))
+
+
+def run(test) -> None:
+    asyncio.run(asyncio.wait_for(test(), HANG_S))
+
+
+def test_diagnostics_are_the_cli_findings_with_their_call_paths(project: Path) -> None:
+    expected = cli_findings(project, "pkg/main.py")
+    assert {f["code"] for f in expected} == {"RTL101", "RTL201"}
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        client.open("pkg/main.py")
+        found = await client.until("pkg/main.py", lambda d: len(d) > 0)
+        assert sorted(where(d) for d in found) == sorted(
+            (f["line"], f["col"], f["code"]) for f in expected
+        )
+        by_line = {d.range.start.line + 1: d for d in found}
+        for f in expected:
+            d = by_line[f["line"]]
+            assert d.message == f["message"]
+            assert d.source == "retracelint"
+            assert d.severity == SEVERITY[f["severity"]]
+            assert d.code_description.href.endswith(f"/rules/{f['code']}.md")
+            jumps = [
+                (
+                    Path(r.location.uri.removeprefix("file://")).relative_to(project).as_posix(),
+                    r.location.range.start.line + 1,
+                )
+                for r in d.related_information
+            ]
+            # The origin, each call on the way (the first merged with it when at the origin), the jit site.
+            origin = (f["path"], f["line"], f["col"])
+            calls = [
+                (s["path"], s["line"])
+                for s in f["call_path"]
+                if (s["path"], s["line"], s["col"]) != origin
+            ]
+            site = f["jit_site"]
+            assert jumps == [(f["path"], f["line"]), *calls, (site["path"], site["line"])]
+            assert d.related_information[-1].message.startswith("jit site: ")
+            assert len(calls) >= 1  # the path crosses into pipeline.py
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_an_edit_in_one_file_removes_the_finding_it_caused_in_another(project: Path) -> None:
+    main = (project / "pkg" / "main.py").read_text(encoding="utf-8")
+    cause = "pipeline.prefix_total(données, n)"
+    assert cause in main
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        client.open("pkg/pipeline.py")
+        client.open("pkg/main.py")
+        before = await client.until("pkg/pipeline.py", lambda d: len(d) > 0)
+        assert [where(d) for d in before] == [(18, 26, "RTL101")]
+        # Unsaved: the buffer, not the file on disk, decides.
+        client.change("pkg/main.py", main.replace(cause, "pipeline.prefix_total(données, 8)"), 2)
+        assert await client.until("pkg/pipeline.py", lambda d: not d) == ()
+        client.change("pkg/main.py", main, 3)
+        again = await client.until("pkg/pipeline.py", lambda d: len(d) > 0)
+        assert [where(d) for d in again] == [(18, 26, "RTL101")]
+        # A buffer that does not parse gets its RTL000 and the server goes on.
+        client.change("pkg/main.py", main + "\ndef broken(:\n", 4)
+        broken = await client.until("pkg/main.py", lambda d: any(x.code == "RTL000" for x in d))
+        assert [where(d)[0] for d in broken if d.code == "RTL000"] == [main.count("\n") + 2]
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_noqa_quick_fix_and_hover(project: Path) -> None:
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        client.open("pkg/main.py")
+        found = await client.until("pkg/main.py", lambda d: len(d) > 0)
+        rtl101 = next(d for d in found if d.code == "RTL101")
+        actions = await client.lsp.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py")),
+                range=rtl101.range,
+                context=types.CodeActionContext(diagnostics=[rtl101]),
+            )
+        )
+        noqa = next(a for a in actions if a.title == "Add '# noqa: RTL101'")
+        (edit,) = noqa.edit.changes[client.uri("pkg/main.py")]
+        lines = (project / "pkg" / "main.py").read_text(encoding="utf-8").splitlines()
+        line = lines[edit.range.start.line]
+        start, end = edit.range.start.character, edit.range.end.character
+        fixed = line[:start] + edit.new_text + line[end:]
+        assert fixed == "        pipeline.summarise(données[:n])  # expect: RTL101  # noqa: RTL101"
+        # Applied, the finding goes.
+        lines[edit.range.start.line] = fixed
+        client.change("pkg/main.py", "\n".join(lines) + "\n", 2)
+        after = await client.until("pkg/main.py", lambda d: all(x.code != "RTL101" for x in d))
+        assert [x.code for x in after] == ["RTL201"]
+
+        hover = await client.lsp.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py")),
+                position=after[0].range.start,
+            )
+        )
+        assert "RTL201" in hover.contents.value and "**Fix:**" in hover.contents.value
+        nothing = await client.lsp.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py")),
+                position=types.Position(line=0, character=0),
+            )
+        )
+        assert nothing is None
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _frames(data: bytes) -> list[dict]:
+    """Every message in ``data``; fails on anything else (standard output is the protocol's alone)."""
+    out = []
+    while data:
+        head, sep, rest = data.partition(b"\r\n\r\n")
+        assert sep and head.startswith(b"Content-Length: "), data[:200]
+        headers = dict(line.split(b": ", 1) for line in head.split(b"\r\n"))
+        size = int(headers[b"Content-Length"])
+        out.append(json.loads(rest[:size]))
+        data = rest[size:]
+    return out
+
+
+def test_a_malformed_request_gets_an_error_and_shutdown_exits_cleanly(project: Path) -> None:
+    """Raw JSON-RPC, as no client library sends parameters that do not fit the method."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"bogus": 1}},
+        {"jsonrpc": "2.0", "id": 3, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    done = subprocess.run(
+        [*SERVER, "server"],
+        cwd=project,
+        input=b"".join(_frame(m) for m in messages),
+        capture_output=True,
+        timeout=HANG_S,
+    )
+    assert done.returncode == 0
+    answers = {m["id"]: m for m in _frames(done.stdout) if "id" in m}
+    assert answers[1]["result"]["serverInfo"]["name"] == "retracelint"
+    assert answers[2]["error"]["code"] == -32602  # invalid params
+    assert answers[3] == {"jsonrpc": "2.0", "id": 3, "result": None}
+
+
+def test_without_pygls_the_command_says_what_to_install(tmp_path: Path) -> None:
+    blocker = tmp_path / "pygls"
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text("raise ImportError('no pygls here')\n")
+    done = subprocess.run(
+        [*SERVER, "server"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+    )
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert "install retracelint[server]" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+KERNELS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("axes",))
+def normalise(x, axes):
+    return x - jnp.mean(x, axis=axes, keepdims=True)
+"""
+
+TRAIN = """\
+from kernels import normalise
+
+
+def evaluate(batches):
+    for batch in batches:
+        yield normalise(batch, axes=[0, 1])
+"""
+
+
+def test_the_fix_that_fix_makes_is_a_quick_fix(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n")
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "train.py").write_text(TRAIN)
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        client.open("train.py")
+        (found,) = await client.until("train.py", lambda d: len(d) > 0)
+        assert found.code == "RTL203"
+        actions = await client.lsp.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("train.py")),
+                range=found.range,
+                context=types.CodeActionContext(diagnostics=[found]),
+            )
+        )
+        fix = next(a for a in actions if a.is_preferred)
+        assert fix.title.startswith("Fix RTL203")
+        (edit,) = fix.edit.changes[client.uri("train.py")]
+        assert (edit.range.start.line, edit.range.end.line) == (5, 6)
+        assert edit.new_text == "        yield normalise(batch, axes=(0, 1))\n"
+        assert [a.title for a in actions if not a.is_preferred] == ["Add '# noqa: RTL203'"]
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_an_analysis_that_fails_is_logged_and_the_server_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\nselect = 5\n")
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "train.py").write_text(TRAIN)
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        client.open("train.py")
+
+        async def logged() -> None:
+            while not client.logs:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(logged(), WAIT_S)
+        assert client.logs == [
+            f"retracelint: error: {tmp_path / 'pyproject.toml'}: option 'select':"
+            " expected a list of strings, got 5"
+        ]
+        # Fixed, the next save analyses the project.
+        (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n")
+        client.lsp.text_document_did_save(
+            types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("train.py"))
+            )
+        )
+        (found,) = await client.until("train.py", lambda d: len(d) > 0)
+        assert found.code == "RTL203"
+        assert await client.stop() == 0
+
+    run(test)
