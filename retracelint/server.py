@@ -122,10 +122,23 @@ def related(
     return out
 
 
+def shown_message(finding: Finding) -> str:
+    """The message as the command line run in the project's folder shows it: a finding shown at a
+    call in the open file names where it is made (``from pkg/data.py:6: ...``) relative to the
+    project, not by the absolute path the server analyses it under."""
+    made = finding.origin
+    if made is None:
+        return finding.message
+    written = f"from {made.path}:{made.line}: "
+    root, _ = config.project_of(made.path)
+    relative = os.path.relpath(made.path, root)
+    return finding.message.replace(written, f"from {relative}:{made.line}: ", 1)
+
+
 def diagnostic(finding: Finding, lines: list[str], open_texts: dict[str, str]) -> types.Diagnostic:
     return types.Diagnostic(
         range=finding_range(finding.location, lines),
-        message=finding.message,
+        message=shown_message(finding),
         severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Error),
         code=finding.code,
         code_description=types.CodeDescription(href=page_url(finding.code)),
@@ -138,7 +151,7 @@ def hover_text(finding: Finding) -> str:
     """Markdown: the rule's name, why it matters and how to fix it, and its page."""
     rule = RULES_BY_CODE.get(finding.code)
     if rule is None:
-        return f"**{finding.code}** {finding.message}"
+        return f"**{finding.code}** {shown_message(finding)}"
     fix = finding.fix or rule.fix
     return (
         f"**{rule.title}** ({finding.severity})\n\n{rule.summary}.\n\n**Fix:** {fix}.\n\n"
