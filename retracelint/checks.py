@@ -140,7 +140,9 @@ _STATIC_FIELD_FIX = _Fix(
 )
 
 
-def run_checks(project: Project, prop: Propagation) -> list[Finding]:
+def run_checks(
+    project: Project, prop: Propagation, read_lines: Callable[[str], list[str]]
+) -> list[Finding]:
     """Every rule's findings. Each jit call, and each check of the whole project, is one check of
     its own budget (``Propagation.check``): one cut short leaves the others as they are."""
     findings: list[Finding] = []
@@ -163,7 +165,7 @@ def run_checks(project: Project, prop: Propagation) -> list[Finding]:
     with prop.check():
         findings.extend(context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
-    return _dedupe(assess(project, prop, findings))
+    return _dedupe(assess(project, prop, findings, read_lines))
 
 
 def _jit_call_findings(

@@ -552,6 +552,7 @@ def _project_run_reading(
             findings, lines = stored
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
     source = Summaries.open(settings)
+    read_lines = _line_reader(stdin, stdin_filename)
     layout = ImportLayout(files, discovery.root)
     found = relevance(inputs, source, layout, previous) if previous is not None else None
     manifest = _reused(inputs, source, previous, found) if previous and found else None
@@ -561,7 +562,9 @@ def _project_run_reading(
         relink = _relink(
             inputs, source, previous, found, links.get(last) if links and last else None
         )
-        manifest, summaries, linked = _linked(inputs, source, previous, found, layout, relink)
+        manifest, summaries, linked = _linked(
+            inputs, source, previous, found, layout, read_lines, relink
+        )
         if links is not None:
             links.put(key, linked.link_state())
     if projects is not None and manifests is not None:
@@ -570,7 +573,6 @@ def _project_run_reading(
     if source.cache is not None and source.parsed:
         source.cache.sweep()
     findings = list(manifest.findings) + [_error(path, why) for path, why in errors]
-    read_lines = _line_reader(stdin, stdin_filename)
     analysed = [path for path, r in manifest.records.items() if r.error is None]
     run = Run(
         findings=apply_filters(
@@ -594,6 +596,7 @@ def _linked(
     previous: Manifest | None,
     known: Relevance | None,
     layout: ImportLayout,
+    read_lines: Callable[[str], list[str]],
     relink: Relink | None = None,
 ) -> tuple[Manifest, list[ModuleSummary], Project]:
     """Summarise every file, link them all (or, ``relink``, the edited one again), propagate and
@@ -605,7 +608,7 @@ def _linked(
 
     project = Project(summaries, load=source.load, layout=layout, last=relink)
     prop = Propagation(project)
-    findings = run_checks(project, prop)
+    findings = run_checks(project, prop, read_lines)
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep

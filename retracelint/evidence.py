@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -41,9 +41,15 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
 
-def assess(project: Project, prop: Propagation, findings: list[Finding]) -> list[Finding]:
-    """The findings whose chain can run, each with the assumptions it rests on."""
-    sources = _Sources(project)
+def assess(
+    project: Project,
+    prop: Propagation,
+    findings: list[Finding],
+    read_lines: Callable[[str], list[str]],
+) -> list[Finding]:
+    """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
+    a file's lines as the run reads it (standard input for its file)."""
+    sources = _Sources(project, read_lines)
     out = []
     for finding in findings:
         places = _places(finding)
@@ -158,6 +164,7 @@ class _Sources:
     declaration and uses across the project say."""
 
     project: Project
+    read_lines: Callable[[str], list[str]]
     _trees: dict[str, ast.Module | None] = field(default_factory=dict)
     _flags: dict[str, bool] = field(default_factory=dict)
 
@@ -186,7 +193,7 @@ class _Sources:
 
     def tree(self, path: str) -> ast.Module | None:
         if path not in self._trees:
-            self._trees[path] = _parse(path)
+            self._trees[path] = _parse(self._text(path))
         return self._trees[path]
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
@@ -255,21 +262,16 @@ class _Sources:
 
     @cached_property
     def _texts(self) -> list[str]:
-        return [text for m in self.project.modules.values() if (text := _read(m.path)) is not None]
+        return [text for m in self.project.modules.values() if (text := self._text(m.path))]
+
+    def _text(self, path: str) -> str | None:
+        """The file's text as the run reads it, lines counted as Python counts them; None when it
+        could not be read."""
+        lines = self.read_lines(path)
+        return "\n".join(lines) if lines else None
 
 
-def _read(path: str) -> str | None:
-    from retracelint.summarise import module_text
-
-    try:
-        with open(path, "rb") as handle:
-            return module_text(handle.read())
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-        return None
-
-
-def _parse(path: str) -> ast.Module | None:
-    text = _read(path)
+def _parse(text: str | None) -> ast.Module | None:
     try:
         return ast.parse(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError):
