@@ -60,6 +60,23 @@ class Client:
         )
         self.lsp.initialized(types.InitializedParams())
 
+    async def code_actions(self, name: str, found: types.Diagnostic) -> list:
+        """The code actions the server offers for the diagnostic ``found`` of file ``name``."""
+        return await self.lsp.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=self.uri(name)),
+                range=found.range,
+                context=types.CodeActionContext(diagnostics=[found]),
+            )
+        )
+
+    async def hover(self, name: str, at: types.Position) -> types.Hover | None:
+        return await self.lsp.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=self.uri(name)), position=at
+            )
+        )
+
     def uri(self, name: str) -> str:
         return from_fs_path(str(self.root / name))
 
@@ -206,13 +223,7 @@ def test_noqa_quick_fix_and_hover(project: Path) -> None:
         # its call here), and the static argument.
         found = await client.until("pkg/main.py", lambda d: len(d) == 3)
         rtl101 = next(d for d in found if d.code == "RTL101" and d.range.start.line + 1 == 14)
-        actions = await client.lsp.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py")),
-                range=rtl101.range,
-                context=types.CodeActionContext(diagnostics=[rtl101]),
-            )
-        )
+        actions = await client.code_actions("pkg/main.py", rtl101)
         noqa = next(a for a in actions if a.title == "Add '# noqa: RTL101'")
         (edit,) = noqa.edit.changes[client.uri("pkg/main.py")]
         lines = (project / "pkg" / "main.py").read_text(encoding="utf-8").splitlines()
@@ -226,19 +237,10 @@ def test_noqa_quick_fix_and_hover(project: Path) -> None:
         after = await client.until("pkg/main.py", lambda d: len(d) == 2)
         assert sorted(where(x) for x in after) == [(15, 9, "RTL101"), (18, 34, "RTL201")]
 
-        hover = await client.lsp.text_document_hover_async(
-            types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py")),
-                position=next(x for x in after if x.code == "RTL201").range.start,
-            )
-        )
+        rtl201 = next(x for x in after if x.code == "RTL201")
+        hover = await client.hover("pkg/main.py", rtl201.range.start)
         assert "RTL201" in hover.contents.value and "**Fix:**" in hover.contents.value
-        nothing = await client.lsp.text_document_hover_async(
-            types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py")),
-                position=types.Position(line=0, character=0),
-            )
-        )
+        nothing = await client.hover("pkg/main.py", types.Position(line=0, character=0))
         assert nothing is None
         assert await client.stop() == 0
 
@@ -337,13 +339,7 @@ def test_the_fix_that_fix_makes_is_a_quick_fix(tmp_path: Path) -> None:
         client.open("train.py")
         (found,) = await client.until("train.py", lambda d: len(d) > 0)
         assert found.code == "RTL203"
-        actions = await client.lsp.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=client.uri("train.py")),
-                range=found.range,
-                context=types.CodeActionContext(diagnostics=[found]),
-            )
-        )
+        actions = await client.code_actions("train.py", found)
         fix = next(a for a in actions if a.is_preferred)
         assert fix.title.startswith("Fix RTL203")
         (edit,) = fix.edit.changes[client.uri("train.py")]
