@@ -134,13 +134,11 @@ def shown_message(finding: Finding) -> str:
     """The message as the command line run in the project's folder shows it: a finding shown at a
     call in the open file names where it is made (``from pkg/data.py:6: ...``) relative to the
     project, not by the absolute path the server analyses it under."""
-    made = finding.origin
-    if made is None:
-        return finding.message
-    written = f"from {made.path}:{made.line}: "
-    root, _ = config.project_of(made.path)
-    relative = os.path.relpath(made.path, root)
-    return finding.message.replace(written, f"from {relative}:{made.line}: ", 1)
+    return finding.headline(_in_project)
+
+
+def _in_project(path: str) -> str:
+    return os.path.relpath(path, config.project_of(path)[0])
 
 
 def diagnostic(finding: Finding, lines: list[str], open_texts: dict[str, str]) -> types.Diagnostic:
