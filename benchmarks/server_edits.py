@@ -12,7 +12,9 @@ Usage: python benchmarks/server_edits.py [--corpus DIR] [--work DIR] [--edits N]
 4. ``edit``: N edits, each of another file (spread evenly over the sorted files of the corpus), a function
    appended to its buffer, unsaved; the buffers edited before stay open and edited, as in an editor.
    Each is timed from the buffer's new text to the diagnostics of every open file, as the server runs
-   it after the debounce (``server.DEBOUNCE_S`` after the last keystroke; not included).
+   it after the debounce (``server.DEBOUNCE_S`` after the last keystroke; not included); the cycle
+   collection the server runs once they are out (``session.settle``) is timed apart, with the memory
+   the process holds after it.
 5. ``--verify K``: every Kth edit, every finding of the project as that edit's run found it is
    compared with those of a run that neither memory nor cache helps (the whole project summarised
    and linked again).
@@ -24,6 +26,7 @@ step, then the median and 90th percentile of the edits, as Markdown.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import shutil
@@ -39,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from retracelint import config, engine, server  # noqa: E402
-from retracelint.session import Memory, Watch  # noqa: E402
+from retracelint.session import Memory, Watch, settle  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,9 @@ class Timed:
     wall: float
     cpu: float
     note: str = ""
+    settle: float = (
+        0.0  # CPU s of the collection after it (``session.settle``), as the server runs it
+    )
 
 
 def _cpu() -> float:
@@ -95,6 +101,12 @@ def cli_cold(tree: Path, work: Path) -> Timed:
     return Timed("cli-cold", wall, _cpu() - cpu, "whole process, empty cache")
 
 
+def settled() -> float:
+    cpu = _cpu()
+    settle()
+    return _cpu() - cpu
+
+
 def analysed(memory: Memory, texts: dict[str, str], edited: str) -> dict[str, list]:
     """What the server publishes after ``edited`` changed: the diagnostics of every open file."""
     found = server.analyse_open(texts, edited, Watch(memory))
@@ -127,6 +139,15 @@ def edited_files(tree: Path, count: int) -> list[Path]:
     return files[step // 2 :: step][:count]
 
 
+def rss_mib() -> float:
+    """The resident memory of this process now (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return 0.0
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
@@ -147,6 +168,7 @@ def main() -> None:
     rows = [cli_cold(tree, work)]
 
     os.chdir(work)  # the server keeps its cache in the folder it is started in
+    gc.disable()  # as ``server.serve``
     shutil.rmtree(work / ".retracelint_cache", ignore_errors=True)
     memory = Memory()
     texts: dict[str, str] = {}
@@ -155,7 +177,10 @@ def main() -> None:
     texts[first] = files[0].read_text(encoding="utf-8")
     start, cpu = time.perf_counter(), _cpu()
     shown = analysed(memory, texts, first)
-    rows.append(Timed("first", time.perf_counter() - start, _cpu() - cpu, "empty cache"))
+    wall, used = time.perf_counter() - start, _cpu() - cpu
+    collect = settled()
+    note = f"empty cache, {rss_mib():.0f} MiB resident after"
+    rows.append(Timed("first", wall, used, note, collect))
 
     edits: list[Timed] = []
     mismatches = 0
@@ -166,8 +191,12 @@ def main() -> None:
         start, cpu = time.perf_counter(), _cpu()
         shown = analysed(memory, texts, name)
         wall, used = time.perf_counter() - start, _cpu() - cpu
+        collect = settled()
         lines = texts[name].count("\n")
-        note = f"{path.relative_to(tree)} ({lines:,} lines), {sum(map(len, shown.values()))} shown"
+        note = (
+            f"{path.relative_to(tree)} ({lines:,} lines), {sum(map(len, shown.values()))} shown,"
+            f" {rss_mib():.0f} MiB resident after"
+        )
         if options.verify and number % options.verify == 0:
             found = project_findings(tree, texts, memory)
             same = _sorted(found) == _sorted(project_findings(tree, texts, None))
@@ -175,14 +204,15 @@ def main() -> None:
             note += f", project's {len(found)} findings verified: " + (
                 "same" if same else "DIFFERENT"
             )
-        edits.append(Timed(f"edit {number + 1}", wall, used, note))
+        edits.append(Timed(f"edit {number + 1}", wall, used, note, collect))
+        settle()  # what the verification left
 
     print(
         f"{len(list(tree.rglob('*.py'))):,} files; {os.cpu_count()} cores; {sys.version.split()[0]}"
     )
-    print("\n| step | wall s | CPU s | note |\n|---|---:|---:|---|")
+    print("\n| step | wall s | CPU s | then collected, CPU s | note |\n|---|---:|---:|---:|---|")
     for row in [*rows, *edits]:
-        print(f"| {row.name} | {row.wall:.3f} | {row.cpu:.3f} | {row.note} |")
+        print(f"| {row.name} | {row.wall:.3f} | {row.cpu:.3f} | {row.settle:.3f} | {row.note} |")
     walls, cpus = [e.wall for e in edits], [e.cpu for e in edits]
     print("\n| edits | median | p90 | max |\n|---|---:|---:|---:|")
     print(

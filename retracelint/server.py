@@ -16,6 +16,7 @@ the process's ``sys.stdout`` is standard error once the server has taken the rea
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import traceback
@@ -37,7 +38,7 @@ from retracelint.flake8_plugin import buffer_bytes
 from retracelint.formats.sarif import flow_steps
 from retracelint.model import Finding, Location
 from retracelint.rules import RULES_BY_CODE, page_url
-from retracelint.session import Cancelled, Memory, Watch
+from retracelint.session import Cancelled, Memory, Watch, settle
 
 DEBOUNCE_S = 0.3  # after the last keystroke, before a change is analysed
 SOURCE = "retracelint"
@@ -271,33 +272,42 @@ class RetracelintServer(LanguageServer):
         async with state.lock:
             if mine != state.generation:
                 return  # a newer event runs its own analysis
-            texts = self.open_texts()
-            path = to_fs_path(uri)
-            edited = _absolute(path) if path else None
-            # A newer event stops this run between its stages (what it summarised is kept).
-            watch = Watch(state.memory, cancelled=lambda: mine != state.generation)
-            progress = await self.progress(watch) if not state.analysed else None
             try:
-                found = await asyncio.to_thread(self.analyse, texts, edited, watch)
-            except Cancelled:
-                self.log(types.MessageType.Log, "retracelint: a newer edit stopped the analysis")
-                return
-            except config.ConfigError as exc:  # the user's to fix: one line, as the CLI says it
-                self.log(types.MessageType.Error, f"retracelint: error: {exc}")
-                return
-            except Exception:
-                self.log(
-                    types.MessageType.Error,
-                    f"retracelint: analysis failed\n{traceback.format_exc()}",
-                )
-                return
+                await self.analyse_and_publish(uri, mine)
             finally:
-                if progress is not None:
-                    self.work_done_progress.end(progress, types.WorkDoneProgressEnd())
-            state.analysed = True
-            if mine != state.generation:
-                return  # stale: an edit arrived while it ran
-            self.publish(found, texts)
+                # What the run left is collected after its diagnostics are out, before the next.
+                await asyncio.to_thread(settle)
+
+    async def analyse_and_publish(self, uri: str, mine: int) -> None:
+        """Analyse the open files, run ``mine`` (the event's generation), and publish what it finds."""
+        state = self.state
+        texts = self.open_texts()
+        path = to_fs_path(uri)
+        edited = _absolute(path) if path else None
+        # A newer event stops this run between its stages (what it summarised is kept).
+        watch = Watch(state.memory, cancelled=lambda: mine != state.generation)
+        progress = await self.progress(watch) if not state.analysed else None
+        try:
+            found = await asyncio.to_thread(self.analyse, texts, edited, watch)
+        except Cancelled:
+            self.log(types.MessageType.Log, "retracelint: a newer edit stopped the analysis")
+            return
+        except config.ConfigError as exc:  # the user's to fix: one line, as the CLI says it
+            self.log(types.MessageType.Error, f"retracelint: error: {exc}")
+            return
+        except Exception:
+            self.log(
+                types.MessageType.Error,
+                f"retracelint: analysis failed\n{traceback.format_exc()}",
+            )
+            return
+        finally:
+            if progress is not None:
+                self.work_done_progress.end(progress, types.WorkDoneProgressEnd())
+        state.analysed = True
+        if mine != state.generation:
+            return  # stale: an edit arrived while it ran
+        self.publish(found, texts)
 
     async def progress(self, watch: Watch) -> str | None:
         """Show the run's progress (``$/progress``) where the client can show it: a token, begun."""
@@ -435,4 +445,5 @@ def serve() -> None:
     """Speak the protocol on the real standard output; anything else printed goes to standard error."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
+    gc.disable()  # collected after each run (``session.settle``)
     make_server().start_io(stdin, stdout)
