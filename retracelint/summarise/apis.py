@@ -879,7 +879,11 @@ def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
     if not dtypes or None in dtypes:
         return None
     known = {d for d in dtypes if d is not None}
-    if numpy and any(_inexact(d) for d in known) and any(d.startswith(("int", "uint")) for d in known):
+    if (
+        numpy
+        and any(_inexact(d) for d in known)
+        and any(d.startswith(("int", "uint")) for d in known)
+    ):
         return "float64"
     typed = result_type([Typed(d) for d in known], x64=True)
     return typed.dtype if typed else None

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from retracelint.values import canonical_dtype as canonical
+
 # The lattice: each type to the types just above it (jax's ``_type_promotion_lattice(strict=False,
 # x64=True)``, leaving out the 2- and 4-bit ints and the float8 types). ``int``/``float``/``complex`` are
 # the weak nodes: what a Python number (or an array made from Python numbers only) is.
@@ -76,11 +78,6 @@ class Typed:
 
     dtype: str
     weak: bool = False
-
-
-def canonical(dtype: str, x64: bool) -> str:
-    """The dtype jax makes of ``dtype``: 64-bit ones are 32-bit with x64 off."""
-    return dtype if x64 else WITHOUT_X64.get(dtype, dtype)
 
 
 def _upper_bounds(x64: bool) -> dict[str, frozenset[str]]:
