@@ -1771,7 +1771,9 @@ def _dtype_flip(
     first = dtype_kind(start, x64)
     if first is None or weak_kind(start, x64) != STRONG:
         return None
-    then = returned_dtype(prop, at.jitted, back, lambda name: _passed_values(prop, at, name), x64)
+    then = returned_dtype(
+        prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
+    )
     return (first, then) if then is not None and then != first else None
 
 
@@ -1793,7 +1795,7 @@ def _passed_for(
     return [(owner, found) for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)]
 
 
-def _passed_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
+def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
     passed = _passed_for(prop, at, name)
     return None if passed is None else [prop.resolve(o, a.value) for o, a in passed]
 
