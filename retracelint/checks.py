@@ -2076,6 +2076,9 @@ def _attribute_flip(
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
         # The first call gets what that store holds: resolved where it is made.
         first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        kinds = _dtype_flip(prop, first_call, start, returned)
+        if kinds is not None:
+            return "RTL402", carried.name, start.made or other.location, *kinds
         item = _item_flip(prop, first_call, start, returned, carried.name)
         if item is not None:
             return item
