@@ -280,12 +280,10 @@ def table(results: dict[str, dict[str, Outcome]], ways: list[str]) -> tuple[str,
         ]
         outcome_changes = output_changes = 0
         for way in others:
-            found, changed = _differences(name, way, plain, runs[way])
+            found, outcomes, outputs = _differences(name, way, plain, runs[way])
             diffs += found
-            outcome_changes += sum(
-                1 for d in found if d.endswith(("passed", "failed", "skipped", "None"))
-            )
-            output_changes += changed
+            outcome_changes += outcomes
+            output_changes += outputs
         base = plain.seconds or 1.0
         times = " | ".join(
             f"{runs[w].seconds:.0f}" + ("" if w == "plain" else f" ({runs[w].seconds / base:.2f}x)")
