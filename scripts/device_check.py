@@ -6,13 +6,13 @@ Run it from the checkout on the machine to check (jax installed; click, networkx
 static pass; retracelint itself need not be installed). Nothing is set for JAX: each program runs on
 the default backend, one process at a time (an accelerator is held by one process).
 
-For every page rules/RTL*.md with a flagged and a fixed example it writes both programs into a folder
-of their own and runs them, one after the other in one Python process, twice: plainly and under
-`retracelint confirm --guard all`. A row of the table says how many re-traces confirm saw in the
-flagged program (it must see some; RTL203's flagged program raises JAX's unhashable-static error
-instead, which confirm reports as its evidence) and in the fixed one (it must see none), the backend
-the program ran on, both wall times, and whether the programs printed the same under confirm as
-plainly. Then a probe program (JAX's own objects, pickling, errors, compiled code, the leak checker)
+It writes the flagged and the fixed example of every page rules/RTL*.md into one folder and runs
+them all, one after the other in one Python process (an accelerator starts once: ~16 s on a TPU
+v5e), twice: plainly and under `retracelint confirm --guard all`. A row of the table says how many
+re-traces confirm saw in the flagged program (it must see some; RTL203's flagged program raises
+JAX's unhashable-static error instead, which confirm reports as its evidence) and in the fixed one
+(it must see none), the two programs' seconds each way, and whether they printed the same under
+confirm as plainly; the backend is JAX's default one, as confirm recorded it. Then a probe program (JAX's own objects, pickling, errors, compiled code, the leak checker)
 and examples/run.py run both ways and must print the same. The exit status is 1 on any mismatch.
 """
 
@@ -34,17 +34,23 @@ ROOT = Path(__file__).resolve().parent.parent
 RAISES_INSTEAD = {"RTL203"}  # its flagged example raises before JAX traces again
 RUN_LIMIT_S = 600  # one program, either way; far above what any takes
 
-# Runs each program as `python FILE` would; an exception is printed as Python prints it and the
-# next program still runs (RTL203's flagged example raises by design).
+# Runs each program as `python FILE` would, one after the other in one process, and writes how
+# long each took to the file named first; an exception is printed as Python prints it and the next
+# program still runs (RTL203's flagged example raises by design).
 DRIVER = """\
-import runpy, sys
-for path in sys.argv[1:]:
+import json, runpy, sys, time
+seconds = {}
+for path in sys.argv[2:]:
     print("==", path, flush=True)
+    start = time.perf_counter()
     try:
         runpy.run_path(path, run_name="__main__")
     except Exception:
         sys.excepthook(*sys.exc_info())
+    seconds[path] = time.perf_counter() - start
     sys.stdout.flush()
+with open(sys.argv[1], "w") as out:
+    json.dump(seconds, out)
 """
 
 # What a program can see of JAX, printed: confirm must not change any of it.
@@ -129,6 +135,10 @@ def confirm_command(report: Path, program: list[str]) -> list[str]:
     ]  # fmt: skip
 
 
+def read_report(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
 def retraces_in(report: dict, filename: str | None = None) -> int:
     """Re-traces confirm saw at the jit sites of one program (of all, without a name), under a
     finding or as RTL901."""
@@ -140,11 +150,33 @@ def retraces_in(report: dict, filename: str | None = None) -> int:
     )
 
 
-def raised_as_predicted(report: dict, filename: str, code: str) -> bool:
+def confirmed(report: dict, filename: str, code: str) -> bool:
     return any(
         Path(f["path"]).name == filename and f["code"] == code and f["status"] == "confirmed"
         for f in report.get("findings", [])
     )
+
+
+def outputs_by_program(stdout: str) -> dict[str, str]:
+    """What each program printed, after the driver's `== FILE` line."""
+    out: dict[str, str] = {}
+    name = ""
+    for line in stdout.splitlines(keepends=True):
+        if line.startswith("== "):
+            name = line[3:].strip()
+            out[name] = ""
+        else:
+            out[name] = out.get(name, "") + line
+    return out
+
+
+@dataclass
+class Way:
+    """One run of all the pages' programs: what each printed and how long each took."""
+
+    run: Run
+    outputs: dict[str, str]
+    seconds: dict[str, float]
 
 
 @dataclass
@@ -152,66 +184,69 @@ class Row:
     code: str
     flagged: str
     fixed: int
-    backend: str
     plain_s: float
     confirm_s: float
     same_output: bool
     problems: list[str]
 
 
-def check_page(page: Page, work: Path, env: dict[str, str]) -> Row:
-    folder = work / page.code
-    folder.mkdir(parents=True)
+def page_row(page: Page, report: dict, plain: Way, watched: Way) -> Row:
     flagged, fixed = f"{page.code}_flagged.py", f"{page.code}_fixed.py"
-    (folder / flagged).write_text(page.flagged, encoding="utf-8")
-    (folder / fixed).write_text(page.fixed, encoding="utf-8")
-    (work / "driver.py").write_text(DRIVER, encoding="utf-8")
-    program = [sys.executable, str(work / "driver.py"), flagged, fixed]
-    plain = run(program, folder, env)
-    report_file = folder / "report.json"
-    watched = run(confirm_command(report_file, program), folder, env)
     problems = []
-    report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.exists() else {}
-    if not report:
-        problems.append(f"no report (exit {watched.returncode}): {watched.tail}")
-    seen = retraces_in(report, flagged)
     if page.code in RAISES_INSTEAD:
-        ok = raised_as_predicted(report, flagged, page.code)
+        ok = confirmed(report, flagged, page.code)
         shown = "raised" if ok else "0"
     else:
-        ok = seen > 0 and raised_as_predicted(report, flagged, page.code)
+        seen = retraces_in(report, flagged)
+        ok = seen > 0 and confirmed(report, flagged, page.code)
         shown = str(seen)
     if not ok:
         problems.append(f"{flagged}: no confirmed {page.code} re-trace")
     fixed_retraces = retraces_in(report, fixed)
     if fixed_retraces:
         problems.append(f"{fixed}: {fixed_retraces} re-trace(s)")
-    # confirm exits with its own verdict; the report keeps the program's exit status.
-    same = (plain.stdout, plain.returncode) == (watched.stdout, report.get("exit_code"))
-    if not same:
-        problems.append(f"output under confirm differs from the plain run:\n{watched.tail}")
-    return Row(
-        page.code,
-        shown,
-        fixed_retraces,
-        ",".join(report.get("backends_seen", [])) or "?",
-        plain.seconds,
-        watched.seconds,
-        same,
-        problems,
-    )
+    same = True
+    for program in (flagged, fixed):
+        before, after = plain.outputs.get(program), watched.outputs.get(program)
+        if before != after:
+            same = False
+            problems.append(f"{program} printed plainly\n{before}\nand under confirm\n{after}")
+    seconds = [sum(w.seconds.get(p, 0.0) for p in (flagged, fixed)) for w in (plain, watched)]
+    return Row(page.code, shown, fixed_retraces, *seconds, same, problems)
+
+
+def run_pages(pages: list[Page], work: Path, env: dict[str, str]) -> tuple[dict, Way, Way]:
+    """All pages' programs, in one process plainly and in one under confirm."""
+    folder = work / "pages"
+    folder.mkdir()
+    names = []
+    for page in pages:
+        for kind, source in (("flagged", page.flagged), ("fixed", page.fixed)):
+            names.append(f"{page.code}_{kind}.py")
+            (folder / names[-1]).write_text(source, encoding="utf-8")
+    (work / "driver.py").write_text(DRIVER, encoding="utf-8")
+    ways = []
+    for way in ("plain", "confirm"):
+        timings = work / f"{way}.seconds.json"
+        program = [sys.executable, str(work / "driver.py"), str(timings), *names]
+        if way == "confirm":
+            program = confirm_command(work / "pages.json", program)
+        done = run(program, folder, env)
+        seconds = json.loads(timings.read_text(encoding="utf-8")) if timings.exists() else {}
+        ways.append(Way(done, outputs_by_program(done.stdout), seconds))
+    return read_report(work / "pages.json"), ways[0], ways[1]
 
 
 def check_transparency(
     name: str, program: list[str], cwd: Path, work: Path, env: dict[str, str]
 ) -> tuple[str, list[str]]:
     plain = run(program, cwd, env)
-    report_file = work / f"{name}.report.json"
-    watched = run(confirm_command(report_file, program), cwd, env)
+    watched = run(confirm_command(work / f"{Path(name).stem}.json", program), cwd, env)
+    report = read_report(work / f"{Path(name).stem}.json")
     problems = []
     if plain.returncode != 0:
         problems.append(f"{name} fails plainly (exit {plain.returncode}):\n{plain.tail}")
-    report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.exists() else {}
+    # confirm exits with its own verdict; the report keeps the program's exit status.
     status = report.get("exit_code")
     if (plain.stdout, plain.returncode) != (watched.stdout, status):
         problems.append(
@@ -221,12 +256,9 @@ def check_transparency(
     # Proof that confirm watched: both programs re-trace on purpose.
     seen = retraces_in(report)
     if not seen:
-        problems.append(
-            f"{name}: confirm saw no re-trace (exit {watched.returncode}):\n{watched.tail}"
-        )
-    lines = len(plain.stdout.splitlines())
-    line = f"{name}: {lines} lines, {'same' if not problems else 'DIFFERENT'} under confirm, "
-    line += f"{seen} re-traces seen "
+        problems.append(f"{name}: confirm saw no re-trace:\n{watched.tail}")
+    line = f"{name}: {len(plain.stdout.splitlines())} lines, "
+    line += f"{'same' if not problems else 'DIFFERENT'} under confirm, {seen} re-traces seen "
     line += f"(plain {plain.seconds:.1f} s, confirm {watched.seconds:.1f} s)"
     return line, problems
 
@@ -235,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="rule codes to run (default: every page)")
     parser.add_argument(
-        "--keep", type=Path, help="write the programs and reports here and keep them"
+        "--keep", type=Path, help="write the programs and reports here, and keep them"
     )
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -248,28 +280,35 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     pages = [p for p in read_pages(ROOT / "rules") if not args.only or p.code in args.only]
     print(f"python {sys.version.split()[0]}, JAX_PLATFORMS={env.get('JAX_PLATFORMS', '(unset)')}")
-    print(
-        "| rule | flagged re-traces | fixed re-traces | backend | plain s | confirm s | same output |"
-    )
-    print("|---|---|---|---|---|---|---|")
     problems: list[str] = []
     try:
+        report, plain, watched = run_pages(pages, work, env)
+        backend = ",".join(report.get("backends_seen", [])) or "?"
+        print(f"backend: {backend}")
+        print("| rule | flagged re-traces | fixed re-traces | plain s | confirm s | same output |")
+        print("|---|---|---|---|---|---|")
         for page in pages:
-            row = check_page(page, work, env)
+            row = page_row(page, report, plain, watched)
             print(
-                f"| {row.code} | {row.flagged} | {row.fixed} | {row.backend} | {row.plain_s:.1f} "
-                f"| {row.confirm_s:.1f} | {'yes' if row.same_output else 'NO'} |",
-                flush=True,
+                f"| {row.code} | {row.flagged} | {row.fixed} | {row.plain_s:.2f} "
+                f"| {row.confirm_s:.2f} | {'yes' if row.same_output else 'NO'} |"
             )
             problems += [f"{row.code}: {p}" for p in row.problems]
+        if not report:
+            problems.append(f"confirm wrote no report:\n{watched.run.tail}")
+        if report.get("exit_code") != plain.run.returncode:
+            problems.append(f"pages: exit {report.get('exit_code')} under confirm, "
+                            f"{plain.run.returncode} plainly")  # fmt: skip
+        print(f"all pages in one process: plain {plain.run.seconds:.1f} s, confirm "
+              f"{watched.run.seconds:.1f} s (with its static pass)", flush=True)  # fmt: skip
         (work / "probe.py").write_text(PROBE, encoding="utf-8")
         checks = [
             ("probe.py", [sys.executable, "probe.py"], work),
             ("examples/run.py", [sys.executable, "run.py"], ROOT / "examples"),
         ]
         for name, program, cwd in checks:
-            line, found = check_transparency(name.replace("/", "_"), program, cwd, work, env)
-            print(line.replace(name.replace("/", "_"), name, 1), flush=True)
+            line, found = check_transparency(name, program, cwd, work, env)
+            print(line, flush=True)
             problems += found
     finally:
         if not args.keep:
