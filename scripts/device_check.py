@@ -45,7 +45,8 @@ for path in sys.argv[2:]:
     start = time.perf_counter()
     try:
         runpy.run_path(path, run_name="__main__")
-    except Exception:
+    except Exception:  # as Python ends a program with it (confirm reads sys.last_value)
+        sys.last_type, sys.last_value, sys.last_traceback = sys.exc_info()
         sys.excepthook(*sys.exc_info())
     seconds[path] = time.perf_counter() - start
     sys.stdout.flush()
