@@ -56,11 +56,12 @@ with open(sys.argv[1], "w") as out:
 
 # What a program can see of JAX, printed: confirm must not change any of it.
 PROBE = """\
-import functools, hashlib, pickle
+import functools, hashlib, pickle, sys
 import jax
 import jax.numpy as jnp
 from jax._src import api, pmap
 
+print("sys.excepthook is Python's own:", sys.excepthook is sys.__excepthook__)
 print("jax.jit is JAX's own:", jax.jit is api.jit, "and jax.pmap:", jax.pmap is pmap.pmap)
 maker = pickle.loads(pickle.dumps(functools.partial(jax.jit, static_argnums=1)))
 print("pickled partial(jax.jit):", maker.func is jax.jit, maker.keywords)
