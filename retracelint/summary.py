@@ -150,6 +150,9 @@ class JitSpec:
     # A lax primitive called with a function (``lax.fori_loop(0, n, body, x)``): it traces that
     # function when it is called, not when the result is called.
     traces_on_call: bool = False
+    # ... and where that lax call is: the functions handed to one call (a cond's branches) are one
+    # cause of its re-traces.
+    handed_to: Location | None = None
     # `jax.jit(obj.method)` of an object whose class linking finds: a new bound method each time
     # only if ``target`` turns out to be a method of an instance (a parameter may hold a module).
     fresh_if_bound: bool = False
