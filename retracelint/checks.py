@@ -80,8 +80,6 @@ from retracelint.values import (
 )
 from retracelint.weak import WeakKinds, WeakOrigin
 
-# A loop over at most this many values spelled out in the source adds a few traces, not one per step.
-FEW_ITERATIONS = 16
 # How each shape rule's value changes; a flip's taint says from what kind to what ("level starts as
 # ... and is ..."), the driver when.
 _CHANGE = {
@@ -679,19 +677,20 @@ def _finding(
     driver: Driver | None = None,
     fix: _Fix | None = None,
     severity: str | None = None,
+    grows: bool | None = None,
 ) -> Finding:
     """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
     jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
-    call path, the jit site and the whole fix are told apart. Its severity is ``severity`` or the
-    rule's, or a warning when ``driver`` is a loop over a few values spelled out in the source: that
-    costs a few traces, not one per step."""
+    call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
+    whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
+    weighs both)."""
     fix = fix or _rule_fix(code)
-    few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
         message=f"{head}; {fix.short}",
         location=location,
-        severity="warning" if few else severity or rule(code).severity,
+        severity=severity or rule(code).severity,
+        grows=grows if grows is not None else driver is None or driver.grows,
         jit_site=site,
         parameter=param,
         call_path=path,
@@ -1074,7 +1073,13 @@ def _rebuilt_jit(
         if spec.traces_on_call
         else None
     )
-    return _finding(code, head, details, spec.location, site, None, path, cause.driver, fix)
+    # A function made anew per iteration of a loop over a few items still makes new ones each time
+    # its own function runs again.
+    again = prop.repeated(owner.qualname)
+    grows = cause.driver.grows or (again is not None and again.grows)
+    return _finding(
+        code, head, details, spec.location, site, None, path, cause.driver, fix, grows=grows
+    )
 
 
 def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:

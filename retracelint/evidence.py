@@ -18,8 +18,13 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
 in the same block) is no finding, nor one whose jitted call repeats the same call of an earlier
 statement of its block (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between):
-the first filled the cache the second hits, and the finding at the first tells the cause. A finding that rests on an assumption is at most a warning: an error
-claims re-traces that grow with the run, and that only a proven chain can claim.
+the first filled the cache the second hits, and the finding at the first tells the cause.
+
+Severity is decided here, by one rule (``severity``): a finding is an **error** only when its rule
+claims one, its re-traces grow with the run (``Finding.grows``: driven by a loop over steps, data, a
+loader, ``while``, not by a loop over a configuration, a model's structure or a few spelled-out
+values) and its chain rests on no assumption, which only a proven chain can claim; every other
+finding is a warning.
 """
 
 from __future__ import annotations
@@ -58,10 +63,16 @@ def assess(
         if any(sources.unreachable(at) for at in places) or sources.repeats_call(places[-1]):
             continue
         assumptions = tuple(_assumptions(project, prop, sources, finding, places))
-        if assumptions:
-            finding = replace(finding, assumptions=assumptions, severity="warning")
-        out.append(finding)
+        out.append(
+            replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
+        )
     return out
+
+
+def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
+    """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
+    unbounded = finding.severity == "error" and finding.grows
+    return "error" if unbounded and not assumptions else "warning"
 
 
 def _places(finding: Finding) -> list[Location]:

@@ -116,6 +116,11 @@ class LoopInfo:
     over_axes: bool = False  # iterates the axes of an array: a small set of values that repeats
     # Iterations, when the source shows them: `for s in (32, 48)`, `range(3)`.
     count: int | None = None
+    # It walks a collection held in memory (a dict's items, a list or tuple, enumerate/zip/sorted of
+    # one, range(len(one))): walked again, it gives the same items, so what varies with them takes
+    # one value per item over the whole run; a range over a count, a while loop or an iterator (a
+    # loader, a generator) may run on with new values as long as the program does.
+    over_items: bool = False
 
     @property
     def repeats(self) -> bool:
