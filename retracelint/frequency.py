@@ -64,11 +64,12 @@ class Driver:
     @property
     def grows(self) -> bool:
         """Whether what it drives may take new values as long as the program runs: not a loop over
-        the axes of an array, over a few iterations the source spells out, or over a collection
-        held in memory (a configuration's entries, a model's layers, a dict of parameters), whose
-        items are the same each time round."""
+        a few iterations the source spells out, or over a collection held in memory (a
+        configuration's entries, a model's layers, a dict of parameters), whose items are the same
+        each time round. (``bounded`` is read from the loop's text, `range(0, x.shape[0], 64)` too:
+        it says which causes a loop can drive, not how long it runs.)"""
         few = self.count is not None and self.count <= FEW_ITERATIONS
-        return not (self.bounded or few or self.over_items)
+        return not (few or self.over_items)
 
 
 @dataclass
