@@ -81,8 +81,6 @@ from retracelint.values import (
 )
 from retracelint.weak import WeakKinds, WeakOrigin
 
-# A loop over at most this many values spelled out in the source adds a few traces, not one per step.
-FEW_ITERATIONS = 16
 # How each shape rule's value changes; a flip's taint says from what kind to what ("level starts as
 # ... and is ..."), the driver when.
 _CHANGE = {
@@ -680,19 +678,20 @@ def _finding(
     driver: Driver | None = None,
     fix: _Fix | None = None,
     severity: str | None = None,
+    grows: bool | None = None,
 ) -> Finding:
     """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
     jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
-    call path, the jit site and the whole fix are told apart. Its severity is ``severity`` or the
-    rule's, or a warning when ``driver`` is a loop over a few values spelled out in the source: that
-    costs a few traces, not one per step."""
+    call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
+    whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
+    weighs both)."""
     fix = fix or _rule_fix(code)
-    few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
         message=f"{head}; {fix.short}",
         location=location,
-        severity="warning" if few else severity or rule(code).severity,
+        severity=severity or rule(code).severity,
+        grows=grows if grows is not None else driver is None or driver.grows,
         jit_site=site,
         parameter=param,
         call_path=path,
@@ -974,11 +973,40 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         and spec.target is not None
         and spec.target[0] == "jit"
     }
-    yield from (f for target, f in found.items() if target.key not in told)
+    kept = [target for target in found if target.key not in told]
+    for targets in _by_lax_call(project, kept):
+        if len(targets) == 1:
+            yield found[targets[0]]
+            continue
+        # An eager lax call handed several fresh functions (a cond's branches) re-traces them all
+        # for one cause, fixed in one place: one finding, at the first, naming each (the others'
+        # jit sites are its other routes).
+        handed = tuple(project.jit_spec(t).target_text for t in targets)
+        merged = _rebuilt_jit(project, prop, targets[0], handed)
+        assert merged is not None  # the first one's finding, named differently
+        others = (found[t] for t in targets[1:])
+        yield replace(
+            merged, other_routes=tuple(Route(f.call_path, f.jit_site, f.parameter) for f in others)
+        )
 
 
-def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Finding | None:
-    """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly."""
+def _by_lax_call(project: Project, targets: list[JitTarget]) -> list[list[JitTarget]]:
+    """The jit sites, those handed to one lax call together (in source order), the others alone."""
+    groups: dict[object, list[JitTarget]] = {}
+    for target in targets:
+        spec = project.jit_spec(target)
+        key = (target.module, spec.handed_to) if spec.handed_to is not None else target
+        groups.setdefault(key, []).append(target)
+    for group in groups.values():
+        group.sort(key=lambda t: project.jit_spec(t).location)
+    return list(groups.values())
+
+
+def _rebuilt_jit(
+    project: Project, prop: Propagation, target: JitTarget, handed: tuple[str, ...] = ()
+) -> Finding | None:
+    """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly;
+    ``handed``: the fresh functions a lax call is handed together with it, to name them all."""
     spec = project.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
@@ -1016,10 +1044,13 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
     code = "RTL301"
     when, loop = _when(cause.driver, spec.location, each=True)
     primitive = spec.wrapper.removeprefix("jax.")
+    names = handed or (spec.target_text,)
     if spec.traces_on_call:
-        head = f"{primitive}(...) traces a new {spec.fresh} {when}, so every call re-traces"
+        made = f"a new {spec.fresh}" if len(names) == 1 else f"{len(names)} new functions"
+        head = f"{primitive}(...) traces {made} {when}, so every call re-traces"
         details = [
-            f"traced function: {_code(spec.target_text)}",
+            f"traced function{'s' if len(names) > 1 else ''}: "
+            + ", ".join(_code(name) for name in names),
             f"called outside jit, {primitive} caches its traces by function object",
             loop,
         ]
@@ -1036,14 +1067,20 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
     path = (*cause.path, *(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]))
     fix = (
         _Fix(
-            f"define {_code(spec.target_text, 24)} once",
-            f"define {spec.target_text} once, outside the function that runs {primitive} (pass"
-            " what it closes over as arguments), or call it from inside a jitted function",
+            f"define {_code(', '.join(names), 40)} once",
+            f"define {' and '.join(names)} once, outside the function that runs {primitive} (pass"
+            " what they close over as arguments), or call it from inside a jitted function",
         )
         if spec.traces_on_call
         else None
     )
-    return _finding(code, head, details, spec.location, site, None, path, cause.driver, fix)
+    # A function made anew per iteration of a loop over a few items still makes new ones each time
+    # its own function runs again.
+    again = prop.repeated(owner.qualname)
+    grows = cause.driver.grows or (again is not None and again.grows)
+    return _finding(
+        code, head, details, spec.location, site, None, path, cause.driver, fix, grows=grows
+    )
 
 
 def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
@@ -2186,10 +2223,24 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         key = (target.module, target.index)
         site = sites.setdefault(key, jit_site(binding))
         yield from _varying_contexts(prop, fn, call, site)
+        if _rebuilt_per_call(project, fn, target):
+            continue  # its calls from different callers never share a cache to flip
         for state, entries in contexts.around(fn, call.contexts).items():
             by_target.setdefault(key, []).append((fn, call, state, entries))
     for key, calls in by_target.items():
         yield from _context_flips(calls, sites[key])
+
+
+def _rebuilt_per_call(project: Project, fn: FunctionSummary, target: JitTarget) -> bool:
+    """Whether ``fn`` makes the jit it calls anew at each of its calls, around a function object
+    made anew too (``jax.jit(partial(init, n=n))()``), with every call of it in ``fn`` under the
+    same contexts: each call of ``fn`` traces a jit of its own, inside a context or not."""
+    spec = project.jit_spec(target)
+    if spec.function != fn.qualname or spec.loops or CallSrc() not in spec.fresh_sources:
+        return False
+    jit = ("jit", "", str(spec.index))
+    written = {c.contexts for c in fn.calls if c.callee == jit or jit in c.alternatives}
+    return len(written) <= 1
 
 
 class _Contexts:
