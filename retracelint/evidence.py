@@ -13,10 +13,13 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 - ``mocked-callee``: a test on the chain replaces (``mock.patch``, ``monkeypatch.setattr``) a function
   the chain goes through;
 - ``flag-off``: a step of the chain sits under ``if cfg.flag:`` (or ``if FLAG:``) where the flag is
-  declared ``False`` and nothing in the project sets it otherwise.
+  declared ``False`` and nothing in the project sets it otherwise; or under an ``if`` on an argument
+  of its function whose ``False`` default switches it off, where a call passes a value no source
+  says (a field of a YAML configuration).
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block) is no finding. A finding that rests on an assumption is at most a warning: an error
+in the same block, or under an ``if`` on an argument that every known call switches off) is no
+finding. A finding that rests on an assumption is at most a warning: an error
 claims re-traces that grow with the run, and that only a proven chain can claim.
 """
 
