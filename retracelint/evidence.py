@@ -31,11 +31,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from retracelint.callgraph import Project
+from retracelint.callgraph import ClassTarget, Project, bind_arg
 from retracelint.frequency import is_test, is_test_file
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summary import FunctionSummary
+from retracelint.values import Made
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -58,7 +59,7 @@ def assess(
         places = _places(finding)
         if any(sources.unreachable(at) for at, _ in places):
             continue
-        decided = [a for at, first in places for a in _argument_branches(prop, sources, at, first)]
+        decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
@@ -68,11 +69,15 @@ def assess(
     return out
 
 
-def _places(finding: Finding) -> list[tuple[Location, bool]]:
-    """Where the chain runs code: the origin, then each call that carries it; each with whether
-    its function starts the chain (no call of the chain runs it: anyone may)."""
-    steps = [step.location for step in finding.call_path]
-    return [(finding.location, not steps), *((at, i == 0) for i, at in enumerate(steps))]
+def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:
+    """Where the chain runs code: the origin, then each call that carries it; each with the call of
+    the chain that runs its function (None for the first: anyone may call it)."""
+    path = finding.call_path
+    callers = [None, *path]
+    return [
+        (finding.location, path[-1] if path else None),
+        *((step.location, callers[i]) for i, step in enumerate(path)),
+    ]
 
 
 def _assumptions(
@@ -80,7 +85,7 @@ def _assumptions(
     prop: Propagation,
     sources: _Sources,
     finding: Finding,
-    places: list[tuple[Location, bool]],
+    places: list[tuple[Location, PathStep | None]],
     decided: list[Assumption | None],
 ) -> Iterator[Assumption]:
     seen: set[tuple[str, Location]] = set()
@@ -380,14 +385,15 @@ class _Known:
 
 
 def _argument_branches(
-    prop: Propagation, sources: _Sources, at: Location, first: bool
+    prop: Propagation, sources: _Sources, at: Location, by: PathStep | None
 ) -> Iterator[Assumption | None]:
     """The ``if`` tests around ``at`` in its function that read one of its arguments (a parameter,
     an attribute of ``self``) and nothing else not written out: None for a test that every known
     value decides against ``at`` (that path is never taken), a ``flag-off`` assumption for one a
     flag's default (``False``) decides against where some call passes a value not known (a
     configuration's field).
-    ``first``: the function starts the chain, so callers outside the project may pass anything."""
+    ``by``: the call of the chain that runs the function; None where the function starts the chain,
+    so callers outside the project may pass anything."""
     qualname = sources.function_at(at)
     fn = sources.project.functions.get(qualname) if qualname else None
     if fn is None or fn.kind == "module":
@@ -404,10 +410,10 @@ def _argument_branches(
         if not in_body and not any(_holds(s, at.line) for s in stmt.orelse):
             continue  # ``at`` is in the test itself
         for subject in _subjects(stmt.test, fn, node):
-            known = sources.known(prop, fn, subject)
+            known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
                 continue
-            values = (*known.values, _UNKNOWN) if first else known.values
+            values = (*known.values, _UNKNOWN) if by is None else known.values
             off = [_truth(stmt.test, subject, v) not in (None, in_body) for v in values]
             if all(off):
                 yield None
@@ -456,25 +462,74 @@ def _known(
         return _passed(prop, sources, fn, subject)
     project = sources.project
     cls = fn.cls
+    if cls is None or cls not in project.classes:
+        return None
     values: list[object] = []
     default: object = _UNKNOWN
-    for writer in project.functions.values():
-        if cls is None or writer.cls is None or not writer.params:
-            continue
-        if cls not in project.mro(writer.cls) and writer.cls not in project.mro(cls):
-            continue
-        for stored in writer.writes.get(f"{writer.params[0].name}.{attr}", ()):
-            stmt = sources.statement_at(stored.location)
-            value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
-            if isinstance(value, ast.Name) and writer.param(value.id) and writer.name == "__init__":
-                given = _passed(prop, sources, writer, value.id)
-                values.extend(given.values)
-                default = given.default
-            else:
-                values.append(_literal(value))
-                if writer.name == "__init__":
-                    default = values[-1]
+    family = [*project.mro(cls), *(k for k in project.classes if cls in project.mro(k)[1:])]
+    for klass in dict.fromkeys(family):
+        methods = project.classes[klass].methods.values() if klass in project.classes else ()
+        for writer in (project.function(q) for q in methods if q in project.functions):
+            if not writer.params:
+                continue
+            for stored in writer.writes.get(f"{writer.params[0].name}.{attr}", ()):
+                stmt = sources.statement_at(stored.location)
+                value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+                init = writer.name == "__init__"
+                if isinstance(value, ast.Name) and writer.param(value.id) and init:
+                    given = _passed(prop, sources, writer, value.id)
+                    values.extend(given.values)
+                    default = given.default
+                else:
+                    values.append(_literal(value))
+                    default = values[-1] if init else default
     return _Known(tuple(values), default) if values else None
+
+
+def _receivers_made(sources: _Sources, by: PathStep | None, subject: str) -> _Known | None:
+    """``self.attr`` of the object the chain's call ``by`` is made on, where every object it may be
+    is made by a call of its class in the project whose ``__init__`` stores a parameter there
+    (``sampler = Sampler(None)`` then ``sampler.sample(...)``): what those constructions pass."""
+    _, dot, attr = subject.partition(".")
+    project = sources.project
+    site = project.call_at(by.location) if by is not None and dot else None
+    receiver = project.function(site[0]).calls[site[1]].receiver if site is not None else None
+    objs = receiver.value.objs if receiver is not None else frozenset()
+    if not objs or not all(isinstance(o, Made) and not o.path and o.item is None for o in objs):
+        return None
+    values: list[object] = []
+    defaults: set[object] = set()
+    for made in sorted(objs, key=lambda o: (o.at.path, o.at.line, o.at.col)):
+        given = _constructed(sources, made.at, attr)
+        if given is None:
+            return None
+        values.extend(given.values)
+        defaults.add(given.default)
+    return _Known(tuple(values), defaults.pop() if len(defaults) == 1 else _UNKNOWN)
+
+
+def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
+    """What the construction at ``at`` passes for the ``__init__`` parameter stored in ``attr``."""
+    project = sources.project
+    site = project.call_at(at)
+    targets = project.site_targets.get(site, ()) if site is not None else ()
+    if len(targets) != 1 or not isinstance(targets[0], ClassTarget):
+        return None
+    init = project.method(targets[0].qualname, "__init__")
+    fn = project.function(init) if init is not None else None
+    if fn is None or not fn.params:
+        return None
+    stored = fn.writes.get(f"{fn.params[0].name}.{attr}", ())
+    stmt = sources.statement_at(stored[0].location) if len(stored) == 1 else None
+    value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+    if not isinstance(value, ast.Name) or fn.param(value.id) is None:
+        return None
+    default = _default(sources, fn, value.id)
+    call = project.function(site[0]).calls[site[1]]
+    passed = bind_arg(call, fn.params, 1, value.id)
+    if passed is None and call.star:
+        return None
+    return _Known((default if passed is None else _literal_text(passed.text),), default)
 
 
 def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str) -> _Known:

@@ -142,13 +142,13 @@ def test_branches_their_own_arguments_switch_off() -> None:
     folder = "branches_switched_off_by_their_arguments"
     _, default = _check(folder)
     _, every = _check(folder, "--confidence", "all")
-    assert "samplers.py:19:" not in every and "metrics.py:12:" not in every
+    assert "samplers.py:20:" not in every and "metrics.py:12:" not in every
     assert "metrics.py:19:" not in default
     unproven = next(line for line in every.splitlines() if "metrics.py:19:37: RTL301" in line)
     assert unproven.endswith("[low confidence: `with_trace` is False unless set]")
     proven = [line.split(": ")[0] for line in default.splitlines() if ": RTL301 " in line]
     assert proven == [
         f"{folder}/metrics.py:33:29",
-        f"{folder}/samplers.py:33:52",
-        f"{folder}/samplers.py:33:66",
+        f"{folder}/samplers.py:38:52",
+        f"{folder}/samplers.py:38:66",
     ]
