@@ -1,6 +1,6 @@
 """How often code runs, as the messages say it (issue 36, cause 2): a retry loop whose body returns
 after its first pass runs it once, a jit built under a one-shot flag is built once, and a jit
-memoised in a local of a function is rebuilt at each call of that function."""
+memoised in a local of a function called per epoch stays reported."""
 
 from __future__ import annotations
 
@@ -36,11 +36,13 @@ def test_a_retry_loop_runs_its_body_once() -> None:
     ]
 
 
-def test_a_flag_set_once_builds_once_and_a_local_memo_each_call() -> None:
+def test_a_flag_set_once_builds_once_and_a_local_memo_stays_reported() -> None:
     """``if ... and not switched: step_fn = jax.jit(partial(...)); switched = True`` builds the
-    jit once; ``if predict is None: predict = jax.jit(...)`` in a loop of ``evaluate`` is reused
-    within a call and built again at the next one, which the message names."""
-    assert _findings("jits_built_once_under_a_flag") == [
-        "jits_built_once_under_a_flag/evaluation.py:13:23: RTL301 jax.jit rebuilds a jitted bound"
-        " method each call of evaluate(), so every call re-traces; build the jit once"
+    jit once: no finding. ``if predict is None: predict = jax.jit(...)`` in a loop of ``evaluate``
+    is built again at each call, once per epoch: still reported (round 4's algoperf finding, whose
+    evaluations the linker does not see repeat, rests on this)."""
+    found = _findings("jits_built_once_under_a_flag")
+    assert [line.split(" RTL")[0] for line in found] == [
+        "jits_built_once_under_a_flag/evaluation.py:13:23:"
     ]
+    assert "RTL301 jax.jit rebuilds a jitted bound method" in found[0]

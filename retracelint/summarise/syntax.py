@@ -338,31 +338,26 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
     return _attribute_text(tested) if tested is not None and _assigns(rest, tested) else ""
 
 
-def _one_shot(node: ast.If) -> ast.expr | None:
-    """For ``if ... and not done:`` (or ``x is None``, alone or as one of the ``and``) whose body
-    then sets the name tested so that the test fails (``done = True``, ``x = jax.jit(f)``): the
-    name. The body runs at most once until something else resets it."""
+def _one_shot(node: ast.If) -> ast.Name | None:
+    """For ``if ... and not done:`` (``not done`` alone or as one of the ``and``) whose body then
+    sets the flag (``done = True``): the flag. The body runs at most once until something else
+    resets it. (``if fn is None: fn = jax.jit(...)`` of a local is left as it is: the memo holds
+    for one call, and which callers repeat such a function, an evaluation per split, is often
+    beyond what linking sees.)"""
     test = node.test
     terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for term in terms:
         negated = isinstance(term, ast.UnaryOp) and isinstance(term.op, ast.Not)
-        none = _none_test(term)
-        name = term.operand if negated else ast.Name(none[0]) if none and none[1] == 1 else None
-        if isinstance(name, ast.Name) and any(
+        flag = term.operand if negated else None
+        if isinstance(flag, ast.Name) and any(
             isinstance(stmt, ast.Assign)
-            and any(_is_name(t, name.id) for t in stmt.targets)
-            and _sets(stmt.value, negated)
+            and any(_is_name(t, flag.id) for t in stmt.targets)
+            and isinstance(stmt.value, ast.Constant)
+            and bool(stmt.value.value)
             for stmt in node.body
         ):
-            return name
+            return flag
     return None
-
-
-def _sets(value: ast.expr, truthy: bool) -> bool:
-    """Whether ``value`` fails the test again: true (``truthy``), else not None."""
-    if isinstance(value, ast.Constant):
-        return bool(value.value) if truthy else value.value is not None
-    return not truthy
 
 
 def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
