@@ -959,3 +959,45 @@ def _looks_like_class(dotted: str) -> bool:
 def _looks_like_tf_data(node: ast.AST) -> bool:
     text = ast.unparse(node)
     return "tf.data" in text or "from_tensor_slices" in text or "Dataset" in text or "tfds" in text
+
+
+# Keywords of array APIs whose value must be known while tracing (a shape, an axis, a dtype, a count):
+# a traced value there raises. The fixes read this before they make a static parameter traced.
+STATIC_KEYWORDS = frozenset(
+    {
+        "axis",
+        "axes",
+        "shape",
+        "dtype",
+        "num",
+        "length",
+        "size",
+        "new_shape",
+        "reps",
+        "repeats",
+        "keepdims",
+        "total_repeat_length",
+        "indices_or_sections",
+        "k",
+        "N",
+        "M",
+        "n",
+        "ord",
+    }
+)
+
+
+def takes_static(function: str, position: int | None, keyword: str | None) -> bool:
+    """Whether the array API ``function`` (its last dotted part) needs the argument given at
+    ``position`` (or as ``keyword``) known while tracing: a length, a shape, an axis, a dtype."""
+    if keyword in STATIC_KEYWORDS:
+        return True
+    sized = _CONSTRUCTORS.get(function) or _RANDOM_CONSTRUCTORS.get(function)
+    if sized is not None:
+        if sized.kind in ("range", "dims"):
+            return True
+        return keyword in (sized.keyword, sized.second) or position == sized.position
+    if function in _SHAPED_BY_ARGUMENT:
+        shaped_keyword, shaped_position = _SHAPED_BY_ARGUMENT[function]
+        return keyword == shaped_keyword or position == shaped_position
+    return False
