@@ -1,0 +1,147 @@
+"""Are the fixes right? JAX says (issue 41): for every positive program that retracelint finds, apply
+``--fix --unsafe-fixes`` to a copy and run both under JAX's cache-miss log.
+
+    python benchmarks/accuracy/fix_proof.py prepare DIR   # here: copies, retracelint --fix (no JAX)
+    python benchmarks/accuracy/fix_proof.py prove DIR     # where JAX runs: both versions, compared
+
+``prepare`` writes ``DIR/<set>/<id>/{before,after}/`` and ``DIR/prepared.json`` (which files changed,
+which fixes were made, which were refused and why). ``prove`` runs ``main.py`` of both copies through
+tests/retrace_counter.py and writes ``DIR/proof.json`` and a table on standard output. A program is
+
+- ``traces once``: the fixed copy runs, every jitted function traces once, and it prints what the
+  original printed (numbers within a relative 1e-4);
+- ``still re-traces``: fixed and runs the same, but JAX still re-traces (the fix was not enough);
+- ``changed output`` / ``broken``: the fix changed what it prints / made it fail: must be 0;
+- ``no fix``: retracelint left it unchanged (no fix for the rule, or one refused with a reason).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SETS = {"tuned": HERE / "programs", "heldout": HERE / "heldout"}
+COUNTER = ROOT / "tests" / "retrace_counter.py"
+_NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+
+
+def prepare(out: Path) -> None:
+    sys.path.insert(0, str(HERE))
+    import run
+
+    rows = []
+    jobs = []
+    for name, root in SETS.items():
+        for case in run.load_cases(root):
+            if case.kind == "positive":
+                jobs.append((name, case))
+
+    def one(job: tuple[str, object]) -> dict | None:
+        name, case = job
+        findings, error = run.run_retracelint(case, run.default_retracelint())
+        if error or run.classify(case, findings).outcome != run.FOUND:
+            return None
+        where = out / name / case.id
+        shutil.rmtree(where, ignore_errors=True)
+        for copy in ("before", "after"):
+            shutil.copytree(case.folder, where / copy)
+        command = [*run.default_retracelint(), "check", ".", "--isolated", "--no-cache"]
+        fix = subprocess.run(
+            [*command, "--fix", "--unsafe-fixes", "-j", "1"],
+            cwd=where / "after",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        changed = sorted(
+            p.relative_to(where / "after").as_posix()
+            for p in (where / "after").rglob("*.py")
+            if p.read_bytes() != (where / "before" / p.relative_to(where / "after")).read_bytes()
+        )
+        return {
+            "set": name,
+            "id": case.id,
+            "rules": sorted({f.code for f in findings}),
+            "changed": changed,
+            "messages": [line for line in fix.stderr.splitlines() if line.strip()],
+        }
+
+    with ThreadPoolExecutor(2) as pool:
+        rows = [r for r in pool.map(one, jobs) if r is not None]
+    (out / "prepared.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    fixed = sum(1 for r in rows if r["changed"])
+    print(f"{len(rows)} positives found, {fixed} changed by --fix --unsafe-fixes")
+
+
+def _run(folder: Path) -> tuple[str, dict]:
+    report = folder / "traces.json"
+    proc = subprocess.run(
+        [sys.executable, str(COUNTER), str(report), "main.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"},
+        timeout=300,
+    )
+    data = json.loads(report.read_text()) if report.exists() else {"exception": proc.stderr[-500:]}
+    if proc.returncode != 0 and not data.get("exception"):
+        data["exception"] = proc.stderr[-500:]
+    return proc.stdout, data
+
+
+def _same_output(a: str, b: str) -> bool:
+    if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+        return False
+    xs, ys = _NUMBER.findall(a), _NUMBER.findall(b)
+    return all(
+        x == y or math.isclose(float(x), float(y), rel_tol=1e-4, abs_tol=1e-6)
+        for x, y in zip(xs, ys, strict=True)
+    )
+
+
+def prove(out: Path) -> None:
+    rows = json.loads((out / "prepared.json").read_text())
+
+    def one(row: dict) -> dict:
+        if not row["changed"]:
+            return {**row, "verdict": "no fix"}
+        where = out / row["set"] / row["id"]
+        before, _ = _run(where / "before")
+        after, after_traces = _run(where / "after")
+        if after_traces.get("exception"):
+            verdict = "broken"
+        elif not _same_output(before, after):
+            verdict = "changed output"
+        elif any(t["traces"] > 1 or t["retraces"] for t in after_traces.get("traces", [])):
+            verdict = "still re-traces"
+        else:
+            verdict = "traces once"
+        return {**row, "verdict": verdict, "error": after_traces.get("exception")}
+
+    with ThreadPoolExecutor(12) as pool:
+        proved = list(pool.map(one, rows))
+    (out / "proof.json").write_text(json.dumps(proved, indent=1), encoding="utf-8")
+    print(table(proved))
+
+
+def table(rows: list[dict]) -> str:
+    verdicts = ("traces once", "still re-traces", "changed output", "broken", "no fix")
+    lines = ["| set | found | " + " | ".join(verdicts) + " |", "|---|" + "---:|" * 6]
+    for name in (*SETS, "all"):
+        mine = [r for r in rows if name in ("all", r["set"])]
+        counts = [sum(1 for r in mine if r["verdict"] == v) for v in verdicts]
+        lines.append(f"| {name} | {len(mine)} | " + " | ".join(map(str, counts)) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    {"prepare": prepare, "prove": prove}[sys.argv[1]](Path(sys.argv[2]).resolve())
