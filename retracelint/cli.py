@@ -323,10 +323,9 @@ def _settings_for(options: dict[str, object]) -> Callable[[Path | None], config.
 def _fixable(
     findings: list[Finding], options: dict[str, object], stdin: bytes | None, stdin_filename: str
 ) -> Availability | None:
-    """Which findings text output marks ``[*]`` (ruff's mark of a fix ``--fix`` makes), and the
-    summary ruff prints under them, on standard error (standard output stays flake8's format)."""
+    """Which findings text output marks ``[*]`` (ruff's mark of a fix ``--fix`` makes)."""
     from retracelint.discover import shown
-    from retracelint.fixes import FIXABLE, availability, fixes_summary
+    from retracelint.fixes import FIXABLE, availability
 
     if options.get("fix") or options.get("diff") or not any(f.code in FIXABLE for f in findings):
         return None  # --fix and --diff say what they did themselves
@@ -336,15 +335,12 @@ def _fixable(
             return stdin
         return Path(path).read_bytes()
 
-    found = availability(findings, read, bool(options.get("unsafe_fixes")))
-    summary = fixes_summary(len(findings), found)
-    if summary:
-        click.echo(summary, err=True)
-    return found
+    return availability(findings, read, bool(options.get("unsafe_fixes")))
 
 
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
     from retracelint.engine import analyse_projects
+    from retracelint.fixes import fixes_summary
     from retracelint.report import render, statistics
 
     settings_for = _settings_for(options)
@@ -356,6 +352,7 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     kept.append(run)  # freed by the process's end, not here (see ``run``)
     findings = run.findings
     report_to_stderr = False
+    fix_summary = ""
     if not run.selected and not findings:
         shown = ", ".join(paths)
         click.echo(f"retracelint: no Python files found under {shown}", err=True)
@@ -377,7 +374,7 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         outcome = fix_or_diff(findings, again, options, stdin, stdin_filename)
         if outcome.exit_code is not None:
             return outcome.exit_code
-        findings = outcome.findings
+        findings, fix_summary = outcome.findings, outcome.summary
         if outcome.fixed_stdin is not None:
             # As ruff does: the fixed source takes standard output, the report goes to standard error.
             sys.stdout.flush()
@@ -400,6 +397,8 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     if not as_text or options["output_file"]:
         findings = display_safe(findings)  # UTF-8 documents: undecodable file-name bytes escaped
     fixable = _fixable(findings, options, stdin, stdin_filename) if as_text else None
+    if fixable is not None:
+        fix_summary = fixes_summary(len(findings), fixable)
     text = render(findings, output_format, root=root, fixable=fixable.fixable if fixable else None)
     counts = statistics(findings) if settings.statistics else ""
     if as_text:
@@ -412,6 +411,8 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         click.echo(text, nl=False, err=report_to_stderr)
     if counts:
         click.echo(counts, nl=False, err=True)  # the report itself stays a valid document
+    if fix_summary:  # under the report, as ruff prints it; on stderr, for flake8's parsers
+        click.echo(fix_summary, err=True)
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if output_format == "github" and summary_file:
         from retracelint.formats.github import write_step_summary

@@ -84,6 +84,7 @@ class Outcome:
     findings: list[Finding]
     exit_code: int | None = None
     fixed_stdin: bytes | None = None  # standard input as fixed, printed in its place (as ruff does)
+    summary: str = ""  # ruff's lines under the report: "Found 3 errors (2 fixed, 1 remaining)."
 
 
 # -- one file -----------------------------------------------------------------------------------------------
@@ -608,13 +609,14 @@ def fix_or_diff(
             fixes = apply(fixes)
     _tell_refused(refused, still=findings)
     count = sum(len(f.fixed) for f in done)
+    lines = []
     if count or findings:
         total = count + len(findings)
-        click.echo(f"Found {_errors(total)} ({count} fixed, {len(findings)} remaining).", err=True)
+        lines.append(f"Found {_errors(total)} ({count} fixed, {len(findings)} remaining).")
     hidden = 0 if unsafe else availability(findings, read).hidden
     if hidden:
-        click.echo(f"No fixes available{_hidden(hidden, ' (', ')')}.", err=True)
-    return Outcome(findings, fixed_stdin=piped[0])
+        lines.append(f"No fixes available{_hidden(hidden, ' (', ')')}.")
+    return Outcome(findings, fixed_stdin=piped[0], summary="\n".join(lines))
 
 
 def _tell_refused(refused: list[tuple[Finding, str]], still: list[Finding] | None = None) -> None:
