@@ -308,7 +308,17 @@ def _rewriter_class() -> type:
         def _block(self, original: cst.Module | cst.IndentedBlock, updated: cst.CSTNode):
             body: list[cst.BaseStatement] = []
             for old, new in zip(original.body, updated.body, strict=True):  # type: ignore[attr-defined]
-                body.extend(self.insert.get(id(old), []))
+                inserted = self.insert.get(id(old), [])
+                if inserted:
+                    # The blank lines above the statement go above what is inserted too (two
+                    # around a def stay two); its own comments stay with it.
+                    lead = list(new.leading_lines)
+                    keep = len(lead)
+                    while keep and lead[keep - 1].comment is not None:
+                        keep -= 1
+                    first = inserted[0].with_changes(leading_lines=lead[:keep])
+                    body.extend([first, *inserted[1:]])
+                    new = new.with_changes(leading_lines=lead)
                 if id(old) not in self.remove:
                     body.append(new)
             if not body:

@@ -12,12 +12,24 @@ parameters stay as they are.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from retracelint.fixes.base import Refusal, Rewrite, Source, dotted, parse_expression
 from retracelint.model import Finding
 from retracelint.summarise.apis import takes_static
 
-_JITS = frozenset({"jax.jit", "jit", "jax.pmap", "pmap"})
+_JITS = frozenset(
+    {
+        "jax.jit",
+        "jit",
+        "jax.pmap",
+        "pmap",
+        "nnx.jit",
+        "flax.nnx.jit",
+        "eqx.filter_jit",
+        "equinox.filter_jit",
+    }
+)
 _PARTIALS = frozenset({"partial", "functools.partial"})
 _ARRAY_PREFIXES = ("jnp.", "jax.numpy.", "jax.nn.", "jax.lax.", "lax.", "jax.scipy.", "jax.random.")
 _KEEP_TRACED = (ast.BinOp, ast.Compare)
@@ -106,10 +118,11 @@ def _without(
         if items is None:
             return Refusal(f"{keyword.arg} is not a literal")
         drop = name if keyword.arg == "static_argnames" else index
-        kept = [i for i in items if i != drop]
+        kept = [source.code(node) for node, value in items if value != drop]
         removed |= len(kept) != len(items)
         if kept:
-            keywords.append(f"{keyword.arg}={_literal(kept)}")
+            value = kept[0] if len(kept) == 1 else f"({', '.join(kept)})"
+            keywords.append(f"{keyword.arg}={value}")
     if not removed:
         return Refusal(f"{name} is not listed as static where the function is jitted")
     args = [source.code(a) for a in call.args]
@@ -118,22 +131,16 @@ def _without(
     return f"{source.code(call.func)}({', '.join(args + keywords)})"
 
 
-def _literal_items(node: ast.expr) -> list[object] | None:
+def _literal_items(node: ast.expr) -> list[tuple[ast.expr, object]] | None:
+    """The parameters a ``static_arg*`` value lists, each with its node (whose text is kept)."""
+    elements = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
     try:
-        value = ast.literal_eval(node)
+        values = [ast.literal_eval(e) for e in elements]
     except ValueError:
         return None
-    if isinstance(value, (int, str)):
-        return [value]
-    if isinstance(value, (tuple, list)) and all(isinstance(v, (int, str)) for v in value):
-        return list(value)
+    if all(isinstance(v, (int, str)) for v in values):
+        return list(zip(elements, values, strict=True))
     return None
-
-
-def _literal(items: list[object]) -> str:
-    if len(items) == 1:
-        return repr(items[0])
-    return f"({', '.join(repr(i) for i in items)})"
 
 
 def _needs_static(source: Source, fdef: ast.AST, name: str) -> str | None:
@@ -146,13 +153,20 @@ def _needs_static(source: Source, fdef: ast.AST, name: str) -> str | None:
                 use = _use(source, node)
                 if isinstance(use, str):
                     return f"line {node.lineno} {use}"
-                if use is not None and use not in names:
-                    names.add(use)
-                    pending.append(use)
+                if use is not None and use.name not in names:
+                    names.add(use.name)
+                    pending.append(use.name)
     return None
 
 
-def _use(source: Source, node: ast.AST) -> str | None:
+@dataclass(frozen=True)
+class _Assigned:
+    """A read whose value is assigned to a name: that name's reads are checked next."""
+
+    name: str
+
+
+def _use(source: Source, node: ast.AST) -> str | _Assigned | None:
     """How one read of the value is used: None where a traced value works, the name it is assigned to
     (used the same way, checked next), or why it must be static."""
     current = node
@@ -162,8 +176,10 @@ def _use(source: Source, node: ast.AST) -> str | None:
         if isinstance(parent, (*_KEEP_TRACED, ast.UnaryOp)) and not negated:
             current = parent
             continue
-        if isinstance(parent, ast.Return):
-            return None
+        if isinstance(parent, ast.Return) or (
+            isinstance(parent, ast.Lambda) and current is parent.body
+        ):
+            return None  # a lambda's result: what ``jax.tree.map(lambda p: p - lr * p, ...)`` makes
         if isinstance(parent, ast.Call) and current is not parent.func:
             return _call_use(parent, current)
         if isinstance(parent, ast.keyword):
@@ -175,7 +191,7 @@ def _use(source: Source, node: ast.AST) -> str | None:
         ):
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                return targets[0].id  # type: ignore[return-value]
+                return _Assigned(targets[0].id)
             return "assigns it to something other than a name"
         if isinstance(parent, _CONTROL):
             return "decides Python control flow"
