@@ -23,6 +23,10 @@ PAGES = {page.code: page for page in load_pages() if page.executable}
 # lines it changes (before → after).
 FIXED_PAGES = {
     "RTL202": [("@partial(jax.jit, static_argnums=2)", "@jax.jit")],
+    "RTL204": [  # unsafe: one Config shared by every iteration
+        ("for step in range(3):", "config_2 = Config(2.0)\nfor step in range(3):"),
+        ("config=Config(2.0)", "config=config_2"),
+    ],
     "RTL301": [
         (
             "for step in range(4):",
@@ -62,16 +66,18 @@ def test_fix_rewrites_the_pages_examples_and_unsafe_only_when_asked(pages: Path)
     safe = lint("--fix", *(f"{c.lower()}.py" for c in FIXED_PAGES))
     assert (pages / "rtl202.py").read_text() == expected_after("RTL202")
     assert (pages / "rtl301.py").read_text() == expected_after("RTL301")
-    assert (pages / "rtl401.py").read_text() == PAGES["RTL401"].flagged_source  # unsafe: not yet
-    # ruff's summary under the report, and the hint at the fix --unsafe-fixes would make
+    for code in ("RTL204", "RTL401"):  # unsafe: not yet
+        assert (pages / f"{code.lower()}.py").read_text() == PAGES[code].flagged_source
+    # ruff's summary under the report, and the hint at the fixes --unsafe-fixes would make
     assert safe.stderr.splitlines()[-2:] == [
-        "Found 3 errors (2 fixed, 1 remaining).",
-        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+        "Found 4 errors (2 fixed, 2 remaining).",
+        "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).",
     ]
     assert safe.exit_code == 1
-    unsafe = lint("--fix", "--unsafe-fixes", "rtl401.py")
+    unsafe = lint("--fix", "--unsafe-fixes", "rtl204.py", "rtl401.py")
     assert (pages / "rtl401.py").read_text() == expected_after("RTL401")
-    assert unsafe.stderr.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining)."
+    assert (pages / "rtl204.py").read_text() == expected_after("RTL204")
+    assert unsafe.stderr.splitlines()[-1] == "Found 2 errors (2 fixed, 0 remaining)."
     assert unsafe.exit_code == 0
     again = lint("--fix", "--unsafe-fixes", *(f"{c.lower()}.py" for c in FIXED_PAGES))
     assert again.exit_code == 0 and again.stdout == ""  # fixed for good, and idempotent

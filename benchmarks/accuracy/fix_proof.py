@@ -29,33 +29,39 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SETS = {"tuned": HERE / "programs", "heldout": HERE / "heldout"}
+RESULTS = {"tuned": HERE / "RESULTS.md", "heldout": HERE / "heldout" / "RESULTS.md"}
 COUNTER = ROOT / "tests" / "retrace_counter.py"
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
 
 
+def found_positives(results: Path) -> list[str]:
+    """The positives the last score found (``RESULTS.md``, written by ``run.py score``)."""
+    return re.findall(r"^\| `([^`]+)` \| positive \| found \|", results.read_text(), re.MULTILINE)
+
+
 def prepare(out: Path) -> None:
+    """Copy each found positive twice and fix one copy; a program already prepared (its row written)
+    is kept, so that an interrupted run goes on where it stopped."""
     sys.path.insert(0, str(HERE))
     import run
 
-    rows = []
-    jobs = []
-    for name, root in SETS.items():
-        for case in run.load_cases(root):
-            if case.kind == "positive":
-                jobs.append((name, case))
+    jobs = [
+        (name, root / case_id)
+        for name, root in SETS.items()
+        for case_id in found_positives(RESULTS[name])
+    ]
 
-    def one(job: tuple[str, object]) -> dict | None:
-        name, case = job
-        findings, error = run.run_retracelint(case, run.default_retracelint())
-        if error or run.classify(case, findings).outcome != run.FOUND:
-            return None
-        where = out / name / case.id
+    def one(job: tuple[str, Path]) -> None:
+        name, folder = job
+        where = out / name / folder.name
+        if (where / "row.json").exists():
+            return
         shutil.rmtree(where, ignore_errors=True)
         for copy in ("before", "after"):
-            shutil.copytree(case.folder, where / copy)
+            shutil.copytree(folder, where / copy)
         command = [*run.default_retracelint(), "check", ".", "--isolated", "--no-cache"]
         fix = subprocess.run(
-            [*command, "--fix", "--unsafe-fixes", "-j", "1"],
+            [*command, "--fix", "--unsafe-fixes", "--output-format", "json", "-j", "1"],
             cwd=where / "after",
             capture_output=True,
             text=True,
@@ -66,16 +72,17 @@ def prepare(out: Path) -> None:
             for p in (where / "after").rglob("*.py")
             if p.read_bytes() != (where / "before" / p.relative_to(where / "after")).read_bytes()
         )
-        return {
+        row = {
             "set": name,
-            "id": case.id,
-            "rules": sorted({f.code for f in findings}),
+            "id": folder.name,
             "changed": changed,
             "messages": [line for line in fix.stderr.splitlines() if line.strip()],
         }
+        (where / "row.json").write_text(json.dumps(row), encoding="utf-8")
 
     with ThreadPoolExecutor(2) as pool:
-        rows = [r for r in pool.map(one, jobs) if r is not None]
+        list(pool.map(one, jobs))
+    rows = [json.loads((out / n / f.name / "row.json").read_text()) for n, f in jobs]
     (out / "prepared.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
     fixed = sum(1 for r in rows if r["changed"])
     print(f"{len(rows)} positives found, {fixed} changed by --fix --unsafe-fixes")

@@ -127,6 +127,8 @@ def fix_file(source: bytes, findings: Iterable[Finding], unsafe: bool = False) -
         if isinstance(rewrite, Refusal):
             refused.append((finding, rewrite.reason))
             continue
+        if rewrite.unsafe and not unsafe:
+            continue  # hidden: --unsafe-fixes makes it
         new = apply_rewrites(text, [rewrite])
         if new is None or new == text or not _parses(new):
             refused.append((finding, "the rewrite did not apply cleanly"))
@@ -681,7 +683,7 @@ def availability(
         source = texts[path]
         if source is None or not fix_file(source, [finding], unsafe=True).fixed:
             continue
-        if unsafe or finding.code in ARGUMENT_FIXABLE or CODEMODS[finding.code].safe:
+        if unsafe or fix_file(source, [finding]).fixed:
             fixable.add(id(finding))
         else:
             hidden += 1

@@ -44,6 +44,7 @@ class Rewrite:
     insert_before: dict[Start, list[cst.BaseStatement]] = field(default_factory=dict)
     remove: set[Start] = field(default_factory=set)
     imports: tuple[str, ...] = ()  # import statements the rewrite needs, added at the module's top
+    unsafe: bool = False  # this rewrite changes what a user must check, whatever its rule's fix is
 
 
 Codemod = Callable[["Source", Finding], "Rewrite | Refusal"]

@@ -31,7 +31,7 @@ from retracelint.model import Finding
 
 # What may sit inside the hoisted ``jax.jit(...)`` besides names: wrappers that only make a new function
 # from the one given (no side effect, the same result each time they are called).
-_PURE_WRAPPERS = frozenset(
+PURE_WRAPPERS = frozenset(
     {
         "partial",
         "functools.partial",
@@ -66,7 +66,7 @@ def hoist_jit(source: Source, finding: Finding) -> Rewrite | Refusal:
         return _hoist_def(source, holder)
     if not isinstance(node, ast.Call) or dotted(node.func) not in _JITS:
         return Refusal("the finding is not at a jax.jit(...) call")
-    impure = _impure_call(node)
+    impure = impure_call(node)
     if impure is not None:
         return Refusal(
             f"building it calls {impure}, which might give a different function each time"
@@ -75,11 +75,11 @@ def hoist_jit(source: Source, finding: Finding) -> Rewrite | Refusal:
 
 
 def _hoist_call(source: Source, call: ast.Call) -> Rewrite | Refusal:
-    where = _where_once(source, call, free_names(call))
+    where = where_once(source, call, free_names(call))
     if isinstance(where, Refusal):
         return where
     name = source.fresh_name(_name_for(call))
-    code = textwrap.dedent(_indented_segment(source, call)).strip()
+    code = textwrap.dedent(indented_segment(source, call)).strip()
     statement = parse_statement(f"{name} = {code}\n")
     return Rewrite(
         replace={source.span(call): parse_expression(name)},
@@ -97,7 +97,7 @@ def _hoist_def(source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     if _rebinds(owner, fdef):
         return Refusal(f"{fdef.name} is bound again in {owner.name}")
     names = free_names(fdef) | {n for d in fdef.decorator_list for n in free_names(d)}
-    where = _where_once(source, fdef, names)
+    where = where_once(source, fdef, names)
     if isinstance(where, Refusal):
         return where
     if where in source.tree.body and fdef.name in module_bindings(source.tree):
@@ -129,7 +129,7 @@ def _rebinds(owner: ast.AST, fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> bo
     return False
 
 
-def _where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Refusal:
+def where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Refusal:
     """The statement before which ``node`` can be built once: the top-level statement holding it,
     when ``names`` are all stable module-level names bound before it; else the outermost loop around
     it in its function, when the loop assigns none of them."""
@@ -205,7 +205,7 @@ def _is_import(stmt: ast.stmt) -> bool:
     return isinstance(stmt, (ast.Import, ast.ImportFrom))
 
 
-def _impure_call(node: ast.Call) -> str | None:
+def impure_call(node: ast.Call) -> str | None:
     """The first call run while the jit is built (not inside a lambda it wraps) that is not a pure
     function wrapper."""
     stack: list[ast.AST] = list(ast.iter_child_nodes(node))
@@ -216,7 +216,7 @@ def _impure_call(node: ast.Call) -> str | None:
             continue
         if isinstance(inner, ast.Call):
             called = dotted(inner.func)
-            if called not in _PURE_WRAPPERS:
+            if called not in PURE_WRAPPERS:
                 return called or "a call"
         stack.extend(ast.iter_child_nodes(inner))
     return None
@@ -241,7 +241,7 @@ def _base_name(node: ast.AST) -> str:
     return "jitted"
 
 
-def _indented_segment(source: Source, node: ast.AST) -> str:
+def indented_segment(source: Source, node: ast.AST) -> str:
     """The node's text with its first line padded to where it starts, so that dedent keeps the
     relative indentation of its continuation lines."""
     lines = source.text.splitlines(keepends=True)[node.lineno - 1 : node.end_lineno]
