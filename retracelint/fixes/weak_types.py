@@ -18,28 +18,36 @@ import re
 
 from retracelint.fixes.base import Refusal, Rewrite, Source, dotted, has_binding, parse_expression
 from retracelint.model import Finding
+from retracelint.summarise.apis import _FLOAT_CONSTANTS
 
-_ARRAY_MAKERS = frozenset({"jnp.asarray", "jnp.array", "jax.numpy.asarray", "jax.numpy.array"})
+# Array makers whose dtype, when not given, comes from a Python number: where that number is.
+_FILLED_BY = {"asarray": 0, "array": 0, "full": 1}
+_ARRAY_MAKERS = frozenset(f"{m}.{f}" for m in ("jnp", "jax.numpy") for f in _FILLED_BY)
+_FLOAT_MODULES = frozenset({"jnp", "np", "math", "numpy", "jax.numpy"})
 _WEAK_ELSEWHERE = re.compile(r"weakly typed scalar at line (\d+)")
 _DTYPES = {float: "float32", int: "int32"}
 
 
 def strong_scalar(source: Source, finding: Finding) -> Rewrite | Refusal:
-    node = _weak_value(source, finding)
-    if isinstance(node, Refusal):
-        return node
+    found = _weak_values(source, finding)
+    if isinstance(found, Refusal):
+        return found
     imports: tuple[str, ...] = ()
     if not has_binding(source, "jnp", "jax.numpy"):
         if "jnp" in source.module_names:
             return Refusal("jnp is bound to something other than jax.numpy here")
         imports = ("import jax.numpy as jnp",)
-    if isinstance(node, ast.Call):  # jnp.asarray(0.0): name the dtype
-        kind = _number_kind(node.args[0])
-        args = ", ".join([*(source.code(a) for a in node.args), f"jnp.{_DTYPES[kind]}"])  # type: ignore[index]
-        new = f"{source.code(node.func)}({args})"
-    else:
-        new = f"jnp.asarray({source.code(node)}, jnp.{_DTYPES[_number_kind(node)]})"  # type: ignore[index]
-    return Rewrite(replace={source.span(node): parse_expression(new)}, imports=imports)
+    replace = {}
+    for node in found:
+        dtype = f"jnp.{_DTYPES[_number_kind(node)]}"  # type: ignore[index]
+        if isinstance(node, ast.Call) and dotted(node.func) in _ARRAY_MAKERS:
+            # jnp.asarray(0.0), jnp.full(n, -1): name the dtype
+            args = [*(source.code(a) for a in node.args), *(source.code(k) for k in node.keywords)]
+            new = f"{source.code(node.func)}({', '.join([*args, f'dtype={dtype}'])})"
+        else:
+            new = f"jnp.asarray({source.code(node)}, {dtype})"
+        replace[source.span(node)] = parse_expression(new)
+    return Rewrite(replace=replace, imports=imports)
 
 
 def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -53,14 +61,22 @@ def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
     return Rewrite(replace={source.span(literal): parse_expression(f"{literal.value}.0")})
 
 
-def _weak_value(source: Source, finding: Finding) -> ast.expr | Refusal:
+def _weak_values(source: Source, finding: Finding) -> list[ast.expr] | Refusal:
+    """The weakly typed values to make strong: the one at the finding (or assigned there; each item
+    of a tuple assigned there), else the one number literal passed on the line the message names."""
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
-    if node is not None and _is_weak_literal(node):
-        return node
+    if node is not None and _number_kind(node) is None:
+        holder = source.parent(node)
+        if isinstance(holder, (ast.Assign, ast.AnnAssign)) and holder.value is not None:
+            node = holder.value
+    if isinstance(node, ast.Tuple) and node.elts and all(_number_kind(e) for e in node.elts):
+        return list(node.elts)
+    if node is not None and _number_kind(node) is not None:
+        return [node]
     elsewhere = _WEAK_ELSEWHERE.search(finding.message)
     if elsewhere is None:
-        return Refusal("the weakly typed value is not a number literal")
+        return Refusal("cannot tell the dtype of the weakly typed value")
     line = int(elsewhere.group(1))
     site = finding.jit_site.name if finding.jit_site else None
     literals = [
@@ -70,27 +86,34 @@ def _weak_value(source: Source, finding: Finding) -> ast.expr | Refusal:
         and call.lineno == line
         and dotted(call.func).rsplit(".", 1)[-1] == site
         for arg in [*call.args, *(k.value for k in call.keywords)]
-        if _is_weak_literal(arg)
+        if _number_kind(arg) is not None
     ]
     if len(literals) != 1:
-        return Refusal(f"no single number literal passed to {site} at line {line}")
-    return literals[0]
-
-
-def _is_weak_literal(node: ast.expr) -> bool:
-    if isinstance(node, ast.Call):
-        return (
-            dotted(node.func) in _ARRAY_MAKERS
-            and len(node.args) == 1
-            and not node.keywords
-            and _number_kind(node.args[0]) is not None
-        )
-    return _number_kind(node) is not None
+        return Refusal(f"no single number passed to {site} at line {line}")
+    return literals
 
 
 def _number_kind(node: ast.expr) -> type | None:
+    """int or float, for a Python number whose kind the expression shows (``0.0``, ``-jnp.inf``,
+    ``float(x)``, ``a / b``, ``jnp.asarray(0.0)``, ``jnp.full(n, -1)``); else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    if isinstance(node, ast.Constant) and type(node.value) in _DTYPES:
-        return type(node.value)
+        return _number_kind(node.operand)
+    if isinstance(node, ast.Constant):
+        return type(node.value) if type(node.value) in _DTYPES else None
+    if isinstance(node, ast.Attribute):
+        module = dotted(node.value)
+        return float if node.attr in _FLOAT_CONSTANTS and module in _FLOAT_MODULES else None
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Div):
+            return float
+        kinds = {_number_kind(node.left), _number_kind(node.right)}
+        return float if float in kinds else (int if kinds == {int} else None)
+    if isinstance(node, ast.Call):
+        called = dotted(node.func)
+        if called in ("float", "int") and len(node.args) == 1:
+            return float if called == "float" else int
+        if called in _ARRAY_MAKERS and not any(k.arg == "dtype" for k in node.keywords):
+            fill = _FILLED_BY.get(called.rsplit(".", 1)[-1])
+            if fill is not None and len(node.args) == fill + 1:
+                return _number_kind(node.args[fill])
     return None
