@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -34,9 +35,15 @@ COUNTER = ROOT / "tests" / "retrace_counter.py"
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
 
 
-def found_positives(results: Path) -> list[str]:
-    """The positives the last score found (``RESULTS.md``, written by ``run.py score``)."""
-    return re.findall(r"^\| `([^`]+)` \| positive \| found \|", results.read_text(), re.MULTILINE)
+def found_positives(results: Path) -> dict[str, set[str]]:
+    """The positives the last score found (``RESULTS.md``, written by ``run.py score``), each with the
+    codes reported (a found positive has no other finding)."""
+    rows = re.findall(
+        r"^\| `([^`]+)` \| positive \| found \| [^|]* \| ([^|]*) \|",
+        results.read_text(),
+        re.MULTILINE,
+    )
+    return {case_id: set(re.findall(r"RTL\d+", reported)) for case_id, reported in rows}
 
 
 def prepare(out: Path) -> None:
@@ -45,16 +52,23 @@ def prepare(out: Path) -> None:
     sys.path.insert(0, str(HERE))
     import run
 
+    from retracelint.fixes import FIXABLE
+
     jobs = [
-        (name, root / case_id)
+        (name, root / case_id, codes)
         for name, root in SETS.items()
-        for case_id in found_positives(RESULTS[name])
+        for case_id, codes in found_positives(RESULTS[name]).items()
     ]
 
-    def one(job: tuple[str, Path]) -> None:
-        name, folder = job
+    def one(job: tuple[str, Path, set[str]]) -> None:
+        name, folder, codes = job
         where = out / name / folder.name
         if (where / "row.json").exists():
+            return
+        if not codes & FIXABLE:  # no rule of its findings has a fix: nothing to run
+            where.mkdir(parents=True, exist_ok=True)
+            row = {"set": name, "id": folder.name, "changed": [], "messages": []}
+            (where / "row.json").write_text(json.dumps(row), encoding="utf-8")
             return
         shutil.rmtree(where, ignore_errors=True)
         for copy in ("before", "after"):
@@ -82,7 +96,7 @@ def prepare(out: Path) -> None:
 
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(one, jobs))
-    rows = [json.loads((out / n / f.name / "row.json").read_text()) for n, f in jobs]
+    rows = [json.loads((out / n / f.name / "row.json").read_text()) for n, f, _ in jobs]
     (out / "prepared.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
     fixed = sum(1 for r in rows if r["changed"])
     print(f"{len(rows)} positives found, {fixed} changed by --fix --unsafe-fixes")
@@ -134,7 +148,7 @@ def prove(out: Path) -> None:
             verdict = "traces once"
         return {**row, "verdict": verdict, "error": after_traces.get("exception")}
 
-    with ThreadPoolExecutor(12) as pool:
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         proved = list(pool.map(one, rows))
     (out / "proof.json").write_text(json.dumps(proved, indent=1), encoding="utf-8")
     print(table(proved))
