@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from dynamic_support import count_retraces_many
 from rule_pages import load_pages
 
+from retracelint import config
 from retracelint.cli import main
 
 PAGES = {page.code: page for page in load_pages() if page.executable}
@@ -223,3 +224,28 @@ def test_jax_traces_each_fixed_page_example_once_and_it_prints_the_same(pages: P
     )
     outputs = json.loads(printed.stdout.splitlines()[-1])
     assert outputs[: len(flagged)] == outputs[len(flagged) :]
+
+
+def test_the_editor_offers_the_same_rewrites_as_quick_fixes(pages: Path) -> None:
+    """The language server's code action for a finding is the edit --fix makes for it alone: one edit
+    of the lines between the first and the last that change (a hoist adds a line)."""
+    pytest.importorskip("lsprotocol")
+    from retracelint.engine import analyse
+    from retracelint.server import fix_edit
+
+    settings = config.load([str(pages)], isolated=True)
+    for code in ("RTL202", "RTL301", "RTL401"):
+        name = f"{code.lower()}.py"
+        source = (pages / name).read_text(encoding="utf-8")
+        (finding,) = analyse([name], settings).findings
+        edit = fix_edit(finding, source)
+        assert edit is not None, code
+        lines = source.splitlines(keepends=True)
+        start, end = edit.range.start, edit.range.end
+        assert start.character == end.character == 0
+        edited = "".join(lines[: start.line]) + edit.new_text + "".join(lines[end.line :])
+        assert edited == expected_after(code), code
+    assert (
+        fix_edit(analyse(["rtl201.py"], settings).findings[0], PAGES["RTL201"].flagged_source)
+        is None
+    )
