@@ -249,3 +249,43 @@ def test_the_editor_offers_the_same_rewrites_as_quick_fixes(pages: Path) -> None
         fix_edit(analyse(["rtl201.py"], settings).findings[0], PAGES["RTL201"].flagged_source)
         is None
     )
+
+
+EVALUATE = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Settings:
+    def __init__(self, threshold):
+        self.threshold = threshold
+
+
+@partial(jax.jit, static_argnames="settings")
+def score(x, settings):
+    return jnp.mean(x > settings.threshold)
+
+
+x = jnp.arange(4.0)
+for step in range(3):
+    settings = Settings(threshold=0.5)  # same values, a new object each time
+    print(score(x - step, settings=settings))
+"""
+
+
+def test_a_fresh_static_object_is_made_once_only_with_unsafe_fixes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "evaluate.py").write_text(EVALUATE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    safe = lint("--fix", "evaluate.py")
+    assert (tmp_path / "evaluate.py").read_text() == EVALUATE
+    assert ": RTL204 " in safe.stdout
+    assert safe.stderr.splitlines()[-1].startswith("No fixes available (1 hidden fix")
+    unsafe = lint("--fix", "--unsafe-fixes", "evaluate.py")
+    assert unsafe.exit_code == 0, unsafe.output
+    fixed = (tmp_path / "evaluate.py").read_text()
+    assert "\nSETTINGS = Settings(threshold=0.5)\nfor step in range(3):\n" in fixed
+    assert "    settings = SETTINGS  # same values, a new object each time\n" in fixed

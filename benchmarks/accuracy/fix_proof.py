@@ -129,6 +129,21 @@ def _same_output(a: str, b: str) -> bool:
     )
 
 
+def _prove(row: dict, where: Path) -> dict:
+    """One fixed program against its original, under JAX's cache-miss log."""
+    before, _ = _run(where / "before")
+    after, after_traces = _run(where / "after")
+    if after_traces.get("exception"):
+        verdict = "broken"
+    elif not _same_output(before, after):
+        verdict = "changed output"
+    elif any(t["traces"] > 1 or t["retraces"] for t in after_traces.get("traces", [])):
+        verdict = "still re-traces"
+    else:
+        verdict = "traces once"
+    return {**row, "verdict": verdict, "error": after_traces.get("exception")}
+
+
 def prove(out: Path) -> None:
     rows = json.loads((out / "prepared.json").read_text())
 
@@ -136,17 +151,12 @@ def prove(out: Path) -> None:
         if not row["changed"]:
             return {**row, "verdict": "no fix"}
         where = out / row["set"] / row["id"]
-        before, _ = _run(where / "before")
-        after, after_traces = _run(where / "after")
-        if after_traces.get("exception"):
-            verdict = "broken"
-        elif not _same_output(before, after):
-            verdict = "changed output"
-        elif any(t["traces"] > 1 or t["retraces"] for t in after_traces.get("traces", [])):
-            verdict = "still re-traces"
-        else:
-            verdict = "traces once"
-        return {**row, "verdict": verdict, "error": after_traces.get("exception")}
+        done = where / "verdict.json"  # kept until prepare makes the program again
+        if done.exists():
+            return json.loads(done.read_text())
+        proved = _prove(row, where)
+        done.write_text(json.dumps(proved), encoding="utf-8")
+        return proved
 
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         proved = list(pool.map(one, rows))

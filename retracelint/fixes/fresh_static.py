@@ -15,6 +15,7 @@ from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
+    bound_names,
     dotted,
     free_names,
     parse_expression,
@@ -27,8 +28,11 @@ from retracelint.model import Finding
 def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    named = node.id if isinstance(node, ast.Name) else None
+    if named is not None:  # passed by a name: the one assignment that makes it, in the same scope
+        node = _made_by(source, node)  # type: ignore[arg-type]
     if not isinstance(node, (ast.Lambda, ast.Call)):
-        return Refusal("the fresh value is not a lambda, a partial or a constructor call")
+        return Refusal("the fresh value is not a lambda, a partial or a constructor call here")
     if isinstance(node, ast.Call):
         inner = impure_call(node)
         if inner is not None:
@@ -37,7 +41,11 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     if isinstance(where, Refusal):
         return where
     safe = isinstance(node, ast.Lambda) or dotted(node.func) in PURE_WRAPPERS  # type: ignore[attr-defined]
-    name = source.fresh_name(_name_for(finding, node))
+    if named is not None:
+        base = named.upper() if where in source.tree.body else f"{named}_once"
+    else:
+        base = _name_for(finding, node)
+    name = source.fresh_name(base)
     code = textwrap.dedent(indented_segment(source, node)).strip()
     return Rewrite(
         replace={source.span(node): parse_expression(name)},
@@ -50,3 +58,32 @@ def _name_for(finding: Finding, node: ast.expr) -> str:
     if isinstance(node, ast.Call) and dotted(node.func) not in PURE_WRAPPERS:
         return dotted(node.func).rsplit(".", 1)[-1].lower() or "value"
     return finding.parameter if finding.parameter and finding.parameter.isidentifier() else "fn"
+
+
+def _made_by(source: Source, name: ast.Name) -> ast.expr | None:
+    """The value of the one assignment ``name = value`` of its function (or module), if that is the
+    only statement binding the name there."""
+    scope = next(
+        (
+            a
+            for a in source.ancestors(name)
+            if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ),
+        source.tree,
+    )
+    body = scope.body
+    if name.id not in bound_names(body) or name.id in {
+        a.arg for a in ast.walk(getattr(scope, "args", ast.arguments())) if isinstance(a, ast.arg)
+    }:
+        return None
+    assigns = [
+        node
+        for node in ast.walk(scope)
+        if isinstance(node, ast.Name) and node.id == name.id and not isinstance(node.ctx, ast.Load)
+    ]
+    if len(assigns) != 1:
+        return None
+    holder = source.parent(assigns[0])
+    if isinstance(holder, ast.Assign) and holder.targets == [assigns[0]]:
+        return holder.value
+    return None
