@@ -16,7 +16,15 @@ from __future__ import annotations
 import ast
 import re
 
-from retracelint.fixes.base import Refusal, Rewrite, Source, dotted, has_binding, parse_expression
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    has_binding,
+    parse_expression,
+    statement_of,
+)
 from retracelint.model import Finding
 from retracelint.summarise.apis import _FLOAT_CONSTANTS
 
@@ -32,6 +40,9 @@ def strong_scalar(source: Source, finding: Finding) -> Rewrite | Refusal:
     found = _weak_values(source, finding)
     if isinstance(found, Refusal):
         return found
+    if any(isinstance(source.parent(statement_of(source, n)), ast.ClassDef) for n in found):  # type: ignore[arg-type]
+        # a dataclass refuses an array as a field's default (unhashable, so taken as mutable)
+        return Refusal("it is a class field's default, which cannot be an array")
     imports: tuple[str, ...] = ()
     if not has_binding(source, "jnp", "jax.numpy"):
         if "jnp" in source.module_names:
