@@ -1,7 +1,7 @@
 """RTL201 / RTL202: a static parameter whose value changes is made traced: it leaves ``static_argnums``
 / ``static_argnames`` (the keyword goes when it is left empty), when the jitted body uses it only where a
 traced value works: arithmetic, comparisons feeding array code, arguments of array functions other than
-their shapes, axes and dtypes (``takes_static`` in the API table), values returned or assigned to names used
+those known to take traced values there (``accepts_traced`` in the API table), values returned or assigned to names used
 the same way. A use in Python control flow, ``range``, ``len``, an index, a slice, an attribute or a call of
 anything else needs it static: the file is left alone and the reason names the use.
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from retracelint.fixes.base import Refusal, Rewrite, Source, dotted, parse_expression
 from retracelint.model import Finding
-from retracelint.summarise.apis import takes_static
+from retracelint.summarise.apis import accepts_traced
 
 _JITS = frozenset(
     {
@@ -204,6 +204,6 @@ def _call_use(call: ast.Call, argument: ast.AST) -> str | None:
         return f"passes it to {called or 'a call'}"
     keyword = next((k.arg for k in call.keywords if k.value is argument), None)
     position = next((i for i, a in enumerate(call.args) if a is argument), None)
-    if takes_static(called.rsplit(".", 1)[-1], position, keyword):
-        return f"gives {called} a shape, axis or dtype"
+    if not accepts_traced(called.rsplit(".", 1)[-1], position, keyword):
+        return f"gives {called} an argument that is not known to take a traced value"
     return None

@@ -961,8 +961,7 @@ def _looks_like_tf_data(node: ast.AST) -> bool:
     return "tf.data" in text or "from_tensor_slices" in text or "Dataset" in text or "tfds" in text
 
 
-# Keywords of array APIs whose value must be known while tracing (a shape, an axis, a dtype, a count):
-# a traced value there raises. The fixes read this before they make a static parameter traced.
+# Keywords of array APIs whose value must be known while tracing (a shape, an axis, a dtype, a count).
 STATIC_KEYWORDS = frozenset(
     {
         "axis",
@@ -973,6 +972,7 @@ STATIC_KEYWORDS = frozenset(
         "length",
         "size",
         "new_shape",
+        "newshape",
         "reps",
         "repeats",
         "keepdims",
@@ -983,21 +983,165 @@ STATIC_KEYWORDS = frozenset(
         "M",
         "n",
         "ord",
+        "num_segments",
+        "num_classes",
+        "slice_sizes",
+        "decimals",
+        "precision",
     }
 )
+_ALL = 99
+# Array functions that take traced values, with how many leading positional arguments may be traced (the
+# rest are shapes, axes, counts). A fix makes a static parameter traced only where it goes into one of
+# these: a list of what is known to work, so that an API missing here keeps the parameter static.
+TRACED_POSITIONS = {
+    **dict.fromkeys(
+        (
+            "where",
+            "clip",
+            "maximum",
+            "minimum",
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "true_divide",
+            "power",
+            "exp",
+            "exp2",
+            "log",
+            "log1p",
+            "log2",
+            "log10",
+            "expm1",
+            "sqrt",
+            "cbrt",
+            "square",
+            "abs",
+            "absolute",
+            "sign",
+            "sin",
+            "cos",
+            "tan",
+            "tanh",
+            "sinh",
+            "cosh",
+            "arctan",
+            "arctan2",
+            "arcsin",
+            "arccos",
+            "floor",
+            "ceil",
+            "dot",
+            "matmul",
+            "outer",
+            "inner",
+            "vdot",
+            "cross",
+            "logaddexp",
+            "hypot",
+            "isnan",
+            "isfinite",
+            "isinf",
+            "logical_and",
+            "logical_or",
+            "logical_not",
+            "greater",
+            "greater_equal",
+            "less",
+            "less_equal",
+            "equal",
+            "not_equal",
+            "negative",
+            "reciprocal",
+            "mod",
+            "remainder",
+            "fmod",
+            "floor_divide",
+            "interp",
+            "polyval",
+            "einsum",
+            "select",
+            "stop_gradient",
+            "relu",
+            "sigmoid",
+            "softplus",
+            "gelu",
+            "silu",
+            "erf",
+            "gammaln",
+            "real",
+            "imag",
+            "conj",
+            "deg2rad",
+            "rad2deg",
+            "sinc",
+            "heaviside",
+            "float_power",
+            "copysign",
+            "dynamic_update_slice",
+            "take",
+            "take_along_axis",
+            "roll",
+        ),
+        _ALL,
+    ),
+    **dict.fromkeys(
+        (
+            "sum",
+            "mean",
+            "prod",
+            "max",
+            "min",
+            "amax",
+            "amin",
+            "std",
+            "var",
+            "norm",
+            "asarray",
+            "array",
+            "zeros_like",
+            "ones_like",
+            "ravel",
+            "squeeze",
+            "transpose",
+            "cumsum",
+            "cumprod",
+            "argmax",
+            "argmin",
+            "sort",
+            "argsort",
+            "any",
+            "all",
+            "flip",
+            "tril",
+            "triu",
+            "diag",
+            "softmax",
+            "log_softmax",
+            "logsumexp",
+            "nan_to_num",
+            "round",
+            "atleast_1d",
+            "stack",
+            "concatenate",
+            "count_nonzero",
+            "inv",
+            "det",
+            "trace",
+        ),
+        1,
+    ),
+    "full_like": 2,
+    "solve": 2,
+    "tensordot": 2,
+    "dynamic_slice": 2,
+}
 
 
-def takes_static(function: str, position: int | None, keyword: str | None) -> bool:
-    """Whether the array API ``function`` (its last dotted part) needs the argument given at
-    ``position`` (or as ``keyword``) known while tracing: a length, a shape, an axis, a dtype."""
-    if keyword in STATIC_KEYWORDS:
-        return True
-    sized = _CONSTRUCTORS.get(function) or _RANDOM_CONSTRUCTORS.get(function)
-    if sized is not None:
-        if sized.kind in ("range", "dims"):
-            return True
-        return keyword in (sized.keyword, sized.second) or position == sized.position
-    if function in _SHAPED_BY_ARGUMENT:
-        shaped_keyword, shaped_position = _SHAPED_BY_ARGUMENT[function]
-        return keyword == shaped_keyword or position == shaped_position
-    return False
+def accepts_traced(function: str, position: int | None, keyword: str | None) -> bool:
+    """Whether the array API ``function`` (its last dotted part) takes a traced value as the argument
+    at ``position`` (or as ``keyword``)."""
+    if keyword is not None:
+        return function in TRACED_POSITIONS and keyword not in STATIC_KEYWORDS
+    return position is not None and position < TRACED_POSITIONS.get(function, 0)
