@@ -137,7 +137,9 @@ def _prove(row: dict, where: Path) -> dict:
         verdict = "broken"
     elif not _same_output(before, after):
         verdict = "changed output"
-    elif any(t["traces"] > 1 or t["retraces"] for t in after_traces.get("traces", [])):
+    # Traces per function, as run.py verify counts them: the counter also marks a nested function's
+    # first trace inside a jit as a re-trace ("seen another function defined on the same line").
+    elif any(t["traces"] > 1 for t in after_traces.get("traces", [])):
         verdict = "still re-traces"
     else:
         verdict = "traces once"
