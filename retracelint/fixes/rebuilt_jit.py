@@ -28,23 +28,11 @@ from retracelint.fixes.base import (
     rebound_in_functions,
 )
 from retracelint.model import Finding
+from retracelint.summarise.apis import _PARTIALS, _TRANSFORMS
 
 # What may sit inside the hoisted ``jax.jit(...)`` besides names: wrappers that only make a new function
 # from the one given (no side effect, the same result each time they are called).
-PURE_WRAPPERS = frozenset(
-    {
-        "partial",
-        "functools.partial",
-        "jax.grad",
-        "jax.value_and_grad",
-        "jax.vmap",
-        "jax.jacfwd",
-        "jax.jacrev",
-        "jax.hessian",
-        "jax.checkpoint",
-        "jax.remat",
-    }
-)
+PURE_WRAPPERS = frozenset(_TRANSFORMS | _PARTIALS)
 _JITS = frozenset({"jax.jit", "jit", "equinox.filter_jit", "eqx.filter_jit", "filter_jit"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)

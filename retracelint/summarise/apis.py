@@ -995,6 +995,7 @@ _ALL = 99
 # rest are shapes, axes, counts). A fix makes a static parameter traced only where it goes into one of
 # these: a list of what is known to work, so that an API missing here keeps the parameter static.
 TRACED_POSITIONS = {
+    **dict.fromkeys(_MASKS, _ALL),
     **dict.fromkeys(
         (
             "where",
@@ -1040,18 +1041,6 @@ TRACED_POSITIONS = {
             "cross",
             "logaddexp",
             "hypot",
-            "isnan",
-            "isfinite",
-            "isinf",
-            "logical_and",
-            "logical_or",
-            "logical_not",
-            "greater",
-            "greater_equal",
-            "less",
-            "less_equal",
-            "equal",
-            "not_equal",
             "negative",
             "reciprocal",
             "mod",
