@@ -21,8 +21,16 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.rebuilt_jit import PURE_WRAPPERS, impure_call, indented_segment, where_once
+from retracelint.fixes.rebuilt_jit import (
+    PURE_WRAPPERS,
+    impure_call,
+    indented_segment,
+    may_mutate,
+    where_once,
+)
 from retracelint.model import Finding
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -40,6 +48,12 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     where = where_once(source, node, free_names(node))
     if isinstance(where, Refusal):
         return where
+    if named is not None:
+        scope = next((a for a in source.ancestors(node) if isinstance(a, _FUNCTIONS)), source.tree)
+        if may_mutate(source, scope, named, node, handed=False):
+            return Refusal(
+                f"{named} is changed after it is made: one shared object would carry that"
+            )
     safe = isinstance(node, ast.Lambda) or dotted(node.func) in PURE_WRAPPERS  # type: ignore[attr-defined]
     if named is not None:
         base = named.upper() if where in source.tree.body else f"{named}_once"

@@ -138,7 +138,7 @@ def where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Ref
         )
     outer = loops[-1]
     assigned = names & bound_names(outer.body + outer.orelse + _loop_head(outer))
-    assigned |= {n for n in names if _attribute_assigned(outer, n)}
+    assigned |= {n for n in names if may_mutate(source, outer, n, node)}
     if assigned:
         return Refusal(f"it closes over {', '.join(sorted(assigned))}, which the loop changes")
     return outer
@@ -150,15 +150,26 @@ def _loop_head(loop: ast.stmt) -> list[ast.stmt]:
     return []
 
 
-def _attribute_assigned(loop: ast.stmt, name: str) -> bool:
-    """Whether the loop stores into an attribute or item of ``name`` (``self.model = ...``)."""
+def may_mutate(
+    source: Source, loop: ast.AST, name: str, made: ast.AST, handed: bool = True
+) -> bool:
+    """Whether ``loop`` may change what ``name`` holds without assigning it, outside ``made``: by
+    storing into an attribute or item of it (``self.model = ...``), calling a method of it
+    (``found.append(v)``) or, with ``handed``, handing it to a call (which may do either)."""
+    inside = {id(n) for n in ast.walk(made)}
     for node in ast.walk(loop):
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
-            root = node.value
-            while isinstance(root, (ast.Attribute, ast.Subscript)):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id == name:
+        if id(node) in inside or not isinstance(node, ast.Name) or node.id != name:
+            continue
+        parent = source.parent(node)
+        while isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is node:
+            if not isinstance(parent.ctx, ast.Load):
                 return True
+            node, parent = parent, source.parent(parent)
+        if isinstance(parent, ast.Call) and (parent.func is node and node is not None):
+            if isinstance(node, ast.Attribute):
+                return True  # a method call on it (or on a part of it)
+        elif handed and isinstance(parent, (ast.Call, ast.keyword)):
+            return True  # handed to a call
     return False
 
 
