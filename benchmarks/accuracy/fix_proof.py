@@ -17,6 +17,7 @@ tests/retrace_counter.py and writes ``DIR/proof.json`` and a table on standard o
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -129,6 +130,13 @@ def _same_output(a: str, b: str) -> bool:
     )
 
 
+def _digest(folder: Path) -> str:
+    sha = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        sha.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return sha.hexdigest()[:16]
+
+
 def _prove(row: dict, where: Path) -> dict:
     """One fixed program against its original, under JAX's cache-miss log."""
     before, _ = _run(where / "before")
@@ -153,10 +161,12 @@ def prove(out: Path) -> None:
         if not row["changed"]:
             return {**row, "verdict": "no fix"}
         where = out / row["set"] / row["id"]
-        done = where / "verdict.json"  # kept until prepare makes the program again
+        # Kept by what was run: a later prepare that fixes the program the same way reuses it.
+        done = out / "verdicts" / f"{row['set']}-{row['id']}-{_digest(where / 'after')}.json"
         if done.exists():
-            return json.loads(done.read_text())
+            return {**json.loads(done.read_text()), "messages": row["messages"]}
         proved = _prove(row, where)
+        done.parent.mkdir(exist_ok=True)
         done.write_text(json.dumps(proved), encoding="utf-8")
         return proved
 
