@@ -55,8 +55,15 @@ def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
     positional = [a.arg for a in (*fdef.args.posonlyargs, *fdef.args.args)]
     index = positional.index(name) if name in positional else None
     declarations = _declarations(source, fdef)
-    if len(declarations) != 1:
-        return Refusal(f"{site.name} is jitted in {len(declarations)} places")
+    if not declarations:
+        return Refusal(
+            f"{site.name} lists no static parameters where it is jitted (a static field or aux data:"
+            " no fix yet)"
+        )
+    if len(declarations) > 1:
+        return Refusal(
+            f"{site.name} is jitted with static parameters in {len(declarations)} places"
+        )
     reason = _needs_static(source, fdef, name)
     if reason is not None:
         return Refusal(f"{name} must stay static: {reason}")
