@@ -9,6 +9,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -289,3 +290,51 @@ def test_a_fresh_static_object_is_made_once_only_with_unsafe_fixes(
     fixed = (tmp_path / "evaluate.py").read_text()
     assert "\nSETTINGS = Settings(threshold=0.5)\nfor step in range(3):\n" in fixed
     assert "    settings = SETTINGS  # same values, a new object each time\n" in fixed
+
+
+AGENT = """\
+import jax
+import jax.numpy as jnp
+
+
+def log_probs(params, obs):
+    return jax.nn.log_softmax(obs @ params)
+
+
+class Agent:
+    def __init__(self, params):
+        self.params = params
+
+    def update(self, obs, acts):
+        @jax.jit
+        def loss_and_grads(params, obs, acts):
+            def loss(p):  # the chosen actions' log-probabilities
+                return -jnp.mean(jnp.take_along_axis(log_probs(p, obs), acts[:, None], axis=1))
+
+            return jax.value_and_grad(loss)(params)
+
+        loss, grads = loss_and_grads(self.params, obs, acts)
+        self.params = self.params - 0.1 * grads
+        return loss
+
+
+agent = Agent(jnp.zeros((3, 2)))
+for step in range(3):
+    print(agent.update(jnp.ones((4, 3)) * step, jnp.zeros(4, jnp.int32)))
+"""
+
+
+def test_a_jitted_nested_def_that_closes_over_nothing_moves_to_module_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = lint("--fix", "agent.py")
+    assert result.exit_code == 0, result.output
+    fixed = (tmp_path / "agent.py").read_text()
+    moved = AGENT[AGENT.index("        @jax.jit") : AGENT.index("        loss, grads")]
+    assert fixed.replace(moved, "") == AGENT.replace(moved, "").replace(
+        "\n\nclass Agent:", "\n\n" + textwrap.dedent(moved) + "\nclass Agent:"
+    )
+    assert lint("--fix", "agent.py").stdout == ""  # nothing left, and the file stays as it is
+    assert (tmp_path / "agent.py").read_text() == fixed

@@ -120,12 +120,8 @@ class Source:
         return ast.get_source_segment(self.text, node) or ""
 
     def start(self, node: ast.AST) -> Start:
-        """Where libcst starts ``node`` (characters, where ast counts UTF-8 bytes); a decorated
-        definition starts at its first decorator's ``@``."""
-        decorators = getattr(node, "decorator_list", None)
-        if decorators:
-            first = min(decorators, key=lambda d: (d.lineno, d.col_offset))
-            return (first.lineno, self._column(first.lineno, first.col_offset) - 1)
+        """Where libcst starts ``node`` (characters, where ast counts UTF-8 bytes); both start a
+        decorated definition at its ``def``."""
         return (node.lineno, self._column(node.lineno, node.col_offset))
 
     def end(self, node: ast.AST) -> Start:
@@ -320,8 +316,13 @@ def _rewriter_class() -> type:
                     first = inserted[0].with_changes(leading_lines=lead[:keep])
                     body.extend([first, *inserted[1:]])
                     new = new.with_changes(leading_lines=lead)
-                if id(old) not in self.remove:
-                    body.append(new)
+                if id(old) in self.remove:
+                    continue
+                if not body and any(id(o) in self.remove for o in original.body[:1]):
+                    # what followed a statement moved off the top of its block starts it now
+                    lead = [line for line in new.leading_lines if line.comment is not None]
+                    new = new.with_changes(leading_lines=lead)
+                body.append(new)
             if not body:
                 body = [cst.SimpleStatementLine([cst.Pass()])]
             return updated.with_changes(body=body)  # type: ignore[attr-defined]
