@@ -105,10 +105,13 @@ class FileResult:
     more: bool = False  # a whole-file rewrite was made: the next round may fix what it left
 
 
-def fix_file(source: bytes, findings: Iterable[Finding], unsafe: bool = False) -> FileResult:
+def fix_file(
+    source: bytes, findings: Iterable[Finding], unsafe: bool = False, dry: bool = False
+) -> FileResult:
     """The arguments rewritten in place (RTL203, RTL404), then at most one whole-file codemod: it moves
     lines, so the other findings' positions are stale until the file is analysed again (the next
-    round of ``--fix``/``--diff``)."""
+    round of ``--fix``/``--diff``). ``dry``: a codemod's decision is enough, the rewrite is not made
+    (what text output marks ``[*]``: libcst on a large file costs seconds)."""
     findings = list(findings)
     after, fixed = _fix_arguments(source, findings)
     wanted = [f for f in findings if applicable(f, unsafe)]
@@ -129,6 +132,8 @@ def fix_file(source: bytes, findings: Iterable[Finding], unsafe: bool = False) -
             continue
         if rewrite.unsafe and not unsafe:
             continue  # hidden: --unsafe-fixes makes it
+        if dry:
+            return FileResult(source, (finding,), tuple(refused))
         new = apply_rewrites(text, [rewrite])
         if new is None or new == text or not _parses(new):
             refused.append((finding, "the rewrite did not apply cleanly"))
@@ -681,9 +686,9 @@ def availability(
             except OSError:
                 texts[path] = None
         source = texts[path]
-        if source is None or not fix_file(source, [finding], unsafe=True).fixed:
+        if source is None or not fix_file(source, [finding], unsafe=True, dry=True).fixed:
             continue
-        if unsafe or fix_file(source, [finding]).fixed:
+        if unsafe or fix_file(source, [finding], dry=True).fixed:
             fixable.add(id(finding))
         else:
             hidden += 1

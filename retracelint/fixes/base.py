@@ -227,7 +227,7 @@ def apply(text: str, rewrites: list[Rewrite]) -> str | None:
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:
-        wrapper = MetadataWrapper(cst.parse_module(text))
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
     except Exception:  # libcst cannot read everything ast can (newer syntax): no fix here
         return None
