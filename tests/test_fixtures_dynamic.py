@@ -42,7 +42,8 @@ makes alike every year, windows of a history that starts full, repeats told thei
 total length, zone blocks padded before a jitted loss is mapped over them, filtered rows a
 helper pads to a fixed count, a weak gain a jitted update hands back weak, a project's own loader
 of full batches and a rolling window of a deque with maxlen, int64 ids where only another script
-turns x64 on, NumPy scalars as static settings) are held to more:
+turns x64 on, NumPy scalars as static settings, functions jitted through another module's alias of
+jax.jit) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -150,6 +151,7 @@ TRACE_ONCE = (
     ("numpy_scalars_as_statics_negative", "main.py"),
     ("registry_items_as_statics_negative", "main.py"),
     ("lazy_setup_by_early_return_negative", "main.py"),
+    ("wrapper_aliases_across_modules_negative", "main.py"),
 )
 
 

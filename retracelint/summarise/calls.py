@@ -227,7 +227,7 @@ class Calls(PassState):
         if canon in _CACHE_CLEARING and self.recording:
             self.fn.clears = (*self.fn.clears, (self.loc(node), tuple(self.loops)))
         # mod.wrapper(func), from the name already canonicalised: every call asks.
-        wrapper = self.mod.options.wrappers.get(canon) if canon else None
+        wrapper = self.mod.wrappers.get(canon) if canon else None
         if wrapper is not None and node.args:
             return self.jit_call(node, wrapper, args[0])
         registration = _PYTREE_REGISTRATIONS.get(canon)
@@ -799,6 +799,8 @@ class Calls(PassState):
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
         kw = {k.arg: k.value for k in keywords if k.arg}
+        for key, text in wrapper.preset:  # an alias's keywords, unless this use gives its own
+            kw.setdefault(key, ast.parse(text, mode="eval").body)
         nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
         argnums, argnames = _literal_ints(nums), _literal_strs(names)
         spec = JitSpec(
