@@ -499,6 +499,9 @@ class Calls(PassState):
         )
         if traces is None or not self.recording:
             return
+        # Under `if isinstance(x, jax.core.Tracer):` it runs inside the trace of whatever
+        # transform made x abstract, once per trace: the functions it is handed are not eager sites.
+        eager = traces.caches_by_identity and not self.tracing
         given = [node.args[i] for i in traces.positions if i < len(node.args)]
         given += [k.value for k in node.keywords if k.arg in traces.keywords]
         for arg in given:
@@ -513,7 +516,7 @@ class Calls(PassState):
                 callee = self.callee_ref(function)
                 if callee is not None and callee not in self.fn.traces:
                     self.fn.traces.append(callee)
-                if traces.caches_by_identity:
+                if eager:
                     self.note_lax_site(canon, node, made, callee)
 
     def note_lax_site(

@@ -52,6 +52,7 @@ from retracelint.summarise.syntax import (
     _end_relative,
     _is_name,
     _none_test,
+    _tracing_block,
     _unset_attribute,
 )
 from retracelint.summary import (
@@ -266,8 +267,9 @@ class Statements(PassState):
             condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
         full = self.full_chunk_test(node.test)
         unset = _unset_attribute(node.test)
+        traced = _tracing_block(node.test, self.tracer_type)
         self.branches(
-            [node.body, node.orelse], none_test, condition, _cache_test(node), full, unset
+            [node.body, node.orelse], none_test, condition, _cache_test(node), full, unset, traced
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
@@ -361,12 +363,14 @@ class Statements(PassState):
         cached: int | None = None,
         full: tuple[frozenset[frozenset[Src]], int] | None = None,
         unset: str = "",
+        traced: int | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
         that makes what a cache keeps (once per key); ``full``: the loops whose chunks are full in
         a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
-        (``_unset_attribute``)."""
+        (``_unset_attribute``); ``traced``: the block that runs only under a trace
+        (``_tracing_block``)."""
         outer = self.unset
         before = self.env
         made_before = self.defs
@@ -382,9 +386,11 @@ class Statements(PassState):
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
             self.cache_misses += cached == i
+            self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
             self.block(block)
             self.cache_misses -= cached == i
+            self.tracing -= traced == i
             self.unset = outer
             results.append(self.env)
             made.append(self.defs)

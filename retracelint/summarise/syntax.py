@@ -338,6 +338,37 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
     return _attribute_text(tested) if tested is not None and _assigns(rest, tested) else ""
 
 
+def _tracing_block(test: ast.expr, tracer: Callable[[ast.expr], bool]) -> int | None:
+    """The block of ``if test:`` (0: the body, 1: the else block) that runs only while a transform
+    traces: ``isinstance(x, jax.core.Tracer)`` (or a tuple of tracer types: ``tracer`` tells one),
+    negated by ``not``."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    call = test.operand if negated else test  # type: ignore[attr-defined]
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "isinstance"
+        and len(call.args) == 2
+    ):
+        return None
+    kinds = call.args[1]
+    names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+    tracers = [tracer(name) for name in names]
+    return int(negated) if tracers and all(tracers) else None
+
+
+def _leaves_for_eager(stmt: ast.stmt, tracer: Callable[[ast.expr], bool]) -> bool:
+    """``if not isinstance(x, jax.core.Tracer): return ...``: what follows it runs only while a
+    transform traces."""
+    return (
+        isinstance(stmt, ast.If)
+        and not stmt.orelse
+        and bool(stmt.body)
+        and isinstance(stmt.body[-1], ast.Return | ast.Raise)
+        and _tracing_block(stmt.test, tracer) == 1
+    )
+
+
 def _unset_attribute(test: ast.AST) -> str:
     """For ``if self.state is None:`` or ``if not self.state:``, the attribute tested (``self.state``);
     else ""."""
