@@ -50,6 +50,7 @@ from retracelint.summarise.syntax import (
     _definition,
     _dotted,
     _end_relative,
+    _got_cache_test,
     _is_name,
     _none_test,
     _tracing_block,
@@ -268,9 +269,10 @@ class Statements(PassState):
         full = self.full_chunk_test(node.test)
         unset = _unset_attribute(node.test)
         traced = _tracing_block(node.test, self.tracer_type)
-        self.branches(
-            [node.body, node.orelse], none_test, condition, _cache_test(node), full, unset, traced
-        )
+        cached = _cache_test(node)
+        if cached is None:
+            cached = _got_cache_test(node, self.defs)
+        self.branches([node.body, node.orelse], none_test, condition, cached, full, unset, traced)
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
             # if under it (``iteration`` drops the guard when the body's walk ends).

@@ -267,6 +267,27 @@ def _cache_test(node: ast.If) -> int | None:
     return miss if _stores(branch, test.comparators[0], test.left) else None
 
 
+def _got_cache_test(node: ast.If, defs: dict[str, ast.AST]) -> int | None:
+    """For ``made = cache.get(key)`` then ``if made is None:`` (or ``if not made:``) whose body
+    stores ``cache[key] = ...``: the body makes what is cached, once per key (0); else None."""
+    test = node.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        name = test.operand
+    else:
+        none = _none_test(test)
+        name = test.left if none is not None and none[1] == 1 else None  # type: ignore[attr-defined]
+    got = defs.get(name.id) if isinstance(name, ast.Name) else None
+    if not (
+        isinstance(got, ast.Call)
+        and isinstance(got.func, ast.Attribute)
+        and got.func.attr == "get"
+        and got.args
+        and not got.keywords
+    ):
+        return None
+    return 0 if _stores(node.body, got.func.value, got.args[0]) else None
+
+
 def _returns_cached(body: list[ast.stmt]) -> bool:
     """A function memoised by hand: ``if key in cache: return cache[key]`` first, and what it makes
     stored under that key later (``cache[key] = made``)."""
