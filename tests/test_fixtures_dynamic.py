@@ -44,7 +44,7 @@ helper pads to a fixed count, a weak gain a jitted update hands back weak, a pro
 of full batches and a rolling window of a deque with maxlen, int64 ids where only another script
 turns x64 on, NumPy scalars as static settings, functions jitted through another module's alias of
 jax.jit, lax loops only under isinstance(x, jax.core.Tracer), jits
-memoised in a dict by cache.get(key) is None) are held to more:
+memoised in a dict by cache.get(key) is None, loops over one item) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -155,6 +155,7 @@ TRACE_ONCE = (
     ("wrapper_aliases_across_modules_negative", "main.py"),
     ("lax_under_tracer_checks_negative", "main.py"),
     ("jits_memoised_in_dicts_negative", "main.py"),
+    ("loops_of_one_item_negative", "main.py"),
 )
 
 

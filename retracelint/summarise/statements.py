@@ -96,6 +96,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    constant_value,
     entry,
     join,
     kind_sources,
@@ -517,6 +518,14 @@ class Statements(PassState):
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
+        item = self.only_item(node.iter, iterable)
+        if item is not None:
+            # `for res in [224]:`, `for i, stage in enumerate(("eval",)):`: one turn, no loop;
+            # nothing changes from one iteration to the next.
+            self.bind(node.target, item, None)
+            self.block(node.body)
+            self.block(node.orelse)
+            return
         index = self.new_loop(
             node,
             f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}",
@@ -550,6 +559,24 @@ class Statements(PassState):
         self.block(node.orelse)
 
     s_AsyncFor = s_For
+
+    def only_item(self, node: ast.expr, iterable: Value) -> Value | None:
+        """The one item a loop over ``node`` takes, when it surely has exactly one: a list or tuple
+        of one item (a display, or a name bound to one), or ``enumerate`` of one (index 0)."""
+        if (
+            isinstance(node, ast.Call)
+            and self.mod.canonical(_dotted(node.func) or "") == "enumerate"
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            inner = self.only_item(node.args[0], self.quiet(node.args[0]))
+            return None if inner is None else Value(ty=TUPLE, items=(constant_value(0), inner))
+        if iterable.ty not in (LIST, TUPLE) or len(iterable.items) != 1:
+            return None
+        length = iterable.dims.length(0) if iterable.dims is not None else None
+        if length is None or length.constant != 1:
+            return None
+        return iterable.items[0]
 
     def protocol_refs(self, iterable: Value, node: ast.AST, method: str) -> frozenset:
         """Iterating an instance of a class calls its ``__iter__`` once, then ``__next__`` for each
