@@ -49,8 +49,8 @@ def imported_aliases(
     layout: ImportLayout | None,
 ) -> dict[str, Wrapper]:
     """The aliases of other modules that ``summary``'s imports may name, by the dotted name its
-    code spells them with: the alias itself (``from .constants import pmap``) or a module it is an
-    attribute of (``from . import constants``, ``import pkg.constants``)."""
+    code spells them with: the alias itself (``from .constants import pmap``) or an attribute of a
+    module it imports (``from . import constants``, ``import pkg.constants as constants``)."""
     if not table:
         return {}
     own = f"{summary.module}."
@@ -60,7 +60,10 @@ def imported_aliases(
         if found is None:
             continue
         for name, wrapper in table.items():
-            if not name.startswith(own) and (name == found or name.startswith(f"{found}.")):
+            attribute = name[len(found) + 1 :] if name.startswith(f"{found}.") else None
+            # An alias itself, or an attribute of the module imported (not of a module below it:
+            # a plain `import jax` would reach every alias in jax's own modules).
+            if not name.startswith(own) and (name == found or (attribute and "." not in attribute)):
                 out[target + name[len(found) :]] = wrapper
     return dict(sorted(out.items()))
 
