@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from retracelint import __version__, model, prescan, reuse, values
+from retracelint import __version__, jitspec, model, prescan, reuse, values
 from retracelint import summary as summary_module
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, LinkState
 from retracelint.summary import HEAD_LEFT_OUT, FunctionRest, ModuleSummary, rest_of, whole_of
@@ -54,7 +54,7 @@ def _fact_classes(modules: tuple[ModuleType, ...]) -> list[type]:
     ]
 
 
-_FACTS = _fact_classes((summary_module, values, model, prescan, reuse))
+_FACTS = _fact_classes((summary_module, values, model, prescan, reuse, jitspec))
 _LINKED = (LinkState, FuncTarget, JitTarget, ClassTarget)
 
 

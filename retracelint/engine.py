@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from retracelint import __version__, config, prescan
+from retracelint.aliases import alias_salt, alias_table, imported_aliases
 from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, prepare_folder
 from retracelint.config import Settings
 from retracelint.discover import Discovery, ImportLayout, SourceFile, discover, scopes, shown
 from retracelint.filters import apply_filters, reported_in, with_source_lines
-from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
+from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
 _SCAN_BATCH = 64  # files scanned for wrapper names before the workers get the ones that have some
+# Rounds of summarising again with the wrapper aliases of other modules: an alias of an alias
+# imported from a third module needs a second one.
+_ALIAS_ROUNDS = 3
 
 
 @dataclass
@@ -189,6 +193,8 @@ class Summaries:
     parsed: int = 0  # files parsed in this run, here or in the workers
     _entries: dict[str, tuple[Input, Entry]] = field(default_factory=dict)  # of the heads read
     _indices: dict[str, dict[str, int]] = field(default_factory=dict)  # of their functions, by path
+    # The wrapper aliases of other modules each file imports, by path (``aliases``).
+    aliases: dict[str, dict[str, Wrapper]] = field(default_factory=dict)
 
     @classmethod
     def open(cls, settings: Settings, watch: Watch | None = None) -> Summaries:
@@ -209,10 +215,14 @@ class Summaries:
     def key(self, item: Input, digest: bytes | None = None) -> str:
         """The cache key of ``item``'s file with the content ``digest`` (default: its own)."""
         file = item.file
+        content = digest or item.digest
+        given = self.aliases.get(file.path)
+        if given:
+            content = _digest(content + alias_salt(given))
         if self.cache is not None:
-            return self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
+            return self.cache.key(content, file.path, file.module, file.is_package)
         if self.memory is not None:  # kept in memory without a cache: the content names it
-            return f"{file.module}|{file.is_package}|{(digest or item.digest).hex()}"
+            return f"{file.module}|{file.is_package}|{content.hex()}"
         return ""
 
     def cached(self, item: Input, digest: bytes | None = None) -> ModuleSummary | None:
@@ -276,7 +286,11 @@ class Summaries:
 
     def make(self, task: Task) -> ModuleSummary:
         """Summarise in this process, and cache the result."""
-        summary = summarise(task.source, task.path, task.module, task.is_package, self.options)
+        options = self.options
+        given = self.aliases.get(task.path)
+        if given:
+            options = replace(options, wrappers={**options.wrappers, **given})
+        summary = summarise(task.source, task.path, task.module, task.is_package, options)
         if self.cache is not None:
             self.cache.put(task.key, encode(summary))
         if self.memory is not None:
@@ -434,7 +448,41 @@ def summarise_all(
                 lambda task, entry: source.head(inputs[task.index], entry) or source.make(task),
             )
         )
+        _with_aliases(inputs, results, source, found, layout)
     return [results[i] for i in range(len(inputs))], found
+
+
+def _with_aliases(
+    inputs: list[Input],
+    results: dict[int, ModuleSummary],
+    source: Summaries,
+    found: Relevance,
+    layout: ImportLayout,
+) -> None:
+    """Summarise again, with the wrapper aliases that other modules define, the files that import
+    them (``aliases``); a round more for each alias made of an alias of another module."""
+    for _ in range(_ALIAS_ROUNDS):
+        summaries = [results[i] for i in range(len(inputs))]
+        table = alias_table(summaries, layout)
+        if not table and not source.aliases:
+            return
+        keys = {s.module for s in summaries}
+        again = []
+        for i, item in enumerate(inputs):
+            summary, path = results[i], item.file.path
+            if summary.error is not None or not found.kept(path):
+                continue
+            given = imported_aliases(summary, table, keys, layout)
+            if given != source.aliases.get(path, {}):
+                source.aliases[path] = given
+                again.append(i)
+        if not again:
+            return
+        heads = source.cached_heads([inputs[i] for i in again])
+        for i, head in zip(again, heads, strict=True):
+            if head is None:
+                source.parsed += 1
+            results[i] = head or source.make(source.task(i, inputs[i]))
 
 
 def _syntax_only(item: Input, source: Summaries, previous: Manifest | None) -> ModuleSummary:

@@ -14,6 +14,9 @@ class Wrapper:
     # Caches by the function's equality: two bound methods of one object are one function to it
     # (pmap; jit keys its cache by the function object itself, so each new bound method traces).
     bound_methods_equal: bool = False
+    # Keywords an alias fixed, as source text (``jit = partial(jax.jit, static_argnums=(1,))``):
+    # what a use of the alias does not give itself.
+    preset: tuple[tuple[str, str], ...] = ()
 
 
 _JIT_LIKE = (

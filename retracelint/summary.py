@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from retracelint.funcrefs import Callee, FuncRef, Path
+from retracelint.jitspec import Wrapper
 from retracelint.model import Location
 from retracelint.values import Value
 
@@ -281,6 +282,9 @@ class ModuleSummary:
     # ``replace``/``_replace``; "*" when a name is not known (``setattr(o, k, v)``,
     # ``replace(o, **changes)``). A field no module sets keeps what its constructor calls give it.
     assigned: set[str] = field(default_factory=set)
+    # Module-level names bound to a jit wrapper or a partial of one (``summarise.module``), which
+    # the modules importing them use as that wrapper (``aliases``).
+    wrapper_aliases: tuple[tuple[str, Wrapper], ...] = ()
     head: bool = field(default=False, compare=False)  # read as a head: see ``HEAD_LEFT_OUT``
 
     @property

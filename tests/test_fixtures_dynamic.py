@@ -43,7 +43,9 @@ total length, zone blocks padded before a jitted loss is mapped over them, filte
 helper pads to a fixed count, a weak gain a jitted update hands back weak, a project's own loader
 of full batches and a rolling window of a deque with maxlen, int64 ids where only another script
 turns x64 on, NumPy scalars as static settings, states their jitted updates give back in their own dtype
-by jax's promotion rules) are held to more:
+by jax's promotion rules, functions jitted through another module's alias of jax.jit, lax loops only
+under isinstance(x, jax.core.Tracer), jits memoised in a dict by cache.get(key) is None, loops over
+one item) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -153,6 +155,10 @@ TRACE_ONCE = (
     ("numpy_scalars_as_statics_negative", "main.py"),
     ("registry_items_as_statics_negative", "main.py"),
     ("lazy_setup_by_early_return_negative", "main.py"),
+    ("wrapper_aliases_across_modules_negative", "main.py"),
+    ("lax_under_tracer_checks_negative", "main.py"),
+    ("jits_memoised_in_dicts_negative", "main.py"),
+    ("loops_of_one_item_negative", "main.py"),
 )
 
 

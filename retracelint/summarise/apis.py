@@ -325,6 +325,16 @@ _TREE_MAPS = {"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"}
 _CACHE_CLEARING = {"jax.clear_caches"}
 
 
+# The types only an abstract value under a trace has: ``if isinstance(x, jax.core.Tracer):`` runs
+# its block only while a transform traces (``summarise.syntax._tracing_block``).
+_TRACER_TYPES = {
+    "jax.core.Tracer",
+    "jax._src.core.Tracer",
+    "jax.interpreters.partial_eval.DynamicJaxprTracer",
+    "jax._src.interpreters.partial_eval.DynamicJaxprTracer",
+}
+
+
 # Callables that bind the first arguments of a function: a new object per call, which calls it with
 # those arguments first.
 _PARTIALS = {"functools.partial", "partial", "jax.tree_util.Partial"}

@@ -227,7 +227,7 @@ class Calls(PassState):
         if canon in _CACHE_CLEARING and self.recording:
             self.fn.clears = (*self.fn.clears, (self.loc(node), tuple(self.loops)))
         # mod.wrapper(func), from the name already canonicalised: every call asks.
-        wrapper = self.mod.options.wrappers.get(canon) if canon else None
+        wrapper = self.mod.wrappers.get(canon) if canon else None
         if wrapper is not None and node.args:
             return self.jit_call(node, wrapper, args[0])
         registration = _PYTREE_REGISTRATIONS.get(canon)
@@ -499,6 +499,9 @@ class Calls(PassState):
         )
         if traces is None or not self.recording:
             return
+        # Under `if isinstance(x, jax.core.Tracer):` it runs inside the trace of whatever
+        # transform made x abstract, once per trace: the functions it is handed are not eager sites.
+        eager = traces.caches_by_identity and not self.tracing
         given = [node.args[i] for i in traces.positions if i < len(node.args)]
         given += [k.value for k in node.keywords if k.arg in traces.keywords]
         for arg in given:
@@ -513,7 +516,7 @@ class Calls(PassState):
                 callee = self.callee_ref(function)
                 if callee is not None and callee not in self.fn.traces:
                     self.fn.traces.append(callee)
-                if traces.caches_by_identity:
+                if eager:
                     self.note_lax_site(canon, node, made, callee)
 
     def note_lax_site(
@@ -801,6 +804,8 @@ class Calls(PassState):
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
         kw = {k.arg: k.value for k in keywords if k.arg}
+        for key, text in wrapper.preset:  # an alias's keywords, unless this use gives its own
+            kw.setdefault(key, ast.parse(text, mode="eval").body)
         nums, names = _given(kw, wrapper.argnums), _given(kw, wrapper.argnames)
         argnums, argnames = _literal_ints(nums), _literal_strs(names)
         spec = JitSpec(

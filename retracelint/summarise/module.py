@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -68,6 +69,9 @@ class _ModulePass:
         self.summary = summary
         self.pos = pos
         self.options = options
+        # The wrappers known here: the options' and, once the imports are read, this module's own
+        # aliases of them (``module_aliases``).
+        self.wrappers = options.wrappers
         self.module = summary.module
         # The def of each declared function, so that its body is walked exactly once.
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
@@ -90,6 +94,7 @@ class _ModulePass:
 
     def run(self, tree: ast.Module) -> None:
         rebound = self._collect_imports(tree)
+        self._collect_aliases(tree.body)
         self.summary.constants = _int_constants(tree.body, rebound)
         self._declare(tree.body, prefix=self.module, cls=None)
         top = FunctionSummary(
@@ -142,6 +147,38 @@ class _ModulePass:
                     known + more if known is not None and more is not None else None
                 )
         return rebound
+
+    def _collect_aliases(self, body: list[ast.stmt]) -> None:
+        """Module-level names bound to a jit wrapper, or to a partial of one with keywords only
+        (``pmap = functools.partial(jax.pmap, axis_name="i")``): each is that wrapper wherever it
+        is used, here (by its name) and in the modules that import it (``aliases``)."""
+        found: list[tuple[str, Wrapper]] = []
+        for stmt in body:
+            target = _single_target(stmt)
+            value = getattr(stmt, "value", None)
+            if target is None or value is None:
+                continue
+            wrapper = self.alias_of(value)
+            if wrapper is not None:
+                found.append((target, wrapper))
+                self.wrappers = {**self.wrappers, target: wrapper}
+        self.summary.wrapper_aliases = tuple(found)
+
+    def alias_of(self, value: ast.expr) -> Wrapper | None:
+        """The wrapper ``value`` is: a wrapper's name, or a partial that binds only keywords of
+        one (a positional argument would be the function it jits)."""
+        wrapper = self.wrapper(value)
+        if wrapper is not None or not isinstance(value, ast.Call):
+            return wrapper
+        if self.canonical(_dotted(value.func) or "") not in _PARTIALS or len(value.args) != 1:
+            return None
+        wrapper = self.wrapper(value.args[0])
+        if wrapper is None or any(k.arg is None for k in value.keywords):
+            return None
+        given = {k.arg: ast.unparse(k.value) for k in value.keywords if k.arg}
+        read = (wrapper.argnums, wrapper.argnames)
+        preset = dict(wrapper.preset) | {k: v for k, v in given.items() if k in read}
+        return replace(wrapper, preset=tuple(sorted(preset.items())))
 
     def _resolve_from(self, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -209,7 +246,7 @@ class _ModulePass:
         dotted = _dotted(node)
         if dotted is None:
             return None
-        return self.options.wrappers.get(self.canonical(dotted))
+        return self.wrappers.get(self.canonical(dotted))
 
     # -- definitions --------------------------------------------------------------------------------
     def _declare(self, body: list[ast.stmt], prefix: str, cls: ClassSummary | None) -> None:
@@ -398,6 +435,17 @@ class _ModulePass:
             if wrapper is not None:  # @partial(jax.jit, static_argnums=...)
                 return wrapper, deco.keywords
         return None
+
+
+def _single_target(stmt: ast.stmt) -> str | None:
+    """The one name a module-level ``name = value`` (or ``name: T = value``) binds."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+    elif isinstance(stmt, ast.AnnAssign):
+        target = stmt.target
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _int_constants(body: list[ast.stmt], rebound: set[str]) -> dict[str, int]:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned
-from retracelint.summarise.syntax import _set_guard
+from retracelint.summarise.apis import _TRACER_TYPES
+from retracelint.summarise.syntax import _dotted, _leaves_for_eager, _set_guard
 from retracelint.summary import (
     Arg,
     ClassSummary,
@@ -77,6 +78,8 @@ class PassState:
         self.enclosing = enclosing
         # Inside the branch that fills a cache (``if key not in cache: ... cache[key] = made``).
         self.cache_misses = 0
+        # Inside a block that runs only while a transform traces (``if isinstance(x, Tracer):``).
+        self.tracing = 0
         # Inside the branch of ``if self.attr is None:`` (or ``if not self.attr:``): that attribute.
         self.unset = ""
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
@@ -164,6 +167,18 @@ class PassState:
                     self.cache_misses -= 1
                     self.unset = outer
                 return
+            if _leaves_for_eager(stmt, self.tracer_type):
+                # `if not isinstance(x, Tracer): return ...`: the rest runs only under a trace.
+                self.tracing += 1
+                try:
+                    self.block(body[at + 1 :])
+                finally:
+                    self.tracing -= 1
+                return
+
+    def tracer_type(self, node: ast.expr) -> bool:
+        """Whether ``node`` names a type only values under a trace have (``jax.core.Tracer``)."""
+        return self.mod.canonical(_dotted(node) or "") in _TRACER_TYPES
 
     def statement(self, stmt: ast.stmt) -> None:
         handler = handler_of(type(self), type(stmt), "s_")

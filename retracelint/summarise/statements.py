@@ -51,10 +51,12 @@ from retracelint.summarise.syntax import (
     _definition,
     _dotted,
     _end_relative,
+    _got_cache_test,
     _is_name,
     _none_test,
     _one_shot,
     _resets,
+    _tracing_block,
     _unset_attribute,
 )
 from retracelint.summary import (
@@ -97,6 +99,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    constant_value,
     entry,
     join,
     kind_sources,
@@ -275,14 +278,19 @@ class Statements(PassState):
             condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
         full = self.full_chunk_test(node.test)
         unset = _unset_attribute(node.test)
+        traced = _tracing_block(node.test, self.tracer_type)
+        cached = _cache_test(node)
+        if cached is None:
+            cached = _got_cache_test(node, self.defs)
         self.branches(
             [node.body, node.orelse],
             none_test,
             condition,
-            _cache_test(node),
+            cached,
             full,
             unset,
             self.settled_by(node),
+            traced,
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
@@ -388,13 +396,14 @@ class Statements(PassState):
         full: tuple[frozenset[frozenset[Src]], int] | None = None,
         unset: str = "",
         settled: frozenset[int] = frozenset(),
+        traced: int | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
         that makes what a cache keeps (once per key); ``full``: the loops whose chunks are full in
         a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
         (``_unset_attribute``); ``settled``: the loops that do not repeat the first block
-        (``settled_by``)."""
+        (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``)."""
         outer = self.unset
         outer_settled = self.settled
         before = self.env
@@ -411,10 +420,12 @@ class Statements(PassState):
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
             self.cache_misses += cached == i
+            self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.block(block)
             self.cache_misses -= cached == i
+            self.tracing -= traced == i
             self.unset = outer
             self.settled = outer_settled
             results.append(self.env)
@@ -540,6 +551,14 @@ class Statements(PassState):
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
+        item = self.only_item(node.iter, iterable)
+        if item is not None:
+            # `for res in [224]:`, `for i, stage in enumerate(("eval",)):`: one turn, no loop;
+            # nothing changes from one iteration to the next.
+            self.bind(node.target, item, None)
+            self.block(node.body)
+            self.block(node.orelse)
+            return
         index = self.new_loop(
             node,
             f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}",
@@ -573,6 +592,24 @@ class Statements(PassState):
         self.block(node.orelse)
 
     s_AsyncFor = s_For
+
+    def only_item(self, node: ast.expr, iterable: Value) -> Value | None:
+        """The one item a loop over ``node`` takes, when it surely has exactly one: a list or tuple
+        of one item (a display, or a name bound to one), or ``enumerate`` of one (index 0)."""
+        if (
+            isinstance(node, ast.Call)
+            and self.mod.canonical(_dotted(node.func) or "") == "enumerate"
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            inner = self.only_item(node.args[0], self.quiet(node.args[0]))
+            return None if inner is None else Value(ty=TUPLE, items=(constant_value(0), inner))
+        if iterable.ty not in (LIST, TUPLE) or len(iterable.items) != 1:
+            return None
+        length = iterable.dims.length(0) if iterable.dims is not None else None
+        if length is None or length.constant != 1:
+            return None
+        return iterable.items[0]
 
     def protocol_refs(self, iterable: Value, node: ast.AST, method: str) -> frozenset:
         """Iterating an instance of a class calls its ``__iter__`` once, then ``__next__`` for each

@@ -267,6 +267,27 @@ def _cache_test(node: ast.If) -> int | None:
     return miss if _stores(branch, test.comparators[0], test.left) else None
 
 
+def _got_cache_test(node: ast.If, defs: dict[str, ast.AST]) -> int | None:
+    """For ``made = cache.get(key)`` then ``if made is None:`` (or ``if not made:``) whose body
+    stores ``cache[key] = ...``: the body makes what is cached, once per key (0); else None."""
+    test = node.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        name = test.operand
+    else:
+        none = _none_test(test)
+        name = test.left if none is not None and none[1] == 1 else None  # type: ignore[attr-defined]
+    got = defs.get(name.id) if isinstance(name, ast.Name) else None
+    if not (
+        isinstance(got, ast.Call)
+        and isinstance(got.func, ast.Attribute)
+        and got.func.attr == "get"
+        and got.args
+        and not got.keywords
+    ):
+        return None
+    return 0 if _stores(node.body, got.func.value, got.args[0]) else None
+
+
 def _returns_cached(body: list[ast.stmt]) -> bool:
     """A function memoised by hand: ``if key in cache: return cache[key]`` first, and what it makes
     stored under that key later (``cache[key] = made``)."""
@@ -377,6 +398,37 @@ def _assigned_names(stmt: ast.stmt) -> set[str]:
     elif isinstance(stmt, ast.With | ast.AsyncWith):
         targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _tracing_block(test: ast.expr, tracer: Callable[[ast.expr], bool]) -> int | None:
+    """The block of ``if test:`` (0: the body, 1: the else block) that runs only while a transform
+    traces: ``isinstance(x, jax.core.Tracer)`` (or a tuple of tracer types: ``tracer`` tells one),
+    negated by ``not``."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    call = test.operand if negated else test  # type: ignore[attr-defined]
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "isinstance"
+        and len(call.args) == 2
+    ):
+        return None
+    kinds = call.args[1]
+    names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+    tracers = [tracer(name) for name in names]
+    return int(negated) if tracers and all(tracers) else None
+
+
+def _leaves_for_eager(stmt: ast.stmt, tracer: Callable[[ast.expr], bool]) -> bool:
+    """``if not isinstance(x, jax.core.Tracer): return ...``: what follows it runs only while a
+    transform traces."""
+    return (
+        isinstance(stmt, ast.If)
+        and not stmt.orelse
+        and bool(stmt.body)
+        and isinstance(stmt.body[-1], ast.Return | ast.Raise)
+        and _tracing_block(stmt.test, tracer) == 1
+    )
 
 
 def _unset_attribute(test: ast.AST) -> str:
