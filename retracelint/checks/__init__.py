@@ -1,11 +1,21 @@
 """The rules: turn the causes found by ``propagate`` into findings with a message a user can act on.
 
-The families, each a small function over the jit call sites:
-- traced parameters whose shape or structure changes (RTL101-RTL105; the summariser tags each change
-  with its rule code where it sees the pattern: a slice, an append, a chunk, a mask, a constructor);
-- static parameters whose hash or equality changes, or that cannot be hashed (RTL201-RTL204);
-- jit wrappers rebuilt around a fresh function object (RTL301);
-- jax.clear_caches() in a step loop that calls a jitted function (RTL302).
+Each rule family is a module of its own, named by its codes, beside its pages in ``rules/``: its
+checks, the messages they write and the fixes they carry. This module runs them (``run_checks``) and
+keeps one finding per rule and origin.
+- ``rtl10x_shapes``: traced parameters whose shape or structure changes (RTL101-RTL105; the summariser
+  tags each change with its rule code where it sees the pattern: a slice, an append, a chunk, a mask,
+  a constructor);
+- ``rtl20x_static_args``: static parameters whose hash or equality changes, or that cannot be hashed
+  (RTL201-RTL204);
+- ``rtl301_rebuilt_jit``: jit wrappers rebuilt around a fresh function object (RTL301);
+- ``rtl302_cleared_caches``: jax.clear_caches() in a step loop that calls a jitted function (RTL302);
+- ``rtl40x_call_flips``: one parameter passed two ways by the calls of one jitted function
+  (RTL401, RTL402, RTL404);
+- ``rtl40x_carried_flips``: what a jitted function gives back against what it was first given
+  (RTL401-RTL403);
+- ``rtl405_contexts``: one jitted function called under two settings of a trace context (RTL405);
+- ``common``: how a finding is made and worded, shared by them all.
 """
 
 from __future__ import annotations
@@ -14,20 +24,39 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from retracelint.callgraph import JitTarget, Project, bind_arg
+from retracelint.checks import (
+    rtl10x_shapes,
+    rtl20x_static_args,
+    rtl40x_call_flips,
+    rtl40x_carried_flips,
+    rtl301_rebuilt_jit,
+    rtl302_cleared_caches,
+    rtl405_contexts,
+)
 from retracelint.checks.common import jit_site
-from retracelint.checks.rtl10x_shapes import traced_findings
-from retracelint.checks.rtl20x_static_args import static_findings
-from retracelint.checks.rtl40x_call_flips import flip_findings
-from retracelint.checks.rtl40x_carried_flips import carried_flip_findings, field_store_flips
-from retracelint.checks.rtl301_rebuilt_jit import rebuilt_jit_findings
-from retracelint.checks.rtl302_cleared_caches import cleared_cache_findings
-from retracelint.checks.rtl405_contexts import context_findings
 from retracelint.evidence import assess
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
 from retracelint.summary import FunctionSummary
-from retracelint.values import (
-    SCALARS,
+from retracelint.values import SCALARS
+
+# The rule families (each module's ``CODES`` says which rules it emits), for the catalogue's tests.
+FAMILIES = (
+    rtl10x_shapes,
+    rtl20x_static_args,
+    rtl301_rebuilt_jit,
+    rtl302_cleared_caches,
+    rtl40x_call_flips,
+    rtl40x_carried_flips,
+    rtl405_contexts,
+)
+# The checks of the whole project, in the order their findings are weighed: of equally good call paths
+# to one finding, ``_dedupe`` shows the first found.
+_PROJECT_CHECKS = (
+    rtl301_rebuilt_jit.rebuilt_jit_findings,
+    rtl302_cleared_caches.cleared_cache_findings,
+    rtl40x_call_flips.flip_findings,
+    rtl40x_carried_flips.carried_flip_findings,
 )
 
 
@@ -43,18 +72,13 @@ def run_checks(
     for fn, index, target in prop.jit_calls():
         with prop.check(fn.calls[index].location):
             _jit_call_findings(project, prop, fn, index, target, pytrees, findings, stored)
-    for whole in (
-        rebuilt_jit_findings,
-        cleared_cache_findings,
-        flip_findings,
-        carried_flip_findings,
-    ):
+    for whole in _PROJECT_CHECKS:
         with prop.check():
             findings.extend(whole(project, prop))
     # After them: `self.x = f(self.x)` is told by what f returns, a plainer account of one flip.
     findings.extend(stored)
     with prop.check():
-        findings.extend(context_findings(project, prop))
+        findings.extend(rtl405_contexts.context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
     return _dedupe(assess(project, prop, findings, read_lines))
 
@@ -83,7 +107,7 @@ def _jit_call_findings(
         self_static = binding.static_at(call, binding.params[0].name)
         if self_static or pytrees:
             findings.extend(
-                static_findings(
+                rtl20x_static_args.static_findings(
                     project,
                     prop,
                     fn,
@@ -105,13 +129,19 @@ def _jit_call_findings(
             binding.spec.nonarray_static and arg.value.ty in SCALARS
         )
         if static:
-            found = static_findings(project, prop, fn, arg, call.loops, step, site, param.name)
+            found = rtl20x_static_args.static_findings(
+                project, prop, fn, arg, call.loops, step, site, param.name
+            )
         else:
-            found = traced_findings(prop, fn, arg, call.loops, step, site, param.name, call.text)
-            stored.extend(field_store_flips(prop, fn, arg, call, step, site, param.name))
+            found = rtl10x_shapes.traced_findings(
+                prop, fn, arg, call.loops, step, site, param.name, call.text
+            )
+            stored.extend(
+                rtl40x_carried_flips.field_store_flips(prop, fn, arg, call, step, site, param.name)
+            )
             if pytrees:
                 findings.extend(
-                    static_findings(
+                    rtl20x_static_args.static_findings(
                         project, prop, fn, arg, call.loops, step, site, param.name, fields=True
                     )
                 )
