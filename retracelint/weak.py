@@ -91,9 +91,9 @@ class WeakKinds:
         if len(classes) != 1:
             return {}
         cls = next(iter(classes))
-        static = set(prop.project.static_fields(cls))
+        static = set(prop.project.symbols.static_fields(cls))
         out: dict[str, list[WeakOrigin]] = {}
-        for name in prop.project.init_fields(cls):
+        for name in prop.project.symbols.init_fields(cls):
             if name in static:
                 continue
             found = [
@@ -169,7 +169,7 @@ class WeakKinds:
         ):
             return value
         project = self.prop.project
-        found = project.global_value(refs[0][1], project.owner[fn.qualname])
+        found = project.symbols.global_value(refs[0][1], project.owner[fn.qualname])
         return found if found is not None and not found.varies else value
 
     def _through(self, steps: tuple[PathStep, ...], origins: list[WeakOrigin]) -> list[WeakOrigin]:

@@ -95,9 +95,9 @@ def make_finding(
 def object_fields(project: Project, cls: str) -> tuple[str, ...]:
     """The attributes an instance of ``cls`` gets when it is made: the fields of a generated
     ``__init__``, or what its own ``__init__`` stores on ``self``."""
-    init = project.member(cls, "__init__")
+    init = project.symbols.member(cls, "__init__")
     if not isinstance(init, FuncTarget):
-        return project.init_fields(cls)
+        return project.symbols.init_fields(cls)
     init_fn = project.function(init.qualname)
     own = _self_path(init_fn, "")
     return tuple(
@@ -117,7 +117,7 @@ def class_of(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None
         return None
     if value.ref in project.classes:
         return value.ref
-    target = project.resolve_name(project.owner[fn.qualname], value.ref)
+    target = project.symbols.resolve_name(project.owner[fn.qualname], value.ref)
     return target.qualname if isinstance(target, ClassTarget) else None
 
 
@@ -126,7 +126,9 @@ def unknown_base(project: Project, cls: str) -> bool:
     not known."""
     info = project.classes[cls]
     return any(
-        project.resolve_base(project.owner[cls], b) is None for b in info.bases if b != "object"
+        project.symbols.resolve_base(project.owner[cls], b) is None
+        for b in info.bases
+        if b != "object"
     )
 
 

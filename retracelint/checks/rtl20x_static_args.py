@@ -103,7 +103,7 @@ def static_findings(
     value = prop.resolve(fn, arg.value)
     for cls in sorted(prop.classes_of_value(fn, value)):
         name = project.classes[cls].name
-        for attr in project.static_fields(cls):
+        for attr in project.symbols.static_fields(cls):
             parameter = f"a static part of the {name} pytree, in the treedef jax keys its cache on"
             field = Arg(attribute_of(value, attr), arg.location, f"{arg.text}.{attr}")
             # A part stored as a parameter came in is made where the callers pass it; one set on
@@ -137,7 +137,7 @@ def static_findings(
                 jitted,
                 parameter,
                 f"{name}.{attr}",
-                project.static_declared(cls, attr),
+                project.symbols.static_declared(cls, attr),
             )
 
 
@@ -368,7 +368,7 @@ def _fresh_part(
         if not project.classes[cls].value_hashed:
             continue
         name = project.classes[cls].name
-        for attr in project.init_fields(cls):
+        for attr in project.symbols.init_fields(cls):
             field = Arg(attribute_of(value, attr), container.location, attr)
             parts.append(
                 (f"a {name} whose field '{attr}' is", prop.field_candidates(fn, field, loops, ()))
@@ -475,7 +475,7 @@ def _float_fields(
         ]
         if not changing:
             continue
-        default = project.field_default(cls, attr)  # type: ignore[arg-type]
+        default = project.symbols.field_default(cls, attr)  # type: ignore[arg-type]
         if (default is None or default.value.ty != FLOAT) and not all(
             _made_of_floats(prop, owner, part.value) for owner, part in changing
         ):
@@ -647,7 +647,7 @@ def _unhashable(prop: Propagation, fn: FunctionSummary, value: Value) -> str | N
     cls = class_of(prop, fn, value)
     # The first class of the chain that defines hashing or equality decides (a subclass inherits
     # __hash__ = None); past a base that is not known (a library's), it may hash.
-    for c in project.mro(cls) if cls is not None else ():
+    for c in project.symbols.mro(cls) if cls is not None else ():
         info = project.classes[c]
         if info.unhashable:
             why = info.unhashable if c == cls else f"{info.name}: {info.unhashable}"
@@ -668,7 +668,7 @@ def _identity_hashed(prop: Propagation, fn: FunctionSummary, value: Value) -> st
         return None
     # jax finds a static argument by ``==``: the first class of the chain that defines equality
     # decides; past a base that is not known (a library's), it may compare by value.
-    for c in project.mro(cls):
+    for c in project.symbols.mro(cls):
         info = project.classes[c]
         if info.identity_hashed:
             return f"a new {project.classes[cls].name} instance (its __hash__ or __eq__ goes by identity)"

@@ -25,13 +25,17 @@ CODES = ("RTL301",)  # the rules this module's checks emit
 
 
 def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
-    found = {t: f for t in project.all_jits() if (f := _rebuilt_jit(project, prop, t)) is not None}
+    found = {
+        t: f
+        for t in project.symbols.all_jits()
+        if (f := _rebuilt_jit(project, prop, t)) is not None
+    }
     # A jit object made anew and handed to a lax primitive that is reported for tracing it again
     # (`lax.fori_loop(0, n, jax.jit(step), x)`): one finding, the primitive's, tells it.
     told = {
         (target.module, int(spec.target[2]))
         for target in found
-        if (spec := project.jit_spec(target)).traces_on_call
+        if (spec := project.symbols.jit_spec(target)).traces_on_call
         and spec.target is not None
         and spec.target[0] == "jit"
     }
@@ -40,7 +44,7 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
 
 def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Finding | None:
     """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly."""
-    spec = project.jit_spec(target)
+    spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
     # lax control flow is mostly used under jit: it is taken to run outside jit only where a
@@ -122,11 +126,11 @@ def _library_method(project: Project, target: JitTarget, spec: JitSpec) -> bool:
     fn = project.function(spec.function)
     classes = project.classes_of(project.modules[target.module], fn, refs, 0)
     return bool(classes) and all(
-        project.member(cls, name) is None
-        and any(unknown_base(project, c) for c in project.mro(cls))
+        project.symbols.member(cls, name) is None
+        and any(unknown_base(project, c) for c in project.symbols.mro(cls))
         and not any(
             name in project.classes[c].fields or name in project.classes[c].field_functions
-            for c in project.mro(cls)
+            for c in project.symbols.mro(cls)
         )
         for cls in classes
     )

@@ -139,7 +139,7 @@ def _carried_static_parts(
     step = PathStep(fn.qualname, at.call.text, at.call.location)
     for cls in sorted(prop.classes_of_value(fn, start)):
         name = prop.project.classes[cls].name
-        for attr in prop.project.static_fields(cls):
+        for attr in prop.project.symbols.static_fields(cls):
             own = f"{at.param}.{attr}"
             results = prop.value_origins(jitted, Arg(returned, jitted.location, ""), attr, (), 0)
             for owner, origin, _ in results:
@@ -255,9 +255,9 @@ def _carried_flip(
     cls = next(iter(prop.classes_of_value(fn, start)), None)
     if cls is None:
         return None
-    static = set(prop.project.static_fields(cls))
+    static = set(prop.project.symbols.static_fields(cls))
     x64 = prop.x64(at.fn)
-    for name in prop.project.init_fields(cls):
+    for name in prop.project.symbols.init_fields(cls):
         if name in static or name in at.replaced:
             continue
         starts = prop.value_origins(fn, carried.start, name, (), 0)
@@ -426,7 +426,7 @@ def _field_store_flip(
         return
     setter, stored = strong[0]
     attr = stored.text.partition(".")[2]
-    init = prop.project.member(setter.cls, "__init__") if setter.cls else None
+    init = prop.project.symbols.member(setter.cls, "__init__") if setter.cls else None
     computed = (
         [
             a
@@ -494,7 +494,7 @@ def _weak_leaf(
     cls = next(iter(classes))
     project = prop.project
     for field in object_fields(project, cls):
-        if project.static_declared(cls, field) is not None:
+        if project.symbols.static_declared(cls, field) is not None:
             continue  # in the treedef, compared by value: its weak type is not part of the key
         for maker, given, _ in prop.made_origins(made[0].attr(field)):
             if weak_kind(prop.resolve(maker, given.value), x64) == WEAK:
@@ -570,7 +570,7 @@ def _attribute_flip(
         return None
     result = prop.resolve(fn, stored[0].value)
     others: list[tuple[FunctionSummary, Arg]] = []
-    init = project.member(fn.cls, "__init__")
+    init = project.symbols.member(fn.cls, "__init__")
     if isinstance(init, FuncTarget):
         init_fn = project.function(init.qualname)
         others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
