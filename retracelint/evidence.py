@@ -6,7 +6,7 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 (``model.confidence_of`` turns them into the finding's confidence, in one place):
 
 - ``guessed-callee``: a call on the chain is linked to the one class that defines the method, the
-  receiver's class being unknown (``Project._method_of``'s fallback);
+  receiver's class being unknown (``Project.method_of``'s fallback);
 - ``entry-splice``: no one entry point (``Frequency.entries``: a test, a script, a CLI command, a public
   function) runs every function of the chain, so its value and its jitted call may never meet in one
   process;
@@ -89,7 +89,7 @@ def _assumptions(
 # -- the linker's guesses -------------------------------------------------------------------------
 def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[Assumption]:
     """Calls on the chain that the linker could only guess: a method called on an object of no
-    known class, linked to the one class that defines it (``Project._method_of``), or ``self.m()``
+    known class, linked to the one class that defines it (``Project.method_of``), or ``self.m()``
     in a class without ``m``, linked to what its subclasses have (``Project._self_attribute``)."""
     for step in path:
         fn = project.functions.get(step.function)

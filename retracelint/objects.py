@@ -174,7 +174,7 @@ class ObjectModel:
             return known
         self._made[made] = []  # an object reached again while resolving itself adds nothing
         first, _, rest = made.path.partition(".")
-        found = self.project.call_at(made.at)
+        found = self.project.symbols.call_at(made.at)
         origins: list[Origin] = []
         if first and found is not None and depth <= _MAX_DEPTH:
             qualname, index = found
@@ -359,7 +359,7 @@ class ObjectModel:
             if given is None or made.path in assigned or "*" in assigned:
                 return None
             if isinstance(given, Arg) and any(isinstance(s, LoopSrc) for s in given.value.vsrc):
-                site = self.project.call_at(made.at)
+                site = self.project.symbols.call_at(made.at)
                 found.append((self.project.function(site[0]), given))  # type: ignore[index]
         return found
 
@@ -367,7 +367,7 @@ class ObjectModel:
         """What the call at ``made.at`` gives attribute ``made.path`` of the object it makes: the
         constructor's argument stored as it came in, or ``("default", param)`` when the call leaves
         that parameter out. None when not known so, or another method may store there."""
-        site = self.project.call_at(made.at)
+        site = self.project.symbols.call_at(made.at)
         target = self.project.targets.get(site) if site is not None else None
         if made.item is not None or "." in made.path or not isinstance(target, ClassTarget):
             return None
@@ -586,7 +586,7 @@ class ObjectModel:
         """Where the constructor call is that makes the object ``made`` names: that call, or, for
         what a factory returns (an item of it: ``records, domain = load(year)``), the constructor
         call the factory returns, followed down a few factories. None when not one such call."""
-        found = self.project.call_at(made.at)
+        found = self.project.symbols.call_at(made.at)
         if found is None or made.path or depth > _MAX_DEPTH:
             return None
         target = self.project.targets.get(found)
@@ -601,7 +601,7 @@ class ObjectModel:
         return self.construction_site(inner[0], depth + 1) if len(inner) == 1 else None
 
     def made_classes(self: Propagation, made: Made, depth: int) -> frozenset[str]:
-        found = self.project.call_at(made.at)
+        found = self.project.symbols.call_at(made.at)
         if found is None:
             return EMPTY
         target = self.project.targets.get(found)

@@ -178,7 +178,7 @@ class WeakKinds:
         compares a state carried through it)."""
         project = self.prop.project
         for step in steps:
-            site = project.call_at(step.location)
+            site = project.symbols.call_at(step.location)
             if site is not None and any(
                 isinstance(t, JitTarget) for t in project.site_targets.get(site, ())
             ):

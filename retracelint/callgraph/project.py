@@ -19,18 +19,17 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from retracelint import funcrefs
 from retracelint.discover import ImportLayout
 from retracelint.funcrefs import FuncRef, Path
-from retracelint.model import Location
 from retracelint.summary import (
     Callee,
     CallSite,
     FunctionSummary,
-    JitSpec,
     ModuleSummary,
     Param,
 )
 
 if TYPE_CHECKING:
     import networkx as nx
+from retracelint.callgraph import jits
 from retracelint.callgraph.symbols import MAX_DEPTH, Symbols
 from retracelint.callgraph.targets import (
     ClassTarget,
@@ -39,8 +38,6 @@ from retracelint.callgraph.targets import (
     JitTarget,
     Site,
     Target,
-    positional_name,
-    static_parameters,
 )
 
 _T = TypeVar("_T")
@@ -232,8 +229,6 @@ class Project:
         self._callee_order: _Order[str] = _Order(None)
         self._jit_order: _Order[tuple[str, int]] = _Order(None)
         self._definers: dict[str, list[str]] | None = None
-        self._calls_at: dict[str, dict[tuple[int, int, int, int], Site]] = {}
-        self._by_path: dict[str, ModuleSummary] | None = None
         # Call sites whose callee could not be followed: finding it went deeper than Python's stack
         # (a chain of names or values the depth limits do not bound). Left unlinked and reported.
         self.too_deep: dict[Site, None] = {}
@@ -1043,11 +1038,11 @@ class Project:
             if passed or len(callee) > 2:
                 return passed
             # Or the __call__ of the objects the callers pass.
-            method = self._method_of(self.owner[fn.qualname], fn, "__call__", (f"p:{callee[1]}",))
+            method = self.method_of(self.owner[fn.qualname], fn, "__call__", (f"p:{callee[1]}",))
             return (method,) if method is not None else ()
         if kind == "recv":
             self._reads.depends |= _CALLERS  # the class of the object is found from the callers
-            method = self._method_of(self.owner[fn.qualname], fn, callee[1], callee[2:])
+            method = self.method_of(self.owner[fn.qualname], fn, callee[1], callee[2:])
             return (method,) if method is not None else ()
         if kind == "new":
             self._reads.depends |= _CALLERS
@@ -1151,7 +1146,7 @@ class Project:
             out.update(dict.fromkeys(targets))
         return tuple(out)
 
-    def _method_of(
+    def method_of(
         self, module: ModuleSummary, fn: FunctionSummary, name: str, refs: tuple[str, ...]
     ) -> Target | None:
         """Method ``name`` of an object that may be each of ``refs`` (``summary.Callee``): one
@@ -1202,7 +1197,7 @@ class Project:
         """``self.name(...)`` in a method of ``cls`` that has no method ``name``: what it stores in
         ``self.name``, else (``self`` is then an instance of a subclass) what the subclasses have:
         the functions they store there, and their method only when they all define the same (as
-        for a method of an object of several classes: ``_method_of``)."""
+        for a method of an object of several classes: ``method_of``)."""
         stored = self._stored_targets(cls, name)
         if stored:
             return stored
@@ -1281,7 +1276,9 @@ class Project:
         line, col, end_line, end_col, item, path = rest.split(":", 5)
         if path:
             return None
-        found = self._call_at(module.path, (int(line), int(col), int(end_line), int(end_col)))
+        found = self.symbols.call_span(
+            module.path, (int(line), int(col), int(end_line), int(end_col))
+        )
         if found is None:
             return None
         index = found[1]
@@ -1350,28 +1347,6 @@ class Project:
                 return None
             out |= classes
         return frozenset(out)
-
-    def call_at(self, location: Location) -> Site | None:
-        """The function and call index of the call at ``location``, anywhere in the project."""
-        span = (location.line, location.col, location.end_line, location.end_col)
-        return self._call_at(location.path, span)
-
-    def _call_at(self, path: str, span: tuple[int, int, int, int]) -> Site | None:
-        """``call_at`` of the location in file ``path`` that starts and ends at ``span``: keyed by
-        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``)."""
-        calls = self._calls_at.get(path)
-        if calls is None:
-            # By module, when first asked: linking asks of a few modules only.
-            if self._by_path is None:
-                self._by_path = {module.path: module for module in self.modules.values()}
-            module = self._by_path.get(path)
-            calls = self._calls_at[path] = {
-                (at.line, at.col, at.end_line, at.end_col): (qualname, index)
-                for qualname, fn in (module.functions.items() if module is not None else ())
-                for index, call in enumerate(fn.calls)
-                if (at := call.location).path == path
-            }
-        return calls.get(span)
 
     def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
         """Each linked call of ``fn``: the caller, the call, and how many leading parameters it
@@ -1463,74 +1438,10 @@ class Project:
             # A jit of itself (``f = jax.jit(f)`` seen through the name it rebinds) wraps nothing.
             nothing = JitBinding(self.symbols.jit_spec(target), None, (), 0, frozenset())
             self._bindings[target] = (nothing, _CYCLE)
-            known = self._bindings[target] = self._collect(0, self._binding, target)
+            known = self._bindings[target] = self._collect(0, jits.binding, self, target)
         else:
             self._reads.add(known[1])
         return known[0]
-
-    def _binding(self, target: JitTarget) -> JitBinding:
-        spec = self.symbols.jit_spec(target)
-        callee, skipped, keywords_bound = funcrefs.unwrapped(spec.target)
-        resolved = self._wrapped_function(spec, self.modules[target.module], callee)
-        wrapped = self.functions.get(resolved.qualname) if resolved is not None else None
-        if wrapped is None or resolved is None:
-            return JitBinding(spec, None, (), 0, frozenset())
-        params = wrapped.params[1:] if resolved.bound else wrapped.params
-        if skipped or keywords_bound:  # a partial: what it binds is no longer a parameter
-            positional = [p for p in params if p.kind in ("posonly", "normal")][:skipped]
-            params = tuple(
-                p for p in params if p not in positional and p.name not in keywords_bound
-            )
-        offset = 1 if target.bound and params and wrapped.kind != "staticmethod" else 0
-        positions, keywords = static_parameters(spec, params)
-        static = keywords | {
-            name for num in positions if (name := positional_name(params, num)) is not None
-        }
-        return JitBinding(spec, wrapped, params, offset, static, positions, keywords)
-
-    def _wrapped_function(
-        self, spec: JitSpec, module: ModuleSummary, callee: Callee | None
-    ) -> FuncTarget | None:
-        """The function a jit site wraps: the def itself, even when it is jit-decorated too."""
-        if callee is None:
-            return None
-        kind = callee[0]
-        scope = self.functions.get(spec.function)
-        if kind == "qual" and callee[1] in self.functions:
-            return FuncTarget(callee[1], bound=False)
-        if kind == "self":
-            cls = self.symbols.class_of_method(scope) if scope else None
-            return self.symbols.member_function(cls, callee[2]) if cls else None
-        if kind == "method":
-            cls_name = self.symbols.class_named(module, callee[1])
-            return self.symbols.member_function(cls_name, callee[2]) if cls_name else None
-        if kind == "name" and f"{module.module}.{callee[1]}" in self.functions:
-            return FuncTarget(f"{module.module}.{callee[1]}", bound=False)
-        if kind == "recv":
-            method = self._method_of(module, scope, callee[1], callee[2:]) if scope else None
-            return self._bound_function(method)
-        found = self.resolve_ref(scope, callee) if scope is not None else ()
-        if len(found) != 1:
-            return None
-        target = found[0]
-        if isinstance(target, FuncTarget):
-            return target
-        if isinstance(target, JitTarget):  # jax.jit of a jitted function: the def it wraps
-            inner = self.jit_binding(target)
-            if inner is not None and inner.wrapped is not None:
-                return FuncTarget(inner.wrapped.qualname, bound=False)
-        return None
-
-    def _bound_function(self, target: Target | None) -> FuncTarget | None:
-        """The function a method target runs, bound to its instance (a jitted method's own def)."""
-        if isinstance(target, FuncTarget):
-            return target
-        if isinstance(target, JitTarget):
-            spec = self.symbols.jit_spec(target)
-            if spec.decorated and spec.target and spec.target[0] == "qual":
-                fn = self.functions.get(spec.target[1])
-                return FuncTarget(spec.target[1], bound=fn is not None and fn.kind == "method")
-        return None
 
 
 def _along_the_graph(call: CallSite) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import TypeVar
 
-from retracelint.callgraph.targets import ClassTarget, FuncTarget, JitTarget, Target
+from retracelint.callgraph.targets import ClassTarget, FuncTarget, JitTarget, Site, Target
 from retracelint.discover import ImportLayout
 from retracelint.model import Location
 from retracelint.summary import (
@@ -63,6 +63,8 @@ class Symbols:
         self._closures: dict[str, frozenset[str]] = {}
         self._subclass_index: dict[str, list[str]] | None = None
         self._registered: dict[str, tuple[str, ...]] = {}
+        self._calls_at: dict[str, dict[tuple[int, int, int, int], Site]] = {}
+        self._by_path: dict[str, ModuleSummary] | None = None
 
     def register_pytrees(self) -> None:
         """The static parts the ``register_pytree_node``/``register_dataclass`` calls of the project
@@ -428,3 +430,25 @@ class Symbols:
             for name, module in sorted(self.modules.items())
             for spec in module.jits
         ]
+
+    def call_at(self, location: Location) -> Site | None:
+        """The function and call index of the call at ``location``, anywhere in the project."""
+        span = (location.line, location.col, location.end_line, location.end_col)
+        return self.call_span(location.path, span)
+
+    def call_span(self, path: str, span: tuple[int, int, int, int]) -> Site | None:
+        """``call_at`` of the location in file ``path`` that starts and ends at ``span``: keyed by
+        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``)."""
+        calls = self._calls_at.get(path)
+        if calls is None:
+            # By module, when first asked: linking asks of a few modules only.
+            if self._by_path is None:
+                self._by_path = {module.path: module for module in self.modules.values()}
+            module = self._by_path.get(path)
+            calls = self._calls_at[path] = {
+                (at.line, at.col, at.end_line, at.end_col): (qualname, index)
+                for qualname, fn in (module.functions.items() if module is not None else ())
+                for index, call in enumerate(fn.calls)
+                if (at := call.location).path == path
+            }
+        return calls.get(span)

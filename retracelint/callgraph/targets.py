@@ -110,26 +110,3 @@ def spread_item(call: CallSite, index: int) -> Arg | None:
     # What the item holds is known once the call is resolved: the result's own sources are those of
     # every item, and an index past its end is a parameter left at its default.
     return Arg(Value(deps=frozenset({replace(dep, item=index)})), spread.location, text)
-
-
-def static_parameters(
-    spec: JitSpec, params: tuple[Param, ...]
-) -> tuple[tuple[int, ...], frozenset[str]]:
-    """static_argnums and static_argnames as jax uses them. When only one of the two is given, jax
-    fills in the other from the signature, for positional-or-keyword parameters only; when both are
-    given, each is taken as written (jax._src.api_util.infer_argnums_and_argnames)."""
-    positions, keywords = spec.static_argnums, frozenset(spec.static_argnames)
-    if not spec.static_inferred:
-        return positions, keywords
-    either = [(i, p.name) for i, p in enumerate(params) if p.kind == "normal"]
-    return (
-        positions + tuple(i for i, name in either if name in keywords),
-        keywords | {name for i, name in either if i in positions},
-    )
-
-
-def positional_name(params: tuple[Param, ...], num: int) -> str | None:
-    """The parameter at static position ``num`` when every positional parameter is passed."""
-    positional = [p for p in params if p.kind in ("posonly", "normal")]
-    index = num if num >= 0 else len(positional) + num
-    return positional[index].name if 0 <= index < len(positional) else None
