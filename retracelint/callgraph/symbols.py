@@ -115,7 +115,7 @@ class Symbols:
         self, module: ModuleSummary, fn: FunctionSummary, callee: Callee
     ) -> Target | None:
         """What a callee named in ``fn`` (a ``summary.Callee``) refers to, when that does not depend
-        on other calls (see ``resolve_ref``)."""
+        on other calls (see ``Project.resolve_ref``)."""
         kind = callee[0]
         if kind == "jit":
             return JitTarget(module.module, int(callee[2]), bound=False)
