@@ -16,16 +16,8 @@ from retracelint.values import (
     MADE_ANEW,
 )
 
-CODES = (
-    "RTL101",
-    "RTL102",
-    "RTL103",
-    "RTL104",
-    "RTL105",
-    "RTL401",
-    "RTL402",
-    "RTL403",
-)  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL101", "RTL102", "RTL103", "RTL104", "RTL105", "RTL401", "RTL402", "RTL403")
 
 
 # How each shape rule's value changes; a flip's taint says from what kind to what ("level starts as

@@ -60,7 +60,8 @@ from retracelint.values import (
     read_field,
 )
 
-CODES = ("RTL201", "RTL202", "RTL203", "RTL204")  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL201", "RTL202", "RTL203", "RTL204")
 
 
 _UNHASHABLE_NAMES = {

@@ -21,7 +21,8 @@ from retracelint.values import (
     Value,
 )
 
-CODES = ("RTL301",)  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL301",)
 
 
 def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:

@@ -17,7 +17,8 @@ from retracelint.model import Finding, PathStep
 from retracelint.propagate import Driver, Propagation
 from retracelint.summary import FunctionSummary
 
-CODES = ("RTL302",)  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL302",)
 
 
 def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:

@@ -21,7 +21,8 @@ from retracelint.values import (
     Value,
 )
 
-CODES = ("RTL405",)  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL405",)
 
 
 # Some context managers (``jitspec.TRACE_CONTEXTS``) are part of jit's trace cache key: a jitted function

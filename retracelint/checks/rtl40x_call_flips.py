@@ -30,7 +30,8 @@ from retracelint.values import (
 )
 from retracelint.weak import WeakKinds, WeakOrigin
 
-CODES = ("RTL401", "RTL402", "RTL404")  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL401", "RTL402", "RTL404")
 
 
 # Two calls of the same jitted function that pass one parameter differently compile twice: a Python
@@ -39,8 +40,6 @@ CODES = ("RTL401", "RTL402", "RTL404")  # the rules this module's checks emit
 # The calls are compared across the whole project (one jitted function object, one cache), except the
 # pytree structure, compared within one function body only: `None` here and an array there, from two
 # functions, is most often an optional argument used on purpose. Each is a warning: one extra trace.
-
-
 _ACROSS_FUNCTIONS = frozenset({"RTL401", "RTL402"})  # the kinds compared across function bodies
 # (calling function, call, binding, argument, passed by keyword)
 _JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]

@@ -55,7 +55,8 @@ from retracelint.values import (
     weak_kind,
 )
 
-CODES = ("RTL201", "RTL202", "RTL401", "RTL402", "RTL403")  # the rules this module's checks emit
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
 
 
 # What differs between the traces of a flip.
