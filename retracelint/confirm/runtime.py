@@ -127,7 +127,32 @@ def _library_dirs() -> tuple[str, ...]:
             dirs.add(os.path.realpath(paths[key]) + os.sep)
     for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix):
         dirs.add(os.path.realpath(os.path.join(prefix, "lib")) + os.sep)
+    dirs.update(_distribution_roots())
     return tuple(sorted(dirs))
+
+
+def _distribution_roots() -> set[str]:
+    """Import folders that hold installed distributions, wherever they lie.
+
+    Libraries installed with ``pip install --target``, put on PYTHONPATH or laid out by Bazel are not under
+    site-packages; without this, flax's or equinox's own jit would be taken for a site in the user's code.
+    The program's own folders (the current one, the script's) stay the user's even if they hold metadata.
+    """
+    own = {os.path.realpath(os.getcwd())}
+    if sys.path and sys.path[0]:
+        own.add(os.path.realpath(sys.path[0]))
+    roots = set()
+    for entry in sys.path:
+        folder = os.path.realpath(entry or os.curdir)
+        if folder in own or not os.path.isdir(folder):
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        if any(name.endswith(".dist-info") for name in names):
+            roots.add(folder + os.sep)
+    return roots
 
 
 _LIB_DIRS = _library_dirs()
