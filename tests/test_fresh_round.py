@@ -164,8 +164,9 @@ def test_a_missing_checkout_is_exit_2(
     assert "missing acme+trainer" in capsys.readouterr().err
 
 
-def test_the_committed_round_is_complete(script: ModuleType) -> None:
-    round_ = json.loads(script.ROUND.read_text())
+@pytest.mark.parametrize("name", ["fresh_round_1.json", "fresh_round_4.json"])
+def test_the_committed_round_is_complete(script: ModuleType, name: str) -> None:
+    round_ = json.loads((script.HERE / name).read_text())
     bases = {b["repo"]: b for b in round_["code_bases"]}
     assert sum(b["lines"] for b in bases.values()) >= 150_000
     assert all(re.fullmatch("[0-9a-f]{40}", b["commit"]) for b in bases.values())
