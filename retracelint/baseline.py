@@ -136,7 +136,7 @@ def _entry(finding: Finding, root: Path) -> dict[str, object]:
         "code": finding.code,
         "path": relative_path(loc.path, root),
         "line": loc.line,
-        "message": finding.message,
+        "message": finding.headline(),
     }
 
 

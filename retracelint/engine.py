@@ -27,6 +27,7 @@ from retracelint.jitspec import BUILTIN_WRAPPERS, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
+from retracelint.session import Memory, Stored, Watch
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import CallSite, FunctionSummary, ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
@@ -184,12 +185,13 @@ class Summaries:
     cache: SummaryCache | None
     options: SummaryOptions
     tokens: re.Pattern[bytes]
+    watch: Watch = field(default_factory=Watch)
     parsed: int = 0  # files parsed in this run, here or in the workers
     _entries: dict[str, tuple[Input, Entry]] = field(default_factory=dict)  # of the heads read
     _indices: dict[str, dict[str, int]] = field(default_factory=dict)  # of their functions, by path
 
     @classmethod
-    def open(cls, settings: Settings) -> Summaries:
+    def open(cls, settings: Settings, watch: Watch | None = None) -> Summaries:
         folder = cache_folder(settings)
         options = summary_options(settings)
         return cls(
@@ -197,35 +199,61 @@ class Summaries:
             SummaryCache(folder, _cache_salt(settings)) if folder is not None else None,
             options,
             prescan.wrapper_tokens(options.wrappers),
+            watch or Watch(),
         )
+
+    @property
+    def memory(self) -> Memory | None:
+        return self.watch.memory
 
     def key(self, item: Input, digest: bytes | None = None) -> str:
         """The cache key of ``item``'s file with the content ``digest`` (default: its own)."""
-        if self.cache is None:
-            return ""
         file = item.file
-        return self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
+        if self.cache is not None:
+            return self.cache.key(digest or item.digest, file.path, file.module, file.is_package)
+        if self.memory is not None:  # kept in memory without a cache: the content names it
+            return f"{file.module}|{file.is_package}|{(digest or item.digest).hex()}"
+        return ""
 
     def cached(self, item: Input, digest: bytes | None = None) -> ModuleSummary | None:
         """The summary cached for ``item``'s file with the content ``digest`` (default: its own)."""
-        return self.cache.get(self.key(item, digest)) if self.cache is not None else None
+        key, path = self.key(item, digest), item.file.path
+        if self.memory is not None and self.memory.summary(path, key) is not None:
+            return self.memory.whole(path, key)
+        found = self.cache.get(key) if self.cache is not None else None
+        if found is not None and self.memory is not None:
+            self.memory.keep(path, key, found, None)
+        return found
 
     def cached_heads(self, items: list[Input]) -> list[ModuleSummary | None]:
         """The head of each item's cached summary (``summary.HEAD_LEFT_OUT``), None where there is
-        none; ``load`` gives the rest."""
+        none; ``load`` gives the rest. What the run's ``Memory`` keeps is taken from there."""
+        out: list[ModuleSummary | None] = [None] * len(items)
+        unknown = []
+        for at, item in enumerate(items):
+            kept = self.memory.summary(item.file.path, self.key(item)) if self.memory else None
+            if kept is None:
+                unknown.append(at)
+                continue
+            out[at], entry = kept
+            if entry is not None:
+                self._entries[item.file.path] = (item, entry)
+            self.watch.summary_made()
         if self.cache is None:
-            return [None] * len(items)
-        entries = self.cache.entries([self.key(item) for item in items])
-        return [
-            self.head(item, entry) if entry is not None else None
-            for item, entry in zip(items, entries, strict=True)
-        ]
+            return out
+        entries = self.cache.entries([self.key(items[at]) for at in unknown])
+        for at, entry in zip(unknown, entries, strict=True):
+            out[at] = self.head(items[at], entry) if entry is not None else None
+        return out
 
     def head(self, item: Input, entry: Entry) -> ModuleSummary | None:
         """The head of ``entry``, ``item``'s summary read from the cache or sent by a worker."""
         head = entry.head()
         if head is not None:
             self._entries[item.file.path] = (item, entry)
+            if self.memory is not None:
+                self.memory.keep(item.file.path, self.key(item), head, entry)
+            self.watch.summary_made()
         return head
 
     def load(self, head: ModuleSummary, qualname: str) -> ModuleSummary | None:
@@ -251,6 +279,9 @@ class Summaries:
         summary = summarise(task.source, task.path, task.module, task.is_package, self.options)
         if self.cache is not None:
             self.cache.put(task.key, encode(summary))
+        if self.memory is not None:
+            self.memory.keep(task.path, task.key, summary, None)
+        self.watch.summary_made()
         return summary
 
     def task(self, index: int, item: Input) -> Task:
@@ -420,12 +451,14 @@ def analyse(
     stdin: bytes | None = None,
     stdin_filename: str = "stdin.py",
     project: str | None = None,
+    watch: Watch | None = None,
 ) -> Run:
     """The findings in ``paths`` (``-``: ``stdin``, named ``stdin_filename``). With ``project``, a folder
     above them, every file of that project is analysed too, as the call paths into ``paths`` may start
-    anywhere in it; without, only ``paths`` are."""
+    anywhere in it; without, only ``paths`` are. ``watch``: what a long-lived caller gives the run
+    (``session``)."""
     with _without_cycle_collector():
-        return _analyse(paths, settings, stdin, stdin_filename, project)
+        return _analyse(paths, settings, stdin, stdin_filename, project, watch or Watch())
 
 
 def analyse_projects(
@@ -434,6 +467,7 @@ def analyse_projects(
     stdin: bytes | None = None,
     stdin_filename: str = "stdin.py",
     isolated: bool = False,
+    watch: Watch | None = None,
 ) -> tuple[Settings, Run]:
     """The findings in ``paths``, each analysed within its whole project (``discover.scopes``), with
     the settings ``settings_for`` gives for that project's configuration file; and the settings of
@@ -447,7 +481,7 @@ def analyse_projects(
         settings = settings_for(scope.config)
         given = list(scope.paths)
         mine = home is None or scope.root is None or Path(os.path.abspath(scope.root)) == home
-        run = analyse(given, settings, stdin if mine else None, stdin_filename, scope.root)
+        run = analyse(given, settings, stdin if mine else None, stdin_filename, scope.root, watch)
         runs.append((settings, run))
     if len(runs) == 1:
         return runs[0]
@@ -493,40 +527,60 @@ def _analyse(
     stdin: bytes | None,
     stdin_filename: str,
     project: str | None,
+    watch: Watch,
 ) -> Run:
     """The whole run (``project``'s findings, read back or found), then the findings in ``paths``."""
     on_disk = [p for p in paths if p != "-"]
     given = shown(stdin_filename) if stdin is not None else None
     discovery = discover(on_disk, settings, project, given)
-    run = _project_run(discovery, settings, stdin, stdin_filename)
+    buffers = _buffers(watch, stdin, stdin_filename)
+    run = _project_run(discovery, settings, buffers, watch)
     asked = discovery.selected | {path for path, _ in discovery.errors}
-    read_lines = _line_reader(stdin, stdin_filename)
+    read_lines = _line_reader(buffers)
     run.findings = reported_in(run.findings, asked.__contains__, settings, read_lines)
     run.selected = len(discovery.selected)
     return run
 
 
+def _buffers(watch: Watch, stdin: bytes | None, stdin_filename: str) -> dict[str, bytes]:
+    """The text that stands for files on disk, by path as the run names files: standard input for
+    ``stdin_filename``, and the caller's unsaved buffers."""
+    buffers = {shown(path): data for path, data in watch.buffers.items()}
+    if stdin is not None:
+        buffers[shown(stdin_filename)] = stdin
+    return buffers
+
+
 def _project_run(
-    discovery: Discovery, settings: Settings, stdin: bytes | None, stdin_filename: str
+    discovery: Discovery, settings: Settings, buffers: dict[str, bytes], watch: Watch
 ) -> Run:
     try:
-        return _project_run_reading(discovery, settings, stdin, stdin_filename, trust=True)
+        return _project_run_reading(discovery, settings, buffers, watch, trust=True)
     except Changed:
-        return _project_run_reading(discovery, settings, stdin, stdin_filename, trust=False)
+        return _project_run_reading(discovery, settings, buffers, watch, trust=False)
+
+
+def _index(folder: Path | None, kind: str, memory: Memory | None) -> ResultIndex | Stored | None:
+    disk = ResultIndex(folder, kind) if folder is not None else None
+    return memory.index(kind, disk) if memory is not None else disk
 
 
 def _project_run_reading(
-    discovery: Discovery, settings: Settings, stdin: bytes | None, stdin_filename: str, trust: bool
+    discovery: Discovery,
+    settings: Settings,
+    buffers: dict[str, bytes],
+    watch: Watch,
+    trust: bool,
 ) -> Run:
     """The project's run; ``trust``: a file whose stamp is the one the last run kept is not read
     unless its bytes are needed (``Input``)."""
     files, errors = discovery.files, discovery.errors
-    given = shown(stdin_filename) if stdin is not None else None
-    folder = cache_folder(settings)
-    runs = ResultIndex(folder) if folder is not None else None
-    projects = ResultIndex(folder, "projects") if folder is not None else None
-    manifests = ResultIndex(folder, "manifests") if folder is not None else None
-    links = ResultIndex(folder, "links") if folder is not None else None
+    watch.files, watch.summarised = len(files), 0
+    folder, memory = cache_folder(settings), watch.memory
+    runs = _index(folder, "runs", memory)
+    projects = _index(folder, "projects", memory)
+    manifests = _index(folder, "manifests", memory)
+    links = _index(folder, "links", memory)
     project = project_key(files, settings, discovery.root) if projects is not None else ""
     last = projects.get(project) if projects is not None else None
     stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
@@ -535,7 +589,7 @@ def _project_run_reading(
         read_input(
             f,
             settings.max_file_size,
-            stdin if f.path == given else None,
+            buffers.get(f.path),
             previous if trust else None,
         )
         for f in files
@@ -551,8 +605,8 @@ def _project_run_reading(
                 manifests.touch(key)
             findings, lines = stored
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
-    source = Summaries.open(settings)
-    read_lines = _line_reader(stdin, stdin_filename)
+    source = Summaries.open(settings, watch)
+    read_lines = _line_reader(buffers)
     layout = ImportLayout(files, discovery.root)
     found = relevance(inputs, source, layout, previous) if previous is not None else None
     manifest = _reused(inputs, source, previous, found) if previous and found else None
@@ -606,7 +660,12 @@ def _linked(
     from retracelint.checks import run_checks
     from retracelint.propagate import Propagation
 
+    watch = source.watch
+    watch.check()  # what was summarised stays in the cache (and memory) for the next run
+    watch.stage("linking", 85)
     project = Project(summaries, load=source.load, layout=layout, last=relink)
+    watch.check()
+    watch.stage("checking", 92)
     prop = Propagation(project)
     findings = run_checks(project, prop, read_lines)
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
@@ -799,14 +858,14 @@ def _chains_cut(functions: list[FunctionSummary]) -> list[Finding]:
     return [replace(_error(at.path, why, at.line, at.col), severity="warning")]
 
 
-def _line_reader(stdin: bytes | None, stdin_filename: str) -> Callable[[str], list[str]]:
+def _line_reader(buffers: dict[str, bytes]) -> Callable[[str], list[str]]:
     from retracelint.summarise import module_text, source_lines
 
     @lru_cache(maxsize=256)
     def read(path: str) -> list[str]:
         try:
-            if stdin is not None and path == shown(stdin_filename):
-                data = stdin
+            if path in buffers:
+                data = buffers[path]
             elif not os.path.isfile(path):
                 return []  # a pipe or device named *.py: opening it could block forever
             else:

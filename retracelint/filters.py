@@ -125,7 +125,8 @@ def reported_in(
     (``call_path``, then ``other_routes``) in such a file, its own line kept as ``origin``: a loop in
     ``train.py`` that passes ``data.prefix(x, step + 1)`` to a jitted function makes a finding in
     ``data.py``, and a run on ``train.py`` (an editor, a pre-commit hook, flake8) shows it at that
-    call, its message starting ``from data.py:6:``. ``per-file-ignores`` and ``# noqa`` on the line it is shown at count there too."""
+    call, reported ``from data.py:6: ...`` (``Finding.headline``). ``per-file-ignores`` and ``# noqa`` on
+    the line it is shown at count there too."""
     out = []
     for finding in findings:
         if reported(finding.location.path):
@@ -135,12 +136,7 @@ def reported_in(
         if step is None:
             continue
         made = finding.location
-        moved = replace(
-            finding,
-            message=f"from {made.path}:{made.line}: {finding.message}",
-            location=step.location,
-            origin=made,
-        )
+        moved = replace(finding, location=step.location, origin=made)
         if per_file_ignored(moved, settings):
             continue
         if not settings.disable_noqa:

@@ -137,7 +137,7 @@ class RetracelintChecker:
         for finding in findings:
             loc = finding.location
             # flake8 columns are 0-based in the tuple and printed 1-based; ours are 1-based.
-            yield loc.line, max(loc.col - 1, 0), f"{finding.code} {finding.message}", type(self)
+            yield loc.line, max(loc.col - 1, 0), f"{finding.code} {finding.headline()}", type(self)
 
 
 def explicit_codes(options: Any) -> tuple[str, ...]:

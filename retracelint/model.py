@@ -6,6 +6,7 @@ Lines and columns are 1-based, columns counted in characters (what editors show)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -151,10 +152,19 @@ class Finding:
         """The line that makes the finding (the line to change), wherever it is reported."""
         return self.origin or self.location
 
+    def headline(self, name: Callable[[str], str] = str) -> str:
+        """The message as reports show it: a finding shown at a call on its path, away from where it
+        is made (``origin``), names that place first (``from data.py:6: ...``); ``name`` gives the
+        path shown for a file (default: as the run names it)."""
+        made = self.origin
+        return (
+            self.message if made is None else f"from {name(made.path)}:{made.line}: {self.message}"
+        )
+
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location
-        return (loc.path, loc.line, loc.col, self.code, self.message)
+        return (loc.path, loc.line, loc.col, self.code, self.headline())
 
     def to_dict(self) -> dict[str, Any]:
         loc = self.location
@@ -166,7 +176,7 @@ class Finding:
             "end_col": loc.end_col,
             "code": self.code,
             "severity": self.severity,
-            "message": self.message,
+            "message": self.headline(),
             "jit_site": _site_dict(self.jit_site),
             "parameter": self.parameter,
             "call_path": [step.to_dict() for step in self.call_path],

@@ -40,7 +40,7 @@ def text_line(finding: Finding) -> str:
     with ``--confidence all``) ends with it: ``[low confidence: ...]``."""
     loc = finding.location
     level = "" if finding.severity == "error" else f"[{finding.severity}] "
-    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.message}{finding.unproven}"
+    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.headline()}{finding.unproven}"
 
 
 def full_text(finding: Finding) -> str:

@@ -16,6 +16,7 @@ the process's ``sys.stdout`` is standard error once the server has taken the rea
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import traceback
@@ -37,6 +38,7 @@ from retracelint.flake8_plugin import buffer_bytes
 from retracelint.formats.sarif import flow_steps
 from retracelint.model import Finding, Location
 from retracelint.rules import RULES_BY_CODE, page_url
+from retracelint.session import Cancelled, Memory, Watch, settle
 
 DEBOUNCE_S = 0.3  # after the last keystroke, before a change is analysed
 SOURCE = "retracelint"
@@ -49,17 +51,24 @@ def settings_for(found: Path | None) -> config.Settings:
     return config.load_file(found) if found is not None else config.Settings()
 
 
-def analyse_open(texts: dict[str, str], edited: str | None) -> dict[str, list[Finding]]:
-    """The findings of each open file (by absolute path), the ``edited`` buffer read as it stands."""
+def analyse_open(
+    texts: dict[str, str], edited: str | None, watch: Watch
+) -> dict[str, list[Finding]]:
+    """The findings of each open file (by absolute path), every buffer read as it stands; ``edited``
+    (the buffer just changed) is named as standard input would be, so that it is analysed also
+    before it is first saved. Another open file that is not on disk (deleted while open) is no
+    file of its project: nothing is shown in it until it is edited or saved again."""
     from retracelint.engine import analyse_projects
 
-    if not texts:
-        return {}  # no paths would mean the current folder to analyse_projects, as to the CLI
-    paths = sorted(texts)
-    override = buffer_bytes(edited, texts[edited]) if edited in texts else None
+    out: dict[str, list[Finding]] = {path: [] for path in texts}
+    paths = [path for path in sorted(texts) if path == edited or os.path.isfile(path)]
+    if not paths:
+        return out  # no paths would mean the current folder to analyse_projects, as to the CLI
+    unsaved = {path: buffer_bytes(path, text) for path, text in texts.items()}
+    watch.buffers = {path: data for path, data in unsaved.items() if data is not None}
+    override = watch.buffers.get(edited) if edited is not None else None
     name = edited if override is not None and edited is not None else "stdin.py"
-    _, run = analyse_projects(paths, settings_for, override, name)
-    out: dict[str, list[Finding]] = {path: [] for path in paths}
+    _, run = analyse_projects(paths, settings_for, override, name, watch=watch)
     for finding in run.findings:
         path = _absolute(finding.location.path)
         if path in out:
@@ -126,13 +135,11 @@ def shown_message(finding: Finding) -> str:
     """The message as the command line run in the project's folder shows it: a finding shown at a
     call in the open file names where it is made (``from pkg/data.py:6: ...``) relative to the
     project, not by the absolute path the server analyses it under."""
-    made = finding.origin
-    if made is None:
-        return finding.message
-    written = f"from {made.path}:{made.line}: "
-    root, _ = config.project_of(made.path)
-    relative = os.path.relpath(made.path, root)
-    return finding.message.replace(written, f"from {relative}:{made.line}: ", 1)
+    return finding.headline(_in_project)
+
+
+def _in_project(path: str) -> str:
+    return os.path.relpath(path, config.project_of(path)[0])
 
 
 def diagnostic(finding: Finding, lines: list[str], open_texts: dict[str, str]) -> types.Diagnostic:
@@ -215,6 +222,8 @@ class State:
     published: dict[str, list[types.Diagnostic]] = field(default_factory=dict)  # by URI
     generation: int = 0  # bumped by every open, change, save and close
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    memory: Memory = field(default_factory=Memory)  # the projects' summaries and links
+    analysed: bool = False  # once a run has finished: only the first one shows its progress
 
 
 class Protocol(LanguageServerProtocol):
@@ -232,8 +241,11 @@ class Protocol(LanguageServerProtocol):
             return JsonRPCNotification(method="$/retracelint/answered", jsonrpc="2.0", params=None)
 
 
+Analyse = Callable[[dict[str, str], str | None, Watch], dict[str, list[Finding]]]
+
+
 class RetracelintServer(LanguageServer):
-    def __init__(self, analyse: Callable[[dict[str, str], str | None], dict[str, list[Finding]]]):
+    def __init__(self, analyse: Analyse):
         super().__init__(SOURCE, __version__, protocol_cls=Protocol)
         self.analyse = analyse
         self.state = State()
@@ -260,23 +272,67 @@ class RetracelintServer(LanguageServer):
         async with state.lock:
             if mine != state.generation:
                 return  # a newer event runs its own analysis
-            texts = self.open_texts()
-            path = to_fs_path(uri)
-            edited = _absolute(path) if path else None
             try:
-                found = await asyncio.to_thread(self.analyse, texts, edited)
-            except config.ConfigError as exc:  # the user's to fix: one line, as the CLI says it
-                self.log(types.MessageType.Error, f"retracelint: error: {exc}")
-                return
-            except Exception:
-                self.log(
-                    types.MessageType.Error,
-                    f"retracelint: analysis failed\n{traceback.format_exc()}",
-                )
-                return
-            if mine != state.generation:
-                return  # stale: an edit arrived while it ran
-            self.publish(found, texts)
+                await self.analyse_and_publish(uri, mine)
+            finally:
+                # What the run left is collected after its diagnostics are out, before the next.
+                await asyncio.to_thread(settle)
+
+    async def analyse_and_publish(self, uri: str, mine: int) -> None:
+        """Analyse the open files, run ``mine`` (the event's generation), and publish what it finds."""
+        state = self.state
+        texts = self.open_texts()
+        path = to_fs_path(uri)
+        edited = _absolute(path) if path else None
+        # A newer event stops this run between its stages (what it summarised is kept).
+        watch = Watch(state.memory, cancelled=lambda: mine != state.generation)
+        progress = await self.progress(watch) if not state.analysed else None
+        try:
+            found = await asyncio.to_thread(self.analyse, texts, edited, watch)
+        except Cancelled:
+            self.log(types.MessageType.Log, "retracelint: a newer edit stopped the analysis")
+            return
+        except config.ConfigError as exc:  # the user's to fix: one line, as the CLI says it
+            self.log(types.MessageType.Error, f"retracelint: error: {exc}")
+            return
+        except Exception:
+            self.log(
+                types.MessageType.Error,
+                f"retracelint: analysis failed\n{traceback.format_exc()}",
+            )
+            return
+        finally:
+            if progress is not None:
+                self.work_done_progress.end(progress, types.WorkDoneProgressEnd())
+        state.analysed = True
+        if mine != state.generation:
+            return  # stale: an edit arrived while it ran
+        self.publish(found, texts)
+
+    async def progress(self, watch: Watch) -> str | None:
+        """Show the run's progress (``$/progress``) where the client can show it: a token, begun."""
+        window = self.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return None
+        token = f"retracelint-{self.state.generation}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception:  # the client refused the token: no progress, the run goes on
+            return None
+        begin = types.WorkDoneProgressBegin(title="retracelint", message="analysing", percentage=0)
+        self.work_done_progress.begin(token, begin)
+        loop = asyncio.get_running_loop()
+        last = [-1]
+
+        def report(message: str, percent: int) -> None:  # in the analysis thread
+            if percent == last[0]:
+                return  # one report a percent: a project of 2,000 files makes 100, not 2,000
+            last[0] = percent
+            value = types.WorkDoneProgressReport(message=message, percentage=percent)
+            loop.call_soon_threadsafe(self.work_done_progress.report, token, value)
+
+        watch.progress = report
+        return token
 
     def publish(self, found: dict[str, list[Finding]], texts: dict[str, str]) -> None:
         state = self.state
@@ -310,9 +366,7 @@ class RetracelintServer(LanguageServer):
         ]
 
 
-def make_server(
-    analyse: Callable[[dict[str, str], str | None], dict[str, list[Finding]]] = analyse_open,
-) -> RetracelintServer:
+def make_server(analyse: Analyse = analyse_open) -> RetracelintServer:
     server = RetracelintServer(analyse)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -391,4 +445,5 @@ def serve() -> None:
     """Speak the protocol on the real standard output; anything else printed goes to standard error."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
+    gc.disable()  # collected after each run (``session.settle``)
     make_server().start_io(stdin, stdout)

@@ -4,6 +4,7 @@ and so does a program that prints JAX's own cache-miss explanations and compile 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -116,3 +117,35 @@ def test_jax_itself_is_left_as_it_is(tmp_path: Path) -> None:
         "jax.jit(bogus=1) raises TypeError: jit() got an unexpected keyword argument 'bogus'" in out
     )
     assert "nested: [1, 3, 5]\nremat3: [1, 2, 3]\njax_untouched done" in out
+
+
+def test_an_error_that_ends_the_program_is_evidence_and_excepthook_is_left_alone(
+    tmp_path: Path,
+) -> None:
+    """JAX raises its unhashable-static error before it traces, and here nothing catches it:
+    confirm still confirms RTL203 at that call, and the program sees Python's own sys.excepthook
+    and prints the same traceback as without confirm."""
+    findings, _ = program_findings("unhashable_exit.py")
+    plan = write_plan(findings, tmp_path / "plan.json")
+    env = child_environment({**os.environ, "JAX_PLATFORMS": "cpu"})
+    program = [sys.executable, str(PROGRAMS / "unhashable_exit.py")]
+    report = tmp_path / "report.json"
+    confirm = [sys.executable, "-m", "retracelint.confirm", "--plan", str(plan), "--format", "json"]
+    runs = {"plain": program, "confirm": [*confirm, "-o", str(report), "--", *program]}
+    outputs = {}
+    for name, command in runs.items():
+        proc = subprocess.run(
+            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=HANG_S
+        )
+        traceback = proc.stderr[proc.stderr.find("Traceback (most recent call last)") :]
+        outputs[name] = (proc.returncode, proc.stdout, _normalised(traceback))
+    assert outputs["plain"][0] == 1
+    assert outputs["confirm"][1:] == outputs["plain"][1:]
+    assert "sys.excepthook is Python's own: True" in outputs["plain"][1]
+    assert "ValueError: Non-hashable static arguments" in outputs["plain"][2]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    [finding] = data["findings"]
+    assert (finding["code"], finding["status"], data["exit_code"]) == ("RTL203", "confirmed", 1)
+    [error] = finding["evidence"]
+    source = (PROGRAMS / "unhashable_exit.py").read_text(encoding="utf-8").splitlines()
+    assert source[error["stack"][0]["line"] - 1].startswith("print(normalise(x, axes=[0, 1]))")

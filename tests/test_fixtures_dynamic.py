@@ -42,7 +42,8 @@ makes alike every year, windows of a history that starts full, repeats told thei
 total length, zone blocks padded before a jitted loss is mapped over them, filtered rows a
 helper pads to a fixed count, a weak gain a jitted update hands back weak, a project's own loader
 of full batches and a rolling window of a deque with maxlen, int64 ids where only another script
-turns x64 on, NumPy scalars as static settings) are held to more:
+turns x64 on, NumPy scalars as static settings, states their jitted updates give back in their own dtype
+by jax's promotion rules) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -75,6 +76,8 @@ TRACE_ONCE = (
     ("rtl201_negative_values_that_do_not_vary.py", None),
     ("rtl402_negative_index_dtypes.py", None),
     ("rtl402_negative_int64_without_x64.py", None),
+    ("rtl402_negative_carried_promotion_without_x64.py", None),
+    ("carried_states_promoted_in_jitted_bodies_negative", "main.py"),
     ("rtl402_negative_scalars_of_one_type.py", None),
     ("rtl105_negative_numpy_fixed_sizes.py", None),
     ("rtl105_negative_same_shape_elements.py", None),

@@ -21,7 +21,8 @@ import runpy, sys
 for path in sys.argv[1:]:
     try:
         runpy.run_path(path, run_name="__main__")
-    except Exception:  # RTL203's flagged example raises by design: report it as Python would
+    except Exception:  # RTL203's flagged example raises by design: end it as Python ends a
+        sys.last_type, sys.last_value, sys.last_traceback = sys.exc_info()  # program with it
         sys.excepthook(*sys.exc_info())
 """
 

@@ -36,11 +36,14 @@ def project(tmp_path: Path) -> Path:
 class Client:
     """A pygls client holding the diagnostics the server published last, by URI."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, progress: bool = False) -> None:
         self.root = root
         self.lsp = LanguageClient("retracelint-test", "1")
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.logs: list[str] = []
+        self.progress = progress  # whether the client says it shows work done progress
+        self.tokens: list[object] = []  # made by window/workDoneProgress/create
+        self.reports: list[tuple[object, dict]] = []  # $/progress: token, value
 
         @self.lsp.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: types.PublishDiagnosticsParams) -> None:
@@ -50,11 +53,26 @@ class Client:
         def logged(params: types.LogMessageParams) -> None:
             self.logs.append(params.message)
 
+        @self.lsp.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
+        def create(params: types.WorkDoneProgressCreateParams) -> None:
+            self.tokens.append(params.token)
+
+        @self.lsp.feature(types.PROGRESS)
+        def reported(params: types.ProgressParams) -> None:
+            value = params.value
+            shown = (
+                value
+                if isinstance(value, dict)
+                else self.lsp.protocol._converter.unstructure(value)
+            )
+            self.reports.append((params.token, shown))
+
     async def start(self) -> None:
         await self.lsp.start_io(*SERVER, "server", cwd=str(self.root))
+        window = types.WindowClientCapabilities(work_done_progress=True) if self.progress else None
         await self.lsp.initialize_async(
             types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
+                capabilities=types.ClientCapabilities(window=window),
                 root_uri=from_fs_path(str(self.root)),
             )
         )
@@ -379,6 +397,121 @@ def test_an_analysis_that_fails_is_logged_and_the_server_goes_on(tmp_path: Path)
         )
         (found,) = await client.until("train.py", lambda d: len(d) > 0)
         assert found.code == "RTL203"
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_every_open_unsaved_buffer_counts_not_only_the_one_edited(project: Path) -> None:
+    main = (project / "pkg" / "main.py").read_text(encoding="utf-8")
+    kernels = (project / "pkg" / "kernels.py").read_text(encoding="utf-8")
+    cause = "pipeline.prefix_total(données, n)"
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        for name in ("pkg/pipeline.py", "pkg/main.py", "pkg/kernels.py"):
+            client.open(name)
+        await client.until(
+            "pkg/pipeline.py", lambda d: [where(x) for x in d] == [(18, 26, "RTL101")]
+        )
+        # pipeline.py open: its finding is shown there, not at its call in main.py.
+        shown = await client.until("pkg/main.py", lambda d: len(d) == 2)
+        client.change("pkg/main.py", main.replace(cause, "pipeline.prefix_total(données, 8)"), 2)
+        assert await client.until("pkg/pipeline.py", lambda d: not d) == ()
+        # Another module edited, main.py still unsaved: its buffer, not the file on disk, counts.
+        loop = "\n\ndef prefixes(x):\n    for n in range(1, 4):\n        total(x[:n])\n"
+        client.change("pkg/kernels.py", kernels + loop, 2)
+        made = await client.until("pkg/kernels.py", lambda d: len(d) == 1)
+        assert where(made[0]) == (kernels.count("\n") + 5, 15, "RTL101")
+        # A request answered after the run's diagnostics were all sent: they have arrived.
+        await client.hover("pkg/main.py", types.Position(line=0, character=0))
+        assert not client.diagnostics[client.uri("pkg/pipeline.py")]
+        after = client.diagnostics[client.uri("pkg/main.py")]
+        assert sorted(where(d) for d in after) == sorted(where(d) for d in shown)
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_a_file_deleted_while_open(project: Path) -> None:
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        client.open("pkg/pipeline.py")
+        client.open("pkg/main.py")
+        await client.until("pkg/pipeline.py", lambda d: len(d) == 1)
+        await client.until("pkg/main.py", lambda d: len(d) == 2)
+        (project / "pkg" / "pipeline.py").unlink()
+        expected = cli_findings(project, "pkg/main.py")  # the project without it
+        client.lsp.text_document_did_save(
+            types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/main.py"))
+            )
+        )
+        # No longer a file of the project: nothing shown in it, nor through it in main.py.
+        assert await client.until("pkg/pipeline.py", lambda d: not d) == ()
+        found = await client.until("pkg/main.py", lambda d: len(d) == len(expected))
+        assert sorted(where(d) for d in found) == sorted(
+            (f["line"], f["col"], f["code"]) for f in expected
+        )
+        # Closed, it is gone; the server still answers.
+        client.lsp.text_document_did_close(
+            types.DidCloseTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/pipeline.py"))
+            )
+        )
+        assert await client.hover("pkg/main.py", types.Position(line=0, character=0)) is None
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_the_first_analysis_shows_its_progress(project: Path) -> None:
+    main = (project / "pkg" / "main.py").read_text(encoding="utf-8")
+
+    async def test() -> None:
+        client = Client(project, progress=True)
+        await client.start()
+        client.open("pkg/main.py")
+        await client.until("pkg/main.py", lambda d: len(d) == 3)
+        (token,) = client.tokens
+        assert {t for t, _ in client.reports} == {token}
+        kinds = [value["kind"] for _, value in client.reports]
+        assert kinds[0] == "begin" and kinds[-1] == "end" and set(kinds[1:-1]) == {"report"}
+        assert client.reports[0][1]["title"] == "retracelint"
+        reports = [value for _, value in client.reports[1:-1]]
+        percents = [value["percentage"] for value in reports]
+        assert percents == sorted(percents) and 0 < percents[-1] <= 100
+        messages = [value["message"] for value in reports]
+        # The project's four modules summarised, one at a time, then linked and checked.
+        assert messages == [f"summarised {n}/4 files" for n in range(1, 5)] + [
+            "linking",
+            "checking",
+        ]
+        # Later runs are quick: no progress for them.
+        cause = "pipeline.deepen(données, depth)"
+        client.change("pkg/main.py", main.replace(cause, "pipeline.deepen(données, 2)"), 2)
+        await client.until("pkg/main.py", lambda d: len(d) == 2)
+        assert len(client.tokens) == 1 and len(client.reports) == len(kinds)
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def test_an_edit_stops_the_run_it_makes_stale(project: Path) -> None:
+    main = (project / "pkg" / "main.py").read_text(encoding="utf-8")
+    cause = "pipeline.deepen(données, depth)"
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        # The change arrives while the first run (a new process: imports, four files) summarises.
+        client.open("pkg/main.py")
+        client.change("pkg/main.py", main.replace(cause, "pipeline.deepen(données, 2)"), 2)
+        found = await client.until("pkg/main.py", lambda d: len(d) > 0)
+        assert sorted(where(d)[2] for d in found) == ["RTL101", "RTL101"]  # no RTL201
+        assert client.logs == ["retracelint: a newer edit stopped the analysis"]
         assert await client.stop() == 0
 
     run(test)

@@ -16,6 +16,7 @@ five ways:
   confirm-all  retracelint confirm --guard all FILE -- python -m pytest FILE
   plugin       python -m pytest --retracelint FILE
   plugin-n2    python -m pytest --retracelint -n 2 FILE
+  plain-n2     python -m pytest -n 2 FILE                                   (with plugin-n2)
 
 Outcomes and outputs come from pytest's JUnit XML (test id -> passed / failed / skipped, and the
 test's captured stdout, stderr, log and failure message, with addresses, ids and timings masked).
@@ -77,7 +78,11 @@ SUITES = [
     Suite("equinox-jit", "equinox@v0.13.8", "tests/test_jit.py",
           package=("tests/__init__.py", "tests/conftest.py", "tests/helpers.py")),
 ]  # fmt: skip
-WAYS = ["plain", "confirm", "confirm-all", "plugin", "plugin-n2"]
+WAYS = ["plain", "confirm", "confirm-all", "plugin", "plugin-n2", "plain-n2"]
+# The run each way is compared with: under xdist, what a test captures depends on how the tests
+# were shared out (pytest's progress marks land in whichever test's output is being captured), so
+# the plugin under -n 2 is compared with a plain run under -n 2.
+BASELINE = {"plugin-n2": "plain-n2"}
 
 
 @dataclass
@@ -193,8 +198,8 @@ def run_way(env_dir: Path, suite: Suite, path: Path, way: str, work: Path) -> Ou
     pytest += ["-o", "junit_logging=all", "-o", "junit_log_passing_tests=true"]
     rel = path.relative_to(work / "tests" / suite.name)
     pytest += [str(rel)] + (["-k", suite.select] if suite.select else [])
-    if way == "plain":
-        command = pytest
+    if way.startswith("plain"):
+        command = pytest + (["-n", "2"] if way == "plain-n2" else [])
     elif way.startswith("confirm"):
         guard = ["--guard", "all"] if way == "confirm-all" else []
         command = [python, "-m", "retracelint", "confirm", "--backend", "cpu", *guard]
@@ -267,10 +272,13 @@ def _differences(name: str, way: str, plain: Outcome, other: Outcome) -> tuple[l
 
 
 def table(results: dict[str, dict[str, Outcome]], ways: list[str]) -> tuple[str, list[str]]:
-    others = [w for w in ways if w != "plain"]
+    others = [w for w in ways if w != "plain" and w not in BASELINE.values()]
     head = "| suite | tests (pass/fail/skip plain) | same outcomes | same outputs | "
     head += " | ".join(f"{w} s" for w in ways)
-    head += "".join(f" | {w}" for w in others if w in ("confirm", "confirm-all", "plugin")) + " |"
+    head += (
+        "".join(f" | {w}" for w in others if w in ("confirm", "confirm-all", "plugin", "plugin-n2"))
+        + " |"
+    )
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     diffs: list[str] = []
     for name, runs in results.items():
@@ -280,12 +288,11 @@ def table(results: dict[str, dict[str, Outcome]], ways: list[str]) -> tuple[str,
         ]
         outcome_changes = output_changes = 0
         for way in others:
-            found, changed = _differences(name, way, plain, runs[way])
+            base_run = runs[BASELINE.get(way, "plain")]
+            found, outcomes, outputs = _differences(name, way, base_run, runs[way])
             diffs += found
-            outcome_changes += sum(
-                1 for d in found if d.endswith(("passed", "failed", "skipped", "None"))
-            )
-            output_changes += changed
+            outcome_changes += outcomes
+            output_changes += outputs
         base = plain.seconds or 1.0
         times = " | ".join(
             f"{runs[w].seconds:.0f}" + ("" if w == "plain" else f" ({runs[w].seconds / base:.2f}x)")
@@ -294,7 +301,7 @@ def table(results: dict[str, dict[str, Outcome]], ways: list[str]) -> tuple[str,
         summaries = "".join(
             f" | {_confirm_summary(runs[w])}"
             for w in others
-            if w in ("confirm", "confirm-all", "plugin")
+            if w in ("confirm", "confirm-all", "plugin", "plugin-n2")
         )
         same = "yes" if plain.tests and not outcome_changes else f"NO ({outcome_changes})"
         rows.append(
@@ -319,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     checkouts = {k: Path(v) for k, _, v in (c.partition("=") for c in args.checkout)}
     ways = ["plain", *[w for w in args.ways if w != "plain"]]
+    ways += [BASELINE[w] for w in ways if w in BASELINE and BASELINE[w] not in ways]
     env_dir = work / "venv" if args.skip_install else install(work)
     files = fetch_tests(env_dir, work, checkouts)
     results: dict[str, dict[str, Outcome]] = {}

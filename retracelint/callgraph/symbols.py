@@ -10,7 +10,7 @@ linker can resolve (``instance_member``, ``Project._member_or_stored``).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from typing import TypeVar
 
@@ -60,7 +60,6 @@ class Symbols:
         # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
         self.x64 = any(summary.x64 for summary in self.modules.values())
         self._mro: dict[str, list[str]] = {}
-        self._closures: dict[str, frozenset[str]] = {}
         self._subclass_index: dict[str, list[str]] | None = None
         self._registered: dict[str, tuple[str, ...]] = {}
         self._calls_at: dict[str, dict[tuple[int, int, int, int], Site]] = {}
@@ -265,25 +264,21 @@ class Symbols:
         them on imports it."""
         if not self.x64:
             return False
-        if any(self.modules[m].x64 for m in self._import_closure(module)):
-            return True
-        return library and any(
-            module in self._import_closure(m) for m, summary in self.modules.items() if summary.x64
-        )
+        importers, imported = self._x64_reach
+        return module in importers or (library and module in imported)
 
-    def _import_closure(self, module: str) -> frozenset[str]:
-        """``module`` and the project's modules it imports, at any depth."""
-        known = self._closures.get(module)
-        if known is None:
-            reached = {module}
-            queue = deque([module])
-            while queue:
-                for imported in self._imported_modules(self.modules[queue.popleft()]):
-                    if imported not in reached:
-                        reached.add(imported)
-                        queue.append(imported)
-            known = self._closures[module] = frozenset(reached)
-        return known
+    @cached_property
+    def _x64_reach(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The modules that import a module turning x64 on (at any depth, itself included), and
+        those such a module imports: one walk of the import graph each way, instead of every
+        module's import closure (which took half of the rules' time on the speed corpus)."""
+        edges = {name: self._imported_modules(summary) for name, summary in self.modules.items()}
+        back: dict[str, list[str]] = {}
+        for name, imported in edges.items():
+            for other in imported:
+                back.setdefault(other, []).append(name)
+        on = [name for name, summary in self.modules.items() if summary.x64]
+        return _reached(on, lambda m: back.get(m, ())), _reached(on, edges.__getitem__)
 
     def _imported_modules(self, module: ModuleSummary) -> set[str]:
         """The project's modules that ``module`` imports (``import a.b``, ``from a import b``, ``from
@@ -452,3 +447,15 @@ class Symbols:
                 if (at := call.location).path == path
             }
         return calls.get(span)
+
+
+def _reached(start: Iterable[str], following: Callable[[str], Iterable[str]]) -> frozenset[str]:
+    """``start`` and every node reached from it along ``following``."""
+    reached = set(start)
+    queue = deque(reached)
+    while queue:
+        for other in following(queue.popleft()):
+            if other not in reached:
+                reached.add(other)
+                queue.append(other)
+    return frozenset(reached)

@@ -21,6 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
+from retracelint.returned import returned_dtype
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -239,7 +240,7 @@ def _carried_flip(
     # One item of the result: the summary's loop-carried flips leave it to this check.
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
-    kinds = _int_then_float(prop, at, start, returned)
+    kinds = _dtype_flip(prop, at, start, returned)
     if kinds is not None:
         return "RTL402", carried.name, start.made or carried.start.location, *kinds
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
@@ -272,6 +273,9 @@ def _carried_flip(
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
+        dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+        if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
+            return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
     return None
 
 
@@ -303,9 +307,52 @@ def _item_flip(
         elif _weak_then_strong(prop, at, begin, back):
             # A number a helper returns is reported where the helper writes it.
             return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
-        elif (kinds := _int_then_float(prop, at, begin, back)) is not None:
+        elif (kinds := _dtype_flip(prop, at, begin, back)) is not None:
             return "RTL402", leaf, begin.made or at.carried.start.location, *kinds
     return None
+
+
+def _dtype_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, back: Value
+) -> tuple[str, str] | None:
+    """The dtypes of a leaf of the carried state on the first call and from the next, when they
+    differ: integers given back as floats (``_int_then_float``), or a typed leaf the jitted function
+    gives back in another dtype (``returned.returned_dtype``: ``0.5 * state + 0.5 * x`` for a
+    bfloat16 state and a float32 ``x`` is float32). A weak start is RTL401's."""
+    kinds = _int_then_float(prop, at, start, back)
+    if kinds is not None:
+        return kinds
+    x64 = prop.x64(at.fn)
+    first = dtype_kind(start, x64)
+    if first is None or weak_kind(start, x64) != STRONG:
+        return None
+    then = returned_dtype(
+        prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
+    )
+    return (first, then) if then is not None and then != first else None
+
+
+def _passed_for(
+    prop: Propagation, at: _CarriedCall, name: str
+) -> list[tuple[FunctionSummary, Arg]] | None:
+    """What the first call passes for parameter ``name`` (or a field of one, ``state.value``): the
+    carried value as it starts, or the argument; each value it may be, with the function making it."""
+    base, _, path = name.partition(".")
+    arg = (
+        at.carried.start
+        if base == at.param
+        else bind_arg(at.call, at.binding.params, at.binding.offset, base)
+    )
+    if arg is None:
+        return None
+    if not path:
+        return [(at.fn, arg)]
+    return [(owner, found) for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)]
+
+
+def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
+    passed = _passed_for(prop, at, name)
+    return None if passed is None else [prop.resolve(o, a.value) for o, a in passed]
 
 
 def _int_then_float(
@@ -584,6 +631,9 @@ def _attribute_flip(
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
         # The first call gets what that store holds: resolved where it is made.
         first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        kinds = _dtype_flip(prop, first_call, start, returned)
+        if kinds is not None:
+            return "RTL402", carried.name, start.made or other.location, *kinds
         item = _item_flip(prop, first_call, start, returned, carried.name)
         if item is not None:
             return item
@@ -640,26 +690,22 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
         return None
-    binding, x64 = at.binding, prop.x64(at.fn)
+    x64 = prop.x64(at.fn)
     kinds: set[str | None] = set()
     for name in params:
-        base, _, path = name.partition(".")
-        arg = (
-            at.carried.start
-            if base == at.param
-            else bind_arg(at.call, binding.params, binding.offset, base)
-        )
-        if arg is None:
+        passed = _passed_for(prop, at, name)
+        if passed is None:
             return None
-        if path:
-            for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0):
-                kind = weak_kind(prop.resolve(owner, found.value), x64)
-                if kind is None:  # a field of a parameter: as its callers make it
-                    asked = {o.kind for o in prop.weak_kinds.of(owner, found, 0)}
-                    kind = asked.pop() if len(asked) == 1 else None
-                kinds.add(kind)
-        else:
-            kinds.add(_leaves_kind(prop.resolve(at.fn, arg.value), x64))
+        for owner, found in passed:
+            value = prop.resolve(owner, found.value)
+            if "." not in name:
+                kinds.add(_leaves_kind(value, x64))
+                continue
+            kind = weak_kind(value, x64)
+            if kind is None:  # a field of a parameter: as its callers make it
+                asked = {o.kind for o in prop.weak_kinds.of(owner, found, 0)}
+                kind = asked.pop() if len(asked) == 1 else None
+            kinds.add(kind)
     if STRONG in kinds:
         return STRONG
     return WEAK if kinds == {WEAK} else None

@@ -820,6 +820,7 @@ class Runtime:
         self._made: dict[int, tuple[_Ref, str, int]] = {}
         self.clears = 0  # jax.clear_caches() calls seen
         self.last_clear: dict[str, Any] | None = None
+        self._noted: list[int] = []  # ids of the exceptions noted while the program ran
         self._clear_listener: Any = None
 
     # -- events --------------------------------------------------------------------------------
@@ -850,6 +851,12 @@ class Runtime:
         if self._finished:
             return
         self._finished = True
+        # An error that ends the program is in sys.last_value (3.12: last_exc) before atexit
+        # handlers run: read there, so that sys.excepthook stays the program's own.
+        # (pytest leaves its last failure there too, which the plugin has noted already.)
+        uncaught = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+        if isinstance(uncaught, BaseException) and id(uncaught) not in self._noted:
+            self.note_exception(uncaught)
         self.writer.emit(
             {
                 "ev": "final",
@@ -866,6 +873,7 @@ class Runtime:
         evidence, recorded where it was raised."""
         if not (isinstance(exc, ValueError) and UNHASHABLE_MARK in str(exc)):
             return
+        self._noted.append(id(exc))
         stack = []
         tb = exc.__traceback__
         while tb is not None:  # outermost first; each entry's own line is where it called on
@@ -1499,17 +1507,6 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     os.kill(os.getpid(), signum)
 
 
-def _chain_excepthook(runtime: Runtime) -> None:
-    previous = sys.excepthook
-
-    def excepthook(kind: Any, value: Any, tb: Any) -> Any:
-        with contextlib.suppress(Exception):
-            runtime.note_exception(value)
-        return previous(kind, value, tb)
-
-    sys.excepthook = excepthook
-
-
 def use(runtime: Runtime) -> None:
     """Make `runtime` the one JAX's hooks report to (tests make several in one process)."""
     if runtime in _observers:
@@ -1533,7 +1530,6 @@ def install(plan: dict[str, Any], *, handle_sigterm: bool = False) -> Runtime:
     use(runtime)
     runtime.start()
     atexit.register(runtime.finish)
-    _chain_excepthook(runtime)
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=runtime.after_fork)
     if handle_sigterm and threading.current_thread() is threading.main_thread():

@@ -59,7 +59,7 @@ def _title(finding: Finding) -> str:
 def message_text(finding: Finding, cwd: str | os.PathLike[str] | None = None) -> str:
     """For the job summary: the headline, its details, the whole fix and the call path, one line
     each (an annotation shows the headline alone, as ruff's do)."""
-    lines = [finding.message + finding.unproven, *finding.details]
+    lines = [finding.headline() + finding.unproven, *finding.details]
     if finding.fix:
         lines.append(f"fix: {finding.fix}")
     path = call_path_text(finding, cwd)
@@ -95,7 +95,7 @@ def annotation(finding: Finding, *, cwd: str | os.PathLike[str] | None = None) -
             props.append(f"endColumn={loc.end_col}")
     props.append(f"title={escape_property(_title(finding))}")
     level = github_level(finding.severity)
-    return f"::{level} {','.join(props)}::{escape_data(finding.message)}"
+    return f"::{level} {','.join(props)}::{escape_data(finding.headline())}"
 
 
 def _counts_text(findings: Sequence[Finding]) -> str:

@@ -176,7 +176,7 @@ def result(
         "ruleId": finding.code,
         "ruleIndex": rule_index[finding.code],
         "level": sarif_level(finding.severity),
-        "message": {"text": finding.message},  # the headline; the path is the code flow
+        "message": {"text": finding.headline()},  # the headline; the path is the code flow
         "locations": [{"physicalLocation": _physical(finding.location, root)}],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint(finding, root=root)},
     }

@@ -8,6 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from retracelint.summarise.promotion import Typed, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
     ARRAYS,
@@ -870,36 +871,22 @@ def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
-# The widths of the dtypes that type promotion orders (``promoted``).
-_FLOAT_WIDTHS = {"bfloat16": 16, "float16": 16, "float32": 32, "float64": 64}
-_INT_WIDTHS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
-_UINT_WIDTHS = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
-
-
 def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
-    """The dtype of arithmetic between arrays of ``dtypes`` (strongly typed; ``numpy``: NumPy's
-    arrays only), as ``jnp.promote_types`` gives it on jax 0.10.2: a bool takes the other's type; two
-    floats, or two ints of one signedness, meet at the wider (float16 and bfloat16 at float32); an
-    int meets a float as that float, where NumPy makes float64. Unknown (None): an unknown dtype,
-    complex numbers, ints of both signedness, more than two dtypes."""
-    known = sorted(d for d in dtypes if d is not None)
-    if len(known) != len(dtypes) or not 1 <= len(known) <= 2:
+    """The dtype of arithmetic between strongly typed arrays of ``dtypes`` (``numpy``: NumPy's arrays
+    only), in the 64-bit names the summaries keep (``canonical_dtype`` narrows them without x64): jax's
+    promotion lattice (``promotion.result_type``), where NumPy makes an int meeting a float float64.
+    Unknown (None): an unknown dtype, or one the lattice does not know."""
+    if not dtypes or None in dtypes:
         return None
-    if len(known) == 1:
-        return known[0]
-    a, b = known
-    if "bool" in (a, b):
-        return b if a == "bool" else a
-    for widths in (_FLOAT_WIDTHS, _INT_WIDTHS, _UINT_WIDTHS):
-        if a in widths and b in widths:
-            if widths[a] == widths[b]:
-                return "float32"  # bfloat16 and float16
-            return a if widths[a] > widths[b] else b
-    floats = [d for d in (a, b) if d in _FLOAT_WIDTHS]
-    ints = [d for d in (a, b) if d in _INT_WIDTHS or d in _UINT_WIDTHS]
-    if len(floats) == 1 and len(ints) == 1:
-        return "float64" if numpy else floats[0]
-    return None
+    known = {d for d in dtypes if d is not None}
+    if (
+        numpy
+        and any(_inexact(d) for d in known)
+        and any(d.startswith(("int", "uint")) for d in known)
+    ):
+        return "float64"
+    typed = result_type([Typed(d) for d in known], x64=True)
+    return typed.dtype if typed else None
 
 
 def _arith_dtype(left: Value, right: Value) -> str | None:

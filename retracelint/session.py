@@ -1,0 +1,149 @@
+"""What a long-lived caller of the engine (the language server) keeps and gives between its runs.
+
+A command-line run starts from the cache on disk: it reads the last run's manifest and link
+(``cache.ResultIndex``) and unpickles the head of every file's summary. A process that analyses the
+same projects again and again keeps them instead (``Memory``): after an edit of one file, the run
+summarises that file alone, takes every other summary and the last link as they are in memory, and
+links again only what the edit touches (``callgraph.Relink``), exactly as a command-line run after the
+same edit would, without reading the cache. ``Watch`` is what such a caller gives a run: the text of
+its unsaved buffers, a way to tell it the result is no longer wanted, and a listener for progress.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from retracelint.summary import ModuleSummary, fill_in, loaded
+
+if TYPE_CHECKING:
+    from retracelint.cache import Entry, ResultIndex
+
+# Versions of a file's summary kept: the one the last run read (what an edit is compared with,
+# ``engine._relink``) and the newest.
+_VERSIONS = 2
+# Whole-run facts kept of each kind: a run key per project open at once, and the one before.
+_RUNS_KEPT = 8
+
+
+def settle() -> None:
+    """Free what the runs since the last call left in reference cycles, then freeze what is left (the
+    memory, the caller's own objects) so that no collection walks it again. A long-lived process runs
+    with the cycle collector off and calls this when a run is done: the engine freezes what a run
+    leaves only when it finds the collector on (``engine._without_cycle_collector``), and frozen, a
+    run's garbage cycles would stay for good (the server grew 50 MiB per edit of the speed corpus)."""
+    gc.collect()
+    gc.freeze()
+
+
+class Cancelled(Exception):
+    """The caller no longer wants the run's result (a newer edit came): the run stops between stages."""
+
+
+@dataclass
+class Stored:
+    """One kind of whole-run facts (``cache.ResultIndex``'s kinds) kept in memory, the newest few; on
+    a miss, read from the cache on disk, where only a project's first run in this process writes
+    (what a later process starts from)."""
+
+    disk: ResultIndex | None
+    _items: dict[str, object] = field(default_factory=dict)  # the newest last
+
+    def get(self, key: str) -> object | None:
+        if key in self._items:
+            return self._items[key]
+        return self.disk.get(key) if self.disk is not None else None
+
+    def touch(self, key: str) -> None:
+        if key in self._items:
+            self._items[key] = self._items.pop(key)
+
+    def put(self, key: str, value: object) -> None:
+        if not self._items and self.disk is not None:
+            self.disk.put(key, value)
+        self._items.pop(key, None)
+        self._items[key] = value
+        while len(self._items) > _RUNS_KEPT:
+            del self._items[next(iter(self._items))]
+
+
+@dataclass
+class Memory:
+    """The runs of the projects a process analyses, kept between them: whole-run facts by kind, and
+    each file's summaries by the cache key of its content (``engine.Summaries``)."""
+
+    _kinds: dict[str, Stored] = field(default_factory=dict)
+    # By path, by cache key, the newest last: a summary, and the cache entry it was read from as a
+    # head (functions filled in when first asked for, ``callgraph.Project.function``), or None.
+    _summaries: dict[str, dict[str, tuple[ModuleSummary, Entry | None]]] = field(
+        default_factory=dict
+    )
+
+    def index(self, kind: str, disk: ResultIndex | None) -> Stored:
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = Stored(disk)
+        return found
+
+    def summary(self, path: str, key: str) -> tuple[ModuleSummary, Entry | None] | None:
+        return self._summaries.get(path, {}).get(key)
+
+    def whole(self, path: str, key: str) -> ModuleSummary | None:
+        """The summary kept under ``key`` with every function filled in; None when there is none,
+        or its cache entry turns out damaged."""
+        found = self.summary(path, key)
+        if found is None:
+            return None
+        summary, entry = found
+        if entry is not None:
+            for index, fn in enumerate(summary.functions.values()):
+                if loaded(fn):
+                    continue
+                rest = entry.rest(index)
+                if rest is None:
+                    return None
+                try:
+                    fill_in(fn, rest)
+                except (ValueError, TypeError):  # not the rest of this function: damaged
+                    return None
+            self.keep(path, key, summary, None)
+        return summary
+
+    def keep(self, path: str, key: str, summary: ModuleSummary, entry: Entry | None) -> None:
+        versions = self._summaries.setdefault(path, {})
+        versions.pop(key, None)
+        versions[key] = (summary, entry)
+        while len(versions) > _VERSIONS:
+            del versions[next(iter(versions))]
+
+
+@dataclass
+class Watch:
+    """What a long-lived caller gives a run (``engine.analyse``)."""
+
+    memory: Memory | None = None
+    # The text of unsaved buffers, by path as the run names files (the language server: absolute).
+    buffers: Mapping[str, bytes] = field(default_factory=dict)
+    cancelled: Callable[[], bool] = lambda: False
+    # Told what the run is doing and how far it is (0 to 100), at each stage and file summarised.
+    progress: Callable[[str, int], None] | None = None
+    files: int = 0  # of the project being analysed, once discovered
+    summarised: int = 0
+
+    def check(self) -> None:
+        """Stop the run here when its result is no longer wanted."""
+        if self.cancelled():
+            raise Cancelled
+
+    def stage(self, message: str, percent: int) -> None:
+        if self.progress is not None:
+            self.progress(message, percent)
+
+    def summary_made(self) -> None:
+        """One more file summarised (or read from the cache): summarising is most of a first run."""
+        self.summarised += 1
+        if self.progress is not None and self.files:
+            done = min(self.summarised, self.files)
+            self.progress(f"summarised {done}/{self.files} files", 80 * done // self.files)

@@ -1,0 +1,153 @@
+"""JAX's type promotion as data: the dtype and weak type of what arithmetic on typed values gives.
+
+Copied from jax 0.10.2 (``jax._src.dtypes``: ``_type_promotion_lattice`` in its standard mode,
+``lattice_result_type``, ``result_type`` and ``_dtype_to_inexact``), for the dtypes retracelint meets;
+the static pass never imports jax (tests/test_promotion.py compares this table with
+``jax.numpy.result_type`` under both x64 settings).
+
+A value's type is a dtype name and a weak flag. Python numbers are weakly typed: jax takes them as the
+lattice's weak nodes ``int``, ``float`` and ``complex``, which sit below every typed dtype of their kind,
+so ``bfloat16 * 0.5`` stays bfloat16 while ``bfloat16 * float32`` is float32. A result is weak only when
+it lands on a weak node (an int32 array plus ``1.5`` is a weak float of the default precision). With x64
+off, jax first makes every 64-bit dtype its 32-bit kin and never forms a 64-bit type from narrower ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from retracelint.values import canonical_dtype as canonical
+
+# The lattice: each type to the types just above it (jax's ``_type_promotion_lattice(strict=False,
+# x64=True)``, leaving out the 2- and 4-bit ints and the float8 types). ``int``/``float``/``complex`` are
+# the weak nodes: what a Python number (or an array made from Python numbers only) is.
+_LATTICE: dict[str, tuple[str, ...]] = {
+    "bool": ("int",),
+    "int": ("uint8", "int8"),
+    "uint8": ("int16", "uint16"),
+    "uint16": ("int32", "uint32"),
+    "uint32": ("int64", "uint64"),
+    "uint64": ("float",),
+    "int8": ("int16",),
+    "int16": ("int32",),
+    "int32": ("int64",),
+    "int64": ("float",),
+    "float": ("bfloat16", "float16", "complex"),
+    "bfloat16": ("float32",),
+    "float16": ("float32",),
+    "float32": ("float64", "complex64"),
+    "float64": ("complex128",),
+    "complex": ("complex64",),
+    "complex64": ("complex128",),
+    "complex128": (),
+}
+# With x64 off jax forms no 64-bit type from narrower ones: uint32 and int32 meet at int32.
+_X32_EDGES = {"uint32": ("int32", "uint64")}
+
+WEAK_NODES = {"int": "int64", "float": "float64", "complex": "complex128"}  # weak node -> its dtype
+_KIND_NODE = {"i": "int", "u": "int", "f": "float", "c": "complex"}
+
+# What a 64-bit dtype is with x64 off.
+WITHOUT_X64 = {
+    "int64": "int32",
+    "uint64": "uint32",
+    "float64": "float32",
+    "complex128": "complex64",
+}
+
+# The float an integer or bool becomes in functions that need an inexact input (``jnp.sqrt``, ``mean``,
+# ``linspace``...): jax's ``_dtype_to_inexact``. Not the default float: an int32 becomes float32 even
+# with x64 on.
+TO_INEXACT = {
+    "bool": "float32",
+    "uint8": "float32",
+    "int8": "float32",
+    "uint16": "float32",
+    "int16": "float32",
+    "uint32": "float32",
+    "int32": "float32",
+    "uint64": "float64",
+    "int64": "float64",
+}
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A leaf's dtype and whether it is weakly typed (what jax's cache key holds besides the shape)."""
+
+    dtype: str
+    weak: bool = False
+
+
+def _upper_bounds(x64: bool) -> dict[str, frozenset[str]]:
+    """Each type to every type at or above it on the lattice."""
+    lattice = _LATTICE if x64 else {**_LATTICE, **_X32_EDGES}
+    bounds: dict[str, frozenset[str]] = {}
+
+    def above(node: str) -> frozenset[str]:
+        if node not in bounds:
+            bounds[node] = frozenset({node}).union(*(above(up) for up in lattice[node]))
+        return bounds[node]
+
+    for node in lattice:
+        above(node)
+    return bounds
+
+
+_BOUNDS = {x64: _upper_bounds(x64) for x64 in (False, True)}
+
+
+def _node(typed: Typed) -> str:
+    """The lattice node of a typed value: its dtype, or the weak node of its kind."""
+    return _KIND_NODE[_kind(typed.dtype)] if typed.weak else typed.dtype
+
+
+def _kind(dtype: str) -> str:
+    if dtype == "bool":
+        return "b"
+    if dtype.startswith("uint"):
+        return "u"
+    if dtype.startswith("int"):
+        return "i"
+    return "c" if dtype.startswith("complex") else "f"
+
+
+def _least_upper_bound(nodes: set[str], x64: bool) -> str | None:
+    ub = _BOUNDS[x64]
+    common = frozenset.intersection(*(ub[n] for n in nodes))
+    least = (common & nodes) or {c for c in common if common <= ub[c]}
+    return next(iter(least)) if len(least) == 1 else None
+
+
+def result_type(operands: Iterable[Typed], x64: bool) -> Typed | None:
+    """What jax gives for arithmetic on ``operands`` (``jnp.result_type``, with the weak flag); None
+    when a dtype is one this table does not know."""
+    typed = [Typed(canonical(t.dtype, x64), t.weak and t.dtype != "bool") for t in operands]
+    if not typed or any(t.dtype not in _LATTICE or t.dtype in WEAK_NODES for t in typed):
+        return None
+    dtypes = {t.dtype for t in typed}
+    if len(typed) == 1:
+        return typed[0]
+    all_weak = all(t.weak for t in typed)
+    if len(dtypes) == 1 and not all_weak:
+        return Typed(next(iter(dtypes)))
+    if all_weak:
+        # the bound of the typed counterparts, made weak (jax's special case)
+        bound = _least_upper_bound(dtypes, x64)
+        weak = True
+    else:
+        bound = _least_upper_bound({_node(t) for t in typed}, x64)
+        weak = bound in WEAK_NODES
+    if bound is None:
+        return None
+    dtype = WEAK_NODES.get(bound, bound)
+    weak = weak and dtype != "bool"
+    if weak:  # a weak result has its kind's default dtype
+        dtype = WEAK_NODES[_KIND_NODE[_kind(dtype)]]
+    return Typed(canonical(dtype, x64), weak)
+
+
+def to_inexact(dtype: str, x64: bool) -> str:
+    """The dtype of a function that needs an inexact operand (``jnp.sqrt(x)``) of ``dtype``."""
+    return canonical(TO_INEXACT.get(dtype, dtype), x64)

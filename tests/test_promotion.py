@@ -1,0 +1,89 @@
+"""The type promotion table (retracelint/summarise/promotion.py) says what jax does.
+
+The first tests pin facts a user meets (no jax needed); the last compares every pair and some triples of
+the table's types, typed and weak, with ``jax.numpy.result_type`` under both x64 settings.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+
+import pytest
+
+from retracelint.summarise.promotion import _LATTICE, WEAK_NODES, Typed, result_type, to_inexact
+
+HAS_JAX = importlib.util.find_spec("jax") is not None
+DTYPES = sorted(d for d in _LATTICE if d not in WEAK_NODES)
+# Typed operands, and the weak ones a Python number or an array made from Python numbers gives.
+OPERANDS = [Typed(d) for d in DTYPES] + [Typed(d, True) for d in ("int64", "float64", "complex128")]
+
+
+@pytest.mark.parametrize(
+    ("operands", "x64", "expected"),
+    [
+        # a Python float does not widen a half-precision array ...
+        ((Typed("bfloat16"), Typed("float64", True)), False, Typed("bfloat16")),
+        # ... a float32 array does
+        ((Typed("bfloat16"), Typed("float32")), False, Typed("float32")),
+        ((Typed("bfloat16"), Typed("float16")), True, Typed("float32")),
+        # a strong float64 scalar (a NumPy float64) widens float32 weights under x64 only
+        ((Typed("float32"), Typed("float64")), True, Typed("float64")),
+        ((Typed("float32"), Typed("float64")), False, Typed("float32")),
+        # an int32 array plus a Python float: a weak float of the default precision
+        ((Typed("int32"), Typed("float64", True)), False, Typed("float32", True)),
+        ((Typed("int32"), Typed("float64", True)), True, Typed("float64", True)),
+        # int32 and uint32 form int64 only under x64
+        ((Typed("int32"), Typed("uint32")), True, Typed("int64")),
+        ((Typed("int32"), Typed("uint32")), False, Typed("int32")),
+        # two Python numbers stay weak; a bool is never weak
+        ((Typed("int64", True), Typed("float64", True)), False, Typed("float32", True)),
+        ((Typed("bool", True), Typed("bool")), True, Typed("bool")),
+        ((Typed("float32"),), True, Typed("float32")),
+        ((Typed("float8"), Typed("float32")), True, None),
+    ],
+)
+def test_result_type(operands, x64, expected):
+    assert result_type(operands, x64) == expected
+
+
+def test_to_inexact_keeps_an_int32_single_precision_under_x64():
+    assert to_inexact("int32", True) == "float32"
+    assert to_inexact("int64", True) == "float64"
+    assert to_inexact("int64", False) == "float32"
+    assert to_inexact("bfloat16", True) == "bfloat16"
+
+
+def _jax_operand(typed: Typed):
+    """What stands for ``typed`` in ``jnp.result_type``: a dtype, or the Python type of a weak one."""
+    import jax.numpy as jnp
+
+    if typed.weak:
+        return {"int64": int, "float64": float, "complex128": complex}[typed.dtype]
+    return jnp.dtype(typed.dtype)
+
+
+def _jax_says(operands, x64: bool) -> Typed:
+    import jax
+    from jax._src import dtypes
+
+    with jax.enable_x64(x64):
+        dtype, weak = dtypes.result_type(*map(_jax_operand, operands), return_weak_type_flag=True)
+    return Typed(str(dtype), bool(weak))
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
+def test_table_agrees_with_jax(x64):
+    combos = [
+        *itertools.combinations_with_replacement(OPERANDS, 2),
+        *itertools.combinations(OPERANDS[::3], 3),
+    ]
+    wrong = [
+        (ops, mine, jax_says)
+        for ops in combos
+        if (mine := result_type(ops, x64)) != (jax_says := _jax_says(ops, x64))
+    ]
+    assert not wrong, wrong[:5]
+    assert len(combos) > 150
