@@ -127,6 +127,12 @@ def project_of(path: str) -> tuple[Path, Path | None]:
     return start, None
 
 
+def is_marked(folder: Path) -> bool:
+    """Whether ``folder`` says it is a project (a configuration, a build file or a repository), rather
+    than being the folder a loose script happens to lie in (/tmp, a home folder)."""
+    return _config_in(folder) is not None or any((folder / name).exists() for name in _MARKERS)
+
+
 def _config_in(folder: Path) -> Path | None:
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file() and _pyproject_table(pyproject) is not None:

@@ -16,8 +16,15 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   declared ``False`` and nothing in the project sets it otherwise.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block) is no finding. A finding that rests on an assumption is at most a warning: an error
-claims re-traces that grow with the run, and that only a proven chain can claim.
+in the same block) is no finding, nor one whose jitted call repeats the same call of an earlier
+statement of its block (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between):
+the first filled the cache the second hits, and the finding at the first tells the cause.
+
+Severity is decided here, by one rule (``severity``): a finding is an **error** only when its rule
+claims one, its re-traces grow with the run (``Finding.grows``: driven by a loop over steps, data, a
+loader, ``while``, not by a loop over a configuration, a model's structure or a few spelled-out
+values) and its chain rests on no assumption, which only a proven chain can claim; every other
+finding is a warning.
 """
 
 from __future__ import annotations
@@ -53,13 +60,19 @@ def assess(
     out = []
     for finding in findings:
         places = _places(finding)
-        if any(sources.unreachable(at) for at in places):
+        if any(sources.unreachable(at) for at in places) or sources.repeats_call(places[-1]):
             continue
         assumptions = tuple(_assumptions(project, prop, sources, finding, places))
-        if assumptions:
-            finding = replace(finding, assumptions=assumptions, severity="warning")
-        out.append(finding)
+        out.append(
+            replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
+        )
     return out
+
+
+def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
+    """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
+    unbounded = finding.severity == "error" and finding.grows
+    return "error" if unbounded and not assumptions else "warning"
 
 
 def _places(finding: Finding) -> list[Location]:
@@ -240,6 +253,26 @@ class _Sources:
                 return True
         return False
 
+    def repeats_call(self, at: Location) -> bool:
+        """Whether the call at ``at`` repeats, argument for argument, a call an earlier statement of
+        its block makes unconditionally, with nothing between that rebinds or calls a method of a
+        name the call reads. Arguments that make something (a call, a lambda) are new each time."""
+        chain = self.enclosing(at)
+        if not chain:
+            return False
+        stmt, block = chain[-1]
+        call = next((c for c in _unconditional_calls(stmt) if _starts_at(c, at)), None)
+        if call is None or not all(map(_plain, [call.func, *call.args, *call.keywords])):
+            return False
+        names = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+        same = ast.dump(call)
+        for earlier in reversed(block[: block.index(stmt)]):
+            if _touches(earlier, names):
+                return False
+            if any(ast.dump(c) == same for c in _unconditional_calls(earlier)):
+                return True
+        return False
+
     def flags_off(self, at: Location) -> Iterator[Assumption]:
         """The ``if`` tests around ``at`` that decide against it when their flag is off."""
         for stmt, _ in self.enclosing(at):
@@ -291,6 +324,63 @@ def _is_main_test(test: ast.expr) -> bool:
 def _holds(stmt: ast.stmt, line: int) -> bool:
     first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
     return first <= line <= (stmt.end_lineno or stmt.lineno)
+
+
+# Statements whose calls all run when the statement does (no branch, loop or body of their own).
+_SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)
+# Parts of an expression that may not run, or run later.
+_DEFERRED = (ast.Lambda, ast.IfExp, ast.BoolOp, ast.comprehension)
+
+
+def _unconditional_calls(stmt: ast.stmt) -> Iterator[ast.Call]:
+    """The calls a simple statement makes whenever it runs."""
+    if not isinstance(stmt, _SIMPLE):
+        return
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Call):
+            yield node
+        todo.extend(n for n in ast.iter_child_nodes(node) if not isinstance(n, _DEFERRED))
+
+
+def _starts_at(node: ast.expr, at: Location) -> bool:
+    return (node.lineno, node.col_offset + 1) == (at.line, at.col)
+
+
+def _plain(node: ast.AST) -> bool:
+    """A name, a constant, or attributes and constant subscripts of one: the same object each time
+    the same bindings are read."""
+    if isinstance(node, ast.keyword | ast.Starred):
+        return _plain(node.value)
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name | ast.Constant)
+
+
+def _touches(stmt: ast.stmt, names: set[str]) -> bool:
+    """Whether ``stmt`` may change what one of ``names`` holds: binds or deletes it, stores into it,
+    or calls a method of it (``batch.append(x)``); a nested def or class binds its name."""
+    for node in ast.walk(stmt):
+        if isinstance(node, (*_DEFS, ast.ClassDef)):
+            changed: str | None = node.name
+        elif isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
+            changed = _root(node) if not isinstance(node.ctx, ast.Load) else None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            changed = _root(node.func.value)
+        else:
+            continue
+        if changed in names:
+            return True
+    return False
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _blocks(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:

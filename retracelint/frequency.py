@@ -43,6 +43,10 @@ TRACED_MODULE_BASES = frozenset(
 )
 
 
+# A loop that spells out at most this many iterations adds a few traces, not one per step.
+FEW_ITERATIONS = 16
+
+
 @dataclass(frozen=True)
 class Driver:
     """What makes a value differ between calls: a loop, or repeated calls of a function."""
@@ -51,9 +55,21 @@ class Driver:
     location: Location
     bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
     count: int | None = None  # how many iterations, when the source spells them out
+    # Every loop it repeats in walks a collection held in memory (``LoopInfo.over_items``).
+    over_items: bool = False
     # For repeated calls: the calls from the loop's function down to the function repeated (the
     # first found), so that a finding's call path starts at the loop.
     path: tuple[PathStep, ...] = field(default=(), compare=False)
+
+    @property
+    def grows(self) -> bool:
+        """Whether what it drives may take new values as long as the program runs: not a loop over
+        a few iterations the source spells out, or over a collection held in memory (a
+        configuration's entries, a model's layers, a dict of parameters), whose items are the same
+        each time round. (``bounded`` is read from the loop's text, `range(0, x.shape[0], 64)` too:
+        it says which causes a loop can drive, not how long it runs.)"""
+        few = self.count is not None and self.count <= FEW_ITERATIONS
+        return not (few or self.over_items)
 
 
 @dataclass
@@ -282,6 +298,7 @@ class Frequency:
                         f"each call of {short_name(callee)}() ({first.text})",
                         first.location,
                         count=first.count,
+                        over_items=first.over_items,
                         path=(*out[caller].path, self._step(caller, callee)),  # type: ignore[union-attr]
                     )
                     queue.append(callee)
@@ -313,6 +330,7 @@ def _loop_call(fn: FunctionSummary, index: int, callee: str) -> Driver:
         f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
         call.location,
         count=count,
+        over_items=all(fn.loops[loop].over_items for loop in call.loops),
         path=(PathStep(fn.qualname, call.text, call.location),),
     )
 
@@ -353,4 +371,4 @@ def short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["TRACED_MODULE_BASES", "Driver", "Frequency"]
+__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Frequency"]

@@ -120,6 +120,8 @@ class Finding:
     # What it leaves out is structured below: the call path, the jit site, ``details``, the whole fix.
     message: str
     location: Location
+    # The rule's claim until ``evidence.severity`` weighs it: error only for re-traces that grow with
+    # the run (``grows``) on a proven chain.
     severity: str = "error"
     jit_site: JitSite | None = None
     parameter: str | None = None
@@ -133,6 +135,8 @@ class Finding:
     # Where the finding is made, when it is reported at a call on its path instead: a run that does
     # not report the origin's file (not among the paths given, excluded) shows it in a file it does.
     origin: Location | None = None
+    # Whether its re-traces may go on as long as the program runs (``frequency.Driver.grows``).
+    grows: bool = True
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 

@@ -983,6 +983,7 @@ class Propagation(ObjectModel):
             loop.location,
             bounded=loop.over_axes,
             count=loop.count,
+            over_items=loop.over_items,
         )
 
     def repeated(self, qualname: str) -> Driver | None:

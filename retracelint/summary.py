@@ -116,6 +116,11 @@ class LoopInfo:
     over_axes: bool = False  # iterates the axes of an array: a small set of values that repeats
     # Iterations, when the source shows them: `for s in (32, 48)`, `range(3)`.
     count: int | None = None
+    # It walks a collection held in memory (a dict's items, a list or tuple, enumerate/zip/sorted of
+    # one, range(len(one))): walked again, it gives the same items, so what varies with them takes
+    # one value per item over the whole run; a range over a count, a while loop or an iterator (a
+    # loader, a generator) may run on with new values as long as the program does.
+    over_items: bool = False
 
     @property
     def repeats(self) -> bool:
@@ -150,6 +155,9 @@ class JitSpec:
     # A lax primitive called with a function (``lax.fori_loop(0, n, body, x)``): it traces that
     # function when it is called, not when the result is called.
     traces_on_call: bool = False
+    # ... and where that lax call is: the functions handed to one call (a cond's branches) are one
+    # cause of its re-traces.
+    handed_to: Location | None = None
     # `jax.jit(obj.method)` of an object whose class linking finds: a new bound method each time
     # only if ``target`` turns out to be a method of an instance (a parameter may hold a module).
     fresh_if_bound: bool = False

@@ -24,7 +24,7 @@ from limits import HANG_S, cpu_limited, cpu_seconds
 import retracelint.checks as checks
 import retracelint.engine as engine
 from retracelint.cache import safe_loads
-from retracelint.config import Settings
+from retracelint.config import Settings, is_marked
 from retracelint.engine import analyse
 
 # A jitted function with a static parameter, and a loop that feeds it the loop counter: the smallest
@@ -260,6 +260,34 @@ def test_long_non_ascii_line_is_analysed_in_bounded_time(tmp_path: Path) -> None
     write(tmp_path, {"table.py": WITNESS + table})
     result = cli("--no-cache", ".", cwd=tmp_path, cpu_s=4)
     assert result.stdout.decode().startswith(f"table.py:{WITNESS_LINE}:{WITNESS_COL}: RTL201 ")
+
+
+def test_a_loose_script_is_analysed_with_what_it_can_import_not_every_folder_beside_it(
+    tmp_path: Path,
+) -> None:
+    # A script in a folder no project marker covers (/tmp, a home folder): its modules and packages are
+    # linked, the other folders there (downloads, old checkouts) are not read at all.
+    home = tmp_path / "home"
+    if any(is_marked(folder) for folder in home.parents):
+        pytest.skip("the temporary folder lies inside a project")
+    old_run = "import jax\n" + "".join(
+        f"\n\n@jax.jit\ndef f{i}(x, y):\n    return jax.numpy.tanh(x @ y + {i}) * x.sum()\n"
+        for i in range(60)
+    )
+    write(
+        home,
+        {
+            "train.py": "import jax.numpy as jnp\nfrom lib.models import step\n\n"
+            "for n in range(1, 5):\n    print(step(jnp.ones(n)))\n",
+            "lib/__init__.py": "",
+            "lib/models.py": "import jax\n\n\ndef double(x):\n    return x * 2\n\n\n"
+            "step = jax.jit(double)\n",
+            **{f"old_runs/run_{k:03d}.py": old_run for k in range(600)},
+        },
+    )
+    done = cli("--no-cache", "-j", "1", "train.py", cwd=home, cpu_s=4)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.decode().startswith("train.py:5:16: RTL105")
 
 
 # -- call graph shapes -----------------------------------------------------------------------------

@@ -38,3 +38,31 @@ def test_a_flip_between_two_signatures_is_a_warning(tmp_path: Path) -> None:
     )
     found = _severities(program)
     assert found == {(13, "RTL401"): "warning"}
+
+
+def test_a_loop_over_configuration_or_layers_is_a_warning_a_loop_over_steps_an_error() -> None:
+    """Each dataset of a configured dict and each layer of a parameter dict is one trace over the
+    whole run (the same items every time round): warnings; a window that widens every step grows
+    with the run: an error. JAX agrees (tests/test_fixtures_dynamic.py runs the program)."""
+    project = FIXTURES / "sweeps_over_configuration_bounded"
+    run = analyse([str(project)], Settings(cache=False))
+    found = {(Path(f.location.path).name, f.location.line): f.severity for f in run.findings}
+    assert found == {
+        ("evaluation.py", 21): "warning",  # for name, ... in datasets.items()
+        ("model.py", 17): "warning",  # for name, w in params.items()
+        ("main.py", 23): "error",  # for step in range(steps): window = 2 + step
+    }
+
+
+def test_severity_is_one_rule_of_growth_and_proof() -> None:
+    """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
+    makes a warning."""
+    from retracelint.evidence import severity
+    from retracelint.model import Assumption, Finding, Location
+
+    here = Location("train.py", 3, 1)
+    guessed = (Assumption("guessed-callee", here, "`m.step` taken as the one method of that name"),)
+    claims = [("error", True, ()), ("error", False, ()), ("error", True, guessed)]
+    claims.append(("warning", True, ()))
+    got = [severity(Finding("RTL201", "m", here, s, grows=g), a) for s, g, a in claims]
+    assert got == ["error", "warning", "warning", "warning"]

@@ -18,9 +18,6 @@ from retracelint.values import (
     Value,
 )
 
-# A loop over at most this many values spelled out in the source adds a few traces, not one per step.
-FEW_ITERATIONS = 16
-
 
 @dataclass(frozen=True)
 class Fix:
@@ -71,19 +68,20 @@ def make_finding(
     driver: Driver | None = None,
     fix: Fix | None = None,
     severity: str | None = None,
+    grows: bool | None = None,
 ) -> Finding:
     """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
     jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
-    call path, the jit site and the whole fix are told apart. Its severity is ``severity`` or the
-    rule's, or a warning when ``driver`` is a loop over a few values spelled out in the source: that
-    costs a few traces, not one per step."""
+    call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
+    whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
+    weighs both)."""
     fix = fix or rule_fix(code)
-    few = driver is not None and driver.count is not None and driver.count <= FEW_ITERATIONS
     return Finding(
         code=code,
         message=f"{head}; {fix.short}",
         location=location,
-        severity="warning" if few else severity or rule(code).severity,
+        severity=severity or rule(code).severity,
+        grows=grows if grows is not None else driver is None or driver.grows,
         jit_site=site,
         parameter=param,
         call_path=path,

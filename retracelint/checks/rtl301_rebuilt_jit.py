@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from retracelint.callgraph import FuncTarget, JitBinding, JitTarget, Project
 from retracelint.checks.common import (
@@ -13,7 +14,7 @@ from retracelint.checks.common import (
     unknown_base,
     when_text,
 )
-from retracelint.model import Finding, PathStep
+from retracelint.model import Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
 from retracelint.values import (
@@ -40,11 +41,40 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         and spec.target is not None
         and spec.target[0] == "jit"
     }
-    yield from (f for target, f in found.items() if target.key not in told)
+    kept = [target for target in found if target.key not in told]
+    for targets in _by_lax_call(project, kept):
+        if len(targets) == 1:
+            yield found[targets[0]]
+            continue
+        # An eager lax call handed several fresh functions (a cond's branches) re-traces them all
+        # for one cause, fixed in one place: one finding, at the first, naming each (the others'
+        # jit sites are its other routes).
+        handed = tuple(project.symbols.jit_spec(t).target_text for t in targets)
+        merged = _rebuilt_jit(project, prop, targets[0], handed)
+        assert merged is not None  # the first one's finding, named differently
+        others = (found[t] for t in targets[1:])
+        yield replace(
+            merged, other_routes=tuple(Route(f.call_path, f.jit_site, f.parameter) for f in others)
+        )
 
 
-def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Finding | None:
-    """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly."""
+def _by_lax_call(project: Project, targets: list[JitTarget]) -> list[list[JitTarget]]:
+    """The jit sites, those handed to one lax call together (in source order), the others alone."""
+    groups: dict[object, list[JitTarget]] = {}
+    for target in targets:
+        spec = project.symbols.jit_spec(target)
+        key = (target.module, spec.handed_to) if spec.handed_to is not None else target
+        groups.setdefault(key, []).append(target)
+    for group in groups.values():
+        group.sort(key=lambda t: project.symbols.jit_spec(t).location)
+    return list(groups.values())
+
+
+def _rebuilt_jit(
+    project: Project, prop: Propagation, target: JitTarget, handed: tuple[str, ...] = ()
+) -> Finding | None:
+    """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly;
+    ``handed``: the fresh functions a lax call is handed together with it, to name them all."""
     spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
@@ -82,10 +112,13 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
     code = "RTL301"
     when, loop = when_text(cause.driver, spec.location, each=True)
     primitive = spec.wrapper.removeprefix("jax.")
+    names = handed or (spec.target_text,)
     if spec.traces_on_call:
-        head = f"{primitive}(...) traces a new {spec.fresh} {when}, so every call re-traces"
+        made = f"a new {spec.fresh}" if len(names) == 1 else f"{len(names)} new functions"
+        head = f"{primitive}(...) traces {made} {when}, so every call re-traces"
         details = [
-            f"traced function: {shown_code(spec.target_text)}",
+            f"traced function{'s' if len(names) > 1 else ''}: "
+            + ", ".join(shown_code(name) for name in names),
             f"called outside jit, {primitive} caches its traces by function object",
             loop,
         ]
@@ -102,14 +135,20 @@ def _rebuilt_jit(project: Project, prop: Propagation, target: JitTarget) -> Find
     path = (*cause.path, *(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]))
     fix = (
         Fix(
-            f"define {shown_code(spec.target_text, 24)} once",
-            f"define {spec.target_text} once, outside the function that runs {primitive} (pass"
-            " what it closes over as arguments), or call it from inside a jitted function",
+            f"define {shown_code(', '.join(names), 40)} once",
+            f"define {' and '.join(names)} once, outside the function that runs {primitive} (pass"
+            " what they close over as arguments), or call it from inside a jitted function",
         )
         if spec.traces_on_call
         else None
     )
-    return make_finding(code, head, details, spec.location, site, None, path, cause.driver, fix)
+    # A function made anew per iteration of a loop over a few items still makes new ones each time
+    # its own function runs again.
+    again = prop.repeated(owner.qualname)
+    grows = cause.driver.grows or (again is not None and again.grows)
+    return make_finding(
+        code, head, details, spec.location, site, None, path, cause.driver, fix, grows=grows
+    )
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from retracelint.callgraph import Project
+from retracelint.callgraph import JitTarget, Project
 from retracelint.checks.common import (
     at_text,
     jit_site,
@@ -18,6 +18,7 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.propagate import MAX_FRAMES, Propagation
 from retracelint.summary import CallSite, FunctionSummary, TraceContext
 from retracelint.values import (
+    CallSrc,
     Value,
 )
 
@@ -45,10 +46,24 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         key = (target.module, target.index)
         site = sites.setdefault(key, jit_site(binding))
         yield from _varying_contexts(prop, fn, call, site)
+        if _rebuilt_per_call(project, fn, target):
+            continue  # its calls from different callers never share a cache to flip
         for state, entries in contexts.around(fn, call.contexts).items():
             by_target.setdefault(key, []).append((fn, call, state, entries))
     for key, calls in by_target.items():
         yield from _context_flips(calls, sites[key])
+
+
+def _rebuilt_per_call(project: Project, fn: FunctionSummary, target: JitTarget) -> bool:
+    """Whether ``fn`` makes the jit it calls anew at each of its calls, around a function object
+    made anew too (``jax.jit(partial(init, n=n))()``), with every call of it in ``fn`` under the
+    same contexts: each call of ``fn`` traces a jit of its own, inside a context or not."""
+    spec = project.symbols.jit_spec(target)
+    if spec.function != fn.qualname or spec.loops or CallSrc() not in spec.fresh_sources:
+        return False
+    jit = ("jit", "", str(spec.index))
+    written = {c.contexts for c in fn.calls if c.callee == jit or jit in c.alternatives}
+    return len(written) <= 1
 
 
 class _Contexts:

@@ -537,6 +537,7 @@ class Calls(PassState):
             fresh=fresh,
             fresh_sources=sources,
             traces_on_call=True,
+            handed_to=self.loc(node),
         )
 
     def known_return_type(self, name: str) -> str:
@@ -792,6 +793,7 @@ class Calls(PassState):
         fresh_sources: frozenset[Src] = EMPTY,
         decorated: bool = False,
         traces_on_call: bool = False,
+        handed_to: Location | None = None,
         maker_call: int | None = None,
         fresh_if_bound: bool = False,
         on_self: bool = False,
@@ -819,6 +821,7 @@ class Calls(PassState):
             function=self.fn.qualname,
             loops=tuple(self.loops),
             traces_on_call=traces_on_call,
+            handed_to=handed_to,
             maker_call=maker_call,
             fresh_if_bound=fresh_if_bound,
             on_self=on_self,

@@ -146,6 +146,12 @@ def _known_count(items: Value | None) -> int | None:
     return dict(length.terms).get((), 0)
 
 
+# Calls that walk what they are given item for item (zip: each of its arguments, the others: the
+# first), and a dict's views.
+_WALK_THEIR_ARGUMENTS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
+_DICT_VIEWS = frozenset({"items", "keys", "values"})
+
+
 class Statements(PassState):
     """Statements and control flow: assignment and binding, branches joined, loops walked twice to see"""
 
@@ -578,8 +584,35 @@ class Statements(PassState):
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
             where = location or self.loc(node)
             count = _iterations(iterable) or _known_count(items)
-            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count))
+            over_items = iterable is not None and self.walks_items(iterable, items)
+            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items))
         return index
+
+    def walks_items(self, node: ast.expr, value: Value | None = None) -> bool:
+        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``)."""
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
+                return True
+            name = func.id if isinstance(func, ast.Name) else None
+            if name == "range" and len(node.args) == 1:
+                sized = node.args[0]
+                return (
+                    isinstance(sized, ast.Call)
+                    and isinstance(sized.func, ast.Name)
+                    and sized.func.id == "len"
+                    and len(sized.args) == 1
+                    and self.walks_items(sized.args[0])
+                )
+            return (
+                name in _WALK_THEIR_ARGUMENTS
+                and bool(node.args)
+                and all(self.walks_items(arg) for arg in node.args[: 1 if name != "zip" else None])
+            )
+        if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+            return True
+        value = value if value is not None else self.quiet(node)
+        return value.ty in (LIST, TUPLE, DICT)
 
     def loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
