@@ -15,12 +15,16 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from retracelint import __version__, config
 from retracelint.model import SEVERITIES, Finding, display_safe
 from retracelint.rules import RULES, RULES_BY_CODE, page
+
+if TYPE_CHECKING:
+    from retracelint.fixes import Availability
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -230,6 +234,11 @@ def _codes(option: str, values: tuple[str, ...]) -> tuple[str, ...]:
     help="Apply the safe fixes, then report what remains (standard input: print it fixed, and the report on standard error).",
 )
 @click.option("--diff", is_flag=True, help="Print what --fix would change; exit 1 if anything.")
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Make --fix and --diff apply the fixes a user must check too, and mark them [*].",
+)
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Analyse PATHS (files or folders; '-' reads standard input).
 
@@ -311,8 +320,27 @@ def _settings_for(options: dict[str, object]) -> Callable[[Path | None], config.
     return settings_for
 
 
+def _fixable(
+    findings: list[Finding], options: dict[str, object], stdin: bytes | None, stdin_filename: str
+) -> Availability | None:
+    """Which findings text output marks ``[*]`` (ruff's mark of a fix ``--fix`` makes)."""
+    from retracelint.discover import shown
+    from retracelint.fixes import FIXABLE, availability
+
+    if options.get("fix") or options.get("diff") or not any(f.code in FIXABLE for f in findings):
+        return None  # --fix and --diff say what they did themselves
+
+    def read(path: str) -> bytes:
+        if stdin is not None and path == shown(stdin_filename):
+            return stdin
+        return Path(path).read_bytes()
+
+    return availability(findings, read, bool(options.get("unsafe_fixes")))
+
+
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
     from retracelint.engine import analyse_projects
+    from retracelint.fixes import fixes_summary
     from retracelint.report import render, statistics
 
     settings_for = _settings_for(options)
@@ -324,6 +352,7 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     kept.append(run)  # freed by the process's end, not here (see ``run``)
     findings = run.findings
     report_to_stderr = False
+    fix_summary = ""
     if not run.selected and not findings:
         shown = ", ".join(paths)
         click.echo(f"retracelint: no Python files found under {shown}", err=True)
@@ -345,7 +374,7 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         outcome = fix_or_diff(findings, again, options, stdin, stdin_filename)
         if outcome.exit_code is not None:
             return outcome.exit_code
-        findings = outcome.findings
+        findings, fix_summary = outcome.findings, outcome.summary
         if outcome.fixed_stdin is not None:
             # As ruff does: the fixed source takes standard output, the report goes to standard error.
             sys.stdout.flush()
@@ -367,7 +396,10 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
     root = str(Path(settings.config_file).parent) if settings.config_file else os.getcwd()
     if not as_text or options["output_file"]:
         findings = display_safe(findings)  # UTF-8 documents: undecodable file-name bytes escaped
-    text = render(findings, output_format, root=root)
+    fixable = _fixable(findings, options, stdin, stdin_filename) if as_text else None
+    if fixable is not None:
+        fix_summary = fixes_summary(len(findings), fixable)
+    text = render(findings, output_format, root=root, fixable=fixable.fixable if fixable else None)
     counts = statistics(findings) if settings.statistics else ""
     if as_text:
         text, counts = text + counts, ""  # after the findings, as flake8 prints them
@@ -379,6 +411,8 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         click.echo(text, nl=False, err=report_to_stderr)
     if counts:
         click.echo(counts, nl=False, err=True)  # the report itself stays a valid document
+    if fix_summary:  # under the report, as ruff prints it; on stderr, for flake8's parsers
+        click.echo(fix_summary, err=True)
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if output_format == "github" and summary_file:
         from retracelint.formats.github import write_step_summary

@@ -13,12 +13,15 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 - ``mocked-callee``: a test on the chain replaces (``mock.patch``, ``monkeypatch.setattr``) a function
   the chain goes through;
 - ``flag-off``: a step of the chain sits under ``if cfg.flag:`` (or ``if FLAG:``) where the flag is
-  declared ``False`` and nothing in the project sets it otherwise.
+  declared ``False`` and nothing in the project sets it otherwise; or under an ``if`` on an argument
+  of its function whose ``False`` default switches it off, where a call passes a value no source
+  says (a field of a YAML configuration).
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block) is no finding, nor one whose jitted call repeats the same call of an earlier
-statement of its block (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between):
-the first filled the cache the second hits, and the finding at the first tells the cause.
+in the same block, or under an ``if`` on an argument that every known call switches off) is no
+finding, nor one whose jitted call repeats the same call of an earlier statement of its block
+(``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between): the first filled the
+cache the second hits, and the finding at the first tells the cause.
 
 Severity is decided here, by one rule (``severity``): a finding is an **error** only when its rule
 claims one, its re-traces grow with the run (``Finding.grows``: driven by a loop over steps, data, a
@@ -35,11 +38,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from retracelint.callgraph import Project
+from retracelint.callgraph import ClassTarget, Project, bind_arg
 from retracelint.frequency import is_test, is_test_file
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summary import FunctionSummary
+from retracelint.values import Made
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -60,9 +64,12 @@ def assess(
     out = []
     for finding in findings:
         places = _places(finding)
-        if any(sources.unreachable(at) for at in places) or sources.repeats_call(places[-1]):
+        if any(sources.unreachable(at) for at, _ in places) or sources.repeats_call(places[-1][0]):
             continue
-        assumptions = tuple(_assumptions(project, prop, sources, finding, places))
+        decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
+        if None in decided:
+            continue  # every known call passes what switches a branch of the chain off
+        assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
         out.append(
             replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
         )
@@ -75,9 +82,15 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     return "error" if unbounded and not assumptions else "warning"
 
 
-def _places(finding: Finding) -> list[Location]:
-    """Where the chain runs code: the origin, then each call that carries it."""
-    return [finding.location, *(step.location for step in finding.call_path)]
+def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:
+    """Where the chain runs code: the origin, then each call that carries it; each with the call of
+    the chain that runs its function (None for the first: anyone may call it)."""
+    path = finding.call_path
+    callers = [None, *path]
+    return [
+        (finding.location, path[-1] if path else None),
+        *((step.location, callers[i]) for i, step in enumerate(path)),
+    ]
 
 
 def _assumptions(
@@ -85,14 +98,16 @@ def _assumptions(
     prop: Propagation,
     sources: _Sources,
     finding: Finding,
-    places: list[Location],
+    places: list[tuple[Location, PathStep | None]],
+    decided: list[Assumption | None],
 ) -> Iterator[Assumption]:
     seen: set[tuple[str, Location]] = set()
     for found in (
         *_guessed_callees(project, finding.call_path),
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
-        *(a for at in places for a in sources.flags_off(at)),
+        *(a for at, _ in places for a in sources.flags_off(at)),
+        *(a for a in decided if a is not None),
     ):
         if (found.kind, found.location) not in seen:
             seen.add((found.kind, found.location))
@@ -180,6 +195,7 @@ class _Sources:
     read_lines: Callable[[str], list[str]]
     _trees: dict[str, ast.Module | None] = field(default_factory=dict)
     _flags: dict[str, bool] = field(default_factory=dict)
+    _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -285,6 +301,19 @@ class _Sources:
             if self.off(flag):
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
+
+    def statement_at(self, at: Location) -> ast.stmt | None:
+        """The innermost statement holding ``at``."""
+        around = self.enclosing(at)
+        return around[-1][0] if around else None
+
+    def known(self, prop: Propagation, fn: FunctionSummary, subject: str) -> _Known | None:
+        """What ``subject`` of ``fn`` (a parameter, or ``self.attr``) holds over every known call
+        (``_known``), read once per run."""
+        key = (fn.qualname, subject)
+        if key not in self._known:
+            self._known[key] = _known(prop, self, fn, subject)
+        return self._known[key]
 
     def off(self, flag: str) -> bool:
         """Whether ``flag`` is False wherever the project gives it a value (``_declared_off``); any
@@ -422,6 +451,255 @@ def _declared_off(flag: str, texts: list[str]) -> bool:
         return False
     values = [value for text in texts for value in given.findall(text)]
     return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
+
+
+# -- branches the chain's own arguments decide ---------------------------------------------------
+class _Unknown:
+    """A value no reading of the source can know: a caller's expression, a field read from YAML."""
+
+    def __repr__(self) -> str:
+        return "unknown"
+
+
+_UNKNOWN = _Unknown()
+_LITERALS = (type(None), bool, int, float, str)
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What a function's parameter (or an attribute of its object) holds: one value per known call
+    (or store), ``_UNKNOWN`` where it is not a literal; and what a call that leaves it out gets."""
+
+    values: tuple[object, ...]
+    default: object
+
+
+def _argument_branches(
+    prop: Propagation, sources: _Sources, at: Location, by: PathStep | None
+) -> Iterator[Assumption | None]:
+    """The ``if`` tests around ``at`` in its function that read one of its arguments (a parameter,
+    an attribute of ``self``) and nothing else not written out: None for a test that every known
+    value decides against ``at`` (that path is never taken), a ``flag-off`` assumption for one a
+    flag's default (``False``) decides against where some call passes a value not known (a
+    configuration's field).
+    ``by``: the call of the chain that runs the function; None where the function starts the chain,
+    so callers outside the project may pass anything."""
+    qualname = sources.function_at(at)
+    fn = sources.project.functions.get(qualname) if qualname else None
+    if fn is None or fn.kind == "module":
+        return
+    around = [stmt for stmt, _ in sources.enclosing(at)]
+    defs = [i for i, stmt in enumerate(around) if isinstance(stmt, _DEFS)]
+    if not defs:
+        return
+    node = around[defs[-1]]
+    for stmt in around[defs[-1] + 1 :]:
+        if not isinstance(stmt, ast.If):
+            continue
+        in_body = any(_holds(s, at.line) for s in stmt.body)
+        if not in_body and not any(_holds(s, at.line) for s in stmt.orelse):
+            continue  # ``at`` is in the test itself
+        for subject in _subjects(stmt.test, fn, node):
+            known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
+            if known is None:
+                continue
+            values = (*known.values, _UNKNOWN) if by is None else known.values
+            off = [_truth(stmt.test, subject, v) not in (None, in_body) for v in values]
+            if all(off):
+                yield None
+                return
+            unknown = [v is _UNKNOWN for v in values]
+            # A flag: a bool default. A None default is an optional input, which callers that
+            # pass something mostly fill in.
+            flag = isinstance(known.default, bool)
+            default_off = _truth(stmt.test, subject, known.default) not in (None, in_body)
+            if flag and default_off and all(o or u for o, u in zip(off, unknown, strict=True)):
+                where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
+                text = f"`{subject}` is {known.default!r} unless set"
+                yield Assumption("flag-off", where, text)
+
+
+def _subjects(test: ast.expr, fn: FunctionSummary, node: ast.stmt) -> list[str]:
+    """What ``test`` reads of the function's arguments: its parameters that the function never
+    rebinds, and the attributes of ``self`` (``self.period``)."""
+    params = [p.name for p in fn.params]
+    this = params[0] if fn.kind == "method" and params else None
+    rebound = {
+        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    out: list[str] = []
+    for sub in ast.walk(test):
+        if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):
+            out.append(f"{this}.{sub.attr}")
+        elif isinstance(sub, ast.Name) and sub.id in params and sub.id not in rebound | {this}:
+            out.append(sub.id)
+    return list(dict.fromkeys(out))
+
+
+def _is_name_of(node: ast.expr, name: str | None) -> bool:
+    return name is not None and isinstance(node, ast.Name) and node.id == name
+
+
+def _known(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, subject: str
+) -> _Known | None:
+    """What ``subject`` holds. A parameter: what each known call passes, or its default; no call
+    known, a value not known. ``self.attr``: each literal stored there by the class's methods (and
+    its subclasses'), and what ``__init__``'s calls pass for a parameter it stores; None when no
+    method stores it."""
+    _, dot, attr = subject.partition(".")
+    if not dot:
+        return _passed(prop, sources, fn, subject)
+    project = sources.project
+    cls = fn.cls
+    if cls is None or cls not in project.classes:
+        return None
+    values: list[object] = []
+    default: object = _UNKNOWN
+    family = [*project.mro(cls), *(k for k in project.classes if cls in project.mro(k)[1:])]
+    for klass in dict.fromkeys(family):
+        methods = project.classes[klass].methods.values() if klass in project.classes else ()
+        for writer in (project.function(q) for q in methods if q in project.functions):
+            if not writer.params:
+                continue
+            for stored in writer.writes.get(f"{writer.params[0].name}.{attr}", ()):
+                stmt = sources.statement_at(stored.location)
+                value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+                init = writer.name == "__init__"
+                if isinstance(value, ast.Name) and writer.param(value.id) and init:
+                    given = _passed(prop, sources, writer, value.id)
+                    values.extend(given.values)
+                    default = given.default
+                else:
+                    values.append(_literal(value))
+                    default = values[-1] if init else default
+    return _Known(tuple(values), default) if values else None
+
+
+def _receivers_made(sources: _Sources, by: PathStep | None, subject: str) -> _Known | None:
+    """``self.attr`` of the object the chain's call ``by`` is made on, where every object it may be
+    is made by a call of its class in the project whose ``__init__`` stores a parameter there
+    (``sampler = Sampler(None)`` then ``sampler.sample(...)``): what those constructions pass."""
+    _, dot, attr = subject.partition(".")
+    project = sources.project
+    site = project.call_at(by.location) if by is not None and dot else None
+    receiver = project.function(site[0]).calls[site[1]].receiver if site is not None else None
+    objs = receiver.value.objs if receiver is not None else frozenset()
+    if not objs or not all(isinstance(o, Made) and not o.path and o.item is None for o in objs):
+        return None
+    values: list[object] = []
+    defaults: set[object] = set()
+    for made in sorted(objs, key=lambda o: (o.at.path, o.at.line, o.at.col)):
+        given = _constructed(sources, made.at, attr)
+        if given is None:
+            return None
+        values.extend(given.values)
+        defaults.add(given.default)
+    return _Known(tuple(values), defaults.pop() if len(defaults) == 1 else _UNKNOWN)
+
+
+def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
+    """What the construction at ``at`` passes for the ``__init__`` parameter stored in ``attr``."""
+    project = sources.project
+    site = project.call_at(at)
+    targets = project.site_targets.get(site, ()) if site is not None else ()
+    if len(targets) != 1 or not isinstance(targets[0], ClassTarget):
+        return None
+    init = project.method(targets[0].qualname, "__init__")
+    fn = project.function(init) if init is not None else None
+    if fn is None or not fn.params:
+        return None
+    stored = fn.writes.get(f"{fn.params[0].name}.{attr}", ())
+    stmt = sources.statement_at(stored[0].location) if len(stored) == 1 else None
+    value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+    if not isinstance(value, ast.Name) or fn.param(value.id) is None:
+        return None
+    default = _default(sources, fn, value.id)
+    call = project.function(site[0]).calls[site[1]]
+    passed = bind_arg(call, fn.params, 1, value.id)
+    if passed is None and call.star:
+        return None
+    return _Known((default if passed is None else _literal_text(passed.text),), default)
+
+
+def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str) -> _Known:
+    """What each known call of ``fn`` passes for ``param`` (its default where it leaves it out)."""
+    default = _default(sources, fn, param)
+    values = []
+    for _, call, passed, _, _ in prop.calls_of(fn, param):
+        if passed is not None:
+            values.append(_literal_text(passed.text))
+        else:
+            values.append(_UNKNOWN if call.star else default)
+    return _Known(tuple(values) or (_UNKNOWN,), default)
+
+
+def _default(sources: _Sources, fn: FunctionSummary, param: str) -> object:
+    """The literal default of ``param`` as the def writes it (``_UNKNOWN``: none, or not a literal)."""
+    defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
+    if not defs:
+        return _UNKNOWN
+    args = defs[-1].args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    )
+    pairs += [
+        (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+    ]
+    return next((_literal(d) for a, d in pairs if a.arg == param), _UNKNOWN)
+
+
+def _literal(node: ast.expr | None) -> object:
+    if isinstance(node, ast.Constant) and isinstance(node.value, _LITERALS):
+        return node.value
+    return _UNKNOWN
+
+
+def _literal_text(text: str) -> object:
+    try:
+        return _literal(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
+        return _UNKNOWN
+
+
+def _truth(test: ast.expr, subject: str, value: object) -> bool | None:
+    """Whether ``test`` holds when ``subject`` is ``value``; None when that does not decide it."""
+    if value is _UNKNOWN:
+        return None
+    if isinstance(test, ast.BoolOp):
+        terms = [_truth(t, subject, value) for t in test.values]
+        decisive = isinstance(test.op, ast.Or)  # a true term decides `or`, a false one `and`
+        if decisive in terms:
+            return decisive
+        return None if None in terms else not decisive
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _truth(test.operand, subject, value)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare):
+        if len(test.ops) != 1:
+            return None
+        left, right = (_operand(e, subject, value) for e in (test.left, test.comparators[0]))
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return None
+        return _compare(test.ops[0], left, right)
+    found = _operand(test, subject, value)
+    return None if found is _UNKNOWN else bool(found)
+
+
+def _operand(node: ast.expr, subject: str, value: object) -> object:
+    return value if ast.unparse(node) == subject else _literal(node)
+
+
+def _compare(op: ast.cmpop, left: object, right: object) -> bool | None:
+    """``is``/``is not``/``==``/``!=`` between literals (``is`` as Python's small constants
+    behave: equal values of one type); other comparisons are not decided here."""
+    if isinstance(op, ast.Is | ast.IsNot):
+        same = type(left) is type(right) and left == right
+        return same if isinstance(op, ast.Is) else not same
+    if isinstance(op, ast.Eq | ast.NotEq):
+        return (left == right) == isinstance(op, ast.Eq)
+    return None
 
 
 # -- mocks ----------------------------------------------------------------------------------------

@@ -13,7 +13,13 @@ from retracelint.model import Finding, JitSite, Location
 from retracelint.rules import RULES, RULES_BY_CODE
 
 
-def render(findings: Sequence[Finding], output_format: str, root: str | None = None) -> str:
+def render(
+    findings: Sequence[Finding],
+    output_format: str,
+    root: str | None = None,
+    fixable: frozenset[int] | None = None,
+) -> str:
+    """``fixable``: ids of the findings text output marks ``[*]``."""
     ordered = sorted(findings, key=lambda f: f.sort_key)
     if output_format == "json":
         return json.dumps([f.to_dict() for f in ordered], indent=2, ensure_ascii=False) + "\n"
@@ -28,11 +34,11 @@ def render(findings: Sequence[Finding], output_format: str, root: str | None = N
             ordered, rules=RULES, tool_version=__version__, root=root or os.getcwd()
         )
     if output_format == "full":
-        return "".join(full_text(f) for f in ordered)
-    return "".join(text_line(f) + "\n" for f in ordered)
+        return "".join(full_text(f, id(f) in (fixable or ())) for f in ordered)
+    return "".join(text_line(f, id(f) in (fixable or ())) + "\n" for f in ordered)
 
 
-def text_line(finding: Finding) -> str:
+def text_line(finding: Finding, fixable: bool = False) -> str:
     """``path:line:col: CODE message``, as flake8 prints; a milder finding than an error says so at the
     start of its message, ``CODE [warning] message``, where ruff marks a fixable one ``CODE [*] message``:
     parsers of flake8's format take everything after the code as the message, and an error, the usual
@@ -40,14 +46,18 @@ def text_line(finding: Finding) -> str:
     with ``--confidence all``) ends with it: ``[low confidence: ...]``."""
     loc = finding.location
     level = "" if finding.severity == "error" else f"[{finding.severity}] "
-    return f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {level}{finding.headline()}{finding.unproven}"
+    mark = "[*] " if fixable else ""
+    return (
+        f"{loc.path}:{loc.line}:{loc.col}: {finding.code} {mark}{level}{finding.headline()}"
+        f"{finding.unproven}"
+    )
 
 
-def full_text(finding: Finding) -> str:
+def full_text(finding: Finding, fixable: bool = False) -> str:
     """The headline line, then, indented as ruff's ``--output-format full`` prints context: the call
     path from the loop to the jit (``path:line: call``), the jit site, the details (the loop, what
     the value is), the fix, and how many other call paths lead to the same line; a blank line ends it."""
-    lines = [text_line(finding)]
+    lines = [text_line(finding, fixable)]
     if finding.call_path:
         lines.append("  call path:")
         lines += [f"    {_where(step.location)}: {step.call}(...)" for step in finding.call_path]

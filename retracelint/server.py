@@ -33,7 +33,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from retracelint import __version__, config
 from retracelint.filters import NOQA
-from retracelint.fixes import fix_source
+from retracelint.fixes import fix_is_safe, fix_source
 from retracelint.flake8_plugin import buffer_bytes
 from retracelint.formats.sarif import flow_steps
 from retracelint.model import Finding, Location
@@ -188,23 +188,25 @@ def noqa_edit(finding: Finding, lines: list[str]) -> types.TextEdit:
 
 
 def fix_edit(finding: Finding, source: str) -> types.TextEdit | None:
-    """The rewrite ``--fix`` makes for ``finding`` as an edit of the lines it changes, if it has one."""
+    """The rewrite ``--fix --unsafe-fixes`` makes for ``finding``, as one edit of the lines between
+    the first and the last that differ (a whole-file fix may move lines), if it has one."""
     before = source.encode("utf-8")
-    after, fixed = fix_source(before, [finding])
+    after, fixed = fix_source(before, [finding], unsafe=True)
     if not fixed:
         return None
     old, new = source.splitlines(keepends=True), after.decode("utf-8").splitlines(keepends=True)
-    if len(old) != len(new):  # every rewrite keeps the number of lines (``fixes``)
-        return None
-    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
-    if not changed:
-        return None
-    first, last = changed[0], changed[-1]
+    first = next(
+        (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+        min(len(old), len(new)),
+    )
+    tail = 0
+    while tail < min(len(old), len(new)) - first and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
     span = types.Range(
         start=types.Position(line=first, character=0),
-        end=types.Position(line=last + 1, character=0),
+        end=types.Position(line=len(old) - tail, character=0),
     )
-    return types.TextEdit(range=span, new_text="".join(new[first : last + 1]))
+    return types.TextEdit(range=span, new_text="".join(new[first : len(new) - tail]))
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
@@ -411,8 +413,10 @@ def make_server(analyse: Analyse = analyse_open) -> RetracelintServer:
             for kind, edit in edits:
                 if edit is None:
                     continue
+                unsafe = kind == "fix" and not fix_is_safe(finding)
                 title = (
                     f"Fix {finding.code}: {finding.fix or RULES_BY_CODE[finding.code].fix}"
+                    + (" (unsafe)" if unsafe else "")  # as ruff's server titles one
                     if kind == "fix"
                     else f"Add '# noqa: {finding.code}'"
                 )
@@ -423,7 +427,7 @@ def make_server(analyse: Analyse = analyse_open) -> RetracelintServer:
                         diagnostics=[
                             d for d in params.context.diagnostics if d.code == finding.code
                         ],
-                        is_preferred=kind == "fix",
+                        is_preferred=kind == "fix" and not unsafe,
                         edit=types.WorkspaceEdit(changes={uri: [edit]}),
                     )
                 )

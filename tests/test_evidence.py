@@ -131,3 +131,23 @@ def test_a_script_that_runs_both_halves_proves_the_chain(tmp_path: Path) -> None
     code, after = _check(str(tmp_path))
     assert code == 1
     assert f"{append} self.rows.append(row) grows on each call of Recorder.record()" in after
+
+
+def test_branches_their_own_arguments_switch_off() -> None:
+    """A branch every construction switches off (``Langevin(..., None)`` for ``if
+    self.resample_every is not None``) and one every call leaves at its False default make no
+    finding; a flag whose False default switches it off while the caller passes a settings file's
+    value is unproven, marked; a branch taken (``swap_every=2``) and a training loop's own test
+    (``step % period == 0``) stay proven."""
+    folder = "branches_switched_off_by_their_arguments"
+    _, default = _check(folder)
+    _, every = _check(folder, "--confidence", "all")
+    assert "samplers.py:20:" not in every and "metrics.py:12:" not in every
+    assert "metrics.py:19:" not in default
+    unproven = next(line for line in every.splitlines() if "metrics.py:19:37: RTL301" in line)
+    assert unproven.endswith("[low confidence: `with_trace` is False unless set]")
+    proven = [line.split(": ")[0] for line in default.splitlines() if ": RTL301 " in line]
+    assert proven == [
+        f"{folder}/metrics.py:33:29",
+        f"{folder}/samplers.py:38:52",  # one finding for the lax.cond, naming both branches
+    ]

@@ -19,7 +19,7 @@ from rule_pages import RULES_DIR, parse_page
 from retracelint import config
 from retracelint.cli import main
 from retracelint.engine import analyse
-from retracelint.fixes import FIXABLE, fix_source
+from retracelint.fixes import ARGUMENT_FIXABLE, fix_source
 
 EXPECT_MARKER = re.compile(r"  # expect: RTL\d{3}")
 FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>RTL\d{3}) ")
@@ -242,7 +242,7 @@ def lint(*args: str, stdin: bytes | None = None) -> Result:
     return CliRunner().invoke(main, ["check", "--no-cache", *args], input=stdin)
 
 
-def found(result: Result, codes: frozenset[str] = FIXABLE) -> list[tuple[str, int, str]]:
+def found(result: Result, codes: frozenset[str] = ARGUMENT_FIXABLE) -> list[tuple[str, int, str]]:
     """(path, line, code) of each finding line in the output, for ``codes``."""
     out = []
     for line in result.stdout.splitlines():
@@ -274,7 +274,7 @@ def test_fix_rewrites_lists_sets_and_positional_arguments_and_nothing_else(proje
     assert (project / "evaluate.py").read_text(encoding="utf-8") == EVALUATE_FIXED
     assert (project / "leftalone.py").read_text(encoding="utf-8") == LEFT_ALONE
     assert (project / "model.py").read_text(encoding="utf-8") == MODEL
-    assert "fixed 4 findings in 1 file" in result.stderr
+    assert "Found 11 errors (4 fixed, 7 remaining)." in result.stderr
     # Like ruff: what remains is reported, and it still makes the run fail.
     assert found(result) == LEFT_ALONE_FINDINGS
     assert result.exit_code == 1
@@ -299,7 +299,7 @@ def test_fix_is_idempotent(project: Path) -> None:
     once = snapshot(project)
     second = lint("--fix", ".")
     assert snapshot(project) == once
-    assert "fixed" not in second.stderr
+    assert "(0 fixed, 7 remaining)." in second.stderr
     assert found(second) == LEFT_ALONE_FINDINGS
 
 
@@ -311,7 +311,7 @@ def test_fix_follows_a_group_of_calls_to_the_end(project: Path) -> None:
     result = lint("--fix", "sweep.py", "model.py")
     assert (project / "sweep.py").read_text(encoding="utf-8") == SWEEP_FIXED
     assert result.exit_code == 0, result.output
-    assert "fixed 3 findings in 1 file" in result.stderr
+    assert result.stderr.endswith("Found 3 errors (3 fixed, 0 remaining).\n")
 
 
 STATIC_ONE_WAY = """\
@@ -399,7 +399,7 @@ def test_a_long_group_stops_after_max_rounds_and_reports_the_rest(
     diff = lint("--diff", "sweep.py", "model.py")
     assert diff.stdout.count("+            log_softmax(batch, axis=0),") == 2
     result = lint("--fix", "sweep.py", "model.py")
-    assert "fixed 2 findings in 1 file" in result.stderr
+    assert "Found 3 errors (2 fixed, 1 remaining)." in result.stderr
     assert found(result) == [("sweep.py", 10, "RTL404")]  # what is on disk now, not before
     assert (project / "sweep.py").read_text(encoding="utf-8").count("batch, axis=0)") == 3
 
@@ -410,7 +410,7 @@ def test_diff_prints_what_fix_would_change_and_exits_1(project: Path) -> None:
     result = lint("--diff", ".")
     assert result.stdout == EVALUATE_DIFF
     assert result.exit_code == 1
-    assert "would fix 4 findings in 1 file" in result.stderr
+    assert result.stderr.endswith("Would fix 4 errors.\n")
     assert snapshot(project) == before  # --diff writes nothing
 
 
@@ -419,7 +419,7 @@ def test_diff_exits_0_when_there_is_nothing_to_fix(project: Path) -> None:
     result = lint("--diff", ".")
     assert result.stdout == ""
     assert result.exit_code == 0
-    assert "nothing to fix" in result.stderr
+    assert "No errors would be fixed." in result.stderr
 
 
 def test_diff_is_empty_after_fix(project: Path) -> None:
@@ -447,7 +447,7 @@ def test_diff_of_standard_input_and_fix_never_writes_it(project: Path) -> None:
     assert not (project / "evaluate.py").exists()
     # As ruff does: the fixed source on standard output, in place of the input; the report on stderr.
     assert fixed.stdout == EVALUATE_FIXED
-    assert fixed.stderr == "retracelint: fixed 4 findings in 1 file\n"
+    assert fixed.stderr == "Found 4 errors (4 fixed, 0 remaining).\n"
     assert fixed.exit_code == 0
 
 
@@ -456,8 +456,8 @@ def test_fix_of_standard_input_prints_it_fixed_and_reports_what_remains(project:
     fixed = lint("--fix", "--stdin-filename", "evaluate.py", "-", stdin=source)
     assert fixed.stdout.startswith(EVALUATE_FIXED)
     assert fixed.stdout.count("axes=(1,)") == 1 and "FEATURE_AXES = [0, 1]" in fixed.stdout
-    summary, *report = fixed.stderr.splitlines()
-    assert summary == "retracelint: fixed 4 findings in 1 file"
+    *report, summary = fixed.stderr.splitlines()  # ruff's summary under the report
+    assert summary == f"Found {4 + len(report)} errors (4 fixed, {len(report)} remaining)."
     codes = [FINDING.match(line)["code"] for line in report]  # type: ignore[index]
     assert codes == ["RTL203"] * 5 + ["RTL404"] * 2  # what --fix leaves alone, where it now is
     assert fixed.exit_code == 1
@@ -480,7 +480,7 @@ def test_json_output_stays_json_with_the_summary_on_stderr(project: Path) -> Non
     result = lint("--fix", "--format", "json", ".")
     remaining = json.loads(result.stdout)
     assert [(f["path"], f["line"], f["code"]) for f in remaining] == LEFT_ALONE_FINDINGS
-    assert "fixed 4 findings" in result.stderr
+    assert "(4 fixed, " in result.stderr
 
 
 # -- bytes outside the edit ------------------------------------------------------------------------
@@ -544,7 +544,7 @@ def test_a_file_libcst_would_not_give_back_unchanged_is_left_alone(project: Path
     # Old Mac line endings: libcst reads them but does not write them back as they were. The lines
     # and columns are those of the same text with \n endings.
     findings = findings_for(project, "evaluate.py")
-    assert {f.code for f in findings} == FIXABLE
+    assert {f.code for f in findings} == ARGUMENT_FIXABLE
     source = EVALUATE.replace("\n", "\r").encode()
     assert fix_source(source, findings) == (source, ())
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from retracelint.summarise.apis import _ARRAY_MODULES, _GROWERS, _array_module
@@ -189,19 +190,25 @@ _PURE_BUILTINS = {"len", "int", "float", "bool", "str", "min", "max", "abs", "ro
 def _jumps(body: list[ast.stmt]) -> bool:
     """Whether a loop body may skip the rest of an iteration or end the loop (break, continue);
     the loops and functions nested in it keep theirs."""
+    return any(isinstance(s, ast.Break | ast.Continue) for s in _own_statements(body))
+
+
+def _own_statements(body: list[ast.stmt], handlers: bool = True) -> Iterator[ast.stmt]:
+    """The statements of a loop body whose ``break``/``continue`` are the loop's own: not in the
+    loops and functions nested in it (a nested loop's ``else`` is its own); ``handlers``: in
+    ``except`` handlers too."""
+    blocks = ("body", "orelse", "finalbody", "handlers", "cases")
     stack = list(body)
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, ast.Break | ast.Continue):
-            return True
+        yield stmt
         if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
             stack.extend(stmt.orelse)
             continue
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+        for name in blocks if handlers else blocks[:3] + blocks[4:]:
             stack.extend(getattr(stmt, name, None) or ())
-    return False
 
 
 def _has_carry(value: Value) -> bool:
@@ -287,3 +294,35 @@ def _element_aliases(node: ast.For | ast.AsyncFor) -> dict[str, ast.expr]:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: held for name, held in bound.items() if name not in rebound}
+
+
+def _one_pass(body: list[ast.stmt]) -> bool:
+    """Whether a loop body leaves the loop at the end of its first pass (``return``, ``break`` or
+    ``raise`` on every path through it) and never skips back to the top but from an ``except``
+    handler: a retry loop (``for attempt in range(3): try: ...; return`` / ``except E: continue``)
+    runs again only after an exception, not once per item."""
+    return _leaves(body) and not _continues(body)
+
+
+def _leaves(block: list[ast.stmt]) -> bool:
+    """Whether the normal end of ``block`` is never reached: a statement of it always leaves."""
+    return any(_always_leaves(stmt) for stmt in block)
+
+
+def _always_leaves(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Return | ast.Break | ast.Raise):
+        return True
+    if isinstance(stmt, ast.If):
+        return _leaves(stmt.body) and _leaves(stmt.orelse)
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return _leaves(stmt.body)
+    if isinstance(stmt, ast.Try):
+        # Its handlers are the exception's path; the try's own path leaves through its body, its
+        # else or its finally.
+        return _leaves(stmt.body) or _leaves(stmt.orelse) or _leaves(stmt.finalbody)
+    return False
+
+
+def _continues(body: list[ast.stmt]) -> bool:
+    """Whether a ``continue`` of this loop (not of a nested one) runs but from an except handler."""
+    return any(isinstance(s, ast.Continue) for s in _own_statements(body, handlers=False))

@@ -79,6 +79,9 @@ class PassState:
         self.cache_misses = 0
         # Inside the branch of ``if self.attr is None:`` (or ``if not self.attr:``): that attribute.
         self.unset = ""
+        # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
+        # per iteration of the others only.
+        self.settled: frozenset[int] = frozenset()
         # Loops over a display of functions: the functions each turn calls through its variable.
         self.choosing: dict[int, frozenset[tuple[str, ...]]] = {}
         # functools.partial objects made here, by where: the arguments they bind, for their calls.
@@ -177,7 +180,7 @@ class PassState:
 
     def context_of(self, loops: list[int] | tuple[int, ...]) -> frozenset[Src]:
         """Where an object made under ``loops`` of this function comes from."""
-        return made_anew(loops, self.module_level)
+        return made_anew([loop for loop in loops if loop not in self.settled], self.module_level)
 
     def loc(self, node: ast.AST) -> Location:
         return self.mod.loc(node)

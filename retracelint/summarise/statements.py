@@ -32,6 +32,7 @@ from retracelint.summarise.loops import (
     _LoopNames,
     _made_in_iteration,
     _marked_fields,
+    _one_pass,
 )
 from retracelint.summarise.sizes import (
     _add,
@@ -52,6 +53,8 @@ from retracelint.summarise.syntax import (
     _end_relative,
     _is_name,
     _none_test,
+    _one_shot,
+    _resets,
     _unset_attribute,
 )
 from retracelint.summary import (
@@ -273,12 +276,29 @@ class Statements(PassState):
         full = self.full_chunk_test(node.test)
         unset = _unset_attribute(node.test)
         self.branches(
-            [node.body, node.orelse], none_test, condition, _cache_test(node), full, unset
+            [node.body, node.orelse],
+            none_test,
+            condition,
+            _cache_test(node),
+            full,
+            unset,
+            self.settled_by(node),
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
             # if under it (``iteration`` drops the guard when the body's walk ends).
             self.guards.append((len(self.loops), condition.vsrc))
+
+    def settled_by(self, node: ast.If) -> frozenset[int]:
+        """The loops around ``node`` that do not repeat its body: it sets the name its test needs
+        unset (``if not rebuilt: ...; rebuilt = True``) and they never reset it, so it runs at most
+        once per iteration of the loops that do (or per call of the function)."""
+        name = _one_shot(node) if self.loops else None
+        if name is None:
+            return frozenset()
+        return frozenset(
+            loop for loop in self.loops if not _resets(self.bodies[loop], name.id, node)
+        )
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -367,13 +387,16 @@ class Statements(PassState):
         cached: int | None = None,
         full: tuple[frozenset[frozenset[Src]], int] | None = None,
         unset: str = "",
+        settled: frozenset[int] = frozenset(),
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
         that makes what a cache keeps (once per key); ``full``: the loops whose chunks are full in
         a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
-        (``_unset_attribute``)."""
+        (``_unset_attribute``); ``settled``: the loops that do not repeat the first block
+        (``settled_by``)."""
         outer = self.unset
+        outer_settled = self.settled
         before = self.env
         made_before = self.defs
         results = []
@@ -389,9 +412,11 @@ class Statements(PassState):
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
             self.cache_misses += cached == i
             self.unset = unset if unset and i == 0 else outer
+            self.settled = outer_settled | settled if i == 0 else outer_settled
             self.block(block)
             self.cache_misses -= cached == i
             self.unset = outer
+            self.settled = outer_settled
             results.append(self.env)
             made.append(self.defs)
         if condition is not None:
@@ -583,7 +608,10 @@ class Statements(PassState):
             iterable = getattr(node, "iter", None)
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
             where = location or self.loc(node)
-            count = _iterations(iterable) or _known_count(items)
+            body = getattr(node, "body", None)
+            # A body that leaves on its first pass runs once, whatever the loop walks.
+            once = isinstance(body, list) and _one_pass(body)
+            count = 1 if once else _iterations(iterable) or _known_count(items)
             over_items = iterable is not None and self.walks_items(iterable, items)
             self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items))
         return index

@@ -338,6 +338,47 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
     return _attribute_text(tested) if tested is not None and _assigns(rest, tested) else ""
 
 
+def _one_shot(node: ast.If) -> ast.Name | None:
+    """For ``if ... and not done:`` (``not done`` alone or as one of the ``and``) whose body then
+    sets the flag (``done = True``): the flag. The body runs at most once until something else
+    resets it. (``if fn is None: fn = jax.jit(...)`` of a local is left as it is: the memo holds
+    for one call, and which callers repeat such a function, an evaluation per split, is often
+    beyond what linking sees.)"""
+    test = node.test
+    terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    for term in terms:
+        negated = isinstance(term, ast.UnaryOp) and isinstance(term.op, ast.Not)
+        flag = term.operand if negated else None
+        if isinstance(flag, ast.Name) and any(
+            isinstance(stmt, ast.Assign)
+            and any(_is_name(t, flag.id) for t in stmt.targets)
+            and isinstance(stmt.value, ast.Constant)
+            and bool(stmt.value.value)
+            for stmt in node.body
+        ):
+            return flag
+    return None
+
+
+def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
+    """Whether ``body`` (a loop's) assigns ``name`` outside ``branch``."""
+    inside = {id(stmt) for stmt in _statements(branch.body)}
+    return any(
+        id(stmt) not in inside and name in _assigned_names(stmt) for stmt in _statements(body)
+    )
+
+
+def _assigned_names(stmt: ast.stmt) -> set[str]:
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
+        targets = [stmt.target]
+    elif isinstance(stmt, ast.With | ast.AsyncWith):
+        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
 def _unset_attribute(test: ast.AST) -> str:
     """For ``if self.state is None:`` or ``if not self.state:``, the attribute tested (``self.state``);
     else ""."""

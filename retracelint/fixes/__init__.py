@@ -37,6 +37,9 @@ from typing import TYPE_CHECKING
 import click
 
 from retracelint.discover import shown
+from retracelint.fixes.base import Refusal, Source
+from retracelint.fixes.base import apply as apply_rewrites
+from retracelint.fixes.registry import CODEMODS
 from retracelint.model import Finding, Location
 from retracelint.rules import RULES_BY_CODE
 
@@ -45,7 +48,9 @@ if TYPE_CHECKING:
 
 # libcst is imported where a file has a fixable finding, not here: importing it costs about 0.3 s.
 
-FIXABLE = frozenset({"RTL203", "RTL404"})
+ARGUMENT_FIXABLE = frozenset({"RTL203", "RTL404"})
+# Every code with a fix: the argument rewrites and the whole-file codemods (``registry``).
+FIXABLE = ARGUMENT_FIXABLE | frozenset(CODEMODS)
 # A group of calls whose style flips is reported one call at a time (the first call that differs), so a fix
 # can reveal the next call of the same group; each round re-analyses the project, hence a bound on the
 # rounds (the first included).
@@ -66,6 +71,7 @@ class FileFix:
     before: bytes
     after: bytes
     fixed: tuple[Finding, ...]
+    more: bool = False  # what the fixes reveal or leave may be fixed in the next round
 
     def diff(self) -> str:
         return unified_diff(self.path, self.before, self.after)
@@ -78,16 +84,92 @@ class Outcome:
     findings: list[Finding]
     exit_code: int | None = None
     fixed_stdin: bytes | None = None  # standard input as fixed, printed in its place (as ruff does)
+    summary: str = ""  # ruff's lines under the report: "Found 3 errors (2 fixed, 1 remaining)."
 
 
 # -- one file -----------------------------------------------------------------------------------------------
-def fix_source(source: bytes, findings: Iterable[Finding]) -> tuple[bytes, tuple[Finding, ...]]:
+def fix_source(
+    source: bytes, findings: Iterable[Finding], unsafe: bool = False
+) -> tuple[bytes, tuple[Finding, ...]]:
     """Apply the fixes of ``findings`` (one file's) to ``source``; the new source and what it fixed.
+    ``unsafe``: the unsafe fixes too."""
+    result = fix_file(source, findings, unsafe)
+    return result.after, result.fixed
+
+
+@dataclass(frozen=True)
+class FileResult:
+    after: bytes
+    fixed: tuple[Finding, ...]
+    refused: tuple[tuple[Finding, str], ...] = ()  # a finding with a fix not made, and why
+    more: bool = False  # a whole-file rewrite was made: the next round may fix what it left
+
+
+def fix_file(
+    source: bytes, findings: Iterable[Finding], unsafe: bool = False, dry: bool = False
+) -> FileResult:
+    """The arguments rewritten in place (RTL203, RTL404), then at most one whole-file codemod: it moves
+    lines, so the other findings' positions are stale until the file is analysed again (the next
+    round of ``--fix``/``--diff``). ``dry``: a codemod's decision is enough, the rewrite is not made
+    (what text output marks ``[*]``: libcst on a large file costs seconds)."""
+    findings = list(findings)
+    after, fixed = _fix_arguments(source, findings)
+    wanted = [f for f in findings if applicable(f, unsafe)]
+    if fixed or not wanted:
+        # An RTL404 fix can reveal the next call of its group; codemods wait for the next round,
+        # when the findings' positions are those of the file as these fixes leave it.
+        return FileResult(after, fixed, more=bool(wanted) or any(f.code == "RTL404" for f in fixed))
+    try:
+        text, encoding = _decode(source)
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
+        return FileResult(source, ())
+    refused: list[tuple[Finding, str]] = []
+    for finding in sorted(wanted, key=lambda f: f.sort_key):
+        rewrite = CODEMODS[finding.code].codemod(Source(text, tree), finding)
+        if isinstance(rewrite, Refusal):
+            refused.append((finding, rewrite.reason))
+            continue
+        if rewrite.unsafe and not unsafe:
+            continue  # hidden: --unsafe-fixes makes it
+        if dry:
+            return FileResult(source, (finding,), tuple(refused))
+        new = apply_rewrites(text, [rewrite])
+        if new is None or new == text or not _parses(new):
+            refused.append((finding, "the rewrite did not apply cleanly"))
+            continue
+        try:
+            return FileResult(new.encode(encoding), (finding,), tuple(refused), more=True)
+        except (UnicodeEncodeError, LookupError):
+            return FileResult(source, (), tuple(refused))
+    return FileResult(source, (), tuple(refused))
+
+
+def applicable(finding: Finding, unsafe: bool) -> bool:
+    """Whether ``finding`` has a whole-file fix that this run may make."""
+    fix = CODEMODS.get(finding.code)
+    return fix is not None and (fix.safe or unsafe)
+
+
+def fix_is_safe(finding: Finding) -> bool:
+    """Whether ``finding``'s fix is one ``--fix`` makes without ``--unsafe-fixes``."""
+    fix = CODEMODS.get(finding.code)
+    return fix is None or fix.safe
+
+
+def target_of(finding: Finding) -> str:
+    """The file that ``finding``'s fix rewrites."""
+    fix = CODEMODS.get(finding.code)
+    return fix.target(finding) if fix is not None else finding.location.path
+
+
+def _fix_arguments(source: bytes, findings: list[Finding]) -> tuple[bytes, tuple[Finding, ...]]:
+    """RTL203 and RTL404: one argument of the jit call rewritten in place, every line kept.
 
     libcst parses only the top-level statements that hold a fixable call, each on its own (whole lines,
     so columns stay as they are): on a 10,000-line module the whole file would cost seconds.
     """
-    wanted = [f for f in findings if f.code in FIXABLE and len(f.call_path) == 1]
+    wanted = [f for f in findings if f.code in ARGUMENT_FIXABLE and len(f.call_path) == 1]
     if not wanted:
         return source, ()
     try:
@@ -385,22 +467,26 @@ def _parses(text: str) -> bool:
 
 
 # -- many files -----------------------------------------------------------------------------------------
-def plan(findings: Iterable[Finding], read: Callable[[str], bytes]) -> list[FileFix]:
-    """The fixes for ``findings``, one ``FileFix`` per file that changes, in path order."""
+def plan(
+    findings: Iterable[Finding], read: Callable[[str], bytes], unsafe: bool = False
+) -> tuple[list[FileFix], list[tuple[Finding, str]]]:
+    """The fixes for ``findings``, one ``FileFix`` per file that changes, in path order; and the
+    findings whose fix was not made, with why."""
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
-        if finding.code in FIXABLE:
-            by_path.setdefault(finding.location.path, []).append(finding)
-    out = []
+        if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
+            by_path.setdefault(target_of(finding), []).append(finding)
+    out, refused = [], []
     for path in sorted(by_path):
         try:
             before = read(path)
         except OSError:
             continue
-        after, fixed = fix_source(before, by_path[path])
-        if fixed:
-            out.append(FileFix(path, before, after, fixed))
-    return out
+        result = fix_file(before, by_path[path], unsafe)
+        refused.extend(result.refused)
+        if result.fixed:
+            out.append(FileFix(path, before, result.after, result.fixed, result.more))
+    return out, refused
 
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
@@ -416,30 +502,30 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
     return "".join(out)
 
 
-def settle(fixes: list[FileFix], reanalyse: Callable[[str, bytes], list[Finding]]) -> list[FileFix]:
-    """Fix again, in memory, what the fixes reveal: after an RTL404 fix the next call of the group may
-    be the one that differs (``--diff``; ``--fix`` does the same on disk).
+def settle(
+    fixes: list[FileFix],
+    reanalyse: Callable[[str, bytes], list[Finding]],
+    unsafe: bool = False,
+) -> list[FileFix]:
+    """Fix again, in memory, what the fixes reveal or left for the next round (``--diff``; ``--fix``
+    does the same on disk): after an RTL404 fix the next call of the group may be the one that
+    differs, and a file gets one whole-file rewrite a round.
 
-    ``reanalyse(path, source)`` gives the findings of the project with ``path`` holding ``source``.
-    Only an RTL404 group reveals more (RTL203 is reported at every call), and a group lies in one function,
-    so each such file is settled on its own.
+    ``reanalyse(path, source)`` gives the findings of the project with ``path`` holding ``source``;
+    each file is settled on its own.
     """
     out = []
     for fix in fixes:
-        after, fixed = fix.after, list(fix.fixed)
-        if _reveals_more(fixed):
-            for _ in range(MAX_ROUNDS - 1):  # the first round was the plan that made ``fix``
-                found = [f for f in reanalyse(fix.path, after) if f.location.path == fix.path]
-                after, more = fix_source(after, found)
-                if not more:
-                    break
-                fixed.extend(more)
+        after, fixed, more = fix.after, list(fix.fixed), fix.more
+        for _ in range(MAX_ROUNDS - 1):  # the first round was the plan that made ``fix``
+            if not more:
+                break
+            found = [f for f in reanalyse(fix.path, after) if target_of(f) == fix.path]
+            result = fix_file(after, found, unsafe)
+            after, more = result.after, result.more and bool(result.fixed)
+            fixed.extend(result.fixed)
         out.append(FileFix(fix.path, fix.before, after, tuple(fixed)))
     return out
-
-
-def _reveals_more(fixed: Iterable[Finding]) -> bool:
-    return any(f.code == "RTL404" for f in fixed)
 
 
 def write(fixes: Iterable[FileFix]) -> list[FileFix]:
@@ -499,16 +585,23 @@ def fix_or_diff(
     def reanalyse(path: str, source: bytes) -> list[Finding]:
         return filtered(analyse(source, path))
 
-    fixes = plan(findings, read)
+    unsafe = bool(options.get("unsafe_fixes"))
+    fixes, refused = plan(findings, read, unsafe)
     if options.get("diff"):
         if stdin is None:  # the one in-memory file of an analysis is taken by standard input
-            fixes = settle(fixes, reanalyse)
+            fixes = settle(fixes, reanalyse, unsafe)
         click.echo("".join(f.diff() for f in fixes), nl=False)
-        would = f"would fix {_count(fixes)}" if fixes else "nothing to fix"
-        click.echo(f"retracelint: {would}", err=True)
+        _tell_refused(refused)
+        count = sum(len(f.fixed) for f in fixes)
+        hidden = 0 if unsafe else availability(findings, read).hidden
+        if count:
+            click.echo(f"Would fix {_errors(count)}{_hidden(hidden, ' (', ')')}.", err=True)
+        else:
+            click.echo(f"No errors would be fixed{_hidden(hidden, ' (', ')')}.", err=True)
         return Outcome(findings, 1 if fixes else 0)
     # Written, then analysed again: the analysis that shows what remains also shows what the fixes
-    # revealed (the next call of an RTL404 group), fixed in the next round.
+    # revealed (the next call of an RTL404 group) or left (a file's second whole-file rewrite),
+    # fixed in the next round.
     done: list[FileFix] = []
     fixes = apply(fixes)
     for round_number in range(1, MAX_ROUNDS + 1):
@@ -516,15 +609,87 @@ def fix_or_diff(
             break
         done.extend(fixes)
         findings = filtered(analyse(piped[0], stdin_filename))
-        again = {f.path for f in fixes if _reveals_more(f.fixed)}
+        again = {f.path for f in fixes if f.more}
         if round_number < MAX_ROUNDS:
-            fixes = apply(plan((f for f in findings if f.location.path in again), read))
-    if done:
-        click.echo(f"retracelint: fixed {_count(done)}", err=True)
-    return Outcome(findings, fixed_stdin=piped[0])
+            fixes, more_refused = plan((f for f in findings if target_of(f) in again), read, unsafe)
+            refused.extend(more_refused)
+            fixes = apply(fixes)
+    _tell_refused(refused, still=findings)
+    count = sum(len(f.fixed) for f in done)
+    lines = []
+    if count or findings:
+        total = count + len(findings)
+        lines.append(f"Found {_errors(total)} ({count} fixed, {len(findings)} remaining).")
+    hidden = 0 if unsafe else availability(findings, read).hidden
+    if hidden:
+        lines.append(f"No fixes available{_hidden(hidden, ' (', ')')}.")
+    return Outcome(findings, fixed_stdin=piped[0], summary="\n".join(lines))
 
 
-def _count(fixes: list[FileFix]) -> str:
-    findings = sum(len(f.fixed) for f in fixes)
-    files = len({f.path for f in fixes})
-    return f"{findings} finding{'s' if findings != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+def _tell_refused(refused: list[tuple[Finding, str]], still: list[Finding] | None = None) -> None:
+    """Why a fix was not made, one line each (once per finding: a later round may say it again)."""
+    shown_lines = set()
+    keys = None if still is None else {f.sort_key for f in still}
+    for finding, reason in sorted(refused, key=lambda r: r[0].sort_key):
+        loc = finding.location
+        line = f"retracelint: {loc.path}:{loc.line}:{loc.col}: {finding.code} not fixed: {reason}"
+        if line not in shown_lines and (keys is None or finding.sort_key in keys):
+            shown_lines.add(line)
+            click.echo(line, err=True)
+
+
+def _errors(count: int) -> str:
+    return f"{count} error{'s' if count != 1 else ''}"
+
+
+def _hidden(hidden: int, before: str = "", after: str = "") -> str:
+    if not hidden:
+        return ""
+    fixes = f"{hidden} hidden fix{'es' if hidden != 1 else ''}"
+    return f"{before}{fixes} can be enabled with the `--unsafe-fixes` option{after}"
+
+
+def fixes_summary(total: int, found: Availability) -> str:
+    """ruff's lines under a report: ``Found 3 errors.`` and what ``--fix`` would fix, when anything."""
+    if not found.fixable and not found.hidden:
+        return ""
+    hint = _hidden(found.hidden, " (", ")")
+    if found.fixable:
+        line = f"[*] {len(found.fixable)} fixable with the `--fix` option{hint}."
+    else:
+        line = f"No fixes available{hint}."
+    return f"Found {_errors(total)}.\n{line}"
+
+
+@dataclass(frozen=True)
+class Availability:
+    """Which findings have a fix this run makes (marked ``[*]``), and how many more only
+    ``--unsafe-fixes`` would make."""
+
+    fixable: frozenset[int]  # ids of the findings
+    hidden: int
+
+
+def availability(
+    findings: Sequence[Finding], read: Callable[[str], bytes], unsafe: bool = False
+) -> Availability:
+    """Each finding's fix tried on its own (as an editor's quick fix makes it)."""
+    texts: dict[str, bytes | None] = {}
+    fixable, hidden = set(), 0
+    for finding in findings:
+        if finding.code not in FIXABLE:
+            continue
+        path = target_of(finding)
+        if path not in texts:
+            try:
+                texts[path] = read(path)
+            except OSError:
+                texts[path] = None
+        source = texts[path]
+        if source is None or not fix_file(source, [finding], unsafe=True, dry=True).fixed:
+            continue
+        if unsafe or fix_file(source, [finding], dry=True).fixed:
+            fixable.add(id(finding))
+        else:
+            hidden += 1
+    return Availability(frozenset(fixable), hidden)

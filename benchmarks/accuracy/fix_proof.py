@@ -1,0 +1,253 @@
+"""Are the fixes right? JAX says (issue 41): for every positive program that retracelint finds, apply
+``--fix --unsafe-fixes`` to a copy and run both under JAX's cache-miss log.
+
+    python benchmarks/accuracy/fix_proof.py prepare DIR   # here: copies, retracelint --fix (no JAX)
+    python benchmarks/accuracy/fix_proof.py prove DIR     # where JAX runs: both versions, compared
+
+``prepare`` writes ``DIR/<set>/<id>/{before,after}/`` and ``DIR/prepared.json`` (which files changed,
+which fixes were made, which were refused and why). ``prove`` runs ``main.py`` of both copies through
+tests/retrace_counter.py and writes ``DIR/proof.json`` and a table on standard output. A program is
+
+- ``traces once``: the fixed copy runs, every jitted function traces once, and it prints what the
+  original printed (numbers within a relative 1e-4);
+- ``still re-traces``: fixed and runs the same, but JAX still re-traces (the fix was not enough);
+- ``changed output`` / ``broken``: the fix changed what it prints / made it fail: must be 0;
+- ``no fix``: retracelint left it unchanged (no fix for the rule, or one refused with a reason).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SETS = {"tuned": HERE / "programs", "heldout": HERE / "heldout"}
+RESULTS = {"tuned": HERE / "RESULTS.md", "heldout": HERE / "heldout" / "RESULTS.md"}
+COUNTER = ROOT / "tests" / "retrace_counter.py"
+_NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+
+
+def found_positives(results: Path) -> dict[str, set[str]]:
+    """The positives the last score found (``RESULTS.md``, written by ``run.py score``), each with the
+    codes reported (a found positive has no other finding)."""
+    rows = re.findall(
+        r"^\| `([^`]+)` \| positive \| found \| [^|]* \| ([^|]*) \|",
+        results.read_text(),
+        re.MULTILINE,
+    )
+    return {case_id: set(re.findall(r"RTL\d+", reported)) for case_id, reported in rows}
+
+
+def prepare(out: Path) -> None:
+    """Copy each found positive twice and fix one copy; a program already prepared (its row written)
+    is kept, so that an interrupted run goes on where it stopped."""
+    sys.path.insert(0, str(HERE))
+    import run
+
+    from retracelint.fixes import FIXABLE
+
+    jobs = [
+        (name, root / case_id, codes)
+        for name, root in SETS.items()
+        for case_id, codes in found_positives(RESULTS[name]).items()
+    ]
+
+    def one(job: tuple[str, Path, set[str]]) -> None:
+        name, folder, codes = job
+        where = out / name / folder.name
+        if (where / "row.json").exists():
+            return
+        if not codes & FIXABLE:  # no rule of its findings has a fix: nothing to run
+            where.mkdir(parents=True, exist_ok=True)
+            row = {"set": name, "id": folder.name, "changed": [], "messages": []}
+            (where / "row.json").write_text(json.dumps(row), encoding="utf-8")
+            return
+        shutil.rmtree(where, ignore_errors=True)
+        for copy in ("before", "after"):
+            shutil.copytree(folder, where / copy)
+        command = [*run.default_retracelint(), "check", ".", "--isolated", "--no-cache"]
+        fix = subprocess.run(
+            [*command, "--fix", "--unsafe-fixes", "--output-format", "json", "-j", "1"],
+            cwd=where / "after",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        changed = sorted(
+            p.relative_to(where / "after").as_posix()
+            for p in (where / "after").rglob("*.py")
+            if p.read_bytes() != (where / "before" / p.relative_to(where / "after")).read_bytes()
+        )
+        row = {
+            "set": name,
+            "id": folder.name,
+            "changed": changed,
+            "messages": [line for line in fix.stderr.splitlines() if line.strip()],
+        }
+        (where / "row.json").write_text(json.dumps(row), encoding="utf-8")
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(one, jobs))
+    rows = [json.loads((out / n / f.name / "row.json").read_text()) for n, f, _ in jobs]
+    (out / "prepared.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    fixed = sum(1 for r in rows if r["changed"])
+    print(f"{len(rows)} positives found, {fixed} changed by --fix --unsafe-fixes")
+
+
+def _run(folder: Path) -> tuple[str, dict]:
+    report = folder / "traces.json"
+    proc = subprocess.run(
+        [sys.executable, str(COUNTER), str(report), "main.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"},
+        timeout=300,
+    )
+    data = json.loads(report.read_text()) if report.exists() else {"exception": proc.stderr[-500:]}
+    if proc.returncode != 0 and not data.get("exception"):
+        data["exception"] = proc.stderr[-500:]
+    return proc.stdout, data
+
+
+def _same_output(a: str, b: str) -> bool:
+    if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+        return False
+    xs, ys = _NUMBER.findall(a), _NUMBER.findall(b)
+    return all(
+        x == y or math.isclose(float(x), float(y), rel_tol=1e-4, abs_tol=1e-6)
+        for x, y in zip(xs, ys, strict=True)
+    )
+
+
+def _digest(folder: Path) -> str:
+    sha = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        sha.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return sha.hexdigest()[:16]
+
+
+def _prove(row: dict, where: Path) -> dict:
+    """One fixed program against its original, under JAX's cache-miss log."""
+    before, _ = _run(where / "before")
+    after, after_traces = _run(where / "after")
+    if after_traces.get("exception"):
+        verdict = "broken"
+    elif not _same_output(before, after):
+        verdict = "changed output"
+    # Traces per function, as run.py verify counts them: the counter also marks a nested function's
+    # first trace inside a jit as a re-trace ("seen another function defined on the same line").
+    elif any(t["traces"] > 1 for t in after_traces.get("traces", [])):
+        verdict = "still re-traces"
+    else:
+        verdict = "traces once"
+    return {**row, "verdict": verdict, "error": after_traces.get("exception")}
+
+
+def prove(out: Path) -> None:
+    rows = json.loads((out / "prepared.json").read_text())
+
+    def one(row: dict) -> dict:
+        if not row["changed"]:
+            return {**row, "verdict": "no fix"}
+        where = out / row["set"] / row["id"]
+        # Kept by what was run: a later prepare that fixes the program the same way reuses it.
+        done = out / "verdicts" / f"{row['set']}-{row['id']}-{_digest(where / 'after')}.json"
+        if done.exists():
+            return {**json.loads(done.read_text()), "messages": row["messages"]}
+        proved = _prove(row, where)
+        done.parent.mkdir(exist_ok=True)
+        done.write_text(json.dumps(proved), encoding="utf-8")
+        return proved
+
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        proved = list(pool.map(one, rows))
+    (out / "proof.json").write_text(json.dumps(proved, indent=1), encoding="utf-8")
+    (HERE / "FIXES.md").write_text(report(proved), encoding="utf-8")
+    print(table(proved))
+
+
+# The names in a refusal's reason, so that reasons of one kind count together.
+_NAMES = (
+    (
+        re.compile(r"^\S+ must stay static: line \d+ (passes it to|uses it in|gives) (\S+).*"),
+        r"must stay static: \1 \2",
+    ),
+    (re.compile(r"^\S+ must stay static: line \d+ "), "must stay static: "),
+    (re.compile(r"^\S+ lists no static parameters"), "lists no static parameters"),
+    (re.compile(r"^it closes over .*, which"), "it closes over a value which"),
+    (re.compile(r"^(making|building) it calls \S+,"), r"\1 it calls a function,"),
+    (re.compile(r"^\S+ is changed after"), "the object is changed after"),
+    (re.compile(r"^no single number passed to .*"), "no single number passed at the line named"),
+)
+
+
+def _reason(message: str) -> str:
+    code, reason = re.sub(r"^retracelint: \S+: ", "", message).split(" not fixed: ", 1)
+    for pattern, replacement in _NAMES:
+        reason = pattern.sub(replacement, reason)
+    return f"{code}: {reason}"
+
+
+def report(rows: list[dict]) -> str:
+    """FIXES.md: the totals, the same by rule (a program counts under each code it was found by), the
+    programs fixed, and why the others were not."""
+    codes = {(n, k): v for n in SETS for k, v in found_positives(RESULTS[n]).items()}
+    by_rule: dict[str, Counter[str]] = defaultdict(Counter)
+    for row in rows:
+        for code in codes[(row["set"], row["id"])]:
+            by_rule[code]["found"] += 1
+            by_rule[code][row["verdict"]] += 1
+    lines = [
+        "# Fixes proved by JAX",
+        "",
+        "Generated by `python benchmarks/accuracy/fix_proof.py prepare DIR && ... prove DIR`; do not edit.",
+        "Each positive the accuracy benchmark finds (RESULTS.md, heldout/RESULTS.md) is copied, fixed with",
+        "`retracelint check --fix --unsafe-fixes`, and both copies run under JAX's cache-miss log.",
+        "",
+        table(rows),
+        "",
+        "| rule | found | traces once | still re-traces | changed output | broken | no fix |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for code in sorted(by_rule):
+        t = by_rule[code]
+        cells = [
+            t[v] for v in ("traces once", "still re-traces", "changed output", "broken", "no fix")
+        ]
+        lines.append(f"| {code} | {t['found']} | " + " | ".join(map(str, cells)) + " |")
+    lines += ["", "## Programs fixed", "", "| program | verdict | files changed |", "|---|---|---|"]
+    for row in sorted(rows, key=lambda r: (r["verdict"], r["set"], r["id"])):
+        if row["verdict"] != "no fix":
+            lines.append(
+                f"| {row['set']}/`{row['id']}` | {row['verdict']} | {', '.join(row['changed'])} |"
+            )
+    reasons = Counter(_reason(m) for row in rows for m in row["messages"] if " not fixed: " in m)
+    lines += ["", "## Why the others were not fixed (reasons given, most frequent first)", ""]
+    lines += [f"- {count}: {reason}" for reason, count in reasons.most_common()]
+    return "\n".join(lines) + "\n"
+
+
+def table(rows: list[dict]) -> str:
+    verdicts = ("traces once", "still re-traces", "changed output", "broken", "no fix")
+    lines = ["| set | found | " + " | ".join(verdicts) + " |", "|---|" + "---:|" * 6]
+    for name in (*SETS, "all"):
+        mine = [r for r in rows if name in ("all", r["set"])]
+        counts = [sum(1 for r in mine if r["verdict"] == v) for v in verdicts]
+        lines.append(f"| {name} | {len(mine)} | " + " | ".join(map(str, counts)) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    {"prepare": prepare, "prove": prove}[sys.argv[1]](Path(sys.argv[2]).resolve())

@@ -1,0 +1,361 @@
+"""What every whole-file codemod shares: the result it gives, the file as ``ast`` and libcst see it, and one
+transformer that replaces expressions and inserts or removes statements found beforehand by position.
+
+A codemod reads the file with ``ast`` (scopes, names, where each statement is), decides, and states its
+rewrite as positions; libcst then rewrites only those nodes, so every other byte, comment and blank line
+stays as it was. A codemod that cannot prove its rewrite keeps the program's meaning returns a
+``Refusal`` saying why, and the file is left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from retracelint.model import Finding
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+# A node's start as ast and libcst both give it: 1-based line, 0-based column in characters.
+Start = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a finding's fix was not made (shown by ``--diff``/``--fix`` and the editor)."""
+
+    reason: str
+
+
+@dataclass
+class Rewrite:
+    """One finding's rewrite, as positions in the unchanged file.
+
+    ``replace``: the expression starting there (with that end) becomes the given libcst expression.
+    ``insert_before``: statements put before the statement starting there, in its block.
+    ``remove``: statements taken out of their block (moved elsewhere by ``insert_before``).
+    """
+
+    replace: dict[tuple[Start, Start], cst.BaseExpression] = field(default_factory=dict)
+    insert_before: dict[Start, list[cst.BaseStatement]] = field(default_factory=dict)
+    remove: set[Start] = field(default_factory=set)
+    imports: tuple[str, ...] = ()  # import statements the rewrite needs, added at the module's top
+    unsafe: bool = False  # this rewrite changes what a user must check, whatever its rule's fix is
+
+
+Codemod = Callable[["Source", Finding], "Rewrite | Refusal"]
+
+
+def _own_file(finding: Finding) -> str:
+    return finding.location.path
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A rule's fix: its codemod, whether it is safe (applied by ``--fix``) or changes behaviour a
+    user must check (``--unsafe-fixes``, ruff's convention), and the file it rewrites."""
+
+    codemod: Codemod
+    safe: bool
+    target: Callable[[Finding], str] = _own_file
+
+
+class Source:
+    """One file as the codemods read it: text, ``ast`` tree, and libcst's module with positions (made
+    when first asked for: libcst costs ten times what ``ast`` does)."""
+
+    def __init__(self, text: str, tree: ast.Module):
+        self.text = text
+        self.tree = tree
+
+    @cached_property
+    def parents(self) -> dict[int, ast.AST]:
+        return {
+            id(child): node for node in ast.walk(self.tree) for child in ast.iter_child_nodes(node)
+        }
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self.parents.get(id(node))
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        parent = self.parent(node)
+        while parent is not None:
+            yield parent
+            parent = self.parent(parent)
+
+    @cached_property
+    def module_names(self) -> set[str]:
+        """Every name the module binds or reads anywhere: a new name must be none of them."""
+        names: set[str] = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+        return names
+
+    def fresh_name(self, base: str) -> str:
+        name, n = base, 2
+        while name in self.module_names:
+            name, n = f"{base}_{n}", n + 1
+        self.module_names.add(name)
+        return name
+
+    def expression_at(self, line: int, col: int, end_line: int, end_col: int) -> ast.expr | None:
+        """The expression with exactly this span (``Location``'s: 1-based columns, end exclusive)."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.expr) and _span(node) == (line, col, end_line, end_col):
+                return node
+        return None
+
+    def code(self, node: ast.AST) -> str:
+        return ast.get_source_segment(self.text, node) or ""
+
+    def start(self, node: ast.AST) -> Start:
+        """Where libcst starts ``node`` (characters, where ast counts UTF-8 bytes); both start a
+        decorated definition at its ``def``."""
+        return (node.lineno, self._column(node.lineno, node.col_offset))
+
+    def end(self, node: ast.AST) -> Start:
+        line = node.end_lineno or 0
+        return (line, self._column(line, node.end_col_offset or 0))
+
+    def span(self, node: ast.AST) -> tuple[Start, Start]:
+        return (self.start(node), self.end(node))
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def _column(self, line: int, byte: int) -> int:
+        if 0 < line <= len(self._lines) and not self._lines[line - 1].isascii():
+            return len(self._lines[line - 1].encode("utf-8")[:byte].decode("utf-8", "replace"))
+        return byte
+
+
+def _span(node: ast.AST) -> tuple[int, int, int, int]:
+    return (node.lineno, node.col_offset + 1, node.end_lineno or 0, (node.end_col_offset or 0) + 1)
+
+
+def dotted(node: ast.AST) -> str:
+    """``jax.numpy.asarray`` for that attribute chain; empty for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr}" if base else ""
+    return ""
+
+
+def statement_of(source: Source, node: ast.AST) -> ast.stmt | None:
+    """The innermost statement holding ``node``."""
+    if isinstance(node, ast.stmt):
+        return node
+    return next((a for a in source.ancestors(node) if isinstance(a, ast.stmt)), None)
+
+
+def bound_names(nodes: list[ast.stmt] | ast.AST) -> set[str]:
+    """Names that ``nodes`` assign (targets, loop variables, defs, imports, with/except names,
+    walrus), nested functions' own locals excluded."""
+    out: set[str] = set()
+    stack: list[ast.AST] = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            stack.extend(getattr(node, "decorator_list", []))
+            continue  # its body binds its own locals
+        elif isinstance(node, ast.alias):
+            out.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def free_names(node: ast.AST) -> set[str]:
+    """Names ``node`` reads that it does not bind itself (a lambda's or def's parameters, its own
+    assignments, comprehension variables): what it closes over or looks up globally."""
+    read: set[str] = set()
+    own: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            (read if isinstance(inner.ctx, ast.Load) else own).add(inner.id)
+        elif isinstance(inner, ast.arg):
+            own.add(inner.arg)
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(inner.name)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # a decorator's names are read where the def is, not by the function
+        own.discard(node.name)
+    return read - own
+
+
+def module_bindings(tree: ast.Module) -> dict[str, list[ast.stmt]]:
+    """Each name the module's top level binds, with the top-level statements that bind it."""
+    out: dict[str, list[ast.stmt]] = {}
+    for stmt in tree.body:
+        for name in bound_names([stmt]):
+            out.setdefault(name, []).append(stmt)
+    return out
+
+
+def rebound_in_functions(tree: ast.Module) -> set[str]:
+    """Names some function declares ``global``: a module-level value that may change."""
+    return {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+
+
+BUILTINS = frozenset(dir(__import__("builtins")))
+
+
+def apply(text: str, rewrites: list[Rewrite]) -> str | None:
+    """``text`` with the rewrites made by libcst, or None when libcst cannot read it or a position
+    matches no node (the file changed under the finding)."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+    except Exception:  # libcst cannot read everything ast can (newer syntax): no fix here
+        return None
+    replace: dict[int, cst.BaseExpression] = {}
+    insert: dict[int, list[cst.BaseStatement]] = {}
+    remove: set[int] = set()
+    wanted = {k for r in rewrites for k in r.replace}
+    starts = {s for r in rewrites for s in (*r.insert_before, *r.remove)}
+    found_spans: set[tuple[Start, Start]] = set()
+    found_starts: set[Start] = set()
+    for node, where in positions.items():
+        start = (where.start.line, where.start.column)
+        span = (start, (where.end.line, where.end.column))
+        if span in wanted and isinstance(node, cst.BaseExpression):
+            for r in rewrites:
+                if span in r.replace:
+                    replace[id(node)] = r.replace[span]
+            found_spans.add(span)
+        if start in starts and isinstance(
+            node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+        ):
+            for r in rewrites:
+                insert.setdefault(id(node), []).extend(r.insert_before.get(start, []))
+                if start in r.remove:
+                    remove.add(id(node))
+            found_starts.add(start)
+    if found_spans != wanted or found_starts != starts:
+        return None
+    module = wrapper.module.visit(_Rewriter(replace, insert, remove))
+    imports = [i for r in rewrites for i in r.imports]
+    if imports:
+        module = _with_imports(module, imports)
+    return module.code
+
+
+def _with_imports(module: cst.Module, imports: list[str]) -> cst.Module:
+    """The module with ``imports`` added after its docstring and ``__future__`` imports."""
+    import libcst as cst
+
+    statements = [cst.parse_statement(i + "\n") for i in dict.fromkeys(imports)]
+    at = 0
+    for index, stmt in enumerate(module.body):
+        if isinstance(stmt, cst.SimpleStatementLine) and all(
+            (isinstance(s, cst.Expr) and isinstance(s.value, cst.SimpleString))
+            or (
+                isinstance(s, cst.ImportFrom)
+                and isinstance(s.module, cst.Name)
+                and s.module.value == "__future__"
+            )
+            for s in stmt.body
+        ):
+            at = index + 1
+        else:
+            break
+    return module.with_changes(body=[*module.body[:at], *statements, *module.body[at:]])
+
+
+def _rewriter_class() -> type:
+    import libcst as cst
+
+    class Rewriter(cst.CSTTransformer):
+        def __init__(self, replace: dict, insert: dict, remove: set):
+            super().__init__()
+            self.replace, self.insert, self.remove = replace, insert, remove
+
+        def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
+            updated = super().on_leave(original_node, updated_node)
+            if id(original_node) in self.replace:
+                new = self.replace[id(original_node)]
+                return new.with_changes(lpar=original_node.lpar, rpar=original_node.rpar)  # type: ignore[attr-defined]
+            if isinstance(original_node, (cst.Module, cst.IndentedBlock)):
+                return self._block(original_node, updated)  # type: ignore[arg-type]
+            return updated
+
+        def _block(self, original: cst.Module | cst.IndentedBlock, updated: cst.CSTNode):
+            body: list[cst.BaseStatement] = []
+            for old, new in zip(original.body, updated.body, strict=True):  # type: ignore[attr-defined]
+                inserted = self.insert.get(id(old), [])
+                if inserted:
+                    # The blank lines above the statement go above what is inserted too (two
+                    # around a def stay two); its own comments stay with it.
+                    lead = list(new.leading_lines)
+                    keep = len(lead)
+                    while keep and lead[keep - 1].comment is not None:
+                        keep -= 1
+                    first = inserted[0].with_changes(leading_lines=lead[:keep])
+                    body.extend([first, *inserted[1:]])
+                    new = new.with_changes(leading_lines=lead)
+                if id(old) in self.remove:
+                    continue
+                if not body and any(id(o) in self.remove for o in original.body[:1]):
+                    # what followed a statement moved off the top of its block starts it now
+                    lead = [line for line in new.leading_lines if line.comment is not None]
+                    new = new.with_changes(leading_lines=lead)
+                body.append(new)
+            if not body:
+                body = [cst.SimpleStatementLine([cst.Pass()])]
+            return updated.with_changes(body=body)  # type: ignore[attr-defined]
+
+    return Rewriter
+
+
+def _Rewriter(replace: dict, insert: dict, remove: set) -> cst.CSTTransformer:
+    return _rewriter_class()(replace, insert, remove)
+
+
+def parse_expression(code: str) -> cst.BaseExpression:
+    import libcst as cst
+
+    return cst.parse_expression(code)
+
+
+def parse_statement(code: str) -> cst.BaseStatement:
+    import libcst as cst
+
+    return cst.parse_statement(code)
+
+
+def has_binding(source: Source, name: str, module: str) -> bool:
+    """Whether the module imports ``module`` as ``name`` at its top level (``import jax.numpy as
+    jnp``), so that a rewrite may use ``name``."""
+    for stmt in source.tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if (alias.asname or alias.name) == name and alias.name == module:
+                    return True
+        if isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+            for alias in stmt.names:
+                if (alias.asname or alias.name) == name and f"{stmt.module}.{alias.name}" == module:
+                    return True
+    return False

@@ -1,0 +1,130 @@
+"""RTL401 / RTL402: the value that flips the jitted function's key is made like the other one.
+
+- RTL401 (a weakly typed Python scalar where an array comes too): the scalar becomes a strongly typed
+  0-d array, ``0.0`` → ``jnp.asarray(0.0, jnp.float32)`` (``jnp.asarray(0.0)`` gains the dtype). The dtype
+  is guessed from the scalar (float32 for a float, int32 for an int: JAX's defaults without x64), so the
+  fix is unsafe: a user must check it is the other value's dtype.
+- RTL402 between a Python int and a float (both weak): the int literal becomes a float literal, ``0`` →
+  ``0.0``; the values stay Python numbers, so this one is safe.
+
+Where the finding is at the strongly typed value (``clip(x, limit)``), the weak one is looked for on the
+line the message names: the one numeric literal passed to the same jitted function there.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    has_binding,
+    parse_expression,
+    statement_of,
+)
+from retracelint.model import Finding
+from retracelint.summarise.apis import _FLOAT_CONSTANTS
+
+# Array makers whose dtype, when not given, comes from a Python number: where that number is.
+_FILLED_BY = {"asarray": 0, "array": 0, "full": 1}
+_ARRAY_MAKERS = frozenset(f"{m}.{f}" for m in ("jnp", "jax.numpy") for f in _FILLED_BY)
+_FLOAT_MODULES = frozenset({"jnp", "np", "math", "numpy", "jax.numpy"})
+_WEAK_ELSEWHERE = re.compile(r"weakly typed scalar at line (\d+)")
+_DTYPES = {float: "float32", int: "int32"}
+
+
+def strong_scalar(source: Source, finding: Finding) -> Rewrite | Refusal:
+    found = _weak_values(source, finding)
+    if isinstance(found, Refusal):
+        return found
+    if any(isinstance(source.parent(statement_of(source, n)), ast.ClassDef) for n in found):  # type: ignore[arg-type]
+        # a dataclass refuses an array as a field's default (unhashable, so taken as mutable)
+        return Refusal("it is a class field's default, which cannot be an array")
+    imports: tuple[str, ...] = ()
+    if not has_binding(source, "jnp", "jax.numpy"):
+        if "jnp" in source.module_names:
+            return Refusal("jnp is bound to something other than jax.numpy here")
+        imports = ("import jax.numpy as jnp",)
+    replace = {}
+    for node in found:
+        dtype = f"jnp.{_DTYPES[_number_kind(node)]}"  # type: ignore[index]
+        if isinstance(node, ast.Call) and dotted(node.func) in _ARRAY_MAKERS:
+            # jnp.asarray(0.0), jnp.full(n, -1): name the dtype
+            args = [*(source.code(a) for a in node.args), *(source.code(k) for k in node.keywords)]
+            new = f"{source.code(node.func)}({', '.join([*args, f'dtype={dtype}'])})"
+        else:
+            new = f"jnp.asarray({source.code(node)}, {dtype})"
+        replace[source.span(node)] = parse_expression(new)
+    return Rewrite(replace=replace, imports=imports)
+
+
+def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
+    loc = finding.location
+    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    if not finding.message.split(" is ", 1)[-1].startswith("an int"):
+        return Refusal("only an int against a float has a fix that keeps both Python numbers")
+    literal = node.operand if isinstance(node, ast.UnaryOp) else node
+    if not isinstance(literal, ast.Constant) or type(literal.value) is not int:
+        return Refusal("the int is not a literal")
+    return Rewrite(replace={source.span(literal): parse_expression(f"{literal.value}.0")})
+
+
+def _weak_values(source: Source, finding: Finding) -> list[ast.expr] | Refusal:
+    """The weakly typed values to make strong: the one at the finding (or assigned there; each item
+    of a tuple assigned there), else the one number literal passed on the line the message names."""
+    loc = finding.location
+    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    if node is not None and _number_kind(node) is None:
+        holder = source.parent(node)
+        if isinstance(holder, (ast.Assign, ast.AnnAssign)) and holder.value is not None:
+            node = holder.value
+    if isinstance(node, ast.Tuple) and node.elts and all(_number_kind(e) for e in node.elts):
+        return list(node.elts)
+    if node is not None and _number_kind(node) is not None:
+        return [node]
+    elsewhere = _WEAK_ELSEWHERE.search(finding.message)
+    if elsewhere is None:
+        return Refusal("cannot tell the dtype of the weakly typed value")
+    line = int(elsewhere.group(1))
+    site = finding.jit_site.name if finding.jit_site else None
+    literals = [
+        arg
+        for call in ast.walk(source.tree)
+        if isinstance(call, ast.Call)
+        and call.lineno == line
+        and dotted(call.func).rsplit(".", 1)[-1] == site
+        for arg in [*call.args, *(k.value for k in call.keywords)]
+        if _number_kind(arg) is not None
+    ]
+    if len(literals) != 1:
+        return Refusal(f"no single number passed to {site} at line {line}")
+    return literals
+
+
+def _number_kind(node: ast.expr) -> type | None:
+    """int or float, for a Python number whose kind the expression shows (``0.0``, ``-jnp.inf``,
+    ``float(x)``, ``a / b``, ``jnp.asarray(0.0)``, ``jnp.full(n, -1)``); else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _number_kind(node.operand)
+    if isinstance(node, ast.Constant):
+        return type(node.value) if type(node.value) in _DTYPES else None
+    if isinstance(node, ast.Attribute):
+        module = dotted(node.value)
+        return float if node.attr in _FLOAT_CONSTANTS and module in _FLOAT_MODULES else None
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Div):
+            return float
+        kinds = {_number_kind(node.left), _number_kind(node.right)}
+        return float if float in kinds else (int if kinds == {int} else None)
+    if isinstance(node, ast.Call):
+        called = dotted(node.func)
+        if called in ("float", "int") and len(node.args) == 1:
+            return float if called == "float" else int
+        if called in _ARRAY_MAKERS and not any(k.arg == "dtype" for k in node.keywords):
+            fill = _FILLED_BY.get(called.rsplit(".", 1)[-1])
+            if fill is not None and len(node.args) == fill + 1:
+                return _number_kind(node.args[fill])
+    return None
