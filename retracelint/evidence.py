@@ -6,7 +6,7 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 (``model.confidence_of`` turns them into the finding's confidence, in one place):
 
 - ``guessed-callee``: a call on the chain is linked to the one class that defines the method, the
-  receiver's class being unknown (``Project._method_of``'s fallback);
+  receiver's class being unknown (``Project.method_of``'s fallback);
 - ``entry-splice``: no one entry point (``Frequency.entries``: a test, a script, a CLI command, a public
   function) runs every function of the chain, so its value and its jitted call may never meet in one
   process;
@@ -117,7 +117,7 @@ def _assumptions(
 # -- the linker's guesses -------------------------------------------------------------------------
 def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[Assumption]:
     """Calls on the chain that the linker could only guess: a method called on an object of no
-    known class, linked to the one class that defines it (``Project._method_of``), or ``self.m()``
+    known class, linked to the one class that defines it (``Project.method_of``), or ``self.m()``
     in a class without ``m``, linked to what its subclasses have (``Project._self_attribute``)."""
     for step in path:
         fn = project.functions.get(step.function)
@@ -556,7 +556,10 @@ def _known(
         return None
     values: list[object] = []
     default: object = _UNKNOWN
-    family = [*project.mro(cls), *(k for k in project.classes if cls in project.mro(k)[1:])]
+    family = [
+        *project.symbols.mro(cls),
+        *(k for k in project.classes if cls in project.symbols.mro(k)[1:]),
+    ]
     for klass in dict.fromkeys(family):
         methods = project.classes[klass].methods.values() if klass in project.classes else ()
         for writer in (project.function(q) for q in methods if q in project.functions):
@@ -582,7 +585,7 @@ def _receivers_made(sources: _Sources, by: PathStep | None, subject: str) -> _Kn
     (``sampler = Sampler(None)`` then ``sampler.sample(...)``): what those constructions pass."""
     _, dot, attr = subject.partition(".")
     project = sources.project
-    site = project.call_at(by.location) if by is not None and dot else None
+    site = project.symbols.call_at(by.location) if by is not None and dot else None
     receiver = project.function(site[0]).calls[site[1]].receiver if site is not None else None
     objs = receiver.value.objs if receiver is not None else frozenset()
     if not objs or not all(isinstance(o, Made) and not o.path and o.item is None for o in objs):
@@ -601,11 +604,11 @@ def _receivers_made(sources: _Sources, by: PathStep | None, subject: str) -> _Kn
 def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
     """What the construction at ``at`` passes for the ``__init__`` parameter stored in ``attr``."""
     project = sources.project
-    site = project.call_at(at)
+    site = project.symbols.call_at(at)
     targets = project.site_targets.get(site, ()) if site is not None else ()
     if len(targets) != 1 or not isinstance(targets[0], ClassTarget):
         return None
-    init = project.method(targets[0].qualname, "__init__")
+    init = project.symbols.method(targets[0].qualname, "__init__")
     fn = project.function(init) if init is not None else None
     if fn is None or not fn.params:
         return None

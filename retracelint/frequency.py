@@ -224,14 +224,14 @@ class Frequency:
         functions handed to transforms and ``lax`` primitives, methods of flax/haiku modules."""
         project = self.project
         roots: set[str] = set()
-        for target in project.all_jits():
+        for target in project.symbols.all_jits():
             binding = project.jit_binding(target)
             if binding is not None and binding.wrapped is not None:
                 roots.add(binding.wrapped.qualname)
         for qualname, fn in project.functions.items():
             module = project.owner[qualname]
             for callee in fn.traces:
-                resolved = project.resolve_callee(module, fn, callee)
+                resolved = project.symbols.resolve_callee(module, fn, callee)
                 function = project.callee_function(resolved) if resolved else None
                 if function is not None:
                     roots.add(function)
@@ -244,7 +244,7 @@ class Frequency:
         project = self.project
         return any(
             base in TRACED_MODULE_BASES
-            for klass in project.mro(cls)
+            for klass in project.symbols.mro(cls)
             for base in project.classes[klass].bases
         )
 

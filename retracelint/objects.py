@@ -99,7 +99,7 @@ class ObjectModel:
     def _not_iterable(self: Propagation, cls: str) -> bool:
         """Whether instances of ``cls`` cannot be iterated: no ``__iter__`` or ``__getitem__`` in
         the class or its bases, every base a class of the project or one known to add neither."""
-        chain = self.project.mro(cls)
+        chain = self.project.symbols.mro(cls)
         names = {self.project.classes[klass].name for klass in chain}
         for klass in chain:
             methods = self.project.classes[klass].methods
@@ -128,19 +128,21 @@ class ObjectModel:
             return None
         made: list[Arg] = []
         for klass in project.classes:
-            if cls not in project.mro(klass):
+            if cls not in project.symbols.mro(klass):
                 continue
-            if any(f"{k}.{attr}" in assigned for k in project.mro(klass)):
+            if any(f"{k}.{attr}" in assigned for k in project.symbols.mro(klass)):
                 return None  # a method of the class or of a base sets it (`__post_init__`)
-            fields = project.init_fields(klass)
-            if attr not in fields or isinstance(project.member(klass, "__init__"), FuncTarget):
+            fields = project.symbols.init_fields(klass)
+            if attr not in fields or isinstance(
+                project.symbols.member(klass, "__init__"), FuncTarget
+            ):
                 return None  # an __init__ of its own stores what it computes
             for caller, index in self._constructions_of(klass):
                 call = project.function(caller).calls[index]
                 given = _field_arg(call, fields, attr)
                 if given is None and call.star:
                     return None
-                found = given or project.field_default(klass, attr)
+                found = given or project.symbols.field_default(klass, attr)
                 if found is None or _literal(found) is None:
                     return None
                 made.append(found)
@@ -172,7 +174,7 @@ class ObjectModel:
             return known
         self._made[made] = []  # an object reached again while resolving itself adds nothing
         first, _, rest = made.path.partition(".")
-        found = self.project.call_at(made.at)
+        found = self.project.symbols.call_at(made.at)
         origins: list[Origin] = []
         if first and found is not None and depth <= _MAX_DEPTH:
             qualname, index = found
@@ -266,7 +268,7 @@ class ObjectModel:
             found = self.made_attribute(fn, call, as_call, item, attr, depth)
             if found:
                 return found
-        if attr in self.project.static_field_names:
+        if attr in self.project.symbols.static_field_names:
             return []  # a treedef part: jit, tree_map and the like hand it back as it came in
         return self.made_attribute(fn, call, None, item, attr, depth)
 
@@ -313,7 +315,7 @@ class ObjectModel:
         NamedTuple), and what the other methods of the class store there, as often as they run."""
         project = self.project
         out: list[Origin] = []
-        init = project.member(cls, "__init__")
+        init = project.symbols.member(cls, "__init__")
         made = Value(objs=frozenset({Made(call.location)}))
         if isinstance(init, FuncTarget):
             init_fn = project.function(init.qualname)
@@ -323,10 +325,10 @@ class ObjectModel:
                 given = project_arg(call, init_fn, passed) if passed is not None else None
                 where = given or Arg(value, call.location, f"{call.text}(...)")
                 out.append((fn, Arg(value, where.location, where.text, where.known), ()))
-        elif attr in project.init_fields(cls):
-            given = _field_arg(call, project.init_fields(cls), attr) or project.field_default(
-                cls, attr
-            )
+        elif attr in project.symbols.init_fields(cls):
+            given = _field_arg(
+                call, project.symbols.init_fields(cls), attr
+            ) or project.symbols.field_default(cls, attr)
             if given is not None:
                 out.append((fn, given, ()))
         for method, stored in self.stores(cls, attr):
@@ -357,7 +359,7 @@ class ObjectModel:
             if given is None or made.path in assigned or "*" in assigned:
                 return None
             if isinstance(given, Arg) and any(isinstance(s, LoopSrc) for s in given.value.vsrc):
-                site = self.project.call_at(made.at)
+                site = self.project.symbols.call_at(made.at)
                 found.append((self.project.function(site[0]), given))  # type: ignore[index]
         return found
 
@@ -365,14 +367,14 @@ class ObjectModel:
         """What the call at ``made.at`` gives attribute ``made.path`` of the object it makes: the
         constructor's argument stored as it came in, or ``("default", param)`` when the call leaves
         that parameter out. None when not known so, or another method may store there."""
-        site = self.project.call_at(made.at)
+        site = self.project.symbols.call_at(made.at)
         target = self.project.targets.get(site) if site is not None else None
         if made.item is not None or "." in made.path or not isinstance(target, ClassTarget):
             return None
         if self.stores(target.qualname, made.path):
             return None
         call = self.project.function(site[0]).calls[site[1]]  # type: ignore[index]
-        init = self.project.member(target.qualname, "__init__")
+        init = self.project.symbols.member(target.qualname, "__init__")
         if isinstance(init, FuncTarget):
             init_fn = self.project.function(init.qualname)
             stored = self.init_stores(init_fn, made.path, Value(), 0)
@@ -383,9 +385,9 @@ class ObjectModel:
             if given is None:
                 return None if call.star else ("default", param)
             return given
-        fields = self.project.init_fields(target.qualname)
+        fields = self.project.symbols.init_fields(target.qualname)
         given = _field_arg(call, fields, made.path) if made.path in fields else None
-        return given or self.project.field_default(target.qualname, made.path)
+        return given or self.project.symbols.field_default(target.qualname, made.path)
 
     def init_stores(
         self: Propagation, init: FunctionSummary, attr: str, made: Value, depth: int
@@ -409,7 +411,7 @@ class ObjectModel:
         """What the methods of ``cls`` other than ``__init__`` store in ``self.attr``: a new value
         for the object each time one of them runs."""
         out = []
-        for klass in self.project.mro(cls):
+        for klass in self.project.symbols.mro(cls):
             for name, qualname in self.project.classes[klass].methods.items():
                 if name == "__init__" or qualname not in self.project.functions:
                     continue
@@ -425,7 +427,7 @@ class ObjectModel:
         return [
             (fn, arg)
             for fn, owner, stored in self.param_writes(attr)
-            if not (fn.cls is not None and cls in self.project.mro(fn.cls))
+            if not (fn.cls is not None and cls in self.project.symbols.mro(fn.cls))
             and cls in self.classes_of_value(fn, Value(objs=frozenset({owner})))
             for arg in stored
         ]
@@ -535,7 +537,7 @@ class ObjectModel:
         """For ``self.attr...`` in a method: what the methods of its class store in ``self.attr``
         (the rest of the path read off that)."""
         head, _, path = param.partition(".")
-        cls = self.project.class_of_method(fn)
+        cls = self.project.symbols.class_of_method(fn)
         if cls is None or not fn.params or head != fn.params[0].name:
             return []
         attr, _, rest = path.partition(".")
@@ -562,7 +564,7 @@ class ObjectModel:
     ) -> frozenset[str]:
         out: set[str] = set()
         if value.ty == INSTANCE and value.ref and not value.ref.startswith("<"):
-            cls = self.project.class_named(self.project.owner[fn.qualname], value.ref)
+            cls = self.project.symbols.class_named(self.project.owner[fn.qualname], value.ref)
             if cls is not None:
                 out.add(cls)
         if depth > _MAX_DEPTH:
@@ -584,7 +586,7 @@ class ObjectModel:
         """Where the constructor call is that makes the object ``made`` names: that call, or, for
         what a factory returns (an item of it: ``records, domain = load(year)``), the constructor
         call the factory returns, followed down a few factories. None when not one such call."""
-        found = self.project.call_at(made.at)
+        found = self.project.symbols.call_at(made.at)
         if found is None or made.path or depth > _MAX_DEPTH:
             return None
         target = self.project.targets.get(found)
@@ -599,7 +601,7 @@ class ObjectModel:
         return self.construction_site(inner[0], depth + 1) if len(inner) == 1 else None
 
     def made_classes(self: Propagation, made: Made, depth: int) -> frozenset[str]:
-        found = self.project.call_at(made.at)
+        found = self.project.symbols.call_at(made.at)
         if found is None:
             return EMPTY
         target = self.project.targets.get(found)

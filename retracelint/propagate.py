@@ -197,11 +197,13 @@ class Propagation(ObjectModel):
     # -- values in a function's own terms --------------------------------------------------------
     def x64(self, fn: FunctionSummary) -> bool:
         """Whether ``fn`` runs with jax's 64-bit types on: from an entry point whose process turns
-        them on (``Project.runs_x64``; a script's own code runs in its own process, a function
+        them on (``Symbols.runs_x64``; a script's own code runs in its own process, a function
         nothing calls in whoever's imports it)."""
         project = self.project
         return project.x64 and any(
-            project.runs_x64(project.owner[entry].module, project.functions[entry].kind != "module")
+            project.symbols.runs_x64(
+                project.owner[entry].module, project.functions[entry].kind != "module"
+            )
             for entry in self.frequency.entries(fn.qualname)
         )
 
@@ -963,8 +965,8 @@ class Propagation(ObjectModel):
         if isinstance(known, str):  # an imported name: what its module binds it to
             importer = self.project.owner[fn.qualname]
             if axis is None:
-                return self.project.constant(known, importer)
-            held = self.project.global_value(known, importer)
+                return self.project.symbols.constant(known, importer)
+            held = self.project.symbols.global_value(known, importer)
             length = held.dims.length(axis) if held is not None and held.dims else None
             return length.constant if length is not None else None
         if axis is None:

@@ -3,7 +3,7 @@
 jax keys its cache on whether each leaf is weakly typed: a Python number (and an array made from
 Python numbers only, ``jnp.asarray(0.5)``) is, an array made with a dtype is not, and arithmetic is
 strong as soon as one operand is (``values.weak_class``). Two call sites in one body are compared by
-``checks.flip_findings`` from their summaries; here an argument that is a parameter is answered by
+``checks.rtl40x_call_flips.flip_findings`` from their summaries; here an argument that is a parameter is answered by
 every call of its function (a call that leaves it out passes its default), a value that follows its
 inputs' weak type (``jnp.asarray(x)``, ``x * 2.0``) by what those inputs are, and a NamedTuple or
 dataclass argument leaf by leaf, where each field's value is made (``objects.value_origins``,
@@ -91,9 +91,9 @@ class WeakKinds:
         if len(classes) != 1:
             return {}
         cls = next(iter(classes))
-        static = set(prop.project.static_fields(cls))
+        static = set(prop.project.symbols.static_fields(cls))
         out: dict[str, list[WeakOrigin]] = {}
-        for name in prop.project.init_fields(cls):
+        for name in prop.project.symbols.init_fields(cls):
             if name in static:
                 continue
             found = [
@@ -138,7 +138,7 @@ class WeakKinds:
         where = value.made or arg.location
         if not all(inputs):
             # Of unknown weak type, but a float whatever its inputs are (`t + dt / 2`): enough to
-            # tell it from a Python int (``checks._traced_back_flip``).
+            # tell it from a Python int (``checks.rtl40x_call_flips._traced_back_flip``).
             float_ = value.ty == FLOAT_LIKE
             return [WeakOrigin(UNSURE, where, arg.text, fn, scalar=FLOAT)] if float_ else []
         kinds = [{o.kind for o in origins} for origins in inputs]
@@ -169,16 +169,16 @@ class WeakKinds:
         ):
             return value
         project = self.prop.project
-        found = project.global_value(refs[0][1], project.owner[fn.qualname])
+        found = project.symbols.global_value(refs[0][1], project.owner[fn.qualname])
         return found if found is not None and not found.varies else value
 
     def _through(self, steps: tuple[PathStep, ...], origins: list[WeakOrigin]) -> list[WeakOrigin]:
         """``origins``, reached through the calls of ``steps``: none through a jitted function's
-        call, whose results are as weak as its arguments were (``checks.carried_flip_findings``
+        call, whose results are as weak as its arguments were (``checks.rtl40x_carried_flips.carried_flip_findings``
         compares a state carried through it)."""
         project = self.prop.project
         for step in steps:
-            site = project.call_at(step.location)
+            site = project.symbols.call_at(step.location)
             if site is not None and any(
                 isinstance(t, JitTarget) for t in project.site_targets.get(site, ())
             ):

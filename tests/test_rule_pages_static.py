@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rule_pages import executable_pages, load_pages
 
+from retracelint.checks import FAMILIES
 from retracelint.config import Settings
 from retracelint.engine import analyse
 from retracelint.rules import RULES, RULES_BY_CODE
@@ -43,3 +44,15 @@ def test_every_rule_has_a_page_and_every_page_a_rule() -> None:
         assert (page.name, page.summary) == (rule.name, rule.summary)
         assert page.default == rule.default
     assert len(RULES) == len(pages)
+
+
+# Rules made outside the rule families: RTL000 by the engine, RTL100 by the filters, RTL901 by confirm.
+_NOT_CHECKS = {"RTL000", "RTL100", "RTL901"}
+
+
+def test_every_rule_of_the_catalogue_has_a_family_and_every_family_only_catalogued_rules() -> None:
+    declared = {code for family in FAMILIES for code in family.CODES}
+    assert declared == set(RULES_BY_CODE) - _NOT_CHECKS, (
+        f"rules no family emits: {sorted(set(RULES_BY_CODE) - _NOT_CHECKS - declared)}; "
+        f"codes of no rule: {sorted(declared - set(RULES_BY_CODE))}"
+    )

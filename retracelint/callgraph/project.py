@@ -1,18 +1,17 @@
-"""Link module summaries into one project: resolve every call site to a function or a jit site.
+"""``Project``: links the calls of a project's functions, in rounds, and answers what the analysis asks
+of the links (the targets of a call site, the callers of a function, what a jit site binds).
 
-Resolution is import-aware and deliberately narrow: names through the module's own definitions and
-imports (absolute, relative, aliased, re-exported through ``__init__``), ``self.m`` and ``super().m``
-through the class and its bases, ``obj.m`` where ``obj`` was made by a class we know, or where every
-caller, callee or store says what ``obj`` is (``Project._link``). Calls that cannot be resolved are
-dropped, never guessed: a wrong edge makes a false finding, a missing one at worst a missed finding.
+A name resolves through ``Symbols``; a function value (a parameter, a call's result, an item of a
+dict) and the class of an object through the calls linked so far (``resolve_ref``, ``classes_of``),
+so those are resolved again, in rounds, each lookup recording what it read (``_Reads``) so that a
+round resolves again only what a change may move.
 """
 
 from __future__ import annotations
 
 import sys
 from bisect import bisect_left, insort
-from collections import deque
-from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -20,32 +19,34 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from retracelint import funcrefs
 from retracelint.discover import ImportLayout
 from retracelint.funcrefs import FuncRef, Path
-from retracelint.model import Location
 from retracelint.summary import (
-    Arg,
     Callee,
     CallSite,
-    ClassSummary,
     FunctionSummary,
-    JitSpec,
     ModuleSummary,
     Param,
-    loaded,
 )
-from retracelint.values import INSTANCE, RetDep, Value
 
 if TYPE_CHECKING:
     import networkx as nx
+from retracelint.callgraph import jits
+from retracelint.callgraph.symbols import MAX_DEPTH, Symbols
+from retracelint.callgraph.targets import (
+    ClassTarget,
+    FuncTarget,
+    JitBinding,
+    JitTarget,
+    Site,
+    Target,
+)
 
 _T = TypeVar("_T")
 _K = TypeVar("_K", bound=Hashable)
-Site = tuple[str, int]  # a call site: the calling function and the index of the call in it
-_MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
 _MAX_ROUNDS = 8  # rounds of linking function values: each follows the calls the last one found
 _MAX_REF_DEPTH = 48  # function values followed through this many parameters and returns at most
 # A lookup whose chains of nested lookups are none longer than this meets neither depth limit above,
 # whatever was cached before it, so that what it finds depends only on what it read.
-_SHORT = _MAX_DEPTH + 1
+_SHORT = MAX_DEPTH + 1
 # Callees resolved along the call graph (``funcrefs``), after the others.
 _ALONG_THE_GRAPH = frozenset(
     {"param", "ret", "up", "module", "wrapped", "partial", "transform", "mapped", "recv", "new"}
@@ -147,65 +148,6 @@ class _Diverged(Exception):
     them all (``Project._round``)."""
 
 
-@dataclass(frozen=True)
-class FuncTarget:
-    qualname: str
-    bound: bool  # called through an instance: the first parameter is already bound
-
-
-@dataclass(frozen=True)
-class JitTarget:
-    module: str
-    index: int
-    bound: bool  # a jitted method called through an instance
-
-    @property
-    def key(self) -> tuple[str, int]:
-        return (self.module, self.index)
-
-
-@dataclass(frozen=True)
-class ClassTarget:
-    qualname: str
-
-
-Target = FuncTarget | JitTarget | ClassTarget
-
-
-@dataclass(frozen=True)
-class JitBinding:
-    """What a call into a jit site binds to: the jitted callable's parameters and which are static."""
-
-    spec: JitSpec
-    wrapped: FunctionSummary | None
-    params: tuple[
-        Param, ...
-    ]  # as the jitted callable sees them (self included for decorated methods)
-    offset: (
-        int  # leading parameters already bound (self, for a jitted method called on an instance)
-    )
-    static: frozenset[str]  # the parameters that are static passed at least one way
-    # static_argnums and static_argnames as jax applies them: jax decides per call, by how each
-    # argument is passed (see ``static_at``).
-    static_positions: tuple[int, ...] = ()
-    static_keywords: frozenset[str] = frozenset()
-
-    def static_at(self, call: CallSite, name: str) -> bool:
-        """Whether the argument that ``call`` passes for parameter ``name`` is static: by keyword when
-        the name is in static_argnames, by position when the position is in static_argnums (a negative
-        one counts from the end of the positional arguments of that call)."""
-        if any(key == name for key, _ in call.kwargs):
-            return name in self.static_keywords
-        positional = [p.name for p in self.params if p.kind in ("posonly", "normal")]
-        if name not in positional:
-            return False
-        index = positional.index(name)
-        # The bound self is the first positional argument; behind *args the count is unknown, so the
-        # signature's stands in for it.
-        count = len(positional) if call.star else self.offset + len(call.args)
-        return any(num == index or count + num == index for num in self.static_positions)
-
-
 @dataclass
 class LinkState:
     """What linking a project found, kept for its next run: after an edit of one module that no
@@ -246,22 +188,12 @@ class Project:
         layout: ImportLayout | None = None,
         last: Relink | None = None,
     ) -> None:
-        # Fills in a function of a module given as a head (or returns the module summarised again).
-        self._load = load
-        # Module keys are unique in a project (``discover``); the layout says which module an import
-        # names from each file. Without one, a dotted name is the module's key.
-        self.layout = layout
-        self.modules: dict[str, ModuleSummary] = {}
-        for summary in sorted(summaries, key=lambda s: s.path):
-            if summary.error is None:
-                self.modules.setdefault(summary.module, summary)
-        self.functions: dict[str, FunctionSummary] = {}
-        self.owner: dict[str, ModuleSummary] = {}
-        self.classes: dict[str, ClassSummary] = {}
-        for summary in self.modules.values():
-            self._register(summary)
-        # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
-        self.x64 = any(summary.x64 for summary in self.modules.values())
+        # The definitions and the lookups that depend on them alone; their tables are this project's
+        # (``project.functions`` is ``project.symbols.functions``, filled in as functions are loaded).
+        self.symbols = Symbols(summaries, load, layout, instance_member=self._member_or_stored)
+        self.modules, self.functions = self.symbols.modules, self.symbols.functions
+        self.owner, self.classes = self.symbols.owner, self.symbols.classes
+        self.x64 = self.symbols.x64
         # The first target of each call site, and all of them (a value called may be one of
         # several functions), by call site and by callee function.
         self.targets: dict[Site, Target] = {}
@@ -269,7 +201,6 @@ class Project:
         self._target_to: dict[tuple[Site, str], Target] = {}
         self.callers: dict[str, list[Site]] = {}
         self.jit_callers: dict[tuple[str, int], list[Site]] = {}
-        self._mro: dict[str, list[str]] = {}
         # What a function value resolves to, the classes of an object, jit bindings, each with what
         # finding it read: kept per round of linking.
         self._refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], _Reads]] = {}
@@ -298,10 +229,6 @@ class Project:
         self._callee_order: _Order[str] = _Order(None)
         self._jit_order: _Order[tuple[str, int]] = _Order(None)
         self._definers: dict[str, list[str]] | None = None
-        self._subclass_index: dict[str, list[str]] | None = None
-        self._calls_at: dict[str, dict[tuple[int, int, int, int], Site]] = {}
-        self._by_path: dict[str, ModuleSummary] | None = None
-        self._registered: dict[str, tuple[str, ...]] = {}
         # Call sites whose callee could not be followed: finding it went deeper than Python's stack
         # (a chain of names or values the depth limits do not bound). Left unlinked and reported.
         self.too_deep: dict[Site, None] = {}
@@ -311,42 +238,13 @@ class Project:
         self._read_by: dict[str | Site, set[Site | JitTarget]] | None = None
         self._named_late: frozenset[Site] = frozenset()
         self._asked_definers: set[str] = set()
-        for summary in self.modules.values():
-            for name, static in summary.pytree_static.items():
-                cls = self._class_named(summary, name)
-                if cls is not None:
-                    self._registered[cls] = static
+        self.symbols.register_pytrees()
         if last is None or not self._relinked(last):
             self._link()
 
     def function(self, qualname: str) -> FunctionSummary:
-        """The function with everything the propagation reads: its calls' arguments and what it
-        returns. A function read from the cache as a head (``summary.HEAD_LEFT_OUT``) is filled in
-        the first time it is asked for; linking needs only the heads."""
-        fn = self.functions[qualname]
-        if not loaded(fn):
-            self._fill_in(qualname)
-        return self.functions[qualname]
+        return self.symbols.function(qualname)
 
-    def _fill_in(self, qualname: str) -> None:
-        head = self.owner[qualname]
-        if self._load is None:
-            raise RuntimeError(f"retracelint: no whole summary for {head.module}")
-        whole = self._load(head, qualname)
-        if whole is not None:
-            if self.modules.get(head.module) is head:
-                self.modules[head.module] = whole
-            self._register(whole)
-
-    def _register(self, summary: ModuleSummary) -> None:
-        for qualname, fn in summary.functions.items():
-            self.functions[qualname] = fn
-            self.owner[qualname] = summary
-        for qualname, cls in summary.classes.items():
-            self.classes[qualname] = cls
-            self.owner[qualname] = summary
-
-    # -- linking ------------------------------------------------------------------------------------
     def _link(self) -> None:
         """Resolve every call. A name resolves the same way from every function of a module (half
         the calls of the corpus repeat a name their module already called); ``self.m`` depends on
@@ -431,7 +329,6 @@ class Project:
         at = next(i for i, t in enumerate(targets) if isinstance(t, JitTarget) and t.key == key)
         return (*self._place(site), at)
 
-    # -- linking one module again -----------------------------------------------------------------
     def _relinked(self, last: Relink) -> bool:
         """Link from ``last``: its links, with the calls of its edited module resolved again. False,
         with nothing linked, unless that finds what linking every module finds: the module is
@@ -577,14 +474,14 @@ class Project:
                 continue
             if was.bases != now.bases:
                 return False
-            if any(self.owner[c].module != after.module for c in self.mro(name)):
+            if any(self.owner[c].module != after.module for c in self.symbols.mro(name)):
                 return False
             if ({*was.methods, *was.jit_attrs} ^ {*now.methods, *now.jit_attrs}) & asked:
                 return False
         return True
 
     def _whole(self, qualname: str) -> FunctionSummary | None:
-        return self.function(qualname) if qualname in self.functions else None
+        return self.symbols.function(qualname) if qualname in self.functions else None
 
     def _imported(self, module: str) -> bool:
         """Whether another module may import ``module``: one of its imports names a module of that
@@ -1104,7 +1001,6 @@ class Project:
         self._reads.read(fn.qualname)
         return self.callers.get(fn.qualname, [])
 
-    # -- functions as values (``funcrefs``) ---------------------------------------------------------
     def resolve_ref(self, fn: FunctionSummary, callee: Callee) -> tuple[Target, ...]:
         """What a callee named in ``fn`` may be: the targets of the functions it may be."""
         key = (fn.qualname, callee)
@@ -1142,11 +1038,11 @@ class Project:
             if passed or len(callee) > 2:
                 return passed
             # Or the __call__ of the objects the callers pass.
-            method = self._method_of(self.owner[fn.qualname], fn, "__call__", (f"p:{callee[1]}",))
+            method = self.method_of(self.owner[fn.qualname], fn, "__call__", (f"p:{callee[1]}",))
             return (method,) if method is not None else ()
         if kind == "recv":
             self._reads.depends |= _CALLERS  # the class of the object is found from the callers
-            method = self._method_of(self.owner[fn.qualname], fn, callee[1], callee[2:])
+            method = self.method_of(self.owner[fn.qualname], fn, callee[1], callee[2:])
             return (method,) if method is not None else ()
         if kind == "new":
             self._reads.depends |= _CALLERS
@@ -1170,14 +1066,14 @@ class Project:
             return self._name_targets(self.owner[fn.qualname], callee[1])
         if kind == "global":
             return self._global_targets(callee[1], self.owner[fn.qualname], path=callee[2:])
-        target = self.resolve_callee(self.owner[fn.qualname], fn, callee)
+        target = self.symbols.resolve_callee(self.owner[fn.qualname], fn, callee)
         if target is not None:
             return (target,)
         if kind == "self":
-            cls = self._enclosing_class(fn)
+            cls = self.symbols.class_of_method(fn)
             return self._self_attribute(cls, callee[2]) if cls is not None else ()
         if kind == "method":
-            cls = self._class_named(self.owner[fn.qualname], callee[1])
+            cls = self.symbols.class_named(self.owner[fn.qualname], callee[1])
             return self._stored_targets(cls, callee[2]) if cls is not None else ()
         return ()
 
@@ -1194,7 +1090,7 @@ class Project:
         """A name of the module's scope: what a module-level name is bound to (a def, a decorated
         def, an alias, a lambda), or what an imported name is bound to in its module; with
         ``path``, what is at ``path`` inside it (``STEPPERS[method]`` of a dict of functions)."""
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return ()
         head, _, rest = dotted.partition(".")
         value = module.globals.get(head)
@@ -1211,10 +1107,10 @@ class Project:
         if imported is not None and value is None and not defined:
             dotted = f"{imported}.{rest}" if rest else imported
             return self._global_targets(dotted, module, depth + 1, path)
-        star = self._star_source(module, head) if value is None and not defined else None
+        star = self.symbols.star_source(module, head) if value is None and not defined else None
         if star is not None:
             return self._name_targets(star, dotted, depth + 1, path)
-        target = self.resolve_name(module, dotted) if not path else None
+        target = self.symbols.resolve_name(module, dotted) if not path else None
         return (target,) if target is not None else ()
 
     def _global_targets(
@@ -1222,7 +1118,7 @@ class Project:
     ) -> tuple[Target, ...]:
         """A module-level name by its qualified name (``pkg.mod.name``) as ``importer`` imports it,
         through re-exports (at ``path`` inside it, when given)."""
-        found = self._module_of(dotted, importer)
+        found = self.symbols.module_of(dotted, importer)
         return self._name_targets(found[0], found[1], depth + 1, path) if found is not None else ()
 
     def _passed_targets(
@@ -1250,7 +1146,7 @@ class Project:
             out.update(dict.fromkeys(targets))
         return tuple(out)
 
-    def _method_of(
+    def method_of(
         self, module: ModuleSummary, fn: FunctionSummary, name: str, refs: tuple[str, ...]
     ) -> Target | None:
         """Method ``name`` of an object that may be each of ``refs`` (``summary.Callee``): one
@@ -1278,12 +1174,12 @@ class Project:
         instance of ``cls`` with no method of that name: an instance attribute, called unbound
         (a method read off ``self`` and stored is ``cls``'s, bound to the instance)."""
         out: dict[Target, None] = {}
-        for klass in self.mro(cls):
+        for klass in self.symbols.mro(cls):
             for method, refs in self.classes[klass].field_functions.get(name, ()):
                 fn = self.functions.get(method)
                 for callee in funcrefs.called(frozenset(refs)) if fn is not None else ():
                     if callee[0] == "self":
-                        found = self.member(cls, callee[2])
+                        found = self.symbols.member(cls, callee[2])
                         out.update(dict.fromkeys((found,) if found is not None else ()))
                     else:
                         out.update(dict.fromkeys(self.resolve_ref(fn, callee)))  # type: ignore[arg-type]
@@ -1291,7 +1187,7 @@ class Project:
 
     def _member_or_stored(self, cls: str, name: str) -> Target | None:
         """Method ``name`` of an instance of ``cls``, or the one function it stores there."""
-        found = self.member(cls, name)
+        found = self.symbols.member(cls, name)
         if found is None:
             stored = self._stored_targets(cls, name)
             found = stored[0] if len(stored) == 1 else None
@@ -1301,14 +1197,14 @@ class Project:
         """``self.name(...)`` in a method of ``cls`` that has no method ``name``: what it stores in
         ``self.name``, else (``self`` is then an instance of a subclass) what the subclasses have:
         the functions they store there, and their method only when they all define the same (as
-        for a method of an object of several classes: ``_method_of``)."""
+        for a method of an object of several classes: ``method_of``)."""
         stored = self._stored_targets(cls, name)
         if stored:
             return stored
         methods: set[Target] = set()
         out: dict[Target, None] = {}
-        for sub in self._subclasses().get(cls, ()):
-            method = self.member(sub, name)
+        for sub in self.symbols.subclasses().get(cls, ()):
+            method = self.symbols.member(sub, name)
             if method is not None:
                 methods.add(method)
             else:
@@ -1320,21 +1216,12 @@ class Project:
     def linked_by_subclasses(self, fn: FunctionSummary, name: str) -> bool:
         """Whether ``self.name(...)`` in ``fn`` is linked to what the subclasses of its class have
         (``_self_attribute``'s fallback): its class neither defines nor stores ``name``."""
-        cls = self._enclosing_class(fn)
+        cls = self.symbols.class_of_method(fn)
         return (
             cls is not None
-            and self.member(cls, name) is None
+            and self.symbols.member(cls, name) is None
             and not self._stored_targets(cls, name)
         )
-
-    def _subclasses(self) -> dict[str, list[str]]:
-        """Each class's subclasses in the project, at any depth."""
-        if self._subclass_index is None:
-            self._subclass_index = {}
-            for cls in self.classes:
-                for base in self.mro(cls)[1:]:
-                    self._subclass_index.setdefault(base, []).append(cls)
-        return self._subclass_index
 
     def _only_definer(self, name: str) -> Target | None:
         if name.startswith("__") or name in _COMMON_METHODS:
@@ -1346,7 +1233,7 @@ class Project:
                 for method in {*cls.methods, *cls.jit_attrs}:
                     self._definers.setdefault(method, []).append(qualname)
         definers = self._definers.get(name, ())
-        return self.member(definers[0], name) if len(definers) == 1 else None
+        return self.symbols.member(definers[0], name) if len(definers) == 1 else None
 
     def classes_of(
         self, module: ModuleSummary, fn: FunctionSummary, refs: tuple[str, ...], depth: int
@@ -1374,11 +1261,11 @@ class Project:
         self, module: ModuleSummary, fn: FunctionSummary, ref: str, depth: int
     ) -> frozenset[str] | None:
         kind, _, rest = ref.partition(":")
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             self._reads.unsure = True
             return None
         if kind == "c":
-            cls = self._class_named(module, rest)
+            cls = self.symbols.class_named(module, rest)
             return frozenset({cls}) if cls else None
         if kind == "p":
             return self._classes_passed(fn, rest, depth)
@@ -1389,7 +1276,9 @@ class Project:
         line, col, end_line, end_col, item, path = rest.split(":", 5)
         if path:
             return None
-        found = self._call_at(module.path, (int(line), int(col), int(end_line), int(end_col)))
+        found = self.symbols.call_span(
+            module.path, (int(line), int(col), int(end_line), int(end_col))
+        )
         if found is None:
             return None
         index = found[1]
@@ -1419,7 +1308,7 @@ class Project:
         first = fn.params[0].name if fn.params else None
         head, _, attr = param.partition(".")
         if fn.kind in ("method", "classmethod") and head == first:
-            cls = self._enclosing_class(fn)
+            cls = self.symbols.class_of_method(fn)
             if not cls or fn.kind != "method" or "." in attr:
                 return None
             return self._field_classes(cls, attr, depth) if attr else frozenset({cls})
@@ -1442,7 +1331,9 @@ class Project:
         """The classes of what the methods of ``cls`` store in ``self.attr``; None unless every
         store is of an object of known classes."""
         stores = [
-            s for klass in self.mro(cls) for s in self.classes[klass].field_objects.get(attr, ())
+            s
+            for klass in self.symbols.mro(cls)
+            for s in self.classes[klass].field_objects.get(attr, ())
         ]
         if not stores:
             return None
@@ -1456,28 +1347,6 @@ class Project:
                 return None
             out |= classes
         return frozenset(out)
-
-    def call_at(self, location: Location) -> Site | None:
-        """The function and call index of the call at ``location``, anywhere in the project."""
-        span = (location.line, location.col, location.end_line, location.end_col)
-        return self._call_at(location.path, span)
-
-    def _call_at(self, path: str, span: tuple[int, int, int, int]) -> Site | None:
-        """``call_at`` of the location in file ``path`` that starts and ends at ``span``: keyed by
-        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``)."""
-        calls = self._calls_at.get(path)
-        if calls is None:
-            # By module, when first asked: linking asks of a few modules only.
-            if self._by_path is None:
-                self._by_path = {module.path: module for module in self.modules.values()}
-            module = self._by_path.get(path)
-            calls = self._calls_at[path] = {
-                (at.line, at.col, at.end_line, at.end_col): (qualname, index)
-                for qualname, fn in (module.functions.items() if module is not None else ())
-                for index, call in enumerate(fn.calls)
-                if (at := call.location).path == path
-            }
-        return calls.get(span)
 
     def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
         """Each linked call of ``fn``: the caller, the call, and how many leading parameters it
@@ -1498,7 +1367,7 @@ class Project:
         passed = _passed_functions(call, fn.params, offset, param)
         if passed or not any(name == param for name, _, _ in fn.defaults):
             return passed
-        call = self.function(site[0]).calls[site[1]]
+        call = self.symbols.function(site[0]).calls[site[1]]
         return None if _passes(call, fn.params, offset, param) is False else passed
 
     def _default_targets(self, fn: FunctionSummary, param: str, path: Path) -> tuple[Target, ...]:
@@ -1549,317 +1418,9 @@ class Project:
         if isinstance(target, FuncTarget):
             return target.qualname
         if isinstance(target, ClassTarget):
-            return self.method(target.qualname, "__init__")
+            return self.symbols.method(target.qualname, "__init__")
         binding = self.jit_binding(target)
         return binding.wrapped.qualname if binding and binding.wrapped else None
-
-    def resolve_callee(
-        self, module: ModuleSummary, fn: FunctionSummary, callee: Callee
-    ) -> Target | None:
-        """What a callee named in ``fn`` (a ``summary.Callee``) refers to, when that does not depend
-        on other calls (see ``resolve_ref``)."""
-        kind = callee[0]
-        if kind == "jit":
-            return JitTarget(module.module, int(callee[2]), bound=False)
-        if kind == "qual":
-            return self._as_target(callee[1], bound=False) or self.resolve_qualified(callee[1])
-        if kind in ("self", "super"):
-            cls = self._enclosing_class(fn)
-            if cls is None:
-                return None
-            return self.member(cls, callee[2], after=cls if kind == "super" else None)
-        if kind == "method":
-            cls = self._class_named(module, callee[1])
-            return self.member(cls, callee[2]) if cls else None
-        if kind == "name":
-            return self.resolve_name(module, callee[1])
-        return None
-
-    def _class_named(self, module: ModuleSummary, name: str, depth: int = 0) -> str | None:
-        """The class an instance value names: its qualified name when the summariser knew the class
-        (made in the same scope), else a name as written in ``module``, else an absolute name.
-        ``depth``: the names being resolved meanwhile (``experiment = experiment.Run()`` names its
-        class through itself)."""
-        if name in self.classes:
-            return name
-        target = self.resolve_name(module, name, depth) or self.resolve_qualified(name, depth)
-        return target.qualname if isinstance(target, ClassTarget) else None
-
-    def class_named(self, module: ModuleSummary, name: str) -> str | None:
-        return self._class_named(module, name)
-
-    def class_of_method(self, fn: FunctionSummary) -> str | None:
-        """The class of a method (or of the method a nested function is in)."""
-        return self._enclosing_class(fn)
-
-    def init_fields(self, cls: str) -> tuple[str, ...]:
-        """The parameters of the __init__ a dataclass (NamedTuple, flax struct...) generates: the
-        fields its bases declare, then its own."""
-        out: list[str] = []
-        for klass in reversed(self.mro(cls)):
-            out.extend(f for f in self.classes[klass].fields if f not in out)
-        return tuple(out)
-
-    @cached_property
-    def static_field_names(self) -> frozenset[str]:
-        """The names any pytree class of the project keeps in its treedef."""
-        return frozenset(f for cls in self.classes for f in self.static_fields(cls))
-
-    def field_default(self, cls: str, attr: str) -> Arg | None:
-        """The literal default of a generated ``__init__``'s field, from the class that declares it."""
-        for klass in self.mro(cls):
-            if attr in self.classes[klass].field_defaults:
-                return self.classes[klass].field_defaults[attr]
-        return None
-
-    def static_fields(self, cls: str) -> tuple[str, ...]:
-        """The attributes a pytree of class ``cls`` keeps in its treedef: those its declaration
-        says (tree_flatten's aux data, static fields) and those a registration call names."""
-        out: list[str] = []
-        for klass in self.mro(cls):
-            out.extend(f for f in self.classes[klass].static_fields if f not in out)
-        out.extend(f for f in self._registered.get(cls, ()) if f not in out)
-        return tuple(out)
-
-    def static_declared(self, cls: str, attr: str) -> Location | None:
-        """Where a class of the hierarchy of ``cls`` makes ``attr`` part of the treedef: its
-        static field, or the aux data of its ``tree_flatten``."""
-        return next(
-            (at for k in self.mro(cls) if (at := self.classes[k].static_at.get(attr))), None
-        )
-
-    def _enclosing_class(self, fn: FunctionSummary) -> str | None:
-        while fn.cls is None and fn.parent is not None:
-            parent = self.functions.get(fn.parent)
-            if parent is None:
-                return None
-            fn = parent
-        return fn.cls
-
-    def _as_target(self, qualname: str, bound: bool) -> Target | None:
-        fn = self.functions.get(qualname)
-        if fn is not None:
-            bound = bound or fn.kind == "classmethod"  # bound to its class, however it is named
-            if fn.jit is not None:
-                return JitTarget(self.owner[qualname].module, fn.jit, bound=bound)
-            return FuncTarget(qualname, bound=bound)
-        if qualname in self.classes:
-            return ClassTarget(qualname)
-        return None
-
-    def resolve_name(self, module: ModuleSummary, dotted: str, depth: int = 0) -> Target | None:
-        """A dotted name as written in ``module``: local definitions first, then imports."""
-        if depth > _MAX_DEPTH:
-            return None
-        head, _, rest = dotted.partition(".")
-        local = f"{module.module}.{head}"
-        if local in self.functions or local in self.classes:
-            target = self._as_target(local, bound=False)
-            return self._attribute(target, rest) if rest else target
-        value = module.globals.get(head)
-        if value is not None and value.site is not None and not rest:
-            return JitTarget(module.module, value.site, bound=False)
-        if value is not None and value.ty == INSTANCE and value.ref and rest and "." not in rest:
-            # A method of a module-level instance (``registry.add(...)`` after importing it).
-            cls = self._class_named(module, value.ref, depth + 1)
-            return self._member_or_stored(cls, rest) if cls is not None else None
-        imported = module.imports.get(head)
-        if imported is not None:
-            dotted = f"{imported}.{rest}" if rest else imported
-            return self.resolve_qualified(dotted, depth + 1, module)
-        star = self._star_source(module, head) if value is None else None
-        return self.resolve_name(star, dotted, depth + 1) if star is not None else None
-
-    def _star_source(
-        self, module: ModuleSummary, name: str, seen: frozenset[str] = frozenset()
-    ) -> ModuleSummary | None:
-        """The module whose ``from m import *`` binds ``name`` in ``module``: the last one that
-        exports it (its ``__all__``, else its public names) and binds it."""
-        seen = seen | {module.module}
-        for star in reversed(module.star_imports):
-            key = self.layout.module(module.module, star) if self.layout is not None else star
-            found = self.modules.get(key)
-            if found is None or found.module in seen:
-                continue
-            exported = found.exports
-            if name not in exported if exported is not None else name.startswith("_"):
-                continue
-            local = f"{found.module}.{name}"
-            if (
-                local in self.functions
-                or local in self.classes
-                or name in found.globals
-                or name in found.imports
-                or self._star_source(found, name, seen) is not None
-            ):
-                return found
-        return None
-
-    def resolve_qualified(
-        self, dotted: str, depth: int = 0, importer: ModuleSummary | None = None
-    ) -> Target | None:
-        """A fully qualified name, as ``importer`` imports it: the longest prefix that is a module,
-        then a name inside it."""
-        if depth > _MAX_DEPTH:
-            return None
-        found = self._module_of(dotted, importer)
-        return self.resolve_name(found[0], found[1], depth + 1) if found is not None else None
-
-    def runs_x64(self, module: str, library: bool = False) -> bool:
-        """Whether code of ``module`` runs with jax's 64-bit types on, when run from there: the
-        module, or one it imports at any depth, turns them on (a script of the project that turns
-        them on does not for another script that does not import it). ``library``: run by whoever
-        imports it (a function nothing in the project calls), so also when a module that turns
-        them on imports it."""
-        if not self.x64:
-            return False
-        importers, imported = self._x64_reach
-        return module in importers or (library and module in imported)
-
-    @cached_property
-    def _x64_reach(self) -> tuple[frozenset[str], frozenset[str]]:
-        """The modules that import a module turning x64 on (at any depth, itself included), and
-        those such a module imports: one walk of the import graph each way, instead of every
-        module's import closure (which took half of the rules' time on the speed corpus)."""
-        edges = {name: self._imported_modules(summary) for name, summary in self.modules.items()}
-        back: dict[str, list[str]] = {}
-        for name, imported in edges.items():
-            for other in imported:
-                back.setdefault(other, []).append(name)
-        on = [name for name, summary in self.modules.items() if summary.x64]
-        return _reached(on, lambda m: back.get(m, ())), _reached(on, edges.__getitem__)
-
-    def _imported_modules(self, module: ModuleSummary) -> set[str]:
-        """The project's modules that ``module`` imports (``import a.b``, ``from a import b``, ``from
-        a.b import name``, ``from a import *``)."""
-        out: set[str] = set()
-        for dotted in (*module.imports.values(), *module.star_imports):
-            key = self.layout.module(module.module, dotted) if self.layout is not None else dotted
-            found = self.modules.get(key)
-            if found is None:
-                within = self._module_of(dotted, module)  # `from a.b import name`: a.b
-                found = within[0] if within is not None else None
-            if found is not None:
-                out.add(found.module)
-        return out
-
-    def constant(self, dotted: str, importer: ModuleSummary) -> int | None:
-        """The int a module constant holds (``ModuleSummary.constants``), by its qualified name as
-        ``importer`` imports it, through the modules that import it in turn."""
-        return self._module_level(dotted, importer, lambda module: module.constants)
-
-    def global_value(self, dotted: str, importer: ModuleSummary) -> Value | None:
-        """What a module-level name holds (``ModuleSummary.globals``: a display, a number), by its
-        qualified name as ``importer`` imports it, through the modules that import it in turn."""
-        return self._module_level(dotted, importer, lambda module: module.globals)
-
-    def _module_level(
-        self,
-        dotted: str,
-        importer: ModuleSummary,
-        table: Callable[[ModuleSummary], Mapping[str, _T]],
-        depth: int = 0,
-    ) -> _T | None:
-        found = self._module_of(dotted, importer) if depth <= _MAX_DEPTH else None
-        if found is None:
-            return None
-        module, name = found
-        held = table(module)
-        if name in held:
-            return held[name]
-        imported = module.imports.get(name)
-        if imported is None:
-            return None
-        return self._module_level(imported, module, table, depth + 1)
-
-    def _module_of(
-        self, dotted: str, importer: ModuleSummary | None
-    ) -> tuple[ModuleSummary, str] | None:
-        """The longest prefix of ``dotted`` that is a module, as ``importer`` imports it, and the
-        name inside it."""
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            prefix = ".".join(parts[:cut])
-            if importer is not None and self.layout is not None:
-                prefix = self.layout.module(importer.module, prefix)
-            module = self.modules.get(prefix)
-            if module is not None:
-                return module, ".".join(parts[cut:])
-        return None
-
-    def _attribute(self, target: Target | None, rest: str) -> Target | None:
-        """``Cls.rest``: a method, or a class nested in the body of ``Cls`` or of one of its bases
-        (``class C(A.B)``, ``A.B.make()``)."""
-        if not isinstance(target, ClassTarget):
-            return None
-        head, _, tail = rest.partition(".")
-        for klass in self.mro(target.qualname):
-            info = self.classes[klass]
-            if head in info.methods or head in info.jit_attrs:
-                return self.member(klass, head, bound=False) if not tail else None
-            nested = f"{klass}.{head}"
-            if nested in self.classes:
-                return self._attribute(ClassTarget(nested), tail) if tail else ClassTarget(nested)
-        return None
-
-    def member(
-        self, cls: str, name: str, bound: bool = True, after: str | None = None
-    ) -> Target | None:
-        """``name`` looked up on class ``cls`` and its bases (a method or a jitted attribute); with
-        ``after``, only on the classes after it (``super().name``)."""
-        chain = self.mro(cls)
-        if after is not None:
-            chain = chain[chain.index(after) + 1 :] if after in chain else []
-        for klass in chain:
-            info = self.classes[klass]
-            if name in info.methods:
-                fn = self.functions.get(info.methods[name])
-                if fn is None:
-                    return None
-                # A classmethod is bound to the class even when read off it (`Grid.uniform(n)`).
-                is_bound = (bound or fn.kind == "classmethod") and fn.kind != "staticmethod"
-                if fn.jit is not None:
-                    return JitTarget(self.owner[fn.qualname].module, fn.jit, bound=is_bound)
-                return FuncTarget(fn.qualname, bound=is_bound)
-            if name in info.jit_attrs:
-                return JitTarget(self.owner[klass].module, info.jit_attrs[name], bound=False)
-        return None
-
-    def method(self, cls: str, name: str) -> str | None:
-        target = self.member(cls, name)
-        return target.qualname if isinstance(target, FuncTarget) else None
-
-    def mro(self, cls: str) -> list[str]:
-        """The class and its known bases, depth first (enough for single inheritance and mixins)."""
-        cached = self._mro.get(cls)
-        if cached is None:
-            cached = self._mro[cls] = self._compute_mro(cls)
-        return cached
-
-    def _compute_mro(self, cls: str) -> list[str]:
-        out: list[str] = []
-        stack = [cls]
-        while stack and len(out) < _MAX_DEPTH:
-            current = stack.pop(0)
-            if current in out or current not in self.classes:
-                continue
-            out.append(current)
-            module = self.owner[current]
-            for base in self.classes[current].bases:
-                resolved = self.resolve_base(module, base)
-                if resolved:
-                    stack.append(resolved)
-        return out
-
-    def resolve_base(self, module: ModuleSummary, base: str) -> str | None:
-        if base in self.classes:
-            return base
-        target = self.resolve_qualified(base, importer=module) or self.resolve_name(module, base)
-        return target.qualname if isinstance(target, ClassTarget) else None
-
-    # -- jit sites ----------------------------------------------------------------------------------
-    def jit_spec(self, target: JitTarget) -> JitSpec:
-        return self.modules[target.module].jits[target.index]
 
     def jitted_at(self, site: Site) -> tuple[JitBinding, FunctionSummary] | None:
         """The binding of the jitted function call ``site`` makes, and the whole summary of the
@@ -1869,109 +1430,18 @@ class Project:
         binding = self.jit_binding(target) if isinstance(target, JitTarget) else None
         if binding is None or binding.wrapped is None:
             return None
-        return binding, self.function(binding.wrapped.qualname)
+        return binding, self.symbols.function(binding.wrapped.qualname)
 
     def jit_binding(self, target: JitTarget) -> JitBinding | None:
         known = self._bindings.get(target)
         if known is None:
             # A jit of itself (``f = jax.jit(f)`` seen through the name it rebinds) wraps nothing.
-            nothing = JitBinding(self.jit_spec(target), None, (), 0, frozenset())
+            nothing = JitBinding(self.symbols.jit_spec(target), None, (), 0, frozenset())
             self._bindings[target] = (nothing, _CYCLE)
-            known = self._bindings[target] = self._collect(0, self._binding, target)
+            known = self._bindings[target] = self._collect(0, jits.binding, self, target)
         else:
             self._reads.add(known[1])
         return known[0]
-
-    def _binding(self, target: JitTarget) -> JitBinding:
-        spec = self.jit_spec(target)
-        callee, skipped, keywords_bound = funcrefs.unwrapped(spec.target)
-        resolved = self._wrapped_function(spec, self.modules[target.module], callee)
-        wrapped = self.functions.get(resolved.qualname) if resolved is not None else None
-        if wrapped is None or resolved is None:
-            return JitBinding(spec, None, (), 0, frozenset())
-        params = wrapped.params[1:] if resolved.bound else wrapped.params
-        if skipped or keywords_bound:  # a partial: what it binds is no longer a parameter
-            positional = [p for p in params if p.kind in ("posonly", "normal")][:skipped]
-            params = tuple(
-                p for p in params if p not in positional and p.name not in keywords_bound
-            )
-        offset = 1 if target.bound and params and wrapped.kind != "staticmethod" else 0
-        positions, keywords = _static_parameters(spec, params)
-        static = keywords | {
-            name for num in positions if (name := _positional_name(params, num)) is not None
-        }
-        return JitBinding(spec, wrapped, params, offset, static, positions, keywords)
-
-    def _wrapped_function(
-        self, spec: JitSpec, module: ModuleSummary, callee: Callee | None
-    ) -> FuncTarget | None:
-        """The function a jit site wraps: the def itself, even when it is jit-decorated too."""
-        if callee is None:
-            return None
-        kind = callee[0]
-        scope = self.functions.get(spec.function)
-        if kind == "qual" and callee[1] in self.functions:
-            return FuncTarget(callee[1], bound=False)
-        if kind == "self":
-            cls = self._enclosing_class(scope) if scope else None
-            return self._member_function(cls, callee[2]) if cls else None
-        if kind == "method":
-            cls_name = self._class_named(module, callee[1])
-            return self._member_function(cls_name, callee[2]) if cls_name else None
-        if kind == "name" and f"{module.module}.{callee[1]}" in self.functions:
-            return FuncTarget(f"{module.module}.{callee[1]}", bound=False)
-        if kind == "recv":
-            method = self._method_of(module, scope, callee[1], callee[2:]) if scope else None
-            return self._bound_function(method)
-        found = self.resolve_ref(scope, callee) if scope is not None else ()
-        if len(found) != 1:
-            return None
-        target = found[0]
-        if isinstance(target, FuncTarget):
-            return target
-        if isinstance(target, JitTarget):  # jax.jit of a jitted function: the def it wraps
-            inner = self.jit_binding(target)
-            if inner is not None and inner.wrapped is not None:
-                return FuncTarget(inner.wrapped.qualname, bound=False)
-        return None
-
-    def _member_function(self, cls: str, name: str) -> FuncTarget | None:
-        for klass in self.mro(cls):
-            qualname = self.classes[klass].methods.get(name)
-            if qualname is not None:
-                fn = self.functions.get(qualname)
-                return FuncTarget(qualname, bound=fn is not None and fn.kind != "staticmethod")
-        return None
-
-    def _bound_function(self, target: Target | None) -> FuncTarget | None:
-        """The function a method target runs, bound to its instance (a jitted method's own def)."""
-        if isinstance(target, FuncTarget):
-            return target
-        if isinstance(target, JitTarget):
-            spec = self.jit_spec(target)
-            if spec.decorated and spec.target and spec.target[0] == "qual":
-                fn = self.functions.get(spec.target[1])
-                return FuncTarget(spec.target[1], bound=fn is not None and fn.kind == "method")
-        return None
-
-    def all_jits(self) -> list[JitTarget]:
-        return [
-            JitTarget(name, spec.index, bound=False)
-            for name, module in sorted(self.modules.items())
-            for spec in module.jits
-        ]
-
-
-def _reached(start: Iterable[str], following: Callable[[str], Iterable[str]]) -> frozenset[str]:
-    """``start`` and every node reached from it along ``following``."""
-    reached = set(start)
-    queue = deque(reached)
-    while queue:
-        for other in following(queue.popleft()):
-            if other not in reached:
-                reached.add(other)
-                queue.append(other)
-    return frozenset(reached)
 
 
 def _along_the_graph(call: CallSite) -> bool:
@@ -1991,60 +1461,6 @@ def _reordered(
         if key in items:
             insort(order, key, key=first)
     return {key: items[key] for key in order}
-
-
-def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -> Arg | None:
-    """The argument passed for parameter ``name`` at ``call``; None when not passed or not knowable."""
-    for key, arg in call.kwargs:
-        if key == name:
-            return arg
-    positional = [p for p in params if p.kind in ("posonly", "normal")]
-    for i, param in enumerate(positional[offset:]):
-        if param.name == name:
-            if call.star and i >= len(call.args):
-                return spread_item(call, i - len(call.args))
-            return call.args[i] if i < len(call.args) else None
-    return None
-
-
-def spread_item(call: CallSite, index: int) -> Arg | None:
-    """Item ``index`` of the ``*rest`` that ``call`` passes last: of a tuple or list whose items
-    are known, or of what a call returns (``f(x, *helper(y))``: item ``index`` of its tuple)."""
-    spread = call.spread
-    if spread is None:
-        return None
-    value, text = spread.value, f"{spread.text}[{index}]"
-    if value.items:
-        return Arg(value.items[index], spread.location, text) if index < len(value.items) else None
-    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
-    if not isinstance(dep, RetDep) or dep.item is not None or dep.each or dep.elem is not None:
-        return None
-    # What the item holds is known once the call is resolved: the result's own sources are those of
-    # every item, and an index past its end is a parameter left at its default.
-    return Arg(Value(deps=frozenset({replace(dep, item=index)})), spread.location, text)
-
-
-def _static_parameters(
-    spec: JitSpec, params: tuple[Param, ...]
-) -> tuple[tuple[int, ...], frozenset[str]]:
-    """static_argnums and static_argnames as jax uses them. When only one of the two is given, jax
-    fills in the other from the signature, for positional-or-keyword parameters only; when both are
-    given, each is taken as written (jax._src.api_util.infer_argnums_and_argnames)."""
-    positions, keywords = spec.static_argnums, frozenset(spec.static_argnames)
-    if not spec.static_inferred:
-        return positions, keywords
-    either = [(i, p.name) for i, p in enumerate(params) if p.kind == "normal"]
-    return (
-        positions + tuple(i for i, name in either if name in keywords),
-        keywords | {name for i, name in either if i in positions},
-    )
-
-
-def _positional_name(params: tuple[Param, ...], num: int) -> str | None:
-    """The parameter at static position ``num`` when every positional parameter is passed."""
-    positional = [p for p in params if p.kind in ("posonly", "normal")]
-    index = num if num >= 0 else len(positional) + num
-    return positional[index].name if 0 <= index < len(positional) else None
 
 
 def _is_attribute_ref(ref: str) -> bool:

@@ -1,0 +1,184 @@
+"""What the rule modules share: how a finding is made and worded, the fix it carries, and the few
+facts of values more than one family asks (the class a value is an instance of)."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, Project
+from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.objects import _self_path
+from retracelint.propagate import Driver, Propagation
+from retracelint.rules import rule
+from retracelint.summary import FunctionSummary
+from retracelint.values import (
+    INSTANCE,
+    Value,
+)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """How to fix a finding: a few words that end its headline, and the whole advice."""
+
+    short: str
+    full: str
+
+
+def rule_fix(code: str) -> Fix:
+    found = rule(code)
+    return Fix(found.hint, found.fix)
+
+
+# What to do about a static part of a pytree that changes: it is no argument the user can make traced.
+STATIC_FIELD_FIX = Fix(
+    "make it a pytree leaf",
+    "make it a leaf of the pytree (not aux data or a static field), or give it the same value (the"
+    " same object) at every call",
+)
+
+
+def jit_site(binding: JitBinding) -> JitSite:
+    spec = binding.spec
+    wrapped = binding.wrapped
+    if wrapped is not None and not wrapped.name.startswith("<lambda"):
+        return JitSite(
+            wrapped.qualname,
+            wrapped.name,
+            wrapped.location,
+            spec.wrapper,
+            tuple(sorted(binding.static)),
+        )
+    name = f"{spec.function}.<{spec.target_text or 'jit'}>"
+    return JitSite(
+        name, spec.target_text, spec.location, spec.wrapper, tuple(sorted(binding.static))
+    )
+
+
+def make_finding(
+    code: str,
+    head: str,
+    details: list[str],
+    location: Location,
+    site: JitSite,
+    param: str | None,
+    path: tuple[PathStep, ...],
+    driver: Driver | None = None,
+    fix: Fix | None = None,
+    severity: str | None = None,
+    grows: bool | None = None,
+) -> Finding:
+    """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
+    jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
+    call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
+    whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
+    weighs both)."""
+    fix = fix or rule_fix(code)
+    return Finding(
+        code=code,
+        message=f"{head}; {fix.short}",
+        location=location,
+        severity=severity or rule(code).severity,
+        grows=grows if grows is not None else driver is None or driver.grows,
+        jit_site=site,
+        parameter=param,
+        call_path=path,
+        fix=fix.full,
+        details=tuple(detail for detail in details if detail),
+    )
+
+
+def object_fields(project: Project, cls: str) -> tuple[str, ...]:
+    """The attributes an instance of ``cls`` gets when it is made: the fields of a generated
+    ``__init__``, or what its own ``__init__`` stores on ``self``."""
+    init = project.symbols.member(cls, "__init__")
+    if not isinstance(init, FuncTarget):
+        return project.symbols.init_fields(cls)
+    init_fn = project.function(init.qualname)
+    own = _self_path(init_fn, "")
+    return tuple(
+        path.removeprefix(own)
+        for path in init_fn.writes
+        if own and path.startswith(own) and "." not in path.removeprefix(own)
+    )
+
+
+def class_of(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
+    project = prop.project
+    if value.ty == INSTANCE and value.ref is None and not value.param:
+        # Of a class read off another object (``type(model)(...)``): as the linker found it.
+        classes = prop.classes_of_value(fn, value)
+        return next(iter(classes)) if len(classes) == 1 else None
+    if value.ty != INSTANCE or not value.ref or value.ref.startswith("<") or value.param:
+        return None
+    if value.ref in project.classes:
+        return value.ref
+    target = project.symbols.resolve_name(project.owner[fn.qualname], value.ref)
+    return target.qualname if isinstance(target, ClassTarget) else None
+
+
+def unknown_base(project: Project, cls: str) -> bool:
+    """Whether a base of ``cls`` is not a class of the project (a library's): what it defines is
+    not known."""
+    info = project.classes[cls]
+    return any(
+        project.symbols.resolve_base(project.owner[cls], b) is None
+        for b in info.bases
+        if b != "object"
+    )
+
+
+def when_text(driver: Driver, here: Location, each: bool = False) -> tuple[str, str]:
+    """When the value changes, short (``in the loop at line 19``, the loop told from the file of
+    ``here``, the finding's own; ``on each call of run_epoch()``; with ``each``, ``each iteration of
+    the loop at line 19``, ``each call of run_epoch()``), and the driver in full for the details: the
+    loop and its code, or the loop that repeats the call."""
+    full = f"every iteration of the loop at {where_text(driver.location)}"
+    if driver.text.startswith(f"{full} (") and driver.text.endswith(")"):
+        code = shown_code(driver.text[len(full) + 2 : -1], 80)
+        loop = f"the loop at {at_text(driver.location, here)}"
+        return (
+            f"each iteration of {loop}" if each else f"in {loop}",
+            f"loop: {where_text(driver.location)}: {code}",
+        )
+    called, parens, _ = driver.text.partition("()")
+    if called.startswith("each call of ") and parens:
+        return f"{called}()" if each else f"on {called}()", f"repeated: {driver.text}"
+    return driver.text, ""
+
+
+def at_text(location: Location, here: Location) -> str:
+    """A line, told from the file of ``here``: ``line 19`` in that file, ``run.py:26`` in its folder
+    (or one below), else the whole path."""
+    if location.path == here.path:
+        return f"line {location.line}"
+    near = os.path.relpath(location.path, os.path.dirname(here.path) or ".")
+    return f"{near if not near.startswith('..') else location.path}:{location.line}"
+
+
+def fields_text(names: list[str]) -> str:
+    """``field lr``, ``fields lr, tol``, ``fields lr, tol, ...``: a headline names two at most."""
+    shown = ", ".join(names[:2]) + (", ..." if len(names) > 2 else "")
+    return f"field{'s' if len(names) > 1 else ''} {shown}"
+
+
+def jitted_text(site: JitSite, called_as: str) -> str:
+    """The jitted function as the user calls it (``predict_logits = jax.jit(forward)`` is
+    'predict_logits'), else by the name of the function it wraps."""
+    name = called_as.rpartition(".")[2] if _DOTTED.fullmatch(called_as) else ""
+    return f"jitted '{name or site.name or called_as}'"
+
+
+def shown_code(text: str, limit: int = 48) -> str:
+    """Source text shown in a message, shortened: the finding's line shows it whole."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def where_text(location: Location) -> str:
+    return f"{location.path}:{location.line}"

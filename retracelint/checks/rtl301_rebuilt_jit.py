@@ -1,0 +1,225 @@
+"""RTL301: a jit wrapper built around a fresh function object each time, so its cache starts empty."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from retracelint.callgraph import FuncTarget, JitBinding, JitTarget, Project
+from retracelint.checks.common import (
+    Fix,
+    jit_site,
+    make_finding,
+    shown_code,
+    unknown_base,
+    when_text,
+)
+from retracelint.model import Finding, PathStep, Route
+from retracelint.propagate import Cause, Propagation
+from retracelint.summary import FunctionSummary, JitSpec
+from retracelint.values import (
+    CallSrc,
+    Value,
+)
+
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL301",)
+
+
+def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    found = {
+        t: f
+        for t in project.symbols.all_jits()
+        if (f := _rebuilt_jit(project, prop, t)) is not None
+    }
+    # A jit object made anew and handed to a lax primitive that is reported for tracing it again
+    # (`lax.fori_loop(0, n, jax.jit(step), x)`): one finding, the primitive's, tells it.
+    told = {
+        (target.module, int(spec.target[2]))
+        for target in found
+        if (spec := project.symbols.jit_spec(target)).traces_on_call
+        and spec.target is not None
+        and spec.target[0] == "jit"
+    }
+    kept = [target for target in found if target.key not in told]
+    for targets in _by_lax_call(project, kept):
+        if len(targets) == 1:
+            yield found[targets[0]]
+            continue
+        # An eager lax call handed several fresh functions (a cond's branches) re-traces them all
+        # for one cause, fixed in one place: one finding, at the first, naming each (the others'
+        # jit sites are its other routes).
+        handed = tuple(project.symbols.jit_spec(t).target_text for t in targets)
+        merged = _rebuilt_jit(project, prop, targets[0], handed)
+        assert merged is not None  # the first one's finding, named differently
+        others = (found[t] for t in targets[1:])
+        yield replace(
+            merged, other_routes=tuple(Route(f.call_path, f.jit_site, f.parameter) for f in others)
+        )
+
+
+def _by_lax_call(project: Project, targets: list[JitTarget]) -> list[list[JitTarget]]:
+    """The jit sites, those handed to one lax call together (in source order), the others alone."""
+    groups: dict[object, list[JitTarget]] = {}
+    for target in targets:
+        spec = project.symbols.jit_spec(target)
+        key = (target.module, spec.handed_to) if spec.handed_to is not None else target
+        groups.setdefault(key, []).append(target)
+    for group in groups.values():
+        group.sort(key=lambda t: project.symbols.jit_spec(t).location)
+    return list(groups.values())
+
+
+def _rebuilt_jit(
+    project: Project, prop: Propagation, target: JitTarget, handed: tuple[str, ...] = ()
+) -> Finding | None:
+    """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly;
+    ``handed``: the fresh functions a lax call is handed together with it, to name them all."""
+    spec = project.symbols.jit_spec(target)
+    if spec.fresh is None or spec.function not in project.functions:
+        return None
+    # lax control flow is mostly used under jit: it is taken to run outside jit only where a
+    # script or a test runs it (a library's function may run under its users' jit). That a jit
+    # of the project reaches it too does not make the script's eager calls trace less.
+    if spec.traces_on_call and not prop.frequency.run_by_scripts(spec.function):
+        return None
+    if spec.maker_call is not None and not _made_per_call(project, spec, target):
+        return None
+    binding = project.jit_binding(target)
+    assert binding is not None  # every jit site has a binding, if only an empty one
+    if (
+        spec.fresh_if_bound
+        and not _method_of_instance(binding)
+        and not (
+            binding.wrapped is None
+            and not spec.target_text.endswith(_STORED_CALLABLES)
+            and (spec.on_self or _library_method(project, target, spec))
+        )
+    ):
+        return None  # `jax.jit(pipeline.step)` of a parameter that holds a module
+    owner = project.function(spec.function)
+    jit = ("jit", "", str(spec.index))
+    calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
+    fresh = Value(fresh=spec.fresh_sources)
+    # The wrapper is rebuilt as often as its function object is new, and matters where it is
+    # called; a lax primitive traces where it is called itself.
+    uses = [spec.loops] if spec.traces_on_call else [call.loops for call in calls]
+    cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
+    if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
+        cause = _escaped_from_repeated(project, prop, owner, spec.index)
+    if cause is None:
+        return None
+    code = "RTL301"
+    when, loop = when_text(cause.driver, spec.location, each=True)
+    primitive = spec.wrapper.removeprefix("jax.")
+    names = handed or (spec.target_text,)
+    if spec.traces_on_call:
+        made = f"a new {spec.fresh}" if len(names) == 1 else f"{len(names)} new functions"
+        head = f"{primitive}(...) traces {made} {when}, so every call re-traces"
+        details = [
+            f"traced function{'s' if len(names) > 1 else ''}: "
+            + ", ".join(shown_code(name) for name in names),
+            f"called outside jit, {primitive} caches its traces by function object",
+            loop,
+        ]
+    elif spec.decorated:
+        head = f"@{spec.wrapper} rebuilds {spec.target_text}() {when}, so every call re-traces"
+        details = [
+            f"{spec.target_text} is a nested def: a new function object, with an empty cache",
+            loop,
+        ]
+    else:
+        head = f"{spec.wrapper} rebuilds a jitted {spec.fresh} {when}, so every call re-traces"
+        details = ["a new function object starts with an empty cache", loop]
+    site = jit_site(binding)
+    path = (*cause.path, *(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]))
+    fix = (
+        Fix(
+            f"define {shown_code(', '.join(names), 40)} once",
+            f"define {' and '.join(names)} once, outside the function that runs {primitive} (pass"
+            " what they close over as arguments), or call it from inside a jitted function",
+        )
+        if spec.traces_on_call
+        else None
+    )
+    # A function made anew per iteration of a loop over a few items still makes new ones each time
+    # its own function runs again.
+    again = prop.repeated(owner.qualname)
+    grows = cause.driver.grows or (again is not None and again.grows)
+    return make_finding(
+        code, head, details, spec.location, site, None, path, cause.driver, fix, grows=grows
+    )
+
+
+# Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object
+# on every read, so re-wrapping it finds jax's cache (measured: 3 wraps, 1 trace).
+_STORED_CALLABLES = ("_fn", "_fun", "_func")
+
+
+def _library_method(project: Project, target: JitTarget, spec: JitSpec) -> bool:
+    """Whether a jit wraps an attribute read off an instance of classes of the project that none
+    of them defines, stores or declares, and that each inherits from a library base (``apply`` of
+    a flax module): a method there, so a new bound method per read."""
+    if not spec.target or spec.target[0] != "recv":
+        return False
+    name, refs = spec.target[1], spec.target[2:]
+    fn = project.function(spec.function)
+    classes = project.classes_of(project.modules[target.module], fn, refs, 0)
+    return bool(classes) and all(
+        project.symbols.member(cls, name) is None
+        and any(unknown_base(project, c) for c in project.symbols.mro(cls))
+        and not any(
+            name in project.classes[c].fields or name in project.classes[c].field_functions
+            for c in project.symbols.mro(cls)
+        )
+        for cls in classes
+    )
+
+
+def _method_of_instance(binding: JitBinding) -> bool:
+    """Whether a jit wraps a method read off an instance (a new bound method per read)."""
+    wrapped = binding.wrapped
+    return (
+        wrapped is not None
+        and wrapped.kind == "method"
+        and len(binding.params) < len(wrapped.params)
+    )
+
+
+def _escaped_from_repeated(
+    project: Project, prop: Propagation, maker: FunctionSummary, site: int
+) -> Cause | None:
+    """A jitted function made anew by each call of ``maker`` and handed out (returned, alone or in a
+    tuple; stored on ``self``; given to a transform), where ``maker`` runs repeatedly: every one of them
+    traces anew. A maker that runs once per program (or is memoised) is the right way to build a jitted
+    function with settings baked in."""
+    if not _escapes(project, maker, site):
+        return None
+    driver = prop.repeated(maker.qualname)
+    return Cause(None, driver, driver.path) if driver is not None else None
+
+
+def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
+    jit = ("jit", "", str(site))
+    # Returned alone, in a tuple, a dict, a NamedTuple's field...
+    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
+        return True
+    cls = project.classes.get(maker.cls) if maker.cls else None
+    return cls is not None and site in cls.jit_attrs.values()
+
+
+def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:
+    """Whether the function a jit wraps, which a call returns (``jax.jit(make_loss(w))``), is made
+    anew by each call of that maker: a def or lambda of the maker's own (not a module-level function,
+    not one it hands on), and a maker that is not memoised."""
+    binding = project.jit_binding(target)
+    wrapped = binding.wrapped if binding is not None else None
+    if wrapped is None or wrapped.parent is None:
+        return False
+    makers = project.site_targets.get((spec.function, spec.maker_call or 0), ())
+    return any(
+        isinstance(maker, FuncTarget)
+        and maker.qualname == wrapped.parent
+        and not project.functions[maker.qualname].memoised
+        for maker in makers
+    )

@@ -1,0 +1,329 @@
+"""RTL401, RTL402 and RTL404: one parameter of a jitted function passed two ways by its calls
+(a Python scalar here and an array there, two dtypes, by position and by keyword)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from retracelint.callgraph import JitBinding, Project, bind_arg
+from retracelint.checks.common import (
+    Fix,
+    at_text,
+    jit_site,
+    jitted_text,
+    make_finding,
+    shown_code,
+    where_text,
+)
+from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.objects import _literal
+from retracelint.propagate import Propagation
+from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.values import (
+    FLIP_KINDS,
+    FLOAT,
+    INT,
+    STRONG,
+    WEAK,
+    RetDep,
+    kinds_differ,
+)
+from retracelint.weak import WeakKinds, WeakOrigin
+
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL401", "RTL402", "RTL404")
+
+
+# Two calls of the same jitted function that pass one parameter differently compile twice: a Python
+# scalar is weakly typed and an array is not, dtypes are part of the key, and so is the pytree
+# structure; an argument passed by position is a different key from the same argument passed by keyword.
+# The calls are compared across the whole project (one jitted function object, one cache), except the
+# pytree structure, compared within one function body only: `None` here and an array there, from two
+# functions, is most often an optional argument used on purpose. Each is a warning: one extra trace.
+_ACROSS_FUNCTIONS = frozenset({"RTL401", "RTL402"})  # the kinds compared across function bodies
+# (calling function, call, binding, argument, passed by keyword)
+_JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
+
+
+def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    groups: dict[tuple[str, int, str], list[_JitArg]] = {}
+    kinds = prop.weak_kinds
+    for fn, index, target in prop.jit_calls():
+        binding = project.jit_binding(target)
+        # Two signatures met while an enclosing jit traces cost two traces per trace of it, which
+        # only a re-trace of the enclosing function repeats (reported at its own call).
+        if binding is None or prop.frequency.traced(fn.qualname):
+            continue
+        call = fn.calls[index]
+        for param in binding.params[binding.offset :]:
+            arg = bind_arg(call, binding.params, binding.offset, param.name)
+            if arg is not None:
+                by_keyword = any(key == param.name for key, _ in call.kwargs)
+                key = (target.module, target.index, param.name)
+                groups.setdefault(key, []).append((fn, call, binding, arg, by_keyword))
+    for (_, _, param), calls in groups.items():
+        calls.sort(key=lambda c: c[3].location)
+        by_function: dict[str, list[_JitArg]] = {}
+        for call in calls:
+            by_function.setdefault(call[0].qualname, []).append(call)
+        # Two calls in one body flip for sure whenever the body runs; calls from several functions
+        # are compared only when no body holds a flip of its own, and what the arguments are made
+        # from (their callers, the fields of a pytree) only when the arguments say nothing.
+        within = [f for same in by_function.values() for f in _flips(prop, same, param, True)]
+        found = within or list(_flips(prop, calls, param, False))
+        yield from found or _traced_back_flip(prop, kinds, calls, param)
+
+
+def _flips(
+    prop: Propagation, calls: list[_JitArg], param: str, one_body: bool
+) -> Iterator[Finding]:
+    """The first call of ``calls`` that passes ``param`` differently from the first one: by keyword vs
+    by position, else a weak type, a dtype or (in one body) a pytree structure of its own."""
+    if len(calls) < 2:
+        return
+    binding = calls[0][2]
+    site = jit_site(binding)
+    keyword = list(_keyword_flip(prop, calls, site, param, one_body))
+    yield from keyword
+    if keyword or any(_static(c, param) for c in calls):
+        return
+    for code, kind_of, what in FLIP_KINDS:
+        if not (one_body or code in _ACROSS_FUNCTIONS) or (
+            code == "RTL401" and binding.spec.nonarray_static
+        ):
+            continue  # under filter_jit a Python scalar is static and an array traced
+        found = _first_flip(
+            prop,
+            calls,
+            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.x64(c[0])),
+            one_body,
+        )
+        if found is not None:
+            (fn, call, arg, now), (first, before) = found
+            # A dtype decided inside a helper is changed there; one made in this body, at the call.
+            returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
+            made = prop.resolve(fn, arg.value).made if returned else None
+            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
+            return  # one flip per parameter: the weak-type flip explains a dtype flip too
+
+
+def _traced_back_flip(
+    prop: Propagation, kinds: WeakKinds, calls: list[_JitArg], param: str
+) -> Iterator[Finding]:
+    """A weakly typed and a strongly typed value that reach ``param`` (or one field of it) from
+    where they are made, in one process: reported where the weak one is made."""
+    binding = calls[0][2]
+    if binding.spec.nonarray_static or any(_static(c, param) for c in calls):
+        return
+    leaves: dict[str, list[tuple[WeakOrigin, _JitArg]]] = {}
+    for jit_arg in calls:
+        fn, call, _, arg, _ = jit_arg
+        if any(fn.calls[c.call] is call and c.name == arg.text for c in fn.carried):
+            continue  # what it starts as against what comes back: carried_flip_findings
+        for leaf, origins in kinds.leaves(jit_arg[0], jit_arg[3]).items():
+            leaves.setdefault(leaf, []).extend((o, jit_arg) for o in origins)
+    site = jit_site(binding)
+    for leaf, origins in leaves.items():
+        origins.sort(key=lambda o: (o[0].location, o[1][3].location))
+        pair = _origin_pair(prop, origins, lambda o: o.kind == WEAK, lambda o: o.kind == STRONG)
+        if pair is not None:
+            yield _origin_flip(site, param, leaf, *pair)
+            return  # one flip per parameter
+        # Two weakly typed numbers, a Python int and a float: one weak type, two dtypes.
+        pair = _origin_pair(
+            prop,
+            origins,
+            lambda o: o.kind == WEAK and o.scalar == INT,
+            lambda o: o.scalar == FLOAT,
+        )
+        if pair is not None:
+            yield _origin_flip(site, param, leaf, *pair, dtypes=True)
+            return
+
+
+_Origin = tuple[WeakOrigin, _JitArg]
+
+
+def _origin_pair(
+    prop: Propagation,
+    origins: list[_Origin],
+    first: Callable[[WeakOrigin], bool],
+    other: Callable[[WeakOrigin], bool],
+) -> tuple[_Origin, _Origin] | None:
+    """The first origin of one kind and one of the other that reach the argument in one process,
+    by different calls or different routes, with the same static arguments."""
+    return next(
+        (
+            (a, b)
+            for a in origins
+            if first(a[0])
+            for b in origins
+            if other(b[0])
+            and (a[1][1].location, a[0].route) != (b[1][1].location, b[0].route)
+            and not _statics_differ(a[1], b[1])
+            and _run_together(prop, a[0].fn, b[0].fn)
+            and _run_together(prop, a[1][0], b[1][0])
+        ),
+        None,
+    )
+
+
+def _origin_flip(
+    site: JitSite,
+    param: str,
+    leaf: str,
+    weak: _Origin,
+    strong: _Origin,
+    dtypes: bool = False,
+) -> Finding:
+    """A weakly and a strongly typed value that reach ``param`` (with ``dtypes``: a Python int and
+    a float), told where the first is made."""
+    (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
+    part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
+    what = f"'{param}{part}'"
+    here = f"from the default of '{made.default}'" if made.default is not None else "here"
+    kinds = ("an int", "a float") if dtypes else ("weakly typed", "strongly typed")
+    head = (
+        f"{what} is {kinds[0]} {here} but {kinds[1]} from {shown_code(other.text, 32)} at"
+        f" {at_text(other.location, made.location)}, so {jitted_text(site, call.text)} traces twice"
+    )
+    details = [
+        f"{kinds[0]}: passed at {where_text(arg.location)}",
+        f"{kinds[1]}: {shown_code(other.text)} at {where_text(other.location)}, passed at"
+        f" {where_text(other_arg.location)}",
+        f"a different {'dtype' if dtypes else 'weak type'} is a different cache entry",
+    ]
+    step = PathStep(fn.qualname, call.text, call.location)
+    code = "RTL402" if dtypes else "RTL401"
+    return make_finding(code, head, details, made.location, site, param, (step,))
+
+
+def _first_flip(
+    prop: Propagation,
+    calls: list[_JitArg],
+    kind_of: Callable[[_JitArg], str | None],
+    one_body: bool,
+) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
+    """The first call whose kind differs from an earlier call's, with that argument and kind. Calls
+    from different bodies count only when an entry point reaches both: two tests, or two public
+    functions of a library, may never run in one process; calls that pass a static parameter as two
+    different literals never share a cache entry."""
+    earlier: list[tuple[_JitArg, str]] = []
+    for jit_arg in calls:
+        fn, call, _, arg, _ = jit_arg
+        kind = kind_of(jit_arg)
+        if kind is None:
+            continue
+        for other, before in earlier:
+            if (
+                kinds_differ(kind, before)
+                and (one_body or _run_together(prop, fn, other[0]))
+                and not _statics_differ(jit_arg, other)
+            ):
+                return (fn, call, arg, kind), (other[3], before)
+        earlier.append((jit_arg, kind))
+    return None
+
+
+def _run_together(prop: Propagation, a: FunctionSummary, b: FunctionSummary) -> bool:
+    entries = prop.frequency.entries
+    return a is b or bool(entries(a.qualname) & entries(b.qualname))
+
+
+def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls of one jitted function pass a static parameter as two different literals
+    (``False, 0.0`` and ``True, 4.0``): two cache entries whatever their traced arguments are."""
+    binding = a[2]
+    for param in binding.params[binding.offset :]:
+        if not (_static(a, param.name) and _static(b, param.name)):
+            continue
+        passed = [bind_arg(c[1], binding.params, binding.offset, param.name) for c in (a, b)]
+        left, right = (_literal(arg) if arg is not None else None for arg in passed)
+        if left is not None and right is not None and left[1] != right[1]:
+            return True
+    return False
+
+
+def _static(jit_arg: _JitArg, param: str) -> bool:
+    """Whether this call passes ``param`` static: that depends on how it passes it."""
+    _, call, binding, _, _ = jit_arg
+    return binding.static_at(call, param)
+
+
+def _keyword_flip(
+    prop: Propagation, calls: list[_JitArg], site: JitSite, param: str, one_body: bool
+) -> Iterator[Finding]:
+    # A static value that changes between the calls re-traces anyway (RTL201/RTL202 say so): how it
+    # is passed matters where it is the same.
+    calls = [c for c in calls if not (_static(c, param) and c[3].value.vsrc)]
+    found = _first_flip(prop, calls, lambda c: "by keyword" if c[4] else "by position", one_body)
+    if found is None:
+        return
+    (fn, call, arg, style), (first, other) = found
+    here, there = (next(_static(c, param) for c in calls if c[3] is a) for a in (arg, first))
+    step = PathStep(fn.qualname, call.text, call.location)
+    jitted = jitted_text(site, call.text)
+    elsewhere = at_text(first.location, arg.location)
+    if here == there:
+        head = f"'{param}' is passed {style} here and {other} at {elsewhere}, so {jitted} compiles twice"
+        details = [
+            f"{'static' if here else 'traced'} parameter '{param}'; passed {other} at"
+            f" {where_text(first.location)}",
+            "jax keys its cache on how arguments are passed",
+        ]
+        yield make_finding("RTL404", head, details, arg.location, site, param, (step,))
+        return
+    head = (
+        f"'{param}' is {'static' if here else 'traced'} {style} here but"
+        f" {'static' if there else 'traced'} {other} at {elsewhere}, so {jitted} compiles twice"
+    )
+    details = [
+        f"passed {other} at {where_text(first.location)}",
+        "static_argnums and static_argnames each name it only one way: two cache entries",
+    ]
+    yield make_finding("RTL404", head, details, arg.location, site, param, (step,), fix=_BOTH_WAYS)
+
+
+# Passing the argument the other way would change what it is, so this hint comes with no --fix.
+_BOTH_WAYS = Fix(
+    "pass it one way",
+    "pass it the same way at every call, and name it in both static_argnums and static_argnames if"
+    " it is meant to be static (jax fills in one from the other only when the other is not given)",
+)
+
+
+def _flip_finding(
+    code: str,
+    what: str,
+    site: JitSite,
+    param: str,
+    arg: Arg,
+    fn: FunctionSummary,
+    call: CallSite,
+    first: Arg,
+    before: str,
+    now: str,
+    made: Location | None = None,
+) -> Finding:
+    """A flip reported at the argument, or where the odd value's dtype was decided (``made``) when
+    that is elsewhere: the line to change."""
+    jitted = jitted_text(site, call.text)
+    passed = f"{now}: {shown_code(arg.text)} at {where_text(arg.location)}"
+    if made is not None and not _within(made, arg.location):
+        said = f"this makes {now} for '{param}'"
+    else:
+        made, said = arg.location, f"'{param}' gets {now} here"
+    head = f"{said} but {before} at {at_text(first.location, made)}, so {jitted} traces twice"
+    details = [
+        passed,
+        f"{before}: {shown_code(first.text)} at {where_text(first.location)}",
+        f"a different {what} is a different cache entry",
+    ]
+    step = PathStep(fn.qualname, call.text, call.location)
+    return make_finding(code, head, details, made, site, param, (step,))
+
+
+def _within(inner: Location, outer: Location) -> bool:
+    starts_after = (outer.line, outer.col) <= (inner.line, inner.col)
+    ends_before = (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+    return inner.path == outer.path and starts_after and ends_before

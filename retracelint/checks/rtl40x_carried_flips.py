@@ -1,0 +1,720 @@
+"""RTL401-RTL403 (and RTL201/RTL202 for static parts): what a jitted function gives back, against what
+it was first given, when its result is carried to its next call (``state = step(state, x)`` in a loop,
+``self.x = f(self.x)`` in a method)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from retracelint.callgraph import FuncTarget, JitBinding, Project, bind_arg
+from retracelint.checks.common import (
+    STATIC_FIELD_FIX,
+    jit_site,
+    jitted_text,
+    make_finding,
+    object_fields,
+    shown_code,
+    when_text,
+    where_text,
+)
+from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.objects import Origin, _is_read
+from retracelint.propagate import Propagation
+from retracelint.returned import returned_dtype
+from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
+from retracelint.values import (
+    ARRAY,
+    DICT,
+    FLIP_KINDS,
+    FLOAT,
+    FLOAT_LIKE,
+    FOLLOWS,
+    INT,
+    JIT_OUT,
+    JIT_OUT_WEAK,
+    LIST,
+    MADE_STRONG,
+    NONE,
+    NP_ARRAY,
+    NP_SCALAR,
+    NUMPY_DATA,
+    STRONG,
+    TUPLE,
+    UNKNOWN,
+    WEAK,
+    Made,
+    ParamDep,
+    ParamSrc,
+    RetDep,
+    Value,
+    canonical_dtype,
+    dtype_kind,
+    items_of,
+    kinds_differ,
+    weak_class,
+    weak_kind,
+)
+
+# The rules this module's checks emit (``checks.FAMILIES``).
+CODES = ("RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
+
+
+# What differs between the traces of a flip.
+_FLIPPED = {"RTL401": "weak type", "RTL402": "dtype", "RTL403": "pytree structure"}
+
+
+# ``state = init()`` then ``state = step(state, x)`` in a loop: the first call gets the start, the next
+# ones what ``step`` returned. jax keeps a weak leaf weak through jit only when every leaf it is made
+# from is weak; a NamedTuple and a tuple are different pytrees (measured on jax 0.10.2).
+def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    for fn in project.functions.values():
+        if not fn.carried or prop.frequency.traced(fn.qualname):
+            continue
+        for carried in fn.carried:
+            jitted = project.jitted_at((fn.qualname, carried.call))
+            if jitted is None or jitted[1].returns is None:
+                continue
+            binding, wrapped = jitted
+            call = fn.calls[carried.call]
+            passed = next(
+                (
+                    (p.name, a)
+                    for p in binding.params[binding.offset :]
+                    if (a := bind_arg(call, binding.params, binding.offset, p.name)) is not None
+                    and _carried_as(a.text, carried.name)
+                ),
+                None,
+            )
+            param, arg = passed if passed is not None else (None, None)
+            # One item of what a call returns (``return opt.apply(...)``): that call's tuple.
+            whole = wrapped.returns
+            if carried.item is not None and not whole.items:
+                whole = _unpacked(prop, wrapped, whole) or whole
+            returned = _item(whole, carried.item)
+            if param is None or returned is None or binding.static_at(call, param):
+                continue
+            # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
+            replaced = (
+                frozenset(n for n, _ in arg.value.fields)
+                if arg.text != carried.name
+                else frozenset()
+            )
+            at = _CarriedCall(fn, carried, binding, call, param, wrapped, replaced)
+            if carried.loop is not None:
+                yield from _carried_static_parts(prop, at, returned)
+            if carried.start.value.param is not None:
+                if carried.loop is None:
+                    continue  # what a parameter starts as is its callers' to say (``weak.py``)
+                flip = _param_start_flip(prop, at, returned)
+                rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
+            elif carried.loop is None:
+                flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
+                rebound = f"in {fn.name}()"
+            else:
+                flip = _carried_flip(prop, at, returned)
+                rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
+            if flip is not None:
+                code, what, where, first, then = flip
+                site = jit_site(binding)
+                head, details = _flip_sentence(
+                    code,
+                    f"{what} starts as {first} here and is {then}",
+                    f"{shown_code(call.text)}() returns it",
+                    site,
+                    call.text,
+                    f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
+                )
+                step = PathStep(fn.qualname, call.text, call.location)
+                yield make_finding(code, head, details, where, site, param, (step,))
+
+
+def _carried_static_parts(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> Iterator[Finding]:
+    """A static part of the carried pytree (a meta field, aux data) that the jitted function gives
+    back computed from what it got (``n_updates=source.n_updates + 1``): each call passes a treedef
+    the cache has not seen, and the function traces on every call. Reported where it computes it."""
+    fn, carried, jitted = at.fn, at.carried, at.jitted
+    start = prop.resolve(fn, carried.start.value)
+    site = jit_site(at.binding)
+    step = PathStep(fn.qualname, at.call.text, at.call.location)
+    for cls in sorted(prop.classes_of_value(fn, start)):
+        name = prop.project.classes[cls].name
+        for attr in prop.project.symbols.static_fields(cls):
+            own = f"{at.param}.{attr}"
+            results = prop.value_origins(jitted, Arg(returned, jitted.location, ""), attr, (), 0)
+            for owner, origin, _ in results:
+                value = origin.value
+                passed_on = value.param == own or value.objs == frozenset({own})
+                if owner is not jitted or passed_on or ParamSrc(own) not in value.vsrc:
+                    continue
+                when, loop = when_text(prop.loop_driver(fn, carried.loop or 0), origin.location)
+                float_ = value.ty in (FLOAT, FLOAT_LIKE)
+                jitted_name = jitted_text(site, at.call.text)
+                head = (
+                    f"static field {name}.{attr} is computed anew by {jitted_name} and passed"
+                    f" back {when}, so it re-traces on every call"
+                )
+                details = [
+                    f"{jitted_name} computes {name}.{attr} of the '{at.param}' it gets, and"
+                    f" {carried.name} = {shown_code(at.call.text)}(...) passes the result back",
+                    loop,
+                    "the static fields of a pytree are part of the cache key",
+                ]
+                yield make_finding(
+                    "RTL202" if float_ else "RTL201",
+                    head,
+                    details,
+                    value.made or origin.location,
+                    site,
+                    at.param,
+                    (step,),
+                    prop.loop_driver(fn, carried.loop or 0),
+                    STATIC_FIELD_FIX,
+                )
+
+
+def _item(value: Value, item: int | None) -> Value | None:
+    if item is None:
+        return value
+    return value.items[item] if item < len(value.items) else None
+
+
+@dataclass(frozen=True)
+class _CarriedCall:
+    """``name = f(..., name, ...)`` in a loop of ``fn``, ``f`` jitted: the call, the parameter the
+    carried value is passed as, and the whole summary of the function the jit wraps."""
+
+    fn: FunctionSummary
+    carried: Carried
+    binding: JitBinding
+    call: CallSite
+    param: str
+    jitted: FunctionSummary
+    replaced: frozenset[str] = frozenset()  # the fields the call passes anew, not carried
+
+
+def _carried_as(text: str, name: str) -> bool:
+    """Whether an argument written ``text`` passes the carried value ``name``: itself, or a copy
+    of it with some fields replaced."""
+    copies = (f"{name}._replace(", f"{name}.replace(", f"replace({name},")
+    return (
+        text == name or text.startswith(copies) or text.startswith(f"dataclasses.replace({name},")
+    )
+
+
+def _param_start_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A field of a NamedTuple or dataclass state that comes in as a parameter: weakly typed
+    wherever the callers make it (``time=0.0`` in a factory), strong as the jitted function gives
+    it back. Reported where the weak leaf is written."""
+    leaves = prop.weak_kinds.leaves(at.fn, at.carried.start)
+    for name, origins in sorted(leaves.items()):
+        if not name or name in at.replaced or {o.kind for o in origins} != {WEAK}:
+            continue
+        if _strong_back(prop, at, _given_back(prop, at, returned, name)):
+            return "RTL401", f"{at.carried.name}.{name}", origins[0].location, WEAK, STRONG
+    return None
+
+
+def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str) -> list[Origin]:
+    """Where field ``name`` of the state the jitted function returns (``returned``) is made."""
+    return prop.value_origins(at.jitted, Arg(returned, at.jitted.location, ""), name, (), 0)
+
+
+def _strong_back(prop: Propagation, at: _CarriedCall, made: list[Origin]) -> bool:
+    """Whether the leaf the jitted function gives back, made at ``made``, is strongly typed."""
+    return {_result_weak(prop, at, r.value) for o, r, _ in made if o is at.jitted} == {STRONG}
+
+
+def _carried_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
+    function's result, then each field of a NamedTuple or dataclass state."""
+    fn, carried, jitted = at.fn, at.carried, at.jitted
+    start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
+    returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
+    # One item of the result: the summary's loop-carried flips leave it to this check.
+    if carried.item is not None and _weak_then_strong(prop, at, start, returned):
+        return "RTL401", carried.name, carried.start.location, WEAK, STRONG
+    kinds = _dtype_flip(prop, at, start, returned)
+    if kinds is not None:
+        return "RTL402", carried.name, start.made or carried.start.location, *kinds
+    first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
+    grown = _keys_added(start, returned, at.param)
+    if first is not None and grown is not None:
+        return "RTL403", carried.name, carried.start.location, first, grown
+    if first is None or then is None:
+        return None
+    if _trees_differ(first, then):
+        return "RTL403", carried.name, carried.start.location, first, then
+    item = _item_flip(prop, at, start, returned, carried.name)
+    if item is not None:
+        return item
+    cls = next(iter(prop.classes_of_value(fn, start)), None)
+    if cls is None:
+        return None
+    static = set(prop.project.symbols.static_fields(cls))
+    x64 = prop.x64(at.fn)
+    for name in prop.project.symbols.init_fields(cls):
+        if name in static or name in at.replaced:
+            continue
+        starts = prop.value_origins(fn, carried.start, name, (), 0)
+        results = _given_back(prop, at, returned, name)
+        if len(starts) != 1 or not results:
+            continue
+        owner, origin, _ = starts[0]
+        leaf = prop.resolve(owner, origin.value)
+        if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
+            return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
+        if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
+            # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
+            return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
+        dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+        if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
+            return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
+    return None
+
+
+def _item_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, returned: Value, what: str
+) -> tuple[str, str, Location, str, str] | None:
+    """An item of a tuple, list or dict state (``args = (rate, threshold)``, ``{"count": 0,
+    ...}``) that starts weakly typed and comes back strong, item by item and into nested ones;
+    reported where the item is written, or else where the state is made."""
+    if start.ty == DICT and returned.ty == DICT:
+        begun, given = items_of(start), items_of(returned)
+        if not begun or begun.keys() != given.keys():
+            return None
+        pairs = [(f"{what}{key}", begun[key], given[key]) for key in sorted(begun)]
+    elif start.ty in (TUPLE, LIST) and len(start.items) == len(returned.items):
+        pairs = [
+            (f"{what}[{index}]", begin, back)
+            for index, (begin, back) in enumerate(zip(start.items, returned.items, strict=True))
+        ]
+    else:
+        return None
+    for leaf, begin, back in pairs:
+        begin = _unpacked(prop, at.fn, begin) or prop.resolve(at.fn, begin)
+        back = _unpacked(prop, at.jitted, back) or back
+        if begin.items or (begin.ty == DICT and items_of(begin)):
+            found = _item_flip(prop, at, begin, back, leaf)
+            if found is not None:
+                return found
+        elif _weak_then_strong(prop, at, begin, back):
+            # A number a helper returns is reported where the helper writes it.
+            return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
+        elif (kinds := _dtype_flip(prop, at, begin, back)) is not None:
+            return "RTL402", leaf, begin.made or at.carried.start.location, *kinds
+    return None
+
+
+def _dtype_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, back: Value
+) -> tuple[str, str] | None:
+    """The dtypes of a leaf of the carried state on the first call and from the next, when they
+    differ: integers given back as floats (``_int_then_float``), or a typed leaf the jitted function
+    gives back in another dtype (``returned.returned_dtype``: ``0.5 * state + 0.5 * x`` for a
+    bfloat16 state and a float32 ``x`` is float32). A weak start is RTL401's."""
+    kinds = _int_then_float(prop, at, start, back)
+    if kinds is not None:
+        return kinds
+    x64 = prop.x64(at.fn)
+    first = dtype_kind(start, x64)
+    if first is None or weak_kind(start, x64) != STRONG:
+        return None
+    then = returned_dtype(
+        prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
+    )
+    return (first, then) if then is not None and then != first else None
+
+
+def _passed_for(
+    prop: Propagation, at: _CarriedCall, name: str
+) -> list[tuple[FunctionSummary, Arg]] | None:
+    """What the first call passes for parameter ``name`` (or a field of one, ``state.value``): the
+    carried value as it starts, or the argument; each value it may be, with the function making it."""
+    base, _, path = name.partition(".")
+    arg = (
+        at.carried.start
+        if base == at.param
+        else bind_arg(at.call, at.binding.params, at.binding.offset, base)
+    )
+    if arg is None:
+        return None
+    if not path:
+        return [(at.fn, arg)]
+    return [(owner, found) for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)]
+
+
+def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
+    passed = _passed_for(prop, at, name)
+    return None if passed is None else [prop.resolve(o, a.value) for o, a in passed]
+
+
+def _int_then_float(
+    prop: Propagation, at: _CarriedCall, start: Value, back: Value
+) -> tuple[str, str] | None:
+    """The dtypes of a leaf of the carried state that starts as integers (``jnp.asarray([0, 5])``,
+    a Python ``0``) and that the jitted function gives back computed with a float (``w * 1.5``,
+    ``w / n``): integer on the first call, float from the next."""
+    x64 = prop.x64(at.fn)
+    first = dtype_kind(start, x64)
+    if first is None or not first.startswith(("int", "uint")):
+        return None
+    back = prop.resolve(at.jitted, back)
+    if back.ty not in (FLOAT, FLOAT_LIKE):
+        return None
+    return first, canonical_dtype("float64", x64)
+
+
+def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """The tuple one call of ``fn`` returns (``return opt.update(grads, state), loss``; ``state =
+    opt.init(params)``) when ``value`` is that result, each item resolved in ``fn``'s terms: the
+    summary keeps the items of a display, not those of a call's result."""
+    if value.items or len(value.deps) != 1:
+        return None
+    dep = next(iter(value.deps))
+    if not isinstance(dep, RetDep) or dep.elem is not None or dep.item is not None:
+        return None
+    project = prop.project
+    counts = {
+        len(returns.items) if returns.ty in (TUPLE, LIST) else 0
+        for target in project.site_targets.get((fn.qualname, dep.call), ())
+        if isinstance(target, FuncTarget)
+        and (returns := project.function(target.qualname).returns) is not None
+    }
+    if len(counts) != 1 or not (count := counts.pop()):
+        return None
+    items = [prop.call_result(fn, replace(dep, item=index), 0) for index in range(count)]
+    if any(item is None for item in items):
+        return None
+    return Value(ty=TUPLE, items=tuple(i for i in items if i is not None))
+
+
+def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
+    """Whether a leaf of the carried state starts weakly typed and the jitted function gives it
+    back strong (``back``: the leaf it returns)."""
+    return weak_kind(start, prop.x64(at.fn)) == WEAK and _result_weak(prop, at, back) == STRONG
+
+
+def field_store_flips(
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    call: CallSite,
+    step: PathStep,
+    site: JitSite,
+    param: str,
+) -> Iterator[Finding]:
+    """A traced argument read from an object's attribute that ``__init__`` sets to a Python scalar
+    (weak: ``self.scale = float(scale)``) and a method that runs repeatedly sets to an array (strong:
+    a setter given a jitted function's result, ``self.scale = params["scale"]``): the jitted
+    function is called with both, each a cache entry of its own. Reported where the weak value is
+    stored. The attributes a getter packs into a dict or tuple (``step(coils.params())``, where
+    ``params()`` returns ``{"scale": self.scale, ...}``) are asked one by one."""
+    if prop.frequency.traced(fn.qualname) or (not call.loops and not prop.repeated(fn.qualname)):
+        return
+    for leaf in _packed_reads(prop, fn, arg, 0):
+        yield from _field_store_flip(prop, fn, leaf, call, step, site, param)
+
+
+def _packed_reads(prop: Propagation, fn: FunctionSummary, arg: Arg, depth: int) -> Iterator[Arg]:
+    """``arg`` when it reads an attribute, else the attribute reads among the items of the dict or
+    tuple it is (nested ones too, a few levels down)."""
+    if _is_read(arg.value):
+        yield arg
+        return
+    if depth > 2:
+        return
+    value = _unpacked(prop, fn, arg.value) or prop.resolve(fn, arg.value)
+    items = items_of(value).values() if value.ty == DICT else value.items
+    for item in items:
+        yield from _packed_reads(prop, fn, replace(arg, value=item), depth + 1)
+
+
+def _field_store_flip(
+    prop: Propagation,
+    fn: FunctionSummary,
+    arg: Arg,
+    call: CallSite,
+    step: PathStep,
+    site: JitSite,
+    param: str,
+) -> Iterator[Finding]:
+    x64 = prop.x64(fn)
+    # Each weak store, with the field of the pytree it makes that is weak ("" for the whole value).
+    weak: list[tuple[Arg, str]] = []
+    strong: list[tuple[FunctionSummary, Arg]] = []
+    for owner, origin, _, _ in prop.field_candidates(fn, arg, call.loops, ()):
+        kind = _stored_kind(prop, owner, origin, x64)
+        leaf = _weak_leaf(prop, owner, origin, x64) if kind is None else None
+        if kind == WEAK:
+            weak.append((origin, ""))
+        elif leaf is not None:
+            weak.append((leaf[1], leaf[0]))
+        elif (
+            kind == STRONG
+            and owner.cls is not None
+            and owner.name != "__init__"
+            and prop.repeated(owner.qualname) is not None
+        ):
+            strong.append((owner, origin))
+    # A leaf that starts weak in a pytree is strong again only if the jitted result makes it so.
+    leaves = [field for _, field in weak if field]
+    strong = [
+        (owner, origin)
+        for owner, origin in strong
+        if not any(_field_given_back(prop, owner, origin.value, f) for f in leaves)
+    ]
+    if not weak or not strong:
+        return
+    setter, stored = strong[0]
+    attr = stored.text.partition(".")[2]
+    init = prop.project.symbols.member(setter.cls, "__init__") if setter.cls else None
+    computed = (
+        [
+            a
+            for a in prop.init_stores(prop.project.function(init.qualname), attr, Value(), 0)
+            if a.value.param is None and weak_kind(a.value, x64) == WEAK
+        ]
+        if isinstance(init, FuncTarget)
+        else []
+    )
+    # A value __init__ computes is told where it computes it, not at the constructor call.
+    where, field = (computed[0], "") if computed else weak[0]
+    what = f"{stored.text}.{field}" if field else stored.text
+    head, details = _flip_sentence(
+        "RTL401",
+        f"{what} starts as {WEAK} here and is {STRONG}",
+        f"{setter.name}() stores it",
+        site,
+        call.text,
+        f"{setter.name}() stores it at {where_text(stored.location)}",
+    )
+    yield make_finding("RTL401", head, details, where.location, site, param, (step,))
+
+
+def _flip_sentence(
+    code: str, flip: str, once: str, site: JitSite, called: str, how: str
+) -> tuple[str, list[str]]:
+    """The headline and details of a value that starts as one kind and becomes another (``flip``)
+    once ``once``: its next call traces again."""
+    head = f"{flip} once {once}, so {jitted_text(site, called)} traces again"
+    return head, [how, f"a different {_FLIPPED[code]} is a different cache entry"]
+
+
+def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool) -> str | None:
+    """Whether a value stored in an attribute is weakly typed: as its value says, or, for what a
+    method stores from its parameter (the parameter or an item of it), as every caller's argument
+    says (an item of a jitted function's result or of an array is an array too)."""
+    value = prop.resolve(owner, stored.value)
+    kind = weak_kind(value, x64)
+    if kind is not None or value.ty != UNKNOWN or value.shape:
+        return kind
+    params = [d for d in value.deps if isinstance(d, ParamDep)]
+    if len(params) != 1 or len(value.deps) != 1 or "." in params[0].name:
+        return None
+    key = params[0].key
+    kinds = {
+        None
+        if _given_back_as_is(prop, caller, passed.value, key)
+        else weak_kind(prop.resolve(caller, passed.value), x64)
+        for caller, _, passed, _ in prop.caller_args(owner, params[0].name)
+    }
+    return STRONG if kinds == {STRONG} else None
+
+
+def _weak_leaf(
+    prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bool
+) -> tuple[str, Arg] | None:
+    """A weakly typed leaf of a pytree an attribute is set to (``PIDState(integral=jnp.array(0.0),
+    ...)``, a NamedTuple or dataclass made by this store or by the factory it calls): its field and
+    the argument that makes it."""
+    value = prop.resolve(owner, stored.value)
+    classes = prop.classes_of_value(owner, value)
+    made = [m for m in value.objs if isinstance(m, Made) and not m.path]
+    if len(classes) != 1 or len(made) != 1:
+        return None
+    cls = next(iter(classes))
+    project = prop.project
+    for field in object_fields(project, cls):
+        if project.symbols.static_declared(cls, field) is not None:
+            continue  # in the treedef, compared by value: its weak type is not part of the key
+        for maker, given, _ in prop.made_origins(made[0].attr(field)):
+            if weak_kind(prop.resolve(maker, given.value), x64) == WEAK:
+                return field, given
+    return None
+
+
+def _field_given_back(prop: Propagation, fn: FunctionSummary, value: Value, field: str) -> bool:
+    """Whether ``value`` (in ``fn``) is what a jitted call returns, a pytree whose ``field`` the
+    jitted function computes from that field of a parameter and Python numbers only: as weakly
+    typed as it came in."""
+    returned = _jit_returned(prop, fn, value)
+    made = [m for m in returned[1].objs if isinstance(m, Made) and not m.path] if returned else []
+    if returned is None or len(made) != 1:
+        return False
+    origins = prop.made_origins(made[0].attr(field))
+    return bool(origins) and all(
+        owner is returned[0]
+        and weak_class(leaf := prop.resolve(owner, given.value)) == FOLLOWS
+        and all(isinstance(d, ParamDep) and d.name.endswith(f".{field}") for d in leaf.deps)
+        for owner, given, _ in origins
+    )
+
+
+def _jit_returned(
+    prop: Propagation, fn: FunctionSummary, value: Value
+) -> tuple[FunctionSummary, Value] | None:
+    """For ``value`` (in ``fn``) that is what one jitted call returns (an item of it, for ``a, b =
+    step(...)``): the function the jit wraps, and what it returns there, in its own terms."""
+    dep = next(iter(value.deps)) if len(value.deps) == 1 else None
+    if not isinstance(dep, RetDep):
+        return None
+    jitted = prop.project.jitted_at((fn.qualname, dep.call))
+    if jitted is None or jitted[1].returns is None:
+        return None
+    returned = _item(jitted[1].returns, dep.item)
+    return (jitted[1], returned) if returned is not None else None
+
+
+def _given_back_as_is(
+    prop: Propagation, fn: FunctionSummary, value: Value, key: str | None
+) -> bool:
+    """Whether ``value`` (in ``fn``) is what a jitted call returns whose item at ``key`` it computes
+    from the same item of a parameter and Python numbers only (``{"g": p["g"] * 0.9, ...}``): as
+    weakly typed as that item came in, so not surely strong."""
+    returned = _jit_returned(prop, fn, value) if key is not None else None
+    leaf = items_of(returned[1]).get(key) if returned and returned[1].ty == DICT else None
+    return (
+        leaf is not None
+        and weak_class(leaf) == FOLLOWS
+        and len(leaf.deps) == 1
+        and all(isinstance(d, ParamDep) and d.key == key for d in leaf.deps)
+    )
+
+
+# Types of values that are surely not None: arrays and numbers.
+_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+
+
+def _attribute_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """``self.x = f(self.x, ...)`` in a method that runs repeatedly, against what ``__init__`` or
+    another method (``reset``) stores in ``self.x``: the kind that store starts it as, or one of
+    its items (``self.x = (0.3, 0.0)``) against what ``f`` returns for that item."""
+    project, fn, carried = prop.project, at.fn, at.carried
+    x64 = prop.x64(fn)
+    attr = carried.name.partition(".")[2]
+    if fn.cls is None or not attr or "." in attr:
+        return None
+    stored = [a for a in fn.writes.get(carried.name, ()) if a.location == carried.start.location]
+    if len(stored) != 1:
+        return None
+    result = prop.resolve(fn, stored[0].value)
+    others: list[tuple[FunctionSummary, Arg]] = []
+    init = project.symbols.member(fn.cls, "__init__")
+    if isinstance(init, FuncTarget):
+        init_fn = project.function(init.qualname)
+        others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
+    others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
+    for owner, other in sorted(others, key=lambda o: o[1].location):
+        start = prop.resolve(owner, other.value)
+        for code, kind_of, _ in FLIP_KINDS:
+            first, then = kind_of(start, x64), kind_of(result, x64)
+            if kinds_differ(first, then):
+                return code, carried.name, other.location, first, then  # type: ignore[return-value]
+        # The first call gets what that store holds: resolved where it is made.
+        first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        kinds = _dtype_flip(prop, first_call, start, returned)
+        if kinds is not None:
+            return "RTL402", carried.name, start.made or other.location, *kinds
+        item = _item_flip(prop, first_call, start, returned, carried.name)
+        if item is not None:
+            return item
+    return None
+
+
+def _keys_added(start: Value, returned: Value, param: str) -> str | None:
+    """A dict of known keys passed for ``param`` and handed back by the jitted function with keys
+    it stored in it (``metrics["loss"] = loss``): the structure the next call passes, else None."""
+    if start.ty != DICT or start.keys is None or returned.param != param:
+        return None
+    stored = {name[2:-2] for name, _ in returned.fields if name.startswith("['")}
+    if stored <= set(start.keys):
+        return None
+    return "a dict with keys {" + ", ".join(sorted({*start.keys, *stored})) + "}"
+
+
+def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
+    """The pytree node of ``value``: a tuple or list of n, a dict's keys, a class (a NamedTuple or a
+    registered dataclass is a node of its own), None; not known otherwise."""
+    if value.ty == NONE:
+        return "None"
+    if value.ty in (TUPLE, LIST):
+        return f"a {value.ty} of {len(value.items)}" if value.items else f"a {value.ty}"
+    if value.ty == DICT and value.keys is not None:
+        return "a dict with keys {" + ", ".join(value.keys) + "}"
+    classes = prop.classes_of_value(fn, value)
+    if len(classes) == 1:
+        return f"a {prop.project.classes[next(iter(classes))].name}"
+    return None
+
+
+def _trees_differ(first: str, then: str) -> bool:
+    """Whether two pytree nodes (``_tree``) surely differ: a list of unknown length (``a list``) may
+    be a list of any length, but is never a tuple."""
+    if first == then:
+        return False
+    return not (then.startswith(first + " of ") or first.startswith(then + " of "))
+
+
+def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None:
+    """Whether a leaf the jitted function returns is weakly typed on the first call: a Python scalar
+    is; a leaf made from parameters is weak only when every one of them is (the carried one as it
+    starts)."""
+    leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
+    if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
+        return WEAK
+    if leaf.ty in NUMPY_DATA or (
+        leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
+    ):
+        # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
+        # computation: strong whatever the parameters are.
+        return STRONG
+    params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
+    if not params or len(params) != len(leaf.deps):
+        return None
+    x64 = prop.x64(at.fn)
+    kinds: set[str | None] = set()
+    for name in params:
+        passed = _passed_for(prop, at, name)
+        if passed is None:
+            return None
+        for owner, found in passed:
+            value = prop.resolve(owner, found.value)
+            if "." not in name:
+                kinds.add(_leaves_kind(value, x64))
+                continue
+            kind = weak_kind(value, x64)
+            if kind is None:  # a field of a parameter: as its callers make it
+                asked = {o.kind for o in prop.weak_kinds.of(owner, found, 0)}
+                kind = asked.pop() if len(asked) == 1 else None
+            kinds.add(kind)
+    if STRONG in kinds:
+        return STRONG
+    return WEAK if kinds == {WEAK} else None
+
+
+def _leaves_kind(value: Value, x64: bool) -> str | None:
+    """The weak type of a value, or of every leaf of a tuple or list (``rate, threshold = args``
+    reads some of them): None when they differ."""
+    if value.ty not in (TUPLE, LIST) or not value.items:
+        return weak_kind(value, x64)
+    kinds = {_leaves_kind(item, x64) for item in value.items}
+    return kinds.pop() if len(kinds) == 1 else None
