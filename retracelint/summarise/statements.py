@@ -676,8 +676,10 @@ class Statements(PassState):
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
+        # A name is walked in memory when it holds a dict (parameters, datasets, a configuration by
+        # key); a list or tuple of unknown length is often data gathered per step (clips of a run).
         value = value if value is not None else self.quiet(node)
-        return value.ty in (LIST, TUPLE, DICT)
+        return value.ty is DICT
 
     def loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
