@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 _MAX_DEPTH = 8  # factories and constructors followed to find where one attribute is made
 _MAX_ORIGINS = 12  # origins kept per attribute
+_MAX_PLACE_DEPTH = 32  # attribute origins followed through callers, one inside another (MAX_FRAMES)
 # Bases that give an instance no way to be iterated (a dataclass's usual ones).
 _NOT_ITERABLE_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
 
@@ -57,6 +58,7 @@ class ObjectModel:
 
     _made: dict[Made, list[Origin]]
     _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]]
+    _placing: int
     _classes: dict[tuple[str, Value], frozenset[str]]
     _settled: dict[tuple[str, str], Arg | None]
     _constructions: dict[str, list[Site]] | None
@@ -476,7 +478,23 @@ class ObjectModel:
         known = self._place_memo.get(key)
         if known is not None:
             return known
+        if self._placing >= _MAX_PLACE_DEPTH:
+            # Each level can read a longer path (``self.agent.step`` linked to itself follows
+            # ``self.agent``, ``self.agent.agent``, ...): no key repeats, so the memo cannot stop it.
+            # As for an attribute reached again while resolving itself, that says nothing of it.
+            return []
         self._place_memo[key] = []  # an attribute reached again while resolving itself: nothing
+        self._placing += 1
+        try:
+            out = self._origins_of_places(fn, value, loops)
+        finally:
+            self._placing -= 1
+        self._place_memo[key] = out = out[:_MAX_ORIGINS]
+        return out
+
+    def _origins_of_places(
+        self: Propagation, fn: FunctionSummary, value: Value, loops: tuple[int, ...]
+    ) -> list[Candidate]:
         out: list[Candidate] = []
         for obj in sorted(value.objs, key=str):
             if isinstance(obj, Made):
@@ -494,7 +512,6 @@ class ObjectModel:
                     continue
                 for o, a, a_at, more in self._places(owner, found.value, at):
                     out.append((o, a, a_at, (*more, *steps)))
-        self._place_memo[key] = out = out[:_MAX_ORIGINS]
         return out
 
     def _passed_attribute(self: Propagation, fn: FunctionSummary, name: str) -> list[Candidate]:

@@ -147,6 +147,7 @@ class Propagation(ObjectModel):
     _place_memo: dict[tuple[str, Value, tuple[int, ...]], list[Candidate]] = field(
         default_factory=dict
     )
+    _placing: int = 0  # origins of attributes being resolved, one inside another
     _classes: dict[tuple[str, Value], frozenset[str]] = field(default_factory=dict)
     _settled: dict[tuple[str, str], Arg | None] = field(default_factory=dict)
     _generators: dict[tuple[str, str], bool] = field(default_factory=dict)

@@ -102,3 +102,25 @@ def test_every_example_and_benchmark_program_is_analysed_within_a_tight_budget(
             slow.append(program.name)
         cut += [f.message for f in run.findings if f.message.startswith("analysis cut short")]
     assert (slow, cut) == ([], [])
+
+
+def test_a_jitted_method_delegating_to_an_attribute_of_unknown_class_ends(tmp_path: Path) -> None:
+    # `self.agent.step(x)` in `Population.step`, `agent` of no known class: linked to the one `step`
+    # there is, the method itself, the origin of `self` went on through `self.agent`,
+    # `self.agent.agent`, ... until Python's recursion limit ended the whole run (exit 2; fresh round
+    # 5, from minimax). A static-`self` jit that delegates like this is common wrapper code.
+    (tmp_path / "population.py").write_text(
+        "from functools import partial\n\nimport jax\n\n\nclass Population:\n"
+        "    def __init__(self, agent, size):\n        self.agent = agent\n        self.size = size\n\n"
+        "    @partial(jax.jit, static_argnums=(0,))\n    def step(self, x):\n"
+        "        return self.agent.step(x)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "train.py").write_text(
+        "import jax.numpy as jnp\n\nfrom population import Population\n\n\n"
+        "def train(agent, steps):\n    population = Population(agent, 8)\n"
+        "    for _ in range(steps):\n        population.step(jnp.ones((8, 3)))\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", str(tmp_path)])
+    assert (result.exit_code, result.stdout) == (0, ""), result.output
