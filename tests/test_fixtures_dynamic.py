@@ -53,6 +53,7 @@ cache files land in the tree.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -389,3 +390,67 @@ def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> 
     (steps_short, refine_short), (steps_long, refine_long) = counts
     assert steps_short == steps_long  # does not grow with the steps: no finding claims it
     assert refine_long - refine_short == 2  # one more per step: the RTL301 at main.py:16
+
+
+_COUNT_PER_OBJECT = """
+import functools
+import json
+import sys
+
+import jax
+
+from trainer import parallel
+
+made, traces = [], []
+
+
+def counting(transform):
+    def wrap(fn, *args, **kwargs):
+        index = len(made)
+        made.append(fn.__qualname__)
+        traces.append(0)
+
+        @functools.wraps(fn)
+        def body(*a, **k):
+            traces[index] += 1  # runs only while JAX traces
+            return fn(*a, **k)
+
+        return transform(body, *args, **kwargs)
+
+    return wrap
+
+
+jax.jit = counting(jax.jit)
+parallel.pmap = counting(parallel.pmap)
+import main
+
+main.main(int(sys.argv[1]))
+print(json.dumps([[name, n] for name, n in zip(made, traces) if "make_" in name]))
+"""
+
+
+def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> None:
+    """What jits_from_two_calls_of_a_factory_negative claims by carrying no RTL404: `key` passed by
+    keyword to one step and by position to another step built by another call of the same factory
+    (a jit, a pmap through another module's alias, names in a function and attributes of a class)
+    traces each of the six objects once: they share no cache, so how each is called costs nothing.
+    The cache-miss log cannot tell two objects of one def apart, nor see pmap's, so the bodies count."""
+    folder = FIXTURES / "jits_from_two_calls_of_a_factory_negative"
+    script = tmp_path / "count.py"
+    script.write_text(_COUNT_PER_OBJECT, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(script), "3"],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    counted = json.loads(proc.stdout.splitlines()[-1])
+    names = sorted(name for name, _ in counted)
+    assert (
+        names
+        == ["make_sharded_step.<locals>.update"] * 2 + ["make_update_step.<locals>.update"] * 4
+    )
+    assert [n for _, n in counted] == [1] * 6

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from retracelint.callgraph import JitBinding, Project, bind_arg
+from retracelint.callgraph import FuncTarget, JitBinding, Project, bind_arg
 from retracelint.checks.common import (
     Fix,
     at_text,
@@ -25,6 +25,7 @@ from retracelint.values import (
     INT,
     STRONG,
     WEAK,
+    CallSrc,
     RetDep,
     kinds_differ,
 )
@@ -160,7 +161,7 @@ def _origin_pair(
             for b in origins
             if other(b[0])
             and (a[1][1].location, a[0].route) != (b[1][1].location, b[0].route)
-            and not _statics_differ(a[1], b[1])
+            and _share_cache(prop.project, a[1], b[1])
             and _run_together(prop, a[0].fn, b[0].fn)
             and _run_together(prop, a[1][0], b[1][0])
         ),
@@ -218,7 +219,7 @@ def _first_flip(
             if (
                 kinds_differ(kind, before)
                 and (one_body or _run_together(prop, fn, other[0]))
-                and not _statics_differ(jit_arg, other)
+                and _share_cache(prop.project, jit_arg, other)
             ):
                 return (fn, call, arg, kind), (other[3], before)
         earlier.append((jit_arg, kind))
@@ -228,6 +229,61 @@ def _first_flip(
 def _run_together(prop: Propagation, a: FunctionSummary, b: FunctionSummary) -> bool:
     entries = prop.frequency.entries
     return a is b or bool(entries(a.qualname) & entries(b.qualname))
+
+
+def _share_cache(project: Project, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls of one jit site may meet in one cache: the same jitted object, and the same
+    static literals."""
+    return not _statics_differ(a, b) and not _distinct_objects(project, a, b)
+
+
+def _distinct_objects(project: Project, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls reach two objects that a jit site inside a factory made in two different
+    calls of it (``train = make_step(lr)``, ``evaluate = make_step(0.0)``): each call of the factory
+    jits a new nested def or lambda, so the two share no cache. Where a call's object is not known to
+    come straight from one call of the factory, the two may be one object."""
+    spec = a[2].spec
+    maker = project.functions.get(spec.function)
+    if (
+        maker is None
+        or maker.memoised
+        or spec.fresh not in _NEW_PER_CALL
+        or CallSrc() not in spec.fresh_sources
+    ):
+        return False
+    left, right = (_made_by(project, jit_arg[0], jit_arg[1].callee, maker) for jit_arg in (a, b))
+    return left is not None and right is not None and left != right
+
+
+# The functions a jit site wraps that are new objects whenever the code that makes them runs (a
+# partial or bound method may compare equal to one made before: jax may key them alike).
+_NEW_PER_CALL = frozenset({"nested def", "lambda"})
+
+
+def _made_by(
+    project: Project, fn: FunctionSummary, callee: tuple[str, ...], maker: FunctionSummary
+) -> tuple[str, int] | None:
+    """The call of ``maker`` (caller, index) whose result the object called as ``callee`` in ``fn``
+    is: a name bound to the call's result, in ``fn`` or an enclosing function, or an attribute of
+    ``self`` that its class sets in one place only, to such a result."""
+    while callee[:1] == ("up",) and fn.parent in project.functions:
+        fn, callee = project.functions[fn.parent], callee[1:]
+    cls = project.classes.get(fn.cls) if fn.cls else None
+    if callee[:2] == ("self", "") and len(callee) == 3 and cls is not None:
+        stores = cls.field_functions.get(callee[2], ())
+        if len(stores) != 1 or len(stores[0][1]) != 1 or stores[0][1][0][0]:
+            return None
+        (method, ((_, callee),)) = stores[0]
+        fn = project.functions.get(method, fn)
+        if fn.qualname != method:
+            return None
+    if len(callee) != 2 or callee[0] != "ret":
+        return None
+    index = int(callee[1])
+    targets = project.site_targets.get((fn.qualname, index), ())
+    only = targets[0] if len(targets) == 1 else None
+    made = isinstance(only, FuncTarget) and only.qualname == maker.qualname
+    return (fn.qualname, index) if made else None
 
 
 def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
