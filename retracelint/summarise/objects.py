@@ -225,6 +225,10 @@ class Objects(PassState):
             return
         item = target is not func.value
         current = self.quiet(target)
+        if not item and (current.ty == INSTANCE or self.holds_instance(target)):
+            # ``self.storage.append(buf, x)`` on an object: a call of its own ``append`` (a
+            # method, a function stored on it), not ``list.append``; it stays the same object.
+            return
         # Made anew by this call before it grows (``self.log = []`` before the loop that fills
         # it): no longer with each call.
         anew = current.ty != UNKNOWN and not current.param and not current.objs
@@ -239,6 +243,18 @@ class Objects(PassState):
         if not item:
             grown = grown.with_(ty=LIST, items=(), dims=None)
         self.store(target, self.quiet(target.value), grown)
+
+    def holds_instance(self, target: ast.Attribute) -> bool:
+        """Whether the methods of this class summarised so far store an instance of a class (made
+        by calling it) in ``self.attr``, ``target``: an object, not a list, whatever else is stored
+        there."""
+        owner = target.value
+        if self.cls is None or not self.fn.params or not isinstance(owner, ast.Name):
+            return False
+        if owner.id != self.fn.params[0].name:
+            return False
+        stores = self.cls.field_objects.get(target.attr, ())
+        return any(ref.startswith("c:") for _, refs in stores for ref in refs)
 
     def mutate_item(self, target: ast.Subscript, value: Value) -> None:
         """``self.counts[i] = v``: the array or list held in an attribute changes in place, for
