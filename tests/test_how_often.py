@@ -45,4 +45,17 @@ def test_a_flag_set_once_builds_once_and_a_local_memo_stays_reported() -> None:
     assert [line.split(" RTL")[0] for line in found] == [
         "jits_built_once_under_a_flag/evaluation.py:13:23:"
     ]
-    assert "RTL301 [*] jax.jit rebuilds a jitted bound method" in found[0]
+    assert "RTL301 jax.jit rebuilds a jitted bound method" in found[0]  # no fix: a memo already
+
+
+def test_a_local_memo_is_not_hoisted_above_its_loop() -> None:
+    """Hoisting the memoised jit above the batch loop would still build it at every call of
+    ``evaluate``: ``--diff`` leaves the file alone and says why."""
+    result = CliRunner().invoke(
+        main, ["check", "jits_built_once_under_a_flag", "--no-cache", "--isolated", "--diff"]
+    )
+    assert result.stdout == ""
+    assert (
+        "evaluation.py:13:23: RTL301 not fixed: it is built once per call already"
+        " (under `if predict is None:`)" in result.stderr
+    )

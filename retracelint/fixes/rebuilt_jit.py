@@ -137,11 +137,42 @@ def where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Ref
             f"it closes over {', '.join(sorted(changing))}, which may change between calls"
         )
     outer = loops[-1]
+    memo = _memo_guard(ancestors[: ancestors.index(outer)])
+    if memo is not None:
+        # Built once per call already: above the loop it would still be built at every call.
+        return Refusal(
+            f"it is built once per call already (under `if {memo} is None:`); build it where it is"
+            " made once (module level, __init__)"
+        )
     assigned = names & bound_names(outer.body + outer.orelse + _loop_head(outer))
     assigned |= {n for n in names if may_mutate(source, outer, n, node)}
     if assigned:
         return Refusal(f"it closes over {', '.join(sorted(assigned))}, which the loop changes")
     return outer
+
+
+def _memo_guard(ancestors: list[ast.AST]) -> str | None:
+    """The name of a memo among ``ancestors`` (``if predict is None: predict = jax.jit(...)``, or
+    ``if not predict:``): an ``if`` that tests a name for None or falsity and whose body binds it."""
+    for node in ancestors:
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            tested = test.operand
+        elif (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            tested = test.left
+        else:
+            continue
+        if isinstance(tested, ast.Name) and tested.id in bound_names(node.body):
+            return tested.id
+    return None
 
 
 def _loop_head(loop: ast.stmt) -> list[ast.stmt]:
