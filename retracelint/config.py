@@ -118,7 +118,7 @@ def project_of(path: str) -> tuple[Path, Path | None]:
         found = _config_in(folder)
         if found is not None:
             return folder, found
-        if marked is None and any((folder / name).exists() for name in _MARKERS):
+        if marked is None and _has_marker(folder):
             marked = folder
     if marked is not None:
         return marked, None
@@ -130,7 +130,11 @@ def project_of(path: str) -> tuple[Path, Path | None]:
 def is_marked(folder: Path) -> bool:
     """Whether ``folder`` says it is a project (a configuration, a build file or a repository), rather
     than being the folder a loose script happens to lie in (/tmp, a home folder)."""
-    return _config_in(folder) is not None or any((folder / name).exists() for name in _MARKERS)
+    return _config_in(folder) is not None or _has_marker(folder)
+
+
+def _has_marker(folder: Path) -> bool:
+    return any((folder / name).exists() for name in _MARKERS)
 
 
 def _config_in(folder: Path) -> Path | None:

@@ -29,6 +29,7 @@ from retracelint.fixes.base import (
 )
 from retracelint.model import Finding
 from retracelint.summarise.apis import _PARTIALS, _TRANSFORMS
+from retracelint.summarise.syntax import _none_test
 
 # What may sit inside the hoisted ``jax.jit(...)`` besides names: wrappers that only make a new function
 # from the one given (no side effect, the same result each time they are called).
@@ -157,21 +158,15 @@ def _memo_guard(ancestors: list[ast.AST]) -> str | None:
     for node in ancestors:
         if not isinstance(node, ast.If):
             continue
-        test = node.test
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            tested = test.operand
-        elif (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Is)
-            and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None
-        ):
-            tested = test.left
+        test, none = node.test, _none_test(node.test)
+        if none is not None and none[1] == 1:  # the body runs while the name is None
+            tested = none[0]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            tested = test.operand.id if isinstance(test.operand, ast.Name) else ""
         else:
             continue
-        if isinstance(tested, ast.Name) and tested.id in bound_names(node.body):
-            return tested.id
+        if tested and tested in bound_names(node.body):
+            return tested
     return None
 
 
