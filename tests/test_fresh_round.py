@@ -164,7 +164,9 @@ def test_a_missing_checkout_is_exit_2(
     assert "missing acme+trainer" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["fresh_round_1.json", "fresh_round_4.json", "fresh_round_5.json"])
+@pytest.mark.parametrize(
+    "name", ["fresh_round_1.json", "fresh_round_4.json", "fresh_round_5.json", "fresh_round_7.json"]
+)
 def test_the_committed_round_is_complete(script: ModuleType, name: str) -> None:
     round_ = json.loads((script.HERE / name).read_text())
     bases = {b["repo"]: b for b in round_["code_bases"]}
