@@ -895,31 +895,41 @@ class Propagation(ObjectModel):
         return self.fresh_causes if kind == "fresh" else self.value_causes
 
     # -- sizes made by the callers --------------------------------------------------------------
-    def chunks_full(self, taint: Taint) -> bool:
-        """Whether every chunk of a range loop is full for each call the project makes: each size it
-        reads (``Chunking.reads``) known where its value is made (a literal or local constant passed,
-        an array or list of constant lengths), and for every combination of them the span a
-        multiple of the step."""
+    def last_chunk_short(self, taint: Taint) -> bool | None:
+        """Whether the last chunk of a range loop can be short for the calls the project makes:
+        False when every size it reads (``Chunking.reads``) is known where its value is made (a
+        literal or local constant passed, an array or list of constant lengths) and, for every
+        combination of them, the span is a multiple of the step; None when the step is not known
+        there (a number read from a configuration file), so that no size is known to leave a
+        remainder; True otherwise: sizes known to leave one, a step the program fixes over data of
+        a length not known (a batch size of 32: all but one length in 32 leave a remainder), a
+        function that branches on the remainder (``Chunking.remainder``), or a chunk the summariser
+        saw short."""
         chunking = taint.full_if
         if chunking is None:
-            return False
+            return True
         names: list[str] = []
         choices: list[set[int]] = []
+        step = chunking.step_reads()
+        unknown = False
         for name, function, value, axis in chunking.reads:
             # The function itself, or the enclosing one whose parameter its closure reads.
             fn = self.project.functions.get(function)
             if fn is None or fn.location.path != taint.origin.path:
-                return False
+                return True
             sizes = self.sizes(fn, Arg(value, fn.location, name), axis, 0)
-            if not sizes:
-                return False
+            if not sizes and name in step and not chunking.remainder:
+                return None
+            unknown = unknown or not sizes
             names.append(name)
-            choices.append(sizes)
+            choices.append(sizes or set())
+        if unknown:
+            return True
         combinations = product(*choices)
         for combination in islice(combinations, _MAX_COMBINATIONS):
             if not chunking.full(dict(zip(names, combination, strict=True))):
-                return False
-        return next(combinations, None) is None
+                return True
+        return next(combinations, None) is not None  # too many to try: left as it is
 
     def sizes(self, fn: FunctionSummary, arg: Arg, axis: int | None, depth: int) -> set[int] | None:
         """Every size ``arg`` (at a point of ``fn``) may have: an int's value (``axis`` None) or the
@@ -1101,7 +1111,7 @@ def _chunk_read(taint: Taint, arg: Callable[[str], Value]) -> tuple[Src, frozens
     """The source of ``taint`` that reads the length of a chunk a caller passes (``len(batch)``),
     and the taints of that length, the chunk's own among them: the size changes where the chunk
     does, at the last one, and the chunk's taint tells whether that one can be short (``checks``
-    asks ``chunks_full``). None when no source reads such a length."""
+    asks ``last_chunk_short``). None when no source reads such a length."""
     reads = [s for s in taint.sources if isinstance(s, ParamShapeSrc)]
     if len(reads) != 1 or reads[0].axis is None or reads[0].axis == KIND:
         return None
