@@ -235,12 +235,24 @@ def sums(items, size):
         # A step the program fixes over data of a length not known: all but one length in two
         # leave a remainder.
         ("sums(open('data.txt').read().split(), 2)", "high"),
-        # A step not known where it is made (sums, which no call makes, passes its own parameter;
-        # numbers read from a JSON file): no size is known to leave a remainder.
-        ("[total(jnp.asarray(b)) for b in batches([1, 2, 3, 4])]", "medium"),
+        # A step not known where it is made (sums, which no call makes, passes its own parameter):
+        # no evidence that the sizes come from outside the program.
+        ("[total(jnp.asarray(b)) for b in batches([1, 2, 3, 4])]", "high"),
+        # Numbers read from a JSON file or the command line: no size is known to leave a remainder.
         (
             "import json\ncfg = json.load(open('c.json'))\nsums(np.zeros((cfg['n'], 3)), cfg['bs'])",
             "medium",
+        ),
+        (
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--bs', type=int)\n"
+            "args = p.parse_args()\nsums(np.zeros((12, 3)), args.bs)",
+            "medium",
+        ),
+        # Some call passes a literal step: that call's sizes are in the Python.
+        (
+            "import json\ncfg = json.load(open('c.json'))\nsums(np.zeros((cfg['n'], 3)), cfg['bs'])\n"
+            "sums(np.zeros((cfg['n'], 3)), 8)",
+            "high",
         ),
     ],
 )
@@ -249,7 +261,7 @@ def test_a_last_batch_is_short_unless_the_callers_sizes_divide(
 ) -> None:
     """Reported, proven (``high``), where some call's sizes leave a remainder or the data's length
     is not known; resting on ``unknown-sizes`` (``medium``, hidden by default) where the step is
-    not known; not at all where every call's sizes divide."""
+    read from outside the program on every call; not at all where every call's sizes divide."""
     program = (
         "import jax.numpy as jnp\nimport numpy as np\nfrom batching import ROWS, batches, sums, total"
         f"\n\n{main}\n"

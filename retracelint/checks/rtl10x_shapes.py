@@ -75,7 +75,7 @@ def traced_findings(
 @dataclass(frozen=True)
 class _Chunk:
     """A chunk passed to a jitted call whose last one can be short: ``short`` True where the sizes
-    say so, None where they are not known (read from a configuration file, passed by no call)."""
+    say so, None where the step is a number the Python does not hold (read from a configuration file)."""
 
     taint: Taint
     cause: Cause
