@@ -90,8 +90,8 @@ def _chunk_finding(
     sizes when none of them is known to leave a remainder."""
     first = chunks[0]
     # "chunk x[s : s + n] over range(..., n)": the headline names the chunks, the details how.
-    chunked = (c.taint.what.partition(" over ")[0].removeprefix("chunk ") for c in chunks)
-    names = list(dict.fromkeys(shown_code(name) for name in chunked))
+    chunked = [c.taint.what.partition(" over ")[0].removeprefix("chunk ") for c in chunks]
+    names = list(dict.fromkeys(shown_code(_like(name, chunked[0])) for name in chunked))
     named = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     last = "last chunks" if len(names) > 1 else "last chunk"
     head = f"{last} {named} can be shorter, so {jitted_text(site, called_as)} re-traces"
@@ -114,6 +114,14 @@ def _chunk_finding(
         first.cause.driver,
     )
     return replace(finding, assumptions=assumptions)
+
+
+def _like(chunk: str, first: str) -> str:
+    """``y[...]`` for a chunk cut as the first is (``x[i : i + bs]``): the headline stays short."""
+    base, bracket, cut = chunk.partition("[")
+    return (
+        f"{base}[...]" if chunk != first and bracket and cut == first.partition("[")[2] else chunk
+    )
 
 
 def _shape_finding(
