@@ -339,11 +339,19 @@ def _fixable(
 
 
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
+    from retracelint.discover import not_source, shown
     from retracelint.engine import analyse_projects
     from retracelint.fixes import fixes_summary
     from retracelint.report import render, statistics
 
     settings_for = _settings_for(options)
+    # A notebook named is said and skipped, as ruff says what it cannot read; the rest goes on.
+    skipped = not_source(paths)
+    for path, why in skipped.items():
+        click.echo(f"retracelint: warning: {shown(path)}: skipped: {why}", err=True)
+    paths = [path for path in paths if path not in skipped]
+    if not paths:
+        return EXIT_CLEAN
     stdin = sys.stdin.buffer.read() if "-" in paths else None
     stdin_filename = str(options["stdin_filename"] or "stdin.py")
     settings, run = analyse_projects(

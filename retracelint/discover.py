@@ -81,6 +81,22 @@ def scopes(paths: list[str], stdin_filename: str | None, isolated: bool) -> list
     ]
 
 
+# Files named on the command line that are not Python source, each with what to do instead. Any
+# other file named is read as Python, as ruff and flake8 read it (one that is not is an RTL000). A
+# notebook's code is in JSON strings: read as Python, it is one dict display, silently clean.
+NOT_SOURCE = {".ipynb": "a Jupyter notebook (export it: jupyter nbconvert --to script)"}
+
+
+def not_source(paths: list[str]) -> dict[str, str]:
+    """The files among ``paths`` (as given) that are not Python source, each with why it is
+    skipped."""
+    return {
+        path: why
+        for path in paths
+        if (why := NOT_SOURCE.get(os.path.splitext(path)[1].lower())) and os.path.isfile(path)
+    }
+
+
 def shown(path: str) -> str:
     """How a file is named in findings: as given, normalised, and a relative path that leaves the
     current folder only when it must (``model.py`` beside the ``run.py`` given, not

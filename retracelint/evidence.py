@@ -103,6 +103,7 @@ def _assumptions(
 ) -> Iterator[Assumption]:
     seen: set[tuple[str, Location]] = set()
     for found in (
+        *finding.assumptions,  # the rule's own: sizes it does not know
         *_guessed_callees(project, finding.call_path),
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),

@@ -64,6 +64,8 @@ ASSUMPTION_KINDS = {
     "entry-splice": "low",  # the chain joins functions that no one entry point runs together
     "mocked-callee": "low",  # a test on the chain replaces a function the chain calls
     "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off
+    # a chunked loop whose sizes (a configuration's numbers) are not known to leave a remainder
+    "unknown-sizes": "medium",
 }
 
 

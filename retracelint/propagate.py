@@ -895,31 +895,43 @@ class Propagation(ObjectModel):
         return self.fresh_causes if kind == "fresh" else self.value_causes
 
     # -- sizes made by the callers --------------------------------------------------------------
-    def chunks_full(self, taint: Taint) -> bool:
-        """Whether every chunk of a range loop is full for each call the project makes: each size it
-        reads (``Chunking.reads``) known where its value is made (a literal or local constant passed,
-        an array or list of constant lengths), and for every combination of them the span a
-        multiple of the step."""
+    def last_chunk_short(self, taint: Taint) -> bool | None:
+        """Whether the last chunk of a range loop can be short for the calls the project makes:
+        False when every size it reads (``Chunking.reads``) is known where its value is made (a
+        literal or local constant passed, an array or list of constant lengths) and, for every
+        combination of them, the span is a multiple of the step; None when the step is a number
+        the Python does not hold (``configured``: read from a JSON file, the command line), so that
+        no size is known to leave a remainder; True otherwise: sizes known to leave one, a step the
+        program fixes over data of a length not known (a batch size of 32: all but one length in
+        32 leave a remainder), a step the walk could not follow (``*args``, a method of an object
+        not known), a function that branches on the remainder (``Chunking.remainder``), or a chunk
+        the summariser saw short."""
         chunking = taint.full_if
         if chunking is None:
-            return False
+            return True
         names: list[str] = []
         choices: list[set[int]] = []
+        step = chunking.step_reads()
+        unknown = False
         for name, function, value, axis in chunking.reads:
             # The function itself, or the enclosing one whose parameter its closure reads.
             fn = self.project.functions.get(function)
             if fn is None or fn.location.path != taint.origin.path:
-                return False
-            sizes = self.sizes(fn, Arg(value, fn.location, name), axis, 0)
-            if not sizes:
-                return False
+                return True
+            read = Arg(value, fn.location, name)
+            sizes = self.sizes(fn, read, axis, 0)
+            if not sizes and name in step and not chunking.remainder and self.configured(fn, read):
+                return None
+            unknown = unknown or not sizes
             names.append(name)
-            choices.append(sizes)
+            choices.append(sizes or set())
+        if unknown:
+            return True
         combinations = product(*choices)
         for combination in islice(combinations, _MAX_COMBINATIONS):
             if not chunking.full(dict(zip(names, combination, strict=True))):
-                return False
-        return next(combinations, None) is None
+                return True
+        return next(combinations, None) is not None  # too many to try: left as it is
 
     def sizes(self, fn: FunctionSummary, arg: Arg, axis: int | None, depth: int) -> set[int] | None:
         """Every size ``arg`` (at a point of ``fn``) may have: an int's value (``axis`` None) or the
@@ -958,6 +970,48 @@ class Propagation(ObjectModel):
                 return None
             out |= found
         return out
+
+    def configured(self, fn: FunctionSummary, arg: Arg, depth: int = 0) -> bool:
+        """Whether the int ``arg`` (at a point of ``fn``) is, on every way the project makes it,
+        read from what code outside the project returns: a configuration loaded from JSON or YAML
+        (``cfg["batch_size"]``), the command line (``args.batch_size``), through parameters, items
+        of them and object fields. A value no call passes, or one the walk could not follow, is no
+        such evidence."""
+        if depth >= MAX_FRAMES or self._known_size(fn, arg, None) is not None:
+            return False
+        value = arg.value
+        if value.param is not None:
+            return self._passed_configured(fn, value.param, depth)
+        if value.objs and all(map(self._made_outside, value.objs)):
+            return True  # args.batch_size
+        places = [(owner, place) for owner, place, _, _ in self.field_candidates(fn, arg, (), ())]
+        if places:
+            return all(self.configured(owner, place, depth + 1) for owner, place in places)
+        return bool(value.deps) and all(self._read_outside(fn, dep, depth) for dep in value.deps)
+
+    def _passed_configured(self, fn: FunctionSummary, param: str, depth: int) -> bool:
+        calls = [(caller, passed) for caller, _, passed, _, _ in self.calls_of(fn, param)]
+        return bool(calls) and all(
+            passed is not None and self.configured(caller, passed, depth + 1)
+            for caller, passed in calls
+        )
+
+    def _read_outside(self, fn: FunctionSummary, dep: Dep, depth: int) -> bool:
+        """Whether ``dep`` is what a call the project holds no code of returns (or an attribute of
+        the object it makes), or an item of a parameter (``cfg["bs"]``) whose callers pass such."""
+        if isinstance(dep, RetDep):
+            return not self.project.site_targets.get((fn.qualname, dep.call))
+        if isinstance(dep, FieldDep):
+            return self._made_outside(dep.made)
+        if isinstance(dep, ParamDep) and dep.key is not None:
+            return self._passed_configured(fn, dep.name, depth)
+        return False
+
+    def _made_outside(self, obj: object) -> bool:
+        """Whether ``obj`` is (an attribute of) what a call the project holds no code of makes:
+        ``parser.parse_args()``."""
+        site = self.project.symbols.call_at(obj.at) if isinstance(obj, Made) else None
+        return site is not None and not self.project.site_targets.get(site)
 
     def _known_size(self, fn: FunctionSummary, arg: Arg, axis: int | None) -> int | None:
         """An int argument's value (``axis`` None), an imported constant's, or the length of its
@@ -1101,7 +1155,7 @@ def _chunk_read(taint: Taint, arg: Callable[[str], Value]) -> tuple[Src, frozens
     """The source of ``taint`` that reads the length of a chunk a caller passes (``len(batch)``),
     and the taints of that length, the chunk's own among them: the size changes where the chunk
     does, at the last one, and the chunk's taint tells whether that one can be short (``checks``
-    asks ``chunks_full``). None when no source reads such a length."""
+    asks ``last_chunk_short``). None when no source reads such a length."""
     reads = [s for s in taint.sources if isinstance(s, ParamShapeSrc)]
     if len(reads) != 1 or reads[0].axis is None or reads[0].axis == KIND:
         return None

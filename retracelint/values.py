@@ -231,6 +231,16 @@ class Chunking:
     step: Terms
     reads: tuple[tuple[str, str, Value, int | None], ...]
     derived: tuple[tuple[str, Terms, Terms], ...] = ()
+    # The function branches on the remainder (``if n % step:``): it expects a short last chunk.
+    remainder: bool = False
+
+    def step_reads(self) -> frozenset[str]:
+        """The atoms read (``reads``) that the step is computed from."""
+        names = {atom for monomial, _ in self.step for atom in monomial}
+        for name, numerator, denominator in reversed(self.derived):
+            if name in names:
+                names |= {atom for monomial, _ in (*numerator, *denominator) for atom in monomial}
+        return frozenset(names & {read[0] for read in self.reads})
 
     def full(self, sizes: dict[str, int]) -> bool:
         """Whether the last chunk is full when each atom read has the size ``sizes`` gives it."""

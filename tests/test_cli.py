@@ -286,6 +286,64 @@ def test_missing_path_is_one_rtl000_line_and_the_rest_is_analysed(
     assert sum(line.startswith("train.py:") for line in lines) == 3
 
 
+NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": [
+                "import jax\n",
+                "import jax.numpy as jnp\n",
+                "f = jax.jit(lambda x: x.sum())\n",
+                "for n in range(1, 5):\n",
+                "    f(jnp.ones(n))\n",
+            ],
+        }
+    ],
+    "metadata": {},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def test_a_notebook_named_is_said_on_stderr_and_the_rest_is_analysed(
+    project: Path, runner: CliRunner
+) -> None:
+    """A notebook's JSON parses as one dict display, silently clean: it is named and skipped, and
+    the exit code is the other files' (none left: clean)."""
+    write(project, {"explore.ipynb": json.dumps(NOTEBOOK)})
+    warning = (
+        "retracelint: warning: explore.ipynb: skipped: a Jupyter notebook"
+        " (export it: jupyter nbconvert --to script)\n"
+    )
+    both = lint(runner, "explore.ipynb", "train.py")
+    assert both.exit_code == 1
+    assert parsed(both.stdout) == expected_train(project)
+    assert both.stderr == warning
+    clean = lint(runner, "clean.py", "explore.ipynb")
+    assert (clean.exit_code, clean.stdout, clean.stderr) == (0, "", warning)
+    alone = lint(runner, "explore.ipynb")
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (0, "", warning)
+    # Found in a folder, it is not named: a folder's Python files are its *.py.
+    assert lint(runner, ".").stderr == ""
+
+
+def test_a_file_named_that_is_not_python_is_read_as_python_as_ruff_does(
+    project: Path, runner: CliRunner
+) -> None:
+    """An extension says nothing (scripts have none): a named file is Python, and one that is not
+    is one RTL000 line naming it; the others are analysed."""
+    write(project, {"notes.txt": "batch size: 32\n", "fit": TRAIN})
+    result = lint(runner, "notes.txt", "fit")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("fit:") and len(lines) == 4
+    assert lines[-1] == "notes.txt:1:7: RTL000 cannot parse: invalid syntax"
+    assert result.stderr == ""
+
+
 def test_bad_config_exits_2_with_one_line_naming_the_file(project: Path) -> None:
     write(project, {"pyproject.toml": "[tool.retracelint]\nselect = [\n"})
     result = run_process("--no-cache", "train.py", cwd=project)

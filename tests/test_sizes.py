@@ -216,40 +216,70 @@ def sums(items, size):
 
 
 @pytest.mark.parametrize(
-    ("main", "flagged"),
+    ("main", "confidence"),
     [
         # Sizes the callers make: the last batch is full when the length is a multiple of the size.
-        ("sums([1, 2, 3, 4, 5, 6], 2)", False),
-        ("sums([1, 2, 3, 4, 5, 6, 7], 2)", True),
-        ("sums(np.zeros((8, 3)), ROWS)", False),
-        ("sums(np.zeros((10, 3)), ROWS)", True),
-        ("n = 3\nsums([0.0] * 9, n)", False),
+        ("sums([1, 2, 3, 4, 5, 6], 2)", None),
+        ("sums([1, 2, 3, 4, 5, 6, 7], 2)", "high"),
+        ("sums(np.zeros((8, 3)), ROWS)", None),
+        ("sums(np.zeros((10, 3)), ROWS)", "high"),
+        ("n = 3\nsums([0.0] * 9, n)", None),
         # Sizes known where the loop is.
         (
             "xs = [1, 2, 3, 4, 5, 6]\nfor i in range(0, len(xs), 3):\n    total(xs[i : i + 3])",
-            False,
+            None,
         ),
-        ("xs = np.ones(7)\nfor i in range(0, xs.shape[0], 3):\n    total(xs[i : i + 3])", True),
+        ("xs = np.ones(7)\nfor i in range(0, xs.shape[0], 3):\n    total(xs[i : i + 3])", "high"),
         # One caller whose last batch is short is enough.
-        ("sums([1, 2, 3, 4], 2)\nsums([1, 2, 3, 4], 3)", True),
-        # Not known where it is made: the default of a parameter, a length read from data.
-        ("[total(jnp.asarray(b)) for b in batches([1, 2, 3, 4])]", True),
-        ("sums(open('data.txt').read().split(), 2)", True),
+        ("sums([1, 2, 3, 4], 2)\nsums([1, 2, 3, 4], 3)", "high"),
+        # A step the program fixes over data of a length not known: all but one length in two
+        # leave a remainder.
+        ("sums(open('data.txt').read().split(), 2)", "high"),
+        # A step not known where it is made (sums, which no call makes, passes its own parameter):
+        # no evidence that the sizes come from outside the program.
+        ("[total(jnp.asarray(b)) for b in batches([1, 2, 3, 4])]", "high"),
+        # Numbers read from a JSON file or the command line: no size is known to leave a remainder.
+        (
+            "import json\ncfg = json.load(open('c.json'))\nsums(np.zeros((cfg['n'], 3)), cfg['bs'])",
+            "medium",
+        ),
+        (
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--bs', type=int)\n"
+            "args = p.parse_args()\nsums(np.zeros((12, 3)), args.bs)",
+            "medium",
+        ),
+        # Some call passes a literal step: that call's sizes are in the Python.
+        (
+            "import json\ncfg = json.load(open('c.json'))\nsums(np.zeros((cfg['n'], 3)), cfg['bs'])\n"
+            "sums(np.zeros((cfg['n'], 3)), 8)",
+            "high",
+        ),
     ],
 )
 def test_a_last_batch_is_short_unless_the_callers_sizes_divide(
-    tmp_path: Path, main: str, flagged: bool
+    tmp_path: Path, main: str, confidence: str | None
 ) -> None:
+    """Reported, proven (``high``), where some call's sizes leave a remainder or the data's length
+    is not known; resting on ``unknown-sizes`` (``medium``, hidden by default) where the step is
+    read from outside the program on every call; not at all where every call's sizes divide."""
     program = (
         "import jax.numpy as jnp\nimport numpy as np\nfrom batching import ROWS, batches, sums, total"
         f"\n\n{main}\n"
     )
-    found = findings(tmp_path, {"batching.py": BATCHING, "main.py": program})
-    ragged = [(name, line) for name, line, code, _ in found if code == "RTL103"]
+    (tmp_path / "batching.py").write_text(BATCHING, encoding="utf-8")
+    (tmp_path / "main.py").write_text(program, encoding="utf-8")
+    run = analyse([str(tmp_path)], Settings(cache=False, confidence="all"))
+    ragged = [
+        (Path(f.location.path).name, f.location.line, f.confidence)
+        for f in run.findings
+        if f.code == "RTL103"
+    ]
     if "xs" in main:  # the helpers, called by no one, are not the question
-        ragged = [(name, line) for name, line in ragged if name == "main.py"]
+        ragged = [found for found in ragged if found[0] == "main.py"]
         where = ("main.py", line_of(program, "total(xs"))
     else:
         where = ("batching.py", line_of(BATCHING, "yield items"))
-    expected = [where] if flagged else []
-    assert ragged == expected
+    assert ragged == ([(*where, confidence)] if confidence else [])
+    unproven = [f for f in run.findings if f.assumptions and f.code == "RTL103"]
+    if confidence == "medium":
+        assert [a.text for a in unproven[0].assumptions] == ["sizes not known to leave a remainder"]

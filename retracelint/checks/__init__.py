@@ -37,7 +37,7 @@ from retracelint.checks.common import jit_site
 from retracelint.evidence import assess
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
-from retracelint.summary import FunctionSummary
+from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import SCALARS
 
 # The rule families (each module's ``CODES`` says which rules it emits), for the catalogue's tests.
@@ -119,6 +119,7 @@ def _jit_call_findings(
                     fields=not self_static,
                 )
             )
+    traced: list[tuple[Arg, str]] = []
     for param in binding.params[binding.offset :]:
         if param.kind in ("vararg", "kwarg"):
             continue
@@ -129,23 +130,26 @@ def _jit_call_findings(
             binding.spec.nonarray_static and arg.value.ty in SCALARS
         )
         if static:
-            found = rtl20x_static_args.static_findings(
-                project, prop, fn, arg, call.loops, step, site, param.name
-            )
-        else:
-            found = rtl10x_shapes.traced_findings(
-                prop, fn, arg, call.loops, step, site, param.name, call.text
-            )
-            stored.extend(
-                rtl40x_carried_flips.field_store_flips(prop, fn, arg, call, step, site, param.name)
-            )
-            if pytrees:
-                findings.extend(
-                    rtl20x_static_args.static_findings(
-                        project, prop, fn, arg, call.loops, step, site, param.name, fields=True
-                    )
+            findings.extend(
+                rtl20x_static_args.static_findings(
+                    project, prop, fn, arg, call.loops, step, site, param.name
                 )
-        findings.extend(found)
+            )
+            continue
+        traced.append((arg, param.name))
+        stored.extend(
+            rtl40x_carried_flips.field_store_flips(prop, fn, arg, call, step, site, param.name)
+        )
+        if pytrees:
+            findings.extend(
+                rtl20x_static_args.static_findings(
+                    project, prop, fn, arg, call.loops, step, site, param.name, fields=True
+                )
+            )
+    # Told together: the chunks of several arguments that one loop makes short are one finding.
+    findings.extend(
+        rtl10x_shapes.traced_findings(prop, fn, traced, call.loops, step, site, call.text)
+    )
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

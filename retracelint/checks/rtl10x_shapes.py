@@ -6,14 +6,16 @@ finds at a jit call into findings."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 from retracelint.checks.common import Fix, jitted_text, make_finding, shown_code, when_text
-from retracelint.model import Finding, JitSite, PathStep
-from retracelint.propagate import Propagation
+from retracelint.model import Assumption, Finding, JitSite, PathStep
+from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     CHOSEN_ANEW,
     MADE_ANEW,
+    Taint,
 )
 
 # The rules this module's checks emit (``checks.FAMILIES``).
@@ -44,46 +46,110 @@ _MADE_ANEW_FIX = Fix(
 def traced_findings(
     prop: Propagation,
     fn: FunctionSummary,
-    arg: Arg,
+    args: list[tuple[Arg, str]],
     loops: tuple[int, ...],
     step: PathStep,
     site: JitSite,
-    param: str,
     called_as: str,
 ) -> Iterator[Finding]:
-    for cause in prop.shape_causes(fn, arg.value, loops):
-        taint = cause.taint
-        if taint is None:
-            continue
-        path = (*cause.path, step)
-        code = taint.code
-        verb = _CHANGE.get(code, "changes shape")
-        if taint.what.endswith((CHOSEN_ANEW, MADE_ANEW)):
-            verb = "at"  # not "after": the choice is made at every iteration, the first too
-        when, loop = when_text(cause.driver, taint.origin, each=verb in ("at", "after"))
-        jitted = jitted_text(site, called_as)
-        if code == "RTL103" and prop.chunks_full(taint):
-            continue
-        if code == "RTL103":
-            # "chunk x[s : s + n] over range(..., n)": the headline names the chunk, the details how.
-            chunk = taint.what.partition(" over ")[0]
-            head = f"last {shown_code(chunk)} can be shorter, so {jitted} re-traces"
-            details = [f"{taint.what}, one chunk {when}", loop]
-        else:
-            # A shape rule's taint names code (``slice x[:i]``), shortened; a flip's is a sentence.
-            what = taint.what if verb in ("at", "after") else shown_code(taint.what, 48)
-            head = f"{what} {verb} {when}, so {jitted} re-traces"
-            details = [loop]
-        anew = taint.what.endswith(MADE_ANEW)  # a trace per run, not a flip between a few kinds
-        yield make_finding(
-            code,
-            head,
-            details,
-            taint.origin,
-            site,
-            param,
-            path,
-            cause.driver,
-            fix=_MADE_ANEW_FIX if anew else None,
-            severity="error" if anew else None,
-        )
+    """The findings about the traced arguments ``args`` (each with its parameter) of one jitted
+    call: the short last chunks that reach it by one call path are one finding, whichever
+    arguments they are (``x[i:i + bs]`` and ``y[i:i + bs]`` of one loop re-trace it once)."""
+    chunks: dict[tuple[PathStep, ...], list[_Chunk]] = {}
+    for arg, param in args:
+        for cause in prop.shape_causes(fn, arg.value, loops):
+            taint = cause.taint
+            if taint is None:
+                continue
+            path = (*cause.path, step)
+            if taint.code == "RTL103":
+                short = prop.last_chunk_short(taint)
+                if short is not False:
+                    chunks.setdefault(path, []).append(_Chunk(taint, cause, param, short))
+                continue
+            yield _shape_finding(taint, cause, path, site, param, called_as)
+    for path, found in chunks.items():
+        yield _chunk_finding(sorted(found, key=lambda c: c.taint.origin), path, site, called_as)
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """A chunk passed to a jitted call whose last one can be short: ``short`` True where the sizes
+    say so, None where the step is a number the Python does not hold (read from a configuration file)."""
+
+    taint: Taint
+    cause: Cause
+    param: str
+    short: bool | None
+
+
+def _chunk_finding(
+    chunks: list[_Chunk], path: tuple[PathStep, ...], site: JitSite, called_as: str
+) -> Finding:
+    """One RTL103 finding for the chunks one call path passes, told at the first; it rests on the
+    sizes when none of them is known to leave a remainder."""
+    first = chunks[0]
+    # "chunk x[s : s + n] over range(..., n)": the headline names the chunks, the details how.
+    chunked = [c.taint.what.partition(" over ")[0].removeprefix("chunk ") for c in chunks]
+    names = list(dict.fromkeys(shown_code(_like(name, chunked[0])) for name in chunked))
+    named = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    last = "last chunks" if len(names) > 1 else "last chunk"
+    head = f"{last} {named} can be shorter, so {jitted_text(site, called_as)} re-traces"
+    details = []
+    for chunk in chunks:
+        when, loop = when_text(chunk.cause.driver, chunk.taint.origin)
+        details += [f"{chunk.taint.what}, one chunk {when}", loop]
+    assumptions = ()
+    if not any(c.short for c in chunks):
+        text = "sizes not known to leave a remainder"
+        assumptions = (Assumption("unknown-sizes", first.taint.origin, text),)
+    finding = make_finding(
+        "RTL103",
+        head,
+        list(dict.fromkeys(details)),
+        first.taint.origin,
+        site,
+        first.param,
+        path,
+        first.cause.driver,
+    )
+    return replace(finding, assumptions=assumptions)
+
+
+def _like(chunk: str, first: str) -> str:
+    """``y[...]`` for a chunk cut as the first is (``x[i : i + bs]``): the headline stays short."""
+    base, bracket, cut = chunk.partition("[")
+    return (
+        f"{base}[...]" if chunk != first and bracket and cut == first.partition("[")[2] else chunk
+    )
+
+
+def _shape_finding(
+    taint: Taint,
+    cause: Cause,
+    path: tuple[PathStep, ...],
+    site: JitSite,
+    param: str,
+    called_as: str,
+) -> Finding:
+    code = taint.code
+    verb = _CHANGE.get(code, "changes shape")
+    if taint.what.endswith((CHOSEN_ANEW, MADE_ANEW)):
+        verb = "at"  # not "after": the choice is made at every iteration, the first too
+    when, loop = when_text(cause.driver, taint.origin, each=verb in ("at", "after"))
+    # A shape rule's taint names code (``slice x[:i]``), shortened; a flip's is a sentence.
+    what = taint.what if verb in ("at", "after") else shown_code(taint.what, 48)
+    head = f"{what} {verb} {when}, so {jitted_text(site, called_as)} re-traces"
+    anew = taint.what.endswith(MADE_ANEW)  # a trace per run, not a flip between a few kinds
+    return make_finding(
+        code,
+        head,
+        [loop],
+        taint.origin,
+        site,
+        param,
+        path,
+        cause.driver,
+        fix=_MADE_ANEW_FIX if anew else None,
+        severity="error" if anew else None,
+    )

@@ -37,6 +37,7 @@ from retracelint.summarise.sizes import (
     _positions,
     _RangeLoop,
     _substitute,
+    _tests_remainder,
 )
 from retracelint.summarise.state import PassState, handler_of
 from retracelint.summarise.syntax import (
@@ -1089,6 +1090,8 @@ class Expressions(PassState):
                     if chunking.full({}):
                         return True, None
                     chunking = None  # short whoever calls
+                elif chunking is not None and _tests_remainder(self.body, info.step):
+                    chunking = replace(chunking, remainder=True)
                 what = f"chunk {self.mod.pos.text(node)} over range(..., {self.mod.pos.text(info.step)})"
                 return True, Taint(
                     "RTL103",

@@ -398,6 +398,35 @@ def _full_chunks(stop: ast.AST | None, step: ast.AST | None, defs: dict[str, ast
     return f"//{s}*{s}" in text or f"%{s}" in text or f"*{s}" == text[-len(s) - 1 :]
 
 
+def _tests_remainder(body: list[ast.stmt], step: ast.AST) -> bool:
+    """Whether ``body`` branches on what a division by ``step`` leaves over (``if len(data) % bs:``,
+    ``rest = n % bs`` then ``if rest:``): the program expects a short last chunk. A test whose branch
+    only raises is a guard that no chunk is short, not such a branch."""
+    wanted = ast.dump(step)
+
+    def remainder(node: ast.AST, names: set[str]) -> bool:
+        return any(
+            (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and ast.dump(n.right) == wanted)
+            or (isinstance(n, ast.Name) and n.id in names)
+            for n in ast.walk(node)
+        )
+
+    nodes = [n for stmt in body for n in ast.walk(stmt)]
+    rests = {
+        target.id
+        for n in nodes
+        if isinstance(n, ast.Assign) and remainder(n.value, set())
+        for target in n.targets
+        if isinstance(target, ast.Name)
+    }
+    return any(
+        isinstance(n, ast.If | ast.IfExp | ast.While)
+        and remainder(n.test, rests)
+        and not (isinstance(n, ast.If) and all(isinstance(s, ast.Raise) for s in n.body))
+        for n in nodes
+    )
+
+
 def _ceil_like(stop: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
     if stop is None:
         return False

@@ -106,6 +106,7 @@ class PassState:
         # self.log.items()``): that container, which grows when the item does.
         self.elements: dict[str, ast.expr] = {}
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
+        self.body: list[ast.stmt] = []  # the whole body walked
         self.recording = True
         # The index of each call recorded here, by its node: a sub-expression read again quietly
         # (the array whose length sizes another) still depends on what that call returns.
@@ -137,6 +138,7 @@ class PassState:
 
     # -- driver -------------------------------------------------------------------------------------
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
+        self.body = body
         self.block(body)
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
