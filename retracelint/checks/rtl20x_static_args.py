@@ -21,7 +21,7 @@ from retracelint.checks.common import (
     when_text,
     where_text,
 )
-from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import attribute_of, written_out
 from retracelint.propagate import Candidate, Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
@@ -36,6 +36,7 @@ from retracelint.values import (
     JIT,
     LAMBDA,
     LIST,
+    LIST_LIKE,
     NP_ARRAY,
     PARTIAL,
     SET,
@@ -66,6 +67,7 @@ CODES = ("RTL201", "RTL202", "RTL203", "RTL204")
 
 _UNHASHABLE_NAMES = {
     LIST: "a list",
+    LIST_LIKE: "a list",
     DICT: "a dict",
     SET: "a set",
     ARRAY: "a jax array",
@@ -196,6 +198,7 @@ def _static_value_findings(
                 param,
                 path,
                 fix=_fix("RTL203", is_field, is_object),
+                assumptions=_guessed_list(value, origin),
             )
             continue
         identity = _identity_hashed(prop, caller, value)
@@ -639,6 +642,14 @@ def _result_kind(
 
 # Calls and parameters followed to tell whether a value is made of floats.
 _FLOAT_DEPTH = 6
+
+
+def _guessed_list(value: Value, origin: Arg) -> tuple[Assumption, ...]:
+    """A value no store shows to be a list, taken for one because ``append`` is called on it."""
+    if value.ty != LIST_LIKE:
+        return ()
+    text = f"`{shown_code(origin.text)}` taken for a list: `append` is called on it"
+    return (Assumption("guessed-type", origin.location, text),)
 
 
 def _unhashable(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
