@@ -54,6 +54,14 @@ def test_a_loop_over_configuration_or_layers_is_a_warning_a_loop_over_steps_an_e
     }
 
 
+def test_a_static_phase_flag_of_an_open_loop_is_a_warning() -> None:
+    """``step < cfg.warmup_steps`` passed as a static argument in a loop over steps: True, then
+    False, two traces however long it runs (tests/test_fixtures_dynamic.py runs it: two traces with
+    2 steps and with 4), not one per step as a static step counter."""
+    found = _severities(FIXTURES / "static_phase_flags_bounded")
+    assert found == {(17, "RTL201"): "warning"}
+
+
 def test_severity_is_one_rule_of_growth_and_proof() -> None:
     """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
     makes a warning."""

@@ -27,6 +27,7 @@ from retracelint.propagate import Candidate, Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     ARRAY,
+    BOOL,
     BOUNDED_QUEUE,
     DICT,
     FLOAT,
@@ -74,6 +75,9 @@ _UNHASHABLE_NAMES = {
     NP_ARRAY: "a numpy array",
     BOUNDED_QUEUE: "a deque",
 }
+# A comparison: a bool, or, of operands of unknown kind, a mask until known ("mask"); passed as a
+# static argument it must hash, so it is a bool.
+_TWO_VALUED = frozenset({BOOL, "mask"})
 _IDENTITY_NAMES = {
     LAMBDA: "a lambda",
     PARTIAL: "a functools.partial",
@@ -284,6 +288,8 @@ def _static_value_findings(
             full_path,
             cause.driver,
             _fix(code, is_field, is_object),
+            # A bool takes two values: one trace each, however long the loop runs.
+            grows=False if value.ty in _TWO_VALUED else None,
         )
 
 
