@@ -122,6 +122,9 @@ class LoopInfo:
     # one value per item over the whole run; a range over a count, a while loop or an iterator (a
     # loader, a generator) may run on with new values as long as the program does.
     over_items: bool = False
+    # The attribute of the method's own object it walks (``for t in self.trainers``: "trainers"):
+    # a collection the object holds, if what its class stores there is one (told once linked).
+    walks: str = ""
 
     @property
     def repeats(self) -> bool:

@@ -62,6 +62,69 @@ def test_a_static_phase_flag_of_an_open_loop_is_a_warning() -> None:
     assert found == {(17, "RTL201"): "warning"}
 
 
+_LOSSES = """
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=0)
+def sgd_step(loss, params, batch):
+    return params - 0.1 * jax.grad(loss)(params, batch)
+
+
+def squared(params, batch):
+    return ((params - batch) ** 2).mean()
+
+
+def absolute(params, batch):
+    return abs(params - batch).mean()
+"""
+
+_EXPERIMENT = """
+from losses import absolute, sgd_step, squared
+
+
+def build_trainers(names):
+    chosen = []
+    for name in names:
+        chosen.append(squared if name == "l2" else absolute)
+    return tuple(chosen)
+
+
+class Experiment:
+    def __init__(self, names, loader):
+        self.trainers = build_trainers(names)
+        self.loader = loader
+        self.seen = []
+
+    def train(self, params, epochs):
+        for _ in range(epochs):
+            for loss in self.trainers:
+                params = sgd_step(loss, params, 1.0)
+            for loss in self.loader:
+                params = sgd_step(loss, params, 1.0)
+            for loss in self.seen:
+                params = sgd_step(loss, params, 1.0)
+            self.seen.append(absolute)
+        return params
+"""
+
+
+def test_a_sweep_over_a_collection_the_object_holds_is_a_warning(tmp_path: Path) -> None:
+    """Static losses taken from a tuple the experiment builds once from its configuration: one
+    trace per loss over the whole run, a warning. The same loop over what the object was given (a
+    loader, of unknown kind) or over a list a method grows each epoch stays an error."""
+    (tmp_path / "losses.py").write_text(_LOSSES, encoding="utf-8")
+    (tmp_path / "experiment.py").write_text(_EXPERIMENT, encoding="utf-8")
+    found = _severities(tmp_path)
+    assert found == {
+        (21, "RTL201"): "warning",  # for loss in self.trainers
+        (23, "RTL201"): "error",  # for loss in self.loader
+        (25, "RTL201"): "error",  # for loss in self.seen, grown by append
+    }
+
+
 def test_severity_is_one_rule_of_growth_and_proof() -> None:
     """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
     makes a warning."""

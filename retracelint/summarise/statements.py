@@ -650,8 +650,18 @@ class Statements(PassState):
             once = isinstance(body, list) and _one_pass(body)
             count = 1 if once else _iterations(iterable) or _known_count(items)
             over_items = iterable is not None and self.walks_items(iterable, items)
-            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items))
+            walks = self.own_attribute(iterable) if not over_items else ""
+            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items, walks))
         return index
+
+    def own_attribute(self, node: ast.expr | None) -> str:
+        """``attr`` for ``self.attr`` in a method (``self``: its first parameter), else empty."""
+        if self.cls is None or not self.fn.params or not isinstance(node, ast.Attribute):
+            return ""
+        owner = node.value
+        return (
+            node.attr if isinstance(owner, ast.Name) and owner.id == self.fn.params[0].name else ""
+        )
 
     def walks_items(self, node: ast.expr, value: Value | None = None) -> bool:
         """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``)."""
