@@ -179,7 +179,7 @@ class Propagation(ObjectModel):
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project)
+        self.frequency = Frequency(self.project, self.holds_collection)
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:

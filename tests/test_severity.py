@@ -82,6 +82,7 @@ def absolute(params, batch):
 """
 
 _EXPERIMENT = """
+import jax
 from losses import absolute, sgd_step, squared
 
 
@@ -108,20 +109,28 @@ class Experiment:
                 params = sgd_step(loss, params, 1.0)
             self.seen.append(absolute)
         return params
+
+    def evaluator(self, loss):
+        return jax.jit(lambda params: loss(params, 0.0))
+
+    def evaluate(self, params):
+        return [self.evaluator(loss)(params) for loss in self.trainers]
 """
 
 
 def test_a_sweep_over_a_collection_the_object_holds_is_a_warning(tmp_path: Path) -> None:
     """Static losses taken from a tuple the experiment builds once from its configuration: one
-    trace per loss over the whole run, a warning. The same loop over what the object was given (a
-    loader, of unknown kind) or over a list a method grows each epoch stays an error."""
+    trace per loss over the whole run, a warning; so is an evaluator jitted anew per loss of that
+    tuple. The same loop over what the object was given (a loader, of unknown kind) or over a list
+    a method grows each epoch stays an error."""
     (tmp_path / "losses.py").write_text(_LOSSES, encoding="utf-8")
     (tmp_path / "experiment.py").write_text(_EXPERIMENT, encoding="utf-8")
     found = _severities(tmp_path)
     assert found == {
-        (21, "RTL201"): "warning",  # for loss in self.trainers
-        (23, "RTL201"): "error",  # for loss in self.loader
-        (25, "RTL201"): "error",  # for loss in self.seen, grown by append
+        (22, "RTL201"): "warning",  # for loss in self.trainers
+        (24, "RTL201"): "error",  # for loss in self.loader
+        (26, "RTL201"): "error",  # for loss in self.seen, grown by append
+        (31, "RTL301"): "warning",  # jitted per call of evaluator(), per loss of self.trainers
     }
 
 
