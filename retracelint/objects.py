@@ -69,6 +69,7 @@ class ObjectModel:
     _constructions: dict[str, list[Site]] | None
     _assigned_names: set[str] | None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]]
+    _stored_kinds: dict[tuple[str, str], str]
 
     def attribute_read(self: Propagation, fn: FunctionSummary, value: Value, path: str) -> Value:
         """Attribute ``path`` of ``value`` (in ``fn``), as ``attribute_of`` reads it, except that
@@ -583,6 +584,14 @@ class ObjectModel:
         the kind of object one stores where that object has an ``append`` of its own, whichever
         class stores it and wherever the methods that call ``append`` are; ``LIST_LIKE`` where no
         ``__init__`` says. (The other methods' stores are among those ``concrete`` joins.)"""
+        key = (cls, attr)
+        known = self._stored_kinds.get(key)
+        if known is None:
+            self._stored_kinds[key] = LIST_LIKE  # reached again while resolving itself
+            self._stored_kinds[key] = known = self._init_kind(cls, attr)
+        return known
+
+    def _init_kind(self: Propagation, cls: str, attr: str) -> str:
         out = Value(ty=LIST_LIKE)
         for klass in self.project.symbols.mro(cls):
             init = self.project.classes[klass].methods.get("__init__")

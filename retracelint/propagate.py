@@ -164,6 +164,7 @@ class Propagation(ObjectModel):
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
         default_factory=dict
     )
+    _stored_kinds: dict[tuple[str, str], str] = field(default_factory=dict)
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
     _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
