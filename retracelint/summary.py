@@ -41,6 +41,9 @@ class Param:
     default: str | None = None  # coarse type of a number written as the default ("float", ...)
     # An int written as the default: the size a call that leaves the parameter out passes (Chunking).
     size: int | None = None
+    # Annotated as a collection held in memory (``Sequence[int]``, ``list``, ``Mapping``), not as a
+    # stream (``Iterable``, ``Iterator``): a loop over it walks the same items each time.
+    held: bool = False
 
 
 @dataclass(frozen=True)

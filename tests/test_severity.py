@@ -134,6 +134,48 @@ def test_a_sweep_over_a_collection_the_object_holds_is_a_warning(tmp_path: Path)
     }
 
 
+_FEWSHOT = """
+from typing import Iterable, Sequence
+
+import jax
+import numpy as np
+
+
+@jax.jit
+def accuracy(features):
+    return features.mean()
+
+
+def fewshot(features: np.ndarray, shots: Sequence[int], widths: Iterable[int]):
+    scores = [accuracy(features[:shot]) for shot in shots]
+    for width in widths:
+        scores.append(accuracy(features[:width]))
+    return scores
+"""
+
+_TRAIN = """
+import numpy as np
+from fewshot import fewshot
+
+SHOTS = (1, 5, 10)
+
+
+def train(steps):
+    for step in range(steps):
+        fewshot(np.ones(64), SHOTS, range(2, step + 3))
+"""
+
+
+def test_a_sweep_over_a_parameter_annotated_as_a_sequence_is_a_warning(tmp_path: Path) -> None:
+    """``shots: Sequence[int]`` is a collection held in memory, the same shot counts at every
+    evaluation: one trace per shot over the run, a warning. ``widths: Iterable[int]`` may be a
+    stream (here a range that reaches further each step): its slices stay an error."""
+    (tmp_path / "fewshot.py").write_text(_FEWSHOT, encoding="utf-8")
+    (tmp_path / "train.py").write_text(_TRAIN, encoding="utf-8")
+    found = _severities(tmp_path)
+    assert found == {(14, "RTL101"): "warning", (16, "RTL101"): "error"}
+
+
 def test_severity_is_one_rule_of_growth_and_proof() -> None:
     """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
     makes a warning."""

@@ -687,9 +687,11 @@ class Statements(PassState):
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
         # A name is walked in memory when it holds a dict (parameters, datasets, a configuration by
-        # key); a list or tuple of unknown length is often data gathered per step (clips of a run).
+        # key), or is a parameter annotated as a collection (``shots: Sequence[int]``); a list or
+        # tuple of unknown length is often data gathered per step (clips of a run).
         value = value if value is not None else self.quiet(node)
-        return value.ty is DICT
+        param = self.fn.param(value.param) if value.param is not None else None
+        return value.ty is DICT or (param is not None and param.held)
 
     def loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
