@@ -350,8 +350,11 @@ def _more_often(first: Driver | None, other: Driver) -> Driver:
 
 
 def _unbounded_over(driver: Driver, known: Driver | None) -> bool:
-    """Whether ``driver`` repeats without a known count where ``known`` has one."""
-    return driver.count is None and known is not None and known.count is not None
+    """Whether ``driver`` repeats without a known count where ``known`` has one, or grows with the
+    run where ``known`` walks a collection held in memory."""
+    if known is None:
+        return False
+    return (driver.count is None and known.count is not None) or (driver.grows and not known.grows)
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:

@@ -176,6 +176,54 @@ def test_a_sweep_over_a_parameter_annotated_as_a_sequence_is_a_warning(tmp_path:
     assert found == {(14, "RTL101"): "warning", (16, "RTL101"): "error"}
 
 
+_RECYCLE = """
+import jax
+
+
+def fit(source, target, method):
+    @jax.jit
+    def step(x):
+        return x * source + target
+    return step(1.0)
+"""
+
+_GRID = """
+import itertools
+
+from recycle import fit
+
+
+def main(config):
+    methods = set(config["methods"])
+    seeds = set(config["seeds"])
+    for source, target in itertools.permutations(seeds, r=2):
+        for method in methods:
+            fit(source, target, method)
+"""
+
+_SERVE = """
+from recycle import fit
+
+
+def serve(requests):
+    for source, target in requests:
+        fit(source, target, "linear")
+"""
+
+
+def test_a_grid_of_configured_settings_is_a_warning_unless_a_stream_drives_it_too(
+    tmp_path: Path,
+) -> None:
+    """A jit rebuilt per call of ``fit`` that only a grid of settings calls (permutations of a set
+    of seeds, each method of a set): one trace per point of the grid, a warning. Called also per
+    request of a stream, it grows with the run: an error."""
+    (tmp_path / "recycle.py").write_text(_RECYCLE, encoding="utf-8")
+    (tmp_path / "grid.py").write_text(_GRID, encoding="utf-8")
+    assert _severities(tmp_path) == {(6, "RTL301"): "warning"}
+    (tmp_path / "serve.py").write_text(_SERVE, encoding="utf-8")
+    assert _severities(tmp_path) == {(6, "RTL301"): "error"}
+
+
 def test_severity_is_one_rule_of_growth_and_proof() -> None:
     """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
     makes a warning."""
