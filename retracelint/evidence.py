@@ -5,6 +5,9 @@ A finding is a chain: where a value is made (its location, in some function), th
 stage asks, of each chain, what in it the code does not prove, and records that as ``Assumption``s
 (``model.confidence_of`` turns them into the finding's confidence, in one place):
 
+- ``guessed-type``: the rule takes a value of unknown kind for the kind that makes the finding
+  (an attribute ``append`` is called on, which no store shows to be a list, for a list); the rule
+  records it where it makes the finding (``make_finding``), and it is kept here;
 - ``guessed-callee``: a call on the chain is linked to the one class that defines the method, the
   receiver's class being unknown (``Project.method_of``'s fallback);
 - ``entry-splice``: no one entry point (``Frequency.entries``: a test, a script, a CLI command, a public
@@ -103,7 +106,7 @@ def _assumptions(
 ) -> Iterator[Assumption]:
     seen: set[tuple[str, Location]] = set()
     for found in (
-        *finding.assumptions,  # the rule's own: sizes it does not know
+        *finding.assumptions,  # the rule's own: sizes it does not know, a type it guesses
         *_guessed_callees(project, finding.call_path),
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project
@@ -77,6 +78,9 @@ class Frequency:
     """The execution-frequency model of one project (see the module docstring)."""
 
     project: Project
+    # Whether ``self.attr`` of a method is a collection its object holds (``LoopInfo.walks``),
+    # which only the propagation can tell (``Propagation.holds_collection``).
+    holds: Callable[[FunctionSummary, str], bool] = lambda fn, attr: False
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
@@ -270,7 +274,7 @@ class Frequency:
                     continue
                 repeating.add((caller, callee))
                 if caller in runtime and _in_repeating_loop(fn, index):
-                    call = _more_often(call, _loop_call(fn, index, callee))
+                    call = _more_often(call, _loop_call(fn, index, callee, self.holds))
             # A memoised function runs once per distinct argument, not once per call.
             if call is not None and callee in runtime and not functions[callee].memoised:
                 loops[callee] = call
@@ -320,7 +324,9 @@ class Frequency:
         return fn.cls is not None and unset in fn.writes
 
 
-def _loop_call(fn: FunctionSummary, index: int, callee: str) -> Driver:
+def _loop_call(
+    fn: FunctionSummary, index: int, callee: str, holds: Callable[[FunctionSummary, str], bool]
+) -> Driver:
     """What repeats a call made in the loops of ``fn``: as many times as the loops' iterations
     multiply to, when every one spells them out (agents made per name of a constant tuple)."""
     call = fn.calls[index]
@@ -330,7 +336,9 @@ def _loop_call(fn: FunctionSummary, index: int, callee: str) -> Driver:
         f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
         call.location,
         count=count,
-        over_items=all(fn.loops[loop].over_items for loop in call.loops),
+        over_items=all(
+            fn.loops[loop].over_items or holds(fn, fn.loops[loop].walks) for loop in call.loops
+        ),
         path=(PathStep(fn.qualname, call.text, call.location),),
     )
 
@@ -342,8 +350,11 @@ def _more_often(first: Driver | None, other: Driver) -> Driver:
 
 
 def _unbounded_over(driver: Driver, known: Driver | None) -> bool:
-    """Whether ``driver`` repeats without a known count where ``known`` has one."""
-    return driver.count is None and known is not None and known.count is not None
+    """Whether ``driver`` repeats without a known count where ``known`` has one, or grows with the
+    run where ``known`` walks a collection held in memory."""
+    if known is None:
+        return False
+    return (driver.count is None and known.count is not None) or (driver.grows and not known.grows)
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:

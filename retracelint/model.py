@@ -61,6 +61,7 @@ CONFIDENCES = ("high", "medium", "low")
 # Each kind of assumption, with the confidence a finding resting on it has at best.
 ASSUMPTION_KINDS = {
     "guessed-callee": "medium",  # a method linked to the one class that defines it, receiver unknown
+    "guessed-type": "medium",  # a value of unknown kind taken for the kind that makes the finding
     "entry-splice": "low",  # the chain joins functions that no one entry point runs together
     "mocked-callee": "low",  # a test on the chain replaces a function the chain calls
     "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off

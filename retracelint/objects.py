@@ -26,6 +26,8 @@ from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     EMPTY,
     INSTANCE,
+    LIST,
+    LIST_LIKE,
     NONE,
     UNKNOWN,
     IterDep,
@@ -46,6 +48,9 @@ _MAX_DEPTH = 8  # factories and constructors followed to find where one attribut
 _MAX_ORIGINS = 12  # origins kept per attribute
 _MAX_PLACE_DEPTH = 32  # attribute origins followed through callers, one inside another (MAX_FRAMES)
 # Bases that give an instance no way to be iterated (a dataclass's usual ones).
+# What an attribute that ``append`` grows may be, as its ``__init__`` stores say: anything else has
+# an ``append`` of its own.
+_MAY_BE_LISTS = frozenset({LIST, LIST_LIKE, UNKNOWN})
 _NOT_ITERABLE_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
 
 # Where an attribute's value is made: the function, the value there (as an argument: its value,
@@ -64,6 +69,7 @@ class ObjectModel:
     _constructions: dict[str, list[Site]] | None
     _assigned_names: set[str] | None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]]
+    _stored_kinds: dict[tuple[str, str], str]
 
     def attribute_read(self: Propagation, fn: FunctionSummary, value: Value, path: str) -> Value:
         """Attribute ``path`` of ``value`` (in ``fn``), as ``attribute_of`` reads it, except that
@@ -419,6 +425,11 @@ class ObjectModel:
                     continue
                 method = self.project.function(qualname)
                 for stored in method.writes.get(_self_path(method, attr), ()):
+                    if (
+                        stored.value.ty == LIST_LIKE
+                        and self.stored_kind(cls, attr) not in _MAY_BE_LISTS
+                    ):
+                        continue  # a call of the object's own ``append``: the same object
                     out.append((method, stored))
         return out + self.outside_stores(cls, attr)
 
@@ -542,11 +553,54 @@ class ObjectModel:
                 classes = self.classes_of_value(fn, value)
                 if len(classes) == 1:
                     return value.with_(ty=INSTANCE, ref=next(iter(classes)))
+            if value.ty == LIST_LIKE:
+                return value.with_(ty=self.initial_kind(fn, value))
             return value
         kinds = found[0]
         for other in found[1:]:
             kinds = join(kinds, other)
+        if kinds.ty == LIST_LIKE:
+            kinds = kinds.with_(ty=self.initial_kind(fn, value))
         return value.with_(ty=kinds.ty, ref=kinds.ref, items=kinds.items, site=kinds.site)
+
+    def initial_kind(self: Propagation, fn: FunctionSummary, value: Value) -> str:
+        """The kind of what the ``__init__`` methods of the hierarchy of ``fn``'s class store in
+        the attribute of ``self`` that ``value`` reads (``self.lengths``); ``LIST_LIKE`` when none
+        says (``stored_kind``)."""
+        cls = self.project.symbols.class_of_method(fn)
+        kinds = {
+            self.stored_kind(cls, attr)
+            for obj in value.objs
+            if cls is not None
+            and fn.params
+            and isinstance(obj, str)
+            and (attr := _own_attribute(obj, fn.params[0].name))
+        }
+        return kinds.pop() if len(kinds) == 1 else LIST_LIKE
+
+    def stored_kind(self: Propagation, cls: str, attr: str) -> str:
+        """What ``self.attr`` holds for the ``__init__`` of each class of the hierarchy of ``cls``,
+        joined with a list grown by ``append`` (``LIST_LIKE``): a list where one stores a list,
+        the kind of object one stores where that object has an ``append`` of its own, whichever
+        class stores it and wherever the methods that call ``append`` are; ``LIST_LIKE`` where no
+        ``__init__`` says. (The other methods' stores are among those ``concrete`` joins.)"""
+        key = (cls, attr)
+        known = self._stored_kinds.get(key)
+        if known is None:
+            self._stored_kinds[key] = LIST_LIKE  # reached again while resolving itself
+            self._stored_kinds[key] = known = self._init_kind(cls, attr)
+        return known
+
+    def _init_kind(self: Propagation, cls: str, attr: str) -> str:
+        out = Value(ty=LIST_LIKE)
+        for klass in self.project.symbols.mro(cls):
+            init = self.project.classes[klass].methods.get("__init__")
+            if init not in self.project.functions:
+                continue
+            method = self.project.function(init)
+            for stored in method.writes.get(_self_path(method, attr), ()):
+                out = join(out, self.resolve(method, stored.value))
+        return out.ty
 
     def self_stores(
         self: Propagation, fn: FunctionSummary, param: str
@@ -700,6 +754,12 @@ def _literal(arg: Arg) -> tuple[type, object] | None:
     except TypeError:
         return None
     return None if value is _NO_LITERAL else (type(value), value)
+
+
+def _own_attribute(obj: str, this: str) -> str:
+    """``attr`` for ``obj`` ``self.attr`` (``this``: the method's first parameter), else empty."""
+    head, _, attr = obj.partition(".")
+    return attr if head == this and "." not in attr else ""
 
 
 def _self_path(method: FunctionSummary, attr: str) -> str:

@@ -38,11 +38,14 @@ from retracelint.values import (
     INT,
     ITEM,
     KIND,
+    LIST,
     MAYBE_MASK,
     MAYBE_WEAK,
     REBIND,
     RNG,
+    SET,
     STRONG,
+    TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
     UNSURE,
@@ -96,6 +99,8 @@ if TYPE_CHECKING:
 # memoised per function, so a deeper limit costs only the chains that are that deep; past it, the
 # chain is cut and the run says so (``Propagation.cut``, one RTL000 note per project).
 MAX_FRAMES = 32
+# What an object may hold as a collection of items it walks again alike (``holds_collection``).
+_COLLECTIONS = frozenset({LIST, TUPLE, DICT, SET})
 _MAX_COMBINATIONS = 64  # sizes of a chunked loop tried together: more, and it is left as it is
 _MAX_CAUSES = (
     12  # causes kept per question: every caller's origin up to this, bounded on huge graphs
@@ -159,6 +164,7 @@ class Propagation(ObjectModel):
     _elements: dict[tuple[str, str, str], list[tuple[Taint, tuple[PathStep, ...]]]] = field(
         default_factory=dict
     )
+    _stored_kinds: dict[tuple[str, str], str] = field(default_factory=dict)
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
     _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
@@ -174,7 +180,7 @@ class Propagation(ObjectModel):
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project)
+        self.frequency = Frequency(self.project, self.holds_collection)
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:
@@ -1038,8 +1044,19 @@ class Propagation(ObjectModel):
             loop.location,
             bounded=loop.over_axes,
             count=loop.count,
-            over_items=loop.over_items,
+            over_items=loop.over_items or self.holds_collection(fn, loop.walks),
         )
+
+    def holds_collection(self, fn: FunctionSummary, attr: str) -> bool:
+        """Whether ``self.attr`` of method ``fn`` is a collection its object holds: what each
+        ``__init__`` of its class hierarchy stores there is a list, tuple, dict or set (a
+        configuration's sizes, the trainers built for it), and no other method or function stores
+        there (none grows or replaces it). Walked again, it gives the same items: a sweep over
+        them adds one trace per item, not one per step."""
+        cls = self.project.symbols.class_of_method(fn) if attr else None
+        if cls is None:
+            return False
+        return self.stored_kind(cls, attr) in _COLLECTIONS and not self.stores(cls, attr)
 
     def repeated(self, qualname: str) -> Driver | None:
         """Why a function runs more than once at run time (see ``frequency``)."""

@@ -41,6 +41,9 @@ class Param:
     default: str | None = None  # coarse type of a number written as the default ("float", ...)
     # An int written as the default: the size a call that leaves the parameter out passes (Chunking).
     size: int | None = None
+    # Annotated as a collection held in memory (``Sequence[int]``, ``list``, ``Mapping``), not as a
+    # stream (``Iterable``, ``Iterator``): a loop over it walks the same items each time.
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,9 @@ class LoopInfo:
     # one value per item over the whole run; a range over a count, a while loop or an iterator (a
     # loader, a generator) may run on with new values as long as the program does.
     over_items: bool = False
+    # The attribute of the method's own object it walks (``for t in self.trainers``: "trainers"):
+    # a collection the object holds, if what its class stores there is one (told once linked).
+    walks: str = ""
 
     @property
     def repeats(self) -> bool:

@@ -627,6 +627,9 @@ JIT_OUT = "jit-out"  # what a jitted function returns: jax arrays, in a pytree w
 JIT_OUT_WEAK = "jit-out-weak"  # a weakly typed jax array: a jit result from Python scalars only, jnp.asarray(0.0)
 PARAM_REF = "param:"  # Value.ref of a parameter itself (not of something derived from it)
 FLOAT_LIKE = "float?"  # arithmetic with a float literal and an unknown operand: most likely a float
+# A value of unknown kind that ``append``/``extend``/``insert`` is called on: a list only if what is
+# stored there says so (an object may have an ``append`` of its own: a method, a vmapped function).
+LIST_LIKE = "list?"
 SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
@@ -872,7 +875,11 @@ def parts_deps(value: Value) -> frozenset:
 
 
 def _either(a: str, b: str) -> str:
-    """The type of a value that is of type ``a`` or ``b`` (both known, different)."""
+    """The type of a value that is of type ``a`` or ``b`` (both known, different). Grown by
+    ``append`` (``LIST_LIKE``), it is what the other says it is: a list, or an object whose own
+    ``append`` was called."""
+    if LIST_LIKE in (a, b):
+        return b if a == LIST_LIKE else a
     return JIT_OUT if {a, b} <= _ANY_ARRAY else UNKNOWN
 
 

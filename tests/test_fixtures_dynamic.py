@@ -45,7 +45,8 @@ of full batches and a rolling window of a deque with maxlen, int64 ids where onl
 turns x64 on, NumPy scalars as static settings, states their jitted updates give back in their own dtype
 by jax's promotion rules, functions jitted through another module's alias of jax.jit, lax loops only
 under isinstance(x, jax.core.Tracer), jits memoised in a dict by cache.get(key) is None, loops over
-one item, batches whose sizes a JSON configuration makes divide) are held to more:
+one item, batches whose sizes a JSON configuration makes divide, buffers whose own append a base class or a
+later __init__ sets up) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -161,6 +162,7 @@ TRACE_ONCE = (
     ("jits_memoised_in_dicts_negative", "main.py"),
     ("loops_of_one_item_negative", "main.py"),
     ("chunks_sized_by_a_json_config_negative", "main.py"),
+    ("callable_append_through_base_classes", "main.py"),
 )
 
 

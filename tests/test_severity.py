@@ -54,6 +54,176 @@ def test_a_loop_over_configuration_or_layers_is_a_warning_a_loop_over_steps_an_e
     }
 
 
+def test_a_static_phase_flag_of_an_open_loop_is_a_warning() -> None:
+    """``step < cfg.warmup_steps`` passed as a static argument in a loop over steps: True, then
+    False, two traces however long it runs (tests/test_fixtures_dynamic.py runs it: two traces with
+    2 steps and with 4), not one per step as a static step counter."""
+    found = _severities(FIXTURES / "static_phase_flags_bounded")
+    assert found == {(17, "RTL201"): "warning"}
+
+
+_LOSSES = """
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=0)
+def sgd_step(loss, params, batch):
+    return params - 0.1 * jax.grad(loss)(params, batch)
+
+
+def squared(params, batch):
+    return ((params - batch) ** 2).mean()
+
+
+def absolute(params, batch):
+    return abs(params - batch).mean()
+"""
+
+_EXPERIMENT = """
+import jax
+from losses import absolute, sgd_step, squared
+
+
+def build_trainers(names):
+    chosen = []
+    for name in names:
+        chosen.append(squared if name == "l2" else absolute)
+    return tuple(chosen)
+
+
+class Experiment:
+    def __init__(self, names, loader):
+        self.trainers = build_trainers(names)
+        self.loader = loader
+        self.seen = []
+
+    def train(self, params, epochs):
+        for _ in range(epochs):
+            for loss in self.trainers:
+                params = sgd_step(loss, params, 1.0)
+            for loss in self.loader:
+                params = sgd_step(loss, params, 1.0)
+            for loss in self.seen:
+                params = sgd_step(loss, params, 1.0)
+            self.seen.append(absolute)
+        return params
+
+    def evaluator(self, loss):
+        return jax.jit(lambda params: loss(params, 0.0))
+
+    def evaluate(self, params):
+        return [self.evaluator(loss)(params) for loss in self.trainers]
+"""
+
+
+def test_a_sweep_over_a_collection_the_object_holds_is_a_warning(tmp_path: Path) -> None:
+    """Static losses taken from a tuple the experiment builds once from its configuration: one
+    trace per loss over the whole run, a warning; so is an evaluator jitted anew per loss of that
+    tuple. The same loop over what the object was given (a loader, of unknown kind) or over a list
+    a method grows each epoch stays an error."""
+    (tmp_path / "losses.py").write_text(_LOSSES, encoding="utf-8")
+    (tmp_path / "experiment.py").write_text(_EXPERIMENT, encoding="utf-8")
+    found = _severities(tmp_path)
+    assert found == {
+        (22, "RTL201"): "warning",  # for loss in self.trainers
+        (24, "RTL201"): "error",  # for loss in self.loader
+        (26, "RTL201"): "error",  # for loss in self.seen, grown by append
+        (31, "RTL301"): "warning",  # jitted per call of evaluator(), per loss of self.trainers
+    }
+
+
+_FEWSHOT = """
+from typing import Iterable, Sequence
+
+import jax
+import numpy as np
+
+
+@jax.jit
+def accuracy(features):
+    return features.mean()
+
+
+def fewshot(features: np.ndarray, shots: Sequence[int], widths: Iterable[int]):
+    scores = [accuracy(features[:shot]) for shot in shots]
+    for width in widths:
+        scores.append(accuracy(features[:width]))
+    return scores
+"""
+
+_TRAIN = """
+import numpy as np
+from fewshot import fewshot
+
+SHOTS = (1, 5, 10)
+
+
+def train(steps):
+    for step in range(steps):
+        fewshot(np.ones(64), SHOTS, range(2, step + 3))
+"""
+
+
+def test_a_sweep_over_a_parameter_annotated_as_a_sequence_is_a_warning(tmp_path: Path) -> None:
+    """``shots: Sequence[int]`` is a collection held in memory, the same shot counts at every
+    evaluation: one trace per shot over the run, a warning. ``widths: Iterable[int]`` may be a
+    stream (here a range that reaches further each step): its slices stay an error."""
+    (tmp_path / "fewshot.py").write_text(_FEWSHOT, encoding="utf-8")
+    (tmp_path / "train.py").write_text(_TRAIN, encoding="utf-8")
+    found = _severities(tmp_path)
+    assert found == {(14, "RTL101"): "warning", (16, "RTL101"): "error"}
+
+
+_RECYCLE = """
+import jax
+
+
+def fit(source, target, method):
+    @jax.jit
+    def step(x):
+        return x * source + target
+    return step(1.0)
+"""
+
+_GRID = """
+import itertools
+
+from recycle import fit
+
+
+def main(config):
+    methods = set(config["methods"])
+    seeds = set(config["seeds"])
+    for source, target in itertools.permutations(seeds, r=2):
+        for method in methods:
+            fit(source, target, method)
+"""
+
+_SERVE = """
+from recycle import fit
+
+
+def serve(requests):
+    for source, target in requests:
+        fit(source, target, "linear")
+"""
+
+
+def test_a_grid_of_configured_settings_is_a_warning_unless_a_stream_drives_it_too(
+    tmp_path: Path,
+) -> None:
+    """A jit rebuilt per call of ``fit`` that only a grid of settings calls (permutations of a set
+    of seeds, each method of a set): one trace per point of the grid, a warning. Called also per
+    request of a stream, it grows with the run: an error."""
+    (tmp_path / "recycle.py").write_text(_RECYCLE, encoding="utf-8")
+    (tmp_path / "grid.py").write_text(_GRID, encoding="utf-8")
+    assert _severities(tmp_path) == {(6, "RTL301"): "warning"}
+    (tmp_path / "serve.py").write_text(_SERVE, encoding="utf-8")
+    assert _severities(tmp_path) == {(6, "RTL301"): "error"}
+
+
 def test_severity_is_one_rule_of_growth_and_proof() -> None:
     """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
     makes a warning."""

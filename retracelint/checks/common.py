@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, Project
-from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _self_path
 from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
@@ -69,12 +69,14 @@ def make_finding(
     fix: Fix | None = None,
     severity: str | None = None,
     grows: bool | None = None,
+    assumptions: tuple[Assumption, ...] = (),
 ) -> Finding:
     """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
     jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
     call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
     whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
-    weighs both)."""
+    weighs both). ``assumptions``: what the rule itself takes for granted (a type it guesses);
+    ``evidence.assess`` adds what the chain does."""
     fix = fix or rule_fix(code)
     return Finding(
         code=code,
@@ -87,6 +89,7 @@ def make_finding(
         call_path=path,
         fix=fix.full,
         details=tuple(detail for detail in details if detail),
+        assumptions=assumptions,
     )
 
 

@@ -21,12 +21,13 @@ from retracelint.checks.common import (
     when_text,
     where_text,
 )
-from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import attribute_of, written_out
 from retracelint.propagate import Candidate, Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     ARRAY,
+    BOOL,
     BOUNDED_QUEUE,
     DICT,
     FLOAT,
@@ -36,6 +37,7 @@ from retracelint.values import (
     JIT,
     LAMBDA,
     LIST,
+    LIST_LIKE,
     NP_ARRAY,
     PARTIAL,
     SET,
@@ -66,12 +68,16 @@ CODES = ("RTL201", "RTL202", "RTL203", "RTL204")
 
 _UNHASHABLE_NAMES = {
     LIST: "a list",
+    LIST_LIKE: "a list",
     DICT: "a dict",
     SET: "a set",
     ARRAY: "a jax array",
     NP_ARRAY: "a numpy array",
     BOUNDED_QUEUE: "a deque",
 }
+# A comparison: a bool, or, of operands of unknown kind, a mask until known ("mask"); passed as a
+# static argument it must hash, so it is a bool.
+_TWO_VALUED = frozenset({BOOL, "mask"})
 _IDENTITY_NAMES = {
     LAMBDA: "a lambda",
     PARTIAL: "a functools.partial",
@@ -196,6 +202,7 @@ def _static_value_findings(
                 param,
                 path,
                 fix=_fix("RTL203", is_field, is_object),
+                assumptions=_guessed_list(value, origin),
             )
             continue
         identity = _identity_hashed(prop, caller, value)
@@ -281,6 +288,8 @@ def _static_value_findings(
             full_path,
             cause.driver,
             _fix(code, is_field, is_object),
+            # A bool takes two values: one trace each, however long the loop runs.
+            grows=False if value.ty in _TWO_VALUED else None,
         )
 
 
@@ -639,6 +648,14 @@ def _result_kind(
 
 # Calls and parameters followed to tell whether a value is made of floats.
 _FLOAT_DEPTH = 6
+
+
+def _guessed_list(value: Value, origin: Arg) -> tuple[Assumption, ...]:
+    """A value no store shows to be a list, taken for one because ``append`` is called on it."""
+    if value.ty != LIST_LIKE:
+        return ()
+    text = f"`{shown_code(origin.text)}` taken for a list: `append` is called on it"
+    return (Assumption("guessed-type", origin.location, text),)
 
 
 def _unhashable(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:

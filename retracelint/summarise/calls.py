@@ -98,6 +98,7 @@ from retracelint.values import (
     JIT_OUT,
     JIT_OUT_WEAK,
     LIST,
+    LIST_LIKE,
     MADE_ANEW,
     MADE_STRONG,
     NONE,
@@ -1035,8 +1036,10 @@ class Calls(PassState):
         if method in _LIST_RESIZE and isinstance(func.value, ast.Name):
             name = func.value.id
             current = self.env.get(name)
-            if current is not None and current.ty in (LIST, UNKNOWN):
-                current = current.with_(ty=LIST, ref=None)
+            if current is not None and current.ty in (LIST, LIST_LIKE, UNKNOWN):
+                # Of unknown kind, it grows as a list does if it is one (``LIST_LIKE``): an
+                # object may have an ``append`` of its own.
+                current = current.with_(ty=LIST if current.ty == LIST else LIST_LIKE, ref=None)
                 resized = self.resized(func.value, current, node, args)
                 # A list kept from one iteration to the next grows with each; one made in this
                 # iteration grows only when its new length still depends on an unknown one.

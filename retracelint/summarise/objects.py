@@ -43,6 +43,7 @@ from retracelint.values import (
     INSTANCE,
     INT,
     LIST,
+    LIST_LIKE,
     RNG,
     TUPLE,
     UNKNOWN,
@@ -225,7 +226,7 @@ class Objects(PassState):
             return
         item = target is not func.value
         current = self.quiet(target)
-        if not item and (current.ty == INSTANCE or self.holds_instance(target)):
+        if not item and current.ty == INSTANCE:
             # ``self.storage.append(buf, x)`` on an object: a call of its own ``append`` (a
             # method, a function stored on it), not ``list.append``; it stays the same object.
             return
@@ -241,20 +242,11 @@ class Objects(PassState):
             return
         grown = self.grow_field(current, node, item, per_call=not anew)
         if not item:
-            grown = grown.with_(ty=LIST, items=(), dims=None)
+            # Of unknown kind here, what the class hierarchy stores there says, once linked
+            # (``Propagation.concrete``), whether it is a list: not the order of the methods.
+            ty = LIST_LIKE if current.ty in (UNKNOWN, LIST_LIKE) else LIST
+            grown = grown.with_(ty=ty, items=(), dims=None)
         self.store(target, self.quiet(target.value), grown)
-
-    def holds_instance(self, target: ast.Attribute) -> bool:
-        """Whether the methods of this class summarised so far store an instance of a class (made
-        by calling it) in ``self.attr``, ``target``: an object, not a list, whatever else is stored
-        there."""
-        owner = target.value
-        if self.cls is None or not self.fn.params or not isinstance(owner, ast.Name):
-            return False
-        if owner.id != self.fn.params[0].name:
-            return False
-        stores = self.cls.field_objects.get(target.attr, ())
-        return any(ref.startswith("c:") for _, refs in stores for ref in refs)
 
     def mutate_item(self, target: ast.Subscript, value: Value) -> None:
         """``self.counts[i] = v``: the array or list held in an attribute changes in place, for

@@ -82,6 +82,7 @@ from retracelint.values import (
     NONE,
     NP_ARRAY,
     REBIND,
+    SET,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -154,7 +155,24 @@ def _known_count(items: Value | None) -> int | None:
 
 # Calls that walk what they are given item for item (zip: each of its arguments, the others: the
 # first), and a dict's views.
-_WALK_THEIR_ARGUMENTS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
+_WALK_THEIR_ARGUMENTS = frozenset(
+    {
+        "enumerate",
+        "zip",
+        "sorted",
+        "reversed",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        # Combinations of the items of what they are given: a grid of settings.
+        "itertools.product",
+        "itertools.permutations",
+        "itertools.combinations",
+    }
+)
+# Those of them that walk every argument they are given, not only the first.
+_WALK_EVERY_ARGUMENT = frozenset({"zip", "itertools.product"})
 _DICT_VIEWS = frozenset({"items", "keys", "values"})
 
 
@@ -650,8 +668,18 @@ class Statements(PassState):
             once = isinstance(body, list) and _one_pass(body)
             count = 1 if once else _iterations(iterable) or _known_count(items)
             over_items = iterable is not None and self.walks_items(iterable, items)
-            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items))
+            walks = self.own_attribute(iterable) if not over_items else ""
+            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items, walks))
         return index
+
+    def own_attribute(self, node: ast.expr | None) -> str:
+        """``attr`` for ``self.attr`` in a method (``self``: its first parameter), else empty."""
+        if self.cls is None or not self.fn.params or not isinstance(node, ast.Attribute):
+            return ""
+        owner = node.value
+        return (
+            node.attr if isinstance(owner, ast.Name) and owner.id == self.fn.params[0].name else ""
+        )
 
     def walks_items(self, node: ast.expr, value: Value | None = None) -> bool:
         """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``)."""
@@ -659,7 +687,7 @@ class Statements(PassState):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
                 return True
-            name = func.id if isinstance(func, ast.Name) else None
+            name = self.mod.canonical(_dotted(func) or "")
             if name == "range" and len(node.args) == 1:
                 sized = node.args[0]
                 return (
@@ -672,14 +700,20 @@ class Statements(PassState):
             return (
                 name in _WALK_THEIR_ARGUMENTS
                 and bool(node.args)
-                and all(self.walks_items(arg) for arg in node.args[: 1 if name != "zip" else None])
+                and all(
+                    self.walks_items(arg)
+                    for arg in node.args[: None if name in _WALK_EVERY_ARGUMENT else 1]
+                )
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
-        # A name is walked in memory when it holds a dict (parameters, datasets, a configuration by
-        # key); a list or tuple of unknown length is often data gathered per step (clips of a run).
+        # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
+        # configuration by key, the names of its methods), or is a parameter annotated as a
+        # collection (``shots: Sequence[int]``); a list or tuple of unknown length is often data
+        # gathered per step (clips of a run).
         value = value if value is not None else self.quiet(node)
-        return value.ty is DICT
+        param = self.fn.param(value.param) if value.param is not None else None
+        return value.ty in (DICT, SET) or (param is not None and param.held)
 
     def loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
