@@ -361,10 +361,13 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
 
 def _one_shot(node: ast.If) -> ast.Name | None:
     """For ``if ... and not done:`` (``not done`` alone or as one of the ``and``) whose body then
-    sets the flag (``done = True``): the flag. The body runs at most once until something else
-    resets it. (``if fn is None: fn = jax.jit(...)`` of a local is left as it is: the memo holds
-    for one call, and which callers repeat such a function, an evaluation per split, is often
-    beyond what linking sees.)"""
+    sets the flag (``done = True``), or for a memo ``if policy is None:`` whose body sets the name
+    (``policy = Policy(model)``): the name. The body runs at most once until something else resets
+    it: what it makes (a jit, an object whose constructor jits) is made once per call of the
+    function, and repeats only as often as the function does."""
+    memo = _local_memo(node)
+    if memo is not None:
+        return memo
     test = node.test
     terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for term in terms:
@@ -379,6 +382,15 @@ def _one_shot(node: ast.If) -> ast.Name | None:
         ):
             return flag
     return None
+
+
+def _local_memo(node: ast.If) -> ast.Name | None:
+    """The name ``x`` of ``if x is None:`` whose body assigns ``x``."""
+    none = _none_test(node.test)
+    if none is None or none[1] != 1:
+        return None
+    name = node.test.left  # type: ignore[attr-defined]
+    return name if _assigns(node.body, name) else None
 
 
 def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
