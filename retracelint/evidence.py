@@ -6,7 +6,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 (``model.confidence_of`` turns them into the finding's confidence, in one place):
 
 - ``guessed-callee``: a call on the chain is linked to the one class that defines the method, the
-  receiver's class being unknown (``Project.method_of``'s fallback);
+  receiver's class being unknown (``Project.method_of``'s fallback), unless the receiver is a
+  parameter annotated with that class (``_declared_receiver``);
 - ``entry-splice``: no one entry point (``Frequency.entries``: a test, a script, a CLI command, a public
   function) runs every function of the chain, so its value and its jitted call may never meet in one
   process;
@@ -42,7 +43,7 @@ from retracelint.callgraph import ClassTarget, Project, bind_arg
 from retracelint.frequency import is_test, is_test_file
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
-from retracelint.summary import FunctionSummary
+from retracelint.summary import Callee, FunctionSummary
 from retracelint.values import Made
 
 # Statements after which the rest of their block never runs.
@@ -128,6 +129,7 @@ def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[A
         if (
             kind == "recv"
             and project.classes_of(project.owner[fn.qualname], fn, call.callee[2:], 0) is None
+            and not _declared_receiver(project, fn, call.callee)
         ):
             text = f"`{step.call}` taken as the one method of that name"
         elif kind == "self" and project.linked_by_subclasses(fn, call.callee[2]):
@@ -135,6 +137,23 @@ def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[A
         else:
             continue
         yield Assumption("guessed-callee", step.location, text)
+
+
+def _declared_receiver(project: Project, fn: FunctionSummary, callee: Callee) -> bool:
+    """Whether ``state.m(...)``, ``state`` a parameter annotated with a class of the project
+    (``state: rpa.SamplingState``), calls that class's ``m``: the annotation declares the name's
+    type in the whole function, values bound to it later included (``state = state.step()``), as a
+    type checker reads it, so the linker's one definer of ``m`` is then no guess."""
+    method, refs = callee[1], callee[2:]
+    module = project.owner[fn.qualname]
+    linked = project.method_of(module, fn, method, refs)
+    declared = {p.name: p.declared for p in fn.params if p.declared is not None}
+    return linked is not None and any(
+        (cls := project.symbols.class_named(module, declared[ref[2:]])) is not None
+        and project.symbols.member(cls, method) == linked
+        for ref in refs
+        if ref.startswith("p:") and ref[2:] in declared
+    )
 
 
 # -- entry points ---------------------------------------------------------------------------------

@@ -41,6 +41,9 @@ class Param:
     default: str | None = None  # coarse type of a number written as the default ("float", ...)
     # An int written as the default: the size a call that leaves the parameter out passes (Chunking).
     size: int | None = None
+    # A class named as its annotation (``state: rpa.SamplingState``), as written: what it is an
+    # instance of where its callers do not tell (``Project.classes_of``).
+    declared: str | None = None
 
 
 @dataclass(frozen=True)
