@@ -65,7 +65,11 @@ def assess(
     out = []
     for finding in findings:
         places = _places(finding)
-        if any(sources.unreachable(at) for at, _ in places) or sources.repeats_call(places[-1][0]):
+        if (
+            any(sources.unreachable(at) for at, _ in places)
+            or sources.repeats_call(places[-1][0])
+            or _self_of_another_class(project, sources, finding)
+        ):
             continue
         decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
         if None in decided:
@@ -81,6 +85,33 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
     unbounded = finding.severity == "error" and finding.grows
     return "error" if unbounded and not assumptions else "warning"
+
+
+def _self_of_another_class(project: Project, sources: _Sources, finding: Finding) -> bool:
+    """Whether the chain runs, through ``self.m()``, the override of a class that ``self`` cannot be
+    there: a method of ``Custom`` calls ``super().__init__()``, whose ``self.load()`` the linker
+    takes to every subclass's ``load``, one of a sibling class among them (the call graph links
+    each call once, whoever ``self`` is). Along consecutive calls on ``self`` the object is one,
+    so each method's class must be a base or a subclass of the most derived class met."""
+    path = finding.call_path
+    callees = [*(s.function for s in path[1:]), sources.function_at(finding.location)]
+    derived: str | None = None  # the most derived class ``self`` is known to be an instance of
+    for step, callee in zip(path, callees, strict=True):
+        fn = project.functions.get(step.function)
+        call = next((c for c in fn.calls if c.location == step.location), None) if fn else None
+        target = project.functions.get(callee) if callee else None
+        if call is None or target is None or call.callee[0] not in ("self", "super"):
+            derived = None  # another object's method, or a function: ``self`` is another one
+            continue
+        derived = derived or project.symbols.class_of_method(fn)
+        cls = project.symbols.class_of_method(target)
+        if derived is None or cls is None:
+            continue
+        if derived in project.symbols.mro(cls):
+            derived = cls
+        elif cls not in project.symbols.mro(derived):
+            return True
+    return False
 
 
 def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:
