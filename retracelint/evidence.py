@@ -22,7 +22,8 @@ A chain through code that cannot run at all (after a ``return``, ``raise``, ``br
 in the same block, or under an ``if`` on an argument that every known call switches off) is no
 finding, nor one whose jitted call repeats the same call of an earlier statement of its block
 (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between): the first filled the
-cache the second hits, and the finding at the first tells the cause.
+cache the second hits, and the finding at the first tells the cause; nor one whose calls on ``self``
+go through methods of classes no one object can be (``_self_of_another_class``).
 
 Severity is decided here, by one rule (``severity``): a finding is an **error** only when its rule
 claims one, its re-traces grow with the run (``Finding.grows``: driven by a loop over steps, data, a

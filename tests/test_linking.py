@@ -480,3 +480,42 @@ def test_modules_of_a_project_whose_top_folder_is_a_package(tmp_path: Path) -> N
         },
     )
     assert graph["my_repo.lib.loop.train"] == {"my_repo.lib.steps.update"}
+
+
+def test_a_parameter_annotated_with_a_project_class_of_an_unknown_caller(tmp_path: Path) -> None:
+    """``workload: Workload`` passed what no caller tells (an unpickled object) is a ``Workload``
+    as a type checker takes it: its method is linked; one annotated with a library's class is not."""
+    graph = _graph(
+        tmp_path,
+        {
+            "bench/__init__.py": "",
+            "bench/workload.py": """
+                class Workload:
+                    def eval_model(self, params):
+                        return params
+            """,
+            "bench/runner.py": """
+                import pickle
+
+                import numpy as np
+
+                from bench.workload import Workload
+
+
+                def train(workload: Workload, params):
+                    return workload.eval_model(params)
+
+
+                def score(workload: np.ndarray, params):
+                    return workload.eval_model(params)
+
+
+                def main(path):
+                    with open(path, "rb") as f:
+                        loaded = pickle.load(f)
+                    return train(loaded, 1), score(loaded, 1)
+            """,
+        },
+    )
+    assert graph["bench.runner.train"] == {"bench.workload.Workload.eval_model"}
+    assert graph["bench.runner.score"] == set()
