@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from retracelint.callgraph import ClassTarget, Project, bind_arg
+from retracelint.callgraph import ClassTarget, FuncTarget, Project, bind_arg
 from retracelint.frequency import is_test, is_test_file
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
@@ -95,14 +95,15 @@ def _self_of_another_class(project: Project, sources: _Sources, finding: Finding
     each call once, whoever ``self`` is). Along consecutive calls on ``self`` the object is one,
     so each method's class must be a base or a subclass of the most derived class met."""
     path = finding.call_path
-    callees = [*(s.function for s in path[1:]), sources.function_at(finding.location)]
+    callees = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
     derived: str | None = None  # the most derived class ``self`` is known to be an instance of
     for step, callee in zip(path, callees, strict=True):
         fn = project.functions.get(step.function)
-        call = next((c for c in fn.calls if c.location == step.location), None) if fn else None
         target = project.functions.get(callee) if callee else None
-        if call is None or target is None or call.callee[0] not in ("self", "super"):
-            derived = None  # another object's method, or a function: ``self`` is another one
+        if fn is None or target is None or not _self_call(project, fn, step, target.qualname):
+            # Another object's method, a function, or a value handed back up the chain rather
+            # than down a call: ``self`` is not the one of the step before.
+            derived = None
             continue
         derived = derived or project.symbols.class_of_method(fn)
         cls = project.symbols.class_of_method(target)
@@ -113,6 +114,18 @@ def _self_of_another_class(project: Project, sources: _Sources, finding: Finding
         elif cls not in project.symbols.mro(derived):
             return True
     return False
+
+
+def _self_call(project: Project, fn: FunctionSummary, step: PathStep, qualname: str) -> bool:
+    """Whether the call of ``fn`` at ``step`` is ``self.m()`` or ``super().m()`` and runs the
+    function ``qualname``."""
+    index = next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
+    if index is None or fn.calls[index].callee[0] not in ("self", "super"):
+        return False
+    return any(
+        isinstance(t, FuncTarget) and t.qualname == qualname
+        for t in project.site_targets.get((fn.qualname, index), ())
+    )
 
 
 def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:
