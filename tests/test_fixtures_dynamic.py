@@ -308,7 +308,7 @@ PER_STEP = {
     "setup_until_set": {"agents.py:36"},
     # A critic built under a memo in a function run per step; the policy's memo is in one run once.
     "objects_built_under_a_memo": {"agents.py:24"},
-    # A base class's method calls the override, which builds its jit once per call (a local memo);
+    # A base class's method calls the override, which builds its jit once per call of score();
     # the probes built per step run the base's __init__, never the translation's prepare().
     "overrides_called_from_a_base": {"translation.py:23"},
     "caches_cleared_in_loops": {"steps.py:5"},

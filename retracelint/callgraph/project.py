@@ -1333,12 +1333,6 @@ class Project:
             return self._field_classes(cls, attr, depth) if attr else frozenset({cls})
         if attr:
             return None
-        passed = self._classes_from_callers(fn, param, depth)
-        return passed if passed is not None else self._declared_classes(fn, param)
-
-    def _classes_from_callers(
-        self, fn: FunctionSummary, param: str, depth: int
-    ) -> frozenset[str] | None:
         if not self._callers_of(fn):
             return None
         out: set[str] = set()
@@ -1351,16 +1345,6 @@ class Project:
                 return None
             out |= classes
         return frozenset(out)
-
-    def _declared_classes(self, fn: FunctionSummary, param: str) -> frozenset[str] | None:
-        """``{cls}`` for a parameter annotated with a class of the project (``workload:
-        spec.Workload``) whose callers do not tell what they pass: an instance of it (or of a
-        subclass, whose overrides ``self.m()`` in its methods reaches), as a type checker takes it."""
-        declared = next((p.declared for p in fn.params if p.name == param), None)
-        if declared is None:
-            return None
-        cls = self.symbols.class_named(self.owner[fn.qualname], declared)
-        return frozenset({cls}) if cls is not None else None
 
     def _field_classes(self, cls: str, attr: str, depth: int) -> frozenset[str] | None:
         """The classes of what the methods of ``cls`` store in ``self.attr``; None unless every

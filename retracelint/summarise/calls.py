@@ -779,13 +779,13 @@ class Calls(PassState):
     def loops_of(self, callees: list[Callee]) -> tuple[int, ...]:
         """The loops around a call that repeat it: not one whose turns each pick another function
         (``for f in (a, b): f()``), when that is what is called, nor one that does not repeat the
-        branch it is in (``settled_by``: a memo, a one-shot flag)."""
-        if not self.choosing and not self.settled:
+        branch it is in (``calls_settled_by``: a one-shot flag, a local memo)."""
+        if not self.choosing and not self.calls_settled:
             return tuple(self.loops)
         return tuple(
             loop
             for loop in self.loops
-            if loop not in self.settled
+            if loop not in self.calls_settled
             and (loop not in self.choosing or not set(callees) <= self.choosing[loop])
         )
 

@@ -374,13 +374,11 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
 
 def _one_shot(node: ast.If) -> ast.Name | None:
     """For ``if ... and not done:`` (``not done`` alone or as one of the ``and``) whose body then
-    sets the flag (``done = True``), or for a memo ``if policy is None:`` whose body sets the name
-    (``policy = Policy(model)``): the name. The body runs at most once until something else resets
-    it: what it makes (a jit, an object whose constructor jits) is made once per call of the
-    function, and repeats only as often as the function does."""
-    memo = _local_memo(node)
-    if memo is not None:
-        return memo
+    sets the flag (``done = True``): the flag. The body runs at most once until something else
+    resets it. (A memo of a local, ``if fn is None: fn = jax.jit(...)``, is read only for the calls
+    its body makes, ``_local_memo``: the jit it makes is new once per call of the function, but
+    which callers repeat such a function, an evaluation per split, is often beyond what linking
+    sees, and the finding would be lost.)"""
     test = node.test
     terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for term in terms:
@@ -398,7 +396,8 @@ def _one_shot(node: ast.If) -> ast.Name | None:
 
 
 def _local_memo(node: ast.If) -> ast.Name | None:
-    """The name ``x`` of ``if x is None:`` whose body assigns ``x``."""
+    """The name ``x`` of ``if x is None:`` whose body assigns ``x`` (``policy = Policy(model)``): the
+    body runs once until something else resets it, and so do the calls it makes."""
     none = _none_test(node.test)
     if none is None or none[1] != 1:
         return None
