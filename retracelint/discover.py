@@ -317,11 +317,16 @@ class ImportLayout:
         # imported by its path from a folder on sys.path (the project's top, src/), as the scripts
         # of research repositories import their helpers. Only names no module has otherwise, and
         # that only one module has.
+        # So is a module of a project whose top folder is a package itself (an ``__init__.py``
+        # beside ``pyproject.toml``): its scripts run from the top import ``algoperf.spec``, not
+        # ``<repository>.algoperf.spec``.
         keys = {file.module for file in files}
         aliases: dict[str, list[SourceFile]] = {}
         for file in files:
-            for base in self._search:
-                alias = _namespace_name(file, base)
+            for alias in (
+                *(_namespace_name(file, base) for base in self._search),
+                _below(file, project),
+            ):
                 if alias and alias not in by_name and alias not in keys:
                     aliases.setdefault(alias, []).append(file)
         self._named.update((alias, found) for alias, found in aliases.items() if len(found) == 1)
@@ -342,6 +347,15 @@ class ImportLayout:
                 (by_root[folder] for folder in (root, *self._search) if folder in by_root), ""
             )
         return self._found[key]
+
+
+def _below(file: SourceFile, project: str) -> str | None:
+    """The dotted name ``file`` has from the project's top folder when that folder is one of the
+    packages of its chain (the name then starts with the top folder's); None otherwise."""
+    if not project.startswith(file.root + os.sep) or not file.name:
+        return None
+    top = _sanitise(".".join(Path(os.path.relpath(project, file.root)).parts))
+    return file.name[len(top) + 1 :] if file.name.startswith(top + ".") else None
 
 
 def _namespace_name(file: SourceFile, base: str) -> str | None:

@@ -9,7 +9,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   (an attribute ``append`` is called on, which no store shows to be a list, for a list); the rule
   records it where it makes the finding (``make_finding``), and it is kept here;
 - ``guessed-callee``: a call on the chain is linked to the one class that defines the method, the
-  receiver's class being unknown (``Project.method_of``'s fallback);
+  receiver's class being unknown (``Project.method_of``'s fallback), unless the receiver is a
+  parameter annotated with that class (``_declared_receiver``);
 - ``entry-splice``: no one entry point (``Frequency.entries``: a test, a script, a CLI command, a public
   function) runs every function of the chain, so its value and its jitted call may never meet in one
   process;
@@ -24,7 +25,8 @@ A chain through code that cannot run at all (after a ``return``, ``raise``, ``br
 in the same block, or under an ``if`` on an argument that every known call switches off) is no
 finding, nor one whose jitted call repeats the same call of an earlier statement of its block
 (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between): the first filled the
-cache the second hits, and the finding at the first tells the cause.
+cache the second hits, and the finding at the first tells the cause; nor one whose calls on ``self``
+go through methods of classes no one object can be (``_self_of_another_class``).
 
 Severity is decided here, by one rule (``severity``): a finding is an **error** only when its rule
 claims one, its re-traces grow with the run (``Finding.grows``: driven by a loop over steps, data, a
@@ -41,11 +43,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from retracelint.callgraph import ClassTarget, Project, bind_arg
+from retracelint.callgraph import ClassTarget, FuncTarget, Project, bind_arg
 from retracelint.frequency import is_test, is_test_file
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
-from retracelint.summary import FunctionSummary
+from retracelint.summary import Callee, FunctionSummary
 from retracelint.values import Made
 
 # Statements after which the rest of their block never runs.
@@ -67,7 +69,11 @@ def assess(
     out = []
     for finding in findings:
         places = _places(finding)
-        if any(sources.unreachable(at) for at, _ in places) or sources.repeats_call(places[-1][0]):
+        if (
+            any(sources.unreachable(at) for at, _ in places)
+            or sources.repeats_call(places[-1][0])
+            or _self_of_another_class(project, sources, finding)
+        ):
             continue
         decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
         if None in decided:
@@ -83,6 +89,46 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
     unbounded = finding.severity == "error" and finding.grows
     return "error" if unbounded and not assumptions else "warning"
+
+
+def _self_of_another_class(project: Project, sources: _Sources, finding: Finding) -> bool:
+    """Whether the chain runs, through ``self.m()``, the override of a class that ``self`` cannot be
+    there: a method of ``Custom`` calls ``super().__init__()``, whose ``self.load()`` the linker
+    takes to every subclass's ``load``, one of a sibling class among them (the call graph links
+    each call once, whoever ``self`` is). Along consecutive calls on ``self`` the object is one,
+    so each method's class must be a base or a subclass of the most derived class met."""
+    path = finding.call_path
+    callees = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
+    derived: str | None = None  # the most derived class ``self`` is known to be an instance of
+    for step, callee in zip(path, callees, strict=True):
+        fn = project.functions.get(step.function)
+        target = project.functions.get(callee) if callee else None
+        if fn is None or target is None or not _self_call(project, fn, step, target.qualname):
+            # Another object's method, a function, or a value handed back up the chain rather
+            # than down a call: ``self`` is not the one of the step before.
+            derived = None
+            continue
+        derived = derived or project.symbols.class_of_method(fn)
+        cls = project.symbols.class_of_method(target)
+        if derived is None or cls is None:
+            continue
+        if derived in project.symbols.mro(cls):
+            derived = cls
+        elif cls not in project.symbols.mro(derived):
+            return True
+    return False
+
+
+def _self_call(project: Project, fn: FunctionSummary, step: PathStep, qualname: str) -> bool:
+    """Whether the call of ``fn`` at ``step`` is ``self.m()`` or ``super().m()`` and runs the
+    function ``qualname``."""
+    index = next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
+    if index is None or fn.calls[index].callee[0] not in ("self", "super"):
+        return False
+    return any(
+        isinstance(t, FuncTarget) and t.qualname == qualname
+        for t in project.site_targets.get((fn.qualname, index), ())
+    )
 
 
 def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:
@@ -132,6 +178,7 @@ def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[A
         if (
             kind == "recv"
             and project.classes_of(project.owner[fn.qualname], fn, call.callee[2:], 0) is None
+            and not _declared_receiver(project, fn, call.callee)
         ):
             text = f"`{step.call}` taken as the one method of that name"
         elif kind == "self" and project.linked_by_subclasses(fn, call.callee[2]):
@@ -139,6 +186,23 @@ def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[A
         else:
             continue
         yield Assumption("guessed-callee", step.location, text)
+
+
+def _declared_receiver(project: Project, fn: FunctionSummary, callee: Callee) -> bool:
+    """Whether ``state.m(...)``, ``state`` a parameter annotated with a class of the project
+    (``state: rpa.SamplingState``), calls that class's ``m``: the annotation declares the name's
+    type in the whole function, values bound to it later included (``state = state.step()``), as a
+    type checker reads it, so the linker's one definer of ``m`` is then no guess."""
+    method, refs = callee[1], callee[2:]
+    module = project.owner[fn.qualname]
+    linked = project.method_of(module, fn, method, refs)
+    declared = {p.name: p.declared for p in fn.params if p.declared is not None}
+    return linked is not None and any(
+        (cls := project.symbols.class_named(module, declared[ref[2:]])) is not None
+        and project.symbols.member(cls, method) == linked
+        for ref in refs
+        if ref.startswith("p:") and ref[2:] in declared
+    )
 
 
 # -- entry points ---------------------------------------------------------------------------------

@@ -44,6 +44,9 @@ class Param:
     # Annotated as a collection held in memory (``Sequence[int]``, ``list``, ``Mapping``), not as a
     # stream (``Iterable``, ``Iterator``): a loop over it walks the same items each time.
     held: bool = False
+    # A class named as its annotation (``state: rpa.SamplingState``), as written: what it is an
+    # instance of where its callers do not tell (``Project.classes_of``).
+    declared: str | None = None
 
 
 @dataclass(frozen=True)

@@ -309,6 +309,11 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
 # finding names, or pass objects as static arguments, so the traces are told by the def.
 PER_STEP = {
     "setup_until_set": {"agents.py:36"},
+    # A critic built under a memo in a function run per step; the policy's memo is in one run once.
+    "objects_built_under_a_memo": {"agents.py:24"},
+    # A base class's method calls the override, which builds its jit once per call of score();
+    # the probes built per step run the base's __init__, never the translation's prepare().
+    "overrides_called_from_a_base": {"translation.py:23"},
     "caches_cleared_in_loops": {"steps.py:5"},
     # jit's cache takes each new bound method as a new function (pmap's traces are counted below).
     "pmap_of_bound_methods": {"sampler.py:14"},

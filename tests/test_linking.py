@@ -141,8 +141,8 @@ def test_a_function_stored_on_self_is_what_calling_the_attribute_calls(tmp_path:
 
 def test_self_attribute_a_base_class_lacks_is_its_subclasses(tmp_path: Path) -> None:
     """``self.step()`` in a base class without ``step``: ``self`` is an instance of a subclass. The
-    functions subclasses store are all it may call; a method only when one is the same in every
-    subclass (which subclass each caller has is not known where the call is)."""
+    functions subclasses store and the methods they define are all it may call (``reset``: each
+    subclass's own; which subclass each caller has is not known where the call is)."""
     graph = _graph(
         tmp_path,
         {
@@ -196,6 +196,8 @@ def test_self_attribute_a_base_class_lacks_is_its_subclasses(tmp_path: Path) -> 
         },
     )
     assert graph["envs.base.Env.run"] == {
+        "envs.grid.Grid.reset",
+        "envs.maze.Maze.reset",
         "envs.grid.Grid.step",
         "envs.grid.Grid._draw",
         "envs.maze.Maze._count",
@@ -452,3 +454,29 @@ def test_an_instance_named_as_the_module_its_class_comes_from_is_linked(tmp_path
     )
     assert "decay.experiment.DecayExperiment.__init__" in graph["main"]
     assert not any(callee.startswith("growth.") for callee in graph["main"])
+
+
+def test_modules_of_a_project_whose_top_folder_is_a_package(tmp_path: Path) -> None:
+    """A repository with an ``__init__.py`` beside its ``pyproject.toml``: its modules import each
+    other as ``lib.steps``, which Python finds from the top (where its scripts run); so does the
+    linker (the module is keyed under the top folder's name, as a package chain would name it)."""
+    root = tmp_path / "my-repo"
+    graph = _graph(
+        root,
+        {
+            "__init__.py": "",
+            "pyproject.toml": "[project]\nname = 'my-repo'\n",
+            "lib/__init__.py": "",
+            "lib/steps.py": """
+                def update(x):
+                    return x + 1
+            """,
+            "lib/loop.py": """
+                from lib.steps import update
+
+                def train():
+                    return update(1)
+            """,
+        },
+    )
+    assert graph["my_repo.lib.loop.train"] == {"my_repo.lib.steps.update"}

@@ -51,6 +51,10 @@ _SHORT = MAX_DEPTH + 1
 _ALONG_THE_GRAPH = frozenset(
     {"param", "ret", "up", "module", "wrapped", "partial", "transform", "mapped", "recv", "new"}
 )
+# ``self.m()`` is linked to the overrides of ``m`` in the subclasses too, unless more of them than
+# this override it: then it is a plugin interface, whose implementations a configuration picks (one
+# per run), and the call is linked to its own class's ``m`` alone.
+_MAX_OVERRIDES = 16
 # Callees that resolve through the class of an object, which its callers may tell.
 _BY_CLASS_OF_OBJECT = ("recv", "new")
 # Callees that resolve through the class of the function that calls them: not the same from every
@@ -1067,6 +1071,10 @@ class Project:
         if kind == "global":
             return self._global_targets(callee[1], self.owner[fn.qualname], path=callee[2:])
         target = self.symbols.resolve_callee(self.owner[fn.qualname], fn, callee)
+        if target is not None and kind == "self":
+            cls = self.symbols.class_of_method(fn)
+            assert cls is not None  # resolve_callee found the method on it
+            return (target, *self._overrides(cls, callee[2], target))
         if target is not None:
             return (target,)
         if kind == "self":
@@ -1196,31 +1204,42 @@ class Project:
     def _self_attribute(self, cls: str, name: str) -> tuple[Target, ...]:
         """``self.name(...)`` in a method of ``cls`` that has no method ``name``: what it stores in
         ``self.name``, else (``self`` is then an instance of a subclass) what the subclasses have:
-        the functions they store there, and their method only when they all define the same (as
-        for a method of an object of several classes: ``method_of``)."""
+        their methods (``_overrides``) and the functions they store there."""
         stored = self._stored_targets(cls, name)
         if stored:
             return stored
-        methods: set[Target] = set()
         out: dict[Target, None] = {}
         for sub in self.symbols.subclasses().get(cls, ()):
-            method = self.symbols.member(sub, name)
-            if method is not None:
-                methods.add(method)
-            else:
+            if self.symbols.member(sub, name) is None:
                 out.update(dict.fromkeys(self._stored_targets(sub, name)))
-        if len(methods) > 1:
+        return (*self._overrides(cls, name, None), *out)
+
+    def _overrides(self, cls: str, name: str, own: Target | None) -> tuple[Target, ...]:
+        """The methods ``name`` of the subclasses of ``cls`` (in the project) other than ``own``,
+        what ``cls`` itself has: ``self.name()`` in a method of ``cls`` runs one of them when
+        ``self`` is an instance of that subclass. In name order; none when more than
+        ``_MAX_OVERRIDES`` differ (a plugin interface)."""
+        found = {
+            method
+            for sub in self.symbols.subclasses().get(cls, ())
+            if (method := self.symbols.member(sub, name)) is not None and method != own
+        }
+        if len(found) > _MAX_OVERRIDES:
             return ()
-        return (*methods, *out)
+        return tuple(sorted(found, key=repr))
 
     def linked_by_subclasses(self, fn: FunctionSummary, name: str) -> bool:
-        """Whether ``self.name(...)`` in ``fn`` is linked to what the subclasses of its class have
-        (``_self_attribute``'s fallback): its class neither defines nor stores ``name``."""
+        """Whether ``self.name(...)`` in ``fn`` is linked to functions the subclasses of its class
+        store in ``self.name`` (``_self_attribute``'s fallback): its class neither defines nor
+        stores ``name``, and no subclass defines it as a method. (The methods subclasses define are
+        what the call runs when ``self`` is one of them, as overrides of a method the class has:
+        linked all together, none is a guess.)"""
         cls = self.symbols.class_of_method(fn)
         return (
             cls is not None
             and self.symbols.member(cls, name) is None
             and not self._stored_targets(cls, name)
+            and not self._overrides(cls, name, None)
         )
 
     def _only_definer(self, name: str) -> Target | None:

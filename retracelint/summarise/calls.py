@@ -760,7 +760,7 @@ class Calls(PassState):
             args=args,
             kwargs=kwargs,
             location=at or self.loc(node),
-            loops=self.loops_of(callees) if self.choosing else tuple(self.loops),
+            loops=self.loops_of(callees),
             unless_set=self.unset,
             star=star,
             receiver=receiver,
@@ -779,11 +779,15 @@ class Calls(PassState):
 
     def loops_of(self, callees: list[Callee]) -> tuple[int, ...]:
         """The loops around a call that repeat it: not one whose turns each pick another function
-        (``for f in (a, b): f()``), when that is what is called."""
+        (``for f in (a, b): f()``), when that is what is called, nor one that does not repeat the
+        branch it is in (``calls_settled_by``: a one-shot flag, a local memo)."""
+        if not self.choosing and not self.calls_settled:
+            return tuple(self.loops)
         return tuple(
             loop
             for loop in self.loops
-            if loop not in self.choosing or not set(callees) <= self.choosing[loop]
+            if loop not in self.calls_settled
+            and (loop not in self.choosing or not set(callees) <= self.choosing[loop])
         )
 
     def new_jit(

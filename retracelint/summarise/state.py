@@ -85,6 +85,9 @@ class PassState:
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
         # per iteration of the others only.
         self.settled: frozenset[int] = frozenset()
+        # Loops that do not repeat the calls of the branch being walked: those, and the loops a
+        # local memo settles (``calls_settled_by``).
+        self.calls_settled: frozenset[int] = frozenset()
         # Loops over a display of functions: the functions each turn calls through its variable.
         self.choosing: dict[int, frozenset[tuple[str, ...]]] = {}
         # functools.partial objects made here, by where: the arguments they bind, for their calls.

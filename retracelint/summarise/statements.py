@@ -53,6 +53,7 @@ from retracelint.summarise.syntax import (
     _end_relative,
     _got_cache_test,
     _is_name,
+    _local_memo,
     _none_test,
     _one_shot,
     _resets,
@@ -309,6 +310,7 @@ class Statements(PassState):
             unset,
             self.settled_by(node),
             traced,
+            self.calls_settled_by(node),
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
@@ -325,6 +327,17 @@ class Statements(PassState):
         return frozenset(
             loop for loop in self.loops if not _resets(self.bodies[loop], name.id, node)
         )
+
+    def calls_settled_by(self, node: ast.If) -> frozenset[int]:
+        """The loops around ``node`` that do not repeat the calls its body makes: those of a one-shot
+        flag (``settled_by``), and those of a local memo that sets the name it tests (``if policy
+        is None: policy = Policy(model)``) and that they never reset: a constructor or factory
+        called there runs once per call of the function (a policy built once, not per task)."""
+        name = _local_memo(node) if self.loops else None
+        memo = frozenset(
+            loop for loop in self.loops if name and not _resets(self.bodies[loop], name.id, node)
+        )
+        return self.settled_by(node) | memo
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -415,15 +428,18 @@ class Statements(PassState):
         unset: str = "",
         settled: frozenset[int] = frozenset(),
         traced: int | None = None,
+        calls_settled: frozenset[int] = frozenset(),
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
         that makes what a cache keeps (once per key); ``full``: the loops whose chunks are full in
         a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
         (``_unset_attribute``); ``settled``: the loops that do not repeat the first block
-        (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``)."""
+        (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``);
+        ``calls_settled``: the loops that do not repeat the calls of the first block."""
         outer = self.unset
         outer_settled = self.settled
+        outer_calls = self.calls_settled
         before = self.env
         made_before = self.defs
         results = []
@@ -441,11 +457,13 @@ class Statements(PassState):
             self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
             self.settled = outer_settled | settled if i == 0 else outer_settled
+            self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
             self.block(block)
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
             self.settled = outer_settled
+            self.calls_settled = outer_calls
             results.append(self.env)
             made.append(self.defs)
         if condition is not None:

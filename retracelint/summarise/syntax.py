@@ -129,6 +129,7 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
                 _number_type(default),
                 _int_default(default),
                 _held_annotation(arg.annotation),
+                _declared_class(arg.annotation),
             )
         )
     if args.vararg:
@@ -143,11 +144,22 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
                 _number_type(default),
                 _int_default(default),
                 _held_annotation(arg.annotation),
+                _declared_class(arg.annotation),
             )
         )
     if args.kwarg:
         out.append(_param(args.kwarg.arg, "kwarg"))
     return tuple(out)
+
+
+def _declared_class(node: ast.expr | None) -> str | None:
+    """The dotted name an annotation gives (``rpa.SamplingState``, ``"Trainer"``), when it may name
+    a class: not a scalar's, nor a subscripted or ``|`` type (``Optional[X]``, ``X | None``)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value.strip()
+        return text if text.replace(".", "").replace("_", "").isalnum() else None
+    dotted = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    return dotted if dotted is not None and _annotation_type(node) is None else None
 
 
 def _number_type(node: ast.expr | None) -> str | None:
@@ -182,10 +194,11 @@ def _param(
     default: str | None = None,
     size: int | None = None,
     held: bool = False,
+    declared: str | None = None,
 ) -> Param:
     """One object per distinct parameter (``self``, ``x``, ``*args``...): a module's summary pickles
     each once: 43,000 fewer objects to load for the corpus (69,805 -> 26,939 parameters)."""
-    return Param(name, kind, has_default, annotation, default, size, held)
+    return Param(name, kind, has_default, annotation, default, size, held, declared)
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -399,9 +412,10 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
 def _one_shot(node: ast.If) -> ast.Name | None:
     """For ``if ... and not done:`` (``not done`` alone or as one of the ``and``) whose body then
     sets the flag (``done = True``): the flag. The body runs at most once until something else
-    resets it. (``if fn is None: fn = jax.jit(...)`` of a local is left as it is: the memo holds
-    for one call, and which callers repeat such a function, an evaluation per split, is often
-    beyond what linking sees.)"""
+    resets it. (A memo of a local, ``if fn is None: fn = jax.jit(...)``, is read only for the calls
+    its body makes, ``_local_memo``: the jit it makes is new once per call of the function, but
+    which callers repeat such a function, an evaluation per split, is often beyond what linking
+    sees, and the finding would be lost.)"""
     test = node.test
     terms = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     for term in terms:
@@ -416,6 +430,16 @@ def _one_shot(node: ast.If) -> ast.Name | None:
         ):
             return flag
     return None
+
+
+def _local_memo(node: ast.If) -> ast.Name | None:
+    """The name ``x`` of ``if x is None:`` whose body assigns ``x`` (``policy = Policy(model)``): the
+    body runs once until something else resets it, and so do the calls it makes."""
+    none = _none_test(node.test)
+    if none is None or none[1] != 1:
+        return None
+    name = node.test.left  # type: ignore[attr-defined]
+    return name if _assigns(node.body, name) else None
 
 
 def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
