@@ -389,6 +389,16 @@ _FLOAT_CONSTANT_MODULES = {"numpy", "jax.numpy", "math"}
 # Attributes of arrays that are no object's field: they vary with the array.
 _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "weak_type", "flat"}
 
+# An array's attributes that are Python values even while it is traced (a fix may make a value read only
+# through these a traced argument), and its attributes and methods that give a traced array of a traced
+# one.
+STATIC_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+TRACED_ARRAY_METHODS = frozenset(
+    {*_ARRAY_METHODS_KEEP - {"block_until_ready"}, *_ARRAY_METHODS_MOVE, "reshape", "sum", "mean"}
+    | {"max", "min", "std", "var", "prod", "cumsum", "dot", "conj", "real", "imag", "mT", "at"}
+    | {"argmax", "argmin", "any", "all", "set", "add", "multiply", "get"}
+)
+
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}
