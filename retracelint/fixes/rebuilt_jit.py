@@ -200,9 +200,10 @@ def may_mutate(
 
 
 def _not_module_stable(
-    source: Source, names: set[str], top: ast.stmt, ancestors: list[ast.AST]
+    source: Source, names: set[str], top: ast.stmt | None, ancestors: list[ast.AST]
 ) -> set[str]:
-    """The names that are not module-level bindings made once, before ``top`` and never rebound."""
+    """The names that are not module-level bindings made once, before ``top`` (anywhere, for None:
+    read after the module has run) and never rebound."""
     bindings = module_bindings(source.tree)
     rebound = rebound_in_functions(source.tree)
     local: set[str] = set()
@@ -221,7 +222,7 @@ def _not_module_stable(
         elif not stmts:
             if name not in BUILTINS:
                 out.add(name)
-        elif stmts[0].lineno >= top.lineno and not _is_import(stmts[0]):
+        elif top is not None and stmts[0].lineno >= top.lineno and not _is_import(stmts[0]):
             out.add(name)  # bound after the statement that would build the jit
     return out
 

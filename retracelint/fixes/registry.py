@@ -4,6 +4,7 @@ package). A rule's codemod lives in its own module, so that it can move beside i
 from __future__ import annotations
 
 from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
+from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.rebuilt_jit import hoist_jit
@@ -17,16 +18,25 @@ def _jit_site_file(finding: Finding) -> str:
     return finding.jit_site.location.path if finding.jit_site else finding.location.path
 
 
+_NOT_A_FUNCTION = ("what is jitted is not a function", "the finding is not at a jax.jit")
+
+
 def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     """RTL301: the jit built once where it is (``hoist_jit``); when it closes over values of the call,
-    built once with those values made its arguments (``pass_closed_over``, unsafe)."""
+    built once with those values made its arguments (``pass_closed_over``), or, a method of ``self``,
+    built once in ``__init__`` (``jit_in_init``); both unsafe."""
     hoisted = hoist_jit(source, finding)
-    if isinstance(hoisted, Refusal) and hoisted.reason.startswith("it closes over"):
-        passed = pass_closed_over(source, finding)
-        return (
-            passed if isinstance(passed, Rewrite) else Refusal(f"{hoisted.reason}; {passed.reason}")
-        )
-    return hoisted
+    if not (isinstance(hoisted, Refusal) and hoisted.reason.startswith("it closes over")):
+        return hoisted
+    passed = pass_closed_over(source, finding)
+    if isinstance(passed, Rewrite):
+        return passed
+    built = jit_in_init(source, finding)
+    if isinstance(built, Rewrite):
+        return built
+    # the reason of the fix made for this shape: a bound method's is jit_in_init's
+    reason = built.reason if passed.reason.startswith(_NOT_A_FUNCTION) else passed.reason
+    return Refusal(f"{hoisted.reason}; {reason}")
 
 
 CODEMODS: dict[str, Fix] = {
