@@ -316,7 +316,7 @@ def _values(source: Source, target: _Target, node: ast.AST) -> list[_Value] | Re
             param = _fresh(param, taken)
         taken.add(param)
         values.append(_Value(param, key, static is not None))
-    return values
+    return sorted(values, key=lambda v: v.param)
 
 
 def _keyword_values(source: Source, fdef: ast.AST, bound: ast.Call) -> list[_Value] | Refusal:
@@ -542,16 +542,13 @@ def _rewrite(
 ) -> Rewrite | Refusal:
     import libcst as cst
 
+    outer = source.parent(node)
+    called = isinstance(outer, ast.Call) and outer.func is node and not target.decorated
     partial = _partial_name(source)
-    if partial is None and values:
+    if partial is None and values and not called:
         return Refusal("partial is bound to something other than functools.partial here")
-    imports = (
-        ("from functools import partial",)
-        if values
-        and partial == "partial"
-        and not has_binding(source, "partial", "functools.partial")
-        else ()
-    )
+    needs_import = values and not called and not has_binding(source, "partial", "functools.partial")
+    imports = ("from functools import partial",) if needs_import and partial == "partial" else ()
     if target.bound is not None:
         fn_name = target.fn.name  # type: ignore[union-attr]
         rest = [source.code(k) for k in node.keywords]  # type: ignore[attr-defined]
