@@ -39,6 +39,7 @@ from retracelint.fixes.rebuilt_jit import _not_module_stable, may_mutate
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
     _TRANSFORMS,
+    NEW_ARRAY_METHODS,
     STATIC_ARRAY_ATTRIBUTES,
     TRACED_ARRAY_METHODS,
     accepts_traced,
@@ -390,7 +391,7 @@ def _changed_later(
             return "is assigned after the jit is built"
         if any(id(a) in loops for a in source.ancestors(node)):
             return "is assigned in the loop that builds the jit"
-    if not attr and may_mutate(source, owner, key, fn, handed=False):
+    if not attr and may_mutate(source, owner, key, fn, handed=False, pure=NEW_ARRAY_METHODS):
         return "is changed in place"
     return None
 
@@ -435,6 +436,10 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
             current = parent
         elif isinstance(parent, ast.Slice):
             return "slices with it"
+        elif isinstance(parent, ast.Dict):
+            if any(current is k for k in parent.keys):
+                return "uses it as a dict key"
+            current = parent
         elif isinstance(parent, ast.Attribute):
             if parent.attr in STATIC_ARRAY_ATTRIBUTES:
                 return None
@@ -487,7 +492,7 @@ def _argument_use(
         if accepts_traced(called.rsplit(".", 1)[-1], position, keyword):
             return None
         return f"gives {called} an argument that is not known to take a traced value"
-    fdef = _module_def(source, called)
+    fdef = func if isinstance(func, ast.Lambda) else _module_def(source, called)
     if fdef is None or depth == 0:
         return Refusal(
             f"it passes a value it closes over to {called or 'a call'}, whose use of it is not known"

@@ -393,11 +393,35 @@ _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "w
 # through these a traced argument), and its attributes and methods that give a traced array of a traced
 # one.
 STATIC_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
-TRACED_ARRAY_METHODS = frozenset(
+# Array methods that give a new array and leave the array as it was (numpy's too).
+NEW_ARRAY_METHODS = frozenset(
     {*_ARRAY_METHODS_KEEP - {"block_until_ready"}, *_ARRAY_METHODS_MOVE, "reshape", "sum", "mean"}
-    | {"max", "min", "std", "var", "prod", "cumsum", "dot", "conj", "real", "imag", "mT", "at"}
-    | {"argmax", "argmin", "any", "all", "set", "add", "multiply", "get"}
+    | {
+        "max",
+        "min",
+        "std",
+        "var",
+        "prod",
+        "cumsum",
+        "dot",
+        "conj",
+        "argmax",
+        "argmin",
+        "any",
+        "all",
+    }
 )
+# ``x.at[i].set(v)``: what ``.at[...]`` gives is updated into a new array.
+TRACED_ARRAY_METHODS = NEW_ARRAY_METHODS | {
+    "real",
+    "imag",
+    "mT",
+    "at",
+    "set",
+    "add",
+    "multiply",
+    "get",
+}
 
 
 # A new object with the same attributes, or with some of them replaced (keywords).
