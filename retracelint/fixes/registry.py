@@ -8,14 +8,27 @@ from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.rebuilt_jit import hoist_jit
+from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_params import make_traced
 from retracelint.fixes.weak_types import float_literal, strong_scalar
 from retracelint.model import Finding
 
 
+def _static_field(finding: Finding) -> bool:
+    return finding.message.startswith("static field ")
+
+
 def _jit_site_file(finding: Finding) -> str:
-    """Making a parameter traced rewrites where the function is jitted, which may be another file."""
-    return finding.jit_site.location.path if finding.jit_site else finding.location.path
+    """Making a parameter traced rewrites where the function is jitted, which may be another file; a
+    static field is made a leaf where its class declares it."""
+    if finding.jit_site is None or _static_field(finding):
+        return finding.location.path
+    return finding.jit_site.location.path
+
+
+def traced(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe)."""
+    return make_leaf(source, finding) if _static_field(finding) else make_traced(source, finding)
 
 
 _NOT_A_FUNCTION = ("what is jitted is not a function", "the finding is not at a jax.jit")
@@ -40,8 +53,8 @@ def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
 
 
 CODEMODS: dict[str, Fix] = {
-    "RTL201": Fix(make_traced, safe=True, target=_jit_site_file),
-    "RTL202": Fix(make_traced, safe=True, target=_jit_site_file),
+    "RTL201": Fix(traced, safe=True, target=_jit_site_file),
+    "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(make_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
     "RTL401": Fix(strong_scalar, safe=False),
