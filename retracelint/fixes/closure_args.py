@@ -290,6 +290,14 @@ def _values(source: Source, target: _Target, node: ast.AST) -> list[_Value] | Re
         for t in n.targets
         if isinstance(t, ast.Name)
     }
+    results = {
+        t.id
+        for n in _walk_scope(owner)
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+        for target in n.targets
+        for t in ast.walk(target)
+        if isinstance(t, ast.Name)
+    }
     for load in _free_loads(fn):
         if load.id not in local:
             continue
@@ -312,6 +320,9 @@ def _values(source: Source, target: _Target, node: ast.AST) -> list[_Value] | Re
             return static
         if static is not None and key in made_here:
             return Refusal(f"it closes over {key}, a function made anew at each call")
+        if (static == "calls it" or str(static).endswith("as the function")) and key in results:
+            # a function a call makes (a closure, a vjp's pullback): a new static value each time
+            return Refusal(f"it closes over {key}, a function made by a call at each call")
         param = key.rsplit(".", 1)[-1]
         if "." in key:
             param = _fresh(param, taken)
