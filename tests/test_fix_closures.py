@@ -352,3 +352,52 @@ def test_the_editor_offers_the_closure_fix_as_a_quick_fix(
     lines = CONTROLLERS.splitlines(keepends=True)
     start, end = edit.range.start.line, edit.range.end.line
     assert "".join(lines[:start]) + edit.new_text + "".join(lines[end:]) == CONTROLLERS_FIXED
+
+
+POLICY = """\
+import copy
+
+import jax
+import jax.numpy as jnp
+
+
+class Policy:
+    def __init__(self, weights, gain):
+        self.weights = weights
+        self.gain = gain
+
+    def act(self, obs):
+        head = jax.jit(lambda o: jnp.tanh(self.gain * o @ self.weights))
+        return head(obs)
+
+    def recurse(self, obs, depth):
+        def unroll(o):
+            return o if depth == 0 else unroll(o @ self.weights)
+
+        return jax.jit(unroll)(obs)
+
+
+workers = [copy.deepcopy(Policy(jnp.eye(2), gain=float(g))) for g in range(3)]
+for worker in workers:
+    print(worker.act(jnp.ones(2)), worker.recurse(jnp.ones(2), 2))
+"""
+
+
+def test_a_lambda_reading_self_gets_the_attributes_as_arguments_and_recursion_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"policy.py": POLICY})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    fixed = (root / "policy.py").read_text()
+    # each copy passes its own attributes: a deep copy changes nothing
+    assert (
+        "\n\nhead_jit = jax.jit(lambda o, *, gain, weights: jnp.tanh(gain * o @ weights))\n"
+        in fixed
+    )
+    assert "        head = partial(head_jit, gain=self.gain, weights=self.weights)\n" in fixed
+    assert fixed.startswith("from functools import partial\nimport copy\n")
+    assert (
+        "RTL301 not fixed: it closes over unroll, which may change between calls; unroll is used"
+        " other than by this jit call" in result.stderr
+    )
+    assert "        return jax.jit(unroll)(obs)\n" in fixed

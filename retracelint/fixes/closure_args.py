@@ -97,6 +97,11 @@ def pass_closed_over(source: Source, finding: Finding) -> Rewrite | Refusal:
     top = top if isinstance(top, ast.stmt) else target.owner
     if top not in source.tree.body:
         return Refusal("the function that jits it is not at module level or in a class there")
+    reads = {n.id for n in _free_loads(target.fn)} if target.bound is None else set()
+    if reads & {"super", "__class__"}:
+        return Refusal("it calls super(), which only works where the class defines it")
+    if target.fdef is not None and target.fdef.name in reads:
+        return Refusal(f"{target.fdef.name} calls itself")
     values = _values(source, target, node)
     if isinstance(values, Refusal):
         return values
@@ -582,18 +587,16 @@ def _rewrite(
         if name in defined or name in BUILTINS:
             name = source.fresh_name(name)
         moved = moved.with_changes(name=cst.Name(name), decorators=[])
-        jitted = (
-            f"jax.jit({name})"
-            if target.decorated
-            else _with_function(source, node, target.fdef.name, name)
-        )
+        jitted = f"jax.jit({name})" if target.decorated else _with_function(source, node, name)
         base = name.lstrip("_") or "fn"
         statements = [moved]
     else:
-        jitted = _with_function(source, node, None, cst.Module([]).code_for_node(moved))
+        jitted = _with_function(source, node, cst.Module([]).code_for_node(moved))
         holder = source.parent(node)
         named = isinstance(holder, ast.Assign) and isinstance(holder.targets[0], ast.Name)
         base, statements = (holder.targets[0].id if named else "jitted"), []  # type: ignore[union-attr]
+    if jitted is None:
+        return Refusal("the function's text is found more than once in the jit call")
     return _at_site(source, target, node, values, top, jitted, base, statements, partial, imports)
 
 
@@ -650,15 +653,17 @@ def _partial_name(source: Source) -> str | None:
     return None if "partial" in source.module_names else "partial"
 
 
-def _with_function(source: Source, call: ast.expr, old: str | None, new: str) -> str:
-    """The jit call's text with the function it wraps (``old``, or the lambda) named ``new``."""
-    text = textwrap.dedent(_segment(source, call)).strip()
+def _with_function(source: Source, call: ast.expr, new: str) -> str | None:
+    """The jit call's text with the function it wraps (a name or a lambda, under transforms) written
+    ``new``; None where that text is not found once in it."""
+    text = source.code(call)
     wrapped = call.args[0]  # type: ignore[attr-defined]
     while isinstance(wrapped, ast.Call):
         wrapped = wrapped.args[0]
     inner = source.code(wrapped)
-    start = text.rfind(inner) if old is None else text.rfind(old)
-    return f"{text[:start]}{new}{text[start + len(inner if old is None else old) :]}"
+    if not inner or text.count(inner) != 1:
+        return None
+    return text.replace(inner, new)
 
 
 def _segment(source: Source, node: ast.AST) -> str:
