@@ -90,3 +90,62 @@ def test_a_static_field_the_jitted_function_needs_concrete_stays_static(
     result = lint("--diff", "--unsafe-fixes", ".")
     assert result.stdout == ""
     assert "RTL202 not fixed: rate must stay static: decides Python control flow" in result.stderr
+
+
+STATE = '''\
+"""The integrator's state, a pytree whose step size rides in its aux data."""
+from jax.tree_util import register_pytree_node_class
+
+
+@register_pytree_node_class
+class State:
+    def __init__(self, y, dt, rtol=1e-3):
+        self.y, self.dt, self.rtol = y, dt, rtol
+
+    def tree_flatten(self):
+        return (self.y,), (self.dt, self.rtol)
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        """Rebuild from the leaves."""
+        return cls(*children, *aux)
+'''
+
+STEP = """\
+import jax
+import jax.numpy as jnp
+
+from state import State
+
+
+@jax.jit
+def euler(state):
+    return state.y - state.dt * jnp.sin(state.y)
+
+
+y = jnp.ones(2)
+for n in range(3):
+    y = euler(State(y, 0.1 / (n + 1)))  # the step shrinks
+print(y)
+"""
+
+
+def test_a_changing_aux_value_moves_to_the_children_and_comes_back_in_unflatten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "state.py").write_text(STATE, encoding="utf-8")
+    (tmp_path / "step.py").write_text(STEP, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.exit_code == 0, result.output
+    fixed = (tmp_path / "state.py").read_text()
+    assert fixed == STATE.replace(
+        "return (self.y,), (self.dt, self.rtol)", "return (self.y, self.dt), (None, self.rtol)"
+    ).replace(
+        '        """Rebuild from the leaves."""\n',
+        '        """Rebuild from the leaves."""\n'
+        "        aux, children = (*aux[:0], children[-1], *aux[1:]), children[:-1]\n",
+    )
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert again.exit_code == 0 and again.stdout == ""
+    assert (tmp_path / "state.py").read_text() == fixed
