@@ -401,3 +401,42 @@ def test_a_lambda_reading_self_gets_the_attributes_as_arguments_and_recursion_is
         " other than by this jit call" in result.stderr
     )
     assert "        return jax.jit(unroll)(obs)\n" in fixed
+
+
+TABLES = """\
+import jax
+import jax.numpy as jnp
+
+
+def scaled(table, x):
+    def lookup(i):
+        return table[i % len(table)] * x  # len of a traced array is its static length
+
+    return jax.jit(lookup)
+
+
+def gated(table, x):
+    def gate(i):
+        return table[i] * x if table[0] > 0 else x  # the branch needs the array concrete
+
+    return jax.jit(gate)
+
+
+for k in range(3):
+    print(scaled(jnp.arange(4.0), k)(2), gated(jnp.arange(4.0) - 1, k)(2))
+"""
+
+
+def test_an_array_read_by_len_is_traced_and_one_a_branch_needs_concrete_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"tables.py": TABLES})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    fixed = (root / "tables.py").read_text()
+    assert "\n\nlookup_jit = jax.jit(lookup)\n" in fixed
+    assert "    return partial(lookup_jit, table=table, x=x)\n" in fixed
+    assert (
+        "RTL301 not fixed: it closes over gate, which may change between calls; table is read as an"
+        " array or a container, and decides Python control flow: a static argument must be hashable"
+    ) in result.stderr
+    assert "    return jax.jit(gate)\n" in fixed

@@ -57,6 +57,8 @@ _SCOPES = (*_FUNCTIONS, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, a
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _THROUGH = (ast.BinOp, ast.Compare, ast.Tuple, ast.List)
 _CONTROL = (ast.If, ast.While, ast.Assert, ast.BoolOp, ast.comprehension)
+# Builtins that give a Python value of a traced array too (its length is part of its shape).
+_SHAPE_OF = frozenset({"len"})
 _DEPTH = 3  # how deep the module's functions a value is handed to are followed
 
 
@@ -323,6 +325,9 @@ def _values(source: Source, target: _Target, node: ast.AST) -> list[_Value] | Re
         static = _why_static(source, fn, uses, _DEPTH)
         if isinstance(static, Refusal):
             return static
+        unhashable = unhashable_static(source, key, uses, static) if static else None
+        if unhashable is not None:
+            return unhashable
         if static is not None and key in made_here:
             return Refusal(f"it closes over {key}, a function made anew at each call")
         if (static == "calls it" or str(static).endswith("as the function")) and key in results:
@@ -352,6 +357,9 @@ def _keyword_values(source: Source, fdef: ast.AST, bound: ast.Call) -> list[_Val
         static = _why_static(source, fdef, uses, _DEPTH)
         if isinstance(static, Refusal):
             return static
+        unhashable = unhashable_static(source, keyword.arg, uses, static) if static else None
+        if unhashable is not None:
+            return unhashable
         values.append(_Value(keyword.arg, ast.unparse(keyword.value), static is not None))
     return values
 
@@ -436,6 +444,25 @@ def _why_static(
     return None
 
 
+def unhashable_static(
+    source: Source, key: str, uses: list[ast.expr], static: str
+) -> Refusal | None:
+    """A value read as an array or a container (indexed, an array method or attribute) that must also
+    be static: a static argument must be hashable, which an array, a list or a dict is not."""
+    for use in uses:
+        parent = source.parent(use)
+        indexed = isinstance(parent, ast.Subscript) and parent.value is use
+        method = isinstance(parent, ast.Attribute) and (
+            parent.attr in TRACED_ARRAY_METHODS or parent.attr in STATIC_ARRAY_ATTRIBUTES
+        )
+        if indexed or method:
+            return Refusal(
+                f"{key} is read as an array or a container, and {static}: a static argument must be"
+                " hashable"
+            )
+    return None
+
+
 def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusal | None:
     """How one read is used: None where a traced value works, the names it is assigned to (read next),
     why it must be static, or a refusal."""
@@ -500,6 +527,8 @@ def _argument_use(
     while isinstance(func, ast.Call) and dotted(func.func) in _PASS_KEYWORDS | {"jax.vmap", "vmap"}:
         func = func.args[0] if func.args else func  # jax.grad(h)(x, value): h's parameter
     called = _imported(source, dotted(func))
+    if called in _SHAPE_OF and called not in module_bindings(source.tree):
+        return None
     if called in BUILTINS and called not in module_bindings(source.tree):
         return f"passes it to {called}"
     if called in _TRANSFORMS and position == 0:
