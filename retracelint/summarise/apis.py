@@ -390,8 +390,7 @@ _FLOAT_CONSTANT_MODULES = {"numpy", "jax.numpy", "math"}
 _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "weak_type", "flat"}
 
 # An array's attributes that are Python values even while it is traced (a fix may make a value read only
-# through these a traced argument), and its attributes and methods that give a traced array of a traced
-# one.
+# through these a traced argument).
 STATIC_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 # Array methods that give a new array and leave the array as it was (numpy's too).
 NEW_ARRAY_METHODS = frozenset(
