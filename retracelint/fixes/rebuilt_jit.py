@@ -177,11 +177,17 @@ def _loop_head(loop: ast.stmt) -> list[ast.stmt]:
 
 
 def may_mutate(
-    source: Source, loop: ast.AST, name: str, made: ast.AST, handed: bool = True
+    source: Source,
+    loop: ast.AST,
+    name: str,
+    made: ast.AST,
+    handed: bool = True,
+    pure: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether ``loop`` may change what ``name`` holds without assigning it, outside ``made``: by
     storing into an attribute or item of it (``self.model = ...``), calling a method of it
-    (``found.append(v)``) or, with ``handed``, handing it to a call (which may do either)."""
+    (``found.append(v)``; not one of ``pure``, which give a new value) or, with ``handed``, handing
+    it to a call (which may do either)."""
     inside = {id(n) for n in ast.walk(made)}
     for node in ast.walk(loop):
         if id(node) in inside or not isinstance(node, ast.Name) or node.id != name:
@@ -192,7 +198,7 @@ def may_mutate(
                 return True
             node, parent = parent, source.parent(parent)
         if isinstance(parent, ast.Call) and (parent.func is node and node is not None):
-            if isinstance(node, ast.Attribute):
+            if isinstance(node, ast.Attribute) and node.attr not in pure:
                 return True  # a method call on it (or on a part of it)
         elif handed and isinstance(parent, (ast.Call, ast.keyword)):
             return True  # handed to a call
@@ -200,9 +206,10 @@ def may_mutate(
 
 
 def _not_module_stable(
-    source: Source, names: set[str], top: ast.stmt, ancestors: list[ast.AST]
+    source: Source, names: set[str], top: ast.stmt | None, ancestors: list[ast.AST]
 ) -> set[str]:
-    """The names that are not module-level bindings made once, before ``top`` and never rebound."""
+    """The names that are not module-level bindings made once, before ``top`` (anywhere, for None:
+    read after the module has run) and never rebound."""
     bindings = module_bindings(source.tree)
     rebound = rebound_in_functions(source.tree)
     local: set[str] = set()
@@ -221,7 +228,7 @@ def _not_module_stable(
         elif not stmts:
             if name not in BUILTINS:
                 out.add(name)
-        elif stmts[0].lineno >= top.lineno and not _is_import(stmts[0]):
+        elif top is not None and stmts[0].lineno >= top.lineno and not _is_import(stmts[0]):
             out.add(name)  # bound after the statement that would build the jit
     return out
 

@@ -3,24 +3,60 @@ package). A rule's codemod lives in its own module, so that it can move beside i
 
 from __future__ import annotations
 
-from retracelint.fixes.base import Fix
+from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
+from retracelint.fixes.bound_method import jit_in_init
+from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.rebuilt_jit import hoist_jit
+from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_params import make_traced
 from retracelint.fixes.weak_types import float_literal, strong_scalar
 from retracelint.model import Finding
 
 
+def _static_field(finding: Finding) -> bool:
+    return finding.message.startswith("static field ")
+
+
 def _jit_site_file(finding: Finding) -> str:
-    """Making a parameter traced rewrites where the function is jitted, which may be another file."""
-    return finding.jit_site.location.path if finding.jit_site else finding.location.path
+    """Making a parameter traced rewrites where the function is jitted, which may be another file; a
+    static field is made a leaf where its class declares it."""
+    if finding.jit_site is None or _static_field(finding):
+        return finding.location.path
+    return finding.jit_site.location.path
+
+
+def traced(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe)."""
+    return make_leaf(source, finding) if _static_field(finding) else make_traced(source, finding)
+
+
+_NOT_A_FUNCTION = ("what is jitted is not a function", "the finding is not at a jax.jit")
+
+
+def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """RTL301: the jit built once where it is (``hoist_jit``); when it closes over values of the call,
+    built once with those values made its arguments (``pass_closed_over``), or, a method of ``self``,
+    built once in ``__init__`` (``jit_in_init``); both unsafe."""
+    hoisted = hoist_jit(source, finding)
+    if not (isinstance(hoisted, Refusal) and hoisted.reason.startswith("it closes over")):
+        return hoisted
+    passed = pass_closed_over(source, finding)
+    if isinstance(passed, Rewrite):
+        return passed
+    built = jit_in_init(source, finding)
+    if isinstance(built, Rewrite):
+        return built
+    # the reason of the fix made for this shape: a bound method's is jit_in_init's
+    reason = built.reason if passed.reason.startswith(_NOT_A_FUNCTION) else passed.reason
+    return Refusal(f"{hoisted.reason}; {reason}")
 
 
 CODEMODS: dict[str, Fix] = {
-    "RTL201": Fix(make_traced, safe=True, target=_jit_site_file),
-    "RTL202": Fix(make_traced, safe=True, target=_jit_site_file),
+    "RTL201": Fix(traced, safe=True, target=_jit_site_file),
+    "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(make_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)
-    "RTL301": Fix(hoist_jit, safe=True),
+    "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),
 }

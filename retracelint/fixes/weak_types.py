@@ -5,7 +5,9 @@
   is guessed from the scalar (float32 for a float, int32 for an int: JAX's defaults without x64), so the
   fix is unsafe: a user must check it is the other value's dtype.
 - RTL402 between a Python int and a float (both weak): the int literal becomes a float literal, ``0`` →
-  ``0.0``; the values stay Python numbers, so this one is safe.
+  ``0.0``; the values stay Python numbers, so this one is safe. Between two dtypes, the value made at the
+  finding is cast to the other's where it is made (``jnp.asarray(x, jnp.int32)``), when the cast keeps
+  every value; a value that is an int or a float by turns becomes ``float(...)``. Those are unsafe.
 
 Where the finding is at the strongly typed value (``clip(x, limit)``), the weak one is looked for on the
 line the message names: the one numeric literal passed to the same jitted function there.
@@ -34,6 +36,19 @@ _ARRAY_MAKERS = frozenset(f"{m}.{f}" for m in ("jnp", "jax.numpy") for f in _FIL
 _FLOAT_MODULES = frozenset({"jnp", "np", "math", "numpy", "jax.numpy"})
 _WEAK_ELSEWHERE = re.compile(r"weakly typed scalar at line (\d+)")
 _DTYPES = {float: "float32", int: "int32"}
+# RTL402's messages: "this makes int64 for 'idx' but int32 at ...", "'x' gets uint8 here but float32 at".
+_FLIP = re.compile(r"(?:this makes|'[^']+' gets) (\w+)(?: for '[^']+'| here) but (\w+) at")
+_INT_OR_FLOAT = re.compile(r" picks an int or a float ")
+# The dtypes a value of a dtype is cast to keeping every value it can hold (integer indices and
+# counts narrowed from int64 to int32 included: what x64 makes by default for them).
+_SMALL_INTS = ("uint8", "int8", "uint16", "int16")
+_KEEPS = {
+    **{small: ("int32", "int64", "float32", "float64") for small in _SMALL_INTS},
+    "int32": ("int64", "float64"),
+    "int64": ("int32",),
+    "float32": ("float64",),
+    "bool": ("int32", "int64", "float32", "float64"),
+}
 
 
 def strong_scalar(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -65,11 +80,38 @@ def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     if not finding.message.split(" is ", 1)[-1].startswith("an int"):
-        return Refusal("only an int against a float has a fix that keeps both Python numbers")
+        return _cast(source, finding, node)
     literal = node.operand if isinstance(node, ast.UnaryOp) else node
     if not isinstance(literal, ast.Constant) or type(literal.value) is not int:
         return Refusal("the int is not a literal")
     return Rewrite(replace={source.span(literal): parse_expression(f"{literal.value}.0")})
+
+
+def _cast(source: Source, finding: Finding, node: ast.expr | None) -> Rewrite | Refusal:
+    """RTL402 between two dtypes: the value made here is cast to the other one's dtype where it is made
+    (``jnp.asarray(np.arange(n), jnp.int32)``), or a value that is an int or a float by turns becomes a
+    float. Unsafe: the jitted function computes in that dtype from then on; only casts that keep every
+    value (``_KEEPS``) are made."""
+    if node is None:
+        return Refusal("the finding is not at the expression that makes the value")
+    if _INT_OR_FLOAT.search(finding.message):
+        return Rewrite(
+            replace={source.span(node): parse_expression(f"float({source.code(node)})")},
+            unsafe=True,
+        )
+    flip = _FLIP.search(finding.message)
+    if flip is None:
+        return Refusal("only a value of one dtype against another has a cast to make")
+    made, wanted = flip.groups()
+    if wanted not in _KEEPS.get(made, ()):
+        return Refusal(f"a cast from {made} to {wanted} may change values")
+    imports: tuple[str, ...] = ()
+    if not has_binding(source, "jnp", "jax.numpy"):
+        if "jnp" in source.module_names:
+            return Refusal("jnp is bound to something other than jax.numpy here")
+        imports = ("import jax.numpy as jnp",)
+    new = f"jnp.asarray({source.code(node)}, jnp.{wanted})"
+    return Rewrite(replace={source.span(node): parse_expression(new)}, imports=imports, unsafe=True)
 
 
 def _weak_values(source: Source, finding: Finding) -> list[ast.expr] | Refusal:

@@ -389,6 +389,39 @@ _FLOAT_CONSTANT_MODULES = {"numpy", "jax.numpy", "math"}
 # Attributes of arrays that are no object's field: they vary with the array.
 _ARRAY_ATTRIBUTES = {"dtype", "ndim", "itemsize", "nbytes", "at", "sharding", "weak_type", "flat"}
 
+# An array's attributes that are Python values even while it is traced (a fix may make a value read only
+# through these a traced argument).
+STATIC_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+# Array methods that give a new array and leave the array as it was (numpy's too).
+NEW_ARRAY_METHODS = frozenset(
+    {*_ARRAY_METHODS_KEEP - {"block_until_ready"}, *_ARRAY_METHODS_MOVE, "reshape", "sum", "mean"}
+    | {
+        "max",
+        "min",
+        "std",
+        "var",
+        "prod",
+        "cumsum",
+        "dot",
+        "conj",
+        "argmax",
+        "argmin",
+        "any",
+        "all",
+    }
+)
+# ``x.at[i].set(v)``: what ``.at[...]`` gives is updated into a new array.
+TRACED_ARRAY_METHODS = NEW_ARRAY_METHODS | {
+    "real",
+    "imag",
+    "mT",
+    "at",
+    "set",
+    "add",
+    "multiply",
+    "get",
+}
+
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}

@@ -1,0 +1,267 @@
+"""RTL201 / RTL202 at a static field of a registered dataclass (``field(metadata=dict(static=True))``,
+``eqx.field(static=True)``, ``struct.field(pytree_node=False)``) whose value changes: the field is made a
+leaf of the pytree, so that jax traces it instead of keying its cache on it.
+
+Inside the jitted function the field is then a traced value: the fix is made when every read of it there
+(``runtime.ftol`` in the jitted def, its nested functions and the module's functions it is handed to)
+works on a traced value, as ``closure_args`` decides for a value a closure reads. The class may be
+used by other jitted functions, elsewhere in the project, that need it concrete, and a leaf must be an
+array or a number: only a user can check those, so the fix is unsafe.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    Start,
+    dotted,
+    parse_expression,
+    parse_statement,
+)
+from retracelint.fixes.closure_args import _DEPTH, _why_static
+from retracelint.model import Finding
+
+_FIELDS = frozenset(
+    {
+        "field",
+        "dataclasses.field",
+        "eqx.field",
+        "equinox.field",
+        "struct.field",
+        "flax.struct.field",
+    }
+)
+# The keywords that make a field static, with the value that does.
+_STATIC_KEYWORDS = {"static": True, "pytree_node": False}
+# Methods that build the object or its treedef: they read every field, as it is.
+_PYTREE_METHODS = frozenset(
+    {"__init__", "tree_flatten", "tree_unflatten", "__repr__", "__eq__", "__hash__"}
+)
+
+
+def make_leaf(source: Source, finding: Finding) -> Rewrite | Refusal:
+    field_def = _field_at(source, finding)
+    if field_def is None:
+        return _aux_to_child(source, finding)
+    name, call = field_def
+    kept = _without_static(call)
+    if isinstance(kept, Refusal):
+        return kept
+    reason = _needs_static(source, finding, name)
+    if reason is not None:
+        return Refusal(f"{name} must stay static: {reason}")
+    args = [source.code(a) for a in call.args] + kept
+    new = f"{source.code(call.func)}({', '.join(args)})"
+    return Rewrite(replace={source.span(call): parse_expression(new)}, unsafe=True)
+
+
+def _aux_to_child(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """``aux = (self.dt, self.rtol)`` in ``tree_flatten``: ``self.dt`` moves to the end of the children
+    and leaves ``None`` in its place, and ``tree_unflatten`` first puts it back where it was, so that
+    the rest of both methods reads what it read before."""
+    loc = finding.location
+    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    aux = source.parent(node) if node is not None else None
+    flatten = next((a for a in source.ancestors(node) if isinstance(a, ast.FunctionDef)), None)
+    cls = source.parent(flatten) if flatten is not None else None
+    if (
+        not isinstance(node, ast.Attribute)
+        or not isinstance(aux, ast.Tuple)
+        or flatten is None
+        or flatten.name != "tree_flatten"
+        or not isinstance(cls, ast.ClassDef)
+    ):
+        return Refusal(
+            "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple"
+        )
+    index = aux.elts.index(node)
+    if any(isinstance(e, ast.Starred) for e in aux.elts[: index + 1]):
+        return Refusal("the aux tuple unpacks a sequence before it")
+    children = _children_of(flatten, aux)
+    unflatten = next(
+        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "tree_unflatten"), None
+    )
+    if children is None or unflatten is None:
+        return Refusal("tree_flatten does not return (children tuple, aux tuple) as displays")
+    if [dotted(d) for d in unflatten.decorator_list] != ["classmethod"] or len(
+        unflatten.args.args
+    ) != 3:
+        return Refusal("tree_unflatten is not a classmethod of (cls, aux, children)")
+    reason = _needs_static(source, finding, node.attr) or _needs_static_in_class(
+        source, cls, node.attr
+    )
+    if reason is not None:
+        return Refusal(f"{node.attr} must stay static: {reason}")
+    items = [source.code(e) for e in children.elts] + [source.code(node)]
+    aux_name, children_name = (a.arg for a in unflatten.args.args[1:])
+    put_back = parse_statement(
+        f"{aux_name}, {children_name} = (*{aux_name}[:{index}], {children_name}[-1],"
+        f" *{aux_name}[{index + 1}:]), {children_name}[:-1]\n"
+    )
+    first = next(
+        (
+            s
+            for s in unflatten.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        ),
+        None,
+    )
+    if first is None:
+        return Refusal("tree_unflatten has no statement")
+    appended = ", ".join(items) + ("," if len(items) == 1 else "")
+    return Rewrite(
+        replace={
+            source.span(node): parse_expression("None"),
+            _inside_parentheses(source, children): parse_expression(appended),
+        },
+        insert_before={source.start(first): [put_back]},
+        unsafe=True,
+    )
+
+
+def _inside_parentheses(source: Source, node: ast.Tuple) -> tuple[Start, Start]:
+    """A tuple's span as libcst gives it: ast counts its parentheses, libcst does not (and keeps
+    them as they are around the new tuple)."""
+    (line, col), (end_line, end_col) = source.span(node)
+    lines = source.text.splitlines()
+    if lines[line - 1][col : col + 1] == "(" and lines[end_line - 1][end_col - 1 : end_col] == ")":
+        return (line, col + 1), (end_line, end_col - 1)
+    return (line, col), (end_line, end_col)
+
+
+def _children_of(flatten: ast.FunctionDef, aux: ast.Tuple) -> ast.Tuple | None:
+    """The children tuple display ``tree_flatten`` returns beside ``aux`` (directly, or through names
+    each assigned once)."""
+    returns = [n for n in ast.walk(flatten) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple):
+        return None
+    pair = returns[0].value.elts
+    if len(pair) != 2:
+        return None
+    shown = [_display(flatten, e) for e in pair]
+    return shown[0] if shown[1] is aux and isinstance(shown[0], ast.Tuple) else None
+
+
+def _display(flatten: ast.FunctionDef, node: ast.expr) -> ast.expr | None:
+    if not isinstance(node, ast.Name):
+        return node
+    assigned = [
+        s
+        for s in ast.walk(flatten)
+        if isinstance(s, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == node.id for t in s.targets)
+    ]
+    return assigned[0].value if len(assigned) == 1 and len(assigned[0].targets) == 1 else None
+
+
+def _needs_static_in_class(source: Source, cls: ast.ClassDef, name: str) -> str | None:
+    """Why a method of the class (traced when a jitted function calls it) needs ``self.name``
+    concrete."""
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef) or method.name in _PYTREE_METHODS:
+            continue
+        me = method.args.args[0].arg if method.args.args else None
+        reads = [
+            n
+            for n in ast.walk(method)
+            if isinstance(n, ast.Attribute) and n.attr == name and dotted(n.value) == me
+        ]
+        found = _why_static(source, method, reads, _DEPTH)
+        if found is not None:
+            return found.reason if isinstance(found, Refusal) else f"{method.name} {found}"
+    return None
+
+
+def _field_at(source: Source, finding: Finding) -> tuple[str, ast.Call] | None:
+    line = finding.location.line
+    for cls in ast.walk(source.tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for stmt in cls.body:
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and stmt.lineno == line
+                and isinstance(stmt.target, ast.Name)
+                and isinstance(stmt.value, ast.Call)
+                and dotted(stmt.value.func) in _FIELDS
+            ):
+                return stmt.target.id, stmt.value
+    return None
+
+
+def _without_static(call: ast.Call) -> list[str] | Refusal:
+    """The field call's keywords (as text) without the one that makes it static."""
+    kept, dropped = [], False
+    for keyword in call.keywords:
+        if keyword.arg in _STATIC_KEYWORDS:
+            if not _is_constant(keyword.value, _STATIC_KEYWORDS[keyword.arg]):
+                return Refusal(f"{keyword.arg}= is not a literal")
+            dropped = True
+        elif keyword.arg == "metadata":
+            if not _only_static(keyword.value):
+                return Refusal("its metadata holds more than static=True")
+            dropped = True
+        else:
+            kept.append(ast.unparse(keyword))
+    return kept if dropped else Refusal("the field is not marked static by its own keywords")
+
+
+def _is_constant(node: ast.expr, value: bool) -> bool:
+    return isinstance(node, ast.Constant) and node.value is value
+
+
+def _only_static(node: ast.expr) -> bool:
+    """``dict(static=True)`` or ``{"static": True}``."""
+    if isinstance(node, ast.Call) and dotted(node.func) == "dict" and not node.args:
+        return [k.arg for k in node.keywords] == ["static"] and _is_constant(
+            node.keywords[0].value, True
+        )
+    if isinstance(node, ast.Dict) and len(node.keys) == 1:
+        key = node.keys[0]
+        return (
+            isinstance(key, ast.Constant)
+            and key.value == "static"
+            and _is_constant(node.values[0], True)
+        )
+    return False
+
+
+def _needs_static(source: Source, finding: Finding, name: str) -> str | None:
+    """Why the jitted function needs the field concrete (a read of ``param.name`` in it), or None."""
+    site = finding.jit_site
+    if site is None or not finding.parameter:
+        return "the finding names no jitted function"
+    where = source
+    if site.location.path != finding.location.path:
+        try:  # the jitted function is in another module of the project
+            text = Path(site.location.path).read_text(encoding="utf-8")
+            where = Source(text, ast.parse(text))
+        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+            return f"{site.location.path} cannot be read"
+    fdef = next(
+        (
+            n
+            for n in ast.walk(where.tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name == site.name
+            and n.lineno <= site.location.line <= (n.end_lineno or n.lineno)
+        ),
+        None,
+    )
+    if fdef is None:
+        return f"the def of {site.name} is not where the jit site says"
+    reads = [
+        n
+        for n in ast.walk(fdef)
+        if isinstance(n, ast.Attribute)
+        and n.attr == name
+        and isinstance(n.value, ast.Name)
+        and n.value.id == finding.parameter
+    ]
+    found = _why_static(where, fdef, reads, _DEPTH)
+    return found.reason if isinstance(found, Refusal) else found
