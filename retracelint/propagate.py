@@ -73,6 +73,7 @@ from retracelint.values import (
     axis_sources,
     canonical_dtype,
     combine,
+    dtype_taken,
     entry,
     followed,
     join,
@@ -218,6 +219,8 @@ class Propagation(ObjectModel):
             value = value.with_(shape=frozenset(self.sized_by_results(fn, value.shape, depth)))
         if any(isinstance(s, RetSrc) for s in value.vsrc):
             value = value.with_(vsrc=self.from_results(fn, value.vsrc, depth))
+        if value.dtype_of is not None and depth <= MAX_FRAMES:
+            value = _dtype_from(value, self.resolve(fn, value.dtype_of, depth + 1))
         if not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         if depth > MAX_FRAMES:
@@ -558,6 +561,9 @@ class Propagation(ObjectModel):
             ),
             weak=value.weak,
         )
+        if value.dtype_of is not None:
+            taken = self.substitute(value.dtype_of, call, callee, bound, item, receiver, caller)
+            out = _dtype_from(out, taken)
         inputs: list[Value] = []
         for dep in value.deps:
             if isinstance(dep, ParamDep):
@@ -1226,3 +1232,11 @@ def _origins(value: Value) -> set[Location]:
     for part in (*value.items, *(v for _, v in value.fields)):
         out |= _origins(part)
     return out
+
+
+def _dtype_from(value: Value, taken: Value) -> Value:
+    """``value``, made with the dtype of ``taken`` (``Value.dtype_of``): that dtype when ``taken``
+    has one, else still to be read from what ``taken`` takes it from."""
+    if taken.dtype is not None:
+        return value.with_(dtype=taken.dtype, dtype_of=None)
+    return value.with_(dtype_of=dtype_taken(taken))

@@ -21,7 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
-from retracelint.returned import returned_dtype
+from retracelint.returned import as_called, returned_dtype
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -240,9 +240,10 @@ def _carried_flip(
     # One item of the result: the summary's loop-carried flips leave it to this check.
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
-    kinds = _dtype_flip(prop, at, start, returned)
+    typed = as_called(prop, fn, start)
+    kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
-        return "RTL402", carried.name, start.made or carried.start.location, *kinds
+        return "RTL402", carried.name, typed.made or carried.start.location, *kinds
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -267,7 +268,7 @@ def _carried_flip(
         if len(starts) != 1 or not results:
             continue
         owner, origin, _ = starts[0]
-        leaf = prop.resolve(owner, origin.value)
+        leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
@@ -307,8 +308,8 @@ def _item_flip(
         elif _weak_then_strong(prop, at, begin, back):
             # A number a helper returns is reported where the helper writes it.
             return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
-        elif (kinds := _dtype_flip(prop, at, begin, back)) is not None:
-            return "RTL402", leaf, begin.made or at.carried.start.location, *kinds
+        elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
+            return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
     return None
 
 
@@ -352,7 +353,7 @@ def _passed_for(
 
 def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
     passed = _passed_for(prop, at, name)
-    return None if passed is None else [prop.resolve(o, a.value) for o, a in passed]
+    return None if passed is None else [as_called(prop, o, a.value) for o, a in passed]
 
 
 def _int_then_float(
@@ -624,7 +625,7 @@ def _attribute_flip(
         others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
     others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
     for owner, other in sorted(others, key=lambda o: o[1].location):
-        start = prop.resolve(owner, other.value)
+        start = as_called(prop, owner, other.value)
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):

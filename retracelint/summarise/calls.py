@@ -92,6 +92,7 @@ from retracelint.values import (
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
+    FOLLOWS,
     INSTANCE,
     INT,
     JIT,
@@ -124,6 +125,7 @@ from retracelint.values import (
     collected,
     combine,
     dtype_kind,
+    dtype_taken,
     entry,
     kind_sources,
     made_objects,
@@ -263,7 +265,8 @@ class Calls(PassState):
             # arguments it is given; a mapping transform's function sees an item of each.
             marker = "mapped" if canon.rpartition(".")[2] in _MAPPING_TRANSFORMS else "transform"
             refs = frozenset(((), (marker, *c)) for c in _value_callees(args[0])) if args else EMPTY
-            return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
+            outputs = _differentiated(node, canon.rpartition(".")[2])
+            return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs, ref=outputs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
         if canon in _REPLACES or canon in _SETATTRS or method in ("replace", "_replace"):
@@ -344,6 +347,18 @@ class Calls(PassState):
             # `type(model)(...)`: an instance of it, a new object each time, of a class only the
             # callers know.
             return Value(ty=INSTANCE, fresh=self.context_src(), objs=frozenset({Made(at)}))
+        transform = callee_value if callee_value is not None else self.env.get(dotted or "")
+        if (
+            callee is not None
+            and callee[0] == "transform"
+            and index is not None
+            and transform is not None
+            and transform.ty == TRANSFORM
+            and transform.ref is not None
+        ):
+            # jax.grad(f)(x) / value_and_grad: the gradients, like what x is, and f's result.
+            result = Value(deps=_returned_deps(index), vsrc=_args_vsrc(args, kwargs))
+            return _gradient_outputs(transform.ref, result, args)
         if callee is not None and callee[0] == "jit":
             # A jitted function returns what it wraps returns: a pytree whose fields are read later.
             return _jit_result(args, kwargs).with_(objs=frozenset({Made(at)}) if at else EMPTY)
@@ -1093,8 +1108,9 @@ class Calls(PassState):
                     dtype=dtype,
                     made=self.loc(node) if dtype else None,
                     weak=MADE_STRONG,  # any dtype, even float: strong
+                    dtype_of=None,
                 )
-                return self.dtype_chosen(made, node, given)
+                return self.dtype_chosen(self.dtype_followed(made, node, given), node, given)
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
             if method in _ARRAY_METHODS_MOVE:
@@ -1188,6 +1204,68 @@ def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Val
 
 # Callees whose result the linker reads from what they return: named functions and methods, and
 # what a call returned (`schedule = Schedule(...)`; `schedule(episode)` is its `__call__`).
+# What jax.grad and jax.value_and_grad return, told by the transform's value (``Value.ref``):
+# "<grad|value_and_grad>:<has_aux>:<argnums>" for a literal has_aux and an int argnums.
+_DIFFERENTIATE = frozenset({"grad", "value_and_grad"})
+
+
+def _differentiated(node: ast.Call, name: str) -> str | None:
+    """``Value.ref`` of a ``jax.grad``/``value_and_grad`` transform whose outputs are known: its
+    ``has_aux`` and ``argnums`` are literals (argnums an int)."""
+    if name not in _DIFFERENTIATE:
+        return None
+    options = {k.arg: k.value for k in node.keywords}
+    aux, argnums = options.get("has_aux"), options.get("argnums")
+    if any(not isinstance(o, ast.Constant) for o in (aux, argnums) if o is not None):
+        return None
+    number = 0 if argnums is None else argnums.value  # type: ignore[union-attr]
+    if type(number) is not int or len(node.args) != 1:
+        return None
+    return f"{name}:{bool(aux is not None and aux.value)}:{number}"  # type: ignore[union-attr]
+
+
+def _gradient_outputs(spec: str, result: Value, args: list[Value]) -> Value:
+    """What a call of ``jax.grad(f, ...)`` (``spec``: ``_differentiated``) returns, ``result``
+    being what f returns for the call: the gradients have the structure and dtype of the argument
+    they are taken of; ``has_aux`` makes f return (value, aux)."""
+    name, aux, number = spec.split(":")
+    position = int(number)
+    if position >= len(args):
+        return result
+    grads = _cotangent(args[position])
+    if name == "value_and_grad":
+        return _pair(result, grads)
+    if aux == "True":
+        item = frozenset(replace(d, item=1) for d in result.deps if isinstance(d, RetDep))
+        return _pair(grads, Value(deps=item, vsrc=result.vsrc))
+    return grads
+
+
+def _pair(first: Value, second: Value) -> Value:
+    return Value(
+        ty=TUPLE,
+        items=(first, second),
+        vsrc=first.vsrc | second.vsrc,
+        deps=first.deps | second.deps,
+    )
+
+
+def _cotangent(primal: Value) -> Value:
+    """The gradient with respect to ``primal``: a pytree of its structure, each leaf of its dtype,
+    as weakly typed as it is."""
+    array = primal.ty in ARRAYS
+    return Value(
+        ty=primal.ty if array or primal.ty in (TUPLE, LIST, DICT) else UNKNOWN,
+        vsrc=primal.vsrc,
+        deps=primal.deps,
+        items=tuple(_cotangent(item) for item in primal.items),
+        keys=primal.keys,
+        dtype=primal.dtype,
+        dtype_of=dtype_taken(primal),
+        weak=primal.weak if array else (FOLLOWS if primal.deps else None),
+    )
+
+
 _RESULT_KNOWN_AT_LINK = ("name", "qual", "method", "self", "recv", "super", "ret")
 
 
