@@ -286,6 +286,8 @@ def _item_flip(
     """An item of a tuple, list or dict state (``args = (rate, threshold)``, ``{"count": 0,
     ...}``) that starts weakly typed and comes back strong, item by item and into nested ones;
     reported where the item is written, or else where the state is made."""
+    if not returned.items:
+        returned = _unpacked(prop, at.jitted, returned) or returned
     if start.ty == DICT and returned.ty == DICT:
         begun, given = items_of(start), items_of(returned)
         if not begun or begun.keys() != given.keys():
@@ -379,8 +381,10 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     if value.items or len(value.deps) != 1:
         return None
     dep = next(iter(value.deps))
-    if not isinstance(dep, RetDep) or dep.elem is not None or dep.item is not None:
+    if not isinstance(dep, RetDep) or dep.elem is not None:
         return None
+    if dep.item is not None:
+        return _nested(prop, fn, dep)
     project = prop.project
     counts = {
         len(returns.items) if returns.ty in (TUPLE, LIST) else 0
@@ -394,6 +398,33 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     if any(item is None for item in items):
         return None
     return Value(ty=TUPLE, items=tuple(i for i in items if i is not None))
+
+
+def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None:
+    """Item ``dep.item`` of what call ``dep.call`` of ``fn`` returns, when the one function it
+    calls returns a tuple display there too (``return (level, trend), level``: a ``lax.scan``
+    body's carry): a tuple of those items, each in ``fn``'s terms."""
+    targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
+    if len(targets) != 1 or not isinstance(target := targets[0], FuncTarget):
+        return None
+    callee = prop.project.function(target.qualname)
+    returns = callee.returns
+    if returns is None or dep.item is None or dep.item >= len(returns.items):
+        return None
+    inner = returns.items[dep.item]
+    if inner.ty not in (TUPLE, LIST) or not inner.items:
+        return None
+    call = fn.calls[dep.call]
+    items = tuple(
+        prop.resolve(
+            fn,
+            prop.substitute(
+                prop.resolve(callee, item), call, callee, target.bound, None, caller=fn
+            ),
+        )
+        for item in inner.items
+    )
+    return Value(ty=inner.ty, items=items)
 
 
 def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
@@ -698,7 +729,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
         if passed is None:
             return None
         for owner, found in passed:
-            value = prop.resolve(owner, found.value)
+            value = as_called(prop, owner, found.value)
             if "." not in name:
                 kinds.add(_leaves_kind(value, x64))
                 continue

@@ -60,6 +60,10 @@ from retracelint.summarise.apis import (
     _TRANSFORMS,
     _TREE_MAPS,
     _UNPICKLES,
+    ARGUMENT,
+    CARRY_LOOPS,
+    COUNTER,
+    CarryLoop,
     _array_module,
     _index_dtype,
     _looks_like_class,
@@ -226,6 +230,11 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
+        loop = CARRY_LOOPS.get(canon)
+        if loop is not None and len(node.args) == len(args) > loop.body:
+            carried = self.carry_loop(node, loop, args)
+            if carried is not None:
+                return carried
         if canon in _CACHE_CLEARING and self.recording:
             self.fn.clears = (*self.fn.clears, (self.loc(node), tuple(self.loops)))
         # mod.wrapper(func), from the name already canonicalised: every call asks.
@@ -357,7 +366,11 @@ class Calls(PassState):
             and transform.ref is not None
         ):
             # jax.grad(f)(x) / value_and_grad: the gradients, like what x is, and f's result.
-            result = Value(deps=_returned_deps(index), vsrc=_args_vsrc(args, kwargs))
+            result = Value(
+                deps=_returned_deps(index),
+                vsrc=_args_vsrc(args, kwargs),
+                objs=frozenset({Made(at)}) if at else EMPTY,
+            )
             return _gradient_outputs(transform.ref, result, args)
         if callee is not None and callee[0] == "jit":
             # A jitted function returns what it wraps returns: a pytree whose fields are read later.
@@ -366,6 +379,33 @@ class Calls(PassState):
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
         return value.with_(callables=refs) if refs else value
+
+    def carry_loop(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> Value | None:
+        """``lax.scan(f, init, xs)`` and the like (``apis.CARRY_LOOPS``): recorded as a call of
+        the body with what it is given (the carry as it starts, a slice of ``xs``), so that what
+        the loop returns is what the body gives back for them."""
+        callee = self.callee_ref(node.args[loop.body])
+        if callee is None or any(i >= len(args) for _, i in loop.passed):
+            return None
+        call = self.carry_calls.get(id(node))
+        if call is None:
+            given = [node.args[i] for _, i in loop.passed]
+            call = ast.copy_location(
+                ast.Call(func=node.args[loop.body], args=given, keywords=[]), node
+            )
+            self.carry_calls[id(node)] = call
+        passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
+        index = self.record(call, [callee], passed, {}, self.loc(node))
+        if index is None:
+            return None
+        made = combine(args, keep_shape=False)
+        back = Value(
+            deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
+        )
+        if loop.carry is None:
+            return back
+        carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
+        return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
         """The lambda ``node`` is: written there, or the one a local name was last bound to
@@ -1239,6 +1279,23 @@ def _gradient_outputs(spec: str, result: Value, args: list[Value]) -> Value:
         item = frozenset(replace(d, item=1) for d in result.deps if isinstance(d, RetDep))
         return _pair(grads, Value(deps=item, vsrc=result.vsrc))
     return grads
+
+
+def _carry_passed(kind: str, value: Value) -> Value:
+    """What a lax loop's body gets for one parameter (``apis.CarryLoop``): the argument, a slice
+    of it along its first axis (its dtype and weak type), or the loop's index."""
+    if kind == ARGUMENT:
+        return value
+    if kind == COUNTER:
+        return Value(ty=ARRAY, dtype="int32", vsrc=value.vsrc)
+    return Value(
+        ty=value.ty if value.ty in ARRAYS else UNKNOWN,
+        vsrc=value.vsrc,
+        deps=value.deps,
+        dtype=value.dtype,
+        dtype_of=dtype_taken(value),
+        weak=value.weak,
+    )
 
 
 def _pair(first: Value, second: Value) -> Value:
