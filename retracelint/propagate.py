@@ -211,7 +211,15 @@ class Propagation(ObjectModel):
 
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
         """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
-        and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""
+        and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``). An array made with the dtype of
+        another value (``Value.dtype_of``) has that value's, not the one it was made from."""
+        out = self._resolved(fn, value, depth)
+        if value.dtype_of is None or depth > MAX_FRAMES:
+            return out
+        taken = self.resolve(fn, value.dtype_of, depth + 1)
+        return _dtype_from(out.with_(dtype=None, made=value.made), taken)
+
+    def _resolved(self, fn: FunctionSummary, value: Value, depth: int) -> Value:
         self.charge(fn)
         if any(t.code == REBIND for t in value.shape):
             value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
@@ -219,8 +227,6 @@ class Propagation(ObjectModel):
             value = value.with_(shape=frozenset(self.sized_by_results(fn, value.shape, depth)))
         if any(isinstance(s, RetSrc) for s in value.vsrc):
             value = value.with_(vsrc=self.from_results(fn, value.vsrc, depth))
-        if value.dtype_of is not None and depth <= MAX_FRAMES:
-            value = _dtype_from(value, self.resolve(fn, value.dtype_of, depth + 1))
         if not any(isinstance(d, RetDep | IterDep) for d in value.deps):
             return value
         if depth > MAX_FRAMES:

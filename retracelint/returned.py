@@ -24,6 +24,7 @@ from retracelint.values import (
     Value,
     canonical_dtype,
     dtype_kind,
+    weak_class,
     weak_kind,
 )
 
@@ -59,7 +60,7 @@ def returned_dtype(
     taken = _parameter(leaf.dtype_of) if leaf.dtype_of is not None else None
     if taken is not None:  # ``x.astype(y.dtype)``: the dtype of what the call passes for ``y``
         return _strong(passed(taken), x64)
-    if leaf.weak != FOLLOWS and leaf.ty != FLOAT_LIKE:  # not arithmetic the summary saw
+    if weak_class(leaf) != FOLLOWS and leaf.ty != FLOAT_LIKE:  # not arithmetic on parameters
         return None
     names = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not names or len(names) != len(leaf.deps):
