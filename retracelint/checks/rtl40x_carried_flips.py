@@ -657,6 +657,8 @@ def _attribute_flip(
     others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
     for owner, other in sorted(others, key=lambda o: o[1].location):
         start = as_called(prop, owner, other.value)
+        if start.ty == NONE and _reads_fields(at):
+            continue  # a placeholder: f reads fields of what it gets, so it never gets None
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):
@@ -670,6 +672,16 @@ def _attribute_flip(
         if item is not None:
             return item
     return None
+
+
+def _reads_fields(at: _CarriedCall) -> bool:
+    """Whether the jitted function's result is computed from fields of the carried parameter
+    (``state.integral``), which None does not have."""
+    returns = at.jitted.returns
+    prefix = f"{at.param}."
+    return returns is not None and any(
+        isinstance(src, ParamSrc) and src.name.startswith(prefix) for src in returns.vsrc
+    )
 
 
 def _keys_added(start: Value, returned: Value, param: str) -> str | None:
