@@ -247,3 +247,27 @@ def test_without_x64_in_the_script_that_runs_the_clock_stays_float32(tmp_path: P
     script = ADVECTION["main.py"].replace('jax.config.update("jax_enable_x64", True)', "")
     _write(tmp_path, {**ADVECTION, "main.py": script})
     assert _found(tmp_path) == []
+
+
+def test_a_weak_scan_carry_a_helper_of_another_module_makes(tmp_path: Path):
+    kalman = KALMAN["kalman.py"] + "\n\ndef initial_state():\n    return (0.0, 1.0)\n"
+    tracker = (
+        KALMAN["tracker.py"]
+        .replace(
+            "from kalman import filter_chunk", "from kalman import filter_chunk, initial_state"
+        )
+        .replace("self.state = (0.0, 1.0)", "self.state = initial_state()")
+    )
+    _write(tmp_path, {**KALMAN, "kalman.py": kalman, "tracker.py": tracker})
+    found = _found(tmp_path)
+    assert _where(found) == [("kalman.py", 24, "RTL401")]  # told where the helper writes it
+    assert found[0].message.startswith("self.state[0] starts as a weakly typed scalar here")
+
+
+def test_a_weak_scan_carry_passed_through_a_partial(tmp_path: Path):
+    tracker = KALMAN["tracker.py"].replace(
+        "filter_chunk(self.state, readings)",
+        "functools.partial(filter_chunk, self.state)(readings)",
+    )
+    _write(tmp_path, {**KALMAN, "tracker.py": "import functools\n\n" + tracker})
+    assert _where(_found(tmp_path)) == [("tracker.py", 10, "RTL401")]

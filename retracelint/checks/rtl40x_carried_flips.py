@@ -656,7 +656,8 @@ def _attribute_flip(
         others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
     others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
     for owner, other in sorted(others, key=lambda o: o[1].location):
-        start = as_called(prop, owner, other.value)
+        # A tuple a helper returns (``self.x = make()``), item by item.
+        start = _unpacked(prop, owner, other.value) or as_called(prop, owner, other.value)
         if start.ty == NONE and _reads_fields(at):
             continue  # a placeholder: f reads fields of what it gets, so it never gets None
         for code, kind_of, _ in FLIP_KINDS:

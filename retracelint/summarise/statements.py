@@ -22,6 +22,7 @@ from retracelint.summarise.abstract import (
     _weak_alternatives,
     _written_number,
 )
+from retracelint.summarise.apis import _PARTIALS
 from retracelint.summarise.loops import (
     _AXES,
     _carried_out,
@@ -171,6 +172,15 @@ class Statements(PassState):
             self.bind(target, value, node.value)
             self.note_call_bind(target, node.value)
 
+    def passed_nodes(self, call: ast.Call) -> list[ast.expr]:
+        """The arguments ``call`` passes, with those a ``functools.partial`` it calls binds
+        (``partial(step, self.x)(y)``)."""
+        nodes = [*call.args, *(k.value for k in call.keywords)]
+        func = call.func
+        if isinstance(func, ast.Call) and self.mod.canonical(_dotted(func.func) or "") in _PARTIALS:
+            nodes += [*func.args[1:], *(k.value for k in func.keywords)]
+        return nodes
+
     def own_attribute(self, target: ast.expr) -> bool:
         """Whether ``target`` is an attribute of this method's own object (``self.x``)."""
         return (
@@ -195,9 +205,7 @@ class Statements(PassState):
         if index is None:
             return
         if own:
-            passed = {
-                self.mod.pos.text(a) for a in (*source.args, *(k.value for k in source.keywords))
-            }
+            passed = {self.mod.pos.text(a) for a in self.passed_nodes(source)}
             for item, attribute in own:
                 text = self.mod.pos.text(attribute)
                 if text in passed:
