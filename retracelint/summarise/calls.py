@@ -1271,7 +1271,7 @@ def _gradient_outputs(spec: str, result: Value, args: list[Value]) -> Value:
     name, aux, number = spec.split(":")
     position = int(number)
     if position >= len(args):
-        return result
+        return Value(vsrc=result.vsrc)  # the argument differentiated is passed by keyword
     grads = _cotangent(args[position])
     if name == "value_and_grad":
         return _pair(result, grads)
