@@ -238,7 +238,9 @@ def render(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--programs", default="*/*", help="glob over programs/<id>, heldout/<id>")
+    parser.add_argument(
+        "--programs", default="*/*", help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>"
+    )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(
         "-j", "--jobs", type=int, default=1, help="JAX and retracelint runs at once"
