@@ -76,6 +76,7 @@ from retracelint.values import (
     axis_sources,
     canonical_dtype,
     combine,
+    dtype_taken,
     entry,
     followed,
     join,
@@ -216,7 +217,15 @@ class Propagation(ObjectModel):
 
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
         """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
-        and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``)."""
+        and what ``x = f(x)`` in a loop does to ``x`` (``REBIND``). An array made with the dtype of
+        another value (``Value.dtype_of``) has that value's, not the one it was made from."""
+        out = self._resolved(fn, value, depth)
+        if value.dtype_of is None or depth > MAX_FRAMES:
+            return out
+        taken = self.resolve(fn, value.dtype_of, depth + 1)
+        return _dtype_from(out.with_(dtype=None, made=value.made), taken)
+
+    def _resolved(self, fn: FunctionSummary, value: Value, depth: int) -> Value:
         self.charge(fn)
         if any(t.code == REBIND for t in value.shape):
             value = value.with_(shape=frozenset(self.rebound(fn, value.shape)))
@@ -564,6 +573,9 @@ class Propagation(ObjectModel):
             ),
             weak=value.weak,
         )
+        if value.dtype_of is not None:
+            taken = self.substitute(value.dtype_of, call, callee, bound, item, receiver, caller)
+            out = _dtype_from(out, taken)
         inputs: list[Value] = []
         for dep in value.deps:
             if isinstance(dep, ParamDep):
@@ -1297,3 +1309,11 @@ def _origins(value: Value) -> set[Location]:
     for part in (*value.items, *(v for _, v in value.fields)):
         out |= _origins(part)
     return out
+
+
+def _dtype_from(value: Value, taken: Value) -> Value:
+    """``value``, made with the dtype of ``taken`` (``Value.dtype_of``): that dtype when ``taken``
+    has one, else still to be read from what ``taken`` takes it from."""
+    if taken.dtype is not None:
+        return value.with_(dtype=taken.dtype, dtype_of=None)
+    return value.with_(dtype_of=dtype_taken(taken))

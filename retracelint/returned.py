@@ -15,13 +15,16 @@ from typing import TYPE_CHECKING
 
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
+    ARRAYS,
     FLOAT_LIKE,
     FOLLOWS,
+    UNKNOWN,
     WEAK,
     ParamDep,
     Value,
     canonical_dtype,
     dtype_kind,
+    weak_class,
     weak_kind,
 )
 
@@ -53,9 +56,11 @@ def returned_dtype(
     if leaf.dtype is not None:
         return canonical_dtype(leaf.dtype, x64)
     if leaf.param is not None:  # given back as it came: what the call passes
-        kind = _one(passed(leaf.param), x64)
-        return kind.dtype if kind is not None and not kind.weak else None
-    if leaf.weak != FOLLOWS and leaf.ty != FLOAT_LIKE:  # not arithmetic the summary saw
+        return _strong(passed(leaf.param), x64)
+    taken = _parameter(leaf.dtype_of) if leaf.dtype_of is not None else None
+    if taken is not None:  # ``x.astype(y.dtype)``: the dtype of what the call passes for ``y``
+        return _strong(passed(taken), x64)
+    if weak_class(leaf) != FOLLOWS and leaf.ty != FLOAT_LIKE:  # not arithmetic on parameters
         return None
     names = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not names or len(names) != len(leaf.deps):
@@ -68,6 +73,62 @@ def returned_dtype(
         operands.append(kind)
     result = result_type(operands, x64)
     return result.dtype if result is not None and not result.weak else None
+
+
+# How many callers up ``as_called`` follows a parameter to what is passed for it.
+_CALLERS_UP = 3
+
+
+def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
+    """``value`` (in ``fn``) with the dtype its callers give it: a parameter, or a field of one
+    (``rod.base_time``), is what every caller passes for it, when they agree on its dtype; an array
+    made with a parameter's dtype (``jnp.full((), jnp.inf, params.dtype)``) has the dtype every
+    caller passes for that parameter. Else ``value`` as ``fn`` resolves it."""
+    value = prop.resolve(fn, value)
+    if value.dtype is not None or depth >= _CALLERS_UP:
+        return value
+    if value.dtype_of is not None:
+        taken = _parameter(value.dtype_of)
+        given = _called_with(prop, fn, taken, depth) if taken is not None else []
+        dtypes = {v.dtype for v in given}
+        if given and len(dtypes) == 1 and None not in dtypes and all(v.ty in ARRAYS for v in given):
+            return value.with_(dtype=dtypes.pop(), dtype_of=None)
+        return value
+    name = _parameter(value)
+    if name is None or value.ty != UNKNOWN or len(value.deps) != 1:
+        return value
+    given = _called_with(prop, fn, name, depth)
+    kinds = {(v.ty, v.dtype, v.weak) for v in given}
+    return given[0] if len(kinds) == 1 and given[0].dtype is not None else value
+
+
+def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) -> list[Value]:
+    """What each known call of ``fn`` passes for parameter ``name`` (or a field of one), each as
+    ``as_called`` makes it where it is made; empty when a call passes nothing known for it."""
+    head, _, path = name.partition(".")
+    out: list[Value] = []
+    for caller, _, passed, _ in prop.passed_for(fn, head):
+        origins = (
+            prop.value_origins(caller, passed, path, (), 0) if path else [(caller, passed, ())]
+        )
+        if not origins:
+            return []
+        out += [as_called(prop, owner, found.value, depth + 1) for owner, found, _ in origins]
+    return out
+
+
+def _parameter(value: Value) -> str | None:
+    """The parameter (or field of one, ``state.value``) that ``value`` is, if it is one."""
+    if value.param is not None:
+        return value.param
+    deps = list(value.deps)
+    return deps[0].name if len(deps) == 1 and isinstance(deps[0], ParamDep) else None
+
+
+def _strong(values: list[Value] | None, x64: bool) -> str | None:
+    """The one dtype every value a parameter may be has, when they are strongly typed."""
+    kind = _one(values, x64)
+    return kind.dtype if kind is not None and not kind.weak else None
 
 
 def _one(values: list[Value] | None, x64: bool) -> Typed | None:

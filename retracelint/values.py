@@ -673,6 +673,10 @@ class Value:
     # weakly typed exactly when every value it depends on (``deps``) is, as ``jnp.asarray(x)`` and
     # arithmetic keep ``x``'s; UNSURE when it is made from a value of unknown kind.
     weak: str | None = None
+    # For an array made with the dtype of another value not known where it is made (``jnp.zeros(n,
+    # p.dtype)``, ``x.astype(y.dtype)`` for a parameter ``p`` or ``y``, or a call's result): that
+    # value, so that the dtype is read where the value is known (``propagate.substitute``/``resolve``).
+    dtype_of: Value | None = field(default=None, compare=False)
 
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a
@@ -763,7 +767,15 @@ def join(a: Value, b: Value) -> Value:
         elements=_union(a.elements, b.elements),
         fields=a.fields if a.fields is b.fields else _join_fields(a, b),
         weak=a.weak if a.weak == b.weak else _joined_weak(a.weak, b.weak),
+        dtype_of=a.dtype_of if _same_dtype_of(a, b) else None,
     )
+
+
+def _same_dtype_of(a: Value, b: Value) -> bool:
+    """Whether two values take their dtype from the same value (``Value.dtype_of``)."""
+    if a.dtype_of is b.dtype_of:
+        return True
+    return a.dtype_of is not None and b.dtype_of is not None and dtype_source(a) == dtype_source(b)
 
 
 def _joined_weak(a: str | None, b: str | None) -> str | None:
@@ -1210,6 +1222,25 @@ _PLACED = SCALARS | {FLOAT_LIKE, UNKNOWN}
 def placed(value: Value, at: Location) -> Value:
     """``value``, a number set at ``at``, with that place as its ``made``."""
     return value.with_(made=at) if value.made is None and value.ty in _PLACED else value
+
+
+def dtype_source(value: Value) -> tuple[object, ...] | None:
+    """What ``value`` takes its dtype from (``Value.dtype_of``), as a comparable key: the parameter
+    or call result it reads."""
+    of = value.dtype_of
+    return None if of is None else (of.ref, of.deps, of.objs)
+
+
+def dtype_taken(value: Value) -> Value | None:
+    """The value whose dtype an array made with ``x.dtype`` takes (``Value.dtype_of``), when that
+    dtype is not known where the array is made: a parameter, a field of one or a call's result."""
+    if value.dtype is not None:
+        return None
+    if value.dtype_of is not None:
+        return value.dtype_of
+    if not value.deps and value.param is None:
+        return None
+    return Value(ty=value.ty, ref=value.ref, deps=value.deps, objs=value.objs)
 
 
 def array_made(value: Value) -> Location | None:

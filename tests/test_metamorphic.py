@@ -323,3 +323,27 @@ def test_report_counts_variants_of_found_positives_and_negatives(tmp_path):
     assert "| value_to_helper | 2 | 0 | 1 | 0 | 0 % | 1 | 1 |" in text
     assert "`value_to_helper` / `programs/array_as_tuple_static`: missed" in text
     assert "`value_to_helper` / `programs/bucketed_sequence_lengths`: false alarm" in text
+
+
+def test_verdicts_of_variants_run_before_are_reused(tmp_path, monkeypatch):
+    """--verdicts: JAX runs a variant once; a second run (another retracelint) reads its verdict,
+    and a variant whose files changed is run again."""
+    runner = _load_runner()
+    (case,) = runner.select("programs/array_as_tuple_static")
+    runs: list[str] = []
+
+    def verify(cases):
+        runs.extend(c.id for c in cases)
+        return [runner.accuracy.Verdict(c, {}, "traced 3 times, not 2") for c in cases]
+
+    monkeypatch.setattr(runner.accuracy, "verify", verify)
+    known: dict[str, str] = {}
+    first = [runner.make_variant(case, "alias_jax", tmp_path)]
+    runner.verify(first, 1, known)
+    again = [runner.make_variant(case, "alias_jax", tmp_path)]
+    runner.verify(again, 1, known)
+    assert runs == [case.id]
+    assert first[0].dropped == again[0].dropped == "traced 3 times, not 2"
+    (again[0].case.folder / "main.py").write_text("import jax\n", encoding="utf-8")
+    runner.verify(again, 1, known)
+    assert runs == [case.id, case.id]

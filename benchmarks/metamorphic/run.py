@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import hashlib
 import importlib.util
+import json
 import shutil
 import sys
 from collections import Counter
@@ -45,7 +47,11 @@ def _load_accuracy():
 accuracy = _load_accuracy()
 import transforms  # noqa: E402
 
-ROOTS = {"programs": ACCURACY / "programs", "heldout": ACCURACY / "heldout"}
+ROOTS = {
+    "programs": ACCURACY / "programs",
+    "heldout": ACCURACY / "heldout",
+    "sealed_flips": ACCURACY / "sealed_flips",  # tuned on since issue 39's second branch
+}
 
 
 @dataclass
@@ -59,12 +65,16 @@ class Variant:
     score: accuracy.Score | None = None
 
 
-def select(pattern: str) -> list[accuracy.Case]:
-    """The accuracy programs whose `<root>/<id>` path matches the glob, tuned first."""
+def select(pattern: str, category: str = "") -> list[accuracy.Case]:
+    """The accuracy programs whose `<root>/<id>` path matches the glob (and of ``category``, when
+    given), tuned first."""
     cases = []
     for root_name, root in ROOTS.items():
         for case in accuracy.load_cases(root):
-            if fnmatch.fnmatch(f"{root_name}/{case.id}", pattern):
+            if fnmatch.fnmatch(f"{root_name}/{case.id}", pattern) and category in (
+                "",
+                case.category,
+            ):
                 cases.append(case)
     return cases
 
@@ -90,24 +100,42 @@ def make_variant(case: accuracy.Case, name: str, out: Path) -> Variant:
     return Variant(name, case, accuracy.load_case(folder))
 
 
-def verify(variants: Sequence[Variant], jobs: int) -> None:
+def verify(variants: Sequence[Variant], jobs: int, known: dict[str, str]) -> None:
     """JAX runs every variant; one whose trace counts differ from the original's is dropped.
 
     The accuracy benchmark's ``verify`` tells programs apart by id, so one call gets the variants of
     one transform only (ids are unique there); each transform's share is split over ``jobs`` calls.
+    ``known``: JAX's verdicts of earlier runs by the variant's content (``_digest``; "" when it
+    traced as its case says), read and added to: the same variant is not run again.
     """
     chunks = []
     for name in dict.fromkeys(v.transform for v in variants):
         made = [v for v in variants if v.transform == name and v.case is not None]
+        for v in made:
+            v.dropped = known.get(_digest(v), "") or None
+        made = [v for v in made if _digest(v) not in known]
         chunks += [made[i::jobs] for i in range(jobs) if made[i::jobs]]
 
     def one(chunk: list[Variant]) -> None:
         for variant, verdict in zip(chunk, accuracy.verify([v.case for v in chunk]), strict=True):
             if not verdict.ok:
                 variant.dropped = verdict.problem.splitlines()[0][:200]
+            known[_digest(variant)] = variant.dropped or ""
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, chunks))
+
+
+def _digest(variant: Variant) -> str:
+    """The variant's content: its transform, its program's path and every file of its folder."""
+    assert variant.case is not None
+    folder = variant.case.folder
+    original = variant.original.folder
+    digest = hashlib.sha256(f"{variant.transform}/{original.parent.name}/{original.name}".encode())
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass
@@ -210,7 +238,9 @@ def render(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--programs", default="*/*", help="glob over programs/<id>, heldout/<id>")
+    parser.add_argument(
+        "--programs", default="*/*", help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>"
+    )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(
         "-j", "--jobs", type=int, default=1, help="JAX and retracelint runs at once"
@@ -218,6 +248,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE.parents[1] / ".bench" / "metamorphic")
     parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md")
     parser.add_argument("--retracelint", default="", help="command that runs retracelint")
+    parser.add_argument("--category", default="", help="only the programs of this category")
+    parser.add_argument(
+        "--verdicts",
+        type=Path,
+        help="JSON file of JAX's verdicts on variants, read and updated: a variant run before"
+        " (the same files) is not run again, so that two versions of retracelint can be scored"
+        " on the same variants at the cost of one JAX run",
+    )
     args = parser.parse_args(argv)
     names = [n for n in args.transforms.split(",") if n]
     unknown = [n for n in names if n not in transforms.TRANSFORMS]
@@ -225,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unknown transform(s): {', '.join(unknown)}", file=sys.stderr)
         return 2
     try:
-        cases = select(args.programs)
+        cases = select(args.programs, args.category)
     except accuracy.CaseError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -236,7 +274,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     scores = accuracy.score(cases, command, args.jobs)
     originals = {c.folder: s for c, s in zip(cases, scores, strict=True)}
     variants = [make_variant(c, n, args.out) for n in names for c in cases]
-    verify(variants, max(1, args.jobs))
+    known = (
+        json.loads(args.verdicts.read_text()) if args.verdicts and args.verdicts.exists() else {}
+    )
+    verify(variants, max(1, args.jobs), known)
+    if args.verdicts:
+        args.verdicts.write_text(json.dumps(known, indent=0, sort_keys=True), encoding="utf-8")
     kept = [v for v in variants if v.case is not None and not v.dropped]
     for v, s in zip(kept, accuracy.score([v.case for v in kept], command, args.jobs), strict=True):
         v.score = s

@@ -21,7 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
-from retracelint.returned import returned_dtype
+from retracelint.returned import as_called, returned_dtype
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -240,9 +240,10 @@ def _carried_flip(
     # One item of the result: the summary's loop-carried flips leave it to this check.
     if carried.item is not None and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
-    kinds = _dtype_flip(prop, at, start, returned)
+    typed = as_called(prop, fn, start)
+    kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
-        return "RTL402", carried.name, start.made or carried.start.location, *kinds
+        return "RTL402", carried.name, typed.made or carried.start.location, *kinds
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -267,7 +268,7 @@ def _carried_flip(
         if len(starts) != 1 or not results:
             continue
         owner, origin, _ = starts[0]
-        leaf = prop.resolve(owner, origin.value)
+        leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
@@ -285,6 +286,8 @@ def _item_flip(
     """An item of a tuple, list or dict state (``args = (rate, threshold)``, ``{"count": 0,
     ...}``) that starts weakly typed and comes back strong, item by item and into nested ones;
     reported where the item is written, or else where the state is made."""
+    if not returned.items:
+        returned = _unpacked(prop, at.jitted, returned) or returned
     if start.ty == DICT and returned.ty == DICT:
         begun, given = items_of(start), items_of(returned)
         if not begun or begun.keys() != given.keys():
@@ -307,8 +310,8 @@ def _item_flip(
         elif _weak_then_strong(prop, at, begin, back):
             # A number a helper returns is reported where the helper writes it.
             return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
-        elif (kinds := _dtype_flip(prop, at, begin, back)) is not None:
-            return "RTL402", leaf, begin.made or at.carried.start.location, *kinds
+        elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
+            return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
     return None
 
 
@@ -352,7 +355,7 @@ def _passed_for(
 
 def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
     passed = _passed_for(prop, at, name)
-    return None if passed is None else [prop.resolve(o, a.value) for o, a in passed]
+    return None if passed is None else [as_called(prop, o, a.value) for o, a in passed]
 
 
 def _int_then_float(
@@ -378,8 +381,10 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     if value.items or len(value.deps) != 1:
         return None
     dep = next(iter(value.deps))
-    if not isinstance(dep, RetDep) or dep.elem is not None or dep.item is not None:
+    if not isinstance(dep, RetDep) or dep.elem is not None:
         return None
+    if dep.item is not None:
+        return _nested(prop, fn, dep)
     project = prop.project
     counts = {
         len(returns.items) if returns.ty in (TUPLE, LIST) else 0
@@ -393,6 +398,33 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     if any(item is None for item in items):
         return None
     return Value(ty=TUPLE, items=tuple(i for i in items if i is not None))
+
+
+def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None:
+    """Item ``dep.item`` of what call ``dep.call`` of ``fn`` returns, when the one function it
+    calls returns a tuple display there too (``return (level, trend), level``: a ``lax.scan``
+    body's carry): a tuple of those items, each in ``fn``'s terms."""
+    targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
+    if len(targets) != 1 or not isinstance(target := targets[0], FuncTarget):
+        return None
+    callee = prop.project.function(target.qualname)
+    returns = callee.returns
+    if returns is None or dep.item is None or dep.item >= len(returns.items):
+        return None
+    inner = returns.items[dep.item]
+    if inner.ty not in (TUPLE, LIST) or not inner.items:
+        return None
+    call = fn.calls[dep.call]
+    items = tuple(
+        prop.resolve(
+            fn,
+            prop.substitute(
+                prop.resolve(callee, item), call, callee, target.bound, None, caller=fn
+            ),
+        )
+        for item in inner.items
+    )
+    return Value(ty=inner.ty, items=items)
 
 
 def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
@@ -624,7 +656,10 @@ def _attribute_flip(
         others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
     others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
     for owner, other in sorted(others, key=lambda o: o[1].location):
-        start = prop.resolve(owner, other.value)
+        # A tuple a helper returns (``self.x = make()``), item by item.
+        start = _unpacked(prop, owner, other.value) or as_called(prop, owner, other.value)
+        if start.ty == NONE and _reads_fields(at):
+            continue  # a placeholder: f reads fields of what it gets, so it never gets None
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):
@@ -638,6 +673,16 @@ def _attribute_flip(
         if item is not None:
             return item
     return None
+
+
+def _reads_fields(at: _CarriedCall) -> bool:
+    """Whether the jitted function's result is computed from fields of the carried parameter
+    (``state.integral``), which None does not have."""
+    returns = at.jitted.returns
+    prefix = f"{at.param}."
+    return returns is not None and any(
+        isinstance(src, ParamSrc) and src.name.startswith(prefix) for src in returns.vsrc
+    )
 
 
 def _keys_added(start: Value, returned: Value, param: str) -> str | None:
@@ -697,7 +742,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
         if passed is None:
             return None
         for owner, found in passed:
-            value = prop.resolve(owner, found.value)
+            value = as_called(prop, owner, found.value)
             if "." not in name:
                 kinds.add(_leaves_kind(value, x64))
                 continue

@@ -315,6 +315,31 @@ _TRANSFORMS = {
 _MAPPING_TRANSFORMS = {"vmap"}
 
 
+@dataclass(frozen=True)
+class CarryLoop:
+    """A lax loop that calls a body function on a carried value and returns what it gives back.
+
+    ``body``: the position of the body; ``passed``: per parameter of the body, the position of the
+    argument it gets, or ``ITEM`` and the position of the array it gets a slice of, or ``COUNTER``
+    (the loop's index); ``carry``: the item of the body's result the loop returns as its carry
+    (None: the whole result). jax gives a weakly typed initial carry the type the body returns."""
+
+    body: int
+    passed: tuple[tuple[str, int], ...]
+    carry: int | None = None
+
+
+ARGUMENT, ITEM, COUNTER = "argument", "item", "counter"
+CARRY_LOOPS = {
+    # scan(f, init, xs) -> (carry, ys), f(carry, x) -> (carry, y)
+    "jax.lax.scan": CarryLoop(0, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
+    # fori_loop(lower, upper, body, init), body(i, val) -> val
+    "jax.lax.fori_loop": CarryLoop(2, ((COUNTER, 0), (ARGUMENT, 3))),
+    # while_loop(cond, body, init), body(val) -> val
+    "jax.lax.while_loop": CarryLoop(1, ((ARGUMENT, 2),)),
+}
+
+
 # Calls that apply their first argument, a function, to every leaf of the others (trees of one
 # structure) and return a tree of that structure: what the function does to a leaf is done to the tree.
 _TREE_MAPS = {"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"}

@@ -117,7 +117,10 @@ class Arrays(PassState):
         if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
             given = _argument(node, "dtype", _DTYPE_POSITION.get(name))
             numpy = _numpy_module(module)
-            dtype = _array_dtype(node, name, args, self.dtype_given(given), numpy)
+            named = self.dtype_given(given)
+            # A dtype given but not known here (``p.dtype``) is that dtype, not the default.
+            unknown = given is not None and named is None
+            dtype = None if unknown else _array_dtype(node, name, args, named, numpy)
             # A dtype passed on from an argument was decided where that argument was made.
             kept = (m for a in args if (m := array_made(a)) is not None and a.dtype == dtype)
             made = next(kept, None) or (self.loc(node) if dtype is not None else None)
@@ -143,7 +146,8 @@ class Arrays(PassState):
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
-            value = self.dtype_chosen(value.with_(dtype=dtype, made=made), node, given)
+            value = self.dtype_followed(value.with_(dtype=dtype, made=made), node, given)
+            value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
         return value
 
@@ -164,6 +168,17 @@ class Arrays(PassState):
             return named
         value = self.quiet(node)
         return value.dtype if value.ty == DTYPE else None
+
+    def dtype_followed(self, value: Value, node: ast.Call, given: ast.AST | None) -> Value:
+        """``value``, made by ``node`` with the dtype of another value (``given``: ``p.dtype``) that
+        is not known here: the dtype is read where that value is (``Value.dtype_of``), and is
+        decided here."""
+        if value.dtype is not None or given is None:
+            return value
+        named = self.quiet(given)
+        if named.ty != DTYPE or named.dtype_of is None:
+            return value
+        return value.with_(dtype_of=named.dtype_of, made=self.loc(node))
 
     def dtype_chosen(self, value: Value, node: ast.Call, given: ast.AST | None) -> Value:
         """``value``, made by ``node`` with the dtype ``given``: a dtype that changes between calls

@@ -60,6 +60,10 @@ from retracelint.summarise.apis import (
     _TRANSFORMS,
     _TREE_MAPS,
     _UNPICKLES,
+    ARGUMENT,
+    CARRY_LOOPS,
+    COUNTER,
+    CarryLoop,
     _array_module,
     _index_dtype,
     _looks_like_class,
@@ -92,6 +96,7 @@ from retracelint.values import (
     EMPTY,
     FLOAT,
     FLOAT_LIKE,
+    FOLLOWS,
     INSTANCE,
     INT,
     JIT,
@@ -125,6 +130,7 @@ from retracelint.values import (
     collected,
     combine,
     dtype_kind,
+    dtype_taken,
     entry,
     kind_sources,
     made_objects,
@@ -225,6 +231,11 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
+        loop = CARRY_LOOPS.get(canon)
+        if loop is not None and len(node.args) == len(args) > loop.body:
+            carried = self.carry_loop(node, loop, args)
+            if carried is not None:
+                return carried
         if canon in _CACHE_CLEARING and self.recording:
             self.fn.clears = (*self.fn.clears, (self.loc(node), tuple(self.loops)))
         # mod.wrapper(func), from the name already canonicalised: every call asks.
@@ -264,7 +275,8 @@ class Calls(PassState):
             # arguments it is given; a mapping transform's function sees an item of each.
             marker = "mapped" if canon.rpartition(".")[2] in _MAPPING_TRANSFORMS else "transform"
             refs = frozenset(((), (marker, *c)) for c in _value_callees(args[0])) if args else EMPTY
-            return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs)
+            outputs = _differentiated(node, canon.rpartition(".")[2])
+            return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs, ref=outputs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
         if canon in _REPLACES or canon in _SETATTRS or method in ("replace", "_replace"):
@@ -345,6 +357,22 @@ class Calls(PassState):
             # `type(model)(...)`: an instance of it, a new object each time, of a class only the
             # callers know.
             return Value(ty=INSTANCE, fresh=self.context_src(), objs=frozenset({Made(at)}))
+        transform = callee_value if callee_value is not None else self.env.get(dotted or "")
+        if (
+            callee is not None
+            and callee[0] == "transform"
+            and index is not None
+            and transform is not None
+            and transform.ty == TRANSFORM
+            and transform.ref is not None
+        ):
+            # jax.grad(f)(x) / value_and_grad: the gradients, like what x is, and f's result.
+            result = Value(
+                deps=_returned_deps(index),
+                vsrc=_args_vsrc(args, kwargs),
+                objs=frozenset({Made(at)}) if at else EMPTY,
+            )
+            return _gradient_outputs(transform.ref, result, args)
         if callee is not None and callee[0] == "jit":
             # A jitted function returns what it wraps returns: a pytree whose fields are read later.
             return _jit_result(args, kwargs).with_(objs=frozenset({Made(at)}) if at else EMPTY)
@@ -352,6 +380,33 @@ class Calls(PassState):
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
         return value.with_(callables=refs) if refs else value
+
+    def carry_loop(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> Value | None:
+        """``lax.scan(f, init, xs)`` and the like (``apis.CARRY_LOOPS``): recorded as a call of
+        the body with what it is given (the carry as it starts, a slice of ``xs``), so that what
+        the loop returns is what the body gives back for them."""
+        callee = self.callee_ref(node.args[loop.body])
+        if callee is None or any(i >= len(args) for _, i in loop.passed):
+            return None
+        call = self.carry_calls.get(id(node))
+        if call is None:
+            given = [node.args[i] for _, i in loop.passed]
+            call = ast.copy_location(
+                ast.Call(func=node.args[loop.body], args=given, keywords=[]), node
+            )
+            self.carry_calls[id(node)] = call
+        passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
+        index = self.record(call, [callee], passed, {}, self.loc(node))
+        if index is None:
+            return None
+        made = combine(args, keep_shape=False)
+        back = Value(
+            deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
+        )
+        if loop.carry is None:
+            return back
+        carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
+        return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
         """The lambda ``node`` is: written there, or the one a local name was last bound to
@@ -1100,8 +1155,9 @@ class Calls(PassState):
                     dtype=dtype,
                     made=self.loc(node) if dtype else None,
                     weak=MADE_STRONG,  # any dtype, even float: strong
+                    dtype_of=None,
                 )
-                return self.dtype_chosen(made, node, given)
+                return self.dtype_chosen(self.dtype_followed(made, node, given), node, given)
             if method in _ARRAY_METHODS_KEEP:
                 return receiver.with_(items=())
             if method in _ARRAY_METHODS_MOVE:
@@ -1195,6 +1251,85 @@ def _structure_keyed(canon: str, args: list[Value], kwargs: dict[str | None, Val
 
 # Callees whose result the linker reads from what they return: named functions and methods, and
 # what a call returned (`schedule = Schedule(...)`; `schedule(episode)` is its `__call__`).
+# What jax.grad and jax.value_and_grad return, told by the transform's value (``Value.ref``):
+# "<grad|value_and_grad>:<has_aux>:<argnums>" for a literal has_aux and an int argnums.
+_DIFFERENTIATE = frozenset({"grad", "value_and_grad"})
+
+
+def _differentiated(node: ast.Call, name: str) -> str | None:
+    """``Value.ref`` of a ``jax.grad``/``value_and_grad`` transform whose outputs are known: its
+    ``has_aux`` and ``argnums`` are literals (argnums an int)."""
+    if name not in _DIFFERENTIATE:
+        return None
+    options = {k.arg: k.value for k in node.keywords}
+    aux, argnums = options.get("has_aux"), options.get("argnums")
+    if any(not isinstance(o, ast.Constant) for o in (aux, argnums) if o is not None):
+        return None
+    number = 0 if argnums is None else argnums.value  # type: ignore[union-attr]
+    if type(number) is not int or len(node.args) != 1:
+        return None
+    return f"{name}:{bool(aux is not None and aux.value)}:{number}"  # type: ignore[union-attr]
+
+
+def _gradient_outputs(spec: str, result: Value, args: list[Value]) -> Value:
+    """What a call of ``jax.grad(f, ...)`` (``spec``: ``_differentiated``) returns, ``result``
+    being what f returns for the call: the gradients have the structure and dtype of the argument
+    they are taken of; ``has_aux`` makes f return (value, aux)."""
+    name, aux, number = spec.split(":")
+    position = int(number)
+    if position >= len(args):
+        return Value(vsrc=result.vsrc)  # the argument differentiated is passed by keyword
+    grads = _cotangent(args[position])
+    if name == "value_and_grad":
+        return _pair(result, grads)
+    if aux == "True":
+        item = frozenset(replace(d, item=1) for d in result.deps if isinstance(d, RetDep))
+        return _pair(grads, Value(deps=item, vsrc=result.vsrc))
+    return grads
+
+
+def _carry_passed(kind: str, value: Value) -> Value:
+    """What a lax loop's body gets for one parameter (``apis.CarryLoop``): the argument, a slice
+    of it along its first axis (its dtype and weak type), or the loop's index."""
+    if kind == ARGUMENT:
+        return value
+    if kind == COUNTER:
+        return Value(ty=ARRAY, dtype="int32", vsrc=value.vsrc)
+    return Value(
+        ty=value.ty if value.ty in ARRAYS else UNKNOWN,
+        vsrc=value.vsrc,
+        deps=value.deps,
+        dtype=value.dtype,
+        dtype_of=dtype_taken(value),
+        weak=value.weak,
+    )
+
+
+def _pair(first: Value, second: Value) -> Value:
+    return Value(
+        ty=TUPLE,
+        items=(first, second),
+        vsrc=first.vsrc | second.vsrc,
+        deps=first.deps | second.deps,
+    )
+
+
+def _cotangent(primal: Value) -> Value:
+    """The gradient with respect to ``primal``: a pytree of its structure, each leaf of its dtype,
+    as weakly typed as it is."""
+    array = primal.ty in ARRAYS
+    return Value(
+        ty=primal.ty if array or primal.ty in (TUPLE, LIST, DICT) else UNKNOWN,
+        vsrc=primal.vsrc,
+        deps=primal.deps,
+        items=tuple(_cotangent(item) for item in primal.items),
+        keys=primal.keys,
+        dtype=primal.dtype,
+        dtype_of=dtype_taken(primal),
+        weak=primal.weak if array else (FOLLOWS if primal.deps else None),
+    )
+
+
 _RESULT_KNOWN_AT_LINK = ("name", "qual", "method", "self", "recv", "super", "ret")
 
 

@@ -57,6 +57,7 @@ from retracelint.values import (
     Value,
     combine,
     constant_value,
+    dtype_taken,
     objects_of,
     parts_deps,
     placed,
@@ -84,7 +85,9 @@ class Objects(PassState):
                 return Value(ty=DTYPE, dtype=_DTYPES[attr])  # np.int16, jnp.bfloat16
         base = self.expr(node.value)
         if attr == "dtype":
-            return Value(ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]))
+            return Value(
+                ty=DTYPE, dtype=base.dtype, vsrc=_dtype_sources([base]), dtype_of=dtype_taken(base)
+            )
         if attr == "shape" or attr == "size":
             return Value(ty=TUPLE if attr == "shape" else INT, vsrc=shape_sources(base))
         if attr in ("real", "imag"):

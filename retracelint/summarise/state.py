@@ -114,6 +114,9 @@ class PassState:
         # The index of each call recorded here, by its node: a sub-expression read again quietly
         # (the array whose length sizes another) still depends on what that call returns.
         self.recorded: dict[int, int] = {}
+        # The call of its body a lax loop is recorded as, by the loop's node: made once, so that
+        # each walk of the loop finds its record (``Calls.carry_loop``).
+        self.carry_calls: dict[int, ast.Call] = {}
         # `x = f(x)` / `x = x[1:]` in a loop where x comes from the previous iteration: found in
         # the first, silent walk of the loop (x is marked carried there), kept for the second.
         self.carried_at: set[Location] = set()

@@ -22,6 +22,7 @@ from retracelint.summarise.abstract import (
     _weak_alternatives,
     _written_number,
 )
+from retracelint.summarise.apis import _PARTIALS
 from retracelint.summarise.loops import (
     _AXES,
     _carried_out,
@@ -190,16 +191,31 @@ class Statements(PassState):
             self.bind(target, value, node.value)
             self.note_call_bind(target, node.value)
 
+    def passed_nodes(self, call: ast.Call) -> list[ast.expr]:
+        """The arguments ``call`` passes, with those a ``functools.partial`` it calls binds
+        (``partial(step, self.x)(y)``)."""
+        nodes = [*call.args, *(k.value for k in call.keywords)]
+        func = call.func
+        if isinstance(func, ast.Call) and self.mod.canonical(_dotted(func.func) or "") in _PARTIALS:
+            nodes += [*func.args[1:], *(k.value for k in func.keywords)]
+        return nodes
+
+    def own_attribute(self, target: ast.expr) -> bool:
+        """Whether ``target`` is an attribute of this method's own object (``self.x``)."""
+        return (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and self.env.get(target.value.id, UNKNOWN_VALUE).ref == "<self>"
+        )
+
     def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
         """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
         what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
         if not (self.recording and isinstance(source, ast.Call)):
             return
-        own = (
-            isinstance(target, ast.Attribute)
-            and isinstance(target.value, ast.Name)
-            and self.env.get(target.value.id, UNKNOWN_VALUE).ref == "<self>"
-        )
+        # ``self.x = f(self.x)``, or an item of a tuple target (``self.x, y = f(self.x)``).
+        items = list(enumerate(target.elts)) if isinstance(target, ast.Tuple) else [(None, target)]
+        own = [(item, t) for item, t in items if self.own_attribute(t)]
         if not (self.loops or own):
             return
         where = self.loc(source)
@@ -208,11 +224,12 @@ class Statements(PassState):
         if index is None:
             return
         if own:
-            text = self.mod.pos.text(target)
-            passed = (*source.args, *(k.value for k in source.keywords))
-            if any(self.mod.pos.text(a) == text for a in passed):
-                start = Arg(UNKNOWN_VALUE, self.loc(target), text)
-                self.fn.carried.append(Carried(text, start, index, None, None))
+            passed = {self.mod.pos.text(a) for a in self.passed_nodes(source)}
+            for item, attribute in own:
+                text = self.mod.pos.text(attribute)
+                if text in passed:
+                    start = Arg(UNKNOWN_VALUE, self.loc(attribute), text)
+                    self.fn.carried.append(Carried(text, start, index, item, None))
         elif not self.loops:
             return
         elif isinstance(target, ast.Name):
