@@ -705,12 +705,13 @@ class Propagation(ObjectModel):
         if depth < MAX_FRAMES:
             for caller, _, arg, step in self.caller_args(fn, param):
                 value = self.resolve(caller, arg.value)
-                found += [(t, (step,)) for t in value.shape if ItemSrc() in t.sources]
+                shape = sorted(value.shape, key=_taint_order)  # the first few are kept
+                found += [(t, (step,)) for t in shape if ItemSrc() in t.sources]
                 if lengths and uneven(list(value.items)):
                     # A display of strings, lists or records of several lengths.
                     what = f"the items of {arg.text} (of different lengths)"
                     found.append((Taint("RTL105", what, arg.location, _PER_ITEM), (step,)))
-                for dep in value.deps:
+                for dep in sorted(value.deps, key=str):
                     if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
                         for taint, path in self.param_elements(
                             caller, dep.name, depth + 1, lengths

@@ -254,7 +254,7 @@ def _carried_flip(
     item = _item_flip(prop, at, start, returned, carried.name)
     if item is not None:
         return item
-    cls = next(iter(prop.classes_of_value(fn, start)), None)
+    cls = min(prop.classes_of_value(fn, start), default=None)  # not a set's order: the hash seed's
     if cls is None:
         return None
     static = set(prop.project.symbols.static_fields(cls))
