@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Project, bind_arg
+from retracelint.callgraph import ClassTarget, FuncTarget, Project
 from retracelint.frequency import is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
@@ -737,7 +737,7 @@ def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
         return None
     default = _default(sources, fn, value.id)
     call = project.function(site[0]).calls[site[1]]
-    passed = bind_arg(call, fn.params, 1, value.id)
+    passed = project.signature(targets[0], fn).arg(call, value.id)
     if passed is None and call.star:
         return None
     caller = project.function(site[0])
