@@ -107,6 +107,7 @@ def _assumptions(
     seen: set[tuple[str, Location]] = set()
     for found in (
         *_guessed_callees(project, finding.call_path),
+        *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
@@ -138,6 +139,46 @@ def _guessed_callees(project: Project, path: tuple[PathStep, ...]) -> Iterator[A
         else:
             continue
         yield Assumption("guessed-callee", step.location, text)
+
+
+def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> Iterator[Assumption]:
+    """The value is made by a method named like an array's (``reshape``) of a local name bound once
+    to what a call the project does not define returns (``reshaper = ParameterReshaper(...)``, an
+    object of a library's class): an array method only by guess."""
+    at = finding.location
+    stmt = sources.statement_at(at)
+    call = (
+        next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
+        if stmt is not None
+        else None
+    )
+    if call is None or not isinstance(call.func, ast.Attribute):
+        return
+    receiver = call.func.value
+    defs = [s for s, _ in sources.enclosing(at) if isinstance(s, _DEFS)]
+    if not isinstance(receiver, ast.Name) or not defs:
+        return
+    bound = _bindings(defs[-1], receiver.id)
+    made = next(
+        (
+            n.value
+            for n in ast.walk(defs[-1])
+            if isinstance(n, ast.Assign) and n.targets == bound and isinstance(n.value, ast.Call)
+        ),
+        None,
+    )
+    if made is None:
+        return
+    span = (
+        made.lineno,
+        made.col_offset + 1,
+        made.end_lineno or made.lineno,
+        (made.end_col_offset or 0) + 1,
+    )
+    site = project.symbols.call_span(at.path, span)
+    if site is not None and not project.site_targets.get(site):
+        text = f"`{receiver.id}`, made by a call of a library, taken for an array"
+        yield Assumption("guessed-array", at, text)
 
 
 # -- entry points ---------------------------------------------------------------------------------

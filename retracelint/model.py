@@ -64,6 +64,7 @@ ASSUMPTION_KINDS = {
     "entry-splice": "low",  # the chain joins functions that no one entry point runs together
     "mocked-callee": "low",  # a test on the chain replaces a function the chain calls
     "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off
+    "guessed-array": "low",  # an array method's name called on an object of a library's class
 }
 
 
