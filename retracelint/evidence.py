@@ -156,13 +156,14 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
         return
     receiver = call.func.value
     defs = [s for s, _ in sources.enclosing(at) if isinstance(s, _DEFS)]
-    if not isinstance(receiver, ast.Name) or not defs:
+    scope = defs[-1] if defs else sources.tree(at.path)  # a script's top level
+    if not isinstance(receiver, ast.Name) or scope is None:
         return
-    bound = _bindings(defs[-1], receiver.id)
+    bound = _bindings(scope, receiver.id)
     made = next(
         (
             n.value
-            for n in ast.walk(defs[-1])
+            for n in ast.walk(scope)
             if isinstance(n, ast.Assign) and n.targets == bound and isinstance(n.value, ast.Call)
         ),
         None,
