@@ -22,8 +22,9 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   says (a field of a YAML configuration).
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block, or under an ``if`` on an argument that every known call switches off) is no
-finding, nor one whose jitted call repeats the same call of an earlier statement of its block
+in the same block, or under an ``if`` on an argument that every known call switches off, or after
+such an ``if`` whose body leaves the block; or through a factory's ``return f`` that every call
+switches off, ``if jit: return jax.jit(f)`` before it) is no finding, nor one whose jitted call repeats the same call of an earlier statement of its block
 (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between): the first filled the
 cache the second hits, and the finding at the first tells the cause; nor one whose calls on ``self``
 go through methods of classes no one object can be (``_self_of_another_class``).
@@ -43,11 +44,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Project, bind_arg
+from retracelint.callgraph import ClassTarget, FuncTarget, Project
 from retracelint.frequency import is_test, is_test_file
+from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
-from retracelint.summary import Callee, FunctionSummary
+from retracelint.summary import Arg, Callee, FunctionSummary
 from retracelint.values import Made
 
 # Statements after which the rest of their block never runs.
@@ -76,6 +78,7 @@ def assess(
         ):
             continue
         decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
+        decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
@@ -154,6 +157,7 @@ def _assumptions(
     for found in (
         *finding.assumptions,  # the rule's own: sizes it does not know, a type it guesses
         *_guessed_callees(project, finding.call_path),
+        *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
@@ -203,6 +207,47 @@ def _declared_receiver(project: Project, fn: FunctionSummary, callee: Callee) ->
         for ref in refs
         if ref.startswith("p:") and ref[2:] in declared
     )
+
+
+def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> Iterator[Assumption]:
+    """The value is made by a method named like an array's (``reshape``) of a local name bound once
+    to what a call the project does not define returns (``reshaper = ParameterReshaper(...)``, an
+    object of a library's class): an array method only by guess."""
+    at = finding.location
+    stmt = sources.statement_at(at)
+    call = (
+        next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
+        if stmt is not None
+        else None
+    )
+    if call is None or not isinstance(call.func, ast.Attribute):
+        return
+    receiver = call.func.value
+    defs = [s for s, _ in sources.enclosing(at) if isinstance(s, _DEFS)]
+    scope = defs[-1] if defs else sources.tree(at.path)  # a script's top level
+    if not isinstance(receiver, ast.Name) or scope is None:
+        return
+    bound = _bindings(scope, receiver.id)
+    made = next(
+        (
+            n.value
+            for n in ast.walk(scope)
+            if isinstance(n, ast.Assign) and n.targets == bound and isinstance(n.value, ast.Call)
+        ),
+        None,
+    )
+    if made is None:
+        return
+    span = (
+        made.lineno,
+        made.col_offset + 1,
+        made.end_lineno or made.lineno,
+        (made.end_col_offset or 0) + 1,
+    )
+    site = project.symbols.call_span(at.path, span)
+    if site is not None and not project.site_targets.get(site):
+        text = f"`{receiver.id}`, made by a call of a library, taken for an array"
+        yield Assumption("guessed-array", at, text)
 
 
 # -- entry points ---------------------------------------------------------------------------------
@@ -370,6 +415,31 @@ class _Sources:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
 
+    def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
+        """The literal an argument is: written out (``jit=True``), or a name of the caller bound
+        once, to a literal, before the call (``jit = True  # set False to debug``, then
+        ``jit=jit``); ``_UNKNOWN`` otherwise."""
+        known = _literal_text(passed.text)
+        if known is not _UNKNOWN or not passed.text.isidentifier():
+            return known
+        if caller.kind == "module":
+            scope: ast.AST | None = self.tree(caller.location.path)
+        else:
+            defs = [s for s, _ in self.enclosing(caller.location) if isinstance(s, _DEFS)]
+            scope = defs[-1] if defs else None
+        bound = _bindings(scope, passed.text) if scope is not None else []
+        assign = next(
+            (
+                n
+                for n in ast.walk(scope)  # type: ignore[arg-type]
+                if isinstance(n, ast.Assign) and n.targets == bound
+            ),
+            None,
+        )
+        if assign is None or assign.lineno >= passed.location.line:
+            return _UNKNOWN
+        return _literal(assign.value)
+
     def statement_at(self, at: Location) -> ast.stmt | None:
         """The innermost statement holding ``at``."""
         around = self.enclosing(at)
@@ -399,6 +469,22 @@ class _Sources:
         could not be read."""
         lines = self.read_lines(path)
         return "\n".join(lines) if lines else None
+
+
+def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
+    """What binds ``name`` in ``scope``, nested scopes too (a ``global`` there rebinds it): each
+    name stored, parameter, import and def."""
+    out: list[ast.AST] = []
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name):
+            if node.id == name and not isinstance(node.ctx, ast.Load):
+                out.append(node)
+        elif isinstance(node, (ast.arg, ast.alias, ast.ClassDef, *_DEFS)) and name in (
+            getattr(node, "arg", None),
+            getattr(node, "asname", None) or getattr(node, "name", None),
+        ):
+            out.append(node)
+    return out
 
 
 def _parse(text: str | None) -> ast.Module | None:
@@ -561,12 +647,8 @@ def _argument_branches(
     if not defs:
         return
     node = around[defs[-1]]
-    for stmt in around[defs[-1] + 1 :]:
-        if not isinstance(stmt, ast.If):
-            continue
-        in_body = any(_holds(s, at.line) for s in stmt.body)
-        if not in_body and not any(_holds(s, at.line) for s in stmt.orelse):
-            continue  # ``at`` is in the test itself
+    inside = sources.enclosing(at)[defs[-1] + 1 :]
+    for stmt, in_body in _deciding_tests(inside, at.line):
         for subject in _subjects(stmt.test, fn, node):
             known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
@@ -585,6 +667,84 @@ def _argument_branches(
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 text = f"`{subject}` is {known.default!r} unless set"
                 yield Assumption("flag-off", where, text)
+
+
+def _deciding_tests(
+    inside: list[tuple[ast.AST, list[ast.stmt]]], line: int
+) -> Iterator[tuple[ast.If, bool]]:
+    """The ``if`` statements of a function that decide whether ``line`` runs (``inside``: the
+    statements around it there, each with its block), each with the outcome that runs it: an ``if``
+    around it (true in its body, false in its ``else``), and one before it in a block it is in whose
+    body leaves that block (``if jit: return jax.jit(f)`` before ``return f``: false)."""
+    for stmt, block in inside:
+        for earlier in block[: block.index(stmt)]:  # type: ignore[arg-type]
+            if isinstance(earlier, ast.If) and not earlier.orelse and _leaves(earlier.body):
+                yield earlier, False
+        if not isinstance(stmt, ast.If):
+            continue
+        in_body = any(_holds(s, line) for s in stmt.body)
+        if in_body or any(_holds(s, line) for s in stmt.orelse):  # not in the test itself
+            yield stmt, in_body
+
+
+def _leaves(block: list[ast.stmt]) -> bool:
+    """Whether a block ends by leaving the block around it (a ``return``, ``raise``, ...)."""
+    return isinstance(block[-1], _ENDS_BLOCK)
+
+
+def _returns_taken(
+    project: Project, prop: Propagation, sources: _Sources, finding: Finding
+) -> Iterator[Assumption | None]:
+    """``_argument_branches`` of the returns a call of the chain gets its function from: after
+    ``fn = make_fn(g, jit=jit)``, ``fn(x)`` runs what ``make_fn`` returns, and where its returns hand
+    back different functions (``if jit: return jax.jit(f)``, then ``return f``) the chain runs on
+    only through those that hand back the function it runs next. None when what the calls pass
+    switches every one of them off; the assumptions of the first, when each rests on one."""
+    path = finding.call_path
+    if not path:
+        return
+    runs = [*(step.function for step in path[1:]), sources.function_at(finding.location)]
+    for step, ran in zip(path, runs, strict=True):
+        site = project.symbols.call_at(step.location)
+        if site is None or ran is None:
+            continue
+        caller = project.function(site[0])
+        callee = caller.calls[site[1]].callee
+        if callee[0] != "ret" or len(callee) != 2:
+            continue
+        maker_call = caller.calls[int(callee[1])]
+        by = PathStep(caller.qualname, maker_call.text, maker_call.location)
+        makers = project.site_targets.get((caller.qualname, int(callee[1])), ())
+        returns = [
+            at
+            for maker in makers
+            if isinstance(maker, FuncTarget)
+            for at, refs in project.functions[maker.qualname].returned_at
+            if _hands_back(project, project.functions[maker.qualname], refs, ran)
+        ]
+        taken = [
+            decided
+            for at in returns
+            if not sources.unreachable(at)
+            and None not in (decided := list(_argument_branches(prop, sources, at, by)))
+        ]
+        if returns and not taken:
+            yield None
+        elif taken and all(taken):
+            yield from taken[0]
+
+
+def _hands_back(
+    project: Project, maker: FunctionSummary, refs: tuple[FuncRef, ...], ran: str
+) -> bool:
+    """Whether a return of ``maker`` with functions ``refs`` hands back function ``ran`` itself
+    (not jitted: a jit runs it only while it traces)."""
+    return any(
+        isinstance(target, FuncTarget) and target.qualname == ran
+        for path, callee in refs
+        if not path
+        for target in project.resolve_ref(maker, callee)
+    )
 
 
 def _subjects(test: ast.expr, fn: FunctionSummary, node: ast.stmt) -> list[str]:
@@ -687,19 +847,20 @@ def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
         return None
     default = _default(sources, fn, value.id)
     call = project.function(site[0]).calls[site[1]]
-    passed = bind_arg(call, fn.params, 1, value.id)
+    passed = project.signature(targets[0], fn).arg(call, value.id)
     if passed is None and call.star:
         return None
-    return _Known((default if passed is None else _literal_text(passed.text),), default)
+    caller = project.function(site[0])
+    return _Known((default if passed is None else sources.literal_passed(caller, passed),), default)
 
 
 def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str) -> _Known:
     """What each known call of ``fn`` passes for ``param`` (its default where it leaves it out)."""
     default = _default(sources, fn, param)
     values = []
-    for _, call, passed, _, _ in prop.calls_of(fn, param):
+    for caller, call, passed, _, _ in prop.calls_of(fn, param):
         if passed is not None:
-            values.append(_literal_text(passed.text))
+            values.append(sources.literal_passed(caller, passed))
         else:
             values.append(_UNKNOWN if call.star else default)
     return _Known(tuple(values) or (_UNKNOWN,), default)

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from retracelint.callgraph import FuncTarget, JitTarget, Project
+from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.model import Location, PathStep
 from retracelint.summary import FunctionSummary
 
@@ -214,9 +214,10 @@ class Frequency:
             kept = callers[callee] = []
             for site in sites:
                 # Most calls have one target, the function itself: no need to ask how they reach it.
-                first = site_targets.get(site, (None,))[0]
-                if (type(first) is FuncTarget and first.qualname == callee) or not isinstance(
-                    target_to(site, callee), JitTarget
+                targets = site_targets.get(site, ())
+                first = targets[0] if targets else None
+                if (type(first) is FuncTarget and first.qualname == callee) or _runs_body(
+                    project, targets, target_to(site, callee), callee
                 ):
                     kept.append(site)
             for caller, _ in kept:
@@ -355,6 +356,19 @@ def _unbounded_over(driver: Driver, known: Driver | None) -> bool:
     if known is None:
         return False
     return (driver.count is None and known.count is not None) or (driver.grows and not known.grows)
+
+
+def _runs_body(
+    project: Project, targets: tuple[Target, ...], reached_by: Target | None, callee: str
+) -> bool:
+    """Whether a call with ``targets`` runs ``callee``'s body itself, not only while a jit traces it:
+    the target it is first reached by is no jit, or another is (a factory returning ``jax.jit(f)``
+    or ``f`` by its argument: which of the two comes first must not decide it)."""
+    if not isinstance(reached_by, JitTarget):
+        return True
+    return any(
+        not isinstance(t, JitTarget) and project.callee_function(t) == callee for t in targets
+    )
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:

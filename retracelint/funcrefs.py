@@ -47,7 +47,7 @@ def single(callee: Callee) -> frozenset[FuncRef]:
     return frozenset({((), callee)})
 
 
-def called(refs: frozenset[FuncRef]) -> list[Callee]:
+def called(refs: frozenset[FuncRef] | tuple[FuncRef, ...]) -> list[Callee]:
     """The callees the value itself may be (what calling it calls), in a stable order."""
     return sorted(callee for path, callee in refs if not path) if refs else []
 
@@ -92,12 +92,14 @@ def element(
     return frozenset(out)
 
 
-def at(refs: frozenset[FuncRef] | tuple[FuncRef, ...], path: Path) -> frozenset[FuncRef]:
-    """The references of the element at ``path``."""
+def at(refs: frozenset[FuncRef] | tuple[FuncRef, ...], path: Path) -> tuple[FuncRef, ...]:
+    """The references of the element at ``path``, sorted: the linker takes targets in this order
+    (a call's first target is its own, ``Project.targets``), which a set's would leave to the hash
+    seed (``return jax.jit(f)`` or ``return f`` first, issue 36)."""
     out = frozenset(refs)
     for step in path:
         out = element(out, step)
-    return out
+    return tuple(sorted(out))
 
 
 def nested(refs: frozenset[FuncRef], step: str) -> frozenset[FuncRef]:

@@ -67,6 +67,7 @@ ASSUMPTION_KINDS = {
     "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off
     # a chunked loop whose sizes (a configuration's numbers) are not known to leave a remainder
     "unknown-sizes": "medium",
+    "guessed-array": "low",  # an array method's name called on an object of a library's class
 }
 
 

@@ -20,7 +20,14 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Site, Target, bind_arg
+from retracelint.callgraph import (
+    ClassTarget,
+    FuncTarget,
+    JitTarget,
+    Signature,
+    Site,
+    Target,
+)
 from retracelint.model import Location, PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -214,38 +221,8 @@ class ObjectModel:
             return self.jit_result_attribute(fn, call, target, item, attr, depth)
         if isinstance(target, FuncTarget):
             callee = self.project.function(target.qualname)
-            returned = callee.returns
-            if returned is None:
-                return []
-            if item is not None:
-                if item >= len(returned.items):
-                    return []
-                returned = returned.items[item]
-            receiver = call.receiver.value if call.receiver is not None else None
-            step = PathStep(fn.qualname, call.text, call.location)
-            out: list[Origin] = []
-            returned_arg = Arg(returned, callee.location, callee.name)
-            for owner, arg, path in self.value_origins(callee, returned_arg, attr, (), depth + 1):
-                if owner is not callee:
-                    out.append((owner, arg, path))
-                    continue
-                # Made from the factory's parameters: this call's arguments (object sensitivity),
-                # where the factory makes it; but a new object the factory stores as it came in is
-                # made where this call passes it (the lambda handed to the helper that builds the
-                # pytree): the line to change. So is any value an alternative constructor (a
-                # classmethod: `Model.from_profile(init_fn)`) stores as it came in: that call is
-                # the constructor call as the user writes it.
-                # What the factory's own calls return (`PaddedGraph(positions=_pad_to(...))`)
-                # is read in the factory first: a call's result is not known past its caller.
-                resolved = self.resolve(callee, arg.value, depth + 1)
-                value = self.substitute(resolved, call, callee, target.bound, None, receiver)
-                as_given = value.fresh or callee.kind == "classmethod"
-                passed = arg.value.param if as_given else None
-                bound = 1 if target.bound else 0
-                given = bind_arg(call, callee.params, bound, passed) if passed else None
-                where = given or arg
-                out.append((fn, Arg(value, where.location, where.text), (*path, step)))
-            return out
+            seen = self.project.signature(target, callee)
+            return self.returned_attribute(fn, call, callee, seen, item, attr, depth)
         if target is None:
             # A call not linked: its attributes vary with its arguments, as its result does.
             varies = frozenset().union(
@@ -253,6 +230,50 @@ class ObjectModel:
             )
             return [(fn, Arg(Value(vsrc=varies), call.location, call.text), ())]
         return []
+
+    def returned_attribute(
+        self: Propagation,
+        fn: FunctionSummary,
+        call: CallSite,
+        callee: FunctionSummary,
+        seen: Signature,
+        item: int | None,
+        attr: str,
+        depth: int,
+    ) -> list[Origin]:
+        """Where attribute ``attr`` of what ``callee`` returns to ``call`` (in ``fn``) is made;
+        ``seen``: the callee's parameters as the call passes them."""
+        returned = callee.returns
+        if returned is None:
+            return []
+        if item is not None:
+            if item >= len(returned.items):
+                return []
+            returned = returned.items[item]
+        receiver = call.receiver.value if call.receiver is not None else None
+        step = PathStep(fn.qualname, call.text, call.location)
+        out: list[Origin] = []
+        returned_arg = Arg(returned, callee.location, callee.name)
+        for owner, arg, path in self.value_origins(callee, returned_arg, attr, (), depth + 1):
+            if owner is not callee:
+                out.append((owner, arg, path))
+                continue
+            # Made from the factory's parameters: this call's arguments (object sensitivity),
+            # where the factory makes it; but a new object the factory stores as it came in is
+            # made where this call passes it (the lambda handed to the helper that builds the
+            # pytree): the line to change. So is any value an alternative constructor (a
+            # classmethod: `Model.from_profile(init_fn)`) stores as it came in: that call is
+            # the constructor call as the user writes it.
+            # What the factory's own calls return (`PaddedGraph(positions=_pad_to(...))`)
+            # is read in the factory first: a call's result is not known past its caller.
+            resolved = self.resolve(callee, arg.value, depth + 1)
+            value = self.substitute(resolved, call, callee, seen, None, receiver)
+            as_given = value.fresh or callee.kind == "classmethod"
+            passed = arg.value.param if as_given else None
+            given = seen.arg(call, passed) if passed else None
+            where = given or arg
+            out.append((fn, Arg(value, where.location, where.text), (*path, step)))
+        return out
 
     def jit_result_attribute(
         self: Propagation,
@@ -272,8 +293,9 @@ class ObjectModel:
         if returned is not None and item is not None:
             returned = returned.items[item] if item < len(returned.items) else None
         if returned is not None and (objects_of(returned) or returned.fields):
-            as_call = FuncTarget(wrapped.qualname, target.bound)  # type: ignore[union-attr]
-            found = self.made_attribute(fn, call, as_call, item, attr, depth)
+            callee = self.project.function(wrapped.qualname)  # type: ignore[union-attr]
+            seen = self.project.signature(target, callee)
+            found = self.returned_attribute(fn, call, callee, seen, item, attr, depth)
             if found:
                 return found
         if attr in self.project.symbols.static_field_names:
@@ -328,9 +350,10 @@ class ObjectModel:
         if isinstance(init, FuncTarget):
             init_fn = project.function(init.qualname)
             for stored in self.init_stores(init_fn, attr, made, 0):
-                value = self.substitute(stored.value, call, init_fn, True, None, made)
+                seen = Signature(init_fn.params, 1)
+                value = self.substitute(stored.value, call, init_fn, seen, None, made)
                 passed = stored.value.param
-                given = project_arg(call, init_fn, passed) if passed is not None else None
+                given = seen.arg(call, passed) if passed is not None else None
                 where = given or Arg(value, call.location, f"{call.text}(...)")
                 out.append((fn, Arg(value, where.location, where.text, where.known), ()))
         elif attr in project.symbols.init_fields(cls):
@@ -389,7 +412,7 @@ class ObjectModel:
             param = stored[0].value.param if len(stored) == 1 else None
             if param is None or param.partition(".")[2]:
                 return None
-            given = project_arg(call, init_fn, param)
+            given = Signature(init_fn.params, 1).arg(call, param)
             if given is None:
                 return None if call.star else ("default", param)
             return given
@@ -411,7 +434,9 @@ class ObjectModel:
             if base.name != "__init__" or depth > _MAX_DEPTH:
                 continue
             for stored in self.init_stores(base, attr, made, depth + 1):
-                value = self.substitute(stored.value, call, base, True, None, made)
+                value = self.substitute(
+                    stored.value, call, base, Signature(base.params, 1), None, made
+                )
                 out.append(Arg(value, stored.location, stored.text))
         return out
 
@@ -709,13 +734,6 @@ def attribute_of(value: Value, path: str) -> Value:
     if objects_of(value) or value.fields:
         return read_path(value, path)
     return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=value.deps))
-
-
-def project_arg(call: CallSite, init: FunctionSummary, param: str) -> Arg | None:
-    """The argument a constructor call passes for ``__init__``'s parameter ``param``."""
-    from retracelint.callgraph import bind_arg
-
-    return bind_arg(call, init.params, 1, param)
 
 
 def _field_arg(call: CallSite, fields: tuple[str, ...], attr: str) -> Arg | None:

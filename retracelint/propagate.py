@@ -21,9 +21,9 @@ from retracelint.callgraph import (
     FuncTarget,
     JitTarget,
     Project,
+    Signature,
     Site,
     Target,
-    bind_arg,
 )
 from retracelint.frequency import Driver, Frequency, where
 from retracelint.model import Location, PathStep
@@ -374,7 +374,7 @@ class Propagation(ObjectModel):
             for resize in taint.sources:
                 if not isinstance(resize, ResizeSrc):
                     continue
-                passed = bind_arg(call, callee.params, 1 if target.bound else 0, resize.name)
+                passed = self.project.signature(target, callee).arg(call, resize.name)
                 if passed is not None and passed.text == src.name:
                     yield taint.with_sources(frozenset({LoopSrc(src.loop)}))
 
@@ -413,7 +413,8 @@ class Propagation(ObjectModel):
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
             self._bring(fn, call, callee, summary)
-            value = self.substitute(summary, call, callee, target.bound, item, caller=fn)
+            seen = self.project.signature(target, callee)
+            value = self.substitute(summary, call, callee, seen, item, caller=fn)
             if container:
                 value = picked(value, dep.loop)  # type: ignore[union-attr]
             value = self.resolve(fn, value, depth + 1)
@@ -480,12 +481,13 @@ class Propagation(ObjectModel):
         value: Value,
         call: CallSite,
         callee: FunctionSummary,
-        bound: bool,
+        seen: Signature,
         item: Src | None,
         receiver: Value | None = None,
         caller: FunctionSummary | None = None,
     ) -> Value:
-        """``value`` from the callee's point of view, rewritten in terms of the caller's arguments.
+        """``value`` from the callee's point of view, rewritten in terms of the caller's arguments
+        (``seen``: the callee's parameters as the call passes them, ``Project.signature``).
         ``receiver``: what the callee's ``self`` is, when not the object the call is made on (the
         object a constructor call makes); ``caller``: the function that makes the call, where what
         its calls return is read when a size reads it (the chunk a helper's result is as long as)."""
@@ -495,7 +497,7 @@ class Propagation(ObjectModel):
 
         def arg(name: str) -> Value:
             head, _, path = name.partition(".")
-            found = _passed_for(call, callee, bound, head, receiver)
+            found = _passed_for(call, callee, seen, head, receiver)
             passed = found if found is not None else _left_out(call, callee, head)
             return attribute_of(passed, path) if path else passed
 
@@ -568,7 +570,7 @@ class Propagation(ObjectModel):
             objs=frozenset(objs),
             elements=value.elements,
             fields=tuple(
-                (name, self.substitute(v, call, callee, bound, item, receiver, caller))
+                (name, self.substitute(v, call, callee, seen, item, receiver, caller))
                 for name, v in value.fields
             ),
             weak=value.weak,
@@ -723,12 +725,13 @@ class Propagation(ObjectModel):
         if depth < MAX_FRAMES:
             for caller, _, arg, step in self.caller_args(fn, param):
                 value = self.resolve(caller, arg.value)
-                found += [(t, (step,)) for t in value.shape if ItemSrc() in t.sources]
+                shape = sorted(value.shape, key=_taint_order)  # the first few are kept
+                found += [(t, (step,)) for t in shape if ItemSrc() in t.sources]
                 if lengths and uneven(list(value.items)):
                     # A display of strings, lists or records of several lengths.
                     what = f"the items of {arg.text} (of different lengths)"
                     found.append((Taint("RTL105", what, arg.location, _PER_ITEM), (step,)))
-                for dep in value.deps:
+                for dep in sorted(value.deps, key=str):
                     if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
                         for taint, path in self.param_elements(
                             caller, dep.name, depth + 1, lengths
@@ -1160,14 +1163,12 @@ class Propagation(ObjectModel):
             caller = self.project.function(caller_name)
             call = caller.calls[index]
             target = self.project.target_to((caller_name, index), fn.qualname)
+            seen = self.project.signature(target, fn)
             # A method called on an instance (or a class called to make one) has `self` bound.
-            bound = isinstance(target, ClassTarget) or (
-                isinstance(target, FuncTarget | JitTarget) and target.bound
-            )
-            if receiver and bound and fn.params and param == fn.params[0].name:
+            if receiver and seen.bound and fn.params and param == fn.params[0].name:
                 passed = call.receiver
             else:
-                passed = bind_arg(call, fn.params, 1 if bound else 0, param)
+                passed = seen.arg(call, param)
             step = PathStep(caller.qualname, call.text, call.location)
             yield caller, call, passed, step, target
 
@@ -1204,15 +1205,15 @@ def _receiver_of(fn: FunctionSummary) -> str | None:
 
 
 def _passed_for(
-    call: CallSite, callee: FunctionSummary, bound: bool, name: str, receiver: Value | None
+    call: CallSite, callee: FunctionSummary, seen: Signature, name: str, receiver: Value | None
 ) -> Value | None:
-    """What ``call`` passes for ``callee``'s parameter ``name``: for ``self``, the object it is
-    called on (or ``receiver``)."""
-    if bound and callee.params and name == callee.params[0].name and callee.kind == "method":
+    """What ``call`` passes for ``callee``'s parameter ``name`` (``seen``: its parameters as the call
+    passes them): for ``self``, the object it is called on (or ``receiver``)."""
+    if seen.bound and callee.params and name == callee.params[0].name and callee.kind == "method":
         if receiver is not None:
             return receiver
         return call.receiver.value if call.receiver is not None else None
-    found = bind_arg(call, callee.params, 1 if bound else 0, name)
+    found = seen.arg(call, name)
     if found is not None:
         return found.value
     if call.star or not any(p.name == name and p.kind == "kwarg" for p in callee.params):

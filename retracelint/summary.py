@@ -200,6 +200,10 @@ class FunctionSummary:
     # The functions it returns or yields (yields under ``funcrefs.ITER``), kept in heads: linking
     # follows a call's result through them.
     returned_refs: tuple[FuncRef, ...] = ()
+    # Where it returns which of them, by return statement (its value's location), when its returns
+    # hand back different ones (``if jit: return jax.jit(f)`` then ``return f``): which is taken may
+    # depend on what a caller passes (``evidence``).
+    returned_at: tuple[tuple[Location, tuple[FuncRef, ...]], ...] = ()
     # Parameters whose default is or holds a function: (parameter, path, callee in the enclosing
     # scope, as ``funcrefs.rescoped`` names it).
     defaults: tuple[tuple[str, Path, Callee], ...] = ()

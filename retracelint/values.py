@@ -517,6 +517,21 @@ def joined_value(value: Value, item_shift: int) -> Value:
     return value.with_(shape=shape, deps=deps, dims=None)
 
 
+def stacked_value(value: Value, axis: int) -> Value:
+    """The list ``value`` stacked along a new axis ``axis`` (``np.stack(frames, axis=1)``): a change
+    of its length changes that axis, one of an item's axis ``k`` the axis ``k`` (``k + 1`` from
+    ``axis`` on); what it depends on is no longer known axis by axis."""
+
+    def moved(taint: Taint) -> Taint:
+        if ItemSrc() in taint.sources:
+            at = taint.axis
+            return taint if at is None or at < axis else replace(taint, axis=at + 1)
+        return replace(taint, axis=axis) if taint.code not in KIND_CODES else taint
+
+    shape = frozenset(moved(t) for t in value.shape)
+    return value.with_(shape=shape, deps=frozenset(unaligned_dep(d) for d in value.deps), dims=None)
+
+
 def _joined_dep(dep: Dep, item_shift: int) -> Dep:
     if dep.aligned and not dep.fixed and dep.joined is None and dep.elem is None:
         return replace(dep, joined=item_shift)

@@ -17,14 +17,18 @@ from limits import HANG_S
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 # Projects of several modules and classes, with RTL405 (a jitted loss called under three stacked
-# contexts and outside them), flips, rebuilt jits, shapes and statics: together more files than the
-# workers start for (engine._PARALLEL_MIN_FILES), so -j2 summarises some of them in other processes.
+# contexts and outside them), flips, rebuilt jits (some returned jitted or not by a factory), shapes
+# and statics: together more files than the workers start for (engine._PARALLEL_MIN_FILES), so -j2
+# summarises some of them in other processes.
 PARTS = {
     "examples": ROOT / "examples",
     "contexts": FIXTURES / "trace_contexts_stacked_around_evaluation",
     "flips": FIXTURES / "flips_traced_back",
     "holders": FIXTURES / "static_holders_rebuilt",
     "sweeps": FIXTURES / "rtl405_trace_context_flips.py",
+    # Factories returning `jax.jit(f)` or `f` by their argument: which return the linker followed
+    # first was left to the hash seed.
+    "factories": FIXTURES / "factories_jitted_by_their_argument",
 }
 CLI = [sys.executable, "-I", "-m", "retracelint", "--no-cache", "--isolated"]
 RUNS = [("1", "1"), ("2", "2"), ("3", "1"), ("4", "2"), ("1", "2")]  # (PYTHONHASHSEED, -j)

@@ -18,9 +18,9 @@ from retracelint.callgraph.targets import (
     FuncTarget,
     JitBinding,
     JitTarget,
+    Signature,
     Site,
     Target,
-    bind_arg,
     spread_item,
 )
 
@@ -32,9 +32,9 @@ __all__ = [
     "LinkState",
     "Project",
     "Relink",
+    "Signature",
     "Site",
     "Symbols",
     "Target",
-    "bind_arg",
     "spread_item",
 ]

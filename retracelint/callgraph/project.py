@@ -36,6 +36,7 @@ from retracelint.callgraph.targets import (
     FuncTarget,
     JitBinding,
     JitTarget,
+    Signature,
     Site,
     Target,
 )
@@ -1138,9 +1139,9 @@ class Project:
         found: list[tuple[Target, ...]] = []
         sites = self._callers_of(fn)
         for site in sites:
-            target = self.target_to(site, fn.qualname)
-            offset = 1 if isinstance(target, ClassTarget) or getattr(target, "bound", False) else 0
-            passed = self._passed(site, fn, offset, param)
+            passed = self._passed(
+                site, fn, self.signature(self.target_to(site, fn.qualname), fn), param
+            )
             if passed is None:
                 found.append(self._default_targets(fn, param, path))
             else:
@@ -1336,8 +1337,8 @@ class Project:
         if not self._callers_of(fn):
             return None
         out: set[str] = set()
-        for caller, call, offset in self._calls_of(fn):
-            refs = _passed_entry(call.objects, call, fn.params, offset, param)
+        for caller, call, seen in self._calls_of(fn):
+            refs = _passed_entry(call.objects, call, seen.params, seen.offset, param)
             if refs is None:
                 return None
             classes = self.classes_of(self.owner[caller.qualname], caller, refs, depth + 1)
@@ -1367,27 +1368,41 @@ class Project:
             out |= classes
         return frozenset(out)
 
-    def _calls_of(self, fn: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite, int]]:
-        """Each linked call of ``fn``: the caller, the call, and how many leading parameters it
-        binds itself (``self`` of a method called on an instance, or of a class called)."""
+    def signature(self, target: Target | None, fn: FunctionSummary) -> Signature:
+        """``fn``'s parameters as a call through ``target`` passes them its arguments: a jit's
+        callable's (``JitBinding.params``, without what a partial binds), else all, the first bound
+        already for a method called on an instance or a class called. Every mapping of a call's
+        arguments to what it calls goes through here."""
+        if isinstance(target, JitTarget):
+            binding = self.jit_binding(target)
+            wrapped = binding.wrapped if binding is not None else None
+            if binding is not None and wrapped is not None and wrapped.qualname == fn.qualname:
+                return binding.signature
+        bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
+        return Signature(fn.params, 1 if bound else 0)
+
+    def _calls_of(
+        self, fn: FunctionSummary
+    ) -> Iterator[tuple[FunctionSummary, CallSite, Signature]]:
+        """Each linked call of ``fn``: the caller, the call, and ``fn``'s parameters as it passes
+        them."""
         for caller_name, index in self._callers_of(fn):
             target = self.target_to((caller_name, index), fn.qualname)
-            bound = isinstance(target, ClassTarget) or getattr(target, "bound", False)
             caller = self.functions[caller_name]
-            yield caller, caller.calls[index], 1 if bound else 0
+            yield caller, caller.calls[index], self.signature(target, fn)
 
     def _passed(
-        self, site: tuple[str, int], fn: FunctionSummary, offset: int, param: str
+        self, site: tuple[str, int], fn: FunctionSummary, seen: Signature, param: str
     ) -> tuple[FuncRef, ...] | None:
         """The functions call ``site`` passes for ``param`` of ``fn`` (by path inside the argument);
         None when it does not pass it, so that the default applies. Whether it does is asked of the
         call's arguments (not in a head) only for a parameter whose default is a function."""
         call = self.functions[site[0]].calls[site[1]]
-        passed = _passed_functions(call, fn.params, offset, param)
+        passed = _passed_functions(call, seen.params, seen.offset, param)
         if passed or not any(name == param for name, _, _ in fn.defaults):
             return passed
         call = self.symbols.function(site[0]).calls[site[1]]
-        return None if _passes(call, fn.params, offset, param) is False else passed
+        return None if _passes(call, seen.params, seen.offset, param) is False else passed
 
     def _default_targets(self, fn: FunctionSummary, param: str, path: Path) -> tuple[Target, ...]:
         refs = frozenset((p, c) for name, p, c in fn.defaults if name == param)
@@ -1422,7 +1437,7 @@ class Project:
                 if rest:
                     continue
                 if ref[0] == "param":
-                    passed = self._passed(site, callee, int(target.bound), ref[1])
+                    passed = self._passed(site, callee, self.signature(target, callee), ref[1])
                     found = (
                         self._targets_at(fn, passed, ref[2:])
                         if passed is not None

@@ -65,6 +65,11 @@ class JitBinding:
     static_positions: tuple[int, ...] = ()
     static_keywords: frozenset[str] = frozenset()
 
+    @property
+    def signature(self) -> Signature:
+        """The jitted callable's parameters as a call passes them its arguments."""
+        return Signature(self.params, self.offset)
+
     def static_at(self, call: CallSite, name: str) -> bool:
         """Whether the argument that ``call`` passes for parameter ``name`` is static: by keyword when
         the name is in static_argnames, by position when the position is in static_argnums (a negative
@@ -79,6 +84,25 @@ class JitBinding:
         # signature's stands in for it.
         count = len(positional) if call.star else self.offset + len(call.args)
         return any(num == index or count + num == index for num in self.static_positions)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A function's parameters as a call passes them its arguments (``Project.signature``): without
+    those a jitted partial binds (``jax.pmap(partial(train_step, model.apply))`` takes ``state``
+    first), after ``offset`` leading ones bound already (``self`` of a method called on an
+    instance, or of a class called)."""
+
+    params: tuple[Param, ...]
+    offset: int = 0
+
+    @property
+    def bound(self) -> bool:
+        return self.offset > 0
+
+    def arg(self, call: CallSite, name: str) -> Arg | None:
+        """The argument ``call`` passes for parameter ``name`` (``bind_arg``)."""
+        return bind_arg(call, self.params, self.offset, name)
 
 
 def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -> Arg | None:

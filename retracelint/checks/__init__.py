@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from retracelint.callgraph import JitTarget, Project, bind_arg
+from retracelint.callgraph import JitTarget, Project
 from retracelint.checks import (
     rtl10x_shapes,
     rtl20x_static_args,
@@ -123,7 +123,7 @@ def _jit_call_findings(
     for param in binding.params[binding.offset :]:
         if param.kind in ("vararg", "kwarg"):
             continue
-        arg = bind_arg(call, binding.params, binding.offset, param.name)
+        arg = binding.signature.arg(call, param.name)
         if arg is None:
             continue
         static = binding.static_at(call, param.name) or (

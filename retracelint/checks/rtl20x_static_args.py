@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from retracelint.callgraph import FuncTarget, Project, bind_arg
+from retracelint.callgraph import FuncTarget, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
     Fix,
@@ -637,10 +637,10 @@ def _result_kind(
     if made is None:
         return None
     call = fn.calls[dep.call]
-    offset = 1 if target.bound else 0
+    signature = prop.project.signature(target, callee)
 
     def passed(name: str) -> list[tuple[FunctionSummary, Value]]:
-        arg = bind_arg(call, callee.params, offset, name)
+        arg = signature.arg(call, name)
         return [(fn, arg.value)] if arg is not None else []
 
     return _number_kind(prop, callee, made, passed, depth + 1, seen)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from retracelint.callgraph import FuncTarget, JitBinding, Project, bind_arg
+from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
     Fix,
     at_text,
@@ -57,7 +57,7 @@ def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
             continue
         call = fn.calls[index]
         for param in binding.params[binding.offset :]:
-            arg = bind_arg(call, binding.params, binding.offset, param.name)
+            arg = binding.signature.arg(call, param.name)
             if arg is not None:
                 by_keyword = any(key == param.name for key, _ in call.kwargs)
                 key = (target.module, target.index, param.name)
@@ -293,7 +293,7 @@ def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
     for param in binding.params[binding.offset :]:
         if not (_static(a, param.name) and _static(b, param.name)):
             continue
-        passed = [bind_arg(c[1], binding.params, binding.offset, param.name) for c in (a, b)]
+        passed = [binding.signature.arg(c[1], param.name) for c in (a, b)]
         left, right = (_literal(arg) if arg is not None else None for arg in passed)
         if left is not None and right is not None and left[1] != right[1]:
             return True

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from retracelint.callgraph import FuncTarget, JitBinding, Project, bind_arg
+from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
     jit_site,
@@ -81,7 +81,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 (
                     (p.name, a)
                     for p in binding.params[binding.offset :]
-                    if (a := bind_arg(call, binding.params, binding.offset, p.name)) is not None
+                    if (a := binding.signature.arg(call, p.name)) is not None
                     and _carried_as(a.text, carried.name)
                 ),
                 None,
@@ -255,7 +255,7 @@ def _carried_flip(
     item = _item_flip(prop, at, start, returned, carried.name)
     if item is not None:
         return item
-    cls = next(iter(prop.classes_of_value(fn, start)), None)
+    cls = min(prop.classes_of_value(fn, start), default=None)  # not a set's order: the hash seed's
     if cls is None:
         return None
     static = set(prop.project.symbols.static_fields(cls))
@@ -341,11 +341,7 @@ def _passed_for(
     """What the first call passes for parameter ``name`` (or a field of one, ``state.value``): the
     carried value as it starts, or the argument; each value it may be, with the function making it."""
     base, _, path = name.partition(".")
-    arg = (
-        at.carried.start
-        if base == at.param
-        else bind_arg(at.call, at.binding.params, at.binding.offset, base)
-    )
+    arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
     if arg is None:
         return None
     if not path:

@@ -125,6 +125,14 @@ def _returned(returns: Value | None, yields: Value | None) -> tuple[FuncRef, ...
     return tuple(sorted(out))
 
 
+def _returned_at(
+    points: dict[Location, tuple[Value, frozenset[Src]]],
+) -> tuple[tuple[Location, tuple[FuncRef, ...]], ...]:
+    """``FunctionSummary.returned_at``: each return's functions, where the returns differ in them."""
+    out = tuple((at, tuple(sorted(value.refs))) for at, (value, _) in points.items())
+    return out if len({refs for _, refs in out}) > 1 else ()
+
+
 def _value_callees(value: Value) -> list[Callee]:
     """What calling ``value`` calls."""
     callees = funcrefs.called(value.refs)

@@ -93,6 +93,7 @@ from retracelint.values import (
     reduced,
     returned_sources,
     shape_sources,
+    stacked_value,
     trailing_sources,
     unaligned,
 )
@@ -650,12 +651,16 @@ class Arrays(PassState):
         its axes are the list's, as written (what changes an item's axis ``k`` names ``k``); any
         other join of such a list is not known axis by axis."""
         given = _argument(node, "axis", 1)
-        first = given is None or (isinstance(given, ast.Constant) and given.value == 0)
-        if name not in ("concatenate", "stack") or not first:
+        axis = given.value if given is not None and isinstance(given, ast.Constant) else 0
+        if name not in ("concatenate", "stack") or not isinstance(axis, int) or axis < 0:
+            return None
+        if axis and (name != "stack" or parts.ty in ARRAYS):
             return None
         value = combine([parts], ty=ty, aligned=True)
         if parts.ty in ARRAYS:  # the rows of an array: its axes, though no longer one by one
             return value if name == "concatenate" else unaligned(value)
+        if axis:  # a stack along a later axis: the items' count is that axis
+            return stacked_value(value, axis)
         return joined_value(value, 1 if name == "stack" else 0)
 
     def resized(

@@ -887,6 +887,7 @@ class Expressions(PassState):
         is_slice = False
         idx = UNKNOWN_VALUE
         cut: list[tuple[int, Length | None]] = []
+        scalars: list[bool] = []  # per part: an int index, which takes its axis out
         for axis, part in enumerate(parts):
             if isinstance(part, ast.Slice):
                 is_slice = True
@@ -901,6 +902,7 @@ class Expressions(PassState):
                     cut.append((axis, length))
             else:
                 idx = self.expr(part)
+                scalars.append(idx.ty == INT and not idx.shape and not idx.deps)
                 vsrc |= idx.vsrc
                 if base.ty not in (LIST, TUPLE, DICT):
                     taints |= idx.shape  # x[positions]: as many rows as the index has
@@ -950,6 +952,10 @@ class Expressions(PassState):
             # xs[i] in a loop over i: another element per iteration.
             one = picked(base, loop)
             return element.with_(shape=one.shape, deps=element.deps | one.deps)
+        if not basic:
+            # `frames[j, -1]`: what changes a length of the axes the ints take out is gone.
+            out = _taken_out(parts, scalars)
+            taints = {t for t in taints if t.axis is None or t.axis not in out}
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
         if not is_slice and base.ty == UNKNOWN and not _literal_key(index):
             # `registry[name]` of what a project function returns: one of its items (a dict's value,
@@ -1403,3 +1409,23 @@ def _one_of(element: Value, items: list[Value], text: str, loop: int) -> Value:
     atom = f"len({text})@{loop}"
     length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(loop)})})
     return element.with_(ty=STR if kinds == {STR} else LIST, dims=Dims((length,)))
+
+
+def _taken_out(parts: list[ast.expr], scalars: list[bool]) -> frozenset[int]:
+    """The axes of the base an index takes out: those an int indexes (``x[j, -1]``: 0 and 1), when
+    every other part is a slice or ``None``, so that each part's axis is known."""
+    out: set[int] = set()
+    axis = 0
+    ints = iter(scalars)
+    for part in parts:
+        if isinstance(part, ast.Slice):
+            axis += 1
+            continue
+        scalar = next(ints)
+        if isinstance(part, ast.Constant) and part.value is None:
+            continue  # a new axis: none of the base's
+        if not scalar:
+            return frozenset()  # ``...``, or an array index: the axes are not known one by one
+        out.add(axis)
+        axis += 1
+    return frozenset(out)

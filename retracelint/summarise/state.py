@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint.model import Location
-from retracelint.summarise.abstract import _export, _returned
+from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
 from retracelint.summarise.syntax import _dotted, _leaves_for_eager, _set_guard
 from retracelint.summary import (
@@ -149,6 +149,7 @@ class PassState:
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
         self.fn.returned_refs = _returned(self.returns, self.yields)
+        self.fn.returned_at = _returned_at(self.return_points)
         returns = None if self.returns is None else self.returned_flip(self.returns)  # type: ignore[attr-defined]
         self.fn.returns = _export(returns)
         self.fn.yields = _export(self.yields, item=True)
