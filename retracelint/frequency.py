@@ -146,6 +146,34 @@ class Frequency:
         function's callers run its trace, not its body."""
         return self._direct().get(qualname, [])
 
+    def bounded_repeats(self, site: tuple[str, int]) -> bool:
+        """Whether the call at ``site`` runs again, but only as often as loops over a few spelled-out
+        items or over collections held in memory make it (``for gen in gens: gen.run()``)."""
+        caller, index = site
+        if caller not in self.runtime:
+            return False
+        fn = self.project.functions[caller]
+        drivers = [self.repeated(caller)]
+        if _in_repeating_loop(fn, index):
+            drivers.append(_loop_call(fn, index, caller, self.holds))
+        found = [driver for driver in drivers if driver is not None]
+        return bool(found) and not any(driver.grows for driver in found)
+
+    def loops_reach(
+        self, qualname: str, loops: set[int], sites: frozenset[tuple[str, int]]
+    ) -> bool:
+        """Whether a call made inside one of ``loops`` of function ``qualname`` is one of ``sites``,
+        or runs, through runtime calls, a function that makes one of them."""
+        fn = self.project.functions[qualname]
+        inside = {
+            (qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)
+        }
+        if inside & sites:
+            return True
+        roots = {callee for callee, calls in self._direct().items() if inside.intersection(calls)}
+        makers = {caller for caller, _ in sites}
+        return not makers.isdisjoint(self._reach(roots, self._direct_callees()))
+
     def runs(self, qualname: str) -> str:
         """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""
         if self.traced(qualname):

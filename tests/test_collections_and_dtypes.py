@@ -417,3 +417,21 @@ def test_the_promotion_table_agrees_with_jax(left: str, right: str) -> None:
 
     with jax.enable_x64(True):
         assert promoted({left, right}, numpy=False) == str(jax.numpy.promote_types(left, right))
+
+
+def test_a_weak_counter_advanced_by_python_ints_in_a_jitted_update_stays_weak() -> None:
+    """tests/fixtures/weak_counters_kept_by_jitted_updates, proved by JAX, and
+    weak_counters_of_flax_models_negative (FRESH_ROUND_7, implicit_q_learning common.py:69): a
+    counter made from a Python int and advanced by Python ints inside the jitted update
+    (``self._replace(step=self.step + 1)``, flax's ``self.replace``, through a method of the
+    argument) comes back weakly typed: one trace, nothing reported. Advanced by an int32 array, it
+    comes back strong: reported where the Python int is stored, a warning."""
+    fixtures = Path(__file__).parent / "fixtures"
+    found = _only(
+        fixtures / "weak_counters_kept_by_jitted_updates", ("main.py", 25, "RTL401"), "warning"
+    )
+    assert found.message.startswith(
+        "self.strict.step starts as a weakly typed scalar here and is a strongly typed array once"
+        " update() stores it, so jitted 'strict_update' traces again"
+    )
+    assert _run(fixtures / "weak_counters_of_flax_models_negative") == []

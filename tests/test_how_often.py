@@ -59,3 +59,17 @@ def test_a_local_memo_is_not_hoisted_above_its_loop() -> None:
         "evaluation.py:13:23: RTL301 not fixed: it is built once per call already"
         " (under `if predict is None:`)" in result.stderr
     )
+
+
+def test_jits_kept_by_objects_made_at_setup_are_not_reported() -> None:
+    """Generators made at set-up (a comprehension, an append loop, a subclass whose base jits) keep
+    a jit each and call it at every step: as many traces as generators, not reported (FRESH_ROUND_7,
+    policy-guided-diffusion offline_rollout.py:31). A scorer made per step, and augmenters a helper
+    makes again per step, are as many as the steps: still errors."""
+    found = _findings("jits_kept_by_objects_made_at_setup")
+    assert found == [
+        "jits_kept_by_objects_made_at_setup/generators.py:37:27: RTL301 jax.jit rebuilds a jitted"
+        " nested def each call of Augmenter.__init__(), so every call re-traces; build the jit once",
+        "jits_kept_by_objects_made_at_setup/scoring.py:8:23: RTL301 jax.jit rebuilds a jitted lambda"
+        " each call of Scorer.__init__(), so every call re-traces; build the jit once",
+    ]

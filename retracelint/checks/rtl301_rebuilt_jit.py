@@ -106,7 +106,7 @@ def _rebuilt_jit(
     uses = [spec.loops] if spec.traces_on_call else [call.loops for call in calls]
     cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
     if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
-        cause = _escaped_from_repeated(project, prop, owner, spec.index)
+        cause = _escaped_from_repeated(project, prop, owner, target)
     if cause is None:
         return None
     code = "RTL301"
@@ -187,16 +187,49 @@ def _method_of_instance(binding: JitBinding) -> bool:
 
 
 def _escaped_from_repeated(
-    project: Project, prop: Propagation, maker: FunctionSummary, site: int
+    project: Project, prop: Propagation, maker: FunctionSummary, target: JitTarget
 ) -> Cause | None:
     """A jitted function made anew by each call of ``maker`` and handed out (returned, alone or in a
     tuple; stored on ``self``; given to a transform), where ``maker`` runs repeatedly: every one of them
     traces anew. A maker that runs once per program (or is memoised) is the right way to build a jitted
-    function with settings baked in."""
-    if not _escapes(project, maker, site):
+    function with settings baked in, and so is one run by a loop that only builds (objects made at
+    set-up, each jit then called at every step): each is traced once, as often as objects are made."""
+    if not _escapes(project, maker, target.index):
         return None
     driver = prop.repeated(maker.qualname)
-    return Cause(None, driver, driver.path) if driver is not None else None
+    if driver is None or _built_at_setup(project, prop, maker, target):
+        return None
+    return Cause(None, driver, driver.path)
+
+
+def _built_at_setup(
+    project: Project, prop: Propagation, maker: FunctionSummary, target: JitTarget
+) -> bool:
+    """Whether ``maker`` runs again only in loops that build, at set-up: loops that do not call the
+    jitted function it hands out, in functions that run once, while that function is called
+    elsewhere, not only as often as a loop over a few items or a held collection runs (once per
+    object). ``gens = [Generator(data) for _ in range(n)]``, then ``gen.batch(key)`` at every step:
+    each generator traces once, as many traces as objects, not as calls (issue 36 cause 2). Objects
+    made by a helper that a loop runs again (per epoch) may be made as often as they are used."""
+    frequency = prop.frequency
+    sites = frozenset(project.jit_callers.get(target.key, ()))
+    if all(frequency.bounded_repeats(site) for site in sites):
+        return False  # no call seen, or one call per object: each call may trace
+    seen = {maker.qualname}
+    queue = [maker.qualname]
+    while queue:
+        for caller, index in frequency.callers(queue.pop()):
+            if frequency.traced(caller):
+                continue
+            fn = project.functions[caller]
+            loops = {loop for loop in fn.calls[index].loops if fn.loops[loop].repeats}
+            again = prop.repeated(caller) is not None
+            if loops and (again or frequency.loops_reach(caller, loops, sites)):
+                return False
+            if again and caller not in seen:
+                seen.add(caller)
+                queue.append(caller)
+    return True
 
 
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:

@@ -579,19 +579,35 @@ def _weak_leaf(
 
 
 def _field_given_back(prop: Propagation, fn: FunctionSummary, value: Value, field: str) -> bool:
-    """Whether ``value`` (in ``fn``) is what a jitted call returns, a pytree whose ``field`` the
-    jitted function computes from that field of a parameter and Python numbers only: as weakly
-    typed as it came in."""
+    """Whether ``value`` (in ``fn``) is what a jitted call returns, a pytree whose ``field`` is not
+    surely strongly typed: the jitted function computes it from that field of a parameter and Python
+    numbers only (as weakly typed as it came in: jit outputs keep their weak type, and a weak int
+    plus 1 stays weak), or by a call the analysis does not follow (``model.apply_gradient(g)`` of
+    a parameter, returning ``self.replace(step=self.step + 1, ...)``): only a strong operand makes
+    it strong, and a kind that is not known adds none."""
     returned = _jit_returned(prop, fn, value)
     made = [m for m in returned[1].objs if isinstance(m, Made) and not m.path] if returned else []
     if returned is None or len(made) != 1:
         return False
     origins = prop.made_origins(made[0].attr(field))
     return bool(origins) and all(
-        owner is returned[0]
-        and weak_class(leaf := prop.resolve(owner, given.value)) == FOLLOWS
-        and all(isinstance(d, ParamDep) and d.name.endswith(f".{field}") for d in leaf.deps)
+        owner is returned[0] and _kept_weak(prop.resolve(owner, given.value), field)
         for owner, given, _ in origins
+    )
+
+
+def _kept_weak(leaf: Value, field: str) -> bool:
+    """Whether a leaf a jitted function returns for ``field`` may keep the weak type it came in
+    with: arithmetic on that field of a parameter and Python numbers, or the result of a call not
+    followed (no type, no dtype, nothing it is known to depend on)."""
+    if weak_class(leaf) == FOLLOWS:
+        return all(isinstance(d, ParamDep) and d.name.endswith(f".{field}") for d in leaf.deps)
+    return (
+        weak_class(leaf) is None
+        and leaf.ty == UNKNOWN
+        and not leaf.deps
+        and leaf.dtype is None
+        and leaf.made is None
     )
 
 
