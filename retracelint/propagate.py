@@ -576,7 +576,7 @@ class Propagation(ObjectModel):
             weak=value.weak,
         )
         if value.dtype_of is not None:
-            taken = self.substitute(value.dtype_of, call, callee, bound, item, receiver, caller)
+            taken = self.substitute(value.dtype_of, call, callee, seen, item, receiver, caller)
             out = _dtype_from(out, taken)
         inputs: list[Value] = []
         for dep in value.deps:

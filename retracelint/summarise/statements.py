@@ -200,14 +200,6 @@ class Statements(PassState):
             nodes += [*func.args[1:], *(k.value for k in func.keywords)]
         return nodes
 
-    def own_attribute(self, target: ast.expr) -> bool:
-        """Whether ``target`` is an attribute of this method's own object (``self.x``)."""
-        return (
-            isinstance(target, ast.Attribute)
-            and isinstance(target.value, ast.Name)
-            and self.env.get(target.value.id, UNKNOWN_VALUE).ref == "<self>"
-        )
-
     def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
         """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
         what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
