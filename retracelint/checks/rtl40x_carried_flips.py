@@ -415,7 +415,12 @@ def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None
         prop.resolve(
             fn,
             prop.substitute(
-                prop.resolve(callee, item), call, callee, target.bound, None, caller=fn
+                prop.resolve(callee, item),
+                call,
+                callee,
+                prop.project.signature(target, callee),
+                None,
+                caller=fn,
             ),
         )
         for item in inner.items
