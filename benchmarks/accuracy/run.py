@@ -49,6 +49,12 @@ REPO_ROOT = HERE.parents[1]
 sys.path.insert(
     0, str(REPO_ROOT / "tests")
 )  # the one runner that counts traces, shared with the tests
+import dynamic_support  # noqa: E402 (found through the path above)
+
+# Verifying is almost all XLA compilation of tiny functions; without LLVM's optimisations it takes about
+# 30 % less CPU (measured on these programs), and what is traced, and how often, does not change.
+# count_retraces_many compiles so; confirm.py's runs use the same flags.
+FAST_COMPILE_FLAGS = dynamic_support.FAST_COMPILE_FLAGS
 
 KINDS = ("positive", "negative")
 CATEGORIES = (
@@ -64,9 +70,6 @@ CATEGORIES = (
 )
 # A program whose code turns x64 on changes jax's global config, so it runs in a process of its own.
 OWN_PROCESS = re.compile(r"jax_enable_x64")
-# Verifying is almost all XLA compilation of tiny functions; without LLVM's optimisations it takes about
-# 30 % less CPU (measured on these programs), and what is traced, and how often, does not change.
-FAST_COMPILE_FLAGS = "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
 
 # Outcomes, in the order tables list them.
 FOUND = "found"  # the right rule at a marked line, and nothing else
@@ -253,24 +256,14 @@ def _traces_in(case: Case, report) -> dict[str, int]:
 
 def verify(cases: Sequence[Case]) -> list[Verdict]:
     """Run every program under JAX's cache-miss log; one Verdict per case, in order."""
-    from dynamic_support import count_retraces_many
-
     shared = [c for c in cases if not c.own_process]
     batches = [shared] if shared else []
     batches += [[c] for c in cases if c.own_process]
     reports = {}
-    previous_flags = os.environ.get("XLA_FLAGS")
-    os.environ["XLA_FLAGS"] = f"{previous_flags or ''} {FAST_COMPILE_FLAGS}".strip()
-    try:
-        for batch in batches:
-            scripts = [c.folder / "main.py" for c in batch]
-            found = count_retraces_many(scripts, PROGRAMS)
-            reports.update((case.id, report) for case, report in zip(batch, found, strict=True))
-    finally:
-        if previous_flags is None:
-            del os.environ["XLA_FLAGS"]
-        else:
-            os.environ["XLA_FLAGS"] = previous_flags
+    for batch in batches:
+        scripts = [c.folder / "main.py" for c in batch]
+        found = dynamic_support.count_retraces_many(scripts, PROGRAMS)
+        reports.update((case.id, report) for case, report in zip(batch, found, strict=True))
     verdicts = []
     for case in cases:
         report = reports[case.id]
