@@ -860,6 +860,18 @@ def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Fi
     return analyse_projects(paths, settings_for)[1].findings
 
 
+def syntax_findings(path: str, data: bytes, settings: Settings) -> list[Finding] | None:
+    """What a run shows in the file ``path`` holding ``data`` when ``data`` does not parse: its RTL000
+    (filtered as a run filters it: select, per-file ignores, noqa); None when it parses."""
+    named = shown(path)
+    summary = check_syntax(data, named, "", False)
+    if summary.error is None:
+        return None
+    read_lines = _line_reader({named: data})
+    found = [_error(named, summary.error, summary.error_line, summary.error_col)]
+    return apply_filters(with_source_lines(found, read_lines), settings, [], read_lines)
+
+
 def _error(path: str, why: str | None, line: int = 1, col: int = 1) -> Finding:
     return Finding(code="RTL000", message=f"{why}", location=Location(path, line, col, line, col))
 

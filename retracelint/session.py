@@ -80,6 +80,8 @@ class Memory:
     _summaries: dict[str, dict[str, tuple[ModuleSummary, Entry | None]]] = field(
         default_factory=dict
     )
+    # The last bytes of each open file that parsed, by absolute path (``server.analyse_open``).
+    parsed: dict[str, bytes] = field(default_factory=dict)
 
     def index(self, kind: str, disk: ResultIndex | None) -> Stored:
         found = self._kinds.get(kind)

@@ -223,10 +223,18 @@ def test_an_edit_in_one_file_removes_the_finding_it_caused_in_another(project: P
         client.change("pkg/main.py", main, 3)
         again = await client.until("pkg/pipeline.py", lambda d: len(d) > 0)
         assert [where(d) for d in again] == [(18, 26, "RTL101")]
-        # A buffer that does not parse gets its RTL000 and the server goes on.
+        # A buffer that does not parse gets its RTL000 alone and the server goes on; the other
+        # files keep the findings its last text that parsed made in them.
         client.change("pkg/main.py", main + "\ndef broken(:\n", 4)
         broken = await client.until("pkg/main.py", lambda d: any(x.code == "RTL000" for x in d))
-        assert [where(d)[0] for d in broken if d.code == "RTL000"] == [main.count("\n") + 2]
+        assert [where(d) for d in broken] == [(main.count("\n") + 2, 12, "RTL000")]
+        assert [where(d) for d in client.diagnostics[client.uri("pkg/pipeline.py")]] == [
+            (18, 26, "RTL101")
+        ]
+        # Fixed with the call that caused the finding gone: the finding goes with it.
+        client.change("pkg/main.py", main.replace(cause, "pipeline.prefix_total(données, 8)"), 5)
+        assert await client.until("pkg/pipeline.py", lambda d: not d) == ()
+        assert "RTL000" not in {d.code for d in client.diagnostics[client.uri("pkg/main.py")]}
         assert await client.stop() == 0
 
     run(test)
