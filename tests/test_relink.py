@@ -27,6 +27,40 @@ def loss(params, batch):
 def apply_each(fn, batches):
     # ``fn`` is whatever the callers pass: linking reads the callers of apply_each.
     return [fn(b) for b in batches]
+
+
+def squared(batch):
+    return batch**2
+
+
+def same_loss():
+    return loss
+
+
+def some_loss():
+    return loss
+
+
+def get_apply():
+    return apply_each
+
+
+def identity(fn):
+    return fn
+
+
+def half(batch):
+    return batch / 2
+
+
+def chosen():
+    # What evaluate.py calls through ``model.chosen()(...)`` is what this call passes.
+    return identity(loss)
+
+
+def builder():
+    # What evaluate.py calls through ``model.builder()(...)`` is what this call returns.
+    return same_loss()
 """
 
 TRAIN = """
@@ -51,6 +85,14 @@ def mean_loss(params, batches):
 
 def report(params, data):
     print("loss", mean_loss(params, [data, data]))
+
+
+def built_loss(params, data):
+    return model.builder()(params, data)
+
+
+def chosen_loss(params, data):
+    return model.chosen()(params, data)
 """
 
 
@@ -130,7 +172,7 @@ def test_a_function_added_to_a_script_links_only_the_script(
     again, _ = _runs(project, cache)
     assert relinked == [True]
     (new,) = [f for f in again.findings if f.code == "RTL101"]
-    assert new.location.path.endswith("evaluate.py") and new.location.line == 17
+    assert new.location.path.endswith("evaluate.py") and new.location.line == 25
 
 
 # An edit (in a file: the text replaced, and what replaces it) and whether the next run links only the
@@ -155,6 +197,44 @@ EDITS = {
         "lib/model.py",
         "def apply_each(",
         "def unused():\n    return loss\n\n\ndef apply_each(",
+        False,
+    ),
+    # What the other modules may read of model.py is as it was: its names, its jit sites, what
+    # each function returns and takes; only a body changed.
+    "a body of an imported module, its face kept": (
+        "lib/model.py",
+        "[fn(b) for b in batches]",
+        "[fn(b[:8]) for b in batches]",
+        True,
+    ),
+    # evaluate.py's call of ``model.builder()`` read the targets of builder's call (in the same
+    # place: what builder returns is that call's result): found again, the same jit.
+    "a call of an imported module that another reads, found again": (
+        "lib/model.py",
+        "return same_loss()",
+        "return some_loss()",
+        True,
+    ),
+    # ... or found otherwise: evaluate.py's call now calls another function.
+    "a call of an imported module that another reads, found otherwise": (
+        "lib/model.py",
+        "return same_loss()",
+        "return get_apply()",
+        False,
+    ),
+    # evaluate.py's call of ``model.chosen()`` read what chosen's call passes: its targets are
+    # the same, what it passes is not.
+    "what a call of an imported module passes, read by another": (
+        "lib/model.py",
+        "return identity(loss)",
+        "return identity(half)",
+        False,
+    ),
+    # What a function of an imported module returns is read by the others as they link.
+    "what a function of an imported module returns": (
+        "lib/model.py",
+        "def same_loss():\n    return loss",
+        "def same_loss():\n    return squared",
         False,
     ),
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from bisect import bisect_left, insort
 from collections.abc import Callable, Container, Hashable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -348,8 +348,10 @@ class Project:
             or not self._classes_kept(before, module, state.asked_definers)
             or (module.pytree_static, module.x64) != (before.pytree_static, before.x64)
             or any(site[0] in before.functions for site in state.too_deep)
-            or self._imported(module.module)
         ):
+            return False
+        imported = self._imported(module.module)
+        if imported and not _face_kept(before, module, self._whole):
             return False
         self._named_late = frozenset(s for s in state.named_late if s[0] not in before.functions)
         self._asked_definers |= state.asked_definers
@@ -370,7 +372,11 @@ class Project:
             del self.site_targets[site]
         jits = {t: self._callees.pop(t) for t in list(self._callees) if t.module == module.module}
         deferred = self._link_names((name, self.functions[name]) for name in module.functions)
-        if not self._settle(module, deferred, touched) or self._jits_elsewhere(module, jits):
+        if (
+            not self._settle(module, deferred, touched)
+            or not self._jits_found(jits)
+            or self._jits_elsewhere(module, jits)
+        ):
             self._unlinked()
             return False
         changed: set[str | Site] = {
@@ -381,6 +387,17 @@ class Project:
         }
         now = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
+        if imported:
+            # Other modules name its functions, and a lookup of theirs that reached one may have
+            # read any of its calls (the arguments it passes, what it returns), whatever the
+            # targets: each call of a function that changed is a link that changed.
+            changed.update(
+                (name, index)
+                for name in edited
+                for index in range(
+                    max(_calls(before.functions.get(name)), _calls(self._whole(name)))
+                )
+            )
         readers = {
             reader
             for link in changed
@@ -444,6 +461,17 @@ class Project:
         self.jit_callers = {
             key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
         }
+
+    def _jits_found(self, jits: dict[JitTarget, str | None]) -> bool:
+        """Find again the function each jit of the edited module (``jits``, as linked last) runs
+        that its own calls do not reach (another module calls it); False where finding it met a
+        cycle or a depth limit (what it finds may then depend on the order of the lookups)."""
+        for target in jits.keys() - self._callees.keys():
+            callee, reads = self._find_callee(target)
+            if reads.unsure or reads.height > _SHORT:
+                return False
+            self._callees[target] = callee
+        return True
 
     def _jits_elsewhere(self, module: ModuleSummary, jits: dict[JitTarget, str | None]) -> bool:
         """Whether a call of another module may reach a jit of the edited module (passed to it, say)
@@ -1442,6 +1470,53 @@ class Project:
         else:
             self._reads.add(known[1])
         return known[0]
+
+
+# What linking reads of a module besides its functions: all of it but its size and whether it was
+# read as a head.
+_MODULE_FACE = tuple(
+    f.name for f in fields(ModuleSummary) if f.name not in ("functions", "lines", "head")
+)
+
+
+def _face_kept(
+    before: ModuleSummary,
+    after: ModuleSummary,
+    whole: Callable[[str], FunctionSummary | None],
+) -> bool:
+    """Whether module ``after`` (``before``, as it was; ``whole`` gives a function of ``after``
+    filled in) shows the other modules what it showed them, so that linking them again would find
+    what it found: the same functions in the same order, each with what a lookup of another module
+    may read of it other than its calls (``_link_face``; the calls are links, ``_relinked``), and
+    every other fact of the module (its imports, names, classes, jit sites) as it was."""
+    if list(before.functions) != list(after.functions):
+        return False
+    if any(getattr(before, name) != getattr(after, name) for name in _MODULE_FACE):
+        return False
+    return all(_link_face(fn) == _link_face(whole(name)) for name, fn in before.functions.items())
+
+
+def _link_face(fn: FunctionSummary | None) -> tuple[object, ...] | None:
+    """What linking reads of a function besides its calls (not where it is, nor its values)."""
+    if fn is None:
+        return None
+    return (
+        fn.qualname,
+        fn.name,
+        fn.params,
+        fn.cls,
+        fn.kind,
+        fn.jit,
+        fn.parent,
+        fn.returned_refs,
+        fn.defaults,
+        fn.returned,
+        fn.returned_items,
+    )
+
+
+def _calls(fn: FunctionSummary | None) -> int:
+    return len(fn.calls) if fn is not None else 0
 
 
 def _along_the_graph(call: CallSite) -> bool:
