@@ -523,3 +523,99 @@ def test_an_edit_stops_the_run_it_makes_stale(project: Path) -> None:
         assert await client.stop() == 0
 
     run(test)
+
+
+EXTRA = """\
+import numpy as np
+
+from pkg import pipeline
+
+
+def sweep():
+    x = np.ones(16)
+    for n in range(1, 9):
+        pipeline.summarise(x[:n])
+"""
+
+
+def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edits one after another, each of one file as an editor saves it: a new file, a body of an
+    imported module edited with what the others read of it kept (the server links that module
+    alone), an imported module whose jit sites change (the whole project linked again), the new
+    file edited, a file deleted. After each, every open file shows what ``retracelint check
+    --no-cache`` finds in it on the same files, and that is not what it showed before."""
+    from click.testing import CliRunner
+
+    from retracelint.cli import main
+
+    monkeypatch.chdir(project)
+
+    def cold(names: list[str]) -> dict[str, list[tuple]]:
+        done = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", *names])
+        assert done.exit_code in (0, 1), done.output
+        out: dict[str, list[tuple]] = {name: [] for name in names}
+        for f in json.loads(done.stdout):
+            out[f["path"]].append((f["line"], f["col"], f["code"], f["message"]))
+        return {name: sorted(found) for name, found in out.items()}
+
+    pipeline, kernels = project / "pkg" / "pipeline.py", project / "pkg" / "kernels.py"
+    steps = [
+        ("pkg/extra.py", EXTRA),
+        ("pkg/pipeline.py", pipeline.read_text(encoding="utf-8").replace("x[:n]", "x[:8]")),
+        (
+            "pkg/kernels.py",
+            kernels.read_text(encoding="utf-8").replace(
+                '@partial(jax.jit, static_argnames=("depth",))', "@jax.jit"
+            ),
+        ),
+        ("pkg/extra.py", EXTRA.replace("x[:n]", "x[:4]")),
+        ("pkg/pipeline.py", None),  # deleted
+    ]
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        names = ["pkg/main.py", "pkg/pipeline.py", "pkg/kernels.py"]
+        for name in names:
+            client.open(name)
+        shown: dict[str, list[tuple]] = {}
+
+        async def agree() -> None:
+            nonlocal shown
+            expected = cold(names)
+            assert expected != shown  # each step changes what is shown
+            for name in names:
+                found = await client.until(
+                    name,
+                    lambda d, name=name: (
+                        sorted((*where(x), x.message) for x in d) == expected[name]
+                    ),
+                )
+                assert found is not None
+            shown = expected
+
+        await agree()
+        for version, (name, text) in enumerate(steps, 2):
+            path = project / name
+            if text is None:
+                client.lsp.text_document_did_close(
+                    types.DidCloseTextDocumentParams(
+                        text_document=types.TextDocumentIdentifier(uri=client.uri(name))
+                    )
+                )
+                path.unlink()
+                names.remove(name)
+                client.change("pkg/main.py", (project / "pkg/main.py").read_text("utf-8"), 9)
+            else:
+                path.write_text(text, encoding="utf-8")
+                if name in names:
+                    client.change(name, text, version)
+                else:
+                    names.append(name)
+                    client.open(name)
+            await agree()
+        assert await client.stop() == 0
+
+    run(test)
