@@ -461,20 +461,41 @@ def _with_aliases(
 ) -> None:
     """Summarise again, with the wrapper aliases that other modules define, the files that import
     them (``aliases``); a round more for each alias made of an alias of another module."""
-    for _ in range(_ALIAS_ROUNDS):
+    for round_ in range(_ALIAS_ROUNDS):
         summaries = [results[i] for i in range(len(inputs))]
-        table = alias_table(summaries, layout)
-        if not table and not source.aliases:
+        # The files whose imports are given aliases, by path (None for the others).
+        taken = [
+            item.file.path if s.error is None and found.kept(item.file.path) else None
+            for item, s in zip(inputs, summaries, strict=True)
+        ]
+        # What the aliases given depend on: the files as the layout names them, and of each
+        # summary its imports and its own aliases. A long-lived process keeps them from its last
+        # run (the summaries it keeps are the same objects run after run, compared at once).
+        facts = tuple(
+            (i.file.path, i.file.module, i.file.name, i.file.root, s.imports, s.wrapper_aliases, t)
+            for i, s, t in zip(inputs, summaries, taken, strict=True)
+        )
+
+        def given_now(
+            summaries: list[ModuleSummary] = summaries, taken: list[str | None] = taken
+        ) -> dict[str, dict[str, Wrapper]]:
+            return _aliases_given(summaries, taken, layout)
+
+        memory = source.memory
+        given = (
+            memory.recall(f"aliases {round_}", facts, given_now)
+            if memory is not None
+            else given_now()
+        )
+        if not given and not source.aliases:
             return
-        keys = {s.module for s in summaries}
         again = []
-        for i, item in enumerate(inputs):
-            summary, path = results[i], item.file.path
-            if summary.error is not None or not found.kept(path):
+        for i, path in enumerate(taken):
+            if path is None:
                 continue
-            given = imported_aliases(summary, table, keys, layout)
-            if given != source.aliases.get(path, {}):
-                source.aliases[path] = given
+            now = given.get(path, {})
+            if now != source.aliases.get(path, {}):
+                source.aliases[path] = now
                 again.append(i)
         if not again:
             return
@@ -483,6 +504,23 @@ def _with_aliases(
             if head is None:
                 source.parsed += 1
             results[i] = head or source.make(source.task(i, inputs[i]))
+
+
+def _aliases_given(
+    summaries: list[ModuleSummary], taken: list[str | None], layout: ImportLayout
+) -> dict[str, dict[str, Wrapper]]:
+    """The aliases of other modules that each summary imports, by the path ``taken`` gives it
+    (None: none given), where it imports any."""
+    table = alias_table(summaries, layout)
+    if not table:
+        return {}
+    keys = {s.module for s in summaries}
+    out = {}
+    for summary, path in zip(summaries, taken, strict=True):
+        given = imported_aliases(summary, table, keys, layout) if path is not None else None
+        if given:
+            out[path] = given
+    return out
 
 
 def _syntax_only(item: Input, source: Summaries, previous: Manifest | None) -> ModuleSummary:
