@@ -255,6 +255,32 @@ def test_an_edit_links_again_what_it_may_change(
     assert relinked == [alone]
 
 
+def test_a_function_added_to_a_module_another_reaches_as_an_attribute(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    """``import lib`` names no module of lib, but ``lib.tools.scaled(...)`` reaches one: a function
+    of that name added to lib/tools.py is what the call runs from then on, and the loop around the
+    call makes its static argument change."""
+    cache = tmp_path / "cache"
+    tools = project / "lib" / "tools.py"
+    tools.write_text(
+        "from functools import partial\n\nimport jax\n\n\n"
+        "@partial(jax.jit, static_argnums=1)\ndef scale(x, n):\n    return x * n\n",
+        encoding="utf-8",
+    )
+    (project / "scripts" / "attribute.py").write_text(
+        "import lib\n\n\ndef main(x):\n    for n in range(10):\n        lib.tools.scaled(x, n)\n",
+        encoding="utf-8",
+    )
+    first, _ = _runs(project, cache)
+    assert not [f for f in first.findings if f.code == "RTL201"]
+    _append(tools, "\n\ndef scaled(x, n):\n    return scale(x, n)\n")
+    again, _ = _runs(project, cache)
+    assert relinked == [False]
+    (found,) = [f for f in again.findings if f.code == "RTL201"]
+    assert found.location.path.endswith("attribute.py") and found.location.line == 6
+
+
 def test_edits_one_after_another_keep_linking_one_module(
     project: Path, tmp_path: Path, relinked: list[bool]
 ) -> None:

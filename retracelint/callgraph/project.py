@@ -513,13 +513,15 @@ class Project:
 
     def _imported(self, module: str) -> bool:
         """Whether another module may import ``module``: one of its imports names a module of that
-        last name (a relative or re-rooted import names it by a shorter path)."""
-        name = module.rpartition(".")[2]
+        last name (a relative or re-rooted import names it by a shorter path), or starts with the
+        name of a package above it (``import lib`` reaches ``lib.model.fit`` as an attribute)."""
+        *above, name = module.split(".")
         for other in self.modules.values():
             if other.module == module:
                 continue
             for target in (*other.imports.values(), *other.star_imports):
-                if name in target.split("."):
+                parts = target.split(".")
+                if name in parts or parts[0] in above:
                     return True
         return False
 
