@@ -9,8 +9,10 @@ Usage: python benchmarks/server_edits.py [--corpus DIR] [--work DIR] [--edits N]
 3. ``first``: what the server does for the first file opened, in this process: ``server.analyse_open``
    with the server's ``Memory``, the cache empty (WORK/.retracelint_cache, where the server started in
    WORK keeps it), then the diagnostics of the open files built (``server.diagnostic``).
-4. ``edit``: N edits, each of another file (spread evenly over the sorted files of the corpus), a function
-   appended to its buffer, unsaved; the buffers edited before stay open and edited, as in an editor.
+4. ``edit``: N edits, each of another file (spread evenly over the sorted files of the corpus), unsaved;
+   the buffers edited before stay open and edited, as in an editor. Even ones change a digit in the
+   last body that has one (what other modules read of the module is mostly kept: it is linked alone),
+   odd ones append a function (a new name: the others may name it).
    Each is timed from the buffer's new text to the diagnostics of every open file, as the server runs
    it after the debounce (``server.DEBOUNCE_S`` after the last keystroke; not included); the cycle
    collection the server runs once they are out (``session.settle``) is timed apart, with the memory
@@ -232,15 +234,20 @@ def main() -> None:
     print("\n| step | wall s | CPU s | then collected, CPU s | note |\n|---|---:|---:|---:|---|")
     for row in [*rows, *edits]:
         print(f"| {row.name} | {row.wall:.3f} | {row.cpu:.3f} | {row.settle:.3f} | {row.note} |")
-    walls, cpus = [e.wall for e in edits], [e.cpu for e in edits]
     print("\n| edits | median | p90 | max |\n|---|---:|---:|---:|")
-    print(
-        f"| wall s | {statistics.median(walls):.3f} | {percentile(walls, 0.9):.3f} |"
-        f" {max(walls):.3f} |"
-    )
-    print(
-        f"| CPU s | {statistics.median(cpus):.3f} | {percentile(cpus, 0.9):.3f} | {max(cpus):.3f} |"
-    )
+    for kind in ("", "body", "append"):
+        chosen = [e for e in edits if e.note.startswith(kind)]
+        if not chosen:
+            continue
+        for unit, values in (
+            ("wall s", [e.wall for e in chosen]),
+            ("CPU s", [e.cpu for e in chosen]),
+        ):
+            print(
+                f"| {unit}{f' ({kind}: {len(chosen)})' if kind else ''} |"
+                f" {statistics.median(values):.3f} | {percentile(values, 0.9):.3f} |"
+                f" {max(values):.3f} |"
+            )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak RSS of the server's process: {peak:.0f} MiB")
     if options.verify:
