@@ -137,7 +137,7 @@ def _sorted(findings: list) -> list:
 
 
 # A digit alone in an indented line (a function's or a class's body), not in a comment.
-_DIGIT = re.compile(r"^([ \t]+[^#\n]*?[^\w.])([1-8])(?![\w.])", re.MULTILINE)
+_DIGIT = re.compile(r"^([ \t]+[^#\n]*?[^\w.])([0-9])(?![\w.])", re.MULTILINE)
 
 
 def edit(text: str, number: int) -> tuple[str, str]:
@@ -148,7 +148,7 @@ def edit(text: str, number: int) -> tuple[str, str]:
     found = list(_DIGIT.finditer(text)) if number % 2 == 0 else []
     if found:
         last = found[-1]
-        digit = str(int(last.group(2)) % 8 + 1)
+        digit = str((int(last.group(2)) + 1) % 10)
         return text[: last.start(2)] + digit + text[last.end(2) :], "body"
     return text + f"\n\ndef _retracelint_bench_{number}(x):\n    return x + {number}\n", "append"
 

@@ -749,7 +749,9 @@ def _linked(
     watch = source.watch
     watch.check()  # what was summarised stays in the cache (and memory) for the next run
     watch.stage("linking", 85)
-    project = Project(summaries, load=source.load, layout=layout, last=relink)
+    project = Project(
+        summaries, load=source.load, layout=layout, last=relink, sources=_source_reader(inputs)
+    )
     watch.check()
     watch.stage("checking", 92)
     prop = Propagation(project)
@@ -954,6 +956,17 @@ def _chains_cut(functions: list[FunctionSummary]) -> list[Finding]:
     )
     at = first.location
     return [replace(_error(at.path, why, at.line, at.col), severity="warning")]
+
+
+def _source_reader(inputs: list[Input]) -> Callable[[str], bytes | None]:
+    """The bytes each file of the run holds (its buffer, or what is on disk), by path."""
+    by_path = {item.file.path: item for item in inputs}
+
+    def read(path: str) -> bytes | None:
+        item = by_path.get(path)
+        return item.source if item is not None else None
+
+    return read
 
 
 def _line_reader(buffers: dict[str, bytes]) -> Callable[[str], list[str]]:

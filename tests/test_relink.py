@@ -1,6 +1,8 @@
-"""Linking one module again: after an edit of a module no other imports, a run links only that
-module's calls, from the last run's links, where that finds what linking every module finds. Every
-run here is compared with a run without any cache, link by link and finding by finding."""
+"""Linking one module again: after an edit of a module no other imports, or one that shows the others
+what it showed them (its names, jit sites, classes, what each function takes and returns), a run
+links only that module's calls, from the last run's links, where that finds what linking every
+module finds. Every run here is compared with a run without any cache, link by link and finding by
+finding."""
 
 from __future__ import annotations
 
@@ -71,6 +73,11 @@ def fit(params, data, steps):
     for step in range(steps):
         params = {"w": params["w"] - 0.1 * model.loss(params, data)}
     return params
+
+
+def score_all(batches):
+    # ``scorer`` is defined by no one yet: apply_each's call of ``fn`` calls nothing known.
+    return model.apply_each(scorer, batches)
 """
 
 EVALUATE = """
@@ -228,6 +235,29 @@ EDITS = {
         "lib/model.py",
         "return identity(loss)",
         "return identity(half)",
+        False,
+    ),
+    # A function appended to an imported module, its name nowhere else: nothing else can read it.
+    "a function appended to an imported module, named nowhere else": (
+        "lib/model.py",
+        "    return same_loss()\n",
+        "    return same_loss()\n\n\ndef _unused_helper(x):\n    return x + 1\n",
+        True,
+    ),
+    # evaluate.py calls ``model.builder()``: gone, that call calls nothing.
+    "a function of an imported module removed, named by another": (
+        "lib/model.py",
+        "\n\ndef builder():\n    # What evaluate.py calls through ``model.builder()(...)`` is what"
+        " this call returns.\n    return same_loss()\n",
+        "",
+        False,
+    ),
+    # score_all passes ``scorer`` to apply_each, whose call of ``fn`` reads it through its callers
+    # (score_all's call is as it was): defined now, it is what that call runs.
+    "a function added whose name the module already passes": (
+        "scripts/train.py",
+        "def score_all(",
+        "def scorer(batch):\n    return batch\n\n\ndef score_all(",
         False,
     ),
     # What a function of an imported module returns is read by the others as they link.

@@ -9,6 +9,7 @@ round resolves again only what a change may move.
 
 from __future__ import annotations
 
+import re
 import sys
 from bisect import bisect_left, insort
 from collections.abc import Callable, Container, Hashable, Iterable, Iterator
@@ -187,6 +188,7 @@ class Project:
         load: Callable[[ModuleSummary, str], ModuleSummary | None] | None = None,
         layout: ImportLayout | None = None,
         last: Relink | None = None,
+        sources: Callable[[str], bytes | None] | None = None,
     ) -> None:
         # The definitions and the lookups that depend on them alone; their tables are this project's
         # (``project.functions`` is ``project.symbols.functions``, filled in as functions are loaded).
@@ -238,6 +240,8 @@ class Project:
         self._read_by: dict[str | Site, set[Site | JitTarget]] | None = None
         self._named_late: frozenset[Site] = frozenset()
         self._asked_definers: set[str] = set()
+        # The text of each module's file, by path (``_names_unread``); None: not known.
+        self._sources = sources
         self.symbols.register_pytrees()
         if last is None or not self._relinked(last):
             self._link()
@@ -353,6 +357,8 @@ class Project:
         imported = self._imported(module.module)
         if imported and not _face_kept(before, module, self._whole):
             return False
+        if not self._names_unread(before, module):
+            return False
         self._named_late = frozenset(s for s in state.named_late if s[0] not in before.functions)
         self._asked_definers |= state.asked_definers
         names = module.functions.keys() | before.functions.keys()
@@ -411,6 +417,34 @@ class Project:
         self._read_by = state.read_by
         self._add_reads(self._read_by)
         self._refs, self._bindings, self._reads = {}, {}, _Reads(self._clock)
+        return True
+
+    def _names_unread(self, before: ModuleSummary, after: ModuleSummary) -> bool:
+        """Whether the functions the edit added to module ``after`` or removed from it (``before``,
+        as it was) are named nowhere in the project but in their own definitions: no call, value or
+        import of another module or of this one read them by name, so a name added or gone changes
+        no other link (a call of another function of the module that passes one would: read
+        through the callers of what it calls, that call did not change)."""
+        changed = before.functions.keys() ^ after.functions.keys()
+        if not changed:
+            return True
+        if self._sources is None:
+            return False
+        words = sorted({qualname.rpartition(".")[2] for qualname in changed})
+        named = re.compile(rb"(?<![\w])(?:%s)(?![\w])" % b"|".join(w.encode() for w in words))
+        spans = [
+            (fn.location.line, fn.location.end_line)
+            for qualname, fn in after.functions.items()
+            if qualname in changed
+        ]
+        for module in self.modules.values():
+            text = self._sources(module.path)
+            if text is None:
+                return False
+            for found in named.finditer(text):
+                line = text.count(b"\n", 0, found.start()) + 1
+                if module is not after or not any(a <= line <= b for a, b in spans):
+                    return False
         return True
 
     def _in_module(
@@ -1474,10 +1508,10 @@ class Project:
         return known[0]
 
 
-# What linking reads of a module besides its functions: all of it but its size and whether it was
-# read as a head.
+# What linking reads of a module besides its functions and its names (``_face_kept``): all of it
+# but its size and whether it was read as a head.
 _MODULE_FACE = tuple(
-    f.name for f in fields(ModuleSummary) if f.name not in ("functions", "lines", "head")
+    f.name for f in fields(ModuleSummary) if f.name not in ("functions", "globals", "lines", "head")
 )
 
 
@@ -1488,14 +1522,25 @@ def _face_kept(
 ) -> bool:
     """Whether module ``after`` (``before``, as it was; ``whole`` gives a function of ``after``
     filled in) shows the other modules what it showed them, so that linking them again would find
-    what it found: the same functions in the same order, each with what a lookup of another module
-    may read of it other than its calls (``_link_face``; the calls are links, ``_relinked``), and
-    every other fact of the module (its imports, names, classes, jit sites) as it was."""
-    if list(before.functions) != list(after.functions):
+    what it found: the functions it kept in the same order, each with what a lookup of another
+    module may read of it other than its calls (``_link_face``; the calls are links,
+    ``_relinked``), and every other fact of the module (its imports, names, classes, jit sites) as
+    it was, but for the names of functions it added or removed (``_names_unread`` says whether
+    anything names them)."""
+    kept = [name for name in before.functions if name in after.functions]
+    if kept != [name for name in after.functions if name in before.functions]:
         return False
     if any(getattr(before, name) != getattr(after, name) for name in _MODULE_FACE):
         return False
-    return all(_link_face(fn) == _link_face(whole(name)) for name, fn in before.functions.items())
+    defined = {q.rpartition(".")[2] for q in before.functions.keys() ^ after.functions.keys()}
+    names = before.globals.keys() | after.globals.keys()
+    if any(
+        before.globals.get(name) != after.globals.get(name)
+        and (name not in defined or (name in before.globals and name in after.globals))
+        for name in names
+    ):
+        return False
+    return all(_link_face(before.functions[name]) == _link_face(whole(name)) for name in kept)
 
 
 def _link_face(fn: FunctionSummary | None) -> tuple[object, ...] | None:
