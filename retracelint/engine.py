@@ -750,7 +750,11 @@ def _linked(
     watch.check()  # what was summarised stays in the cache (and memory) for the next run
     watch.stage("linking", 85)
     project = Project(
-        summaries, load=source.load, layout=layout, last=relink, sources=_source_reader(inputs)
+        summaries,
+        load=source.load,
+        layout=layout,
+        last=relink,
+        sources=_source_reader(inputs, source.memory),
     )
     watch.check()
     watch.stage("checking", 92)
@@ -958,13 +962,26 @@ def _chains_cut(functions: list[FunctionSummary]) -> list[Finding]:
     return [replace(_error(at.path, why, at.line, at.col), severity="warning")]
 
 
-def _source_reader(inputs: list[Input]) -> Callable[[str], bytes | None]:
-    """The bytes each file of the run holds (its buffer, or what is on disk), by path."""
+def _source_reader(inputs: list[Input], memory: Memory | None) -> Callable[[str], bytes | None]:
+    """The bytes each file of the run holds (its buffer, or what is on disk), by path; kept in
+    ``memory`` by content, so that a long-lived process reads a file it keeps no more than once."""
     by_path = {item.file.path: item for item in inputs}
+    if memory is not None:
+        for item in inputs:
+            if item.data is not None:
+                memory.texts[item.file.path] = (item.digest, item.data)
 
     def read(path: str) -> bytes | None:
         item = by_path.get(path)
-        return item.source if item is not None else None
+        if item is None:
+            return None
+        kept = memory.texts.get(path) if memory is not None else None
+        if kept is not None and kept[0] == item.digest:
+            return kept[1]
+        data = item.source
+        if memory is not None and data is not None:
+            memory.texts[path] = (item.digest, data)
+        return data
 
     return read
 

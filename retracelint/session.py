@@ -84,6 +84,8 @@ class Memory:
     )
     # The last bytes of each open file that parsed, by absolute path (``server.analyse_open``).
     parsed: dict[str, bytes] = field(default_factory=dict)
+    # Each file's bytes as last read, with their digest (``engine._source_reader``).
+    texts: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
     # Results computed from the whole project, by name: what each was computed from, and it.
     _recalled: dict[str, tuple[tuple[tuple[object, ...], ...], object]] = field(
         default_factory=dict

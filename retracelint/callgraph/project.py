@@ -430,8 +430,8 @@ class Project:
             return True
         if self._sources is None:
             return False
-        words = sorted({qualname.rpartition(".")[2] for qualname in changed})
-        named = re.compile(rb"(?<![\w])(?:%s)(?![\w])" % b"|".join(w.encode() for w in words))
+        words = sorted({qualname.rpartition(".")[2].encode() for qualname in changed})
+        named = re.compile(rb"(?<![\w])(?:%s)(?![\w])" % b"|".join(words))
         spans = [
             (fn.location.line, fn.location.end_line)
             for qualname, fn in after.functions.items()
@@ -441,6 +441,8 @@ class Project:
             text = self._sources(module.path)
             if text is None:
                 return False
+            if not any(word in text for word in words):
+                continue  # a plain search first: most files name none of them
             for found in named.finditer(text):
                 line = text.count(b"\n", 0, found.start()) + 1
                 if module is not after or not any(a <= line <= b for a, b in spans):
