@@ -502,7 +502,7 @@ class Project:
         """Find again the function each jit of the edited module (``jits``, as linked last) runs
         that its own calls do not reach (another module calls it); False where finding it met a
         cycle or a depth limit (what it finds may then depend on the order of the lookups)."""
-        for target in jits.keys() - self._callees.keys():
+        for target in [t for t in jits if t not in self._callees]:  # in the order linked last
             callee, reads = self._find_callee(target)
             if reads.unsure or reads.height > _SHORT:
                 return False
