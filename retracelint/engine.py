@@ -646,9 +646,13 @@ def _project_run(
         return _project_run_reading(discovery, settings, buffers, watch, trust=False)
 
 
-def _index(folder: Path | None, kind: str, memory: Memory | None) -> ResultIndex | Stored | None:
+def _index(
+    folder: Path | None, kind: str, memory: Memory | None, kept: int | None = None
+) -> ResultIndex | Stored | None:
     disk = ResultIndex(folder, kind) if folder is not None else None
-    return memory.index(kind, disk) if memory is not None else disk
+    if memory is None:
+        return disk
+    return memory.index(kind, disk) if kept is None else memory.index(kind, disk, kept)
 
 
 def _project_run_reading(
@@ -666,7 +670,9 @@ def _project_run_reading(
     runs = _index(folder, "runs", memory)
     projects = _index(folder, "projects", memory)
     manifests = _index(folder, "manifests", memory)
-    links = _index(folder, "links", memory)
+    # A run that links one module again takes the last link's tables over and changes them: in
+    # memory, only the newest link is kept, under the run it is of (an edit undone finds none).
+    links = _index(folder, "links", memory, kept=1)
     project = project_key(files, settings, discovery.root) if projects is not None else ""
     last = projects.get(project) if projects is not None else None
     stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
@@ -707,6 +713,10 @@ def _project_run_reading(
         )
         if links is not None:
             links.put(key, linked.link_state())
+    elif isinstance(links, Stored) and last and (kept := links.get(last)) is not None:
+        # No fact changed: the link is the last one, which the next edit links one module from
+        # (in memory: on disk, reading it back would cost more than this run).
+        links.put(key, kept)
     if projects is not None and manifests is not None:
         manifests.put(key, manifest)
         projects.put(project, key)

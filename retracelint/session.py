@@ -51,6 +51,7 @@ class Stored:
     (what a later process starts from)."""
 
     disk: ResultIndex | None
+    kept: int = _RUNS_KEPT  # how many of the newest
     _items: dict[str, object] = field(default_factory=dict)  # the newest last
 
     def get(self, key: str) -> object | None:
@@ -67,7 +68,7 @@ class Stored:
             self.disk.put(key, value)
         self._items.pop(key, None)
         self._items[key] = value
-        while len(self._items) > _RUNS_KEPT:
+        while len(self._items) > self.kept:
             del self._items[next(iter(self._items))]
 
 
@@ -91,10 +92,10 @@ class Memory:
         default_factory=dict
     )
 
-    def index(self, kind: str, disk: ResultIndex | None) -> Stored:
+    def index(self, kind: str, disk: ResultIndex | None, kept: int = _RUNS_KEPT) -> Stored:
         found = self._kinds.get(kind)
         if found is None:
-            found = self._kinds[kind] = Stored(disk)
+            found = self._kinds[kind] = Stored(disk, kept)
         return found
 
     def summary(self, path: str, key: str) -> tuple[ModuleSummary, Entry | None] | None:
