@@ -461,20 +461,41 @@ def _with_aliases(
 ) -> None:
     """Summarise again, with the wrapper aliases that other modules define, the files that import
     them (``aliases``); a round more for each alias made of an alias of another module."""
-    for _ in range(_ALIAS_ROUNDS):
+    for round_ in range(_ALIAS_ROUNDS):
         summaries = [results[i] for i in range(len(inputs))]
-        table = alias_table(summaries, layout)
-        if not table and not source.aliases:
+        # The files whose imports are given aliases, by path (None for the others).
+        taken = [
+            item.file.path if s.error is None and found.kept(item.file.path) else None
+            for item, s in zip(inputs, summaries, strict=True)
+        ]
+        # What the aliases given depend on: the files as the layout names them, and of each
+        # summary its imports and its own aliases. A long-lived process keeps them from its last
+        # run (the summaries it keeps are the same objects run after run, compared at once).
+        facts = tuple(
+            (i.file.path, i.file.module, i.file.name, i.file.root, s.imports, s.wrapper_aliases, t)
+            for i, s, t in zip(inputs, summaries, taken, strict=True)
+        )
+
+        def given_now(
+            summaries: list[ModuleSummary] = summaries, taken: list[str | None] = taken
+        ) -> dict[str, dict[str, Wrapper]]:
+            return _aliases_given(summaries, taken, layout)
+
+        memory = source.memory
+        given = (
+            memory.recall(f"aliases {round_}", facts, given_now)
+            if memory is not None
+            else given_now()
+        )
+        if not given and not source.aliases:
             return
-        keys = {s.module for s in summaries}
         again = []
-        for i, item in enumerate(inputs):
-            summary, path = results[i], item.file.path
-            if summary.error is not None or not found.kept(path):
+        for i, path in enumerate(taken):
+            if path is None:
                 continue
-            given = imported_aliases(summary, table, keys, layout)
-            if given != source.aliases.get(path, {}):
-                source.aliases[path] = given
+            now = given.get(path, {})
+            if now != source.aliases.get(path, {}):
+                source.aliases[path] = now
                 again.append(i)
         if not again:
             return
@@ -483,6 +504,23 @@ def _with_aliases(
             if head is None:
                 source.parsed += 1
             results[i] = head or source.make(source.task(i, inputs[i]))
+
+
+def _aliases_given(
+    summaries: list[ModuleSummary], taken: list[str | None], layout: ImportLayout
+) -> dict[str, dict[str, Wrapper]]:
+    """The aliases of other modules that each summary imports, by the path ``taken`` gives it
+    (None: none given), where it imports any."""
+    table = alias_table(summaries, layout)
+    if not table:
+        return {}
+    keys = {s.module for s in summaries}
+    out = {}
+    for summary, path in zip(summaries, taken, strict=True):
+        given = imported_aliases(summary, table, keys, layout) if path is not None else None
+        if given:
+            out[path] = given
+    return out
 
 
 def _syntax_only(item: Input, source: Summaries, previous: Manifest | None) -> ModuleSummary:
@@ -608,9 +646,13 @@ def _project_run(
         return _project_run_reading(discovery, settings, buffers, watch, trust=False)
 
 
-def _index(folder: Path | None, kind: str, memory: Memory | None) -> ResultIndex | Stored | None:
+def _index(
+    folder: Path | None, kind: str, memory: Memory | None, kept: int | None = None
+) -> ResultIndex | Stored | None:
     disk = ResultIndex(folder, kind) if folder is not None else None
-    return memory.index(kind, disk) if memory is not None else disk
+    if memory is None:
+        return disk
+    return memory.index(kind, disk) if kept is None else memory.index(kind, disk, kept)
 
 
 def _project_run_reading(
@@ -628,7 +670,9 @@ def _project_run_reading(
     runs = _index(folder, "runs", memory)
     projects = _index(folder, "projects", memory)
     manifests = _index(folder, "manifests", memory)
-    links = _index(folder, "links", memory)
+    # A run that links one module again takes the last link's tables over and changes them: in
+    # memory, only the newest link is kept, under the run it is of (an edit undone finds none).
+    links = _index(folder, "links", memory, kept=1)
     project = project_key(files, settings, discovery.root) if projects is not None else ""
     last = projects.get(project) if projects is not None else None
     stored = manifests.get(last) if manifests is not None and isinstance(last, str) else None
@@ -669,6 +713,10 @@ def _project_run_reading(
         )
         if links is not None:
             links.put(key, linked.link_state())
+    elif isinstance(links, Stored) and last and (kept := links.get(last)) is not None:
+        # No fact changed: the link is the last one, which the next edit links one module from
+        # (in memory: on disk, reading it back would cost more than this run).
+        links.put(key, kept)
     if projects is not None and manifests is not None:
         manifests.put(key, manifest)
         projects.put(project, key)
@@ -711,7 +759,13 @@ def _linked(
     watch = source.watch
     watch.check()  # what was summarised stays in the cache (and memory) for the next run
     watch.stage("linking", 85)
-    project = Project(summaries, load=source.load, layout=layout, last=relink)
+    project = Project(
+        summaries,
+        load=source.load,
+        layout=layout,
+        last=relink,
+        sources=_source_reader(inputs, source.memory),
+    )
     watch.check()
     watch.stage("checking", 92)
     prop = Propagation(project)
@@ -860,6 +914,18 @@ def analyse_paths(paths: list[str], settings: Settings | None = None) -> list[Fi
     return analyse_projects(paths, settings_for)[1].findings
 
 
+def syntax_findings(path: str, data: bytes, settings: Settings) -> list[Finding] | None:
+    """What a run shows in the file ``path`` holding ``data`` when ``data`` does not parse: its RTL000
+    (filtered as a run filters it: select, per-file ignores, noqa); None when it parses."""
+    named = shown(path)
+    summary = check_syntax(data, named, "", False)
+    if summary.error is None:
+        return None
+    read_lines = _line_reader({named: data})
+    found = [_error(named, summary.error, summary.error_line, summary.error_col)]
+    return apply_filters(with_source_lines(found, read_lines), settings, [], read_lines)
+
+
 def _error(path: str, why: str | None, line: int = 1, col: int = 1) -> Finding:
     return Finding(code="RTL000", message=f"{why}", location=Location(path, line, col, line, col))
 
@@ -904,6 +970,30 @@ def _chains_cut(functions: list[FunctionSummary]) -> list[Finding]:
     )
     at = first.location
     return [replace(_error(at.path, why, at.line, at.col), severity="warning")]
+
+
+def _source_reader(inputs: list[Input], memory: Memory | None) -> Callable[[str], bytes | None]:
+    """The bytes each file of the run holds (its buffer, or what is on disk), by path; kept in
+    ``memory`` by content, so that a long-lived process reads a file it keeps no more than once."""
+    by_path = {item.file.path: item for item in inputs}
+    if memory is not None:
+        for item in inputs:
+            if item.data is not None:
+                memory.texts[item.file.path] = (item.digest, item.data)
+
+    def read(path: str) -> bytes | None:
+        item = by_path.get(path)
+        if item is None:
+            return None
+        kept = memory.texts.get(path) if memory is not None else None
+        if kept is not None and kept[0] == item.digest:
+            return kept[1]
+        data = item.source
+        if memory is not None and data is not None:
+            memory.texts[path] = (item.digest, data)
+        return data
+
+    return read
 
 
 def _line_reader(buffers: dict[str, bytes]) -> Callable[[str], list[str]]:

@@ -65,14 +65,43 @@ def analyse_open(
     if not paths:
         return out  # no paths would mean the current folder to analyse_projects, as to the CLI
     unsaved = {path: buffer_bytes(path, text) for path, text in texts.items()}
+    broken = _unparsable(texts, unsaved, watch.memory)
+    unsaved.update((path, good) for path, (good, _) in broken.items())
     watch.buffers = {path: data for path, data in unsaved.items() if data is not None}
     override = watch.buffers.get(edited) if edited is not None else None
     name = edited if override is not None and edited is not None else "stdin.py"
     _, run = analyse_projects(paths, settings_for, override, name, watch=watch)
     for finding in run.findings:
         path = _absolute(finding.location.path)
-        if path in out:
+        if path in out and path not in broken:
             out[path].append(finding)
+    out.update((path, errors) for path, (_, errors) in broken.items())
+    return out
+
+
+def _unparsable(
+    texts: dict[str, str], unsaved: dict[str, bytes | None], memory: Memory | None
+) -> dict[str, tuple[bytes, list[Finding]]]:
+    """The open files that do not parse now but did before: for each, the last text of it that
+    parsed, which the run analyses in its place (a typo half-way through a line keeps the findings
+    it made elsewhere), and the RTL000 it shows instead of its findings. The last text that parsed
+    of every other open file is kept in ``memory`` for the next run."""
+    from retracelint.engine import syntax_findings
+
+    if memory is None:
+        return {}
+    out = {}
+    for path, text in texts.items():
+        data = unsaved[path]
+        data = text.encode("utf-8") if data is None else data
+        good = memory.parsed.get(path)
+        if data == good:
+            continue
+        errors = syntax_findings(path, data, settings_for(config.project_of(path)[1]))
+        if errors is None:
+            memory.parsed[path] = data
+        elif good is not None:
+            out[path] = (good, errors)
     return out
 
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from retracelint.summary import ModuleSummary, fill_in, loaded
 
 if TYPE_CHECKING:
     from retracelint.cache import Entry, ResultIndex
+
+_T = TypeVar("_T")
 
 # Versions of a file's summary kept: the one the last run read (what an edit is compared with,
 # ``engine._relink``) and the newest.
@@ -49,6 +51,7 @@ class Stored:
     (what a later process starts from)."""
 
     disk: ResultIndex | None
+    kept: int = _RUNS_KEPT  # how many of the newest
     _items: dict[str, object] = field(default_factory=dict)  # the newest last
 
     def get(self, key: str) -> object | None:
@@ -65,7 +68,7 @@ class Stored:
             self.disk.put(key, value)
         self._items.pop(key, None)
         self._items[key] = value
-        while len(self._items) > _RUNS_KEPT:
+        while len(self._items) > self.kept:
             del self._items[next(iter(self._items))]
 
 
@@ -80,11 +83,19 @@ class Memory:
     _summaries: dict[str, dict[str, tuple[ModuleSummary, Entry | None]]] = field(
         default_factory=dict
     )
+    # The last bytes of each open file that parsed, by absolute path (``server.analyse_open``).
+    parsed: dict[str, bytes] = field(default_factory=dict)
+    # Each file's bytes as last read, with their digest (``engine._source_reader``).
+    texts: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
+    # Results computed from the whole project, by name: what each was computed from, and it.
+    _recalled: dict[str, tuple[tuple[tuple[object, ...], ...], object]] = field(
+        default_factory=dict
+    )
 
-    def index(self, kind: str, disk: ResultIndex | None) -> Stored:
+    def index(self, kind: str, disk: ResultIndex | None, kept: int = _RUNS_KEPT) -> Stored:
         found = self._kinds.get(kind)
         if found is None:
-            found = self._kinds[kind] = Stored(disk)
+            found = self._kinds[kind] = Stored(disk, kept)
         return found
 
     def summary(self, path: str, key: str) -> tuple[ModuleSummary, Entry | None] | None:
@@ -111,12 +122,32 @@ class Memory:
             self.keep(path, key, summary, None)
         return summary
 
+    def recall(
+        self, name: str, facts: tuple[tuple[object, ...], ...], compute: Callable[[], _T]
+    ) -> _T:
+        """``compute()``, or what it gave when last called with ``name``, if that was from the same
+        ``facts`` (compared item by item, by identity first: the summaries kept here are the same
+        objects from one run to the next, so an unchanged one costs no comparison)."""
+        kept = self._recalled.get(name)
+        if kept is not None and _same(kept[0], facts):
+            return kept[1]  # type: ignore[return-value]
+        value = compute()
+        self._recalled[name] = (facts, value)
+        return value
+
     def keep(self, path: str, key: str, summary: ModuleSummary, entry: Entry | None) -> None:
         versions = self._summaries.setdefault(path, {})
         versions.pop(key, None)
         versions[key] = (summary, entry)
         while len(versions) > _VERSIONS:
             del versions[next(iter(versions))]
+
+
+def _same(a: tuple[tuple[object, ...], ...], b: tuple[tuple[object, ...], ...]) -> bool:
+    return len(a) == len(b) and all(
+        len(p) == len(q) and all(x is y or x == y for x, y in zip(p, q, strict=True))
+        for p, q in zip(a, b, strict=True)
+    )
 
 
 @dataclass

@@ -1,6 +1,8 @@
-"""Linking one module again: after an edit of a module no other imports, a run links only that
-module's calls, from the last run's links, where that finds what linking every module finds. Every
-run here is compared with a run without any cache, link by link and finding by finding."""
+"""Linking one module again: after an edit of a module no other imports, or one that shows the others
+what it showed them (its names, jit sites, classes, what each function takes and returns), a run
+links only that module's calls, from the last run's links, where that finds what linking every
+module finds. Every run here is compared with a run without any cache, link by link and finding by
+finding."""
 
 from __future__ import annotations
 
@@ -27,6 +29,40 @@ def loss(params, batch):
 def apply_each(fn, batches):
     # ``fn`` is whatever the callers pass: linking reads the callers of apply_each.
     return [fn(b) for b in batches]
+
+
+def squared(batch):
+    return batch**2
+
+
+def same_loss():
+    return loss
+
+
+def some_loss():
+    return loss
+
+
+def get_apply():
+    return apply_each
+
+
+def identity(fn):
+    return fn
+
+
+def half(batch):
+    return batch / 2
+
+
+def chosen():
+    # What evaluate.py calls through ``model.chosen()(...)`` is what this call passes.
+    return identity(loss)
+
+
+def builder():
+    # What evaluate.py calls through ``model.builder()(...)`` is what this call returns.
+    return same_loss()
 """
 
 TRAIN = """
@@ -37,6 +73,11 @@ def fit(params, data, steps):
     for step in range(steps):
         params = {"w": params["w"] - 0.1 * model.loss(params, data)}
     return params
+
+
+def score_all(batches):
+    # ``scorer`` is defined by no one yet: apply_each's call of ``fn`` calls nothing known.
+    return model.apply_each(scorer, batches)
 """
 
 EVALUATE = """
@@ -51,6 +92,14 @@ def mean_loss(params, batches):
 
 def report(params, data):
     print("loss", mean_loss(params, [data, data]))
+
+
+def built_loss(params, data):
+    return model.builder()(params, data)
+
+
+def chosen_loss(params, data):
+    return model.chosen()(params, data)
 """
 
 
@@ -130,7 +179,7 @@ def test_a_function_added_to_a_script_links_only_the_script(
     again, _ = _runs(project, cache)
     assert relinked == [True]
     (new,) = [f for f in again.findings if f.code == "RTL101"]
-    assert new.location.path.endswith("evaluate.py") and new.location.line == 17
+    assert new.location.path.endswith("evaluate.py") and new.location.line == 25
 
 
 # An edit (in a file: the text replaced, and what replaces it) and whether the next run links only the
@@ -157,6 +206,67 @@ EDITS = {
         "def unused():\n    return loss\n\n\ndef apply_each(",
         False,
     ),
+    # What the other modules may read of model.py is as it was: its names, its jit sites, what
+    # each function returns and takes; only a body changed.
+    "a body of an imported module, its face kept": (
+        "lib/model.py",
+        "[fn(b) for b in batches]",
+        "[fn(b[:8]) for b in batches]",
+        True,
+    ),
+    # evaluate.py's call of ``model.builder()`` read the targets of builder's call (in the same
+    # place: what builder returns is that call's result): found again, the same jit.
+    "a call of an imported module that another reads, found again": (
+        "lib/model.py",
+        "return same_loss()",
+        "return some_loss()",
+        True,
+    ),
+    # ... or found otherwise: evaluate.py's call now calls another function.
+    "a call of an imported module that another reads, found otherwise": (
+        "lib/model.py",
+        "return same_loss()",
+        "return get_apply()",
+        False,
+    ),
+    # evaluate.py's call of ``model.chosen()`` read what chosen's call passes: its targets are
+    # the same, what it passes is not.
+    "what a call of an imported module passes, read by another": (
+        "lib/model.py",
+        "return identity(loss)",
+        "return identity(half)",
+        False,
+    ),
+    # A function appended to an imported module, its name nowhere else: nothing else can read it.
+    "a function appended to an imported module, named nowhere else": (
+        "lib/model.py",
+        "    return same_loss()\n",
+        "    return same_loss()\n\n\ndef _unused_helper(x):\n    return x + 1\n",
+        True,
+    ),
+    # evaluate.py calls ``model.builder()``: gone, that call calls nothing.
+    "a function of an imported module removed, named by another": (
+        "lib/model.py",
+        "\n\ndef builder():\n    # What evaluate.py calls through ``model.builder()(...)`` is what"
+        " this call returns.\n    return same_loss()\n",
+        "",
+        False,
+    ),
+    # score_all passes ``scorer`` to apply_each, whose call of ``fn`` reads it through its callers
+    # (score_all's call is as it was): defined now, it is what that call runs.
+    "a function added whose name the module already passes": (
+        "scripts/train.py",
+        "def score_all(",
+        "def scorer(batch):\n    return batch\n\n\ndef score_all(",
+        False,
+    ),
+    # What a function of an imported module returns is read by the others as they link.
+    "what a function of an imported module returns": (
+        "lib/model.py",
+        "def same_loss():\n    return loss",
+        "def same_loss():\n    return squared",
+        False,
+    ),
 }
 
 
@@ -173,6 +283,32 @@ def test_an_edit_links_again_what_it_may_change(
     edited.write_text(text.replace(old, new), encoding="utf-8")
     _runs(project, cache)
     assert relinked == [alone]
+
+
+def test_a_function_added_to_a_module_another_reaches_as_an_attribute(
+    project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    """``import lib`` names no module of lib, but ``lib.tools.scaled(...)`` reaches one: a function
+    of that name added to lib/tools.py is what the call runs from then on, and the loop around the
+    call makes its static argument change."""
+    cache = tmp_path / "cache"
+    tools = project / "lib" / "tools.py"
+    tools.write_text(
+        "from functools import partial\n\nimport jax\n\n\n"
+        "@partial(jax.jit, static_argnums=1)\ndef scale(x, n):\n    return x * n\n",
+        encoding="utf-8",
+    )
+    (project / "scripts" / "attribute.py").write_text(
+        "import lib\n\n\ndef main(x):\n    for n in range(10):\n        lib.tools.scaled(x, n)\n",
+        encoding="utf-8",
+    )
+    first, _ = _runs(project, cache)
+    assert not [f for f in first.findings if f.code == "RTL201"]
+    _append(tools, "\n\ndef scaled(x, n):\n    return scale(x, n)\n")
+    again, _ = _runs(project, cache)
+    assert relinked == [False]
+    (found,) = [f for f in again.findings if f.code == "RTL201"]
+    assert found.location.path.endswith("attribute.py") and found.location.line == 6
 
 
 def test_edits_one_after_another_keep_linking_one_module(

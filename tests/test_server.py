@@ -223,10 +223,18 @@ def test_an_edit_in_one_file_removes_the_finding_it_caused_in_another(project: P
         client.change("pkg/main.py", main, 3)
         again = await client.until("pkg/pipeline.py", lambda d: len(d) > 0)
         assert [where(d) for d in again] == [(18, 26, "RTL101")]
-        # A buffer that does not parse gets its RTL000 and the server goes on.
+        # A buffer that does not parse gets its RTL000 alone and the server goes on; the other
+        # files keep the findings its last text that parsed made in them.
         client.change("pkg/main.py", main + "\ndef broken(:\n", 4)
         broken = await client.until("pkg/main.py", lambda d: any(x.code == "RTL000" for x in d))
-        assert [where(d)[0] for d in broken if d.code == "RTL000"] == [main.count("\n") + 2]
+        assert [where(d) for d in broken] == [(main.count("\n") + 2, 12, "RTL000")]
+        assert [where(d) for d in client.diagnostics[client.uri("pkg/pipeline.py")]] == [
+            (18, 26, "RTL101")
+        ]
+        # Fixed with the call that caused the finding gone: the finding goes with it.
+        client.change("pkg/main.py", main.replace(cause, "pipeline.prefix_total(données, 8)"), 5)
+        assert await client.until("pkg/pipeline.py", lambda d: not d) == ()
+        assert "RTL000" not in {d.code for d in client.diagnostics[client.uri("pkg/main.py")]}
         assert await client.stop() == 0
 
     run(test)
@@ -512,6 +520,102 @@ def test_an_edit_stops_the_run_it_makes_stale(project: Path) -> None:
         found = await client.until("pkg/main.py", lambda d: len(d) > 0)
         assert sorted(where(d)[2] for d in found) == ["RTL101", "RTL101"]  # no RTL201
         assert client.logs == ["retracelint: a newer edit stopped the analysis"]
+        assert await client.stop() == 0
+
+    run(test)
+
+
+EXTRA = """\
+import numpy as np
+
+from pkg import pipeline
+
+
+def sweep():
+    x = np.ones(16)
+    for n in range(1, 9):
+        pipeline.summarise(x[:n])
+"""
+
+
+def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edits one after another, each of one file as an editor saves it: a new file, a body of an
+    imported module edited with what the others read of it kept (the server links that module
+    alone), an imported module whose jit sites change (the whole project linked again), the new
+    file edited, a file deleted. After each, every open file shows what ``retracelint check
+    --no-cache`` finds in it on the same files, and that is not what it showed before."""
+    from click.testing import CliRunner
+
+    from retracelint.cli import main
+
+    monkeypatch.chdir(project)
+
+    def cold(names: list[str]) -> dict[str, list[tuple]]:
+        done = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", *names])
+        assert done.exit_code in (0, 1), done.output
+        out: dict[str, list[tuple]] = {name: [] for name in names}
+        for f in json.loads(done.stdout):
+            out[f["path"]].append((f["line"], f["col"], f["code"], f["message"]))
+        return {name: sorted(found) for name, found in out.items()}
+
+    pipeline, kernels = project / "pkg" / "pipeline.py", project / "pkg" / "kernels.py"
+    steps = [
+        ("pkg/extra.py", EXTRA),
+        ("pkg/pipeline.py", pipeline.read_text(encoding="utf-8").replace("x[:n]", "x[:8]")),
+        (
+            "pkg/kernels.py",
+            kernels.read_text(encoding="utf-8").replace(
+                '@partial(jax.jit, static_argnames=("depth",))', "@jax.jit"
+            ),
+        ),
+        ("pkg/extra.py", EXTRA.replace("x[:n]", "x[:4]")),
+        ("pkg/pipeline.py", None),  # deleted
+    ]
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        names = ["pkg/main.py", "pkg/pipeline.py", "pkg/kernels.py"]
+        for name in names:
+            client.open(name)
+        shown: dict[str, list[tuple]] = {}
+
+        async def agree() -> None:
+            nonlocal shown
+            expected = cold(names)
+            assert expected != shown  # each step changes what is shown
+            for name in names:
+                found = await client.until(
+                    name,
+                    lambda d, name=name: (
+                        sorted((*where(x), x.message) for x in d) == expected[name]
+                    ),
+                )
+                assert found is not None
+            shown = expected
+
+        await agree()
+        for version, (name, text) in enumerate(steps, 2):
+            path = project / name
+            if text is None:
+                client.lsp.text_document_did_close(
+                    types.DidCloseTextDocumentParams(
+                        text_document=types.TextDocumentIdentifier(uri=client.uri(name))
+                    )
+                )
+                path.unlink()
+                names.remove(name)
+                client.change("pkg/main.py", (project / "pkg/main.py").read_text("utf-8"), 9)
+            else:
+                path.write_text(text, encoding="utf-8")
+                if name in names:
+                    client.change(name, text, version)
+                else:
+                    names.append(name)
+                    client.open(name)
+            await agree()
         assert await client.stop() == 0
 
     run(test)

@@ -9,10 +9,11 @@ round resolves again only what a change may move.
 
 from __future__ import annotations
 
+import re
 import sys
 from bisect import bisect_left, insort
 from collections.abc import Callable, Container, Hashable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -192,6 +193,7 @@ class Project:
         load: Callable[[ModuleSummary, str], ModuleSummary | None] | None = None,
         layout: ImportLayout | None = None,
         last: Relink | None = None,
+        sources: Callable[[str], bytes | None] | None = None,
     ) -> None:
         # The definitions and the lookups that depend on them alone; their tables are this project's
         # (``project.functions`` is ``project.symbols.functions``, filled in as functions are loaded).
@@ -243,6 +245,8 @@ class Project:
         self._read_by: dict[str | Site, set[Site | JitTarget]] | None = None
         self._named_late: frozenset[Site] = frozenset()
         self._asked_definers: set[str] = set()
+        # The text of each module's file, by path (``_names_unread``); None: not known.
+        self._sources = sources
         self.symbols.register_pytrees()
         if last is None or not self._relinked(last):
             self._link()
@@ -353,8 +357,12 @@ class Project:
             or not self._classes_kept(before, module, state.asked_definers)
             or (module.pytree_static, module.x64) != (before.pytree_static, before.x64)
             or any(site[0] in before.functions for site in state.too_deep)
-            or self._imported(module.module)
         ):
+            return False
+        imported = self._imported(module.module)
+        if imported and not _face_kept(before, module, self._whole):
+            return False
+        if not self._names_unread(before, module):
             return False
         self._named_late = frozenset(s for s in state.named_late if s[0] not in before.functions)
         self._asked_definers |= state.asked_definers
@@ -375,7 +383,11 @@ class Project:
             del self.site_targets[site]
         jits = {t: self._callees.pop(t) for t in list(self._callees) if t.module == module.module}
         deferred = self._link_names((name, self.functions[name]) for name in module.functions)
-        if not self._settle(module, deferred, touched) or self._jits_elsewhere(module, jits):
+        if (
+            not self._settle(module, deferred, touched)
+            or not self._jits_found(jits)
+            or self._jits_elsewhere(module, jits)
+        ):
             self._unlinked()
             return False
         changed: set[str | Site] = {
@@ -386,6 +398,17 @@ class Project:
         }
         now = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
+        if imported:
+            # Other modules name its functions, and a lookup of theirs that reached one may have
+            # read any of its calls (the arguments it passes, what it returns), whatever the
+            # targets: each call of a function that changed is a link that changed.
+            changed.update(
+                (name, index)
+                for name in edited
+                for index in range(
+                    max(_calls(before.functions.get(name)), _calls(self._whole(name)))
+                )
+            )
         readers = {
             reader
             for link in changed
@@ -399,6 +422,36 @@ class Project:
         self._read_by = state.read_by
         self._add_reads(self._read_by)
         self._refs, self._bindings, self._reads = {}, {}, _Reads(self._clock)
+        return True
+
+    def _names_unread(self, before: ModuleSummary, after: ModuleSummary) -> bool:
+        """Whether the functions the edit added to module ``after`` or removed from it (``before``,
+        as it was) are named nowhere in the project but in their own definitions: no call, value or
+        import of another module or of this one read them by name, so a name added or gone changes
+        no other link (a call of another function of the module that passes one would: read
+        through the callers of what it calls, that call did not change)."""
+        changed = before.functions.keys() ^ after.functions.keys()
+        if not changed:
+            return True
+        if self._sources is None:
+            return False
+        words = sorted({qualname.rpartition(".")[2].encode() for qualname in changed})
+        named = re.compile(rb"(?<![\w])(?:%s)(?![\w])" % b"|".join(words))
+        spans = [
+            (fn.location.line, fn.location.end_line)
+            for qualname, fn in after.functions.items()
+            if qualname in changed
+        ]
+        for module in self.modules.values():
+            text = self._sources(module.path)
+            if text is None:
+                return False
+            if not any(word in text for word in words):
+                continue  # a plain search first: most files name none of them
+            for found in named.finditer(text):
+                line = text.count(b"\n", 0, found.start()) + 1
+                if module is not after or not any(a <= line <= b for a, b in spans):
+                    return False
         return True
 
     def _in_module(
@@ -450,6 +503,17 @@ class Project:
             key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
         }
 
+    def _jits_found(self, jits: dict[JitTarget, str | None]) -> bool:
+        """Find again the function each jit of the edited module (``jits``, as linked last) runs
+        that its own calls do not reach (another module calls it); False where finding it met a
+        cycle or a depth limit (what it finds may then depend on the order of the lookups)."""
+        for target in [t for t in jits if t not in self._callees]:  # in the order linked last
+            callee, reads = self._find_callee(target)
+            if reads.unsure or reads.height > _SHORT:
+                return False
+            self._callees[target] = callee
+        return True
+
     def _jits_elsewhere(self, module: ModuleSummary, jits: dict[JitTarget, str | None]) -> bool:
         """Whether a call of another module may reach a jit of the edited module (passed to it, say)
         whose function changed or is no longer found, the module's own calls reaching it no more."""
@@ -490,13 +554,15 @@ class Project:
 
     def _imported(self, module: str) -> bool:
         """Whether another module may import ``module``: one of its imports names a module of that
-        last name (a relative or re-rooted import names it by a shorter path)."""
-        name = module.rpartition(".")[2]
+        last name (a relative or re-rooted import names it by a shorter path), or starts with the
+        name of a package above it (``import lib`` reaches ``lib.model.fit`` as an attribute)."""
+        *above, name = module.split(".")
         for other in self.modules.values():
             if other.module == module:
                 continue
             for target in (*other.imports.values(), *other.star_imports):
-                if name in target.split("."):
+                parts = target.split(".")
+                if name in parts or parts[0] in above:
                     return True
         return False
 
@@ -1476,6 +1542,64 @@ class Project:
         else:
             self._reads.add(known[1])
         return known[0]
+
+
+# What linking reads of a module besides its functions and its names (``_face_kept``): all of it
+# but its size and whether it was read as a head.
+_MODULE_FACE = tuple(
+    f.name for f in fields(ModuleSummary) if f.name not in ("functions", "globals", "lines", "head")
+)
+
+
+def _face_kept(
+    before: ModuleSummary,
+    after: ModuleSummary,
+    whole: Callable[[str], FunctionSummary | None],
+) -> bool:
+    """Whether module ``after`` (``before``, as it was; ``whole`` gives a function of ``after``
+    filled in) shows the other modules what it showed them, so that linking them again would find
+    what it found: the functions it kept in the same order, each with what a lookup of another
+    module may read of it other than its calls (``_link_face``; the calls are links,
+    ``_relinked``), and every other fact of the module (its imports, names, classes, jit sites) as
+    it was, but for the names of functions it added or removed (``_names_unread`` says whether
+    anything names them)."""
+    kept = [name for name in before.functions if name in after.functions]
+    if kept != [name for name in after.functions if name in before.functions]:
+        return False
+    if any(getattr(before, name) != getattr(after, name) for name in _MODULE_FACE):
+        return False
+    defined = {q.rpartition(".")[2] for q in before.functions.keys() ^ after.functions.keys()}
+    names = before.globals.keys() | after.globals.keys()
+    if any(
+        before.globals.get(name) != after.globals.get(name)
+        and (name not in defined or (name in before.globals and name in after.globals))
+        for name in names
+    ):
+        return False
+    return all(_link_face(before.functions[name]) == _link_face(whole(name)) for name in kept)
+
+
+def _link_face(fn: FunctionSummary | None) -> tuple[object, ...] | None:
+    """What linking reads of a function besides its calls (not where it is, nor its values)."""
+    if fn is None:
+        return None
+    return (
+        fn.qualname,
+        fn.name,
+        fn.params,
+        fn.cls,
+        fn.kind,
+        fn.jit,
+        fn.parent,
+        fn.returned_refs,
+        fn.defaults,
+        fn.returned,
+        fn.returned_items,
+    )
+
+
+def _calls(fn: FunctionSummary | None) -> int:
+    return len(fn.calls) if fn is not None else 0
 
 
 def _along_the_graph(call: CallSite) -> bool:
