@@ -165,7 +165,14 @@ def test_a_missing_checkout_is_exit_2(
 
 
 @pytest.mark.parametrize(
-    "name", ["fresh_round_1.json", "fresh_round_4.json", "fresh_round_5.json", "fresh_round_7.json"]
+    "name",
+    [
+        "fresh_round_1.json",
+        "fresh_round_4.json",
+        "fresh_round_5.json",
+        "fresh_round_7.json",
+        "fresh_round_8.json",
+    ],
 )
 def test_the_committed_round_is_complete(script: ModuleType, name: str) -> None:
     round_ = json.loads((script.HERE / name).read_text())
