@@ -499,6 +499,15 @@ def _unset_attribute(test: ast.AST) -> str:
     return _attribute_text(tested) if tested is not None else ""
 
 
+def _memo_attribute(node: ast.BoolOp) -> str:
+    """For ``self.step_fn or build()``, the attribute whose being unset runs the rest
+    (``self.step_fn``); else ""."""
+    first = node.values[0]
+    if isinstance(node.op, ast.Or) and isinstance(first, ast.Attribute):
+        return _attribute_text(first) if isinstance(first.value, ast.Name) else ""
+    return ""
+
+
 def _attribute_text(node: ast.Attribute) -> str:
     assert isinstance(node.value, ast.Name)
     return f"{node.value.id}.{node.attr}"
