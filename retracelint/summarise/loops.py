@@ -332,20 +332,3 @@ def _always_leaves(stmt: ast.stmt, until: str) -> bool:
 def _continues(body: list[ast.stmt]) -> bool:
     """Whether a ``continue`` of this loop (not of a nested one) runs but from an except handler."""
     return any(isinstance(s, ast.Continue) for s in _own_statements(body, handlers=False))
-
-
-def _awaited_name(test: ast.expr) -> str:
-    """The name ``while res is None:`` or ``while not res:`` waits to be set; else ""."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        tested = test.operand
-    elif (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        tested = test.left
-    else:
-        return ""
-    return tested.id if isinstance(tested, ast.Name) else ""

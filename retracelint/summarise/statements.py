@@ -26,7 +26,6 @@ from retracelint.summarise.abstract import (
 from retracelint.summarise.apis import _PARTIALS
 from retracelint.summarise.loops import (
     _AXES,
-    _awaited_name,
     _carried_out,
     _element_aliases,
     _grows_itself,
@@ -49,6 +48,7 @@ from retracelint.summarise.sizes import (
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _annotation_type,
+    _awaited_name,
     _cache_test,
     _clip,
     _definition,

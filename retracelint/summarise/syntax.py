@@ -388,6 +388,14 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     return None
 
 
+def _awaited_name(test: ast.expr) -> str:
+    """The name ``while res is None:`` or ``while not res:`` waits to be set; else ""."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand.id if isinstance(test.operand, ast.Name) else ""
+    none = _none_test(test)
+    return none[0] if none is not None and none[1] == 1 else ""
+
+
 def _assigns(body: list[ast.stmt], target: ast.AST) -> bool:
     """Whether ``body`` assigns ``target = ...`` somewhere (a store, where ``target`` is read)."""
     text = ast.unparse(target)
