@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.model import Location, PathStep
-from retracelint.summary import FunctionSummary
+from retracelint.summary import FunctionSummary, LoopInfo
+from retracelint.values import RetDep
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
 TRACED_MODULE_BASES = frozenset(
@@ -78,9 +79,10 @@ class Frequency:
     """The execution-frequency model of one project (see the module docstring)."""
 
     project: Project
-    # Whether ``self.attr`` of a method is a collection its object holds (``LoopInfo.walks``),
-    # which only the propagation can tell (``Propagation.holds_collection``).
-    holds: Callable[[FunctionSummary, str], bool] = lambda fn, attr: False
+    # Whether a loop of a function walks a collection held in memory, which for one over
+    # ``self.attr`` or over what calls return only the propagation can tell
+    # (``Propagation.walks_held``).
+    holds: Callable[[FunctionSummary, LoopInfo], bool] = lambda fn, loop: loop.over_items
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
@@ -350,11 +352,33 @@ class Frequency:
         if not unset.startswith("self."):
             return False
         fn = self.project.function(callee)
-        return fn.cls is not None and unset in fn.writes
+        return fn.cls is not None and (unset in fn.writes or self._stores_result(unset, fn))
+
+    def _stores_result(self, unset: str, callee: FunctionSummary) -> bool:
+        """Whether a method of the callee's class stores what the callee returns at ``unset``
+        (``self.step_fn = self.build()`` beside ``self.step_fn or self.build()``): the object
+        keeps the one it built, and the call runs only until then."""
+        project = self.project
+        assert callee.cls is not None
+        for klass in project.symbols.mro(callee.cls):
+            for method in project.classes[klass].methods.values():
+                for arg in project.function(method).writes.get(unset, ()):
+                    if any(
+                        isinstance(dep, RetDep) and self._runs(method, dep.call, callee.qualname)
+                        for dep in arg.value.deps
+                    ):
+                        return True
+        return False
+
+    def _runs(self, caller: str, index: int, callee: str) -> bool:
+        return any(
+            isinstance(t, FuncTarget) and t.qualname == callee
+            for t in self.project.site_targets.get((caller, index), ())
+        )
 
 
 def _loop_call(
-    fn: FunctionSummary, index: int, callee: str, holds: Callable[[FunctionSummary, str], bool]
+    fn: FunctionSummary, index: int, callee: str, holds: Callable[[FunctionSummary, LoopInfo], bool]
 ) -> Driver:
     """What repeats a call made in the loops of ``fn``: as many times as the loops' iterations
     multiply to, when every one spells them out (agents made per name of a constant tuple)."""
@@ -365,9 +389,7 @@ def _loop_call(
         f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
         call.location,
         count=count,
-        over_items=all(
-            fn.loops[loop].over_items or holds(fn, fn.loops[loop].walks) for loop in call.loops
-        ),
+        over_items=all(holds(fn, fn.loops[loop]) for loop in call.loops),
         path=(PathStep(fn.qualname, call.text, call.location),),
     )
 

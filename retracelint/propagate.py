@@ -28,7 +28,7 @@ from retracelint.callgraph import (
 from retracelint.frequency import Driver, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
-from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo
 from retracelint.values import (
     DICT,
     EMPTY,
@@ -181,7 +181,7 @@ class Propagation(ObjectModel):
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.holds_collection)
+        self.frequency = Frequency(self.project, self.walks_held)
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:
@@ -1059,7 +1059,54 @@ class Propagation(ObjectModel):
             loop.location,
             bounded=loop.over_axes,
             count=loop.count,
-            over_items=loop.over_items or self.holds_collection(fn, loop.walks),
+            over_items=self.walks_held(fn, loop),
+        )
+
+    def walks_held(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether the loop walks a collection held in memory: one the source shows
+        (``LoopInfo.over_items``), one its object holds, or a list built from such."""
+        return (
+            loop.over_items
+            or self.holds_collection(fn, loop.walks)
+            or self.walks_built(fn, loop.walks_calls)
+        )
+
+    def walks_built(self, fn: FunctionSummary, calls: tuple[int, ...]) -> bool:
+        """Whether ``calls`` of ``fn`` return lists built by walking collections held in memory
+        (``list_models()`` appending the names of a dict of configurations, a method listing the
+        configured batch sizes), or a library's filter or sort of one (``fnmatch.filter(models,
+        pattern)``): walked again, they give the same items; a loader or a generator does not."""
+        built = [call for call in calls if self._builds_held(fn, call)]
+        return bool(built) and all(
+            call in built or self._passes_on(fn, call, built) for call in calls
+        )
+
+    def _builds_held(self, fn: FunctionSummary, call: int) -> bool:
+        """Whether every function ``call`` runs walks only collections held in memory (at least
+        one) and returns rather than yields: what it returns is made from their items."""
+        targets = self.project.site_targets.get((fn.qualname, call), ())
+        functions = [
+            self.project.function(t.qualname) for t in targets if isinstance(t, FuncTarget)
+        ]
+        return bool(functions) and all(
+            g.yields is None
+            and bool(g.loops)
+            and all(loop.over_items or self.holds_collection(g, loop.walks) for loop in g.loops)
+            for g in functions
+        )
+
+    def _passes_on(self, fn: FunctionSummary, call: int, built: list[int]) -> bool:
+        """Whether ``call`` is one of a library's (no function of the project) and is given what
+        one of ``built`` returns: a filter or a sort of that list."""
+        if any(
+            isinstance(t, FuncTarget)
+            for t in self.project.site_targets.get((fn.qualname, call), ())
+        ):
+            return False
+        return any(
+            isinstance(dep, RetDep) and dep.call in built
+            for arg in self.project.function(fn.qualname).calls[call].args
+            for dep in arg.value.deps
         )
 
     def holds_collection(self, fn: FunctionSummary, attr: str) -> bool:

@@ -131,6 +131,10 @@ class LoopInfo:
     # The attribute of the method's own object it walks (``for t in self.trainers``: "trainers"):
     # a collection the object holds, if what its class stores there is one (told once linked).
     walks: str = ""
+    # The calls whose results it walks (``for m in list_models()``, ``models = fnmatch.filter(models,
+    # p)`` before): a list a function builds by walking collections held in memory is held too,
+    # which only the linked project can tell (``Propagation.walks_held``).
+    walks_calls: tuple[int, ...] = ()
 
     @property
     def repeats(self) -> bool:

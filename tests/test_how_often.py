@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from retracelint.cli import main
+from retracelint.config import Settings
+from retracelint.engine import analyse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -72,4 +74,60 @@ def test_jits_kept_by_objects_made_at_setup_are_not_reported() -> None:
         " nested def each call of Augmenter.__init__(), so every call re-traces; build the jit once",
         "jits_kept_by_objects_made_at_setup/scoring.py:8:23: RTL301 jax.jit rebuilds a jitted lambda"
         " each call of Scorer.__init__(), so every call re-traces; build the jit once",
+    ]
+
+
+_TRAINER = """
+import jax
+
+
+class Trainer:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self._jit_train_step = None
+
+    def _pjit_train_step(self):
+        return jax.jit(self._train_step)
+
+    def _train_step(self, state, batch):
+        return state + batch.sum()
+
+    def compile_train_step(self, state, batch):
+        jit_train_step = self._jit_train_step or self._pjit_train_step()
+        return jit_train_step.lower(state, batch).compile()
+
+    def prepare(self):
+        self._jit_train_step = self._pjit_train_step()
+"""
+
+_LOOP = """
+from trainer import Trainer
+
+
+def run(cfg, loader):
+    trainer = Trainer(cfg)
+    trainer.prepare()
+    state = 0.0
+    for batch in loader:
+        step = trainer.compile_train_step(state, batch)
+        state = step(state, batch)
+    return state
+"""
+
+
+def test_a_jit_kept_on_the_object_behind_or_is_built_once(tmp_path: Path) -> None:
+    """``self._jit_train_step or self._pjit_train_step()`` in a method called per batch builds the
+    jit only while the attribute is unset, and ``prepare`` stores what ``_pjit_train_step`` returns
+    there: once per trainer, no finding. Without the store it is built per batch."""
+    (tmp_path / "trainer.py").write_text(_TRAINER, encoding="utf-8")
+    (tmp_path / "loop.py").write_text(_LOOP, encoding="utf-8")
+    run = analyse([str(tmp_path)], Settings(cache=False))
+    assert [(f.location.line, f.code) for f in run.findings] == []
+    (tmp_path / "trainer.py").write_text(
+        _TRAINER.replace("self._jit_train_step = self._pjit_train_step()", "pass"),
+        encoding="utf-8",
+    )
+    run = analyse([str(tmp_path)], Settings(cache=False))
+    assert [(f.location.line, f.code, f.severity) for f in run.findings] == [
+        (11, "RTL301", "error")
     ]

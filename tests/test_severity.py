@@ -236,3 +236,123 @@ def test_severity_is_one_rule_of_growth_and_proof() -> None:
     claims.append(("warning", True, ()))
     got = [severity(Finding("RTL201", "m", here, s, grows=g), a) for s, g, a in claims]
     assert got == ["error", "warning", "warning", "warning"]
+
+
+_CONTINUAL_TRAIN = """
+import functools
+
+import jax
+
+
+def train_step(state, batch, train_mask):
+    return state + batch.sum() * train_mask
+
+
+def train_task(task_id, config, state, batches):
+    step = jax.jit(functools.partial(train_step, train_mask=task_id > 0))
+    for batch in batches:
+        state = step(state, batch)
+    return state
+
+
+def evaluate(config, state, batch):
+    for step in range(config.num_train_steps):
+        probe = jax.jit(lambda s: s * 2)
+        state = probe(state) + batch.mean()
+    return state
+"""
+
+_CONTINUAL_MAIN = """
+from continual_train import evaluate, train_task
+
+
+def train_and_evaluate(config, state, batches):
+    task_range = config.continual.num_tasks
+    for task_id in range(task_range):
+        state = train_task(task_id, config, state, batches)
+    for seed in range(1, config["num_seeds"]):
+        state = train_task(seed, config, state, batches)
+    return evaluate(config, state, batches[0])
+"""
+
+
+def test_a_range_over_a_configured_count_of_tasks_is_a_warning_one_over_steps_an_error(
+    tmp_path: Path,
+) -> None:
+    """A jit rebuilt per call of ``train_task`` that a loop over ``range(config.continual.num_tasks)``
+    (through a local) or ``range(1, config["num_seeds"])`` calls: one trace per task or seed, the
+    same few every run, a warning. One rebuilt per ``range(config.num_train_steps)`` grows with the
+    run's length: an error."""
+    (tmp_path / "continual_train.py").write_text(_CONTINUAL_TRAIN, encoding="utf-8")
+    (tmp_path / "continual_main.py").write_text(_CONTINUAL_MAIN, encoding="utf-8")
+    assert _severities(tmp_path) == {(12, "RTL301"): "warning", (20, "RTL301"): "error"}
+
+
+_REGISTRY = """
+_MODEL_CFGS = {"b0": {"url": "b0.npz"}, "b1": {"url": "b1.npz"}, "tiny": {"url": ""}}
+
+
+def list_models(pretrained=True):
+    names = []
+    for name, cfg in _MODEL_CFGS.items():
+        if cfg["url"] or not pretrained:
+            names.append(name)
+    return names
+
+
+def read_shards(path):
+    shards = []
+    with open(path) as lines:
+        for line in lines:
+            shards.append(line.strip())
+    return shards
+"""
+
+_VALIDATE = """
+import fnmatch
+import sys
+
+import jax
+import jax.numpy as jnp
+from registry import list_models, read_shards
+
+
+def validate(name, batch_size):
+    model = jnp.ones(len(name))
+    step = jax.jit(lambda images: (images * model.sum()).mean())
+    return step(jnp.ones((batch_size, 4)))
+
+
+def try_validate(name, batch_size):
+    res = None
+    while res is None:
+        try:
+            res = validate(name, batch_size)
+        except RuntimeError:
+            batch_size = max(batch_size // 2, 1)
+    return res
+
+
+def main(pattern):
+    models = list_models(pretrained=True)
+    if pattern != "all":
+        models = fnmatch.filter(models, pattern)
+    results = [try_validate(m, 256) for m in models]
+    for shard in read_shards(sys.argv[1]):
+        results.append(score(shard))
+    return results
+
+
+def score(shard):
+    return jax.jit(lambda x: x + len(shard))(jnp.ones(3))
+"""
+
+
+def test_a_sweep_over_a_list_built_from_a_registry_is_a_warning(tmp_path: Path) -> None:
+    """``list_models()`` appends names while walking a dict of configurations, and
+    ``fnmatch.filter`` keeps some of them: validating each (through a retry loop that runs again
+    only when validation raises) traces once per model, a warning. The same loop over the lines
+    ``read_shards`` reads from a file may run on with new values: an error."""
+    (tmp_path / "registry.py").write_text(_REGISTRY, encoding="utf-8")
+    (tmp_path / "validate.py").write_text(_VALIDATE, encoding="utf-8")
+    assert _severities(tmp_path) == {(12, "RTL301"): "warning", (37, "RTL301"): "error"}

@@ -48,6 +48,7 @@ from retracelint.summarise.syntax import (
     _clip,
     _dotted,
     _is_constant_data,
+    _memo_attribute,
     _same_items,
     _same_literals,
 )
@@ -680,7 +681,16 @@ class Expressions(PassState):
         return operand.with_(items=(), weak=weak)
 
     def e_BoolOp(self, node: ast.BoolOp) -> Value:
-        values = [self.expr(v) for v in node.values]
+        values = [self.expr(node.values[0])]
+        # `self.step_fn or self.build()`: what follows runs only while the attribute is unset, as
+        # under `if self.step_fn is None:` (``Frequency`` asks whether the object then holds it).
+        memo = _memo_attribute(node)
+        outer = self.unset
+        self.unset = memo or outer
+        try:
+            values += [self.expr(v) for v in node.values[1:]]
+        finally:
+            self.unset = outer
         out = values[0]
         for value in values[1:]:
             out = join(out, value)

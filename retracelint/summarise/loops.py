@@ -296,30 +296,36 @@ def _element_aliases(node: ast.For | ast.AsyncFor) -> dict[str, ast.expr]:
     return {name: held for name, held in bound.items() if name not in rebound}
 
 
-def _one_pass(body: list[ast.stmt]) -> bool:
+def _one_pass(body: list[ast.stmt], until: str = "") -> bool:
     """Whether a loop body leaves the loop at the end of its first pass (``return``, ``break`` or
     ``raise`` on every path through it) and never skips back to the top but from an ``except``
     handler: a retry loop (``for attempt in range(3): try: ...; return`` / ``except E: continue``)
-    runs again only after an exception, not once per item."""
-    return _leaves(body) and not _continues(body)
+    runs again only after an exception, not once per item. ``until``: the name a ``while res is
+    None:`` waits for; setting it to what a call returns (``res = validate(args)``) ends the loop."""
+    return _leaves(body, until) and not _continues(body)
 
 
-def _leaves(block: list[ast.stmt]) -> bool:
+def _leaves(block: list[ast.stmt], until: str = "") -> bool:
     """Whether the normal end of ``block`` is never reached: a statement of it always leaves."""
-    return any(_always_leaves(stmt) for stmt in block)
+    return any(_always_leaves(stmt, until) for stmt in block)
 
 
-def _always_leaves(stmt: ast.stmt) -> bool:
+def _always_leaves(stmt: ast.stmt, until: str) -> bool:
     if isinstance(stmt, ast.Return | ast.Break | ast.Raise):
         return True
+    if isinstance(stmt, ast.Assign) and until:
+        # A call's result, not a literal: `res = None` keeps waiting.
+        return isinstance(stmt.value, ast.Call) and any(
+            isinstance(t, ast.Name) and t.id == until for t in stmt.targets
+        )
     if isinstance(stmt, ast.If):
-        return _leaves(stmt.body) and _leaves(stmt.orelse)
+        return _leaves(stmt.body, until) and _leaves(stmt.orelse, until)
     if isinstance(stmt, ast.With | ast.AsyncWith):
-        return _leaves(stmt.body)
+        return _leaves(stmt.body, until)
     if isinstance(stmt, ast.Try):
         # Its handlers are the exception's path; the try's own path leaves through its body, its
         # else or its finally.
-        return _leaves(stmt.body) or _leaves(stmt.orelse) or _leaves(stmt.finalbody)
+        return any(_leaves(b, until) for b in (stmt.body, stmt.orelse, stmt.finalbody))
     return False
 
 

@@ -4,6 +4,7 @@ what an iteration carries, nested definitions, flips between the kinds a name ta
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -47,6 +48,7 @@ from retracelint.summarise.sizes import (
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _annotation_type,
+    _awaited_name,
     _cache_test,
     _clip,
     _definition,
@@ -145,6 +147,30 @@ def _items_carried_through_calls(body: list[ast.stmt]) -> set[str]:
     return out
 
 
+def _walked_calls(items: Value | None) -> tuple[int, ...]:
+    """The calls whose whole results a loop walks (``LoopInfo.walks_calls``)."""
+    if items is None:
+        return ()
+    return tuple(sorted({d.call for d in items.deps if isinstance(d, RetDep) and d.item is None}))
+
+
+def _configured_count(node: ast.AST) -> bool:
+    """Whether ``node`` is a count a configuration holds (``config.continual.num_tasks``,
+    ``cfg["n_models"]``, ``self.num_agents``) that numbers settings rather than measures the run
+    (``_RUN_LENGTH``): ``range`` of it walks the same few values every run, a task or a model each."""
+    last = ""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                return False
+            last = last or key.value
+        else:
+            last = last or node.attr
+        node = node.value
+    return bool(last) and isinstance(node, ast.Name) and not _RUN_LENGTH.search(last)
+
+
 def _known_count(items: Value | None) -> int | None:
     """How many items a list or tuple has, when its length is a known constant."""
     if items is None or items.ty not in (LIST, TUPLE) or items.dims is None:
@@ -176,6 +202,14 @@ _WALK_THEIR_ARGUMENTS = frozenset(
 # Those of them that walk every argument they are given, not only the first.
 _WALK_EVERY_ARGUMENT = frozenset({"zip", "itertools.product"})
 _DICT_VIEWS = frozenset({"items", "keys", "values"})
+# Words of a count that measures how long a run goes or how much data it takes (``max_steps``,
+# ``num_epochs``, ``seq_len``): a loop up to it is the run itself. Any other count a configuration
+# gives (``num_tasks``, ``n_models``, ``num_seeds``) numbers a set of settings, the same each run.
+_RUN_LENGTH = re.compile(
+    r"step|iter|epoch|update|episode|batch|round|frame|sample|time|eval|trial|gen|tick|rollout"
+    r"|len|pos|token|seq|horizon|size|loop|data|example|chunk|shard",
+    re.IGNORECASE,
+)
 
 
 class Statements(PassState):
@@ -692,11 +726,15 @@ class Statements(PassState):
             where = location or self.loc(node)
             body = getattr(node, "body", None)
             # A body that leaves on its first pass runs once, whatever the loop walks.
-            once = isinstance(body, list) and _one_pass(body)
+            until = _awaited_name(node.test) if isinstance(node, ast.While) else ""
+            once = isinstance(body, list) and _one_pass(body, until)
             count = 1 if once else _iterations(iterable) or _known_count(items)
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
-            self.fn.loops.append(LoopInfo(index, where, text, over_axes, count, over_items, walks))
+            calls = _walked_calls(items) if not (over_items or walks) else ()
+            self.fn.loops.append(
+                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls)
+            )
         return index
 
     def own_attribute(self, node: ast.expr | None) -> str:
@@ -715,10 +753,13 @@ class Statements(PassState):
             if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
                 return True
             name = self.mod.canonical(_dotted(func) or "")
-            if name == "range" and len(node.args) == 1:
-                sized = node.args[0]
+            if name == "range" and len(node.args) in (1, 2) and not node.keywords:
+                sized = node.args[-1]
+                if _configured_count(_definition(sized, self.defs)):
+                    return True
                 return (
-                    isinstance(sized, ast.Call)
+                    len(node.args) == 1
+                    and isinstance(sized, ast.Call)
                     and isinstance(sized.func, ast.Name)
                     and sized.func.id == "len"
                     and len(sized.args) == 1

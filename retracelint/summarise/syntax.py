@@ -388,6 +388,14 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     return None
 
 
+def _awaited_name(test: ast.expr) -> str:
+    """The name ``while res is None:`` or ``while not res:`` waits to be set; else ""."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand.id if isinstance(test.operand, ast.Name) else ""
+    none = _none_test(test)
+    return none[0] if none is not None and none[1] == 1 else ""
+
+
 def _assigns(body: list[ast.stmt], target: ast.AST) -> bool:
     """Whether ``body`` assigns ``target = ...`` somewhere (a store, where ``target`` is read)."""
     text = ast.unparse(target)
@@ -497,6 +505,15 @@ def _unset_attribute(test: ast.AST) -> str:
     else ""."""
     tested = _unset_node(test)
     return _attribute_text(tested) if tested is not None else ""
+
+
+def _memo_attribute(node: ast.BoolOp) -> str:
+    """For ``self.step_fn or build()``, the attribute whose being unset runs the rest
+    (``self.step_fn``); else ""."""
+    first = node.values[0]
+    if isinstance(node.op, ast.Or) and isinstance(first, ast.Attribute):
+        return _attribute_text(first) if isinstance(first.value, ast.Name) else ""
+    return ""
 
 
 def _attribute_text(node: ast.Attribute) -> str:
