@@ -1,0 +1,29 @@
+"""Adam whose moment estimates are stored in bfloat16 to save memory, updated in float32."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class AdamState(NamedTuple):
+    count: jax.Array
+    mu: dict
+    nu: dict
+
+
+def adam_init(params):
+    zeros = jax.tree_util.tree_map(lambda p: jnp.zeros_like(p, dtype=jnp.bfloat16), params)
+    return AdamState(jnp.zeros((), jnp.int32), zeros, zeros)
+
+
+def adam_update(grads, state, lr=1e-2, b1=0.9, b2=0.999, eps=1e-8):
+    count = state.count + 1
+    upcast = lambda t: jax.tree_util.tree_map(lambda x: x.astype(jnp.float32), t)  # noqa: E731
+    mu = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, upcast(state.mu), grads)
+    nu = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, upcast(state.nu), grads)
+    c1 = 1 - b1**count
+    c2 = 1 - b2**count
+    updates = jax.tree_util.tree_map(lambda m, v: -lr * (m / c1) / (jnp.sqrt(v / c2) + eps), mu, nu)
+    downcast = lambda t: jax.tree_util.tree_map(lambda x: x.astype(jnp.bfloat16), t)  # noqa: E731
+    return updates, AdamState(count, downcast(mu), downcast(nu))
