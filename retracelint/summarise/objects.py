@@ -555,12 +555,8 @@ def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:
 
 def _declared_default(value: ast.expr | None) -> ast.Constant | None:
     """The literal a field declaration defaults to: ``= 0`` or ``= field(default=0)``."""
-    if (
-        isinstance(value, ast.Call)
-        and (_dotted(value.func) or "").rpartition(".")[2] in _FIELD_CALLS
-    ):
-        value = next((k.value for k in value.keywords if k.arg == "default"), None)
-    return value if isinstance(value, ast.Constant) else None
+    initial = _initial(value)
+    return initial if isinstance(initial, ast.Constant) else None
 
 
 def field_initials(node: ast.ClassDef) -> dict[str, ast.expr]:
@@ -577,6 +573,8 @@ def field_initials(node: ast.ClassDef) -> dict[str, ast.expr]:
 
 
 def _initial(value: ast.expr | None) -> ast.expr | None:
+    """What a field's declaration gives its first value: ``= ...``, ``field(default=...)`` or the
+    body of ``field(default_factory=lambda: ...)``."""
     if not (
         isinstance(value, ast.Call)
         and (_dotted(value.func) or "").rpartition(".")[2] in _FIELD_CALLS
