@@ -1,154 +1,188 @@
-"""Carried state that starts as a dataclass field's default that is no literal (issue 39):
-``field(default_factory=lambda: jnp.zeros((), dtype))`` is the field's first value, in the dtype it
-names. Each project re-traces under jax 0.10.2 (two traces of the step, ``_cache_size()``) and its
-fixed twin, one dtype away, traces once; the finding points at the default."""
+"""A dataclass field read off an object whose construction is not known where it is read (an item of
+a list of jobs walked by a loop) keeps the value every constructor call gives it: its default when no
+call passes it and no code sets it. Each case is a project split over modules as users write it; what
+must keep the finding is anything that may give the field another value somewhere."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
+
+import pytest
 
 from retracelint.config import Settings
 from retracelint.engine import analyse
 
+JOBS = """
+    from dataclasses import dataclass, field
 
-def _where(root: Path, files: dict[str, str]) -> list[tuple[str, int, str, str]]:
+
+    @dataclass
+    class Job:
+        seed: int
+        frames: int = 32
+        voice: str = field(default="choir")
+
+
+    @dataclass
+    class CustomJob:
+        seed: int
+        frames: int = 32
+
+        def __post_init__(self):
+            self.frames = self.frames * 2
+"""
+
+RUNNER = """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+    HARMONICS = {"choir": 3, "organ": 5}
+
+
+    @partial(jax.jit, static_argnames=("frames", "harmonics"))
+    def render(key, frames, harmonics):
+        return jax.random.normal(key, (frames,)).sum() * harmonics
+
+
+    class Runner:
+        def harmonics(self, job):
+            return HARMONICS[job.voice]
+
+        def __call__(self, job):
+            key = jax.random.PRNGKey(job.seed)
+            return render(
+                key,
+                frames=job.frames,
+                harmonics=self.harmonics(job),
+            )
+"""
+
+FRAMES_LINE, HARMONICS_LINE = 23, 24  # in runner.py, after dedent and the leading newline
+
+
+def _findings(root: Path, main: str, jobs: str = JOBS) -> set[tuple[int, str]]:
+    """The RTL2xx findings in runner.py, as (line, parameter), of the project ``main`` drives."""
+    files = {"jobs.py": jobs, "runner.py": RUNNER, "main.py": main}
     for name, text in files.items():
-        (root / name).write_text(text, encoding="utf-8")
-    findings = analyse([str(root)], Settings(cache=False, select=("RTL",))).findings
-    return [(Path(f.location.path).name, f.location.line, f.code, f.message) for f in findings]
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    run = analyse([str(root)], Settings(cache=False, select=("RTL2",)))
+    assert all(f.location.path.endswith("runner.py") for f in run.findings), run.findings
+    return {(f.location.line, f.parameter or "") for f in run.findings}
 
 
-# The object is made where the state is read (``Tracker().level``): no parameter in between.
-TRACKER = {
-    "main.py": """\
-import jax.numpy as jnp
-import numpy as np
+def _loop(make: str, extra: str = "") -> str:
+    return f"""
+        from jobs import CustomJob, Job
+        from runner import Runner
+        {extra}
 
-from state import Tracker
-from step import smooth
-
-
-def follow(readings):
-    tracker = Tracker()
-    level = tracker.level
-    for r in readings:
-        level = smooth(level, jnp.asarray(r.mean(), jnp.float32))
-    return level
+        def main(count):
+            runner = Runner()
+            queue = []
+            for i in range(count):
+                queue.append({make})
+            for job in queue:
+                runner(job)
+    """
 
 
-if __name__ == "__main__":
-    print(follow(np.random.default_rng(0).normal(size=(4, 8))), smooth._cache_size())
-""",
-    "state.py": '''\
-"""The running statistics of a sensor, kept in half precision to save memory."""
-
-from dataclasses import dataclass, field
-
-import jax
-import jax.numpy as jnp
+def test_fields_no_call_passes_keep_their_defaults(tmp_path: Path) -> None:
+    assert _findings(tmp_path, _loop("Job(seed=i)")) == set()
 
 
-@dataclass
-class Tracker:
-    decay: float = 0.9
-    level: jax.Array = field(default_factory=lambda: jnp.zeros((), jnp.bfloat16))
-''',
-    "step.py": '''\
-"""One smoothing step of the sensor's level."""
-
-import jax
-
-
-@jax.jit
-def smooth(level, reading):
-    return 0.9 * level + 0.1 * reading
-''',
-}
-
-# The object is passed in (``simulate(Clock(), 3)``), x64 turned on by the script that runs.
-CLOCK = {
-    "clock.py": '''\
-"""The clock of a simulation: its start time and its step."""
-
-from dataclasses import dataclass, field
-
-import jax
-import jax.numpy as jnp
-
-
-@dataclass
-class Clock:
-    step: float = 1e-3
-    start: jax.Array = field(default_factory=lambda: jnp.zeros((), jnp.float32))
-''',
-    "main.py": """\
-import jax
-
-jax.config.update("jax_enable_x64", True)
-
-from clock import Clock  # noqa: E402
-from sim import advance, simulate  # noqa: E402
-
-if __name__ == "__main__":
-    print(simulate(Clock(), 3), advance._cache_size())
-""",
-    "sim.py": '''\
-"""Advance the simulation clock in double precision."""
-
-import jax
-import jax.numpy as jnp
-
-
-@jax.jit
-def advance(t, dt):
-    return t + dt
-
-
-def simulate(clock, steps):
-    t = clock.start
-    dt = jnp.asarray(clock.step, jnp.float64)
-    for _ in range(steps):
-        t = advance(t, dt)
-    return t
-''',
-}
-
-
-def _fixed(files: dict[str, str], old: str, new: str) -> dict[str, str]:
-    changed = {name: text.replace(old, new) for name, text in files.items()}
-    assert changed != files
-    return changed
-
-
-def test_default_factory_of_an_object_made_here_is_the_carried_start(tmp_path: Path) -> None:
-    [(name, line, code, message)] = _where(tmp_path, TRACKER)
-    assert (name, line, code) == ("state.py", 12, "RTL402")
-    assert message.startswith(
-        "level starts as bfloat16 here and is float32 once smooth() returns it"
+def test_a_field_every_call_passes_the_same_literal_is_that_literal(tmp_path: Path) -> None:
+    main = (
+        _loop("Job(seed=i, frames=16, voice='organ')")
+        + """
+        def warm_up():
+            for job in [Job(0, 16, "organ"), Job(1, frames=16, voice="organ")]:
+                Runner()(job)
+    """
     )
+    assert _findings(tmp_path, main) == set()
 
 
-def test_default_factory_in_the_step_s_dtype_is_clean(tmp_path: Path) -> None:
-    assert _where(tmp_path, _fixed(TRACKER, "jnp.bfloat16", "jnp.float32")) == []
+@pytest.mark.parametrize(
+    ("make", "extra", "changed"),
+    [
+        # A caller passes a value that changes per iteration.
+        ("Job(seed=i, frames=8 * (i + 1))", "", {(FRAMES_LINE, "frames")}),
+        # Two calls pass different literals: which job it is decides.
+        ("Job(seed=i, frames=16 if i % 2 else 32)", "", {(FRAMES_LINE, "frames")}),
+        # The field selects a table entry: the helper's result changes with it.
+        (
+            "Job(seed=i, voice='organ' if i % 2 else 'choir')",
+            "",
+            {(HARMONICS_LINE, "harmonics")},
+        ),
+        # Code elsewhere may set the field, by name or by replacing it.
+        (
+            "Job(seed=i)",
+            "def resize(job, n):\n    job.frames = n",
+            {(FRAMES_LINE, "frames")},
+        ),
+        (
+            "Job(seed=i)",
+            "def reset(job, key, value):\n    setattr(job, key, value)",
+            {(FRAMES_LINE, "frames"), (HARMONICS_LINE, "harmonics")},
+        ),
+        (
+            "Job(seed=i)",
+            "from dataclasses import replace\ndef longer(job, n):\n    return replace(job, frames=n)",
+            {(FRAMES_LINE, "frames")},
+        ),
+        # A class whose own code computes the field.
+        ("CustomJob(seed=i)", "", {(FRAMES_LINE, "frames")}),
+    ],
+)
+def test_a_field_that_may_get_another_value_is_still_reported(
+    tmp_path: Path, make: str, extra: str, changed: set[tuple[int, str]]
+) -> None:
+    extra = textwrap.indent(extra, " " * 8).lstrip()
+    found = _findings(tmp_path, _loop(make, extra))
+    assert changed <= found
 
 
-def test_default_factory_of_a_passed_object_under_x64(tmp_path: Path) -> None:
-    [(name, line, code, message)] = _where(tmp_path, CLOCK)
-    assert (name, line, code) == ("clock.py", 12, "RTL402")
-    assert message.startswith("t starts as float32 here and is float64 once advance() returns it")
+@pytest.mark.parametrize(
+    ("make", "changes"), [("Job(seed=i)", False), ("Job(seed=i, frames=i + 1)", True)]
+)
+def test_a_buffer_sized_by_a_field_changes_shape_only_when_the_field_does(
+    tmp_path: Path, make: str, changes: bool
+) -> None:
+    """Not only static arguments: the length of a buffer made from the field (RTL105)."""
+    (tmp_path / "jobs.py").write_text(textwrap.dedent(JOBS), encoding="utf-8")
+    (tmp_path / "stats.py").write_text(
+        textwrap.dedent(
+            """
+            import jax
+            import jax.numpy as jnp
 
 
-def test_default_factory_in_the_default_float_under_x64_is_clean(tmp_path: Path) -> None:
-    fixed = _fixed(CLOCK, "jnp.zeros((), jnp.float32)", "jnp.zeros((), jnp.float64)")
-    assert _where(tmp_path, fixed) == []
+            @jax.jit
+            def total(buffer):
+                return buffer.sum()
 
 
-def test_default_given_by_the_call_replaces_the_factory(tmp_path: Path) -> None:
-    """``Clock(start=...)`` in the step's dtype: the default never runs."""
-    given = _fixed(
-        CLOCK, "simulate(Clock(), 3)", "simulate(Clock(start=jnp.zeros((), jnp.float64)), 3)"
+            def summarise(job):
+                return total(jnp.zeros(job.frames) + job.seed)
+            """
+        ),
+        encoding="utf-8",
     )
-    given["main.py"] = given["main.py"].replace(
-        "import jax\n", "import jax\nimport jax.numpy as jnp\n", 1
-    )
-    assert _where(tmp_path, given) == []
+    main = f"""
+        from jobs import Job
+        from stats import summarise
+
+
+        def main(count):
+            queue = [{make} for i in range(count)]
+            for job in queue:
+                summarise(job)
+    """
+    (tmp_path / "main.py").write_text(textwrap.dedent(main), encoding="utf-8")
+    run = analyse([str(tmp_path)], Settings(cache=False, select=("RTL",)))
+    found = {(Path(f.location.path).name, f.location.line, f.code) for f in run.findings}
+    assert found == ({("stats.py", 12, "RTL105")} if changes else set())
