@@ -20,6 +20,7 @@ from retracelint.values import (
     FOLLOWS,
     UNKNOWN,
     WEAK,
+    FieldDep,
     ParamDep,
     Value,
     canonical_dtype,
@@ -94,12 +95,25 @@ def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int =
         if given and len(dtypes) == 1 and None not in dtypes and all(v.ty in ARRAYS for v in given):
             return value.with_(dtype=dtypes.pop(), dtype_of=None)
         return value
-    name = _parameter(value)
-    if name is None or value.ty != UNKNOWN or len(value.deps) != 1:
+    if value.ty != UNKNOWN or len(value.deps) != 1:
         return value
-    given = _called_with(prop, fn, name, depth)
+    (dep,) = value.deps
+    if isinstance(dep, FieldDep) and not dep.fixed and dep.elem is None:
+        # An attribute of an object made here (``Tracker().level``): what its class stores there,
+        # a declared field's default included.
+        origins = prop.made_origins(dep.made)
+        given = [as_called(prop, owner, found.value, depth + 1) for owner, found, _ in origins]
+        return _agreed(given) or value
+    name = _parameter(value)
+    if name is None:
+        return value
+    return _agreed(_called_with(prop, fn, name, depth)) or value
+
+
+def _agreed(given: list[Value]) -> Value | None:
+    """The one value ``given`` holds when all agree on kind, dtype and weak type, the dtype known."""
     kinds = {(v.ty, v.dtype, v.weak) for v in given}
-    return given[0] if len(kinds) == 1 and given[0].dtype is not None else value
+    return given[0] if len(kinds) == 1 and given[0].dtype is not None else None
 
 
 def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) -> list[Value]:

@@ -94,7 +94,9 @@ def make_variant(case: accuracy.Case, name: str, out: Path) -> Variant:
     folder = out / name / case.folder.parent.name / case.id
     if folder.exists():
         shutil.rmtree(folder)
-    shutil.copytree(case.folder, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    # Not the hidden caches a run of retracelint inside the program leaves there (gigabytes once
+    # copied into every variant).
+    shutil.copytree(case.folder, folder, ignore=shutil.ignore_patterns("__pycache__", ".*"))
     for path, source in rewritten.items():
         (folder / path).write_text(source, encoding="utf-8")
     return Variant(name, case, accuracy.load_case(folder))

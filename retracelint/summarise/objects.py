@@ -555,12 +555,36 @@ def field_defaults(node: ast.ClassDef, pos: _Positions) -> dict[str, Arg]:
 
 def _declared_default(value: ast.expr | None) -> ast.Constant | None:
     """The literal a field declaration defaults to: ``= 0`` or ``= field(default=0)``."""
-    if (
+    initial = _initial(value)
+    return initial if isinstance(initial, ast.Constant) else None
+
+
+def field_initials(node: ast.ClassDef) -> dict[str, ast.expr]:
+    """Per field declared in a class body, the expression its first value is when a call leaves
+    it out and it is no literal: ``= jnp.zeros(3)``, ``field(default=...)``, or the body of the
+    ``default_factory=lambda: ...`` the generated ``__init__`` calls once per instance."""
+    out: dict[str, ast.expr] = {}
+    for stmt in node.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            initial = _initial(stmt.value)
+            if initial is not None and not isinstance(initial, ast.Constant):
+                out[stmt.target.id] = initial
+    return out
+
+
+def _initial(value: ast.expr | None) -> ast.expr | None:
+    """What a field's declaration gives its first value: ``= ...``, ``field(default=...)`` or the
+    body of ``field(default_factory=lambda: ...)``."""
+    if not (
         isinstance(value, ast.Call)
         and (_dotted(value.func) or "").rpartition(".")[2] in _FIELD_CALLS
     ):
-        value = next((k.value for k in value.keywords if k.arg == "default"), None)
-    return value if isinstance(value, ast.Constant) else None
+        return value
+    given = {k.arg: k.value for k in value.keywords}
+    factory = given.get("default_factory")
+    if isinstance(factory, ast.Lambda) and not factory.args.args:
+        return factory.body
+    return given.get("default")
 
 
 def _int(value: object) -> int | None:

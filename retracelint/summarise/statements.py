@@ -36,6 +36,7 @@ from retracelint.summarise.loops import (
     _marked_fields,
     _one_pass,
 )
+from retracelint.summarise.objects import field_initials
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -1130,9 +1131,23 @@ class Statements(PassState):
                     self.deferred.append((fn, stmt, info))
                 else:
                     self.walk_function(fn, stmt, info)
+        self._field_initials(node, info)
         self.env[node.name] = Value(
             ty=CLASS, ref=qualname, callables=funcrefs.single(("qual", qualname))
         )
+
+    def _field_initials(self, node: ast.ClassDef, info: ClassSummary) -> None:
+        """The defaults of the generated ``__init__`` that are no literal, as values where the class
+        is made: an array made there (``jnp.zeros((), jnp.float32)``) has the dtype every instance
+        starts with. Read quietly (a default factory runs per instance, not here), and kept only
+        when made of nothing else (no parameter, no call's result)."""
+        for name, initial in field_initials(node).items():
+            if name not in info.fields or name in info.field_defaults:
+                continue
+            value = self.quiet(initial)
+            if value.deps or value.ty == UNKNOWN:
+                continue
+            info.field_defaults[name] = Arg(value, self.loc(initial), self.mod.pos.text(initial))
 
     def s_Raise(self, node: ast.Raise) -> None:
         """``raise Error`` makes an instance of the class: its ``__init__`` runs."""
