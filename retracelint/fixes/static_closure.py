@@ -63,6 +63,12 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
         return callable_
     once, values, body = callable_
     taken = {a.arg for a in ast.walk(jitted.args) if isinstance(a, ast.arg)}
+    if finding.parameter not in taken:
+        return Refusal(f"{finding.parameter} is not a parameter of {site.name}")
+    if "partial" in source.module_names and not has_binding(source, "partial", "functools.partial"):
+        return Refusal("partial is bound to something other than functools.partial here")
+    # a new parameter must not hide a name the jitted function reads
+    taken |= {n.id for n in ast.walk(jitted) if isinstance(n, ast.Name)}
     taken |= {k.arg for k in call.keywords if k.arg}
     clash = sorted(set(values) & taken)
     if clash:
@@ -148,6 +154,8 @@ def _closed_callable(source: Source, made: ast.expr) -> tuple[str, Values, ast.A
     }
     names = free_names(made)
     closed = sorted(names & local)
+    if "self" in closed:
+        return Refusal("the lambda reads self, whose fields this fix does not pass one by one")
     top = next(a for a in reversed(list(source.ancestors(made))) if isinstance(a, ast.stmt))
     unstable = _not_module_stable(source, names - local, top, [])
     if unstable or not closed:
@@ -189,17 +197,30 @@ def _with_statics(source: Source, fdef: ast.FunctionDef, statics: list[str]) -> 
     if not statics:
         return text
     if dotted(decorator) in _JITS:
-        listed = ", ".join(f'"{s}"' for s in statics) + ("," if len(statics) == 1 else "")
-        return f"partial({text}, static_argnames=({listed}))"
-    if (
+        return f"partial({text}, static_argnames={_names(statics)})"
+    if not (
         isinstance(decorator, ast.Call)
         and dotted(decorator.func) in _PARTIALS
         and [dotted(a) for a in decorator.args] in (["jax.jit"], ["jit"])
-        and not any(k.arg == "static_argnames" for k in decorator.keywords)
     ):
-        listed = ", ".join(f'"{s}"' for s in statics) + ("," if len(statics) == 1 else "")
-        return f"{text[:-1]}, static_argnames=({listed}))"
-    return Refusal("the jitted def's static parameters are listed in a way this fix does not edit")
+        return Refusal("the jitted def is not decorated by jax.jit or partial(jax.jit, ...)")
+    keywords = []
+    listed: list[str] = []
+    for keyword in decorator.keywords:
+        if keyword.arg != "static_argnames":
+            keywords.append(source.code(keyword))
+            continue
+        value = keyword.value
+        items = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        if not all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items):
+            return Refusal("the jitted def's static_argnames is not a literal")
+        listed = [i.value for i in items]  # type: ignore[attr-defined]
+    keywords.append(f"static_argnames={_names([*listed, *statics])}")
+    return f"{source.code(decorator.func)}({source.code(decorator.args[0])}, {', '.join(keywords)})"
+
+
+def _names(names: list[str]) -> str:
+    return "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
 def _rewrite(
@@ -218,7 +239,7 @@ def _rewrite(
     if not once:  # a lambda: a def at module level, its values keyword-only parameters
         lam: ast.Lambda = made  # type: ignore[assignment]
         once = source.fresh_name(f"{param}_once")
-        params = source.code(lam.args)
+        params = ast.unparse(lam.args)
         kwonly = ", ".join(values)
         signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
         if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg:
@@ -235,7 +256,7 @@ def _rewrite(
         insert_before={
             source.start(jitted): [
                 *inserted,
-                _bound_first(source, jitted, param, values, decorator),
+                _bound_first(source, jitted, param, values, decorator, bool(inserted)),
             ]
         },
         remove={source.start(jitted)},
@@ -250,7 +271,12 @@ def _rewrite(
 
 
 def _bound_first(
-    source: Source, fdef: ast.FunctionDef, param: str, values: Values, decorator: str
+    source: Source,
+    fdef: ast.FunctionDef,
+    param: str,
+    values: Values,
+    decorator: str,
+    inserted: bool,
 ) -> cst.BaseStatement:
     """The jitted def with the values as keyword-only parameters, bound to ``param`` first."""
     import libcst as cst
@@ -270,7 +296,7 @@ def _bound_first(
         decorators=[cst.Decorator(parse_expression(decorator))],
         params=params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *added]),
         body=node.body.with_changes(body=[first, *node.body.body]),
-        leading_lines=[],
+        leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if inserted else [],
     )
 
 
