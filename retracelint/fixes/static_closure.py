@@ -72,7 +72,7 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
     taken |= {k.arg for k in call.keywords if k.arg}
     clash = sorted(set(values) & taken)
     if clash:
-        return Refusal(f"{', '.join(clash)} is a parameter of {site.name} already")
+        return Refusal(f"{site.name} already has or reads {', '.join(clash)}")
     statics = []
     for name, (uses, _) in values.items():
         why = _why_static(source, body, uses, _DEPTH)
