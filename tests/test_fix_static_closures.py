@@ -86,6 +86,7 @@ import jax.numpy as jnp
 
 @partial(jax.jit, static_argnames=("kernel",))
 def run_filter(signal, kernel):
+    """The kernel's output at every sample."""
     def step(carry, x):
         new = kernel(carry, x)
         return new, new
@@ -125,6 +126,7 @@ def kernel_once(c, x, *, decay, n):
 
 @partial(jax.jit, static_argnames=("kernel", "n"))
 def run_filter(signal, kernel, *, decay, n):
+    """The kernel's output at every sample."""
     kernel = partial(kernel, decay=decay, n=n)
     def step(carry, x):
         new = kernel(carry, x)
@@ -200,3 +202,11 @@ def test_lambda_reading_self_and_a_value_read_by_the_jitted_body_are_refused(
     (root / "filters.py").write_text(shadowed, encoding="utf-8")
     assert refusal(root).endswith("run_filter already has or reads n")
     assert (root / "filters.py").read_text(encoding="utf-8") == shadowed
+
+
+def test_lambda_with_a_default_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A default is evaluated where the lambda is made: a def at module level could not read it."""
+    defaulted = FILTERS.replace("lambda c, x: decay * c", "lambda c, x, d=decay: d * c")
+    root = project(tmp_path, monkeypatch, {"filters.py": defaulted, "sweep.py": SWEEP})
+    assert refusal(root).endswith("the lambda takes *args, keyword-only parameters or defaults")
+    assert (root / "filters.py").read_text(encoding="utf-8") == defaulted

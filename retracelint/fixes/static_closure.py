@@ -242,8 +242,9 @@ def _rewrite(
         params = ast.unparse(lam.args)
         kwonly = ", ".join(values)
         signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
-        if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg:
-            return Refusal("the lambda takes *args or keyword-only parameters")
+        if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
+            # a default is evaluated where the lambda is made, which module level cannot do
+            return Refusal("the lambda takes *args, keyword-only parameters or defaults")
         body = textwrap.dedent(source.code(lam.body))
         inserted.append(parse_statement(f"def {once}({signature}):\n    return {body}\n"))
     passed = ", ".join(f"{k}={v}" for k, (_, v) in values.items())
@@ -291,11 +292,13 @@ def _bound_first(
     )
     added = [cst.Param(cst.Name(k)) for k in values]
     binding = ", ".join(f"{k}={k}" for k in values)
+    body = list(node.body.body)
+    at = 1 if ast.get_docstring(fdef) is not None else 0  # the docstring stays first
     first = parse_statement(f"{param} = partial({param}, {binding})\n")
     return node.with_changes(
         decorators=[cst.Decorator(parse_expression(decorator))],
         params=params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *added]),
-        body=node.body.with_changes(body=[first, *node.body.body]),
+        body=node.body.with_changes(body=[*body[:at], first, *body[at:]]),
         leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if inserted else [],
     )
 
