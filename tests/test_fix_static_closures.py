@@ -86,7 +86,7 @@ import jax.numpy as jnp
 
 @partial(jax.jit, static_argnames=("kernel",))
 def run_filter(signal, kernel):
-    """The kernel's output at every sample."""
+    """One smoothed value per sample."""
     def step(carry, x):
         new = kernel(carry, x)
         return new, new
@@ -111,38 +111,19 @@ for decay in (0.5, 0.9):
     print(Channel(decay).filtered(jnp.ones((4, 3)), 2))
 """
 
-FILTERS_FIXED = '''\
-"""Channel filters: each call smooths with its own decay and keeps the first n samples."""
-
-from functools import partial
-
-import jax
-import jax.numpy as jnp
-
-
-def kernel_once(c, x, *, decay, n):
-    return decay * c + (1 - decay) * jnp.sum(x[:n])
-
-
-@partial(jax.jit, static_argnames=("kernel", "n"))
-def run_filter(signal, kernel, *, decay, n):
-    """The kernel's output at every sample."""
-    kernel = partial(kernel, decay=decay, n=n)
-    def step(carry, x):
-        new = kernel(carry, x)
-        return new, new
-
-    return jax.lax.scan(step, signal[0], signal)[1]
-
-
-class Channel:
-    def __init__(self, decay):
-        self.decay = decay
-
-    def filtered(self, signal, n):
-        decay = self.decay
-        return run_filter(signal, kernel=kernel_once, decay=decay, n=n)
-'''
+FILTERS_FIXED = FILTERS.replace(
+    '@partial(jax.jit, static_argnames=("kernel",))\ndef run_filter(signal, kernel):\n'
+    '    """One smoothed value per sample."""\n',
+    "def kernel_once(c, x, *, decay, n):\n"
+    "    return decay * c + (1 - decay) * jnp.sum(x[:n])\n\n\n"
+    '@partial(jax.jit, static_argnames=("kernel", "n"))\n'
+    "def run_filter(signal, kernel, *, decay, n):\n"
+    '    """One smoothed value per sample."""\n'
+    "    kernel = partial(kernel, decay=decay, n=n)\n",
+).replace(
+    "kernel=lambda c, x: decay * c + (1 - decay) * jnp.sum(x[:n]))",
+    "kernel=kernel_once, decay=decay, n=n)",
+)
 
 
 def test_lambda_made_once_with_traced_and_static_values(
