@@ -150,8 +150,8 @@ def test_jitted_in_another_module_is_refused(tmp_path: Path, monkeypatch: pytest
     root = project(tmp_path, monkeypatch, files)
     assert codes(".") == [("filters.py", "RTL204")]
     assert refusal(root).endswith(
-        "RTL204 not fixed: it closes over decay, n, which may change between calls; run_filter is"
-        " jitted in another file, which this fix does not edit"
+        "RTL204 not fixed: it closes over decay, n, which may change between calls; the function it"
+        " is passed to is jitted in another file"
     )
     assert (root / "filters.py").read_text(encoding="utf-8") == user
 

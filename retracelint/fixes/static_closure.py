@@ -46,7 +46,8 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
     if node is None or site is None or not finding.parameter:
         return Refusal("no static argument at the finding's position")
     if site.location.path != loc.path:
-        return Refusal(f"{site.name} is jitted in another file, which this fix does not edit")
+        # the new parameters go where the function is jitted: one fix edits one file
+        return Refusal("the function it is passed to is jitted in another file")
     call = source.parent(node)
     if isinstance(call, ast.keyword):
         call = source.parent(call)
