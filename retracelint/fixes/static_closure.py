@@ -235,17 +235,16 @@ def _rewrite(
     once: str,
     values: Values,
 ) -> Rewrite | Refusal:
-
     inserted: list[cst.BaseStatement] = []
     if not once:  # a lambda: a def at module level, its values keyword-only parameters
         lam: ast.Lambda = made  # type: ignore[assignment]
+        if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
+            # a default is evaluated where the lambda is made, which module level cannot do
+            return Refusal("the lambda takes *args, keyword-only parameters or defaults")
         once = source.fresh_name(f"{param}_once")
         params = ast.unparse(lam.args)
         kwonly = ", ".join(values)
         signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
-        if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
-            # a default is evaluated where the lambda is made, which module level cannot do
-            return Refusal("the lambda takes *args, keyword-only parameters or defaults")
         body = textwrap.dedent(source.code(lam.body))
         inserted.append(parse_statement(f"def {once}({signature}):\n    return {body}\n"))
     passed = ", ".join(f"{k}={v}" for k, (_, v) in values.items())
