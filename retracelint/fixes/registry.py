@@ -8,6 +8,7 @@ from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.rebuilt_jit import hoist_jit
+from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_params import make_traced
 from retracelint.fixes.weak_types import float_literal, strong_scalar
@@ -52,10 +53,21 @@ def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     return Refusal(f"{hoisted.reason}; {reason}")
 
 
+def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """RTL204: the fresh static made once where it is (``make_once``); when it closes over values of
+    the call or the loop, made once at module level with those values passed to the jitted function
+    (``pass_values``, unsafe)."""
+    once = make_once(source, finding)
+    if not (isinstance(once, Refusal) and once.reason.startswith("it closes over")):
+        return once
+    passed = pass_values(source, finding)
+    return passed if isinstance(passed, Rewrite) else Refusal(f"{once.reason}; {passed.reason}")
+
+
 CODEMODS: dict[str, Fix] = {
     "RTL201": Fix(traced, safe=True, target=_jit_site_file),
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),
-    "RTL204": Fix(make_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)
+    "RTL204": Fix(fresh_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),

@@ -1,0 +1,315 @@
+"""RTL204: a lambda or ``partial`` made at every call (or iteration) and passed as a static argument,
+closing over values of that call, is made once at module level, and the values it closes over become
+arguments of the jitted function instead: the static parameter is then the same object every call, and
+the jitted function binds the values to it (``fn = partial(fn, scale=scale)``) as its first statement.
+
+``g(x, fn=lambda v: v * scale)`` becomes ``g(x, fn=fn_once, scale=scale)`` with ``def fn_once(v, *,
+scale)`` at module level; ``g(u, partial(h, k=k))`` becomes ``g(u, h, k=k)``. A value goes in traced or
+static by the test RTL301's fix uses (``closure_args``): static where the callable needs it concrete.
+
+Only the jitted function of this file, decorated and called nowhere else in it, is changed; a caller in
+another module would now miss the new parameters, which only a user can check, so the fix is unsafe.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from typing import TYPE_CHECKING
+
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    free_names,
+    has_binding,
+    module_bindings,
+    parse_expression,
+    parse_statement,
+)
+from retracelint.fixes.closure_args import _DEPTH, _why_static, unhashable_static
+from retracelint.fixes.rebuilt_jit import _not_module_stable
+from retracelint.model import Finding
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+_PARTIALS = frozenset({"partial", "functools.partial"})
+_JITS = frozenset({"jax.jit", "jit"})
+
+
+def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
+    loc = finding.location
+    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    site = finding.jit_site
+    if node is None or site is None or not finding.parameter:
+        return Refusal("no static argument at the finding's position")
+    if site.location.path != loc.path:
+        # the new parameters go where the function is jitted: one fix edits one file
+        return Refusal("the function it is passed to is jitted in another file")
+    call = source.parent(node)
+    if isinstance(call, ast.keyword):
+        call = source.parent(call)
+    if not isinstance(call, ast.Call) or dotted(call.func) != site.name:
+        return Refusal("the static argument is not passed straight to the jitted function")
+    jitted = _jitted_def(source, site.name)
+    if isinstance(jitted, Refusal):
+        return jitted
+    made, assign = _made_here(source, node, call)
+    if isinstance(made, Refusal):
+        return made
+    callable_ = _closed_callable(source, made)
+    if isinstance(callable_, Refusal):
+        return callable_
+    once, values, body = callable_
+    taken = {a.arg for a in ast.walk(jitted.args) if isinstance(a, ast.arg)}
+    if finding.parameter not in taken:
+        return Refusal(f"{finding.parameter} is not a parameter of {site.name}")
+    if "partial" in source.module_names and not has_binding(source, "partial", "functools.partial"):
+        return Refusal("partial is bound to something other than functools.partial here")
+    # a new parameter must not hide a name the jitted function reads
+    taken |= {n.id for n in ast.walk(jitted) if isinstance(n, ast.Name)}
+    taken |= {k.arg for k in call.keywords if k.arg}
+    clash = sorted(set(values) & taken)
+    if clash:
+        return Refusal(f"{site.name} already has or reads {', '.join(clash)}")
+    statics = []
+    for name, (uses, _) in values.items():
+        why = _why_static(source, body, uses, _DEPTH)
+        if isinstance(why, Refusal):
+            return why
+        if why is not None:
+            hashable = unhashable_static(source, name, uses, f"the callable {why}")
+            if hashable is not None:
+                return hashable
+            statics.append(name)
+    decorator = _with_statics(source, jitted, statics)
+    if isinstance(decorator, Refusal):
+        return decorator
+    return _rewrite(source, finding.parameter, jitted, decorator, call, made, assign, once, values)
+
+
+def _jitted_def(source: Source, name: str) -> ast.FunctionDef | Refusal:
+    """The module-level def jitted by its one decorator, referred to only by calls of it here."""
+    stmts = module_bindings(source.tree).get(name, [])
+    fdef = stmts[0] if len(stmts) == 1 else None
+    if not isinstance(fdef, ast.FunctionDef) or len(fdef.decorator_list) != 1:
+        return Refusal(f"{name} is not one def here jitted by its one decorator")
+    uses = [n for n in ast.walk(source.tree) if isinstance(n, ast.Name) and n.id == name]
+    if len(uses) != 1:
+        return Refusal(
+            f"{name} is used elsewhere in the file, where the new arguments are not passed"
+        )
+    if fdef.args.vararg or fdef.args.kwarg:
+        return Refusal(f"{name} takes *args or **kwargs")
+    return fdef
+
+
+def _made_here(
+    source: Source, node: ast.expr, call: ast.Call
+) -> tuple[ast.expr | Refusal, ast.stmt | None]:
+    """The lambda or partial passed: the argument itself, or the value of the statement just before
+    the call's (``update = partial(...)``), when the name is used by this call only."""
+    if not isinstance(node, ast.Name):
+        return node, None
+    stmt = next(a for a in source.ancestors(call) if isinstance(a, ast.stmt))
+    block = source.parent(stmt)
+    body = getattr(block, "body", [])
+    index = next((i for i, s in enumerate(body) if s is stmt), 0)
+    before = body[index - 1] if index else None
+    if not (
+        isinstance(before, ast.Assign)
+        and len(before.targets) == 1
+        and isinstance(before.targets[0], ast.Name)
+        and before.targets[0].id == node.id
+    ):
+        return Refusal(f"{node.id} is not made by the statement just before the call"), None
+    scope = next((a for a in source.ancestors(call) if isinstance(a, ast.FunctionDef)), None)
+    uses = [
+        n for n in ast.walk(scope or source.tree) if isinstance(n, ast.Name) and n.id == node.id
+    ]
+    if len(uses) != 2:
+        return Refusal(f"{node.id} is used other than by this call"), None
+    return before.value, before
+
+
+Values = dict[
+    str, tuple[list[ast.expr], str]
+]  # parameter: its uses in the callable, what is passed
+
+
+def _closed_callable(source: Source, made: ast.expr) -> tuple[str, Values, ast.AST] | Refusal:
+    """What is made once (the text of the module-level callable), the values it closes over, and the
+    function whose body reads them."""
+    if isinstance(made, ast.Call) and dotted(made.func) in _PARTIALS:
+        return _bound(source, made)
+    if not isinstance(made, ast.Lambda):
+        return Refusal("the fresh value is not a lambda or a partial of a function defined here")
+    owner = next((a for a in source.ancestors(made) if isinstance(a, ast.FunctionDef)), None)
+    if owner is None:
+        return Refusal("the lambda is not in a function")
+    local = {a.arg for a in ast.walk(owner.args) if isinstance(a, ast.arg)}
+    local |= {
+        n.id for n in ast.walk(owner) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }
+    names = free_names(made)
+    closed = sorted(names & local)
+    if "self" in closed:
+        return Refusal("the lambda reads self, whose fields this fix does not pass one by one")
+    top = next(a for a in reversed(list(source.ancestors(made))) if isinstance(a, ast.stmt))
+    unstable = _not_module_stable(source, names - local, top, [])
+    if unstable or not closed:
+        return Refusal(f"making it once needs {', '.join(sorted(unstable))} at module level")
+    values = {
+        name: (
+            [n for n in ast.walk(made.body) if isinstance(n, ast.Name) and n.id == name],
+            name,
+        )
+        for name in closed
+    }
+    return "", values, made
+
+
+def _bound(source: Source, made: ast.Call) -> tuple[str, Values, ast.AST] | Refusal:
+    name = dotted(made.args[0]) if len(made.args) == 1 else ""
+    stmts = module_bindings(source.tree).get(name, [])
+    fdef = stmts[0] if len(stmts) == 1 else None
+    if not isinstance(fdef, ast.FunctionDef) or fdef.decorator_list:
+        return Refusal("the partial binds positional arguments, or a function not defined here")
+    params = {a.arg for a in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]}
+    values: Values = {}
+    for keyword in made.keywords:
+        if keyword.arg is None or keyword.arg not in params:
+            return Refusal(f"the partial passes **kwargs or a keyword {name} does not take")
+        uses = [
+            n
+            for n in ast.walk(fdef)
+            if isinstance(n, ast.Name) and n.id == keyword.arg and isinstance(n.ctx, ast.Load)
+        ]
+        values[keyword.arg] = (uses, source.code(keyword.value))
+    return name, values, fdef
+
+
+def _with_statics(source: Source, fdef: ast.FunctionDef, statics: list[str]) -> str | Refusal:
+    """The jitted def's decorator with ``statics`` added to its static parameters."""
+    decorator = fdef.decorator_list[0]
+    text = source.code(decorator)
+    if not statics:
+        return text
+    if dotted(decorator) in _JITS:
+        return f"partial({text}, static_argnames={_names(statics)})"
+    if not (
+        isinstance(decorator, ast.Call)
+        and dotted(decorator.func) in _PARTIALS
+        and [dotted(a) for a in decorator.args] in (["jax.jit"], ["jit"])
+    ):
+        return Refusal("the jitted def is not decorated by jax.jit or partial(jax.jit, ...)")
+    keywords = []
+    listed: list[str] = []
+    for keyword in decorator.keywords:
+        if keyword.arg != "static_argnames":
+            keywords.append(source.code(keyword))
+            continue
+        value = keyword.value
+        items = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        if not all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items):
+            return Refusal("the jitted def's static_argnames is not a literal")
+        listed = [i.value for i in items]  # type: ignore[attr-defined]
+    keywords.append(f"static_argnames={_names([*listed, *statics])}")
+    return f"{source.code(decorator.func)}({source.code(decorator.args[0])}, {', '.join(keywords)})"
+
+
+def _names(names: list[str]) -> str:
+    return "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
+
+
+def _rewrite(
+    source: Source,
+    param: str,
+    jitted: ast.FunctionDef,
+    decorator: str,
+    call: ast.Call,
+    made: ast.expr,
+    assign: ast.stmt | None,
+    once: str,
+    values: Values,
+) -> Rewrite | Refusal:
+    inserted: list[cst.BaseStatement] = []
+    if not once:  # a lambda: a def at module level, its values keyword-only parameters
+        lam: ast.Lambda = made  # type: ignore[assignment]
+        if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
+            # a default is evaluated where the lambda is made, which module level cannot do
+            return Refusal("the lambda takes *args, keyword-only parameters or defaults")
+        once = source.fresh_name(f"{param}_once")
+        params = ast.unparse(lam.args)
+        kwonly = ", ".join(values)
+        signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
+        body = textwrap.dedent(source.code(lam.body))
+        inserted.append(parse_statement(f"def {once}({signature}):\n    return {body}\n"))
+    passed = ", ".join(f"{k}={v}" for k, (_, v) in values.items())
+    carrier = _arg(call, made, assign)
+    args = [once if a is carrier else source.code(a) for a in call.args]
+    keywords = [f"{k.arg}={once}" if k.value is carrier else source.code(k) for k in call.keywords]
+    new = f"{source.code(call.func)}({', '.join([*args, *keywords, passed])})"
+    rewrite = Rewrite(
+        replace={source.span(call): parse_expression(new)},
+        insert_before={
+            source.start(jitted): [
+                *inserted,
+                _bound_first(source, jitted, param, values, decorator, bool(inserted)),
+            ]
+        },
+        remove={source.start(jitted)},
+        imports=()
+        if has_binding(source, "partial", "functools.partial")
+        else ("from functools import partial",),
+        unsafe=True,
+    )
+    if assign is not None:
+        rewrite.remove.add(source.start(assign))
+    return rewrite
+
+
+def _bound_first(
+    source: Source,
+    fdef: ast.FunctionDef,
+    param: str,
+    values: Values,
+    decorator: str,
+    inserted: bool,
+) -> cst.BaseStatement:
+    """The jitted def with the values as keyword-only parameters, bound to ``param`` first."""
+    import libcst as cst
+
+    text = "".join(source.text.splitlines(keepends=True)[fdef.lineno - 1 : fdef.end_lineno])
+    node = cst.parse_statement(textwrap.dedent(text))
+    params = node.params
+    star = (
+        params.star_arg
+        if isinstance(params.star_arg, (cst.Param, cst.ParamStar))
+        else cst.ParamStar()
+    )
+    added = [cst.Param(cst.Name(k)) for k in values]
+    binding = ", ".join(f"{k}={k}" for k in values)
+    body = list(node.body.body)
+    at = 1 if ast.get_docstring(fdef) is not None else 0  # the docstring stays first
+    first = parse_statement(f"{param} = partial({param}, {binding})\n")
+    return node.with_changes(
+        decorators=[cst.Decorator(parse_expression(decorator))],
+        params=params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *added]),
+        body=node.body.with_changes(body=[*body[:at], first, *body[at:]]),
+        leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if inserted else [],
+    )
+
+
+def _arg(call: ast.Call, made: ast.expr, assign: ast.stmt | None) -> ast.expr:
+    """The argument that carries the callable: the callable, or the name it was assigned to."""
+    if assign is None:
+        return made
+    name = assign.targets[0].id  # type: ignore[attr-defined]
+    return next(
+        a
+        for a in [*call.args, *(k.value for k in call.keywords)]
+        if isinstance(a, ast.Name) and a.id == name
+    )

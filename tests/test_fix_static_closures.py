@@ -1,0 +1,193 @@
+"""RTL204's fix for a lambda or ``partial`` made at every call and passed as a static argument, closing
+over values of that call (issue 41), on projects split over modules: the callable is made once at module
+level and the values become keyword-only arguments of the jitted function, which binds them to the
+static parameter first; traced, or static where the callable needs them concrete. Unsafe
+(``--unsafe-fixes``), idempotent, and refused with a reason where the meaning cannot be kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_fix_closures import codes, fixed_once, lint, project
+
+CONSENSUS = '''\
+"""Damped fixed-point iteration with the update function passed in as a static argument."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@partial(jax.jit, static_argnums=(0,))
+def iterate_to_fixed_point(update, x0, tol):
+    def body(carry):
+        i, x, _ = carry
+        x_new = update(x)
+        return i + 1, x_new, jnp.max(jnp.abs(x_new - x))
+
+    init = (jnp.int32(0), x0, jnp.float32(jnp.inf))
+    return lax.while_loop(lambda c: (c[0] < 500) & (c[2] > tol), body, init)[1]
+
+
+def damped_update(x, trust, stubbornness, prior):
+    return stubbornness * prior + (1.0 - stubbornness) * (trust @ x)
+
+
+class ConsensusSolver:
+    def __init__(self, stubbornness, tol=1e-5):
+        self.stubbornness = stubbornness
+        self.tol = jnp.float32(tol)
+
+    def run(self, trust, prior):
+        update = partial(damped_update, trust=trust, stubbornness=self.stubbornness, prior=prior)
+        return iterate_to_fixed_point(update, prior, self.tol)
+'''
+
+MAIN = """\
+import jax.numpy as jnp
+from solver import ConsensusSolver
+
+solver = ConsensusSolver(0.3)
+for scale in (0.5, 0.9):
+    print(solver.run(scale * jnp.eye(3), jnp.ones(3)))
+"""
+
+
+def test_partial_bound_values_become_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    root = project(tmp_path, monkeypatch, {"solver.py": CONSENSUS, "main.py": MAIN})
+    assert codes(".") == [("solver.py", "RTL204")]
+    assert lint("--fix", ".").exit_code == 1  # unsafe: --fix alone leaves it
+    assert (root / "solver.py").read_text(encoding="utf-8") == CONSENSUS
+    text = fixed_once(root, "solver.py")
+    assert text == CONSENSUS.replace(
+        "def iterate_to_fixed_point(update, x0, tol):\n",
+        "def iterate_to_fixed_point(update, x0, tol, *, trust, stubbornness, prior):\n"
+        "    update = partial(update, trust=trust, stubbornness=stubbornness, prior=prior)\n",
+    ).replace(
+        "        update = partial(damped_update, trust=trust, stubbornness=self.stubbornness,"
+        " prior=prior)\n        return iterate_to_fixed_point(update, prior, self.tol)\n",
+        "        return iterate_to_fixed_point(damped_update, prior, self.tol, trust=trust,"
+        " stubbornness=self.stubbornness, prior=prior)\n",
+    )
+    assert (root / "main.py").read_text(encoding="utf-8") == MAIN
+
+
+FILTERS = '''\
+"""Channel filters: each call smooths with its own decay and keeps the first n samples."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("kernel",))
+def run_filter(signal, kernel):
+    """One smoothed value per sample."""
+    def step(carry, x):
+        new = kernel(carry, x)
+        return new, new
+
+    return jax.lax.scan(step, signal[0], signal)[1]
+
+
+class Channel:
+    def __init__(self, decay):
+        self.decay = decay
+
+    def filtered(self, signal, n):
+        decay = self.decay
+        return run_filter(signal, kernel=lambda c, x: decay * c + (1 - decay) * jnp.sum(x[:n]))
+'''
+
+SWEEP = """\
+import jax.numpy as jnp
+from filters import Channel
+
+for decay in (0.5, 0.9):
+    print(Channel(decay).filtered(jnp.ones((4, 3)), 2))
+"""
+
+FILTERS_FIXED = FILTERS.replace(
+    '@partial(jax.jit, static_argnames=("kernel",))\ndef run_filter(signal, kernel):\n'
+    '    """One smoothed value per sample."""\n',
+    "def kernel_once(c, x, *, decay, n):\n"
+    "    return decay * c + (1 - decay) * jnp.sum(x[:n])\n\n\n"
+    '@partial(jax.jit, static_argnames=("kernel", "n"))\n'
+    "def run_filter(signal, kernel, *, decay, n):\n"
+    '    """One smoothed value per sample."""\n'
+    "    kernel = partial(kernel, decay=decay, n=n)\n",
+).replace(
+    "kernel=lambda c, x: decay * c + (1 - decay) * jnp.sum(x[:n]))",
+    "kernel=kernel_once, decay=decay, n=n)",
+)
+
+
+def test_lambda_made_once_with_traced_and_static_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``decay`` is only multiplied: traced; ``n`` bounds a slice: static, added to static_argnames."""
+    root = project(tmp_path, monkeypatch, {"filters.py": FILTERS, "sweep.py": SWEEP})
+    assert codes(".") == [("filters.py", "RTL204")]
+    assert fixed_once(root, "filters.py") == FILTERS_FIXED
+
+
+def refusal(root: Path) -> str:
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.exit_code == 1, result.output
+    return next(line for line in result.output.splitlines() if "not fixed" in line)
+
+
+def test_jitted_in_another_module_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    kernels, rest = FILTERS.split("\n\nclass Channel:")
+    user = '"""Channels."""\n\nfrom kernels import run_filter\n\n\nclass Channel:' + rest.replace(
+        "jnp.sum(x[:n])", "x[:n].sum()"
+    )
+    files = {"kernels.py": kernels + "\n", "filters.py": user, "sweep.py": SWEEP}
+    root = project(tmp_path, monkeypatch, files)
+    assert codes(".") == [("filters.py", "RTL204")]
+    assert refusal(root).endswith(
+        "RTL204 not fixed: it closes over decay, n, which may change between calls; the function it"
+        " is passed to is jitted in another file"
+    )
+    assert (root / "filters.py").read_text(encoding="utf-8") == user
+
+
+def test_jitted_function_called_elsewhere_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Another call would not pass the new arguments."""
+    other = FILTERS + "\n\ndef plain(signal):\n    return run_filter(signal, kernel=max)\n"
+    root = project(tmp_path, monkeypatch, {"filters.py": other, "sweep.py": SWEEP})
+    assert refusal(root).endswith(
+        "run_filter is used elsewhere in the file, where the new arguments are not passed"
+    )
+    assert (root / "filters.py").read_text(encoding="utf-8") == other
+
+
+def test_lambda_reading_self_and_a_value_read_by_the_jitted_body_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    reads_self = FILTERS.replace("decay * c + (1 - decay)", "self.decay * c + (1 - self.decay)")
+    root = project(tmp_path, monkeypatch, {"filters.py": reads_self, "sweep.py": SWEEP})
+    assert refusal(root).endswith(
+        "the lambda reads self, whose fields this fix does not pass one by one"
+    )
+    # a module constant n read in the jitted body: a parameter n would hide it
+    shadowed = FILTERS.replace("return new, new", "return new, new * n").replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\n\nn = 2\n"
+    )
+    (root / "filters.py").write_text(shadowed, encoding="utf-8")
+    assert refusal(root).endswith("run_filter already has or reads n")
+    assert (root / "filters.py").read_text(encoding="utf-8") == shadowed
+
+
+def test_lambda_with_a_default_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A default is evaluated where the lambda is made: a def at module level could not read it."""
+    defaulted = FILTERS.replace("lambda c, x: decay * c", "lambda c, x, d=decay: d * c")
+    root = project(tmp_path, monkeypatch, {"filters.py": defaulted, "sweep.py": SWEEP})
+    assert refusal(root).endswith("the lambda takes *args, keyword-only parameters or defaults")
+    assert (root / "filters.py").read_text(encoding="utf-8") == defaulted
