@@ -313,7 +313,7 @@ def make_train(num_updates, eval_freq):
 
     return train
 ''',
-    "main.py": '''\
+    "main.py": """\
 import jax
 import jax.numpy as jnp
 
@@ -321,7 +321,7 @@ from training import make_train
 
 if __name__ == "__main__":
     make_train(40, 10)(jax.random.PRNGKey(0), jnp.zeros(3))
-''',
+""",
 }
 
 
