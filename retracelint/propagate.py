@@ -417,7 +417,7 @@ class Propagation(ObjectModel):
             value = self.substitute(summary, call, callee, seen, item, caller=fn)
             if container:
                 value = picked(value, dep.loop)  # type: ignore[union-attr]
-            value = self.resolve(fn, value, depth + 1)
+            value = _within(self.resolve(fn, value, depth + 1), dep)
             out = value if out is None else join(out, value)
         return out
 
@@ -1281,6 +1281,16 @@ def _number_at_key(dep: Dep, arg: Callable[[str], Value]) -> str:
         return UNKNOWN
     item = read_field(arg(dep.name), dep.key)
     return item.ty if item.ty in (INT, FLOAT) else UNKNOWN
+
+
+def _within(value: Value, dep: Dep) -> Value:
+    """The item ``dep`` takes within the item of a call's result it names (``RetDep.below``), as
+    far as the items are known; past that, the item it names."""
+    for item in dep.below if isinstance(dep, RetDep) else ():
+        if item >= len(value.items):
+            break
+        value = value.items[item]
+    return value
 
 
 def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:

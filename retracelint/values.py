@@ -333,6 +333,9 @@ class RetDep:
     # The item of the dict it returns at a literal key (`f()["n"]`): only a size read from it
     # (``RetSrc``) tells it from the whole.
     key: str | None = None
+    # The items within item ``item``, outermost first, that unpacking it again took (``carry, ys =
+    # lax.scan(...)`` then ``state, _ = carry``: item 0 of the body's item 0).
+    below: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -966,7 +969,7 @@ def _referred(dep: Dep) -> tuple:
     if isinstance(dep, ParamDep):
         return (ParamDep, dep.name, dep.elem)
     if isinstance(dep, RetDep):
-        return (RetDep, dep.call, dep.item, dep.elem, dep.each)
+        return (RetDep, dep.call, dep.item, dep.below, dep.elem, dep.each)
     if isinstance(dep, FieldDep):
         return (FieldDep, dep.made, dep.elem)
     return (IterDep, dep.call, dep.loop, dep.item, dep.elem, dep.each)

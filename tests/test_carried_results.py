@@ -271,3 +271,72 @@ def test_a_weak_scan_carry_passed_through_a_partial(tmp_path: Path):
     )
     _write(tmp_path, {**KALMAN, "tracker.py": "import functools\n\n" + tracker})
     assert _where(_found(tmp_path)) == [("tracker.py", 10, "RTL401")]
+
+
+SCAN_CARRY = {
+    "updates.py": '''\
+"""One update of the runner state, a lax.scan body whose carry holds the state and the levels."""
+
+import jax
+
+
+def train_step(carry, unused):
+    runner_state, instances = carry
+    params, steps, rng = runner_state
+    rng, key = jax.random.split(rng)
+    params = params + 0.1 * jax.random.normal(key, params.shape) * instances.mean()
+    runner_state = (params, steps + 1, rng)
+    return (runner_state, instances), params.sum()
+''',
+    "training.py": '''\
+"""Train between evaluations: a scan over updates, its carry unpacked back into the runner state."""
+
+import jax
+
+from updates import train_step
+
+
+def make_train(num_updates, eval_freq):
+    @jax.jit
+    def train_and_eval_step(runner_state, eval_rng):
+        instances = jax.random.uniform(eval_rng, (16,))
+        carry, metrics = jax.lax.scan(train_step, (runner_state, instances), None, eval_freq)
+        runner_state, _ = carry
+        return runner_state, instances[-4:], metrics
+
+    def train(rng, params):
+        runner_state = (params, 0, rng)
+        for _ in range(num_updates // eval_freq):
+            rng, eval_rng = jax.random.split(rng)
+            runner_state, top, metrics = train_and_eval_step(runner_state, eval_rng)
+        return runner_state
+
+    return train
+''',
+    "main.py": """\
+import jax
+import jax.numpy as jnp
+
+from training import make_train
+
+if __name__ == "__main__":
+    make_train(40, 10)(jax.random.PRNGKey(0), jnp.zeros(3))
+""",
+}
+
+
+def test_the_state_unpacked_from_a_scan_carry_keeps_its_structure(tmp_path: Path):
+    """``runner_state, _ = carry`` of the carry ``(runner_state, instances)`` a scan gives back is
+    the 3-tuple state, as it started (round 8, cause 4: jax traces the step once in four calls)."""
+    _write(tmp_path, SCAN_CARRY)
+    assert _found(tmp_path) == []
+
+
+def test_the_whole_scan_carry_given_back_as_the_state_changes_its_structure(tmp_path: Path):
+    """Giving back the whole carry, the state and the levels, makes the next call's state a 2-tuple:
+    a new pytree structure, reported where the state starts."""
+    training = SCAN_CARRY["training.py"].replace("runner_state, _ = carry", "runner_state = carry")
+    _write(tmp_path, {**SCAN_CARRY, "training.py": training})
+    found = _found(tmp_path)
+    assert _where(found) == [("training.py", 17, "RTL403")]
+    assert "a tuple of 3 here and is a tuple of 2" in found[0].message

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import pairwise
 
 from retracelint.callgraph import JitTarget, Project
 from retracelint.checks import (
@@ -80,7 +81,7 @@ def run_checks(
     with prop.check():
         findings.extend(rtl405_contexts.context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
-    return _dedupe(assess(project, prop, findings, read_lines))
+    return _outermost(_dedupe(assess(project, prop, findings, read_lines)))
 
 
 def _jit_call_findings(
@@ -171,6 +172,34 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             best = replace(best, other_routes=tuple(routes.values()))
         out.append(best)
     return sorted(out, key=lambda f: f.sort_key)
+
+
+def _outermost(findings: list[Finding]) -> list[Finding]:
+    """Without the findings each of whose call paths passes through a call of a jitted function
+    that is reported itself, at least as surely: what the jitted function calls is traced only while
+    it traces, so its re-traces are that call's (a static ``self.stats`` new because the enclosing
+    jitted method's static ``self`` is new), one re-trace told once, at the outer call."""
+    # A reported call of a jitted function, by the call's place and the function entered there.
+    reported = {
+        (f.call_path[-1].location, f.jit_site.function): CONFIDENCES.index(f.confidence)
+        for f in findings
+        if f.jit_site is not None and f.call_path
+    }
+
+    def inside(path: tuple[PathStep, ...], rank: int) -> bool:
+        return any(
+            reported.get((step.location, after.function), len(CONFIDENCES)) <= rank
+            for step, after in pairwise(path)
+        )
+
+    return [
+        f
+        for f in findings
+        if not all(
+            inside(path, CONFIDENCES.index(f.confidence))
+            for path in (f.call_path, *(r.call_path for r in f.other_routes))
+        )
+    ]
 
 
 def _best_first(finding: Finding) -> tuple[int, int, list[Location]]:

@@ -397,8 +397,8 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
 
 
 def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None:
-    """Item ``dep.item`` of what call ``dep.call`` of ``fn`` returns, when the one function it
-    calls returns a tuple display there too (``return (level, trend), level``: a ``lax.scan``
+    """Item ``dep.item`` of what call ``dep.call`` of ``fn`` returns (and the items ``dep.below``
+    within it), when the one function it calls returns a tuple display there too (``return (level, trend), level``: a ``lax.scan``
     body's carry): a tuple of those items, each in ``fn``'s terms."""
     targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
     if len(targets) != 1 or not isinstance(target := targets[0], FuncTarget):
@@ -408,6 +408,10 @@ def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None
     if returns is None or dep.item is None or dep.item >= len(returns.items):
         return None
     inner = returns.items[dep.item]
+    for index in dep.below:  # unpacked again: ``state, _ = carry``
+        if index >= len(inner.items):
+            return None
+        inner = inner.items[index]
     if inner.ty not in (TUPLE, LIST) or not inner.items:
         return None
     call = fn.calls[dep.call]

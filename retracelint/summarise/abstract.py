@@ -29,6 +29,7 @@ from retracelint.values import (
     TRANSFORM,
     TUPLE,
     AltSrc,
+    Dep,
     IterDep,
     Made,
     RetDep,
@@ -55,16 +56,23 @@ def _element(value: Value) -> Value:
     return Value(vsrc=value.vsrc, deps=parts_deps(value))
 
 
+def _item_dep(dep: Dep, item: int | None) -> Dep:
+    """Item ``item`` of what ``dep`` refers to: of a call's result, or of an item already taken
+    from it (the carry a ``lax.scan`` gives back, unpacked)."""
+    if item is None or not isinstance(dep, RetDep | IterDep):
+        return dep
+    if isinstance(dep, RetDep) and dep.item is not None:
+        return replace(dep, below=(*dep.below, item))
+    return replace(dep, item=item)
+
+
 def _unpacked(value: Value, item: int | None = None) -> Value:
     """Element ``item`` of the values unpacked from ``value`` (``xb, yb = batch``).
 
     The element of a call's result is resolved at link time; otherwise it keeps every shape change.
     Unpacking a tuple or a batch keeps axes where they were; unpacking an array gives its rows.
     """
-    deps = frozenset(
-        replace(d, item=item) if isinstance(d, RetDep | IterDep) and item is not None else d
-        for d in value.deps
-    )
+    deps = frozenset(_item_dep(d, item) for d in value.deps)
     # `model, opt = build()`: each name is an element of what the call made.
     objs = frozenset(
         replace(o, item=item)

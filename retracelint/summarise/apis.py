@@ -448,6 +448,25 @@ TRACED_ARRAY_METHODS = NEW_ARRAY_METHODS | {
 }
 
 
+# Iterables that yield the items of their one argument, as they are (a progress bar, an iterator, a
+# copy, the same items in another order): a loop over one runs as often, over the same items, as a
+# loop over the argument (``for run in tqdm.tqdm(runs, desc=...)`` with ``runs = ["one"]``: once).
+ITEMS_OF_ARGUMENT = frozenset(
+    {
+        "tqdm.tqdm",
+        "tqdm.auto.tqdm",
+        "tqdm.notebook.tqdm",
+        "tqdm.std.tqdm",
+        "tqdm.rich.tqdm",
+        "iter",
+        "list",
+        "tuple",
+        "sorted",
+        "reversed",
+    }
+)
+
+
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}
 # The same pytree with its leaves put on devices (stacked across them, or the first taken back): an

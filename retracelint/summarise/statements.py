@@ -23,7 +23,7 @@ from retracelint.summarise.abstract import (
     _weak_alternatives,
     _written_number,
 )
-from retracelint.summarise.apis import _PARTIALS
+from retracelint.summarise.apis import _PARTIALS, ITEMS_OF_ARGUMENT
 from retracelint.summarise.loops import (
     _AXES,
     _carried_out,
@@ -631,7 +631,10 @@ class Statements(PassState):
 
     def s_For(self, node: ast.For) -> None:
         iterable = self.expr(node.iter)
-        item = self.only_item(node.iter, iterable)
+        source = self.items_source(node.iter)
+        if source is not node.iter:
+            iterable = self.quiet(source)
+        item = self.only_item(source, iterable)
         if item is not None:
             # `for res in [224]:`, `for i, stage in enumerate(("eval",)):`: one turn, no loop;
             # nothing changes from one iteration to the next.
@@ -645,7 +648,7 @@ class Statements(PassState):
             items=iterable,
         )
         self.note_range(index, node)
-        made = funcrefs.element(self.protocol_refs(iterable, node.iter, "__iter__"), funcrefs.ITER)
+        made = funcrefs.element(self.protocol_refs(iterable, source, "__iter__"), funcrefs.ITER)
         choices = funcrefs.called(funcrefs.element(iterable.callables, funcrefs.ITER, deep=()))
         if len(set(choices)) > 1:
             # `for f in (a, b): f()` calls each function once per walk of the loop, not per turn.
@@ -654,8 +657,8 @@ class Statements(PassState):
         self.walked[index] = iterable
 
         def bind_target() -> None:
-            item = self.item_of(iterable, index, node.iter)
-            refs = funcrefs.union(made, self.protocol_refs(iterable, node.iter, "__next__"))
+            item = self.item_of(iterable, index, source)
+            refs = funcrefs.union(made, self.protocol_refs(iterable, source, "__next__"))
             if refs:
                 item = item.with_(callables=funcrefs.union(item.callables, refs))
             self.bind(node.target, item, None)
@@ -672,6 +675,19 @@ class Statements(PassState):
         self.block(node.orelse)
 
     s_AsyncFor = s_For
+
+    def items_source(self, node: ast.expr) -> ast.expr:
+        """What a loop over ``node`` takes its items from: the argument of an iterable that yields
+        its argument's items (``ITEMS_OF_ARGUMENT``: ``tqdm.tqdm(runs, desc=...)``, ``sorted(d)``),
+        through any number of them; else ``node``."""
+        while (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and self.mod.canonical(_dotted(node.func) or "") in ITEMS_OF_ARGUMENT
+        ):
+            node = node.args[0]
+        return node
 
     def only_item(self, node: ast.expr, iterable: Value) -> Value | None:
         """The one item a loop over ``node`` takes, when it surely has exactly one: a list or tuple
@@ -723,6 +739,7 @@ class Statements(PassState):
         if index is None:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
             iterable = getattr(node, "iter", None)
+            iterable = self.items_source(iterable) if iterable is not None else None
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
             where = location or self.loc(node)
             body = getattr(node, "body", None)
