@@ -235,7 +235,9 @@ def report(rows: list[dict]) -> str:
             )
     reasons = Counter(_reason(m) for row in rows for m in row["messages"] if " not fixed: " in m)
     lines += ["", "## Why the others were not fixed (reasons given, most frequent first)", ""]
-    lines += [f"- {count}: {reason}" for reason, count in reasons.most_common()]
+    # Ties in the order of their text: the programs are proved in parallel, so first-seen order varies.
+    ranked = sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+    lines += [f"- {count}: {reason}" for reason, count in ranked]
     return "\n".join(lines) + "\n"
 
 
