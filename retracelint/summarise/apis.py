@@ -466,6 +466,27 @@ ITEMS_OF_ARGUMENT = frozenset(
     }
 )
 
+# Iterables made from the items of what they are given, a loop over which walks a collection held in
+# memory when what they are given does (``for i, x in enumerate(params)``); unlike ``ITEMS_OF_ARGUMENT``
+# they may pair, number or deduplicate the items, so they keep a loop held, not its count.
+WALK_THEIR_ARGUMENTS = frozenset(
+    {
+        "enumerate",
+        "zip",
+        "sorted",
+        "reversed",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        # Combinations of the items of what they are given: a grid of settings.
+        "itertools.product",
+        "itertools.permutations",
+        "itertools.combinations",
+    }
+)
+# Those of them that walk every argument they are given, not only the first.
+WALK_EVERY_ARGUMENT = frozenset({"zip", "itertools.product"})
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}

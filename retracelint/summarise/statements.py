@@ -23,7 +23,12 @@ from retracelint.summarise.abstract import (
     _weak_alternatives,
     _written_number,
 )
-from retracelint.summarise.apis import _PARTIALS, ITEMS_OF_ARGUMENT
+from retracelint.summarise.apis import (
+    _PARTIALS,
+    ITEMS_OF_ARGUMENT,
+    WALK_EVERY_ARGUMENT,
+    WALK_THEIR_ARGUMENTS,
+)
 from retracelint.summarise.loops import (
     _AXES,
     _carried_out,
@@ -184,24 +189,6 @@ def _known_count(items: Value | None) -> int | None:
 
 # Calls that walk what they are given item for item (zip: each of its arguments, the others: the
 # first), and a dict's views.
-_WALK_THEIR_ARGUMENTS = frozenset(
-    {
-        "enumerate",
-        "zip",
-        "sorted",
-        "reversed",
-        "list",
-        "tuple",
-        "set",
-        "frozenset",
-        # Combinations of the items of what they are given: a grid of settings.
-        "itertools.product",
-        "itertools.permutations",
-        "itertools.combinations",
-    }
-)
-# Those of them that walk every argument they are given, not only the first.
-_WALK_EVERY_ARGUMENT = frozenset({"zip", "itertools.product"})
 _DICT_VIEWS = frozenset({"items", "keys", "values"})
 # Words of a count that measures how long a run goes or how much data it takes (``max_steps``,
 # ``num_epochs``, ``seq_len``): a loop up to it is the run itself. Any other count a configuration
@@ -784,11 +771,11 @@ class Statements(PassState):
                     and self.walks_items(sized.args[0])
                 )
             return (
-                name in _WALK_THEIR_ARGUMENTS
+                name in WALK_THEIR_ARGUMENTS
                 and bool(node.args)
                 and all(
                     self.walks_items(arg)
-                    for arg in node.args[: None if name in _WALK_EVERY_ARGUMENT else 1]
+                    for arg in node.args[: None if name in WALK_EVERY_ARGUMENT else 1]
                 )
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
