@@ -227,16 +227,9 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     scope = defs[-1] if defs else sources.tree(at.path)  # a script's top level
     if not isinstance(receiver, ast.Name) or scope is None:
         return
-    bound = _bindings(scope, receiver.id)
-    made = next(
-        (
-            n.value
-            for n in ast.walk(scope)
-            if isinstance(n, ast.Assign) and n.targets == bound and isinstance(n.value, ast.Call)
-        ),
-        None,
-    )
-    if made is None:
+    assign = _sole_assignment(scope, receiver.id)
+    made = assign.value if assign is not None else None
+    if not isinstance(made, ast.Call):
         return
     span = (
         made.lineno,
@@ -427,15 +420,7 @@ class _Sources:
         else:
             defs = [s for s, _ in self.enclosing(caller.location) if isinstance(s, _DEFS)]
             scope = defs[-1] if defs else None
-        bound = _bindings(scope, passed.text) if scope is not None else []
-        assign = next(
-            (
-                n
-                for n in ast.walk(scope)  # type: ignore[arg-type]
-                if isinstance(n, ast.Assign) and n.targets == bound
-            ),
-            None,
-        )
+        assign = _sole_assignment(scope, passed.text) if scope is not None else None
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return _literal(assign.value)
@@ -469,6 +454,14 @@ class _Sources:
         could not be read."""
         lines = self.read_lines(path)
         return "\n".join(lines) if lines else None
+
+
+def _sole_assignment(scope: ast.AST, name: str) -> ast.Assign | None:
+    """The assignment ``name = ...`` that is the only thing binding ``name`` in ``scope``."""
+    bound = _bindings(scope, name)
+    return next(
+        (n for n in ast.walk(scope) if isinstance(n, ast.Assign) and n.targets == bound), None
+    )
 
 
 def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
