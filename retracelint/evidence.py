@@ -128,10 +128,7 @@ def _self_call(project: Project, fn: FunctionSummary, step: PathStep, qualname: 
     index = next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
     if index is None or fn.calls[index].callee[0] not in ("self", "super"):
         return False
-    return any(
-        isinstance(t, FuncTarget) and t.qualname == qualname
-        for t in project.site_targets.get((fn.qualname, index), ())
-    )
+    return project.calls_function((fn.qualname, index), qualname)
 
 
 def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:

@@ -364,17 +364,12 @@ class Frequency:
             for method in project.classes[klass].methods.values():
                 for arg in project.function(method).writes.get(unset, ()):
                     if any(
-                        isinstance(dep, RetDep) and self._runs(method, dep.call, callee.qualname)
+                        isinstance(dep, RetDep)
+                        and project.calls_function((method, dep.call), callee.qualname)
                         for dep in arg.value.deps
                     ):
                         return True
         return False
-
-    def _runs(self, caller: str, index: int, callee: str) -> bool:
-        return any(
-            isinstance(t, FuncTarget) and t.qualname == callee
-            for t in self.project.site_targets.get((caller, index), ())
-        )
 
 
 def _loop_call(

@@ -1514,6 +1514,13 @@ class Project:
                 out.update(dict.fromkeys(found))
         return tuple(out)
 
+    def calls_function(self, site: Site, qualname: str) -> bool:
+        """Whether the call at ``site`` runs the function ``qualname`` itself (not a jit of it)."""
+        return any(
+            isinstance(t, FuncTarget) and t.qualname == qualname
+            for t in self.site_targets.get(site, ())
+        )
+
     def callee_function(self, target: Target) -> str | None:
         if isinstance(target, FuncTarget):
             return target.qualname
