@@ -165,19 +165,21 @@ def test_a_missing_checkout_is_exit_2(
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "least_lines"),
     [
-        "fresh_round_1.json",
-        "fresh_round_4.json",
-        "fresh_round_5.json",
-        "fresh_round_7.json",
-        "fresh_round_8.json",
+        ("fresh_round_1.json", 150_000),
+        ("fresh_round_4.json", 150_000),
+        ("fresh_round_5.json", 150_000),
+        ("fresh_round_7.json", 150_000),
+        ("fresh_round_8.json", 150_000),
+        # asked for 120-180 kLOC of smaller, mostly user-level code bases
+        ("fresh_round_10.json", 120_000),
     ],
 )
-def test_the_committed_round_is_complete(script: ModuleType, name: str) -> None:
+def test_the_committed_round_is_complete(script: ModuleType, name: str, least_lines: int) -> None:
     round_ = json.loads((script.HERE / name).read_text())
     bases = {b["repo"]: b for b in round_["code_bases"]}
-    assert sum(b["lines"] for b in bases.values()) >= 150_000
+    assert sum(b["lines"] for b in bases.values()) >= least_lines
     assert all(re.fullmatch("[0-9a-f]{40}", b["commit"]) for b in bases.values())
     assert all(b["folder"] == b["repo"].replace("/", "+") for b in bases.values())
     causes = {"1-paths", "2-how-often", "3-transforms", "4-types", "5-sizes", "6-values"}
@@ -187,5 +189,7 @@ def test_the_committed_round_is_complete(script: ModuleType, name: str) -> None:
         assert item["verdict"] in ("true", "deliberate", "false") and item["why"].strip()
         assert item["code"] != "RTL000"
         assert (item["cause"] in causes) if item["verdict"] == "false" else item["cause"] is None
-    keys = [script.key(item) for item in round_["verdicts"]]
-    assert len(keys) == len(set(keys))
+    # Several findings may share a line and rule (round 10: one per argument of one call); they are
+    # judged together, so a key never carries two different verdicts.
+    judged = {script.key(item): item for item in round_["verdicts"]}
+    assert all(judged[script.key(item)] == item for item in round_["verdicts"])
