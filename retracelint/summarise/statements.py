@@ -636,8 +636,9 @@ class Statements(PassState):
         )
         self.note_range(index, node)
         made = funcrefs.element(self.protocol_refs(iterable, source, "__iter__"), funcrefs.ITER)
-        choices = funcrefs.called(funcrefs.element(iterable.callables, funcrefs.ITER, deep=()))
-        if len(set(choices)) > 1:
+        # The functions the items are or hold anywhere inside (`for name, test in tests: test()`).
+        choices = {c for _, c in funcrefs.element(iterable.callables, funcrefs.ITER, deep=())}
+        if len(choices) > 1:
             # `for f in (a, b): f()` calls each function once per walk of the loop, not per turn.
             self.choosing[index] = frozenset(choices)
 
