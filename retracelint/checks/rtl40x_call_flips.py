@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
@@ -47,6 +48,10 @@ _JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
 
 
 def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    return _one_per_call(_param_flips(project, prop))
+
+
+def _param_flips(project: Project, prop: Propagation) -> Iterator[Finding]:
     groups: dict[tuple[str, int, str], list[_JitArg]] = {}
     kinds = prop.weak_kinds
     for fn, index, target in prop.jit_calls():
@@ -73,6 +78,38 @@ def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         within = [f for same in by_function.values() for f in _flips(prop, same, param, True)]
         found = within or list(_flips(prop, calls, param, False))
         yield from found or _traced_back_flip(prop, kinds, calls, param)
+
+
+# Flips that one call makes in several arguments are one extra trace: one finding tells them all.
+# (RTL404 stays one per argument: its fix rewrites one argument at a time.)
+_ONE_PER_CALL = frozenset({"RTL401", "RTL402"})
+
+
+def _one_per_call(findings: Iterator[Finding]) -> Iterator[Finding]:
+    """The findings, those of one rule in ``_ONE_PER_CALL`` at one call merged into the first (by
+    position): its headline names every argument that flips, its details say how each is passed."""
+    calls: dict[tuple[str, Location, JitSite | None], list[Finding]] = {}
+    for finding in findings:
+        if finding.code not in _ONE_PER_CALL or not finding.call_path:
+            yield finding
+            continue
+        key = (finding.code, finding.call_path[-1].location, finding.jit_site)
+        calls.setdefault(key, []).append(finding)
+    for same in calls.values():
+        first, *others = sorted(same, key=lambda f: f.location)
+        if not others:
+            yield first
+            continue
+        named = f"'{first.parameter}'"
+        also = ", ".join(f"'{f.parameter}'" for f in others)
+        yield replace(
+            first,
+            message=first.message.replace(named, f"{named} (and {also})", 1),
+            details=(
+                *first.details,
+                *(f"'{f.parameter}', {f.details[0]}" for f in others if f.details),
+            ),
+        )
 
 
 def _flips(
