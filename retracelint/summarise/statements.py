@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -40,6 +40,7 @@ from retracelint.summarise.loops import (
     _made_in_iteration,
     _marked_fields,
     _one_pass,
+    _refilled_per_period,
 )
 from retracelint.summarise.objects import field_initials
 from retracelint.summarise.sizes import (
@@ -327,6 +328,7 @@ class Statements(PassState):
             # another, not when its value changes.
             condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
         full = self.full_chunk_test(node.test)
+        refilled = self.refilled_by(node)
         unset = _unset_attribute(node.test)
         traced = _tracing_block(node.test, self.tracer_type)
         cached = _cache_test(node)
@@ -342,11 +344,22 @@ class Statements(PassState):
             self.settled_by(node),
             traced,
             self.calls_settled_by(node),
+            refilled,
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
             # if under it (``iteration`` drops the guard when the body's walk ends).
             self.guards.append((len(self.loops), condition.vsrc))
+
+    def refilled_by(self, node: ast.If) -> frozenset[str]:
+        """The lists the body of ``node`` gets at one length every time, though the innermost loop
+        appends to them (``_refilled_per_period``)."""
+        if not self.loops:
+            return frozenset()
+        index = self.loops[-1]
+        return _refilled_per_period(
+            node, self.bodies.get(index, []), self.counters.get(index), self.assigned[index]
+        )
 
     def settled_by(self, node: ast.If) -> frozenset[int]:
         """The loops around ``node`` that do not repeat its body: it sets the name its test needs
@@ -460,6 +473,7 @@ class Statements(PassState):
         settled: frozenset[int] = frozenset(),
         traced: int | None = None,
         calls_settled: frozenset[int] = frozenset(),
+        refilled: frozenset[str] = frozenset(),
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -467,7 +481,8 @@ class Statements(PassState):
         a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
         (``_unset_attribute``); ``settled``: the loops that do not repeat the first block
         (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``);
-        ``calls_settled``: the loops that do not repeat the calls of the first block."""
+        ``calls_settled``: the loops that do not repeat the calls of the first block; ``refilled``:
+        the lists the first block gets at one length, whatever the innermost loop appends."""
         outer = self.unset
         outer_settled = self.settled
         outer_calls = self.calls_settled
@@ -484,6 +499,10 @@ class Statements(PassState):
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
+            if refilled and i == 0:
+                grown = LoopSrc(self.loops[-1])
+                for name in refilled & self.env.keys():
+                    self.env[name] = _ungrown(self.env[name], grown)
             self.cache_misses += cached == i
             self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
@@ -643,6 +662,9 @@ class Statements(PassState):
             self.choosing[index] = frozenset(choices)
 
         self.walked[index] = iterable
+        counter = _counter(node.target, source, self.mod.canonical)
+        if counter:
+            self.counters[index] = counter
 
         def bind_target() -> None:
             item = self.item_of(iterable, index, source)
@@ -1380,6 +1402,26 @@ def _skips_the_rest(node: ast.If) -> bool:
 # else block), for a chunk no longer than its width; and each comparison with its sides swapped.
 _FULL_WHEN = {ast.Lt: 1, ast.NotEq: 1, ast.Eq: 0, ast.GtE: 0}
 _MIRRORED: dict[type, type] = {ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE}
+
+
+def _ungrown(value: Value, grown: LoopSrc) -> Value:
+    """``value`` where what loop ``grown`` appends to it is not a growth: the items since it was
+    last refilled, as many each time."""
+    kept = frozenset(t for t in value.shape if t.code != "RTL102" or grown not in t.sources)
+    return value if kept == value.shape else value.with_(shape=kept)
+
+
+def _counter(target: ast.expr, source: ast.expr, canonical: Callable[[str], str]) -> str:
+    """The name that counts the turns of ``for target in source``, one more at each: the target of
+    ``range(a, b)`` (no step), the first of ``enumerate(...)``'s; else ""."""
+    func = canonical(_dotted(source.func) or "") if isinstance(source, ast.Call) else ""
+    if func not in ("range", "enumerate"):
+        return ""
+    assert isinstance(source, ast.Call)
+    if func == "range" and len(source.args) <= 2 and isinstance(target, ast.Name):
+        return target.id
+    first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+    return first.id if func == "enumerate" and isinstance(first, ast.Name) else ""
 
 
 def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
