@@ -90,6 +90,8 @@ class PassState:
         self.calls_settled: frozenset[int] = frozenset()
         # Loops over a display of functions: the functions each turn calls through its variable.
         self.choosing: dict[int, frozenset[tuple[str, ...]]] = {}
+        # The names the ifs around the statement being walked test for truth (``if mask:``).
+        self.truth_tested: frozenset[str] = frozenset()
         # Loops over ``range(a, b)`` or ``enumerate(...)``: the name that counts their turns.
         self.counters: dict[int, str] = {}
         # functools.partial objects made here, by where: the arguments they bind, for their calls.

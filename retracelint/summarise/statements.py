@@ -345,6 +345,7 @@ class Statements(PassState):
             traced,
             self.calls_settled_by(node),
             refilled,
+            _truth_tested(node.test),
         )
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
@@ -474,6 +475,7 @@ class Statements(PassState):
         traced: int | None = None,
         calls_settled: frozenset[int] = frozenset(),
         refilled: frozenset[str] = frozenset(),
+        truth_tested: frozenset[str] = frozenset(),
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -482,10 +484,12 @@ class Statements(PassState):
         (``_unset_attribute``); ``settled``: the loops that do not repeat the first block
         (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``);
         ``calls_settled``: the loops that do not repeat the calls of the first block; ``refilled``:
-        the lists the first block gets at one length, whatever the innermost loop appends."""
+        the lists the first block gets at one length, whatever the innermost loop appends;
+        ``truth_tested``: the names the first block runs only when true (``if mask:``)."""
         outer = self.unset
         outer_settled = self.settled
         outer_calls = self.calls_settled
+        outer_tested = self.truth_tested
         before = self.env
         made_before = self.defs
         results = []
@@ -508,12 +512,14 @@ class Statements(PassState):
             self.unset = unset if unset and i == 0 else outer
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
+            self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
             self.block(block)
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
             self.settled = outer_settled
             self.calls_settled = outer_calls
+            self.truth_tested = outer_tested
             results.append(self.env)
             made.append(self.defs)
         if condition is not None:
@@ -1199,6 +1205,9 @@ class Statements(PassState):
                 and source is not None
                 and value.ty in (LIST, TUPLE, ARRAY, NP_ARRAY, UNKNOWN)
                 and _grows_itself(target.id, source, self.mod)
+                # `if mask: mask = jnp.concatenate(...)`: bool() of an array of two or more items
+                # raises, so the array grows there once at most.
+                and not (isinstance(source, ast.Call) and target.id in self.truth_tested)
                 and not self.sized_anew(target, value)
                 and not _made_in_iteration(target.id, source, self.bodies.get(self.loops[-1], []))
             ):
@@ -1409,6 +1418,12 @@ def _ungrown(value: Value, grown: LoopSrc) -> Value:
     last refilled, as many each time."""
     kept = frozenset(t for t in value.shape if t.code != "RTL102" or grown not in t.sources)
     return value if kept == value.shape else value.with_(shape=kept)
+
+
+def _truth_tested(test: ast.expr) -> frozenset[str]:
+    """The names ``if test:`` runs its body only when true: ``if mask:``, ``if mask and ...``."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return frozenset(p.id for p in parts if isinstance(p, ast.Name))
 
 
 def _counter(target: ast.expr, source: ast.expr, canonical: Callable[[str], str]) -> str:
