@@ -87,7 +87,7 @@ class Frequency:
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
     _callees: dict[str, list[str]] | None = None
-    _scripted: frozenset[str] | None = None
+    _scripted: tuple[frozenset[str], frozenset[str]] | None = None  # without tests, with them
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
 
     # -- the questions --------------------------------------------------------------------------
@@ -102,23 +102,26 @@ class Frequency:
             self._repeated = self._drivers()
         return self._repeated.get(qualname)
 
-    def run_by_scripts(self, qualname: str) -> bool:
-        """Whether a script or a test runs the function outside any trace: it is reached by direct
-        calls from a module's top level (``if __name__ == "__main__":``, a notebook-like script) or
-        from a test function. A library's public function may be called by its users under their own
-        jit, so what only such functions reach is not known to run eagerly."""
+    def run_by_scripts(self, qualname: str, tests: bool = True) -> bool:
+        """Whether a script (or, with ``tests``, a test) runs the function outside any trace: it is
+        reached by direct calls from a module's top level (``if __name__ == "__main__":``, a
+        notebook-like script) or from a test function. A library's public function may be called by
+        its users under their own jit, so what only such functions reach is not known to run
+        eagerly."""
         if self._scripted is None:
-            project = self.project
-            roots = set()
-            for module in project.modules.values():
-                tests = is_test_file(module.path)
-                roots.update(
-                    name
-                    for name, fn in module.functions.items()
-                    if fn.kind == "module" or (tests and is_test(name))
-                )
-            self._scripted = frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
-        return qualname in self._scripted
+            self._scripted = (self._scripted_from(tests=False), self._scripted_from(tests=True))
+        return qualname in self._scripted[tests]
+
+    def _scripted_from(self, tests: bool) -> frozenset[str]:
+        roots = set()
+        for module in self.project.modules.values():
+            in_tests = tests and is_test_file(module.path)
+            roots.update(
+                name
+                for name, fn in module.functions.items()
+                if fn.kind == "module" or (in_tests and is_test(name))
+            )
+        return frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
 
     def entries(self, qualname: str) -> frozenset[str]:
         """The entry points (functions nothing in the project calls directly) from which the function

@@ -14,6 +14,7 @@ from retracelint.checks.common import (
     unknown_base,
     when_text,
 )
+from retracelint.frequency import is_test_file
 from retracelint.model import Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
@@ -78,10 +79,7 @@ def _rebuilt_jit(
     spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
-    # lax control flow is mostly used under jit: it is taken to run outside jit only where a
-    # script or a test runs it (a library's function may run under its users' jit). That a jit
-    # of the project reaches it too does not make the script's eager calls trace less.
-    if spec.traces_on_call and not prop.frequency.run_by_scripts(spec.function):
+    if spec.traces_on_call and not _run_eagerly(project, prop, target, spec):
         return None
     if spec.maker_call is not None and not _made_per_call(project, spec, target):
         return None
@@ -148,6 +146,21 @@ def _rebuilt_jit(
     grows = cause.driver.grows or (again is not None and again.grows)
     return make_finding(
         code, head, details, spec.location, site, None, path, cause.driver, fix, grows=grows
+    )
+
+
+def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: JitSpec) -> bool:
+    """Whether the lax control flow at ``spec`` is known to run outside jit. It is mostly used under
+    jit: it is taken to run eagerly only where a script runs it, or, in a test file, a test. A
+    library's function may run under its users' jit, and where only tests run it eagerly they call
+    an internal a few times to check it, as users do not (the library's own steps run it under
+    their trace). That a jit of the project reaches it too does not make a script's eager calls
+    trace less."""
+    frequency = prop.frequency
+    if frequency.run_by_scripts(spec.function, tests=False):
+        return True
+    return is_test_file(project.modules[target.module].path) and frequency.run_by_scripts(
+        spec.function
     )
 
 
