@@ -19,7 +19,11 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 - ``flag-off``: a step of the chain sits under ``if cfg.flag:`` (or ``if FLAG:``) where the flag is
   declared ``False`` and nothing in the project sets it otherwise; or under an ``if`` on an argument
   of its function whose ``False`` default switches it off, where a call passes a value no source
-  says (a field of a YAML configuration).
+  says (a field of a YAML configuration);
+- ``jit-off``: the chain runs a function eagerly where the code beside it jits that function under
+  an ``if`` (``if params.use_jit: step_fn = jax.jit(step_fn)``, or ``step_fn = lambda s: ...`` in
+  the ``else`` of one that compiles it): the eager path exists only when the test skips the jit,
+  and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
 in the same block, or under an ``if`` on an argument that every known call switches off, or after
@@ -43,6 +47,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import pairwise
 
 from retracelint.callgraph import ClassTarget, FuncTarget, Project
 from retracelint.frequency import is_test, is_test_file
@@ -158,6 +163,7 @@ def _assumptions(
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
+        *(a for at, _ in places for a in _jit_skipped(prop, sources, at)),
         *(a for a in decided if a is not None),
     ):
         if (found.kind, found.location) not in seen:
@@ -298,6 +304,7 @@ class _Sources:
     read_lines: Callable[[str], list[str]]
     _trees: dict[str, ast.Module | None] = field(default_factory=dict)
     _flags: dict[str, bool] = field(default_factory=dict)
+    _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
@@ -404,6 +411,65 @@ class _Sources:
             if self.off(flag):
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
+
+    def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool]]:
+        """The ``if`` statements that hold ``at`` in a lambda or def bound to a name in one arm,
+        where another arm binds that name and builds a jit (``if cfg.use_jit: step_jit =
+        jax.jit(...); step_fn = step_jit.lower(s).compile()``, ``else: step_fn = lambda s:
+        step(s)``); each with whether the eager arm is its body."""
+        for (stmt, _), (inner, arm) in pairwise(self.enclosing(at)):
+            if not isinstance(stmt, ast.If):
+                continue
+            in_body = arm is stmt.body
+            other = stmt.orelse if in_body else stmt.body
+            names = _binding_around(inner, at)
+            if other and names and self._jit_bound(at.path, other, names):
+                yield stmt, in_body
+
+    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool]]:
+        """The ``if`` statements before the call ``name(...)`` at ``at``, in its function, with an
+        arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
+        jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body."""
+        stmt = self.statement_at(at)
+        call = (
+            next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
+            if stmt is not None
+            else None
+        )
+        if call is None or not isinstance(call.func, ast.Name):
+            return
+        names = {call.func.id}
+        around = self.enclosing(at)
+        defs = [i for i, (s, _) in enumerate(around) if isinstance(s, _DEFS)]
+        for inner, block in around[defs[-1] + 1 if defs else 0 :]:
+            for earlier in block[: block.index(inner)]:  # type: ignore[arg-type]
+                if not isinstance(earlier, ast.If):
+                    continue
+                for arm, in_body in ((earlier.body, True), (earlier.orelse, False)):
+                    if arm and self._jit_bound(at.path, arm, names):
+                        yield earlier, not in_body
+
+    def _jit_bound(self, path: str, block: list[ast.stmt], names: set[str]) -> bool:
+        """Whether ``block`` binds one of ``names`` and builds a jitted function (a jit site of the
+        summaries: every wrapper spelling, aliases included; not a lax primitive's body)."""
+        first, last = block[0].lineno, block[-1].end_lineno or block[-1].lineno
+        return any(first <= line <= last for line in self._jit_lines.get(path, ())) and any(
+            _bound_names(stmt) & names for stmt in block
+        )
+
+    @cached_property
+    def _jit_lines(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for module in self.project.modules.values():
+            lines = (spec.location.line for spec in module.jits if not spec.traces_on_call)
+            out.setdefault(module.path, []).extend(lines)
+        return out
+
+    def declared(self, flag: str) -> object:
+        """The literal of ``flag``'s one declaration (``use_jit: bool = False``), else unknown."""
+        if flag not in self._declared:
+            self._declared[flag] = _declared_value(flag, self._texts)
+        return self._declared[flag]
 
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
@@ -588,13 +654,98 @@ def _declared_off(flag: str, texts: list[str]) -> bool:
     attribute store), is ``False``; a mention that may carry another value (a dict key, a
     ``--flag`` option) counts as one."""
     name = re.escape(flag)
-    declared = re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+    declared = _declaration(flag)
     given = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)")
     mentioned = re.compile(rf"[\"']{name}[\"']|--{name.replace('_', '[-_]')}\b")
     if sum(len(declared.findall(text)) for text in texts) != 1:
         return False
     values = [value for text in texts for value in given.findall(text)]
     return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
+
+
+def _declaration(flag: str) -> re.Pattern[str]:
+    """A line that declares ``flag`` (a class field, a module constant, a keyword on its own line),
+    the word it is given first captured."""
+    name = re.escape(flag)
+    return re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)", re.MULTILINE)
+
+
+def _declared_value(flag: str, texts: list[str]) -> object:
+    """The literal ``flag`` is given where it is declared, when the project declares it once."""
+    found = [value for text in texts for value in _declaration(flag).findall(text)]
+    return _literal_text(found[0]) if len(found) == 1 and found[0] else _UNKNOWN
+
+
+# -- eager paths beside a jit ---------------------------------------------------------------------
+def _jit_skipped(prop: Propagation, sources: _Sources, at: Location) -> Iterator[Assumption]:
+    """``jit-off`` for each ``if`` that must skip the jit beside ``at`` for the chain to run its
+    function eagerly there (``_Sources.jit_alternatives``, ``_Sources.jit_rebinds``), unless a
+    value the code gives the test takes that way (``_eager_given``): a function reached from a
+    jitted one runs while it traces, and the eager path beside it is the one a flag turned off
+    takes."""
+    for stmt, eager_in_body in (*sources.jit_alternatives(at), *sources.jit_rebinds(at)):
+        where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
+        if not _eager_given(prop, sources, where, stmt.test, eager_in_body):
+            outcome = "true" if eager_in_body else "false"
+            text = f"runs without the jit only if `{ast.unparse(stmt.test)}` is {outcome}"
+            yield Assumption("jit-off", where, text)
+
+
+def _eager_given(
+    prop: Propagation, sources: _Sources, at: Location, test: ast.expr, eager_in_body: bool
+) -> bool:
+    """Whether a value the code gives ``test`` (at ``at``) makes it ``eager_in_body``: the one
+    declaration of the flag it tests (``use_jit: bool = False``), or a literal a known call passes
+    (or a default left to) an argument it reads."""
+    flag, negated = _flag_tested(test)
+    value = sources.declared(flag) if flag is not None else _UNKNOWN
+    if isinstance(value, bool) and (value != negated) == eager_in_body:
+        return True
+    qualname = sources.function_at(at)
+    fn = sources.project.functions.get(qualname) if qualname else None
+    defs = [stmt for stmt, _ in sources.enclosing(at) if isinstance(stmt, _DEFS)]
+    if fn is None or fn.kind == "module" or not defs:
+        return False
+    return any(
+        _truth(test, subject, v) == eager_in_body
+        for subject in _subjects(test, fn, defs[-1])
+        if (known := sources.known(prop, fn, subject)) is not None
+        for v in known.values
+    )
+
+
+def _binding_around(stmt: ast.stmt, at: Location) -> set[str]:
+    """The names ``stmt`` binds to a lambda or def whose code holds ``at``."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, _DEFS) and _inside(node, at):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and _lambda_holds(node.value, at):
+            out |= _bound_names(node)
+    return out
+
+
+def _lambda_holds(value: ast.expr | None, at: Location) -> bool:
+    return value is not None and any(
+        isinstance(n, ast.Lambda) and _inside(n, at) for n in ast.walk(value)
+    )
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The plain names ``stmt`` binds, in it or in the blocks it holds (a def binds its name)."""
+    return {
+        node.id if isinstance(node, ast.Name) else node.name
+        for node in ast.walk(stmt)
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        or isinstance(node, _DEFS)
+    }
+
+
+def _inside(node: ast.AST, at: Location) -> bool:
+    """Whether ``at`` is in ``node``'s code, after where it starts."""
+    start = (node.lineno, node.col_offset + 1)  # type: ignore[attr-defined]
+    end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
+    return start < (at.line, at.col) <= end
 
 
 # -- branches the chain's own arguments decide ---------------------------------------------------
