@@ -163,7 +163,7 @@ def _assumptions(
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
-        *(a for at, _ in places for a in _jit_skipped(prop, sources, at)),
+        *_jit_skipped(prop, sources, finding, places),
         *(a for a in decided if a is not None),
     ):
         if (found.kind, found.location) not in seen:
@@ -412,11 +412,11 @@ class _Sources:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
 
-    def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool]]:
+    def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         """The ``if`` statements that hold ``at`` in a lambda or def bound to a name in one arm,
         where another arm binds that name and builds a jit (``if cfg.use_jit: step_jit =
         jax.jit(...); step_fn = step_jit.lower(s).compile()``, ``else: step_fn = lambda s:
-        step(s)``); each with whether the eager arm is its body."""
+        step(s)``); each with whether the eager arm is its body, and its file."""
         for (stmt, _), (inner, arm) in pairwise(self.enclosing(at)):
             if not isinstance(stmt, ast.If):
                 continue
@@ -424,12 +424,13 @@ class _Sources:
             other = stmt.orelse if in_body else stmt.body
             names = _binding_around(inner, at)
             if other and names and self._jit_bound(at.path, other, names):
-                yield stmt, in_body
+                yield stmt, in_body, at.path
 
-    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool]]:
+    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         """The ``if`` statements before the call ``name(...)`` at ``at``, in its function, with an
         arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
-        jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body."""
+        jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
+        its file."""
         stmt = self.statement_at(at)
         call = (
             next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
@@ -447,7 +448,7 @@ class _Sources:
                     continue
                 for arm, in_body in ((earlier.body, True), (earlier.orelse, False)):
                     if arm and self._jit_bound(at.path, arm, names):
-                        yield earlier, not in_body
+                        yield earlier, not in_body, at.path
 
     def _jit_bound(self, path: str, block: list[ast.stmt], names: set[str]) -> bool:
         """Whether ``block`` binds one of ``names`` and builds a jitted function (a jit site of the
@@ -677,14 +678,33 @@ def _declared_value(flag: str, texts: list[str]) -> object:
 
 
 # -- eager paths beside a jit ---------------------------------------------------------------------
-def _jit_skipped(prop: Propagation, sources: _Sources, at: Location) -> Iterator[Assumption]:
-    """``jit-off`` for each ``if`` that must skip the jit beside ``at`` for the chain to run its
-    function eagerly there (``_Sources.jit_alternatives``, ``_Sources.jit_rebinds``), unless a
-    value the code gives the test takes that way (``_eager_given``): a function reached from a
-    jitted one runs while it traces, and the eager path beside it is the one a flag turned off
-    takes."""
-    for stmt, eager_in_body in (*sources.jit_alternatives(at), *sources.jit_rebinds(at)):
-        where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
+def _jit_skipped(
+    prop: Propagation,
+    sources: _Sources,
+    finding: Finding,
+    places: list[tuple[Location, PathStep | None]],
+) -> Iterator[Assumption]:
+    """``jit-off`` for each ``if`` that must skip the jit beside the chain for it to run a function
+    eagerly: a place of the chain in the eager alternative (``_Sources.jit_alternatives``), or a
+    call of the chain that runs the function itself where an earlier ``if`` rebinds the name to a
+    jit (``_Sources.jit_rebinds``); unless a value the code gives the test takes that way
+    (``_eager_given``). A function reached from a jitted one runs while it traces, and the eager
+    path beside it is the one a flag turned off takes."""
+    path = finding.call_path
+    runs = [*(step.function for step in path[1:]), sources.function_at(finding.location)]
+    eager_calls = [
+        step.location
+        for step, ran in zip(path, runs, strict=True)
+        if ran is not None
+        and (site := sources.project.symbols.call_at(step.location)) is not None
+        and sources.project.calls_function(site, ran)
+    ]
+    decisions = [
+        *(d for at, _ in places for d in sources.jit_alternatives(at)),
+        *(d for at in eager_calls for d in sources.jit_rebinds(at)),
+    ]
+    for stmt, eager_in_body, path_of in decisions:
+        where = Location(path_of, stmt.lineno, stmt.col_offset + 1)
         if not _eager_given(prop, sources, where, stmt.test, eager_in_body):
             outcome = "true" if eager_in_body else "false"
             text = f"runs without the jit only if `{ast.unparse(stmt.test)}` is {outcome}"
