@@ -691,7 +691,8 @@ def _jit_skipped(
     (``_eager_given``). A function reached from a jitted one runs while it traces, and the eager
     path beside it is the one a flag turned off takes."""
     path = finding.call_path
-    runs = [*(step.function for step in path[1:]), sources.function_at(finding.location)]
+    # The function each call of the chain runs next (none without a call).
+    runs = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
     eager_calls = [
         step.location
         for step, ran in zip(path, runs, strict=True)

@@ -174,11 +174,14 @@ def test_eager_paths_beside_a_jit_are_unproven_where_the_flag_keeps_jit_on() -> 
         )
         assert assumption["text"] == "runs without the jit only if `params.use_jit` is false"
     code, eager = _check("steps_run_eagerly_by_default", "--format", "json")
-    proven = {(f["line"], f["severity"], f["confidence"]) for f in json.loads(eager)}
+    proven = {
+        (Path(f["path"]).name, f["line"], f["severity"], f["confidence"]) for f in json.loads(eager)
+    }
     assert code == 1 and proven == {
-        (15, "error", "high"),
-        (25, "error", "high"),
-        (32, "error", "high"),
+        ("physics.py", 15, "error", "high"),
+        ("physics.py", 25, "error", "high"),
+        ("physics.py", 32, "error", "high"),
+        ("main.py", 27, "error", "high"),  # in the loop's own function: a chain of no call
     }
 
 
