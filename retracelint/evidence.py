@@ -217,12 +217,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     to what a call the project does not define returns (``reshaper = ParameterReshaper(...)``, an
     object of a library's class): an array method only by guess."""
     at = finding.location
-    stmt = sources.statement_at(at)
-    call = (
-        next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
-        if stmt is not None
-        else None
-    )
+    call = sources.call_at(at)
     if call is None or not isinstance(call.func, ast.Attribute):
         return
     receiver = call.func.value
@@ -431,12 +426,7 @@ class _Sources:
         arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
         jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
         its file."""
-        stmt = self.statement_at(at)
-        call = (
-            next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
-            if stmt is not None
-            else None
-        )
+        call = self.call_at(at)
         if call is None or not isinstance(call.func, ast.Name):
             return
         names = {call.func.id}
@@ -488,6 +478,12 @@ class _Sources:
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return _literal(assign.value)
+
+    def call_at(self, at: Location) -> ast.Call | None:
+        """The call that starts at ``at``."""
+        stmt = self.statement_at(at)
+        calls = (n for n in ast.walk(stmt) if isinstance(n, ast.Call)) if stmt is not None else ()
+        return next((n for n in calls if _starts_at(n, at)), None)
 
     def statement_at(self, at: Location) -> ast.stmt | None:
         """The innermost statement holding ``at``."""

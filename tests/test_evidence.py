@@ -157,7 +157,7 @@ def test_eager_paths_beside_a_jit_are_unproven_where_the_flag_keeps_jit_on() -> 
     """A step jitted under ``if params.use_jit:`` (``use_jit: bool = True``): the eager path the
     flag turned off would take is an assumption, marked at the ``if``, and the default run shows
     nothing; with the flag declared ``False``, or ``jit=False`` passed, the same kernels are proven
-    errors."""
+    errors (the same kinds of kernels, in a particle tracer)."""
     folder = "steps_jitted_behind_a_flag_negative"
     code, default = _check(folder)
     assert (code, default.strip()) == (0, "")
@@ -173,14 +173,14 @@ def test_eager_paths_beside_a_jit_are_unproven_where_the_flag_keeps_jit_on() -> 
             at_if,
         )
         assert assumption["text"] == "runs without the jit only if `params.use_jit` is false"
-    code, eager = _check("steps_run_eagerly_by_default", "--format", "json")
+    code, eager = _check("particles_integrated_eagerly_by_default", "--format", "json")
     proven = {
         (Path(f["path"]).name, f["line"], f["severity"], f["confidence"]) for f in json.loads(eager)
     }
     assert code == 1 and proven == {
-        ("physics.py", 15, "error", "high"),
-        ("physics.py", 25, "error", "high"),
-        ("physics.py", 32, "error", "high"),
+        ("kernels.py", 16, "error", "high"),  # the flag declared False: eager by default
+        ("kernels.py", 28, "error", "high"),  # jit_walls=False passed
+        ("kernels.py", 37, "error", "high"),  # no jit anywhere on the chain
         ("main.py", 27, "error", "high"),  # in the loop's own function: a chain of no call
     }
 
