@@ -19,7 +19,11 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 - ``flag-off``: a step of the chain sits under ``if cfg.flag:`` (or ``if FLAG:``) where the flag is
   declared ``False`` and nothing in the project sets it otherwise; or under an ``if`` on an argument
   of its function whose ``False`` default switches it off, where a call passes a value no source
-  says (a field of a YAML configuration).
+  says (a field of a YAML configuration);
+- ``jit-off``: the chain runs a function eagerly where the code beside it jits that function under
+  an ``if`` (``if params.use_jit: step_fn = jax.jit(step_fn)``, or ``step_fn = lambda s: ...`` in
+  the ``else`` of one that compiles it): the eager path exists only when the test skips the jit,
+  and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
 in the same block, or under an ``if`` on an argument that every known call switches off, or after
@@ -43,6 +47,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import pairwise
 
 from retracelint.callgraph import ClassTarget, FuncTarget, Project
 from retracelint.frequency import is_test, is_test_file
@@ -158,6 +163,7 @@ def _assumptions(
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
+        *_jit_skipped(prop, sources, finding, places),
         *(a for a in decided if a is not None),
     ):
         if (found.kind, found.location) not in seen:
@@ -211,12 +217,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     to what a call the project does not define returns (``reshaper = ParameterReshaper(...)``, an
     object of a library's class): an array method only by guess."""
     at = finding.location
-    stmt = sources.statement_at(at)
-    call = (
-        next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
-        if stmt is not None
-        else None
-    )
+    call = sources.call_at(at)
     if call is None or not isinstance(call.func, ast.Attribute):
         return
     receiver = call.func.value
@@ -298,6 +299,7 @@ class _Sources:
     read_lines: Callable[[str], list[str]]
     _trees: dict[str, ast.Module | None] = field(default_factory=dict)
     _flags: dict[str, bool] = field(default_factory=dict)
+    _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
@@ -405,6 +407,61 @@ class _Sources:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
 
+    def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
+        """The ``if`` statements that hold ``at`` in a lambda or def bound to a name in one arm,
+        where another arm binds that name and builds a jit (``if cfg.use_jit: step_jit =
+        jax.jit(...); step_fn = step_jit.lower(s).compile()``, ``else: step_fn = lambda s:
+        step(s)``); each with whether the eager arm is its body, and its file."""
+        for (stmt, _), (inner, arm) in pairwise(self.enclosing(at)):
+            if not isinstance(stmt, ast.If):
+                continue
+            in_body = arm is stmt.body
+            other = stmt.orelse if in_body else stmt.body
+            names = _binding_around(inner, at)
+            if other and names and self._jit_bound(at.path, other, names):
+                yield stmt, in_body, at.path
+
+    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
+        """The ``if`` statements before the call ``name(...)`` at ``at``, in its function, with an
+        arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
+        jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
+        its file."""
+        call = self.call_at(at)
+        if call is None or not isinstance(call.func, ast.Name):
+            return
+        names = {call.func.id}
+        around = self.enclosing(at)
+        defs = [i for i, (s, _) in enumerate(around) if isinstance(s, _DEFS)]
+        for inner, block in around[defs[-1] + 1 if defs else 0 :]:
+            for earlier in block[: block.index(inner)]:  # type: ignore[arg-type]
+                if not isinstance(earlier, ast.If):
+                    continue
+                for arm, in_body in ((earlier.body, True), (earlier.orelse, False)):
+                    if arm and self._jit_bound(at.path, arm, names):
+                        yield earlier, not in_body, at.path
+
+    def _jit_bound(self, path: str, block: list[ast.stmt], names: set[str]) -> bool:
+        """Whether ``block`` binds one of ``names`` and builds a jitted function (a jit site of the
+        summaries: every wrapper spelling, aliases included; not a lax primitive's body)."""
+        first, last = block[0].lineno, block[-1].end_lineno or block[-1].lineno
+        return any(first <= line <= last for line in self._jit_lines.get(path, ())) and any(
+            _bound_names(stmt) & names for stmt in block
+        )
+
+    @cached_property
+    def _jit_lines(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for module in self.project.modules.values():
+            lines = (spec.location.line for spec in module.jits if not spec.traces_on_call)
+            out.setdefault(module.path, []).extend(lines)
+        return out
+
+    def declared(self, flag: str) -> object:
+        """The literal of ``flag``'s one declaration (``use_jit: bool = False``), else unknown."""
+        if flag not in self._declared:
+            self._declared[flag] = _declared_value(flag, self._texts)
+        return self._declared[flag]
+
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
@@ -421,6 +478,12 @@ class _Sources:
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return _literal(assign.value)
+
+    def call_at(self, at: Location) -> ast.Call | None:
+        """The call that starts at ``at``."""
+        stmt = self.statement_at(at)
+        calls = (n for n in ast.walk(stmt) if isinstance(n, ast.Call)) if stmt is not None else ()
+        return next((n for n in calls if _starts_at(n, at)), None)
 
     def statement_at(self, at: Location) -> ast.stmt | None:
         """The innermost statement holding ``at``."""
@@ -588,13 +651,118 @@ def _declared_off(flag: str, texts: list[str]) -> bool:
     attribute store), is ``False``; a mention that may carry another value (a dict key, a
     ``--flag`` option) counts as one."""
     name = re.escape(flag)
-    declared = re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+    declared = _declaration(flag)
     given = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)")
     mentioned = re.compile(rf"[\"']{name}[\"']|--{name.replace('_', '[-_]')}\b")
     if sum(len(declared.findall(text)) for text in texts) != 1:
         return False
     values = [value for text in texts for value in given.findall(text)]
     return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
+
+
+def _declaration(flag: str) -> re.Pattern[str]:
+    """A line that declares ``flag`` (a class field, a module constant, a keyword on its own line),
+    the word it is given first captured."""
+    name = re.escape(flag)
+    return re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)", re.MULTILINE)
+
+
+def _declared_value(flag: str, texts: list[str]) -> object:
+    """The literal ``flag`` is given where it is declared, when the project declares it once."""
+    found = [value for text in texts for value in _declaration(flag).findall(text)]
+    return _literal_text(found[0]) if len(found) == 1 and found[0] else _UNKNOWN
+
+
+# -- eager paths beside a jit ---------------------------------------------------------------------
+def _jit_skipped(
+    prop: Propagation,
+    sources: _Sources,
+    finding: Finding,
+    places: list[tuple[Location, PathStep | None]],
+) -> Iterator[Assumption]:
+    """``jit-off`` for each ``if`` that must skip the jit beside the chain for it to run a function
+    eagerly: a place of the chain in the eager alternative (``_Sources.jit_alternatives``), or a
+    call of the chain that runs the function itself where an earlier ``if`` rebinds the name to a
+    jit (``_Sources.jit_rebinds``); unless a value the code gives the test takes that way
+    (``_eager_given``). A function reached from a jitted one runs while it traces, and the eager
+    path beside it is the one a flag turned off takes."""
+    path = finding.call_path
+    # The function each call of the chain runs next (none without a call).
+    runs = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
+    eager_calls = [
+        step.location
+        for step, ran in zip(path, runs, strict=True)
+        if ran is not None
+        and (site := sources.project.symbols.call_at(step.location)) is not None
+        and sources.project.calls_function(site, ran)
+    ]
+    decisions = [
+        *(d for at, _ in places for d in sources.jit_alternatives(at)),
+        *(d for at in eager_calls for d in sources.jit_rebinds(at)),
+    ]
+    for stmt, eager_in_body, path_of in decisions:
+        where = Location(path_of, stmt.lineno, stmt.col_offset + 1)
+        if not _eager_given(prop, sources, where, stmt.test, eager_in_body):
+            outcome = "true" if eager_in_body else "false"
+            text = f"runs without the jit only if `{ast.unparse(stmt.test)}` is {outcome}"
+            yield Assumption("jit-off", where, text)
+
+
+def _eager_given(
+    prop: Propagation, sources: _Sources, at: Location, test: ast.expr, eager_in_body: bool
+) -> bool:
+    """Whether a value the code gives ``test`` (at ``at``) makes it ``eager_in_body``: the one
+    declaration of the flag it tests (``use_jit: bool = False``), or a literal a known call passes
+    (or a default left to) an argument it reads."""
+    flag, negated = _flag_tested(test)
+    value = sources.declared(flag) if flag is not None else _UNKNOWN
+    if isinstance(value, bool) and (value != negated) == eager_in_body:
+        return True
+    qualname = sources.function_at(at)
+    fn = sources.project.functions.get(qualname) if qualname else None
+    defs = [stmt for stmt, _ in sources.enclosing(at) if isinstance(stmt, _DEFS)]
+    if fn is None or fn.kind == "module" or not defs:
+        return False
+    return any(
+        _truth(test, subject, v) == eager_in_body
+        for subject in _subjects(test, fn, defs[-1])
+        if (known := sources.known(prop, fn, subject)) is not None
+        for v in known.values
+    )
+
+
+def _binding_around(stmt: ast.stmt, at: Location) -> set[str]:
+    """The names ``stmt`` binds to a lambda or def whose code holds ``at``."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, _DEFS) and _inside(node, at):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and _lambda_holds(node.value, at):
+            out |= _bound_names(node)
+    return out
+
+
+def _lambda_holds(value: ast.expr | None, at: Location) -> bool:
+    return value is not None and any(
+        isinstance(n, ast.Lambda) and _inside(n, at) for n in ast.walk(value)
+    )
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The plain names ``stmt`` binds, in it or in the blocks it holds (a def binds its name)."""
+    return {
+        node.id if isinstance(node, ast.Name) else node.name
+        for node in ast.walk(stmt)
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        or isinstance(node, _DEFS)
+    }
+
+
+def _inside(node: ast.AST, at: Location) -> bool:
+    """Whether ``at`` is in ``node``'s code, after where it starts."""
+    start = (node.lineno, node.col_offset + 1)  # type: ignore[attr-defined]
+    end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
+    return start < (at.line, at.col) <= end
 
 
 # -- branches the chain's own arguments decide ---------------------------------------------------
