@@ -9,7 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from test_fix_closures import codes, fixed_once, lint, project
+
+from retracelint import config
+from retracelint.cli import main
+from retracelint.engine import analyse_paths
+from retracelint.fixes import plan, write
 
 CONSENSUS = '''\
 """Damped fixed-point iteration with the update function passed in as a static argument."""
@@ -141,19 +147,94 @@ def refusal(root: Path) -> str:
     return next(line for line in result.output.splitlines() if "not fixed" in line)
 
 
-def test_jitted_in_another_module_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    kernels, rest = FILTERS.split("\n\nclass Channel:")
-    user = '"""Channels."""\n\nfrom kernels import run_filter\n\n\nclass Channel:' + rest.replace(
-        "jnp.sum(x[:n])", "x[:n].sum()"
+# The jitted function in its own module, imported by the module that makes the lambda: one fix, two files.
+KERNELS, _CHANNELS = FILTERS.split("\n\nclass Channel:")
+KERNELS += "\n"
+CHANNELS = (
+    '"""Channels."""\n\nfrom kernels import run_filter\n\n\nclass Channel:'
+    + _CHANNELS.replace("jnp.sum(x[:n])", "x[:n].sum()")
+)
+KERNELS_FIXED = (
+    FILTERS_FIXED.split("\n\nclass Channel:")[0].replace(
+        "def kernel_once(c, x, *, decay, n):\n"
+        "    return decay * c + (1 - decay) * jnp.sum(x[:n])\n\n\n",
+        "",
     )
-    files = {"kernels.py": kernels + "\n", "filters.py": user, "sweep.py": SWEEP}
-    root = project(tmp_path, monkeypatch, files)
+    + "\n"
+)
+CHANNELS_FIXED = CHANNELS.replace(
+    "\n\n\nclass Channel:",
+    "\n\n\ndef kernel_once(c, x, *, decay, n):\n"
+    "    return decay * c + (1 - decay) * x[:n].sum()\n\n\nclass Channel:",
+).replace(
+    "kernel=lambda c, x: decay * c + (1 - decay) * x[:n].sum())",
+    "kernel=kernel_once, decay=decay, n=n)",
+)
+TWO_MODULES = {"kernels.py": KERNELS, "filters.py": CHANNELS, "sweep.py": SWEEP}
+
+
+def test_jitted_in_another_module_is_fixed_in_both_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The lambda becomes a def beside its caller; the jitted def, in the module it is imported
+    from, takes the values. --diff shows both files, --fix writes both, the finding counts once."""
+    root = project(tmp_path, monkeypatch, TWO_MODULES)
     assert codes(".") == [("filters.py", "RTL204")]
-    assert refusal(root).endswith(
-        "RTL204 not fixed: it closes over decay, n, which may change between calls; the function it"
-        " is passed to is jitted in another file"
+    hidden = lint(".")
+    assert "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option)." in (
+        hidden.output
     )
-    assert (root / "filters.py").read_text(encoding="utf-8") == user
+    diff = lint("--diff", "--unsafe-fixes", ".")
+    assert diff.exit_code == 1
+    assert diff.stdout.count("--- a/") == 2
+    assert "--- a/filters.py\n+++ b/filters.py\n" in diff.stdout
+    assert "--- a/kernels.py\n+++ b/kernels.py\n" in diff.stdout
+    assert "Would fix 1 error." in diff.output
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS  # --diff writes nothing
+    fixed = lint("--fix", "--unsafe-fixes", ".")
+    assert fixed.exit_code == 0 and "Found 1 error (1 fixed, 0 remaining)." in fixed.output
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS_FIXED
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS_FIXED
+    assert fixed_once(root, "kernels.py") == KERNELS_FIXED  # a second run changes nothing
+    assert (root / "sweep.py").read_text(encoding="utf-8") == SWEEP
+
+
+def test_a_fix_of_two_files_is_made_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The jitting module calls the function too (that call would miss the new arguments): neither
+    file changes. Standard input is fixed alone, so a fix that needs the other file is not made."""
+    kernels = KERNELS + "\n\ndef smooth(signal):\n    return run_filter(signal, kernel=max)\n"
+    root = project(tmp_path, monkeypatch, {**TWO_MODULES, "kernels.py": kernels})
+    assert refusal(root).endswith(
+        "RTL204 not fixed: it closes over decay, n, which may change between calls; run_filter is"
+        " used elsewhere in kernels.py, where the new arguments are not passed"
+    )
+    assert (root / "kernels.py").read_text(encoding="utf-8") == kernels
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS
+    (root / "kernels.py").write_text(KERNELS, encoding="utf-8")
+    command = "check --isolated --no-cache --fix --unsafe-fixes --stdin-filename filters.py - kernels.py sweep.py"
+    piped = CliRunner().invoke(main, command.split(), input=CHANNELS)
+    assert piped.stdout == CHANNELS
+    assert "the fix edits kernels.py too, which this run cannot read, parse or write" in (
+        piped.output
+    )
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS
+
+
+def test_a_fix_whose_other_file_changed_meanwhile_writes_neither(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, TWO_MODULES)
+    found = analyse_paths(["."], config.load(["."], isolated=True))
+    fixes = plan(found, lambda path: Path(path).read_bytes(), unsafe=True).fixes
+    assert [(f.path, f.partners, len(f.fixed)) for f in fixes] == [
+        ("filters.py", ("kernels.py",), 1),
+        ("kernels.py", ("filters.py",), 0),
+    ]
+    (root / "kernels.py").write_text(KERNELS + "# edited\n", encoding="utf-8")
+    assert write(fixes) == []
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS
 
 
 def test_jitted_function_called_elsewhere_is_refused(

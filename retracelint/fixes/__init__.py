@@ -692,7 +692,7 @@ def fix_or_diff(
         click.echo("".join(f.diff() for f in fixes), nl=False)
         _tell_refused(refused)
         count = sum(len(f.fixed) for f in fixes)
-        hidden = 0 if unsafe else availability(findings, read).hidden
+        hidden = 0 if unsafe else availability(findings, read, elsewhere=stdin is None).hidden
         if count:
             click.echo(f"Would fix {_errors(count)}{_hidden(hidden, ' (', ')')}.", err=True)
         else:
@@ -720,7 +720,7 @@ def fix_or_diff(
     if count or findings:
         total = count + len(findings)
         lines.append(f"Found {_errors(total)} ({count} fixed, {len(findings)} remaining).")
-    hidden = 0 if unsafe else availability(findings, read).hidden
+    hidden = 0 if unsafe else availability(findings, read, elsewhere=stdin is None).hidden
     if hidden:
         lines.append(f"No fixes available{_hidden(hidden, ' (', ')')}.")
     return Outcome(findings, fixed_stdin=piped[0], summary="\n".join(lines))
@@ -771,9 +771,14 @@ class Availability:
 
 
 def availability(
-    findings: Sequence[Finding], read: Callable[[str], bytes], unsafe: bool = False
+    findings: Sequence[Finding],
+    read: Callable[[str], bytes],
+    unsafe: bool = False,
+    elsewhere: bool = True,
 ) -> Availability:
-    """Each finding's fix tried on its own (as an editor's quick fix makes it)."""
+    """Each finding's fix tried on its own (as an editor's quick fix makes it); ``elsewhere`` as
+    ``plan`` takes it."""
+    others = read if elsewhere else None
     texts: dict[str, bytes | None] = {}
     fixable, hidden = set(), 0
     for finding in findings:
@@ -786,9 +791,9 @@ def availability(
             except OSError:
                 texts[path] = None
         source = texts[path]
-        if source is None or not fix_file(source, [finding], True, True, read).fixed:
+        if source is None or not fix_file(source, [finding], True, True, others).fixed:
             continue
-        if unsafe or fix_file(source, [finding], dry=True, read=read).fixed:
+        if unsafe or fix_file(source, [finding], dry=True, read=others).fixed:
             fixable.add(id(finding))
         else:
             hidden += 1

@@ -7,14 +7,18 @@ the jitted function binds the values to it (``fn = partial(fn, scale=scale)``) a
 scale)`` at module level; ``g(u, partial(h, k=k))`` becomes ``g(u, h, k=k)``. A value goes in traced or
 static by the test RTL301's fix uses (``closure_args``): static where the callable needs it concrete.
 
-Only the jitted function of this file, decorated and called nowhere else in it, is changed; a caller in
-another module would now miss the new parameters, which only a user can check, so the fix is unsafe.
+The jitted function may be in this file or in the module this one imports it from by name (``from
+kernels import run_filter``): then the fix edits both files, the call and the module-level callable here,
+the jitted def there, or neither. It must be decorated once and called nowhere else in either file; a
+caller in a third module would now miss the new parameters, which only a user can check, so the fix is
+unsafe.
 """
 
 from __future__ import annotations
 
 import ast
 import textwrap
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
@@ -45,15 +49,15 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
     site = finding.jit_site
     if node is None or site is None or not finding.parameter:
         return Refusal("no static argument at the finding's position")
-    if site.location.path != loc.path:
-        # the new parameters go where the function is jitted: one fix edits one file
-        return Refusal("the function it is passed to is jitted in another file")
     call = source.parent(node)
     if isinstance(call, ast.keyword):
         call = source.parent(call)
     if not isinstance(call, ast.Call) or dotted(call.func) != site.name:
         return Refusal("the static argument is not passed straight to the jitted function")
-    jitted = _jitted_def(source, site.name)
+    home = _jitting_module(source, finding)
+    if isinstance(home, Refusal):
+        return home
+    jitted = _jitted_def(home, site.name, site.location.path, calls=1 if home is source else 0)
     if isinstance(jitted, Refusal):
         return jitted
     made, assign = _made_here(source, node, call)
@@ -66,7 +70,7 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
     taken = {a.arg for a in ast.walk(jitted.args) if isinstance(a, ast.arg)}
     if finding.parameter not in taken:
         return Refusal(f"{finding.parameter} is not a parameter of {site.name}")
-    if "partial" in source.module_names and not has_binding(source, "partial", "functools.partial"):
+    if "partial" in home.module_names and not has_binding(home, "partial", "functools.partial"):
         return Refusal("partial is bound to something other than functools.partial here")
     # a new parameter must not hide a name the jitted function reads
     taken |= {n.id for n in ast.walk(jitted) if isinstance(n, ast.Name)}
@@ -84,23 +88,61 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
             if hashable is not None:
                 return hashable
             statics.append(name)
-    decorator = _with_statics(source, jitted, statics)
+    decorator = _with_statics(home, jitted, statics)
     if isinstance(decorator, Refusal):
         return decorator
-    return _rewrite(source, finding.parameter, jitted, decorator, call, made, assign, once, values)
+    edit = _Edit(finding.parameter, call, made, assign, once, values)
+    return _rewrite(source, edit, _Jitted(site.location.path, home, jitted, decorator))
 
 
-def _jitted_def(source: Source, name: str) -> ast.FunctionDef | Refusal:
-    """The module-level def jitted by its one decorator, referred to only by calls of it here."""
+def _jitting_module(source: Source, finding: Finding) -> Source | Refusal:
+    """The file whose def is jitted: this one, or the one this file imports the function from by its
+    own name, where it is used only by the call (the fix passes the new arguments there alone)."""
+    site = finding.jit_site
+    assert site is not None
+    if site.location.path == finding.location.path:
+        return source
+    imported = [
+        stmt
+        for stmt in source.tree.body
+        if isinstance(stmt, ast.ImportFrom)
+        and any(a.name == site.name and a.asname is None for a in stmt.names)
+    ]
+    if len(imported) != 1:
+        return Refusal(f"{site.name} is not imported by its own name at the top of this file")
+    used = _used_elsewhere(source, site.name, calls=1)
+    if used is not None:
+        return used
+    home = source.neighbour(site.location.path)
+    if home is None:
+        # standard input is fixed alone (ruff writes no file then), an editor's quick fix edits one
+        return Refusal(
+            f"the fix edits {site.location.path} too, which this run cannot read, parse or write"
+        )
+    return home
+
+
+def _used_elsewhere(
+    source: Source, name: str, calls: int, where: str = "the file"
+) -> Refusal | None:
+    """Why the fix cannot go on when the file reads ``name`` other than ``calls`` times (the one call
+    the fix passes the new arguments to, or none in a module that only jits it)."""
+    uses = sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(source.tree))
+    if uses == calls:
+        return None
+    return Refusal(f"{name} is used elsewhere in {where}, where the new arguments are not passed")
+
+
+def _jitted_def(source: Source, name: str, path: str, calls: int) -> ast.FunctionDef | Refusal:
+    """The module-level def jitted by its one decorator in ``source`` (``path``), referred to only by
+    ``calls`` calls of it there."""
     stmts = module_bindings(source.tree).get(name, [])
     fdef = stmts[0] if len(stmts) == 1 else None
     if not isinstance(fdef, ast.FunctionDef) or len(fdef.decorator_list) != 1:
         return Refusal(f"{name} is not one def here jitted by its one decorator")
-    uses = [n for n in ast.walk(source.tree) if isinstance(n, ast.Name) and n.id == name]
-    if len(uses) != 1:
-        return Refusal(
-            f"{name} is used elsewhere in the file, where the new arguments are not passed"
-        )
+    used = _used_elsewhere(source, name, calls, "the file" if calls else path)
+    if used is not None:
+        return used
     if fdef.args.vararg or fdef.args.kwarg:
         return Refusal(f"{name} takes *args or **kwargs")
     return fdef
@@ -224,50 +266,76 @@ def _names(names: list[str]) -> str:
     return "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
-def _rewrite(
-    source: Source,
-    param: str,
-    jitted: ast.FunctionDef,
-    decorator: str,
-    call: ast.Call,
-    made: ast.expr,
-    assign: ast.stmt | None,
-    once: str,
-    values: Values,
-) -> Rewrite | Refusal:
+@dataclass(frozen=True)
+class _Edit:
+    """What changes where the callable is made: the static parameter, the call, the callable and the
+    statement naming it (if any), the module-level callable passed instead (empty for a lambda, made
+    a def here), and the values it closes over."""
+
+    param: str
+    call: ast.Call
+    made: ast.expr
+    assign: ast.stmt | None
+    once: str
+    values: Values
+
+
+@dataclass(frozen=True)
+class _Jitted:
+    """The jitted def, the file that holds it (``Location``'s path, and as read) and its new
+    decorator."""
+
+    path: str
+    home: Source
+    fdef: ast.FunctionDef
+    decorator: str
+
+
+def _rewrite(source: Source, edit: _Edit, jitted: _Jitted) -> Rewrite | Refusal:
     inserted: list[cst.BaseStatement] = []
+    once = edit.once
     if not once:  # a lambda: a def at module level, its values keyword-only parameters
-        lam: ast.Lambda = made  # type: ignore[assignment]
+        lam: ast.Lambda = edit.made  # type: ignore[assignment]
         if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
             # a default is evaluated where the lambda is made, which module level cannot do
             return Refusal("the lambda takes *args, keyword-only parameters or defaults")
-        once = source.fresh_name(f"{param}_once")
+        once = source.fresh_name(f"{edit.param}_once")
         params = ast.unparse(lam.args)
-        kwonly = ", ".join(values)
+        kwonly = ", ".join(edit.values)
         signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
         body = textwrap.dedent(source.code(lam.body))
         inserted.append(parse_statement(f"def {once}({signature}):\n    return {body}\n"))
-    passed = ", ".join(f"{k}={v}" for k, (_, v) in values.items())
-    carrier = _arg(call, made, assign)
+    passed = ", ".join(f"{k}={v}" for k, (_, v) in edit.values.items())
+    call = edit.call
+    carrier = _arg(call, edit.made, edit.assign)
     args = [once if a is carrier else source.code(a) for a in call.args]
     keywords = [f"{k.arg}={once}" if k.value is carrier else source.code(k) for k in call.keywords]
     new = f"{source.code(call.func)}({', '.join([*args, *keywords, passed])})"
-    rewrite = Rewrite(
-        replace={source.span(call): parse_expression(new)},
-        insert_before={
-            source.start(jitted): [
-                *inserted,
-                _bound_first(source, jitted, param, values, decorator, bool(inserted)),
-            ]
-        },
-        remove={source.start(jitted)},
+    rewrite = Rewrite(replace={source.span(call): parse_expression(new)}, unsafe=True)
+    if edit.assign is not None:
+        rewrite.remove.add(source.start(edit.assign))
+    home = jitted.home
+    below = home is source and bool(inserted)  # two blank lines below the callable made once
+    bound = _bound_first(home, jitted.fdef, edit.param, edit.values, jitted.decorator, below)
+    # The jitted def is rewritten where it is; the callable made once goes above it in its file, or
+    # above the statement that holds the call in the caller's.
+    at_def = Rewrite(
+        insert_before={home.start(jitted.fdef): [bound]},
+        remove={home.start(jitted.fdef)},
         imports=()
-        if has_binding(source, "partial", "functools.partial")
+        if has_binding(home, "partial", "functools.partial")
         else ("from functools import partial",),
         unsafe=True,
     )
-    if assign is not None:
-        rewrite.remove.add(source.start(assign))
+    if home is source:
+        rewrite.insert_before = {source.start(jitted.fdef): [*inserted, bound]}
+        rewrite.remove.add(source.start(jitted.fdef))
+        rewrite.imports = at_def.imports
+        return rewrite
+    if inserted:
+        top = next(a for a in reversed(list(source.ancestors(call))) if isinstance(a, ast.stmt))
+        rewrite.insert_before = {source.start(top): inserted}
+    rewrite.elsewhere = {jitted.path: at_def}
     return rewrite
 
 
