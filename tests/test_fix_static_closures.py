@@ -6,10 +6,13 @@ static parameter first; traced, or static where the callable needs them concrete
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from dynamic_support import count_retraces_many
 from test_fix_closures import codes, fixed_once, lint, project
 
 from retracelint import config
@@ -272,3 +275,35 @@ def test_lambda_with_a_default_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
     root = project(tmp_path, monkeypatch, {"filters.py": defaulted, "sweep.py": SWEEP})
     assert refusal(root).endswith("the lambda takes *args, keyword-only parameters or defaults")
     assert (root / "filters.py").read_text(encoding="utf-8") == defaulted
+
+
+# What both copies run under JAX's cache-miss log: the sweep, its results kept for comparing.
+RUN = """\
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+from filters import Channel
+
+out = [v for d in (0.5, 0.9, 0.7) for v in Channel(d).filtered(jnp.ones((4, 3)), 2).ravel().tolist()]
+Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_fix_of_two_files_once_and_it_gives_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    original = tmp_path / "original"
+    original.mkdir()
+    for name, text in {**TWO_MODULES, "run.py": RUN}.items():
+        (original / name).write_text(text, encoding="utf-8")
+    (tmp_path / "fixed").mkdir()
+    root = project(tmp_path / "fixed", monkeypatch, {**TWO_MODULES, "run.py": RUN})
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
+    before, after = count_retraces_many([original / "run.py", root / "run.py"], cwd=tmp_path)
+    retraced = {function.name: n for function, n in before.retraces.items()}
+    assert not before.raised and retraced["run_filter"] == 2, before.summary()  # one per new decay
+    assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+    printed = [json.loads((d / "out.json").read_text()) for d in (original, root)]
+    assert printed[0] == pytest.approx(printed[1], rel=1e-5)
