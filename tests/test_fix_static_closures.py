@@ -290,20 +290,141 @@ Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8
 """
 
 
-@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
-def test_jax_traces_the_fix_of_two_files_once_and_it_gives_the_same(
+# A controller made by a factory in one module, passed to a function jitted in a second, by a third.
+GAINS = '''\
+"""Controllers built from their gains."""
+
+import jax.numpy as jnp
+
+
+def make_controller(kp, kd):
+    """A PD law for the given gains."""
+
+    def control(error, rate):
+        return -kp * error - kd * jnp.tanh(rate)
+
+    return control
+'''
+
+PLANT = '''\
+"""A damped pendulum driven by a controller, simulated under jit."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("controller", "steps"))
+def simulate(theta0, controller, steps=50, dt=0.05):
+    def step(state, _):
+        theta, omega = state
+        torque = controller(theta, omega)
+        omega = omega + dt * (-jnp.sin(theta) + torque)
+        return (theta + dt * omega, omega), theta
+
+    _, path = jax.lax.scan(step, (theta0, jnp.zeros_like(theta0)), None, length=steps)
+    return path
+'''
+
+TUNE = '''\
+"""Grid search over the controller's gains."""
+
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+
+from gains import make_controller
+from plant import simulate
+
+
+def cost(kp, kd, theta0):
+    controller = make_controller(kp, kd)
+    # the same initial angle for every candidate
+    path = simulate(theta0, controller=controller)
+    return float(jnp.mean(path**2))
+
+
+def search(theta0):
+    return [cost(kp, kd, theta0) for kp in (0.5, 1.0, 2.0) for kd in (0.1, 0.4)]
+
+
+if __name__ == "__main__":
+    Path(__file__).with_name("out.json").write_text(json.dumps(search(jnp.float32(0.8))))
+'''
+TUNING = {"gains.py": GAINS, "plant.py": PLANT, "tune.py": TUNE}
+
+
+def test_a_factory_passed_once_and_called_with_the_values_where_it_is_jitted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    original = tmp_path / "original"
-    original.mkdir()
-    for name, text in {**TWO_MODULES, "run.py": RUN}.items():
-        (original / name).write_text(text, encoding="utf-8")
-    (tmp_path / "fixed").mkdir()
-    root = project(tmp_path / "fixed", monkeypatch, {**TWO_MODULES, "run.py": RUN})
-    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
-    before, after = count_retraces_many([original / "run.py", root / "run.py"], cwd=tmp_path)
-    retraced = {function.name: n for function, n in before.retraces.items()}
-    assert not before.raised and retraced["run_filter"] == 2, before.summary()  # one per new decay
-    assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
-    printed = [json.loads((d / "out.json").read_text()) for d in (original, root)]
-    assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+    """The controller made per candidate: the factory itself is the static argument (the same object
+    every call), the gains go in traced and the jitted function makes the controller when traced.
+    The factory's module is read, not changed."""
+    root = project(tmp_path, monkeypatch, TUNING)
+    assert codes(".") == [("tune.py", "RTL204")]
+    assert fixed_once(root, "plant.py") == PLANT.replace(
+        "def simulate(theta0, controller, steps=50, dt=0.05):\n",
+        "def simulate(theta0, controller, steps=50, dt=0.05, *, kp, kd):\n"
+        "    controller = controller(kp=kp, kd=kd)\n",
+    )
+    assert (root / "tune.py").read_text(encoding="utf-8") == TUNE.replace(
+        "    controller = make_controller(kp, kd)\n", ""
+    ).replace(
+        "simulate(theta0, controller=controller)",
+        "simulate(theta0, controller=make_controller, kp=kp, kd=kd)",
+    )
+    assert (root / "gains.py").read_text(encoding="utf-8") == GAINS
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (  # calling it when traced would log once per trace, not once per candidate
+            ("    return control\n", "    print(kp, kd)\n    return control\n"),
+            "the fresh value is made by make_controller, which is not a def that only makes a"
+            " function",
+        ),
+        (  # the gain the call would read is not the one the controller was made with
+            ("    # the same initial", "    kp = kp * 2\n    # the same initial"),
+            "what controller is made from may change before the call",
+        ),
+    ],
+)
+def test_a_factory_whose_call_cannot_move_into_the_trace_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str], reason: str
+):
+    files = {name: text.replace(*edit) for name, text in TUNING.items()}
+    root = project(tmp_path, monkeypatch, files)
+    assert refusal(root).endswith(reason)
+    assert all((root / name).read_text(encoding="utf-8") == text for name, text in files.items())
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_fixes_of_two_files_once_and_they_give_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The lambda made once (two files) and the factory passed once (two of three files)."""
+    programs = {"filters": ({**TWO_MODULES, "run.py": RUN}, "run.py", "run_filter", 2)}
+    programs["tuning"] = (TUNING, "tune.py", "simulate", 5)
+    scripts = []
+    for name, (files, _, _, _) in programs.items():
+        for copy in ("original", "fixed"):
+            (tmp_path / name / copy).mkdir(parents=True)
+        project(tmp_path / name / "original", monkeypatch, files)
+        project(tmp_path / name / "fixed", monkeypatch, files)
+        assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
+    for name, (_, script, _, _) in programs.items():
+        scripts += [tmp_path / name / copy / script for copy in ("original", "fixed")]
+    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
+    for name, (_, _, jitted, retraces) in programs.items():
+        before, after = next(reports), next(reports)
+        retraced = {function.name: n for function, n in before.retraces.items()}
+        assert not before.raised and retraced[jitted] == retraces, before.summary()
+        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+        printed = [
+            json.loads((tmp_path / name / c / "out.json").read_text())
+            for c in ("original", "fixed")
+        ]
+        assert printed[0] == pytest.approx(printed[1], rel=1e-5)

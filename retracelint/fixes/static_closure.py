@@ -19,12 +19,14 @@ from __future__ import annotations
 import ast
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
+    bound_names,
     dotted,
     free_names,
     has_binding,
@@ -63,10 +65,10 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
     made, assign = _made_here(source, node, call)
     if isinstance(made, Refusal):
         return made
-    callable_ = _closed_callable(source, made)
+    callable_ = _closed_callable(source, made, loc.path)
     if isinstance(callable_, Refusal):
         return callable_
-    once, values, body = callable_
+    values = callable_.values
     taken = {a.arg for a in ast.walk(jitted.args) if isinstance(a, ast.arg)}
     if finding.parameter not in taken:
         return Refusal(f"{finding.parameter} is not a parameter of {site.name}")
@@ -80,18 +82,18 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal(f"{site.name} already has or reads {', '.join(clash)}")
     statics = []
     for name, (uses, _) in values.items():
-        why = _why_static(source, body, uses, _DEPTH)
+        why = _why_static(callable_.where, callable_.body, uses, _DEPTH)
         if isinstance(why, Refusal):
             return why
         if why is not None:
-            hashable = unhashable_static(source, name, uses, f"the callable {why}")
+            hashable = unhashable_static(callable_.where, name, uses, f"the callable {why}")
             if hashable is not None:
                 return hashable
             statics.append(name)
     decorator = _with_statics(home, jitted, statics)
     if isinstance(decorator, Refusal):
         return decorator
-    edit = _Edit(finding.parameter, call, made, assign, once, values)
+    edit = _Edit(finding.parameter, call, made, assign, callable_)
     return _rewrite(source, edit, _Jitted(site.location.path, home, jitted, decorator))
 
 
@@ -151,29 +153,66 @@ def _jitted_def(source: Source, name: str, path: str, calls: int) -> ast.Functio
 def _made_here(
     source: Source, node: ast.expr, call: ast.Call
 ) -> tuple[ast.expr | Refusal, ast.stmt | None]:
-    """The lambda or partial passed: the argument itself, or the value of the statement just before
-    the call's (``update = partial(...)``), when the name is used by this call only."""
+    """The callable passed: the argument itself, or the value of an assignment earlier in a block that
+    holds the call (``update = partial(...)``, ``target = tempered(...)`` above a loop), when the name
+    is used by this call only and what making it reads is the same at the call (no name it reads is
+    bound, no attribute it reads assigned, and it calls nothing but the callable's maker)."""
     if not isinstance(node, ast.Name):
         return node, None
-    stmt = next(a for a in source.ancestors(call) if isinstance(a, ast.stmt))
-    block = source.parent(stmt)
-    body = getattr(block, "body", [])
-    index = next((i for i, s in enumerate(body) if s is stmt), 0)
-    before = body[index - 1] if index else None
-    if not (
-        isinstance(before, ast.Assign)
-        and len(before.targets) == 1
-        and isinstance(before.targets[0], ast.Name)
-        and before.targets[0].id == node.id
-    ):
-        return Refusal(f"{node.id} is not made by the statement just before the call"), None
+    found = _assignment_above(source, node.id, call)
+    if found is None:
+        return Refusal(f"{node.id} is not made in a block that holds the call"), None
+    assign, between = found
     scope = next((a for a in source.ancestors(call) if isinstance(a, ast.FunctionDef)), None)
     uses = [
         n for n in ast.walk(scope or source.tree) if isinstance(n, ast.Name) and n.id == node.id
     ]
     if len(uses) != 2:
         return Refusal(f"{node.id} is used other than by this call"), None
-    return before.value, before
+    if between and _changes_between(assign.value, between):
+        return Refusal(f"what {node.id} is made from may change before the call"), None
+    return assign.value, assign
+
+
+def _assignment_above(
+    source: Source, name: str, call: ast.Call
+) -> tuple[ast.Assign, list[ast.stmt]] | None:
+    """The nearest ``name = ...`` before a statement holding ``call``, in that statement's block; and
+    the statements after it up to the one holding the call (none when it is just before)."""
+    for stmt in (a for a in source.ancestors(call) if isinstance(a, ast.stmt)):
+        body = getattr(source.parent(stmt), "body", [])
+        if not any(s is stmt for s in body):
+            continue  # an else or a handler: not the block searched
+        index = next(i for i, s in enumerate(body) if s is stmt)
+        for back in range(index - 1, -1, -1):
+            before = body[back]
+            if (
+                isinstance(before, ast.Assign)
+                and len(before.targets) == 1
+                and isinstance(before.targets[0], ast.Name)
+                and before.targets[0].id == name
+            ):
+                return before, body[back + 1 : index] + ([stmt] if back + 1 < index else [])
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return None
+    return None
+
+
+def _changes_between(made: ast.expr, between: list[ast.stmt]) -> bool:
+    """Whether ``made``, evaluated after ``between`` instead of before, might give another value: it
+    reads a name they bind or an attribute they assign, or calls more than its maker."""
+    reads = {n.id for n in ast.walk(made) if isinstance(n, ast.Name)}
+    attributes = {dotted(n) for n in ast.walk(made) if isinstance(n, ast.Attribute)}
+    calls = [n for n in ast.walk(made) if isinstance(n, ast.Call)]
+    if len(calls) != 1 or calls[0] is not made:
+        return True
+    assigned = {
+        dotted(n)
+        for stmt in between
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)
+    }
+    return bool(reads & bound_names(between)) or bool(attributes & assigned)
 
 
 Values = dict[
@@ -181,11 +220,26 @@ Values = dict[
 ]  # parameter: its uses in the callable, what is passed
 
 
-def _closed_callable(source: Source, made: ast.expr) -> tuple[str, Values, ast.AST] | Refusal:
-    """What is made once (the text of the module-level callable), the values it closes over, and the
-    function whose body reads them."""
+@dataclass(frozen=True)
+class _Callable:
+    """What is passed once (the text of the module-level callable; empty for a lambda, made a def),
+    the values it closes over, the function whose body reads them and the file that holds it, and
+    whether the jitted function calls what is passed with the values (a factory) or binds them to
+    it (``partial``)."""
+
+    once: str
+    values: Values
+    body: ast.AST
+    where: Source
+    factory: bool = False
+
+
+def _closed_callable(source: Source, made: ast.expr, path: str) -> _Callable | Refusal:
+    """What replaces the callable made at every call; ``path``: this file's."""
     if isinstance(made, ast.Call) and dotted(made.func) in _PARTIALS:
         return _bound(source, made)
+    if isinstance(made, ast.Call) and isinstance(made.func, ast.Name):
+        return _factory_call(source, made, made.func.id, path)
     if not isinstance(made, ast.Lambda):
         return Refusal("the fresh value is not a lambda or a partial of a function defined here")
     owner = next((a for a in source.ancestors(made) if isinstance(a, ast.FunctionDef)), None)
@@ -210,10 +264,10 @@ def _closed_callable(source: Source, made: ast.expr) -> tuple[str, Values, ast.A
         )
         for name in closed
     }
-    return "", values, made
+    return _Callable("", values, made, source)
 
 
-def _bound(source: Source, made: ast.Call) -> tuple[str, Values, ast.AST] | Refusal:
+def _bound(source: Source, made: ast.Call) -> _Callable | Refusal:
     name = dotted(made.args[0]) if len(made.args) == 1 else ""
     stmts = module_bindings(source.tree).get(name, [])
     fdef = stmts[0] if len(stmts) == 1 else None
@@ -230,7 +284,70 @@ def _bound(source: Source, made: ast.Call) -> tuple[str, Values, ast.AST] | Refu
             if isinstance(n, ast.Name) and n.id == keyword.arg and isinstance(n.ctx, ast.Load)
         ]
         values[keyword.arg] = (uses, source.code(keyword.value))
-    return name, values, fdef
+    return _Callable(name, values, fdef, source)
+
+
+def _factory_call(source: Source, made: ast.Call, name: str, path: str) -> _Callable | Refusal:
+    """``factory(a, b=c)``: a module-level def, here or imported by name from a module beside this
+    one, that only defines functions and returns one of them. The factory itself is passed, the same
+    object every call, and the jitted function calls it with the values when traced."""
+    where = _defining_module(source, name, path)
+    stmts = module_bindings(where.tree).get(name, []) if where is not None else []
+    fdef = stmts[0] if len(stmts) == 1 else None
+    if not isinstance(fdef, ast.FunctionDef) or not _only_makes_a_function(fdef):
+        return Refusal(
+            f"the fresh value is made by {name}, which is not a def that only makes a function"
+        )
+    assert where is not None
+    if fdef.decorator_list or fdef.args.vararg or fdef.args.kwarg or fdef.args.posonlyargs:
+        return Refusal(f"{name} has decorators, *args, **kwargs or positional-only parameters")
+    if any(isinstance(a, ast.Starred) for a in made.args) or any(
+        k.arg is None for k in made.keywords
+    ):
+        return Refusal(f"{name} is called with *args or **kwargs")
+    params = [a.arg for a in fdef.args.args]
+    if len(made.args) > len(params):
+        return Refusal(f"{name} is called with more arguments than it takes")
+    passed = [*zip(params, made.args, strict=False), *((k.arg, k.value) for k in made.keywords)]
+    values: Values = {}
+    for param, value in passed:
+        uses = [
+            n
+            for n in ast.walk(fdef)
+            if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)
+        ]
+        values[param] = (uses, source.code(value))  # type: ignore[index]
+    return _Callable(name, values, fdef, where, factory=True)
+
+
+def _only_makes_a_function(fdef: ast.FunctionDef) -> bool:
+    """Its body (past a docstring) defines functions and returns one of them: calling it when traced
+    does nothing else."""
+    body = fdef.body[1:] if ast.get_docstring(fdef) is not None else fdef.body
+    *defs, last = body or [ast.Pass()]
+    names = {d.name for d in defs if isinstance(d, ast.FunctionDef) and not d.decorator_list}
+    return (
+        len(names) == len(defs)
+        and isinstance(last, ast.Return)
+        and isinstance(last.value, ast.Name)
+        and last.value.id in names
+    )
+
+
+def _defining_module(source: Source, name: str, path: str) -> Source | None:
+    """The file whose top level defines ``name``: this one (``path``), or the module beside it that
+    this one imports it from (``from stats import setup_objective``: ``stats.py`` in its folder)."""
+    stmts = module_bindings(source.tree).get(name, [])
+    imports = [s for s in stmts if isinstance(s, ast.ImportFrom)]
+    if not imports:
+        return source
+    stmt = imports[0]
+    if len(stmts) != 1 or not stmt.module or stmt.level != 0:
+        return None
+    if not any(a.name == name and a.asname is None for a in stmt.names):
+        return None
+    beside = Path(path).parent / f"{stmt.module.replace('.', '/')}.py"
+    return source.neighbour(str(beside))
 
 
 def _with_statics(source: Source, fdef: ast.FunctionDef, statics: list[str]) -> str | Refusal:
@@ -276,8 +393,7 @@ class _Edit:
     call: ast.Call
     made: ast.expr
     assign: ast.stmt | None
-    once: str
-    values: Values
+    passed: _Callable
 
 
 @dataclass(frozen=True)
@@ -293,7 +409,7 @@ class _Jitted:
 
 def _rewrite(source: Source, edit: _Edit, jitted: _Jitted) -> Rewrite | Refusal:
     inserted: list[cst.BaseStatement] = []
-    once = edit.once
+    once, values = edit.passed.once, edit.passed.values
     if not once:  # a lambda: a def at module level, its values keyword-only parameters
         lam: ast.Lambda = edit.made  # type: ignore[assignment]
         if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
@@ -301,11 +417,11 @@ def _rewrite(source: Source, edit: _Edit, jitted: _Jitted) -> Rewrite | Refusal:
             return Refusal("the lambda takes *args, keyword-only parameters or defaults")
         once = source.fresh_name(f"{edit.param}_once")
         params = ast.unparse(lam.args)
-        kwonly = ", ".join(edit.values)
+        kwonly = ", ".join(values)
         signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
         body = textwrap.dedent(source.code(lam.body))
         inserted.append(parse_statement(f"def {once}({signature}):\n    return {body}\n"))
-    passed = ", ".join(f"{k}={v}" for k, (_, v) in edit.values.items())
+    passed = ", ".join(f"{k}={v}" for k, (_, v) in values.items())
     call = edit.call
     carrier = _arg(call, edit.made, edit.assign)
     args = [once if a is carrier else source.code(a) for a in call.args]
@@ -316,15 +432,14 @@ def _rewrite(source: Source, edit: _Edit, jitted: _Jitted) -> Rewrite | Refusal:
         rewrite.remove.add(source.start(edit.assign))
     home = jitted.home
     below = home is source and bool(inserted)  # two blank lines below the callable made once
-    bound = _bound_first(home, jitted.fdef, edit.param, edit.values, jitted.decorator, below)
+    bound = _bound_first(home, jitted.fdef, edit.param, edit.passed, jitted.decorator, below)
     # The jitted def is rewritten where it is; the callable made once goes above it in its file, or
     # above the statement that holds the call in the caller's.
+    needs_partial = not (edit.passed.factory or has_binding(home, "partial", "functools.partial"))
     at_def = Rewrite(
         insert_before={home.start(jitted.fdef): [bound]},
         remove={home.start(jitted.fdef)},
-        imports=()
-        if has_binding(home, "partial", "functools.partial")
-        else ("from functools import partial",),
+        imports=("from functools import partial",) if needs_partial else (),
         unsafe=True,
     )
     if home is source:
@@ -343,11 +458,12 @@ def _bound_first(
     source: Source,
     fdef: ast.FunctionDef,
     param: str,
-    values: Values,
+    passed: _Callable,
     decorator: str,
     inserted: bool,
 ) -> cst.BaseStatement:
-    """The jitted def with the values as keyword-only parameters, bound to ``param`` first."""
+    """The jitted def with the values as keyword-only parameters, bound to ``param`` first (or, a
+    factory passed, given to it)."""
     import libcst as cst
 
     text = "".join(source.text.splitlines(keepends=True)[fdef.lineno - 1 : fdef.end_lineno])
@@ -358,11 +474,12 @@ def _bound_first(
         if isinstance(params.star_arg, (cst.Param, cst.ParamStar))
         else cst.ParamStar()
     )
-    added = [cst.Param(cst.Name(k)) for k in values]
-    binding = ", ".join(f"{k}={k}" for k in values)
+    added = [cst.Param(cst.Name(k)) for k in passed.values]
+    binding = ", ".join(f"{k}={k}" for k in passed.values)
     body = list(node.body.body)
     at = 1 if ast.get_docstring(fdef) is not None else 0  # the docstring stays first
-    first = parse_statement(f"{param} = partial({param}, {binding})\n")
+    made = f"{param}({binding})" if passed.factory else f"partial({param}, {binding})"
+    first = parse_statement(f"{param} = {made}\n")
     return node.with_changes(
         decorators=[cst.Decorator(parse_expression(decorator))],
         params=params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *added]),
