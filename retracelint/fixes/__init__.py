@@ -115,12 +115,14 @@ def fix_file(
     unsafe: bool = False,
     dry: bool = False,
     read: Callable[[str], bytes] | None = None,
+    elsewhere: bool = True,
 ) -> FileResult:
     """The arguments rewritten in place (RTL203, RTL404), then at most one whole-file codemod: it moves
     lines, so the other findings' positions are stale until the file is analysed again (the next
     round of ``--fix``/``--diff``). ``dry``: a codemod's decision is enough, the rewrite is not made
     (what text output marks ``[*]``: libcst on a large file costs seconds). ``read``: the project's
-    other files, for a codemod that edits one of them too; without it such a fix is refused."""
+    other files as this run sees them (from disk without it), for a codemod that reads one of them;
+    ``elsewhere``: it may edit them too (not when standard input or an editor's buffer is fixed)."""
     findings = list(findings)
     after, fixed = _fix_arguments(source, findings)
     wanted = [f for f in findings if applicable(f, unsafe)]
@@ -134,7 +136,7 @@ def fix_file(
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
         return FileResult(source, ())
     refused: list[tuple[Finding, str]] = []
-    neighbours = _Neighbours(read) if read is not None else None
+    neighbours = _Neighbours(read or _from_disk)
     for finding in sorted(wanted, key=lambda f: f.sort_key):
         rewrite = CODEMODS[finding.code].codemod(Source(text, tree, neighbours), finding)
         if isinstance(rewrite, Refusal):
@@ -142,6 +144,10 @@ def fix_file(
             continue
         if rewrite.unsafe and not unsafe:
             continue  # hidden: --unsafe-fixes makes it
+        if rewrite.elsewhere and not elsewhere:
+            others = ", ".join(sorted(rewrite.elsewhere))
+            refused.append((finding, f"the fix edits {others} too, which this run does not write"))
+            continue
         if dry:
             return FileResult(source, (finding,), tuple(refused))
         new = apply_rewrites(text, [rewrite])
@@ -184,12 +190,16 @@ class _Neighbours:
             return None
 
 
-def _apply_elsewhere(rewrite: Rewrite, neighbours: _Neighbours | None) -> tuple[FileFix, ...] | str:
+def _from_disk(path: str) -> bytes:
+    return Path(path).read_bytes()
+
+
+def _apply_elsewhere(rewrite: Rewrite, neighbours: _Neighbours) -> tuple[FileFix, ...] | str:
     """The rewrite's edits of other files, each made and parsed; the reason the whole fix is refused
     when one cannot be (all or nothing: a caller changed without its callee would not run)."""
     out = []
     for path, other in sorted(rewrite.elsewhere.items()):
-        found = neighbours.files.get(path) if neighbours is not None else None
+        found = neighbours.files.get(path)
         if found is None:
             return f"{path}, which the fix edits too, cannot be read or parsed"
         before, encoding, source = found
@@ -543,8 +553,8 @@ def plan(
     elsewhere: bool = True,
 ) -> Plan:
     """The fixes for ``findings``, grouped by the file each finding's fix starts from. ``elsewhere``:
-    a fix may edit other files than its finding's (not when standard input is fixed: ruff writes
-    nothing then)."""
+    a fix may edit other files than the one it starts from (not when standard input is fixed: ruff
+    writes nothing then)."""
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
         if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
@@ -556,7 +566,7 @@ def plan(
             before = read(path)
         except OSError:
             continue
-        result = fix_file(before, by_path[path], unsafe, read=read if elsewhere else None)
+        result = fix_file(before, by_path[path], unsafe, read=read, elsewhere=elsewhere)
         refused.extend(result.refused)
         if result.fixed:
             results[path] = (before, result)
@@ -778,7 +788,6 @@ def availability(
 ) -> Availability:
     """Each finding's fix tried on its own (as an editor's quick fix makes it); ``elsewhere`` as
     ``plan`` takes it."""
-    others = read if elsewhere else None
     texts: dict[str, bytes | None] = {}
     fixable, hidden = set(), 0
     for finding in findings:
@@ -791,9 +800,9 @@ def availability(
             except OSError:
                 texts[path] = None
         source = texts[path]
-        if source is None or not fix_file(source, [finding], True, True, others).fixed:
+        if source is None or not fix_file(source, [finding], True, True, read, elsewhere).fixed:
             continue
-        if unsafe or fix_file(source, [finding], dry=True, read=others).fixed:
+        if unsafe or fix_file(source, [finding], dry=True, read=read, elsewhere=elsewhere).fixed:
             fixable.add(id(finding))
         else:
             hidden += 1

@@ -117,9 +117,8 @@ def _jitting_module(source: Source, finding: Finding) -> Source | Refusal:
         return used
     home = source.neighbour(site.location.path)
     if home is None:
-        # standard input is fixed alone (ruff writes no file then), an editor's quick fix edits one
         return Refusal(
-            f"the fix edits {site.location.path} too, which this run cannot read, parse or write"
+            f"{site.location.path}, where {site.name} is jitted, cannot be read or parsed"
         )
     return home
 
