@@ -223,6 +223,35 @@ def test_a_fix_of_two_files_is_made_whole_or_not_at_all(
     assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS
 
 
+ENERGY = """
+
+@partial(jax.jit, static_argnames=("axes",))
+def energy(signal, axes):
+    return jnp.sum(signal * signal, axis=axes)
+
+
+def total_energy(signal):
+    return energy(signal, axes=[0, 1])
+"""
+
+
+def test_a_fix_of_two_files_waits_a_round_for_a_file_another_fix_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """kernels.py has a fix of its own (RTL203): made first, then the two-file fix from the file as it
+    left it; both counted, each once."""
+    sweep = SWEEP + "\nfrom kernels import total_energy\n\nprint(total_energy(jnp.ones((4, 3))))\n"
+    files = {**TWO_MODULES, "kernels.py": KERNELS + ENERGY, "sweep.py": sweep}
+    root = project(tmp_path, monkeypatch, files)
+    assert codes(".") == [("filters.py", "RTL204"), ("kernels.py", "RTL203")]
+    fixed = lint("--fix", "--unsafe-fixes", ".")
+    assert fixed.exit_code == 0 and "Found 2 errors (2 fixed, 0 remaining)." in fixed.output
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS_FIXED + ENERGY.replace(
+        "[0, 1]", "(0, 1)"
+    )
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS_FIXED
+
+
 def test_a_fix_whose_other_file_changed_meanwhile_writes_neither(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
