@@ -417,6 +417,10 @@ def test_a_factory_passed_once_and_called_with_the_values_where_it_is_jitted(
             ("    # the same initial", "    kp = kp * 2\n    # the same initial"),
             "what controller is made from may change before the call",
         ),
+        (  # made just above a loop that rebinds a gain: made at the call, it would read the new one
+            ("    path = simulate(", "    for kd in (kd, 2 * kd):\n        path = simulate("),
+            "what controller is made from may change before the call",
+        ),
     ],
 )
 def test_a_factory_whose_call_cannot_move_into_the_trace_is_refused(

@@ -177,8 +177,11 @@ def _assignment_above(
     source: Source, name: str, call: ast.Call
 ) -> tuple[ast.Assign, list[ast.stmt]] | None:
     """The nearest ``name = ...`` before a statement holding ``call``, in that statement's block; and
-    the statements after it up to the one holding the call (none when it is just before)."""
-    for stmt in (a for a in source.ancestors(call) if isinstance(a, ast.stmt)):
+    the statements from after it to the one holding the call, that one included (none when it is just
+    before the call's own statement: nothing runs between)."""
+    for depth, stmt in enumerate(a for a in source.ancestors(call) if isinstance(a, ast.stmt)):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return None  # the function's own blocks only: a name bound outside it is not a local
         body = getattr(source.parent(stmt), "body", [])
         if not any(s is stmt for s in body):
             continue  # an else or a handler: not the block searched
@@ -191,19 +194,23 @@ def _assignment_above(
                 and isinstance(before.targets[0], ast.Name)
                 and before.targets[0].id == name
             ):
-                return before, body[back + 1 : index] + ([stmt] if back + 1 < index else [])
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            return None
+                just_before = depth == 0 and back == index - 1
+                return before, [] if just_before else body[back + 1 : index + 1]
     return None
 
 
 def _changes_between(made: ast.expr, between: list[ast.stmt]) -> bool:
     """Whether ``made``, evaluated after ``between`` instead of before, might give another value: it
-    reads a name they bind or an attribute they assign, or calls more than its maker."""
-    reads = {n.id for n in ast.walk(made) if isinstance(n, ast.Name)}
-    attributes = {dotted(n) for n in ast.walk(made) if isinstance(n, ast.Attribute)}
-    calls = [n for n in ast.walk(made) if isinstance(n, ast.Call)]
-    if len(calls) != 1 or calls[0] is not made:
+    reads a name they bind or an attribute they assign, or calls more than its maker. A lambda reads
+    its names when called, in the jitted function: where it is made does not matter."""
+    if isinstance(made, ast.Lambda):
+        return False
+    read = list(ast.walk(made))
+    reads = {n.id for n in read if isinstance(n, ast.Name)}
+    attributes = {dotted(n) for n in read if isinstance(n, ast.Attribute)}
+    if any(isinstance(n, ast.Call) and n is not made for n in read) or any(
+        isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield)) for n in read
+    ):
         return True
     assigned = {
         dotted(n)
