@@ -18,7 +18,7 @@ from test_fix_closures import codes, fixed_once, lint, project
 from retracelint import config
 from retracelint.cli import main
 from retracelint.engine import analyse_paths
-from retracelint.fixes import plan, write
+from retracelint.fixes import fix_source, plan, write
 
 CONSENSUS = '''\
 """Damped fixed-point iteration with the update function passed in as a static argument."""
@@ -262,6 +262,8 @@ def test_a_fix_whose_other_file_changed_meanwhile_writes_neither(
         ("filters.py", ("kernels.py",), 1),
         ("kernels.py", ("filters.py",), 0),
     ]
+    # the editor's quick fix (one file's text) does not make it: half of it would not run
+    assert fix_source(CHANNELS.encode(), found, unsafe=True) == (CHANNELS.encode(), ())
     (root / "kernels.py").write_text(KERNELS + "# edited\n", encoding="utf-8")
     assert write(fixes) == []
     assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS

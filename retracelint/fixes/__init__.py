@@ -115,7 +115,7 @@ def fix_file(
     unsafe: bool = False,
     dry: bool = False,
     read: Callable[[str], bytes] | None = None,
-    elsewhere: bool = True,
+    elsewhere: bool = False,
 ) -> FileResult:
     """The arguments rewritten in place (RTL203, RTL404), then at most one whole-file codemod: it moves
     lines, so the other findings' positions are stale until the file is analysed again (the next
