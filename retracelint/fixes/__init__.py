@@ -184,9 +184,15 @@ class _Neighbours:
             before = self._read(path)
             text, encoding = _decode(before)
             return before, encoding, Source(text, ast.parse(text))
-        except (OSError, SyntaxError, ValueError, UnicodeDecodeError, LookupError):
-            return None
-        except (MemoryError, RecursionError):  # too large or too deep for ast
+        except (
+            OSError,
+            SyntaxError,
+            ValueError,
+            UnicodeDecodeError,
+            LookupError,
+            MemoryError,
+            RecursionError,
+        ):
             return None
 
 
