@@ -45,6 +45,9 @@ class Rewrite:
     remove: set[Start] = field(default_factory=set)
     imports: tuple[str, ...] = ()  # import statements the rewrite needs, added at the module's top
     unsafe: bool = False  # this rewrite changes what a user must check, whatever its rule's fix is
+    # The same fix's rewrites of other files (the module that jits, when the caller is here), by path
+    # as ``Location`` gives it: made with this one or not at all.
+    elsewhere: dict[str, Rewrite] = field(default_factory=dict)
 
 
 Codemod = Callable[["Source", Finding], "Rewrite | Refusal"]
@@ -68,9 +71,18 @@ class Source:
     """One file as the codemods read it: text, ``ast`` tree, and libcst's module with positions (made
     when first asked for: libcst costs ten times what ``ast`` does)."""
 
-    def __init__(self, text: str, tree: ast.Module):
+    def __init__(
+        self, text: str, tree: ast.Module, neighbours: Callable[[str], Source | None] | None = None
+    ):
         self.text = text
         self.tree = tree
+        self._neighbours = neighbours
+
+    def neighbour(self, path: str) -> Source | None:
+        """Another file of the project (``Location``'s path), for a fix that edits it too; None when it
+        cannot be read or parsed, or when this run fixes one file alone (standard input, an editor's
+        quick fix)."""
+        return self._neighbours(path) if self._neighbours is not None else None
 
     @cached_property
     def parents(self) -> dict[int, ast.AST]:

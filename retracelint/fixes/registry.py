@@ -54,14 +54,21 @@ def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
 
 
 def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """RTL204: the fresh static made once where it is (``make_once``); when it closes over values of
-    the call or the loop, made once at module level with those values passed to the jitted function
-    (``pass_values``, unsafe)."""
+    """RTL204: the fresh static made once where it is (``make_once``); otherwise (it closes over values
+    of the call or the loop, or a factory makes it) made once at module level, or the factory passed
+    itself, with those values passed to the jitted function (``pass_values``, unsafe)."""
     once = make_once(source, finding)
-    if not (isinstance(once, Refusal) and once.reason.startswith("it closes over")):
+    if isinstance(once, Rewrite):
         return once
     passed = pass_values(source, finding)
-    return passed if isinstance(passed, Rewrite) else Refusal(f"{once.reason}; {passed.reason}")
+    if isinstance(passed, Rewrite):
+        return passed
+    # the reason of the fix made for this shape: a value made once where it is is make_once's
+    return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
+
+
+def _closes_over(refusal: Refusal) -> bool:
+    return refusal.reason.startswith("it closes over")
 
 
 CODEMODS: dict[str, Fix] = {
