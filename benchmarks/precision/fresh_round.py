@@ -125,6 +125,11 @@ def report(scored: Scored) -> str:
 
 def run_base(command: Sequence[str], root: Path, base: dict) -> list[Key]:
     """The keys of retracelint's findings on one code base, run as a user runs it."""
+    return list(findings_of(command, root, base))
+
+
+def findings_of(command: Sequence[str], root: Path, base: dict) -> dict[Key, str]:
+    """retracelint's findings on one code base, run as a user runs it: each key with its severity."""
     args = [*command, "--format", "json", "--no-cache", base["folder"]]
     proc = subprocess.run(args, cwd=root, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
@@ -132,10 +137,15 @@ def run_base(command: Sequence[str], root: Path, base: dict) -> list[Key]:
             f"retracelint failed on {base['folder']} (exit {proc.returncode}):\n{proc.stderr}"
         )
     prefix = base["folder"] + "/"
-    return [
-        (base["repo"], Path(f["path"]).as_posix().removeprefix(prefix), int(f["line"]), f["code"])
+    return {
+        (
+            base["repo"],
+            Path(f["path"]).as_posix().removeprefix(prefix),
+            int(f["line"]),
+            f["code"],
+        ): f["severity"]
         for f in json.loads(proc.stdout)
-    ]
+    }
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

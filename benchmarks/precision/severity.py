@@ -1,0 +1,163 @@
+"""Severity against the verdicts: errors and warnings of the current code, by verdict, over read rounds.
+
+Usage:
+  python benchmarks/precision/severity.py ROUND=ROOT [ROUND=ROOT ...] [--retracelint CMD]
+
+Each ``ROUND`` is a round file with verdicts (``fresh_round_1.json``) and ``ROOT`` the folder its code
+bases are checked out in, as ``fresh_round.py`` takes them. Every code base is analysed again as a user
+runs it (``retracelint --format json --no-cache <folder>``), and each finding that has a verdict is
+counted under the severity the current code gives it: issue 36 asks that errors be at least 80 % true
+or deliberate. Findings without a verdict are counted as "unjudged", verdicts without a finding as
+"gone". Findings whose severity differs from the one the verdict was recorded with, and those
+without a verdict, are listed after the table. Exit 2 when a checkout is missing or retracelint fails, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import shlex
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+VERDICTS = ("true", "deliberate", "false")
+SEVERITIES = ("error", "warning")
+
+
+def _fresh_round() -> ModuleType:
+    """``fresh_round.py`` (it runs a code base as the rounds did), loaded by path."""
+    spec = importlib.util.spec_from_file_location("precision_fresh_round", HERE / "fresh_round.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+fresh = _fresh_round()
+
+
+@dataclass
+class Table:
+    """One round's (or all rounds') findings by current severity and verdict."""
+
+    cells: Counter[tuple[str, str]] = field(default_factory=Counter)  # (severity, verdict)
+    gone: int = 0
+
+    def add(self, other: Table) -> None:
+        self.cells.update(other.cells)
+        self.gone += other.gone
+
+    def good_share(self, severity: str) -> float | None:
+        """The share of judged findings of ``severity`` that are true or deliberate."""
+        judged = sum(self.cells[severity, v] for v in VERDICTS)
+        good = self.cells[severity, "true"] + self.cells[severity, "deliberate"]
+        return good / judged if judged else None
+
+
+@dataclass(frozen=True)
+class Change:
+    """A finding whose severity is not the one its verdict was recorded with ("unjudged": no
+    verdict, then ``was`` is empty)."""
+
+    key: tuple[str, str, int, str]
+    verdict: str
+    was: str
+    now: str
+
+    def __str__(self) -> str:
+        repo, path, line, code = self.key
+        change = f"{self.was} -> {self.now}" if self.was else f"unjudged {self.now}"
+        return f"{change}: {repo} {path}:{line} {code} ({self.verdict})"
+
+
+def tally(round_: dict, found: dict[tuple[str, str, int, str], str]) -> tuple[Table, list[Change]]:
+    """``found`` maps each finding's key to its current severity."""
+    table = Table()
+    changes = []
+    judged = {fresh.key(item): item for item in round_["verdicts"]}
+    for k, now in sorted(found.items()):
+        item = judged.get(k)
+        table.cells[now, item["verdict"] if item else "unjudged"] += 1
+        if item is None:
+            changes.append(Change(k, "unjudged", "", now))
+        elif item["severity"] != now:
+            changes.append(Change(k, item["verdict"], item["severity"], now))
+    table.gone = len(judged.keys() - found.keys())
+    return table, changes
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def report(tables: list[tuple[str, Table]]) -> str:
+    rows = [
+        "| round | severity | true | deliberate | false | unjudged | true or deliberate | gone |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, t in tables:
+        for severity in SEVERITIES:
+            counts = [t.cells[severity, v] for v in (*VERDICTS, "unjudged")]
+            gone = str(t.gone) if severity == "error" else ""
+            rows.append(
+                f"| {name} | {severity} | {' | '.join(map(str, counts))} | "
+                f"{_share(t.good_share(severity))} | {gone} |"
+            )
+    return "\n".join(rows)
+
+
+def run_round(command: list[str], round_file: Path, root: Path) -> tuple[Table, list[Change]]:
+    round_ = json.loads(round_file.read_text())
+    found: dict[tuple[str, str, int, str], str] = {}
+    for base in round_["code_bases"]:
+        if not (root / base["folder"]).is_dir():
+            raise RuntimeError(f"{root}: missing {base['folder']} (check it out at its commit)")
+        print(f"retracelint: {base['repo']}", file=sys.stderr)
+        found.update(fresh.findings_of(command, root, base))
+    return tally(round_, found)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", nargs="+", metavar="ROUND=ROOT")
+    parser.add_argument(
+        "--retracelint",
+        default=f"{shlex.quote(sys.executable)} -m retracelint",
+        help="command that runs retracelint (default: this interpreter's)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    command = shlex.split(args.retracelint)
+    tables: list[tuple[str, Table]] = []
+    total = Table()
+    changes: list[Change] = []
+    for pair in args.rounds:
+        round_file, _, root = pair.partition("=")
+        if not root:
+            print(f"{pair}: expected ROUND=ROOT", file=sys.stderr)
+            return 2
+        try:
+            table, changed = run_round(command, Path(round_file), Path(root))
+        except RuntimeError as err:
+            print(err, file=sys.stderr)
+            return 2
+        tables.append((Path(round_file).stem.removeprefix("fresh_round_"), table))
+        total.add(table)
+        changes += changed
+    print(report([*tables, ("all", total)]))
+    for change in changes:
+        print(change)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
