@@ -82,6 +82,8 @@ def assess(
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
+        if finding.grows and _in_sections(prop, sources, finding.made_at):
+            finding = replace(finding, grows=False)
         out.append(
             replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
         )
@@ -92,6 +94,68 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
     unbounded = finding.severity == "error" and finding.grows
     return "error" if unbounded and not assumptions else "warning"
+
+
+def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> bool:
+    """Whether ``at`` runs only at the first step of each of a few sections of a loop over a range
+    (``if step % (num_steps // k) == 0:`` in ``for step in range(..., num_steps)``): k times or so
+    per walk of the loop however long the run, in a function that runs no more often than a loop
+    over a bounded collection makes it. The count is per site, not per iteration."""
+    walks: dict[str, ast.expr] = {}  # each loop variable around ``at``: what its loop walks
+    sectioned = False
+    for stmt, _ in sources.enclosing(at):
+        if isinstance(stmt, _DEFS):
+            walks.clear()
+            sectioned = False
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            sectioned = False  # a loop inside the section repeats what it holds
+            if isinstance(stmt, ast.For | ast.AsyncFor) and isinstance(stmt.target, ast.Name):
+                walks[stmt.target.id] = stmt.iter
+        elif isinstance(stmt, ast.If) and any(_holds(s, at.line) for s in stmt.body):
+            sectioned = sectioned or any(
+                name in walks and _mentions(walks[name], total)
+                for name, total in _section_tests(stmt.test)
+            )
+    if not sectioned:
+        return False
+    owner = sources.function_at(at)
+    again = prop.repeated(owner) if owner is not None else None
+    return again is None or not again.grows
+
+
+def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:
+    """The (variable, total) of each conjunct of ``test`` that says ``variable % (total // k) == 0``
+    (or ``not variable % (total // k)``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for value in test.values:
+            yield from _section_tests(value)
+        return
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        rest: ast.expr = test.operand
+    elif (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        rest = test.left
+    else:
+        return
+    if (
+        isinstance(rest, ast.BinOp)
+        and isinstance(rest.op, ast.Mod)
+        and isinstance(rest.left, ast.Name)
+        and isinstance(rest.right, ast.BinOp)
+        and isinstance(rest.right.op, ast.FloorDiv)
+    ):
+        yield rest.left.id, rest.right.left
+
+
+def _mentions(node: ast.expr, part: ast.expr) -> bool:
+    """Whether ``part`` (as written) is a sub-expression of ``node``."""
+    wanted = ast.dump(part)
+    return any(ast.dump(n) == wanted for n in ast.walk(node) if type(n) is type(part))
 
 
 def _self_of_another_class(project: Project, sources: _Sources, finding: Finding) -> bool:
