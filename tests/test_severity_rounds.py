@@ -82,6 +82,31 @@ def test_findings_count_under_their_current_severity(script: ModuleType) -> None
     ]
 
 
+def test_a_finding_moved_a_line_keeps_its_verdict_and_unanalysed_files_are_no_findings(
+    script: ModuleType,
+) -> None:
+    round_ = _round(
+        [
+            ("acme/evals", "a.py", 10, "RTL301", "error", "true"),
+            ("acme/evals", "a.py", 30, "RTL301", "error", "false"),
+        ]
+    )
+    found = {
+        ("acme/evals", "a.py", 11, "RTL301"): "error",  # the call of line 10, reported at 11
+        ("acme/evals", "a.py", 20, "RTL301"): "error",  # too far from line 30
+        ("acme/evals", "a.py", 30, "RTL201"): "warning",  # another rule
+        ("acme/evals", "b.py", 1, "RTL000"): "error",  # cannot parse
+    }
+    table, changes = script.tally(round_, found)
+    assert table.cells == {
+        ("error", "true"): 1,
+        ("error", "unjudged"): 1,
+        ("warning", "unjudged"): 1,
+    }
+    assert table.gone == 1
+    assert len(changes) == 2 and all(c.verdict == "unjudged" for c in changes)
+
+
 def test_a_round_on_real_code_adds_up_and_a_missing_checkout_is_exit_2(
     script: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:

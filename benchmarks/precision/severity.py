@@ -8,8 +8,11 @@ bases are checked out in, as ``fresh_round.py`` takes them. Every code base is a
 runs it (``retracelint --format json --no-cache <folder>``), and each finding that has a verdict is
 counted under the severity the current code gives it: issue 36 asks that errors be at least 80 % true
 or deliberate. Findings without a verdict are counted as "unjudged", verdicts without a finding as
-"gone". Findings whose severity differs from the one the verdict was recorded with, and those
-without a verdict, are listed after the table. Exit 2 when a checkout is missing or retracelint fails, else 0.
+"gone"; a finding a few lines from a verdict of its rule and file that has no finding takes that
+verdict (a multi-line call now reported at another of its lines), and files that cannot be analysed
+(RTL000) are left out. Findings whose severity differs from the one their verdict was recorded with,
+and those without a verdict, are listed after the table. Exit 2 when a checkout is missing or
+retracelint fails, else 0.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import json
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -27,6 +31,8 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 VERDICTS = ("true", "deliberate", "false")
 SEVERITIES = ("error", "warning")
+NEAR = 3  # lines between where a finding was judged and where it is reported now
+Key = tuple[str, str, int, str]  # repo, path, line, rule
 
 
 def _fresh_round() -> ModuleType:
@@ -65,7 +71,7 @@ class Change:
     """A finding whose severity is not the one its verdict was recorded with ("unjudged": no
     verdict, then ``was`` is empty)."""
 
-    key: tuple[str, str, int, str]
+    key: Key
     verdict: str
     was: str
     now: str
@@ -76,20 +82,39 @@ class Change:
         return f"{change}: {repo} {path}:{line} {code} ({self.verdict})"
 
 
-def tally(round_: dict, found: dict[tuple[str, str, int, str], str]) -> tuple[Table, list[Change]]:
-    """``found`` maps each finding's key to its current severity."""
+def tally(round_: dict, found: dict[Key, str]) -> tuple[Table, list[Change]]:
+    """``found`` maps each finding's key to its current severity. A file that cannot be analysed
+    (RTL000) is no finding; one reported a few lines from where it was judged (the same rule in the
+    same file: a multi-line call now reported at another of its lines) keeps its verdict."""
     table = Table()
     changes = []
     judged = {fresh.key(item): item for item in round_["verdicts"]}
+    found = {k: now for k, now in found.items() if k[3] != "RTL000"}
+    matched = _matched(judged.keys(), found.keys())
     for k, now in sorted(found.items()):
-        item = judged.get(k)
+        item = judged.get(matched.get(k, k))
         table.cells[now, item["verdict"] if item else "unjudged"] += 1
         if item is None:
             changes.append(Change(k, "unjudged", "", now))
         elif item["severity"] != now:
             changes.append(Change(k, item["verdict"], item["severity"], now))
-    table.gone = len(judged.keys() - found.keys())
+    table.gone = len(judged.keys() - found.keys() - set(matched.values()))
     return table, changes
+
+
+def _matched(judged: Iterable[Key], found: Iterable[Key]) -> dict[Key, Key]:
+    """Each finding without a verdict of its own paired with the nearest verdict, also without a
+    finding, of the same rule in the same file at most ``NEAR`` lines away."""
+    judged, found = set(judged), set(found)
+    spare = sorted(judged - found)
+    out: dict[Key, Key] = {}
+    for k in sorted(found - judged):
+        near = [v for v in spare if v[:2] == k[:2] and v[3] == k[3] and abs(v[2] - k[2]) <= NEAR]
+        if near:
+            best = min(near, key=lambda v: (abs(v[2] - k[2]), v[2]))
+            out[k] = best
+            spare.remove(best)
+    return out
 
 
 def _share(value: float | None) -> str:
@@ -114,7 +139,7 @@ def report(tables: list[tuple[str, Table]]) -> str:
 
 def run_round(command: list[str], round_file: Path, root: Path) -> tuple[Table, list[Change]]:
     round_ = json.loads(round_file.read_text())
-    found: dict[tuple[str, str, int, str], str] = {}
+    found: dict[Key, str] = {}
     for base in round_["code_bases"]:
         if not (root / base["folder"]).is_dir():
             raise RuntimeError(f"{root}: missing {base['folder']} (check it out at its commit)")
