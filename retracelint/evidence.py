@@ -55,6 +55,7 @@ from retracelint.values import Made
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Calls that replace an attribute or a dotted name for the duration of a test.
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
@@ -82,7 +83,9 @@ def assess(
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
-        if finding.grows and _in_sections(prop, sources, finding.made_at):
+        if finding.grows and (
+            _in_sections(prop, sources, finding.made_at) or _picked(sources, finding)
+        ):
             finding = replace(finding, grows=False)
         out.append(
             replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
@@ -121,6 +124,56 @@ def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> bool:
     owner = sources.function_at(at)
     again = prop.repeated(owner) if owner is not None else None
     return again is None or not again.grows
+
+
+def _picked(sources: _Sources, finding: Finding) -> bool:
+    """Whether a static argument is (read off) an item that each iteration looks up in a table by
+    one of a list of keys, neither of which the loops change (``task = task_reg[task_ids[i]]``,
+    then ``task.cond_fn``: a registry of the configured tasks): it takes one value per key at most,
+    however long the run."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    if finding.code != "RTL201" or stmt is None:
+        return False
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    name = _root(node) if node is not None else None
+    loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
+    for around, _ in reversed(sources.enclosing(at)):
+        if isinstance(around, _DEFS):
+            break
+        if isinstance(around, _LOOPS):
+            loops.append(around)
+    if name is None or not loops:
+        return False
+    # The one place the innermost loop binds the name (under a ``with`` or an ``if`` too).
+    stores = [
+        n
+        for n in ast.walk(loops[0])
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    binds = [n for n in ast.walk(loops[0]) if isinstance(n, ast.Assign) and n.targets == stores]
+    if len(stores) != 1 or len(binds) != 1:
+        return False
+    picked = binds[0].value
+    if not (
+        isinstance(picked, ast.Subscript)
+        and isinstance(picked.value, ast.Name)
+        and isinstance(picked.slice, ast.Subscript)
+        and isinstance(picked.slice.value, ast.Name)
+        and not isinstance(picked.slice.slice, ast.Slice)
+    ):
+        return False
+    fixed = {picked.value.id, picked.slice.value.id}
+    walked = {
+        n.id
+        for loop in loops
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        for n in ast.walk(loop.target)
+        if isinstance(n, ast.Name)
+    }
+    return fixed.isdisjoint(walked) and not any(
+        _touches(part, fixed) for loop in loops for part in loop.body
+    )
 
 
 def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:

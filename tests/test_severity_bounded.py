@@ -135,3 +135,83 @@ def test_sections_of_a_repeated_loop_or_of_another_count_and_zips_of_streams_sta
         ("train.py", 22, "RTL301"): "error",
         ("train.py", 28, "RTL301"): "error",
     }
+
+
+_REGISTRY = """\
+import functools
+from typing import NamedTuple
+
+
+class Task(NamedTuple):
+    name: str
+    cond_fn: object
+
+
+def _mask(x, keep):
+    return x[:, :keep]
+
+
+def get_task_registry(config):
+    return {
+        "full": Task("full", functools.partial(_mask, keep=4)),
+        "half": Task("half", functools.partial(_mask, keep=2)),
+    }
+"""
+
+_MULTITASK = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+from registry import get_task_registry
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def tokenize(x, cond_fn):
+    return cond_fn(x)
+
+
+def train(config, total_steps):
+    task_reg = get_task_registry(config)
+    task_ids = config.get("tasks", ("full",))
+    rng = jax.random.PRNGKey(0)
+    x = jnp.ones((2, 8))
+    for step in range(total_steps):
+        with jax.named_scope("train"):
+            task_idx = jax.random.choice(jax.random.fold_in(rng, step), len(task_ids))
+            task = task_reg[task_ids[task_idx]]
+        print(tokenize(x, task.cond_fn).shape)
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def scale(x, factor):
+    return x * factor
+
+
+def train_schedules(total_steps):
+    x = jnp.ones((2, 8))
+    names = ["warmup"]
+    factors = {"warmup": 1}
+    for step in range(total_steps):
+        names.append(f"phase{step}")
+        factors[names[-1]] = step + 2
+        factor = factors[names[step]]
+        print(scale(x, factor).sum())
+
+
+if __name__ == "__main__":
+    train({"tasks": ("full", "half")}, 10)
+    train_schedules(10)
+"""
+
+
+def test_a_static_task_picked_from_a_registry_is_a_warning(tmp_path: Path) -> None:
+    """``task = task_reg[task_ids[i]]`` each step (under a ``with``): one of the configured tasks,
+    one trace each however long the run, a warning. A table the loop adds keys and items to gives
+    a new value each step: an error."""
+    (tmp_path / "registry.py").write_text(_REGISTRY, encoding="utf-8")
+    (tmp_path / "multitask.py").write_text(_MULTITASK, encoding="utf-8")
+    assert _severities(tmp_path) == {
+        ("multitask.py", 22, "RTL201"): "warning",
+        ("multitask.py", 38, "RTL201"): "error",
+    }
