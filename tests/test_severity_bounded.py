@@ -215,3 +215,19 @@ def test_a_static_task_picked_from_a_registry_is_a_warning(tmp_path: Path) -> No
         ("multitask.py", 22, "RTL201"): "warning",
         ("multitask.py", 38, "RTL201"): "error",
     }
+
+
+def test_a_list_rebuilt_from_itself_is_walked_without_end(tmp_path: Path) -> None:
+    """``images = [resize(i) for i in images]`` names itself: following a name to the comprehension
+    bound to it goes one step, not round the cycle (which ended in RTL000 "nested too deeply")."""
+    (tmp_path / "resize.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def resize_all(images, size):\n"
+        "    images = [jnp.resize(i, (size, size)) for i in images]\n"
+        "    masks = [m for m in zip(images, images)]\n"
+        "    for image in images:\n"
+        "        jax.jit(lambda x: x * 2)(image)\n"
+        "    return masks\n",
+        encoding="utf-8",
+    )
+    assert _severities(tmp_path) == {("resize.py", 9, "RTL301"): "error"}

@@ -104,7 +104,11 @@ def test_a_finding_moved_a_line_keeps_its_verdict_and_unanalysed_files_are_no_fi
         ("warning", "unjudged"): 1,
     }
     assert table.gone == 1
-    assert len(changes) == 2 and all(c.verdict == "unjudged" for c in changes)
+    assert [str(c) for c in changes] == [
+        "not analysed (error): acme/evals b.py:1 RTL000",
+        "unjudged error: acme/evals a.py:20 RTL301 (unjudged)",
+        "unjudged warning: acme/evals a.py:30 RTL201 (unjudged)",
+    ]
 
 
 def test_a_round_on_real_code_adds_up_and_a_missing_checkout_is_exit_2(

@@ -10,9 +10,9 @@ counted under the severity the current code gives it: issue 36 asks that errors 
 or deliberate. Findings without a verdict are counted as "unjudged", verdicts without a finding as
 "gone"; a finding a few lines from a verdict of its rule and file that has no finding takes that
 verdict (a multi-line call now reported at another of its lines), and files that cannot be analysed
-(RTL000) are left out. Findings whose severity differs from the one their verdict was recorded with,
-and those without a verdict, are listed after the table. Exit 2 when a checkout is missing or
-retracelint fails, else 0.
+(RTL000) are left out of the table. Listed after it: findings whose severity differs from the one
+their verdict was recorded with, those without a verdict, and files not analysed that the round did
+not record as such. Exit 2 when a checkout is missing or retracelint fails, else 0.
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ class Change:
 
     def __str__(self) -> str:
         repo, path, line, code = self.key
+        if code == "RTL000":
+            return f"not analysed ({self.now}): {repo} {path}:{line} RTL000"
         change = f"{self.was} -> {self.now}" if self.was else f"unjudged {self.now}"
         return f"{change}: {repo} {path}:{line} {code} ({self.verdict})"
 
@@ -89,6 +91,12 @@ def tally(round_: dict, found: dict[Key, str]) -> tuple[Table, list[Change]]:
     table = Table()
     changes = []
     judged = {fresh.key(item): item for item in round_["verdicts"]}
+    unanalysed = {fresh.key(item) for item in round_["unanalysed"]}
+    changes += [
+        Change(k, "", "", now)
+        for k, now in sorted(found.items())
+        if k[3] == "RTL000" and k not in unanalysed
+    ]
     found = {k: now for k, now in found.items() if k[3] != "RTL000"}
     matched = _matched(judged.keys(), found.keys())
     for k, now in sorted(found.items()):

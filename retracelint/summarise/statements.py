@@ -765,8 +765,10 @@ class Statements(PassState):
             node.attr if isinstance(owner, ast.Name) and owner.id == self.fn.params[0].name else ""
         )
 
-    def walks_items(self, node: ast.expr, value: Value | None = None) -> bool:
-        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``)."""
+    def walks_items(self, node: ast.expr, value: Value | None = None, follow: bool = True) -> bool:
+        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``);
+        ``follow``: whether a name may be followed to the comprehension bound to it (once: ``xs =
+        [f(x) for x in xs]`` names itself)."""
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
@@ -782,15 +784,15 @@ class Statements(PassState):
                     and isinstance(sized.func, ast.Name)
                     and sized.func.id == "len"
                     and len(sized.args) == 1
-                    and self.walks_items(sized.args[0])
+                    and self.walks_items(sized.args[0], follow=follow)
                 )
             if name in WALK_SHORTEST_ARGUMENT:
-                return any(self.walks_items(arg) for arg in node.args)
+                return any(self.walks_items(arg, follow=follow) for arg in node.args)
             return (
                 name in WALK_THEIR_ARGUMENTS
                 and bool(node.args)
                 and all(
-                    self.walks_items(arg)
+                    self.walks_items(arg, follow=follow)
                     for arg in node.args[: None if name in WALK_EVERY_ARGUMENT else 1]
                 )
             )
@@ -800,9 +802,10 @@ class Statements(PassState):
             return True
         # A generator of the items of collections held in memory (``configurations = (("cpu",
         # b) for b in batches)``) yields as many, the same each time it is made.
-        made = _definition(node, self.defs)
+        made = _definition(node, self.defs) if follow else node
         if isinstance(made, _COMPREHENSIONS):
-            return all(self.walks_items(g.iter) for g in made.generators)
+            again = follow and made is node
+            return all(self.walks_items(g.iter, follow=again) for g in made.generators)
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
         # collection (``shots: Sequence[int]``) or whose default is one (``batches=(1, 2, 4)``,
