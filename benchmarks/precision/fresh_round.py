@@ -153,12 +153,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--round", type=Path, default=ROUND)
     parser.add_argument("--root", type=Path, default=REPO_ROOT / ".fresh_round")
     parser.add_argument("--split", type=Path, default=precision.SPLIT)
+    add_retracelint_option(parser)
+    return parser.parse_args(argv)
+
+
+def add_retracelint_option(parser: argparse.ArgumentParser) -> None:
+    """``--retracelint CMD``: the command that runs retracelint."""
     parser.add_argument(
         "--retracelint",
         default=f"{shlex.quote(sys.executable)} -m retracelint",
         help="command that runs retracelint (default: this interpreter's)",
     )
-    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

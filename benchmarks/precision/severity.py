@@ -18,7 +18,6 @@ not record as such. Exit 2 when a checkout is missing or retracelint fails, else
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import shlex
 import sys
@@ -26,7 +25,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 VERDICTS = ("true", "deliberate", "false")
@@ -35,17 +33,9 @@ NEAR = 3  # lines between where a finding was judged and where it is reported no
 Key = tuple[str, str, int, str]  # repo, path, line, rule
 
 
-def _fresh_round() -> ModuleType:
-    """``fresh_round.py`` (it runs a code base as the rounds did), loaded by path."""
-    spec = importlib.util.spec_from_file_location("precision_fresh_round", HERE / "fresh_round.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fresh = _fresh_round()
+# fresh_round.py runs a code base as the rounds did.
+sys.path.insert(0, str(HERE))
+import fresh_round as fresh  # noqa: E402
 
 
 @dataclass
@@ -159,11 +149,7 @@ def run_round(command: list[str], round_file: Path, root: Path) -> tuple[Table, 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rounds", nargs="+", metavar="ROUND=ROOT")
-    parser.add_argument(
-        "--retracelint",
-        default=f"{shlex.quote(sys.executable)} -m retracelint",
-        help="command that runs retracelint (default: this interpreter's)",
-    )
+    fresh.add_retracelint_option(parser)
     return parser.parse_args(argv)
 
 
