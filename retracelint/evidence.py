@@ -60,6 +60,7 @@ from retracelint.values import Made
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Calls that replace an attribute or a dotted name for the duration of a test.
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
@@ -87,6 +88,10 @@ def assess(
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
+        if finding.grows and (
+            _in_sections(prop, sources, finding.made_at) or _picked(sources, finding)
+        ):
+            finding = replace(finding, grows=False)
         out.append(
             replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
         )
@@ -97,6 +102,118 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
     unbounded = finding.severity == "error" and finding.grows
     return "error" if unbounded and not assumptions else "warning"
+
+
+def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> bool:
+    """Whether ``at`` runs only at the first step of each of a few sections of a loop over a range
+    (``if step % (num_steps // k) == 0:`` in ``for step in range(..., num_steps)``): k times or so
+    per walk of the loop however long the run, in a function that runs no more often than a loop
+    over a bounded collection makes it. The count is per site, not per iteration."""
+    walks: dict[str, ast.expr] = {}  # each loop variable around ``at``: what its loop walks
+    sectioned = False
+    for stmt, _ in sources.enclosing(at):
+        if isinstance(stmt, _DEFS):
+            walks.clear()
+            sectioned = False
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            sectioned = False  # a loop inside the section repeats what it holds
+            if isinstance(stmt, ast.For | ast.AsyncFor) and isinstance(stmt.target, ast.Name):
+                walks[stmt.target.id] = stmt.iter
+        elif isinstance(stmt, ast.If) and any(_holds(s, at.line) for s in stmt.body):
+            sectioned = sectioned or any(
+                name in walks and _mentions(walks[name], total)
+                for name, total in _section_tests(stmt.test)
+            )
+    if not sectioned:
+        return False
+    owner = sources.function_at(at)
+    again = prop.repeated(owner) if owner is not None else None
+    return again is None or not again.grows
+
+
+def _picked(sources: _Sources, finding: Finding) -> bool:
+    """Whether a static argument is (read off) an item that each iteration looks up in a table by
+    one of a list of keys, neither of which the loops change (``task = task_reg[task_ids[i]]``,
+    then ``task.cond_fn``: a registry of the configured tasks): it takes one value per key at most,
+    however long the run."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    if finding.code != "RTL201" or stmt is None:
+        return False
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    name = _root(node) if node is not None else None
+    loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
+    for around, _ in reversed(sources.enclosing(at)):
+        if isinstance(around, _DEFS):
+            break
+        if isinstance(around, _LOOPS):
+            loops.append(around)
+    if name is None or not loops:
+        return False
+    # The one place the innermost loop binds the name (under a ``with`` or an ``if`` too).
+    stores = [
+        n
+        for n in ast.walk(loops[0])
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    binds = [n for n in ast.walk(loops[0]) if isinstance(n, ast.Assign) and n.targets == stores]
+    if len(stores) != 1 or len(binds) != 1:
+        return False
+    picked = binds[0].value
+    if not (
+        isinstance(picked, ast.Subscript)
+        and isinstance(picked.value, ast.Name)
+        and isinstance(picked.slice, ast.Subscript)
+        and isinstance(picked.slice.value, ast.Name)
+        and not isinstance(picked.slice.slice, ast.Slice)
+    ):
+        return False
+    fixed = {picked.value.id, picked.slice.value.id}
+    walked = {
+        n.id
+        for loop in loops
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        for n in ast.walk(loop.target)
+        if isinstance(n, ast.Name)
+    }
+    return fixed.isdisjoint(walked) and not any(
+        _touches(part, fixed) for loop in loops for part in loop.body
+    )
+
+
+def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:
+    """The (variable, total) of each conjunct of ``test`` that says ``variable % (total // k) == 0``
+    (or ``not variable % (total // k)``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for value in test.values:
+            yield from _section_tests(value)
+        return
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        rest: ast.expr = test.operand
+    elif (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        rest = test.left
+    else:
+        return
+    if (
+        isinstance(rest, ast.BinOp)
+        and isinstance(rest.op, ast.Mod)
+        and isinstance(rest.left, ast.Name)
+        and isinstance(rest.right, ast.BinOp)
+        and isinstance(rest.right.op, ast.FloorDiv)
+    ):
+        yield rest.left.id, rest.right.left
+
+
+def _mentions(node: ast.expr, part: ast.expr) -> bool:
+    """Whether ``part`` (as written) is a sub-expression of ``node``."""
+    wanted = ast.dump(part)
+    return any(ast.dump(n) == wanted for n in ast.walk(node) if type(n) is type(part))
 
 
 def _self_of_another_class(project: Project, sources: _Sources, finding: Finding) -> bool:
