@@ -64,10 +64,13 @@ def assess(
     prop: Propagation,
     findings: list[Finding],
     read_lines: Callable[[str], list[str]],
+    parsed: dict[str, tuple[str | None, ast.Module | None]] | None = None,
 ) -> list[Finding]:
     """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
-    a file's lines as the run reads it (standard input for its file)."""
-    sources = _Sources(project, read_lines)
+    a file's lines as the run reads it (standard input for its file). ``parsed``: the trees of the
+    files a run before parsed, by path, each with its text (a long-lived process's, which an
+    unchanged file's tree is taken from, and which the trees parsed here join)."""
+    sources = _Sources(project, read_lines, parsed if parsed is not None else {})
     out = []
     for finding in findings:
         places = _places(finding)
@@ -296,6 +299,8 @@ class _Sources:
 
     project: Project
     read_lines: Callable[[str], list[str]]
+    # The trees parsed by this run or one before it, by path, with the text each was parsed from.
+    parsed: dict[str, tuple[str | None, ast.Module | None]]
     _trees: dict[str, ast.Module | None] = field(default_factory=dict)
     _flags: dict[str, bool] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
@@ -325,7 +330,11 @@ class _Sources:
 
     def tree(self, path: str) -> ast.Module | None:
         if path not in self._trees:
-            self._trees[path] = _parse(self._text(path))
+            text = self._text(path)
+            kept = self.parsed.get(path)
+            if kept is None or kept[0] != text:
+                kept = self.parsed[path] = (text, _parse(text))
+            self._trees[path] = kept[1]
         return self._trees[path]
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:

@@ -20,6 +20,7 @@ keeps one finding per rule and origin.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
@@ -62,10 +63,14 @@ _PROJECT_CHECKS = (
 
 
 def run_checks(
-    project: Project, prop: Propagation, read_lines: Callable[[str], list[str]]
+    project: Project,
+    prop: Propagation,
+    read_lines: Callable[[str], list[str]],
+    parsed: dict[str, tuple[str | None, ast.Module | None]] | None = None,
 ) -> list[Finding]:
     """Every rule's findings. Each jit call, and each check of the whole project, is one check of
-    its own budget (``Propagation.check``): one cut short leaves the others as they are."""
+    its own budget (``Propagation.check``): one cut short leaves the others as they are.
+    ``parsed``: syntax trees a run before parsed (``evidence.assess``)."""
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     # Pytrees with static parts are few: most projects have none to look for.
@@ -81,7 +86,7 @@ def run_checks(
     with prop.check():
         findings.extend(rtl405_contexts.context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
-    return _outermost(_dedupe(assess(project, prop, findings, read_lines)))
+    return _outermost(_dedupe(assess(project, prop, findings, read_lines, parsed)))
 
 
 def _jit_call_findings(
