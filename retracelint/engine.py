@@ -771,6 +771,8 @@ def _linked(
     )
     watch.check()
     watch.stage("checking", 92)
+    if source.memory is not None and project.x64:
+        _recall_x64_reach(project, inputs, source.memory)
     prop = Propagation(project, carried.frequency if carried is not None else None)
     findings = run_checks(project, prop, read_lines, carried.trees if carried else None)
     if carried is not None:
@@ -792,6 +794,15 @@ def _linked(
         for item, summary in zip(inputs, summaries, strict=True)
     }
     return Manifest(records, tuple(findings)), summaries, project
+
+
+def _recall_x64_reach(project: Project, inputs: list[Input], memory: Memory) -> None:
+    """Which modules run with x64 on, as the last run found it where the modules, their imports
+    and the files the layout resolves them among are the same (most edits change none)."""
+    symbols = project.symbols
+    files = tuple((i.file.path, i.file.module, i.file.name, i.file.root) for i in inputs)
+    facts = (files, *symbols.x64_inputs())
+    symbols.take_x64_reach(memory.recall("x64 reach", facts, symbols.x64_reach))
 
 
 def _relink(

@@ -174,9 +174,8 @@ class Frequency:
         """Whether ``last``'s runtime functions, drivers and entry points hold here: the same
         direct calls (a function added or removed that calls nothing and that nothing calls
         changes none of them), the same traced roots, and every function whose summary changed
-        the same in what the drivers read of it (its kind, class, memoisation, loops, and each
-        call's text, place, loops and condition). What else the drivers read is asked again
-        (``_same_answers``)."""
+        the same in what the drivers read of it (``_drivers_face``). What else the drivers read
+        is asked again (``_same_answers``)."""
         if self._kept is None:
             self._kept = self.last is not None and self._same_graph(self.last)
             if not self._kept:

@@ -181,3 +181,87 @@ def test_edits_take_over_the_frequency_model_and_find_what_a_cold_run_finds(
         assert now == cold, (path.name, new)
         assert found_again == again, (path.name, new)
         assert [f[2:4] for f in now] == shown, (path.name, new)
+
+
+ADVECTION = {
+    "advance.py": """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def advance(u, t, dt):
+    return u - dt * jnp.gradient(u), t + dt
+
+
+def simulate(u, steps):
+    t = jnp.zeros((), jnp.float32)
+    dt = jnp.full((), 1e-3, dtype=u.dtype)  # the step in the data's precision
+    for _ in range(steps):
+        u, t = advance(u, t, dt)
+    return u, t
+""",
+    # Two modules turn jax's 64-bit types on; the script imports one of them. (The other imports
+    # advance.py, so that it is analysed: the project keeps x64 on whatever the script imports.)
+    "precision.py": 'import jax\n\njax.config.update("jax_enable_x64", True)\n',
+    "bench.py": 'import advance  # noqa: F401\nimport jax\n\njax.config.update("jax_enable_x64", True)\n',
+    "main.py": """\
+import jax.numpy as jnp
+import numpy as np
+
+import precision  # noqa: F401
+from advance import simulate
+
+if __name__ == "__main__":
+    print(simulate(jnp.asarray(np.linspace(0.0, 1.0, 16)), 4)[1])
+""",
+}
+
+
+def test_which_modules_run_with_x64_is_found_again_only_when_an_import_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock of ``simulate`` widens to float64 only where the script that runs it turns x64
+    on: an edit of the script's imports, which changes no call, changes the finding in
+    advance.py; an edit of a body keeps which modules run with x64 on."""
+    from retracelint.callgraph.symbols import Symbols
+
+    reach = Symbols.__dict__["_x64_reach"]
+    counted: list[int] = []
+    original = reach.func
+
+    def spy(self: Symbols) -> object:
+        counted.append(1)
+        return original(self)
+
+    monkeypatch.setattr(reach, "func", spy)
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "p"\n', encoding="utf-8")
+    for name, text in ADVECTION.items():
+        (root / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(root)
+    memory, cache = Memory(), tmp_path / "cache"
+    main, advance = root / "main.py", root / "advance.py"
+    widened = [("RTL402", "warning")]
+    # Each edit of the script adds a function, so that the rules run again (an edit of its
+    # imports alone changes no fact they read but which modules run with x64 on: the last run's
+    # findings are filtered, ``reuse``).
+    steps = [
+        (main, ("", ""), True, widened),
+        # The step's default changes: what runs with x64 on is the same.
+        (advance, ("1e-3, dtype", "2e-3, dtype"), False, widened),
+        (main, ("import precision  # noqa: F401", "import os"), True, []),
+        (main, ("import os", "import precision  # noqa: F401"), True, widened),
+    ]
+    for number, (path, (old, new), again, shown) in enumerate(steps):
+        text = path.read_text(encoding="utf-8").replace(old, new, 1)
+        if path == main:
+            text += f"\n\ndef added_{number}():\n    return {number}\n"
+        path.write_text(text, encoding="utf-8")
+        cold = _cold(root)
+        counted.clear()
+        now = _kept(root, memory, cache)
+        assert now == cold, (path.name, new)
+        assert bool(counted) == again, (path.name, new)
+        assert [f[2:4] for f in now] == shown, (path.name, new)
