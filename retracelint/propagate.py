@@ -28,7 +28,7 @@ from retracelint.callgraph import (
 from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
-from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo
+from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     DICT,
     EMPTY,
@@ -161,6 +161,7 @@ class Propagation(ObjectModel):
     _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
+    _assigning: dict[str, list[ModuleSummary]] | None = None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]] = field(
         default_factory=dict
     )

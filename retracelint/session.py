@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING, TypeVar
 from retracelint.summary import ModuleSummary, fill_in, loaded
 
 if TYPE_CHECKING:
-    import ast
-
     from retracelint.cache import Entry, ResultIndex
+    from retracelint.evidence import Parsed
     from retracelint.frequency import Found
 
 _T = TypeVar("_T")
@@ -79,11 +78,11 @@ class Stored:
 class Carried:
     """What the rules of a project's run found that its next run may take over, each checked
     there against what it was found from: the frequency model of the whole call graph
-    (``frequency.Found``), and the syntax trees of the files ``evidence`` read, by path, with
-    the text each was parsed from."""
+    (``frequency.Found``), and the syntax trees of the files ``evidence`` read, by path, each
+    with the text it was parsed from (``evidence.Parsed``)."""
 
     frequency: Found | None = None
-    trees: dict[str, tuple[str | None, ast.Module | None]] = field(default_factory=dict)
+    trees: dict[str, Parsed] = field(default_factory=dict)
 
 
 @dataclass

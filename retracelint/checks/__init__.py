@@ -20,7 +20,6 @@ keeps one finding per rule and origin.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
@@ -36,7 +35,7 @@ from retracelint.checks import (
     rtl405_contexts,
 )
 from retracelint.checks.common import jit_site
-from retracelint.evidence import assess
+from retracelint.evidence import Parsed, assess
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
 from retracelint.summary import Arg, FunctionSummary
@@ -66,7 +65,7 @@ def run_checks(
     project: Project,
     prop: Propagation,
     read_lines: Callable[[str], list[str]],
-    parsed: dict[str, tuple[str | None, ast.Module | None]] | None = None,
+    parsed: dict[str, Parsed] | None = None,
 ) -> list[Finding]:
     """Every rule's findings. Each jit call, and each check of the whole project, is one check of
     its own budget (``Propagation.check``): one cut short leaves the others as they are.
