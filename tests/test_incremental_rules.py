@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_carried_results import ADVECTION as CARRIED
 
 from retracelint import server
 from retracelint.cli import main
@@ -85,19 +86,17 @@ def run_each(x):
 """
 
 
-@pytest.fixture()
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    for path, text in {
-        "pyproject.toml": '[project]\nname = "proj"\n',
-        "lib/__init__.py": "",
-        "lib/model.py": MODEL,
-        "lib/data.py": DATA,
-        "scripts/train.py": TRAIN,
-    }.items():
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for path, text in {"pyproject.toml": '[project]\nname = "proj"\n', **files}.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
     return root
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    files = {"lib/__init__.py": "", "lib/model.py": MODEL, "lib/data.py": DATA}
+    return _tree(tmp_path / "proj", {**files, "scripts/train.py": TRAIN})
 
 
 @pytest.fixture()
@@ -183,37 +182,21 @@ def test_edits_take_over_the_frequency_model_and_find_what_a_cold_run_finds(
         assert [f[2:4] for f in now] == shown, (path.name, new)
 
 
+# The clock of test_carried_results's advection widens under x64.
 ADVECTION = {
-    "advance.py": """\
-import jax
-import jax.numpy as jnp
-
-
-@jax.jit
-def advance(u, t, dt):
-    return u - dt * jnp.gradient(u), t + dt
-
-
-def simulate(u, steps):
-    t = jnp.zeros((), jnp.float32)
-    dt = jnp.full((), 1e-3, dtype=u.dtype)  # the step in the data's precision
-    for _ in range(steps):
-        u, t = advance(u, t, dt)
-    return u, t
-""",
+    "advance.py": CARRIED["advance.py"],
+    "grid.py": CARRIED["grid.py"],
     # Two modules turn jax's 64-bit types on; the script imports one of them. (The other imports
     # advance.py, so that it is analysed: the project keeps x64 on whatever the script imports.)
     "precision.py": 'import jax\n\njax.config.update("jax_enable_x64", True)\n',
     "bench.py": 'import advance  # noqa: F401\nimport jax\n\njax.config.update("jax_enable_x64", True)\n',
     "main.py": """\
-import jax.numpy as jnp
-import numpy as np
-
 import precision  # noqa: F401
 from advance import simulate
+from grid import Grid
 
 if __name__ == "__main__":
-    print(simulate(jnp.asarray(np.linspace(0.0, 1.0, 16)), 4)[1])
+    print(simulate(Grid(16), 4)[1])
 """,
 }
 
@@ -235,11 +218,7 @@ def test_which_modules_run_with_x64_is_found_again_only_when_an_import_changes(
         return original(self)
 
     monkeypatch.setattr(reach, "func", spy)
-    root = tmp_path / "proj"
-    root.mkdir()
-    (root / "pyproject.toml").write_text('[project]\nname = "p"\n', encoding="utf-8")
-    for name, text in ADVECTION.items():
-        (root / name).write_text(text, encoding="utf-8")
+    root = _tree(tmp_path / "proj", ADVECTION)
     monkeypatch.chdir(root)
     memory, cache = Memory(), tmp_path / "cache"
     main, advance = root / "main.py", root / "advance.py"
