@@ -263,7 +263,7 @@ class Frequency:
         fn = self.project.functions[caller]
         drivers = [self.repeated(caller)]
         if _in_repeating_loop(fn, index):
-            drivers.append(_loop_call(fn, index, caller, self._walks_held))
+            drivers.append(_loop_call(fn, index, caller, lambda f, i: self.holds(f, f.loops[i])))
         found = [driver for driver in drivers if driver is not None]
         return bool(found) and not any(driver.grows for driver in found)
 
@@ -464,7 +464,8 @@ class Frequency:
         return PathStep(caller, call.text, call.location)
 
     def _walks_held(self, fn: FunctionSummary, index: int) -> bool:
-        """``holds`` of loop ``index`` of ``fn``, the answer kept (``_held``)."""
+        """``holds`` of loop ``index`` of ``fn``, as the drivers ask it: the answer kept
+        (``_held``; the loop is one of a call of the project's functions, ``_drivers_face``)."""
         found = self._held[fn.qualname, index] = self.holds(fn, fn.loops[index])
         return found
 
