@@ -70,10 +70,13 @@ def assess(
     prop: Propagation,
     findings: list[Finding],
     read_lines: Callable[[str], list[str]],
+    parsed: dict[str, Parsed] | None = None,
 ) -> list[Finding]:
     """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
-    a file's lines as the run reads it (standard input for its file)."""
-    sources = _Sources(project, read_lines)
+    a file's lines as the run reads it (standard input for its file). ``parsed``: the trees of the
+    files a run before parsed, by path, each with its text (a long-lived process's, which an
+    unchanged file's tree is taken from, and which the trees parsed here join)."""
+    sources = _Sources(project, read_lines, parsed if parsed is not None else {})
     out = []
     for finding in findings:
         places = _places(finding)
@@ -408,13 +411,25 @@ def _short(qualname: str) -> str:
 
 # -- source-level facts ---------------------------------------------------------------------------
 @dataclass
+class Parsed:
+    """A file's syntax tree (None where it does not parse), the text it was parsed from, and the
+    names each statement of it binds, by the statement's ``id`` (the tree holds them), as asked."""
+
+    text: str | None
+    tree: ast.Module | None
+    stored: dict[int, frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass
 class _Sources:
     """The parsed source of the files a chain runs through, read once per run, and what a flag's
     declaration and uses across the project say."""
 
     project: Project
     read_lines: Callable[[str], list[str]]
-    _trees: dict[str, ast.Module | None] = field(default_factory=dict)
+    # The trees parsed by this run or one before it, by path.
+    parsed: dict[str, Parsed]
+    _trees: dict[str, Parsed] = field(default_factory=dict)  # read by this run
     _flags: dict[str, bool] = field(default_factory=dict)
     _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
@@ -443,9 +458,29 @@ class _Sources:
         return by_path
 
     def tree(self, path: str) -> ast.Module | None:
-        if path not in self._trees:
-            self._trees[path] = _parse(self._text(path))
-        return self._trees[path]
+        return self._parsed(path).tree
+
+    def _parsed(self, path: str) -> Parsed:
+        found = self._trees.get(path)
+        if found is None:
+            text = self._text(path)
+            found = self.parsed.get(path)
+            if found is None or found.text != text:
+                found = self.parsed[path] = Parsed(text, _parse(text))
+            self._trees[path] = found
+        return found
+
+    def stored_names(self, path: str, node: ast.AST) -> frozenset[str]:
+        """The names ``node``, a statement of the file ``path``, binds anywhere inside it."""
+        parsed = self._parsed(path)
+        found = parsed.stored.get(id(node))
+        if found is None:
+            found = parsed.stored[id(node)] = frozenset(
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            )
+        return found
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
         """The statements around ``at``, outermost first, each with the block that holds it."""
@@ -924,7 +959,7 @@ def _argument_branches(
     node = around[defs[-1]]
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
-        for subject in _subjects(stmt.test, fn, node):
+        for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
             known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
                 continue
@@ -1022,14 +1057,11 @@ def _hands_back(
     )
 
 
-def _subjects(test: ast.expr, fn: FunctionSummary, node: ast.stmt) -> list[str]:
+def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> list[str]:
     """What ``test`` reads of the function's arguments: its parameters that the function never
-    rebinds, and the attributes of ``self`` (``self.period``)."""
+    rebinds (``rebound``: the names it binds), and the attributes of ``self`` (``self.period``)."""
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
-    rebound = {
-        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
     out: list[str] = []
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):
