@@ -877,7 +877,7 @@ def _eager_given(
         return False
     return any(
         _truth(test, subject, v) == eager_in_body
-        for subject in _subjects(test, fn, defs[-1])
+        for subject in _subjects(test, fn, sources.stored_names(at.path, defs[-1]))
         if (known := sources.known(prop, fn, subject)) is not None
         for v in known.values
     )
