@@ -1,0 +1,267 @@
+"""RTL101 / RTL102 / RTL105: an array whose length changes per iteration is given to the jitted function
+at one length, and its result sliced back.
+
+The rewrite keeps the program's meaning only when each row of the jitted function's result is made
+from the same row of the array alone (``rowwise``): then the rows past the real length never reach
+the rows kept. So the fix is made only where the array is passed straight to the jitted function, as
+one of its arguments, and that function's body is assignments and a return built of row-wise
+functions (``apis.ROWWISE``), arithmetic and number literals over that parameter; otherwise it is
+refused, saying what the body does with the rows.
+
+- A slice of an array along its first axis (``f(series[:t])``, RTL101): the whole array is the fixed
+  maximum, ``f(series)[:t]``; one trace, the same rows.
+- Any other array (``f(tokens)``, grown each iteration): padded with zeros to a bucket, the next power
+  of two of at least ``bucket`` rows (a parameter of the fix), ``f(pad(tokens))[: len(tokens)]``: one
+  trace per bucket instead of one per length.
+
+Unsafe either way: the jitted function now also computes rows that are thrown away (cost, and a
+padding row may hold inf or nan where nothing did before).
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from collections.abc import Iterator
+
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    has_binding,
+    parse_expression,
+    parse_statement,
+    statement_of,
+)
+from retracelint.model import Finding
+from retracelint.summarise.apis import _FLOAT_CONSTANTS, ROWWISE
+
+BUCKET = 16  # the fewest rows a padded array gets: lengths up to it share one trace
+_MODULES = ("jnp", "jax.numpy")
+_ROW_OPS = (ast.BinOp, ast.UnaryOp, ast.Compare)
+_PAD = '''
+def {name}(rows, bucket={bucket}):
+    """``rows`` padded with zeros along its first axis to the next power of two of at least
+    ``bucket`` rows: one trace of a jitted function per bucket instead of one per length."""
+    rows = jnp.asarray(rows)
+    size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
+    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
+'''
+
+
+def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite | Refusal:
+    if not finding.call_path or finding.call_path[0].location.path != finding.location.path:
+        return Refusal("the array is not passed to the jitted function in this file")
+    where = finding.call_path[0].location
+    call = source.expression_at(where.line, where.col, where.end_line, where.end_col)
+    if not isinstance(call, ast.Call) or finding.jit_site is None or not finding.parameter:
+        return Refusal("the finding is not at a call of the jitted function")
+    called = dotted(call.func).rsplit(".", 1)[-1]
+    if called in _pads(source):
+        return Refusal("the array is padded to a bucket already: one trace per power of two")
+    if called != finding.jit_site.name:
+        return Refusal(f"the array reaches {finding.jit_site.name} through {called or 'a call'}")
+    argument = _argument(call, finding.parameter, finding.jit_site.name, source, finding)
+    if isinstance(argument, Refusal):
+        return argument
+    jitted = _jitted_def(source, finding)
+    if isinstance(jitted, Refusal):
+        return jitted
+    why = rowwise(jitted, finding.parameter)
+    if why:
+        return Refusal(f"{finding.jit_site.name} {why}, so padded rows would change its result")
+    if not _pure(argument):
+        return Refusal("the array is made by a call here, which the fix would make twice")
+    if isinstance(argument, ast.Subscript) and isinstance(argument.slice, ast.Slice):
+        whole, rows = source.code(argument.value), source.code(argument.slice)
+        return Rewrite(
+            replace={
+                source.span(call): parse_expression(
+                    f"{_text_with(source, call, argument, whole)}[{rows}]"
+                )
+            },
+            unsafe=True,
+        )
+    return _bucketed(source, call, argument, bucket)
+
+
+def _argument(
+    call: ast.Call, parameter: str, name: str, source: Source, finding: Finding
+) -> ast.expr | Refusal:
+    """The argument the call passes to ``parameter``: the finding's own expression (a slice), or
+    a name or attribute the array is held in."""
+    keyword = next((k.value for k in call.keywords if k.arg == parameter), None)
+    jitted = _jitted_def(source, finding)
+    position = None
+    if not isinstance(jitted, Refusal):
+        names = [a.arg for a in (*jitted.args.posonlyargs, *jitted.args.args)]
+        position = names.index(parameter) if parameter in names else None
+    if keyword is None and position is not None and position < len(call.args):
+        keyword = call.args[position]
+    if keyword is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return Refusal(f"cannot tell which argument of the call is {name}'s {parameter}")
+    return keyword
+
+
+def _jitted_def(source: Source, finding: Finding) -> ast.FunctionDef | Refusal:
+    site = finding.jit_site
+    assert site is not None
+    other = source if site.location.path == finding.location.path else None
+    other = other or source.neighbour(site.location.path)
+    if other is None:
+        return Refusal(f"{site.location.path}, where {site.name} is defined, cannot be read")
+    for node in ast.walk(other.tree):
+        if (
+            isinstance(node, ast.FunctionDef)
+            and node.name == site.name
+            and site.location.line <= node.lineno <= max(site.location.end_line, node.lineno)
+        ):
+            return node
+    return Refusal(f"{site.name} is not a def the fix can read")
+
+
+def rowwise(function: ast.FunctionDef, parameter: str) -> str:
+    """Empty when each row of ``function``'s result is made from the same row of ``parameter``
+    alone; else what in its body breaks that, as a clause ("reads n", "calls jnp.mean at line 4")."""
+    rows = {parameter}
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+            value, names = stmt.value, [t.id for t in stmt.targets]  # type: ignore[attr-defined]
+        elif isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
+            value, names = stmt.value, []
+        else:
+            return f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
+        why = _row_expression(value, rows)
+        if why:
+            return why
+        rows.update(names)
+    if not body or not isinstance(body[-1], ast.Return):
+        return "does not end by returning the rows"
+    return ""
+
+
+def _row_expression(node: ast.expr, rows: set[str]) -> str:
+    """Empty when ``node`` is row-wise in ``rows`` (and uses at least one)."""
+    if isinstance(node, ast.Name):
+        return "" if node.id in rows else f"reads {node.id} at line {node.lineno}"
+    if not any(isinstance(n, ast.Name) and n.id in rows for n in ast.walk(node)):
+        return f"returns something not made from its rows at line {node.lineno}"
+    for part in _operands(node):
+        if isinstance(part, str):
+            return part
+        if _number(part):
+            continue
+        why = _row_expression(part, rows)
+        if why:
+            return why
+    return ""
+
+
+def _operands(node: ast.expr) -> Iterator[ast.expr | str]:
+    """The operands of a row-wise operation, or the clause that says it is not one."""
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+        yield from (node.left, node.right)
+    elif isinstance(node, ast.UnaryOp):
+        yield node.operand
+    elif isinstance(node, ast.Compare):
+        yield from (node.left, *node.comparators)
+    elif isinstance(node, ast.Call) and _rowwise_function(node.func):
+        yield from node.args
+        yield from (k.value for k in node.keywords)
+    else:
+        what = dotted(node.func) if isinstance(node, ast.Call) else ast.unparse(node)
+        yield f"uses {what or type(node).__name__} at line {node.lineno}"
+
+
+def _rowwise_function(func: ast.expr) -> bool:
+    module, _, name = dotted(func).rpartition(".")
+    return module in _MODULES and name in ROWWISE
+
+
+def _number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp):
+        return _number(node.operand)
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float, bool)
+    return (
+        isinstance(node, ast.Attribute)
+        and dotted(node.value) in _MODULES
+        and node.attr in _FLOAT_CONSTANTS
+    )
+
+
+def _pure(node: ast.expr) -> bool:
+    """Whether evaluating ``node`` again gives the same value and does nothing else: names,
+    attributes, subscripts and slices of them, number literals, arithmetic."""
+    allowed = (ast.Name, ast.Attribute, ast.Subscript, ast.Slice, ast.Constant, *_ROW_OPS)
+    return all(
+        isinstance(n, (*allowed, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop))
+        for n in ast.walk(node)
+    )
+
+
+def _text_with(source: Source, call: ast.Call, argument: ast.expr, new: str) -> str:
+    """The call's text with ``argument`` written as ``new`` (the rest as it is)."""
+    text = source.code(call)
+    start = _offset(text, source.start(call), source.start(argument))
+    end = _offset(text, source.start(call), source.end(argument))
+    return text[:start] + new + text[end:]
+
+
+def _offset(text: str, start: tuple[int, int], where: tuple[int, int]) -> int:
+    lines = text.splitlines(keepends=True)
+    row = where[0] - start[0]
+    return sum(len(line) for line in lines[:row]) + where[1] - (start[1] if row == 0 else 0)
+
+
+def _bucketed(source: Source, call: ast.Call, argument: ast.expr, bucket: int) -> Rewrite | Refusal:
+    """``f(x)`` → ``f(pad(x))[: len(x)]``, with ``pad`` defined once above the function making the
+    call (or the statement, at module level)."""
+    imports: tuple[str, ...] = ()
+    if not has_binding(source, "jnp", "jax.numpy"):
+        if "jnp" in source.module_names:
+            return Refusal("jnp is bound to something other than jax.numpy here")
+        imports = ("import jax.numpy as jnp",)
+    existing = next((n for n, b in _pads(source).items() if b == bucket), None)
+    name = existing or source.fresh_name("padded_rows")
+    held = source.code(argument)
+    new_call = f"{_text_with(source, call, argument, f'{name}({held})')}[: len({held})]"
+    rewrite = Rewrite(
+        replace={source.span(call): parse_expression(new_call)}, imports=imports, unsafe=True
+    )
+    if not existing:
+        top = next(
+            (s for s in source.tree.body if s is statement_of(source, call) or _holds(s, call)),
+            None,
+        )
+        if top is None:
+            return Refusal("the call is not inside a top-level statement")
+        rewrite.insert_before = {source.start(top): [parse_statement(_pad_code(name, bucket))]}
+    return rewrite
+
+
+def _holds(stmt: ast.stmt, node: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(stmt))
+
+
+def _pads(source: Source) -> dict[str, int]:
+    """The pad functions earlier fixes of this file defined, by name, with their bucket."""
+    out = {}
+    for stmt in source.tree.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.args.defaults:
+            bucket = stmt.args.defaults[-1]
+            if (
+                isinstance(bucket, ast.Constant)
+                and isinstance(bucket.value, int)
+                and source.code(stmt) == _pad_code(stmt.name, bucket.value).strip()
+            ):
+                out[stmt.name] = bucket.value
+    return out
+
+
+def _pad_code(name: str, bucket: int) -> str:
+    return textwrap.dedent(_PAD.format(name=name, bucket=bucket)).lstrip("\n")

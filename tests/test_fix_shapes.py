@@ -1,0 +1,211 @@
+"""The shape rules' fixes (issue 41), unsafe: RTL103's short last batch dropped where the loader has the
+option (``drop_last``, ``drop_remainder``); RTL101/RTL102/RTL105's varying rows given to a row-wise jitted
+function at one length (the whole array, or padded to a power-of-two bucket) and its result sliced back;
+refused, saying why, where the jitted function mixes rows."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from dynamic_support import count_retraces_many
+from test_fix_closures import fixed_once, lint, project
+
+DENOISE = '''\
+"""Soft-threshold denoising of a sensor stream."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def shrink(samples):
+    """Pull every sample towards zero by the noise floor."""
+    magnitude = jnp.maximum(jnp.abs(samples) - 0.25, 0.0)
+    return jnp.sign(samples) * magnitude
+'''
+
+REPLAY = """\
+import json
+
+import jax.numpy as jnp
+from denoise import shrink
+
+
+def replay(stream):
+    energies = []
+    for arrived in range(1, len(stream) + 1):
+        clean = shrink(stream[:arrived])  # everything seen so far
+        energies.append(float(jnp.sum(clean**2)))
+    return energies
+
+
+energies = replay(jnp.sin(jnp.linspace(0.0, 5.0, 12)))
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(energies, out)
+"""
+
+WALK = '''\
+"""Grow a trajectory point by point; after each step, score every point so far."""
+
+import json
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def clipped_speed(points):
+    return jnp.clip(points * 2.0 + 1.0, -3.0, 3.0)
+
+
+def walk(steps):
+    points = jnp.zeros((1, 2))
+    scores = []
+    for step in range(steps):
+        speeds = clipped_speed(points)
+        scores.append(float(speeds.sum()))
+        points = jnp.concatenate([points, points[-1:] + 0.1 * (step + 1)])
+    return scores
+
+
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(walk(6), out)
+'''
+
+PAD = '''\
+def padded_rows(rows, bucket=16):
+    """``rows`` padded with zeros along its first axis to the next power of two of at least
+    ``bucket`` rows: one trace of a jitted function per bucket instead of one per length."""
+    rows = jnp.asarray(rows)
+    size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
+    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
+
+
+'''
+
+LOADERS = """\
+import jax
+import jax.numpy as jnp
+import tensorflow as tf
+from torch.utils.data import DataLoader
+
+
+@jax.jit
+def train_step(params, x, y):
+    return params - 0.1 * jnp.mean(x * y)
+
+
+def epoch_torch(params, dataset):
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)  # a new order each epoch
+    for xb, yb in loader:
+        params = train_step(params, jnp.asarray(xb), jnp.asarray(yb))
+    return params
+
+
+def epoch_tf(params, x, y):
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1024).batch(128)
+    for xb, yb in ds.as_numpy_iterator():
+        params = train_step(params, xb, yb)
+    return params
+"""
+
+
+def test_a_prefix_slice_is_the_whole_array_with_the_result_sliced_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, {"denoise.py": DENOISE, "main.py": REPLAY})
+    safe = lint("--fix", ".")
+    assert "1 hidden fix can be enabled with the `--unsafe-fixes` option" in safe.output
+    assert (root / "main.py").read_text() == REPLAY
+    diff = lint("--diff", "--unsafe-fixes", ".")
+    assert diff.exit_code == 1
+    assert diff.stdout == (
+        "--- a/main.py\n+++ b/main.py\n@@ -7,7 +7,7 @@\n def replay(stream):\n"
+        "     energies = []\n     for arrived in range(1, len(stream) + 1):\n"
+        "-        clean = shrink(stream[:arrived])  # everything seen so far\n"
+        "+        clean = shrink(stream)[:arrived]  # everything seen so far\n"
+        "         energies.append(float(jnp.sum(clean**2)))\n     return energies\n \n"
+    )
+    text = fixed_once(root, "main.py")
+    assert text == REPLAY.replace("shrink(stream[:arrived])", "shrink(stream)[:arrived]")
+
+
+def test_a_grown_array_is_padded_to_a_bucket_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    root = project(tmp_path, monkeypatch, {"main.py": WALK})
+    lint("--fix", "--unsafe-fixes", ".")
+    text = (root / "main.py").read_text()
+    expected = WALK.replace("def walk", PAD + "def walk").replace(
+        "= clipped_speed(points)", "= clipped_speed(padded_rows(points))[: len(points)]"
+    )
+    assert text == expected
+    again = lint("--fix", "--unsafe-fixes", ".")  # bounded now: one trace per bucket
+    assert (root / "main.py").read_text() == expected
+    assert "not fixed: the array is padded to a bucket already" in again.output
+
+
+def test_a_jitted_function_that_mixes_rows_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    mixing = DENOISE.replace(
+        "return jnp.sign(samples) * magnitude", "return magnitude / magnitude.sum()"
+    )
+    root = project(tmp_path, monkeypatch, {"denoise.py": mixing, "main.py": REPLAY})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert (
+        "retracelint: main.py:10:24: RTL101 not fixed: shrink uses magnitude.sum at line 11, "
+        "so padded rows would change its result"
+    ) in result.output
+    assert (root / "main.py").read_text() == REPLAY
+
+
+def test_loaders_drop_their_short_last_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    root = project(tmp_path, monkeypatch, {"train.py": LOADERS})
+    text = fixed_once(root, "train.py")
+    assert text == LOADERS.replace("shuffle=True)", "shuffle=True, drop_last=True)").replace(
+        ".batch(128)", ".batch(128, drop_remainder=True)"
+    )
+
+
+def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    loop = (
+        "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef batch_loss(batch):\n"
+        "    return jnp.mean(batch**2)\n\n\ndata = jnp.arange(10.0)\n"
+        "for start in range(0, len(data), 4):\n    print(batch_loss(data[start : start + 4]))\n"
+    )
+    root = project(tmp_path, monkeypatch, {"main.py": loop})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert (
+        "RTL103 not fixed: the chunks are sliced by hand, with no drop_last option" in result.output
+    )
+    assert (root / "main.py").read_text() == loop
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    programs = {
+        "replay": ({"denoise.py": DENOISE, "main.py": REPLAY}, "shrink", 11),
+        "walk": ({"main.py": WALK}, "clipped_speed", 5),
+    }
+    scripts = []
+    for name, (files, _, _) in programs.items():
+        for copy in ("original", "fixed"):
+            (tmp_path / name / copy).mkdir(parents=True)
+            project(tmp_path / name / copy, monkeypatch, files)
+        assert lint("--fix", "--unsafe-fixes", ".").exit_code in (0, 1)
+        scripts += [tmp_path / name / copy / "main.py" for copy in ("original", "fixed")]
+    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
+    for name, (_, jitted, retraces) in programs.items():
+        before, after = next(reports), next(reports)
+        retraced = {function.name: n for function, n in before.retraces.items()}
+        assert not before.raised and retraced[jitted] == retraces, before.summary()
+        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+        printed = [
+            json.loads((tmp_path / name / c / "out.json").read_text())
+            for c in ("original", "fixed")
+        ]
+        assert printed[0] == pytest.approx(printed[1], rel=1e-5)
