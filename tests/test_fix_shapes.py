@@ -99,7 +99,11 @@ def train_step(params, x, y):
 
 
 def epoch_torch(params, dataset):
-    loader = DataLoader(dataset, batch_size=64, shuffle=True)  # a new order each epoch
+    loader = DataLoader(
+        dataset,
+        batch_size=64,
+        shuffle=True,  # a new order each epoch
+    )
     for xb, yb in loader:
         params = train_step(params, jnp.asarray(xb), jnp.asarray(yb))
     return params
@@ -164,9 +168,9 @@ def test_a_jitted_function_that_mixes_rows_is_refused(
 def test_loaders_drop_their_short_last_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     root = project(tmp_path, monkeypatch, {"train.py": LOADERS})
     text = fixed_once(root, "train.py")
-    assert text == LOADERS.replace("shuffle=True)", "shuffle=True, drop_last=True)").replace(
-        ".batch(128)", ".batch(128, drop_remainder=True)"
-    )
+    assert text == LOADERS.replace(
+        "shuffle=True,  # a new order", "shuffle=True, drop_last=True,  # a new order"
+    ).replace(".batch(128)", ".batch(128, drop_remainder=True)")
 
 
 def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -30,6 +30,8 @@ from retracelint.fixes.base import (
     Source,
     dotted,
     has_binding,
+    in_place,
+    offset_in,
     parse_expression,
     parse_statement,
     statement_of,
@@ -75,14 +77,7 @@ def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite 
         return Refusal("the array is made by a call here, which the fix would make twice")
     if isinstance(argument, ast.Subscript) and isinstance(argument.slice, ast.Slice):
         whole, rows = source.code(argument.value), source.code(argument.slice)
-        return Rewrite(
-            replace={
-                source.span(call): parse_expression(
-                    f"{_text_with(source, call, argument, whole)}[{rows}]"
-                )
-            },
-            unsafe=True,
-        )
+        return _call_with(source, call, argument, whole, f"[{rows}]")
     return _bucketed(source, call, argument, bucket)
 
 
@@ -204,18 +199,17 @@ def _pure(node: ast.expr) -> bool:
     )
 
 
-def _text_with(source: Source, call: ast.Call, argument: ast.expr, new: str) -> str:
-    """The call's text with ``argument`` written as ``new`` (the rest as it is)."""
+def _call_with(
+    source: Source, call: ast.Call, argument: ast.expr, new: str, after: str
+) -> Rewrite | Refusal:
+    """The call written with ``argument`` as ``new`` (the rest as it is) and ``after`` it."""
     text = source.code(call)
-    start = _offset(text, source.start(call), source.start(argument))
-    end = _offset(text, source.start(call), source.end(argument))
-    return text[:start] + new + text[end:]
-
-
-def _offset(text: str, start: tuple[int, int], where: tuple[int, int]) -> int:
-    lines = text.splitlines(keepends=True)
-    row = where[0] - start[0]
-    return sum(len(line) for line in lines[:row]) + where[1] - (start[1] if row == 0 else 0)
+    start = offset_in(text, source.start(call), source.start(argument))
+    end = offset_in(text, source.start(call), source.end(argument))
+    written = in_place(source, call, f"{text[:start]}{new}{text[end:]}{after}")
+    if written is None:
+        return Refusal("a string spans the lines of the call")
+    return Rewrite(replace={source.span(call): parse_expression(written)}, unsafe=True)
 
 
 def _bucketed(source: Source, call: ast.Call, argument: ast.expr, bucket: int) -> Rewrite | Refusal:
@@ -229,10 +223,10 @@ def _bucketed(source: Source, call: ast.Call, argument: ast.expr, bucket: int) -
     existing = next((n for n, b in _pads(source).items() if b == bucket), None)
     name = existing or source.fresh_name("padded_rows")
     held = source.code(argument)
-    new_call = f"{_text_with(source, call, argument, f'{name}({held})')}[: len({held})]"
-    rewrite = Rewrite(
-        replace={source.span(call): parse_expression(new_call)}, imports=imports, unsafe=True
-    )
+    rewrite = _call_with(source, call, argument, f"{name}({held})", f"[: len({held})]")
+    if isinstance(rewrite, Refusal):
+        return rewrite
+    rewrite.imports = imports
     if not existing:
         top = next(
             (s for s in source.tree.body if s is statement_of(source, call) or _holds(s, call)),

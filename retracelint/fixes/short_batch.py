@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
-from retracelint.fixes.base import Refusal, Rewrite, Source, parse_expression
+from retracelint.fixes.base import Refusal, Rewrite, Source, in_place, offset_in, parse_expression
 from retracelint.model import Finding
 
 # The analyser's message names the loader and the option it lacks: "DataLoader without drop_last=True".
@@ -31,9 +31,6 @@ def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
     call = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     if not isinstance(call, ast.Call):
         return Refusal("the finding is not at the loader call")
-    if call.lineno != call.end_lineno:
-        # libcst would write the call's continuation lines at another indentation
-        return Refusal("the loader call spans several lines; add the keyword by hand")
     if any(k.arg is None for k in call.keywords):
         return Refusal(f"the call passes **kwargs, which may hold {flag.group(1)}")
     name = flag.group(1)
@@ -44,7 +41,9 @@ def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Rewrite(replace={source.span(given): parse_expression("True")}, unsafe=True)
     added = _with_keyword(source, call, name)
     if added is None:
-        return Refusal("the loader call's last argument is not where the keyword can follow it")
+        return Refusal(
+            "the loader call's last argument is not where the keyword can follow it, or a string spans its lines"
+        )
     return Rewrite(replace={source.span(call): parse_expression(added)}, unsafe=True)
 
 
@@ -57,18 +56,10 @@ def _with_keyword(source: Source, call: ast.Call, name: str) -> str | None:
     if not arguments:
         return f"{source.code(call.func)}({name}=True)"
     last = max(arguments, key=lambda a: (a.end_lineno or 0, a.end_col_offset or 0))
-    at = _offset(text, source.start(call), source.end(last))
+    at = offset_in(text, source.start(call), source.end(last))
     if not text[at:].lstrip().startswith((",", ")")):
         return None
-    return f"{text[:at]}, {name}=True{text[at:]}"
-
-
-def _offset(text: str, start: tuple[int, int], where: tuple[int, int]) -> int:
-    """Where ``where`` (line, column in characters) falls in ``text``, which begins at ``start``."""
-    lines = text.splitlines(keepends=True)
-    row = where[0] - start[0]
-    before = sum(len(line) for line in lines[:row])
-    return before + where[1] - (start[1] if row == 0 else 0)
+    return in_place(source, call, f"{text[:at]}, {name}=True{text[at:]}")
 
 
 def _no_option(finding: Finding) -> str:
