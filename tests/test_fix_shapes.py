@@ -76,15 +76,55 @@ with open(__file__.replace("main.py", "out.json"), "w") as out:
 '''
 
 PAD = '''\
-def padded_rows(rows, bucket=16):
-    """``rows`` padded with zeros along its first axis to the next power of two of at least
-    ``bucket`` rows: one trace of a jitted function per bucket instead of one per length."""
+def padded_rows(rows, size=None, bucket=16):
+    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
+    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
     rows = jnp.asarray(rows)
-    size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
+    if size is None:
+        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
     return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
 
 
 '''
+
+METRICS = '''\
+"""Masked evaluation metrics: padded rows carry no weight."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def squared_error(w, x, y, mask=None):
+    errors = (x @ w - y) ** 2
+    if mask is None:
+        return jnp.sum(errors)
+    return jnp.sum(jnp.where(mask, errors, 0.0))
+'''
+
+EVALUATE = """\
+import json
+
+import jax.numpy as jnp
+import numpy as np
+from metrics import squared_error
+
+BATCH = 8
+
+
+def evaluate(w, x, y):
+    total = 0.0
+    for start in range(0, len(x), BATCH):
+        total += float(squared_error(w, x[start : start + BATCH], y[start : start + BATCH]))
+    return total / len(x)
+
+
+rng = np.random.default_rng(0)
+x = rng.normal(size=(19, 3)).astype(np.float32)
+y = x @ np.array([1.0, -2.0, 0.5], np.float32) + 0.1
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump([evaluate(jnp.ones(3), x, y)], out)
+"""
 
 LOADERS = """\
 import jax
@@ -187,6 +227,19 @@ def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pyt
     assert (root / "main.py").read_text() == loop
 
 
+def test_a_hand_sliced_loop_pads_its_chunks_for_a_jitted_function_taking_a_mask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, {"metrics.py": METRICS, "main.py": EVALUATE})
+    text = fixed_once(root, "main.py")
+    assert text == EVALUATE.replace("def evaluate", PAD + "def evaluate").replace(
+        "squared_error(w, x[start : start + BATCH], y[start : start + BATCH])",
+        "squared_error(w, padded_rows(x[start : start + BATCH], BATCH), "
+        "padded_rows(y[start : start + BATCH], BATCH), "
+        "mask=jnp.arange(BATCH) < len(x[start : start + BATCH]))",
+    )
+
+
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
 def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -194,6 +247,7 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
     programs = {
         "replay": ({"denoise.py": DENOISE, "main.py": REPLAY}, "shrink", 11),
         "walk": ({"main.py": WALK}, "clipped_speed", 5),
+        "evaluate": ({"metrics.py": METRICS, "main.py": EVALUATE}, "squared_error", 1),
     }
     scripts = []
     for name, (files, _, _) in programs.items():

@@ -23,57 +23,89 @@ from __future__ import annotations
 import ast
 import textwrap
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
+    Start,
     dotted,
     has_binding,
     in_place,
     offset_in,
     parse_expression,
     parse_statement,
-    statement_of,
 )
 from retracelint.model import Finding
 from retracelint.summarise.apis import _FLOAT_CONSTANTS, ROWWISE
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 BUCKET = 16  # the fewest rows a padded array gets: lengths up to it share one trace
 _MODULES = ("jnp", "jax.numpy")
 _ROW_OPS = (ast.BinOp, ast.UnaryOp, ast.Compare)
 _PAD = '''
-def {name}(rows, bucket={bucket}):
-    """``rows`` padded with zeros along its first axis to the next power of two of at least
-    ``bucket`` rows: one trace of a jitted function per bucket instead of one per length."""
+def {name}(rows, size=None, bucket={bucket}):
+    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
+    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
     rows = jnp.asarray(rows)
-    size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
+    if size is None:
+        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
     return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
 '''
 
 
-def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite | Refusal:
+@dataclass(frozen=True)
+class DirectCall:
+    """The call of the jitted function that passes the finding's array, as an argument of its own."""
+
+    call: ast.Call
+    argument: ast.expr
+    jitted: ast.FunctionDef
+
+
+def direct_call(source: Source, finding: Finding) -> DirectCall | Refusal:
+    """The finding's call of the jitted function in this file, the argument it passes to the
+    finding's parameter, and the def; else why the fix cannot tell them."""
+    site = finding.jit_site
     if not finding.call_path or finding.call_path[0].location.path != finding.location.path:
         return Refusal("the array is not passed to the jitted function in this file")
     where = finding.call_path[0].location
     call = source.expression_at(where.line, where.col, where.end_line, where.end_col)
-    if not isinstance(call, ast.Call) or finding.jit_site is None or not finding.parameter:
+    if not isinstance(call, ast.Call) or site is None or not finding.parameter:
         return Refusal("the finding is not at a call of the jitted function")
     called = dotted(call.func).rsplit(".", 1)[-1]
     if called in _pads(source):
         return Refusal("the array is padded to a bucket already: one trace per power of two")
-    if called != finding.jit_site.name:
-        return Refusal(f"the array reaches {finding.jit_site.name} through {called or 'a call'}")
-    argument = _argument(call, finding.parameter, finding.jit_site.name, source, finding)
-    if isinstance(argument, Refusal):
-        return argument
+    if called != site.name:
+        return Refusal(
+            f"the array reaches {site.name} through a call of {called or 'a function'}; "
+            f"the fix rewrites a call of {site.name} only"
+        )
     jitted = _jitted_def(source, finding)
     if isinstance(jitted, Refusal):
         return jitted
+    argument = _argument(call, finding.parameter, jitted)
+    if argument is None:
+        return Refusal(
+            f"cannot tell which argument of the call is {site.name}'s {finding.parameter}"
+        )
+    return DirectCall(call, argument, jitted)
+
+
+def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite | Refusal:
+    found = direct_call(source, finding)
+    if isinstance(found, Refusal):
+        return found
+    call, argument, jitted = found.call, found.argument, found.jitted
+    assert finding.jit_site is not None and finding.parameter is not None
     why = rowwise(jitted, finding.parameter)
     if why:
         return Refusal(f"{finding.jit_site.name} {why}, so padded rows would change its result")
-    if not _pure(argument):
+    if not pure(argument):
         return Refusal("the array is made by a call here, which the fix would make twice")
     if isinstance(argument, ast.Subscript) and isinstance(argument.slice, ast.Slice):
         whole, rows = source.code(argument.value), source.code(argument.slice)
@@ -81,21 +113,18 @@ def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite 
     return _bucketed(source, call, argument, bucket)
 
 
-def _argument(
-    call: ast.Call, parameter: str, name: str, source: Source, finding: Finding
-) -> ast.expr | Refusal:
-    """The argument the call passes to ``parameter``: the finding's own expression (a slice), or
-    a name or attribute the array is held in."""
+def _argument(call: ast.Call, parameter: str, jitted: ast.FunctionDef) -> ast.expr | None:
+    """The argument ``call`` passes to ``jitted``'s ``parameter``, by keyword or by position."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return None
     keyword = next((k.value for k in call.keywords if k.arg == parameter), None)
-    jitted = _jitted_def(source, finding)
-    position = None
-    if not isinstance(jitted, Refusal):
-        names = [a.arg for a in (*jitted.args.posonlyargs, *jitted.args.args)]
-        position = names.index(parameter) if parameter in names else None
-    if keyword is None and position is not None and position < len(call.args):
-        keyword = call.args[position]
-    if keyword is None or any(isinstance(a, ast.Starred) for a in call.args):
-        return Refusal(f"cannot tell which argument of the call is {name}'s {parameter}")
+    names = [a.arg for a in (*jitted.args.posonlyargs, *jitted.args.args)]
+    if names[:1] in (["self"], ["cls"]):
+        return None  # bound: the call's positions are shifted by one
+    if keyword is None and parameter in names and names.index(parameter) < len(call.args):
+        return call.args[names.index(parameter)]
     return keyword
 
 
@@ -189,7 +218,7 @@ def _number(node: ast.expr) -> bool:
     )
 
 
-def _pure(node: ast.expr) -> bool:
+def pure(node: ast.expr) -> bool:
     """Whether evaluating ``node`` again gives the same value and does nothing else: names,
     attributes, subscripts and slices of them, number literals, arithmetic."""
     allowed = (ast.Name, ast.Attribute, ast.Subscript, ast.Slice, ast.Constant, *_ROW_OPS)
@@ -213,29 +242,48 @@ def _call_with(
 
 
 def _bucketed(source: Source, call: ast.Call, argument: ast.expr, bucket: int) -> Rewrite | Refusal:
-    """``f(x)`` → ``f(pad(x))[: len(x)]``, with ``pad`` defined once above the function making the
-    call (or the statement, at module level)."""
+    """``f(x)`` → ``f(pad(x))[: len(x)]``."""
+    pad = pad_function(source, call, bucket)
+    held = source.code(argument)
+    rewrite = _call_with(source, call, argument, f"{pad.name}({held})", f"[: len({held})]")
+    return rewrite if isinstance(rewrite, Refusal) else pad.add_to(rewrite)
+
+
+@dataclass(frozen=True)
+class PadFunction:
+    """The function that pads rows, by the name a rewrite calls it, and what defines it when the
+    file does not yet: put above the top-level statement making the call."""
+
+    name: str
+    define: dict[Start, list[cst.BaseStatement]]
+    imports: tuple[str, ...]
+    refusal: str = ""
+
+    def add_to(self, rewrite: Rewrite) -> Rewrite | Refusal:
+        if self.refusal:
+            return Refusal(self.refusal)
+        rewrite.insert_before.update(self.define)
+        rewrite.imports += self.imports
+        return rewrite
+
+
+def pad_function(source: Source, call: ast.Call, bucket: int = BUCKET) -> PadFunction:
+    """The pad function an earlier fix of this file defined with this bucket, else a new one."""
     imports: tuple[str, ...] = ()
     if not has_binding(source, "jnp", "jax.numpy"):
         if "jnp" in source.module_names:
-            return Refusal("jnp is bound to something other than jax.numpy here")
+            return PadFunction("", {}, (), "jnp is bound to something other than jax.numpy here")
         imports = ("import jax.numpy as jnp",)
     existing = next((n for n, b in _pads(source).items() if b == bucket), None)
-    name = existing or source.fresh_name("padded_rows")
-    held = source.code(argument)
-    rewrite = _call_with(source, call, argument, f"{name}({held})", f"[: len({held})]")
-    if isinstance(rewrite, Refusal):
-        return rewrite
-    rewrite.imports = imports
-    if not existing:
-        top = next(
-            (s for s in source.tree.body if s is statement_of(source, call) or _holds(s, call)),
-            None,
-        )
-        if top is None:
-            return Refusal("the call is not inside a top-level statement")
-        rewrite.insert_before = {source.start(top): [parse_statement(_pad_code(name, bucket))]}
-    return rewrite
+    if existing:
+        return PadFunction(existing, {}, imports)
+    name = source.fresh_name("padded_rows")
+    top = next((s for s in source.tree.body if _holds(s, call)), None)
+    if top is None:
+        return PadFunction("", {}, (), "the call is not inside a top-level statement")
+    return PadFunction(
+        name, {source.start(top): [parse_statement(_pad_code(name, bucket))]}, imports
+    )
 
 
 def _holds(stmt: ast.stmt, node: ast.AST) -> bool:

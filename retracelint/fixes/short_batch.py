@@ -1,14 +1,16 @@
-"""RTL103: the short last batch is dropped where the loader has the option for it.
+"""RTL103: the short last batch is dropped where the loader has the option for it, else padded with a
+mask where the jitted function takes one.
 
 A torch-style ``DataLoader(...)`` gets ``drop_last=True`` and a ``tf.data`` ``.batch(...)``
 ``drop_remainder=True`` (the keyword added, or its ``False`` turned ``True``): every batch then has
 the full size, so the jitted function is traced once. The examples of the last partial batch are no
 longer seen, which only a user can accept: the fix is unsafe.
 
-A slicing loop (``for i in range(0, n, bs): f(x[i:i + bs])``) has no such option; padding its last
-chunk keeps the examples only when the jitted function is told which rows are padding, so the fix is
-refused, saying why, unless that function takes a ``mask``: then the padding would still have to reach
-every array the chunk is cut with, which the fix does not prove, so it is refused too.
+A slicing loop (``for i in range(0, n, bs): f(x[i:i + bs])``) has no such option. Its chunks are
+padded with zeros to ``bs`` rows and the jitted function told which rows are real,
+``f(pad(x[i:i + bs]), mask=jnp.arange(bs) < len(x[i:i + bs]))``, when it takes a ``mask`` the call
+does not pass yet (a function written to be given one: unsafe, since only a user can check it masks
+what it should). Otherwise padding would change what it computes, and the fix is refused, saying so.
 """
 
 from __future__ import annotations
@@ -16,17 +18,27 @@ from __future__ import annotations
 import ast
 import re
 
-from retracelint.fixes.base import Refusal, Rewrite, Source, in_place, offset_in, parse_expression
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    in_place,
+    offset_in,
+    parse_expression,
+)
+from retracelint.fixes.padded_growth import direct_call, pad_function, pure
 from retracelint.model import Finding
 
 # The analyser's message names the loader and the option it lacks: "DataLoader without drop_last=True".
 _WITHOUT = re.compile(r"without (drop_last|drop_remainder)=True")
+_HAND = "the chunks are sliced by hand, with no drop_last option"
+MASK = "mask"  # the parameter of the jitted function that takes the valid rows
 
 
 def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
     flag = _WITHOUT.search(finding.message)
     if flag is None:
-        return Refusal(_no_option(finding))
+        return pad_last_chunk(source, finding)
     loc = finding.location
     call = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     if not isinstance(call, ast.Call):
@@ -39,7 +51,7 @@ def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
         if not (isinstance(given, ast.Constant) and given.value is False):
             return Refusal(f"{name} is {source.code(given)} here, which may be True on some runs")
         return Rewrite(replace={source.span(given): parse_expression("True")}, unsafe=True)
-    added = _with_keyword(source, call, name)
+    added = _with_keyword(source, call, f"{name}=True", {})
     if added is None:
         return Refusal(
             "the loader call's last argument is not where the keyword can follow it, or a string spans its lines"
@@ -47,24 +59,117 @@ def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
     return Rewrite(replace={source.span(call): parse_expression(added)}, unsafe=True)
 
 
-def _with_keyword(source: Source, call: ast.Call, name: str) -> str | None:
-    """The call's text with ``name=True`` put right after its last argument, the rest kept as
-    written (comments and line breaks inside the parentheses included); None when what follows that
-    argument is not its comma or the closing parenthesis (it is parenthesised)."""
+def _with_keyword(
+    source: Source, call: ast.Call, keyword: str, arguments: dict[int, str]
+) -> str | None:
+    """The call's text with ``keyword`` put right after its last argument and the arguments of
+    ``arguments`` (by id) written anew, the rest kept as written (comments and line breaks inside the
+    parentheses included); None when what follows that argument is not its comma or the closing
+    parenthesis (it is parenthesised), or a string spans the call's lines."""
     text = source.code(call)
-    arguments = [*call.args, *call.keywords]
-    if not arguments:
-        return f"{source.code(call.func)}({name}=True)"
-    last = max(arguments, key=lambda a: (a.end_lineno or 0, a.end_col_offset or 0))
+    given = [*call.args, *call.keywords]
+    if not given:
+        return f"{source.code(call.func)}({keyword})"
+    last = max(given, key=lambda a: (a.end_lineno or 0, a.end_col_offset or 0))
     at = offset_in(text, source.start(call), source.end(last))
     if not text[at:].lstrip().startswith((",", ")")):
         return None
-    return in_place(source, call, f"{text[:at]}, {name}=True{text[at:]}")
+    text = f"{text[:at]}, {keyword}{text[at:]}"
+    for node in sorted(call.args, key=lambda a: (a.lineno, a.col_offset), reverse=True):
+        if id(node) in arguments:
+            start = offset_in(text, source.start(call), source.start(node))
+            end = offset_in(text, source.start(call), source.end(node))
+            text = text[:start] + arguments[id(node)] + text[end:]
+    return in_place(source, call, text)
 
 
-def _no_option(finding: Finding) -> str:
-    fn = finding.jit_site.name if finding.jit_site else "the jitted function"
+def pad_last_chunk(source: Source, finding: Finding) -> Rewrite | Refusal:
+    found = direct_call(source, finding)
+    if isinstance(found, Refusal):
+        return Refusal(f"{_HAND}; {found.reason}")
+    call, chunk, jitted = found.call, found.argument, found.jitted
+    name = jitted.name
+    params = [a.arg for a in (*jitted.args.posonlyargs, *jitted.args.args, *jitted.args.kwonlyargs)]
+    if MASK not in params:
+        return Refusal(
+            f"{_HAND}; padding the last one would change what {name} computes: it takes no {MASK} "
+            "of the valid rows"
+        )
+    static = finding.jit_site.static_params if finding.jit_site else ()
+    if (
+        MASK in static
+        or any(k.arg == MASK for k in call.keywords)
+        or params.index(MASK) < len(call.args)
+    ):
+        return Refusal(f"{_HAND}; the call passes {name}'s {MASK} already, or it is static")
+    rows = _chunk_rows(source, call, chunk)
+    if isinstance(rows, Refusal):
+        return Refusal(f"{_HAND}; {rows.reason}")
+    pad = pad_function(source, call)
+    cut = source.code(chunk.slice)  # type: ignore[attr-defined]
+    padded = {
+        id(a): f"{pad.name}({source.code(a)}, {rows})"
+        for a in call.args
+        if _same_cut(source, a, cut)
+    }
+    if id(chunk) not in padded or any(_same_cut(source, k.value, cut) for k in call.keywords):
+        return Refusal(f"{_HAND}; a chunk is passed by keyword, which the fix does not pad")
+    mask = f"{MASK}=jnp.arange({rows}) < len({source.code(chunk)})"
+    written = _with_keyword(source, call, mask, padded)
+    if written is None:
+        return Refusal("the call's last argument is not where the mask can follow it")
+    return pad.add_to(Rewrite(replace={source.span(call): parse_expression(written)}, unsafe=True))
+
+
+def _chunk_rows(source: Source, call: ast.Call, chunk: ast.expr) -> str | Refusal:
+    """``bs`` of the loop ``for i in range(start, n, bs)`` that cuts ``chunk`` as ``x[i : i + bs]``,
+    as written; why not, when the chunk is cut otherwise or the call passes other values of ``i``."""
+    cut = chunk.slice if isinstance(chunk, ast.Subscript) else None
+    if not (
+        isinstance(cut, ast.Slice)
+        and cut.step is None
+        and isinstance(cut.lower, ast.Name)
+        and isinstance(cut.upper, ast.BinOp)
+        and isinstance(cut.upper.op, ast.Add)
+        and isinstance(cut.upper.left, ast.Name)
+        and cut.upper.left.id == cut.lower.id
+        and pure(chunk)
+    ):
+        return Refusal("the chunk is not cut as x[i : i + size] where the call passes it")
+    index, rows = cut.lower.id, source.code(cut.upper.right)
+    loop = next(
+        (
+            a
+            for a in source.ancestors(call)
+            if isinstance(a, ast.For) and isinstance(a.target, ast.Name) and a.target.id == index
+        ),
+        None,
+    )
+    steps = loop.iter if loop is not None else None
+    if not (
+        isinstance(steps, ast.Call)
+        and isinstance(steps.func, ast.Name)
+        and steps.func.id == "range"
+        and len(steps.args) == 3
+        and source.code(steps.args[2]) == rows
+    ):
+        return Refusal(f"the chunk is not cut by a loop for {index} in range(start, n, {rows})")
+    others = [
+        a
+        for a in (*call.args, *(k.value for k in call.keywords))
+        if not _same_cut(source, a, source.code(cut))
+        and any(isinstance(n, ast.Name) and n.id == index for n in ast.walk(a))
+    ]
+    if others:
+        return Refusal(f"the call passes {source.code(others[0])} too, which the fix cannot pad")
+    return rows
+
+
+def _same_cut(source: Source, node: ast.expr, cut: str) -> bool:
+    """Whether ``node`` is another array cut the same way as the chunk (``y[i : i + bs]``)."""
     return (
-        f"the chunks are sliced by hand, with no drop_last option; padding the last one would change "
-        f"what {fn} computes unless it takes a mask of the valid rows"
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Slice)
+        and source.code(node.slice) == cut
+        and pure(node)
     )
