@@ -213,6 +213,66 @@ def test_loaders_drop_their_short_last_batch(tmp_path: Path, monkeypatch: pytest
     ).replace(".batch(128)", ".batch(128, drop_remainder=True)")
 
 
+OWN_LOADER = """\
+import numpy as np
+
+
+class Loader:
+    def __init__(self, x, y, batch_size, seed=0, drop_last=False):
+        self.x, self.y = x, y
+        self.batch_size = batch_size
+        self.rng = np.random.default_rng(seed)
+        self.drop_last = drop_last
+
+    def __iter__(self):
+        perm = self.rng.permutation(len(self.x))
+        for start in range(0, len(perm), self.batch_size):
+            idx = perm[start : start + self.batch_size]
+            if self.drop_last and len(idx) < self.batch_size:
+                return
+            yield self.x[idx], self.y[idx]
+"""
+
+FIT = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from data import Loader
+
+
+@jax.jit
+def step(w, x, y):
+    return w - 0.1 * jnp.mean((x @ w - y) * x.T, axis=1)
+
+
+def fit(x, y, epochs=3):
+    w = jnp.zeros(x.shape[1])
+    loader = Loader(x, y, 4)  # reshuffled every epoch
+    for _ in range(epochs):
+        for xb, yb in loader:
+            w = step(w, xb, yb)
+    return w
+
+
+print(fit(np.ones((10, 2), np.float32), np.ones(10, np.float32)))
+"""
+
+
+def test_a_project_loader_with_the_option_in_its_signature_is_made_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, {"data.py": OWN_LOADER, "main.py": FIT})
+    first = lint("--fix", "--unsafe-fixes", ".")
+    # the analysis cannot tell the loader honours the option: the finding stays
+    assert first.exit_code == 1 and "Found 2 errors (1 fixed, 1 remaining)." in first.output
+    fixed = FIT.replace("Loader(x, y, 4)", "Loader(x, y, 4, drop_last=True)")
+    assert (root / "main.py").read_text() == fixed
+    assert (root / "data.py").read_text() == OWN_LOADER
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert "RTL103 not fixed: drop_last=True is passed already" in again.output
+    assert (root / "main.py").read_text() == fixed
+
+
 def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     loop = (
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef batch_loss(batch):\n"

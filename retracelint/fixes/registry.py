@@ -3,13 +3,13 @@ package). A rule's codemod lives in its own module, so that it can move beside i
 
 from __future__ import annotations
 
+from retracelint.fixes import short_batch
 from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.padded_growth import pad_rows
 from retracelint.fixes.rebuilt_jit import hoist_jit
-from retracelint.fixes.short_batch import drop_short_batch
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_params import make_traced
@@ -77,7 +77,7 @@ CODEMODS: dict[str, Fix] = {
     # the shapes: a changed batch or padded rows change what the program computes at the edges
     "RTL101": Fix(pad_rows, safe=False),
     "RTL102": Fix(pad_rows, safe=False),
-    "RTL103": Fix(drop_short_batch, safe=False),
+    "RTL103": Fix(short_batch.drop_short_batch, safe=False, target=short_batch.target),
     "RTL105": Fix(pad_rows, safe=False),
     "RTL201": Fix(traced, safe=True, target=_jit_site_file),
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
+    dotted,
     in_place,
     offset_in,
     parse_expression,
@@ -37,26 +39,108 @@ MASK = "mask"  # the parameter of the jitted function that takes the valid rows
 
 def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
     flag = _WITHOUT.search(finding.message)
-    if flag is None:
-        return pad_last_chunk(source, finding)
+    if flag is not None:
+        loc = finding.location
+        call = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+        if not isinstance(call, ast.Call):
+            return Refusal("the finding is not at the loader call")
+        return _set_flag(source, [call], flag.group(1))
+    own = _own_loader(source, finding)
+    return own if own is not None else pad_last_chunk(source, finding)
+
+
+def target(finding: Finding) -> str:
+    """The file the fix rewrites: the loader call's, else the one calling the jitted function
+    (which makes the project's loader, or passes the chunks)."""
+    if _WITHOUT.search(finding.message) or not finding.call_path:
+        return finding.location.path
+    return finding.call_path[0].location.path
+
+
+def _set_flag(source: Source, calls: list[ast.Call], name: str) -> Rewrite | Refusal:
+    """Each call with ``name=True``: the keyword added, or its ``False`` made ``True``."""
+    replace = {}
+    for call in calls:
+        if any(k.arg is None for k in call.keywords):
+            return Refusal(f"the call passes **kwargs, which may hold {name}")
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if isinstance(given, ast.Constant) and given.value is True:
+            return Refusal(f"{name}=True is passed already")
+        if given is not None:
+            if not (isinstance(given, ast.Constant) and given.value is False):
+                return Refusal(
+                    f"{name} is {source.code(given)} here, which may be True on some runs"
+                )
+            replace[source.span(given)] = parse_expression("True")
+            continue
+        added = _with_keyword(source, call, f"{name}=True", {})
+        if added is None:
+            return Refusal(
+                "the loader call's last argument is not where the keyword can follow it, or a "
+                "string spans its lines"
+            )
+        replace[source.span(call)] = parse_expression(added)
+    return Rewrite(replace=replace, unsafe=True)
+
+
+def _own_loader(source: Source, finding: Finding) -> Rewrite | Refusal | None:
+    """The project's loader that cuts the chunks, told to drop the short one where this file makes
+    it, when its signature has the option (``Loader(x, y, bs, drop_last=False)``: its ``__init__``'s,
+    or a generator function's own); None when it has none."""
+    home = source if target(finding) == finding.location.path else None
+    home = home or source.neighbour(finding.location.path)
     loc = finding.location
-    call = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
-    if not isinstance(call, ast.Call):
-        return Refusal("the finding is not at the loader call")
-    if any(k.arg is None for k in call.keywords):
-        return Refusal(f"the call passes **kwargs, which may hold {flag.group(1)}")
-    name = flag.group(1)
-    given = next((k.value for k in call.keywords if k.arg == name), None)
-    if given is not None:
-        if not (isinstance(given, ast.Constant) and given.value is False):
-            return Refusal(f"{name} is {source.code(given)} here, which may be True on some runs")
-        return Rewrite(replace={source.span(given): parse_expression("True")}, unsafe=True)
-    added = _with_keyword(source, call, f"{name}=True", {})
-    if added is None:
-        return Refusal(
-            "the loader call's last argument is not where the keyword can follow it, or a string spans its lines"
+    cut = home.expression_at(loc.line, loc.col, loc.end_line, loc.end_col) if home else None
+    if home is None or cut is None:
+        return None
+    maker = _maker(home, cut)
+    if maker is None:
+        return None
+    name, params = maker
+    flag = next((p for p in params if p in ("drop_last", "drop_remainder")), None)
+    if flag is None:
+        return None
+    if home is not source and not _imports(source, name, Path(loc.path).stem):
+        return Refusal(f"{name}, which cuts the chunks, is not imported here from {loc.path}")
+    calls = [n for n in ast.walk(source.tree) if isinstance(n, ast.Call) and dotted(n.func) == name]
+    if not calls:
+        return Refusal(f"{name}, which cuts the chunks, is not made in this file")
+    position = params.index(flag)
+    if any(
+        len(c.args) > position or any(isinstance(a, ast.Starred) for a in c.args) for c in calls
+    ):
+        return Refusal(f"a call of {name} may pass {flag} by position")
+    return _set_flag(source, calls, flag)
+
+
+def _maker(source: Source, node: ast.AST) -> tuple[str, list[str]] | None:
+    """What is called to make the chunks ``node`` is in, with its parameters as a call passes them:
+    the class of the method (its ``__init__``'s, ``self`` left out), or the function."""
+    function = next((a for a in source.ancestors(node) if isinstance(a, ast.FunctionDef)), None)
+    if function is None:
+        return None
+    holder = source.parent(function)
+    if isinstance(holder, ast.ClassDef):
+        init = next(
+            (s for s in holder.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"),
+            None,
         )
-    return Rewrite(replace={source.span(call): parse_expression(added)}, unsafe=True)
+        return (holder.name, _parameters(init)[1:]) if init is not None else None
+    return function.name, _parameters(function)
+
+
+def _parameters(function: ast.FunctionDef) -> list[str]:
+    args = function.args
+    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+
+
+def _imports(source: Source, name: str, module: str) -> bool:
+    return any(
+        isinstance(s, ast.ImportFrom)
+        and (s.module or "").rsplit(".", 1)[-1] == module
+        and any((a.asname or a.name) == name and a.name == name for a in s.names)
+        for s in source.tree.body
+    )
 
 
 def _with_keyword(
