@@ -6,12 +6,10 @@ refused, saying why, where the jitted function mixes rows."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
-from dynamic_support import count_retraces_many
-from test_fix_closures import fixed_once, lint, project
+from test_fix_closures import fixed_once, lint, project, proved_by_jax
 
 DENOISE = '''\
 """Soft-threshold denoising of a sensor stream."""
@@ -305,25 +303,8 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     programs = {
-        "replay": ({"denoise.py": DENOISE, "main.py": REPLAY}, "shrink", 11),
-        "walk": ({"main.py": WALK}, "clipped_speed", 5),
-        "evaluate": ({"metrics.py": METRICS, "main.py": EVALUATE}, "squared_error", 1),
+        "replay": ({"denoise.py": DENOISE, "main.py": REPLAY}, "main.py", "shrink", 11),
+        "walk": ({"main.py": WALK}, "main.py", "clipped_speed", 5),
+        "evaluate": ({"metrics.py": METRICS, "main.py": EVALUATE}, "main.py", "squared_error", 1),
     }
-    scripts = []
-    for name, (files, _, _) in programs.items():
-        for copy in ("original", "fixed"):
-            (tmp_path / name / copy).mkdir(parents=True)
-            project(tmp_path / name / copy, monkeypatch, files)
-        assert lint("--fix", "--unsafe-fixes", ".").exit_code in (0, 1)
-        scripts += [tmp_path / name / copy / "main.py" for copy in ("original", "fixed")]
-    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
-    for name, (_, jitted, retraces) in programs.items():
-        before, after = next(reports), next(reports)
-        retraced = {function.name: n for function, n in before.retraces.items()}
-        assert not before.raised and retraced[jitted] == retraces, before.summary()
-        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
-        printed = [
-            json.loads((tmp_path / name / c / "out.json").read_text())
-            for c in ("original", "fixed")
-        ]
-        assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+    proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))
