@@ -188,16 +188,24 @@ def test_a_grown_array_is_padded_to_a_bucket_once(tmp_path: Path, monkeypatch: p
     assert "not fixed: the array is padded to a bucket already" in again.output
 
 
+@pytest.mark.parametrize(
+    ("returned", "why"),
+    [
+        ("magnitude / magnitude.sum()", "uses magnitude.sum at line 11"),
+        ("jnp.where(magnitude > 0)", "uses jnp.where at line 11"),  # the indices of the rows
+        ("magnitude @ samples", "uses magnitude @ samples at line 11"),
+        ("magnitude * scale", "reads scale at line 11"),
+    ],
+)
 def test_a_jitted_function_that_mixes_rows_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, returned: str, why: str
 ):
-    mixing = DENOISE.replace(
-        "return jnp.sign(samples) * magnitude", "return magnitude / magnitude.sum()"
-    )
+    mixing = DENOISE.replace("return jnp.sign(samples) * magnitude", f"return {returned}")
+    mixing = mixing.replace("def shrink(samples):", "def shrink(samples, scale=2.0):")
     root = project(tmp_path, monkeypatch, {"denoise.py": mixing, "main.py": REPLAY})
     result = lint("--fix", "--unsafe-fixes", ".")
     assert (
-        "retracelint: main.py:10:24: RTL101 not fixed: shrink uses magnitude.sum at line 11, "
+        f"retracelint: main.py:10:24: RTL101 not fixed: shrink {why}, "
         "so padded rows would change its result"
     ) in result.output
     assert (root / "main.py").read_text() == REPLAY

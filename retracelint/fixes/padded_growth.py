@@ -173,7 +173,7 @@ def _row_expression(node: ast.expr, rows: set[str]) -> str:
     if isinstance(node, ast.Name):
         return "" if node.id in rows else f"reads {node.id} at line {node.lineno}"
     if not any(isinstance(n, ast.Name) and n.id in rows for n in ast.walk(node)):
-        return f"returns something not made from its rows at line {node.lineno}"
+        return f"computes something not made from its rows at line {node.lineno}"
     for part in _operands(node):
         if isinstance(part, str):
             return part
@@ -193,7 +193,12 @@ def _operands(node: ast.expr) -> Iterator[ast.expr | str]:
         yield node.operand
     elif isinstance(node, ast.Compare):
         yield from (node.left, *node.comparators)
-    elif isinstance(node, ast.Call) and _rowwise_function(node.func):
+    elif (
+        isinstance(node, ast.Call)
+        and _rowwise_function(node.func)
+        # where(condition) alone gives the indices of the true rows, not a row per row
+        and (dotted(node.func).rsplit(".", 1)[-1] != "where" or len(node.args) == 3)
+    ):
         yield from node.args
         yield from (k.value for k in node.keywords)
     else:
