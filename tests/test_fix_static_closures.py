@@ -7,13 +7,11 @@ static parameter first; traced, or static where the callable needs them concrete
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from dynamic_support import count_retraces_many
-from test_fix_closures import codes, fixed_once, lint, project
+from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 
 from retracelint import config
 from retracelint.cli import main
@@ -441,23 +439,4 @@ def test_jax_traces_the_fixes_of_two_files_once_and_they_give_the_same(
     """The lambda made once (two files) and the factory passed once (two of three files)."""
     programs = {"filters": ({**TWO_MODULES, "run.py": RUN}, "run.py", "run_filter", 2)}
     programs["tuning"] = (TUNING, "tune.py", "simulate", 5)
-    scripts = []
-    for name, (files, _, _, _) in programs.items():
-        for copy in ("original", "fixed"):
-            (tmp_path / name / copy).mkdir(parents=True)
-        project(tmp_path / name / "original", monkeypatch, files)
-        project(tmp_path / name / "fixed", monkeypatch, files)
-        assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
-    for name, (_, script, _, _) in programs.items():
-        scripts += [tmp_path / name / copy / script for copy in ("original", "fixed")]
-    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
-    for name, (_, _, jitted, retraces) in programs.items():
-        before, after = next(reports), next(reports)
-        retraced = {function.name: n for function, n in before.retraces.items()}
-        assert not before.raised and retraced[jitted] == retraces, before.summary()
-        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
-        printed = [
-            json.loads((tmp_path / name / c / "out.json").read_text())
-            for c in ("original", "fixed")
-        ]
-        assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+    proved_by_jax(tmp_path, monkeypatch, programs)

@@ -167,6 +167,27 @@ def dotted(node: ast.AST) -> str:
     return ""
 
 
+def in_place(source: Source, node: ast.expr, text: str) -> str | None:
+    """``text``, a rewrite of ``node``'s own text, as a replacement written where ``node`` is must
+    give it: libcst indents a replacement's continuation lines by the block they are in, so that
+    indentation is taken off them; None when a continuation line does not start with it (a string
+    spanning lines)."""
+    stmt = statement_of(source, node)
+    line = source.text.splitlines()[stmt.lineno - 1] if stmt is not None else ""
+    indent = line[: len(line) - len(line.lstrip())]
+    first, *rest = text.split("\n")
+    if any(r.strip() and not r.startswith(indent) for r in rest):
+        return None
+    return "\n".join([first, *(r[len(indent) :] for r in rest)])
+
+
+def offset_in(text: str, start: Start, where: Start) -> int:
+    """Where ``where`` (line, column in characters) falls in ``text``, which begins at ``start``."""
+    lines = text.splitlines(keepends=True)
+    row = where[0] - start[0]
+    return sum(len(line) for line in lines[:row]) + where[1] - (start[1] if row == 0 else 0)
+
+
 def statement_of(source: Source, node: ast.AST) -> ast.stmt | None:
     """The innermost statement holding ``node``."""
     if isinstance(node, ast.stmt):

@@ -3,10 +3,12 @@ package). A rule's codemod lives in its own module, so that it can move beside i
 
 from __future__ import annotations
 
+from retracelint.fixes import short_batch
 from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
+from retracelint.fixes.padded_growth import pad_rows
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
@@ -72,6 +74,11 @@ def _closes_over(refusal: Refusal) -> bool:
 
 
 CODEMODS: dict[str, Fix] = {
+    # the shapes: a changed batch or padded rows change what the program computes at the edges
+    "RTL101": Fix(pad_rows, safe=False),
+    "RTL102": Fix(pad_rows, safe=False),
+    "RTL103": Fix(short_batch.drop_short_batch, safe=False, target=short_batch.target),
+    "RTL105": Fix(pad_rows, safe=False),
     "RTL201": Fix(traced, safe=True, target=_jit_site_file),
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(fresh_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)

@@ -814,6 +814,10 @@ _ELEMENTWISE = {
     "uint8",
     "bool_",
 }
+# Functions whose every output row is made from the same row of their array operands alone (the
+# elementwise ones, predicates, a choice between two): a function built of them alone gives the
+# rows of a padded array's first ``n`` rows as it gives those of the first ``n`` rows (RTL101 fix).
+ROWWISE = frozenset(_ELEMENTWISE | _MASKS | {"where", "maximum", "minimum"})
 
 # The jax.numpy functions whose result is weakly typed when all their operands are (measured on jax
 # 0.10.2 with jnp.asarray(0.5) and 0.5): the elementwise ones but casts and these.
