@@ -335,7 +335,8 @@ def _fixable(
             return stdin
         return Path(path).read_bytes()
 
-    return availability(findings, read, bool(options.get("unsafe_fixes")))
+    unsafe = bool(options.get("unsafe_fixes"))
+    return availability(findings, read, unsafe, elsewhere=stdin is None)
 
 
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:

@@ -19,7 +19,11 @@ stage asks, of each chain, what in it the code does not prove, and records that 
 - ``flag-off``: a step of the chain sits under ``if cfg.flag:`` (or ``if FLAG:``) where the flag is
   declared ``False`` and nothing in the project sets it otherwise; or under an ``if`` on an argument
   of its function whose ``False`` default switches it off, where a call passes a value no source
-  says (a field of a YAML configuration).
+  says (a field of a YAML configuration);
+- ``jit-off``: the chain runs a function eagerly where the code beside it jits that function under
+  an ``if`` (``if params.use_jit: step_fn = jax.jit(step_fn)``, or ``step_fn = lambda s: ...`` in
+  the ``else`` of one that compiles it): the eager path exists only when the test skips the jit,
+  and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
 in the same block, or under an ``if`` on an argument that every known call switches off, or after
@@ -43,6 +47,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import pairwise
 
 from retracelint.callgraph import ClassTarget, FuncTarget, Project
 from retracelint.frequency import is_test, is_test_file
@@ -55,6 +60,7 @@ from retracelint.values import Made
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Calls that replace an attribute or a dotted name for the duration of a test.
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
@@ -64,10 +70,13 @@ def assess(
     prop: Propagation,
     findings: list[Finding],
     read_lines: Callable[[str], list[str]],
+    parsed: dict[str, Parsed] | None = None,
 ) -> list[Finding]:
     """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
-    a file's lines as the run reads it (standard input for its file)."""
-    sources = _Sources(project, read_lines)
+    a file's lines as the run reads it (standard input for its file). ``parsed``: the trees of the
+    files a run before parsed, by path, each with its text (a long-lived process's, which an
+    unchanged file's tree is taken from, and which the trees parsed here join)."""
+    sources = _Sources(project, read_lines, parsed if parsed is not None else {})
     out = []
     for finding in findings:
         places = _places(finding)
@@ -82,6 +91,10 @@ def assess(
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
+        if finding.grows and (
+            _in_sections(prop, sources, finding.made_at) or _picked(sources, finding)
+        ):
+            finding = replace(finding, grows=False)
         out.append(
             replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
         )
@@ -92,6 +105,118 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
     unbounded = finding.severity == "error" and finding.grows
     return "error" if unbounded and not assumptions else "warning"
+
+
+def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> bool:
+    """Whether ``at`` runs only at the first step of each of a few sections of a loop over a range
+    (``if step % (num_steps // k) == 0:`` in ``for step in range(..., num_steps)``): k times or so
+    per walk of the loop however long the run, in a function that runs no more often than a loop
+    over a bounded collection makes it. The count is per site, not per iteration."""
+    walks: dict[str, ast.expr] = {}  # each loop variable around ``at``: what its loop walks
+    sectioned = False
+    for stmt, _ in sources.enclosing(at):
+        if isinstance(stmt, _DEFS):
+            walks.clear()
+            sectioned = False
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            sectioned = False  # a loop inside the section repeats what it holds
+            if isinstance(stmt, ast.For | ast.AsyncFor) and isinstance(stmt.target, ast.Name):
+                walks[stmt.target.id] = stmt.iter
+        elif isinstance(stmt, ast.If) and any(_holds(s, at.line) for s in stmt.body):
+            sectioned = sectioned or any(
+                name in walks and _mentions(walks[name], total)
+                for name, total in _section_tests(stmt.test)
+            )
+    if not sectioned:
+        return False
+    owner = sources.function_at(at)
+    again = prop.repeated(owner) if owner is not None else None
+    return again is None or not again.grows
+
+
+def _picked(sources: _Sources, finding: Finding) -> bool:
+    """Whether a static argument is (read off) an item that each iteration looks up in a table by
+    one of a list of keys, neither of which the loops change (``task = task_reg[task_ids[i]]``,
+    then ``task.cond_fn``: a registry of the configured tasks): it takes one value per key at most,
+    however long the run."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    if finding.code != "RTL201" or stmt is None:
+        return False
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    name = _root(node) if node is not None else None
+    loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
+    for around, _ in reversed(sources.enclosing(at)):
+        if isinstance(around, _DEFS):
+            break
+        if isinstance(around, _LOOPS):
+            loops.append(around)
+    if name is None or not loops:
+        return False
+    # The one place the innermost loop binds the name (under a ``with`` or an ``if`` too).
+    stores = [
+        n
+        for n in ast.walk(loops[0])
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    binds = [n for n in ast.walk(loops[0]) if isinstance(n, ast.Assign) and n.targets == stores]
+    if len(stores) != 1 or len(binds) != 1:
+        return False
+    picked = binds[0].value
+    if not (
+        isinstance(picked, ast.Subscript)
+        and isinstance(picked.value, ast.Name)
+        and isinstance(picked.slice, ast.Subscript)
+        and isinstance(picked.slice.value, ast.Name)
+        and not isinstance(picked.slice.slice, ast.Slice)
+    ):
+        return False
+    fixed = {picked.value.id, picked.slice.value.id}
+    walked = {
+        n.id
+        for loop in loops
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        for n in ast.walk(loop.target)
+        if isinstance(n, ast.Name)
+    }
+    return fixed.isdisjoint(walked) and not any(
+        _touches(part, fixed) for loop in loops for part in loop.body
+    )
+
+
+def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:
+    """The (variable, total) of each conjunct of ``test`` that says ``variable % (total // k) == 0``
+    (or ``not variable % (total // k)``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for value in test.values:
+            yield from _section_tests(value)
+        return
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        rest: ast.expr = test.operand
+    elif (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        rest = test.left
+    else:
+        return
+    if (
+        isinstance(rest, ast.BinOp)
+        and isinstance(rest.op, ast.Mod)
+        and isinstance(rest.left, ast.Name)
+        and isinstance(rest.right, ast.BinOp)
+        and isinstance(rest.right.op, ast.FloorDiv)
+    ):
+        yield rest.left.id, rest.right.left
+
+
+def _mentions(node: ast.expr, part: ast.expr) -> bool:
+    """Whether ``part`` (as written) is a sub-expression of ``node``."""
+    wanted = ast.dump(part)
+    return any(ast.dump(n) == wanted for n in ast.walk(node) if type(n) is type(part))
 
 
 def _self_of_another_class(project: Project, sources: _Sources, finding: Finding) -> bool:
@@ -158,6 +283,7 @@ def _assumptions(
         *_spliced(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
+        *_jit_skipped(prop, sources, finding, places),
         *(a for a in decided if a is not None),
     ):
         if (found.kind, found.location) not in seen:
@@ -211,12 +337,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     to what a call the project does not define returns (``reshaper = ParameterReshaper(...)``, an
     object of a library's class): an array method only by guess."""
     at = finding.location
-    stmt = sources.statement_at(at)
-    call = (
-        next((n for n in ast.walk(stmt) if isinstance(n, ast.Call) and _starts_at(n, at)), None)
-        if stmt is not None
-        else None
-    )
+    call = sources.call_at(at)
     if call is None or not isinstance(call.func, ast.Attribute):
         return
     receiver = call.func.value
@@ -290,14 +411,27 @@ def _short(qualname: str) -> str:
 
 # -- source-level facts ---------------------------------------------------------------------------
 @dataclass
+class Parsed:
+    """A file's syntax tree (None where it does not parse), the text it was parsed from, and the
+    names each statement of it binds, by the statement's ``id`` (the tree holds them), as asked."""
+
+    text: str | None
+    tree: ast.Module | None
+    stored: dict[int, frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass
 class _Sources:
     """The parsed source of the files a chain runs through, read once per run, and what a flag's
     declaration and uses across the project say."""
 
     project: Project
     read_lines: Callable[[str], list[str]]
-    _trees: dict[str, ast.Module | None] = field(default_factory=dict)
+    # The trees parsed by this run or one before it, by path.
+    parsed: dict[str, Parsed]
+    _trees: dict[str, Parsed] = field(default_factory=dict)  # read by this run
     _flags: dict[str, bool] = field(default_factory=dict)
+    _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
@@ -324,9 +458,29 @@ class _Sources:
         return by_path
 
     def tree(self, path: str) -> ast.Module | None:
-        if path not in self._trees:
-            self._trees[path] = _parse(self._text(path))
-        return self._trees[path]
+        return self._parsed(path).tree
+
+    def _parsed(self, path: str) -> Parsed:
+        found = self._trees.get(path)
+        if found is None:
+            text = self._text(path)
+            found = self.parsed.get(path)
+            if found is None or found.text != text:
+                found = self.parsed[path] = Parsed(text, _parse(text))
+            self._trees[path] = found
+        return found
+
+    def stored_names(self, path: str, node: ast.AST) -> frozenset[str]:
+        """The names ``node``, a statement of the file ``path``, binds anywhere inside it."""
+        parsed = self._parsed(path)
+        found = parsed.stored.get(id(node))
+        if found is None:
+            found = parsed.stored[id(node)] = frozenset(
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            )
+        return found
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
         """The statements around ``at``, outermost first, each with the block that holds it."""
@@ -405,6 +559,61 @@ class _Sources:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, f"`{flag}` is False unless set")
 
+    def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
+        """The ``if`` statements that hold ``at`` in a lambda or def bound to a name in one arm,
+        where another arm binds that name and builds a jit (``if cfg.use_jit: step_jit =
+        jax.jit(...); step_fn = step_jit.lower(s).compile()``, ``else: step_fn = lambda s:
+        step(s)``); each with whether the eager arm is its body, and its file."""
+        for (stmt, _), (inner, arm) in pairwise(self.enclosing(at)):
+            if not isinstance(stmt, ast.If):
+                continue
+            in_body = arm is stmt.body
+            other = stmt.orelse if in_body else stmt.body
+            names = _binding_around(inner, at)
+            if other and names and self._jit_bound(at.path, other, names):
+                yield stmt, in_body, at.path
+
+    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
+        """The ``if`` statements before the call ``name(...)`` at ``at``, in its function, with an
+        arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
+        jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
+        its file."""
+        call = self.call_at(at)
+        if call is None or not isinstance(call.func, ast.Name):
+            return
+        names = {call.func.id}
+        around = self.enclosing(at)
+        defs = [i for i, (s, _) in enumerate(around) if isinstance(s, _DEFS)]
+        for inner, block in around[defs[-1] + 1 if defs else 0 :]:
+            for earlier in block[: block.index(inner)]:  # type: ignore[arg-type]
+                if not isinstance(earlier, ast.If):
+                    continue
+                for arm, in_body in ((earlier.body, True), (earlier.orelse, False)):
+                    if arm and self._jit_bound(at.path, arm, names):
+                        yield earlier, not in_body, at.path
+
+    def _jit_bound(self, path: str, block: list[ast.stmt], names: set[str]) -> bool:
+        """Whether ``block`` binds one of ``names`` and builds a jitted function (a jit site of the
+        summaries: every wrapper spelling, aliases included; not a lax primitive's body)."""
+        first, last = block[0].lineno, block[-1].end_lineno or block[-1].lineno
+        return any(first <= line <= last for line in self._jit_lines.get(path, ())) and any(
+            _bound_names(stmt) & names for stmt in block
+        )
+
+    @cached_property
+    def _jit_lines(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for module in self.project.modules.values():
+            lines = (spec.location.line for spec in module.jits if not spec.traces_on_call)
+            out.setdefault(module.path, []).extend(lines)
+        return out
+
+    def declared(self, flag: str) -> object:
+        """The literal of ``flag``'s one declaration (``use_jit: bool = False``), else unknown."""
+        if flag not in self._declared:
+            self._declared[flag] = _declared_value(flag, self._texts)
+        return self._declared[flag]
+
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
@@ -421,6 +630,12 @@ class _Sources:
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return _literal(assign.value)
+
+    def call_at(self, at: Location) -> ast.Call | None:
+        """The call that starts at ``at``."""
+        stmt = self.statement_at(at)
+        calls = (n for n in ast.walk(stmt) if isinstance(n, ast.Call)) if stmt is not None else ()
+        return next((n for n in calls if _starts_at(n, at)), None)
 
     def statement_at(self, at: Location) -> ast.stmt | None:
         """The innermost statement holding ``at``."""
@@ -588,13 +803,118 @@ def _declared_off(flag: str, texts: list[str]) -> bool:
     attribute store), is ``False``; a mention that may carry another value (a dict key, a
     ``--flag`` option) counts as one."""
     name = re.escape(flag)
-    declared = re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+    declared = _declaration(flag)
     given = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)")
     mentioned = re.compile(rf"[\"']{name}[\"']|--{name.replace('_', '[-_]')}\b")
     if sum(len(declared.findall(text)) for text in texts) != 1:
         return False
     values = [value for text in texts for value in given.findall(text)]
     return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
+
+
+def _declaration(flag: str) -> re.Pattern[str]:
+    """A line that declares ``flag`` (a class field, a module constant, a keyword on its own line),
+    the word it is given first captured."""
+    name = re.escape(flag)
+    return re.compile(rf"^[ \t]*{name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)", re.MULTILINE)
+
+
+def _declared_value(flag: str, texts: list[str]) -> object:
+    """The literal ``flag`` is given where it is declared, when the project declares it once."""
+    found = [value for text in texts for value in _declaration(flag).findall(text)]
+    return _literal_text(found[0]) if len(found) == 1 and found[0] else _UNKNOWN
+
+
+# -- eager paths beside a jit ---------------------------------------------------------------------
+def _jit_skipped(
+    prop: Propagation,
+    sources: _Sources,
+    finding: Finding,
+    places: list[tuple[Location, PathStep | None]],
+) -> Iterator[Assumption]:
+    """``jit-off`` for each ``if`` that must skip the jit beside the chain for it to run a function
+    eagerly: a place of the chain in the eager alternative (``_Sources.jit_alternatives``), or a
+    call of the chain that runs the function itself where an earlier ``if`` rebinds the name to a
+    jit (``_Sources.jit_rebinds``); unless a value the code gives the test takes that way
+    (``_eager_given``). A function reached from a jitted one runs while it traces, and the eager
+    path beside it is the one a flag turned off takes."""
+    path = finding.call_path
+    # The function each call of the chain runs next (none without a call).
+    runs = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
+    eager_calls = [
+        step.location
+        for step, ran in zip(path, runs, strict=True)
+        if ran is not None
+        and (site := sources.project.symbols.call_at(step.location)) is not None
+        and sources.project.calls_function(site, ran)
+    ]
+    decisions = [
+        *(d for at, _ in places for d in sources.jit_alternatives(at)),
+        *(d for at in eager_calls for d in sources.jit_rebinds(at)),
+    ]
+    for stmt, eager_in_body, path_of in decisions:
+        where = Location(path_of, stmt.lineno, stmt.col_offset + 1)
+        if not _eager_given(prop, sources, where, stmt.test, eager_in_body):
+            outcome = "true" if eager_in_body else "false"
+            text = f"runs without the jit only if `{ast.unparse(stmt.test)}` is {outcome}"
+            yield Assumption("jit-off", where, text)
+
+
+def _eager_given(
+    prop: Propagation, sources: _Sources, at: Location, test: ast.expr, eager_in_body: bool
+) -> bool:
+    """Whether a value the code gives ``test`` (at ``at``) makes it ``eager_in_body``: the one
+    declaration of the flag it tests (``use_jit: bool = False``), or a literal a known call passes
+    (or a default left to) an argument it reads."""
+    flag, negated = _flag_tested(test)
+    value = sources.declared(flag) if flag is not None else _UNKNOWN
+    if isinstance(value, bool) and (value != negated) == eager_in_body:
+        return True
+    qualname = sources.function_at(at)
+    fn = sources.project.functions.get(qualname) if qualname else None
+    defs = [stmt for stmt, _ in sources.enclosing(at) if isinstance(stmt, _DEFS)]
+    if fn is None or fn.kind == "module" or not defs:
+        return False
+    return any(
+        _truth(test, subject, v) == eager_in_body
+        for subject in _subjects(test, fn, sources.stored_names(at.path, defs[-1]))
+        if (known := sources.known(prop, fn, subject)) is not None
+        for v in known.values
+    )
+
+
+def _binding_around(stmt: ast.stmt, at: Location) -> set[str]:
+    """The names ``stmt`` binds to a lambda or def whose code holds ``at``."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, _DEFS) and _inside(node, at):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and _lambda_holds(node.value, at):
+            out |= _bound_names(node)
+    return out
+
+
+def _lambda_holds(value: ast.expr | None, at: Location) -> bool:
+    return value is not None and any(
+        isinstance(n, ast.Lambda) and _inside(n, at) for n in ast.walk(value)
+    )
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    """The plain names ``stmt`` binds, in it or in the blocks it holds (a def binds its name)."""
+    return {
+        node.id if isinstance(node, ast.Name) else node.name
+        for node in ast.walk(stmt)
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        or isinstance(node, _DEFS)
+    }
+
+
+def _inside(node: ast.AST, at: Location) -> bool:
+    """Whether ``at`` is in ``node``'s code, after where it starts."""
+    start = (node.lineno, node.col_offset + 1)  # type: ignore[attr-defined]
+    end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
+    return start < (at.line, at.col) <= end
 
 
 # -- branches the chain's own arguments decide ---------------------------------------------------
@@ -639,7 +959,7 @@ def _argument_branches(
     node = around[defs[-1]]
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
-        for subject in _subjects(stmt.test, fn, node):
+        for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
             known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
                 continue
@@ -737,14 +1057,11 @@ def _hands_back(
     )
 
 
-def _subjects(test: ast.expr, fn: FunctionSummary, node: ast.stmt) -> list[str]:
+def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> list[str]:
     """What ``test`` reads of the function's arguments: its parameters that the function never
-    rebinds, and the attributes of ``self`` (``self.period``)."""
+    rebinds (``rebound``: the names it binds), and the attributes of ``self`` (``self.period``)."""
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
-    rebound = {
-        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
     out: list[str] = []
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):

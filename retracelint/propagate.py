@@ -25,10 +25,10 @@ from retracelint.callgraph import (
     Site,
     Target,
 )
-from retracelint.frequency import Driver, Frequency, where
+from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
-from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo
+from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     DICT,
     EMPTY,
@@ -145,6 +145,8 @@ Candidate = tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]
 @dataclass
 class Propagation(ObjectModel):
     project: Project
+    # What the frequency model of the project's last run found (``Frequency.last``), if any.
+    found: Found | None = None
     frequency: Frequency = field(init=False)
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
@@ -159,6 +161,7 @@ class Propagation(ObjectModel):
     _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
+    _assigning: dict[str, list[ModuleSummary]] | None = None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]] = field(
         default_factory=dict
     )
@@ -181,7 +184,7 @@ class Propagation(ObjectModel):
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.walks_held)
+        self.frequency = Frequency(self.project, self.walks_held, self.found)
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:

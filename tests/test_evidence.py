@@ -151,3 +151,51 @@ def test_branches_their_own_arguments_switch_off() -> None:
         f"{folder}/metrics.py:33:29",
         f"{folder}/samplers.py:38:52",  # one finding for the lax.cond, naming both branches
     ]
+
+
+def test_eager_paths_beside_a_jit_are_unproven_where_the_flag_keeps_jit_on() -> None:
+    """A step jitted under ``if params.use_jit:`` (``use_jit: bool = True``): the eager path the
+    flag turned off would take is an assumption, marked at the ``if``, and the default run shows
+    nothing; with the flag declared ``False``, or ``jit=False`` passed, the same kernels are proven
+    errors (the same kinds of kernels, in a particle tracer)."""
+    folder = "steps_jitted_behind_a_flag_negative"
+    code, default = _check(folder)
+    assert (code, default.strip()) == (0, "")
+    _, out = _check(folder, "--confidence", "all", "--format", "json")
+    found = {(f["path"], f["line"]): f for f in json.loads(out)}
+    assert sorted(found) == [(f"{folder}/physics.py", 15), (f"{folder}/physics.py", 25)]
+    for finding, at_if in zip(found.values(), (9, 21), strict=True):
+        assert (finding["severity"], finding["confidence"]) == ("warning", "low")
+        (assumption,) = finding["assumptions"]
+        assert (assumption["kind"], assumption["path"], assumption["line"]) == (
+            "jit-off",
+            f"{folder}/driver.py",
+            at_if,
+        )
+        assert assumption["text"] == "runs without the jit only if `params.use_jit` is false"
+    code, eager = _check("particles_integrated_eagerly_by_default", "--format", "json")
+    proven = {
+        (Path(f["path"]).name, f["line"], f["severity"], f["confidence"]) for f in json.loads(eager)
+    }
+    assert code == 1 and proven == {
+        ("kernels.py", 16, "error", "high"),  # the flag declared False: eager by default
+        ("kernels.py", 28, "error", "high"),  # jit_walls=False passed
+        ("kernels.py", 37, "error", "high"),  # no jit anywhere on the chain
+        ("main.py", 27, "error", "high"),  # in the loop's own function: a chain of no call
+    }
+
+
+def test_a_constant_jit_rebuilt_for_each_new_size_is_unproven() -> None:
+    """``jax.jit(lambda: jnp.zeros(shape))()`` rebuilt per call: called in a loop over candidate
+    lengths, one new length each time, each trace is needed anyway (marked, hidden by default);
+    called at every step with one width, it is an error."""
+    folder = "constant_jits_rebuilt_per_setting"
+    _, default = _check(folder)
+    assert [line.split(": ")[0] for line in default.splitlines() if "RTL301" in line] == [
+        f"{folder}/buffers.py:17:12"
+    ]
+    _, every = _check(folder, "--confidence", "all")
+    unproven = next(line for line in every.splitlines() if "buffers.py:12:12: RTL301" in line)
+    assert unproven.endswith(
+        "[low confidence: `chunk_steps` is new at each iteration: each trace may be needed anyway]"
+    )

@@ -46,8 +46,9 @@ turns x64 on, NumPy scalars as static settings, states their jitted updates give
 by jax's promotion rules, functions jitted through another module's alias of jax.jit, lax loops only
 under isinstance(x, jax.core.Tracer), jits memoised in a dict by cache.get(key) is None, loops over
 one item, batches whose sizes a JSON configuration makes divide, buffers whose own append a base class or a
-later __init__ sets up, checks run once each from a table of names and functions, rollouts flushed in
-fixed windows and keys split into a new list of a fixed count at each step) are held to more:
+later __init__ sets up, lax loops and conds of steps jitted unless a flag turns jit off, checks run
+once each from a table of names and functions, rollouts flushed in fixed windows and keys split into a
+new list of a fixed count at each step) are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -164,6 +165,7 @@ TRACE_ONCE = (
     ("loops_of_one_item_negative", "main.py"),
     ("chunks_sized_by_a_json_config_negative", "main.py"),
     ("callable_append_through_base_classes", "main.py"),
+    ("steps_jitted_behind_a_flag_negative", "main.py"),
     ("checks_run_from_a_table_negative", "main.py"),
     ("rollouts_flushed_in_fixed_windows_negative", "main.py"),
 )

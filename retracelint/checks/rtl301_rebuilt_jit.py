@@ -15,11 +15,12 @@ from retracelint.checks.common import (
     when_text,
 )
 from retracelint.frequency import is_test_file
-from retracelint.model import Finding, PathStep, Route
+from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
 from retracelint.values import (
     CallSrc,
+    LoopSrc,
     Value,
 )
 
@@ -144,8 +145,20 @@ def _rebuilt_jit(
     # its own function runs again.
     again = prop.repeated(owner.qualname)
     grows = cause.driver.grows or (again is not None and again.grows)
+    setting = _new_setting_each_time(project, binding, spec, cause)
+    assumptions = () if setting is None else (setting,)
     return make_finding(
-        code, head, details, spec.location, site, None, path, cause.driver, fix, grows=grows
+        code,
+        head,
+        details,
+        spec.location,
+        site,
+        None,
+        path,
+        cause.driver,
+        fix,
+        grows=grows,
+        assumptions=assumptions,
     )
 
 
@@ -162,6 +175,49 @@ def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: J
     return is_test_file(project.modules[target.module].path) and frequency.run_by_scripts(
         spec.function
     )
+
+
+# Annotations of the numbers and words a jitted function can take only as static arguments.
+_PYTHON_SCALARS = frozenset({"int", "bool", "str"})
+
+
+def _new_setting_each_time(
+    project: Project, binding: JitBinding, spec: JitSpec, cause: Cause
+) -> Assumption | None:
+    """A jitted function of no arguments (``jax.jit(lambda: jnp.zeros(shape))()``) computes only from
+    what it closes over. Where the call that repeats the function building it passes, at each
+    iteration of a loop around it, a new value for a parameter annotated ``int``/``bool``/``str``
+    (a size, a count: ``for chunk_steps in candidates``), a jit built once would take that value as
+    a static argument and trace once per value all the same: a trace per call is needed anyway
+    unless the values repeat, which the code does not say."""
+    if binding.params or spec.decorated or spec.traces_on_call or not cause.path:
+        return None
+    step = cause.path[-1]
+    site = project.symbols.call_at(step.location)
+    owner = project.functions.get(spec.function)
+    if site is None or owner is None:
+        return None
+    caller = project.function(site[0])
+    call = caller.calls[site[1]]
+    target = next(
+        (
+            t
+            for t in project.site_targets.get(site, ())
+            if isinstance(t, FuncTarget) and t.qualname == owner.qualname
+        ),
+        None,
+    )
+    if target is None:
+        return None
+    signature = project.signature(target, owner)
+    for param in owner.params:
+        passed = signature.arg(call, param.name)
+        if param.annotation in _PYTHON_SCALARS and passed is not None:
+            per_iteration = {s.index for s in passed.value.vsrc if isinstance(s, LoopSrc)}
+            if per_iteration & set(call.loops):
+                text = f"`{passed.text}` is new at each iteration: each trace may be needed anyway"
+                return Assumption("new-setting", step.location, text)
+    return None
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object

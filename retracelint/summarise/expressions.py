@@ -488,7 +488,7 @@ class Expressions(PassState):
                 self.mod.pos.span(comp.target, comp.iter),
                 items=iterable,
             )
-            self.note_range(index, comp)
+            self.note_range(index, comp.target, comp.iter)
             self.loops.append(index)
             self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
             for cond in comp.ifs:
@@ -1200,18 +1200,18 @@ class Expressions(PassState):
             return (info.var, info) if step is None or step > 0 else None
         return None
 
-    def note_range(self, index: int, node: ast.For | ast.comprehension) -> None:
-        call = node.iter
-        if not (isinstance(call, ast.Call) and isinstance(node.target, ast.Name)):
+    def note_range(self, index: int, target: ast.expr, call: ast.expr) -> None:
+        """A loop binding ``target`` to the numbers of ``call``, when it is ``range(...)``."""
+        if not (isinstance(call, ast.Call) and isinstance(target, ast.Name)):
             return
         if self.mod.canonical(_dotted(call.func) or "") != "range" or call.keywords:
             return
         args = call.args
         if len(args) == 1:
-            self.ranges[index] = _RangeLoop(node.target.id, None, args[0], None)
+            self.ranges[index] = _RangeLoop(target.id, None, args[0], None)
         elif len(args) >= 2:
             step = args[2] if len(args) > 2 else None
-            self.ranges[index] = _RangeLoop(node.target.id, args[0], args[1], step)
+            self.ranges[index] = _RangeLoop(target.id, args[0], args[1], step)
 
     # -- iteration ----------------------------------------------------------------------------------
     def item_of(self, iterable: Value, index: int, node: ast.AST) -> Value:

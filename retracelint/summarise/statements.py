@@ -25,8 +25,11 @@ from retracelint.summarise.abstract import (
 )
 from retracelint.summarise.apis import (
     _PARTIALS,
+    HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
+    RANGE_OF_ARGUMENTS,
     WALK_EVERY_ARGUMENT,
+    WALK_SHORTEST_ARGUMENT,
     WALK_THEIR_ARGUMENTS,
 )
 from retracelint.summarise.loops import (
@@ -159,6 +162,9 @@ def _walked_calls(items: Value | None) -> tuple[int, ...]:
     if items is None:
         return ()
     return tuple(sorted({d.call for d in items.deps if isinstance(d, RetDep) and d.item is None}))
+
+
+_COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp)
 
 
 def _configured_count(node: ast.AST) -> bool:
@@ -659,7 +665,7 @@ class Statements(PassState):
             f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}",
             items=iterable,
         )
-        self.note_range(index, node)
+        self.note_range(index, node.target, source)
         made = funcrefs.element(self.protocol_refs(iterable, source, "__iter__"), funcrefs.ITER)
         # The functions the items are or hold anywhere inside (`for name, test in tests: test()`).
         choices = {c for _, c in funcrefs.element(iterable.callables, funcrefs.ITER, deep=())}
@@ -695,7 +701,8 @@ class Statements(PassState):
     def items_source(self, node: ast.expr) -> ast.expr:
         """What a loop over ``node`` takes its items from: the argument of an iterable that yields
         its argument's items (``ITEMS_OF_ARGUMENT``: ``tqdm.tqdm(runs, desc=...)``, ``sorted(d)``),
-        through any number of them; else ``node``."""
+        through any number of them; ``range`` of the arguments of a range with a progress bar
+        (``RANGE_OF_ARGUMENTS``: ``tqdm.trange(n, desc=...)``, made here at its place); else ``node``."""
         while (
             isinstance(node, ast.Call)
             and len(node.args) == 1
@@ -703,6 +710,13 @@ class Statements(PassState):
             and self.mod.canonical(_dotted(node.func) or "") in ITEMS_OF_ARGUMENT
         ):
             node = node.args[0]
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and self.mod.canonical(_dotted(node.func) or "") in RANGE_OF_ARGUMENTS
+        ):
+            bare = ast.Call(func=ast.Name("range", ast.Load()), args=node.args, keywords=[])
+            return ast.copy_location(bare, node)
         return node
 
     def only_item(self, node: ast.expr, iterable: Value) -> Value | None:
@@ -780,8 +794,10 @@ class Statements(PassState):
             node.attr if isinstance(owner, ast.Name) and owner.id == self.fn.params[0].name else ""
         )
 
-    def walks_items(self, node: ast.expr, value: Value | None = None) -> bool:
-        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``)."""
+    def walks_items(self, node: ast.expr, value: Value | None = None, follow: bool = True) -> bool:
+        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``);
+        ``follow``: whether a name may be followed to the comprehension bound to it (once: ``xs =
+        [f(x) for x in xs]`` names itself)."""
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
@@ -797,25 +813,53 @@ class Statements(PassState):
                     and isinstance(sized.func, ast.Name)
                     and sized.func.id == "len"
                     and len(sized.args) == 1
-                    and self.walks_items(sized.args[0])
+                    and self.walks_items(sized.args[0], follow=follow)
                 )
+            if name in WALK_SHORTEST_ARGUMENT:
+                return any(self.walks_items(arg, follow=follow) for arg in node.args)
             return (
                 name in WALK_THEIR_ARGUMENTS
                 and bool(node.args)
                 and all(
-                    self.walks_items(arg)
+                    self.walks_items(arg, follow=follow)
                     for arg in node.args[: None if name in WALK_EVERY_ARGUMENT else 1]
                 )
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
+        if isinstance(node, ast.Attribute) and node.attr in HELD_ATTRIBUTES:
+            return True
+        # A generator of the items of collections held in memory (``configurations = (("cpu",
+        # b) for b in batches)``) yields as many, the same each time it is made.
+        made = _definition(node, self.defs) if follow else node
+        if isinstance(made, _COMPREHENSIONS):
+            again = follow and made is node
+            return all(self.walks_items(g.iter, follow=again) for g in made.generators)
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
-        # collection (``shots: Sequence[int]``); a list or tuple of unknown length is often data
-        # gathered per step (clips of a run).
+        # collection (``shots: Sequence[int]``) or whose default is one (``batches=(1, 2, 4)``,
+        # ``dtypes=DEFAULT_DTYPES``: settings, whatever the annotation); a list or tuple of
+        # unknown length is often data gathered per step (clips of a run).
         value = value if value is not None else self.quiet(node)
         param = self.fn.param(value.param) if value.param is not None else None
-        return value.ty in (DICT, SET) or (param is not None and param.held)
+        return value.ty in (DICT, SET) or (
+            param is not None and (param.held or self.held_default(param.name))
+        )
+
+    def held_default(self, name: str) -> bool:
+        """Whether the default of parameter ``name`` of the walked def is a display of items, or a
+        module-level name bound to one."""
+        node = self.mod.nodes.get(self.fn.qualname)
+        if node is None:
+            return False
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional[::-1]], args.defaults[::-1], strict=False))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True))
+        default = defaults.get(name)
+        if isinstance(default, ast.Name):
+            return self.mod.global_value(default.id).ty in (LIST, TUPLE, SET, DICT)
+        return isinstance(default, ast.List | ast.Tuple | ast.Set | ast.Dict)
 
     def loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
@@ -955,7 +999,7 @@ class Statements(PassState):
             isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(node.iter)
         ):
             return None
-        call = node.iter
+        call = self.items_source(node.iter)
         name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
         atoms: Atoms = {}
         if name == "range":
