@@ -376,15 +376,24 @@ def _same(a: ast.AST, b: ast.AST) -> bool:
 
 def _none_test(test: ast.AST) -> tuple[str, int] | None:
     """For ``if x is None:`` / ``if x is not None:``, the name and the branch where it is not None."""
+    compared = _none_compared(test)
+    if compared is None or not isinstance(compared[0], ast.Name):
+        return None
+    return compared[0].id, compared[1]
+
+
+def _none_compared(test: ast.AST) -> tuple[ast.expr, int] | None:
+    """For ``x is None`` / ``state.batch_stats is not None``, a name or attribute path compared
+    with None, the operand and the branch where it is not None."""
     if (
         isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
+        and _dotted(test.left) is not None
         and len(test.ops) == 1
         and isinstance(test.ops[0], ast.Is | ast.IsNot)
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     ):
-        return test.left.id, 0 if isinstance(test.ops[0], ast.IsNot) else 1
+        return test.left, 0 if isinstance(test.ops[0], ast.IsNot) else 1
     return None
 
 
