@@ -46,7 +46,8 @@ turns x64 on, NumPy scalars as static settings, states their jitted updates give
 by jax's promotion rules, functions jitted through another module's alias of jax.jit, lax loops only
 under isinstance(x, jax.core.Tracer), jits memoised in a dict by cache.get(key) is None, loops over
 one item, batches whose sizes a JSON configuration makes divide, buffers whose own append a base class or a
-later __init__ sets up) are held to more:
+later __init__ sets up, dicts that hold batch statistics when a state has them, for the whole run) are held
+to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -163,6 +164,7 @@ TRACE_ONCE = (
     ("loops_of_one_item_negative", "main.py"),
     ("chunks_sized_by_a_json_config_negative", "main.py"),
     ("callable_append_through_base_classes", "main.py"),
+    ("branches_on_fields_fixed_for_the_run_negative", "main.py"),
 )
 
 
@@ -462,3 +464,41 @@ def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> Non
         == ["make_sharded_step.<locals>.update"] * 2 + ["make_update_step.<locals>.update"] * 4
     )
     assert [n for _, n in counted] == [1] * 6
+
+
+def test_keyword_advice_saves_a_trace_only_between_calls_of_the_same_parameters(
+    tmp_path: Path,
+) -> None:
+    """What keyword_flips_among_other_keywords claims: following RTL404's advice at greedy's call
+    (the pop ratio by keyword, as A* passes it) saves `build` a trace; the same advice at the calls of
+    the bidirectional search, which pass `with_costs=` where A* passes `emit_signature=`, saves none,
+    so no finding gives it there."""
+    fixture = FIXTURES / "keyword_flips_among_other_keywords"
+    advice = {
+        "as_written": {},
+        "bidirectional_by_keyword": {
+            "bidirectional.py": [
+                ("pop_ratio,\n", "pop_ratio=pop_ratio,\n"),
+                ("min_pop,\n", "min_pop=min_pop,\n"),
+            ]
+        },
+        "greedy_by_keyword": {"greedy.py": [("pop_ratio,  #", "pop_ratio=pop_ratio,  #")]},
+    }
+    scripts = []
+    for name, edits in advice.items():
+        folder = tmp_path / name
+        shutil.copytree(fixture, folder)
+        for module, replacements in edits.items():
+            path = folder / "search" / module
+            text = path.read_text(encoding="utf-8")
+            for old, new in replacements:
+                assert old in text
+                text = text.replace(old, new)
+            path.write_text(text, encoding="utf-8")
+        scripts.append(folder / "main.py")
+    reports = count_retraces_many(scripts, cwd=tmp_path, argv=["2"])
+    builds = {}
+    for name, report in zip(advice, reports, strict=True):
+        assert not report.raised, report.summary()
+        builds[name] = sum(n for f, n in report.traces.items() if f.name == "build")
+    assert builds == {"as_written": 3, "bidirectional_by_keyword": 3, "greedy_by_keyword": 2}
