@@ -299,8 +299,7 @@ class Frequency:
             call: Driver | None = None
             for caller, index in sites:
                 fn = functions[caller]
-                made = fn.calls[index]
-                if made.unless_set and self._until_set(made.unless_set, callee):
+                if self.once_per_object(caller, index, callee):
                     once.add((caller, callee))
                     continue
                 repeating.add((caller, callee))
@@ -345,6 +344,14 @@ class Frequency:
         call = self.project.functions[caller].calls[index]
         return PathStep(caller, call.text, call.location)
 
+    def once_per_object(self, caller: str, index: int, callee: str) -> bool:
+        """Whether call ``index`` of ``caller`` (which runs ``callee``) runs only until an attribute
+        of ``self`` is set, and sets it: through the method it calls, or by keeping what the call
+        returns (``if not hasattr(self, "_fn"): self._fn = jit(fn)``)."""
+        fn = self.project.function(caller)
+        unset = fn.calls[index].unless_set
+        return bool(unset) and (self._until_set(unset, callee) or _keeps_result(fn, index, unset))
+
     def _until_set(self, unset: str, callee: str) -> bool:
         """Whether a call that runs only until ``unset``, an attribute of ``self``, is set (``if
         self.state is None: self.init()``) calls a method that sets it: once per object, not once
@@ -370,6 +377,15 @@ class Frequency:
                     ):
                         return True
         return False
+
+
+def _keeps_result(fn: FunctionSummary, index: int, unset: str) -> bool:
+    """Whether ``fn`` stores what its call ``index`` returns at attribute ``unset`` of ``self``."""
+    return unset.startswith("self.") and any(
+        isinstance(dep, RetDep) and dep.call == index
+        for arg in fn.writes.get(unset, ())
+        for dep in arg.value.deps
+    )
 
 
 def _loop_call(
