@@ -502,3 +502,59 @@ def test_keyword_advice_saves_a_trace_only_between_calls_of_the_same_parameters(
         assert not report.raised, report.summary()
         builds[name] = sum(n for f, n in report.traces.items() if f.name == "build")
     assert builds == {"as_written": 3, "bidirectional_by_keyword": 3, "greedy_by_keyword": 2}
+
+
+_COUNT_KEPT_JITS = """
+import functools
+import json
+import sys
+
+import jax
+
+made, traces = [], []
+jit = jax.jit
+
+
+def counting(fn, *args, **kwargs):
+    index = len(made)
+    made.append(fn.__qualname__)
+    traces.append(0)
+
+    @functools.wraps(fn)
+    def body(*a, **k):
+        traces[index] += 1  # runs only while JAX traces
+        return fn(*a, **k)
+
+    return jit(body, *args, **kwargs)
+
+
+jax.jit = counting
+import main
+
+main.rollout(int(sys.argv[1]))
+print(json.dumps(sorted(zip(made, traces))))
+"""
+
+
+def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
+    """What jits_kept_per_distribution_negative claims by carrying no RTL301: the picklable jit
+    wrapper class jits the sampler of each of the three distributions (the composite and its two
+    parts, built in a comprehension of the constructor) and the greedy action (built under `if not
+    hasattr(...)`) once each, with 2 steps as with 4. The cache-miss log cannot tell the three
+    samplers (one def) apart, so the bodies count, per jitted object."""
+    folder = FIXTURES / "jits_kept_per_distribution_negative"
+    script = tmp_path / "count.py"
+    script.write_text(_COUNT_KEPT_JITS, encoding="utf-8")
+    sampler = "ProbaDist.__init__.<locals>.sample"
+    for steps in ("2", "4"):
+        proc = subprocess.run(
+            [sys.executable, str(script), steps],
+            cwd=folder,
+            env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
+            capture_output=True,
+            text=True,
+            timeout=HANG_S,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        counted = json.loads(proc.stdout.splitlines()[-1])
+        assert counted == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
