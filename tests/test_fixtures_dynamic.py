@@ -402,14 +402,14 @@ def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> 
     assert refine_long - refine_short == 2  # one more per step: the RTL301 at main.py:16
 
 
-_COUNT_PER_OBJECT = """
+# Counts the traces of each jitted object (its body runs only while JAX traces), by the wrapped
+# function's qualified name: the head of a script that patches the transforms, runs a fixture, prints.
+_COUNTING = """
 import functools
 import json
 import sys
 
 import jax
-
-from trainer import parallel
 
 made, traces = [], []
 
@@ -428,7 +428,12 @@ def counting(transform):
         return transform(body, *args, **kwargs)
 
     return wrap
+"""
 
+_COUNT_PER_OBJECT = (
+    _COUNTING
+    + """
+from trainer import parallel
 
 jax.jit = counting(jax.jit)
 parallel.pmap = counting(parallel.pmap)
@@ -437,6 +442,24 @@ import main
 main.main(int(sys.argv[1]))
 print(json.dumps([[name, n] for name, n in zip(made, traces) if "make_" in name]))
 """
+)
+
+
+def _count_per_object(script_text: str, fixture: str, steps: str, tmp_path: Path) -> list:
+    """What a counting script (``_COUNTING`` and its tail) prints, run on ``fixture``."""
+    folder = FIXTURES / fixture
+    script = tmp_path / "count.py"
+    script.write_text(script_text, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(script), steps],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.splitlines()[-1])
 
 
 def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> None:
@@ -445,19 +468,9 @@ def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> Non
     (a jit, a pmap through another module's alias, names in a function and attributes of a class)
     traces each of the six objects once: they share no cache, so how each is called costs nothing.
     The cache-miss log cannot tell two objects of one def apart, nor see pmap's, so the bodies count."""
-    folder = FIXTURES / "jits_from_two_calls_of_a_factory_negative"
-    script = tmp_path / "count.py"
-    script.write_text(_COUNT_PER_OBJECT, encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, str(script), "3"],
-        cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
+    counted = _count_per_object(
+        _COUNT_PER_OBJECT, "jits_from_two_calls_of_a_factory_negative", "3", tmp_path
     )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    counted = json.loads(proc.stdout.splitlines()[-1])
     names = sorted(name for name, _ in counted)
     assert (
         names
@@ -504,36 +517,16 @@ def test_keyword_advice_saves_a_trace_only_between_calls_of_the_same_parameters(
     assert builds == {"as_written": 3, "bidirectional_by_keyword": 3, "greedy_by_keyword": 2}
 
 
-_COUNT_KEPT_JITS = """
-import functools
-import json
-import sys
-
-import jax
-
-made, traces = [], []
-jit = jax.jit
-
-
-def counting(fn, *args, **kwargs):
-    index = len(made)
-    made.append(fn.__qualname__)
-    traces.append(0)
-
-    @functools.wraps(fn)
-    def body(*a, **k):
-        traces[index] += 1  # runs only while JAX traces
-        return fn(*a, **k)
-
-    return jit(body, *args, **kwargs)
-
-
-jax.jit = counting
+_COUNT_KEPT_JITS = (
+    _COUNTING
+    + """
+jax.jit = counting(jax.jit)
 import main
 
 main.rollout(int(sys.argv[1]))
 print(json.dumps(sorted(zip(made, traces))))
 """
+)
 
 
 def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
@@ -542,19 +535,9 @@ def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
     parts, built in a comprehension of the constructor) and the greedy action (built under `if not
     hasattr(...)`) once each, with 2 steps as with 4. The cache-miss log cannot tell the three
     samplers (one def) apart, so the bodies count, per jitted object."""
-    folder = FIXTURES / "jits_kept_per_distribution_negative"
-    script = tmp_path / "count.py"
-    script.write_text(_COUNT_KEPT_JITS, encoding="utf-8")
     sampler = "ProbaDist.__init__.<locals>.sample"
     for steps in ("2", "4"):
-        proc = subprocess.run(
-            [sys.executable, str(script), steps],
-            cwd=folder,
-            env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-            capture_output=True,
-            text=True,
-            timeout=HANG_S,
+        counted = _count_per_object(
+            _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", steps, tmp_path
         )
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        counted = json.loads(proc.stdout.splitlines()[-1])
         assert counted == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
