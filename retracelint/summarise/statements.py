@@ -66,6 +66,7 @@ from retracelint.summarise.syntax import (
     _got_cache_test,
     _is_name,
     _local_memo,
+    _none_compared,
     _none_test,
     _one_shot,
     _resets,
@@ -328,10 +329,11 @@ class Statements(PassState):
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
         none_test = _none_test(node.test)
-        if none_test is not None and none_test[0] in self.env:
-            # `if x is None`: the branch taken changes when x is None at one time and not at
-            # another, not when its value changes.
-            condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
+        compared = _none_compared(node.test)
+        if compared is not None and (none_test is None or none_test[0] in self.env):
+            # `if x is None`, `if state.batch_stats is not None`: the branch taken changes when
+            # the operand is None at one time and not at another, not when its value changes.
+            condition = Value(vsrc=kind_sources(self.quiet(compared[0])))
         full = self.full_chunk_test(node.test)
         unset = _unset_attribute(node.test)
         traced = _tracing_block(node.test, self.tracer_type)
