@@ -1212,6 +1212,8 @@ def weak_class(value: Value) -> str | None:
         return FOLLOWS if value.deps else WEAK
     if value.ty in ARRAYS or value.ty == JIT_OUT:
         return STRONG if value.weak in (None, MADE_STRONG) else None
+    if value.ty == UNKNOWN and value.weak == MADE_STRONG:
+        return STRONG  # a reduction of an array of unknown kind (``mask.sum()``), or arithmetic with one
     if value.ty == UNKNOWN and (
         value.param is not None
         or (value.deps and all(isinstance(d, RetDep | IterDep) for d in value.deps))

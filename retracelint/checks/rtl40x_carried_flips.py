@@ -747,9 +747,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty in NUMPY_DATA or (
-        leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
-    ):
+    if leaf.ty in NUMPY_DATA or leaf.weak == MADE_STRONG or (leaf.ty == ARRAY and leaf.made):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
         # computation: strong whatever the parameters are.
         return STRONG

@@ -41,6 +41,7 @@ from retracelint.summarise.apis import (
     _LIST_RESIZE,
     _LOADER_PACKAGES,
     _LOADER_PASS_METHODS,
+    _MADE_STRONG,
     _MAPPING_TRANSFORMS,
     _MATH_INTS,
     _NUMPY_RANDOM,
@@ -1142,6 +1143,10 @@ class Calls(PassState):
                 if method in _REDUCTIONS and keep:
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                if method in _MADE_STRONG:
+                    # ``mask.sum()``: strongly typed whatever the array was (measured as the
+                    # function form is), so arithmetic with it is strong too.
+                    value = value.with_(weak=MADE_STRONG)
                 if method not in _INDEX_FUNCTIONS:
                     return value
                 dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)

@@ -73,6 +73,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MADE_STRONG,
     MAYBE_MASK,
     MAYBE_WEAK,
     NONE,
@@ -666,7 +667,7 @@ class Expressions(PassState):
         # With a Python scalar, or joining sequences, each axis stays where it was.
         aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
         value = combine([left, right], ty=ty, aligned=aligned)
-        if ty == ARRAY:
+        if ty == ARRAY or (ty == UNKNOWN and MADE_STRONG in (left.weak, right.weak)):
             value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
             return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
