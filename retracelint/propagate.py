@@ -28,6 +28,7 @@ from retracelint.callgraph import (
 from retracelint.frequency import Driver, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
+from retracelint.summarise.promotion import promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo
 from retracelint.values import (
     DICT,
@@ -574,6 +575,7 @@ class Propagation(ObjectModel):
                 for name, v in value.fields
             ),
             weak=value.weak,
+            floor=value.floor,
         )
         if value.dtype_of is not None:
             taken = self.substitute(value.dtype_of, call, callee, seen, item, receiver, caller)
@@ -590,8 +592,9 @@ class Propagation(ObjectModel):
                     deps.add(dep)  # an object made by a call: the same object for the caller
                 inputs.append(UNKNOWN_VALUE)  # a call's result not expanded here: not known
         if value.weak == FOLLOWS:
-            # As weakly typed as what this call passes (a Python float, a strong array).
-            out = out.with_(weak=followed(inputs))
+            # As weakly typed as what this call passes (a Python float, a strong array), and at
+            # least as wide as each strongly typed one.
+            out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
@@ -1334,6 +1337,9 @@ def _merge_shape(value: Value, extra: Value) -> Value:
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
+    if value.weak == FOLLOWS or (value.ty == UNKNOWN and value.weak is None and not value.deps):
+        # The call's result promoted with the rest (or passed on as it is): at least as wide.
+        merged = merged.with_(floor=promoted_floor((value, extra)))
     if not value.fields and merged.ty == DICT:
         # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
         merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))

@@ -695,6 +695,10 @@ class Value:
     # p.dtype)``, ``x.astype(y.dtype)`` for a parameter ``p`` or ``y``, or a call's result): that
     # value, so that the dtype is read where the value is known (``propagate.substitute``/``resolve``).
     dtype_of: Value | None = field(default=None, compare=False)
+    # For an array whose dtype is not known here but was promoted with a strongly typed operand of a
+    # known dtype (``reg * jnp.eye(n)``: float64 in the 64-bit names summaries keep): that dtype, the
+    # least the result can be on jax's promotion lattice, and where that operand's dtype was decided.
+    floor: tuple[str, Location] | None = field(default=None, compare=False)
 
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a

@@ -22,6 +22,7 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, returned_dtype
+from retracelint.summarise.promotion import at_least, floor_of
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -244,6 +245,9 @@ def _carried_flip(
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
         return "RTL402", carried.name, typed.made or carried.start.location, *kinds
+    widened = _floor_flip(prop, at, typed, returned)
+    if widened is not None:
+        return "RTL402", carried.name, *widened
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -277,6 +281,9 @@ def _carried_flip(
         dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
+        widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+        if len(widened) == 1 and (found := widened.pop()) is not None:
+            return "RTL402", f"{carried.name}.{name}", *found
     return None
 
 
@@ -312,6 +319,8 @@ def _item_flip(
             return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
         elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
             return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
+        elif widened := _floor_flip(prop, at, typed, back):
+            return "RTL402", leaf, *widened
     return None
 
 
@@ -333,6 +342,24 @@ def _dtype_flip(
         prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
     )
     return (first, then) if then is not None and then != first else None
+
+
+def _floor_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, back: Value
+) -> tuple[Location, str, str] | None:
+    """(where, dtype first, dtype then) for a strongly typed leaf that the jitted function gives
+    back promoted with a strongly typed operand of a dtype it does not reach (``Value.floor``:
+    ``reg * jnp.eye(n)`` is float64 under x64 whatever ``reg`` is, so a float32 state comes back
+    float64): another dtype from the second call on. Told where that operand is made."""
+    x64 = prop.x64(at.fn)
+    first = dtype_kind(start, x64)
+    if first is None or weak_kind(start, x64) != STRONG:
+        return None
+    back = prop.resolve(at.jitted, back)
+    floor = floor_of(back) if back.dtype is None else None
+    if floor is None or at_least(first, floor[0], x64):
+        return None
+    return floor[1], first, f"{canonical_dtype(floor[0], x64)} or wider"
 
 
 def _passed_for(

@@ -849,6 +849,10 @@ _ARRAY_PRODUCTS = {"dot", "einsum", "inner", "kron", "matmul", "outer", "tensord
 _KEEP_WEAK = (
     (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
 )
+# The jax.numpy functions whose result is at least as wide as each strongly typed operand on jax's
+# promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
+# predicates, and linear solves and reductions, which keep their operand's kind or widen it.
+_KEEPS_FLOOR = (_KEEP_WEAK - _MASKS) | {"solve", "inv", "cumsum", "mean", "sum", "var", "std"}
 # The ones whose result is strongly typed even of weak operands (measured the same way): the
 # reductions, the constructors that take no values, and a dtype's name (``jnp.float32(x)``).
 _MADE_STRONG = (

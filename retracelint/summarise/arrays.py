@@ -20,6 +20,7 @@ from retracelint.summarise.apis import (
     _GROWERS,
     _JOINS,
     _KEEP_WEAK,
+    _KEEPS_FLOOR,
     _KEY_MAKERS,
     _LIST_RESIZE,
     _MADE_STRONG,
@@ -41,6 +42,7 @@ from retracelint.summarise.apis import (
     _scalar_drawn,
     _sized_table,
 )
+from retracelint.summarise.promotion import promoted_floor
 from retracelint.summarise.sizes import (
     EACH,
     EVERY,
@@ -147,7 +149,10 @@ class Arrays(PassState):
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
-            value = self.dtype_followed(value.with_(dtype=dtype, made=made), node, given)
+            # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
+            floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
+            value = value.with_(dtype=dtype, made=made, floor=floor)
+            value = self.dtype_followed(value, node, given)
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
         return value

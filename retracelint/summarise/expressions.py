@@ -19,6 +19,7 @@ from retracelint.summarise.abstract import (
     _written_number,
 )
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
+from retracelint.summarise.promotion import promoted_floor
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -589,7 +590,10 @@ class Expressions(PassState):
             made = next(
                 (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
             )
-            return value.with_(dtype=dtype, made=made)
+            floor = promoted_floor((left, right)) if dtype is None else None
+            return value.with_(dtype=dtype, made=made, floor=floor)
+        if value.ty == UNKNOWN:
+            return value.with_(floor=promoted_floor((left, right)))
         if value.ty in (LIST, TUPLE) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None
