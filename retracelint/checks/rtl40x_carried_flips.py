@@ -118,9 +118,11 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding)
+                # A floor is told where the wider operand is made, not where the state starts.
+                said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
                 head, details = _flip_sentence(
                     code,
-                    f"{what} starts as {first} here and is {then}",
+                    f"{what} starts as {first} {said} {then}",
                     f"{shown_code(call.text)}() returns it",
                     site,
                     call.text,
@@ -344,6 +346,9 @@ def _dtype_flip(
     return (first, then) if then is not None and then != first else None
 
 
+_WIDER = " or wider"  # a dtype a floor says the leaf is at least (``_floor_flip``)
+
+
 def _floor_flip(
     prop: Propagation, at: _CarriedCall, start: Value, back: Value
 ) -> tuple[Location, str, str] | None:
@@ -359,7 +364,7 @@ def _floor_flip(
     floor = floor_of(back) if back.dtype is None else None
     if floor is None or at_least(first, floor[0], x64):
         return None
-    return floor[1], first, f"{canonical_dtype(floor[0], x64)} or wider"
+    return floor[1], first, f"{canonical_dtype(floor[0], x64)}{_WIDER}"
 
 
 def _passed_for(
