@@ -277,6 +277,11 @@ def _carried_flip(
         leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
+        grown = {_keys_added(leaf, r.value, None) for o, r, _ in results if o is at.jitted}
+        if len(grown) == 1 and (then := grown.pop()) is not None:
+            # Told where the start's dict is written (a display), else where it is packed.
+            first = _tree(prop, owner, leaf) or "a dict"
+            return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
@@ -738,15 +743,23 @@ def _reads_fields(at: _CarriedCall) -> bool:
     )
 
 
-def _keys_added(start: Value, returned: Value, param: str) -> str | None:
+def _keys_added(start: Value, returned: Value, param: str | None) -> str | None:
     """A dict of known keys passed for ``param`` and handed back by the jitted function with keys
-    it stored in it (``metrics["loss"] = loss``): the structure the next call passes, else None."""
-    if start.ty != DICT or start.keys is None or returned.param != param:
+    it stored in it (``metrics["loss"] = loss``), or as a dict that surely holds a key the start
+    lacks (``{**state.info, "error": err}``): the structure the next call passes, else None."""
+    if start.ty != DICT or start.keys is None:
         return None
-    stored = {name[2:-2] for name, _ in returned.fields if name.startswith("['")}
-    if stored <= set(start.keys):
+    passed_back = param is not None and returned.param == param
+    if not passed_back and returned.ty != DICT:
         return None
-    return "a dict with keys {" + ", ".join(sorted({*start.keys, *stored})) + "}"
+    # An item at a literal key of a display, or stored at one: the dict surely holds that key.
+    held = {name[2:-2] for name, _ in returned.fields if name.startswith("['")}
+    if held <= set(start.keys):
+        return None
+    if passed_back or returned.keys is not None:
+        given = {*start.keys, *held} if passed_back else set(returned.keys or ())
+        return "a dict with keys {" + ", ".join(sorted(given)) + "}"
+    return "a dict with keys {" + ", ".join(sorted(held)) + ", ...}"  # and what it spreads
 
 
 def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
