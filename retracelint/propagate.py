@@ -40,6 +40,7 @@ from retracelint.values import (
     ITEM,
     KIND,
     LIST,
+    MADE_STRONG,
     MAYBE_MASK,
     MAYBE_WEAK,
     REBIND,
@@ -1326,9 +1327,9 @@ def _merge_shape(value: Value, extra: Value) -> Value:
         fresh=value.fresh | extra.fresh,
     )
     if value.ty == UNKNOWN and extra.ty != UNKNOWN:
-        merged = merged.with_(
-            ty=extra.ty, ref=extra.ref if extra.ref else value.ref, weak=extra.weak
-        )
+        # Surely strong stays so (the leaves a tree_map makes with a dtype, of the tree it maps).
+        weak = value.weak if value.weak == MADE_STRONG else extra.weak
+        merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref, weak=weak)
     elif value.weak == FOLLOWS:
         # An array as weakly typed as the call's result: strong, weak or unknown as it is.
         merged = merged.with_(weak=followed([value.with_(deps=merged.deps), extra]))

@@ -342,13 +342,25 @@ def _dtype_flip(
     if kinds is not None:
         return kinds
     x64 = prop.x64(at.fn)
-    first = dtype_kind(start, x64)
-    if first is None or weak_kind(start, x64) != STRONG:
+    first = _leaves_dtype(start, x64)
+    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     then = returned_dtype(
         prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
     )
     return (first, then) if then is not None and then != first else None
+
+
+_TREES = frozenset({UNKNOWN, DICT, LIST, TUPLE})  # what a tree_map may give back
+
+
+def _leaves_dtype(start: Value, x64: bool) -> str | None:
+    """The dtype of a carried leaf as it starts, or of every leaf of a pytree of unknown structure
+    that one strongly typed constructor maps (``tree_map(lambda p: jnp.zeros_like(p,
+    dtype=jnp.bfloat16), params)``)."""
+    if start.ty in _TREES and start.dtype is not None and start.weak == MADE_STRONG:
+        return canonical_dtype(start.dtype, x64)
+    return dtype_kind(start, x64)
 
 
 _WIDER = " or wider"  # a dtype a floor says the leaf is at least (``_floor_flip``)
@@ -362,8 +374,8 @@ def _floor_flip(
     ``reg * jnp.eye(n)`` is float64 under x64 whatever ``reg`` is, so a float32 state comes back
     float64): another dtype from the second call on. Told where that operand is made."""
     x64 = prop.x64(at.fn)
-    first = dtype_kind(start, x64)
-    if first is None or weak_kind(start, x64) != STRONG:
+    first = _leaves_dtype(start, x64)
+    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     back = prop.resolve(at.jitted, back)
     floor = floor_of(back) if back.dtype is None else None
