@@ -1,10 +1,12 @@
-"""What a jitted step gives back when jax's promotion decides its dtype or weak type inside it (issue
+"""What a jitted step gives back when jax decides its dtype, weak type or structure inside it (issue
 39), against what the carried state starts as, on projects split over modules: a default-dtype
 constructor (``jnp.linspace``: float64 under x64) promoting a float32 state (``Value.floor``), a
-mask's ``.sum()`` making a weak count strong, and a state unpacked from what a reset method returns
-(``_, state = sim.start(key)``). Each positive re-traces under jax (counted by ``dynamic_support``, in
-a subprocess) and is found where the flip is made; its fixed twin, one change away, traces once and is
-not flagged; the x64 project run without x64 traces once too and is not flagged."""
+mask's ``.sum()`` making a weak count strong, a state unpacked from what a reset method returns
+(``_, state = sim.start(key)``), an info dict given back with a key its reset lacks
+(``{**state.info, "cost": cost}``) and float16 buffers made by a ``tree_map`` handed back float32.
+Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
+where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
+project run without x64 traces once too and is not flagged."""
 
 from __future__ import annotations
 
@@ -191,6 +193,130 @@ if __name__ == "__main__":
 }
 
 
+# A tracking task whose reset builds its info dict without the "cost" key the jitted step adds to it
+# ({**state.info, ...}): the info field of the NamedTuple state changes structure.
+TRACKER = {
+    "task.py": '''\
+"""Follow a moving target with a point mass."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class TaskState(NamedTuple):
+    position: jax.Array
+    info: dict
+
+
+class Tracking:
+    def __init__(self, speed=0.1):
+        self.speed = speed
+
+    def reset(self):
+        info = {"tick": jnp.zeros((), jnp.int32)@COST@}
+        return TaskState(jnp.zeros(2, jnp.float32), info)
+
+    def target(self, tick):
+        angle = self.speed * tick
+        return jnp.stack([jnp.cos(angle), jnp.sin(angle)])
+
+    def advance(self, state, push):
+        tick = state.info["tick"] + 1
+        position = state.position + 0.1 * push
+        cost = jnp.sum((position - self.target(tick)) ** 2)
+        return TaskState(position, {**state.info, "tick": tick, "cost": cost})
+''',
+    "drive.py": '''\
+"""Drive the point mass toward the target."""
+
+import jax
+
+from task import Tracking
+
+task = Tracking()
+
+
+@jax.jit
+def control_step(state):
+    push = task.target(state.info["tick"] + 1) - state.position
+    return task.advance(state, push)
+
+
+def main(steps=3):
+    state = task.reset()
+    for _ in range(steps):
+        state = control_step(state)
+    return state
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+# Optimizer moments kept in float16 to save memory, upcast to float32 for the update and handed back
+# without the cast down.
+MOMENTS = {
+    "momentum.py": '''\
+"""Heavy-ball momentum with half-precision buffers."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Buffers(NamedTuple):
+    velocity: dict
+
+
+def init_buffers(params):
+    return Buffers(jax.tree_util.tree_map(lambda p: jnp.zeros_like(p, dtype=jnp.float16), params))
+
+
+def momentum_update(grads, buffers, beta=0.9):
+    full = jax.tree_util.tree_map(lambda v: v.astype(jnp.float32), buffers.velocity)
+    velocity = jax.tree_util.tree_map(lambda v, g: beta * v + g, full, grads)
+    return velocity, Buffers(@DOWN@)
+''',
+    "fit.py": '''\
+"""Fit a linear model with momentum."""
+
+import jax
+import jax.numpy as jnp
+
+from momentum import init_buffers, momentum_update
+
+
+def loss(params, x, y):
+    return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+@jax.jit
+def fit_step(params, buffers, x, y):
+    grads = jax.grad(loss)(params, x, y)
+    velocity, buffers = momentum_update(grads, buffers)
+    return jax.tree_util.tree_map(lambda p, v: p - 0.05 * v, params, velocity), buffers
+
+
+def main(steps=3):
+    x = jnp.ones((8, 3), jnp.float32)
+    y = jnp.zeros(8, jnp.float32)
+    params = {"w": jnp.zeros(3, jnp.float32), "b": jnp.zeros((), jnp.float32)}
+    buffers = init_buffers(params)
+    for _ in range(steps):
+        params, buffers = fit_step(params, buffers, x, y)
+    return params
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
 def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -225,6 +351,8 @@ EXPECTED = {
     "heat": [("profiles.py", 8, "RTL402")],
     "tally": [("tally.py", 19, "RTL401")],
     "bandit": [("bandit.py", 20, "RTL401")],
+    "tracker": [("task.py", 20, "RTL403")],
+    "moments": [("momentum.py", 14, "RTL402")],
 }
 
 
@@ -233,15 +361,20 @@ def test_promoted_results_are_found_where_the_flip_is_made(tmp_path: Path) -> No
         assert _found(root) == EXPECTED.get(name, []), name
 
 
-# The jitted function each project calls in its loop, as jax names it.
-JITTED = {"heat": "relax", "tally": "add", "bandit": "play"}
-SCRIPTS = {"heat": "run.py", "tally": "main.py", "bandit": "play.py"}
+# The jitted function each project calls in its loop, as jax names it, and the script that runs it.
+JITTED = {
+    "heat": ("relax", "run.py"),
+    "tally": ("add", "main.py"),
+    "bandit": ("play", "play.py"),
+    "tracker": ("control_step", "drive.py"),
+    "moments": ("fit_step", "fit.py"),
+}
 
 
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
     projects = _projects(tmp_path)
-    scripts = {name: root / SCRIPTS[name.split("_")[0]] for name, root in projects.items()}
+    scripts = {name: root / JITTED[name.split("_")[0]][1] for name, root in projects.items()}
     # x64 is process-wide: the two programs that turn it on share a subprocess of their own.
     x64 = [name for name in scripts if name in ("heat", "heat_fixed")]
     rest = [name for name in scripts if name not in x64]
@@ -251,5 +384,5 @@ def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) 
         reports.update(zip(names, runs, strict=True))
     for name, report in reports.items():
         traces = {f.name: n for f, n in report.traces.items()}
-        jitted = JITTED[name.split("_")[0]]
+        jitted = JITTED[name.split("_")[0]][0]
         assert traces.get(jitted) == (2 if name in EXPECTED else 1), (name, report.summary())
