@@ -179,11 +179,13 @@ def floor_of(value: Value) -> tuple[str, Location] | None:
 
 def promoted_floor(values: Iterable[Value]) -> tuple[str, Location] | None:
     """The floor of what promoting ``values`` gives: the lattice's bound of their floors, told where
-    the operand of that dtype (else the first with a floor) was made."""
+    an operand of that dtype (else any with a floor) was made, the first in the source: the same
+    whatever order a caller's set of dependencies is merged in."""
     floors = [f for v in values if (f := floor_of(v)) is not None]
     if len(floors) < 2:
         return floors[0] if floors else None
     bound = result_type([Typed(dtype) for dtype, _ in floors], x64=True)
     if bound is None or _kind(bound.dtype) == "c":
         return None
-    return next(((d, at) for d, at in floors if d == bound.dtype), (bound.dtype, floors[0][1]))
+    at = [where for dtype, where in floors if dtype == bound.dtype] or [w for _, w in floors]
+    return bound.dtype, min(at, key=lambda w: (w.path, w.line, w.col))
