@@ -3,7 +3,8 @@
 constructor (``jnp.linspace``: float64 under x64) promoting a float32 state (``Value.floor``), a
 mask's ``.sum()`` making a weak count strong, a state unpacked from what a reset method returns
 (``_, state = sim.start(key)``), an info dict given back with a key its reset lacks
-(``{**state.info, "cost": cost}``) and float16 buffers made by a ``tree_map`` handed back float32.
+(``{**state.info, "cost": cost}``), float16 buffers made by a ``tree_map`` handed back float32 and a
+field that starts None and comes back a reduction (``frame.mean()``).
 Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
 where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
 project run without x64 traces once too and is not flagged."""
@@ -317,6 +318,52 @@ if __name__ == "__main__":
 }
 
 
+# A level monitor whose start leaves the last frame's mean None; the jitted step gives back
+# frame.mean(), a reduction: never None.
+PEAK = {
+    "monitor.py": '''\
+"""Track the running peak and the last mean of a signal."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Levels(NamedTuple):
+    peak: jax.Array
+    last_mean: object
+
+
+def start_levels():
+    return Levels(jnp.zeros((), jnp.float32), @MEAN@)
+
+
+@jax.jit
+def observe(levels, frame):
+    return Levels(jnp.maximum(levels.peak, frame.max()), frame.mean())
+''',
+    "watch.py": '''\
+"""Watch a few frames."""
+
+import jax.numpy as jnp
+
+from monitor import observe, start_levels
+
+
+def main(steps=3):
+    levels = start_levels()
+    for i in range(steps):
+        levels = observe(levels, jnp.full(4, float(i), jnp.float32))
+    return levels
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
 def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -353,6 +400,7 @@ EXPECTED = {
     "bandit": [("bandit.py", 20, "RTL401")],
     "tracker": [("task.py", 20, "RTL403")],
     "moments": [("momentum.py", 14, "RTL402")],
+    "peak": [("monitor.py", 15, "RTL403")],
 }
 
 
@@ -368,6 +416,7 @@ JITTED = {
     "bandit": ("play", "play.py"),
     "tracker": ("control_step", "drive.py"),
     "moments": ("fit_step", "fit.py"),
+    "peak": ("observe", "watch.py"),
 }
 
 

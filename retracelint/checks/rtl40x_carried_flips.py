@@ -275,7 +275,7 @@ def _carried_flip(
             continue
         owner, origin, _ = starts[0]
         leaf = as_called(prop, owner, origin.value)
-        if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
+        if leaf.ty == NONE and all(_never_none(prop, o, r.value) for o, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
         grown = {_keys_added(leaf, r.value, None) for o, r, _ in results if o is at.jitted}
         if len(grown) == 1 and (then := grown.pop()) is not None:
@@ -702,6 +702,15 @@ def _given_back_as_is(
 
 # Types of values that are surely not None: arrays and numbers.
 _SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+
+
+def _never_none(prop: Propagation, owner: FunctionSummary, leaf: Value) -> bool:
+    """Whether a leaf given back is surely not None: an array or a number, or computed as one
+    (a reduction, ``x.mean()``, or arithmetic with a surely strong array), here or in a helper."""
+    if leaf.ty in _SURELY_NOT_NONE or leaf.weak == MADE_STRONG:
+        return True
+    resolved = prop.resolve(owner, leaf)
+    return resolved.ty in _SURELY_NOT_NONE or resolved.weak == MADE_STRONG
 
 
 def _attribute_flip(
