@@ -245,11 +245,16 @@ class Propagation(ObjectModel):
             # call's result changes with every argument (`steps = self.steps_for(request)` reads
             # one field of the request).
             out = out.with_(vsrc=EMPTY)
-        for dep in value.deps:
+        # The dtype of a call's result is the value's only when it is that call's result alone: of
+        # two (``reward * (1 - done)``), neither one's, whichever a set's order gives first.
+        sole = sum(isinstance(d, RetDep | IterDep) for d in value.deps) == 1
+        # In one order whatever the hash seed: the first call's result decides what kind a value
+        # of unknown kind is.
+        for dep in sorted(value.deps, key=str):
             if isinstance(dep, RetDep | IterDep):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
-                    out = _merge_shape(out, through(expanded, dep))
+                    out = _merge_shape(out, through(expanded, dep), sole)
                     if isinstance(dep, IterDep) and not out.objs:
                         out = out.with_(objs=_filled_with(expanded))
                 elif out.weak == FOLLOWS:
@@ -1319,7 +1324,7 @@ def _filled_with(element: Value) -> frozenset[Made]:
     return made_objects(element) if each else EMPTY
 
 
-def _merge_shape(value: Value, extra: Value) -> Value:
+def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     merged = value.with_(
         shape=value.shape | extra.shape,
         deps=value.deps | extra.deps,
@@ -1333,7 +1338,10 @@ def _merge_shape(value: Value, extra: Value) -> Value:
     elif value.weak == FOLLOWS:
         # An array as weakly typed as the call's result: strong, weak or unknown as it is.
         merged = merged.with_(weak=followed([value.with_(deps=merged.deps), extra]))
-    if merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
+    elif value.weak == UNSURE and extra.weak == MADE_STRONG:
+        # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
+        merged = merged.with_(weak=MADE_STRONG)
+    if sole and merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
         # The call's result is known to be an array.
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:

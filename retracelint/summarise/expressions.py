@@ -90,6 +90,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    UNSURE,
     ChoiceSrc,
     Chunking,
     Dep,
@@ -589,6 +590,9 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op)
+        if value.ty == ARRAY and _bools_with_a_number(left, right):
+            # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
+            return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right)
             made = next(
@@ -1349,6 +1353,12 @@ _POWER_EXPONENTS = {"bit_length", "log2", "frexp"}
 
 # The operators that combine boolean masks element by element.
 _LOGICAL = (ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def _bools_with_a_number(left: Value, right: Value) -> bool:
+    """Whether arithmetic meets a bool array with a Python int or float (measured on jax 0.10.2:
+    ``1 - mask`` is a weakly typed int32, ``mask * 1.0`` a weakly typed float32)."""
+    return bool({left.ty, right.ty} & {INT, FLOAT}) and "bool" in (left.dtype, right.dtype)
 
 
 def _power_of_two_above(node: ast.BinOp) -> bool:
