@@ -720,6 +720,21 @@ _DTYPE_POSITION = {
 }
 
 
+# Where jax.random's draws take their dtype positionally (``jax.random.normal(key, shape, dtype)``);
+# NumPy's functions of the same names take none (their third argument is ``size``).
+_RANDOM_DTYPE_POSITION = {
+    "normal": 2,
+    "uniform": 2,
+    "randint": 4,
+    "truncated_normal": 4,
+    "exponential": 2,
+    "gumbel": 2,
+    "laplace": 2,
+    "logistic": 2,
+    "cauchy": 2,
+}
+
+
 # Functions that change an array's dtype by a rule of their own, keyed by name: (what they make of an
 # integer or bool input, the method argument that keeps the dtype). ``jax.image.resize`` interpolates
 # integers into float32 (even under x64) unless the method is nearest; float dtypes stay.

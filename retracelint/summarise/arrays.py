@@ -29,6 +29,7 @@ from retracelint.summarise.apis import (
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
     _NUMPY_SCALAR_TYPES,
+    _RANDOM_DTYPE_POSITION,
     _RANDOM_MODULES,
     _REDUCTIONS,
     _ROWS_SOLVED,
@@ -118,7 +119,8 @@ class Arrays(PassState):
     ) -> Value:
         value = self.array_shape(node, module, name, args, kwargs)
         if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
-            given = _argument(node, "dtype", _DTYPE_POSITION.get(name))
+            positions = _RANDOM_DTYPE_POSITION if module == "jax.random" else _DTYPE_POSITION
+            given = _argument(node, "dtype", positions.get(name))
             numpy = _numpy_module(module)
             named = self.dtype_given(given)
             # A dtype given but not known here (``p.dtype``) is that dtype, not the default.
