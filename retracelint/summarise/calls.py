@@ -41,6 +41,7 @@ from retracelint.summarise.apis import (
     _LIST_RESIZE,
     _LOADER_PACKAGES,
     _LOADER_PASS_METHODS,
+    _MADE_STRONG,
     _MAPPING_TRANSFORMS,
     _MATH_INTS,
     _NUMPY_RANDOM,
@@ -70,6 +71,7 @@ from retracelint.summarise.apis import (
     _looks_like_tf_data,
     _reduced_axes,
 )
+from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _argument,
@@ -1142,6 +1144,11 @@ class Calls(PassState):
                 if method in _REDUCTIONS and keep:
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                if method in _MADE_STRONG:
+                    # ``mask.sum()``: strongly typed whatever the array was (measured as the
+                    # function form is), so arithmetic with it is strong too; of the receiver's
+                    # dtype or a wider one.
+                    value = value.with_(weak=MADE_STRONG, floor=floor_of(receiver))
                 if method not in _INDEX_FUNCTIONS:
                     return value
                 dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)
@@ -1156,6 +1163,7 @@ class Calls(PassState):
                     made=self.loc(node) if dtype else None,
                     weak=MADE_STRONG,  # any dtype, even float: strong
                     dtype_of=None,
+                    floor=None,
                 )
                 return self.dtype_chosen(self.dtype_followed(made, node, given), node, given)
             if method in _ARRAY_METHODS_KEEP:
@@ -1163,7 +1171,9 @@ class Calls(PassState):
             if method in _ARRAY_METHODS_MOVE:
                 return unaligned(receiver).with_(items=())
             if method in _ARRAY_TO_LISTS:
-                return receiver.with_(ty=LIST, items=(), dtype=None, made=None, weak=None)
+                return receiver.with_(
+                    ty=LIST, items=(), dtype=None, made=None, weak=None, floor=None
+                )
         if method in _NUMPY_RANDOM and (
             receiver.ty == RNG or (receiver.ty == UNKNOWN and "size" in kwargs)
         ):

@@ -864,7 +864,9 @@ class Statements(PassState):
         binds = len(self.call_binds)
         with self.iteration():
             self.block(body)
-        self.note_carried_calls(index, before, made_before, self.call_binds[binds:])
+        self.note_carried_calls(
+            index, before, {**self.unpacked, **made_before}, self.call_binds[binds:]
+        )
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
@@ -1229,6 +1231,7 @@ class Statements(PassState):
             if self.loops and source is not None and target.id in self.env:
                 value = self.rebound(target.id, value, source)
             self.env[target.id] = value
+            self.unpacked.pop(target.id, None)
             if source is not None:
                 self.defs[target.id] = source
             else:
@@ -1275,6 +1278,8 @@ class Statements(PassState):
                     if (value.callables or value.param) and not starred:
                         item = item.with_(callables=funcrefs.element(value.refs, str(i)))
                     self.bind(element, item, None)
+                    if isinstance(element, ast.Name) and source is not None and not starred:
+                        self.unpacked[element.id] = source
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=(), callables=EMPTY), None)
         elif isinstance(target, ast.Attribute):
