@@ -8,6 +8,12 @@ are published again after each run, so a finding that an edit in one file causes
 open file appears or goes there too. Typing is debounced, and a run that a newer edit overtook is not
 published.
 
+A quick fix is the rewrite ``--fix`` makes for the finding, planned again at the request from the
+open buffers and the files on disk (a file changed since the analysis is read as it is now, and the fix
+is refused where it no longer holds); a fix of several files is one ``WorkspaceEdit`` of them all, for
+clients that take ``documentChanges``. The fixes only ``--unsafe-fixes`` makes are offered under
+``retracelint server --unsafe-fixes``.
+
 The analysis runs in a thread, one run at a time; an exception in it is logged to the client
 (``window/logMessage``) and the server goes on. Nothing but the protocol is written to standard output:
 the process's ``sys.stdout`` is standard error once the server has taken the real one.
@@ -31,6 +37,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
 
 from retracelint import __version__, config
 from retracelint.filters import NOQA
@@ -261,11 +268,11 @@ def quick_fix(finding: Finding, read: Callable[[str], bytes], unsafe: bool) -> Q
 
 
 def fix_edit(
-    fix: QuickFix, versions: dict[str, int], multi_file: bool
+    fix: QuickFix, versions: dict[str, int], document_changes: bool
 ) -> types.WorkspaceEdit | None:
-    """The fix as a workspace edit: ``documentChanges`` (each open document by its version, so that
-    a client applies nothing to a buffer edited since; ``null`` for a file not open) where the client
-    takes them, else ``changes`` for a fix of one file; none for a fix of several files then (a
+    """The fix as a workspace edit: ``documentChanges`` (each open document by its version, which a
+    client refuses for a buffer edited since; ``null`` for a file not open) where the client takes
+    them (``document_changes``), else ``changes`` for a fix of one file; none for a fix of several files then (a
     client applying part of it would leave a caller without its callee)."""
     edits = []
     for file in fix.files:
@@ -273,7 +280,7 @@ def fix_edit(
         uri = from_fs_path(path) or path
         edit = line_edit(module_text(file.before), module_text(file.after))
         edits.append((uri, versions.get(path), edit))
-    if multi_file:
+    if document_changes:
         return types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(
@@ -334,23 +341,22 @@ class RetracelintServer(LanguageServer):
         self.unsafe_fixes = unsafe_fixes  # code actions offer the fixes only --unsafe-fixes makes
         self.state = State()
 
-    def open_texts(self) -> dict[str, str]:
-        """Every open document's text, by absolute path (documents that are not files left out)."""
+    def open_documents(self) -> dict[str, TextDocument]:
+        """Every open document, by absolute path (documents that are not files left out)."""
         out = {}
         for uri, document in self.workspace.text_documents.items():
             path = to_fs_path(uri)
             if path and uri.startswith("file:"):
-                out[_absolute(path)] = document.source
+                out[_absolute(path)] = document
         return out
+
+    def open_texts(self) -> dict[str, str]:
+        return {path: document.source for path, document in self.open_documents().items()}
 
     def versions(self) -> dict[str, int]:
         """Every open document's version, by absolute path."""
-        out = {}
-        for uri, document in self.workspace.text_documents.items():
-            path = to_fs_path(uri)
-            if path and uri.startswith("file:") and document.version is not None:
-                out[_absolute(path)] = document.version
-        return out
+        found = self.open_documents().items()
+        return {path: doc.version for path, doc in found if doc.version is not None}
 
     def reader(self) -> Callable[[str], bytes]:
         """A file as a fix reads it now: an open document's buffer, else the file on disk."""
