@@ -272,8 +272,8 @@ def fix_edit(
 ) -> types.WorkspaceEdit | None:
     """The fix as a workspace edit: ``documentChanges`` (each open document by its version, which a
     client refuses for a buffer edited since; ``null`` for a file not open) where the client takes
-    them (``document_changes``), else ``changes`` for a fix of one file; none for a fix of several files then (a
-    client applying part of it would leave a caller without its callee)."""
+    them (``document_changes``), else ``changes`` for a fix of one file; none for a fix of several
+    files then (a client applying part of it would leave a caller without its callee)."""
     edits = []
     for file in fix.files:
         path = _absolute(file.path)

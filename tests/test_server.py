@@ -698,6 +698,16 @@ def test_a_fix_of_two_files_is_one_versioned_workspace_edit(
             c for c in action.edit.document_changes if c.text_document.uri.endswith("kernels.py")
         )
         assert applied(moved, edit.edits) == "# filters for the sweep\n" + texts["kernels.py"]
+        # Open with unsaved text: the fix edits the buffer, by its version.
+        unsaved = "# unsaved\n# note\n" + closures.KERNELS
+        client.open("kernels.py", unsaved)
+        action = await fix()
+        (edit,) = (
+            c
+            for c in action.edit.document_changes
+            if c.text_document.version == 1 and c.text_document.uri == client.uri("kernels.py")
+        )
+        assert applied(unsaved, edit.edits) == "# unsaved\n# note\n" + texts["kernels.py"]
         assert await client.stop() == 0
         return texts
 
