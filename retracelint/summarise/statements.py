@@ -351,6 +351,10 @@ class Statements(PassState):
             traced,
             self.calls_settled_by(node),
         )
+        dropped = self.short_chunk_dropped(node)
+        if dropped is not None:
+            chunked, flag = dropped
+            self.env = {name: _dropped_chunks(v, chunked, flag) for name, v in self.env.items()}
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
             # if under it (``iteration`` drops the guard when the body's walk ends).
@@ -377,6 +381,30 @@ class Statements(PassState):
             loop for loop in self.loops if name and not _resets(self.bodies[loop], name.id, node)
         )
         return self.settled_by(node) | memo
+
+    def short_chunk_dropped(
+        self, node: ast.If
+    ) -> tuple[frozenset[frozenset[Src]], tuple[str, Value] | None] | None:
+        """``if len(idx) < bs: return`` (``continue``, ``break``, ``raise``): the statements after it
+        see only the full chunks of the loops it measures. With a flag besides (``if self.drop_last
+        and len(idx) < bs:``, a loader's option), only when the flag is true: the function and the
+        flag's value, read where the callers make it; an option nothing reads drops nothing."""
+        if node.orelse or not isinstance(node.body[-1], _LEAVES):
+            return None
+        test = node.test
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else []
+        for part in parts or [test]:
+            full = self.full_chunk_test(part)
+            if full is None or full[1] != 1:
+                continue
+            others = [p for p in parts if p is not part]
+            if not others:
+                return full[0], None
+            flag = self.quiet(others[0]) if len(others) == 1 else None
+            if flag is None or (flag.param is None and not flag.objs):
+                return None
+            return full[0], (self.fn.qualname, _plain(flag))
+        return None
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -1425,6 +1453,24 @@ def _skips_the_rest(node: ast.If) -> bool:
 # else block), for a chunk no longer than its width; and each comparison with its sides swapped.
 _FULL_WHEN = {ast.Lt: 1, ast.NotEq: 1, ast.Eq: 0, ast.GtE: 0}
 _MIRRORED: dict[type, type] = {ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE}
+
+
+# The statements that leave the rest of a loop's iteration (or the function) behind.
+_LEAVES = (ast.Return, ast.Continue, ast.Break, ast.Raise)
+
+
+def _dropped_chunks(
+    value: Value, loops: frozenset[frozenset[Src]], flag: tuple[str, Value] | None
+) -> Value:
+    """``value`` after a test that skips the short last chunk of ``loops``: full, or (``flag``) full
+    where the flag is true."""
+    if flag is None:
+        return _full_chunks(value, loops)
+    shape = frozenset(
+        replace(t, dropped_if=flag) if t.code == "RTL103" and t.sources in loops else t
+        for t in value.shape
+    )
+    return value if shape == value.shape else value.with_(shape=shape)
 
 
 def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
