@@ -1253,7 +1253,8 @@ class Statements(PassState):
                 and not self.sized_anew(target, value)
                 and not _made_in_iteration(target.id, source, self.bodies.get(self.loops[-1], []))
             ):
-                value = self.grow(value, source, ast.unparse(source))
+                axis = self.grown_axis(target, value)
+                value = self.grow(value, source, ast.unparse(source), axis=axis)
             if self.loops and source is not None and target.id in self.env:
                 value = self.rebound(target.id, value, source)
             self.env[target.id] = value
@@ -1416,13 +1417,20 @@ class Statements(PassState):
         return value.with_(shape=value.shape | {taint})
 
     def grow(
-        self, value: Value, node: ast.AST, text: str, item: bool = False, over: tuple[int, ...] = ()
+        self,
+        value: Value,
+        node: ast.AST,
+        text: str,
+        item: bool = False,
+        over: tuple[int, ...] = (),
+        axis: int | None = None,
     ) -> Value:
         """``value`` grown at each iteration of the innermost loop (or of the loops ``over``), or,
         with ``item``, one of the lists it holds (``log[key].append(x)``): its structure grows, not
-        its length."""
+        its length. ``axis``: the array's axis that grows (``grown_axis``), where it is known."""
         # A list's own length is its axis 0; where an array grows depends on the join.
-        axis = 0 if value.ty in (LIST, TUPLE) and not item else None
+        if value.ty in (LIST, TUPLE):
+            axis = None if item else 0
         # Under an if in the loop, by as many items as pass the test: as the data it reads says,
         # whatever the trip count (the statement form of a filtering comprehension).
         depth = len(self.loops)
@@ -1430,6 +1438,20 @@ class Statements(PassState):
         sources = frozenset(LoopSrc(index) for index in over or self.loops[-1:]) | tested
         taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
         return value.with_(shape=value.shape | {taint}, items=(), dims=None)
+
+    def grown_axis(self, target: ast.Name, value: Value) -> int | None:
+        """The one axis of an array rebuilt from itself whose new length holds its old one
+        (``x = jnp.concatenate([x, row])``: axis 0, ``x + 1`` long): the axis it grows along, so
+        that padding that axis back to a fixed length (``concatenate([x, zeros((size - len(x),
+        *x.shape[1:]))])``) ends the change. None when no such axis, or several, are known."""
+        lens = value.dims.lens if value.dims is not None else ()
+        grown = [
+            axis
+            for axis, length in enumerate(lens)
+            if length is not None
+            and _length_atom(target, axis, self.defs, self) in _atoms_in(length.poly)
+        ]
+        return grown[0] if len(grown) == 1 else None
 
     def sized_anew(self, target: ast.AST, value: Value) -> bool:
         """Whether a value rebuilt from ``target`` has a length known without ``target``'s own: a list
