@@ -938,7 +938,10 @@ class Propagation(ObjectModel):
         program fixes over data of a length not known (a batch size of 32: all but one length in
         32 leave a remainder), a step the walk could not follow (``*args``, a method of an object
         not known), a function that branches on the remainder (``Chunking.remainder``), or a chunk
-        the summariser saw short."""
+        the summariser saw short. False, too, when the code skips the short chunk under a flag
+        (``Taint.dropped_if``) that every call making it passes true."""
+        if taint.dropped_if is not None and self.flag_set(*taint.dropped_if):
+            return False
         chunking = taint.full_if
         if chunking is None:
             return True
@@ -965,6 +968,15 @@ class Propagation(ObjectModel):
             if not chunking.full(dict(zip(names, combination, strict=True))):
                 return True
         return next(combinations, None) is not None  # too many to try: left as it is
+
+    def flag_set(self, function: str, value: Value) -> bool:
+        """Whether the flag ``value`` (read in ``function``) is true on every way the project makes
+        it: ``True`` passed, or a name bound to it alone (``Arg.known`` holds a bool as 1 or 0)."""
+        fn = self.project.functions.get(function)
+        if fn is None:
+            return False
+        sizes = self.sizes(fn, Arg(value, fn.location, "flag"), None, 0)
+        return bool(sizes) and 0 not in sizes
 
     def sizes(self, fn: FunctionSummary, arg: Arg, axis: int | None, depth: int) -> set[int] | None:
         """Every size ``arg`` (at a point of ``fn``) may have: an int's value (``axis`` None) or the

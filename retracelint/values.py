@@ -279,6 +279,10 @@ class Taint:
     axis: int | None = None
     # For a last chunk (RTL103) whose sizes come from the callers: when they make it always full.
     full_if: Chunking | None = None
+    # For a last chunk (RTL103) that the code skips when a flag is true (``if self.drop_last and
+    # len(idx) < self.batch_size: return``): the function that reads the flag and its value there,
+    # read where the callers make it (``Loader(x, y, 4, drop_last=True)``).
+    dropped_if: tuple[str, Value] | None = None
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)

@@ -779,8 +779,10 @@ class Calls(PassState):
         )
 
     def known(self, value: Value, node: ast.AST) -> int | str | tuple[int | None, ...] | None:
-        """``Arg.known``: an int argument's value (a module constant's, an imported one's name), or
-        the constant lengths of an array's axes."""
+        """``Arg.known``: an int argument's value (a module constant's, an imported one's name), a
+        flag's (1 or 0), or the constant lengths of an array's axes."""
+        if value.ty == BOOL:
+            return _truth(node, self.defs, self.body)
         if isinstance(node, ast.Name) and node.id not in self.env and value.ty in (INT, UNKNOWN):
             summary = self.mod.summary
             imported = summary.imports.get(node.id)
@@ -1373,3 +1375,18 @@ def _bounded(node: ast.Call, keyword: str, position: int) -> bool:
     """Whether a container's bound is given, and not None."""
     bound = _argument(node, keyword, position)
     return bound is not None and not (isinstance(bound, ast.Constant) and bound.value is None)
+
+
+def _truth(node: ast.AST, defs: dict[str, ast.AST], body: list[ast.stmt]) -> int | None:
+    """A flag as ``True`` or ``False`` written, or as the one assignment of a local name (a name
+    bound twice may be either): 1 or 0."""
+    if isinstance(node, ast.Name):
+        stores = sum(
+            isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
+            for stmt in body
+            for n in ast.walk(stmt)
+        )
+        node = defs.get(node.id) if stores == 1 else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return int(node.value)
+    return None
