@@ -82,6 +82,7 @@ from retracelint.summarise.syntax import (
     _is_true,
     _literal_ints,
     _literal_strs,
+    builtin_args,
 )
 from retracelint.summary import (
     Arg,
@@ -1360,15 +1361,8 @@ def _class_read_off(func: ast.AST) -> ast.expr | None:
     it makes another instance of that class (scikit-learn's ``clone``)."""
     if isinstance(func, ast.Attribute) and func.attr == "__class__":
         return func.value
-    if (
-        isinstance(func, ast.Call)
-        and isinstance(func.func, ast.Name)
-        and func.func.id == "type"
-        and len(func.args) == 1
-        and not func.keywords
-    ):
-        return func.args[0]
-    return None
+    args = builtin_args(func, "type", 1)
+    return args[0] if args is not None else None
 
 
 def _bounded(node: ast.Call, keyword: str, position: int) -> bool:

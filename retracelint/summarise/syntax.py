@@ -560,18 +560,29 @@ def _tested_attribute(test: ast.AST, unset: bool) -> ast.Attribute | None:
 def _asked_attribute(node: ast.AST) -> ast.AST:
     """``hasattr(self, "_fn")`` as the attribute it asks about (``self._fn``), set or not; any
     other test as it is."""
+    args = builtin_args(node, "hasattr", 2)
+    if (
+        args is not None
+        and isinstance(args[0], ast.Name)
+        and isinstance(args[1], ast.Constant)
+        and isinstance(args[1].value, str)
+    ):
+        return ast.copy_location(ast.Attribute(args[0], args[1].value, ast.Load()), node)
+    return node
+
+
+def builtin_args(node: ast.AST | None, name: str, count: int) -> list[ast.expr] | None:
+    """The arguments of ``node`` when it calls the builtin ``name`` with ``count`` positional
+    arguments and no keywords (``len(x)``, ``type(x)``, ``hasattr(x, "a")``); else None."""
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
-        and node.func.id == "hasattr"
-        and len(node.args) == 2
+        and node.func.id == name
+        and len(node.args) == count
         and not node.keywords
-        and isinstance(node.args[0], ast.Name)
-        and isinstance(node.args[1], ast.Constant)
-        and isinstance(node.args[1].value, str)
     ):
-        return ast.copy_location(ast.Attribute(node.args[0], node.args[1].value, ast.Load()), node)
-    return node
+        return node.args
+    return None
 
 
 def _end_relative(index: ast.AST) -> bool:
