@@ -200,7 +200,8 @@ class Frequency:
     def _drivers_face(self, fn: FunctionSummary) -> tuple[object, ...]:
         """What the runtime functions and the drivers read of a function's own summary: whether
         it is memoised, and of each of its calls that runs a function of the project, the call's
-        text, place, condition and loops (``_direct``, the same where this is asked)."""
+        text, place, condition, whether it keeps what the call returns where the condition reads
+        (``once_per_object``), and loops (``_direct``, the same where this is asked)."""
         name = fn.qualname
         direct = self._direct()
         sites = sorted(
@@ -212,8 +213,14 @@ class Frequency:
             }
         )
         calls = tuple(
-            (c.text, c.location, c.unless_set, tuple(fn.loops[loop] for loop in c.loops))
-            for c in (fn.calls[i] for i in sites)
+            (
+                c.text,
+                c.location,
+                c.unless_set,
+                bool(c.unless_set) and _keeps_result(fn, i, c.unless_set),
+                tuple(fn.loops[loop] for loop in c.loops),
+            )
+            for i, c in ((i, fn.calls[i]) for i in sites)
         )
         return fn.memoised, calls
 
@@ -420,8 +427,7 @@ class Frequency:
             call: Driver | None = None
             for caller, index in sites:
                 fn = functions[caller]
-                made = fn.calls[index]
-                if made.unless_set and self._until_set(made.unless_set, callee):
+                if self.once_per_object(caller, index, callee):
                     once.add((caller, callee))
                     continue
                 repeating.add((caller, callee))
@@ -472,6 +478,14 @@ class Frequency:
         found = self._held[fn.qualname, index] = self.holds(fn, fn.loops[index])
         return found
 
+    def once_per_object(self, caller: str, index: int, callee: str) -> bool:
+        """Whether call ``index`` of ``caller`` (which runs ``callee``) runs only until an attribute
+        of ``self`` is set, and sets it: through the method it calls, or by keeping what the call
+        returns (``if not hasattr(self, "_fn"): self._fn = jit(fn)``)."""
+        fn = self.project.function(caller)
+        unset = fn.calls[index].unless_set
+        return bool(unset) and (self._until_set(unset, callee) or _keeps_result(fn, index, unset))
+
     def _until_set(self, unset: str, callee: str) -> bool:
         """Whether a call that runs only until ``unset``, an attribute of ``self``, is set (``if
         self.state is None: self.init()``) calls a method that sets it: once per object, not once
@@ -499,6 +513,15 @@ class Frequency:
                     ):
                         return True
         return False
+
+
+def _keeps_result(fn: FunctionSummary, index: int, unset: str) -> bool:
+    """Whether ``fn`` stores what its call ``index`` returns at attribute ``unset`` of ``self``."""
+    return unset.startswith("self.") and any(
+        isinstance(dep, RetDep) and dep.call == index
+        for arg in fn.writes.get(unset, ())
+        for dep in arg.value.deps
+    )
 
 
 def _loop_call(

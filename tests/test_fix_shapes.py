@@ -6,10 +6,11 @@ refused, saying why, where the jitted function mixes rows."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
-from test_fix_closures import fixed_once, lint, project, proved_by_jax
+from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 
 DENOISE = '''\
 """Soft-threshold denoising of a sensor stream."""
@@ -177,15 +178,33 @@ def test_a_prefix_slice_is_the_whole_array_with_the_result_sliced_back(
 
 def test_a_grown_array_is_padded_to_a_bucket_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     root = project(tmp_path, monkeypatch, {"main.py": WALK})
-    lint("--fix", "--unsafe-fixes", ".")
-    text = (root / "main.py").read_text()
-    expected = WALK.replace("def walk", PAD + "def walk").replace(
+    # bounded once fixed: the helper pads the grown axis to a power of two, one trace per bucket
+    text = fixed_once(root, "main.py")
+    assert text == WALK.replace("def walk", PAD + "def walk").replace(
         "= clipped_speed(points)", "= clipped_speed(padded_rows(points))[: len(points)]"
     )
-    assert text == expected
-    again = lint("--fix", "--unsafe-fixes", ".")  # bounded now: one trace per bucket
-    assert (root / "main.py").read_text() == expected
-    assert "not fixed: the array is padded to a bucket already" in again.output
+
+
+def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it_pads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The size decides, not the helper's name: a power of two or a multiple of a block above the
+    length is one trace per bucket; the length plus a margin is one per length."""
+    helpers = "import jax.numpy as jnp\n\n\n" + PAD.replace(
+        "1 << max(len(rows) - 1, 0).bit_length()", "{size}"
+    )
+    main = WALK.replace(
+        "import jax.numpy as jnp", "import jax.numpy as jnp\nfrom pads import padded_rows"
+    )
+    main = main.replace("= clipped_speed(points)", "= clipped_speed(padded_rows(points))")
+    project(tmp_path, monkeypatch, {"main.py": main})
+    for size, found in [
+        ("2 ** math.ceil(math.log2(len(rows)))", []),
+        ("-(-len(rows) // 8) * 8", []),
+        ("len(rows) + 8", [("main.py", "RTL102"), ("pads.py", "RTL105")]),
+    ]:
+        (tmp_path / "pads.py").write_text("import math\n" + helpers.format(size=size))
+        assert codes(".") == found, size
 
 
 @pytest.mark.parametrize(
@@ -269,14 +288,74 @@ def test_a_project_loader_with_the_option_in_its_signature_is_made_with_it(
 ):
     root = project(tmp_path, monkeypatch, {"data.py": OWN_LOADER, "main.py": FIT})
     first = lint("--fix", "--unsafe-fixes", ".")
-    # the analysis cannot tell the loader honours the option: the finding stays
-    assert first.exit_code == 1 and "Found 2 errors (1 fixed, 1 remaining)." in first.output
-    fixed = FIT.replace("Loader(x, y, 4)", "Loader(x, y, 4, drop_last=True)")
-    assert (root / "main.py").read_text() == fixed
+    # the loader skips its short chunk when told to: once told, nothing is left to report
+    assert first.exit_code == 0 and "Found 1 error (1 fixed, 0 remaining)." in first.output
+    assert fixed_once(root, "main.py") == FIT.replace(
+        "Loader(x, y, 4)", "Loader(x, y, 4, drop_last=True)"
+    )
     assert (root / "data.py").read_text() == OWN_LOADER
-    again = lint("--fix", "--unsafe-fixes", ".")
-    assert "RTL103 not fixed: drop_last=True is passed already" in again.output
-    assert (root / "main.py").read_text() == fixed
+
+
+# A generator function that cuts the chunks and honours its own option (``drop_remainder``, read
+# last in the test; ``break`` ends the loop); and a class that takes ``drop_last`` and ignores it.
+BATCHES = """\
+def batches(images, labels, size, drop_remainder=False):
+    for start in range(0, len(images), size):
+        chunk = images[start : start + size]
+        if len(chunk) != size and drop_remainder:
+            break
+        yield chunk, labels[start : start + size]
+
+
+class Stream:
+    def __init__(self, images, size, drop_last=False):
+        self.images, self.size, self.drop_last = images, size, drop_last
+
+    def __iter__(self):
+        for start in range(0, len(self.images), self.size):
+            yield self.images[start : start + self.size]
+"""
+
+TRAIN = """\
+import jax
+import jax.numpy as jnp
+from batching import Stream, batches
+
+
+@jax.jit
+def loss(w, images):
+    return jnp.mean((images @ w) ** 2)
+
+
+def train(images, labels, w):
+    drop = {drop}
+    for xb, _ in batches(images, labels, 32, drop_remainder=drop):
+        w = w - 0.1 * loss(w, xb)
+    return w
+
+
+def evaluate(images, w):
+    stream = Stream(images, 32, drop_last=True)
+    return [loss(w, xb) for xb in stream]
+"""
+
+
+@pytest.mark.parametrize(
+    ("drop", "reported"),
+    [
+        ("True", []),
+        ("False", [("batching.py", 3)]),
+        ("len(images) > 64", [("batching.py", 3)]),  # true on some runs only
+    ],
+)
+def test_a_project_loader_is_clean_only_where_it_honours_the_flag_passed_true(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, drop: str, reported: list
+):
+    project(tmp_path, monkeypatch, {"batching.py": BATCHES, "main.py": TRAIN.format(drop=drop)})
+    found = json.loads(lint("--output-format", "json", ".").stdout)
+    # Stream ignores drop_last=True: its short last chunk is still passed, and still reported
+    lines = sorted((f["path"], f["line"]) for f in found if f["code"] == "RTL103")
+    assert lines == sorted([("batching.py", 15), *reported])
 
 
 def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

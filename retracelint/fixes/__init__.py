@@ -225,12 +225,6 @@ def applicable(finding: Finding, unsafe: bool) -> bool:
     return fix is not None and (fix.safe or unsafe)
 
 
-def fix_is_safe(finding: Finding) -> bool:
-    """Whether ``finding``'s fix is one ``--fix`` makes without ``--unsafe-fixes``."""
-    fix = CODEMODS.get(finding.code)
-    return fix is None or fix.safe
-
-
 def target_of(finding: Finding) -> str:
     """The file that ``finding``'s fix rewrites."""
     fix = CODEMODS.get(finding.code)

@@ -737,6 +737,21 @@ _DTYPE_POSITION = {
 }
 
 
+# Where jax.random's draws take their dtype positionally (``jax.random.normal(key, shape, dtype)``);
+# NumPy's functions of the same names take none (their third argument is ``size``).
+_RANDOM_DTYPE_POSITION = {
+    "normal": 2,
+    "uniform": 2,
+    "randint": 4,
+    "truncated_normal": 4,
+    "exponential": 2,
+    "gumbel": 2,
+    "laplace": 2,
+    "logistic": 2,
+    "cauchy": 2,
+}
+
+
 # Functions that change an array's dtype by a rule of their own, keyed by name: (what they make of an
 # integer or bool input, the method argument that keeps the dtype). ``jax.image.resize`` interpolates
 # integers into float32 (even under x64) unless the method is nearest; float dtypes stay.
@@ -870,6 +885,10 @@ _ARRAY_PRODUCTS = {"dot", "einsum", "inner", "kron", "matmul", "outer", "tensord
 _KEEP_WEAK = (
     (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
 )
+# The jax.numpy functions whose result is at least as wide as each strongly typed operand on jax's
+# promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
+# predicates, and linear solves and reductions, which keep their operand's kind or widen it.
+_KEEPS_FLOOR = (_KEEP_WEAK - _MASKS) | {"solve", "inv", "cumsum", "mean", "sum", "var", "std"}
 # The ones whose result is strongly typed even of weak operands (measured the same way): the
 # reductions, the constructors that take no values, and a dtype's name (``jnp.float32(x)``).
 _MADE_STRONG = (

@@ -108,6 +108,9 @@ class PassState:
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
+        # A name last bound to an item of what an expression gives, unpacked (``_, state =
+        # env.reset(key)``): that expression, where a state carried by a loop starts.
+        self.unpacked: dict[str, ast.AST] = {}
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
         # A for loop's target bound to an item of a container (``rows`` in ``for k, rows in
         # self.log.items()``): that container, which grows when the item does.

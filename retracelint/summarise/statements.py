@@ -67,6 +67,7 @@ from retracelint.summarise.syntax import (
     _got_cache_test,
     _is_name,
     _local_memo,
+    _none_compared,
     _none_test,
     _one_shot,
     _resets,
@@ -329,10 +330,11 @@ class Statements(PassState):
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
         none_test = _none_test(node.test)
-        if none_test is not None and none_test[0] in self.env:
-            # `if x is None`: the branch taken changes when x is None at one time and not at
-            # another, not when its value changes.
-            condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
+        compared = _none_compared(node.test)
+        if compared is not None and (none_test is None or none_test[0] in self.env):
+            # `if x is None`, `if state.batch_stats is not None`: the branch taken changes when
+            # the operand is None at one time and not at another, not when its value changes.
+            condition = Value(vsrc=kind_sources(self.quiet(compared[0])))
         full = self.full_chunk_test(node.test)
         refilled = self.refilled_by(node)
         unset = _unset_attribute(node.test)
@@ -353,6 +355,10 @@ class Statements(PassState):
             refilled,
             _truth_tested(node.test),
         )
+        dropped = self.short_chunk_dropped(node)
+        if dropped is not None:
+            chunked, flag = dropped
+            self.env = {name: _dropped_chunks(v, chunked, flag) for name, v in self.env.items()}
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
             # if under it (``iteration`` drops the guard when the body's walk ends).
@@ -389,6 +395,30 @@ class Statements(PassState):
             loop for loop in self.loops if name and not _resets(self.bodies[loop], name.id, node)
         )
         return self.settled_by(node) | memo
+
+    def short_chunk_dropped(
+        self, node: ast.If
+    ) -> tuple[frozenset[frozenset[Src]], tuple[str, Value] | None] | None:
+        """``if len(idx) < bs: return`` (``continue``, ``break``, ``raise``): the statements after it
+        see only the full chunks of the loops it measures. With a flag besides (``if self.drop_last
+        and len(idx) < bs:``, a loader's option), only when the flag is true: the function and the
+        flag's value, read where the callers make it; an option nothing reads drops nothing."""
+        if node.orelse or not isinstance(node.body[-1], _LEAVES):
+            return None
+        test = node.test
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else []
+        for part in parts or [test]:
+            full = self.full_chunk_test(part)
+            if full is None or full[1] != 1:
+                continue
+            others = [p for p in parts if p is not part]
+            if not others:
+                return full[0], None
+            flag = self.quiet(others[0]) if len(others) == 1 else None
+            if flag is None or (flag.param is None and not flag.objs):
+                return None
+            return full[0], (self.fn.qualname, _plain(flag))
+        return None
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -891,7 +921,9 @@ class Statements(PassState):
         binds = len(self.call_binds)
         with self.iteration():
             self.block(body)
-        self.note_carried_calls(index, before, made_before, self.call_binds[binds:])
+        self.note_carried_calls(
+            index, before, {**self.unpacked, **made_before}, self.call_binds[binds:]
+        )
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
@@ -1255,10 +1287,12 @@ class Statements(PassState):
                 and not self.sized_anew(target, value)
                 and not _made_in_iteration(target.id, source, self.bodies.get(self.loops[-1], []))
             ):
-                value = self.grow(value, source, ast.unparse(source))
+                axis = self.grown_axis(target, value)
+                value = self.grow(value, source, ast.unparse(source), axis=axis)
             if self.loops and source is not None and target.id in self.env:
                 value = self.rebound(target.id, value, source)
             self.env[target.id] = value
+            self.unpacked.pop(target.id, None)
             if source is not None:
                 self.defs[target.id] = source
             else:
@@ -1305,6 +1339,8 @@ class Statements(PassState):
                     if (value.callables or value.param) and not starred:
                         item = item.with_(callables=funcrefs.element(value.refs, str(i)))
                     self.bind(element, item, None)
+                    if isinstance(element, ast.Name) and source is not None and not starred:
+                        self.unpacked[element.id] = source
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=(), callables=EMPTY), None)
         elif isinstance(target, ast.Attribute):
@@ -1418,13 +1454,20 @@ class Statements(PassState):
         return value.with_(shape=value.shape | {taint})
 
     def grow(
-        self, value: Value, node: ast.AST, text: str, item: bool = False, over: tuple[int, ...] = ()
+        self,
+        value: Value,
+        node: ast.AST,
+        text: str,
+        item: bool = False,
+        over: tuple[int, ...] = (),
+        axis: int | None = None,
     ) -> Value:
         """``value`` grown at each iteration of the innermost loop (or of the loops ``over``), or,
         with ``item``, one of the lists it holds (``log[key].append(x)``): its structure grows, not
-        its length."""
+        its length. ``axis``: the array's axis that grows (``grown_axis``), where it is known."""
         # A list's own length is its axis 0; where an array grows depends on the join.
-        axis = 0 if value.ty in (LIST, TUPLE) and not item else None
+        if value.ty in (LIST, TUPLE):
+            axis = None if item else 0
         # Under an if in the loop, by as many items as pass the test: as the data it reads says,
         # whatever the trip count (the statement form of a filtering comprehension).
         depth = len(self.loops)
@@ -1432,6 +1475,20 @@ class Statements(PassState):
         sources = frozenset(LoopSrc(index) for index in over or self.loops[-1:]) | tested
         taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
         return value.with_(shape=value.shape | {taint}, items=(), dims=None)
+
+    def grown_axis(self, target: ast.Name, value: Value) -> int | None:
+        """The one axis of an array rebuilt from itself whose new length holds its old one
+        (``x = jnp.concatenate([x, row])``: axis 0, ``x + 1`` long): the axis it grows along, so
+        that padding that axis back to a fixed length (``concatenate([x, zeros((size - len(x),
+        *x.shape[1:]))])``) ends the change. None when no such axis, or several, are known."""
+        lens = value.dims.lens if value.dims is not None else ()
+        grown = [
+            axis
+            for axis, length in enumerate(lens)
+            if length is not None
+            and _length_atom(target, axis, self.defs, self) in _atoms_in(length.poly)
+        ]
+        return grown[0] if len(grown) == 1 else None
 
     def sized_anew(self, target: ast.AST, value: Value) -> bool:
         """Whether a value rebuilt from ``target`` has a length known without ``target``'s own: a list
@@ -1481,6 +1538,24 @@ def _counter(target: ast.expr, source: ast.expr, canonical: Callable[[str], str]
         return target.id
     first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
     return first.id if func == "enumerate" and isinstance(first, ast.Name) else ""
+
+
+# The statements that leave the rest of a loop's iteration (or the function) behind.
+_LEAVES = (ast.Return, ast.Continue, ast.Break, ast.Raise)
+
+
+def _dropped_chunks(
+    value: Value, loops: frozenset[frozenset[Src]], flag: tuple[str, Value] | None
+) -> Value:
+    """``value`` after a test that skips the short last chunk of ``loops``: full, or (``flag``) full
+    where the flag is true."""
+    if flag is None:
+        return _full_chunks(value, loops)
+    shape = frozenset(
+        replace(t, dropped_if=flag) if t.code == "RTL103" and t.sources in loops else t
+        for t in value.shape
+    )
+    return value if shape == value.shape else value.with_(shape=shape)
 
 
 def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
