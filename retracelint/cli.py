@@ -335,7 +335,8 @@ def _fixable(
             return stdin
         return Path(path).read_bytes()
 
-    return availability(findings, read, bool(options.get("unsafe_fixes")))
+    unsafe = bool(options.get("unsafe_fixes"))
+    return availability(findings, read, unsafe, elsewhere=stdin is None)
 
 
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
@@ -544,7 +545,12 @@ def _graph_settings(
 
 
 @main.command("server")
-def server_command() -> None:
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Offer the fixes a user must check too as code actions (titled '(unsafe)').",
+)
+def server_command(unsafe_fixes: bool) -> None:
     """Run the language server on standard input and output (for editors)."""
     try:
         from retracelint.server import serve
@@ -552,4 +558,4 @@ def server_command() -> None:
         raise click.ClickException(
             f"the language server needs pygls ({exc}); install retracelint[server]"
         ) from exc
-    serve()
+    serve(unsafe_fixes)

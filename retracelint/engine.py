@@ -28,7 +28,7 @@ from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper, parse_wrapper_config
 from retracelint.model import Finding, Location
 from retracelint.prescan import Scan
 from retracelint.reuse import Manifest, record, unchanged_findings
-from retracelint.session import Memory, Stored, Watch
+from retracelint.session import Carried, Memory, Stored, Watch
 from retracelint.summarise import SummaryOptions, check_syntax, summarise
 from retracelint.summary import CallSite, FunctionSummary, ModuleSummary, fill_in
 from retracelint.workers import Pool, Task
@@ -708,8 +708,9 @@ def _project_run_reading(
         relink = _relink(
             inputs, source, previous, found, links.get(last) if links and last else None
         )
+        carried = memory.carried.setdefault(project, Carried()) if memory is not None else None
         manifest, summaries, linked = _linked(
-            inputs, source, previous, found, layout, read_lines, relink
+            inputs, source, previous, found, layout, read_lines, relink, carried
         )
         if links is not None:
             links.put(key, linked.link_state())
@@ -748,9 +749,11 @@ def _linked(
     layout: ImportLayout,
     read_lines: Callable[[str], list[str]],
     relink: Relink | None = None,
+    carried: Carried | None = None,
 ) -> tuple[Manifest, list[ModuleSummary], Project]:
     """Summarise every file, link them all (or, ``relink``, the edited one again), propagate and
-    run the rules."""
+    run the rules (taking over what ``carried``, the project's last run, found that still holds,
+    and leaving there what this run found)."""
     summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
     from retracelint.checks import run_checks
@@ -768,8 +771,12 @@ def _linked(
     )
     watch.check()
     watch.stage("checking", 92)
-    prop = Propagation(project)
-    findings = run_checks(project, prop, read_lines)
+    if source.memory is not None and project.x64:
+        _recall_x64_reach(project, inputs, source.memory)
+    prop = Propagation(project, carried.frequency if carried is not None else None)
+    findings = run_checks(project, prop, read_lines, carried.trees if carried else None)
+    if carried is not None:
+        carried.frequency = prop.frequency.found()
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
@@ -787,6 +794,15 @@ def _linked(
         for item, summary in zip(inputs, summaries, strict=True)
     }
     return Manifest(records, tuple(findings)), summaries, project
+
+
+def _recall_x64_reach(project: Project, inputs: list[Input], memory: Memory) -> None:
+    """Which modules run with x64 on, as the last run found it where the modules, their imports
+    and the files the layout resolves them among are the same (most edits change none)."""
+    symbols = project.symbols
+    files = tuple((i.file.path, i.file.module, i.file.name, i.file.root) for i in inputs)
+    facts = (files, *symbols.x64_inputs())
+    symbols.take_x64_reach(memory.recall("x64 reach", facts, symbols.x64_reach))
 
 
 def _relink(

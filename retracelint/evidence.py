@@ -60,6 +60,7 @@ from retracelint.values import Made
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Calls that replace an attribute or a dotted name for the duration of a test.
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
@@ -69,10 +70,13 @@ def assess(
     prop: Propagation,
     findings: list[Finding],
     read_lines: Callable[[str], list[str]],
+    parsed: dict[str, Parsed] | None = None,
 ) -> list[Finding]:
     """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
-    a file's lines as the run reads it (standard input for its file)."""
-    sources = _Sources(project, read_lines)
+    a file's lines as the run reads it (standard input for its file). ``parsed``: the trees of the
+    files a run before parsed, by path, each with its text (a long-lived process's, which an
+    unchanged file's tree is taken from, and which the trees parsed here join)."""
+    sources = _Sources(project, read_lines, parsed if parsed is not None else {})
     out = []
     for finding in findings:
         places = _places(finding)
@@ -87,6 +91,10 @@ def assess(
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
+        if finding.grows and (
+            _in_sections(prop, sources, finding.made_at) or _picked(sources, finding)
+        ):
+            finding = replace(finding, grows=False)
         out.append(
             replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
         )
@@ -97,6 +105,118 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     """Error only for re-traces that grow with the run, on a chain proven whole; else a warning."""
     unbounded = finding.severity == "error" and finding.grows
     return "error" if unbounded and not assumptions else "warning"
+
+
+def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> bool:
+    """Whether ``at`` runs only at the first step of each of a few sections of a loop over a range
+    (``if step % (num_steps // k) == 0:`` in ``for step in range(..., num_steps)``): k times or so
+    per walk of the loop however long the run, in a function that runs no more often than a loop
+    over a bounded collection makes it. The count is per site, not per iteration."""
+    walks: dict[str, ast.expr] = {}  # each loop variable around ``at``: what its loop walks
+    sectioned = False
+    for stmt, _ in sources.enclosing(at):
+        if isinstance(stmt, _DEFS):
+            walks.clear()
+            sectioned = False
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            sectioned = False  # a loop inside the section repeats what it holds
+            if isinstance(stmt, ast.For | ast.AsyncFor) and isinstance(stmt.target, ast.Name):
+                walks[stmt.target.id] = stmt.iter
+        elif isinstance(stmt, ast.If) and any(_holds(s, at.line) for s in stmt.body):
+            sectioned = sectioned or any(
+                name in walks and _mentions(walks[name], total)
+                for name, total in _section_tests(stmt.test)
+            )
+    if not sectioned:
+        return False
+    owner = sources.function_at(at)
+    again = prop.repeated(owner) if owner is not None else None
+    return again is None or not again.grows
+
+
+def _picked(sources: _Sources, finding: Finding) -> bool:
+    """Whether a static argument is (read off) an item that each iteration looks up in a table by
+    one of a list of keys, neither of which the loops change (``task = task_reg[task_ids[i]]``,
+    then ``task.cond_fn``: a registry of the configured tasks): it takes one value per key at most,
+    however long the run."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    if finding.code != "RTL201" or stmt is None:
+        return False
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    name = _root(node) if node is not None else None
+    loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
+    for around, _ in reversed(sources.enclosing(at)):
+        if isinstance(around, _DEFS):
+            break
+        if isinstance(around, _LOOPS):
+            loops.append(around)
+    if name is None or not loops:
+        return False
+    # The one place the innermost loop binds the name (under a ``with`` or an ``if`` too).
+    stores = [
+        n
+        for n in ast.walk(loops[0])
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    binds = [n for n in ast.walk(loops[0]) if isinstance(n, ast.Assign) and n.targets == stores]
+    if len(stores) != 1 or len(binds) != 1:
+        return False
+    picked = binds[0].value
+    if not (
+        isinstance(picked, ast.Subscript)
+        and isinstance(picked.value, ast.Name)
+        and isinstance(picked.slice, ast.Subscript)
+        and isinstance(picked.slice.value, ast.Name)
+        and not isinstance(picked.slice.slice, ast.Slice)
+    ):
+        return False
+    fixed = {picked.value.id, picked.slice.value.id}
+    walked = {
+        n.id
+        for loop in loops
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        for n in ast.walk(loop.target)
+        if isinstance(n, ast.Name)
+    }
+    return fixed.isdisjoint(walked) and not any(
+        _touches(part, fixed) for loop in loops for part in loop.body
+    )
+
+
+def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:
+    """The (variable, total) of each conjunct of ``test`` that says ``variable % (total // k) == 0``
+    (or ``not variable % (total // k)``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for value in test.values:
+            yield from _section_tests(value)
+        return
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        rest: ast.expr = test.operand
+    elif (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        rest = test.left
+    else:
+        return
+    if (
+        isinstance(rest, ast.BinOp)
+        and isinstance(rest.op, ast.Mod)
+        and isinstance(rest.left, ast.Name)
+        and isinstance(rest.right, ast.BinOp)
+        and isinstance(rest.right.op, ast.FloorDiv)
+    ):
+        yield rest.left.id, rest.right.left
+
+
+def _mentions(node: ast.expr, part: ast.expr) -> bool:
+    """Whether ``part`` (as written) is a sub-expression of ``node``."""
+    wanted = ast.dump(part)
+    return any(ast.dump(n) == wanted for n in ast.walk(node) if type(n) is type(part))
 
 
 def _self_of_another_class(project: Project, sources: _Sources, finding: Finding) -> bool:
@@ -291,13 +411,25 @@ def _short(qualname: str) -> str:
 
 # -- source-level facts ---------------------------------------------------------------------------
 @dataclass
+class Parsed:
+    """A file's syntax tree (None where it does not parse), the text it was parsed from, and the
+    names each statement of it binds, by the statement's ``id`` (the tree holds them), as asked."""
+
+    text: str | None
+    tree: ast.Module | None
+    stored: dict[int, frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass
 class _Sources:
     """The parsed source of the files a chain runs through, read once per run, and what a flag's
     declaration and uses across the project say."""
 
     project: Project
     read_lines: Callable[[str], list[str]]
-    _trees: dict[str, ast.Module | None] = field(default_factory=dict)
+    # The trees parsed by this run or one before it, by path.
+    parsed: dict[str, Parsed]
+    _trees: dict[str, Parsed] = field(default_factory=dict)  # read by this run
     _flags: dict[str, bool] = field(default_factory=dict)
     _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
@@ -326,9 +458,29 @@ class _Sources:
         return by_path
 
     def tree(self, path: str) -> ast.Module | None:
-        if path not in self._trees:
-            self._trees[path] = _parse(self._text(path))
-        return self._trees[path]
+        return self._parsed(path).tree
+
+    def _parsed(self, path: str) -> Parsed:
+        found = self._trees.get(path)
+        if found is None:
+            text = self._text(path)
+            found = self.parsed.get(path)
+            if found is None or found.text != text:
+                found = self.parsed[path] = Parsed(text, _parse(text))
+            self._trees[path] = found
+        return found
+
+    def stored_names(self, path: str, node: ast.AST) -> frozenset[str]:
+        """The names ``node``, a statement of the file ``path``, binds anywhere inside it."""
+        parsed = self._parsed(path)
+        found = parsed.stored.get(id(node))
+        if found is None:
+            found = parsed.stored[id(node)] = frozenset(
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            )
+        return found
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
         """The statements around ``at``, outermost first, each with the block that holds it."""
@@ -725,7 +877,7 @@ def _eager_given(
         return False
     return any(
         _truth(test, subject, v) == eager_in_body
-        for subject in _subjects(test, fn, defs[-1])
+        for subject in _subjects(test, fn, sources.stored_names(at.path, defs[-1]))
         if (known := sources.known(prop, fn, subject)) is not None
         for v in known.values
     )
@@ -807,7 +959,7 @@ def _argument_branches(
     node = around[defs[-1]]
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
-        for subject in _subjects(stmt.test, fn, node):
+        for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
             known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
                 continue
@@ -905,14 +1057,11 @@ def _hands_back(
     )
 
 
-def _subjects(test: ast.expr, fn: FunctionSummary, node: ast.stmt) -> list[str]:
+def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> list[str]:
     """What ``test`` reads of the function's arguments: its parameters that the function never
-    rebinds, and the attributes of ``self`` (``self.period``)."""
+    rebinds (``rebound``: the names it binds), and the attributes of ``self`` (``self.period``)."""
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
-    rebound = {
-        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
     out: list[str] = []
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):

@@ -74,6 +74,22 @@ class Driver:
         return not (few or self.over_items)
 
 
+@dataclass(frozen=True)
+class Found:
+    """What a ``Frequency`` found of the whole call graph (``Frequency.found``), and the functions
+    it was found from."""
+
+    functions: dict[str, FunctionSummary]
+    callers: dict[str, list[tuple[str, int]]]  # ``Frequency._direct``
+    callees: dict[str, list[str]]
+    roots: frozenset[str]  # traced
+    runtime: frozenset[str]
+    repeated: dict[str, Driver | None] | None  # None: not asked
+    held: dict[tuple[str, int], bool]  # what ``repeated`` read (``Frequency._held``)
+    once: dict[tuple[str, str], bool]
+    entries: dict[str, frozenset[str]]
+
+
 @dataclass
 class Frequency:
     """The execution-frequency model of one project (see the module docstring)."""
@@ -83,12 +99,25 @@ class Frequency:
     # ``self.attr`` or over what calls return only the propagation can tell
     # (``Propagation.walks_held``).
     holds: Callable[[FunctionSummary, LoopInfo], bool] = lambda fn, loop: loop.over_items
+    # What the same project's model found before an edit (a long-lived process's last run): its
+    # facts of the whole call graph are taken over where the edit changed none of what they were
+    # found from (``_carried``).
+    last: Found | None = None
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
     _callees: dict[str, list[str]] | None = None
-    _scripted: frozenset[str] | None = None
+    _scripted: tuple[frozenset[str], frozenset[str]] | None = None  # without tests, with them
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
+    _roots: frozenset[str] | None = None
+    # What the drivers read besides the call graph and the functions' loops and calls, each with
+    # the answer it got: whether a loop walks a collection held in memory, by function and loop;
+    # whether a call that runs until an attribute is set runs its callee once, by attribute and
+    # callee. A model that takes the drivers over asks them again.
+    _held: dict[tuple[str, int], bool] = field(default_factory=dict)
+    _once: dict[tuple[str, str], bool] = field(default_factory=dict)
+    # Whether ``last``'s facts hold here (None: not asked yet).
+    _kept: bool | None = None
 
     # -- the questions --------------------------------------------------------------------------
     def traced(self, qualname: str) -> bool:
@@ -99,26 +128,113 @@ class Frequency:
         """Why a runtime function runs more than once per process: the loop that drives it, directly
         or through the runtime functions that call it. None when it runs once, or only under a trace."""
         if self._repeated is None:
-            self._repeated = self._drivers()
+            last = self.last if self._carried() else None
+            if last is not None and last.repeated is not None and self._same_answers(last):
+                self._repeated = last.repeated
+            else:
+                self._repeated = self._drivers()
         return self._repeated.get(qualname)
 
-    def run_by_scripts(self, qualname: str) -> bool:
-        """Whether a script or a test runs the function outside any trace: it is reached by direct
-        calls from a module's top level (``if __name__ == "__main__":``, a notebook-like script) or
-        from a test function. A library's public function may be called by its users under their own
-        jit, so what only such functions reach is not known to run eagerly."""
+    def run_by_scripts(self, qualname: str, tests: bool = True) -> bool:
+        """Whether a script (or, with ``tests``, a test) runs the function outside any trace: it is
+        reached by direct calls from a module's top level (``if __name__ == "__main__":``, a
+        notebook-like script) or from a test function. A library's public function may be called by
+        its users under their own jit, so what only such functions reach is not known to run
+        eagerly."""
         if self._scripted is None:
-            project = self.project
-            roots = set()
-            for module in project.modules.values():
-                tests = is_test_file(module.path)
-                roots.update(
-                    name
-                    for name, fn in module.functions.items()
-                    if fn.kind == "module" or (tests and is_test(name))
-                )
-            self._scripted = frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
-        return qualname in self._scripted
+            self._scripted = (self._scripted_from(tests=False), self._scripted_from(tests=True))
+        return qualname in self._scripted[tests]
+
+    def _scripted_from(self, tests: bool) -> frozenset[str]:
+        roots = set()
+        for module in self.project.modules.values():
+            in_tests = tests and is_test_file(module.path)
+            roots.update(
+                name
+                for name, fn in module.functions.items()
+                if fn.kind == "module" or (in_tests and is_test(name))
+            )
+        return frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
+
+    def found(self) -> Found | None:
+        """What this model found of the whole call graph, for the project's next run; None when
+        the run asked nothing of it."""
+        if self._runtime is None:
+            return None
+        return Found(
+            self.project.functions,
+            self._direct(),
+            self._direct_callees(),
+            self._traced_roots_found(),
+            self.runtime,
+            self._repeated,
+            self._held,
+            self._once,
+            self._entries,
+        )
+
+    def _carried(self) -> bool:
+        """Whether ``last``'s runtime functions, drivers and entry points hold here: the same
+        direct calls (a function added or removed that calls nothing and that nothing calls
+        changes none of them), the same traced roots, and every function whose summary changed
+        the same in what the drivers read of it (``_drivers_face``). What else the drivers read
+        is asked again (``_same_answers``)."""
+        if self._kept is None:
+            self._kept = self.last is not None and self._same_graph(self.last)
+            if not self._kept:
+                self.last = None  # nothing of it is taken over: let it go
+        return self._kept
+
+    def _same_graph(self, last: Found) -> bool:
+        if (last.callers, last.callees) != (self._direct(), self._direct_callees()):
+            return False
+        if last.roots != self._traced_roots_found():
+            return False
+        before = last.functions
+        return all(
+            fn is was or self._drivers_face(fn) == self._drivers_face(was)
+            for name, fn in self.project.functions.items()
+            if (was := before.get(name)) is not None
+        )
+
+    def _drivers_face(self, fn: FunctionSummary) -> tuple[object, ...]:
+        """What the runtime functions and the drivers read of a function's own summary: whether
+        it is memoised, and of each of its calls that runs a function of the project, the call's
+        text, place, condition, whether it keeps what the call returns where the condition reads
+        (``once_per_object``), and loops (``_direct``, the same where this is asked)."""
+        name = fn.qualname
+        direct = self._direct()
+        sites = sorted(
+            {
+                i
+                for callee in self._direct_callees().get(name, ())
+                for c, i in direct[callee]
+                if c == name
+            }
+        )
+        calls = tuple(
+            (
+                c.text,
+                c.location,
+                c.unless_set,
+                bool(c.unless_set) and _keeps_result(fn, i, c.unless_set),
+                tuple(fn.loops[loop] for loop in c.loops),
+            )
+            for i, c in ((i, fn.calls[i]) for i in sites)
+        )
+        return fn.memoised, calls
+
+    def _same_answers(self, last: Found) -> bool:
+        """Whether what ``last``'s drivers asked of the rest of the project gets the same answers
+        here (asked again, they are kept again)."""
+        functions = self.project.functions
+        return all(
+            name in functions and self._walks_held(functions[name], loop) == held
+            for (name, loop), held in last.held.items()
+        ) and all(
+            callee in functions and self._until_set(unset, callee) == once
+            for (unset, callee), once in last.once.items()
+        )
 
     def entries(self, qualname: str) -> frozenset[str]:
         """The entry points (functions nothing in the project calls directly) from which the function
@@ -157,7 +273,7 @@ class Frequency:
         fn = self.project.functions[caller]
         drivers = [self.repeated(caller)]
         if _in_repeating_loop(fn, index):
-            drivers.append(_loop_call(fn, index, caller, self.holds))
+            drivers.append(_loop_call(fn, index, caller, lambda f, i: self.holds(f, f.loops[i])))
         found = [driver for driver in drivers if driver is not None]
         return bool(found) and not any(driver.grows for driver in found)
 
@@ -186,8 +302,20 @@ class Frequency:
     @property
     def runtime(self) -> frozenset[str]:
         if self._runtime is None:
-            self._runtime = self._reach_runtime()
+            last = self.last if self._carried() else None
+            if last is None:
+                self._runtime = self._reach_runtime()
+            else:
+                # A function added calls nothing and nothing calls it: an entry point, runtime.
+                names = self.project.functions.keys()
+                self._runtime = (last.runtime & names) | (names - last.functions.keys())
+                self._entries = {q: e for q, e in last.entries.items() if q in names}
         return self._runtime
+
+    def _traced_roots_found(self) -> frozenset[str]:
+        if self._roots is None:
+            self._roots = frozenset(self._traced_roots())
+        return self._roots
 
     def _reach_runtime(self) -> frozenset[str]:
         """Functions reached from an entry point by direct calls. An entry point is a function that no
@@ -195,7 +323,7 @@ class Frequency:
         that no entry point reaches is runtime too (nothing says it is traced)."""
         project = self.project
         direct = self._direct()
-        traced = self._traced_roots()
+        traced = set(self._traced_roots_found())
         queue = deque(
             name for name in project.functions if not direct.get(name) and name not in traced
         )
@@ -299,13 +427,12 @@ class Frequency:
             call: Driver | None = None
             for caller, index in sites:
                 fn = functions[caller]
-                made = fn.calls[index]
-                if made.unless_set and self._until_set(made.unless_set, callee):
+                if self.once_per_object(caller, index, callee):
                     once.add((caller, callee))
                     continue
                 repeating.add((caller, callee))
                 if caller in runtime and _in_repeating_loop(fn, index):
-                    call = _more_often(call, _loop_call(fn, index, callee, self.holds))
+                    call = _more_often(call, _loop_call(fn, index, callee, self._walks_held))
             # A memoised function runs once per distinct argument, not once per call.
             if call is not None and callee in runtime and not functions[callee].memoised:
                 loops[callee] = call
@@ -345,14 +472,30 @@ class Frequency:
         call = self.project.functions[caller].calls[index]
         return PathStep(caller, call.text, call.location)
 
+    def _walks_held(self, fn: FunctionSummary, index: int) -> bool:
+        """``holds`` of loop ``index`` of ``fn``, as the drivers ask it: the answer kept
+        (``_held``; the loop is one of a call of the project's functions, ``_drivers_face``)."""
+        found = self._held[fn.qualname, index] = self.holds(fn, fn.loops[index])
+        return found
+
+    def once_per_object(self, caller: str, index: int, callee: str) -> bool:
+        """Whether call ``index`` of ``caller`` (which runs ``callee``) runs only until an attribute
+        of ``self`` is set, and sets it: through the method it calls, or by keeping what the call
+        returns (``if not hasattr(self, "_fn"): self._fn = jit(fn)``)."""
+        fn = self.project.function(caller)
+        unset = fn.calls[index].unless_set
+        return bool(unset) and (self._until_set(unset, callee) or _keeps_result(fn, index, unset))
+
     def _until_set(self, unset: str, callee: str) -> bool:
         """Whether a call that runs only until ``unset``, an attribute of ``self``, is set (``if
         self.state is None: self.init()``) calls a method that sets it: once per object, not once
-        per call of the caller."""
-        if not unset.startswith("self."):
-            return False
-        fn = self.project.function(callee)
-        return fn.cls is not None and (unset in fn.writes or self._stores_result(unset, fn))
+        per call of the caller (the answer kept, ``_once``)."""
+        found = False
+        if unset.startswith("self."):
+            fn = self.project.function(callee)
+            found = fn.cls is not None and (unset in fn.writes or self._stores_result(unset, fn))
+        self._once[unset, callee] = found
+        return found
 
     def _stores_result(self, unset: str, callee: FunctionSummary) -> bool:
         """Whether a method of the callee's class stores what the callee returns at ``unset``
@@ -372,8 +515,17 @@ class Frequency:
         return False
 
 
+def _keeps_result(fn: FunctionSummary, index: int, unset: str) -> bool:
+    """Whether ``fn`` stores what its call ``index`` returns at attribute ``unset`` of ``self``."""
+    return unset.startswith("self.") and any(
+        isinstance(dep, RetDep) and dep.call == index
+        for arg in fn.writes.get(unset, ())
+        for dep in arg.value.deps
+    )
+
+
 def _loop_call(
-    fn: FunctionSummary, index: int, callee: str, holds: Callable[[FunctionSummary, LoopInfo], bool]
+    fn: FunctionSummary, index: int, callee: str, holds: Callable[[FunctionSummary, int], bool]
 ) -> Driver:
     """What repeats a call made in the loops of ``fn``: as many times as the loops' iterations
     multiply to, when every one spells them out (agents made per name of a constant tuple)."""
@@ -384,7 +536,7 @@ def _loop_call(
         f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
         call.location,
         count=count,
-        over_items=all(holds(fn, fn.loops[loop]) for loop in call.loops),
+        over_items=all(holds(fn, loop) for loop in call.loops),
         path=(PathStep(fn.qualname, call.text, call.location),),
     )
 
@@ -441,4 +593,4 @@ def short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Frequency"]
+__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency"]

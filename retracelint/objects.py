@@ -29,7 +29,7 @@ from retracelint.callgraph import (
     Target,
 )
 from retracelint.model import Location, PathStep
-from retracelint.summary import Arg, CallSite, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary, ModuleSummary
 from retracelint.values import (
     EMPTY,
     INSTANCE,
@@ -75,6 +75,7 @@ class ObjectModel:
     _settled: dict[tuple[str, str], Arg | None]
     _constructions: dict[str, list[Site]] | None
     _assigned_names: set[str] | None
+    _assigning: dict[str, list[ModuleSummary]] | None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]]
     _stored_kinds: dict[tuple[str, str], str]
 
@@ -478,10 +479,16 @@ class ObjectModel:
         known = self._param_writes.get(attr)
         if known is not None:
             return known
+        if self._assigning is None:
+            # The modules that set each name, in the project's order: an index built once, not a
+            # walk of every module per attribute (240 attributes of 1,750 modules, a tenth of
+            # an edit of the speed corpus).
+            self._assigning = {}
+            for module in self.project.modules.values():
+                for name in module.assigned:
+                    self._assigning.setdefault(name, []).append(module)
         found = []
-        for module in self.project.modules.values():
-            if attr not in module.assigned:
-                continue
+        for module in self._assigning.get(attr, ()):
             for qualname in module.functions:
                 fn = self.project.function(qualname)
                 for param in fn.params:

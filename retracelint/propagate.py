@@ -25,10 +25,11 @@ from retracelint.callgraph import (
     Site,
     Target,
 )
-from retracelint.frequency import Driver, Frequency, where
+from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
-from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo
+from retracelint.summarise.promotion import promoted_floor
+from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     DICT,
     EMPTY,
@@ -39,6 +40,7 @@ from retracelint.values import (
     ITEM,
     KIND,
     LIST,
+    MADE_STRONG,
     MAYBE_MASK,
     MAYBE_WEAK,
     REBIND,
@@ -145,6 +147,8 @@ Candidate = tuple[FunctionSummary, Arg, tuple[int, ...], tuple[PathStep, ...]]
 @dataclass
 class Propagation(ObjectModel):
     project: Project
+    # What the frequency model of the project's last run found (``Frequency.last``), if any.
+    found: Found | None = None
     frequency: Frequency = field(init=False)
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
@@ -159,6 +163,7 @@ class Propagation(ObjectModel):
     _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
+    _assigning: dict[str, list[ModuleSummary]] | None = None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]] = field(
         default_factory=dict
     )
@@ -181,7 +186,7 @@ class Propagation(ObjectModel):
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.walks_held)
+        self.frequency = Frequency(self.project, self.walks_held, self.found)
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:
@@ -243,11 +248,16 @@ class Propagation(ObjectModel):
             # call's result changes with every argument (`steps = self.steps_for(request)` reads
             # one field of the request).
             out = out.with_(vsrc=EMPTY)
-        for dep in value.deps:
+        # The dtype of a call's result is the value's only when it is that call's result alone: of
+        # two (``reward * (1 - done)``), neither one's, whichever a set's order gives first.
+        sole = sum(isinstance(d, RetDep | IterDep) for d in value.deps) == 1
+        # In one order whatever the hash seed: the first call's result decides what kind a value
+        # of unknown kind is.
+        for dep in sorted(value.deps, key=str):
             if isinstance(dep, RetDep | IterDep):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
-                    out = _merge_shape(out, through(expanded, dep))
+                    out = _merge_shape(out, through(expanded, dep), sole)
                     if isinstance(dep, IterDep) and not out.objs:
                         out = out.with_(objs=_filled_with(expanded))
                 elif out.weak == FOLLOWS:
@@ -574,6 +584,7 @@ class Propagation(ObjectModel):
                 for name, v in value.fields
             ),
             weak=value.weak,
+            floor=value.floor,
         )
         if value.dtype_of is not None:
             taken = self.substitute(value.dtype_of, call, callee, seen, item, receiver, caller)
@@ -590,8 +601,9 @@ class Propagation(ObjectModel):
                     deps.add(dep)  # an object made by a call: the same object for the caller
                 inputs.append(UNKNOWN_VALUE)  # a call's result not expanded here: not known
         if value.weak == FOLLOWS:
-            # As weakly typed as what this call passes (a Python float, a strong array).
-            out = out.with_(weak=followed(inputs))
+            # As weakly typed as what this call passes (a Python float, a strong array), and at
+            # least as wide as each strongly typed one.
+            out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
@@ -926,7 +938,10 @@ class Propagation(ObjectModel):
         program fixes over data of a length not known (a batch size of 32: all but one length in
         32 leave a remainder), a step the walk could not follow (``*args``, a method of an object
         not known), a function that branches on the remainder (``Chunking.remainder``), or a chunk
-        the summariser saw short."""
+        the summariser saw short. False, too, when the code skips the short chunk under a flag
+        (``Taint.dropped_if``) that every call making it passes true."""
+        if taint.dropped_if is not None and self.flag_set(*taint.dropped_if):
+            return False
         chunking = taint.full_if
         if chunking is None:
             return True
@@ -953,6 +968,15 @@ class Propagation(ObjectModel):
             if not chunking.full(dict(zip(names, combination, strict=True))):
                 return True
         return next(combinations, None) is not None  # too many to try: left as it is
+
+    def flag_set(self, function: str, value: Value) -> bool:
+        """Whether the flag ``value`` (read in ``function``) is true on every way the project makes
+        it: ``True`` passed, or a name bound to it alone (``Arg.known`` holds a bool as 1 or 0)."""
+        fn = self.project.functions.get(function)
+        if fn is None:
+            return False
+        sizes = self.sizes(fn, Arg(value, fn.location, "flag"), None, 0)
+        return bool(sizes) and 0 not in sizes
 
     def sizes(self, fn: FunctionSummary, arg: Arg, axis: int | None, depth: int) -> set[int] | None:
         """Every size ``arg`` (at a point of ``fn``) may have: an int's value (``axis`` None) or the
@@ -1315,7 +1339,7 @@ def _filled_with(element: Value) -> frozenset[Made]:
     return made_objects(element) if each else EMPTY
 
 
-def _merge_shape(value: Value, extra: Value) -> Value:
+def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     merged = value.with_(
         shape=value.shape | extra.shape,
         deps=value.deps | extra.deps,
@@ -1323,17 +1347,23 @@ def _merge_shape(value: Value, extra: Value) -> Value:
         fresh=value.fresh | extra.fresh,
     )
     if value.ty == UNKNOWN and extra.ty != UNKNOWN:
-        merged = merged.with_(
-            ty=extra.ty, ref=extra.ref if extra.ref else value.ref, weak=extra.weak
-        )
+        # Surely strong stays so (the leaves a tree_map makes with a dtype, of the tree it maps).
+        weak = value.weak if value.weak == MADE_STRONG else extra.weak
+        merged = merged.with_(ty=extra.ty, ref=extra.ref if extra.ref else value.ref, weak=weak)
     elif value.weak == FOLLOWS:
         # An array as weakly typed as the call's result: strong, weak or unknown as it is.
         merged = merged.with_(weak=followed([value.with_(deps=merged.deps), extra]))
-    if merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
+    elif value.weak == UNSURE and extra.weak == MADE_STRONG:
+        # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
+        merged = merged.with_(weak=MADE_STRONG)
+    if sole and merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
         # The call's result is known to be an array.
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
+    if value.weak == FOLLOWS or (value.ty == UNKNOWN and value.weak is None and not value.deps):
+        # The call's result promoted with the rest (or passed on as it is): at least as wide.
+        merged = merged.with_(floor=promoted_floor((value, extra)))
     if not value.fields and merged.ty == DICT:
         # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
         merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))

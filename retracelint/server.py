@@ -8,6 +8,12 @@ are published again after each run, so a finding that an edit in one file causes
 open file appears or goes there too. Typing is debounced, and a run that a newer edit overtook is not
 published.
 
+A quick fix is the rewrite ``--fix`` makes for the finding, planned again at the request from the
+open buffers and the files on disk (a file changed since the analysis is read as it is now, and the fix
+is refused where it no longer holds); a fix of several files is one ``WorkspaceEdit`` of them all, for
+clients that take ``documentChanges``. The fixes only ``--unsafe-fixes`` makes are offered under
+``retracelint server --unsafe-fixes``.
+
 The analysis runs in a thread, one run at a time; an exception in it is logged to the client
 (``window/logMessage``) and the server goes on. Nothing but the protocol is written to standard output:
 the process's ``sys.stdout`` is standard error once the server has taken the real one.
@@ -18,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -30,15 +37,17 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
 
 from retracelint import __version__, config
 from retracelint.filters import NOQA
-from retracelint.fixes import fix_is_safe, fix_source
+from retracelint.fixes import FileFix, plan
 from retracelint.flake8_plugin import buffer_bytes
 from retracelint.formats.sarif import flow_steps
 from retracelint.model import Finding, Location
 from retracelint.rules import RULES_BY_CODE, page_url
 from retracelint.session import Cancelled, Memory, Watch, settle
+from retracelint.summarise.source import module_text
 
 DEBOUNCE_S = 0.3  # after the last keystroke, before a change is analysed
 SOURCE = "retracelint"
@@ -216,14 +225,14 @@ def noqa_edit(finding: Finding, lines: list[str]) -> types.TextEdit:
     return types.TextEdit(range=types.Range(start=where, end=end), new_text=insert)
 
 
-def fix_edit(finding: Finding, source: str) -> types.TextEdit | None:
-    """The rewrite ``--fix --unsafe-fixes`` makes for ``finding``, as one edit of the lines between
-    the first and the last that differ (a whole-file fix may move lines), if it has one."""
-    before = source.encode("utf-8")
-    after, fixed = fix_source(before, [finding], unsafe=True)
-    if not fixed:
-        return None
-    old, new = source.splitlines(keepends=True), after.decode("utf-8").splitlines(keepends=True)
+# Lines as LSP counts them: ``str.splitlines`` would also break at form feeds and other separators.
+_LSP_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def line_edit(before: str, after: str) -> types.TextEdit:
+    """``before`` made ``after`` by one edit of the lines between the first and the last that differ
+    (a whole-file fix may move lines)."""
+    old, new = _LSP_LINES.findall(before), _LSP_LINES.findall(after)
     first = next(
         (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
         min(len(old), len(new)),
@@ -236,6 +245,56 @@ def fix_edit(finding: Finding, source: str) -> types.TextEdit | None:
         end=types.Position(line=len(old) - tail, character=0),
     )
     return types.TextEdit(range=span, new_text="".join(new[first : len(new) - tail]))
+
+
+@dataclass(frozen=True)
+class QuickFix:
+    """The rewrite ``--fix`` makes for one finding, planned from the files as they are now: a
+    ``FileFix`` for each file it edits (all or nothing), and whether only ``--unsafe-fixes`` makes it."""
+
+    files: list[FileFix]
+    unsafe: bool
+
+
+def quick_fix(finding: Finding, read: Callable[[str], bytes], unsafe: bool) -> QuickFix | None:
+    """``finding``'s fix, the safe one if it has one, else the unsafe one where ``unsafe`` allows it.
+    Planned again at each request: a fix planned at analysis time would edit stale text of a file
+    changed since (on disk, where no buffer shows it)."""
+    for allowed in (False, True) if unsafe else (False,):
+        files = plan([finding], read, unsafe=allowed).fixes
+        if files:
+            return QuickFix(files, allowed)
+    return None
+
+
+def fix_edit(
+    fix: QuickFix, versions: dict[str, int], document_changes: bool
+) -> types.WorkspaceEdit | None:
+    """The fix as a workspace edit: ``documentChanges`` (each open document by its version, which a
+    client refuses for a buffer edited since; ``null`` for a file not open) where the client takes
+    them (``document_changes``), else ``changes`` for a fix of one file; none for a fix of several
+    files then (a client applying part of it would leave a caller without its callee)."""
+    edits = []
+    for file in fix.files:
+        path = _absolute(file.path)
+        uri = from_fs_path(path) or path
+        edit = line_edit(module_text(file.before), module_text(file.after))
+        edits.append((uri, versions.get(path), edit))
+    if document_changes:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    edits=[edit],
+                )
+                for uri, version, edit in edits
+            ]
+        )
+    if len(edits) > 1:
+        return None
+    return types.WorkspaceEdit(changes={uri: [edit] for uri, _, edit in edits})
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
@@ -276,19 +335,44 @@ Analyse = Callable[[dict[str, str], str | None, Watch], dict[str, list[Finding]]
 
 
 class RetracelintServer(LanguageServer):
-    def __init__(self, analyse: Analyse):
+    def __init__(self, analyse: Analyse, unsafe_fixes: bool = False):
         super().__init__(SOURCE, __version__, protocol_cls=Protocol)
         self.analyse = analyse
+        self.unsafe_fixes = unsafe_fixes  # code actions offer the fixes only --unsafe-fixes makes
         self.state = State()
 
-    def open_texts(self) -> dict[str, str]:
-        """Every open document's text, by absolute path (documents that are not files left out)."""
+    def open_documents(self) -> dict[str, TextDocument]:
+        """Every open document, by absolute path (documents that are not files left out)."""
         out = {}
         for uri, document in self.workspace.text_documents.items():
             path = to_fs_path(uri)
             if path and uri.startswith("file:"):
-                out[_absolute(path)] = document.source
+                out[_absolute(path)] = document
         return out
+
+    def open_texts(self) -> dict[str, str]:
+        return {path: document.source for path, document in self.open_documents().items()}
+
+    def versions(self) -> dict[str, int]:
+        """Every open document's version, by absolute path."""
+        found = self.open_documents().items()
+        return {path: doc.version for path, doc in found if doc.version is not None}
+
+    def reader(self) -> Callable[[str], bytes]:
+        """A file as a fix reads it now: an open document's buffer, else the file on disk."""
+        texts = self.open_texts()
+
+        def read(path: str) -> bytes:
+            text = texts.get(_absolute(path))
+            unsaved = buffer_bytes(path, text) if text is not None else None
+            return unsaved if unsaved is not None else Path(path).read_bytes()
+
+        return read
+
+    def takes_document_changes(self) -> bool:
+        workspace = self.client_capabilities.workspace
+        edit = workspace.workspace_edit if workspace is not None else None
+        return bool(edit is not None and edit.document_changes)
 
     def log(self, kind: types.MessageType, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
@@ -397,8 +481,8 @@ class RetracelintServer(LanguageServer):
         ]
 
 
-def make_server(analyse: Analyse = analyse_open) -> RetracelintServer:
-    server = RetracelintServer(analyse)
+def make_server(analyse: Analyse = analyse_open, unsafe_fixes: bool = False) -> RetracelintServer:
+    server = RetracelintServer(analyse, unsafe_fixes)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RetracelintServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -431,35 +515,35 @@ def make_server(analyse: Analyse = analyse_open) -> RetracelintServer:
         ls: RetracelintServer, params: types.CodeActionParams
     ) -> list[types.CodeAction]:
         uri = params.text_document.uri
-        document = ls.workspace.get_text_document(uri)
-        lines = document.source.splitlines()
+        lines = ls.workspace.get_text_document(uri).source.splitlines()
+        read, versions = ls.reader(), ls.versions()
         actions = []
         for finding in ls.findings_at(uri, params.range):
-            edits = [
-                ("fix", fix_edit(finding, document.source)),
-                ("noqa", noqa_edit(finding, lines)),
-            ]
-            for kind, edit in edits:
-                if edit is None:
-                    continue
-                unsafe = kind == "fix" and not fix_is_safe(finding)
-                title = (
-                    f"Fix {finding.code}: {finding.fix or RULES_BY_CODE[finding.code].fix}"
-                    + (" (unsafe)" if unsafe else "")  # as ruff's server titles one
-                    if kind == "fix"
-                    else f"Add '# noqa: {finding.code}'"
-                )
+            diagnostics = [d for d in params.context.diagnostics if d.code == finding.code]
+            fix = quick_fix(finding, read, ls.unsafe_fixes)
+            edit = fix_edit(fix, versions, ls.takes_document_changes()) if fix else None
+            if fix is not None and edit is not None:
+                rule_fix = finding.fix or RULES_BY_CODE[finding.code].fix
                 actions.append(
                     types.CodeAction(
-                        title=title,
+                        # an unsafe fix titled as ruff's server titles one, never preferred
+                        title=f"Fix {finding.code}: {rule_fix}"
+                        + (" (unsafe)" if fix.unsafe else ""),
                         kind=types.CodeActionKind.QuickFix,
-                        diagnostics=[
-                            d for d in params.context.diagnostics if d.code == finding.code
-                        ],
-                        is_preferred=kind == "fix" and not unsafe,
-                        edit=types.WorkspaceEdit(changes={uri: [edit]}),
+                        diagnostics=diagnostics,
+                        is_preferred=not fix.unsafe,
+                        edit=edit,
                     )
                 )
+            actions.append(
+                types.CodeAction(
+                    title=f"Add '# noqa: {finding.code}'",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=diagnostics,
+                    is_preferred=False,
+                    edit=types.WorkspaceEdit(changes={uri: [noqa_edit(finding, lines)]}),
+                )
+            )
         return actions
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -474,9 +558,10 @@ def make_server(analyse: Analyse = analyse_open) -> RetracelintServer:
     return server
 
 
-def serve() -> None:
-    """Speak the protocol on the real standard output; anything else printed goes to standard error."""
+def serve(unsafe_fixes: bool = False) -> None:
+    """Speak the protocol on the real standard output; anything else printed goes to standard error.
+    ``unsafe_fixes``: code actions offer the fixes only ``--unsafe-fixes`` makes too."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     gc.disable()  # collected after each run (``session.settle``)
-    make_server().start_io(stdin, stdout)
+    make_server(unsafe_fixes=unsafe_fixes).start_io(stdin, stdout)

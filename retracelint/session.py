@@ -20,6 +20,8 @@ from retracelint.summary import ModuleSummary, fill_in, loaded
 
 if TYPE_CHECKING:
     from retracelint.cache import Entry, ResultIndex
+    from retracelint.evidence import Parsed
+    from retracelint.frequency import Found
 
 _T = TypeVar("_T")
 
@@ -73,6 +75,17 @@ class Stored:
 
 
 @dataclass
+class Carried:
+    """What the rules of a project's run found that its next run may take over, each checked
+    there against what it was found from: the frequency model of the whole call graph
+    (``frequency.Found``), and the syntax trees of the files ``evidence`` read, by path, each
+    with the text it was parsed from (``evidence.Parsed``)."""
+
+    frequency: Found | None = None
+    trees: dict[str, Parsed] = field(default_factory=dict)
+
+
+@dataclass
 class Memory:
     """The runs of the projects a process analyses, kept between them: whole-run facts by kind, and
     each file's summaries by the cache key of its content (``engine.Summaries``)."""
@@ -91,6 +104,9 @@ class Memory:
     _recalled: dict[str, tuple[tuple[tuple[object, ...], ...], object]] = field(
         default_factory=dict
     )
+
+    # By project (``engine.project_key``): what its last run's rules leave for the next.
+    carried: dict[str, Carried] = field(default_factory=dict)
 
     def index(self, kind: str, disk: ResultIndex | None, kept: int = _RUNS_KEPT) -> Stored:
         found = self._kinds.get(kind)

@@ -279,6 +279,10 @@ class Taint:
     axis: int | None = None
     # For a last chunk (RTL103) whose sizes come from the callers: when they make it always full.
     full_if: Chunking | None = None
+    # For a last chunk (RTL103) that the code skips when a flag is true (``if self.drop_last and
+    # len(idx) < self.batch_size: return``): the function that reads the flag and its value there,
+    # read where the callers make it (``Loader(x, y, 4, drop_last=True)``).
+    dropped_if: tuple[str, Value] | None = None
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)
@@ -695,6 +699,10 @@ class Value:
     # p.dtype)``, ``x.astype(y.dtype)`` for a parameter ``p`` or ``y``, or a call's result): that
     # value, so that the dtype is read where the value is known (``propagate.substitute``/``resolve``).
     dtype_of: Value | None = field(default=None, compare=False)
+    # For an array whose dtype is not known here but was promoted with a strongly typed operand of a
+    # known dtype (``reg * jnp.eye(n)``: float64 in the 64-bit names summaries keep): that dtype, the
+    # least the result can be on jax's promotion lattice, and where that operand's dtype was decided.
+    floor: tuple[str, Location] | None = field(default=None, compare=False)
 
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a
@@ -1212,6 +1220,8 @@ def weak_class(value: Value) -> str | None:
         return FOLLOWS if value.deps else WEAK
     if value.ty in ARRAYS or value.ty == JIT_OUT:
         return STRONG if value.weak in (None, MADE_STRONG) else None
+    if value.ty == UNKNOWN and value.weak == MADE_STRONG:
+        return STRONG  # a reduction of an array of unknown kind (``mask.sum()``), or arithmetic with one
     if value.ty == UNKNOWN and (
         value.param is not None
         or (value.deps and all(isinstance(d, RetDep | IterDep) for d in value.deps))

@@ -31,6 +31,38 @@ def codes(*paths: str) -> list[tuple[str, str]]:
     return sorted((f["path"], f["code"]) for f in found)
 
 
+def proved_by_jax(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    programs: dict[str, tuple[dict[str, str], str, str, int]],
+    exit_codes: tuple[int, ...] = (0,),
+) -> None:
+    """Each program (its files, the script to run, the jitted function, how often it re-traces) copied
+        twice, one copy fixed with --unsafe-fixes, and both run in one JAX process: the fixed one traces
+        every function once and writes the same ``out.json`` (within float tolerance). ``exit_codes``: what
+    ``--fix`` may end with (1 where a finding stays, as a bucketed shape's does)."""
+    from dynamic_support import count_retraces_many
+
+    scripts = []
+    for name, (files, script, _, _) in programs.items():
+        for copy in ("original", "fixed"):
+            (tmp_path / name / copy).mkdir(parents=True)
+            project(tmp_path / name / copy, monkeypatch, files)
+        assert lint("--fix", "--unsafe-fixes", ".").exit_code in exit_codes
+        scripts += [tmp_path / name / copy / script for copy in ("original", "fixed")]
+    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
+    for name, (_, _, jitted, retraces) in programs.items():
+        before, after = next(reports), next(reports)
+        retraced = {function.name: n for function, n in before.retraces.items()}
+        assert not before.raised and retraced[jitted] == retraces, before.summary()
+        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+        printed = [
+            json.loads((tmp_path / name / c / "out.json").read_text())
+            for c in ("original", "fixed")
+        ]
+        assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+
+
 def fixed_once(root: Path, name: str) -> str:
     """Fix with --unsafe-fixes; a second run changes nothing and finds nothing to fix."""
     result = lint("--fix", "--unsafe-fixes", ".")

@@ -6,10 +6,17 @@ static parameter first; traced, or static where the callable needs them concrete
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
-from test_fix_closures import codes, fixed_once, lint, project
+from click.testing import CliRunner
+from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
+
+from retracelint import config
+from retracelint.cli import main
+from retracelint.engine import analyse_paths
+from retracelint.fixes import fix_source, plan, write
 
 CONSENSUS = '''\
 """Damped fixed-point iteration with the update function passed in as a static argument."""
@@ -141,19 +148,123 @@ def refusal(root: Path) -> str:
     return next(line for line in result.output.splitlines() if "not fixed" in line)
 
 
-def test_jitted_in_another_module_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    kernels, rest = FILTERS.split("\n\nclass Channel:")
-    user = '"""Channels."""\n\nfrom kernels import run_filter\n\n\nclass Channel:' + rest.replace(
-        "jnp.sum(x[:n])", "x[:n].sum()"
+# The jitted function in its own module, imported by the module that makes the lambda: one fix, two files.
+KERNELS, _CHANNELS = FILTERS.split("\n\nclass Channel:")
+KERNELS += "\n"
+CHANNELS = (
+    '"""Channels."""\n\nfrom kernels import run_filter\n\n\nclass Channel:'
+    + _CHANNELS.replace("jnp.sum(x[:n])", "x[:n].sum()")
+)
+KERNELS_FIXED = (
+    FILTERS_FIXED.split("\n\nclass Channel:")[0].replace(
+        "def kernel_once(c, x, *, decay, n):\n"
+        "    return decay * c + (1 - decay) * jnp.sum(x[:n])\n\n\n",
+        "",
     )
-    files = {"kernels.py": kernels + "\n", "filters.py": user, "sweep.py": SWEEP}
-    root = project(tmp_path, monkeypatch, files)
+    + "\n"
+)
+CHANNELS_FIXED = CHANNELS.replace(
+    "\n\n\nclass Channel:",
+    "\n\n\ndef kernel_once(c, x, *, decay, n):\n"
+    "    return decay * c + (1 - decay) * x[:n].sum()\n\n\nclass Channel:",
+).replace(
+    "kernel=lambda c, x: decay * c + (1 - decay) * x[:n].sum())",
+    "kernel=kernel_once, decay=decay, n=n)",
+)
+TWO_MODULES = {"kernels.py": KERNELS, "filters.py": CHANNELS, "sweep.py": SWEEP}
+
+
+def test_jitted_in_another_module_is_fixed_in_both_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The lambda becomes a def beside its caller; the jitted def, in the module it is imported
+    from, takes the values. --diff shows both files, --fix writes both, the finding counts once."""
+    root = project(tmp_path, monkeypatch, TWO_MODULES)
     assert codes(".") == [("filters.py", "RTL204")]
-    assert refusal(root).endswith(
-        "RTL204 not fixed: it closes over decay, n, which may change between calls; the function it"
-        " is passed to is jitted in another file"
+    hidden = lint(".")
+    assert "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option)." in (
+        hidden.output
     )
-    assert (root / "filters.py").read_text(encoding="utf-8") == user
+    diff = lint("--diff", "--unsafe-fixes", ".")
+    assert diff.exit_code == 1
+    assert diff.stdout.count("--- a/") == 2
+    assert "--- a/filters.py\n+++ b/filters.py\n" in diff.stdout
+    assert "--- a/kernels.py\n+++ b/kernels.py\n" in diff.stdout
+    assert "Would fix 1 error." in diff.output
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS  # --diff writes nothing
+    fixed = lint("--fix", "--unsafe-fixes", ".")
+    assert fixed.exit_code == 0 and "Found 1 error (1 fixed, 0 remaining)." in fixed.output
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS_FIXED
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS_FIXED
+    assert fixed_once(root, "kernels.py") == KERNELS_FIXED  # a second run changes nothing
+    assert (root / "sweep.py").read_text(encoding="utf-8") == SWEEP
+
+
+def test_a_fix_of_two_files_is_made_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The jitting module calls the function too (that call would miss the new arguments): neither
+    file changes. Standard input is fixed alone, so a fix that needs the other file is not made."""
+    kernels = KERNELS + "\n\ndef smooth(signal):\n    return run_filter(signal, kernel=max)\n"
+    root = project(tmp_path, monkeypatch, {**TWO_MODULES, "kernels.py": kernels})
+    assert refusal(root).endswith(
+        "RTL204 not fixed: it closes over decay, n, which may change between calls; run_filter is"
+        " used elsewhere in kernels.py, where the new arguments are not passed"
+    )
+    assert (root / "kernels.py").read_text(encoding="utf-8") == kernels
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS
+    (root / "kernels.py").write_text(KERNELS, encoding="utf-8")
+    command = "check --isolated --no-cache --fix --unsafe-fixes --stdin-filename filters.py - kernels.py sweep.py"
+    piped = CliRunner().invoke(main, command.split(), input=CHANNELS)
+    assert piped.stdout == CHANNELS
+    assert "the fix edits kernels.py too, which this run does not write" in (piped.output)
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS
+
+
+ENERGY = """
+
+@partial(jax.jit, static_argnames=("axes",))
+def energy(signal, axes):
+    return jnp.sum(signal * signal, axis=axes)
+
+
+def total_energy(signal):
+    return energy(signal, axes=[0, 1])
+"""
+
+
+def test_a_fix_of_two_files_waits_a_round_for_a_file_another_fix_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """kernels.py has a fix of its own (RTL203): made first, then the two-file fix from the file as it
+    left it; both counted, each once."""
+    sweep = SWEEP + "\nfrom kernels import total_energy\n\nprint(total_energy(jnp.ones((4, 3))))\n"
+    files = {**TWO_MODULES, "kernels.py": KERNELS + ENERGY, "sweep.py": sweep}
+    root = project(tmp_path, monkeypatch, files)
+    assert codes(".") == [("filters.py", "RTL204"), ("kernels.py", "RTL203")]
+    fixed = lint("--fix", "--unsafe-fixes", ".")
+    assert fixed.exit_code == 0 and "Found 2 errors (2 fixed, 0 remaining)." in fixed.output
+    assert (root / "kernels.py").read_text(encoding="utf-8") == KERNELS_FIXED + ENERGY.replace(
+        "[0, 1]", "(0, 1)"
+    )
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS_FIXED
+
+
+def test_a_fix_whose_other_file_changed_meanwhile_writes_neither(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, TWO_MODULES)
+    found = analyse_paths(["."], config.load(["."], isolated=True))
+    fixes = plan(found, lambda path: Path(path).read_bytes(), unsafe=True).fixes
+    assert [(f.path, f.partners, len(f.fixed)) for f in fixes] == [
+        ("filters.py", ("kernels.py",), 1),
+        ("kernels.py", ("filters.py",), 0),
+    ]
+    # the editor's quick fix (one file's text) does not make it: half of it would not run
+    assert fix_source(CHANNELS.encode(), found, unsafe=True) == (CHANNELS.encode(), ())
+    (root / "kernels.py").write_text(KERNELS + "# edited\n", encoding="utf-8")
+    assert write(fixes) == []
+    assert (root / "filters.py").read_text(encoding="utf-8") == CHANNELS
 
 
 def test_jitted_function_called_elsewhere_is_refused(
@@ -191,3 +302,141 @@ def test_lambda_with_a_default_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
     root = project(tmp_path, monkeypatch, {"filters.py": defaulted, "sweep.py": SWEEP})
     assert refusal(root).endswith("the lambda takes *args, keyword-only parameters or defaults")
     assert (root / "filters.py").read_text(encoding="utf-8") == defaulted
+
+
+# What both copies run under JAX's cache-miss log: the sweep, its results kept for comparing.
+RUN = """\
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+from filters import Channel
+
+out = [v for d in (0.5, 0.9, 0.7) for v in Channel(d).filtered(jnp.ones((4, 3)), 2).ravel().tolist()]
+Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
+"""
+
+
+# A controller made by a factory in one module, passed to a function jitted in a second, by a third.
+GAINS = '''\
+"""Controllers built from their gains."""
+
+import jax.numpy as jnp
+
+
+def make_controller(kp, kd):
+    """A PD law for the given gains."""
+
+    def control(error, rate):
+        return -kp * error - kd * jnp.tanh(rate)
+
+    return control
+'''
+
+PLANT = '''\
+"""A damped pendulum driven by a controller, simulated under jit."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("controller", "steps"))
+def simulate(theta0, controller, steps=50, dt=0.05):
+    def step(state, _):
+        theta, omega = state
+        torque = controller(theta, omega)
+        omega = omega + dt * (-jnp.sin(theta) + torque)
+        return (theta + dt * omega, omega), theta
+
+    _, path = jax.lax.scan(step, (theta0, jnp.zeros_like(theta0)), None, length=steps)
+    return path
+'''
+
+TUNE = '''\
+"""Grid search over the controller's gains."""
+
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+
+from gains import make_controller
+from plant import simulate
+
+
+def cost(kp, kd, theta0):
+    controller = make_controller(kp, kd)
+    # the same initial angle for every candidate
+    path = simulate(theta0, controller=controller)
+    return float(jnp.mean(path**2))
+
+
+def search(theta0):
+    return [cost(kp, kd, theta0) for kp in (0.5, 1.0, 2.0) for kd in (0.1, 0.4)]
+
+
+if __name__ == "__main__":
+    Path(__file__).with_name("out.json").write_text(json.dumps(search(jnp.float32(0.8))))
+'''
+TUNING = {"gains.py": GAINS, "plant.py": PLANT, "tune.py": TUNE}
+
+
+def test_a_factory_passed_once_and_called_with_the_values_where_it_is_jitted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The controller made per candidate: the factory itself is the static argument (the same object
+    every call), the gains go in traced and the jitted function makes the controller when traced.
+    The factory's module is read, not changed."""
+    root = project(tmp_path, monkeypatch, TUNING)
+    assert codes(".") == [("tune.py", "RTL204")]
+    assert fixed_once(root, "plant.py") == PLANT.replace(
+        "def simulate(theta0, controller, steps=50, dt=0.05):\n",
+        "def simulate(theta0, controller, steps=50, dt=0.05, *, kp, kd):\n"
+        "    controller = controller(kp=kp, kd=kd)\n",
+    )
+    assert (root / "tune.py").read_text(encoding="utf-8") == TUNE.replace(
+        "    controller = make_controller(kp, kd)\n", ""
+    ).replace(
+        "simulate(theta0, controller=controller)",
+        "simulate(theta0, controller=make_controller, kp=kp, kd=kd)",
+    )
+    assert (root / "gains.py").read_text(encoding="utf-8") == GAINS
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (  # calling it when traced would log once per trace, not once per candidate
+            ("    return control\n", "    print(kp, kd)\n    return control\n"),
+            "the fresh value is made by make_controller, which is not a def that only makes a"
+            " function",
+        ),
+        (  # the gain the call would read is not the one the controller was made with
+            ("    # the same initial", "    kp = kp * 2\n    # the same initial"),
+            "what controller is made from may change before the call",
+        ),
+        (  # made just above a loop that rebinds a gain: made at the call, it would read the new one
+            ("    path = simulate(", "    for kd in (kd, 2 * kd):\n        path = simulate("),
+            "what controller is made from may change before the call",
+        ),
+    ],
+)
+def test_a_factory_whose_call_cannot_move_into_the_trace_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str], reason: str
+):
+    files = {name: text.replace(*edit) for name, text in TUNING.items()}
+    root = project(tmp_path, monkeypatch, files)
+    assert refusal(root).endswith(reason)
+    assert all((root / name).read_text(encoding="utf-8") == text for name, text in files.items())
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_fixes_of_two_files_once_and_they_give_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The lambda made once (two files) and the factory passed once (two of three files)."""
+    programs = {"filters": ({**TWO_MODULES, "run.py": RUN}, "run.py", "run_filter", 2)}
+    programs["tuning"] = (TUNING, "tune.py", "simulate", 5)
+    proved_by_jax(tmp_path, monkeypatch, programs)

@@ -84,3 +84,18 @@ def test_the_example_project_reports_exactly_its_markers(folder: str) -> None:
     assert (sorted(expected - found), sorted(found - expected)) == ([], [])
     assert result.exit_code == (1 if expected else 0)
     assert len(expected) >= (10 if folder == "examples" else 0)
+
+
+def test_one_call_that_flips_several_arguments_is_one_finding() -> None:
+    """Four Python ints passed where int32 arrays were are one extra trace of the scorer: one
+    finding at the call, naming every argument, each one's value in the details."""
+    project = FIXTURES / "scores_checked_with_python_ints"
+    run = analyse([str(project)], Settings(cache=False, select=("RTL",)))
+    found = sorted((f.location.line, f) for f in run.findings)
+    assert [(line, f.code) for line, f in found] == [(25, "RTL401"), (27, "RTL401")]
+    (_, score), (_, rank) = found
+    assert score.message.startswith(
+        "'level' (and 'strain', 'doubled', 'tricks') gets a weakly typed scalar here"
+    )
+    assert [d.split(",")[0] for d in score.details[-3:]] == ["'strain'", "'doubled'", "'tricks'"]
+    assert rank.message.startswith("'strain' gets a weakly typed scalar here")

@@ -46,7 +46,10 @@ turns x64 on, NumPy scalars as static settings, states their jitted updates give
 by jax's promotion rules, functions jitted through another module's alias of jax.jit, lax loops only
 under isinstance(x, jax.core.Tracer), jits memoised in a dict by cache.get(key) is None, loops over
 one item, batches whose sizes a JSON configuration makes divide, buffers whose own append a base class or a
-later __init__ sets up, lax loops and conds of steps jitted unless a flag turns jit off) are held to more:
+later __init__ sets up, lax loops and conds of steps jitted unless a flag turns jit off, dicts that hold
+batch statistics when a state has them, for the whole run, checks run once each from a table of names and
+functions, rollouts flushed in fixed windows and keys split into a new list of a fixed count at each step)
+are held to more:
 every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
 cache files land in the tree.
 """
@@ -164,6 +167,9 @@ TRACE_ONCE = (
     ("chunks_sized_by_a_json_config_negative", "main.py"),
     ("callable_append_through_base_classes", "main.py"),
     ("steps_jitted_behind_a_flag_negative", "main.py"),
+    ("branches_on_fields_fixed_for_the_run_negative", "main.py"),
+    ("checks_run_from_a_table_negative", "main.py"),
+    ("rollouts_flushed_in_fixed_windows_negative", "main.py"),
 )
 
 
@@ -401,14 +407,14 @@ def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> 
     assert refine_long - refine_short == 2  # one more per step: the RTL301 at main.py:16
 
 
-_COUNT_PER_OBJECT = """
+# Counts the traces of each jitted object (its body runs only while JAX traces), by the wrapped
+# function's qualified name: the head of a script that patches the transforms, runs a fixture, prints.
+_COUNTING = """
 import functools
 import json
 import sys
 
 import jax
-
-from trainer import parallel
 
 made, traces = [], []
 
@@ -427,7 +433,12 @@ def counting(transform):
         return transform(body, *args, **kwargs)
 
     return wrap
+"""
 
+_COUNT_PER_OBJECT = (
+    _COUNTING
+    + """
+from trainer import parallel
 
 jax.jit = counting(jax.jit)
 parallel.pmap = counting(parallel.pmap)
@@ -436,6 +447,24 @@ import main
 main.main(int(sys.argv[1]))
 print(json.dumps([[name, n] for name, n in zip(made, traces) if "make_" in name]))
 """
+)
+
+
+def _count_per_object(script_text: str, fixture: str, steps: str, tmp_path: Path) -> list:
+    """What a counting script (``_COUNTING`` and its tail) prints, run on ``fixture``."""
+    folder = FIXTURES / fixture
+    script = tmp_path / "count.py"
+    script.write_text(script_text, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(script), steps],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.splitlines()[-1])
 
 
 def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> None:
@@ -444,22 +473,76 @@ def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> Non
     (a jit, a pmap through another module's alias, names in a function and attributes of a class)
     traces each of the six objects once: they share no cache, so how each is called costs nothing.
     The cache-miss log cannot tell two objects of one def apart, nor see pmap's, so the bodies count."""
-    folder = FIXTURES / "jits_from_two_calls_of_a_factory_negative"
-    script = tmp_path / "count.py"
-    script.write_text(_COUNT_PER_OBJECT, encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, str(script), "3"],
-        cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
+    counted = _count_per_object(
+        _COUNT_PER_OBJECT, "jits_from_two_calls_of_a_factory_negative", "3", tmp_path
     )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    counted = json.loads(proc.stdout.splitlines()[-1])
     names = sorted(name for name, _ in counted)
     assert (
         names
         == ["make_sharded_step.<locals>.update"] * 2 + ["make_update_step.<locals>.update"] * 4
     )
     assert [n for _, n in counted] == [1] * 6
+
+
+def test_keyword_advice_saves_a_trace_only_between_calls_of_the_same_parameters(
+    tmp_path: Path,
+) -> None:
+    """What keyword_flips_among_other_keywords claims: following RTL404's advice at greedy's call
+    (the pop ratio by keyword, as A* passes it) saves `build` a trace; the same advice at the calls of
+    the bidirectional search, which pass `with_costs=` where A* passes `emit_signature=`, saves none,
+    so no finding gives it there."""
+    fixture = FIXTURES / "keyword_flips_among_other_keywords"
+    advice = {
+        "as_written": {},
+        "bidirectional_by_keyword": {
+            "bidirectional.py": [
+                ("pop_ratio,\n", "pop_ratio=pop_ratio,\n"),
+                ("min_pop,\n", "min_pop=min_pop,\n"),
+            ]
+        },
+        "greedy_by_keyword": {"greedy.py": [("pop_ratio,  #", "pop_ratio=pop_ratio,  #")]},
+    }
+    scripts = []
+    for name, edits in advice.items():
+        folder = tmp_path / name
+        shutil.copytree(fixture, folder)
+        for module, replacements in edits.items():
+            path = folder / "search" / module
+            text = path.read_text(encoding="utf-8")
+            for old, new in replacements:
+                assert old in text
+                text = text.replace(old, new)
+            path.write_text(text, encoding="utf-8")
+        scripts.append(folder / "main.py")
+    reports = count_retraces_many(scripts, cwd=tmp_path, argv=["2"])
+    builds = {}
+    for name, report in zip(advice, reports, strict=True):
+        assert not report.raised, report.summary()
+        builds[name] = sum(n for f, n in report.traces.items() if f.name == "build")
+    assert builds == {"as_written": 3, "bidirectional_by_keyword": 3, "greedy_by_keyword": 2}
+
+
+_COUNT_KEPT_JITS = (
+    _COUNTING
+    + """
+jax.jit = counting(jax.jit)
+import main
+
+main.rollout(int(sys.argv[1]))
+print(json.dumps(sorted(zip(made, traces))))
+"""
+)
+
+
+def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
+    """What jits_kept_per_distribution_negative claims by carrying no RTL301: the picklable jit
+    wrapper class jits the sampler of each of the three distributions (the composite and its two
+    parts, built in a comprehension of the constructor) and the greedy action (built under `if not
+    hasattr(...)`) once each, with 2 steps as with 4. The cache-miss log cannot tell the three
+    samplers (one def) apart, so the bodies count, per jitted object."""
+    sampler = "ProbaDist.__init__.<locals>.sample"
+    for steps in ("2", "4"):
+        counted = _count_per_object(
+            _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", steps, tmp_path
+        )
+        assert counted == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3

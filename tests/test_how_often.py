@@ -4,6 +4,7 @@ memoised in a local of a function called per epoch stays reported."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,36 @@ def test_a_jit_kept_on_the_object_behind_or_is_built_once(tmp_path: Path) -> Non
     assert [(f.location.line, f.code, f.severity) for f in run.findings] == [
         (11, "RTL301", "error")
     ]
+
+
+def test_a_jit_wrapper_object_per_distribution_built_at_setup_is_not_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """jits_kept_per_distribution_negative: a picklable jit wrapper class jits what it holds once
+    per object; a composite distribution builds one per component in comprehensions of its own
+    ``__init__``, and the policy builds its greedy jit under ``if not hasattr(self, ...)``: each
+    traced once, no finding (coax, round 8). The same wrapper made per batch around a new lambda
+    re-traces at every batch, and is reported at the wrapper's jax.jit, driven by that loop."""
+    folder = tmp_path / "agents_project"
+    shutil.copytree(FIXTURES / "jits_kept_per_distribution_negative", folder)
+    monkeypatch.chdir(tmp_path)
+    clean = CliRunner().invoke(main, ["check", "agents_project", "--no-cache", "--isolated"])
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    (folder / "scoring.py").write_text(
+        "import jax.numpy as jnp\n"
+        "from agents.jitting import jit\n"
+        "\n"
+        "\n"
+        "def score_all(batches, scale):\n"
+        "    out = []\n"
+        "    for batch in batches:\n"
+        "        scorer = jit(lambda x: jnp.sum(x) * scale)\n"
+        "        out.append(scorer(batch))\n"
+        "    return out\n",
+        encoding="utf-8",
+    )
+    assert [line.split(" jax.jit")[0] for line in _findings("agents_project")] == [
+        "agents_project/agents/jitting.py:29:29: RTL301"
+    ]
+    (finding,) = analyse([str(folder)], Settings(cache=False, confidence="all")).findings
+    assert finding.details[-1].endswith(f"called in the loop at {folder / 'scoring.py'}:8)")

@@ -11,7 +11,14 @@ import itertools
 
 import pytest
 
-from retracelint.summarise.promotion import _LATTICE, WEAK_NODES, Typed, result_type, to_inexact
+from retracelint.summarise.promotion import (
+    _LATTICE,
+    WEAK_NODES,
+    Typed,
+    at_least,
+    result_type,
+    to_inexact,
+)
 
 HAS_JAX = importlib.util.find_spec("jax") is not None
 DTYPES = sorted(d for d in _LATTICE if d not in WEAK_NODES)
@@ -87,3 +94,23 @@ def test_table_agrees_with_jax(x64):
     ]
     assert not wrong, wrong[:5]
     assert len(combos) > 150
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
+def test_a_floor_is_below_what_jax_promotes_it_with(x64):
+    """``at_least(d, floor)``, which a floor flip trusts: whatever a strongly typed ``floor`` operand
+    meets (typed or a Python number), jax gives a dtype at or above it; and ``at_least`` is not
+    trivially true: float32 is not at least float64 under x64, nor bfloat16 at least float16."""
+    real = [t for t in OPERANDS if not t.dtype.startswith("complex")]
+    wrong = [
+        (floor, other, said.dtype)
+        for floor in real
+        if not floor.weak
+        for other in real
+        if not at_least((said := _jax_says((floor, other), x64)).dtype, floor.dtype, x64)
+    ]
+    assert not wrong, wrong[:5]
+    assert not at_least("float32", "float64", True) and at_least("float32", "float64", False)
+    assert not at_least("bfloat16", "float16", x64)

@@ -15,10 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
+import test_fix_static_closures as closures
+from click.testing import CliRunner
 from limits import HANG_S
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+
+from retracelint.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures_flake8" / "proj"
 SERVER = [sys.executable, "-c", "import sys; from retracelint.cli import main; sys.exit(main())"]
@@ -36,8 +40,16 @@ def project(tmp_path: Path) -> Path:
 class Client:
     """A pygls client holding the diagnostics the server published last, by URI."""
 
-    def __init__(self, root: Path, progress: bool = False) -> None:
+    def __init__(
+        self,
+        root: Path,
+        progress: bool = False,
+        document_changes: bool = False,
+        server_args: tuple[str, ...] = (),
+    ) -> None:
         self.root = root
+        self.document_changes = document_changes  # whether the client takes versioned edits
+        self.server_args = server_args
         self.lsp = LanguageClient("retracelint-test", "1")
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.logs: list[str] = []
@@ -68,11 +80,14 @@ class Client:
             self.reports.append((params.token, shown))
 
     async def start(self) -> None:
-        await self.lsp.start_io(*SERVER, "server", cwd=str(self.root))
+        await self.lsp.start_io(*SERVER, "server", *self.server_args, cwd=str(self.root))
         window = types.WindowClientCapabilities(work_done_progress=True) if self.progress else None
+        edits = types.WorkspaceEditClientCapabilities(document_changes=self.document_changes)
         await self.lsp.initialize_async(
             types.InitializeParams(
-                capabilities=types.ClientCapabilities(window=window),
+                capabilities=types.ClientCapabilities(
+                    window=window, workspace=types.WorkspaceClientCapabilities(workspace_edit=edits)
+                ),
                 root_uri=from_fs_path(str(self.root)),
             )
         )
@@ -616,6 +631,113 @@ def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
                     names.append(name)
                     client.open(name)
             await agree()
+        assert await client.stop() == 0
+
+    run(test)
+
+
+def applied(text: str, edits: list[types.TextEdit]) -> str:
+    """``text`` with ``edits`` (whole lines each, as the server makes a fix's) made, last first."""
+    lines = text.splitlines(keepends=True)
+    for edit in sorted(edits, key=lambda e: e.range.start.line, reverse=True):
+        assert edit.range.start.character == edit.range.end.character == 0
+        lines[edit.range.start.line : edit.range.end.line] = [edit.new_text]
+    return "".join(lines)
+
+
+def two_module_project(root: Path) -> Path:
+    """RTL204 in filters.py, whose fix also edits kernels.py (the jitted def): unsafe."""
+    (root / "pyproject.toml").write_text("[tool.retracelint]\n")
+    for name, text in closures.TWO_MODULES.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_fix_of_two_files_is_one_versioned_workspace_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = two_module_project(tmp_path)
+    kernels = root / "kernels.py"
+
+    async def test() -> dict[str, str]:
+        client = Client(root, document_changes=True, server_args=("--unsafe-fixes",))
+        await client.start()
+        client.open("filters.py")
+        (found,) = await client.until("filters.py", lambda d: len(d) > 0)
+        assert found.code == "RTL204"
+
+        async def fix() -> types.CodeAction | None:
+            actions = await client.code_actions("filters.py", found)
+            assert "Add '# noqa: RTL204'" in [a.title for a in actions]
+            return next((a for a in actions if a.title.startswith("Fix RTL204")), None)
+
+        action = await fix()
+        assert action.title.endswith("(unsafe)") and not action.is_preferred
+        assert action.edit.changes is None
+        # Every file of the fix, the open one by its version, the other (not open) by none.
+        by_uri = {c.text_document.uri: c for c in action.edit.document_changes}
+        assert {uri: c.text_document.version for uri, c in by_uri.items()} == {
+            client.uri("filters.py"): 1,
+            client.uri("kernels.py"): None,
+        }
+        texts = {
+            "filters.py": applied(closures.CHANNELS, by_uri[client.uri("filters.py")].edits),
+            "kernels.py": applied(closures.KERNELS, by_uri[client.uri("kernels.py")].edits),
+        }
+        # kernels.py changed on disk since the analysis: the fix is planned from it as it is now,
+        # refused where it no longer holds (a call there would miss the new arguments) ...
+        kernels.write_text(
+            closures.KERNELS + "\n\ndef smooth(s):\n    return run_filter(s, kernel=max)\n"
+        )
+        assert await fix() is None
+        # ... and made on the new text where it still does.
+        moved = "# filters for the sweep\n" + closures.KERNELS
+        kernels.write_text(moved, encoding="utf-8")
+        action = await fix()
+        (edit,) = (
+            c for c in action.edit.document_changes if c.text_document.uri.endswith("kernels.py")
+        )
+        assert applied(moved, edit.edits) == "# filters for the sweep\n" + texts["kernels.py"]
+        # Open with unsaved text: the fix edits the buffer, by its version.
+        unsaved = "# unsaved\n# note\n" + closures.KERNELS
+        client.open("kernels.py", unsaved)
+        action = await fix()
+        (edit,) = (
+            c
+            for c in action.edit.document_changes
+            if c.text_document.version == 1 and c.text_document.uri == client.uri("kernels.py")
+        )
+        assert applied(unsaved, edit.edits) == "# unsaved\n# note\n" + texts["kernels.py"]
+        assert await client.stop() == 0
+        return texts
+
+    texts = asyncio.run(asyncio.wait_for(test(), HANG_S))
+    # The texts --fix --unsafe-fixes writes.
+    kernels.write_text(closures.KERNELS, encoding="utf-8")
+    monkeypatch.chdir(root)
+    done = CliRunner().invoke(main, ["check", "--no-cache", "--fix", "--unsafe-fixes", "."])
+    assert "(1 fixed, 0 remaining)" in done.output, done.output
+    assert texts == {name: (root / name).read_text(encoding="utf-8") for name in texts}
+    assert texts == {"filters.py": closures.CHANNELS_FIXED, "kernels.py": closures.KERNELS_FIXED}
+
+
+@pytest.mark.parametrize(
+    ("document_changes", "server_args"),
+    [(False, ("--unsafe-fixes",)), (True, ())],
+    ids=["client-without-documentChanges", "server-without-unsafe-fixes"],
+)
+def test_a_fix_of_two_files_is_not_offered_where_it_cannot_be_whole_or_is_not_allowed(
+    tmp_path: Path, document_changes: bool, server_args: tuple[str, ...]
+) -> None:
+    root = two_module_project(tmp_path)
+
+    async def test() -> None:
+        client = Client(root, document_changes=document_changes, server_args=server_args)
+        await client.start()
+        client.open("filters.py")
+        (found,) = await client.until("filters.py", lambda d: len(d) > 0)
+        actions = await client.code_actions("filters.py", found)
+        assert [a.title for a in actions] == ["Add '# noqa: RTL204'"]
         assert await client.stop() == 0
 
     run(test)

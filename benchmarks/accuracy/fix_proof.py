@@ -3,6 +3,10 @@
 
     python benchmarks/accuracy/fix_proof.py prepare DIR   # here: copies, retracelint --fix (no JAX)
     python benchmarks/accuracy/fix_proof.py prove DIR     # where JAX runs: both versions, compared
+    python benchmarks/accuracy/fix_proof.py prepare DIR RTL101 RTL103  # only the positives found by these
+
+``prepare`` with codes takes only the positives found by one of them (a cheaper look at some rules'
+fixes); ``prove`` then prints their table and leaves FIXES.md, which is of every found positive, alone.
 
 ``prepare`` writes ``DIR/<set>/<id>/{before,after}/`` and ``DIR/prepared.json`` (which files changed,
 which fixes were made, which were refused and why). ``prove`` runs ``main.py`` of both copies through
@@ -48,26 +52,28 @@ def found_positives(results: Path) -> dict[str, set[str]]:
     return {case_id: set(re.findall(r"RTL\d+", reported)) for case_id, reported in rows}
 
 
-def prepare(out: Path) -> None:
+def prepare(out: Path, *codes: str) -> None:
     """Copy each found positive twice and fix one copy; a program already prepared (its row written)
-    is kept, so that an interrupted run goes on where it stopped."""
+    is kept, so that an interrupted run goes on where it stopped. ``codes``: only the positives found
+    by one of them."""
     sys.path.insert(0, str(HERE))
     import run
 
     from retracelint.fixes import FIXABLE
 
     jobs = [
-        (name, root / case_id, codes)
+        (name, root / case_id, found)
         for name, root in SETS.items()
-        for case_id, codes in found_positives(RESULTS[name]).items()
+        for case_id, found in found_positives(RESULTS[name]).items()
+        if not codes or found & set(codes)
     ]
 
     def one(job: tuple[str, Path, set[str]]) -> None:
-        name, folder, codes = job
+        name, folder, found = job
         where = out / name / folder.name
         if (where / "row.json").exists():
             return
-        if not codes & FIXABLE:  # no rule of its findings has a fix: nothing to run
+        if not found & FIXABLE:  # no rule of its findings has a fix: nothing to run
             where.mkdir(parents=True, exist_ok=True)
             row = {"set": name, "id": folder.name, "changed": [], "messages": []}
             (where / "row.json").write_text(json.dumps(row), encoding="utf-8")
@@ -174,7 +180,8 @@ def prove(out: Path) -> None:
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         proved = list(pool.map(one, rows))
     (out / "proof.json").write_text(json.dumps(proved, indent=1), encoding="utf-8")
-    (HERE / "FIXES.md").write_text(report(proved), encoding="utf-8")
+    if len(proved) == sum(len(found_positives(r)) for r in RESULTS.values()):
+        (HERE / "FIXES.md").write_text(report(proved), encoding="utf-8")
     print(table(proved))
 
 
@@ -186,7 +193,8 @@ _NAMES = (
     ),
     (re.compile(r"^\S+ must stay static: line \d+ "), "must stay static: "),
     (re.compile(r"^\S+ lists no static parameters"), "lists no static parameters"),
-    (re.compile(r"^it closes over .*, which"), "it closes over a value which"),
+    (re.compile(r"^it closes over .*?, which"), "it closes over a value which"),
+    (re.compile(r"made by \S+, which"), "made by a function, which"),
     (re.compile(r"^(making|building) it calls \S+,"), r"\1 it calls a function,"),
     (re.compile(r"^\S+ is changed after"), "the object is changed after"),
     (re.compile(r"^no single number passed to .*"), "no single number passed at the line named"),
@@ -252,4 +260,7 @@ def table(rows: list[dict]) -> str:
 
 
 if __name__ == "__main__":
-    {"prepare": prepare, "prove": prove}[sys.argv[1]](Path(sys.argv[2]).resolve())
+    if sys.argv[1] == "prepare":
+        prepare(Path(sys.argv[2]).resolve(), *sys.argv[3:])
+    else:
+        prove(Path(sys.argv[2]).resolve())

@@ -51,6 +51,7 @@ ROOTS = {
     "programs": ACCURACY / "programs",
     "heldout": ACCURACY / "heldout",
     "sealed_flips": ACCURACY / "sealed_flips",  # tuned on since issue 39's second branch
+    "sealed_flips_2": ACCURACY / "sealed_flips_2",  # tuned on since its first score (flips39c)
 }
 
 
@@ -241,7 +242,9 @@ def render(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--programs", default="*/*", help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>"
+        "--programs",
+        default="*/*",
+        help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>",
     )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(

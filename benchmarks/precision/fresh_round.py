@@ -125,6 +125,11 @@ def report(scored: Scored) -> str:
 
 def run_base(command: Sequence[str], root: Path, base: dict) -> list[Key]:
     """The keys of retracelint's findings on one code base, run as a user runs it."""
+    return list(findings_of(command, root, base))
+
+
+def findings_of(command: Sequence[str], root: Path, base: dict) -> dict[Key, str]:
+    """retracelint's findings on one code base, run as a user runs it: each key with its severity."""
     args = [*command, "--format", "json", "--no-cache", base["folder"]]
     proc = subprocess.run(args, cwd=root, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
@@ -132,10 +137,15 @@ def run_base(command: Sequence[str], root: Path, base: dict) -> list[Key]:
             f"retracelint failed on {base['folder']} (exit {proc.returncode}):\n{proc.stderr}"
         )
     prefix = base["folder"] + "/"
-    return [
-        (base["repo"], Path(f["path"]).as_posix().removeprefix(prefix), int(f["line"]), f["code"])
+    return {
+        (
+            base["repo"],
+            Path(f["path"]).as_posix().removeprefix(prefix),
+            int(f["line"]),
+            f["code"],
+        ): f["severity"]
         for f in json.loads(proc.stdout)
-    ]
+    }
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -143,12 +153,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--round", type=Path, default=ROUND)
     parser.add_argument("--root", type=Path, default=REPO_ROOT / ".fresh_round")
     parser.add_argument("--split", type=Path, default=precision.SPLIT)
+    add_retracelint_option(parser)
+    return parser.parse_args(argv)
+
+
+def add_retracelint_option(parser: argparse.ArgumentParser) -> None:
+    """``--retracelint CMD``: the command that runs retracelint."""
     parser.add_argument(
         "--retracelint",
         default=f"{shlex.quote(sys.executable)} -m retracelint",
         help="command that runs retracelint (default: this interpreter's)",
     )
-    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -267,6 +267,19 @@ class Symbols:
         importers, imported = self._x64_reach
         return module in importers or (library and module in imported)
 
+    def x64_inputs(self) -> tuple[tuple[object, ...], ...]:
+        """What ``_x64_reach`` is found from besides the layout: each module's name, imports and
+        whether it turns x64 on."""
+        return tuple((name, m.imports, m.star_imports, m.x64) for name, m in self.modules.items())
+
+    def x64_reach(self) -> tuple[frozenset[str], frozenset[str]]:
+        return self._x64_reach
+
+    def take_x64_reach(self, reach: tuple[frozenset[str], frozenset[str]]) -> None:
+        """Take ``_x64_reach`` as a run found it from the same inputs (``x64_inputs``, the same
+        layout): a long-lived process's last run."""
+        self.__dict__["_x64_reach"] = reach
+
     @cached_property
     def _x64_reach(self) -> tuple[frozenset[str], frozenset[str]]:
         """The modules that import a module turning x64 on (at any depth, itself included), and

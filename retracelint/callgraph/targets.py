@@ -104,6 +104,15 @@ class Signature:
         """The argument ``call`` passes for parameter ``name`` (``bind_arg``)."""
         return bind_arg(call, self.params, self.offset, name)
 
+    def passed(self, call: CallSite) -> frozenset[str]:
+        """The parameters ``call`` passes an argument for, whichever way (the ones past those the
+        function names by their position, ``*0``...); a ``*args`` or ``**kwargs`` is taken as
+        passing nothing more, as most often (``log_softmax(x, 1, *extra)``, ``extra`` empty)."""
+        positional = [p.name for p in self.params if p.kind in ("posonly", "normal")]
+        names = positional[self.offset :][: len(call.args)]
+        extra = (f"*{i}" for i in range(len(names), len(call.args)))
+        return frozenset((*names, *extra, *(key for key, _ in call.kwargs)))
+
 
 def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -> Arg | None:
     """The argument passed for parameter ``name`` at ``call``; None when not passed or not knowable."""

@@ -35,7 +35,7 @@ from retracelint.checks import (
     rtl405_contexts,
 )
 from retracelint.checks.common import jit_site
-from retracelint.evidence import assess
+from retracelint.evidence import Parsed, assess
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
 from retracelint.summary import Arg, FunctionSummary
@@ -62,10 +62,14 @@ _PROJECT_CHECKS = (
 
 
 def run_checks(
-    project: Project, prop: Propagation, read_lines: Callable[[str], list[str]]
+    project: Project,
+    prop: Propagation,
+    read_lines: Callable[[str], list[str]],
+    parsed: dict[str, Parsed] | None = None,
 ) -> list[Finding]:
     """Every rule's findings. Each jit call, and each check of the whole project, is one check of
-    its own budget (``Propagation.check``): one cut short leaves the others as they are."""
+    its own budget (``Propagation.check``): one cut short leaves the others as they are.
+    ``parsed``: syntax trees a run before parsed (``evidence.assess``)."""
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     # Pytrees with static parts are few: most projects have none to look for.
@@ -81,7 +85,7 @@ def run_checks(
     with prop.check():
         findings.extend(rtl405_contexts.context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
-    return _outermost(_dedupe(assess(project, prop, findings, read_lines)))
+    return _outermost(_dedupe(assess(project, prop, findings, read_lines, parsed)))
 
 
 def _jit_call_findings(

@@ -14,6 +14,7 @@ from retracelint.checks.common import (
     unknown_base,
     when_text,
 )
+from retracelint.frequency import is_test_file
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
@@ -79,10 +80,7 @@ def _rebuilt_jit(
     spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
-    # lax control flow is mostly used under jit: it is taken to run outside jit only where a
-    # script or a test runs it (a library's function may run under its users' jit). That a jit
-    # of the project reaches it too does not make the script's eager calls trace less.
-    if spec.traces_on_call and not prop.frequency.run_by_scripts(spec.function):
+    if spec.traces_on_call and not _run_eagerly(project, prop, target, spec):
         return None
     if spec.maker_call is not None and not _made_per_call(project, spec, target):
         return None
@@ -108,7 +106,7 @@ def _rebuilt_jit(
     cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
     if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
         cause = _escaped_from_repeated(project, prop, owner, target)
-    if cause is None:
+    if cause is None or _one_per_object(project, prop, owner, target, spec):
         return None
     code = "RTL301"
     when, loop = when_text(cause.driver, spec.location, each=True)
@@ -161,6 +159,21 @@ def _rebuilt_jit(
         fix,
         grows=grows,
         assumptions=assumptions,
+    )
+
+
+def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: JitSpec) -> bool:
+    """Whether the lax control flow at ``spec`` is known to run outside jit. It is mostly used under
+    jit: it is taken to run eagerly only where a script runs it, or, in a test file, a test. A
+    library's function may run under its users' jit, and where only tests run it eagerly they call
+    an internal a few times to check it, as users do not (the library's own steps run it under
+    their trace). That a jit of the project reaches it too does not make a script's eager calls
+    trace less."""
+    frequency = prop.frequency
+    if frequency.run_by_scripts(spec.function, tests=False):
+        return True
+    return is_test_file(project.modules[target.module].path) and frequency.run_by_scripts(
+        spec.function
     )
 
 
@@ -258,6 +271,21 @@ def _escaped_from_repeated(
     return Cause(None, driver, driver.path)
 
 
+def _one_per_object(
+    project: Project, prop: Propagation, owner: FunctionSummary, target: JitTarget, spec: JitSpec
+) -> bool:
+    """Whether a jit of an attribute of ``self`` (``self._jitted = jax.jit(self.func)``, a method
+    or a function the object holds) is new only with a new object and kept on it, and the objects
+    are made at set-up (``_built_at_setup``): a wrapper class around ``jax.jit`` built once per
+    distribution of a composite, each traced once, not at every call (issue 36 cause 2)."""
+    return (
+        spec.fresh == "bound method"
+        and spec.target[:1] == ("self",)
+        and _escapes(project, owner, target.index)
+        and _built_at_setup(project, prop, owner, target)
+    )
+
+
 def _built_at_setup(
     project: Project, prop: Propagation, maker: FunctionSummary, target: JitTarget
 ) -> bool:
@@ -274,13 +302,19 @@ def _built_at_setup(
     seen = {maker.qualname}
     queue = [maker.qualname]
     while queue:
-        for caller, index in frequency.callers(queue.pop()):
-            if frequency.traced(caller):
+        callee = queue.pop()
+        for caller, index in frequency.callers(callee):
+            if frequency.traced(caller) or frequency.once_per_object(caller, index, callee):
                 continue
             fn = project.functions[caller]
             loops = {loop for loop in fn.calls[index].loops if fn.loops[loop].repeats}
-            again = prop.repeated(caller) is not None
-            if loops and (again or frequency.loops_reach(caller, loops, sites)):
+            driver = prop.repeated(caller)
+            again = driver is not None
+            # A constructor that builds its parts in loops of its own (``[Dist(n) for n in
+            # sizes]`` in ``Dist.__init__``) is repeated by calls of itself: their loops are what
+            # is asked, here and at its other calls.
+            own = again and [step.function for step in driver.path] == [caller]
+            if loops and ((again and not own) or frequency.loops_reach(caller, loops, sites)):
                 return False
             if again and caller not in seen:
                 seen.add(caller)

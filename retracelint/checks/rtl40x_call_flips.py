@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
@@ -47,6 +48,10 @@ _JitArg = tuple[FunctionSummary, CallSite, JitBinding, Arg, bool]
 
 
 def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    return _one_per_call(_param_flips(project, prop))
+
+
+def _param_flips(project: Project, prop: Propagation) -> Iterator[Finding]:
     groups: dict[tuple[str, int, str], list[_JitArg]] = {}
     kinds = prop.weak_kinds
     for fn, index, target in prop.jit_calls():
@@ -73,6 +78,38 @@ def flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         within = [f for same in by_function.values() for f in _flips(prop, same, param, True)]
         found = within or list(_flips(prop, calls, param, False))
         yield from found or _traced_back_flip(prop, kinds, calls, param)
+
+
+# Flips that one call makes in several arguments are one extra trace: one finding tells them all.
+# (RTL404 stays one per argument: its fix rewrites one argument at a time.)
+_ONE_PER_CALL = frozenset({"RTL401", "RTL402"})
+
+
+def _one_per_call(findings: Iterator[Finding]) -> Iterator[Finding]:
+    """The findings, those of one rule in ``_ONE_PER_CALL`` at one call merged into the first (by
+    position): its headline names every argument that flips, its details say how each is passed."""
+    calls: dict[tuple[str, Location, JitSite | None], list[Finding]] = {}
+    for finding in findings:
+        if finding.code not in _ONE_PER_CALL or not finding.call_path:
+            yield finding
+            continue
+        key = (finding.code, finding.call_path[-1].location, finding.jit_site)
+        calls.setdefault(key, []).append(finding)
+    for same in calls.values():
+        first, *others = sorted(same, key=lambda f: f.location)
+        if not others:
+            yield first
+            continue
+        named = f"'{first.parameter}'"
+        also = ", ".join(f"'{f.parameter}'" for f in others)
+        yield replace(
+            first,
+            message=first.message.replace(named, f"{named} (and {also})", 1),
+            details=(
+                *first.details,
+                *(f"'{f.parameter}', {f.details[0]}" for f in others if f.details),
+            ),
+        )
 
 
 def _flips(
@@ -204,11 +241,12 @@ def _first_flip(
     calls: list[_JitArg],
     kind_of: Callable[[_JitArg], str | None],
     one_body: bool,
+    alike: Callable[[_JitArg, _JitArg], bool] = lambda a, b: True,
 ) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
     """The first call whose kind differs from an earlier call's, with that argument and kind. Calls
     from different bodies count only when an entry point reaches both: two tests, or two public
     functions of a library, may never run in one process; calls that pass a static parameter as two
-    different literals never share a cache entry."""
+    different literals never share a cache entry; nor do two that ``alike`` tells apart."""
     earlier: list[tuple[_JitArg, str]] = []
     for jit_arg in calls:
         fn, call, _, arg, _ = jit_arg
@@ -220,6 +258,7 @@ def _first_flip(
                 kinds_differ(kind, before)
                 and (one_body or _run_together(prop, fn, other[0]))
                 and _share_cache(prop.project, jit_arg, other)
+                and alike(jit_arg, other)
             ):
                 return (fn, call, arg, kind), (other[3], before)
         earlier.append((jit_arg, kind))
@@ -312,7 +351,9 @@ def _keyword_flip(
     # A static value that changes between the calls re-traces anyway (RTL201/RTL202 say so): how it
     # is passed matters where it is the same.
     calls = [c for c in calls if not (_static(c, param) and c[3].value.vsrc)]
-    found = _first_flip(prop, calls, lambda c: "by keyword" if c[4] else "by position", one_body)
+    found = _first_flip(
+        prop, calls, lambda c: "by keyword" if c[4] else "by position", one_body, _same_params
+    )
     if found is None:
         return
     (fn, call, arg, style), (first, other) = found
@@ -338,6 +379,14 @@ def _keyword_flip(
         "static_argnums and static_argnames each name it only one way: two cache entries",
     ]
     yield make_finding("RTL404", head, details, arg.location, site, param, (step,), fix=_BOTH_WAYS)
+
+
+def _same_params(a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls pass arguments for the same parameters, so that passing each the same way
+    makes them one signature: calls that differ in another keyword (``emit_signature=`` here,
+    ``with_costs=`` there) or in how many arguments they pass are two cache entries whichever way
+    the parameter is passed, and the advice would remove nothing."""
+    return a[2].signature.passed(a[1]) == b[2].signature.passed(b[1])
 
 
 # Passing the argument the other way would change what it is, so this hint comes with no --fix.

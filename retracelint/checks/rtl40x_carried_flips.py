@@ -22,6 +22,7 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, returned_dtype
+from retracelint.summarise.promotion import at_least, floor_of
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -117,9 +118,11 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding)
+                # A floor is told where the wider operand is made, not where the state starts.
+                said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
                 head, details = _flip_sentence(
                     code,
-                    f"{what} starts as {first} here and is {then}",
+                    f"{what} starts as {first} {said} {then}",
                     f"{shown_code(call.text)}() returns it",
                     site,
                     call.text,
@@ -244,6 +247,9 @@ def _carried_flip(
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
         return "RTL402", carried.name, typed.made or carried.start.location, *kinds
+    widened = _floor_flip(prop, at, typed, returned)
+    if widened is not None:
+        return "RTL402", carried.name, *widened
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -269,14 +275,22 @@ def _carried_flip(
             continue
         owner, origin, _ = starts[0]
         leaf = as_called(prop, owner, origin.value)
-        if leaf.ty == NONE and all(r.value.ty in _SURELY_NOT_NONE for _, r, _ in results):
+        if leaf.ty == NONE and all(_never_none(prop, o, r.value) for o, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
+        grown = {_keys_added(leaf, r.value, None) for o, r, _ in results if o is at.jitted}
+        if len(grown) == 1 and (then := grown.pop()) is not None:
+            # Told where the start's dict is written (a display), else where it is packed.
+            first = _tree(prop, owner, leaf) or "a dict"
+            return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
         dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
+        widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+        if len(widened) == 1 and (found := widened.pop()) is not None:
+            return "RTL402", f"{carried.name}.{name}", *found
     return None
 
 
@@ -312,6 +326,8 @@ def _item_flip(
             return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
         elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
             return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
+        elif widened := _floor_flip(prop, at, typed, back):
+            return "RTL402", leaf, *widened
     return None
 
 
@@ -326,13 +342,46 @@ def _dtype_flip(
     if kinds is not None:
         return kinds
     x64 = prop.x64(at.fn)
-    first = dtype_kind(start, x64)
-    if first is None or weak_kind(start, x64) != STRONG:
+    first = _leaves_dtype(start, x64)
+    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     then = returned_dtype(
         prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
     )
     return (first, then) if then is not None and then != first else None
+
+
+_TREES = frozenset({UNKNOWN, DICT, LIST, TUPLE})  # what a tree_map may give back
+
+
+def _leaves_dtype(start: Value, x64: bool) -> str | None:
+    """The dtype of a carried leaf as it starts, or of every leaf of a pytree of unknown structure
+    that one strongly typed constructor maps (``tree_map(lambda p: jnp.zeros_like(p,
+    dtype=jnp.bfloat16), params)``)."""
+    if start.ty in _TREES and start.dtype is not None and start.weak == MADE_STRONG:
+        return canonical_dtype(start.dtype, x64)
+    return dtype_kind(start, x64)
+
+
+_WIDER = " or wider"  # a dtype a floor says the leaf is at least (``_floor_flip``)
+
+
+def _floor_flip(
+    prop: Propagation, at: _CarriedCall, start: Value, back: Value
+) -> tuple[Location, str, str] | None:
+    """(where, dtype first, dtype then) for a strongly typed leaf that the jitted function gives
+    back promoted with a strongly typed operand of a dtype it does not reach (``Value.floor``:
+    ``reg * jnp.eye(n)`` is float64 under x64 whatever ``reg`` is, so a float32 state comes back
+    float64): another dtype from the second call on. Told where that operand is made."""
+    x64 = prop.x64(at.fn)
+    first = _leaves_dtype(start, x64)
+    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
+        return None
+    back = prop.resolve(at.jitted, back)
+    floor = floor_of(back) if back.dtype is None else None
+    if floor is None or at_least(first, floor[0], x64):
+        return None
+    return floor[1], first, f"{canonical_dtype(floor[0], x64)}{_WIDER}"
 
 
 def _passed_for(
@@ -655,6 +704,15 @@ def _given_back_as_is(
 _SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
 
 
+def _never_none(prop: Propagation, owner: FunctionSummary, leaf: Value) -> bool:
+    """Whether a leaf given back is surely not None: an array or a number, or computed as one
+    (a reduction, ``x.mean()``, or arithmetic with a surely strong array), here or in a helper."""
+    if leaf.ty in _SURELY_NOT_NONE or leaf.weak == MADE_STRONG:
+        return True
+    resolved = prop.resolve(owner, leaf)
+    return resolved.ty in _SURELY_NOT_NONE or resolved.weak == MADE_STRONG
+
+
 def _attribute_flip(
     prop: Propagation, at: _CarriedCall, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
@@ -706,15 +764,23 @@ def _reads_fields(at: _CarriedCall) -> bool:
     )
 
 
-def _keys_added(start: Value, returned: Value, param: str) -> str | None:
+def _keys_added(start: Value, returned: Value, param: str | None) -> str | None:
     """A dict of known keys passed for ``param`` and handed back by the jitted function with keys
-    it stored in it (``metrics["loss"] = loss``): the structure the next call passes, else None."""
-    if start.ty != DICT or start.keys is None or returned.param != param:
+    it stored in it (``metrics["loss"] = loss``), or as a dict that surely holds a key the start
+    lacks (``{**state.info, "error": err}``): the structure the next call passes, else None."""
+    if start.ty != DICT or start.keys is None:
         return None
-    stored = {name[2:-2] for name, _ in returned.fields if name.startswith("['")}
-    if stored <= set(start.keys):
+    passed_back = param is not None and returned.param == param
+    if not passed_back and returned.ty != DICT:
         return None
-    return "a dict with keys {" + ", ".join(sorted({*start.keys, *stored})) + "}"
+    # An item at a literal key of a display, or stored at one: the dict surely holds that key.
+    held = {name[2:-2] for name, _ in returned.fields if name.startswith("['")}
+    if held <= set(start.keys):
+        return None
+    if passed_back or returned.keys is not None:
+        given = {*start.keys, *held} if passed_back else set(returned.keys or ())
+        return "a dict with keys {" + ", ".join(sorted(given)) + "}"
+    return "a dict with keys {" + ", ".join(sorted(held)) + ", ...}"  # and what it spreads
 
 
 def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
@@ -747,9 +813,7 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
-    if leaf.ty in NUMPY_DATA or (
-        leaf.ty == ARRAY and (leaf.made is not None or leaf.weak == MADE_STRONG)
-    ):
+    if leaf.ty in NUMPY_DATA or leaf.weak == MADE_STRONG or (leaf.ty == ARRAY and leaf.made):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
         # computation: strong whatever the parameters are.
         return STRONG

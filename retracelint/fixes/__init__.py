@@ -29,7 +29,7 @@ import re
 import sys
 import tokenize
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import click
 
 from retracelint.discover import shown
-from retracelint.fixes.base import Refusal, Source
+from retracelint.fixes.base import Refusal, Rewrite, Source
 from retracelint.fixes.base import apply as apply_rewrites
 from retracelint.fixes.registry import CODEMODS
 from retracelint.model import Finding, Location
@@ -72,6 +72,9 @@ class FileFix:
     after: bytes
     fixed: tuple[Finding, ...]
     more: bool = False  # what the fixes reveal or leave may be fixed in the next round
+    # The other files a fix made here also edits: written with this one or not at all. A file a fix
+    # edits without being its finding's file has no findings in ``fixed`` (a finding counts once).
+    partners: tuple[str, ...] = ()
 
     def diff(self) -> str:
         return unified_diff(self.path, self.before, self.after)
@@ -103,15 +106,23 @@ class FileResult:
     fixed: tuple[Finding, ...]
     refused: tuple[tuple[Finding, str], ...] = ()  # a finding with a fix not made, and why
     more: bool = False  # a whole-file rewrite was made: the next round may fix what it left
+    others: tuple[FileFix, ...] = ()  # the same fix's edits of other files
 
 
 def fix_file(
-    source: bytes, findings: Iterable[Finding], unsafe: bool = False, dry: bool = False
+    source: bytes,
+    findings: Iterable[Finding],
+    unsafe: bool = False,
+    dry: bool = False,
+    read: Callable[[str], bytes] | None = None,
+    elsewhere: bool = False,
 ) -> FileResult:
     """The arguments rewritten in place (RTL203, RTL404), then at most one whole-file codemod: it moves
     lines, so the other findings' positions are stale until the file is analysed again (the next
     round of ``--fix``/``--diff``). ``dry``: a codemod's decision is enough, the rewrite is not made
-    (what text output marks ``[*]``: libcst on a large file costs seconds)."""
+    (what text output marks ``[*]``: libcst on a large file costs seconds). ``read``: the project's
+    other files as this run sees them (from disk without it), for a codemod that reads one of them;
+    ``elsewhere``: it may edit them too (not when standard input or an editor's buffer is fixed)."""
     findings = list(findings)
     after, fixed = _fix_arguments(source, findings)
     wanted = [f for f in findings if applicable(f, unsafe)]
@@ -125,36 +136,93 @@ def fix_file(
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
         return FileResult(source, ())
     refused: list[tuple[Finding, str]] = []
+    neighbours = _Neighbours(read or _from_disk)
     for finding in sorted(wanted, key=lambda f: f.sort_key):
-        rewrite = CODEMODS[finding.code].codemod(Source(text, tree), finding)
+        rewrite = CODEMODS[finding.code].codemod(Source(text, tree, neighbours), finding)
         if isinstance(rewrite, Refusal):
             refused.append((finding, rewrite.reason))
             continue
         if rewrite.unsafe and not unsafe:
             continue  # hidden: --unsafe-fixes makes it
+        if rewrite.elsewhere and not elsewhere:
+            others = ", ".join(sorted(rewrite.elsewhere))
+            refused.append((finding, f"the fix edits {others} too, which this run does not write"))
+            continue
         if dry:
             return FileResult(source, (finding,), tuple(refused))
         new = apply_rewrites(text, [rewrite])
         if new is None or new == text or not _parses(new):
             refused.append((finding, "the rewrite did not apply cleanly"))
             continue
+        others = _apply_elsewhere(rewrite, neighbours)
+        if isinstance(others, str):
+            refused.append((finding, others))
+            continue
         try:
-            return FileResult(new.encode(encoding), (finding,), tuple(refused), more=True)
+            return FileResult(new.encode(encoding), (finding,), tuple(refused), True, others)
         except (UnicodeEncodeError, LookupError):
             return FileResult(source, (), tuple(refused))
     return FileResult(source, (), tuple(refused))
+
+
+class _Neighbours:
+    """The project's other files as codemods read them (``Source``), each read and parsed once; and
+    the bytes and encoding each was read with, to write it back."""
+
+    def __init__(self, read: Callable[[str], bytes]):
+        self._read = read
+        self.files: dict[str, tuple[bytes, str, Source] | None] = {}
+
+    def __call__(self, path: str) -> Source | None:
+        if path not in self.files:
+            self.files[path] = self._load(path)
+        found = self.files[path]
+        return found[2] if found is not None else None
+
+    def _load(self, path: str) -> tuple[bytes, str, Source] | None:
+        try:
+            before = self._read(path)
+            text, encoding = _decode(before)
+            return before, encoding, Source(text, ast.parse(text))
+        except (
+            OSError,
+            SyntaxError,
+            ValueError,
+            UnicodeDecodeError,
+            LookupError,
+            MemoryError,
+            RecursionError,
+        ):
+            return None
+
+
+def _from_disk(path: str) -> bytes:
+    return Path(path).read_bytes()
+
+
+def _apply_elsewhere(rewrite: Rewrite, neighbours: _Neighbours) -> tuple[FileFix, ...] | str:
+    """The rewrite's edits of other files, each made and parsed; the reason the whole fix is refused
+    when one cannot be (all or nothing: a caller changed without its callee would not run)."""
+    out = []
+    for path, other in sorted(rewrite.elsewhere.items()):
+        found = neighbours.files.get(path)
+        if found is None:
+            return f"{path}, which the fix edits too, cannot be read or parsed"
+        before, encoding, source = found
+        new = apply_rewrites(source.text, [other])
+        if new is None or new == source.text or not _parses(new):
+            return f"the rewrite of {path} did not apply cleanly"
+        try:
+            out.append(FileFix(path, before, new.encode(encoding), ()))
+        except (UnicodeEncodeError, LookupError):
+            return f"{path} cannot be written back in its encoding"
+    return tuple(out)
 
 
 def applicable(finding: Finding, unsafe: bool) -> bool:
     """Whether ``finding`` has a whole-file fix that this run may make."""
     fix = CODEMODS.get(finding.code)
     return fix is not None and (fix.safe or unsafe)
-
-
-def fix_is_safe(finding: Finding) -> bool:
-    """Whether ``finding``'s fix is one ``--fix`` makes without ``--unsafe-fixes``."""
-    fix = CODEMODS.get(finding.code)
-    return fix is None or fix.safe
 
 
 def target_of(finding: Finding) -> str:
@@ -467,26 +535,54 @@ def _parses(text: str) -> bool:
 
 
 # -- many files -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """One round's fixes: a ``FileFix`` per file that changes, in path order; the findings whose fix
+    was not made, with why; and the files whose fix waits for the next round because it edits a file
+    another fix of this round edits (each is made from the file as read)."""
+
+    fixes: list[FileFix]
+    refused: list[tuple[Finding, str]]
+    waiting: frozenset[str] = frozenset()
+
+
 def plan(
-    findings: Iterable[Finding], read: Callable[[str], bytes], unsafe: bool = False
-) -> tuple[list[FileFix], list[tuple[Finding, str]]]:
-    """The fixes for ``findings``, one ``FileFix`` per file that changes, in path order; and the
-    findings whose fix was not made, with why."""
+    findings: Iterable[Finding],
+    read: Callable[[str], bytes],
+    unsafe: bool = False,
+    elsewhere: bool = True,
+) -> Plan:
+    """The fixes for ``findings``, grouped by the file each finding's fix starts from. ``elsewhere``:
+    a fix may edit other files than the one it starts from (not when standard input is fixed: ruff
+    writes nothing then)."""
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
         if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
             by_path.setdefault(target_of(finding), []).append(finding)
-    out, refused = [], []
+    results: dict[str, tuple[bytes, FileResult]] = {}
+    refused = []
     for path in sorted(by_path):
         try:
             before = read(path)
         except OSError:
             continue
-        result = fix_file(before, by_path[path], unsafe)
+        result = fix_file(before, by_path[path], unsafe, read=read, elsewhere=elsewhere)
         refused.extend(result.refused)
         if result.fixed:
-            out.append(FileFix(path, before, result.after, result.fixed, result.more))
-    return out, refused
+            results[path] = (before, result)
+    out: list[FileFix] = []
+    waiting = set()
+    # The one-file fixes first: a fix that edits several files waits when one of them is taken.
+    taken = {path for path, (_, result) in results.items() if not result.others}
+    for path, (before, result) in sorted(results.items(), key=lambda r: bool(r[1][1].others)):
+        group = {path} | {o.path for o in result.others}
+        if result.others and group & taken:
+            waiting.add(path)
+            continue
+        taken |= group
+        fixes = [FileFix(path, before, result.after, result.fixed, result.more), *result.others]
+        out.extend(replace(f, partners=tuple(sorted(group - {f.path}))) for f in fixes)
+    return Plan(sorted(out, key=lambda f: f.path), refused, frozenset(waiting))
 
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
@@ -512,11 +608,12 @@ def settle(
     differs, and a file gets one whole-file rewrite a round.
 
     ``reanalyse(path, source)`` gives the findings of the project with ``path`` holding ``source``;
-    each file is settled on its own.
+    each file is settled on its own, so one that a fix edits with another file is not (its next
+    round, which ``--fix`` makes, would need both in memory).
     """
     out = []
     for fix in fixes:
-        after, fixed, more = fix.after, list(fix.fixed), fix.more
+        after, fixed, more = fix.after, list(fix.fixed), fix.more and not fix.partners
         for _ in range(MAX_ROUNDS - 1):  # the first round was the plan that made ``fix``
             if not more:
                 break
@@ -524,26 +621,37 @@ def settle(
             result = fix_file(after, found, unsafe)
             after, more = result.after, result.more and bool(result.fixed)
             fixed.extend(result.fixed)
-        out.append(FileFix(fix.path, fix.before, after, tuple(fixed)))
+        out.append(replace(fix, after=after, fixed=tuple(fixed), more=False))
     return out
 
 
 def write(fixes: Iterable[FileFix]) -> list[FileFix]:
-    """Write each fixed file, unless it changed since it was read; the fixes written."""
+    """Write each fixed file, unless it (or a file its fix edits with it) changed since it was read;
+    the fixes written."""
+    fixes = list(fixes)
+    stale = {f.path for f in fixes if not _unchanged(f)}
     done = []
     for fix in fixes:
+        if stale & {fix.path, *fix.partners}:
+            continue
         try:
-            if Path(fix.path).read_bytes() != fix.before:
-                click.echo(
-                    f"retracelint: {fix.path} changed while it was fixed; left alone", err=True
-                )
-                continue
             Path(fix.path).write_bytes(fix.after)  # in place: keeps the mode, links and owner
         except OSError as exc:
             click.echo(f"retracelint: cannot write {fix.path}: {exc.strerror or exc}", err=True)
             continue
         done.append(fix)
     return done
+
+
+def _unchanged(fix: FileFix) -> bool:
+    """Whether ``fix``'s file is still as the fix read it; says why not when it is not."""
+    try:
+        if Path(fix.path).read_bytes() == fix.before:
+            return True
+        click.echo(f"retracelint: {fix.path} changed while it was fixed; left alone", err=True)
+    except OSError as exc:
+        click.echo(f"retracelint: cannot write {fix.path}: {exc.strerror or exc}", err=True)
+    return False
 
 
 # -- the command line ---------------------------------------------------------------------------------------
@@ -586,14 +694,15 @@ def fix_or_diff(
         return filtered(analyse(source, path))
 
     unsafe = bool(options.get("unsafe_fixes"))
-    fixes, refused = plan(findings, read, unsafe)
+    first = plan(findings, read, unsafe, elsewhere=stdin is None)
+    fixes, refused = first.fixes, first.refused
     if options.get("diff"):
         if stdin is None:  # the one in-memory file of an analysis is taken by standard input
             fixes = settle(fixes, reanalyse, unsafe)
         click.echo("".join(f.diff() for f in fixes), nl=False)
         _tell_refused(refused)
         count = sum(len(f.fixed) for f in fixes)
-        hidden = 0 if unsafe else availability(findings, read).hidden
+        hidden = 0 if unsafe else availability(findings, read, elsewhere=stdin is None).hidden
         if count:
             click.echo(f"Would fix {_errors(count)}{_hidden(hidden, ' (', ')')}.", err=True)
         else:
@@ -603,24 +712,25 @@ def fix_or_diff(
     # revealed (the next call of an RTL404 group) or left (a file's second whole-file rewrite),
     # fixed in the next round.
     done: list[FileFix] = []
-    fixes = apply(fixes)
+    fixes, waiting = apply(fixes), first.waiting
     for round_number in range(1, MAX_ROUNDS + 1):
         if not fixes:
             break
         done.extend(fixes)
         findings = filtered(analyse(piped[0], stdin_filename))
-        again = {f.path for f in fixes if f.more}
+        again = {f.path for f in fixes if f.more} | waiting
         if round_number < MAX_ROUNDS:
-            fixes, more_refused = plan((f for f in findings if target_of(f) in again), read, unsafe)
-            refused.extend(more_refused)
-            fixes = apply(fixes)
+            wanted = (f for f in findings if target_of(f) in again)
+            then = plan(wanted, read, unsafe, elsewhere=stdin is None)
+            refused.extend(then.refused)
+            fixes, waiting = apply(then.fixes), then.waiting
     _tell_refused(refused, still=findings)
     count = sum(len(f.fixed) for f in done)
     lines = []
     if count or findings:
         total = count + len(findings)
         lines.append(f"Found {_errors(total)} ({count} fixed, {len(findings)} remaining).")
-    hidden = 0 if unsafe else availability(findings, read).hidden
+    hidden = 0 if unsafe else availability(findings, read, elsewhere=stdin is None).hidden
     if hidden:
         lines.append(f"No fixes available{_hidden(hidden, ' (', ')')}.")
     return Outcome(findings, fixed_stdin=piped[0], summary="\n".join(lines))
@@ -671,9 +781,13 @@ class Availability:
 
 
 def availability(
-    findings: Sequence[Finding], read: Callable[[str], bytes], unsafe: bool = False
+    findings: Sequence[Finding],
+    read: Callable[[str], bytes],
+    unsafe: bool = False,
+    elsewhere: bool = True,
 ) -> Availability:
-    """Each finding's fix tried on its own (as an editor's quick fix makes it)."""
+    """Each finding's fix tried on its own (as an editor's quick fix makes it); ``elsewhere`` as
+    ``plan`` takes it."""
     texts: dict[str, bytes | None] = {}
     fixable, hidden = set(), 0
     for finding in findings:
@@ -686,9 +800,9 @@ def availability(
             except OSError:
                 texts[path] = None
         source = texts[path]
-        if source is None or not fix_file(source, [finding], unsafe=True, dry=True).fixed:
+        if source is None or not fix_file(source, [finding], True, True, read, elsewhere).fixed:
             continue
-        if unsafe or fix_file(source, [finding], dry=True).fixed:
+        if unsafe or fix_file(source, [finding], dry=True, read=read, elsewhere=elsewhere).fixed:
             fixable.add(id(finding))
         else:
             hidden += 1

@@ -45,6 +45,9 @@ class Rewrite:
     remove: set[Start] = field(default_factory=set)
     imports: tuple[str, ...] = ()  # import statements the rewrite needs, added at the module's top
     unsafe: bool = False  # this rewrite changes what a user must check, whatever its rule's fix is
+    # The same fix's rewrites of other files (the module that jits, when the caller is here), by path
+    # as ``Location`` gives it: made with this one or not at all.
+    elsewhere: dict[str, Rewrite] = field(default_factory=dict)
 
 
 Codemod = Callable[["Source", Finding], "Rewrite | Refusal"]
@@ -68,9 +71,18 @@ class Source:
     """One file as the codemods read it: text, ``ast`` tree, and libcst's module with positions (made
     when first asked for: libcst costs ten times what ``ast`` does)."""
 
-    def __init__(self, text: str, tree: ast.Module):
+    def __init__(
+        self, text: str, tree: ast.Module, neighbours: Callable[[str], Source | None] | None = None
+    ):
         self.text = text
         self.tree = tree
+        self._neighbours = neighbours
+
+    def neighbour(self, path: str) -> Source | None:
+        """Another file of the project (``Location``'s path), for a fix that edits it too; None when it
+        cannot be read or parsed, or when this run fixes one file alone (standard input, an editor's
+        quick fix)."""
+        return self._neighbours(path) if self._neighbours is not None else None
 
     @cached_property
     def parents(self) -> dict[int, ast.AST]:
@@ -153,6 +165,27 @@ def dotted(node: ast.AST) -> str:
         base = dotted(node.value)
         return f"{base}.{node.attr}" if base else ""
     return ""
+
+
+def in_place(source: Source, node: ast.expr, text: str) -> str | None:
+    """``text``, a rewrite of ``node``'s own text, as a replacement written where ``node`` is must
+    give it: libcst indents a replacement's continuation lines by the block they are in, so that
+    indentation is taken off them; None when a continuation line does not start with it (a string
+    spanning lines)."""
+    stmt = statement_of(source, node)
+    line = source.text.splitlines()[stmt.lineno - 1] if stmt is not None else ""
+    indent = line[: len(line) - len(line.lstrip())]
+    first, *rest = text.split("\n")
+    if any(r.strip() and not r.startswith(indent) for r in rest):
+        return None
+    return "\n".join([first, *(r[len(indent) :] for r in rest)])
+
+
+def offset_in(text: str, start: Start, where: Start) -> int:
+    """Where ``where`` (line, column in characters) falls in ``text``, which begins at ``start``."""
+    lines = text.splitlines(keepends=True)
+    row = where[0] - start[0]
+    return sum(len(line) for line in lines[:row]) + where[1] - (start[1] if row == 0 else 0)
 
 
 def statement_of(source: Source, node: ast.AST) -> ast.stmt | None:

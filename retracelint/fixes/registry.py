@@ -3,10 +3,12 @@ package). A rule's codemod lives in its own module, so that it can move beside i
 
 from __future__ import annotations
 
+from retracelint.fixes import short_batch
 from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
+from retracelint.fixes.padded_growth import pad_rows
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
@@ -54,17 +56,29 @@ def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
 
 
 def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """RTL204: the fresh static made once where it is (``make_once``); when it closes over values of
-    the call or the loop, made once at module level with those values passed to the jitted function
-    (``pass_values``, unsafe)."""
+    """RTL204: the fresh static made once where it is (``make_once``); otherwise (it closes over values
+    of the call or the loop, or a factory makes it) made once at module level, or the factory passed
+    itself, with those values passed to the jitted function (``pass_values``, unsafe)."""
     once = make_once(source, finding)
-    if not (isinstance(once, Refusal) and once.reason.startswith("it closes over")):
+    if isinstance(once, Rewrite):
         return once
     passed = pass_values(source, finding)
-    return passed if isinstance(passed, Rewrite) else Refusal(f"{once.reason}; {passed.reason}")
+    if isinstance(passed, Rewrite):
+        return passed
+    # the reason of the fix made for this shape: a value made once where it is is make_once's
+    return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
+
+
+def _closes_over(refusal: Refusal) -> bool:
+    return refusal.reason.startswith("it closes over")
 
 
 CODEMODS: dict[str, Fix] = {
+    # the shapes: a changed batch or padded rows change what the program computes at the edges
+    "RTL101": Fix(pad_rows, safe=False),
+    "RTL102": Fix(pad_rows, safe=False),
+    "RTL103": Fix(short_batch.drop_short_batch, safe=False, target=short_batch.target),
+    "RTL105": Fix(pad_rows, safe=False),
     "RTL201": Fix(traced, safe=True, target=_jit_site_file),
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(fresh_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)

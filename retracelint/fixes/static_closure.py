@@ -7,20 +7,26 @@ the jitted function binds the values to it (``fn = partial(fn, scale=scale)``) a
 scale)`` at module level; ``g(u, partial(h, k=k))`` becomes ``g(u, h, k=k)``. A value goes in traced or
 static by the test RTL301's fix uses (``closure_args``): static where the callable needs it concrete.
 
-Only the jitted function of this file, decorated and called nowhere else in it, is changed; a caller in
-another module would now miss the new parameters, which only a user can check, so the fix is unsafe.
+The jitted function may be in this file or in the module this one imports it from by name (``from
+kernels import run_filter``): then the fix edits both files, the call and the module-level callable here,
+the jitted def there, or neither. It must be decorated once and called nowhere else in either file; a
+caller in a third module would now miss the new parameters, which only a user can check, so the fix is
+unsafe.
 """
 
 from __future__ import annotations
 
 import ast
 import textwrap
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
+    bound_names,
     dotted,
     free_names,
     has_binding,
@@ -45,28 +51,28 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
     site = finding.jit_site
     if node is None or site is None or not finding.parameter:
         return Refusal("no static argument at the finding's position")
-    if site.location.path != loc.path:
-        # the new parameters go where the function is jitted: one fix edits one file
-        return Refusal("the function it is passed to is jitted in another file")
     call = source.parent(node)
     if isinstance(call, ast.keyword):
         call = source.parent(call)
     if not isinstance(call, ast.Call) or dotted(call.func) != site.name:
         return Refusal("the static argument is not passed straight to the jitted function")
-    jitted = _jitted_def(source, site.name)
+    home = _jitting_module(source, finding)
+    if isinstance(home, Refusal):
+        return home
+    jitted = _jitted_def(home, site.name, site.location.path, calls=1 if home is source else 0)
     if isinstance(jitted, Refusal):
         return jitted
     made, assign = _made_here(source, node, call)
     if isinstance(made, Refusal):
         return made
-    callable_ = _closed_callable(source, made)
+    callable_ = _closed_callable(source, made, loc.path)
     if isinstance(callable_, Refusal):
         return callable_
-    once, values, body = callable_
+    values = callable_.values
     taken = {a.arg for a in ast.walk(jitted.args) if isinstance(a, ast.arg)}
     if finding.parameter not in taken:
         return Refusal(f"{finding.parameter} is not a parameter of {site.name}")
-    if "partial" in source.module_names and not has_binding(source, "partial", "functools.partial"):
+    if "partial" in home.module_names and not has_binding(home, "partial", "functools.partial"):
         return Refusal("partial is bound to something other than functools.partial here")
     # a new parameter must not hide a name the jitted function reads
     taken |= {n.id for n in ast.walk(jitted) if isinstance(n, ast.Name)}
@@ -76,31 +82,68 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal(f"{site.name} already has or reads {', '.join(clash)}")
     statics = []
     for name, (uses, _) in values.items():
-        why = _why_static(source, body, uses, _DEPTH)
+        why = _why_static(callable_.where, callable_.body, uses, _DEPTH)
         if isinstance(why, Refusal):
             return why
         if why is not None:
-            hashable = unhashable_static(source, name, uses, f"the callable {why}")
+            hashable = unhashable_static(callable_.where, name, uses, f"the callable {why}")
             if hashable is not None:
                 return hashable
             statics.append(name)
-    decorator = _with_statics(source, jitted, statics)
+    decorator = _with_statics(home, jitted, statics)
     if isinstance(decorator, Refusal):
         return decorator
-    return _rewrite(source, finding.parameter, jitted, decorator, call, made, assign, once, values)
+    edit = _Edit(finding.parameter, call, made, assign, callable_)
+    return _rewrite(source, edit, _Jitted(site.location.path, home, jitted, decorator))
 
 
-def _jitted_def(source: Source, name: str) -> ast.FunctionDef | Refusal:
-    """The module-level def jitted by its one decorator, referred to only by calls of it here."""
+def _jitting_module(source: Source, finding: Finding) -> Source | Refusal:
+    """The file whose def is jitted: this one, or the one this file imports the function from by its
+    own name, where it is used only by the call (the fix passes the new arguments there alone)."""
+    site = finding.jit_site
+    assert site is not None
+    if site.location.path == finding.location.path:
+        return source
+    imported = [
+        stmt
+        for stmt in source.tree.body
+        if isinstance(stmt, ast.ImportFrom)
+        and any(a.name == site.name and a.asname is None for a in stmt.names)
+    ]
+    if len(imported) != 1:
+        return Refusal(f"{site.name} is not imported by its own name at the top of this file")
+    used = _used_elsewhere(source, site.name, calls=1)
+    if used is not None:
+        return used
+    home = source.neighbour(site.location.path)
+    if home is None:
+        return Refusal(
+            f"{site.location.path}, where {site.name} is jitted, cannot be read or parsed"
+        )
+    return home
+
+
+def _used_elsewhere(
+    source: Source, name: str, calls: int, where: str = "the file"
+) -> Refusal | None:
+    """Why the fix cannot go on when the file reads ``name`` other than ``calls`` times (the one call
+    the fix passes the new arguments to, or none in a module that only jits it)."""
+    uses = sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(source.tree))
+    if uses == calls:
+        return None
+    return Refusal(f"{name} is used elsewhere in {where}, where the new arguments are not passed")
+
+
+def _jitted_def(source: Source, name: str, path: str, calls: int) -> ast.FunctionDef | Refusal:
+    """The module-level def jitted by its one decorator in ``source`` (``path``), referred to only by
+    ``calls`` calls of it there."""
     stmts = module_bindings(source.tree).get(name, [])
     fdef = stmts[0] if len(stmts) == 1 else None
     if not isinstance(fdef, ast.FunctionDef) or len(fdef.decorator_list) != 1:
         return Refusal(f"{name} is not one def here jitted by its one decorator")
-    uses = [n for n in ast.walk(source.tree) if isinstance(n, ast.Name) and n.id == name]
-    if len(uses) != 1:
-        return Refusal(
-            f"{name} is used elsewhere in the file, where the new arguments are not passed"
-        )
+    used = _used_elsewhere(source, name, calls, "the file" if calls else path)
+    if used is not None:
+        return used
     if fdef.args.vararg or fdef.args.kwarg:
         return Refusal(f"{name} takes *args or **kwargs")
     return fdef
@@ -109,29 +152,73 @@ def _jitted_def(source: Source, name: str) -> ast.FunctionDef | Refusal:
 def _made_here(
     source: Source, node: ast.expr, call: ast.Call
 ) -> tuple[ast.expr | Refusal, ast.stmt | None]:
-    """The lambda or partial passed: the argument itself, or the value of the statement just before
-    the call's (``update = partial(...)``), when the name is used by this call only."""
+    """The callable passed: the argument itself, or the value of an assignment earlier in a block that
+    holds the call (``update = partial(...)``, ``target = tempered(...)`` above a loop), when the name
+    is used by this call only and what making it reads is the same at the call (no name it reads is
+    bound, no attribute it reads assigned, and it calls nothing but the callable's maker)."""
     if not isinstance(node, ast.Name):
         return node, None
-    stmt = next(a for a in source.ancestors(call) if isinstance(a, ast.stmt))
-    block = source.parent(stmt)
-    body = getattr(block, "body", [])
-    index = next((i for i, s in enumerate(body) if s is stmt), 0)
-    before = body[index - 1] if index else None
-    if not (
-        isinstance(before, ast.Assign)
-        and len(before.targets) == 1
-        and isinstance(before.targets[0], ast.Name)
-        and before.targets[0].id == node.id
-    ):
-        return Refusal(f"{node.id} is not made by the statement just before the call"), None
+    found = _assignment_above(source, node.id, call)
+    if found is None:
+        return Refusal(f"{node.id} is not made in a block that holds the call"), None
+    assign, between = found
     scope = next((a for a in source.ancestors(call) if isinstance(a, ast.FunctionDef)), None)
     uses = [
         n for n in ast.walk(scope or source.tree) if isinstance(n, ast.Name) and n.id == node.id
     ]
     if len(uses) != 2:
         return Refusal(f"{node.id} is used other than by this call"), None
-    return before.value, before
+    if between and _changes_between(assign.value, between):
+        return Refusal(f"what {node.id} is made from may change before the call"), None
+    return assign.value, assign
+
+
+def _assignment_above(
+    source: Source, name: str, call: ast.Call
+) -> tuple[ast.Assign, list[ast.stmt]] | None:
+    """The nearest ``name = ...`` before a statement holding ``call``, in that statement's block; and
+    the statements from after it to the one holding the call, that one included (none when it is just
+    before the call's own statement: nothing runs between)."""
+    for depth, stmt in enumerate(a for a in source.ancestors(call) if isinstance(a, ast.stmt)):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return None  # the function's own blocks only: a name bound outside it is not a local
+        body = getattr(source.parent(stmt), "body", [])
+        if not any(s is stmt for s in body):
+            continue  # an else or a handler: not the block searched
+        index = next(i for i, s in enumerate(body) if s is stmt)
+        for back in range(index - 1, -1, -1):
+            before = body[back]
+            if (
+                isinstance(before, ast.Assign)
+                and len(before.targets) == 1
+                and isinstance(before.targets[0], ast.Name)
+                and before.targets[0].id == name
+            ):
+                just_before = depth == 0 and back == index - 1
+                return before, [] if just_before else body[back + 1 : index + 1]
+    return None
+
+
+def _changes_between(made: ast.expr, between: list[ast.stmt]) -> bool:
+    """Whether ``made``, evaluated after ``between`` instead of before, might give another value: it
+    reads a name they bind or an attribute they assign, or calls more than its maker. A lambda reads
+    its names when called, in the jitted function: where it is made does not matter."""
+    if isinstance(made, ast.Lambda):
+        return False
+    read = list(ast.walk(made))
+    reads = {n.id for n in read if isinstance(n, ast.Name)}
+    attributes = {dotted(n) for n in read if isinstance(n, ast.Attribute)}
+    if any(isinstance(n, ast.Call) and n is not made for n in read) or any(
+        isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield)) for n in read
+    ):
+        return True
+    assigned = {
+        dotted(n)
+        for stmt in between
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)
+    }
+    return bool(reads & bound_names(between)) or bool(attributes & assigned)
 
 
 Values = dict[
@@ -139,11 +226,26 @@ Values = dict[
 ]  # parameter: its uses in the callable, what is passed
 
 
-def _closed_callable(source: Source, made: ast.expr) -> tuple[str, Values, ast.AST] | Refusal:
-    """What is made once (the text of the module-level callable), the values it closes over, and the
-    function whose body reads them."""
+@dataclass(frozen=True)
+class _Callable:
+    """What is passed once (the text of the module-level callable; empty for a lambda, made a def),
+    the values it closes over, the function whose body reads them and the file that holds it, and
+    whether the jitted function calls what is passed with the values (a factory) or binds them to
+    it (``partial``)."""
+
+    once: str
+    values: Values
+    body: ast.AST
+    where: Source
+    factory: bool = False
+
+
+def _closed_callable(source: Source, made: ast.expr, path: str) -> _Callable | Refusal:
+    """What replaces the callable made at every call; ``path``: this file's."""
     if isinstance(made, ast.Call) and dotted(made.func) in _PARTIALS:
         return _bound(source, made)
+    if isinstance(made, ast.Call) and isinstance(made.func, ast.Name):
+        return _factory_call(source, made, made.func.id, path)
     if not isinstance(made, ast.Lambda):
         return Refusal("the fresh value is not a lambda or a partial of a function defined here")
     owner = next((a for a in source.ancestors(made) if isinstance(a, ast.FunctionDef)), None)
@@ -168,10 +270,10 @@ def _closed_callable(source: Source, made: ast.expr) -> tuple[str, Values, ast.A
         )
         for name in closed
     }
-    return "", values, made
+    return _Callable("", values, made, source)
 
 
-def _bound(source: Source, made: ast.Call) -> tuple[str, Values, ast.AST] | Refusal:
+def _bound(source: Source, made: ast.Call) -> _Callable | Refusal:
     name = dotted(made.args[0]) if len(made.args) == 1 else ""
     stmts = module_bindings(source.tree).get(name, [])
     fdef = stmts[0] if len(stmts) == 1 else None
@@ -188,7 +290,70 @@ def _bound(source: Source, made: ast.Call) -> tuple[str, Values, ast.AST] | Refu
             if isinstance(n, ast.Name) and n.id == keyword.arg and isinstance(n.ctx, ast.Load)
         ]
         values[keyword.arg] = (uses, source.code(keyword.value))
-    return name, values, fdef
+    return _Callable(name, values, fdef, source)
+
+
+def _factory_call(source: Source, made: ast.Call, name: str, path: str) -> _Callable | Refusal:
+    """``factory(a, b=c)``: a module-level def, here or imported by name from a module beside this
+    one, that only defines functions and returns one of them. The factory itself is passed, the same
+    object every call, and the jitted function calls it with the values when traced."""
+    where = _defining_module(source, name, path)
+    stmts = module_bindings(where.tree).get(name, []) if where is not None else []
+    fdef = stmts[0] if len(stmts) == 1 else None
+    if not isinstance(fdef, ast.FunctionDef) or not _only_makes_a_function(fdef):
+        return Refusal(
+            f"the fresh value is made by {name}, which is not a def that only makes a function"
+        )
+    assert where is not None
+    if fdef.decorator_list or fdef.args.vararg or fdef.args.kwarg or fdef.args.posonlyargs:
+        return Refusal(f"{name} has decorators, *args, **kwargs or positional-only parameters")
+    if any(isinstance(a, ast.Starred) for a in made.args) or any(
+        k.arg is None for k in made.keywords
+    ):
+        return Refusal(f"{name} is called with *args or **kwargs")
+    params = [a.arg for a in fdef.args.args]
+    if len(made.args) > len(params):
+        return Refusal(f"{name} is called with more arguments than it takes")
+    passed = [*zip(params, made.args, strict=False), *((k.arg, k.value) for k in made.keywords)]
+    values: Values = {}
+    for param, value in passed:
+        uses = [
+            n
+            for n in ast.walk(fdef)
+            if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)
+        ]
+        values[param] = (uses, source.code(value))  # type: ignore[index]
+    return _Callable(name, values, fdef, where, factory=True)
+
+
+def _only_makes_a_function(fdef: ast.FunctionDef) -> bool:
+    """Its body (past a docstring) defines functions and returns one of them: calling it when traced
+    does nothing else."""
+    body = fdef.body[1:] if ast.get_docstring(fdef) is not None else fdef.body
+    *defs, last = body or [ast.Pass()]
+    names = {d.name for d in defs if isinstance(d, ast.FunctionDef) and not d.decorator_list}
+    return (
+        len(names) == len(defs)
+        and isinstance(last, ast.Return)
+        and isinstance(last.value, ast.Name)
+        and last.value.id in names
+    )
+
+
+def _defining_module(source: Source, name: str, path: str) -> Source | None:
+    """The file whose top level defines ``name``: this one (``path``), or the module beside it that
+    this one imports it from (``from stats import setup_objective``: ``stats.py`` in its folder)."""
+    stmts = module_bindings(source.tree).get(name, [])
+    imports = [s for s in stmts if isinstance(s, ast.ImportFrom)]
+    if not imports:
+        return source
+    stmt = imports[0]
+    if len(stmts) != 1 or not stmt.module or stmt.level != 0:
+        return None
+    if not any(a.name == name and a.asname is None for a in stmt.names):
+        return None
+    beside = Path(path).parent / f"{stmt.module.replace('.', '/')}.py"
+    return source.neighbour(str(beside))
 
 
 def _with_statics(source: Source, fdef: ast.FunctionDef, statics: list[str]) -> str | Refusal:
@@ -224,50 +389,74 @@ def _names(names: list[str]) -> str:
     return "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
-def _rewrite(
-    source: Source,
-    param: str,
-    jitted: ast.FunctionDef,
-    decorator: str,
-    call: ast.Call,
-    made: ast.expr,
-    assign: ast.stmt | None,
-    once: str,
-    values: Values,
-) -> Rewrite | Refusal:
+@dataclass(frozen=True)
+class _Edit:
+    """What changes where the callable is made: the static parameter, the call, the callable and the
+    statement naming it (if any), the module-level callable passed instead (empty for a lambda, made
+    a def here), and the values it closes over."""
+
+    param: str
+    call: ast.Call
+    made: ast.expr
+    assign: ast.stmt | None
+    passed: _Callable
+
+
+@dataclass(frozen=True)
+class _Jitted:
+    """The jitted def, the file that holds it (``Location``'s path, and as read) and its new
+    decorator."""
+
+    path: str
+    home: Source
+    fdef: ast.FunctionDef
+    decorator: str
+
+
+def _rewrite(source: Source, edit: _Edit, jitted: _Jitted) -> Rewrite | Refusal:
     inserted: list[cst.BaseStatement] = []
+    once, values = edit.passed.once, edit.passed.values
     if not once:  # a lambda: a def at module level, its values keyword-only parameters
-        lam: ast.Lambda = made  # type: ignore[assignment]
+        lam: ast.Lambda = edit.made  # type: ignore[assignment]
         if lam.args.vararg or lam.args.kwonlyargs or lam.args.kwarg or lam.args.defaults:
             # a default is evaluated where the lambda is made, which module level cannot do
             return Refusal("the lambda takes *args, keyword-only parameters or defaults")
-        once = source.fresh_name(f"{param}_once")
+        once = source.fresh_name(f"{edit.param}_once")
         params = ast.unparse(lam.args)
         kwonly = ", ".join(values)
         signature = f"{params}, *, {kwonly}" if params else f"*, {kwonly}"
         body = textwrap.dedent(source.code(lam.body))
         inserted.append(parse_statement(f"def {once}({signature}):\n    return {body}\n"))
     passed = ", ".join(f"{k}={v}" for k, (_, v) in values.items())
-    carrier = _arg(call, made, assign)
+    call = edit.call
+    carrier = _arg(call, edit.made, edit.assign)
     args = [once if a is carrier else source.code(a) for a in call.args]
     keywords = [f"{k.arg}={once}" if k.value is carrier else source.code(k) for k in call.keywords]
     new = f"{source.code(call.func)}({', '.join([*args, *keywords, passed])})"
-    rewrite = Rewrite(
-        replace={source.span(call): parse_expression(new)},
-        insert_before={
-            source.start(jitted): [
-                *inserted,
-                _bound_first(source, jitted, param, values, decorator, bool(inserted)),
-            ]
-        },
-        remove={source.start(jitted)},
-        imports=()
-        if has_binding(source, "partial", "functools.partial")
-        else ("from functools import partial",),
+    rewrite = Rewrite(replace={source.span(call): parse_expression(new)}, unsafe=True)
+    if edit.assign is not None:
+        rewrite.remove.add(source.start(edit.assign))
+    home = jitted.home
+    below = home is source and bool(inserted)  # two blank lines below the callable made once
+    bound = _bound_first(home, jitted.fdef, edit.param, edit.passed, jitted.decorator, below)
+    # The jitted def is rewritten where it is; the callable made once goes above it in its file, or
+    # above the statement that holds the call in the caller's.
+    needs_partial = not (edit.passed.factory or has_binding(home, "partial", "functools.partial"))
+    at_def = Rewrite(
+        insert_before={home.start(jitted.fdef): [bound]},
+        remove={home.start(jitted.fdef)},
+        imports=("from functools import partial",) if needs_partial else (),
         unsafe=True,
     )
-    if assign is not None:
-        rewrite.remove.add(source.start(assign))
+    if home is source:
+        rewrite.insert_before = {source.start(jitted.fdef): [*inserted, bound]}
+        rewrite.remove.add(source.start(jitted.fdef))
+        rewrite.imports = at_def.imports
+        return rewrite
+    if inserted:
+        top = next(a for a in reversed(list(source.ancestors(call))) if isinstance(a, ast.stmt))
+        rewrite.insert_before = {source.start(top): inserted}
+    rewrite.elsewhere = {jitted.path: at_def}
     return rewrite
 
 
@@ -275,11 +464,12 @@ def _bound_first(
     source: Source,
     fdef: ast.FunctionDef,
     param: str,
-    values: Values,
+    passed: _Callable,
     decorator: str,
     inserted: bool,
 ) -> cst.BaseStatement:
-    """The jitted def with the values as keyword-only parameters, bound to ``param`` first."""
+    """The jitted def with the values as keyword-only parameters, bound to ``param`` first (or, a
+    factory passed, given to it)."""
     import libcst as cst
 
     text = "".join(source.text.splitlines(keepends=True)[fdef.lineno - 1 : fdef.end_lineno])
@@ -290,11 +480,12 @@ def _bound_first(
         if isinstance(params.star_arg, (cst.Param, cst.ParamStar))
         else cst.ParamStar()
     )
-    added = [cst.Param(cst.Name(k)) for k in values]
-    binding = ", ".join(f"{k}={k}" for k in values)
+    added = [cst.Param(cst.Name(k)) for k in passed.values]
+    binding = ", ".join(f"{k}={k}" for k in passed.values)
     body = list(node.body.body)
     at = 1 if ast.get_docstring(fdef) is not None else 0  # the docstring stays first
-    first = parse_statement(f"{param} = partial({param}, {binding})\n")
+    made = f"{param}({binding})" if passed.factory else f"partial({param}, {binding})"
+    first = parse_statement(f"{param} = {made}\n")
     return node.with_changes(
         decorators=[cst.Decorator(parse_expression(decorator))],
         params=params.with_changes(star_arg=star, kwonly_params=[*params.kwonly_params, *added]),

@@ -12,7 +12,6 @@ array or a number: only a user can check those, so the fix is unsafe.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from retracelint.fixes.base import (
     Refusal,
@@ -236,12 +235,10 @@ def _needs_static(source: Source, finding: Finding, name: str) -> str | None:
     site = finding.jit_site
     if site is None or not finding.parameter:
         return "the finding names no jitted function"
-    where = source
-    if site.location.path != finding.location.path:
-        try:  # the jitted function is in another module of the project
-            text = Path(site.location.path).read_text(encoding="utf-8")
-            where = Source(text, ast.parse(text))
-        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+    where: Source | None = source
+    if site.location.path != finding.location.path:  # the jitted function is in another module
+        where = source.neighbour(site.location.path)
+        if where is None:
             return f"{site.location.path} cannot be read"
     fdef = next(
         (

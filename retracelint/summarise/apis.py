@@ -466,6 +466,18 @@ ITEMS_OF_ARGUMENT = frozenset(
     }
 )
 
+# Iterables that are ``range`` of their positional arguments with a progress bar (``tqdm.trange(n,
+# desc=...)`` is ``tqdm.tqdm(range(n))``): a loop over one runs as a loop over that range does.
+RANGE_OF_ARGUMENTS = frozenset(
+    {
+        "tqdm.trange",
+        "tqdm.auto.trange",
+        "tqdm.notebook.trange",
+        "tqdm.std.trange",
+        "tqdm.rich.trange",
+    }
+)
+
 # Iterables made from the items of what they are given, a loop over which walks a collection held in
 # memory when what they are given does (``for i, x in enumerate(params)``); unlike ``ITEMS_OF_ARGUMENT``
 # they may pair, number or deduplicate the items, so they keep a loop held, not its count.
@@ -486,7 +498,12 @@ WALK_THEIR_ARGUMENTS = frozenset(
     }
 )
 # Those of them that walk every argument they are given, not only the first.
-WALK_EVERY_ARGUMENT = frozenset({"zip", "itertools.product"})
+WALK_EVERY_ARGUMENT = frozenset({"itertools.product"})
+# Those that walk their arguments side by side and stop at the shortest: as many items as the one
+# held in memory gives, whatever the others are (``zip(state._fields, state)``).
+WALK_SHORTEST_ARGUMENT = frozenset({"zip"})
+# Attributes that are collections held in memory whatever their object: a namedtuple's field names.
+HELD_ATTRIBUTES = frozenset({"_fields"})
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}
@@ -720,6 +737,21 @@ _DTYPE_POSITION = {
 }
 
 
+# Where jax.random's draws take their dtype positionally (``jax.random.normal(key, shape, dtype)``);
+# NumPy's functions of the same names take none (their third argument is ``size``).
+_RANDOM_DTYPE_POSITION = {
+    "normal": 2,
+    "uniform": 2,
+    "randint": 4,
+    "truncated_normal": 4,
+    "exponential": 2,
+    "gumbel": 2,
+    "laplace": 2,
+    "logistic": 2,
+    "cauchy": 2,
+}
+
+
 # Functions that change an array's dtype by a rule of their own, keyed by name: (what they make of an
 # integer or bool input, the method argument that keeps the dtype). ``jax.image.resize`` interpolates
 # integers into float32 (even under x64) unless the method is nearest; float dtypes stay.
@@ -797,6 +829,10 @@ _ELEMENTWISE = {
     "uint8",
     "bool_",
 }
+# Functions whose every output row is made from the same row of their array operands alone (the
+# elementwise ones, predicates, a choice between two): a function built of them alone gives the
+# rows of a padded array's first ``n`` rows as it gives those of the first ``n`` rows (RTL101 fix).
+ROWWISE = frozenset(_ELEMENTWISE | _MASKS | {"where", "maximum", "minimum"})
 
 # The jax.numpy functions whose result is weakly typed when all their operands are (measured on jax
 # 0.10.2 with jnp.asarray(0.5) and 0.5): the elementwise ones but casts and these.
@@ -849,6 +885,10 @@ _ARRAY_PRODUCTS = {"dot", "einsum", "inner", "kron", "matmul", "outer", "tensord
 _KEEP_WEAK = (
     (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
 )
+# The jax.numpy functions whose result is at least as wide as each strongly typed operand on jax's
+# promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
+# predicates, and linear solves and reductions, which keep their operand's kind or widen it.
+_KEEPS_FLOOR = (_KEEP_WEAK - _MASKS) | {"solve", "inv", "cumsum", "mean", "sum", "var", "std"}
 # The ones whose result is strongly typed even of weak operands (measured the same way): the
 # reductions, the constructors that take no values, and a dtype's name (``jnp.float32(x)``).
 _MADE_STRONG = (

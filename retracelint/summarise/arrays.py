@@ -20,6 +20,7 @@ from retracelint.summarise.apis import (
     _GROWERS,
     _JOINS,
     _KEEP_WEAK,
+    _KEEPS_FLOOR,
     _KEY_MAKERS,
     _LIST_RESIZE,
     _MADE_STRONG,
@@ -28,6 +29,7 @@ from retracelint.summarise.apis import (
     _NUMPY_RANDOM,
     _NUMPY_RANDOM_DTYPES,
     _NUMPY_SCALAR_TYPES,
+    _RANDOM_DTYPE_POSITION,
     _RANDOM_MODULES,
     _REDUCTIONS,
     _ROWS_SOLVED,
@@ -41,6 +43,7 @@ from retracelint.summarise.apis import (
     _scalar_drawn,
     _sized_table,
 )
+from retracelint.summarise.promotion import promoted_floor
 from retracelint.summarise.sizes import (
     EACH,
     EVERY,
@@ -116,7 +119,8 @@ class Arrays(PassState):
     ) -> Value:
         value = self.array_shape(node, module, name, args, kwargs)
         if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
-            given = _argument(node, "dtype", _DTYPE_POSITION.get(name))
+            positions = _RANDOM_DTYPE_POSITION if module == "jax.random" else _DTYPE_POSITION
+            given = _argument(node, "dtype", positions.get(name))
             numpy = _numpy_module(module)
             named = self.dtype_given(given)
             # A dtype given but not known here (``p.dtype``) is that dtype, not the default.
@@ -147,7 +151,10 @@ class Arrays(PassState):
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
-            value = self.dtype_followed(value.with_(dtype=dtype, made=made), node, given)
+            # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
+            floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
+            value = value.with_(dtype=dtype, made=made, floor=floor)
+            value = self.dtype_followed(value, node, given)
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
         return value

@@ -41,6 +41,7 @@ from retracelint.summarise.apis import (
     _LIST_RESIZE,
     _LOADER_PACKAGES,
     _LOADER_PASS_METHODS,
+    _MADE_STRONG,
     _MAPPING_TRANSFORMS,
     _MATH_INTS,
     _NUMPY_RANDOM,
@@ -70,6 +71,7 @@ from retracelint.summarise.apis import (
     _looks_like_tf_data,
     _reduced_axes,
 )
+from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _argument,
@@ -80,6 +82,7 @@ from retracelint.summarise.syntax import (
     _is_true,
     _literal_ints,
     _literal_strs,
+    builtin_args,
 )
 from retracelint.summary import (
     Arg,
@@ -777,8 +780,10 @@ class Calls(PassState):
         )
 
     def known(self, value: Value, node: ast.AST) -> int | str | tuple[int | None, ...] | None:
-        """``Arg.known``: an int argument's value (a module constant's, an imported one's name), or
-        the constant lengths of an array's axes."""
+        """``Arg.known``: an int argument's value (a module constant's, an imported one's name), a
+        flag's (1 or 0), or the constant lengths of an array's axes."""
+        if value.ty == BOOL:
+            return _truth(node, self.defs, self.body)
         if isinstance(node, ast.Name) and node.id not in self.env and value.ty in (INT, UNKNOWN):
             summary = self.mod.summary
             imported = summary.imports.get(node.id)
@@ -1142,6 +1147,11 @@ class Calls(PassState):
                 if method in _REDUCTIONS and keep:
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                if method in _MADE_STRONG:
+                    # ``mask.sum()``: strongly typed whatever the array was (measured as the
+                    # function form is), so arithmetic with it is strong too; of the receiver's
+                    # dtype or a wider one.
+                    value = value.with_(weak=MADE_STRONG, floor=floor_of(receiver))
                 if method not in _INDEX_FUNCTIONS:
                     return value
                 dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)
@@ -1156,6 +1166,7 @@ class Calls(PassState):
                     made=self.loc(node) if dtype else None,
                     weak=MADE_STRONG,  # any dtype, even float: strong
                     dtype_of=None,
+                    floor=None,
                 )
                 return self.dtype_chosen(self.dtype_followed(made, node, given), node, given)
             if method in _ARRAY_METHODS_KEEP:
@@ -1163,7 +1174,9 @@ class Calls(PassState):
             if method in _ARRAY_METHODS_MOVE:
                 return unaligned(receiver).with_(items=())
             if method in _ARRAY_TO_LISTS:
-                return receiver.with_(ty=LIST, items=(), dtype=None, made=None, weak=None)
+                return receiver.with_(
+                    ty=LIST, items=(), dtype=None, made=None, weak=None, floor=None
+                )
         if method in _NUMPY_RANDOM and (
             receiver.ty == RNG or (receiver.ty == UNKNOWN and "size" in kwargs)
         ):
@@ -1348,18 +1361,26 @@ def _class_read_off(func: ast.AST) -> ast.expr | None:
     it makes another instance of that class (scikit-learn's ``clone``)."""
     if isinstance(func, ast.Attribute) and func.attr == "__class__":
         return func.value
-    if (
-        isinstance(func, ast.Call)
-        and isinstance(func.func, ast.Name)
-        and func.func.id == "type"
-        and len(func.args) == 1
-        and not func.keywords
-    ):
-        return func.args[0]
-    return None
+    args = builtin_args(func, "type", 1)
+    return args[0] if args is not None else None
 
 
 def _bounded(node: ast.Call, keyword: str, position: int) -> bool:
     """Whether a container's bound is given, and not None."""
     bound = _argument(node, keyword, position)
     return bound is not None and not (isinstance(bound, ast.Constant) and bound.value is None)
+
+
+def _truth(node: ast.AST, defs: dict[str, ast.AST], body: list[ast.stmt]) -> int | None:
+    """A flag as ``True`` or ``False`` written, or as the one assignment of a local name (a name
+    bound twice may be either): 1 or 0."""
+    if isinstance(node, ast.Name):
+        stores = sum(
+            isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
+            for stmt in body
+            for n in ast.walk(stmt)
+        )
+        node = defs.get(node.id) if stores == 1 else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return int(node.value)
+    return None

@@ -19,6 +19,7 @@ from retracelint.summarise.abstract import (
     _written_number,
 )
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
+from retracelint.summarise.promotion import promoted_floor
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -73,6 +74,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LAMBDA,
     LIST,
+    MADE_STRONG,
     MAYBE_MASK,
     MAYBE_WEAK,
     NONE,
@@ -88,6 +90,7 @@ from retracelint.values import (
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    UNSURE,
     ChoiceSrc,
     Chunking,
     Dep,
@@ -443,8 +446,12 @@ class Expressions(PassState):
             elif key is not None and isinstance(key.value, str):
                 # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
                 entries[entry(key.value)] = item
+        # A display of literal keys is where that structure is made (a flip of it is told there).
         value = combine(values + items, ty=DICT).with_(
-            keys=keys, callables=refs, fields=tuple(sorted(entries.items()))
+            keys=keys,
+            callables=refs,
+            fields=tuple(sorted(entries.items())),
+            made=self.loc(node) if keys is not None else None,
         )
         # A key computed from what changes (`{site: trace}` per site) is a new pytree structure
         # each time it changes: jax keys its cache on a dict's keys.
@@ -488,7 +495,7 @@ class Expressions(PassState):
                 self.mod.pos.span(comp.target, comp.iter),
                 items=iterable,
             )
-            self.note_range(index, comp)
+            self.note_range(index, comp.target, comp.iter)
             self.loops.append(index)
             self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
             for cond in comp.ifs:
@@ -583,12 +590,18 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op)
+        if value.ty == ARRAY and _bools_with_a_number(left, right):
+            # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
+            return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right)
             made = next(
                 (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
             )
-            return value.with_(dtype=dtype, made=made)
+            floor = promoted_floor((left, right)) if dtype is None else None
+            return value.with_(dtype=dtype, made=made, floor=floor)
+        if value.ty == UNKNOWN:
+            return value.with_(floor=promoted_floor((left, right)))
         if value.ty in (LIST, TUPLE) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None
@@ -666,7 +679,7 @@ class Expressions(PassState):
         # With a Python scalar, or joining sequences, each axis stays where it was.
         aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
         value = combine([left, right], ty=ty, aligned=aligned)
-        if ty == ARRAY:
+        if ty == ARRAY or (ty == UNKNOWN and MADE_STRONG in (left.weak, right.weak)):
             value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
             return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
@@ -1200,18 +1213,18 @@ class Expressions(PassState):
             return (info.var, info) if step is None or step > 0 else None
         return None
 
-    def note_range(self, index: int, node: ast.For | ast.comprehension) -> None:
-        call = node.iter
-        if not (isinstance(call, ast.Call) and isinstance(node.target, ast.Name)):
+    def note_range(self, index: int, target: ast.expr, call: ast.expr) -> None:
+        """A loop binding ``target`` to the numbers of ``call``, when it is ``range(...)``."""
+        if not (isinstance(call, ast.Call) and isinstance(target, ast.Name)):
             return
         if self.mod.canonical(_dotted(call.func) or "") != "range" or call.keywords:
             return
         args = call.args
         if len(args) == 1:
-            self.ranges[index] = _RangeLoop(node.target.id, None, args[0], None)
+            self.ranges[index] = _RangeLoop(target.id, None, args[0], None)
         elif len(args) >= 2:
             step = args[2] if len(args) > 2 else None
-            self.ranges[index] = _RangeLoop(node.target.id, args[0], args[1], step)
+            self.ranges[index] = _RangeLoop(target.id, args[0], args[1], step)
 
     # -- iteration ----------------------------------------------------------------------------------
     def item_of(self, iterable: Value, index: int, node: ast.AST) -> Value:
@@ -1340,6 +1353,12 @@ _POWER_EXPONENTS = {"bit_length", "log2", "frexp"}
 
 # The operators that combine boolean masks element by element.
 _LOGICAL = (ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def _bools_with_a_number(left: Value, right: Value) -> bool:
+    """Whether arithmetic meets a bool array with a Python int or float (measured on jax 0.10.2:
+    ``1 - mask`` is a weakly typed int32, ``mask * 1.0`` a weakly typed float32)."""
+    return bool({left.ty, right.ty} & {INT, FLOAT}) and "bool" in (left.dtype, right.dtype)
 
 
 def _power_of_two_above(node: ast.BinOp) -> bool:

@@ -243,9 +243,19 @@ def _made_in_iteration(name: str, source: ast.AST, body: list[ast.stmt]) -> bool
         if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
             continue
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        if any(_is_name(t, name) for t in targets):
+        if any(_binds(t, name) for t in targets):
             fresh = fresh or not any(_is_name(n, name) for n in ast.walk(stmt.value))
     return False
+
+
+def _binds(target: ast.expr, name: str) -> bool:
+    """Whether assigning to ``target`` binds ``name``: the name itself, or one of the names a tuple
+    target unpacks into (``key, *keys = random.split(key, n + 1)``: a new list of ``n`` keys)."""
+    if isinstance(target, ast.Starred):
+        return _binds(target.value, name)
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_binds(e, name) for e in target.elts)
+    return _is_name(target, name)
 
 
 def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
@@ -332,3 +342,105 @@ def _always_leaves(stmt: ast.stmt, until: str) -> bool:
 def _continues(body: list[ast.stmt]) -> bool:
     """Whether a ``continue`` of this loop (not of a nested one) runs but from an except handler."""
     return any(isinstance(s, ast.Continue) for s in _own_statements(body, handlers=False))
+
+
+def _refilled_per_period(
+    node: ast.If, body: list[ast.stmt], counter: str | None, assigned: set[str]
+) -> frozenset[str]:
+    """The lists that ``node``, an ``if`` at the top of a loop's ``body``, uses at one length every
+    time it runs: its block refills them to a fixed length (``traj = traj[-1:]``, ``acts = []``,
+    ``buf.clear()``), and it runs when they hold as many items as the last time: its test is their
+    length (``len(buf) == size``), or every ``k``-th turn (``if i % k == 0``; ``counter``: the
+    loop's own, one more at each turn) of a loop that appends to them once at every turn and
+    nowhere else. ``assigned``: the names the loop body assigns (a size it sets is not fixed)."""
+    if not any(stmt is node for stmt in body):
+        return frozenset()
+    names = {name for name in map(_refill, node.body) if name}
+    test = node.test
+    if not (
+        names
+        and isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and _invariant(test.comparators[0], assigned)
+    ):
+        return frozenset()
+    left, op = test.left, test.ops[0]
+    if isinstance(op, ast.Eq) and isinstance(left, ast.Call) and _dotted(left.func) == "len":
+        measured = left.args[0] if len(left.args) == 1 else None
+        return frozenset(n for n in names if measured is not None and _is_name(measured, n))
+    periodic = (
+        counter is not None
+        and isinstance(op, ast.Eq)
+        and isinstance(left, ast.BinOp)
+        and isinstance(left.op, ast.Mod)
+        and _is_name(left.left, counter)
+        and _invariant(left.right, assigned)
+        and not _jumps(body)
+    )
+    return frozenset(n for n in names if periodic and _appended_each_turn(body, n, node))
+
+
+def _refill(stmt: ast.stmt) -> str | None:
+    """The list name ``stmt`` refills to a fixed length: ``xs = []`` (or a display of items),
+    ``xs = xs[-1:]`` (a slice of constant bounds), ``xs.clear()``."""
+    if isinstance(stmt, ast.Expr) and isinstance(call := stmt.value, ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "clear" and not call.args:
+            return func.value.id if isinstance(func.value, ast.Name) else None
+        return None
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(name := stmt.targets[0], ast.Name)
+    ):
+        return None
+    value = stmt.value
+    if isinstance(value, ast.List | ast.Tuple):
+        return None if any(isinstance(e, ast.Starred) for e in value.elts) else name.id
+    # The last k items or the first k: as long every time (``xs[1:]`` is not).
+    sliced = value.slice if isinstance(value, ast.Subscript) else None
+    if (
+        isinstance(sliced, ast.Slice)
+        and _is_name(value.value, name.id)  # type: ignore[union-attr]
+        and sliced.step is None
+        and (
+            (sliced.upper is None and _constant_int(sliced.lower, -1))
+            or (sliced.lower is None and _constant_int(sliced.upper, 1))
+        )
+    ):
+        return name.id
+    return None
+
+
+def _constant_int(node: ast.expr | None, sign: int) -> bool:
+    """Whether ``node`` is an int literal of that sign (``-2``: -1; ``4``: 1)."""
+    if sign < 0:
+        if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)):
+            return False
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value > 0
+
+
+def _appended_each_turn(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
+    """Whether the loop ``body`` grows list ``name`` only by ``name.append(...)`` statements at its
+    top level (one item each, at every turn), and changes it nowhere else but in ``branch``."""
+    appended = False
+    for stmt in body:
+        if stmt is branch:
+            continue
+        if (
+            isinstance(stmt, ast.Expr)
+            and isinstance(call := stmt.value, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "append"
+            and _is_name(call.func.value, name)
+        ):
+            appended = True
+            continue
+        for sub in ast.walk(stmt):
+            changed = (isinstance(sub, ast.Attribute) and _is_name(sub.value, name)) or (
+                isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store)
+            )
+            if changed:
+                return False
+    return appended

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from retracelint.model import Location
+from retracelint.values import MADE_STRONG, NUMPY_DATA, Value, array_made
 from retracelint.values import canonical_dtype as canonical
 
 # The lattice: each type to the types just above it (jax's ``_type_promotion_lattice(strict=False,
@@ -151,3 +153,39 @@ def result_type(operands: Iterable[Typed], x64: bool) -> Typed | None:
 def to_inexact(dtype: str, x64: bool) -> str:
     """The dtype of a function that needs an inexact operand (``jnp.sqrt(x)``) of ``dtype``."""
     return canonical(TO_INEXACT.get(dtype, dtype), x64)
+
+
+def at_least(dtype: str, floor: str, x64: bool) -> bool:
+    """Whether ``dtype`` is at or above ``floor`` on the lattice: what promoting a strongly typed
+    ``floor`` operand with others may give."""
+    dtype, floor = canonical(dtype, x64), canonical(floor, x64)
+    if dtype not in _LATTICE or floor not in _LATTICE:
+        return True  # not known: never a flip
+    return dtype in _BOUNDS[x64][floor]
+
+
+def floor_of(value: Value) -> tuple[str, Location] | None:
+    """The least dtype ``value`` is (``Value.floor``): its own when it is an int or float array of a
+    known dtype and surely strong (a constructor's default, a dtype given), with where it was made.
+    Complex dtypes are left out: taking a part of one (``abs``, ``real``) leaves the lattice's order."""
+    if value.dtype is None:
+        return value.floor if value.dtype_of is None else None
+    strong = value.weak == MADE_STRONG or value.ty in NUMPY_DATA
+    made = array_made(value) or value.made
+    if not strong or made is None or value.dtype not in _LATTICE or _kind(value.dtype) == "c":
+        return None
+    return value.dtype, made
+
+
+def promoted_floor(values: Iterable[Value]) -> tuple[str, Location] | None:
+    """The floor of what promoting ``values`` gives: the lattice's bound of their floors, told where
+    an operand of that dtype (else any with a floor) was made, the first in the source: the same
+    whatever order a caller's set of dependencies is merged in."""
+    floors = [f for v in values if (f := floor_of(v)) is not None]
+    if len(floors) < 2:
+        return floors[0] if floors else None
+    bound = result_type([Typed(dtype) for dtype, _ in floors], x64=True)
+    if bound is None or _kind(bound.dtype) == "c":
+        return None
+    at = [where for dtype, where in floors if dtype == bound.dtype] or [w for _, w in floors]
+    return bound.dtype, min(at, key=lambda w: (w.path, w.line, w.col))

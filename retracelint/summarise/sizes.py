@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
-from retracelint.summarise.syntax import _definition, _dotted, _literal_ints
+from retracelint.summarise.syntax import _definition, _dotted, _literal_ints, builtin_args
 from retracelint.values import (
     ARRAY,
     NP_ARRAY,
@@ -132,14 +132,9 @@ def _length_read(node: ast.AST | None) -> tuple[ast.AST, int] | None:
     kind = type(node)
     if kind is not ast.Call and kind is not ast.Subscript:
         return None
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-        and not node.keywords
-    ):
-        return node.args[0], 0
+    args = builtin_args(node, "len", 1)
+    if args is not None:
+        return args[0], 0
     if (
         isinstance(node, ast.Subscript)
         and isinstance(node.value, ast.Attribute)

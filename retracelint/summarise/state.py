@@ -90,6 +90,10 @@ class PassState:
         self.calls_settled: frozenset[int] = frozenset()
         # Loops over a display of functions: the functions each turn calls through its variable.
         self.choosing: dict[int, frozenset[tuple[str, ...]]] = {}
+        # The names the ifs around the statement being walked test for truth (``if mask:``).
+        self.truth_tested: frozenset[str] = frozenset()
+        # Loops over ``range(a, b)`` or ``enumerate(...)``: the name that counts their turns.
+        self.counters: dict[int, str] = {}
         # functools.partial objects made here, by where: the arguments they bind, for their calls.
         self.partials: dict[str, tuple[tuple[Arg, ...], tuple[tuple[str, Arg], ...]]] = {}
         self.env: dict[str, Value] = {}
@@ -104,6 +108,9 @@ class PassState:
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
+        # A name last bound to an item of what an expression gives, unpacked (``_, state =
+        # env.reset(key)``): that expression, where a state carried by a loop starts.
+        self.unpacked: dict[str, ast.AST] = {}
         self.assigned: dict[int, set[str]] = {}  # per loop: the names its body assigns
         # A for loop's target bound to an item of a container (``rows`` in ``for k, rows in
         # self.log.items()``): that container, which grows when the item does.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -25,8 +25,11 @@ from retracelint.summarise.abstract import (
 )
 from retracelint.summarise.apis import (
     _PARTIALS,
+    HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
+    RANGE_OF_ARGUMENTS,
     WALK_EVERY_ARGUMENT,
+    WALK_SHORTEST_ARGUMENT,
     WALK_THEIR_ARGUMENTS,
 )
 from retracelint.summarise.loops import (
@@ -40,6 +43,7 @@ from retracelint.summarise.loops import (
     _made_in_iteration,
     _marked_fields,
     _one_pass,
+    _refilled_per_period,
 )
 from retracelint.summarise.objects import field_initials
 from retracelint.summarise.sizes import (
@@ -63,6 +67,7 @@ from retracelint.summarise.syntax import (
     _got_cache_test,
     _is_name,
     _local_memo,
+    _none_compared,
     _none_test,
     _one_shot,
     _resets,
@@ -158,6 +163,9 @@ def _walked_calls(items: Value | None) -> tuple[int, ...]:
     if items is None:
         return ()
     return tuple(sorted({d.call for d in items.deps if isinstance(d, RetDep) and d.item is None}))
+
+
+_COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp)
 
 
 def _configured_count(node: ast.AST) -> bool:
@@ -322,11 +330,13 @@ class Statements(PassState):
     def s_If(self, node: ast.If) -> None:
         condition = self.expr(node.test)
         none_test = _none_test(node.test)
-        if none_test is not None and none_test[0] in self.env:
-            # `if x is None`: the branch taken changes when x is None at one time and not at
-            # another, not when its value changes.
-            condition = Value(vsrc=kind_sources(self.env[none_test[0]]))
+        compared = _none_compared(node.test)
+        if compared is not None and (none_test is None or none_test[0] in self.env):
+            # `if x is None`, `if state.batch_stats is not None`: the branch taken changes when
+            # the operand is None at one time and not at another, not when its value changes.
+            condition = Value(vsrc=kind_sources(self.quiet(compared[0])))
         full = self.full_chunk_test(node.test)
+        refilled = self.refilled_by(node)
         unset = _unset_attribute(node.test)
         traced = _tracing_block(node.test, self.tracer_type)
         cached = _cache_test(node)
@@ -342,11 +352,27 @@ class Statements(PassState):
             self.settled_by(node),
             traced,
             self.calls_settled_by(node),
+            refilled,
+            _truth_tested(node.test),
         )
+        dropped = self.short_chunk_dropped(node)
+        if dropped is not None:
+            chunked, flag = dropped
+            self.env = {name: _dropped_chunks(v, chunked, flag) for name, v in self.env.items()}
         if self.loops and condition.vsrc and _skips_the_rest(node):
             # `if snr(trace) < cut: continue`: the rest of the iteration runs as the test says, as
             # if under it (``iteration`` drops the guard when the body's walk ends).
             self.guards.append((len(self.loops), condition.vsrc))
+
+    def refilled_by(self, node: ast.If) -> frozenset[str]:
+        """The lists the body of ``node`` gets at one length every time, though the innermost loop
+        appends to them (``_refilled_per_period``)."""
+        if not self.loops:
+            return frozenset()
+        index = self.loops[-1]
+        return _refilled_per_period(
+            node, self.bodies.get(index, []), self.counters.get(index), self.assigned[index]
+        )
 
     def settled_by(self, node: ast.If) -> frozenset[int]:
         """The loops around ``node`` that do not repeat its body: it sets the name its test needs
@@ -369,6 +395,30 @@ class Statements(PassState):
             loop for loop in self.loops if name and not _resets(self.bodies[loop], name.id, node)
         )
         return self.settled_by(node) | memo
+
+    def short_chunk_dropped(
+        self, node: ast.If
+    ) -> tuple[frozenset[frozenset[Src]], tuple[str, Value] | None] | None:
+        """``if len(idx) < bs: return`` (``continue``, ``break``, ``raise``): the statements after it
+        see only the full chunks of the loops it measures. With a flag besides (``if self.drop_last
+        and len(idx) < bs:``, a loader's option), only when the flag is true: the function and the
+        flag's value, read where the callers make it; an option nothing reads drops nothing."""
+        if node.orelse or not isinstance(node.body[-1], _LEAVES):
+            return None
+        test = node.test
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else []
+        for part in parts or [test]:
+            full = self.full_chunk_test(part)
+            if full is None or full[1] != 1:
+                continue
+            others = [p for p in parts if p is not part]
+            if not others:
+                return full[0], None
+            flag = self.quiet(others[0]) if len(others) == 1 else None
+            if flag is None or (flag.param is None and not flag.objs):
+                return None
+            return full[0], (self.fn.qualname, _plain(flag))
+        return None
 
     def full_chunk_test(self, test: ast.expr) -> tuple[frozenset[frozenset[Src]], int] | None:
         """``if len(batch) < size:`` before padding the last chunk, ``if x.shape[0] != size``: the
@@ -460,6 +510,8 @@ class Statements(PassState):
         settled: frozenset[int] = frozenset(),
         traced: int | None = None,
         calls_settled: frozenset[int] = frozenset(),
+        refilled: frozenset[str] = frozenset(),
+        truth_tested: frozenset[str] = frozenset(),
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -467,10 +519,13 @@ class Statements(PassState):
         a block (``full_chunk_test``); ``unset``: the attribute the first block runs while unset
         (``_unset_attribute``); ``settled``: the loops that do not repeat the first block
         (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``);
-        ``calls_settled``: the loops that do not repeat the calls of the first block."""
+        ``calls_settled``: the loops that do not repeat the calls of the first block; ``refilled``:
+        the lists the first block gets at one length, whatever the innermost loop appends;
+        ``truth_tested``: the names the first block runs only when true (``if mask:``)."""
         outer = self.unset
         outer_settled = self.settled
         outer_calls = self.calls_settled
+        outer_tested = self.truth_tested
         before = self.env
         made_before = self.defs
         results = []
@@ -484,17 +539,23 @@ class Statements(PassState):
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
+            if refilled and i == 0:
+                grown = LoopSrc(self.loops[-1])
+                for name in refilled & self.env.keys():
+                    self.env[name] = _ungrown(self.env[name], grown)
             self.cache_misses += cached == i
             self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
+            self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
             self.block(block)
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
             self.settled = outer_settled
             self.calls_settled = outer_calls
+            self.truth_tested = outer_tested
             results.append(self.env)
             made.append(self.defs)
         if condition is not None:
@@ -634,14 +695,18 @@ class Statements(PassState):
             f"for {ast.unparse(node.target)} in {self.mod.pos.text(node.iter)}",
             items=iterable,
         )
-        self.note_range(index, node)
+        self.note_range(index, node.target, source)
         made = funcrefs.element(self.protocol_refs(iterable, source, "__iter__"), funcrefs.ITER)
-        choices = funcrefs.called(funcrefs.element(iterable.callables, funcrefs.ITER, deep=()))
-        if len(set(choices)) > 1:
+        # The functions the items are or hold anywhere inside (`for name, test in tests: test()`).
+        choices = {c for _, c in funcrefs.element(iterable.callables, funcrefs.ITER, deep=())}
+        if len(choices) > 1:
             # `for f in (a, b): f()` calls each function once per walk of the loop, not per turn.
             self.choosing[index] = frozenset(choices)
 
         self.walked[index] = iterable
+        counter = _counter(node.target, source, self.mod.canonical)
+        if counter:
+            self.counters[index] = counter
 
         def bind_target() -> None:
             item = self.item_of(iterable, index, source)
@@ -666,7 +731,8 @@ class Statements(PassState):
     def items_source(self, node: ast.expr) -> ast.expr:
         """What a loop over ``node`` takes its items from: the argument of an iterable that yields
         its argument's items (``ITEMS_OF_ARGUMENT``: ``tqdm.tqdm(runs, desc=...)``, ``sorted(d)``),
-        through any number of them; else ``node``."""
+        through any number of them; ``range`` of the arguments of a range with a progress bar
+        (``RANGE_OF_ARGUMENTS``: ``tqdm.trange(n, desc=...)``, made here at its place); else ``node``."""
         while (
             isinstance(node, ast.Call)
             and len(node.args) == 1
@@ -674,6 +740,13 @@ class Statements(PassState):
             and self.mod.canonical(_dotted(node.func) or "") in ITEMS_OF_ARGUMENT
         ):
             node = node.args[0]
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and self.mod.canonical(_dotted(node.func) or "") in RANGE_OF_ARGUMENTS
+        ):
+            bare = ast.Call(func=ast.Name("range", ast.Load()), args=node.args, keywords=[])
+            return ast.copy_location(bare, node)
         return node
 
     def only_item(self, node: ast.expr, iterable: Value) -> Value | None:
@@ -751,8 +824,10 @@ class Statements(PassState):
             node.attr if isinstance(owner, ast.Name) and owner.id == self.fn.params[0].name else ""
         )
 
-    def walks_items(self, node: ast.expr, value: Value | None = None) -> bool:
-        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``)."""
+    def walks_items(self, node: ast.expr, value: Value | None = None, follow: bool = True) -> bool:
+        """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``);
+        ``follow``: whether a name may be followed to the comprehension bound to it (once: ``xs =
+        [f(x) for x in xs]`` names itself)."""
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
@@ -768,25 +843,53 @@ class Statements(PassState):
                     and isinstance(sized.func, ast.Name)
                     and sized.func.id == "len"
                     and len(sized.args) == 1
-                    and self.walks_items(sized.args[0])
+                    and self.walks_items(sized.args[0], follow=follow)
                 )
+            if name in WALK_SHORTEST_ARGUMENT:
+                return any(self.walks_items(arg, follow=follow) for arg in node.args)
             return (
                 name in WALK_THEIR_ARGUMENTS
                 and bool(node.args)
                 and all(
-                    self.walks_items(arg)
+                    self.walks_items(arg, follow=follow)
                     for arg in node.args[: None if name in WALK_EVERY_ARGUMENT else 1]
                 )
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
+        if isinstance(node, ast.Attribute) and node.attr in HELD_ATTRIBUTES:
+            return True
+        # A generator of the items of collections held in memory (``configurations = (("cpu",
+        # b) for b in batches)``) yields as many, the same each time it is made.
+        made = _definition(node, self.defs) if follow else node
+        if isinstance(made, _COMPREHENSIONS):
+            again = follow and made is node
+            return all(self.walks_items(g.iter, follow=again) for g in made.generators)
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
-        # collection (``shots: Sequence[int]``); a list or tuple of unknown length is often data
-        # gathered per step (clips of a run).
+        # collection (``shots: Sequence[int]``) or whose default is one (``batches=(1, 2, 4)``,
+        # ``dtypes=DEFAULT_DTYPES``: settings, whatever the annotation); a list or tuple of
+        # unknown length is often data gathered per step (clips of a run).
         value = value if value is not None else self.quiet(node)
         param = self.fn.param(value.param) if value.param is not None else None
-        return value.ty in (DICT, SET) or (param is not None and param.held)
+        return value.ty in (DICT, SET) or (
+            param is not None and (param.held or self.held_default(param.name))
+        )
+
+    def held_default(self, name: str) -> bool:
+        """Whether the default of parameter ``name`` of the walked def is a display of items, or a
+        module-level name bound to one."""
+        node = self.mod.nodes.get(self.fn.qualname)
+        if node is None:
+            return False
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional[::-1]], args.defaults[::-1], strict=False))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True))
+        default = defaults.get(name)
+        if isinstance(default, ast.Name):
+            return self.mod.global_value(default.id).ty in (LIST, TUPLE, SET, DICT)
+        return isinstance(default, ast.List | ast.Tuple | ast.Set | ast.Dict)
 
     def loop(
         self, index: int, body: list[ast.stmt], head: object, node: ast.AST | None = None
@@ -818,7 +921,9 @@ class Statements(PassState):
         binds = len(self.call_binds)
         with self.iteration():
             self.block(body)
-        self.note_carried_calls(index, before, made_before, self.call_binds[binds:])
+        self.note_carried_calls(
+            index, before, {**self.unpacked, **made_before}, self.call_binds[binds:]
+        )
         after = self.env
         self.loops.pop()
         self.env = _joined(before, after)
@@ -926,7 +1031,7 @@ class Statements(PassState):
             isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(node.iter)
         ):
             return None
-        call = node.iter
+        call = self.items_source(node.iter)
         name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
         atoms: Atoms = {}
         if name == "range":
@@ -1176,13 +1281,18 @@ class Statements(PassState):
                 and source is not None
                 and value.ty in (LIST, TUPLE, ARRAY, NP_ARRAY, UNKNOWN)
                 and _grows_itself(target.id, source, self.mod)
+                # `if mask: mask = jnp.concatenate(...)`: bool() of an array of two or more items
+                # raises, so the array grows there once at most.
+                and not (isinstance(source, ast.Call) and target.id in self.truth_tested)
                 and not self.sized_anew(target, value)
                 and not _made_in_iteration(target.id, source, self.bodies.get(self.loops[-1], []))
             ):
-                value = self.grow(value, source, ast.unparse(source))
+                axis = self.grown_axis(target, value)
+                value = self.grow(value, source, ast.unparse(source), axis=axis)
             if self.loops and source is not None and target.id in self.env:
                 value = self.rebound(target.id, value, source)
             self.env[target.id] = value
+            self.unpacked.pop(target.id, None)
             if source is not None:
                 self.defs[target.id] = source
             else:
@@ -1229,6 +1339,8 @@ class Statements(PassState):
                     if (value.callables or value.param) and not starred:
                         item = item.with_(callables=funcrefs.element(value.refs, str(i)))
                     self.bind(element, item, None)
+                    if isinstance(element, ast.Name) and source is not None and not starred:
+                        self.unpacked[element.id] = source
         elif isinstance(target, ast.Starred):
             self.bind(target.value, value.with_(ty=LIST, items=(), callables=EMPTY), None)
         elif isinstance(target, ast.Attribute):
@@ -1342,13 +1454,20 @@ class Statements(PassState):
         return value.with_(shape=value.shape | {taint})
 
     def grow(
-        self, value: Value, node: ast.AST, text: str, item: bool = False, over: tuple[int, ...] = ()
+        self,
+        value: Value,
+        node: ast.AST,
+        text: str,
+        item: bool = False,
+        over: tuple[int, ...] = (),
+        axis: int | None = None,
     ) -> Value:
         """``value`` grown at each iteration of the innermost loop (or of the loops ``over``), or,
         with ``item``, one of the lists it holds (``log[key].append(x)``): its structure grows, not
-        its length."""
+        its length. ``axis``: the array's axis that grows (``grown_axis``), where it is known."""
         # A list's own length is its axis 0; where an array grows depends on the join.
-        axis = 0 if value.ty in (LIST, TUPLE) and not item else None
+        if value.ty in (LIST, TUPLE):
+            axis = None if item else 0
         # Under an if in the loop, by as many items as pass the test: as the data it reads says,
         # whatever the trip count (the statement form of a filtering comprehension).
         depth = len(self.loops)
@@ -1356,6 +1475,20 @@ class Statements(PassState):
         sources = frozenset(LoopSrc(index) for index in over or self.loops[-1:]) | tested
         taint = Taint("RTL102", _clip(text), self.loc(node), sources, axis)
         return value.with_(shape=value.shape | {taint}, items=(), dims=None)
+
+    def grown_axis(self, target: ast.Name, value: Value) -> int | None:
+        """The one axis of an array rebuilt from itself whose new length holds its old one
+        (``x = jnp.concatenate([x, row])``: axis 0, ``x + 1`` long): the axis it grows along, so
+        that padding that axis back to a fixed length (``concatenate([x, zeros((size - len(x),
+        *x.shape[1:]))])``) ends the change. None when no such axis, or several, are known."""
+        lens = value.dims.lens if value.dims is not None else ()
+        grown = [
+            axis
+            for axis, length in enumerate(lens)
+            if length is not None
+            and _length_atom(target, axis, self.defs, self) in _atoms_in(length.poly)
+        ]
+        return grown[0] if len(grown) == 1 else None
 
     def sized_anew(self, target: ast.AST, value: Value) -> bool:
         """Whether a value rebuilt from ``target`` has a length known without ``target``'s own: a list
@@ -1379,6 +1512,50 @@ def _skips_the_rest(node: ast.If) -> bool:
 # else block), for a chunk no longer than its width; and each comparison with its sides swapped.
 _FULL_WHEN = {ast.Lt: 1, ast.NotEq: 1, ast.Eq: 0, ast.GtE: 0}
 _MIRRORED: dict[type, type] = {ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE}
+
+
+def _ungrown(value: Value, grown: LoopSrc) -> Value:
+    """``value`` where what loop ``grown`` appends to it is not a growth: the items since it was
+    last refilled, as many each time."""
+    kept = frozenset(t for t in value.shape if t.code != "RTL102" or grown not in t.sources)
+    return value if kept == value.shape else value.with_(shape=kept)
+
+
+def _truth_tested(test: ast.expr) -> frozenset[str]:
+    """The names ``if test:`` runs its body only when true: ``if mask:``, ``if mask and ...``."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return frozenset(p.id for p in parts if isinstance(p, ast.Name))
+
+
+def _counter(target: ast.expr, source: ast.expr, canonical: Callable[[str], str]) -> str:
+    """The name that counts the turns of ``for target in source``, one more at each: the target of
+    ``range(a, b)`` (no step), the first of ``enumerate(...)``'s; else ""."""
+    func = canonical(_dotted(source.func) or "") if isinstance(source, ast.Call) else ""
+    if func not in ("range", "enumerate"):
+        return ""
+    assert isinstance(source, ast.Call)
+    if func == "range" and len(source.args) <= 2 and isinstance(target, ast.Name):
+        return target.id
+    first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+    return first.id if func == "enumerate" and isinstance(first, ast.Name) else ""
+
+
+# The statements that leave the rest of a loop's iteration (or the function) behind.
+_LEAVES = (ast.Return, ast.Continue, ast.Break, ast.Raise)
+
+
+def _dropped_chunks(
+    value: Value, loops: frozenset[frozenset[Src]], flag: tuple[str, Value] | None
+) -> Value:
+    """``value`` after a test that skips the short last chunk of ``loops``: full, or (``flag``) full
+    where the flag is true."""
+    if flag is None:
+        return _full_chunks(value, loops)
+    shape = frozenset(
+        replace(t, dropped_if=flag) if t.code == "RTL103" and t.sources in loops else t
+        for t in value.shape
+    )
+    return value if shape == value.shape else value.with_(shape=shape)
 
 
 def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:

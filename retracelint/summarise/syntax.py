@@ -376,15 +376,24 @@ def _same(a: ast.AST, b: ast.AST) -> bool:
 
 def _none_test(test: ast.AST) -> tuple[str, int] | None:
     """For ``if x is None:`` / ``if x is not None:``, the name and the branch where it is not None."""
+    compared = _none_compared(test)
+    if compared is None or not isinstance(compared[0], ast.Name):
+        return None
+    return compared[0].id, compared[1]
+
+
+def _none_compared(test: ast.AST) -> tuple[ast.expr, int] | None:
+    """For ``x is None`` / ``state.batch_stats is not None``, a name or attribute path compared
+    with None, the operand and the branch where it is not None."""
     if (
         isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
+        and _dotted(test.left) is not None
         and len(test.ops) == 1
         and isinstance(test.ops[0], ast.Is | ast.IsNot)
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     ):
-        return test.left.id, 0 if isinstance(test.ops[0], ast.IsNot) else 1
+        return test.left, 0 if isinstance(test.ops[0], ast.IsNot) else 1
     return None
 
 
@@ -532,7 +541,7 @@ def _tested_attribute(test: ast.AST, unset: bool) -> ast.Attribute | None:
     ``unset`` False, set (``x.a is not None``, ``x.a``)."""
     tested: ast.AST | None = None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        tested = test.operand if unset else None
+        tested = _asked_attribute(test.operand) if unset else None
     elif (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
@@ -542,9 +551,37 @@ def _tested_attribute(test: ast.AST, unset: bool) -> ast.Attribute | None:
     ):
         tested = test.left
     elif not unset:
-        tested = test
+        tested = _asked_attribute(test)
     if isinstance(tested, ast.Attribute) and isinstance(tested.value, ast.Name):
         return tested
+    return None
+
+
+def _asked_attribute(node: ast.AST) -> ast.AST:
+    """``hasattr(self, "_fn")`` as the attribute it asks about (``self._fn``), set or not; any
+    other test as it is."""
+    args = builtin_args(node, "hasattr", 2)
+    if (
+        args is not None
+        and isinstance(args[0], ast.Name)
+        and isinstance(args[1], ast.Constant)
+        and isinstance(args[1].value, str)
+    ):
+        return ast.copy_location(ast.Attribute(args[0], args[1].value, ast.Load()), node)
+    return node
+
+
+def builtin_args(node: ast.AST | None, name: str, count: int) -> list[ast.expr] | None:
+    """The arguments of ``node`` when it calls the builtin ``name`` with ``count`` positional
+    arguments and no keywords (``len(x)``, ``type(x)``, ``hasattr(x, "a")``); else None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and len(node.args) == count
+        and not node.keywords
+    ):
+        return node.args
     return None
 
 

@@ -1,0 +1,246 @@
+"""A long-lived process (the language server) runs the rules after an edit taking over what the
+project's last run found of the whole call graph (``frequency.Found``: the runtime functions, what
+repeats each, the entry points) where the edit changed none of what it was found from, and asking
+again what else it read. Each edit here, of one module, changes a finding in another; after each,
+the findings are those of a cold command-line run, and the spies say what was found again."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_carried_results import ADVECTION as CARRIED
+
+from retracelint import server
+from retracelint.cli import main
+from retracelint.config import Settings
+from retracelint.engine import analyse_projects
+from retracelint.frequency import Frequency
+from retracelint.session import Memory, Watch
+
+MODEL = """
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    return jnp.sum(x)
+
+
+class Trainer:
+    def __init__(self):
+        self.widths = [1, 2, 3]
+
+    def fit(self, x):
+        # A collection the object holds: walked again, the same widths (while nothing else
+        # stores there), so what ``once`` rebuilds is a few traces, a warning.
+        for width in self.widths:
+            self.once(x)
+
+    def once(self, x):
+        return jax.jit(lambda y: y * 2)(x)
+"""
+
+DATA = """
+from lib import model
+
+
+def run_one(x, n):
+    return model.step(x[:n])
+"""
+
+TRAIN = """
+import numpy as np
+
+from lib import data, model
+
+
+def configure(trainer):
+    trainer.seen = 0
+
+
+def main():
+    x = np.ones(64)
+    for n in range(1, 64):
+        data.run_one(x, n)
+    trainer = model.Trainer()
+    configure(trainer)
+    trainer.fit(x)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+RUN_EACH = """
+
+def run_each(x):
+    for k in range(2, 9):
+        data.run_one(x, k)
+"""
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for path, text in {"pyproject.toml": '[project]\nname = "proj"\n', **files}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    files = {"lib/__init__.py": "", "lib/model.py": MODEL, "lib/data.py": DATA}
+    return _tree(tmp_path / "proj", {**files, "scripts/train.py": TRAIN})
+
+
+@pytest.fixture()
+def found_again(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Which facts of the whole call graph each run found again instead of taking them over."""
+    seen: list[str] = []
+    for name, label in (("_reach_runtime", "runtime"), ("_drivers", "drivers")):
+        original = getattr(Frequency, name)
+
+        def spy(self: Frequency, original=original, label=label) -> object:
+            seen.append(label)
+            return original(self)
+
+        monkeypatch.setattr(Frequency, name, spy)
+    return seen
+
+
+def _cold(root: Path) -> list[tuple]:
+    done = CliRunner().invoke(
+        main, ["check", "--no-cache", "--exit-zero", "--output-format", "json", str(root)]
+    )
+    assert done.exit_code == 0, done.output
+    return [
+        (f["path"], f["line"], f["code"], f["severity"], f["message"])
+        for f in json.loads(done.stdout)
+    ]
+
+
+def _kept(root: Path, memory: Memory, cache: Path) -> list[tuple]:
+    def settings_for(found: Path | None) -> Settings:
+        return replace(server.settings_for(found), cache_dir=str(cache), jobs=1)
+
+    run = analyse_projects([str(root)], settings_for, watch=Watch(memory))[1]
+    return [(f.location.path, f.location.line, f.code, f.severity, f.message) for f in run.findings]
+
+
+def test_edits_take_over_the_frequency_model_and_find_what_a_cold_run_finds(
+    project: Path, tmp_path: Path, found_again: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    train, data = project / "scripts" / "train.py", project / "lib" / "data.py"
+    rebuilt = ("RTL301", "warning")
+    steps = [
+        # The first run: all found.
+        (train, ("", ""), ["runtime", "drivers"], [("RTL101", "error"), rebuilt]),
+        # The loop passes one size: the slice in data.py no longer changes shape. The same calls.
+        (train, ("data.run_one(x, n)", "data.run_one(x, 8)"), [], [rebuilt]),
+        # Another module stores in what fit() walks: its loop no longer walks a collection the
+        # object holds (what the drivers asked is asked again), and the rebuilt jit is an error.
+        (
+            train,
+            ("trainer.seen = 0", "trainer.widths = sorted(np.random.rand(5))"),
+            ["drivers"],
+            [("RTL301", "error")],
+        ),
+        # A function added that calls nothing and that nothing calls: an entry point more.
+        (data, ("", "\n\ndef unused():\n    return 1\n"), [], [("RTL301", "error")]),
+        # A function that calls run_one in a loop (nothing calls it: a library's, which may run
+        # under its caller's jit, a warning): the call graph changed, all is found again.
+        (
+            train,
+            ("", RUN_EACH),
+            ["runtime", "drivers"],
+            [("RTL101", "warning"), ("RTL301", "error")],
+        ),
+        # main() calls it where it stored in what fit() walks: the call graph changed again.
+        (
+            train,
+            ("trainer.widths = sorted(np.random.rand(5))", "run_each(x)"),
+            ["runtime", "drivers"],
+            [("RTL101", "warning"), rebuilt],
+        ),
+    ]
+    for path, (old, new), again, shown in steps:
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
+        cold = _cold(project)
+        found_again.clear()
+        now = _kept(project, memory, cache)
+        assert now == cold, (path.name, new)
+        assert found_again == again, (path.name, new)
+        assert [f[2:4] for f in now] == shown, (path.name, new)
+
+
+# The clock of test_carried_results's advection widens under x64.
+ADVECTION = {
+    "advance.py": CARRIED["advance.py"],
+    "grid.py": CARRIED["grid.py"],
+    # Two modules turn jax's 64-bit types on; the script imports one of them. (The other imports
+    # advance.py, so that it is analysed: the project keeps x64 on whatever the script imports.)
+    "precision.py": 'import jax\n\njax.config.update("jax_enable_x64", True)\n',
+    "bench.py": 'import advance  # noqa: F401\nimport jax\n\njax.config.update("jax_enable_x64", True)\n',
+    "main.py": """\
+import precision  # noqa: F401
+from advance import simulate
+from grid import Grid
+
+if __name__ == "__main__":
+    print(simulate(Grid(16), 4)[1])
+""",
+}
+
+
+def test_which_modules_run_with_x64_is_found_again_only_when_an_import_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock of ``simulate`` widens to float64 only where the script that runs it turns x64
+    on: an edit of the script's imports, which changes no call, changes the finding in
+    advance.py; an edit of a body keeps which modules run with x64 on."""
+    from retracelint.callgraph.symbols import Symbols
+
+    reach = Symbols.__dict__["_x64_reach"]
+    counted: list[int] = []
+    original = reach.func
+
+    def spy(self: Symbols) -> object:
+        counted.append(1)
+        return original(self)
+
+    monkeypatch.setattr(reach, "func", spy)
+    root = _tree(tmp_path / "proj", ADVECTION)
+    monkeypatch.chdir(root)
+    memory, cache = Memory(), tmp_path / "cache"
+    main, advance = root / "main.py", root / "advance.py"
+    widened = [("RTL402", "warning")]
+    # Each edit of the script adds a function, so that the rules run again (an edit of its
+    # imports alone changes no fact they read but which modules run with x64 on: the last run's
+    # findings are filtered, ``reuse``).
+    steps = [
+        (main, ("", ""), True, widened),
+        # The step's default changes: what runs with x64 on is the same.
+        (advance, ("1e-3, dtype", "2e-3, dtype"), False, widened),
+        (main, ("import precision  # noqa: F401", "import os"), True, []),
+        (main, ("import os", "import precision  # noqa: F401"), True, widened),
+    ]
+    for number, (path, (old, new), again, shown) in enumerate(steps):
+        text = path.read_text(encoding="utf-8").replace(old, new, 1)
+        if path == main:
+            text += f"\n\ndef added_{number}():\n    return {number}\n"
+        path.write_text(text, encoding="utf-8")
+        cold = _cold(root)
+        counted.clear()
+        now = _kept(root, memory, cache)
+        assert now == cold, (path.name, new)
+        assert bool(counted) == again, (path.name, new)
+        assert [f[2:4] for f in now] == shown, (path.name, new)
