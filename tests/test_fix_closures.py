@@ -374,13 +374,16 @@ def test_the_editor_offers_the_closure_fix_as_a_quick_fix(
     pytest.importorskip("lsprotocol")
     from retracelint import config
     from retracelint.engine import analyse
-    from retracelint.server import fix_edit
+    from retracelint.server import fix_edit, quick_fix
 
     root = project(tmp_path, monkeypatch, {"controllers.py": CONTROLLERS, "sim.py": SIM})
     settings = config.load([str(root)], isolated=True)
     (finding,) = analyse(["controllers.py", "sim.py"], settings).findings
-    edit = fix_edit(finding, CONTROLLERS)
-    assert edit is not None
+    fix = quick_fix(finding, lambda path: (root / path).read_bytes(), unsafe=True)
+    assert fix is not None
+    workspace = fix_edit(fix, {}, document_changes=False)
+    assert workspace is not None and workspace.changes is not None
+    ((edit,),) = workspace.changes.values()
     lines = CONTROLLERS.splitlines(keepends=True)
     start, end = edit.range.start.line, edit.range.end.line
     assert "".join(lines[:start]) + edit.new_text + "".join(lines[end:]) == CONTROLLERS_FIXED

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner, Result
@@ -19,6 +20,11 @@ from rule_pages import load_pages
 
 from retracelint import config
 from retracelint.cli import main
+
+if TYPE_CHECKING:
+    from lsprotocol.types import TextEdit
+
+    from retracelint.model import Finding
 
 PAGES = {page.code: page for page in load_pages() if page.executable}
 # The pages whose flagged example --fix --unsafe-fixes rewrites so that it traces once, and the
@@ -232,14 +238,22 @@ def test_the_editor_offers_the_same_rewrites_as_quick_fixes(pages: Path) -> None
     of the lines between the first and the last that change (a hoist adds a line)."""
     pytest.importorskip("lsprotocol")
     from retracelint.engine import analyse
-    from retracelint.server import fix_edit
+    from retracelint.server import fix_edit, quick_fix
+
+    def quick_edit(finding: Finding, source: str) -> TextEdit | None:
+        fix = quick_fix(finding, lambda _path: source.encode(), unsafe=True)
+        workspace = None if fix is None else fix_edit(fix, {}, document_changes=False)
+        if workspace is None or workspace.changes is None:
+            return None
+        ((edit,),) = workspace.changes.values()
+        return edit
 
     settings = config.load([str(pages)], isolated=True)
     for code in ("RTL202", "RTL301", "RTL401"):
         name = f"{code.lower()}.py"
         source = (pages / name).read_text(encoding="utf-8")
         (finding,) = analyse([name], settings).findings
-        edit = fix_edit(finding, source)
+        edit = quick_edit(finding, source)
         assert edit is not None, code
         lines = source.splitlines(keepends=True)
         start, end = edit.range.start, edit.range.end
@@ -247,7 +261,7 @@ def test_the_editor_offers_the_same_rewrites_as_quick_fixes(pages: Path) -> None
         edited = "".join(lines[: start.line]) + edit.new_text + "".join(lines[end.line :])
         assert edited == expected_after(code), code
     assert (
-        fix_edit(analyse(["rtl201.py"], settings).findings[0], PAGES["RTL201"].flagged_source)
+        quick_edit(analyse(["rtl201.py"], settings).findings[0], PAGES["RTL201"].flagged_source)
         is None
     )
 
