@@ -19,6 +19,8 @@ from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
 from retracelint.values import (
+    FLOAT_LIKE,
+    SCALARS,
     CallSrc,
     LoopSrc,
     ParamSrc,
@@ -248,7 +250,7 @@ def _used_by_own_loop(
         not cause.path
         or not sites
         or not _sweep_point(project, prop, cause)
-        or not _new_problem_each_point(project, cause, owner)
+        or not _new_problem_each_point(project, prop, cause, owner)
     ):
         return None
     chain: list[tuple[FunctionSummary, frozenset[int]]] = []  # each function, the loops of its call
@@ -292,10 +294,12 @@ def _sweep_point(project: Project, prop: Propagation, cause: Cause) -> bool:
     return loop.count is not None or prop.frequency.holds(fn, loop)
 
 
-def _new_problem_each_point(project: Project, cause: Cause, owner: FunctionSummary) -> bool:
+def _new_problem_each_point(
+    project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary
+) -> bool:
     """Whether what the sweep gives each point reaches the function that builds the jit: an
-    argument made from the loop's item at the sweep's call, passed on down every call of the path
-    (``train(make_data(a), opt)``, then ``fconNN(width)``). A factory given the same arguments at
+    argument made from the loop's item at the sweep's call, other than a number, passed on down
+    every call of the path (``train(make_data(a), opt)``, then ``fconNN(width)``). A factory given the same arguments at
     every point (``factorize(a, b)`` under ``for t in targets``) builds the same jit again: a
     rebuild a jit built once would save."""
     varying: set[str] | None = None  # the current function's parameters that differ per point
@@ -328,10 +332,16 @@ def _new_problem_each_point(project: Project, cause: Cause, owner: FunctionSumma
                 else (isinstance(src, ParamSrc) and src.name in varying)
                 for src in passed.value.vsrc | passed.value.fresh
             )
+            # A number per point (``evaluate(batches, float(member))``) could be passed to a jit
+            # built once, traced: what needs new traces anyway is data, structure or code.
+            and (varying is not None or prop.resolve(caller, passed.value).ty not in _NUMBERS)
         }
         if not varying:
             return False
     return True
+
+
+_NUMBERS = SCALARS | {FLOAT_LIKE}
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object
