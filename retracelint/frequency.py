@@ -282,15 +282,25 @@ class Frequency:
     ) -> bool:
         """Whether a call made inside one of ``loops`` of function ``qualname`` is one of ``sites``,
         or runs, through runtime calls, a function that makes one of them."""
-        fn = self.project.functions[qualname]
-        inside = {
-            (qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)
-        }
+        inside = self._calls_inside(qualname, loops)
         if inside & sites:
             return True
-        roots = {callee for callee, calls in self._direct().items() if inside.intersection(calls)}
         makers = {caller for caller, _ in sites}
-        return not makers.isdisjoint(self._reach(roots, self._direct_callees()))
+        return not makers.isdisjoint(self._run_from(inside))
+
+    def loops_run(self, qualname: str, loops: set[int], function: str) -> bool:
+        """Whether a call made inside one of ``loops`` of function ``qualname`` runs ``function``'s
+        body, through runtime calls."""
+        return function in self._run_from(self._calls_inside(qualname, loops))
+
+    def _calls_inside(self, qualname: str, loops: set[int]) -> set[tuple[str, int]]:
+        fn = self.project.functions[qualname]
+        return {(qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)}
+
+    def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
+        """The functions whose bodies ``calls`` run, directly or through runtime calls."""
+        roots = {callee for callee, sites in self._direct().items() if calls.intersection(sites)}
+        return self._reach(roots, self._direct_callees())
 
     def runs(self, qualname: str) -> str:
         """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""

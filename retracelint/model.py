@@ -71,6 +71,8 @@ ASSUMPTION_KINDS = {
     # a chunked loop whose sizes (a configuration's numbers) are not known to leave a remainder
     "unknown-sizes": "medium",
     "guessed-array": "low",  # an array method's name called on an object of a library's class
+    # a jit built once per call of a function that then calls it in a loop of its own: per run
+    "own-loop": "low",
 }
 
 

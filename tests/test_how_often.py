@@ -165,3 +165,77 @@ def test_a_jit_wrapper_object_per_distribution_built_at_setup_is_not_reported(
     ]
     (finding,) = analyse([str(folder)], Settings(cache=False, confidence="all")).findings
     assert finding.details[-1].endswith(f"called in the loop at {folder / 'scoring.py'}:8)")
+
+
+def test_jits_built_once_per_sweep_point_and_used_by_their_own_epochs_loop() -> None:
+    """jits_built_per_sweep_point: a sweep over spelled-out frequencies, activations and rates
+    trains a new network on a new problem per point; ``train`` builds the network (whose factory
+    jits ``forward``) and a jitted ``update``, then runs its epochs loop with both: one trace per
+    run, each a new problem (FRESH_ROUND_11 cause 1, JINNAX ``nn.py``, myriad-jax's runners). Not
+    reported by default; ``--confidence all`` shows both, saying why they are doubtful."""
+    clean = CliRunner().invoke(
+        main, ["check", "jits_built_per_sweep_point", "--no-cache", "--isolated"]
+    )
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    assert _findings("jits_built_per_sweep_point") == [
+        "jits_built_per_sweep_point/networks.py:19:6: RTL301 [warning] @jax.jit rebuilds forward()"
+        " each call of make_mlp(), so every call re-traces; build the jit once [low confidence:"
+        " built once per sweep point by train(), used in its loop]",
+        "jits_built_per_sweep_point/training.py:14:6: RTL301 [warning] @jax.jit rebuilds update()"
+        " each call of train(), so every call re-traces; build the jit once [low confidence:"
+        " built once per sweep point by train(), used in its loop]",
+    ]
+
+
+_PER_STEP = """
+import jax
+
+from networks import make_mlp
+from problems import Problem
+
+
+def distil(teacher_params, steps):
+    problem = Problem(2, n_points=64)
+    for step in range(steps):
+        student = make_mlp([1, 8, 1], jax.nn.relu, jax.random.PRNGKey(step))
+        print(problem.loss(student["forward"], student["params"]))
+"""
+
+
+def test_the_same_factory_called_per_step_stays_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The factory of the sweep fixture called at every step of a training loop builds and traces a
+    new ``forward`` per step: an error, reported by default, driven by that loop. So is the
+    fixture's ``train`` once the sweep's points all pass the same problem and settings: the same
+    jit built again per point, which a jit built once would not re-trace."""
+    folder = tmp_path / "sweep_project"
+    shutil.copytree(FIXTURES / "jits_built_per_sweep_point", folder)
+    monkeypatch.chdir(tmp_path)
+    (folder / "distil.py").write_text(_PER_STEP, encoding="utf-8")
+    found = CliRunner().invoke(main, ["check", "sweep_project", "--no-cache", "--isolated"])
+    assert found.exit_code == 1
+    assert found.stdout.splitlines() == [
+        "sweep_project/networks.py:19:6: RTL301 @jax.jit rebuilds forward() each call of"
+        " make_mlp(), so every call re-traces; build the jit once"
+    ]
+    (finding,) = analyse([str(folder)], Settings(cache=False)).findings
+    assert finding.details[-1].endswith(f"called in the loop at {folder / 'distil.py'}:11")
+    assert finding.assumptions == ()
+    (folder / "distil.py").unlink()
+    sweep = (folder / "sweep.py").read_text(encoding="utf-8")
+    same = sweep.replace(
+        "problem, [1, 32, 32, 1], activation, lr, epochs, key",
+        "base, widths, jnp.tanh, 0.1, epochs, key0",
+    ).replace(
+        "    results = {}\n",
+        "    results = {}\n"
+        "    base, widths, key0 = Problem(1, n_points=64), [1, 8, 1], jax.random.PRNGKey(0)\n",
+    )
+    assert same.count("key0") == 2
+    (folder / "sweep.py").write_text(same, encoding="utf-8")
+    again = CliRunner().invoke(main, ["check", "sweep_project", "--no-cache", "--isolated"])
+    assert [line.split(" @jax.jit")[0] for line in again.stdout.splitlines()] == [
+        "sweep_project/networks.py:19:6: RTL301 [warning]",
+        "sweep_project/training.py:14:6: RTL301 [warning]",
+    ]

@@ -282,10 +282,14 @@ def test_a_range_over_a_configured_count_of_tasks_is_a_warning_one_over_steps_an
     """A jit rebuilt per call of ``train_task`` that a loop over ``range(config.continual.num_tasks)``
     (through a local) or ``range(1, config["num_seeds"])`` calls: one trace per task or seed, the
     same few every run, a warning. One rebuilt per ``range(config.num_train_steps)`` grows with the
-    run's length: an error."""
+    run's length: an error. The task's jit serves the loop over batches inside ``train_task``, and
+    each task passes a new state: a build per sweep point, shown only with ``--confidence all``."""
     (tmp_path / "continual_train.py").write_text(_CONTINUAL_TRAIN, encoding="utf-8")
     (tmp_path / "continual_main.py").write_text(_CONTINUAL_MAIN, encoding="utf-8")
-    assert _severities(tmp_path) == {(12, "RTL301"): "warning", (20, "RTL301"): "error"}
+    run = analyse([str(tmp_path)], Settings(cache=False, confidence="all"))
+    found = {(f.location.line, f.code): (f.severity, f.confidence) for f in run.findings}
+    assert found == {(12, "RTL301"): ("warning", "low"), (20, "RTL301"): ("error", "high")}
+    assert _severities(tmp_path) == {(20, "RTL301"): "error"}
 
 
 _REGISTRY = """

@@ -14,13 +14,16 @@ from retracelint.checks.common import (
     unknown_base,
     when_text,
 )
-from retracelint.frequency import is_test_file
+from retracelint.frequency import is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
 from retracelint.values import (
+    FLOAT_LIKE,
+    SCALARS,
     CallSrc,
     LoopSrc,
+    ParamSrc,
     Value,
 )
 
@@ -145,8 +148,14 @@ def _rebuilt_jit(
     # its own function runs again.
     again = prop.repeated(owner.qualname)
     grows = cause.driver.grows or (again is not None and again.grows)
-    setting = _new_setting_each_time(project, binding, spec, cause)
-    assumptions = () if setting is None else (setting,)
+    assumptions = tuple(
+        found
+        for found in (
+            _new_setting_each_time(project, binding, spec, cause),
+            _used_by_own_loop(project, prop, owner, target, spec, cause),
+        )
+        if found is not None
+    )
     return make_finding(
         code,
         head,
@@ -218,6 +227,121 @@ def _new_setting_each_time(
                 text = f"`{passed.text}` is new at each iteration: each trace may be needed anyway"
                 return Assumption("new-setting", step.location, text)
     return None
+
+
+def _used_by_own_loop(
+    project: Project,
+    prop: Propagation,
+    owner: FunctionSummary,
+    target: JitTarget,
+    spec: JitSpec,
+    cause: Cause,
+) -> Assumption | None:
+    """A jit built once per call of a function that a sweep repeats (a factory, or a training
+    function run once per point of a sweep, ``_sweep_point``), where a function on the way down from that
+    repetition then calls it in a loop of its own (the epochs loop inside the training function)
+    that does not build it again: each build serves a whole loop, one trace per run or per sweep
+    point, each likely a new problem (new data, settings, network) that a jit built once would
+    trace anew too. Only a rebuild in the loop that uses it (``cause.path`` empty: a loop of the
+    building function) or per call of what that loop runs is a rebuild per use (issue 36, round 11
+    cause 1)."""
+    sites = frozenset(project.jit_callers.get(target.key, ()))
+    if (
+        not cause.path
+        or not sites
+        or not _sweep_point(project, prop, cause)
+        or not _new_problem_each_point(project, prop, cause, owner)
+    ):
+        return None
+    chain: list[tuple[FunctionSummary, frozenset[int]]] = []  # each function, the loops of its call
+    for step in cause.path[1:]:
+        site = project.symbols.call_at(step.location)
+        if site is None:
+            return None
+        fn = project.function(site[0])
+        chain.append((fn, frozenset(fn.calls[site[1]].loops)))
+    chain.append((owner, frozenset(spec.loops)))
+    frequency = prop.frequency
+    for fn, around in chain:
+        for loop in fn.loops:
+            if (
+                loop.repeats
+                and loop.index not in around
+                and frequency.loops_reach(fn.qualname, {loop.index}, sites)
+                and not frequency.loops_run(fn.qualname, {loop.index}, owner.qualname)
+            ):
+                text = (
+                    f"built once per sweep point by {short_name(fn.qualname)}(), used in its loop"
+                )
+                return Assumption("own-loop", loop.location, text)
+    return None
+
+
+def _sweep_point(project: Project, prop: Propagation, cause: Cause) -> bool:
+    """Whether the loop that repeats the call at the top of ``cause.path`` (the innermost around
+    it) walks a fixed or configured collection: items spelled out (``for opt in ["GD", "LBFGS"]``,
+    ``range(3)``) or held in memory (``for seed in seeds``), one point of a sweep each. A range over
+    a count, a while loop or a loader may be the training loop itself: what it repeats runs per
+    step or per epoch."""
+    site = project.symbols.call_at(cause.path[0].location)
+    if site is None:
+        return False
+    fn = project.function(site[0])
+    loops = fn.calls[site[1]].loops
+    if not loops:
+        return False
+    loop = fn.loops[loops[-1]]
+    return loop.count is not None or prop.frequency.holds(fn, loop)
+
+
+def _new_problem_each_point(
+    project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary
+) -> bool:
+    """Whether what the sweep gives each point reaches the function that builds the jit: an
+    argument made from the loop's item at the sweep's call, other than a number, passed on down
+    every call of the path (``train(make_data(a), opt)``, then ``fconNN(width)``). A factory given the same arguments at
+    every point (``factorize(a, b)`` under ``for t in targets``) builds the same jit again: a
+    rebuild a jit built once would save."""
+    varying: set[str] | None = None  # the current function's parameters that differ per point
+    for at, step in enumerate(cause.path):
+        site = project.symbols.call_at(step.location)
+        if site is None:
+            return False
+        caller = project.function(site[0])
+        call = caller.calls[site[1]]
+        callee = owner.qualname if at + 1 == len(cause.path) else cause.path[at + 1].function
+        target = next(
+            (
+                t
+                for t in project.site_targets.get(site, ())
+                if isinstance(t, FuncTarget) and t.qualname == callee
+            ),
+            None,
+        )
+        if target is None:
+            return False
+        fn = project.function(callee)
+        signature = project.signature(target, fn)
+        varying = {
+            param.name
+            for param in fn.params
+            if (passed := signature.arg(call, param.name)) is not None
+            and any(
+                (isinstance(src, LoopSrc) and src.index in call.loops)
+                if varying is None
+                else (isinstance(src, ParamSrc) and src.name in varying)
+                for src in passed.value.vsrc | passed.value.fresh
+            )
+            # A number per point (``evaluate(batches, float(member))``) could be passed to a jit
+            # built once, traced: what needs new traces anyway is data, structure or code.
+            and (varying is not None or prop.resolve(caller, passed.value).ty not in _NUMBERS)
+        }
+        if not varying:
+            return False
+    return True
+
+
+_NUMBERS = SCALARS | {FLOAT_LIKE}
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object
