@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -783,7 +784,7 @@ class Calls(PassState):
         """``Arg.known``: an int argument's value (a module constant's, an imported one's name), a
         flag's (1 or 0), or the constant lengths of an array's axes."""
         if value.ty == BOOL:
-            return _truth(node, self.defs, self.body)
+            return _truth(node, self.defs, self.stores)
         if isinstance(node, ast.Name) and node.id not in self.env and value.ty in (INT, UNKNOWN):
             summary = self.mod.summary
             imported = summary.imports.get(node.id)
@@ -1371,16 +1372,11 @@ def _bounded(node: ast.Call, keyword: str, position: int) -> bool:
     return bound is not None and not (isinstance(bound, ast.Constant) and bound.value is None)
 
 
-def _truth(node: ast.AST, defs: dict[str, ast.AST], body: list[ast.stmt]) -> int | None:
+def _truth(node: ast.AST, defs: dict[str, ast.AST], stores: Callable[[str], int]) -> int | None:
     """A flag as ``True`` or ``False`` written, or as the one assignment of a local name (a name
-    bound twice may be either): 1 or 0."""
+    bound twice may be either; ``stores`` counts a name's bindings): 1 or 0."""
     if isinstance(node, ast.Name):
-        stores = sum(
-            isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
-            for stmt in body
-            for n in ast.walk(stmt)
-        )
-        node = defs.get(node.id) if stores == 1 else None
+        node = defs.get(node.id) if stores(node.id) == 1 else None
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
         return int(node.value)
     return None

@@ -4,6 +4,7 @@ statements, expressions, calls and arrays parts of the interpreter extend it."""
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
@@ -117,6 +118,7 @@ class PassState:
         self.elements: dict[str, ast.expr] = {}
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
         self.body: list[ast.stmt] = []  # the whole body walked
+        self._stores: Counter[str] | None = None  # how often the body binds each name (``stores``)
         self.recording = True
         # The index of each call recorded here, by its node: a sub-expression read again quietly
         # (the array whose length sizes another) still depends on what that call returns.
@@ -150,8 +152,21 @@ class PassState:
             self.env[name] = Value(ty=INSTANCE, ref="<self>", objs=frozenset({name}))
 
     # -- driver -------------------------------------------------------------------------------------
+    def stores(self, name: str) -> int:
+        """How many times the body walked binds ``name``: counted once per body, when first asked
+        (walking the body per question made summaries quadratic in a function's length)."""
+        if self._stores is None:
+            self._stores = Counter(
+                n.id
+                for stmt in self.body
+                for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            )
+        return self._stores[name]
+
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.body = body
+        self._stores = None
         self.block(body)
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
