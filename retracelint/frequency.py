@@ -107,7 +107,7 @@ class Frequency:
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
     _callees: dict[str, list[str]] | None = None
-    _scripted: tuple[frozenset[str], frozenset[str]] | None = None  # without tests, with them
+    _scripted: dict[bool, frozenset[str]] = field(default_factory=dict)  # by ``tests``
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
     _roots: frozenset[str] | None = None
     # What the drivers read besides the call graph and the functions' loops and calls, each with
@@ -141,9 +141,10 @@ class Frequency:
         notebook-like script) or from a test function. A library's public function may be called by
         its users under their own jit, so what only such functions reach is not known to run
         eagerly."""
-        if self._scripted is None:
-            self._scripted = (self._scripted_from(tests=False), self._scripted_from(tests=True))
-        return qualname in self._scripted[tests]
+        scripted = self._scripted.get(tests)
+        if scripted is None:
+            scripted = self._scripted[tests] = self._scripted_from(tests)
+        return qualname in scripted
 
     def _scripted_from(self, tests: bool) -> frozenset[str]:
         roots = set()
