@@ -1371,8 +1371,20 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
 
 
 def _taint_order(taint: Taint) -> tuple:
+    """A total order: two taints of one place and rule (a loop walked twice words one flip two ways)
+    left in a set's order would make the first cause found, and so the route and message shown,
+    follow the hash seed."""
     loc = taint.origin
-    return (loc.path, loc.line, loc.col, taint.code)
+    axis = -1 if taint.axis is None else taint.axis
+    return (
+        loc.path,
+        loc.line,
+        loc.col,
+        taint.code,
+        taint.what,
+        axis,
+        sorted(map(_src_order, taint.sources)),
+    )
 
 
 _PER_ITEM: frozenset[Src] = frozenset({ItemSrc()})

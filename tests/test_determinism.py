@@ -29,6 +29,10 @@ PARTS = {
     # Factories returning `jax.jit(f)` or `f` by their argument: which return the linker followed
     # first was left to the hash seed.
     "factories": FIXTURES / "factories_jitted_by_their_argument",
+    # A None kept unless a proposal wins, returned from another module: the loop walked twice words
+    # the flip two ways at one place, and which wording (and route) was found first followed the
+    # hash seed (round 12's BOBE `optim.py:126`).
+    "proposals": FIXTURES / "none_unless_a_proposal_wins",
 }
 CLI = [sys.executable, "-I", "-m", "retracelint", "--no-cache", "--isolated"]
 RUNS = [("1", "1"), ("2", "2"), ("3", "1"), ("4", "2"), ("1", "2")]  # (PYTHONHASHSEED, -j)
@@ -72,3 +76,5 @@ def test_findings_are_byte_identical_under_hash_seeds_and_job_counts(tmp_path: P
     contexts = [(f["path"], f["line"], f["col"]) for f in found if f["path"].startswith("contexts")]
     # The outermost of the three contexts the evaluation is under and the training is not.
     assert contexts == [(os.path.join("contexts", "evaluation.py"), 10, 10)]
+    flips = [(f["path"], f["line"], f["code"]) for f in found if f["path"].startswith("proposals")]
+    assert flips == [(os.path.join("proposals", "proposals.py"), 16, "RTL403")]
