@@ -870,7 +870,7 @@ class Propagation(ObjectModel):
         self._asking.append(fn.qualname)
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
-                found.append(Cause(cause.taint, cause.driver, (*cause.path, step)))
+                found.append(Cause(cause.taint, cause.driver, _onto(cause.path, step, fn)))
                 if len(found) >= _MAX_CAUSES:
                     break
             if len(found) >= _MAX_CAUSES:
@@ -1368,6 +1368,17 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
         # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
         merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))
     return merged
+
+
+def _onto(path: tuple[PathStep, ...], step: PathStep, fn: FunctionSummary) -> tuple[PathStep, ...]:
+    """``path``, from a driver down to the caller that makes ``step`` (a call of ``fn``), continued
+    by it; unless it already runs in ``fn``: a loop of ``fn`` repeats a method (``gp.update()``)
+    that changes what the caller passed, so the caller's call brackets the driver and is not on
+    the way down from it. Appending it would show ``fn`` calling its own caller (library code
+    calling a test, round 12's BOBE)."""
+    if any(s.function == fn.qualname for s in path):
+        return path
+    return (*path, step)
 
 
 def _taint_order(taint: Taint) -> tuple:
