@@ -86,7 +86,7 @@ def assess(
             or _self_of_another_class(project, sources, finding)
         ):
             continue
-        decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
+        decided = [a for at, by in places for a in sources.branches(prop, at, by)]
         decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
@@ -345,7 +345,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     scope = defs[-1] if defs else sources.tree(at.path)  # a script's top level
     if not isinstance(receiver, ast.Name) or scope is None:
         return
-    assign = _sole_assignment(scope, receiver.id)
+    assign = sources.sole_assignment(scope, receiver.id)
     made = assign.value if assign is not None else None
     if not isinstance(made, ast.Call):
         return
@@ -433,6 +433,17 @@ class _Sources:
     _flags: dict[str, bool] = field(default_factory=dict)
     _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
+    # Asked of the same places by most of a project's findings (thousands, before one per origin
+    # is kept), each answer a walk of a function's tree: read once per run.
+    _around: dict[tuple[str, int], list[tuple[ast.AST, list[ast.stmt]]]] = field(
+        default_factory=dict
+    )
+    _alternatives: dict[Location, list[tuple[ast.If, bool, str]]] = field(default_factory=dict)
+    _rebinds: dict[Location, list[tuple[ast.If, bool, str]]] = field(default_factory=dict)
+    _sole: dict[tuple[int, str], ast.Assign | None] = field(default_factory=dict)
+    _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
+        default_factory=dict
+    )
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -483,7 +494,15 @@ class _Sources:
         return found
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
-        """The statements around ``at``, outermost first, each with the block that holds it."""
+        """The statements around ``at``, outermost first, each with the block that holds it (not
+        to be changed: the list is shared by every question about that line)."""
+        key = (at.path, at.line)
+        found = self._around.get(key)
+        if found is None:
+            found = self._around[key] = self._enclosing(at)
+        return found
+
+    def _enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
         tree = self.tree(at.path)
         out: list[tuple[ast.AST, list[ast.stmt]]] = []
         block: list[ast.stmt] = tree.body if tree is not None else []
@@ -564,6 +583,12 @@ class _Sources:
         where another arm binds that name and builds a jit (``if cfg.use_jit: step_jit =
         jax.jit(...); step_fn = step_jit.lower(s).compile()``, ``else: step_fn = lambda s:
         step(s)``); each with whether the eager arm is its body, and its file."""
+        found = self._alternatives.get(at)
+        if found is None:
+            found = self._alternatives[at] = list(self._jit_alternatives(at))
+        return iter(found)
+
+    def _jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         for (stmt, _), (inner, arm) in pairwise(self.enclosing(at)):
             if not isinstance(stmt, ast.If):
                 continue
@@ -578,6 +603,12 @@ class _Sources:
         arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
         jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
         its file."""
+        found = self._rebinds.get(at)
+        if found is None:
+            found = self._rebinds[at] = list(self._jit_rebinds(at))
+        return iter(found)
+
+    def _jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         call = self.call_at(at)
         if call is None or not isinstance(call.func, ast.Name):
             return
@@ -626,10 +657,27 @@ class _Sources:
         else:
             defs = [s for s, _ in self.enclosing(caller.location) if isinstance(s, _DEFS)]
             scope = defs[-1] if defs else None
-        assign = _sole_assignment(scope, passed.text) if scope is not None else None
+        assign = self.sole_assignment(scope, passed.text) if scope is not None else None
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return _literal(assign.value)
+
+    def branches(
+        self, prop: Propagation, at: Location, by: PathStep | None
+    ) -> list[Assumption | None]:
+        """``_argument_branches``, once per place and call into it."""
+        key = (at, by)
+        found = self._branches.get(key)
+        if found is None:
+            found = self._branches[key] = list(_argument_branches(prop, self, at, by))
+        return found
+
+    def sole_assignment(self, scope: ast.AST, name: str) -> ast.Assign | None:
+        """``_sole_assignment``, once per scope (a tree this run holds) and name."""
+        key = (id(scope), name)
+        if key not in self._sole:
+            self._sole[key] = _sole_assignment(scope, name)
+        return self._sole[key]
 
     def call_at(self, at: Location) -> ast.Call | None:
         """The call that starts at ``at``."""
@@ -1036,7 +1084,7 @@ def _returns_taken(
             decided
             for at in returns
             if not sources.unreachable(at)
-            and None not in (decided := list(_argument_branches(prop, sources, at, by)))
+            and None not in (decided := sources.branches(prop, at, by))
         ]
         if returns and not taken:
             yield None
