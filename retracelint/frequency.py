@@ -127,6 +127,13 @@ class Frequency:
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     # Whether ``last``'s facts hold here (None: not asked yet).
     _kept: bool | None = None
+    # ``last``'s link and the traced roots it found each module gives, kept where the rest of it
+    # does not hold (a call added): what the next run takes over is found from them.
+    _roots_before: tuple[object, dict[str, tuple[ModuleSummary, frozenset[str]]]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.last is not None:
+            self._roots_before = (self.last.link, self.last.module_roots)
 
     # -- the questions --------------------------------------------------------------------------
     def traced(self, qualname: str) -> bool:
@@ -453,13 +460,14 @@ class Frequency:
         return roots
 
     def _kept_roots(self, name: str, module: ModuleSummary) -> frozenset[str] | None:
-        """What ``last`` found ``module`` gives of the traced roots, where this project was linked
-        from ``last``'s link by linking another module again: that edit changed none of the names,
-        classes or bases the module's own resolve to (``Project._relinked``)."""
-        last, relinked = self.last, self.project.relinked
-        if last is None or relinked is None or relinked.base is not last.link:
+        """What the last run found ``module``, the same summary, gives of the traced roots, where
+        this project was linked from that run's link by linking another module again: that edit
+        changed none of the names, classes or bases the module's own resolve to
+        (``Project._relinked``), whether or not it changed the calls."""
+        before, relinked = self._roots_before, self.project.relinked
+        if before is None or relinked is None or relinked.base is not before[0]:
             return None
-        kept = last.module_roots.get(name)
+        kept = before[1].get(name)
         return kept[1] if kept is not None and kept[0] is module else None
 
     def _roots_of(self, module: ModuleSummary) -> Iterator[str]:
