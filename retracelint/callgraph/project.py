@@ -695,7 +695,12 @@ class Project:
         one: dict[Target, Target] = {}
         return LinkState(
             modules=tuple(self.modules),
-            site_targets={
+            # A link made from another (``relinked``) holds that one's objects but for the module
+            # linked again: making each equal target one object again (0.03 CPU s per edit of the
+            # speed corpus) would save pickle only the few new ones.
+            site_targets=dict(self.site_targets)
+            if self.relinked is not None
+            else {
                 site: tuple([one.setdefault(t, t) for t in targets])
                 for site, targets in self.site_targets.items()
             },
