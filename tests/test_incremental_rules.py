@@ -20,7 +20,7 @@ from retracelint.cli import main
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.frequency import Frequency
-from retracelint.session import Memory, Watch
+from retracelint.session import Cancelled, Memory, Watch
 
 MODEL = """
 import jax
@@ -323,3 +323,35 @@ def test_an_edit_linked_alone_takes_the_call_graph_over_where_its_calls_run_the_
         assert sorted(walked) == walks, new
         assert found_again == again, new
         assert [f[2:4] for f in now] == shown, new
+
+
+def test_a_run_stopped_after_linking_one_module_again_leaves_its_link_to_no_run(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newer edit stops a run between its stages. One stopped after it linked the edited script
+    again, which takes the kept link's tables over and changes them (a function added, calling
+    run_one in a loop), leaves that link to no run: the next edit of the script, another one,
+    links from what the cache holds and finds what a cold run finds (it linked from the changed
+    tables, and failed on the call of a function that no longer exists)."""
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    train = project / "scripts" / "train.py"
+    text = train.read_text(encoding="utf-8")
+    assert _kept(project, memory, cache) == _cold(project)
+
+    def settings_for(found: Path | None) -> Settings:
+        return replace(server.settings_for(found), cache_dir=str(cache), jobs=1)
+
+    asked: list[None] = []
+
+    def newer_edit() -> bool:
+        asked.append(None)
+        return len(asked) >= 2  # after summarising, then after linking
+
+    train.write_text(text + RUN_EACH.replace("run_each", "run_more"), encoding="utf-8")
+    with pytest.raises(Cancelled):
+        analyse_projects([str(project)], settings_for, watch=Watch(memory, cancelled=newer_edit))
+    train.write_text(text.replace("data.run_one(x, n)", "data.run_one(x, 8)"), encoding="utf-8")
+    now = _kept(project, memory, cache)
+    assert now == _cold(project)
+    assert [f[2:4] for f in now] == [("RTL301", "warning")]
