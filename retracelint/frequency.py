@@ -90,7 +90,7 @@ class Found:
     entries: dict[str, frozenset[str]]
     # The callers table of the link it was found on (``Project.callers``), by identity: a project
     # linked from that link by linking one module again (``Project.relinked``) takes over what
-    # the other modules give (``_direct_kept``, ``_module_roots``).
+    # the other modules give (``_direct_kept``, ``_kept_roots``).
     link: object = field(default=None, compare=False)
     # By module: its summary, and the traced roots it gives (``_module_roots``).
     module_roots: dict[str, tuple[ModuleSummary, frozenset[str]]] = field(
