@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.model import Location, PathStep
-from retracelint.summary import FunctionSummary, LoopInfo
+from retracelint.summary import FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import RetDep
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -88,6 +88,14 @@ class Found:
     held: dict[tuple[str, int], bool]  # what ``repeated`` read (``Frequency._held``)
     once: dict[tuple[str, str], bool]
     entries: dict[str, frozenset[str]]
+    # The callers table of the link it was found on (``Project.callers``), by identity: a project
+    # linked from that link by linking one module again (``Project.relinked``) takes over what
+    # the other modules give (``_direct_kept``, ``_kept_roots``).
+    link: object = field(default=None, compare=False)
+    # By module: its summary, and the traced roots it gives (``_module_roots``).
+    module_roots: dict[str, tuple[ModuleSummary, frozenset[str]]] = field(
+        default_factory=dict, compare=False
+    )
 
 
 @dataclass
@@ -110,6 +118,7 @@ class Frequency:
     _scripted: dict[bool, frozenset[str]] = field(default_factory=dict)  # by ``tests``
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
     _roots: frozenset[str] | None = None
+    _module_roots: dict[str, tuple[ModuleSummary, frozenset[str]]] = field(default_factory=dict)
     # What the drivers read besides the call graph and the functions' loops and calls, each with
     # the answer it got: whether a loop walks a collection held in memory, by function and loop;
     # whether a call that runs until an attribute is set runs its callee once, by attribute and
@@ -118,6 +127,13 @@ class Frequency:
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     # Whether ``last``'s facts hold here (None: not asked yet).
     _kept: bool | None = None
+    # ``last``'s link and the traced roots it found each module gives, kept where the rest of it
+    # does not hold (a call added): what the next run takes over is found from them.
+    _roots_before: tuple[object, dict[str, tuple[ModuleSummary, frozenset[str]]]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.last is not None:
+            self._roots_before = (self.last.link, self.last.module_roots)
 
     # -- the questions --------------------------------------------------------------------------
     def traced(self, qualname: str) -> bool:
@@ -172,6 +188,8 @@ class Frequency:
             self._held,
             self._once,
             self._entries,
+            self.project.callers,
+            self._module_roots,
         )
 
     def _carried(self) -> bool:
@@ -187,7 +205,11 @@ class Frequency:
         return self._kept
 
     def _same_graph(self, last: Found) -> bool:
-        if (last.callers, last.callees) != (self._direct(), self._direct_callees()):
+        callers = self._direct()
+        if callers is not last.callers and (last.callers, last.callees) != (
+            callers,
+            self._direct_callees(),
+        ):
             return False
         if last.roots != self._traced_roots_found():
             return False
@@ -364,34 +386,60 @@ class Frequency:
     def _direct(self) -> dict[str, list[tuple[str, int]]]:
         """Each function's call sites that run its body (a jitted function's callers do not)."""
         if self._callers is None:
-            self._callers, self._callees = self._direct_calls()
+            self._callers, self._callees = self._direct_kept() or self._direct_calls()
         return self._callers
 
     def _direct_callees(self) -> dict[str, list[str]]:
         """Each function's direct callees, through the calls ``_direct`` keeps."""
         if self._callees is None:
-            self._callers, self._callees = self._direct_calls()
+            self._callers, self._callees = self._direct_kept() or self._direct_calls()
         return self._callees
 
     def _direct_calls(self) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]]]:
         """``_direct`` and ``_direct_callees``, made in one pass over the call graph."""
-        project = self.project
-        site_targets, target_to = project.site_targets, project.target_to
         callers: dict[str, list[tuple[str, int]]] = {}
         callees: dict[str, list[str]] = {}
-        for callee, sites in project.callers.items():
-            kept = callers[callee] = []
-            for site in sites:
-                # Most calls have one target, the function itself: no need to ask how they reach it.
-                targets = site_targets.get(site, ())
-                first = targets[0] if targets else None
-                if (type(first) is FuncTarget and first.qualname == callee) or _runs_body(
-                    project, targets, target_to(site, callee), callee
-                ):
-                    kept.append(site)
+        for callee, sites in self.project.callers.items():
+            kept = callers[callee] = self._runs_of(callee, sites)
             for caller, _ in kept:
                 callees.setdefault(caller, []).append(callee)
         return callers, callees
+
+    def _runs_of(self, callee: str, sites: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Those of ``sites``, calls of ``callee``, that run its body."""
+        project = self.project
+        site_targets, target_to = project.site_targets, project.target_to
+        kept = []
+        for site in sites:
+            # Most calls have one target, the function itself: no need to ask how they reach it.
+            targets = site_targets.get(site, ())
+            first = targets[0] if targets else None
+            if (type(first) is FuncTarget and first.qualname == callee) or _runs_body(
+                project, targets, target_to(site, callee), callee
+            ):
+                kept.append(site)
+        return kept
+
+    def _direct_kept(
+        self,
+    ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]]] | None:
+        """``last``'s direct calls, where they are this project's: it was linked from ``last``'s
+        link by linking one module again, which left the other functions' callers as they were
+        (the same call sites, with the same targets), the functions called in the same order, and
+        the same calls of each function whose callers it changed run its body. None otherwise
+        (``_direct_calls`` finds them)."""
+        last, relinked = self.last, self.project.relinked
+        if last is None or relinked is None or relinked.base is not last.link:
+            return None
+        callers = self.project.callers
+        if list(callers) != list(last.callers):
+            return None
+        if any(
+            self._runs_of(name, callers.get(name, [])) != last.callers.get(name, [])
+            for name in relinked.moved
+        ):
+            return None
+        return last.callers, last.callees
 
     def _traced_roots(self) -> set[str]:
         """Functions whose body runs under a trace when something runs it: jitted functions,
@@ -402,17 +450,40 @@ class Frequency:
             binding = project.jit_binding(target)
             if binding is not None and binding.wrapped is not None:
                 roots.add(binding.wrapped.qualname)
-        for qualname, fn in project.functions.items():
-            module = project.owner[qualname]
+        # A list: a module filled in again while its roots are found replaces its summary there.
+        for name, module in list(project.modules.items()):
+            kept = self._kept_roots(name, module)
+            if kept is None:
+                kept = frozenset(self._roots_of(module))
+            self._module_roots[name] = (module, kept)
+            roots |= kept
+        return roots
+
+    def _kept_roots(self, name: str, module: ModuleSummary) -> frozenset[str] | None:
+        """What the last run found ``module``, the same summary, gives of the traced roots, where
+        this project was linked from that run's link by linking another module again: that edit
+        changed none of the names, classes or bases the module's own resolve to
+        (``Project._relinked``), whether or not it changed the calls."""
+        before, relinked = self._roots_before, self.project.relinked
+        if before is None or relinked is None or relinked.base is not before[0]:
+            return None
+        kept = before[1].get(name)
+        return kept[1] if kept is not None and kept[0] is module else None
+
+    def _roots_of(self, module: ModuleSummary) -> Iterator[str]:
+        """The traced roots ``module`` gives: the functions it hands to transforms and ``lax``
+        primitives, the methods of its flax/haiku module classes."""
+        project = self.project
+        for qualname in module.functions:
+            fn = project.functions[qualname]
             for callee in fn.traces:
-                resolved = project.symbols.resolve_callee(module, fn, callee)
+                resolved = project.symbols.resolve_callee(project.owner[qualname], fn, callee)
                 function = project.callee_function(resolved) if resolved else None
                 if function is not None:
-                    roots.add(function)
-        for qualname, cls in project.classes.items():
+                    yield function
+        for qualname in module.classes:
             if self._traced_module(qualname):
-                roots.update(cls.methods.values())
-        return roots
+                yield from project.classes[qualname].methods.values()
 
     def _traced_module(self, cls: str) -> bool:
         project = self.project
