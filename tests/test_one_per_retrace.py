@@ -1,0 +1,67 @@
+"""One finding per re-trace and kind of fix: the values that one loop changes at one call of one jitted
+function are one re-trace per iteration (lop-jax, fresh round 11: a slice, four masks and three static
+arguments of one per-task update were eight findings, now two: the shapes to pad or mask, the static
+arguments to make traced). The others stay reachable as ``related``, are never lost to ``--select`` or
+a ``# noqa`` on the line that tells them, and ``--fix`` still fixes them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from retracelint.cli import main
+
+PROJECT = Path(__file__).parent / "fixtures" / "classes_added_per_task"
+
+
+def _json(*args: str) -> list[dict]:
+    result = CliRunner().invoke(main, ["--no-cache", "--isolated", "--format", "json", *args])
+    assert result.exit_code == 1, result.output
+    return json.loads(result.stdout)
+
+
+def _where(found: list[dict]) -> list[tuple[int, str]]:
+    return [(f["line"], f["code"]) for f in found]
+
+
+def test_the_task_loop_is_one_finding_per_kind_of_fix_naming_what_it_changes() -> None:
+    shapes, static, evaluate = _json(str(PROJECT))
+    assert _where([shapes, static, evaluate]) == [(17, "RTL101"), (22, "RTL201"), (28, "RTL201")]
+    assert shapes["message"].endswith(
+        "re-traces; pad or bucket it (2 more findings of this re-trace: 'images', 'labels')"
+    )
+    assert _where(shapes["related"]) == [(19, "RTL104"), (20, "RTL104")]
+    assert sum(d.startswith("same re-trace: line ") for d in shapes["details"]) == 2
+    assert static["message"].startswith("static argument seen changes in the loop at line 15")
+    assert static["message"].endswith("(1 more finding of this re-trace: 'task')")
+    assert [(r["line"], r["parameter"]) for r in static["related"]] == [(22, "task")]
+    # Another jitted function in another loop is another re-trace: told on its own.
+    assert evaluate["related"] == [] and "accuracy" in evaluate["message"]
+
+
+def test_a_selection_or_a_noqa_keeps_the_findings_it_does_not_hide(tmp_path: Path) -> None:
+    masks = _json("--select", "RTL104", str(PROJECT))
+    assert _where(masks) == [(19, "RTL104")]
+    assert _where(masks[0]["related"]) == [(20, "RTL104")]
+    copy = tmp_path / PROJECT.name
+    shutil.copytree(PROJECT, copy)
+    train = copy / "train.py"
+    text = train.read_text(encoding="utf-8")
+    train.write_text(text.replace("# expect: RTL101", "# noqa: RTL101"), encoding="utf-8")
+    shown = _json(str(copy))
+    assert _where(shown) == [(19, "RTL104"), (22, "RTL201"), (28, "RTL201")]
+    assert _where(shown[0]["related"]) == [(20, "RTL104")]
+
+
+def test_fix_rewrites_a_finding_told_by_another(tmp_path: Path) -> None:
+    """RTL201's fix (make the argument traced) is made for the static argument ``task``, which the
+    finding on ``seen`` tells (``seen`` sizes a slice: it must stay static): not shown on its own,
+    but found."""
+    copy = tmp_path / PROJECT.name
+    shutil.copytree(PROJECT, copy)
+    result = CliRunner().invoke(main, ["--no-cache", "--fix", str(copy)])
+    model = (copy / "model.py").read_text(encoding="utf-8")
+    assert "@partial(jax.jit, static_argnums=3)" in model, result.output
