@@ -171,7 +171,7 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
     one short line), the details each one's place and message, ``related`` the findings."""
     others = sorted(others, key=lambda f: f.sort_key)
     named = _two(list(dict.fromkeys(f"'{f.parameter}'" for f in others)))
-    more = f"{len(others)} more finding{'s' * (len(others) > 1)} of this re-trace: {named}"
+    more = f"and {len(others)} more: {named}"
     return replace(
         first,
         message=f"{first.message} ({more})",

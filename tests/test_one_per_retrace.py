@@ -31,12 +31,12 @@ def test_the_task_loop_is_one_finding_per_kind_of_fix_naming_what_it_changes() -
     shapes, static, evaluate = _json(str(PROJECT))
     assert _where([shapes, static, evaluate]) == [(17, "RTL101"), (22, "RTL201"), (28, "RTL201")]
     assert shapes["message"].endswith(
-        "re-traces; pad or bucket it (2 more findings of this re-trace: 'images', 'labels')"
+        "re-traces; pad or bucket it (and 2 more: 'images', 'labels')"
     )
     assert _where(shapes["related"]) == [(19, "RTL104"), (20, "RTL104")]
     assert sum(d.startswith("same re-trace: line ") for d in shapes["details"]) == 2
     assert static["message"].startswith("static argument seen changes in the loop at line 15")
-    assert static["message"].endswith("(1 more finding of this re-trace: 'task')")
+    assert static["message"].endswith("(and 1 more: 'task')")
     assert [(r["line"], r["parameter"]) for r in static["related"]] == [(22, "task")]
     # Another jitted function in another loop is another re-trace: told on its own.
     assert evaluate["related"] == [] and "accuracy" in evaluate["message"]
