@@ -65,3 +65,19 @@ def test_fix_rewrites_a_finding_told_by_another(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--no-cache", "--fix", str(copy)])
     model = (copy / "model.py").read_text(encoding="utf-8")
     assert "@partial(jax.jit, static_argnums=3)" in model, result.output
+
+
+def test_sarif_points_at_the_findings_a_result_tells() -> None:
+    """Code scanning shows each told finding as a related location, with its own message."""
+    result = CliRunner().invoke(
+        main, ["--no-cache", "--isolated", "--format", "sarif", str(PROJECT)]
+    )
+    shapes = next(
+        r for r in json.loads(result.stdout)["runs"][0]["results"] if r["ruleId"] == "RTL101"
+    )
+    told = [
+        (loc["physicalLocation"]["region"]["startLine"], loc["message"]["text"].split(" ")[2])
+        for loc in shapes["relatedLocations"]
+        if loc["message"]["text"].startswith("same re-trace: ")
+    ]
+    assert told == [(19, "RTL104"), (20, "RTL104")]
