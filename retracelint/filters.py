@@ -117,20 +117,20 @@ def apply_filters(
     return one_per_retrace(seen)
 
 
-# The families of rules whose finding is a value passed to a jit call that changes with each run of
-# a driver (a loop, a repeated call), by code prefix: several findings of one family at one call and
-# driver are one re-trace each time, with one kind of fix (pad or mask; make it traced). Two families
-# stay two findings: each names its own fix, and `--select` keeps selecting by rule.
+# The rules whose finding is a value passed to a jit call that changes with each run of a driver (a
+# loop, a repeated call), by code prefix: several findings of one rule at one call and driver are one
+# re-trace each time, with one fix. Two rules stay two findings: each makes its own claim and names
+# its own fix (a slice that changes at every step against the short last chunk at the same line, a
+# mask against a static argument), and `--select` and noqa comments keep going by rule.
 _PER_DRIVER = ("RTL10", "RTL20")
 _DRIVER_DETAILS = ("loop: ", "repeated: ")
 
 
 def one_per_retrace(findings: list[Finding]) -> list[Finding]:
-    """One finding per re-trace and kind of fix: those of one ``_PER_DRIVER`` family at the same call
-    of the same jitted function, changed by the same driver, told by the surest (then first) of
-    them, whose message names the others and keeps them as ``related`` (lop-jax: a slice and four
-    masks that one task loop changes are one finding, its three static arguments another, not
-    eight findings of one compile per task)."""
+    """One finding per re-trace and rule: those of one ``_PER_DRIVER`` rule at the same call of the
+    same jitted function, changed by the same driver, told by the surest (then first) of them,
+    whose message names the others and keeps them as ``related`` (lop-jax: four masks that one task
+    loop changes are one finding, its three static arguments another)."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
@@ -155,7 +155,7 @@ def _retrace_key(finding: Finding) -> tuple | None:
     driver = next((d for d in finding.details if d.startswith(_DRIVER_DETAILS)), None)
     if driver is None:
         return None
-    return (finding.code[: len(_PER_DRIVER[0])], finding.jit_site, finding.call_path, driver)
+    return (finding.code, finding.jit_site, finding.call_path, driver)
 
 
 def _surest_first(finding: Finding) -> tuple[int, int, tuple]:
