@@ -6,7 +6,7 @@ Lines and columns are 1-based, columns counted in characters (what editors show)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -146,6 +146,9 @@ class Finding:
     origin: Location | None = None
     # Whether its re-traces may go on as long as the program runs (``frequency.Driver.grows``).
     grows: bool = True
+    # The other findings of the same re-trace (one jit, one call, one loop), told by this one's
+    # message (``filters.one_per_retrace``); each keeps its own place, rule and fix.
+    related: tuple[Finding, ...] = ()
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 
@@ -199,6 +202,15 @@ class Finding:
             "confidence": self.confidence,
             "assumptions": [a.to_dict() for a in self.assumptions],
             "origin": asdict(self.origin) if self.origin is not None else None,
+            "related": [
+                {
+                    **asdict(r.location),
+                    "code": r.code,
+                    "message": r.message,
+                    "parameter": r.parameter,
+                }
+                for r in self.related
+            ],
         }
 
 
@@ -245,6 +257,12 @@ def display_safe(findings: list[Finding]) -> list[Finding]:
             assumptions=tuple(
                 replace(a, location=_display_location(a.location)) for a in finding.assumptions
             ),
+            related=tuple(display_safe(list(finding.related))),
         )
         for finding in findings
     ]
+
+
+def with_related(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings and those each tells for the same re-trace: what ``--fix`` may rewrite."""
+    return [one for finding in findings for one in (finding, *finding.related)]

@@ -35,6 +35,9 @@ from retracelint.values import (
     FUNCTION,
     INT,
     JIT,
+    JIT_OUT,
+    JIT_OUT_WEAK,
+    JIT_RESULTS,
     LAMBDA,
     LIST,
     LIST_LIKE,
@@ -74,6 +77,10 @@ _UNHASHABLE_NAMES = {
     ARRAY: "a jax array",
     NP_ARRAY: "a numpy array",
     BOUNDED_QUEUE: "a deque",
+    # Its leaves are jax arrays, which do not hash: the call raises, it does not re-trace (checked
+    # with jax 0.10.2, jit and pjit alike: 'Non-hashable static arguments are not supported').
+    JIT_OUT: "what a jitted function returns (jax arrays, in a pytree)",
+    JIT_OUT_WEAK: "what a jitted function returns (a jax array)",
 }
 # A comparison: a bool, or, of operands of unknown kind, a mask until known ("mask"); passed as a
 # static argument it must hash, so it is a bool.
@@ -201,7 +208,8 @@ def _static_value_findings(
                 site,
                 param,
                 path,
-                fix=_fix("RTL203", is_field, is_object),
+                fix=_fix("RTL203", is_field, is_object)
+                or (_TRACED_FIX if value.ty in JIT_RESULTS else None),
                 assumptions=_guessed_list(value, origin),
             )
             continue
@@ -458,6 +466,12 @@ _OBJECT_FIX = {
         " as arguments",
     ),
 }
+# What a jitted function returns is data: it is passed traced, not made hashable.
+_TRACED_FIX = Fix(
+    "make it traced",
+    "make the parameter traced (drop it from static_argnums/static_argnames): jax arrays do not"
+    " hash",
+)
 _FUNCTION_FIX = Fix(
     "create it once",
     "create the function once, outside the loop, and pass that same object every time",

@@ -356,22 +356,25 @@ class Objects(PassState):
         """``for batch in loader``: iterating an object runs its ``__iter__`` (most often a
         generator), once per run of the loop statement: a call the linker resolves like any method
         call, whose items are what it yields."""
-        if not self.recording or not isinstance(node, ast.Name | ast.Attribute):
+        if not self.recording or not isinstance(node, ast.Name | ast.Attribute | ast.Call):
             return None
         objects: tuple[str, ...] = ()
         if iterable.ty == INSTANCE and iterable.ref and not iterable.ref.startswith("<"):
             callee: tuple[str, ...] = ("method", iterable.ref, "__iter__")
+        elif isinstance(node, ast.Call):
+            return None  # a call's result of no known class: the items it yields (``item_of``)
         elif iterable.ty in (UNKNOWN, INSTANCE) and objects_of(iterable):
             objects = self.object_refs(iterable)
             callee = ("recv", "__iter__", *objects)
         else:
             return None
         text = self.mod.pos.text(node)
-        receiver = Arg(iterable, self.loc(node), text)
+        # `for batch in Loader(data):` iterates what the constructor makes: its __iter__ is told
+        # at the class's name, a place of its own (calls are found by their place).
+        at = self.loc(node.func if isinstance(node, ast.Call) else node)
+        receiver = Arg(iterable, at, text)
         outside = tuple(i for i in self.loops if i != loop)
-        site = CallSite(
-            callee, f"{text}.__iter__", (), (), self.loc(node), outside, receiver=receiver
-        )
+        site = CallSite(callee, f"{text}.__iter__", (), (), at, outside, receiver=receiver)
         self.fn.calls.append(site)
         index = len(self.fn.calls) - 1
         if objects:

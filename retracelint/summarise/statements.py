@@ -104,10 +104,12 @@ from retracelint.values import (
     WEAK,
     AltSrc,
     CarrySrc,
+    FieldSrc,
     ItemSrc,
     Length,
     LoopSrc,
     ParamShapeSrc,
+    ParamSrc,
     RebindSrc,
     ResizeSrc,
     RetDep,
@@ -129,6 +131,17 @@ from retracelint.values import (
 
 if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms, Poly
+
+
+# What a caller passes (a parameter, its shape, an attribute of an object it passes): the same at
+# every iteration of a loop of the function, which would mark it carried (``CarrySrc``) if it
+# rebound it.
+_FIXED_PER_CALL = (ParamSrc, ParamShapeSrc, FieldSrc)
+
+
+def _fixed_in_a_loop(when: frozenset) -> bool:
+    """Whether a condition that changes with ``when`` takes the same arm at every iteration."""
+    return all(isinstance(source, _FIXED_PER_CALL) for source in when)
 
 
 def _rows_of_call(walked: Value) -> bool:
@@ -624,6 +637,11 @@ class Statements(PassState):
                     for i, v in ((0, values[0]), (other, value))
                 ]
                 if self.loops and any(kept) and not all(kept):
+                    changer = made[other if kept[0] else 0].get(name)
+                    if _fixed_in_a_loop(when) and not self.read_before(name, changer):
+                        # The condition takes one arm for the whole loop, and nothing reads the name
+                        # before that arm rebinds it: every iteration passes one kind.
+                        continue
                     sources = when | {LoopSrc(self.loops[-1])}
                     start, changed = ("{start}", "{then}") if kept[0] else ("{then}", "{start}")
                     said = f"{name} starts as {start} and a branch in the loop makes it {changed}"
@@ -637,6 +655,22 @@ class Statements(PassState):
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
                 self.note_key_flip(taint, values[0], value, said)
                 break
+
+    def read_before(self, name: str, bound: ast.AST | None) -> bool:
+        """Whether the innermost loop reads ``name`` before ``bound`` (where a branch rebinds it) in
+        its source, its header included: such a read sees what the last iteration left. A dotted
+        name (an attribute) or an unknown place: taken as read."""
+        loop = self.loop_nodes.get(self.loops[-1])
+        if loop is None or bound is None or "." in name:
+            return True
+        at = (bound.lineno, bound.col_offset)
+        return any(
+            isinstance(node, ast.Name)
+            and node.id == name
+            and isinstance(node.ctx, ast.Load)
+            and (node.lineno, node.col_offset) < at
+            for node in ast.walk(loop)
+        )
 
     def weak_alternatives(
         self, name: str, first: Value, then: Value, made: list[dict[str, ast.AST]], other: int
@@ -798,6 +832,7 @@ class Statements(PassState):
         index = self.loop_ids.get(id(node))
         if index is None:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
+            self.loop_nodes[index] = node
             iterable = getattr(node, "iter", None)
             iterable = self.items_source(iterable) if iterable is not None else None
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
