@@ -155,7 +155,9 @@ class Arrays(PassState):
             # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
             floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
             floor = real_floor(floor) if name in _TAKES_PART else floor
-            value = value.with_(dtype=dtype, made=made, floor=floor)
+            # A part of an operand of unknown dtype, or computed from one (``jnp.abs(z) ** 2``).
+            parted = any(a.parted for a in args) or (name in _TAKES_PART and dtype is None)
+            value = value.with_(dtype=dtype, made=made, floor=floor, parted=parted)
             value = self.dtype_followed(value, node, given)
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value

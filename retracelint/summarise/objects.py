@@ -92,7 +92,8 @@ class Objects(PassState):
         if attr == "shape" or attr == "size":
             return Value(ty=TUPLE if attr == "shape" else INT, vsrc=shape_sources(base))
         if attr in ("real", "imag"):
-            part = base.with_(dtype=real_part(base.dtype), floor=real_floor(base.floor))
+            dtype, floor = real_part(base.dtype), real_floor(base.floor)
+            part = base.with_(dtype=dtype, floor=floor, parted=dtype is None)
             return part.with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
         if attr in ("T", "mT"):
             return unaligned(base).with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)

@@ -174,6 +174,10 @@ def real_part(dtype: str | None) -> str | None:
     return _REAL_PART.get(dtype, dtype) if dtype is not None else None
 
 
+def is_complex(dtype: str | None) -> bool:
+    return dtype in _REAL_PART or dtype == "complex"
+
+
 def real_floor(floor: tuple[str, Location] | None) -> tuple[str, Location] | None:
     """``floor`` (``Value.floor``) of a part taken of the array it bounds."""
     return None if floor is None else (_REAL_PART.get(floor[0], floor[0]), floor[1])
@@ -183,7 +187,9 @@ def floor_of(value: Value) -> tuple[str, Location] | None:
     """The least dtype ``value`` is (``Value.floor``): its own when it is an array of a known dtype
     and surely strong (a constructor's default, a dtype given), with where it was made."""
     if value.dtype is None:
-        return value.floor if value.dtype_of is None else None
+        floor = value.floor if value.dtype_of is None else None
+        # A part of a value whose dtype was not known where it was taken: not a complex one.
+        return None if floor is not None and value.parted and is_complex(floor[0]) else floor
     strong = value.weak == MADE_STRONG or value.ty in NUMPY_DATA
     made = array_made(value) or value.made
     if not strong or made is None or value.dtype not in _LATTICE:
