@@ -28,7 +28,7 @@ from retracelint.callgraph import (
 from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
-from retracelint.summarise.promotion import promoted_floor
+from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     DICT,
@@ -585,6 +585,7 @@ class Propagation(ObjectModel):
             ),
             weak=value.weak,
             floor=value.floor,
+            parted=value.parted,
         )
         if value.dtype_of is not None:
             taken = self.substitute(value.dtype_of, call, callee, seen, item, receiver, caller)
@@ -1356,8 +1357,15 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     elif value.weak == UNSURE and extra.weak == MADE_STRONG:
         # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
         merged = merged.with_(weak=MADE_STRONG)
-    if sole and merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
-        # The call's result is known to be an array.
+    # The call's result is known to be an array; a part taken of it is not of its complex dtype.
+    part = value.parted and is_complex(extra.dtype)
+    if (
+        sole
+        and merged.dtype is None
+        and extra.dtype is not None
+        and extra.ty == merged.ty
+        and not part
+    ):
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)

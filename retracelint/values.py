@@ -703,6 +703,10 @@ class Value:
     # known dtype (``reg * jnp.eye(n)``: float64 in the 64-bit names summaries keep): that dtype, the
     # least the result can be on jax's promotion lattice, and where that operand's dtype was decided.
     floor: tuple[str, Location] | None = field(default=None, compare=False)
+    # Computed from a part (``jnp.abs``, ``.real``) of a value whose dtype is not known here: a
+    # complex dtype or floor of what it depends on is not its own (``promotion.floor_of``,
+    # ``propagate._merge_shape``).
+    parted: bool = field(default=False, compare=False)
 
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a

@@ -22,7 +22,7 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, returned_dtype
-from retracelint.summarise.promotion import at_least, floor_of
+from retracelint.summarise.promotion import at_least, floor_of, real_part
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -372,7 +372,9 @@ def _floor_flip(
     """(where, dtype first, dtype then) for a strongly typed leaf that the jitted function gives
     back promoted with a strongly typed operand of a dtype it does not reach (``Value.floor``:
     ``reg * jnp.eye(n)`` is float64 under x64 whatever ``reg`` is, so a float32 state comes back
-    float64): another dtype from the second call on. Told where that operand is made."""
+    float64): another dtype from the second call on. Told where that operand is made, but for a
+    real state made complex (a gate applied to a ``jnp.zeros(n)`` state vector): no cast drops the
+    imaginary part, so the state must start complex, and it is told where it starts."""
     x64 = prop.x64(at.fn)
     first = _leaves_dtype(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
@@ -381,7 +383,10 @@ def _floor_flip(
     floor = floor_of(back) if back.dtype is None else None
     if floor is None or at_least(first, floor[0], x64):
         return None
-    return floor[1], first, f"{canonical_dtype(floor[0], x64)}{_WIDER}"
+    then = canonical_dtype(floor[0], x64)
+    if real_part(then) != then and real_part(first) == first and start.made is not None:
+        return start.made, first, f"complex ({then}{_WIDER})"
+    return floor[1], first, f"{then}{_WIDER}"
 
 
 def _passed_for(

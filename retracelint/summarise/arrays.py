@@ -34,6 +34,7 @@ from retracelint.summarise.apis import (
     _REDUCTIONS,
     _ROWS_SOLVED,
     _SHAPED_BY_ARGUMENT,
+    _TAKES_PART,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     _array_dtype,
@@ -43,7 +44,7 @@ from retracelint.summarise.apis import (
     _scalar_drawn,
     _sized_table,
 )
-from retracelint.summarise.promotion import promoted_floor
+from retracelint.summarise.promotion import promoted_floor, real_floor
 from retracelint.summarise.sizes import (
     EACH,
     EVERY,
@@ -153,7 +154,10 @@ class Arrays(PassState):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
             # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
             floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
-            value = value.with_(dtype=dtype, made=made, floor=floor)
+            floor = real_floor(floor) if name in _TAKES_PART else floor
+            # A part of an operand of unknown dtype, or computed from one (``jnp.abs(z) ** 2``).
+            parted = any(a.parted for a in args) or (name in _TAKES_PART and dtype is None)
+            value = value.with_(dtype=dtype, made=made, floor=floor, parted=parted)
             value = self.dtype_followed(value, node, given)
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value

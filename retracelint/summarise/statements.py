@@ -34,6 +34,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.loops import (
     _AXES,
+    _after_loop,
     _carried_out,
     _element_aliases,
     _grows_itself,
@@ -44,6 +45,7 @@ from retracelint.summarise.loops import (
     _marked_fields,
     _one_pass,
     _refilled_per_period,
+    _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
 from retracelint.summarise.sizes import (
@@ -961,7 +963,7 @@ class Statements(PassState):
         )
         after = self.env
         self.loops.pop()
-        self.env = _joined(before, after)
+        self.env = _after_loop(before, after, _surely_runs(node, self.mod.summary.constants))
         self.filled(index, node, before, first, assigned)
 
     def note_carried_flips(
@@ -1053,7 +1055,8 @@ class Statements(PassState):
         with self.iteration():
             after = self.walk_carrying(body, head, before, names)
         self.loops.pop()
-        self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
+        carried = _carried_out(after, names, LoopSrc(index))
+        self.env = _after_loop(before, carried, _surely_runs(node, self.mod.summary.constants))
         self.filled(index, node, before, after, assigned)
 
     def trip_count(
