@@ -7,13 +7,11 @@ static positions stay)."""
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from dynamic_support import count_retraces_many
+from dynamic_support import count_retraces_many, printed
 
 from retracelint.cli import main
 
@@ -170,20 +168,9 @@ def test_a_value_a_record_field_gives_python_control_flow_goes_static(project: P
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
 def test_jax_traces_the_fixed_project_once_and_it_prints_the_same(project: Path) -> None:
-    before = _printed(project)
+    before = printed(project)
     lint("--fix", "--unsafe-fixes", ".")
     (report,) = count_retraces_many([project / "main.py"], cwd=project)
     assert not report.raised, report.summary()
     assert report.total_retraces == 0, report.summary()
-    assert _printed(project) == before
-
-
-def _printed(folder: Path) -> str:
-    return subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
-    ).stdout
+    assert printed(project) == before

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from dynamic_support import count_retraces_many
+from dynamic_support import count_retraces_many, printed
 
 from retracelint.cli import main
 
@@ -156,22 +154,11 @@ def test_a_helper_that_needs_the_value_concrete_keeps_it_static(project: Path) -
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
 def test_jax_traces_the_fixed_sweep_once_and_it_prints_the_same(project: Path) -> None:
-    before = _printed(project)
+    before = printed(project)
     lint("--fix", "--unsafe-fixes", ".")
     (report,) = count_retraces_many([project / "main.py"], cwd=project)
     assert not report.raised, report.summary()
     traces = {function.name: n for function, n in report.traces.items()}
     assert traces["evolve"] == 1, report.summary()
     assert traces["hold"] == 2  # its duration needs a concrete value: not fixed
-    assert _printed(project) == before
-
-
-def _printed(folder: Path) -> str:
-    return subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
-    ).stdout
+    assert printed(project) == before
