@@ -75,6 +75,18 @@ class Driver:
 
 
 @dataclass(frozen=True)
+class Rebuilt:
+    """One function on the way from the loop that repeats a build down to the function that
+    builds (``Frequency.own_use``): the loops around its call onward (or around the build), which
+    run the build again, and those every call it makes must stay inside to count (the repeating
+    loop's own, in the function that holds it)."""
+
+    function: str
+    around: frozenset[int]
+    within: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
 class Found:
     """What a ``Frequency`` found of the whole call graph (``Frequency.found``), and the functions
     it was found from."""
@@ -283,20 +295,51 @@ class Frequency:
     ) -> bool:
         """Whether a call made inside one of ``loops`` of function ``qualname`` is one of ``sites``,
         or runs, through runtime calls, a function that makes one of them."""
-        inside = self._calls_inside(qualname, loops)
-        if inside & sites:
+        return self._reach_sites(self._calls_inside(qualname, loops), sites)
+
+    def _reach_sites(self, calls: set[tuple[str, int]], sites: frozenset[tuple[str, int]]) -> bool:
+        if calls & sites:
             return True
         makers = {caller for caller, _ in sites}
-        return not makers.isdisjoint(self._run_from(inside))
+        return not makers.isdisjoint(self._run_from(calls))
 
-    def loops_run(self, qualname: str, loops: set[int], function: str) -> bool:
-        """Whether a call made inside one of ``loops`` of function ``qualname`` runs ``function``'s
-        body, through runtime calls."""
-        return function in self._run_from(self._calls_inside(qualname, loops))
-
-    def _calls_inside(self, qualname: str, loops: set[int]) -> set[tuple[str, int]]:
+    def _calls_inside(
+        self, qualname: str, loops: set[int], within: frozenset[int] = frozenset()
+    ) -> set[tuple[str, int]]:
+        """The calls of ``qualname`` made inside one of ``loops`` and inside every loop of
+        ``within``."""
         fn = self.project.functions[qualname]
-        return {(qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)}
+        return {
+            (qualname, i)
+            for i, call in enumerate(fn.calls)
+            if loops.intersection(call.loops) and within.issubset(call.loops)
+        }
+
+    def own_use(
+        self, chain: tuple[Rebuilt, ...], sites: frozenset[tuple[str, int]], builder: str
+    ) -> tuple[str, LoopInfo] | None:
+        """The first loop of the functions that a rebuild runs through (``chain``: from the loop
+        that repeats the build down to the function that builds) that calls the built function,
+        at one of ``sites``, more than a few times without running ``builder`` again: its own
+        loop (the epochs loop of a training run, the timed loop after a warm-up), in which every
+        call shares one build. A build per iteration of that loop's caller is then amortised by
+        the loop: one trace per run, not one per call."""
+        for step in chain:
+            fn = self.project.functions[step.function]
+            for loop in fn.loops:
+                if loop.index in step.around or not _many(loop):
+                    continue
+                inside = self._calls_inside(step.function, {loop.index}, step.within)
+                if self._reach_sites(inside, sites) and builder not in self._run_from(inside):
+                    return step.function, loop
+        return None
+
+    def sweeps(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether a loop walks a fixed or configured collection, one point of a sweep per item:
+        items spelled out (``for opt in ["GD", "LBFGS"]``, ``range(3)``) or held in memory (``for
+        seed in seeds``). A range over a count, a while loop or a loader may be the training loop
+        itself: what it repeats runs per step or per epoch."""
+        return loop.count is not None or self.holds(fn, loop)
 
     def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
         """The functions whose bodies ``calls`` run, directly or through runtime calls."""
@@ -579,6 +622,13 @@ def _runs_body(
     )
 
 
+def _many(loop: LoopInfo) -> bool:
+    """Whether a loop runs the steps of a run (``LoopInfo.runs_on``), more than a few times: not
+    one that spells out at most ``FEW_ITERATIONS`` iterations (``for _ in range(5)``, a few
+    warm-up calls), nor a walk over items (a few generators, a model's layers)."""
+    return loop.runs_on and (loop.count is None or loop.count > FEW_ITERATIONS)
+
+
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
     loops = fn.calls[index].loops
     return bool(loops) and any(fn.loops[loop].repeats for loop in loops)
@@ -604,4 +654,4 @@ def short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency"]
+__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency", "Rebuilt"]

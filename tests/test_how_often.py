@@ -180,10 +180,10 @@ def test_jits_built_once_per_sweep_point_and_used_by_their_own_epochs_loop() -> 
     assert _findings("jits_built_per_sweep_point") == [
         "jits_built_per_sweep_point/networks.py:19:6: RTL301 [warning] @jax.jit rebuilds forward()"
         " each call of make_mlp(), so every call re-traces; build the jit once [low confidence:"
-        " built once per sweep point by train(), used in its loop]",
+        " used in a loop of train() that does not rebuild it]",
         "jits_built_per_sweep_point/training.py:14:6: RTL301 [warning] @jax.jit rebuilds update()"
         " each call of train(), so every call re-traces; build the jit once [low confidence:"
-        " built once per sweep point by train(), used in its loop]",
+        " used in a loop of train() that does not rebuild it]",
     ]
 
 

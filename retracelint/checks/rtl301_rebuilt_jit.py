@@ -14,7 +14,7 @@ from retracelint.checks.common import (
     unknown_base,
     when_text,
 )
-from retracelint.frequency import is_test_file, short_name
+from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec
@@ -148,14 +148,8 @@ def _rebuilt_jit(
     # its own function runs again.
     again = prop.repeated(owner.qualname)
     grows = cause.driver.grows or (again is not None and again.grows)
-    assumptions = tuple(
-        found
-        for found in (
-            _new_setting_each_time(project, binding, spec, cause),
-            _used_by_own_loop(project, prop, owner, target, spec, cause),
-        )
-        if found is not None
-    )
+    unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
+    assumptions = (unproven,) if unproven is not None else ()
     return make_finding(
         code,
         head,
@@ -190,123 +184,97 @@ def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: J
 _PYTHON_SCALARS = frozenset({"int", "bool", "str"})
 
 
-def _new_setting_each_time(
-    project: Project, binding: JitBinding, spec: JitSpec, cause: Cause
-) -> Assumption | None:
-    """A jitted function of no arguments (``jax.jit(lambda: jnp.zeros(shape))()``) computes only from
-    what it closes over. Where the call that repeats the function building it passes, at each
-    iteration of a loop around it, a new value for a parameter annotated ``int``/``bool``/``str``
-    (a size, a count: ``for chunk_steps in candidates``), a jit built once would take that value as
-    a static argument and trace once per value all the same: a trace per call is needed anyway
-    unless the values repeat, which the code does not say."""
-    if binding.params or spec.decorated or spec.traces_on_call or not cause.path:
-        return None
-    step = cause.path[-1]
-    site = project.symbols.call_at(step.location)
-    owner = project.functions.get(spec.function)
-    if site is None or owner is None:
-        return None
-    caller = project.function(site[0])
-    call = caller.calls[site[1]]
-    target = next(
-        (
-            t
-            for t in project.site_targets.get(site, ())
-            if isinstance(t, FuncTarget) and t.qualname == owner.qualname
-        ),
-        None,
-    )
-    if target is None:
-        return None
-    signature = project.signature(target, owner)
-    for param in owner.params:
-        passed = signature.arg(call, param.name)
-        if param.annotation in _PYTHON_SCALARS and passed is not None:
-            per_iteration = {s.index for s in passed.value.vsrc if isinstance(s, LoopSrc)}
-            if per_iteration & set(call.loops):
-                text = f"`{passed.text}` is new at each iteration: each trace may be needed anyway"
-                return Assumption("new-setting", step.location, text)
-    return None
-
-
-def _used_by_own_loop(
+def _rate_unproven(
     project: Project,
     prop: Propagation,
     owner: FunctionSummary,
     target: JitTarget,
+    binding: JitBinding,
     spec: JitSpec,
     cause: Cause,
 ) -> Assumption | None:
-    """A jit built once per call of a function that a sweep repeats (a factory, or a training
-    function run once per point of a sweep, ``_sweep_point``), where a function on the way down from that
-    repetition then calls it in a loop of its own (the epochs loop inside the training function)
-    that does not build it again: each build serves a whole loop, one trace per run or per sweep
-    point, each likely a new problem (new data, settings, network) that a jit built once would
-    trace anew too. Only a rebuild in the loop that uses it (``cause.path`` empty: a loop of the
-    building function) or per call of what that loop runs is a rebuild per use (issue 36, round 11
-    cause 1)."""
+    """A jit built anew each time is a rebuild a user can remove, at a rate worth it, only where
+    the build runs again with the same traced signature and closure more often than the jit's
+    own use amortises it: in a step or batch loop, or a function such a loop calls, the jit being
+    called a few times per build. Two things leave that rate unproven (issue 36, how often): the
+    jit is called in a loop of its own that does not build it again (the epochs loop of a training
+    run, the timed loop after a warm-up: each build serves a whole run,
+    ``Frequency.own_use``); or each repetition gives the build something new (a point of a sweep
+    over a fixed or configured collection that passes a new problem or setting; a new size or
+    flag for a jit of no arguments), where a jit built once would trace per point all the same
+    (``_new_each_point``). A builder that runs once per program has no driver and is no finding
+    at all."""
     sites = frozenset(project.jit_callers.get(target.key, ()))
-    if (
-        not cause.path
-        or not sites
-        or not _sweep_point(project, prop, cause)
-        or not _new_problem_each_point(project, prop, cause, owner)
-    ):
+    chain = _rebuild_chain(project, owner, spec, cause)
+    own = prop.frequency.own_use(chain, sites, owner.qualname) if chain and sites else None
+    if own is not None:
+        function, loop = own
+        text = f"used in a loop of {short_name(function)}() that does not rebuild it"
+        return Assumption("rate-unproven", loop.location, text)
+    new = _new_each_point(project, prop, binding, spec, cause, owner)
+    if new is None:
         return None
-    chain: list[tuple[FunctionSummary, frozenset[int]]] = []  # each function, the loops of its call
-    for step in cause.path[1:]:
+    text = f"`{new}` is new at each iteration: each trace may be needed anyway"
+    return Assumption("rate-unproven", cause.path[0].location, text)
+
+
+def _rebuild_chain(
+    project: Project, owner: FunctionSummary, spec: JitSpec, cause: Cause
+) -> tuple[Rebuilt, ...]:
+    """The functions from the loop that repeats the build (``cause``) down to the builder, each
+    with the loops around its call onward; the first also with the loops a use must stay inside
+    (a loop after the repeating one, not nested in it, uses only the last build). Empty where a
+    call on the way is not known."""
+    if not cause.path:
+        loops = frozenset(spec.loops)
+        return (Rebuilt(owner.qualname, loops, loops),)
+    chain: list[Rebuilt] = []
+    for step in cause.path:
         site = project.symbols.call_at(step.location)
         if site is None:
-            return None
-        fn = project.function(site[0])
-        chain.append((fn, frozenset(fn.calls[site[1]].loops)))
-    chain.append((owner, frozenset(spec.loops)))
-    frequency = prop.frequency
-    for fn, around in chain:
-        for loop in fn.loops:
-            if (
-                loop.repeats
-                and loop.index not in around
-                and frequency.loops_reach(fn.qualname, {loop.index}, sites)
-                and not frequency.loops_run(fn.qualname, {loop.index}, owner.qualname)
-            ):
-                text = (
-                    f"built once per sweep point by {short_name(fn.qualname)}(), used in its loop"
-                )
-                return Assumption("own-loop", loop.location, text)
-    return None
+            return ()
+        loops = frozenset(project.function(site[0]).calls[site[1]].loops)
+        chain.append(Rebuilt(site[0], loops, loops if not chain else frozenset()))
+    return (*chain, Rebuilt(owner.qualname, frozenset(spec.loops)))
 
 
-def _sweep_point(project: Project, prop: Propagation, cause: Cause) -> bool:
-    """Whether the loop that repeats the call at the top of ``cause.path`` (the innermost around
-    it) walks a fixed or configured collection: items spelled out (``for opt in ["GD", "LBFGS"]``,
-    ``range(3)``) or held in memory (``for seed in seeds``), one point of a sweep each. A range over
-    a count, a while loop or a loader may be the training loop itself: what it repeats runs per
-    step or per epoch."""
-    site = project.symbols.call_at(cause.path[0].location)
+def _new_each_point(
+    project: Project,
+    prop: Propagation,
+    binding: JitBinding,
+    spec: JitSpec,
+    cause: Cause,
+    owner: FunctionSummary,
+) -> str | None:
+    """What the loop that repeats the build gives each repetition that reaches the builder, where
+    a jit built once would need a trace per value anyway: the text of the argument made from the
+    loop's item at the top call, passed on down every call of the path (``train(make_data(a),
+    opt)``, then ``fconNN(width)``). Other than a number, under a sweep (``Frequency.sweeps``): a
+    new problem per point; a number too where the jit takes no arguments (``jax.jit(lambda:
+    jnp.zeros(shape))()``), so that what it closes over can only be baked in. Nothing where the
+    function holding the loop runs again at every step (the sweep is then part of the step), and
+    nothing where the same arguments come at every point (``factorize(a, b)`` under ``for t in
+    targets`` builds the same jit again: a rebuild a jit built once would save)."""
+    if not cause.path:
+        return None
+    top = cause.path[0]
+    site = project.symbols.call_at(top.location)
     if site is None:
-        return False
+        return None
     fn = project.function(site[0])
     loops = fn.calls[site[1]].loops
-    if not loops:
-        return False
-    loop = fn.loops[loops[-1]]
-    return loop.count is not None or prop.frequency.holds(fn, loop)
-
-
-def _new_problem_each_point(
-    project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary
-) -> bool:
-    """Whether what the sweep gives each point reaches the function that builds the jit: an
-    argument made from the loop's item at the sweep's call, other than a number, passed on down
-    every call of the path (``train(make_data(a), opt)``, then ``fconNN(width)``). A factory given the same arguments at
-    every point (``factorize(a, b)`` under ``for t in targets``) builds the same jit again: a
-    rebuild a jit built once would save."""
+    settings = not (binding.params or spec.decorated or spec.traces_on_call)
+    again = prop.repeated(fn.qualname)
+    if not loops or (again is not None and again.grows):
+        return None
+    if not (settings or prop.frequency.sweeps(fn, fn.loops[loops[-1]])):
+        return None
     varying: set[str] | None = None  # the current function's parameters that differ per point
+    shown = ""
     for at, step in enumerate(cause.path):
         site = project.symbols.call_at(step.location)
         if site is None:
-            return False
+            return None
         caller = project.function(site[0])
         call = caller.calls[site[1]]
         callee = owner.qualname if at + 1 == len(cause.path) else cause.path[at + 1].function
@@ -319,26 +287,33 @@ def _new_problem_each_point(
             None,
         )
         if target is None:
-            return False
+            return None
         fn = project.function(callee)
         signature = project.signature(target, fn)
-        varying = {
-            param.name
-            for param in fn.params
-            if (passed := signature.arg(call, param.name)) is not None
-            and any(
+        passed_on = {}
+        for param in fn.params:
+            passed = signature.arg(call, param.name)
+            if passed is None or not any(
                 (isinstance(src, LoopSrc) and src.index in call.loops)
                 if varying is None
                 else (isinstance(src, ParamSrc) and src.name in varying)
                 for src in passed.value.vsrc | passed.value.fresh
-            )
+            ):
+                continue
             # A number per point (``evaluate(batches, float(member))``) could be passed to a jit
-            # built once, traced: what needs new traces anyway is data, structure or code.
-            and (varying is not None or prop.resolve(caller, passed.value).ty not in _NUMBERS)
-        }
-        if not varying:
-            return False
-    return True
+            # built once, traced: what needs new traces anyway is data, structure or code, or,
+            # for a jit of no arguments, any setting it closes over.
+            number = param.annotation in _PYTHON_SCALARS or (
+                prop.resolve(caller, passed.value).ty in _NUMBERS
+            )
+            if varying is None and number and not settings:
+                continue
+            passed_on[param.name] = passed.text
+        if not passed_on:
+            return None
+        varying = set(passed_on)
+        shown = shown or next(iter(passed_on.values()))
+    return shown
 
 
 _NUMBERS = SCALARS | {FLOAT_LIKE}
