@@ -337,9 +337,9 @@ class Frequency:
     def sweeps(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
         """Whether a loop walks a fixed or configured collection, one point of a sweep per item:
         items spelled out (``for opt in ["GD", "LBFGS"]``, ``range(3)``) or held in memory (``for
-        seed in seeds``). A range over a count, a while loop or a loader may be the training loop
-        itself: what it repeats runs per step or per epoch."""
-        return loop.count is not None or self.holds(fn, loop)
+        seed in seeds``). A range over a count (``range(2000)`` too), a while loop or a loader may
+        be the training loop itself: what it repeats runs per step or per epoch."""
+        return (loop.count is not None and not _many(loop)) or self.holds(fn, loop)
 
     def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
         """The functions whose bodies ``calls`` run, directly or through runtime calls."""

@@ -252,8 +252,9 @@ def _new_each_point(
     opt)``, then ``fconNN(width)``). Other than a number, under a sweep (``Frequency.sweeps``): a
     new problem per point; a number too where the jit takes no arguments (``jax.jit(lambda:
     jnp.zeros(shape))()``), so that what it closes over can only be baked in. Nothing where the
-    function holding the loop runs again at every step (the sweep is then part of the step), and
-    nothing where the same arguments come at every point (``factorize(a, b)`` under ``for t in
+    function holding the loop runs again (each of its runs walks the same points: the same
+    activation per block of a model), nothing where the value is only passed to the jit as an
+    argument (traced), and nothing where the same arguments come at every point (``factorize(a, b)`` under ``for t in
     targets`` builds the same jit again: a rebuild a jit built once would save)."""
     if not cause.path:
         return None
@@ -262,12 +263,15 @@ def _new_each_point(
     if site is None:
         return None
     fn = project.function(site[0])
-    loops = fn.calls[site[1]].loops
-    settings = not (binding.params or spec.decorated or spec.traces_on_call)
-    again = prop.repeated(fn.qualname)
-    if not loops or (again is not None and again.grows):
+    # The innermost loop that repeats the call: what an outer loop gives is the same at each of
+    # its turns (``for method in methods: for run in range(n): rollouts(method)``).
+    driving = next((i for i in reversed(fn.calls[site[1]].loops) if fn.loops[i].repeats), None)
+    settings = binding.wrapped is not None and not (
+        binding.params or spec.decorated or spec.traces_on_call
+    )
+    if driving is None or prop.repeated(fn.qualname) is not None:
         return None
-    if not (settings or prop.frequency.sweeps(fn, fn.loops[loops[-1]])):
+    if not (settings or prop.frequency.sweeps(fn, fn.loops[driving])):
         return None
     varying: set[str] | None = None  # the current function's parameters that differ per point
     shown = ""
@@ -294,7 +298,7 @@ def _new_each_point(
         for param in fn.params:
             passed = signature.arg(call, param.name)
             if passed is None or not any(
-                (isinstance(src, LoopSrc) and src.index in call.loops)
+                (isinstance(src, LoopSrc) and src.index == driving)
                 if varying is None
                 else (isinstance(src, ParamSrc) and src.name in varying)
                 for src in passed.value.vsrc | passed.value.fresh
@@ -313,7 +317,23 @@ def _new_each_point(
             return None
         varying = set(passed_on)
         shown = shown or next(iter(passed_on.values()))
-    return shown
+    # What the builder passes to the jit it builds is traced, not baked in: a jit built once
+    # would take it the same way (``jax.jit(lambda q: stack(q))(value)`` per field of a state).
+    return shown if varying - _passed_to_jit(owner, spec) else None
+
+
+def _passed_to_jit(owner: FunctionSummary, spec: JitSpec) -> set[str]:
+    """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
+    arguments."""
+    jit = ("jit", "", str(spec.index))
+    return {
+        src.name
+        for call in owner.calls
+        if call.callee == jit or jit in call.alternatives
+        for arg in (*call.args, *(value for _, value in call.kwargs))
+        for src in arg.value.vsrc
+        if isinstance(src, ParamSrc)
+    }
 
 
 _NUMBERS = SCALARS | {FLOAT_LIKE}
