@@ -194,28 +194,55 @@ def _rate_unproven(
     cause: Cause,
 ) -> Assumption | None:
     """A jit built anew each time is a rebuild a user can remove, at a rate worth it, only where
-    the build runs again with the same traced signature and closure more often than the jit's
-    own use amortises it: in a step or batch loop, or a function such a loop calls, the jit being
-    called a few times per build. Two things leave that rate unproven (issue 36, how often): the
-    jit is called in a loop of its own that does not build it again (the epochs loop of a training
-    run, the timed loop after a warm-up: each build serves a whole run,
-    ``Frequency.own_use``); or each repetition gives the build something new (a point of a sweep
-    over a fixed or configured collection that passes a new problem or setting; a new size or
-    flag for a jit of no arguments), where a jit built once would trace per point all the same
-    (``_new_each_point``). A builder that runs once per program has no driver and is no finding
-    at all."""
+    the build runs again with the same traced signature and closure more often than the jit's own
+    use amortises it (issue 36, how often). Proven: a build in a step or batch loop, or in a
+    function such a loop calls, whose jit is called a few times per build; or one that every
+    repetition gives the same arguments (``factorize(a, b)`` per target: the same program
+    compiled again, however long each build is used). Not proven, a hidden assumption:
+    - the jit is called in a loop of its own that does not build it again (the epochs loop of a
+      training run, the timed loop after a warm-up, ``Frequency.own_use``), and the repetition
+      may give the build something new: each build serves a whole run of its own;
+    - each repetition gives the build something new where a jit built once would trace per value
+      all the same: a new problem per point of a sweep over a fixed or configured collection, a
+      new size or flag for a jit of no arguments (``_new_each_point``).
+    A builder that runs once per program has no driver and is no finding at all."""
     sites = frozenset(project.jit_callers.get(target.key, ()))
     chain = _rebuild_chain(project, owner, spec, cause)
     own = prop.frequency.own_use(chain, sites, owner.qualname) if chain and sites else None
+    # An eager lax primitive traces at every call that hands it a new function, warm-up and
+    # timed call alike: a new setting per point does not make those traces needed.
+    context = None if spec.traces_on_call else _new_context(project, prop, cause)
     if own is not None:
+        given = _given_each_time(project, prop, cause, owner, spec, numbers=True)
+        if given is not None and not given[1] and context is None:
+            return None  # the same arguments each time: the same program built again
         function, loop = own
         text = f"used in a loop of {short_name(function)}() that does not rebuild it"
         return Assumption("rate-unproven", loop.location, text)
-    new = _new_each_point(project, prop, binding, spec, cause, owner)
+    new = context or _new_each_point(project, prop, binding, spec, cause, owner)
     if new is None:
         return None
     text = f"`{new}` is new at each iteration: each trace may be needed anyway"
     return Assumption("rate-unproven", cause.path[0].location, text)
+
+
+def _new_context(project: Project, prop: Propagation, cause: Cause) -> str | None:
+    """A trace context that jit keys its cache on, entered around the call that repeats the
+    build with a setting made from the loop's item (``with jax.default_device(device):
+    test()`` per device): a jit built once would trace per setting all the same."""
+    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
+    if site is None:
+        return None
+    fn = project.function(site[0])
+    driving = _driving_loops(prop, fn, site[1])
+    return next(
+        (
+            context.text
+            for context in fn.calls[site[1]].contexts
+            if any(isinstance(src, LoopSrc) and src.index in driving for src in context.varies)
+        ),
+        None,
+    )
 
 
 def _rebuild_chain(
@@ -246,26 +273,17 @@ def _new_each_point(
     cause: Cause,
     owner: FunctionSummary,
 ) -> str | None:
-    """What the loop that repeats the build gives each repetition that reaches the builder, where
-    a jit built once would need a trace per value anyway: the text of the argument made from the
-    loop's item at the top call, passed on down every call of the path (``train(make_data(a),
-    opt)``, then ``fconNN(width)``). Other than a number, under a sweep (``Frequency.sweeps``): a
-    new problem per point; a number too where the jit takes no arguments (``jax.jit(lambda:
-    jnp.zeros(shape))()``), so that what it closes over can only be baked in. Nothing where the
-    function holding the loop runs again (each of its runs walks the same points: the same
-    activation per block of a model), nothing where the value is only passed to the jit as an
-    argument (traced), and nothing where the same arguments come at every point (``factorize(a, b)`` under ``for t in
-    targets`` builds the same jit again: a rebuild a jit built once would save)."""
-    if not cause.path:
-        return None
-    top = cause.path[0]
-    site = project.symbols.call_at(top.location)
+    """What the loop that repeats the build gives each repetition, where a jit built once would
+    need a trace per value anyway (``_given_each_time``). Other than a number, under a sweep
+    (``Frequency.sweeps``): a new problem per point; a number too where the jit takes no
+    arguments (``jax.jit(lambda: jnp.zeros(shape))()``), so that what it closes over can only be
+    baked in. Nothing where the function holding the loop runs again (each of its runs walks the
+    same points: the same activation per block of a model)."""
+    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
     if site is None:
         return None
     fn = project.function(site[0])
-    # The innermost loop that repeats the call: what an outer loop gives is the same at each of
-    # its turns (``for method in methods: for run in range(n): rollouts(method)``).
-    driving = next((i for i in reversed(fn.calls[site[1]].loops) if fn.loops[i].repeats), None)
+    driving = _driving_loop(fn, site[1])
     settings = binding.wrapped is not None and not (
         binding.params or spec.decorated or spec.traces_on_call
     )
@@ -273,6 +291,51 @@ def _new_each_point(
         return None
     if not (settings or prop.frequency.sweeps(fn, fn.loops[driving])):
         return None
+    given = _given_each_time(project, prop, cause, owner, spec, numbers=settings)
+    return given[0] if given is not None and given[1] else None
+
+
+def _driving_loop(fn: FunctionSummary, index: int) -> int | None:
+    """The innermost loop that repeats call ``index`` of ``fn``: what an outer loop gives is the
+    same at each of its turns (``for method in methods: for run in range(n): rollouts(method)``)."""
+    return next((i for i in reversed(fn.calls[index].loops) if fn.loops[i].repeats), None)
+
+
+def _driving_loops(prop: Propagation, fn: FunctionSummary, index: int) -> frozenset[int]:
+    """The loops whose items are new at each repetition of call ``index`` of ``fn``: the innermost
+    that repeats it, and, when that one walks a sweep, the sweeps around it too (``for f in
+    freqs: for lr in rates:``, one sweep over their product, each point new)."""
+    innermost = _driving_loop(fn, index)
+    if innermost is None:
+        return frozenset()
+    driving = {innermost}
+    outer = fn.calls[index].loops
+    for loop in reversed(outer[: outer.index(innermost)]):
+        if not all(prop.frequency.sweeps(fn, fn.loops[i]) for i in (innermost, loop)):
+            break
+        driving.add(loop)
+    return frozenset(driving)
+
+
+def _given_each_time(
+    project: Project,
+    prop: Propagation,
+    cause: Cause,
+    owner: FunctionSummary,
+    spec: JitSpec,
+    numbers: bool,
+) -> tuple[str, frozenset[str]] | None:
+    """What the loop that repeats the build (at the top of ``cause.path``) gives the builder anew
+    at each repetition: the text of the first argument made from the loop's item, and the
+    builder's parameters it reaches, passed on down every call of the path (``train(make_data(a),
+    opt)``, then ``fconNN(width)``); no parameters where the builder gets the same arguments each
+    time (``factorize(a, b)`` under ``for t in targets``). A number made from the item counts
+    only with ``numbers`` (``evaluate(batches, float(member))`` could pass it to a jit built once,
+    traced), and so does what the builder passes to the jit it builds (``jax.jit(lambda q:
+    stack(q))(value)`` per field of a state: traced, not baked in). None where a call of the path
+    is not known."""
+    if not cause.path:
+        return None  # built in the loop itself: what it closes over is not followed
     varying: set[str] | None = None  # the current function's parameters that differ per point
     shown = ""
     for at, step in enumerate(cause.path):
@@ -292,34 +355,30 @@ def _new_each_point(
         )
         if target is None:
             return None
+        driving = _driving_loops(prop, caller, site[1]) if varying is None else frozenset()
         fn = project.function(callee)
         signature = project.signature(target, fn)
         passed_on = {}
         for param in fn.params:
             passed = signature.arg(call, param.name)
             if passed is None or not any(
-                (isinstance(src, LoopSrc) and src.index == driving)
+                (isinstance(src, LoopSrc) and src.index in driving)
                 if varying is None
                 else (isinstance(src, ParamSrc) and src.name in varying)
                 for src in passed.value.vsrc | passed.value.fresh
             ):
                 continue
-            # A number per point (``evaluate(batches, float(member))``) could be passed to a jit
-            # built once, traced: what needs new traces anyway is data, structure or code, or,
-            # for a jit of no arguments, any setting it closes over.
             number = param.annotation in _PYTHON_SCALARS or (
                 prop.resolve(caller, passed.value).ty in _NUMBERS
             )
-            if varying is None and number and not settings:
+            if varying is None and number and not numbers:
                 continue
             passed_on[param.name] = passed.text
-        if not passed_on:
-            return None
         varying = set(passed_on)
-        shown = shown or next(iter(passed_on.values()))
-    # What the builder passes to the jit it builds is traced, not baked in: a jit built once
-    # would take it the same way (``jax.jit(lambda q: stack(q))(value)`` per field of a state).
-    return shown if varying - _passed_to_jit(owner, spec) else None
+        shown = shown or next(iter(passed_on.values()), "")
+        if not varying:
+            break
+    return shown, frozenset((varying or set()) - _passed_to_jit(owner, spec))
 
 
 def _passed_to_jit(owner: FunctionSummary, spec: JitSpec) -> set[str]:
