@@ -327,7 +327,7 @@ class Frequency:
         for step in chain:
             fn = self.project.functions[step.function]
             for loop in fn.loops:
-                if loop.index in step.around or not _many(loop):
+                if loop.index in step.around or not self._amortises(fn, loop):
                     continue
                 inside = self._calls_inside(step.function, {loop.index}, step.within)
                 if self._reach_sites(inside, sites) and builder not in self._run_from(inside):
@@ -339,7 +339,21 @@ class Frequency:
         items spelled out (``for opt in ["GD", "LBFGS"]``, ``range(3)``) or held in memory (``for
         seed in seeds``). A range over a count (``range(2000)`` too), a while loop or a loader may
         be the training loop itself: what it repeats runs per step or per epoch."""
-        return (loop.count is not None and not _many(loop)) or self.holds(fn, loop)
+        return (loop.count is not None and loop.count <= FEW_ITERATIONS) or self.holds(fn, loop)
+
+    def _amortises(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether a loop may run the steps of a run, more than a few times: a range over a count
+        or a while loop (``LoopInfo.runs_on``), or a walk over what the function or its object
+        was given (``for batch in batches``, ``self.loader``: a loader); not one that spells out
+        at most ``FEW_ITERATIONS`` iterations (``for _ in range(5)``, a few warm-up calls), nor a
+        walk over a collection held in memory or over what the function makes (a few generators
+        a helper builds, a model's layers)."""
+        if loop.count is not None and loop.count <= FEW_ITERATIONS:
+            return False
+        if loop.runs_on:
+            return True
+        given = loop.walks or fn.param(loop.text.partition(" in ")[2]) is not None
+        return given and not self.holds(fn, loop)
 
     def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
         """The functions whose bodies ``calls`` run, directly or through runtime calls."""
@@ -620,13 +634,6 @@ def _runs_body(
     return any(
         not isinstance(t, JitTarget) and project.callee_function(t) == callee for t in targets
     )
-
-
-def _many(loop: LoopInfo) -> bool:
-    """Whether a loop runs the steps of a run (``LoopInfo.runs_on``), more than a few times: not
-    one that spells out at most ``FEW_ITERATIONS`` iterations (``for _ in range(5)``, a few
-    warm-up calls), nor a walk over items (a few generators, a model's layers)."""
-    return loop.runs_on and (loop.count is None or loop.count > FEW_ITERATIONS)
 
 
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:

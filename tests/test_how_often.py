@@ -239,3 +239,77 @@ def test_the_same_factory_called_per_step_stays_an_error(
         "sweep_project/networks.py:19:6: RTL301 [warning]",
         "sweep_project/training.py:14:6: RTL301 [warning]",
     ]
+
+
+def test_jits_built_per_run_per_configuration_and_per_device_are_unproven() -> None:
+    """jits_built_per_run_negative: ``fit`` builds its update (and, through a factory, its loss)
+    once per configuration of a sweep and runs its epochs loop with them; a benchmark builds a
+    jitted predict per device (under ``jax.default_device``), warms it up and times it in a loop.
+    Each build serves a run of its own, or gets something new (a configuration, a device): the
+    rate of rebuilds per use is not proven, so nothing is shown by default (JAX 0.10.2: 19 traces
+    at 2 and at 6 steps). ``--confidence all`` says why each is doubtful."""
+    clean = CliRunner().invoke(
+        main, ["check", "jits_built_per_run_negative", "--no-cache", "--isolated"]
+    )
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    head = "jits_built_per_run_negative/"
+    assert [
+        line.split(" so every call re-traces; build the jit once ")[1]
+        for line in _findings("jits_built_per_run_negative")
+    ] == [
+        "[low confidence: `config` is new at each iteration: each trace may be needed anyway]",
+        "[low confidence: used in a loop of time_predict() that does not rebuild it]",
+        "[low confidence: used in a loop of fit() that does not rebuild it]",
+    ]
+    assert [line.split(": RTL301")[0] for line in _findings("jits_built_per_run_negative")] == [
+        f"{head}models.py:15:6",
+        f"{head}models.py:26:6",
+        f"{head}trainer.py:12:6",
+    ]
+
+
+_MONITOR = """
+import jax
+import jax.numpy as jnp
+
+from models import init_params, make_loss, make_predict
+
+
+def monitor(x, y, steps):
+    params = init_params(8, jax.random.PRNGKey(2))
+    total = 0.0
+    for step in range(steps):
+        loss = make_loss(jnp.tanh, 0.0)
+        predict = make_predict(jax.nn.relu)
+        total += float(loss(params, x, y)) + float(predict(params, x).sum())
+    return total
+
+
+if __name__ == "__main__":
+    x = jnp.ones((4, 1))
+    print(monitor(x, x, 10))
+"""
+
+
+def test_the_per_run_factories_called_per_step_stay_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The factories of jits_built_per_run_negative called at every step of a loop, with the same
+    arguments, each jit called once per build: a new trace per step that one build would save,
+    an error shown by default, driven by that loop, with no assumption."""
+    folder = tmp_path / "per_step"
+    shutil.copytree(FIXTURES / "jits_built_per_run_negative", folder)
+    monkeypatch.chdir(tmp_path)
+    (folder / "monitor.py").write_text(_MONITOR, encoding="utf-8")
+    found = CliRunner().invoke(main, ["check", "per_step", "--no-cache", "--isolated"])
+    assert found.exit_code == 1
+    assert [line.split(" rebuilds")[0] for line in found.stdout.splitlines()] == [
+        "per_step/models.py:15:6: RTL301 @jax.jit",
+        "per_step/models.py:26:6: RTL301 @jax.jit",
+    ]
+    findings = analyse([str(folder)], Settings(cache=False)).findings
+    assert [(f.severity, f.assumptions) for f in findings] == [("error", ())] * 2
+    assert [f.details[-1].rpartition(" called in the loop at ")[2] for f in findings] == [
+        f"{folder / 'monitor.py'}:12",
+        f"{folder / 'monitor.py'}:13",
+    ]

@@ -213,7 +213,7 @@ def _rate_unproven(
     # timed call alike: a new setting per point does not make those traces needed.
     context = None if spec.traces_on_call else _new_context(project, prop, cause)
     if own is not None:
-        given = _given_each_time(project, prop, cause, owner, spec, numbers=True)
+        given = _given_each_time(project, prop, cause, owner, spec, numbers=True, data=False)
         if given is not None and not given[1] and context is None:
             return None  # the same arguments each time: the same program built again
         function, loop = own
@@ -291,7 +291,7 @@ def _new_each_point(
         return None
     if not (settings or prop.frequency.sweeps(fn, fn.loops[driving])):
         return None
-    given = _given_each_time(project, prop, cause, owner, spec, numbers=settings)
+    given = _given_each_time(project, prop, cause, owner, spec, numbers=settings, data=True)
     return given[0] if given is not None and given[1] else None
 
 
@@ -324,6 +324,7 @@ def _given_each_time(
     owner: FunctionSummary,
     spec: JitSpec,
     numbers: bool,
+    data: bool,
 ) -> tuple[str, frozenset[str]] | None:
     """What the loop that repeats the build (at the top of ``cause.path``) gives the builder anew
     at each repetition: the text of the first argument made from the loop's item, and the
@@ -331,9 +332,14 @@ def _given_each_time(
     opt)``, then ``fconNN(width)``); no parameters where the builder gets the same arguments each
     time (``factorize(a, b)`` under ``for t in targets``). A number made from the item counts
     only with ``numbers`` (``evaluate(batches, float(member))`` could pass it to a jit built once,
-    traced), and so does what the builder passes to the jit it builds (``jax.jit(lambda q:
-    stack(q))(value)`` per field of a state: traced, not baked in). None where a call of the path
-    is not known."""
+    traced). Only what may reach the jit's closure counts: not a parameter the builder passes to
+    the jit as it is (``jax.jit(lambda q: stack(q))(value)`` per field of a state: traced, not
+    baked in), nor, with ``data``, one that reaches the jit's arguments at all
+    (``compiled(jnp.full(shape, drive))``); and for a jitted bound method, only a parameter its
+    receiver comes from (``jax.jit(sim.step)`` with ``sim`` the same at every point). Each side
+    takes the reading its own claim needs: a claim that the builder gets the same each time
+    (``data`` False) does not take a configuration that also makes the jit's arguments as mere
+    data. None where a call of the path is not known."""
     if not cause.path:
         return None  # built in the loop itself: what it closes over is not followed
     varying: set[str] | None = None  # the current function's parameters that differ per point
@@ -378,12 +384,14 @@ def _given_each_time(
         shown = shown or next(iter(passed_on.values()), "")
         if not varying:
             break
-    return shown, frozenset((varying or set()) - _passed_to_jit(owner, spec))
+    closure = (varying or set()) - _passed_to_jit(owner, spec, data)
+    receiver = _receiver_params(spec)
+    return shown, frozenset(closure if receiver is None else closure & receiver)
 
 
-def _passed_to_jit(owner: FunctionSummary, spec: JitSpec) -> set[str]:
+def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, data: bool) -> set[str]:
     """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
-    arguments."""
+    arguments: as they are, or, with ``data``, in anything made from them."""
     jit = ("jit", "", str(spec.index))
     return {
         src.name
@@ -391,8 +399,21 @@ def _passed_to_jit(owner: FunctionSummary, spec: JitSpec) -> set[str]:
         if call.callee == jit or jit in call.alternatives
         for arg in (*call.args, *(value for _, value in call.kwargs))
         for src in arg.value.vsrc
-        if isinstance(src, ParamSrc)
+        if isinstance(src, ParamSrc) and (data or src.name == arg.text)
     }
+
+
+def _receiver_params(spec: JitSpec) -> frozenset[str] | None:
+    """For a jit of a method read off an object that is a parameter of the builder or of a
+    function around it (``jax.jit(sim.step)``), the builder's parameters the object comes from
+    (``p:``; ``u:p:`` is one of an enclosing function): all the jitted method closes over. None
+    for anything else."""
+    if spec.fresh != "bound method" or not spec.target or spec.target[0] != "recv":
+        return None
+    refs = spec.target[2:]
+    if not refs or not all(ref.startswith(("p:", "u:")) for ref in refs):
+        return None
+    return frozenset(ref[2:] for ref in refs if ref.startswith("p:"))
 
 
 _NUMBERS = SCALARS | {FLOAT_LIKE}
