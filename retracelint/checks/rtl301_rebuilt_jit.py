@@ -208,7 +208,14 @@ def _rate_unproven(
     A builder that runs once per program has no driver and is no finding at all."""
     sites = frozenset(project.jit_callers.get(target.key, ()))
     chain = _rebuild_chain(project, owner, spec, cause)
-    own = prop.frequency.own_use(chain, sites, owner.qualname) if chain and sites else None
+    # A build in a step or epoch loop (a range over a count, a while loop) runs per step however
+    # long each build is used: only a build per point of what a loop walks is a run of its own.
+    steps = _driven_by_steps(project, prop, owner, cause)
+    own = (
+        prop.frequency.own_use(chain, sites, owner.qualname)
+        if chain and sites and not steps
+        else None
+    )
     # An eager lax primitive traces at every call that hands it a new function, warm-up and
     # timed call alike: a new setting per point does not make those traces needed.
     context = None if spec.traces_on_call else _new_context(project, prop, cause)
@@ -243,6 +250,30 @@ def _new_context(project: Project, prop: Propagation, cause: Cause) -> str | Non
         ),
         None,
     )
+
+
+def _driven_by_steps(
+    project: Project, prop: Propagation, owner: FunctionSummary, cause: Cause
+) -> bool:
+    """Whether the loop that repeats the build runs the steps of a run: a range over a count that
+    the source does not spell out as a few, or a while loop (``LoopInfo.runs_on``); not a range
+    over a configured count of tasks or models (one held in memory, ``Frequency.sweeps``). Or the
+    function holding it runs again without a known bound (an evaluation per split that the
+    training loop runs at every step)."""
+    if cause.path:
+        site = project.symbols.call_at(cause.path[0].location)
+        if site is None:
+            return False
+        fn = project.function(site[0])
+        again = prop.repeated(fn.qualname)
+        if again is not None and again.grows:
+            return True
+        index = _driving_loop(fn, site[1])
+        loop = fn.loops[index] if index is not None else None
+    else:
+        fn = owner
+        loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
+    return loop is not None and loop.runs_on and not prop.frequency.sweeps(fn, loop)
 
 
 def _rebuild_chain(
