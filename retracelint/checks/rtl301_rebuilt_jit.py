@@ -17,10 +17,13 @@ from retracelint.checks.common import (
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
-from retracelint.summary import FunctionSummary, JitSpec
+from retracelint.summary import FunctionSummary, JitSpec, Param
 from retracelint.values import (
+    ARRAY,
+    COMPLEX,
+    FLOAT,
     FLOAT_LIKE,
-    SCALARS,
+    NP_ARRAY,
     CallSrc,
     LoopSrc,
     ParamSrc,
@@ -180,8 +183,19 @@ def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: J
     )
 
 
-# Annotations of the numbers and words a jitted function can take only as static arguments.
-_PYTHON_SCALARS = frozenset({"int", "bool", "str"})
+# What a jit built once takes as traced arguments: data, where a new value per point needs no
+# new trace (by the value's kind, or its parameter's annotation).
+_DATA = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
+_DATA_ANNOTATIONS = frozenset({"float", "complex", "jax.Array", "jnp.ndarray", "np.ndarray"})
+
+
+def _data(prop: Propagation, caller: FunctionSummary, param: Param, value: Value) -> bool:
+    """Whether a value passed anew at each point is known to be data (an array, a float) that a
+    jit built once would take as a traced argument; code, structure or a setting (a function, an
+    object, a size, a name), or a value of unknown kind, may need a new trace anyway."""
+    if param.annotation in _DATA_ANNOTATIONS:
+        return True
+    return prop.resolve(caller, value).ty in _DATA
 
 
 def _rate_unproven(
@@ -220,7 +234,7 @@ def _rate_unproven(
     # timed call alike: a new setting per point does not make those traces needed.
     context = None if spec.traces_on_call else _new_context(project, prop, cause)
     if own is not None:
-        given = _given_each_time(project, prop, cause, owner, spec, numbers=True, data=False)
+        given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
         if given is not None and not given[1] and context is None:
             return None  # the same arguments each time: the same program built again
         function, loop = own
@@ -315,15 +329,21 @@ def _new_each_point(
         return None
     fn = project.function(site[0])
     driving = _driving_loop(fn, site[1])
-    settings = binding.wrapped is not None and not (
-        binding.params or spec.decorated or spec.traces_on_call
-    )
+    baked = _baked(binding, spec)
     if driving is None or prop.repeated(fn.qualname) is not None:
         return None
-    if not (settings or prop.frequency.sweeps(fn, fn.loops[driving])):
+    if not (baked or prop.frequency.sweeps(fn, fn.loops[driving])):
         return None
-    given = _given_each_time(project, prop, cause, owner, spec, numbers=settings, data=True)
+    given = _given_each_time(project, prop, cause, owner, spec, baked, True)
     return given[0] if given is not None and given[1] else None
+
+
+def _baked(binding: JitBinding, spec: JitSpec) -> bool:
+    """Whether the jit takes no arguments (``jax.jit(lambda: jnp.zeros(shape))()``): all it
+    computes from is baked into its trace, data too."""
+    return binding.wrapped is not None and not (
+        binding.params or spec.decorated or spec.traces_on_call
+    )
 
 
 def _driving_loop(fn: FunctionSummary, index: int) -> int | None:
@@ -354,23 +374,25 @@ def _given_each_time(
     cause: Cause,
     owner: FunctionSummary,
     spec: JitSpec,
-    numbers: bool,
-    data: bool,
+    baked: bool,
+    through_args: bool,
 ) -> tuple[str, frozenset[str]] | None:
     """What the loop that repeats the build (at the top of ``cause.path``) gives the builder anew
     at each repetition: the text of the first argument made from the loop's item, and the
     builder's parameters it reaches, passed on down every call of the path (``train(make_data(a),
     opt)``, then ``fconNN(width)``); no parameters where the builder gets the same arguments each
-    time (``factorize(a, b)`` under ``for t in targets``). A number made from the item counts
-    only with ``numbers`` (``evaluate(batches, float(member))`` could pass it to a jit built once,
-    traced). Only what may reach the jit's closure counts: not a parameter the builder passes to
-    the jit as it is (``jax.jit(lambda q: stack(q))(value)`` per field of a state: traced, not
-    baked in), nor, with ``data``, one that reaches the jit's arguments at all
+    time (``factorize(a, b)`` under ``for t in targets``). Data made from the item (``_data``: an
+    array, a float) counts only where the jit is ``baked``: closed over, a new data set or gain
+    per point (``evaluate(batches, float(member))``, a fit per sample) could be passed to a jit
+    built once, traced; what needs new traces anyway is code, structure or a setting (a function,
+    an object, a size, a name). Only what may reach the jit's closure counts: not a parameter the builder passes
+    to the jit as it is (``jax.jit(lambda q: stack(q))(value)`` per field of a state: traced, not
+    baked in), nor, ``through_args``, one that reaches the jit's arguments at all
     (``compiled(jnp.full(shape, drive))``); and for a jitted bound method, only a parameter its
     receiver comes from (``jax.jit(sim.step)`` with ``sim`` the same at every point). Each side
     takes the reading its own claim needs: a claim that the builder gets the same each time
-    (``data`` False) does not take a configuration that also makes the jit's arguments as mere
-    data. None where a call of the path is not known."""
+    (``through_args`` False) does not take a configuration that also makes the jit's arguments as
+    mere data. None where a call of the path is not known."""
     if not cause.path:
         return None  # built in the loop itself: what it closes over is not followed
     varying: set[str] | None = None  # the current function's parameters that differ per point
@@ -405,24 +427,21 @@ def _given_each_time(
                 for src in passed.value.vsrc | passed.value.fresh
             ):
                 continue
-            number = param.annotation in _PYTHON_SCALARS or (
-                prop.resolve(caller, passed.value).ty in _NUMBERS
-            )
-            if varying is None and number and not numbers:
+            if varying is None and not baked and _data(prop, caller, param, passed.value):
                 continue
             passed_on[param.name] = passed.text
         varying = set(passed_on)
         shown = shown or next(iter(passed_on.values()), "")
         if not varying:
             break
-    closure = (varying or set()) - _passed_to_jit(owner, spec, data)
+    closure = (varying or set()) - _passed_to_jit(owner, spec, through_args)
     receiver = _receiver_params(spec)
     return shown, frozenset(closure if receiver is None else closure & receiver)
 
 
-def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, data: bool) -> set[str]:
+def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, through_args: bool) -> set[str]:
     """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
-    arguments: as they are, or, with ``data``, in anything made from them."""
+    arguments: as they are, or, ``through_args``, in anything made from them."""
     jit = ("jit", "", str(spec.index))
     return {
         src.name
@@ -430,7 +449,7 @@ def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, data: bool) -> set[str
         if call.callee == jit or jit in call.alternatives
         for arg in (*call.args, *(value for _, value in call.kwargs))
         for src in arg.value.vsrc
-        if isinstance(src, ParamSrc) and (data or src.name == arg.text)
+        if isinstance(src, ParamSrc) and (through_args or src.name == arg.text)
     }
 
 
@@ -439,15 +458,16 @@ def _receiver_params(spec: JitSpec) -> frozenset[str] | None:
     function around it (``jax.jit(sim.step)``), the builder's parameters the object comes from
     (``p:``; ``u:p:`` is one of an enclosing function): all the jitted method closes over. None
     for anything else."""
-    if spec.fresh != "bound method" or not spec.target or spec.target[0] != "recv":
+    if spec.fresh != "bound method" or not spec.target:
+        return None
+    if spec.target[0] == "self":  # ``jax.jit(self.update)``
+        return frozenset({"self"})
+    if spec.target[0] != "recv":
         return None
     refs = spec.target[2:]
     if not refs or not all(ref.startswith(("p:", "u:")) for ref in refs):
         return None
     return frozenset(ref[2:] for ref in refs if ref.startswith("p:"))
-
-
-_NUMBERS = SCALARS | {FLOAT_LIKE}
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object
