@@ -19,6 +19,11 @@ time. Three facts decide it, computed once per project on the linked call graph:
   whose iterations the source spells out (``for seat in SEATS``) repeats what it calls that many
   times, a bound the driver carries, unless a caller that repeats without bound reaches it too.
 
+- **Rebuilds per use**: a function rebuilt each time a loop repeats it (a jit made per call) costs a
+  trace per use only when nothing amortises it: ``own_use`` finds the loop of its own that calls it
+  without rebuilding it (the epochs loop of a training run), ``sweeps`` tells a walk over the points
+  of a sweep (a fixed or configured collection) from the steps of a run.
+
 Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
 """
 
