@@ -20,9 +20,11 @@ from retracelint.propagate import Cause, Propagation
 from retracelint.summary import FunctionSummary, JitSpec, Param
 from retracelint.values import (
     ARRAY,
+    BOOL,
     COMPLEX,
     FLOAT,
     FLOAT_LIKE,
+    INT,
     NP_ARRAY,
     CallSrc,
     LoopSrc,
@@ -184,18 +186,25 @@ def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: J
 
 
 # What a jit built once takes as traced arguments: data, where a new value per point needs no
-# new trace (by the value's kind, or its parameter's annotation).
-_DATA = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
-_DATA_ANNOTATIONS = frozenset({"float", "complex", "jax.Array", "jnp.ndarray", "np.ndarray"})
+# new trace (by the value's kind), unless its parameter is annotated as a setting.
+_ARRAYS = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
+_COUNTS = frozenset({INT, BOOL})
+_SETTINGS = frozenset({"int", "bool", "str"})
 
 
-def _data(prop: Propagation, caller: FunctionSummary, param: Param, value: Value) -> bool:
-    """Whether a value passed anew at each point is known to be data (an array, a float) that a
-    jit built once would take as a traced argument; code, structure or a setting (a function, an
-    object, a size, a name), or a value of unknown kind, may need a new trace anyway."""
-    if param.annotation in _DATA_ANNOTATIONS:
-        return True
-    return prop.resolve(caller, value).ty in _DATA
+def _data(
+    prop: Propagation, caller: FunctionSummary, param: Param, value: Value, numbers: bool
+) -> bool:
+    """Whether a value passed anew at each point is known to be data that a jit built once would
+    take as a traced argument: an array or a float, or, with ``numbers``, an int or a bool (``v *
+    k`` for ``k`` of a range; a count or flag baked into a partial, ``train_mask=task_id > 0``,
+    may also be a setting). Code, structure or a setting (a function, an object, a name, a
+    parameter annotated ``int``: a size), or a value of unknown kind, may need a new trace
+    anyway."""
+    if param.annotation in _SETTINGS:
+        return False
+    kind = prop.resolve(caller, value).ty
+    return kind in _ARRAYS or (numbers and kind in _COUNTS)
 
 
 def _rate_unproven(
@@ -375,24 +384,24 @@ def _given_each_time(
     owner: FunctionSummary,
     spec: JitSpec,
     baked: bool,
-    through_args: bool,
+    claim_new: bool,
 ) -> tuple[str, frozenset[str]] | None:
     """What the loop that repeats the build (at the top of ``cause.path``) gives the builder anew
     at each repetition: the text of the first argument made from the loop's item, and the
     builder's parameters it reaches, passed on down every call of the path (``train(make_data(a),
     opt)``, then ``fconNN(width)``); no parameters where the builder gets the same arguments each
     time (``factorize(a, b)`` under ``for t in targets``). Data made from the item (``_data``: an
-    array, a float) counts only where the jit is ``baked``: closed over, a new data set or gain
+    array, a number) counts only where the jit is ``baked``: closed over, a new data set or gain
     per point (``evaluate(batches, float(member))``, a fit per sample) could be passed to a jit
     built once, traced; what needs new traces anyway is code, structure or a setting (a function,
     an object, a size, a name). Only what may reach the jit's closure counts: not a parameter the builder passes
     to the jit as it is (``jax.jit(lambda q: stack(q))(value)`` per field of a state: traced, not
-    baked in), nor, ``through_args``, one that reaches the jit's arguments at all
-    (``compiled(jnp.full(shape, drive))``); and for a jitted bound method, only a parameter its
-    receiver comes from (``jax.jit(sim.step)`` with ``sim`` the same at every point). Each side
-    takes the reading its own claim needs: a claim that the builder gets the same each time
-    (``through_args`` False) does not take a configuration that also makes the jit's arguments as
-    mere data. None where a call of the path is not known."""
+    baked in), nor, for the claim that a point is new (``claim_new``), one that reaches the jit's
+    arguments at all (``compiled(jnp.full(shape, drive))``); and for a jitted bound method, only a
+    parameter its receiver comes from (``jax.jit(sim.step)`` with ``sim`` the same at every
+    point). Each side takes the reading its own claim needs: the claim that the builder gets the
+    same each time does not take a configuration that also makes the jit's arguments, or a
+    number, as mere data. None where a call of the path is not known."""
     if not cause.path:
         return None  # built in the loop itself: what it closes over is not followed
     varying: set[str] | None = None  # the current function's parameters that differ per point
@@ -427,14 +436,18 @@ def _given_each_time(
                 for src in passed.value.vsrc | passed.value.fresh
             ):
                 continue
-            if varying is None and not baked and _data(prop, caller, param, passed.value):
+            if (
+                varying is None
+                and not baked
+                and _data(prop, caller, param, passed.value, numbers=claim_new)
+            ):
                 continue
             passed_on[param.name] = passed.text
         varying = set(passed_on)
         shown = shown or next(iter(passed_on.values()), "")
         if not varying:
             break
-    closure = (varying or set()) - _passed_to_jit(owner, spec, through_args)
+    closure = (varying or set()) - _passed_to_jit(owner, spec, claim_new)
     receiver = _receiver_params(spec)
     return shown, frozenset(closure if receiver is None else closure & receiver)
 
