@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from retracelint.cli import main
 from retracelint.config import Settings
@@ -20,6 +20,22 @@ FIXTURES = Path(__file__).parent / "fixtures"
 @pytest.fixture(autouse=True)
 def _in_fixtures(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(FIXTURES)
+
+
+def _copy_with_module(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fixture: str,
+    name: str,
+    module: str,
+    text: str,
+) -> tuple[Path, Result]:
+    """A copy of a fixture under ``name`` with one more module, and what a default run prints."""
+    folder = tmp_path / name
+    shutil.copytree(FIXTURES / fixture, folder)
+    monkeypatch.chdir(tmp_path)
+    (folder / module).write_text(text, encoding="utf-8")
+    return folder, CliRunner().invoke(main, ["check", name, "--no-cache", "--isolated"])
 
 
 def _findings(folder: str) -> list[str]:
@@ -209,11 +225,9 @@ def test_the_same_factory_called_per_step_stays_an_error(
     new ``forward`` per step: an error, reported by default, driven by that loop. So is the
     fixture's ``train`` once the sweep's points all pass the same problem and settings: the same
     jit built again per point, which a jit built once would not re-trace."""
-    folder = tmp_path / "sweep_project"
-    shutil.copytree(FIXTURES / "jits_built_per_sweep_point", folder)
-    monkeypatch.chdir(tmp_path)
-    (folder / "distil.py").write_text(_PER_STEP, encoding="utf-8")
-    found = CliRunner().invoke(main, ["check", "sweep_project", "--no-cache", "--isolated"])
+    folder, found = _copy_with_module(
+        tmp_path, monkeypatch, "jits_built_per_sweep_point", "sweep_project", "distil.py", _PER_STEP
+    )
     assert found.exit_code == 1
     assert found.stdout.splitlines() == [
         "sweep_project/networks.py:19:6: RTL301 @jax.jit rebuilds forward() each call of"
@@ -297,11 +311,9 @@ def test_the_per_run_factories_called_per_step_stay_errors(
     """The factories of jits_built_per_run_negative called at every step of a loop, with the same
     arguments, each jit called once per build: a new trace per step that one build would save,
     an error shown by default, driven by that loop, with no assumption."""
-    folder = tmp_path / "per_step"
-    shutil.copytree(FIXTURES / "jits_built_per_run_negative", folder)
-    monkeypatch.chdir(tmp_path)
-    (folder / "monitor.py").write_text(_MONITOR, encoding="utf-8")
-    found = CliRunner().invoke(main, ["check", "per_step", "--no-cache", "--isolated"])
+    folder, found = _copy_with_module(
+        tmp_path, monkeypatch, "jits_built_per_run_negative", "per_step", "monitor.py", _MONITOR
+    )
     assert found.exit_code == 1
     assert [line.split(" rebuilds")[0] for line in found.stdout.splitlines()] == [
         "per_step/models.py:15:6: RTL301 @jax.jit",
