@@ -218,16 +218,18 @@ def _rate_unproven(
 ) -> Assumption | None:
     """A jit built anew each time is a rebuild a user can remove, at a rate worth it, only where
     the build runs again with the same traced signature and closure more often than the jit's own
-    use amortises it (issue 36, how often). Proven: a build in a step or batch loop, or in a
-    function such a loop calls, whose jit is called a few times per build; or one that every
-    repetition gives the same arguments (``factorize(a, b)`` per target: the same program
-    compiled again, however long each build is used). Not proven, a hidden assumption:
+    use amortises it (issue 36, how often). Proven: a build driven by a step or epoch loop (a
+    range over a count, a while loop) or by a function repeated without bound, however long each
+    build is used (``_driven_by_steps``); a build whose jit is called a few times per build; a
+    build that every repetition gives the same arguments (``factorize(a, b)`` per target: the
+    same program compiled again). Not proven, a hidden assumption (``rate-unproven``):
     - the jit is called in a loop of its own that does not build it again (the epochs loop of a
-      training run, the timed loop after a warm-up, ``Frequency.own_use``), and the repetition
-      may give the build something new: each build serves a whole run of its own;
-    - each repetition gives the build something new where a jit built once would trace per value
-      all the same: a new problem per point of a sweep over a fixed or configured collection, a
-      new size or flag for a jit of no arguments (``_new_each_point``).
+      training run, the timed loop after a warm-up, ``Frequency.own_use``), and each repetition
+      may give the build something new: each build serves a run of its own;
+    - each repetition gives the build something a jit built once would trace anew for all the
+      same: a new problem or setting per point of a sweep over a fixed or configured collection,
+      a new size or flag for a jit of no arguments (``_new_each_point``), a trace context jit
+      keys its cache on (``_new_context``).
     A builder that runs once per program has no driver and is no finding at all."""
     sites = frozenset(project.jit_callers.get(target.key, ()))
     chain = _rebuild_chain(project, owner, spec, cause)
