@@ -17,7 +17,7 @@ from retracelint.checks.common import (
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
-from retracelint.summary import FunctionSummary, JitSpec, Param
+from retracelint.summary import FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -242,20 +242,27 @@ def _rate_unproven(
         else None
     )
     # An eager lax primitive traces at every call that hands it a new function, warm-up and
-    # timed call alike: a new setting per point does not make those traces needed.
-    context = None if spec.traces_on_call else _new_context(project, prop, cause)
+    # timed call alike: a new setting per point does not make those traces needed (its body,
+    # defined once, takes what changes as carry or operands).
+    if spec.traces_on_call:
+        return None if own is None else _own_loop_unproven(own)
+    context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
         if given is not None and not given[1] and context is None:
             return None  # the same arguments each time: the same program built again
-        function, loop = own
-        text = f"used in a loop of {short_name(function)}() that does not rebuild it"
-        return Assumption("rate-unproven", loop.location, text)
+        return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
     if new is None:
         return None
     text = f"`{new}` is new at each iteration: each trace may be needed anyway"
     return Assumption("rate-unproven", cause.path[0].location, text)
+
+
+def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:
+    function, loop = own
+    text = f"used in a loop of {short_name(function)}() that does not rebuild it"
+    return Assumption("rate-unproven", loop.location, text)
 
 
 def _new_context(project: Project, prop: Propagation, cause: Cause) -> str | None:
