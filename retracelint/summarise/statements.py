@@ -173,6 +173,12 @@ def _items_carried_through_calls(body: list[ast.stmt]) -> set[str]:
     return out
 
 
+def _is_range(node: ast.expr | None) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+    )
+
+
 def _walked_calls(items: Value | None) -> tuple[int, ...]:
     """The calls whose whole results a loop walks (``LoopInfo.walks_calls``)."""
     if items is None:
@@ -847,8 +853,9 @@ class Statements(PassState):
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
             calls = _walked_calls(items) if not (over_items or walks) else ()
+            runs_on = isinstance(node, ast.While) or _is_range(iterable)
             self.fn.loops.append(
-                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls)
+                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls, runs_on)
             )
         return index
 
