@@ -6,7 +6,7 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _shapes_of
+from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _never_none, _shapes_of
 from retracelint.summarise.apis import (
     _ARRAY_PRODUCTS,
     _DATA_DEPENDENT,
@@ -93,6 +93,7 @@ from retracelint.values import (
     data_array,
     followed,
     joined_value,
+    never_none,
     poly_constant,
     reduced,
     returned_sources,
@@ -291,14 +292,15 @@ class Arrays(PassState):
             value = Value(
                 ty=ty,
                 vsrc=_args_vsrc(args, kwargs),
-                shape=_one_kind(made.shape),
-                deps=made.deps,
+                shape=_never_none(_one_kind(made.shape)),
+                deps=frozenset(map(never_none, made.deps)),
                 dims=made.dims,
             )
             return self.from_list(node, made, value)
         if name in _FROM_LIST:
             joined = combine([*args, *kwargs.values()], ty=ty)
-            return joined.with_(items=(), shape=_one_kind(joined.shape))
+            shape = _never_none(_one_kind(joined.shape))
+            return joined.with_(items=(), shape=shape, deps=frozenset(map(never_none, joined.deps)))
         if name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):

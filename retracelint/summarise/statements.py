@@ -119,6 +119,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axes_fixed,
     constant_value,
     entry,
     join,
@@ -150,7 +151,7 @@ def _rows_of_call(walked: Value) -> bool:
     """Whether a loop walks exactly what a call of the project returns (``for g in
     period.games_of(name)``), not a view of it made by a builtin (``islice``, ``zip``)."""
     return len(walked.deps) == 1 and all(
-        isinstance(d, RetDep) and d.aligned and not (d.fixed or d.each) and d.elem is None
+        isinstance(d, RetDep) and d.aligned and not (axes_fixed(d) or d.each) and d.elem is None
         for d in walked.deps
     )
 
