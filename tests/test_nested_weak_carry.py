@@ -123,3 +123,14 @@ def test_the_carried_energy_passed_back_as_it_came_stays_weak(tmp_path: Path):
         "return particles, Stats(stats.energy, stats.steps + 1)",
     )
     assert _found(tmp_path, kept) == []
+
+
+def test_the_same_flip_in_a_registered_dataclass_is_told(tmp_path: Path):
+    # jax.tree_util.register_dataclass: the same leaves, the same re-trace (two compiles by hand).
+    as_dataclass = PHYSICS.replace(
+        "from typing import NamedTuple\n",
+        "from dataclasses import dataclass\nfrom typing import NamedTuple\n",
+    ).replace(
+        "class Stats(NamedTuple):", "@jax.tree_util.register_dataclass\n@dataclass\nclass Stats:"
+    )
+    assert _where(_found(tmp_path, as_dataclass)) == [("physics.py", 31, "RTL401")]
