@@ -228,8 +228,27 @@ def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str)
 
 
 def _strong_back(prop: Propagation, at: _CarriedCall, made: list[Origin]) -> bool:
-    """Whether the leaf the jitted function gives back, made at ``made``, is strongly typed."""
-    return {_result_weak(prop, at, r.value) for o, r, _ in made if o is at.jitted} == {STRONG}
+    """Whether the leaf the jitted function gives back, made at ``made``, is strongly typed: made
+    in it or in the traced helpers it calls (a ``lax.scan`` body's environment step)."""
+    kinds = {
+        _made_kind(prop, at, owner, r.value) for owner, r, _ in made if _traced(prop, at, owner)
+    }
+    return kinds == {STRONG}
+
+
+def _traced(prop: Propagation, at: _CarriedCall, owner: FunctionSummary) -> bool:
+    return owner is at.jitted or (owner is not at.fn and prop.frequency.traced(owner.qualname))
+
+
+def _made_kind(
+    prop: Propagation, at: _CarriedCall, owner: FunctionSummary, leaf: Value
+) -> str | None:
+    """How weakly typed a leaf of the result is where ``owner`` makes it: in the jitted function,
+    or in a helper it traces, unless made from the helper's own parameters (not the jitted
+    function's, whose first call ``_result_weak`` asks)."""
+    if owner is not at.jitted and any(isinstance(d, ParamDep) for d in leaf.deps):
+        return None
+    return _result_weak(prop, at, leaf)
 
 
 def _carried_flip(
@@ -264,10 +283,9 @@ def _carried_flip(
     cls = min(prop.classes_of_value(fn, start), default=None)  # not a set's order: the hash seed's
     if cls is None:
         return None
-    static = set(prop.project.symbols.static_fields(cls))
     x64 = prop.x64(at.fn)
-    for name in prop.project.symbols.init_fields(cls):
-        if name in static or name in at.replaced:
+    for name in _leaf_paths(prop, fn, carried.start, cls, 0):
+        if name.partition(".")[0] in at.replaced:
             continue
         starts = prop.value_origins(fn, carried.start, name, (), 0)
         results = _given_back(prop, at, returned, name)
@@ -292,6 +310,36 @@ def _carried_flip(
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
     return None
+
+
+_NESTED = 2  # how many levels of NamedTuples or dataclasses within the state are looked into
+
+
+def _leaf_paths(
+    prop: Propagation, fn: FunctionSummary, start: Arg, cls: str, depth: int
+) -> list[str]:
+    """The fields of a NamedTuple or dataclass state (not its static ones), each followed by the
+    fields within it when it starts as one too (``learner_state.timestep.reward``: a timestep an
+    environment's ``restart()`` builds, carried in the learner's state)."""
+    symbols = prop.project.symbols
+    static = set(symbols.static_fields(cls))
+    out: list[str] = []
+    for name in symbols.init_fields(cls):
+        if name in static:
+            continue
+        out.append(name)
+        starts = prop.value_origins(fn, start, name, (), 0) if depth < _NESTED else []
+        if len(starts) != 1:
+            continue
+        owner, origin, _ = starts[0]
+        inner = min(
+            prop.classes_of_value(owner, as_called(prop, owner, origin.value)), default=None
+        )
+        if inner is not None and inner != cls:
+            out.extend(
+                f"{name}.{path}" for path in _leaf_paths(prop, owner, origin, inner, depth + 1)
+            )
+    return out
 
 
 def _item_flip(

@@ -1151,7 +1151,10 @@ class Calls(PassState):
                 return receiver
         if method == "batch" and _looks_like_tf_data(func.value):
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
-        if receiver.ty in (*ARRAYS, JIT_OUT) or receiver.shape or receiver.deps:
+        # ``x.astype(dtype)`` makes an array whatever ``x`` is known to be (``mask.sum()``, of a
+        # mask built with ``.at[...].set``): only arrays have the method.
+        cast = method == "astype" and receiver.ty == UNKNOWN
+        if receiver.ty in (*ARRAYS, JIT_OUT) or receiver.shape or receiver.deps or cast:
             if method == "reshape" and node.args:
                 return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
