@@ -316,6 +316,11 @@ class Frequency:
         body, through runtime calls."""
         return function in self._run_from(self._calls_inside(qualname, loops))
 
+    def run_by_loop(self, qualname: str, loop: int) -> set[str]:
+        """The functions whose bodies the calls inside loop ``loop`` of function ``qualname`` run,
+        directly or through runtime calls (what one point of a sweep runs)."""
+        return self._run_from(self._calls_inside(qualname, {loop}))
+
     def _calls_inside(self, qualname: str, loops: set[int]) -> set[tuple[str, int]]:
         fn = self.project.functions[qualname]
         return {(qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)}

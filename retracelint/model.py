@@ -73,6 +73,9 @@ ASSUMPTION_KINDS = {
     "guessed-array": "low",  # an array method's name called on an object of a library's class
     # a jit built once per call of a function that then calls it in a loop of its own: per run
     "own-loop": "low",
+    # a new shape or static value per point of a sweep over a few fixed problems (resolutions, grid
+    # sizes), each point then running its jit in a loop of its own: each trace is needed and used
+    "sweep": "low",
 }
 
 
