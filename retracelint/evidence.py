@@ -525,7 +525,8 @@ def _points(
     for scope in _scopes(sources, fn):
         assign = sources.sole_assignment(scope, node.id)
         if assign is not None:
-            return _points(prop, sources, fn, assign.value, callers)
+            grown = _resized(scope, node.id)
+            return None if grown else _points(prop, sources, fn, assign.value, callers)
         if _bindings(scope, node.id):
             return None  # bound more than once, or not by an assignment
     return None
@@ -574,6 +575,22 @@ def _scopes(sources: _Sources, fn: FunctionSummary) -> list[ast.AST]:
     defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
     own = [defs[-1]] if defs and fn.kind != "module" else []
     return [*own, *([tree] if tree is not None else [])]
+
+
+# The methods that change how many items a list (or a set) holds.
+_RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add", "update"})
+
+
+def _resized(scope: ast.AST, name: str) -> bool:
+    """Whether ``scope`` calls a method on ``name`` that changes how many items it holds."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _RESIZING
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+        for node in ast.walk(scope)
+    )
 
 
 def _fixed_item(node: ast.expr) -> bool:
