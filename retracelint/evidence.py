@@ -51,7 +51,7 @@ from functools import cached_property
 from itertools import pairwise
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project
-from retracelint.frequency import FEW_ITERATIONS, Driver, is_test, is_test_file
+from retracelint.frequency import FEW_ITERATIONS, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
@@ -446,16 +446,30 @@ def _swept(
     if found is None:
         return
     fn, loop = found
+    key = (fn.qualname, loop.index)
+    if key not in sources.sweeps:  # asked by every finding the same sweep drives
+        sources.sweeps[key] = _sweep(project, prop, sources, fn, loop)
+    if sources.sweeps[key] is not None:
+        yield sources.sweeps[key]
+
+
+def _sweep(
+    project: Project, prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
+) -> Assumption | None:
+    """The ``sweep`` assumption of findings that ``loop`` of ``fn`` drives, if it is a sweep."""
     frequency = prop.frequency
-    driver = None if frequency.traced(fn.qualname) else frequency.repeated(fn.qualname)
-    if frequency.traced(fn.qualname) or (driver is not None and driver.grows):
-        return
+    if frequency.traced(fn.qualname):
+        return None
+    driver = frequency.repeated(fn.qualname)
+    if driver is not None and driver.grows:
+        return None  # the sweep itself runs again per step of something longer
     points = _sweep_points(prop, sources, fn, loop)
     if points is None or points > FEW_ITERATIONS:
-        return
-    if _loops_per_point(project, prop, sources, fn, loop):
-        text = f"a sweep over {points} fixed points, each using its jit in a loop of its own"
-        yield Assumption("sweep", loop.location, text)
+        return None
+    if not _loops_per_point(project, prop, sources, fn, loop):
+        return None
+    text = f"a sweep over {points} fixed points, each using its jit in a loop of its own"
+    return Assumption("sweep", loop.location, text)
 
 
 def _driver_loop(
@@ -614,11 +628,7 @@ def _loops_per_point(
     sites = sources.jit_call_sites
     inner = [(fn, lp) for lp in fn.loops if _nested(fn, lp, loop)]
     inner += [(project.functions[q], lp) for q in run for lp in project.functions[q].loops]
-    if any(
-        Driver(lp.text, lp.location, count=lp.count).grows
-        and frequency.loops_reach(f.qualname, {lp.index}, sites)
-        for f, lp in inner
-    ):
+    if any(_many(lp) and frequency.loops_reach(f.qualname, {lp.index}, sites) for f, lp in inner):
         return True
     calls = [(fn.qualname, i) for i, c in enumerate(fn.calls) if loop.index in c.loops]
     calls += [(q, i) for q in run for i in range(len(project.functions[q].calls))]
@@ -629,6 +639,11 @@ def _loops_per_point(
         if isinstance(t, JitTarget)
     }
     return any(sources.loops_in_trace(name) for name in sorted(filter(None, jitted)))
+
+
+def _many(loop: LoopInfo) -> bool:
+    """Whether a loop runs its body more than a few spelled-out times (steps, batches, ``while``)."""
+    return loop.repeats and (loop.count is None or loop.count > FEW_ITERATIONS)
 
 
 def _nested(fn: FunctionSummary, inner: LoopInfo, outer: LoopInfo) -> bool:
@@ -673,6 +688,9 @@ class _Sources:
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
     )
+    # By sweep loop (function, loop index): its ``sweep`` assumption, None where it is no sweep.
+    sweeps: dict[tuple[str, int], Assumption | None] = field(default_factory=dict)
+    _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -876,6 +894,11 @@ class _Sources:
     def loops_in_trace(self, qualname: str) -> bool:
         """Whether tracing ``qualname`` runs a lax loop (``lax.while_loop``, ``fori_loop``,
         ``scan``), in it or in what it calls: the jitted function runs many steps per call."""
+        if qualname not in self._looping:
+            self._looping[qualname] = self._loops_in_trace(qualname)
+        return self._looping[qualname]
+
+    def _loops_in_trace(self, qualname: str) -> bool:
         project = self.project
         seen, queue = {qualname}, [qualname]
         while queue:
