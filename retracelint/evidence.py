@@ -463,9 +463,10 @@ def _sweep(
     driver = frequency.repeated(fn.qualname)
     if driver is not None and driver.grows:
         return None  # the sweep itself runs again per step of something longer
-    points = _sweep_points(prop, sources, fn, loop)
-    if points is None or points > FEW_ITERATIONS:
-        return None
+    found = _sweep_points(prop, sources, fn, loop)
+    if found is None or found[0] > FEW_ITERATIONS or not found[1]:
+        return None  # many points, or a setting per point that could be traced
+    points = found[0]
     if not _loops_per_point(project, prop, sources, fn, loop):
         return None
     text = f"a sweep over {points} fixed points, each using its jit in a loop of its own"
@@ -489,9 +490,9 @@ def _driver_loop(
 
 def _sweep_points(
     prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
-) -> int | None:
+) -> tuple[int, bool] | None:
     """How many points the loop (a ``for`` statement or a comprehension's) walks, when its source
-    fixes them."""
+    fixes them, and whether each point gives a size of its own."""
     line = loop.location.line
     stmt = sources.statement_at(loop.location)
     iterables = [
@@ -505,13 +506,15 @@ def _sweep_points(
 
 def _points(
     prop: Propagation, sources: _Sources, fn: FunctionSummary, node: ast.expr, callers: bool
-) -> int | None:
-    """How many items ``node`` in ``fn`` gives, when the source fixes them: a literal collection of
-    constants (``[64, 128]``, ``[(MINMOD, 401), ...]``), ``range`` of literal integers, a name of
-    ``fn`` or its module bound once to one, a parameter whose default and every call (with
-    ``callers``) give one, and ``zip``, ``itertools.product``, ``np.array``... of those."""
+) -> tuple[int, bool] | None:
+    """How many items ``node`` in ``fn`` gives, when the source fixes them, and whether each gives
+    a size of its own (``_sizes``): a literal collection of constants (``[64, 128]``, ``[(MINMOD,
+    401), ...]``), ``range`` of literal integers, a name of ``fn`` or its module bound once to one,
+    a parameter whose default and every call (with ``callers``) give one, and ``zip``,
+    ``itertools.product``, ``np.array``... of those."""
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        return len(node.elts) if all(map(_fixed_item, node.elts)) else None
+        fixed = all(map(_fixed_item, node.elts))
+        return (len(node.elts), _sizes(node.elts)) if fixed else None
     if isinstance(node, ast.Call):
         name = (
             node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
@@ -519,19 +522,18 @@ def _points(
         if name == "range":
             bounds = [a.value for a in node.args if isinstance(a, ast.Constant)]
             ints = len(bounds) == len(node.args) and all(type(b) is int for b in bounds)
-            return (
-                len(range(*bounds))
-                if ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]
-                else None
-            )
+            fits = ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]
+            # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
+            return (len(range(*bounds)), False) if fits else None
         combine = _POINTS_OF_CALL.get(name)
-        counts = [
+        found = [
             _points(prop, sources, fn, a, callers)
             for a in node.args[: None if name in ("zip", "product") else 1]
         ]
-        if combine is None or not counts or None in counts:
+        known = [f for f in found if f is not None]
+        if combine is None or not found or len(known) < len(found):
             return None
-        return combine([c for c in counts if c is not None])
+        return combine([count for count, _ in known]), any(sized for _, sized in known)
     if not isinstance(node, ast.Name):
         return None
     if any(p.name == node.id for p in fn.params):
@@ -546,12 +548,27 @@ def _points(
     return None
 
 
+def _sizes(items: list[ast.expr]) -> bool:
+    """Whether the points give a size each: a place of the items (the item, or one field of a
+    tuple) holding an integer literal at every point, different between points (``[64, 128]``,
+    ``[(MINMOD, 101), (MINMOD, 401)]``). A gain, an onset or a name per point is a setting that
+    could be traced, not a new problem."""
+    rows = [item.elts if isinstance(item, ast.Tuple) else [item] for item in items]
+    if len({len(row) for row in rows}) != 1:
+        return False
+    for place in zip(*rows, strict=True):
+        values = [v.value if isinstance(v, ast.Constant) else None for v in place]
+        if all(type(v) is int for v in values) and (len(values) == 1 or len(set(values)) > 1):
+            return True
+    return False
+
+
 def _parameter_points(
     prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str
-) -> int | None:
+) -> tuple[int, bool] | None:
     """The most points parameter ``name`` of ``fn`` gets over every call that runs ``fn`` (the
     argument, read in its caller, else the default; the default alone where nothing calls it),
-    when every one of them fixes them."""
+    when every one of them fixes them; sizes where every one gives sizes."""
     defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
     if not defs:
         return None
@@ -568,11 +585,14 @@ def _parameter_points(
         call = sources.call_at(caller_fn.calls[index].location)
         passed = None if call is None else _argument(call, positional, name, fn.kind == "function")
         given.append((caller_fn, passed) if passed is not None else (fn, default))
-    counts = [
+    found = [
         None if node is None else _points(prop, sources, where, node, callers=False)
         for where, node in given or [(fn, default)]
     ]
-    return None if None in counts else max(c for c in counts if c is not None)
+    known = [f for f in found if f is not None]
+    if len(known) < len(found):
+        return None
+    return max(count for count, _ in known), all(sized for _, sized in known)
 
 
 def _argument(call: ast.Call, positional: list[str], name: str, plain: bool) -> ast.expr | None:
