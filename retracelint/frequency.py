@@ -330,6 +330,11 @@ class Frequency:
         makers = {caller for caller, _ in sites}
         return not makers.isdisjoint(self._run_from(calls))
 
+    def run_by_loop(self, qualname: str, loop: int) -> set[str]:
+        """The functions whose bodies the calls inside loop ``loop`` of function ``qualname`` run,
+        directly or through runtime calls (what one point of a sweep runs)."""
+        return self._run_from(self._calls_inside(qualname, {loop}))
+
     def _calls_inside(
         self, qualname: str, loops: set[int], within: frozenset[int] = frozenset()
     ) -> set[tuple[str, int]]:

@@ -72,6 +72,9 @@ ASSUMPTION_KINDS = {
     # a jit rebuilt per call or iteration, not proven to be rebuilt more often than its own use
     # amortises with the same signature: used in a loop of its own, or new per sweep point/setting
     "rate-unproven": "low",
+    # a new shape or static value per point of a sweep over a few fixed problems (resolutions, grid
+    # sizes), each point then running its jit in a loop of its own: each trace is needed and used
+    "sweep": "low",
 }
 
 
