@@ -18,17 +18,23 @@ from typing import Any
 
 def stable_repr(value: Any) -> str:
     """``repr(value)``, with the items of each set in it (at any depth) in sorted order."""
+    text = repr(value)
+    # Most facts hold no set with items (no brace): their repr is the answer, at C speed.
+    return text if "{" not in text else _walked(value)
+
+
+def _walked(value: Any) -> str:
     if isinstance(value, frozenset | set):
-        items = ", ".join(sorted(map(stable_repr, value)))
+        items = ", ".join(sorted(map(_walked, value)))
         return f"{type(value).__name__}({{{items}}})" if items else f"{type(value).__name__}()"
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        items = ", ".join(map(stable_repr, value))
+        items = ", ".join(map(_walked, value))
         return f"({items},)" if len(value) == 1 else f"({items})"
     if isinstance(value, list):
-        return f"[{', '.join(map(stable_repr, value))}]"
+        return f"[{', '.join(map(_walked, value))}]"
     if is_dataclass(value) and not isinstance(value, type):
         kind = type(value)
-        shown = ", ".join(f"{name}={stable_repr(getattr(value, name))}" for name in _shown(kind))
+        shown = ", ".join(f"{name}={_walked(getattr(value, name))}" for name in _shown(kind))
         return f"{kind.__qualname__}({shown})"
     return repr(value)
 
