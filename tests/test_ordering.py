@@ -3,9 +3,11 @@ every run, whatever the hashes of what they hold (None's is an address on CPytho
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from retracelint.model import Location
 from retracelint.ordering import stable_repr
-from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, RetDep, Taint
+from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, RetDep, Taint, _merged
 
 
 def _made(path: str, item: int | None) -> Made:
@@ -55,3 +57,20 @@ def test_taints_that_differ_only_in_a_set_of_sources_keep_one_order() -> None:
     sources = [frozenset({ChoiceSrc(1, frozenset({_made(p, None), _made(p, 1)}))}) for p in "ab"]
     taints = [Taint("RTL403", "x flips", at, s) for s in sources]
     assert stable_repr(taints[0]) < stable_repr(taints[1])
+
+
+def test_views_of_one_parameter_merge_into_one_whatever_order_the_set_gives_them() -> None:
+    """Two views of ``cfg`` (its item "lr" read in one branch, "wd" in the other) are asked about once:
+    the item kept is the same in every run, not the one a set's order happened to give last."""
+    views = [
+        ParamDep("cfg", fixed=frozenset({0, 1}), key="lr"),
+        ParamDep("cfg", fixed=frozenset({1}), aligned=False, key="wd"),
+        ParamDep("cfg", fixed=frozenset({1, None}), key=None),
+        RetDep(2, item=None),
+    ]
+    merged = {_merged(frozenset(order)) for order in permutations(views)}
+    assert merged == {
+        frozenset(
+            {ParamDep("cfg", fixed=frozenset({1}), aligned=False, key="lr"), RetDep(2, item=None)}
+        )
+    }
