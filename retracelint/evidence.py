@@ -26,7 +26,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block, or under an ``if`` on an argument that every known call switches off, or after
+in the same block, or under an ``if`` on an argument that every known call switches off (or on
+a field of one, ``if config.debug:``, that the chain's own caller builds switched off), or after
 such an ``if`` whose body leaves the block; or through a factory's ``return f`` that every call
 switches off, ``if jit: return jax.jit(f)`` before it) is no finding, nor one whose jitted call repeats the same call of an earlier statement of its block
 (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between): the first filled the
@@ -645,6 +646,26 @@ class _Sources:
             self._declared[flag] = _declared_value(flag, self._texts)
         return self._declared[flag]
 
+    def scope_of(self, fn: FunctionSummary) -> ast.AST | None:
+        """The tree of a module's top level, or the def of a function."""
+        if fn.kind == "module":
+            return self.tree(fn.location.path)
+        defs = [s for s, _ in self.enclosing(fn.location) if isinstance(s, _DEFS)]
+        return defs[-1] if defs else None
+
+    def expression_at(self, at: Location) -> ast.expr | None:
+        """The outermost expression that starts at ``at``."""
+        stmt = self.statement_at(at)
+        nodes = ast.walk(stmt) if stmt is not None else ()
+        return next((n for n in nodes if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+
+    def assignment_of(self, path: str, target: ast.AST) -> ast.Assign | None:
+        """The plain assignment whose one target is ``target`` (a name stored in the file)."""
+        stmt = self.statement_at(Location(path, target.lineno, target.col_offset + 1))  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Assign) and stmt.targets == [target]:
+            return stmt
+        return None
+
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
@@ -1008,7 +1029,11 @@ def _argument_branches(
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
         for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
-            known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
+            field = _param_field(fn, subject)
+            if field is not None:
+                known = _fields_built(prop, sources, fn, by, *field)
+            else:
+                known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
                 continue
             values = (*known.values, _UNKNOWN) if by is None else known.values
@@ -1107,13 +1132,21 @@ def _hands_back(
 
 def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> list[str]:
     """What ``test`` reads of the function's arguments: its parameters that the function never
-    rebinds (``rebound``: the names it binds), and the attributes of ``self`` (``self.period``)."""
+    rebinds (``rebound``: the names it binds), the attributes of ``self`` (``self.period``) and
+    those of such a parameter (``config.debug``)."""
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
     out: list[str] = []
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):
             out.append(f"{this}.{sub.attr}")
+        elif (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id in params
+            and sub.value.id not in rebound | {this}
+        ):
+            out.append(f"{sub.value.id}.{sub.attr}")
         elif isinstance(sub, ast.Name) and sub.id in params and sub.id not in rebound | {this}:
             out.append(sub.id)
     return list(dict.fromkeys(out))
@@ -1160,6 +1193,122 @@ def _known(
                     values.append(_literal(value))
                     default = values[-1] if init else default
     return _Known(tuple(values), default) if values else None
+
+
+def _param_field(fn: FunctionSummary, subject: str) -> tuple[str, str] | None:
+    """(parameter, field) of a subject that reads a field of a parameter other than ``self``."""
+    root, dot, attr = subject.partition(".")
+    this = fn.params[0].name if fn.kind == "method" and fn.params else None
+    return (root, attr) if dot and root != this else None
+
+
+def _fields_built(
+    prop: Propagation,
+    sources: _Sources,
+    fn: FunctionSummary,
+    by: PathStep | None,
+    param: str,
+    attr: str,
+) -> _Known | None:
+    """``param.attr`` where the chain's call ``by`` passes a configuration its caller builds with
+    ``attr`` written out (``config = SimulationConfig(debug=False, ...)``, then ``run(config)``):
+    each literal it is built with, where every binding of the name passed is such a construction or
+    a project function's update of it that never sets ``attr`` (``config = finalize(config, n)``).
+    The chain's own caller decides it, not every caller: a script that turns debugging on makes a
+    chain of its own. None when anything else may reach it (a parameter, a loop variable)."""
+    found = next(
+        (
+            (caller, passed)
+            for caller, _, passed, step, _ in prop.calls_of(fn, param)
+            if by is not None and step.location == by.location
+        ),
+        None,
+    )
+    caller, passed = found if found is not None else (None, None)
+    node = sources.expression_at(passed.location) if passed is not None else None
+    if isinstance(node, ast.Call):  # built in the call itself: run(Config(debug=False))
+        value = _built_with(node, attr)
+        return _Known((value,), value) if value is not _UNKNOWN else None
+    scope = sources.scope_of(caller) if caller is not None else None
+    local = _local_bindings(scope, node.id) if isinstance(node, ast.Name) and scope else None
+    if caller is None or node is None or local is None:
+        return None
+    values: list[object] = []
+    for bound in local:
+        assign = sources.assignment_of(caller.location.path, bound)
+        call = assign.value if assign is not None else None
+        if not isinstance(call, ast.Call):
+            return None
+        value = _built_with(call, attr)
+        if value is not _UNKNOWN:
+            values.append(value)
+        elif not _keeps_field(sources, caller, call, node.id, attr):
+            return None
+    return _Known(tuple(values), _UNKNOWN) if values else None
+
+
+def _local_bindings(scope: ast.AST, name: str) -> list[ast.AST] | None:
+    """What binds ``name`` in ``scope`` itself (a def's parameters, its stores, imports), not in
+    the functions and classes it holds; None where one of those declares it ``global`` or
+    ``nonlocal`` and so may rebind it too."""
+    out: list[ast.AST] = []
+    todo = list(ast.iter_child_nodes(scope))
+    if isinstance(scope, _DEFS):
+        out += [a for a in ast.walk(scope.args) if isinstance(a, ast.arg) and a.arg == name]
+        todo = list(scope.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_DEFS, ast.ClassDef, ast.Lambda)):
+            shared = (n for n in ast.walk(node) if isinstance(n, ast.Global | ast.Nonlocal))
+            if any(name in n.names for n in shared):
+                return None
+            if getattr(node, "name", None) == name:
+                out.append(node)
+            continue
+        if _binds(node, name):
+            out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` itself binds ``name`` (a store, an import, ``except ... as name``)."""
+    if isinstance(node, ast.Name):
+        return node.id == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name) == name
+    return isinstance(node, ast.ExceptHandler) and node.name == name
+
+
+def _built_with(call: ast.Call, attr: str) -> object:
+    """The literal ``call`` passes as the keyword ``attr`` (unknown: none, or not a literal)."""
+    return next((_literal(k.value) for k in call.keywords if k.arg == attr), _UNKNOWN)
+
+
+def _keeps_field(
+    sources: _Sources, caller: FunctionSummary, call: ast.Call, name: str, attr: str
+) -> bool:
+    """Whether ``call`` hands back an update of ``name`` that leaves its ``attr`` as it was: it
+    passes ``name`` to one project function, and nothing in that function gives ``attr`` a value
+    (a keyword, an attribute store, a ``**`` mapping it is handed)."""
+    if not any(isinstance(a, ast.Name) and a.id == name for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return False
+    span = (call.lineno, call.col_offset + 1, call.end_lineno or 0, (call.end_col_offset or 0) + 1)
+    site = sources.project.symbols.call_span(caller.location.path, span)
+    targets = sources.project.site_targets.get(site, ()) if site is not None else ()
+    if len(targets) != 1 or not isinstance(targets[0], FuncTarget):
+        return False
+    callee = sources.project.functions.get(targets[0].qualname)
+    defs = (
+        [s for s, _ in sources.enclosing(callee.location) if isinstance(s, _DEFS)] if callee else []
+    )
+    return bool(defs) and not any(
+        (isinstance(n, ast.keyword) and n.arg in (attr, None))
+        or (isinstance(n, ast.Attribute) and n.attr == attr and not isinstance(n.ctx, ast.Load))
+        for n in ast.walk(defs[-1])
+    )
 
 
 def _receivers_made(sources: _Sources, by: PathStep | None, subject: str) -> _Known | None:

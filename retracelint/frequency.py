@@ -19,6 +19,11 @@ time. Three facts decide it, computed once per project on the linked call graph:
   whose iterations the source spells out (``for seat in SEATS``) repeats what it calls that many
   times, a bound the driver carries, unless a caller that repeats without bound reaches it too.
 
+- **Rebuilds per use**: a function rebuilt each time a loop repeats it (a jit made per call) costs a
+  trace per use only when nothing amortises it: ``own_use`` finds the loop of its own that calls it
+  without rebuilding it (the epochs loop of a training run), ``sweeps`` tells a walk over the points
+  of a sweep (a fixed or configured collection) from the steps of a run.
+
 Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
 """
 
@@ -72,6 +77,18 @@ class Driver:
         it says which causes a loop can drive, not how long it runs.)"""
         few = self.count is not None and self.count <= FEW_ITERATIONS
         return not (few or self.over_items)
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """One function on the way from the loop that repeats a build down to the function that
+    builds (``Frequency.own_use``): the loops around its call onward (or around the build), which
+    run the build again, and those every call it makes must stay inside to count (the repeating
+    loop's own, in the function that holds it)."""
+
+    function: str
+    around: frozenset[int]
+    within: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -305,20 +322,65 @@ class Frequency:
     ) -> bool:
         """Whether a call made inside one of ``loops`` of function ``qualname`` is one of ``sites``,
         or runs, through runtime calls, a function that makes one of them."""
-        inside = self._calls_inside(qualname, loops)
-        if inside & sites:
+        return self._reach_sites(self._calls_inside(qualname, loops), sites)
+
+    def _reach_sites(self, calls: set[tuple[str, int]], sites: frozenset[tuple[str, int]]) -> bool:
+        if calls & sites:
             return True
         makers = {caller for caller, _ in sites}
-        return not makers.isdisjoint(self._run_from(inside))
+        return not makers.isdisjoint(self._run_from(calls))
 
-    def loops_run(self, qualname: str, loops: set[int], function: str) -> bool:
-        """Whether a call made inside one of ``loops`` of function ``qualname`` runs ``function``'s
-        body, through runtime calls."""
-        return function in self._run_from(self._calls_inside(qualname, loops))
-
-    def _calls_inside(self, qualname: str, loops: set[int]) -> set[tuple[str, int]]:
+    def _calls_inside(
+        self, qualname: str, loops: set[int], within: frozenset[int] = frozenset()
+    ) -> set[tuple[str, int]]:
+        """The calls of ``qualname`` made inside one of ``loops`` and inside every loop of
+        ``within``."""
         fn = self.project.functions[qualname]
-        return {(qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)}
+        return {
+            (qualname, i)
+            for i, call in enumerate(fn.calls)
+            if loops.intersection(call.loops) and within.issubset(call.loops)
+        }
+
+    def own_use(
+        self, chain: tuple[Rebuilt, ...], sites: frozenset[tuple[str, int]], builder: str
+    ) -> tuple[str, LoopInfo] | None:
+        """The first loop of the functions that a rebuild runs through (``chain``: from the loop
+        that repeats the build down to the function that builds) that calls the built function,
+        at one of ``sites``, more than a few times without running ``builder`` again: its own
+        loop (the epochs loop of a training run, the timed loop after a warm-up), in which every
+        call shares one build. A build per iteration of that loop's caller is then amortised by
+        the loop: one trace per run, not one per call."""
+        for step in chain:
+            fn = self.project.functions[step.function]
+            for loop in fn.loops:
+                if loop.index in step.around or not self._amortises(fn, loop):
+                    continue
+                inside = self._calls_inside(step.function, {loop.index}, step.within)
+                if self._reach_sites(inside, sites) and builder not in self._run_from(inside):
+                    return step.function, loop
+        return None
+
+    def sweeps(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether a loop walks a fixed or configured collection, one point of a sweep per item:
+        items spelled out (``for opt in ["GD", "LBFGS"]``, ``range(3)``) or held in memory (``for
+        seed in seeds``). A range over a count (``range(2000)`` too), a while loop or a loader may
+        be the training loop itself: what it repeats runs per step or per epoch."""
+        return (loop.count is not None and loop.count <= FEW_ITERATIONS) or self.holds(fn, loop)
+
+    def _amortises(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether a loop may run the steps of a run, more than a few times: a range over a count
+        or a while loop (``LoopInfo.runs_on``), or a walk over what the function or its object
+        was given (``for batch in batches``, ``self.loader``: a loader); not one that spells out
+        at most ``FEW_ITERATIONS`` iterations (``for _ in range(5)``, a few warm-up calls), nor a
+        walk over a collection held in memory or over what the function makes (a few generators
+        a helper builds, a model's layers)."""
+        if loop.count is not None and loop.count <= FEW_ITERATIONS:
+            return False
+        if loop.runs_on:
+            return True
+        given = loop.walks or fn.param(loop.text.partition(" in ")[2]) is not None
+        return given and not self.holds(fn, loop)
 
     def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
         """The functions whose bodies ``calls`` run, directly or through runtime calls."""
@@ -675,4 +737,4 @@ def short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency"]
+__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency", "Rebuilt"]

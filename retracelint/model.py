@@ -66,13 +66,12 @@ ASSUMPTION_KINDS = {
     "mocked-callee": "low",  # a test on the chain replaces a function the chain calls
     "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off
     "jit-off": "low",  # eager only where an `if` skips the jit the code applies beside it
-    # a jit of no arguments rebuilt per call for a new number each time: a trace per value anyway
-    "new-setting": "low",
     # a chunked loop whose sizes (a configuration's numbers) are not known to leave a remainder
     "unknown-sizes": "medium",
     "guessed-array": "low",  # an array method's name called on an object of a library's class
-    # a jit built once per call of a function that then calls it in a loop of its own: per run
-    "own-loop": "low",
+    # a jit rebuilt per call or iteration, not proven to be rebuilt more often than its own use
+    # amortises with the same signature: used in a loop of its own, or new per sweep point/setting
+    "rate-unproven": "low",
 }
 
 

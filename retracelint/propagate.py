@@ -29,7 +29,7 @@ from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
-from retracelint.summarise.promotion import promoted_floor
+from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     DICT,
@@ -471,12 +471,20 @@ class Propagation(ObjectModel):
                 return None  # a *spread past the tuple's end: the parameter keeps its default
             raw = raw.items[element]
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
-        result = localised(self.resolve(callee, raw), yields) if raw is not None else None
+        result = localised(self._deep(callee, raw), yields) if raw is not None else None
         if result is not None and element is not None and not picked_item:
             # Not a tuple display: a NamedTuple (``return Batch(x, y)``), item by its position.
             result = self._positional_field(callee, result, element) or result
         self._returns[key] = result
         return result
+
+    def _deep(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
+        """``value`` resolved, and each item of a tuple display within it (``return (state,
+        timestep), ys``), in ``fn``'s terms: what a caller gets has no way back to ``fn``'s calls."""
+        out = self.resolve(fn, value)
+        if not value.items or depth > _DEEP_ITEMS:
+            return out
+        return out.with_(items=tuple(self._deep(fn, item, depth + 1) for item in value.items))
 
     def _positional_field(self, fn: FunctionSummary, value: Value, index: int) -> Value | None:
         """Item ``index`` of a NamedTuple ``value`` (``f(*graph)``, ``a, b = make()``): its field in
@@ -580,12 +588,18 @@ class Propagation(ObjectModel):
             made=value.made,
             objs=frozenset(objs),
             elements=value.elements,
+            # A helper's tuple display (a ``lax.scan`` body's ``(state, timestep)`` carry): each
+            # item in the caller's terms, so that a field of one is followed past the call.
+            items=tuple(
+                self.substitute(v, call, callee, seen, item, receiver, caller) for v in value.items
+            ),
             fields=tuple(
                 (name, self.substitute(v, call, callee, seen, item, receiver, caller))
                 for name, v in value.fields
             ),
             weak=value.weak,
             floor=value.floor,
+            parted=value.parted,
         )
         if value.dtype_of is not None:
             taken = self.substitute(value.dtype_of, call, callee, seen, item, receiver, caller)
@@ -607,6 +621,11 @@ class Propagation(ObjectModel):
             out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
+        if _passed_on(value) and len(inputs) == 1:
+            # A parameter stored as it came in (``TimeStep(..., reward, ...)``): as weakly typed,
+            # and of the dtype, that this call passes.
+            given = inputs[0]
+            out = out.with_(weak=given.weak, dtype=given.dtype, made=given.made)
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
 
     # -- questions asked along the call graph ----------------------------------------------------
@@ -1340,6 +1359,17 @@ def _filled_with(element: Value) -> frozenset[Made]:
     return made_objects(element) if each else EMPTY
 
 
+def _passed_on(value: Value) -> bool:
+    """Whether ``value`` is one parameter as it came in, of a kind the summary does not know."""
+    if value.ty != UNKNOWN or value.weak is not None or len(value.deps) != 1:
+        return False
+    dep = next(iter(value.deps))
+    return isinstance(dep, ParamDep) and dep.aligned and dep.elem is None and not dep.fixed
+
+
+_DEEP_ITEMS = 2  # how many tuples deep a helper's result is resolved item by item
+
+
 def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     merged = value.with_(
         shape=value.shape | extra.shape,
@@ -1357,8 +1387,15 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     elif value.weak == UNSURE and extra.weak == MADE_STRONG:
         # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
         merged = merged.with_(weak=MADE_STRONG)
-    if sole and merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
-        # The call's result is known to be an array.
+    # The call's result is known to be an array; a part taken of it is not of its complex dtype.
+    part = value.parted and is_complex(extra.dtype)
+    if (
+        sole
+        and merged.dtype is None
+        and extra.dtype is not None
+        and extra.ty == merged.ty
+        and not part
+    ):
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
@@ -1368,6 +1405,13 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     if not value.fields and merged.ty == DICT:
         # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
         merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))
+    if sole and not value.items and extra.items and merged.ty == extra.ty:
+        # The tuple a helper returns (a ``lax.scan``'s carry, ``(state, timestep)``), item by item.
+        merged = merged.with_(items=extra.items)
+    if sole and not value.objs and extra.objs and merged.ty == INSTANCE:
+        # The object a helper makes (``transition(...)`` returns a ``TimeStep``): its fields are
+        # asked where it is made.
+        merged = merged.with_(objs=extra.objs)
     return merged
 
 

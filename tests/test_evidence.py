@@ -199,3 +199,36 @@ def test_a_constant_jit_rebuilt_for_each_new_size_is_unproven() -> None:
     assert unproven.endswith(
         "[low confidence: `chunk_steps` is new at each iteration: each trace may be needed anyway]"
     )
+
+
+def _copy_tree(source: Path, to: Path, leave_out: str) -> None:
+    for path in sorted(source.rglob("*.py")):
+        if path.name != leave_out:
+            target = to / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_a_debug_branch_each_script_switches_off_has_no_route(tmp_path: Path) -> None:
+    """``if config.runtime_debugging:`` runs the integration eagerly under checkify, so its nested
+    ``lax.cond`` branches re-trace per call; the script that builds ``SimulationConfig(
+    runtime_debugging=True)`` keeps that route, the one that builds it with ``False`` (then updates
+    it with a helper that leaves the field alone) has none, and a value read from the command line
+    keeps the route as well."""
+    folder = "debug_branches_switched_off_by_each_script"
+    code, out = _check(folder, "--format", "json")
+    routes = [f["call_path"][0]["path"] for f in json.loads(out) if f["code"] == "RTL301"]
+    assert code == 1 and routes == [f"{folder}/scripts/debug_blast.py"]
+
+    _copy_tree(FIXTURES / folder, tmp_path, leave_out="debug_blast.py")
+    code, out = _check(str(tmp_path))
+    assert "RTL301" not in out
+
+    script = tmp_path / "scripts" / "turbulence.py"
+    text = script.read_text(encoding="utf-8")
+    script.write_text(
+        "import sys\n" + text.replace("=False", '="--debug" in sys.argv'),
+        encoding="utf-8",
+    )
+    code, out = _check(str(tmp_path))
+    assert code == 1 and f"{tmp_path}/solver/integrate.py:20:48: RTL301" in out

@@ -337,7 +337,10 @@ def test_a_chunk_clamped_at_the_end_is_one_short_last_batch(tmp_path: Path) -> N
     found = findings(tmp_path, {"integrate.py": SIMULATE, "tracker.py": TRACKER})
     line = line_of(TRACKER, "x_batch = positions")
     assert [(name, at, code) for name, at, code, _ in found] == [("tracker.py", line, "RTL103")]
-    sweep = TRACKER + "\n\ndef sweep(seeds):\n    for size in (64, 100, 128):\n        run(seeds, size)\n"
+    sweep = (
+        TRACKER
+        + "\n\ndef sweep(seeds):\n    for size in (64, 100, 128):\n        run(seeds, size)\n"
+    )
     found = findings(tmp_path, {"tracker.py": sweep})
     assert [(name, at, code) for name, at, code, _ in found] == [
         ("tracker.py", line, "RTL101"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from retracelint import funcrefs
 from retracelint.callgraph import FuncTarget, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
@@ -249,6 +250,8 @@ def _static_value_findings(
                     fix=_fix("RTL204", is_field, is_object) or _FUNCTION_FIX,
                 )
             continue
+        if _module_functions(project, caller, origin.value):
+            continue
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
         causes = (c for c in prop.value_causes(caller, value, origin_loops) if not c.driver.bounded)
         cause = next(causes, None)
@@ -300,6 +303,24 @@ def _static_value_findings(
             # A bool takes two values: one trace each, however long the loop runs.
             grows=False if value.ty in _TWO_VALUED else None,
         )
+
+
+def _module_functions(project: Project, fn: FunctionSummary, value: Value) -> bool:
+    """Whether ``value`` is one of a few functions defined at a module's top level (what a factory
+    hands back: ``return coeffs, volterra_rule``), whichever one each call picks: each is one object
+    for the whole run, hashed by identity, so each is traced once, and a trace of each is needed."""
+    refs = value.callables
+    if not refs or any(path for path, _ in refs):
+        return False
+    targets = [t for callee in funcrefs.called(refs) for t in project.resolve_ref(fn, callee)]
+    return bool(targets) and all(
+        isinstance(t, FuncTarget)
+        and not t.bound
+        and t.qualname in project.functions
+        and project.function(t.qualname).kind == "function"
+        and project.function(t.qualname).parent is None
+        for t in targets
+    )
 
 
 def _equal_anew(prop: Propagation, fn: FunctionSummary, origin: Arg) -> bool:

@@ -590,6 +590,8 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op)
+        if left.parted or right.parted:
+            value = value.with_(parted=True)
         if value.ty == ARRAY and _bools_with_a_number(left, right):
             # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
             return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)

@@ -33,6 +33,7 @@ from retracelint.summarise.apis import (
     _array_module,
 )
 from retracelint.summarise.loops import set_path
+from retracelint.summarise.promotion import real_floor, real_part
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _clip, _dotted, _literal_strs
 from retracelint.summary import Arg, CallSite
@@ -91,7 +92,9 @@ class Objects(PassState):
         if attr == "shape" or attr == "size":
             return Value(ty=TUPLE if attr == "shape" else INT, vsrc=shape_sources(base))
         if attr in ("real", "imag"):
-            return base.with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
+            dtype, floor = real_part(base.dtype), real_floor(base.floor)
+            part = base.with_(dtype=dtype, floor=floor, parted=dtype is None)
+            return part.with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
         if attr in ("T", "mT"):
             return unaligned(base).with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
         if attr in _ARRAY_ATTRIBUTES:

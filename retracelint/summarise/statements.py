@@ -34,6 +34,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.loops import (
     _AXES,
+    _after_loop,
     _carried_out,
     _element_aliases,
     _grows_itself,
@@ -44,6 +45,7 @@ from retracelint.summarise.loops import (
     _marked_fields,
     _one_pass,
     _refilled_per_period,
+    _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
 from retracelint.summarise.sizes import (
@@ -117,6 +119,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axes_fixed,
     constant_value,
     entry,
     join,
@@ -148,7 +151,7 @@ def _rows_of_call(walked: Value) -> bool:
     """Whether a loop walks exactly what a call of the project returns (``for g in
     period.games_of(name)``), not a view of it made by a builtin (``islice``, ``zip``)."""
     return len(walked.deps) == 1 and all(
-        isinstance(d, RetDep) and d.aligned and not (d.fixed or d.each) and d.elem is None
+        isinstance(d, RetDep) and d.aligned and not (axes_fixed(d) or d.each) and d.elem is None
         for d in walked.deps
     )
 
@@ -169,6 +172,12 @@ def _items_carried_through_calls(body: list[ast.stmt]) -> set[str]:
             if isinstance(target, ast.Tuple | ast.List):
                 out |= {e.id for e in target.elts if isinstance(e, ast.Name) and e.id in passed}
     return out
+
+
+def _is_range(node: ast.expr | None) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+    )
 
 
 def _walked_calls(items: Value | None) -> tuple[int, ...]:
@@ -845,8 +854,9 @@ class Statements(PassState):
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
             calls = _walked_calls(items) if not (over_items or walks) else ()
+            runs_on = isinstance(node, ast.While) or _is_range(iterable)
             self.fn.loops.append(
-                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls)
+                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls, runs_on)
             )
         return index
 
@@ -961,7 +971,7 @@ class Statements(PassState):
         )
         after = self.env
         self.loops.pop()
-        self.env = _joined(before, after)
+        self.env = _after_loop(before, after, _surely_runs(node, self.mod.summary.constants))
         self.filled(index, node, before, first, assigned)
 
     def note_carried_flips(
@@ -1053,7 +1063,8 @@ class Statements(PassState):
         with self.iteration():
             after = self.walk_carrying(body, head, before, names)
         self.loops.pop()
-        self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
+        carried = _carried_out(after, names, LoopSrc(index))
+        self.env = _after_loop(before, carried, _surely_runs(node, self.mod.summary.constants))
         self.filled(index, node, before, after, assigned)
 
     def trip_count(
