@@ -28,6 +28,7 @@ from retracelint.callgraph import (
 from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
+from retracelint.ordering import stable_repr
 from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
@@ -253,7 +254,7 @@ class Propagation(ObjectModel):
         sole = sum(isinstance(d, RetDep | IterDep) for d in value.deps) == 1
         # In one order whatever the hash seed: the first call's result decides what kind a value
         # of unknown kind is.
-        for dep in sorted(value.deps, key=str):
+        for dep in sorted(value.deps, key=stable_repr):
             if isinstance(dep, RetDep | IterDep):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
@@ -647,7 +648,7 @@ class Propagation(ObjectModel):
                 path = cause.path if chunk else (*cause.path, *self.brought(fn, taint))
                 yield Cause(told, cause.driver, path)
                 break
-        for dep in sorted(value.deps, key=str):
+        for dep in sorted(value.deps, key=stable_repr):
             if isinstance(dep, ParamDep) and dep.elem is not None:
                 yield from self.element_causes(fn, dep, loops, depth)
                 continue
@@ -762,7 +763,7 @@ class Propagation(ObjectModel):
                     # A display of strings, lists or records of several lengths.
                     what = f"the items of {arg.text} (of different lengths)"
                     found.append((Taint("RTL105", what, arg.location, _PER_ITEM), (step,)))
-                for dep in sorted(value.deps, key=str):
+                for dep in sorted(value.deps, key=stable_repr):
                     if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
                         for taint, path in self.param_elements(
                             caller, dep.name, depth + 1, lengths
@@ -1439,6 +1440,7 @@ def _taint_order(taint: Taint) -> tuple:
         taint.what,
         axis,
         sorted(map(_src_order, taint.sources)),
+        stable_repr((taint.full_if, taint.dropped_if)),
     )
 
 
@@ -1452,7 +1454,7 @@ def _src_order(src: Src) -> tuple:
     if isinstance(src, AltSrc):
         return (8, 0, src.name)  # no source of variation: never a cause
     order = {ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
-    return (order.get(type(src), 9), 0, str(src))
+    return (order.get(type(src), 9), 0, stable_repr(src))
 
 
 __all__ = ["EMPTY", "MAX_STEPS", "Cause", "Cut", "CutShort", "Driver", "Propagation", "join"]

@@ -18,6 +18,7 @@ from functools import lru_cache
 from retracelint import funcrefs
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Location
+from retracelint.ordering import stable_repr
 
 
 @dataclass(frozen=True)
@@ -988,16 +989,23 @@ def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
     reached two ways (a branch that transposes it, one that does not) is asked about once."""
     if len(deps) < 2:
         return deps
-    best: dict[tuple, Dep] = {}
+    views: dict[tuple, list[Dep]] = {}
     for dep in deps:
-        key = _referred(dep)
-        old = best.get(key)
-        best[key] = (
-            dep
-            if old is None
-            else replace(dep, fixed=old.fixed & dep.fixed, aligned=old.aligned and dep.aligned)
-        )
-    return frozenset(best.values()) if len(best) < len(deps) else deps
+        views.setdefault(_referred(dep), []).append(dep)
+    if len(views) == len(deps):
+        return deps
+    return frozenset(map(_one_view, views.values()))
+
+
+def _one_view(views: list[Dep]) -> Dep:
+    """The views of one value as one: the axes all of them fix, aligned if all are; the rest (the key
+    read, the join) of the first by ``stable_repr``, not of the last a set's order (its hashes)
+    happened to give."""
+    if len(views) == 1:
+        return views[0]
+    first = min(views, key=stable_repr)
+    fixed = frozenset.intersection(*(view.fixed for view in views))
+    return replace(first, fixed=fixed, aligned=all(view.aligned for view in views))
 
 
 def _referred(dep: Dep) -> tuple:

@@ -24,6 +24,7 @@ from retracelint.checks.common import (
 )
 from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import attribute_of, written_out
+from retracelint.ordering import stable_repr
 from retracelint.propagate import Candidate, Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
@@ -435,8 +436,8 @@ def _fresh_part(
 def _collected_results(prop: Propagation, fn: FunctionSummary, value: Value) -> Iterator[Value]:
     """What a container filled by a loop (``tuple(self._ref(s) for s in segments)``) holds, each
     element a call's result: as it is each time ``fn`` builds the container anew (the loop that
-    fills it is over by then)."""
-    for dep in value.deps:
+    fills it is over by then), in one order whatever the hashes: the first found is told."""
+    for dep in sorted(value.deps, key=stable_repr):
         if not isinstance(dep, RetDep) or not dep.each or dep.elem is not None:
             continue
         outer = [loop for loop in fn.calls[dep.call].loops if loop not in dep.each]

@@ -208,4 +208,5 @@ def promoted_floor(values: Iterable[Value]) -> tuple[str, Location] | None:
     if bound is None:
         return None
     at = [where for dtype, where in floors if dtype == bound.dtype] or [w for _, w in floors]
-    return bound.dtype, min(at, key=lambda w: (w.path, w.line, w.col))
+    # By the whole place: two operands can start at one column (`x` and `x * 2`).
+    return bound.dtype, min(at)
