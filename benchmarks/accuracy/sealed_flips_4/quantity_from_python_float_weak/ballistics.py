@@ -20,10 +20,10 @@ class Flight(NamedTuple):
 def launch(speed, angle_deg):
     angle = jnp.deg2rad(angle_deg)
     return Flight(
-        x=Quantity(0.0, "m"),
-        y=Quantity(1.5, "m"),
-        vx=Quantity(speed * float(jnp.cos(angle)), "m/s"),
-        vy=Quantity(speed * float(jnp.sin(angle)), "m/s"),
+        x=Quantity(0.0, "m"),  # expect: RTL401
+        y=Quantity(1.5, "m"),  # expect: RTL401
+        vx=Quantity(speed * float(jnp.cos(angle)), "m/s"),  # expect: RTL401
+        vy=Quantity(speed * float(jnp.sin(angle)), "m/s"),  # expect: RTL401
     )
 
 
