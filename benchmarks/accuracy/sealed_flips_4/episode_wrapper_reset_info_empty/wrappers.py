@@ -1,0 +1,22 @@
+"""Episode bookkeeping around an environment: step counts and time-limit truncation in State.info."""
+
+import dataclasses
+
+import jax.numpy as jnp
+
+
+class EpisodeWrapper:
+    def __init__(self, env, episode_length):
+        self.env = env
+        self.episode_length = episode_length
+
+    def reset(self, rng):
+        return self.env.reset(rng)  # expect: RTL403
+
+    def step(self, state, action):
+        state = self.env.step(state, action)
+        steps = state.info.get("steps", jnp.zeros(())) + 1.0
+        truncation = (steps >= self.episode_length).astype(jnp.float32)
+        info = {**state.info, "steps": steps, "truncation": truncation}  # expect: RTL403
+        done = jnp.maximum(state.done, truncation)
+        return dataclasses.replace(state, done=done, info=info)
