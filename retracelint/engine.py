@@ -709,9 +709,16 @@ def _project_run_reading(
             inputs, source, previous, found, links.get(last) if links and last else None
         )
         carried = memory.carried.setdefault(project, Carried()) if memory is not None else None
-        manifest, summaries, linked = _linked(
-            inputs, source, previous, found, layout, read_lines, relink, carried
-        )
+        try:
+            manifest, summaries, linked = _linked(
+                inputs, source, previous, found, layout, read_lines, relink, carried
+            )
+        except BaseException:
+            if relink is not None and isinstance(links, Stored) and last:
+                # Linking one module again took the kept link's tables over and changed them: a
+                # run stopped after that (a newer edit, an error) leaves them of no run.
+                links.forget(last)
+            raise
         if links is not None:
             links.put(key, linked.link_state())
     elif isinstance(links, Stored) and last and (kept := links.get(last)) is not None:

@@ -26,7 +26,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block, or under an ``if`` on an argument that every known call switches off, or after
+in the same block, or under an ``if`` on an argument that every known call switches off (or on
+a field of one, ``if config.debug:``, that the chain's own caller builds switched off), or after
 such an ``if`` whose body leaves the block; or through a factory's ``return f`` that every call
 switches off, ``if jit: return jax.jit(f)`` before it) is no finding, nor one whose jitted call repeats the same call of an earlier statement of its block
 (``f(dist)`` twice in a loop body, nothing rebinding ``f`` or ``dist`` between): the first filled the
@@ -43,18 +44,20 @@ finding is a warning.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Project
-from retracelint.frequency import is_test, is_test_file
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project
+from retracelint.frequency import FEW_ITERATIONS, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
-from retracelint.summary import Arg, Callee, FunctionSummary
+from retracelint.summarise.apis import CARRY_LOOPS
+from retracelint.summary import Arg, Callee, FunctionSummary, LoopInfo
 from retracelint.values import Made
 
 # Statements after which the rest of their block never runs.
@@ -86,7 +89,7 @@ def assess(
             or _self_of_another_class(project, sources, finding)
         ):
             continue
-        decided = [a for at, by in places for a in _argument_branches(prop, sources, at, by)]
+        decided = [a for at, by in places for a in sources.branches(prop, at, by)]
         decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
@@ -281,6 +284,7 @@ def _assumptions(
         *_guessed_callees(project, finding.call_path),
         *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
+        *_swept(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
         *_jit_skipped(prop, sources, finding, places),
@@ -345,7 +349,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     scope = defs[-1] if defs else sources.tree(at.path)  # a script's top level
     if not isinstance(receiver, ast.Name) or scope is None:
         return
-    assign = _sole_assignment(scope, receiver.id)
+    assign = sources.sole_assignment(scope, receiver.id)
     made = assign.value if assign is not None else None
     if not isinstance(made, ast.Call):
         return
@@ -409,6 +413,267 @@ def _short(qualname: str) -> str:
     return qualname.rpartition(".")[2] or qualname
 
 
+# -- sweeps ---------------------------------------------------------------------------------------
+# The rules whose re-trace a sweep over a few problems makes by design: a new shape or static value
+# at each point, made from the point's item. A structure or type that a branch on the item flips
+# (RTL40x) is one jit fed two kinds of value, the second trace removable: it stays.
+_SWEPT_RULES = ("RTL10", "RTL20")
+# How many points a call over collections walks, by the call's name: as many as its first argument
+# (``enumerate``, ``tqdm``, ``np.array``), as its shortest (``zip``), or all combinations
+# (``itertools.product``).
+_POINTS_OF_CALL: dict[str, Callable[[list[int]], int]] = {
+    **dict.fromkeys(
+        ("enumerate", "reversed", "sorted", "list", "tuple", "tqdm", "array", "asarray"),
+        lambda counts: counts[0],
+    ),
+    "zip": min,
+    "product": math.prod,
+}
+_LOOP_DETAIL = re.compile(r"loop: (?P<path>.+?):(?P<line>\d+): ")
+
+
+def _swept(
+    project: Project, prop: Propagation, sources: _Sources, finding: Finding
+) -> Iterator[Assumption]:
+    """A shape or static finding driven only by a sweep: a loop of runtime code over a few
+    fixed points (a literal collection, a name bound once to one, ``range`` of a literal, ``zip`` or
+    ``itertools.product`` of those) where each point runs a jitted function many times (a loop of
+    its own, or a jitted time integration's ``lax.while_loop``): each point is a new problem whose
+    one trace serves a whole run (issue 36, round 12: resolution sweeps). A loop over steps, data
+    or a count is never a sweep, and a point that calls its jit once (a per-size benchmark) stays."""
+    if not finding.code.startswith(_SWEPT_RULES):
+        return
+    found = _driver_loop(project, sources, finding)
+    if found is None:
+        return
+    fn, loop = found
+    key = (fn.qualname, loop.index)
+    if key not in sources.sweeps:  # asked by every finding the same sweep drives
+        sources.sweeps[key] = _sweep(project, prop, sources, fn, loop)
+    if sources.sweeps[key] is not None:
+        yield sources.sweeps[key]
+
+
+def _sweep(
+    project: Project, prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
+) -> Assumption | None:
+    """The ``sweep`` assumption of findings that ``loop`` of ``fn`` drives, if it is a sweep."""
+    frequency = prop.frequency
+    if frequency.traced(fn.qualname):
+        return None
+    driver = frequency.repeated(fn.qualname)
+    if driver is not None and driver.grows:
+        return None  # the sweep itself runs again per step of something longer
+    found = _sweep_points(prop, sources, fn, loop)
+    if found is None or found[0] > FEW_ITERATIONS or not found[1]:
+        return None  # many points, or a setting per point that could be traced
+    points = found[0]
+    if not _loops_per_point(project, prop, sources, fn, loop):
+        return None
+    text = f"a sweep over {points} fixed points, each using its jit in a loop of its own"
+    return Assumption("sweep", loop.location, text)
+
+
+def _driver_loop(
+    project: Project, sources: _Sources, finding: Finding
+) -> tuple[FunctionSummary, LoopInfo] | None:
+    """The loop a finding names as what changes its value (``loop: run.py:19: for n in sizes``),
+    with its function."""
+    match = next(filter(None, map(_LOOP_DETAIL.match, finding.details)), None)
+    if match is None:
+        return None
+    line = int(match["line"])
+    name = sources.function_at(Location(match["path"], line, 1))
+    fn = project.functions.get(name) if name is not None else None
+    loop = next((lp for lp in fn.loops if lp.location.line == line), None) if fn else None
+    return (fn, loop) if fn is not None and loop is not None else None
+
+
+def _sweep_points(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
+) -> tuple[int, bool] | None:
+    """How many points the loop (a ``for`` statement or a comprehension's) walks, when its source
+    fixes them, and whether each point gives a size of its own."""
+    line = loop.location.line
+    stmt = sources.statement_at(loop.location)
+    iterables = [
+        node.iter
+        for node in (ast.walk(stmt) if stmt is not None else ())
+        if (isinstance(node, ast.For | ast.AsyncFor) and node.lineno == line)
+        or (isinstance(node, ast.comprehension) and node.target.lineno == line)
+    ]
+    return _points(prop, sources, fn, iterables[0], callers=True) if iterables else None
+
+
+def _points(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, node: ast.expr, callers: bool
+) -> tuple[int, bool] | None:
+    """How many items ``node`` in ``fn`` gives, when the source fixes them, and whether each gives
+    a size of its own (``_sizes``): a literal collection of constants (``[64, 128]``, ``[(MINMOD,
+    401), ...]``), ``range`` of literal integers, a name of ``fn`` or its module bound once to one,
+    a parameter whose default and every call (with ``callers``) give one, and ``zip``,
+    ``itertools.product``, ``np.array``... of those."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        fixed = all(map(_fixed_item, node.elts))
+        return (len(node.elts), _sizes(node.elts)) if fixed else None
+    if isinstance(node, ast.Call):
+        name = (
+            node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        )
+        if name == "range":
+            bounds = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            ints = len(bounds) == len(node.args) and all(type(b) is int for b in bounds)
+            fits = ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]
+            # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
+            return (len(range(*bounds)), False) if fits else None
+        combine = _POINTS_OF_CALL.get(name)
+        found = [
+            _points(prop, sources, fn, a, callers)
+            for a in node.args[: None if name in ("zip", "product") else 1]
+        ]
+        known = [f for f in found if f is not None]
+        if combine is None or not found or len(known) < len(found):
+            return None
+        return combine([count for count, _ in known]), any(sized for _, sized in known)
+    if not isinstance(node, ast.Name):
+        return None
+    if any(p.name == node.id for p in fn.params):
+        return _parameter_points(prop, sources, fn, node.id) if callers else None
+    for scope in _scopes(sources, fn):
+        assign = sources.sole_assignment(scope, node.id)
+        if assign is not None:
+            grown = _resized(scope, node.id)
+            return None if grown else _points(prop, sources, fn, assign.value, callers)
+        if _bindings(scope, node.id):
+            return None  # bound more than once, or not by an assignment
+    return None
+
+
+def _sizes(items: list[ast.expr]) -> bool:
+    """Whether the points give a size each: a place of the items (the item, or one field of a
+    tuple) holding an integer literal at every point, different between points (``[64, 128]``,
+    ``[(MINMOD, 101), (MINMOD, 401)]``). A gain, an onset or a name per point is a setting that
+    could be traced, not a new problem."""
+    rows = [item.elts if isinstance(item, ast.Tuple) else [item] for item in items]
+    if len({len(row) for row in rows}) != 1:
+        return False
+    for place in zip(*rows, strict=True):
+        values = [v.value if isinstance(v, ast.Constant) else None for v in place]
+        if all(type(v) is int for v in values) and (len(values) == 1 or len(set(values)) > 1):
+            return True
+    return False
+
+
+def _parameter_points(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str
+) -> tuple[int, bool] | None:
+    """The most points parameter ``name`` of ``fn`` gets over every call that runs ``fn`` (the
+    argument, read in its caller, else the default; the default alone where nothing calls it),
+    when every one of them fixes them; sizes where every one gives sizes."""
+    defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
+    if not defs:
+        return None
+    args = defs[-1].args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    defaults = dict(zip(reversed(positional), reversed(args.defaults), strict=False))
+    defaults.update(
+        (a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+    )
+    default = defaults.get(name)
+    given: list[tuple[FunctionSummary, ast.expr | None]] = []
+    for caller, index in prop.frequency.callers(fn.qualname):
+        caller_fn = prop.project.functions[caller]
+        call = sources.call_at(caller_fn.calls[index].location)
+        passed = None if call is None else _argument(call, positional, name, fn.kind == "function")
+        given.append((caller_fn, passed) if passed is not None else (fn, default))
+    found = [
+        None if node is None else _points(prop, sources, where, node, callers=False)
+        for where, node in given or [(fn, default)]
+    ]
+    known = [f for f in found if f is not None]
+    if len(known) < len(found):
+        return None
+    return max(count for count, _ in known), all(sized for _, sized in known)
+
+
+def _argument(call: ast.Call, positional: list[str], name: str, plain: bool) -> ast.expr | None:
+    """What ``call`` passes for parameter ``name``: by keyword, or by position when the callee is
+    a plain function (no ``self`` to shift the positions)."""
+    passed = next((k.value for k in call.keywords if k.arg == name), None)
+    at = positional.index(name) if plain and name in positional else len(call.args)
+    return passed if passed is not None or at >= len(call.args) else call.args[at]
+
+
+def _scopes(sources: _Sources, fn: FunctionSummary) -> list[ast.AST]:
+    """Where a name read in ``fn`` is bound: its own def, then its module."""
+    tree = sources.tree(fn.location.path)
+    defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
+    own = [defs[-1]] if defs and fn.kind != "module" else []
+    return [*own, *([tree] if tree is not None else [])]
+
+
+# The methods that change how many items a list (or a set) holds.
+_RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add", "update"})
+
+
+def _resized(scope: ast.AST, name: str) -> bool:
+    """Whether ``scope`` calls a method on ``name`` that changes how many items it holds."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _RESIZING
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+        for node in ast.walk(scope)
+    )
+
+
+def _fixed_item(node: ast.expr) -> bool:
+    """A point of a sweep written out: a constant, a name of one, or a tuple of those."""
+    if isinstance(node, ast.Tuple):
+        return all(map(_fixed_item, node.elts))
+    if isinstance(node, ast.UnaryOp):
+        return _fixed_item(node.operand)
+    return isinstance(node, ast.Constant | ast.Name | ast.Attribute)
+
+
+def _loops_per_point(
+    project: Project, prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
+) -> bool:
+    """Whether each point of the sweep ``loop`` of ``fn`` uses a jitted function many times: in a
+    loop of its own over steps (``for step in range(n_steps): state = step_fn(state)``), in what
+    the point runs or nested in the sweep, or by calling a jit that loops in its trace (a
+    ``lax.while_loop`` over time steps)."""
+    frequency = prop.frequency
+    run = sorted(frequency.run_by_loop(fn.qualname, loop.index))
+    sites = sources.jit_call_sites
+    inner = [(fn, lp) for lp in fn.loops if _nested(fn, lp, loop)]
+    inner += [(project.functions[q], lp) for q in run for lp in project.functions[q].loops]
+    if any(_many(lp) and frequency.loops_reach(f.qualname, {lp.index}, sites) for f, lp in inner):
+        return True
+    calls = [(fn.qualname, i) for i, c in enumerate(fn.calls) if loop.index in c.loops]
+    calls += [(q, i) for q in run for i in range(len(project.functions[q].calls))]
+    jitted = {
+        project.callee_function(t)
+        for site in calls
+        for t in project.site_targets.get(site, ())
+        if isinstance(t, JitTarget)
+    }
+    return any(sources.loops_in_trace(name) for name in sorted(filter(None, jitted)))
+
+
+def _many(loop: LoopInfo) -> bool:
+    """Whether a loop runs its body more than a few spelled-out times (steps, batches, ``while``)."""
+    return loop.repeats and (loop.count is None or loop.count > FEW_ITERATIONS)
+
+
+def _nested(fn: FunctionSummary, inner: LoopInfo, outer: LoopInfo) -> bool:
+    """Whether loop ``inner`` of ``fn`` runs inside loop ``outer``."""
+    return inner.location.line > outer.location.line and any(
+        inner.index in c.loops and outer.index in c.loops for c in fn.calls
+    )
+
+
 # -- source-level facts ---------------------------------------------------------------------------
 @dataclass
 class Parsed:
@@ -433,6 +698,20 @@ class _Sources:
     _flags: dict[str, bool] = field(default_factory=dict)
     _declared: dict[str, object] = field(default_factory=dict)
     _known: dict[tuple[str, str], _Known | None] = field(default_factory=dict)
+    # Asked of the same places by most of a project's findings (thousands, before one per origin
+    # is kept), each answer a walk of a function's tree: read once per run.
+    _around: dict[tuple[str, int], list[tuple[ast.AST, list[ast.stmt]]]] = field(
+        default_factory=dict
+    )
+    _alternatives: dict[Location, list[tuple[ast.If, bool, str]]] = field(default_factory=dict)
+    _rebinds: dict[Location, list[tuple[ast.If, bool, str]]] = field(default_factory=dict)
+    _sole: dict[tuple[int, str], ast.Assign | None] = field(default_factory=dict)
+    _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
+        default_factory=dict
+    )
+    # By sweep loop (function, loop index): its ``sweep`` assumption, None where it is no sweep.
+    sweeps: dict[tuple[str, int], Assumption | None] = field(default_factory=dict)
+    _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -483,7 +762,15 @@ class _Sources:
         return found
 
     def enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
-        """The statements around ``at``, outermost first, each with the block that holds it."""
+        """The statements around ``at``, outermost first, each with the block that holds it (not
+        to be changed: the list is shared by every question about that line)."""
+        key = (at.path, at.line)
+        found = self._around.get(key)
+        if found is None:
+            found = self._around[key] = self._enclosing(at)
+        return found
+
+    def _enclosing(self, at: Location) -> list[tuple[ast.AST, list[ast.stmt]]]:
         tree = self.tree(at.path)
         out: list[tuple[ast.AST, list[ast.stmt]]] = []
         block: list[ast.stmt] = tree.body if tree is not None else []
@@ -564,6 +851,12 @@ class _Sources:
         where another arm binds that name and builds a jit (``if cfg.use_jit: step_jit =
         jax.jit(...); step_fn = step_jit.lower(s).compile()``, ``else: step_fn = lambda s:
         step(s)``); each with whether the eager arm is its body, and its file."""
+        found = self._alternatives.get(at)
+        if found is None:
+            found = self._alternatives[at] = list(self._jit_alternatives(at))
+        return iter(found)
+
+    def _jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         for (stmt, _), (inner, arm) in pairwise(self.enclosing(at)):
             if not isinstance(stmt, ast.If):
                 continue
@@ -578,6 +871,12 @@ class _Sources:
         arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
         jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
         its file."""
+        found = self._rebinds.get(at)
+        if found is None:
+            found = self._rebinds[at] = list(self._jit_rebinds(at))
+        return iter(found)
+
+    def _jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         call = self.call_at(at)
         if call is None or not isinstance(call.func, ast.Name):
             return
@@ -608,11 +907,69 @@ class _Sources:
             out.setdefault(module.path, []).extend(lines)
         return out
 
+    @cached_property
+    def jit_call_sites(self) -> frozenset[tuple[str, int]]:
+        """Every call of a jitted function in the project."""
+        return frozenset(site for sites in self.project.jit_callers.values() for site in sites)
+
+    def loops_in_trace(self, qualname: str) -> bool:
+        """Whether tracing ``qualname`` runs a lax loop (``lax.while_loop``, ``fori_loop``,
+        ``scan``), in it or in what it calls: the jitted function runs many steps per call."""
+        if qualname not in self._looping:
+            self._looping[qualname] = self._loops_in_trace(qualname)
+        return self._looping[qualname]
+
+    def _loops_in_trace(self, qualname: str) -> bool:
+        project = self.project
+        seen, queue = {qualname}, [qualname]
+        while queue:
+            name = queue.pop()
+            if name in self._lax_loopers:
+                return True
+            fn = project.functions.get(name)
+            for index in range(len(fn.calls) if fn is not None else 0):
+                for target in project.site_targets.get((name, index), ()):
+                    callee = project.callee_function(target)
+                    if callee is not None and callee not in seen:
+                        seen.add(callee)
+                        queue.append(callee)
+        return False
+
+    @cached_property
+    def _lax_loopers(self) -> frozenset[str]:
+        """The functions that call a lax loop primitive."""
+        return frozenset(
+            spec.function
+            for module in self.project.modules.values()
+            for spec in module.jits
+            if spec.traces_on_call and spec.wrapper in CARRY_LOOPS
+        )
+
     def declared(self, flag: str) -> object:
         """The literal of ``flag``'s one declaration (``use_jit: bool = False``), else unknown."""
         if flag not in self._declared:
             self._declared[flag] = _declared_value(flag, self._texts)
         return self._declared[flag]
+
+    def scope_of(self, fn: FunctionSummary) -> ast.AST | None:
+        """The tree of a module's top level, or the def of a function."""
+        if fn.kind == "module":
+            return self.tree(fn.location.path)
+        defs = [s for s, _ in self.enclosing(fn.location) if isinstance(s, _DEFS)]
+        return defs[-1] if defs else None
+
+    def expression_at(self, at: Location) -> ast.expr | None:
+        """The outermost expression that starts at ``at``."""
+        stmt = self.statement_at(at)
+        nodes = ast.walk(stmt) if stmt is not None else ()
+        return next((n for n in nodes if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+
+    def assignment_of(self, path: str, target: ast.AST) -> ast.Assign | None:
+        """The plain assignment whose one target is ``target`` (a name stored in the file)."""
+        stmt = self.statement_at(Location(path, target.lineno, target.col_offset + 1))  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Assign) and stmt.targets == [target]:
+            return stmt
+        return None
 
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
@@ -626,10 +983,27 @@ class _Sources:
         else:
             defs = [s for s, _ in self.enclosing(caller.location) if isinstance(s, _DEFS)]
             scope = defs[-1] if defs else None
-        assign = _sole_assignment(scope, passed.text) if scope is not None else None
+        assign = self.sole_assignment(scope, passed.text) if scope is not None else None
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return _literal(assign.value)
+
+    def branches(
+        self, prop: Propagation, at: Location, by: PathStep | None
+    ) -> list[Assumption | None]:
+        """``_argument_branches``, once per place and call into it."""
+        key = (at, by)
+        found = self._branches.get(key)
+        if found is None:
+            found = self._branches[key] = list(_argument_branches(prop, self, at, by))
+        return found
+
+    def sole_assignment(self, scope: ast.AST, name: str) -> ast.Assign | None:
+        """``_sole_assignment``, once per scope (a tree this run holds) and name."""
+        key = (id(scope), name)
+        if key not in self._sole:
+            self._sole[key] = _sole_assignment(scope, name)
+        return self._sole[key]
 
     def call_at(self, at: Location) -> ast.Call | None:
         """The call that starts at ``at``."""
@@ -960,7 +1334,11 @@ def _argument_branches(
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
         for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
-            known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
+            field = _param_field(fn, subject)
+            if field is not None:
+                known = _fields_built(prop, sources, fn, by, *field)
+            else:
+                known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
             if known is None:
                 continue
             values = (*known.values, _UNKNOWN) if by is None else known.values
@@ -1036,7 +1414,7 @@ def _returns_taken(
             decided
             for at in returns
             if not sources.unreachable(at)
-            and None not in (decided := list(_argument_branches(prop, sources, at, by)))
+            and None not in (decided := sources.branches(prop, at, by))
         ]
         if returns and not taken:
             yield None
@@ -1059,13 +1437,21 @@ def _hands_back(
 
 def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> list[str]:
     """What ``test`` reads of the function's arguments: its parameters that the function never
-    rebinds (``rebound``: the names it binds), and the attributes of ``self`` (``self.period``)."""
+    rebinds (``rebound``: the names it binds), the attributes of ``self`` (``self.period``) and
+    those of such a parameter (``config.debug``)."""
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
     out: list[str] = []
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):
             out.append(f"{this}.{sub.attr}")
+        elif (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id in params
+            and sub.value.id not in rebound | {this}
+        ):
+            out.append(f"{sub.value.id}.{sub.attr}")
         elif isinstance(sub, ast.Name) and sub.id in params and sub.id not in rebound | {this}:
             out.append(sub.id)
     return list(dict.fromkeys(out))
@@ -1112,6 +1498,122 @@ def _known(
                     values.append(_literal(value))
                     default = values[-1] if init else default
     return _Known(tuple(values), default) if values else None
+
+
+def _param_field(fn: FunctionSummary, subject: str) -> tuple[str, str] | None:
+    """(parameter, field) of a subject that reads a field of a parameter other than ``self``."""
+    root, dot, attr = subject.partition(".")
+    this = fn.params[0].name if fn.kind == "method" and fn.params else None
+    return (root, attr) if dot and root != this else None
+
+
+def _fields_built(
+    prop: Propagation,
+    sources: _Sources,
+    fn: FunctionSummary,
+    by: PathStep | None,
+    param: str,
+    attr: str,
+) -> _Known | None:
+    """``param.attr`` where the chain's call ``by`` passes a configuration its caller builds with
+    ``attr`` written out (``config = SimulationConfig(debug=False, ...)``, then ``run(config)``):
+    each literal it is built with, where every binding of the name passed is such a construction or
+    a project function's update of it that never sets ``attr`` (``config = finalize(config, n)``).
+    The chain's own caller decides it, not every caller: a script that turns debugging on makes a
+    chain of its own. None when anything else may reach it (a parameter, a loop variable)."""
+    found = next(
+        (
+            (caller, passed)
+            for caller, _, passed, step, _ in prop.calls_of(fn, param)
+            if by is not None and step.location == by.location
+        ),
+        None,
+    )
+    caller, passed = found if found is not None else (None, None)
+    node = sources.expression_at(passed.location) if passed is not None else None
+    if isinstance(node, ast.Call):  # built in the call itself: run(Config(debug=False))
+        value = _built_with(node, attr)
+        return _Known((value,), value) if value is not _UNKNOWN else None
+    scope = sources.scope_of(caller) if caller is not None else None
+    local = _local_bindings(scope, node.id) if isinstance(node, ast.Name) and scope else None
+    if caller is None or node is None or local is None:
+        return None
+    values: list[object] = []
+    for bound in local:
+        assign = sources.assignment_of(caller.location.path, bound)
+        call = assign.value if assign is not None else None
+        if not isinstance(call, ast.Call):
+            return None
+        value = _built_with(call, attr)
+        if value is not _UNKNOWN:
+            values.append(value)
+        elif not _keeps_field(sources, caller, call, node.id, attr):
+            return None
+    return _Known(tuple(values), _UNKNOWN) if values else None
+
+
+def _local_bindings(scope: ast.AST, name: str) -> list[ast.AST] | None:
+    """What binds ``name`` in ``scope`` itself (a def's parameters, its stores, imports), not in
+    the functions and classes it holds; None where one of those declares it ``global`` or
+    ``nonlocal`` and so may rebind it too."""
+    out: list[ast.AST] = []
+    todo = list(ast.iter_child_nodes(scope))
+    if isinstance(scope, _DEFS):
+        out += [a for a in ast.walk(scope.args) if isinstance(a, ast.arg) and a.arg == name]
+        todo = list(scope.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_DEFS, ast.ClassDef, ast.Lambda)):
+            shared = (n for n in ast.walk(node) if isinstance(n, ast.Global | ast.Nonlocal))
+            if any(name in n.names for n in shared):
+                return None
+            if getattr(node, "name", None) == name:
+                out.append(node)
+            continue
+        if _binds(node, name):
+            out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` itself binds ``name`` (a store, an import, ``except ... as name``)."""
+    if isinstance(node, ast.Name):
+        return node.id == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name) == name
+    return isinstance(node, ast.ExceptHandler) and node.name == name
+
+
+def _built_with(call: ast.Call, attr: str) -> object:
+    """The literal ``call`` passes as the keyword ``attr`` (unknown: none, or not a literal)."""
+    return next((_literal(k.value) for k in call.keywords if k.arg == attr), _UNKNOWN)
+
+
+def _keeps_field(
+    sources: _Sources, caller: FunctionSummary, call: ast.Call, name: str, attr: str
+) -> bool:
+    """Whether ``call`` hands back an update of ``name`` that leaves its ``attr`` as it was: it
+    passes ``name`` to one project function, and nothing in that function gives ``attr`` a value
+    (a keyword, an attribute store, a ``**`` mapping it is handed)."""
+    if not any(isinstance(a, ast.Name) and a.id == name for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return False
+    span = (call.lineno, call.col_offset + 1, call.end_lineno or 0, (call.end_col_offset or 0) + 1)
+    site = sources.project.symbols.call_span(caller.location.path, span)
+    targets = sources.project.site_targets.get(site, ()) if site is not None else ()
+    if len(targets) != 1 or not isinstance(targets[0], FuncTarget):
+        return False
+    callee = sources.project.functions.get(targets[0].qualname)
+    defs = (
+        [s for s, _ in sources.enclosing(callee.location) if isinstance(s, _DEFS)] if callee else []
+    )
+    return bool(defs) and not any(
+        (isinstance(n, ast.keyword) and n.arg in (attr, None))
+        or (isinstance(n, ast.Attribute) and n.attr == attr and not isinstance(n.ctx, ast.Load))
+        for n in ast.walk(defs[-1])
+    )
 
 
 def _receivers_made(sources: _Sources, by: PathStep | None, subject: str) -> _Known | None:

@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 
+from retracelint.checks.common import at_text
 from retracelint.config import Settings
-from retracelint.model import SEVERITIES, Finding, Location, PathStep
+from retracelint.model import CONFIDENCES, SEVERITIES, Finding, Location, PathStep
 from retracelint.rules import RULES
 
 # The comment syntax flake8 accepts: "noqa", "noqa: RTL101", "NOQA:RTL101,RTL2" (each after "#").
@@ -111,7 +112,83 @@ def apply_filters(
         unused = unused_noqa(shown, paths, read_lines)
         visible += [f for f in unused if not per_file_ignored(f, settings)]
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
-    return [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
+    seen = [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
+    # After selection and noqa: a finding told by another is never lost to `--select` or a comment.
+    return one_per_retrace(seen)
+
+
+# The rules whose finding is a value passed to a jit call that changes with each run of a driver (a
+# loop, a repeated call), by code prefix: several findings of one rule at one call and driver are one
+# re-trace each time, with one fix. Two rules stay two findings: each makes its own claim and names
+# its own fix (a slice that changes at every step against the short last chunk at the same line, a
+# mask against a static argument), and `--select` and noqa comments keep going by rule.
+_PER_DRIVER = ("RTL10", "RTL20")
+_DRIVER_DETAILS = ("loop: ", "repeated: ")
+
+
+def one_per_retrace(findings: list[Finding]) -> list[Finding]:
+    """One finding per re-trace and rule: those of one ``_PER_DRIVER`` rule at the same call of the
+    same jitted function, changed by the same driver, told by the surest (then first) of them,
+    whose message names the others and keeps them as ``related`` (lop-jax: four masks that one task
+    loop changes are one finding, its three static arguments another)."""
+    groups: dict[tuple, list[Finding]] = {}
+    out = []
+    for finding in findings:
+        key = _retrace_key(finding)
+        if key is None:
+            out.append(finding)
+        else:
+            groups.setdefault(key, []).append(finding)
+    for group in groups.values():
+        first, *others = sorted(group, key=_surest_first)
+        out.append(_telling(first, others) if others else first)
+    return sorted(out, key=lambda f: f.sort_key)
+
+
+def _retrace_key(finding: Finding) -> tuple | None:
+    if (
+        not finding.code.startswith(_PER_DRIVER)
+        or finding.jit_site is None
+        or not finding.call_path
+    ):
+        return None
+    driver = next((d for d in finding.details if d.startswith(_DRIVER_DETAILS)), None)
+    if driver is None:
+        return None
+    return (finding.code, finding.jit_site, finding.call_path, driver)
+
+
+def _surest_first(finding: Finding) -> tuple[int, int, tuple]:
+    return (
+        -_RANK.get(finding.severity, 0),
+        CONFIDENCES.index(finding.confidence),
+        finding.sort_key,
+    )
+
+
+def _telling(first: Finding, others: list[Finding]) -> Finding:
+    """``first`` telling ``others`` too: the headline names their arguments (two at most: it stays
+    one short line), the details each one's place and message, ``related`` the findings."""
+    others = sorted(others, key=lambda f: f.sort_key)
+    named = _two(list(dict.fromkeys(f"'{f.parameter}'" for f in others)))
+    more = f"and {len(others)} more: {named}"
+    return replace(
+        first,
+        message=f"{first.message} ({more})",
+        details=(
+            *first.details,
+            *(
+                f"same re-trace: {at_text(f.location, first.location)}: {f.code} {f.message}"
+                for f in others
+            ),
+        ),
+        related=tuple(others),
+    )
+
+
+def _two(items: list[str]) -> str:
+    """The first two, then ``...``: the headline stays one short line, ``related`` lists them all."""
+    return ", ".join(items[:2]) + (", ..." if len(items) > 2 else "")
 
 
 def reported_in(

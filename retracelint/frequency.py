@@ -19,6 +19,11 @@ time. Three facts decide it, computed once per project on the linked call graph:
   whose iterations the source spells out (``for seat in SEATS``) repeats what it calls that many
   times, a bound the driver carries, unless a caller that repeats without bound reaches it too.
 
+- **Rebuilds per use**: a function rebuilt each time a loop repeats it (a jit made per call) costs a
+  trace per use only when nothing amortises it: ``own_use`` finds the loop of its own that calls it
+  without rebuilding it (the epochs loop of a training run), ``sweeps`` tells a walk over the points
+  of a sweep (a fixed or configured collection) from the steps of a run.
+
 Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
 """
 
@@ -26,12 +31,12 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.model import Location, PathStep
-from retracelint.summary import FunctionSummary, LoopInfo
+from retracelint.summary import FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import RetDep
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -75,6 +80,18 @@ class Driver:
 
 
 @dataclass(frozen=True)
+class Rebuilt:
+    """One function on the way from the loop that repeats a build down to the function that
+    builds (``Frequency.own_use``): the loops around its call onward (or around the build), which
+    run the build again, and those every call it makes must stay inside to count (the repeating
+    loop's own, in the function that holds it)."""
+
+    function: str
+    around: frozenset[int]
+    within: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
 class Found:
     """What a ``Frequency`` found of the whole call graph (``Frequency.found``), and the functions
     it was found from."""
@@ -88,6 +105,14 @@ class Found:
     held: dict[tuple[str, int], bool]  # what ``repeated`` read (``Frequency._held``)
     once: dict[tuple[str, str], bool]
     entries: dict[str, frozenset[str]]
+    # The callers table of the link it was found on (``Project.callers``), by identity: a project
+    # linked from that link by linking one module again (``Project.relinked``) takes over what
+    # the other modules give (``_direct_kept``, ``_kept_roots``).
+    link: object = field(default=None, compare=False)
+    # By module: its summary, and the traced roots it gives (``_module_roots``).
+    module_roots: dict[str, tuple[ModuleSummary, frozenset[str]]] = field(
+        default_factory=dict, compare=False
+    )
 
 
 @dataclass
@@ -110,6 +135,7 @@ class Frequency:
     _scripted: dict[bool, frozenset[str]] = field(default_factory=dict)  # by ``tests``
     _entries: dict[str, frozenset[str]] = field(default_factory=dict)
     _roots: frozenset[str] | None = None
+    _module_roots: dict[str, tuple[ModuleSummary, frozenset[str]]] = field(default_factory=dict)
     # What the drivers read besides the call graph and the functions' loops and calls, each with
     # the answer it got: whether a loop walks a collection held in memory, by function and loop;
     # whether a call that runs until an attribute is set runs its callee once, by attribute and
@@ -118,6 +144,13 @@ class Frequency:
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     # Whether ``last``'s facts hold here (None: not asked yet).
     _kept: bool | None = None
+    # ``last``'s link and the traced roots it found each module gives, kept where the rest of it
+    # does not hold (a call added): what the next run takes over is found from them.
+    _roots_before: tuple[object, dict[str, tuple[ModuleSummary, frozenset[str]]]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.last is not None:
+            self._roots_before = (self.last.link, self.last.module_roots)
 
     # -- the questions --------------------------------------------------------------------------
     def traced(self, qualname: str) -> bool:
@@ -172,6 +205,8 @@ class Frequency:
             self._held,
             self._once,
             self._entries,
+            self.project.callers,
+            self._module_roots,
         )
 
     def _carried(self) -> bool:
@@ -187,7 +222,11 @@ class Frequency:
         return self._kept
 
     def _same_graph(self, last: Found) -> bool:
-        if (last.callers, last.callees) != (self._direct(), self._direct_callees()):
+        callers = self._direct()
+        if callers is not last.callers and (last.callers, last.callees) != (
+            callers,
+            self._direct_callees(),
+        ):
             return False
         if last.roots != self._traced_roots_found():
             return False
@@ -283,20 +322,70 @@ class Frequency:
     ) -> bool:
         """Whether a call made inside one of ``loops`` of function ``qualname`` is one of ``sites``,
         or runs, through runtime calls, a function that makes one of them."""
-        inside = self._calls_inside(qualname, loops)
-        if inside & sites:
+        return self._reach_sites(self._calls_inside(qualname, loops), sites)
+
+    def _reach_sites(self, calls: set[tuple[str, int]], sites: frozenset[tuple[str, int]]) -> bool:
+        if calls & sites:
             return True
         makers = {caller for caller, _ in sites}
-        return not makers.isdisjoint(self._run_from(inside))
+        return not makers.isdisjoint(self._run_from(calls))
 
-    def loops_run(self, qualname: str, loops: set[int], function: str) -> bool:
-        """Whether a call made inside one of ``loops`` of function ``qualname`` runs ``function``'s
-        body, through runtime calls."""
-        return function in self._run_from(self._calls_inside(qualname, loops))
+    def run_by_loop(self, qualname: str, loop: int) -> set[str]:
+        """The functions whose bodies the calls inside loop ``loop`` of function ``qualname`` run,
+        directly or through runtime calls (what one point of a sweep runs)."""
+        return self._run_from(self._calls_inside(qualname, {loop}))
 
-    def _calls_inside(self, qualname: str, loops: set[int]) -> set[tuple[str, int]]:
+    def _calls_inside(
+        self, qualname: str, loops: set[int], within: frozenset[int] = frozenset()
+    ) -> set[tuple[str, int]]:
+        """The calls of ``qualname`` made inside one of ``loops`` and inside every loop of
+        ``within``."""
         fn = self.project.functions[qualname]
-        return {(qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)}
+        return {
+            (qualname, i)
+            for i, call in enumerate(fn.calls)
+            if loops.intersection(call.loops) and within.issubset(call.loops)
+        }
+
+    def own_use(
+        self, chain: tuple[Rebuilt, ...], sites: frozenset[tuple[str, int]], builder: str
+    ) -> tuple[str, LoopInfo] | None:
+        """The first loop of the functions that a rebuild runs through (``chain``: from the loop
+        that repeats the build down to the function that builds) that calls the built function,
+        at one of ``sites``, more than a few times without running ``builder`` again: its own
+        loop (the epochs loop of a training run, the timed loop after a warm-up), in which every
+        call shares one build. A build per iteration of that loop's caller is then amortised by
+        the loop: one trace per run, not one per call."""
+        for step in chain:
+            fn = self.project.functions[step.function]
+            for loop in fn.loops:
+                if loop.index in step.around or not self._amortises(fn, loop):
+                    continue
+                inside = self._calls_inside(step.function, {loop.index}, step.within)
+                if self._reach_sites(inside, sites) and builder not in self._run_from(inside):
+                    return step.function, loop
+        return None
+
+    def sweeps(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether a loop walks a fixed or configured collection, one point of a sweep per item:
+        items spelled out (``for opt in ["GD", "LBFGS"]``, ``range(3)``) or held in memory (``for
+        seed in seeds``). A range over a count (``range(2000)`` too), a while loop or a loader may
+        be the training loop itself: what it repeats runs per step or per epoch."""
+        return (loop.count is not None and loop.count <= FEW_ITERATIONS) or self.holds(fn, loop)
+
+    def _amortises(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether a loop may run the steps of a run, more than a few times: a range over a count
+        or a while loop (``LoopInfo.runs_on``), or a walk over what the function or its object
+        was given (``for batch in batches``, ``self.loader``: a loader); not one that spells out
+        at most ``FEW_ITERATIONS`` iterations (``for _ in range(5)``, a few warm-up calls), nor a
+        walk over a collection held in memory or over what the function makes (a few generators
+        a helper builds, a model's layers)."""
+        if loop.count is not None and loop.count <= FEW_ITERATIONS:
+            return False
+        if loop.runs_on:
+            return True
+        given = loop.walks or fn.param(loop.text.partition(" in ")[2]) is not None
+        return given and not self.holds(fn, loop)
 
     def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
         """The functions whose bodies ``calls`` run, directly or through runtime calls."""
@@ -364,34 +453,60 @@ class Frequency:
     def _direct(self) -> dict[str, list[tuple[str, int]]]:
         """Each function's call sites that run its body (a jitted function's callers do not)."""
         if self._callers is None:
-            self._callers, self._callees = self._direct_calls()
+            self._callers, self._callees = self._direct_kept() or self._direct_calls()
         return self._callers
 
     def _direct_callees(self) -> dict[str, list[str]]:
         """Each function's direct callees, through the calls ``_direct`` keeps."""
         if self._callees is None:
-            self._callers, self._callees = self._direct_calls()
+            self._callers, self._callees = self._direct_kept() or self._direct_calls()
         return self._callees
 
     def _direct_calls(self) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]]]:
         """``_direct`` and ``_direct_callees``, made in one pass over the call graph."""
-        project = self.project
-        site_targets, target_to = project.site_targets, project.target_to
         callers: dict[str, list[tuple[str, int]]] = {}
         callees: dict[str, list[str]] = {}
-        for callee, sites in project.callers.items():
-            kept = callers[callee] = []
-            for site in sites:
-                # Most calls have one target, the function itself: no need to ask how they reach it.
-                targets = site_targets.get(site, ())
-                first = targets[0] if targets else None
-                if (type(first) is FuncTarget and first.qualname == callee) or _runs_body(
-                    project, targets, target_to(site, callee), callee
-                ):
-                    kept.append(site)
+        for callee, sites in self.project.callers.items():
+            kept = callers[callee] = self._runs_of(callee, sites)
             for caller, _ in kept:
                 callees.setdefault(caller, []).append(callee)
         return callers, callees
+
+    def _runs_of(self, callee: str, sites: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Those of ``sites``, calls of ``callee``, that run its body."""
+        project = self.project
+        site_targets, target_to = project.site_targets, project.target_to
+        kept = []
+        for site in sites:
+            # Most calls have one target, the function itself: no need to ask how they reach it.
+            targets = site_targets.get(site, ())
+            first = targets[0] if targets else None
+            if (type(first) is FuncTarget and first.qualname == callee) or _runs_body(
+                project, targets, target_to(site, callee), callee
+            ):
+                kept.append(site)
+        return kept
+
+    def _direct_kept(
+        self,
+    ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]]] | None:
+        """``last``'s direct calls, where they are this project's: it was linked from ``last``'s
+        link by linking one module again, which left the other functions' callers as they were
+        (the same call sites, with the same targets), the functions called in the same order, and
+        the same calls of each function whose callers it changed run its body. None otherwise
+        (``_direct_calls`` finds them)."""
+        last, relinked = self.last, self.project.relinked
+        if last is None or relinked is None or relinked.base is not last.link:
+            return None
+        callers = self.project.callers
+        if list(callers) != list(last.callers):
+            return None
+        if any(
+            self._runs_of(name, callers.get(name, [])) != last.callers.get(name, [])
+            for name in relinked.moved
+        ):
+            return None
+        return last.callers, last.callees
 
     def _traced_roots(self) -> set[str]:
         """Functions whose body runs under a trace when something runs it: jitted functions,
@@ -402,17 +517,40 @@ class Frequency:
             binding = project.jit_binding(target)
             if binding is not None and binding.wrapped is not None:
                 roots.add(binding.wrapped.qualname)
-        for qualname, fn in project.functions.items():
-            module = project.owner[qualname]
+        # A list: a module filled in again while its roots are found replaces its summary there.
+        for name, module in list(project.modules.items()):
+            kept = self._kept_roots(name, module)
+            if kept is None:
+                kept = frozenset(self._roots_of(module))
+            self._module_roots[name] = (module, kept)
+            roots |= kept
+        return roots
+
+    def _kept_roots(self, name: str, module: ModuleSummary) -> frozenset[str] | None:
+        """What the last run found ``module``, the same summary, gives of the traced roots, where
+        this project was linked from that run's link by linking another module again: that edit
+        changed none of the names, classes or bases the module's own resolve to
+        (``Project._relinked``), whether or not it changed the calls."""
+        before, relinked = self._roots_before, self.project.relinked
+        if before is None or relinked is None or relinked.base is not before[0]:
+            return None
+        kept = before[1].get(name)
+        return kept[1] if kept is not None and kept[0] is module else None
+
+    def _roots_of(self, module: ModuleSummary) -> Iterator[str]:
+        """The traced roots ``module`` gives: the functions it hands to transforms and ``lax``
+        primitives, the methods of its flax/haiku module classes."""
+        project = self.project
+        for qualname in module.functions:
+            fn = project.functions[qualname]
             for callee in fn.traces:
-                resolved = project.symbols.resolve_callee(module, fn, callee)
+                resolved = project.symbols.resolve_callee(project.owner[qualname], fn, callee)
                 function = project.callee_function(resolved) if resolved else None
                 if function is not None:
-                    roots.add(function)
-        for qualname, cls in project.classes.items():
+                    yield function
+        for qualname in module.classes:
             if self._traced_module(qualname):
-                roots.update(cls.methods.values())
-        return roots
+                yield from project.classes[qualname].methods.values()
 
     def _traced_module(self, cls: str) -> bool:
         project = self.project
@@ -604,4 +742,4 @@ def short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency"]
+__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency", "Rebuilt"]

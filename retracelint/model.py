@@ -6,7 +6,7 @@ Lines and columns are 1-based, columns counted in characters (what editors show)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -66,13 +66,15 @@ ASSUMPTION_KINDS = {
     "mocked-callee": "low",  # a test on the chain replaces a function the chain calls
     "flag-off": "low",  # under a branch that a flag's default, never set otherwise, switches off
     "jit-off": "low",  # eager only where an `if` skips the jit the code applies beside it
-    # a jit of no arguments rebuilt per call for a new number each time: a trace per value anyway
-    "new-setting": "low",
     # a chunked loop whose sizes (a configuration's numbers) are not known to leave a remainder
     "unknown-sizes": "medium",
     "guessed-array": "low",  # an array method's name called on an object of a library's class
-    # a jit built once per call of a function that then calls it in a loop of its own: per run
-    "own-loop": "low",
+    # a jit rebuilt per call or iteration, not proven to be rebuilt more often than its own use
+    # amortises with the same signature: used in a loop of its own, or new per sweep point/setting
+    "rate-unproven": "low",
+    # a new shape or static value per point of a sweep over a few fixed problems (resolutions, grid
+    # sizes), each point then running its jit in a loop of its own: each trace is needed and used
+    "sweep": "low",
 }
 
 
@@ -146,6 +148,9 @@ class Finding:
     origin: Location | None = None
     # Whether its re-traces may go on as long as the program runs (``frequency.Driver.grows``).
     grows: bool = True
+    # The other findings of the same re-trace (one jit, one call, one loop), told by this one's
+    # message (``filters.one_per_retrace``); each keeps its own place, rule and fix.
+    related: tuple[Finding, ...] = ()
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 
@@ -199,6 +204,15 @@ class Finding:
             "confidence": self.confidence,
             "assumptions": [a.to_dict() for a in self.assumptions],
             "origin": asdict(self.origin) if self.origin is not None else None,
+            "related": [
+                {
+                    **asdict(r.location),
+                    "code": r.code,
+                    "message": r.message,
+                    "parameter": r.parameter,
+                }
+                for r in self.related
+            ],
         }
 
 
@@ -245,6 +259,12 @@ def display_safe(findings: list[Finding]) -> list[Finding]:
             assumptions=tuple(
                 replace(a, location=_display_location(a.location)) for a in finding.assumptions
             ),
+            related=tuple(display_safe(list(finding.related))),
         )
         for finding in findings
     ]
+
+
+def with_related(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings and those each tells for the same re-trace: what ``--fix`` may rewrite."""
+    return [one for finding in findings for one in (finding, *finding.related)]

@@ -326,6 +326,10 @@ class ObjectModel:
                     else [(fn, here, steps)]
                 )
         objs = objects_of(value)
+        if not objs and any(isinstance(d, RetDep) for d in value.deps):
+            # What a helper returns (a ``lax.scan``'s carry): the object it makes, when known.
+            value = self.resolve(fn, value)
+            objs = objects_of(value)
         if not objs:
             return [(fn, Arg(attribute_of(value, path), arg.location, f"{arg.text}.{path}"), steps)]
         out: list[Origin] = []

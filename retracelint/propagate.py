@@ -28,7 +28,8 @@ from retracelint.callgraph import (
 from retracelint.frequency import Driver, Found, Frequency, where
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
-from retracelint.summarise.promotion import promoted_floor
+from retracelint.ordering import stable_repr
+from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     DICT,
@@ -253,7 +254,7 @@ class Propagation(ObjectModel):
         sole = sum(isinstance(d, RetDep | IterDep) for d in value.deps) == 1
         # In one order whatever the hash seed: the first call's result decides what kind a value
         # of unknown kind is.
-        for dep in sorted(value.deps, key=str):
+        for dep in sorted(value.deps, key=stable_repr):
             if isinstance(dep, RetDep | IterDep):
                 expanded = self.call_result(fn, dep, depth)
                 if expanded is not None:
@@ -470,12 +471,20 @@ class Propagation(ObjectModel):
                 return None  # a *spread past the tuple's end: the parameter keeps its default
             raw = raw.items[element]
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
-        result = localised(self.resolve(callee, raw), yields) if raw is not None else None
+        result = localised(self._deep(callee, raw), yields) if raw is not None else None
         if result is not None and element is not None and not picked_item:
             # Not a tuple display: a NamedTuple (``return Batch(x, y)``), item by its position.
             result = self._positional_field(callee, result, element) or result
         self._returns[key] = result
         return result
+
+    def _deep(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
+        """``value`` resolved, and each item of a tuple display within it (``return (state,
+        timestep), ys``), in ``fn``'s terms: what a caller gets has no way back to ``fn``'s calls."""
+        out = self.resolve(fn, value)
+        if not value.items or depth > _DEEP_ITEMS:
+            return out
+        return out.with_(items=tuple(self._deep(fn, item, depth + 1) for item in value.items))
 
     def _positional_field(self, fn: FunctionSummary, value: Value, index: int) -> Value | None:
         """Item ``index`` of a NamedTuple ``value`` (``f(*graph)``, ``a, b = make()``): its field in
@@ -579,12 +588,18 @@ class Propagation(ObjectModel):
             made=value.made,
             objs=frozenset(objs),
             elements=value.elements,
+            # A helper's tuple display (a ``lax.scan`` body's ``(state, timestep)`` carry): each
+            # item in the caller's terms, so that a field of one is followed past the call.
+            items=tuple(
+                self.substitute(v, call, callee, seen, item, receiver, caller) for v in value.items
+            ),
             fields=tuple(
                 (name, self.substitute(v, call, callee, seen, item, receiver, caller))
                 for name, v in value.fields
             ),
             weak=value.weak,
             floor=value.floor,
+            parted=value.parted,
         )
         if value.dtype_of is not None:
             taken = self.substitute(value.dtype_of, call, callee, seen, item, receiver, caller)
@@ -606,6 +621,11 @@ class Propagation(ObjectModel):
             out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
+        if _passed_on(value) and len(inputs) == 1:
+            # A parameter stored as it came in (``TimeStep(..., reward, ...)``): as weakly typed,
+            # and of the dtype, that this call passes.
+            given = inputs[0]
+            out = out.with_(weak=given.weak, dtype=given.dtype, made=given.made)
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
 
     # -- questions asked along the call graph ----------------------------------------------------
@@ -628,7 +648,7 @@ class Propagation(ObjectModel):
                 path = cause.path if chunk else (*cause.path, *self.brought(fn, taint))
                 yield Cause(told, cause.driver, path)
                 break
-        for dep in sorted(value.deps, key=str):
+        for dep in sorted(value.deps, key=stable_repr):
             if isinstance(dep, ParamDep) and dep.elem is not None:
                 yield from self.element_causes(fn, dep, loops, depth)
                 continue
@@ -743,7 +763,7 @@ class Propagation(ObjectModel):
                     # A display of strings, lists or records of several lengths.
                     what = f"the items of {arg.text} (of different lengths)"
                     found.append((Taint("RTL105", what, arg.location, _PER_ITEM), (step,)))
-                for dep in sorted(value.deps, key=str):
+                for dep in sorted(value.deps, key=stable_repr):
                     if isinstance(dep, ParamDep) and (dep.elem is None or dep.elem == ITEM):
                         for taint, path in self.param_elements(
                             caller, dep.name, depth + 1, lengths
@@ -870,7 +890,7 @@ class Propagation(ObjectModel):
         self._asking.append(fn.qualname)
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
-                found.append(Cause(cause.taint, cause.driver, (*cause.path, step)))
+                found.append(Cause(cause.taint, cause.driver, _onto(cause.path, step, fn)))
                 if len(found) >= _MAX_CAUSES:
                     break
             if len(found) >= _MAX_CAUSES:
@@ -1339,6 +1359,17 @@ def _filled_with(element: Value) -> frozenset[Made]:
     return made_objects(element) if each else EMPTY
 
 
+def _passed_on(value: Value) -> bool:
+    """Whether ``value`` is one parameter as it came in, of a kind the summary does not know."""
+    if value.ty != UNKNOWN or value.weak is not None or len(value.deps) != 1:
+        return False
+    dep = next(iter(value.deps))
+    return isinstance(dep, ParamDep) and dep.aligned and dep.elem is None and not dep.fixed
+
+
+_DEEP_ITEMS = 2  # how many tuples deep a helper's result is resolved item by item
+
+
 def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     merged = value.with_(
         shape=value.shape | extra.shape,
@@ -1356,8 +1387,15 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     elif value.weak == UNSURE and extra.weak == MADE_STRONG:
         # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
         merged = merged.with_(weak=MADE_STRONG)
-    if sole and merged.dtype is None and extra.dtype is not None and extra.ty == merged.ty:
-        # The call's result is known to be an array.
+    # The call's result is known to be an array; a part taken of it is not of its complex dtype.
+    part = value.parted and is_complex(extra.dtype)
+    if (
+        sole
+        and merged.dtype is None
+        and extra.dtype is not None
+        and extra.ty == merged.ty
+        and not part
+    ):
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
@@ -1367,12 +1405,43 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     if not value.fields and merged.ty == DICT:
         # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
         merged = merged.with_(fields=tuple((n, v) for n, v in extra.fields if n.startswith("[")))
+    if sole and not value.items and extra.items and merged.ty == extra.ty:
+        # The tuple a helper returns (a ``lax.scan``'s carry, ``(state, timestep)``), item by item.
+        merged = merged.with_(items=extra.items)
+    if sole and not value.objs and extra.objs and merged.ty == INSTANCE:
+        # The object a helper makes (``transition(...)`` returns a ``TimeStep``): its fields are
+        # asked where it is made.
+        merged = merged.with_(objs=extra.objs)
     return merged
 
 
+def _onto(path: tuple[PathStep, ...], step: PathStep, fn: FunctionSummary) -> tuple[PathStep, ...]:
+    """``path``, from a driver down to the caller that makes ``step`` (a call of ``fn``), continued
+    by it; unless it already runs in ``fn``: a loop of ``fn`` repeats a method (``gp.update()``)
+    that changes what the caller passed, so the caller's call brackets the driver and is not on
+    the way down from it. Appending it would show ``fn`` calling its own caller (library code
+    calling a test, round 12's BOBE)."""
+    if any(s.function == fn.qualname for s in path):
+        return path
+    return (*path, step)
+
+
 def _taint_order(taint: Taint) -> tuple:
+    """A total order: two taints of one place and rule (a loop walked twice words one flip two ways)
+    left in a set's order would make the first cause found, and so the route and message shown,
+    follow the hash seed."""
     loc = taint.origin
-    return (loc.path, loc.line, loc.col, taint.code)
+    axis = -1 if taint.axis is None else taint.axis
+    return (
+        loc.path,
+        loc.line,
+        loc.col,
+        taint.code,
+        taint.what,
+        axis,
+        sorted(map(_src_order, taint.sources)),
+        stable_repr((taint.full_if, taint.dropped_if)),
+    )
 
 
 _PER_ITEM: frozenset[Src] = frozenset({ItemSrc()})
@@ -1385,7 +1454,7 @@ def _src_order(src: Src) -> tuple:
     if isinstance(src, AltSrc):
         return (8, 0, src.name)  # no source of variation: never a cause
     order = {ParamSrc: 1, ParamShapeSrc: 2, CallSrc: 3}
-    return (order.get(type(src), 9), 0, str(src))
+    return (order.get(type(src), 9), 0, stable_repr(src))
 
 
 __all__ = ["EMPTY", "MAX_STEPS", "Cause", "Cut", "CutShort", "Driver", "Propagation", "join"]

@@ -23,6 +23,7 @@ from retracelint.values import (
     FieldDep,
     ParamDep,
     Value,
+    axes_fixed,
     canonical_dtype,
     dtype_kind,
     weak_class,
@@ -98,7 +99,7 @@ def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int =
     if value.ty != UNKNOWN or len(value.deps) != 1:
         return value
     (dep,) = value.deps
-    if isinstance(dep, FieldDep) and not dep.fixed and dep.elem is None:
+    if isinstance(dep, FieldDep) and not axes_fixed(dep) and dep.elem is None:
         # An attribute of an object made here (``Tracker().level``): what its class stores there,
         # a declared field's default included.
         origins = prop.made_origins(dep.made)

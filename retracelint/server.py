@@ -43,7 +43,7 @@ from retracelint import __version__, config
 from retracelint.filters import NOQA
 from retracelint.fixes import FileFix, plan
 from retracelint.flake8_plugin import buffer_bytes
-from retracelint.formats.sarif import flow_steps
+from retracelint.formats.sarif import flow_steps, told_steps
 from retracelint.model import Finding, Location
 from retracelint.rules import RULES_BY_CODE, page_url
 from retracelint.session import Cancelled, Memory, Watch, settle
@@ -153,14 +153,15 @@ def _lines_of(path: str, open_texts: dict[str, str]) -> list[str]:
 def related(
     finding: Finding, open_texts: dict[str, str]
 ) -> list[types.DiagnosticRelatedInformation]:
-    """The call path and the jit site of ``finding``, each a location an editor can jump to."""
+    """The call path and the jit site of ``finding``, and the findings it tells of its re-trace
+    (``related``), each a location an editor can jump to."""
     if finding.jit_site is None and not finding.call_path:
         return []
     from retracelint.model import Route
 
     route = Route(finding.call_path, finding.jit_site, finding.parameter)
     out = []
-    for loc, message, _kind in flow_steps(finding, route):
+    for loc, message, _kind in [*flow_steps(finding, route), *told_steps(finding)]:
         path = _absolute(loc.path)
         where = types.Location(
             uri=from_fs_path(path) or path, range=finding_range(loc, _lines_of(path, open_texts))

@@ -65,6 +65,10 @@ class Stored:
         if key in self._items:
             self._items[key] = self._items.pop(key)
 
+    def forget(self, key: str) -> None:
+        """Keep ``key``'s value in memory no more (what the cache on disk holds stays)."""
+        self._items.pop(key, None)
+
     def put(self, key: str, value: object) -> None:
         if not self._items and self.disk is not None:
             self.disk.put(key, value)

@@ -135,6 +135,10 @@ class LoopInfo:
     # p)`` before): a list a function builds by walking collections held in memory is held too,
     # which only the linked project can tell (``Propagation.walks_held``).
     walks_calls: tuple[int, ...] = ()
+    # A while loop or a range over a count (``range(epochs)``, ``tqdm.trange(n)``): it runs as
+    # long as the program says, the steps or epochs of a run, where a walk over items may be a
+    # few generators or layers.
+    runs_on: bool = False
 
     @property
     def repeats(self) -> bool:

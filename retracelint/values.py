@@ -10,6 +10,7 @@ really active is decided later, along the call graph, by ``propagate``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -17,6 +18,7 @@ from functools import lru_cache
 from retracelint import funcrefs
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Location
+from retracelint.ordering import stable_repr
 
 
 @dataclass(frozen=True)
@@ -376,6 +378,29 @@ Dep = ParamDep | RetDep | IterDep | FieldDep
 WHOLE_SHAPE = None
 
 
+# In a dependency's ``fixed``: the dependent value is an array made of what it refers to
+# (``jnp.asarray(best(x))``), never None (``jnp.asarray(None)`` raises), so a flip between None and
+# something else there does not reach it.
+NEVER_NONE = -2
+# A flip whose account names None as one of its kinds (``x starts as None and is an array``).
+_NONE_KIND = re.compile(r"\bNone\b")
+
+
+def none_flip(taint: Taint) -> bool:
+    """Whether ``taint`` is a flip between None and something else."""
+    return taint.code == "RTL403" and _NONE_KIND.search(taint.what) is not None
+
+
+def axes_fixed(dep: Dep) -> frozenset[int | None]:
+    """The axes ``dep`` fixes (``NEVER_NONE`` is no axis)."""
+    return dep.fixed - {NEVER_NONE}
+
+
+def never_none(dep: Dep) -> Dep:
+    """``dep`` for an array made of the value it refers to (``NEVER_NONE``)."""
+    return replace(dep, fixed=dep.fixed | {NEVER_NONE})
+
+
 def made_anew(loops: Sequence[int], module_level: bool = False) -> frozenset[Src]:
     """Where an object made under ``loops`` comes from: a new one per iteration of the innermost,
     per call of its function, or once at a module's top level."""
@@ -400,7 +425,7 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
     """``taint`` of the value ``dep`` refers to, as the dependent value sees it (None: not at all)."""
     if dep.joined is not None:
         taint = joined_taint(taint, dep.joined)
-    if fixes(dep, taint.axis):
+    if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and none_flip(taint)):
         return None
     return taint if dep.aligned else taint.unlabelled()
 
@@ -484,7 +509,7 @@ def _compose(inner: Dep, outer: Dep) -> Dep:
         return inner
     if outer.joined is not None:
         # Joined after its own fixes or joins, its axes are not known.
-        if inner.fixed or inner.joined is not None or inner.elem is not None:
+        if axes_fixed(inner) or inner.joined is not None or inner.elem is not None:
             return replace(inner, aligned=False)
         return replace(inner, joined=outer.joined, fixed=outer.fixed, aligned=outer.aligned)
     return replace(inner, fixed=inner.fixed | outer.fixed, aligned=outer.aligned)
@@ -540,7 +565,7 @@ def stacked_value(value: Value, axis: int) -> Value:
 
 
 def _joined_dep(dep: Dep, item_shift: int) -> Dep:
-    if dep.aligned and not dep.fixed and dep.joined is None and dep.elem is None:
+    if dep.aligned and not axes_fixed(dep) and dep.joined is None and dep.elem is None:
         return replace(dep, joined=item_shift)
     return unaligned_dep(dep)
 
@@ -703,6 +728,10 @@ class Value:
     # known dtype (``reg * jnp.eye(n)``: float64 in the 64-bit names summaries keep): that dtype, the
     # least the result can be on jax's promotion lattice, and where that operand's dtype was decided.
     floor: tuple[str, Location] | None = field(default=None, compare=False)
+    # Computed from a part (``jnp.abs``, ``.real``) of a value whose dtype is not known here: a
+    # complex dtype or floor of what it depends on is not its own (``promotion.floor_of``,
+    # ``propagate._merge_shape``).
+    parted: bool = field(default=False, compare=False)
 
     def __init__(self, **values: object) -> None:
         # A frozen dataclass sets each field through object.__setattr__: a value is made about a
@@ -960,16 +989,23 @@ def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
     reached two ways (a branch that transposes it, one that does not) is asked about once."""
     if len(deps) < 2:
         return deps
-    best: dict[tuple, Dep] = {}
+    views: dict[tuple, list[Dep]] = {}
     for dep in deps:
-        key = _referred(dep)
-        old = best.get(key)
-        best[key] = (
-            dep
-            if old is None
-            else replace(dep, fixed=old.fixed & dep.fixed, aligned=old.aligned and dep.aligned)
-        )
-    return frozenset(best.values()) if len(best) < len(deps) else deps
+        views.setdefault(_referred(dep), []).append(dep)
+    if len(views) == len(deps):
+        return deps
+    return frozenset(map(_one_view, views.values()))
+
+
+def _one_view(views: list[Dep]) -> Dep:
+    """The views of one value as one: the axes all of them fix, aligned if all are; the rest (the key
+    read, the join) of the first by ``stable_repr``, not of the last a set's order (its hashes)
+    happened to give."""
+    if len(views) == 1:
+        return views[0]
+    first = min(views, key=stable_repr)
+    fixed = frozenset.intersection(*(view.fixed for view in views))
+    return replace(first, fixed=fixed, aligned=all(view.aligned for view in views))
 
 
 def _referred(dep: Dep) -> tuple:

@@ -20,6 +20,7 @@ from retracelint import funcrefs
 from retracelint.callgraph import JitTarget
 from retracelint.model import Location, PathStep
 from retracelint.objects import _is_read
+from retracelint.ordering import stable_repr
 from retracelint.propagate import MAX_FRAMES
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
@@ -131,7 +132,8 @@ class WeakKinds:
             return []  # a call's result not expanded, or no array
         # As weakly typed as the parameters it is computed from: strong with one strong one.
         inputs = []
-        for dep in value.deps:
+        # In one order whatever the hashes: the first strong input is the one told.
+        for dep in sorted(value.deps, key=stable_repr):
             if not isinstance(dep, ParamDep) or dep.elem is not None:
                 return []
             inputs.append(self._param(fn, dep.name, depth + 1, dep.key))

@@ -327,3 +327,15 @@ if __name__ == "__main__":
         _run_programs(sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:])
     else:
         sys.exit(f"usage: {sys.argv[0]} --run RESULT.jsonl ARGV.json SCRIPT.py...")
+
+
+def printed(folder: Path, script: str = "main.py") -> str:
+    """What a program prints, run from its folder on the CPU (to compare a fixed copy's output)."""
+    return subprocess.run(
+        [sys.executable, script],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
+    ).stdout

@@ -199,3 +199,97 @@ def test_a_constant_jit_rebuilt_for_each_new_size_is_unproven() -> None:
     assert unproven.endswith(
         "[low confidence: `chunk_steps` is new at each iteration: each trace may be needed anyway]"
     )
+
+
+def _copy_tree(source: Path, to: Path, leave_out: str) -> None:
+    for path in sorted(source.rglob("*.py")):
+        if path.name != leave_out:
+            target = to / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_a_debug_branch_each_script_switches_off_has_no_route(tmp_path: Path) -> None:
+    """``if config.runtime_debugging:`` runs the integration eagerly under checkify, so its nested
+    ``lax.cond`` branches re-trace per call; the script that builds ``SimulationConfig(
+    runtime_debugging=True)`` keeps that route, the one that builds it with ``False`` (then updates
+    it with a helper that leaves the field alone) has none, and a value read from the command line
+    keeps the route as well."""
+    folder = "debug_branches_switched_off_by_each_script"
+    code, out = _check(folder, "--format", "json")
+    routes = [f["call_path"][0]["path"] for f in json.loads(out) if f["code"] == "RTL301"]
+    assert code == 1 and routes == [f"{folder}/scripts/debug_blast.py"]
+
+    _copy_tree(FIXTURES / folder, tmp_path, leave_out="debug_blast.py")
+    code, out = _check(str(tmp_path))
+    assert "RTL301" not in out
+
+    script = tmp_path / "scripts" / "turbulence.py"
+    text = script.read_text(encoding="utf-8")
+    script.write_text(
+        "import sys\n" + text.replace("=False", '="--debug" in sys.argv'),
+        encoding="utf-8",
+    )
+    code, out = _check(str(tmp_path))
+    assert code == 1 and f"{tmp_path}/solver/integrate.py:20:48: RTL301" in out
+
+
+SWEEPS = FIXTURES / "resolution_sweeps_run_their_own_loop"
+
+
+def test_a_resolution_sweep_whose_points_step_their_jit_is_unproven() -> None:
+    """A script sweeping a few grid sizes, each a simulation stepped many times: hidden by default,
+    marked with `--confidence all` (a warning naming the sweep). The growing prefix of a training
+    loop stays an error, and the per-size benchmark that calls its jit once per size a warning."""
+    folder = SWEEPS.name
+    code, default = _check(folder)
+    assert code == 1
+    assert "scaling.py" not in default and "convergence.py" not in default
+    assert f"{folder}/training.py:12:25: RTL101 slice data[:n]" in default
+    assert f"{folder}/benchmark.py:14:19: RTL105 [warning] jnp.ones(size)" in default
+    _, out = _check(folder, "--confidence", "all", "--format", "json")
+    swept = [f for f in json.loads(out) if f["path"].endswith(("scaling.py", "convergence.py"))]
+    assert {(f["path"].rpartition("/")[2], f["line"]) for f in swept} == {
+        ("scaling.py", 18),
+        ("scaling.py", 21),
+        ("convergence.py", 15),
+        ("convergence.py", 17),
+    }
+    for finding in swept:
+        assert (finding["severity"], finding["confidence"]) == ("warning", "low")
+        assert [a["kind"] for a in finding["assumptions"]] == ["sweep"]
+    scaling = next(f for f in swept if f["path"].endswith("scaling.py"))
+    assert scaling["assumptions"][0]["line"] == 27  # the sweep's loop
+    assert scaling["assumptions"][0]["text"] == (
+        "a sweep over 4 fixed points, each using its jit in a loop of its own"
+    )
+
+
+@pytest.mark.parametrize(
+    ("sizes", "loop"),
+    [
+        ("RESOLUTIONS = list(range(32, 2048, 32))", "for num_cells in RESOLUTIONS:"),  # 63 points
+        ("RESOLUTIONS = [64, 128]", "for num_cells in RESOLUTIONS[: int(sys.argv[2])]:"),
+        (
+            "RESOLUTIONS = [64]\nfor _ in range(int(sys.argv[2])):\n"
+            "    RESOLUTIONS.append(2 * RESOLUTIONS[-1])",
+            "for num_cells in RESOLUTIONS:",
+        ),
+    ],
+)
+def test_a_sweep_the_source_does_not_fix_stays_shown(tmp_path: Path, sizes: str, loop: str) -> None:
+    """Many points, a slice of them chosen at run time, or a list grown to a length given at run
+    time: not a few fixed points, so the static config's re-traces are shown."""
+    project = tmp_path / "proj"
+    for source in SWEEPS.rglob("*.py"):
+        target = project / source.relative_to(SWEEPS)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    script = project / "scaling.py"
+    text = script.read_text(encoding="utf-8")
+    text = text.replace("RESOLUTIONS = [64, 128, 256, 512]", sizes)
+    text = text.replace("for num_cells in RESOLUTIONS:", loop)
+    script.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("    x = cell_centres(config)  # unproven: RTL201") + 1
+    _, default = _check(str(project))
+    assert f"{script}:{line}:22: RTL201 static argument config changes" in default

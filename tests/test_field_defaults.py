@@ -12,6 +12,7 @@ import pytest
 
 from retracelint.config import Settings
 from retracelint.engine import analyse
+from retracelint.model import with_related
 
 JOBS = """
     from dataclasses import dataclass, field
@@ -64,13 +65,15 @@ FRAMES_LINE, HARMONICS_LINE = 23, 24  # in runner.py, after dedent and the leadi
 
 
 def _findings(root: Path, main: str, jobs: str = JOBS) -> set[tuple[int, str]]:
-    """The RTL2xx findings in runner.py, as (line, parameter), of the project ``main`` drives."""
+    """The RTL2xx findings in runner.py, as (line, parameter), of the project ``main`` drives (those
+    one of them tells of its re-trace too: ``related``)."""
     files = {"jobs.py": jobs, "runner.py": RUNNER, "main.py": main}
     for name, text in files.items():
         (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
     run = analyse([str(root)], Settings(cache=False, select=("RTL2",)))
-    assert all(f.location.path.endswith("runner.py") for f in run.findings), run.findings
-    return {(f.location.line, f.parameter or "") for f in run.findings}
+    found = with_related(run.findings)
+    assert all(f.location.path.endswith("runner.py") for f in found), run.findings
+    return {(f.location.line, f.parameter or "") for f in found}
 
 
 def _loop(make: str, extra: str = "") -> str:

@@ -149,3 +149,57 @@ def test_a_changing_aux_value_moves_to_the_children_and_comes_back_in_unflatten(
     again = lint("--fix", "--unsafe-fixes", ".")
     assert again.exit_code == 0 and again.stdout == ""
     assert (tmp_path / "state.py").read_text() == fixed
+
+
+BODIES = '''\
+"""Rigid bodies numbered as they are loaded."""
+
+from dataclasses import dataclass, field
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_dataclass
+@dataclass
+class Cylinder:
+    mass: jax.Array
+    radius: jax.Array
+    part_id: int = field(default=0, metadata={"static": True})  # which row of the parts list
+
+
+def load(spec):
+    return [Cylinder(jnp.float32(m), jnp.float32(r), part_id=i) for i, (m, r) in enumerate(spec)]
+'''
+
+INERTIA = """\
+import jax
+
+from bodies import load
+
+
+@jax.jit
+def axial_moment(body):
+    return body.mass * body.radius**2 / 2
+
+
+for body in load([(1.0, 0.1), (2.0, 0.2), (3.0, 0.3)]):
+    print(body.part_id, float(axial_moment(body)))
+"""
+
+
+def test_a_static_field_set_by_a_constructor_keyword_becomes_a_leaf_where_it_is_declared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bodies.py").write_text(BODIES, encoding="utf-8")
+    (tmp_path / "inertia.py").write_text(INERTIA, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = lint(".")
+    assert found.stdout.startswith("bodies.py:18:62: RTL201 static field Cylinder.part_id changes")
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.stderr.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining)."
+    assert (tmp_path / "bodies.py").read_text() == BODIES.replace(
+        'field(default=0, metadata={"static": True})', "field(default=0)"
+    )
+    assert (tmp_path / "inertia.py").read_text() == INERTIA
+    assert lint(".").exit_code == 0

@@ -50,12 +50,14 @@ later __init__ sets up, lax loops and conds of steps jitted unless a flag turns 
 batch statistics when a state has them, for the whole run, checks run once each from a table of names and
 functions, rollouts flushed in fixed windows and keys split into a new list of a fixed count at each step)
 are held to more:
-every function they jit traces exactly once. They run in one subprocess from a copy of the fixtures, so no
-cache files land in the tree.
+every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
+the others in one subprocess from a copy of the fixtures (so no cache files land in the tree), with
+their own number of steps.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -191,12 +193,15 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def runs() -> dict[int, dict[Path, RetraceReport]]:
-    programs = list(PROGRAMS.values())
+    """Each opt-in program, then each mixed fixture (``PER_STEP``), at 2 and at 4 steps, keyed by its
+    fixture: one subprocess (one jax import) per step count. The mixed fixtures come last, so that
+    the opt-in programs run exactly as they would alone in the batch."""
+    programs = {**PROGRAMS, **{FIXTURES / name: FIXTURES / name / "main.py" for name in PER_STEP}}
     return {
         steps: dict(
             zip(
-                PROGRAMS,
-                count_retraces_many(programs, cwd=FIXTURES, argv=[str(steps)]),
+                programs,
+                count_retraces_many(list(programs.values()), cwd=FIXTURES, argv=[str(steps)]),
                 strict=True,
             )
         )
@@ -208,21 +213,31 @@ def test_some_fixtures_opt_in() -> None:
     assert len(PROGRAMS) >= 1
 
 
-def _severities(project: Path, function: TracedFunction) -> set[str]:
-    """The severities of the findings that name ``function`` as their jitted function: jax places a
-    decorated function at its first decorator, retracelint at its ``def`` (or at the ``jax.jit(...)``
-    call around a lambda). A finding whose chain rests on an assumption (shown only with
-    ``--confidence all``) claims no bound: its severity here is "unproven"."""
+@functools.cache
+def _claims(project: Path) -> tuple[tuple[str, int, str], ...]:
+    """Each jitted function the findings on ``project`` name, as (file name, line of its jit site,
+    severity), the project analysed once for all its functions. A finding whose chain rests on an
+    assumption (shown only with ``--confidence all``) claims no bound: its severity here is
+    "unproven"."""
     run = analyse([str(project)], Settings(cache=False, select=("RTL",), confidence="all"))
     claims = [(f, f.severity if f.confidence == "high" else "unproven") for f in run.findings]
     named = [(f.jit_site, claim) for f, claim in claims]
     named += [(route.jit_site, claim) for f, claim in claims for route in f.other_routes]
-    return {
-        severity
+    return tuple(
+        (Path(site.location.path).name, site.location.line, severity)
         for site, severity in named
         if site is not None
-        and Path(site.location.path).name == Path(function.file).name
-        and 0 <= site.location.line - function.line <= 3
+    )
+
+
+def _severities(project: Path, function: TracedFunction) -> set[str]:
+    """The severities of the findings that name ``function`` as their jitted function: jax places a
+    decorated function at its first decorator, retracelint at its ``def`` (or at the ``jax.jit(...)``
+    call around a lambda)."""
+    return {
+        severity
+        for name, line, severity in _claims(project)
+        if name == Path(function.file).name and 0 <= line - function.line <= 3
     }
 
 
@@ -249,35 +264,46 @@ def test_fixture_retraces_exactly_as_its_findings_say(
 
 
 @pytest.fixture(scope="module")
-def negatives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[RetraceReport, Path]]:
+def negatives(
+    tmp_path_factory: pytest.TempPathFactory, runs: dict[int, dict[Path, RetraceReport]]
+) -> dict[str, list[tuple[RetraceReport, Path]]]:
+    """Each trace-once fixture's runs, each with where its own functions are defined (the fixture's
+    file, or its folder). A fixture that opts in has run at 2 and at 4 steps already (``runs``);
+    the others run once, with their own number of steps."""
     folder: Path = tmp_path_factory.mktemp("negative_fixtures")
-    scripts: list[Path] = []
+    found: dict[str, list[tuple[RetraceReport, Path]]] = {}
+    scripts: dict[str, Path] = {}
     for name, main in TRACE_ONCE:
         source = FIXTURES / name
-        if main is None:
+        if PROGRAMS.get(source) == (source if main is None else source / main):
+            found[name] = [(runs[steps][source], source.resolve()) for steps in (2, 4)]
+        elif main is None:
             shutil.copy(source, folder / name)
-            scripts.append(folder / name)
+            scripts[name] = folder / name
         else:
             shutil.copytree(source, folder / name)
-            scripts.append(folder / name / main)
-    reports = count_retraces_many(scripts, cwd=folder)
-    return {
-        name: (report, script.parent)
-        for (name, _), report, script in zip(TRACE_ONCE, reports, scripts, strict=True)
-    }
+            scripts[name] = folder / name / main
+    reports = count_retraces_many(list(scripts.values()), cwd=folder)
+    for (name, script), report in zip(scripts.items(), reports, strict=True):
+        found[name] = [(report, script.parent)]
+    return found
 
 
 @pytest.mark.parametrize("name", [name for name, _ in TRACE_ONCE])
 def test_negative_fixture_traces_each_function_once(
-    name: str, negatives: dict[str, tuple[RetraceReport, Path]]
+    name: str, negatives: dict[str, list[tuple[RetraceReport, Path]]]
 ) -> None:
-    report, folder = negatives[name]
-    assert not report.raised, report.summary()
-    # jax's own helpers (no file) are not the program's functions: argmax traces one per call site.
-    # Its own: defined in the fixture's folder or a package below it (``sim/physics.py``).
-    own = {f: n for f, n in report.traces.items() if f.file and Path(f.file).is_relative_to(folder)}
-    assert own, "the fixture must call its jitted functions\n" + report.summary()
-    assert all(n == 1 for n in own.values()), report.summary()
+    for report, own_root in negatives[name]:
+        assert not report.raised, report.summary()
+        # jax's own helpers (no file) are not the program's functions: argmax traces one per call
+        # site. Its own: defined in the fixture (a package below its folder too: sim/physics.py).
+        own = {
+            f: n
+            for f, n in report.traces.items()
+            if f.file and Path(f.file).is_relative_to(own_root)
+        }
+        assert own, "the fixture must call its jitted functions\n" + report.summary()
+        assert all(n == 1 for n in own.values()), report.summary()
 
 
 def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> None:
@@ -336,12 +362,10 @@ PER_STEP = {
 
 
 @pytest.mark.parametrize("name", sorted(PER_STEP))
-def test_mixed_fixture_retraces_exactly_the_defs_its_findings_are_about(name: str) -> None:
-    program = FIXTURES / name / "main.py"
-    short, long = (
-        count_retraces_many([program], cwd=FIXTURES / name, argv=[str(steps)])[0]
-        for steps in (2, 4)
-    )
+def test_mixed_fixture_retraces_exactly_the_defs_its_findings_are_about(
+    name: str, runs: dict[int, dict[Path, RetraceReport]]
+) -> None:
+    short, long = runs[2][FIXTURES / name], runs[4][FIXTURES / name]
     assert not short.raised and not long.raised, short.summary() + long.summary()
     traced = {_def(f, name): n for f, n in long.traces.items() if f.file}
     before = {_def(f, name): n for f, n in short.traces.items() if f.file}

@@ -20,7 +20,7 @@ from retracelint.cli import main
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.frequency import Frequency
-from retracelint.session import Memory, Watch
+from retracelint.session import Cancelled, Memory, Watch
 
 MODEL = """
 import jax
@@ -244,3 +244,114 @@ def test_which_modules_run_with_x64_is_found_again_only_when_an_import_changes(
         assert now == cold, (path.name, new)
         assert bool(counted) == again, (path.name, new)
         assert [f[2:4] for f in now] == shown, (path.name, new)
+
+
+@pytest.fixture()
+def walked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each run walked the whole project for to compare it with the last run's model:
+    "graph" where it found the direct calls of every function, and the module of each traced
+    root found again (by module: those of the others were taken over)."""
+    seen: list[str] = []
+    direct, roots = Frequency._direct_calls, Frequency._roots_of
+
+    def direct_spy(self: Frequency) -> object:
+        seen.append("graph")
+        return direct(self)
+
+    def roots_spy(self: Frequency, module: object) -> object:
+        seen.append(module.module)  # type: ignore[attr-defined]
+        return roots(self, module)
+
+    monkeypatch.setattr(Frequency, "_direct_calls", direct_spy)
+    monkeypatch.setattr(Frequency, "_roots_of", roots_spy)
+    return seen
+
+
+def test_an_edit_linked_alone_takes_the_call_graph_over_where_its_calls_run_the_same(
+    project: Path,
+    tmp_path: Path,
+    found_again: list[str],
+    walked: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After an edit of the script (no other module imports it: linked alone), the direct calls
+    are the last run's but for the functions whose callers the edit changed, which are asked
+    again, and only the script's traced roots are found again. A function handed to a transform,
+    or a call added in a loop, changes what the model was found from: found again, and the
+    findings are a cold run's."""
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    train = project / "scripts" / "train.py"
+    everything = ["graph", "lib", "lib.data", "lib.model", "train"]
+    steps = [
+        # The first run walks it all.
+        (
+            ("", ""),
+            everything,
+            ["runtime", "drivers"],
+            [("RTL101", "error"), ("RTL301", "warning")],
+        ),
+        # One size passed: a fact changed, the calls are the same.
+        (("data.run_one(x, n)", "data.run_one(x, 8)"), ["train"], [], [("RTL301", "warning")]),
+        # configure() handed to a transform at module level: a traced root more, from the script.
+        (
+            ("def main():", "traced = jax.vmap(configure)\n\n\ndef main():"),
+            ["train"],
+            ["runtime", "drivers"],
+            [("RTL301", "warning")],
+        ),
+        # A second call of run_one in the loop: its callers changed, the graph with them.
+        (
+            ("data.run_one(x, 8)", "data.run_one(x, 8)\n        data.run_one(x, n)"),
+            ["graph", "train"],
+            ["runtime", "drivers"],
+            [("RTL101", "error"), ("RTL301", "warning")],
+        ),
+    ]
+    text = train.read_text(encoding="utf-8").replace(
+        "import numpy as np", "import jax\nimport numpy as np"
+    )
+    train.write_text(text, encoding="utf-8")
+    for (old, new), walks, again, shown in steps:
+        text = train.read_text(encoding="utf-8")
+        train.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
+        cold = _cold(project)
+        found_again.clear()
+        walked.clear()
+        now = _kept(project, memory, cache)
+        assert now == cold, new
+        assert sorted(walked) == walks, new
+        assert found_again == again, new
+        assert [f[2:4] for f in now] == shown, new
+
+
+def test_a_run_stopped_after_linking_one_module_again_leaves_its_link_to_no_run(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newer edit stops a run between its stages. One stopped after it linked the edited script
+    again, which takes the kept link's tables over and changes them (a function added, calling
+    run_one in a loop), leaves that link to no run: the next edit of the script, another one,
+    links from what the cache holds and finds what a cold run finds (it linked from the changed
+    tables, and failed on the call of a function that no longer exists)."""
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    train = project / "scripts" / "train.py"
+    text = train.read_text(encoding="utf-8")
+    assert _kept(project, memory, cache) == _cold(project)
+
+    def settings_for(found: Path | None) -> Settings:
+        return replace(server.settings_for(found), cache_dir=str(cache), jobs=1)
+
+    asked: list[None] = []
+
+    def newer_edit() -> bool:
+        asked.append(None)
+        return len(asked) >= 2  # after summarising, then after linking
+
+    train.write_text(text + RUN_EACH.replace("run_each", "run_more"), encoding="utf-8")
+    with pytest.raises(Cancelled):
+        analyse_projects([str(project)], settings_for, watch=Watch(memory, cancelled=newer_edit))
+    train.write_text(text.replace("data.run_one(x, n)", "data.run_one(x, 8)"), encoding="utf-8")
+    now = _kept(project, memory, cache)
+    assert now == _cold(project)
+    assert [f[2:4] for f in now] == [("RTL301", "warning")]

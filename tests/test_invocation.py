@@ -122,9 +122,9 @@ def test_files_passed_as_a_hook_passes_them_get_their_projects_findings(repo: Pa
     # evaluate.py and optim.py are not staged: the loop in run.py slices what
     # evaluate.subset_accuracy() passes on, and the loop in train.py repeats the calls that rebuild
     # jits there.
+    # (The slices of x and y there are one re-trace: one finding, the other its ``related``.)
     moved = [f for f in hook if f[3] is not None]
     assert moved == [
-        ("examples/run.py", 27, "RTL101", "examples/trainer/evaluate.py:54"),
         ("examples/run.py", 27, "RTL101", "examples/trainer/evaluate.py:54"),
         ("examples/trainer/train.py", 28, "RTL301", "examples/trainer/optim.py:36"),
         ("examples/trainer/train.py", 35, "RTL301", "examples/trainer/evaluate.py:47"),
@@ -456,9 +456,10 @@ def test_each_message_is_a_short_headline_what_when_which_jit_and_the_fix(repo: 
         " re-traces; drop or pad it"
     )
     # The loop in another file than the value: its file is named; the call path is in the details.
+    # The slice of y beside it is the same re-trace: named, and kept as the finding's ``related``.
     assert messages["RTL101"] == (
         "slice x[:n] changes shape in the loop at examples/run.py:26, so jitted 'accuracy_on'"
-        " re-traces; pad or bucket it"
+        " re-traces; pad or bucket it (and 1 more: 'y')"
     )
     full = lint("--output-format", "full", "examples/trainer/evaluate.py").stdout
     assert "\n  call path:\n    examples/run.py:27: evaluate.subset_accuracy(...)\n" in full

@@ -31,9 +31,11 @@ def test_work_past_a_cpu_limit_is_stopped() -> None:
     assert done.returncode == -signal.SIGXCPU
 
 
-# A number of seconds as a subprocess or communicate limit, or compared with a wall-clock difference.
+# A number of seconds as a subprocess or communicate limit, compared with a wall-clock difference,
+# or an asyncio wait bounded by anything but HANG_S (a wait for a server's answer that load can outlast).
 _WALL_LIMIT = re.compile(
     r"\btimeout=\d|monotonic\(\) - \w+ <|time\(\) - \w+ <|perf_counter\(\) - \w+ <"
+    r"|wait_for\(.*, (?!HANG_S\b)[\w.]+\)"
 )
 
 

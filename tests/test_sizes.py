@@ -283,3 +283,67 @@ def test_a_last_batch_is_short_unless_the_callers_sizes_divide(
     unproven = [f for f in run.findings if f.assumptions and f.code == "RTL103"]
     if confidence == "medium":
         assert [a.text for a in unproven[0].assumptions] == ["sizes not known to leave a remainder"]
+
+
+SIMULATE = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames="n_steps")
+def simulate(x0, dt, n_steps):
+    def step(x, _):
+        x = x + dt * jnp.stack([-x[:, 1], x[:, 0], x[:, 2]], axis=1)
+        return x, x
+
+    _, path = jax.lax.scan(step, x0, None, length=n_steps)
+    return jnp.concatenate([x0[None], path])
+"""
+TRACKER = """\
+import numpy as np
+
+from integrate import simulate
+
+
+class ParticleTracker:
+    def __init__(self, dt):
+        self.dt = dt
+
+    def track(self, x0, n_steps, batch_size):
+        n_particles = x0.shape[0]
+        positions = np.zeros((n_steps + 1, n_particles, 3), dtype=np.float32)
+        positions[0] = x0
+        n_batches = (n_particles + batch_size - 1) // batch_size
+        for batch_idx in range(n_batches):
+            start_idx = batch_idx * batch_size
+            end_idx = min(start_idx + batch_size, n_particles)
+            x_batch = positions[0, start_idx:end_idx].copy()
+            positions[:, start_idx:end_idx] = np.asarray(simulate(x_batch, self.dt, n_steps))
+        return positions
+
+
+def run(seeds, batch_size):
+    return ParticleTracker(0.01).track(seeds, 100, batch_size)
+"""
+
+
+def test_a_chunk_clamped_at_the_end_is_one_short_last_batch(tmp_path: Path) -> None:
+    """``positions[0, b * size : min(b * size + size, n)]``: every batch is ``size`` rows but the
+    last, one cause told once (RTL103), not also as a slice that changes at every batch (round 12:
+    JAXTrace ``tracker.py:500``). A size that changes from one call to the next is another cause,
+    told as such (RTL101, at the loop that changes it)."""
+    found = findings(tmp_path, {"integrate.py": SIMULATE, "tracker.py": TRACKER})
+    line = line_of(TRACKER, "x_batch = positions")
+    assert [(name, at, code) for name, at, code, _ in found] == [("tracker.py", line, "RTL103")]
+    sweep = (
+        TRACKER
+        + "\n\ndef sweep(seeds):\n    for size in (64, 100, 128):\n        run(seeds, size)\n"
+    )
+    found = findings(tmp_path, {"tracker.py": sweep})
+    assert [(name, at, code) for name, at, code, _ in found] == [
+        ("tracker.py", line, "RTL101"),
+        ("tracker.py", line, "RTL103"),
+    ]
+    assert f"in the loop at line {line_of(sweep, 'for size in')}" in found[0][3]

@@ -52,6 +52,7 @@ ROOTS = {
     "heldout": ACCURACY / "heldout",
     "sealed_flips": ACCURACY / "sealed_flips",  # tuned on since issue 39's second branch
     "sealed_flips_2": ACCURACY / "sealed_flips_2",  # tuned on since its first score (flips39c)
+    "sealed_flips_3": ACCURACY / "sealed_flips_3",  # tuned on since its first score (flips39d)
 }
 
 
@@ -244,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--programs",
         default="*/*",
-        help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>",
+        help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>, "
+        "sealed_flips_3/<id>",
     )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(

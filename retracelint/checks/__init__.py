@@ -173,7 +173,9 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             if (route.call_path, route.jit_site) != (best.call_path, best.jit_site):
                 routes.setdefault((route.call_path, route.jit_site), route)
         if routes:
-            best = replace(best, other_routes=tuple(routes.values()))
+            # In a fixed order: the order the checks found them in may follow a set's.
+            ordered = sorted(routes.values(), key=_route_order)
+            best = replace(best, other_routes=tuple(ordered))
         out.append(best)
     return sorted(out, key=lambda f: f.sort_key)
 
@@ -206,12 +208,25 @@ def _outermost(findings: list[Finding]) -> list[Finding]:
     ]
 
 
-def _best_first(finding: Finding) -> tuple[int, int, list[Location]]:
+def _best_first(finding: Finding) -> tuple[int, int, list[Location], str]:
     """A proven path first, then the shortest; of equal lengths, the one whose calls the source shows
-    first (not the first found, which may follow a set's order). A sort by it is stable: of one
-    path, the first found wins (the first parameter of the jitted function)."""
+    first (not the first found, which may follow a set's order), then by its message (two accounts
+    of one flip by one path: BOBE's "starts as None" and "is None in one branch", found in either
+    order). A sort by it is stable: of one path and message, the first found wins (the first
+    parameter of the jitted function)."""
     return (
         CONFIDENCES.index(finding.confidence),
         len(finding.call_path),
         [s.location for s in finding.call_path],
+        finding.message,
+    )
+
+
+def _route_order(route: Route) -> tuple[int, list[Location], str]:
+    """Shortest first, then as the source shows the calls, then by the jit site."""
+    site = route.jit_site
+    return (
+        len(route.call_path),
+        [s.location for s in route.call_path],
+        "" if site is None else f"{site.function} {site.location}",
     )

@@ -93,6 +93,22 @@ def make_finding(
     )
 
 
+def built_each_time(project: Project, site: JitSite, path: tuple[PathStep, ...]) -> bool:
+    """Whether the jitted function is a nested def of a function that ``path`` enters from the
+    driver's function (``path[0]``), or that one it enters calls: each run of the driver makes a
+    new one, with an empty cache, so what changes from one run to the next never meets one cache
+    (JINNAX's ``train_SV_PINN`` jits its loss, and calls the network factory that jits the forward
+    pass, once per sweep point: a structure fixed within each call is one trace per point). The
+    rebuild itself is RTL301's to tell."""
+    builder, nested, _ = site.function.rpartition(".<locals>.")
+    if not nested:
+        return False
+    entered = {step.function for step in path[1:]}
+    return builder in entered or any(
+        caller in entered for caller, _ in project.callers.get(builder, ())
+    )
+
+
 def object_fields(project: Project, cls: str) -> tuple[str, ...]:
     """The attributes an instance of ``cls`` gets when it is made: the fields of a generated
     ``__init__``, or what its own ``__init__`` stores on ``self``."""

@@ -8,7 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from retracelint.checks.common import Fix, jitted_text, make_finding, shown_code, when_text
+from retracelint.checks.common import (
+    Fix,
+    built_each_time,
+    jitted_text,
+    make_finding,
+    shown_code,
+    when_text,
+)
 from retracelint.model import Assumption, Finding, JitSite, PathStep
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
@@ -62,6 +69,8 @@ def traced_findings(
             if taint is None:
                 continue
             path = (*cause.path, step)
+            if built_each_time(prop.project, site, path):
+                continue
             if taint.code == "RTL103":
                 short = prop.last_chunk_short(taint)
                 if short is not False:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from retracelint import funcrefs
 from retracelint.callgraph import FuncTarget, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
@@ -23,6 +24,7 @@ from retracelint.checks.common import (
 )
 from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import attribute_of, written_out
+from retracelint.ordering import stable_repr
 from retracelint.propagate import Candidate, Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
@@ -35,6 +37,9 @@ from retracelint.values import (
     FUNCTION,
     INT,
     JIT,
+    JIT_OUT,
+    JIT_OUT_WEAK,
+    JIT_RESULTS,
     LAMBDA,
     LIST,
     LIST_LIKE,
@@ -74,6 +79,10 @@ _UNHASHABLE_NAMES = {
     ARRAY: "a jax array",
     NP_ARRAY: "a numpy array",
     BOUNDED_QUEUE: "a deque",
+    # Its leaves are jax arrays, which do not hash: the call raises, it does not re-trace (checked
+    # with jax 0.10.2, jit and pjit alike: 'Non-hashable static arguments are not supported').
+    JIT_OUT: "what a jitted function returns (jax arrays, in a pytree)",
+    JIT_OUT_WEAK: "what a jitted function returns (a jax array)",
 }
 # A comparison: a bool, or, of operands of unknown kind, a mask until known ("mask"); passed as a
 # static argument it must hash, so it is a bool.
@@ -201,7 +210,8 @@ def _static_value_findings(
                 site,
                 param,
                 path,
-                fix=_fix("RTL203", is_field, is_object),
+                fix=_fix("RTL203", is_field, is_object)
+                or (_TRACED_FIX if value.ty in JIT_RESULTS else None),
                 assumptions=_guessed_list(value, origin),
             )
             continue
@@ -239,6 +249,8 @@ def _static_value_findings(
                     cause.driver,
                     fix=_fix("RTL204", is_field, is_object) or _FUNCTION_FIX,
                 )
+            continue
+        if _module_functions(project, caller, origin.value):
             continue
         # Values from a loop over the axes of an array repeat: each compiles once, then hits.
         causes = (c for c in prop.value_causes(caller, value, origin_loops) if not c.driver.bounded)
@@ -291,6 +303,24 @@ def _static_value_findings(
             # A bool takes two values: one trace each, however long the loop runs.
             grows=False if value.ty in _TWO_VALUED else None,
         )
+
+
+def _module_functions(project: Project, fn: FunctionSummary, value: Value) -> bool:
+    """Whether ``value`` is one of a few functions defined at a module's top level (what a factory
+    hands back: ``return coeffs, volterra_rule``), whichever one each call picks: each is one object
+    for the whole run, hashed by identity, so each is traced once, and a trace of each is needed."""
+    refs = value.callables
+    if not refs or any(path for path, _ in refs):
+        return False
+    targets = [t for callee in funcrefs.called(refs) for t in project.resolve_ref(fn, callee)]
+    return bool(targets) and all(
+        isinstance(t, FuncTarget)
+        and not t.bound
+        and t.qualname in project.functions
+        and project.function(t.qualname).kind == "function"
+        and project.function(t.qualname).parent is None
+        for t in targets
+    )
 
 
 def _equal_anew(prop: Propagation, fn: FunctionSummary, origin: Arg) -> bool:
@@ -406,8 +436,8 @@ def _fresh_part(
 def _collected_results(prop: Propagation, fn: FunctionSummary, value: Value) -> Iterator[Value]:
     """What a container filled by a loop (``tuple(self._ref(s) for s in segments)``) holds, each
     element a call's result: as it is each time ``fn`` builds the container anew (the loop that
-    fills it is over by then)."""
-    for dep in value.deps:
+    fills it is over by then), in one order whatever the hashes: the first found is told."""
+    for dep in sorted(value.deps, key=stable_repr):
         if not isinstance(dep, RetDep) or not dep.each or dep.elem is not None:
             continue
         outer = [loop for loop in fn.calls[dep.call].loops if loop not in dep.each]
@@ -458,6 +488,12 @@ _OBJECT_FIX = {
         " as arguments",
     ),
 }
+# What a jitted function returns is data: it is passed traced, not made hashable.
+_TRACED_FIX = Fix(
+    "make it traced",
+    "make the parameter traced (drop it from static_argnums/static_argnames): jax arrays do not"
+    " hash",
+)
 _FUNCTION_FIX = Fix(
     "create it once",
     "create the function once, outside the loop, and pass that same object every time",

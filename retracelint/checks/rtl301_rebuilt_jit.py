@@ -14,13 +14,18 @@ from retracelint.checks.common import (
     unknown_base,
     when_text,
 )
-from retracelint.frequency import is_test_file, short_name
+from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
-from retracelint.summary import FunctionSummary, JitSpec
+from retracelint.summary import FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
+    ARRAY,
+    BOOL,
+    COMPLEX,
+    FLOAT,
     FLOAT_LIKE,
-    SCALARS,
+    INT,
+    NP_ARRAY,
     CallSrc,
     LoopSrc,
     ParamSrc,
@@ -148,14 +153,8 @@ def _rebuilt_jit(
     # its own function runs again.
     again = prop.repeated(owner.qualname)
     grows = cause.driver.grows or (again is not None and again.grows)
-    assumptions = tuple(
-        found
-        for found in (
-            _new_setting_each_time(project, binding, spec, cause),
-            _used_by_own_loop(project, prop, owner, target, spec, cause),
-        )
-        if found is not None
-    )
+    unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
+    assumptions = (unproven,) if unproven is not None else ()
     return make_finding(
         code,
         head,
@@ -186,127 +185,240 @@ def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: J
     )
 
 
-# Annotations of the numbers and words a jitted function can take only as static arguments.
-_PYTHON_SCALARS = frozenset({"int", "bool", "str"})
+# What a jit built once takes as traced arguments: data, where a new value per point needs no
+# new trace (by the value's kind), unless its parameter is annotated as a setting.
+_ARRAYS = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
+_COUNTS = frozenset({INT, BOOL})
+_SETTINGS = frozenset({"int", "bool", "str"})
 
 
-def _new_setting_each_time(
-    project: Project, binding: JitBinding, spec: JitSpec, cause: Cause
-) -> Assumption | None:
-    """A jitted function of no arguments (``jax.jit(lambda: jnp.zeros(shape))()``) computes only from
-    what it closes over. Where the call that repeats the function building it passes, at each
-    iteration of a loop around it, a new value for a parameter annotated ``int``/``bool``/``str``
-    (a size, a count: ``for chunk_steps in candidates``), a jit built once would take that value as
-    a static argument and trace once per value all the same: a trace per call is needed anyway
-    unless the values repeat, which the code does not say."""
-    if binding.params or spec.decorated or spec.traces_on_call or not cause.path:
-        return None
-    step = cause.path[-1]
-    site = project.symbols.call_at(step.location)
-    owner = project.functions.get(spec.function)
-    if site is None or owner is None:
-        return None
-    caller = project.function(site[0])
-    call = caller.calls[site[1]]
-    target = next(
-        (
-            t
-            for t in project.site_targets.get(site, ())
-            if isinstance(t, FuncTarget) and t.qualname == owner.qualname
-        ),
-        None,
-    )
-    if target is None:
-        return None
-    signature = project.signature(target, owner)
-    for param in owner.params:
-        passed = signature.arg(call, param.name)
-        if param.annotation in _PYTHON_SCALARS and passed is not None:
-            per_iteration = {s.index for s in passed.value.vsrc if isinstance(s, LoopSrc)}
-            if per_iteration & set(call.loops):
-                text = f"`{passed.text}` is new at each iteration: each trace may be needed anyway"
-                return Assumption("new-setting", step.location, text)
-    return None
+def _data(
+    prop: Propagation, caller: FunctionSummary, param: Param, value: Value, numbers: bool
+) -> bool:
+    """Whether a value passed anew at each point is known to be data that a jit built once would
+    take as a traced argument: an array or a float, or, with ``numbers``, an int or a bool (``v *
+    k`` for ``k`` of a range; a count or flag baked into a partial, ``train_mask=task_id > 0``,
+    may also be a setting). Code, structure or a setting (a function, an object, a name, a
+    parameter annotated ``int``: a size), or a value of unknown kind, may need a new trace
+    anyway."""
+    if param.annotation in _SETTINGS:
+        return False
+    kind = prop.resolve(caller, value).ty
+    return kind in _ARRAYS or (numbers and kind in _COUNTS)
 
 
-def _used_by_own_loop(
+def _rate_unproven(
     project: Project,
     prop: Propagation,
     owner: FunctionSummary,
     target: JitTarget,
+    binding: JitBinding,
     spec: JitSpec,
     cause: Cause,
 ) -> Assumption | None:
-    """A jit built once per call of a function that a sweep repeats (a factory, or a training
-    function run once per point of a sweep, ``_sweep_point``), where a function on the way down from that
-    repetition then calls it in a loop of its own (the epochs loop inside the training function)
-    that does not build it again: each build serves a whole loop, one trace per run or per sweep
-    point, each likely a new problem (new data, settings, network) that a jit built once would
-    trace anew too. Only a rebuild in the loop that uses it (``cause.path`` empty: a loop of the
-    building function) or per call of what that loop runs is a rebuild per use (issue 36, round 11
-    cause 1)."""
+    """A jit built anew each time is a rebuild a user can remove, at a rate worth it, only where
+    the build runs again with the same traced signature and closure more often than the jit's own
+    use amortises it (issue 36, how often). Proven: a build driven by a step or epoch loop (a
+    range over a count, a while loop) or by a function repeated without bound, however long each
+    build is used (``_driven_by_steps``); a build whose jit is called a few times per build; a
+    build that every repetition gives the same arguments (``factorize(a, b)`` per target: the
+    same program compiled again). Not proven, a hidden assumption (``rate-unproven``):
+    - the jit is called in a loop of its own that does not build it again (the epochs loop of a
+      training run, the timed loop after a warm-up, ``Frequency.own_use``), and each repetition
+      may give the build something new: each build serves a run of its own;
+    - each repetition gives the build something a jit built once would trace anew for all the
+      same: a new problem or setting per point of a sweep over a fixed or configured collection,
+      a new size or flag for a jit of no arguments (``_new_each_point``), a trace context jit
+      keys its cache on (``_new_context``).
+    A builder that runs once per program has no driver and is no finding at all."""
     sites = frozenset(project.jit_callers.get(target.key, ()))
-    if (
-        not cause.path
-        or not sites
-        or not _sweep_point(project, prop, cause)
-        or not _new_problem_each_point(project, prop, cause, owner)
-    ):
+    chain = _rebuild_chain(project, owner, spec, cause)
+    # A build in a step or epoch loop (a range over a count, a while loop) runs per step however
+    # long each build is used: only a build per point of what a loop walks is a run of its own.
+    steps = _driven_by_steps(project, prop, owner, cause)
+    own = (
+        prop.frequency.own_use(chain, sites, owner.qualname)
+        if chain and sites and not steps
+        else None
+    )
+    # An eager lax primitive traces at every call that hands it a new function, warm-up and
+    # timed call alike: a new setting per point does not make those traces needed (its body,
+    # defined once, takes what changes as carry or operands).
+    if spec.traces_on_call:
+        return None if own is None else _own_loop_unproven(own)
+    context = _new_context(project, prop, cause)
+    if own is not None:
+        given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
+        if given is not None and not given[1] and context is None:
+            return None  # the same arguments each time: the same program built again
+        return _own_loop_unproven(own)
+    new = context or _new_each_point(project, prop, binding, spec, cause, owner)
+    if new is None:
         return None
-    chain: list[tuple[FunctionSummary, frozenset[int]]] = []  # each function, the loops of its call
-    for step in cause.path[1:]:
+    text = f"`{new}` is new at each iteration: each trace may be needed anyway"
+    return Assumption("rate-unproven", cause.path[0].location, text)
+
+
+def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:
+    function, loop = own
+    text = f"used in a loop of {short_name(function)}() that does not rebuild it"
+    return Assumption("rate-unproven", loop.location, text)
+
+
+def _new_context(project: Project, prop: Propagation, cause: Cause) -> str | None:
+    """A trace context that jit keys its cache on, entered around the call that repeats the
+    build with a setting made from the loop's item (``with jax.default_device(device):
+    test()`` per device): a jit built once would trace per setting all the same."""
+    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
+    if site is None:
+        return None
+    fn = project.function(site[0])
+    driving = _driving_loops(prop, fn, site[1])
+    return next(
+        (
+            context.text
+            for context in fn.calls[site[1]].contexts
+            if any(isinstance(src, LoopSrc) and src.index in driving for src in context.varies)
+        ),
+        None,
+    )
+
+
+def _driven_by_steps(
+    project: Project, prop: Propagation, owner: FunctionSummary, cause: Cause
+) -> bool:
+    """Whether the loop that repeats the build runs the steps of a run: a range over a count that
+    the source does not spell out as a few, or a while loop (``LoopInfo.runs_on``); not a range
+    over a configured count of tasks or models (one held in memory, ``Frequency.sweeps``). Or the
+    function holding it runs again without a known bound (an evaluation per split that the
+    training loop runs at every step)."""
+    if cause.path:
+        site = project.symbols.call_at(cause.path[0].location)
+        if site is None:
+            return False
+        fn = project.function(site[0])
+        again = prop.repeated(fn.qualname)
+        if again is not None and again.grows:
+            return True
+        index = _driving_loop(fn, site[1])
+        loop = fn.loops[index] if index is not None else None
+    else:
+        fn = owner
+        loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
+    return loop is not None and loop.runs_on and not prop.frequency.sweeps(fn, loop)
+
+
+def _rebuild_chain(
+    project: Project, owner: FunctionSummary, spec: JitSpec, cause: Cause
+) -> tuple[Rebuilt, ...]:
+    """The functions from the loop that repeats the build (``cause``) down to the builder, each
+    with the loops around its call onward; the first also with the loops a use must stay inside
+    (a loop after the repeating one, not nested in it, uses only the last build). Empty where a
+    call on the way is not known."""
+    if not cause.path:
+        loops = frozenset(spec.loops)
+        return (Rebuilt(owner.qualname, loops, loops),)
+    chain: list[Rebuilt] = []
+    for step in cause.path:
         site = project.symbols.call_at(step.location)
         if site is None:
-            return None
-        fn = project.function(site[0])
-        chain.append((fn, frozenset(fn.calls[site[1]].loops)))
-    chain.append((owner, frozenset(spec.loops)))
-    frequency = prop.frequency
-    for fn, around in chain:
-        for loop in fn.loops:
-            if (
-                loop.repeats
-                and loop.index not in around
-                and frequency.loops_reach(fn.qualname, {loop.index}, sites)
-                and not frequency.loops_run(fn.qualname, {loop.index}, owner.qualname)
-            ):
-                text = (
-                    f"built once per sweep point by {short_name(fn.qualname)}(), used in its loop"
-                )
-                return Assumption("own-loop", loop.location, text)
-    return None
+            return ()
+        loops = frozenset(project.function(site[0]).calls[site[1]].loops)
+        chain.append(Rebuilt(site[0], loops, loops if not chain else frozenset()))
+    return (*chain, Rebuilt(owner.qualname, frozenset(spec.loops)))
 
 
-def _sweep_point(project: Project, prop: Propagation, cause: Cause) -> bool:
-    """Whether the loop that repeats the call at the top of ``cause.path`` (the innermost around
-    it) walks a fixed or configured collection: items spelled out (``for opt in ["GD", "LBFGS"]``,
-    ``range(3)``) or held in memory (``for seed in seeds``), one point of a sweep each. A range over
-    a count, a while loop or a loader may be the training loop itself: what it repeats runs per
-    step or per epoch."""
-    site = project.symbols.call_at(cause.path[0].location)
+def _new_each_point(
+    project: Project,
+    prop: Propagation,
+    binding: JitBinding,
+    spec: JitSpec,
+    cause: Cause,
+    owner: FunctionSummary,
+) -> str | None:
+    """What the loop that repeats the build gives each repetition, where a jit built once would
+    need a trace per value anyway (``_given_each_time``). Other than a number, under a sweep
+    (``Frequency.sweeps``): a new problem per point; a number too where the jit takes no
+    arguments (``jax.jit(lambda: jnp.zeros(shape))()``), so that what it closes over can only be
+    baked in. Nothing where the function holding the loop runs again (each of its runs walks the
+    same points: the same activation per block of a model)."""
+    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
     if site is None:
-        return False
+        return None
     fn = project.function(site[0])
-    loops = fn.calls[site[1]].loops
-    if not loops:
-        return False
-    loop = fn.loops[loops[-1]]
-    return loop.count is not None or prop.frequency.holds(fn, loop)
+    driving = _driving_loop(fn, site[1])
+    baked = _baked(binding, spec)
+    if driving is None or prop.repeated(fn.qualname) is not None:
+        return None
+    if not (baked or prop.frequency.sweeps(fn, fn.loops[driving])):
+        return None
+    given = _given_each_time(project, prop, cause, owner, spec, baked, True)
+    return given[0] if given is not None and given[1] else None
 
 
-def _new_problem_each_point(
-    project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary
-) -> bool:
-    """Whether what the sweep gives each point reaches the function that builds the jit: an
-    argument made from the loop's item at the sweep's call, other than a number, passed on down
-    every call of the path (``train(make_data(a), opt)``, then ``fconNN(width)``). A factory given the same arguments at
-    every point (``factorize(a, b)`` under ``for t in targets``) builds the same jit again: a
-    rebuild a jit built once would save."""
+def _baked(binding: JitBinding, spec: JitSpec) -> bool:
+    """Whether the jit takes no arguments (``jax.jit(lambda: jnp.zeros(shape))()``): all it
+    computes from is baked into its trace, data too."""
+    return binding.wrapped is not None and not (
+        binding.params or spec.decorated or spec.traces_on_call
+    )
+
+
+def _driving_loop(fn: FunctionSummary, index: int) -> int | None:
+    """The innermost loop that repeats call ``index`` of ``fn``: what an outer loop gives is the
+    same at each of its turns (``for method in methods: for run in range(n): rollouts(method)``)."""
+    return next((i for i in reversed(fn.calls[index].loops) if fn.loops[i].repeats), None)
+
+
+def _driving_loops(prop: Propagation, fn: FunctionSummary, index: int) -> frozenset[int]:
+    """The loops whose items are new at each repetition of call ``index`` of ``fn``: the innermost
+    that repeats it, and, when that one walks a sweep, the sweeps around it too (``for f in
+    freqs: for lr in rates:``, one sweep over their product, each point new)."""
+    innermost = _driving_loop(fn, index)
+    if innermost is None:
+        return frozenset()
+    driving = {innermost}
+    outer = fn.calls[index].loops
+    for loop in reversed(outer[: outer.index(innermost)]):
+        if not all(prop.frequency.sweeps(fn, fn.loops[i]) for i in (innermost, loop)):
+            break
+        driving.add(loop)
+    return frozenset(driving)
+
+
+def _given_each_time(
+    project: Project,
+    prop: Propagation,
+    cause: Cause,
+    owner: FunctionSummary,
+    spec: JitSpec,
+    baked: bool,
+    claim_new: bool,
+) -> tuple[str, frozenset[str]] | None:
+    """What the loop that repeats the build (at the top of ``cause.path``) gives the builder anew
+    at each repetition: the text of the first argument made from the loop's item, and the
+    builder's parameters it reaches, passed on down every call of the path (``train(make_data(a),
+    opt)``, then ``fconNN(width)``); no parameters where the builder gets the same arguments each
+    time (``factorize(a, b)`` under ``for t in targets``). Data made from the item (``_data``: an
+    array, a number) counts only where the jit is ``baked``: closed over, a new data set or gain
+    per point (``evaluate(batches, float(member))``, a fit per sample) could be passed to a jit
+    built once, traced; what needs new traces anyway is code, structure or a setting (a function,
+    an object, a size, a name). Only what may reach the jit's closure counts: not a parameter the builder passes
+    to the jit as it is (``jax.jit(lambda q: stack(q))(value)`` per field of a state: traced, not
+    baked in), nor, for the claim that a point is new (``claim_new``), one that reaches the jit's
+    arguments at all (``compiled(jnp.full(shape, drive))``); and for a jitted bound method, only a
+    parameter its receiver comes from (``jax.jit(sim.step)`` with ``sim`` the same at every
+    point). Each side takes the reading its own claim needs: the claim that the builder gets the
+    same each time does not take a configuration that also makes the jit's arguments, or a
+    number, as mere data. None where a call of the path is not known."""
+    if not cause.path:
+        return None  # built in the loop itself: what it closes over is not followed
     varying: set[str] | None = None  # the current function's parameters that differ per point
+    shown = ""
     for at, step in enumerate(cause.path):
         site = project.symbols.call_at(step.location)
         if site is None:
-            return False
+            return None
         caller = project.function(site[0])
         call = caller.calls[site[1]]
         callee = owner.qualname if at + 1 == len(cause.path) else cause.path[at + 1].function
@@ -319,29 +431,65 @@ def _new_problem_each_point(
             None,
         )
         if target is None:
-            return False
+            return None
+        driving = _driving_loops(prop, caller, site[1]) if varying is None else frozenset()
         fn = project.function(callee)
         signature = project.signature(target, fn)
-        varying = {
-            param.name
-            for param in fn.params
-            if (passed := signature.arg(call, param.name)) is not None
-            and any(
-                (isinstance(src, LoopSrc) and src.index in call.loops)
+        passed_on = {}
+        for param in fn.params:
+            passed = signature.arg(call, param.name)
+            if passed is None or not any(
+                (isinstance(src, LoopSrc) and src.index in driving)
                 if varying is None
                 else (isinstance(src, ParamSrc) and src.name in varying)
                 for src in passed.value.vsrc | passed.value.fresh
-            )
-            # A number per point (``evaluate(batches, float(member))``) could be passed to a jit
-            # built once, traced: what needs new traces anyway is data, structure or code.
-            and (varying is not None or prop.resolve(caller, passed.value).ty not in _NUMBERS)
-        }
+            ):
+                continue
+            if (
+                varying is None
+                and not baked
+                and _data(prop, caller, param, passed.value, numbers=claim_new)
+            ):
+                continue
+            passed_on[param.name] = passed.text
+        varying = set(passed_on)
+        shown = shown or next(iter(passed_on.values()), "")
         if not varying:
-            return False
-    return True
+            break
+    closure = (varying or set()) - _passed_to_jit(owner, spec, claim_new)
+    receiver = _receiver_params(spec)
+    return shown, frozenset(closure if receiver is None else closure & receiver)
 
 
-_NUMBERS = SCALARS | {FLOAT_LIKE}
+def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, through_args: bool) -> set[str]:
+    """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
+    arguments: as they are, or, ``through_args``, in anything made from them."""
+    jit = ("jit", "", str(spec.index))
+    return {
+        src.name
+        for call in owner.calls
+        if call.callee == jit or jit in call.alternatives
+        for arg in (*call.args, *(value for _, value in call.kwargs))
+        for src in arg.value.vsrc
+        if isinstance(src, ParamSrc) and (through_args or src.name == arg.text)
+    }
+
+
+def _receiver_params(spec: JitSpec) -> frozenset[str] | None:
+    """For a jit of a method read off an object that is a parameter of the builder or of a
+    function around it (``jax.jit(sim.step)``), the builder's parameters the object comes from
+    (``p:``; ``u:p:`` is one of an enclosing function): all the jitted method closes over. None
+    for anything else."""
+    if spec.fresh != "bound method" or not spec.target:
+        return None
+    if spec.target[0] == "self":  # ``jax.jit(self.update)``
+        return frozenset({"self"})
+    if spec.target[0] != "recv":
+        return None
+    refs = spec.target[2:]
+    if not refs or not all(ref.startswith(("p:", "u:")) for ref in refs):
+        return None
+    return frozenset(ref[2:] for ref in refs if ref.startswith("p:"))
 
 
 # Names under which objects keep a callable as data (a flax TrainState's `apply_fn`): the same object

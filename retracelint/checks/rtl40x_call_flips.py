@@ -58,7 +58,7 @@ def _param_flips(project: Project, prop: Propagation) -> Iterator[Finding]:
         binding = project.jit_binding(target)
         # Two signatures met while an enclosing jit traces cost two traces per trace of it, which
         # only a re-trace of the enclosing function repeats (reported at its own call).
-        if binding is None or prop.frequency.traced(fn.qualname):
+        if binding is None or prop.frequency.traced(fn.qualname) or _shadowed(project, fn):
             continue
         call = fn.calls[index]
         for param in binding.params[binding.offset :]:
@@ -78,6 +78,38 @@ def _param_flips(project: Project, prop: Propagation) -> Iterator[Finding]:
         within = [f for same in by_function.values() for f in _flips(prop, same, param, True)]
         found = within or list(_flips(prop, calls, param, False))
         yield from found or _traced_back_flip(prop, kinds, calls, param)
+
+
+def _shadowed(project: Project, fn: FunctionSummary) -> bool:
+    """Whether ``fn`` is a method no call on an instance runs: each class whose instances have it
+    (its own, the subclasses that inherit it) sets an attribute of its name on ``self`` when it
+    makes them, and the instance's attribute hides the class's method (``self.kernel = rbf``, then
+    ``self.kernel(x, x)`` calls ``rbf``)."""
+    if fn.kind != "method" or fn.cls is None:
+        return False
+    symbols = project.symbols
+    holders = [fn.cls, *symbols.subclasses().get(fn.cls, ())]
+    return all(
+        _made_with(project, cls, fn.name)
+        for cls in holders
+        if symbols.method(cls, fn.name) == fn.qualname
+    )
+
+
+def _made_with(project: Project, cls: str, attr: str) -> bool:
+    """Whether making an object of ``cls`` sets ``self.<attr>``: its ``__init__`` does, or the
+    ``__init__`` of a base that it runs through ``super().__init__(...)``."""
+    for klass in project.symbols.mro(cls):
+        summary = project.classes.get(klass)
+        init = summary.methods.get("__init__") if summary is not None else None
+        if init is None or init not in project.functions:
+            continue
+        made = project.function(init)
+        if made.params and f"{made.params[0].name}.{attr}" in made.writes:
+            return True
+        if not any(call.text == "super().__init__" for call in made.calls):
+            return False
+    return False
 
 
 # Flips that one call makes in several arguments are one extra trace: one finding tells them all.

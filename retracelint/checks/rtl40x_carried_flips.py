@@ -22,7 +22,7 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, returned_dtype
-from retracelint.summarise.promotion import at_least, floor_of
+from retracelint.summarise.promotion import at_least, floor_of, real_part
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -228,8 +228,27 @@ def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str)
 
 
 def _strong_back(prop: Propagation, at: _CarriedCall, made: list[Origin]) -> bool:
-    """Whether the leaf the jitted function gives back, made at ``made``, is strongly typed."""
-    return {_result_weak(prop, at, r.value) for o, r, _ in made if o is at.jitted} == {STRONG}
+    """Whether the leaf the jitted function gives back, made at ``made``, is strongly typed: made
+    in it or in the traced helpers it calls (a ``lax.scan`` body's environment step)."""
+    kinds = {
+        _made_kind(prop, at, owner, r.value) for owner, r, _ in made if _traced(prop, at, owner)
+    }
+    return kinds == {STRONG}
+
+
+def _traced(prop: Propagation, at: _CarriedCall, owner: FunctionSummary) -> bool:
+    return owner is at.jitted or (owner is not at.fn and prop.frequency.traced(owner.qualname))
+
+
+def _made_kind(
+    prop: Propagation, at: _CarriedCall, owner: FunctionSummary, leaf: Value
+) -> str | None:
+    """How weakly typed a leaf of the result is where ``owner`` makes it: in the jitted function,
+    or in a helper it traces, unless made from the helper's own parameters (not the jitted
+    function's, whose first call ``_result_weak`` asks)."""
+    if owner is not at.jitted and any(isinstance(d, ParamDep) for d in leaf.deps):
+        return None
+    return _result_weak(prop, at, leaf)
 
 
 def _carried_flip(
@@ -264,10 +283,9 @@ def _carried_flip(
     cls = min(prop.classes_of_value(fn, start), default=None)  # not a set's order: the hash seed's
     if cls is None:
         return None
-    static = set(prop.project.symbols.static_fields(cls))
     x64 = prop.x64(at.fn)
-    for name in prop.project.symbols.init_fields(cls):
-        if name in static or name in at.replaced:
+    for name in _leaf_paths(prop, fn, carried.start, cls, 0):
+        if name.partition(".")[0] in at.replaced:
             continue
         starts = prop.value_origins(fn, carried.start, name, (), 0)
         results = _given_back(prop, at, returned, name)
@@ -292,6 +310,36 @@ def _carried_flip(
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
     return None
+
+
+_NESTED = 2  # how many levels of NamedTuples or dataclasses within the state are looked into
+
+
+def _leaf_paths(
+    prop: Propagation, fn: FunctionSummary, start: Arg, cls: str, depth: int
+) -> list[str]:
+    """The fields of a NamedTuple or dataclass state (not its static ones), each followed by the
+    fields within it when it starts as one too (``learner_state.timestep.reward``: a timestep an
+    environment's ``restart()`` builds, carried in the learner's state)."""
+    symbols = prop.project.symbols
+    static = set(symbols.static_fields(cls))
+    out: list[str] = []
+    for name in symbols.init_fields(cls):
+        if name in static:
+            continue
+        out.append(name)
+        starts = prop.value_origins(fn, start, name, (), 0) if depth < _NESTED else []
+        if len(starts) != 1:
+            continue
+        owner, origin, _ = starts[0]
+        inner = min(
+            prop.classes_of_value(owner, as_called(prop, owner, origin.value)), default=None
+        )
+        if inner is not None and inner != cls:
+            out.extend(
+                f"{name}.{path}" for path in _leaf_paths(prop, owner, origin, inner, depth + 1)
+            )
+    return out
 
 
 def _item_flip(
@@ -372,7 +420,9 @@ def _floor_flip(
     """(where, dtype first, dtype then) for a strongly typed leaf that the jitted function gives
     back promoted with a strongly typed operand of a dtype it does not reach (``Value.floor``:
     ``reg * jnp.eye(n)`` is float64 under x64 whatever ``reg`` is, so a float32 state comes back
-    float64): another dtype from the second call on. Told where that operand is made."""
+    float64): another dtype from the second call on. Told where that operand is made, but for a
+    real state made complex (a gate applied to a ``jnp.zeros(n)`` state vector): no cast drops the
+    imaginary part, so the state must start complex, and it is told where it starts."""
     x64 = prop.x64(at.fn)
     first = _leaves_dtype(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
@@ -381,7 +431,10 @@ def _floor_flip(
     floor = floor_of(back) if back.dtype is None else None
     if floor is None or at_least(first, floor[0], x64):
         return None
-    return floor[1], first, f"{canonical_dtype(floor[0], x64)}{_WIDER}"
+    then = canonical_dtype(floor[0], x64)
+    if real_part(then) != then and real_part(first) == first and start.made is not None:
+        return start.made, first, f"complex ({then}{_WIDER})"
+    return floor[1], first, f"{then}{_WIDER}"
 
 
 def _passed_for(

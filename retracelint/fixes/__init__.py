@@ -40,7 +40,7 @@ from retracelint.discover import shown
 from retracelint.fixes.base import Refusal, Rewrite, Source
 from retracelint.fixes.base import apply as apply_rewrites
 from retracelint.fixes.registry import CODEMODS
-from retracelint.model import Finding, Location
+from retracelint.model import Finding, Location, with_related
 from retracelint.rules import RULES_BY_CODE
 
 if TYPE_CHECKING:
@@ -556,7 +556,7 @@ def plan(
     a fix may edit other files than the one it starts from (not when standard input is fixed: ruff
     writes nothing then)."""
     by_path: dict[str, list[Finding]] = {}
-    for finding in findings:
+    for finding in with_related(findings):
         if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
             by_path.setdefault(target_of(finding), []).append(finding)
     results: dict[str, tuple[bytes, FileResult]] = {}
@@ -790,7 +790,8 @@ def availability(
     ``plan`` takes it."""
     texts: dict[str, bytes | None] = {}
     fixable, hidden = set(), 0
-    for finding in findings:
+    # A finding that tells others of its re-trace is marked when one of theirs can be fixed.
+    for told, finding in ((f, one) for f in findings for one in (f, *f.related)):
         if finding.code not in FIXABLE:
             continue
         path = target_of(finding)
@@ -803,7 +804,7 @@ def availability(
         if source is None or not fix_file(source, [finding], True, True, read, elsewhere).fixed:
             continue
         if unsafe or fix_file(source, [finding], dry=True, read=read, elsewhere=elsewhere).fixed:
-            fixable.add(id(finding))
+            fixable.add(id(told))
         else:
             hidden += 1
     return Availability(frozenset(fixable), hidden)

@@ -35,7 +35,7 @@ from retracelint.fixes.base import (
     parse_statement,
     rebound_in_functions,
 )
-from retracelint.fixes.rebuilt_jit import _not_module_stable, may_mutate
+from retracelint.fixes.rebuilt_jit import _not_module_stable, jit_decorator, may_mutate
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
     _TRANSFORMS,
@@ -83,6 +83,9 @@ class _Target:
     bound: ast.Call | None = (
         None  # ``partial(f, k=v)``: f a module-level def, the keywords its values
     )
+    keywords: tuple[
+        str, ...
+    ] = ()  # the decorator's ``static_argnums=...``, kept where it is jitted
 
 
 def pass_closed_over(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -128,9 +131,11 @@ def pass_closed_over(source: Source, finding: Finding) -> Rewrite | Refusal:
 def _target(source: Source, node: ast.expr) -> _Target | Refusal:
     holder = source.parent(node)
     if isinstance(holder, ast.FunctionDef) and node in holder.decorator_list:
-        if len(holder.decorator_list) != 1 or dotted(node) not in _JITS:
+        keywords = jit_decorator(node)
+        if len(holder.decorator_list) != 1 or keywords is None:
             return Refusal("the jitted def has other decorators")
-        return _nested(source, holder, holder, decorated=True)
+        listed = tuple(source.code(k) for k in keywords)
+        return _nested(source, holder, holder, decorated=True, keywords=listed)
     if not isinstance(node, ast.Call) or dotted(node.func) not in _JITS or len(node.args) != 1:
         return Refusal("the finding is not at a jax.jit(...) call of one function")
     if any(k.arg in ("static_argnums", "static_argnames") or k.arg is None for k in node.keywords):
@@ -179,7 +184,11 @@ def _bound(source: Source, node: ast.Call, bound: ast.Call) -> _Target | Refusal
 
 
 def _nested(
-    source: Source, fdef: ast.FunctionDef, at: ast.AST, decorated: bool
+    source: Source,
+    fdef: ast.FunctionDef,
+    at: ast.AST,
+    decorated: bool,
+    keywords: tuple[str, ...] = (),
 ) -> _Target | Refusal:
     owner = _owner(source, fdef)
     if owner is None or source.parent(fdef) is not owner:
@@ -195,7 +204,7 @@ def _nested(
         isinstance(n, (ast.Nonlocal, ast.Global, ast.Yield, ast.YieldFrom)) for n in ast.walk(fdef)
     ):
         return Refusal(f"{fdef.name} declares nonlocal or global names, or yields")
-    return _Target(fdef, fdef, owner, decorated)
+    return _Target(fdef, fdef, owner, decorated, keywords=keywords)
 
 
 def _owner(source: Source, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -487,6 +496,9 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
             if parent.attr in STATIC_ARRAY_ATTRIBUTES:
                 return None
             call = source.parent(parent)
+            if parent.attr in _record_fields(source):
+                current = parent  # a field of a record made from it: its uses are checked
+                continue
             if parent.attr not in TRACED_ARRAY_METHODS:
                 return f"reads .{parent.attr} of it"
             current = call if isinstance(call, ast.Call) and call.func is parent else parent
@@ -497,9 +509,16 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
         elif isinstance(parent, ast.Call):
             if current is parent.func:
                 return "calls it"
+            if dotted(parent.func) in _records(source):
+                current = parent  # a record holds it as it is: the record's uses are checked
+                continue
             return _argument_use(source, parent, current, depth)
         elif isinstance(parent, ast.keyword):
-            return _argument_use(source, source.parent(parent), current, depth)  # type: ignore[arg-type]
+            call = source.parent(parent)
+            if isinstance(call, ast.Call) and dotted(call.func) in _records(source):
+                current = call
+                continue
+            return _argument_use(source, call, current, depth)  # type: ignore[arg-type]
         elif isinstance(parent, ast.Return) or (
             isinstance(parent, ast.Lambda) and current is parent.body
         ):
@@ -516,6 +535,32 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
             return Refusal(
                 f"it uses a value it closes over in {type(parent).__name__ if parent else 'the module'}"
             )
+
+
+def _records(source: Source) -> dict[str, ast.ClassDef]:
+    """The module's NamedTuple classes that define no ``__new__``: made of traced values, they hold
+    them as they are (a pytree), so a value goes through the constructor to the record's uses."""
+    return {
+        stmt.name: stmt
+        for stmt in source.tree.body
+        if isinstance(stmt, ast.ClassDef)
+        and any(dotted(b) in ("NamedTuple", "typing.NamedTuple") for b in stmt.bases)
+        and not any(
+            isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__new__"
+            for s in stmt.body
+        )
+    }
+
+
+def _record_fields(source: Source) -> set[str]:
+    """The fields of the module's records (``_records``): reading one of a value made from a traced
+    one reads what it was made of, so its uses are checked as the value's."""
+    return {
+        stmt.target.id
+        for cls in _records(source).values()
+        for stmt in cls.body
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+    }
 
 
 def _argument_use(
@@ -616,7 +661,8 @@ def _rewrite(
         if name in defined or name in BUILTINS:
             name = source.fresh_name(name)
         moved = moved.with_changes(name=cst.Name(name), decorators=[])
-        jitted = f"jax.jit({name})" if target.decorated else _with_function(source, node, name)
+        listed = ", ".join([name, *target.keywords])
+        jitted = f"jax.jit({listed})" if target.decorated else _with_function(source, node, name)
         base = name.lstrip("_") or "fn"
         statements = [moved]
     else:
@@ -626,6 +672,10 @@ def _rewrite(
         base, statements = (holder.targets[0].id if named else "jitted"), []  # type: ignore[union-attr]
     if jitted is None:
         return Refusal("the function's text is found more than once in the jit call")
+    if any(v.static for v in values) and any(
+        k.startswith("static_argnames") for k in target.keywords
+    ):
+        return Refusal("a value it closes over must be static, and the jit lists static_argnames")
     return _at_site(source, target, node, values, top, jitted, base, statements, partial, imports)
 
 

@@ -2,7 +2,8 @@
 module level, when nothing it reads changes there (``where_once``, as RTL301's jit is built once).
 
 A lambda or a ``partial`` of functions and stable values is the same function wherever it is made, so
-moving it is safe. Any other fresh object (``Config(2.0)``) becomes one object shared by every iteration:
+moving it is safe. Of a default made in a conditional expression (``f if f is not None else lambda x:
+...``) the branch that makes it is made once; the other passes on an object made elsewhere. Any other fresh object (``Config(2.0)``) becomes one object shared by every iteration:
 the same as before unless something changes it, which only a user can check, so that fix is unsafe.
 """
 
@@ -39,6 +40,7 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     named = node.id if isinstance(node, ast.Name) else None
     if named is not None:  # passed by a name: the one assignment that makes it, in the same scope
         node = _made_by(source, node)  # type: ignore[arg-type]
+    node = _fresh_branch(node)
     if not isinstance(node, (ast.Lambda, ast.Call)):
         return Refusal("the fresh value is not a lambda, a partial or a constructor call here")
     if isinstance(node, ast.Call):
@@ -66,6 +68,15 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
         insert_before={source.start(where): [parse_statement(f"{name} = {code}\n")]},
         unsafe=not safe,
     )
+
+
+def _fresh_branch(node: ast.expr | None) -> ast.expr | None:
+    """``given if given is not None else (lambda x: ...)``: the one branch that makes a value (a lambda
+    or a call), which is then made once; the other branch (a name) is the same object every time."""
+    if not isinstance(node, ast.IfExp):
+        return node
+    made = [b for b in (node.body, node.orelse) if not isinstance(b, (ast.Name, ast.Attribute))]
+    return made[0] if len(made) == 1 else node
 
 
 def _name_for(finding: Finding, node: ast.expr) -> str:

@@ -50,7 +50,7 @@ def hoist_jit(source: Source, finding: Finding) -> Rewrite | Refusal:
         isinstance(holder, (ast.FunctionDef, ast.AsyncFunctionDef))
         and node in holder.decorator_list
     ):
-        if len(holder.decorator_list) != 1 or dotted(node) not in _JITS:
+        if len(holder.decorator_list) != 1 or jit_decorator(node) is None:
             return Refusal("the jitted def has other decorators")
         return _hoist_def(source, holder)
     if not isinstance(node, ast.Call) or dotted(node.func) not in _JITS:
@@ -61,6 +61,23 @@ def hoist_jit(source: Source, finding: Finding) -> Rewrite | Refusal:
             f"building it calls {impure}, which might give a different function each time"
         )
     return _hoist_call(source, node)
+
+
+def jit_decorator(node: ast.expr) -> list[ast.keyword] | None:
+    """The keywords of a decorator that only jits, ``@jax.jit`` or ``@partial(jax.jit,
+    static_argnums=...)`` (which parameters are static: the def keeps them wherever it is jitted),
+    or None for any other decorator."""
+    if dotted(node) in _JITS:
+        return []
+    if not (
+        isinstance(node, ast.Call)
+        and dotted(node.func) in _PARTIALS
+        and len(node.args) == 1
+        and dotted(node.args[0]) in _JITS
+    ):
+        return None
+    static = all(k.arg in ("static_argnums", "static_argnames") for k in node.keywords)
+    return list(node.keywords) if static else None
 
 
 def _hoist_call(source: Source, call: ast.Call) -> Rewrite | Refusal:

@@ -177,19 +177,38 @@ def _needs_static_in_class(source: Source, cls: ast.ClassDef, name: str) -> str 
 
 
 def _field_at(source: Source, finding: Finding) -> tuple[str, ast.Call] | None:
+    """The static field declared at the finding's line, or the one a keyword of a constructor of a
+    class of this module sets there (``Cylinder(..., part_id=i)``)."""
     line = finding.location.line
     for cls in ast.walk(source.tree):
-        if not isinstance(cls, ast.ClassDef):
-            continue
-        for stmt in cls.body:
-            if (
-                isinstance(stmt, ast.AnnAssign)
-                and stmt.lineno == line
-                and isinstance(stmt.target, ast.Name)
-                and isinstance(stmt.value, ast.Call)
-                and dotted(stmt.value.func) in _FIELDS
-            ):
-                return stmt.target.id, stmt.value
+        if isinstance(cls, ast.ClassDef):
+            for stmt in cls.body:
+                field = _field(stmt)
+                if field is not None and stmt.lineno == line:
+                    return field
+    loc = finding.location
+    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    keyword = source.parent(node) if node is not None else None
+    call = source.parent(keyword) if isinstance(keyword, ast.keyword) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+        return None
+    named = call.func.id
+    cls = next(
+        (s for s in source.tree.body if isinstance(s, ast.ClassDef) and s.name == named), None
+    )
+    fields = [_field(stmt) for stmt in cls.body] if cls is not None else []
+    return next((f for f in fields if f is not None and f[0] == keyword.arg), None)  # type: ignore[union-attr]
+
+
+def _field(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """``name: type = field(...)``: the name and the field call."""
+    if (
+        isinstance(stmt, ast.AnnAssign)
+        and isinstance(stmt.target, ast.Name)
+        and isinstance(stmt.value, ast.Call)
+        and dotted(stmt.value.func) in _FIELDS
+    ):
+        return stmt.target.id, stmt.value
     return None
 
 

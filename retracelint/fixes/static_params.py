@@ -2,8 +2,14 @@
 / ``static_argnames`` (the keyword goes when it is left empty), when the jitted body uses it only where a
 traced value works: arithmetic, comparisons feeding array code, arguments of array functions other than
 those known to take traced values there (``accepts_traced`` in the API table), values returned or assigned to names used
-the same way. A use in Python control flow, ``range``, ``len``, an index, a slice, an attribute or a call of
+the same way, ``len`` of it, and the parameter of a module-level def of this file it is handed to, used
+the same way there. A use in Python control flow, ``range``, an index, a slice, an attribute or a call of
 anything else needs it static: the file is left alone and the reason names the use.
+
+A value indexed, unpacked or iterated is a tuple, list or dict, which a traced argument is only when every
+caller passes one (a pytree whose structure, like a static value, is part of the cache key): that fix is
+unsafe. Making a value traced whose body needs it static (rounding a float to the values a loop takes,
+say) would change what the program computes, so it is never made.
 
 Only ``static_argnums`` lists positions, so removing one position moves no other: the function's
 parameters stay as they are.
@@ -14,7 +20,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from retracelint.fixes.base import Refusal, Rewrite, Source, dotted, parse_expression
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    module_bindings,
+    parse_expression,
+)
 from retracelint.model import Finding
 from retracelint.summarise.apis import accepts_traced
 
@@ -34,6 +47,7 @@ _PARTIALS = frozenset({"partial", "functools.partial"})
 _ARRAY_PREFIXES = ("jnp.", "jax.numpy.", "jax.nn.", "jax.lax.", "lax.", "jax.scipy.", "jax.random.")
 _KEEP_TRACED = (ast.BinOp, ast.Compare)
 _CONTROL = (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)
+_DEPTH = 3  # how deep the module's functions a value is handed to are followed
 
 
 def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -64,14 +78,14 @@ def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal(
             f"{site.name} is jitted with static parameters in {len(declarations)} places"
         )
-    reason = _needs_static(source, fdef, name)
-    if reason is not None:
-        return Refusal(f"{name} must stay static: {reason}")
+    uses = _needs_static(source, fdef, name)
+    if isinstance(uses, str):
+        return Refusal(f"{name} must stay static: {uses}")
     jit_call, static_call = declarations[0]
     new = _without(source, jit_call, static_call, name, index)
     if isinstance(new, Refusal):
         return new
-    return Rewrite(replace={source.span(static_call): parse_expression(new)})
+    return Rewrite(replace={source.span(static_call): parse_expression(new)}, unsafe=uses.container)
 
 
 def _declarations(
@@ -150,59 +164,165 @@ def _literal_items(node: ast.expr) -> list[tuple[ast.expr, object]] | None:
     return None
 
 
-def _needs_static(source: Source, fdef: ast.AST, name: str) -> str | None:
-    """Why the body needs ``name`` static (the first use that does), or None."""
+@dataclass(frozen=True)
+class _Uses:
+    """What the reads of a value that may be traced come to: ``returned``, some read reaches a
+    ``return`` (of a helper: its caller's call gives the value on); ``container``, it is read as a
+    tuple, list or dict (indexed, unpacked, iterated), which a traced argument is only when every
+    caller passes one: only a user can check that, so the fix is unsafe."""
+
+    returned: bool = False
+    container: bool = False
+
+
+def _needs_static(source: Source, fn: ast.AST, name: str, depth: int = _DEPTH) -> str | _Uses:
+    """Why the body of ``fn`` needs ``name`` static (the first use that does), or how it is used."""
     names, pending = {name}, [name]
+    returned = container = False
     while pending:
         current = pending.pop()
-        for node in ast.walk(fdef):
+        for node in ast.walk(fn):
             if isinstance(node, ast.Name) and node.id == current and isinstance(node.ctx, ast.Load):
-                use = _use(source, node)
+                use = _use(source, node, depth)
                 if isinstance(use, str):
                     return f"line {node.lineno} {use}"
-                if use is not None and use.name not in names:
-                    names.add(use.name)
-                    pending.append(use.name)
-    return None
+                returned |= use.returned
+                container |= use.container
+                for new in use.names:
+                    if new not in names:
+                        names.add(new)
+                        pending.append(new)
+    return _Uses(returned, container)
 
 
 @dataclass(frozen=True)
-class _Assigned:
-    """A read whose value is assigned to a name: that name's reads are checked next."""
+class _Use:
+    """One read where a traced value works: the names its value goes on to (assigned, unpacked or
+    iterated; their reads are checked next), and what ``_Uses`` records."""
 
-    name: str
+    names: tuple[str, ...] = ()
+    returned: bool = False
+    container: bool = False
 
 
-def _use(source: Source, node: ast.AST) -> str | _Assigned | None:
-    """How one read of the value is used: None where a traced value works, the name it is assigned to
-    (used the same way, checked next), or why it must be static."""
-    current = node
+def _use(source: Source, node: ast.AST, depth: int) -> str | _Use:
+    """How one read of the value is used: where a traced value works (``_Use``), or why it must be
+    static."""
+    current, container = node, False
     while True:
         parent = source.parent(current)
         negated = isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
         if isinstance(parent, (*_KEEP_TRACED, ast.UnaryOp)) and not negated:
             current = parent
             continue
+        if isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and current is parent.elt:
+            current = parent  # a list of traced values is read where the list is
+            continue
+        if isinstance(parent, ast.Subscript) and current is parent.value:
+            if not isinstance(parent.ctx, ast.Load):
+                return "assigns into it"
+            current, container = parent, True  # an element of a traced tuple or dict is traced
+            continue
         if isinstance(parent, ast.Return) or (
             isinstance(parent, ast.Lambda) and current is parent.body
         ):
-            return None  # a lambda's result: what ``jax.tree.map(lambda p: p - lr * p, ...)`` makes
-        if isinstance(parent, ast.Call) and current is not parent.func:
-            return _call_use(parent, current)
-        if isinstance(parent, ast.keyword):
-            call = source.parent(parent)
-            return _call_use(call, current) if isinstance(call, ast.Call) else "passes it on"
+            # a lambda's result: what ``jax.tree.map(lambda p: p - lr * p, ...)`` makes
+            return _Use(returned=True, container=container)
+        call = source.parent(parent) if isinstance(parent, ast.keyword) else parent
+        if isinstance(parent, ast.keyword) and not isinstance(call, ast.Call):
+            return "passes it on"
+        if isinstance(call, ast.Call) and current is not call.func:
+            helper = _helper_use(source, call, current, depth)
+            if isinstance(helper, str):
+                return helper
+            if helper is None:
+                why = _call_use(call, current)
+                return why if why is not None else _Use(container=container)
+            container |= helper.container
+            if not helper.returned:
+                return _Use(container=container)
+            current = call  # the helper gives the value back: its call is read next
+            continue
+        if (
+            isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension))
+            and current is parent.iter
+        ):
+            # iterating a traced tuple runs as many times as the static one: its length is its
+            # structure, part of the cache key like a static value
+            targets = _target_names(parent.target)
+            if targets is None:
+                return "iterates it into something other than names"
+            return _Use(targets, container=True)
         if (
             isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign))
             and current is parent.value
         ):
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                return _Assigned(targets[0].id)
-            return "assigns it to something other than a name"
+                return _Use((targets[0].id,), container=container)
+            unpacked = _target_names(targets[0]) if len(targets) == 1 else None
+            if unpacked is None:
+                return "assigns it to something other than a name"
+            return _Use(unpacked, container=True)
         if isinstance(parent, _CONTROL):
             return "decides Python control flow"
         return f"uses it in {type(parent).__name__ if parent else 'the module'}"
+
+
+def _target_names(target: ast.expr) -> tuple[str, ...] | None:
+    """The names a ``for`` target or an assignment binds, when it binds only names."""
+    if isinstance(target, ast.Name):
+        return (target.id,)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        names = [_target_names(e) for e in target.elts]
+        if all(n is not None for n in names):
+            return tuple(n for group in names for n in group)  # type: ignore[union-attr]
+    return None
+
+
+def _helper_use(
+    source: Source, call: ast.Call, argument: ast.AST, depth: int
+) -> str | _Uses | None:
+    """How a module-level def of this file, undecorated, uses the parameter ``argument`` is passed
+    to (the reason it must be static names the call); None when the call is not of such a def.
+    ``len`` gives a Python int of a traced tuple or array too (its length is its structure)."""
+    called = dotted(call.func)
+    if called == "len" and called not in module_bindings(source.tree):
+        return _Uses()
+    helper = next(
+        (
+            s
+            for s in source.tree.body
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == called
+        ),
+        None,
+    )
+    if helper is None or helper.decorator_list:
+        return None
+    param = _parameter(helper.args, call, argument)
+    if param is None:
+        return f"passes it to {called} where its parameter is not known"
+    if depth == 0:
+        return f"passes it to {called}, followed no deeper"
+    uses = _needs_static(source, helper, param, depth - 1)
+    if isinstance(uses, str):
+        return f"passes it to {called}, whose {uses}"
+    return uses
+
+
+def _parameter(args: ast.arguments, call: ast.Call, argument: ast.AST) -> str | None:
+    """The parameter of a def with ``args`` that ``call`` passes ``argument`` to."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return None
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    index = next((i for i, a in enumerate(call.args) if a is argument), None)
+    if index is not None:
+        return positional[index] if index < len(positional) else None
+    keyword = next((k.arg for k in call.keywords if k.value is argument), None)
+    named = [a.arg for a in (*args.args, *args.kwonlyargs)]
+    return keyword if keyword in named else None
 
 
 def _call_use(call: ast.Call, argument: ast.AST) -> str | None:

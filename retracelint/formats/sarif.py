@@ -151,6 +151,13 @@ def flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]
     return steps
 
 
+def told_steps(finding: Finding) -> list[tuple[Location, str, str]]:
+    """(location, message, kind) of each finding ``finding`` tells of its re-trace (``related``)."""
+    return [
+        (r.location, f"same re-trace: {r.code} {r.message}", "related") for r in finding.related
+    ]
+
+
 def _code_flow(steps: list[tuple[Location, str, str]], root: str | os.PathLike[str]) -> dict:
     return {
         "threadFlows": [
@@ -182,14 +189,16 @@ def result(
     }
     main = Route(finding.call_path, finding.jit_site, finding.parameter)
     steps = flow_steps(finding, main)
-    if len(steps) > 1:
+    told = told_steps(finding)
+    if len(steps) > 1 or told:
         # Every place on the way but the one reported: the origin too, for a finding reported at a
         # call on its path.
-        related = [step for step in steps if step[0] != finding.location]
+        related = [step for step in steps if step[0] != finding.location] + told
         out["relatedLocations"] = [
             _location(loc, root, message, ident)
             for ident, (loc, message, _kind) in enumerate(related, start=1)
         ]
+    if len(steps) > 1:
         # One code flow per call path: the one the message describes first, then the others.
         flows = [steps] + [flow_steps(finding, route) for route in finding.other_routes]
         out["codeFlows"] = [_code_flow(flow, root) for flow in flows]

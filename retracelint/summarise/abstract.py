@@ -34,9 +34,11 @@ from retracelint.values import (
     Made,
     RetDep,
     Src,
+    Taint,
     Value,
     kinds_differ,
     localised,
+    none_flip,
     parts_deps,
     shape_sources,
     unaligned,
@@ -184,6 +186,13 @@ def _not_none(value: Value) -> Value:
         t for t in value.shape if not (t.code == "RTL403" and " starts as None and is " in t.what)
     )
     return value if kept == value.shape else value.with_(shape=kept)
+
+
+def _never_none(shape: frozenset[Taint]) -> frozenset[Taint]:
+    """The taints of an array made from a value (``jnp.asarray(best)``, ``jnp.stack(rows)``):
+    whatever that value was, the array is not None (``jnp.asarray(None)`` raises), so a flip
+    between None and something else no longer changes a signature past it."""
+    return frozenset(t for t in shape if not none_flip(t))
 
 
 def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | None:

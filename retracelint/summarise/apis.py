@@ -8,7 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from retracelint.summarise.promotion import Typed, result_type
+from retracelint.summarise.promotion import Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
     ARRAYS,
@@ -435,7 +435,9 @@ NEW_ARRAY_METHODS = frozenset(
         "all",
     }
 )
-# ``x.at[i].set(v)``: what ``.at[...]`` gives is updated into a new array.
+# ``x.at[i].set(v)``: what ``.at[...]`` gives is updated into a new array, of ``x``'s shape, dtype
+# and weak type (jax casts the values to them).
+AT_UPDATES = frozenset({"set", "add", "multiply", "divide", "power", "min", "max", "apply"})
 TRACED_ARRAY_METHODS = NEW_ARRAY_METHODS | {
     "real",
     "imag",
@@ -842,6 +844,15 @@ _STRONG_FROM_WEAK = {"log2", "log10", "nan_to_num", "isnan", "isfinite", "isinf"
 # ``linalg.norm``) is strongly typed even of weak operands, and stays out.
 _MOVE_WEAK = {
     "atleast_1d",
+    "column_stack",
+    "fliplr",
+    "flipud",
+    "moveaxis",
+    "rollaxis",
+    "rot90",
+    "swapaxes",
+    "tril",
+    "triu",
     "broadcast_to",
     "clamp",
     "concatenate",
@@ -889,6 +900,9 @@ _KEEP_WEAK = (
 # promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
 # predicates, and linear solves and reductions, which keep their operand's kind or widen it.
 _KEEPS_FLOOR = (_KEEP_WEAK - _MASKS) | {"solve", "inv", "cumsum", "mean", "sum", "var", "std"}
+# The ones that take a part of a complex operand: their result is its real counterpart
+# (``jnp.abs`` of complex64 is float32), below a complex floor on the lattice.
+_TAKES_PART = frozenset({"abs", "absolute", "real", "imag", "angle"})
 # The ones whose result is strongly typed even of weak operands (measured the same way): the
 # reductions, the constructors that take no values, and a dtype's name (``jnp.float32(x)``).
 _MADE_STRONG = (
@@ -1006,7 +1020,7 @@ def _array_dtype(
         method = _argument(node, "method", 2)
         kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
         return dtype if kept else made
-    return dtype
+    return real_part(dtype) if name in _TAKES_PART else dtype
 
 
 # Calls whose result takes its dtype and weak type from some arguments only: ``where(cond, x, y)``

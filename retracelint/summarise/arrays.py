@@ -6,7 +6,7 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _shapes_of
+from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _never_none, _shapes_of
 from retracelint.summarise.apis import (
     _ARRAY_PRODUCTS,
     _DATA_DEPENDENT,
@@ -34,6 +34,7 @@ from retracelint.summarise.apis import (
     _REDUCTIONS,
     _ROWS_SOLVED,
     _SHAPED_BY_ARGUMENT,
+    _TAKES_PART,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     _array_dtype,
@@ -43,7 +44,7 @@ from retracelint.summarise.apis import (
     _scalar_drawn,
     _sized_table,
 )
-from retracelint.summarise.promotion import promoted_floor
+from retracelint.summarise.promotion import promoted_floor, real_floor
 from retracelint.summarise.sizes import (
     EACH,
     EVERY,
@@ -92,6 +93,7 @@ from retracelint.values import (
     data_array,
     followed,
     joined_value,
+    never_none,
     poly_constant,
     reduced,
     returned_sources,
@@ -153,7 +155,10 @@ class Arrays(PassState):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
             # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
             floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
-            value = value.with_(dtype=dtype, made=made, floor=floor)
+            floor = real_floor(floor) if name in _TAKES_PART else floor
+            # A part of an operand of unknown dtype, or computed from one (``jnp.abs(z) ** 2``).
+            parted = any(a.parted for a in args) or (name in _TAKES_PART and dtype is None)
+            value = value.with_(dtype=dtype, made=made, floor=floor, parted=parted)
             value = self.dtype_followed(value, node, given)
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
@@ -287,14 +292,15 @@ class Arrays(PassState):
             value = Value(
                 ty=ty,
                 vsrc=_args_vsrc(args, kwargs),
-                shape=_one_kind(made.shape),
-                deps=made.deps,
+                shape=_never_none(_one_kind(made.shape)),
+                deps=frozenset(map(never_none, made.deps)),
                 dims=made.dims,
             )
             return self.from_list(node, made, value)
         if name in _FROM_LIST:
             joined = combine([*args, *kwargs.values()], ty=ty)
-            return joined.with_(items=(), shape=_one_kind(joined.shape))
+            shape = _never_none(_one_kind(joined.shape))
+            return joined.with_(items=(), shape=shape, deps=frozenset(map(never_none, joined.deps)))
         if name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):

@@ -63,6 +63,7 @@ from retracelint.summarise.apis import (
     _TREE_MAPS,
     _UNPICKLES,
     ARGUMENT,
+    AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
     CarryLoop,
@@ -136,6 +137,7 @@ from retracelint.values import (
     dtype_kind,
     dtype_taken,
     entry,
+    followed,
     kind_sources,
     made_objects,
     poly_constant,
@@ -1094,6 +1096,15 @@ class Calls(PassState):
     ) -> Value | None:
         func = node.func
         assert isinstance(func, ast.Attribute)
+        updated = _updated_array(func.value) if method in AT_UPDATES else None
+        if updated is not None:
+            array = self.quiet(updated)
+            if array.ty in (*ARRAYS, UNKNOWN):
+                # x.at[i].set(v): an array of x's dtype, weak type and floor, varying with i and v.
+                sources = receiver.vsrc.union(*(a.vsrc for a in (*args, *kwargs.values())))
+                ty = ARRAY if array.ty == UNKNOWN else array.ty
+                kept = array.with_(ty=ty, weak=followed([array]), items=(), ref=None, fields=())
+                return kept.with_(vsrc=array.vsrc | sources)
         if method in _LIST_GROW_METHODS:
             held = self.held_in(func.value)
             if held is not func.value and isinstance(held, ast.Name):
@@ -1140,7 +1151,10 @@ class Calls(PassState):
                 return receiver
         if method == "batch" and _looks_like_tf_data(func.value):
             return self.loader(node, ".batch()", "drop_remainder", kwargs)
-        if receiver.ty in (*ARRAYS, JIT_OUT) or receiver.shape or receiver.deps:
+        # ``x.astype(dtype)`` makes an array whatever ``x`` is known to be (``mask.sum()``, of a
+        # mask built with ``.at[...].set``): only arrays have the method.
+        cast = method == "astype" and receiver.ty == UNKNOWN
+        if receiver.ty in (*ARRAYS, JIT_OUT) or receiver.shape or receiver.deps or cast:
             if method == "reshape" and node.args:
                 return self.reshape(node, receiver, args, node.args, receiver.ty)
             if method in _REDUCTIONS or method in _INDEX_FUNCTIONS:
@@ -1380,3 +1394,13 @@ def _truth(node: ast.AST, defs: dict[str, ast.AST], stores: Callable[[str], int]
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
         return int(node.value)
     return None
+
+
+def _updated_array(node: ast.expr) -> ast.expr | None:
+    """``x`` of ``x.at[i]`` (the receiver of ``.set(v)``), when ``x`` is a name or an attribute."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Attribute):
+        return None
+    at = node.value
+    if at.attr != "at" or not isinstance(at.value, ast.Name | ast.Attribute):
+        return None
+    return at.value

@@ -590,6 +590,8 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op)
+        if left.parted or right.parted:
+            value = value.with_(parted=True)
         if value.ty == ARRAY and _bools_with_a_number(left, right):
             # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
             return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
@@ -1033,7 +1035,15 @@ class Expressions(PassState):
         if clamp is not None:
             # x[i:min(i + bs, n)]: at most bs wide, shorter where n clamps it (the last chunk).
             widths = [_add(self.poly(a, atoms), lower, -1) for a in clamp.args]
-            steady = [w for w in widths if not _atoms_in(w) & (_atoms_in(lower) | {_END})]
+            # The width that stays as the start moves: sharing none of the start's atoms that a
+            # loop of here moves (`batch_size` of `b * batch_size` is as steady as `bs` beside
+            # `i`); all of them where none is (a helper given its chunk's index).
+            moving = {
+                a
+                for a, srcs in self.atom_sources(lower, atoms).items()
+                if any(isinstance(s, LoopSrc) for s in srcs)
+            } or _atoms_in(lower)
+            steady = [w for w in widths if not _atoms_in(w) & (moving | {_END})]
             if not steady:
                 clamp = None
             else:

@@ -37,6 +37,56 @@ def _joined(before: dict[str, Value], after: dict[str, Value]) -> dict[str, Valu
     return out
 
 
+def _after_loop(before: dict[str, Value], after: dict[str, Value], runs: bool) -> dict[str, Value]:
+    """The environment after a loop whose body ends with ``after``: what the body binds, when it
+    surely runs to its end at least once (``runs``), else that or what came ``before``."""
+    return {**before, **after} if runs else _joined(before, after)
+
+
+def _surely_runs(node: ast.AST | None, constants: dict[str, int]) -> bool:
+    """Whether a for loop surely runs its whole body at least once: over a non-empty display, or a
+    non-empty ``range`` of integers written out or of module constants (``range(N_QUBITS - 1)``),
+    with no ``break`` or ``continue`` of its own."""
+    if not isinstance(node, ast.For) or _jumps(node.body):
+        return False
+    iterable = node.iter
+    if isinstance(iterable, ast.List | ast.Tuple) and iterable.elts:
+        return not any(isinstance(e, ast.Starred) for e in iterable.elts)
+    if not (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id == "range"
+        and 1 <= len(iterable.args) <= 3
+        and not iterable.keywords
+    ):
+        return False
+    bounds = [_int_of(arg, constants) for arg in iterable.args]
+    if any(b is None for b in bounds) or bounds[2:] == [0]:
+        return False
+    return len(range(*bounds)) > 0  # type: ignore[arg-type]
+
+
+_INT_OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
+
+
+def _int_of(node: ast.expr, constants: dict[str, int]) -> int | None:
+    """An integer written out, a module constant, or a sum, difference or product of those."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_of(node.operand, constants)
+        return None if inner is None else -inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _INT_OPS:
+        left, right = _int_of(node.left, constants), _int_of(node.right, constants)
+        if left is None or right is None:
+            return None
+        return _INT_OPS[type(node.op)](left, right)
+    return None
+
+
 def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:
     """The environment after one walk of a loop body, carry markers dropped: a name the body assigns
     from its own value at the previous iteration varies per iteration (``src``), unless every value

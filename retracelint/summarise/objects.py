@@ -33,6 +33,7 @@ from retracelint.summarise.apis import (
     _array_module,
 )
 from retracelint.summarise.loops import set_path
+from retracelint.summarise.promotion import real_floor, real_part
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import _clip, _dotted, _literal_strs
 from retracelint.summary import Arg, CallSite
@@ -91,7 +92,9 @@ class Objects(PassState):
         if attr == "shape" or attr == "size":
             return Value(ty=TUPLE if attr == "shape" else INT, vsrc=shape_sources(base))
         if attr in ("real", "imag"):
-            return base.with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
+            dtype, floor = real_part(base.dtype), real_floor(base.floor)
+            part = base.with_(dtype=dtype, floor=floor, parted=dtype is None)
+            return part.with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
         if attr in ("T", "mT"):
             return unaligned(base).with_(items=(), ref=None, objs=EMPTY, fields=(), callables=EMPTY)
         if attr in _ARRAY_ATTRIBUTES:
@@ -356,22 +359,25 @@ class Objects(PassState):
         """``for batch in loader``: iterating an object runs its ``__iter__`` (most often a
         generator), once per run of the loop statement: a call the linker resolves like any method
         call, whose items are what it yields."""
-        if not self.recording or not isinstance(node, ast.Name | ast.Attribute):
+        if not self.recording or not isinstance(node, ast.Name | ast.Attribute | ast.Call):
             return None
         objects: tuple[str, ...] = ()
         if iterable.ty == INSTANCE and iterable.ref and not iterable.ref.startswith("<"):
             callee: tuple[str, ...] = ("method", iterable.ref, "__iter__")
+        elif isinstance(node, ast.Call):
+            return None  # a call's result of no known class: the items it yields (``item_of``)
         elif iterable.ty in (UNKNOWN, INSTANCE) and objects_of(iterable):
             objects = self.object_refs(iterable)
             callee = ("recv", "__iter__", *objects)
         else:
             return None
         text = self.mod.pos.text(node)
-        receiver = Arg(iterable, self.loc(node), text)
+        # `for batch in Loader(data):` iterates what the constructor makes: its __iter__ is told
+        # at the class's name, a place of its own (calls are found by their place).
+        at = self.loc(node.func if isinstance(node, ast.Call) else node)
+        receiver = Arg(iterable, at, text)
         outside = tuple(i for i in self.loops if i != loop)
-        site = CallSite(
-            callee, f"{text}.__iter__", (), (), self.loc(node), outside, receiver=receiver
-        )
+        site = CallSite(callee, f"{text}.__iter__", (), (), at, outside, receiver=receiver)
         self.fn.calls.append(site)
         index = len(self.fn.calls) - 1
         if objects:

@@ -164,15 +164,35 @@ def at_least(dtype: str, floor: str, x64: bool) -> bool:
     return dtype in _BOUNDS[x64][floor]
 
 
+# The dtype of a part (``abs``, ``real``, ``imag``, ``angle``) of a complex array: it leaves the
+# lattice's order, so a complex floor taken apart is its real counterpart's.
+_REAL_PART = {"complex64": "float32", "complex128": "float64"}
+
+
+def real_part(dtype: str | None) -> str | None:
+    """The dtype of a part of an array of ``dtype`` (``jnp.abs(z)``, ``z.real``): a real one."""
+    return _REAL_PART.get(dtype, dtype) if dtype is not None else None
+
+
+def is_complex(dtype: str | None) -> bool:
+    return dtype in _REAL_PART or dtype == "complex"
+
+
+def real_floor(floor: tuple[str, Location] | None) -> tuple[str, Location] | None:
+    """``floor`` (``Value.floor``) of a part taken of the array it bounds."""
+    return None if floor is None else (_REAL_PART.get(floor[0], floor[0]), floor[1])
+
+
 def floor_of(value: Value) -> tuple[str, Location] | None:
-    """The least dtype ``value`` is (``Value.floor``): its own when it is an int or float array of a
-    known dtype and surely strong (a constructor's default, a dtype given), with where it was made.
-    Complex dtypes are left out: taking a part of one (``abs``, ``real``) leaves the lattice's order."""
+    """The least dtype ``value`` is (``Value.floor``): its own when it is an array of a known dtype
+    and surely strong (a constructor's default, a dtype given), with where it was made."""
     if value.dtype is None:
-        return value.floor if value.dtype_of is None else None
+        floor = value.floor if value.dtype_of is None else None
+        # A part of a value whose dtype was not known where it was taken: not a complex one.
+        return None if floor is not None and value.parted and is_complex(floor[0]) else floor
     strong = value.weak == MADE_STRONG or value.ty in NUMPY_DATA
     made = array_made(value) or value.made
-    if not strong or made is None or value.dtype not in _LATTICE or _kind(value.dtype) == "c":
+    if not strong or made is None or value.dtype not in _LATTICE:
         return None
     return value.dtype, made
 
@@ -185,7 +205,8 @@ def promoted_floor(values: Iterable[Value]) -> tuple[str, Location] | None:
     if len(floors) < 2:
         return floors[0] if floors else None
     bound = result_type([Typed(dtype) for dtype, _ in floors], x64=True)
-    if bound is None or _kind(bound.dtype) == "c":
+    if bound is None:
         return None
     at = [where for dtype, where in floors if dtype == bound.dtype] or [w for _, w in floors]
-    return bound.dtype, min(at, key=lambda w: (w.path, w.line, w.col))
+    # By the whole place: two operands can start at one column (`x` and `x * 2`).
+    return bound.dtype, min(at)

@@ -108,6 +108,7 @@ class PassState:
         self.chunks: dict[str, Taint] = {}
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
+        self.loop_nodes: dict[int, ast.AST] = {}  # each loop's statement, by its index
         self.defs: dict[str, ast.AST] = {}  # last expression assigned to a name (for range bounds)
         # A name last bound to an item of what an expression gives, unpacked (``_, state =
         # env.reset(key)``): that expression, where a state carried by a loop starts.

@@ -34,6 +34,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.loops import (
     _AXES,
+    _after_loop,
     _carried_out,
     _element_aliases,
     _grows_itself,
@@ -44,6 +45,7 @@ from retracelint.summarise.loops import (
     _marked_fields,
     _one_pass,
     _refilled_per_period,
+    _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
 from retracelint.summarise.sizes import (
@@ -104,10 +106,12 @@ from retracelint.values import (
     WEAK,
     AltSrc,
     CarrySrc,
+    FieldSrc,
     ItemSrc,
     Length,
     LoopSrc,
     ParamShapeSrc,
+    ParamSrc,
     RebindSrc,
     ResizeSrc,
     RetDep,
@@ -115,6 +119,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axes_fixed,
     constant_value,
     entry,
     join,
@@ -131,11 +136,22 @@ if TYPE_CHECKING:
     from retracelint.summarise.sizes import Atoms, Poly
 
 
+# What a caller passes (a parameter, its shape, an attribute of an object it passes): the same at
+# every iteration of a loop of the function, which would mark it carried (``CarrySrc``) if it
+# rebound it.
+_FIXED_PER_CALL = (ParamSrc, ParamShapeSrc, FieldSrc)
+
+
+def _fixed_in_a_loop(when: frozenset) -> bool:
+    """Whether a condition that changes with ``when`` takes the same arm at every iteration."""
+    return all(isinstance(source, _FIXED_PER_CALL) for source in when)
+
+
 def _rows_of_call(walked: Value) -> bool:
     """Whether a loop walks exactly what a call of the project returns (``for g in
     period.games_of(name)``), not a view of it made by a builtin (``islice``, ``zip``)."""
     return len(walked.deps) == 1 and all(
-        isinstance(d, RetDep) and d.aligned and not (d.fixed or d.each) and d.elem is None
+        isinstance(d, RetDep) and d.aligned and not (axes_fixed(d) or d.each) and d.elem is None
         for d in walked.deps
     )
 
@@ -156,6 +172,12 @@ def _items_carried_through_calls(body: list[ast.stmt]) -> set[str]:
             if isinstance(target, ast.Tuple | ast.List):
                 out |= {e.id for e in target.elts if isinstance(e, ast.Name) and e.id in passed}
     return out
+
+
+def _is_range(node: ast.expr | None) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+    )
 
 
 def _walked_calls(items: Value | None) -> tuple[int, ...]:
@@ -624,6 +646,11 @@ class Statements(PassState):
                     for i, v in ((0, values[0]), (other, value))
                 ]
                 if self.loops and any(kept) and not all(kept):
+                    changer = made[other if kept[0] else 0].get(name)
+                    if _fixed_in_a_loop(when) and not self.read_before(name, changer):
+                        # The condition takes one arm for the whole loop, and nothing reads the name
+                        # before that arm rebinds it: every iteration passes one kind.
+                        continue
                     sources = when | {LoopSrc(self.loops[-1])}
                     start, changed = ("{start}", "{then}") if kept[0] else ("{then}", "{start}")
                     said = f"{name} starts as {start} and a branch in the loop makes it {changed}"
@@ -637,6 +664,22 @@ class Statements(PassState):
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
                 self.note_key_flip(taint, values[0], value, said)
                 break
+
+    def read_before(self, name: str, bound: ast.AST | None) -> bool:
+        """Whether the innermost loop reads ``name`` before ``bound`` (where a branch rebinds it) in
+        its source, its header included: such a read sees what the last iteration left. A dotted
+        name (an attribute) or an unknown place: taken as read."""
+        loop = self.loop_nodes.get(self.loops[-1])
+        if loop is None or bound is None or "." in name:
+            return True
+        at = (bound.lineno, bound.col_offset)
+        return any(
+            isinstance(node, ast.Name)
+            and node.id == name
+            and isinstance(node.ctx, ast.Load)
+            and (node.lineno, node.col_offset) < at
+            for node in ast.walk(loop)
+        )
 
     def weak_alternatives(
         self, name: str, first: Value, then: Value, made: list[dict[str, ast.AST]], other: int
@@ -798,6 +841,7 @@ class Statements(PassState):
         index = self.loop_ids.get(id(node))
         if index is None:
             index = self.loop_ids[id(node)] = len(self.fn.loops)
+            self.loop_nodes[index] = node
             iterable = getattr(node, "iter", None)
             iterable = self.items_source(iterable) if iterable is not None else None
             over_axes = iterable is not None and _AXES.search(ast.unparse(iterable)) is not None
@@ -810,8 +854,9 @@ class Statements(PassState):
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
             calls = _walked_calls(items) if not (over_items or walks) else ()
+            runs_on = isinstance(node, ast.While) or _is_range(iterable)
             self.fn.loops.append(
-                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls)
+                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls, runs_on)
             )
         return index
 
@@ -926,7 +971,7 @@ class Statements(PassState):
         )
         after = self.env
         self.loops.pop()
-        self.env = _joined(before, after)
+        self.env = _after_loop(before, after, _surely_runs(node, self.mod.summary.constants))
         self.filled(index, node, before, first, assigned)
 
     def note_carried_flips(
@@ -1018,7 +1063,8 @@ class Statements(PassState):
         with self.iteration():
             after = self.walk_carrying(body, head, before, names)
         self.loops.pop()
-        self.env = _joined(before, _carried_out(after, names, LoopSrc(index)))
+        carried = _carried_out(after, names, LoopSrc(index))
+        self.env = _after_loop(before, carried, _surely_runs(node, self.mod.summary.constants))
         self.filled(index, node, before, after, assigned)
 
     def trip_count(

@@ -1,0 +1,164 @@
+"""RTL201's fix (issue 41) follows a static value into the module's helpers: a value the jitted body
+hands to a def of its own module, iterates, unpacks or indexes is made traced when every such use works on
+a traced value (unsafe when it is read as a tuple), and is left static, with the reason naming the
+helper's line, when the helper needs it concrete. A project over two modules, as a user runs it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from dynamic_support import count_retraces_many, printed
+
+from retracelint.cli import main
+
+PULSES = '''\
+"""Drive envelopes and the two-level propagator."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+SX = jnp.array([[0.0, 1.0], [1.0, 0.0]], dtype=jnp.complex64)
+EYE = jnp.eye(2, dtype=jnp.complex64)
+
+
+def envelope(amplitude, windows, t):
+    # on inside any (start, end) window
+    on = jnp.zeros_like(t, dtype=bool)
+    for start, end in windows:
+        on = on | ((t >= start) & (t <= end))
+    return jnp.where(on, amplitude, 0.0)
+
+
+def mean_width(windows):
+    return jnp.sum(jnp.asarray([end - start for start, end in windows])) / len(windows)
+
+
+@partial(jax.jit, static_argnames=("windows",))
+def evolve(amplitude, windows, dt=0.1):
+    def step(psi, t):
+        theta = envelope(amplitude, windows, t) * dt
+        u = jnp.cos(theta) * EYE - 1j * jnp.sin(theta) * SX
+        return u @ psi, None
+
+    psi, _ = jax.lax.scan(step, jnp.array([1.0, 0.0], jnp.complex64), jnp.arange(40) * dt)
+    return jnp.abs(psi[1]) ** 2, mean_width(windows)
+
+
+def steps_of(duration, dt):
+    return int(duration / dt)
+
+
+@partial(jax.jit, static_argnums=(1,))
+def hold(amplitude, duration):
+    return jnp.cumsum(jnp.full(steps_of(duration, 0.1), amplitude))[-1]
+'''
+
+MAIN = """\
+from pulses import evolve, hold
+
+
+def sweep(onsets, width=0.6):
+    for onset in onsets:
+        windows = ((onset, onset + width), (onset + 2 * width, onset + 3 * width))
+        population, mean = evolve(1.3, windows)
+        print(f"onset={onset:.2f} population={float(population):.4f} width={float(mean):.2f}")
+    for duration in (1.0, 2.0):
+        print(f"held {float(hold(0.5, duration)):.2f}")
+
+
+sweep([0.2, 0.5, 0.8])
+"""
+
+
+def lint(*args: str) -> Result:
+    return CliRunner().invoke(main, ["check", "--isolated", "--no-cache", *args])
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pulses.py").write_text(PULSES, encoding="utf-8")
+    (tmp_path / "main.py").write_text(MAIN, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_static_tuple_its_helpers_only_iterate_is_made_traced_with_unsafe_fixes(
+    project: Path,
+) -> None:
+    found = json.loads(lint("--output-format", "json", ".").stdout)
+    assert sorted((f["path"], f["line"], f["code"]) for f in found) == [
+        ("main.py", 7, "RTL201"),
+        ("main.py", 10, "RTL202"),
+    ]
+    # iterated by the helper: a traced tuple only if every caller passes one, which a user checks
+    safe = lint("--fix", ".")
+    assert (project / "pulses.py").read_text() == PULSES
+    assert safe.stderr.splitlines() == [
+        "retracelint: main.py:10:39: RTL202 not fixed: duration must stay static: line 41 passes"
+        " it to steps_of, whose line 36 passes it to int",
+        "Found 2 errors (0 fixed, 2 remaining).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
+    assert safe.exit_code == 1
+
+    fixed = lint("--fix", "--unsafe-fixes", ".")
+    assert fixed.stderr.splitlines()[-1] == "Found 2 errors (1 fixed, 1 remaining)."
+    assert fixed.exit_code == 1
+    expected = PULSES.replace('@partial(jax.jit, static_argnames=("windows",))', "@jax.jit", 1)
+    assert (project / "pulses.py").read_text() == expected  # the comments and the rest as they were
+    assert (project / "main.py").read_text() == MAIN
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert (project / "pulses.py").read_text() == expected
+    assert again.stderr.splitlines()[-1] == "Found 1 error (0 fixed, 1 remaining)."
+
+
+def test_len_and_array_use_of_a_static_tuple_make_a_safe_fix(project: Path) -> None:
+    (project / "pulses.py").write_text(
+        PULSES.replace(
+            "    for start, end in windows:\n        on = on | ((t >= start) & (t <= end))\n",
+            "    edges = jnp.asarray(windows)\n"
+            "    on = on | jnp.any((t >= edges[:, 0]) & (t <= edges[:, 1])) & (len(windows) > 0)\n",
+        ).replace(
+            "    return jnp.sum(jnp.asarray([end - start for start, end in windows])) / len(windows)\n",
+            "    return jnp.mean(jnp.diff(jnp.asarray(windows), axis=1))\n",
+        ),
+        encoding="utf-8",
+    )
+    result = lint("--fix", "pulses.py", "main.py")
+    assert result.stderr.splitlines()[-1] == "Found 2 errors (1 fixed, 1 remaining)."
+    assert (
+        "@jax.jit\ndef evolve(amplitude, windows, dt=0.1):" in (project / "pulses.py").read_text()
+    )
+
+
+def test_a_helper_that_needs_the_value_concrete_keeps_it_static(project: Path) -> None:
+    # a window that starts before 0 is skipped: a Python branch on its value
+    sliced = PULSES.replace(
+        "        on = on | ((t >= start) & (t <= end))\n",
+        "        if start >= 0:\n            on = on | ((t >= start) & (t <= end))\n",
+    )
+    (project / "pulses.py").write_text(sliced, encoding="utf-8")
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert (
+        "retracelint: main.py:7:40: RTL201 not fixed: windows must stay static: line 28 passes it to"
+        " envelope, whose line 16 decides Python control flow"
+    ) in result.stderr.splitlines()
+    assert (project / "pulses.py").read_text() == sliced
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_fixed_sweep_once_and_it_prints_the_same(project: Path) -> None:
+    before = printed(project)
+    lint("--fix", "--unsafe-fixes", ".")
+    (report,) = count_retraces_many([project / "main.py"], cwd=project)
+    assert not report.raised, report.summary()
+    traces = {function.name: n for function, n in report.traces.items()}
+    assert traces["evolve"] == 1, report.summary()
+    assert traces["hold"] == 2  # its duration needs a concrete value: not fixed
+    assert printed(project) == before
