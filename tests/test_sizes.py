@@ -333,13 +333,14 @@ def test_a_chunk_clamped_at_the_end_is_one_short_last_batch(tmp_path: Path) -> N
     """``positions[0, b * size : min(b * size + size, n)]``: every batch is ``size`` rows but the
     last, one cause told once (RTL103), not also as a slice that changes at every batch (round 12:
     JAXTrace ``tracker.py:500``). A size that changes from one call to the next is another cause,
-    told as such (RTL101, at the loop that changes it)."""
+    told as such (RTL101, at the loop that changes it; over many sizes: a sweep of a few fixed
+    sizes, each point batching through its own loop, is the hidden ``sweep`` assumption)."""
     found = findings(tmp_path, {"integrate.py": SIMULATE, "tracker.py": TRACKER})
     line = line_of(TRACKER, "x_batch = positions")
     assert [(name, at, code) for name, at, code, _ in found] == [("tracker.py", line, "RTL103")]
     sweep = (
         TRACKER
-        + "\n\ndef sweep(seeds):\n    for size in (64, 100, 128):\n        run(seeds, size)\n"
+        + "\n\ndef sweep(seeds):\n    for size in range(32, 4096, 32):\n        run(seeds, size)\n"
     )
     found = findings(tmp_path, {"tracker.py": sweep})
     assert [(name, at, code) for name, at, code, _ in found] == [
