@@ -18,16 +18,19 @@ arguments have different attributes (object sensitivity).
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from retracelint.callgraph import (
     ClassTarget,
     FuncTarget,
     JitTarget,
+    Project,
     Signature,
     Site,
     Target,
 )
+from retracelint.fills import filled_evenly, grows, without_calls
 from retracelint.model import Location, PathStep
 from retracelint.summary import Arg, CallSite, FunctionSummary, ModuleSummary
 from retracelint.values import (
@@ -461,7 +464,7 @@ class ObjectModel:
                     ):
                         continue  # a call of the object's own ``append``: the same object
                     out.append((method, stored))
-        return out + self.outside_stores(cls, attr)
+        return _evenly_filled(self.project, out) + self.outside_stores(cls, attr)
 
     def outside_stores(self: Propagation, cls: str, attr: str) -> list[tuple[FunctionSummary, Arg]]:
         """What functions other than the methods of ``cls`` store in ``obj.attr`` of a parameter
@@ -725,6 +728,20 @@ class ObjectModel:
             if callee.returns is not None:
                 return self.classes_of_value(callee, callee.returns, depth + 1)
         return EMPTY
+
+
+def _evenly_filled(
+    project: Project, stores: list[tuple[FunctionSummary, Arg]]
+) -> list[tuple[FunctionSummary, Arg]]:
+    """The stores of a class's methods, each that grows the attribute from its old value without
+    what changes it per call where every call fills it evenly between resets (``fills``)."""
+    resets = [method for method, stored in stores if not grows(stored.value)]
+    return [
+        (method, replace(stored, value=without_calls(stored.value)))
+        if grows(stored.value) and filled_evenly(project, method, resets)
+        else (method, stored)
+        for method, stored in stores
+    ]
 
 
 def _is_read(value: Value) -> bool:

@@ -184,6 +184,18 @@ class JitSpec:
     on_self: bool = False
 
 
+@dataclass(frozen=True)
+class Steady:
+    """``calls``: the calls that are a statement of their own (``buf.push(x)``, ``y = f(x)``) in
+    the function's body or in the body of a loop with no ``break``, ``continue``, ``return`` or
+    ``raise`` in it, nested in such loops; ``loops``: those of them that walk ``range(...)`` of a
+    count no enclosing loop rebinds (``range(self.n_steps)``): each runs its body to the end the
+    same number of times."""
+
+    calls: frozenset[Location] = frozenset()
+    loops: frozenset[Location] = frozenset()
+
+
 @dataclass
 class FunctionSummary:
     qualname: str
@@ -205,6 +217,9 @@ class FunctionSummary:
     # heads: the rule reads every function's).
     clears: tuple[tuple[Location, tuple[int, ...]], ...] = ()
     memoised: bool = False  # @functools.cache / lru_cache: runs once per distinct arguments
+    # Its calls that run once each time their block runs, and its loops of a fixed count that run
+    # to the end (``summarise.steady``): a buffer filled by them has one length at every read.
+    steady: Steady = field(default_factory=Steady)
     # The functions it returns or yields (yields under ``funcrefs.ITER``), kept in heads: linking
     # follows a call's result through them.
     returned_refs: tuple[FuncRef, ...] = ()

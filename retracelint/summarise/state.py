@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
+from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import _dotted, _leaves_for_eager, _set_guard
 from retracelint.summary import (
     Arg,
@@ -168,6 +169,7 @@ class PassState:
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.body = body
         self._stores = None
+        self.fn.steady = steady(body, self.mod.loc)
         self.block(body)
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:
             self.returns = self.returns.with_(ty=returns)
