@@ -934,6 +934,8 @@ class Propagation(ObjectModel):
         found: list[Cause] = []
         for owner, arg, path in origins:
             for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
+                if _spliced(cause, owner, path):
+                    continue
                 found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
                 if len(found) >= _MAX_CAUSES:
                     break
@@ -1288,6 +1290,18 @@ def _chunk_read(taint: Taint, arg: Callable[[str], Value]) -> tuple[Src, frozens
     if not axis_sources(passed, src.axis) <= frozenset().union(*(t.sources for t in on_axis)):
         return None
     return src, frozenset(replace(t, axis=taint.axis) for t in on_axis)
+
+
+def _spliced(cause: Cause, owner: FunctionSummary, route: tuple[PathStep, ...]) -> bool:
+    """Whether ``cause``, found above ``owner``, a callee that a field's ``route`` of calls went
+    down into from the function that made the object, climbs out of it through another of its
+    callers: a loop around a different call of it (``list_runs`` loading every run, or another
+    call in the same function) does not repeat the call the object came back from (``evaluate``
+    loading one)."""
+    if not cause.path or not route or route[-1].function == owner.qualname:
+        return False
+    entry = route[-1].location  # the call the object came back from
+    return all(step.location != entry for step in cause.path)
 
 
 def _receiver_of(fn: FunctionSummary) -> str | None:

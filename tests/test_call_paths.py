@@ -99,3 +99,24 @@ def test_a_loop_that_updates_what_its_caller_passed_is_not_shown_calling_the_cal
         [("next_batch", 16), ("predict", 17)],
         [("next_batch", 16), ("next_batch", 14), ("predict", 17)],
     ]
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_a_field_of_a_loaded_object_changes_with_the_loop_around_its_own_load() -> None:
+    """``evaluate`` loads one experiment per league member and plays it with that experiment's
+    static ``env_name`` and ``max_steps``; ``list_runs`` loads every saved run in a loop of its
+    own. The re-trace is driven by ``evaluate``'s loop: a route that climbs out of
+    ``Experiment.load`` through ``list_runs``'s call is another call, not the one the
+    experiment came back from (round 13: jaxrl's ``eval.py:200`` named ``runs.py``'s loop)."""
+    project = FIXTURES / "runs_loaded_per_league_member"
+    findings = analyse([str(project)], Settings(cache=False, jobs=1)).findings
+    assert [(Path(f.location.path).name, f.location.line, f.code) for f in findings] == [
+        ("evaluate.py", 24, "RTL201")
+    ]
+    (changed,) = findings
+    assert "changes in the loop at line 20," in changed.message
+    routes = [changed.call_path, *(r.call_path for r in changed.other_routes)]
+    shown = {s.function.rpartition(".")[2] for path in routes for s in path}
+    assert "evaluate" in shown and not shown & {"list_runs", "load_run"}

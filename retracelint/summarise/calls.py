@@ -1358,7 +1358,10 @@ def _cotangent(primal: Value) -> Value:
     )
 
 
-_RESULT_KNOWN_AT_LINK = ("name", "qual", "method", "self", "recv", "super", "ret")
+# "global": a local bound to project functions (``train_fn = step_logged if verbose else step``):
+# what its call returns is read off the callees, as a named call's is, so that a field the callee
+# copies from its argument (``TrainState(..., optimizer=state.optimizer)``) stays that argument's.
+_RESULT_KNOWN_AT_LINK = ("name", "qual", "global", "method", "self", "recv", "super", "ret")
 
 
 def _names_class(param: str) -> bool:
