@@ -269,19 +269,27 @@ def _new_context(project: Project, prop: Propagation, cause: Cause) -> str | Non
     """A trace context that jit keys its cache on, entered around the call that repeats the
     build with a setting made from the loop's item (``with jax.default_device(device):
     test()`` per device): a jit built once would trace per setting all the same."""
-    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
-    if site is None:
+    repeating = _repeating_call(project, cause)
+    if repeating is None:
         return None
-    fn = project.function(site[0])
-    driving = _driving_loops(prop, fn, site[1])
+    fn, index = repeating
+    driving = _driving_loops(prop, fn, index)
     return next(
         (
             context.text
-            for context in fn.calls[site[1]].contexts
+            for context in fn.calls[index].contexts
             if any(isinstance(src, LoopSrc) and src.index in driving for src in context.varies)
         ),
         None,
     )
+
+
+def _repeating_call(project: Project, cause: Cause) -> tuple[FunctionSummary, int] | None:
+    """The function holding the call at the top of ``cause.path`` (the call the driving loop
+    repeats) and that call's index; None where the build is repeated in its own function or the
+    call is not known."""
+    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
+    return None if site is None else (project.function(site[0]), site[1])
 
 
 def _driven_by_steps(
@@ -293,14 +301,14 @@ def _driven_by_steps(
     function holding it runs again without a known bound (an evaluation per split that the
     training loop runs at every step)."""
     if cause.path:
-        site = project.symbols.call_at(cause.path[0].location)
-        if site is None:
+        repeating = _repeating_call(project, cause)
+        if repeating is None:
             return False
-        fn = project.function(site[0])
+        fn, call = repeating
         again = prop.repeated(fn.qualname)
         if again is not None and again.grows:
             return True
-        index = _driving_loop(fn, site[1])
+        index = _driving_loop(fn, call)
         loop = fn.loops[index] if index is not None else None
     else:
         fn = owner
@@ -342,11 +350,11 @@ def _new_each_point(
     arguments (``jax.jit(lambda: jnp.zeros(shape))()``), so that what it closes over can only be
     baked in. Nothing where the function holding the loop runs again (each of its runs walks the
     same points: the same activation per block of a model)."""
-    site = project.symbols.call_at(cause.path[0].location) if cause.path else None
-    if site is None:
+    repeating = _repeating_call(project, cause)
+    if repeating is None:
         return None
-    fn = project.function(site[0])
-    driving = _driving_loop(fn, site[1])
+    fn, index = repeating
+    driving = _driving_loop(fn, index)
     baked = _baked(binding, spec)
     if driving is None or prop.repeated(fn.qualname) is not None:
         return None
