@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_left, insort
-from collections.abc import Callable, Container, Hashable, Iterable, Iterator
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -387,7 +387,7 @@ class Project:
         self._callees = state.callees
         self.too_deep = state.too_deep
         self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
-        gone = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
+        gone = _sites_of(self.site_targets, before.functions, sorted(names))
         touched: dict[str, list[Site]] = {}
         for site, targets in gone.items():
             self._unlink(site, targets, touched)
@@ -407,7 +407,7 @@ class Project:
             if sites != self.callers.get(callee)
             or any(site[0] in edited for site in (*sites, *self.callers.get(callee, ())))
         }
-        now = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
+        now = _sites_of(self.site_targets, self.functions, sorted(names))
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
         if imported:
             # Other modules name its functions, and a lookup of theirs that reached one may have
@@ -500,14 +500,14 @@ class Project:
     def _reorder(self, module: ModuleSummary, touched: dict[str, list[Site]]) -> None:
         """``_in_source_order`` after linking ``module`` again, whose calls were taken out and put
         back in order (``touched``: the functions whose callers that changed, as they were)."""
-        start = min(self._order[name] for name in module.functions) if module.functions else 0
-        edited = sorted((s for s in self.site_targets if s[0] in module.functions), key=self._place)
+        order, functions = self._order, module.functions
+        start = min(order[name] for name in functions) if functions else 0
         ahead: dict[Site, tuple[Target, ...]] = {}
         behind: dict[Site, tuple[Target, ...]] = {}
         for site, targets in self.site_targets.items():
-            if site[0] not in module.functions:
-                (ahead if self._order[site[0]] < start else behind)[site] = targets
-        ahead.update((site, self.site_targets[site]) for site in edited)
+            if site[0] not in functions:
+                (ahead if order[site[0]] < start else behind)[site] = targets
+        ahead.update(_sites_of(self.site_targets, functions, sorted(functions, key=order.get)))
         ahead.update(behind)
         self.site_targets = ahead
         self.callers = _reordered(self.callers, set(touched), self._met)
@@ -1624,6 +1624,22 @@ def _link_face(fn: FunctionSummary | None) -> tuple[object, ...] | None:
 
 def _calls(fn: FunctionSummary | None) -> int:
     return len(fn.calls) if fn is not None else 0
+
+
+def _sites_of(
+    site_targets: dict[Site, tuple[Target, ...]],
+    functions: Mapping[str, FunctionSummary],
+    names: Iterable[str],
+) -> dict[Site, tuple[Target, ...]]:
+    """The linked call sites of the functions ``names`` (as ``functions`` has them), in that order,
+    found by each one's calls: a pass over every site of the project costs 0.02-0.03 CPU s per edit
+    of the speed corpus, this a few microseconds."""
+    return {
+        (name, index): site_targets[name, index]
+        for name in names
+        for index in range(_calls(functions.get(name)))
+        if (name, index) in site_targets
+    }
 
 
 def _along_the_graph(call: CallSite) -> bool:
