@@ -502,14 +502,15 @@ class Project:
         back in order (``touched``: the functions whose callers that changed, as they were)."""
         order, functions = self._order, module.functions
         start = min(order[name] for name in functions) if functions else 0
-        ahead: dict[Site, tuple[Target, ...]] = {}
-        behind: dict[Site, tuple[Target, ...]] = {}
-        for site, targets in self.site_targets.items():
-            if site[0] not in functions:
-                (ahead if order[site[0]] < start else behind)[site] = targets
-        ahead.update(_sites_of(self.site_targets, functions, sorted(functions, key=order.get)))
-        ahead.update(behind)
-        self.site_targets = ahead
+        edited = _sites_of(self.site_targets, functions, sorted(functions, key=order.get))
+        # The other sites are in source order, as the last link left them, and the module's, linked
+        # again, after them: its sites go where its functions start, found by bisection.
+        items = list(self.site_targets.items())
+        others = items[: len(items) - len(edited)]
+        split = bisect_left(others, start, key=lambda item: order[item[0][0]])
+        self.site_targets = dict(others[:split])
+        self.site_targets.update(edited)
+        self.site_targets.update(others[split:])
         self.callers = _reordered(self.callers, set(touched), self._met)
         self.jit_callers = {
             key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
@@ -625,7 +626,7 @@ class Project:
     ) -> bool:
         """Link the call sites of ``module`` (those of ``deferred`` in rounds, until none changes);
         False where what that finds may depend on the order calls are linked in."""
-        for site in [s for s in self.site_targets if s[0] in module.functions]:
+        for site in _sites_of(self.site_targets, module.functions, module.functions):
             self._link_site(site, touched)
         for _ in range(_MAX_ROUNDS):
             self._refs, self._bindings, self._types = {}, {}, {}
