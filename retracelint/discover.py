@@ -17,7 +17,7 @@ import fnmatch
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -216,8 +216,7 @@ def discover(
         found.unreported |= rest.unreported
     folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
     found.root = os.path.abspath(project) if project is not None else _common(folders)
-    files = [replace(f, reported=f.path not in found.unreported) for f in found.files]
-    found.files = _keyed(sorted(files, key=lambda f: f.path), found.root)
+    found.files = _keyed(sorted(found.files, key=lambda f: f.path), found.root, found.unreported)
     return found
 
 
@@ -265,12 +264,13 @@ def _common(folders: list[str]) -> str:
         return os.getcwd()
 
 
-def _keyed(files: list[SourceFile], project: str) -> list[SourceFile]:
-    """Each file with a module key unique in the project. A module keeps its import name unless a
-    module of the same top-level name is imported from another folder (``exp1/model.py`` and
-    ``exp2/model.py``; ``examples/trainer`` and ``examples_fixed/trainer``): then each of those not at
-    the project's top is keyed by its folder too (``exp1.model``), as a namespace package would name
-    it, and never merged with the other. Imports still name modules by import name;
+def _keyed(files: list[SourceFile], project: str, unreported: set[str]) -> list[SourceFile]:
+    """Each file with a module key unique in the project, and reported unless its path is among
+    ``unreported`` (each made once: a server's edit discovers every file again). A module keeps its
+    import name unless a module of the same top-level name is imported from another folder
+    (``exp1/model.py`` and ``exp2/model.py``; ``examples/trainer`` and ``examples_fixed/trainer``):
+    then each of those not at the project's top is keyed by its folder too (``exp1.model``), as a
+    namespace package would name it, and never merged with the other. Imports still name modules by import name;
     ``ImportLayout`` resolves them per importing file."""
     folders: dict[str, set[str]] = {}
     for file in files:
@@ -290,7 +290,8 @@ def _keyed(files: list[SourceFile], project: str) -> list[SourceFile]:
             count += 1
             unique = f"{key}~{count}"  # not an identifier: no import name can be the same
         taken.add(unique)
-        out.append(replace(file, module=unique))
+        reported = file.path not in unreported
+        out.append(SourceFile(file.path, unique, file.is_package, file.name, file.root, reported))
     return out
 
 

@@ -699,7 +699,7 @@ def _project_run_reading(
             return Run(findings=findings, files=len(files), lines=lines, cache_hits=len(files))
     source = Summaries.open(settings, watch)
     read_lines = _line_reader(buffers)
-    layout = ImportLayout(files, discovery.root)
+    layout = _layout(files, discovery.root, memory)
     found = relevance(inputs, source, layout, previous) if previous is not None else None
     manifest = _reused(inputs, source, previous, found) if previous and found else None
     summaries: list[ModuleSummary] = []
@@ -746,6 +746,16 @@ def _project_run_reading(
     if runs is not None:
         runs.put(key, (run.findings, run.lines))
     return run
+
+
+def _layout(files: list[SourceFile], root: str, memory: Memory | None) -> ImportLayout:
+    """The import layout of ``files``: in a long-lived process, the last run's where the files and
+    the project's folder are the same (most edits change neither; 0.01 CPU s of the speed corpus)."""
+    if memory is None:
+        return ImportLayout(files, root)
+    return memory.recall(
+        "import layout", (tuple(files), (root,)), lambda: ImportLayout(files, root)
+    )
 
 
 def _linked(

@@ -355,3 +355,50 @@ def test_a_run_stopped_after_linking_one_module_again_leaves_its_link_to_no_run(
     now = _kept(project, memory, cache)
     assert now == _cold(project)
     assert [f[2:4] for f in now] == [("RTL301", "warning")]
+
+
+SCALE = """
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=1)
+def scale(x, n):
+    return x * n
+"""
+
+RUN = """
+import numpy as np
+
+from tools.helpers import scale
+
+
+def main():
+    x = np.ones(4)
+    for n in range(10):
+        scale(x, n)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_file_added_is_imported_by_its_namespace_name_after_an_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import layout is the last run's while the files are the same: a module added under a
+    folder without ``__init__.py`` is what ``tools.helpers`` names from then on, and removed, no
+    longer, as a cold run finds."""
+    project = _tree(tmp_path / "proj", {"run.py": RUN, "tools/notes.py": "N = 1\n"})
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    assert _kept(project, memory, cache) == _cold(project) == []
+    helpers = project / "tools" / "helpers.py"
+    helpers.write_text(textwrap.dedent(SCALE), encoding="utf-8")
+    now = _kept(project, memory, cache)
+    assert now == _cold(project)
+    assert [(Path(f[0]).name, f[1], f[2]) for f in now] == [("run.py", 10, "RTL201")]
+    helpers.unlink()
+    assert _kept(project, memory, cache) == _cold(project) == []

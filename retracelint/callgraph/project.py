@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_left, insort
-from collections.abc import Callable, Container, Hashable, Iterable, Iterator
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -387,7 +387,7 @@ class Project:
         self._callees = state.callees
         self.too_deep = state.too_deep
         self.targets = {site: targets[0] for site, targets in self.site_targets.items()}
-        gone = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
+        gone = _sites_of(self.site_targets, before.functions, sorted(names))
         touched: dict[str, list[Site]] = {}
         for site, targets in gone.items():
             self._unlink(site, targets, touched)
@@ -407,7 +407,7 @@ class Project:
             if sites != self.callers.get(callee)
             or any(site[0] in edited for site in (*sites, *self.callers.get(callee, ())))
         }
-        now = {site: targets for site, targets in self.site_targets.items() if site[0] in names}
+        now = _sites_of(self.site_targets, self.functions, sorted(names))
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
         if imported:
             # Other modules name its functions, and a lookup of theirs that reached one may have
@@ -500,16 +500,17 @@ class Project:
     def _reorder(self, module: ModuleSummary, touched: dict[str, list[Site]]) -> None:
         """``_in_source_order`` after linking ``module`` again, whose calls were taken out and put
         back in order (``touched``: the functions whose callers that changed, as they were)."""
-        start = min(self._order[name] for name in module.functions) if module.functions else 0
-        edited = sorted((s for s in self.site_targets if s[0] in module.functions), key=self._place)
-        ahead: dict[Site, tuple[Target, ...]] = {}
-        behind: dict[Site, tuple[Target, ...]] = {}
-        for site, targets in self.site_targets.items():
-            if site[0] not in module.functions:
-                (ahead if self._order[site[0]] < start else behind)[site] = targets
-        ahead.update((site, self.site_targets[site]) for site in edited)
-        ahead.update(behind)
-        self.site_targets = ahead
+        order, functions = self._order, module.functions
+        start = min(order[name] for name in functions) if functions else 0
+        edited = _sites_of(self.site_targets, functions, sorted(functions, key=order.get))
+        # The other sites are in source order, as the last link left them, and the module's, linked
+        # again, after them: its sites go where its functions start, found by bisection.
+        items = list(self.site_targets.items())
+        others = items[: len(items) - len(edited)]
+        split = bisect_left(others, start, key=lambda item: order[item[0][0]])
+        self.site_targets = dict(others[:split])
+        self.site_targets.update(edited)
+        self.site_targets.update(others[split:])
         self.callers = _reordered(self.callers, set(touched), self._met)
         self.jit_callers = {
             key: self.jit_callers[key] for key in sorted(self.jit_callers, key=self._jit_met)
@@ -625,7 +626,7 @@ class Project:
     ) -> bool:
         """Link the call sites of ``module`` (those of ``deferred`` in rounds, until none changes);
         False where what that finds may depend on the order calls are linked in."""
-        for site in [s for s in self.site_targets if s[0] in module.functions]:
+        for site in _sites_of(self.site_targets, module.functions, module.functions):
             self._link_site(site, touched)
         for _ in range(_MAX_ROUNDS):
             self._refs, self._bindings, self._types = {}, {}, {}
@@ -1624,6 +1625,22 @@ def _link_face(fn: FunctionSummary | None) -> tuple[object, ...] | None:
 
 def _calls(fn: FunctionSummary | None) -> int:
     return len(fn.calls) if fn is not None else 0
+
+
+def _sites_of(
+    site_targets: dict[Site, tuple[Target, ...]],
+    functions: Mapping[str, FunctionSummary],
+    names: Iterable[str],
+) -> dict[Site, tuple[Target, ...]]:
+    """The linked call sites of the functions ``names`` (as ``functions`` has them), in that order,
+    found by each one's calls: a pass over every site of the project costs 0.02-0.03 CPU s per edit
+    of the speed corpus, this a few microseconds."""
+    return {
+        (name, index): site_targets[name, index]
+        for name in names
+        for index in range(_calls(functions.get(name)))
+        if (name, index) in site_targets
+    }
 
 
 def _along_the_graph(call: CallSite) -> bool:
