@@ -130,7 +130,10 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
     """One finding per re-trace and rule: those of one ``_PER_DRIVER`` rule at the same call of the
     same jitted function, changed by the same driver, told by the surest (then first) of them,
     whose message names the others and keeps them as ``related`` (lop-jax: four masks that one task
-    loop changes are one finding, its three static arguments another)."""
+    loop changes are one finding, its three static arguments another). So are those whose change
+    enters through one call of the driver's body and reaches several jitted functions inside it
+    (a sweep's ``run(config)`` whose ``config`` is static to each jitted helper ``run`` calls: one
+    change, one fix at the call); jitted functions each called in the driver's body stay apart."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
@@ -155,6 +158,9 @@ def _retrace_key(finding: Finding) -> tuple | None:
     driver = next((d for d in finding.details if d.startswith(_DRIVER_DETAILS)), None)
     if driver is None:
         return None
+    if len(finding.call_path) > 1:
+        # Through the driver's call at the head of the path: whatever it reaches inside.
+        return (finding.code, None, finding.call_path[:1], driver)
     return (finding.code, finding.jit_site, finding.call_path, driver)
 
 
@@ -170,7 +176,7 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
     """``first`` telling ``others`` too: the headline names their arguments (two at most: it stays
     one short line), the details each one's place and message, ``related`` the findings."""
     others = sorted(others, key=lambda f: f.sort_key)
-    named = _two(list(dict.fromkeys(f"'{f.parameter}'" for f in others)))
+    named = _two(list(dict.fromkeys(_named(first, f) for f in others)))
     more = f"and {len(others)} more: {named}"
     return replace(
         first,
@@ -178,12 +184,20 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
         details=(
             *first.details,
             *(
-                f"same re-trace: {at_text(f.location, first.location)}: {f.code} {f.message}"
+                f"{first.sameness(f)}: {at_text(f.location, first.location)}: {f.code} {f.message}"
                 for f in others
             ),
         ),
         related=tuple(others),
     )
+
+
+def _named(first: Finding, other: Finding) -> str:
+    """How ``first``'s headline names ``other``: its argument, and its jitted function when that is
+    another."""
+    if other.jit_site is None or other.jit_site == first.jit_site:
+        return f"'{other.parameter}'"
+    return f"'{other.parameter}' of '{other.jit_site.name}'"
 
 
 def _two(items: list[str]) -> str:
