@@ -407,6 +407,18 @@ class Arrays(PassState):
         tail = self.shape_tail(node, sized) if lens is None else None
         if tail is not None:
             return self.with_tail(node, ty, tail, args, kwargs)
+        given = _argument(node, sized.keyword, sized.position)
+        if lens is None and isinstance(given, ast.Attribute) and given.attr == "shape":
+            # `zeros(x.shape)`: x's shape, as `zeros_like(x)` has it (`self.h =
+            # jnp.zeros(self.h.shape)` keeps the attribute's shape), in its own dtype.
+            like = self.quiet(given.value)
+            return Value(
+                ty=ty,
+                vsrc=_args_vsrc(args, kwargs),
+                shape=like.shape,
+                deps=like.deps,
+                dims=like.dims,
+            )
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
             varies = size.vsrc | returned_sources(size)
