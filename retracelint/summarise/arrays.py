@@ -72,6 +72,7 @@ from retracelint.values import (
     KIND_CODES,
     LIST,
     MADE_STRONG,
+    NO_AXES,
     NP_ARRAY,
     NP_SCALAR,
     RNG,
@@ -279,7 +280,7 @@ class Arrays(PassState):
             keep = "axis" in kwargs or len(node.args) > 1
             if keep and args:
                 args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
-            return combine(args, ty=ty, keep_shape=keep)
+            return combine(args, ty=ty, keep_shape=keep).with_(dims=None if keep else NO_AXES)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
         if name in _JOINS:

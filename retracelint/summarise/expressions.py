@@ -120,6 +120,7 @@ from retracelint.values import (
     keyed_item,
     lengths_differ,
     made_objects,
+    no_axes,
     picked,
     placed,
     poly_constant,
@@ -678,13 +679,15 @@ class Expressions(PassState):
             ty = (tys & sequences).pop()  # [x] * n
         else:
             ty = UNKNOWN
-        # With a Python scalar, or joining sequences, each axis stays where it was.
-        aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
+        # With a Python scalar or a 0-d array (``p / p.sum()``), or joining sequences, each axis
+        # stays where it was.
+        scalar = [v.ty in SCALARS or no_axes(v) for v in (left, right)]
+        aligned = ty in sequences or any(scalar)
         value = combine([left, right], ty=ty, aligned=aligned)
         if ty == ARRAY or (ty == UNKNOWN and MADE_STRONG in (left.weak, right.weak)):
             value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
-            return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
+            return value.with_(dims=left.dims if not scalar[0] else right.dims)
         return value
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Value:
