@@ -130,10 +130,10 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
     """One finding per re-trace and rule: those of one ``_PER_DRIVER`` rule at the same call of the
     same jitted function, changed by the same driver, told by the surest (then first) of them,
     whose message names the others and keeps them as ``related`` (lop-jax: four masks that one task
-    loop changes are one finding, its three static arguments another). So are those whose change
-    enters through one call of the driver's body and reaches several jitted functions inside it
-    (a sweep's ``run(config)`` whose ``config`` is static to each jitted helper ``run`` calls: one
-    change, one fix at the call); jitted functions each called in the driver's body stay apart."""
+    loop changes are one finding, its three static arguments another). So are those told at the
+    jitted calls that one call of the driver's body reaches with what it passes in (a sweep's
+    ``run(n)`` that makes a static grid for each jitted helper it calls: one change, one fix at
+    the call); jitted functions each called in the driver's body stay apart."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
@@ -158,10 +158,21 @@ def _retrace_key(finding: Finding) -> tuple | None:
     driver = next((d for d in finding.details if d.startswith(_DRIVER_DETAILS)), None)
     if driver is None:
         return None
-    if len(finding.call_path) > 1:
+    if _at_the_jit_call(finding):
         # Through the driver's call at the head of the path: whatever it reaches inside.
         return (finding.code, None, finding.call_path[:1], driver)
     return (finding.code, finding.jit_site, finding.call_path, driver)
+
+
+def _at_the_jit_call(finding: Finding) -> bool:
+    """Whether ``finding`` is told at the jitted call its path ends in, below the driver's call at
+    its head: what it passes changes with what came in through that call, not a value made on the
+    way (a recursion's ``n - 1``, a size made in a helper), which is a change of its own."""
+    path = finding.call_path
+    if len(path) < 2:
+        return False
+    last, here = path[-1].location, finding.location
+    return last.path == here.path and last.line <= here.line <= last.end_line
 
 
 def _surest_first(finding: Finding) -> tuple[int, int, tuple]:
