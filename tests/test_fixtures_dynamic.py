@@ -51,7 +51,8 @@ batch statistics when a state has them, for the whole run, checks run once each 
 functions, rollouts flushed in fixed windows, rollout buffers reset and filled by loops of a fixed
 count, rollouts a training loop empties before a helper fills them with a fixed count, runner states
 unpacked from the tuple a helper forwards, hidden states reset to zeros of their own shape, growing
-replay pools sampled at a fixed count, and keys split into a new list of a fixed count at each step)
+replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
+split into a new list of a fixed count at each step)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
 the others in one subprocess from a copy of the fixtures (so no cache files land in the tree), with
@@ -180,6 +181,7 @@ TRACE_ONCE = (
     ("runner_states_from_forwarding_helpers_negative", "main.py"),
     ("recurrent_states_reset_to_their_own_shape_negative", "main.py"),
     ("prioritized_replay_sampled_at_a_fixed_count_negative", "main.py"),
+    ("minibatches_split_evenly_negative", "main.py"),
 )
 
 

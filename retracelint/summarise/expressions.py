@@ -189,6 +189,10 @@ def _size_reads(
         atom = atoms.get(name)
         if any(item[0] == scope + name for item in (*found, *derived)):
             continue  # read already: an atom that two others are computed from
+        if name in _module_constants(state):
+            # A module-level int (`ROLLOUT // MINIBATCH`, `np.arange(ROLLOUT)`): known as it is.
+            derived.append((scope + name, (((), _module_constants(state)[name]),), (((), 1),)))
+            continue
         if name in reads.lengths:
             value, axis = reads.lengths[name]
         elif isinstance(atom, ast.BinOp) and isinstance(atom.op, ast.FloorDiv):
@@ -223,6 +227,11 @@ def _size_reads(
             return False
         found.append((scope + name, state.fn.qualname, _plain(value), axis))
     return True
+
+
+def _module_constants(state: PassState) -> dict[str, int]:
+    """The module's ints bound once at top level (``BATCH = 32``) that ``state`` does not bind."""
+    return {k: v for k, v in state.mod.summary.constants.items() if k not in state.env}
 
 
 def _literal_key(index: ast.expr) -> bool:
