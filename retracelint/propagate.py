@@ -473,8 +473,7 @@ class Propagation(ObjectModel):
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self._deep(callee, raw), yields) if raw is not None else None
         if result is not None and element is not None and not picked_item:
-            # Not a tuple display: a NamedTuple (``return Batch(x, y)``), item by its position.
-            result = self._positional_field(callee, result, element) or result
+            result = self._element(callee, result, element)
         self._returns[key] = result
         return result
 
@@ -485,6 +484,14 @@ class Propagation(ObjectModel):
         if not value.items or depth > _DEEP_ITEMS:
             return out
         return out.with_(items=tuple(self._deep(fn, item, depth + 1) for item in value.items))
+
+    def _element(self, fn: FunctionSummary, result: Value, index: int) -> Value:
+        """Item ``index`` of what ``fn`` returns when its return is no tuple display: of the tuple
+        a call it returns gives back (``return init_runner(cfg)``, resolved), else of a NamedTuple
+        (``return Batch(x, y)``) by its field in that position."""
+        if result.items:
+            return result.items[index] if index < len(result.items) else result
+        return self._positional_field(fn, result, index) or result
 
     def _positional_field(self, fn: FunctionSummary, value: Value, index: int) -> Value | None:
         """Item ``index`` of a NamedTuple ``value`` (``f(*graph)``, ``a, b = make()``): its field in

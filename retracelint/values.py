@@ -650,6 +650,17 @@ class Dims:
         return Dims(tuple(lens), self.ranked and axis < len(self.lens))
 
 
+# A 0-d array (``x.sum()``): no axis to change, and broadcast against another array it leaves each
+# of that array's axes where it was.
+NO_AXES = Dims((), ranked=True)
+
+
+def no_axes(value: Value) -> bool:
+    return value.dims is NO_AXES or (
+        value.dims is not None and value.dims.ranked and not value.dims.lens
+    )
+
+
 def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:
     if a is None or b is None or a is b:
         return a if a is b else None

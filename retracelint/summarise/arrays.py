@@ -56,6 +56,7 @@ from retracelint.summarise.sizes import (
     _length_read,
     _pad_widths,
     _poly,
+    _RangeLoop,
     _size_argument,
 )
 from retracelint.summarise.state import PassState
@@ -72,6 +73,7 @@ from retracelint.values import (
     KIND_CODES,
     LIST,
     MADE_STRONG,
+    NO_AXES,
     NP_ARRAY,
     NP_SCALAR,
     RNG,
@@ -79,6 +81,7 @@ from retracelint.values import (
     TUPLE,
     UNHASHABLE,
     UNKNOWN,
+    Chunking,
     Dims,
     ItemSrc,
     Length,
@@ -261,14 +264,18 @@ class Arrays(PassState):
                 taint = Taint("RTL104", what, self.loc(node), sources, along)
                 return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
             return Value(ty=made)
-        if name in ("split", "array_split") and name == "array_split":
+        if name == "array_split":
             along = None if len(node.args) > 2 or "axis" in kwargs else 0
+            chunking = self.pieces(node) if along == 0 else None
+            if chunking is not None and not chunking.reads and chunking.full({}):
+                return Value(ty=LIST)  # as many rows in each piece, in sizes known here
             taint = Taint(
                 "RTL103",
                 f"{self.mod.pos.text(node)} (uneven pieces)",
                 self.loc(node),
                 frozenset({ItemSrc()}),
                 along,
+                chunking,
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
@@ -279,7 +286,7 @@ class Arrays(PassState):
             keep = "axis" in kwargs or len(node.args) > 1
             if keep and args:
                 args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
-            return combine(args, ty=ty, keep_shape=keep)
+            return combine(args, ty=ty, keep_shape=keep).with_(dims=None if keep else NO_AXES)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
         if name in _JOINS:
@@ -331,6 +338,17 @@ class Arrays(PassState):
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
+
+    def pieces(self, node: ast.Call) -> Chunking | None:
+        """When ``array_split(x, n)`` cuts pieces of one length: ``len(x)`` a multiple of ``n``, as
+        the chunks of ``range(0, len(x), step)`` are all full when the span is one of the step
+        (``Chunking``: sizes known here, or read where the callers make them). None: ``n`` is not
+        a count (a list of split points), or the sizes are nothing a chunking reads."""
+        sections = _argument(node, "indices_or_sections", 1)
+        if not node.args or sections is None or isinstance(sections, ast.List | ast.Tuple):
+            return None
+        whole = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[node.args[0]], keywords=[])
+        return self.chunking(_RangeLoop("", None, ast.copy_location(whole, node), sections))
 
     def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
         """An array made from a Python list whose length is known here and changes (an item of a
@@ -407,6 +425,18 @@ class Arrays(PassState):
         tail = self.shape_tail(node, sized) if lens is None else None
         if tail is not None:
             return self.with_tail(node, ty, tail, args, kwargs)
+        given = _argument(node, sized.keyword, sized.position)
+        if lens is None and isinstance(given, ast.Attribute) and given.attr == "shape":
+            # `zeros(x.shape)`: x's shape, as `zeros_like(x)` has it (`self.h =
+            # jnp.zeros(self.h.shape)` keeps the attribute's shape), in its own dtype.
+            like = self.quiet(given.value)
+            return Value(
+                ty=ty,
+                vsrc=_args_vsrc(args, kwargs),
+                shape=like.shape,
+                deps=like.deps,
+                dims=like.dims,
+            )
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
             varies = size.vsrc | returned_sources(size)

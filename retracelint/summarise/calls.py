@@ -111,6 +111,7 @@ from retracelint.values import (
     LIST_LIKE,
     MADE_ANEW,
     MADE_STRONG,
+    NO_AXES,
     NONE,
     NP_ARRAY,
     NUMPY_DATA,
@@ -1162,6 +1163,8 @@ class Calls(PassState):
                 if method in _REDUCTIONS and keep:
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                if method in _REDUCTIONS and not keep:
+                    value = value.with_(dims=NO_AXES)
                 if method in _MADE_STRONG:
                     # ``mask.sum()``: strongly typed whatever the array was (measured as the
                     # function form is), so arithmetic with it is strong too; of the receiver's

@@ -120,6 +120,7 @@ from retracelint.values import (
     keyed_item,
     lengths_differ,
     made_objects,
+    no_axes,
     picked,
     placed,
     poly_constant,
@@ -188,6 +189,10 @@ def _size_reads(
         atom = atoms.get(name)
         if any(item[0] == scope + name for item in (*found, *derived)):
             continue  # read already: an atom that two others are computed from
+        if name in _module_constants(state):
+            # A module-level int (`ROLLOUT // MINIBATCH`, `np.arange(ROLLOUT)`): known as it is.
+            derived.append((scope + name, (((), _module_constants(state)[name]),), (((), 1),)))
+            continue
         if name in reads.lengths:
             value, axis = reads.lengths[name]
         elif isinstance(atom, ast.BinOp) and isinstance(atom.op, ast.FloorDiv):
@@ -222,6 +227,11 @@ def _size_reads(
             return False
         found.append((scope + name, state.fn.qualname, _plain(value), axis))
     return True
+
+
+def _module_constants(state: PassState) -> dict[str, int]:
+    """The module's ints bound once at top level (``BATCH = 32``) that ``state`` does not bind."""
+    return {k: v for k, v in state.mod.summary.constants.items() if k not in state.env}
 
 
 def _literal_key(index: ast.expr) -> bool:
@@ -678,13 +688,15 @@ class Expressions(PassState):
             ty = (tys & sequences).pop()  # [x] * n
         else:
             ty = UNKNOWN
-        # With a Python scalar, or joining sequences, each axis stays where it was.
-        aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
+        # With a Python scalar or a 0-d array (``p / p.sum()``), or joining sequences, each axis
+        # stays where it was.
+        scalar = [v.ty in SCALARS or no_axes(v) for v in (left, right)]
+        aligned = ty in sequences or any(scalar)
         value = combine([left, right], ty=ty, aligned=aligned)
         if ty == ARRAY or (ty == UNKNOWN and MADE_STRONG in (left.weak, right.weak)):
             value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
-            return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
+            return value.with_(dims=left.dims if not scalar[0] else right.dims)
         return value
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Value:

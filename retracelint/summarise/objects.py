@@ -192,16 +192,22 @@ class Objects(PassState):
                     self.cls.field_functions[attr] = (*functions, store)
 
     def grow_field(
-        self, value: Value, node: ast.AST, item: bool = False, per_call: bool = True
+        self,
+        value: Value,
+        node: ast.AST,
+        item: bool = False,
+        per_call: bool = True,
+        axis: int | None = None,
     ) -> Value:
         """A list or array attribute rebuilt larger from itself (``item``: one of the lists it
         holds): per iteration of a loop here, and, with ``per_call``, for the objects it is stored
-        on, per call."""
+        on, per call, along ``axis`` where known (a list's items: an array made of it has as many
+        rows, which taking rows by position, ``probs[idx]``, no longer has)."""
         text = _clip(self.mod.pos.text(node))
         grown = self.grow(value, node, text, item) if self.loops else value
         if not per_call:
             return grown
-        taint = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}))
+        taint = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}), axis)
         return grown.with_(shape=grown.shape | {taint})
 
     def held_in(self, node: ast.expr) -> ast.expr:
@@ -246,7 +252,7 @@ class Objects(PassState):
                 changed = current.with_(vsrc=current.vsrc | self.context_src(), fresh=EMPTY)
                 self.store(target, self.quiet(target.value), changed)
             return
-        grown = self.grow_field(current, node, item, per_call=not anew)
+        grown = self.grow_field(current, node, item, per_call=not anew, axis=None if item else 0)
         if not item:
             # Of unknown kind here, what the class hierarchy stores there says, once linked
             # (``Propagation.concrete``), whether it is a list: not the order of the methods.
