@@ -21,7 +21,6 @@ padding row may hold inf or nan where nothing did before).
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,24 +37,15 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
+from retracelint.fixes.masked_rows import BUCKET, PAD_NAME, pad_code, pad_where_jitted, pads
 from retracelint.model import Finding
 from retracelint.summarise.apis import _FLOAT_CONSTANTS, ROWWISE
 
 if TYPE_CHECKING:
     import libcst as cst
 
-BUCKET = 16  # the fewest rows a padded array gets: lengths up to it share one trace
 _MODULES = ("jnp", "jax.numpy")
 _ROW_OPS = (ast.BinOp, ast.UnaryOp, ast.Compare)
-_PAD = '''
-def {name}(rows, size=None, bucket={bucket}):
-    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
-    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
-    rows = jnp.asarray(rows)
-    if size is None:
-        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
-'''
 
 
 @dataclass(frozen=True)
@@ -78,7 +68,7 @@ def direct_call(source: Source, finding: Finding) -> DirectCall | Refusal:
     if not isinstance(call, ast.Call) or site is None or not finding.parameter:
         return Refusal("the finding is not at a call of the jitted function")
     called = dotted(call.func).rsplit(".", 1)[-1]
-    if called in _pads(source):
+    if called in pads(source):
         return Refusal("the array is padded to a bucket already: one trace per power of two")
     if called != site.name:
         return Refusal(
@@ -96,7 +86,42 @@ def direct_call(source: Source, finding: Finding) -> DirectCall | Refusal:
     return DirectCall(call, argument, jitted)
 
 
+def entry_file(finding: Finding) -> str:
+    """The file the fix rewrites: the finding's, where it passes the array to the jitted function
+    itself; else the jitted function's, which pads the array as it enters (``masked_rows``)."""
+    site = finding.jit_site
+    if site is None or _passed_here(finding):
+        return finding.location.path
+    return site.location.path
+
+
+def _passed_here(finding: Finding) -> bool:
+    site, path = finding.jit_site, finding.call_path
+    return (
+        site is not None
+        and bool(path)
+        and path[0].location.path == finding.location.path
+        and path[0].call.rsplit(".", 1)[-1] == site.name
+    )
+
+
 def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite | Refusal:
+    """The array padded where the call passes it, when the jitted function is row-wise; else, when
+    that function is defined in the file the fix rewrites, padded as it enters that function."""
+    site = finding.jit_site
+    if not _passed_here(finding):
+        return pad_where_jitted(source, finding, bucket)
+    at_call = _pad_at_call(source, finding, bucket)
+    if (
+        isinstance(at_call, Refusal)
+        and site is not None
+        and site.location.path == finding.location.path
+    ):
+        return pad_where_jitted(source, finding, bucket)
+    return at_call
+
+
+def _pad_at_call(source: Source, finding: Finding, bucket: int) -> Rewrite | Refusal:
     found = direct_call(source, finding)
     if isinstance(found, Refusal):
         return found
@@ -279,36 +304,17 @@ def pad_function(source: Source, call: ast.Call, bucket: int = BUCKET) -> PadFun
         if "jnp" in source.module_names:
             return PadFunction("", {}, (), "jnp is bound to something other than jax.numpy here")
         imports = ("import jax.numpy as jnp",)
-    existing = next((n for n, b in _pads(source).items() if b == bucket), None)
+    existing = next((n for n, b in pads(source).items() if b == bucket), None)
     if existing:
         return PadFunction(existing, {}, imports)
-    name = source.fresh_name("padded_rows")
+    name = source.fresh_name(PAD_NAME)
     top = next((s for s in source.tree.body if _holds(s, call)), None)
     if top is None:
         return PadFunction("", {}, (), "the call is not inside a top-level statement")
     return PadFunction(
-        name, {source.start(top): [parse_statement(_pad_code(name, bucket))]}, imports
+        name, {source.start(top): [parse_statement(pad_code(name, bucket))]}, imports
     )
 
 
 def _holds(stmt: ast.stmt, node: ast.AST) -> bool:
     return any(n is node for n in ast.walk(stmt))
-
-
-def _pads(source: Source) -> dict[str, int]:
-    """The pad functions earlier fixes of this file defined, by name, with their bucket."""
-    out = {}
-    for stmt in source.tree.body:
-        if isinstance(stmt, ast.FunctionDef) and stmt.args.defaults:
-            bucket = stmt.args.defaults[-1]
-            if (
-                isinstance(bucket, ast.Constant)
-                and isinstance(bucket.value, int)
-                and source.code(stmt) == _pad_code(stmt.name, bucket.value).strip()
-            ):
-                out[stmt.name] = bucket.value
-    return out
-
-
-def _pad_code(name: str, bucket: int) -> str:
-    return textwrap.dedent(_PAD.format(name=name, bucket=bucket)).lstrip("\n")
