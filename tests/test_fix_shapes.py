@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
+from test_fix_masked_rows import BUFFER, EMBED, PROMPTS, SCORING, TOKENIZER, WATCH
 
 DENOISE = '''\
 """Soft-threshold denoising of a sensor stream."""
@@ -81,7 +82,7 @@ def padded_rows(rows, size=None, bucket=16):
     rows = jnp.asarray(rows)
     if size is None:
         size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
+    return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
 
 
 '''
@@ -190,7 +191,11 @@ def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it
 ):
     """The size decides, not the helper's name: a power of two or a multiple of a block above the
     length is one trace per bucket; the length plus a margin is one per length."""
-    helpers = "import jax.numpy as jnp\n\n\n" + PAD.replace(
+    concatenated = PAD.replace(
+        "jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)",
+        "jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])",
+    )
+    helpers = "import jax.numpy as jnp\n\n\n" + concatenated.replace(
         "1 << max(len(rows) - 1, 0).bit_length()", "{size}"
     )
     main = WALK.replace(
@@ -393,5 +398,18 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
         "replay": ({"denoise.py": DENOISE, "main.py": REPLAY}, "main.py", "shrink", 11),
         "walk": ({"main.py": WALK}, "main.py", "clipped_speed", 5),
         "evaluate": ({"metrics.py": METRICS, "main.py": EVALUATE}, "main.py", "squared_error", 1),
+        # padded where the array enters the jitted function, its reductions over the real rows
+        "watch": (
+            {"scoring.py": SCORING, "buffer.py": BUFFER, "main.py": WATCH},
+            "main.py",
+            "zscore_alarm",
+            7,
+        ),
+        "prompts": (
+            {"embed.py": EMBED, "tokenizer.py": TOKENIZER, "main.py": PROMPTS},
+            "main.py",
+            "pooled_embedding",
+            2,
+        ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))

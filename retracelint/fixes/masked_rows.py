@@ -53,7 +53,7 @@ def {name}(rows, size=None, bucket={bucket}):
     rows = jnp.asarray(rows)
     if size is None:
         size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
+    return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
 '''
 _VMAPS = ("jax.vmap", "vmap")
 # The jit forms the fix keeps on the renamed body: what is jitted stays the same function.

@@ -1,0 +1,221 @@
+"""RTL101/RTL102/RTL104/RTL105 fixed where the array enters the jitted function (issue 41): the jitted def
+becomes a front of the same name that pads the array to a bucket of rows and calls the renamed body with
+the count of real rows; reductions over the rows are made over the real ones, rows are sliced back. The
+array may be made in another module and pass through a method or a helper: every call is padded. Refused,
+saying where, when the body mixes the padding into a result otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_fix_closures import fixed_once, lint, project
+
+SCORING = '''\
+"""Anomaly scores of a sensor against the readings kept so far."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def zscore_alarm(window, reading):
+    """How far ``reading`` lies from the window, in standard deviations, and every row scaled."""
+    centre = window.mean(axis=0)
+    spread = jnp.std(window, axis=0) + 1e-3  # never zero
+    scaled = (window - centre) / spread
+    return jnp.max(jnp.abs(reading - centre) / spread), scaled
+'''
+
+BUFFER = '''\
+"""Readings kept as they arrive."""
+
+import jax.numpy as jnp
+
+
+class ReadingBuffer:
+    def __init__(self, first):
+        self.rows = jnp.asarray(first)[None]
+
+    def push(self, reading):
+        self.rows = jnp.concatenate([self.rows, jnp.asarray(reading)[None]])
+        return self.rows
+'''
+
+WATCH = """\
+import json
+
+import jax.numpy as jnp
+from buffer import ReadingBuffer
+from scoring import zscore_alarm
+
+
+def watch(readings):
+    buffer = ReadingBuffer(readings[0])
+    scores = []
+    for reading in readings[1:]:
+        window = buffer.push(reading)
+        score, scaled = zscore_alarm(window, reading)
+        scores += [float(score), float(scaled[-1, 0]), len(scaled)]
+    return scores
+
+
+readings = [jnp.array([1.0, 2.0]) + jnp.array([0.1, -0.2]) * k + 0.05 * (k % 3) for k in range(9)]
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(watch(readings), out)
+"""
+
+PAD = '''\
+def padded_rows(rows, size=None, bucket=16):
+    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
+    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
+    rows = jnp.asarray(rows)
+    if size is None:
+        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
+    return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
+
+
+def over_rows(reduce, x, valid, **options):
+    """``reduce`` (a jax.numpy reduction) of ``x`` over its first ``valid`` rows alone: the rows
+    after them are padding, which must not count."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    if reduce in (jnp.max, jnp.min):
+        # no value leaves a maximum as it is in every dtype: the first row, a real one, stands in
+        return reduce(jnp.where(keep, x, x[:1]), **options)
+    return reduce(x, where=jnp.broadcast_to(keep, x.shape), **options)
+
+
+'''
+
+SCORING_FIXED = (
+    SCORING.replace("@jax.jit", PAD + "@jax.jit")
+    .replace(
+        "def zscore_alarm(window, reading):", "def zscore_alarm_padded(window, reading, *, valid):"
+    )
+    .replace("window.mean(axis=0)", "over_rows(jnp.mean, window, valid, axis=0)")
+    .replace("jnp.std(window, axis=0)", "over_rows(jnp.std, window, valid, axis=0)")
+    + '''
+
+def zscore_alarm(window, reading):
+    """zscore_alarm of window padded to a bucket of rows: one trace per bucket."""
+    valid = len(window)
+    result = zscore_alarm_padded(padded_rows(window), reading, valid=valid)
+    return (result[0], result[1][:valid])
+'''
+)
+
+EMBED = '''\
+"""Sentence vectors: the mean of the word vectors, optionally scaled to unit length."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("normalise",))
+def pooled_embedding(table, ids, normalise=True):
+    pooled = jnp.mean(table[ids], axis=0)
+    # a unit vector when asked for; the norm of a pooled vector is never zero here
+    scale = jnp.where(normalise, 1.0 / (jnp.linalg.norm(pooled) + 1e-6), 1.0)
+    return pooled * scale
+'''
+
+TOKENIZER = '''\
+"""A whitespace tokenizer with a fixed vocabulary; unknown words are dropped."""
+
+import numpy as np
+
+VOCAB = {w: i for i, w in enumerate("the a cat dog sat on mat ran far away".split())}
+
+
+def encode(text):
+    words = np.array(text.lower().split())
+    known = np.isin(words, list(VOCAB))
+    return np.array([VOCAB[w] for w in words[known]], np.int32)
+'''
+
+PROMPTS = """\
+import json
+
+import jax
+from embed import pooled_embedding
+from tokenizer import VOCAB, encode
+
+table = jax.random.normal(jax.random.PRNGKey(0), (len(VOCAB), 4))
+prompts = ["the cat sat", "the dog ran far away", "a cat sat on the mat", "the big dog sat"]
+vectors = [float(v) for p in prompts for v in pooled_embedding(table, encode(p), normalise=False)]
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(vectors, out)
+"""
+
+
+def test_an_array_grown_by_a_method_of_another_module_is_padded_as_it_enters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(
+        tmp_path, monkeypatch, {"scoring.py": SCORING, "buffer.py": BUFFER, "main.py": WATCH}
+    )
+    safe = lint("--fix", ".")
+    assert "1 hidden fix can be enabled with the `--unsafe-fixes` option" in safe.output
+    assert (root / "scoring.py").read_text() == SCORING
+    # the reductions over the window count its real rows only; the scaled rows are sliced back
+    assert fixed_once(root, "scoring.py") == SCORING_FIXED
+    assert (root / "buffer.py").read_text() == BUFFER
+    assert (root / "main.py").read_text() == WATCH
+
+
+def test_a_mask_s_rows_are_padded_under_a_jit_with_static_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """RTL104: the words a mask keeps, gathered from a table and averaged; the decorator stays, and
+    the static argument keeps its place."""
+    files = {"embed.py": EMBED, "tokenizer.py": TOKENIZER, "main.py": PROMPTS}
+    root = project(tmp_path, monkeypatch, files)
+    assert fixed_once(root, "embed.py") == (
+        EMBED.replace("@partial", PAD + "@partial")
+        .replace(
+            "def pooled_embedding(table, ids, normalise=True):",
+            "def pooled_embedding_padded(table, ids, normalise=True, *, valid):",
+        )
+        .replace("jnp.mean(table[ids], axis=0)", "over_rows(jnp.mean, table[ids], valid, axis=0)")
+        + '''
+
+def pooled_embedding(table, ids, normalise=True):
+    """pooled_embedding of ids padded to a bucket of rows: one trace per bucket."""
+    valid = len(ids)
+    return pooled_embedding_padded(table, padded_rows(ids), normalise, valid=valid)
+'''
+    )
+    assert (root / "tokenizer.py").read_text() == TOKENIZER
+
+
+@pytest.mark.parametrize(
+    ("scaled", "why"),
+    [
+        ("spread @ window.T", "uses window.T at line 12"),  # the rows made columns
+        ("window @ spread", "uses window @ spread at line 12"),  # a row each, or their sum: by rank
+        ("jax.nn.softmax(window, axis=0)", "uses jax.nn.softmax at line 12"),
+        ("window - window[-1]", "uses window[-1] at line 12"),  # the last row is padding
+        ("window * reading", "reads reading at line 12"),  # its rows may line up with the window's
+        ("window.shape[0] * window", "uses window.shape[0] at line 12"),
+        (
+            "window / window.sum(axis=-1)",
+            "uses window.sum(axis=-1) at line 12, along an axis that may be the rows",
+        ),
+    ],
+)
+def test_a_body_that_mixes_the_padding_into_its_result_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scaled: str, why: str
+):
+    scoring = SCORING.replace("(window - centre) / spread", scaled)
+    files = {"scoring.py": scoring, "buffer.py": BUFFER, "main.py": WATCH}
+    root = project(tmp_path, monkeypatch, files)
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.exit_code == 1
+    assert (
+        f"retracelint: buffer.py:11:21: RTL102 not fixed: zscore_alarm {why}, "
+        "so padded rows would change its result"
+    ) in result.output
+    assert [(root / n).read_text() for n in files] == list(files.values())
