@@ -219,3 +219,61 @@ def test_a_body_that_mixes_the_padding_into_its_result_is_refused(
         "so padded rows would change its result"
     ) in result.output
     assert [(root / n).read_text() for n in files] == list(files.values())
+
+
+FLEET = '''\
+"""Covariance prediction of a robot fleet: P' = F P F^T + Q for every robot at once."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def predict_fleet(covs, F, Q):
+    return jax.vmap(lambda P: F @ P @ F.T + Q)(covs)
+'''
+
+FLEETS = '''\
+"""The fleets, each a stack of 6x6 pose covariances, one per robot."""
+
+import jax.numpy as jnp
+
+SIZES = {"warehouse": 3, "yard": 5, "dock": 8}
+
+
+def covariances(n_robots):
+    return jnp.tile(jnp.eye(6) * 0.01, (n_robots, 1, 1))
+'''
+
+PROPAGATE = """\
+import jax.numpy as jnp
+from fleets import SIZES, covariances
+from predict import predict_fleet
+
+F = jnp.eye(6).at[0:3, 3:6].set(0.1 * jnp.eye(3))
+fleets = [covariances(n) for n in SIZES.values()]
+for _ in range(3):
+    fleets = [predict_fleet(covs, F, 1e-3 * jnp.eye(6)) for covs in fleets]
+print([covs.shape for covs in fleets])
+"""
+
+
+def test_rows_mapped_one_by_one_are_sliced_back_with_no_count_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``jax.vmap`` of a function of the rest gives a row per row: nothing is reduced, so the body
+    keeps its signature and only the front knows the real count."""
+    files = {"predict.py": FLEET, "fleets.py": FLEETS, "main.py": PROPAGATE}
+    root = project(tmp_path, monkeypatch, files)
+    assert fixed_once(root, "predict.py") == (
+        FLEET.replace("@jax.jit", PAD.split("\n\n\n")[0] + "\n\n\n@jax.jit").replace(
+            "def predict_fleet(covs, F, Q):", "def predict_fleet_padded(covs, F, Q):"
+        )
+        + '''
+
+def predict_fleet(covs, F, Q):
+    """predict_fleet of covs padded to a bucket of rows: one trace per bucket."""
+    valid = len(covs)
+    return predict_fleet_padded(padded_rows(covs), F, Q)[:valid]
+'''
+    )

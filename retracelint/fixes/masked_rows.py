@@ -521,7 +521,8 @@ def _inner_code(
         lo = offset_in(text, (first, 0), source.start(node))
         hi = offset_in(text, (first, 0), source.end(node))
         text = text[:lo] + new + text[hi:]
-    args = _with_keyword(function.args, valid)
+    # the count of real rows, where a reduction needs it
+    args = _with_keyword(function.args, valid) if body.masked else function.args
     returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
     header = f"def {inner}({ast.unparse(args)}){returns}:"
     return "\n".join([*decorators, header, text])
@@ -556,7 +557,9 @@ def _front_code(
         f"{a.arg}={pad}({a.arg})" if a.arg == parameter else f"{a.arg}={a.arg}"
         for a in args.kwonlyargs
     ]
-    call = f"{inner}({', '.join([*passed, f'{valid}={valid}'])})"
+    if body.masked:
+        passed.append(f"{valid}={valid}")
+    call = f"{inner}({', '.join(passed)})"
     if body.tuple_result:
         parts = [
             f"{result}[{i}][:{valid}]" if rows else f"{result}[{i}]"
