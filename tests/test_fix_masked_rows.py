@@ -196,10 +196,9 @@ def pooled_embedding(table, ids, normalise=True):
     [
         ("spread @ window.T", "uses window.T at line 12"),  # the rows made columns
         ("window @ spread", "uses window @ spread at line 12"),  # a row each, or their sum: by rank
-        ("jax.nn.softmax(window, axis=0)", "uses jax.nn.softmax at line 12"),
-        ("window - window[-1]", "uses window[-1] at line 12"),  # the last row is padding
+        ("jnp.cumsum(window, axis=0)", "uses jnp.cumsum at line 12"),  # each row from those above
+        ("jnp.stack([window, window])", "uses [window, window] at line 12"),
         ("window * reading", "reads reading at line 12"),  # its rows may line up with the window's
-        ("window.shape[0] * window", "uses window.shape[0] at line 12"),
         (
             "window / window.sum(axis=-1)",
             "uses window.sum(axis=-1) at line 12, along an axis that may be the rows",
@@ -277,3 +276,24 @@ def predict_fleet(covs, F, Q):
     return predict_fleet_padded(padded_rows(covs), F, Q)[:valid]
 '''
     )
+
+
+@pytest.mark.parametrize(
+    ("scaled", "written"),
+    [
+        # a softmax over the rows counts the real ones only; a row by index counts from the real end
+        ("jax.nn.softmax(window, axis=0)", "over_rows(jax.nn.softmax, window, valid, axis=0)"),
+        ("window - window[-1]", "window - window[valid - 1]"),
+        ("window.shape[0] * window", "valid * window"),  # the row count, in arithmetic
+        ("jnp.sum(window, axis=1) * len(window)", "jnp.sum(window, axis=1) * valid"),
+    ],
+)
+def test_what_counts_the_rows_counts_the_real_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scaled: str, written: str
+):
+    scoring = SCORING.replace("(window - centre) / spread", scaled)
+    files = {"scoring.py": scoring, "buffer.py": BUFFER, "main.py": WATCH}
+    root = project(tmp_path, monkeypatch, files)
+    text = fixed_once(root, "scoring.py")
+    assert f"    scaled = {written}\n" in text
+    assert "    return (result[0], result[1][:valid])\n" in text  # rows, sliced back

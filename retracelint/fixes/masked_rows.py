@@ -32,13 +32,21 @@ from retracelint.fixes.base import (
     Rewrite,
     Source,
     Start,
+    bound_names,
     dotted,
     has_binding,
     offset_in,
     parse_statement,
 )
 from retracelint.model import Finding
-from retracelint.summarise.apis import _FLOAT_CONSTANTS, ROW_REDUCTIONS, ROWS_KEPT, ROWWISE
+from retracelint.summarise.apis import (
+    _FLOAT_CONSTANTS,
+    ROW_NORMALISERS,
+    ROW_REDUCTIONS,
+    ROWS_KEPT,
+    ROWWISE,
+    VECTORS,
+)
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -75,44 +83,61 @@ def {name}(reduce, x, valid, **options):
 class Value:
     """What an expression of the body is, once its array is padded: ``rows`` when its first axis is
     the padded one; else the value it had, ``rowless`` when no axis of it can line up with the rows
-    (numbers, reductions over the rows). ``length``: the padded row count itself. ``text``: the
-    expression rewritten, when a reduction in it is made over the real rows."""
+    (numbers, reductions over the rows). ``length``: the padded row count itself. ``rank``: its
+    number of axes, where the ranks assumed of the arguments tell it. ``text``: the expression
+    rewritten, when a reduction in it is made over the real rows."""
 
     rows: bool = False
     rowless: bool = False
     length: bool = False
+    rank: int | None = None
     text: str | None = None
 
 
 @dataclass
 class Body:
     """The body's rewrites and what its result is: which parts (one, or each of a returned tuple)
-    are made of rows, to be sliced back."""
+    are made of rows, to be sliced back; and the ranks it was proved for, which the front checks
+    (``jnp.ndim(ids) == 1``) before it pads."""
 
     changes: list[tuple[ast.expr, str]] = field(default_factory=list)
     returns_rows: tuple[bool, ...] = ()
     tuple_result: bool = False
     masked: bool = False  # a reduction is made over the real rows, by the helper named
     over_rows: str = ""
+    ranks: dict[str, int] = field(default_factory=dict)
 
 
 class _Refused(Exception):
     """Why the body keeps the padded rows apart no longer: the clause of a refusal."""
 
 
+# The ranks tried when the body needs them: an array of indices into a table of vectors, the
+# shape of token ids and embeddings (the front checks them, and calls the body unpadded otherwise).
+_INDEX_RANK, _TABLE_RANK = 1, 2
+
+
 class _Follow:
     """Follows the padded rows through a body, collecting the rewrites of its reductions."""
 
-    def __init__(self, source: Source, parameter: str, valid: str, over_rows: str):
+    def __init__(
+        self, source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
+    ):
+        parameter, self.valid, self.over_rows = names
         self.source = source
-        self.names: dict[str, Value] = {parameter: Value(rows=True)}
-        self.valid = valid
-        self.over_rows = over_rows
+        self.assume = assume
+        self.ranks: dict[str, int] = {parameter: _INDEX_RANK} if assume else {}
+        self.names: dict[str, Value] = {parameter: Value(rows=True, rank=self.ranks.get(parameter))}
         self.masked = False
+        # what the front can evaluate: the arguments the body never binds again
+        args = function.args
+        self.arguments = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        self.arguments -= bound_names(function.body)
 
     def value(self, node: ast.expr) -> Value:
         if isinstance(node, ast.Constant):
-            return Value(rowless=True)
+            number = isinstance(node.value, (int, float, complex)) and node.value is not True
+            return Value(rowless=True, rank=0 if number else None)
         if isinstance(node, ast.Name):
             return self.names.get(node.id, Value())
         if isinstance(node, ast.Attribute):
@@ -121,7 +146,7 @@ class _Follow:
             return self._subscript(node)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.MatMult):
-                return self._apart(node, [node.left, node.right])
+                return self._matmul(node)
             return self._combine(node, [node.left, node.right])
         if isinstance(node, ast.UnaryOp):
             return self._combine(node, [node.operand])
@@ -138,7 +163,7 @@ class _Follow:
     # -- each kind ------------------------------------------------------------------------------------
     def _attribute(self, node: ast.Attribute) -> Value:
         if dotted(node.value) in _MODULES and node.attr in _FLOAT_CONSTANTS:
-            return Value(rowless=True)
+            return Value(rowless=True, rank=0)
         if self.value(node.value).rows:
             raise _Refused(self._uses(node))
         return Value()
@@ -147,47 +172,97 @@ class _Follow:
         index = node.slice
         shape = node.value
         if isinstance(shape, ast.Attribute) and shape.attr == "shape":
-            of = self.value(shape.value)
-            if of.rows:
-                # the padded row count, right only where rows are made of it (jnp.arange)
-                if _number(index) == 0:
-                    return Value(length=True)
-                if isinstance(_number(index), int) and _number(index) > 0:  # type: ignore[operator]
-                    return Value(rowless=True)
-                raise _Refused(self._uses(node))
-            return Value()
+            return self._dimension(node, self.value(shape.value))
         held = self.value(node.value)
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         kinds = [self.value(p) if not isinstance(p, ast.Slice) else _slice(self, p) for p in parts]
         if held.rows:
-            # x[:, k], x[:, None]: every row kept where it is
-            first = parts[0]
-            whole = isinstance(first, ast.Slice) and not (first.lower or first.upper or first.step)
-            if len(parts) < 2 or not whole or any(k.rows or k.length for k in kinds):
-                raise _Refused(self._uses(node))
-            return self._rewritten(node, [node.value], Value(rows=True))
+            return self._rows_indexed(node, held, parts, kinds)
         if len(parts) == 1 and kinds[0].rows:
             # a gather: row i of table[ids] is table[ids[i]]; a padding id is 0, a valid index
-            return self._rewritten(node, [node.value, index], Value(rows=True))
+            table = self._assumed(node.value, _TABLE_RANK)
+            rank = None if table is None or kinds[0].rank is None else table - 1 + kinds[0].rank
+            return self._rewritten(node, [node.value, index], Value(rows=True, rank=rank))
         if any(k.rows or k.length for k in kinds):
             raise _Refused(self._uses(node))
         return Value()
 
+    def _dimension(self, node: ast.Subscript, of: Value) -> Value:
+        """``x.shape[k]``: the padded count for the rows' first axis, right only where rows are made
+        of it (``jnp.arange``); elsewhere the real count takes its place."""
+        axis = _number(node.slice)
+        if not of.rows:
+            return Value(rowless=True, rank=0)
+        if isinstance(axis, int) and axis < 0 and of.rank is not None:
+            axis += of.rank
+        if axis == 0:
+            return Value(length=True)
+        if isinstance(axis, int) and axis > 0:
+            return Value(rowless=True, rank=0)
+        raise _Refused(self._uses(node))
+
+    def _rows_indexed(
+        self, node: ast.Subscript, held: Value, parts: list[ast.expr], kinds: list[Value]
+    ) -> Value:
+        """``x[:, k]``, ``x[:, None]``: every row kept where it is; ``x[-k]``: a real row, counted
+        from the real count (as JAX clamps an index past the first row, so does ``valid - k``)."""
+        first = parts[0]
+        back = _number(first)
+        if len(parts) == 1 and isinstance(back, int) and back < 0:
+            rank = None if held.rank is None else held.rank - 1
+            text = f"{self._text(node.value, held)}[{self.valid} - {-back}]"
+            return Value(rowless=True, rank=rank, text=text)
+        whole = isinstance(first, ast.Slice) and not (first.lower or first.upper or first.step)
+        if len(parts) < 2 or not whole or any(k.rows or k.length for k in kinds):
+            raise _Refused(self._uses(node))
+        rank = held.rank
+        for part in parts[1:]:
+            if rank is None:
+                break
+            if _is_none(part):
+                rank += 1
+            elif isinstance(_number(part), int):
+                rank -= 1
+            elif not isinstance(part, ast.Slice):
+                rank = None
+        return self._rewritten(node, [node.value], Value(rows=True, rank=rank))
+
     def _combine(self, node: ast.expr, operands: list[ast.expr]) -> Value:
         """Arithmetic, comparisons, row-wise functions: rows with rows or with a value that has no
         axis to line up with them (a number, a reduction over the rows)."""
-        values = [self.value(o) for o in operands]
-        for operand, value in zip(operands, values, strict=True):
-            if value.length:
-                raise _Refused(self._uses(operand))
+        values = [self._settled(v) for v in map(self.value, operands)]
+        ranks = [v.rank for v in values]
+        rank = None if None in ranks else max(ranks, default=0)  # type: ignore[type-var]
         if not any(v.rows for v in values):
-            return self._rewritten(
-                node, operands, Value(rowless=all(v.rowless for v in values)), values
-            )
+            rowless = all(v.rowless for v in values)
+            return self._rewritten(node, operands, Value(rowless=rowless, rank=rank), values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
                 raise _Refused(self._other(operand))
-        return self._rewritten(node, operands, Value(rows=True), values)
+        return self._rewritten(node, operands, Value(rows=True, rank=rank), values)
+
+    def _matmul(self, node: ast.BinOp) -> Value:
+        """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
+        each); rows of one axis times rows: a sum over the rows, made over the real ones."""
+        left, right = self.value(node.left), self.value(node.right)
+        if not (left.rows or right.rows):
+            return self._apart(node, [node.left, node.right])
+        other = right.rank if right.rank is not None else self._assumed(node.right, _TABLE_RANK)
+        if left.rows and not right.rows and (left.rank or 0) >= 2 and other in (1, 2):
+            rank = left.rank - 1 if other == 1 else left.rank  # type: ignore[operator]
+            values = [left, right]
+            return self._rewritten(
+                node, [node.left, node.right], Value(rows=True, rank=rank), values
+            )
+        if left.rows and right.rows and left.rank == 1 and right.rank in (1, 2):
+            a, b = _atom(self._text(node.left, left)), _atom(self._text(node.right, right))
+            self.masked = True
+            if right.rank == 1:
+                text = f"{self.over_rows}(jnp.sum, {a} * {b}, {self.valid})"
+                return Value(rowless=True, rank=0, text=text)
+            text = f"{self.over_rows}(jnp.sum, {a}[:, None] * {b}, {self.valid}, axis=0)"
+            return Value(rowless=True, rank=1, text=text)
+        raise _Refused(self._uses(node))
 
     def _call(self, node: ast.Call) -> Value:
         name = dotted(node.func)
@@ -200,11 +275,13 @@ class _Follow:
                 raise _Refused(self._uses(node))
             return Value()
         if module in _MODULES and function in ROW_REDUCTIONS and node.args:
-            return self._reduce(node, function, node.args[0], node.args[1:])
+            return self._reduce(node, f"jnp.{function}", node.args[0], node.args[1:])
+        if name in ROW_NORMALISERS and node.args:
+            return self._reduce(node, name, node.args[0], node.args[1:], default=-1, keeps=True)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ROW_REDUCTIONS:
             held = self.value(node.func.value)
             if held.rows:
-                return self._reduce(node, node.func.attr, node.func.value, node.args)
+                return self._reduce(node, f"jnp.{node.func.attr}", node.func.value, node.args)
         if module in _MODULES and function in ROWWISE:
             if function == "where" and len(node.args) != 3:
                 # where(condition) alone gives the indices of the true rows, not a row per row
@@ -216,25 +293,40 @@ class _Follow:
             and len(arguments) == 1
             and self.value(arguments[0]).length
         ):
-            return Value(rows=True)  # over the padded count: row i is i, as it was
+            return Value(rows=True, rank=1)  # over the padded count: row i is i, as it was
+        if name == "len" and len(node.args) == 1 and self.value(node.args[0]).rows:
+            return Value(length=True)
         if isinstance(node.func, ast.Call) and dotted(node.func.func) in _VMAPS:
             return self._vmap(node)
         if module in _MODULES and function in ROWS_KEPT and len(node.args) == 1:
             return self._combine(node, arguments)
-        return self._apart(node, [node.func, *arguments])
+        made = self._apart(node, [node.func, *arguments])
+        if module in _MODULES and function in VECTORS:
+            return Value(made.rows, made.rowless, made.length, 1, made.text)
+        return made
 
     def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Value:
         """Anything else: its value as it was, when no part of it is made of rows."""
-        values = [self.value(p) for p in parts]
-        if any(v.rows or v.length for v in values):
+        values = [self._settled(self.value(p)) for p in parts]
+        if any(v.rows for v in values):
             raise _Refused(self._uses(node))
         return self._rewritten(node, parts, Value(), values)
 
-    def _reduce(self, node: ast.Call, function: str, of: ast.expr, rest: list[ast.expr]) -> Value:
-        """A reduction of rows: over them, made over the real ones; along a later axis, rows still."""
+    def _reduce(
+        self,
+        node: ast.Call,
+        function: str,
+        of: ast.expr,
+        rest: list[ast.expr],
+        default: int | None = None,
+        keeps: bool = False,
+    ) -> Value:
+        """A reduction of rows (``keeps``: a normalisation, which keeps their shape): over them,
+        made over the real ones; along a later axis, rows still."""
         held = self.value(of)
         if not held.rows:
-            return self._combine(node, [of, *rest, *(k.value for k in node.keywords)])
+            made = self._combine(node, [of, *rest, *(k.value for k in node.keywords)])
+            return Value(rowless=made.rowless, text=made.text)
         options = {k.arg: k.value for k in node.keywords}
         if len(rest) > 1 or (rest and "axis" in options):
             raise _Refused(self._uses(node))
@@ -242,25 +334,35 @@ class _Follow:
             options["axis"] = rest[0]
         if set(options) - {"axis", "ddof", "keepdims", "dtype"}:
             raise _Refused(self._uses(node))
-        for key, given in options.items():
-            if key != "axis" and not self.value(given).rowless:
-                raise _Refused(self._uses(node))
+        if any(self.value(v).rows for k, v in options.items() if k != "axis"):
+            raise _Refused(self._uses(node))
         axis = options.get("axis")
-        along = _number(axis) if axis is not None else None
+        along = _number(axis) if axis is not None else default
+        if isinstance(along, int) and along < 0 and held.rank is not None:
+            along += held.rank
+        keepdims = "keepdims" in options
         if isinstance(along, int) and along > 0 and not isinstance(along, bool):
-            return self._rewritten(node, [of], Value(rows=True))
-        if axis is not None and along != 0 and not _is_none(axis):
+            rank = held.rank if keeps or keepdims or held.rank is None else held.rank - 1
+            return self._rewritten(node, [of], Value(rows=True, rank=rank))
+        if along not in (0, None) or (along is None and axis is not None and not _is_none(axis)):
             raise _Refused(
                 f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may "
                 "be the rows"
             )
-        inner = self._text(of, held)
-        written = ", ".join(
-            [f"jnp.{function}", inner, self.valid]
-            + [f"{k}={self.source.code(v)}" for k, v in options.items()]
-        )
+        texts = {k: self.source.code(v) for k, v in options.items()}
+        if along == 0 and axis is None:
+            texts["axis"] = "0"  # the default axis, which is the rows'
+        given = [f"{k}={t}" for k, t in texts.items()]
+        written = ", ".join([function, self._text(of, held), self.valid, *given])
         self.masked = True
-        return Value(rowless=axis is None or along == 0, text=f"{self.over_rows}({written})")
+        text = f"{self.over_rows}({written})"
+        if keeps:
+            return Value(rows=True, rank=held.rank, text=text)
+        if keepdims or held.rank is None:
+            rank = None if along == 0 or keepdims else 0
+        else:
+            rank = held.rank - 1 if along == 0 else 0
+        return Value(rowless=True, rank=rank, text=text)
 
     def _vmap(self, node: ast.Call) -> Value:
         """``jax.vmap(f)(rows, ...)``: f of each row alone, when f closes over no rows."""
@@ -286,6 +388,24 @@ class _Follow:
         return self._rewritten(node, node.args, Value(rows=True), values)
 
     # -- helpers --------------------------------------------------------------------------------------
+    def _settled(self, value: Value) -> Value:
+        """The padded row count anywhere but where rows are made of it: the real count instead."""
+        return Value(rowless=True, rank=0, text=self.valid) if value.length else value
+
+    def _assumed(self, node: ast.expr, rank: int) -> int | None:
+        """The rank assumed of ``node``, an argument (or an item of one) that the front can look at
+        before it pads; None when no rank is assumed of it."""
+        if not self.assume:
+            return None
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        plain = all(
+            isinstance(n, (ast.Name, ast.Subscript, ast.Constant, ast.expr_context))
+            for n in ast.walk(node)
+        )
+        if not plain or not names or not names <= self.arguments:
+            return None
+        return self.ranks.setdefault(self.source.code(node), rank)
+
     def _rewritten(
         self,
         node: ast.expr,
@@ -298,7 +418,8 @@ class _Follow:
         changed = [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text is not None]
         if not changed:
             return kind
-        return Value(kind.rows, kind.rowless, kind.length, _splice(self.source, node, changed))
+        text = _splice(self.source, node, changed)
+        return Value(kind.rows, kind.rowless, kind.length, kind.rank, text)
 
     def _text(self, node: ast.expr, value: Value) -> str:
         return value.text if value.text is not None else self.source.code(node)
@@ -323,8 +444,22 @@ def follow(
 ) -> Body | str:
     """The body's rewrites once ``parameter`` holds padding rows past ``valid`` (reductions made by
     ``over_rows``), and which parts of its result are rows; else what in it mixes the padding into a
-    result (a clause: "uses jnp.stack at line 9")."""
-    walker = _Follow(source, parameter, valid, over_rows)
+    result (a clause: "uses jnp.stack at line 9"). Followed with no rank known first; then, where
+    that fails, with the array taken for indices into tables of vectors, when the body gathers by
+    it (the ranks the front then checks)."""
+    first = _follow(source, function, (parameter, valid, over_rows), assume=False)
+    if isinstance(first, Body):
+        return first
+    indices = _follow(source, function, (parameter, valid, over_rows), assume=True)
+    if isinstance(indices, Body) and len(indices.ranks) > 1:
+        return indices
+    return first
+
+
+def _follow(
+    source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
+) -> Body | str:
+    walker = _Follow(source, function, names, assume)
     body = function.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
@@ -334,9 +469,7 @@ def follow(
             if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
                 returned = stmt.value
                 parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
-                values = [walker.value(p) for p in parts]
-                if any(v.length for v in values):
-                    raise _Refused(f"returns the padded row count at line {stmt.lineno}")
+                values = [walker._settled(walker.value(p)) for p in parts]
                 out.returns_rows = tuple(v.rows for v in values)
                 out.tuple_result = isinstance(returned, ast.Tuple)
                 out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
@@ -353,13 +486,13 @@ def follow(
         return str(why)
     if not body or not isinstance(body[-1], ast.Return):
         return "does not end by returning its result"
-    out.masked, out.over_rows = walker.masked, over_rows
+    out.masked, out.over_rows, out.ranks = walker.masked, names[2], walker.ranks
     return out
 
 
 def _bind(walker: _Follow, target: ast.expr, value: Value, line: int) -> None:
     if isinstance(target, ast.Name):
-        walker.names[target.id] = Value(value.rows, value.rowless, value.length)
+        walker.names[target.id] = Value(value.rows, value.rowless, value.length, value.rank)
     elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         if value.rows or value.length:
             raise _Refused(f"unpacks its rows at line {line}")
@@ -382,6 +515,11 @@ def _number(node: ast.expr | None) -> object:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return node.value
     return None
+
+
+def _atom(text: str) -> str:
+    """``text`` as an operand: a name as it is, anything else in parentheses."""
+    return text if text.isidentifier() else f"({text})"
 
 
 def _is_none(node: ast.expr) -> bool:
@@ -560,19 +698,27 @@ def _front_code(
     if body.masked:
         passed.append(f"{valid}={valid}")
     call = f"{inner}({', '.join(passed)})"
-    if body.tuple_result:
+    if body.ranks:
+        # the ranks the padding was proved for; an array of others is given as it is
+        unpadded = call.replace(f"{pad}({parameter})", parameter)
+        checks = " or ".join(f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items())
+        guard = [f"if {checks}:", f"    return {unpadded}"]
+    else:
+        guard = []
+    if body.tuple_result and any(body.returns_rows):
         parts = [
             f"{result}[{i}][:{valid}]" if rows else f"{result}[{i}]"
             for i, rows in enumerate(body.returns_rows)
         ]
         tail = [f"{result} = {call}", f"return ({', '.join(parts)}{',' * (len(parts) == 1)})"]
     else:
-        tail = [f"return {call}[:{valid}]" if body.returns_rows[0] else f"return {call}"]
+        tail = [f"return {call}[:{valid}]" if body.returns_rows == (True,) else f"return {call}"]
     returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
     lines = [
         f"def {function.name}({ast.unparse(args)}){returns}:",
         f'"""{function.name} of {parameter} padded to a bucket of rows: one trace per bucket."""',
         f"{valid} = len({parameter})",
+        *guard,
         *tail,
     ]
     return "\n    ".join(lines) + "\n"
