@@ -200,6 +200,10 @@ def pooled_embedding(table, ids, normalise=True):
         ("jnp.stack([window, window])", "uses [window, window] at line 12"),
         ("window * reading", "reads reading at line 12"),  # its rows may line up with the window's
         (
+            "window + jnp.ones(window.shape[0] - 1).sum()",  # a shape: the real count is traced
+            "uses the row count in jnp.ones(window.shape[0] - 1) at line 12",
+        ),
+        (
             "window / window.sum(axis=-1)",
             "uses window.sum(axis=-1) at line 12, along an axis that may be the rows",
         ),

@@ -92,6 +92,7 @@ class Value:
     length: bool = False
     rank: int | None = None
     text: str | None = None
+    counted: bool = False  # made from the real row count, a traced value: no shape may use it
 
 
 @dataclass
@@ -176,6 +177,8 @@ class _Follow:
         held = self.value(node.value)
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         kinds = [self.value(p) if not isinstance(p, ast.Slice) else _slice(self, p) for p in parts]
+        if any(k.counted for k in kinds):
+            raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
         if held.rows:
             return self._rows_indexed(node, held, parts, kinds)
         if len(parts) == 1 and kinds[0].rows:
@@ -233,13 +236,15 @@ class _Follow:
         values = [self._settled(v) for v in map(self.value, operands)]
         ranks = [v.rank for v in values]
         rank = None if None in ranks else max(ranks, default=0)  # type: ignore[type-var]
+        counted = any(v.counted for v in values)
         if not any(v.rows for v in values):
             rowless = all(v.rowless for v in values)
-            return self._rewritten(node, operands, Value(rowless=rowless, rank=rank), values)
+            made = Value(rowless=rowless, rank=rank, counted=counted)
+            return self._rewritten(node, operands, made, values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
                 raise _Refused(self._other(operand))
-        return self._rewritten(node, operands, Value(rows=True, rank=rank), values)
+        return self._rewritten(node, operands, Value(rows=True, rank=rank, counted=counted), values)
 
     def _matmul(self, node: ast.BinOp) -> Value:
         """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
@@ -310,6 +315,9 @@ class _Follow:
         values = [self._settled(self.value(p)) for p in parts]
         if any(v.rows for v in values):
             raise _Refused(self._uses(node))
+        if any(v.counted for v in values):
+            # a shape, a static argument may be made of it: the real count is traced
+            raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
         return self._rewritten(node, parts, Value(), values)
 
     def _reduce(
@@ -334,7 +342,7 @@ class _Follow:
             options["axis"] = rest[0]
         if set(options) - {"axis", "ddof", "keepdims", "dtype"}:
             raise _Refused(self._uses(node))
-        if any(self.value(v).rows for k, v in options.items() if k != "axis"):
+        if any(self.value(v).rows or self.value(v).counted for v in options.values()):
             raise _Refused(self._uses(node))
         axis = options.get("axis")
         along = _number(axis) if axis is not None else default
@@ -390,7 +398,7 @@ class _Follow:
     # -- helpers --------------------------------------------------------------------------------------
     def _settled(self, value: Value) -> Value:
         """The padded row count anywhere but where rows are made of it: the real count instead."""
-        return Value(rowless=True, rank=0, text=self.valid) if value.length else value
+        return Value(rowless=True, rank=0, text=self.valid, counted=True) if value.length else value
 
     def _assumed(self, node: ast.expr, rank: int) -> int | None:
         """The rank assumed of ``node``, an argument (or an item of one) that the front can look at
@@ -419,7 +427,7 @@ class _Follow:
         if not changed:
             return kind
         text = _splice(self.source, node, changed)
-        return Value(kind.rows, kind.rowless, kind.length, kind.rank, text)
+        return Value(kind.rows, kind.rowless, kind.length, kind.rank, text, kind.counted)
 
     def _text(self, node: ast.expr, value: Value) -> str:
         return value.text if value.text is not None else self.source.code(node)
@@ -492,7 +500,8 @@ def _follow(
 
 def _bind(walker: _Follow, target: ast.expr, value: Value, line: int) -> None:
     if isinstance(target, ast.Name):
-        walker.names[target.id] = Value(value.rows, value.rowless, value.length, value.rank)
+        kept = Value(value.rows, value.rowless, value.length, value.rank, counted=value.counted)
+        walker.names[target.id] = kept
     elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         if value.rows or value.length:
             raise _Refused(f"unpacks its rows at line {line}")
@@ -505,7 +514,11 @@ def _bind(walker: _Follow, target: ast.expr, value: Value, line: int) -> None:
 def _slice(walker: _Follow, part: ast.Slice) -> Value:
     bounds = [b for b in (part.lower, part.upper, part.step) if b is not None]
     values = [walker.value(b) for b in bounds]
-    return Value(rows=any(v.rows for v in values), length=any(v.length for v in values))
+    return Value(
+        rows=any(v.rows for v in values),
+        length=any(v.length for v in values),
+        counted=any(v.counted for v in values),
+    )
 
 
 def _number(node: ast.expr | None) -> object:
