@@ -5,13 +5,17 @@ rows back to the real ones. Every call, in whichever module or helper the array 
 the padding, so the array need not be passed to the jitted function where it is made.
 
 The body is rewritten only where the padded rows would reach a valid result: a reduction over the
-rows (``x.mean(axis=0)``, ``jnp.sum(x)``, ``.std()``, ``.max()``) becomes the same reduction over the
-real rows alone (``over_rows(jnp.mean, x, valid, axis=0)``, a ``where=`` mask, or the first row
-standing in for the padding where no value is neutral). What the body does with the rows is followed
-(``Value``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values reduced
-over the rows, an array indexed by the rows (a gather), ``jnp.arange`` over them, ``[:, k]``,
-reductions along a later axis, ``jax.vmap`` of a function of the rest; anything else that touches
-the rows (a matrix product, ``jnp.stack``, indexing a row, the row count in arithmetic, another
+rows (``x.mean(axis=0)``, ``jnp.sum(x)``, ``.std()``, ``.max()``, a softmax) becomes the same one over
+the real rows alone (``over_rows(jnp.mean, x, valid, axis=0)``: a ``where=`` mask, or the first row
+standing in for the padding where no value is neutral); ``x[-1]`` becomes ``x[valid - 1]`` and the row
+count in arithmetic (``x.shape[0]``, ``len(x)``) ``valid``. What the body does with the rows is
+followed (``Value``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values
+reduced over the rows, an array indexed by the rows (a gather), ``jnp.arange`` over them, ``[:, k]``,
+reductions along a later axis, ``jax.vmap`` of a function of the rest, and, where the ranks are known,
+matrix products (a row each, or a sum over the rows made over the real ones). Ranks are known where
+the body gathers by the array: it is then taken for indices (one axis) into tables of vectors (two),
+which the front checks before it pads (it calls the body unpadded otherwise). Anything else that
+touches the rows (``jnp.stack``, ``cumsum``, a transpose, a shape made of the row count, another
 argument or global combined with them, whose rows the fix cannot see) refuses the fix, saying where.
 Arrays of rows combined with each other are taken to share their first axis, as they do when made
 from the one array.
