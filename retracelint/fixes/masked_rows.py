@@ -716,8 +716,11 @@ def _front_code(
         passed.append(f"{valid}={valid}")
     call = f"{inner}({', '.join(passed)})"
     if body.ranks:
-        # the ranks the padding was proved for; an array of others is given as it is
-        unpadded = call.replace(f"{pad}({parameter})", parameter)
+        # the ranks the padding was proved for; an array of others is given as it is to the body
+        # not jitted (jitted, it would trace once per length again)
+        unpadded = call.replace(f"{pad}({parameter})", parameter).replace(
+            f"{inner}(", f"{inner}.__wrapped__(", 1
+        )
         checks = " or ".join(f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items())
         guard = [f"if {checks}:", f"    return {unpadded}"]
     else:
