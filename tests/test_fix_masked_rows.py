@@ -301,3 +301,81 @@ def test_what_counts_the_rows_counts_the_real_ones(
     text = fixed_once(root, "scoring.py")
     assert f"    scaled = {written}\n" in text
     assert "    return (result[0], result[1][:valid])\n" in text  # rows, sliced back
+
+
+MODEL = '''\
+"""A one-layer attention model over the tokens so far: the last token attends to all of them."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def next_token_logits(params, tokens):
+    h = params["embed"][tokens]
+    attn = jax.nn.softmax(h @ h[-1])
+    return (attn @ h) @ params["out"]
+'''
+
+DECODER = '''\
+"""Greedy decoding: each token chosen is appended to the context."""
+
+import jax.numpy as jnp
+from model import next_token_logits
+
+
+class Decoder:
+    def __init__(self, params, prompt):
+        self.params = params
+        self.tokens = jnp.asarray(prompt, jnp.int32)
+
+    def step(self):
+        nxt = jnp.argmax(next_token_logits(self.params, self.tokens))
+        self.tokens = jnp.concatenate([self.tokens, nxt[None].astype(jnp.int32)])
+        return int(nxt)
+'''
+
+DECODE = """\
+import json
+
+import jax
+from decoder import Decoder
+
+k1, k2 = jax.random.split(jax.random.PRNGKey(0))
+params = {"embed": jax.random.normal(k1, (11, 8)), "out": jax.random.normal(k2, (8, 11))}
+decoder = Decoder(params, [1, 2, 3])
+chosen = [decoder.step() for _ in range(6)]
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(chosen, out)
+"""
+
+
+def test_token_ids_are_padded_for_the_ranks_the_attention_was_proved_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Token ids gathering vectors from a table: taken for one axis into two, which the front checks
+    before it pads. The attention's softmax counts the real tokens, the last token is the last real
+    one, and the weighted sum runs over the real rows."""
+    files = {"model.py": MODEL, "decoder.py": DECODER, "main.py": DECODE}
+    root = project(tmp_path, monkeypatch, files)
+    assert fixed_once(root, "model.py") == MODEL.replace("@jax.jit", PAD + "@jax.jit").replace(
+        """def next_token_logits(params, tokens):
+    h = params["embed"][tokens]
+    attn = jax.nn.softmax(h @ h[-1])
+    return (attn @ h) @ params["out"]
+""",
+        '''def next_token_logits_padded(params, tokens, *, valid):
+    h = params["embed"][tokens]
+    attn = over_rows(jax.nn.softmax, h @ h[valid - 1], valid, axis=0)
+    return (over_rows(jnp.sum, attn[:, None] * h, valid, axis=0)) @ params["out"]
+
+
+def next_token_logits(params, tokens):
+    """next_token_logits of tokens padded to a bucket of rows: one trace per bucket."""
+    valid = len(tokens)
+    if jnp.ndim(tokens) != 1 or jnp.ndim(params["embed"]) != 2:
+        return next_token_logits_padded.__wrapped__(params, tokens, valid=valid)
+    return next_token_logits_padded(params, padded_rows(tokens), valid=valid)
+''',
+    )
+    assert (root / "decoder.py").read_text() == DECODER

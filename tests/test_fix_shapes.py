@@ -11,7 +11,17 @@ from pathlib import Path
 
 import pytest
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
-from test_fix_masked_rows import BUFFER, EMBED, PROMPTS, SCORING, TOKENIZER, WATCH
+from test_fix_masked_rows import (
+    BUFFER,
+    DECODE,
+    DECODER,
+    EMBED,
+    MODEL,
+    PROMPTS,
+    SCORING,
+    TOKENIZER,
+    WATCH,
+)
 
 DENOISE = '''\
 """Soft-threshold denoising of a sensor stream."""
@@ -410,6 +420,12 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
             "main.py",
             "pooled_embedding",
             2,
+        ),
+        "decode": (
+            {"model.py": MODEL, "decoder.py": DECODER, "main.py": DECODE},
+            "main.py",
+            "next_token_logits",
+            5,
         ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))
