@@ -225,7 +225,7 @@ def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it
 @pytest.mark.parametrize(
     ("returned", "why"),
     [
-        ("magnitude / magnitude.sum()", "uses magnitude.sum at line 11"),
+        ("jnp.cumsum(magnitude)", "uses jnp.cumsum at line 11"),
         ("jnp.where(magnitude > 0)", "uses jnp.where at line 11"),  # the indices of the rows
         ("magnitude @ samples", "uses magnitude @ samples at line 11"),
         ("magnitude * scale", "reads scale at line 11"),
@@ -242,6 +242,25 @@ def test_a_jitted_function_that_mixes_rows_is_refused(
         f"retracelint: main.py:10:24: RTL101 not fixed: shrink {why}, "
         "so padded rows would change its result"
     ) in result.output
+    assert (root / "main.py").read_text() == REPLAY
+
+
+def test_a_slice_passed_to_a_jitted_function_of_another_module_that_reduces_is_padded_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The call passes the slice itself, but the jitted function sums its rows: the caller stays as
+    it is, and the module that jits pads the slice as it enters (one fix, the other file's)."""
+    denoise = DENOISE.replace(
+        "return jnp.sign(samples) * magnitude", "return magnitude / (magnitude.sum() + 1.0)"
+    )
+    root = project(tmp_path, monkeypatch, {"denoise.py": denoise, "main.py": REPLAY})
+    diff = lint("--diff", "--unsafe-fixes", ".")
+    assert diff.exit_code == 1
+    assert diff.stdout.startswith("--- a/denoise.py\n+++ b/denoise.py\n")
+    assert "main.py" not in diff.stdout
+    text = fixed_once(root, "denoise.py")
+    assert "    return magnitude / (over_rows(jnp.sum, magnitude, valid) + 1.0)\n" in text
+    assert "    return shrink_padded(padded_rows(samples), valid=valid)[:valid]\n" in text
     assert (root / "main.py").read_text() == REPLAY
 
 

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 BUCKET = 16  # the fewest rows a padded array gets: lengths up to it share one trace
 PAD_NAME = "padded_rows"
+PADDED = "the array is padded to a bucket already: one trace per power of two"
 _MODULES = ("jnp", "jax.numpy")
 _PAD = '''
 def {name}(rows, size=None, bucket={bucket}):
@@ -561,7 +562,7 @@ def pad_where_jitted(source: Source, finding: Finding, bucket: int) -> Rewrite |
     if site is None or not parameter:
         return Refusal("the finding names no jitted function and parameter")
     if _padded_already(source, site.name):
-        return Refusal("the array is padded to a bucket already: one trace per power of two")
+        return Refusal(PADDED)
     function = _top_level_def(source, site.name, site.location.line)
     if function is None:
         return Refusal(f"{site.name} is not a def at the top of {site.location.path}")

@@ -37,7 +37,14 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.masked_rows import BUCKET, PAD_NAME, pad_code, pad_where_jitted, pads
+from retracelint.fixes.masked_rows import (
+    BUCKET,
+    PAD_NAME,
+    PADDED,
+    pad_code,
+    pad_where_jitted,
+    pads,
+)
 from retracelint.model import Finding
 from retracelint.summarise.apis import _FLOAT_CONSTANTS, ROWWISE
 
@@ -69,7 +76,7 @@ def direct_call(source: Source, finding: Finding) -> DirectCall | Refusal:
         return Refusal("the finding is not at a call of the jitted function")
     called = dotted(call.func).rsplit(".", 1)[-1]
     if called in pads(source):
-        return Refusal("the array is padded to a bucket already: one trace per power of two")
+        return Refusal(PADDED)
     if called != site.name:
         return Refusal(
             f"the array reaches {site.name} through a call of {called or 'a function'}; "
@@ -112,13 +119,17 @@ def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite 
     if not _passed_here(finding):
         return pad_where_jitted(source, finding, bucket)
     at_call = _pad_at_call(source, finding, bucket)
-    if (
-        isinstance(at_call, Refusal)
-        and site is not None
-        and site.location.path == finding.location.path
-    ):
+    if not isinstance(at_call, Refusal) or site is None or at_call.reason == PADDED:
+        return at_call
+    if site.location.path == finding.location.path:
         return pad_where_jitted(source, finding, bucket)
-    return at_call
+    home = source.neighbour(site.location.path)
+    if home is None:
+        return at_call
+    entered = pad_where_jitted(home, finding, bucket)
+    if isinstance(entered, Refusal):
+        return entered
+    return Rewrite(elsewhere={site.location.path: entered}, unsafe=True)
 
 
 def _pad_at_call(source: Source, finding: Finding, bucket: int) -> Rewrite | Refusal:
