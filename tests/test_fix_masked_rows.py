@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from shape_pads import PADDED_ROWS
 from test_fix_closures import fixed_once, lint, project
 
 SCORING = '''\
@@ -65,16 +66,9 @@ with open(__file__.replace("main.py", "out.json"), "w") as out:
     json.dump(watch(readings), out)
 """
 
-PAD = '''\
-def padded_rows(rows, size=None, bucket=16):
-    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
-    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
-    rows = jnp.asarray(rows)
-    if size is None:
-        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
-
-
+PAD = (
+    PADDED_ROWS
+    + '''\
 def over_rows(reduce, x, valid, **options):
     """``reduce`` (a jax.numpy reduction) of ``x`` over its first ``valid`` rows alone: the rows
     after them are padding, which must not count."""
@@ -87,6 +81,7 @@ def over_rows(reduce, x, valid, **options):
 
 
 '''
+)
 
 SCORING_FIXED = (
     SCORING.replace("@jax.jit", PAD + "@jax.jit")
@@ -269,7 +264,7 @@ def test_rows_mapped_one_by_one_are_sliced_back_with_no_count_passed(
     files = {"predict.py": FLEET, "fleets.py": FLEETS, "main.py": PROPAGATE}
     root = project(tmp_path, monkeypatch, files)
     assert fixed_once(root, "predict.py") == (
-        FLEET.replace("@jax.jit", PAD.split("\n\n\n")[0] + "\n\n\n@jax.jit").replace(
+        FLEET.replace("@jax.jit", PADDED_ROWS + "@jax.jit").replace(
             "def predict_fleet(covs, F, Q):", "def predict_fleet_padded(covs, F, Q):"
         )
         + '''

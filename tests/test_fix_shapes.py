@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from shape_pads import PADDED_ROWS
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 from test_fix_masked_rows import (
     BUFFER,
@@ -85,17 +86,7 @@ with open(__file__.replace("main.py", "out.json"), "w") as out:
     json.dump(walk(6), out)
 '''
 
-PAD = '''\
-def padded_rows(rows, size=None, bucket=16):
-    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
-    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
-    rows = jnp.asarray(rows)
-    if size is None:
-        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
-
-
-'''
+PAD = PADDED_ROWS
 
 METRICS = '''\
 """Masked evaluation metrics: padded rows carry no weight."""
