@@ -835,6 +835,15 @@ _ELEMENTWISE = {
 # elementwise ones, predicates, a choice between two): a function built of them alone gives the
 # rows of a padded array's first ``n`` rows as it gives those of the first ``n`` rows (RTL101 fix).
 ROWWISE = frozenset(_ELEMENTWISE | _MASKS | {"where", "maximum", "minimum"})
+# Reductions that take ``where=`` (or, for max and min, a row standing in for the padding), so that
+# one over a padded array's rows is made over its first ``n`` rows alone (the RTL101 fix's mask).
+ROW_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "max", "min"})
+# Conversions that give their one array operand's rows as they are.
+ROWS_KEPT = frozenset({"asarray", "array"})
+# Normalisations along an axis that take ``where=`` too, keeping their operand's shape.
+ROW_NORMALISERS = frozenset({"jax.nn.softmax", "jax.nn.log_softmax"})
+# jax.numpy functions that make an array of one axis.
+VECTORS = frozenset({"arange", "linspace", "logspace", "geomspace"})
 
 # The jax.numpy functions whose result is weakly typed when all their operands are (measured on jax
 # 0.10.2 with jnp.asarray(0.5) and 0.5): the elementwise ones but casts and these.
