@@ -319,12 +319,16 @@ _MAPPING_TRANSFORMS = {"vmap"}
 class CarryLoop:
     """A lax loop that calls a body function on a carried value and returns what it gives back.
 
-    ``body``: the position of the body; ``passed``: per parameter of the body, the position of the
-    argument it gets, or ``ITEM`` and the position of the array it gets a slice of, or ``COUNTER``
-    (the loop's index); ``carry``: the item of the body's result the loop returns as its carry
-    (None: the whole result). jax gives a weakly typed initial carry the type the body returns."""
+    ``body``: the position of the body; ``init``: the position of the initial carry; ``passed``:
+    per parameter of the body, the position of the argument it gets, or ``ITEM`` and the position of
+    the array it gets a slice of, or ``COUNTER`` (the loop's index); ``carry``: the item of the
+    body's result the loop returns as its carry (None: the whole result). jax checks that the body
+    gives back the initial carry's pytree structure with each leaf's shape and dtype, so the carry
+    returned has them too, every leaf a jax array; jax gives a weakly typed initial carry the type
+    the body returns."""
 
     body: int
+    init: int
     passed: tuple[tuple[str, int], ...]
     carry: int | None = None
 
@@ -332,11 +336,11 @@ class CarryLoop:
 ARGUMENT, ITEM, COUNTER = "argument", "item", "counter"
 CARRY_LOOPS = {
     # scan(f, init, xs) -> (carry, ys), f(carry, x) -> (carry, y)
-    "jax.lax.scan": CarryLoop(0, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
+    "jax.lax.scan": CarryLoop(0, 1, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
     # fori_loop(lower, upper, body, init), body(i, val) -> val
-    "jax.lax.fori_loop": CarryLoop(2, ((COUNTER, 0), (ARGUMENT, 3))),
+    "jax.lax.fori_loop": CarryLoop(2, 3, ((COUNTER, 0), (ARGUMENT, 3))),
     # while_loop(cond, body, init), body(val) -> val
-    "jax.lax.while_loop": CarryLoop(1, ((ARGUMENT, 2),)),
+    "jax.lax.while_loop": CarryLoop(1, 2, ((ARGUMENT, 2),)),
 }
 
 

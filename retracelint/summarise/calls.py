@@ -97,6 +97,7 @@ from retracelint.values import (
     BOOL,
     BOUNDED_QUEUE,
     CLASS,
+    COMPLEX,
     DICT,
     EMPTY,
     FLOAT,
@@ -118,10 +119,12 @@ from retracelint.values import (
     RNG,
     SET,
     STR,
+    STRONG,
     TRANSFORM,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    UNSURE,
     Dep,
     Dims,
     DrawSrc,
@@ -148,6 +151,7 @@ from retracelint.values import (
     size_of,
     unaligned,
     unaligned_dep,
+    weak_class,
 )
 
 if TYPE_CHECKING:
@@ -390,7 +394,26 @@ class Calls(PassState):
     def carry_loop(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> Value | None:
         """``lax.scan(f, init, xs)`` and the like (``apis.CARRY_LOOPS``): recorded as a call of
         the body with what it is given (the carry as it starts, a slice of ``xs``), so that what
-        the loop returns is what the body gives back for them."""
+        the loop returns is what the body gives back for them. Before the body's call is recorded
+        (a loop's first, silent walk), or when the body is not known, the carry is what jax checks
+        the body gives back: the initial carry's pytree, each leaf a jax array of its shape."""
+        if loop.init >= len(args):
+            return None
+        made = combine(args, keep_shape=False)
+        index = self.body_call(node, loop, args)
+        if index is None:
+            back = _carried_back(args[loop.init])
+            return back if loop.carry is None else _pair(back, made)
+        back = Value(
+            deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
+        )
+        if loop.carry is None:
+            return back
+        carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
+        return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
+
+    def body_call(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> int | None:
+        """The index of the call of a lax loop's body that the loop ``node`` is recorded as."""
         callee = self.callee_ref(node.args[loop.body])
         if callee is None or any(i >= len(args) for _, i in loop.passed):
             return None
@@ -402,17 +425,7 @@ class Calls(PassState):
             )
             self.carry_calls[id(node)] = call
         passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
-        index = self.record(call, [callee], passed, {}, self.loc(node))
-        if index is None:
-            return None
-        made = combine(args, keep_shape=False)
-        back = Value(
-            deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
-        )
-        if loop.carry is None:
-            return back
-        carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
-        return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
+        return self.record(call, [callee], passed, {}, self.loc(node))
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
         """The lambda ``node`` is: written there, or the one a local name was last bound to
@@ -1331,6 +1344,24 @@ def _carry_passed(kind: str, value: Value) -> Value:
         dtype_of=dtype_taken(value),
         weak=value.weak,
     )
+
+
+def _carried_back(init: Value) -> Value:
+    """The carry a lax loop gives back, from its initial carry alone (``apis.CarryLoop``): the
+    same pytree (a tuple's items, a dict's keys, an instance of the same class), each number or
+    array leaf a jax array of its shape and dtype. A leaf that starts strongly typed stays so; a
+    weakly typed one is as the body gives it back, not known here."""
+    if init.ty in (TUPLE, LIST) and init.items:
+        return init.with_(items=tuple(_carried_back(item) for item in init.items))
+    if init.ty not in ARRAYS and init.ty not in _SCALAR_DTYPES:
+        return init
+    dtype = _SCALAR_DTYPES.get(init.ty, init.dtype)
+    strong = init.ty == BOOL or weak_class(init) == STRONG
+    return init.with_(ty=ARRAY, dtype=dtype, weak=MADE_STRONG if strong else UNSURE)
+
+
+# The dtype of a leaf jax makes of a Python number, in the 64-bit names summaries keep.
+_SCALAR_DTYPES = {BOOL: "bool", INT: "int64", FLOAT: "float64", COMPLEX: "complex128"}
 
 
 def _pair(first: Value, second: Value) -> Value:
