@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from retracelint.summarise.promotion import Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
+    ARRAY,
     ARRAYS,
     BOOL,
     FLOAT,
     INT,
+    NP_ARRAY,
     NUMPY_DATA,
     STRONG,
     UNKNOWN,
@@ -68,8 +70,34 @@ _CONSTRUCTORS = {
 _SHAPED_BY_ARGUMENT = {
     "tile": ("reps", 1),
     "broadcast_to": ("shape", 1),
-    "resize": ("new_shape", 1),
 }
+
+
+@dataclass(frozen=True)
+class Resized:
+    """A function that resizes an array (an image, a batch of them) to a size it is given: the
+    result's axes are that size, whatever the input's were, so a crop of any size resized to
+    ``(64, 64)`` is 64 by 64. ``keyword``/``position``: the size argument; given as None
+    (``cv2.resize(img, None, fx=0.5, fy=0.5)``) the input is scaled, and its size changes as the
+    input's does. ``batch``: the result keeps the input's leading (batch) axis. ``ty``: the kind of
+    array it returns."""
+
+    keyword: str
+    position: int
+    ty: str
+    batch: bool = False
+
+
+RESIZES = {
+    "cv2.resize": Resized("dsize", 1, NP_ARRAY),
+    "skimage.transform.resize": Resized("output_shape", 1, NP_ARRAY),
+    "numpy.resize": Resized("new_shape", 1, NP_ARRAY),
+    "jax.numpy.resize": Resized("new_shape", 1, ARRAY),
+    "jax.image.resize": Resized("shape", 1, ARRAY),
+    "tensorflow.image.resize": Resized("size", 1, UNKNOWN, batch=True),
+    "torch.nn.functional.interpolate": Resized("size", 1, UNKNOWN, batch=True),
+}
+# Not ``scipy.ndimage.zoom``: it scales by a factor, and the result's size changes as the input's.
 
 
 _RANDOM_CONSTRUCTORS = {

@@ -66,6 +66,7 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    RESIZES,
     CarryLoop,
     _array_module,
     _index_dtype,
@@ -1005,6 +1006,8 @@ class Calls(PassState):
             return self.fresh_tree(node, canon, args, kwargs)
         if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
             return self.loader(node, "DataLoader", "drop_last", kwargs)
+        if canon in RESIZES and args:
+            return self.resized_to(node, RESIZES[canon], args, kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
         if module == "random" and name in _STDLIB_DRAWS:
