@@ -30,13 +30,16 @@ def _write(root: Path, files: dict[str, str]) -> None:
 def test_lax_loops_give_back_the_structure_their_carry_started_with() -> None:
     """A tuple runner state scanned by a jitted update, and a dict of statistics fori-looped, go on
     to other jitted functions as the pytrees they started as (JAX traces each once); a Python float
-    that a jitted fori_loop body gives back strongly typed is one RTL401, told where it starts."""
+    that a jitted fori_loop body gives back strongly typed is one RTL401, told where it starts, and
+    so is one a lambda body gives back strong to a jitted logger; one a lambda keeps weak is not."""
     found = _run(FIXTURES / "lax_loop_carries_keep_their_pytree")
-    assert _where(found) == [("main.py", 30, "RTL401")]
-    assert found[0].message.startswith(
+    assert _where(found) == [("main.py", 31, "RTL401"), ("main.py", 38, "RTL401")]
+    body, logged = found
+    assert body.message.startswith(
         "ret starts as a weakly typed scalar here and is a strongly typed array once"
         " discount_step() returns it, so jitted 'discount_step' traces again"
     )
+    assert "so jitted 'log_return' re-traces" in logged.message
 
 
 def test_crops_resized_to_a_fixed_size_are_batched_by_their_number() -> None:

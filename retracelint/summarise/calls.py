@@ -126,6 +126,7 @@ from retracelint.values import (
     UNKNOWN,
     UNKNOWN_VALUE,
     UNSURE,
+    WEAK,
     Dep,
     Dims,
     DrawSrc,
@@ -397,13 +398,19 @@ class Calls(PassState):
         the body with what it is given (the carry as it starts, a slice of ``xs``), so that what
         the loop returns is what the body gives back for them. Before the body's call is recorded
         (a loop's first, silent walk), or when the body is not known, the carry is what jax checks
-        the body gives back: the initial carry's pytree, each leaf a jax array of its shape."""
-        if loop.init >= len(args):
+        the body gives back: the initial carry's pytree, each leaf a jax array of its shape, as
+        weakly typed as a lambda body written here gives it back."""
+        if loop.init >= len(args) or any(i >= len(args) for _, i in loop.passed):
             return None
         made = combine(args, keep_shape=False)
-        index = self.body_call(node, loop, args)
+        passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
+        index = self.body_call(node, loop, passed)
         if index is None:
-            back = _carried_back(args[loop.init])
+            body = self.lambda_of(node.args[loop.body])
+            given = self.applied(body, passed) if body is not None else None
+            if given is not None and loop.carry is not None:
+                given = given.items[loop.carry] if loop.carry < len(given.items) else None
+            back = _carried_back(args[loop.init], given)
             return back if loop.carry is None else _pair(back, made)
         back = Value(
             deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
@@ -413,10 +420,10 @@ class Calls(PassState):
         carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
         return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
 
-    def body_call(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> int | None:
+    def body_call(self, node: ast.Call, loop: CarryLoop, passed: list[Value]) -> int | None:
         """The index of the call of a lax loop's body that the loop ``node`` is recorded as."""
         callee = self.callee_ref(node.args[loop.body])
-        if callee is None or any(i >= len(args) for _, i in loop.passed):
+        if callee is None:
             return None
         call = self.carry_calls.get(id(node))
         if call is None:
@@ -425,7 +432,6 @@ class Calls(PassState):
                 ast.Call(func=node.args[loop.body], args=given, keywords=[]), node
             )
             self.carry_calls[id(node)] = call
-        passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
         return self.record(call, [callee], passed, {}, self.loc(node))
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
@@ -463,16 +469,22 @@ class Calls(PassState):
         its tree (varying as the tree does), so that a slice by this function's loop bounds
         (``lambda x: x[i : i + chunk]``) is a slice in this loop, as ``tree[i : i + chunk]`` is.
         The lambda was walked as a function of its own already: its calls are not recorded again."""
-        saved, saved_defs = dict(self.env), dict(self.defs)
-        for param, tree in zip(fn.args.args, trees, strict=False):
-            self.env[param.arg] = tree.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY)
-            self.defs.pop(param.arg, None)
-        try:
-            leaf = self.quiet(fn.body)
-        finally:
-            self.env, self.defs = saved, saved_defs
+        leaves = [t.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY) for t in trees]
+        leaf = self.applied(fn, leaves)
         tree = trees[0]
         return leaf.with_(ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY)
+
+    def applied(self, fn: ast.Lambda, values: list[Value]) -> Value:
+        """The lambda's body read here, its parameters bound to ``values``; its calls are not
+        recorded again (the lambda was walked as a function of its own)."""
+        saved, saved_defs = dict(self.env), dict(self.defs)
+        for param, value in zip(fn.args.args, values, strict=False):
+            self.env[param.arg] = value
+            self.defs.pop(param.arg, None)
+        try:
+            return self.quiet(fn.body)
+        finally:
+            self.env, self.defs = saved, saved_defs
 
     def jit_call(self, node: ast.Call, wrapper: Wrapper, wrapped: Value) -> Value:
         """``jax.jit(f)``: a jit site around what the first argument is: a function, a transform of
@@ -1349,18 +1361,24 @@ def _carry_passed(kind: str, value: Value) -> Value:
     )
 
 
-def _carried_back(init: Value) -> Value:
-    """The carry a lax loop gives back, from its initial carry alone (``apis.CarryLoop``): the
-    same pytree (a tuple's items, a dict's keys, an instance of the same class), each number or
-    array leaf a jax array of its shape and dtype. A leaf that starts strongly typed stays so; a
-    weakly typed one is as the body gives it back, not known here."""
+def _carried_back(init: Value, given: Value | None) -> Value:
+    """The carry a lax loop gives back, from its initial carry (``apis.CarryLoop``): the same
+    pytree (a tuple's items, a dict's keys, an instance of the same class), each number or array
+    leaf a jax array of its shape and dtype. A leaf that starts strongly typed stays so; a weakly
+    typed one is as the body gives it back (``given``, where known here), else not known."""
     if init.ty in (TUPLE, LIST) and init.items:
-        return init.with_(items=tuple(_carried_back(item) for item in init.items))
+        parts = given.items if given is not None and len(given.items) == len(init.items) else ()
+        backs = parts or (None,) * len(init.items)
+        return init.with_(items=tuple(map(_carried_back, init.items, backs)))
     if init.ty not in ARRAYS and init.ty not in _SCALAR_DTYPES:
         return init
+    kind = STRONG if init.ty == BOOL else weak_class(init)
+    if kind != STRONG and given is not None:
+        kind = weak_class(given)
+    if kind == WEAK:
+        return init  # kept weak: one cache key with the Python number it may start as
     dtype = _SCALAR_DTYPES.get(init.ty, init.dtype)
-    strong = init.ty == BOOL or weak_class(init) == STRONG
-    return init.with_(ty=ARRAY, dtype=dtype, weak=MADE_STRONG if strong else UNSURE)
+    return init.with_(ty=ARRAY, dtype=dtype, weak=MADE_STRONG if kind == STRONG else UNSURE)
 
 
 # The dtype of a leaf jax makes of a Python number, in the 64-bit names summaries keep.
