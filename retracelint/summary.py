@@ -113,6 +113,9 @@ class Carried:
     # The loop that rebinds it; None for an attribute of ``self`` that a method rebinds from what
     # it held (``self.total = accumulate(self.total, g)``): it starts as the class's other stores.
     loop: int | None
+    # ``f`` is the body of a lax loop (``x = lax.fori_loop(0, n, f, x)``): what the loop gives back
+    # is what ``f`` returns, which only linking tells, so no summary flip tells its weak type.
+    lax: bool = False
 
 
 @dataclass(frozen=True)

@@ -427,6 +427,8 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
         taint = joined_taint(taint, dep.joined)
     if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and none_flip(taint)):
         return None
+    if ItemSrc() in taint.sources and dep.fixed >= _BEYOND_ROWS:
+        return None  # how the items differ is no change of how many there are (``rows_of``)
     return taint if dep.aligned else taint.unlabelled()
 
 

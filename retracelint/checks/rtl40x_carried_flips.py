@@ -259,8 +259,9 @@ def _carried_flip(
     fn, carried, jitted = at.fn, at.carried, at.jitted
     start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
     returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
-    # One item of the result: the summary's loop-carried flips leave it to this check.
-    if carried.item is not None and _weak_then_strong(prop, at, start, returned):
+    # One item of the result, or a lax loop's carry: the summary's loop-carried flips leave it to
+    # this check.
+    if (carried.item is not None or carried.lax) and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
     typed = as_called(prop, fn, start)
     kinds = _dtype_flip(prop, at, typed, returned)

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from retracelint.summarise.promotion import Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
+    ARRAY,
     ARRAYS,
     BOOL,
     FLOAT,
     INT,
+    NP_ARRAY,
     NUMPY_DATA,
     STRONG,
     UNKNOWN,
@@ -68,8 +70,34 @@ _CONSTRUCTORS = {
 _SHAPED_BY_ARGUMENT = {
     "tile": ("reps", 1),
     "broadcast_to": ("shape", 1),
-    "resize": ("new_shape", 1),
 }
+
+
+@dataclass(frozen=True)
+class Resized:
+    """A function that resizes an array (an image, a batch of them) to a size it is given: the
+    result's axes are that size, whatever the input's were, so a crop of any size resized to
+    ``(64, 64)`` is 64 by 64. ``keyword``/``position``: the size argument; given as None
+    (``cv2.resize(img, None, fx=0.5, fy=0.5)``) the input is scaled, and its size changes as the
+    input's does. ``batch``: the result keeps the input's leading (batch) axis. ``ty``: the kind of
+    array it returns."""
+
+    keyword: str
+    position: int
+    ty: str
+    batch: bool = False
+
+
+RESIZES = {
+    "cv2.resize": Resized("dsize", 1, NP_ARRAY),
+    "skimage.transform.resize": Resized("output_shape", 1, NP_ARRAY),
+    "numpy.resize": Resized("new_shape", 1, NP_ARRAY),
+    "jax.numpy.resize": Resized("new_shape", 1, ARRAY),
+    "jax.image.resize": Resized("shape", 1, ARRAY),
+    "tensorflow.image.resize": Resized("size", 1, UNKNOWN, batch=True),
+    "torch.nn.functional.interpolate": Resized("size", 1, UNKNOWN, batch=True),
+}
+# Not ``scipy.ndimage.zoom``: it scales by a factor, and the result's size changes as the input's.
 
 
 _RANDOM_CONSTRUCTORS = {
@@ -319,12 +347,16 @@ _MAPPING_TRANSFORMS = {"vmap"}
 class CarryLoop:
     """A lax loop that calls a body function on a carried value and returns what it gives back.
 
-    ``body``: the position of the body; ``passed``: per parameter of the body, the position of the
-    argument it gets, or ``ITEM`` and the position of the array it gets a slice of, or ``COUNTER``
-    (the loop's index); ``carry``: the item of the body's result the loop returns as its carry
-    (None: the whole result). jax gives a weakly typed initial carry the type the body returns."""
+    ``body``: the position of the body; ``init``: the position of the initial carry; ``passed``:
+    per parameter of the body, the position of the argument it gets, or ``ITEM`` and the position of
+    the array it gets a slice of, or ``COUNTER`` (the loop's index); ``carry``: the item of the
+    body's result the loop returns as its carry (None: the whole result). jax checks that the body
+    gives back the initial carry's pytree structure with each leaf's shape and dtype, so the carry
+    returned has them too, every leaf a jax array; jax gives a weakly typed initial carry the type
+    the body returns."""
 
     body: int
+    init: int
     passed: tuple[tuple[str, int], ...]
     carry: int | None = None
 
@@ -332,11 +364,11 @@ class CarryLoop:
 ARGUMENT, ITEM, COUNTER = "argument", "item", "counter"
 CARRY_LOOPS = {
     # scan(f, init, xs) -> (carry, ys), f(carry, x) -> (carry, y)
-    "jax.lax.scan": CarryLoop(0, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
+    "jax.lax.scan": CarryLoop(0, 1, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
     # fori_loop(lower, upper, body, init), body(i, val) -> val
-    "jax.lax.fori_loop": CarryLoop(2, ((COUNTER, 0), (ARGUMENT, 3))),
+    "jax.lax.fori_loop": CarryLoop(2, 3, ((COUNTER, 0), (ARGUMENT, 3))),
     # while_loop(cond, body, init), body(val) -> val
-    "jax.lax.while_loop": CarryLoop(1, ((ARGUMENT, 2),)),
+    "jax.lax.while_loop": CarryLoop(1, 2, ((ARGUMENT, 2),)),
 }
 
 

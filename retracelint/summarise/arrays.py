@@ -37,6 +37,7 @@ from retracelint.summarise.apis import (
     _TAKES_PART,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
+    Resized,
     _array_dtype,
     _dtype_name,
     _numpy_module,
@@ -100,6 +101,7 @@ from retracelint.values import (
     poly_constant,
     reduced,
     returned_sources,
+    rows_of,
     shape_sources,
     stacked_value,
     trailing_sources,
@@ -327,12 +329,7 @@ class Arrays(PassState):
             return combine(args, ty="mask").with_(dtype="bool") if args else Value(ty="mask")
         if name in _SHAPED_BY_ARGUMENT and args:
             size = _size_argument(node, args, kwargs, *_SHAPED_BY_ARGUMENT[name])
-            varies = size.vsrc | returned_sources(size)
-            value = combine(args, ty=ty)
-            if not varies:
-                return value
-            taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), varies)
-            return value.with_(shape=value.shape | {taint})
+            return self.sized_by(node, size, combine(args, ty=ty))
         if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
             # One array, element by element (a scalar or two beside it): each axis stays.
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
@@ -349,6 +346,34 @@ class Arrays(PassState):
             return None
         whole = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[node.args[0]], keywords=[])
         return self.chunking(_RangeLoop("", None, ast.copy_location(whole, node), sections))
+
+    def sized_by(self, node: ast.Call, size: Value, value: Value) -> Value:
+        """``value``, an array whose lengths ``node`` takes from ``size``: what changes the size
+        changes its shape."""
+        varies = size.vsrc | returned_sources(size)
+        if not varies:
+            return value
+        taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), varies)
+        return value.with_(shape=value.shape | {taint})
+
+    def resized_to(
+        self, node: ast.Call, resize: Resized, args: list[Value], kwargs: dict[str | None, Value]
+    ) -> Value:
+        """``cv2.resize(crop, (64, 64))`` and the like (``apis.RESIZES``): as large as the size it
+        is given, whatever the input's size was; scaled (no size) it keeps the input's shape."""
+        written = _argument(node, resize.keyword, resize.position)
+        if written is None or (isinstance(written, ast.Constant) and written.value is None):
+            return combine(args, ty=resize.ty)  # ``dsize=None`` or left out: scaled by factors
+        size = _size_argument(node, args, kwargs, resize.keyword, resize.position)
+        image = args[0]
+        kept = Value(
+            ty=resize.ty,
+            vsrc=image.vsrc | size.vsrc,
+            # The batch axis, when the function keeps it: only how many images there are.
+            shape=frozenset(t for t in image.shape if resize.batch and t.axis == 0),
+            deps=frozenset(rows_of(d) for d in image.deps) if resize.batch else EMPTY,
+        )
+        return self.sized_by(node, size, kept)
 
     def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
         """An array made from a Python list whose length is known here and changes (an item of a

@@ -490,14 +490,13 @@ class Expressions(PassState):
     ) -> Value:
         saved, saved_defs = dict(self.env), dict(self.defs)
         depth = len(self.loops)
-        sources: list[Value] = []
         walked: list[Value] = []
+        tests: list[Value] = []  # of the filters
         filtered = False
         text = self.mod.pos.text
         for comp in node.generators:
             # Each `for` of a comprehension is a loop: what the element calls runs once per item.
             iterable = self.expr(comp.iter)
-            sources.append(iterable)
             walked.append(iterable)
             index = self.new_loop(
                 comp,
@@ -509,7 +508,7 @@ class Expressions(PassState):
             self.loops.append(index)
             self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
             for cond in comp.ifs:
-                sources.append(self.expr(cond))
+                tests.append(self.expr(cond))
                 filtered = True
         if isinstance(node, ast.DictComp):
             self.expr(node.key)
@@ -519,10 +518,14 @@ class Expressions(PassState):
         loops = frozenset(self.loops[depth:])
         del self.loops[depth:]
         self.env, self.defs = saved, saved_defs
+        sources = [*walked, *tests]
         ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
         # What changes the iterables' shapes changes the result (its length); what changes from one
-        # iteration to the next changes from one element to the next.
-        shape = {t.unlabelled() for v in sources for t in v.shape}
+        # iteration to the next changes from one element to the next. How an iterable's items
+        # differ from one another (``ItemSrc``) reaches an element only through the element
+        # expression (``each``): ``[resize(c, (64, 64)) for c in crops]`` holds crops of one size.
+        shape = {t.unlabelled() for v in tests for t in v.shape}
+        shape |= {t.unlabelled() for v in walked for t in v.shape if ItemSrc() not in t.sources}
         each = collected(element, loops)
         shape |= {t if ItemSrc() in t.sources else t.unlabelled() for t in each.shape}
         dims = None
@@ -533,7 +536,9 @@ class Expressions(PassState):
                 shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies, 0))
             atom = _length_atom(node, 0, self.defs, self)
             dims = Dims((Length.of({(atom,): 1}, {atom: varies}),)) if ty == LIST else None
-        deps = {unaligned_dep(d) for v in sources for d in v.deps if isinstance(d, ParamDep)}
+        # As many items as a parameter walked has; a filter's may change anything.
+        deps = {rows_of(d) for v in walked for d in v.deps if isinstance(d, ParamDep)}
+        deps |= {unaligned_dep(d) for v in tests for d in v.deps if isinstance(d, ParamDep)}
         deps |= {unaligned_dep(d) for d in each.deps}
         # As many items as a call's result has (filtered: at most as many).
         deps |= {

@@ -132,7 +132,7 @@ class PassState:
         # the first, silent walk of the loop (x is marked carried there), kept for the second.
         self.carried_at: set[Location] = set()
         # Names bound to (an item of) a call's result in a loop's recorded walk: (name, call, item).
-        self.call_binds: list[tuple[str, int, int | None]] = []
+        self.call_binds: list[tuple[str, int, int | None, bool]] = []
         # Structure flips between two dicts (``batch = {}`` before a loop that stores
         # ``batch["x"] = ...``, a key stored in one branch): each side's keys, and how the flip is
         # said with ``{start}`` and ``{then}``, by flip.

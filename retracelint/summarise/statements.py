@@ -25,6 +25,7 @@ from retracelint.summarise.abstract import (
 )
 from retracelint.summarise.apis import (
     _PARTIALS,
+    CARRY_LOOPS,
     HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
     RANGE_OF_ARGUMENTS,
@@ -276,13 +277,14 @@ class Statements(PassState):
                     self.fn.carried.append(Carried(text, start, index, item, None))
         elif not self.loops:
             return
-        elif isinstance(target, ast.Name):
-            self.call_binds.append((target.id, index, None))
+        lax = self.mod.canonical(_dotted(source.func) or "") in CARRY_LOOPS
+        if isinstance(target, ast.Name):
+            self.call_binds.append((target.id, index, None, lax))
         elif isinstance(target, ast.Tuple) and not any(
             isinstance(e, ast.Starred) for e in target.elts
         ):
             self.call_binds.extend(
-                (e.id, index, i) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
+                (e.id, index, i, lax) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
             )
 
     def s_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -1021,13 +1023,13 @@ class Statements(PassState):
         index: int,
         before: dict[str, Value],
         made_before: dict[str, ast.AST],
-        binds: list[tuple[str, int, int | None]],
+        binds: list[tuple[str, int, int | None, bool]],
     ) -> None:
         """The names the loop rebinds to a call's result that were made before it (``carry =
         Carry(...)`` then ``carry = step(carry, g)``), or came in as a parameter (``def fit(model,
         ...)``): checked against what the callee returns."""
         seen: set[str] = set()
-        for name, call, item in binds:
+        for name, call, item, lax in binds:
             made = made_before.get(name)
             if name in seen or name not in before:
                 continue
@@ -1039,7 +1041,7 @@ class Statements(PassState):
                 continue
             seen.add(name)
             start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text)
-            self.fn.carried.append(Carried(name, start, call, item, index))
+            self.fn.carried.append(Carried(name, start, call, item, index, lax))
 
     @contextmanager
     def iteration(self) -> Iterator[None]:
