@@ -9,7 +9,7 @@ rows (``x.mean(axis=0)``, ``jnp.sum(x)``, ``.std()``, ``.max()``, a softmax) bec
 the real rows alone (``over_rows(jnp.mean, x, valid, axis=0)``: a ``where=`` mask, or the first row
 standing in for the padding where no value is neutral); ``x[-1]`` becomes ``x[valid - 1]`` and the row
 count in arithmetic (``x.shape[0]``, ``len(x)``) ``valid``. What the body does with the rows is
-followed (``Value``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values
+followed (``Rows``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values
 reduced over the rows, an array indexed by the rows (a gather), ``jnp.arange`` over them, ``[:, k]``,
 reductions along a later axis, ``jax.vmap`` of a function of the rest, and, where the ranks are known,
 matrix products (a row each, or a sum over the rows made over the real ones). Ranks are known where
@@ -85,7 +85,7 @@ def {name}(reduce, x, valid, **options):
 
 
 @dataclass(frozen=True)
-class Value:
+class Rows:
     """What an expression of the body is, once its array is padded: ``rows`` when its first axis is
     the padded one; else the value it had, ``rowless`` when no axis of it can line up with the rows
     (numbers, reductions over the rows). ``length``: the padded row count itself. ``rank``: its
@@ -133,19 +133,19 @@ class _Follow:
         self.source = source
         self.assume = assume
         self.ranks: dict[str, int] = {parameter: _INDEX_RANK} if assume else {}
-        self.names: dict[str, Value] = {parameter: Value(rows=True, rank=self.ranks.get(parameter))}
+        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=self.ranks.get(parameter))}
         self.masked = False
         # what the front can evaluate: the arguments the body never binds again
         args = function.args
         self.arguments = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         self.arguments -= bound_names(function.body)
 
-    def value(self, node: ast.expr) -> Value:
+    def value(self, node: ast.expr) -> Rows:
         if isinstance(node, ast.Constant):
             number = isinstance(node.value, (int, float, complex)) and node.value is not True
-            return Value(rowless=True, rank=0 if number else None)
+            return Rows(rowless=True, rank=0 if number else None)
         if isinstance(node, ast.Name):
-            return self.names.get(node.id, Value())
+            return self.names.get(node.id, Rows())
         if isinstance(node, ast.Attribute):
             return self._attribute(node)
         if isinstance(node, ast.Subscript):
@@ -164,17 +164,17 @@ class _Follow:
             return self._apart(node, node.elts)
         if self._touches(node):
             raise _Refused(self._uses(node))
-        return Value()
+        return Rows()
 
     # -- each kind ------------------------------------------------------------------------------------
-    def _attribute(self, node: ast.Attribute) -> Value:
+    def _attribute(self, node: ast.Attribute) -> Rows:
         if dotted(node.value) in _MODULES and node.attr in _FLOAT_CONSTANTS:
-            return Value(rowless=True, rank=0)
+            return Rows(rowless=True, rank=0)
         if self.value(node.value).rows:
             raise _Refused(self._uses(node))
-        return Value()
+        return Rows()
 
-    def _subscript(self, node: ast.Subscript) -> Value:
+    def _subscript(self, node: ast.Subscript) -> Rows:
         index = node.slice
         shape = node.value
         if isinstance(shape, ast.Attribute) and shape.attr == "shape":
@@ -190,28 +190,28 @@ class _Follow:
             # a gather: row i of table[ids] is table[ids[i]]; a padding id is 0, a valid index
             table = self._assumed(node.value, _TABLE_RANK)
             rank = None if table is None or kinds[0].rank is None else table - 1 + kinds[0].rank
-            return self._rewritten(node, [node.value, index], Value(rows=True, rank=rank))
+            return self._rewritten(node, [node.value, index], Rows(rows=True, rank=rank))
         if any(k.rows or k.length for k in kinds):
             raise _Refused(self._uses(node))
-        return Value()
+        return Rows()
 
-    def _dimension(self, node: ast.Subscript, of: Value) -> Value:
+    def _dimension(self, node: ast.Subscript, of: Rows) -> Rows:
         """``x.shape[k]``: the padded count for the rows' first axis, right only where rows are made
         of it (``jnp.arange``); elsewhere the real count takes its place."""
         axis = _number(node.slice)
         if not of.rows:
-            return Value(rowless=True, rank=0)
+            return Rows(rowless=True, rank=0)
         if isinstance(axis, int) and axis < 0 and of.rank is not None:
             axis += of.rank
         if axis == 0:
-            return Value(length=True)
+            return Rows(length=True)
         if isinstance(axis, int) and axis > 0:
-            return Value(rowless=True, rank=0)
+            return Rows(rowless=True, rank=0)
         raise _Refused(self._uses(node))
 
     def _rows_indexed(
-        self, node: ast.Subscript, held: Value, parts: list[ast.expr], kinds: list[Value]
-    ) -> Value:
+        self, node: ast.Subscript, held: Rows, parts: list[ast.expr], kinds: list[Rows]
+    ) -> Rows:
         """``x[:, k]``, ``x[:, None]``: every row kept where it is; ``x[-k]``: a real row, counted
         from the real count (as JAX clamps an index past the first row, so does ``valid - k``)."""
         first = parts[0]
@@ -219,7 +219,7 @@ class _Follow:
         if len(parts) == 1 and isinstance(back, int) and back < 0:
             rank = None if held.rank is None else held.rank - 1
             text = f"{self._text(node.value, held)}[{self.valid} - {-back}]"
-            return Value(rowless=True, rank=rank, text=text)
+            return Rows(rowless=True, rank=rank, text=text)
         whole = isinstance(first, ast.Slice) and not (first.lower or first.upper or first.step)
         if len(parts) < 2 or not whole or any(k.rows or k.length for k in kinds):
             raise _Refused(self._uses(node))
@@ -233,9 +233,9 @@ class _Follow:
                 rank -= 1
             elif not isinstance(part, ast.Slice):
                 rank = None
-        return self._rewritten(node, [node.value], Value(rows=True, rank=rank))
+        return self._rewritten(node, [node.value], Rows(rows=True, rank=rank))
 
-    def _combine(self, node: ast.expr, operands: list[ast.expr]) -> Value:
+    def _combine(self, node: ast.expr, operands: list[ast.expr]) -> Rows:
         """Arithmetic, comparisons, row-wise functions: rows with rows or with a value that has no
         axis to line up with them (a number, a reduction over the rows)."""
         values = [self._settled(v) for v in map(self.value, operands)]
@@ -244,14 +244,14 @@ class _Follow:
         counted = any(v.counted for v in values)
         if not any(v.rows for v in values):
             rowless = all(v.rowless for v in values)
-            made = Value(rowless=rowless, rank=rank, counted=counted)
+            made = Rows(rowless=rowless, rank=rank, counted=counted)
             return self._rewritten(node, operands, made, values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
                 raise _Refused(self._other(operand))
-        return self._rewritten(node, operands, Value(rows=True, rank=rank, counted=counted), values)
+        return self._rewritten(node, operands, Rows(rows=True, rank=rank, counted=counted), values)
 
-    def _matmul(self, node: ast.BinOp) -> Value:
+    def _matmul(self, node: ast.BinOp) -> Rows:
         """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
         each); rows of one axis times rows: a sum over the rows, made over the real ones."""
         left, right = self.value(node.left), self.value(node.right)
@@ -262,19 +262,19 @@ class _Follow:
             rank = left.rank - 1 if other == 1 else left.rank  # type: ignore[operator]
             values = [left, right]
             return self._rewritten(
-                node, [node.left, node.right], Value(rows=True, rank=rank), values
+                node, [node.left, node.right], Rows(rows=True, rank=rank), values
             )
         if left.rows and right.rows and left.rank == 1 and right.rank in (1, 2):
             a, b = _atom(self._text(node.left, left)), _atom(self._text(node.right, right))
             self.masked = True
             if right.rank == 1:
                 text = f"{self.over_rows}(jnp.sum, {a} * {b}, {self.valid})"
-                return Value(rowless=True, rank=0, text=text)
+                return Rows(rowless=True, rank=0, text=text)
             text = f"{self.over_rows}(jnp.sum, {a}[:, None] * {b}, {self.valid}, axis=0)"
-            return Value(rowless=True, rank=1, text=text)
+            return Rows(rowless=True, rank=1, text=text)
         raise _Refused(self._uses(node))
 
-    def _call(self, node: ast.Call) -> Value:
+    def _call(self, node: ast.Call) -> Rows:
         name = dotted(node.func)
         module, _, function = name.rpartition(".")
         arguments = [*node.args, *(k.value for k in node.keywords)]
@@ -283,7 +283,7 @@ class _Follow:
         ):
             if self._touches(node):
                 raise _Refused(self._uses(node))
-            return Value()
+            return Rows()
         if module in _MODULES and function in ROW_REDUCTIONS and node.args:
             return self._reduce(node, f"jnp.{function}", node.args[0], node.args[1:])
         if name in ROW_NORMALISERS and node.args:
@@ -303,19 +303,19 @@ class _Follow:
             and len(arguments) == 1
             and self.value(arguments[0]).length
         ):
-            return Value(rows=True, rank=1)  # over the padded count: row i is i, as it was
+            return Rows(rows=True, rank=1)  # over the padded count: row i is i, as it was
         if name == "len" and len(node.args) == 1 and self.value(node.args[0]).rows:
-            return Value(length=True)
+            return Rows(length=True)
         if isinstance(node.func, ast.Call) and dotted(node.func.func) in _VMAPS:
             return self._vmap(node)
         if module in _MODULES and function in ROWS_KEPT and len(node.args) == 1:
             return self._combine(node, arguments)
         made = self._apart(node, [node.func, *arguments])
         if module in _MODULES and function in VECTORS:
-            return Value(made.rows, made.rowless, made.length, 1, made.text)
+            return Rows(made.rows, made.rowless, made.length, 1, made.text)
         return made
 
-    def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Value:
+    def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Rows:
         """Anything else: its value as it was, when no part of it is made of rows."""
         values = [self._settled(self.value(p)) for p in parts]
         if any(v.rows for v in values):
@@ -323,7 +323,7 @@ class _Follow:
         if any(v.counted for v in values):
             # a shape, a static argument may be made of it: the real count is traced
             raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
-        return self._rewritten(node, parts, Value(), values)
+        return self._rewritten(node, parts, Rows(), values)
 
     def _reduce(
         self,
@@ -333,13 +333,13 @@ class _Follow:
         rest: list[ast.expr],
         default: int | None = None,
         keeps: bool = False,
-    ) -> Value:
+    ) -> Rows:
         """A reduction of rows (``keeps``: a normalisation, which keeps their shape): over them,
         made over the real ones; along a later axis, rows still."""
         held = self.value(of)
         if not held.rows:
             made = self._combine(node, [of, *rest, *(k.value for k in node.keywords)])
-            return Value(rowless=made.rowless, text=made.text)
+            return Rows(rowless=made.rowless, text=made.text)
         options = {k.arg: k.value for k in node.keywords}
         if len(rest) > 1 or (rest and "axis" in options):
             raise _Refused(self._uses(node))
@@ -356,7 +356,7 @@ class _Follow:
         keepdims = "keepdims" in options
         if isinstance(along, int) and along > 0 and not isinstance(along, bool):
             rank = held.rank if keeps or keepdims or held.rank is None else held.rank - 1
-            return self._rewritten(node, [of], Value(rows=True, rank=rank))
+            return self._rewritten(node, [of], Rows(rows=True, rank=rank))
         if along not in (0, None) or (along is None and axis is not None and not _is_none(axis)):
             raise _Refused(
                 f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may "
@@ -370,14 +370,14 @@ class _Follow:
         self.masked = True
         text = f"{self.over_rows}({written})"
         if keeps:
-            return Value(rows=True, rank=held.rank, text=text)
+            return Rows(rows=True, rank=held.rank, text=text)
         if keepdims or held.rank is None:
             rank = None if along == 0 or keepdims else 0
         else:
             rank = held.rank - 1 if along == 0 else 0
-        return Value(rowless=True, rank=rank, text=text)
+        return Rows(rowless=True, rank=rank, text=text)
 
-    def _vmap(self, node: ast.Call) -> Value:
+    def _vmap(self, node: ast.Call) -> Rows:
         """``jax.vmap(f)(rows, ...)``: f of each row alone, when f closes over no rows."""
         mapper = node.func
         assert isinstance(mapper, ast.Call)
@@ -396,14 +396,14 @@ class _Follow:
             reads -= {a.arg for a in function.args.args}
         elif not isinstance(function, (ast.Name, ast.Attribute)):
             raise _Refused(self._uses(node))
-        if any(self.names.get(r, Value()).rows or self.names.get(r, Value()).length for r in reads):
+        if any(self.names.get(r, Rows()).rows or self.names.get(r, Rows()).length for r in reads):
             raise _Refused(self._uses(node))
-        return self._rewritten(node, node.args, Value(rows=True), values)
+        return self._rewritten(node, node.args, Rows(rows=True), values)
 
     # -- helpers --------------------------------------------------------------------------------------
-    def _settled(self, value: Value) -> Value:
+    def _settled(self, value: Rows) -> Rows:
         """The padded row count anywhere but where rows are made of it: the real count instead."""
-        return Value(rowless=True, rank=0, text=self.valid, counted=True) if value.length else value
+        return Rows(rowless=True, rank=0, text=self.valid, counted=True) if value.length else value
 
     def _assumed(self, node: ast.expr, rank: int) -> int | None:
         """The rank assumed of ``node``, an argument (or an item of one) that the front can look at
@@ -423,23 +423,23 @@ class _Follow:
         self,
         node: ast.expr,
         parts: list[ast.expr],
-        kind: Value,
-        values: list[Value] | None = None,
-    ) -> Value:
+        kind: Rows,
+        values: list[Rows] | None = None,
+    ) -> Rows:
         """``kind``, with ``node``'s text rewritten where a part of it was."""
         values = values if values is not None else [self.value(p) for p in parts]
         changed = [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text is not None]
         if not changed:
             return kind
         text = _splice(self.source, node, changed)
-        return Value(kind.rows, kind.rowless, kind.length, kind.rank, text, kind.counted)
+        return Rows(kind.rows, kind.rowless, kind.length, kind.rank, text, kind.counted)
 
-    def _text(self, node: ast.expr, value: Value) -> str:
+    def _text(self, node: ast.expr, value: Rows) -> str:
         return value.text if value.text is not None else self.source.code(node)
 
     def _touches(self, node: ast.AST) -> bool:
         return any(
-            isinstance(n, ast.Name) and (self.names.get(n.id, Value()).rows) for n in ast.walk(node)
+            isinstance(n, ast.Name) and (self.names.get(n.id, Rows()).rows) for n in ast.walk(node)
         )
 
     def _uses(self, node: ast.expr) -> str:
@@ -503,23 +503,23 @@ def _follow(
     return out
 
 
-def _bind(walker: _Follow, target: ast.expr, value: Value, line: int) -> None:
+def _bind(walker: _Follow, target: ast.expr, value: Rows, line: int) -> None:
     if isinstance(target, ast.Name):
-        kept = Value(value.rows, value.rowless, value.length, value.rank, counted=value.counted)
+        kept = Rows(value.rows, value.rowless, value.length, value.rank, counted=value.counted)
         walker.names[target.id] = kept
     elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         if value.rows or value.length:
             raise _Refused(f"unpacks its rows at line {line}")
         for element in target.elts:
-            walker.names[element.id] = Value()  # type: ignore[attr-defined]
+            walker.names[element.id] = Rows()  # type: ignore[attr-defined]
     else:
         raise _Refused(f"assigns to {ast.unparse(target)} at line {line}")
 
 
-def _slice(walker: _Follow, part: ast.Slice) -> Value:
+def _slice(walker: _Follow, part: ast.Slice) -> Rows:
     bounds = [b for b in (part.lower, part.upper, part.step) if b is not None]
     values = [walker.value(b) for b in bounds]
-    return Value(
+    return Rows(
         rows=any(v.rows for v in values),
         length=any(v.length for v in values),
         counted=any(v.counted for v in values),
