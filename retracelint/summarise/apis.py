@@ -8,11 +8,13 @@ import ast
 import re
 from dataclasses import dataclass
 
+from retracelint.summarise import numpy_promotion
 from retracelint.summarise.promotion import Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
     ARRAYS,
     BOOL,
+    COMPLEX,
     FLOAT,
     INT,
     NUMPY_DATA,
@@ -1015,6 +1017,10 @@ def _array_dtype(
     if any(a.ty not in ARRAYS for a in operands) and name in _VALUE_OPERANDS:
         return None  # a value of unknown dtype (or a Python scalar) takes part in the promotion
     dtype = dtypes.pop() if len(dtypes) == 1 else None
+    if numpy and name in ROWWISE:
+        dtype = _numpy_promoted(operands)
+    if numpy:
+        dtype = numpy_promotion.computed_in(name, dtype)
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
         made, keeps = _TO_INEXACT[name]
         method = _argument(node, "method", 2)
@@ -1029,6 +1035,19 @@ def _array_dtype(
 _VALUE_OPERANDS = {"where": (1, 2), "full": (1,)}
 
 
+# A Python number as a weak operand of NumPy's promotion: its kind's default dtype.
+_WEAK_SCALAR = {INT: "int64", FLOAT: "float64", COMPLEX: "complex128"}
+
+
+def _numpy_promoted(operands: list[Value]) -> str | None:
+    """What NumPy computes element by element on ``operands`` (arrays, NumPy scalars, Python numbers,
+    weak under NEP 50), by NumPy's promotion (``np.clip(pixels_uint8, 0.0, 1.0)`` is float64); an
+    operand of unknown dtype is left out, as the other array functions leave it."""
+    arrays = [Typed(a.dtype) for a in operands if a.ty in ARRAYS and a.dtype is not None]
+    weak = [Typed(_WEAK_SCALAR[a.ty], True) for a in operands if a.ty in _WEAK_SCALAR]
+    return numpy_promotion.result_type(arrays + weak) if arrays else None
+
+
 def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
@@ -1036,17 +1055,13 @@ def _inexact(dtype: str) -> bool:
 def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
     """The dtype of arithmetic between strongly typed arrays of ``dtypes`` (``numpy``: NumPy's arrays
     only), in the 64-bit names the summaries keep (``canonical_dtype`` narrows them without x64): jax's
-    promotion lattice (``promotion.result_type``), where NumPy makes an int meeting a float float64.
+    promotion lattice (``promotion.result_type``), or NumPy's (``numpy_promotion``) for NumPy's arrays.
     Unknown (None): an unknown dtype, or one the lattice does not know."""
     if not dtypes or None in dtypes:
         return None
     known = {d for d in dtypes if d is not None}
-    if (
-        numpy
-        and any(_inexact(d) for d in known)
-        and any(d.startswith(("int", "uint")) for d in known)
-    ):
-        return "float64"
+    if numpy:
+        return numpy_promotion.result_type(Typed(d) for d in known)
     typed = result_type([Typed(d) for d in known], x64=True)
     return typed.dtype if typed else None
 
