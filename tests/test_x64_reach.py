@@ -1,6 +1,7 @@
-"""Which jitted calls run with jax's 64-bit types (issue 39): x64 turned on by the script that runs,
-by a ``with jax.enable_x64(True):`` block around the run, or by a helper of another module that the
-script calls, reaches the jitted step the simulation calls two modules away. There a float32 clock
+"""Which jitted calls run with jax's 64-bit types (issue 39): x64 turned on by a ``with
+jax.enable_x64(True):`` block around the run (for what every call inside it reaches,
+``Propagation._in_x64_block``), or by a helper of another module that the script imports and calls,
+reaches the jitted step the simulation calls two modules away. There a float32 clock
 advanced by a NumPy float64 time step comes back float64 and the step traces again; without x64 (no
 block, ``enable_x64(False)``) both are float32, and a step that casts the time step to the clock's
 dtype keeps it (and the particles' too). The same reach decides whether NumPy's int64 indices and jax's int32 ones are two

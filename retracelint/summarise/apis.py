@@ -928,23 +928,15 @@ _SCALAR_DTYPE = {INT: "int64", FLOAT: "float64", BOOL: "bool"}
 # environment variable read when jax is imported (``os.environ["JAX_ENABLE_X64"] = "1"``).
 _X64_FLAG = "jax_enable_x64"
 _X64_ENV = "JAX_ENABLE_X64"
-# What every way of turning it on names, lower-cased: the flag and the context manager
-# (``with jax.experimental.enable_x64():``, ``with jax.enable_x64(True):``).
-X64_MARK = "enable_x64"
 
 
 def _enables_x64(tree: ast.Module, lines: set[int]) -> bool:
     """Whether the module turns on jax's 64-bit types: ``jax.config.update("jax_enable_x64", True)``,
     ``os.environ["JAX_ENABLE_X64"] = "1"`` (or ``setdefault``), ``jax.config.jax_enable_x64 = True``;
-    ``with jax.experimental.enable_x64():`` (what runs in the block is what the module runs for:
-    its jitted calls, taken as the module's); ``lines``: the lines that name the flag (only the
-    simple statements and ``with`` headers there are read)."""
-    statements = list(_statements(tree.body))
-    if any(_x64_context(stmt) for stmt in statements if stmt.lineno in lines):
-        return True
+    ``lines``: the lines that name the flag (only the simple statements there are read)."""
     named = (
         stmt
-        for stmt in statements
+        for stmt in _statements(tree.body)
         if isinstance(stmt, ast.Expr | ast.Assign)
         and any(line in lines for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
     )
@@ -967,19 +959,6 @@ def _enables_x64(tree: ast.Module, lines: set[int]) -> bool:
                 ):
                     return True
     return False
-
-
-def _x64_context(stmt: ast.stmt) -> bool:
-    """``with jax.experimental.enable_x64():`` or ``with jax.enable_x64(True):``."""
-    if not isinstance(stmt, ast.With | ast.AsyncWith):
-        return False
-    calls = (item.context_expr for item in stmt.items if isinstance(item.context_expr, ast.Call))
-    return any(
-        (_dotted(call.func) or "").rpartition(".")[2] == X64_MARK
-        and (not call.args or _truthy(call.args[0]))
-        and not call.keywords
-        for call in calls
-    )
 
 
 def _truthy(node: ast.AST) -> bool:

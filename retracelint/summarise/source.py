@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
 from retracelint.model import Location
-from retracelint.summarise.apis import X64_MARK, _enables_x64
+from retracelint.summarise.apis import _X64_FLAG, _enables_x64
 from retracelint.summarise.module import _ModulePass
 from retracelint.summarise.syntax import _clip
 from retracelint.summary import (
@@ -131,8 +131,8 @@ def summarise(
     if parsed is None:
         return summary
     text, tree = parsed
-    if X64_MARK in text.lower():
-        flagged = {n for n, line in enumerate(text.splitlines(), 1) if X64_MARK in line.lower()}
+    if _X64_FLAG in text.lower():
+        flagged = {n for n, line in enumerate(text.splitlines(), 1) if _X64_FLAG in line.lower()}
         summary.x64 = _enables_x64(tree, flagged)
     limit = sys.getrecursionlimit()
     # Python-to-Python calls do not use the C stack on 3.11+, so a long operator chain that CPython
