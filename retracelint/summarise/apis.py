@@ -1052,31 +1052,31 @@ def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
-def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
-    """The dtype of arithmetic between strongly typed arrays of ``dtypes`` (``numpy``: NumPy's arrays
-    only), in the 64-bit names the summaries keep (``canonical_dtype`` narrows them without x64): jax's
-    promotion lattice (``promotion.result_type``), or NumPy's (``numpy_promotion``) for NumPy's arrays.
-    Unknown (None): an unknown dtype, or one the lattice does not know."""
+def promoted(dtypes: set[str | None]) -> str | None:
+    """The dtype of arithmetic between strongly typed jax arrays of ``dtypes``, in the 64-bit names
+    the summaries keep (``canonical_dtype`` narrows them without x64): jax's promotion lattice
+    (``promotion.result_type``). Unknown (None): an unknown dtype, or one the lattice does not know."""
     if not dtypes or None in dtypes:
         return None
-    known = {d for d in dtypes if d is not None}
-    if numpy:
-        return numpy_promotion.result_type(Typed(d) for d in known)
-    typed = result_type([Typed(d) for d in known], x64=True)
+    typed = result_type([Typed(d) for d in dtypes if d is not None], x64=True)
     return typed.dtype if typed else None
 
 
-def _arith_dtype(left: Value, right: Value) -> str | None:
+def _arith_dtype(left: Value, right: Value, divides: bool = False) -> str | None:
     """Array arithmetic: a Python scalar takes the array's dtype (weak typing); two arrays meet at
-    their promoted dtype (``promoted``)."""
+    their promoted dtype (``promoted``). NumPy's arrays and scalars alone are computed on the host
+    by NumPy's rules (``_numpy_promoted``; true division, ``divides``, of integers is float64)."""
     arrays = [v for v in (left, right) if v.ty in ARRAYS]
     scalars = [v for v in (left, right) if v.ty in (INT, FLOAT, BOOL)]
     if not arrays or len(arrays) + len(scalars) != 2:
         return None
+    if all(v.ty in NUMPY_DATA for v in arrays):
+        dtype = _numpy_promoted([left, right]) if all(v.dtype for v in arrays) else None
+        return numpy_promotion.true_divide(dtype) if divides else dtype
     dtypes = {v.dtype for v in arrays}
     if len(dtypes) > 1 and any(weak_class(v) != STRONG for v in arrays):
         return None  # a weakly typed array takes the other's dtype; one of unknown kind, unknown
-    dtype = promoted(dtypes, all(v.ty in NUMPY_DATA for v in arrays))
+    dtype = promoted(dtypes)
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float64"  # jax's default float
     return dtype

@@ -85,3 +85,9 @@ def computed_in(function: str, dtype: str | None) -> str | None:
     if function in IN_FLOAT64:
         return "float64"
     return "float32" if dtype == "bfloat16" and function in BFLOAT16_IN_FLOAT32 else dtype
+
+
+def true_divide(dtype: str | None) -> str | None:
+    """What NumPy's true division (``/``) gives for operands that promote to ``dtype``: integers and
+    bools are divided as float64 (``pixels_uint8 / 255``), inexact types stay."""
+    return "float64" if dtype is not None and kind(dtype) in "bui" else dtype
