@@ -15,8 +15,11 @@ import pytest
 
 from retracelint.summarise.numpy_promotion import (
     _SAFE_CASTS,
+    AVERAGES,
     BFLOAT16_IN_FLOAT32,
+    FLOAT_UFUNCS,
     IN_FLOAT64,
+    TRUE_DIVIDES,
     computed_in,
     result_type,
 )
@@ -102,3 +105,48 @@ def test_functions_that_compute_in_another_dtype(function: str) -> None:
         array = np.ones((3, 3)).astype(_dtype(name))
         assert computed_in(function, name) == str(_call(function, array).dtype), name
     assert computed_in("mean", "float16") == "float16"
+
+
+_INTEGERS = [d for d in DTYPES if d == "bool" or "int" in d]
+
+
+@pytest.mark.parametrize("function", sorted(FLOAT_UFUNCS | AVERAGES | TRUE_DIVIDES))
+def test_integers_become_the_float_numpy_computes_them_in(function: str) -> None:
+    compute = getattr(np, function)
+    arity = 2 if function in ("arctan2", "hypot", "logaddexp", "divide", "true_divide") else 1
+    for name in _INTEGERS:
+        array = np.ones(4, dtype=name)
+        said = str(np.asarray(compute(*[array] * arity)).dtype)
+        assert computed_in(function, name) == said, name
+
+
+# Host computations as programs write them: what a summary types each one as, and what NumPy makes.
+HOST = [
+    "np.asarray([1, 2, 3]) * 0.5",
+    "np.arange(10) / 2",
+    "np.ones(3, np.uint8) / 255",
+    "np.float32(1.0) * np.ones(3, np.float16)",
+    "np.ones(3, np.float32) + 1.0",
+    "np.ones(3, np.int32) + np.ones(3, np.float32)",
+    "np.zeros(3, np.int8) + np.zeros(3, np.uint8)",
+    "np.ones(3).astype(np.float16) * 2.0",
+    "np.ones(3, np.float32) / np.float64(2.0)",
+    "np.mean(np.arange(5))",
+    "np.sqrt(np.arange(4, dtype=np.int16))",
+    "np.clip(np.arange(5), 0.0, 1.0)",
+    "np.clip(np.ones(3, np.float16), 0.0, 1.0)",
+    "np.maximum(np.ones(3, np.float16), np.float32(0.1))",
+    "np.where(np.ones(3) > 0, np.ones(3, np.float32), 0.0)",
+    "np.random.default_rng(0).normal(size=3) * np.float32(2)",
+]
+
+
+def test_a_summary_types_host_computations_as_numpy_does() -> None:
+    from retracelint.summarise import SummaryOptions, summarise
+
+    source = "import numpy as np\n\n" + "".join(
+        f"def f{i}():\n    return {text}\n\n" for i, text in enumerate(HOST)
+    )
+    summary = summarise(source.encode(), "host.py", "host", False, SummaryOptions())
+    typed = [summary.functions[f"host.f{i}"].returns.dtype for i in range(len(HOST))]
+    assert typed == [str(np.asarray(eval(text)).dtype) for text in HOST]

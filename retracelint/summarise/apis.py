@@ -1014,8 +1014,10 @@ def _array_dtype(
         return args[0].dtype
     operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
     dtypes = {a.dtype for a in operands if a.ty in ARRAYS}
-    if any(a.ty not in ARRAYS for a in operands) and name in _VALUE_OPERANDS:
-        return None  # a value of unknown dtype (or a Python scalar) takes part in the promotion
+    # A value of unknown dtype takes part in the promotion (for jax, a Python scalar too: weak).
+    known = (ARRAYS | _WEAK_SCALAR.keys()) if numpy else ARRAYS
+    if any(a.ty not in known for a in operands) and name in _VALUE_OPERANDS:
+        return None
     dtype = dtypes.pop() if len(dtypes) == 1 else None
     if numpy and name in ROWWISE:
         dtype = _numpy_promoted(operands)

@@ -7,7 +7,8 @@ both can be cast to, preferring the lower kind (``int8`` with ``uint8`` is ``int
 array's, and make an integer array ``float64``/``complex128``. Unlike jax, an integer meeting a float
 widens it (``int32`` with ``float32`` is ``float64``) and a float64 stays float64 on the host: jax
 narrows it only when it receives the array (``values.canonical_dtype``). A few functions compute in
-another precision than their operands' promoted dtype (``computed_in``). tests/test_numpy_promotion.py
+another precision than their operands' promoted dtype, and those with float loops only make integers
+floats (``computed_in``). tests/test_numpy_promotion.py
 compares every pair of this table's types, typed and weak, with NumPy itself.
 """
 
@@ -50,6 +51,17 @@ _COMPLEX_OF = {"float16": "complex64", "bfloat16": "complex64", "float32": "comp
 # is float32, where ``frames_bf16 / 255`` stays bfloat16).
 IN_FLOAT64 = frozenset({"interp", "cov", "corrcoef"})
 BFLOAT16_IN_FLOAT32 = frozenset({"clip", "matmul"})
+# Of integers and bools: ufuncs with float loops only compute in the least float that holds them
+# (``np.sqrt`` of int8 is float16, of int32 float64), the averages in float64.
+FLOAT_UFUNCS = frozenset(
+    {
+        *("sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"),
+        *("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"),
+        *("arctan2", "hypot", "logaddexp", "deg2rad", "rad2deg"),
+    }
+)
+TRUE_DIVIDES = frozenset({"divide", "true_divide"})  # as ``/``: ``true_divide``
+AVERAGES = frozenset({"mean", "std", "var", "average", "median", "nanmean", "nanstd", "nanvar"})
 
 
 def result_type(operands: Iterable[Typed]) -> str | None:
@@ -84,6 +96,12 @@ def computed_in(function: str, dtype: str | None) -> str | None:
     """The dtype NumPy's ``function`` gives for operands that promote to ``dtype``."""
     if function in IN_FLOAT64:
         return "float64"
+    if function in TRUE_DIVIDES:
+        return true_divide(dtype)
+    if dtype is not None and kind(dtype) in "bui":
+        if function in FLOAT_UFUNCS:
+            return _least_bound({dtype, "float16"})
+        return "float64" if function in AVERAGES else dtype
     return "float32" if dtype == "bfloat16" and function in BFLOAT16_IN_FLOAT32 else dtype
 
 
