@@ -26,6 +26,7 @@ from retracelint.callgraph import (
     Target,
 )
 from retracelint.frequency import Driver, Found, Frequency, where
+from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
@@ -185,6 +186,7 @@ class Propagation(ObjectModel):
     # calls return) were not followed, so findings they would make are missing.
     cut: set[str] = field(default_factory=set)
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
+    _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project, self.walks_held, self.found)
@@ -212,14 +214,38 @@ class Propagation(ObjectModel):
     def x64(self, fn: FunctionSummary) -> bool:
         """Whether ``fn`` runs with jax's 64-bit types on: from an entry point whose process turns
         them on (``Symbols.runs_x64``; a script's own code runs in its own process, a function
-        nothing calls in whoever's imports it)."""
+        nothing calls in whoever's imports it), or only inside ``with jax.enable_x64(True):``."""
         project = self.project
-        return project.x64 and any(
-            project.symbols.runs_x64(
-                project.owner[entry].module, project.functions[entry].kind != "module"
+        return (
+            project.x64
+            and any(
+                project.symbols.runs_x64(
+                    project.owner[entry].module, project.functions[entry].kind != "module"
+                )
+                for entry in self.frequency.entries(fn.qualname)
             )
-            for entry in self.frequency.entries(fn.qualname)
-        )
+        ) or self._in_x64_block(fn.qualname, frozenset())
+
+    def _in_x64_block(self, qualname: str, asking: frozenset[str]) -> bool:
+        """Whether every known call of the function runs with x64 turned on by a context manager
+        (``with jax.enable_x64(True):`` around it, the innermost setting deciding), or from a
+        function that only runs so: what its body calls, jitted steps included, runs in 64 bits.
+        A function called both inside and outside such a block is not (its 32-bit calls stay)."""
+        known = self._x64_blocks.get(qualname)
+        if known is not None:
+            return known
+        callers = self.project.callers.get(qualname, ())
+        inside = bool(callers) and qualname not in asking and len(asking) < MAX_FRAMES
+        for caller, index in callers if inside else ():
+            setting = x64_setting(self.project.function(caller).calls[index].contexts)
+            if setting is None:
+                setting = self._in_x64_block(caller, asking | {qualname})
+            if not setting:
+                inside = False
+                break
+        if inside or not asking:  # a no within a cycle may be the cycle's, cut where it started
+            self._x64_blocks[qualname] = inside
+        return inside
 
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
         """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,

@@ -420,7 +420,7 @@ def test_the_promotion_table_agrees_with_jax(left: str, right: str) -> None:
     from retracelint.summarise.apis import promoted
 
     with jax.enable_x64(True):
-        assert promoted({left, right}, numpy=False) == str(jax.numpy.promote_types(left, right))
+        assert promoted({left, right}) == str(jax.numpy.promote_types(left, right))
 
 
 def test_a_weak_counter_advanced_by_python_ints_in_a_jitted_update_stays_weak() -> None:

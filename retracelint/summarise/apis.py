@@ -8,12 +8,14 @@ import ast
 import re
 from dataclasses import dataclass
 
+from retracelint.summarise import numpy_promotion
 from retracelint.summarise.promotion import Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
     ARRAY,
     ARRAYS,
     BOOL,
+    COMPLEX,
     FLOAT,
     INT,
     NP_ARRAY,
@@ -1053,9 +1055,15 @@ def _array_dtype(
         return args[0].dtype
     operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
     dtypes = {a.dtype for a in operands if a.ty in ARRAYS}
-    if any(a.ty not in ARRAYS for a in operands) and name in _VALUE_OPERANDS:
-        return None  # a value of unknown dtype (or a Python scalar) takes part in the promotion
+    # A value of unknown dtype takes part in the promotion (for jax, a Python scalar too: weak).
+    known = (ARRAYS | _WEAK_SCALAR.keys()) if numpy else ARRAYS
+    if any(a.ty not in known for a in operands) and name in _VALUE_OPERANDS:
+        return None
     dtype = dtypes.pop() if len(dtypes) == 1 else None
+    if numpy and name in ROWWISE:
+        dtype = _numpy_promoted(operands)
+    if numpy:
+        dtype = numpy_promotion.computed_in(name, dtype)
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
         made, keeps = _TO_INEXACT[name]
         method = _argument(node, "method", 2)
@@ -1070,39 +1078,48 @@ def _array_dtype(
 _VALUE_OPERANDS = {"where": (1, 2), "full": (1,)}
 
 
+# A Python number as a weak operand of NumPy's promotion: its kind's default dtype.
+_WEAK_SCALAR = {INT: "int64", FLOAT: "float64", COMPLEX: "complex128"}
+
+
+def _numpy_promoted(operands: list[Value]) -> str | None:
+    """What NumPy computes element by element on ``operands`` (arrays, NumPy scalars, Python numbers,
+    weak under NEP 50), by NumPy's promotion (``np.clip(pixels_uint8, 0.0, 1.0)`` is float64); an
+    operand of unknown dtype is left out, as the other array functions leave it."""
+    arrays = [Typed(a.dtype) for a in operands if a.ty in ARRAYS and a.dtype is not None]
+    weak = [Typed(_WEAK_SCALAR[a.ty], True) for a in operands if a.ty in _WEAK_SCALAR]
+    return numpy_promotion.result_type(arrays + weak) if arrays else None
+
+
 def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
-def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
-    """The dtype of arithmetic between strongly typed arrays of ``dtypes`` (``numpy``: NumPy's arrays
-    only), in the 64-bit names the summaries keep (``canonical_dtype`` narrows them without x64): jax's
-    promotion lattice (``promotion.result_type``), where NumPy makes an int meeting a float float64.
-    Unknown (None): an unknown dtype, or one the lattice does not know."""
+def promoted(dtypes: set[str | None]) -> str | None:
+    """The dtype of arithmetic between strongly typed jax arrays of ``dtypes``, in the 64-bit names
+    the summaries keep (``canonical_dtype`` narrows them without x64): jax's promotion lattice
+    (``promotion.result_type``). Unknown (None): an unknown dtype, or one the lattice does not know."""
     if not dtypes or None in dtypes:
         return None
-    known = {d for d in dtypes if d is not None}
-    if (
-        numpy
-        and any(_inexact(d) for d in known)
-        and any(d.startswith(("int", "uint")) for d in known)
-    ):
-        return "float64"
-    typed = result_type([Typed(d) for d in known], x64=True)
+    typed = result_type([Typed(d) for d in dtypes if d is not None], x64=True)
     return typed.dtype if typed else None
 
 
-def _arith_dtype(left: Value, right: Value) -> str | None:
+def _arith_dtype(left: Value, right: Value, divides: bool = False) -> str | None:
     """Array arithmetic: a Python scalar takes the array's dtype (weak typing); two arrays meet at
-    their promoted dtype (``promoted``)."""
+    their promoted dtype (``promoted``). NumPy's arrays and scalars alone are computed on the host
+    by NumPy's rules (``_numpy_promoted``; true division, ``divides``, of integers is float64)."""
     arrays = [v for v in (left, right) if v.ty in ARRAYS]
     scalars = [v for v in (left, right) if v.ty in (INT, FLOAT, BOOL)]
     if not arrays or len(arrays) + len(scalars) != 2:
         return None
+    if all(v.ty in NUMPY_DATA for v in arrays):
+        dtype = _numpy_promoted([left, right]) if all(v.dtype for v in arrays) else None
+        return numpy_promotion.true_divide(dtype) if divides else dtype
     dtypes = {v.dtype for v in arrays}
     if len(dtypes) > 1 and any(weak_class(v) != STRONG for v in arrays):
         return None  # a weakly typed array takes the other's dtype; one of unknown kind, unknown
-    dtype = promoted(dtypes, all(v.ty in NUMPY_DATA for v in arrays))
+    dtype = promoted(dtypes)
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float64"  # jax's default float
     return dtype

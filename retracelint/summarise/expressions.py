@@ -611,7 +611,7 @@ class Expressions(PassState):
             # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
             return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
         if value.ty == ARRAY:
-            dtype = _arith_dtype(left, right)
+            dtype = _arith_dtype(left, right, isinstance(op, ast.Div))
             made = next(
                 (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
             )
