@@ -75,6 +75,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
+    one_expression,
 )
 from retracelint.summary import (
     Arg,
@@ -1191,6 +1192,9 @@ class Statements(PassState):
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
             fn.defaults = self.defaults_of(node.args)
             self.walk_function(fn, node, None, enclosing=self)
+            body = one_expression(node) if fn.jit is None else None
+            if body is not None:
+                self.one_expressions[fn.qualname] = body
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(
