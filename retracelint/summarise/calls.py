@@ -23,6 +23,7 @@ from retracelint.summarise.abstract import (
     _kind_flip,
     _plain,
     _value_callees,
+    placed_leaves,
 )
 from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
@@ -66,6 +67,7 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    PLACES_LEAVES,
     CarryLoop,
     _array_module,
     _index_dtype,
@@ -293,6 +295,9 @@ class Calls(PassState):
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs, ref=outputs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
+        placed = placed_leaves(args[0], self.loc(node)) if canon in PLACES_LEAVES and args else None
+        if placed is not None:
+            return placed
         if canon in _REPLACES or canon in _SETATTRS or method in ("replace", "_replace"):
             self.note_assigned(node, canon)
         if (
