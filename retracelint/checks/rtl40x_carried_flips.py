@@ -120,6 +120,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 site = jit_site(binding)
                 # A floor is told where the wider operand is made, not where the state starts.
                 said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
+                said = "and is made here into" if first.endswith(_DEFAULT) else said
                 head, details = _flip_sentence(
                     code,
                     f"{what} starts as {first} {said} {then}",
@@ -295,10 +296,17 @@ def _carried_flip(
         leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(_never_none(prop, o, r.value) for o, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
-        grown = {_keys_added(leaf, r.value, None) for o, r, _ in results if o is at.jitted}
-        if len(grown) == 1 and (then := grown.pop()) is not None:
-            # Told where the start's dict is written (a display), else where it is packed.
+        added = {
+            (_keys_added(leaf, r.value, None), r.value.made)
+            for o, r, _ in results
+            if o is at.jitted
+        }
+        if len(added) == 1 and (then := (grown_at := added.pop())[0]) is not None:
+            # Told where the start's dict is written (a display), else where it is packed; but a
+            # class's default is every instance's: told where the step adds the keys.
             first = _tree(prop, owner, leaf) or "a dict"
+            if _class_default(prop, origin) and grown_at[1] is not None:
+                return "RTL403", f"{carried.name}.{name}", grown_at[1], first + _DEFAULT, then
             return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
@@ -340,6 +348,15 @@ def _leaf_paths(
                 f"{name}.{path}" for path in _leaf_paths(prop, owner, origin, inner, depth + 1)
             )
     return out
+
+
+_DEFAULT = ", its class's default,"  # a start every instance has (``_class_default``)
+
+
+def _class_default(prop: Propagation, start: Arg) -> bool:
+    """Whether ``start`` is the default a class declares for a field (``field(default_factory=
+    dict)``): what every instance the constructor leaves it to starts with."""
+    return any(start in cls.field_defaults.values() for cls in prop.project.classes.values())
 
 
 def _item_flip(
