@@ -242,9 +242,8 @@ class Calls(PassState):
         if canon == "next" and len(node.args) == 1 and isinstance(node.args[0], ast.Call):
             # next(make()) of a nested generator that yields one expression: that expression.
             made = node.args[0]
-            inner = [self.expr(a) for a in made.args]
-            named = {k.arg: self.expr(k.value) for k in made.keywords if k.arg}
-            yielded = self.one_expression_of([self.callee_ref(made.func)], True, inner, named)
+            given = bool(made.args or made.keywords)
+            yielded = self.one_expression_of([self.callee_ref(made.func)], True, given)
             if yielded is not None:
                 return yielded
         loop = CARRY_LOOPS.get(canon)
@@ -336,7 +335,7 @@ class Calls(PassState):
         at = self.loc(node) if callees else None
         index = self.record(node, callees, args, kwargs, at, bound) if at is not None else None
         callee = callees[0] if callees else None
-        inlined = self.one_expression_of(callees, False, args, kwargs)
+        inlined = self.one_expression_of(callees, False, bool(node.args or node.keywords))
         if inlined is not None:
             return inlined
         refs = _result(index) if index is not None else EMPTY
@@ -404,39 +403,22 @@ class Calls(PassState):
         return value.with_(callables=refs) if refs else value
 
     def one_expression_of(
-        self,
-        callees: list[Callee | None],
-        generator: bool,
-        args: list[Value],
-        kwargs: dict[str | None, Value],
+        self, callees: list[Callee | None], generator: bool, given: bool
     ) -> Value | None:
-        """What a call of a nested def made here that gives one expression (``OneExpression``)
-        gives: that expression, read here with its parameters bound to the arguments; the names it
-        reads besides are this function's as they are at the call, as the closure sees them. None
-        for any other call (and for one already being read: a def that calls itself)."""
+        """What a call (``given``: with arguments) of a nested def made here that takes none and
+        gives one expression (``OneExpression``) gives: that expression, read here, the names it
+        reads as this function has them at the call, as the closure sees them. None for any other
+        call (and for one already being read: a def that calls itself)."""
         callee = callees[0] if len(callees) == 1 else None
         qualname = callee[1] if callee is not None and callee[0] == "qual" else ""
         body = self.one_expressions.get(qualname)
-        if body is None or body.generator != generator or qualname in self.reading:
+        if body is None or body.generator != generator or given or qualname in self.reading:
             return None
-        given = dict(zip(body.params, args, strict=False))
-        if len(args) > len(body.params) or any(k in given for k in kwargs):
-            return None
-        given.update((k, v) for k, v in kwargs.items() if k is not None)
-        if set(given) != set(body.params):
-            return None
-        shadowed = {name: self.env.get(name) for name in given}
-        self.env.update(given)
         self.reading.add(qualname)
         try:
             return self.expr(body.expr)
         finally:
             self.reading.discard(qualname)
-            for name, value in shadowed.items():
-                if value is None:
-                    self.env.pop(name, None)
-                else:
-                    self.env[name] = value
 
     def carry_loop(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> Value | None:
         """``lax.scan(f, init, xs)`` and the like (``apis.CARRY_LOOPS``): recorded as a call of

@@ -620,27 +620,27 @@ def _clip(text: str, limit: int = 60) -> str:
 
 @dataclass(frozen=True)
 class OneExpression:
-    """A nested def whose whole body gives one expression (``def _make(): return x * scale``, or
-    ``yield`` it): its plain parameters, and the expression."""
+    """A nested def without parameters whose whole body gives one expression (``def _make():
+    return x * scale``, or ``yield`` it)."""
 
-    params: tuple[str, ...]
     expr: ast.expr
     generator: bool
 
 
 def one_expression(node: ast.FunctionDef | ast.AsyncFunctionDef) -> OneExpression | None:
-    """``node`` as a ``OneExpression``: undecorated, synchronous, plain positional parameters only
-    (no defaults, no ``*args``), a body of one ``return`` or ``yield`` (after a docstring) of an
-    expression that binds nothing (no walrus) and does not suspend."""
+    """``node`` as a ``OneExpression``: undecorated, synchronous, no parameters, a body of one
+    ``return`` or ``yield`` (after a docstring) of an expression that binds nothing (no walrus) and
+    does not suspend. A closure of this shape reads its caller's names only, as they are at the
+    call."""
     args = node.args
     if (
         isinstance(node, ast.AsyncFunctionDef)
         or node.decorator_list
         or args.posonlyargs
+        or args.args
         or args.kwonlyargs
         or args.vararg
         or args.kwarg
-        or args.defaults
     ):
         return None
     body = node.body[1:] if ast.get_docstring(node) is not None else node.body
@@ -653,7 +653,7 @@ def one_expression(node: ast.FunctionDef | ast.AsyncFunctionDef) -> OneExpressio
         return None
     if any(isinstance(n, _BINDS_OR_SUSPENDS) for n in ast.walk(expr)):
         return None
-    return OneExpression(tuple(a.arg for a in args.args), expr, generator)
+    return OneExpression(expr, generator)
 
 
 _BINDS_OR_SUSPENDS = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
