@@ -120,7 +120,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 site = jit_site(binding)
                 # A floor is told where the wider operand is made, not where the state starts.
                 said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
-                said = "and is made here into" if first.endswith(_DEFAULT) else said
+                said = (
+                    "and is made here into" if first.endswith(_DEFAULT) or then == _MASK else said
+                )
                 head, details = _flip_sentence(
                     code,
                     f"{what} starts as {first} {said} {then}",
@@ -313,6 +315,9 @@ def _carried_flip(
             return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
         dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
+            mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
+            if mask is not None:
+                return "RTL402", f"{carried.name}.{name}", mask, kinds[0], _MASK
             return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
         widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(widened) == 1 and (found := widened.pop()) is not None:
@@ -351,6 +356,17 @@ def _leaf_paths(
 
 
 _DEFAULT = ", its class's default,"  # a start every instance has (``_class_default``)
+
+
+_MASK = "bool (a test's result)"  # a number given back as a bool, told where the bool is made
+
+
+def _mask_made(prop: Propagation, at: _CarriedCall, results: list[Origin]) -> Location | None:
+    """Where the jitted function makes the bool array it gives back for a leaf that started as a
+    number (``reward = jnp.logical_and(...)`` against a float32 zero at reset): a test's result
+    stored where a number was is the odd one, and a cast there the fix."""
+    made = {prop.resolve(o, r.value).made for o, r, _ in results if o is at.jitted}
+    return made.pop() if len(made) == 1 else None
 
 
 def _class_default(prop: Propagation, start: Arg) -> bool:
