@@ -256,6 +256,7 @@ class Statements(PassState):
     def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
         """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
         what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
+        source = self.closure_made(source)
         if not (self.recording and isinstance(source, ast.Call)):
             return
         # ``self.x = f(self.x)``, or an item of a tuple target (``self.x, y = f(self.x)``).
@@ -285,6 +286,25 @@ class Statements(PassState):
             self.call_binds.extend(
                 (e.id, index, i) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
             )
+
+    def closure_made(self, source: ast.expr) -> ast.expr:
+        """The expression a call of a closure made here that gives one expression stands for
+        (``state = _make()``, ``_make`` returning ``step(state, x)``; through ``next(gen())`` and a
+        dict of factories too): the call it makes is what binds the name (``Calls.one_expression_of``
+        reads it in place)."""
+        while isinstance(source, ast.Call):
+            func = source.func
+            generator = _dotted(func) == "next" and len(source.args) == 1
+            made = source.args[0] if generator else source
+            if not isinstance(made, ast.Call) or made.args or made.keywords:
+                break
+            callee = self.callee_ref(made.func)
+            qualname = callee[1] if callee is not None and callee[0] == "qual" else ""
+            body = self.one_expressions.get(qualname)
+            if body is None or body.generator != generator:
+                break
+            source = body.expr
+        return source
 
     def s_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
