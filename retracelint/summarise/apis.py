@@ -551,6 +551,9 @@ _SAME_TREES = {
     "jax.device_put",
     "jax.device_put_replicated",
 }
+# Of those, the ones that make each Python number of the pytree a jax array as ``jnp.asarray`` does
+# (``abstract.placed_leaves``); the others stack or take back arrays already made.
+PLACES_LEAVES = frozenset({"jax.device_put"})
 # Unpickling makes a new object of the pickled object's class: known when the bytes are those
 # ``pickle.dumps(obj)`` makes in the same expression (a copy by round trip), else not known.
 _UNPICKLES = {"pickle.loads", "pickle.load"}

@@ -326,7 +326,9 @@ class Arrays(PassState):
             ty = TUPLE if name == "shape" else UNKNOWN
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
         if name in _MASKS:
-            return combine(args, ty="mask").with_(dtype="bool") if args else Value(ty="mask")
+            # A bool array, its dtype decided here (a carried number given back as one is told here).
+            mask = combine(args, ty="mask") if args else Value(ty="mask")
+            return mask.with_(dtype="bool", made=self.loc(node))
         if name in _SHAPED_BY_ARGUMENT and args:
             size = _size_argument(node, args, kwargs, *_SHAPED_BY_ARGUMENT[name])
             return self.sized_by(node, size, combine(args, ty=ty))

@@ -23,6 +23,7 @@ from retracelint.summarise.abstract import (
     _kind_flip,
     _plain,
     _value_callees,
+    placed_leaves,
 )
 from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
@@ -66,6 +67,7 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    PLACES_LEAVES,
     RESIZES,
     CarryLoop,
     _array_module,
@@ -244,6 +246,13 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
+        if canon == "next" and len(node.args) == 1 and isinstance(node.args[0], ast.Call):
+            # next(make()) of a nested generator that yields one expression: that expression.
+            made = node.args[0]
+            given = bool(made.args or made.keywords)
+            yielded = self.one_expression_of([self.callee_ref(made.func)], True, given)
+            if yielded is not None:
+                return yielded
         loop = CARRY_LOOPS.get(canon)
         if loop is not None and len(node.args) == len(args) > loop.body:
             carried = self.carry_loop(node, loop, args)
@@ -292,6 +301,9 @@ class Calls(PassState):
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs, ref=outputs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
+        placed = placed_leaves(args[0], self.loc(node)) if canon in PLACES_LEAVES and args else None
+        if placed is not None:
+            return placed
         if canon in _REPLACES or canon in _SETATTRS or method in ("replace", "_replace"):
             self.note_assigned(node, canon)
         if (
@@ -330,6 +342,9 @@ class Calls(PassState):
         at = self.loc(node) if callees else None
         index = self.record(node, callees, args, kwargs, at, bound) if at is not None else None
         callee = callees[0] if callees else None
+        inlined = self.one_expression_of(callees, False, bool(node.args or node.keywords))
+        if inlined is not None:
+            return inlined
         refs = _result(index) if index is not None else EMPTY
         if callee is not None and callee[0] in _RESULT_KNOWN_AT_LINK:
             ty = UNKNOWN
@@ -393,6 +408,24 @@ class Calls(PassState):
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
         return value.with_(callables=refs) if refs else value
+
+    def one_expression_of(
+        self, callees: list[Callee | None], generator: bool, given: bool
+    ) -> Value | None:
+        """What a call (``given``: with arguments) of a nested def made here that takes none and
+        gives one expression (``OneExpression``) gives: that expression, read here, the names it
+        reads as this function has them at the call, as the closure sees them. None for any other
+        call (and for one already being read: a def that calls itself)."""
+        callee = callees[0] if len(callees) == 1 else None
+        qualname = callee[1] if callee is not None and callee[0] == "qual" else ""
+        body = self.one_expressions.get(qualname)
+        if body is None or body.generator != generator or given or qualname in self.reading:
+            return None
+        self.reading.add(qualname)
+        try:
+            return self.expr(body.expr)
+        finally:
+            self.reading.discard(qualname)
 
     def carry_loop(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> Value | None:
         """``lax.scan(f, init, xs)`` and the like (``apis.CARRY_LOOPS``): recorded as a call of

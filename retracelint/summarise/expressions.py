@@ -456,12 +456,13 @@ class Expressions(PassState):
             elif key is not None and isinstance(key.value, str):
                 # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
                 entries[entry(key.value)] = item
-        # A display of literal keys is where that structure is made (a flip of it is told there).
+        # A display of literal keys is where that structure is made (a flip of it is told there),
+        # and so is one that adds literal keys to those it spreads (``{**info, "steps": n}``).
         value = combine(values + items, ty=DICT).with_(
             keys=keys,
             callables=refs,
             fields=tuple(sorted(entries.items())),
-            made=self.loc(node) if keys is not None else None,
+            made=self.loc(node) if keys is not None or entries else None,
         )
         # A key computed from what changes (`{site: trace}` per site) is a new pytree structure
         # each time it changes: jax keys its cache on a dict's keys.

@@ -12,7 +12,7 @@ of the object that call made (``values.Made``). What a method stores on ``self``
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -596,7 +596,18 @@ def _initial(value: ast.expr | None) -> ast.expr | None:
     factory = given.get("default_factory")
     if isinstance(factory, ast.Lambda) and not factory.args.args:
         return factory.body
+    if isinstance(factory, ast.Name) and factory.id in _EMPTY_CONTAINERS:
+        # ``default_factory=dict``: a new empty one per instance, as ``lambda: {}`` makes.
+        return ast.copy_location(_EMPTY_CONTAINERS[factory.id](), factory)
     return given.get("default")
+
+
+# Builtin container types a field's ``default_factory`` names, and the empty display each call of
+# one is like.
+_EMPTY_CONTAINERS: dict[str, Callable[[], ast.expr]] = {
+    "dict": lambda: ast.Dict(keys=[], values=[]),
+    "list": lambda: ast.List(elts=[], ctx=ast.Load()),
+}
 
 
 def _int(value: object) -> int | None:

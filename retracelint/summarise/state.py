@@ -13,7 +13,12 @@ from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
 from retracelint.summarise.steady import steady
-from retracelint.summarise.syntax import _dotted, _leaves_for_eager, _set_guard
+from retracelint.summarise.syntax import (
+    OneExpression,
+    _dotted,
+    _leaves_for_eager,
+    _set_guard,
+)
 from retracelint.summary import (
     Arg,
     ClassSummary,
@@ -144,6 +149,10 @@ class PassState:
         # Each return statement's value and the conditions of the ifs around it.
         self.return_points: dict[Location, tuple[Value, frozenset[Src]]] = {}
         self.yields: Value | None = None
+        # The nested defs made here that give one expression, by qualified name: a call of one here
+        # is that expression, read here (a closure reads the names as they are at the call).
+        self.one_expressions: dict[str, OneExpression] = {}
+        self.reading: set[str] = set()  # those being read now
         self.deferred: list[
             tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]
         ] = []

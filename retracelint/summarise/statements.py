@@ -76,6 +76,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
+    one_expression,
 )
 from retracelint.summary import (
     Arg,
@@ -256,6 +257,7 @@ class Statements(PassState):
     def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
         """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
         what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
+        source = self.closure_made(source)
         if not (self.recording and isinstance(source, ast.Call)):
             return
         # ``self.x = f(self.x)``, or an item of a tuple target (``self.x, y = f(self.x)``).
@@ -286,6 +288,25 @@ class Statements(PassState):
             self.call_binds.extend(
                 (e.id, index, i, lax) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
             )
+
+    def closure_made(self, source: ast.expr) -> ast.expr:
+        """The expression a call of a closure made here that gives one expression stands for
+        (``state = _make()``, ``_make`` returning ``step(state, x)``; through ``next(gen())`` and a
+        dict of factories too): the call it makes is what binds the name (``Calls.one_expression_of``
+        reads it in place)."""
+        while isinstance(source, ast.Call):
+            func = source.func
+            generator = _dotted(func) == "next" and len(source.args) == 1
+            made = source.args[0] if generator else source
+            if not isinstance(made, ast.Call) or made.args or made.keywords:
+                break
+            callee = self.callee_ref(made.func)
+            qualname = callee[1] if callee is not None and callee[0] == "qual" else ""
+            body = self.one_expressions.get(qualname)
+            if body is None or body.generator != generator:
+                break
+            source = body.expr
+        return source
 
     def s_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
@@ -1193,6 +1214,9 @@ class Statements(PassState):
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
             fn.defaults = self.defaults_of(node.args)
             self.walk_function(fn, node, None, enclosing=self)
+            body = one_expression(node) if fn.jit is None else None
+            if body is not None:
+                self.one_expressions[fn.qualname] = body
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(
