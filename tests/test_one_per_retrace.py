@@ -108,3 +108,12 @@ def test_one_change_passed_through_one_call_to_several_jits_is_one_finding() -> 
         (12, "'initial_state'")
     ]
     assert [d.split(": ", 1)[0] for d in grid["details"]][-1] == "same change"
+
+
+def test_static_objects_made_anew_at_two_jitted_calls_are_two_findings() -> None:
+    """``Sensor.read`` makes a gain table for one jitted function and an offset table for another on
+    each call: two constructions, two fixes (build each once), so two findings, though one call of
+    the loop's body reaches both (JAX re-traces both functions at every frame)."""
+    found = _json(str(Path(__file__).parent / "fixtures" / "hashing_read_from_methods"))
+    made = [(f["line"], f["related"]) for f in found if "Sensor.read()" in f["message"]]
+    assert made == [(31, []), (32, [])]
