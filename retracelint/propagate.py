@@ -187,7 +187,11 @@ class Propagation(ObjectModel):
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.walks_held, self.found)
+        self.frequency = Frequency(self.project, self.walks_held, self._passed, self.found)
+
+    def _passed(self, fn: FunctionSummary, param: str) -> list[Arg | None]:
+        """What each known call of ``fn`` passes for ``param`` (None: nothing)."""
+        return [passed for _, _, passed, _, _ in self.calls_of(fn, param)]
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:
