@@ -445,7 +445,7 @@ def _swept(
     sweep = sources.sweeps[key]
     if sweep is None:
         return
-    if finding.code.startswith(_PER_POINT_RULES):
+    if finding.code.startswith(_PER_POINT_RULES) and _made_per_point(project, sources, finding):
         points = f"{sweep.points} fixed points" if sweep.points else "a collection held in memory"
         text = f"a new object per point of a sweep over {points}, each used in a loop of its own"
         yield Assumption("per-point", loop.location, text)
@@ -483,6 +483,32 @@ def _item_reaches(project: Project, fn: FunctionSummary, loop: LoopInfo, finding
         args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
     item = LoopSrc(loop.index)
     return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
+
+
+def _made_per_point(project: Project, sources: _Sources, finding: Finding) -> bool:
+    """Whether the static object the finding is made at is made from what its function is given
+    (a parameter, a loop's item: the point's settings, ``Agent(config["lr"])``), not anew from the
+    same constants at each point (``momentum(0.05)`` per seed: the same program compiled again)."""
+    at = finding.made_at
+    name = sources.function_at(at)
+    fn = project.functions.get(name) if name is not None else None
+    if fn is None:
+        return False
+    args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
+    return any(_given(fn, arg.value, 0) for arg in args)
+
+
+def _given(fn: FunctionSummary, value: Value, depth: int) -> bool:
+    """Whether ``value`` of ``fn`` is made from a parameter or a loop's item, directly or through
+    the arguments of the calls that make it, a few calls deep."""
+    if any(isinstance(src, LoopSrc | ParamSrc) for src in value.vsrc):
+        return True
+    return depth < _ITEM_DEPTH and any(
+        isinstance(dep, RetDep)
+        and dep.call < len(fn.calls)
+        and any(_given(fn, arg.value, depth + 1) for arg in _call_args(fn.calls[dep.call]))
+        for dep in value.deps
+    )
 
 
 def _call_args(call: CallSite) -> list[Arg]:

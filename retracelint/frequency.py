@@ -91,6 +91,7 @@ class Sweep:
 
     points: int | None  # how many, where the source spells them out (at most ``FEW_ITERATIONS``)
     sizes: bool = False  # each spelled-out point gives a size of its own (``Points.sizes``)
+    numbers: bool = False  # each spelled-out point is a number literal (``Points.numbers``)
 
 
 @dataclass(frozen=True)
@@ -393,7 +394,7 @@ class Frequency:
         repeats runs per step or per epoch."""
         spelled = self.spelled(fn, loop)
         if spelled is not None and spelled.count <= FEW_ITERATIONS:
-            return Sweep(spelled.count, spelled.sizes)
+            return Sweep(spelled.count, spelled.sizes, spelled.numbers)
         if loop.count is not None and loop.count <= FEW_ITERATIONS:
             return Sweep(loop.count)
         return Sweep(None) if self.holds(fn, loop) else None
@@ -412,7 +413,8 @@ class Frequency:
         known = [points for points in given if points is not None]
         if len(known) < len(given):
             return None
-        return Points(max(p.count for p in known), all(p.sizes for p in known))
+        count = max(p.count for p in known)
+        return Points(count, all(p.sizes for p in known), all(p.numbers for p in known))
 
     def used_per_point(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
         """Whether each point of the sweep ``loop`` of ``fn`` uses a jitted function many times,

@@ -39,6 +39,8 @@ class Points:
 
     count: int
     sizes: bool
+    # Every point is a number literal: data that a jit built once would take as a traced argument.
+    numbers: bool = False
 
 
 @dataclass(frozen=True)

@@ -358,8 +358,9 @@ def _new_each_point(
     baked = _baked(binding, spec)
     if driving is None or prop.repeated(fn.qualname) is not None:
         return None
-    if not (baked or prop.frequency.sweep(fn, fn.loops[driving]) is not None):
-        return None
+    sweep = prop.frequency.sweep(fn, fn.loops[driving])
+    if not baked and (sweep is None or sweep.numbers):
+        return None  # no sweep, or a number per point: data a jit built once takes traced
     given = _given_each_time(project, prop, cause, owner, spec, baked, True)
     return given[0] if given is not None and given[1] else None
 

@@ -40,7 +40,7 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         if not all(map(_fixed_item, node.elts)):
             return None
-        return Points(len(node.elts), _sizes(node.elts))
+        return Points(len(node.elts), _sizes(node.elts), all(map(_number, node.elts)))
     if isinstance(node, ast.Name):
         return spelled_points(bound(node.id), unbound)
     if not isinstance(node, ast.Call):
@@ -55,7 +55,8 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
     known = [f for f in found if f is not None]
     if combine is None or not found or len(known) < len(found) or node.keywords:
         return None
-    return Points(combine([f.count for f in known]), any(f.sizes for f in known))
+    counts = [f.count for f in known]
+    return Points(combine(counts), any(f.sizes for f in known), all(f.numbers for f in known))
 
 
 def unbound(name: str) -> None:
@@ -69,7 +70,7 @@ def _range_points(node: ast.Call) -> Points | None:
     if not (ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]) or node.keywords:
         return None
     # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
-    return Points(len(range(*bounds)), False)
+    return Points(len(range(*bounds)), False, True)
 
 
 def _sizes(items: list[ast.expr]) -> bool:
@@ -85,6 +86,13 @@ def _sizes(items: list[ast.expr]) -> bool:
         if all(type(v) is int for v in values) and (len(values) == 1 or len(set(values)) > 1):
             return True
     return False
+
+
+def _number(node: ast.expr) -> bool:
+    """An int or float literal, signed or not (not a bool)."""
+    if isinstance(node, ast.UnaryOp):
+        return _number(node.operand)
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
 def _fixed_item(node: ast.expr) -> bool:
