@@ -50,13 +50,13 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import pairwise
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Project
+from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo
-from retracelint.values import LoopSrc, Made, ParamSrc, RetDep, Value
+from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -470,19 +470,37 @@ def _amortised_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> 
 
 
 def _item_reaches(project: Project, fn: FunctionSummary, loop: LoopInfo, finding: Finding) -> bool:
-    """Whether the loop's item reaches the finding as itself: the first call of the chain (or the
-    value the finding is made at, where the chain starts in the loop's function) is given the item,
-    arithmetic on it, or an object a class makes from it (``Config(num_cells=n)``). A value a
-    function of the project returns for the item (``load_wave(year)``: a codebook looked up, a
-    seed drawn from) is no size of a problem."""
-    at = finding.call_path[0].location if finding.call_path else finding.made_at
-    site = project.symbols.call_at(at)
-    if site is not None and site[0] == fn.qualname:
-        args = _call_args(fn.calls[site[1]])
-    else:
+    """Whether the loop's item reaches the finding as itself: a call of the chain made in the
+    loop's function (or the value the finding is made at, where there is no chain) is given the
+    item, arithmetic on it, or an object a class makes from it (``Config(num_cells=n)``). A value
+    a function of the project returns for the item (``load_wave(year)``: a codebook looked up, a
+    seed drawn from) is no size of a problem, nor a key split at each turn."""
+    sites = [project.symbols.call_at(step.location) for step in finding.call_path]
+    calls = [fn.calls[site[1]] for site in sites if site is not None and site[0] == fn.qualname]
+    args = [arg for call in calls for arg in _call_args(call)]
+    if not finding.call_path:
+        at = finding.made_at
         args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
-    item = LoopSrc(loop.index)
+    item = _Given(LoopSrc(loop.index), _targets(loop.text))
     return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """What a sweep's item is in a function: its source (the loop's, or the parameter given it)
+    and the names it is bound to."""
+
+    src: LoopSrc | ParamSrc
+    names: frozenset[str]
+
+
+def _targets(loop_text: str) -> frozenset[str]:
+    """The names a loop binds (``for (n, style) in ...``: n, style)."""
+    try:
+        target = ast.parse(loop_text.removeprefix("for ").partition(" in ")[0], mode="eval")
+    except SyntaxError:
+        return frozenset()
+    return frozenset(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
 
 
 def _made_per_point(project: Project, sources: _Sources, finding: Finding) -> bool:
@@ -491,9 +509,9 @@ def _made_per_point(project: Project, sources: _Sources, finding: Finding) -> bo
     same constants at each point (``momentum(0.05)`` per seed: the same program compiled again)."""
     at = finding.made_at
     name = sources.function_at(at)
-    fn = project.functions.get(name) if name is not None else None
-    if fn is None:
+    if name not in project.functions:
         return False
+    fn = project.function(name)
     args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
     return any(_given(fn, arg.value, 0) for arg in args)
 
@@ -520,49 +538,103 @@ def _from_item(
     project: Project,
     fn: FunctionSummary,
     value: Value,
-    src: LoopSrc | ParamSrc,
-    text: str = "",
+    item: _Given,
+    text: str,
     depth: int = 0,
+    asked: dict[int, bool] | None = None,
 ) -> bool:
-    """Whether ``value`` of ``fn`` (written ``text``, where an argument) is what ``src`` gives
-    (the sweep's item, or a parameter given it) as itself or by arithmetic (not a look-up keyed
-    by it, ``CODEBOOKS.get(year)``), or an object a class makes from such a value there or in a
-    function of the project given one (``setup(num_cells=n)`` returning ``Config(num_cells=...)``),
-    a few calls deep."""
-    if src in value.vsrc and text and _arithmetic(text):
-        return not any(isinstance(dep, RetDep) for dep in value.deps)
+    """Whether ``value`` of ``fn`` (written ``text``, where an argument) is the sweep's ``item``
+    as itself or by arithmetic (not a look-up keyed by it, ``CODEBOOKS.get(year)``), or an object
+    a class makes from such a value there or in a function of the project given one
+    (``setup(num_cells=n)`` returning ``Config(num_cells=...)``), or what a library's method of
+    such an object returns (``config._replace(...)``), a few calls deep. ``asked``: the answer
+    for each call of ``fn`` asked already (False while it is asked: a value a loop carries
+    through a call depends on that call)."""
+    asked = {} if asked is None else asked
+    from_call = any(isinstance(dep, RetDep) for dep in value.deps)
+    if item.src in value.vsrc and not from_call and _arithmetic_of(text, item.names):
+        return True
+    if not text and not from_call and _version_of(value, item.src):
+        return True  # returned: the parameter, or a copy of it with fields replaced
     for dep in value.deps:
         if not isinstance(dep, RetDep) or dep.call >= len(fn.calls):
             continue
-        args = _call_args(fn.calls[dep.call])
-        if not any(_from_item(project, fn, arg.value, src, arg.text, depth) for arg in args):
-            continue
-        for target in project.site_targets.get((fn.qualname, dep.call), ()):
-            if isinstance(target, ClassTarget):
-                return True
-            callee = project.callee_function(target) if depth < _ITEM_DEPTH else None
-            made = project.functions.get(callee) if callee is not None else None
-            if made is not None and made.returns is not None:
-                returned = made.returns
-                if any(
-                    _from_item(project, made, returned, ParamSrc(param.name), "", depth + 1)
-                    for param in made.params
-                ):
-                    return True
+        if dep.call not in asked:
+            asked[dep.call] = False
+            asked[dep.call] = _call_from_item(project, fn, dep.call, item, depth, asked)
+        if asked[dep.call]:
+            return True
     return False
 
 
+def _version_of(value: Value, src: LoopSrc | ParamSrc) -> bool:
+    """Whether a value a function returns is its parameter ``src`` or made from it as a whole
+    (``config._replace(...)``, ``replace(config, ...)``)."""
+    return isinstance(src, ParamSrc) and any(
+        isinstance(dep, ParamDep) and dep.name == src.name for dep in value.deps
+    )
+
+
+def _call_from_item(
+    project: Project,
+    fn: FunctionSummary,
+    index: int,
+    item: _Given,
+    depth: int,
+    asked: dict[int, bool],
+) -> bool:
+    """Whether call ``index`` of ``fn`` returns what ``item`` makes (``_from_item``)."""
+    call = fn.calls[index]
+    args = _call_args(call)
+    given = [a for a in args if _from_item(project, fn, a.value, item, a.text, depth, asked)]
+    if not given:
+        return False
+    targets = project.site_targets.get((fn.qualname, index), ())
+    if not targets and call.receiver is not None and call.receiver in given:
+        return True  # a library's method of the object itself (``config._replace(...)``)
+    return any(
+        isinstance(target, ClassTarget)
+        or (depth < _ITEM_DEPTH and _returns_given(project, call, target, given, depth))
+        for target in targets
+    )
+
+
+def _returns_given(
+    project: Project, call: CallSite, target: Target, given: list[Arg], depth: int
+) -> bool:
+    """Whether the function of the project ``call`` runs returns what one of its parameters that
+    the call passes ``given`` arguments for makes (by ``_from_item``)."""
+    callee = project.callee_function(target)
+    if callee not in project.functions:
+        return False
+    made = project.function(callee)
+    if made.returns is None:
+        return False
+    # Positions count from the first parameter a call fills: after `self` for a bound method.
+    params = [p.name for p in made.params][1 if getattr(target, "bound", False) else 0 :]
+    names = {params[i] for i, arg in enumerate(call.args) if arg in given and i < len(params)}
+    names |= {name for name, arg in call.kwargs if arg in given}
+    return any(
+        _from_item(
+            project, made, made.returns, _Given(ParamSrc(name), frozenset({name})), "", depth + 1
+        )
+        for name in sorted(names)
+    )
+
+
 @lru_cache(maxsize=1024)
-def _arithmetic(text: str) -> bool:
-    """Whether an argument written ``text`` is names, attributes and numbers joined by arithmetic
-    (``n``, ``n // 16``, ``2 * cfg.n``): a size kept a size, not a look-up or a call's result."""
+def _arithmetic_of(text: str, names: frozenset[str]) -> bool:
+    """Whether an argument written ``text`` is ``names`` (their attributes) and numbers joined by
+    arithmetic (``n``, ``n // 16``, ``2 * cfg.n``): a size kept a size, not a look-up, a call's
+    result or another value of the turn."""
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
         return False
-    allowed = (ast.Expression, ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp)
+    allowed = (ast.Expression, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp)
     return all(
-        isinstance(node, (*allowed, ast.operator, ast.unaryop, ast.expr_context))
+        (isinstance(node, ast.Name) and node.id in names)
+        or isinstance(node, (*allowed, ast.operator, ast.unaryop, ast.expr_context))
         for node in ast.walk(tree)
     )
 
@@ -583,9 +655,9 @@ def _driver_loop(
             continue
         line = int(match["line"])
         name = sources.function_at(Location(match["path"], line, 1))
-        fn = project.functions.get(name) if name is not None else None
-        if fn is None:
+        if name not in project.functions:
             return None
+        fn = project.function(name)
         if match.re is _LOOP_DETAIL:
             loop = next((lp for lp in fn.loops if lp.location.line == line), None)
         else:
