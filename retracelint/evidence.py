@@ -556,13 +556,14 @@ def _from_item(
         return True
     if not text and not from_call and _version_of(value, item.src):
         return True  # returned: the parameter, or a copy of it with fields replaced
-    for dep in value.deps:
-        if not isinstance(dep, RetDep) or dep.call >= len(fn.calls):
+    # In call order: what a cycle's placeholder hides must not depend on the hash seed.
+    for index in sorted({dep.call for dep in value.deps if isinstance(dep, RetDep)}):
+        if index >= len(fn.calls):
             continue
-        if dep.call not in asked:
-            asked[dep.call] = False
-            asked[dep.call] = _call_from_item(project, fn, dep.call, item, depth, asked)
-        if asked[dep.call]:
+        if index not in asked:
+            asked[index] = False
+            asked[index] = _call_from_item(project, fn, index, item, depth, asked)
+        if asked[index]:
             return True
     return False
 
