@@ -547,7 +547,8 @@ def _from_item(
     as itself or by arithmetic (not a look-up keyed by it, ``CODEBOOKS.get(year)``), or an object
     a class makes from such a value there or in a function of the project given one
     (``setup(num_cells=n)`` returning ``Config(num_cells=...)``), or what a library's method of
-    such an object returns (``config._replace(...)``), a few calls deep. ``asked``: the answer
+    such an object returns (``config._replace(...)``), or an array whose shape it sets, a few
+    calls deep. ``asked``: the answer
     for each call of ``fn`` asked already (False while it is asked: a value a loop carries
     through a call depends on that call)."""
     asked = {} if asked is None else asked
@@ -556,6 +557,8 @@ def _from_item(
         return True
     if not text and not from_call and _version_of(value, item.src):
         return True  # returned: the parameter, or a copy of it with fields replaced
+    if any(item.src in taint.sources for taint in value.shape):
+        return True  # an array sized by it (``np.random.uniform(size=(n, 3))``)
     # In call order: what a cycle's placeholder hides must not depend on the hash seed.
     for index in sorted({dep.call for dep in value.deps if isinstance(dep, RetDep)}):
         if index >= len(fn.calls):

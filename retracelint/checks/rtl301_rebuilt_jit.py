@@ -358,9 +358,9 @@ def _new_each_point(
     baked = _baked(binding, spec)
     if driving is None or prop.repeated(fn.qualname) is not None:
         return None
-    sweep = prop.frequency.sweep(fn, fn.loops[driving])
-    if not baked and (sweep is None or sweep.numbers):
-        return None  # no sweep, or a number per point: data a jit built once takes traced
+    sweeps = [prop.frequency.sweep(fn, fn.loops[i]) for i in _driving_loops(prop, fn, index)]
+    if not baked and (None in sweeps or all(s.numbers for s in sweeps if s is not None)):
+        return None  # no sweep, or numbers at every point: data a jit built once takes traced
     given = _given_each_time(project, prop, cause, owner, spec, baked, True)
     return given[0] if given is not None and given[1] else None
 
