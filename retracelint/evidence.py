@@ -416,11 +416,7 @@ def _short(qualname: str) -> str:
 # at each point, made from the point's item. A structure or type that a branch on the item flips
 # (RTL40x) is one jit fed two kinds of value, the second trace removable: it stays.
 _SWEPT_RULES = ("RTL10", "RTL20")
-# A static object made anew at each point (an agent, a solver per configuration) hashes by identity
-# (RTL204): one trace per point, however equal two points' settings are.
-_PER_POINT_RULES = ("RTL204",)
 _LOOP_DETAIL = re.compile(r"loop: (?P<path>.+?):(?P<line>\d+): ")
-_REPEATED_DETAIL = re.compile(r"repeated: .*called in the loop at (?P<path>.+?):(?P<line>\d+)\)*$")
 
 
 def _swept(
@@ -429,10 +425,11 @@ def _swept(
     """A shape or static finding driven only by a sweep whose every point compiles once and then
     uses its jit in a loop of its own (``Frequency.sweep``, ``Frequency.used_per_point``): each
     point is a new problem whose one trace serves a whole run (issue 36, round 12: resolution
-    sweeps). ``sweep``: the points give sizes (``Points.sizes``) and the item reaches the finding
-    as itself (``_item_reaches``: years that pick a codebook are no sizes); ``per-point``: a static
-    object made anew at each point (``_PER_POINT_RULES``). A loop over steps, data or a count is
-    never a sweep, and a point that calls its jit once (a per-size benchmark) stays."""
+    sweeps), where the points give sizes (``Points.sizes``) and the item reaches the finding
+    as itself (``_item_reaches``: years that pick a codebook are no sizes). A static object made
+    anew at each point (an agent per configuration, RTL204) is not excused: held-out programs
+    judge that rebuild removable. A loop over steps, data or a count is never a sweep, and a point
+    that calls its jit once (a per-size benchmark) stays."""
     if not finding.code.startswith(_SWEPT_RULES):
         return
     found = _driver_loop(project, sources, finding)
@@ -445,11 +442,7 @@ def _swept(
     sweep = sources.sweeps[key]
     if sweep is None:
         return
-    if finding.code.startswith(_PER_POINT_RULES) and _made_per_point(project, sources, finding):
-        points = f"{sweep.points} fixed points" if sweep.points else "a collection held in memory"
-        text = f"a new object per point of a sweep over {points}, each used in a loop of its own"
-        yield Assumption("per-point", loop.location, text)
-    elif sweep.sizes and _item_reaches(project, fn, loop, finding):
+    if sweep.sizes and _item_reaches(project, fn, loop, finding):
         text = f"a sweep over {sweep.points} fixed points, each using its jit in a loop of its own"
         yield Assumption("sweep", loop.location, text)
 
@@ -501,32 +494,6 @@ def _targets(loop_text: str) -> frozenset[str]:
     except SyntaxError:
         return frozenset()
     return frozenset(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
-
-
-def _made_per_point(project: Project, sources: _Sources, finding: Finding) -> bool:
-    """Whether the static object the finding is made at is made from what its function is given
-    (a parameter, a loop's item: the point's settings, ``Agent(config["lr"])``), not anew from the
-    same constants at each point (``momentum(0.05)`` per seed: the same program compiled again)."""
-    at = finding.made_at
-    name = sources.function_at(at)
-    if name not in project.functions:
-        return False
-    fn = project.function(name)
-    args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
-    return any(_given(fn, arg.value, 0) for arg in args)
-
-
-def _given(fn: FunctionSummary, value: Value, depth: int) -> bool:
-    """Whether ``value`` of ``fn`` is made from a parameter or a loop's item, directly or through
-    the arguments of the calls that make it, a few calls deep."""
-    if any(isinstance(src, LoopSrc | ParamSrc) for src in value.vsrc):
-        return True
-    return depth < _ITEM_DEPTH and any(
-        isinstance(dep, RetDep)
-        and dep.call < len(fn.calls)
-        and any(_given(fn, arg.value, depth + 1) for arg in _call_args(fn.calls[dep.call]))
-        for dep in value.deps
-    )
 
 
 def _call_args(call: CallSite) -> list[Arg]:
@@ -650,25 +617,18 @@ _ITEM_DEPTH = 3
 def _driver_loop(
     project: Project, sources: _Sources, finding: Finding
 ) -> tuple[FunctionSummary, LoopInfo] | None:
-    """The loop a finding names as what changes its value (``loop: run.py:19: for n in sizes``), or
-    the innermost loop that repeats the call it names (``repeated: each call of run(), called in
-    the loop at run.py:21``), with its function."""
-    for detail in finding.details:
-        match = _LOOP_DETAIL.match(detail) or _REPEATED_DETAIL.match(detail)
-        if match is None:
-            continue
-        line = int(match["line"])
-        name = sources.function_at(Location(match["path"], line, 1))
-        if name not in project.functions:
-            return None
-        fn = project.function(name)
-        if match.re is _LOOP_DETAIL:
-            loop = next((lp for lp in fn.loops if lp.location.line == line), None)
-        else:
-            loops = next((c.loops for c in fn.calls if c.location.line == line), ())
-            loop = next((fn.loops[i] for i in reversed(loops) if fn.loops[i].repeats), None)
-        return (fn, loop) if loop is not None else None
-    return None
+    """The loop a finding names as what changes its value (``loop: run.py:19: for n in sizes``),
+    with its function."""
+    match = next(filter(None, map(_LOOP_DETAIL.match, finding.details)), None)
+    if match is None:
+        return None
+    line = int(match["line"])
+    name = sources.function_at(Location(match["path"], line, 1))
+    if name not in project.functions:
+        return None
+    fn = project.function(name)
+    loop = next((lp for lp in fn.loops if lp.location.line == line), None)
+    return (fn, loop) if loop is not None else None
 
 
 # -- source-level facts ---------------------------------------------------------------------------

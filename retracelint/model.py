@@ -75,9 +75,6 @@ ASSUMPTION_KINDS = {
     # a new shape or static value per point of a sweep over a few fixed problems (resolutions, grid
     # sizes), each point then running its jit in a loop of its own: each trace is needed and used
     "sweep": "low",
-    # a static object made anew per point of a sweep (an agent per configuration), each point then
-    # running its jit in a loop of its own: one trace per point, amortised by the point's own run
-    "per-point": "low",
 }
 
 
