@@ -189,7 +189,11 @@ class Propagation(ObjectModel):
     _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.walks_held, self.found)
+        self.frequency = Frequency(self.project, self.walks_held, self._passed, self.found)
+
+    def _passed(self, fn: FunctionSummary, param: str) -> list[Arg | None]:
+        """What each known call of ``fn`` passes for ``param`` (None: nothing)."""
+        return [passed for _, _, passed, _, _ in self.calls_of(fn, param)]
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:

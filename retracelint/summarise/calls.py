@@ -76,6 +76,7 @@ from retracelint.summarise.apis import (
     _looks_like_tf_data,
     _reduced_axes,
 )
+from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
@@ -224,6 +225,10 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 # Results that may be objects whose attributes are read later: a jitted function's too, as it
 # returns what the function it wraps returns (a NamedTuple, a dataclass of arrays).
 _MAY_BE_OBJECT = frozenset({UNKNOWN, INSTANCE, JIT_OUT, JIT_OUT_WEAK})
+
+
+# What a collection whose points a loop may walk is (``Arg.points``): not a number or an array.
+_POINTS_KINDS = frozenset({LIST, TUPLE, SET, UNKNOWN})
 
 
 class Calls(PassState):
@@ -840,6 +845,7 @@ class Calls(PassState):
             self.loc(node),
             sys.intern(self.mod.pos.text(node)),
             self.known(value, node),
+            spelled_points(node, self.bound_display) if value.ty in _POINTS_KINDS else None,
         )
 
     def known(self, value: Value, node: ast.AST) -> int | str | tuple[int | None, ...] | None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
+from retracelint.summarise.points import resized
 from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import (
     OneExpression,
@@ -174,6 +175,17 @@ class PassState:
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
             )
         return self._stores[name]
+
+    def bound_display(self, name: str) -> ast.expr | None:
+        """What ``name`` is bound to, where the source binds it once and nothing resizes it: in
+        this body (not a parameter: its callers say), else at the module's top level (a display
+        there, ``_displays``)."""
+        if any(param.name == name for param in self.fn.params):
+            return None
+        if self.stores(name):
+            once = self.stores(name) == 1 and not resized(self.body, name)
+            return self.defs.get(name) if once else None  # type: ignore[return-value]
+        return self.mod.displays.get(name)
 
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.body = body

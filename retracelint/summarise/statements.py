@@ -49,6 +49,7 @@ from retracelint.summarise.loops import (
     _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
+from retracelint.summarise.points import spelled_points
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -878,8 +879,11 @@ class Statements(PassState):
             walks = self.own_attribute(iterable) if not over_items else ""
             calls = _walked_calls(items) if not (over_items or walks) else ()
             runs_on = isinstance(node, ast.While) or _is_range(iterable)
+            points = spelled_points(iterable, self.bound_display) if iterable is not None else None
             self.fn.loops.append(
-                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls, runs_on)
+                LoopInfo(
+                    index, where, text, over_axes, count, over_items, walks, calls, runs_on, points
+                )
             )
         return index
 
