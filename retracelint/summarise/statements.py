@@ -48,7 +48,7 @@ from retracelint.summarise.loops import (
     _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
-from retracelint.summarise.points import spelled_points
+from retracelint.summarise.points import resized, spelled_points
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -206,6 +206,22 @@ def _configured_count(node: ast.AST) -> bool:
             last = last or node.attr
         node = node.value
     return bool(last) and isinstance(node, ast.Name) and not _RUN_LENGTH.search(last)
+
+
+def _bindings(body: list[ast.stmt], name: str) -> list[ast.expr]:
+    """What the plain assignments of ``body`` bind ``name`` to (``name = ...``, ``name: T = ...``),
+    in nested blocks too."""
+    found: list[ast.expr] = []
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == name:
+            found.append(value)
+    return found
 
 
 def _known_count(items: Value | None) -> int | None:
@@ -914,6 +930,8 @@ class Statements(PassState):
         if isinstance(made, _COMPREHENSIONS):
             again = follow and made is node
             return all(self.walks_items(g.iter, follow=again) for g in made.generators)
+        if isinstance(node, ast.Name) and self.held_name(node.id, follow):
+            return True
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
         # collection (``shots: Sequence[int]``) or whose default is one (``batches=(1, 2, 4)``,
@@ -923,6 +941,26 @@ class Statements(PassState):
         param = self.fn.param(value.param) if value.param is not None else None
         return value.ty in (DICT, SET) or (
             param is not None and (param.held or self.held_default(param.name))
+        )
+
+    def held_name(self, name: str, follow: bool) -> bool:
+        """Whether ``name`` holds a collection the source fixes: a module-level name bound once to a
+        display (``SUITE = [Case(...), ...]``), or a local every binding of which walks one, where
+        nothing resizes it (``cases = [c for c in SUITE if c.name in wanted]`` under an ``if``,
+        ``cases = SUITE`` under its ``else``: a subset of the suite whichever branch ran). A
+        parameter's callers say what it holds; ``follow``: whether a local's bindings may be read
+        (not from inside one of them: ``xs = [f(x) for x in xs]``)."""
+        if self.fn.param(name) is not None:
+            return False
+        stores = self.stores(name)
+        if not stores:
+            return name in self.mod.displays
+        bound = _bindings(self.body, name)
+        return (
+            follow
+            and len(bound) == stores
+            and not resized(self.body, name)
+            and all(self.walks_items(value, follow=False) for value in bound)
         )
 
     def held_default(self, name: str) -> bool:
