@@ -1,8 +1,8 @@
-"""A re-trace repeated only by a loop over a suite the source writes out is a warning, however the
-script picks the cases it runs; one repeated by the steps of a training run stays an error (issue 36:
-error only when the re-traces grow with the run). Fresh round 15: an eager scan of a nested def per
-case of an eight-case validation suite, run over the suite or a subset of it named on the command
-line, was an error."""
+"""A re-trace repeated only by a loop over a suite the source writes out, or over the settings a
+command-line option lists, is a warning; one repeated by the steps of a training run stays an error
+(issue 36: error only when the re-traces grow with the run). Fresh round 15 had both as errors: an
+eager scan of a nested def per case of an eight-case validation suite (the suite, or the subset of it
+named on the command line), and a jit rebuilt per batch size of a benchmark's ``--batch-sizes``."""
 
 from __future__ import annotations
 
@@ -97,6 +97,54 @@ if __name__ == "__main__":
     print(train(int(sys.argv[1])))
 """
 
+_ROLLOUTS = """\
+import jax
+import jax.numpy as jnp
+
+
+def make_rollout(horizon):
+    @jax.jit
+    def rollout(state):
+        def body(s, _):
+            return jnp.tanh(s), None
+
+        final, _ = jax.lax.scan(body, state, None, length=horizon)
+        return final
+
+    return jax.vmap(rollout)
+"""
+
+_BENCH = """\
+import argparse
+import time
+
+import jax
+import jax.numpy as jnp
+from rollouts import make_rollout
+
+
+def benchmark(batch_size, horizon):
+    rollout = make_rollout(horizon)
+    states = jnp.ones((batch_size, 3))
+    jax.block_until_ready(rollout(states))  # warm-up: compiles
+    start = time.perf_counter()
+    jax.block_until_ready(rollout(states))
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-sizes", default="1,16,64")
+    parser.add_argument("--horizon", type=int, default=100)
+    args = parser.parse_args()
+    for batch_size in [int(x) for x in args.batch_sizes.split(",")]:
+        print(batch_size, benchmark(batch_size, args.horizon))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -105,16 +153,20 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ("sim.py", _SIM),
         ("validate.py", _VALIDATE),
         ("train.py", _TRAIN),
+        ("rollouts.py", _ROLLOUTS),
+        ("bench.py", _BENCH),
     ):
         (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-def test_a_suite_or_a_subset_of_it_is_a_warning_a_step_loop_an_error(project: Path) -> None:
+def test_a_suite_or_a_benchmark_grid_is_a_warning_a_step_loop_an_error(project: Path) -> None:
     result = CliRunner().invoke(main, ["--no-cache", "."])
     assert result.exit_code == 1  # the training loop's error
     assert result.stdout.splitlines() == [
+        "rollouts.py:6:6: RTL301 [warning] @jax.jit rebuilds rollout() each call of "
+        "make_rollout(), so every call re-traces; build the jit once",
         "sim.py:13:34: RTL301 [warning] lax.scan(...) traces a new nested def each call of "
         "simulate(), so every call re-traces; define step_fn once",
         "train.py:12:30: RTL301 lax.scan(...) traces a new nested def each call of rollout(), "
@@ -126,21 +178,36 @@ def test_json_carries_the_severity_and_what_repeats(project: Path) -> None:
     result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
     found = {(f["path"], f["line"]): f for f in json.loads(result.stdout)}
     assert {key: f["severity"] for key, f in found.items()} == {
+        ("rollouts.py", 6): "warning",
         ("sim.py", 13): "warning",
         ("train.py", 12): "error",
     }
     assert "the loop at validate.py:20" in found["sim.py", 13]["details"][-1]
     assert "the loop at train.py:19" in found["train.py", 12]["details"][-1]
+    assert "the loop at bench.py:24" in found["rollouts.py", 6]["details"][-1]
 
 
-def test_a_list_the_loop_appends_to_is_no_suite(project: Path) -> None:
-    """A local bound to the suite on one branch and grown in the loop walks more than the suite."""
-    grown = _VALIDATE.replace(
-        "        print(case.name, simulate(case, 0.01)[-1])",
-        "        print(case.name, simulate(case, 0.01)[-1])\n"
-        "        cases.append(Case(case.name, case.duration * 2, case.gain))",
-    )
-    (project / "validate.py").write_text(grown, encoding="utf-8")
+_LISTED = _BENCH.replace('default="1,16,64"', 'nargs="+", type=int, default=[1, 16, 64]').replace(
+    '[int(x) for x in args.batch_sizes.split(",")]', "args.batch_sizes"
+)
+_GIVEN = (
+    _BENCH.replace("def main():", "def main(args):")
+    .replace("    args = parser.parse_args()\n", "")
+    .replace("    main()", "    main(argparse.Namespace(batch_sizes=input()))")
+)
+
+
+@pytest.mark.parametrize(
+    ("bench", "severity"),
+    [(_LISTED, "warning"), (_GIVEN, "error")],
+    ids=["nargs-list", "namespace-of-no-parser"],
+)
+def test_an_option_given_as_a_list_is_a_grid_a_namespace_of_no_parser_is_not(
+    project: Path, bench: str, severity: str
+) -> None:
+    """``nargs="+"`` hands the loop the option's list itself: a grid; the same loop over an
+    attribute of a namespace the function is given (no parser seen) may walk anything."""
+    (project / "bench.py").write_text(bench, encoding="utf-8")
     result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
     found = {(f["path"], f["line"]): f["severity"] for f in json.loads(result.stdout)}
-    assert found[("sim.py", 13)] == "error"
+    assert found[("rollouts.py", 6)] == severity

@@ -25,8 +25,10 @@ from retracelint.summarise.abstract import (
 )
 from retracelint.summarise.apis import (
     _PARTIALS,
+    COMMAND_LINE_PARSERS,
     HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
+    OPTION_SPLITTERS,
     RANGE_OF_ARGUMENTS,
     WALK_EVERY_ARGUMENT,
     WALK_SHORTEST_ARGUMENT,
@@ -910,6 +912,8 @@ class Statements(PassState):
                     and len(sized.args) == 1
                     and self.walks_items(sized.args[0], follow=follow)
                 )
+            if isinstance(func, ast.Attribute) and func.attr in OPTION_SPLITTERS:
+                return self.command_line_option(func.value)
             if name in WALK_SHORTEST_ARGUMENT:
                 return any(self.walks_items(arg, follow=follow) for arg in node.args)
             return (
@@ -922,7 +926,9 @@ class Statements(PassState):
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
-        if isinstance(node, ast.Attribute) and node.attr in HELD_ATTRIBUTES:
+        if isinstance(node, ast.Attribute) and (
+            node.attr in HELD_ATTRIBUTES or self.command_line_option(node)
+        ):
             return True
         # A generator of the items of collections held in memory (``configurations = (("cpu",
         # b) for b in batches)``) yields as many, the same each time it is made.
@@ -941,6 +947,20 @@ class Statements(PassState):
         param = self.fn.param(value.param) if value.param is not None else None
         return value.ty in (DICT, SET) or (
             param is not None and (param.held or self.held_default(param.name))
+        )
+
+    def command_line_option(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an option of the command line: an attribute of the namespace this
+        function binds to what a parser's ``parse_args()`` returns (``args.batch_sizes``)."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return False
+        made = self.defs.get(node.value.id)
+        if isinstance(made, ast.Subscript):  # ``args = parser.parse_known_args()[0]``
+            made = made.value
+        return (
+            isinstance(made, ast.Call)
+            and isinstance(made.func, ast.Attribute)
+            and made.func.attr in COMMAND_LINE_PARSERS
         )
 
     def held_name(self, name: str, follow: bool) -> bool:
