@@ -211,3 +211,42 @@ def test_an_option_given_as_a_list_is_a_grid_a_namespace_of_no_parser_is_not(
     result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
     found = {(f["path"], f["line"]): f["severity"] for f in json.loads(result.stdout)}
     assert found[("rollouts.py", 6)] == severity
+
+
+_RUNS = """\
+import jax
+import jax.numpy as jnp
+from rollouts import make_rollout
+
+
+def timed(batch_size):
+    rollout = make_rollout(100)
+    return rollout(jnp.ones((batch_size, 3)))
+
+
+def fit(params):
+    return jax.jit(lambda p: p * 0.9)(params)
+
+
+if __name__ == "__main__":
+    num_runs = 3
+    for run in range(num_runs):
+        timed(64)
+    num_steps = 1000
+    params = jnp.ones(3)
+    for step in range(num_steps):
+        params = fit(params)
+"""
+
+
+def test_a_range_over_a_name_bound_to_a_few_counts_as_that_range(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``num_runs = 3`` then ``range(num_runs)``: three runs of a benchmark, a warning; ``range``
+    of a thousand steps bound the same way grows with the run: an error."""
+    (tmp_path / "rollouts.py").write_text(_ROLLOUTS, encoding="utf-8")
+    (tmp_path / "runs.py").write_text(_RUNS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    found = {(f["path"], f["line"]): f["severity"] for f in json.loads(result.stdout)}
+    assert found == {("rollouts.py", 6): "warning", ("runs.py", 12): "error"}

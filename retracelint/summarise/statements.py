@@ -869,12 +869,14 @@ class Statements(PassState):
             # A body that leaves on its first pass runs once, whatever the loop walks.
             until = _awaited_name(node.test) if isinstance(node, ast.While) else ""
             once = isinstance(body, list) and _one_pass(body, until)
-            count = 1 if once else _iterations(iterable) or _known_count(items)
+            points = spelled_points(iterable, self.bound_display) if iterable is not None else None
+            # ``range(num_runs)`` of a name bound once to a literal counts as its range does.
+            spelled = points.count if points is not None and _is_range(iterable) else None
+            count = 1 if once else _iterations(iterable) or _known_count(items) or spelled
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
             calls = _walked_calls(items) if not (over_items or walks) else ()
             runs_on = isinstance(node, ast.While) or _is_range(iterable)
-            points = spelled_points(iterable, self.bound_display) if iterable is not None else None
             self.fn.loops.append(
                 LoopInfo(
                     index, where, text, over_axes, count, over_items, walks, calls, runs_on, points
