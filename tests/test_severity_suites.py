@@ -250,3 +250,112 @@ def test_a_range_over_a_name_bound_to_a_few_counts_as_that_range(
     result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
     found = {(f["path"], f["line"]): f["severity"] for f in json.loads(result.stdout)}
     assert found == {("rollouts.py", 6): "warning", ("runs.py", 12): "error"}
+
+
+_AGENT = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Agent:
+    def __init__(self, learning_rate, clip):
+        self.learning_rate = learning_rate
+        self.clip = clip
+
+    @partial(jax.jit, static_argnums=0)
+    def update(self, params, grads):
+        step = jnp.clip(grads, -self.clip, self.clip)
+        return params - self.learning_rate * step
+"""
+
+_GRID = """\
+import itertools
+import random
+
+
+def generate_configurations(param_grid, max_configs=20):
+    keys = list(param_grid.keys())
+    values = list(param_grid.values())
+    combinations = list(itertools.product(*values))
+    if len(combinations) > max_configs:
+        random.shuffle(combinations)
+        combinations = combinations[:max_configs]
+    configurations = []
+    for combination in combinations:
+        configurations.append(dict(zip(keys, combination)))
+    return configurations
+"""
+
+_GRID_BENCH = """\
+import jax.numpy as jnp
+from agent import Agent
+from grid import generate_configurations
+
+
+def run_single(config, episodes):
+    agent = Agent(config["learning_rate"], config["clip"])
+    params = jnp.zeros(4)
+    for _ in range(episodes):
+        params = agent.update(params, jnp.ones(4))
+    return params
+
+
+def main():
+    grid = {"learning_rate": [1e-3, 3e-4], "clip": [0.1, 0.2]}
+    configurations = generate_configurations(grid)
+    for i, config in enumerate(configurations):
+        print(i, run_single(config, 300))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+_AGENT_TRAIN = """\
+import sys
+
+import jax.numpy as jnp
+from agent import Agent
+
+
+def train(episodes):
+    params = jnp.zeros(4)
+    for episode in range(episodes):
+        agent = Agent(1e-3 / (1 + episode), 0.1)
+        params = agent.update(params, jnp.ones(4))
+    return params
+
+
+if __name__ == "__main__":
+    print(train(int(sys.argv[1])))
+"""
+
+
+def test_an_agent_per_configuration_of_a_grid_is_a_warning_one_per_episode_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fresh round 14: a static agent made per configuration of a hyperparameter grid (the product
+    of a dict's value lists, shuffled and cut to a maximum, walked with ``enumerate``), each trained
+    for its own episodes, was an error. It is one trace per point of a sweep: hidden by default,
+    a warning under ``--confidence all``; an agent made anew per training episode stays an error."""
+    for name, text in (
+        ("agent.py", _AGENT),
+        ("grid.py", _GRID),
+        ("benchmark.py", _GRID_BENCH),
+        ("train.py", _AGENT_TRAIN),
+    ):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    shown = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    assert [(f["path"], f["line"], f["severity"]) for f in json.loads(shown.stdout)] == [
+        ("train.py", 11, "error")
+    ]
+    every = CliRunner().invoke(main, ["--no-cache", "--confidence", "all", "--format", "json", "."])
+    found = {(f["path"], f["line"]): f for f in json.loads(every.stdout)}
+    assert {key: f["severity"] for key, f in found.items()} == {
+        ("benchmark.py", 10): "warning",
+        ("train.py", 11): "error",
+    }
+    assert [a["kind"] for a in found["benchmark.py", 10]["assumptions"]] == ["per-point"]

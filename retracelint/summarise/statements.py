@@ -226,6 +226,24 @@ def _bindings(body: list[ast.stmt], name: str) -> list[ast.expr]:
     return found
 
 
+def _narrows(node: ast.expr, name: str) -> bool:
+    """Whether ``node`` keeps some of the items of ``name`` and nothing else: a slice of it
+    (``name[:k]``) or a comprehension that walks only it and yields its item
+    (``[c for c in name if c.ok]``)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        return isinstance(node.value, ast.Name) and node.value.id == name
+    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+        return False
+    walked = node.generators[0]
+    return (
+        isinstance(walked.iter, ast.Name)
+        and walked.iter.id == name
+        and isinstance(walked.target, ast.Name)
+        and isinstance(node.elt, ast.Name)
+        and node.elt.id == walked.target.id
+    )
+
+
 def _known_count(items: Value | None) -> int | None:
     """How many items a list or tuple has, when its length is a known constant."""
     if items is None or items.ty not in (LIST, TUPLE) or items.dims is None:
@@ -875,7 +893,11 @@ class Statements(PassState):
             count = 1 if once else _iterations(iterable) or _known_count(items) or spelled
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
-            calls = _walked_calls(items) if not (over_items or walks) else ()
+            calls = (
+                _walked_calls(self.walked_value(iterable, items))
+                if not (over_items or walks)
+                else ()
+            )
             runs_on = isinstance(node, ast.While) or _is_range(iterable)
             self.fn.loops.append(
                 LoopInfo(
@@ -883,6 +905,18 @@ class Statements(PassState):
                 )
             )
         return index
+
+    def walked_value(self, node: ast.expr | None, items: Value | None) -> Value | None:
+        """What a loop over ``node`` walks the items of: ``items``, or the one argument of a call
+        that walks its argument's items (``enumerate(configurations)``, ``sorted(runs)``)."""
+        if (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and self.mod.canonical(_dotted(node.func) or "") in WALK_THEIR_ARGUMENTS
+        ):
+            return self.quiet(node.args[0])
+        return items
 
     def own_attribute(self, node: ast.expr | None) -> str:
         """``attr`` for ``self.attr`` in a method (``self``: its first parameter), else empty."""
@@ -928,6 +962,8 @@ class Statements(PassState):
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
+        if isinstance(node, ast.Starred):  # ``itertools.product(*values)``
+            return self.walks_items(node.value, follow=follow)
         if isinstance(node, ast.Attribute) and (
             node.attr in HELD_ATTRIBUTES or self.command_line_option(node)
         ):
@@ -938,7 +974,7 @@ class Statements(PassState):
         if isinstance(made, _COMPREHENSIONS):
             again = follow and made is node
             return all(self.walks_items(g.iter, follow=again) for g in made.generators)
-        if isinstance(node, ast.Name) and self.held_name(node.id, follow):
+        if isinstance(node, ast.Name) and self.held_name(node.id):
             return True
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
@@ -965,25 +1001,27 @@ class Statements(PassState):
             and made.func.attr in COMMAND_LINE_PARSERS
         )
 
-    def held_name(self, name: str, follow: bool) -> bool:
+    def held_name(self, name: str) -> bool:
         """Whether ``name`` holds a collection the source fixes: a module-level name bound once to a
         display (``SUITE = [Case(...), ...]``), or a local every binding of which walks one, where
         nothing resizes it (``cases = [c for c in SUITE if c.name in wanted]`` under an ``if``,
-        ``cases = SUITE`` under its ``else``: a subset of the suite whichever branch ran). A
-        parameter's callers say what it holds; ``follow``: whether a local's bindings may be read
-        (not from inside one of them: ``xs = [f(x) for x in xs]``)."""
-        if self.fn.param(name) is not None:
+        ``cases = SUITE`` under its ``else``: a subset of the suite whichever branch ran;
+        ``values = list(grid.values())`` of a dict). A parameter's callers say what it holds."""
+        if self.fn.param(name) is not None or name in self.reading_bindings:
             return False
         stores = self.stores(name)
         if not stores:
             return name in self.mod.displays
         bound = _bindings(self.body, name)
-        return (
-            follow
-            and len(bound) == stores
-            and not resized(self.body, name)
-            and all(self.walks_items(value, follow=False) for value in bound)
-        )
+        # ``combos = combos[:max_configs]`` keeps fewer of the same items: the others decide.
+        made = [value for value in bound if not _narrows(value, name)]
+        if not made or len(bound) != stores or resized(self.body, name):
+            return False
+        self.reading_bindings.add(name)
+        try:
+            return all(self.walks_items(value, follow=False) for value in made)
+        finally:
+            self.reading_bindings.discard(name)
 
     def held_default(self, name: str) -> bool:
         """Whether the default of parameter ``name`` of the walked def is a display of items, or a
