@@ -540,6 +540,11 @@ WALK_EVERY_ARGUMENT = frozenset({"itertools.product"})
 WALK_SHORTEST_ARGUMENT = frozenset({"zip"})
 # Attributes that are collections held in memory whatever their object: a namedtuple's field names.
 HELD_ATTRIBUTES = frozenset({"_fields"})
+# The methods that parse the command line into a namespace (``args = parser.parse_args()``): an
+# option is given once per process, so a loop over one (``nargs="+"``, or ``args.sizes.split(",")``
+# of a comma-separated list, ``OPTION_SPLITTERS``) walks the same few settings however long it runs.
+COMMAND_LINE_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+OPTION_SPLITTERS = frozenset({"split", "rsplit"})
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}

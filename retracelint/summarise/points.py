@@ -48,7 +48,7 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     if name == "range":
-        return _range_points(node)
+        return _range_points(node, bound)
     combine = _POINTS_OF_CALL.get(name)
     args = node.args[: None if name in _EVERY_ARGUMENT else 1]
     found = [spelled_points(arg, bound) for arg in args]
@@ -64,8 +64,11 @@ def unbound(name: str) -> None:
     return None
 
 
-def _range_points(node: ast.Call) -> Points | None:
-    bounds = [a.value for a in node.args if isinstance(a, ast.Constant)]
+def _range_points(node: ast.Call, bound: Bound) -> Points | None:
+    """``range`` of literal integers, or of names bound once to them (``num_runs = 3`` before
+    ``for run in range(num_runs)``: the source fixes that count as surely as ``range(3)``)."""
+    args = [bound(a.id) if isinstance(a, ast.Name) else a for a in node.args]
+    bounds = [a.value for a in args if isinstance(a, ast.Constant)]
     ints = len(bounds) == len(node.args) and all(type(b) is int for b in bounds)
     if not (ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]) or node.keywords:
         return None

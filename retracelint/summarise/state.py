@@ -127,6 +127,9 @@ class PassState:
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
         self.body: list[ast.stmt] = []  # the whole body walked
         self._stores: Counter[str] | None = None  # how often the body binds each name (``stores``)
+        # The locals whose bindings ``held_name`` is reading (``xs = [f(x) for x in xs]`` reads
+        # its own name: no answer from there).
+        self.reading_bindings: set[str] = set()
         self.recording = True
         # The index of each call recorded here, by its node: a sub-expression read again quietly
         # (the array whose length sizes another) still depends on what that call returns.
