@@ -44,7 +44,7 @@ def reset(key):
     state = EnvState(cards, jax.random.randint(k2, (), 0, 13), key)
     total, soft = card_value_sum(cards)
     obs = Observation(
-        player_sum=jnp.array([total], dtype=jnp.float32),
+        player_sum=jnp.array([total], dtype=jnp.float32),  # expect: RTL402
         dealer_card=CARD_VALUES[state.dealer_card][None].astype(jnp.float32),
         usable_ace=soft[None].astype(jnp.float32),
     )

@@ -30,4 +30,4 @@ def with_pretrained_backbone(params, backbone):
     """Transfer learning: keep the trained head, put the pretrained backbone weights under it."""
     params = unfreeze(params)  # expect: RTL403
     params["backbone"] = {"kernel": backbone["kernel"], "bias": backbone["bias"]}
-    return params
+    return params  # expect: RTL403

@@ -27,7 +27,7 @@ def _obs(context, t):
 def reset(key):
     context = jax.random.bernoulli(key).astype(jnp.int32)
     t = jnp.zeros((), jnp.int32)
-    timestep = TimeStep(_obs(context, t), jnp.zeros((), jnp.float32), jnp.zeros((), bool))
+    timestep = TimeStep(_obs(context, t), jnp.zeros((), jnp.float32), jnp.zeros((), bool))  # expect: RTL402
     return EnvState(context, t), timestep
 
 
