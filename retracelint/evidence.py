@@ -44,21 +44,19 @@ finding is a warning.
 from __future__ import annotations
 
 import ast
-import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import pairwise
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project
-from retracelint.frequency import FEW_ITERATIONS, is_test, is_test_file
+from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
+from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
-from retracelint.summarise.apis import CARRY_LOOPS
-from retracelint.summary import Arg, Callee, FunctionSummary, LoopInfo
-from retracelint.values import Made
+from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo
+from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -418,29 +416,20 @@ def _short(qualname: str) -> str:
 # at each point, made from the point's item. A structure or type that a branch on the item flips
 # (RTL40x) is one jit fed two kinds of value, the second trace removable: it stays.
 _SWEPT_RULES = ("RTL10", "RTL20")
-# How many points a call over collections walks, by the call's name: as many as its first argument
-# (``enumerate``, ``tqdm``, ``np.array``), as its shortest (``zip``), or all combinations
-# (``itertools.product``).
-_POINTS_OF_CALL: dict[str, Callable[[list[int]], int]] = {
-    **dict.fromkeys(
-        ("enumerate", "reversed", "sorted", "list", "tuple", "tqdm", "array", "asarray"),
-        lambda counts: counts[0],
-    ),
-    "zip": min,
-    "product": math.prod,
-}
 _LOOP_DETAIL = re.compile(r"loop: (?P<path>.+?):(?P<line>\d+): ")
 
 
 def _swept(
     project: Project, prop: Propagation, sources: _Sources, finding: Finding
 ) -> Iterator[Assumption]:
-    """A shape or static finding driven only by a sweep: a loop of runtime code over a few
-    fixed points (a literal collection, a name bound once to one, ``range`` of a literal, ``zip`` or
-    ``itertools.product`` of those) where each point runs a jitted function many times (a loop of
-    its own, or a jitted time integration's ``lax.while_loop``): each point is a new problem whose
-    one trace serves a whole run (issue 36, round 12: resolution sweeps). A loop over steps, data
-    or a count is never a sweep, and a point that calls its jit once (a per-size benchmark) stays."""
+    """A shape or static finding driven only by a sweep whose every point compiles once and then
+    uses its jit in a loop of its own (``Frequency.sweep``, ``Frequency.used_per_point``): each
+    point is a new problem whose one trace serves a whole run (issue 36, round 12: resolution
+    sweeps), where the points give sizes (``Points.sizes``) and the item reaches the finding
+    as itself (``_item_reaches``: years that pick a codebook are no sizes). A static object made
+    anew at each point (an agent per configuration, RTL204) is not excused: held-out programs
+    judge that rebuild removable. A loop over steps, data or a count is never a sweep, and a point
+    that calls its jit once (a per-size benchmark) stays."""
     if not finding.code.startswith(_SWEPT_RULES):
         return
     found = _driver_loop(project, sources, finding)
@@ -449,29 +438,180 @@ def _swept(
     fn, loop = found
     key = (fn.qualname, loop.index)
     if key not in sources.sweeps:  # asked by every finding the same sweep drives
-        sources.sweeps[key] = _sweep(project, prop, sources, fn, loop)
-    if sources.sweeps[key] is not None:
-        yield sources.sweeps[key]
+        sources.sweeps[key] = _amortised_sweep(prop, fn, loop)
+    sweep = sources.sweeps[key]
+    if sweep is None:
+        return
+    if sweep.sizes and _item_reaches(project, fn, loop, finding):
+        text = f"a sweep over {sweep.points} fixed points, each using its jit in a loop of its own"
+        yield Assumption("sweep", loop.location, text)
 
 
-def _sweep(
-    project: Project, prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
-) -> Assumption | None:
-    """The ``sweep`` assumption of findings that ``loop`` of ``fn`` drives, if it is a sweep."""
+def _amortised_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> Sweep | None:
+    """The sweep ``loop`` of ``fn`` walks, where it runs in runtime code that nothing repeats
+    without bound and each of its points uses its jit in a loop of its own."""
     frequency = prop.frequency
     if frequency.traced(fn.qualname):
         return None
     driver = frequency.repeated(fn.qualname)
     if driver is not None and driver.grows:
         return None  # the sweep itself runs again per step of something longer
-    found = _sweep_points(prop, sources, fn, loop)
-    if found is None or found[0] > FEW_ITERATIONS or not found[1]:
-        return None  # many points, or a setting per point that could be traced
-    points = found[0]
-    if not _loops_per_point(project, prop, sources, fn, loop):
+    sweep = frequency.sweep(fn, loop)
+    if sweep is None or not frequency.used_per_point(fn, loop):
         return None
-    text = f"a sweep over {points} fixed points, each using its jit in a loop of its own"
-    return Assumption("sweep", loop.location, text)
+    return sweep
+
+
+def _item_reaches(project: Project, fn: FunctionSummary, loop: LoopInfo, finding: Finding) -> bool:
+    """Whether the loop's item reaches the finding as itself: a call of the chain made in the
+    loop's function (or the value the finding is made at, where there is no chain) is given the
+    item, arithmetic on it, or an object a class makes from it (``Config(num_cells=n)``). A value
+    a function of the project returns for the item (``load_wave(year)``: a codebook looked up, a
+    seed drawn from) is no size of a problem, nor a key split at each turn."""
+    sites = [project.symbols.call_at(step.location) for step in finding.call_path]
+    calls = [fn.calls[site[1]] for site in sites if site is not None and site[0] == fn.qualname]
+    args = [arg for call in calls for arg in _call_args(call)]
+    if not finding.call_path:
+        at = finding.made_at
+        args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
+    item = _Given(LoopSrc(loop.index), _targets(loop.text))
+    return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """What a sweep's item is in a function: its source (the loop's, or the parameter given it)
+    and the names it is bound to."""
+
+    src: LoopSrc | ParamSrc
+    names: frozenset[str]
+
+
+def _targets(loop_text: str) -> frozenset[str]:
+    """The names a loop binds (``for (n, style) in ...``: n, style)."""
+    try:
+        target = ast.parse(loop_text.removeprefix("for ").partition(" in ")[0], mode="eval")
+    except SyntaxError:
+        return frozenset()
+    return frozenset(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
+
+
+def _call_args(call: CallSite) -> list[Arg]:
+    receiver = [call.receiver] if call.receiver is not None else []
+    return [*receiver, *call.args, *(arg for _, arg in call.kwargs)]
+
+
+def _from_item(
+    project: Project,
+    fn: FunctionSummary,
+    value: Value,
+    item: _Given,
+    text: str,
+    depth: int = 0,
+    asked: dict[int, bool] | None = None,
+) -> bool:
+    """Whether ``value`` of ``fn`` (written ``text``, where an argument) is the sweep's ``item``
+    as itself or by arithmetic (not a look-up keyed by it, ``CODEBOOKS.get(year)``), or an object
+    a class makes from such a value there or in a function of the project given one
+    (``setup(num_cells=n)`` returning ``Config(num_cells=...)``), or what a library's method of
+    such an object returns (``config._replace(...)``), or an array whose shape it sets, a few
+    calls deep. ``asked``: the answer
+    for each call of ``fn`` asked already (False while it is asked: a value a loop carries
+    through a call depends on that call)."""
+    asked = {} if asked is None else asked
+    from_call = any(isinstance(dep, RetDep) for dep in value.deps)
+    if item.src in value.vsrc and not from_call and _arithmetic_of(text, item.names):
+        return True
+    if not text and not from_call and _version_of(value, item.src):
+        return True  # returned: the parameter, or a copy of it with fields replaced
+    if any(item.src in taint.sources for taint in value.shape):
+        return True  # an array sized by it (``np.random.uniform(size=(n, 3))``)
+    # In call order: what a cycle's placeholder hides must not depend on the hash seed.
+    for index in sorted({dep.call for dep in value.deps if isinstance(dep, RetDep)}):
+        if index >= len(fn.calls):
+            continue
+        if index not in asked:
+            asked[index] = False
+            asked[index] = _call_from_item(project, fn, index, item, depth, asked)
+        if asked[index]:
+            return True
+    return False
+
+
+def _version_of(value: Value, src: LoopSrc | ParamSrc) -> bool:
+    """Whether a value a function returns is its parameter ``src`` or made from it as a whole
+    (``config._replace(...)``, ``replace(config, ...)``)."""
+    return isinstance(src, ParamSrc) and any(
+        isinstance(dep, ParamDep) and dep.name == src.name for dep in value.deps
+    )
+
+
+def _call_from_item(
+    project: Project,
+    fn: FunctionSummary,
+    index: int,
+    item: _Given,
+    depth: int,
+    asked: dict[int, bool],
+) -> bool:
+    """Whether call ``index`` of ``fn`` returns what ``item`` makes (``_from_item``)."""
+    call = fn.calls[index]
+    args = _call_args(call)
+    given = [a for a in args if _from_item(project, fn, a.value, item, a.text, depth, asked)]
+    if not given:
+        return False
+    targets = project.site_targets.get((fn.qualname, index), ())
+    if not targets and call.receiver is not None and call.receiver in given:
+        return True  # a library's method of the object itself (``config._replace(...)``)
+    return any(
+        isinstance(target, ClassTarget)
+        or (depth < _ITEM_DEPTH and _returns_given(project, call, target, given, depth))
+        for target in targets
+    )
+
+
+def _returns_given(
+    project: Project, call: CallSite, target: Target, given: list[Arg], depth: int
+) -> bool:
+    """Whether the function of the project ``call`` runs returns what one of its parameters that
+    the call passes ``given`` arguments for makes (by ``_from_item``)."""
+    callee = project.callee_function(target)
+    if callee not in project.functions:
+        return False
+    made = project.function(callee)
+    if made.returns is None:
+        return False
+    # Positions count from the first parameter a call fills: after `self` for a bound method.
+    params = [p.name for p in made.params][1 if getattr(target, "bound", False) else 0 :]
+    names = {params[i] for i, arg in enumerate(call.args) if arg in given and i < len(params)}
+    names |= {name for name, arg in call.kwargs if arg in given}
+    return any(
+        _from_item(
+            project, made, made.returns, _Given(ParamSrc(name), frozenset({name})), "", depth + 1
+        )
+        for name in sorted(names)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _arithmetic_of(text: str, names: frozenset[str]) -> bool:
+    """Whether an argument written ``text`` is ``names`` (their attributes) and numbers joined by
+    arithmetic (``n``, ``n // 16``, ``2 * cfg.n``): a size kept a size, not a look-up, a call's
+    result or another value of the turn."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return False
+    allowed = (ast.Expression, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp)
+    return all(
+        (isinstance(node, ast.Name) and node.id in names)
+        or isinstance(node, (*allowed, ast.operator, ast.unaryop, ast.expr_context))
+        for node in ast.walk(tree)
+    )
+
+
+# Calls of the project's functions followed from a sweep's item to what reaches the finding.
+_ITEM_DEPTH = 3
 
 
 def _driver_loop(
@@ -484,194 +624,11 @@ def _driver_loop(
         return None
     line = int(match["line"])
     name = sources.function_at(Location(match["path"], line, 1))
-    fn = project.functions.get(name) if name is not None else None
-    loop = next((lp for lp in fn.loops if lp.location.line == line), None) if fn else None
-    return (fn, loop) if fn is not None and loop is not None else None
-
-
-def _sweep_points(
-    prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
-) -> tuple[int, bool] | None:
-    """How many points the loop (a ``for`` statement or a comprehension's) walks, when its source
-    fixes them, and whether each point gives a size of its own."""
-    line = loop.location.line
-    stmt = sources.statement_at(loop.location)
-    iterables = [
-        node.iter
-        for node in (ast.walk(stmt) if stmt is not None else ())
-        if (isinstance(node, ast.For | ast.AsyncFor) and node.lineno == line)
-        or (isinstance(node, ast.comprehension) and node.target.lineno == line)
-    ]
-    return _points(prop, sources, fn, iterables[0], callers=True) if iterables else None
-
-
-def _points(
-    prop: Propagation, sources: _Sources, fn: FunctionSummary, node: ast.expr, callers: bool
-) -> tuple[int, bool] | None:
-    """How many items ``node`` in ``fn`` gives, when the source fixes them, and whether each gives
-    a size of its own (``_sizes``): a literal collection of constants (``[64, 128]``, ``[(MINMOD,
-    401), ...]``), ``range`` of literal integers, a name of ``fn`` or its module bound once to one,
-    a parameter whose default and every call (with ``callers``) give one, and ``zip``,
-    ``itertools.product``, ``np.array``... of those."""
-    if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        fixed = all(map(_fixed_item, node.elts))
-        return (len(node.elts), _sizes(node.elts)) if fixed else None
-    if isinstance(node, ast.Call):
-        name = (
-            node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        )
-        if name == "range":
-            bounds = [a.value for a in node.args if isinstance(a, ast.Constant)]
-            ints = len(bounds) == len(node.args) and all(type(b) is int for b in bounds)
-            fits = ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]
-            # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
-            return (len(range(*bounds)), False) if fits else None
-        combine = _POINTS_OF_CALL.get(name)
-        found = [
-            _points(prop, sources, fn, a, callers)
-            for a in node.args[: None if name in ("zip", "product") else 1]
-        ]
-        known = [f for f in found if f is not None]
-        if combine is None or not found or len(known) < len(found):
-            return None
-        return combine([count for count, _ in known]), any(sized for _, sized in known)
-    if not isinstance(node, ast.Name):
+    if name not in project.functions:
         return None
-    if any(p.name == node.id for p in fn.params):
-        return _parameter_points(prop, sources, fn, node.id) if callers else None
-    for scope in _scopes(sources, fn):
-        assign = sources.sole_assignment(scope, node.id)
-        if assign is not None:
-            grown = _resized(scope, node.id)
-            return None if grown else _points(prop, sources, fn, assign.value, callers)
-        if _bindings(scope, node.id):
-            return None  # bound more than once, or not by an assignment
-    return None
-
-
-def _sizes(items: list[ast.expr]) -> bool:
-    """Whether the points give a size each: a place of the items (the item, or one field of a
-    tuple) holding an integer literal at every point, different between points (``[64, 128]``,
-    ``[(MINMOD, 101), (MINMOD, 401)]``). A gain, an onset or a name per point is a setting that
-    could be traced, not a new problem."""
-    rows = [item.elts if isinstance(item, ast.Tuple) else [item] for item in items]
-    if len({len(row) for row in rows}) != 1:
-        return False
-    for place in zip(*rows, strict=True):
-        values = [v.value if isinstance(v, ast.Constant) else None for v in place]
-        if all(type(v) is int for v in values) and (len(values) == 1 or len(set(values)) > 1):
-            return True
-    return False
-
-
-def _parameter_points(
-    prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str
-) -> tuple[int, bool] | None:
-    """The most points parameter ``name`` of ``fn`` gets over every call that runs ``fn`` (the
-    argument, read in its caller, else the default; the default alone where nothing calls it),
-    when every one of them fixes them; sizes where every one gives sizes."""
-    defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
-    if not defs:
-        return None
-    args = defs[-1].args
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    defaults = dict(zip(reversed(positional), reversed(args.defaults), strict=False))
-    defaults.update(
-        (a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
-    )
-    default = defaults.get(name)
-    given: list[tuple[FunctionSummary, ast.expr | None]] = []
-    for caller, index in prop.frequency.callers(fn.qualname):
-        caller_fn = prop.project.functions[caller]
-        call = sources.call_at(caller_fn.calls[index].location)
-        passed = None if call is None else _argument(call, positional, name, fn.kind == "function")
-        given.append((caller_fn, passed) if passed is not None else (fn, default))
-    found = [
-        None if node is None else _points(prop, sources, where, node, callers=False)
-        for where, node in given or [(fn, default)]
-    ]
-    known = [f for f in found if f is not None]
-    if len(known) < len(found):
-        return None
-    return max(count for count, _ in known), all(sized for _, sized in known)
-
-
-def _argument(call: ast.Call, positional: list[str], name: str, plain: bool) -> ast.expr | None:
-    """What ``call`` passes for parameter ``name``: by keyword, or by position when the callee is
-    a plain function (no ``self`` to shift the positions)."""
-    passed = next((k.value for k in call.keywords if k.arg == name), None)
-    at = positional.index(name) if plain and name in positional else len(call.args)
-    return passed if passed is not None or at >= len(call.args) else call.args[at]
-
-
-def _scopes(sources: _Sources, fn: FunctionSummary) -> list[ast.AST]:
-    """Where a name read in ``fn`` is bound: its own def, then its module."""
-    tree = sources.tree(fn.location.path)
-    defs = [s for s, _ in sources.enclosing(fn.location) if isinstance(s, _DEFS)]
-    own = [defs[-1]] if defs and fn.kind != "module" else []
-    return [*own, *([tree] if tree is not None else [])]
-
-
-# The methods that change how many items a list (or a set) holds.
-_RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add", "update"})
-
-
-def _resized(scope: ast.AST, name: str) -> bool:
-    """Whether ``scope`` calls a method on ``name`` that changes how many items it holds."""
-    return any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _RESIZING
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == name
-        for node in ast.walk(scope)
-    )
-
-
-def _fixed_item(node: ast.expr) -> bool:
-    """A point of a sweep written out: a constant, a name of one, or a tuple of those."""
-    if isinstance(node, ast.Tuple):
-        return all(map(_fixed_item, node.elts))
-    if isinstance(node, ast.UnaryOp):
-        return _fixed_item(node.operand)
-    return isinstance(node, ast.Constant | ast.Name | ast.Attribute)
-
-
-def _loops_per_point(
-    project: Project, prop: Propagation, sources: _Sources, fn: FunctionSummary, loop: LoopInfo
-) -> bool:
-    """Whether each point of the sweep ``loop`` of ``fn`` uses a jitted function many times: in a
-    loop of its own over steps (``for step in range(n_steps): state = step_fn(state)``), in what
-    the point runs or nested in the sweep, or by calling a jit that loops in its trace (a
-    ``lax.while_loop`` over time steps)."""
-    frequency = prop.frequency
-    run = sorted(frequency.run_by_loop(fn.qualname, loop.index))
-    sites = sources.jit_call_sites
-    inner = [(fn, lp) for lp in fn.loops if _nested(fn, lp, loop)]
-    inner += [(project.functions[q], lp) for q in run for lp in project.functions[q].loops]
-    if any(_many(lp) and frequency.loops_reach(f.qualname, {lp.index}, sites) for f, lp in inner):
-        return True
-    calls = [(fn.qualname, i) for i, c in enumerate(fn.calls) if loop.index in c.loops]
-    calls += [(q, i) for q in run for i in range(len(project.functions[q].calls))]
-    jitted = {
-        project.callee_function(t)
-        for site in calls
-        for t in project.site_targets.get(site, ())
-        if isinstance(t, JitTarget)
-    }
-    return any(sources.loops_in_trace(name) for name in sorted(filter(None, jitted)))
-
-
-def _many(loop: LoopInfo) -> bool:
-    """Whether a loop runs its body more than a few spelled-out times (steps, batches, ``while``)."""
-    return loop.repeats and (loop.count is None or loop.count > FEW_ITERATIONS)
-
-
-def _nested(fn: FunctionSummary, inner: LoopInfo, outer: LoopInfo) -> bool:
-    """Whether loop ``inner`` of ``fn`` runs inside loop ``outer``."""
-    return inner.location.line > outer.location.line and any(
-        inner.index in c.loops and outer.index in c.loops for c in fn.calls
-    )
+    fn = project.function(name)
+    loop = next((lp for lp in fn.loops if lp.location.line == line), None)
+    return (fn, loop) if loop is not None else None
 
 
 # -- source-level facts ---------------------------------------------------------------------------
@@ -709,9 +666,9 @@ class _Sources:
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
     )
-    # By sweep loop (function, loop index): its ``sweep`` assumption, None where it is no sweep.
-    sweeps: dict[tuple[str, int], Assumption | None] = field(default_factory=dict)
-    _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
+    # By sweep loop (function, loop index): the sweep it walks, amortised by each point's own
+    # loop (``_amortised_sweep``), None where it is no such sweep.
+    sweeps: dict[tuple[str, int], Sweep | None] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -906,44 +863,6 @@ class _Sources:
             lines = (spec.location.line for spec in module.jits if not spec.traces_on_call)
             out.setdefault(module.path, []).extend(lines)
         return out
-
-    @cached_property
-    def jit_call_sites(self) -> frozenset[tuple[str, int]]:
-        """Every call of a jitted function in the project."""
-        return frozenset(site for sites in self.project.jit_callers.values() for site in sites)
-
-    def loops_in_trace(self, qualname: str) -> bool:
-        """Whether tracing ``qualname`` runs a lax loop (``lax.while_loop``, ``fori_loop``,
-        ``scan``), in it or in what it calls: the jitted function runs many steps per call."""
-        if qualname not in self._looping:
-            self._looping[qualname] = self._loops_in_trace(qualname)
-        return self._looping[qualname]
-
-    def _loops_in_trace(self, qualname: str) -> bool:
-        project = self.project
-        seen, queue = {qualname}, [qualname]
-        while queue:
-            name = queue.pop()
-            if name in self._lax_loopers:
-                return True
-            fn = project.functions.get(name)
-            for index in range(len(fn.calls) if fn is not None else 0):
-                for target in project.site_targets.get((name, index), ()):
-                    callee = project.callee_function(target)
-                    if callee is not None and callee not in seen:
-                        seen.add(callee)
-                        queue.append(callee)
-        return False
-
-    @cached_property
-    def _lax_loopers(self) -> frozenset[str]:
-        """The functions that call a lax loop primitive."""
-        return frozenset(
-            spec.function
-            for module in self.project.modules.values()
-            for spec in module.jits
-            if spec.traces_on_call and spec.wrapper in CARRY_LOOPS
-        )
 
     def declared(self, flag: str) -> object:
         """The literal of ``flag``'s one declaration (``use_jit: bool = False``), else unknown."""

@@ -15,6 +15,9 @@ from retracelint.values import CallSrc, Src, Value
 
 _PER_CALL = CallSrc()
 
+# Whether call ``index`` of a function resets the object (runs one of the methods storing it afresh).
+Resetting = Callable[[FunctionSummary, int], bool]
+
 
 def grows(value: Value) -> bool:
     """Whether a stored value is made from the attribute's old one (``summarise.objects``)."""
@@ -46,15 +49,18 @@ def filled_evenly(
     def resetting(caller: FunctionSummary, index: int) -> bool:
         return any(project.calls_function((caller.qualname, index), r.qualname) for r in resets)
 
-    return all(_in_fixed_loop(project.function(name), index, resetting) for name, index in sites)
+    return all(
+        _in_fixed_loop(project, project.function(name), index, resetting) for name, index in sites
+    )
 
 
 def _in_fixed_loop(
-    caller: FunctionSummary, index: int, resetting: Callable[[FunctionSummary, int], bool]
+    project: Project, caller: FunctionSummary, index: int, resetting: Resetting
 ) -> bool:
     """Whether call ``index`` of ``caller`` runs once per iteration of a loop of a fixed count
-    that runs to the end, the block around that loop resets the object the call fills once per run,
-    and nothing else in the loop touches that object."""
+    that runs to the end, the object the call fills is reset once per run of the block around that
+    loop (there, or before each call of ``caller`` when the loop is its body's own: a training loop
+    that empties the buffer a collecting function fills), and nothing else in the loop touches it."""
     steady = caller.steady
     call = caller.calls[index]
     if not call.loops or call.location not in steady.calls:
@@ -74,7 +80,37 @@ def _in_fixed_loop(
             return False  # read or changed during the fill: its length there changes
         if other.loops == outer and other.location in steady.calls and resetting(caller, i):
             reset = True
-    return reset
+    return reset or (not outer and _reset_before_each_call(project, caller, owner, resetting))
+
+
+def _reset_before_each_call(
+    project: Project, fn: FunctionSummary, owner: str, resetting: Resetting
+) -> bool:
+    """Whether every call of ``fn`` is a statement of its own beside a reset of the object ``fn``
+    knows as ``owner`` (a parameter, ``self``, or an attribute path of one), as the caller names it,
+    in the same block: each call of ``fn`` starts from an emptied object."""
+    head, dot, rest = owner.partition(".")
+    sites = project.callers.get(fn.qualname, ())
+    if not sites:
+        return False
+    for name, index in sites:
+        caller = project.function(name)
+        call = caller.calls[index]
+        signature = project.signature(project.target_to((name, index), fn.qualname), fn)
+        bound = signature.bound and fn.params and fn.params[0].name == head
+        passed = call.receiver if bound else signature.arg(call, head)
+        if not isinstance(passed, Arg) or call.location not in caller.steady.calls:
+            return False
+        there = passed.text + dot + rest
+        if not any(
+            other.loops == call.loops
+            and other.location in caller.steady.calls
+            and _receiver(other.receiver) == there
+            and resetting(caller, i)
+            for i, other in enumerate(caller.calls)
+        ):
+            return False
+    return True
 
 
 def _receiver(arg: Arg | None) -> str:

@@ -123,6 +123,9 @@ def apply_filters(
 # its own fix (a slice that changes at every step against the short last chunk at the same line, a
 # mask against a static argument), and `--select` and noqa comments keep going by rule.
 _PER_DRIVER = ("RTL10", "RTL20")
+# A static object made anew at a jitted call changes because it is made there, not with what came
+# in through the driver's call: each construction is a change (and a fix) of its own.
+_MADE_AT_THE_CALL = "RTL204"
 _DRIVER_DETAILS = ("loop: ", "repeated: ")
 
 
@@ -130,7 +133,10 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
     """One finding per re-trace and rule: those of one ``_PER_DRIVER`` rule at the same call of the
     same jitted function, changed by the same driver, told by the surest (then first) of them,
     whose message names the others and keeps them as ``related`` (lop-jax: four masks that one task
-    loop changes are one finding, its three static arguments another)."""
+    loop changes are one finding, its three static arguments another). So are those told at the
+    jitted calls that one call of the driver's body reaches with what it passes in (a sweep's
+    ``run(n)`` that makes a static grid for each jitted helper it calls: one change, one fix at
+    the call); jitted functions each called in the driver's body stay apart."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
@@ -155,7 +161,21 @@ def _retrace_key(finding: Finding) -> tuple | None:
     driver = next((d for d in finding.details if d.startswith(_DRIVER_DETAILS)), None)
     if driver is None:
         return None
+    if _at_the_jit_call(finding) and finding.code != _MADE_AT_THE_CALL:
+        # Through the driver's call at the head of the path: whatever it reaches inside.
+        return (finding.code, None, finding.call_path[:1], driver)
     return (finding.code, finding.jit_site, finding.call_path, driver)
+
+
+def _at_the_jit_call(finding: Finding) -> bool:
+    """Whether ``finding`` is told at the jitted call its path ends in, below the driver's call at
+    its head: what it passes changes with what came in through that call, not a value made on the
+    way (a recursion's ``n - 1``, a size made in a helper), which is a change of its own."""
+    path = finding.call_path
+    if len(path) < 2:
+        return False
+    last, here = path[-1].location, finding.location
+    return last.path == here.path and last.line <= here.line <= last.end_line
 
 
 def _surest_first(finding: Finding) -> tuple[int, int, tuple]:
@@ -170,7 +190,7 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
     """``first`` telling ``others`` too: the headline names their arguments (two at most: it stays
     one short line), the details each one's place and message, ``related`` the findings."""
     others = sorted(others, key=lambda f: f.sort_key)
-    named = _two(list(dict.fromkeys(f"'{f.parameter}'" for f in others)))
+    named = _two(list(dict.fromkeys(_named(first, f) for f in others)))
     more = f"and {len(others)} more: {named}"
     return replace(
         first,
@@ -178,12 +198,20 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
         details=(
             *first.details,
             *(
-                f"same re-trace: {at_text(f.location, first.location)}: {f.code} {f.message}"
+                f"{first.sameness(f)}: {at_text(f.location, first.location)}: {f.code} {f.message}"
                 for f in others
             ),
         ),
         related=tuple(others),
     )
+
+
+def _named(first: Finding, other: Finding) -> str:
+    """How ``first``'s headline names ``other``: its argument, and its jitted function when that is
+    another."""
+    if other.jit_site is None or other.jit_site == first.jit_site:
+        return f"'{other.parameter}'"
+    return f"'{other.parameter}' of '{other.jit_site.name}'"
 
 
 def _two(items: list[str]) -> str:

@@ -19,10 +19,13 @@ time. Three facts decide it, computed once per project on the linked call graph:
   whose iterations the source spells out (``for seat in SEATS``) repeats what it calls that many
   times, a bound the driver carries, unless a caller that repeats without bound reaches it too.
 
-- **Rebuilds per use**: a function rebuilt each time a loop repeats it (a jit made per call) costs a
-  trace per use only when nothing amortises it: ``own_use`` finds the loop of its own that calls it
-  without rebuilding it (the epochs loop of a training run), ``sweeps`` tells a walk over the points
-  of a sweep (a fixed or configured collection) from the steps of a run.
+- **Sweeps and rates**: a loop may walk the points of a sweep (``sweep``: a few points the source
+  spells out, or a collection held in memory) rather than the steps of a run; each point of one is a
+  new problem that compiles once and then runs a loop of its own (``used_per_point``), which
+  amortises what it compiles: one trace per point, needed or not, every rule alike. A function
+  rebuilt each time a loop repeats it (a jit made per call) costs a trace per use only when nothing
+  amortises it: ``own_use`` finds the loop of its own that calls it without rebuilding it (the
+  epochs loop of a training run).
 
 Everything here is derived from ``Project``; the rules ask it through ``Propagation``.
 """
@@ -33,10 +36,12 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.model import Location, PathStep
-from retracelint.summary import FunctionSummary, LoopInfo, ModuleSummary
+from retracelint.summarise.apis import CARRY_LOOPS
+from retracelint.summary import Arg, FunctionSummary, LoopInfo, ModuleSummary, Points
 from retracelint.values import RetDep
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -77,6 +82,16 @@ class Driver:
         it says which causes a loop can drive, not how long it runs.)"""
         few = self.count is not None and self.count <= FEW_ITERATIONS
         return not (few or self.over_items)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A loop that walks the points of a sweep (``Frequency.sweep``): walked again, it gives the
+    same points, each a problem of its own."""
+
+    points: int | None  # how many, where the source spells them out (at most ``FEW_ITERATIONS``)
+    sizes: bool = False  # each spelled-out point gives a size of its own (``Points.sizes``)
+    numbers: bool = False  # each spelled-out point is a number literal (``Points.numbers``)
 
 
 @dataclass(frozen=True)
@@ -124,6 +139,9 @@ class Frequency:
     # ``self.attr`` or over what calls return only the propagation can tell
     # (``Propagation.walks_held``).
     holds: Callable[[FunctionSummary, LoopInfo], bool] = lambda fn, loop: loop.over_items
+    # What each known call of a function passes for a parameter (None: nothing, the default is
+    # taken), which only the linked project can tell (``Propagation.calls_of``).
+    passed: Callable[[FunctionSummary, str], list[Arg | None]] = lambda fn, param: []
     # What the same project's model found before an edit (a long-lived process's last run): its
     # facts of the whole call graph are taken over where the edit changed none of what they were
     # found from (``_carried``).
@@ -142,6 +160,7 @@ class Frequency:
     # callee. A model that takes the drivers over asks them again.
     _held: dict[tuple[str, int], bool] = field(default_factory=dict)
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
     # Whether ``last``'s facts hold here (None: not asked yet).
     _kept: bool | None = None
     # ``last``'s link and the traced roots it found each module gives, kept where the rest of it
@@ -367,12 +386,97 @@ class Frequency:
                     return step.function, loop
         return None
 
-    def sweeps(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
-        """Whether a loop walks a fixed or configured collection, one point of a sweep per item:
-        items spelled out (``for opt in ["GD", "LBFGS"]``, ``range(3)``) or held in memory (``for
-        seed in seeds``). A range over a count (``range(2000)`` too), a while loop or a loader may
-        be the training loop itself: what it repeats runs per step or per epoch."""
-        return (loop.count is not None and loop.count <= FEW_ITERATIONS) or self.holds(fn, loop)
+    def sweep(self, fn: FunctionSummary, loop: LoopInfo) -> Sweep | None:
+        """The sweep a loop walks, one point per item, if it walks one: at most ``FEW_ITERATIONS``
+        points the source spells out (``for opt in ["GD", "LBFGS"]``, ``range(3)``, a name bound
+        once to a display, a parameter whose default and every call's argument spell them out,
+        ``spelled``), or a collection held in memory (``for seed in seeds``). A range over a count
+        (``range(2000)`` too), a while loop or a loader may be the training loop itself: what it
+        repeats runs per step or per epoch."""
+        spelled = self.spelled(fn, loop)
+        if spelled is not None and spelled.count <= FEW_ITERATIONS:
+            return Sweep(spelled.count, spelled.sizes, spelled.numbers)
+        if loop.count is not None and loop.count <= FEW_ITERATIONS:
+            return Sweep(loop.count)
+        return Sweep(None) if self.holds(fn, loop) else None
+
+    def spelled(self, fn: FunctionSummary, loop: LoopInfo) -> Points | None:
+        """The points a loop walks where the source spells them out: its own (``LoopInfo.points``),
+        or, for a loop over a parameter, the most any call passes (its default where a call leaves
+        it out, or where nothing calls the function), each of them spelled out; sizes where every
+        one gives sizes."""
+        param = fn.param(loop.text.partition(" in ")[2])
+        if loop.points is not None or param is None:
+            return loop.points
+        given = [
+            arg.points if arg is not None else param.points for arg in self.passed(fn, param.name)
+        ] or [param.points]
+        known = [points for points in given if points is not None]
+        if len(known) < len(given):
+            return None
+        count = max(p.count for p in known)
+        return Points(count, all(p.sizes for p in known), all(p.numbers for p in known))
+
+    def used_per_point(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether each point of the sweep ``loop`` of ``fn`` uses a jitted function many times,
+        which amortises what the point compiles: in a loop of its own over steps (``for step in
+        range(n_steps): state = step_fn(state)``), in what the point runs or nested in the sweep,
+        or by calling a jit that loops in its trace (a ``lax.while_loop`` over time steps). A point
+        that calls its jit once or a few times (a per-size benchmark) is not."""
+        project = self.project
+        run = sorted(self.run_by_loop(fn.qualname, loop.index))
+        sites = self._jit_call_sites
+        inner = [(fn, lp) for lp in fn.loops if _nested(fn, lp, loop)]
+        inner += [(project.functions[q], lp) for q in run for lp in project.functions[q].loops]
+        if any(_many(lp) and self.loops_reach(f.qualname, {lp.index}, sites) for f, lp in inner):
+            return True
+        calls = [(fn.qualname, i) for i, c in enumerate(fn.calls) if loop.index in c.loops]
+        calls += [(q, i) for q in run for i in range(len(project.functions[q].calls))]
+        jitted = {
+            project.callee_function(t)
+            for site in calls
+            for t in project.site_targets.get(site, ())
+            if isinstance(t, JitTarget)
+        }
+        return any(self.loops_in_trace(name) for name in sorted(filter(None, jitted)))
+
+    @cached_property
+    def _jit_call_sites(self) -> frozenset[tuple[str, int]]:
+        """Every call of a jitted function in the project."""
+        return frozenset(site for sites in self.project.jit_callers.values() for site in sites)
+
+    def loops_in_trace(self, qualname: str) -> bool:
+        """Whether tracing ``qualname`` runs a lax loop (``lax.while_loop``, ``fori_loop``,
+        ``scan``), in it or in what it calls: the jitted function runs many steps per call."""
+        if qualname not in self._looping:
+            self._looping[qualname] = self._loops_in_trace(qualname)
+        return self._looping[qualname]
+
+    def _loops_in_trace(self, qualname: str) -> bool:
+        project = self.project
+        seen, queue = {qualname}, [qualname]
+        while queue:
+            name = queue.pop()
+            if name in self._lax_loopers:
+                return True
+            fn = project.functions.get(name)
+            for index in range(len(fn.calls) if fn is not None else 0):
+                for target in project.site_targets.get((name, index), ()):
+                    callee = project.callee_function(target)
+                    if callee is not None and callee not in seen:
+                        seen.add(callee)
+                        queue.append(callee)
+        return False
+
+    @cached_property
+    def _lax_loopers(self) -> frozenset[str]:
+        """The functions that call a lax loop primitive."""
+        return frozenset(
+            spec.function
+            for module in self.project.modules.values()
+            for spec in module.jits
+            if spec.traces_on_call and spec.wrapper in CARRY_LOOPS
+        )
 
     def _amortises(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
         """Whether a loop may run the steps of a run, more than a few times: a range over a count
@@ -718,6 +822,18 @@ def _runs_body(
     )
 
 
+def _many(loop: LoopInfo) -> bool:
+    """Whether a loop runs its body more than a few spelled-out times (steps, batches, ``while``)."""
+    return loop.repeats and (loop.count is None or loop.count > FEW_ITERATIONS)
+
+
+def _nested(fn: FunctionSummary, inner: LoopInfo, outer: LoopInfo) -> bool:
+    """Whether loop ``inner`` of ``fn`` runs inside loop ``outer``."""
+    return inner.location.line > outer.location.line and any(
+        inner.index in c.loops and outer.index in c.loops for c in fn.calls
+    )
+
+
 def _in_repeating_loop(fn: FunctionSummary, index: int) -> bool:
     loops = fn.calls[index].loops
     return bool(loops) and any(fn.loops[loop].repeats for loop in loops)
@@ -743,4 +859,12 @@ def short_name(qualname: str) -> str:
     return ".".join(parts[-2:]) if len(parts) >= 2 and parts[-2][:1].isupper() else parts[-1]
 
 
-__all__ = ["FEW_ITERATIONS", "TRACED_MODULE_BASES", "Driver", "Found", "Frequency", "Rebuilt"]
+__all__ = [
+    "FEW_ITERATIONS",
+    "TRACED_MODULE_BASES",
+    "Driver",
+    "Found",
+    "Frequency",
+    "Rebuilt",
+    "Sweep",
+]

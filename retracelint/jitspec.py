@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from retracelint.summary import TraceContext
 
 
 @dataclass(frozen=True)
@@ -169,3 +173,13 @@ TRACE_CONTEXTS: dict[str, TraceContextSpec] = {
     "jax.sharding.set_mesh": _MESH,
     "jax.sharding.use_abstract_mesh": _MESH,
 }
+
+
+def x64_setting(contexts: tuple[TraceContext, ...]) -> bool | None:
+    """Whether x64 is on under ``contexts`` (outermost first), as the innermost that sets it says;
+    None when none does."""
+    for context in reversed(contexts):
+        spec = TRACE_CONTEXTS.get(context.name)
+        if spec is not None and spec.config == _X64.config:
+            return context.setting == "True"
+    return None

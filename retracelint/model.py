@@ -165,6 +165,12 @@ class Finding:
             return ""
         return f" [{self.confidence} confidence: {self.assumptions[0].text}]"
 
+    def sameness(self, other: Finding) -> str:
+        """What ``other``, a finding this one tells (``related``), shares with it: the re-trace of
+        one jitted call, or the change one call passes on to another jitted function."""
+        same = other.jit_site == self.jit_site and other.call_path == self.call_path
+        return "same re-trace" if same else "same change"
+
     @property
     def made_at(self) -> Location:
         """The line that makes the finding (the line to change), wherever it is reported."""

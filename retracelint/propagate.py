@@ -26,6 +26,7 @@ from retracelint.callgraph import (
     Target,
 )
 from retracelint.frequency import Driver, Found, Frequency, where
+from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
@@ -185,9 +186,14 @@ class Propagation(ObjectModel):
     # calls return) were not followed, so findings they would make are missing.
     cut: set[str] = field(default_factory=set)
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
+    _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.walks_held, self.found)
+        self.frequency = Frequency(self.project, self.walks_held, self._passed, self.found)
+
+    def _passed(self, fn: FunctionSummary, param: str) -> list[Arg | None]:
+        """What each known call of ``fn`` passes for ``param`` (None: nothing)."""
+        return [passed for _, _, passed, _, _ in self.calls_of(fn, param)]
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:
@@ -212,14 +218,38 @@ class Propagation(ObjectModel):
     def x64(self, fn: FunctionSummary) -> bool:
         """Whether ``fn`` runs with jax's 64-bit types on: from an entry point whose process turns
         them on (``Symbols.runs_x64``; a script's own code runs in its own process, a function
-        nothing calls in whoever's imports it)."""
+        nothing calls in whoever's imports it), or only inside ``with jax.enable_x64(True):``."""
         project = self.project
-        return project.x64 and any(
-            project.symbols.runs_x64(
-                project.owner[entry].module, project.functions[entry].kind != "module"
+        return (
+            project.x64
+            and any(
+                project.symbols.runs_x64(
+                    project.owner[entry].module, project.functions[entry].kind != "module"
+                )
+                for entry in self.frequency.entries(fn.qualname)
             )
-            for entry in self.frequency.entries(fn.qualname)
-        )
+        ) or self._in_x64_block(fn.qualname, frozenset())
+
+    def _in_x64_block(self, qualname: str, asking: frozenset[str]) -> bool:
+        """Whether every known call of the function runs with x64 turned on by a context manager
+        (``with jax.enable_x64(True):`` around it, the innermost setting deciding), or from a
+        function that only runs so: what its body calls, jitted steps included, runs in 64 bits.
+        A function called both inside and outside such a block is not (its 32-bit calls stay)."""
+        known = self._x64_blocks.get(qualname)
+        if known is not None:
+            return known
+        callers = self.project.callers.get(qualname, ())
+        inside = bool(callers) and qualname not in asking and len(asking) < MAX_FRAMES
+        for caller, index in callers if inside else ():
+            setting = x64_setting(self.project.function(caller).calls[index].contexts)
+            if setting is None:
+                setting = self._in_x64_block(caller, asking | {qualname})
+            if not setting:
+                inside = False
+                break
+        if inside or not asking:  # a no within a cycle may be the cycle's, cut where it started
+            self._x64_blocks[qualname] = inside
+        return inside
 
     def resolve(self, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
         """Expand the results of calls (``RetDep``/``IterDep``) through the callees' summaries,
@@ -473,8 +503,7 @@ class Propagation(ObjectModel):
         # Resolved, the callee's calls bring what changes per iteration of its own loops.
         result = localised(self._deep(callee, raw), yields) if raw is not None else None
         if result is not None and element is not None and not picked_item:
-            # Not a tuple display: a NamedTuple (``return Batch(x, y)``), item by its position.
-            result = self._positional_field(callee, result, element) or result
+            result = self._element(callee, result, element)
         self._returns[key] = result
         return result
 
@@ -485,6 +514,14 @@ class Propagation(ObjectModel):
         if not value.items or depth > _DEEP_ITEMS:
             return out
         return out.with_(items=tuple(self._deep(fn, item, depth + 1) for item in value.items))
+
+    def _element(self, fn: FunctionSummary, result: Value, index: int) -> Value:
+        """Item ``index`` of what ``fn`` returns when its return is no tuple display: of the tuple
+        a call it returns gives back (``return init_runner(cfg)``, resolved), else of a NamedTuple
+        (``return Batch(x, y)``) by its field in that position."""
+        if result.items:
+            return result.items[index] if index < len(result.items) else result
+        return self._positional_field(fn, result, index) or result
 
     def _positional_field(self, fn: FunctionSummary, value: Value, index: int) -> Value | None:
         """Item ``index`` of a NamedTuple ``value`` (``f(*graph)``, ``a, b = make()``): its field in

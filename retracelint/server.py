@@ -277,6 +277,8 @@ def fix_edit(
     files then (a client applying part of it would leave a caller without its callee)."""
     edits = []
     for file in fix.files:
+        if file.before == file.after:
+            continue  # the finding's own file, where a fix of another file alone leaves it as it is
         path = _absolute(file.path)
         uri = from_fs_path(path) or path
         edit = line_edit(module_text(file.before), module_text(file.after))

@@ -33,6 +33,17 @@ from retracelint.values import Value
 
 
 @dataclass(frozen=True)
+class Points:
+    """The points of a sweep the source spells out (``summarise.points``): how many, and whether
+    each gives a size of its own (an int literal that differs between points, ``[64, 128]``)."""
+
+    count: int
+    sizes: bool
+    # Every point is a number literal: data that a jit built once would take as a traced argument.
+    numbers: bool = False
+
+
+@dataclass(frozen=True)
 class Param:
     name: str
     kind: str  # "posonly", "normal", "vararg", "kwonly", "kwarg"
@@ -47,6 +58,8 @@ class Param:
     # A class named as its annotation (``state: rpa.SamplingState``), as written: what it is an
     # instance of where its callers do not tell (``Project.classes_of``).
     declared: str | None = None
+    # The points its default spells out (``cell_nums=[40, 80, 160]``), for a loop over it.
+    points: Points | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +71,8 @@ class Arg:
     # it reads, imported (its qualified name: read once the project is linked), or the lengths of
     # an array's (a list's) axes, None where one is not known.
     known: int | str | tuple[int | None, ...] | None = None
+    # The points it spells out, a collection passed for a parameter a loop walks (``Points``).
+    points: Points | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +128,9 @@ class Carried:
     # The loop that rebinds it; None for an attribute of ``self`` that a method rebinds from what
     # it held (``self.total = accumulate(self.total, g)``): it starts as the class's other stores.
     loop: int | None
+    # ``f`` is the body of a lax loop (``x = lax.fori_loop(0, n, f, x)``): what the loop gives back
+    # is what ``f`` returns, which only linking tells, so no summary flip tells its weak type.
+    lax: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,6 +157,9 @@ class LoopInfo:
     # long as the program says, the steps or epochs of a run, where a walk over items may be a
     # few generators or layers.
     runs_on: bool = False
+    # The points its items are, when the source spells them out (a display, a name bound once to
+    # one, ``zip`` of those): what ``Frequency.sweep`` reads, with whether each gives a size.
+    points: Points | None = None
 
     @property
     def repeats(self) -> bool:

@@ -427,6 +427,8 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
         taint = joined_taint(taint, dep.joined)
     if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and none_flip(taint)):
         return None
+    if ItemSrc() in taint.sources and dep.fixed >= _BEYOND_ROWS:
+        return None  # how the items differ is no change of how many there are (``rows_of``)
     return taint if dep.aligned else taint.unlabelled()
 
 
@@ -648,6 +650,17 @@ class Dims:
         lens = list(self.lens) + [None] * (axis + 1 - len(self.lens))
         lens[axis] = length
         return Dims(tuple(lens), self.ranked and axis < len(self.lens))
+
+
+# A 0-d array (``x.sum()``): no axis to change, and broadcast against another array it leaves each
+# of that array's axes where it was.
+NO_AXES = Dims((), ranked=True)
+
+
+def no_axes(value: Value) -> bool:
+    return value.dims is NO_AXES or (
+        value.dims is not None and value.dims.ranked and not value.dims.lens
+    )
 
 
 def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:

@@ -340,3 +340,17 @@ def test_the_whole_scan_carry_given_back_as_the_state_changes_its_structure(tmp_
     found = _found(tmp_path)
     assert _where(found) == [("training.py", 17, "RTL403")]
     assert "a tuple of 3 here and is a tuple of 2" in found[0].message
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_an_item_of_a_tuple_a_helper_forwards_is_that_item() -> None:
+    """``runner_state, apply_fn, lr = _init()`` where ``_init`` returns ``init_runner(...)``'s tuple
+    (fresh round 13, starjaxrl's tests): the state is item 0 of it, not the whole 3-tuple. Started
+    as the RunnerState the update hands back, it is one structure; started as a plain 4-tuple, it
+    is told as such."""
+    assert _found(FIXTURES / "runner_states_from_forwarding_helpers_negative") == []
+    (flip,) = _found(FIXTURES / "runner_states_from_forwarding_helpers")
+    assert _where([flip]) == [("main.py", 25, "RTL403")]
+    assert flip.message.startswith("runner_state starts as a tuple of 4 here and is a RunnerState")

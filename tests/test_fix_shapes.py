@@ -10,7 +10,19 @@ import json
 from pathlib import Path
 
 import pytest
+from shape_pads import PADDED_ROWS
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
+from test_fix_masked_rows import (
+    BUFFER,
+    DECODE,
+    DECODER,
+    EMBED,
+    MODEL,
+    PROMPTS,
+    SCORING,
+    TOKENIZER,
+    WATCH,
+)
 
 DENOISE = '''\
 """Soft-threshold denoising of a sensor stream."""
@@ -74,17 +86,7 @@ with open(__file__.replace("main.py", "out.json"), "w") as out:
     json.dump(walk(6), out)
 '''
 
-PAD = '''\
-def padded_rows(rows, size=None, bucket=16):
-    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
-    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
-    rows = jnp.asarray(rows)
-    if size is None:
-        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
-
-
-'''
+PAD = PADDED_ROWS
 
 METRICS = '''\
 """Masked evaluation metrics: padded rows carry no weight."""
@@ -190,7 +192,11 @@ def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it
 ):
     """The size decides, not the helper's name: a power of two or a multiple of a block above the
     length is one trace per bucket; the length plus a margin is one per length."""
-    helpers = "import jax.numpy as jnp\n\n\n" + PAD.replace(
+    concatenated = PAD.replace(
+        "jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)",
+        "jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])",
+    )
+    helpers = "import jax.numpy as jnp\n\n\n" + concatenated.replace(
         "1 << max(len(rows) - 1, 0).bit_length()", "{size}"
     )
     main = WALK.replace(
@@ -210,7 +216,7 @@ def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it
 @pytest.mark.parametrize(
     ("returned", "why"),
     [
-        ("magnitude / magnitude.sum()", "uses magnitude.sum at line 11"),
+        ("jnp.cumsum(magnitude)", "uses jnp.cumsum at line 11"),
         ("jnp.where(magnitude > 0)", "uses jnp.where at line 11"),  # the indices of the rows
         ("magnitude @ samples", "uses magnitude @ samples at line 11"),
         ("magnitude * scale", "reads scale at line 11"),
@@ -227,6 +233,25 @@ def test_a_jitted_function_that_mixes_rows_is_refused(
         f"retracelint: main.py:10:24: RTL101 not fixed: shrink {why}, "
         "so padded rows would change its result"
     ) in result.output
+    assert (root / "main.py").read_text() == REPLAY
+
+
+def test_a_slice_passed_to_a_jitted_function_of_another_module_that_reduces_is_padded_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The call passes the slice itself, but the jitted function sums its rows: the caller stays as
+    it is, and the module that jits pads the slice as it enters (one fix, the other file's)."""
+    denoise = DENOISE.replace(
+        "return jnp.sign(samples) * magnitude", "return magnitude / (magnitude.sum() + 1.0)"
+    )
+    root = project(tmp_path, monkeypatch, {"denoise.py": denoise, "main.py": REPLAY})
+    diff = lint("--diff", "--unsafe-fixes", ".")
+    assert diff.exit_code == 1
+    assert diff.stdout.startswith("--- a/denoise.py\n+++ b/denoise.py\n")
+    assert "main.py" not in diff.stdout
+    text = fixed_once(root, "denoise.py")
+    assert "    return magnitude / (over_rows(jnp.sum, magnitude, valid) + 1.0)\n" in text
+    assert "    return shrink_padded(padded_rows(samples), valid=valid)[:valid]\n" in text
     assert (root / "main.py").read_text() == REPLAY
 
 
@@ -393,5 +418,24 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
         "replay": ({"denoise.py": DENOISE, "main.py": REPLAY}, "main.py", "shrink", 11),
         "walk": ({"main.py": WALK}, "main.py", "clipped_speed", 5),
         "evaluate": ({"metrics.py": METRICS, "main.py": EVALUATE}, "main.py", "squared_error", 1),
+        # padded where the array enters the jitted function, its reductions over the real rows
+        "watch": (
+            {"scoring.py": SCORING, "buffer.py": BUFFER, "main.py": WATCH},
+            "main.py",
+            "zscore_alarm",
+            7,
+        ),
+        "prompts": (
+            {"embed.py": EMBED, "tokenizer.py": TOKENIZER, "main.py": PROMPTS},
+            "main.py",
+            "pooled_embedding",
+            2,
+        ),
+        "decode": (
+            {"model.py": MODEL, "decoder.py": DECODER, "main.py": DECODE},
+            "main.py",
+            "next_token_logits",
+            5,
+        ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))

@@ -49,7 +49,10 @@ one item, batches whose sizes a JSON configuration makes divide, buffers whose o
 later __init__ sets up, lax loops and conds of steps jitted unless a flag turns jit off, dicts that hold
 batch statistics when a state has them, for the whole run, checks run once each from a table of names and
 functions, rollouts flushed in fixed windows, rollout buffers reset and filled by loops of a fixed
-count and keys split into a new list of a fixed count at each step)
+count, rollouts a training loop empties before a helper fills them with a fixed count, runner states
+unpacked from the tuple a helper forwards, hidden states reset to zeros of their own shape, growing
+replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
+split into a new list of a fixed count at each step)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
 the others in one subprocess from a copy of the fixtures (so no cache files land in the tree), with
@@ -174,6 +177,11 @@ TRACE_ONCE = (
     ("checks_run_from_a_table_negative", "main.py"),
     ("rollouts_flushed_in_fixed_windows_negative", "main.py"),
     ("rollout_buffers_filled_to_a_fixed_length_negative", "main.py"),
+    ("rollouts_reset_by_the_training_loop_negative", "main.py"),
+    ("runner_states_from_forwarding_helpers_negative", "main.py"),
+    ("recurrent_states_reset_to_their_own_shape_negative", "main.py"),
+    ("prioritized_replay_sampled_at_a_fixed_count_negative", "main.py"),
+    ("minibatches_split_evenly_negative", "main.py"),
 )
 
 

@@ -84,3 +84,36 @@ def test_sarif_points_at_the_findings_a_result_tells() -> None:
         if loc["message"]["text"].startswith("same re-trace: ")
     ]
     assert told == [(20, "RTL104")]
+
+
+SWEEP = Path(__file__).parent / "fixtures" / "one_change_through_a_sweep_call"
+
+
+def test_one_change_passed_through_one_call_to_several_jits_is_one_finding() -> None:
+    """A resolution sweep passes its size through one call (``run_resolution(num_cells)``) that
+    builds a static grid for each jitted helper it calls (fresh round 12, jf1uids: 2-8 findings
+    per script): one change and one fix, told once; the other helper is ``related`` and named. A
+    jitted function changed by another loop stays a finding of its own."""
+    found = _json(str(SWEEP))
+    assert [
+        (Path(f["path"]).relative_to(SWEEP).as_posix(), f["line"], f["code"]) for f in found
+    ] == [
+        ("scaling.py", 28, "RTL201"),
+        ("sim/driver.py", 10, "RTL201"),
+    ]
+    smoothing, grid = found
+    assert smoothing["related"] == [] and "'smoothed'" in smoothing["message"]
+    assert grid["message"].endswith("(and 1 more: 'config' of 'initial_state')")
+    assert [(r["line"], r["message"].split("jitted ")[1][:15]) for r in grid["related"]] == [
+        (12, "'initial_state'")
+    ]
+    assert [d.split(": ", 1)[0] for d in grid["details"]][-1] == "same change"
+
+
+def test_static_objects_made_anew_at_two_jitted_calls_are_two_findings() -> None:
+    """``Sensor.read`` makes a gain table for one jitted function and an offset table for another on
+    each call: two constructions, two fixes (build each once), so two findings, though one call of
+    the loop's body reaches both (JAX re-traces both functions at every frame)."""
+    found = _json(str(Path(__file__).parent / "fixtures" / "hashing_read_from_methods"))
+    made = [(f["line"], f["related"]) for f in found if "Sensor.read()" in f["message"]]
+    assert made == [(31, []), (32, [])]

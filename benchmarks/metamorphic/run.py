@@ -53,6 +53,7 @@ ROOTS = {
     "sealed_flips": ACCURACY / "sealed_flips",  # tuned on since issue 39's second branch
     "sealed_flips_2": ACCURACY / "sealed_flips_2",  # tuned on since its first score (flips39c)
     "sealed_flips_3": ACCURACY / "sealed_flips_3",  # tuned on since its first score (flips39d)
+    "sealed_flips_4": ACCURACY / "sealed_flips_4",  # tuned on since its first score (flips39f/g)
 }
 
 
@@ -246,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--programs",
         default="*/*",
         help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>, "
-        "sealed_flips_3/<id>",
+        "sealed_flips_3/<id>, sealed_flips_4/<id>",
     )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(

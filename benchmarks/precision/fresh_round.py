@@ -94,7 +94,7 @@ def score(round_: dict, lines: dict[tuple[str, str], int], split: precision.Spli
 def differences(found: Iterable[Key], round_: dict) -> tuple[list[Key], list[Key]]:
     """Findings with no verdict, and verdicts (or unanalysed files) with no finding."""
     found = set(found)
-    recorded = {key(item) for item in round_["verdicts"] + round_["unanalysed"]}
+    recorded = {key(item) for item in round_["verdicts"] + round_.get("unanalysed", [])}
     return sorted(found - recorded), sorted(recorded - found)
 
 

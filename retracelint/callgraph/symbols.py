@@ -453,12 +453,16 @@ class Symbols:
             if self._by_path is None:
                 self._by_path = {module.path: module for module in self.modules.values()}
             module = self._by_path.get(path)
-            calls = self._calls_at[path] = {
-                (at.line, at.col, at.end_line, at.end_col): (qualname, index)
-                for qualname, fn in (module.functions.items() if module is not None else ())
-                for index, call in enumerate(fn.calls)
-                if (at := call.location).path == path
-            }
+            calls = self._calls_at[path] = {}
+            # A call a closure makes that its enclosing function reads in place (the one expression
+            # of a nested def, ``summarise.calls``) is recorded by both: the enclosing function,
+            # declared first, knows what the closure's names are.
+            for qualname, fn in module.functions.items() if module is not None else ():
+                for index, call in enumerate(fn.calls):
+                    if (at := call.location).path == path:
+                        calls.setdefault(
+                            (at.line, at.col, at.end_line, at.end_col), (qualname, index)
+                        )
         return calls.get(span)
 
 

@@ -16,12 +16,13 @@ from retracelint.checks.common import (
     shown_code,
     when_text,
 )
-from retracelint.model import Assumption, Finding, JitSite, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     CHOSEN_ANEW,
     MADE_ANEW,
+    LoopSrc,
     Taint,
 )
 
@@ -76,7 +77,8 @@ def traced_findings(
                 if short is not False:
                     chunks.setdefault(path, []).append(_Chunk(taint, cause, param, short))
                 continue
-            yield _shape_finding(taint, cause, path, site, param, called_as)
+            verb = _refilled(prop, taint, cause) if taint.code == "RTL102" else None
+            yield _shape_finding(taint, cause, path, site, param, called_as, verb)
     for path, found in chunks.items():
         yield _chunk_finding(sorted(found, key=lambda c: c.taint.origin), path, site, called_as)
 
@@ -125,6 +127,37 @@ def _chunk_finding(
     return replace(finding, assumptions=assumptions)
 
 
+def _refilled(prop: Propagation, taint: Taint, cause: Cause) -> str | None:
+    """How a list that the loop around an append fills (``RTL102``) differs between calls when
+    what repeats them is not that loop: filled anew each time, by as many items as pass, a count
+    that differs. A local of a function the loop calls is made anew at each call; in the loop's
+    own function it may be kept, so only its length is told. None: it grows across that loop."""
+    made_in = _function_at(prop, taint.origin)
+    fills = [s.index for s in taint.sources if isinstance(s, LoopSrc)]
+    if made_in is None or len(fills) != 1 or fills[0] >= len(made_in.loops):
+        return None
+    if made_in.loops[fills[0]].location == cause.driver.location:
+        return None
+    if not _within(made_in.location, cause.driver.location):
+        return f"fills a list rebuilt per call of {made_in.name}() with a length that differs"
+    return "fills a list to a length that differs"
+
+
+def _function_at(prop: Propagation, at: Location) -> FunctionSummary | None:
+    """The innermost function of the project whose body holds ``at``."""
+    inside = [
+        fn
+        for fn in prop.project.functions.values()
+        if fn.kind != "module" and fn.location.path == at.path and _within(fn.location, at)
+    ]
+    return max(inside, key=lambda fn: (fn.location.line, fn.location.col), default=None)
+
+
+def _within(outer: Location, at: Location) -> bool:
+    start, end = (outer.line, outer.col), (outer.end_line or outer.line, outer.end_col or 1 << 30)
+    return outer.path == at.path and start < (at.line, at.col) <= end
+
+
 def _like(chunk: str, first: str) -> str:
     """``y[...]`` for a chunk cut as the first is (``x[i : i + bs]``): the headline stays short."""
     base, bracket, cut = chunk.partition("[")
@@ -140,9 +173,10 @@ def _shape_finding(
     site: JitSite,
     param: str,
     called_as: str,
+    verb: str | None = None,
 ) -> Finding:
     code = taint.code
-    verb = _CHANGE.get(code, "changes shape")
+    verb = verb or _CHANGE.get(code, "changes shape")
     if taint.what.endswith((CHOSEN_ANEW, MADE_ANEW)):
         verb = "at"  # not "after": the choice is made at every iteration, the first too
     when, loop = when_text(cause.driver, taint.origin, each=verb in ("at", "after"))

@@ -297,7 +297,7 @@ def _driven_by_steps(
 ) -> bool:
     """Whether the loop that repeats the build runs the steps of a run: a range over a count that
     the source does not spell out as a few, or a while loop (``LoopInfo.runs_on``); not a range
-    over a configured count of tasks or models (one held in memory, ``Frequency.sweeps``). Or the
+    over a configured count of tasks or models (one held in memory, ``Frequency.sweep``). Or the
     function holding it runs again without a known bound (an evaluation per split that the
     training loop runs at every step)."""
     if cause.path:
@@ -313,7 +313,7 @@ def _driven_by_steps(
     else:
         fn = owner
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
-    return loop is not None and loop.runs_on and not prop.frequency.sweeps(fn, loop)
+    return loop is not None and loop.runs_on and prop.frequency.sweep(fn, loop) is None
 
 
 def _rebuild_chain(
@@ -346,7 +346,7 @@ def _new_each_point(
 ) -> str | None:
     """What the loop that repeats the build gives each repetition, where a jit built once would
     need a trace per value anyway (``_given_each_time``). Other than a number, under a sweep
-    (``Frequency.sweeps``): a new problem per point; a number too where the jit takes no
+    (``Frequency.sweep``): a new problem per point; a number too where the jit takes no
     arguments (``jax.jit(lambda: jnp.zeros(shape))()``), so that what it closes over can only be
     baked in. Nothing where the function holding the loop runs again (each of its runs walks the
     same points: the same activation per block of a model)."""
@@ -358,8 +358,9 @@ def _new_each_point(
     baked = _baked(binding, spec)
     if driving is None or prop.repeated(fn.qualname) is not None:
         return None
-    if not (baked or prop.frequency.sweeps(fn, fn.loops[driving])):
-        return None
+    sweeps = [prop.frequency.sweep(fn, fn.loops[i]) for i in _driving_loops(prop, fn, index)]
+    if not baked and (None in sweeps or all(s.numbers for s in sweeps if s is not None)):
+        return None  # no sweep, or numbers at every point: data a jit built once takes traced
     given = _given_each_time(project, prop, cause, owner, spec, baked, True)
     return given[0] if given is not None and given[1] else None
 
@@ -388,7 +389,7 @@ def _driving_loops(prop: Propagation, fn: FunctionSummary, index: int) -> frozen
     driving = {innermost}
     outer = fn.calls[index].loops
     for loop in reversed(outer[: outer.index(innermost)]):
-        if not all(prop.frequency.sweeps(fn, fn.loops[i]) for i in (innermost, loop)):
+        if any(prop.frequency.sweep(fn, fn.loops[i]) is None for i in (innermost, loop)):
             break
         driving.add(loop)
     return frozenset(driving)

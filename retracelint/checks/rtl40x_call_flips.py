@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 
 from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
@@ -19,6 +20,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import _literal
 from retracelint.propagate import Propagation
+from retracelint.returned import as_called
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     FLIP_KINDS,
@@ -162,10 +164,14 @@ def _flips(
             code == "RTL401" and binding.spec.nonarray_static
         ):
             continue  # under filter_jit a Python scalar is static and an array traced
+        # A dtype is also what every caller of a helper passes for the parameter it hands on.
+        typed = partial(as_called, prop) if code == "RTL402" else prop.resolve
         found = _first_flip(
             prop,
             calls,
-            lambda c, kind_of=kind_of: kind_of(prop.resolve(c[0], c[3].value), prop.x64(c[0])),
+            lambda c, kind_of=kind_of, typed=typed: kind_of(
+                typed(c[0], c[3].value), prop.x64(c[0])
+            ),
             one_body,
         )
         if found is not None:

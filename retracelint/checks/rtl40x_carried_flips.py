@@ -120,6 +120,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 site = jit_site(binding)
                 # A floor is told where the wider operand is made, not where the state starts.
                 said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
+                said = (
+                    "and is made here into" if first.endswith(_DEFAULT) or then == _MASK else said
+                )
                 head, details = _flip_sentence(
                     code,
                     f"{what} starts as {first} {said} {then}",
@@ -259,8 +262,9 @@ def _carried_flip(
     fn, carried, jitted = at.fn, at.carried, at.jitted
     start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
     returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
-    # One item of the result: the summary's loop-carried flips leave it to this check.
-    if carried.item is not None and _weak_then_strong(prop, at, start, returned):
+    # One item of the result, or a lax loop's carry: the summary's loop-carried flips leave it to
+    # this check.
+    if (carried.item is not None or carried.lax) and _weak_then_strong(prop, at, start, returned):
         return "RTL401", carried.name, carried.start.location, WEAK, STRONG
     typed = as_called(prop, fn, start)
     kinds = _dtype_flip(prop, at, typed, returned)
@@ -295,16 +299,26 @@ def _carried_flip(
         leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(_never_none(prop, o, r.value) for o, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
-        grown = {_keys_added(leaf, r.value, None) for o, r, _ in results if o is at.jitted}
-        if len(grown) == 1 and (then := grown.pop()) is not None:
-            # Told where the start's dict is written (a display), else where it is packed.
+        added = {
+            (_keys_added(leaf, r.value, None), r.value.made)
+            for o, r, _ in results
+            if o is at.jitted
+        }
+        if len(added) == 1 and (then := (grown_at := added.pop())[0]) is not None:
+            # Told where the start's dict is written (a display), else where it is packed; but a
+            # class's default is every instance's: told where the step adds the keys.
             first = _tree(prop, owner, leaf) or "a dict"
+            if _class_default(prop, origin) and grown_at[1] is not None:
+                return "RTL403", f"{carried.name}.{name}", grown_at[1], first + _DEFAULT, then
             return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
         dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
+            mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
+            if mask is not None:
+                return "RTL402", f"{carried.name}.{name}", mask, kinds[0], _MASK
             return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
         widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(widened) == 1 and (found := widened.pop()) is not None:
@@ -340,6 +354,26 @@ def _leaf_paths(
                 f"{name}.{path}" for path in _leaf_paths(prop, owner, origin, inner, depth + 1)
             )
     return out
+
+
+_DEFAULT = ", its class's default,"  # a start every instance has (``_class_default``)
+
+
+_MASK = "bool (a test's result)"  # a number given back as a bool, told where the bool is made
+
+
+def _mask_made(prop: Propagation, at: _CarriedCall, results: list[Origin]) -> Location | None:
+    """Where the jitted function makes the bool array it gives back for a leaf that started as a
+    number (``reward = jnp.logical_and(...)`` against a float32 zero at reset): a test's result
+    stored where a number was is the odd one, and a cast there the fix."""
+    made = {prop.resolve(o, r.value).made for o, r, _ in results if o is at.jitted}
+    return made.pop() if len(made) == 1 else None
+
+
+def _class_default(prop: Propagation, start: Arg) -> bool:
+    """Whether ``start`` is the default a class declares for a field (``field(default_factory=
+    dict)``): what every instance the constructor leaves it to starts with."""
+    return any(start in cls.field_defaults.values() for cls in prop.project.classes.values())
 
 
 def _item_flip(

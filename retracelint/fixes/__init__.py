@@ -151,7 +151,10 @@ def fix_file(
         if dry:
             return FileResult(source, (finding,), tuple(refused))
         new = apply_rewrites(text, [rewrite])
-        if new is None or new == text or not _parses(new):
+        # a fix made in other files alone (the jitted module, padded where an array enters it)
+        # leaves this one as it is
+        unchanged = new == text and not (rewrite.elsewhere and _only_elsewhere(rewrite))
+        if new is None or unchanged or not _parses(new):
             refused.append((finding, "the rewrite did not apply cleanly"))
             continue
         others = _apply_elsewhere(rewrite, neighbours)
@@ -163,6 +166,10 @@ def fix_file(
         except (UnicodeEncodeError, LookupError):
             return FileResult(source, (), tuple(refused))
     return FileResult(source, (), tuple(refused))
+
+
+def _only_elsewhere(rewrite: Rewrite) -> bool:
+    return not (rewrite.replace or rewrite.insert_before or rewrite.remove or rewrite.imports)
 
 
 class _Neighbours:

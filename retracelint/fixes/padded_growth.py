@@ -21,7 +21,6 @@ padding row may hold inf or nan where nothing did before).
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,24 +37,22 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
+from retracelint.fixes.masked_rows import (
+    BUCKET,
+    PAD_NAME,
+    PADDED,
+    pad_code,
+    pad_where_jitted,
+    pads,
+)
 from retracelint.model import Finding
 from retracelint.summarise.apis import _FLOAT_CONSTANTS, ROWWISE
 
 if TYPE_CHECKING:
     import libcst as cst
 
-BUCKET = 16  # the fewest rows a padded array gets: lengths up to it share one trace
 _MODULES = ("jnp", "jax.numpy")
 _ROW_OPS = (ast.BinOp, ast.UnaryOp, ast.Compare)
-_PAD = '''
-def {name}(rows, size=None, bucket={bucket}):
-    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
-    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
-    rows = jnp.asarray(rows)
-    if size is None:
-        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
-    return jnp.concatenate([rows, jnp.zeros((size - len(rows), *rows.shape[1:]), rows.dtype)])
-'''
 
 
 @dataclass(frozen=True)
@@ -78,8 +75,8 @@ def direct_call(source: Source, finding: Finding) -> DirectCall | Refusal:
     if not isinstance(call, ast.Call) or site is None or not finding.parameter:
         return Refusal("the finding is not at a call of the jitted function")
     called = dotted(call.func).rsplit(".", 1)[-1]
-    if called in _pads(source):
-        return Refusal("the array is padded to a bucket already: one trace per power of two")
+    if called in pads(source):
+        return Refusal(PADDED)
     if called != site.name:
         return Refusal(
             f"the array reaches {site.name} through a call of {called or 'a function'}; "
@@ -96,7 +93,46 @@ def direct_call(source: Source, finding: Finding) -> DirectCall | Refusal:
     return DirectCall(call, argument, jitted)
 
 
+def entry_file(finding: Finding) -> str:
+    """The file the fix rewrites: the finding's, where it passes the array to the jitted function
+    itself; else the jitted function's, which pads the array as it enters (``masked_rows``)."""
+    site = finding.jit_site
+    if site is None or _passed_here(finding):
+        return finding.location.path
+    return site.location.path
+
+
+def _passed_here(finding: Finding) -> bool:
+    site, path = finding.jit_site, finding.call_path
+    return (
+        site is not None
+        and bool(path)
+        and path[0].location.path == finding.location.path
+        and path[0].call.rsplit(".", 1)[-1] == site.name
+    )
+
+
 def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite | Refusal:
+    """The array padded where the call passes it, when the jitted function is row-wise; else, when
+    that function is defined in the file the fix rewrites, padded as it enters that function."""
+    site = finding.jit_site
+    if not _passed_here(finding):
+        return pad_where_jitted(source, finding, bucket)
+    at_call = _pad_at_call(source, finding, bucket)
+    if not isinstance(at_call, Refusal) or site is None or at_call.reason == PADDED:
+        return at_call
+    if site.location.path == finding.location.path:
+        return pad_where_jitted(source, finding, bucket)
+    home = source.neighbour(site.location.path)
+    if home is None:
+        return at_call
+    entered = pad_where_jitted(home, finding, bucket)
+    if isinstance(entered, Refusal):
+        return entered
+    return Rewrite(elsewhere={site.location.path: entered}, unsafe=True)
+
+
+def _pad_at_call(source: Source, finding: Finding, bucket: int) -> Rewrite | Refusal:
     found = direct_call(source, finding)
     if isinstance(found, Refusal):
         return found
@@ -279,36 +315,17 @@ def pad_function(source: Source, call: ast.Call, bucket: int = BUCKET) -> PadFun
         if "jnp" in source.module_names:
             return PadFunction("", {}, (), "jnp is bound to something other than jax.numpy here")
         imports = ("import jax.numpy as jnp",)
-    existing = next((n for n, b in _pads(source).items() if b == bucket), None)
+    existing = next((n for n, b in pads(source).items() if b == bucket), None)
     if existing:
         return PadFunction(existing, {}, imports)
-    name = source.fresh_name("padded_rows")
+    name = source.fresh_name(PAD_NAME)
     top = next((s for s in source.tree.body if _holds(s, call)), None)
     if top is None:
         return PadFunction("", {}, (), "the call is not inside a top-level statement")
     return PadFunction(
-        name, {source.start(top): [parse_statement(_pad_code(name, bucket))]}, imports
+        name, {source.start(top): [parse_statement(pad_code(name, bucket))]}, imports
     )
 
 
 def _holds(stmt: ast.stmt, node: ast.AST) -> bool:
     return any(n is node for n in ast.walk(stmt))
-
-
-def _pads(source: Source) -> dict[str, int]:
-    """The pad functions earlier fixes of this file defined, by name, with their bucket."""
-    out = {}
-    for stmt in source.tree.body:
-        if isinstance(stmt, ast.FunctionDef) and stmt.args.defaults:
-            bucket = stmt.args.defaults[-1]
-            if (
-                isinstance(bucket, ast.Constant)
-                and isinstance(bucket.value, int)
-                and source.code(stmt) == _pad_code(stmt.name, bucket.value).strip()
-            ):
-                out[stmt.name] = bucket.value
-    return out
-
-
-def _pad_code(name: str, bucket: int) -> str:
-    return textwrap.dedent(_PAD.format(name=name, bucket=bucket)).lstrip("\n")

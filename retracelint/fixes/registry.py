@@ -8,7 +8,7 @@ from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
-from retracelint.fixes.padded_growth import pad_rows
+from retracelint.fixes.padded_growth import entry_file, pad_rows
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
@@ -75,10 +75,11 @@ def _closes_over(refusal: Refusal) -> bool:
 
 CODEMODS: dict[str, Fix] = {
     # the shapes: a changed batch or padded rows change what the program computes at the edges
-    "RTL101": Fix(pad_rows, safe=False),
-    "RTL102": Fix(pad_rows, safe=False),
+    "RTL101": Fix(pad_rows, safe=False, target=entry_file),
+    "RTL102": Fix(pad_rows, safe=False, target=entry_file),
     "RTL103": Fix(short_batch.drop_short_batch, safe=False, target=short_batch.target),
-    "RTL105": Fix(pad_rows, safe=False),
+    "RTL104": Fix(pad_rows, safe=False, target=entry_file),  # the rows a mask keeps, padded
+    "RTL105": Fix(pad_rows, safe=False, target=entry_file),
     "RTL201": Fix(traced, safe=True, target=_jit_site_file),
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(fresh_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)

@@ -154,7 +154,8 @@ def flow_steps(finding: Finding, route: Route) -> list[tuple[Location, str, str]
 def told_steps(finding: Finding) -> list[tuple[Location, str, str]]:
     """(location, message, kind) of each finding ``finding`` tells of its re-trace (``related``)."""
     return [
-        (r.location, f"same re-trace: {r.code} {r.message}", "related") for r in finding.related
+        (r.location, f"{finding.sameness(r)}: {r.code} {r.message}", "related")
+        for r in finding.related
     ]
 
 

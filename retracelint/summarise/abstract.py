@@ -12,6 +12,7 @@ from retracelint.model import Location
 from retracelint.values import (
     ARRAY,
     BOOL,
+    DICT,
     EMPTY,
     FLIP_KINDS,
     FLOAT,
@@ -22,6 +23,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     JIT_RESULTS,
     LAMBDA,
+    LIST,
     NONE,
     NUMPY_DATA,
     PARTIAL,
@@ -220,3 +222,31 @@ def _written_number(node: ast.expr, value: Value) -> bool:
     while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         node = node.operand
     return isinstance(node, ast.Constant) or (isinstance(node, ast.Attribute) and value.ty == FLOAT)
+
+
+def placed_leaves(value: Value, at: Location) -> Value | None:
+    """``jax.device_put(x)`` (``apis.PLACES_LEAVES``) of Python numbers, or of a tuple, list or dict
+    holding some: the same pytree, each Python number a jax array as weakly typed as it was (a bool
+    is strong), made at ``at``; jax arrays and what is not known are kept. None when ``x`` holds no
+    Python number known here (measured on jax 0.10.2: ``device_put((0, 0.0, True))`` is weak int32,
+    weak float32, strong bool)."""
+    if value.ty in (INT, FLOAT):
+        return Value(ty=JIT_OUT_WEAK, vsrc=value.vsrc, deps=value.deps, made=at)
+    if value.ty == BOOL:
+        return Value(ty=ARRAY, dtype="bool", vsrc=value.vsrc, deps=value.deps, made=at)
+    if value.ty in (TUPLE, LIST) and value.items:
+        items = [placed_leaves(item, at) for item in value.items]
+        if all(item is None for item in items):
+            return None
+        placed = (p or item for p, item in zip(items, value.items, strict=True))
+        return value.with_(items=tuple(placed))
+    if value.ty == DICT and value.fields:
+        fields = [
+            (name, placed_leaves(v, at) if name.startswith("[") else None)
+            for name, v in value.fields
+        ]
+        if all(p is None for _, p in fields):
+            return None
+        kept = ((name, p or v) for (name, p), (_, v) in zip(fields, value.fields, strict=True))
+        return value.with_(fields=tuple(kept))
+    return None

@@ -8,13 +8,17 @@ import ast
 import re
 from dataclasses import dataclass
 
+from retracelint.summarise import numpy_promotion
 from retracelint.summarise.promotion import Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
+    ARRAY,
     ARRAYS,
     BOOL,
+    COMPLEX,
     FLOAT,
     INT,
+    NP_ARRAY,
     NUMPY_DATA,
     STRONG,
     UNKNOWN,
@@ -68,8 +72,34 @@ _CONSTRUCTORS = {
 _SHAPED_BY_ARGUMENT = {
     "tile": ("reps", 1),
     "broadcast_to": ("shape", 1),
-    "resize": ("new_shape", 1),
 }
+
+
+@dataclass(frozen=True)
+class Resized:
+    """A function that resizes an array (an image, a batch of them) to a size it is given: the
+    result's axes are that size, whatever the input's were, so a crop of any size resized to
+    ``(64, 64)`` is 64 by 64. ``keyword``/``position``: the size argument; given as None
+    (``cv2.resize(img, None, fx=0.5, fy=0.5)``) the input is scaled, and its size changes as the
+    input's does. ``batch``: the result keeps the input's leading (batch) axis. ``ty``: the kind of
+    array it returns."""
+
+    keyword: str
+    position: int
+    ty: str
+    batch: bool = False
+
+
+RESIZES = {
+    "cv2.resize": Resized("dsize", 1, NP_ARRAY),
+    "skimage.transform.resize": Resized("output_shape", 1, NP_ARRAY),
+    "numpy.resize": Resized("new_shape", 1, NP_ARRAY),
+    "jax.numpy.resize": Resized("new_shape", 1, ARRAY),
+    "jax.image.resize": Resized("shape", 1, ARRAY),
+    "tensorflow.image.resize": Resized("size", 1, UNKNOWN, batch=True),
+    "torch.nn.functional.interpolate": Resized("size", 1, UNKNOWN, batch=True),
+}
+# Not ``scipy.ndimage.zoom``: it scales by a factor, and the result's size changes as the input's.
 
 
 _RANDOM_CONSTRUCTORS = {
@@ -319,12 +349,16 @@ _MAPPING_TRANSFORMS = {"vmap"}
 class CarryLoop:
     """A lax loop that calls a body function on a carried value and returns what it gives back.
 
-    ``body``: the position of the body; ``passed``: per parameter of the body, the position of the
-    argument it gets, or ``ITEM`` and the position of the array it gets a slice of, or ``COUNTER``
-    (the loop's index); ``carry``: the item of the body's result the loop returns as its carry
-    (None: the whole result). jax gives a weakly typed initial carry the type the body returns."""
+    ``body``: the position of the body; ``init``: the position of the initial carry; ``passed``:
+    per parameter of the body, the position of the argument it gets, or ``ITEM`` and the position of
+    the array it gets a slice of, or ``COUNTER`` (the loop's index); ``carry``: the item of the
+    body's result the loop returns as its carry (None: the whole result). jax checks that the body
+    gives back the initial carry's pytree structure with each leaf's shape and dtype, so the carry
+    returned has them too, every leaf a jax array; jax gives a weakly typed initial carry the type
+    the body returns."""
 
     body: int
+    init: int
     passed: tuple[tuple[str, int], ...]
     carry: int | None = None
 
@@ -332,11 +366,11 @@ class CarryLoop:
 ARGUMENT, ITEM, COUNTER = "argument", "item", "counter"
 CARRY_LOOPS = {
     # scan(f, init, xs) -> (carry, ys), f(carry, x) -> (carry, y)
-    "jax.lax.scan": CarryLoop(0, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
+    "jax.lax.scan": CarryLoop(0, 1, ((ARGUMENT, 1), (ITEM, 2)), carry=0),
     # fori_loop(lower, upper, body, init), body(i, val) -> val
-    "jax.lax.fori_loop": CarryLoop(2, ((COUNTER, 0), (ARGUMENT, 3))),
+    "jax.lax.fori_loop": CarryLoop(2, 3, ((COUNTER, 0), (ARGUMENT, 3))),
     # while_loop(cond, body, init), body(val) -> val
-    "jax.lax.while_loop": CarryLoop(1, ((ARGUMENT, 2),)),
+    "jax.lax.while_loop": CarryLoop(1, 2, ((ARGUMENT, 2),)),
 }
 
 
@@ -506,6 +540,11 @@ WALK_EVERY_ARGUMENT = frozenset({"itertools.product"})
 WALK_SHORTEST_ARGUMENT = frozenset({"zip"})
 # Attributes that are collections held in memory whatever their object: a namedtuple's field names.
 HELD_ATTRIBUTES = frozenset({"_fields"})
+# The methods that parse the command line into a namespace (``args = parser.parse_args()``): an
+# option is given once per process, so a loop over one (``nargs="+"``, or ``args.sizes.split(",")``
+# of a comma-separated list, ``OPTION_SPLITTERS``) walks the same few settings however long it runs.
+COMMAND_LINE_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+OPTION_SPLITTERS = frozenset({"split", "rsplit"})
 
 # A new object with the same attributes, or with some of them replaced (keywords).
 _COPIES = {"copy.copy", "copy.deepcopy"}
@@ -517,6 +556,9 @@ _SAME_TREES = {
     "jax.device_put",
     "jax.device_put_replicated",
 }
+# Of those, the ones that make each Python number of the pytree a jax array as ``jnp.asarray`` does
+# (``abstract.placed_leaves``); the others stack or take back arrays already made.
+PLACES_LEAVES = frozenset({"jax.device_put"})
 # Unpickling makes a new object of the pickled object's class: known when the bytes are those
 # ``pickle.dumps(obj)`` makes in the same expression (a copy by round trip), else not known.
 _UNPICKLES = {"pickle.loads", "pickle.load"}
@@ -835,6 +877,15 @@ _ELEMENTWISE = {
 # elementwise ones, predicates, a choice between two): a function built of them alone gives the
 # rows of a padded array's first ``n`` rows as it gives those of the first ``n`` rows (RTL101 fix).
 ROWWISE = frozenset(_ELEMENTWISE | _MASKS | {"where", "maximum", "minimum"})
+# Reductions that take ``where=`` (or, for max and min, a row standing in for the padding), so that
+# one over a padded array's rows is made over its first ``n`` rows alone (the RTL101 fix's mask).
+ROW_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "max", "min"})
+# Conversions that give their one array operand's rows as they are.
+ROWS_KEPT = frozenset({"asarray", "array"})
+# Normalisations along an axis that take ``where=`` too, keeping their operand's shape.
+ROW_NORMALISERS = frozenset({"jax.nn.softmax", "jax.nn.log_softmax"})
+# jax.numpy functions that make an array of one axis.
+VECTORS = frozenset({"arange", "linspace", "logspace", "geomspace"})
 
 # The jax.numpy functions whose result is weakly typed when all their operands are (measured on jax
 # 0.10.2 with jnp.asarray(0.5) and 0.5): the elementwise ones but casts and these.
@@ -1012,9 +1063,15 @@ def _array_dtype(
         return args[0].dtype
     operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
     dtypes = {a.dtype for a in operands if a.ty in ARRAYS}
-    if any(a.ty not in ARRAYS for a in operands) and name in _VALUE_OPERANDS:
-        return None  # a value of unknown dtype (or a Python scalar) takes part in the promotion
+    # A value of unknown dtype takes part in the promotion (for jax, a Python scalar too: weak).
+    known = (ARRAYS | _WEAK_SCALAR.keys()) if numpy else ARRAYS
+    if any(a.ty not in known for a in operands) and name in _VALUE_OPERANDS:
+        return None
     dtype = dtypes.pop() if len(dtypes) == 1 else None
+    if numpy and name in ROWWISE:
+        dtype = _numpy_promoted(operands)
+    if numpy:
+        dtype = numpy_promotion.computed_in(name, dtype)
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
         made, keeps = _TO_INEXACT[name]
         method = _argument(node, "method", 2)
@@ -1029,39 +1086,48 @@ def _array_dtype(
 _VALUE_OPERANDS = {"where": (1, 2), "full": (1,)}
 
 
+# A Python number as a weak operand of NumPy's promotion: its kind's default dtype.
+_WEAK_SCALAR = {INT: "int64", FLOAT: "float64", COMPLEX: "complex128"}
+
+
+def _numpy_promoted(operands: list[Value]) -> str | None:
+    """What NumPy computes element by element on ``operands`` (arrays, NumPy scalars, Python numbers,
+    weak under NEP 50), by NumPy's promotion (``np.clip(pixels_uint8, 0.0, 1.0)`` is float64); an
+    operand of unknown dtype is left out, as the other array functions leave it."""
+    arrays = [Typed(a.dtype) for a in operands if a.ty in ARRAYS and a.dtype is not None]
+    weak = [Typed(_WEAK_SCALAR[a.ty], True) for a in operands if a.ty in _WEAK_SCALAR]
+    return numpy_promotion.result_type(arrays + weak) if arrays else None
+
+
 def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
 
-def promoted(dtypes: set[str | None], numpy: bool) -> str | None:
-    """The dtype of arithmetic between strongly typed arrays of ``dtypes`` (``numpy``: NumPy's arrays
-    only), in the 64-bit names the summaries keep (``canonical_dtype`` narrows them without x64): jax's
-    promotion lattice (``promotion.result_type``), where NumPy makes an int meeting a float float64.
-    Unknown (None): an unknown dtype, or one the lattice does not know."""
+def promoted(dtypes: set[str | None]) -> str | None:
+    """The dtype of arithmetic between strongly typed jax arrays of ``dtypes``, in the 64-bit names
+    the summaries keep (``canonical_dtype`` narrows them without x64): jax's promotion lattice
+    (``promotion.result_type``). Unknown (None): an unknown dtype, or one the lattice does not know."""
     if not dtypes or None in dtypes:
         return None
-    known = {d for d in dtypes if d is not None}
-    if (
-        numpy
-        and any(_inexact(d) for d in known)
-        and any(d.startswith(("int", "uint")) for d in known)
-    ):
-        return "float64"
-    typed = result_type([Typed(d) for d in known], x64=True)
+    typed = result_type([Typed(d) for d in dtypes if d is not None], x64=True)
     return typed.dtype if typed else None
 
 
-def _arith_dtype(left: Value, right: Value) -> str | None:
+def _arith_dtype(left: Value, right: Value, divides: bool = False) -> str | None:
     """Array arithmetic: a Python scalar takes the array's dtype (weak typing); two arrays meet at
-    their promoted dtype (``promoted``)."""
+    their promoted dtype (``promoted``). NumPy's arrays and scalars alone are computed on the host
+    by NumPy's rules (``_numpy_promoted``; true division, ``divides``, of integers is float64)."""
     arrays = [v for v in (left, right) if v.ty in ARRAYS]
     scalars = [v for v in (left, right) if v.ty in (INT, FLOAT, BOOL)]
     if not arrays or len(arrays) + len(scalars) != 2:
         return None
+    if all(v.ty in NUMPY_DATA for v in arrays):
+        dtype = _numpy_promoted([left, right]) if all(v.dtype for v in arrays) else None
+        return numpy_promotion.true_divide(dtype) if divides else dtype
     dtypes = {v.dtype for v in arrays}
     if len(dtypes) > 1 and any(weak_class(v) != STRONG for v in arrays):
         return None  # a weakly typed array takes the other's dtype; one of unknown kind, unknown
-    dtype = promoted(dtypes, all(v.ty in NUMPY_DATA for v in arrays))
+    dtype = promoted(dtypes)
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float64"  # jax's default float
     return dtype

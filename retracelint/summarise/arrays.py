@@ -37,6 +37,7 @@ from retracelint.summarise.apis import (
     _TAKES_PART,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
+    Resized,
     _array_dtype,
     _dtype_name,
     _numpy_module,
@@ -56,6 +57,7 @@ from retracelint.summarise.sizes import (
     _length_read,
     _pad_widths,
     _poly,
+    _RangeLoop,
     _size_argument,
 )
 from retracelint.summarise.state import PassState
@@ -72,6 +74,7 @@ from retracelint.values import (
     KIND_CODES,
     LIST,
     MADE_STRONG,
+    NO_AXES,
     NP_ARRAY,
     NP_SCALAR,
     RNG,
@@ -79,6 +82,7 @@ from retracelint.values import (
     TUPLE,
     UNHASHABLE,
     UNKNOWN,
+    Chunking,
     Dims,
     ItemSrc,
     Length,
@@ -97,6 +101,7 @@ from retracelint.values import (
     poly_constant,
     reduced,
     returned_sources,
+    rows_of,
     shape_sources,
     stacked_value,
     trailing_sources,
@@ -261,14 +266,18 @@ class Arrays(PassState):
                 taint = Taint("RTL104", what, self.loc(node), sources, along)
                 return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
             return Value(ty=made)
-        if name in ("split", "array_split") and name == "array_split":
+        if name == "array_split":
             along = None if len(node.args) > 2 or "axis" in kwargs else 0
+            chunking = self.pieces(node) if along == 0 else None
+            if chunking is not None and not chunking.reads and chunking.full({}):
+                return Value(ty=LIST)  # as many rows in each piece, in sizes known here
             taint = Taint(
                 "RTL103",
                 f"{self.mod.pos.text(node)} (uneven pieces)",
                 self.loc(node),
                 frozenset({ItemSrc()}),
                 along,
+                chunking,
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
@@ -279,7 +288,7 @@ class Arrays(PassState):
             keep = "axis" in kwargs or len(node.args) > 1
             if keep and args:
                 args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
-            return combine(args, ty=ty, keep_shape=keep)
+            return combine(args, ty=ty, keep_shape=keep).with_(dims=None if keep else NO_AXES)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
         if name in _JOINS:
@@ -317,20 +326,56 @@ class Arrays(PassState):
             ty = TUPLE if name == "shape" else UNKNOWN
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs) | _shapes_of(args))
         if name in _MASKS:
-            return combine(args, ty="mask").with_(dtype="bool") if args else Value(ty="mask")
+            # A bool array, its dtype decided here (a carried number given back as one is told here).
+            mask = combine(args, ty="mask") if args else Value(ty="mask")
+            return mask.with_(dtype="bool", made=self.loc(node))
         if name in _SHAPED_BY_ARGUMENT and args:
             size = _size_argument(node, args, kwargs, *_SHAPED_BY_ARGUMENT[name])
-            varies = size.vsrc | returned_sources(size)
-            value = combine(args, ty=ty)
-            if not varies:
-                return value
-            taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), varies)
-            return value.with_(shape=value.shape | {taint})
+            return self.sized_by(node, size, combine(args, ty=ty))
         if name in _ELEMENTWISE and args and all(a.ty in SCALARS for a in args[1:]):
             # One array, element by element (a scalar or two beside it): each axis stays.
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
+
+    def pieces(self, node: ast.Call) -> Chunking | None:
+        """When ``array_split(x, n)`` cuts pieces of one length: ``len(x)`` a multiple of ``n``, as
+        the chunks of ``range(0, len(x), step)`` are all full when the span is one of the step
+        (``Chunking``: sizes known here, or read where the callers make them). None: ``n`` is not
+        a count (a list of split points), or the sizes are nothing a chunking reads."""
+        sections = _argument(node, "indices_or_sections", 1)
+        if not node.args or sections is None or isinstance(sections, ast.List | ast.Tuple):
+            return None
+        whole = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[node.args[0]], keywords=[])
+        return self.chunking(_RangeLoop("", None, ast.copy_location(whole, node), sections))
+
+    def sized_by(self, node: ast.Call, size: Value, value: Value) -> Value:
+        """``value``, an array whose lengths ``node`` takes from ``size``: what changes the size
+        changes its shape."""
+        varies = size.vsrc | returned_sources(size)
+        if not varies:
+            return value
+        taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), varies)
+        return value.with_(shape=value.shape | {taint})
+
+    def resized_to(
+        self, node: ast.Call, resize: Resized, args: list[Value], kwargs: dict[str | None, Value]
+    ) -> Value:
+        """``cv2.resize(crop, (64, 64))`` and the like (``apis.RESIZES``): as large as the size it
+        is given, whatever the input's size was; scaled (no size) it keeps the input's shape."""
+        written = _argument(node, resize.keyword, resize.position)
+        if written is None or (isinstance(written, ast.Constant) and written.value is None):
+            return combine(args, ty=resize.ty)  # ``dsize=None`` or left out: scaled by factors
+        size = _size_argument(node, args, kwargs, resize.keyword, resize.position)
+        image = args[0]
+        kept = Value(
+            ty=resize.ty,
+            vsrc=image.vsrc | size.vsrc,
+            # The batch axis, when the function keeps it: only how many images there are.
+            shape=frozenset(t for t in image.shape if resize.batch and t.axis == 0),
+            deps=frozenset(rows_of(d) for d in image.deps) if resize.batch else EMPTY,
+        )
+        return self.sized_by(node, size, kept)
 
     def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
         """An array made from a Python list whose length is known here and changes (an item of a
@@ -407,6 +452,18 @@ class Arrays(PassState):
         tail = self.shape_tail(node, sized) if lens is None else None
         if tail is not None:
             return self.with_tail(node, ty, tail, args, kwargs)
+        given = _argument(node, sized.keyword, sized.position)
+        if lens is None and isinstance(given, ast.Attribute) and given.attr == "shape":
+            # `zeros(x.shape)`: x's shape, as `zeros_like(x)` has it (`self.h =
+            # jnp.zeros(self.h.shape)` keeps the attribute's shape), in its own dtype.
+            like = self.quiet(given.value)
+            return Value(
+                ty=ty,
+                vsrc=_args_vsrc(args, kwargs),
+                shape=like.shape,
+                deps=like.deps,
+                dims=like.dims,
+            )
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
             varies = size.vsrc | returned_sources(size)

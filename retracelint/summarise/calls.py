@@ -23,6 +23,7 @@ from retracelint.summarise.abstract import (
     _kind_flip,
     _plain,
     _value_callees,
+    placed_leaves,
 )
 from retracelint.summarise.apis import (
     _ARRAY_METHODS_KEEP,
@@ -66,6 +67,8 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    PLACES_LEAVES,
+    RESIZES,
     CarryLoop,
     _array_module,
     _index_dtype,
@@ -73,6 +76,7 @@ from retracelint.summarise.apis import (
     _looks_like_tf_data,
     _reduced_axes,
 )
+from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
@@ -97,6 +101,7 @@ from retracelint.values import (
     BOOL,
     BOUNDED_QUEUE,
     CLASS,
+    COMPLEX,
     DICT,
     EMPTY,
     FLOAT,
@@ -111,6 +116,7 @@ from retracelint.values import (
     LIST_LIKE,
     MADE_ANEW,
     MADE_STRONG,
+    NO_AXES,
     NONE,
     NP_ARRAY,
     NUMPY_DATA,
@@ -118,10 +124,13 @@ from retracelint.values import (
     RNG,
     SET,
     STR,
+    STRONG,
     TRANSFORM,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
+    UNSURE,
+    WEAK,
     Dep,
     Dims,
     DrawSrc,
@@ -148,6 +157,7 @@ from retracelint.values import (
     size_of,
     unaligned,
     unaligned_dep,
+    weak_class,
 )
 
 if TYPE_CHECKING:
@@ -217,6 +227,10 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 _MAY_BE_OBJECT = frozenset({UNKNOWN, INSTANCE, JIT_OUT, JIT_OUT_WEAK})
 
 
+# What a collection whose points a loop may walk is (``Arg.points``): not a number or an array.
+_POINTS_KINDS = frozenset({LIST, TUPLE, SET, UNKNOWN})
+
+
 class Calls(PassState):
     """Calls: jit sites, transforms and lax primitives, calls recorded for the linker, known calls of"""
 
@@ -237,6 +251,13 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
+        if canon == "next" and len(node.args) == 1 and isinstance(node.args[0], ast.Call):
+            # next(make()) of a nested generator that yields one expression: that expression.
+            made = node.args[0]
+            given = bool(made.args or made.keywords)
+            yielded = self.one_expression_of([self.callee_ref(made.func)], True, given)
+            if yielded is not None:
+                return yielded
         loop = CARRY_LOOPS.get(canon)
         if loop is not None and len(node.args) == len(args) > loop.body:
             carried = self.carry_loop(node, loop, args)
@@ -285,6 +306,9 @@ class Calls(PassState):
             return Value(ty=TRANSFORM, fresh=self.context_src(), callables=refs, ref=outputs)
 
         method = func.attr if isinstance(func, ast.Attribute) else ""
+        placed = placed_leaves(args[0], self.loc(node)) if canon in PLACES_LEAVES and args else None
+        if placed is not None:
+            return placed
         if canon in _REPLACES or canon in _SETATTRS or method in ("replace", "_replace"):
             self.note_assigned(node, canon)
         if (
@@ -323,6 +347,9 @@ class Calls(PassState):
         at = self.loc(node) if callees else None
         index = self.record(node, callees, args, kwargs, at, bound) if at is not None else None
         callee = callees[0] if callees else None
+        inlined = self.one_expression_of(callees, False, bool(node.args or node.keywords))
+        if inlined is not None:
+            return inlined
         refs = _result(index) if index is not None else EMPTY
         if callee is not None and callee[0] in _RESULT_KNOWN_AT_LINK:
             ty = UNKNOWN
@@ -387,12 +414,55 @@ class Calls(PassState):
         )
         return value.with_(callables=refs) if refs else value
 
+    def one_expression_of(
+        self, callees: list[Callee | None], generator: bool, given: bool
+    ) -> Value | None:
+        """What a call (``given``: with arguments) of a nested def made here that takes none and
+        gives one expression (``OneExpression``) gives: that expression, read here, the names it
+        reads as this function has them at the call, as the closure sees them. None for any other
+        call (and for one already being read: a def that calls itself)."""
+        callee = callees[0] if len(callees) == 1 else None
+        qualname = callee[1] if callee is not None and callee[0] == "qual" else ""
+        body = self.one_expressions.get(qualname)
+        if body is None or body.generator != generator or given or qualname in self.reading:
+            return None
+        self.reading.add(qualname)
+        try:
+            return self.expr(body.expr)
+        finally:
+            self.reading.discard(qualname)
+
     def carry_loop(self, node: ast.Call, loop: CarryLoop, args: list[Value]) -> Value | None:
         """``lax.scan(f, init, xs)`` and the like (``apis.CARRY_LOOPS``): recorded as a call of
         the body with what it is given (the carry as it starts, a slice of ``xs``), so that what
-        the loop returns is what the body gives back for them."""
+        the loop returns is what the body gives back for them. Before the body's call is recorded
+        (a loop's first, silent walk), or when the body is not known, the carry is what jax checks
+        the body gives back: the initial carry's pytree, each leaf a jax array of its shape, as
+        weakly typed as a lambda body written here gives it back."""
+        if loop.init >= len(args) or any(i >= len(args) for _, i in loop.passed):
+            return None
+        made = combine(args, keep_shape=False)
+        passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
+        index = self.body_call(node, loop, passed)
+        if index is None:
+            body = self.lambda_of(node.args[loop.body])
+            given = self.applied(body, passed) if body is not None else None
+            if given is not None and loop.carry is not None:
+                given = given.items[loop.carry] if loop.carry < len(given.items) else None
+            back = _carried_back(args[loop.init], given)
+            return back if loop.carry is None else _pair(back, made)
+        back = Value(
+            deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
+        )
+        if loop.carry is None:
+            return back
+        carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
+        return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
+
+    def body_call(self, node: ast.Call, loop: CarryLoop, passed: list[Value]) -> int | None:
+        """The index of the call of a lax loop's body that the loop ``node`` is recorded as."""
         callee = self.callee_ref(node.args[loop.body])
-        if callee is None or any(i >= len(args) for _, i in loop.passed):
+        if callee is None:
             return None
         call = self.carry_calls.get(id(node))
         if call is None:
@@ -401,18 +471,7 @@ class Calls(PassState):
                 ast.Call(func=node.args[loop.body], args=given, keywords=[]), node
             )
             self.carry_calls[id(node)] = call
-        passed = [_carry_passed(kind, args[i]) for kind, i in loop.passed]
-        index = self.record(call, [callee], passed, {}, self.loc(node))
-        if index is None:
-            return None
-        made = combine(args, keep_shape=False)
-        back = Value(
-            deps=_returned_deps(index), vsrc=made.vsrc, objs=frozenset({Made(self.loc(node))})
-        )
-        if loop.carry is None:
-            return back
-        carry = Value(deps=frozenset({RetDep(index, item=loop.carry)}), vsrc=made.vsrc)
-        return Value(ty=TUPLE, items=(carry, made), vsrc=made.vsrc, deps=carry.deps | made.deps)
+        return self.record(call, [callee], passed, {}, self.loc(node))
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
         """The lambda ``node`` is: written there, or the one a local name was last bound to
@@ -449,16 +508,22 @@ class Calls(PassState):
         its tree (varying as the tree does), so that a slice by this function's loop bounds
         (``lambda x: x[i : i + chunk]``) is a slice in this loop, as ``tree[i : i + chunk]`` is.
         The lambda was walked as a function of its own already: its calls are not recorded again."""
-        saved, saved_defs = dict(self.env), dict(self.defs)
-        for param, tree in zip(fn.args.args, trees, strict=False):
-            self.env[param.arg] = tree.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY)
-            self.defs.pop(param.arg, None)
-        try:
-            leaf = self.quiet(fn.body)
-        finally:
-            self.env, self.defs = saved, saved_defs
+        leaves = [t.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY) for t in trees]
+        leaf = self.applied(fn, leaves)
         tree = trees[0]
         return leaf.with_(ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY)
+
+    def applied(self, fn: ast.Lambda, values: list[Value]) -> Value:
+        """The lambda's body read here, its parameters bound to ``values``; its calls are not
+        recorded again (the lambda was walked as a function of its own)."""
+        saved, saved_defs = dict(self.env), dict(self.defs)
+        for param, value in zip(fn.args.args, values, strict=False):
+            self.env[param.arg] = value
+            self.defs.pop(param.arg, None)
+        try:
+            return self.quiet(fn.body)
+        finally:
+            self.env, self.defs = saved, saved_defs
 
     def jit_call(self, node: ast.Call, wrapper: Wrapper, wrapped: Value) -> Value:
         """``jax.jit(f)``: a jit site around what the first argument is: a function, a transform of
@@ -780,6 +845,7 @@ class Calls(PassState):
             self.loc(node),
             sys.intern(self.mod.pos.text(node)),
             self.known(value, node),
+            spelled_points(node, self.bound_display) if value.ty in _POINTS_KINDS else None,
         )
 
     def known(self, value: Value, node: ast.AST) -> int | str | tuple[int | None, ...] | None:
@@ -992,6 +1058,8 @@ class Calls(PassState):
             return self.fresh_tree(node, canon, args, kwargs)
         if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
             return self.loader(node, "DataLoader", "drop_last", kwargs)
+        if canon in RESIZES and args:
+            return self.resized_to(node, RESIZES[canon], args, kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
         if module == "random" and name in _STDLIB_DRAWS:
@@ -1162,6 +1230,8 @@ class Calls(PassState):
                 if method in _REDUCTIONS and keep:
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
+                if method in _REDUCTIONS and not keep:
+                    value = value.with_(dims=NO_AXES)
                 if method in _MADE_STRONG:
                     # ``mask.sum()``: strongly typed whatever the array was (measured as the
                     # function form is), so arithmetic with it is strong too; of the receiver's
@@ -1331,6 +1401,30 @@ def _carry_passed(kind: str, value: Value) -> Value:
         dtype_of=dtype_taken(value),
         weak=value.weak,
     )
+
+
+def _carried_back(init: Value, given: Value | None) -> Value:
+    """The carry a lax loop gives back, from its initial carry (``apis.CarryLoop``): the same
+    pytree (a tuple's items, a dict's keys, an instance of the same class), each number or array
+    leaf a jax array of its shape and dtype. A leaf that starts strongly typed stays so; a weakly
+    typed one is as the body gives it back (``given``, where known here), else not known."""
+    if init.ty in (TUPLE, LIST) and init.items:
+        parts = given.items if given is not None and len(given.items) == len(init.items) else ()
+        backs = parts or (None,) * len(init.items)
+        return init.with_(items=tuple(map(_carried_back, init.items, backs)))
+    if init.ty not in ARRAYS and init.ty not in _SCALAR_DTYPES:
+        return init
+    kind = STRONG if init.ty == BOOL else weak_class(init)
+    if kind != STRONG and given is not None:
+        kind = weak_class(given)
+    if kind == WEAK:
+        return init  # kept weak: one cache key with the Python number it may start as
+    dtype = _SCALAR_DTYPES.get(init.ty, init.dtype)
+    return init.with_(ty=ARRAY, dtype=dtype, weak=MADE_STRONG if kind == STRONG else UNSURE)
+
+
+# The dtype of a leaf jax makes of a Python number, in the 64-bit names summaries keep.
+_SCALAR_DTYPES = {BOOL: "bool", INT: "int64", FLOAT: "float64", COMPLEX: "complex128"}
 
 
 def _pair(first: Value, second: Value) -> Value:

@@ -120,6 +120,7 @@ from retracelint.values import (
     keyed_item,
     lengths_differ,
     made_objects,
+    no_axes,
     picked,
     placed,
     poly_constant,
@@ -188,6 +189,10 @@ def _size_reads(
         atom = atoms.get(name)
         if any(item[0] == scope + name for item in (*found, *derived)):
             continue  # read already: an atom that two others are computed from
+        if name in _module_constants(state):
+            # A module-level int (`ROLLOUT // MINIBATCH`, `np.arange(ROLLOUT)`): known as it is.
+            derived.append((scope + name, (((), _module_constants(state)[name]),), (((), 1),)))
+            continue
         if name in reads.lengths:
             value, axis = reads.lengths[name]
         elif isinstance(atom, ast.BinOp) and isinstance(atom.op, ast.FloorDiv):
@@ -222,6 +227,11 @@ def _size_reads(
             return False
         found.append((scope + name, state.fn.qualname, _plain(value), axis))
     return True
+
+
+def _module_constants(state: PassState) -> dict[str, int]:
+    """The module's ints bound once at top level (``BATCH = 32``) that ``state`` does not bind."""
+    return {k: v for k, v in state.mod.summary.constants.items() if k not in state.env}
 
 
 def _literal_key(index: ast.expr) -> bool:
@@ -446,12 +456,13 @@ class Expressions(PassState):
             elif key is not None and isinstance(key.value, str):
                 # `{**defaults, "lr": lr}`: whatever the other keys are, this one holds lr.
                 entries[entry(key.value)] = item
-        # A display of literal keys is where that structure is made (a flip of it is told there).
+        # A display of literal keys is where that structure is made (a flip of it is told there),
+        # and so is one that adds literal keys to those it spreads (``{**info, "steps": n}``).
         value = combine(values + items, ty=DICT).with_(
             keys=keys,
             callables=refs,
             fields=tuple(sorted(entries.items())),
-            made=self.loc(node) if keys is not None else None,
+            made=self.loc(node) if keys is not None or entries else None,
         )
         # A key computed from what changes (`{site: trace}` per site) is a new pytree structure
         # each time it changes: jax keys its cache on a dict's keys.
@@ -480,14 +491,13 @@ class Expressions(PassState):
     ) -> Value:
         saved, saved_defs = dict(self.env), dict(self.defs)
         depth = len(self.loops)
-        sources: list[Value] = []
         walked: list[Value] = []
+        tests: list[Value] = []  # of the filters
         filtered = False
         text = self.mod.pos.text
         for comp in node.generators:
             # Each `for` of a comprehension is a loop: what the element calls runs once per item.
             iterable = self.expr(comp.iter)
-            sources.append(iterable)
             walked.append(iterable)
             index = self.new_loop(
                 comp,
@@ -499,7 +509,7 @@ class Expressions(PassState):
             self.loops.append(index)
             self.bind(comp.target, self.item_of(iterable, index, comp.iter), None)
             for cond in comp.ifs:
-                sources.append(self.expr(cond))
+                tests.append(self.expr(cond))
                 filtered = True
         if isinstance(node, ast.DictComp):
             self.expr(node.key)
@@ -509,10 +519,14 @@ class Expressions(PassState):
         loops = frozenset(self.loops[depth:])
         del self.loops[depth:]
         self.env, self.defs = saved, saved_defs
+        sources = [*walked, *tests]
         ty = {ast.ListComp: LIST, ast.SetComp: SET, ast.DictComp: DICT}.get(type(node), UNKNOWN)
         # What changes the iterables' shapes changes the result (its length); what changes from one
-        # iteration to the next changes from one element to the next.
-        shape = {t.unlabelled() for v in sources for t in v.shape}
+        # iteration to the next changes from one element to the next. How an iterable's items
+        # differ from one another (``ItemSrc``) reaches an element only through the element
+        # expression (``each``): ``[resize(c, (64, 64)) for c in crops]`` holds crops of one size.
+        shape = {t.unlabelled() for v in tests for t in v.shape}
+        shape |= {t.unlabelled() for v in walked for t in v.shape if ItemSrc() not in t.sources}
         each = collected(element, loops)
         shape |= {t if ItemSrc() in t.sources else t.unlabelled() for t in each.shape}
         dims = None
@@ -523,7 +537,9 @@ class Expressions(PassState):
                 shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies, 0))
             atom = _length_atom(node, 0, self.defs, self)
             dims = Dims((Length.of({(atom,): 1}, {atom: varies}),)) if ty == LIST else None
-        deps = {unaligned_dep(d) for v in sources for d in v.deps if isinstance(d, ParamDep)}
+        # As many items as a parameter walked has; a filter's may change anything.
+        deps = {rows_of(d) for v in walked for d in v.deps if isinstance(d, ParamDep)}
+        deps |= {unaligned_dep(d) for v in tests for d in v.deps if isinstance(d, ParamDep)}
         deps |= {unaligned_dep(d) for d in each.deps}
         # As many items as a call's result has (filtered: at most as many).
         deps |= {
@@ -596,7 +612,7 @@ class Expressions(PassState):
             # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
             return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
         if value.ty == ARRAY:
-            dtype = _arith_dtype(left, right)
+            dtype = _arith_dtype(left, right, isinstance(op, ast.Div))
             made = next(
                 (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
             )
@@ -678,13 +694,15 @@ class Expressions(PassState):
             ty = (tys & sequences).pop()  # [x] * n
         else:
             ty = UNKNOWN
-        # With a Python scalar, or joining sequences, each axis stays where it was.
-        aligned = ty in sequences or bool(tys & {INT, FLOAT, BOOL, COMPLEX})
+        # With a Python scalar or a 0-d array (``p / p.sum()``), or joining sequences, each axis
+        # stays where it was.
+        scalar = [v.ty in SCALARS or no_axes(v) for v in (left, right)]
+        aligned = ty in sequences or any(scalar)
         value = combine([left, right], ty=ty, aligned=aligned)
         if ty == ARRAY or (ty == UNKNOWN and MADE_STRONG in (left.weak, right.weak)):
             value = value.with_(weak=followed([left, right]))
         if aligned and ty == ARRAY:
-            return value.with_(dims=left.dims if left.ty not in SCALARS else right.dims)
+            return value.with_(dims=left.dims if not scalar[0] else right.dims)
         return value
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Value:

@@ -27,6 +27,7 @@ from retracelint.summarise.objects import (
     hashed_by_identity,
     registered_static,
 )
+from retracelint.summarise.points import resized
 from retracelint.summarise.syntax import (
     _BLOCKS,
     _blocks,
@@ -83,6 +84,8 @@ class _ModulePass:
         # every global is bound.
         self.global_views: dict[str, Value] = {}
         self.globals_bound = False
+        # The module-level names bound once to a display no code resizes (``_displays``).
+        self.displays: dict[str, ast.expr] = {}
         # The location of each node asked for: loop bodies are walked twice (the tree outlives the
         # walk, so a node's id stays its own).
         self._locations: dict[int, Location] = {}
@@ -95,7 +98,9 @@ class _ModulePass:
     def run(self, tree: ast.Module) -> None:
         rebound = self._collect_imports(tree)
         self._collect_aliases(tree.body)
-        self.summary.constants = _int_constants(tree.body, rebound)
+        bound = _bound_once(tree.body, rebound)
+        self.summary.constants = _int_constants(bound)
+        self.displays = _displays(bound, tree.body)
         self._declare(tree.body, prefix=self.module, cls=None)
         top = FunctionSummary(
             self.summary.toplevel, "<module>", self.pos.of(tree), (), kind="module"
@@ -448,10 +453,29 @@ def _single_target(stmt: ast.stmt) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
-def _int_constants(body: list[ast.stmt], rebound: set[str]) -> dict[str, int]:
-    """The module-level names bound once, by a top-level ``BATCH = 32`` (``FRAME: int = 4``), and
-    not ``rebound`` (declared ``global`` in a function): module-level statements are read, not the
-    bodies of defs and classes, which bind names of their own."""
+def _int_constants(bound: dict[str, ast.expr]) -> dict[str, int]:
+    """The module-level names bound once to an int literal (``BATCH = 32``, ``FRAME: int = 4``)."""
+    return {
+        name: value.value
+        for name, value in bound.items()
+        if isinstance(value, ast.Constant) and type(value.value) is int
+    }
+
+
+def _displays(bound: dict[str, ast.expr], body: list[ast.stmt]) -> dict[str, ast.expr]:
+    """The module-level names bound once to a list, tuple or set display that no code of the
+    module resizes (``RESOLUTIONS = [64, 128]``): the points a loop over them walks."""
+    return {
+        name: value
+        for name, value in bound.items()
+        if isinstance(value, ast.List | ast.Tuple | ast.Set) and not resized(body, name)
+    }
+
+
+def _bound_once(body: list[ast.stmt], rebound: set[str]) -> dict[str, ast.expr]:
+    """The module-level names bound once, by a top-level assignment, and not ``rebound`` (declared
+    ``global`` in a function), each with the expression bound: module-level statements are read,
+    not the bodies of defs and classes, which bind names of their own."""
     stores: dict[str, int] = {}
     stack = list(body)
     while stack:
@@ -463,11 +487,11 @@ def _int_constants(body: list[ast.stmt], rebound: set[str]) -> dict[str, int]:
             stores[target] = stores.get(target, 0) + 1
         for name in _BLOCKS.get(type(stmt), ()):
             stack.extend(getattr(stmt, name))
-    out: dict[str, int] = {}
+    out: dict[str, ast.expr] = {}
     for stmt in body:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else getattr(stmt, "target", None)
         value = getattr(stmt, "value", None)
-        if not isinstance(stmt, ast.Assign | ast.AnnAssign):
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign) or value is None:
             continue
         # `BATCH = 32`, and each name of `VOCAB, DIM, BATCH = 50, 8, 4`.
         pairs = (
@@ -478,14 +502,8 @@ def _int_constants(body: list[ast.stmt], rebound: set[str]) -> dict[str, int]:
             else [(target, value)]
         )
         for name, item in pairs:
-            if (
-                isinstance(name, ast.Name)
-                and stores.get(name.id) == 1
-                and name.id not in rebound
-                and isinstance(item, ast.Constant)
-                and type(item.value) is int
-            ):
-                out[name.id] = item.value
+            if isinstance(name, ast.Name) and stores.get(name.id) == 1 and name.id not in rebound:
+                out[name.id] = item
     return out
 
 

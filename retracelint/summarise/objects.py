@@ -12,7 +12,7 @@ of the object that call made (``values.Made``). What a method stores on ``self``
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -192,16 +192,22 @@ class Objects(PassState):
                     self.cls.field_functions[attr] = (*functions, store)
 
     def grow_field(
-        self, value: Value, node: ast.AST, item: bool = False, per_call: bool = True
+        self,
+        value: Value,
+        node: ast.AST,
+        item: bool = False,
+        per_call: bool = True,
+        axis: int | None = None,
     ) -> Value:
         """A list or array attribute rebuilt larger from itself (``item``: one of the lists it
         holds): per iteration of a loop here, and, with ``per_call``, for the objects it is stored
-        on, per call."""
+        on, per call, along ``axis`` where known (a list's items: an array made of it has as many
+        rows, which taking rows by position, ``probs[idx]``, no longer has)."""
         text = _clip(self.mod.pos.text(node))
         grown = self.grow(value, node, text, item) if self.loops else value
         if not per_call:
             return grown
-        taint = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}))
+        taint = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}), axis)
         return grown.with_(shape=grown.shape | {taint})
 
     def held_in(self, node: ast.expr) -> ast.expr:
@@ -246,7 +252,7 @@ class Objects(PassState):
                 changed = current.with_(vsrc=current.vsrc | self.context_src(), fresh=EMPTY)
                 self.store(target, self.quiet(target.value), changed)
             return
-        grown = self.grow_field(current, node, item, per_call=not anew)
+        grown = self.grow_field(current, node, item, per_call=not anew, axis=None if item else 0)
         if not item:
             # Of unknown kind here, what the class hierarchy stores there says, once linked
             # (``Propagation.concrete``), whether it is a list: not the order of the methods.
@@ -590,7 +596,18 @@ def _initial(value: ast.expr | None) -> ast.expr | None:
     factory = given.get("default_factory")
     if isinstance(factory, ast.Lambda) and not factory.args.args:
         return factory.body
+    if isinstance(factory, ast.Name) and factory.id in _EMPTY_CONTAINERS:
+        # ``default_factory=dict``: a new empty one per instance, as ``lambda: {}`` makes.
+        return ast.copy_location(_EMPTY_CONTAINERS[factory.id](), factory)
     return given.get("default")
+
+
+# Builtin container types a field's ``default_factory`` names, and the empty display each call of
+# one is like.
+_EMPTY_CONTAINERS: dict[str, Callable[[], ast.expr]] = {
+    "dict": lambda: ast.Dict(keys=[], values=[]),
+    "list": lambda: ast.List(elts=[], ctx=ast.Load()),
+}
 
 
 def _int(value: object) -> int | None:

@@ -82,9 +82,8 @@ class Typed:
     weak: bool = False
 
 
-def _upper_bounds(x64: bool) -> dict[str, frozenset[str]]:
-    """Each type to every type at or above it on the lattice."""
-    lattice = _LATTICE if x64 else {**_LATTICE, **_X32_EDGES}
+def upper_bounds(lattice: dict[str, tuple[str, ...]]) -> dict[str, frozenset[str]]:
+    """Each type to every type at or above it on ``lattice`` (each type to those just above it)."""
     bounds: dict[str, frozenset[str]] = {}
 
     def above(node: str) -> frozenset[str]:
@@ -97,15 +96,15 @@ def _upper_bounds(x64: bool) -> dict[str, frozenset[str]]:
     return bounds
 
 
-_BOUNDS = {x64: _upper_bounds(x64) for x64 in (False, True)}
+_BOUNDS = {False: upper_bounds({**_LATTICE, **_X32_EDGES}), True: upper_bounds(_LATTICE)}
 
 
 def _node(typed: Typed) -> str:
     """The lattice node of a typed value: its dtype, or the weak node of its kind."""
-    return _KIND_NODE[_kind(typed.dtype)] if typed.weak else typed.dtype
+    return _KIND_NODE[kind(typed.dtype)] if typed.weak else typed.dtype
 
 
-def _kind(dtype: str) -> str:
+def kind(dtype: str) -> str:
     if dtype == "bool":
         return "b"
     if dtype.startswith("uint"):
@@ -146,7 +145,7 @@ def result_type(operands: Iterable[Typed], x64: bool) -> Typed | None:
     dtype = WEAK_NODES.get(bound, bound)
     weak = weak and dtype != "bool"
     if weak:  # a weak result has its kind's default dtype
-        dtype = WEAK_NODES[_KIND_NODE[_kind(dtype)]]
+        dtype = WEAK_NODES[_KIND_NODE[kind(dtype)]]
     return Typed(canonical(dtype, x64), weak)
 
 

@@ -12,8 +12,14 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
+from retracelint.summarise.points import resized
 from retracelint.summarise.steady import steady
-from retracelint.summarise.syntax import _dotted, _leaves_for_eager, _set_guard
+from retracelint.summarise.syntax import (
+    OneExpression,
+    _dotted,
+    _leaves_for_eager,
+    _set_guard,
+)
 from retracelint.summary import (
     Arg,
     ClassSummary,
@@ -121,6 +127,9 @@ class PassState:
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
         self.body: list[ast.stmt] = []  # the whole body walked
         self._stores: Counter[str] | None = None  # how often the body binds each name (``stores``)
+        # The locals whose bindings ``held_name`` is reading (``xs = [f(x) for x in xs]`` reads
+        # its own name: no answer from there).
+        self.reading_bindings: set[str] = set()
         self.recording = True
         # The index of each call recorded here, by its node: a sub-expression read again quietly
         # (the array whose length sizes another) still depends on what that call returns.
@@ -132,7 +141,7 @@ class PassState:
         # the first, silent walk of the loop (x is marked carried there), kept for the second.
         self.carried_at: set[Location] = set()
         # Names bound to (an item of) a call's result in a loop's recorded walk: (name, call, item).
-        self.call_binds: list[tuple[str, int, int | None]] = []
+        self.call_binds: list[tuple[str, int, int | None, bool]] = []
         # Structure flips between two dicts (``batch = {}`` before a loop that stores
         # ``batch["x"] = ...``, a key stored in one branch): each side's keys, and how the flip is
         # said with ``{start}`` and ``{then}``, by flip.
@@ -144,6 +153,10 @@ class PassState:
         # Each return statement's value and the conditions of the ifs around it.
         self.return_points: dict[Location, tuple[Value, frozenset[Src]]] = {}
         self.yields: Value | None = None
+        # The nested defs made here that give one expression, by qualified name: a call of one here
+        # is that expression, read here (a closure reads the names as they are at the call).
+        self.one_expressions: dict[str, OneExpression] = {}
+        self.reading: set[str] = set()  # those being read now
         self.deferred: list[
             tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]
         ] = []
@@ -165,6 +178,17 @@ class PassState:
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
             )
         return self._stores[name]
+
+    def bound_display(self, name: str) -> ast.expr | None:
+        """What ``name`` is bound to, where the source binds it once and nothing resizes it: in
+        this body (not a parameter: its callers say), else at the module's top level (a display
+        there, ``_displays``)."""
+        if any(param.name == name for param in self.fn.params):
+            return None
+        if self.stores(name):
+            once = self.stores(name) == 1 and not resized(self.body, name)
+            return self.defs.get(name) if once else None  # type: ignore[return-value]
+        return self.mod.displays.get(name)
 
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.body = body

@@ -25,8 +25,11 @@ from retracelint.summarise.abstract import (
 )
 from retracelint.summarise.apis import (
     _PARTIALS,
+    CARRY_LOOPS,
+    COMMAND_LINE_PARSERS,
     HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
+    OPTION_SPLITTERS,
     RANGE_OF_ARGUMENTS,
     WALK_EVERY_ARGUMENT,
     WALK_SHORTEST_ARGUMENT,
@@ -48,6 +51,7 @@ from retracelint.summarise.loops import (
     _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
+from retracelint.summarise.points import resized, spelled_points
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -75,6 +79,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
+    one_expression,
 )
 from retracelint.summary import (
     Arg,
@@ -207,6 +212,40 @@ def _configured_count(node: ast.AST) -> bool:
     return bool(last) and isinstance(node, ast.Name) and not _RUN_LENGTH.search(last)
 
 
+def _bindings(body: list[ast.stmt], name: str) -> list[ast.expr]:
+    """What the plain assignments of ``body`` bind ``name`` to (``name = ...``, ``name: T = ...``),
+    in nested blocks too."""
+    found: list[ast.expr] = []
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == name:
+            found.append(value)
+    return found
+
+
+def _narrows(node: ast.expr, name: str) -> bool:
+    """Whether ``node`` keeps some of the items of ``name`` and nothing else: a slice of it
+    (``name[:k]``) or a comprehension that walks only it and yields its item
+    (``[c for c in name if c.ok]``)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        return isinstance(node.value, ast.Name) and node.value.id == name
+    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+        return False
+    walked = node.generators[0]
+    return (
+        isinstance(walked.iter, ast.Name)
+        and walked.iter.id == name
+        and isinstance(walked.target, ast.Name)
+        and isinstance(node.elt, ast.Name)
+        and node.elt.id == walked.target.id
+    )
+
+
 def _known_count(items: Value | None) -> int | None:
     """How many items a list or tuple has, when its length is a known constant."""
     if items is None or items.ty not in (LIST, TUPLE) or items.dims is None:
@@ -255,6 +294,7 @@ class Statements(PassState):
     def note_call_bind(self, target: ast.expr, source: ast.expr) -> None:
         """``x = f(...)`` / ``a, x = f(...)`` in a loop: what ``x`` carries to the next iteration is
         what ``f`` returns, compared with what ``x`` started as once ``f`` is known."""
+        source = self.closure_made(source)
         if not (self.recording and isinstance(source, ast.Call)):
             return
         # ``self.x = f(self.x)``, or an item of a tuple target (``self.x, y = f(self.x)``).
@@ -276,14 +316,34 @@ class Statements(PassState):
                     self.fn.carried.append(Carried(text, start, index, item, None))
         elif not self.loops:
             return
-        elif isinstance(target, ast.Name):
-            self.call_binds.append((target.id, index, None))
+        lax = self.mod.canonical(_dotted(source.func) or "") in CARRY_LOOPS
+        if isinstance(target, ast.Name):
+            self.call_binds.append((target.id, index, None, lax))
         elif isinstance(target, ast.Tuple) and not any(
             isinstance(e, ast.Starred) for e in target.elts
         ):
             self.call_binds.extend(
-                (e.id, index, i) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
+                (e.id, index, i, lax) for i, e in enumerate(target.elts) if isinstance(e, ast.Name)
             )
+
+    def closure_made(self, source: ast.expr) -> ast.expr:
+        """The expression a call of a closure made here that gives one expression stands for
+        (``state = _make()``, ``_make`` returning ``step(state, x)``; through ``next(gen())`` and a
+        dict of factories too): the call it makes is what binds the name (``Calls.one_expression_of``
+        reads it in place)."""
+        while isinstance(source, ast.Call):
+            func = source.func
+            generator = _dotted(func) == "next" and len(source.args) == 1
+            made = source.args[0] if generator else source
+            if not isinstance(made, ast.Call) or made.args or made.keywords:
+                break
+            callee = self.callee_ref(made.func)
+            qualname = callee[1] if callee is not None and callee[0] == "qual" else ""
+            body = self.one_expressions.get(qualname)
+            if body is None or body.generator != generator:
+                break
+            source = body.expr
+        return source
 
     def s_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
@@ -850,15 +910,36 @@ class Statements(PassState):
             # A body that leaves on its first pass runs once, whatever the loop walks.
             until = _awaited_name(node.test) if isinstance(node, ast.While) else ""
             once = isinstance(body, list) and _one_pass(body, until)
-            count = 1 if once else _iterations(iterable) or _known_count(items)
+            points = spelled_points(iterable, self.bound_display) if iterable is not None else None
+            # ``range(num_runs)`` of a name bound once to a literal counts as its range does.
+            spelled = points.count if points is not None and _is_range(iterable) else None
+            count = 1 if once else _iterations(iterable) or _known_count(items) or spelled
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
-            calls = _walked_calls(items) if not (over_items or walks) else ()
+            calls = (
+                _walked_calls(self.walked_value(iterable, items))
+                if not (over_items or walks)
+                else ()
+            )
             runs_on = isinstance(node, ast.While) or _is_range(iterable)
             self.fn.loops.append(
-                LoopInfo(index, where, text, over_axes, count, over_items, walks, calls, runs_on)
+                LoopInfo(
+                    index, where, text, over_axes, count, over_items, walks, calls, runs_on, points
+                )
             )
         return index
+
+    def walked_value(self, node: ast.expr | None, items: Value | None) -> Value | None:
+        """What a loop over ``node`` walks the items of: ``items``, or the one argument of a call
+        that walks its argument's items (``enumerate(configurations)``, ``sorted(runs)``)."""
+        if (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and self.mod.canonical(_dotted(node.func) or "") in WALK_THEIR_ARGUMENTS
+        ):
+            return self.quiet(node.args[0])
+        return items
 
     def own_attribute(self, node: ast.expr | None) -> str:
         """``attr`` for ``self.attr`` in a method (``self``: its first parameter), else empty."""
@@ -890,6 +971,8 @@ class Statements(PassState):
                     and len(sized.args) == 1
                     and self.walks_items(sized.args[0], follow=follow)
                 )
+            if isinstance(func, ast.Attribute) and func.attr in OPTION_SPLITTERS:
+                return self.command_line_option(func.value)
             if name in WALK_SHORTEST_ARGUMENT:
                 return any(self.walks_items(arg, follow=follow) for arg in node.args)
             return (
@@ -902,7 +985,11 @@ class Statements(PassState):
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
-        if isinstance(node, ast.Attribute) and node.attr in HELD_ATTRIBUTES:
+        if isinstance(node, ast.Starred):  # ``itertools.product(*values)``
+            return self.walks_items(node.value, follow=follow)
+        if isinstance(node, ast.Attribute) and (
+            node.attr in HELD_ATTRIBUTES or self.command_line_option(node)
+        ):
             return True
         # A generator of the items of collections held in memory (``configurations = (("cpu",
         # b) for b in batches)``) yields as many, the same each time it is made.
@@ -910,6 +997,8 @@ class Statements(PassState):
         if isinstance(made, _COMPREHENSIONS):
             again = follow and made is node
             return all(self.walks_items(g.iter, follow=again) for g in made.generators)
+        if isinstance(node, ast.Name) and self.held_name(node.id):
+            return True
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
         # collection (``shots: Sequence[int]``) or whose default is one (``batches=(1, 2, 4)``,
@@ -920,6 +1009,42 @@ class Statements(PassState):
         return value.ty in (DICT, SET) or (
             param is not None and (param.held or self.held_default(param.name))
         )
+
+    def command_line_option(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an option of the command line: an attribute of the namespace this
+        function binds to what a parser's ``parse_args()`` returns (``args.batch_sizes``)."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return False
+        made = self.defs.get(node.value.id)
+        if isinstance(made, ast.Subscript):  # ``args = parser.parse_known_args()[0]``
+            made = made.value
+        return (
+            isinstance(made, ast.Call)
+            and isinstance(made.func, ast.Attribute)
+            and made.func.attr in COMMAND_LINE_PARSERS
+        )
+
+    def held_name(self, name: str) -> bool:
+        """Whether ``name`` holds a collection the source fixes: a module-level name bound once to a
+        display (``SUITE = [Case(...), ...]``), or a local every binding of which walks one, where
+        nothing resizes it (``cases = [c for c in SUITE if c.name in wanted]`` under an ``if``,
+        ``cases = SUITE`` under its ``else``: a subset of the suite whichever branch ran;
+        ``values = list(grid.values())`` of a dict). A parameter's callers say what it holds."""
+        if self.fn.param(name) is not None or name in self.reading_bindings:
+            return False
+        stores = self.stores(name)
+        if not stores:
+            return name in self.mod.displays
+        bound = _bindings(self.body, name)
+        # ``combos = combos[:max_configs]`` keeps fewer of the same items: the others decide.
+        made = [value for value in bound if not _narrows(value, name)]
+        if not made or len(bound) != stores or resized(self.body, name):
+            return False
+        self.reading_bindings.add(name)
+        try:
+            return all(self.walks_items(value, follow=False) for value in made)
+        finally:
+            self.reading_bindings.discard(name)
 
     def held_default(self, name: str) -> bool:
         """Whether the default of parameter ``name`` of the walked def is a display of items, or a
@@ -1021,13 +1146,13 @@ class Statements(PassState):
         index: int,
         before: dict[str, Value],
         made_before: dict[str, ast.AST],
-        binds: list[tuple[str, int, int | None]],
+        binds: list[tuple[str, int, int | None, bool]],
     ) -> None:
         """The names the loop rebinds to a call's result that were made before it (``carry =
         Carry(...)`` then ``carry = step(carry, g)``), or came in as a parameter (``def fit(model,
         ...)``): checked against what the callee returns."""
         seen: set[str] = set()
-        for name, call, item in binds:
+        for name, call, item, lax in binds:
             made = made_before.get(name)
             if name in seen or name not in before:
                 continue
@@ -1039,7 +1164,7 @@ class Statements(PassState):
                 continue
             seen.add(name)
             start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text)
-            self.fn.carried.append(Carried(name, start, call, item, index))
+            self.fn.carried.append(Carried(name, start, call, item, index, lax))
 
     @contextmanager
     def iteration(self) -> Iterator[None]:
@@ -1191,6 +1316,9 @@ class Statements(PassState):
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
             fn.defaults = self.defaults_of(node.args)
             self.walk_function(fn, node, None, enclosing=self)
+            body = one_expression(node) if fn.jit is None else None
+            if body is not None:
+                self.one_expressions[fn.qualname] = body
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(

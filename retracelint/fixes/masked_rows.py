@@ -1,0 +1,778 @@
+"""RTL101 / RTL102 / RTL104 / RTL105 where the array enters the jitted function: the jitted def becomes
+a plain function of the same name and signature that pads the array to a bucket of rows, calls the
+jitted body (renamed, with one more argument: how many rows are real) and slices a result made of
+rows back to the real ones. Every call, in whichever module or helper the array comes through, gets
+the padding, so the array need not be passed to the jitted function where it is made.
+
+The body is rewritten only where the padded rows would reach a valid result: a reduction over the
+rows (``x.mean(axis=0)``, ``jnp.sum(x)``, ``.std()``, ``.max()``, a softmax) becomes the same one over
+the real rows alone (``over_rows(jnp.mean, x, valid, axis=0)``: a ``where=`` mask, or the first row
+standing in for the padding where no value is neutral); ``x[-1]`` becomes ``x[valid - 1]`` and the row
+count in arithmetic (``x.shape[0]``, ``len(x)``) ``valid``. What the body does with the rows is
+followed (``Rows``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values
+reduced over the rows, an array indexed by the rows (a gather), ``jnp.arange`` over them, ``[:, k]``,
+reductions along a later axis, ``jax.vmap`` of a function of the rest, and, where the ranks are known,
+matrix products (a row each, or a sum over the rows made over the real ones). Ranks are known where
+the body gathers by the array: it is then taken for indices (one axis) into tables of vectors (two),
+which the front checks before it pads (it calls the body unpadded otherwise). Anything else that
+touches the rows (``jnp.stack``, ``cumsum``, a transpose, a shape made of the row count, another
+argument or global combined with them, whose rows the fix cannot see) refuses the fix, saying where.
+Arrays of rows combined with each other are taken to share their first axis, as they do when made
+from the one array.
+
+Unsafe: the body also computes rows that are thrown away (cost; a padding row may hold inf or nan
+where nothing did), and the name is no longer a jitted function (``.lower`` is gone).
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    Start,
+    bound_names,
+    dotted,
+    has_binding,
+    offset_in,
+    parse_statement,
+)
+from retracelint.model import Finding
+from retracelint.summarise.apis import (
+    _FLOAT_CONSTANTS,
+    ROW_NORMALISERS,
+    ROW_REDUCTIONS,
+    ROWS_KEPT,
+    ROWWISE,
+    VECTORS,
+)
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+BUCKET = 16  # the fewest rows a padded array gets: lengths up to it share one trace
+PAD_NAME = "padded_rows"
+PADDED = "the array is padded to a bucket already: one trace per power of two"
+_MODULES = ("jnp", "jax.numpy")
+_PAD = '''
+def {name}(rows, size=None, bucket={bucket}):
+    """``rows`` padded with zeros along its first axis to ``size`` rows, or to the next power
+    of two of at least ``bucket`` rows: one trace of a jitted function per size, not per length."""
+    rows = jnp.asarray(rows)
+    if size is None:
+        size = max(bucket, 1 << max(len(rows) - 1, 0).bit_length())
+    return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
+'''
+_VMAPS = ("jax.vmap", "vmap")
+# The jit forms the fix keeps on the renamed body: what is jitted stays the same function.
+_JITS = ("jax.jit", "jit")
+_OVER_ROWS = '''
+def {name}(reduce, x, valid, **options):
+    """``reduce`` (a jax.numpy reduction) of ``x`` over its first ``valid`` rows alone: the rows
+    after them are padding, which must not count."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    if reduce in (jnp.max, jnp.min):
+        # no value leaves a maximum as it is in every dtype: the first row, a real one, stands in
+        return reduce(jnp.where(keep, x, x[:1]), **options)
+    return reduce(x, where=jnp.broadcast_to(keep, x.shape), **options)
+'''
+
+
+@dataclass(frozen=True)
+class Rows:
+    """What an expression of the body is, once its array is padded: ``rows`` when its first axis is
+    the padded one; else the value it had, ``rowless`` when no axis of it can line up with the rows
+    (numbers, reductions over the rows). ``length``: the padded row count itself. ``rank``: its
+    number of axes, where the ranks assumed of the arguments tell it. ``text``: the expression
+    rewritten, when a reduction in it is made over the real rows."""
+
+    rows: bool = False
+    rowless: bool = False
+    length: bool = False
+    rank: int | None = None
+    text: str | None = None
+    counted: bool = False  # made from the real row count, a traced value: no shape may use it
+
+
+@dataclass
+class Body:
+    """The body's rewrites and what its result is: which parts (one, or each of a returned tuple)
+    are made of rows, to be sliced back; and the ranks it was proved for, which the front checks
+    (``jnp.ndim(ids) == 1``) before it pads."""
+
+    changes: list[tuple[ast.expr, str]] = field(default_factory=list)
+    returns_rows: tuple[bool, ...] = ()
+    tuple_result: bool = False
+    masked: bool = False  # a reduction is made over the real rows, by the helper named
+    over_rows: str = ""
+    ranks: dict[str, int] = field(default_factory=dict)
+
+
+class _Refused(Exception):
+    """Why the body keeps the padded rows apart no longer: the clause of a refusal."""
+
+
+# The ranks tried when the body needs them: an array of indices into a table of vectors, the
+# shape of token ids and embeddings (the front checks them, and calls the body unpadded otherwise).
+_INDEX_RANK, _TABLE_RANK = 1, 2
+
+
+class _Follow:
+    """Follows the padded rows through a body, collecting the rewrites of its reductions."""
+
+    def __init__(
+        self, source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
+    ):
+        parameter, self.valid, self.over_rows = names
+        self.source = source
+        self.assume = assume
+        self.ranks: dict[str, int] = {parameter: _INDEX_RANK} if assume else {}
+        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=self.ranks.get(parameter))}
+        self.masked = False
+        # what the front can evaluate: the arguments the body never binds again
+        args = function.args
+        self.arguments = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        self.arguments -= bound_names(function.body)
+
+    def value(self, node: ast.expr) -> Rows:
+        if isinstance(node, ast.Constant):
+            number = isinstance(node.value, (int, float, complex)) and node.value is not True
+            return Rows(rowless=True, rank=0 if number else None)
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id, Rows())
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.MatMult):
+                return self._matmul(node)
+            return self._combine(node, [node.left, node.right])
+        if isinstance(node, ast.UnaryOp):
+            return self._combine(node, [node.operand])
+        if isinstance(node, ast.Compare):
+            return self._combine(node, [node.left, *node.comparators])
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return self._apart(node, node.elts)
+        if self._touches(node):
+            raise _Refused(self._uses(node))
+        return Rows()
+
+    # -- each kind ------------------------------------------------------------------------------------
+    def _attribute(self, node: ast.Attribute) -> Rows:
+        if dotted(node.value) in _MODULES and node.attr in _FLOAT_CONSTANTS:
+            return Rows(rowless=True, rank=0)
+        if self.value(node.value).rows:
+            raise _Refused(self._uses(node))
+        return Rows()
+
+    def _subscript(self, node: ast.Subscript) -> Rows:
+        index = node.slice
+        shape = node.value
+        if isinstance(shape, ast.Attribute) and shape.attr == "shape":
+            return self._dimension(node, self.value(shape.value))
+        held = self.value(node.value)
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        kinds = [self.value(p) if not isinstance(p, ast.Slice) else _slice(self, p) for p in parts]
+        if any(k.counted for k in kinds):
+            raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
+        if held.rows:
+            return self._rows_indexed(node, held, parts, kinds)
+        if len(parts) == 1 and kinds[0].rows:
+            # a gather: row i of table[ids] is table[ids[i]]; a padding id is 0, a valid index
+            table = self._assumed(node.value, _TABLE_RANK)
+            rank = None if table is None or kinds[0].rank is None else table - 1 + kinds[0].rank
+            return self._rewritten(node, [node.value, index], Rows(rows=True, rank=rank))
+        if any(k.rows or k.length for k in kinds):
+            raise _Refused(self._uses(node))
+        return Rows()
+
+    def _dimension(self, node: ast.Subscript, of: Rows) -> Rows:
+        """``x.shape[k]``: the padded count for the rows' first axis, right only where rows are made
+        of it (``jnp.arange``); elsewhere the real count takes its place."""
+        axis = _number(node.slice)
+        if not of.rows:
+            return Rows(rowless=True, rank=0)
+        if isinstance(axis, int) and axis < 0 and of.rank is not None:
+            axis += of.rank
+        if axis == 0:
+            return Rows(length=True)
+        if isinstance(axis, int) and axis > 0:
+            return Rows(rowless=True, rank=0)
+        raise _Refused(self._uses(node))
+
+    def _rows_indexed(
+        self, node: ast.Subscript, held: Rows, parts: list[ast.expr], kinds: list[Rows]
+    ) -> Rows:
+        """``x[:, k]``, ``x[:, None]``: every row kept where it is; ``x[-k]``: a real row, counted
+        from the real count (as JAX clamps an index past the first row, so does ``valid - k``)."""
+        first = parts[0]
+        back = _number(first)
+        if len(parts) == 1 and isinstance(back, int) and back < 0:
+            rank = None if held.rank is None else held.rank - 1
+            text = f"{self._text(node.value, held)}[{self.valid} - {-back}]"
+            return Rows(rowless=True, rank=rank, text=text)
+        whole = isinstance(first, ast.Slice) and not (first.lower or first.upper or first.step)
+        if len(parts) < 2 or not whole or any(k.rows or k.length for k in kinds):
+            raise _Refused(self._uses(node))
+        rank = held.rank
+        for part in parts[1:]:
+            if rank is None:
+                break
+            if _is_none(part):
+                rank += 1
+            elif isinstance(_number(part), int):
+                rank -= 1
+            elif not isinstance(part, ast.Slice):
+                rank = None
+        return self._rewritten(node, [node.value], Rows(rows=True, rank=rank))
+
+    def _combine(self, node: ast.expr, operands: list[ast.expr]) -> Rows:
+        """Arithmetic, comparisons, row-wise functions: rows with rows or with a value that has no
+        axis to line up with them (a number, a reduction over the rows)."""
+        values = [self._settled(v) for v in map(self.value, operands)]
+        ranks = [v.rank for v in values]
+        rank = None if None in ranks else max(ranks, default=0)  # type: ignore[type-var]
+        counted = any(v.counted for v in values)
+        if not any(v.rows for v in values):
+            rowless = all(v.rowless for v in values)
+            made = Rows(rowless=rowless, rank=rank, counted=counted)
+            return self._rewritten(node, operands, made, values)
+        for operand, value in zip(operands, values, strict=True):
+            if not value.rows and not value.rowless:
+                raise _Refused(self._other(operand))
+        return self._rewritten(node, operands, Rows(rows=True, rank=rank, counted=counted), values)
+
+    def _matmul(self, node: ast.BinOp) -> Rows:
+        """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
+        each); rows of one axis times rows: a sum over the rows, made over the real ones."""
+        left, right = self.value(node.left), self.value(node.right)
+        if not (left.rows or right.rows):
+            return self._apart(node, [node.left, node.right])
+        other = right.rank if right.rank is not None else self._assumed(node.right, _TABLE_RANK)
+        if left.rows and not right.rows and (left.rank or 0) >= 2 and other in (1, 2):
+            rank = left.rank - 1 if other == 1 else left.rank  # type: ignore[operator]
+            values = [left, right]
+            return self._rewritten(
+                node, [node.left, node.right], Rows(rows=True, rank=rank), values
+            )
+        if left.rows and right.rows and left.rank == 1 and right.rank in (1, 2):
+            a, b = _atom(self._text(node.left, left)), _atom(self._text(node.right, right))
+            self.masked = True
+            if right.rank == 1:
+                text = f"{self.over_rows}(jnp.sum, {a} * {b}, {self.valid})"
+                return Rows(rowless=True, rank=0, text=text)
+            text = f"{self.over_rows}(jnp.sum, {a}[:, None] * {b}, {self.valid}, axis=0)"
+            return Rows(rowless=True, rank=1, text=text)
+        raise _Refused(self._uses(node))
+
+    def _call(self, node: ast.Call) -> Rows:
+        name = dotted(node.func)
+        module, _, function = name.rpartition(".")
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        ):
+            if self._touches(node):
+                raise _Refused(self._uses(node))
+            return Rows()
+        if module in _MODULES and function in ROW_REDUCTIONS and node.args:
+            return self._reduce(node, f"jnp.{function}", node.args[0], node.args[1:])
+        if name in ROW_NORMALISERS and node.args:
+            return self._reduce(node, name, node.args[0], node.args[1:], default=-1, keeps=True)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ROW_REDUCTIONS:
+            held = self.value(node.func.value)
+            if held.rows:
+                return self._reduce(node, f"jnp.{node.func.attr}", node.func.value, node.args)
+        if module in _MODULES and function in ROWWISE:
+            if function == "where" and len(node.args) != 3:
+                # where(condition) alone gives the indices of the true rows, not a row per row
+                raise _Refused(self._uses(node))
+            return self._combine(node, arguments)
+        if (
+            module in _MODULES
+            and function == "arange"
+            and len(arguments) == 1
+            and self.value(arguments[0]).length
+        ):
+            return Rows(rows=True, rank=1)  # over the padded count: row i is i, as it was
+        if name == "len" and len(node.args) == 1 and self.value(node.args[0]).rows:
+            return Rows(length=True)
+        if isinstance(node.func, ast.Call) and dotted(node.func.func) in _VMAPS:
+            return self._vmap(node)
+        if module in _MODULES and function in ROWS_KEPT and len(node.args) == 1:
+            return self._combine(node, arguments)
+        made = self._apart(node, [node.func, *arguments])
+        if module in _MODULES and function in VECTORS:
+            return Rows(made.rows, made.rowless, made.length, 1, made.text)
+        return made
+
+    def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Rows:
+        """Anything else: its value as it was, when no part of it is made of rows."""
+        values = [self._settled(self.value(p)) for p in parts]
+        if any(v.rows for v in values):
+            raise _Refused(self._uses(node))
+        if any(v.counted for v in values):
+            # a shape, a static argument may be made of it: the real count is traced
+            raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
+        return self._rewritten(node, parts, Rows(), values)
+
+    def _reduce(
+        self,
+        node: ast.Call,
+        function: str,
+        of: ast.expr,
+        rest: list[ast.expr],
+        default: int | None = None,
+        keeps: bool = False,
+    ) -> Rows:
+        """A reduction of rows (``keeps``: a normalisation, which keeps their shape): over them,
+        made over the real ones; along a later axis, rows still."""
+        held = self.value(of)
+        if not held.rows:
+            made = self._combine(node, [of, *rest, *(k.value for k in node.keywords)])
+            return Rows(rowless=made.rowless, text=made.text)
+        options = {k.arg: k.value for k in node.keywords}
+        if len(rest) > 1 or (rest and "axis" in options):
+            raise _Refused(self._uses(node))
+        if rest:
+            options["axis"] = rest[0]
+        if set(options) - {"axis", "ddof", "keepdims", "dtype"}:
+            raise _Refused(self._uses(node))
+        if any(self.value(v).rows or self.value(v).counted for v in options.values()):
+            raise _Refused(self._uses(node))
+        axis = options.get("axis")
+        along = _number(axis) if axis is not None else default
+        if isinstance(along, int) and along < 0 and held.rank is not None:
+            along += held.rank
+        keepdims = "keepdims" in options
+        if isinstance(along, int) and along > 0 and not isinstance(along, bool):
+            rank = held.rank if keeps or keepdims or held.rank is None else held.rank - 1
+            return self._rewritten(node, [of], Rows(rows=True, rank=rank))
+        if along not in (0, None) or (along is None and axis is not None and not _is_none(axis)):
+            raise _Refused(
+                f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may "
+                "be the rows"
+            )
+        texts = {k: self.source.code(v) for k, v in options.items()}
+        if along == 0 and axis is None:
+            texts["axis"] = "0"  # the default axis, which is the rows'
+        given = [f"{k}={t}" for k, t in texts.items()]
+        written = ", ".join([function, self._text(of, held), self.valid, *given])
+        self.masked = True
+        text = f"{self.over_rows}({written})"
+        if keeps:
+            return Rows(rows=True, rank=held.rank, text=text)
+        if keepdims or held.rank is None:
+            rank = None if along == 0 or keepdims else 0
+        else:
+            rank = held.rank - 1 if along == 0 else 0
+        return Rows(rowless=True, rank=rank, text=text)
+
+    def _vmap(self, node: ast.Call) -> Rows:
+        """``jax.vmap(f)(rows, ...)``: f of each row alone, when f closes over no rows."""
+        mapper = node.func
+        assert isinstance(mapper, ast.Call)
+        values = [self.value(a) for a in node.args]
+        if (
+            len(mapper.args) != 1
+            or mapper.keywords
+            or node.keywords
+            or not values
+            or not all(v.rows for v in values)
+        ):
+            raise _Refused(self._uses(node))
+        function = mapper.args[0]
+        reads = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+        if isinstance(function, ast.Lambda):
+            reads -= {a.arg for a in function.args.args}
+        elif not isinstance(function, (ast.Name, ast.Attribute)):
+            raise _Refused(self._uses(node))
+        if any(self.names.get(r, Rows()).rows or self.names.get(r, Rows()).length for r in reads):
+            raise _Refused(self._uses(node))
+        return self._rewritten(node, node.args, Rows(rows=True), values)
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def _settled(self, value: Rows) -> Rows:
+        """The padded row count anywhere but where rows are made of it: the real count instead."""
+        return Rows(rowless=True, rank=0, text=self.valid, counted=True) if value.length else value
+
+    def _assumed(self, node: ast.expr, rank: int) -> int | None:
+        """The rank assumed of ``node``, an argument (or an item of one) that the front can look at
+        before it pads; None when no rank is assumed of it."""
+        if not self.assume:
+            return None
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        plain = all(
+            isinstance(n, (ast.Name, ast.Subscript, ast.Constant, ast.expr_context))
+            for n in ast.walk(node)
+        )
+        if not plain or not names or not names <= self.arguments:
+            return None
+        return self.ranks.setdefault(self.source.code(node), rank)
+
+    def _rewritten(
+        self,
+        node: ast.expr,
+        parts: list[ast.expr],
+        kind: Rows,
+        values: list[Rows] | None = None,
+    ) -> Rows:
+        """``kind``, with ``node``'s text rewritten where a part of it was."""
+        values = values if values is not None else [self.value(p) for p in parts]
+        changed = [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text is not None]
+        if not changed:
+            return kind
+        text = _splice(self.source, node, changed)
+        return Rows(kind.rows, kind.rowless, kind.length, kind.rank, text, kind.counted)
+
+    def _text(self, node: ast.expr, value: Rows) -> str:
+        return value.text if value.text is not None else self.source.code(node)
+
+    def _touches(self, node: ast.AST) -> bool:
+        return any(
+            isinstance(n, ast.Name) and (self.names.get(n.id, Rows()).rows) for n in ast.walk(node)
+        )
+
+    def _uses(self, node: ast.expr) -> str:
+        what = dotted(node.func) if isinstance(node, ast.Call) else ""
+        return f"uses {what or self.source.code(node)} at line {node.lineno}"
+
+    def _other(self, node: ast.expr) -> str:
+        if isinstance(node, ast.Name):
+            return f"reads {node.id} at line {node.lineno}"
+        return f"combines its rows with {self.source.code(node)} at line {node.lineno}"
+
+
+def follow(
+    source: Source, function: ast.FunctionDef, parameter: str, valid: str, over_rows: str
+) -> Body | str:
+    """The body's rewrites once ``parameter`` holds padding rows past ``valid`` (reductions made by
+    ``over_rows``), and which parts of its result are rows; else what in it mixes the padding into a
+    result (a clause: "uses jnp.stack at line 9"). Followed with no rank known first; then, where
+    that fails, with the array taken for indices into tables of vectors, when the body gathers by
+    it (the ranks the front then checks)."""
+    first = _follow(source, function, (parameter, valid, over_rows), assume=False)
+    if isinstance(first, Body):
+        return first
+    indices = _follow(source, function, (parameter, valid, over_rows), assume=True)
+    if isinstance(indices, Body) and len(indices.ranks) > 1:
+        return indices
+    return first
+
+
+def _follow(
+    source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
+) -> Body | str:
+    walker = _Follow(source, function, names, assume)
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    out = Body()
+    try:
+        for stmt in body:
+            if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
+                returned = stmt.value
+                parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
+                values = [walker._settled(walker.value(p)) for p in parts]
+                out.returns_rows = tuple(v.rows for v in values)
+                out.tuple_result = isinstance(returned, ast.Tuple)
+                out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                value = walker.value(stmt.value)
+                if value.text is not None:
+                    out.changes.append((stmt.value, value.text))
+                _bind(walker, stmt.targets[0], value, stmt.lineno)
+            else:
+                raise _Refused(
+                    f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
+                )
+    except _Refused as why:
+        return str(why)
+    if not body or not isinstance(body[-1], ast.Return):
+        return "does not end by returning its result"
+    out.masked, out.over_rows, out.ranks = walker.masked, names[2], walker.ranks
+    return out
+
+
+def _bind(walker: _Follow, target: ast.expr, value: Rows, line: int) -> None:
+    if isinstance(target, ast.Name):
+        kept = Rows(value.rows, value.rowless, value.length, value.rank, counted=value.counted)
+        walker.names[target.id] = kept
+    elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        if value.rows or value.length:
+            raise _Refused(f"unpacks its rows at line {line}")
+        for element in target.elts:
+            walker.names[element.id] = Rows()  # type: ignore[attr-defined]
+    else:
+        raise _Refused(f"assigns to {ast.unparse(target)} at line {line}")
+
+
+def _slice(walker: _Follow, part: ast.Slice) -> Rows:
+    bounds = [b for b in (part.lower, part.upper, part.step) if b is not None]
+    values = [walker.value(b) for b in bounds]
+    return Rows(
+        rows=any(v.rows for v in values),
+        length=any(v.length for v in values),
+        counted=any(v.counted for v in values),
+    )
+
+
+def _number(node: ast.expr | None) -> object:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return -inner if isinstance(inner, (int, float)) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return node.value
+    return None
+
+
+def _atom(text: str) -> str:
+    """``text`` as an operand: a name as it is, anything else in parentheses."""
+    return text if text.isidentifier() else f"({text})"
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _splice(source: Source, node: ast.expr, changed: list[tuple[ast.expr, str]]) -> str:
+    """``node``'s text with each changed part's text put in its place."""
+    text = source.code(node)
+    start = source.start(node)
+    for part, new in sorted(changed, key=lambda c: source.start(c[0]), reverse=True):
+        lo = offset_in(text, start, source.start(part))
+        hi = offset_in(text, start, source.end(part))
+        text = text[:lo] + new + text[hi:]
+    return text
+
+
+# -- the rewrite at the def ------------------------------------------------------------------------------
+def pad_where_jitted(source: Source, finding: Finding, bucket: int) -> Rewrite | Refusal:
+    """The jitted def of ``finding`` (in ``source``) made a padding front for its renamed body."""
+    site, parameter = finding.jit_site, finding.parameter
+    if site is None or not parameter:
+        return Refusal("the finding names no jitted function and parameter")
+    if _padded_already(source, site.name):
+        return Refusal(PADDED)
+    function = _top_level_def(source, site.name, site.location.line)
+    if function is None:
+        return Refusal(f"{site.name} is not a def at the top of {site.location.path}")
+    why = _signature(function, parameter, site.static_params)
+    if why:
+        return Refusal(f"{site.name} {why}")
+    decorators = [dotted(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list]
+    if len(decorators) != 1 or not _jit_decorator(function.decorator_list[0]):
+        return Refusal(f"{site.name} is not jitted by one jax.jit decorator")
+    if not has_binding(source, "jnp", "jax.numpy"):
+        if "jnp" in source.module_names:
+            return Refusal("jnp is bound to something other than jax.numpy here")
+        imports: tuple[str, ...] = ("import jax.numpy as jnp",)
+    else:
+        imports = ()
+    valid = source.fresh_name("valid")
+    over_rows = _over_rows_defined(source)
+    body = follow(source, function, parameter, valid, over_rows or source.fresh_name("over_rows"))
+    if isinstance(body, str):
+        return Refusal(f"{site.name} {body}, so padded rows would change its result")
+    inner = source.fresh_name(f"{site.name}_padded")
+    existing = next((n for n, b in pads(source).items() if b == bucket), None)
+    pad = existing or source.fresh_name(PAD_NAME)
+    helpers = [] if existing else [pad_code(pad, bucket)]
+    if body.masked and not over_rows:
+        helpers.append(_over_rows_text(body.over_rows))
+    code = _inner_code(source, function, inner, valid, body)
+    if code is None:
+        return Refusal(f"{site.name}'s body does not start on a line of its own")
+    front = _front_code(function, (inner, valid, pad, source.fresh_name("result")), parameter, body)
+    statements = [_spaced(parse_statement(t), i) for i, t in enumerate([*helpers, code, front])]
+    where: Start = source.start(function)
+    return Rewrite(insert_before={where: statements}, remove={where}, imports=imports, unsafe=True)
+
+
+def _padded_already(source: Source, name: str) -> bool:
+    """Whether this file calls ``name`` with an array a pad function of an earlier fix made."""
+    made = set(pads(source))
+    return any(
+        isinstance(node, ast.Call)
+        and dotted(node.func) == name
+        and any(isinstance(a, ast.Call) and dotted(a.func) in made for a in node.args)
+        for node in ast.walk(source.tree)
+    )
+
+
+def _spaced(statement: cst.BaseStatement, index: int) -> cst.BaseStatement:
+    """Two blank lines above each def but the first, which takes those of the def it replaces."""
+    import libcst as cst
+
+    if index == 0:
+        return statement
+    return statement.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+
+
+def _top_level_def(source: Source, name: str, line: int) -> ast.FunctionDef | None:
+    for stmt in source.tree.body:
+        if (
+            isinstance(stmt, ast.FunctionDef)
+            and stmt.name == name
+            and min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)])
+            <= line
+            <= (stmt.end_lineno or stmt.lineno)
+        ):
+            return stmt
+    return None
+
+
+def _signature(function: ast.FunctionDef, parameter: str, static: tuple[str, ...]) -> str:
+    args = function.args
+    if args.vararg or args.kwarg:
+        return "takes *args or **kwargs, which the padding front cannot pass on by name"
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if parameter not in names:
+        return f"has no parameter {parameter}"
+    if parameter in static:
+        return f"takes {parameter} as a static argument"
+    if names[:1] in (["self"], ["cls"]):
+        return "is a method"
+    return ""
+
+
+def _jit_decorator(node: ast.expr) -> bool:
+    """``@jax.jit`` or ``@partial(jax.jit, ...)``: the one function jitted, with its options."""
+    if dotted(node) in _JITS:
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and dotted(node.func).rsplit(".", 1)[-1] == "partial"
+        and bool(node.args)
+        and dotted(node.args[0]) in _JITS
+    )
+
+
+def _inner_code(
+    source: Source, function: ast.FunctionDef, inner: str, valid: str, body: Body
+) -> str | None:
+    """The jitted def renamed, taking ``valid`` by keyword, its reductions over the real rows;
+    its decorator and body as written, comments kept."""
+    lines = source.text.splitlines()
+    first = function.body[0].lineno
+    while first - 1 > function.lineno and _blank_or_comment(lines[first - 2]):
+        first -= 1
+    if first == function.lineno:
+        return None
+    top = min(d.lineno for d in function.decorator_list)
+    decorators = lines[top - 1 : function.lineno - 1]
+    end = function.end_lineno or first
+    text = "\n".join(lines[first - 1 : end]) + "\n"
+    # the changes, from the last, by where they are in the body's text
+    for node, new in sorted(body.changes, key=lambda c: source.start(c[0]), reverse=True):
+        lo = offset_in(text, (first, 0), source.start(node))
+        hi = offset_in(text, (first, 0), source.end(node))
+        text = text[:lo] + new + text[hi:]
+    # the count of real rows, where a reduction needs it
+    args = _with_keyword(function.args, valid) if body.masked else function.args
+    returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
+    header = f"def {inner}({ast.unparse(args)}){returns}:"
+    return "\n".join([*decorators, header, text])
+
+
+def _blank_or_comment(line: str) -> bool:
+    return not line.strip() or line.lstrip().startswith("#")
+
+
+def _with_keyword(args: ast.arguments, name: str) -> ast.arguments:
+    return ast.arguments(
+        posonlyargs=args.posonlyargs,
+        args=args.args,
+        vararg=args.vararg,
+        kwonlyargs=[*args.kwonlyargs, ast.arg(arg=name)],
+        kw_defaults=[*args.kw_defaults, None],
+        kwarg=args.kwarg,
+        defaults=args.defaults,
+    )
+
+
+def _front_code(
+    function: ast.FunctionDef, names: tuple[str, str, str, str], parameter: str, body: Body
+) -> str:
+    """The def that takes the jitted function's name and arguments: pads, calls, slices back."""
+    inner, valid, pad, result = names
+    args = function.args
+    passed = [
+        f"{pad}({a.arg})" if a.arg == parameter else a.arg for a in (*args.posonlyargs, *args.args)
+    ]
+    passed += [
+        f"{a.arg}={pad}({a.arg})" if a.arg == parameter else f"{a.arg}={a.arg}"
+        for a in args.kwonlyargs
+    ]
+    if body.masked:
+        passed.append(f"{valid}={valid}")
+    call = f"{inner}({', '.join(passed)})"
+    if body.ranks:
+        # the ranks the padding was proved for; an array of others is given as it is to the body
+        # not jitted (jitted, it would trace once per length again)
+        unpadded = call.replace(f"{pad}({parameter})", parameter).replace(
+            f"{inner}(", f"{inner}.__wrapped__(", 1
+        )
+        checks = " or ".join(f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items())
+        guard = [f"if {checks}:", f"    return {unpadded}"]
+    else:
+        guard = []
+    if body.tuple_result and any(body.returns_rows):
+        parts = [
+            f"{result}[{i}][:{valid}]" if rows else f"{result}[{i}]"
+            for i, rows in enumerate(body.returns_rows)
+        ]
+        tail = [f"{result} = {call}", f"return ({', '.join(parts)}{',' * (len(parts) == 1)})"]
+    else:
+        tail = [f"return {call}[:{valid}]" if body.returns_rows == (True,) else f"return {call}"]
+    returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
+    lines = [
+        f"def {function.name}({ast.unparse(args)}){returns}:",
+        f'"""{function.name} of {parameter} padded to a bucket of rows: one trace per bucket."""',
+        f"{valid} = len({parameter})",
+        *guard,
+        *tail,
+    ]
+    return "\n    ".join(lines) + "\n"
+
+
+def _over_rows_defined(source: Source) -> str:
+    for stmt in source.tree.body:
+        if (
+            isinstance(stmt, ast.FunctionDef)
+            and source.code(stmt) == _over_rows_text(stmt.name).strip()
+        ):
+            return stmt.name
+    return ""
+
+
+def _over_rows_text(name: str) -> str:
+    return textwrap.dedent(_OVER_ROWS.format(name=name)).lstrip("\n")
+
+
+def pads(source: Source) -> dict[str, int]:
+    """The pad functions earlier fixes of this file defined, by name, with their bucket."""
+    out = {}
+    for stmt in source.tree.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.args.defaults:
+            bucket = stmt.args.defaults[-1]
+            if (
+                isinstance(bucket, ast.Constant)
+                and isinstance(bucket.value, int)
+                and source.code(stmt) == pad_code(stmt.name, bucket.value).strip()
+            ):
+                out[stmt.name] = bucket.value
+    return out
+
+
+def pad_code(name: str, bucket: int) -> str:
+    return textwrap.dedent(_PAD.format(name=name, bucket=bucket)).lstrip("\n")

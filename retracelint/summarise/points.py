@@ -1,0 +1,120 @@
+"""The points of a sweep the source spells out: how many items a collection written in the code
+gives, and whether each gives a size of its own (``Points``).
+
+A loop over ``[64, 128, 256]`` (or a name bound once to it, ``zip`` or ``itertools.product`` of such)
+walks a few points fixed by the source; the frequency model (``Frequency.sweep``) reads these facts to
+tell a sweep over a few problems from the steps of a run.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+
+from retracelint.summary import Points
+
+# How many points a call over collections walks, by the call's last name: as many as its first
+# argument (``enumerate``, ``tqdm``, ``np.array``), as its shortest (``zip``), or all combinations
+# (``itertools.product``).
+_POINTS_OF_CALL: dict[str, Callable[[list[int]], int]] = {
+    **dict.fromkeys(
+        ("enumerate", "reversed", "sorted", "list", "tuple", "tqdm", "array", "asarray"),
+        lambda counts: counts[0],
+    ),
+    "zip": min,
+    "product": math.prod,
+}
+_EVERY_ARGUMENT = frozenset({"zip", "product"})
+# The methods that change how many items a list (or a set) holds.
+_RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add", "update"})
+
+# The display a name is bound to once, where nothing resizes it (None: not known).
+Bound = Callable[[str], ast.expr | None]
+
+
+def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
+    """The points ``node`` gives, when the source fixes them: a display of constants (``[64,
+    128]``, ``[(MINMOD, 401), ...]``), ``range`` of literal integers, a name ``bound`` to one, and
+    ``zip``, ``itertools.product``, ``enumerate``, ``np.array``... of those."""
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        if not all(map(_fixed_item, node.elts)):
+            return None
+        return Points(len(node.elts), _sizes(node.elts), all(map(_number, node.elts)))
+    if isinstance(node, ast.Name):
+        return spelled_points(bound(node.id), unbound)
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name == "range":
+        return _range_points(node, bound)
+    combine = _POINTS_OF_CALL.get(name)
+    args = node.args[: None if name in _EVERY_ARGUMENT else 1]
+    found = [spelled_points(arg, bound) for arg in args]
+    known = [f for f in found if f is not None]
+    if combine is None or not found or len(known) < len(found) or node.keywords:
+        return None
+    counts = [f.count for f in known]
+    return Points(combine(counts), any(f.sizes for f in known), all(f.numbers for f in known))
+
+
+def unbound(name: str) -> None:
+    """No name is followed (a default, or a name met inside what a name is bound to)."""
+    return None
+
+
+def _range_points(node: ast.Call, bound: Bound) -> Points | None:
+    """``range`` of literal integers, or of names bound once to them (``num_runs = 3`` before
+    ``for run in range(num_runs)``: the source fixes that count as surely as ``range(3)``)."""
+    args = [bound(a.id) if isinstance(a, ast.Name) else a for a in node.args]
+    bounds = [a.value for a in args if isinstance(a, ast.Constant)]
+    ints = len(bounds) == len(node.args) and all(type(b) is int for b in bounds)
+    if not (ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]) or node.keywords:
+        return None
+    # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
+    return Points(len(range(*bounds)), False, True)
+
+
+def _sizes(items: list[ast.expr]) -> bool:
+    """Whether the points give a size each: a place of the items (the item, or one field of a
+    tuple) holding an integer literal at every point, different between points (``[64, 128]``,
+    ``[(MINMOD, 101), (MINMOD, 401)]``). A gain, an onset or a name per point is a setting that
+    could be traced, not a new problem."""
+    rows = [item.elts if isinstance(item, ast.Tuple) else [item] for item in items]
+    if len({len(row) for row in rows}) != 1:
+        return False
+    for place in zip(*rows, strict=True):
+        values = [v.value if isinstance(v, ast.Constant) else None for v in place]
+        if all(type(v) is int for v in values) and (len(values) == 1 or len(set(values)) > 1):
+            return True
+    return False
+
+
+def _number(node: ast.expr) -> bool:
+    """An int or float literal, signed or not (not a bool)."""
+    if isinstance(node, ast.UnaryOp):
+        return _number(node.operand)
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _fixed_item(node: ast.expr) -> bool:
+    """A point of a sweep written out: a constant, a name of one, or a tuple of those."""
+    if isinstance(node, ast.Tuple):
+        return all(map(_fixed_item, node.elts))
+    if isinstance(node, ast.UnaryOp):
+        return _fixed_item(node.operand)
+    return isinstance(node, ast.Constant | ast.Name | ast.Attribute)
+
+
+def resized(body: list[ast.stmt], name: str) -> bool:
+    """Whether ``body`` calls a method on ``name`` that changes how many items it holds."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _RESIZING
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+        for stmt in body
+        for node in ast.walk(stmt)
+    )

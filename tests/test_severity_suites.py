@@ -1,0 +1,358 @@
+"""A re-trace repeated only by a loop over a suite the source writes out, or over the settings a
+command-line option lists, is a warning; one repeated by the steps of a training run stays an error
+(issue 36: error only when the re-traces grow with the run). Fresh round 15 had both as errors: an
+eager scan of a nested def per case of an eight-case validation suite (the suite, or the subset of it
+named on the command line), and a jit rebuilt per batch size of a benchmark's ``--batch-sizes``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from retracelint.cli import main
+
+_CASES = """\
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    duration: float
+    gain: float
+"""
+
+_SIM = """\
+import jax
+import jax.numpy as jnp
+
+
+def simulate(case, dt):
+    steps = int(round(case.duration / dt))
+    inputs = jnp.full((steps, 3), case.gain)
+
+    def step_fn(state, u):
+        nxt = state + dt * u
+        return nxt, nxt
+
+    _, trajectory = jax.lax.scan(step_fn, jnp.zeros(3), inputs)
+    return trajectory
+"""
+
+_VALIDATE = """\
+import sys
+
+from cases import Case
+from sim import simulate
+
+SUITE: list[Case] = [
+    Case("trim_hold", 3.0, 0.0),
+    Case("doublet", 2.5, 0.1),
+    Case("step", 1.5, 0.2),
+]
+
+
+def main(argv):
+    if argv:
+        wanted = set(argv)
+        cases = [c for c in SUITE if c.name in wanted]
+    else:
+        cases = SUITE
+    for case in cases:
+        print(case.name, simulate(case, 0.01)[-1])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+"""
+
+_TRAIN = """\
+import sys
+
+import jax
+import jax.numpy as jnp
+
+
+def rollout(params, horizon):
+    def step_fn(state, _):
+        nxt = jnp.tanh(params @ state)
+        return nxt, nxt
+
+    _, states = jax.lax.scan(step_fn, jnp.ones(3), None, length=horizon)
+    return states
+
+
+def train(num_steps):
+    params = jnp.eye(3)
+    for step in range(num_steps):
+        states = rollout(params, 16)
+        params = params - 0.01 * jnp.outer(states[-1], states[0])
+    return params
+
+
+if __name__ == "__main__":
+    print(train(int(sys.argv[1])))
+"""
+
+_ROLLOUTS = """\
+import jax
+import jax.numpy as jnp
+
+
+def make_rollout(horizon):
+    @jax.jit
+    def rollout(state):
+        def body(s, _):
+            return jnp.tanh(s), None
+
+        final, _ = jax.lax.scan(body, state, None, length=horizon)
+        return final
+
+    return jax.vmap(rollout)
+"""
+
+_BENCH = """\
+import argparse
+import time
+
+import jax
+import jax.numpy as jnp
+from rollouts import make_rollout
+
+
+def benchmark(batch_size, horizon):
+    rollout = make_rollout(horizon)
+    states = jnp.ones((batch_size, 3))
+    jax.block_until_ready(rollout(states))  # warm-up: compiles
+    start = time.perf_counter()
+    jax.block_until_ready(rollout(states))
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-sizes", default="1,16,64")
+    parser.add_argument("--horizon", type=int, default=100)
+    args = parser.parse_args()
+    for batch_size in [int(x) for x in args.batch_sizes.split(",")]:
+        print(batch_size, benchmark(batch_size, args.horizon))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for name, text in (
+        ("cases.py", _CASES),
+        ("sim.py", _SIM),
+        ("validate.py", _VALIDATE),
+        ("train.py", _TRAIN),
+        ("rollouts.py", _ROLLOUTS),
+        ("bench.py", _BENCH),
+    ):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_suite_or_a_benchmark_grid_is_a_warning_a_step_loop_an_error(project: Path) -> None:
+    result = CliRunner().invoke(main, ["--no-cache", "."])
+    assert result.exit_code == 1  # the training loop's error
+    assert result.stdout.splitlines() == [
+        "rollouts.py:6:6: RTL301 [warning] @jax.jit rebuilds rollout() each call of "
+        "make_rollout(), so every call re-traces; build the jit once",
+        "sim.py:13:34: RTL301 [warning] lax.scan(...) traces a new nested def each call of "
+        "simulate(), so every call re-traces; define step_fn once",
+        "train.py:12:30: RTL301 lax.scan(...) traces a new nested def each call of rollout(), "
+        "so every call re-traces; define step_fn once",
+    ]
+
+
+def test_json_carries_the_severity_and_what_repeats(project: Path) -> None:
+    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    found = {(f["path"], f["line"]): f for f in json.loads(result.stdout)}
+    assert {key: f["severity"] for key, f in found.items()} == {
+        ("rollouts.py", 6): "warning",
+        ("sim.py", 13): "warning",
+        ("train.py", 12): "error",
+    }
+    assert "the loop at validate.py:20" in found["sim.py", 13]["details"][-1]
+    assert "the loop at train.py:19" in found["train.py", 12]["details"][-1]
+    assert "the loop at bench.py:24" in found["rollouts.py", 6]["details"][-1]
+
+
+_LISTED = _BENCH.replace('default="1,16,64"', 'nargs="+", type=int, default=[1, 16, 64]').replace(
+    '[int(x) for x in args.batch_sizes.split(",")]', "args.batch_sizes"
+)
+_GIVEN = (
+    _BENCH.replace("def main():", "def main(args):")
+    .replace("    args = parser.parse_args()\n", "")
+    .replace("    main()", "    main(argparse.Namespace(batch_sizes=input()))")
+)
+
+
+@pytest.mark.parametrize(
+    ("bench", "severity"),
+    [(_LISTED, "warning"), (_GIVEN, "error")],
+    ids=["nargs-list", "namespace-of-no-parser"],
+)
+def test_an_option_given_as_a_list_is_a_grid_a_namespace_of_no_parser_is_not(
+    project: Path, bench: str, severity: str
+) -> None:
+    """``nargs="+"`` hands the loop the option's list itself: a grid; the same loop over an
+    attribute of a namespace the function is given (no parser seen) may walk anything."""
+    (project / "bench.py").write_text(bench, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    found = {(f["path"], f["line"]): f["severity"] for f in json.loads(result.stdout)}
+    assert found[("rollouts.py", 6)] == severity
+
+
+_RUNS = """\
+import jax
+import jax.numpy as jnp
+from rollouts import make_rollout
+
+
+def timed(batch_size):
+    rollout = make_rollout(100)
+    return rollout(jnp.ones((batch_size, 3)))
+
+
+def fit(params):
+    return jax.jit(lambda p: p * 0.9)(params)
+
+
+if __name__ == "__main__":
+    num_runs = 3
+    for run in range(num_runs):
+        timed(64)
+    num_steps = 1000
+    params = jnp.ones(3)
+    for step in range(num_steps):
+        params = fit(params)
+"""
+
+
+def test_a_range_over_a_name_bound_to_a_few_counts_as_that_range(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``num_runs = 3`` then ``range(num_runs)``: three runs of a benchmark, a warning; ``range``
+    of a thousand steps bound the same way grows with the run: an error."""
+    (tmp_path / "rollouts.py").write_text(_ROLLOUTS, encoding="utf-8")
+    (tmp_path / "runs.py").write_text(_RUNS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    found = {(f["path"], f["line"]): f["severity"] for f in json.loads(result.stdout)}
+    assert found == {("rollouts.py", 6): "warning", ("runs.py", 12): "error"}
+
+
+_AGENT = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Agent:
+    def __init__(self, learning_rate, clip):
+        self.learning_rate = learning_rate
+        self.clip = clip
+
+    @partial(jax.jit, static_argnums=0)
+    def update(self, params, grads):
+        step = jnp.clip(grads, -self.clip, self.clip)
+        return params - self.learning_rate * step
+"""
+
+_GRID = """\
+import itertools
+import random
+
+
+def generate_configurations(param_grid, max_configs=20):
+    keys = list(param_grid.keys())
+    values = list(param_grid.values())
+    combinations = list(itertools.product(*values))
+    if len(combinations) > max_configs:
+        random.shuffle(combinations)
+        combinations = combinations[:max_configs]
+    configurations = []
+    for combination in combinations:
+        configurations.append(dict(zip(keys, combination)))
+    return configurations
+"""
+
+_GRID_BENCH = """\
+import jax.numpy as jnp
+from agent import Agent
+from grid import generate_configurations
+
+
+def run_single(config, episodes):
+    agent = Agent(config["learning_rate"], config["clip"])
+    params = jnp.zeros(4)
+    for _ in range(episodes):
+        params = agent.update(params, jnp.ones(4))
+    return params
+
+
+def main():
+    grid = {"learning_rate": [1e-3, 3e-4], "clip": [0.1, 0.2]}
+    configurations = generate_configurations(grid)
+    for i, config in enumerate(configurations):
+        print(i, run_single(config, 300))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+_AGENT_TRAIN = """\
+import sys
+
+import jax.numpy as jnp
+from agent import Agent
+
+
+def train(episodes):
+    params = jnp.zeros(4)
+    for episode in range(episodes):
+        agent = Agent(1e-3 / (1 + episode), 0.1)
+        params = agent.update(params, jnp.ones(4))
+    return params
+
+
+if __name__ == "__main__":
+    print(train(int(sys.argv[1])))
+"""
+
+
+def test_an_agent_per_configuration_of_a_grid_is_a_warning_one_per_episode_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fresh round 14: a static agent made per configuration of a hyperparameter grid (the product
+    of a dict's value lists, shuffled and cut to a maximum, walked with ``enumerate``), each trained
+    for its own episodes, was an error. It is one trace per point of a bounded sweep: a warning (shown:
+    held-out programs count such a rebuild removable, so no hidden ``per-point`` assumption); an agent
+    made anew per training episode stays an error."""
+    for name, text in (
+        ("agent.py", _AGENT),
+        ("grid.py", _GRID),
+        ("benchmark.py", _GRID_BENCH),
+        ("train.py", _AGENT_TRAIN),
+    ):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    shown = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    found = {(f["path"], f["line"]): f for f in json.loads(shown.stdout)}
+    assert {key: f["severity"] for key, f in found.items()} == {
+        ("benchmark.py", 10): "warning",
+        ("train.py", 11): "error",
+    }
+    assert found["benchmark.py", 10]["assumptions"] == []
