@@ -27,7 +27,7 @@ from retracelint.summarise.objects import (
     hashed_by_identity,
     registered_static,
 )
-from retracelint.summarise.points import resized
+from retracelint.summarise.points import body_names
 from retracelint.summarise.syntax import (
     _BLOCKS,
     _blocks,
@@ -465,10 +465,11 @@ def _int_constants(bound: dict[str, ast.expr]) -> dict[str, int]:
 def _displays(bound: dict[str, ast.expr], body: list[ast.stmt]) -> dict[str, ast.expr]:
     """The module-level names bound once to a list, tuple or set display that no code of the
     module resizes (``RESOLUTIONS = [64, 128]``): the points a loop over them walks."""
+    resized = body_names(body).resized
     return {
         name: value
         for name, value in bound.items()
-        if isinstance(value, ast.List | ast.Tuple | ast.Set) and not resized(body, name)
+        if isinstance(value, ast.List | ast.Tuple | ast.Set) and name not in resized
     }
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 import math
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from retracelint.summary import Points
 
@@ -107,14 +109,38 @@ def _fixed_item(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant | ast.Name | ast.Attribute)
 
 
-def resized(body: list[ast.stmt], name: str) -> bool:
-    """Whether ``body`` calls a method on ``name`` that changes how many items it holds."""
-    return any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _RESIZING
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == name
-        for stmt in body
-        for node in ast.walk(stmt)
-    )
+@dataclass(frozen=True)
+class BodyNames:
+    """What one walk of a body (nested blocks too) tells of its names: how often each is bound
+    (``stores``), which ones a method call resizes (``list.append``...: ``resized``), and what the
+    plain assignments bind each to (``name = ...``, ``name: T = ...``: ``bound``). One walk for all
+    names: a walk per name asked made summaries quadratic in a body's length."""
+
+    stores: Counter[str]
+    resized: frozenset[str]
+    bound: dict[str, list[ast.expr]]
+
+
+def body_names(body: list[ast.stmt]) -> BodyNames:
+    stores: Counter[str] = Counter()
+    resized: set[str] = set()
+    bound: dict[str, list[ast.expr]] = {}
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                stores[node.id] += 1
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr in _RESIZING
+                and isinstance(func.value, ast.Name)
+            ):
+                resized.add(func.value.id)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Name):
+                bound.setdefault(target.id, []).append(value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            bound.setdefault(node.target.id, []).append(node.value)
+    return BodyNames(stores, frozenset(resized), bound)

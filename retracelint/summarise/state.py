@@ -4,7 +4,6 @@ statements, expressions, calls and arrays parts of the interpreter extend it."""
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
-from retracelint.summarise.points import resized
+from retracelint.summarise.points import BodyNames, body_names
 from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import (
     OneExpression,
@@ -126,7 +125,7 @@ class PassState:
         self.elements: dict[str, ast.expr] = {}
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
         self.body: list[ast.stmt] = []  # the whole body walked
-        self._stores: Counter[str] | None = None  # how often the body binds each name (``stores``)
+        self._names: BodyNames | None = None  # what the body binds and resizes (``names``)
         # The locals whose bindings ``held_name`` is reading (``xs = [f(x) for x in xs]`` reads
         # its own name: no answer from there).
         self.reading_bindings: set[str] = set()
@@ -167,17 +166,21 @@ class PassState:
             self.env[name] = Value(ty=INSTANCE, ref="<self>", objs=frozenset({name}))
 
     # -- driver -------------------------------------------------------------------------------------
+    @property
+    def names(self) -> BodyNames:
+        """What the body walked binds and resizes: one walk per body, when first asked (a walk per
+        question made summaries quadratic in a function's length)."""
+        if self._names is None:
+            self._names = body_names(self.body)
+        return self._names
+
     def stores(self, name: str) -> int:
-        """How many times the body walked binds ``name``: counted once per body, when first asked
-        (walking the body per question made summaries quadratic in a function's length)."""
-        if self._stores is None:
-            self._stores = Counter(
-                n.id
-                for stmt in self.body
-                for n in ast.walk(stmt)
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-            )
-        return self._stores[name]
+        """How many times the body walked binds ``name``."""
+        return self.names.stores[name]
+
+    def resizes(self, name: str) -> bool:
+        """Whether the body walked changes how many items ``name`` holds (``list.append``...)."""
+        return name in self.names.resized
 
     def bound_display(self, name: str) -> ast.expr | None:
         """What ``name`` is bound to, where the source binds it once and nothing resizes it: in
@@ -186,13 +189,15 @@ class PassState:
         if any(param.name == name for param in self.fn.params):
             return None
         if self.stores(name):
-            once = self.stores(name) == 1 and not resized(self.body, name)
-            return self.defs.get(name) if once else None  # type: ignore[return-value]
+            value = self.defs.get(name)
+            if self.stores(name) != 1 or not isinstance(value, ast.expr):
+                return None
+            return None if self.resizes(name) else value
         return self.mod.displays.get(name)
 
     def run(self, body: list[ast.stmt], returns: str | None = None) -> None:
         self.body = body
-        self._stores = None
+        self._names = None
         self.fn.steady = steady(body, self.mod.loc)
         self.block(body)
         if returns and self.returns is not None and self.returns.ty == UNKNOWN:

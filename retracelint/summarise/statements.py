@@ -51,7 +51,7 @@ from retracelint.summarise.loops import (
     _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
-from retracelint.summarise.points import resized, spelled_points
+from retracelint.summarise.points import spelled_points
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -210,22 +210,6 @@ def _configured_count(node: ast.AST) -> bool:
             last = last or node.attr
         node = node.value
     return bool(last) and isinstance(node, ast.Name) and not _RUN_LENGTH.search(last)
-
-
-def _bindings(body: list[ast.stmt], name: str) -> list[ast.expr]:
-    """What the plain assignments of ``body`` bind ``name`` to (``name = ...``, ``name: T = ...``),
-    in nested blocks too."""
-    found: list[ast.expr] = []
-    for node in (n for stmt in body for n in ast.walk(stmt)):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            target, value = node.target, node.value
-        else:
-            continue
-        if isinstance(target, ast.Name) and target.id == name:
-            found.append(value)
-    return found
 
 
 def _narrows(node: ast.expr, name: str) -> bool:
@@ -1035,10 +1019,10 @@ class Statements(PassState):
         stores = self.stores(name)
         if not stores:
             return name in self.mod.displays
-        bound = _bindings(self.body, name)
+        bound = self.names.bound.get(name, [])
         # ``combos = combos[:max_configs]`` keeps fewer of the same items: the others decide.
         made = [value for value in bound if not _narrows(value, name)]
-        if not made or len(bound) != stores or resized(self.body, name):
+        if not made or len(bound) != stores or self.resizes(name):
             return False
         self.reading_bindings.add(name)
         try:
