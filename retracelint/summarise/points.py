@@ -61,6 +61,15 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
     return Points(combine(counts), any(f.sizes for f in known), all(f.numbers for f in known))
 
 
+def gives_points(node: ast.AST | None) -> bool:
+    """Whether a name bound to ``node`` can give a sweep its points: a display, a literal (a
+    ``range`` bound) or a call of what ``spelled_points`` reads; anything else gives none however
+    the name is bound, so no one need look."""
+    if isinstance(node, ast.Constant):
+        return True
+    return isinstance(node, ast.expr) and spelled_points(node, unbound) is not None
+
+
 def unbound(name: str) -> None:
     """No name is followed (a default, or a name met inside what a name is bound to)."""
     return None

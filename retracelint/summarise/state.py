@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
-from retracelint.summarise.points import BodyNames, body_names
+from retracelint.summarise.points import BodyNames, body_names, gives_points
 from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import (
     OneExpression,
@@ -188,8 +188,10 @@ class PassState:
         there, ``_displays``)."""
         if any(param.name == name for param in self.fn.params):
             return None
+        value = self.defs.get(name)
+        if not (gives_points(value) or name in self.mod.displays):
+            return None  # nothing a sweep could read, whatever binds it: no walk of the body
         if self.stores(name):
-            value = self.defs.get(name)
             if self.stores(name) != 1 or not isinstance(value, ast.expr):
                 return None
             return None if self.resizes(name) else value
