@@ -465,12 +465,17 @@ def _int_constants(bound: dict[str, ast.expr]) -> dict[str, int]:
 def _displays(bound: dict[str, ast.expr], body: list[ast.stmt]) -> dict[str, ast.expr]:
     """The module-level names bound once to a list, tuple or set display that no code of the
     module resizes (``RESOLUTIONS = [64, 128]``): the points a loop over them walks."""
-    resized = body_names(body).resized
-    return {
+    displays = {
         name: value
         for name, value in bound.items()
-        if isinstance(value, ast.List | ast.Tuple | ast.Set) and name not in resized
+        if isinstance(value, ast.List | ast.Tuple | ast.Set) and not name.startswith("__")
     }
+    if not displays:
+        # The whole module is walked for resizing calls only where a display can be a sweep's
+        # points (``__all__`` and other dunders name the module's API, never a sweep's points).
+        return {}
+    resized = body_names(body).resized
+    return {name: value for name, value in displays.items() if name not in resized}
 
 
 def _bound_once(body: list[ast.stmt], rebound: set[str]) -> dict[str, ast.expr]:
