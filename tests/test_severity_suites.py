@@ -6,6 +6,7 @@ named on the command line), and a jit rebuilt per batch size of a benchmark's ``
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from retracelint.cli import main
+from retracelint.summarise.points import spelled_points, unbound
 
 _CASES = """\
 from dataclasses import dataclass
@@ -356,3 +358,70 @@ def test_an_agent_per_configuration_of_a_grid_is_a_warning_one_per_episode_an_er
         ("train.py", 11): "error",
     }
     assert found["benchmark.py", 10]["assumptions"] == []
+
+
+_RUNTIME_FIGURE = """\
+import time
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@partial(jax.jit, static_argnames=("iterations",))
+def solve(x, iterations):
+    def body(c, _):
+        return c * 0.5 + 1.0, None
+
+    return jax.lax.scan(body, x, None, length=iterations)[0]
+
+
+def figure():
+    times = []
+    for iterations in 2 ** np.arange(4, 10, 0.5):
+        start = time.time()
+        solve(jnp.ones(3), iterations=int(iterations))
+        times.append(time.time() - start)
+    return times
+
+
+def train(steps):
+    for step in range(steps):
+        solve(jnp.ones(3), iterations=step)
+
+
+if __name__ == "__main__":
+    print(figure())
+    train(1000)
+"""
+
+
+def test_a_figure_over_the_points_of_an_arange_is_a_warning_a_step_loop_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fresh round 16 (slimpletic-jax's runtime figures): ``2 ** np.arange(4, 10, 0.5)`` walks 12
+    points the source fixes, one compile each, as ``range(4, 10)`` would: bounded, a warning. The
+    same static argument changed by every training step stays an error."""
+    (tmp_path / "figure.py").write_text(_RUNTIME_FIGURE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    found = {f["line"]: f["severity"] for f in json.loads(result.stdout)}
+    assert found == {21: "warning", 28: "error"}
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("np.arange(5)", 5),
+        ("jnp.arange(10, 20)", 10),
+        ("np.arange(0, 1, 0.25)", 4),
+        ("2 ** np.arange(4, 10, 0.5)", 12),
+        ("np.arange(-3, 3) * 0.1", 6),
+        ("np.arange(n)", None),
+        ("np.arange(3, 1)", None),
+    ],
+)
+def test_an_arange_of_literals_has_as_many_points_as_numpy_gives(text: str, count: int) -> None:
+    points = spelled_points(ast.parse(text, mode="eval").body, unbound)
+    assert (points.count if points else None) == count

@@ -45,12 +45,17 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
         return Points(len(node.elts), _sizes(node.elts), all(map(_number, node.elts)))
     if isinstance(node, ast.Name):
         return spelled_points(bound(node.id), unbound)
+    if isinstance(node, ast.BinOp) and _number(node.left) != _number(node.right):
+        # ``2 ** np.arange(4, 10)``, ``np.arange(5) * 0.1``: a number and points give as many points.
+        return spelled_points(node.right if _number(node.left) else node.left, bound)
     if not isinstance(node, ast.Call):
         return None
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     if name == "range":
         return _range_points(node, bound)
+    if name == "arange":
+        return _arange_points(node)
     combine = _POINTS_OF_CALL.get(name)
     args = node.args[: None if name in _EVERY_ARGUMENT else 1]
     found = [spelled_points(arg, bound) for arg in args]
@@ -85,6 +90,46 @@ def _range_points(node: ast.Call, bound: Bound) -> Points | None:
         return None
     # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
     return Points(len(range(*bounds)), False, True)
+
+
+def _arange_points(node: ast.Call) -> Points | None:
+    """``np.arange``/``jnp.arange`` of literal numbers: as many points as its length, numbers that
+    number the points of a figure or a benchmark (``jnp.arange(10, 20)``), as ``range``'s do."""
+    bounds = [_literal(a) for a in node.args]
+    if not 0 < len(bounds) <= 3 or None in bounds or node.keywords:
+        return None
+    start, stop, step = ([0.0] if len(bounds) == 1 else []) + bounds + [1.0] * (len(bounds) < 3)
+    if not step:
+        return None
+    count = math.ceil((stop - start) / step)  # type: ignore[operator]
+    return Points(count, False, True) if count > 0 else None
+
+
+def is_numbered(node: ast.expr | None, bound: Bound) -> bool:
+    """Whether ``node`` walks numbered points whose count ``spelled_points`` gives as a loop's
+    (``range``, ``arange``, a number times either, a name ``bound`` to one), not a collection
+    counted by its items."""
+    if isinstance(node, ast.Name):
+        return is_numbered(bound(node.id), unbound)
+    if isinstance(node, ast.BinOp):
+        return is_numbered(node.right if _number(node.left) else node.left, bound)
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in (
+        "range",
+        "arange",
+    )
+
+
+def _literal(node: ast.expr) -> float | None:
+    """An int or float literal's value, signed or not (not a bool)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _literal(node.operand)
+        return None if value is None else -value
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return float(node.value)
+    return None
 
 
 def _sizes(items: list[ast.expr]) -> bool:

@@ -51,7 +51,7 @@ from retracelint.summarise.loops import (
     _surely_runs,
 )
 from retracelint.summarise.objects import field_initials
-from retracelint.summarise.points import spelled_points
+from retracelint.summarise.points import is_numbered, spelled_points
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -896,7 +896,8 @@ class Statements(PassState):
             once = isinstance(body, list) and _one_pass(body, until)
             points = spelled_points(iterable, self.bound_display) if iterable is not None else None
             # ``range(num_runs)`` of a name bound once to a literal counts as its range does.
-            spelled = points.count if points is not None and _is_range(iterable) else None
+            numbered = is_numbered(iterable, self.bound_display)
+            spelled = points.count if points is not None and numbered else None
             count = 1 if once else _iterations(iterable) or _known_count(items) or spelled
             over_items = iterable is not None and self.walks_items(iterable, items)
             walks = self.own_attribute(iterable) if not over_items else ""
