@@ -124,9 +124,9 @@ def is_numbered(node: ast.expr | None, bound: Bound) -> bool:
 
 def _literal(node: ast.expr) -> float | None:
     """An int or float literal's value, signed or not (not a bool)."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         value = _literal(node.operand)
-        return None if value is None else -value
+        return None if value is None else -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         return float(node.value)
     return None
@@ -149,9 +149,7 @@ def _sizes(items: list[ast.expr]) -> bool:
 
 def _number(node: ast.expr) -> bool:
     """An int or float literal, signed or not (not a bool)."""
-    if isinstance(node, ast.UnaryOp):
-        return _number(node.operand)
-    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+    return _literal(node) is not None
 
 
 def _fixed_item(node: ast.expr) -> bool:
