@@ -50,8 +50,7 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
         return spelled_points(node.right if _number(node.left) else node.left, bound)
     if not isinstance(node, ast.Call):
         return None
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = _last_name(node.func)
     if name == "range":
         return _range_points(node, bound)
     if name == "arange":
@@ -113,13 +112,12 @@ def is_numbered(node: ast.expr | None, bound: Bound) -> bool:
         return is_numbered(bound(node.id), unbound)
     if isinstance(node, ast.BinOp):
         return is_numbered(node.right if _number(node.left) else node.left, bound)
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in (
-        "range",
-        "arange",
-    )
+    return isinstance(node, ast.Call) and _last_name(node.func) in ("range", "arange")
+
+
+def _last_name(func: ast.expr) -> str:
+    """A call's function by its last name: ``arange`` for ``np.arange``, ``zip`` for ``zip``."""
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _literal(node: ast.expr) -> float | None:
