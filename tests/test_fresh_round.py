@@ -179,6 +179,7 @@ def test_a_missing_checkout_is_exit_2(
         ("fresh_round_13.json", 120_000),
         ("fresh_round_15.json", 120_000),
         ("fresh_round_16.json", 120_000),
+        ("fresh_round_17.json", 120_000),
     ],
 )
 def test_the_committed_round_is_complete(script: ModuleType, name: str, least_lines: int) -> None:
