@@ -13,7 +13,7 @@ from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_params import make_traced
-from retracelint.fixes.static_self import self_as_pytree
+from retracelint.fixes.static_self import static_as_pytree
 from retracelint.fixes.weak_types import float_literal, strong_scalar
 from retracelint.model import Finding
 
@@ -32,14 +32,14 @@ def _jit_site_file(finding: Finding) -> str:
 
 def traced(source: Source, finding: Finding) -> Rewrite | Refusal:
     """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe); a
-    static ``self`` the body needs partly concrete, traced with its class made a pytree (unsafe)."""
+    static object the body needs partly concrete, traced with its class made a pytree (unsafe)."""
     if _static_field(finding):
         return make_leaf(source, finding)
     made = make_traced(source, finding)
     if isinstance(made, Refusal) and made.reason.startswith(
         f"{finding.parameter} must stay static"
     ):
-        return self_as_pytree(source, finding)
+        return static_as_pytree(source, finding)
     return made
 
 

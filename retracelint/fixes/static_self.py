@@ -1,15 +1,20 @@
-"""RTL201 / RTL202: a method jitted with ``self`` static (the JAX FAQ's "mark self static" recipe, with
-``__hash__``/``__eq__`` over its attributes) re-traces for every instance whose attributes differ. When
-the body needs some of them concrete (a shape, ``range``, control flow) ``self`` cannot simply be made
-traced; its class is made a pytree instead (``@jax.tree_util.register_pytree_node_class``): the
-attributes the body (and the methods of ``self`` it reaches) only computes with become leaves, traced,
-and the rest aux data, compared as the static ``self`` was; ``self`` then leaves ``static_argnums``.
+"""RTL201 / RTL202: a static object whose attributes change (a jitted method's ``self`` under the JAX
+FAQ's "mark self static" recipe, or a settings object passed static, hashed by its attributes or a frozen
+dataclass) re-traces for every value. When the body needs some attributes concrete (a shape, ``range``,
+control flow) the object cannot simply be made traced; its class is made a pytree instead: the
+attributes the body (and the methods of the object it reaches) only computes with become leaves,
+traced, and the rest aux data, compared as the static object was; the parameter then leaves
+``static_argnums``/``static_argnames``. A plain class gets ``tree_flatten``/``tree_unflatten`` and
+``@jax.tree_util.register_pytree_node_class``; a dataclass ``jax.tree_util.register_dataclass`` with
+its data and meta fields.
 
-Only a plain class is rewritten: no base class, decorator, ``__slots__`` or pytree methods of its own,
-every attribute assigned at the top of ``__init__`` and nowhere else in the class, and ``self`` read in
-the jitted body only as ``self.x`` (a method reached that way is followed). Another module may build or
-flatten the object differently (``copy``, ``pickle``, ``jax.tree.map`` over a container holding it),
-so the fix is unsafe.
+The class is the method's own, or else the parameter's annotation or the one class of the jitted
+function's module that has every attribute the body reads of it. Only a class without base classes,
+other decorators, ``__slots__``, ``__post_init__`` or pytree methods of its own is rewritten, whose
+attributes ``__init__`` assigns at its top (a dataclass: its fields) and no other method assigns, read
+in the jitted body only as ``obj.x`` (a method reached that way is followed). Another module may
+build or flatten the object differently (``copy``, ``jax.tree.map`` over a container holding it), so
+the fix is unsafe.
 """
 
 from __future__ import annotations
@@ -17,12 +22,20 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from retracelint.fixes.base import Refusal, Rewrite, Source, has_binding, parse_statement
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    has_binding,
+    parse_statement,
+)
 from retracelint.fixes.static_params import jitted, needs_static, reads_need_static
 from retracelint.model import Finding
 
 _PYTREE = "jax.tree_util.register_pytree_node_class"
-_OWN = frozenset({"tree_flatten", "tree_unflatten", "__slots__"})
+_OWN = frozenset({"tree_flatten", "tree_unflatten", "__slots__", "__post_init__"})
+_DATACLASSES = frozenset({"dataclass", "dataclasses.dataclass"})
 _DEPTH = 3  # how deep methods of self reached from the jitted body are followed
 
 
@@ -34,7 +47,16 @@ class PytreeClass:
     cls: ast.ClassDef
     leaves: tuple[str, ...]
     aux: tuple[str, ...]
-    needs_import: bool
+    dataclass: bool
+    imports: tuple[str, ...]
+
+    def decorator(self) -> str:
+        if not self.dataclass:
+            return _PYTREE
+        data, meta = (", ".join(f'"{n}"' for n in names) for names in (self.leaves, self.aux))
+        return (
+            f"partial(jax.tree_util.register_dataclass, data_fields=[{data}], meta_fields=[{meta}])"
+        )
 
     def methods(self) -> list[str]:
         def pack(names: tuple[str, ...]) -> str:
@@ -62,8 +84,8 @@ class PytreeClass:
         return [flatten, unflatten]
 
 
-def self_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """The static ``self`` of a jitted method traced, its class made a pytree (unsafe)."""
+def static_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """The static object traced, its class made a pytree (unsafe)."""
     found = jitted(source, finding)
     if isinstance(found, Refusal):
         return found
@@ -78,9 +100,9 @@ def self_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
         return replace
     return Rewrite(
         replace=replace,
-        insert_before={source.start(found.fdef): pytree_statements(plan)},
-        decorate={source.start(plan.cls): (_PYTREE,)},
-        imports=("import jax",) if plan.needs_import else (),
+        insert_before={} if plan.dataclass else _after_init(source, plan),
+        decorate={source.start(plan.cls): (plan.decorator(),)},
+        imports=plan.imports,
         unsafe=True,
     )
 
@@ -88,29 +110,98 @@ def self_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
 def as_pytree(
     source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, why: str
 ) -> PytreeClass | Refusal:
-    """How ``fdef``'s class becomes a pytree so that its static ``self`` (``name``) can be traced;
-    ``why``: the reason ``self`` itself must stay static, given when nothing of it can be traced."""
-    cls = source.parent(fdef)
-    positional = [a.arg for a in (*fdef.args.posonlyargs, *fdef.args.args)]
-    if not isinstance(cls, ast.ClassDef) or positional[:1] != [name] or fdef.decorator_list[1:]:
-        return Refusal(f"{name} must stay static: {why}")
-    plain = _plain(cls)
+    """How the class of ``fdef``'s static parameter ``name`` becomes a pytree so that it can be
+    traced; ``why``: the reason the parameter must stay static, given when nothing of it can be."""
+    refuse = f"{name} must stay static: {why}"
+    if fdef.decorator_list[1:]:
+        return Refusal(refuse)
+    cls = _class_of(source, fdef, name)
+    if cls is None:
+        return Refusal(f"{refuse}; its class is not known here")
+    dataclass = len(cls.decorator_list) == 1 and _decorators(cls) <= _DATACLASSES
+    plain = _plain(cls, dataclass)
     if plain is not None:
-        return Refusal(f"{name} must stay static: {why}; {cls.name} {plain}")
-    attributes = _attributes(cls)
+        return Refusal(f"{refuse}; {cls.name} {plain}")
+    attributes = _fields(cls) if dataclass else _attributes(cls)
     if isinstance(attributes, str):
-        return Refusal(f"{name} must stay static: {why}; {attributes}")
-    reads = _reads(source, cls, fdef, attributes)
+        return Refusal(f"{refuse}; {attributes}")
+    reads = _reads(source, cls, fdef, name, attributes)
     if isinstance(reads, str):
-        return Refusal(f"{name} must stay static: {why}; {reads}")
+        return Refusal(f"{refuse}; {reads}")
     leaves = tuple(a for a in attributes if reads.get(a))
     if not leaves:
-        return Refusal(f"{name} must stay static: {why}")
+        return Refusal(refuse)
+    imports = _imports(source, dataclass)
+    if isinstance(imports, str):
+        return Refusal(f"{refuse}; {imports}")
     aux = tuple(a for a in attributes if a not in leaves)
-    jax_ok = has_binding(source, "jax", "jax")
-    if not jax_ok and "jax" in source.module_names:
-        return Refusal(f"{name} must stay static: {why}; the module binds jax to something else")
-    return PytreeClass(cls, leaves, aux, needs_import=not jax_ok)
+    return PytreeClass(cls, leaves, aux, dataclass, imports)
+
+
+def _decorators(cls: ast.ClassDef) -> set[str]:
+    return {dotted(d.func if isinstance(d, ast.Call) else d) for d in cls.decorator_list}
+
+
+def _class_of(
+    source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> ast.ClassDef | None:
+    """The class of the parameter: the method's own for its first one, else the annotation's, else
+    the one class of the module with every attribute and method the body reads of it."""
+    parent = source.parent(fdef)
+    positional = [a.arg for a in (*fdef.args.posonlyargs, *fdef.args.args)]
+    if isinstance(parent, ast.ClassDef) and positional[:1] == [name]:
+        return parent
+    if isinstance(parent, ast.ClassDef):
+        return None
+    classes = [s for s in source.tree.body if isinstance(s, ast.ClassDef)]
+    every = (*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs)
+    arg = next((a for a in every if a.arg == name), None)
+    if arg is None:
+        return None
+    if isinstance(arg.annotation, ast.Name):
+        return next((c for c in classes if c.name == arg.annotation.id), None)
+    read = {
+        parent.attr
+        for node in ast.walk(fdef)
+        if isinstance(node, ast.Name) and node.id == name
+        for parent in [source.parent(node)]
+        if isinstance(parent, ast.Attribute)
+    }
+    having = [c for c in classes if read and read <= _members(c)]
+    return having[0] if len(having) == 1 else None
+
+
+def _members(cls: ast.ClassDef) -> set[str]:
+    fields = _fields(cls)
+    attributes = _attributes(cls)
+    own = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for found in (fields, attributes):
+        if not isinstance(found, str):
+            own |= set(found)
+    return own
+
+
+def _imports(source: Source, dataclass: bool) -> tuple[str, ...] | str:
+    """The imports the decorator needs; why it cannot have them (the name is bound otherwise)."""
+    needed = [("jax", "jax", "import jax")]
+    if dataclass:
+        needed.append(("partial", "functools.partial", "from functools import partial"))
+    imports = []
+    for name, module, statement in needed:
+        if has_binding(source, name, module):
+            continue
+        if name in source.module_names:
+            return f"the module binds {name} to something else"
+        imports.append(statement)
+    return tuple(imports)
+
+
+def _after_init(source: Source, plan: PytreeClass) -> dict:
+    """The two methods, put after ``__init__`` (before it when it ends the class)."""
+    body = plan.cls.body
+    init = next(i for i, n in enumerate(body) if getattr(n, "name", None) == "__init__")
+    where = body[init + 1] if init + 1 < len(body) else body[init]
+    return {source.start(where): pytree_statements(plan)}
 
 
 def pytree_statements(plan: PytreeClass) -> list:
@@ -120,9 +211,10 @@ def pytree_statements(plan: PytreeClass) -> list:
     return [first, second.with_changes(leading_lines=[cst.EmptyLine(indent=False)])]
 
 
-def _plain(cls: ast.ClassDef) -> str | None:
-    """Why ``cls`` is not a plain class an unflatten can rebuild attribute by attribute."""
-    if cls.decorator_list:
+def _plain(cls: ast.ClassDef, dataclass: bool) -> str | None:
+    """Why ``cls`` is not a plain class (or a plain dataclass) an unflatten can rebuild attribute by
+    attribute."""
+    if cls.decorator_list and not dataclass:
         return "is decorated"
     if cls.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases):
         return "has a base class"
@@ -186,38 +278,53 @@ def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | ast.AsyncFunction
     )
 
 
+def _fields(cls: ast.ClassDef) -> tuple[str, ...] | str:
+    """A dataclass's fields, in order; why not, when one is not set by its constructor."""
+    out = []
+    for stmt in cls.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        if "ClassVar" in dotted(getattr(stmt.annotation, "value", stmt.annotation)):
+            continue
+        value = stmt.value
+        if isinstance(value, ast.Call) and any(
+            k.arg == "init" and not (isinstance(k.value, ast.Constant) and k.value.value)
+            for k in value.keywords
+        ):
+            return f"{cls.name}.{stmt.target.id} is not set by its constructor"
+        out.append(stmt.target.id)
+    return tuple(out)
+
+
 def _reads(
-    source: Source, cls: ast.ClassDef, fdef: ast.AST, attributes: tuple[str, ...]
+    source: Source, cls: ast.ClassDef, fdef: ast.AST, name: str, attributes: tuple[str, ...]
 ) -> dict[str, bool] | str:
-    """Each attribute the jitted body reads (through the methods of self it reaches too), with
-    whether every read works on a traced value; why not, when self is used otherwise."""
+    """Each attribute the jitted body reads of ``name`` (through the methods of the object it
+    reaches too), with whether every read works on a traced value; why not, when the object is used
+    otherwise."""
     out: dict[str, bool] = {}
     seen: set[str] = set()
-    pending = [(fdef, _DEPTH)]
+    pending: list[tuple[ast.AST, str | None, int]] = [(fdef, name, _DEPTH)]
     while pending:
-        fn, depth = pending.pop()
-        args = fn.args.args  # type: ignore[attr-defined]
-        me = args[0].arg if args else None
+        fn, me, depth = pending.pop()
         by_attribute: dict[str, list[ast.AST]] = {}
         for node in ast.walk(fn):
             if not (isinstance(node, ast.Name) and node.id == me):
                 continue
             parent = source.parent(node)
             if not isinstance(parent, ast.Attribute) or not isinstance(parent.ctx, ast.Load):
-                return f"line {node.lineno} uses self other than by reading its attributes"
+                return f"line {node.lineno} uses {me} other than by reading its attributes"
             method = _method(cls, parent.attr)
             if method is not None:
-                if method.decorator_list or depth == 0:
-                    return f"line {node.lineno} reaches self.{parent.attr}, which is not followed"
+                if method.decorator_list or depth == 0 or not method.args.args:
+                    return f"line {node.lineno} reaches {me}.{parent.attr}, which is not followed"
                 if parent.attr not in seen:
                     seen.add(parent.attr)
-                    pending.append((method, depth - 1))
+                    pending.append((method, method.args.args[0].arg, depth - 1))
             elif parent.attr in attributes:
                 by_attribute.setdefault(parent.attr, []).append(parent)
             elif not _class_level(cls, parent.attr):
-                return (
-                    f"line {node.lineno} reads self.{parent.attr}, which __init__ does not assign"
-                )
+                return f"line {node.lineno} reads {me}.{parent.attr}, which {cls.name} does not set"
         for attribute, nodes in by_attribute.items():
             traced = not isinstance(reads_need_static(source, fn, nodes, set()), str)
             out[attribute] = out.get(attribute, True) and traced
