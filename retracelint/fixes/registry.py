@@ -12,6 +12,7 @@ from retracelint.fixes.padded_growth import entry_file, pad_rows
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
+from retracelint.fixes.static_loops import loops_as_fori
 from retracelint.fixes.static_params import make_traced
 from retracelint.fixes.static_self import static_as_pytree
 from retracelint.fixes.weak_types import float_literal, strong_scalar
@@ -31,16 +32,17 @@ def _jit_site_file(finding: Finding) -> str:
 
 
 def traced(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe); a
-    static object the body needs partly concrete, traced with its class made a pytree (unsafe)."""
+    """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe); one the
+    body needs concrete as a loop's bound, traced with the loop made ``fori_loop`` (unsafe); a static
+    object the body needs partly concrete, traced with its class made a pytree (unsafe)."""
     if _static_field(finding):
         return make_leaf(source, finding)
     made = make_traced(source, finding)
-    if isinstance(made, Refusal) and made.reason.startswith(
-        f"{finding.parameter} must stay static"
-    ):
-        return static_as_pytree(source, finding)
-    return made
+    if not (isinstance(made, Refusal) and made.reason.startswith(f"{finding.parameter} must stay")):
+        return made
+    if " passes it to range" in made.reason:
+        return loops_as_fori(source, finding)
+    return static_as_pytree(source, finding)
 
 
 _NOT_A_FUNCTION = ("what is jitted is not a function", "the finding is not at a jax.jit")

@@ -113,8 +113,8 @@ def as_pytree(
     """How the class of ``fdef``'s static parameter ``name`` becomes a pytree so that it can be
     traced; ``why``: the reason the parameter must stay static, given when nothing of it can be."""
     refuse = f"{name} must stay static: {why}"
-    if fdef.decorator_list[1:]:
-        return Refusal(refuse)
+    if fdef.decorator_list[1:] or not _attributes_read(source, fdef, name):
+        return Refusal(refuse)  # not an object whose attributes the body reads: nothing to add
     cls = _class_of(source, fdef, name)
     if cls is None:
         return Refusal(f"{refuse}; its class is not known here")
@@ -136,6 +136,16 @@ def as_pytree(
         return Refusal(f"{refuse}; {imports}")
     aux = tuple(a for a in attributes if a not in leaves)
     return PytreeClass(cls, leaves, aux, dataclass, imports)
+
+
+def _attributes_read(source: Source, fdef: ast.AST, name: str) -> set[str]:
+    return {
+        parent.attr
+        for node in ast.walk(fdef)
+        if isinstance(node, ast.Name) and node.id == name
+        for parent in [source.parent(node)]
+        if isinstance(parent, ast.Attribute)
+    }
 
 
 def _decorators(cls: ast.ClassDef) -> set[str]:
@@ -160,13 +170,7 @@ def _class_of(
         return None
     if isinstance(arg.annotation, ast.Name):
         return next((c for c in classes if c.name == arg.annotation.id), None)
-    read = {
-        parent.attr
-        for node in ast.walk(fdef)
-        if isinstance(node, ast.Name) and node.id == name
-        for parent in [source.parent(node)]
-        if isinstance(parent, ast.Attribute)
-    }
+    read = _attributes_read(source, fdef, name)
     having = [c for c in classes if read and read <= _members(c)]
     return having[0] if len(having) == 1 else None
 
