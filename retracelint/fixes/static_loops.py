@@ -139,7 +139,8 @@ def _body_why(stmt: ast.For) -> str | None:
     """Why the loop's body cannot run once, traced, as a function (``None`` when it can)."""
     for child in stmt.body:
         if not isinstance(child, (ast.Assign, ast.AugAssign, ast.AnnAssign, *_FUNCTIONS[:2])):
-            return f"bounds a loop with a {type(child).__name__.lower()} statement at line {child.lineno}"
+            kind = type(child).__name__
+            return f"bounds a loop whose line {child.lineno} is not an assignment ({kind})"
         targets = (
             child.targets if isinstance(child, ast.Assign) else [getattr(child, "target", None)]
         )
@@ -153,7 +154,7 @@ def _body_why(stmt: ast.For) -> str | None:
                 )
     for node in _own_nodes(stmt.body):
         if isinstance(node, (*_EXITS, ast.Global, ast.Nonlocal, ast.NamedExpr)):
-            return f"bounds a loop with a {type(node).__name__.lower()} at line {node.lineno}"
+            return f"bounds a loop that leaves or reaches out at line {node.lineno} ({type(node).__name__})"
     return None
 
 
@@ -198,9 +199,11 @@ def _assigned_in_order(body: list[ast.stmt]) -> list[str]:
 def _statements(source: Source, loop: _Loop) -> list | None:
     """The loop's body as a def, and the ``fori_loop`` call that runs it."""
     lines = source.text.splitlines()
-    first, last = loop.stmt.body[0], loop.stmt.body[-1]
-    start = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", []))])
-    body = lines[start - 1 : last.end_lineno]
+    # from the line after the header: the comments above the body's first statement are the body's
+    start = (loop.stmt.iter.end_lineno or loop.stmt.lineno) + 1
+    body = lines[start - 1 : loop.stmt.body[-1].end_lineno]
+    while body and not body[0].strip():
+        body = body[1:]
     indent = body[0][: len(body[0]) - len(body[0].lstrip())]
     if any(line.strip() and not line.startswith(indent) for line in body):
         return None
