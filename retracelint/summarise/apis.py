@@ -1340,6 +1340,13 @@ TRACED_POSITIONS = {
     "solve": 2,
     "tensordot": 2,
     "dynamic_slice": 2,
+    # jax.random: a key made from a traced seed, data folded into a key, logits drawn from; the
+    # shapes, axes and counts after them stay static
+    "PRNGKey": 1,
+    "key": 1,
+    "fold_in": 2,
+    "categorical": 2,
+    "bernoulli": 2,
 }
 
 
