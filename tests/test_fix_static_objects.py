@@ -23,7 +23,7 @@ MAIN = 'import jax.numpy as jnp\n\nfrom planner import Planner\nfrom solver impo
 
 FLATTEN = """
     def tree_flatten(self):
-        # leaves: what the jitted methods compute with; aux: what they need concrete
+        # leaves: what jitted code computes with; aux: what it needs concrete
         return (self.dt, self.damping), (self.horizon,)
 
     @classmethod

@@ -14,7 +14,7 @@ from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_loops import loops_as_fori
 from retracelint.fixes.static_params import make_traced
-from retracelint.fixes.static_self import static_as_pytree
+from retracelint.fixes.static_self import fresh_as_pytree, static_as_pytree
 from retracelint.fixes.weak_types import float_literal, strong_scalar
 from retracelint.model import Finding
 
@@ -69,13 +69,17 @@ def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
 def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     """RTL204: the fresh static made once where it is (``make_once``); otherwise (it closes over values
     of the call or the loop, or a factory makes it) made once at module level, or the factory passed
-    itself, with those values passed to the jitted function (``pass_values``, unsafe)."""
+    itself, with those values passed to the jitted function (``pass_values``, unsafe); else an object
+    of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe)."""
     once = make_once(source, finding)
     if isinstance(once, Rewrite):
         return once
     passed = pass_values(source, finding)
     if isinstance(passed, Rewrite):
         return passed
+    pytree = fresh_as_pytree(source, finding)
+    if isinstance(pytree, Rewrite):
+        return pytree
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 

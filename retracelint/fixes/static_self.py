@@ -70,7 +70,7 @@ class PytreeClass:
 
         flatten = (
             "def tree_flatten(self):\n"
-            "    # leaves: what the jitted methods compute with; aux: what they need concrete\n"
+            "    # leaves: what jitted code computes with; aux: what it needs concrete\n"
             f"    return {pack(self.leaves)}, {pack(self.aux)}\n"
         )
         unflatten = (
@@ -84,15 +84,17 @@ class PytreeClass:
         return [flatten, unflatten]
 
 
-def static_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """The static object traced, its class made a pytree (unsafe)."""
+def static_as_pytree(source: Source, finding: Finding, fresh: bool = False) -> Rewrite | Refusal:
+    """The static object traced, its class made a pytree (unsafe). ``fresh``: the object is made
+    anew for each call (RTL204), so a class compared by identity gains even with no leaf: its aux
+    data is compared by value."""
     found = jitted(source, finding)
     if isinstance(found, Refusal):
         return found
     why = needs_static(source, found)
     if why is None:
         return Refusal(f"{found.name} can be traced as it is")
-    plan = as_pytree(source, found.fdef, found.name, why)
+    plan = as_pytree(source, found.fdef, found.name, why, fresh)
     if isinstance(plan, Refusal):
         return plan
     replace = found.without(source)
@@ -107,8 +109,29 @@ def static_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
     )
 
 
+def fresh_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """RTL204: a fresh object passed static, its class made a pytree where the function is jitted
+    (this file or the one the finding's jit site names: one fix edits both or neither)."""
+    site = finding.jit_site
+    if site is None:
+        return Refusal("the finding names no jitted function")
+    if site.location.path == finding.location.path:
+        return static_as_pytree(source, finding, fresh=True)
+    home = source.neighbour(site.location.path)
+    if home is None:
+        return Refusal(f"{site.location.path}, where {site.name} is jitted, cannot be read")
+    made = static_as_pytree(home, finding, fresh=True)
+    if isinstance(made, Refusal):
+        return made
+    return Rewrite(elsewhere={site.location.path: made}, unsafe=True)
+
+
 def as_pytree(
-    source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, why: str
+    source: Source,
+    fdef: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+    why: str,
+    fresh: bool = False,
 ) -> PytreeClass | Refusal:
     """How the class of ``fdef``'s static parameter ``name`` becomes a pytree so that it can be
     traced; ``why``: the reason the parameter must stay static, given when nothing of it can be."""
@@ -129,7 +152,7 @@ def as_pytree(
     if isinstance(reads, str):
         return Refusal(f"{refuse}; {reads}")
     leaves = tuple(a for a in attributes if reads.get(a))
-    if not leaves:
+    if not leaves and not (fresh and _method(cls, "__eq__") is None):
         return Refusal(refuse)
     imports = _imports(source, dataclass)
     if isinstance(imports, str):
