@@ -154,6 +154,11 @@ def as_pytree(
     leaves = tuple(a for a in attributes if reads.get(a))
     if not leaves and not (fresh and _method(cls, "__eq__") is None):
         return Refusal(refuse)
+    if fresh:
+        # a fresh object's aux data must compare by value, or each new one still re-traces
+        unknown = [a for a in attributes if a not in leaves and not _by_value(cls, a)]
+        if unknown:
+            return Refusal(f"{refuse}; {cls.name}.{unknown[0]} may not compare by value")
     imports = _imports(source, dataclass)
     if isinstance(imports, str):
         return Refusal(f"{refuse}; {imports}")
@@ -356,6 +361,39 @@ def _reads(
             traced = not isinstance(reads_need_static(source, fn, nodes, set()), str)
             out[attribute] = out.get(attribute, True) and traced
     return out
+
+
+_SCALARS = frozenset({"int", "float", "str", "bool", "complex"})
+_BY_VALUE = frozenset({"tuple", "frozenset", *_SCALARS})
+
+
+def _by_value(cls: ast.ClassDef, attribute: str) -> bool:
+    """Whether the attribute is set to a value compared by value: a literal, a scalar or tuple made
+    by its builtin, arithmetic of those, a parameter or field annotated as a scalar."""
+    init = _method(cls, "__init__")
+    annotations = {
+        a.arg: dotted(a.annotation) for a in (init.args.args if init else []) if a.annotation
+    }
+    for stmt in cls.body if init is None else init.body:
+        if isinstance(stmt, ast.AnnAssign) and getattr(stmt.target, "id", None) == attribute:
+            return dotted(stmt.annotation) in _SCALARS  # a dataclass field
+        if isinstance(stmt, ast.Assign) and attribute in _assigned(stmt, init.args.args[0].arg):
+            return _value_like(stmt.value, annotations)
+    return False
+
+
+def _value_like(node: ast.expr, annotations: dict[str, str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return annotations.get(node.id) in _SCALARS
+    if isinstance(node, ast.Call):
+        return dotted(node.func) in _BY_VALUE
+    if isinstance(node, ast.BinOp):
+        return _value_like(node.left, annotations) and _value_like(node.right, annotations)
+    if isinstance(node, ast.UnaryOp):
+        return _value_like(node.operand, annotations)
+    return isinstance(node, ast.Tuple) and all(_value_like(e, annotations) for e in node.elts)
 
 
 def _class_level(cls: ast.ClassDef, name: str) -> bool:
