@@ -2,7 +2,8 @@
 ``self`` hashed by its settings (the JAX FAQ's recipe) and a frozen dataclass of settings passed static.
 The body needs some attributes concrete (a shape, ``range``), so the object cannot simply be traced: its
 class becomes a pytree, the attributes the body only computes with leaves (followed into the methods of
-the object it calls) and the rest aux data. A project over three modules, as a user runs it."""
+the object it calls) and the rest aux data. A project over three modules, as a user runs it; and
+RTL204's: a holder hashed by identity made anew per call, made a pytree in the module that jits."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ PLANNER = '"""A receding-horizon planner for a damped point mass, hashed by its 
 SOLVER = '"""Fixed-point relaxation with a tolerance that the caller tightens."""\n\nimport dataclasses\nfrom functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n\n@dataclasses.dataclass(frozen=True)\nclass Settings:\n    tol: float = 1e-2\n    max_iters: int = 8\n\n\n@partial(jax.jit, static_argnames=("settings",))\ndef relax(x, settings):\n    for _ in range(settings.max_iters):\n        step = 0.5 * (jnp.cos(x) - x)\n        x = x + jnp.where(jnp.abs(step) > settings.tol, step, 0.0)\n    return x\n'
 
 MAIN = 'import jax.numpy as jnp\n\nfrom planner import Planner\nfrom solver import Settings, relax\n\n\ndef sweep(planner, dts):\n    for dt in dts:\n        planner = planner.retimed(dt)\n        cost = planner.plan(jnp.float32(0.0), jnp.float32(1.0), jnp.float32(2.0))\n        print(f"dt={dt} cost={float(cost):.4f}")\n\n\ndef tighten(x, tolerances):\n    for tol in tolerances:\n        x = relax(x, Settings(tol=tol))\n        print(f"tol={tol} x={float(x):.5f}")\n\n\nsweep(Planner(horizon=16, dt=0.1), [0.1, 0.05, 0.025])\ntighten(jnp.float32(0.2), [1e-1, 1e-2, 1e-3])\n'
+
+FROZEN = '"""Trained weights served as constants: the holder hashes by identity, so it can be static."""\n\nfrom functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n\nclass FrozenWeights:\n    def __init__(self, arrays):\n        self.arrays = tuple(arrays)\n\n    def __hash__(self):\n        return id(self)\n\n    def __eq__(self, other):\n        return self is other\n\n\n@partial(jax.jit, static_argnums=(1,))\ndef forward(x, frozen):\n    h = x\n    for w in frozen.arrays[:-1]:\n        h = jnp.tanh(h @ w)\n    return h @ frozen.arrays[-1]\n'
+
+SERVE = "import numpy as np\n\nfrom frozen import FrozenWeights, forward\n\n\nclass Classifier:\n    def __init__(self, weights):\n        self.weights = weights\n\n    def predict(self, x):\n        return np.asarray(forward(x, FrozenWeights(self.weights))).argmax(axis=-1)\n\n\nrng = np.random.default_rng(0)\nweights = [rng.normal(size=(4, 8)).astype(np.float32), rng.normal(size=(8, 3)).astype(np.float32)]\nmodel = Classifier(weights)\nfor _ in range(3):\n    print(model.predict(rng.normal(size=(2, 4)).astype(np.float32)))\n"
 
 FLATTEN = """
     def tree_flatten(self):
@@ -107,3 +112,49 @@ def test_jax_traces_the_fixed_sweeps_once_and_they_print_the_same(project: Path)
     assert traces["plan"] == 1, report.summary()
     assert traces["relax"] == 1, report.summary()
     assert printed(project) == before
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "frozen.py").write_text(FROZEN, encoding="utf-8")
+    (tmp_path / "main.py").write_text(SERVE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def fixed_frozen() -> str:
+    flatten = (
+        FLATTEN.replace("(self.dt, self.damping), (self.horizon,)", "(self.arrays,), ()")
+        .replace("        (obj.horizon,) = aux\n", "")
+        .replace("(obj.dt, obj.damping) = leaves", "(obj.arrays,) = leaves")
+    )
+    return (
+        FROZEN.replace(
+            "class FrozenWeights:",
+            "@jax.tree_util.register_pytree_node_class\nclass FrozenWeights:",
+        )
+        .replace(
+            "        self.arrays = tuple(arrays)\n",
+            "        self.arrays = tuple(arrays)\n" + flatten,
+        )
+        .replace("@partial(jax.jit, static_argnums=(1,))", "@jax.jit")
+    )
+
+
+def test_a_fresh_holder_becomes_a_pytree_where_it_is_jitted(served: Path) -> None:
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.stderr.splitlines() == ["Found 1 error (1 fixed, 0 remaining)."]
+    # the finding is in main.py; the class and the jit are rewritten in frozen.py
+    assert (served / "frozen.py").read_text() == fixed_frozen()
+    assert (served / "main.py").read_text() == SERVE
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_served_model_once_and_it_prints_the_same(served: Path) -> None:
+    before = printed(served)
+    lint("--fix", "--unsafe-fixes", ".")
+    (report,) = count_retraces_many([served / "main.py"], cwd=served)
+    assert not report.raised, report.summary()
+    traces = {function.name: n for function, n in report.traces.items()}
+    assert traces["forward"] == 1, report.summary()
+    assert printed(served) == before
