@@ -41,7 +41,8 @@ def traced(source: Source, finding: Finding) -> Rewrite | Refusal:
     if not (isinstance(made, Refusal) and made.reason.startswith(f"{finding.parameter} must stay")):
         return made
     if " passes it to range" in made.reason:
-        return loops_as_fori(source, finding)
+        looped = loops_as_fori(source, finding)
+        return made if looped is None else looped
     return static_as_pytree(source, finding)
 
 

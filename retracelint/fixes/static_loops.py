@@ -31,7 +31,8 @@ from retracelint.fixes.static_params import jitted, reads_need_static
 from retracelint.model import Finding
 
 _EXITS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await)
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FUNCTIONS = (*_DEFS, ast.Lambda, ast.ClassDef)
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,9 @@ class _Loop:
     carried: tuple[str, ...]
 
 
-def loops_as_fori(source: Source, finding: Finding) -> Rewrite | Refusal:
+def loops_as_fori(source: Source, finding: Finding) -> Rewrite | Refusal | None:
+    """The count traced and its loops made ``fori_loop``; None when no loop of the jitted def's own
+    body is bounded by it (it reaches ``range`` some other way: a helper, a name made from it)."""
     found = jitted(source, finding)
     if isinstance(found, Refusal):
         return found
@@ -60,7 +63,7 @@ def loops_as_fori(source: Source, finding: Finding) -> Rewrite | Refusal:
         loops.append(loop)
         bounds |= {id(n) for n in _reads(stmt.iter, name)}
     if not loops:
-        return Refusal(f"{name} is not the bound of a for loop over range in {fdef.name}'s body")
+        return None
     others = [n for n in _reads(fdef, name) if id(n) not in bounds]
     uses = reads_need_static(source, fdef, others, {name})
     if isinstance(uses, str):
@@ -100,7 +103,7 @@ def _loop(
 ) -> _Loop | str:
     """The loop at ``fdef.body[position]`` as ``fori_loop`` takes it, or why it cannot be."""
     stmt = fdef.body[position]
-    assert isinstance(stmt, ast.For)
+    assert isinstance(stmt, ast.For)  # the caller picks the loops
     call = stmt.iter
     if not (
         isinstance(call, ast.Call)
@@ -138,7 +141,7 @@ def _loop(
 def _body_why(stmt: ast.For) -> str | None:
     """Why the loop's body cannot run once, traced, as a function (``None`` when it can)."""
     for child in stmt.body:
-        if not isinstance(child, (ast.Assign, ast.AugAssign, ast.AnnAssign, *_FUNCTIONS[:2])):
+        if not isinstance(child, (ast.Assign, ast.AugAssign, ast.AnnAssign, *_DEFS)):
             kind = type(child).__name__
             return f"bounds a loop whose line {child.lineno} is not an assignment ({kind})"
         targets = (
@@ -191,7 +194,7 @@ def _assigned_in_order(body: list[ast.stmt]) -> list[str]:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 out.setdefault(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            elif isinstance(node, _DEFS):
                 out.setdefault(node.name)
     return list(out)
 
