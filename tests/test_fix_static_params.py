@@ -1,7 +1,8 @@
 """RTL201's fix (issue 41) follows a static value into the module's helpers: a value the jitted body
 hands to a def of its own module, iterates, unpacks or indexes is made traced when every such use works on
-a traced value (unsafe when it is read as a tuple), and is left static, with the reason naming the
-helper's line, when the helper needs it concrete. A project over two modules, as a user runs it."""
+a traced value (``jax.random``'s seeds, folded data and bounds among them; unsafe when it is read as a
+tuple), and is left static, with the reason naming the helper's line, when the helper needs it concrete.
+Projects over two modules, as a user runs them."""
 
 from __future__ import annotations
 
@@ -162,3 +163,36 @@ def test_jax_traces_the_fixed_sweep_once_and_it_prints_the_same(project: Path) -
     assert traces["evolve"] == 1, report.summary()
     assert traces["hold"] == 2  # its duration needs a concrete value: not fixed
     assert printed(project) == before
+
+
+AUGMENT = '"""Random gain jitter for seismic traces, seeded per batch so a batch can be replayed."""\n\nfrom functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n\n@partial(jax.jit, static_argnames=("seed", "spread"))\ndef jitter(traces, seed, spread):\n    key = jax.random.fold_in(jax.random.PRNGKey(seed), traces.shape[0])\n    lo, hi = 1.0 - spread, 1.0 + spread  # the gain\'s bounds\n    gain = jax.random.uniform(key, (traces.shape[0], 1), minval=lo, maxval=hi)\n    return jnp.mean(traces * gain)\n'
+
+JITTER = 'import jax.numpy as jnp\n\nfrom augment import jitter\n\ntraces = jnp.ones((3, 8))\nfor batch in range(3):\n    print(f"batch {batch}: {float(jitter(traces, seed=batch, spread=0.1 * (batch + 1))):.5f}")\n'
+
+
+@pytest.fixture
+def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "augment.py").write_text(AUGMENT, encoding="utf-8")
+    (tmp_path / "main.py").write_text(JITTER, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_seed_and_bounds_unpacked_in_pairs_are_made_traced(seeded: Path) -> None:
+    # jax.random.PRNGKey takes a traced seed, fold_in traced data, uniform traced bounds; `lo, hi =
+    # 1.0 - spread, 1.0 + spread` pairs each bound with its name
+    result = lint("--fix", ".")
+    assert result.stderr.splitlines() == ["Found 2 errors (2 fixed, 0 remaining)."]
+    assert (seeded / "augment.py").read_text() == AUGMENT.replace(
+        '@partial(jax.jit, static_argnames=("seed", "spread"))', "@jax.jit"
+    )
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_seeded_jitter_once_and_it_prints_the_same(seeded: Path) -> None:
+    before = printed(seeded)
+    lint("--fix", ".")
+    (report,) = count_retraces_many([seeded / "main.py"], cwd=seeded)
+    assert not report.raised, report.summary()
+    assert {f.name: n for f, n in report.traces.items()}["jitter"] == 1, report.summary()
+    assert printed(seeded) == before

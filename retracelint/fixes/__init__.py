@@ -169,7 +169,13 @@ def fix_file(
 
 
 def _only_elsewhere(rewrite: Rewrite) -> bool:
-    return not (rewrite.replace or rewrite.insert_before or rewrite.remove or rewrite.imports)
+    return not (
+        rewrite.replace
+        or rewrite.insert_before
+        or rewrite.remove
+        or rewrite.decorate
+        or rewrite.imports
+    )
 
 
 class _Neighbours:

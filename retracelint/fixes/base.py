@@ -38,11 +38,13 @@ class Rewrite:
     ``replace``: the expression starting there (with that end) becomes the given libcst expression.
     ``insert_before``: statements put before the statement starting there, in its block.
     ``remove``: statements taken out of their block (moved elsewhere by ``insert_before``).
+    ``decorate``: decorators put on top of the def or class starting there.
     """
 
     replace: dict[tuple[Start, Start], cst.BaseExpression] = field(default_factory=dict)
     insert_before: dict[Start, list[cst.BaseStatement]] = field(default_factory=dict)
     remove: set[Start] = field(default_factory=set)
+    decorate: dict[Start, tuple[str, ...]] = field(default_factory=dict)
     imports: tuple[str, ...] = ()  # import statements the rewrite needs, added at the module's top
     unsafe: bool = False  # this rewrite changes what a user must check, whatever its rule's fix is
     # The same fix's rewrites of other files (the module that jits, when the caller is here), by path
@@ -267,8 +269,9 @@ def apply(text: str, rewrites: list[Rewrite]) -> str | None:
     replace: dict[int, cst.BaseExpression] = {}
     insert: dict[int, list[cst.BaseStatement]] = {}
     remove: set[int] = set()
+    decorate: dict[int, list[str]] = {}
     wanted = {k for r in rewrites for k in r.replace}
-    starts = {s for r in rewrites for s in (*r.insert_before, *r.remove)}
+    starts = {s for r in rewrites for s in (*r.insert_before, *r.remove, *r.decorate)}
     found_spans: set[tuple[Start, Start]] = set()
     found_starts: set[Start] = set()
     for node, where in positions.items():
@@ -286,10 +289,13 @@ def apply(text: str, rewrites: list[Rewrite]) -> str | None:
                 insert.setdefault(id(node), []).extend(r.insert_before.get(start, []))
                 if start in r.remove:
                     remove.add(id(node))
+                if start in r.decorate and isinstance(node, (cst.ClassDef, cst.FunctionDef)):
+                    decorate.setdefault(id(node), []).extend(r.decorate[start])
             found_starts.add(start)
-    if found_spans != wanted or found_starts != starts:
+    decorated = {s for r in rewrites for s in r.decorate}
+    if found_spans != wanted or found_starts != starts or len(decorate) != len(decorated):
         return None
-    module = wrapper.module.visit(_Rewriter(replace, insert, remove))
+    module = wrapper.module.visit(_Rewriter(replace, insert, remove, decorate))
     imports = [i for r in rewrites for i in r.imports]
     if imports:
         module = _with_imports(module, imports)
@@ -322,9 +328,10 @@ def _rewriter_class() -> type:
     import libcst as cst
 
     class Rewriter(cst.CSTTransformer):
-        def __init__(self, replace: dict, insert: dict, remove: set):
+        def __init__(self, replace: dict, insert: dict, remove: set, decorate: dict):
             super().__init__()
             self.replace, self.insert, self.remove = replace, insert, remove
+            self.decorate = decorate
 
         def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
             updated = super().on_leave(original_node, updated_node)
@@ -333,6 +340,11 @@ def _rewriter_class() -> type:
                 return new.with_changes(lpar=original_node.lpar, rpar=original_node.rpar)  # type: ignore[attr-defined]
             if isinstance(original_node, (cst.Module, cst.IndentedBlock)):
                 return self._block(original_node, updated)  # type: ignore[arg-type]
+            if id(original_node) in self.decorate:
+                added = [
+                    cst.Decorator(cst.parse_expression(d)) for d in self.decorate[id(original_node)]
+                ]
+                return updated.with_changes(decorators=[*added, *updated.decorators])  # type: ignore[union-attr]
             return updated
 
         def _block(self, original: cst.Module | cst.IndentedBlock, updated: cst.CSTNode):
@@ -363,8 +375,8 @@ def _rewriter_class() -> type:
     return Rewriter
 
 
-def _Rewriter(replace: dict, insert: dict, remove: set) -> cst.CSTTransformer:
-    return _rewriter_class()(replace, insert, remove)
+def _Rewriter(replace: dict, insert: dict, remove: set, decorate: dict) -> cst.CSTTransformer:
+    return _rewriter_class()(replace, insert, remove, decorate)
 
 
 def parse_expression(code: str) -> cst.BaseExpression:

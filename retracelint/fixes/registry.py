@@ -12,7 +12,9 @@ from retracelint.fixes.padded_growth import entry_file, pad_rows
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
+from retracelint.fixes.static_loops import loops_as_fori
 from retracelint.fixes.static_params import make_traced
+from retracelint.fixes.static_self import fresh_as_pytree, static_as_pytree
 from retracelint.fixes.weak_types import float_literal, strong_scalar
 from retracelint.model import Finding
 
@@ -30,8 +32,18 @@ def _jit_site_file(finding: Finding) -> str:
 
 
 def traced(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe)."""
-    return make_leaf(source, finding) if _static_field(finding) else make_traced(source, finding)
+    """RTL201 / RTL202: the static parameter made traced, or the static field a leaf (unsafe); one the
+    body needs concrete as a loop's bound, traced with the loop made ``fori_loop`` (unsafe); a static
+    object the body needs partly concrete, traced with its class made a pytree (unsafe)."""
+    if _static_field(finding):
+        return make_leaf(source, finding)
+    made = make_traced(source, finding)
+    if not (isinstance(made, Refusal) and made.reason.startswith(f"{finding.parameter} must stay")):
+        return made
+    if " passes it to range" in made.reason:
+        looped = loops_as_fori(source, finding)
+        return made if looped is None else looped
+    return static_as_pytree(source, finding)
 
 
 _NOT_A_FUNCTION = ("what is jitted is not a function", "the finding is not at a jax.jit")
@@ -58,13 +70,17 @@ def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
 def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     """RTL204: the fresh static made once where it is (``make_once``); otherwise (it closes over values
     of the call or the loop, or a factory makes it) made once at module level, or the factory passed
-    itself, with those values passed to the jitted function (``pass_values``, unsafe)."""
+    itself, with those values passed to the jitted function (``pass_values``, unsafe); else an object
+    of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe)."""
     once = make_once(source, finding)
     if isinstance(once, Rewrite):
         return once
     passed = pass_values(source, finding)
     if isinstance(passed, Rewrite):
         return passed
+    pytree = fresh_as_pytree(source, finding)
+    if isinstance(pytree, Rewrite):
+        return pytree
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 

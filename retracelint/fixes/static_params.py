@@ -51,6 +51,40 @@ _DEPTH = 3  # how deep the module's functions a value is handed to are followed
 
 
 def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
+    found = jitted(source, finding)
+    if isinstance(found, Refusal):
+        return found
+    uses = _needs_static(source, found.fdef, found.name)
+    if isinstance(uses, str):
+        return Refusal(f"{found.name} must stay static: {uses}")
+    new = found.without(source)
+    if isinstance(new, Refusal):
+        return new
+    return Rewrite(replace=new, unsafe=uses.container)
+
+
+@dataclass(frozen=True)
+class Jitted:
+    """The def a finding's static parameter belongs to, that parameter, and where it is declared
+    static."""
+
+    fdef: ast.FunctionDef | ast.AsyncFunctionDef
+    name: str
+    jit_call: ast.AST
+    static_call: ast.Call
+
+    def without(self, source: Source) -> dict | Refusal:
+        """The rewrite that drops the parameter from the static ones."""
+        positional = [a.arg for a in (*self.fdef.args.posonlyargs, *self.fdef.args.args)]
+        index = positional.index(self.name) if self.name in positional else None
+        new = _without(source, self.jit_call, self.static_call, self.name, index)
+        if isinstance(new, Refusal):
+            return new
+        return {source.span(self.static_call): parse_expression(new)}
+
+
+def jitted(source: Source, finding: Finding) -> Jitted | Refusal:
+    """The finding's jitted def and static parameter, when it is declared static in one place."""
     site, name = finding.jit_site, finding.parameter
     if site is None or not name:
         return Refusal("the finding names no jitted function and parameter")
@@ -66,8 +100,6 @@ def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
     )
     if fdef is None:
         return Refusal(f"the def of {site.name} is not where the jit site says")
-    positional = [a.arg for a in (*fdef.args.posonlyargs, *fdef.args.args)]
-    index = positional.index(name) if name in positional else None
     declarations = _declarations(source, fdef)
     if not declarations:
         return Refusal(
@@ -78,14 +110,13 @@ def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal(
             f"{site.name} is jitted with static parameters in {len(declarations)} places"
         )
-    uses = _needs_static(source, fdef, name)
-    if isinstance(uses, str):
-        return Refusal(f"{name} must stay static: {uses}")
-    jit_call, static_call = declarations[0]
-    new = _without(source, jit_call, static_call, name, index)
-    if isinstance(new, Refusal):
-        return new
-    return Rewrite(replace={source.span(static_call): parse_expression(new)}, unsafe=uses.container)
+    return Jitted(fdef, name, *declarations[0])
+
+
+def needs_static(source: Source, found: Jitted) -> str | None:
+    """Why the body needs the parameter static, as ``make_traced``'s reason gives it."""
+    uses = _needs_static(source, found.fdef, found.name)
+    return uses if isinstance(uses, str) else None
 
 
 def _declarations(
@@ -177,22 +208,36 @@ class _Uses:
 
 def _needs_static(source: Source, fn: ast.AST, name: str, depth: int = _DEPTH) -> str | _Uses:
     """Why the body of ``fn`` needs ``name`` static (the first use that does), or how it is used."""
-    names, pending = {name}, [name]
+    return reads_need_static(source, fn, _loads(fn, name), {name}, depth)
+
+
+def reads_need_static(
+    source: Source, fn: ast.AST, reads: list[ast.AST], names: set[str], depth: int = _DEPTH
+) -> str | _Uses:
+    """Why ``fn`` needs the value it reads at ``reads`` static (the first use that does), or how it
+    is used; ``names``: those already followed (the value's own)."""
+    batches = [reads]
     returned = container = False
-    while pending:
-        current = pending.pop()
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Name) and node.id == current and isinstance(node.ctx, ast.Load):
-                use = _use(source, node, depth)
-                if isinstance(use, str):
-                    return f"line {node.lineno} {use}"
-                returned |= use.returned
-                container |= use.container
-                for new in use.names:
-                    if new not in names:
-                        names.add(new)
-                        pending.append(new)
+    while batches:
+        for node in batches.pop():
+            use = _use(source, node, depth)
+            if isinstance(use, str):
+                return f"line {node.lineno} {use}"
+            returned |= use.returned
+            container |= use.container
+            for new in use.names:
+                if new not in names:
+                    names.add(new)
+                    batches.append(_loads(fn, new))
     return _Uses(returned, container)
+
+
+def _loads(fn: ast.AST, name: str) -> list[ast.AST]:
+    return [
+        n
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
 
 
 @dataclass(frozen=True)
@@ -217,6 +262,12 @@ def _use(source: Source, node: ast.AST, depth: int) -> str | _Use:
             continue
         if isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and current is parent.elt:
             current = parent  # a list of traced values is read where the list is
+            continue
+        if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(parent.ctx, ast.Load):
+            paired = _paired_target(source, parent, current)
+            if paired is not None:
+                return _Use((paired,), container=container)
+            current = parent  # a tuple of traced values is read where the tuple is
             continue
         if isinstance(parent, ast.Subscript) and current is parent.value:
             if not isinstance(parent.ctx, ast.Load):
@@ -267,6 +318,21 @@ def _use(source: Source, node: ast.AST, depth: int) -> str | _Use:
         if isinstance(parent, _CONTROL):
             return "decides Python control flow"
         return f"uses it in {type(parent).__name__ if parent else 'the module'}"
+
+
+def _paired_target(source: Source, display: ast.Tuple | ast.List, element: ast.AST) -> str | None:
+    """The name ``a, b = x, y`` binds ``element`` of its right-hand side to, element by element."""
+    assign = source.parent(display)
+    if not (
+        isinstance(assign, ast.Assign)
+        and assign.value is display
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0], (ast.Tuple, ast.List))
+        and len(assign.targets[0].elts) == len(display.elts)
+    ):
+        return None
+    target = assign.targets[0].elts[display.elts.index(element)]  # type: ignore[arg-type]
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _target_names(target: ast.expr) -> tuple[str, ...] | None:

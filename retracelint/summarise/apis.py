@@ -1340,6 +1340,15 @@ TRACED_POSITIONS = {
     "solve": 2,
     "tensordot": 2,
     "dynamic_slice": 2,
+    # jax.random: a key made from a traced seed, data folded into a key, logits drawn from, a
+    # sampler's key (its minval/maxval keywords too); the shapes, axes and counts stay static
+    "uniform": 1,
+    "normal": 1,
+    "PRNGKey": 1,
+    "key": 1,
+    "fold_in": 2,
+    "categorical": 2,
+    "bernoulli": 2,
 }
 
 
