@@ -342,7 +342,6 @@ def _fixable(
 def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> int:
     from retracelint.discover import not_source, shown
     from retracelint.engine import analyse_projects
-    from retracelint.fixes import fixes_summary
     from retracelint.report import render, statistics
 
     settings_for = _settings_for(options)
@@ -407,6 +406,8 @@ def _check(paths: list[str], options: dict[str, object], kept: list[object]) -> 
         findings = display_safe(findings)  # UTF-8 documents: undecodable file-name bytes escaped
     fixable = _fixable(findings, options, stdin, stdin_filename) if as_text else None
     if fixable is not None:
+        from retracelint.fixes import fixes_summary  # not imported for other formats: the codemods
+
         fix_summary = fixes_summary(len(findings), fixable)
     text = render(findings, output_format, root=root, fixable=fixable.fixable if fixable else None)
     counts = statistics(findings) if settings.statistics else ""

@@ -352,3 +352,25 @@ def test_a_jitted_nested_def_that_closes_over_nothing_moves_to_module_level(
     )
     assert lint("--fix", "agent.py").stdout == ""  # nothing left, and the file stays as it is
     assert (tmp_path / "agent.py").read_text() == fixed
+
+
+def test_codemods_read_each_expression_as_ast_gives_its_source() -> None:
+    """``Source.code`` splits the file once, not once per node as ``ast.get_source_segment`` does
+    (text output asks every finding's codemod): the same text, across CRLF and LF endings, a form
+    feed inside a line, non-ASCII text and expressions over several lines."""
+    import ast
+
+    from retracelint.fixes.base import Source
+
+    text = (
+        "def step(x, scale):\r\n"
+        '    note = "page\x0cbreak"  # « ε »\r\n'
+        "    y = jnp.sum(x * scale,\r\n"
+        "                axis=0)  # é\n"
+        '    return {"clé": [y,\n'
+        "        note]}\n"
+    )
+    tree = ast.parse(text)
+    source = Source(text, tree)
+    for node in ast.walk(tree):
+        assert source.code(node) == (ast.get_source_segment(text, node) or ""), ast.dump(node)

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 from rule_pages import RULES_DIR, parse_page
 
-from retracelint import config
+from retracelint import config, fixes
 from retracelint.cli import main
 from retracelint.engine import analyse
 from retracelint.fixes import ARGUMENT_FIXABLE, fix_source
@@ -572,3 +572,75 @@ def test_a_byte_order_mark_is_kept(project: Path) -> None:
     write(project, {"evaluate.py": b"\xef\xbb\xbf" + EVALUATE.encode("utf-8")})
     lint("--fix", ".")
     assert (project / "evaluate.py").read_bytes() == b"\xef\xbb\xbf" + EVALUATE_FIXED.encode()
+
+
+# -- the [*] marks of text output ------------------------------------------------------------------
+MIXED = '''\
+"""Calls ast can judge before libcst parses them, beside ones it cannot."""
+
+from model import keep_classes, log_softmax, normalise, scaled
+
+
+def score(batches, bias, extra, options):
+    for batch in batches:
+        a = scaled(batch, 2.0, bias)
+        b = scaled(batch, temperature=2.0, bias=bias)  # by keyword: the call above is the one to change
+        c = normalise(batch, *[[0, 1]])  # unpacked into the parameter
+        d = normalise(batch, **{"axes": [0, 1]})
+        e = keep_classes(batch, {0, 2})
+        f = log_softmax(batch, axis=(1))
+        g = log_softmax(batch, (1))  # parenthesised, by position
+        yield a, b, c, d, e, f, g
+'''
+
+SHADOWED = """\
+from model import keep_classes
+
+frozenset = tuple  # the fix's frozenset would not be the builtin
+
+
+def pick(logits):
+    return keep_classes(logits, {0, 2})
+"""
+
+
+def marked(result: Result) -> list[tuple[str, int, str]]:
+    """(path, line, code) of each finding line text output marks ``[*]``."""
+    return [
+        (match["path"], int(match["line"]), match["code"])
+        for match in map(FINDING.match, result.stdout.splitlines())
+        if match and " [*] " in match.string
+    ]
+
+
+def test_text_output_marks_what_libcst_alone_would_mark(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text output asks every finding whether ``--fix`` fixes it. Where ast already shows there is
+    no rewrite (an argument by keyword, unpacked, followed by a positional one, a set where
+    ``frozenset`` is not the builtin) libcst does not parse the call: the marks stay those that
+    trying every fix with libcst gives, non-ASCII lines (where ast does not decide) included."""
+    write(project, {"mixed.py": MIXED, "shadowed.py": SHADOWED, "unicode.py": UNICODE})
+    quick = lint(".")
+    assert marked(quick) == [
+        ("evaluate.py", 12, "RTL203"),
+        ("evaluate.py", 13, "RTL203"),
+        ("evaluate.py", 16, "RTL203"),
+        ("evaluate.py", 24, "RTL404"),
+        ("mixed.py", 12, "RTL203"),
+        ("mixed.py", 14, "RTL404"),
+        ("unicode.py", 8, "RTL203"),
+        ("unicode.py", 10, "RTL404"),
+    ]
+    assert "[*] 8 fixable with the `--fix` option." in quick.stderr
+    answers: list[bool] = []
+    ast_answer = fixes._may_rewrite
+
+    def libcst_decides(*args: object) -> bool:
+        answers.append(ast_answer(*args))  # type: ignore[arg-type]
+        return True
+
+    monkeypatch.setattr(fixes, "_may_rewrite", libcst_decides)
+    slow = lint(".")
+    assert (slow.stdout, slow.stderr, slow.exit_code) == (quick.stdout, quick.stderr, 1)
+    assert answers.count(False) >= 8  # ast spared libcst those

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import click
 
 from retracelint.discover import shown
-from retracelint.fixes.base import Refusal, Rewrite, Source
+from retracelint.fixes.base import TEXT_LINES, Refusal, Rewrite, Source, ast_span, expressions
 from retracelint.fixes.base import apply as apply_rewrites
 from retracelint.fixes.registry import CODEMODS
 from retracelint.model import Finding, Location, with_related
@@ -58,7 +58,6 @@ MAX_ROUNDS = 10
 
 # Physical lines with their endings, as Python counts them (a form feed does not end a line).
 _LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-_TEXT_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _Span = tuple[int, int, int, int]
 _Rewrite = Callable[["cst.Arg"], "cst.Arg"]
 
@@ -131,8 +130,7 @@ def fix_file(
         # when the findings' positions are those of the file as these fixes leave it.
         return FileResult(after, fixed, more=bool(wanted) or any(f.code == "RTL404" for f in fixed))
     try:
-        text, encoding = _decode(source)
-        tree = ast.parse(text)
+        text, encoding, tree = _parsed(source)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
         return FileResult(source, ())
     refused: list[tuple[Finding, str]] = []
@@ -195,8 +193,8 @@ class _Neighbours:
     def _load(self, path: str) -> tuple[bytes, str, Source] | None:
         try:
             before = self._read(path)
-            text, encoding = _decode(before)
-            return before, encoding, Source(text, ast.parse(text))
+            text, encoding, tree = _parsed(before)
+            return before, encoding, Source(text, tree)
         except (
             OSError,
             SyntaxError,
@@ -254,23 +252,27 @@ def _fix_arguments(source: bytes, findings: list[Finding]) -> tuple[bytes, tuple
     if not wanted:
         return source, ()
     try:
-        text, encoding = _decode(source)
-        tree = ast.parse(text)
+        text, encoding, tree = _parsed(source)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
         return source, ()
-    lines = _TEXT_LINES.findall(text)
+    lines = TEXT_LINES.findall(text)
     by_block: dict[tuple[int, int], list[Finding]] = {}
     blocks = _blocks(tree)
     for finding in sorted(wanted, key=lambda f: f.sort_key):
-        block = _block_of(blocks, finding.call_path[0].location)
-        if block is not None and _line_matches(lines, finding):
+        call = finding.call_path[0].location
+        block = _block_of(blocks, call)
+        if (
+            block is not None
+            and _line_matches(lines, finding)
+            and _may_rewrite(finding, _ast_call(tree, lines, call), tree)
+        ):
             by_block.setdefault(block, []).append(finding)
     fixed: list[Finding] = []
     for (first, last), block_findings in by_block.items():
         snippet = "".join(lines[first - 1 : last])
         new_snippet, block_fixed = _fix_snippet(snippet, first - 1, block_findings, tree)
         if block_fixed:
-            new_lines = _TEXT_LINES.findall(new_snippet)
+            new_lines = TEXT_LINES.findall(new_snippet)
             if len(new_lines) != last - first + 1 or not _parses(new_snippet):
                 continue
             lines[first - 1 : last] = new_lines
@@ -284,6 +286,59 @@ def _fix_arguments(source: bytes, findings: list[Finding]) -> tuple[bytes, tuple
     if not _only_lines_changed(source, after, fixed):
         return source, ()
     return after, tuple(sorted(fixed, key=lambda f: f.sort_key))
+
+
+def _ast_call(tree: ast.Module, lines: list[str], location: Location) -> ast.Call | None:
+    """The jit call at ``location`` as ast spans it, where that is libcst's span too: on lines of
+    ASCII without a form feed (ast counts bytes, libcst characters, and the two count a form feed
+    differently)."""
+    if not all(
+        line.isascii() and "\f" not in line
+        for line in lines[location.line - 1 : max(location.end_line, location.line)]
+    ):
+        return None
+    found = expressions(tree).get(_location_span(location))
+    return found if isinstance(found, ast.Call) else None
+
+
+def _may_rewrite(finding: Finding, call: ast.Call | None, tree: ast.Module) -> bool:
+    """False where ast already shows what ``_rewrite_for`` would find in libcst's tree: no rewrite
+    (text output asks this of every finding, and libcst costs ten times what ast does). True where
+    it may have one, or where ``call`` (the jit call, as ``_ast_call`` finds it) is not known."""
+    if finding.code == "RTL404" and finding.fix != RULES_BY_CODE["RTL404"].fix:
+        return False
+    if call is None:
+        return True
+    want = _location_span(finding.location)
+    starred = any(isinstance(a, ast.Starred) for a in call.args)
+    for index, arg in enumerate(call.args):
+        if ast_span(arg.value if isinstance(arg, ast.Starred) else arg) != want:
+            continue
+        if isinstance(arg, ast.Starred):
+            return False
+        if finding.code == "RTL203":
+            return _display_may_be_hashable(arg, tree)
+        # RTL404 (``_by_keyword``): the last positional argument, no *args, the name not passed
+        last = index == len(call.args) - 1
+        return last and not starred and all(k.arg != finding.parameter for k in call.keywords)
+    for keyword_arg in call.keywords:
+        if ast_span(keyword_arg.value) == want:
+            # already by keyword (RTL404), or ``**`` (RTL203)
+            is_named = keyword_arg.arg is not None
+            return (
+                finding.code == "RTL203"
+                and is_named
+                and _display_may_be_hashable(keyword_arg.value, tree)
+            )
+    return True
+
+
+def _display_may_be_hashable(value: ast.expr, tree: ast.Module) -> bool:
+    """``_hashable_display``'s test as far as ast sees it: a list display, or a set display where
+    ``frozenset`` is the builtin."""
+    return isinstance(value, ast.List) or (
+        isinstance(value, ast.Set) and not _may_shadow_frozenset(tree)
+    )
 
 
 def _fix_snippet(
@@ -323,6 +378,14 @@ def _decode(source: bytes) -> tuple[str, str]:
     """The text, decoded as Python does (BOM, PEP 263 cookie), and the encoding that writes it back."""
     encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     return source.decode(encoding), encoding
+
+
+@lru_cache(maxsize=8)
+def _parsed(source: bytes) -> tuple[str, str, ast.Module]:
+    """``source`` decoded and parsed once for all its findings (text output tries each finding's fix
+    on its own): the text, the encoding that writes it back, and the tree, which nothing changes."""
+    text, encoding = _decode(source)
+    return text, encoding, ast.parse(text)
 
 
 def _blocks(tree: ast.Module) -> list[tuple[int, int]]:
@@ -600,8 +663,8 @@ def plan(
 
 def unified_diff(path: str, before: bytes, after: bytes) -> str:
     """A ``git apply``/``patch -p1`` diff; line endings are kept as they are in the file."""
-    old = _TEXT_LINES.findall(_decode(before)[0])
-    new = _TEXT_LINES.findall(_decode(after)[0])
+    old = TEXT_LINES.findall(_decode(before)[0])
+    new = TEXT_LINES.findall(_decode(after)[0])
     name = Path(path).as_posix()
     out = []
     for line in difflib.unified_diff(old, new, f"a/{name}", f"b/{name}"):

@@ -10,9 +10,10 @@ stays as it was. A codemod that cannot prove its rewrite keeps the program's mea
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint.model import Finding
@@ -20,6 +21,8 @@ from retracelint.model import Finding
 if TYPE_CHECKING:
     import libcst as cst
 
+# Physical lines with their endings, as Python counts them (a form feed does not end a line).
+TEXT_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 # A node's start as ast and libcst both give it: 1-based line, 0-based column in characters.
 Start = tuple[int, int]
 
@@ -86,11 +89,9 @@ class Source:
         quick fix)."""
         return self._neighbours(path) if self._neighbours is not None else None
 
-    @cached_property
+    @property
     def parents(self) -> dict[int, ast.AST]:
-        return {
-            id(child): node for node in ast.walk(self.tree) for child in ast.iter_child_nodes(node)
-        }
+        return _parents(self.tree)
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         return self.parents.get(id(node))
@@ -125,13 +126,24 @@ class Source:
 
     def expression_at(self, line: int, col: int, end_line: int, end_col: int) -> ast.expr | None:
         """The expression with exactly this span (``Location``'s: 1-based columns, end exclusive)."""
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.expr) and _span(node) == (line, col, end_line, end_col):
-                return node
-        return None
+        return expressions(self.tree).get((line, col, end_line, end_col))
 
     def code(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.text, node) or ""
+        """``node``'s source, as ``ast.get_source_segment`` gives it, from lines split once."""
+        end_line, end = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+        if end_line is None or end is None:
+            return ""  # a node without a position (``ast.arguments``)
+        first, last, start = node.lineno - 1, end_line - 1, node.col_offset
+        if first == last:
+            return self._segment_lines[first].encode()[start:end].decode()
+        head = self._segment_lines[first].encode()[start:].decode()
+        tail = self._segment_lines[last].encode()[:end].decode()
+        return "".join([head, *self._segment_lines[first + 1 : last], tail])
+
+    @cached_property
+    def _segment_lines(self) -> list[str]:
+        """The lines with their endings, split where ``ast`` splits them (not at a form feed)."""
+        return TEXT_LINES.findall(self.text)
 
     def start(self, node: ast.AST) -> Start:
         """Where libcst starts ``node`` (characters, where ast counts UTF-8 bytes); both start a
@@ -155,7 +167,24 @@ class Source:
         return byte
 
 
-def _span(node: ast.AST) -> tuple[int, int, int, int]:
+@lru_cache(maxsize=8)
+def _parents(tree: ast.Module) -> dict[int, ast.AST]:
+    """Each node's parent, by the child's id: once per tree, which every finding of its file shares."""
+    return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+@lru_cache(maxsize=8)
+def expressions(tree: ast.Module) -> dict[tuple[int, int, int, int], ast.expr]:
+    """The expressions by span, the first ``ast.walk`` meets where several share one."""
+    out: dict[tuple[int, int, int, int], ast.expr] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.expr):
+            out.setdefault(ast_span(node), node)
+    return out
+
+
+def ast_span(node: ast.AST) -> tuple[int, int, int, int]:
+    """``node``'s span as ``Location`` gives it where a line is ASCII (1-based columns, end exclusive)."""
     return (node.lineno, node.col_offset + 1, node.end_lineno or 0, (node.end_col_offset or 0) + 1)
 
 

@@ -570,7 +570,8 @@ def _attributes_set(
     if not method.args.args:
         return
     owner = method.args.args[0].arg
-    for stmt in ast.walk(method):
+    # An assignment is a statement, never inside an expression: only the blocks are walked.
+    for stmt in _statements(method.body):
         if not isinstance(stmt, ast.Assign) or not test(stmt.value):
             continue
         for target in stmt.targets:
