@@ -303,6 +303,36 @@ _REDUCTIONS = {
 }
 
 
+# Reductions that add or multiply integers in the default integer type: a bool or an integer narrower
+# than it is promoted (jax's ``promote_integers=True``, ``_promote_integer_dtype``; NumPy's
+# ``add.reduce`` the same, to its 64-bit ``int_``): ``jnp.sum(mask)`` is int64 under x64, int32
+# without; ``jnp.cumsum`` promotes only a bool. Measured on jax 0.10.2 and NumPy 2.4.
+_PROMOTES_INTEGERS = {
+    "sum": "bui",
+    "prod": "bui",
+    "nansum": "bui",
+    "nanprod": "bui",
+    "cumsum": "b",
+    "cumprod": "b",
+}
+# The default integer of each kind, in the 64-bit names summaries keep (``canonical_dtype`` narrows
+# them without x64).
+_DEFAULT_INTEGER = {"b": "int64", "i": "int64", "u": "uint64"}
+
+
+def reduced_dtype(name: str, dtype: str | None) -> str | None:
+    """The dtype reduction ``name`` gives for an operand of ``dtype`` when no dtype is asked for."""
+    kind = _INTEGER_KIND.get(dtype or "")
+    return _DEFAULT_INTEGER[kind] if kind and kind in _PROMOTES_INTEGERS.get(name, "") else dtype
+
+
+_INTEGER_KIND = {
+    "bool": "b",
+    **{f"int{bits}": "i" for bits in (8, 16, 32, 64)},
+    **{f"uint{bits}": "u" for bits in (8, 16, 32, 64)},
+}
+
+
 # Solvers whose solution has the operands' trailing axes only: `lstsq(a, b)` is `a.shape[1:] +
 # b.shape[1:]` however many rows (equations) there are, so rows added to a design keep its shape.
 _ROWS_SOLVED = {"lstsq"}
@@ -1072,6 +1102,7 @@ def _array_dtype(
         dtype = _numpy_promoted(operands)
     if numpy:
         dtype = numpy_promotion.computed_in(name, dtype)
+    dtype = reduced_dtype(name, dtype)
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
         made, keeps = _TO_INEXACT[name]
         method = _argument(node, "method", 2)
