@@ -839,6 +839,18 @@ def join(a: Value, b: Value) -> Value:
     )
 
 
+def join_returned(a: Value, b: Value) -> Value:
+    """What a function returns on either of two paths: ``join``, but two tuples (or lists) of one
+    length keep their items, each joined (``return val_loss, zero`` when ``best is None`` and
+    ``return best, bad_epochs`` else): a caller that unpacks the result reads each item."""
+    joined = join(a, b)
+    if a.items == b.items or a.ty != b.ty or a.ty not in (TUPLE, LIST):
+        return joined
+    if len(a.items) != len(b.items) or not a.items:
+        return joined
+    return joined.with_(items=tuple(map(join_returned, a.items, b.items)))
+
+
 def _same_dtype_of(a: Value, b: Value) -> bool:
     """Whether two values take their dtype from the same value (``Value.dtype_of``)."""
     if a.dtype_of is b.dtype_of:

@@ -277,6 +277,8 @@ def _carried_flip(
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
         return "RTL403", carried.name, carried.start.location, first, grown
+    if start.ty == NONE and _never_none(prop, jitted, returned):
+        return "RTL403", carried.name, carried.start.location, "None", "an array"
     if first is None or then is None:
         return None
     if _trees_differ(first, then):
@@ -815,6 +817,10 @@ def _attribute_flip(
     if len(stored) != 1:
         return None
     result = prop.resolve(fn, stored[0].value)
+    if result.ty == UNKNOWN:
+        # A jitted function's result the caller's summary could not type (imported from another
+        # module): what the jitted function gives back there.
+        result = prop.resolve(at.jitted, returned)
     others: list[tuple[FunctionSummary, Arg]] = []
     init = project.symbols.member(fn.cls, "__init__")
     if isinstance(init, FuncTarget):

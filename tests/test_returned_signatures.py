@@ -1,0 +1,212 @@
+"""What a jitted step returns, leaf by leaf, against what the state it is handed back as started as
+(issue 39), on projects split over modules: a reduction that adds integers in the default integer
+type (``mask.sum()``, ``jnp.sum(hits)``: int64 under x64) widening an int32 counter; a step with two
+``return`` statements of tuples (``if peak is None: return x.max(), ...``) whose items are read one by
+one, by an object's method (``self.peak, self.seen = ...``) or by a loop, against a ``None`` start.
+Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
+where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
+project run without x64 traces once too and is not flagged."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from dynamic_support import count_retraces_many
+
+from retracelint.config import Settings
+from retracelint.engine import analyse
+
+needs_jax = pytest.mark.skipif(
+    importlib.util.find_spec("jax") is None, reason="jax is not installed"
+)
+
+# Photon counts per pixel of a detector, kept int32 as the readout stores them; each exposure adds
+# how many frames went over the threshold, a bool mask summed over frames: the default integer.
+PHOTONS = {
+    "readout.py": '''\
+"""The detector's readout format."""
+
+import jax.numpy as jnp
+
+N_PIXELS = 16
+
+
+def blank_counts():
+    return jnp.zeros(N_PIXELS, jnp.int32)
+''',
+    "exposure.py": '''\
+"""Count the frames of one exposure that a pixel saw a photon in."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def add_exposure(counts, frames, threshold):
+    lit = frames > threshold
+    return counts + @SUM@
+''',
+    "acquire.py": '''\
+"""Acquire a few exposures."""
+
+import jax
+@X64@
+import jax.numpy as jnp  # noqa: E402
+
+from exposure import add_exposure  # noqa: E402
+from readout import N_PIXELS, blank_counts  # noqa: E402
+
+
+def main(exposures=3):
+    counts = blank_counts()
+    for i in range(exposures):
+        frames = jnp.full((4, N_PIXELS), float(i), jnp.float32)
+        counts = add_exposure(counts, frames, 0.5)
+    return counts
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
+# A peak detector keeps the highest level seen so far; the jitted step takes the first frame's
+# maximum when there is no peak yet, so the peak starts None and comes back an array.
+PEAKS = {
+    "levels.py": '''\
+"""Peak level of a signal, updated one frame at a time."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def update_peak(peak, seen, frame):
+    if peak is None:
+        return frame.max(), jnp.ones((), jnp.int32)
+    return jnp.maximum(peak, frame.max()), seen + 1
+''',
+    "meter.py": '''\
+"""A level meter object around the jitted step."""
+
+import jax.numpy as jnp
+
+from levels import update_peak
+
+
+class LevelMeter:
+    def __init__(self):
+        self.peak = @START@
+        self.seen = jnp.zeros((), jnp.int32)
+
+    def feed(self, frame):
+        self.peak, self.seen = update_peak(self.peak, self.seen, frame)
+        return self.peak
+''',
+    "monitor.py": '''\
+"""Feed a few frames to the meter, and the same frames through a plain loop."""
+
+import jax.numpy as jnp
+
+from levels import update_peak
+from meter import LevelMeter
+
+
+def frames(n):
+    for i in range(n):
+        yield jnp.full(8, float(i), jnp.float32)
+
+
+def main(n=3):
+    meter = LevelMeter()
+    for frame in frames(n):
+        meter.feed(frame)
+    return meter.peak
+
+
+def plain(n=3):
+    peak, seen = @START@, jnp.zeros((), jnp.int32)
+    for frame in frames(n):
+        peak, seen = update_peak(peak, seen, frame)
+    return peak
+
+
+if __name__ == "__main__":
+    @RUN@()
+''',
+}
+
+
+def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        for hole, value in holes.items():
+            text = text.replace(f"@{hole}@", value)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _found(root: Path) -> list[tuple[str, int, str]]:
+    findings = analyse([str(root)], Settings(cache=False, select=("RTL",))).findings
+    return [(Path(f.location.path).name, f.location.line, f.code) for f in findings]
+
+
+X64 = '\njax.config.update("jax_enable_x64", True)\n'
+
+
+def _projects(tmp_path: Path) -> dict[str, Path]:
+    def photons(name: str, total: str, x64: str = X64) -> tuple[str, Path]:
+        return name, _write(tmp_path / name, PHOTONS, SUM=total, X64=x64)
+
+    return dict(
+        [
+            photons("photons_method", "lit.sum(axis=0)"),
+            photons("photons_function", "jnp.sum(lit, axis=0)"),
+            photons("photons_method_fixed", "lit.sum(axis=0, dtype=jnp.int32)"),
+            photons("photons_function_fixed", "jnp.sum(lit, axis=0, dtype=jnp.int32)"),
+            photons("photons_cast_fixed", "jnp.sum(lit, axis=0).astype(counts.dtype)"),
+            photons("photons_x32", "lit.sum(axis=0)", x64=""),
+        ]
+    ) | {
+        "peaks_meter": _write(tmp_path / "peaks_meter", PEAKS, START="None", RUN="main"),
+        "peaks_loop": _write(tmp_path / "peaks_loop", PEAKS, START="None", RUN="plain"),
+        "peaks_fixed": _write(
+            tmp_path / "peaks_fixed", PEAKS, START="jnp.full((), -jnp.inf, jnp.float32)", RUN="main"
+        ),
+    }
+
+
+# Where each positive is reported: the reduction that makes the default integer.
+EXPECTED = {
+    "photons_method": [("exposure.py", 10, "RTL402")],
+    "photons_function": [("exposure.py", 10, "RTL402")],
+    "peaks_meter": [("meter.py", 10, "RTL403"), ("monitor.py", 22, "RTL403")],
+    "peaks_loop": [("meter.py", 10, "RTL403"), ("monitor.py", 22, "RTL403")],
+}
+# The script each project runs and the jitted function it calls, as jax names it.
+RUNS = {"photons": ("acquire.py", "add_exposure"), "peaks": ("monitor.py", "update_peak")}
+
+
+def test_reductions_in_the_default_integer_are_found_where_they_widen(tmp_path: Path) -> None:
+    for name, root in _projects(tmp_path).items():
+        assert _found(root) == EXPECTED.get(name, []), name
+
+
+@needs_jax
+def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
+    projects = _projects(tmp_path)
+    # x64 is process-wide: the programs that turn it on share a subprocess of their own.
+    x32 = [n for n in projects if n.endswith("x32")]
+    x64 = [n for n in projects if n not in x32]
+    for names in (x64, x32):
+        scripts = [projects[n] / RUNS[n.split("_")[0]][0] for n in names]
+        runs = count_retraces_many(scripts, cwd=tmp_path)
+        for name, report in zip(names, runs, strict=True):
+            traces = {f.name: n for f, n in report.traces.items()}
+            assert traces.get(RUNS[name.split("_")[0]][1]) == (2 if name in EXPECTED else 1), (
+                name,
+                report.summary(),
+            )
