@@ -2,7 +2,11 @@
 (issue 39), on projects split over modules: a reduction that adds integers in the default integer
 type (``mask.sum()``, ``jnp.sum(hits)``: int64 under x64) widening an int32 counter; a step with two
 ``return`` statements of tuples (``if peak is None: return x.max(), ...``) whose items are read one by
-one, by an object's method (``self.peak, self.seen = ...``) or by a loop, against a ``None`` start.
+one, by an object's method (``self.peak, self.seen = ...``) or by a loop, against a ``None`` start; a
+start that jax's promotion makes weak (a strong int array times a Python float: ``jnp.arange(n) *
+0.5`` is a weak float) against a step that gives it back strong; a value one jitted function returns
+and another is handed earlier in the loop (``reading = sense(...)`` after ``policy(reading)``), the
+start coming from a reset: the other one's first call gets the reset's.
 Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
 where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
 project run without x64 traces once too and is not flagged."""
@@ -140,6 +144,122 @@ if __name__ == "__main__":
 }
 
 
+# Rotor blade angles start as an int array times a Python float (weakly typed) and come back advanced
+# by a NumPy float32 rate (strong).
+ROTOR = {
+    "blades.py": '''\
+"""The rotor's geometry."""
+
+import jax.numpy as jnp
+import numpy as np
+
+N_BLADES = 5
+
+
+def encoder_rate(ticks_per_turn=314):
+    return np.float32(6.28 / ticks_per_turn)  # radians per tick, as the encoder reports it
+
+
+def blade_angles():
+    return @ANGLES@
+''',
+    "spin.py": '''\
+"""Advance the rotor and read the blade tips."""
+
+import jax
+import jax.numpy as jnp
+
+from blades import N_BLADES, blade_angles, encoder_rate
+
+
+@jax.jit
+def advance(angles, rate):
+    return jnp.mod(angles + rate, 2 * jnp.pi), jnp.cos(angles)
+
+
+def main(ticks=3):
+    angles, rate = blade_angles(), encoder_rate()
+    tips = jnp.zeros(N_BLADES)
+    for _ in range(ticks):
+        angles, tips = advance(angles, rate)
+    return tips
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
+# A tank's level sensor: reset reads a float32 level; the jitted sensor step gives back the integer
+# count of filled cells as the level; the jitted controller reads it before each step.
+TANK = {
+    "sensor.py": '''\
+"""A tank's level sensor as a small jax environment."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Tank(NamedTuple):
+    cells: jax.Array
+
+
+class Reading(NamedTuple):
+    level: jax.Array
+    full: jax.Array
+
+
+def reset():
+    tank = Tank(jnp.zeros(8, jnp.int32))
+    return tank, Reading(jnp.zeros((), jnp.float32), jnp.zeros((), bool))
+
+
+@jax.jit
+def sense(tank, pump):
+    cells = jnp.minimum(tank.cells + pump, 1)
+    filled = jnp.sum(cells > 0, dtype=jnp.int32)
+    return Tank(cells), Reading(@LEVEL@, filled == 8)
+''',
+    "control.py": '''\
+"""A controller that pumps while the tank is low."""
+
+import jax
+import jax.numpy as jnp
+
+import sensor
+
+
+@jax.jit
+def controller(gain, reading):
+    on = (reading.level < 6.0) & ~reading.full
+    return jnp.where(on, jnp.ones(8, jnp.int32), 0) * gain
+
+
+def run(steps=3):
+    tank, reading = sensor.reset()
+    gain = jnp.ones((), jnp.int32)
+    for _ in range(steps):
+        @LOOP@
+    return reading
+
+
+if __name__ == "__main__":
+    run()
+''',
+}
+
+_CONTROL_FIRST = (
+    "pump = controller(gain, reading)\n        tank, reading = sensor.sense(tank, pump)"
+)
+_SENSE_FIRST = (
+    "tank, reading = sensor.sense(tank, jnp.zeros(8, jnp.int32))\n"
+    "        pump = controller(gain, reading)"
+)
+
+
 def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -173,6 +293,23 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
     ) | {
         "peaks_meter": _write(tmp_path / "peaks_meter", PEAKS, START="None", RUN="main"),
         "peaks_loop": _write(tmp_path / "peaks_loop", PEAKS, START="None", RUN="plain"),
+        "rotor": _write(tmp_path / "rotor", ROTOR, ANGLES="jnp.arange(N_BLADES) * 1.25"),
+        "rotor_divided": _write(
+            tmp_path / "rotor_divided", ROTOR, ANGLES="jnp.arange(N_BLADES) / (N_BLADES / 6.28)"
+        ),
+        "rotor_fixed": _write(
+            tmp_path / "rotor_fixed", ROTOR, ANGLES="jnp.arange(N_BLADES, dtype=jnp.float32) * 1.25"
+        ),
+        "tank": _write(tmp_path / "tank", TANK, LEVEL="filled", LOOP=_CONTROL_FIRST),
+        "tank_cast_fixed": _write(
+            tmp_path / "tank_cast_fixed",
+            TANK,
+            LEVEL="filled.astype(jnp.float32)",
+            LOOP=_CONTROL_FIRST,
+        ),
+        "tank_sensed_first": _write(
+            tmp_path / "tank_sensed_first", TANK, LEVEL="filled", LOOP=_SENSE_FIRST
+        ),
         "peaks_fixed": _write(
             tmp_path / "peaks_fixed", PEAKS, START="jnp.full((), -jnp.inf, jnp.float32)", RUN="main"
         ),
@@ -185,9 +322,17 @@ EXPECTED = {
     "photons_function": [("exposure.py", 10, "RTL402")],
     "peaks_meter": [("meter.py", 10, "RTL403"), ("monitor.py", 22, "RTL403")],
     "peaks_loop": [("meter.py", 10, "RTL403"), ("monitor.py", 22, "RTL403")],
+    "rotor": [("blades.py", 14, "RTL401")],
+    "rotor_divided": [("blades.py", 14, "RTL401")],
+    "tank": [("sensor.py", 20, "RTL402")],
 }
 # The script each project runs and the jitted function it calls, as jax names it.
-RUNS = {"photons": ("acquire.py", "add_exposure"), "peaks": ("monitor.py", "update_peak")}
+RUNS = {
+    "photons": ("acquire.py", "add_exposure"),
+    "peaks": ("monitor.py", "update_peak"),
+    "rotor": ("spin.py", "advance"),
+    "tank": ("control.py", "controller"),
+}
 
 
 def test_reductions_in_the_default_integer_are_found_where_they_widen(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LIST,
     MADE_STRONG,
+    MADE_WEAK,
     NONE,
     NP_ARRAY,
     NP_SCALAR,
@@ -93,6 +94,10 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.item is not None and not whole.items:
                 whole = _unpacked(prop, wrapped, whole) or whole
             returned = _item(whole, carried.item)
+            if param is None and returned is not None and carried.start.value.param is None:
+                at = _CarriedCall(fn, carried, binding, call, "", wrapped)
+                yield from _handed_on(prop, at, returned)
+                continue
             if param is None or returned is None or binding.static_at(call, param):
                 continue
             # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
@@ -133,6 +138,54 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
                 yield make_finding(code, head, details, where, site, param, (step,))
+
+
+def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator[Finding]:
+    """A name a loop rebinds to what one jitted function returns (``state, timestep =
+    env_step(state, action)``) and hands, before that, to another jitted function (``agent_step(...,
+    timestep, ...)``): the other one's first call gets the start (``reset``'s timestep), the next
+    ones ``env_step``'s result. Compared as a carried state is (``_carried_flip``, ``at`` being
+    the rebinding call) and told for the jitted function that gets it."""
+    fn, carried = at.fn, at.carried
+    if carried.loop is None:
+        return
+    flip = None
+    for index, call in enumerate(fn.calls[: carried.call]):
+        jitted = (
+            prop.project.jitted_at((fn.qualname, index)) if carried.loop in call.loops else None
+        )
+        if jitted is None:
+            continue
+        binding = jitted[0]
+        param = next(
+            (
+                p.name
+                for p in binding.params[binding.offset :]
+                if (a := binding.signature.arg(call, p.name)) is not None
+                and a.text == carried.name
+                and not binding.static_at(call, p.name)
+            ),
+            None,
+        )
+        if param is None:
+            continue
+        flip = flip or _carried_flip(prop, at, returned)
+        if flip is None:
+            return
+        code, what, where, first, then = flip
+        site = jit_site(binding)
+        head, details = _flip_sentence(
+            code,
+            f"{what} starts as {first} here and is {then}",
+            f"{shown_code(at.call.text)}() returns it",
+            site,
+            call.text,
+            f"{carried.name} = {shown_code(at.call.text)}(...) in the loop at"
+            f" {where_text(fn.loops[carried.loop].location)}, after {shown_code(call.text)}()"
+            " is given it",
+        )
+        step = PathStep(fn.qualname, call.text, call.location)
+        yield make_finding(code, head, details, where, site, param, (step,))
 
 
 def _carried_static_parts(
@@ -265,7 +318,9 @@ def _carried_flip(
     # One item of the result, or a lax loop's carry: the summary's loop-carried flips leave it to
     # this check.
     if (carried.item is not None or carried.lax) and _weak_then_strong(prop, at, start, returned):
-        return "RTL401", carried.name, carried.start.location, WEAK, STRONG
+        # A weak type that arithmetic decides (``jnp.arange(n) / rate`` in a helper) is told there.
+        weak_at = start.made if start.weak == MADE_WEAK else None
+        return "RTL401", carried.name, weak_at or carried.start.location, WEAK, STRONG
     typed = as_called(prop, fn, start)
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
@@ -830,8 +885,10 @@ def _attribute_flip(
     for owner, other in sorted(others, key=lambda o: o[1].location):
         # A tuple a helper returns (``self.x = make()``), item by item.
         start = _unpacked(prop, owner, other.value) or as_called(prop, owner, other.value)
-        if start.ty == NONE and _reads_fields(at):
-            continue  # a placeholder: f reads fields of what it gets, so it never gets None
+        if start.ty == NONE and (_reads_fields(at) or len(others) > 1):
+            # A placeholder: f reads fields of what it gets, so it never gets None; or another
+            # method stores a value too (a setup run before the first call).
+            continue
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):

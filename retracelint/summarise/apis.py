@@ -974,8 +974,15 @@ _MOVE_WEAK = {
 # container) is an array of data there, and strongly typed: a weakly typed array is made from Python
 # scalars only.
 _ARRAY_PRODUCTS = {"dot", "einsum", "inner", "kron", "matmul", "outer", "tensordot", "vdot"}
+# The binary arithmetic functions promote their operands as the operators do (jax's
+# ``promote_args``): weak of weak operands, strong with one strong.
+_BINARY_ARITHMETIC = {"add", "subtract", "multiply", "divide", "true_divide", "floor_divide"}
+_BINARY_ARITHMETIC |= {"mod", "remainder", "fmod", "arctan2", "hypot", "copysign"}
 _KEEP_WEAK = (
-    (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
+    (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK)
+    | {"maximum", "minimum"}
+    | _MOVE_WEAK
+    | _BINARY_ARITHMETIC
 )
 # The jax.numpy functions whose result is at least as wide as each strongly typed operand on jax's
 # promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
