@@ -6,7 +6,8 @@ one, by an object's method (``self.peak, self.seen = ...``) or by a loop, agains
 start that jax's promotion makes weak (a strong int array times a Python float: ``jnp.arange(n) *
 0.5`` is a weak float) against a step that gives it back strong; a value one jitted function returns
 and another is handed earlier in the loop (``reading = sense(...)`` after ``policy(reading)``), the
-start coming from a reset: the other one's first call gets the reset's.
+start coming from a reset: the other one's first call gets the reset's (an int given back by a helper
+that picks between an int32 array and a Python ``0``, ``jnp.where(c, CELL_LITRES, 0)``, is int32).
 Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
 where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
 project run without x64 traces once too and is not flagged."""
@@ -217,6 +218,13 @@ def reset():
     return tank, Reading(jnp.zeros((), jnp.float32), jnp.zeros((), bool))
 
 
+CELL_LITRES = jnp.full(8, 5, jnp.int32)
+
+
+def _filled(cells):
+    return jnp.sum(jnp.where(cells > 0, CELL_LITRES, 0)) // 5
+
+
 @jax.jit
 def sense(tank, pump):
     cells = jnp.minimum(tank.cells + pump, 1)
@@ -301,6 +309,9 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
             tmp_path / "rotor_fixed", ROTOR, ANGLES="jnp.arange(N_BLADES, dtype=jnp.float32) * 1.25"
         ),
         "tank": _write(tmp_path / "tank", TANK, LEVEL="filled", LOOP=_CONTROL_FIRST),
+        "tank_helper": _write(
+            tmp_path / "tank_helper", TANK, LEVEL="_filled(cells)", LOOP=_CONTROL_FIRST
+        ),
         "tank_cast_fixed": _write(
             tmp_path / "tank_cast_fixed",
             TANK,
@@ -325,6 +336,7 @@ EXPECTED = {
     "rotor": [("blades.py", 14, "RTL401")],
     "rotor_divided": [("blades.py", 14, "RTL401")],
     "tank": [("sensor.py", 20, "RTL402")],
+    "tank_helper": [("sensor.py", 20, "RTL402")],
 }
 # The script each project runs and the jitted function it calls, as jax names it.
 RUNS = {

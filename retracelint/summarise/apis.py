@@ -1099,6 +1099,8 @@ def _array_dtype(
     if name in ("zeros_like", "ones_like", "empty_like") and args:
         return args[0].dtype
     operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
+    if not numpy and name in _VALUE_OPERANDS:
+        operands = _weak_numbers_taken(operands)
     dtypes = {a.dtype for a in operands if a.ty in ARRAYS}
     # A value of unknown dtype takes part in the promotion (for jax, a Python scalar too: weak).
     known = (ARRAYS | _WEAK_SCALAR.keys()) if numpy else ARRAYS
@@ -1116,6 +1118,23 @@ def _array_dtype(
         kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
         return dtype if kept else made
     return real_part(dtype) if name in _TAKES_PART else dtype
+
+
+def _weak_numbers_taken(operands: list[Value]) -> list[Value]:
+    """The operands of a jax choice (``where(c, x, 0)``) with each Python number promoted with the
+    typed arrays beside it (``promotion.result_type``: it is weak): an int takes an int32 array's
+    dtype, a float makes it the default float. Unchanged unless every other one is such an array."""
+    arrays = [a for a in operands if a.ty in ARRAYS and a.dtype is not None]
+    numbers = [a for a in operands if a.ty in _WEAK_SCALAR]
+    if not arrays or not numbers or len(arrays) + len(numbers) != len(operands):
+        return operands
+    typed = [Typed(a.dtype or "") for a in arrays] + [
+        Typed(_WEAK_SCALAR[a.ty], True) for a in numbers
+    ]
+    result = result_type(typed, x64=True)
+    if result is None:
+        return operands
+    return [a if a.ty in ARRAYS else arrays[0].with_(dtype=result.dtype) for a in operands]
 
 
 # Calls whose result takes its dtype and weak type from some arguments only: ``where(cond, x, y)``
