@@ -7,7 +7,9 @@ start that jax's promotion makes weak (a strong int array times a Python float: 
 0.5`` is a weak float) against a step that gives it back strong; a value one jitted function returns
 and another is handed earlier in the loop (``reading = sense(...)`` after ``policy(reading)``), the
 start coming from a reset: the other one's first call gets the reset's (an int given back by a helper
-that picks between an int32 array and a Python ``0``, ``jnp.where(c, CELL_LITRES, 0)``, is int32).
+that picks between an int32 array and a Python ``0``, ``jnp.where(c, CELL_LITRES, 0)``, is int32); under
+x64, float32 states advanced with a NumPy float64 step through a helper's result (``omega - dt *
+torque(theta)``): at least float64, whatever the helper gives.
 Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
 where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
 project run without x64 traces once too and is not flagged."""
@@ -268,6 +270,52 @@ _SENSE_FIRST = (
 )
 
 
+# A float32 pendulum stepped under x64 with a time step taken from NumPy frame times (float64).
+PENDULUM = {
+    "dynamics.py": '''\
+"""Pendulum dynamics."""
+
+import jax
+import jax.numpy as jnp
+
+
+def torque(theta):
+    return 9.81 * jnp.sin(theta)
+
+
+@jax.jit
+def euler(theta, omega, dt):
+    omega = omega - dt * torque(theta)
+    return theta + dt * omega, omega
+''',
+    "simulate.py": '''\
+"""Step the pendulum at the camera's frame times."""
+
+import jax
+
+jax.config.update("jax_enable_x64", True)
+
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+from dynamics import euler  # noqa: E402
+
+
+def main(frames=4):
+    times = np.linspace(0.0, 1.0, 25)
+    dt = @DT@
+    theta, omega = jnp.full((3,), 0.3, jnp.float32), jnp.zeros(3, jnp.float32)
+    for _ in range(frames):
+        theta, omega = euler(theta, omega, dt)
+    return theta
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
 def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -321,6 +369,10 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
         "tank_sensed_first": _write(
             tmp_path / "tank_sensed_first", TANK, LEVEL="filled", LOOP=_SENSE_FIRST
         ),
+        "pendulum": _write(tmp_path / "pendulum", PENDULUM, DT="np.diff(times)[0]"),
+        "pendulum_fixed": _write(
+            tmp_path / "pendulum_fixed", PENDULUM, DT="np.float32(np.diff(times)[0])"
+        ),
         "peaks_fixed": _write(
             tmp_path / "peaks_fixed", PEAKS, START="jnp.full((), -jnp.inf, jnp.float32)", RUN="main"
         ),
@@ -337,6 +389,7 @@ EXPECTED = {
     "rotor_divided": [("blades.py", 14, "RTL401")],
     "tank": [("sensor.py", 20, "RTL402")],
     "tank_helper": [("sensor.py", 20, "RTL402")],
+    "pendulum": [("simulate.py", 16, "RTL402")],
 }
 # The script each project runs and the jitted function it calls, as jax names it.
 RUNS = {
@@ -344,6 +397,7 @@ RUNS = {
     "peaks": ("monitor.py", "update_peak"),
     "rotor": ("spin.py", "advance"),
     "tank": ("control.py", "controller"),
+    "pendulum": ("simulate.py", "euler"),
 }
 
 

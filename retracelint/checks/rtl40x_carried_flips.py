@@ -21,7 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
-from retracelint.returned import as_called, returned_dtype
+from retracelint.returned import as_called, promoted_at_least, returned_dtype
 from retracelint.summarise.promotion import at_least, floor_of, real_part
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
@@ -73,6 +73,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
     for fn in project.functions.values():
         if not fn.carried or prop.frequency.traced(fn.qualname):
             continue
+        told: set[int] = set()
         for carried in fn.carried:
             jitted = project.jitted_at((fn.qualname, carried.call))
             if jitted is None or jitted[1].returns is None:
@@ -120,7 +121,10 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             else:
                 flip = _carried_flip(prop, at, returned)
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
-            if flip is not None:
+            if flip is not None and carried.call not in told:
+                # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel,
+                # dt)``) make one re-trace: told once, at the first.
+                told.add(carried.call)
                 code, what, where, first, then = flip
                 site = jit_site(binding)
                 # A floor is told where the wider operand is made, not where the state starts.
@@ -484,9 +488,12 @@ def _dtype_flip(
     first = _leaves_dtype(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
-    then = returned_dtype(
-        prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
-    )
+    passed = lambda name: _first_call_values(prop, at, name)  # noqa: E731
+    then = returned_dtype(prop, at.jitted, back, passed, x64)
+    if then is None:
+        # Arithmetic with a helper's result too: at least what the parameters promote to.
+        least = promoted_at_least(prop, at.jitted, back, passed, x64)
+        then = least if least is not None and not at_least(first, least, x64) else None
     return (first, then) if then is not None and then != first else None
 
 
