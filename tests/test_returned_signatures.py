@@ -9,7 +9,9 @@ and another is handed earlier in the loop (``reading = sense(...)`` after ``poli
 start coming from a reset: the other one's first call gets the reset's (an int given back by a helper
 that picks between an int32 array and a Python ``0``, ``jnp.where(c, CELL_LITRES, 0)``, is int32); under
 x64, float32 states advanced with a NumPy float64 step through a helper's result (``omega - dt *
-torque(theta)``): at least float64, whatever the helper gives.
+torque(theta)``): at least float64, whatever the helper gives; a method's result that is an attribute
+of its object (``thermostat.target(hour)`` returning ``self.setpoint``), set to a Python float at
+first and to arithmetic on the object's strong fields later.
 Each positive re-traces under jax (counted by ``dynamic_support``, in a subprocess) and is found
 where the flip is made; its fixed twin, one change away, traces once and is not flagged; the x64
 project run without x64 traces once too and is not flagged."""
@@ -316,6 +318,52 @@ if __name__ == "__main__":
 }
 
 
+# A thermostat's setpoint: a Python float until the day starts, then ramped with a float32 step.
+THERMOSTAT = {
+    "thermostat.py": '''\
+"""A thermostat that ramps its setpoint during the day."""
+
+import jax.numpy as jnp
+
+
+class Thermostat:
+    def __init__(self, ramp):
+        self.ramp = jnp.float32(ramp)
+        self.setpoint = @START@
+
+    def target(self, hour):
+        if 8 <= hour < 20:
+            self.setpoint = jnp.clip(self.setpoint + self.ramp, 15.0, 25.0)
+        return self.setpoint
+''',
+    "house.py": '''\
+"""Heat the house hour by hour."""
+
+import jax
+import jax.numpy as jnp
+
+from thermostat import Thermostat
+
+
+@jax.jit
+def heater_power(setpoint, temperature):
+    return jnp.maximum(setpoint - temperature, 0.0) * 0.8
+
+
+def main(hours=range(6, 10)):
+    thermostat = Thermostat(ramp=0.5)
+    temperature = jnp.float32(17.0)
+    for hour in hours:
+        temperature = temperature + 0.1 * heater_power(thermostat.target(hour), temperature)
+    return temperature
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
 def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -373,6 +421,10 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
         "pendulum_fixed": _write(
             tmp_path / "pendulum_fixed", PENDULUM, DT="np.float32(np.diff(times)[0])"
         ),
+        "thermostat": _write(tmp_path / "thermostat", THERMOSTAT, START="20.0"),
+        "thermostat_fixed": _write(
+            tmp_path / "thermostat_fixed", THERMOSTAT, START="jnp.float32(20.0)"
+        ),
         "peaks_fixed": _write(
             tmp_path / "peaks_fixed", PEAKS, START="jnp.full((), -jnp.inf, jnp.float32)", RUN="main"
         ),
@@ -390,6 +442,7 @@ EXPECTED = {
     "tank": [("sensor.py", 20, "RTL402")],
     "tank_helper": [("sensor.py", 20, "RTL402")],
     "pendulum": [("simulate.py", 16, "RTL402")],
+    "thermostat": [("thermostat.py", 9, "RTL401")],
 }
 # The script each project runs and the jitted function it calls, as jax names it.
 RUNS = {
@@ -398,6 +451,7 @@ RUNS = {
     "rotor": ("spin.py", "advance"),
     "tank": ("control.py", "controller"),
     "pendulum": ("simulate.py", "euler"),
+    "thermostat": ("house.py", "heater_power"),
 }
 
 

@@ -54,6 +54,7 @@ from retracelint.values import (
     dtype_kind,
     items_of,
     kinds_differ,
+    made_objects,
     weak_class,
     weak_kind,
 )
@@ -668,9 +669,35 @@ def _packed_reads(prop: Propagation, fn: FunctionSummary, arg: Arg, depth: int) 
     if depth > 2:
         return
     value = _unpacked(prop, fn, arg.value) or prop.resolve(fn, arg.value)
+    read = _read_back(prop, fn, arg.value) if depth == 0 else None
+    if read is not None:
+        yield replace(arg, value=read)
+        return
     items = items_of(value).values() if value.ty == DICT else value.items
     for item in items:
         yield from _packed_reads(prop, fn, replace(arg, value=item), depth + 1)
+
+
+def _read_back(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """A method's result that is one attribute of its object (``phase = gait.advance(walking)``
+    returning ``self.phase``, which it may set first), called on an object made here: that
+    attribute read, whose stores ``_field_store_flip`` weighs."""
+    if len(value.deps) != 1 or not isinstance(dep := next(iter(value.deps)), RetDep):
+        return None
+    call = fn.calls[dep.call] if dep.call < len(fn.calls) else None
+    target = prop.project.targets.get((fn.qualname, dep.call))
+    if call is None or call.receiver is None or not isinstance(target, FuncTarget):
+        return None
+    returns = prop.project.function(target.qualname).returns
+    if returns is None or returns.items or returns.ty in (DICT, LIST, TUPLE):
+        return None
+    attrs = {o.partition(".")[2] for o in returns.objs if isinstance(o, str)}
+    objects = made_objects(call.receiver.value)
+    if len(attrs) != 1 or len(returns.objs) != 1 or len(objects) != 1 or dep.item is not None:
+        return None
+    (attr,) = attrs
+    (made,) = objects
+    return Value(objs=frozenset({made.attr(attr)})) if attr and "." not in attr else None
 
 
 def _field_store_flip(
@@ -750,6 +777,13 @@ def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bo
     says (an item of a jitted function's result or of an array is an array too)."""
     value = prop.resolve(owner, stored.value)
     kind = weak_kind(value, x64)
+    if kind is None and weak_class(value) == FOLLOWS:
+        # Arithmetic on the object's fields (``jnp.mod(self.phase + self.rate * self.dt, 1.0)``):
+        # strong with one strong operand, wherever it is made.
+        fields = [d.name for d in value.deps if isinstance(d, ParamDep)]
+        own = [f.partition(".")[2] for f in fields if f.startswith("self.")]
+        if any(_field_strong(prop, owner, f, x64) for f in own):
+            return STRONG
     if kind is not None or value.ty != UNKNOWN or value.shape:
         return kind
     params = [d for d in value.deps if isinstance(d, ParamDep)]
@@ -763,6 +797,20 @@ def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bo
         for caller, _, passed, _ in prop.caller_args(owner, params[0].name)
     }
     return STRONG if kinds == {STRONG} else None
+
+
+def _field_strong(prop: Propagation, owner: FunctionSummary, name: str, x64: bool) -> bool:
+    """Whether attribute ``name`` of ``owner``'s object is a strong array wherever its class stores
+    it (``self.dt = jnp.float32(dt)`` in ``__init__``)."""
+    if owner.cls is None or not name or "." in name:
+        return False
+    stores = list(prop.stores(owner.cls, name))
+    init = prop.project.symbols.member(owner.cls, "__init__")
+    if isinstance(init, FuncTarget):
+        init_fn = prop.project.function(init.qualname)
+        stores += [(init_fn, a) for a in prop.init_stores(init_fn, name, Value(), 0)]
+    kinds = {weak_kind(prop.resolve(m, a.value), x64) for m, a in stores}
+    return kinds == {STRONG}
 
 
 def _weak_leaf(
