@@ -19,6 +19,7 @@ from retracelint.values import (
     ARRAYS,
     FLOAT_LIKE,
     FOLLOWS,
+    MADE_STRONG,
     UNKNOWN,
     WEAK,
     FieldDep,
@@ -81,6 +82,8 @@ def promoted_at_least(
     leaf = prop.resolve(jitted, leaf)
     if leaf.dtype is not None or leaf.ty not in (ARRAY, UNKNOWN, FLOAT_LIKE):
         return None
+    if leaf.weak == MADE_STRONG:
+        return None  # an operand whose dtype is decided inside (``dt.astype(clock.dtype)``)
     names = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not names or len(names) != len(leaf.deps):
         return None

@@ -74,7 +74,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
     for fn in project.functions.values():
         if not fn.carried or prop.frequency.traced(fn.qualname):
             continue
-        told: set[int] = set()
+        # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel, dt)``)
+        # make one re-trace: told once, at the first known exactly (not ``_AT_LEAST``).
+        per_call: dict[int, list[tuple[bool, Finding]]] = {}
         for carried in fn.carried:
             jitted = project.jitted_at((fn.qualname, carried.call))
             if jitted is None or jitted[1].returns is None:
@@ -122,10 +124,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             else:
                 flip = _carried_flip(prop, at, returned)
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
-            if flip is not None and carried.call not in told:
-                # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel,
-                # dt)``) make one re-trace: told once, at the first.
-                told.add(carried.call)
+            if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding)
                 # A floor is told where the wider operand is made, not where the state starts.
@@ -142,7 +141,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                     f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
-                yield make_finding(code, head, details, where, site, param, (step,))
+                found = make_finding(code, head, details, where, site, param, (step,))
+                per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
+        yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
 
 
 def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator[Finding]:
@@ -494,7 +495,7 @@ def _dtype_flip(
     if then is None:
         # Arithmetic with a helper's result too: at least what the parameters promote to.
         least = promoted_at_least(prop, at.jitted, back, passed, x64)
-        then = least if least is not None and not at_least(first, least, x64) else None
+        then = _AT_LEAST + least if least is not None and not at_least(first, least, x64) else None
     return (first, then) if then is not None and then != first else None
 
 
@@ -510,6 +511,7 @@ def _leaves_dtype(start: Value, x64: bool) -> str | None:
     return dtype_kind(start, x64)
 
 
+_AT_LEAST = "at least "  # a dtype the known operands promote to, the others only widening it
 _WIDER = " or wider"  # a dtype a floor says the leaf is at least (``_floor_flip``)
 
 
