@@ -18,18 +18,12 @@ project run without x64 traces once too and is not flagged."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-import pytest
 from dynamic_support import count_retraces_many
 
-from retracelint.config import Settings
-from retracelint.engine import analyse
-
-needs_jax = pytest.mark.skipif(
-    importlib.util.find_spec("jax") is None, reason="jax is not installed"
-)
+# The same project writer, finder and jax marker as the first projects of issue 39's flips.
+from test_promoted_results import _found, _write, needs_jax
 
 # Photon counts per pixel of a detector, kept int32 as the readout stores them; each exposure adds
 # how many frames went over the threshold, a bool mask summed over frames: the default integer.
@@ -362,20 +356,6 @@ if __name__ == "__main__":
     main()
 ''',
 }
-
-
-def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        for hole, value in holes.items():
-            text = text.replace(f"@{hole}@", value)
-        (root / name).write_text(text, encoding="utf-8")
-    return root
-
-
-def _found(root: Path) -> list[tuple[str, int, str]]:
-    findings = analyse([str(root)], Settings(cache=False, select=("RTL",))).findings
-    return [(Path(f.location.path).name, f.location.line, f.code) for f in findings]
 
 
 X64 = '\njax.config.update("jax_enable_x64", True)\n'
