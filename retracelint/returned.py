@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
+    ARRAY,
     ARRAYS,
     FLOAT_LIKE,
     FOLLOWS,
+    MADE_STRONG,
     UNKNOWN,
     WEAK,
     FieldDep,
@@ -67,6 +69,37 @@ def returned_dtype(
     names = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not names or len(names) != len(leaf.deps):
         return None
+    return _promoted(names, passed, x64)
+
+
+def promoted_at_least(
+    prop: Propagation, jitted: FunctionSummary, leaf: Value, passed: Passed, x64: bool
+) -> str | None:
+    """The least dtype ``leaf`` can be when it is arithmetic on float parameters, some of whose
+    types the first call does not show (``pos + dt * vel``, ``vel`` a carried value, ``forces(pos)``
+    a helper's result): what the known ones promote to; the others only widen it. None when a
+    known one is no float, or none is known."""
+    leaf = prop.resolve(jitted, leaf)
+    if leaf.dtype is not None or leaf.ty not in (ARRAY, UNKNOWN, FLOAT_LIKE):
+        return None
+    if leaf.weak == MADE_STRONG:
+        return None  # an operand whose dtype is decided inside (``dt.astype(clock.dtype)``)
+    names = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
+    if not names or len(names) != len(leaf.deps):
+        return None
+    operands: list[Typed] = []
+    for name in names:
+        kind = _one(passed(name), x64)
+        if kind is not None and kind.dtype not in _FLOATS:
+            return None
+        operands += [kind] if kind is not None else []
+    result = result_type(operands, x64) if operands else None
+    return result.dtype if result is not None and not result.weak else None
+
+
+def _promoted(names: list[str], passed: Passed, x64: bool) -> str | None:
+    """What arithmetic on the float parameters ``names`` gives for what the call passes for them,
+    when strongly typed."""
     operands: list[Typed] = []
     for name in names:
         kind = _one(passed(name), x64)

@@ -839,6 +839,18 @@ def join(a: Value, b: Value) -> Value:
     )
 
 
+def join_returned(a: Value, b: Value) -> Value:
+    """What a function returns on either of two paths: ``join``, but two tuples (or lists) of one
+    length keep their items, each joined (``return val_loss, zero`` when ``best is None`` and
+    ``return best, bad_epochs`` else): a caller that unpacks the result reads each item."""
+    joined = join(a, b)
+    if a.items == b.items or a.ty != b.ty or a.ty not in (TUPLE, LIST):
+        return joined
+    if len(a.items) != len(b.items) or not a.items:
+        return joined
+    return joined.with_(items=tuple(map(join_returned, a.items, b.items)))
+
+
 def _same_dtype_of(a: Value, b: Value) -> bool:
     """Whether two values take their dtype from the same value (``Value.dtype_of``)."""
     if a.dtype_of is b.dtype_of:
@@ -1255,6 +1267,9 @@ FOLLOWS, UNSURE = "follows", "unsure"  # Value.weak
 # reduction (``jnp.sum`` of weak values is strong), or computed with such an array. A strong array
 # without it (the default of an array call) is strong only as far as the API tables know.
 MADE_STRONG = "made strong"
+# Value.weak of an array that is weakly typed whatever its operands were: jax's promotion lands on a
+# weak node (``jnp.arange(n) / 1000.0``: a strong int array with a Python float is a weak float).
+MADE_WEAK = "made weak"
 
 
 def weak_class(value: Value) -> str | None:
@@ -1263,7 +1278,7 @@ def weak_class(value: Value) -> str | None:
     with a dtype (a constructor, ``astype``, a random draw, a NumPy array) is strong, and so is
     anything computed with one. A Python bool is neither: jax has no weakly typed bool (measured on
     jax 0.10.2: ``jit(f)(True)`` and ``jit(f)(jnp.array(True))`` share a trace)."""
-    if value.ty in (INT, FLOAT, COMPLEX, JIT_OUT_WEAK):
+    if value.ty in (INT, FLOAT, COMPLEX, JIT_OUT_WEAK) or value.weak == MADE_WEAK:
         return WEAK
     if value.weak == FOLLOWS and (value.ty in ARRAYS or value.ty == UNKNOWN):
         return FOLLOWS if value.deps else WEAK

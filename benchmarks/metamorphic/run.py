@@ -54,6 +54,7 @@ ROOTS = {
     "sealed_flips_2": ACCURACY / "sealed_flips_2",  # tuned on since its first score (flips39c)
     "sealed_flips_3": ACCURACY / "sealed_flips_3",  # tuned on since its first score (flips39d)
     "sealed_flips_4": ACCURACY / "sealed_flips_4",  # tuned on since its first score (flips39f/g)
+    "sealed_flips_5": ACCURACY / "sealed_flips_5",  # tuned on since its first score (flips39h)
 }
 
 
@@ -247,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--programs",
         default="*/*",
         help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>, "
-        "sealed_flips_3/<id>, sealed_flips_4/<id>",
+        "sealed_flips_3/<id>, sealed_flips_4/<id>, sealed_flips_5/<id>",
     )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(

@@ -21,7 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read
 from retracelint.propagate import Propagation
-from retracelint.returned import as_called, returned_dtype
+from retracelint.returned import as_called, promoted_at_least, returned_dtype
 from retracelint.summarise.promotion import at_least, floor_of, real_part
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
@@ -36,6 +36,7 @@ from retracelint.values import (
     JIT_OUT_WEAK,
     LIST,
     MADE_STRONG,
+    MADE_WEAK,
     NONE,
     NP_ARRAY,
     NP_SCALAR,
@@ -53,6 +54,7 @@ from retracelint.values import (
     dtype_kind,
     items_of,
     kinds_differ,
+    made_objects,
     weak_class,
     weak_kind,
 )
@@ -72,6 +74,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
     for fn in project.functions.values():
         if not fn.carried or prop.frequency.traced(fn.qualname):
             continue
+        # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel, dt)``)
+        # make one re-trace: told once, at the first known exactly (not ``_AT_LEAST``).
+        per_call: dict[int, list[tuple[bool, Finding]]] = {}
         for carried in fn.carried:
             jitted = project.jitted_at((fn.qualname, carried.call))
             if jitted is None or jitted[1].returns is None:
@@ -93,6 +98,10 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.item is not None and not whole.items:
                 whole = _unpacked(prop, wrapped, whole) or whole
             returned = _item(whole, carried.item)
+            if param is None and returned is not None and carried.start.value.param is None:
+                at = _CarriedCall(fn, carried, binding, call, "", wrapped)
+                yield from _handed_on(prop, at, returned)
+                continue
             if param is None or returned is None or binding.static_at(call, param):
                 continue
             # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
@@ -132,7 +141,57 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                     f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
-                yield make_finding(code, head, details, where, site, param, (step,))
+                found = make_finding(code, head, details, where, site, param, (step,))
+                per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
+        yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
+
+
+def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator[Finding]:
+    """A name a loop rebinds to what one jitted function returns (``state, timestep =
+    env_step(state, action)``) and hands, before that, to another jitted function (``agent_step(...,
+    timestep, ...)``): the other one's first call gets the start (``reset``'s timestep), the next
+    ones ``env_step``'s result. Compared as a carried state is (``_carried_flip``, ``at`` being
+    the rebinding call) and told for the jitted function that gets it."""
+    fn, carried = at.fn, at.carried
+    if carried.loop is None:
+        return
+    flip = None
+    for index, call in enumerate(fn.calls[: carried.call]):
+        jitted = (
+            prop.project.jitted_at((fn.qualname, index)) if carried.loop in call.loops else None
+        )
+        if jitted is None:
+            continue
+        binding = jitted[0]
+        param = next(
+            (
+                p.name
+                for p in binding.params[binding.offset :]
+                if (a := binding.signature.arg(call, p.name)) is not None
+                and a.text == carried.name
+                and not binding.static_at(call, p.name)
+            ),
+            None,
+        )
+        if param is None:
+            continue
+        flip = flip or _carried_flip(prop, at, returned)
+        if flip is None:
+            return
+        code, what, where, first, then = flip
+        site = jit_site(binding)
+        head, details = _flip_sentence(
+            code,
+            f"{what} starts as {first} here and is {then}",
+            f"{shown_code(at.call.text)}() returns it",
+            site,
+            call.text,
+            f"{carried.name} = {shown_code(at.call.text)}(...) in the loop at"
+            f" {where_text(fn.loops[carried.loop].location)}, after {shown_code(call.text)}()"
+            " is given it",
+        )
+        step = PathStep(fn.qualname, call.text, call.location)
+        yield make_finding(code, head, details, where, site, param, (step,))
 
 
 def _carried_static_parts(
@@ -265,7 +324,9 @@ def _carried_flip(
     # One item of the result, or a lax loop's carry: the summary's loop-carried flips leave it to
     # this check.
     if (carried.item is not None or carried.lax) and _weak_then_strong(prop, at, start, returned):
-        return "RTL401", carried.name, carried.start.location, WEAK, STRONG
+        # A weak type that arithmetic decides (``jnp.arange(n) / rate`` in a helper) is told there.
+        weak_at = start.made if start.weak == MADE_WEAK else None
+        return "RTL401", carried.name, weak_at or carried.start.location, WEAK, STRONG
     typed = as_called(prop, fn, start)
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
@@ -277,6 +338,8 @@ def _carried_flip(
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
         return "RTL403", carried.name, carried.start.location, first, grown
+    if start.ty == NONE and _never_none(prop, jitted, returned):
+        return "RTL403", carried.name, carried.start.location, "None", "an array"
     if first is None or then is None:
         return None
     if _trees_differ(first, then):
@@ -427,9 +490,12 @@ def _dtype_flip(
     first = _leaves_dtype(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
-    then = returned_dtype(
-        prop, at.jitted, back, lambda name: _first_call_values(prop, at, name), x64
-    )
+    passed = lambda name: _first_call_values(prop, at, name)  # noqa: E731
+    then = returned_dtype(prop, at.jitted, back, passed, x64)
+    if then is None:
+        # Arithmetic with a helper's result too: at least what the parameters promote to.
+        least = promoted_at_least(prop, at.jitted, back, passed, x64)
+        then = _AT_LEAST + least if least is not None and not at_least(first, least, x64) else None
     return (first, then) if then is not None and then != first else None
 
 
@@ -445,6 +511,7 @@ def _leaves_dtype(start: Value, x64: bool) -> str | None:
     return dtype_kind(start, x64)
 
 
+_AT_LEAST = "at least "  # a dtype the known operands promote to, the others only widening it
 _WIDER = " or wider"  # a dtype a floor says the leaf is at least (``_floor_flip``)
 
 
@@ -604,9 +671,35 @@ def _packed_reads(prop: Propagation, fn: FunctionSummary, arg: Arg, depth: int) 
     if depth > 2:
         return
     value = _unpacked(prop, fn, arg.value) or prop.resolve(fn, arg.value)
+    read = _read_back(prop, fn, arg.value) if depth == 0 else None
+    if read is not None:
+        yield replace(arg, value=read)
+        return
     items = items_of(value).values() if value.ty == DICT else value.items
     for item in items:
         yield from _packed_reads(prop, fn, replace(arg, value=item), depth + 1)
+
+
+def _read_back(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """A method's result that is one attribute of its object (``phase = gait.advance(walking)``
+    returning ``self.phase``, which it may set first), called on an object made here: that
+    attribute read, whose stores ``_field_store_flip`` weighs."""
+    if len(value.deps) != 1 or not isinstance(dep := next(iter(value.deps)), RetDep):
+        return None
+    call = fn.calls[dep.call] if dep.call < len(fn.calls) else None
+    target = prop.project.targets.get((fn.qualname, dep.call))
+    if call is None or call.receiver is None or not isinstance(target, FuncTarget):
+        return None
+    returns = prop.project.function(target.qualname).returns
+    if returns is None or returns.items or returns.ty in (DICT, LIST, TUPLE):
+        return None
+    attrs = {o.partition(".")[2] for o in returns.objs if isinstance(o, str)}
+    objects = made_objects(call.receiver.value)
+    if len(attrs) != 1 or len(returns.objs) != 1 or len(objects) != 1 or dep.item is not None:
+        return None
+    (attr,) = attrs
+    (made,) = objects
+    return Value(objs=frozenset({made.attr(attr)})) if attr and "." not in attr else None
 
 
 def _field_store_flip(
@@ -686,6 +779,13 @@ def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bo
     says (an item of a jitted function's result or of an array is an array too)."""
     value = prop.resolve(owner, stored.value)
     kind = weak_kind(value, x64)
+    if kind is None and weak_class(value) == FOLLOWS:
+        # Arithmetic on the object's fields (``jnp.mod(self.phase + self.rate * self.dt, 1.0)``):
+        # strong with one strong operand, wherever it is made.
+        fields = [d.name for d in value.deps if isinstance(d, ParamDep)]
+        own = [f.partition(".")[2] for f in fields if f.startswith("self.")]
+        if any(_field_strong(prop, owner, f, x64) for f in own):
+            return STRONG
     if kind is not None or value.ty != UNKNOWN or value.shape:
         return kind
     params = [d for d in value.deps if isinstance(d, ParamDep)]
@@ -699,6 +799,20 @@ def _stored_kind(prop: Propagation, owner: FunctionSummary, stored: Arg, x64: bo
         for caller, _, passed, _ in prop.caller_args(owner, params[0].name)
     }
     return STRONG if kinds == {STRONG} else None
+
+
+def _field_strong(prop: Propagation, owner: FunctionSummary, name: str, x64: bool) -> bool:
+    """Whether attribute ``name`` of ``owner``'s object is a strong array wherever its class stores
+    it (``self.dt = jnp.float32(dt)`` in ``__init__``)."""
+    if owner.cls is None or not name or "." in name:
+        return False
+    stores = list(prop.stores(owner.cls, name))
+    init = prop.project.symbols.member(owner.cls, "__init__")
+    if isinstance(init, FuncTarget):
+        init_fn = prop.project.function(init.qualname)
+        stores += [(init_fn, a) for a in prop.init_stores(init_fn, name, Value(), 0)]
+    kinds = {weak_kind(prop.resolve(m, a.value), x64) for m, a in stores}
+    return kinds == {STRONG}
 
 
 def _weak_leaf(
@@ -815,6 +929,10 @@ def _attribute_flip(
     if len(stored) != 1:
         return None
     result = prop.resolve(fn, stored[0].value)
+    if result.ty == UNKNOWN:
+        # A jitted function's result the caller's summary could not type (imported from another
+        # module): what the jitted function gives back there.
+        result = prop.resolve(at.jitted, returned)
     others: list[tuple[FunctionSummary, Arg]] = []
     init = project.symbols.member(fn.cls, "__init__")
     if isinstance(init, FuncTarget):
@@ -824,8 +942,10 @@ def _attribute_flip(
     for owner, other in sorted(others, key=lambda o: o[1].location):
         # A tuple a helper returns (``self.x = make()``), item by item.
         start = _unpacked(prop, owner, other.value) or as_called(prop, owner, other.value)
-        if start.ty == NONE and _reads_fields(at):
-            continue  # a placeholder: f reads fields of what it gets, so it never gets None
+        if start.ty == NONE and (_reads_fields(at) or len(others) > 1):
+            # A placeholder: f reads fields of what it gets, so it never gets None; or another
+            # method stores a value too (a setup run before the first call).
+            continue
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if kinds_differ(first, then):

@@ -303,6 +303,36 @@ _REDUCTIONS = {
 }
 
 
+# Reductions that add or multiply integers in the default integer type: a bool or an integer narrower
+# than it is promoted (jax's ``promote_integers=True``, ``_promote_integer_dtype``; NumPy's
+# ``add.reduce`` the same, to its 64-bit ``int_``): ``jnp.sum(mask)`` is int64 under x64, int32
+# without; ``jnp.cumsum`` promotes only a bool. Measured on jax 0.10.2 and NumPy 2.4.
+_PROMOTES_INTEGERS = {
+    "sum": "bui",
+    "prod": "bui",
+    "nansum": "bui",
+    "nanprod": "bui",
+    "cumsum": "b",
+    "cumprod": "b",
+}
+# The default integer of each kind, in the 64-bit names summaries keep (``canonical_dtype`` narrows
+# them without x64).
+_DEFAULT_INTEGER = {"b": "int64", "i": "int64", "u": "uint64"}
+
+
+def reduced_dtype(name: str, dtype: str | None) -> str | None:
+    """The dtype reduction ``name`` gives for an operand of ``dtype`` when no dtype is asked for."""
+    kind = _INTEGER_KIND.get(dtype or "")
+    return _DEFAULT_INTEGER[kind] if kind and kind in _PROMOTES_INTEGERS.get(name, "") else dtype
+
+
+_INTEGER_KIND = {
+    "bool": "b",
+    **{f"int{bits}": "i" for bits in (8, 16, 32, 64)},
+    **{f"uint{bits}": "u" for bits in (8, 16, 32, 64)},
+}
+
+
 # Solvers whose solution has the operands' trailing axes only: `lstsq(a, b)` is `a.shape[1:] +
 # b.shape[1:]` however many rows (equations) there are, so rows added to a design keep its shape.
 _ROWS_SOLVED = {"lstsq"}
@@ -944,8 +974,15 @@ _MOVE_WEAK = {
 # container) is an array of data there, and strongly typed: a weakly typed array is made from Python
 # scalars only.
 _ARRAY_PRODUCTS = {"dot", "einsum", "inner", "kron", "matmul", "outer", "tensordot", "vdot"}
+# The binary arithmetic functions promote their operands as the operators do (jax's
+# ``promote_args``): weak of weak operands, strong with one strong.
+_BINARY_ARITHMETIC = {"add", "subtract", "multiply", "divide", "true_divide", "floor_divide"}
+_BINARY_ARITHMETIC |= {"mod", "remainder", "fmod", "arctan2", "hypot", "copysign"}
 _KEEP_WEAK = (
-    (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK) | {"maximum", "minimum"} | _MOVE_WEAK
+    (_ELEMENTWISE - _DTYPES.keys() - _STRONG_FROM_WEAK)
+    | {"maximum", "minimum"}
+    | _MOVE_WEAK
+    | _BINARY_ARITHMETIC
 )
 # The jax.numpy functions whose result is at least as wide as each strongly typed operand on jax's
 # promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
@@ -1062,6 +1099,8 @@ def _array_dtype(
     if name in ("zeros_like", "ones_like", "empty_like") and args:
         return args[0].dtype
     operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
+    if not numpy and name in _VALUE_OPERANDS:
+        operands = _weak_numbers_taken(operands)
     dtypes = {a.dtype for a in operands if a.ty in ARRAYS}
     # A value of unknown dtype takes part in the promotion (for jax, a Python scalar too: weak).
     known = (ARRAYS | _WEAK_SCALAR.keys()) if numpy else ARRAYS
@@ -1072,12 +1111,30 @@ def _array_dtype(
         dtype = _numpy_promoted(operands)
     if numpy:
         dtype = numpy_promotion.computed_in(name, dtype)
+    dtype = reduced_dtype(name, dtype)
     if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
         made, keeps = _TO_INEXACT[name]
         method = _argument(node, "method", 2)
         kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
         return dtype if kept else made
     return real_part(dtype) if name in _TAKES_PART else dtype
+
+
+def _weak_numbers_taken(operands: list[Value]) -> list[Value]:
+    """The operands of a jax choice (``where(c, x, 0)``) with each Python number promoted with the
+    typed arrays beside it (``promotion.result_type``: it is weak): an int takes an int32 array's
+    dtype, a float makes it the default float. Unchanged unless every other one is such an array."""
+    arrays = [a for a in operands if a.ty in ARRAYS and a.dtype is not None]
+    numbers = [a for a in operands if a.ty in _WEAK_SCALAR]
+    if not arrays or not numbers or len(arrays) + len(numbers) != len(operands):
+        return operands
+    typed = [Typed(a.dtype or "") for a in arrays] + [
+        Typed(_WEAK_SCALAR[a.ty], True) for a in numbers
+    ]
+    result = result_type(typed, x64=True)
+    if result is None:
+        return operands
+    return [a if a.ty in ARRAYS else arrays[0].with_(dtype=result.dtype) for a in operands]
 
 
 # Calls whose result takes its dtype and weak type from some arguments only: ``where(cond, x, y)``

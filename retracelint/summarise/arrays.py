@@ -6,6 +6,7 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from retracelint.model import Location
 from retracelint.summarise.abstract import _args_vsrc, _dtype_sources, _never_none, _shapes_of
 from retracelint.summarise.apis import (
     _ARRAY_PRODUCTS,
@@ -95,6 +96,7 @@ from retracelint.values import (
     combine,
     constant_length,
     data_array,
+    dtype_taken,
     followed,
     joined_value,
     never_none,
@@ -164,6 +166,8 @@ class Arrays(PassState):
             # A part of an operand of unknown dtype, or computed from one (``jnp.abs(z) ** 2``).
             parted = any(a.parted for a in args) or (name in _TAKES_PART and dtype is None)
             value = value.with_(dtype=dtype, made=made, floor=floor, parted=parted)
+            if given is None and dtype is None and not numpy:
+                value = _dtype_of_item(value, name, args, self.loc(node))
             value = self.dtype_followed(value, node, given)
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
@@ -813,3 +817,13 @@ def _numpy_scalar(value: Value, name: str, args: list[Value]) -> Value:
     if scalar_type and all(a.ty not in UNHASHABLE and a.ty != TUPLE for a in args):
         return value.with_(ty=NP_SCALAR)
     return value
+
+
+def _dtype_of_item(value: Value, name: str, args: list[Value], where: Location) -> Value:
+    """``jnp.array([total])`` of one array whose dtype is not known here (a helper's result): the
+    dtype of that array, read where it is made (``Value.dtype_of``), and decided here."""
+    if name not in ("array", "asarray") or len(args) != 1 or len(args[0].items) != 1:
+        return value
+    (item,) = args[0].items
+    taken = dtype_taken(item) if item.ty not in SCALARS else None
+    return value.with_(dtype_of=taken, made=where) if taken is not None else value

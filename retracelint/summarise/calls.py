@@ -75,6 +75,7 @@ from retracelint.summarise.apis import (
     _looks_like_class,
     _looks_like_tf_data,
     _reduced_axes,
+    reduced_dtype,
 )
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
@@ -1237,6 +1238,11 @@ class Calls(PassState):
                     # function form is), so arithmetic with it is strong too; of the receiver's
                     # dtype or a wider one.
                     value = value.with_(weak=MADE_STRONG, floor=floor_of(receiver))
+                given = _argument(node, "dtype", None)
+                dtype = self.dtype_given(given) if given else reduced_dtype(method, receiver.dtype)
+                if dtype != receiver.dtype:
+                    # ``mask.sum()``: the default integer, or the dtype asked for, decided here.
+                    value = value.with_(dtype=dtype, made=self.loc(node) if dtype else None)
                 if method not in _INDEX_FUNCTIONS:
                     return value
                 dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)

@@ -127,7 +127,7 @@ from retracelint.values import (
     axes_fixed,
     constant_value,
     entry,
-    join,
+    join_returned,
     kind_sources,
     kinds_differ,
     placed,
@@ -358,7 +358,7 @@ class Statements(PassState):
         value = self.expr(node.value) if node.value is not None else Value(ty=NONE)
         if node.value is not None:
             value = self.resized_param(self.literals_made(value, node.value), node.value)
-        self.returns = value if self.returns is None else join(self.returns, value)
+        self.returns = value if self.returns is None else join_returned(self.returns, value)
         guards = frozenset().union(*(when for _, when in self.guards))
         self.return_points[self.loc(node.value or node)] = (value, guards)
 
