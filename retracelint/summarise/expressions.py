@@ -1155,7 +1155,7 @@ class Expressions(PassState):
                 continue
             atoms: Atoms = {}
             if info.step is not None and self.poly(info.step, atoms) == width:
-                if _full_chunks(info.stop, info.step, self.defs, self.bound_display):
+                if _full_chunks(info.stop, info.step, self.defs, self.bound_once):
                     return True, None
                 chunking = self.chunking(info)
                 if chunking is not None and not chunking.reads:

@@ -369,18 +369,19 @@ def _full_chunks(
     stop: ast.AST | None,
     step: ast.AST | None,
     defs: dict[str, ast.AST],
-    tables: Callable[[str], ast.expr | None] = lambda name: None,
+    bound: Callable[[str], ast.expr | None] = lambda name: None,
 ) -> bool:
     """Whether every chunk of ``range(start, stop, step)`` is visibly full.
 
     Either ``stop`` is a multiple of ``step`` (``n - n % bs``, ``n // bs * bs``, literals), or the range
     stops a whole chunk before the end (``range(0, n - bs + 1, bs)``), or both are powers of two
     (``_power_of_two``: a batch padded to a bucket, chunked by a bucket), so that the smaller divides
-    the larger or one chunk takes it all. ``tables``: the display a name is bound to once.
+    the larger or one chunk takes it all. ``bound``: what a name is bound to once, here or at the
+    module's top level.
     """
     if stop is None or step is None:
         return False
-    if _power_of_two(stop, defs, tables) and _power_of_two(step, defs, tables):
+    if _power_of_two(stop, bound) and _power_of_two(step, bound):
         return True
     atoms: dict[str, ast.AST] = {}
     step_poly = _poly(step, atoms, defs)
@@ -443,26 +444,22 @@ _PICKS_ONE = frozenset({"next", "min", "max"})
 
 
 def _power_of_two(
-    node: ast.AST | None,
-    defs: dict[str, ast.AST],
-    tables: Callable[[str], ast.expr | None],
-    depth: int = 0,
+    node: ast.AST | None, bound: Callable[[str], ast.expr | None], depth: int = 0
 ) -> bool:
     """Whether ``node`` is surely a power of two: a literal one, ``1 << e`` or ``2 ** e``, an item
     picked from a table of powers of two (``next(b for b in BUCKETS if b >= n)``, ``max(valid)``
     of ``valid = [b for b in BUCKETS if b <= m]``), either arm of a conditional (an arm of None
-    makes no chunk at all), or a name last bound to one of those."""
+    makes no chunk at all), or a name ``bound`` once to one of those."""
     if depth > 4 or node is None:
         return False
     if isinstance(node, ast.Name):
-        bound = defs.get(node.id)
-        return bound is not None and _power_of_two(bound, defs, tables, depth + 1)
+        return _power_of_two(bound(node.id), bound, depth + 1)
     if isinstance(node, ast.Constant):
         return _is_power_of_two(node.value)
     if isinstance(node, ast.IfExp):
         return all(
             (isinstance(arm, ast.Constant) and arm.value is None)
-            or _power_of_two(arm, defs, tables, depth + 1)
+            or _power_of_two(arm, bound, depth + 1)
             for arm in (node.body, node.orelse)
         )
     if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
@@ -474,11 +471,11 @@ def _power_of_two(
     picked = builtin_args(node, name, 1) if name in _PICKS_ONE else None
     if picked is None:
         return False
-    items = _definition(picked[0], defs)
+    items = bound(picked[0].id) if isinstance(picked[0], ast.Name) else picked[0]
     if not isinstance(items, ast.GeneratorExp | ast.ListComp) or len(items.generators) != 1:
         return False
     walked = items.generators[0]
-    table = tables(walked.iter.id) if isinstance(walked.iter, ast.Name) else walked.iter
+    table = bound(walked.iter.id) if isinstance(walked.iter, ast.Name) else walked.iter
     return (
         isinstance(items.elt, ast.Name)
         and isinstance(walked.target, ast.Name)
