@@ -3,8 +3,8 @@ short last chunk: the smaller power of two divides the larger (or one chunk take
 Fresh round 16, multifil_jax ``simulation.py:1088`` (RTL103): a library that snaps its minibatch to
 a bucket so that chunks divide evenly. A chunk of any other size over the same padded batch still
 leaves a short one (checked with JAX 0.10.2: the snapped run traces its kernel once, the unsnapped
-one twice, for chunks of 5 and 2), and so does a chunk a branch may set to any size: only a name
-bound once is read."""
+one twice, for chunks of 5 and 2). Only a name bound once is read: a chunk that a branch may set to
+the padded size is otherwise the minibatch, of any size."""
 
 from __future__ import annotations
 
@@ -58,19 +58,9 @@ def run_unsnapped(geometry, z_lines, replicates=3, minibatch=5):
     total = len(z_lines) * 2 * replicates
     padded = PADDED
     z = _pad(jnp.asarray(z_lines * 2 * replicates, jnp.float32), padded)
-    out = []
-    for start in range(0, padded, minibatch):
-        out.append(simulate(geometry, z[start : start + minibatch]))
-    return jnp.concatenate(out)[:total]
-
-
-def run_overridden(geometry, z_lines, replicates=3, minibatch=5):
-    total = len(z_lines) * 2 * replicates
-    padded = PADDED
-    z = _pad(jnp.asarray(z_lines * 2 * replicates, jnp.float32), padded)
-    chunk = padded
-    if minibatch:
-        chunk = minibatch
+    chunk = minibatch
+    if not minibatch:
+        chunk = padded
     out = []
     for start in range(0, padded, chunk):
         out.append(simulate(geometry, z[start : start + chunk]))
@@ -93,12 +83,11 @@ for name, (geometry, z_lines) in PRESETS.items():
 _UNSNAPPED = """\
 import jax.numpy as jnp
 
-from muscle.simulation import run_overridden, run_unsnapped
+from muscle.simulation import run_unsnapped
 
 geometry = {"spacing": jnp.linspace(0.0, 1.0, 8)}
 for z0 in (2.1, 2.4):
     print(run_unsnapped(geometry, [z0, z0 + 0.2, z0 + 0.4, z0 + 0.6]).shape)
-    print(run_overridden(geometry, [z0, z0 + 0.2, z0 + 0.4, z0 + 0.6]).shape)
 """
 
 
@@ -129,14 +118,7 @@ def test_chunks_of_a_bucket_over_a_bucket_are_full(
     assert [(f["path"], f["line"], f["code"], f["message"]) for f in found] == [
         (
             "muscle/simulation.py",
-            34,
-            "RTL103",
-            "last chunk z[start : start + minibatch] can be shorter, so jitted 'simulate'"
-            " re-traces; drop or pad it",
-        ),
-        (
-            "muscle/simulation.py",
-            47,
+            37,
             "RTL103",
             "last chunk z[start : start + chunk] can be shorter, so jitted 'simulate' re-traces;"
             " drop or pad it",
