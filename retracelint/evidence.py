@@ -596,18 +596,33 @@ def _returns_given(
 @lru_cache(maxsize=1024)
 def _arithmetic_of(text: str, names: frozenset[str]) -> bool:
     """Whether an argument written ``text`` is ``names`` (their attributes) and numbers joined by
-    arithmetic (``n``, ``n // 16``, ``2 * cfg.n``): a size kept a size, not a look-up, a call's
+    arithmetic (``n``, ``n // 16``, ``2 * cfg.n``), or a number conversion of such (``int(n)``
+    of a point of ``2 ** np.arange(4, 10, 0.5)``): a size kept a size, not a look-up, a call's
     result or another value of the turn."""
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
         return False
+    converters = {
+        id(node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _CONVERSIONS
+        and len(node.args) == 1
+        and not node.keywords
+    }
     allowed = (ast.Expression, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp)
     return all(
-        (isinstance(node, ast.Name) and node.id in names)
+        (isinstance(node, ast.Name) and (node.id in names or id(node) in converters))
+        or (isinstance(node, ast.Call) and id(node.func) in converters)
         or isinstance(node, (*allowed, ast.operator, ast.unaryop, ast.expr_context))
         for node in ast.walk(tree)
     )
+
+
+# Builtins that turn a number into a number of another kind, keeping what it counts.
+_CONVERSIONS = frozenset({"int", "round"})
 
 
 # Calls of the project's functions followed from a sweep's item to what reaches the finding.

@@ -401,13 +401,18 @@ def test_a_figure_over_the_points_of_an_arange_is_a_warning_a_step_loop_an_error
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Fresh round 16 (slimpletic-jax's runtime figures): ``2 ** np.arange(4, 10, 0.5)`` walks 12
-    points the source fixes, one compile each, as ``range(4, 10)`` would: bounded, a warning. The
-    same static argument changed by every training step stays an error."""
+    points the source fixes, one compile each, as ``range(4, 10)`` would: bounded, a warning, and
+    each point a size of its own (a power of 2) whose scan loops in its trace: a sweep, shown only
+    with ``--confidence all``. The same static argument changed by every training step stays an
+    error."""
     (tmp_path / "figure.py").write_text(_RUNTIME_FIGURE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
-    found = {f["line"]: f["severity"] for f in json.loads(result.stdout)}
-    assert found == {21: "warning", 28: "error"}
+    assert {f["line"]: f["severity"] for f in json.loads(result.stdout)} == {28: "error"}
+    every = CliRunner().invoke(main, ["--no-cache", "--format", "json", "--confidence", "all", "."])
+    found = {f["line"]: f for f in json.loads(every.stdout)}
+    assert {line: f["severity"] for line, f in found.items()} == {21: "warning", 28: "error"}
+    assert [a["kind"] for a in found[21]["assumptions"]] == ["sweep"]
 
 
 @pytest.mark.parametrize(
@@ -425,3 +430,113 @@ def test_a_figure_over_the_points_of_an_arange_is_a_warning_a_step_loop_an_error
 def test_an_arange_of_literals_has_as_many_points_as_numpy_gives(text: str, count: int) -> None:
     points = spelled_points(ast.parse(text, mode="eval").body, unbound)
     assert (points.count if points else None) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "sizes"),
+    [
+        ("2 ** np.arange(4, 10, 0.5)", True),
+        ("10 ** np.arange(0, 7, 0.1)", True),
+        ("2 ** range(3, 8)", True),
+        ("10.0 ** np.arange(-5, -1)", False),  # learning rates: fractions, no sizes
+        ("0.5 ** np.arange(4)", False),
+        ("np.arange(4, 10)", False),  # numbered turns
+        ("np.arange(4) * 64", False),
+    ],
+)
+def test_an_integer_base_to_points_from_zero_up_gives_sizes(text: str, sizes: bool) -> None:
+    """A geometric series of an integer base from 1 up is how a sweep of sizes is written (each
+    point a problem of its own); a base below 2, negative exponents or plain numbering are not."""
+    points = spelled_points(ast.parse(text, mode="eval").body, unbound)
+    assert points is not None and points.sizes is sizes
+
+
+_INTEGRATOR = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Integrator:
+    def __init__(self, dt):
+        self.dt = dt
+
+    @partial(jax.jit, static_argnums=(0,), static_argnames=("iterations", "damping"))
+    def integrate(self, q0, iterations, damping=0.0):
+        def body(q, _):
+            q = q + self.dt * (jnp.sin(q) - damping * q)
+            return q, q
+
+        return jax.lax.scan(body, q0, None, length=iterations)
+"""
+
+_RUNTIME_SCRIPT = """\
+import time
+
+import jax.numpy as jnp
+import numpy as np
+
+from solver import Integrator
+
+solver = Integrator(0.1)
+REPEATS = 4
+
+
+def sample(iterations):
+    start = time.time()
+    for _ in range(REPEATS):
+        solver.integrate(jnp.ones(1), iterations=iterations)
+    return (time.time() - start) / REPEATS
+
+
+iteration_points = 2 ** np.arange(4, 10, 0.5)
+times = np.array([sample(int(n)) for n in iteration_points])
+np.save("runtime.npy", times)
+"""
+
+_DAMPING_SCRIPT = """\
+import jax.numpy as jnp
+import numpy as np
+
+from solver import Integrator
+
+solver = Integrator(0.1)
+
+
+def final_state(damping):
+    q, _ = solver.integrate(jnp.ones(1), iterations=256, damping=damping)
+    return float(q[0])
+
+
+dampings = 10.0 ** np.arange(-5, -1)
+finals = np.array([final_state(float(d)) for d in dampings])
+np.save("damping.npy", finals)
+"""
+
+
+def test_a_comprehension_over_powers_of_two_is_a_sweep_of_sizes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fresh round 16 (slimpletic-jax): a runtime figure written as a list comprehension over
+    ``2 ** np.arange(4, 10, 0.5)``, each point an ``int(n)`` scan length handed through a helper
+    to a solver's jitted method in another module: each point is a size of its own, stepped by a
+    scan, so the finding rests on the sweep and is shown only with ``--confidence all``. A float
+    setting swept over ``10.0 ** np.arange(-5, -1)`` (fractions, no sizes) stays reported: it
+    could be traced."""
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "solver.py").write_text(_INTEGRATOR, encoding="utf-8")
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "runtime.py").write_text(_RUNTIME_SCRIPT, encoding="utf-8")
+    (tmp_path / "figures" / "damping.py").write_text(_DAMPING_SCRIPT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    shown = CliRunner().invoke(main, ["--no-cache", "--format", "json", "."])
+    assert {(f["path"], f["line"], f["code"]) for f in json.loads(shown.stdout)} == {
+        ("figures/damping.py", 15, "RTL202")
+    }
+    every = CliRunner().invoke(main, ["--no-cache", "--format", "json", "--confidence", "all", "."])
+    swept = [f for f in json.loads(every.stdout) if f["path"] == "figures/runtime.py"]
+    assert [(f["line"], f["code"], f["severity"]) for f in swept] == [(20, "RTL201", "warning")]
+    assert swept[0]["assumptions"][0]["text"] == (
+        "a sweep over 12 fixed points, each using its jit in a loop of its own"
+    )

@@ -252,6 +252,10 @@ class Calls(PassState):
                 self.expr(k.value)
 
         self.note_traced(node, canon)
+        if canon == "isinstance" and args:
+            kind = self.kind_tested(node, args[0])
+            if kind is not None:
+                return kind
         if canon == "next" and len(node.args) == 1 and isinstance(node.args[0], ast.Call):
             # next(make()) of a nested generator that yields one expression: that expression.
             made = node.args[0]

@@ -49,6 +49,7 @@ from retracelint.summarise.syntax import (
     _clip,
     _dotted,
     _is_constant_data,
+    _kind_operand,
     _memo_attribute,
     _same_items,
     _same_literals,
@@ -119,6 +120,7 @@ from retracelint.values import (
     followed,
     join,
     keyed_item,
+    kind_sources,
     lengths_differ,
     made_objects,
     no_axes,
@@ -737,11 +739,24 @@ class Expressions(PassState):
 
     def e_Compare(self, node: ast.Compare) -> Value:
         values = [self.expr(node.left), *(self.expr(c) for c in node.comparators)]
+        kind = self.kind_tested(node, values[0])
+        if kind is not None:
+            return kind
         out = combine(values, keep_shape=False)
         scalars = {INT, FLOAT, BOOL, STR, NONE, COMPLEX}
         if all(v.ty in scalars for v in values):
             return out.with_(ty=BOOL)
         return out.with_(ty="mask", dtype="bool")
+
+    def kind_tested(self, test: ast.expr, operand: Value) -> Value | None:
+        """The truth of a test of a value's kind (``x is None``, ``isinstance(k, list)``: the
+        ``operand`` given), which changes when the kind does, not the value: a float passed at
+        every turn of a loop over floats takes the same branch at each. A name this function has
+        not bound (a module's) is read as a whole."""
+        tested = _kind_operand(test)
+        if tested is None or (isinstance(tested, ast.Name) and tested.id not in self.env):
+            return None
+        return Value(ty=BOOL, vsrc=kind_sources(operand))
 
     def e_IfExp(self, node: ast.IfExp) -> Value:
         """Either branch's value; one picked by a condition that changes changes with it, and two of
@@ -1146,7 +1161,7 @@ class Expressions(PassState):
                 continue
             atoms: Atoms = {}
             if info.step is not None and self.poly(info.step, atoms) == width:
-                if _full_chunks(info.stop, info.step, self.defs):
+                if _full_chunks(info.stop, info.step, self.defs, self.bound_once):
                     return True, None
                 chunking = self.chunking(info)
                 if chunking is not None and not chunking.reads:

@@ -48,7 +48,10 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
         return spelled_points(bound(node.id), unbound)
     if isinstance(node, ast.BinOp) and _number(node.left) != _number(node.right):
         # ``2 ** np.arange(4, 10)``, ``np.arange(5) * 0.1``: a number and points give as many points.
-        return spelled_points(node.right if _number(node.left) else node.left, bound)
+        points = spelled_points(node.right if _number(node.left) else node.left, bound)
+        if points is not None and _powers(node, bound):
+            return Points(points.count, True, points.numbers)
+        return points
     if not isinstance(node, ast.Call):
         return None
     name = _last_name(node.func)
@@ -103,6 +106,27 @@ def _arange_points(node: ast.Call) -> Points | None:
         return None
     count = math.ceil((stop - start) / step)  # type: ignore[operator]
     return Points(count, False, True) if count > 0 else None
+
+
+def _powers(node: ast.BinOp, bound: Bound) -> bool:
+    """Whether ``node`` raises an integer base of at least 2 to numbered points none of which is
+    negative (``2 ** np.arange(4, 10, 0.5)``, ``10 ** np.arange(0, 7, 0.1)``): a geometric series
+    from 1 up, the sizes of a problem spread over decades, each point a size of its own. Negative
+    exponents give fractions (``10 ** np.arange(-5, -1)``: learning rates), no sizes."""
+    base = _literal(node.left)
+    if not isinstance(node.op, ast.Pow) or base is None or base < 2 or base != int(base):
+        return False
+    exponents = node.right
+    if isinstance(exponents, ast.Name):
+        exponents = bound(exponents.id)
+    if not (isinstance(exponents, ast.Call) and _last_name(exponents.func) in ("range", "arange")):
+        return False
+    bounds = [_literal(a) for a in exponents.args]
+    if None in bounds or not bounds or exponents.keywords:
+        return False
+    start = bounds[0] if len(bounds) > 1 else 0.0
+    step = bounds[2] if len(bounds) > 2 else 1.0
+    return start >= 0 and step > 0  # type: ignore[operator]
 
 
 def is_numbered(node: ast.expr | None, bound: Bound) -> bool:

@@ -365,14 +365,24 @@ def _iterations(iterable: ast.AST | None) -> int | None:
     return None
 
 
-def _full_chunks(stop: ast.AST | None, step: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
+def _full_chunks(
+    stop: ast.AST | None,
+    step: ast.AST | None,
+    defs: dict[str, ast.AST],
+    bound: Callable[[str], ast.expr | None] = lambda name: None,
+) -> bool:
     """Whether every chunk of ``range(start, stop, step)`` is visibly full.
 
     Either ``stop`` is a multiple of ``step`` (``n - n % bs``, ``n // bs * bs``, literals), or the range
-    stops a whole chunk before the end (``range(0, n - bs + 1, bs)``).
+    stops a whole chunk before the end (``range(0, n - bs + 1, bs)``), or both are powers of two
+    (``_power_of_two``: a batch padded to a bucket, chunked by a bucket), so that the smaller divides
+    the larger or one chunk takes it all. ``bound``: what a name is bound to once, here or at the
+    module's top level.
     """
     if stop is None or step is None:
         return False
+    if _power_of_two(stop, bound) and _power_of_two(step, bound):
+        return True
     atoms: dict[str, ast.AST] = {}
     step_poly = _poly(step, atoms, defs)
     stop_poly = _poly(stop, atoms, defs)
@@ -427,3 +437,54 @@ def _ceil_like(stop: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
         return False
     text = ast.unparse(_definition(stop, defs)).replace(" ", "")
     return "ceil" in text or text.startswith("-(-") or bool(re.search(r"-1\)//|//\w+\+1\b", text))
+
+
+# Builtins that pick one item of what they are given (``next(b for b in BUCKETS if b >= n)``).
+_PICKS_ONE = frozenset({"next", "min", "max"})
+
+
+def _power_of_two(
+    node: ast.AST | None, bound: Callable[[str], ast.expr | None], depth: int = 0
+) -> bool:
+    """Whether ``node`` is surely a power of two: a literal one, ``1 << e`` or ``2 ** e``, an item
+    picked from a table of powers of two (``next(b for b in BUCKETS if b >= n)``, ``max(valid)``
+    of ``valid = [b for b in BUCKETS if b <= m]``), either arm of a conditional (an arm of None
+    makes no chunk at all), or a name ``bound`` once to one of those."""
+    if depth > 4 or node is None:
+        return False
+    if isinstance(node, ast.Name):
+        return _power_of_two(bound(node.id), bound, depth + 1)
+    if isinstance(node, ast.Constant):
+        return _is_power_of_two(node.value)
+    if isinstance(node, ast.IfExp):
+        return all(
+            (isinstance(arm, ast.Constant) and arm.value is None)
+            or _power_of_two(arm, bound, depth + 1)
+            for arm in (node.body, node.orelse)
+        )
+    if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+        base = node.left.value
+        return (isinstance(node.op, ast.LShift) and base == 1) or (
+            isinstance(node.op, ast.Pow) and base == 2
+        )
+    name = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else ""
+    picked = builtin_args(node, name, 1) if name in _PICKS_ONE else None
+    if picked is None:
+        return False
+    items = bound(picked[0].id) if isinstance(picked[0], ast.Name) else picked[0]
+    if not isinstance(items, ast.GeneratorExp | ast.ListComp) or len(items.generators) != 1:
+        return False
+    walked = items.generators[0]
+    table = bound(walked.iter.id) if isinstance(walked.iter, ast.Name) else walked.iter
+    return (
+        isinstance(items.elt, ast.Name)
+        and isinstance(walked.target, ast.Name)
+        and items.elt.id == walked.target.id
+        and isinstance(table, ast.List | ast.Tuple | ast.Set)
+        and bool(table.elts)
+        and all(isinstance(e, ast.Constant) and _is_power_of_two(e.value) for e in table.elts)
+    )
+
+
+def _is_power_of_two(value: object) -> bool:
+    return type(value) is int and value > 0 and value & (value - 1) == 0

@@ -183,15 +183,20 @@ class PassState:
         return name in self.names.resized
 
     def bound_display(self, name: str) -> ast.expr | None:
+        """What ``name`` is bound to, where the source binds it once and nothing resizes it
+        (``bound_once``), where that can give a sweep its points."""
+        if not (gives_points(self.defs.get(name)) or name in self.mod.displays):
+            return None  # nothing a sweep could read, whatever binds it: no walk of the body
+        return self.bound_once(name)
+
+    def bound_once(self, name: str) -> ast.expr | None:
         """What ``name`` is bound to, where the source binds it once and nothing resizes it: in
         this body (not a parameter: its callers say), else at the module's top level (a display
         there, ``_displays``)."""
         if any(param.name == name for param in self.fn.params):
             return None
-        value = self.defs.get(name)
-        if not (gives_points(value) or name in self.mod.displays):
-            return None  # nothing a sweep could read, whatever binds it: no walk of the body
         if self.stores(name):
+            value = self.defs.get(name)
             if self.stores(name) != 1 or not isinstance(value, ast.expr):
                 return None
             return None if self.resizes(name) else value

@@ -73,7 +73,6 @@ from retracelint.summarise.syntax import (
     _got_cache_test,
     _is_name,
     _local_memo,
-    _none_compared,
     _none_test,
     _one_shot,
     _resets,
@@ -128,7 +127,6 @@ from retracelint.values import (
     constant_value,
     entry,
     join_returned,
-    kind_sources,
     kinds_differ,
     placed,
     rows_of,
@@ -394,13 +392,8 @@ class Statements(PassState):
         return value.with_(shape=value.shape | made) if made else value
 
     def s_If(self, node: ast.If) -> None:
-        condition = self.expr(node.test)
+        condition = self.expr(node.test)  # a kind test's (``kind_tested``) is the operand's kind
         none_test = _none_test(node.test)
-        compared = _none_compared(node.test)
-        if compared is not None and (none_test is None or none_test[0] in self.env):
-            # `if x is None`, `if state.batch_stats is not None`: the branch taken changes when
-            # the operand is None at one time and not at another, not when its value changes.
-            condition = Value(vsrc=kind_sources(self.quiet(compared[0])))
         full = self.full_chunk_test(node.test)
         refilled = self.refilled_by(node)
         unset = _unset_attribute(node.test)

@@ -403,6 +403,25 @@ def _none_compared(test: ast.AST) -> tuple[ast.expr, int] | None:
     return None
 
 
+def _kind_operand(test: ast.AST) -> ast.expr | None:
+    """The name or attribute path whose kind alone a test reads: ``x is None``, ``x is not
+    None``, ``isinstance(x, list)``. Its answer changes when the operand is None (a list, a float)
+    at one time and not at another, never when only its value changes."""
+    compared = _none_compared(test)
+    if compared is not None:
+        return compared[0]
+    if (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and not test.keywords
+        and _dotted(test.args[0]) is not None
+    ):
+        return test.args[0]
+    return None
+
+
 def _awaited_name(test: ast.expr) -> str:
     """The name ``while res is None:`` or ``while not res:`` waits to be set; else ""."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
