@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import chain
@@ -18,7 +19,7 @@ from retracelint.checks.common import (
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
-from retracelint.summary import CallSite, FunctionSummary, JitSpec, LoopInfo, Param
+from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -247,6 +248,10 @@ def _rate_unproven(
         if chain and sites and not steps
         else None
     )
+    grown = _grown_closure(project, prop, owner, spec, cause)
+    if grown is not None:
+        text = f"`{grown}(...)` grows what the jit closes over: each trace is needed anyway"
+        return Assumption("rate-unproven", cause.path[0].location, text)
     # An eager lax primitive traces at every call that hands it a new function, warm-up and
     # timed call alike: a new setting per point does not make those traces needed (its body,
     # defined once, takes what changes as carry or operands).
@@ -271,6 +276,89 @@ def _rate_unproven(
         return None
     text = f"`{new}` is new at each iteration: each trace may be needed anyway"
     return Assumption("rate-unproven", cause.path[0].location, text)
+
+
+# A shape that grows (an append, a concatenation onto itself), as the summaries tag it.
+_GROWS = "RTL102"
+
+
+def _grown_closure(
+    project: Project, prop: Propagation, owner: FunctionSummary, spec: JitSpec, cause: Cause
+) -> str | None:
+    """An object that the loop repeating the build grows at each iteration, through a method
+    that stores a longer array on it at each call (``gp.update(x, y)``: ``self.train_x =
+    jnp.vstack([self.train_x, x])``), and that it hands down the path to what the jit closes
+    over (``optimize(gp_loss, (gp,))``): every build then traces a new shape, which a jit built
+    once would trace all the same (BOBE, fresh round 12). The text of that method's call."""
+    repeating = _repeating_call(project, cause)
+    driving = _driving_loop(*repeating) if repeating is not None else None
+    if repeating is None or driving is None:
+        return None
+    fn, _ = repeating
+    grown = {
+        name: call.text
+        for index, call in enumerate(fn.calls)
+        if driving in call.loops
+        for name in _grown_by(project, fn, index)
+    }
+    if not grown:
+        return None
+
+    def handed(arg: Arg) -> bool:
+        return any(name in grown for name in _names(arg.text))
+
+    steps = _passed_down(project, prop, cause, owner, lambda *_: True, handed)
+    if steps is None or len(steps) < len(cause.path) or not steps[-1][1]:
+        return None
+    if not set(steps[-1][1]) - _passed_to_jit(owner, spec, False):
+        return None
+    first = steps[0][1].values()
+    return next(grown[name] for text in first for name in _names(text) if name in grown)
+
+
+def _grown_by(project: Project, fn: FunctionSummary, index: int, depth: int = 0) -> set[str]:
+    """The objects that call ``index`` of ``fn`` grows (``_grows_per_call``), by their names in
+    ``fn``: its receiver, or an attribute of it that a method it runs grows in turn
+    (``self.update_gp(x, y)`` calling ``self.gp.update(x, y)``: ``self.gp``)."""
+    call = fn.calls[index]
+    if call.receiver is None:
+        return set()
+    name = call.receiver.text
+    out: set[str] = set()
+    for target in project.site_targets.get((fn.qualname, index), ()):
+        if not isinstance(target, FuncTarget):
+            continue
+        method = project.function(target.qualname)
+        if _grows_per_call(method):
+            out.add(name)
+        if depth < _GROWN_DEPTH:
+            for inner in range(len(method.calls)):
+                out.update(
+                    name + grown[len("self") :]
+                    for grown in _grown_by(project, method, inner, depth + 1)
+                    if grown == "self" or grown.startswith("self.")
+                )
+    return out
+
+
+# How many method calls deep an object's growth is followed (a method calling its attribute's).
+_GROWN_DEPTH = 2
+
+
+def _grows_per_call(method: FunctionSummary) -> bool:
+    """Whether ``method`` stores on ``self`` an array that grows at each of its calls."""
+    return any(
+        taint.code == _GROWS and CallSrc() in taint.sources
+        for attr, stored in method.writes.items()
+        if attr.startswith("self.")
+        for arg in stored
+        for taint in arg.value.shape
+    )
+
+
+def _names(text: str) -> list[str]:
+    """The dotted names an argument's text is made of (``(gp, k_train)``: ``gp``, ``k_train``)."""
+    return re.findall(r"[A-Za-z_][\w.]*", text)
 
 
 def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:
@@ -455,13 +543,18 @@ Keep = Callable[[FunctionSummary, Param, Value, bool], bool]
 
 
 def _passed_down(
-    project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary, keep: Keep
+    project: Project,
+    prop: Propagation,
+    cause: Cause,
+    owner: FunctionSummary,
+    keep: Keep,
+    first: Callable[[Arg], bool] | None = None,
 ) -> list[tuple[CallSite, dict[str, str]]] | None:
     """Down the calls of ``cause.path`` to the builder ``owner``: each call, with the parameters of
     the function it calls that it passes anew at each repetition (``keep`` deciding), by the text
-    of their argument. At the first call, made from the loop's item (its driving loops); then
-    from the parameters the call before passed anew. It stops after a call that passes nothing
-    anew; None where a call of the path is not known."""
+    of their argument. At the first call, made from the loop's item (its driving loops), or what
+    ``first`` picks; then from the parameters the call before passed on. It stops after a call
+    that passes nothing on; None where a call of the path is not known."""
     out: list[tuple[CallSite, dict[str, str]]] = []
     varying: set[str] | None = None  # the current function's parameters that differ per point
     for at, step in enumerate(cause.path):
@@ -489,7 +582,12 @@ def _passed_down(
             passed = signature.arg(call, param.name)
             if passed is None and at_param == 0 and signature.offset:
                 passed = call.receiver  # ``model.fit(xs)``: the object bound to ``self``
-            if passed is None or not any(
+            if passed is None:
+                continue
+            if varying is None and first is not None:
+                if not first(passed):
+                    continue
+            elif not any(
                 (isinstance(src, LoopSrc) and src.index in driving)
                 if varying is None
                 else (isinstance(src, ParamSrc) and src.name in varying)
