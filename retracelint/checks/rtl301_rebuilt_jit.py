@@ -227,7 +227,8 @@ def _rate_unproven(
     range over a count, a while loop) or by a function repeated without bound, however long each
     build is used (``_driven_by_steps``); a build whose jit is called a few times per build; a
     build that every repetition gives the same arguments (``factorize(a, b)`` per target: the
-    same program compiled again), unless a bounded loop's item reaches it otherwise. Not proven, a hidden assumption (``rate-unproven``):
+    same program compiled again), unless a bounded loop's item reaches the path otherwise. Not
+    proven, a hidden assumption (``rate-unproven``):
     - the jit is called in a loop of its own that does not build it again (the epochs loop of a
       training run, the timed loop after a warm-up, ``Frequency.own_use``), and each repetition
       may give the build something new, or, for a loop over a few points, gives the path
@@ -611,12 +612,14 @@ def _same_key_each_time(
     ``CallSite.unless_same``) and the loop passes the same value there at every repetition
     (``run(eval_fn)`` calling ``step(eval_fn)`` per generation): built once per key, as
     ``if self._jit is None:`` builds once per object, not once per iteration."""
-    steps = _passed_down(project, prop, cause, owner, lambda *_: True)
-    if steps is None:
-        return False
     # Each function below the loop's, with what keys the call it makes next, or the build.
     below = [(project.function(step.function), _call_of(project, step)) for step in cause.path[1:]]
     keys = [call.unless_same if call is not None else "" for _, call in below]
+    if not any(keys) and not spec.unless_same:
+        return False  # the usual case: no such guard, no walk
+    steps = _passed_down(project, prop, cause, owner, lambda *_: True)
+    if steps is None:
+        return False
     functions = [fn for fn, _ in below] + [owner]
     for at, (key, fn) in enumerate(zip([*keys, spec.unless_same], functions, strict=True)):
         varying = steps[at][1] if at < len(steps) else {}
