@@ -404,7 +404,7 @@ def _has_entries(
     fn = project.functions.get(name)
     if fn is None or prop.frequency.traced(name):
         return False
-    return fn.kind != "module" or sources.in_main_block(at)
+    return fn.kind != "module" or sources.in_main_block(at) or sources.script(fn)
 
 
 def _short(qualname: str) -> str:
@@ -756,16 +756,28 @@ class _Sources:
 
     def program_start(self, qualname: str) -> bool:
         """Whether a run starts at the function: a test in a test file, or a script's top level
-        (a module with an ``if __name__ == "__main__":`` block). Other functions nothing calls (a
+        (a module with an ``if __name__ == "__main__":`` block, or one nothing imports). Other functions nothing calls (a
         library's API, a callback, ``tree_flatten``) may be called from anywhere."""
         fn = self.project.functions.get(qualname)
         if fn is None:
             return False
         if fn.kind != "module":
             return is_test_file(fn.location.path) and is_test(qualname) and not self._fixture(fn)
+        if self.script(fn):
+            return True
         tree = self.tree(fn.location.path)
         body = tree.body if tree is not None else []
         return any(isinstance(s, ast.If) and _is_main_test(s.test) for s in body)
+
+    def script(self, fn: FunctionSummary) -> bool:
+        """Whether ``fn`` is the top level of a script nothing imports (``Symbols.scripts``): a
+        loop there runs in that script's process alone, as under ``if __name__ == "__main__":``."""
+        owner = self.project.owner.get(fn.qualname)
+        return (
+            fn.kind == "module"
+            and owner is not None
+            and owner.module in self.project.symbols.scripts
+        )
 
     def _fixture(self, fn: FunctionSummary) -> bool:
         """Whether ``fn`` is a pytest fixture (``test_data``): the tests that ask for it run it."""

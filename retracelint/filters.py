@@ -123,9 +123,6 @@ def apply_filters(
 # its own fix (a slice that changes at every step against the short last chunk at the same line, a
 # mask against a static argument), and `--select` and noqa comments keep going by rule.
 _PER_DRIVER = ("RTL10", "RTL20")
-# A static object made anew at a jitted call changes because it is made there, not with what came
-# in through the driver's call: each construction is a change (and a fix) of its own.
-_MADE_AT_THE_CALL = "RTL204"
 _DRIVER_DETAILS = ("loop: ", "repeated: ")
 
 
@@ -161,8 +158,9 @@ def _retrace_key(finding: Finding) -> tuple | None:
     driver = next((d for d in finding.details if d.startswith(_DRIVER_DETAILS)), None)
     if driver is None:
         return None
-    if _at_the_jit_call(finding) and finding.code != _MADE_AT_THE_CALL:
-        # Through the driver's call at the head of the path: whatever it reaches inside.
+    if _at_the_jit_call(finding) and not finding.made_here:
+        # Through the driver's call at the head of the path: whatever it reaches inside. What is
+        # made at the jitted call (a new object per call) is a change, and a fix, of its own.
         return (finding.code, None, finding.call_path[:1], driver)
     return (finding.code, finding.jit_site, finding.call_path, driver)
 

@@ -148,6 +148,10 @@ class Finding:
     origin: Location | None = None
     # Whether its re-traces may go on as long as the program runs (``frequency.Driver.grows``).
     grows: bool = True
+    # Whether what changes is made where the finding is told (a new object built there at each
+    # call), not carried in from the driver's call at the head of ``call_path``: a change of its
+    # own, never one re-trace with others that call reaches (``filters.one_per_retrace``).
+    made_here: bool = False
     # The other findings of the same re-trace (one jit, one call, one loop), told by this one's
     # message (``filters.one_per_retrace``); each keeps its own place, rule and fix.
     related: tuple[Finding, ...] = ()

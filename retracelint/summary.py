@@ -113,6 +113,9 @@ class CallSite:
     # An attribute (``self.state``) that an ``if self.state is None:`` around the call tests: the call
     # runs only until it is set, once per object when the callee sets it (lazy initialisation).
     unless_set: str = ""
+    # A name (``fn``) that an ``if fn is not self._fn: ...; self._fn = fn`` around the call keys on:
+    # the call runs again only when ``fn`` is another than last time (a cache of one entry).
+    unless_same: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,9 @@ class JitSpec:
     # ... of an object held in an attribute of ``self`` (``jax.jit(self.policy.apply)``): no module,
     # so a bound method unless linking finds the function it stores there.
     on_self: bool = False
+    # The name an ``if fn is not self._fn: ...; self._fn = fn`` around the build keys on (as
+    # ``CallSite.unless_same``): it is built again only when ``fn`` is another than last time.
+    unless_same: str = ""
 
 
 @dataclass(frozen=True)

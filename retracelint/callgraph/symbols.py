@@ -293,6 +293,17 @@ class Symbols:
         on = [name for name, summary in self.modules.items() if summary.x64]
         return _reached(on, lambda m: back.get(m, ())), _reached(on, edges.__getitem__)
 
+    @cached_property
+    def scripts(self) -> frozenset[str]:
+        """The modules outside any package that no module of the project imports: files run as
+        programs of their own (``examples/run.py``), whose top level runs only there."""
+        imported = {m for s in self.modules.values() for m in self._imported_modules(s)}
+        return frozenset(
+            name
+            for name, summary in self.modules.items()
+            if "." not in summary.module and name not in imported
+        )
+
     def _imported_modules(self, module: ModuleSummary) -> set[str]:
         """The project's modules that ``module`` imports (``import a.b``, ``from a import b``, ``from
         a.b import name``, ``from a import *``)."""

@@ -70,13 +70,15 @@ def make_finding(
     severity: str | None = None,
     grows: bool | None = None,
     assumptions: tuple[Assumption, ...] = (),
+    made_here: bool = False,
 ) -> Finding:
     """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
     jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
     call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
     whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
     weighs both). ``assumptions``: what the rule itself takes for granted (a type it guesses);
-    ``evidence.assess`` adds what the chain does."""
+    ``evidence.assess`` adds what the chain does. ``made_here``: what changes is made at
+    ``location``, not carried in through ``path`` (``Finding.made_here``)."""
     fix = fix or rule_fix(code)
     return Finding(
         code=code,
@@ -90,6 +92,7 @@ def make_finding(
         fix=fix.full,
         details=tuple(detail for detail in details if detail),
         assumptions=assumptions,
+        made_here=made_here,
     )
 
 

@@ -248,6 +248,8 @@ def _static_value_findings(
                     (*cause.path, *path),
                     cause.driver,
                     fix=_fix("RTL204", is_field, is_object) or _FUNCTION_FIX,
+                    # Told at the outermost argument that carries it: where it is built anew.
+                    made_here=True,
                 )
             continue
         if _module_functions(project, caller, origin.value):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from itertools import chain
 
 from retracelint.callgraph import FuncTarget, JitBinding, JitTarget, Project
 from retracelint.checks.common import (
@@ -17,7 +19,7 @@ from retracelint.checks.common import (
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
-from retracelint.summary import FunctionSummary, JitSpec, LoopInfo, Param
+from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
     ARRAY,
     BOOL,
@@ -111,9 +113,12 @@ def _rebuilt_jit(
     # The wrapper is rebuilt as often as its function object is new, and matters where it is
     # called; a lax primitive traces where it is called itself.
     uses = [spec.loops] if spec.traces_on_call else [call.loops for call in calls]
-    cause = next((c for loops in uses for c in prop.fresh_causes(owner, fresh, loops)), None)
-    if cause is None and CallSrc() in spec.fresh_sources and not owner.memoised:
-        cause = _escaped_from_repeated(project, prop, owner, target)
+    causes = (c for loops in uses for c in prop.fresh_causes(owner, fresh, loops))
+    if CallSrc() in spec.fresh_sources and not owner.memoised:
+        causes = chain(causes, _escaped_from_repeated(project, prop, owner, target))
+    cause = next(
+        (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c)), None
+    )
     if cause is None or _one_per_object(project, prop, owner, target, spec):
         return None
     code = "RTL301"
@@ -222,10 +227,13 @@ def _rate_unproven(
     range over a count, a while loop) or by a function repeated without bound, however long each
     build is used (``_driven_by_steps``); a build whose jit is called a few times per build; a
     build that every repetition gives the same arguments (``factorize(a, b)`` per target: the
-    same program compiled again). Not proven, a hidden assumption (``rate-unproven``):
+    same program compiled again), unless a bounded loop makes a new object per point that runs
+    it (``_new_runner``). Not proven, a hidden assumption (``rate-unproven``):
     - the jit is called in a loop of its own that does not build it again (the epochs loop of a
       training run, the timed loop after a warm-up, ``Frequency.own_use``), and each repetition
-      may give the build something new: each build serves a run of its own;
+      may give the build something new, or, for a loop over a few points, makes a new object
+      that runs it (a model per setting, fitted on the same data): each build serves a run of
+      its own;
     - each repetition gives the build something a jit built once would trace anew for all the
       same: a new problem or setting per point of a sweep over a fixed or configured collection,
       a new size or flag for a jit of no arguments (``_new_each_point``), a trace context jit
@@ -241,6 +249,10 @@ def _rate_unproven(
         if chain and sites and not steps
         else None
     )
+    grown = _grown_closure(project, prop, owner, spec, cause)
+    if grown is not None:
+        text = f"`{grown}(...)` grows what the jit closes over: each trace is needed anyway"
+        return Assumption("rate-unproven", cause.path[0].location, text)
     # An eager lax primitive traces at every call that hands it a new function, warm-up and
     # timed call alike: a new setting per point does not make those traces needed (its body,
     # defined once, takes what changes as carry or operands).
@@ -249,14 +261,116 @@ def _rate_unproven(
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
-        if given is not None and not given[1] and context is None:
-            return None  # the same arguments each time: the same program built again
+        # The same closure each time: the same program built again. Where each point makes a new
+        # object that runs the build (a model per setting, fitted on the same data) and the builds
+        # do not grow with the run, each is a run of its own: a trace or two in all.
+        if (
+            given is not None
+            and not given[1]
+            and context is None
+            and (cause.driver.grows or not _new_runner(project, prop, cause, owner))
+        ):
+            return None
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
     if new is None:
         return None
     text = f"`{new}` is new at each iteration: each trace may be needed anyway"
     return Assumption("rate-unproven", cause.path[0].location, text)
+
+
+# A shape that grows (an append, a concatenation onto itself), as the summaries tag it.
+_GROWS = "RTL102"
+
+
+def _grown_closure(
+    project: Project, prop: Propagation, owner: FunctionSummary, spec: JitSpec, cause: Cause
+) -> str | None:
+    """An object that the loop repeating the build grows at each iteration, through a method
+    that stores a longer array on it at each call (``gp.update(x, y)``: ``self.train_x =
+    jnp.vstack([self.train_x, x])``), and that it hands down the path to what the jit closes
+    over (``optimize(gp_loss, (gp,))``): every build then traces a new shape, which a jit built
+    once would trace all the same (BOBE, fresh round 12). The text of that method's call."""
+    repeating = _repeating_call(project, cause)
+    driving = _driving_loop(*repeating) if repeating is not None else None
+    if repeating is None or driving is None:
+        return None
+    fn, _ = repeating
+    grown = {
+        name: call.text
+        for index, call in enumerate(fn.calls)
+        if driving in call.loops
+        for name in _grown_by(project, fn, index)
+    }
+    if not grown:
+        return None
+
+    def handed(arg: Arg) -> bool:
+        return any(name in grown for name in _names(arg.text))
+
+    steps = _passed_down(project, prop, cause, owner, lambda *_: True, handed)
+    if steps is None or len(steps) < len(cause.path) or not steps[-1][1]:
+        return None
+    if not set(steps[-1][1]) - _passed_to_jit(owner, spec, False):
+        return None
+    first = steps[0][1].values()
+    return next(grown[name] for text in first for name in _names(text) if name in grown)
+
+
+def _grown_by(project: Project, fn: FunctionSummary, index: int, depth: int = 0) -> set[str]:
+    """The objects that call ``index`` of ``fn`` grows (``_grows_per_call``), by their names in
+    ``fn``: its receiver, or an attribute of it that a method it runs grows in turn
+    (``self.update_gp(x, y)`` calling ``self.gp.update(x, y)``: ``self.gp``)."""
+    call = fn.calls[index]
+    if call.receiver is None:
+        return set()
+    name = call.receiver.text
+    out: set[str] = set()
+    for target in project.site_targets.get((fn.qualname, index), ()):
+        if not isinstance(target, FuncTarget):
+            continue
+        method = project.function(target.qualname)
+        if _grows_per_call(method):
+            out.add(name)
+        if depth < _GROWN_DEPTH:
+            for inner in range(len(method.calls)):
+                out.update(
+                    name + grown[len("self") :]
+                    for grown in _grown_by(project, method, inner, depth + 1)
+                    if grown == "self" or grown.startswith("self.")
+                )
+    return out
+
+
+# How many method calls deep an object's growth is followed (a method calling its attribute's).
+_GROWN_DEPTH = 2
+
+
+def _grows_per_call(method: FunctionSummary) -> bool:
+    """Whether ``method`` stores on ``self`` an array that grows at each of its calls."""
+    return any(
+        taint.code == _GROWS and CallSrc() in taint.sources
+        for attr, stored in method.writes.items()
+        if attr.startswith("self.")
+        for arg in stored
+        for taint in arg.value.shape
+    )
+
+
+def _names(text: str) -> list[str]:
+    """The dotted names an argument's text is made of (``(gp, k_train)``: ``gp``, ``k_train``)."""
+    return re.findall(r"[A-Za-z_][\w.]*", text)
+
+
+def _new_runner(project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary) -> bool:
+    """Whether the loop that repeats the build calls a method on the path on an object it makes
+    anew at each point (``GAM(use_glm_init=flag).fit(x, y)``), not only hands it new data."""
+    steps = _passed_down(project, prop, cause, owner, lambda *_: True)
+    callees = [step.function for step in cause.path[1:]] + [owner.qualname]
+    return any(
+        fn.kind == "method" and bool(fn.params) and fn.params[0].name in passed
+        for (_, passed), fn in zip(steps or (), map(project.function, callees), strict=False)
+    )
 
 
 def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:
@@ -422,8 +536,39 @@ def _given_each_time(
     number, as mere data. None where a call of the path is not known."""
     if not cause.path:
         return None  # built in the loop itself: what it closes over is not followed
+
+    def kept(caller: FunctionSummary, param: Param, value: Value, first: bool) -> bool:
+        return not (first and not baked and _data(prop, caller, param, value, numbers=claim_new))
+
+    steps = _passed_down(project, prop, cause, owner, kept)
+    if steps is None:
+        return None
+    shown = next((text for _, passed in steps for text in passed.values()), "")
+    varying = set(steps[-1][1]) if len(steps) == len(cause.path) else set()
+    closure = varying - _passed_to_jit(owner, spec, claim_new)
+    receiver = _receiver_params(spec)
+    return shown, frozenset(closure if receiver is None else closure & receiver)
+
+
+# Whether a parameter the driving loop (``first``) or a varying parameter passes anew is kept.
+Keep = Callable[[FunctionSummary, Param, Value, bool], bool]
+
+
+def _passed_down(
+    project: Project,
+    prop: Propagation,
+    cause: Cause,
+    owner: FunctionSummary,
+    keep: Keep,
+    first: Callable[[Arg], bool] | None = None,
+) -> list[tuple[CallSite, dict[str, str]]] | None:
+    """Down the calls of ``cause.path`` to the builder ``owner``: each call, with the parameters of
+    the function it calls that it passes anew at each repetition (``keep`` deciding), by the text
+    of their argument. At the first call, made from the loop's item (its driving loops), or what
+    ``first`` picks; then from the parameters the call before passed on. It stops after a call
+    that passes nothing on; None where a call of the path is not known."""
+    out: list[tuple[CallSite, dict[str, str]]] = []
     varying: set[str] | None = None  # the current function's parameters that differ per point
-    shown = ""
     for at, step in enumerate(cause.path):
         site = project.symbols.call_at(step.location)
         if site is None:
@@ -445,29 +590,58 @@ def _given_each_time(
         fn = project.function(callee)
         signature = project.signature(target, fn)
         passed_on = {}
-        for param in fn.params:
+        for at_param, param in enumerate(fn.params):
             passed = signature.arg(call, param.name)
-            if passed is None or not any(
+            if passed is None and at_param == 0 and signature.offset:
+                passed = call.receiver  # ``model.fit(xs)``: the object bound to ``self``
+            if passed is None:
+                continue
+            if varying is None and first is not None:
+                if not first(passed):
+                    continue
+            elif not any(
                 (isinstance(src, LoopSrc) and src.index in driving)
                 if varying is None
                 else (isinstance(src, ParamSrc) and src.name in varying)
                 for src in passed.value.vsrc | passed.value.fresh
             ):
                 continue
-            if (
-                varying is None
-                and not baked
-                and _data(prop, caller, param, passed.value, numbers=claim_new)
-            ):
-                continue
-            passed_on[param.name] = passed.text
+            if keep(caller, param, passed.value, varying is None):
+                passed_on[param.name] = passed.text
+        out.append((call, passed_on))
         varying = set(passed_on)
-        shown = shown or next(iter(passed_on.values()), "")
         if not varying:
             break
-    closure = (varying or set()) - _passed_to_jit(owner, spec, claim_new)
-    receiver = _receiver_params(spec)
-    return shown, frozenset(closure if receiver is None else closure & receiver)
+    return out
+
+
+def _same_key_each_time(
+    project: Project, prop: Propagation, owner: FunctionSummary, spec: JitSpec, cause: Cause
+) -> bool:
+    """Whether a call on ``cause.path`` below the driving loop, or the build itself, runs only when
+    a parameter it is keyed on changes (``if fn is not self._fn: ...; self._fn = fn``,
+    ``CallSite.unless_same``) and the loop passes the same value there at every repetition
+    (``run(eval_fn)`` calling ``step(eval_fn)`` per generation): built once per key, as
+    ``if self._jit is None:`` builds once per object, not once per iteration."""
+    # Each function below the loop's, with what keys the call it makes next, or the build.
+    below = [(project.function(step.function), _call_of(project, step)) for step in cause.path[1:]]
+    keys = [call.unless_same if call is not None else "" for _, call in below]
+    if not any(keys) and not spec.unless_same:
+        return False  # the usual case: no such guard, no walk
+    steps = _passed_down(project, prop, cause, owner, lambda *_: True)
+    if steps is None:
+        return False
+    functions = [fn for fn, _ in below] + [owner]
+    for at, (key, fn) in enumerate(zip([*keys, spec.unless_same], functions, strict=True)):
+        varying = steps[at][1] if at < len(steps) else {}
+        if key and key not in varying and any(param.name == key for param in fn.params):
+            return True
+    return False
+
+
+def _call_of(project: Project, step: PathStep) -> CallSite | None:
+    site = project.symbols.call_at(step.location)
+    return None if site is None else project.function(site[0]).calls[site[1]]
 
 
 def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, through_args: bool) -> set[str]:
@@ -538,18 +712,18 @@ def _method_of_instance(binding: JitBinding) -> bool:
 
 def _escaped_from_repeated(
     project: Project, prop: Propagation, maker: FunctionSummary, target: JitTarget
-) -> Cause | None:
+) -> Iterator[Cause]:
     """A jitted function made anew by each call of ``maker`` and handed out (returned, alone or in a
     tuple; stored on ``self``; given to a transform), where ``maker`` runs repeatedly: every one of them
     traces anew. A maker that runs once per program (or is memoised) is the right way to build a jitted
     function with settings baked in, and so is one run by a loop that only builds (objects made at
     set-up, each jit then called at every step): each is traced once, as often as objects are made."""
     if not _escapes(project, maker, target.index):
-        return None
+        return
     driver = prop.repeated(maker.qualname)
     if driver is None or _built_at_setup(project, prop, maker, target):
-        return None
-    return Cause(None, driver, driver.path)
+        return
+    yield Cause(None, driver, driver.path)
 
 
 def _one_per_object(

@@ -896,6 +896,7 @@ class Calls(PassState):
             location=at or self.loc(node),
             loops=self.loops_of(callees),
             unless_set=self.unset,
+            unless_same=self.unless_same,
             star=star,
             receiver=receiver,
             spread=spread,
@@ -969,6 +970,7 @@ class Calls(PassState):
             maker_call=maker_call,
             fresh_if_bound=fresh_if_bound,
             on_self=on_self,
+            unless_same=self.unless_same,
         )
         existing = self._same_site(spec)
         if existing is not None:

@@ -89,6 +89,8 @@ class PassState:
         self.tracing = 0
         # Inside the branch of ``if self.attr is None:`` (or ``if not self.attr:``): that attribute.
         self.unset = ""
+        # Inside the branch of ``if fn is not self._fn: ...; self._fn = fn`` (``_changed_key``): ``fn``.
+        self.unless_same = ""
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
         # per iteration of the others only.
         self.settled: frozenset[int] = frozenset()

@@ -66,6 +66,7 @@ from retracelint.summarise.syntax import (
     _annotation_type,
     _awaited_name,
     _cache_test,
+    _changed_key,
     _clip,
     _definition,
     _dotted,
@@ -413,6 +414,7 @@ class Statements(PassState):
             self.calls_settled_by(node),
             refilled,
             _truth_tested(node.test),
+            _changed_key(node),
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -571,6 +573,7 @@ class Statements(PassState):
         calls_settled: frozenset[int] = frozenset(),
         refilled: frozenset[str] = frozenset(),
         truth_tested: frozenset[str] = frozenset(),
+        keyed: str = "",
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -580,8 +583,10 @@ class Statements(PassState):
         (``settled_by``); ``traced``: the block that runs only under a trace (``_tracing_block``);
         ``calls_settled``: the loops that do not repeat the calls of the first block; ``refilled``:
         the lists the first block gets at one length, whatever the innermost loop appends;
-        ``truth_tested``: the names the first block runs only when true (``if mask:``)."""
+        ``truth_tested``: the names the first block runs only when true (``if mask:``);
+        ``keyed``: the name whose change alone runs the first block (``_changed_key``)."""
         outer = self.unset
+        outer_same = self.unless_same
         outer_settled = self.settled
         outer_calls = self.calls_settled
         outer_tested = self.truth_tested
@@ -605,6 +610,7 @@ class Statements(PassState):
             self.cache_misses += cached == i
             self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
+            self.unless_same = keyed if keyed and i == 0 else outer_same
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
             self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
@@ -612,6 +618,7 @@ class Statements(PassState):
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
+            self.unless_same = outer_same
             self.settled = outer_settled
             self.calls_settled = outer_calls
             self.truth_tested = outer_tested

@@ -430,11 +430,14 @@ def _awaited_name(test: ast.expr) -> str:
     return none[0] if none is not None and none[1] == 1 else ""
 
 
-def _assigns(body: list[ast.stmt], target: ast.AST) -> bool:
-    """Whether ``body`` assigns ``target = ...`` somewhere (a store, where ``target`` is read)."""
+def _assigns(body: list[ast.stmt], target: ast.AST, name: str = "") -> bool:
+    """Whether ``body`` assigns ``target = ...`` somewhere (a store, where ``target`` is read);
+    with ``name``, ``target = name`` itself."""
     text = ast.unparse(target)
     return any(
-        isinstance(stmt, ast.Assign) and any(ast.unparse(t) == text for t in stmt.targets)
+        isinstance(stmt, ast.Assign)
+        and (not name or _is_name(stmt.value, name))
+        and any(ast.unparse(t) == text for t in stmt.targets)
         for stmt in _statements(body)
     )
 
@@ -482,6 +485,29 @@ def _local_memo(node: ast.If) -> ast.Name | None:
         return None
     name = node.test.left  # type: ignore[attr-defined]
     return name if _assigns(node.body, name) else None
+
+
+def _changed_key(node: ast.If) -> str:
+    """The name ``fn`` of ``if fn is not self._fn:`` (or ``!=``, either side) whose body keeps it,
+    ``self._fn = fn``: a cache of one entry keyed on ``fn``, so the body runs again only when
+    ``fn`` is another than last time; else ""."""
+    test = node.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot | ast.NotEq)
+    ):
+        return ""
+    pair = (test.left, test.comparators[0])
+    for key, kept in (pair, pair[::-1]):
+        if (
+            isinstance(key, ast.Name)
+            and isinstance(kept, ast.Attribute)
+            and isinstance(kept.value, ast.Name)
+            and _assigns(node.body, kept, key.id)
+        ):
+            return key.id
+    return ""
 
 
 def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
