@@ -1225,7 +1225,7 @@ class Propagation(ObjectModel):
             yield project.function(caller), index, target
 
     def _jit_sites(self) -> list[tuple[str, int, JitTarget]]:
-        """``jit_calls``' sites in order, found once per run: five checks walk them, and the
+        """``jit_calls``' sites in order, found once per run: four checks walk them, and the
         link does not change while they do (the speed corpus has 5,700)."""
         if self._jit_site_list is None:
             project = self.project
