@@ -790,7 +790,11 @@ def _linked(
     watch.stage("checking", 92)
     if source.memory is not None and project.x64:
         _recall_x64_reach(project, inputs, source.memory)
-    prop = Propagation(project, carried.frequency if carried is not None else None)
+    prop = (
+        Propagation(project, carried.frequency, carried.picked)
+        if carried is not None
+        else Propagation(project)
+    )
     findings = run_checks(project, prop, read_lines, carried.trees if carried else None)
     if carried is not None:
         carried.frequency = prop.frequency.found()

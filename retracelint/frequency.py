@@ -128,6 +128,9 @@ class Found:
     module_roots: dict[str, tuple[ModuleSummary, frozenset[str]]] = field(
         default_factory=dict, compare=False
     )
+    # The summary of each module it was found from: a module whose summary is the same object
+    # holds the same functions (``_same_graph`` compares the others' alone).
+    modules: dict[str, ModuleSummary] = field(default_factory=dict, compare=False)
 
 
 @dataclass
@@ -227,6 +230,7 @@ class Frequency:
             self._entries,
             self.project.callers,
             self._module_roots,
+            dict(self.project.modules),
         )
 
     def _carried(self) -> bool:
@@ -250,10 +254,12 @@ class Frequency:
             return False
         if last.roots != self._traced_roots_found():
             return False
-        before = last.functions
+        before, modules = last.functions, last.modules
         return all(
             fn is was or self._drivers_face(fn) == self._drivers_face(was)
-            for name, fn in self.project.functions.items()
+            for key, module in self.project.modules.items()
+            if modules.get(key) is not module
+            for name, fn in module.functions.items()
             if (was := before.get(name)) is not None
         )
 

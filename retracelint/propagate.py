@@ -30,6 +30,7 @@ from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
+from retracelint.session import Picked
 from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
@@ -151,6 +152,9 @@ class Propagation(ObjectModel):
     project: Project
     # What the frequency model of the project's last run found (``Frequency.last``), if any.
     found: Found | None = None
+    # The functions each module gave the checks of the whole project, by the summary (the
+    # project's last run's, in a long-lived process).
+    picked: Picked = field(default_factory=Picked)
     frequency: Frequency = field(init=False)
     _params: dict[tuple[str, str, str], list[Cause]] = field(default_factory=dict)
     _returns: dict[str, Value | None] = field(default_factory=dict)
@@ -187,6 +191,7 @@ class Propagation(ObjectModel):
     cut: set[str] = field(default_factory=set)
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
     _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
+    _jit_site_list: list[tuple[str, int, JitTarget]] | None = None  # ``_jit_sites``
 
     def __post_init__(self) -> None:
         self.frequency = Frequency(self.project, self.walks_held, self._passed, self.found)
@@ -1207,14 +1212,31 @@ class Propagation(ObjectModel):
         """Why a function runs more than once at run time (see ``frequency``)."""
         return self.frequency.repeated(qualname)
 
+    def functions_with(self, has: Callable[[FunctionSummary], bool]) -> list[FunctionSummary]:
+        """The functions of the project that ``has``, in its order (``Picked``)."""
+        project = self.project
+        return [project.functions[name] for name in self.picked.names(project.modules, has)]
+
     # -- jit call sites -----------------------------------------------------------------------------
     def jit_calls(self) -> Iterator[tuple[FunctionSummary, int, JitTarget]]:
         """Each call of a jitted function, with the jit it calls (a call may reach several)."""
         project = self.project
-        for caller, index in sorted({s for sites in project.jit_callers.values() for s in sites}):
-            for target in project.site_targets[caller, index]:
-                if isinstance(target, JitTarget):
-                    yield project.function(caller), index, target
+        for caller, index, target in self._jit_sites():
+            yield project.function(caller), index, target
+
+    def _jit_sites(self) -> list[tuple[str, int, JitTarget]]:
+        """``jit_calls``' sites in order, found once per run: four checks walk them, and the
+        link does not change while they do (the speed corpus has 5,700)."""
+        if self._jit_site_list is None:
+            project = self.project
+            sites = sorted({s for sites in project.jit_callers.values() for s in sites})
+            self._jit_site_list = [
+                (caller, index, target)
+                for caller, index in sites
+                for target in project.site_targets[caller, index]
+                if isinstance(target, JitTarget)
+            ]
+        return self._jit_site_list
 
     def static_candidates(
         self,

@@ -20,7 +20,7 @@ from retracelint.cli import main
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.frequency import Frequency
-from retracelint.session import Cancelled, Memory, Watch
+from retracelint.session import Cancelled, Memory, Picked, Watch
 
 MODEL = """
 import jax
@@ -402,3 +402,39 @@ def test_a_file_added_is_imported_by_its_namespace_name_after_an_edit(
     assert [(Path(f[0]).name, f[1], f[2]) for f in now] == [("run.py", 10, "RTL201")]
     helpers.unlink()
     assert _kept(project, memory, cache) == _cold(project) == []
+
+
+def test_the_checks_of_the_whole_project_pick_again_from_the_edited_module_alone(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RTL302 and the carried flips look at the functions that clear jax's caches or carry a
+    value: after an edit, only the edited module's are picked again (``session.Picked``), and
+    a function the edit makes clear the caches is found (a cold run's findings)."""
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    picked_again: set[str] = set()
+    names = Picked.names
+
+    def spy(self: Picked, modules: dict, has) -> list[str]:
+        before = dict(self._kept)
+        out = names(self, modules, has)
+        picked_again.update(k for (h, k), v in self._kept.items() if before.get((h, k)) is not v)
+        return out
+
+    monkeypatch.setattr(Picked, "names", spy)
+    _kept(project, memory, cache)
+    assert {"lib.model", "lib.data", "train"} <= picked_again
+    data = project / "lib" / "data.py"
+    text = data.read_text(encoding="utf-8")
+    clearing = "import jax\n" + text.replace(
+        "    return model.step(x[:n])", "    jax.clear_caches()\n    return model.step(x[:n])"
+    )
+    # The clear added, then taken out again (the import left: not the text of a run before,
+    # whose findings would be read back without running the rules).
+    for edited, cleared in ((clearing, True), ("import jax\n" + text, False)):
+        data.write_text(edited, encoding="utf-8")
+        picked_again.clear()
+        now = _kept(project, memory, cache)
+        assert picked_again == {"lib.data"}
+        assert now == _cold(project)
+        assert ("RTL302" in {f[2] for f in now}) is cleared

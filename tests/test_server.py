@@ -743,3 +743,116 @@ def test_a_fix_of_two_files_is_not_offered_where_it_cannot_be_whole_or_is_not_al
         assert await client.stop() == 0
 
     run(test)
+
+
+# Each check of the whole project looks at the functions each module gives it (those that clear
+# jax's caches, those that carry a value from call to call), kept between runs while the module's
+# summary is the same. Here each finding is made in a file the edits leave as it is, by an edit of
+# another: helpers.refit() clears the caches (RTL302 at the clear, once main.py's loop calls it
+# beside a jitted step), and advance.simulate carries a clock that starts float32 while the data's
+# precision, from grid.py, is float64 under x64 (RTL402 in advance.py, until grid.py makes float32).
+CARRIED_FILES = {
+    "pyproject.toml": '[project]\nname = "sim"\n',
+    "helpers.py": """\
+import gc
+
+import jax
+
+
+def refit():
+    gc.collect()
+    jax.clear_caches()
+""",
+    "advance.py": """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def advance(u, t, dt):
+    return u - dt * jnp.gradient(u), t + dt
+
+
+def simulate(grid, steps):
+    u = grid.values()
+    t = jnp.zeros((), jnp.float32)
+    dt = jnp.full((), 1e-3, dtype=u.dtype)
+    for _ in range(steps):
+        u, t = advance(u, t, dt)
+    return u, t
+""",
+    "grid.py": """\
+import jax.numpy as jnp
+import numpy as np
+
+
+class Grid:
+    def __init__(self, n):
+        self.n = n
+
+    def values(self):
+        return jnp.asarray(np.linspace(0.0, 1.0, self.n))
+""",
+    "main.py": """\
+import jax
+
+jax.config.update("jax_enable_x64", True)
+
+import helpers  # noqa: E402
+from advance import advance, simulate  # noqa: E402
+from grid import Grid  # noqa: E402
+
+if __name__ == "__main__":
+    u, t = simulate(Grid(16), 4)
+    for _ in range(3):
+        u, t = advance(u, t, t)
+""",
+}
+
+
+def test_an_edit_of_one_module_changes_a_whole_project_finding_in_a_file_left_as_it_is(
+    tmp_path: Path,
+) -> None:
+    loop = "        u, t = advance(u, t, t)\n"
+    main_text = CARRIED_FILES["main.py"].replace(loop, loop + "        helpers.refit()\n")
+    clearing = CARRIED_FILES["helpers.py"]
+    quiet = clearing.replace("jax.clear_caches()", "pass")
+    files = {**CARRIED_FILES, "main.py": main_text, "helpers.py": quiet}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    grid_text = CARRIED_FILES["grid.py"]
+    float32 = grid_text.replace("self.n))", "self.n, dtype=np.float32))")
+    clock, clear = (12, 9, "RTL402"), (8, 5, "RTL302")
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        for name in ("main.py", "helpers.py", "advance.py", "grid.py"):
+            client.open(name)
+        assert [where(d) for d in await client.until("advance.py", bool)] == [clock]
+        assert await client.until("helpers.py", lambda d: True) == ()
+        # refit() now clears the caches, in the loop of main.py that calls a jitted step.
+        client.change("helpers.py", clearing, 2)
+        assert [where(d) for d in await client.until("helpers.py", bool)] == [clear]
+        assert [where(d) for d in client.diagnostics[client.uri("advance.py")]] == [clock]
+        # grid.py makes float32 data: the clock advance.py carries, a file left as it is, no
+        # longer widens; then float64 again, and it does.
+        client.change("grid.py", float32, 2)
+        assert await client.until("advance.py", lambda d: not d) == ()
+        client.change("grid.py", grid_text, 3)
+        assert [where(d) for d in await client.until("advance.py", bool)] == [clock]
+        # What the open buffers hold is what a cold run of the files finds.
+        (tmp_path / "helpers.py").write_text(clearing, encoding="utf-8")
+        cold = {
+            (f["path"], f["line"], f["col"], f["code"])
+            for name in ("helpers.py", "advance.py")
+            for f in cli_findings(tmp_path, name)
+        }
+        assert cold == {("helpers.py", *clear), ("advance.py", *clock)}
+        assert [where(d) for d in client.diagnostics[client.uri("helpers.py")]] == [clear]
+        # refit() clears no more.
+        client.change("helpers.py", quiet, 3)
+        assert await client.until("helpers.py", lambda d: not d) == ()
+        assert await client.stop() == 0
+
+    run(test)

@@ -21,6 +21,10 @@ from retracelint.summary import FunctionSummary
 CODES = ("RTL302",)
 
 
+def _clears(fn: FunctionSummary) -> bool:
+    return bool(fn.clears)
+
+
 def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
     """``jax.clear_caches()`` where it runs again and again, with a jitted function called in the
     same loop (or, in a function that runs repeatedly, in the same function; or, in a function
@@ -31,7 +35,7 @@ def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Find
     for fn, index, target in prop.jit_calls():
         called.setdefault(fn.qualname, []).append((index, target))
     runtime = prop.frequency.runtime
-    for fn in [f for f in project.functions.values() if f.clears]:
+    for fn in prop.functions_with(_clears):
         calls = called.get(fn.qualname, [])
         for location, loops in fn.clears:
             repeating = [loop for loop in loops if fn.loops[loop].repeats]

@@ -67,12 +67,16 @@ CODES = ("RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
 _FLIPPED = {"RTL401": "weak type", "RTL402": "dtype", "RTL403": "pytree structure"}
 
 
+def _carries(fn: FunctionSummary) -> bool:
+    return bool(fn.carried)
+
+
 # ``state = init()`` then ``state = step(state, x)`` in a loop: the first call gets the start, the next
 # ones what ``step`` returned. jax keeps a weak leaf weak through jit only when every leaf it is made
 # from is weak; a NamedTuple and a tuple are different pytrees (measured on jax 0.10.2).
 def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
-    for fn in project.functions.values():
-        if not fn.carried or prop.frequency.traced(fn.qualname):
+    for fn in prop.functions_with(_carries):
+        if prop.frequency.traced(fn.qualname):
             continue
         # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel, dt)``)
         # make one re-trace: told once, at the first known exactly (not ``_AT_LEAST``).
