@@ -242,10 +242,14 @@ def _rate_unproven(
         else None
     )
     # An eager lax primitive traces at every call that hands it a new function, warm-up and
-    # timed call alike: a new setting per point does not make those traces needed (its body,
-    # defined once, takes what changes as carry or operands).
+    # timed call alike: a new number per point does not make those traces needed (its body,
+    # defined once, takes it as carry or operand); a new mode or model per point does (a body
+    # per mode, or closing over another model, is another computation, traced once anyway).
     if spec.traces_on_call:
-        return None if own is None else _own_loop_unproven(own)
+        if own is not None:
+            return _own_loop_unproven(own)
+        new = _new_each_point(project, prop, binding, spec, cause, owner)
+        return None if new is None else _point_unproven(new, cause)
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
@@ -253,8 +257,10 @@ def _rate_unproven(
             return None  # the same arguments each time: the same program built again
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
-    if new is None:
-        return None
+    return None if new is None else _point_unproven(new, cause)
+
+
+def _point_unproven(new: str, cause: Cause) -> Assumption:
     text = f"`{new}` is new at each iteration: each trace may be needed anyway"
     return Assumption("rate-unproven", cause.path[0].location, text)
 
@@ -472,12 +478,15 @@ def _given_each_time(
 
 def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, through_args: bool) -> set[str]:
     """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
-    arguments: as they are, or, ``through_args``, in anything made from them."""
+    arguments: as they are, or, ``through_args``, in anything made from them. An eager lax
+    primitive's operands (a scan's carry and xs) are the arguments of its call, traced."""
     jit = ("jit", "", str(spec.index))
     return {
         src.name
         for call in owner.calls
-        if call.callee == jit or jit in call.alternatives
+        if call.callee == jit
+        or jit in call.alternatives
+        or (spec.traces_on_call and call.location == spec.handed_to)
         for arg in (*call.args, *(value for _, value in call.kwargs))
         for src in arg.value.vsrc
         if isinstance(src, ParamSrc) and (through_args or src.name == arg.text)
