@@ -456,7 +456,8 @@ def _given_each_time(
             if passed is None or not any(
                 (isinstance(src, LoopSrc) and src.index in driving)
                 if varying is None
-                else (isinstance(src, ParamSrc) and src.name in varying)
+                # An attribute of a parameter (``config.width``) differs where it does.
+                else (isinstance(src, ParamSrc) and src.name.partition(".")[0] in varying)
                 for src in passed.value.vsrc | passed.value.fresh
             ):
                 continue
