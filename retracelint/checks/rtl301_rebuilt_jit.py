@@ -37,10 +37,11 @@ CODES = ("RTL301",)
 
 
 def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    bodies = _lax_bodies(project)
     found = {
         t: f
         for t in project.symbols.all_jits()
-        if (f := _rebuilt_jit(project, prop, t)) is not None
+        if (f := _rebuilt_jit(project, prop, t, bodies)) is not None
     }
     # A jit object made anew and handed to a lax primitive that is reported for tracing it again
     # (`lax.fori_loop(0, n, jax.jit(step), x)`): one finding, the primitive's, tells it.
@@ -60,7 +61,7 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         # for one cause, fixed in one place: one finding, at the first, naming each (the others'
         # jit sites are its other routes).
         handed = tuple(project.symbols.jit_spec(t).target_text for t in targets)
-        merged = _rebuilt_jit(project, prop, targets[0], handed)
+        merged = _rebuilt_jit(project, prop, targets[0], bodies, handed)
         assert merged is not None  # the first one's finding, named differently
         others = (found[t] for t in targets[1:])
         yield replace(
@@ -81,14 +82,19 @@ def _by_lax_call(project: Project, targets: list[JitTarget]) -> list[list[JitTar
 
 
 def _rebuilt_jit(
-    project: Project, prop: Propagation, target: JitTarget, handed: tuple[str, ...] = ()
+    project: Project,
+    prop: Propagation,
+    target: JitTarget,
+    lax_bodies: frozenset[str],
+    handed: tuple[str, ...] = (),
 ) -> Finding | None:
     """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly;
-    ``handed``: the fresh functions a lax call is handed together with it, to name them all."""
+    ``lax_bodies``: the functions made anew for lax primitives (``_lax_bodies``); ``handed``: the
+    fresh functions a lax call is handed together with it, to name them all."""
     spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
-    if spec.traces_on_call and not _run_eagerly(project, prop, target, spec):
+    if spec.traces_on_call and not _run_eagerly(project, prop, target, spec, lax_bodies):
         return None
     if spec.maker_call is not None and not _made_per_call(project, spec, target):
         return None
@@ -170,19 +176,39 @@ def _rebuilt_jit(
     )
 
 
-def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: JitSpec) -> bool:
+def _run_eagerly(
+    project: Project,
+    prop: Propagation,
+    target: JitTarget,
+    spec: JitSpec,
+    lax_bodies: frozenset[str],
+) -> bool:
     """Whether the lax control flow at ``spec`` is known to run outside jit. It is mostly used under
     jit: it is taken to run eagerly only where a script runs it, or, in a test file, a test. A
     library's function may run under its users' jit, and where only tests run it eagerly they call
     an internal a few times to check it, as users do not (the library's own steps run it under
     their trace). That a jit of the project reaches it too does not make a script's eager calls
-    trace less."""
+    trace less. Lax control flow in a function made anew for another lax primitive (a
+    ``lax.cond`` in a scanned step) runs while that one traces, as often: the enclosing one's
+    finding tells it."""
     frequency = prop.frequency
+    if spec.function in lax_bodies:
+        return False
     if frequency.run_by_scripts(spec.function, tests=False):
         return True
     return is_test_file(project.modules[target.module].path) and frequency.run_by_scripts(
         spec.function
     )
+
+
+def _lax_bodies(project: Project) -> frozenset[str]:
+    """The functions made anew for an eager lax primitive (each one's RTL301 site)."""
+    bodies = set()
+    for target in project.symbols.all_jits():
+        binding = project.jit_binding(target)
+        if project.symbols.jit_spec(target).traces_on_call and binding and binding.wrapped:
+            bodies.add(binding.wrapped.qualname)
+    return frozenset(bodies)
 
 
 # What a jit built once takes as traced arguments: data, where a new value per point needs no

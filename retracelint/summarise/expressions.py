@@ -144,7 +144,7 @@ def _made_apart(container: Value) -> bool:
     """Whether a container holds the results of several calls and nothing else: a display of
     calls (``[Adam(1e-3), Sgd(0.1)]``), one object per call site."""
     calls = {d.call for d in container.deps if isinstance(d, RetDep)}
-    return len(calls) > 1 and len(calls) == len(container.deps) and not container.vsrc
+    return len(calls) > 1 and len(calls) == len(container.deps)
 
 
 def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
