@@ -29,6 +29,7 @@ from retracelint.values import (
     CallSrc,
     LoopSrc,
     ParamSrc,
+    RetDep,
     Value,
 )
 
@@ -505,19 +506,47 @@ def _given_each_time(
 
 def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, through_args: bool) -> set[str]:
     """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
-    arguments: as they are, or, ``through_args``, in anything made from them. An eager lax
+    arguments: as they are, or, ``through_args``, in anything made from them or their attributes
+    (``case.duration`` of a ``case``), or by calls given them (``case.command(t)``). An eager lax
     primitive's operands (a scan's carry and xs) are the arguments of its call, traced."""
     jit = ("jit", "", str(spec.index))
-    return {
-        src.name
+    passed = (
+        arg
         for call in owner.calls
         if call.callee == jit
         or jit in call.alternatives
         or (spec.traces_on_call and call.location == spec.handed_to)
         for arg in (*call.args, *(value for _, value in call.kwargs))
-        for src in arg.value.vsrc
-        if isinstance(src, ParamSrc) and (through_args or src.name == arg.text)
+    )
+    if not through_args:
+        return {
+            src.name
+            for arg in passed
+            for src in arg.value.vsrc
+            if isinstance(src, ParamSrc) and src.name == arg.text
+        }
+    return {
+        src.name.partition(".")[0]
+        for arg in passed
+        for value in (arg.value, *_made_by_calls(owner, arg.value))
+        for src in value.vsrc
+        if isinstance(src, ParamSrc)
     }
+
+
+def _made_by_calls(owner: FunctionSummary, value: Value) -> list[Value]:
+    """What the calls of ``owner`` whose results ``value`` holds are given: their receivers and
+    arguments."""
+    calls = [owner.calls[dep.call] for dep in value.deps if isinstance(dep, RetDep)]
+    return [
+        arg.value
+        for call in calls
+        for arg in (
+            *((call.receiver,) if call.receiver is not None else ()),
+            *call.args,
+            *(given for _, given in call.kwargs),
+        )
+    ]
 
 
 def _receiver_params(spec: JitSpec) -> frozenset[str] | None:
