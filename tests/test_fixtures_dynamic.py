@@ -581,3 +581,24 @@ def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
             _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", steps, tmp_path
         )
         assert counted == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
+
+
+def test_conds_in_scanned_bodies_trace_exactly_as_often_as_their_bodies() -> None:
+    """``conds_inside_scanned_bodies``: a ``lax.cond`` inside a scan body made per call traces
+    its branches once per trace of that body, no more: the scan's RTL301 tells the re-trace,
+    and the cond has none of its own (round 17's Kalman filter). The matrix root's eager cond,
+    called per draw itself, traces per draw and is reported."""
+    draws = 3
+    report = count_retraces_many(
+        [FIXTURES / "conds_inside_scanned_bodies" / "main.py"], cwd=FIXTURES, argv=[str(draws)]
+    )[0]
+    assert not report.raised, report.summary()
+    traced = {f.name: n for f, n in report.traces.items() if f.file}
+    bodies = {"step": ("apply_update", "skip_update"), "backward": ("blend", "<lambda>")}
+    for body, branches in bodies.items():
+        assert traced[body] == draws, report.summary()
+        assert all(traced[branch] == traced[body] for branch in branches), report.summary()
+    assert traced["by_eigh"] == traced["by_diagonal"] == draws, report.summary()
+    # The findings name the scan bodies and the eager cond's branches, never a scanned cond's.
+    claimed = {(name, line) for name, line, _ in _claims(FIXTURES / "conds_inside_scanned_bodies")}
+    assert claimed == {("kalman.py", 14), ("kalman.py", 29), ("linalg.py", 8), ("linalg.py", 12)}

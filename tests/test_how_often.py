@@ -325,3 +325,32 @@ def test_the_per_run_factories_called_per_step_stay_errors(
         f"{folder / 'monitor.py'}:12",
         f"{folder / 'monitor.py'}:13",
     ]
+
+
+def test_a_body_per_mode_or_model_family_is_shown_only_with_its_assumption() -> None:
+    """Round 17 (goal-jax): a chunked eager scan over a body defined per call, called once per
+    training mode or model family, traces each body once, for another computation each time: the
+    default run shows only the filter scanned per draw, the relax at three rates and the flights
+    whose scenarios only make the scan's commands (round 15's true finding); ``--confidence
+    all`` shows the others with what they rest on. Round 17 (allen): a jit built per benchmark
+    configuration likewise, and no RTL302 for the cache cleared between configurations."""
+    folders = ["scan_bodies_per_mode_and_family", "jits_built_per_benchmark_configuration"]
+    shown = CliRunner().invoke(main, ["check", *folders, "--no-cache", "--isolated"])
+    assert [line.split(": RTL")[0] for line in shown.stdout.splitlines()] == [
+        "jits_built_per_benchmark_configuration/main.py:28:9",
+        "jits_built_per_benchmark_configuration/trainer.py:30:6",
+        "scan_bodies_per_mode_and_family/scenarios.py:26:25",
+        "scan_bodies_per_mode_and_family/smoothing.py:15:29",
+        "scan_bodies_per_mode_and_family/smoothing.py:22:25",
+    ]
+    every = [line for folder in folders for line in _findings(folder)]
+    hidden = [line for line in every if "low confidence" in line]
+    assert [line.split("[low confidence: ")[1] for line in hidden] == [
+        "`mode` is new at each iteration: each trace may be needed anyway]",
+        "`mode` is new at each iteration: each trace may be needed anyway]",
+        "`model` is new at each iteration: each trace may be needed anyway]",
+        "used in a loop of run_single_benchmark() that does not rebuild it]",
+    ]
+    assert [line.split(": ")[0] for line in every if "RTL302" in line] == [
+        "jits_built_per_benchmark_configuration/main.py:28:9"
+    ]

@@ -31,6 +31,7 @@ from retracelint.values import (
     CallSrc,
     LoopSrc,
     ParamSrc,
+    RetDep,
     Value,
 )
 
@@ -39,10 +40,11 @@ CODES = ("RTL301",)
 
 
 def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
+    bodies = _lax_bodies(project)
     found = {
         t: f
         for t in project.symbols.all_jits()
-        if (f := _rebuilt_jit(project, prop, t)) is not None
+        if (f := _rebuilt_jit(project, prop, t, bodies)) is not None
     }
     # A jit object made anew and handed to a lax primitive that is reported for tracing it again
     # (`lax.fori_loop(0, n, jax.jit(step), x)`): one finding, the primitive's, tells it.
@@ -62,7 +64,7 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         # for one cause, fixed in one place: one finding, at the first, naming each (the others'
         # jit sites are its other routes).
         handed = tuple(project.symbols.jit_spec(t).target_text for t in targets)
-        merged = _rebuilt_jit(project, prop, targets[0], handed)
+        merged = _rebuilt_jit(project, prop, targets[0], bodies, handed)
         assert merged is not None  # the first one's finding, named differently
         others = (found[t] for t in targets[1:])
         yield replace(
@@ -83,14 +85,19 @@ def _by_lax_call(project: Project, targets: list[JitTarget]) -> list[list[JitTar
 
 
 def _rebuilt_jit(
-    project: Project, prop: Propagation, target: JitTarget, handed: tuple[str, ...] = ()
+    project: Project,
+    prop: Propagation,
+    target: JitTarget,
+    lax_bodies: frozenset[str],
+    handed: tuple[str, ...] = (),
 ) -> Finding | None:
     """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly;
-    ``handed``: the fresh functions a lax call is handed together with it, to name them all."""
+    ``lax_bodies``: the functions made anew for lax primitives (``_lax_bodies``); ``handed``: the
+    fresh functions a lax call is handed together with it, to name them all."""
     spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
-    if spec.traces_on_call and not _run_eagerly(project, prop, target, spec):
+    if spec.traces_on_call and not _run_eagerly(project, prop, target, spec, lax_bodies):
         return None
     if spec.maker_call is not None and not _made_per_call(project, spec, target):
         return None
@@ -175,19 +182,39 @@ def _rebuilt_jit(
     )
 
 
-def _run_eagerly(project: Project, prop: Propagation, target: JitTarget, spec: JitSpec) -> bool:
+def _run_eagerly(
+    project: Project,
+    prop: Propagation,
+    target: JitTarget,
+    spec: JitSpec,
+    lax_bodies: frozenset[str],
+) -> bool:
     """Whether the lax control flow at ``spec`` is known to run outside jit. It is mostly used under
     jit: it is taken to run eagerly only where a script runs it, or, in a test file, a test. A
     library's function may run under its users' jit, and where only tests run it eagerly they call
     an internal a few times to check it, as users do not (the library's own steps run it under
     their trace). That a jit of the project reaches it too does not make a script's eager calls
-    trace less."""
+    trace less. Lax control flow in a function made anew for another lax primitive (a
+    ``lax.cond`` in a scanned step) runs while that one traces, as often: the enclosing one's
+    finding tells it."""
     frequency = prop.frequency
+    if spec.function in lax_bodies:
+        return False
     if frequency.run_by_scripts(spec.function, tests=False):
         return True
     return is_test_file(project.modules[target.module].path) and frequency.run_by_scripts(
         spec.function
     )
+
+
+def _lax_bodies(project: Project) -> frozenset[str]:
+    """The functions made anew for an eager lax primitive (each one's RTL301 site)."""
+    bodies = set()
+    for target in project.symbols.all_jits():
+        binding = project.jit_binding(target)
+        if project.symbols.jit_spec(target).traces_on_call and binding and binding.wrapped:
+            bodies.add(binding.wrapped.qualname)
+    return frozenset(bodies)
 
 
 # What a jit built once takes as traced arguments: data, where a new value per point needs no
@@ -254,10 +281,14 @@ def _rate_unproven(
         text = f"`{grown}(...)` grows what the jit closes over: each trace is needed anyway"
         return Assumption("rate-unproven", cause.path[0].location, text)
     # An eager lax primitive traces at every call that hands it a new function, warm-up and
-    # timed call alike: a new setting per point does not make those traces needed (its body,
-    # defined once, takes what changes as carry or operands).
+    # timed call alike: a new number per point does not make those traces needed (its body,
+    # defined once, takes it as carry or operand); a new mode or model per point does (a body
+    # per mode, or closing over another model, is another computation, traced once anyway).
     if spec.traces_on_call:
-        return None if own is None else _own_loop_unproven(own)
+        if own is not None:
+            return _own_loop_unproven(own)
+        new = _new_each_point(project, prop, binding, spec, cause, owner)
+        return None if new is None else _point_unproven(new, cause)
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
@@ -273,8 +304,10 @@ def _rate_unproven(
             return None
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
-    if new is None:
-        return None
+    return None if new is None else _point_unproven(new, cause)
+
+
+def _point_unproven(new: str, cause: Cause) -> Assumption:
     text = f"`{new}` is new at each iteration: each trace may be needed anyway"
     return Assumption("rate-unproven", cause.path[0].location, text)
 
@@ -602,7 +635,8 @@ def _passed_down(
             elif not any(
                 (isinstance(src, LoopSrc) and src.index in driving)
                 if varying is None
-                else (isinstance(src, ParamSrc) and src.name in varying)
+                # An attribute of a parameter (``config.width``) differs where it does.
+                else (isinstance(src, ParamSrc) and src.name.partition(".")[0] in varying)
                 for src in passed.value.vsrc | passed.value.fresh
             ):
                 continue
@@ -646,16 +680,47 @@ def _call_of(project: Project, step: PathStep) -> CallSite | None:
 
 def _passed_to_jit(owner: FunctionSummary, spec: JitSpec, through_args: bool) -> set[str]:
     """The parameters of ``owner`` that its calls of the jit it builds at ``spec`` pass as
-    arguments: as they are, or, ``through_args``, in anything made from them."""
+    arguments: as they are, or, ``through_args``, in anything made from them or their attributes
+    (``case.duration`` of a ``case``), or by calls given them (``case.command(t)``). An eager lax
+    primitive's operands (a scan's carry and xs) are the arguments of its call, traced."""
     jit = ("jit", "", str(spec.index))
-    return {
-        src.name
+    passed = (
+        arg
         for call in owner.calls
-        if call.callee == jit or jit in call.alternatives
+        if call.callee == jit
+        or jit in call.alternatives
+        or (spec.traces_on_call and call.location == spec.handed_to)
         for arg in (*call.args, *(value for _, value in call.kwargs))
-        for src in arg.value.vsrc
-        if isinstance(src, ParamSrc) and (through_args or src.name == arg.text)
+    )
+    if not through_args:
+        return {
+            src.name
+            for arg in passed
+            for src in arg.value.vsrc
+            if isinstance(src, ParamSrc) and src.name == arg.text
+        }
+    return {
+        src.name.partition(".")[0]
+        for arg in passed
+        for value in (arg.value, *_made_by_calls(owner, arg.value))
+        for src in value.vsrc
+        if isinstance(src, ParamSrc)
     }
+
+
+def _made_by_calls(owner: FunctionSummary, value: Value) -> list[Value]:
+    """What the calls of ``owner`` whose results ``value`` holds are given: their receivers and
+    arguments."""
+    calls = [owner.calls[dep.call] for dep in value.deps if isinstance(dep, RetDep)]
+    return [
+        arg.value
+        for call in calls
+        for arg in (
+            *((call.receiver,) if call.receiver is not None else ()),
+            *call.args,
+            *(given for _, given in call.kwargs),
+        )
+    ]
 
 
 def _receiver_params(spec: JitSpec) -> frozenset[str] | None:

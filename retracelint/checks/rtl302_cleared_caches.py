@@ -16,6 +16,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, PathStep
 from retracelint.propagate import Driver, Propagation
 from retracelint.summary import FunctionSummary
+from retracelint.values import CallSrc
 
 # The rules this module's checks emit (``checks.FAMILIES``).
 CODES = ("RTL302",)
@@ -39,22 +40,28 @@ def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Find
         calls = called.get(fn.qualname, [])
         for location, loops in fn.clears:
             repeating = [loop for loop in loops if fn.loops[loop].repeats]
+            runner: tuple[str, int | None] = (fn.qualname, None)
             if repeating and fn.qualname in runtime:
                 driver: Driver | None = prop.loop_driver(fn, repeating[-1])
                 near = [(fn, i, t) for i, t in calls if repeating[-1] in fn.calls[i].loops]
                 together = "in the same loop"
+                runner = (fn.qualname, repeating[-1])
             elif calls:
                 driver = prop.repeated(fn.qualname)
                 near, together = [(fn, i, t) for i, t in calls], f"in {fn.name}() too"
             else:
-                driver, near = _loop_around(project, prop, fn, called)
+                driver, near, runner = _loop_around(project, prop, fn, called)
                 together = "in the loop that runs it"
             if driver is None:
                 continue
             seen: set[tuple[str, int]] = set()
             for caller, index, target in near:
                 binding = project.jit_binding(target)
-                if binding is None or target.key in seen:
+                if (
+                    binding is None
+                    or target.key in seen
+                    or _built_anew_each_time(project, prop, target, *runner)
+                ):
                     continue
                 seen.add(target.key)
                 site = jit_site(binding)
@@ -74,6 +81,27 @@ def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Find
                 yield make_finding("RTL302", head, details, location, site, None, (step,), driver)
 
 
+def _built_anew_each_time(
+    project: Project, prop: Propagation, target: JitTarget, runner: str, loop: int | None
+) -> bool:
+    """Whether the jit at ``target`` is built anew each time the clear runs again: a jit of a
+    function made per call of a builder (not memoised) that each iteration of loop ``loop`` of
+    ``runner`` runs, or made by ``runner`` itself, per call or in that loop. A jit built per
+    benchmark configuration traces anew for each configuration whether or not the caches are
+    cleared in between: the clear adds no trace (RTL301 tells the rebuild where it is one)."""
+    spec = project.symbols.jit_spec(target)
+    builder = project.functions.get(spec.function)
+    if spec.fresh is None or builder is None or builder.memoised:
+        return False
+    if spec.function == runner:  # a new function object at each call, or in the loop itself
+        return loop is None or loop in spec.loops
+    return (
+        loop is not None
+        and CallSrc() in spec.fresh_sources
+        and spec.function in prop.frequency.run_by_loop(runner, loop)
+    )
+
+
 _CLEAR_REACH = 3  # calls followed from the loop that runs a clearing function to the jits it calls
 
 
@@ -82,10 +110,10 @@ def _loop_around(
     prop: Propagation,
     fn: FunctionSummary,
     called: dict[str, list[tuple[int, JitTarget]]],
-) -> tuple[Driver | None, list[tuple[FunctionSummary, int, JitTarget]]]:
+) -> tuple[Driver | None, list[tuple[FunctionSummary, int, JitTarget]], tuple[str, int | None]]:
     """For a function that clears the caches and calls no jitted function: the first repeating
     loop of a caller that calls it, and the jitted calls that the same loop reaches through its
-    other calls (``_CLEAR_REACH`` calls deep)."""
+    other calls (``_CLEAR_REACH`` calls deep), and that caller with that loop."""
     for caller_name, index in project.callers.get(fn.qualname, ()):
         caller = project.function(caller_name)
         repeating = [loop for loop in caller.calls[index].loops if caller.loops[loop].repeats]
@@ -111,5 +139,5 @@ def _loop_around(
                         following.extend((callee, i) for i in range(len(callee.calls)))
             frontier = following
         if near:
-            return prop.loop_driver(caller, loop), near
-    return None, []
+            return prop.loop_driver(caller, loop), near, (caller_name, loop)
+    return None, [], (fn.qualname, None)

@@ -101,6 +101,13 @@ RESIZES = {
 }
 # Not ``scipy.ndimage.zoom``: it scales by a factor, and the result's size changes as the input's.
 
+# Functions that give their array's axes in another order, by the axes they are given: the array's
+# own lengths, moved, as the methods of ``_ARRAY_METHODS_MOVE`` give them. The axes are no size:
+# their count is the array's rank (``np.transpose(x, (1, 0, 2) + tuple(range(3, x.ndim)))``).
+AXES_MOVED = frozenset(
+    {"transpose", "moveaxis", "swapaxes", "rollaxis", "permute_dims", "matrix_transpose"}
+)
+
 
 _RANDOM_CONSTRUCTORS = {
     "normal": _Sized("shape", "shape", 1),

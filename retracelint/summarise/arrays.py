@@ -38,6 +38,7 @@ from retracelint.summarise.apis import (
     _TAKES_PART,
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
+    AXES_MOVED,
     Resized,
     _array_dtype,
     _dtype_name,
@@ -333,6 +334,8 @@ class Arrays(PassState):
             # A bool array, its dtype decided here (a carried number given back as one is told here).
             mask = combine(args, ty="mask") if args else Value(ty="mask")
             return mask.with_(dtype="bool", made=self.loc(node))
+        if name in AXES_MOVED and args:
+            return unaligned(args[0]).with_(ty=ty, items=())
         if name in _SHAPED_BY_ARGUMENT and args:
             size = _size_argument(node, args, kwargs, *_SHAPED_BY_ARGUMENT[name])
             return self.sized_by(node, size, combine(args, ty=ty))

@@ -143,6 +143,13 @@ if TYPE_CHECKING:
 _FUNCTION_TYPES = frozenset({FUNCTION, CLASS, JIT, LAMBDA, PARTIAL, TRANSFORM})
 
 
+def _made_apart(container: Value) -> bool:
+    """Whether a container holds the results of several calls and nothing else: a display of
+    calls (``[Adam(1e-3), Sgd(0.1)]``), one object per call site."""
+    calls = {d.call for d in container.deps if isinstance(d, RetDep)}
+    return len(calls) > 1 and len(calls) == len(container.deps)
+
+
 def _subscript_refs(base: Value, index: ast.AST) -> frozenset:
     """The functions ``base[index]`` may be: the item at a literal key or index (a negative one
     counted from the end of a display of known length), the items of a slice with literal bounds,
@@ -1005,10 +1012,12 @@ class Expressions(PassState):
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
             element = _element(base)
-            if not (base.vsrc or base.deps or _same_items(node.value)):
-                # A constant table, here or at module level (`STEPS[quality]`): another item for
-                # another key. Of a container that comes from elsewhere (a parameter, a call's
-                # result), the items may well be alike, and are left as they were.
+            if not (base.vsrc or base.deps or _same_items(node.value)) or _made_apart(base):
+                # A constant table, here or at module level (`STEPS[quality]`), or a display of
+                # objects each made by a call of its own (`{"base": Config(16), "wide":
+                # Config(64)}`): another item for another key. Of a container that comes from
+                # elsewhere (a parameter, a call's result), the items may well be alike, and are
+                # left as they were.
                 element = element.with_(vsrc=element.vsrc | idx.vsrc)
             loop = next((i for i in reversed(self.loops) if LoopSrc(i) in idx.vsrc), None)
             if loop is None:
