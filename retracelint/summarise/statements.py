@@ -262,9 +262,12 @@ class Statements(PassState):
 
     def s_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
+        # What a closure's call stands for is read as if written here, by the readers of syntax
+        # too (what grows itself, a name's definition).
+        source = self.closure_made(node.value)
         for target in node.targets:
-            self.bind(target, value, node.value)
-            self.note_call_bind(target, node.value)
+            self.bind(target, value, source)
+            self.note_call_bind(target, source)
 
     def passed_nodes(self, call: ast.Call) -> list[ast.expr]:
         """The arguments ``call`` passes, with those a ``functools.partial`` it calls binds
