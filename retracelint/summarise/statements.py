@@ -1304,9 +1304,11 @@ class Statements(PassState):
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
             fn.defaults = self.defaults_of(node.args)
             self.walk_function(fn, node, None, enclosing=self)
-            body = one_expression(node) if fn.jit is None else None
-            if body is not None:
-                self.one_expressions[fn.qualname] = body
+        # Called from the body that defines it, it reads that body's names as they are then (a
+        # module's function called at module level reads the module's names).
+        body = one_expression(node) if fn.jit is None else None
+        if body is not None:
+            self.one_expressions[fn.qualname] = body
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(
