@@ -55,6 +55,7 @@ from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
+from retracelint.summarise import desugar
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo
 from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
@@ -1014,7 +1015,7 @@ def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
 
 def _parse(text: str | None) -> ast.Module | None:
     try:
-        return ast.parse(text) if text is not None else None
+        return desugar.plain(ast.parse(text)) if text is not None else None
     except (SyntaxError, ValueError, RecursionError):
         return None
 

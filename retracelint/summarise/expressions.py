@@ -306,6 +306,9 @@ class Expressions(PassState):
         handler = handler_of(type(self), kind, "e_")
         if handler is not None:
             value = handler(self, node)
+            # A closure's call is what it gives, as written (``Calls.one_expression_of``).
+            if self.one_expressions and isinstance(node, ast.Call):
+                node = self.closure_made(node)  # type: ignore[attr-defined]  # Statements'
             # Only the parameter itself is the parameter: x[:n] or x.astype(...) is a new value.
             ref = value.ref
             if ref is not None and ref.startswith(PARAM_REF) and not isinstance(node, _SAME_VALUE):

@@ -35,7 +35,13 @@ from retracelint.summarise.apis import (
 from retracelint.summarise.loops import set_path
 from retracelint.summarise.promotion import real_floor, real_part
 from retracelint.summarise.state import PassState
-from retracelint.summarise.syntax import _clip, _dotted, _literal_strs
+from retracelint.summarise.syntax import (
+    _clip,
+    _dotted,
+    _literal_strs,
+    closure_read,
+    closures_of,
+)
 from retracelint.summary import Arg, CallSite
 from retracelint.values import (
     DTYPE,
@@ -671,9 +677,7 @@ def flattened_static_reads(flatten: ast.FunctionDef | ast.Lambda) -> dict[str, a
         returned = [flatten.body]
         assigned: dict[str, ast.AST] = {}
     else:
-        returned = [
-            n.value for n in ast.walk(flatten) if isinstance(n, ast.Return) and n.value is not None
-        ]
+        returned = [n.value for n in _own_returns(flatten.body) if n.value is not None]
         assigned = {
             t.id: n.value
             for n in ast.walk(flatten)
@@ -681,12 +685,15 @@ def flattened_static_reads(flatten: ast.FunctionDef | ast.Lambda) -> dict[str, a
             for t in n.targets
             if isinstance(t, ast.Name)
         }
+    # The aux data made by a closure (``aux = _make_aux()``) is what the closure returns.
+    closures = closures_of(flatten.body) if isinstance(flatten, ast.FunctionDef) else {}
     out: dict[str, ast.Attribute] = {}
     for value in returned:
         if not isinstance(value, ast.Tuple) or len(value.elts) != 2:
             continue
         aux = value.elts[1]
         aux = assigned.get(aux.id, aux) if isinstance(aux, ast.Name) else aux
+        aux = closure_read(aux, closures)
         for sub in ast.walk(aux):
             if (
                 isinstance(sub, ast.Attribute)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
 from retracelint.model import Location
+from retracelint.summarise import desugar
 from retracelint.summarise.apis import _X64_FLAG, _enables_x64
 from retracelint.summarise.module import _ModulePass
 from retracelint.summarise.syntax import _clip
@@ -156,7 +157,7 @@ def _parse(source: bytes, summary: ModuleSummary) -> tuple[str, ast.Module] | No
     text = None
     try:
         text = module_text(source)
-        tree = ast.parse(text, filename=summary.path)
+        tree = desugar.plain(ast.parse(text, filename=summary.path))
     except SyntaxError as exc:  # also a bad coding cookie, before there is any text
         newer = _newer_syntax(text, exc) if text is not None else None
         summary.error = f"cannot parse: {newer or exc.msg}"

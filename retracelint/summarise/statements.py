@@ -261,9 +261,12 @@ class Statements(PassState):
 
     def s_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
+        # What a closure's call stands for is read as if written here, by the readers of syntax
+        # too (what grows itself, a name's definition).
+        source = self.closure_made(node.value)
         for target in node.targets:
-            self.bind(target, value, node.value)
-            self.note_call_bind(target, node.value)
+            self.bind(target, value, source)
+            self.note_call_bind(target, source)
 
     def passed_nodes(self, call: ast.Call) -> list[ast.expr]:
         """The arguments ``call`` passes, with those a ``functools.partial`` it calls binds
@@ -1301,9 +1304,11 @@ class Statements(PassState):
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
             fn.defaults = self.defaults_of(node.args)
             self.walk_function(fn, node, None, enclosing=self)
-            body = one_expression(node) if fn.jit is None else None
-            if body is not None:
-                self.one_expressions[fn.qualname] = body
+        # Called from the body that defines it, it reads that body's names as they are then (a
+        # module's function called at module level reads the module's names).
+        body = one_expression(node) if fn.jit is None else None
+        if body is not None:
+            self.one_expressions[fn.qualname] = body
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(

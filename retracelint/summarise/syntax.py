@@ -707,3 +707,49 @@ def one_expression(node: ast.FunctionDef | ast.AsyncFunctionDef) -> OneExpressio
 
 
 _BINDS_OR_SUSPENDS = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def closures_of(body: list[ast.stmt]) -> dict[str, OneExpression]:
+    """The defs of ``body`` that are ``OneExpression``s, by name."""
+    found = {
+        s.name: one_expression(s)
+        for s in body
+        if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    return {name: body for name, body in found.items() if body is not None}
+
+
+def closure_read(node: ast.expr, closures: dict[str, OneExpression]) -> ast.expr:
+    """What ``node`` reads as where a call of one of ``closures`` stands for its expression
+    (``f()``, ``next(g())`` of a generator, ``{"k": f}["k"]()`` of a dict of factories), for a
+    reader of syntax that does not walk the closure's call as ``Calls.one_expression_of`` does."""
+    for _ in range(len(closures)):  # each closure once: a def that calls itself stops
+        generator = (
+            isinstance(node, ast.Call) and _dotted(node.func) == "next" and len(node.args) == 1
+        )
+        made = node.args[0] if generator else node  # type: ignore[attr-defined]
+        if not isinstance(made, ast.Call) or made.args or made.keywords:
+            break
+        func = _factory_picked(made.func)
+        body = closures.get(func.id) if isinstance(func, ast.Name) else None
+        if body is None or body.generator != generator:
+            break
+        node = body.expr
+    return node
+
+
+def _factory_picked(func: ast.expr) -> ast.expr:
+    """``f`` of ``{"k": f}["k"]``; any other callee as itself."""
+    if not (
+        isinstance(func, ast.Subscript)
+        and isinstance(func.value, ast.Dict)
+        and isinstance(func.slice, ast.Constant)
+    ):
+        return func
+    display, key = func.value, func.slice.value
+    picked = [
+        v
+        for k, v in zip(display.keys, display.values, strict=True)
+        if isinstance(k, ast.Constant) and k.value == key
+    ]
+    return picked[-1] if picked else func
