@@ -164,6 +164,15 @@ def test_a_missing_checkout_is_exit_2(
     assert "missing acme+trainer" in capsys.readouterr().err
 
 
+def test_a_broken_link_counts_no_lines(script: ModuleType, tmp_path: Path) -> None:
+    # round 18: viperleed-jax links five test helpers into a sibling repository it does not ship
+    root = write_tree(tmp_path, {"acme+ops/ops/norm.py": NORM})
+    (root / "acme+ops/ops/helpers.py").symlink_to(root / "viperleed/tests/helpers.py")
+    split = script.precision.load_split(script.precision.SPLIT)
+    counted = script.precision.count_lines(root, ["acme+ops"], split)
+    assert counted == {("acme+ops", "library"): NORM.count("\n")}
+
+
 @pytest.mark.parametrize(
     ("name", "least_lines"),
     [
@@ -180,6 +189,7 @@ def test_a_missing_checkout_is_exit_2(
         ("fresh_round_15.json", 120_000),
         ("fresh_round_16.json", 120_000),
         ("fresh_round_17.json", 120_000),
+        ("fresh_round_18.json", 120_000),
     ],
 )
 def test_the_committed_round_is_complete(script: ModuleType, name: str, least_lines: int) -> None:
