@@ -112,6 +112,33 @@ class Acquisition:
         return batch
 """
 
+# A sweep that builds its solver anew per point, the solver a static argument: a new instance of a
+# class hashed by identity per call (the class known only through the import of the package beside).
+SWEEP_RUN = """\
+import jax.numpy as jnp
+
+from bo.model import Solver
+
+for order in range(1, 6):
+    solver = Solver(order)
+    print(solver.integrate(jnp.ones(3)))
+"""
+
+SWEEP_MODEL = """\
+from functools import partial
+
+import jax
+
+
+class Solver:
+    def __init__(self, order):
+        self.order = order
+
+    @partial(jax.jit, static_argnums=0)
+    def integrate(self, q0):
+        return q0 * self.order
+"""
+
 # The project's own `bo` at the top, where an installed package would be: nothing jitted.
 TOP_MODEL = """\
 class Surrogate:
@@ -127,7 +154,7 @@ class Acquisition:
         return [x0] * size
 """
 
-EXAMPLES = ("examples/search", "examples/refit")
+EXAMPLES = ("examples/search", "examples/refit", "examples/sweep")
 # Other projects of this shape, each a script (`run_bo.py`, `main.py`: names they share) beside a
 # package (`bo`, `gp`, `trainer`: two of each), copied in as more example folders.
 COPIED = (
@@ -152,6 +179,9 @@ def _lab(root: Path, copied: tuple[str, ...] = ()) -> Path:
             "examples/refit/run.py": RUN.format(size="batch + r"),
             "examples/refit/bo/__init__.py": "",
             "examples/refit/bo/model.py": REFIT_MODEL,
+            "examples/sweep/run.py": SWEEP_RUN,
+            "examples/sweep/bo/__init__.py": "",
+            "examples/sweep/bo/model.py": SWEEP_MODEL,
         },
     )
     for name in copied:
@@ -191,10 +221,12 @@ def test_each_example_script_imports_the_package_beside_it(lab: Path) -> None:
     found = [
         (f["path"], f["line"], f["col"], f["code"], f["message"]) for f in json.loads(result.stdout)
     ]
-    # The growing training set of search's package, and the size only refit's script changes.
+    # The growing training set of search's package, the size only refit's script changes, and the
+    # solver sweep's new instance per point (not a value that "changes": its class is known).
     assert [(path, line, code) for path, line, _, code, _ in sorted(found)] == [
         (os.path.join("examples", "refit", "run.py"), 11, "RTL201"),
         (os.path.join("examples", "search", "bo", "model.py"), 15, "RTL102"),
+        (os.path.join("examples", "sweep", "run.py"), 7, "RTL204"),
     ]
     for folder in EXAMPLES:
         assert _under(found, folder) == _alone(folder), folder
