@@ -134,12 +134,17 @@ class Symbols:
 
     def class_named(self, module: ModuleSummary, name: str, depth: int = 0) -> str | None:
         """The class an instance value names: its qualified name when the summariser knew the class
-        (made in the same scope), else a name as written in ``module``, else an absolute name.
-        ``depth``: the names being resolved meanwhile (``experiment = experiment.Run()`` names its
+        (made in the same scope), else a name as written in ``module``, else a dotted name as
+        ``module`` imports it (``bo.gp.GP`` after ``from bo.gp import GP``): the summariser writes
+        import names, which the layout resolves from ``module``'s folder first, as Python does for
+        a script beside its helper package (not the module keyed ``bo.gp`` elsewhere, nor none when
+        two folders have a ``bo``). ``depth``: the names being resolved meanwhile (``experiment = experiment.Run()`` names its
         class through itself)."""
         if name in self.classes:
             return name
-        target = self.resolve_name(module, name, depth) or self.resolve_qualified(name, depth)
+        target = self.resolve_name(module, name, depth) or self.resolve_qualified(
+            name, depth, module
+        )
         return target.qualname if isinstance(target, ClassTarget) else None
 
     def init_fields(self, cls: str) -> tuple[str, ...]:

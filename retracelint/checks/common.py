@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, Project
+from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _self_path
 from retracelint.propagate import Driver, Propagation
@@ -135,10 +135,7 @@ def class_of(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None
         return next(iter(classes)) if len(classes) == 1 else None
     if value.ty != INSTANCE or not value.ref or value.ref.startswith("<") or value.param:
         return None
-    if value.ref in project.classes:
-        return value.ref
-    target = project.symbols.resolve_name(project.owner[fn.qualname], value.ref)
-    return target.qualname if isinstance(target, ClassTarget) else None
+    return project.symbols.class_named(project.owner[fn.qualname], value.ref)
 
 
 def unknown_base(project: Project, cls: str) -> bool:
