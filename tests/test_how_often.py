@@ -354,3 +354,60 @@ def test_a_body_per_mode_or_model_family_is_shown_only_with_its_assumption() -> 
     assert [line.split(": ")[0] for line in every if "RTL302" in line] == [
         "jits_built_per_benchmark_configuration/main.py:28:9"
     ]
+
+
+WORKERS = {
+    "agents/policy.py": """\
+import jax
+import jax.numpy as jnp
+
+
+class Policy:
+    def __init__(self, weights, gain):
+        self.weights = weights
+        self.gain = gain
+
+    def act(self, obs):
+        head = jax.jit(lambda o: jnp.tanh(self.gain * o @ self.weights))
+        return head(obs)
+""",
+    "agents/__init__.py": "",
+}
+
+
+def _workers_run(steps: str) -> str:
+    return f"""\
+import jax.numpy as jnp
+
+from agents.policy import Policy
+
+workers = [Policy(jnp.eye(2), gain=float(g)) for g in range(3)]
+{steps}
+"""
+
+
+@pytest.mark.parametrize(
+    ("loop", "shown"),
+    [
+        # each worker acts once: one build per point, each may need its own trace
+        ("for worker in workers:\n    worker.act(jnp.ones(2))\n", False),
+        # a step loop walks the same workers again: a build per worker, made once, serves them all
+        (
+            "for step in range(1000):\n    for worker in workers:\n        worker.act(jnp.ones(2))\n",
+            True,
+        ),
+    ],
+)
+def test_a_build_per_point_is_proven_where_steps_walk_the_points_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loop: str, shown: bool
+) -> None:
+    for name, text in {**WORKERS, "run.py": _workers_run(loop)}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", ".", "--no-cache", "--isolated"])
+    finding = (
+        "agents/policy.py:11:16: RTL301 jax.jit rebuilds a jitted lambda each call of Policy.act(),"
+        " so every call re-traces; build the jit once"
+    )
+    assert result.stdout.splitlines() == ([finding] if shown else []), result.stdout

@@ -287,7 +287,7 @@ def _rate_unproven(
     if spec.traces_on_call:
         if own is not None:
             return _own_loop_unproven(own)
-        new = _new_each_point(project, prop, binding, spec, cause, owner)
+        new = _new_at_points(project, prop, binding, spec, cause, owner)
         return None if new is None else _point_unproven(new, cause)
     context = _new_context(project, prop, cause)
     if own is not None:
@@ -303,8 +303,42 @@ def _rate_unproven(
         ):
             return None
         return _own_loop_unproven(own)
-    new = context or _new_each_point(project, prop, binding, spec, cause, owner)
+    new = context or _new_at_points(project, prop, binding, spec, cause, owner)
     return None if new is None else _point_unproven(new, cause)
+
+
+def _new_at_points(
+    project: Project,
+    prop: Propagation,
+    binding: JitBinding,
+    spec: JitSpec,
+    cause: Cause,
+    owner: FunctionSummary,
+) -> str | None:
+    """What is new at each point of the loop that repeats the build (``_new_each_point``), unless
+    a step loop around that loop walks the same points again at every step (``for step in
+    range(n): for worker in workers: worker.act(x)``): a build per point, made once, would then
+    serve every step, so the rebuilds are removable whatever each point brings."""
+    if _steps_around_points(project, prop, cause):
+        return None
+    return _new_each_point(project, prop, binding, spec, cause, owner)
+
+
+def _steps_around_points(project: Project, prop: Propagation, cause: Cause) -> bool:
+    """Whether a loop that runs the steps of a run (``LoopInfo.runs_on``, not a sweep) encloses
+    the innermost loop repeating the call at the top of ``cause.path``."""
+    repeating = _repeating_call(project, cause)
+    if repeating is None:
+        return False
+    fn, index = repeating
+    innermost = _driving_loop(fn, index)
+    if innermost is None:
+        return False
+    around = fn.calls[index].loops
+    return any(
+        fn.loops[i].runs_on and prop.frequency.sweep(fn, fn.loops[i]) is None
+        for i in around[: around.index(innermost)]
+    )
 
 
 def _point_unproven(new: str, cause: Cause) -> Assumption:
