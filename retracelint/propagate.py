@@ -179,7 +179,9 @@ class Propagation(ObjectModel):
     _stored_kinds: dict[tuple[str, str], str] = field(default_factory=dict)
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
-    _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
+    _fields: dict[tuple[Made, str, tuple[int, ...], int, bool], list[Cause]] = field(
+        default_factory=dict
+    )
     _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
     steps: int = 0  # taken by the current check
     cut_short: list[Cut] = field(default_factory=list)
@@ -967,7 +969,8 @@ class Propagation(ObjectModel):
         # Kept, since fields made from other fields (`replace(new, sigma=new.sigma * new.decay)`)
         # are asked again along every path through them: exponentially many without it.
         at = loops if any(owner is fn for owner, _, _ in origins) else ()
-        key = (made, kind, at, depth)
+        once = self._reads_once(fn, loops)
+        key = (made, kind, at, depth, once)
         known = self._fields.get(key)
         if known is not None:
             return known
@@ -978,6 +981,8 @@ class Propagation(ObjectModel):
             for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
                 if _spliced(cause, owner, path):
                     continue
+                if once and owner is not fn and cause.driver is not None:
+                    continue
                 found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
                 if len(found) >= _MAX_CAUSES:
                     break
@@ -985,6 +990,17 @@ class Propagation(ObjectModel):
                 break
         self._fields[key] = found
         return found
+
+    def _reads_once(self, fn: FunctionSummary, loops: tuple[int, ...]) -> bool:
+        """Whether a point of runtime ``fn`` inside ``loops`` runs once: no loop of them repeats
+        and nothing repeats ``fn``. A loop or a repetition that drives the maker of a field it
+        reads (a parser's `while` over the lines of one file, in a callee) ends before the point
+        reads what it left: it repeats the making, not the read."""
+        if self.frequency.traced(fn.qualname):
+            return False
+        return self.repeated(fn.qualname) is None and not any(
+            self._repeats(fn, loop) for loop in loops
+        )
 
     def _question(self, kind: str) -> Callable[..., Iterator[Cause]]:
         if kind == "shape":
