@@ -179,7 +179,7 @@ class Propagation(ObjectModel):
     _stored_kinds: dict[tuple[str, str], str] = field(default_factory=dict)
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
-    _fields: dict[tuple[Made, str, tuple[int, ...], int, bool], list[Cause]] = field(
+    _fields: dict[tuple[Made, str, tuple[int, ...], int], list[tuple[str, Cause]]] = field(
         default_factory=dict
     )
     _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
@@ -969,27 +969,27 @@ class Propagation(ObjectModel):
         # Kept, since fields made from other fields (`replace(new, sigma=new.sigma * new.decay)`)
         # are asked again along every path through them: exponentially many without it.
         at = loops if any(owner is fn for owner, _, _ in origins) else ()
-        once = self._reads_once(fn, loops)
-        key = (made, kind, at, depth, once)
+        key = (made, kind, at, depth)
         known = self._fields.get(key)
-        if known is not None:
-            return known
-        self.charge(fn)
-        ask = self._question(kind)
-        found: list[Cause] = []
-        for owner, arg, path in origins:
-            for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
-                if _spliced(cause, owner, path):
-                    continue
-                if once and owner is not fn and cause.driver is not None:
-                    continue
-                found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
-                if len(found) >= _MAX_CAUSES:
+        if known is None:
+            self.charge(fn)
+            ask = self._question(kind)
+            known = []
+            for owner, arg, path in origins:
+                for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
+                    if _spliced(cause, owner, path):
+                        continue
+                    known.append(
+                        (owner.qualname, Cause(cause.taint, cause.driver, (*cause.path, *path)))
+                    )
+                    if len(known) >= _MAX_CAUSES:
+                        break
+                if len(known) >= _MAX_CAUSES:
                     break
-            if len(found) >= _MAX_CAUSES:
-                break
-        self._fields[key] = found
-        return found
+            self._fields[key] = known
+        if not self._reads_once(fn, loops):
+            return [cause for _, cause in known]
+        return [cause for owner, cause in known if owner == fn.qualname or cause.driver is None]
 
     def _reads_once(self, fn: FunctionSummary, loops: tuple[int, ...]) -> bool:
         """Whether a point of runtime ``fn`` inside ``loops`` runs once: no loop of them repeats
