@@ -192,6 +192,9 @@ class Propagation(ObjectModel):
     # calls return) were not followed, so findings they would make are missing.
     cut: set[str] = field(default_factory=set)
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
+    # How many of those are asked for a field of an object passed down (``gp.train_x``): the
+    # object's fields are read down there, not where its callers pass it (``field_causes``).
+    _by_reference: int = 0
     _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
     _jit_site_list: list[tuple[str, int, JitTarget]] | None = None  # ``_jit_sites``
 
@@ -932,6 +935,7 @@ class Propagation(ObjectModel):
         ask = self._question(kind)
         attribute = "." in param
         self._asking.append(fn.qualname)
+        self._by_reference += attribute
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
                 found.append(Cause(cause.taint, cause.driver, _onto(cause.path, step, fn)))
@@ -940,6 +944,7 @@ class Propagation(ObjectModel):
             if len(found) >= _MAX_CAUSES:
                 break
         self._asking.pop()
+        self._by_reference -= attribute
         # What the methods of the class store in `self.attr` changes it as often as they run.
         for method, stored in self.self_stores(fn, param) if attribute else ():
             # Read through the calls it stores the result of (`self.recover = factor(A, b)`: a
@@ -987,13 +992,14 @@ class Propagation(ObjectModel):
                 if len(known) >= _MAX_CAUSES:
                     break
             self._fields[key] = known
-        if not self._reads_once(fn, loops):
+        if self._by_reference or not self._reads_once(fn, loops):
             return [cause for _, cause in known]
         return [cause for owner, cause in known if owner == fn.qualname or cause.driver is None]
 
     def _reads_once(self, fn: FunctionSummary, loops: tuple[int, ...]) -> bool:
-        """Whether a point of runtime ``fn`` inside ``loops`` runs once: no loop of them repeats
-        and nothing repeats ``fn``. A loop or a repetition that drives the maker of a field it
+        """Whether a point of runtime ``fn`` inside ``loops`` that reads a field itself (not an
+        object it passes down, ``_by_reference``) runs once: no loop of them repeats and nothing
+        repeats ``fn``. A loop or a repetition that drives the maker of a field it
         reads (a parser's `while` over the lines of one file, in a callee) ends before the point
         reads what it left: it repeats the making, not the read."""
         if self.frequency.traced(fn.qualname):
