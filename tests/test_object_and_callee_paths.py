@@ -154,18 +154,18 @@ def advance(stepper, system, t):
     return stepper.integrate(system, time=t, final_time=t + 0.1, dt=1e-3)
 
 
-def main():
-    stepper = PositionVerlet()
-    system = build(64)
+def compare_devices(n_rods, n_rounds):
+    system, stepper = build(n_rods), PositionVerlet()
     t = 0.0
-    for _ in range(10):
+    for _ in range(n_rounds):
+        t = advance(stepper, system, t)
         with jax.default_device(jax.devices("cpu")[0]):
             t = advance(stepper, system, t)
-        t = advance(stepper, system, t)
+    return t
 
 
 if __name__ == "__main__":
-    main()
+    print(compare_devices(64, 10))
 """,
 }
 
