@@ -179,7 +179,9 @@ class Propagation(ObjectModel):
     _stored_kinds: dict[tuple[str, str], str] = field(default_factory=dict)
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
-    _fields: dict[tuple[Made, str, tuple[int, ...], int], list[Cause]] = field(default_factory=dict)
+    _fields: dict[tuple[Made, str, tuple[int, ...], int], list[tuple[str, Cause]]] = field(
+        default_factory=dict
+    )
     _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
     steps: int = 0  # taken by the current check
     cut_short: list[Cut] = field(default_factory=list)
@@ -190,6 +192,9 @@ class Propagation(ObjectModel):
     # calls return) were not followed, so findings they would make are missing.
     cut: set[str] = field(default_factory=set)
     _asking: list[str] = field(default_factory=list)  # the functions whose callers are being asked
+    # How many of those are asked for a field of an object passed down (``gp.train_x``): the
+    # object's fields are read down there, not where its callers pass it (``field_causes``).
+    _by_reference: int = 0
     _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
     _jit_site_list: list[tuple[str, int, JitTarget]] | None = None  # ``_jit_sites``
 
@@ -930,6 +935,7 @@ class Propagation(ObjectModel):
         ask = self._question(kind)
         attribute = "." in param
         self._asking.append(fn.qualname)
+        self._by_reference += attribute
         for caller, call, arg, step in self.caller_args(fn, param):
             for cause in ask(caller, arg.value, call.loops, depth + 1):
                 found.append(Cause(cause.taint, cause.driver, _onto(cause.path, step, fn)))
@@ -938,6 +944,7 @@ class Propagation(ObjectModel):
             if len(found) >= _MAX_CAUSES:
                 break
         self._asking.pop()
+        self._by_reference -= attribute
         # What the methods of the class store in `self.attr` changes it as often as they run.
         for method, stored in self.self_stores(fn, param) if attribute else ():
             # Read through the calls it stores the result of (`self.recover = factor(A, b)`: a
@@ -969,22 +976,37 @@ class Propagation(ObjectModel):
         at = loops if any(owner is fn for owner, _, _ in origins) else ()
         key = (made, kind, at, depth)
         known = self._fields.get(key)
-        if known is not None:
-            return known
-        self.charge(fn)
-        ask = self._question(kind)
-        found: list[Cause] = []
-        for owner, arg, path in origins:
-            for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
-                if _spliced(cause, owner, path):
-                    continue
-                found.append(Cause(cause.taint, cause.driver, (*cause.path, *path)))
-                if len(found) >= _MAX_CAUSES:
+        if known is None:
+            self.charge(fn)
+            ask = self._question(kind)
+            known = []
+            for owner, arg, path in origins:
+                for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
+                    if _spliced(cause, owner, path):
+                        continue
+                    known.append(
+                        (owner.qualname, Cause(cause.taint, cause.driver, (*cause.path, *path)))
+                    )
+                    if len(known) >= _MAX_CAUSES:
+                        break
+                if len(known) >= _MAX_CAUSES:
                     break
-            if len(found) >= _MAX_CAUSES:
-                break
-        self._fields[key] = found
-        return found
+            self._fields[key] = known
+        if self._by_reference or not self._reads_once(fn, loops):
+            return [cause for _, cause in known]
+        return [cause for owner, cause in known if owner == fn.qualname or cause.driver is None]
+
+    def _reads_once(self, fn: FunctionSummary, loops: tuple[int, ...]) -> bool:
+        """Whether a point of runtime ``fn`` inside ``loops`` that reads a field itself (not an
+        object it passes down, ``_by_reference``) runs once: no loop of them repeats and nothing
+        repeats ``fn``. A loop or a repetition that drives the maker of a field it
+        reads (a parser's `while` over the lines of one file, in a callee) ends before the point
+        reads what it left: it repeats the making, not the read."""
+        if self.frequency.traced(fn.qualname):
+            return False
+        return self.repeated(fn.qualname) is None and not any(
+            self._repeats(fn, loop) for loop in loops
+        )
 
     def _question(self, kind: str) -> Callable[..., Iterator[Cause]]:
         if kind == "shape":

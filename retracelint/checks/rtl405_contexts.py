@@ -34,7 +34,7 @@ _MAX_STATES = 8  # context states kept per function: a few settings, not every c
 
 
 def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
-    contexts = _Contexts(project, prop)
+    contexts: dict[str | None, _Contexts] = {}
     by_target: dict[tuple[str, int], list[_InState]] = {}
     sites: dict[tuple[str, int], JitSite] = {}
     for fn, index, target in prop.jit_calls():
@@ -48,7 +48,10 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         yield from _varying_contexts(prop, fn, call, site)
         if _rebuilt_per_call(project, fn, target):
             continue  # its calls from different callers never share a cache to flip
-        for state, entries in contexts.around(fn, call.contexts).items():
+        owner = _held_per_object(project, fn, target)
+        if owner not in contexts:
+            contexts[owner] = _Contexts(project, prop, owner)
+        for state, entries in contexts[owner].around(fn, call.contexts).items():
             by_target.setdefault(key, []).append((fn, call, state, entries))
     for key, calls in by_target.items():
         yield from _context_flips(calls, sites[key])
@@ -66,13 +69,34 @@ def _rebuilt_per_call(project: Project, fn: FunctionSummary, target: JitTarget) 
     return len(written) <= 1
 
 
+def _held_per_object(project: Project, fn: FunctionSummary, target: JitTarget) -> str | None:
+    """The class of method ``fn`` when the jit it calls is made anew per call of a method of that
+    class (``self._get_rollout()``: a nested jitted def, cached on ``self`` or not): that jit lives
+    on one object, and calls on two objects never share its trace cache."""
+    spec = project.symbols.jit_spec(target)
+    maker = project.functions.get(spec.function)
+    if (
+        fn.cls is None
+        or maker is None
+        or maker.cls != fn.cls
+        or spec.loops
+        or CallSrc() not in spec.fresh_sources
+    ):
+        return None
+    return fn.cls
+
+
 class _Contexts:
     """The trace-context states (the non-default settings in force) under which functions run, each
     with the entry points whose runs enter it: a state one test enters and another a second test
     enters never meet in one process."""
 
-    def __init__(self, project: Project, prop: Propagation) -> None:
+    def __init__(self, project: Project, prop: Propagation, owner: str | None = None) -> None:
         self.project = project
+        # The class whose objects each hold their own jit (``_held_per_object``): a caller that
+        # makes the object it calls a method of anew starts a cache of its own, so the contexts
+        # its own callers enter never meet those entered above another such caller.
+        self.owner = owner
         self.frequency = prop.frequency
         self._states: dict[str, dict[_State, frozenset[str]]] = {}
 
@@ -92,13 +116,25 @@ class _Contexts:
             return alone
         states: dict[_State, frozenset[str]] = {}
         for caller, index in self.frequency.callers(qualname):
-            written = self.project.functions[caller].calls[index].contexts
-            for state, entries in self._enter_all(self.of(caller, depth + 1), written).items():
+            call = self.project.functions[caller].calls[index]
+            outer = (
+                {frozenset(): self.frequency.entries(caller)}
+                if self._new_object(qualname, call)
+                else self.of(caller, depth + 1)
+            )
+            for state, entries in self._enter_all(outer, call.contexts).items():
                 states[state] = states.get(state, frozenset()) | entries
             if len(states) >= _MAX_STATES:
                 break
         self._states[qualname] = states or alone
         return self._states[qualname]
+
+    def _new_object(self, qualname: str, call: CallSite) -> bool:
+        """Whether ``call`` runs a method of ``owner``'s class on an object its function makes
+        anew (``stepper = Stepper(); stepper.integrate(...)``)."""
+        if self.owner is None or self.project.functions[qualname].cls != self.owner:
+            return False
+        return call.receiver is not None and bool(call.receiver.value.fresh)
 
     def _enter_all(
         self, outer: dict[_State, frozenset[str]], written: tuple[TraceContext, ...]
