@@ -289,6 +289,12 @@ def _rate_unproven(
             return _own_loop_unproven(own)
         new = _new_each_point(project, prop, binding, spec, cause, owner)
         return None if new is None else _point_unproven(new, cause)
+    computation = _new_computation(project, prop, owner, spec, cause, steps)
+    if computation is not None:
+        text = f"`{computation}` makes another computation at each iteration: each trace is needed"
+        return Assumption(
+            "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
+        )
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
@@ -305,6 +311,43 @@ def _rate_unproven(
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
     return None if new is None else _point_unproven(new, cause)
+
+
+def _new_computation(
+    project: Project,
+    prop: Propagation,
+    owner: FunctionSummary,
+    spec: JitSpec,
+    cause: Cause,
+    steps: bool,
+) -> str | None:
+    """What the loop that repeats the build gives it that defines the computation built
+    (``JitSpec.configured_by``: the function wrapped, a transform's ``in_axes``), where the loop
+    walks a sweep, not steps: ``for axes in patterns: jax.jit(jax.vmap(f, in_axes=axes))(x, y)``
+    traces once per pattern however the jit is built, so hoisting it removes no trace. Its text."""
+    if steps or not spec.configured_by:
+        return None
+    if not cause.path:
+        loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
+        if loop is None or prop.frequency.sweep(owner, loop) is None:
+            return None
+        if LoopSrc(loop.index) not in spec.configured_by:
+            return None
+        return loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
+    repeating = _repeating_call(project, cause)
+    if repeating is None or not any(
+        prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
+        for i in _driving_loops(prop, *repeating)
+    ):
+        return None
+    passed = _passed_down(project, prop, cause, owner, lambda *_: True)
+    if passed is None or len(passed) < len(cause.path):
+        return None
+    configured = {
+        src.name.partition(".")[0] for src in spec.configured_by if isinstance(src, ParamSrc)
+    }
+    reached = [text for param, text in passed[-1][1].items() if param in configured]
+    return reached[0] if reached else None
 
 
 def _point_unproven(new: str, cause: Cause) -> Assumption:
