@@ -383,3 +383,50 @@ def test_a_jit_per_distinct_computation_is_shown_only_with_its_assumption() -> N
             "`axes` makes another computation at each iteration: each trace is needed]",
         ),
     ]
+
+
+_PER_DRAW = """
+import jax.numpy as jnp
+
+from counts import NumberCounts
+
+
+def sample_reinitialised(counts, draws):
+    out = []
+    for lo in draws:
+        counts.initialise()
+        out.append(counts.get_log_lik(lo, lo + 1.0))
+    return out
+
+
+if __name__ == "__main__":
+    nc = NumberCounts([["a"], ["a", "b"]], 16)
+    print(sample_reinitialised(nc, [jnp.zeros(4)] * 100))
+"""
+
+
+def test_jits_built_per_set_at_initialise_and_only_read_per_sample_are_no_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 18 (cosmocnc_jax): ``initialise`` builds one jitted forward model per set of
+    observables, kept in a dict on the object, and each sample only reads them: one trace per
+    set, no finding. The same object initialised again at every draw rebuilds them per draw: an
+    error, driven by the builder's loop."""
+    clean = CliRunner().invoke(
+        main, ["check", "jits_built_per_set_at_initialise", "--no-cache", "--isolated"]
+    )
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    folder, found = _copy_with_module(
+        tmp_path,
+        monkeypatch,
+        "jits_built_per_set_at_initialise",
+        "per_draw",
+        "per_draw.py",
+        _PER_DRAW,
+    )
+    assert found.exit_code == 1
+    assert [line.split(" rebuilds")[0] for line in found.stdout.splitlines()] == [
+        "per_draw/forward.py:10:12: RTL301 jax.jit"
+    ]
+    findings = analyse([str(folder)], Settings(cache=False)).findings
+    assert [(f.severity, f.assumptions) for f in findings] == [("error", ())]

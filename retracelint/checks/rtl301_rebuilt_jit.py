@@ -860,8 +860,8 @@ def _built_at_setup(
     made by a helper that a loop runs again (per epoch) may be made as often as they are used."""
     frequency = prop.frequency
     sites = frozenset(project.jit_callers.get(target.key, ()))
-    if all(frequency.bounded_repeats(site) for site in sites):
-        return False  # no call seen, or one call per object: each call may trace
+    if sites and all(frequency.bounded_repeats(site) for site in sites):
+        return False  # one call per object: each call may trace
     seen = {maker.qualname}
     queue = [maker.qualname]
     while queue:
@@ -878,6 +878,14 @@ def _built_at_setup(
             # is asked, here and at its other calls.
             own = again and [step.function for step in driver.path] == [caller]
             if loops and ((again and not own) or frequency.loops_reach(caller, loops, sites)):
+                return False
+            # No call of the jit seen: kept in a container (``self._fwd[s] = make(...)``) and
+            # read elsewhere. Built by a function that runs once, one per item its innermost loop
+            # walks (a set of observables, each subset of one) is one per computation; a loop over
+            # steps (a range over a count, a while) may be the run itself, and a builder that
+            # runs again may build per use.
+            innermost = _driving_loop(fn, index)
+            if not sites and (again or (innermost is not None and fn.loops[innermost].runs_on)):
                 return False
             if again and caller not in seen:
                 seen.add(caller)
