@@ -358,30 +358,25 @@ def test_a_body_per_mode_or_model_family_is_shown_only_with_its_assumption() -> 
 
 def test_a_jit_per_distinct_computation_is_shown_only_with_its_assumption() -> None:
     """Round 18 (tesseract-jax, cosmocnc_jax): a jit built per batching pattern (``in_axes`` from
-    the loop's item, here and through a helper in another module) or per kernel of a benchmark
-    traces once per pattern however it is built: hidden by default, shown with what it rests on.
-    A jit per scale baked into a partial (data a jit built once could take traced) and one built
-    per step with a fixed pattern stay shown."""
+    the loop's item, here and through a helper in another module), per kernel of a benchmark or
+    per size of a size sweep traces once per point however it is built: hidden by default, shown
+    with what it rests on (the size sweep's RTL105 stays shown). A jit per scale baked into a
+    partial (data a jit built once could take traced) and one built per step with a fixed
+    pattern stay shown."""
     folder = "jits_per_distinct_computation"
     shown = CliRunner().invoke(main, ["check", folder, "--no-cache", "--isolated"])
     assert [line.split(": RTL")[0] for line in shown.stdout.splitlines()] == [
-        f"{folder}/bench.py:32:16",
-        f"{folder}/bench.py:38:18",
+        f"{folder}/bench.py:37:15",
+        f"{folder}/bench.py:42:16",
+        f"{folder}/bench.py:48:18",
     ]
     hidden = [line for line in _findings(folder) if "low confidence" in line]
+    needed = " at each iteration: each trace is needed]"
     assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
-        (
-            f"{folder}/bench.py:15:18",
-            "`axes` makes another computation at each iteration: each trace is needed]",
-        ),
-        (
-            f"{folder}/bench.py:23:19",
-            "`label, kernel_fn` makes another computation at each iteration: each trace is needed]",
-        ),
-        (
-            f"{folder}/kernels.py:26:12",
-            "`axes` makes another computation at each iteration: each trace is needed]",
-        ),
+        (f"{folder}/bench.py:15:18", "`axes` makes another computation" + needed),
+        (f"{folder}/bench.py:23:19", "`label, kernel_fn` makes another computation" + needed),
+        (f"{folder}/bench.py:33:10", "`jnp.ones(n)` takes another shape" + needed),
+        (f"{folder}/kernels.py:26:12", "`axes` makes another computation" + needed),
     ]
 
 

@@ -33,6 +33,7 @@ from retracelint.values import (
     ParamSrc,
     RetDep,
     Value,
+    shape_sources,
 )
 
 # The rules this module's checks emit (``checks.FAMILIES``).
@@ -291,7 +292,7 @@ def _rate_unproven(
         return None if new is None else _point_unproven(new, cause)
     computation = _new_computation(project, prop, owner, spec, cause, steps)
     if computation is not None:
-        text = f"`{computation}` makes another computation at each iteration: each trace is needed"
+        text = f"{computation} at each iteration: each trace is needed"
         return Assumption(
             "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
         )
@@ -324,16 +325,19 @@ def _new_computation(
     """What the loop that repeats the build gives it that defines the computation built
     (``JitSpec.configured_by``: the function wrapped, a transform's ``in_axes``), where the loop
     walks a sweep, not steps: ``for axes in patterns: jax.jit(jax.vmap(f, in_axes=axes))(x, y)``
-    traces once per pattern however the jit is built, so hoisting it removes no trace. Its text."""
-    if steps or not spec.configured_by:
+    traces once per pattern however the jit is built, so hoisting it removes no trace; or, for a
+    build in the loop itself, a shape of the jit's arguments (``_sized_by``). What it says."""
+    if steps:
         return None
     if not cause.path:
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
         if loop is None or prop.frequency.sweep(owner, loop) is None:
             return None
-        if LoopSrc(loop.index) not in spec.configured_by:
-            return None
-        return loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
+        item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
+        if LoopSrc(loop.index) in spec.configured_by:
+            return f"`{item}` makes another computation"
+        sized = _sized_by(owner, spec, LoopSrc(loop.index))
+        return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
     if repeating is None or not any(
         prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
@@ -347,7 +351,24 @@ def _new_computation(
         src.name.partition(".")[0] for src in spec.configured_by if isinstance(src, ParamSrc)
     }
     reached = [text for param, text in passed[-1][1].items() if param in configured]
-    return reached[0] if reached else None
+    return f"`{reached[0]}` makes another computation" if reached else None
+
+
+def _sized_by(owner: FunctionSummary, spec: JitSpec, item: LoopSrc) -> str | None:
+    """The first argument of a call of the jit built at ``spec`` whose shape the loop's ``item``
+    sets (``outer(jnp.tile(jnp.linspace(-5, 5, n), ...))`` per size ``n``): a program per size,
+    however the jit is built. Its text."""
+    jit = ("jit", "", str(spec.index))
+    return next(
+        (
+            arg.text
+            for call in owner.calls
+            if call.callee == jit or jit in call.alternatives
+            for arg in (*call.args, *(value for _, value in call.kwargs))
+            if item in shape_sources(arg.value)
+        ),
+        None,
+    )
 
 
 def _point_unproven(new: str, cause: Cause) -> Assumption:
