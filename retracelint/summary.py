@@ -209,6 +209,9 @@ class JitSpec:
     # The name an ``if fn is not self._fn: ...; self._fn = fn`` around the build keys on (as
     # ``CallSite.unless_same``): it is built again only when ``fn`` is another than last time.
     unless_same: str = ""
+    # The sources of what defines the computation built (``Calls.configured_by``): the function
+    # wrapped, a transform's ``in_axes``; a new value of one is a new program, not a new input.
+    configured_by: frozenset = frozenset()
 
 
 @dataclass(frozen=True)

@@ -411,3 +411,74 @@ def test_a_build_per_point_is_proven_where_steps_walk_the_points_again(
         " so every call re-traces; build the jit once"
     )
     assert result.stdout.splitlines() == ([finding] if shown else []), result.stdout
+
+
+def test_a_jit_per_distinct_computation_is_shown_only_with_its_assumption() -> None:
+    """Round 18 (tesseract-jax, cosmocnc_jax): a jit built per batching pattern (``in_axes`` from
+    the loop's item, here and through a helper in another module), per kernel of a benchmark or
+    per size of a size sweep traces once per point however it is built: hidden by default, shown
+    with what it rests on (the size sweep's RTL105 stays shown). A jit per scale baked into a
+    partial (data a jit built once could take traced) and one built per step with a fixed
+    pattern stay shown."""
+    folder = "jits_per_distinct_computation"
+    shown = CliRunner().invoke(main, ["check", folder, "--no-cache", "--isolated"])
+    assert [line.split(": RTL")[0] for line in shown.stdout.splitlines()] == [
+        f"{folder}/bench.py:37:15",
+        f"{folder}/bench.py:42:16",
+        f"{folder}/bench.py:48:18",
+    ]
+    hidden = [line for line in _findings(folder) if "low confidence" in line]
+    needed = " at each iteration: each trace is needed]"
+    assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
+        (f"{folder}/bench.py:15:18", "`axes` makes another computation" + needed),
+        (f"{folder}/bench.py:23:19", "`label, kernel_fn` makes another computation" + needed),
+        (f"{folder}/bench.py:33:10", "`jnp.ones(n)` takes another shape" + needed),
+        (f"{folder}/kernels.py:26:12", "`axes` makes another computation" + needed),
+    ]
+
+
+_PER_DRAW = """
+import jax.numpy as jnp
+
+from counts import NumberCounts
+
+
+def sample_reinitialised(counts, draws):
+    out = []
+    for lo in draws:
+        counts.initialise()
+        out.append(counts.get_log_lik(lo, lo + 1.0))
+    return out
+
+
+if __name__ == "__main__":
+    nc = NumberCounts([["a"], ["a", "b"]], 16)
+    print(sample_reinitialised(nc, [jnp.zeros(4)] * 100))
+"""
+
+
+def test_jits_built_per_set_at_initialise_and_only_read_per_sample_are_no_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 18 (cosmocnc_jax): ``initialise`` builds one jitted forward model per set of
+    observables, kept in a dict on the object, and each sample only reads them: one trace per
+    set, no finding. The same object initialised again at every draw rebuilds them per draw: an
+    error, driven by the builder's loop."""
+    clean = CliRunner().invoke(
+        main, ["check", "jits_built_per_set_at_initialise", "--no-cache", "--isolated"]
+    )
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    folder, found = _copy_with_module(
+        tmp_path,
+        monkeypatch,
+        "jits_built_per_set_at_initialise",
+        "per_draw",
+        "per_draw.py",
+        _PER_DRAW,
+    )
+    assert found.exit_code == 1
+    assert [line.split(" rebuilds")[0] for line in found.stdout.splitlines()] == [
+        "per_draw/forward.py:10:12: RTL301 jax.jit"
+    ]
+    findings = analyse([str(folder)], Settings(cache=False)).findings
+    assert [(f.severity, f.assumptions) for f in findings] == [("error", ())]

@@ -433,6 +433,21 @@ def test_an_arange_of_literals_has_as_many_points_as_numpy_gives(text: str, coun
 
 
 @pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("[-1, 0, 1] if v_axis else [0]", 3),
+        ("[0] if flag else (1, 2)", 2),
+        ("[0] if c else xs", None),
+    ],
+)
+def test_either_of_two_spelled_collections_gives_the_most_points(text: str, count: int) -> None:
+    """Round 18 (tesseract-jax): ``for out_axes in [-1, 0, 1] if v_axis else [0]`` walks a sweep
+    of at most three points; a branch not spelled out leaves the points unknown."""
+    points = spelled_points(ast.parse(text, mode="eval").body, unbound)
+    assert (points.count if points else None) == count
+
+
+@pytest.mark.parametrize(
     ("text", "sizes"),
     [
         ("2 ** np.arange(4, 10, 0.5)", True),

@@ -33,6 +33,7 @@ from retracelint.values import (
     ParamSrc,
     RetDep,
     Value,
+    shape_sources,
 )
 
 # The rules this module's checks emit (``checks.FAMILIES``).
@@ -289,6 +290,12 @@ def _rate_unproven(
             return _own_loop_unproven(own)
         new = _new_at_points(project, prop, binding, spec, cause, owner)
         return None if new is None else _point_unproven(new, cause)
+    computation = _new_computation(project, prop, owner, spec, cause, steps)
+    if computation is not None:
+        text = f"{computation} at each iteration: each trace is needed"
+        return Assumption(
+            "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
+        )
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
@@ -338,6 +345,63 @@ def _steps_around_points(project: Project, prop: Propagation, cause: Cause) -> b
     return any(
         fn.loops[i].runs_on and prop.frequency.sweep(fn, fn.loops[i]) is None
         for i in around[: around.index(innermost)]
+    )
+
+
+def _new_computation(
+    project: Project,
+    prop: Propagation,
+    owner: FunctionSummary,
+    spec: JitSpec,
+    cause: Cause,
+    steps: bool,
+) -> str | None:
+    """What the loop that repeats the build gives it that defines the computation built
+    (``JitSpec.configured_by``: the function wrapped, a transform's ``in_axes``), where the loop
+    walks a sweep, not steps: ``for axes in patterns: jax.jit(jax.vmap(f, in_axes=axes))(x, y)``
+    traces once per pattern however the jit is built, so hoisting it removes no trace; or, for a
+    build in the loop itself, a shape of the jit's arguments (``_sized_by``). What it says."""
+    if steps:
+        return None
+    if not cause.path:
+        loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
+        if loop is None or prop.frequency.sweep(owner, loop) is None:
+            return None
+        item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
+        if LoopSrc(loop.index) in spec.configured_by:
+            return f"`{item}` makes another computation"
+        sized = _sized_by(owner, spec, LoopSrc(loop.index))
+        return None if sized is None else f"`{sized}` takes another shape"
+    repeating = _repeating_call(project, cause)
+    if repeating is None or not any(
+        prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
+        for i in _driving_loops(prop, *repeating)
+    ):
+        return None
+    passed = _passed_down(project, prop, cause, owner, lambda *_: True)
+    if passed is None or len(passed) < len(cause.path):
+        return None
+    configured = {
+        src.name.partition(".")[0] for src in spec.configured_by if isinstance(src, ParamSrc)
+    }
+    reached = [text for param, text in passed[-1][1].items() if param in configured]
+    return f"`{reached[0]}` makes another computation" if reached else None
+
+
+def _sized_by(owner: FunctionSummary, spec: JitSpec, item: LoopSrc) -> str | None:
+    """The first argument of a call of the jit built at ``spec`` whose shape the loop's ``item``
+    sets (``outer(jnp.tile(jnp.linspace(-5, 5, n), ...))`` per size ``n``): a program per size,
+    however the jit is built. Its text."""
+    jit = ("jit", "", str(spec.index))
+    return next(
+        (
+            arg.text
+            for call in owner.calls
+            if call.callee == jit or jit in call.alternatives
+            for arg in (*call.args, *(value for _, value in call.kwargs))
+            if item in shape_sources(arg.value)
+        ),
+        None,
     )
 
 
@@ -851,8 +915,8 @@ def _built_at_setup(
     made by a helper that a loop runs again (per epoch) may be made as often as they are used."""
     frequency = prop.frequency
     sites = frozenset(project.jit_callers.get(target.key, ()))
-    if all(frequency.bounded_repeats(site) for site in sites):
-        return False  # no call seen, or one call per object: each call may trace
+    if sites and all(frequency.bounded_repeats(site) for site in sites):
+        return False  # one call per object: each call may trace
     seen = {maker.qualname}
     queue = [maker.qualname]
     while queue:
@@ -869,6 +933,14 @@ def _built_at_setup(
             # is asked, here and at its other calls.
             own = again and [step.function for step in driver.path] == [caller]
             if loops and ((again and not own) or frequency.loops_reach(caller, loops, sites)):
+                return False
+            # No call of the jit seen: kept in a container (``self._fwd[s] = make(...)``) and
+            # read elsewhere. Built by a function that runs once, one per item its innermost loop
+            # walks (a set of observables, each subset of one) is one per computation; a loop over
+            # steps (a range over a count, a while) may be the run itself, and a builder that
+            # runs again may build per use.
+            innermost = _driving_loop(fn, index)
+            if not sites and (again or (innermost is not None and fn.loops[innermost].runs_on)):
                 return False
             if again and caller not in seen:
                 seen.add(caller)

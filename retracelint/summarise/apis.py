@@ -376,6 +376,21 @@ _TRANSFORMS = {
 }
 
 
+# What defines the computation a transform makes, beside the function it transforms (position 0):
+# its arguments by position and keyword. Another value of one is another program, not another
+# input: a jit built around it anew per value traces once per value however it is built.
+TRANSFORM_CONFIG: dict[str, tuple[tuple[int, str], ...]] = {
+    "vmap": ((1, "in_axes"), (2, "out_axes"), (3, "axis_name"), (4, "axis_size")),
+    "grad": ((1, "argnums"), (2, "has_aux")),
+    "value_and_grad": ((1, "argnums"), (2, "has_aux")),
+    "jacfwd": ((1, "argnums"), (2, "has_aux")),
+    "jacrev": ((1, "argnums"), (2, "has_aux")),
+    "hessian": ((1, "argnums"), (2, "has_aux")),
+    "checkpoint": ((1, "prevent_cse"), (2, "policy"), (3, "static_argnums")),
+    "remat": ((1, "prevent_cse"), (2, "policy"), (3, "static_argnums")),
+}
+
+
 # Transforms (by their last name: ``jax.vmap``, ``jax.api.vmap``) whose function sees an item of
 # each argument, not the argument (its mapped axis dropped): a call of the result is no call of the
 # function with those arguments (``funcrefs``: "mapped", not "transform").

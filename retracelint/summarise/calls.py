@@ -69,6 +69,7 @@ from retracelint.summarise.apis import (
     COUNTER,
     PLACES_LEAVES,
     RESIZES,
+    TRANSFORM_CONFIG,
     CarryLoop,
     _array_module,
     _index_dtype,
@@ -580,6 +581,7 @@ class Calls(PassState):
             maker_call=made_by,
             fresh_if_bound=if_bound,
             on_self=if_bound and on_self,
+            configured_by=self.configured_by(node.args[0]),
         )
         return Value(
             ty=JIT,
@@ -587,6 +589,35 @@ class Calls(PassState):
             fresh=self.context_src(),
             callables=funcrefs.single(("jit", "", str(site))),
         )
+
+    def configured_by(self, node: ast.expr) -> frozenset[Src]:
+        """The sources of what defines the computation a jit is built around (``jax.vmap(f,
+        in_axes=axes)``): the function inside the transforms and partials around it, and each
+        transform's configuration (``TRANSFORM_CONFIG``). Not what a partial binds: a number or
+        an array there is data a jit built once could take traced."""
+        sources: set[Src] = set()
+        named: set[str] = set()
+        while True:
+            if isinstance(node, ast.Name) and node.id in self.defs and node.id not in named:
+                # Bound to a name first (``f_vmapped = jax.vmap(f, in_axes=axes)``).
+                named.add(node.id)
+                node = self.defs[node.id]  # type: ignore[assignment]
+                continue
+            if not (isinstance(node, ast.Call) and node.args):
+                return frozenset(sources | self.quiet(node).vsrc)
+            canon = self.mod.canonical(_dotted(node.func) or "")
+            name = canon.rpartition(".")[2]
+            if canon in _PARTIALS:
+                node = node.args[0]
+                continue
+            if not canon.startswith("jax.") or name not in TRANSFORM_CONFIG:
+                return frozenset(sources)  # a maker's call: what it returns is not read here
+            keywords = {k.arg: k.value for k in node.keywords if k.arg}
+            for position, keyword in TRANSFORM_CONFIG[name]:
+                given = node.args[position] if position < len(node.args) else keywords.get(keyword)
+                if given is not None:
+                    sources |= self.quiet(given).vsrc
+            node = node.args[0]
 
     def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
         """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the
@@ -940,6 +971,7 @@ class Calls(PassState):
         maker_call: int | None = None,
         fresh_if_bound: bool = False,
         on_self: bool = False,
+        configured_by: frozenset[Src] = EMPTY,
     ) -> int:
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
@@ -971,6 +1003,7 @@ class Calls(PassState):
             fresh_if_bound=fresh_if_bound,
             on_self=on_self,
             unless_same=self.unless_same,
+            configured_by=configured_by,
         )
         existing = self._same_site(spec)
         if existing is not None:

@@ -38,7 +38,7 @@ Bound = Callable[[str], ast.expr | None]
 
 def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
     """The points ``node`` gives, when the source fixes them: a display of constants (``[64,
-    128]``, ``[(MINMOD, 401), ...]``), ``range`` of literal integers, a name ``bound`` to one, and
+    128]``, ``[(MINMOD, 401), ...]``), ``range`` of literal integers, a name ``bound`` to one, either of two (``a if c else b``), and
     ``zip``, ``itertools.product``, ``enumerate``, ``np.array``... of those."""
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         if not all(map(_fixed_item, node.elts)):
@@ -46,6 +46,15 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
         return Points(len(node.elts), _sizes(node.elts), all(map(_number, node.elts)))
     if isinstance(node, ast.Name):
         return spelled_points(bound(node.id), unbound)
+    if isinstance(node, ast.IfExp):
+        # ``[-1, 0, 1] if v_axis else [0]``: the points of either branch, as many as the most.
+        branches = [spelled_points(branch, bound) for branch in (node.body, node.orelse)]
+        known = [b for b in branches if b is not None]
+        if len(known) < len(branches):
+            return None
+        return Points(
+            max(b.count for b in known), all(b.sizes for b in known), all(b.numbers for b in known)
+        )
     if isinstance(node, ast.BinOp) and _number(node.left) != _number(node.right):
         # ``2 ** np.arange(4, 10)``, ``np.arange(5) * 0.1``: a number and points give as many points.
         points = spelled_points(node.right if _number(node.left) else node.left, bound)
