@@ -998,7 +998,7 @@ def _attribute_flip(
         first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
-            if code == "RTL401" and _kept_weak(prop, first_call, result, returned):
+            if code == "RTL401" and _result_kept_weak(prop, first_call, result, returned):
                 continue
             if kinds_differ(first, then):
                 return code, carried.name, other.location, first, then  # type: ignore[return-value]
@@ -1011,7 +1011,7 @@ def _attribute_flip(
     return None
 
 
-def _kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
+def _result_kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
     """Whether the caller's summary takes a jitted function's result for strong only because some
     argument is strong (``self.params, self.lr = step(self.params, self.lr)``), while the leaf the
     jitted body gives back is computed from weak parameters alone (``lr * 0.99``): weak under jax."""
