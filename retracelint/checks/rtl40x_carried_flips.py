@@ -327,7 +327,7 @@ def _carried_flip(
     returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
     # One item of the result, a lax loop's carry, or a function the summary could not see jitted (one
     # imported from another module): the summary's loop-carried flips leave it to this check.
-    if not _weak_told(at) and _weak_then_strong(prop, at, start, returned):
+    if not _weak_told(at, start) and _weak_then_strong(prop, at, start, returned):
         # A weak type that arithmetic decides (``jnp.arange(n) / rate`` in a helper) is told there.
         weak_at = start.made if start.weak == MADE_WEAK else None
         return "RTL401", carried.name, weak_at or carried.start.location, WEAK, STRONG
@@ -639,11 +639,15 @@ def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None
     return Value(ty=inner.ty, items=items)
 
 
-def _weak_told(at: _CarriedCall) -> bool:
+def _weak_told(at: _CarriedCall, start: Value) -> bool:
     """Whether the summary's loop-carried flips tell the weak start already: the whole result of a
-    jitted function it knows (one of the same module), passed with their ``RTL401`` taint."""
+    jitted function it knows (one of the same module), passed with their ``RTL401`` taint. Of one it
+    does not know, only a Python number is weighed here: a weak array (``jnp.where(mask, 1.0,
+    -1.0)``) may come back weak from a lax loop whose carry this does not follow."""
     if at.carried.item is not None or at.carried.lax:
         return False
+    if start.ty not in (INT, FLOAT):
+        return True
     arg = at.binding.signature.arg(at.call, at.param)
     return arg is None or any(
         t.code == "RTL401" and t.what.startswith(f"{at.carried.name} ") for t in arg.value.shape
