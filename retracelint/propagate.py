@@ -1482,6 +1482,11 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     elif value.weak == UNSURE and extra.weak == MADE_STRONG:
         # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
         merged = merged.with_(weak=MADE_STRONG)
+    elif sole and value.weak is None and not value.deps and value.ty == extra.ty:
+        # The call's result as it is, typed by the caller's summary (a helper of its module returns
+        # an array) but not weighed: as weakly typed as the callee makes it (``jnp.sqrt(jnp.mean(
+        # ...))`` is strong).
+        merged = merged.with_(weak=extra.weak)
     # The call's result is known to be an array; a part taken of it is not of its complex dtype.
     part = value.parted and is_complex(extra.dtype)
     if (

@@ -325,9 +325,9 @@ def _carried_flip(
     fn, carried, jitted = at.fn, at.carried, at.jitted
     start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
     returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
-    # One item of the result, or a lax loop's carry: the summary's loop-carried flips leave it to
-    # this check.
-    if (carried.item is not None or carried.lax) and _weak_then_strong(prop, at, start, returned):
+    # One item of the result, a lax loop's carry, or a function the summary could not see jitted (one
+    # imported from another module): the summary's loop-carried flips leave it to this check.
+    if not _weak_told(at, start) and _weak_then_strong(prop, at, start, returned):
         # A weak type that arithmetic decides (``jnp.arange(n) / rate`` in a helper) is told there.
         weak_at = start.made if start.weak == MADE_WEAK else None
         return "RTL401", carried.name, weak_at or carried.start.location, WEAK, STRONG
@@ -639,6 +639,21 @@ def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None
     return Value(ty=inner.ty, items=items)
 
 
+def _weak_told(at: _CarriedCall, start: Value) -> bool:
+    """Whether the summary's loop-carried flips tell the weak start already: the whole result of a
+    jitted function it knows (one of the same module), passed with their ``RTL401`` taint. Of one it
+    does not know, only a Python number is weighed here: a weak array (``jnp.where(mask, 1.0,
+    -1.0)``) may come back weak from a lax loop whose carry this does not follow."""
+    if at.carried.item is not None or at.carried.lax:
+        return False
+    if start.ty not in (INT, FLOAT):
+        return True
+    arg = at.binding.signature.arg(at.call, at.param)
+    return arg is None or any(
+        t.code == "RTL401" and t.what.startswith(f"{at.carried.name} ") for t in arg.value.shape
+    )
+
+
 def _weak_then_strong(prop: Propagation, at: _CarriedCall, start: Value, back: Value) -> bool:
     """Whether a leaf of the carried state starts weakly typed and the jitted function gives it
     back strong (``back``: the leaf it returns)."""
@@ -735,10 +750,12 @@ def _field_store_flip(
             strong.append((owner, origin))
     # A leaf that starts weak in a pytree is strong again only if the jitted result makes it so.
     leaves = [field for _, field in weak if field]
+    starts = [origin for origin, field in weak if not field]
     strong = [
         (owner, origin)
         for owner, origin in strong
         if not any(_field_given_back(prop, owner, origin.value, f) for f in leaves)
+        and not any(_kept_weak_store(prop, owner, origin, s) for s in starts)
     ]
     if not weak or not strong:
         return
@@ -766,6 +783,37 @@ def _field_store_flip(
         f"{setter.name}() stores it at {where_text(stored.location)}",
     )
     yield make_finding("RTL401", head, details, where.location, site, param, (step,))
+
+
+def _kept_weak_store(prop: Propagation, owner: FunctionSummary, stored: Arg, start: Arg) -> bool:
+    """Whether a store of a jitted function's result, or of an item of it (``self.lr =
+    decay(self.lr)``), that the summary takes for strong is weak under jax: the jitted body computes
+    the leaf from weak parameters alone (``lr * 0.99``), the stored attribute as it starts
+    (``start``) among them."""
+    made = [m for m in stored.value.objs if isinstance(m, Made)]
+    if stored.value.ty != JIT_OUT or len(made) != 1:
+        return False
+    index = next((i for i, c in enumerate(owner.calls) if c.location == made[0].at), None)
+    jitted = prop.project.jitted_at((owner.qualname, index)) if index is not None else None
+    if index is None or jitted is None or jitted[1].returns is None:
+        return False
+    binding, wrapped = jitted
+    call = owner.calls[index]
+    param = next(
+        (
+            p.name
+            for p in binding.params[binding.offset :]
+            if (a := binding.signature.arg(call, p.name)) is not None and a.text == stored.text
+        ),
+        "",
+    )
+    whole = wrapped.returns
+    if made[0].item is not None and not whole.items:
+        whole = _unpacked(prop, wrapped, whole) or whole
+    returned = _item(whole, made[0].item)
+    carried = Carried(stored.text, start, index, made[0].item, None)
+    at = _CarriedCall(owner, carried, binding, call, param, wrapped)
+    return returned is not None and _result_weak(prop, at, returned) == WEAK
 
 
 def _flip_sentence(
@@ -950,12 +998,14 @@ def _attribute_flip(
             # A placeholder: f reads fields of what it gets, so it never gets None; or another
             # method stores a value too (a setup run before the first call).
             continue
-        for code, kind_of, _ in FLIP_KINDS:
-            first, then = kind_of(start, x64), kind_of(result, x64)
-            if kinds_differ(first, then):
-                return code, carried.name, other.location, first, then  # type: ignore[return-value]
         # The first call gets what that store holds: resolved where it is made.
         first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        for code, kind_of, _ in FLIP_KINDS:
+            first, then = kind_of(start, x64), kind_of(result, x64)
+            if code == "RTL401" and _result_kept_weak(prop, first_call, result, returned):
+                continue
+            if kinds_differ(first, then):
+                return code, carried.name, other.location, first, then  # type: ignore[return-value]
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds
@@ -963,6 +1013,13 @@ def _attribute_flip(
         if item is not None:
             return item
     return None
+
+
+def _result_kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
+    """Whether the caller's summary takes a jitted function's result for strong only because some
+    argument is strong (``self.params, self.lr = step(self.params, self.lr)``), while the leaf the
+    jitted body gives back is computed from weak parameters alone (``lr * 0.99``): weak under jax."""
+    return result.ty == JIT_OUT and _result_weak(prop, at, returned) == WEAK
 
 
 def _reads_fields(at: _CarriedCall) -> bool:
