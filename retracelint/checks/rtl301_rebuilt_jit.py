@@ -288,7 +288,7 @@ def _rate_unproven(
     if spec.traces_on_call:
         if own is not None:
             return _own_loop_unproven(own)
-        new = _new_at_points(project, prop, binding, spec, cause, owner)
+        new = _new_each_point(project, prop, binding, spec, cause, owner)
         return None if new is None else _point_unproven(new, cause)
     computation = _new_computation(project, prop, owner, spec, cause, steps)
     if computation is not None:
@@ -310,25 +310,8 @@ def _rate_unproven(
         ):
             return None
         return _own_loop_unproven(own)
-    new = context or _new_at_points(project, prop, binding, spec, cause, owner)
+    new = context or _new_each_point(project, prop, binding, spec, cause, owner)
     return None if new is None else _point_unproven(new, cause)
-
-
-def _new_at_points(
-    project: Project,
-    prop: Propagation,
-    binding: JitBinding,
-    spec: JitSpec,
-    cause: Cause,
-    owner: FunctionSummary,
-) -> str | None:
-    """What is new at each point of the loop that repeats the build (``_new_each_point``), unless
-    a step loop around that loop walks the same points again at every step (``for step in
-    range(n): for worker in workers: worker.act(x)``): a build per point, made once, would then
-    serve every step, so the rebuilds are removable whatever each point brings."""
-    if _steps_around_points(project, prop, cause):
-        return None
-    return _new_each_point(project, prop, binding, spec, cause, owner)
 
 
 def _steps_around_points(project: Project, prop: Propagation, cause: Cause) -> bool:
@@ -595,6 +578,10 @@ def _new_each_point(
     arguments (``jax.jit(lambda: jnp.zeros(shape))()``), so that what it closes over can only be
     baked in. Nothing where the function holding the loop runs again (each of its runs walks the
     same points: the same activation per block of a model)."""
+    # A step loop walking the same points again at every step (``for step in range(n): for worker
+    # in workers: worker.act(x)``): a build per point, made once, would serve every step.
+    if _steps_around_points(project, prop, cause):
+        return None
     repeating = _repeating_call(project, cause)
     if repeating is None:
         return None
