@@ -41,7 +41,8 @@ if __name__ == "__main__":
     main()
 """
 
-# a test that sweeps sizes with a new jit per size (two findings on one line)
+# a test that sweeps sizes with a new jit per size: its RTL105 shows; the rebuilt jit rests on
+# rate-unproven (one trace per size is needed however the jit is built)
 SWEEP_TEST = """\
 import jax
 import jax.numpy as jnp
@@ -69,7 +70,6 @@ FILES = {
 
 VERDICTS = [
     ("acme/trainer", "trainer/train.py", 12, "RTL301", "error", "true", None),
-    ("acme/trainer", "trainer/norm_test.py", 7, "RTL301", "warning", "deliberate", None),
     ("acme/trainer", "trainer/norm_test.py", 7, "RTL105", "warning", "false", "5-sizes"),
 ]
 
@@ -122,24 +122,24 @@ def test_judged_round_scores_by_kind_severity_and_cause(
     assert _row(report, "all code") == [
         "all code",
         f"{lines / 1000:.1f}",
-        "3",
+        "2",
         "1",
-        "1",
+        "0",
         "1",
         f"{20_000 / lines:.2f}",
-        "67%",
+        "50%",
     ]
     assert _row(report, "user-level")[2:6] == ["1", "1", "0", "0"]
     assert _row(report, "tests")[2:7] == [
-        "2",
-        "0",
         "1",
+        "0",
+        "0",
         "1",
         f"{20_000 / SWEEP_TEST.count(chr(10)):.2f}",
     ]
     assert _row(report, "acme/ops")[2:] == ["0", "0", "0", "0", "0.00", "-"]
     assert _row(report, "severity error")[2:] == ["1", "1", "0", "0", "-", "100%"]
-    assert _row(report, "severity warning")[2:] == ["2", "0", "1", "1", "-", "50%"]
+    assert _row(report, "severity warning")[2:] == ["1", "0", "0", "1", "-", "0%"]
     assert "false findings by cause: 5-sizes 1" in report
 
 
