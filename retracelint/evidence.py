@@ -1015,7 +1015,7 @@ def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
 
 def _parse(text: str | None) -> ast.Module | None:
     try:
-        return desugar.plain(ast.parse(text)) if text is not None else None
+        return desugar.plain(ast.parse(text), text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError):
         return None
 

@@ -23,16 +23,24 @@ defaults left out all read a call's keywords by name.
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 
 
-def plain(tree: ast.Module) -> ast.Module:
-    """``tree`` (changed in place) with every hand-written iterator loop made the ``for`` it spells
-    and every call's dict display of keywords unpacked."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and any(k.arg is None for k in node.keywords):
-            node.keywords = [spelled for k in node.keywords for spelled in _unpacked(k)]
-    return _for_loops(tree)
+def plain(tree: ast.Module, text: str) -> ast.Module:
+    """``tree`` of source ``text`` (changed in place) with every hand-written iterator loop made the
+    ``for`` it spells and every call's dict display of keywords unpacked. The text decides first
+    whether either spelling can occur (each walk of a whole tree costs more than the rest of the
+    summary of most files)."""
+    if _PACKED.search(text):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and any(k.arg is None for k in node.keywords):
+                node.keywords = [spelled for k in node.keywords for spelled in _unpacked(k)]
+    return _for_loops(tree) if "StopIteration" in text else tree
+
+
+# ``**{`` of a dict display unpacked into keywords; a hand-written loop must catch StopIteration.
+_PACKED = re.compile(r"\*\*\s*\{")
 
 
 def _unpacked(keyword: ast.keyword) -> list[ast.keyword]:

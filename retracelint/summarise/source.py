@@ -157,7 +157,7 @@ def _parse(source: bytes, summary: ModuleSummary) -> tuple[str, ast.Module] | No
     text = None
     try:
         text = module_text(source)
-        tree = desugar.plain(ast.parse(text, filename=summary.path))
+        tree = desugar.plain(ast.parse(text, filename=summary.path), text)
     except SyntaxError as exc:  # also a bad coding cookie, before there is any text
         newer = _newer_syntax(text, exc) if text is not None else None
         summary.error = f"cannot parse: {newer or exc.msg}"
