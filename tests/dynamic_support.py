@@ -160,13 +160,21 @@ def _report_from_json(data: dict) -> RetraceReport:
     )
 
 
+# Where the programs run: the CPU, unless RETRACELINT_VERIFY_PLATFORMS names other JAX platforms ("" for
+# JAX's default, e.g. an accelerator: scripts/device_check.py's machine). The LLVM flags are the CPU's.
+_PLATFORMS = os.environ.get("RETRACELINT_VERIFY_PLATFORMS", "cpu")
+
+
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
-    env["JAX_PLATFORMS"] = "cpu"
+    env.pop("JAX_PLATFORMS", None)
+    if _PLATFORMS:
+        env["JAX_PLATFORMS"] = _PLATFORMS
     # A user's environment must not change what counts as a trace.
     for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
         env.pop(name, None)
-    env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {FAST_COMPILE_FLAGS}".strip()
+    if _PLATFORMS == "cpu":
+        env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {FAST_COMPILE_FLAGS}".strip()
     env["JAX_COMPILATION_CACHE_DIR"] = _compilation_cache()
     env["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"  # the programs' compiles all take less
     return env
