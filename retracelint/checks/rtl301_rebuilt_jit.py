@@ -285,17 +285,20 @@ def _rate_unproven(
     # timed call alike: a new number per point does not make those traces needed (its body,
     # defined once, takes it as carry or operand); a new mode or model per point does (a body
     # per mode, or closing over another model, is another computation, traced once anyway).
-    if spec.traces_on_call:
-        if own is not None:
-            return _own_loop_unproven(own)
-        new = _new_each_point(project, prop, binding, spec, cause, owner)
-        return None if new is None else _point_unproven(new, cause)
+    # What differs between the builds defines the program (a function, a transform's setting, a
+    # length or mode the function closes over, the shapes it is called with): each build is
+    # another program, traced once however it is built.
     computation = _new_computation(project, prop, owner, spec, cause, steps)
     if computation is not None:
         text = f"{computation} at each iteration: each trace is needed"
         return Assumption(
             "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
         )
+    if spec.traces_on_call:
+        if own is not None:
+            return _own_loop_unproven(own)
+        new = _new_each_point(project, prop, binding, spec, cause, owner)
+        return None if new is None else _point_unproven(new, cause)
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
@@ -347,13 +350,15 @@ def _new_computation(
     if steps:
         return None
     if not cause.path:
+        # Built in the loop itself: whatever the loop walks (a sweep, a dict's buckets), an item
+        # that defines the program or the shapes it is called with makes a program per item.
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
-        if loop is None or prop.frequency.sweep(owner, loop) is None:
+        if loop is None:
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
         if LoopSrc(loop.index) in spec.configured_by:
             return f"`{item}` makes another computation"
-        sized = _sized_by(owner, spec, LoopSrc(loop.index))
+        sized = _sized_by(prop, owner, spec, LoopSrc(loop.index))
         return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
     if repeating is None or not any(
@@ -364,28 +369,51 @@ def _new_computation(
     passed = _passed_down(project, prop, cause, owner, lambda *_: True)
     if passed is None or len(passed) < len(cause.path):
         return None
-    configured = {
-        src.name.partition(".")[0] for src in spec.configured_by if isinstance(src, ParamSrc)
-    }
+    configured = _params_of(spec.configured_by)
     reached = [text for param, text in passed[-1][1].items() if param in configured]
-    return f"`{reached[0]}` makes another computation" if reached else None
+    if reached:
+        return f"`{reached[0]}` makes another computation"
+    sizes = _params_of(_argument_shapes(prop, owner, spec))
+    sized = [text for param, text in passed[-1][1].items() if param in sizes]
+    return f"`{sized[0]}` sets the shapes it is called with" if sized else None
 
 
-def _sized_by(owner: FunctionSummary, spec: JitSpec, item: LoopSrc) -> str | None:
+def _params_of(sources: frozenset) -> set[str]:
+    return {src.name.partition(".")[0] for src in sources if isinstance(src, ParamSrc)}
+
+
+def _argument_shapes(prop: Propagation, owner: FunctionSummary, spec: JitSpec) -> frozenset:
+    """What sets the shapes of the arguments ``owner``'s calls give the jit built at ``spec``."""
+    return frozenset(
+        src
+        for arg in _jit_arguments(owner, spec)
+        for src in shape_sources(prop.resolve(owner, arg.value))
+    )
+
+
+def _sized_by(
+    prop: Propagation, owner: FunctionSummary, spec: JitSpec, item: LoopSrc
+) -> str | None:
     """The first argument of a call of the jit built at ``spec`` whose shape the loop's ``item``
-    sets (``outer(jnp.tile(jnp.linspace(-5, 5, n), ...))`` per size ``n``): a program per size,
+    sets, here or through the calls that make it (``outer(jnp.tile(jnp.linspace(-5, 5, n),
+    ...))`` per size ``n``, ``extract(tiles, shape)`` per shape bucket): a program per size,
     however the jit is built. Its text."""
-    jit = ("jit", "", str(spec.index))
     return next(
         (
             arg.text
-            for call in owner.calls
-            if call.callee == jit or jit in call.alternatives
-            for arg in (*call.args, *(value for _, value in call.kwargs))
-            if item in shape_sources(arg.value)
+            for arg in _jit_arguments(owner, spec)
+            if item in shape_sources(prop.resolve(owner, arg.value))
         ),
         None,
     )
+
+
+def _jit_arguments(owner: FunctionSummary, spec: JitSpec) -> Iterator[Arg]:
+    """The arguments of ``owner``'s calls of the jit built at ``spec``."""
+    jit = ("jit", "", str(spec.index))
+    for call in owner.calls:
+        if call.callee == jit or jit in call.alternatives:
+            yield from (*call.args, *(value for _, value in call.kwargs))
 
 
 def _point_unproven(new: str, cause: Cause) -> Assumption:
