@@ -353,7 +353,9 @@ def _new_computation(
         # Built in the loop itself: whatever the loop walks (a sweep, a dict's buckets), an item
         # that defines the program or the shapes it is called with makes a program per item.
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
-        if loop is None:
+        if loop is None or prop.repeated(owner.qualname) is not None:
+            # A function that runs again walks the same items again: each item's program is
+            # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
         if LoopSrc(loop.index) in spec.configured_by:
@@ -361,9 +363,13 @@ def _new_computation(
         sized = _sized_by(prop, owner, spec, LoopSrc(loop.index))
         return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
-    if repeating is None or not any(
-        prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
-        for i in _driving_loops(prop, *repeating)
+    if (
+        repeating is None
+        or prop.repeated(repeating[0].qualname) is not None
+        or not any(
+            prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
+            for i in _driving_loops(prop, *repeating)
+        )
     ):
         return None
     passed = _passed_down(project, prop, cause, owner, lambda *_: True)
