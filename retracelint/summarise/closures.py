@@ -51,7 +51,7 @@ def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozen
         if isinstance(read, ast.Name)
         and isinstance(read.ctx, ast.Load)
         and read.id in free
-        and _a_setting(read, parents, canonical)
+        and _a_setting(read, parents, canonical, free)
     )
 
 
@@ -70,7 +70,10 @@ def _free_names(node: MadeFunction) -> set[str]:
 
 
 def _a_setting(
-    read: ast.expr, parents: dict[ast.AST, ast.AST], canonical: Callable[[str], str]
+    read: ast.expr,
+    parents: dict[ast.AST, ast.AST],
+    canonical: Callable[[str], str],
+    free: set[str],
 ) -> bool:
     current: ast.AST = read
     while (parent := parents.get(current)) is not None:
@@ -96,7 +99,10 @@ def _a_setting(
                 return True  # ``mode == "fast"``: a mode, whatever decides on it
         elif isinstance(parent, ast.Subscript):
             if current is not parent.value:
-                return True  # a key or an index: which item is part of the program
+                # A key or an index into a table closed over (``kernels[label]``): which item is
+                # part of the program. An index into an array the function is given is data
+                # (``snapshots.at[step]``, ``x[i]``).
+                return _root(parent.value) in free
         elif isinstance(parent, ast.Slice):
             return True
         elif isinstance(parent, ast.Dict):
@@ -109,6 +115,12 @@ def _a_setting(
             return False
         current = parent
     return False
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _setting_argument(
