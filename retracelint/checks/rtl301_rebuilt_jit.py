@@ -255,13 +255,13 @@ def _rate_unproven(
     range over a count, a while loop) or by a function repeated without bound, however long each
     build is used (``_driven_by_steps``); a build whose jit is called a few times per build; a
     build that every repetition gives the same arguments (``factorize(a, b)`` per target: the
-    same program compiled again), unless a bounded loop makes a new object per point that runs
-    it (``_new_runner``). Not proven, a hidden assumption (``rate-unproven``):
+    same program compiled again). Not proven, a hidden assumption (``rate-unproven``):
+    - what differs between the builds defines the program: the function or object it runs, a
+      transform's setting, a length or mode it closes over, the shapes it is called with
+      (``_new_computation``, the one test of it, for every rebuilt jit and eager lax body);
     - the jit is called in a loop of its own that does not build it again (the epochs loop of a
       training run, the timed loop after a warm-up, ``Frequency.own_use``), and each repetition
-      may give the build something new, or, for a loop over a few points, makes a new object
-      that runs it (a model per setting, fitted on the same data): each build serves a run of
-      its own;
+      may give the build something new: each build serves a run of its own;
     - each repetition gives the build something a jit built once would trace anew for all the
       same: a new problem or setting per point of a sweep over a fixed or configured collection,
       a new size or flag for a jit of no arguments (``_new_each_point``), a trace context jit
@@ -302,15 +302,9 @@ def _rate_unproven(
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
-        # The same closure each time: the same program built again. Where each point makes a new
-        # object that runs the build (a model per setting, fitted on the same data) and the builds
-        # do not grow with the run, each is a run of its own: a trace or two in all.
-        if (
-            given is not None
-            and not given[1]
-            and context is None
-            and (cause.driver.grows or not _new_runner(project, prop, cause, owner))
-        ):
+        # The same closure each time: the same program built again. (A new object per point that
+        # runs the build, a model per setting, is another program: ``_new_computation`` above.)
+        if given is not None and not given[1] and context is None:
             return None
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
@@ -508,17 +502,6 @@ def _grows_per_call(method: FunctionSummary) -> bool:
 def _names(text: str) -> list[str]:
     """The dotted names an argument's text is made of (``(gp, k_train)``: ``gp``, ``k_train``)."""
     return re.findall(r"[A-Za-z_][\w.]*", text)
-
-
-def _new_runner(project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary) -> bool:
-    """Whether the loop that repeats the build calls a method on the path on an object it makes
-    anew at each point (``GAM(use_glm_init=flag).fit(x, y)``), not only hands it new data."""
-    steps = _passed_down(project, prop, cause, owner, lambda *_: True)
-    callees = [step.function for step in cause.path[1:]] + [owner.qualname]
-    return any(
-        fn.kind == "method" and bool(fn.params) and fn.params[0].name in passed
-        for (_, passed), fn in zip(steps or (), map(project.function, callees), strict=False)
-    )
 
 
 def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:
