@@ -94,6 +94,8 @@ def _a_setting(
                 # ``x.sum()`` computes on data; ``model.apply(p)`` runs another object's program.
                 return parent.attr not in TRACED_ARRAY_METHODS
         elif isinstance(parent, ast.Compare):
+            if all(isinstance(op, ast.Is | ast.IsNot) for op in parent.ops):
+                return False  # a test of its kind (``is None``): one branch for values of a kind
             strings = (parent.left, *parent.comparators)
             if any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in strings):
                 return True  # ``mode == "fast"``: a mode, whatever decides on it
