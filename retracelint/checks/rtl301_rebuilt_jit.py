@@ -12,6 +12,7 @@ from retracelint.checks.common import (
     Fix,
     jit_site,
     make_finding,
+    shaped_by,
     shown_code,
     unknown_base,
     when_text,
@@ -398,14 +399,7 @@ def _sized_by(
     sets, here or through the calls that make it (``outer(jnp.tile(jnp.linspace(-5, 5, n),
     ...))`` per size ``n``, ``extract(tiles, shape)`` per shape bucket): a program per size,
     however the jit is built. Its text."""
-    return next(
-        (
-            arg.text
-            for arg in _jit_arguments(owner, spec)
-            if item in shape_sources(prop.resolve(owner, arg.value))
-        ),
-        None,
-    )
+    return shaped_by(prop, owner, _jit_arguments(owner, spec), item)
 
 
 def _jit_arguments(owner: FunctionSummary, spec: JitSpec) -> Iterator[Arg]:
