@@ -933,7 +933,49 @@ class _Sources:
         assign = self.sole_assignment(scope, passed.text) if scope is not None else None
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
-        return _literal(assign.value)
+        return self.value_of(caller, assign.value)
+
+    def value_of(self, fn: FunctionSummary, node: ast.expr | None) -> object:
+        """What ``node``, in ``fn``, is: a literal, or ``_BUILT`` for an object a display or a call
+        makes that is never None (``_builds``), else ``_UNKNOWN``."""
+        found = _literal(node)
+        if found is _UNKNOWN and node is not None and self._builds(fn, node):
+            return _BUILT
+        return found
+
+    def _builds(self, fn: FunctionSummary, node: ast.expr) -> bool:
+        """Whether ``node`` makes an object, never None: a display, a lambda, an instance of a
+        class of the project, or a call of functions of the project that each return one at
+        every return (``fns = build_fns(...)``, passed for ``if cached is not None:``)."""
+        if isinstance(node, _DISPLAYS):
+            return True
+        if not isinstance(node, ast.Call):
+            return False
+        index = next(
+            (
+                i
+                for i, call in enumerate(fn.calls)
+                if (call.location.line, call.location.col) == (node.lineno, node.col_offset + 1)
+            ),
+            None,
+        )
+        targets = (
+            self.project.site_targets.get((fn.qualname, index), ()) if index is not None else ()
+        )
+        return bool(targets) and all(
+            isinstance(t, ClassTarget)
+            or (
+                isinstance(t, FuncTarget) and self._returns_built(self.project.function(t.qualname))
+            )
+            for t in targets
+        )
+
+    def _returns_built(self, fn: FunctionSummary) -> bool:
+        defs = [s for s, _ in self.enclosing(fn.location) if isinstance(s, _DEFS)]
+        if not defs or not defs[-1].body or not isinstance(defs[-1].body[-1], ast.Return):
+            return False
+        returns = [n for n in _own_nodes(defs[-1]) if isinstance(n, ast.Return | ast.Yield)]
+        return all(isinstance(r, ast.Return) and isinstance(r.value, _DISPLAYS) for r in returns)
 
     def branches(
         self, prop: Propagation, at: Location, by: PathStep | None
@@ -968,6 +1010,7 @@ class _Sources:
         (``_known``), read once per run."""
         key = (fn.qualname, subject)
         if key not in self._known:
+            self._known[key] = None  # what a store passes on from it again is not known
             self._known[key] = _known(prop, self, fn, subject)
         return self._known[key]
 
@@ -1247,6 +1290,40 @@ class _Unknown:
 
 
 _UNKNOWN = _Unknown()
+
+
+class _Built:
+    """An object a display or a call makes: not None, its truth and contents not known."""
+
+    def __repr__(self) -> str:
+        return "built"
+
+
+_BUILT = _Built()
+# What makes an object, never None, wherever it runs.
+_DISPLAYS = (
+    ast.Tuple,
+    ast.List,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.DictComp,
+    ast.SetComp,
+    ast.Lambda,
+    ast.JoinedStr,
+)
+
+
+def _own_nodes(fdef: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a def's body, not those of the functions and classes defined in it."""
+    pending = list(ast.iter_child_nodes(fdef))
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (*_DEFS, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+
+
 _LITERALS = (type(None), bool, int, float, str)
 
 
@@ -1442,7 +1519,7 @@ def _known(
                     values.extend(given.values)
                     default = given.default
                 else:
-                    values.append(_literal(value))
+                    values.append(sources.value_of(writer, value))
                     default = values[-1] if init else default
     return _Known(tuple(values), default) if values else None
 
@@ -1616,10 +1693,25 @@ def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: st
     values = []
     for caller, call, passed, _, _ in prop.calls_of(fn, param):
         if passed is not None:
-            values.append(sources.literal_passed(caller, passed))
+            values.append(_attribute_passed(prop, sources, caller, passed))
         else:
             values.append(_UNKNOWN if call.star else default)
     return _Known(tuple(values) or (_UNKNOWN,), default)
+
+
+def _attribute_passed(
+    prop: Propagation, sources: _Sources, caller: FunctionSummary, passed: Arg
+) -> object:
+    """``_Sources.literal_passed``, and for ``self.attr`` of a method, ``_BUILT`` where every store
+    of it makes an object (``self._fns = build_fns(...)`` behind ``if not hasattr(self, ...)``)."""
+    found = sources.literal_passed(caller, passed)
+    this = caller.params[0].name if caller.kind == "method" and caller.params else None
+    root, dot, attr = passed.text.partition(".")
+    if found is not _UNKNOWN or root != this or not dot or not attr.isidentifier():
+        return found
+    stored = sources.known(prop, caller, passed.text)
+    built = stored is not None and all(v is _BUILT for v in stored.values)
+    return _BUILT if built else _UNKNOWN
 
 
 def _default(sources: _Sources, fn: FunctionSummary, param: str) -> object:
@@ -1672,7 +1764,7 @@ def _truth(test: ast.expr, subject: str, value: object) -> bool | None:
             return None
         return _compare(test.ops[0], left, right)
     found = _operand(test, subject, value)
-    return None if found is _UNKNOWN else bool(found)
+    return None if found is _UNKNOWN or found is _BUILT else bool(found)
 
 
 def _operand(node: ast.expr, subject: str, value: object) -> object:

@@ -234,6 +234,27 @@ def test_a_debug_branch_each_script_switches_off_has_no_route(tmp_path: Path) ->
     assert code == 1 and f"{tmp_path}/solver/integrate.py:20:48: RTL301" in out
 
 
+def test_a_factory_below_a_branch_every_caller_switches_off_has_no_route(tmp_path: Path) -> None:
+    """``sigma_of_mass`` builds its jitted kernels only ``if cached is None``; the chain's model
+    stores them once (behind ``hasattr``) and passes ``self._sigma_fns``, the timing loop passes
+    what ``build_sigma_fns`` returns (a tuple at its one return): no call takes the branch, so no
+    rebuild is reported even with ``--confidence all`` (fresh round 18, cosmocnc ``hmf.py:431``).
+    A caller that leaves ``cached`` out in a loop takes it: both jits are rebuilt per call."""
+    folder = "kernels_built_once_and_passed_negative"
+    assert _check(folder, "--confidence", "all") == (0, "")
+
+    _copy_tree(FIXTURES / folder, tmp_path, leave_out="")
+    script = tmp_path / "chain.py"
+    text = script.read_text(encoding="utf-8")
+    script.write_text(text.replace(", cached=fns)", ")"), encoding="utf-8")
+    code, out = _check(str(tmp_path))
+    assert code == 1
+    assert [line.split(": RTL301")[0] for line in out.splitlines() if "RTL301" in line] == [
+        f"{tmp_path}/spectra/sigma.py:15:16",
+        f"{tmp_path}/spectra/sigma.py:20:17",
+    ]
+
+
 SWEEPS = FIXTURES / "resolution_sweeps_run_their_own_loop"
 
 

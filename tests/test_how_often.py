@@ -188,7 +188,9 @@ def test_jits_built_once_per_sweep_point_and_used_by_their_own_epochs_loop() -> 
     trains a new network on a new problem per point; ``train`` builds the network (whose factory
     jits ``forward``) and a jitted ``update``, then runs its epochs loop with both: one trace per
     run, each a new problem (FRESH_ROUND_11 cause 1, JINNAX ``nn.py``, myriad-jax's runners). Not
-    reported by default; ``--confidence all`` shows both, saying why they are doubtful."""
+    reported by default; ``--confidence all`` shows both, saying why they are doubtful: ``forward``
+    calls the activation it closes over and ``update`` the problem's loss, another per point (another
+    program however it is built)."""
     clean = CliRunner().invoke(
         main, ["check", "jits_built_per_sweep_point", "--no-cache", "--isolated"]
     )
@@ -196,10 +198,10 @@ def test_jits_built_once_per_sweep_point_and_used_by_their_own_epochs_loop() -> 
     assert _findings("jits_built_per_sweep_point") == [
         "jits_built_per_sweep_point/networks.py:19:6: RTL301 [warning] @jax.jit rebuilds forward()"
         " each call of make_mlp(), so every call re-traces; build the jit once [low confidence:"
-        " used in a loop of train() that does not rebuild it]",
+        " `activation` makes another computation at each iteration: each trace is needed]",
         "jits_built_per_sweep_point/training.py:14:6: RTL301 [warning] @jax.jit rebuilds update()"
         " each call of train(), so every call re-traces; build the jit once [low confidence:"
-        " used in a loop of train() that does not rebuild it]",
+        " `problem` makes another computation at each iteration: each trace is needed]",
     ]
 
 
@@ -271,7 +273,8 @@ def test_jits_built_per_run_per_configuration_and_per_device_are_unproven() -> N
         line.split(" so every call re-traces; build the jit once ")[1]
         for line in _findings("jits_built_per_run_negative")
     ] == [
-        "[low confidence: `config` is new at each iteration: each trace may be needed anyway]",
+        '[low confidence: `config["activation"]` makes another computation at each iteration:'
+        " each trace is needed]",
         "[low confidence: used in a loop of time_predict() that does not rebuild it]",
         "[low confidence: used in a loop of fit() that does not rebuild it]",
     ]
@@ -349,7 +352,7 @@ def test_a_body_per_mode_or_model_family_is_shown_only_with_its_assumption() -> 
         "`mode` is new at each iteration: each trace may be needed anyway]",
         "`mode` is new at each iteration: each trace may be needed anyway]",
         "`model` is new at each iteration: each trace may be needed anyway]",
-        "used in a loop of run_single_benchmark() that does not rebuild it]",
+        "`trainer` makes another computation at each iteration: each trace is needed]",
     ]
     assert [line.split(": ")[0] for line in every if "RTL302" in line] == [
         "jits_built_per_benchmark_configuration/main.py:28:9"

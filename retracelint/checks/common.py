@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from retracelint.callgraph import FuncTarget, JitBinding, Project
@@ -12,10 +13,12 @@ from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _self_path
 from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import FunctionSummary
+from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     INSTANCE,
+    Src,
     Value,
+    shape_sources,
 )
 
 
@@ -201,3 +204,13 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 def where_text(location: Location) -> str:
     return f"{location.path}:{location.line}"
+
+
+def shaped_by(prop: Propagation, fn: FunctionSummary, args: Iterable[Arg], src: Src) -> str | None:
+    """The first of ``args`` (of calls in ``fn``) whose shape ``src`` sets, here or through the
+    calls that make it (``extract(tiles, shape)`` per shape bucket): each value of ``src`` is
+    another program for a jit called with it, traced once however the jit is built or its caches
+    kept. Its text."""
+    return next(
+        (arg.text for arg in args if src in shape_sources(prop.resolve(fn, arg.value))), None
+    )

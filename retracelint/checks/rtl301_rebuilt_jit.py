@@ -12,6 +12,7 @@ from retracelint.checks.common import (
     Fix,
     jit_site,
     make_finding,
+    shaped_by,
     shown_code,
     unknown_base,
     when_text,
@@ -255,13 +256,13 @@ def _rate_unproven(
     range over a count, a while loop) or by a function repeated without bound, however long each
     build is used (``_driven_by_steps``); a build whose jit is called a few times per build; a
     build that every repetition gives the same arguments (``factorize(a, b)`` per target: the
-    same program compiled again), unless a bounded loop makes a new object per point that runs
-    it (``_new_runner``). Not proven, a hidden assumption (``rate-unproven``):
+    same program compiled again). Not proven, a hidden assumption (``rate-unproven``):
+    - what differs between the builds defines the program: the function or object it runs, a
+      transform's setting, a length or mode it closes over, the shapes it is called with
+      (``_new_computation``, the one test of it, for every rebuilt jit and eager lax body);
     - the jit is called in a loop of its own that does not build it again (the epochs loop of a
       training run, the timed loop after a warm-up, ``Frequency.own_use``), and each repetition
-      may give the build something new, or, for a loop over a few points, makes a new object
-      that runs it (a model per setting, fitted on the same data): each build serves a run of
-      its own;
+      may give the build something new: each build serves a run of its own;
     - each repetition gives the build something a jit built once would trace anew for all the
       same: a new problem or setting per point of a sweep over a fixed or configured collection,
       a new size or flag for a jit of no arguments (``_new_each_point``), a trace context jit
@@ -285,29 +286,26 @@ def _rate_unproven(
     # timed call alike: a new number per point does not make those traces needed (its body,
     # defined once, takes it as carry or operand); a new mode or model per point does (a body
     # per mode, or closing over another model, is another computation, traced once anyway).
-    if spec.traces_on_call:
-        if own is not None:
-            return _own_loop_unproven(own)
-        new = _new_each_point(project, prop, binding, spec, cause, owner)
-        return None if new is None else _point_unproven(new, cause)
+    # What differs between the builds defines the program (a function, a transform's setting, a
+    # length or mode the function closes over, the shapes it is called with): each build is
+    # another program, traced once however it is built.
     computation = _new_computation(project, prop, owner, spec, cause, steps)
     if computation is not None:
         text = f"{computation} at each iteration: each trace is needed"
         return Assumption(
             "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
         )
+    if spec.traces_on_call:
+        if own is not None:
+            return _own_loop_unproven(own)
+        new = _new_each_point(project, prop, binding, spec, cause, owner)
+        return None if new is None else _point_unproven(new, cause)
     context = _new_context(project, prop, cause)
     if own is not None:
         given = _given_each_time(project, prop, cause, owner, spec, _baked(binding, spec), False)
-        # The same closure each time: the same program built again. Where each point makes a new
-        # object that runs the build (a model per setting, fitted on the same data) and the builds
-        # do not grow with the run, each is a run of its own: a trace or two in all.
-        if (
-            given is not None
-            and not given[1]
-            and context is None
-            and (cause.driver.grows or not _new_runner(project, prop, cause, owner))
-        ):
+        # The same closure each time: the same program built again. (A new object per point that
+        # runs the build, a model per setting, is another program: ``_new_computation`` above.)
+        if given is not None and not given[1] and context is None:
             return None
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
@@ -347,45 +345,69 @@ def _new_computation(
     if steps:
         return None
     if not cause.path:
+        # Built in the loop itself: whatever the loop walks (a sweep, a dict's buckets), an item
+        # that defines the program or the shapes it is called with makes a program per item.
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
-        if loop is None or prop.frequency.sweep(owner, loop) is None:
+        if loop is None or prop.repeated(owner.qualname) is not None:
+            # A function that runs again walks the same items again: each item's program is
+            # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
         if LoopSrc(loop.index) in spec.configured_by:
             return f"`{item}` makes another computation"
-        sized = _sized_by(owner, spec, LoopSrc(loop.index))
+        sized = _sized_by(prop, owner, spec, LoopSrc(loop.index))
         return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
-    if repeating is None or not any(
-        prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
-        for i in _driving_loops(prop, *repeating)
+    if (
+        repeating is None
+        or prop.repeated(repeating[0].qualname) is not None
+        or not any(
+            prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
+            for i in _driving_loops(prop, *repeating)
+        )
     ):
         return None
     passed = _passed_down(project, prop, cause, owner, lambda *_: True)
     if passed is None or len(passed) < len(cause.path):
         return None
-    configured = {
-        src.name.partition(".")[0] for src in spec.configured_by if isinstance(src, ParamSrc)
-    }
+    configured = _params_of(spec.configured_by)
     reached = [text for param, text in passed[-1][1].items() if param in configured]
-    return f"`{reached[0]}` makes another computation" if reached else None
+    if reached:
+        return f"`{reached[0]}` makes another computation"
+    sizes = _params_of(_argument_shapes(prop, owner, spec))
+    sized = [text for param, text in passed[-1][1].items() if param in sizes]
+    return f"`{sized[0]}` sets the shapes it is called with" if sized else None
 
 
-def _sized_by(owner: FunctionSummary, spec: JitSpec, item: LoopSrc) -> str | None:
-    """The first argument of a call of the jit built at ``spec`` whose shape the loop's ``item``
-    sets (``outer(jnp.tile(jnp.linspace(-5, 5, n), ...))`` per size ``n``): a program per size,
-    however the jit is built. Its text."""
-    jit = ("jit", "", str(spec.index))
-    return next(
-        (
-            arg.text
-            for call in owner.calls
-            if call.callee == jit or jit in call.alternatives
-            for arg in (*call.args, *(value for _, value in call.kwargs))
-            if item in shape_sources(arg.value)
-        ),
-        None,
+def _params_of(sources: frozenset) -> set[str]:
+    return {src.name.partition(".")[0] for src in sources if isinstance(src, ParamSrc)}
+
+
+def _argument_shapes(prop: Propagation, owner: FunctionSummary, spec: JitSpec) -> frozenset:
+    """What sets the shapes of the arguments ``owner``'s calls give the jit built at ``spec``."""
+    return frozenset(
+        src
+        for arg in _jit_arguments(owner, spec)
+        for src in shape_sources(prop.resolve(owner, arg.value))
     )
+
+
+def _sized_by(
+    prop: Propagation, owner: FunctionSummary, spec: JitSpec, item: LoopSrc
+) -> str | None:
+    """The first argument of a call of the jit built at ``spec`` whose shape the loop's ``item``
+    sets, here or through the calls that make it (``outer(jnp.tile(jnp.linspace(-5, 5, n),
+    ...))`` per size ``n``, ``extract(tiles, shape)`` per shape bucket): a program per size,
+    however the jit is built. Its text."""
+    return shaped_by(prop, owner, _jit_arguments(owner, spec), item)
+
+
+def _jit_arguments(owner: FunctionSummary, spec: JitSpec) -> Iterator[Arg]:
+    """The arguments of ``owner``'s calls of the jit built at ``spec``."""
+    jit = ("jit", "", str(spec.index))
+    for call in owner.calls:
+        if call.callee == jit or jit in call.alternatives:
+            yield from (*call.args, *(value for _, value in call.kwargs))
 
 
 def _point_unproven(new: str, cause: Cause) -> Assumption:
@@ -474,17 +496,6 @@ def _grows_per_call(method: FunctionSummary) -> bool:
 def _names(text: str) -> list[str]:
     """The dotted names an argument's text is made of (``(gp, k_train)``: ``gp``, ``k_train``)."""
     return re.findall(r"[A-Za-z_][\w.]*", text)
-
-
-def _new_runner(project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary) -> bool:
-    """Whether the loop that repeats the build calls a method on the path on an object it makes
-    anew at each point (``GAM(use_glm_init=flag).fit(x, y)``), not only hands it new data."""
-    steps = _passed_down(project, prop, cause, owner, lambda *_: True)
-    callees = [step.function for step in cause.path[1:]] + [owner.qualname]
-    return any(
-        fn.kind == "method" and bool(fn.params) and fn.params[0].name in passed
-        for (_, passed), fn in zip(steps or (), map(project.function, callees), strict=False)
-    )
 
 
 def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:

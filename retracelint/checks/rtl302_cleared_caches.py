@@ -10,13 +10,14 @@ from retracelint.checks.common import (
     jit_site,
     jitted_text,
     make_finding,
+    shaped_by,
     when_text,
     where_text,
 )
 from retracelint.model import Finding, PathStep
 from retracelint.propagate import Driver, Propagation
-from retracelint.summary import FunctionSummary
-from retracelint.values import CallSrc
+from retracelint.summary import CallSite, FunctionSummary
+from retracelint.values import CallSrc, LoopSrc
 
 # The rules this module's checks emit (``checks.FAMILIES``).
 CODES = ("RTL302",)
@@ -61,6 +62,7 @@ def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Find
                     binding is None
                     or target.key in seen
                     or _built_anew_each_time(project, prop, target, *runner)
+                    or _new_shape_each_time(prop, caller, caller.calls[index], *runner)
                 ):
                     continue
                 seen.add(target.key)
@@ -100,6 +102,19 @@ def _built_anew_each_time(
         and CallSrc() in spec.fresh_sources
         and spec.function in prop.frequency.run_by_loop(runner, loop)
     )
+
+
+def _new_shape_each_time(
+    prop: Propagation, caller: FunctionSummary, call: CallSite, runner: str, loop: int | None
+) -> bool:
+    """Whether the clearing loop ``loop`` of ``runner``, a function that runs once, calls the jit
+    with arguments whose shapes its item sets (``for n in sizes: jax.clear_caches(); f(ones(n))``):
+    each iteration is another program, traced whether or not the caches are cleared in between
+    (the test RTL301 asks of what differs between builds, ``common.shaped_by``)."""
+    if loop is None or caller.qualname != runner or prop.repeated(runner) is not None:
+        return False
+    args = (*call.args, *(value for _, value in call.kwargs))
+    return shaped_by(prop, caller, args, LoopSrc(loop)) is not None
 
 
 _CLEAR_REACH = 3  # calls followed from the loop that runs a clearing function to the jits it calls

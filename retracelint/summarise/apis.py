@@ -1431,6 +1431,33 @@ TRACED_POSITIONS = {
 }
 
 
+# Array methods whose arguments are all lengths or axes (``x.reshape(n_chunks, chunk_size)``).
+SHAPING_METHODS = frozenset(
+    {"reshape", "repeat", "swapaxes", "transpose", "squeeze", "expand_dims"}
+)
+# Builtins whose argument is a count or a Python value the trace is built from, never traced.
+SETTING_BUILTINS = frozenset({"range", "int", "bool", "str"})
+
+
+def sets_computation(canon: str, position: int | None, keyword: str | None) -> bool:
+    """Whether the argument at ``position`` (or ``keyword``) of a call of ``canon`` is part of what
+    the program traced is (a length, a shape, an axis, a count), not data it computes on: another
+    value there is another program (``jnp.arange(n_chunks)``, ``jnp.zeros((n, 3))``)."""
+    if canon in SETTING_BUILTINS:
+        return True
+    module, _, name = canon.rpartition(".")
+    if not (module in _RANDOM_MODULES or module == "jax.image" or _array_module(module)):
+        return False
+    if keyword is not None:
+        return keyword in STATIC_KEYWORDS
+    sized = _sized_table(module).get(name)
+    if sized is not None and position is not None:
+        lengths = sized.kind in ("range", "dims") or position == sized.position
+        return lengths or (sized.second is not None and position == (sized.position or 0) + 1)
+    shaped = _SHAPED_BY_ARGUMENT.get(name)
+    return shaped is not None and position == shaped[1]
+
+
 def accepts_traced(function: str, position: int | None, keyword: str | None) -> bool:
     """Whether the array API ``function`` (its last dotted part) takes a traced value as the argument
     at ``position`` (or as ``keyword``)."""

@@ -78,6 +78,7 @@ from retracelint.summarise.apis import (
     _reduced_axes,
     reduced_dtype,
 )
+from retracelint.summarise.closures import MadeFunction, settings_read
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
@@ -604,7 +605,9 @@ class Calls(PassState):
                 node = self.defs[node.id]  # type: ignore[assignment]
                 continue
             if not (isinstance(node, ast.Call) and node.args):
-                return frozenset(sources | self.quiet(node).vsrc)
+                made = self.made_here(node)
+                settings = self.closure_settings(made) if made is not None else EMPTY
+                return frozenset(sources | self.quiet(node).vsrc | settings)
             canon = self.mod.canonical(_dotted(node.func) or "")
             name = canon.rpartition(".")[2]
             if canon in _PARTIALS:
@@ -618,6 +621,25 @@ class Calls(PassState):
                 if given is not None:
                     sources |= self.quiet(given).vsrc
             node = node.args[0]
+
+    def made_here(self, node: ast.expr) -> MadeFunction | None:
+        """The lambda, or the def of this function, that ``node`` is."""
+        if isinstance(node, ast.Lambda):
+            return node
+        if isinstance(node, ast.Name):
+            return self.mod.nodes.get(f"{self.fn.qualname}.<locals>.{node.id}")
+        return None
+
+    def closure_settings(self, made: MadeFunction) -> frozenset[Src]:
+        """The sources of what a function made here reads from this one as a setting of the
+        program it traces (``closures.settings_read``: a length, a mode, a function): a new value
+        of one is a new program, not a new input."""
+        return frozenset(
+            src
+            for name in sorted(settings_read(made, self.mod.canonical))
+            if (value := self.env.get(name)) is not None
+            for src in value.vsrc
+        )
 
     def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
         """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the
@@ -704,6 +726,7 @@ class Calls(PassState):
             fresh_sources=sources,
             traces_on_call=True,
             handed_to=self.loc(node),
+            configured_by=self.configured_by(made),
         )
 
     def known_return_type(self, name: str) -> str:

@@ -423,6 +423,7 @@ class _ModulePass:
                 fresh="nested def" if nested else None,
                 fresh_sources=context.context_src() if nested else EMPTY,
                 decorated=True,
+                configured_by=context.closure_settings(node) if nested else EMPTY,
             )
         return None
 

@@ -1,0 +1,135 @@
+"""What a function made anew for a jit reads from the function around it as part of the program it
+traces (a length, an axis, a mode, a function), not as data it computes on (issue 36, how often).
+
+A jit built around ``lambda x: x * scale`` per ``scale`` is a rebuild a user can remove: ``scale``
+could be a traced argument of one jit. One built around ``lambda x: x.reshape(n, k)`` per ``n``, or
+``lambda x: f(x) if mode == "fast" else g(x)`` per ``mode``, is another program per value, traced
+once per value however it is built."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from retracelint.summarise.apis import (
+    SHAPING_METHODS,
+    STATIC_ARRAY_ATTRIBUTES,
+    TRACED_ARRAY_METHODS,
+    sets_computation,
+)
+from retracelint.summarise.syntax import _dotted
+
+MadeFunction = ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef
+
+# What a value goes through as a part of a larger one (``(n, k)``, ``n * 2``, ``not n``, ``n > 0``,
+# ``cfg.depth``, ``table[k]``).
+_THROUGH = (
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Tuple,
+    ast.List,
+    ast.Starred,
+    ast.Compare,
+    ast.Attribute,
+    ast.Subscript,
+)
+# Statements and expressions whose test or walk is Python control flow.
+_CONTROL = (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)
+
+
+def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozenset[str]:
+    """The free names of ``node`` (bound in a function around it) that it reads as a setting of the
+    program it traces: a length, shape or axis of an array API (``apis.sets_computation``) or of a
+    shaping method, a loop count, Python control flow (a test, a walk), a key, an index or a slice
+    bound, a string compared, a function called. ``canonical``: a dotted name as the module's
+    imports make it."""
+    free = _free_names(node)
+    parents = {child: parent for parent in ast.walk(node) for child in ast.iter_child_nodes(parent)}
+    return frozenset(
+        read.id
+        for read in ast.walk(node)
+        if isinstance(read, ast.Name)
+        and isinstance(read.ctx, ast.Load)
+        and read.id in free
+        and _a_setting(read, parents, canonical, free)
+    )
+
+
+def _free_names(node: MadeFunction) -> set[str]:
+    """The names ``node`` reads and binds nowhere in itself (its parameters, its nested functions'
+    and its assignments are its own)."""
+    read, bound = set(), set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            (read if isinstance(inner.ctx, ast.Load) else bound).add(inner.id)
+        elif isinstance(inner, ast.arg):
+            bound.add(inner.arg)
+        elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef) and inner is not node:
+            bound.add(inner.name)
+    return read - bound
+
+
+def _a_setting(
+    read: ast.expr,
+    parents: dict[ast.AST, ast.AST],
+    canonical: Callable[[str], str],
+    free: set[str],
+) -> bool:
+    current: ast.AST = read
+    while (parent := parents.get(current)) is not None:
+        if isinstance(parent, ast.Call):
+            if current is parent.func:
+                return True  # a function called: another function, another program
+            return _setting_argument(parent, parent.args.index(current), None, canonical)
+        if isinstance(parent, ast.keyword):
+            call = parents.get(parent)
+            return isinstance(call, ast.Call) and _setting_argument(
+                call, None, parent.arg, canonical
+            )
+        if isinstance(parent, ast.Attribute):
+            if parent.attr in STATIC_ARRAY_ATTRIBUTES:
+                return False  # its shape: the same for arrays of one shape
+            called = parents.get(parent)
+            if isinstance(called, ast.Call) and called.func is parent:
+                # ``x.sum()`` computes on data; ``model.apply(p)`` runs another object's program.
+                return parent.attr not in TRACED_ARRAY_METHODS
+        elif isinstance(parent, ast.Compare):
+            if all(isinstance(op, ast.Is | ast.IsNot) for op in parent.ops):
+                return False  # a test of its kind (``is None``): one branch for values of a kind
+            strings = (parent.left, *parent.comparators)
+            if any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in strings):
+                return True  # ``mode == "fast"``: a mode, whatever decides on it
+        elif isinstance(parent, ast.Subscript):
+            if current is not parent.value:
+                # A key or an index into a table closed over (``kernels[label]``): which item is
+                # part of the program. An index into an array the function is given is data
+                # (``snapshots.at[step]``, ``x[i]``).
+                return _root(parent.value) in free
+        elif isinstance(parent, ast.Slice):
+            return True
+        elif isinstance(parent, ast.Dict):
+            return any(current is key for key in parent.keys)
+        elif isinstance(parent, _CONTROL):
+            return getattr(parent, "test", current) is current or isinstance(parent, ast.BoolOp)
+        elif isinstance(parent, ast.For | ast.comprehension):
+            return current is parent.iter  # walked in Python: its length is the program's
+        elif not isinstance(parent, _THROUGH):
+            return False
+        current = parent
+    return False
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _setting_argument(
+    call: ast.Call, position: int | None, keyword: str | None, canonical: Callable[[str], str]
+) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in SHAPING_METHODS:
+        return True  # ``x.reshape(n, k)``: every argument a length or an axis
+    dotted = _dotted(func)
+    return dotted is not None and sets_computation(canonical(dotted), position, keyword)
