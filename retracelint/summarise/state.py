@@ -225,7 +225,7 @@ class PassState:
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
-        once = leaving_from(body) if self.loops else len(body)
+        once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
             if at >= once:
                 self.statement_once(stmt)
@@ -256,6 +256,11 @@ class PassState:
     def tracer_type(self, node: ast.expr) -> bool:
         """Whether ``node`` names a type only values under a trace have (``jax.core.Tracer``)."""
         return self.mod.canonical(_dotted(node) or "") in _TRACER_TYPES
+
+    def turns_again(self) -> bool:
+        """Whether the innermost loop may run its body more than once (one that runs once, a body
+        that leaves on its first pass, is counted so already)."""
+        return bool(self.loops) and self.fn.loops[self.loops[-1]].count != 1
 
     def statement_once(self, stmt: ast.stmt) -> None:
         """A statement from which the innermost loop is left before its next turn (``leaving_from``):
