@@ -312,6 +312,8 @@ class ImportLayout:
             if len(found) > 1 or found[0].module != name
         }
         self._root = {file.module: file.root for file in files}
+        # The import name of each module keyed by its folder too (``exp_a.train``: ``train``).
+        self._names = {f.module: f.name for f in files if f.name and f.name != f.module}
         self._search = (project, os.path.join(project, "src"))
         self._found: dict[tuple[str, str], str] = {}
         # Implicit namespace packages (PEP 420): a module under folders without __init__.py is also
@@ -331,6 +333,10 @@ class ImportLayout:
                 if alias and alias not in by_name and alias not in keys:
                     aliases.setdefault(alias, []).append(file)
         self._named.update((alias, found) for alias, found in aliases.items() if len(found) == 1)
+
+    def name(self, key: str) -> str:
+        """The dotted name Python imports the module of key ``key`` by."""
+        return self._names.get(key, key)
 
     def module(self, importer: str, dotted: str) -> str:
         """The key of the module that ``dotted`` names in module ``importer`` ("" when that is not

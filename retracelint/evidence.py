@@ -409,7 +409,12 @@ def _has_entries(
 
 
 def _short(qualname: str) -> str:
-    return qualname.rpartition(".")[2] or qualname
+    """A function by its own name; a module's top level by its module's last two names
+    (``exp_a.train``): two scripts' top levels are both ``<module>``."""
+    module, _, name = qualname.rpartition(".")
+    if name == "<module>" and module:
+        return ".".join(module.split(".")[-2:])
+    return name or qualname
 
 
 # -- sweeps ---------------------------------------------------------------------------------------

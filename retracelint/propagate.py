@@ -96,6 +96,7 @@ from retracelint.values import (
     shape_sources,
     through,
     uneven,
+    weak_said,
 )
 
 if TYPE_CHECKING:
@@ -752,7 +753,9 @@ class Propagation(ObjectModel):
         found = replace(
             taint,
             code=code,
-            what=taint.what.format(start=first, then=then),
+            what=taint.what.format(
+                start=weak_said(first, alternatives.first), then=weak_said(then, alternatives.then)
+            ),
             origin=origin,
             sources=taint.sources - {alternatives},
         )

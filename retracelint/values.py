@@ -1248,6 +1248,12 @@ def size_of(value: Value) -> Value:
 WEAK, STRONG = "a weakly typed scalar", "a strongly typed array"
 
 
+def weak_said(kind: str, value: Value) -> str:
+    """How a finding names a value of weak-type class ``kind``: a weakly typed array is no scalar
+    (``jnp.where(mask, 1.0, 0.0)``, an array made from Python numbers only, is weakly typed too)."""
+    return "a weakly typed array" if kind == WEAK and value.ty == ARRAY else kind
+
+
 # Without x64, jax stores each 64-bit dtype as its 32-bit kin (measured on jax 0.10.2).
 _WITHOUT_X64 = {
     "int64": "int32",

@@ -101,3 +101,19 @@ def test_one_call_that_flips_several_arguments_is_one_finding() -> None:
     )
     assert [d.split(",")[0] for d in score.details[-3:]] == ["'strain'", "'doubled'", "'tricks'"]
     assert rank.message.startswith("'strain' gets a weakly typed scalar here")
+
+
+def test_a_weakly_typed_array_is_not_called_a_scalar() -> None:
+    """``jnp.where(mask, 1.0, 0.0)`` is an array made from Python numbers only: weakly typed, as a
+    Python scalar is, but the finding names it an array, whether a warm-up call passes it (the call
+    flip) or a loop starts with it (the carried flip)."""
+    project = FIXTURES / "weak_arrays_from_python_numbers"
+    run = analyse([str(project)], Settings(cache=False, select=("RTL",)))
+    messages = {Path(f.location.path).name: f.message for f in run.findings}
+    assert messages["advect.py"].startswith(
+        "'state' gets a strongly typed array here but a weakly typed array at line 21"
+    )
+    assert messages["diffuse.py"].startswith(
+        "state starts as a weakly typed array and is a strongly typed array after each iteration"
+    )
+    assert "scalar" not in " ".join(messages.values())

@@ -100,7 +100,7 @@ def test_a_loop_over_floats_takes_one_kind_branch_a_warm_up_two(
     code, out = _check(tmp_path, monkeypatch)
     assert code == 1
     assert [line for line in out.splitlines() if ": RTL" in line] == [
-        "lattice/simulation.py:13:18: RTL401 [warning] k_site is a weakly typed scalar in one"
+        "lattice/simulation.py:13:18: RTL401 [warning] k_site is a weakly typed array in one"
         " branch and a strongly typed array in another, the branch chosen anew at each iteration"
         " of the loop at examples/warm.py:6, so jitted 'relax' re-traces; pass one kind of value"
     ]

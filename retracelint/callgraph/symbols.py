@@ -301,12 +301,13 @@ class Symbols:
     @cached_property
     def scripts(self) -> frozenset[str]:
         """The modules outside any package that no module of the project imports: files run as
-        programs of their own (``examples/run.py``), whose top level runs only there."""
+        programs of their own (``examples/run.py``), whose top level runs only there. Told by the
+        name Python imports them by: ``exp_a/train.py`` beside ``exp_b/train.py`` is keyed
+        ``exp_a.train``, and is still a module of no package."""
         imported = {m for s in self.modules.values() for m in self._imported_modules(s)}
+        named = self.layout.name if self.layout is not None else str
         return frozenset(
-            name
-            for name, summary in self.modules.items()
-            if "." not in summary.module and name not in imported
+            name for name in self.modules if "." not in named(name) and name not in imported
         )
 
     def _imported_modules(self, module: ModuleSummary) -> set[str]:

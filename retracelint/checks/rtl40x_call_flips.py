@@ -31,6 +31,7 @@ from retracelint.values import (
     CallSrc,
     RetDep,
     kinds_differ,
+    weak_said,
 )
 from retracelint.weak import WeakKinds, WeakOrigin
 
@@ -176,6 +177,10 @@ def _flips(
         )
         if found is not None:
             (fn, call, arg, now), (first, before) = found
+            if code == "RTL401":
+                now = weak_said(now, typed(fn, arg.value))
+                first_fn = next(c[0] for c in calls if c[3] is first)
+                before = weak_said(before, typed(first_fn, first.value))
             # A dtype decided inside a helper is changed there; one made in this body, at the call.
             returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
             made = prop.resolve(fn, arg.value).made if returned else None

@@ -57,6 +57,7 @@ from retracelint.values import (
     made_objects,
     weak_class,
     weak_kind,
+    weak_said,
 )
 
 # The rules this module's checks emit (``checks.FAMILIES``).
@@ -330,7 +331,13 @@ def _carried_flip(
     if not _weak_told(at, start) and _weak_then_strong(prop, at, start, returned):
         # A weak type that arithmetic decides (``jnp.arange(n) / rate`` in a helper) is told there.
         weak_at = start.made if start.weak == MADE_WEAK else None
-        return "RTL401", carried.name, weak_at or carried.start.location, WEAK, STRONG
+        return (
+            "RTL401",
+            carried.name,
+            weak_at or carried.start.location,
+            weak_said(WEAK, start),
+            STRONG,
+        )
     typed = as_called(prop, fn, start)
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
@@ -380,7 +387,13 @@ def _carried_flip(
             return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
-            return "RTL401", f"{carried.name}.{name}", leaf.made or origin.location, WEAK, STRONG
+            return (
+                "RTL401",
+                f"{carried.name}.{name}",
+                leaf.made or origin.location,
+                weak_said(WEAK, leaf),
+                STRONG,
+            )
         dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
             mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
@@ -472,7 +485,13 @@ def _item_flip(
                 return found
         elif _weak_then_strong(prop, at, begin, back):
             # A number a helper returns is reported where the helper writes it.
-            return "RTL401", leaf, begin.made or at.carried.start.location, WEAK, STRONG
+            return (
+                "RTL401",
+                leaf,
+                begin.made or at.carried.start.location,
+                weak_said(WEAK, begin),
+                STRONG,
+            )
         elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
             return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
         elif widened := _floor_flip(prop, at, typed, back):

@@ -71,11 +71,13 @@ from retracelint.values import (
     DTYPE,
     EMPTY,
     FLOAT,
+    FOLLOWS,
     INT,
     JIT_OUT_WEAK,
     KIND_CODES,
     LIST,
     MADE_STRONG,
+    MADE_WEAK,
     NO_AXES,
     NP_ARRAY,
     NP_SCALAR,
@@ -84,6 +86,7 @@ from retracelint.values import (
     TUPLE,
     UNHASHABLE,
     UNKNOWN,
+    WEAK,
     Chunking,
     Dims,
     ItemSrc,
@@ -109,6 +112,7 @@ from retracelint.values import (
     stacked_value,
     trailing_sources,
     unaligned,
+    weak_class,
 )
 
 if TYPE_CHECKING:
@@ -156,7 +160,12 @@ class Arrays(PassState):
                 if name in _ARRAY_PRODUCTS:
                     operands = [data_array(operand) for operand in operands]
                 # jnp.exp(0.5) is weakly typed
-                value = value.with_(weak=followed(operands))
+                weak = followed(operands)
+                if weak == FOLLOWS and name in _VALUE_OPERANDS and _all_weak(operands):
+                    # where(inside(n), 1.0, 0.0): weak whatever the condition (a project call's
+                    # result, among the array's dependencies) is.
+                    weak = MADE_WEAK
+                value = value.with_(weak=weak)
             elif value.ty == ARRAY and (
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):
@@ -830,3 +839,7 @@ def _dtype_of_item(value: Value, name: str, args: list[Value], where: Location) 
     (item,) = args[0].items
     taken = dtype_taken(item) if item.ty not in SCALARS else None
     return value.with_(dtype_of=taken, made=where) if taken is not None else value
+
+
+def _all_weak(values: list[Value]) -> bool:
+    return bool(values) and all(weak_class(v) == WEAK for v in values)

@@ -346,7 +346,12 @@ class Expressions(PassState):
             value = enclosing.env.get(name)
             if value is not None:
                 if value.ref == "<self>":
-                    return value
+                    # What the enclosing call set on it (``self.agent = PPOAgent(...)`` in
+                    # ``__init__``, then ``def _env_step(...)``) was made before the nested
+                    # function runs: per call of it, the same object. Its variation speaks of the
+                    # enclosing call (its calls, loops, parameters, each call of it), not of this one.
+                    fields = tuple((attr, _fixed_here(v, up)) for attr, v in value.fields)
+                    return value.with_(fields=fields) if fields else value
                 refs = value.refs
                 instance = value.ty == INSTANCE and value.ref is not None and value.param is None
                 made = frozenset(o for o in value.objs if isinstance(o, Made))
@@ -1537,3 +1542,19 @@ def _taken_out(parts: list[ast.expr], scalars: list[bool]) -> frozenset[int]:
         out.add(axis)
         axis += 1
     return frozenset(out)
+
+
+def _fixed_here(value: Value, up: int) -> Value:
+    """A value an enclosing function (``up`` levels out) made, as a function nested in it sees it:
+    what it is, without what it varies with there, its functions named from here."""
+    refs = value.callables
+    for _ in range(up):
+        refs = funcrefs.rescoped(refs, "up")
+    return value.with_(
+        vsrc=EMPTY,
+        shape=EMPTY,
+        deps=EMPTY,
+        fresh=EMPTY,
+        callables=refs,
+        items=tuple(_fixed_here(item, up) for item in value.items),
+    )

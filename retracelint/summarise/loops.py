@@ -365,6 +365,20 @@ def _one_pass(body: list[ast.stmt], until: str = "") -> bool:
     return _leaves(body, until) and not _continues(body)
 
 
+def leaving_from(block: list[ast.stmt]) -> int:
+    """The first statement of ``block`` (a loop's body, or a block within it) from which every path
+    leaves the loop before its next turn (``return``, ``break`` or ``raise``, never ``continue``):
+    ``if s == 0: continue`` then ``return apply(...)``; ``len(block)`` when there is none."""
+    first, leaves = len(block), False
+    for at in range(len(block) - 1, -1, -1):
+        if _continues(block[at : at + 1]):
+            break
+        leaves = leaves or _always_leaves(block[at], "")
+        if leaves:
+            first = at
+    return first
+
+
 def _leaves(block: list[ast.stmt], until: str = "") -> bool:
     """Whether the normal end of ``block`` is never reached: a statement of it always leaves."""
     return any(_always_leaves(stmt, until) for stmt in block)

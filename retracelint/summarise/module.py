@@ -46,6 +46,8 @@ from retracelint.values import (
     EMPTY,
     UNKNOWN,
     UNKNOWN_VALUE,
+    IterDep,
+    RetDep,
     Value,
 )
 
@@ -203,7 +205,7 @@ class _ModulePass:
             return value
         found = self.summary.globals.get(name)
         if found is not None:
-            value = found.with_(callables=funcrefs.rescoped(found.callables, "module"))
+            value = _read_in_function(found)
         elif name in self.summary.imports and not self.summary.imports[name].startswith(_EXTERNAL):
             value = Value(callables=funcrefs.single(("global", self.summary.imports[name])))
         else:
@@ -594,3 +596,13 @@ def _empty(value: ast.expr) -> bool:
     shape = value.args[0]
     first = shape.elts[0] if isinstance(shape, ast.Tuple | ast.List) and shape.elts else shape
     return isinstance(first, ast.Constant) and first.value == 0
+
+
+def _read_in_function(found: Value) -> Value:
+    """A module-level value as a function of the module reads it: its functions named from the
+    top level, where it was made, and without what it took from the module's own calls. Those
+    are indices into the module's call sites (``forward, params = init_policy(...)``: item 0 of
+    module call 0); read in a function they would name that function's calls, whatever they
+    return (an array, and a jitted function passed as a static argument "raises")."""
+    deps = frozenset(d for d in found.deps if not isinstance(d, RetDep | IterDep))
+    return found.with_(callables=funcrefs.rescoped(found.callables, "module"), deps=deps)

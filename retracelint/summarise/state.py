@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
+from retracelint.summarise.loops import leaving_from
 from retracelint.summarise.points import BodyNames, body_names, gives_points
 from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import (
@@ -224,8 +225,12 @@ class PassState:
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
+        once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
-            self.statement(stmt)
+            if at >= once:
+                self.statement_once(stmt)
+            else:
+                self.statement(stmt)
             guard = _set_guard(stmt, body[at + 1 :])
             if guard:
                 # `if self.step is not None: return`, then what sets it: the rest runs while the
@@ -251,6 +256,23 @@ class PassState:
     def tracer_type(self, node: ast.expr) -> bool:
         """Whether ``node`` names a type only values under a trace have (``jax.core.Tracer``)."""
         return self.mod.canonical(_dotted(node) or "") in _TRACER_TYPES
+
+    def turns_again(self) -> bool:
+        """Whether the innermost loop may run its body more than once (one that runs once, a body
+        that leaves on its first pass, is counted so already)."""
+        return bool(self.loops) and self.fn.loops[self.loops[-1]].count != 1
+
+    def statement_once(self, stmt: ast.stmt) -> None:
+        """A statement from which the innermost loop is left before its next turn (``leaving_from``):
+        what it makes and calls is not repeated by that loop, even where a ``continue`` before it
+        makes the loop turn again (``if s == 0: continue`` then ``return apply(lambda ...)``)."""
+        loop = frozenset({self.loops[-1]})
+        settled, calls = self.settled, self.calls_settled
+        self.settled, self.calls_settled = settled | loop, calls | loop
+        try:
+            self.statement(stmt)
+        finally:
+            self.settled, self.calls_settled = settled, calls
 
     def statement(self, stmt: ast.stmt) -> None:
         handler = handler_of(type(self), type(stmt), "s_")

@@ -133,6 +133,7 @@ from retracelint.values import (
     rows_of,
     structure_kind,
     weak_kind,
+    weak_said,
     with_field,
 )
 
@@ -707,7 +708,12 @@ class Statements(PassState):
                     continue
                 if alternatives is not None:
                     sources |= {alternatives}
-                taint = Taint(code, said.format(start=first, then=then), self.loc(node), sources)
+                taint = Taint(
+                    code,
+                    said.format(start=weak_said(first, values[0]), then=weak_said(then, value)),
+                    self.loc(node),
+                    sources,
+                )
                 self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
                 self.note_key_flip(taint, values[0], value, said)
                 break
@@ -758,7 +764,12 @@ class Statements(PassState):
             a, b = weak_kind(first), weak_kind(value)
             if kinds_differ(a, b):
                 odd = first_at if a == WEAK else at
-                taint = Taint("RTL401", said.format(start=a, then=b), odd, when)
+                taint = Taint(
+                    "RTL401",
+                    said.format(start=weak_said(a, first), then=weak_said(b, value)),
+                    odd,
+                    when,
+                )
             else:
                 found = _weak_alternatives(self.fn.qualname, "result", first, first_at, value, at)
                 if found is None:
@@ -1120,7 +1131,10 @@ class Statements(PassState):
                 continue
             code, start, then = flip
             said = f"{name} starts as {{start}} and is {{then}}"
-            taint = Taint(code, said.format(start=start, then=then), origin, sources)
+            told = said.format(
+                start=weak_said(start, before[name]), then=weak_said(then, after[name])
+            )
+            taint = Taint(code, told, origin, sources)
             self.env[name] = self.env[name].with_(shape=self.env[name].shape | {taint})
             self.note_key_flip(taint, before[name], after[name], said)
 
