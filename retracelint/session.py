@@ -87,10 +87,10 @@ class Picked:
     gave then, so a run after an edit asks only the edited module, not every function and jit
     site of the project (some 100,000 and 10,000 in the speed corpus)."""
 
-    # By kind (a module-level function: one object from run to run) and module: the summary
+    # By kind (a module-level function: one object from run to run), by module: the summary
     # picked from, and what was picked, in its order.
-    _kept: dict[tuple[Callable[..., object], str], tuple[ModuleSummary, tuple[object, ...]]] = (
-        field(default_factory=dict)
+    _kept: dict[Callable[..., object], dict[str, tuple[ModuleSummary, tuple[object, ...]]]] = field(
+        default_factory=dict
     )
 
     def each(
@@ -101,12 +101,14 @@ class Picked:
     ) -> list[_T]:
         """What ``pick`` gives of each of ``modules`` (by key), in their order; ``pick`` is what
         ``kind`` stands for, a function of the module's key and summary alone."""
+        kept = self._kept.setdefault(kind, {})
         out: list[_T] = []
         for key, summary in modules:
-            kept = self._kept.get((kind, key))
-            if kept is None or kept[0] is not summary:
-                kept = self._kept[kind, key] = (summary, tuple(pick(key, summary)))
-            out.extend(kept[1])  # type: ignore[arg-type]
+            found = kept.get(key)
+            if found is None or found[0] is not summary:
+                found = kept[key] = (summary, tuple(pick(key, summary)))
+            if found[1]:
+                out.extend(found[1])  # type: ignore[arg-type]
         return out
 
     def names(
