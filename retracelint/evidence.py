@@ -56,7 +56,7 @@ from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
-from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo
+from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
 # Statements after which the rest of their block never runs.
@@ -690,6 +690,7 @@ class _Sources:
     # By sweep loop (function, loop index): the sweep it walks, amortised by each point's own
     # loop (``_amortised_sweep``), None where it is no such sweep.
     sweeps: dict[tuple[str, int], Sweep | None] = field(default_factory=dict)
+    _functions_at: dict[str, list[tuple[str, FunctionSummary]]] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -698,20 +699,33 @@ class _Sources:
         here = (at.line, at.col)
         inside = [
             ((loc.line, loc.col), name)
-            for name, fn in self._functions.get(at.path, ())
+            for name, fn in self._functions(at.path)
             if fn.kind != "module"
             and (loc := fn.location)
             and (loc.line, loc.col) < here <= (loc.end_line or loc.line, loc.end_col or 1 << 30)
         ]
         if inside:
             return max(inside)[1]
-        return next((n for n, fn in self._functions.get(at.path, ()) if fn.kind == "module"), None)
+        return next((n for n, fn in self._functions(at.path) if fn.kind == "module"), None)
+
+    def _functions(self, path: str) -> list[tuple[str, FunctionSummary]]:
+        """The functions of the file at ``path``, by name: listed for the few files the findings'
+        chains run through, not for the whole project (100,000 functions in the speed corpus)."""
+        found = self._functions_at.get(path)
+        if found is None:
+            found = self._functions_at[path] = [
+                item for module in self._modules(path) for item in module.functions.items()
+            ]
+        return found
+
+    def _modules(self, path: str) -> list[ModuleSummary]:
+        return self._by_path.get(path, [])
 
     @cached_property
-    def _functions(self) -> dict[str, list[tuple[str, FunctionSummary]]]:
-        by_path: dict[str, list[tuple[str, FunctionSummary]]] = {}
+    def _by_path(self) -> dict[str, list[ModuleSummary]]:
+        by_path: dict[str, list[ModuleSummary]] = {}
         for module in self.project.modules.values():
-            by_path.setdefault(module.path, []).extend(module.functions.items())
+            by_path.setdefault(module.path, []).append(module)
         return by_path
 
     def tree(self, path: str) -> ast.Module | None:
@@ -885,17 +899,15 @@ class _Sources:
         """Whether ``block`` binds one of ``names`` and builds a jitted function (a jit site of the
         summaries: every wrapper spelling, aliases included; not a lax primitive's body)."""
         first, last = block[0].lineno, block[-1].end_lineno or block[-1].lineno
-        return any(first <= line <= last for line in self._jit_lines.get(path, ())) and any(
+        lines = (
+            spec.location.line
+            for module in self._modules(path)
+            for spec in module.jits
+            if not spec.traces_on_call
+        )
+        return any(first <= line <= last for line in lines) and any(
             _bound_names(stmt) & names for stmt in block
         )
-
-    @cached_property
-    def _jit_lines(self) -> dict[str, list[int]]:
-        out: dict[str, list[int]] = {}
-        for module in self.project.modules.values():
-            lines = (spec.location.line for spec in module.jits if not spec.traces_on_call)
-            out.setdefault(module.path, []).extend(lines)
-        return out
 
     def declared(self, flag: str) -> object:
         """The literal of ``flag``'s one declaration (``use_jit: bool = False``), else unknown."""

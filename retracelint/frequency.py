@@ -40,8 +40,9 @@ from functools import cached_property
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.model import Location, PathStep
+from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
-from retracelint.summary import Arg, FunctionSummary, LoopInfo, ModuleSummary, Points
+from retracelint.summary import Arg, FunctionSummary, JitSpec, LoopInfo, ModuleSummary, Points
 from retracelint.values import RetDep
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -149,6 +150,8 @@ class Frequency:
     # facts of the whole call graph are taken over where the edit changed none of what they were
     # found from (``_carried``).
     last: Found | None = None
+    # What the rules picked from each module, by its summary (``session.Picked``).
+    picked: Picked = field(default_factory=Picked)
     _runtime: frozenset[str] | None = None
     _repeated: dict[str, Driver | None] | None = None
     _callers: dict[str, list[tuple[str, int]]] | None = None
@@ -202,15 +205,10 @@ class Frequency:
         return qualname in scripted
 
     def _scripted_from(self, tests: bool) -> frozenset[str]:
-        roots = set()
-        for module in self.project.modules.values():
-            # A module's only function of kind "module" is its top level: its other functions
-            # are looked at only in test files (tens of thousands of functions fewer per run).
-            top = module.functions.get(module.toplevel)
-            if top is not None and top.kind == "module":
-                roots.add(top.qualname)
-            if tests and is_test_file(module.path):
-                roots.update(name for name in module.functions if is_test(name))
+        modules = self.project.modules.items()
+        roots = set(self.picked.each(modules, _script_roots, _script_roots))
+        if tests:
+            roots.update(self.picked.each(modules, _test_roots, _test_roots))
         return frozenset(self._reach(roots, self._direct_callees()) & self.runtime)
 
     def found(self) -> Found | None:
@@ -624,7 +622,7 @@ class Frequency:
         functions handed to transforms and ``lax`` primitives, methods of flax/haiku modules."""
         project = self.project
         roots: set[str] = set()
-        for target in project.symbols.all_jits():
+        for target in jits_with(project, self.picked, every_jit):
             binding = project.jit_binding(target)
             if binding is not None and binding.wrapped is not None:
                 roots.add(binding.wrapped.qualname)
@@ -854,6 +852,35 @@ def is_test_file(path: str) -> bool:
     """A file of tests: ``test_*.py`` or ``*_test.py``."""
     file = path.replace("\\", "/").rpartition("/")[2]
     return file.startswith("test_") or file.endswith("_test.py")
+
+
+def _script_roots(_: str, module: ModuleSummary) -> Iterator[str]:
+    """A module's top level, where it runs as a script (``Frequency.run_by_scripts``): its only
+    function of kind "module"."""
+    top = module.functions.get(module.toplevel)
+    if top is not None and top.kind == "module":
+        yield top.qualname
+
+
+def _test_roots(_: str, module: ModuleSummary) -> Iterator[str]:
+    """A test file's tests (its other functions are looked at only there: tens of thousands of
+    functions fewer per run)."""
+    if is_test_file(module.path):
+        yield from (name for name in module.functions if is_test(name))
+
+
+def every_jit(_: JitSpec) -> bool:
+    return True
+
+
+def jits_with(project: Project, picked: Picked, has: Callable[[JitSpec], bool]) -> list[JitTarget]:
+    """The jit sites of ``project`` whose spec ``has``, in order (by module key, then as the module
+    lists them), picked module by module (``Picked``: after an edit, from the edited module alone)."""
+
+    def pick(key: str, module: ModuleSummary) -> Iterator[JitTarget]:
+        return (JitTarget(key, spec.index, bound=False) for spec in module.jits if has(spec))
+
+    return picked.each(sorted(project.modules.items()), has, pick)
 
 
 def where(location: Location) -> str:

@@ -25,14 +25,21 @@ from retracelint.callgraph import (
     Site,
     Target,
 )
-from retracelint.frequency import Driver, Found, Frequency, where
+from retracelint.frequency import Driver, Found, Frequency, jits_with, where
 from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
 from retracelint.session import Picked
 from retracelint.summarise.promotion import is_complex, promoted_floor
-from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
+from retracelint.summary import (
+    Arg,
+    CallSite,
+    FunctionSummary,
+    JitSpec,
+    LoopInfo,
+    ModuleSummary,
+)
 from retracelint.values import (
     DICT,
     EMPTY,
@@ -200,7 +207,9 @@ class Propagation(ObjectModel):
     _jit_site_list: list[tuple[str, int, JitTarget]] | None = None  # ``_jit_sites``
 
     def __post_init__(self) -> None:
-        self.frequency = Frequency(self.project, self.walks_held, self._passed, self.found)
+        self.frequency = Frequency(
+            self.project, self.walks_held, self._passed, self.found, self.picked
+        )
 
     def _passed(self, fn: FunctionSummary, param: str) -> list[Arg | None]:
         """What each known call of ``fn`` passes for ``param`` (None: nothing)."""
@@ -1241,6 +1250,10 @@ class Propagation(ObjectModel):
         """The functions of the project that ``has``, in its order (``Picked``)."""
         project = self.project
         return [project.functions[name] for name in self.picked.names(project.modules, has)]
+
+    def jits_with(self, has: Callable[[JitSpec], bool]) -> list[JitTarget]:
+        """The jit sites of the project whose spec ``has``, in its order (``Picked``)."""
+        return jits_with(self.project, self.picked, has)
 
     # -- jit call sites -----------------------------------------------------------------------------
     def jit_calls(self) -> Iterator[tuple[FunctionSummary, int, JitTarget]]:

@@ -12,7 +12,7 @@ its unsaved buffers, a way to tell it the result is no longer wanted, and a list
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -80,29 +80,46 @@ class Stored:
 
 @dataclass
 class Picked:
-    """The functions of a project that the rules of the whole project look at, picked by what
-    their own summary holds (``has``: a ``jax.clear_caches()``, a value carried from call to
-    call), module by module: a module whose summary is the object a run before picked from gives
-    the names it gave then, so a run after an edit asks only the edited module's functions, not
-    every function of the project (some 100,000 in the speed corpus)."""
+    """What the rules of the whole project pick from each module by what its own summary holds
+    (the functions that run ``jax.clear_caches()`` or carry a value from call to call, the jit
+    sites made anew or handed to a lax primitive, a script's top level and a test file's tests),
+    module by module: a module whose summary is the object a run before picked from gives what it
+    gave then, so a run after an edit asks only the edited module, not every function and jit
+    site of the project (some 100,000 and 10,000 in the speed corpus)."""
 
-    # By predicate and module: the summary picked from, and the names picked, in its order.
-    _kept: dict[
-        tuple[Callable[[FunctionSummary], bool], str], tuple[ModuleSummary, tuple[str, ...]]
-    ] = field(default_factory=dict)
+    # By kind (a module-level function: one object from run to run), by module: the summary
+    # picked from, and what was picked, in its order.
+    _kept: dict[Callable[..., object], dict[str, tuple[ModuleSummary, tuple[object, ...]]]] = field(
+        default_factory=dict
+    )
+
+    def each(
+        self,
+        modules: Iterable[tuple[str, ModuleSummary]],
+        kind: Callable[..., object],
+        pick: Callable[[str, ModuleSummary], Iterable[_T]],
+    ) -> list[_T]:
+        """What ``pick`` gives of each of ``modules`` (by key), in their order; ``pick`` is what
+        ``kind`` stands for, a function of the module's key and summary alone."""
+        kept = self._kept.setdefault(kind, {})
+        out: list[_T] = []
+        for key, summary in modules:
+            found = kept.get(key)
+            if found is None or found[0] is not summary:
+                found = kept[key] = (summary, tuple(pick(key, summary)))
+            if found[1]:
+                out.extend(found[1])  # type: ignore[arg-type]
+        return out
 
     def names(
         self, modules: Mapping[str, ModuleSummary], has: Callable[[FunctionSummary], bool]
     ) -> list[str]:
         """The functions of ``modules`` that ``has``, in the project's order (module by module)."""
-        out: list[str] = []
-        for key, summary in modules.items():
-            kept = self._kept.get((has, key))
-            if kept is None or kept[0] is not summary:
-                picked = tuple(name for name, fn in summary.functions.items() if has(fn))
-                kept = self._kept[has, key] = (summary, picked)
-            out.extend(kept[1])
-        return out
+        return self.each(
+            modules.items(),
+            has,
+            lambda _, summary: (name for name, fn in summary.functions.items() if has(fn)),
+        )
 
 
 @dataclass
@@ -178,7 +195,9 @@ class Memory:
         ``facts`` (compared item by item, by identity first: the summaries kept here are the same
         objects from one run to the next, so an unchanged one costs no comparison)."""
         kept = self._recalled.get(name)
-        if kept is not None and _same(kept[0], facts):
+        # Tuples compare item by item, each by identity first, in C: a loop written in Python
+        # over the speed corpus's 1,752 files cost more than the comparisons themselves.
+        if kept is not None and kept[0] == facts:
             return kept[1]  # type: ignore[return-value]
         value = compute()
         self._recalled[name] = (facts, value)
@@ -190,13 +209,6 @@ class Memory:
         versions[key] = (summary, entry)
         while len(versions) > _VERSIONS:
             del versions[next(iter(versions))]
-
-
-def _same(a: tuple[tuple[object, ...], ...], b: tuple[tuple[object, ...], ...]) -> bool:
-    return len(a) == len(b) and all(
-        len(p) == len(q) and all(x is y or x == y for x, y in zip(p, q, strict=True))
-        for p, q in zip(a, b, strict=True)
-    )
 
 
 @dataclass

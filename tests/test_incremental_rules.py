@@ -416,9 +416,9 @@ def test_the_checks_of_the_whole_project_pick_again_from_the_edited_module_alone
     names = Picked.names
 
     def spy(self: Picked, modules: dict, has) -> list[str]:
-        before = dict(self._kept)
+        before = dict(self._kept.get(has, {}))
         out = names(self, modules, has)
-        picked_again.update(k for (h, k), v in self._kept.items() if before.get((h, k)) is not v)
+        picked_again.update(k for k, v in self._kept[has].items() if before.get(k) is not v)
         return out
 
     monkeypatch.setattr(Picked, "names", spy)

@@ -856,3 +856,110 @@ def test_an_edit_of_one_module_changes_a_whole_project_finding_in_a_file_left_as
         assert await client.stop() == 0
 
     run(test)
+
+
+SMOOTHING = '''\
+import jax.numpy as jnp
+from jax import lax
+
+
+class Smoother:
+    """Exponential smoothing of a series, at one rate."""
+
+    def __init__(self, rate):
+        self.rate = rate
+
+    def smooth(self, xs):
+        def body(i, acc):
+            return acc * self.rate + xs[i]
+
+        return lax.fori_loop(0, xs.shape[0], body, jnp.zeros(()))
+'''
+
+SMOOTHING_ONCE = '''\
+import jax.numpy as jnp
+from jax import lax
+
+
+def _decay(i, carry):
+    acc, xs, rate = carry
+    return acc * rate + xs[i], xs, rate
+
+
+class Smoother:
+    """Exponential smoothing of a series, at one rate."""
+
+    def __init__(self, rate):
+        self.rate = rate
+
+    def smooth(self, xs):
+        return lax.fori_loop(0, xs.shape[0], _decay, (jnp.zeros(()), xs, self.rate))[0]
+'''
+
+SWEEP = """\
+import numpy as np
+
+from smoothing import Smoother
+
+
+def sweep(rates):
+    xs = np.ones(16)
+    out = []
+    for rate in rates:
+        out.append(Smoother(rate).smooth(xs))
+    return out
+"""
+
+RUN = """\
+from sweep import sweep
+
+RATES = (0.1, 0.5, 0.9)
+
+
+def main():
+    return sweep(RATES)
+"""
+
+
+def test_an_edit_of_a_script_or_a_library_changes_what_the_checks_pick_from_it(
+    tmp_path: Path,
+) -> None:
+    """The checks of the whole project pick what they look at module by module and keep each
+    module's picks while its summary is the same (``session.Picked``): a script's top level
+    (whose calls run eagerly what they reach), a jit site or lax body made anew. An eager
+    ``lax.fori_loop`` of a nested def re-traces per call (RTL301 in smoothing.py, a file left
+    as it is) only once run.py runs the sweep as a script; the body defined once, no finding;
+    nested again, the finding again; the script's guard running nothing, none."""
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n", encoding="utf-8")
+    files = {"smoothing.py": SMOOTHING, "sweep.py": SWEEP, "run.py": RUN}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    script = RUN + '\n\nif __name__ == "__main__":\n    main()\n'
+    idle = RUN + '\n\nif __name__ == "__main__":\n    print(RATES)\n'
+    nested = SMOOTHING.replace("acc * self.rate + xs[i]", "acc * self.rate + 2 * xs[i]")
+    rebuilt = [(15, 46, "RTL301")]
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        for name in files:
+            client.open(name)
+        assert [where(d) for d in await client.until("run.py", lambda d: True)] == []
+        assert not client.diagnostics[client.uri("smoothing.py")]
+        client.change("run.py", script, 2)
+        assert [where(d) for d in await client.until("smoothing.py", bool)] == rebuilt
+        client.change("smoothing.py", SMOOTHING_ONCE, 2)
+        assert not await client.until("smoothing.py", lambda d: not d)
+        client.change("smoothing.py", nested, 3)
+        assert [where(d) for d in await client.until("smoothing.py", bool)] == rebuilt
+        # What the open buffers hold is what a cold run of the files finds.
+        for name, text in (("run.py", script), ("smoothing.py", nested)):
+            (tmp_path / name).write_text(text, encoding="utf-8")
+        assert [
+            (f["path"], f["line"], f["col"], f["code"]) for f in cli_findings(tmp_path, ".")
+        ] == [("smoothing.py", *rebuilt[0])]
+        client.change("run.py", idle, 3)
+        assert not await client.until("smoothing.py", lambda d: not d)
+        assert await client.stop() == 0
+
+    run(test)

@@ -449,13 +449,6 @@ class Symbols:
                 return FuncTarget(qualname, bound=fn is not None and fn.kind != "staticmethod")
         return None
 
-    def all_jits(self) -> list[JitTarget]:
-        return [
-            JitTarget(name, spec.index, bound=False)
-            for name, module in sorted(self.modules.items())
-            for spec in module.jits
-        ]
-
     def call_at(self, location: Location) -> Site | None:
         """The function and call index of the call at ``location``, anywhere in the project."""
         span = (location.line, location.col, location.end_line, location.end_col)

@@ -42,10 +42,10 @@ CODES = ("RTL301",)
 
 
 def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
-    bodies = _lax_bodies(project)
+    bodies = _lax_bodies(project, prop)
     found = {
         t: f
-        for t in project.symbols.all_jits()
+        for t in prop.jits_with(_made_anew)
         if (f := _rebuilt_jit(project, prop, t, bodies)) is not None
     }
     # A jit object made anew and handed to a lax primitive that is reported for tracing it again
@@ -209,12 +209,22 @@ def _run_eagerly(
     )
 
 
-def _lax_bodies(project: Project) -> frozenset[str]:
+def _made_anew(spec: JitSpec) -> bool:
+    """A jit site whose function object may be new each time it runs (``_rebuilt_jit`` asks
+    of no other)."""
+    return spec.fresh is not None
+
+
+def _traces_on_call(spec: JitSpec) -> bool:
+    return spec.traces_on_call
+
+
+def _lax_bodies(project: Project, prop: Propagation) -> frozenset[str]:
     """The functions made anew for an eager lax primitive (each one's RTL301 site)."""
     bodies = set()
-    for target in project.symbols.all_jits():
+    for target in prop.jits_with(_traces_on_call):
         binding = project.jit_binding(target)
-        if project.symbols.jit_spec(target).traces_on_call and binding and binding.wrapped:
+        if binding and binding.wrapped:
             bodies.add(binding.wrapped.qualname)
     return frozenset(bodies)
 
