@@ -34,6 +34,7 @@ from retracelint.session import Picked
 from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
+    AXISLESS,
     DICT,
     EMPTY,
     FLOAT,
@@ -1148,16 +1149,26 @@ class Propagation(ObjectModel):
         """An int argument's value (``axis`` None), an imported constant's, or the length of its
         axis ``axis``."""
         known = arg.known
-        if isinstance(known, str):  # an imported name: what its module binds it to
-            importer = self.project.owner[fn.qualname]
-            if axis is None:
-                return self.project.symbols.constant(known, importer)
-            held = self.project.symbols.global_value(known, importer)
-            length = held.dims.length(axis) if held is not None and held.dims else None
-            return length.constant if length is not None else None
         if axis is None:
+            if isinstance(known, str):  # an imported name: what its module binds it to
+                return self.project.symbols.constant(known, self.project.owner[fn.qualname])
             return known if isinstance(known, int) else None
-        return known[axis] if isinstance(known, tuple) and axis < len(known) else None
+        lengths = self.known_axes(fn, arg)
+        return lengths[axis] if lengths is not None and axis < len(lengths) else None
+
+    def known_axes(self, fn: FunctionSummary, arg: Arg) -> tuple[int | None, ...] | None:
+        """The constant lengths of an argument's axes (a list's: its length), None where one is not
+        known; () for a number, which has none; an imported name's as its module binds it. None
+        when none is known."""
+        known, value = arg.known, arg.value
+        if isinstance(known, str):
+            held = self.project.symbols.global_value(known, self.project.owner[fn.qualname])
+            value = held if held is not None else value
+            lengths = held.dims.lens if held is not None and held.dims else ()
+            known = tuple(n.constant if n is not None else None for n in lengths)
+        if value.ty in AXISLESS or known == ():
+            return ()
+        return known if isinstance(known, tuple) and any(n is not None for n in known) else None
 
     # -- drivers ------------------------------------------------------------------------------------
     def loop_driver(self, fn: FunctionSummary, index: int) -> Driver:

@@ -694,6 +694,8 @@ SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
 ARRAYS = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, "mask"})
+# What has no axes: a Python number, a NumPy scalar.
+AXISLESS = SCALARS | {NP_SCALAR}
 _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 

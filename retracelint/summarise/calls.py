@@ -151,6 +151,7 @@ from retracelint.values import (
     followed,
     kind_sources,
     made_objects,
+    no_axes,
     poly_constant,
     reduced,
     returned_sources,
@@ -897,6 +898,8 @@ class Calls(PassState):
             return summary.constants.get(node.id, imported)
         if value.ty == INT:
             return poly_constant(self.poly(node, {}))
+        if no_axes(value):
+            return ()  # a 0-d array (``x.mean()``, ``jnp.float32(t)``)
         lens = value.dims.lens if value.dims is not None else ()
         known = tuple(n.constant if n is not None else None for n in lens)
         return known if any(n is not None for n in known) else None
