@@ -460,7 +460,8 @@ class Propagation(ObjectModel):
             summary = self.summary_of(callee, True, element) if iterated else None
             # Iterating what a function returns (not a generator) walks the elements of the container.
             container = iterated and summary is None
-            summary = summary or self.summary_of(callee, False, None if container else element)
+            part = dep.of if container else element  # type: ignore[union-attr]
+            summary = summary or self.summary_of(callee, False, part)
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
@@ -1026,16 +1027,18 @@ class Propagation(ObjectModel):
         32 leave a remainder), a step the walk could not follow (``*args``, a method of an object
         not known), a function that branches on the remainder (``Chunking.remainder``), or a chunk
         the summariser saw short. False, too, when the code skips the short chunk under a flag
-        (``Taint.dropped_if``) that every call making it passes true."""
+        (``Taint.dropped_if``) that every call making it passes true. The pieces of a split into
+        a count of them (``Taint.pieces``) are short only where the length split is known: None
+        where it is not."""
         if taint.dropped_if is not None and self.flag_set(*taint.dropped_if):
             return False
         chunking = taint.full_if
         if chunking is None:
-            return True
+            return None if taint.pieces else True
         names: list[str] = []
         choices: list[set[int]] = []
         step = chunking.step_reads()
-        unknown = False
+        unknown = unknown_length = False
         for name, function, value, axis in chunking.reads:
             # The function itself, or the enclosing one whose parameter its closure reads.
             fn = self.project.functions.get(function)
@@ -1046,10 +1049,11 @@ class Propagation(ObjectModel):
             if not sizes and name in step and not chunking.remainder and self.configured(fn, read):
                 return None
             unknown = unknown or not sizes
+            unknown_length = unknown_length or (not sizes and name not in step)
             names.append(name)
             choices.append(sizes or set())
         if unknown:
-            return True
+            return None if taint.pieces and unknown_length else True
         combinations = product(*choices)
         for combination in islice(combinations, _MAX_COMBINATIONS):
             if not chunking.full(dict(zip(names, combination, strict=True))):

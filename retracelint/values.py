@@ -285,6 +285,10 @@ class Taint:
     # len(idx) < self.batch_size: return``): the function that reads the flag and its value there,
     # read where the callers make it (``Loader(x, y, 4, drop_last=True)``).
     dropped_if: tuple[str, Value] | None = None
+    # For the pieces of a split into a count of them (``np.array_split(x, 100)``, RTL103): uneven
+    # only where the length is known not to be a multiple, as a count a user picks most often
+    # divides the data; where the length is not known, uneven pieces are an assumption.
+    pieces: bool = False
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)
@@ -356,6 +360,9 @@ class IterDep:
     elem: int | None = None
     joined: int | None = None
     each: frozenset[int] = frozenset()
+    # Iterating element `of` of the tuple the call returns (`xs, ys = load()`, then `for x in xs`):
+    # the other elements never reach the loop.
+    of: int | None = None
 
 
 @dataclass(frozen=True)

@@ -283,6 +283,7 @@ class Arrays(PassState):
                 frozenset({ItemSrc()}),
                 along,
                 chunking,
+                pieces=along == 0,
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
