@@ -79,6 +79,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axis_lengths,
     axis_sources,
     canonical_dtype,
     combine,
@@ -1164,15 +1165,13 @@ class Propagation(ObjectModel):
         """The constant lengths of an argument's axes (a list's: its length), None where one is not
         known; () for a number, which has none; an imported name's as its module binds it. None
         when none is known."""
-        known, value = arg.known, arg.value
+        known = arg.known
         if isinstance(known, str):
             held = self.project.symbols.global_value(known, self.project.owner[fn.qualname])
-            value = held if held is not None else value
-            lengths = held.dims.lens if held is not None and held.dims else ()
-            known = tuple(n.constant if n is not None else None for n in lengths)
-        if value.ty in AXISLESS or known == ():
+            return axis_lengths(held) if held is not None else None
+        if arg.value.ty in AXISLESS:
             return ()
-        return known if isinstance(known, tuple) and any(n is not None for n in known) else None
+        return known if isinstance(known, tuple) else None
 
     # -- drivers ------------------------------------------------------------------------------------
     def loop_driver(self, fn: FunctionSummary, index: int) -> Driver:

@@ -670,6 +670,16 @@ def no_axes(value: Value) -> bool:
     )
 
 
+def axis_lengths(value: Value) -> tuple[int | None, ...] | None:
+    """The lengths of a value's axes as far as they are known where it is made, None for one not
+    constant (``jnp.linspace(a, b, n)``: one axis); () for a number or a 0-d array, which have none;
+    None when no axis is known."""
+    if value.ty in AXISLESS or no_axes(value):
+        return ()
+    lens = value.dims.lens if value.dims is not None else ()
+    return tuple(n.constant if n is not None else None for n in lens) or None
+
+
 def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:
     if a is None or b is None or a is b:
         return a if a is b else None

@@ -229,7 +229,7 @@ def _origin_pair(
     other: Callable[[WeakOrigin], bool],
 ) -> tuple[_Origin, _Origin] | None:
     """The first origin of one kind and one of the other that reach the argument in one process,
-    by different calls or different routes, with the same static arguments."""
+    by different calls or different routes, with the same static arguments and shapes."""
     return next(
         (
             (a, b)
@@ -238,6 +238,7 @@ def _origin_pair(
             for b in origins
             if other(b[0])
             and (a[1][1].location, a[0].route) != (b[1][1].location, b[0].route)
+            and not _axes_differ(a[0].axes, b[0].axes)
             and _share_cache(prop, a[1], b[1])
             and _run_together(prop, a[0].fn, b[0].fn)
             and _run_together(prop, a[1][0], b[1][0])
