@@ -1161,15 +1161,22 @@ class Propagation(ObjectModel):
         lengths = self.known_axes(fn, arg)
         return lengths[axis] if lengths is not None and axis < len(lengths) else None
 
-    def known_axes(self, fn: FunctionSummary, arg: Arg) -> tuple[int | None, ...] | None:
+    def known_axes(
+        self, fn: FunctionSummary, arg: Arg, arrays: bool = False
+    ) -> tuple[int | None, ...] | None:
         """The constant lengths of an argument's axes (a list's: its length), None where one is not
         known; () for a number, which has none; an imported name's as its module binds it. None
-        when none is known."""
-        known = arg.known
+        when none is known, or with ``arrays`` for a collection (its length is its pytree
+        structure, not a shape)."""
+        known, value = arg.known, arg.value
         if isinstance(known, str):
             held = self.project.symbols.global_value(known, self.project.owner[fn.qualname])
-            return axis_lengths(held) if held is not None else None
-        if arg.value.ty in AXISLESS:
+            if held is None:
+                return None
+            known, value = axis_lengths(held), held
+        if arrays and value.ty in _COLLECTIONS:
+            return None
+        if value.ty in AXISLESS:
             return ()
         return known if isinstance(known, tuple) else None
 

@@ -129,7 +129,7 @@ class WeakKinds:
         found = weak_class(value)
         if value.ty == JIT_OUT:
             return []  # as weak as what the jitted function got (``carried_flip_findings``)
-        axes = () if value.ty in AXISLESS else prop.known_axes(fn, arg)
+        axes = () if value.ty in AXISLESS else prop.known_axes(fn, arg, arrays=True)
         if found is not None and found != FOLLOWS:
             where = value.made or arg.location
             return [WeakOrigin(found, where, arg.text, fn, scalar=scalar_class(value), axes=axes)]
