@@ -41,6 +41,7 @@ from retracelint.summary import (
     ModuleSummary,
 )
 from retracelint.values import (
+    AXISLESS,
     DICT,
     EMPTY,
     FLOAT,
@@ -85,6 +86,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axis_lengths,
     axis_sources,
     canonical_dtype,
     combine,
@@ -469,7 +471,8 @@ class Propagation(ObjectModel):
             summary = self.summary_of(callee, True, element) if iterated else None
             # Iterating what a function returns (not a generator) walks the elements of the container.
             container = iterated and summary is None
-            summary = summary or self.summary_of(callee, False, None if container else element)
+            part = dep.of if container else element  # type: ignore[union-attr]
+            summary = summary or self.summary_of(callee, False, part)
             if summary is None:
                 continue
             item = LoopSrc(dep.loop) if iterated and not container else None  # type: ignore[union-attr]
@@ -1037,16 +1040,18 @@ class Propagation(ObjectModel):
         32 leave a remainder), a step the walk could not follow (``*args``, a method of an object
         not known), a function that branches on the remainder (``Chunking.remainder``), or a chunk
         the summariser saw short. False, too, when the code skips the short chunk under a flag
-        (``Taint.dropped_if``) that every call making it passes true."""
+        (``Taint.dropped_if``) that every call making it passes true. The pieces of a split into
+        a count of them (``Taint.pieces``) are short only where the length split is known: None
+        where it is not."""
         if taint.dropped_if is not None and self.flag_set(*taint.dropped_if):
             return False
         chunking = taint.full_if
         if chunking is None:
-            return True
+            return None if taint.pieces else True
         names: list[str] = []
         choices: list[set[int]] = []
         step = chunking.step_reads()
-        unknown = False
+        unknown = unknown_length = False
         for name, function, value, axis in chunking.reads:
             # The function itself, or the enclosing one whose parameter its closure reads.
             fn = self.project.functions.get(function)
@@ -1057,10 +1062,11 @@ class Propagation(ObjectModel):
             if not sizes and name in step and not chunking.remainder and self.configured(fn, read):
                 return None
             unknown = unknown or not sizes
+            unknown_length = unknown_length or (not sizes and name not in step)
             names.append(name)
             choices.append(sizes or set())
         if unknown:
-            return True
+            return None if taint.pieces and unknown_length else True
         combinations = product(*choices)
         for combination in islice(combinations, _MAX_COMBINATIONS):
             if not chunking.full(dict(zip(names, combination, strict=True))):
@@ -1160,16 +1166,31 @@ class Propagation(ObjectModel):
         """An int argument's value (``axis`` None), an imported constant's, or the length of its
         axis ``axis``."""
         known = arg.known
-        if isinstance(known, str):  # an imported name: what its module binds it to
-            importer = self.project.owner[fn.qualname]
-            if axis is None:
-                return self.project.symbols.constant(known, importer)
-            held = self.project.symbols.global_value(known, importer)
-            length = held.dims.length(axis) if held is not None and held.dims else None
-            return length.constant if length is not None else None
         if axis is None:
+            if isinstance(known, str):  # an imported name: what its module binds it to
+                return self.project.symbols.constant(known, self.project.owner[fn.qualname])
             return known if isinstance(known, int) else None
-        return known[axis] if isinstance(known, tuple) and axis < len(known) else None
+        lengths = self.known_axes(fn, arg)
+        return lengths[axis] if lengths is not None and axis < len(lengths) else None
+
+    def known_axes(
+        self, fn: FunctionSummary, arg: Arg, arrays: bool = False
+    ) -> tuple[int | None, ...] | None:
+        """The constant lengths of an argument's axes (a list's: its length), None where one is not
+        known; () for a number, which has none; an imported name's as its module binds it. None
+        when none is known, or with ``arrays`` for a collection (its length is its pytree
+        structure, not a shape)."""
+        known, value = arg.known, arg.value
+        if isinstance(known, str):
+            held = self.project.symbols.global_value(known, self.project.owner[fn.qualname])
+            if held is None:
+                return None
+            known, value = axis_lengths(held), held
+        if arrays and value.ty in _COLLECTIONS:
+            return None
+        if value.ty in AXISLESS:
+            return ()
+        return known if isinstance(known, tuple) else None
 
     # -- drivers ------------------------------------------------------------------------------------
     def loop_driver(self, fn: FunctionSummary, index: int) -> Driver:

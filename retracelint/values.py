@@ -285,6 +285,10 @@ class Taint:
     # len(idx) < self.batch_size: return``): the function that reads the flag and its value there,
     # read where the callers make it (``Loader(x, y, 4, drop_last=True)``).
     dropped_if: tuple[str, Value] | None = None
+    # For the pieces of a split into a count of them (``np.array_split(x, 100)``, RTL103): uneven
+    # only where the length is known not to be a multiple, as a count a user picks most often
+    # divides the data; where the length is not known, uneven pieces are an assumption.
+    pieces: bool = False
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)
@@ -356,6 +360,9 @@ class IterDep:
     elem: int | None = None
     joined: int | None = None
     each: frozenset[int] = frozenset()
+    # Iterating element `of` of the tuple the call returns (`xs, ys = load()`, then `for x in xs`):
+    # the other elements never reach the loop.
+    of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -663,6 +670,16 @@ def no_axes(value: Value) -> bool:
     )
 
 
+def axis_lengths(value: Value) -> tuple[int | None, ...] | None:
+    """The lengths of a value's axes as far as they are known where it is made, None for one not
+    constant (``jnp.linspace(a, b, n)``: one axis); () for a number or a 0-d array, which have none;
+    None when no axis is known."""
+    if value.ty in AXISLESS or no_axes(value):
+        return ()
+    lens = value.dims.lens if value.dims is not None else ()
+    return tuple(n.constant if n is not None else None for n in lens) or None
+
+
 def join_dims(a: Dims | None, b: Dims | None) -> Dims | None:
     if a is None or b is None or a is b:
         return a if a is b else None
@@ -694,6 +711,8 @@ SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
 ARRAYS = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, "mask"})
+# What has no axes: a Python number, a NumPy scalar.
+AXISLESS = SCALARS | {NP_SCALAR}
 _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}
 JIT_RESULTS = frozenset({JIT_OUT, JIT_OUT_WEAK})
 

@@ -24,6 +24,7 @@ from retracelint.ordering import stable_repr
 from retracelint.propagate import MAX_FRAMES
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
+    AXISLESS,
     DICT,
     FLOAT,
     FLOAT_LIKE,
@@ -65,6 +66,9 @@ class WeakOrigin:
     # Of a weakly typed number, whether an int or a float when known: a Python ``0`` and ``0.5``
     # are both weak, and still two dtypes (``scalar_class``).
     scalar: str | None = None
+    # The lengths of its axes known where it is made (``Propagation.known_axes``; () for a number):
+    # a weak and a strong value of two shapes are two traces whatever their weak types.
+    axes: tuple[int | None, ...] | None = None
 
 
 class WeakKinds:
@@ -125,9 +129,10 @@ class WeakKinds:
         found = weak_class(value)
         if value.ty == JIT_OUT:
             return []  # as weak as what the jitted function got (``carried_flip_findings``)
+        axes = () if value.ty in AXISLESS else prop.known_axes(fn, arg, arrays=True)
         if found is not None and found != FOLLOWS:
             where = value.made or arg.location
-            return [WeakOrigin(found, where, arg.text, fn, scalar=scalar_class(value))]
+            return [WeakOrigin(found, where, arg.text, fn, scalar=scalar_class(value), axes=axes)]
         if (found is None or value.weak != FOLLOWS) and not of_parameters(value):
             return []  # a call's result not expanded, or no array
         # As weakly typed as the parameters it is computed from: strong with one strong one.
@@ -142,7 +147,9 @@ class WeakKinds:
             # Of unknown weak type, but a float whatever its inputs are (`t + dt / 2`): enough to
             # tell it from a Python int (``checks.rtl40x_call_flips._traced_back_flip``).
             float_ = value.ty == FLOAT_LIKE
-            return [WeakOrigin(UNSURE, where, arg.text, fn, scalar=FLOAT)] if float_ else []
+            return (
+                [WeakOrigin(UNSURE, where, arg.text, fn, scalar=FLOAT, axes=axes)] if float_ else []
+            )
         kinds = [{o.kind for o in origins} for origins in inputs]
         if all(k == {WEAK} for k in kinds):
             # An int with a float is a float; ints alone stay ints (`/` made a float already).
@@ -150,10 +157,10 @@ class WeakKinds:
             scalar = scalar_class(value) or (
                 FLOAT if FLOAT in scalars else INT if scalars == {INT} else None
             )
-            return [WeakOrigin(WEAK, where, arg.text, fn, scalar=scalar)]
+            return [WeakOrigin(WEAK, where, arg.text, fn, scalar=scalar, axes=axes)]
         strong = next((o for o, k in zip(inputs, kinds, strict=True) if k == {STRONG}), None)
         if strong is not None:
-            return [WeakOrigin(STRONG, where, arg.text, fn)]
+            return [WeakOrigin(STRONG, where, arg.text, fn, axes=axes)]
         mixed = [o for o, k in zip(inputs, kinds, strict=True) if k != {WEAK}]
         return mixed[0] if len(mixed) == 1 else []
 
@@ -217,9 +224,8 @@ class WeakKinds:
                 out += [replace(o, route=(call.location, *o.route)) for o in found]
             elif param.default is not None and not call.star and key is None:
                 scalar = param.default if param.default in (INT, FLOAT) else None
-                out.append(
-                    WeakOrigin(WEAK, fn.location, name, caller, name, (call.location,), scalar)
-                )
+                origin = WeakOrigin(WEAK, fn.location, name, caller, name, (call.location,), scalar)
+                out.append(replace(origin, axes=()))  # a number written as the default
         self._params[cache_key] = out = _unique(out)[:_MAX_ORIGINS]
         return out
 

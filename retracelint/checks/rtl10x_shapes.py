@@ -86,12 +86,18 @@ def traced_findings(
 @dataclass(frozen=True)
 class _Chunk:
     """A chunk passed to a jitted call whose last one can be short: ``short`` True where the sizes
-    say so, None where the step is a number the Python does not hold (read from a configuration file)."""
+    say so, None where the step is a number the Python does not hold (read from a configuration file)
+    or where a split into a count of pieces cuts a length not known."""
 
     taint: Taint
     cause: Cause
     param: str
     short: bool | None
+
+
+# What a split into a count of pieces takes for granted where the length it splits is not known
+# (read from a file): a count picked by hand most often divides the data.
+_PIECES_UNKNOWN = "a length not known here taken as no multiple of the count of pieces"
 
 
 def _chunk_finding(
@@ -112,7 +118,8 @@ def _chunk_finding(
         details += [f"{chunk.taint.what}, one chunk {when}", loop]
     assumptions = ()
     if not any(c.short for c in chunks):
-        text = "sizes not known to leave a remainder"
+        pieces = all(c.taint.pieces for c in chunks)
+        text = _PIECES_UNKNOWN if pieces else "sizes not known to leave a remainder"
         assumptions = (Assumption("unknown-sizes", first.taint.origin, text),)
     finding = make_finding(
         "RTL103",

@@ -30,6 +30,7 @@ from retracelint.values import (
     WEAK,
     CallSrc,
     RetDep,
+    dtype_kind,
     kinds_differ,
     weak_said,
 )
@@ -174,6 +175,7 @@ def _flips(
                 typed(c[0], c[3].value), prop.x64(c[0])
             ),
             one_body,
+            partial(_one_dtype_family, prop) if code == "RTL401" else lambda a, b: True,
         )
         if found is not None:
             (fn, call, arg, now), (first, before) = found
@@ -232,7 +234,7 @@ def _origin_pair(
     other: Callable[[WeakOrigin], bool],
 ) -> tuple[_Origin, _Origin] | None:
     """The first origin of one kind and one of the other that reach the argument in one process,
-    by different calls or different routes, with the same static arguments."""
+    by different calls or different routes, with the same static arguments and shapes."""
     return next(
         (
             (a, b)
@@ -241,7 +243,8 @@ def _origin_pair(
             for b in origins
             if other(b[0])
             and (a[1][1].location, a[0].route) != (b[1][1].location, b[0].route)
-            and _share_cache(prop.project, a[1], b[1])
+            and not _axes_differ(a[0].axes, b[0].axes)
+            and _share_cache(prop, a[1], b[1])
             and _run_together(prop, a[0].fn, b[0].fn)
             and _run_together(prop, a[1][0], b[1][0])
         ),
@@ -300,7 +303,7 @@ def _first_flip(
             if (
                 kinds_differ(kind, before)
                 and (one_body or _run_together(prop, fn, other[0]))
-                and _share_cache(prop.project, jit_arg, other)
+                and _share_cache(prop, jit_arg, other)
                 and alike(jit_arg, other)
             ):
                 return (fn, call, arg, kind), (other[3], before)
@@ -313,10 +316,64 @@ def _run_together(prop: Propagation, a: FunctionSummary, b: FunctionSummary) -> 
     return a is b or bool(entries(a.qualname) & entries(b.qualname))
 
 
-def _share_cache(project: Project, a: _JitArg, b: _JitArg) -> bool:
-    """Whether two calls of one jit site may meet in one cache: the same jitted object, and the same
-    static literals."""
-    return not _statics_differ(a, b) and not _distinct_objects(project, a, b)
+def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls of one jit site may meet in one cache entry but for the kind compared: the
+    same jitted object, the same static literals, and no traced argument of two shapes (a Python
+    float here, ``jnp.linspace(a, b, 1000)`` there: two computations, each traced once whatever
+    their weak types, dtypes or ways of passing are)."""
+    return (
+        not _statics_differ(a, b)
+        and not _shapes_differ(prop, a, b)
+        and not _distinct_objects(prop.project, a, b)
+    )
+
+
+def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls of one jitted function pass some traced parameter in two shapes."""
+    binding = a[2]
+    for param in binding.params[binding.offset :]:
+        if _static(a, param.name) or _static(b, param.name):
+            continue
+        axes = [_axes(prop, c[0], binding.signature.arg(c[1], param.name)) for c in (a, b)]
+        if _axes_differ(*axes):
+            return True
+    return False
+
+
+def _axes(prop: Propagation, fn: FunctionSummary, arg: Arg | None) -> tuple[int | None, ...] | None:
+    """The shape of an array argument: a tuple of another length is another pytree structure,
+    which RTL403 tells."""
+    return None if arg is None else prop.known_axes(fn, arg, arrays=True)
+
+
+def _axes_differ(left: tuple[int | None, ...] | None, right: tuple[int | None, ...] | None) -> bool:
+    """Whether two shapes surely differ: a length is known only along an axis the array has, so
+    a number and an array with a known length differ, and so do two arrays with other lengths
+    along one axis."""
+    if left is None or right is None:
+        return False
+    if not left or not right:
+        return left != right
+    return any(
+        x is not None and y is not None and x != y for x, y in zip(left, right, strict=False)
+    )
+
+
+def _dtype_family(dtype: str | None) -> str | None:
+    """int, uint, float, complex or bool: bfloat16 and float32 are one family, int32 and float32
+    two."""
+    if dtype is None:
+        return None
+    return next((f for f in ("uint", "int", "complex", "bool") if dtype.startswith(f)), "float")
+
+
+def _one_dtype_family(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two arguments may be of one dtype family: a Python float and an int32 array are two
+    dtypes whatever their weak types (RTL402 tells that)."""
+    families = {
+        _dtype_family(dtype_kind(prop.resolve(c[0], c[3].value), prop.x64(c[0]))) for c in (a, b)
+    }
+    return None in families or len(families) == 1
 
 
 def _distinct_objects(project: Project, a: _JitArg, b: _JitArg) -> bool:

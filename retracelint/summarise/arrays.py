@@ -119,6 +119,9 @@ if TYPE_CHECKING:
     from retracelint.summarise.apis import _Sized
     from retracelint.summarise.sizes import Atoms
 
+# An array of one axis whose length is not known here (``jnp.linspace(a, b, cfg.points)``).
+_ONE_AXIS = Dims((None,), ranked=True)
+
 
 class Arrays(PassState):
     """Calls of numpy and jax.numpy that make or reshape arrays, with the lengths of their axes."""
@@ -292,6 +295,7 @@ class Arrays(PassState):
                 frozenset({ItemSrc()}),
                 along,
                 chunking,
+                pieces=along == 0,
             )
             return Value(ty=LIST, shape=frozenset({taint}))
         if name == "reshape" and len(node.args) >= 2:
@@ -483,10 +487,12 @@ class Arrays(PassState):
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
             varies = size.vsrc | returned_sources(size)
+            # A count of points not known here is still the length of the one axis.
+            dims = _ONE_AXIS if sized.kind == "count" else None
             if varies:
                 taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), varies)
-                return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}))
-            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs))
+                return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}), dims=dims)
+            return Value(ty=ty, vsrc=_args_vsrc(args, kwargs), dims=dims)
         dims = Dims(tuple(lens), ranked=True)
         varying = [axis for axis, length in enumerate(lens) if length.sources]
         if not varying:

@@ -144,6 +144,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    axis_lengths,
     collected,
     combine,
     dtype_kind,
@@ -909,7 +910,8 @@ class Calls(PassState):
 
     def known(self, value: Value, node: ast.AST) -> int | str | tuple[int | None, ...] | None:
         """``Arg.known``: an int argument's value (a module constant's, an imported one's name), a
-        flag's (1 or 0), or the constant lengths of an array's axes."""
+        flag's (1 or 0), or the constant lengths of an array's axes (None for one not constant:
+        ``jnp.linspace(a, b, n)`` has one axis)."""
         if value.ty == BOOL:
             return _truth(node, self.defs, self.stores)
         if isinstance(node, ast.Name) and node.id not in self.env and value.ty in (INT, UNKNOWN):
@@ -920,9 +922,7 @@ class Calls(PassState):
             return summary.constants.get(node.id, imported)
         if value.ty == INT:
             return poly_constant(self.poly(node, {}))
-        lens = value.dims.lens if value.dims is not None else ()
-        known = tuple(n.constant if n is not None else None for n in lens)
-        return known if any(n is not None for n in known) else None
+        return axis_lengths(value)
 
     def add_call(
         self,

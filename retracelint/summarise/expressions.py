@@ -1331,7 +1331,9 @@ class Expressions(PassState):
         # Iterating a call's result: the items it yields (or the elements of what it returns); the
         # other containers give their elements, per iteration of this loop.
         made = frozenset(
-            IterDep(dep.call, index) if isinstance(dep, RetDep) and not dep.each else dep
+            IterDep(dep.call, index, of=dep.item)
+            if isinstance(dep, RetDep) and not dep.each
+            else dep
             for dep in iterable.deps
             if not isinstance(dep, IterDep) or dep.each
         )
