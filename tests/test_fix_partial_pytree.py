@@ -146,11 +146,89 @@ def test_a_callable_the_jitted_body_hands_on_as_a_value_stays_static(
     assert (root / "integrator.py").read_text() == integrator
 
 
+# A closure factory in one module, the jitted function in a second, the loop that makes one per
+# catalogue entry in a third.
+UNITS = '''\
+"""Unit conversion factors and the scaling functions built from them."""
+
+FACTORS = {"m": 1.0, "km": 1000.0, "pc": 3.0857e16}
+
+
+def scale_to_si(unit):
+    factor = FACTORS[unit]  # metres per unit
+
+    def to_si(values):
+        return values * factor
+
+    return to_si
+'''
+
+QUANTITIES = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=0)
+def log_si(convert, values):
+    return jnp.log10(jnp.abs(convert(values)) + 1.0)
+"""
+
+CATALOGUE = """\
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+from quantities import log_si
+from units import scale_to_si
+
+out = []
+for values, unit in ((jnp.array([1.2, 3.4]), "km"), (jnp.array([5.0, 7.5]), "pc"), (jnp.ones(2), "m")):
+    out += log_si(scale_to_si(unit), values).tolist()
+Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
+"""
+
+CLOSURES = {"units.py": UNITS, "quantities.py": QUANTITIES, "catalogue.py": CATALOGUE}
+
+
+def test_a_closure_factory_returns_a_pytree_of_its_function_moved_to_module_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, CLOSURES)
+    assert "RTL204" in lint(".").stdout
+    fixed = fixed_once(root, "units.py")
+    assert fixed == UNITS.replace('"""\n\nFACTORS', '"""\nimport jax\n\nFACTORS').replace(
+        "def scale_to_si(unit):\n    factor = FACTORS[unit]  # metres per unit\n\n"
+        "    def to_si(values):\n        return values * factor\n\n    return to_si\n",
+        "def to_si(factor, values):\n    return values * factor\n\n\n"
+        "def scale_to_si(unit):\n    factor = FACTORS[unit]  # metres per unit\n\n"
+        "    return jax.tree_util.Partial(to_si, factor)\n",
+    )
+    assert (root / "quantities.py").read_text() == QUANTITIES.replace(
+        "@partial(jax.jit, static_argnums=0)", "@jax.jit"
+    )
+    assert (root / "catalogue.py").read_text() == CATALOGUE
+
+
+def test_a_closure_over_a_value_its_function_needs_concrete_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {**CLOSURES, "units.py": UNITS.replace("values * factor", "values[: int(factor)]")}
+    root = project(tmp_path, monkeypatch, files)
+    result = lint("--diff", "--unsafe-fixes", ".")
+    assert "RTL204 not fixed: scale_to_si's function needs factor static: passes it to int" in (
+        result.stderr
+    )
+    assert all((root / name).read_text() == text for name, text in files.items())
+
+
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
 def test_jax_traces_the_partial_made_a_pytree_once_and_it_gives_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     programs = {
-        "adapt": ({"integrator.py": INTEGRATOR, "adapt.py": ADAPT}, "adapt.py", "trajectory", 2)
+        "adapt": ({"integrator.py": INTEGRATOR, "adapt.py": ADAPT}, "adapt.py", "trajectory", 2),
+        "units": (CLOSURES, "catalogue.py", "log_si", 2),
     }
     proved_by_jax(tmp_path, monkeypatch, programs)
