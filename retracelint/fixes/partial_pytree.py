@@ -219,7 +219,10 @@ def _lift_factory(
     local |= bound_names(fdef.body[:index])
     later = bound_names(fdef.body[index + 1 :])
     free = free_names(inner)
-    closed = sorted(free & local)
+    # the values first in the order the factory binds them: its parameters, then its own names
+    order = [a.arg for a in ast.walk(fdef.args) if isinstance(a, ast.arg)]
+    order += [n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and n.id in local]
+    closed = sorted(free & local, key=order.index)
     module = module_bindings(where.tree)
     unknown = sorted(n for n in free - local if n not in module and n not in BUILTINS)
     if unknown or later & (free | {inner.name}) or not closed:
