@@ -20,8 +20,8 @@ from retracelint.fixes.base import (
     Rewrite,
     Source,
     Start,
+    dataclass_field,
     dotted,
-    has_binding,
     parse_expression,
     parse_statement,
 )
@@ -105,13 +105,7 @@ def _plain_field(source: Source, call: ast.Call) -> tuple[str, tuple[str, ...]] 
     is ``dataclasses.field()`` with static metadata, so it becomes that."""
     if dotted(call.func) not in _STATIC_BY_ITSELF:
         return source.code(call.func), ()
-    if has_binding(source, "dataclasses", "dataclasses"):
-        return "dataclasses.field", ()
-    if has_binding(source, "field", "dataclasses.field"):
-        return "field", ()
-    if "dataclasses" in source.module_names:
-        return Refusal("the module binds dataclasses to something else")
-    return "dataclasses.field", ("import dataclasses",)
+    return dataclass_field(source)
 
 
 def _meta_to_data(
