@@ -233,16 +233,9 @@ def _lift_factory(
     uses = sum(isinstance(n, ast.Name) and n.id == inner.name for n in _own_nodes(fdef))
     if uses != sum(isinstance(n, ast.Return) for n in _own_nodes(fdef)):
         return Refusal(f"{name} uses its function other than by returning it")
-    for value in closed:
-        reads = [
-            n
-            for n in ast.walk(inner)
-            if isinstance(n, ast.Name) and n.id == value and isinstance(n.ctx, ast.Load)
-        ]
-        why = _why_static(where, inner, reads, _DEPTH)
-        if why is not None:
-            reason = why.reason if isinstance(why, Refusal) else why
-            return Refusal(f"{name}'s function needs {value} static: {reason}")
+    static = _needs_static(where, inner, closed)
+    if static is not None:
+        return Refusal(f"{name}'s function needs {static}")
     lifted = _lifted_name(where, fdef, inner.name)
     text = _lifted_text(where, inner, lifted, closed)
     if text is None:
@@ -383,17 +376,22 @@ def _bound_traceable(source: Source, call: ast.Call, path: str) -> str | None:
     if len(call.args) - 1 > len(positional):
         return f"it binds more arguments than {func.id} takes"
     params = [a.arg for a in positional[: len(call.args) - 1]] + [k.arg for k in call.keywords]  # type: ignore[misc]
-    for param in params:
+    static = _needs_static(where, fdef, params)  # type: ignore[arg-type]
+    return None if static is None else f"{func.id} needs {static}"
+
+
+def _needs_static(source: Source, fn: ast.FunctionDef, names: list[str]) -> str | None:
+    """``name static: why`` for the first of ``names`` that ``fn`` needs concrete (a bound value
+    becomes a leaf: traced); None when each works traced."""
+    for name in names:
         reads = [
             n
-            for n in ast.walk(fdef)
-            if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)
+            for n in ast.walk(fn)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
         ]
-        why = _why_static(where, fdef, reads, _DEPTH)
+        why = _why_static(source, fn, reads, _DEPTH)
         if why is not None:
-            return (
-                f"{func.id} needs {param} static: {why.reason if isinstance(why, Refusal) else why}"
-            )
+            return f"{name} static: {why.reason if isinstance(why, Refusal) else why}"
     return None
 
 
