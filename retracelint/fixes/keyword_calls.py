@@ -40,7 +40,7 @@ def keyword_elsewhere(source: Source, finding: Finding) -> Rewrite | Refusal:
             n
             for n in ast.walk(home.tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and n.lineno <= site.location.line <= (n.end_lineno or n.lineno)
+            and site.location.line in (n.lineno, *(d.lineno for d in n.decorator_list))
         ),
         None,
     )
