@@ -405,38 +405,48 @@ def test_a_factory_passed_once_and_called_with_the_values_where_it_is_jitted(
     assert (root / "gains.py").read_text(encoding="utf-8") == GAINS
 
 
-@pytest.mark.parametrize(
-    ("edit", "reason"),
-    [
-        (  # calling it when traced would log once per trace, not once per candidate
-            ("    return control\n", "    print(kp, kd)\n    return control\n"),
-            "the fresh value is made by make_controller, which is not a def that only makes a"
-            " function",
-        ),
-        (  # the gain the call would read is not the one the controller was made with
-            ("    # the same initial", "    kp = kp * 2\n    # the same initial"),
-            "what controller is made from may change before the call",
-        ),
-        (  # made just above a loop that rebinds a gain: made at the call, it would read the new one
-            ("    path = simulate(", "    for kd in (kd, 2 * kd):\n        path = simulate("),
-            "what controller is made from may change before the call",
-        ),
-    ],
-)
-def test_a_factory_whose_call_cannot_move_into_the_trace_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str], reason: str
+# Factories whose call cannot move into the trace (they do more than make the function, or what
+# they are made from changes before the call): made a pytree where they are made instead.
+FACTORY_EDITS = [
+    ("    return control\n", "    print(kp, kd)\n    return control\n"),  # logs once per candidate
+    ("    # the same initial", "    kp = kp * 2\n    # the same initial"),  # the old gain is bound
+    (
+        "    path = simulate(",
+        "    for kd in (kd, 2 * kd):\n        path = simulate(",
+    ),  # rebinds a gain
+]
+
+
+@pytest.mark.parametrize("edit", FACTORY_EDITS)
+def test_a_factory_whose_call_cannot_move_into_the_trace_returns_a_pytree_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str]
 ):
     files = {name: text.replace(*edit) for name, text in TUNING.items()}
     root = project(tmp_path, monkeypatch, files)
-    assert refusal(root).endswith(reason)
-    assert all((root / name).read_text(encoding="utf-8") == text for name, text in files.items())
+    gains = files["gains.py"]
+    assert fixed_once(root, "gains.py") == gains.replace(
+        '"""\n\nimport jax.numpy', '"""\nimport jax\n\nimport jax.numpy'
+    ).replace(
+        "\n\ndef make_controller",
+        "\n\ndef control(kp, kd, error, rate):\n    return -kp * error - kd * jnp.tanh(rate)\n\n\n"
+        "def make_controller",
+    ).replace(
+        "    def control(error, rate):\n        return -kp * error - kd * jnp.tanh(rate)\n\n", ""
+    ).replace("    return control\n", "    return jax.tree_util.Partial(control, kp, kd)\n")
+    assert (root / "plant.py").read_text(encoding="utf-8") == files["plant.py"].replace(
+        'static_argnames=("controller", "steps")', 'static_argnames="steps"'
+    )
+    assert (root / "tune.py").read_text(encoding="utf-8") == files["tune.py"]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
 def test_jax_traces_the_fixes_of_two_files_once_and_they_give_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """The lambda made once (two files) and the factory passed once (two of three files)."""
+    """The lambda made once (two files), the factory passed once (two of three files), and the
+    factory made a pytree where what it is made from changes before the call."""
     programs = {"filters": ({**TWO_MODULES, "run.py": RUN}, "run.py", "run_filter", 2)}
     programs["tuning"] = (TUNING, "tune.py", "simulate", 5)
+    rebound = {name: text.replace(*FACTORY_EDITS[1]) for name, text in TUNING.items()}
+    programs["rebound"] = (rebound, "tune.py", "simulate", 5)
     proved_by_jax(tmp_path, monkeypatch, programs)

@@ -5,10 +5,12 @@ static."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from test_fix_closures import proved_by_jax
 
 from retracelint.cli import main
 
@@ -203,3 +205,145 @@ def test_a_static_field_set_by_a_constructor_keyword_becomes_a_leaf_where_it_is_
     )
     assert (tmp_path / "inertia.py").read_text() == INERTIA
     assert lint(".").exit_code == 0
+
+
+# A field listed as meta by register_dataclass's call, the class in one module, jitted in another.
+READINGS = '''\
+"""Sensor readings, each with the gain its channel was read at."""
+
+from dataclasses import dataclass
+
+import jax
+
+
+@dataclass
+class Reading:
+    values: jax.Array
+    gain: float  # set by the channel's amplifier
+
+
+jax.tree_util.register_dataclass(Reading, data_fields=["values"], meta_fields=["gain"])
+'''
+
+CALIBRATE = """\
+import json
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+from readings import Reading
+
+
+@jax.jit
+def volts(reading):
+    return jnp.sum(reading.values) / reading.gain
+
+
+out = [float(volts(Reading(jnp.arange(3.0) + g, gain=g))) for g in (1.0, 2.0, 4.0)]
+Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
+"""
+
+# The step of a regimen declared static by jax.tree.static(), jitted in another module.
+REGIMEN = '''\
+"""A dosing regimen: arrays are doses, the interval is in hours."""
+
+from dataclasses import dataclass
+
+import jax
+
+
+@jax.tree_util.register_dataclass
+@dataclass
+class Regimen:
+    dose: jax.Array
+    interval: float = jax.tree.static(default=8.0)  # hours between doses
+'''
+
+CURVE = """\
+import json
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+from regimen import Regimen
+
+
+@jax.jit
+def level(regimen, t):
+    return regimen.dose * jnp.exp(-0.1 * jnp.mod(t, regimen.interval))
+
+
+t = jnp.linspace(0.0, 24.0, 5)
+out = [v for d, h in ((1.0, 6.0), (2.0, 8.0), (3.0, 12.0)) for v in level(Regimen(jnp.float32(d), h), t).tolist()]
+Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
+"""
+
+
+def test_a_field_listed_as_meta_moves_to_the_data_fields_where_the_class_is_registered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "readings.py").write_text(READINGS, encoding="utf-8")
+    (tmp_path / "calibrate.py").write_text(CALIBRATE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = lint(".")
+    assert found.stdout.startswith("calibrate.py:15:54: RTL202 [warning] static field Reading.gain")
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.stderr.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining)."
+    fixed = (tmp_path / "readings.py").read_text()
+    assert fixed == READINGS.replace(
+        'data_fields=["values"], meta_fields=["gain"]',
+        'data_fields=["values", "gain"], meta_fields=[]',
+    )
+    assert (tmp_path / "calibrate.py").read_text() == CALIBRATE
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert again.exit_code == 0 and again.stdout == ""
+    assert (tmp_path / "readings.py").read_text() == fixed
+
+
+def test_a_meta_field_the_jitted_function_needs_concrete_stays_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "readings.py").write_text(READINGS, encoding="utf-8")
+    # a gain that sizes an array must stay concrete
+    needs = CALIBRATE.replace("/ reading.gain", "/ jnp.ones(int(reading.gain)).sum()")
+    (tmp_path / "calibrate.py").write_text(needs, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = lint("--diff", "--unsafe-fixes", ".")
+    assert result.stdout == ""
+    assert "RTL202 not fixed: gain must stay static: passes it to int" in result.stderr
+    assert (tmp_path / "readings.py").read_text() == READINGS
+
+
+def test_a_jax_tree_static_field_becomes_a_plain_dataclass_field(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "regimen.py").write_text(REGIMEN, encoding="utf-8")
+    (tmp_path / "curve.py").write_text(CURVE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert "RTL201 [warning] static field Regimen.interval" in lint(".").stdout
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.stderr.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining)."
+    fixed = (tmp_path / "regimen.py").read_text()
+    assert fixed == REGIMEN.replace(
+        "jax.tree.static(default=8.0)", "dataclasses.field(default=8.0)"
+    ).replace('hours."""\n', 'hours."""\nimport dataclasses\n')
+    assert lint("--fix", "--unsafe-fixes", ".").stdout == ""
+    assert (tmp_path / "regimen.py").read_text() == fixed
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_jax_traces_the_fields_made_leaves_once_and_they_give_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    programs = {
+        "readings": (
+            {"readings.py": READINGS, "calibrate.py": CALIBRATE},
+            "calibrate.py",
+            "volts",
+            2,
+        ),
+        "regimen": ({"regimen.py": REGIMEN, "curve.py": CURVE}, "curve.py", "level", 2),
+    }
+    proved_by_jax(tmp_path, monkeypatch, programs)

@@ -137,6 +137,18 @@ def _same_output(a: str, b: str) -> bool:
     )
 
 
+def _own_traces(folder: Path, report: dict) -> Counter[str]:
+    """Traces per function name of the program's own files, as ``run.py``'s ``_traces_in`` counts
+    them: a function jax cannot place (``<unknown>``, no file: its own helpers, traced inside the
+    program's jits) is none of the program's, and the counter puts every such one under one name."""
+    prefix = os.path.join(str(folder.resolve()), "")
+    counts: Counter[str] = Counter()
+    for entry in report.get("traces", []):
+        if entry["file"].startswith(prefix):
+            counts[entry["name"]] += entry["traces"]
+    return counts
+
+
 def _digest(folder: Path) -> str:
     sha = hashlib.sha256()
     for path in sorted(folder.rglob("*.py")):
@@ -154,7 +166,7 @@ def _prove(row: dict, where: Path) -> dict:
         verdict = "changed output"
     # Traces per function, as run.py verify counts them: the counter also marks a nested function's
     # first trace inside a jit as a re-trace ("seen another function defined on the same line").
-    elif any(t["traces"] > 1 for t in after_traces.get("traces", [])):
+    elif any(n > 1 for n in _own_traces(where / "after", after_traces).values()):
         verdict = "still re-traces"
     else:
         verdict = "traces once"
@@ -169,7 +181,8 @@ def prove(out: Path) -> None:
             return {**row, "verdict": "no fix"}
         where = out / row["set"] / row["id"]
         # Kept by what was run: a later prepare that fixes the program the same way reuses it.
-        done = out / "verdicts" / f"{row['set']}-{row['id']}-{_digest(where / 'after')}.json"
+        # (named by the rule above too: a verdict of an earlier rule is not reused)
+        done = out / "verdicts" / f"{row['set']}-{row['id']}-{_digest(where / 'after')}-own.json"
         if done.exists():
             return {**json.loads(done.read_text()), "messages": row["messages"]}
         proved = _prove(row, where)

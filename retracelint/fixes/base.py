@@ -433,3 +433,14 @@ def has_binding(source: Source, name: str, module: str) -> bool:
                 if (alias.asname or alias.name) == name and f"{stmt.module}.{alias.name}" == module:
                     return True
     return False
+
+
+def dataclass_field(source: Source) -> tuple[str, tuple[str, ...]] | Refusal:
+    """How the module names ``dataclasses.field`` for a rewrite, and the import that needs."""
+    if has_binding(source, "dataclasses", "dataclasses"):
+        return "dataclasses.field", ()
+    if has_binding(source, "field", "dataclasses.field"):
+        return "field", ()
+    if "dataclasses" in source.module_names:
+        return Refusal("the module binds dataclasses to something else")
+    return "dataclasses.field", ("import dataclasses",)

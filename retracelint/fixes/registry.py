@@ -8,7 +8,9 @@ from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
+from retracelint.fixes.keyword_calls import keyword_elsewhere
 from retracelint.fixes.padded_growth import entry_file, pad_rows
+from retracelint.fixes.partial_pytree import partial_as_pytree
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
@@ -71,7 +73,9 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     """RTL204: the fresh static made once where it is (``make_once``); otherwise (it closes over values
     of the call or the loop, or a factory makes it) made once at module level, or the factory passed
     itself, with those values passed to the jitted function (``pass_values``, unsafe); else an object
-    of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe)."""
+    of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe); else a
+    ``functools.partial`` made a ``jax.tree_util.Partial`` and the parameter traced
+    (``partial_as_pytree``, unsafe)."""
     once = make_once(source, finding)
     if isinstance(once, Rewrite):
         return once
@@ -81,6 +85,9 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     pytree = fresh_as_pytree(source, finding)
     if isinstance(pytree, Rewrite):
         return pytree
+    partial = partial_as_pytree(source, finding)
+    if partial is not None:
+        return partial
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 
@@ -102,4 +109,6 @@ CODEMODS: dict[str, Fix] = {
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),
+    # the finding's own argument is made a keyword in place; at a keyword, the other call is
+    "RTL404": Fix(keyword_elsewhere, safe=True),
 }

@@ -341,19 +341,25 @@ def _only_makes_a_function(fdef: ast.FunctionDef) -> bool:
 
 
 def _defining_module(source: Source, name: str, path: str) -> Source | None:
+    home = defining_path(source, name, path)
+    if home is None:
+        return None
+    return source if home == path else source.neighbour(home)
+
+
+def defining_path(source: Source, name: str, path: str) -> str | None:
     """The file whose top level defines ``name``: this one (``path``), or the module beside it that
     this one imports it from (``from stats import setup_objective``: ``stats.py`` in its folder)."""
     stmts = module_bindings(source.tree).get(name, [])
     imports = [s for s in stmts if isinstance(s, ast.ImportFrom)]
     if not imports:
-        return source
+        return path
     stmt = imports[0]
     if len(stmts) != 1 or not stmt.module or stmt.level != 0:
         return None
     if not any(a.name == name and a.asname is None for a in stmt.names):
         return None
-    beside = Path(path).parent / f"{stmt.module.replace('.', '/')}.py"
-    return source.neighbour(str(beside))
+    return str(Path(path).parent / f"{stmt.module.replace('.', '/')}.py")
 
 
 def _with_statics(source: Source, fdef: ast.FunctionDef, statics: list[str]) -> str | Refusal:

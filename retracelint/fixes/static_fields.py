@@ -1,6 +1,7 @@
 """RTL201 / RTL202 at a static field of a registered dataclass (``field(metadata=dict(static=True))``,
-``eqx.field(static=True)``, ``struct.field(pytree_node=False)``) whose value changes: the field is made a
-leaf of the pytree, so that jax traces it instead of keying its cache on it.
+``eqx.field(static=True)``, ``struct.field(pytree_node=False)``, ``jax.tree.static()``, or a name in
+``register_dataclass``'s ``meta_fields``, which moves to ``data_fields``) whose value changes: the field
+is made a leaf of the pytree, so that jax traces it instead of keying its cache on it.
 
 Inside the jitted function the field is then a traced value: the fix is made when every read of it there
 (``runtime.ftol`` in the jitted def, its nested functions and the module's functions it is handed to)
@@ -12,17 +13,20 @@ array or a number: only a user can check those, so the fix is unsafe.
 from __future__ import annotations
 
 import ast
+import re
 
 from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
     Start,
+    dataclass_field,
     dotted,
     parse_expression,
     parse_statement,
 )
 from retracelint.fixes.closure_args import _DEPTH, _why_static
+from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
 
 _FIELDS = frozenset(
@@ -33,8 +37,17 @@ _FIELDS = frozenset(
         "equinox.field",
         "struct.field",
         "flax.struct.field",
+        "jax.tree.static",
     }
 )
+# ``dataclasses.field`` with static=True put in its metadata by the call itself.
+_STATIC_BY_ITSELF = frozenset({"jax.tree.static"})
+_REGISTER_DATACLASS = frozenset(
+    {"jax.tree_util.register_dataclass", "tree_util.register_dataclass", "register_dataclass"}
+)
+_PARTIALS = frozenset({"partial", "functools.partial"})
+# RTL201/RTL202's message at a static field names it with its class.
+_NAMED = re.compile(r"^static field (\w+)\.(\w+)\b")
 # The keywords that make a field static, with the value that does.
 _STATIC_KEYWORDS = {"static": True, "pytree_node": False}
 # Methods that build the object or its treedef: they read every field, as it is.
@@ -45,6 +58,15 @@ _PYTREE_METHODS = frozenset(
 
 def make_leaf(source: Source, finding: Finding) -> Rewrite | Refusal:
     field_def = _field_at(source, finding)
+    path, where = finding.location.path, source
+    if field_def is None:
+        home = _named_class(source, finding)
+        if home is not None:
+            path, where, cls, name = home
+            field_def = next((f for f in map(_field, cls.body) if f and f[0] == name), None)
+            listed = _meta_to_data(source, finding, where, cls, name)
+            if field_def is None and listed is not None:
+                return _in(path, finding, listed)
     if field_def is None:
         return _aux_to_child(source, finding)
     name, call = field_def
@@ -54,9 +76,138 @@ def make_leaf(source: Source, finding: Finding) -> Rewrite | Refusal:
     reason = _needs_static(source, finding, name)
     if reason is not None:
         return Refusal(f"{name} must stay static: {reason}")
-    args = [source.code(a) for a in call.args] + kept
-    new = f"{source.code(call.func)}({', '.join(args)})"
-    return Rewrite(replace={source.span(call): parse_expression(new)}, unsafe=True)
+    func = _plain_field(where, call)
+    if isinstance(func, Refusal):
+        return func
+    args = [where.code(a) for a in call.args] + kept
+    new = f"{func[0]}({', '.join(args)})"
+    made = Rewrite(replace={where.span(call): parse_expression(new)}, imports=func[1], unsafe=True)
+    return _in(path, finding, made)
+
+
+def _in(path: str, finding: Finding, rewrite: Rewrite | Refusal) -> Rewrite | Refusal:
+    """The rewrite of the file at ``path``, made from the finding's own."""
+    if isinstance(rewrite, Refusal) or path == finding.location.path:
+        return rewrite
+    return Rewrite(elsewhere={path: rewrite}, unsafe=True)
+
+
+def _named_class(source: Source, finding: Finding) -> tuple[str, Source, ast.ClassDef, str] | None:
+    """The class and field the message names (``static field Reading.gain``), with the file that
+    declares the class."""
+    named = _NAMED.match(finding.message)
+    home = _class_home(source, finding, named.group(1)) if named else None
+    return (*home, named.group(2)) if home and named else None
+
+
+def _plain_field(source: Source, call: ast.Call) -> tuple[str, tuple[str, ...]] | Refusal:
+    """The field call without what makes it static, and the import that needs: ``jax.tree.static()``
+    is ``dataclasses.field()`` with static metadata, so it becomes that."""
+    if dotted(call.func) not in _STATIC_BY_ITSELF:
+        return source.code(call.func), ()
+    return dataclass_field(source)
+
+
+def _meta_to_data(
+    source: Source, finding: Finding, where: Source, cls: ast.ClassDef, name: str
+) -> Rewrite | Refusal | None:
+    """A field ``register_dataclass(Cls, data_fields=[...], meta_fields=[...])`` lists as meta (as a
+    call, or a ``partial`` of it decorating the class) moves to ``data_fields``; None when the class
+    is not registered so."""
+    call = _registration(where, cls)
+    lists = [_names_listed(call, k) for k in ("data_fields", "meta_fields")] if call else []
+    if not lists or lists[0] is None or lists[1] is None or name not in lists[1][1]:
+        return None
+    (data, _), (meta, meta_names) = lists  # type: ignore[misc]
+    reason = _needs_static(source, finding, name) or _needs_static_in_class(where, cls, name)
+    if reason is not None:
+        return Refusal(f"{name} must stay static: {reason}")
+    quote = where.code(meta.elts[meta_names.index(name)])
+    return Rewrite(
+        replace={
+            _inside_parentheses(where, meta): parse_expression(
+                _names_display(where, meta, [e for e in meta.elts if where.code(e) != quote])
+            ),
+            _inside_parentheses(where, data): parse_expression(
+                _names_display(where, data, data.elts, quote)
+            ),
+        },
+        unsafe=True,
+    )
+
+
+def _class_home(
+    source: Source, finding: Finding, name: str
+) -> tuple[str, Source, ast.ClassDef] | None:
+    """The file whose top level defines class ``name``, found from the files the finding names (its
+    own, the jit site's, those on its call path) and the modules beside them they import it from."""
+    paths = [finding.location.path]
+    if finding.jit_site is not None:
+        paths.append(finding.jit_site.location.path)
+    paths += [step.location.path for step in finding.call_path]
+    for path in dict.fromkeys(paths):
+        start = source if path == finding.location.path else source.neighbour(path)
+        home = defining_path(start, name, path) if start is not None else None
+        where = (start if home == path else source.neighbour(home)) if home else None
+        cls = next(
+            (
+                s
+                for s in (where.tree.body if where is not None else [])
+                if isinstance(s, ast.ClassDef) and s.name == name
+            ),
+            None,
+        )
+        if home is not None and where is not None and cls is not None:
+            return home, where, cls
+    return None
+
+
+def _registration(source: Source, cls: ast.ClassDef) -> ast.Call | None:
+    """``register_dataclass``'s call with the field lists: a ``partial`` of it decorating ``cls``, or a
+    top-level call on ``cls``."""
+    for decorator in cls.decorator_list:
+        if (
+            isinstance(decorator, ast.Call)
+            and dotted(decorator.func) in _PARTIALS
+            and decorator.args
+            and dotted(decorator.args[0]) in _REGISTER_DATACLASS
+        ):
+            return decorator
+    for stmt in source.tree.body:
+        value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        if (
+            isinstance(value, ast.Call)
+            and dotted(value.func) in _REGISTER_DATACLASS
+            and value.args
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == cls.name
+        ):
+            return value
+    return None
+
+
+def _names_listed(call: ast.Call, keyword: str) -> tuple[ast.List | ast.Tuple, list[str]] | None:
+    """The list or tuple display of names given as ``keyword``, with the names."""
+    value = next((k.value for k in call.keywords if k.arg == keyword), None)
+    if not isinstance(value, (ast.List, ast.Tuple)):
+        return None
+    names = [e.value for e in value.elts if isinstance(e, ast.Constant)]
+    if len(names) != len(value.elts) or not all(isinstance(n, str) for n in names):
+        return None
+    return value, names  # type: ignore[return-value]
+
+
+def _names_display(
+    source: Source, node: ast.List | ast.Tuple, elts: list[ast.expr], added: str = ""
+) -> str:
+    """The display's items (as written) with ``added`` after them; a tuple's without its
+    parentheses, which the rewrite keeps."""
+    items = [source.code(e) for e in elts] + ([added] if added else [])
+    if isinstance(node, ast.List):
+        return f"[{', '.join(items)}]"
+    if not items:
+        return "()"
+    return ", ".join(items) + ("," if len(items) == 1 else "")
 
 
 def _aux_to_child(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -214,7 +365,7 @@ def _field(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
 
 def _without_static(call: ast.Call) -> list[str] | Refusal:
     """The field call's keywords (as text) without the one that makes it static."""
-    kept, dropped = [], False
+    kept, dropped = [], dotted(call.func) in _STATIC_BY_ITSELF
     for keyword in call.keywords:
         if keyword.arg in _STATIC_KEYWORDS:
             if not _is_constant(keyword.value, _STATIC_KEYWORDS[keyword.arg]):

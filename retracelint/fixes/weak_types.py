@@ -22,6 +22,7 @@ from retracelint.fixes.base import (
     Refusal,
     Rewrite,
     Source,
+    dataclass_field,
     dotted,
     has_binding,
     parse_expression,
@@ -36,6 +37,7 @@ _ARRAY_MAKERS = frozenset(f"{m}.{f}" for m in ("jnp", "jax.numpy") for f in _FIL
 _FLOAT_MODULES = frozenset({"jnp", "np", "math", "numpy", "jax.numpy"})
 _WEAK_ELSEWHERE = re.compile(r"weakly typed scalar at line (\d+)")
 _DTYPES = {float: "float32", int: "int32"}
+_DATACLASS = frozenset({"dataclass", "dataclasses.dataclass"})
 # RTL402's messages: "this makes int64 for 'idx' but int32 at ...", "'x' gets uint8 here but float32 at".
 _FLIP = re.compile(r"(?:this makes|'[^']+' gets) (\w+)(?: for '[^']+'| here) but (\w+) at")
 _INT_OR_FLOAT = re.compile(r" picks an int or a float ")
@@ -55,14 +57,15 @@ def strong_scalar(source: Source, finding: Finding) -> Rewrite | Refusal:
     found = _weak_values(source, finding)
     if isinstance(found, Refusal):
         return found
-    if any(isinstance(source.parent(statement_of(source, n)), ast.ClassDef) for n in found):  # type: ignore[arg-type]
-        # a dataclass refuses an array as a field's default (unhashable, so taken as mutable)
-        return Refusal("it is a class field's default, which cannot be an array")
-    imports: tuple[str, ...] = ()
+    fields = [n for n in found if isinstance(source.parent(statement_of(source, n)), ast.ClassDef)]  # type: ignore[arg-type]
+    factory = _default_factory(source, fields) if fields else ("", ())
+    if isinstance(factory, Refusal):
+        return factory
+    imports: tuple[str, ...] = factory[1]
     if not has_binding(source, "jnp", "jax.numpy"):
         if "jnp" in source.module_names:
             return Refusal("jnp is bound to something other than jax.numpy here")
-        imports = ("import jax.numpy as jnp",)
+        imports = (*imports, "import jax.numpy as jnp")
     replace = {}
     for node in found:
         dtype = f"jnp.{_DTYPES[_number_kind(node)]}"  # type: ignore[index]
@@ -72,8 +75,35 @@ def strong_scalar(source: Source, finding: Finding) -> Rewrite | Refusal:
             new = f"{source.code(node.func)}({', '.join([*args, f'dtype={dtype}'])})"
         else:
             new = f"jnp.asarray({source.code(node)}, {dtype})"
+        if node in fields:
+            # each instance gets its own array, made when it is: a dataclass refuses one as a default
+            new = f"{factory[0]}(default_factory=lambda: {new})"
         replace[source.span(node)] = parse_expression(new)
     return Rewrite(replace=replace, imports=imports)
+
+
+def _default_factory(
+    source: Source, fields: list[ast.expr]
+) -> tuple[str, tuple[str, ...]] | Refusal:
+    """How a field's default becomes an array made per instance (``field(default_factory=...)``):
+    only in a dataclass that does not hash its fields (an array cannot be hashed)."""
+    for node in fields:
+        cls = source.parent(statement_of(source, node))  # type: ignore[arg-type]
+        made = [
+            d
+            for d in cls.decorator_list
+            if dotted(d.func if isinstance(d, ast.Call) else d) in _DATACLASS
+        ]  # type: ignore[union-attr]
+        hashed = any(
+            k.arg in ("frozen", "unsafe_hash")
+            and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for d in made
+            if isinstance(d, ast.Call)
+            for k in d.keywords
+        )
+        if len(made) != 1 or hashed:
+            return Refusal("it is a class field's default, which cannot be an array")
+    return dataclass_field(source)
 
 
 def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
