@@ -78,7 +78,7 @@ from retracelint.summarise.apis import (
     _reduced_axes,
     reduced_dtype,
 )
-from retracelint.summarise.closures import MadeFunction, settings_read
+from retracelint.summarise.closures import MadeFunction, free_names, settings_read
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
@@ -138,6 +138,7 @@ from retracelint.values import (
     Dims,
     DrawSrc,
     ItemSrc,
+    LoopSrc,
     Made,
     ParamSrc,
     RetDep,
@@ -632,14 +633,26 @@ class Calls(PassState):
 
     def closure_settings(self, made: MadeFunction) -> frozenset[Src]:
         """The sources of what a function made here reads from this one as a setting of the
-        program it traces (``closures.settings_read``: a length, a mode, a function): a new value
-        of one is a new program, not a new input."""
-        return frozenset(
+        program it traces (``closures.settings_read``: a length, a mode, a function), and of the
+        shapes of everything it closes over (a table ``jnp.arange(int(lp / dx))`` long: its
+        values are data, its shape is the program's): a new value of one is a new program, not a
+        new input."""
+        settings = (
             src
             for name in sorted(settings_read(made, self.mod.canonical))
             if (value := self.env.get(name)) is not None
             for src in value.vsrc
         )
+        shapes = (
+            src
+            for name in sorted(free_names(made))
+            if (value := self.env.get(name)) is not None
+            for src in shape_sources(value)
+            # What sets a length here (``dx`` above); the shape of a parameter passed on as it
+            # is (``ParamShapeSrc``) is the callers' to tell.
+            if isinstance(src, LoopSrc | ParamSrc)
+        )
+        return frozenset((*settings, *shapes))
 
     def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
         """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the
