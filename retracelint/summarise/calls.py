@@ -134,6 +134,7 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     UNSURE,
     WEAK,
+    CalleeSrc,
     Dep,
     Dims,
     DrawSrc,
@@ -342,6 +343,7 @@ class Calls(PassState):
         if known is not None:
             return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callees = self.callees_of(func, dotted, receiver, callee_value)
+        anew = _called_anew(self.env.get(func.id)) if isinstance(func, ast.Name) else EMPTY
         bound = None
         kind = callees[0][0] if callees else ""
         if kind == "name" and not self.defined(callees[0][1]):
@@ -377,7 +379,7 @@ class Calls(PassState):
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = _returned_deps(index) if index is not None else EMPTY
-            vsrc = _args_vsrc(args, kwargs)
+            vsrc = _args_vsrc(args, kwargs) | anew
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
                 if method in _NUMPY_RANDOM and receiver.param is not None:
@@ -420,6 +422,7 @@ class Calls(PassState):
         value = combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
+        value = value.with_(vsrc=value.vsrc | anew) if anew else value
         return value.with_(callables=refs) if refs else value
 
     def one_expression_of(
@@ -1536,6 +1539,14 @@ def _cotangent(primal: Value) -> Value:
 # "global": a local bound to project functions (``train_fn = step_logged if verbose else step``):
 # what its call returns is read off the callees, as a named call's is, so that a field the callee
 # copies from its argument (``TrainState(..., optimizer=state.optimizer)``) stays that argument's.
+def _called_anew(called: Value | None) -> frozenset[Src]:
+    """What a call of the local value ``called`` gives its result for a function that differs
+    per iteration of a loop (``CalleeSrc``)."""
+    if called is None:
+        return EMPTY
+    return frozenset(CalleeSrc(src.index) for src in called.vsrc if isinstance(src, LoopSrc))
+
+
 _RESULT_KNOWN_AT_LINK = ("name", "qual", "global", "method", "self", "recv", "super", "ret")
 
 

@@ -26,6 +26,7 @@ from retracelint.summarise.abstract import (
 from retracelint.summarise.apis import (
     _PARTIALS,
     CARRY_LOOPS,
+    COMMAND_LINE,
     COMMAND_LINE_PARSERS,
     HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
@@ -951,9 +952,9 @@ class Statements(PassState):
                 sized = node.args[-1]
                 if _configured_count(_definition(sized, self.defs)):
                     return True
+                # ``range(len(runs))``, ``range(1, len(sys.argv))``: the indices of held items.
                 return (
-                    len(node.args) == 1
-                    and isinstance(sized, ast.Call)
+                    isinstance(sized, ast.Call)
                     and isinstance(sized.func, ast.Name)
                     and sized.func.id == "len"
                     and len(sized.args) == 1
@@ -976,9 +977,13 @@ class Statements(PassState):
         if isinstance(node, ast.Starred):  # ``itertools.product(*values)``
             return self.walks_items(node.value, follow=follow)
         if isinstance(node, ast.Attribute) and (
-            node.attr in HELD_ATTRIBUTES or self.command_line_option(node)
+            node.attr in HELD_ATTRIBUTES
+            or self.command_line_option(node)
+            or self.mod.canonical(_dotted(node) or "") in COMMAND_LINE
         ):
             return True
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self.walks_items(node.value, follow=follow)  # ``sys.argv[1:]``: some of them
         # A generator of the items of collections held in memory (``configurations = (("cpu",
         # b) for b in batches)``) yields as many, the same each time it is made.
         made = _definition(node, self.defs) if follow else node
