@@ -343,7 +343,9 @@ class Calls(PassState):
         if known is not None:
             return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callees = self.callees_of(func, dotted, receiver, callee_value)
-        anew = _called_anew(self.env.get(func.id)) if isinstance(func, ast.Name) else EMPTY
+        # ``make(x)`` of a local ``make``, or ``factory(config)()``.
+        called = self.env.get(func.id) if isinstance(func, ast.Name) else callee_value
+        anew = _called_anew(called)
         bound = None
         kind = callees[0][0] if callees else ""
         if kind == "name" and not self.defined(callees[0][1]):
