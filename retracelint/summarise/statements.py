@@ -982,7 +982,7 @@ class Statements(PassState):
             or self.mod.canonical(_dotted(node) or "") in COMMAND_LINE
         ):
             return True
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        if isinstance(node, ast.Subscript) and _fixed_slice(node.slice):
             return self.walks_items(node.value, follow=follow)  # ``sys.argv[1:]``: some of them
         # A generator of the items of collections held in memory (``configurations = (("cpu",
         # b) for b in batches)``) yields as many, the same each time it is made.
@@ -1736,3 +1736,12 @@ def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
 def _shape_read(node: ast.AST | None) -> bool:
     """``x.shape`` (of a name or an attribute path)."""
     return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def _fixed_slice(node: ast.expr) -> bool:
+    """Whether ``node`` is a slice whose bounds the source spells out (``[1:]``), not ones chosen
+    at run time (``[: int(sys.argv[2])]``)."""
+    return isinstance(node, ast.Slice) and all(
+        bound is None or (isinstance(bound, ast.Constant) and isinstance(bound.value, int))
+        for bound in (node.lower, node.upper, node.step)
+    )
