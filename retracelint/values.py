@@ -198,8 +198,18 @@ class AltSrc:
     then_at: Location
 
 
+@dataclass(frozen=True)
+class CalleeSrc:
+    """Made by calling a function that differs per iteration of loop ``loop`` (the loop's item,
+    ``for name, make in builders.items(): make(x)``, or a factory made from it): another
+    computation per iteration, whose result's shape is that function's, not its arguments'."""
+
+    loop: int
+
+
 Src = (
     LoopSrc
+    | CalleeSrc
     | ParamSrc
     | ParamShapeSrc
     | CallSrc

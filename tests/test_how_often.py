@@ -485,3 +485,27 @@ def test_jits_built_per_set_at_initialise_and_only_read_per_sample_are_no_findin
     ]
     findings = analyse([str(folder)], Settings(cache=False)).findings
     assert [(f.severity, f.assumptions) for f in findings] == [("error", ())]
+
+
+def test_builds_per_item_of_another_program_are_shown_only_with_their_assumption() -> None:
+    """Round 19 (qpm, unitree-go2-mjx-rl): a jit per call of a helper given widths that a dict's
+    constructors make (3 or 2 domains per period), an eager scan whose step closes over a table
+    as long as the loop's resolution makes it, and an environment's reset and unroll built per
+    experiment named on the command line, each from that experiment's configuration, are another
+    program per item: hidden by default, shown with what differs. The same helpers given data
+    per item (snapped widths of one length, a decay, the same terrain per seed) stay shown."""
+    folder = "builds_per_computation_of_an_item"
+    shown = CliRunner().invoke(main, ["check", folder, "--no-cache", "--isolated"])
+    assert [line.split(": RTL")[0] for line in shown.stdout.splitlines()] == [
+        f"{folder}/envs.py:58:16",
+        f"{folder}/simulate.py:21:13",
+        f"{folder}/simulate.py:45:21",
+    ]
+    hidden = [line for line in _findings(folder) if "low confidence" in line]
+    needed = " at each iteration: each trace is needed]"
+    assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
+        (f"{folder}/envs.py:42:24", "`evaluation_env` makes another computation" + needed),
+        (f"{folder}/envs.py:51:16", "`env` makes another computation" + needed),
+        (f"{folder}/simulate.py:15:13", "`widths` is computed by another function" + needed),
+        (f"{folder}/simulate.py:34:21", "`dx` makes another computation" + needed),
+    ]

@@ -16,6 +16,8 @@ from retracelint.rules import rule
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     INSTANCE,
+    CalleeSrc,
+    LoopSrc,
     Src,
     Value,
     shape_sources,
@@ -211,6 +213,12 @@ def shaped_by(prop: Propagation, fn: FunctionSummary, args: Iterable[Arg], src: 
     calls that make it (``extract(tiles, shape)`` per shape bucket): each value of ``src`` is
     another program for a jit called with it, traced once however the jit is built or its caches
     kept. Its text."""
-    return next(
-        (arg.text for arg in args if src in shape_sources(prop.resolve(fn, arg.value))), None
+    return next((arg.text for arg in args if _shaped(prop.resolve(fn, arg.value), src)), None)
+
+
+def _shaped(value: Value, src: Src) -> bool:
+    """Whether ``src`` sets the shape of ``value``: a length made from it, or, for a loop, a call
+    of a function that differs per iteration (``make(x)`` per ``make`` of a table of builders)."""
+    return src in shape_sources(value) or (
+        isinstance(src, LoopSrc) and CalleeSrc(src.index) in value.vsrc
     )

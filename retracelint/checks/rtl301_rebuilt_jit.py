@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import chain
 
-from retracelint.callgraph import FuncTarget, JitBinding, JitTarget, Project
+from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project
 from retracelint.checks.common import (
     Fix,
     jit_site,
@@ -29,8 +29,11 @@ from retracelint.values import (
     FLOAT_LIKE,
     INT,
     NP_ARRAY,
+    CalleeSrc,
     CallSrc,
+    FieldSrc,
     LoopSrc,
+    ParamShapeSrc,
     ParamSrc,
     RetDep,
     Value,
@@ -380,17 +383,57 @@ def _new_computation(
     passed = _passed_down(project, prop, cause, owner, lambda *_: True)
     if passed is None or len(passed) < len(cause.path):
         return None
-    configured = _params_of(spec.configured_by)
+    configured = _params_of(spec.configured_by) | _makers_params(owner, spec.configured_by)
     reached = [text for param, text in passed[-1][1].items() if param in configured]
     if reached:
         return f"`{reached[0]}` makes another computation"
-    sizes = _params_of(_argument_shapes(prop, owner, spec))
+    shapes = _argument_shapes(prop, owner, spec)
+    sizes = _params_of(shapes)
     sized = [text for param, text in passed[-1][1].items() if param in sizes]
-    return f"`{sized[0]}` sets the shapes it is called with" if sized else None
+    if sized:
+        return f"`{sized[0]}` sets the shapes it is called with"
+    # What a function that differs per item computes (``make(x)`` per ``make`` of a table of
+    # builders), handed to the jit: its shape is that function's.
+    driving = _driving_loops(prop, *repeating)
+    computed = _passed_down(
+        project,
+        prop,
+        cause,
+        owner,
+        lambda *_: True,
+        lambda arg: any(
+            isinstance(src, CalleeSrc) and src.loop in driving for src in arg.value.vsrc
+        ),
+    )
+    handed = {src.name for src in shapes if isinstance(src, ParamShapeSrc)} | sizes
+    made = (
+        [text for param, text in computed[-1][1].items() if param in handed]
+        if computed is not None and len(computed) == len(cause.path)
+        else []
+    )
+    return f"`{made[0]}` is computed by another function" if made else None
+
+
+def _loop_of(src: LoopSrc | CalleeSrc) -> int:
+    return src.index if isinstance(src, LoopSrc) else src.loop
 
 
 def _params_of(sources: frozenset) -> set[str]:
     return {src.name.partition(".")[0] for src in sources if isinstance(src, ParamSrc)}
+
+
+def _makers_params(owner: FunctionSummary, sources: frozenset) -> set[str]:
+    """The parameters of ``owner`` given to the calls in it that make the objects whose
+    attributes ``sources`` read (``jax.vmap(env.reset)`` of ``env = wrap(env=given_env)``: a
+    method of an object made from ``given_env``)."""
+    made = {src.made.at for src in sources if isinstance(src, FieldSrc)}
+    return {
+        name
+        for call in owner.calls
+        if call.location in made
+        for arg in (*call.args, *(value for _, value in call.kwargs))
+        for name in _params_of(arg.value.vsrc)
+    }
 
 
 def _argument_shapes(prop: Propagation, owner: FunctionSummary, spec: JitSpec) -> frozenset:
@@ -715,15 +758,9 @@ def _passed_down(
         caller = project.function(site[0])
         call = caller.calls[site[1]]
         callee = owner.qualname if at + 1 == len(cause.path) else cause.path[at + 1].function
-        target = next(
-            (
-                t
-                for t in project.site_targets.get(site, ())
-                if isinstance(t, FuncTarget) and t.qualname == callee
-            ),
-            None,
-        )
-        if target is None:
+        # A function called, or a class whose ``__init__`` it is (``Evaluator(env, ...)``).
+        target = project.target_to(site, callee)
+        if not isinstance(target, FuncTarget | ClassTarget):
             return None
         driving = _driving_loops(prop, caller, site[1]) if varying is None else frozenset()
         fn = project.function(callee)
@@ -739,7 +776,7 @@ def _passed_down(
                 if not first(passed):
                     continue
             elif not any(
-                (isinstance(src, LoopSrc) and src.index in driving)
+                (isinstance(src, LoopSrc | CalleeSrc) and _loop_of(src) in driving)
                 if varying is None
                 # An attribute of a parameter (``config.width``) differs where it does.
                 else (isinstance(src, ParamSrc) and src.name.partition(".")[0] in varying)

@@ -595,6 +595,8 @@ HELD_ATTRIBUTES = frozenset({"_fields"})
 # The methods that parse the command line into a namespace (``args = parser.parse_args()``): an
 # option is given once per process, so a loop over one (``nargs="+"``, or ``args.sizes.split(",")``
 # of a comma-separated list, ``OPTION_SPLITTERS``) walks the same few settings however long it runs.
+# The command line itself, given once per process: a loop over its words walks a few settings.
+COMMAND_LINE = frozenset({"sys.argv"})
 COMMAND_LINE_PARSERS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 OPTION_SPLITTERS = frozenset({"split", "rsplit"})
 

@@ -78,7 +78,7 @@ from retracelint.summarise.apis import (
     _reduced_axes,
     reduced_dtype,
 )
-from retracelint.summarise.closures import MadeFunction, settings_read
+from retracelint.summarise.closures import MadeFunction, free_names, settings_read
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
@@ -134,10 +134,12 @@ from retracelint.values import (
     UNKNOWN_VALUE,
     UNSURE,
     WEAK,
+    CalleeSrc,
     Dep,
     Dims,
     DrawSrc,
     ItemSrc,
+    LoopSrc,
     Made,
     ParamSrc,
     RetDep,
@@ -342,6 +344,9 @@ class Calls(PassState):
         if known is not None:
             return known.with_(objs=EMPTY, fields=()) if known.objs else known
         callees = self.callees_of(func, dotted, receiver, callee_value)
+        # ``make(x)`` of a local ``make``, or ``factory(config)()``.
+        called = self.env.get(func.id) if isinstance(func, ast.Name) else callee_value
+        anew = _called_anew(called)
         bound = None
         kind = callees[0][0] if callees else ""
         if kind == "name" and not self.defined(callees[0][1]):
@@ -377,7 +382,7 @@ class Calls(PassState):
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = _returned_deps(index) if index is not None else EMPTY
-            vsrc = _args_vsrc(args, kwargs)
+            vsrc = _args_vsrc(args, kwargs) | anew
             if callee[0] == "recv" and receiver is not None:
                 vsrc |= receiver.vsrc  # as for any method of an object not known here
                 if method in _NUMPY_RANDOM and receiver.param is not None:
@@ -420,6 +425,7 @@ class Calls(PassState):
         value = combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
+        value = value.with_(vsrc=value.vsrc | anew) if anew else value
         return value.with_(callables=refs) if refs else value
 
     def one_expression_of(
@@ -633,14 +639,26 @@ class Calls(PassState):
 
     def closure_settings(self, made: MadeFunction) -> frozenset[Src]:
         """The sources of what a function made here reads from this one as a setting of the
-        program it traces (``closures.settings_read``: a length, a mode, a function): a new value
-        of one is a new program, not a new input."""
-        return frozenset(
+        program it traces (``closures.settings_read``: a length, a mode, a function), and of the
+        shapes of everything it closes over (a table ``jnp.arange(int(lp / dx))`` long: its
+        values are data, its shape is the program's): a new value of one is a new program, not a
+        new input."""
+        settings = (
             src
             for name in sorted(settings_read(made, self.mod.canonical))
             if (value := self.env.get(name)) is not None
             for src in value.vsrc
         )
+        shapes = (
+            src
+            for name in sorted(free_names(made))
+            if (value := self.env.get(name)) is not None
+            for src in shape_sources(value)
+            # What sets a length here (``dx`` above); the shape of a parameter passed on as it
+            # is (``ParamShapeSrc``) is the callers' to tell.
+            if isinstance(src, LoopSrc | ParamSrc)
+        )
+        return frozenset((*settings, *shapes))
 
     def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
         """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the
@@ -1523,6 +1541,14 @@ def _cotangent(primal: Value) -> Value:
 # "global": a local bound to project functions (``train_fn = step_logged if verbose else step``):
 # what its call returns is read off the callees, as a named call's is, so that a field the callee
 # copies from its argument (``TrainState(..., optimizer=state.optimizer)``) stays that argument's.
+def _called_anew(called: Value | None) -> frozenset[Src]:
+    """What a call of the local value ``called`` gives its result for a function that differs
+    per iteration of a loop (``CalleeSrc``)."""
+    if called is None:
+        return EMPTY
+    return frozenset(CalleeSrc(src.index) for src in called.vsrc if isinstance(src, LoopSrc))
+
+
 _RESULT_KNOWN_AT_LINK = ("name", "qual", "global", "method", "self", "recv", "super", "ret")
 
 

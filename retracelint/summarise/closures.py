@@ -43,7 +43,7 @@ def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozen
     shaping method, a loop count, Python control flow (a test, a walk), a key, an index or a slice
     bound, a string compared, a function called. ``canonical``: a dotted name as the module's
     imports make it."""
-    free = _free_names(node)
+    free = free_names(node)
     parents = {child: parent for parent in ast.walk(node) for child in ast.iter_child_nodes(parent)}
     return frozenset(
         read.id
@@ -55,7 +55,7 @@ def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozen
     )
 
 
-def _free_names(node: MadeFunction) -> set[str]:
+def free_names(node: MadeFunction) -> set[str]:
     """The names ``node`` reads and binds nowhere in itself (its parameters, its nested functions'
     and its assignments are its own)."""
     read, bound = set(), set()

@@ -26,6 +26,7 @@ from retracelint.summarise.abstract import (
 from retracelint.summarise.apis import (
     _PARTIALS,
     CARRY_LOOPS,
+    COMMAND_LINE,
     COMMAND_LINE_PARSERS,
     HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
@@ -962,9 +963,9 @@ class Statements(PassState):
                 sized = node.args[-1]
                 if _configured_count(_definition(sized, self.defs)):
                     return True
+                # ``range(len(runs))``, ``range(1, len(sys.argv))``: the indices of held items.
                 return (
-                    len(node.args) == 1
-                    and isinstance(sized, ast.Call)
+                    isinstance(sized, ast.Call)
                     and isinstance(sized.func, ast.Name)
                     and sized.func.id == "len"
                     and len(sized.args) == 1
@@ -987,9 +988,13 @@ class Statements(PassState):
         if isinstance(node, ast.Starred):  # ``itertools.product(*values)``
             return self.walks_items(node.value, follow=follow)
         if isinstance(node, ast.Attribute) and (
-            node.attr in HELD_ATTRIBUTES or self.command_line_option(node)
+            node.attr in HELD_ATTRIBUTES
+            or self.command_line_option(node)
+            or self.mod.canonical(_dotted(node) or "") in COMMAND_LINE
         ):
             return True
+        if isinstance(node, ast.Subscript) and _fixed_slice(node.slice):
+            return self.walks_items(node.value, follow=follow)  # ``sys.argv[1:]``: some of them
         # A generator of the items of collections held in memory (``configurations = (("cpu",
         # b) for b in batches)``) yields as many, the same each time it is made.
         made = _definition(node, self.defs) if follow else node
@@ -1745,3 +1750,12 @@ def _full_chunks(value: Value, loops: frozenset[frozenset[Src]]) -> Value:
 def _shape_read(node: ast.AST | None) -> bool:
     """``x.shape`` (of a name or an attribute path)."""
     return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def _fixed_slice(node: ast.expr) -> bool:
+    """Whether ``node`` is a slice whose bounds the source spells out (``[1:]``), not ones chosen
+    at run time (``[: int(sys.argv[2])]``)."""
+    return isinstance(node, ast.Slice) and all(
+        bound is None or (isinstance(bound, ast.Constant) and isinstance(bound.value, int))
+        for bound in (node.lower, node.upper, node.step)
+    )
