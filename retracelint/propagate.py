@@ -34,6 +34,7 @@ from retracelint.session import Picked
 from retracelint.summarise.promotion import is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
+    ARRAYS,
     DICT,
     EMPTY,
     FLOAT,
@@ -666,6 +667,10 @@ class Propagation(ObjectModel):
             # As weakly typed as what this call passes (a Python float, a strong array), and at
             # least as wide as each strongly typed one.
             out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
+        elif _keeps_floor(value):
+            # Computed with a strongly typed array of its own (``samples * self.flip_signs``), or a
+            # part of a parameter (``connected[rows, choice]``): at least as wide as what is passed.
+            out = out.with_(floor=promoted_floor((out, *inputs)))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
         if _passed_on(value) and len(inputs) == 1:
@@ -1454,6 +1459,23 @@ def _filled_with(element: Value) -> frozenset[Made]:
     return made_objects(element) if each else EMPTY
 
 
+def _keeps_floor(value: Value) -> bool:
+    """Whether ``value``, of no known dtype, is at least as wide as each parameter it depends on:
+    an array promoted with a surely strong one, or a part of one parameter (an item, a slice)."""
+    if value.dtype is not None or value.dtype_of is not None or value.parted:
+        return False
+    if value.weak == MADE_STRONG and value.ty in ARRAYS:
+        return True
+    deps = list(value.deps)
+    return (
+        value.ty == UNKNOWN
+        and value.weak is None
+        and len(deps) == 1
+        and isinstance(deps[0], ParamDep)
+        and deps[0].elem is None
+    )
+
+
 def _passed_on(value: Value) -> bool:
     """Whether ``value`` is one parameter as it came in, of a kind the summary does not know."""
     if value.ty != UNKNOWN or value.weak is not None or len(value.deps) != 1:
@@ -1479,8 +1501,12 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     elif value.weak == FOLLOWS:
         # An array as weakly typed as the call's result: strong, weak or unknown as it is.
         merged = merged.with_(weak=followed([value.with_(deps=merged.deps), extra]))
-    elif value.weak == UNSURE and extra.weak == MADE_STRONG:
-        # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
+    elif extra.weak == MADE_STRONG and (
+        value.weak == UNSURE or (value.weak is None and value.ty in ARRAYS)
+    ):
+        # Promoted with a value of unknown kind, or with this call's result taken as a strong array
+        # by the caller's summary alone (``jnp.where(ok, norm, state.last)``), and that result is
+        # surely strong (``jnp.sqrt(jnp.mean(...))``): so is it.
         merged = merged.with_(weak=MADE_STRONG)
     elif sole and value.weak is None and not value.deps and value.ty == extra.ty:
         # The call's result as it is, typed by the caller's summary (a helper of its module returns

@@ -19,10 +19,10 @@ from retracelint.checks.common import (
     where_text,
 )
 from retracelint.model import Finding, JitSite, Location, PathStep
-from retracelint.objects import Origin, _is_read
+from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, promoted_at_least, returned_dtype
-from retracelint.summarise.promotion import at_least, floor_of, real_part
+from retracelint.summarise.promotion import at_least, floor_of, promoted_floor, real_part
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -120,7 +120,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.start.value.param is not None:
                 if carried.loop is None:
                     continue  # what a parameter starts as is its callers' to say (``weak.py``)
-                flip = _param_start_flip(prop, at, returned)
+                flip = _param_start_flip(prop, at, returned) or _param_dtype_flip(
+                    prop, at, returned
+                )
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
             elif carried.loop is None:
                 flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
@@ -288,6 +290,23 @@ def _param_start_flip(
     return None
 
 
+def _param_dtype_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A state that comes in as a parameter (``def relax(field)`` rebinding ``field =
+    diffuse(field, alpha)`` in its loop), typed where every caller makes what it passes
+    (``as_called``: a float32 plate), against the dtype the jitted function gives it back in (a
+    float16 cast). Told where the callers' dtype is decided."""
+    typed = as_called(prop, at.fn, at.carried.start.value)
+    if typed.param is not None or typed.made is None:
+        return None
+    kinds = _dtype_flip(prop, at, typed, returned)
+    if kinds is not None:
+        return "RTL402", at.carried.name, typed.made, *kinds
+    widened = _floor_flip(prop, at, typed, returned)
+    return None if widened is None else ("RTL402", at.carried.name, *widened)
+
+
 def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str) -> list[Origin]:
     """Where field ``name`` of the state the jitted function returns (``returned``) is made."""
     return prop.value_origins(at.jitted, Arg(returned, at.jitted.location, ""), name, (), 0)
@@ -338,6 +357,9 @@ def _carried_flip(
     widened = _floor_flip(prop, at, typed, returned)
     if widened is not None:
         return "RTL402", carried.name, *widened
+    relabelled = _static_relabelled(prop, at, start, returned)
+    if relabelled is not None:
+        return relabelled
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -390,6 +412,35 @@ def _carried_flip(
         widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
+    return None
+
+
+def _static_relabelled(
+    prop: Propagation, at: _CarriedCall, start: Value, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A static field of a pytree class (``tree_flatten``'s aux data, a static field) that the
+    state starts with as one literal and the jitted function gives back as others (a loader's
+    ``Length(x, "angstrom")``, the step's ``Length(..., "nm")``): the treedef differs from the
+    second call on. Told where the start's literal is written."""
+    returned_arg = Arg(returned, at.jitted.location, "")
+    for cls in sorted(prop.classes_of_value(at.fn, start)):
+        for attr in prop.project.symbols.static_fields(cls):
+            starts = prop.value_origins(at.fn, at.carried.start, attr, (), 0)
+            backs = prop.value_origins(at.jitted, returned_arg, attr, (), 0)
+            if len(starts) != 1 or not backs:
+                continue
+            first = _literal(starts[0][1])
+            then = {_literal(origin) for _, origin, _ in backs}
+            if first is None or None in then or first in then:
+                continue
+            shown = ", ".join(sorted(repr(value) for _, value in then if value is not None))
+            return (
+                "RTL403",
+                f"{at.carried.name}.{attr}",
+                starts[0][1].location,
+                f"{first[1]!r} (static: part of the treedef)",
+                shown,
+            )
     return None
 
 
@@ -534,12 +585,25 @@ def _floor_flip(
         return None
     back = prop.resolve(at.jitted, back)
     floor = floor_of(back) if back.dtype is None else None
+    if floor is None and back.dtype is None and back.weak == FOLLOWS:
+        floor = _passed_floor(prop, at, back)
     if floor is None or at_least(first, floor[0], x64):
         return None
     then = canonical_dtype(floor[0], x64)
     if real_part(then) != then and real_part(first) == first and start.made is not None:
         return start.made, first, f"complex ({then}{_WIDER})"
     return floor[1], first, f"{then}{_WIDER}"
+
+
+def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str, Location] | None:
+    """The floor of a leaf the jitted function promotes from its parameters alone (``jnp.where(
+    accept, proposals, samples)``), for what the first call passes for them: proposals made on the
+    host with a float64 NumPy matrix make it float64 or wider. Those of unknown dtype only widen it."""
+    names = [d.name for d in back.deps if isinstance(d, ParamDep)]
+    if not names or len(names) != len(back.deps):
+        return None
+    given = [v for name in names for v in _first_call_values(prop, at, name) or ()]
+    return promoted_floor(given)
 
 
 def _passed_for(
