@@ -31,7 +31,7 @@ from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
 from retracelint.session import Picked
-from retracelint.summarise.promotion import is_complex, promoted_floor
+from retracelint.summarise.promotion import floor_of, is_complex, promoted_floor
 from retracelint.summary import Arg, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
     ARRAYS,
@@ -663,14 +663,15 @@ class Propagation(ObjectModel):
                 if isinstance(dep, FieldDep):
                     deps.add(dep)  # an object made by a call: the same object for the caller
                 inputs.append(UNKNOWN_VALUE)  # a call's result not expanded here: not known
-        if value.weak == FOLLOWS:
-            # As weakly typed as what this call passes (a Python float, a strong array), and at
-            # least as wide as each strongly typed one.
-            out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
-        elif _keeps_floor(value):
-            # Computed with a strongly typed array of its own (``samples * self.flip_signs``), or a
-            # part of a parameter (``connected[rows, choice]``): at least as wide as what is passed.
-            out = out.with_(floor=promoted_floor((out, *inputs)))
+        if value.weak == FOLLOWS or _keeps_floor(value):
+            # At least as wide as each strongly typed value this call passes: arithmetic, an array
+            # computed with a strongly typed one of its own (``samples * self.flip_signs``), a part
+            # of a parameter (``connected[rows, choice]``).
+            floor = promoted_floor((out, *map(self.field_floor, inputs)))
+            out = out.with_(floor=floor)
+            if value.weak == FOLLOWS:
+                # As weakly typed as what this call passes (a Python float, a strong array).
+                out = out.with_(weak=followed(inputs))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
         if _passed_on(value) and len(inputs) == 1:
@@ -679,6 +680,17 @@ class Propagation(ObjectModel):
             given = inputs[0]
             out = out.with_(weak=given.weak, dtype=given.dtype, made=given.made)
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
+
+    def field_floor(self, value: Value) -> Value:
+        """``value``, when it is an attribute of an object a call made (``self.flip_signs`` of the
+        operator a caller built) with no floor of its own, with the floor of what its class stores
+        there (``1.0 - 2.0 * np.eye(n)``: float64), when every store has the same one."""
+        deps = list(value.deps)
+        if floor_of(value) is not None or len(deps) != 1 or not isinstance(deps[0], FieldDep):
+            return value
+        stores = self.made_origins(deps[0].made)  # an element of it too: of the same dtype
+        floors = {floor_of(self.resolve(owner, found.value)) for owner, found, _ in stores}
+        return value.with_(floor=floors.pop()) if len(floors) == 1 and None not in floors else value
 
     # -- questions asked along the call graph ----------------------------------------------------
     def shape_causes(
@@ -1501,12 +1513,8 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     elif value.weak == FOLLOWS:
         # An array as weakly typed as the call's result: strong, weak or unknown as it is.
         merged = merged.with_(weak=followed([value.with_(deps=merged.deps), extra]))
-    elif extra.weak == MADE_STRONG and (
-        value.weak == UNSURE or (value.weak is None and value.ty in ARRAYS)
-    ):
-        # Promoted with a value of unknown kind, or with this call's result taken as a strong array
-        # by the caller's summary alone (``jnp.where(ok, norm, state.last)``), and that result is
-        # surely strong (``jnp.sqrt(jnp.mean(...))``): so is it.
+    elif value.weak == UNSURE and extra.weak == MADE_STRONG:
+        # Promoted with a value of unknown kind, and this call's result is surely strong: so is it.
         merged = merged.with_(weak=MADE_STRONG)
     elif sole and value.weak is None and not value.deps and value.ty == extra.ty:
         # The call's result as it is, typed by the caller's summary (a helper of its module returns

@@ -44,7 +44,9 @@ from retracelint.values import (
     STRONG,
     TUPLE,
     UNKNOWN,
+    UNSURE,
     WEAK,
+    FieldDep,
     Made,
     ParamDep,
     ParamSrc,
@@ -585,7 +587,7 @@ def _floor_flip(
         return None
     back = prop.resolve(at.jitted, back)
     floor = floor_of(back) if back.dtype is None else None
-    if floor is None and back.dtype is None and back.weak == FOLLOWS:
+    if floor is None:
         floor = _passed_floor(prop, at, back)
     if floor is None or at_least(first, floor[0], x64):
         return None
@@ -596,14 +598,26 @@ def _floor_flip(
 
 
 def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str, Location] | None:
-    """The floor of a leaf the jitted function promotes from its parameters alone (``jnp.where(
-    accept, proposals, samples)``), for what the first call passes for them: proposals made on the
-    host with a float64 NumPy matrix make it float64 or wider. Those of unknown dtype only widen it."""
-    names = [d.name for d in back.deps if isinstance(d, ParamDep)]
-    if not names or len(names) != len(back.deps):
+    """The float floor of a leaf the jitted function promotes from what it is given and what it
+    reads of objects (``jnp.where(accept, proposals, samples)``, ``params + dt * tensordot(b, k)``
+    with ``b`` a NumPy field of a module's tableau), for what the first call passes: proposals
+    flipped on the host by a float64 NumPy matrix make it float64 or wider. What is not known only
+    widens it."""
+    if back.dtype is not None or back.dtype_of is not None or back.parted:
         return None
-    given = [v for name in names for v in _first_call_values(prop, at, name) or ()]
-    return promoted_floor(given)
+    if back.weak not in (FOLLOWS, MADE_STRONG) or back.ty not in (ARRAY, UNKNOWN):
+        return None
+    given: list[Value] = []
+    for dep in sorted(back.deps, key=str):
+        if isinstance(dep, ParamDep):
+            given += _first_call_values(prop, at, dep.name) or []
+        elif isinstance(dep, FieldDep):
+            given.append(prop.field_floor(Value(ty=ARRAY, deps=frozenset({dep}))))
+    floor = promoted_floor(given)
+    return floor if floor is not None and floor[0].startswith(_INEXACT) else None
+
+
+_INEXACT = ("float", "bfloat", "complex")
 
 
 def _passed_for(
@@ -798,7 +812,9 @@ def _field_store_flip(
     # Each weak store, with the field of the pytree it makes that is weak ("" for the whole value).
     weak: list[tuple[Arg, str]] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
+    owners: dict[int, FunctionSummary] = {}  # the function storing each weak start
     for owner, origin, _, _ in prop.field_candidates(fn, arg, call.loops, ()):
+        owners[id(origin)] = owner
         kind = _stored_kind(prop, owner, origin, x64)
         leaf = _weak_leaf(prop, owner, origin, x64) if kind is None else None
         if kind == WEAK:
@@ -846,7 +862,14 @@ def _field_store_flip(
         call.text,
         f"{setter.name}() stores it at {where_text(stored.location)}",
     )
-    yield make_finding("RTL401", head, details, where.location, site, param, (step,))
+    # A number a closure of the function storing it gives is told where it is written.
+    owner = (
+        prop.project.function(init.qualname)
+        if computed and isinstance(init, FuncTarget)
+        else owners.get(id(where))
+    )
+    told = _written_in(owner, where.value, where.location) if owner is not None else None
+    yield make_finding("RTL401", head, details, told or where.location, site, param, (step,))
 
 
 def _kept_weak_store(prop: Propagation, owner: FunctionSummary, stored: Arg, start: Arg) -> bool:
@@ -1069,7 +1092,8 @@ def _attribute_flip(
             if code == "RTL401" and _result_kept_weak(prop, first_call, result, returned):
                 continue
             if kinds_differ(first, then):
-                return code, carried.name, other.location, first, then  # type: ignore[return-value]
+                where = _written_in(owner, start, other.location) or other.location
+                return code, carried.name, where, first, then  # type: ignore[return-value]
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds
@@ -1077,6 +1101,19 @@ def _attribute_flip(
         if item is not None:
             return item
     return None
+
+
+_WRITTEN = frozenset({INT, FLOAT, NONE})  # starts whose ``made`` is where they are written
+
+
+def _written_in(owner: FunctionSummary, start: Value, stored: Location) -> Location | None:
+    """Where a number or None that ``owner`` stores at ``stored`` is written, when a closure of
+    ``owner`` gives it (``self.x = _make()``, ``_make`` returning ``0.0``): the line to change. None
+    for one written at the store, or outside ``owner`` (a module's table of defaults)."""
+    made, span = start.made, owner.location
+    if start.ty not in _WRITTEN or made is None or made.line == stored.line:
+        return None
+    return made if made.path == span.path and span.line <= made.line <= span.end_line else None
 
 
 def _result_kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
@@ -1142,12 +1179,16 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     """Whether a leaf the jitted function returns is weakly typed on the first call: a Python scalar
     is; a leaf made from parameters is weak only when every one of them is (the carried one as it
     starts)."""
-    leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
+    raw, leaf = leaf, prop.resolve(at.jitted, leaf)  # a helper's result: what it computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
     if leaf.ty in NUMPY_DATA or leaf.weak == MADE_STRONG or (leaf.ty == ARRAY and leaf.made):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
         # computation: strong whatever the parameters are.
+        return STRONG
+    if leaf.ty == ARRAY and raw.weak in (None, UNSURE) and _strong_operand(prop, at.jitted, raw):
+        # Promoted with a helper's surely strong result (``jnp.where(ok, norm, state.last)``,
+        # ``norm`` a ``jnp.sqrt(jnp.mean(...))``): strong whatever the parameters are.
         return STRONG
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
@@ -1171,6 +1212,12 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     if STRONG in kinds:
         return STRONG
     return WEAK if kinds == {WEAK} else None
+
+
+def _strong_operand(prop: Propagation, fn: FunctionSummary, value: Value) -> bool:
+    """Whether one of the calls ``value`` is computed from returns a surely strong array."""
+    results = (prop.call_result(fn, d, 0) for d in value.deps if isinstance(d, RetDep))
+    return any(r is not None and r.weak == MADE_STRONG for r in results)
 
 
 def _leaves_kind(value: Value, x64: bool) -> str | None:
