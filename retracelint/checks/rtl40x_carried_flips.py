@@ -605,8 +605,9 @@ def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str
     widens it."""
     if back.dtype is not None or back.dtype_of is not None or back.parted:
         return None
-    if back.weak not in (FOLLOWS, MADE_STRONG) or back.ty not in (ARRAY, UNKNOWN):
-        return None
+    promoted = weak_class(back) == FOLLOWS or back.ty == FLOAT_LIKE
+    if not promoted and (back.weak != MADE_STRONG or back.ty not in (ARRAY, UNKNOWN)):
+        return None  # not arithmetic on what it is given, nor computed with a strong array
     given: list[Value] = []
     for dep in sorted(back.deps, key=str):
         if isinstance(dep, ParamDep):
