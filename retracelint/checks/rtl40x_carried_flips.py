@@ -599,15 +599,16 @@ def _floor_flip(
 
 def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str, Location] | None:
     """The float floor of a leaf the jitted function promotes from what it is given and what it
-    reads of objects (``jnp.where(accept, proposals, samples)``, ``params + dt * tensordot(b, k)``
-    with ``b`` a NumPy field of a module's tableau), for what the first call passes: proposals
+    reads of objects (``jnp.where(accept, proposals, samples)``, ``0.8 * density + 0.2 * target``),
+    for what the first call passes: proposals
     flipped on the host by a float64 NumPy matrix make it float64 or wider. What is not known only
     widens it."""
     if back.dtype is not None or back.dtype_of is not None or back.parted:
         return None
-    promoted = weak_class(back) == FOLLOWS or back.ty == FLOAT_LIKE
-    if not promoted and (back.weak != MADE_STRONG or back.ty not in (ARRAY, UNKNOWN)):
-        return None  # not arithmetic on what it is given, nor computed with a strong array
+    if back.weak == MADE_STRONG or (weak_class(back) != FOLLOWS and back.ty != FLOAT_LIKE):
+        # Not arithmetic on what it is given, or with an operand whose dtype is decided inside
+        # (``dt.astype(clock.dtype)``).
+        return None
     given: list[Value] = []
     for dep in sorted(back.deps, key=str):
         if isinstance(dep, ParamDep):
