@@ -609,6 +609,8 @@ def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str
         # Not arithmetic on what it is given, or with an operand whose dtype is decided inside
         # (``dt.astype(clock.dtype)``).
         return None
+    if back.ty not in (ARRAY, FLOAT_LIKE):
+        return None  # of unknown kind: what it depends on need not be its operands (a lax carry)
     given: list[Value] = []
     for dep in sorted(back.deps, key=str):
         if isinstance(dep, ParamDep):
