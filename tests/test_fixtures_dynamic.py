@@ -138,6 +138,7 @@ TRACE_ONCE = (
     ("carried_aux_data_relabelled_negative", "main.py"),
     ("closure_starts_told_where_written_negative", "main.py"),
     ("carried_leaves_promoted_by_object_tables_negative", "main.py"),
+    ("carried_counters_beside_lax_floats_negative", "main.py"),
     ("estimators_cloned_by_their_class_negative", "main.py"),
     ("pullbacks_passed_to_jit_negative", "main.py"),
     ("objects_compared_by_some_fields_negative", "main.py"),
