@@ -434,10 +434,11 @@ class Calls(PassState):
             return None
         self.reading.add(qualname)
         try:
-            # A number or a None written there is set there (``return 0.0`` in ``_make()``): a
-            # flip of what starts so is told at that line, not where the caller stores it.
+            # A number or a None given there is set there (``return 0.0``, ``return float(x)``
+            # in ``_make()``): a flip of what starts so is told at that line, not where the
+            # caller stores it.
             value = self.literals_made(self.expr(body.expr), body.expr)
-            if value.ty == NONE and value.made is None:
+            if value.ty in (INT, FLOAT, NONE) and value.made is None:
                 value = value.with_(made=self.loc(body.expr))
             return value
         finally:
