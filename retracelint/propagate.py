@@ -31,7 +31,7 @@ from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
 from retracelint.session import Picked
-from retracelint.summarise.promotion import is_complex, promoted_floor
+from retracelint.summarise.promotion import floor_of, is_complex, promoted_floor
 from retracelint.summary import (
     Arg,
     CallSite,
@@ -41,6 +41,7 @@ from retracelint.summary import (
     ModuleSummary,
 )
 from retracelint.values import (
+    ARRAYS,
     AXISLESS,
     DICT,
     EMPTY,
@@ -675,10 +676,15 @@ class Propagation(ObjectModel):
                 if isinstance(dep, FieldDep):
                     deps.add(dep)  # an object made by a call: the same object for the caller
                 inputs.append(UNKNOWN_VALUE)  # a call's result not expanded here: not known
-        if value.weak == FOLLOWS:
-            # As weakly typed as what this call passes (a Python float, a strong array), and at
-            # least as wide as each strongly typed one.
-            out = out.with_(weak=followed(inputs), floor=promoted_floor((out, *inputs)))
+        if value.weak == FOLLOWS or _keeps_floor(value):
+            # At least as wide as each strongly typed value this call passes: arithmetic, an array
+            # computed with a strongly typed one of its own (``samples * self.flip_signs``), a part
+            # of a parameter (``connected[rows, choice]``).
+            floor = promoted_floor((out, *map(self.field_floor, inputs)))
+            out = out.with_(floor=floor)
+            if value.weak == FOLLOWS:
+                # As weakly typed as what this call passes (a Python float, a strong array).
+                out = out.with_(weak=followed(inputs))
         if out.ty == UNKNOWN and len(value.deps) == 1:
             out = out.with_(ty=_number_at_key(next(iter(value.deps)), arg))
         if _passed_on(value) and len(inputs) == 1:
@@ -687,6 +693,17 @@ class Propagation(ObjectModel):
             given = inputs[0]
             out = out.with_(weak=given.weak, dtype=given.dtype, made=given.made)
         return out.with_(shape=frozenset(shape), deps=frozenset(deps))
+
+    def field_floor(self, value: Value) -> Value:
+        """``value``, when it is an attribute of an object a call made (``self.flip_signs`` of the
+        operator a caller built) with no floor of its own, with the floor of what its class stores
+        there (``1.0 - 2.0 * np.eye(n)``: float64), when every store has the same one."""
+        deps = list(value.deps)
+        if floor_of(value) is not None or len(deps) != 1 or not isinstance(deps[0], FieldDep):
+            return value
+        stores = self.made_origins(deps[0].made)  # an element of it too: of the same dtype
+        floors = {floor_of(self.resolve(owner, found.value)) for owner, found, _ in stores}
+        return value.with_(floor=floors.pop()) if len(floors) == 1 and None not in floors else value
 
     # -- questions asked along the call graph ----------------------------------------------------
     def shape_causes(
@@ -1489,6 +1506,23 @@ def _filled_with(element: Value) -> frozenset[Made]:
     """The objects ``element``, an item of a list a callee filled in a loop, may be (``picked``)."""
     each = any(isinstance(s, ChoiceSrc) and s.each for s in element.vsrc)
     return made_objects(element) if each else EMPTY
+
+
+def _keeps_floor(value: Value) -> bool:
+    """Whether ``value``, of no known dtype, is at least as wide as each parameter it depends on:
+    an array promoted with a surely strong one, or a part of one parameter (an item, a slice)."""
+    if value.dtype is not None or value.dtype_of is not None or value.parted:
+        return False
+    if value.weak == MADE_STRONG and value.ty in ARRAYS:
+        return True
+    deps = list(value.deps)
+    return (
+        value.ty == UNKNOWN
+        and value.weak is None
+        and len(deps) == 1
+        and isinstance(deps[0], ParamDep)
+        and deps[0].elem is None
+    )
 
 
 def _passed_on(value: Value) -> bool:

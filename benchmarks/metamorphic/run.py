@@ -55,6 +55,7 @@ ROOTS = {
     "sealed_flips_3": ACCURACY / "sealed_flips_3",  # tuned on since its first score (flips39d)
     "sealed_flips_4": ACCURACY / "sealed_flips_4",  # tuned on since its first score (flips39f/g)
     "sealed_flips_5": ACCURACY / "sealed_flips_5",  # tuned on since its first score (flips39h)
+    "sealed_flips_6": ACCURACY / "sealed_flips_6",  # tuned on since its first score (flips39i/j)
 }
 
 
@@ -248,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--programs",
         default="*/*",
         help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>, "
-        "sealed_flips_3/<id>, sealed_flips_4/<id>, sealed_flips_5/<id>",
+        "sealed_flips_3/<id>, sealed_flips_4/<id>, sealed_flips_5/<id>, sealed_flips_6/<id>",
     )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(

@@ -19,10 +19,10 @@ from retracelint.checks.common import (
     where_text,
 )
 from retracelint.model import Finding, JitSite, Location, PathStep
-from retracelint.objects import Origin, _is_read
+from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, promoted_at_least, returned_dtype
-from retracelint.summarise.promotion import at_least, floor_of, real_part
+from retracelint.summarise.promotion import at_least, floor_of, promoted_floor, real_part
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -44,7 +44,9 @@ from retracelint.values import (
     STRONG,
     TUPLE,
     UNKNOWN,
+    UNSURE,
     WEAK,
+    FieldDep,
     Made,
     ParamDep,
     ParamSrc,
@@ -121,7 +123,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.start.value.param is not None:
                 if carried.loop is None:
                     continue  # what a parameter starts as is its callers' to say (``weak.py``)
-                flip = _param_start_flip(prop, at, returned)
+                flip = _param_start_flip(prop, at, returned) or _param_dtype_flip(
+                    prop, at, returned
+                )
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
             elif carried.loop is None:
                 flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
@@ -289,6 +293,23 @@ def _param_start_flip(
     return None
 
 
+def _param_dtype_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A state that comes in as a parameter (``def relax(field)`` rebinding ``field =
+    diffuse(field, alpha)`` in its loop), typed where every caller makes what it passes
+    (``as_called``: a float32 plate), against the dtype the jitted function gives it back in (a
+    float16 cast). Told where the callers' dtype is decided."""
+    typed = as_called(prop, at.fn, at.carried.start.value)
+    if typed.param is not None or typed.made is None:
+        return None
+    kinds = _dtype_flip(prop, at, typed, returned)
+    if kinds is not None:
+        return "RTL402", at.carried.name, typed.made, *kinds
+    widened = _floor_flip(prop, at, typed, returned)
+    return None if widened is None else ("RTL402", at.carried.name, *widened)
+
+
 def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str) -> list[Origin]:
     """Where field ``name`` of the state the jitted function returns (``returned``) is made."""
     return prop.value_origins(at.jitted, Arg(returned, at.jitted.location, ""), name, (), 0)
@@ -345,6 +366,9 @@ def _carried_flip(
     widened = _floor_flip(prop, at, typed, returned)
     if widened is not None:
         return "RTL402", carried.name, *widened
+    relabelled = _static_relabelled(prop, at, start, returned)
+    if relabelled is not None:
+        return relabelled
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -403,6 +427,35 @@ def _carried_flip(
         widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
+    return None
+
+
+def _static_relabelled(
+    prop: Propagation, at: _CarriedCall, start: Value, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A static field of a pytree class (``tree_flatten``'s aux data, a static field) that the
+    state starts with as one literal and the jitted function gives back as others (a loader's
+    ``Length(x, "angstrom")``, the step's ``Length(..., "nm")``): the treedef differs from the
+    second call on. Told where the start's literal is written."""
+    returned_arg = Arg(returned, at.jitted.location, "")
+    for cls in sorted(prop.classes_of_value(at.fn, start)):
+        for attr in prop.project.symbols.static_fields(cls):
+            starts = prop.value_origins(at.fn, at.carried.start, attr, (), 0)
+            backs = prop.value_origins(at.jitted, returned_arg, attr, (), 0)
+            if len(starts) != 1 or not backs:
+                continue
+            first = _literal(starts[0][1])
+            then = {_literal(origin) for _, origin, _ in backs}
+            if first is None or None in then or first in then:
+                continue
+            shown = ", ".join(sorted(repr(value) for _, value in then if value is not None))
+            return (
+                "RTL403",
+                f"{at.carried.name}.{attr}",
+                starts[0][1].location,
+                f"{first[1]!r} (static: part of the treedef)",
+                shown,
+            )
     return None
 
 
@@ -553,12 +606,41 @@ def _floor_flip(
         return None
     back = prop.resolve(at.jitted, back)
     floor = floor_of(back) if back.dtype is None else None
+    if floor is None:
+        floor = _passed_floor(prop, at, back)
     if floor is None or at_least(first, floor[0], x64):
         return None
     then = canonical_dtype(floor[0], x64)
     if real_part(then) != then and real_part(first) == first and start.made is not None:
         return start.made, first, f"complex ({then}{_WIDER})"
     return floor[1], first, f"{then}{_WIDER}"
+
+
+def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str, Location] | None:
+    """The float floor of a leaf the jitted function promotes from what it is given and what it
+    reads of objects (``jnp.where(accept, proposals, samples)``, ``0.8 * density + 0.2 * target``),
+    for what the first call passes: proposals
+    flipped on the host by a float64 NumPy matrix make it float64 or wider. What is not known only
+    widens it."""
+    if back.dtype is not None or back.dtype_of is not None or back.parted:
+        return None
+    if back.weak == MADE_STRONG or (weak_class(back) != FOLLOWS and back.ty != FLOAT_LIKE):
+        # Not arithmetic on what it is given, or with an operand whose dtype is decided inside
+        # (``dt.astype(clock.dtype)``).
+        return None
+    if back.ty not in (ARRAY, FLOAT_LIKE):
+        return None  # of unknown kind: what it depends on need not be its operands (a lax carry)
+    given: list[Value] = []
+    for dep in sorted(back.deps, key=str):
+        if isinstance(dep, ParamDep):
+            given += _first_call_values(prop, at, dep.name) or []
+        elif isinstance(dep, FieldDep):
+            given.append(prop.field_floor(Value(ty=ARRAY, deps=frozenset({dep}))))
+    floor = promoted_floor(given)
+    return floor if floor is not None and floor[0].startswith(_INEXACT) else None
+
+
+_INEXACT = ("float", "bfloat", "complex")
 
 
 def _passed_for(
@@ -753,7 +835,9 @@ def _field_store_flip(
     # Each weak store, with the field of the pytree it makes that is weak ("" for the whole value).
     weak: list[tuple[Arg, str]] = []
     strong: list[tuple[FunctionSummary, Arg]] = []
+    owners: dict[int, FunctionSummary] = {}  # the function storing each weak start
     for owner, origin, _, _ in prop.field_candidates(fn, arg, call.loops, ()):
+        owners[id(origin)] = owner
         kind = _stored_kind(prop, owner, origin, x64)
         leaf = _weak_leaf(prop, owner, origin, x64) if kind is None else None
         if kind == WEAK:
@@ -801,7 +885,14 @@ def _field_store_flip(
         call.text,
         f"{setter.name}() stores it at {where_text(stored.location)}",
     )
-    yield make_finding("RTL401", head, details, where.location, site, param, (step,))
+    # A number a closure of the function storing it gives is told where it is written.
+    owner = (
+        prop.project.function(init.qualname)
+        if computed and isinstance(init, FuncTarget)
+        else owners.get(id(where))
+    )
+    told = _written_in(owner, where.value, where.location) if owner is not None else None
+    yield make_finding("RTL401", head, details, told or where.location, site, param, (step,))
 
 
 def _kept_weak_store(prop: Propagation, owner: FunctionSummary, stored: Arg, start: Arg) -> bool:
@@ -1024,7 +1115,8 @@ def _attribute_flip(
             if code == "RTL401" and _result_kept_weak(prop, first_call, result, returned):
                 continue
             if kinds_differ(first, then):
-                return code, carried.name, other.location, first, then  # type: ignore[return-value]
+                where = _written_in(owner, start, other.location) or other.location
+                return code, carried.name, where, first, then  # type: ignore[return-value]
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds
@@ -1032,6 +1124,19 @@ def _attribute_flip(
         if item is not None:
             return item
     return None
+
+
+_WRITTEN = frozenset({INT, FLOAT, NONE})  # starts whose ``made`` is where they are written
+
+
+def _written_in(owner: FunctionSummary, start: Value, stored: Location) -> Location | None:
+    """Where a number or None that ``owner`` stores at ``stored`` is written, when a closure of
+    ``owner`` gives it (``self.x = _make()``, ``_make`` returning ``0.0``): the line to change. None
+    for one written at the store, or outside ``owner`` (a module's table of defaults)."""
+    made, span = start.made, owner.location
+    if start.ty not in _WRITTEN or made is None or made.line == stored.line:
+        return None
+    return made if made.path == span.path and span.line <= made.line <= span.end_line else None
 
 
 def _result_kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
@@ -1097,12 +1202,16 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     """Whether a leaf the jitted function returns is weakly typed on the first call: a Python scalar
     is; a leaf made from parameters is weak only when every one of them is (the carried one as it
     starts)."""
-    leaf = prop.resolve(at.jitted, leaf)  # a helper's result: what the helper computes
+    raw, leaf = leaf, prop.resolve(at.jitted, leaf)  # a helper's result: what it computes
     if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
         return WEAK
     if leaf.ty in NUMPY_DATA or leaf.weak == MADE_STRONG or (leaf.ty == ARRAY and leaf.made):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its
         # computation: strong whatever the parameters are.
+        return STRONG
+    if leaf.ty == ARRAY and raw.weak in (None, UNSURE) and _strong_operand(prop, at.jitted, raw):
+        # Promoted with a helper's surely strong result (``jnp.where(ok, norm, state.last)``,
+        # ``norm`` a ``jnp.sqrt(jnp.mean(...))``): strong whatever the parameters are.
         return STRONG
     params = [d.name for d in leaf.deps if isinstance(d, ParamDep)]
     if not params or len(params) != len(leaf.deps):
@@ -1126,6 +1235,12 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     if STRONG in kinds:
         return STRONG
     return WEAK if kinds == {WEAK} else None
+
+
+def _strong_operand(prop: Propagation, fn: FunctionSummary, value: Value) -> bool:
+    """Whether one of the calls ``value`` is computed from returns a surely strong array."""
+    results = (prop.call_result(fn, d, 0) for d in value.deps if isinstance(d, RetDep))
+    return any(r is not None and r.weak == MADE_STRONG for r in results)
 
 
 def _leaves_kind(value: Value, x64: bool) -> str | None:

@@ -1011,7 +1011,9 @@ _KEEP_WEAK = (
 # The jax.numpy functions whose result is at least as wide as each strongly typed operand on jax's
 # promotion lattice (``Value.floor``): those that promote their operands as arithmetic does, but the
 # predicates, and linear solves and reductions, which keep their operand's kind or widen it.
+# ``asarray``/``array`` of one array without a dtype keep its dtype, so its floor too.
 _KEEPS_FLOOR = (_KEEP_WEAK - _MASKS) | {"solve", "inv", "cumsum", "mean", "sum", "var", "std"}
+_KEEPS_FLOOR |= {"asarray", "array"}
 # The ones that take a part of a complex operand: their result is its real counterpart
 # (``jnp.abs`` of complex64 is float32), below a complex floor on the lattice.
 _TAKES_PART = frozenset({"abs", "absolute", "real", "imag", "angle"})

@@ -442,7 +442,13 @@ class Calls(PassState):
             return None
         self.reading.add(qualname)
         try:
-            return self.expr(body.expr)
+            # A number or a None given there is set there (``return 0.0``, ``return float(x)``
+            # in ``_make()``): a flip of what starts so is told at that line, not where the
+            # caller stores it.
+            value = self.literals_made(self.expr(body.expr), body.expr)
+            if value.ty in (INT, FLOAT, NONE) and value.made is None:
+                value = value.with_(made=self.loc(body.expr))
+            return value
         finally:
             self.reading.discard(qualname)
 
