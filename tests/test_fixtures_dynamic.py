@@ -215,16 +215,18 @@ def runs() -> dict[int, dict[Path, RetraceReport]]:
     fixture: one subprocess (one jax import) per step count. The mixed fixtures come last, so that
     the opt-in programs run exactly as they would alone in the batch."""
     programs = {**PROGRAMS, **{FIXTURES / name: FIXTURES / name / "main.py" for name in PER_STEP}}
-    return {
-        steps: dict(
-            zip(
-                programs,
-                count_retraces_many(list(programs.values()), cwd=FIXTURES, argv=[str(steps)]),
-                strict=True,
-            )
-        )
-        for steps in (2, 4)
-    }
+    # A program that turns x64 on changes jax's global config for every program after it in its
+    # subprocess: those run in a subprocess of their own.
+    x64 = [p for p, program in programs.items() if "jax_enable_x64" in program.read_text("utf-8")]
+    batches = [[p for p in programs if p not in x64], x64]
+    runs: dict[int, dict[Path, RetraceReport]] = {}
+    for steps in (2, 4):
+        runs[steps] = {}
+        for batch in filter(None, batches):
+            scripts = [programs[p] for p in batch]
+            reports = count_retraces_many(scripts, cwd=FIXTURES, argv=[str(steps)])
+            runs[steps].update(zip(batch, reports, strict=True))
+    return runs
 
 
 def test_some_fixtures_opt_in() -> None:
