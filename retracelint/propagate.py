@@ -207,6 +207,8 @@ class Propagation(ObjectModel):
     # object's fields are read down there, not where its callers pass it (``field_causes``).
     _by_reference: int = 0
     _x64_blocks: dict[str, bool] = field(default_factory=dict)  # ``_in_x64_block``'s answers
+    # The functions the calls inside a loop run (``Frequency.run_by_loop``), by function and loop.
+    _loop_runs: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict)
     _jit_site_list: list[tuple[str, int, JitTarget]] | None = None  # ``_jit_sites``
 
     def __post_init__(self) -> None:
@@ -981,7 +983,8 @@ class Propagation(ObjectModel):
         for method, stored in self.self_stores(fn, param) if attribute else ():
             # Read through the calls it stores the result of (`self.recover = factor(A, b)`: a
             # new closure each time).
-            found.extend(ask(method, self.resolve(method, stored.value), (), depth + 1))
+            stored_causes = ask(method, self.resolve(method, stored.value), (), depth + 1)
+            found.extend(c for c in stored_causes if self._writes_again(method, c))
         self._params[key] = found = found[:_MAX_CAUSES]
         return found
 
@@ -1014,7 +1017,7 @@ class Propagation(ObjectModel):
             known = []
             for owner, arg, path in origins:
                 for cause in ask(owner, arg.value, at if owner is fn else (), depth + 1):
-                    if _spliced(cause, owner, path):
+                    if _spliced(cause, owner, path) or not self._writes_again(owner, cause):
                         continue
                     known.append(
                         (owner.qualname, Cause(cause.taint, cause.driver, (*cause.path, *path)))
@@ -1027,6 +1030,29 @@ class Propagation(ObjectModel):
         if self._by_reference or not self._reads_once(fn, loops):
             return [cause for _, cause in known]
         return [cause for owner, cause in known if owner == fn.qualname or cause.driver is None]
+
+    def _writes_again(self, owner: FunctionSummary, cause: Cause) -> bool:
+        """Whether the loop that drives ``cause`` runs ``owner``, the method that stores the field,
+        again. A field is what its writer computed when it ran: ``self.n_layers =
+        relation.count(self.scatter)`` in a setup method holds one value for the run, however often
+        a loop that never reaches the setup rebuilds ``self.scatter`` (an ``update_params`` per
+        point of a scan). A driver not found among the loops of the path's first function (a
+        function repeated as a whole) is kept."""
+        if cause.driver is None or not cause.path:
+            return True
+        top = self.project.functions.get(cause.path[0].function)
+        if top is None or top is owner:
+            return True
+        index = next(
+            (i for i, loop in enumerate(top.loops) if loop.location == cause.driver.location), None
+        )
+        if index is None:
+            return True
+        key = (top.qualname, index)
+        runs = self._loop_runs.get(key)
+        if runs is None:
+            runs = self._loop_runs[key] = frozenset(self.frequency.run_by_loop(*key))
+        return owner.qualname in runs
 
     def _reads_once(self, fn: FunctionSummary, loops: tuple[int, ...]) -> bool:
         """Whether a point of runtime ``fn`` inside ``loops`` that reads a field itself (not an
