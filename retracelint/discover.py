@@ -433,6 +433,8 @@ def _exclusion(patterns: tuple[str, ...]) -> Callable[[str], bool]:
 # a change within the same tick of the file system's clock could leave its stat as it was (git's
 # "racy" entries; 2 s: the coarsest clock, FAT's).
 _RACY_NS = 2_000_000_000
+# Walks whose listings are kept (``Listings``): a project's, for each project open at once.
+_WALKS_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -499,6 +501,8 @@ class Listings:
         now: dict[str, _Listed] = {}
         if self.keep:
             self._walks[walk] = now
+            while len(self._walks) > _WALKS_KEPT:  # the oldest: a project closed, patterns changed
+                del self._walks[next(iter(self._walks))]
         return last, now
 
     def gitignore(self, folder: Path) -> _GitIgnore:
