@@ -227,7 +227,9 @@ def discover(
         found.files = _named_again(found.files, listings.named)
     folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
     found.root = os.path.abspath(project) if project is not None else _common(folders)
-    found.files = _keyed(sorted(found.files, key=lambda f: f.path), found.root, found.unreported)
+    found.files = listings.keyed(
+        sorted(found.files, key=lambda f: f.path), found.root, found.unreported
+    )
     return found
 
 
@@ -489,6 +491,8 @@ class Listings:
     # Each file's name as the walk added it, by path as given; kept while no folder changed.
     named: dict[str, SourceFile] = field(default_factory=dict)
     cwd: str = ""  # the folder the paths of ``named`` are relative to
+    # The files the last discovery found, and them keyed (``_keyed``).
+    _keyed: tuple[tuple[object, ...], tuple[SourceFile, ...]] | None = None
     # By walk (its top and patterns): each folder's listing, by path.
     _walks: dict[_Walk, dict[str, _Listed]] = field(default_factory=dict)
     # Each .gitignore read, by path: its stat, and it.
@@ -504,6 +508,17 @@ class Listings:
             while len(self._walks) > _WALKS_KEPT:  # the oldest: a project closed, patterns changed
                 del self._walks[next(iter(self._walks))]
         return last, now
+
+    def keyed(self, files: list[SourceFile], root: str, unreported: set[str]) -> list[SourceFile]:
+        """``_keyed``'s files, as the last discovery's when it keyed the same: the same file
+        objects (``named``), project and files unreported."""
+        facts = (tuple(files), root, frozenset(unreported))
+        if self._keyed is not None and self._keyed[0] == facts:
+            return list(self._keyed[1])
+        out = _keyed(files, root, unreported)
+        if self.keep:
+            self._keyed = (facts, tuple(out))
+        return out
 
     def gitignore(self, folder: Path) -> _GitIgnore:
         """``folder``'s .gitignore: the one read before while its stat is the same."""
