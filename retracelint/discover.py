@@ -16,10 +16,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from retracelint.config import DEFAULT_EXCLUDES, Settings, is_marked, project_of
 
@@ -195,40 +197,68 @@ def discover(
     settings: Settings,
     project: str | None = None,
     stdin_name: str | None = None,
+    listings: Listings | None = None,
 ) -> Discovery:
     """The files of ``paths`` (``selected``) and, with ``project`` (a folder above them), every other
     file of that project. ``stdin_name`` is a file given on standard input, analysed whether or not a
-    file of that name exists."""
+    file of that name exists. ``listings``: the folders as a long-lived caller's last discovery
+    listed them, taken where their stat says nothing changed since."""
     found = Discovery()
     seen: set[str] = set()
-    _collect(found, seen, paths, settings)
+    listings = listings or Listings(keep=False)
+    listings.relisted = 0
+    if listings.cwd != os.getcwd():  # a relative path names another file
+        listings.cwd = os.getcwd()
+        listings.named.clear()
+    _collect(found, seen, paths, settings, listings)
     if stdin_name is not None:
         stdin_name = shown(stdin_name)
         found.files = [f for f in found.files if f.path != stdin_name]
         seen.discard(os.path.realpath(stdin_name))
         found.unreported.discard(stdin_name)  # named, as a file given is
-        _add_file(found, seen, stdin_name)
+        _add_file(found, seen, stdin_name, listings.named)
     found.selected = {f.path for f in found.files} - found.unreported
     if project is not None and os.path.abspath(project) not in map(os.path.abspath, paths):
         rest = Discovery()  # its errors are not in the paths asked about
-        _collect(rest, seen, _project_sources(project), settings)
+        _collect(rest, seen, _project_sources(project), settings, listings)
         found.files += rest.files
         found.unreported |= rest.unreported
+    if listings.keep and listings.relisted:
+        found.files = _named_again(found.files, listings.named)
     folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths]
     found.root = os.path.abspath(project) if project is not None else _common(folders)
-    found.files = _keyed(sorted(found.files, key=lambda f: f.path), found.root, found.unreported)
+    found.files = listings.keyed(
+        sorted(found.files, key=lambda f: f.path), found.root, found.unreported
+    )
     return found
 
 
-def _collect(found: Discovery, seen: set[str], paths: list[str], settings: Settings) -> None:
+def _named_again(files: list[SourceFile], named: dict[str, SourceFile]) -> list[SourceFile]:
+    """``files`` named again with what is on disk now, and ``named`` with them alone. A file's
+    name comes from the ``__init__.py`` files of its folders, which the process remembers
+    (``_package_of``, ``named``): after a folder changed (one may have been added or removed), a
+    long-lived process must look again, as a new one would."""
+    _package_of.cache_clear()
+    _import_root.cache_clear()
+    named.clear()
+    for file in files:
+        name, is_package, root = _import_name(file.path)
+        named[file.path] = SourceFile(file.path, name, is_package, name, root)
+    return [named[file.path] for file in files]
+
+
+def _collect(
+    found: Discovery, seen: set[str], paths: list[str], settings: Settings, listings: Listings
+) -> None:
     patterns = settings.exclude + settings.extend_exclude
     skipped = tuple(p for p in patterns if p in DEFAULT_EXCLUDES)
     hidden = tuple(p for p in patterns if p not in DEFAULT_EXCLUDES)
     for given in paths:
         if os.path.isdir(given):
-            _walk(found, seen, given, (skipped, hidden), settings.respect_gitignore, settings.base)
+            walk = _Walk(given, (skipped, hidden), settings.respect_gitignore, settings.base)
+            _walk(found, seen, walk, listings)
         elif os.path.isfile(given):
-            _add_file(found, seen, given)
+            _add_file(found, seen, given, listings.named)
             found.unreported.discard(shown(given))  # named: reported, even when excluded
         elif os.path.exists(given):
             found.errors.append((os.path.normpath(given), "not a regular file; skipped"))
@@ -376,17 +406,24 @@ def _namespace_name(file: SourceFile, base: str) -> str | None:
     return ".".join((*parts, file.name)) if file.name else None
 
 
-def _add_file(found: Discovery, seen: set[str], path: str, real: str | None = None) -> bool:
-    """Add the file at ``path`` unless it was added under another name; whether it was added."""
+def _add_file(
+    found: Discovery, seen: set[str], path: str, named: dict[str, SourceFile], real: str = ""
+) -> bool:
+    """Add the file at ``path`` unless it was added under another name; whether it was added.
+    ``named``: the files named before, by path (``Listings.named``)."""
     real = real or os.path.realpath(path)
     if real in seen:
         return False
     seen.add(real)
-    name, is_package, root = _import_name(path)
-    found.files.append(SourceFile(shown(path), name, is_package, name, root))
+    file = named.get(path)
+    if file is None:
+        name, is_package, root = _import_name(path)
+        file = named[path] = SourceFile(shown(path), name, is_package, name, root)
+    found.files.append(file)
     return True
 
 
+@lru_cache(maxsize=64)
 def _exclusion(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether a name or a relative path matches one of the glob ``patterns`` (one regex for all)."""
     if not patterns:
@@ -394,24 +431,135 @@ def _exclusion(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     return re.compile("|".join(fnmatch.translate(p) for p in patterns)).match  # type: ignore[return-value]
 
 
-def _walk(
-    found: Discovery,
-    seen: set[str],
-    root: str,
-    excludes: tuple[tuple[str, ...], tuple[str, ...]],
-    gitignore: bool,
-    base: str,
-) -> None:
-    """Add the files under ``root``; ``excludes``: the patterns of what is skipped (not the
-    project's code) and of what is analysed but not reported (``Discovery.unreported``)."""
-    visited_dirs: set[str] = set()
-    ignores: list[_GitIgnore] = _parent_gitignores(Path(root)) if gitignore else []
-    ancestors: list[str] = []
-    top = os.path.realpath(root)
-    skipped, hidden = (_exclusion(patterns) for patterns in excludes)
+# A folder or .gitignore changed less than this long before it was read is read again next time:
+# a change within the same tick of the file system's clock could leave its stat as it was (git's
+# "racy" entries; 2 s: the coarsest clock, FAT's).
+_RACY_NS = 2_000_000_000
+# Walks whose listings are kept (``Listings``): a project's, for each project open at once.
+_WALKS_KEPT = 8
 
-    def visit(folder: str, ignores: list[_GitIgnore], reported: bool) -> None:
-        real = os.path.realpath(folder)
+
+@dataclass(frozen=True)
+class _Walk:
+    """What a walk's every folder is listed with: its top, the patterns of what is skipped (not the
+    project's code) and of what is analysed but not reported (``Discovery.unreported``), whether
+    .gitignore is read, and the folder the patterns may be relative to."""
+
+    root: str
+    excludes: tuple[tuple[str, ...], tuple[str, ...]]
+    gitignore: bool
+    base: str
+
+
+class _Entry(NamedTuple):
+    """What the walk does with one entry of a folder, in the folder's order."""
+
+    kind: str  # "dir" (visit it), "file" (add it) or "error" (report ``why``)
+    path: str
+    name: str
+    shown: bool  # reported: not excluded by the user's patterns
+    link: bool  # a symbolic link: its real path is resolved, not the folder's real path joined
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """One folder as listed: what its entries are to the walk, for the ``.gitignore`` files
+    above it and whether it is reported, and what its subfolders are listed with. ``stat`` (of
+    the folder and of its .gitignore) is what it is reused on while both are unchanged; None: not
+    to be reused (a symbolic link in it, whose target may change with nothing in the folder
+    changing, or changed too recently to trust the stat)."""
+
+    stat: tuple[tuple[int, ...], tuple[int, ...]] | None
+    ignores: tuple[_GitIgnore, ...]
+    reported: bool
+    entries: tuple[_Entry, ...]
+    below: tuple[_GitIgnore, ...]  # for its subfolders: ``ignores`` and its own .gitignore
+    environment: bool = False  # a virtual environment: nothing in it is walked
+
+
+@dataclass
+class Listings:
+    """The folders a long-lived caller's discoveries listed (the language server: every edit
+    discovers the project again), each reused while its stat (and its .gitignore's) is the same:
+    an entry added, removed or renamed changes a folder's mtime and ctime, so what a listing
+    reused finds is what listing the folder again would find. ``keep=False``: nothing kept (a
+    command-line run lists each folder once)."""
+
+    keep: bool = True
+    relisted: int = 0  # folders the last discovery listed anew (the rest were reused)
+    # Each file's name as the walk added it, by path as given; kept while no folder changed.
+    named: dict[str, SourceFile] = field(default_factory=dict)
+    cwd: str = ""  # the folder the paths of ``named`` are relative to
+    # The files the last discovery found, and them keyed (``_keyed``).
+    _keyed: tuple[tuple[object, ...], tuple[SourceFile, ...]] | None = None
+    # By walk (its top and patterns): each folder's listing, by path.
+    _walks: dict[_Walk, dict[str, _Listed]] = field(default_factory=dict)
+    # Each .gitignore read, by path: its stat, and it.
+    _ignores: dict[str, tuple[tuple[int, ...], _GitIgnore]] = field(default_factory=dict)
+
+    def folders(self, walk: _Walk) -> tuple[dict[str, _Listed], dict[str, _Listed]]:
+        """The listings the last walk like ``walk`` kept, and where this one keeps its own: a
+        folder no longer walked is forgotten."""
+        last = self._walks.pop(walk, {})
+        now: dict[str, _Listed] = {}
+        if self.keep:
+            self._walks[walk] = now
+            while len(self._walks) > _WALKS_KEPT:  # the oldest: a project closed, patterns changed
+                del self._walks[next(iter(self._walks))]
+        return last, now
+
+    def keyed(self, files: list[SourceFile], root: str, unreported: set[str]) -> list[SourceFile]:
+        """``_keyed``'s files, as the last discovery's when it keyed the same: the same file
+        objects (``named``), project and files unreported."""
+        facts = (tuple(files), root, frozenset(unreported))
+        if self._keyed is not None and self._keyed[0] == facts:
+            return list(self._keyed[1])
+        out = _keyed(files, root, unreported)
+        if self.keep:
+            self._keyed = (facts, tuple(out))
+        return out
+
+    def gitignore(self, folder: Path) -> _GitIgnore:
+        """``folder``'s .gitignore: the one read before while its stat is the same."""
+        path = str(folder / ".gitignore")
+        stat = _stat_key(path)
+        kept = self._ignores.get(path)
+        if kept is not None and stat is not None and kept[0] == stat:
+            return kept[1]
+        read = _read_gitignore(folder)
+        if self.keep and stat is not None and _settled(stat):
+            self._ignores[path] = (stat, read)
+        return read
+
+
+def _stat_key(path: str) -> tuple[int, ...] | None:
+    """What changes when ``path`` (followed) is changed, replaced or its entries are: None when it
+    cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _settled(stat: tuple[int, ...]) -> bool:
+    """Whether a stat (``_stat_key``) was last changed long enough ago that the next change must
+    change it: a change sets the mtime and ctime to the file system's clock, whose tick may be as
+    coarse as ``_RACY_NS``."""
+    return max(stat[3], stat[4]) < time.time_ns() - _RACY_NS
+
+
+def _walk(found: Discovery, seen: set[str], walk: _Walk, listings: Listings) -> None:
+    """Add the files under ``walk.root``."""
+    visited_dirs: set[str] = set()
+    ignores = tuple(_parent_gitignores(Path(walk.root), listings)) if walk.gitignore else ()
+    ancestors: list[str] = []
+    top = os.path.realpath(walk.root)
+    last, now = listings.folders(walk)
+
+    def visit(folder: str, ignores: tuple[_GitIgnore, ...], reported: bool, real: str) -> None:
+        real = real or os.path.realpath(folder)
         if ancestors and os.path.commonpath([real, top]) != top:
             return  # a link out of the tree (to /, to another checkout): not this project's code
         if real in ancestors:
@@ -426,63 +574,141 @@ def _walk(
         visited_dirs.add(real)
         ancestors.append(real)
         try:
-            visit_entries(folder, real, ignores, reported)
+            listed = _reused(last.get(folder), folder, ignores, reported)
+            if listed is None:
+                listings.relisted += 1
+                listed = _list(folder, ignores, reported, len(ancestors) > 1, walk, listings)
+            if listed.stat is not None:
+                now[folder] = listed
+            for entry in () if listed.environment else listed.entries:
+                if entry.kind == "dir":
+                    visit(entry.path, listed.below, entry.shown, _real(real, entry))
+                elif entry.kind == "error":
+                    found.errors.append((entry.path, entry.why))
+                elif (
+                    _add_file(found, seen, entry.path, listings.named, _real(real, entry))
+                    and not entry.shown
+                ):
+                    found.unreported.add(found.files[-1].path)
         finally:
             ancestors.pop()
 
-    def visit_entries(folder: str, real: str, ignores: list[_GitIgnore], reported: bool) -> None:
-        if gitignore and os.path.isfile(os.path.join(folder, ".gitignore")):
-            ignores = [*ignores, _read_gitignore(Path(folder).absolute())]
+    visit(walk.root, ignores, True, "")
+
+
+def _real(folder_real: str, entry: _Entry) -> str:
+    """The real path of ``entry`` in a folder whose real path is known: only a link needs
+    resolving ("": resolve it)."""
+    return "" if entry.link else os.path.join(folder_real, entry.name)
+
+
+def _reused(
+    listed: _Listed | None, folder: str, ignores: tuple[_GitIgnore, ...], reported: bool
+) -> _Listed | None:
+    """``listed`` when it is what listing ``folder`` again would give: the same .gitignore files
+    above (the same objects: ``Listings.gitignore`` keeps each while unchanged), the same reporting,
+    and the folder and its own .gitignore unchanged on disk."""
+    if listed is None or listed.stat is None:
+        return None
+    if listed.reported != reported or listed.ignores != ignores:
+        return None
+    folder_stat, ignore_stat = listed.stat
+    if _stat_key(folder) != folder_stat:
+        return None
+    if ignore_stat and _stat_key(os.path.join(folder, ".gitignore")) != ignore_stat:
+        return None
+    return listed
+
+
+def _list(
+    folder: str,
+    ignores: tuple[_GitIgnore, ...],
+    reported: bool,
+    below_top: bool,
+    walk: _Walk,
+    listings: Listings,
+) -> _Listed:
+    """List ``folder``: what the walk does with each of its entries. Its stat is taken first, so
+    that a change made while it is listed shows as a changed stat next time."""
+    folder_stat = _stat_key(folder)
+    ignore_stat: tuple[int, ...] = ()
+    own = ignores
+    if walk.gitignore and os.path.isfile(os.path.join(folder, ".gitignore")):
+        ignore_stat = _stat_key(os.path.join(folder, ".gitignore")) or ()
+        own = (*ignores, listings.gitignore(Path(folder).absolute()))
+    try:
+        found = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        why = f"cannot read directory: {exc.strerror or exc}"
+        error = (_Entry("error", os.path.normpath(folder), "", True, False, why),)
+        return _Listed(None, ignores, reported, error if reported else (), own)
+    if below_top and any(e.name == _ENVIRONMENT_MARK for e in found):
+        return _Listed(_trusted(folder_stat, ignore_stat), ignores, reported, (), own, True)
+    entries = tuple(_entries(folder, found, own, reported, walk))
+    stat = None if any(e.link for e in entries) else _trusted(folder_stat, ignore_stat)
+    return _Listed(stat, ignores, reported, entries, own)
+
+
+def _trusted(
+    folder_stat: tuple[int, ...] | None, ignore_stat: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The stat a listing is reused on, or None when it is too recent to be trusted."""
+    if folder_stat is None or not _settled(folder_stat):
+        return None
+    if ignore_stat and not _settled(ignore_stat):
+        return None
+    return folder_stat, ignore_stat
+
+
+def _entries(
+    folder: str,
+    found: list[os.DirEntry[str]],
+    ignores: tuple[_GitIgnore, ...],
+    reported: bool,
+    walk: _Walk,
+) -> list[_Entry]:
+    """What the walk does with each entry of ``folder`` (``found``, sorted by name)."""
+    skipped, hidden = (_exclusion(patterns) for patterns in walk.excludes)
+    # Patterns may be written relative to the walked folder or to the configuration's folder.
+    rel_folder = _posix_relpath(folder, walk.root)
+    base_folder = _posix_relpath(os.path.abspath(folder), walk.base)
+
+    def matches(excluded: Callable[[str], bool], name: str) -> bool:
+        return (
+            excluded(name)
+            or excluded(_joined(rel_folder, name))
+            or excluded(_joined(base_folder, name))
+        )
+
+    out: list[_Entry] = []
+    for entry in found:
+        name = entry.name
+        path = os.path.join(folder, name)
+        if name in _INSTALLED or matches(skipped, name):
+            continue
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError as exc:
-            if reported:
-                reason = f"cannot read directory: {exc.strerror or exc}"
-                found.errors.append((os.path.normpath(folder), reason))
-            return
-        if ancestors[1:] and any(e.name == _ENVIRONMENT_MARK for e in entries):
-            return  # a virtual environment
-        # Patterns may be written relative to the walked folder or to the configuration's folder.
-        rel_folder = _posix_relpath(folder, root)
-        base_folder = _posix_relpath(os.path.abspath(folder), base)
-
-        def matches(excluded: Callable[[str], bool], name: str) -> bool:
-            return (
-                excluded(name)
-                or excluded(_joined(rel_folder, name))
-                or excluded(_joined(base_folder, name))
-            )
-
-        for entry in entries:
-            name = entry.name
-            path = os.path.join(folder, name)
-            if name in _INSTALLED or matches(skipped, name):
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if ignores and _is_ignored(ignores, Path(path), is_dir):
+            continue
+        shown_here = reported and not matches(hidden, name)
+        link = entry.is_symlink()
+        if is_dir:
+            out.append(_Entry("dir", path, name, shown_here, link))
+        elif entry.name.endswith(".py"):
+            if os.path.exists(path) and not entry.is_file():
+                if shown_here:
+                    why = "not a regular file; skipped"
+                    out.append(_Entry("error", os.path.normpath(path), name, True, link, why))
                 continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if ignores and _is_ignored(ignores, Path(path), is_dir):
+            if link and not os.path.exists(path):
+                if shown_here:
+                    why = "broken symbolic link"
+                    out.append(_Entry("error", os.path.normpath(path), name, True, link, why))
                 continue
-            shown_here = reported and not matches(hidden, name)
-            if is_dir:
-                visit(path, ignores, shown_here)
-            elif entry.name.endswith(".py"):
-                if os.path.exists(path) and not entry.is_file():
-                    if shown_here:
-                        found.errors.append((os.path.normpath(path), "not a regular file; skipped"))
-                    continue
-                link = entry.is_symlink()
-                if link and not os.path.exists(path):
-                    if shown_here:
-                        found.errors.append((os.path.normpath(path), "broken symbolic link"))
-                    continue
-                # In a folder whose real path is known, only a link needs resolving.
-                added = _add_file(found, seen, path, None if link else os.path.join(real, name))
-                if added and not shown_here:
-                    found.unreported.add(found.files[-1].path)
-
-    visit(root, ignores, True)
+            out.append(_Entry("file", path, name, shown_here, link))
+    return out
 
 
 def _posix_relpath(path: str, start: str) -> str:
@@ -502,19 +728,19 @@ def _read_gitignore(folder: Path) -> _GitIgnore:
     return _GitIgnore(folder, lines)
 
 
-def _parent_gitignores(root: Path) -> list[_GitIgnore]:
+def _parent_gitignores(root: Path, listings: Listings) -> list[_GitIgnore]:
     """.gitignore files above the walked folder, up to the repository root."""
     out: list[_GitIgnore] = []
     folder = root.absolute().parent
     for current in (folder, *folder.parents):
         if (current / ".gitignore").is_file():
-            out.insert(0, _read_gitignore(current))
+            out.insert(0, listings.gitignore(current))
         if (current / ".git").exists():
             break
     return out
 
 
-def _is_ignored(ignores: list[_GitIgnore], path: Path, is_dir: bool) -> bool:
+def _is_ignored(ignores: tuple[_GitIgnore, ...], path: Path, is_dir: bool) -> bool:
     verdict = False
     absolute = path.absolute()
     for ignore in ignores:

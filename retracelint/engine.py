@@ -618,7 +618,8 @@ def _analyse(
     """The whole run (``project``'s findings, read back or found), then the findings in ``paths``."""
     on_disk = [p for p in paths if p != "-"]
     given = shown(stdin_filename) if stdin is not None else None
-    discovery = discover(on_disk, settings, project, given)
+    folders = watch.memory.folders if watch.memory is not None else None
+    discovery = discover(on_disk, settings, project, given, folders)
     buffers = _buffers(watch, stdin, stdin_filename)
     run = _project_run(discovery, settings, buffers, watch)
     asked = discovery.selected | {path for path, _ in discovery.errors}

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from retracelint.discover import Listings
 from retracelint.summary import FunctionSummary, ModuleSummary, fill_in, loaded
 
 if TYPE_CHECKING:
@@ -157,6 +158,9 @@ class Memory:
 
     # By project (``engine.project_key``): what its last run's rules leave for the next.
     carried: dict[str, Carried] = field(default_factory=dict)
+    # The folders of the projects as their last discovery listed them: an edit that changed nothing
+    # on disk walks none of them again.
+    folders: Listings = field(default_factory=Listings)
 
     def index(self, kind: str, disk: ResultIndex | None, kept: int = _RUNS_KEPT) -> Stored:
         found = self._kinds.get(kind)

@@ -555,6 +555,32 @@ def sweep():
 """
 
 
+def cold(names: list[str]) -> dict[str, list[tuple]]:
+    """What ``retracelint check --no-cache`` finds in each of ``names`` (run in the project)."""
+    done = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", *names])
+    assert done.exit_code in (0, 1), done.output
+    out: dict[str, list[tuple]] = {name: [] for name in names}
+    for f in json.loads(done.stdout):
+        out[f["path"]].append((f["line"], f["col"], f["code"], f["message"]))
+    return {name: sorted(found) for name, found in out.items()}
+
+
+async def shows_cold_findings(
+    client: Client, names: list[str], shown: dict[str, list[tuple]]
+) -> dict[str, list[tuple]]:
+    """Once the server shows in each of the open files ``names`` what a cold run finds there,
+    that; it must not be what was ``shown`` before (each step changes what is shown)."""
+    expected = cold(names)
+    assert expected != shown
+    for name in names:
+        found = await client.until(
+            name,
+            lambda d, name=name: sorted((*where(x), x.message) for x in d) == expected[name],
+        )
+        assert found is not None
+    return expected
+
+
 def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -563,20 +589,7 @@ def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
     alone), an imported module whose jit sites change (the whole project linked again), the new
     file edited, a file deleted. After each, every open file shows what ``retracelint check
     --no-cache`` finds in it on the same files, and that is not what it showed before."""
-    from click.testing import CliRunner
-
-    from retracelint.cli import main
-
     monkeypatch.chdir(project)
-
-    def cold(names: list[str]) -> dict[str, list[tuple]]:
-        done = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", *names])
-        assert done.exit_code in (0, 1), done.output
-        out: dict[str, list[tuple]] = {name: [] for name in names}
-        for f in json.loads(done.stdout):
-            out[f["path"]].append((f["line"], f["col"], f["code"], f["message"]))
-        return {name: sorted(found) for name, found in out.items()}
-
     pipeline, kernels = project / "pkg" / "pipeline.py", project / "pkg" / "kernels.py"
     steps = [
         ("pkg/extra.py", EXTRA),
@@ -601,17 +614,7 @@ def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
 
         async def agree() -> None:
             nonlocal shown
-            expected = cold(names)
-            assert expected != shown  # each step changes what is shown
-            for name in names:
-                found = await client.until(
-                    name,
-                    lambda d, name=name: (
-                        sorted((*where(x), x.message) for x in d) == expected[name]
-                    ),
-                )
-                assert found is not None
-            shown = expected
+            shown = await shows_cold_findings(client, names, shown)
 
         await agree()
         for version, (name, text) in enumerate(steps, 2):
@@ -960,6 +963,62 @@ def test_an_edit_of_a_script_or_a_library_changes_what_the_checks_pick_from_it(
         ] == [("smoothing.py", *rebuilt[0])]
         client.change("run.py", idle, 3)
         assert not await client.until("smoothing.py", lambda d: not d)
+        assert await client.stop() == 0
+
+    run(test)
+
+
+OPS = """\
+from pkg import kernels
+
+
+def total2(x):
+    return kernels.total(x)
+"""
+
+
+def test_files_made_ignored_renamed_and_deleted_on_disk_while_the_server_runs(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Changes made on disk, not in the editor (a checkout, a shell, a generator), each followed by
+    an edit of an open file: a module's new package created, the package git-ignored, renamed
+    away, renamed back, its module deleted. After each, the open files show what a cold run finds
+    (the server reuses the listing of each folder that did not change: never a stale one)."""
+    monkeypatch.chdir(project)
+    main_py = project / "pkg" / "main.py"
+    text = main_py.read_text(encoding="utf-8").replace(
+        "from pkg import kernels, pipeline\n",
+        "from pkg import kernels, pipeline\nfrom pkg.ops import extra\n",
+    )
+    text += "\n\ndef more():\n    x = np.ones(64)\n    for n in range(8, 64, 8):\n        extra.total2(x[:n])\n"
+    main_py.write_text(text, encoding="utf-8")
+    ops = project / "pkg" / "ops"
+
+    def create() -> None:
+        ops.mkdir()
+        (ops / "__init__.py").write_text("", encoding="utf-8")
+        (ops / "extra.py").write_text(OPS, encoding="utf-8")
+
+    steps = [
+        create,
+        lambda: (project / ".gitignore").write_text("__pycache__/\nops/\n", encoding="utf-8"),
+        lambda: (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8"),
+        lambda: ops.rename(project / "pkg" / "ops_old"),
+        lambda: (project / "pkg" / "ops_old").rename(ops),
+        lambda: (ops / "extra.py").unlink(),
+    ]
+
+    async def test() -> None:
+        client = Client(project)
+        await client.start()
+        names = ["pkg/main.py", "pkg/pipeline.py"]
+        for name in names:
+            client.open(name)
+        shown = await shows_cold_findings(client, names, {})
+        for version, step in enumerate(steps, 2):
+            step()
+            client.change("pkg/main.py", text + "\n" * version, version)
+            shown = await shows_cold_findings(client, names, shown)
         assert await client.stop() == 0
 
     run(test)
