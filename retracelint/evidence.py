@@ -22,8 +22,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   says (a field of a YAML configuration);
 - ``jit-off``: the chain runs a function eagerly where the code beside it jits that function under
   an ``if`` (``if params.use_jit: step_fn = jax.jit(step_fn)``, or ``step_fn = lambda s: ...`` in
-  the ``else`` of one that compiles it, or ``solve = jax.jit(_solve) if jit else _solve``): the eager path exists only when the test skips the jit,
-  and no value the code gives the test (a flag's declaration, an argument passed) is known to.
+  the ``else`` of one that compiles it, or ``solve = jax.jit(_solve) if jit else _solve``): the
+  eager path exists only when the test skips the jit, and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
 in the same block, or under an ``if`` on an argument that every known call switches off (or on
@@ -876,8 +876,8 @@ class _Sources:
         """The ``if`` statements before the call ``name(...)`` at ``at``, in its function, with an
         arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
         jax.jit(step_fn)``), and the conditional expressions that bind it so (``solve =
-        jax.jit(_solve) if jit else _solve``); each with whether the arm that leaves ``name`` eager is its body, and
-        its file."""
+        jax.jit(_solve) if jit else _solve``); each with whether the arm that leaves ``name``
+        eager is its body, and its file."""
         found = self._rebinds.get(at)
         if found is None:
             found = self._rebinds[at] = list(self._jit_rebinds(at))

@@ -1055,7 +1055,7 @@ def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:
     anew by each call of that maker: a def or lambda of the maker's own (not a module-level function,
     not one it hands on), and a maker that is not memoised."""
     binding = project.jit_binding(target)
-    wrapped = binding.wrapped
+    wrapped = binding.wrapped if binding is not None else None
     if wrapped is None or wrapped.parent is None:
         return False
     makers = project.site_targets.get((spec.function, spec.maker_call or 0), ())
