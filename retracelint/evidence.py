@@ -22,8 +22,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   says (a field of a YAML configuration);
 - ``jit-off``: the chain runs a function eagerly where the code beside it jits that function under
   an ``if`` (``if params.use_jit: step_fn = jax.jit(step_fn)``, or ``step_fn = lambda s: ...`` in
-  the ``else`` of one that compiles it): the eager path exists only when the test skips the jit,
-  and no value the code gives the test (a flag's declaration, an argument passed) is known to.
+  the ``else`` of one that compiles it, or ``solve = jax.jit(_solve) if jit else _solve``): the
+  eager path exists only when the test skips the jit, and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
 in the same block, or under an ``if`` on an argument that every known call switches off (or on
@@ -682,7 +682,9 @@ class _Sources:
         default_factory=dict
     )
     _alternatives: dict[Location, list[tuple[ast.If, bool, str]]] = field(default_factory=dict)
-    _rebinds: dict[Location, list[tuple[ast.If, bool, str]]] = field(default_factory=dict)
+    _rebinds: dict[Location, list[tuple[ast.If | ast.IfExp, bool, str]]] = field(
+        default_factory=dict
+    )
     _sole: dict[tuple[int, str], ast.Assign | None] = field(default_factory=dict)
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
@@ -870,17 +872,18 @@ class _Sources:
             if other and names and self._jit_bound(at.path, other, names):
                 yield stmt, in_body, at.path
 
-    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
+    def jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If | ast.IfExp, bool, str]]:
         """The ``if`` statements before the call ``name(...)`` at ``at``, in its function, with an
         arm that rebinds ``name`` and builds a jit (``if params.use_jit: step_fn =
-        jax.jit(step_fn)``); each with whether the arm that leaves ``name`` eager is its body, and
-        its file."""
+        jax.jit(step_fn)``), and the conditional expressions that bind it so (``solve =
+        jax.jit(_solve) if jit else _solve``); each with whether the arm that leaves ``name``
+        eager is its body, and its file."""
         found = self._rebinds.get(at)
         if found is None:
             found = self._rebinds[at] = list(self._jit_rebinds(at))
         return iter(found)
 
-    def _jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
+    def _jit_rebinds(self, at: Location) -> Iterator[tuple[ast.If | ast.IfExp, bool, str]]:
         call = self.call_at(at)
         if call is None or not isinstance(call.func, ast.Name):
             return
@@ -889,11 +892,40 @@ class _Sources:
         defs = [i for i, (s, _) in enumerate(around) if isinstance(s, _DEFS)]
         for inner, block in around[defs[-1] + 1 if defs else 0 :]:
             for earlier in block[: block.index(inner)]:  # type: ignore[arg-type]
+                yield from self._jit_chosen(at.path, earlier, names)
                 if not isinstance(earlier, ast.If):
                     continue
                 for arm, in_body in ((earlier.body, True), (earlier.orelse, False)):
                     if arm and self._jit_bound(at.path, arm, names):
                         yield earlier, not in_body, at.path
+
+    def _jit_chosen(
+        self, path: str, stmt: ast.stmt, names: set[str]
+    ) -> Iterator[tuple[ast.IfExp, bool, str]]:
+        """``name = jax.jit(f) if jit else f`` binding one of ``names``: the conditional
+        expression, whether the eager arm is its body, and its file. The eager arm is the path
+        only where the test takes it, as for an ``if`` statement."""
+        if not (
+            isinstance(stmt, ast.Assign | ast.AnnAssign)
+            and isinstance(stmt.value, ast.IfExp)
+            and _bound_names(stmt) & names
+        ):
+            return
+        choice = stmt.value
+        jitted = [self._jit_in(path, arm) for arm in (choice.body, choice.orelse)]
+        if jitted[0] != jitted[1]:
+            yield choice, jitted[1], path
+
+    def _jit_in(self, path: str, node: ast.expr) -> bool:
+        """Whether ``node`` holds a jit site of the summaries (not a lax primitive's body)."""
+        start = (node.lineno, node.col_offset + 1)
+        end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)
+        return any(
+            start <= (spec.location.line, spec.location.col) <= end
+            for module in self._modules(path)
+            for spec in module.jits
+            if not spec.traces_on_call
+        )
 
     def _jit_bound(self, path: str, block: list[ast.stmt], names: set[str]) -> bool:
         """Whether ``block`` binds one of ``names`` and builds a jitted function (a jit site of the

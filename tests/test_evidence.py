@@ -185,6 +185,31 @@ def test_eager_paths_beside_a_jit_are_unproven_where_the_flag_keeps_jit_on() -> 
     }
 
 
+def test_an_eager_arm_of_a_conditional_jit_is_unproven_where_callers_keep_the_jit() -> None:
+    """``solve = jax.jit(_solve) if jit else _solve`` with ``jit: bool = True`` that no call
+    changes: the planner's scan runs eagerly only on the arm a debugging run takes, an assumption
+    marked at the conditional expression; a replay whose ``compiled=False`` default keeps the jit
+    off runs the smoother's scan eagerly at every call, a proven error."""
+    folder = "solves_chosen_jitted_or_eager"
+    code, out = _check(folder, "--confidence", "all", "--format", "json")
+    found = {(Path(f["path"]).name, f["line"]): f for f in json.loads(out)}
+    assert code == 1 and sorted(found) == [("planning.py", 33), ("planning.py", 45)]
+    unproven, proven = found[("planning.py", 33)], found[("planning.py", 45)]
+    assert (unproven["severity"], unproven["confidence"]) == ("warning", "low")
+    (assumption,) = unproven["assumptions"]
+    assert (assumption["kind"], assumption["path"], assumption["line"]) == (
+        "jit-off",
+        f"{folder}/runner.py",
+        12,
+    )
+    assert assumption["text"] == "runs without the jit only if `jit` is false"
+    assert (proven["severity"], proven["confidence"], proven["assumptions"]) == (
+        "error",
+        "high",
+        [],
+    )
+
+
 def test_a_constant_jit_rebuilt_for_each_new_size_is_unproven() -> None:
     """``jax.jit(lambda: jnp.zeros(shape))()`` rebuilt per call: called in a loop over candidate
     lengths, one new length each time, each trace is needed anyway (marked, hidden by default);

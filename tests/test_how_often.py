@@ -509,3 +509,27 @@ def test_builds_per_item_of_another_program_are_shown_only_with_their_assumption
         (f"{folder}/simulate.py:15:13", "`widths` is computed by another function" + needed),
         (f"{folder}/simulate.py:34:21", "`dx` makes another computation" + needed),
     ]
+
+
+def test_a_jit_per_constraint_object_or_constructor_setting_is_another_program() -> None:
+    """A jit per constraint kind whose function hands the kind's object to a method that calls it
+    (a parameter declared as a class with methods), a Hessian product per side function bound in a
+    partial, a rollout's step per substep count given to its constructor: each build is another
+    program, traced once however it is built, hidden by default and shown with what differs. The
+    same loops building a closure over a target array, or the same rollout at every repetition,
+    stay shown."""
+    folder = "builds_per_constraint_object"
+    shown = CliRunner().invoke(main, ["check", folder, "--no-cache", "--isolated"])
+    assert shown.exit_code == 1
+    assert [line.split(": RTL")[0] for line in shown.stdout.splitlines()] == [
+        f"{folder}/main.py:22:13",
+        f"{folder}/optimizer.py:63:27",
+    ]
+    hidden = [line for line in _findings(folder) if "low confidence" in line]
+    needed = " at each iteration: each trace is needed]"
+    assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
+        (f"{folder}/main.py:16:18", "`n` makes another computation" + needed),
+        (f"{folder}/optimizer.py:41:23", "`constraint` makes another computation" + needed),
+        (f"{folder}/optimizer.py:42:19", "`constraint` makes another computation" + needed),
+        (f"{folder}/optimizer.py:52:19", "`side` makes another computation" + needed),
+    ]

@@ -302,7 +302,7 @@ def _rate_unproven(
     # What differs between the builds defines the program (a function, a transform's setting, a
     # length or mode the function closes over, the shapes it is called with): each build is
     # another program, traced once however it is built.
-    computation = _new_computation(project, prop, owner, spec, cause, steps)
+    computation = _new_computation(project, prop, owner, binding, spec, cause, steps)
     if computation is not None:
         text = f"{computation} at each iteration: each trace is needed"
         return Assumption(
@@ -346,6 +346,7 @@ def _new_computation(
     project: Project,
     prop: Propagation,
     owner: FunctionSummary,
+    binding: JitBinding,
     spec: JitSpec,
     cause: Cause,
     steps: bool,
@@ -366,8 +367,11 @@ def _new_computation(
             # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
-        if LoopSrc(loop.index) in spec.configured_by:
+        if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
             return f"`{item}` makes another computation"
+        handed = _handed_as_code(project, binding, item)
+        if handed is not None:
+            return f"`{handed}` makes another computation"
         sized = _sized_by(prop, owner, spec, LoopSrc(loop.index))
         return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
@@ -414,6 +418,43 @@ def _new_computation(
     return f"`{made[0]}` is computed by another function" if made else None
 
 
+def _handed_as_code(project: Project, binding: JitBinding, item: str) -> str | None:
+    """The loop's item, where the function made in the loop hands it as it is to a function of
+    the project whose parameter is declared a class of the project with methods of its own
+    (``self.constraint(params, constraint)``, ``constraint: Constraint``): an object whose code
+    the traced program runs, another program per item. Its name."""
+    wrapped = binding.wrapped
+    if wrapped is None or wrapped.parent is None:
+        return None
+    names = {name.strip() for name in item.split(",")} - {p.name for p in wrapped.params}
+    for index, call in enumerate(wrapped.calls):
+        for target in project.site_targets.get((wrapped.qualname, index), ()):
+            if not isinstance(target, FuncTarget):
+                continue
+            callee = project.function(target.qualname)
+            module = project.owner[callee.qualname]
+            signature = project.signature(target, callee)
+            for param in callee.params:
+                passed = signature.arg(call, param.name)
+                if passed is None or passed.text not in names or param.declared is None:
+                    continue
+                cls = project.symbols.class_named(module, param.declared.strip("'\""))
+                if cls is not None and _has_methods(project, cls):
+                    return passed.text
+    return None
+
+
+def _has_methods(project: Project, cls: str) -> bool:
+    """Whether a class of the project or a base of it defines a method other than how it is made
+    (a constraint, a model: code; a record of arrays has none)."""
+    return any(
+        not (name.startswith("__") and name != "__call__")
+        for klass in project.symbols.mro(cls)
+        if klass in project.classes
+        for name in project.classes[klass].methods
+    )
+
+
 def _loop_of(src: LoopSrc | CalleeSrc) -> int:
     return src.index if isinstance(src, LoopSrc) else src.loop
 
@@ -426,14 +467,21 @@ def _makers_params(owner: FunctionSummary, sources: frozenset) -> set[str]:
     """The parameters of ``owner`` given to the calls in it that make the objects whose
     attributes ``sources`` read (``jax.vmap(env.reset)`` of ``env = wrap(env=given_env)``: a
     method of an object made from ``given_env``)."""
+    return _params_of(_made_from(owner, sources))
+
+
+def _made_from(owner: FunctionSummary, sources: frozenset) -> frozenset:
+    """The sources of what the calls in ``owner`` that make the objects whose attributes
+    ``sources`` read are given (``jax.jit(Rollout(substeps=n).step)``: ``n``, which configures
+    the method's object)."""
     made = {src.made.at for src in sources if isinstance(src, FieldSrc)}
-    return {
-        name
+    return frozenset(
+        src
         for call in owner.calls
         if call.location in made
         for arg in (*call.args, *(value for _, value in call.kwargs))
-        for name in _params_of(arg.value.vsrc)
-    }
+        for src in arg.value.vsrc
+    )
 
 
 def _argument_shapes(prop: Propagation, owner: FunctionSummary, spec: JitSpec) -> frozenset:

@@ -110,11 +110,13 @@ from retracelint.values import (
     FLOAT,
     FLOAT_LIKE,
     FOLLOWS,
+    FUNCTION,
     INSTANCE,
     INT,
     JIT,
     JIT_OUT,
     JIT_OUT_WEAK,
+    LAMBDA,
     LIST,
     LIST_LIKE,
     MADE_ANEW,
@@ -235,6 +237,8 @@ _MAY_BE_OBJECT = frozenset({UNKNOWN, INSTANCE, JIT_OUT, JIT_OUT_WEAK})
 
 # What a collection whose points a loop may walk is (``Arg.points``): not a number or an array.
 _POINTS_KINDS = frozenset({LIST, TUPLE, SET, UNKNOWN})
+# Kinds of value that are code: a function a partial binds is part of the program it makes.
+_FUNCTIONS = frozenset({LAMBDA, PARTIAL, FUNCTION, TRANSFORM, JIT})
 
 
 class Calls(PassState):
@@ -606,9 +610,10 @@ class Calls(PassState):
 
     def configured_by(self, node: ast.expr) -> frozenset[Src]:
         """The sources of what defines the computation a jit is built around (``jax.vmap(f,
-        in_axes=axes)``): the function inside the transforms and partials around it, and each
-        transform's configuration (``TRANSFORM_CONFIG``). Not what a partial binds: a number or
-        an array there is data a jit built once could take traced."""
+        in_axes=axes)``): the function inside the transforms and partials around it, each
+        transform's configuration (``TRANSFORM_CONFIG``), and a function a partial binds. Not
+        other values a partial binds: a number or an array there is data a jit built once could
+        take traced."""
         sources: set[Src] = set()
         named: set[str] = set()
         while True:
@@ -624,6 +629,10 @@ class Calls(PassState):
             canon = self.mod.canonical(_dotted(node.func) or "")
             name = canon.rpartition(".")[2]
             if canon in _PARTIALS:
+                # A function it binds (``partial(self.hvp, f=cfun)``) is code the program runs.
+                for bound in (*node.args[1:], *(k.value for k in node.keywords)):
+                    if self.quiet(bound).ty in _FUNCTIONS:
+                        sources |= self.configured_by(bound)
                 node = node.args[0]
                 continue
             if not canon.startswith("jax.") or name not in TRANSFORM_CONFIG:
