@@ -169,6 +169,34 @@ class ObjectModel:
             return None
         return made[0]
 
+    def static_kept(self: Propagation, attr: str) -> bool:
+        """Whether static field ``attr`` changes only where an instance is made: no code sets it
+        (``obj.attr = ...``, ``setattr``, ``replace(obj, attr=...)``), and every constructor call
+        of a class that declares it leaves it at its default, writes a literal, or passes a
+        parameter on as it came in (``period=period``, ``factor=self.factor``): never a value
+        computed there, which could differ from the instance's it is made from."""
+        assigned = self._assigned()
+        if attr in assigned or "*" in assigned:
+            return False
+        symbols = self.project.symbols
+        for klass in self.project.classes:
+            if attr not in symbols.static_fields(klass):
+                continue
+            if attr not in symbols.init_fields(klass) or isinstance(
+                symbols.member(klass, "__init__"), FuncTarget
+            ):
+                return False  # an __init__ of its own may compute it
+            for caller, index in self._constructions_of(klass):
+                call = self.project.function(caller).calls[index]
+                given = _field_arg(call, symbols.init_fields(klass), attr)
+                if given is None and call.star:
+                    return False
+                if given is not None and not (
+                    written_out(given.text) or given.value.param is not None
+                ):
+                    return False
+        return True
+
     def _assigned(self: Propagation) -> set[str]:
         """The attribute names any module of the project may set on an object."""
         if self._assigned_names is None:
@@ -228,6 +256,10 @@ class ObjectModel:
             seen = self.project.signature(target, callee)
             return self.returned_attribute(fn, call, callee, seen, item, attr, depth)
         if target is None:
+            if attr in self.project.symbols.static_field_names and self.static_kept(attr):
+                # A treedef part no code writes: what the call returns (``replace(self, a=..)``
+                # naming other fields) holds it as the object it came from did.
+                return []
             # A call not linked: its attributes vary with its arguments, as its result does.
             varies = frozenset().union(
                 *(a.value.vsrc for a in (*call.args, *dict(call.kwargs).values()))
