@@ -141,27 +141,17 @@ class ObjectModel:
         return self._settled[key]
 
     def _settled_field(self: Propagation, cls: str, attr: str) -> Arg | None:
-        project = self.project
         assigned = self._assigned()
         if attr in assigned or "*" in assigned:
             return None
         made: list[Arg] = []
-        for klass in project.classes:
-            if cls not in project.symbols.mro(klass):
+        for klass in self.project.classes:
+            if cls not in self.project.symbols.mro(klass):
                 continue
-            if any(f"{k}.{attr}" in assigned for k in project.symbols.mro(klass)):
-                return None  # a method of the class or of a base sets it (`__post_init__`)
-            fields = project.symbols.init_fields(klass)
-            if attr not in fields or isinstance(
-                project.symbols.member(klass, "__init__"), FuncTarget
-            ):
-                return None  # an __init__ of its own stores what it computes
-            for caller, index in self._constructions_of(klass):
-                call = project.function(caller).calls[index]
-                given = _field_arg(call, fields, attr)
-                if given is None and call.star:
-                    return None
-                found = given or project.symbols.field_default(klass, attr)
+            given = self._constructed_with(klass, attr)
+            if given is None:
+                return None
+            for found in given:
                 if found is None or _literal(found) is None:
                     return None
                 made.append(found)
@@ -178,24 +168,37 @@ class ObjectModel:
         assigned = self._assigned()
         if attr in assigned or "*" in assigned:
             return False
-        symbols = self.project.symbols
         for klass in self.project.classes:
-            if attr not in symbols.static_fields(klass):
+            if attr not in self.project.symbols.static_fields(klass):
                 continue
-            if attr not in symbols.init_fields(klass) or isinstance(
-                symbols.member(klass, "__init__"), FuncTarget
+            given = self._constructed_with(klass, attr)
+            if given is None or not all(
+                found is None or written_out(found.text) or found.value.param is not None
+                for found in given
             ):
-                return False  # an __init__ of its own may compute it
-            for caller, index in self._constructions_of(klass):
-                call = self.project.function(caller).calls[index]
-                given = _field_arg(call, symbols.init_fields(klass), attr)
-                if given is None and call.star:
-                    return False
-                if given is not None and not (
-                    written_out(given.text) or given.value.param is not None
-                ):
-                    return False
+                return False
         return True
+
+    def _constructed_with(self: Propagation, klass: str, attr: str) -> list[Arg | None] | None:
+        """What each constructor call of ``klass`` gives field ``attr`` of its generated
+        ``__init__``: the argument, else the field's default (None: neither). None when that
+        is not all: the class or a base sets it in a method (``__post_init__``), an ``__init__``
+        of its own stores what it computes, or a call spreads its arguments (``**kw``)."""
+        symbols = self.project.symbols
+        assigned = self._assigned()
+        if any(f"{k}.{attr}" in assigned for k in symbols.mro(klass)):
+            return None
+        fields = symbols.init_fields(klass)
+        if attr not in fields or isinstance(symbols.member(klass, "__init__"), FuncTarget):
+            return None
+        out: list[Arg | None] = []
+        for caller, index in self._constructions_of(klass):
+            call = self.project.function(caller).calls[index]
+            given = _field_arg(call, fields, attr)
+            if given is None and call.star:
+                return None
+            out.append(given or symbols.field_default(klass, attr))
+        return out
 
     def _assigned(self: Propagation) -> set[str]:
         """The attribute names any module of the project may set on an object."""
