@@ -141,33 +141,64 @@ class ObjectModel:
         return self._settled[key]
 
     def _settled_field(self: Propagation, cls: str, attr: str) -> Arg | None:
-        project = self.project
         assigned = self._assigned()
         if attr in assigned or "*" in assigned:
             return None
         made: list[Arg] = []
-        for klass in project.classes:
-            if cls not in project.symbols.mro(klass):
+        for klass in self.project.classes:
+            if cls not in self.project.symbols.mro(klass):
                 continue
-            if any(f"{k}.{attr}" in assigned for k in project.symbols.mro(klass)):
-                return None  # a method of the class or of a base sets it (`__post_init__`)
-            fields = project.symbols.init_fields(klass)
-            if attr not in fields or isinstance(
-                project.symbols.member(klass, "__init__"), FuncTarget
-            ):
-                return None  # an __init__ of its own stores what it computes
-            for caller, index in self._constructions_of(klass):
-                call = project.function(caller).calls[index]
-                given = _field_arg(call, fields, attr)
-                if given is None and call.star:
-                    return None
-                found = given or project.symbols.field_default(klass, attr)
+            given = self._constructed_with(klass, attr)
+            if given is None:
+                return None
+            for found in given:
                 if found is None or _literal(found) is None:
                     return None
                 made.append(found)
         if not made or len({_literal(arg) for arg in made}) != 1:
             return None
         return made[0]
+
+    def static_kept(self: Propagation, attr: str) -> bool:
+        """Whether static field ``attr`` changes only where an instance is made: no code sets it
+        (``obj.attr = ...``, ``setattr``, ``replace(obj, attr=...)``), and every constructor call
+        of a class that declares it leaves it at its default, writes a literal, or passes a
+        parameter on as it came in (``period=period``, ``factor=self.factor``): never a value
+        computed there, which could differ from the instance's it is made from."""
+        assigned = self._assigned()
+        if attr in assigned or "*" in assigned:
+            return False
+        for klass in self.project.classes:
+            if attr not in self.project.symbols.static_fields(klass):
+                continue
+            given = self._constructed_with(klass, attr)
+            if given is None or not all(
+                found is None or written_out(found.text) or found.value.param is not None
+                for found in given
+            ):
+                return False
+        return True
+
+    def _constructed_with(self: Propagation, klass: str, attr: str) -> list[Arg | None] | None:
+        """What each constructor call of ``klass`` gives field ``attr`` of its generated
+        ``__init__``: the argument, else the field's default (None: neither). None when that
+        is not all: the class or a base sets it in a method (``__post_init__``), an ``__init__``
+        of its own stores what it computes, or a call spreads its arguments (``**kw``)."""
+        symbols = self.project.symbols
+        assigned = self._assigned()
+        if any(f"{k}.{attr}" in assigned for k in symbols.mro(klass)):
+            return None
+        fields = symbols.init_fields(klass)
+        if attr not in fields or isinstance(symbols.member(klass, "__init__"), FuncTarget):
+            return None
+        out: list[Arg | None] = []
+        for caller, index in self._constructions_of(klass):
+            call = self.project.function(caller).calls[index]
+            given = _field_arg(call, fields, attr)
+            if given is None and call.star:
+                return None
+            out.append(given or symbols.field_default(klass, attr))
+        return out
 
     def _assigned(self: Propagation) -> set[str]:
         """The attribute names any module of the project may set on an object."""
@@ -228,6 +259,10 @@ class ObjectModel:
             seen = self.project.signature(target, callee)
             return self.returned_attribute(fn, call, callee, seen, item, attr, depth)
         if target is None:
+            if attr in self.project.symbols.static_field_names and self.static_kept(attr):
+                # A treedef part no code writes: what the call returns (``replace(self, a=..)``
+                # naming other fields) holds it as the object it came from did.
+                return []
             # A call not linked: its attributes vary with its arguments, as its result does.
             varies = frozenset().union(
                 *(a.value.vsrc for a in (*call.args, *dict(call.kwargs).values()))

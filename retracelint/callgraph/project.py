@@ -1395,8 +1395,14 @@ class Project:
             return frozenset()
         if isinstance(target, ClassTarget) and not item:
             return frozenset({target.qualname})
-        if isinstance(target, FuncTarget):
-            callee = self.functions[target.qualname]
+        made_by = target.qualname if isinstance(target, FuncTarget) else None
+        if isinstance(target, JitTarget):
+            # jit hands back the pytree the function it wraps returns, of the same classes
+            # (``scaler = step(params, scaler)[1]`` is what ``step`` returns there).
+            binding = self.jit_binding(target)
+            made_by = binding.wrapped.qualname if binding and binding.wrapped else None
+        if made_by is not None and made_by in self.functions:
+            callee = self.functions[made_by]
             # An item of the tuple it returns (`model, state = build(...)`): what that item is.
             items = callee.returned_items
             returned = callee.returned if not item else ()

@@ -123,8 +123,10 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.start.value.param is not None:
                 if carried.loop is None:
                     continue  # what a parameter starts as is its callers' to say (``weak.py``)
-                flip = _param_start_flip(prop, at, returned) or _param_dtype_flip(
-                    prop, at, returned
+                flip = (
+                    _param_start_flip(prop, at, returned)
+                    or _param_dtype_flip(prop, at, returned)
+                    or _param_tree_flip(prop, at, returned)
                 )
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
             elif carried.loop is None:
@@ -308,6 +310,39 @@ def _param_dtype_flip(
         return "RTL402", at.carried.name, typed.made, *kinds
     widened = _floor_flip(prop, at, typed, returned)
     return None if widened is None else ("RTL402", at.carried.name, *widened)
+
+
+def _param_tree_flip(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A state that comes in as a parameter, passed by a caller as another pytree node than the
+    jitted function gives back (a checkpoint's ``.tolist()`` for the step's tuple): the first call
+    of that run traces anew. Told where that caller's value is made."""
+    then = _tree(prop, at.jitted, prop.resolve(at.jitted, returned))
+    if then is None:
+        return None
+    for caller, _, passed, _ in prop.caller_args(at.fn, at.carried.name):
+        start = prop.resolve(caller, passed.value)
+        first = _tree(prop, caller, start)
+        if first is not None and _trees_differ(first, then):
+            return (
+                "RTL403",
+                at.carried.name,
+                _made_in(prop, caller, passed) or passed.location,
+                first,
+                then,
+            )
+    return None
+
+
+def _made_in(prop: Propagation, fn: FunctionSummary, passed: Arg) -> Location | None:
+    """Where ``passed`` (in ``fn``) is made: there, or in the function whose result it is
+    (``step, params, opt_state = restore(path)``: the ``.tolist()`` in ``restore``)."""
+    if passed.value.made is not None or len(passed.value.deps) != 1:
+        return passed.value.made
+    (dep,) = passed.value.deps
+    result = prop.call_result(fn, dep, 0) if isinstance(dep, RetDep) else None
+    return result.made if result is not None else None
 
 
 def _given_back(prop: Propagation, at: _CarriedCall, returned: Value, name: str) -> list[Origin]:

@@ -1360,8 +1360,9 @@ class Calls(PassState):
             if method in _ARRAY_METHODS_MOVE:
                 return unaligned(receiver).with_(items=())
             if method in _ARRAY_TO_LISTS:
+                # Made here: a list, whatever pytree the array was saved from (a tuple state).
                 return receiver.with_(
-                    ty=LIST, items=(), dtype=None, made=None, weak=None, floor=None
+                    ty=LIST, items=(), dtype=None, made=self.loc(node), weak=None, floor=None
                 )
         if method in _NUMPY_RANDOM and (
             receiver.ty == RNG or (receiver.ty == UNKNOWN and "size" in kwargs)
