@@ -222,7 +222,7 @@ def _rewrite_call(
     needed = every if isinstance(branch, ast.Return) else [args[p] for p in used]
     if not all(_pure(a) for a in needed if a is not None):
         return Refusal(
-            f"the call at line {call.lineno} passes a value made by a call, evaluated once"
+            f"the call at line {call.lineno} passes a value made by a call: the fix would run it twice or not at all"
         )
     shadowed = (free_names(value) - used) & _locals_at(source, call)
     if shadowed:
