@@ -147,6 +147,8 @@ def _first_branch(fn: ast.FunctionDef, param: str) -> ast.Assign | ast.Return | 
         value = stmt.value
     else:
         return Refusal(f"the 'if {param} is None:' branch is not 'return ...' or '{param} = ...'")
+    if value.lineno != value.end_lineno:  # written at the call, it would need the def's indentation
+        return Refusal(f"the 'if {param} is None:' branch spans lines")
     if param in free_names(value):
         return Refusal(f"the branch reads {param}, which is None there")
     if any(
@@ -157,13 +159,15 @@ def _first_branch(fn: ast.FunctionDef, param: str) -> ast.Assign | ast.Return | 
     return stmt  # type: ignore[return-value]
 
 
-def _params(fn: ast.FunctionDef) -> list[str]:
-    return [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+def _params(fn: ast.FunctionDef, keyword_only: bool = False) -> list[str]:
+    """The def's positional parameters in order (and its keyword-only ones, when asked)."""
+    named = [*fn.args.posonlyargs, *fn.args.args, *(fn.args.kwonlyargs if keyword_only else [])]
+    return [a.arg for a in named]
 
 
 def _stale_globals(source: Source, fn: ast.FunctionDef, branch: ast.stmt) -> set[str]:
     """The module names the branch reads that are not bound once at the top level."""
-    reads = free_names(branch.value) - set(_params(fn)) - {a.arg for a in fn.args.kwonlyargs}  # type: ignore[attr-defined]
+    reads = free_names(branch.value) - set(_params(fn, keyword_only=True))  # type: ignore[attr-defined]
     bindings = module_bindings(source.tree)
     moved = rebound_in_functions(source.tree)
     return {
@@ -211,7 +215,7 @@ def _rewrite_call(
     source: Source, call: ast.Call, fn: ast.FunctionDef, branch: ast.stmt, state: ast.expr
 ) -> dict | Refusal:
     value: ast.expr = branch.value  # type: ignore[attr-defined]
-    args = {p: _passed(call, fn, p) for p in _params(fn)}
+    args = {p: _passed(call, fn, p) for p in _params(fn, keyword_only=True)}
     used = {p for p in free_names(value) if p in args}
     missing = sorted(p for p in used if args[p] is None)
     if missing:
@@ -271,6 +275,8 @@ def _substituted(source: Source, value: ast.expr, args: dict[str, str]) -> str:
         start = n.col_offset - (value.col_offset if row == 0 else 0)
         end = start + len(n.id)
         line = lines[row].encode()
-        new = args[n.id] if dotted(ast.parse(args[n.id], mode="eval").body) else f"({args[n.id]})"
+        parsed = ast.parse(args[n.id], mode="eval").body
+        atom = isinstance(parsed, ast.Constant) or bool(dotted(parsed))
+        new = args[n.id] if atom else f"({args[n.id]})"
         lines[row] = (line[:start] + new.encode() + line[end:]).decode()
     return "\n".join(lines)
