@@ -343,6 +343,9 @@ class ModuleSummary:
     x64: bool = (
         False  # the module turns on jax's 64-bit types (jax_enable_x64): for the whole process
     )
+    # The trace-context options its top level sets (``jax.config.update("jax_default_matmul_precision",
+    # "highest")``), each with the setting as ``TraceContext.setting`` writes it: for the whole process.
+    settings: dict[str, str] = field(default_factory=dict)
     # The attribute names its code may set on an object: stores (``obj.n = ...``; ``Cls.n`` for
     # ``self.n = ...`` in a method of class ``Cls``), ``setattr`` and the keywords of
     # ``replace``/``_replace``; "*" when a name is not known (``setattr(o, k, v)``,

@@ -46,6 +46,12 @@ FIXED_PAGES = {
         ),
     ],
     "RTL401": [("print(clip(x, 1.5))", "print(clip(x, jnp.asarray(1.5, jnp.float32)))")],
+    "RTL405": [  # unsafe: every matmul of the program at the highest precision
+        (
+            "import jax.numpy as jnp\n",
+            'import jax.numpy as jnp\n\n\njax.config.update("jax_default_matmul_precision", "highest")\n',
+        )
+    ],
 }
 
 
@@ -74,18 +80,18 @@ def test_fix_rewrites_the_pages_examples_and_unsafe_only_when_asked(pages: Path)
     safe = lint("--fix", *(f"{c.lower()}.py" for c in FIXED_PAGES))
     assert (pages / "rtl202.py").read_text() == expected_after("RTL202")
     assert (pages / "rtl301.py").read_text() == expected_after("RTL301")
-    for code in ("RTL204", "RTL401"):  # unsafe: not yet
+    for code in ("RTL204", "RTL401", "RTL405"):  # unsafe: not yet
         assert (pages / f"{code.lower()}.py").read_text() == PAGES[code].flagged_source
     # ruff's summary under the report, and the hint at the fixes --unsafe-fixes would make
     assert safe.stderr.splitlines()[-2:] == [
-        "Found 4 errors (2 fixed, 2 remaining).",
-        "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).",
+        "Found 5 errors (2 fixed, 3 remaining).",
+        "No fixes available (3 hidden fixes can be enabled with the `--unsafe-fixes` option).",
     ]
     assert safe.exit_code == 1
-    unsafe = lint("--fix", "--unsafe-fixes", "rtl204.py", "rtl401.py")
-    assert (pages / "rtl401.py").read_text() == expected_after("RTL401")
-    assert (pages / "rtl204.py").read_text() == expected_after("RTL204")
-    assert unsafe.stderr.splitlines()[-1] == "Found 2 errors (2 fixed, 0 remaining)."
+    unsafe = lint("--fix", "--unsafe-fixes", "rtl204.py", "rtl401.py", "rtl405.py")
+    for code in ("RTL204", "RTL401", "RTL405"):
+        assert (pages / f"{code.lower()}.py").read_text() == expected_after(code)
+    assert unsafe.stderr.splitlines()[-1] == "Found 3 errors (3 fixed, 0 remaining)."
     assert unsafe.exit_code == 0
     again = lint("--fix", "--unsafe-fixes", *(f"{c.lower()}.py" for c in FIXED_PAGES))
     assert again.exit_code == 0 and again.stdout == ""  # fixed for good, and idempotent

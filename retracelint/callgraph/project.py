@@ -210,6 +210,7 @@ class Project:
         self.modules, self.functions = self.symbols.modules, self.symbols.functions
         self.owner, self.classes = self.symbols.owner, self.symbols.classes
         self.x64 = self.symbols.x64
+        self.settings = self.symbols.settings
         # The first target of each call site, and all of them (a value called may be one of
         # several functions), by call site and by callee function.
         self.targets: dict[Site, Target] = {}
@@ -366,7 +367,8 @@ class Project:
             or module.is_package
             or state.modules != tuple(self.modules)
             or not self._classes_kept(before, module, state.asked_definers)
-            or (module.pytree_static, module.x64) != (before.pytree_static, before.x64)
+            or (module.pytree_static, module.x64, module.settings)
+            != (before.pytree_static, before.x64, before.settings)
             or any(site[0] in before.functions for site in state.too_deep)
         ):
             return False

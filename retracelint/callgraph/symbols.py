@@ -59,6 +59,7 @@ class Symbols:
             self._register(summary)
         # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
         self.x64 = any(summary.x64 for summary in self.modules.values())
+        self.settings = _one_setting_each(self.modules.values())
         self._mro: dict[str, list[str]] = {}
         self._subclass_index: dict[str, list[str]] | None = None
         self._registered: dict[str, tuple[str, ...]] = {}
@@ -486,3 +487,13 @@ def _reached(start: Iterable[str], following: Callable[[str], Iterable[str]]) ->
                 reached.add(other)
                 queue.append(other)
     return frozenset(reached)
+
+
+def _one_setting_each(modules: Iterable[ModuleSummary]) -> dict[str, str]:
+    """The options the program sets at a module's top level, each that every module setting it
+    sets alike: the setting every call runs under, whichever module is imported first."""
+    seen: dict[str, set[str]] = {}
+    for summary in modules:
+        for option, setting in summary.settings.items():
+            seen.setdefault(option, set()).add(setting)
+    return {option: next(iter(v)) for option, v in sorted(seen.items()) if len(v) == 1}

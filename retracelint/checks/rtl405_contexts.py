@@ -147,15 +147,16 @@ class _Contexts:
 
     def _entered(self, outer: _State, written: tuple[TraceContext, ...]) -> _State:
         """``outer`` with ``written`` entered in order: the innermost setting of an option wins, and
-        jax's default setting is no setting at all."""
+        jax's default setting (or the program's own) is no setting at all."""
         if not written:
             return outer
         config = {TRACE_CONTEXTS[c.name].config: c for c in outer}
         for context in written:
             spec = TRACE_CONTEXTS[context.name]
-            default = (
-                "True" if spec.config == "jax_enable_x64" and self.project.x64 else spec.default
-            )
+            # what the program sets for the whole process (``jax.config.update``) is no setting either
+            default = self.project.settings.get(spec.config, spec.default)
+            if spec.config == "jax_enable_x64" and self.project.x64:
+                default = "True"
             if context.setting == default:
                 config.pop(spec.config, None)
             else:

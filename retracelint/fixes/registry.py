@@ -9,8 +9,10 @@ from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.keyword_calls import keyword_elsewhere
+from retracelint.fixes.none_first import run_first_branch
 from retracelint.fixes.padded_growth import entry_file, pad_rows
 from retracelint.fixes.partial_pytree import partial_as_pytree
+from retracelint.fixes.program_setting import set_for_program
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
@@ -109,6 +111,10 @@ CODEMODS: dict[str, Fix] = {
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),
+    # the state's None branch run at the call instead: outside jit, and the first call skipped
+    "RTL403": Fix(run_first_branch, safe=False),
+    # the context's option set once for the program: every computation runs under it
+    "RTL405": Fix(set_for_program, safe=False),
     # the finding's own argument is made a keyword in place; at a keyword, the other call is
     "RTL404": Fix(keyword_elsewhere, safe=True),
 }

@@ -1073,6 +1073,21 @@ def _enables_x64(tree: ast.Module, lines: set[int]) -> bool:
     return False
 
 
+def config_settings(tree: ast.Module) -> dict[str, str]:
+    """The options the module's top level sets with ``jax.config.update(name, literal)``, each with
+    its setting written as ``repr`` writes the literal (``"'highest'"``, ``"True"``)."""
+    out: dict[str, str] = {}
+    for stmt in _statements(tree.body):
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and len(call.args) == 2 and not call.keywords):
+            continue
+        name, value = call.args
+        literal = isinstance(name, ast.Constant) and isinstance(value, ast.Constant)
+        if (_dotted(call.func) or "").endswith("config.update") and literal:
+            out[str(name.value)] = repr(value.value)  # type: ignore[union-attr]
+    return out
+
+
 def _truthy(node: ast.AST) -> bool:
     """A literal that turns a flag on: True, 1, "1", "true"."""
     return isinstance(node, ast.Constant) and str(node.value).lower() in ("true", "1")

@@ -13,6 +13,7 @@ from retracelint import funcrefs
 from retracelint.summarise.abstract import (
     _element,
     _kind_flip,
+    _not_none,
     _plain,
     _unpacked,
     _weak_alternatives,
@@ -51,6 +52,7 @@ from retracelint.summarise.syntax import (
     _is_constant_data,
     _kind_operand,
     _memo_attribute,
+    _none_compared,
     _same_items,
     _same_literals,
 )
@@ -780,6 +782,14 @@ class Expressions(PassState):
         # A test that calls (`sim.in_contact()`) changes as what the call returns does.
         test = test.with_(vsrc=test.vsrc | returned_sources(test))
         body, orelse = self.expr(node.body), self.expr(node.orelse)
+        # `init() if cache is None else cache`: the branch that passes the value on is never None
+        compared = _none_compared(node.test)
+        if compared is not None:
+            kept = (node.body, node.orelse)[compared[1]]
+            if ast.dump(kept) == ast.dump(compared[0]):
+                body, orelse = (
+                    (_not_none(body), orelse) if compared[1] == 0 else (body, _not_none(orelse))
+                )
         value = join(body, orelse)
         if not test.vsrc:
             return value

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
 from retracelint.model import Location
 from retracelint.summarise import desugar
-from retracelint.summarise.apis import _X64_FLAG, _enables_x64
+from retracelint.summarise.apis import _X64_FLAG, _enables_x64, config_settings
 from retracelint.summarise.module import _ModulePass
 from retracelint.summarise.syntax import _clip
 from retracelint.summary import (
@@ -135,6 +135,8 @@ def summarise(
     if _X64_FLAG in text.lower():
         flagged = {n for n, line in enumerate(text.splitlines(), 1) if _X64_FLAG in line.lower()}
         summary.x64 = _enables_x64(tree, flagged)
+    if "config.update" in text:
+        summary.settings = config_settings(tree)
     limit = sys.getrecursionlimit()
     # Python-to-Python calls do not use the C stack on 3.11+, so a long operator chain that CPython
     # itself compiles (1,000 operands) can be walked; far deeper nesting still ends as RTL000.
