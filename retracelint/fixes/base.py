@@ -89,6 +89,18 @@ class Source:
         quick fix)."""
         return self._neighbours(path) if self._neighbours is not None else None
 
+    def jit_home(self, finding: Finding) -> Source | None:
+        """The file where the finding's jitted function is: this one (the finding's own) or its
+        neighbour; None when the finding names none or that file cannot be read."""
+        site = finding.jit_site
+        if site is None:
+            return None
+        return (
+            self
+            if site.location.path == finding.location.path
+            else self.neighbour(site.location.path)
+        )
+
     @property
     def parents(self) -> dict[int, ast.AST]:
         return _parents(self.tree)

@@ -30,8 +30,7 @@ def keyword_elsewhere(source: Source, finding: Finding) -> Rewrite | Refusal:
     site = finding.jit_site
     if other is None:
         return Refusal("by keyword here, a later positional argument or *args would take its place")
-    home = source if site and site.location.path == finding.location.path else None
-    home = home or (source.neighbour(site.location.path) if site else None)
+    home = source.jit_home(finding)
     if site is None or home is None:
         return Refusal("the jitted def cannot be read")
     name, line = other.group(1), int(other.group(2))

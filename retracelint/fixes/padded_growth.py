@@ -167,8 +167,7 @@ def _argument(call: ast.Call, parameter: str, jitted: ast.FunctionDef) -> ast.ex
 def _jitted_def(source: Source, finding: Finding) -> ast.FunctionDef | Refusal:
     site = finding.jit_site
     assert site is not None
-    other = source if site.location.path == finding.location.path else None
-    other = other or source.neighbour(site.location.path)
+    other = source.jit_home(finding)
     if other is None:
         return Refusal(f"{site.location.path}, where {site.name} is defined, cannot be read")
     for node in ast.walk(other.tree):

@@ -100,8 +100,7 @@ def _traced_at_def(source: Source, finding: Finding) -> Rewrite | Refusal:
     nothing else in this file or its own passes it one (a plain function cannot be traced)."""
     site = finding.jit_site
     assert site is not None
-    home = source if site.location.path == finding.location.path else None
-    home = home or source.neighbour(site.location.path)
+    home = source.jit_home(finding)
     if home is None:
         return Refusal(f"{site.location.path}, where {site.name} is jitted, cannot be read")
     for where in {id(home): home, id(source): source}.values():
