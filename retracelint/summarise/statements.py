@@ -84,6 +84,7 @@ from retracelint.summarise.syntax import (
 )
 from retracelint.summary import (
     Arg,
+    Arm,
     Carried,
     ClassSummary,
     FunctionSummary,
@@ -420,6 +421,7 @@ class Statements(PassState):
             refilled,
             _truth_tested(node.test),
             _changed_key(node),
+            self.arm_of(node),
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -579,6 +581,7 @@ class Statements(PassState):
         refilled: frozenset[str] = frozenset(),
         truth_tested: frozenset[str] = frozenset(),
         keyed: str = "",
+        arm: tuple[str, bool] | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -589,8 +592,10 @@ class Statements(PassState):
         ``calls_settled``: the loops that do not repeat the calls of the first block; ``refilled``:
         the lists the first block gets at one length, whatever the innermost loop appends;
         ``truth_tested``: the names the first block runs only when true (``if mask:``);
-        ``keyed``: the name whose change alone runs the first block (``_changed_key``)."""
+        ``keyed``: the name whose change alone runs the first block (``_changed_key``); ``arm``: the
+        key of an ``if``'s test one call runs one block of, and the arm the first block is."""
         outer = self.unset
+        outer_arms = self.arms
         outer_same = self.unless_same
         outer_settled = self.settled
         outer_calls = self.calls_settled
@@ -619,6 +624,8 @@ class Statements(PassState):
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
             self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
+            if arm is not None:
+                self.arms = (*outer_arms, Arm(arm[0], arm[1] == (i == 0)))
             self.block(block)
             self.cache_misses -= cached == i
             self.tracing -= traced == i
@@ -627,6 +634,7 @@ class Statements(PassState):
             self.settled = outer_settled
             self.calls_settled = outer_calls
             self.truth_tested = outer_tested
+            self.arms = outer_arms
             results.append(self.env)
             made.append(self.defs)
         if condition is not None:
