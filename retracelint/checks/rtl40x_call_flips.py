@@ -10,6 +10,7 @@ from functools import partial
 from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
     Fix,
+    apart,
     at_text,
     jit_site,
     jitted_text,
@@ -21,7 +22,7 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import _literal
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called
-from retracelint.summary import Arg, CallSite, FunctionSummary, exclusive
+from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
     FLIP_KINDS,
     FLOAT,
@@ -325,23 +326,7 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         not _statics_differ(a, b)
         and not _shapes_differ(prop, a, b)
         and not _distinct_objects(prop.project, a, b)
-        and not _apart(a, b)
-    )
-
-
-# Callees that a call of the function makes anew: a jit made there, what a call there returns.
-_MADE_PER_CALL = frozenset({"jit", "ret"})
-
-
-def _apart(a: _JitArg, b: _JitArg) -> bool:
-    """Whether two calls of one function sit on opposite arms of one test (``if use_replay:
-    run(state, buffer) else: run(state)``) and call a jit that each call of the function makes
-    anew: one call of it runs one arm, and another call's jit is another cache (issue 36, paths).
-    A jit made elsewhere is one cache for every call of the function, whichever arm each takes."""
-    return (
-        a[0] is b[0]
-        and exclusive(a[1], b[1])
-        and all(c[1].callee[0] in _MADE_PER_CALL for c in (a, b))
+        and not (a[0] is b[0] and apart(a[1], b[1]))
     )
 
 
