@@ -18,6 +18,7 @@ from retracelint.checks.common import (
     when_text,
 )
 from retracelint.frequency import Rebuilt, is_test_file, short_name
+from retracelint.funcrefs import Callee
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
@@ -829,7 +830,7 @@ def _passed_down(
                 # An attribute of a parameter (``config.width``) differs where it does.
                 else (isinstance(src, ParamSrc) and src.name.partition(".")[0] in varying)
                 for src in passed.value.vsrc | passed.value.fresh
-            ):
+            ) and not (varying and _code_of(project, caller, passed.value) & varying):
                 continue
             if keep(caller, param, passed.value, varying is None):
                 passed_on[param.name] = passed.text
@@ -838,6 +839,32 @@ def _passed_down(
         if not varying:
             break
     return out
+
+
+def _code_of(project: Project, caller: FunctionSummary, value: Value) -> set[str]:
+    """The parameters of ``caller`` whose code a function it makes runs, where ``value`` is one
+    (``lambda p: obstacles.hinge_cost(p, w)``: a method of ``obstacles``; ``lambda x: f(x)``: the
+    function ``f``): a new object there is a new function, another program however it is built."""
+    made = [
+        project.functions.get(callee[1])
+        for path, callee in value.callables
+        if not path and callee[0] == "qual"
+    ]
+    return {
+        name
+        for fn in made
+        if fn is not None and fn.parent == caller.qualname
+        for call in fn.calls
+        for name in _enclosing_params(call.callee)
+    }
+
+
+def _enclosing_params(callee: Callee) -> Iterator[str]:
+    """The parameters of the function around the caller that ``callee`` is, or calls a method of."""
+    if callee[:2] == ("up", "param"):
+        yield callee[2]
+    elif callee[0] == "recv":
+        yield from (ref[4:] for ref in callee[2:] if ref.startswith("u:p:") and "." not in ref)
 
 
 def _same_key_each_time(

@@ -1050,13 +1050,57 @@ class Statements(PassState):
         bound = self.names.bound.get(name, [])
         # ``combos = combos[:max_configs]`` keeps fewer of the same items: the others decide.
         made = [value for value in bound if not _narrows(value, name)]
-        if not made or len(bound) != stores or self.resizes(name):
+        if not made or len(bound) != stores:
+            return False
+        if self.resizes(name) and not self.filled_from_command_line(name):
             return False
         self.reading_bindings.add(name)
         try:
             return all(self.walks_items(value, follow=False) for value in made)
         finally:
             self.reading_bindings.discard(name)
+
+    def filled_from_command_line(self, name: str) -> bool:
+        """Whether every item added to ``name`` comes from the command line (``paths.extend(
+        sorted(glob.glob(raw)) or [raw])`` for each ``raw`` of ``args.runs``): the files a run is
+        given, as few as the command line, the same however long it runs (issue 36, how often)."""
+        names = self.names
+        added = names.added.get(name, [])
+        if name in names.otherwise_resized or not added:
+            return False
+        walked = self.command_line_targets()
+        option = self.read_from_command_line
+
+        def local(name: str) -> bool:
+            return self.stores(name) > 0 or self.fn.param(name) is not None
+
+        return all(
+            _from_command_line(item, walked, option, local)
+            and any(
+                (isinstance(n, ast.Name) and n.id in walked) or option(n) for n in ast.walk(item)
+            )
+            for item in added
+        )
+
+    def command_line_targets(self) -> frozenset[str]:
+        """The names the for loops of the body bind to each item of the command line or of one
+        of its options (``for raw in args.runs``)."""
+        return frozenset(
+            node.target.id
+            for stmt in self.body
+            for node in ast.walk(stmt)
+            if isinstance(node, ast.For)
+            and isinstance(node.target, ast.Name)
+            and self.read_from_command_line(node.iter)
+        )
+
+    def read_from_command_line(self, node: ast.expr) -> bool:
+        """Whether ``node`` is the command line (``sys.argv``, some of it) or one of its options."""
+        if isinstance(node, ast.Subscript) and _fixed_slice(node.slice):
+            node = node.value
+        return self.command_line_option(node) or (
+            self.mod.canonical(_dotted(node) or "") in COMMAND_LINE
+        )
 
     def held_default(self, name: str) -> bool:
         """Whether the default of parameter ``name`` of the walked def is a display of items, or a
@@ -1688,6 +1732,36 @@ class Statements(PassState):
         return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
             length.poly
         )
+
+
+def _from_command_line(
+    node: ast.expr,
+    walked: frozenset[str],
+    option: Callable[[ast.expr], bool],
+    local: Callable[[str], bool],
+) -> bool:
+    """Whether ``node`` reads the command line (an ``option``, or a name of ``walked``: an item of
+    one) and nothing else but the functions it calls and constants; ``local``: whether a name is
+    bound in the function (not a module it calls a function of)."""
+    if option(node) or (isinstance(node, ast.Name) and node.id in walked):
+        return True
+    if isinstance(node, ast.Call):
+        # What a call gives comes from its arguments and, for a method of a value (``open(
+        # args.manifest).read().split()``), from that value; a module's function reads only the
+        # arguments.
+        given = [*node.args, *(k.value for k in node.keywords)]
+        func = node.func
+        if isinstance(func, ast.Attribute) and not (
+            isinstance(func.value, ast.Name) and not local(func.value.id)
+        ):
+            given.append(func.value)
+        return bool(given) and all(_from_command_line(a, walked, option, local) for a in given)
+    if isinstance(node, ast.Constant):
+        return True
+    parts = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+    if isinstance(node, ast.Name | ast.Attribute) or not parts:
+        return False
+    return all(_from_command_line(p, walked, option, local) for p in parts)
 
 
 def _skips_the_rest(node: ast.If) -> bool:
