@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import chain
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project
+from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, Target
 from retracelint.checks.common import (
     Fix,
     jit_site,
@@ -564,7 +564,8 @@ def _grown_by(project: Project, fn: FunctionSummary, index: int, depth: int = 0)
         return set()
     name = call.receiver.text
     out: set[str] = set()
-    for target in project.site_targets.get((fn.qualname, index), ()):
+    targets = project.site_targets.get((fn.qualname, index)) or _methods_of_known(project, fn, call)
+    for target in targets:
         if not isinstance(target, FuncTarget):
             continue
         method = project.function(target.qualname)
@@ -578,6 +579,20 @@ def _grown_by(project: Project, fn: FunctionSummary, index: int, depth: int = 0)
                     if grown == "self" or grown.startswith("self.")
                 )
     return out
+
+
+def _methods_of_known(project: Project, fn: FunctionSummary, call: CallSite) -> tuple[Target, ...]:
+    """The methods a call on an object the linker left unlinked runs where the object is one of
+    the project's classes it may be (``self.gp.update(x, y)``, ``self.gp`` a ``GP``, a subclass's
+    or what a loader returns): enough to say a growth it may make, which only weakens a claim."""
+    if call.callee[0] != "recv":
+        return ()
+    module = project.owner[fn.qualname]
+    classes = sorted(
+        {cls for ref in call.callee[2:] for cls in project.classes_of(module, fn, (ref,), 0) or ()}
+    )
+    found = (project.symbols.member(cls, call.callee[1]) for cls in classes)
+    return tuple(dict.fromkeys(t for t in found if t is not None))
 
 
 # How many method calls deep an object's growth is followed (a method calling its attribute's).
