@@ -28,19 +28,23 @@ _STEADY_PARTS = (
 
 
 def arm_key(
-    test: ast.expr, rebound: Callable[[str], bool], repeated: bool, where: str
+    test: ast.expr,
+    rebound: Callable[[str], bool],
+    repeated: bool,
+    where: str,
+    text: Callable[[ast.AST], str] = ast.unparse,
 ) -> tuple[str, bool] | None:
     """The key of ``test`` and the arm its body is (True unless the test is a negation, ``if not
     x:``, whose body is the false arm of ``x``); None where two runs of the ``if`` in one call may
     take different arms. ``rebound(name)``: whether the function may give ``name`` another value
     after a first (a second binding, or one in a loop around the ``if``); ``repeated``: whether a
     loop of the function repeats the ``if``; ``where``: the ``if``'s place, the key of a test that
-    may change."""
+    may change; ``text``: a test's source, as written (two ifs on one test are written alike)."""
     taken = True
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, taken = test.operand, not taken
     if _steady(test, rebound):
-        return ast.unparse(test), taken
+        return text(test), taken
     return None if repeated else (where, taken)
 
 

@@ -68,6 +68,10 @@ def handler_of(pass_class: type, kind: type, prefix: str) -> Callable[..., objec
     return getattr(pass_class, prefix + kind.__name__, None)
 
 
+# Long enough that a test's text is never clipped: two tests alike in their first words are two.
+_WHOLE = 1 << 20
+
+
 class PassState:
     """Abstract interpretation of one function body (or the module's top level): the state of the
     walk and its driver. ``FunctionPass`` combines it with the parts that read each kind of node."""
@@ -194,7 +198,10 @@ class PassState:
             return again or any(name in self.assigned.get(loop, ()) for loop in self.loops)
 
         where = f"{node.lineno}:{node.col_offset}"
-        return arm_key(node.test, rebound, bool(self.loops), where)
+        return arm_key(node.test, rebound, bool(self.loops), where, self._whole_text)
+
+    def _whole_text(self, node: ast.AST) -> str:
+        return self.mod.pos.text(node, _WHOLE)
 
     def resizes(self, name: str) -> bool:
         """Whether the body walked changes how many items ``name`` holds (``list.append``...)."""
@@ -240,6 +247,13 @@ class PassState:
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
+        outer_arms = self.arms
+        try:
+            self._block(body)
+        finally:
+            self.arms = outer_arms
+
+    def _block(self, body: list[ast.stmt]) -> None:
         once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
             if at >= once:
@@ -262,14 +276,8 @@ class PassState:
             rest = self.arm_after(stmt)
             if rest is not None:
                 # `if cfg.off_policy: return run(a, b, buffer)`, then `run(a, b)`: the rest is the
-                # other arm of that test.
-                outer_arms = self.arms
-                self.arms = (*outer_arms, rest)
-                try:
-                    self.block(body[at + 1 :])
-                finally:
-                    self.arms = outer_arms
-                return
+                # other arm of that test (``block`` puts the arms back when it ends).
+                self.arms = (*self.arms, rest)
             if _leaves_for_eager(stmt, self.tracer_type):
                 # `if not isinstance(x, Tracer): return ...`: the rest runs only under a trace.
                 self.tracing += 1
