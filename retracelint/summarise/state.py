@@ -68,6 +68,13 @@ def handler_of(pass_class: type, kind: type, prefix: str) -> Callable[..., objec
     return getattr(pass_class, prefix + kind.__name__, None)
 
 
+def _store_root(node: ast.expr) -> ast.expr:
+    """The name a chain of fields and items is read off (``self`` of ``self.state.done``)."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node
+
+
 # Long enough that a test's text is never clipped: two tests alike in their first words are two.
 _WHOLE = 1 << 20
 
@@ -100,6 +107,7 @@ class PassState:
         self.unless_same = ""
         # The arms of the ifs around the statement walked that one call of the function runs one of.
         self.arms: tuple[Arm, ...] = ()
+        self._fields_written: frozenset[str] | None = None
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
         # per iteration of the others only.
         self.settled: frozenset[int] = frozenset()
@@ -195,7 +203,11 @@ class PassState:
 
         def rebound(name: str) -> bool:
             again = self.stores(name) > (0 if self.fn.param(name) is not None else 1)
-            return again or any(name in self.assigned.get(loop, ()) for loop in self.loops)
+            return (
+                again
+                or name in self.fields_written()
+                or any(name in self.assigned.get(loop, ()) for loop in self.loops)
+            )
 
         where = f"{node.lineno}:{node.col_offset}"
         return arm_key(node.test, rebound, bool(self.loops), where, self._whole_text)
@@ -286,6 +298,20 @@ class PassState:
                 finally:
                     self.tracing -= 1
                 return
+
+    def fields_written(self) -> frozenset[str]:
+        """The names the body stores a field or an item of (``self.done = True``, ``cfg["k"] =
+        v``): a test that reads one may change between two ifs on it."""
+        if self._fields_written is None:
+            self._fields_written = frozenset(
+                root.id
+                for stmt in self.body
+                for node in ast.walk(stmt)
+                if isinstance(node, ast.Attribute | ast.Subscript)
+                and isinstance(node.ctx, ast.Store | ast.Del)
+                and isinstance(root := _store_root(node), ast.Name)
+            )
+        return self._fields_written
 
     def arm_after(self, stmt: ast.stmt) -> Arm | None:
         """The arm the statements after ``stmt`` are on, where ``stmt`` is an ``if`` one of whose
