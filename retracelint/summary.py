@@ -87,6 +87,25 @@ class TraceContext:
 
 
 @dataclass(frozen=True)
+class Arm:
+    """One arm of an ``if`` around a call: ``test``, the key of the test (its text where its value
+    is fixed for one call of the function, ``Arm.fixed``; else where the ``if`` is, an ``if`` no loop
+    of the function repeats), and whether the call runs where it is true. Two calls on opposite arms
+    of one key never both run in one call of their function (issue 36, paths)."""
+
+    test: str
+    taken: bool
+
+    def excludes(self, other: Arm) -> bool:
+        return self.test == other.test and self.taken != other.taken
+
+
+def exclusive(a: CallSite, b: CallSite) -> bool:
+    """Whether calls ``a`` and ``b`` of one function sit on opposite arms of one test."""
+    return any(x.excludes(y) for x in a.arms for y in b.arms)
+
+
+@dataclass(frozen=True)
 class CallSite:
     callee: Callee
     text: str  # the callee as written, e.g. "self.step" or "run_epoch"
@@ -116,6 +135,9 @@ class CallSite:
     # A name (``fn``) that an ``if fn is not self._fn: ...; self._fn = fn`` around the call keys on:
     # the call runs again only when ``fn`` is another than last time (a cache of one entry).
     unless_same: str = ""
+    # The arms of the ``if``s around the call whose test keeps one value through a call of the
+    # function (``summarise/branches.arm_key``), outermost first.
+    arms: tuple[Arm, ...] = ()
 
 
 @dataclass(frozen=True)

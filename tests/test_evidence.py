@@ -358,7 +358,8 @@ def test_a_static_agent_made_per_point_of_a_grid_is_a_proven_warning() -> None:
 
 def test_agents_per_point_of_a_growing_list_are_an_error(tmp_path: Path) -> None:
     """The same agents made per item of a list grown to a length given at run time: no bound on
-    the points, so each new agent's re-trace is an error."""
+    the points, so each new agent's re-trace is an error. (A list filled with the command line's
+    own words is as held as they are: ``test_how_often``'s files from the command line.)"""
     project = tmp_path / "proj"
     for source in GRID.rglob("*.py"):
         target = project / source.relative_to(GRID)
@@ -366,8 +367,8 @@ def test_agents_per_point_of_a_growing_list_are_an_error(tmp_path: Path) -> None
         target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     script = project / "grid.py"
     grown = (
-        "import sys\n\nCONFIGS = []\nfor lr in sys.argv[1:]:\n"
-        '    CONFIGS.append({"learning_rate": float(lr), "gamma": 0.99})\n'
+        "import sys\n\nCONFIGS = []\nfor i in range(int(sys.argv[1])):\n"
+        '    CONFIGS.append({"learning_rate": 0.1 / (i + 1), "gamma": 0.99})\n'
     )
     text = script.read_text(encoding="utf-8")
     start, end = text.index("CONFIGS = ["), text.index("\n\n\ndef run")

@@ -533,3 +533,40 @@ def test_a_jit_per_constraint_object_or_constructor_setting_is_another_program()
         (f"{folder}/optimizer.py:42:19", "`constraint` makes another computation" + needed),
         (f"{folder}/optimizer.py:52:19", "`side` makes another computation" + needed),
     ]
+
+
+def test_run_files_from_the_command_line_are_another_program_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script that plots every run file its command line names (``paths.extend(sorted(glob(raw))
+    or [raw])`` per ``raw`` of an ``nargs`` option) rebuilds each file's task, and the cost helpers
+    six calls down jit a lambda over its obstacles and a bound method of its object model: one
+    trace per file whatever is hoisted. Shown only with that assumption; the same list filled with
+    names a counter makes (as many as the run asks) stays proven, and so does the monitor that
+    rebuilds the same task's jits at every step (``plots_per_training_step``)."""
+    assert (
+        CliRunner().invoke(main, ["check", "plots_per_run_file", "--no-cache", "--isolated"]).stdout
+        == ""
+    )
+    assert _findings("plots_per_run_file") == [
+        "plots_per_run_file/costs.py:9:23: RTL301 [warning] jax.jit rebuilds a jitted transformed"
+        " function each call of _per_step(), so every call re-traces; build the jit once [low"
+        " confidence: `lambda p: obstacles.hinge_cost(p, weight, margin)` makes another computation"
+        " at each iteration: each trace is needed]",
+        "plots_per_run_file/costs.py:17:23: RTL301 [warning] jax.jit rebuilds a jitted transformed"
+        " function each call of _world_boundary(), so every call re-traces; build the jit once [low"
+        " confidence: `task.object_model` makes another computation at each iteration: each trace"
+        " is needed]",
+    ]
+    script = FIXTURES / "plots_per_run_file" / "scripts" / "plot_runs.py"
+    counted = script.read_text(encoding="utf-8").replace(
+        "paths.extend(sorted(glob.glob(raw)) or [raw])",
+        'paths.extend(f"{raw}-{i}.json" for i in range(int(raw)))',
+    )
+    _, result = _copy_with_module(
+        tmp_path, monkeypatch, "plots_per_run_file", "counted", "scripts/plot_runs.py", counted
+    )
+    assert [line.split(": RTL")[0] for line in result.stdout.splitlines()] == [
+        "counted/costs.py:9:23",
+        "counted/costs.py:17:23",
+    ]

@@ -13,7 +13,7 @@ from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _self_path
 from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, FunctionSummary
+from retracelint.summary import Arg, CallSite, FunctionSummary, exclusive
 from retracelint.values import (
     INSTANCE,
     CalleeSrc,
@@ -35,6 +35,18 @@ class Fix:
 def rule_fix(code: str) -> Fix:
     found = rule(code)
     return Fix(found.hint, found.fix)
+
+
+# Callees that a call of the function makes anew: a jit made there, what a call there returns.
+_MADE_PER_CALL = frozenset({"jit", "ret"})
+
+
+def apart(a: CallSite, b: CallSite) -> bool:
+    """Whether two jitted calls of one function sit on opposite arms of one test (``if use_replay:
+    run(state, buffer) else: run(state)``) and call a jit that each call of the function makes
+    anew: one call of it runs one arm, and another call's jit is another cache (issue 36, paths).
+    A jit made elsewhere is one cache for every call of the function, whichever arm each takes."""
+    return exclusive(a, b) and all(c.callee[0] in _MADE_PER_CALL for c in (a, b))
 
 
 # What to do about a static part of a pytree that changes: it is no argument the user can make traced.

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import chain
 
-from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project
+from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, Target
 from retracelint.checks.common import (
     Fix,
     jit_site,
@@ -18,6 +18,7 @@ from retracelint.checks.common import (
     when_text,
 )
 from retracelint.frequency import Rebuilt, is_test_file, short_name
+from retracelint.funcrefs import Callee
 from retracelint.model import Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
@@ -563,7 +564,8 @@ def _grown_by(project: Project, fn: FunctionSummary, index: int, depth: int = 0)
         return set()
     name = call.receiver.text
     out: set[str] = set()
-    for target in project.site_targets.get((fn.qualname, index), ()):
+    targets = project.site_targets.get((fn.qualname, index)) or _methods_of_known(project, fn, call)
+    for target in targets:
         if not isinstance(target, FuncTarget):
             continue
         method = project.function(target.qualname)
@@ -577,6 +579,20 @@ def _grown_by(project: Project, fn: FunctionSummary, index: int, depth: int = 0)
                     if grown == "self" or grown.startswith("self.")
                 )
     return out
+
+
+def _methods_of_known(project: Project, fn: FunctionSummary, call: CallSite) -> tuple[Target, ...]:
+    """The methods a call on an object the linker left unlinked runs where the object is one of
+    the project's classes it may be (``self.gp.update(x, y)``, ``self.gp`` a ``GP``, a subclass's
+    or what a loader returns): enough to say a growth it may make, which only weakens a claim."""
+    if call.callee[0] != "recv":
+        return ()
+    module = project.owner[fn.qualname]
+    classes = sorted(
+        {cls for ref in call.callee[2:] for cls in project.classes_of(module, fn, (ref,), 0) or ()}
+    )
+    found = (project.symbols.member(cls, call.callee[1]) for cls in classes)
+    return tuple(dict.fromkeys(t for t in found if t is not None))
 
 
 # How many method calls deep an object's growth is followed (a method calling its attribute's).
@@ -829,7 +845,7 @@ def _passed_down(
                 # An attribute of a parameter (``config.width``) differs where it does.
                 else (isinstance(src, ParamSrc) and src.name.partition(".")[0] in varying)
                 for src in passed.value.vsrc | passed.value.fresh
-            ):
+            ) and not (varying and _code_of(project, caller, passed.value) & varying):
                 continue
             if keep(caller, param, passed.value, varying is None):
                 passed_on[param.name] = passed.text
@@ -838,6 +854,32 @@ def _passed_down(
         if not varying:
             break
     return out
+
+
+def _code_of(project: Project, caller: FunctionSummary, value: Value) -> set[str]:
+    """The parameters of ``caller`` whose code a function it makes runs, where ``value`` is one
+    (``lambda p: obstacles.hinge_cost(p, w)``: a method of ``obstacles``; ``lambda x: f(x)``: the
+    function ``f``): a new object there is a new function, another program however it is built."""
+    made = [
+        project.functions.get(callee[1])
+        for path, callee in value.callables
+        if not path and callee[0] == "qual"
+    ]
+    return {
+        name
+        for fn in made
+        if fn is not None and fn.parent == caller.qualname
+        for call in fn.calls
+        for name in _enclosing_params(call.callee)
+    }
+
+
+def _enclosing_params(callee: Callee) -> Iterator[str]:
+    """The parameters of the function around the caller that ``callee`` is, or calls a method of."""
+    if callee[:2] == ("up", "param"):
+        yield callee[2]
+    elif callee[0] == "recv":
+        yield from (ref[4:] for ref in callee[2:] if ref.startswith("u:p:") and "." not in ref)
 
 
 def _same_key_each_time(

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from retracelint.callgraph import JitTarget, Project
 from retracelint.checks.common import (
+    apart,
     at_text,
     jit_site,
     make_finding,
@@ -186,7 +187,11 @@ def _context_flips(calls: list[_InState], site: JitSite) -> Iterator[Finding]:
         mine = {_setting(c) for c in state}
         for other_fn, other_call, other, other_entries in calls[:i]:
             theirs = {_setting(c) for c in other}
-            if mine == theirs or not entries & other_entries:
+            if (
+                mine == theirs
+                or not entries & other_entries
+                or (fn is other_fn and apart(call, other_call))
+            ):
                 continue
             # The context to change: one this call is under and the other not (the outermost),
             # else the other's.

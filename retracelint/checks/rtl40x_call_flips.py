@@ -10,6 +10,7 @@ from functools import partial
 from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
     Fix,
+    apart,
     at_text,
     jit_site,
     jitted_text,
@@ -325,6 +326,7 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         not _statics_differ(a, b)
         and not _shapes_differ(prop, a, b)
         and not _distinct_objects(prop.project, a, b)
+        and not (a[0] is b[0] and apart(a[1], b[1]))
     )
 
 

@@ -984,6 +984,7 @@ class Calls(PassState):
             loops=self.loops_of(callees),
             unless_set=self.unset,
             unless_same=self.unless_same,
+            arms=self.arms,
             star=star,
             receiver=receiver,
             spread=spread,

@@ -31,6 +31,8 @@ _POINTS_OF_CALL: dict[str, Callable[[list[int]], int]] = {
 _EVERY_ARGUMENT = frozenset({"zip", "product"})
 # The methods that change how many items a list (or a set) holds.
 _RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add", "update"})
+# Those that add what their last argument gives: an item, or the items of a collection.
+_ADDING = frozenset({"append", "extend", "insert"})
 
 # The display a name is bound to once, where nothing resizes it (None: not known).
 Bound = Callable[[str], ast.expr | None]
@@ -203,6 +205,10 @@ class BodyNames:
     stores: Counter[str]
     resized: frozenset[str]
     bound: dict[str, list[ast.expr]]
+    # What ``append``, ``extend`` and ``insert`` add to each name, and the names some other method
+    # resizes (``pop``, ``update``...): a list only filled from somewhere is as held as that is.
+    added: dict[str, list[ast.expr]]
+    otherwise_resized: frozenset[str]
 
 
 # Fields that hold only a leaf this module never asks about (``Load``, ``Add``, ``Eq``...): a third of
@@ -234,6 +240,8 @@ def body_names(body: list[ast.stmt]) -> BodyNames:
     stores: Counter[str] = Counter()
     resized: set[str] = set()
     bound: dict[str, list[ast.expr]] = {}
+    added: dict[str, list[ast.expr]] = {}
+    otherwise: set[str] = set()
     for node in (n for stmt in body for n in _walk(stmt)):
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Store):
@@ -246,10 +254,14 @@ def body_names(body: list[ast.stmt]) -> BodyNames:
                 and isinstance(func.value, ast.Name)
             ):
                 resized.add(func.value.id)
+                if func.attr in _ADDING and node.args:
+                    added.setdefault(func.value.id, []).append(node.args[-1])
+                else:
+                    otherwise.add(func.value.id)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             if isinstance(target, ast.Name):
                 bound.setdefault(target.id, []).append(value)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
             bound.setdefault(node.target.id, []).append(node.value)
-    return BodyNames(stores, frozenset(resized), bound)
+    return BodyNames(stores, frozenset(resized), bound, added, frozenset(otherwise))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
+from retracelint.summarise.branches import arm_key, leaves_call
 from retracelint.summarise.loops import leaving_from
 from retracelint.summarise.points import BodyNames, body_names, gives_points
 from retracelint.summarise.steady import steady
@@ -22,6 +23,7 @@ from retracelint.summarise.syntax import (
 )
 from retracelint.summary import (
     Arg,
+    Arm,
     ClassSummary,
     FunctionSummary,
     TraceContext,
@@ -66,6 +68,17 @@ def handler_of(pass_class: type, kind: type, prefix: str) -> Callable[..., objec
     return getattr(pass_class, prefix + kind.__name__, None)
 
 
+def _store_root(node: ast.expr) -> ast.expr:
+    """The name a chain of fields and items is read off (``self`` of ``self.state.done``)."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node
+
+
+# Long enough that a test's text is never clipped: two tests alike in their first words are two.
+_WHOLE = 1 << 20
+
+
 class PassState:
     """Abstract interpretation of one function body (or the module's top level): the state of the
     walk and its driver. ``FunctionPass`` combines it with the parts that read each kind of node."""
@@ -92,6 +105,9 @@ class PassState:
         self.unset = ""
         # Inside the branch of ``if fn is not self._fn: ...; self._fn = fn`` (``_changed_key``): ``fn``.
         self.unless_same = ""
+        # The arms of the ifs around the statement walked that one call of the function runs one of.
+        self.arms: tuple[Arm, ...] = ()
+        self._fields_written: frozenset[str] | None = None
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
         # per iteration of the others only.
         self.settled: frozenset[int] = frozenset()
@@ -181,6 +197,24 @@ class PassState:
         """How many times the body walked binds ``name``."""
         return self.names.stores[name]
 
+    def arm_of(self, node: ast.If) -> tuple[str, bool] | None:
+        """The key of ``node``'s test and the arm its body is, where one call of the function
+        runs one arm of it (``branches.arm_key``)."""
+
+        def rebound(name: str) -> bool:
+            again = self.stores(name) > (0 if self.fn.param(name) is not None else 1)
+            return (
+                again
+                or name in self.fields_written()
+                or any(name in self.assigned.get(loop, ()) for loop in self.loops)
+            )
+
+        where = f"{node.lineno}:{node.col_offset}"
+        return arm_key(node.test, rebound, bool(self.loops), where, self._whole_text)
+
+    def _whole_text(self, node: ast.AST) -> str:
+        return self.mod.pos.text(node, _WHOLE)
+
     def resizes(self, name: str) -> bool:
         """Whether the body walked changes how many items ``name`` holds (``list.append``...)."""
         return name in self.names.resized
@@ -225,6 +259,13 @@ class PassState:
         self.fn.loops.sort(key=lambda loop: loop.index)
 
     def block(self, body: list[ast.stmt]) -> None:
+        outer_arms = self.arms
+        try:
+            self._block(body)
+        finally:
+            self.arms = outer_arms
+
+    def _block(self, body: list[ast.stmt]) -> None:
         once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
             if at >= once:
@@ -244,6 +285,11 @@ class PassState:
                     self.cache_misses -= 1
                     self.unset = outer
                 return
+            rest = self.arm_after(stmt)
+            if rest is not None:
+                # `if cfg.off_policy: return run(a, b, buffer)`, then `run(a, b)`: the rest is the
+                # other arm of that test (``block`` puts the arms back when it ends).
+                self.arms = (*self.arms, rest)
             if _leaves_for_eager(stmt, self.tracer_type):
                 # `if not isinstance(x, Tracer): return ...`: the rest runs only under a trace.
                 self.tracing += 1
@@ -252,6 +298,28 @@ class PassState:
                 finally:
                     self.tracing -= 1
                 return
+
+    def fields_written(self) -> frozenset[str]:
+        """The names the body stores a field or an item of (``self.done = True``, ``cfg["k"] =
+        v``): a test that reads one may change between two ifs on it."""
+        if self._fields_written is None:
+            self._fields_written = frozenset(
+                root.id
+                for stmt in self.body
+                for node in ast.walk(stmt)
+                if isinstance(node, ast.Attribute | ast.Subscript)
+                and isinstance(node.ctx, ast.Store | ast.Del)
+                and isinstance(root := _store_root(node), ast.Name)
+            )
+        return self._fields_written
+
+    def arm_after(self, stmt: ast.stmt) -> Arm | None:
+        """The arm the statements after ``stmt`` are on, where ``stmt`` is an ``if`` one of whose
+        arms ends the call and the other goes on."""
+        if not isinstance(stmt, ast.If) or leaves_call(stmt.body) == leaves_call(stmt.orelse):
+            return None
+        key = self.arm_of(stmt)
+        return None if key is None else Arm(key[0], key[1] != leaves_call(stmt.body))
 
     def tracer_type(self, node: ast.expr) -> bool:
         """Whether ``node`` names a type only values under a trace have (``jax.core.Tracer``)."""

@@ -84,6 +84,7 @@ from retracelint.summarise.syntax import (
 )
 from retracelint.summary import (
     Arg,
+    Arm,
     Carried,
     ClassSummary,
     FunctionSummary,
@@ -420,6 +421,7 @@ class Statements(PassState):
             refilled,
             _truth_tested(node.test),
             _changed_key(node),
+            self.arm_of(node),
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -579,6 +581,7 @@ class Statements(PassState):
         refilled: frozenset[str] = frozenset(),
         truth_tested: frozenset[str] = frozenset(),
         keyed: str = "",
+        arm: tuple[str, bool] | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -589,8 +592,10 @@ class Statements(PassState):
         ``calls_settled``: the loops that do not repeat the calls of the first block; ``refilled``:
         the lists the first block gets at one length, whatever the innermost loop appends;
         ``truth_tested``: the names the first block runs only when true (``if mask:``);
-        ``keyed``: the name whose change alone runs the first block (``_changed_key``)."""
+        ``keyed``: the name whose change alone runs the first block (``_changed_key``); ``arm``: the
+        key of an ``if``'s test one call runs one block of, and the arm the first block is."""
         outer = self.unset
+        outer_arms = self.arms
         outer_same = self.unless_same
         outer_settled = self.settled
         outer_calls = self.calls_settled
@@ -619,6 +624,8 @@ class Statements(PassState):
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
             self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
+            if arm is not None:
+                self.arms = (*outer_arms, Arm(arm[0], arm[1] == (i == 0)))
             self.block(block)
             self.cache_misses -= cached == i
             self.tracing -= traced == i
@@ -627,6 +634,7 @@ class Statements(PassState):
             self.settled = outer_settled
             self.calls_settled = outer_calls
             self.truth_tested = outer_tested
+            self.arms = outer_arms
             results.append(self.env)
             made.append(self.defs)
         if condition is not None:
@@ -1042,13 +1050,57 @@ class Statements(PassState):
         bound = self.names.bound.get(name, [])
         # ``combos = combos[:max_configs]`` keeps fewer of the same items: the others decide.
         made = [value for value in bound if not _narrows(value, name)]
-        if not made or len(bound) != stores or self.resizes(name):
+        if not made or len(bound) != stores:
+            return False
+        if self.resizes(name) and not self.filled_from_command_line(name):
             return False
         self.reading_bindings.add(name)
         try:
             return all(self.walks_items(value, follow=False) for value in made)
         finally:
             self.reading_bindings.discard(name)
+
+    def filled_from_command_line(self, name: str) -> bool:
+        """Whether every item added to ``name`` comes from the command line (``paths.extend(
+        sorted(glob.glob(raw)) or [raw])`` for each ``raw`` of ``args.runs``): the files a run is
+        given, as few as the command line, the same however long it runs (issue 36, how often)."""
+        names = self.names
+        added = names.added.get(name, [])
+        if name in names.otherwise_resized or not added:
+            return False
+        walked = self.command_line_targets()
+        option = self.read_from_command_line
+
+        def local(name: str) -> bool:
+            return self.stores(name) > 0 or self.fn.param(name) is not None
+
+        return all(
+            _from_command_line(item, walked, option, local)
+            and any(
+                (isinstance(n, ast.Name) and n.id in walked) or option(n) for n in ast.walk(item)
+            )
+            for item in added
+        )
+
+    def command_line_targets(self) -> frozenset[str]:
+        """The names the for loops of the body bind to each item of the command line or of one
+        of its options (``for raw in args.runs``)."""
+        return frozenset(
+            node.target.id
+            for stmt in self.body
+            for node in ast.walk(stmt)
+            if isinstance(node, ast.For)
+            and isinstance(node.target, ast.Name)
+            and self.read_from_command_line(node.iter)
+        )
+
+    def read_from_command_line(self, node: ast.expr) -> bool:
+        """Whether ``node`` is the command line (``sys.argv``, some of it) or one of its options."""
+        if isinstance(node, ast.Subscript) and _fixed_slice(node.slice):
+            node = node.value
+        return self.command_line_option(node) or (
+            self.mod.canonical(_dotted(node) or "") in COMMAND_LINE
+        )
 
     def held_default(self, name: str) -> bool:
         """Whether the default of parameter ``name`` of the walked def is a display of items, or a
@@ -1680,6 +1732,36 @@ class Statements(PassState):
         return length is not None and _length_atom(target, 0, self.defs, self) not in _atoms_in(
             length.poly
         )
+
+
+def _from_command_line(
+    node: ast.expr,
+    walked: frozenset[str],
+    option: Callable[[ast.expr], bool],
+    local: Callable[[str], bool],
+) -> bool:
+    """Whether ``node`` reads the command line (an ``option``, or a name of ``walked``: an item of
+    one) and nothing else but the functions it calls and constants; ``local``: whether a name is
+    bound in the function (not a module it calls a function of)."""
+    if option(node) or (isinstance(node, ast.Name) and node.id in walked):
+        return True
+    if isinstance(node, ast.Call):
+        # What a call gives comes from its arguments and, for a method of a value (``open(
+        # args.manifest).read().split()``), from that value; a module's function reads only the
+        # arguments.
+        given = [*node.args, *(k.value for k in node.keywords)]
+        func = node.func
+        if isinstance(func, ast.Attribute) and not (
+            isinstance(func.value, ast.Name) and not local(func.value.id)
+        ):
+            given.append(func.value)
+        return bool(given) and all(_from_command_line(a, walked, option, local) for a in given)
+    if isinstance(node, ast.Constant):
+        return True
+    parts = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+    if isinstance(node, ast.Name | ast.Attribute) or not parts:
+        return False
+    return all(_from_command_line(p, walked, option, local) for p in parts)
 
 
 def _skips_the_rest(node: ast.If) -> bool:
