@@ -261,24 +261,6 @@ def bound_names(nodes: list[ast.stmt] | ast.AST) -> set[str]:
     return out
 
 
-def free_names(node: ast.AST) -> set[str]:
-    """Names ``node`` reads that it does not bind itself (a lambda's or def's parameters, its own
-    assignments, comprehension variables): what it closes over or looks up globally."""
-    read: set[str] = set()
-    own: set[str] = set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            (read if isinstance(inner.ctx, ast.Load) else own).add(inner.id)
-        elif isinstance(inner, ast.arg):
-            own.add(inner.arg)
-        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            own.add(inner.name)
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        # a decorator's names are read where the def is, not by the function
-        own.discard(node.name)
-    return read - own
-
-
 def module_bindings(tree: ast.Module) -> dict[str, list[ast.stmt]]:
     """Each name the module's top level binds, with the top-level statements that bind it."""
     out: dict[str, list[ast.stmt]] = {}

@@ -24,12 +24,12 @@ from retracelint.fixes.base import (
     Rewrite,
     Source,
     dotted,
-    free_names,
     module_bindings,
     parse_expression,
     rebound_in_functions,
 )
 from retracelint.model import Finding
+from retracelint.summarise.syntax import free_names
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Expressions whose value or effect differs when evaluated again or left out.
