@@ -1,5 +1,6 @@
 """RTL403's and RTL405's fixes (issue 41) on a project split over modules: a state that starts as None
-and that the jitted function fills on its first call gets that branch run at the call, and a context
+and that the jitted function fills on its first call gets that branch run at the call, one that starts
+as a NamedTuple the jitted step returns as a tuple starts as that tuple, and a context
 around some calls of a jitted function becomes the program's setting. Both only with ``--unsafe-fixes``;
 JAX says the fixed program traces each jitted function once and writes what the original wrote."""
 
@@ -115,6 +116,80 @@ def test_the_none_branch_runs_at_the_call_in_each_module(
     assert (root / "solver.py").read_text(
         encoding="utf-8"
     ) == FIXED_SOLVER  # hess: what the call passes
+
+
+RECORDS = '''\
+"""The states the optimisers carry from step to step."""
+
+from typing import NamedTuple
+
+import jax
+
+
+class Carry(NamedTuple):
+    params: jax.Array
+    velocity: jax.Array
+
+
+class Moments(NamedTuple):
+    mean: jax.Array
+    scale: jax.Array
+'''
+
+OPTIM = '''\
+"""Heavy-ball momentum and a running normaliser over a stream of gradients."""
+
+import jax
+import jax.numpy as jnp
+
+from records import Carry, Moments
+
+
+@jax.jit
+def momentum_step(carry, grad):
+    params, velocity = carry
+    velocity = 0.9 * velocity + grad
+    return params - 0.1 * velocity, velocity
+
+
+def optimise(params, grads):
+    # the velocity starts at rest
+    carry = Carry(velocity=jnp.zeros_like(params), params=params)
+    for grad in grads:
+        carry = momentum_step(carry, grad)
+    return carry
+
+
+@jax.jit
+def track(moments, grad):
+    mean, scale = moments
+    return 0.9 * mean + 0.1 * grad, 0.9 * scale + 0.1 * jnp.abs(grad)
+
+
+def normalised(grads):
+    moments = Moments(jnp.zeros(3), jnp.ones(3))
+    print("starting from", moments.mean)
+    for grad in grads:
+        moments = track(moments, grad)
+    return moments
+'''
+
+
+def test_a_record_start_becomes_the_tuple_the_step_returns_unless_a_field_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, {"records.py": RECORDS, "optim.py": OPTIM})
+    fixed = lint("--fix", "--unsafe-fixes", ".")
+    assert fixed.exit_code == 1  # the normaliser's finding stays
+    assert fixed.stderr.splitlines() == [
+        "retracelint: optim.py:31:15: RTL403 not fixed: moments.mean at line 32 needs the record",
+        "Found 2 errors (1 fixed, 1 remaining).",
+    ]
+    # the values in the order of Carry's fields, the tuple's parentheses kept
+    assert (root / "optim.py").read_text(encoding="utf-8") == OPTIM.replace(
+        "Carry(velocity=jnp.zeros_like(params), params=params)", "(params, jnp.zeros_like(params))"
+    )
+    assert lint("--fix", "--unsafe-fixes", ".").stderr.endswith("(0 fixed, 1 remaining).\n")
 
 
 def test_a_branch_the_call_cannot_run_is_refused_with_its_reason(

@@ -101,6 +101,23 @@ class Source:
             else self.neighbour(site.location.path)
         )
 
+    def jitted_def(self, finding: Finding) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The def of the finding's jitted function in ``jit_home``: the one whose ``def`` line or a
+        decorator's is the jit site's; None when there is none."""
+        site, home = finding.jit_site, self.jit_home(finding)
+        if site is None or home is None:
+            return None
+        return next(
+            (
+                n
+                for n in ast.walk(home.tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.name == site.name
+                and site.location.line in (n.lineno, *(d.lineno for d in n.decorator_list))
+            ),
+            None,
+        )
+
     @property
     def parents(self) -> dict[int, ast.AST]:
         return _parents(self.tree)
@@ -261,24 +278,6 @@ def bound_names(nodes: list[ast.stmt] | ast.AST) -> set[str]:
     return out
 
 
-def free_names(node: ast.AST) -> set[str]:
-    """Names ``node`` reads that it does not bind itself (a lambda's or def's parameters, its own
-    assignments, comprehension variables): what it closes over or looks up globally."""
-    read: set[str] = set()
-    own: set[str] = set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            (read if isinstance(inner.ctx, ast.Load) else own).add(inner.id)
-        elif isinstance(inner, ast.arg):
-            own.add(inner.arg)
-        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            own.add(inner.name)
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        # a decorator's names are read where the def is, not by the function
-        own.discard(node.name)
-    return read - own
-
-
 def module_bindings(tree: ast.Module) -> dict[str, list[ast.stmt]]:
     """Each name the module's top level binds, with the top-level statements that bind it."""
     out: dict[str, list[ast.stmt]] = {}
@@ -378,6 +377,8 @@ def _rewriter_class() -> type:
             updated = super().on_leave(original_node, updated_node)
             if id(original_node) in self.replace:
                 new = self.replace[id(original_node)]
+                if isinstance(new, cst.Tuple) and not original_node.lpar:  # type: ignore[attr-defined]
+                    return new  # its own parentheses: bare, an argument would become several
                 return new.with_changes(lpar=original_node.lpar, rpar=original_node.rpar)  # type: ignore[attr-defined]
             if isinstance(original_node, (cst.Module, cst.IndentedBlock)):
                 return self._block(original_node, updated)  # type: ignore[arg-type]

@@ -249,18 +249,19 @@ def _walk_scope(scope: ast.AST) -> Iterator[ast.AST]:
 
 
 def _free_loads(fn: ast.AST) -> list[ast.Name]:
-    """The reads in ``fn`` (its nested scopes too) of names no scope inside it binds."""
+    """The reads in ``fn`` (its nested scopes too, a class's methods among them) of names no scope
+    inside it binds."""
     out: list[ast.Name] = []
 
     def visit(scope: ast.AST, bound: frozenset[str]) -> None:
         own = set(bound) | _binds(scope)
+        # What a class body binds is not seen by the functions inside it (Python's class scope).
+        inner = bound if isinstance(scope, ast.ClassDef) else frozenset(own)
         for node in _walk_scope(scope):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in own:
                 out.append(node)
-            elif isinstance(
-                node, (*_FUNCTIONS, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-            ):
-                visit(node, frozenset(own))
+            elif isinstance(node, _SCOPES):
+                visit(node, inner)
 
     visit(fn, frozenset())
     return out

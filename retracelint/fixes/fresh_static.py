@@ -18,7 +18,6 @@ from retracelint.fixes.base import (
     Source,
     bound_names,
     dotted,
-    free_names,
     parse_expression,
     parse_statement,
 )
@@ -30,6 +29,7 @@ from retracelint.fixes.rebuilt_jit import (
     where_once,
 )
 from retracelint.model import Finding
+from retracelint.summarise.syntax import free_names
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 

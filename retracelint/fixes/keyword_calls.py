@@ -30,19 +30,10 @@ def keyword_elsewhere(source: Source, finding: Finding) -> Rewrite | Refusal:
     site = finding.jit_site
     if other is None:
         return Refusal("by keyword here, a later positional argument or *args would take its place")
-    home = source.jit_home(finding)
-    if site is None or home is None:
+    if site is None or source.jit_home(finding) is None:
         return Refusal("the jitted def cannot be read")
     name, line = other.group(1), int(other.group(2))
-    fdef = next(
-        (
-            n
-            for n in ast.walk(home.tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and site.location.line in (n.lineno, *(d.lineno for d in n.decorator_list))
-        ),
-        None,
-    )
+    fdef = source.jitted_def(finding)
     params = [a.arg for a in (*fdef.args.posonlyargs, *fdef.args.args)] if fdef else []
     if name not in params or (fdef and name in {a.arg for a in fdef.args.posonlyargs}):
         return Refusal(f"{name} is not a parameter the jitted def takes by position or keyword")

@@ -24,14 +24,15 @@ from retracelint.fixes.base import (
     Rewrite,
     Source,
     dotted,
-    free_names,
     module_bindings,
     parse_expression,
     rebound_in_functions,
 )
 from retracelint.model import Finding
+from retracelint.summarise.syntax import free_names
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+NOT_AT_NONE = "the finding is not at a None"
 # Expressions whose value or effect differs when evaluated again or left out.
 _IMPURE = (ast.Call, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Subscript)
 
@@ -80,7 +81,7 @@ def _state(source: Source, finding: Finding) -> ast.expr | Refusal:
         node = holder.value  # reported at what is assigned: self.total = None
         holder = source.parent(node)
     if not _is_none(node):
-        return Refusal("the finding is not at a None")
+        return Refusal(NOT_AT_NONE)
     if isinstance(holder, ast.Tuple):  # token, cache = first, None
         assign = source.parent(holder)
         if not (isinstance(assign, ast.Assign) and len(assign.targets) == 1):

@@ -33,7 +33,6 @@ from retracelint.fixes.base import (
     Source,
     bound_names,
     dotted,
-    free_names,
     has_binding,
     module_bindings,
     parse_expression,
@@ -45,6 +44,7 @@ from retracelint.fixes.static_closure import _defining_module, _used_elsewhere, 
 from retracelint.fixes.static_params import jitted
 from retracelint.model import Finding
 from retracelint.summarise.apis import _TRANSFORMS
+from retracelint.summarise.syntax import free_names
 
 _PARTIALS = frozenset({"partial", "functools.partial"})
 # What it becomes: the API table's pytree partial (``apis._PYTREE_PARTIALS``), no fresh static.

@@ -21,7 +21,6 @@ from retracelint.fixes.base import (
     Source,
     bound_names,
     dotted,
-    free_names,
     module_bindings,
     parse_expression,
     parse_statement,
@@ -29,7 +28,7 @@ from retracelint.fixes.base import (
 )
 from retracelint.model import Finding
 from retracelint.summarise.apis import _PARTIALS, _TRANSFORMS
-from retracelint.summarise.syntax import _none_test
+from retracelint.summarise.syntax import _none_test, free_names
 
 # What may sit inside the hoisted ``jax.jit(...)`` besides names: wrappers that only make a new function
 # from the one given (no side effect, the same result each time they are called).

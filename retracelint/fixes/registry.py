@@ -9,11 +9,12 @@ from retracelint.fixes.bound_method import jit_in_init
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.keyword_calls import keyword_elsewhere
-from retracelint.fixes.none_first import run_first_branch
+from retracelint.fixes.none_first import NOT_AT_NONE, run_first_branch
 from retracelint.fixes.padded_growth import entry_file, pad_rows
 from retracelint.fixes.partial_pytree import partial_as_pytree
 from retracelint.fixes.program_setting import set_for_program
 from retracelint.fixes.rebuilt_jit import hoist_jit
+from retracelint.fixes.record_start import start_as_result
 from retracelint.fixes.static_closure import pass_values
 from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_loops import loops_as_fori
@@ -98,6 +99,17 @@ def _closes_over(refusal: Refusal) -> bool:
     return refusal.reason.startswith("it closes over")
 
 
+def one_structure(source: Source, finding: Finding) -> Rewrite | Refusal:
+    """RTL403: a state that starts as ``None`` has the jitted function's ``None`` branch run at the call
+    (``run_first_branch``); one that starts as a record the step returns as a tuple starts as that
+    tuple (``start_as_result``); both unsafe."""
+    first = run_first_branch(source, finding)
+    if isinstance(first, Rewrite) or first.reason != NOT_AT_NONE:
+        return first
+    started = start_as_result(source, finding)
+    return first if started is None else started
+
+
 CODEMODS: dict[str, Fix] = {
     # the shapes: a changed batch or padded rows change what the program computes at the edges
     "RTL101": Fix(pad_rows, safe=False, target=entry_file),
@@ -111,8 +123,9 @@ CODEMODS: dict[str, Fix] = {
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),
-    # the state's None branch run at the call instead: outside jit, and the first call skipped
-    "RTL403": Fix(run_first_branch, safe=False),
+    # the state's None branch run at the call instead: outside jit, and the first call skipped; a
+    # record's start a tuple: one left as it started prints as a tuple
+    "RTL403": Fix(one_structure, safe=False),
     # the context's option set once for the program: every computation runs under it
     "RTL405": Fix(set_for_program, safe=False),
     # the finding's own argument is made a keyword in place; at a keyword, the other call is

@@ -28,7 +28,6 @@ from retracelint.fixes.base import (
     Source,
     bound_names,
     dotted,
-    free_names,
     has_binding,
     module_bindings,
     parse_expression,
@@ -37,6 +36,7 @@ from retracelint.fixes.base import (
 from retracelint.fixes.closure_args import _DEPTH, _why_static, unhashable_static
 from retracelint.fixes.rebuilt_jit import _not_module_stable
 from retracelint.model import Finding
+from retracelint.summarise.syntax import free_names
 
 if TYPE_CHECKING:
     import libcst as cst

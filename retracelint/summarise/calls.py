@@ -78,7 +78,7 @@ from retracelint.summarise.apis import (
     _reduced_axes,
     reduced_dtype,
 )
-from retracelint.summarise.closures import MadeFunction, free_names, settings_read
+from retracelint.summarise.closures import MadeFunction, settings_read
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import floor_of
 from retracelint.summarise.state import PassState
@@ -92,6 +92,7 @@ from retracelint.summarise.syntax import (
     _literal_ints,
     _literal_strs,
     builtin_args,
+    free_names,
 )
 from retracelint.summary import (
     Arg,

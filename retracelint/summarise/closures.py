@@ -17,7 +17,7 @@ from retracelint.summarise.apis import (
     TRACED_ARRAY_METHODS,
     sets_computation,
 )
-from retracelint.summarise.syntax import _dotted
+from retracelint.summarise.syntax import _dotted, free_names
 
 MadeFunction = ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -53,20 +53,6 @@ def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozen
         and read.id in free
         and _a_setting(read, parents, canonical, free)
     )
-
-
-def free_names(node: MadeFunction) -> set[str]:
-    """The names ``node`` reads and binds nowhere in itself (its parameters, its nested functions'
-    and its assignments are its own)."""
-    read, bound = set(), set()
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            (read if isinstance(inner.ctx, ast.Load) else bound).add(inner.id)
-        elif isinstance(inner, ast.arg):
-            bound.add(inner.arg)
-        elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef) and inner is not node:
-            bound.add(inner.name)
-    return read - bound
 
 
 def _a_setting(

@@ -35,6 +35,26 @@ def _dotted(node: ast.AST) -> str | None:
     return None
 
 
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def free_names(node: ast.AST) -> set[str]:
+    """The names ``node`` reads and binds nowhere in itself: what a lambda, def or expression closes
+    over or looks up globally. Its parameters, assignments, comprehension variables and the defs and
+    classes it defines are its own: a class made inside a function is a local of that function, so
+    reading it closes over nothing. A def's own name is bound where the def is, not by itself."""
+    read: set[str] = set()
+    own: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            (read if isinstance(inner.ctx, ast.Load) else own).add(inner.id)
+        elif isinstance(inner, ast.arg):
+            own.add(inner.arg)
+        elif isinstance(inner, _DEFINITIONS) and inner is not node:
+            own.add(inner.name)
+    return read - own
+
+
 def _given(keywords: dict[str, ast.expr], name: str | None) -> ast.expr | None:
     """The value of keyword ``name``; None when the wrapper has no such keyword, or it is absent or
     None (jax reads all three alike)."""
