@@ -158,8 +158,15 @@ class Symbols:
 
     @cached_property
     def static_field_names(self) -> frozenset[str]:
-        """The names any pytree class of the project keeps in its treedef."""
-        return frozenset(f for cls in self.classes for f in self.static_fields(cls))
+        """The names any pytree class of the project keeps in its treedef: ``static_fields`` of
+        every class, told without their bases (each is a class of the project, whose own static
+        fields are there already), so no class's MRO is worked out for it (a whole-project walk
+        on every edit in the language server)."""
+        own = (f for summary in self.classes.values() for f in summary.static_fields)
+        registered = (
+            f for cls, static in self._registered.items() if cls in self.classes for f in static
+        )
+        return frozenset((*own, *registered))
 
     def field_default(self, cls: str, attr: str) -> Arg | None:
         """The literal default of a generated ``__init__``'s field, from the class that declares it."""
