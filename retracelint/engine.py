@@ -786,6 +786,7 @@ def _linked(
         layout=layout,
         last=relink,
         sources=_source_reader(inputs, source.memory),
+        picked=carried.picked if carried is not None else None,
     )
     watch.check()
     watch.stage("checking", 92)

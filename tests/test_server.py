@@ -1022,3 +1022,53 @@ def test_files_made_ignored_renamed_and_deleted_on_disk_while_the_server_runs(
         assert await client.stop() == 0
 
     run(test)
+
+
+STATIC_PARTS = Path(__file__).parent / "fixtures" / "static_parts_made_by_callers"
+
+
+def test_a_module_whose_calls_moved_still_gives_the_objects_they_make(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks find a call by its place in its file (``Symbols.call_span``: what class the
+    object ``boundaries.with_boundary`` returns is, made by its call of ``Bounded``), and a run
+    keeps each module's calls by place while the module's summary is the same. Lines added above
+    the helper move its calls; the edit of main.py after it (one finding fewer) still shows the
+    one made through the moved call, as a cold run does; the pytree's field made a leaf in
+    boundaries.py takes the finding away from main.py, a file left as it is, and made static
+    again, brings it back."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n", encoding="utf-8")
+    for path in STATIC_PARTS.glob("*.py"):
+        shutil.copy(path, tmp_path / path.name)
+    helper, main_text = (tmp_path / "boundaries.py").read_text(), (tmp_path / "main.py").read_text()
+    moved = helper.replace("\n\n@dataclass", "\n\ndef _twice(x):\n    return 2 * x\n\n\n@dataclass")
+    registration = 'data_fields=["values"], meta_fields=["condition"]'
+    assert registration in moved
+    leaf = moved.replace(registration, 'data_fields=["values", "condition"], meta_fields=[]')
+    residual = "        out.append(residual_of(lambda x: x * 0.5, values))  # expect: RTL204\n"
+    assert residual in main_text
+    names = ["main.py", "boundaries.py"]
+
+    async def test() -> None:
+        client = Client(tmp_path)
+        await client.start()
+        for name in names:
+            client.open(name)
+        shown = await shows_cold_findings(client, names, {})
+        assert [line for line, *_ in shown["main.py"]] == [35, 48]
+        steps = [
+            ("boundaries.py", moved, 2, None),
+            ("main.py", main_text.replace(residual, ""), 2, [35]),
+            ("boundaries.py", leaf, 3, []),
+            ("boundaries.py", moved, 4, [35]),
+        ]
+        for name, text, version, lines in steps:
+            (tmp_path / name).write_text(text, encoding="utf-8")
+            client.change(name, text, version)
+            if lines is not None:  # the edit that moves the calls changes no finding
+                shown = await shows_cold_findings(client, names, shown)
+                assert [line for line, *_ in shown["main.py"]] == lines
+        assert await client.stop() == 0
+
+    run(test)
