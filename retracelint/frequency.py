@@ -68,7 +68,8 @@ class Driver:
     location: Location
     bounded: bool = False  # a loop over a small fixed set of values (the axes of an array)
     count: int | None = None  # how many iterations, when the source spells them out
-    # Every loop it repeats in walks a collection held in memory (``LoopInfo.over_items``).
+    # Every loop it repeats in walks a collection held in memory (``LoopInfo.over_items``) or a
+    # few spelled-out values.
     over_items: bool = False
     # For repeated calls: the calls from the loop's function down to the function repeated (the
     # first found), so that a finding's call path starts at the loop.
@@ -400,7 +401,7 @@ class Frequency:
         spelled = self.spelled(fn, loop)
         if spelled is not None and spelled.count <= FEW_ITERATIONS:
             return Sweep(spelled.count, spelled.sizes, spelled.numbers)
-        if loop.count is not None and loop.count <= FEW_ITERATIONS:
+        if _few(loop):
             return Sweep(loop.count)
         return Sweep(None) if self.holds(fn, loop) else None
 
@@ -489,7 +490,7 @@ class Frequency:
         at most ``FEW_ITERATIONS`` iterations (``for _ in range(5)``, a few warm-up calls), nor a
         walk over a collection held in memory or over what the function makes (a few generators
         a helper builds, a model's layers)."""
-        if loop.count is not None and loop.count <= FEW_ITERATIONS:
+        if _few(loop):
             return False
         if loop.runs_on:
             return True
@@ -794,7 +795,9 @@ def _loop_call(
         f"each call of {short_name(callee)}(), called in the loop at {where(call.location)}",
         call.location,
         count=count,
-        over_items=all(holds(fn, loop) for loop in call.loops),
+        # A grid of loops each over a few spelled-out values or held items (``for axis in
+        # range(3): for scale in [...]``) is as fixed as each of them, however many it multiplies to.
+        over_items=all(_few(fn.loops[loop]) or holds(fn, loop) for loop in call.loops),
         path=(PathStep(fn.qualname, call.text, call.location),),
     )
 
@@ -826,9 +829,14 @@ def _runs_body(
     )
 
 
+def _few(loop: LoopInfo) -> bool:
+    """Whether a loop spells out at most ``FEW_ITERATIONS`` iterations."""
+    return loop.count is not None and loop.count <= FEW_ITERATIONS
+
+
 def _many(loop: LoopInfo) -> bool:
     """Whether a loop runs its body more than a few spelled-out times (steps, batches, ``while``)."""
-    return loop.repeats and (loop.count is None or loop.count > FEW_ITERATIONS)
+    return loop.repeats and not _few(loop)
 
 
 def _nested(fn: FunctionSummary, inner: LoopInfo, outer: LoopInfo) -> bool:

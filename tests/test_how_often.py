@@ -570,3 +570,68 @@ def test_run_files_from_the_command_line_are_another_program_each(
         "counted/costs.py:9:23",
         "counted/costs.py:17:23",
     ]
+
+
+def _severities(folder: str) -> dict[tuple[str, int, str], str]:
+    run = analyse([folder], Settings(cache=False))
+    return {(Path(f.location.path).name, f.location.line, f.code): f.severity for f in run.findings}
+
+
+def test_a_model_per_time_window_or_a_grid_of_checks_is_a_warning_per_epoch_or_step_an_error() -> (
+    None
+):
+    """A model built per window of ``range(config.training.num_time_windows)`` (a count of phases,
+    though its name holds "time") and trained for the run's steps re-traces once per window; 3
+    axes by 6 spelled-out scales run 18 eager solves, a fixed grid. Both are warnings. A model built
+    per epoch of ``range(config.training.num_epochs)`` and an eager solve per step of the rollout
+    grow with the run: errors. tests/test_fixtures_dynamic.py runs it: JAX agrees."""
+    assert _severities("phases_of_a_run") == {
+        ("train.py", 22, "RTL204"): "warning",
+        ("contact.py", 12, "RTL301"): "warning",
+        ("train.py", 31, "RTL204"): "error",
+        ("contact.py", 26, "RTL301"): "error",
+    }
+
+
+_WINDOWS = """
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=1)
+def anneal(x, phase):
+    return x * 0.5**phase
+
+
+def run_phases(x, {count}):
+    for phase in range({count}):
+        x = anneal(x, phase)
+    return x
+
+
+def main():
+    run_phases(jnp.ones(3), {count}=int(input()))
+"""
+
+
+@pytest.mark.parametrize(
+    ("count", "severity"),
+    [
+        ("num_windows", "warning"),
+        ("n_seeds", "warning"),
+        ("numTimeWindows", "warning"),
+        ("num_steps", "error"),
+        ("max_iters", "error"),
+        ("epochs_per_stage", "error"),
+        ("n", "error"),
+    ],
+)
+def test_a_range_over_a_count_of_phases_is_a_warning_one_over_steps_an_error(
+    tmp_path: Path, count: str, severity: str
+) -> None:
+    """The word a count counts decides: windows, seeds (before ``per``: ``epochs_per_stage`` counts
+    epochs); a bare or unnamed count may be the run's length."""
+    (tmp_path / "phases.py").write_text(_WINDOWS.format(count=count), encoding="utf-8")
+    assert list(_severities(str(tmp_path)).values()) == [severity]

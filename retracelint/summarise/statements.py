@@ -200,7 +200,11 @@ _COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp)
 def _configured_count(node: ast.AST) -> bool:
     """Whether ``node`` is a count a configuration holds (``config.continual.num_tasks``,
     ``cfg["n_models"]``, ``self.num_agents``) that numbers settings rather than measures the run
-    (``_RUN_LENGTH``): ``range`` of it walks the same few values every run, a task or a model each."""
+    (``_RUN_LENGTH``), or any count named as one of phases (``num_windows``, ``n_seeds``,
+    ``config.num_time_windows``: ``_counts_phases``): ``range`` of it walks the same few values
+    every run, a task or a model each."""
+    if isinstance(node, ast.Name):
+        return _counts_phases(node.id)
     last = ""
     while isinstance(node, ast.Attribute | ast.Subscript):
         if isinstance(node, ast.Subscript):
@@ -211,7 +215,24 @@ def _configured_count(node: ast.AST) -> bool:
         else:
             last = last or node.attr
         node = node.value
-    return bool(last) and isinstance(node, ast.Name) and not _RUN_LENGTH.search(last)
+    return (
+        bool(last)
+        and isinstance(node, ast.Name)
+        and (_counts_phases(last) or not _RUN_LENGTH.search(last))
+    )
+
+
+def _counts_phases(name: str) -> bool:
+    """Whether ``name`` is a count (``num_``, ``n_``, ``_count``) of what ``_PHASES`` names, by the
+    word it counts: its last, or the last before ``per`` (``num_time_windows`` counts windows,
+    ``epochs_per_stage`` epochs)."""
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+    if "per" in words:
+        words = words[: words.index("per")]
+    counted = [w for w in words if w not in _COUNT_WORDS]
+    return (
+        len(counted) < len(words) and bool(counted) and _PHASES.fullmatch(counted[-1]) is not None
+    )
 
 
 def _narrows(node: ast.expr, name: str) -> bool:
@@ -253,6 +274,16 @@ _RUN_LENGTH = re.compile(
     r"|len|pos|token|seq|horizon|size|loop|data|example|chunk|shard",
     re.IGNORECASE,
 )
+# What a count of phases of a program counts: each phase compiles what it builds once and then runs
+# the steps of its own loop, so a loop over them repeats a few times per run however long it is
+# (the time windows of a solver, the tasks of continual learning, the seeds or folds of an
+# experiment). Read from the word counted, it wins over ``_RUN_LENGTH``'s other words of the name.
+_PHASES = re.compile(
+    r"(window|phase|stage|task|seed|fold|experiment|restart|repeat|repetition|config"
+    r"|configuration|model|agent|level|run)s?"
+)
+# The words that say a name is a count rather than what it counts.
+_COUNT_WORDS = frozenset({"n", "num", "number", "of", "count", "total", "max", "nb"})
 
 
 class Statements(PassState):
