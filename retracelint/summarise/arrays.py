@@ -39,6 +39,8 @@ from retracelint.summarise.apis import (
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     AXES_MOVED,
+    MAKES_INEXACT,
+    PROMOTES_NUMBERS,
     Resized,
     _array_dtype,
     _dtype_name,
@@ -174,7 +176,11 @@ class Arrays(PassState):
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
             # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
-            floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
+            floor = (
+                self.least_dtype(node, name, args)
+                if given is None and (name in _KEEPS_FLOOR or name in MAKES_INEXACT)
+                else None
+            )
             floor = real_floor(floor) if name in _TAKES_PART else floor
             # A part of an operand of unknown dtype, or computed from one (``jnp.abs(z) ** 2``).
             parted = any(a.parted for a in args) or (name in _TAKES_PART and dtype is None)
@@ -185,6 +191,16 @@ class Arrays(PassState):
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
         return value
+
+    def least_dtype(
+        self, node: ast.Call, name: str, args: list[Value]
+    ) -> tuple[str, Location] | None:
+        """``Value.floor`` of what array function ``name`` computes of ``args``: at least as wide as
+        each strongly typed operand, a float of Python floats it promotes and of whatever a
+        function that makes floats is given (``jnp.where(c, x, 0.5)``, ``jnp.mean(counts)``)."""
+        at = self.loc(node) if name in PROMOTES_NUMBERS or name in MAKES_INEXACT else None
+        operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
+        return promoted_floor(operands, at, name in MAKES_INEXACT)
 
     def repeats_per_item(self, node: ast.Call, name: str) -> bool:
         """``repeat(x, counts)`` with an array of counts: as long as the counts add up to, which
