@@ -672,9 +672,12 @@ def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str
     widens it."""
     if back.dtype is not None or back.dtype_of is not None or back.parted:
         return None
-    if back.weak == MADE_STRONG or (weak_class(back) != FOLLOWS and back.ty != FLOAT_LIKE):
+    if back.weak == MADE_STRONG or (
+        weak_class(back) != FOLLOWS and back.weak != UNSURE and back.ty != FLOAT_LIKE
+    ):
         # Not arithmetic on what it is given, or with an operand whose dtype is decided inside
-        # (``dt.astype(clock.dtype)``).
+        # (``dt.astype(clock.dtype)``). Arithmetic with an operand of unknown weak type (``2 *
+        # moved`` of a bool mask) is still arithmetic on what it is given.
         return None
     if back.ty not in (ARRAY, FLOAT_LIKE):
         return None  # of unknown kind: what it depends on need not be its operands (a lax carry)

@@ -88,14 +88,18 @@ class Resized:
     position: int
     ty: str
     batch: bool = False
+    # Its name in ``_TO_INEXACT`` when it interpolates (its dtype rule is there); else it keeps the
+    # input's dtype, or makes one not known here (None with ``keeps=False``).
+    interpolates: str | None = None
+    keeps: bool = False
 
 
 RESIZES = {
-    "cv2.resize": Resized("dsize", 1, NP_ARRAY),
+    "cv2.resize": Resized("dsize", 1, NP_ARRAY, keeps=True),
     "skimage.transform.resize": Resized("output_shape", 1, NP_ARRAY),
-    "numpy.resize": Resized("new_shape", 1, NP_ARRAY),
-    "jax.numpy.resize": Resized("new_shape", 1, ARRAY),
-    "jax.image.resize": Resized("shape", 1, ARRAY),
+    "numpy.resize": Resized("new_shape", 1, NP_ARRAY, keeps=True),
+    "jax.numpy.resize": Resized("new_shape", 1, ARRAY, keeps=True),
+    "jax.image.resize": Resized("shape", 1, ARRAY, interpolates="resize"),
     "tensorflow.image.resize": Resized("size", 1, UNKNOWN, batch=True),
     "torch.nn.functional.interpolate": Resized("size", 1, UNKNOWN, batch=True),
 }
@@ -1167,13 +1171,19 @@ def _array_dtype(
         dtype = _numpy_promoted(operands)
     if numpy:
         dtype = numpy_promotion.computed_in(name, dtype)
-    dtype = reduced_dtype(name, dtype)
-    if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
-        made, keeps = _TO_INEXACT[name]
-        method = _argument(node, "method", 2)
-        kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
-        return dtype if kept else made
+    dtype = interpolated_dtype(node, name, reduced_dtype(name, dtype))
     return real_part(dtype) if name in _TAKES_PART else dtype
+
+
+def interpolated_dtype(node: ast.Call, name: str, dtype: str | None) -> str | None:
+    """The dtype an interpolating function ``name`` (``_TO_INEXACT``) gives an image of ``dtype``:
+    integers become floats unless the method keeps them; any other function keeps ``dtype``."""
+    if name not in _TO_INEXACT or dtype is None or _inexact(dtype):
+        return dtype
+    made, keeps = _TO_INEXACT[name]
+    method = _argument(node, "method", 2)
+    kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
+    return dtype if kept else made
 
 
 def _weak_numbers_taken(operands: list[Value]) -> list[Value]:

@@ -48,6 +48,7 @@ from retracelint.summarise.apis import (
     _reduced_axes,
     _scalar_drawn,
     _sized_table,
+    interpolated_dtype,
 )
 from retracelint.summarise.promotion import promoted_floor, real_floor
 from retracelint.summarise.sizes import (
@@ -411,7 +412,17 @@ class Arrays(PassState):
             shape=frozenset(t for t in image.shape if resize.batch and t.axis == 0),
             deps=frozenset(rows_of(d) for d in image.deps) if resize.batch else EMPTY,
         )
-        return self.sized_by(node, size, kept)
+        return self.sized_by(node, size, self.resized_dtype(node, resize, image, kept))
+
+    def resized_dtype(self, node: ast.Call, resize: Resized, image: Value, value: Value) -> Value:
+        """``value``, what resizing ``image`` makes, with the dtype the resize gives it: the
+        image's, or a float an interpolation makes of integers (``apis._TO_INEXACT``), as strongly
+        typed as the image (``jax.image.resize`` of a float32 noise field is float32)."""
+        if not (resize.keeps or resize.interpolates) or image.dtype is None:
+            return value
+        dtype = interpolated_dtype(node, resize.interpolates or "", image.dtype)
+        made = array_made(image) if dtype == image.dtype else self.loc(node)
+        return value.with_(dtype=dtype, made=made, weak=image.weak)
 
     def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
         """An array made from a Python list whose length is known here and changes (an item of a
