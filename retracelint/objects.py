@@ -715,7 +715,7 @@ class ObjectModel:
         if depth > _MAX_DEPTH:
             return frozenset(out)
         for obj in objects_of(value):
-            if isinstance(obj, Made) and not obj.path and obj.item is None:
+            if isinstance(obj, Made) and not obj.path:
                 out |= self.made_classes(obj, depth)
             elif isinstance(obj, str) and "." not in obj:
                 for caller, _, arg, _ in self.caller_args(fn, obj):
@@ -751,7 +751,7 @@ class ObjectModel:
             return EMPTY
         target = self.project.targets.get(found)
         if isinstance(target, ClassTarget):
-            return frozenset({target.qualname})
+            return frozenset({target.qualname}) if made.item is None else EMPTY
         if isinstance(target, JitTarget):
             # A jitted function returns an object of the classes its wrapped function returns
             # (``replace(state, ...)``: a pytree of the same class, rebuilt from its leaves).
@@ -760,9 +760,18 @@ class ObjectModel:
             target = FuncTarget(wrapped.qualname, target.bound) if wrapped is not None else None
         if isinstance(target, FuncTarget):
             callee = self.project.function(target.qualname)
-            if callee.returns is not None:
-                return self.classes_of_value(callee, callee.returns, depth + 1)
+            returned = _returned_item(callee.returns, made.item)
+            if returned is not None:
+                return self.classes_of_value(callee, returned, depth + 1)
         return EMPTY
+
+
+def _returned_item(returned: Value | None, item: int | None) -> Value | None:
+    """What a function returns (``returned``), or item ``item`` of the tuple it returns
+    (``state, obs = reset(key)``); None when that item is not known."""
+    if returned is None or item is None:
+        return returned
+    return returned.items[item] if item < len(returned.items) else None
 
 
 def _evenly_filled(

@@ -91,6 +91,7 @@ TRACE_ONCE = (
     ("rtl402_negative_int64_without_x64.py", None),
     ("rtl402_negative_carried_promotion_without_x64.py", None),
     ("carried_states_promoted_in_jitted_bodies_negative", "main.py"),
+    ("carried_states_made_float_or_complex_in_jitted_bodies_negative", "main.py"),
     ("rtl402_negative_scalars_of_one_type.py", None),
     ("rtl105_negative_numpy_fixed_sizes.py", None),
     ("rtl105_negative_same_shape_elements.py", None),

@@ -114,3 +114,45 @@ def test_a_floor_is_below_what_jax_promotes_it_with(x64):
     assert not wrong, wrong[:5]
     assert not at_least("float32", "float64", True) and at_least("float32", "float64", False)
     assert not at_least("bfloat16", "float16", x64)
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
+def test_a_python_number_floors_its_kind(x64):
+    """The weak nodes as floors (``promoted_floor`` of a Python float or complex operand): whatever
+    typed array jax promotes a Python float with, the result is at least ``float`` (a complex one at
+    least ``complex``), so an integer state that comes back so is a flip and a float16 one is not."""
+    typed = [t for t in OPERANDS if not t.weak]
+    for number, node in ((Typed("float64", True), "float"), (Typed("complex128", True), "complex")):
+        wrong = [t for t in typed if not at_least(_jax_says((t, number), x64).dtype, node, x64)]
+        assert not wrong, (node, wrong)
+    assert not at_least("int32", "float", x64) and not at_least("float32", "complex", x64)
+    assert at_least("bfloat16", "float", x64) and at_least("complex64", "complex", x64)
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
+def test_functions_that_make_floats_agree_with_jax(x64):
+    """``apis.MAKES_INEXACT`` with ``reduced_dtype``: what ``jnp.sqrt``, ``jnp.mean``, ``jnp.divide``
+    ... give an integer or bool array, as jax computes it."""
+    import jax
+    import jax.numpy as jnp
+
+    from retracelint.summarise.apis import MAKES_INEXACT, reduced_dtype
+    from retracelint.values import canonical_dtype
+
+    two = {"arctan2", "hypot", "logaddexp", "divide", "true_divide"}
+    wrong = []
+    with jax.enable_x64(x64):
+        for name in sorted(n for n in MAKES_INEXACT if hasattr(jnp, n)):
+            for dtype in ("bool", "uint8", "int8", "int16", "int32", "int64"):
+                x = jax.ShapeDtypeStruct((3,), jnp.dtype(dtype))  # traced only, not compiled
+                said = str(
+                    jax.eval_shape(getattr(jnp, name), *((x, x) if name in two else (x,))).dtype
+                )
+                mine = canonical_dtype(reduced_dtype(name, dtype) or "", x64)
+                if mine != said:
+                    wrong.append((name, dtype, mine, said))
+    assert not wrong, wrong[:5]

@@ -56,6 +56,8 @@ ROOTS = {
     "sealed_flips_4": ACCURACY / "sealed_flips_4",  # tuned on since its first score (flips39f/g)
     "sealed_flips_5": ACCURACY / "sealed_flips_5",  # tuned on since its first score (flips39h)
     "sealed_flips_6": ACCURACY / "sealed_flips_6",  # tuned on since its first score (flips39i/j)
+    "sealed_flips_7": ACCURACY / "sealed_flips_7",  # read since its first score (flips39l)
+    "sealed_flips_8": ACCURACY / "sealed_flips_8",  # read since its first score (flips39l)
 }
 
 
@@ -249,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--programs",
         default="*/*",
         help="glob over programs/<id>, heldout/<id>, sealed_flips/<id>, sealed_flips_2/<id>, "
-        "sealed_flips_3/<id>, sealed_flips_4/<id>, sealed_flips_5/<id>, sealed_flips_6/<id>",
+        "sealed_flips_3/<id>, ... sealed_flips_8/<id>",
     )
     parser.add_argument("--transforms", default=",".join(transforms.TRANSFORMS))
     parser.add_argument(

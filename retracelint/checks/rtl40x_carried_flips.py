@@ -22,7 +22,12 @@ from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called, promoted_at_least, returned_dtype
-from retracelint.summarise.promotion import at_least, floor_of, promoted_floor, real_part
+from retracelint.summarise.promotion import (
+    at_least,
+    floor_of,
+    kind_rank,
+    promoted_floor,
+)
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -622,6 +627,10 @@ def _leaves_dtype(start: Value, x64: bool) -> str | None:
     return dtype_kind(start, x64)
 
 
+# A floor that is a weak node of the lattice: a float (or complex number) of whatever precision the
+# other operands give, as jax promotes a Python float with an int array.
+_KIND_SAID = {"float": "a float (promoted in the jitted function)", "complex": "complex"}
+_KIND_OF = {"f": "a float", "b": "a float", "c": "complex"}  # by a dtype's first letter
 _AT_LEAST = "at least "  # a dtype the known operands promote to, the others only widening it
 _WIDER = " or wider"  # a dtype a floor says the leaf is at least (``_floor_flip``)
 
@@ -646,9 +655,13 @@ def _floor_flip(
     if floor is None or at_least(first, floor[0], x64):
         return None
     then = canonical_dtype(floor[0], x64)
-    if real_part(then) != then and real_part(first) == first and start.made is not None:
-        return start.made, first, f"complex ({then}{_WIDER})"
-    return floor[1], first, f"{then}{_WIDER}"
+    said = _KIND_SAID.get(then) or f"{then}{_WIDER}"
+    if kind_rank(then) > kind_rank(first) and start.made is not None:
+        # Of another kind (an int state made float by ``fuel - 2.5 * thrust``, a real one made
+        # complex by a gate): no cast back keeps the fraction or the imaginary part, so the state
+        # must start of that kind, and it is told where it starts.
+        return start.made, first, said if then in _KIND_SAID else f"{_KIND_OF[then[0]]} ({said})"
+    return floor[1], first, said
 
 
 def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str, Location] | None:
@@ -659,9 +672,12 @@ def _passed_floor(prop: Propagation, at: _CarriedCall, back: Value) -> tuple[str
     widens it."""
     if back.dtype is not None or back.dtype_of is not None or back.parted:
         return None
-    if back.weak == MADE_STRONG or (weak_class(back) != FOLLOWS and back.ty != FLOAT_LIKE):
+    if back.weak == MADE_STRONG or (
+        weak_class(back) != FOLLOWS and back.weak != UNSURE and back.ty != FLOAT_LIKE
+    ):
         # Not arithmetic on what it is given, or with an operand whose dtype is decided inside
-        # (``dt.astype(clock.dtype)``).
+        # (``dt.astype(clock.dtype)``). Arithmetic with an operand of unknown weak type (``2 *
+        # moved`` of a bool mask) is still arithmetic on what it is given.
         return None
     if back.ty not in (ARRAY, FLOAT_LIKE):
         return None  # of unknown kind: what it depends on need not be its operands (a lax carry)

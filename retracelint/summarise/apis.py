@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from retracelint.summarise import numpy_promotion
-from retracelint.summarise.promotion import Typed, real_part, result_type
+from retracelint.summarise.promotion import TO_INEXACT, Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.values import (
     ARRAY,
@@ -88,14 +88,18 @@ class Resized:
     position: int
     ty: str
     batch: bool = False
+    # Its name in ``_TO_INEXACT`` when it interpolates (its dtype rule is there); else it keeps the
+    # input's dtype, or makes one not known here (None with ``keeps=False``).
+    interpolates: str | None = None
+    keeps: bool = False
 
 
 RESIZES = {
-    "cv2.resize": Resized("dsize", 1, NP_ARRAY),
+    "cv2.resize": Resized("dsize", 1, NP_ARRAY, keeps=True),
     "skimage.transform.resize": Resized("output_shape", 1, NP_ARRAY),
-    "numpy.resize": Resized("new_shape", 1, NP_ARRAY),
-    "jax.numpy.resize": Resized("new_shape", 1, ARRAY),
-    "jax.image.resize": Resized("shape", 1, ARRAY),
+    "numpy.resize": Resized("new_shape", 1, NP_ARRAY, keeps=True),
+    "jax.numpy.resize": Resized("new_shape", 1, ARRAY, keeps=True),
+    "jax.image.resize": Resized("shape", 1, ARRAY, interpolates="resize"),
     "tensorflow.image.resize": Resized("size", 1, UNKNOWN, batch=True),
     "torch.nn.functional.interpolate": Resized("size", 1, UNKNOWN, batch=True),
 }
@@ -327,8 +331,19 @@ _PROMOTES_INTEGERS = {
 _DEFAULT_INTEGER = {"b": "int64", "i": "int64", "u": "uint64"}
 
 
+# The functions whose result is inexact whatever their operands are (jax's ``promote_args_inexact``,
+# NumPy's float loops): ``jnp.mean`` of an int32 array is float32, ``jnp.sqrt`` of an int64 one float64
+# (``promotion.TO_INEXACT``; NumPy's own precisions are ``numpy_promotion.computed_in``'s).
+MAKES_INEXACT = (
+    numpy_promotion.FLOAT_UFUNCS | numpy_promotion.AVERAGES | numpy_promotion.TRUE_DIVIDES
+)
+
+
 def reduced_dtype(name: str, dtype: str | None) -> str | None:
-    """The dtype reduction ``name`` gives for an operand of ``dtype`` when no dtype is asked for."""
+    """The dtype reduction (or elementwise function) ``name`` gives for an operand of ``dtype`` when
+    no dtype is asked for."""
+    if name in MAKES_INEXACT and dtype in TO_INEXACT:
+        return TO_INEXACT[dtype]
     kind = _INTEGER_KIND.get(dtype or "")
     return _DEFAULT_INTEGER[kind] if kind and kind in _PROMOTES_INTEGERS.get(name, "") else dtype
 
@@ -1014,6 +1029,10 @@ _KEEP_WEAK = (
 # ``asarray``/``array`` of one array without a dtype keep its dtype, so its floor too.
 _KEEPS_FLOOR = (_KEEP_WEAK - _MASKS) | {"solve", "inv", "cumsum", "mean", "sum", "var", "std"}
 _KEEPS_FLOOR |= {"asarray", "array"}
+# The ones among them that promote a Python number they are given as an operand (``jnp.where(c, x,
+# 0.5)``, ``jnp.clip(x, 0.0, 1.0)``: a float even of an int array), not those that take it as a fill,
+# a count or a width (``full_like(x, 0.5)``, ``round(x, 2)`` keep ``x``'s dtype).
+PROMOTES_NUMBERS = _BINARY_ARITHMETIC | {"maximum", "minimum", "where", "clip", "power"}
 # The ones that take a part of a complex operand: their result is its real counterpart
 # (``jnp.abs`` of complex64 is float32), below a complex floor on the lattice.
 _TAKES_PART = frozenset({"abs", "absolute", "real", "imag", "angle"})
@@ -1152,13 +1171,19 @@ def _array_dtype(
         dtype = _numpy_promoted(operands)
     if numpy:
         dtype = numpy_promotion.computed_in(name, dtype)
-    dtype = reduced_dtype(name, dtype)
-    if name in _TO_INEXACT and dtype is not None and not _inexact(dtype):
-        made, keeps = _TO_INEXACT[name]
-        method = _argument(node, "method", 2)
-        kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
-        return dtype if kept else made
+    dtype = interpolated_dtype(node, name, reduced_dtype(name, dtype))
     return real_part(dtype) if name in _TAKES_PART else dtype
+
+
+def interpolated_dtype(node: ast.Call, name: str, dtype: str | None) -> str | None:
+    """The dtype an interpolating function ``name`` (``_TO_INEXACT``) gives an image of ``dtype``:
+    integers become floats unless the method keeps them; any other function keeps ``dtype``."""
+    if name not in _TO_INEXACT or dtype is None or _inexact(dtype):
+        return dtype
+    made, keeps = _TO_INEXACT[name]
+    method = _argument(node, "method", 2)
+    kept = keeps is not None and isinstance(method, ast.Constant) and method.value == keeps
+    return dtype if kept else made
 
 
 def _weak_numbers_taken(operands: list[Value]) -> list[Value]:

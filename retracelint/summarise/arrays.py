@@ -39,6 +39,8 @@ from retracelint.summarise.apis import (
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     AXES_MOVED,
+    MAKES_INEXACT,
+    PROMOTES_NUMBERS,
     Resized,
     _array_dtype,
     _dtype_name,
@@ -46,6 +48,7 @@ from retracelint.summarise.apis import (
     _reduced_axes,
     _scalar_drawn,
     _sized_table,
+    interpolated_dtype,
 )
 from retracelint.summarise.promotion import promoted_floor, real_floor
 from retracelint.summarise.sizes import (
@@ -174,7 +177,11 @@ class Arrays(PassState):
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
             # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
-            floor = promoted_floor(args) if given is None and name in _KEEPS_FLOOR else None
+            floor = (
+                self.least_dtype(node, name, args)
+                if given is None and (name in _KEEPS_FLOOR or name in MAKES_INEXACT)
+                else None
+            )
             floor = real_floor(floor) if name in _TAKES_PART else floor
             # A part of an operand of unknown dtype, or computed from one (``jnp.abs(z) ** 2``).
             parted = any(a.parted for a in args) or (name in _TAKES_PART and dtype is None)
@@ -185,6 +192,16 @@ class Arrays(PassState):
             value = self.dtype_chosen(value, node, given)
             return _numpy_scalar(value, name, args) if numpy else value
         return value
+
+    def least_dtype(
+        self, node: ast.Call, name: str, args: list[Value]
+    ) -> tuple[str, Location] | None:
+        """``Value.floor`` of what array function ``name`` computes of ``args``: at least as wide as
+        each strongly typed operand, a float of Python floats it promotes and of whatever a
+        function that makes floats is given (``jnp.where(c, x, 0.5)``, ``jnp.mean(counts)``)."""
+        at = self.loc(node) if name in PROMOTES_NUMBERS or name in MAKES_INEXACT else None
+        operands = [args[i] for i in _VALUE_OPERANDS.get(name, range(len(args))) if i < len(args)]
+        return promoted_floor(operands, at, name in MAKES_INEXACT)
 
     def repeats_per_item(self, node: ast.Call, name: str) -> bool:
         """``repeat(x, counts)`` with an array of counts: as long as the counts add up to, which
@@ -395,7 +412,17 @@ class Arrays(PassState):
             shape=frozenset(t for t in image.shape if resize.batch and t.axis == 0),
             deps=frozenset(rows_of(d) for d in image.deps) if resize.batch else EMPTY,
         )
-        return self.sized_by(node, size, kept)
+        return self.sized_by(node, size, self.resized_dtype(node, resize, image, kept))
+
+    def resized_dtype(self, node: ast.Call, resize: Resized, image: Value, value: Value) -> Value:
+        """``value``, what resizing ``image`` makes, with the dtype the resize gives it: the
+        image's, or a float an interpolation makes of integers (``apis._TO_INEXACT``), as strongly
+        typed as the image (``jax.image.resize`` of a float32 noise field is float32)."""
+        if not (resize.keeps or resize.interpolates) or image.dtype is None:
+            return value
+        dtype = interpolated_dtype(node, resize.interpolates or "", image.dtype)
+        made = array_made(image) if dtype == image.dtype else self.loc(node)
+        return value.with_(dtype=dtype, made=made, weak=image.weak)
 
     def from_list(self, node: ast.Call, made: Value, value: Value) -> Value:
         """An array made from a Python list whose length is known here and changes (an item of a

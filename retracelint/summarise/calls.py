@@ -67,6 +67,7 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    MAKES_INEXACT,
     PLACES_LEAVES,
     RESIZES,
     TRANSFORM_CONFIG,
@@ -80,7 +81,7 @@ from retracelint.summarise.apis import (
 )
 from retracelint.summarise.closures import MadeFunction, settings_read
 from retracelint.summarise.points import spelled_points
-from retracelint.summarise.promotion import floor_of
+from retracelint.summarise.promotion import promoted_floor
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _argument,
@@ -1334,7 +1335,9 @@ class Calls(PassState):
                     # ``mask.sum()``: strongly typed whatever the array was (measured as the
                     # function form is), so arithmetic with it is strong too; of the receiver's
                     # dtype or a wider one.
-                    value = value.with_(weak=MADE_STRONG, floor=floor_of(receiver))
+                    inexact = method in MAKES_INEXACT  # ``counts.mean()``: a float
+                    floor = promoted_floor([receiver], self.loc(node), inexact)
+                    value = value.with_(weak=MADE_STRONG, floor=floor)
                 given = _argument(node, "dtype", None)
                 dtype = self.dtype_given(given) if given else reduced_dtype(method, receiver.dtype)
                 if dtype != receiver.dtype:

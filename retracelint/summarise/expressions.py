@@ -626,6 +626,7 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op)
+        at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:
             value = value.with_(parted=True)
         if value.ty == ARRAY and _bools_with_a_number(left, right):
@@ -636,7 +637,13 @@ class Expressions(PassState):
             made = next(
                 (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
             )
-            floor = promoted_floor((left, right)) if dtype is None else None
+            # A Python float operand or true division makes integers floats (``fuel - 2.5 *
+            # thrust``, ``counts / n``): a float whatever precision the arrays give.
+            floor = (
+                promoted_floor((left, right), at, isinstance(op, ast.Div))
+                if dtype is None
+                else None
+            )
             if _lands_weak(left, right):
                 # Decided here: the weak type, and the default dtype of the number's kind.
                 return value.with_(
@@ -644,7 +651,7 @@ class Expressions(PassState):
                 )
             return value.with_(dtype=dtype, made=made, floor=floor)
         if value.ty == UNKNOWN:
-            return value.with_(floor=promoted_floor((left, right)))
+            return value.with_(floor=promoted_floor((left, right), at, isinstance(op, ast.Div)))
         if value.ty in (LIST, TUPLE) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None

@@ -18,7 +18,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from retracelint.model import Location
-from retracelint.values import MADE_STRONG, NUMPY_DATA, Value, array_made
+from retracelint.values import (
+    COMPLEX,
+    FLOAT,
+    FLOAT_LIKE,
+    MADE_STRONG,
+    NUMPY_DATA,
+    Value,
+    array_made,
+)
 from retracelint.values import canonical_dtype as canonical
 
 # The lattice: each type to the types just above it (jax's ``_type_promotion_lattice(strict=False,
@@ -182,9 +190,20 @@ def real_floor(floor: tuple[str, Location] | None) -> tuple[str, Location] | Non
     return None if floor is None else (_REAL_PART.get(floor[0], floor[0]), floor[1])
 
 
-def floor_of(value: Value) -> tuple[str, Location] | None:
+# A Python float or complex number as an operand (a float-like value too: ``a / b``, ``x * 0.5``):
+# whatever the typed operands are, the result is at least of its kind. Its floor is the lattice's
+# weak node of that kind, below every dtype of the kind: an int32 array times 0.5 is a float, a
+# bfloat16 one stays bfloat16 (``at_least``).
+_NUMBER_NODE = {FLOAT: "float", FLOAT_LIKE: "float", COMPLEX: "complex"}
+
+
+def floor_of(value: Value, at: Location | None = None) -> tuple[str, Location] | None:
     """The least dtype ``value`` is (``Value.floor``): its own when it is an array of a known dtype
-    and surely strong (a constructor's default, a dtype given), with where it was made."""
+    and surely strong (a constructor's default, a dtype given), with where it was made; for a
+    Python float or complex number, the weak node of its kind, told at ``at`` (the expression it
+    is an operand of), when given."""
+    if at is not None and value.ty in _NUMBER_NODE:
+        return _NUMBER_NODE[value.ty], at
     if value.dtype is None:
         floor = value.floor if value.dtype_of is None else None
         # A part of a value whose dtype was not known where it was taken: not a complex one.
@@ -196,16 +215,34 @@ def floor_of(value: Value) -> tuple[str, Location] | None:
     return value.dtype, made
 
 
-def promoted_floor(values: Iterable[Value]) -> tuple[str, Location] | None:
+def promoted_floor(
+    values: Iterable[Value], at: Location | None = None, inexact: bool = False
+) -> tuple[str, Location] | None:
     """The floor of what promoting ``values`` gives: the lattice's bound of their floors, told where
     an operand of that dtype (else any with a floor) was made, the first in the source: the same
-    whatever order a caller's set of dependencies is merged in."""
-    floors = [f for v in values if (f := floor_of(v)) is not None]
+    whatever order a caller's set of dependencies is merged in. With ``at`` (where the promotion
+    is written), a Python float or complex operand bounds it from below by its kind's weak node;
+    ``inexact``: the operation makes integers floats (true division, ``sqrt``, ``mean``)."""
+    floors = [f for v in values if (f := floor_of(v, at)) is not None]
+    if inexact and at is not None:
+        floors.append(("float", at))
     if len(floors) < 2:
         return floors[0] if floors else None
-    bound = result_type([Typed(dtype) for dtype, _ in floors], x64=True)
+    bound = result_type([_floor_typed(dtype) for dtype, _ in floors], x64=True)
     if bound is None:
         return None
-    at = [where for dtype, where in floors if dtype == bound.dtype] or [w for _, w in floors]
+    dtype = _node(bound) if bound.weak else bound.dtype
+    at_dtype = [where for floor, where in floors if floor == dtype] or [w for _, w in floors]
     # By the whole place: two operands can start at one column (`x` and `x * 2`).
-    return bound.dtype, min(at)
+    return dtype, min(at_dtype)
+
+
+def _floor_typed(dtype: str) -> Typed:
+    """A floor as an operand of the promotion: a weak node is a Python number of its kind."""
+    return Typed(WEAK_NODES[dtype], True) if dtype in WEAK_NODES else Typed(dtype)
+
+
+def kind_rank(dtype: str) -> int:
+    """0 for integers and bools, 1 for floats, 2 for complex (a weak node as its kind): what no
+    cast back undoes without losing a fraction or an imaginary part."""
+    return {"c": 2, "f": 1}.get(kind(dtype), 0)
