@@ -1504,12 +1504,25 @@ def _number_at_key(dep: Dep, arg: Callable[[str], Value]) -> str:
 
 def _within(value: Value, dep: Dep) -> Value:
     """The item ``dep`` takes within the item of a call's result it names (``RetDep.below``), as
-    far as the items are known; past that, the item it names."""
-    for item in dep.below if isinstance(dep, RetDep) else ():
+    far as the items are known; past that, the item it names. Of a dict, the item at its literal
+    key (``skip_state["should_skip"]``): what the dict holds there, else a value of unknown kind,
+    never the dict itself (its keys are not the item's structure)."""
+    if not isinstance(dep, RetDep):
+        return value
+    for item in dep.below:
         if item >= len(value.items):
             break
         value = value.items[item]
-    return value
+    if dep.key is None or value.ty != DICT:
+        return value
+    held = entry(dep.key)
+    return next((v for name, v in value.fields if name == held), _item_unknown(value))
+
+
+def _item_unknown(container: Value) -> Value:
+    """An item of ``container`` that the summary does not hold: it changes as the container does,
+    of no known kind, dtype or structure."""
+    return Value(vsrc=container.vsrc, shape=container.shape, deps=container.deps)
 
 
 def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:

@@ -449,6 +449,9 @@ def _carried_flip(
             if _class_default(prop, origin) and grown_at[1] is not None:
                 return "RTL403", f"{carried.name}.{name}", grown_at[1], first + _DEFAULT, then
             return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
+        reshaped = _field_tree_flip(prop, at, owner, leaf, results)
+        if reshaped is not None:
+            return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, *reshaped
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return (
@@ -468,6 +471,26 @@ def _carried_flip(
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
     return None
+
+
+def _field_tree_flip(
+    prop: Propagation,
+    at: _CarriedCall,
+    owner: FunctionSummary,
+    leaf: Value,
+    results: list[Origin],
+) -> tuple[str, str] | None:
+    """(first, then): a field of the carried state that starts as one pytree node (``skip_state=()``
+    in ``init``) and that the jitted function, or a helper it traces, gives back as another (the
+    update's ``{"should_skip": ..., "num_not_finite": ...}``), the same one wherever it is made."""
+    first = _tree(prop, owner, leaf)
+    backs = {
+        _tree(prop, o, prop.resolve(o, r.value)) for o, r, _ in results if _traced(prop, at, o)
+    }
+    if first is None or len(backs) != 1 or None in backs:
+        return None
+    then = backs.pop()
+    return (first, then) if then is not None and _trees_differ(first, then) else None
 
 
 def _static_relabelled(
