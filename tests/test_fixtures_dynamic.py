@@ -266,12 +266,15 @@ def runs(request: pytest.FixtureRequest) -> dict[int, dict[Path, RetraceReport]]
 
 
 def _by_batch(names: Iterable[str]) -> pytest.MarkDecorator:
-    """Parametrise a test by the name of a fixture and by the batch (``runs``) it runs in."""
+    """Parametrise a test by the name of a fixture and by the batch (``runs``) it runs in. Module
+    scope: with a plain ``name`` beside it, the parameter would be function-scoped, and pytest would
+    run the batch again for each test."""
     batches = [(name, BATCH_OF[FIXTURES / name]) for name in names]
     return pytest.mark.parametrize(
         ("name", "runs"),
         [pytest.param(name, batch, id=unit_id(name, batch)) for name, batch in batches],
         indirect=["runs"],
+        scope="module",
     )
 
 
