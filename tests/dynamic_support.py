@@ -38,7 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +90,7 @@ class RetraceReport:
     returncode: int = 0
     stderr: str = ""
     seconds: float = 0.0
+    stdout: str = ""  # what the program printed
 
     @property
     def retraces(self) -> dict[TracedFunction, int]:
@@ -157,6 +158,7 @@ def _report_from_json(data: dict) -> RetraceReport:
         exception=data.get("exception"),
         traceback=data.get("traceback"),
         seconds=data.get("seconds", 0.0),
+        stdout=data.get("stdout", ""),
     )
 
 
@@ -260,6 +262,8 @@ def count_retraces(script_path: Path, cwd: Path) -> RetraceReport:
 
 
 def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None:
+    import contextlib
+    import io
     import runpy
     import time
     import traceback
@@ -295,8 +299,10 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
             sys.argv = [script, *argv]
             sys.path[:] = [str(Path(script).parent), *original_path[1:]]
             start = time.perf_counter()
+            printed = io.StringIO()
             try:
-                runpy.run_path(script, run_name="__main__")
+                with contextlib.redirect_stdout(printed):
+                    runpy.run_path(script, run_name="__main__")
             except SystemExit as exc:
                 if exc.code not in (None, 0):
                     outcome["exception_type"] = "SystemExit"
@@ -306,6 +312,7 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
                 outcome["exception"] = f"{type(exc).__name__}: {exc}"
                 outcome["traceback"] = traceback.format_exc()
             outcome["seconds"] = time.perf_counter() - start
+            outcome["stdout"] = printed.getvalue()
             outcome["messages"] = list(capture.messages)
             out.write(json.dumps(outcome) + "\n")
             out.flush()
@@ -337,13 +344,13 @@ if __name__ == "__main__":
         sys.exit(f"usage: {sys.argv[0]} --run RESULT.jsonl ARGV.json SCRIPT.py...")
 
 
-def printed(folder: Path, script: str = "main.py") -> str:
-    """What a program prints, run from its folder on the CPU (to compare a fixed copy's output)."""
-    return subprocess.run(
-        [sys.executable, script],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
-    ).stdout
+def run_fixed_and_original(
+    project: Path, fix: Callable[[], object], copies: Path
+) -> tuple[RetraceReport, RetraceReport]:
+    """``project``'s ``main.py`` after ``fix()`` has rewritten the project, and a copy of it from
+    before (in ``copies``), run in one subprocess (one jax import): the fixed one first, so that its
+    traces are those it makes alone; compare their ``stdout`` to see that the fix kept what it prints."""
+    original = Path(shutil.copytree(project, copies / "original"))
+    fix()
+    fixed, before = count_retraces_many([project / "main.py", original / "main.py"], cwd=project)
+    return fixed, before

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from dynamic_support import count_retraces_many, printed
+from dynamic_support import run_fixed_and_original
 
 from retracelint.cli import main
 
@@ -90,12 +90,16 @@ def test_a_loop_that_may_leave_early_is_left_alone(project: Path) -> None:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
-def test_jax_traces_the_fixed_loop_once_and_it_prints_the_same(project: Path) -> None:
-    before = printed(project)
-    lint("--fix", "--unsafe-fixes", ".")
-    (report,) = count_retraces_many([project / "main.py"], cwd=project)
+def test_jax_traces_the_fixed_loop_once_and_it_prints_the_same(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    report, original = run_fixed_and_original(
+        project, lambda: lint("--fix", "--unsafe-fixes", "."), tmp_path_factory.mktemp("before")
+    )
     assert not report.raised, report.summary()
     traces = {function.name: n for function, n in report.traces.items()}
     assert traces["advance"] == 1, report.summary()
     assert traces["energy_trace"] == 3  # its loop branches on the index: not fixed
-    assert printed(project) == before
+    assert not original.raised, original.summary()
+    assert original.stdout, "the program must print what the fix has to keep"
+    assert report.stdout == original.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from dynamic_support import count_retraces_many, printed
+from dynamic_support import run_fixed_and_original
 
 from retracelint.cli import main
 
@@ -103,15 +103,19 @@ def test_a_class_a_pytree_cannot_rebuild_is_left_static_with_the_reason(project:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
-def test_jax_traces_the_fixed_sweeps_once_and_they_print_the_same(project: Path) -> None:
-    before = printed(project)
-    lint("--fix", "--unsafe-fixes", ".")
-    (report,) = count_retraces_many([project / "main.py"], cwd=project)
+def test_jax_traces_the_fixed_sweeps_once_and_they_print_the_same(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    report, original = run_fixed_and_original(
+        project, lambda: lint("--fix", "--unsafe-fixes", "."), tmp_path_factory.mktemp("before")
+    )
     assert not report.raised, report.summary()
     traces = {function.name: n for function, n in report.traces.items()}
     assert traces["plan"] == 1, report.summary()
     assert traces["relax"] == 1, report.summary()
-    assert printed(project) == before
+    assert not original.raised, original.summary()
+    assert original.stdout, "the program must print what the fix has to keep"
+    assert report.stdout == original.stdout
 
 
 @pytest.fixture
@@ -150,11 +154,15 @@ def test_a_fresh_holder_becomes_a_pytree_where_it_is_jitted(served: Path) -> Non
 
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
-def test_jax_traces_the_served_model_once_and_it_prints_the_same(served: Path) -> None:
-    before = printed(served)
-    lint("--fix", "--unsafe-fixes", ".")
-    (report,) = count_retraces_many([served / "main.py"], cwd=served)
+def test_jax_traces_the_served_model_once_and_it_prints_the_same(
+    served: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    report, original = run_fixed_and_original(
+        served, lambda: lint("--fix", "--unsafe-fixes", "."), tmp_path_factory.mktemp("before")
+    )
     assert not report.raised, report.summary()
     traces = {function.name: n for function, n in report.traces.items()}
     assert traces["forward"] == 1, report.summary()
-    assert printed(served) == before
+    assert not original.raised, original.summary()
+    assert original.stdout, "the program must print what the fix has to keep"
+    assert report.stdout == original.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from dynamic_support import count_retraces_many, printed
+from dynamic_support import run_fixed_and_original
 
 from retracelint.cli import main
 
@@ -154,15 +154,19 @@ def test_a_helper_that_needs_the_value_concrete_keeps_it_static(project: Path) -
 
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
-def test_jax_traces_the_fixed_sweep_once_and_it_prints_the_same(project: Path) -> None:
-    before = printed(project)
-    lint("--fix", "--unsafe-fixes", ".")
-    (report,) = count_retraces_many([project / "main.py"], cwd=project)
+def test_jax_traces_the_fixed_sweep_once_and_it_prints_the_same(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    report, original = run_fixed_and_original(
+        project, lambda: lint("--fix", "--unsafe-fixes", "."), tmp_path_factory.mktemp("before")
+    )
     assert not report.raised, report.summary()
     traces = {function.name: n for function, n in report.traces.items()}
     assert traces["evolve"] == 1, report.summary()
     assert traces["hold"] == 2  # its duration needs a concrete value: not fixed
-    assert printed(project) == before
+    assert not original.raised, original.summary()
+    assert original.stdout, "the program must print what the fix has to keep"
+    assert report.stdout == original.stdout
 
 
 AUGMENT = '"""Random gain jitter for seismic traces, seeded per batch so a batch can be replayed."""\n\nfrom functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n\n@partial(jax.jit, static_argnames=("seed", "spread"))\ndef jitter(traces, seed, spread):\n    key = jax.random.fold_in(jax.random.PRNGKey(seed), traces.shape[0])\n    lo, hi = 1.0 - spread, 1.0 + spread  # the gain\'s bounds\n    gain = jax.random.uniform(key, (traces.shape[0], 1), minval=lo, maxval=hi)\n    return jnp.mean(traces * gain)\n'
@@ -189,10 +193,14 @@ def test_a_seed_and_bounds_unpacked_in_pairs_are_made_traced(seeded: Path) -> No
 
 
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
-def test_jax_traces_the_seeded_jitter_once_and_it_prints_the_same(seeded: Path) -> None:
-    before = printed(seeded)
-    lint("--fix", ".")
-    (report,) = count_retraces_many([seeded / "main.py"], cwd=seeded)
+def test_jax_traces_the_seeded_jitter_once_and_it_prints_the_same(
+    seeded: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    report, original = run_fixed_and_original(
+        seeded, lambda: lint("--fix", "."), tmp_path_factory.mktemp("before")
+    )
     assert not report.raised, report.summary()
     assert {f.name: n for f, n in report.traces.items()}["jitter"] == 1, report.summary()
-    assert printed(seeded) == before
+    assert not original.raised, original.summary()
+    assert original.stdout, "the program must print what the fix has to keep"
+    assert report.stdout == original.stdout

@@ -5,8 +5,8 @@ folder), which takes the number of steps its loops run as its first argument. It
 steps, under ``jax_explain_cache_misses``: a jitted function re-traces per step when it traces more often in
 the longer run, which is what an error finding claims; a warning claims a few extra traces that do not grow.
 Traces while a program warms up, while an enclosing jit traces, or of a helper called twice per process do
-not grow with the number of steps, and no finding may claim them. All fixtures share one subprocess per
-step count.
+not grow with the number of steps, and no finding may claim them. The fixtures run in a few batches
+(``BATCHES``), one subprocess per batch and step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
@@ -68,12 +68,14 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from dynamic_support import RetraceReport, TracedFunction, count_retraces_many
 from limits import HANG_S
 from test_fixtures import FIXTURES, UNPROVEN, expectations
+from work_units import unit_id
 
 from retracelint.config import Settings
 from retracelint.engine import analyse
@@ -203,31 +205,78 @@ def _program(project: Path) -> Path | None:
 
 
 PROGRAMS = {p: prog for p in sorted(FIXTURES.iterdir()) if (prog := _program(p)) is not None}
-# One worker runs this module's programs once (its module-scoped fixtures) while the other runs the
-# rest of the suite, rather than each worker running them all: `--dist loadfile` (pyproject.toml).
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("jax") is None, reason="jax is not installed"
 )
+# Fixtures whose positives and negatives share one program, run with 2 and with 4 steps: the defs
+# named here (file:line as jax places them; a library's by file:name) trace once more per step,
+# every other one exactly once. Their jits wrap methods defined away from the `jax.jit(...)` a
+# finding names, or pass objects as static arguments, so the traces are told by the def.
+PER_STEP = {
+    "setup_until_set": {"agents.py:36"},
+    # A critic built under a memo in a function run per step; the policy's memo is in one run once.
+    "objects_built_under_a_memo": {"agents.py:24"},
+    # A base class's method calls the override, which builds its jit once per call of score();
+    # the probes built per step run the base's __init__, never the translation's prepare().
+    "overrides_called_from_a_base": {"translation.py:23"},
+    "caches_cleared_in_loops": {"steps.py:5"},
+    # jit's cache takes each new bound method as a new function (pmap's traces are counted below).
+    "pmap_of_bound_methods": {"sampler.py:14"},
+    "bound_methods_of_fresh_holders": {"rankers.py:14", "rankers.py:29", "_linear.py:__call__"},
+    "static_holders_rebuilt": {
+        "solve.py:14",
+        "solve.py:16",
+        "detrend.py:21",
+        "flat.py:10",
+        "grids.py:30",
+    },
+}
+
+# The programs run in batches, each a unit of work of its own for pytest-xdist (tests/work_units.py),
+# so that both workers share the two minutes they take rather than one running them all: a batch's
+# programs at 2 and at 4 steps, one subprocess (one jax import) per step count. More batches cost a
+# jax import (1.5 s of CPU) each per step count; four balance the suite on two workers.
+BATCHES = 4
+
+
+def _batches() -> dict[str, list[Path]]:
+    """Each batch's fixtures, in the order they run: the opt-in programs dealt out in turn, then the
+    mixed fixtures (``PER_STEP``) likewise, last in their batch so that the opt-in programs run exactly
+    as they would without them. A program that turns x64 on changes jax's global config for every
+    program after it in its subprocess: those form a batch of their own."""
+    mixed = [FIXTURES / name for name in sorted(PER_STEP)]
+    x64 = [p for p in PROGRAMS if "jax_enable_x64" in PROGRAMS[p].read_text("utf-8")]
+    shared = [p for p in PROGRAMS if p not in x64]
+    batches = {str(i + 1): shared[i::BATCHES] + mixed[i::BATCHES] for i in range(BATCHES)}
+    return {**batches, "x64": x64}
+
+
+RUN_BATCHES = _batches()
+BATCH_OF = {fixture: name for name, batch in RUN_BATCHES.items() for fixture in batch}
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[int, dict[Path, RetraceReport]]:
-    """Each opt-in program, then each mixed fixture (``PER_STEP``), at 2 and at 4 steps, keyed by its
-    fixture: one subprocess (one jax import) per step count. The mixed fixtures come last, so that
-    the opt-in programs run exactly as they would alone in the batch."""
-    programs = {**PROGRAMS, **{FIXTURES / name: FIXTURES / name / "main.py" for name in PER_STEP}}
-    # A program that turns x64 on changes jax's global config for every program after it in its
-    # subprocess: those run in a subprocess of their own.
-    x64 = [p for p, program in programs.items() if "jax_enable_x64" in program.read_text("utf-8")]
-    batches = [[p for p in programs if p not in x64], x64]
-    runs: dict[int, dict[Path, RetraceReport]] = {}
-    for steps in (2, 4):
-        runs[steps] = {}
-        for batch in filter(None, batches):
-            scripts = [programs[p] for p in batch]
-            reports = count_retraces_many(scripts, cwd=FIXTURES, argv=[str(steps)])
-            runs[steps].update(zip(batch, reports, strict=True))
-    return runs
+def runs(request: pytest.FixtureRequest) -> dict[int, dict[Path, RetraceReport]]:
+    """The programs of one batch (the parameter), at 2 and at 4 steps, keyed by their fixture."""
+    batch = RUN_BATCHES[request.param]
+    scripts = [PROGRAMS.get(fixture, fixture / "main.py") for fixture in batch]
+    return {
+        steps: dict(zip(batch, count_retraces_many(scripts, FIXTURES, [str(steps)]), strict=True))
+        for steps in (2, 4)
+    }
+
+
+def _by_batch(names: Iterable[str]) -> pytest.MarkDecorator:
+    """Parametrise a test by the name of a fixture and by the batch (``runs``) it runs in. Module
+    scope: with a plain ``name`` beside it, the parameter would be function-scoped, and pytest would
+    run the batch again for each test."""
+    batches = [(name, BATCH_OF[FIXTURES / name]) for name in names]
+    return pytest.mark.parametrize(
+        ("name", "runs"),
+        [pytest.param(name, batch, id=unit_id(name, batch)) for name, batch in batches],
+        indirect=["runs"],
+        scope="module",
+    )
 
 
 def test_some_fixtures_opt_in() -> None:
@@ -262,12 +311,13 @@ def _severities(project: Path, function: TracedFunction) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("project", PROGRAMS, ids=lambda p: p.name)
+@_by_batch(p.name for p in PROGRAMS)
 def test_fixture_retraces_exactly_as_its_findings_say(
-    project: Path, runs: dict[int, dict[Path, RetraceReport]]
+    name: str, runs: dict[int, dict[Path, RetraceReport]]
 ) -> None:
     """An error names a function that re-traces per step, a warning one that re-traces a few times
     whatever the number of steps; a function no finding names does not re-trace per step."""
+    project = FIXTURES / name
     short, long = runs[2][project], runs[4][project]
     assert not short.raised and not long.raised, short.summary() + long.summary()
     assert long.traces, "the program must call its jitted functions"
@@ -284,47 +334,65 @@ def test_fixture_retraces_exactly_as_its_findings_say(
             assert not grows, f"{function} re-traces per step and no finding names it"
 
 
+# The trace-once fixtures that opt in have run at 2 and at 4 steps in their batch (``runs``).
+OPTED_IN_ONCE = [
+    name
+    for name, main in TRACE_ONCE
+    if PROGRAMS.get(FIXTURES / name) == (FIXTURES / name / main if main else FIXTURES / name)
+]
+# The others run once, each with its own number of steps, from a copy: a unit of work of their own.
+COPIED_ONCE = [(name, main) for name, main in TRACE_ONCE if name not in OPTED_IN_ONCE]
+
+
 @pytest.fixture(scope="module")
-def negatives(
-    tmp_path_factory: pytest.TempPathFactory, runs: dict[int, dict[Path, RetraceReport]]
-) -> dict[str, list[tuple[RetraceReport, Path]]]:
-    """Each trace-once fixture's runs, each with where its own functions are defined (the fixture's
-    file, or its folder). A fixture that opts in has run at 2 and at 4 steps already (``runs``);
-    the others run once, with their own number of steps."""
+def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[RetraceReport, Path]]:
+    """Each trace-once fixture that does not opt in, run once with its own number of steps in one
+    subprocess from a copy, with the folder of the copy (where its own functions are defined)."""
     folder: Path = tmp_path_factory.mktemp("negative_fixtures")
-    found: dict[str, list[tuple[RetraceReport, Path]]] = {}
     scripts: dict[str, Path] = {}
-    for name, main in TRACE_ONCE:
+    for name, main in COPIED_ONCE:
         source = FIXTURES / name
-        if PROGRAMS.get(source) == (source if main is None else source / main):
-            found[name] = [(runs[steps][source], source.resolve()) for steps in (2, 4)]
-        elif main is None:
+        if main is None:
             shutil.copy(source, folder / name)
             scripts[name] = folder / name
         else:
             shutil.copytree(source, folder / name)
             scripts[name] = folder / name / main
     reports = count_retraces_many(list(scripts.values()), cwd=folder)
-    for (name, script), report in zip(scripts.items(), reports, strict=True):
-        found[name] = [(report, script.parent)]
-    return found
+    return {
+        name: (report, script.parent)
+        for (name, script), report in zip(scripts.items(), reports, strict=True)
+    }
 
 
-@pytest.mark.parametrize("name", [name for name, _ in TRACE_ONCE])
+def _assert_each_own_function_traced_once(report: RetraceReport, own_root: Path) -> None:
+    assert not report.raised, report.summary()
+    # jax's own helpers (no file) are not the program's functions: argmax traces one per call
+    # site. Its own: defined in the fixture (a package below its folder too: sim/physics.py).
+    own = {
+        f: n for f, n in report.traces.items() if f.file and Path(f.file).is_relative_to(own_root)
+    }
+    assert own, "the fixture must call its jitted functions\n" + report.summary()
+    assert all(n == 1 for n in own.values()), report.summary()
+
+
+@_by_batch(OPTED_IN_ONCE)
 def test_negative_fixture_traces_each_function_once(
-    name: str, negatives: dict[str, list[tuple[RetraceReport, Path]]]
+    name: str, runs: dict[int, dict[Path, RetraceReport]]
 ) -> None:
-    for report, own_root in negatives[name]:
-        assert not report.raised, report.summary()
-        # jax's own helpers (no file) are not the program's functions: argmax traces one per call
-        # site. Its own: defined in the fixture (a package below its folder too: sim/physics.py).
-        own = {
-            f: n
-            for f, n in report.traces.items()
-            if f.file and Path(f.file).is_relative_to(own_root)
-        }
-        assert own, "the fixture must call its jitted functions\n" + report.summary()
-        assert all(n == 1 for n in own.values()), report.summary()
+    for steps in (2, 4):
+        _assert_each_own_function_traced_once(
+            runs[steps][FIXTURES / name], (FIXTURES / name).resolve()
+        )
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, id=unit_id(name, "copies")) for name, _ in COPIED_ONCE]
+)
+def test_copied_negative_fixture_traces_each_function_once(
+    name: str, copied_runs: dict[str, tuple[RetraceReport, Path]]
+) -> None:
+    _assert_each_own_function_traced_once(*copied_runs[name])
 
 
 def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> None:
@@ -357,32 +425,7 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
     assert {source[line - 2].split('"')[1] for line in marked} == raised
 
 
-# Fixtures whose positives and negatives share one program, run with 2 and with 4 steps: the defs
-# named here (file:line as jax places them; a library's by file:name) trace once more per step,
-# every other one exactly once. Their jits wrap methods defined away from the `jax.jit(...)` a
-# finding names, or pass objects as static arguments, so the traces are told by the def.
-PER_STEP = {
-    "setup_until_set": {"agents.py:36"},
-    # A critic built under a memo in a function run per step; the policy's memo is in one run once.
-    "objects_built_under_a_memo": {"agents.py:24"},
-    # A base class's method calls the override, which builds its jit once per call of score();
-    # the probes built per step run the base's __init__, never the translation's prepare().
-    "overrides_called_from_a_base": {"translation.py:23"},
-    "caches_cleared_in_loops": {"steps.py:5"},
-    # jit's cache takes each new bound method as a new function (pmap's traces are counted below).
-    "pmap_of_bound_methods": {"sampler.py:14"},
-    "bound_methods_of_fresh_holders": {"rankers.py:14", "rankers.py:29", "_linear.py:__call__"},
-    "static_holders_rebuilt": {
-        "solve.py:14",
-        "solve.py:16",
-        "detrend.py:21",
-        "flat.py:10",
-        "grids.py:30",
-    },
-}
-
-
-@pytest.mark.parametrize("name", sorted(PER_STEP))
+@_by_batch(sorted(PER_STEP))
 def test_mixed_fixture_retraces_exactly_the_defs_its_findings_are_about(
     name: str, runs: dict[int, dict[Path, RetraceReport]]
 ) -> None:

@@ -1,0 +1,44 @@
+"""pytest-xdist's units of work for this suite (``--dist loadfile`` in pyproject.toml; the scheduler is
+tests/conftest.py's).
+
+A test file's tests run on one worker, so that a module fixture that runs programs under jax is made
+once. A file whose module fixture would be one worker's long serial tail (the dynamic fixtures: about
+two minutes) cuts that fixture into batches instead: each batch is a value of an indirectly
+parametrised module fixture, and the ids of the tests that use it end in ``@unit-BATCH``
+(``unit_id``). All the tests of one batch form a unit of their own, which xdist hands to whichever
+worker is free, as it does a file.
+
+The units that run programs under jax for tens of seconds go out first (``first_of``): handed out
+last, one of them would be one worker's tail while the other has nothing left to do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_UNIT = re.compile(r"@(unit-[\w-]+)\]$")
+# The files whose module fixtures run programs under jax longest (pytest --durations: 20 to 40 s each
+# on a quiet machine), besides the batches.
+SLOW_FILES = (
+    "tests/test_confirm_pytest_plugin.py",
+    "tests/test_accuracy_benchmark.py",
+    "tests/test_confirm_programs.py",
+)
+
+
+def unit_id(name: str, batch: str) -> str:
+    """The id of a test parametrised by ``name`` whose module fixture's batch is ``batch``."""
+    return f"{name}@unit-{batch}"
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit a test runs in: its file, or its file's batch where its id names one."""
+    file = nodeid.split("::", 1)[0]
+    batch = _UNIT.search(nodeid)
+    return f"{file}::{batch.group(1)}" if batch else file
+
+
+def first_of(units: Iterable[str]) -> str | None:
+    """Which of the units waiting (in xdist's order) to hand out next: the first slow one, if any."""
+    return next((unit for unit in units if "::unit-" in unit or unit in SLOW_FILES), None)
