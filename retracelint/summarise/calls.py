@@ -67,6 +67,7 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    NEW_LEAVES,
     PLACES_LEAVES,
     RESIZES,
     TRANSFORM_CONFIG,
@@ -328,6 +329,7 @@ class Calls(PassState):
         if (
             canon in _COPIES
             or canon in _SAME_TREES
+            or canon in NEW_LEAVES
             or canon in _UNPICKLES
             or canon in _REPLACES
             or method in ("replace", "_replace")
