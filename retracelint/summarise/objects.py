@@ -388,9 +388,14 @@ class Objects(PassState):
         if not (isinstance(where, ast.Lambda) and len(where.args.args) == 1 and given):
             return None
         root = where.args.args[0].arg
-        picks = where.body.elts if isinstance(where.body, ast.Tuple) else [where.body]
-        new = given[0].elts if isinstance(where.body, ast.Tuple) else given
-        if not isinstance(where.body, ast.Tuple | ast.Attribute) or len(picks) != len(new):
+        body, replacement = where.body, given[0]
+        if not isinstance(body, ast.Tuple):
+            picks, new = [body], given
+        elif isinstance(replacement, ast.Tuple | ast.List):
+            picks, new = body.elts, replacement.elts
+        else:
+            return None  # new values in a variable: which goes where is not read here
+        if len(picks) != len(new):
             return None
         updated: dict[str, Value] = {}
         for pick, value in zip(picks, new, strict=True):
