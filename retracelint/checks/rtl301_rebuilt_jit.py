@@ -390,6 +390,7 @@ def _new_computation(
         return None
     configured = _params_of(spec.configured_by) | _makers_params(owner, spec.configured_by)
     reached = [text for param, text in passed[-1][1].items() if param in configured]
+    reached = reached or _code_built_per_run(project, cause, owner, configured)
     if reached:
         return f"`{reached[0]}` makes another computation"
     shapes = _argument_shapes(prop, owner, spec)
@@ -417,6 +418,35 @@ def _new_computation(
         else []
     )
     return f"`{made[0]}` is computed by another function" if made else None
+
+
+def _code_built_per_run(
+    project: Project, cause: Cause, owner: FunctionSummary, configured: set[str]
+) -> list[str]:
+    """The arguments of the builder's call, below the loop, that hand it code the run builds
+    anew from a factory's result (``partial(make_policy, ...)`` of ``make_policy =
+    make_inference_fn(network)``, made at each call of ``train``): each run's program runs its
+    own function, so its trace is needed whatever the loop passes. Their texts."""
+    if len(cause.path) < 2:
+        return []  # called from the loop itself: what it passes is the loop's (``_passed_down``)
+    site = project.symbols.call_at(cause.path[-1].location)
+    target = project.target_to(site, owner.qualname) if site is not None else None
+    if site is None or not isinstance(target, FuncTarget | ClassTarget):
+        return []
+    call = project.function(site[0]).calls[site[1]]
+    signature = project.signature(target, owner)
+    handed = (signature.arg(call, name) for name in sorted(configured))
+    return [arg.text for arg in handed if arg is not None and _factory_made(arg.value)]
+
+
+def _factory_made(value: Value) -> bool:
+    """Whether ``value`` is code made anew at each call of its function from what a call there
+    returns (a closure a factory builds, or a partial of one)."""
+    return (
+        CallSrc() in value.fresh
+        and bool(value.callables)
+        and any("ret" in callee for _, callee in value.callables)
+    )
 
 
 def _handed_as_code(project: Project, binding: JitBinding, item: str) -> str | None:

@@ -625,6 +625,13 @@ _SAME_TREES = {
     "jax.device_put",
     "jax.device_put_replicated",
 }
+# The same pytree with new leaves: the one at this position comes back with its class and its
+# static fields (its treedef), its leaves computed from the other arguments. ``apply_updates(model,
+# updates)`` adds the updates to the array leaves only; ``eqx.tree_at(where, model, new)`` replaces
+# the nodes ``where`` picks, and a static field is no node (equinox refuses to pick one).
+NEW_LEAVES = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "equinox.tree_at": 1}
+# Of those, the ones whose first argument picks the nodes that the third (``replace``) replaces.
+NODE_PICKERS = frozenset({"equinox.tree_at"})
 # Of those, the ones that make each Python number of the pytree a jax array as ``jnp.asarray`` does
 # (``abstract.placed_leaves``); the others stack or take back arrays already made.
 PLACES_LEAVES = frozenset({"jax.device_put"})

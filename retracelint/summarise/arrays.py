@@ -41,6 +41,7 @@ from retracelint.summarise.apis import (
     AXES_MOVED,
     MAKES_INEXACT,
     PROMOTES_NUMBERS,
+    ROWS_KEPT,
     Resized,
     _array_dtype,
     _dtype_name,
@@ -70,6 +71,7 @@ from retracelint.summarise.syntax import _argument, _clip, _definition, _is_disp
 from retracelint.values import (
     ARRAY,
     ARRAYS,
+    AXISLESS,
     CHOSEN_ANEW,
     DTYPE,
     EMPTY,
@@ -344,7 +346,10 @@ class Arrays(PassState):
         if name in _FROM_LIST:
             joined = combine([*args, *kwargs.values()], ty=ty)
             shape = _never_none(_one_kind(joined.shape))
-            return joined.with_(items=(), shape=shape, deps=frozenset(map(never_none, joined.deps)))
+            dims = _numbers_written_out(name, node, args) or joined.dims
+            return joined.with_(
+                items=(), shape=shape, deps=frozenset(map(never_none, joined.deps)), dims=dims
+            )
         if name in _GROWERS:
             return combine([*args, *kwargs.values()], ty=ty).with_(items=())
         if name in ("where", "maximum", "minimum", "dot", "matmul", "einsum", "outer", "kron"):
@@ -876,3 +881,17 @@ def _dtype_of_item(value: Value, name: str, args: list[Value], where: Location) 
 
 def _all_weak(values: list[Value]) -> bool:
     return bool(values) and all(weak_class(v) == WEAK for v in values)
+
+
+def _numbers_written_out(name: str, node: ast.Call, args: list[Value]) -> Dims | None:
+    """``jnp.array([1, 2])``: a list or tuple of numbers written out is one axis as long as it
+    (another length is another shape, so another trace whatever the dtypes)."""
+    written = node.args[0] if node.args else None
+    if name not in ROWS_KEPT or not isinstance(written, ast.List | ast.Tuple) or not args:
+        return None
+    items = args[0].items
+    if len(items) != len(written.elts) or any(isinstance(e, ast.Starred) for e in written.elts):
+        return None
+    if not all(item.ty in AXISLESS for item in items):
+        return None
+    return Dims((constant_length(len(items)),), ranked=True)

@@ -68,6 +68,7 @@ from retracelint.summarise.apis import (
     CARRY_LOOPS,
     COUNTER,
     MAKES_INEXACT,
+    NEW_LEAVES,
     PLACES_LEAVES,
     RESIZES,
     TRANSFORM_CONFIG,
@@ -330,6 +331,7 @@ class Calls(PassState):
         if (
             canon in _COPIES
             or canon in _SAME_TREES
+            or canon in NEW_LEAVES
             or canon in _UNPICKLES
             or canon in _REPLACES
             or method in ("replace", "_replace")
@@ -680,7 +682,9 @@ class Calls(PassState):
     def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
         """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the
         arguments it binds first; a call of it here is recorded as that call of ``f``."""
-        value = Value(ty=PARTIAL, fresh=self.context_src(), vsrc=combine(args[1:]).vsrc)
+        # It computes what its function does with what it binds: it differs as either does (a
+        # partial of a closure over a network built per call is another computation per call).
+        value = Value(ty=PARTIAL, fresh=self.context_src(), vsrc=combine(args).vsrc)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(
             k.arg is None for k in node.keywords
         ):

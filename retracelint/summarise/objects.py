@@ -30,6 +30,8 @@ from retracelint.summarise.apis import (
     _SAME_TREES,
     _SETATTRS,
     _UNPICKLES,
+    NEW_LEAVES,
+    NODE_PICKERS,
     _array_module,
 )
 from retracelint.summarise.loops import set_path
@@ -325,6 +327,17 @@ class Objects(PassState):
             ):
                 return None  # a new object of a class not known here
             original = self.quiet(pickled.args[0])
+        elif canon in NEW_LEAVES and len(node.args) > NEW_LEAVES[canon]:
+            position = NEW_LEAVES[canon]
+            original = self.quiet(node.args[position])
+            picked = self.picked_nodes(node) if canon in NODE_PICKERS else {}
+            if picked is None:
+                return None  # which nodes change is not known
+            updated = picked
+            # The leaves change as the other arguments do (compared by value).
+            others = (a for i, a in enumerate(node.args) if i != position)
+            varies = [self.quiet(a) for a in (*others, *(k.value for k in node.keywords))]
+            original = original.with_(vsrc=combine([original, *varies]).vsrc)
         elif canon in _REPLACES and len(node.args) == 1:
             original = self.quiet(node.args[0])
             changes = node.keywords
@@ -366,6 +379,34 @@ class Objects(PassState):
             # Compared by value, the object changes as the attributes given to it do.
             made = with_field(made, keyword.arg, changed).with_(vsrc=made.vsrc | changed.vsrc)
         return made.with_(fresh=self.context_src())
+
+    def picked_nodes(self, node: ast.Call) -> dict[str, Value] | None:
+        """``eqx.tree_at(lambda m: m.w, model, new_w)`` (or ``lambda m: (m.a, m.b)`` with a tuple
+        written out): the attributes it replaces and their new values; None where not known."""
+        where = node.args[0]
+        given = node.args[2:3] or [k.value for k in node.keywords if k.arg == "replace"]
+        if not (isinstance(where, ast.Lambda) and len(where.args.args) == 1 and given):
+            return None
+        root = where.args.args[0].arg
+        body, replacement = where.body, given[0]
+        if not isinstance(body, ast.Tuple):
+            picks, new = [body], given
+        elif isinstance(replacement, ast.Tuple | ast.List):
+            picks, new = body.elts, replacement.elts
+        else:
+            return None  # new values in a variable: which goes where is not read here
+        if len(picks) != len(new):
+            return None
+        updated: dict[str, Value] = {}
+        for pick, value in zip(picks, new, strict=True):
+            if not (
+                isinstance(pick, ast.Attribute)
+                and isinstance(pick.value, ast.Name)
+                and pick.value.id == root
+            ):
+                return None
+            updated[pick.attr] = placed(self.quiet(value), self.loc(value))
+        return updated
 
     def iterated(self, iterable: Value, loop: int, node: ast.AST) -> int | None:
         """``for batch in loader``: iterating an object runs its ``__iter__`` (most often a
