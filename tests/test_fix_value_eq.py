@@ -83,15 +83,24 @@ def test_fresh_objects_compare_by_what_the_jitted_body_reads(project: Path) -> N
     assert "__eq__" not in (project / "agent.py").read_text()
 
 
-def test_a_read_attribute_that_may_not_hash_is_left_alone(project: Path) -> None:
-    # scale, set from an unannotated parameter, is only computed with: it may be an array
-    scaled = TOPOLOGY.replace(
+@pytest.mark.parametrize(
+    ("attribute", "use"),
+    [
+        # only computed with, set from an unannotated parameter: it may be an array
+        ("scale", "field * topology.scale"),
+        # needed concrete, but as an object whose own attributes it reads: it may compare by identity
+        ("schedule", "field + topology.schedule.sweeps"),
+    ],
+)
+def test_a_read_attribute_that_may_not_hash_by_value_is_left_alone(
+    project: Path, attribute: str, use: str
+) -> None:
+    changed = TOPOLOGY.replace(
         "    def __init__(self, n_nodes, edges):\n",
-        "    def __init__(self, n_nodes, edges, scale=None):\n        self.scale = scale\n",
-    ).replace(
-        "    return jax.nn.sigmoid(field)", "    return jax.nn.sigmoid(field * topology.scale)"
-    )
-    (project / "topology.py").write_text(scaled, encoding="utf-8")
+        f"    def __init__(self, n_nodes, edges, {attribute}=None):\n"
+        f"        self.{attribute} = {attribute}\n",
+    ).replace("    return jax.nn.sigmoid(field)", f"    return jax.nn.sigmoid({use})")
+    (project / "topology.py").write_text(changed, encoding="utf-8")
     result = lint("--fix", "--unsafe-fixes", ".")
     assert result.stderr.splitlines() == [
         "retracelint: agent.py:14:49: RTL204 not fixed: making it calls ring, which may give a"
@@ -99,4 +108,4 @@ def test_a_read_attribute_that_may_not_hash_is_left_alone(project: Path) -> None
         "Found 2 errors (1 fixed, 1 remaining).",  # the forecaster's
     ]
     assert result.exit_code == 1
-    assert (project / "topology.py").read_text() == scaled
+    assert (project / "topology.py").read_text() == changed

@@ -7,7 +7,8 @@ sets an attribute, or the body needs every attribute concrete).
 The comparison reads the attributes when jax looks the object up, so an object changed after it is
 made is compared as it is then. Each attribute must hash by value: one set from a literal, a scalar
 or a tuple (``static_self``'s test), or one the body needs concrete (a shape, ``range``, control
-flow), which is a number, a string or a tuple in a program that runs. A class compared by value may
+flow) and reads as a value (not its attributes, a call of it or its items), which is a number, a
+string or a tuple in a program that runs. A class compared by value may
 behave otherwise elsewhere (as a dict key, in ``==``), which only a user can check: the fix is unsafe.
 """
 
@@ -54,10 +55,32 @@ def _in_class(source: Source, finding: Finding) -> Rewrite | Refusal:
     compared = tuple(a for a in _set_anywhere(cls) if a in reads)
     if not compared:
         return Refusal(f"the jitted body reads no attribute of {found.name}")
-    unhashable = [a for a in compared if reads[a] and not _by_value(cls, a)]
+    unhashable = [
+        a
+        for a in compared
+        if not _by_value(cls, a) and (reads[a] or _used_as_object(source, cls, found.fdef, a))
+    ]
     if unhashable:
         return Refusal(f"{cls.name}.{unhashable[0]} may not hash by value")
     return _methods_rewrite(source, cls, compared)
+
+
+def _used_as_object(source: Source, cls: ast.ClassDef, fdef: ast.AST, attribute: str) -> bool:
+    """Whether the jitted body or a method of the class reads ``x.attribute`` as an object (its
+    attributes or methods, a call of it) or iterates it: its items or the object may compare by
+    identity, so that each new one still re-traces."""
+    for scope in (fdef, *cls.body):
+        for node in ast.walk(scope):
+            if not (isinstance(node, ast.Attribute) and node.attr == attribute):
+                continue
+            parent = source.parent(node)
+            if (
+                (isinstance(parent, ast.Attribute) and parent.value is node)
+                or (isinstance(parent, ast.Call) and parent.func is node)
+                or (isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node)
+            ):
+                return True
+    return False
 
 
 def _set_anywhere(cls: ast.ClassDef) -> tuple[str, ...]:
