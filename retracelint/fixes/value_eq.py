@@ -18,26 +18,20 @@ import ast
 
 from retracelint.fixes.base import Refusal, Rewrite, Source, parse_statement
 from retracelint.fixes.static_params import jitted
-from retracelint.fixes.static_self import _assigned, _by_value, _class_of, _method, _reads
+from retracelint.fixes.static_self import (
+    _assigned,
+    _by_value,
+    _class_of,
+    _method,
+    _reads,
+    where_jitted,
+)
 from retracelint.model import Finding
 
 
 def compare_by_value(source: Source, finding: Finding) -> Rewrite | Refusal:
     """The fix where the function is jitted (this file or the jit site's)."""
-    site = finding.jit_site
-    if site is None:
-        return Refusal("the finding names no jitted function")
-    if site.location.path == finding.location.path:
-        return _in_class(source, finding)
-    home = source.neighbour(site.location.path)
-    if home is None:
-        return Refusal(f"{site.location.path}, where {site.name} is jitted, cannot be read")
-    made = _in_class(home, finding)
-    return (
-        made
-        if isinstance(made, Refusal)
-        else Rewrite(elsewhere={site.location.path: made}, unsafe=True)
-    )
+    return where_jitted(source, finding, _in_class)
 
 
 def _in_class(source: Source, finding: Finding) -> Rewrite | Refusal:
