@@ -119,8 +119,9 @@ def _before(cls: ast.ClassDef, old_hash: ast.AST | None) -> ast.stmt:
     if old_hash is not None:
         return old_hash  # type: ignore[return-value]
     init = next((i for i, n in enumerate(body) if getattr(n, "name", None) == "__init__"), None)
-    if init is None:
-        return body[0]
+    if init is None:  # first, after the class's docstring
+        documented = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+        return body[1] if documented and len(body) > 1 else body[0]
     return body[init + 1] if init + 1 < len(body) else body[init]
 
 
