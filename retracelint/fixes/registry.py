@@ -20,6 +20,7 @@ from retracelint.fixes.static_fields import make_leaf
 from retracelint.fixes.static_loops import loops_as_fori
 from retracelint.fixes.static_params import make_traced
 from retracelint.fixes.static_self import fresh_as_pytree, static_as_pytree
+from retracelint.fixes.value_eq import compare_by_value
 from retracelint.fixes.weak_types import float_literal, strong_scalar
 from retracelint.model import Finding
 
@@ -78,7 +79,8 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     itself, with those values passed to the jitted function (``pass_values``, unsafe); else an object
     of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe); else a
     ``functools.partial`` made a ``jax.tree_util.Partial`` and the parameter traced
-    (``partial_as_pytree``, unsafe)."""
+    (``partial_as_pytree``, unsafe); else the object's class compared by the values the jitted body
+    reads (``compare_by_value``, unsafe)."""
     once = make_once(source, finding)
     if isinstance(once, Rewrite):
         return once
@@ -91,6 +93,9 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     partial = partial_as_pytree(source, finding)
     if partial is not None:
         return partial
+    by_value = compare_by_value(source, finding)
+    if isinstance(by_value, Rewrite):
+        return by_value
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 

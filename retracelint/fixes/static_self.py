@@ -23,6 +23,7 @@ import ast
 from dataclasses import dataclass
 
 from retracelint.fixes.base import (
+    Codemod,
     Refusal,
     Rewrite,
     Source,
@@ -110,17 +111,22 @@ def static_as_pytree(source: Source, finding: Finding, fresh: bool = False) -> R
 
 
 def fresh_as_pytree(source: Source, finding: Finding) -> Rewrite | Refusal:
-    """RTL204: a fresh object passed static, its class made a pytree where the function is jitted
-    (this file or the one the finding's jit site names: one fix edits both or neither)."""
+    """RTL204: a fresh object passed static, its class made a pytree where the function is jitted."""
+    return where_jitted(source, finding, lambda home, f: static_as_pytree(home, f, fresh=True))
+
+
+def where_jitted(source: Source, finding: Finding, codemod: Codemod) -> Rewrite | Refusal:
+    """``codemod`` made in the file where the finding's function is jitted (this file or the one the
+    finding's jit site names: one fix edits both or neither)."""
     site = finding.jit_site
     if site is None:
         return Refusal("the finding names no jitted function")
     if site.location.path == finding.location.path:
-        return static_as_pytree(source, finding, fresh=True)
+        return codemod(source, finding)
     home = source.neighbour(site.location.path)
     if home is None:
         return Refusal(f"{site.location.path}, where {site.name} is jitted, cannot be read")
-    made = static_as_pytree(home, finding, fresh=True)
+    made = codemod(home, finding)
     if isinstance(made, Refusal):
         return made
     return Rewrite(elsewhere={site.location.path: made}, unsafe=True)
