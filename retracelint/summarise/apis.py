@@ -1056,6 +1056,9 @@ _MADE_STRONG = (
 
 
 _FLOAT_MAKERS = {"zeros", "ones", "empty", "eye", "identity", "linspace", "normal", "uniform"}
+# Draws of jax's default int when no dtype is given: int64 under x64, int32 without
+# (``jax.random.categorical`` samples an index of that int, as ``argmax`` gives one).
+_DRAWS_DEFAULT_INT = {"randint", "categorical"}
 
 
 # The dtype a Python scalar becomes: jax's defaults (canonical_dtype makes them 32-bit without x64).
@@ -1144,7 +1147,7 @@ def _array_dtype(
         return _DTYPES[name]
     if name in _FLOAT_MAKERS:
         return "float64"
-    if name == "randint":
+    if name in _DRAWS_DEFAULT_INT:
         return "int64"
     if name == "full" and len(args) > 1:
         return _SCALAR_DTYPE.get(args[1].ty) or args[1].dtype
