@@ -94,6 +94,7 @@ from retracelint.values import (
     dtype_taken,
     entry,
     followed,
+    item_passed,
     join,
     localised,
     made_anew,
@@ -732,7 +733,7 @@ class Propagation(ObjectModel):
                 yield from self.element_causes(fn, dep, loops, depth)
                 continue
             if isinstance(dep, ParamDep):
-                causes = self.param_causes(fn, dep.name, "shape", depth)
+                causes = self.param_causes(fn, dep.name, "shape", depth, dep.key)
             elif isinstance(dep, FieldDep) and dep.elem is None:
                 causes = self.field_causes(fn, dep.made, "shape", loops, depth)
             else:
@@ -893,7 +894,7 @@ class Propagation(ObjectModel):
                 # An attribute's identity is asked of where it is made; a parameter's value
                 # stands for its identity (a value passed anew is a new object).
                 asked = kind if "." in src.name else "value"
-                yield from self.param_causes(fn, src.name, asked, depth)
+                yield from self.param_causes(fn, src.name, asked, depth, src.key)
             elif isinstance(src, ParamShapeSrc):
                 for cause in self.param_causes(fn, src.name, "shape", depth):
                     if src.sees(cause.taint):
@@ -955,9 +956,12 @@ class Propagation(ObjectModel):
         self._generators[key] = found
         return found
 
-    def param_causes(self, fn: FunctionSummary, param: str, kind: str, depth: int) -> list[Cause]:
-        """Causes found at the callers of ``fn`` for the argument they pass as ``param``."""
-        key = (fn.qualname, param, kind)
+    def param_causes(
+        self, fn: FunctionSummary, param: str, kind: str, depth: int, item: str | None = None
+    ) -> list[Cause]:
+        """Causes found at the callers of ``fn`` for the argument they pass as ``param`` (for its
+        item at literal key ``item`` alone, when given: ``cfg.get("n", 128)``)."""
+        key = (fn.qualname, param, kind, item)
         if key in self._params:
             return self._params[key]
         self._params[key] = []  # a cycle in the call graph adds nothing new
@@ -971,7 +975,8 @@ class Propagation(ObjectModel):
         self._asking.append(fn.qualname)
         self._by_reference += attribute
         for caller, call, arg, step in self.caller_args(fn, param):
-            for cause in ask(caller, arg.value, call.loops, depth + 1):
+            passed = arg.value if item is None else item_passed(arg.value, item)
+            for cause in ask(caller, passed, call.loops, depth + 1) if passed is not None else ():
                 found.append(Cause(cause.taint, cause.driver, _onto(cause.path, step, fn)))
                 if len(found) >= _MAX_CAUSES:
                     break

@@ -30,9 +30,11 @@ class LoopSrc:
 
 @dataclass(frozen=True)
 class ParamSrc:
-    """Varies when the value passed for parameter ``name`` varies."""
+    """Varies when the value passed for parameter ``name`` varies (only its item at the literal key
+    ``key``, an ``entry``, when given: ``cfg["n"]`` varies as the item the callers' dicts hold)."""
 
     name: str
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1198,13 +1200,31 @@ def localised(value: Value, item: bool = False) -> Value:
 
 
 def keyed_item(value: Value, key: str) -> Value:
-    """``value[key]`` of a parameter of unknown type: its dependency on the parameter names the key."""
+    """``value[key]`` of a parameter of unknown type: its dependency on the parameter, and what it
+    varies with, name the key."""
     param = value.param
     deps = frozenset(
         replace(d, key=key) if isinstance(d, ParamDep) and d.name == param else d
         for d in value.deps
     )
-    return value.with_(deps=deps)
+    vsrc = frozenset(
+        ParamSrc(param, key) if isinstance(s, ParamSrc) and s.name == param else s
+        for s in value.vsrc
+    )
+    return value.with_(deps=deps, vsrc=vsrc)
+
+
+def item_passed(value: Value, key: str) -> Value | None:
+    """What a caller passes as the item at literal key ``key`` (an ``entry``) of a dict parameter:
+    the item its dict holds there; None where its dict is a display of literal keys without it
+    (``.get`` gives the callee's default); the same item of a parameter passed on, else the whole
+    dict (an item of a dict not known varies with it)."""
+    items = items_of(value)
+    if key in items:
+        return items[key]
+    if value.keys is not None and not any(name == SPREAD for name, _ in value.fields):
+        return None
+    return keyed_item(value, key) if value.param is not None else value
 
 
 def item_key(value: Value) -> str | None:

@@ -156,6 +156,22 @@ def test_a_finding_without_verdict_and_a_verdict_without_finding_fail(
     assert "gone: acme/trainer trainer/train.py:19 RTL301" in report
 
 
+def test_a_finding_judged_after_the_first_score_is_not_new_and_not_scored(
+    script: ModuleType, checkouts: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    first = _round(VERDICTS[1:])
+    first["now"] = [{**_round(VERDICTS[:1])["verdicts"][0], "judged_at": "0" * 7}]
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(first))
+    command = f"{sys.executable} -m retracelint"
+    args = ["--round", str(path), "--root", str(checkouts), "--retracelint", command]
+    assert script.main(args) == 0
+    report = capsys.readouterr().out
+    assert "new:" not in report and "gone:" not in report
+    # the first score judged one finding (false); the one judged later is not counted
+    assert _row(report, "all code")[2:6] == ["1", "0", "0", "1"]
+
+
 def test_a_missing_checkout_is_exit_2(
     script: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:

@@ -92,9 +92,12 @@ def score(round_: dict, lines: dict[tuple[str, str], int], split: precision.Spli
 
 
 def differences(found: Iterable[Key], round_: dict) -> tuple[list[Key], list[Key]]:
-    """Findings with no verdict, and verdicts (or unanalysed files) with no finding."""
+    """Findings with no verdict, and verdicts (or unanalysed files) with no finding. A finding first
+    seen after the first score is judged in ``now`` (same fields, plus ``judged_at``): it is no
+    longer new, and it never enters the figures, which stay the first score's."""
     found = set(found)
-    recorded = {key(item) for item in round_["verdicts"] + round_.get("unanalysed", [])}
+    later = round_.get("now", [])
+    recorded = {key(item) for item in round_["verdicts"] + round_.get("unanalysed", []) + later}
     return sorted(found - recorded), sorted(recorded - found)
 
 

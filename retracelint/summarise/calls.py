@@ -158,6 +158,8 @@ from retracelint.values import (
     dtype_taken,
     entry,
     followed,
+    join,
+    keyed_item,
     kind_sources,
     made_objects,
     poly_constant,
@@ -1378,6 +1380,12 @@ class Calls(PassState):
         ):
             # A NumPy Generator's draws; a receiver of unknown type drawing `size=` values is one.
             return self.draw(node, method, args, kwargs)
+        key = _literal_str(node.args[0]) if method == "get" and node.args else None
+        if key is not None and receiver.param is not None and receiver.ty in (UNKNOWN, DICT):
+            # `cfg.get("n", 128)` of a parameter: the item at that key, as `cfg["n"]` reads it
+            # (each caller's dict is asked for that item alone), or the default.
+            item = keyed_item(unaligned(receiver).with_(items=()), entry(key))
+            return join(item, args[1]) if len(args) > 1 else item
         if method == "get" and receiver.ty == DICT:
             element = _element(receiver)
             if args and not (receiver.vsrc or receiver.deps):
@@ -1620,3 +1628,8 @@ def _updated_array(node: ast.expr) -> ast.expr | None:
     if at.attr != "at" or not isinstance(at.value, ast.Name | ast.Attribute):
         return None
     return at.value
+
+
+def _literal_str(node: ast.expr) -> str | None:
+    """The text of a string literal."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
