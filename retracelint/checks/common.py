@@ -13,10 +13,11 @@ from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _self_path
 from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
-from retracelint.summary import Arg, CallSite, FunctionSummary, exclusive
+from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, exclusive
 from retracelint.values import (
     INSTANCE,
     CalleeSrc,
+    CallSrc,
     LoopSrc,
     Src,
     Value,
@@ -37,16 +38,78 @@ def rule_fix(code: str) -> Fix:
     return Fix(found.hint, found.fix)
 
 
-# Callees that a call of the function makes anew: a jit made there, what a call there returns.
-_MADE_PER_CALL = frozenset({"jit", "ret"})
+def apart(
+    project: Project, binding: JitBinding, fn: FunctionSummary, a: CallSite, b: CallSite
+) -> bool:
+    """Whether two calls in ``fn`` of the jit ``binding`` sit on opposite arms of one test (``if
+    use_replay: run(state, buffer) else: run(state)``) and each call of ``fn`` calls a jit of its
+    own: one call of ``fn`` runs one arm, and another call's jit is another cache (issue 36, paths).
+    The arms are exclusive within one call only: a loop over both values of the test, or two
+    callers, runs both in one process, and any jit they share (made at import, by a memoised
+    factory, or around a module-level function, whose traces jax keeps per function) keeps the
+    first arm's trace for the second."""
+    maker = fresh_maker(project, binding.spec)
+    return (
+        maker is not None
+        and exclusive(a, b)
+        and all(_made_in(project, fn, c, maker) for c in (a, b))
+    )
 
 
-def apart(a: CallSite, b: CallSite) -> bool:
-    """Whether two jitted calls of one function sit on opposite arms of one test (``if use_replay:
-    run(state, buffer) else: run(state)``) and call a jit that each call of the function makes
-    anew: one call of it runs one arm, and another call's jit is another cache (issue 36, paths).
-    A jit made elsewhere is one cache for every call of the function, whichever arm each takes."""
-    return exclusive(a, b) and all(c.callee[0] in _MADE_PER_CALL for c in (a, b))
+def _made_in(project: Project, fn: FunctionSummary, call: CallSite, maker: FunctionSummary) -> bool:
+    """Whether the jit ``call`` reaches is made by the call of ``fn`` that runs it: a
+    ``jax.jit(...)`` of ``fn``'s own, or the result of a call of ``maker`` in ``fn`` (one of the
+    objects the call may run, ``run_chunk`` bound on either arm of an ``if``)."""
+    if maker is fn:
+        return call.callee[0] == "jit"
+    made = (made_by(project, fn, c, maker) for c in (call.callee, *call.alternatives))
+    return any(m is not None and m[0] == fn.qualname for m in made)
+
+
+def fresh_maker(project: Project, spec: JitSpec) -> FunctionSummary | None:
+    """The function that makes the jit ``spec`` around a function object of its own each time it
+    runs (a nested def or lambda, a maker that is not memoised), else None: two of its calls make
+    two jits with two caches."""
+    maker = project.functions.get(spec.function)
+    if (
+        maker is None
+        or maker.memoised
+        or spec.fresh not in NEW_PER_CALL
+        or CallSrc() not in spec.fresh_sources
+    ):
+        return None
+    return maker
+
+
+# The functions a jit site wraps that are new objects whenever the code that makes them runs (a
+# partial or bound method may compare equal to one made before: jax may key them alike).
+NEW_PER_CALL = frozenset({"nested def", "lambda"})
+
+
+def made_by(
+    project: Project, fn: FunctionSummary, callee: tuple[str, ...], maker: FunctionSummary
+) -> tuple[str, int] | None:
+    """The call of ``maker`` (caller, index) whose result the object called as ``callee`` in ``fn``
+    is: a name bound to the call's result, in ``fn`` or an enclosing function, or an attribute of
+    ``self`` that its class sets in one place only, to such a result."""
+    while callee[:1] == ("up",) and fn.parent in project.functions:
+        fn, callee = project.functions[fn.parent], callee[1:]
+    cls = project.classes.get(fn.cls) if fn.cls else None
+    if callee[:2] == ("self", "") and len(callee) == 3 and cls is not None:
+        stores = cls.field_functions.get(callee[2], ())
+        if len(stores) != 1 or len(stores[0][1]) != 1 or stores[0][1][0][0]:
+            return None
+        (method, ((_, callee),)) = stores[0]
+        fn = project.functions.get(method, fn)
+        if fn.qualname != method:
+            return None
+    if len(callee) != 2 or callee[0] != "ret":
+        return None
+    index = int(callee[1])
+    targets = project.site_targets.get((fn.qualname, index), ())
+    only = targets[0] if len(targets) == 1 else None
+    made = isinstance(only, FuncTarget) and only.qualname == maker.qualname
+    return (fn.qualname, index) if made else None
 
 
 # What to do about a static part of a pytree that changes: it is no argument the user can make traced.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from retracelint.callgraph import JitTarget, Project
+from retracelint.callgraph import JitBinding, JitTarget, Project
 from retracelint.checks.common import (
     apart,
     at_text,
@@ -37,7 +37,7 @@ _MAX_STATES = 8  # context states kept per function: a few settings, not every c
 def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
     contexts: dict[str | None, _Contexts] = {}
     by_target: dict[tuple[str, int], list[_InState]] = {}
-    sites: dict[tuple[str, int], JitSite] = {}
+    bindings: dict[tuple[str, int], JitBinding] = {}
     for fn, index, target in prop.jit_calls():
         binding = project.jit_binding(target)
         # Called while an enclosing jit traces, it is inlined into that trace.
@@ -45,8 +45,8 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
             continue
         call = fn.calls[index]
         key = (target.module, target.index)
-        site = sites.setdefault(key, jit_site(binding))
-        yield from _varying_contexts(prop, fn, call, site)
+        bindings.setdefault(key, binding)
+        yield from _varying_contexts(prop, fn, call, jit_site(binding))
         if _rebuilt_per_call(project, fn, target):
             continue  # its calls from different callers never share a cache to flip
         owner = _held_per_object(project, fn, target)
@@ -55,7 +55,7 @@ def context_findings(project: Project, prop: Propagation) -> Iterator[Finding]:
         for state, entries in contexts[owner].around(fn, call.contexts).items():
             by_target.setdefault(key, []).append((fn, call, state, entries))
     for key, calls in by_target.items():
-        yield from _context_flips(calls, sites[key])
+        yield from _context_flips(project, calls, bindings[key])
 
 
 def _rebuilt_per_call(project: Project, fn: FunctionSummary, target: JitTarget) -> bool:
@@ -177,12 +177,15 @@ def _written(context: TraceContext) -> tuple[Location, str]:
 _InState = tuple[FunctionSummary, CallSite, _State, frozenset[str]]
 
 
-def _context_flips(calls: list[_InState], site: JitSite) -> Iterator[Finding]:
+def _context_flips(
+    project: Project, calls: list[_InState], binding: JitBinding
+) -> Iterator[Finding]:
     """Calls of one jitted function under two context states that one process runs (an entry point
     reaches both, each in its state): each state is a trace; reported at a context one state has
     and the other has not. A state is a set, so the calls (one per state it runs under) and the
     contexts are taken in the order of the source, the same whatever the hash seed."""
     calls.sort(key=lambda c: (c[1].location, sorted(_setting(x) for x in c[2])))
+    site = jit_site(binding)
     for i, (fn, call, state, entries) in enumerate(calls):
         mine = {_setting(c) for c in state}
         for other_fn, other_call, other, other_entries in calls[:i]:
@@ -190,7 +193,7 @@ def _context_flips(calls: list[_InState], site: JitSite) -> Iterator[Finding]:
             if (
                 mine == theirs
                 or not entries & other_entries
-                or (fn is other_fn and apart(call, other_call))
+                or (fn is other_fn and apart(project, binding, fn, call, other_call))
             ):
                 continue
             # The context to change: one this call is under and the other not (the outermost),

@@ -7,13 +7,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 
-from retracelint.callgraph import FuncTarget, JitBinding, Project
+from retracelint.callgraph import JitBinding, Project
 from retracelint.checks.common import (
     Fix,
     apart,
     at_text,
+    fresh_maker,
     jit_site,
     jitted_text,
+    made_by,
     make_finding,
     shown_code,
     where_text,
@@ -29,7 +31,6 @@ from retracelint.values import (
     INT,
     STRONG,
     WEAK,
-    CallSrc,
     RetDep,
     dtype_kind,
     kinds_differ,
@@ -326,7 +327,7 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         not _statics_differ(a, b)
         and not _shapes_differ(prop, a, b)
         and not _distinct_objects(prop.project, a, b)
-        and not (a[0] is b[0] and apart(a[1], b[1]))
+        and not (a[0] is b[0] and apart(prop.project, a[2], a[0], a[1], b[1]))
     )
 
 
@@ -383,48 +384,11 @@ def _distinct_objects(project: Project, a: _JitArg, b: _JitArg) -> bool:
     calls of it (``train = make_step(lr)``, ``evaluate = make_step(0.0)``): each call of the factory
     jits a new nested def or lambda, so the two share no cache. Where a call's object is not known to
     come straight from one call of the factory, the two may be one object."""
-    spec = a[2].spec
-    maker = project.functions.get(spec.function)
-    if (
-        maker is None
-        or maker.memoised
-        or spec.fresh not in _NEW_PER_CALL
-        or CallSrc() not in spec.fresh_sources
-    ):
+    maker = fresh_maker(project, a[2].spec)
+    if maker is None:
         return False
-    left, right = (_made_by(project, jit_arg[0], jit_arg[1].callee, maker) for jit_arg in (a, b))
+    left, right = (made_by(project, jit_arg[0], jit_arg[1].callee, maker) for jit_arg in (a, b))
     return left is not None and right is not None and left != right
-
-
-# The functions a jit site wraps that are new objects whenever the code that makes them runs (a
-# partial or bound method may compare equal to one made before: jax may key them alike).
-_NEW_PER_CALL = frozenset({"nested def", "lambda"})
-
-
-def _made_by(
-    project: Project, fn: FunctionSummary, callee: tuple[str, ...], maker: FunctionSummary
-) -> tuple[str, int] | None:
-    """The call of ``maker`` (caller, index) whose result the object called as ``callee`` in ``fn``
-    is: a name bound to the call's result, in ``fn`` or an enclosing function, or an attribute of
-    ``self`` that its class sets in one place only, to such a result."""
-    while callee[:1] == ("up",) and fn.parent in project.functions:
-        fn, callee = project.functions[fn.parent], callee[1:]
-    cls = project.classes.get(fn.cls) if fn.cls else None
-    if callee[:2] == ("self", "") and len(callee) == 3 and cls is not None:
-        stores = cls.field_functions.get(callee[2], ())
-        if len(stores) != 1 or len(stores[0][1]) != 1 or stores[0][1][0][0]:
-            return None
-        (method, ((_, callee),)) = stores[0]
-        fn = project.functions.get(method, fn)
-        if fn.qualname != method:
-            return None
-    if len(callee) != 2 or callee[0] != "ret":
-        return None
-    index = int(callee[1])
-    targets = project.site_targets.get((fn.qualname, index), ())
-    only = targets[0] if len(targets) == 1 else None
-    made = isinstance(only, FuncTarget) and only.qualname == maker.qualname
-    return (fn.qualname, index) if made else None
 
 
 def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
