@@ -1381,7 +1381,16 @@ class Calls(PassState):
             # A NumPy Generator's draws; a receiver of unknown type drawing `size=` values is one.
             return self.draw(node, method, args, kwargs)
         key = _literal_str(node.args[0]) if method == "get" and node.args else None
-        if key is not None and receiver.param is not None and receiver.ty in (UNKNOWN, DICT):
+        # A container default is left to the generic read below: joined with it, the item would
+        # take its type without its items, and an item picked from it by a varying index
+        # (``cfg.get("tasks", ("full",))[i]``) would no longer vary.
+        contained = len(args) > 1 and args[1].ty in (TUPLE, LIST, DICT)
+        if (
+            key is not None
+            and not contained
+            and receiver.param is not None
+            and receiver.ty in (UNKNOWN, DICT)
+        ):
             # `cfg.get("n", 128)` of a parameter: the item at that key, as `cfg["n"]` reads it
             # (each caller's dict is asked for that item alone), or the default.
             item = keyed_item(unaligned(receiver).with_(items=()), entry(key))
