@@ -209,6 +209,7 @@ def test_a_broken_link_counts_no_lines(script: ModuleType, tmp_path: Path) -> No
         ("fresh_round_19.json", 120_000),
         ("fresh_round_20.json", 120_000),
         ("fresh_round_21.json", 120_000),
+        ("fresh_round_22.json", 120_000),
     ],
 )
 def test_the_committed_round_is_complete(script: ModuleType, name: str, least_lines: int) -> None:
