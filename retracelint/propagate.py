@@ -975,7 +975,8 @@ class Propagation(ObjectModel):
         self._asking.append(fn.qualname)
         self._by_reference += attribute
         for caller, call, arg, step in self.caller_args(fn, param):
-            passed = arg.value if item is None else item_passed(arg.value, item)
+            value = self._without_unread(caller, arg)
+            passed = value if item is None else item_passed(value, item)
             for cause in ask(caller, passed, call.loops, depth + 1) if passed is not None else ():
                 found.append(Cause(cause.taint, cause.driver, _onto(cause.path, step, fn)))
                 if len(found) >= _MAX_CAUSES:
@@ -992,6 +993,35 @@ class Propagation(ObjectModel):
             found.extend(c for c in stored_causes if self._writes_again(method, c))
         self._params[key] = found = found[:_MAX_CAUSES]
         return found
+
+    def _without_unread(self, caller: FunctionSummary, arg: Arg) -> Value:
+        """``arg``'s value, where it is what one call returns, less what only the arguments that
+        call passes for parameters the callee never reads bring to it (``data = play_games(n,
+        iteration=iteration)`` where ``play_games`` never names ``iteration``): the result does
+        not change with them (issue 36, paths)."""
+        deps = arg.value.deps
+        dep = next(iter(deps)) if len(deps) == 1 else None
+        if not isinstance(dep, RetDep) or dep.item is not None or dep.call >= len(caller.calls):
+            return arg.value
+        targets = self.project.site_targets.get((caller.qualname, dep.call), ())
+        if not targets or not all(isinstance(t, FuncTarget) for t in targets):
+            return arg.value
+        call = caller.calls[dep.call]
+        given = [*call.args, *(value for _, value in call.kwargs)]
+        unread = [a for a in given if all(self._binds_unread(t, call, a) for t in targets)]
+        if not unread:
+            return arg.value
+        read = [a for a in given if all(a is not u for u in unread)]
+        kept = frozenset().union(*(a.value.vsrc for a in read))
+        kept |= call.receiver.value.vsrc if call.receiver is not None else EMPTY
+        dropped = frozenset().union(*(a.value.vsrc for a in unread)) - kept
+        return arg.value.with_(vsrc=arg.value.vsrc - dropped)
+
+    def _binds_unread(self, target: FuncTarget, call: CallSite, arg: Arg) -> bool:
+        """Whether ``call`` passes ``arg`` for a parameter ``target``'s function never reads."""
+        callee = self.project.function(target.qualname)
+        signature = self.project.signature(target, callee)
+        return any(not p.read and signature.arg(call, p.name) is arg for p in callee.params)
 
     def _cut_above(self, fn: FunctionSummary, param: str) -> None:
         """Note that the callers of ``fn`` that pass ``param`` are too far up to be asked, when

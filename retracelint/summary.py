@@ -60,6 +60,9 @@ class Param:
     declared: str | None = None
     # The points its default spells out (``cell_nums=[40, 80, 160]``), for a loop over it.
     points: Points | None = None
+    # Whether the body reads it: one it never names (``iteration=None`` kept for a caller's sake)
+    # makes nothing of what the function returns, whatever a call passes for it.
+    read: bool = True
 
 
 @dataclass(frozen=True)

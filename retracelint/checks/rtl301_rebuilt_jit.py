@@ -875,7 +875,10 @@ def _passed_down(
                 # An attribute of a parameter (``config.width``) differs where it does.
                 else (isinstance(src, ParamSrc) and src.name.partition(".")[0] in varying)
                 for src in passed.value.vsrc | passed.value.fresh
-            ) and not (varying and _code_of(project, caller, passed.value) & varying):
+            ) and not (
+                (varying and _code_of(project, caller, passed.value) & varying)
+                or (varying is None and _code_from_item(caller, passed.value, driving))
+            ):
                 continue
             if keep(caller, param, passed.value, varying is None):
                 passed_on[param.name] = passed.text
@@ -902,6 +905,21 @@ def _code_of(project: Project, caller: FunctionSummary, value: Value) -> set[str
         for call in fn.calls
         for name in _enclosing_params(call.callee)
     }
+
+
+def _code_from_item(caller: FunctionSummary, value: Value, driving: frozenset[int]) -> bool:
+    """Whether ``value`` is code a method of an object made from the loop's item returns
+    (``e.load_policy()`` of ``e = Experiment(f)`` per model file): each item's function, another
+    program per item however the jit around it is built."""
+    return bool(value.callables) and any(
+        isinstance(dep, RetDep)
+        and (receiver := caller.calls[dep.call].receiver) is not None
+        and any(
+            isinstance(src, LoopSrc | CalleeSrc) and _loop_of(src) in driving
+            for src in receiver.value.vsrc
+        )
+        for dep in value.deps
+    )
 
 
 def _enclosing_params(callee: Callee) -> Iterator[str]:

@@ -605,6 +605,11 @@ WALK_EVERY_ARGUMENT = frozenset({"itertools.product"})
 # Those that walk their arguments side by side and stop at the shortest: as many items as the one
 # held in memory gives, whatever the others are (``zip(state._fields, state)``).
 WALK_SHORTEST_ARGUMENT = frozenset({"zip"})
+# What lists the files of a folder (``fpath.iterdir()``, ``glob.glob("runs/*.pkl")``): a loop over
+# them walks what the folder holds when the run starts, the same items however long the run goes (an
+# experiment or trained model per file, issue 36 how often), as ``FOLDER_LISTING_METHODS`` of a path.
+FOLDER_LISTINGS = frozenset({"os.listdir", "os.scandir", "glob.glob", "glob.iglob"})
+FOLDER_LISTING_METHODS = frozenset({"iterdir", "glob", "rglob"})
 # Attributes that are collections held in memory whatever their object: a namedtuple's field names.
 HELD_ATTRIBUTES = frozenset({"_fields"})
 # The methods that parse the command line into a namespace (``args = parser.parse_args()``): an

@@ -28,6 +28,8 @@ from retracelint.summarise.apis import (
     CARRY_LOOPS,
     COMMAND_LINE,
     COMMAND_LINE_PARSERS,
+    FOLDER_LISTING_METHODS,
+    FOLDER_LISTINGS,
     HELD_ATTRIBUTES,
     ITEMS_OF_ARGUMENT,
     OPTION_SPLITTERS,
@@ -998,6 +1000,10 @@ class Statements(PassState):
             if isinstance(func, ast.Attribute) and func.attr in _DICT_VIEWS and not node.args:
                 return True
             name = self.mod.canonical(_dotted(func) or "")
+            if name in FOLDER_LISTINGS or (
+                isinstance(func, ast.Attribute) and func.attr in FOLDER_LISTING_METHODS
+            ):
+                return True
             if name == "range" and len(node.args) in (1, 2) and not node.keywords:
                 sized = node.args[-1]
                 if _configured_count(_definition(sized, self.defs)):
