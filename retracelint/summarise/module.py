@@ -615,19 +615,27 @@ def _read_params(
     """``params`` with those that nothing the function returns or yields is made from marked
     unread (``iteration`` handed only to a logger or a saver whose result is not returned); all
     read where the body can reach its names without naming them (``locals()``, ``eval``)."""
-    named = {n.id for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
-    if named & _NAMES_BY_SCOPE:
+    nodes = [n for stmt in node.body for n in ast.walk(stmt)]
+    if not params or any(isinstance(n, ast.Name) and n.id in _NAMES_BY_SCOPE for n in nodes):
         return params
-    feeding = _feeding_names(node)
+    # Half the functions return every parameter by name: then all feed, whatever else does.
+    returned = {
+        name
+        for n in nodes
+        if isinstance(n, ast.Return | ast.Yield | ast.YieldFrom) and n.value is not None
+        for name in _names(n.value)
+    }
+    if all(p.name in returned for p in params):
+        return params
+    feeding = _feeding_names(nodes)
     return tuple(p if p.name in feeding else replace(p, read=False) for p in params)
 
 
-def _feeding_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """The names what ``node`` returns or yields may be made from, following bindings (``x =``,
-    ``for x in``, ``with ... as x``, a def), stores into them (``x[k] = v``, ``x.a = v``) and
-    their mutators (``x.append(v)``) back to the names they read; every name a condition or a
-    loop reads decides what runs, so it feeds."""
-    nodes = [n for stmt in node.body for n in ast.walk(stmt)]
+def _feeding_names(nodes: list[ast.AST]) -> set[str]:
+    """The names what a function whose body walks to ``nodes`` returns or yields may be made from,
+    following bindings (``x =``, ``for x in``, ``with ... as x``, a def), stores into them
+    (``x[k] = v``, ``x.a = v``) and their mutators (``x.append(v)``) back to the names they read;
+    every name a condition or a loop reads decides what runs, so it feeds."""
     feeding: set[str] = {_RESULT}
     flows: list[tuple[set[str], set[str]]] = []  # (names written, names read to write them)
     for n in nodes:
