@@ -209,6 +209,8 @@ class BodyNames:
     # resizes (``pop``, ``update``...): a list only filled from somewhere is as held as that is.
     added: dict[str, list[ast.expr]]
     otherwise_resized: frozenset[str]
+    # The names a field or an item of is stored or deleted (``self.done = True``, ``cfg["k"] = v``).
+    fields_written: frozenset[str]
 
 
 # Fields that hold only a leaf this module never asks about (``Load``, ``Add``, ``Eq``...): a third of
@@ -242,10 +244,16 @@ def body_names(body: list[ast.stmt]) -> BodyNames:
     bound: dict[str, list[ast.expr]] = {}
     added: dict[str, list[ast.expr]] = {}
     otherwise: set[str] = set()
+    fields: set[str] = set()
     for node in (n for stmt in body for n in _walk(stmt)):
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Store):
                 stores[node.id] += 1
+        elif isinstance(node, ast.Attribute | ast.Subscript):
+            if isinstance(node.ctx, ast.Store | ast.Del):
+                root = store_root(node)
+                if isinstance(root, ast.Name):
+                    fields.add(root.id)
         elif isinstance(node, ast.Call):
             func = node.func
             if (
@@ -264,4 +272,13 @@ def body_names(body: list[ast.stmt]) -> BodyNames:
                 bound.setdefault(target.id, []).append(value)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
             bound.setdefault(node.target.id, []).append(node.value)
-    return BodyNames(stores, frozenset(resized), bound, added, frozenset(otherwise))
+    return BodyNames(
+        stores, frozenset(resized), bound, added, frozenset(otherwise), frozenset(fields)
+    )
+
+
+def store_root(node: ast.expr) -> ast.expr:
+    """The name a chain of fields and items is read off (``self`` of ``self.state.done``)."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node

@@ -68,13 +68,6 @@ def handler_of(pass_class: type, kind: type, prefix: str) -> Callable[..., objec
     return getattr(pass_class, prefix + kind.__name__, None)
 
 
-def _store_root(node: ast.expr) -> ast.expr:
-    """The name a chain of fields and items is read off (``self`` of ``self.state.done``)."""
-    while isinstance(node, ast.Attribute | ast.Subscript):
-        node = node.value
-    return node
-
-
 # Long enough that a test's text is never clipped: two tests alike in their first words are two.
 _WHOLE = 1 << 20
 
@@ -107,7 +100,6 @@ class PassState:
         self.unless_same = ""
         # The arms of the ifs around the statement walked that one call of the function runs one of.
         self.arms: tuple[Arm, ...] = ()
-        self._fields_written: frozenset[str] | None = None
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new
         # per iteration of the others only.
         self.settled: frozenset[int] = frozenset()
@@ -302,16 +294,7 @@ class PassState:
     def fields_written(self) -> frozenset[str]:
         """The names the body stores a field or an item of (``self.done = True``, ``cfg["k"] =
         v``): a test that reads one may change between two ifs on it."""
-        if self._fields_written is None:
-            self._fields_written = frozenset(
-                root.id
-                for stmt in self.body
-                for node in ast.walk(stmt)
-                if isinstance(node, ast.Attribute | ast.Subscript)
-                and isinstance(node.ctx, ast.Store | ast.Del)
-                and isinstance(root := _store_root(node), ast.Name)
-            )
-        return self._fields_written
+        return self.names.fields_written
 
     def arm_after(self, stmt: ast.stmt) -> Arm | None:
         """The arm the statements after ``stmt`` are on, where ``stmt`` is an ``if`` one of whose
