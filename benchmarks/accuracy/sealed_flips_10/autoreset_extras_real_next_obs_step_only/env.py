@@ -30,7 +30,7 @@ class Reacher:
     def step(self, state, action):
         new = State(state.pos + 0.1 * action, state.t + 1.0)
         done = (jnp.abs(new.pos) < 0.05) | (new.t >= 10.0)
-        return new, TimeStep(_obs(new), -jnp.abs(new.pos), 1.0 - done, extras={})
+        return new, TimeStep(_obs(new), -jnp.abs(new.pos), 1.0 - done.astype(jnp.float32), extras={})
 
 
 class AutoReset:

@@ -1,5 +1,7 @@
 """Train the MLP for a few steps; the model returned by the step carries its updated call count."""
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 
@@ -8,13 +10,14 @@ import layers
 
 @jax.jit
 def train_step(model, x, y, key):
-    def loss_fn(m):
-        pred, new_model = m(x, key)
+    def loss_fn(weights):
+        pred, new_model = dataclasses.replace(model, w1=weights[0], w2=weights[1])(x, key)
         return jnp.mean((pred - y) ** 2), new_model
 
-    (loss, new_model), grads = jax.value_and_grad(loss_fn, has_aux=True)(model)
-    updated = jax.tree_util.tree_map(lambda p, g: p - 0.05 * g, new_model, grads)
-    return updated, loss
+    weights = (model.w1, model.w2)
+    (loss, new_model), grads = jax.value_and_grad(loss_fn, has_aux=True)(weights)
+    w1, w2 = jax.tree_util.tree_map(lambda p, g: p - 0.05 * g, weights, grads)
+    return dataclasses.replace(new_model, w1=w1, w2=w2), loss
 
 
 def main(steps=5):

@@ -8,7 +8,7 @@ from runner import HEADS, DIM, ModelRunner, host_blocks
 def serve(runner, blocks):
     outputs = []
     for i, kv in enumerate(blocks):
-        query = jnp.full((HEADS, DIM), 0.1 * (i + 1))
+        query = jnp.full((HEADS, DIM), 0.1 * (i + 1), jnp.float32)
         outputs.append(runner.execute(kv, query))
     return outputs
 

@@ -19,9 +19,9 @@ class ModelRunner:
 
     def precompile(self):
         # Warm the jit cache with dummy inputs so that serving never compiles.
-        dummy_kv = jnp.zeros((BLOCK, HEADS, DIM))
+        dummy_kv = np.zeros((BLOCK, HEADS, DIM), np.float32)
         dummy_q = jnp.zeros((HEADS, DIM))
-        swap_in_and_score(dummy_kv, dummy_q).block_until_ready()
+        swap_in_and_score(jnp.asarray(dummy_kv), dummy_q).block_until_ready()
 
     def execute(self, host_kv, query):
         with jax.set_mesh(self.mesh):  # expect: RTL405

@@ -5,13 +5,18 @@ import jax
 jax.config.update("jax_enable_x64", True)
 
 import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
 
 import sampler  # noqa: E402
 
+# The measured centre and width of each parameter, as the instrument reports them (float64).
+MU = np.array([0.45, 0.55])
+SIGMA = np.array([0.1, 0.12])
+
 
 def log_likelihood(theta):
-    centred = (theta - 0.5) / 0.1
-    return -0.5 * jnp.sum(centred**2) - theta.shape[0] * jnp.log(0.1 * jnp.sqrt(2 * jnp.pi))
+    centred = (theta - MU) / SIGMA
+    return -0.5 * jnp.sum(centred**2) - jnp.sum(jnp.log(SIGMA * np.sqrt(2 * np.pi)))
 
 
 def run(num_steps=8):

@@ -30,8 +30,9 @@ def make_step(log_likelihood):
         new_log_L = log_likelihood(proposal)
         accept = new_log_L > state.log_L[worst]
         live = state.live_points.at[worst].set(jnp.where(accept, proposal, state.live_points[worst]))
-        log_L = state.log_L.at[worst].set(jnp.where(accept, new_log_L, state.log_L[worst]))
-        log_Z = jnp.logaddexp(state.log_Z, state.log_L[worst] - live.shape[0])
+        replace = accept & (jnp.arange(state.log_L.shape[0]) == worst)
+        log_L = jnp.where(replace, new_log_L, state.log_L)
+        log_Z = jnp.logaddexp(state.log_Z, state.log_L[worst] - jnp.log(live.shape[0]))
         return SamplerState(key, live, log_L, log_Z)
 
     return step
