@@ -23,8 +23,21 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+# ruff's default excludes, and ``build``: folders of tools, environments and copies (a notebook's
+# ``.ipynb_checkpoints`` autosaves a second copy of every module it edits), never the project's code.
 DEFAULT_EXCLUDES = (
+    ".bzr",
+    ".direnv",
     ".git",
+    ".git-rewrite",
+    ".ipynb_checkpoints",
+    ".pants.d",
+    ".pyenv",
+    ".pytype",
+    ".vscode",
+    "__pypackages__",
+    "_build",
+    "buck-out",
     ".hg",
     ".svn",
     ".venv",

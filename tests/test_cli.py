@@ -476,7 +476,17 @@ def test_ignore_by_prefix_without_select(project: Path, runner: CliRunner) -> No
 def test_default_excludes_skip_tool_and_build_folders(project: Path, runner: CliRunner) -> None:
     hidden = {
         f"{folder}/{folder.strip('.')}_copy.py": TRAIN
-        for folder in (".venv", "venv", "build", "dist", "node_modules", ".git", "__pycache__")
+        for folder in (
+            ".venv",
+            "venv",
+            "build",
+            "dist",
+            "node_modules",
+            ".git",
+            "__pycache__",
+            ".ipynb_checkpoints",
+            "__pypackages__",
+        )
     }
     write(project, hidden)
     result = lint(runner, ".")
