@@ -80,9 +80,9 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     itself, with those values passed to the jitted function (``pass_values``, unsafe); else an object
     of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe); else a
     ``functools.partial`` made a ``jax.tree_util.Partial`` and the parameter traced
-    (``partial_as_pytree``, unsafe); else the object's class compared by the values the jitted body
-    reads (``compare_by_value``, unsafe); else, made by a method from the object's attributes, made
-    once per object in ``__init__`` (``make_per_object``, unsafe)."""
+    (``partial_as_pytree``, unsafe); else (made by neither) the object's class compared by the values
+    the jitted body reads (``compare_by_value``, unsafe); else, made by a method from the object's
+    attributes, made once per object in ``__init__`` (``make_per_object``, unsafe)."""
     once = make_once(source, finding)
     if isinstance(once, Rewrite):
         return once
@@ -93,14 +93,16 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     if isinstance(pytree, Rewrite):
         return pytree
     partial = partial_as_pytree(source, finding)
-    if partial is not None:
+    if isinstance(partial, Rewrite):
         return partial
-    by_value = compare_by_value(source, finding)
+    by_value = None if partial is not None else compare_by_value(source, finding)
     if isinstance(by_value, Rewrite):
         return by_value
     per_object = make_per_object(source, finding)
     if isinstance(per_object, Rewrite):
         return per_object
+    if partial is not None:  # the reason of the fix made for a partial or a closure factory
+        return partial
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 
