@@ -27,19 +27,25 @@ from retracelint.summarise.syntax import free_names
 _METHODS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal:
+def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | None:
+    """The rewrite; None when the value is not made by a call or a lambda in a plain method (another
+    fix's shape)."""
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     named = node.id if isinstance(node, ast.Name) else None
     value = _made_by(source, node) if isinstance(node, ast.Name) else node
     if not isinstance(value, (ast.Call, ast.Lambda)):
-        return Refusal("the fresh value is not made by a call or a lambda in a method")
+        return None
     method = next((a for a in source.ancestors(value) if isinstance(a, _METHODS)), None)
     cls = source.parent(method) if method is not None else None
-    if method is None or not isinstance(cls, ast.ClassDef) or not method.args.args:
-        return Refusal("the fresh value is not made in a method")
-    if method.decorator_list or method.name == "__init__":
-        return Refusal(f"{method.name} is not a plain method called after __init__")
+    if (
+        method is None
+        or not isinstance(cls, ast.ClassDef)
+        or not method.args.args
+        or method.decorator_list
+        or method.name == "__init__"
+    ):
+        return None
     me = method.args.args[0].arg
     init = _method(cls, "__init__")
     if init is None or not init.args.args or init.args.args[0].arg != me:

@@ -103,6 +103,8 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
         return per_object
     if partial is not None:  # the reason of the fix made for a partial or a closure factory
         return partial
+    if per_object is not None:  # made in a method: why not there, and why not once per object
+        return Refusal(f"{once.reason}; {per_object.reason}")
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 
