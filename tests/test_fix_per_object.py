@@ -169,8 +169,7 @@ def test_a_value_asked_of_an_object_the_object_holds_is_made_once_in_init(
     [
         # another method changes the config in place: the costs made once would keep the old weights
         (
-            TRACKER
-            + "\n    def retune(self, effort):\n        self.config[\"effort\"] = effort\n",
+            TRACKER + '\n    def retune(self, effort):\n        self.config["effort"] = effort\n',
             "self.config is changed outside __init__: the value made once would not follow",
         ),
         # made from the call's own argument: a value per call, not per object

@@ -17,10 +17,22 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from retracelint.fixes.base import Refusal, Rewrite, Source, parse_expression, parse_statement
+from retracelint.fixes.base import (
+    Refusal,
+    Rewrite,
+    Source,
+    dotted,
+    parse_expression,
+    parse_statement,
+)
 from retracelint.fixes.bound_method import _fresh_attribute
 from retracelint.fixes.fresh_static import _made_by, _name_for
-from retracelint.fixes.rebuilt_jit import _not_module_stable, indented_segment, may_mutate
+from retracelint.fixes.rebuilt_jit import (
+    PURE_WRAPPERS,
+    _not_module_stable,
+    indented_segment,
+    may_mutate,
+)
 from retracelint.model import Finding
 from retracelint.summarise.syntax import free_names
 
@@ -28,13 +40,13 @@ _METHODS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | None:
-    """The rewrite; None when the value is not made by a call or a lambda in a plain method (another
-    fix's shape)."""
+    """The rewrite; None when the value is not made by a call in a plain method (a lambda or a
+    ``partial`` there is ``static_closure``'s shape, and its reason the one given)."""
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     named = node.id if isinstance(node, ast.Name) else None
     value = _made_by(source, node) if isinstance(node, ast.Name) else node
-    if not isinstance(value, (ast.Call, ast.Lambda)):
+    if not isinstance(value, ast.Call) or dotted(value.func) in PURE_WRAPPERS:
         return None
     method = next((a for a in source.ancestors(value) if isinstance(a, _METHODS)), None)
     cls = source.parent(method) if method is not None else None
