@@ -1,9 +1,11 @@
 """RTL204's fix (issue 41) for a static argument a method makes anew at each call from what ``__init__``
-gave the object: a tracker that builds its cost weights from its config at every step, and a detector
-that asks the bank it holds for a response curve (a lambda) at every call. Each value is made once at
-the end of ``__init__`` and the method passes the one kept on the object. Unsafe; refused when another
-method changes what it is made from, or when it reads the method's own arguments. Projects over
-several modules, as a user runs them; JAX proves the fixed programs trace once and print the same."""
+gave the object: a tracker that builds its cost weights from its config at every step, a detector that
+asks the bank it holds for a response curve (a lambda) at every call, and a trainer that sets a fresh
+optimizer (a pair of closures) at every epoch. Each value is made once at the end of ``__init__`` and
+the method uses the one kept on the object. Unsafe; refused when another method changes what it is
+made from, when the object made is changed afterwards, or when it reads the method's own arguments.
+Projects over several modules, as a user runs them; JAX proves the fixed programs trace once and
+print the same."""
 
 from __future__ import annotations
 
@@ -130,8 +132,83 @@ out = [float(detector.respond(jnp.linspace(-1.0, 1.0, 5) * t)) for t in range(4)
 Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
 """
 
+OPTIM = '''\
+"""A momentum optimizer as a pair of functions, the way small training loops carry one."""
+
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Optimizer(NamedTuple):
+    init: Callable
+    update: Callable
+
+
+def momentum(lr, beta=0.9):
+    def init(params):
+        return jax.tree.map(jnp.zeros_like, params)
+
+    def update(grads, velocity):
+        velocity = jax.tree.map(lambda v, g: beta * v + g, velocity, grads)
+        return jax.tree.map(lambda v: -lr * v, velocity), velocity
+
+    return Optimizer(init, update)
+'''
+
+TRAINER = '''\
+"""Fit a line, restarting the optimizer's state at every epoch."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from optim import momentum
+
+
+@partial(jax.jit, static_argnames=("optimizer",))
+def train_step(w, velocity, x, y, optimizer):
+    grads = jax.grad(lambda v: jnp.mean((x @ v - y) ** 2))(w)
+    updates, velocity = optimizer.update(grads, velocity)
+    return w + updates, velocity
+
+
+class Trainer:
+    def __init__(self, w):
+        self.w = w
+
+    def reset_optimizer(self):
+        # a fresh optimizer, so no momentum carries over from the last epoch
+        self.optimizer = momentum(0.05)
+        self.velocity = self.optimizer.init(self.w)
+
+    def epoch(self, x, y, steps=3):
+        self.reset_optimizer()
+        for _ in range(steps):
+            self.w, self.velocity = train_step(self.w, self.velocity, x, y, self.optimizer)
+        return float(jnp.mean((x @ self.w - y) ** 2))
+'''
+
+TRAINING_MAIN = """\
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+
+from trainer import Trainer
+
+x = jnp.linspace(0.0, 1.0, 12).reshape(6, 2)
+y = x @ jnp.array([2.0, -1.0])
+trainer = Trainer(jnp.zeros(2))
+out = [trainer.epoch(x, y) for _ in range(4)]
+Path(__file__).with_name("out.json").write_text(json.dumps(out), encoding="utf-8")
+"""
+
 TRACKING = {"costs.py": COSTS, "solver.py": SOLVER, "tracker.py": TRACKER, "main.py": TRACKING_MAIN}
 DETECTOR = {"bank.py": BANK, "main.py": DETECTOR_MAIN}
+TRAINING = {"optim.py": OPTIM, "trainer.py": TRAINER, "main.py": TRAINING_MAIN}
 
 
 def test_a_value_a_method_makes_from_the_objects_attributes_is_made_once_in_init(
@@ -162,6 +239,34 @@ def test_a_value_asked_of_an_object_the_object_holds_is_made_once_in_init(
         "        self.scale = scale\n        self._curve = self.bank.sharpest()\n",
     ).replace("curve=self.bank.sharpest())", "curve=self._curve)")
     assert (root / "main.py").read_text() == DETECTOR_MAIN
+
+
+def test_an_attribute_a_method_sets_anew_at_each_call_is_made_once_in_init(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, TRAINING)
+    # the attribute passed is made by the one assignment of it, in reset_optimizer
+    assert fixed_once(root, "trainer.py") == TRAINER.replace(
+        "        self.w = w\n", "        self.w = w\n        self._optimizer = momentum(0.05)\n"
+    ).replace("self.optimizer = momentum(0.05)", "self.optimizer = self._optimizer")
+    assert (root / "optim.py").read_text() == OPTIM
+
+
+def test_an_attribute_whose_object_is_changed_after_it_is_made_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every epoch's optimizer gets its own learning rate: one shared optimizer would keep the last
+    changed = TRAINER.replace(
+        "    def epoch(self, x, y, steps=3):\n        self.reset_optimizer()\n",
+        "    def epoch(self, x, y, steps=3):\n        self.reset_optimizer()\n"
+        "        self.optimizer.lr = 0.05\n",
+    )
+    root = project(tmp_path, monkeypatch, {**TRAINING, "trainer.py": changed})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert "self.optimizer is changed after it is made: one shared object would carry that" in (
+        result.stderr
+    )
+    assert (root / "trainer.py").read_text() == changed
 
 
 @pytest.mark.parametrize(
@@ -199,5 +304,6 @@ def test_jax_traces_the_value_made_once_per_object_once_and_it_gives_the_same(
     programs = {
         "tracking": (TRACKING, "main.py", "solve", 3),
         "detector": (DETECTOR, "main.py", "total_response", 3),
+        "training": (TRAINING, "main.py", "train_step", 3),
     }
     proved_by_jax(tmp_path, monkeypatch, programs)

@@ -45,7 +45,7 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     named = node.id if isinstance(node, ast.Name) else None
-    value = _made_by(source, node) if isinstance(node, ast.Name) else node
+    value = _made_for(source, node)
     if not isinstance(value, ast.Call) or dotted(value.func) in PURE_WRAPPERS:
         return None
     method = next((a for a in source.ancestors(value) if isinstance(a, _METHODS)), None)
@@ -73,7 +73,12 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
         return Refusal(why)
     if named is not None and may_mutate(source, method, named, value, handed=False):
         return Refusal(f"{named} is changed after it is made: one shared object would carry that")
-    base = named or (finding.parameter if (finding.parameter or "").isidentifier() else "")
+    if isinstance(node, ast.Attribute) and _changed_in(cls, node.attr, value):
+        return Refusal(
+            f"{me}.{node.attr} is changed after it is made: one shared object would carry that"
+        )
+    base = named or (node.attr if isinstance(node, ast.Attribute) else "")
+    base = base or (finding.parameter if (finding.parameter or "").isidentifier() else "")
     attribute = _fresh_attribute(source, "_" + (base or _name_for(finding, value)))
     code = textwrap.dedent(indented_segment(source, value)).strip()
     return Rewrite(
@@ -83,6 +88,39 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
         },
         unsafe=True,
     )
+
+
+def _made_for(source: Source, node: ast.expr | None) -> ast.expr | None:
+    """What makes the static argument: the one assignment of the name in its function, or of the
+    attribute (``self.critic``) in its class; else the expression passed itself."""
+    if isinstance(node, ast.Name):
+        return _made_by(source, node)
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return node
+    cls = next((a for a in source.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+    stores = [
+        n
+        for n in ast.walk(cls)
+        if cls is not None
+        if isinstance(n, ast.Attribute) and n.attr == node.attr and not isinstance(n.ctx, ast.Load)
+    ]
+    holder = source.parent(stores[0]) if len(stores) == 1 else None
+    if isinstance(holder, ast.Assign) and holder.targets == stores:
+        return holder.value
+    return None
+
+
+def _changed_in(cls: ast.ClassDef, attribute: str, value: ast.expr) -> bool:
+    """Whether the class stores into the object that ``value`` makes and ``attribute`` holds
+    (``self.critic.opt = ...``, ``self.critic[k] = ...``)."""
+    return any(
+        _changed(inner, {attribute}) is not None and not _stores_itself(inner, attribute)
+        for inner in ast.walk(cls)
+    )
+
+
+def _stores_itself(node: ast.AST, attribute: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == attribute
 
 
 def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
