@@ -33,6 +33,7 @@ from retracelint.fixes.rebuilt_jit import (
     indented_segment,
     may_mutate,
 )
+from retracelint.fixes.static_self import _method
 from retracelint.model import Finding
 from retracelint.summarise.syntax import free_names
 
@@ -73,7 +74,7 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
         return Refusal(why)
     if named is not None and may_mutate(source, method, named, value, handed=False):
         return Refusal(f"{named} is changed after it is made: one shared object would carry that")
-    if isinstance(node, ast.Attribute) and _changed_in(cls, node.attr, value):
+    if isinstance(node, ast.Attribute) and _changed_in(cls, node.attr):
         return Refusal(
             f"{me}.{node.attr} is changed after it is made: one shared object would carry that"
         )
@@ -110,8 +111,8 @@ def _made_for(source: Source, node: ast.expr | None) -> ast.expr | None:
     return None
 
 
-def _changed_in(cls: ast.ClassDef, attribute: str, value: ast.expr) -> bool:
-    """Whether the class stores into the object that ``value`` makes and ``attribute`` holds
+def _changed_in(cls: ast.ClassDef, attribute: str) -> bool:
+    """Whether the class stores into the object that ``attribute`` holds
     (``self.critic.opt = ...``, ``self.critic[k] = ...``)."""
     return any(
         _changed(inner, {attribute}) is not None and not _stores_itself(inner, attribute)
@@ -121,10 +122,6 @@ def _changed_in(cls: ast.ClassDef, attribute: str, value: ast.expr) -> bool:
 
 def _stores_itself(node: ast.AST, attribute: str) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == attribute
-
-
-def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    return next((s for s in cls.body if isinstance(s, _METHODS) and s.name == name), None)
 
 
 def _attributes_read(cls: ast.ClassDef, value: ast.expr, me: str) -> set[str] | Refusal:
