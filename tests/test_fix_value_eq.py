@@ -102,10 +102,16 @@ def test_a_read_attribute_that_may_not_hash_by_value_is_left_alone(
     ).replace("    return jax.nn.sigmoid(field)", f"    return jax.nn.sigmoid({use})")
     (project / "topology.py").write_text(changed, encoding="utf-8")
     result = lint("--fix", "--unsafe-fixes", ".")
-    assert result.stderr.splitlines() == [
-        "retracelint: agent.py:14:49: RTL204 not fixed: making it calls ring, which may give a"
-        " different value each time",
-        "Found 2 errors (1 fixed, 1 remaining).",  # the forecaster's
-    ]
-    assert result.exit_code == 1
+    # the forecaster's fix, and the agent's topology (made from what __init__ gave the agent) made
+    # once per agent instead (per_object.py): Topology keeps its identity
+    assert result.stderr.splitlines() == ["Found 2 errors (2 fixed, 0 remaining)."]
+    assert result.exit_code == 0
     assert (project / "topology.py").read_text() == changed
+    assert (project / "agent.py").read_text() == AGENT.replace(
+        "        self.thetas = thetas\n",
+        "        self.thetas = thetas\n"
+        "        self._topology = Topology(self.n_actions, ring(self.n_actions))\n",
+    ).replace(
+        "topology = Topology(self.n_actions, ring(self.n_actions))\n        thetas",
+        "topology = self._topology\n        thetas",
+    )

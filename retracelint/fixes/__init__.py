@@ -170,6 +170,7 @@ def _only_elsewhere(rewrite: Rewrite) -> bool:
     return not (
         rewrite.replace
         or rewrite.insert_before
+        or rewrite.insert_after
         or rewrite.remove
         or rewrite.decorate
         or rewrite.imports

@@ -40,12 +40,15 @@ class Rewrite:
 
     ``replace``: the expression starting there (with that end) becomes the given libcst expression.
     ``insert_before``: statements put before the statement starting there, in its block.
+    ``insert_after``: statements put after the statement starting there (the last of a block has no
+    statement after it to insert before).
     ``remove``: statements taken out of their block (moved elsewhere by ``insert_before``).
     ``decorate``: decorators put on top of the def or class starting there.
     """
 
     replace: dict[tuple[Start, Start], cst.BaseExpression] = field(default_factory=dict)
     insert_before: dict[Start, list[cst.BaseStatement]] = field(default_factory=dict)
+    insert_after: dict[Start, list[cst.BaseStatement]] = field(default_factory=dict)
     remove: set[Start] = field(default_factory=set)
     decorate: dict[Start, tuple[str, ...]] = field(default_factory=dict)
     imports: tuple[str, ...] = ()  # import statements the rewrite needs, added at the module's top
@@ -308,10 +311,13 @@ def apply(text: str, rewrites: list[Rewrite]) -> str | None:
         return None
     replace: dict[int, cst.BaseExpression] = {}
     insert: dict[int, list[cst.BaseStatement]] = {}
+    append: dict[int, list[cst.BaseStatement]] = {}
     remove: set[int] = set()
     decorate: dict[int, list[str]] = {}
     wanted = {k for r in rewrites for k in r.replace}
-    starts = {s for r in rewrites for s in (*r.insert_before, *r.remove, *r.decorate)}
+    starts = {
+        s for r in rewrites for s in (*r.insert_before, *r.insert_after, *r.remove, *r.decorate)
+    }
     found_spans: set[tuple[Start, Start]] = set()
     found_starts: set[Start] = set()
     for node, where in positions.items():
@@ -327,6 +333,7 @@ def apply(text: str, rewrites: list[Rewrite]) -> str | None:
         ):
             for r in rewrites:
                 insert.setdefault(id(node), []).extend(r.insert_before.get(start, []))
+                append.setdefault(id(node), []).extend(r.insert_after.get(start, []))
                 if start in r.remove:
                     remove.add(id(node))
                 if start in r.decorate and isinstance(node, (cst.ClassDef, cst.FunctionDef)):
@@ -335,7 +342,7 @@ def apply(text: str, rewrites: list[Rewrite]) -> str | None:
     decorated = {s for r in rewrites for s in r.decorate}
     if found_spans != wanted or found_starts != starts or len(decorate) != len(decorated):
         return None
-    module = wrapper.module.visit(_Rewriter(replace, insert, remove, decorate))
+    module = wrapper.module.visit(_Rewriter(replace, insert, remove, decorate, append))
     imports = [i for r in rewrites for i in r.imports]
     if imports:
         module = _with_imports(module, imports)
@@ -368,10 +375,10 @@ def _rewriter_class() -> type:
     import libcst as cst
 
     class Rewriter(cst.CSTTransformer):
-        def __init__(self, replace: dict, insert: dict, remove: set, decorate: dict):
+        def __init__(self, replace: dict, insert: dict, remove: set, decorate: dict, append: dict):
             super().__init__()
             self.replace, self.insert, self.remove = replace, insert, remove
-            self.decorate = decorate
+            self.decorate, self.append = decorate, append
 
         def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
             updated = super().on_leave(original_node, updated_node)
@@ -403,13 +410,15 @@ def _rewriter_class() -> type:
                     first = inserted[0].with_changes(leading_lines=lead[:keep])
                     body.extend([first, *inserted[1:]])
                     new = new.with_changes(leading_lines=lead)
+                after = self.append.get(id(old), [])
                 if id(old) in self.remove:
+                    body.extend(after)
                     continue
                 if not body and any(id(o) in self.remove for o in original.body[:1]):
                     # what followed a statement moved off the top of its block starts it now
                     lead = [line for line in new.leading_lines if line.comment is not None]
                     new = new.with_changes(leading_lines=lead)
-                body.append(new)
+                body.extend([new, *after])
             if not body:
                 body = [cst.SimpleStatementLine([cst.Pass()])]
             return updated.with_changes(body=body)  # type: ignore[attr-defined]
@@ -417,8 +426,10 @@ def _rewriter_class() -> type:
     return Rewriter
 
 
-def _Rewriter(replace: dict, insert: dict, remove: set, decorate: dict) -> cst.CSTTransformer:
-    return _rewriter_class()(replace, insert, remove, decorate)
+def _Rewriter(
+    replace: dict, insert: dict, remove: set, decorate: dict, append: dict
+) -> cst.CSTTransformer:
+    return _rewriter_class()(replace, insert, remove, decorate, append)
 
 
 def parse_expression(code: str) -> cst.BaseExpression:

@@ -12,6 +12,7 @@ from retracelint.fixes.keyword_calls import keyword_elsewhere
 from retracelint.fixes.none_first import NOT_AT_NONE, run_first_branch
 from retracelint.fixes.padded_growth import entry_file, pad_rows
 from retracelint.fixes.partial_pytree import partial_as_pytree
+from retracelint.fixes.per_object import make_per_object
 from retracelint.fixes.program_setting import set_for_program
 from retracelint.fixes.rebuilt_jit import hoist_jit
 from retracelint.fixes.record_start import start_as_result
@@ -79,8 +80,9 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     itself, with those values passed to the jitted function (``pass_values``, unsafe); else an object
     of a class of the jitted module made a pytree there (``fresh_as_pytree``, unsafe); else a
     ``functools.partial`` made a ``jax.tree_util.Partial`` and the parameter traced
-    (``partial_as_pytree``, unsafe); else the object's class compared by the values the jitted body
-    reads (``compare_by_value``, unsafe)."""
+    (``partial_as_pytree``, unsafe); else (made by neither) the object's class compared by the values
+    the jitted body reads (``compare_by_value``, unsafe); else, made by a method from the object's
+    attributes, made once per object in ``__init__`` (``make_per_object``, unsafe)."""
     once = make_once(source, finding)
     if isinstance(once, Rewrite):
         return once
@@ -91,11 +93,18 @@ def fresh_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     if isinstance(pytree, Rewrite):
         return pytree
     partial = partial_as_pytree(source, finding)
-    if partial is not None:
+    if isinstance(partial, Rewrite):
         return partial
-    by_value = compare_by_value(source, finding)
+    by_value = None if partial is not None else compare_by_value(source, finding)
     if isinstance(by_value, Rewrite):
         return by_value
+    per_object = make_per_object(source, finding)
+    if isinstance(per_object, Rewrite):
+        return per_object
+    if partial is not None:  # the reason of the fix made for a partial or a closure factory
+        return partial
+    if per_object is not None:  # made in a method: why not there, and why not once per object
+        return Refusal(f"{once.reason}; {per_object.reason}")
     # the reason of the fix made for this shape: a value made once where it is is make_once's
     return Refusal(f"{once.reason}; {passed.reason}") if _closes_over(once) else once
 
