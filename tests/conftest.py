@@ -3,6 +3,8 @@ slow module fixture into batches, slow units first (tests/work_units.py)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from work_units import first_of, work_unit
 
@@ -25,3 +27,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
             super()._assign_work_unit(node)
 
     return UnitScheduling(config, log)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Opt-in per-test CPU accounting (tests/cpu_profile.py): load-proof numbers on a shared machine.
+    if os.environ.get("RETRACELINT_TEST_CPU"):
+        import cpu_profile
+
+        config.pluginmanager.register(cpu_profile, "retracelint-cpu-profile")
