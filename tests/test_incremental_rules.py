@@ -438,3 +438,74 @@ def test_the_checks_of_the_whole_project_pick_again_from_the_edited_module_alone
         assert picked_again == {"lib.data"}
         assert now == _cold(project)
         assert ("RTL302" in {f[2] for f in now}) is cleared
+
+
+AUDIO = """
+import jax
+
+
+@jax.jit
+def attenuate(signal, gain):
+    return signal * gain
+
+
+def left(x):
+    return attenuate(x, 0.5)
+"""
+
+MIXER = """
+import jax.numpy as jnp
+
+from lib import audio
+
+
+def main():
+    x = jnp.ones(8)
+    for _ in range(10):
+        audio.left(x)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+BOTH = """
+
+def both(x):
+    audio.attenuate(x, 0.5)
+    return audio.attenuate(x, gain=0.5)
+"""
+
+
+def test_a_function_added_or_removed_that_calls_only_jitted_ones_keeps_the_model(
+    tmp_path: Path, found_again: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A function added in another module that calls nothing but a jitted function changes none
+    of the direct calls the frequency model was found from: the model is taken over, and the new
+    function, which nothing calls, is an entry point that runs at run time, so its second call,
+    the gain passed by keyword where its first passes it by position, is a second trace
+    (RTL404). Removed again, the finding goes; each time as a cold run finds, nothing found
+    again."""
+    files = {"lib/__init__.py": "", "lib/audio.py": AUDIO, "scripts/mixer.py": MIXER}
+    project = _tree(tmp_path / "proj", files)
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    mixer, audio = project / "scripts" / "mixer.py", project / "lib" / "audio.py"
+    steps = [
+        (mixer, MIXER, ["runtime", "drivers"], []),
+        (mixer, MIXER + BOTH, [], [("scripts/mixer.py", "RTL404")]),
+        (mixer, MIXER, [], []),  # the first run's files again: its findings
+        # A fact of the jitted function's module changed: the model is the one found with
+        # both() (the run before reused the first's findings), which is gone.
+        (audio, AUDIO.replace("attenuate(x, 0.5)", "attenuate(x[:4], 0.5)"), [], []),
+        # Again, the functions the same as the last run's.
+        (audio, AUDIO.replace("attenuate(x, 0.5)", "attenuate(x[:2], 0.5)"), [], []),
+    ]
+    for path, text, again, shown in steps:
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        cold = _cold(project)
+        found_again.clear()
+        now = _kept(project, memory, cache)
+        assert now == cold, text
+        assert found_again == again, text
+        assert [(Path(f[0]).relative_to(project).as_posix(), f[2]) for f in now] == shown, text

@@ -93,11 +93,17 @@ def _shadowed(project: Project, fn: FunctionSummary) -> bool:
     ``self.kernel(x, x)`` calls ``rbf``)."""
     if fn.kind != "method" or fn.cls is None:
         return False
-    symbols = project.symbols
-    holders = [fn.cls, *symbols.subclasses().get(fn.cls, ())]
+    symbols, own = project.symbols, fn.cls
+
+    def holders() -> Iterator[str]:
+        # Its own class first: most make no attribute of the method's name, and the subclasses are
+        # then not asked for (an index of the whole project's classes, built again on each edit).
+        yield own
+        yield from symbols.subclasses().get(own, ())
+
     return all(
         _made_with(project, cls, fn.name)
-        for cls in holders
+        for cls in holders()
         if symbols.method(cls, fn.name) == fn.qualname
     )
 
