@@ -1062,9 +1062,74 @@ class Propagation(ObjectModel):
                 if len(known) >= _MAX_CAUSES:
                     break
             self._fields[key] = known
-        if self._by_reference or not self._reads_once(fn, loops):
+        if self._by_reference:
             return [cause for _, cause in known]
+        if not self._reads_once(fn, loops):
+            return [
+                at_read
+                for owner, cause in known
+                if (at_read := self._between_reads(fn, loops, made, owner, cause)) is not None
+            ]
         return [cause for owner, cause in known if owner == fn.qualname or cause.driver is None]
+
+    def _between_reads(
+        self, fn: FunctionSummary, loops: tuple[int, ...], made: Made, owner: str, cause: Cause
+    ) -> Cause | None:
+        """``cause`` of a change to a field of the object ``made``, as a point of ``fn`` inside
+        ``loops`` that reads the field itself sees it: the field changes between two executions of
+        the point only when what changes it runs between them. A field its writer ``owner``
+        changes on each of its calls (``self.items.append(x)``) changes there when the point's own
+        loop runs the writer (told by that loop: a builder grown and built anew in each round); a
+        change a loop drives, when that loop runs the point again. Otherwise the change is over
+        before the point's loop starts (``space = builder.build()`` after the loop that filled the
+        builder, or a loop elsewhere that fills another object of the class), and reaches the
+        point only from one call of ``fn`` to the next (``_per_call``). None when it does not."""
+        if cause.driver != self.repeated(owner):
+            if self._drives_point(fn, loops, cause):
+                return cause
+        else:
+            found = self._driver_loops(cause)
+            if found is None or (found[0] is fn and any(loop in loops for loop in found[1])):
+                return cause
+            for loop in reversed(loops):
+                if self._repeats(fn, loop) and owner in self._run_by_loop(fn.qualname, loop):
+                    return Cause(cause.taint, self.loop_driver(fn, loop))
+        return self._per_call(fn, made, owner, cause)
+
+    def _per_call(self, fn: FunctionSummary, made: Made, owner: str, cause: Cause) -> Cause | None:
+        """``cause``, a change made before a point of ``fn`` reads it, as the calls of ``fn`` see
+        it: none when nothing repeats ``fn``; told by what repeats ``fn`` when each call fills an
+        object of its own (a local builder: what it holds differs per call only as the filling
+        does, a file parsed per model); as it is when the object outlives the call."""
+        driver = self.repeated(fn.qualname)
+        if driver is None or not self._filled_per_call(fn, made, owner):
+            return None if driver is None else cause
+        return Cause(cause.taint, driver, driver.path)
+
+    def _filled_per_call(self, fn: FunctionSummary, made: Made, owner: str) -> bool:
+        """Whether the object ``owner`` (a method) writes is ``made`` by a constructor call of
+        ``fn``: each call of ``fn`` fills an object of its own (a local builder), which no other
+        call of it sees. A field copied from another object (a scene ``self.builder.build()``
+        makes) may come from one that outlives the call."""
+        site = self.project.symbols.call_at(made.at)
+        writer = self.project.functions.get(owner)
+        if site is None or site[0] != fn.qualname or writer is None:
+            return False
+        target = self.project.targets.get(site)
+        cls = self.project.symbols.class_of_method(writer)
+        return isinstance(target, ClassTarget) and cls in self.project.symbols.mro(target.qualname)
+
+    def _drives_point(self, fn: FunctionSummary, loops: tuple[int, ...], cause: Cause) -> bool:
+        """Whether the loop that drives ``cause`` runs a point of ``fn`` inside ``loops`` again:
+        it is one of ``loops``, or a loop elsewhere that runs ``fn``. A driver not found among the
+        loops of the path's first function (a function repeated as a whole) does."""
+        found = self._driver_loops(cause)
+        if found is None:
+            return True
+        top, driving = found
+        if top is fn:
+            return any(loop in loops for loop in driving)
+        return any(fn.qualname in self._run_by_loop(top.qualname, loop) for loop in driving)
 
     def _writes_again(self, owner: FunctionSummary, cause: Cause) -> bool:
         """Whether the loop that drives ``cause`` runs ``owner``, the method that stores the field,
@@ -1073,21 +1138,46 @@ class Propagation(ObjectModel):
         a loop that never reaches the setup rebuilds ``self.scatter`` (an ``update_params`` per
         point of a scan). A driver not found among the loops of the path's first function (a
         function repeated as a whole) is kept."""
+        found = self._driver_loop(cause)
+        if found is None or found[0] is owner:
+            return True
+        return owner.qualname in self._run_by_loop(found[0].qualname, found[1])
+
+    def _driver_loop(self, cause: Cause) -> tuple[FunctionSummary, int] | None:
+        """The function the path of ``cause`` starts in and the index of its loop that is the
+        cause's driver; None without a driver, a path, or such a loop."""
         if cause.driver is None or not cause.path:
-            return True
+            return None
         top = self.project.functions.get(cause.path[0].function)
-        if top is None or top is owner:
-            return True
-        index = next(
-            (i for i, loop in enumerate(top.loops) if loop.location == cause.driver.location), None
-        )
-        if index is None:
-            return True
-        key = (top.qualname, index)
+        if top is None:
+            return None
+        at = cause.driver.location
+        index = next((i for i, loop in enumerate(top.loops) if loop.location == at), None)
+        return None if index is None else (top, index)
+
+    def _driver_loops(self, cause: Cause) -> tuple[FunctionSummary, tuple[int, ...]] | None:
+        """The function the path of ``cause`` starts in and its repeating loops that drive the
+        cause: the loop the driver is, or those around the call it repeats (``each call of f(),
+        called in the loop at ...``). None without a driver, a path, or such a loop."""
+        loop = self._driver_loop(cause)
+        if loop is not None:
+            return loop[0], (loop[1],)
+        if cause.driver is None or not cause.path:
+            return None
+        top = self.project.functions.get(cause.path[0].function)
+        call = self.project.symbols.call_at(cause.driver.location)
+        if top is None or call is None or call[0] != top.qualname:
+            return None
+        driving = tuple(i for i in top.calls[call[1]].loops if self._repeats(top, i))
+        return (top, driving) if driving else None
+
+    def _run_by_loop(self, qualname: str, loop: int) -> frozenset[str]:
+        """The functions the calls inside loop ``loop`` of ``qualname`` run (memoised)."""
+        key = (qualname, loop)
         runs = self._loop_runs.get(key)
         if runs is None:
             runs = self._loop_runs[key] = frozenset(self.frequency.run_by_loop(*key))
-        return owner.qualname in runs
+        return runs
 
     def _reads_once(self, fn: FunctionSummary, loops: tuple[int, ...]) -> bool:
         """Whether a point of runtime ``fn`` inside ``loops`` that reads a field itself (not an

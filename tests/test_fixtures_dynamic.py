@@ -52,7 +52,9 @@ functions, rollouts flushed in fixed windows, rollout buffers reset and filled b
 count, rollouts a training loop empties before a helper fills them with a fixed count, runner states
 unpacked from the tuple a helper forwards, hidden states reset to zeros of their own shape, growing
 replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
-split into a new list of a fixed count at each step, and evaluators compiled again only for another loss)
+split into a new list of a fixed count at each step, evaluators compiled again only for another loss,
+scenes filled and built before the loop that steps them, and settings whose item a
+container default stands for that stays the same while the dict around it changes)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
 the others in one subprocess from a copy of the fixtures (so no cache files land in the tree), with
@@ -193,6 +195,8 @@ TRACE_ONCE = (
     ("prioritized_replay_sampled_at_a_fixed_count_negative", "main.py"),
     ("minibatches_split_evenly_negative", "main.py"),
     ("jits_rebuilt_per_loss_negative", "main.py"),
+    ("scenes_built_before_their_loop_negative", "main.py"),
+    ("settings_with_container_defaults_negative", "main.py"),
 )
 
 

@@ -12,6 +12,7 @@ from retracelint.callgraph import FuncTarget, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
     Fix,
+    built_each_time,
     class_of,
     fields_text,
     jitted_text,
@@ -225,7 +226,8 @@ def _static_value_findings(
         )
         if fresh is not None:
             holder, what, cause = fresh
-            if cause is not None:
+            # A jit built anew where each change is made has an empty cache: RTL301 tells it.
+            if cause is not None and not built_each_time(project, site, (*cause.path, *path)):
                 when, loop = when_text(cause.driver, origin.location)
                 # The headline names the object made anew; the details, what holds it and why
                 # it is hashed by identity (``a new Curve instance (its __eq__ goes by ...)``).
@@ -260,6 +262,8 @@ def _static_value_findings(
         if cause is None or _equal_anew(prop, caller, replace(origin, value=value)):
             continue
         full_path = (*cause.path, *path)
+        if built_each_time(project, site, full_path):
+            continue
         is_float = value.ty in (FLOAT, FLOAT_LIKE) or _made_of_floats(prop, caller, origin.value)
         reported = origin
         if is_float and declared is not None:

@@ -1381,20 +1381,11 @@ class Calls(PassState):
             # A NumPy Generator's draws; a receiver of unknown type drawing `size=` values is one.
             return self.draw(node, method, args, kwargs)
         key = _literal_str(node.args[0]) if method == "get" and node.args else None
-        # A container default is left to the generic read below: joined with it, the item would
-        # take its type without its items, and an item picked from it by a varying index
-        # (``cfg.get("tasks", ("full",))[i]``) would no longer vary.
-        contained = len(args) > 1 and args[1].ty in (TUPLE, LIST, DICT)
-        if (
-            key is not None
-            and not contained
-            and receiver.param is not None
-            and receiver.ty in (UNKNOWN, DICT)
-        ):
+        if key is not None and receiver.param is not None and receiver.ty in (UNKNOWN, DICT):
             # `cfg.get("n", 128)` of a parameter: the item at that key, as `cfg["n"]` reads it
             # (each caller's dict is asked for that item alone), or the default.
             item = keyed_item(unaligned(receiver).with_(items=()), entry(key))
-            return join(item, args[1]) if len(args) > 1 else item
+            return _or_default(item, args[1]) if len(args) > 1 else item
         if method == "get" and receiver.ty == DICT:
             element = _element(receiver)
             if args and not (receiver.vsrc or receiver.deps):
@@ -1637,6 +1628,15 @@ def _updated_array(node: ast.expr) -> ast.expr | None:
     if at.attr != "at" or not isinstance(at.value, ast.Name | ast.Attribute):
         return None
     return at.value
+
+
+def _or_default(item: Value, default: Value) -> Value:
+    """A caller's item or ``default`` (``cfg.get(key, default)``). Beside a container default the
+    item keeps a type not known here, as the caller's container may be another: a join would take
+    the default's type without its items, and an element a parameter's container gives is taken
+    alike for every index, so ``cfg.get("tasks", ("full",))[i]`` would stop varying with ``i``."""
+    joined = join(item, default)
+    return joined.with_(ty=UNKNOWN) if default.ty in (TUPLE, LIST, DICT) else joined
 
 
 def _literal_str(node: ast.expr) -> str | None:
