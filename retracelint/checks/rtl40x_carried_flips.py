@@ -68,11 +68,16 @@ from retracelint.values import (
 )
 
 # The rules this module's checks emit (``checks.FAMILIES``).
-CODES = ("RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
+CODES = ("RTL105", "RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
 
 
 # What differs between the traces of a flip.
-_FLIPPED = {"RTL401": "weak type", "RTL402": "dtype", "RTL403": "pytree structure"}
+_FLIPPED = {
+    "RTL105": "shape",
+    "RTL401": "weak type",
+    "RTL402": "dtype",
+    "RTL403": "pytree structure",
+}
 
 
 def _carries(fn: FunctionSummary) -> bool:
@@ -437,6 +442,8 @@ def _carried_flip(
         leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(_never_none(prop, o, r.value) for o, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
+        if _starts_empty(prop, owner, origin) and _filled(prop, at, results):
+            return "RTL105", f"{carried.name}.{name}", origin.location, _EMPTY, _FILLED
         added = {
             (_keys_added(leaf, r.value, None), r.value.made)
             for o, r, _ in results
@@ -471,6 +478,47 @@ def _carried_flip(
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
     return None
+
+
+_EMPTY = "an empty array (an axis of length 0)"
+_FILLED = "filled"
+
+
+def _starts_empty(prop: Propagation, owner: FunctionSummary, start: Arg) -> bool:
+    """Whether a leaf starts with an axis of length 0 (``jnp.zeros((0, d))``: a buffer the first
+    step is to fill)."""
+    return 0 in (prop.known_axes(owner, start, arrays=True) or ())
+
+
+def _filled(prop: Propagation, at: _CarriedCall, results: list[Origin]) -> bool:
+    """Whether every array the jitted function gives back for a leaf that starts empty is computed
+    from what the call passes, none of it a leaf of the carried state that starts empty (nor the
+    state whole): it has the lengths of what it is made of, not the start's 0. A constant, or
+    arithmetic on the empty leaf itself (``buf * 2``), stays empty and is no flip."""
+    if not results:
+        return False
+    for owner, result, _ in results:
+        back = prop.resolve(owner, result.value)
+        if owner is not at.jitted or back.ty != ARRAY or not back.deps:
+            return False
+        if 0 in (prop.known_axes(owner, result, arrays=True) or ()):
+            return False
+        for dep in back.deps:
+            if not isinstance(dep, ParamDep) or _empty_leaf(prop, at, dep.name):
+                return False
+    return True
+
+
+def _empty_leaf(prop: Propagation, at: _CarriedCall, name: str) -> bool:
+    """Whether parameter ``name`` (``data.qM``) is the carried state, or a leaf of it that starts
+    empty, as far as the start shows; a leaf it does not show counts as empty."""
+    head, _, path = name.partition(".")
+    if head != at.param:
+        return False
+    if not path:
+        return True
+    starts = prop.value_origins(at.fn, at.carried.start, path, (), 0)
+    return not starts or any(_starts_empty(prop, owner, start) for owner, start, _ in starts)
 
 
 def _field_tree_flip(
