@@ -71,6 +71,8 @@ from retracelint.values import (
 CODES = ("RTL105", "RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
 
 
+# A flip makes one more trace, whatever its rule says of a shape that changes on every call.
+_ONCE_MORE = "warning"
 # What differs between the traces of a flip.
 _FLIPPED = {
     "RTL105": "shape",
@@ -162,7 +164,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                     f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
-                found = make_finding(code, head, details, where, site, param, (step,))
+                found = make_finding(
+                    code, head, details, where, site, param, (step,), severity=_ONCE_MORE
+                )
                 per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
 
@@ -212,7 +216,7 @@ def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator
             " is given it",
         )
         step = PathStep(fn.qualname, call.text, call.location)
-        yield make_finding(code, head, details, where, site, param, (step,))
+        yield make_finding(code, head, details, where, site, param, (step,), severity=_ONCE_MORE)
 
 
 def _carried_static_parts(
@@ -390,7 +394,11 @@ def _carried_flip(
     """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
     function's result, then each field of a NamedTuple or dataclass state."""
     fn, carried, jitted = at.fn, at.carried, at.jitted
-    start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
+    start = (
+        _unpacked(prop, fn, carried.start.value)
+        or _jit_result(prop, fn, carried.start.value)
+        or prop.resolve(fn, carried.start.value)
+    )
     returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
     # One item of the result, a lax loop's carry, or a function the summary could not see jitted (one
     # imported from another module): the summary's loop-carried flips leave it to this check.
@@ -414,6 +422,9 @@ def _carried_flip(
     relabelled = _static_relabelled(prop, at, start, returned)
     if relabelled is not None:
         return relabelled
+    back = [(jitted, Arg(returned, jitted.location, ""), ())]
+    if _starts_empty(prop, fn, carried.start) and _filled(prop, at, back):
+        return "RTL105", carried.name, carried.start.location, _EMPTY, _FILLED
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -824,6 +835,51 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     if any(item is None for item in items):
         return None
     return Value(ty=TUPLE, items=tuple(i for i in items if i is not None))
+
+
+def _jit_result(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """What a call of a jitted function in ``fn`` gives back (``obs, state = env.reset(key)``: item
+    0), as the function it wraps returns it, in ``fn``'s terms: resolving ``fn``'s value stops at
+    the jit."""
+    if len(value.deps) != 1:
+        return None
+    (dep,) = value.deps
+    if not isinstance(dep, RetDep) or dep.elem is not None or dep.below:
+        return None
+    site = (fn.qualname, dep.call)
+    jitted = prop.project.jitted_at(site)
+    if jitted is None or jitted[1].returns is None:
+        return None
+    wrapped = jitted[1]
+    returned = wrapped.returns
+    if dep.item is not None:
+        returned = _unpacked(prop, wrapped, returned) or returned
+        if dep.item >= len(returned.items):
+            return None
+        returned = returned.items[dep.item]
+    seen = prop.project.signature(prop.project.targets.get(site), wrapped)
+    given = prop.substitute(
+        prop.resolve(wrapped, returned), fn.calls[dep.call], wrapped, seen, None, caller=fn
+    )
+    given = prop.resolve(fn, given)
+    taken = _taken_at(wrapped, returned, given.made)
+    return given if taken is None else given.with_(made=taken)
+
+
+def _taken_at(wrapped: FunctionSummary, item: Value, made: Location | None) -> Location | None:
+    """Where the jitted function takes what it returns (``return _render(state), state``) from a
+    helper that makes its kind elsewhere (``_render``, which the step calls too): the helper is not
+    the one to change, the jitted function's choice of it is."""
+    if made is None or _within(made, wrapped.location) or len(item.deps) != 1:
+        return None
+    (dep,) = item.deps
+    if not isinstance(dep, RetDep) or dep.call >= len(wrapped.calls):
+        return None
+    return wrapped.calls[dep.call].location
+
+
+def _within(inner: Location, outer: Location) -> bool:
+    return inner.path == outer.path and outer.line <= inner.line <= outer.end_line
 
 
 def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None:
