@@ -501,6 +501,22 @@ def _starts_empty(prop: Propagation, owner: FunctionSummary, start: Arg) -> bool
     return 0 in (prop.known_axes(owner, start, arrays=True) or ())
 
 
+def _emptied(
+    prop: Propagation, at: _CarriedCall, fn: FunctionSummary, start: Arg, returned: Value
+) -> tuple[str, Location] | None:
+    """The first field of a NamedTuple or dataclass state (``start``, made in ``fn``: what
+    ``__init__`` stores on ``self``) that starts empty and comes back filled: its path, and where
+    the empty array is made."""
+    cls = min(prop.classes_of_value(fn, start.value), default=None)
+    for name in _leaf_paths(prop, fn, start, cls, 0) if cls is not None else ():
+        starts = prop.value_origins(fn, start, name, (), 0)
+        if len(starts) != 1 or not _starts_empty(prop, starts[0][0], starts[0][1]):
+            continue
+        if _filled(prop, at, _given_back(prop, at, returned, name)):
+            return name, starts[0][1].location
+    return None
+
+
 def _filled(prop: Propagation, at: _CarriedCall, results: list[Origin]) -> bool:
     """Whether every array the jitted function gives back for a leaf that starts empty is computed
     from what the call passes, none of it a leaf of the carried state that starts empty (nor the
@@ -1301,6 +1317,9 @@ def _attribute_flip(
         item = _item_flip(prop, first_call, start, returned, carried.name)
         if item is not None:
             return item
+        emptied = _emptied(prop, first_call, owner, replace(other, value=start), returned)
+        if emptied is not None:
+            return "RTL105", f"{carried.name}.{emptied[0]}", emptied[1], _EMPTY, _FILLED
     return None
 
 
