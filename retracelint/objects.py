@@ -311,7 +311,10 @@ class ObjectModel:
             passed = arg.value.param if as_given else None
             given = seen.arg(call, passed) if passed else None
             where = given or arg
-            out.append((fn, Arg(value, where.location, where.text), (*path, step)))
+            # Constant lengths (``jnp.zeros((0, d))``) hold in any caller; a module constant's name
+            # is read in the module that wrote it, which is not ``fn``'s when the factory made it.
+            known = where.known if given is not None or not isinstance(where.known, str) else None
+            out.append((fn, Arg(value, where.location, where.text, known), (*path, step)))
         return out
 
     def jit_result_attribute(

@@ -31,7 +31,7 @@ from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
 from retracelint.session import Picked
-from retracelint.summarise.promotion import floor_of, is_complex, promoted_floor
+from retracelint.summarise.promotion import floor_of, is_complex, lifted, promoted_floor
 from retracelint.summary import (
     Arg,
     CallSite,
@@ -1732,6 +1732,11 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
         and not part
     ):
         merged = merged.with_(dtype=extra.dtype, made=extra.made)
+        # Promoted where it is used (``counts(state) / 10.0``): the lattice's bound, made there.
+        raised = lifted(extra.dtype, value.floor) if value.floor is not None else None
+        if raised is not None:
+            weak = UNSURE if raised.weak else MADE_STRONG
+            merged = merged.with_(dtype=raised.dtype, made=value.floor[1], weak=weak)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
     if value.weak == FOLLOWS or (value.ty == UNKNOWN and value.weak is None and not value.deps):

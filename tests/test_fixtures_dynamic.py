@@ -141,6 +141,8 @@ TRACE_ONCE = (
     ("carried_parameters_cast_in_the_step_negative", "main.py"),
     ("carried_choices_promoted_by_host_tables_negative", "main.py"),
     ("carried_aux_data_relabelled_negative", "main.py"),
+    ("carried_buffers_filled_from_empty_negative", "main.py"),
+    ("jitted_resets_handed_on_negative", "main.py"),
     ("closure_starts_told_where_written_negative", "main.py"),
     ("carried_leaves_promoted_by_object_tables_negative", "main.py"),
     ("carried_counters_beside_lax_floats_negative", "main.py"),

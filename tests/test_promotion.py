@@ -11,11 +11,13 @@ import itertools
 
 import pytest
 
+from retracelint.model import Location
 from retracelint.summarise.promotion import (
     _LATTICE,
     WEAK_NODES,
     Typed,
     at_least,
+    lifted,
     result_type,
     to_inexact,
 )
@@ -156,3 +158,13 @@ def test_functions_that_make_floats_agree_with_jax(x64):
                 if mine != said:
                     wrong.append((name, dtype, mine, said))
     assert not wrong, wrong[:5]
+
+
+def test_a_value_is_lifted_by_what_bounds_it_where_it_is_used():
+    """A helper's int32 result divided by ``10.0`` is a weak float (jax: ``float32``, weak); a
+    half-precision one times a Python float stays half; times a float32 array it is float32."""
+    at = Location("m.py", 1, 1, 1, 2)
+    assert lifted("int32", ("float", at)) == Typed("float64", True)
+    assert lifted("float16", ("float", at)) is None
+    assert lifted("bfloat16", ("float32", at)) == Typed("float32")
+    assert lifted("float32", None) is None

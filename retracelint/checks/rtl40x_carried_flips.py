@@ -68,11 +68,18 @@ from retracelint.values import (
 )
 
 # The rules this module's checks emit (``checks.FAMILIES``).
-CODES = ("RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
+CODES = ("RTL105", "RTL201", "RTL202", "RTL401", "RTL402", "RTL403")
 
 
+# A flip makes one more trace, whatever its rule says of a shape that changes on every call.
+_ONCE_MORE = "warning"
 # What differs between the traces of a flip.
-_FLIPPED = {"RTL401": "weak type", "RTL402": "dtype", "RTL403": "pytree structure"}
+_FLIPPED = {
+    "RTL105": "shape",
+    "RTL401": "weak type",
+    "RTL402": "dtype",
+    "RTL403": "pytree structure",
+}
 
 
 def _carries(fn: FunctionSummary) -> bool:
@@ -157,7 +164,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                     f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
                 )
                 step = PathStep(fn.qualname, call.text, call.location)
-                found = make_finding(code, head, details, where, site, param, (step,))
+                found = make_finding(
+                    code, head, details, where, site, param, (step,), severity=_ONCE_MORE
+                )
                 per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
 
@@ -207,7 +216,7 @@ def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator
             " is given it",
         )
         step = PathStep(fn.qualname, call.text, call.location)
-        yield make_finding(code, head, details, where, site, param, (step,))
+        yield make_finding(code, head, details, where, site, param, (step,), severity=_ONCE_MORE)
 
 
 def _carried_static_parts(
@@ -385,7 +394,11 @@ def _carried_flip(
     """(rule, what, where, kind first, kind then): the pytree of the start against the jitted
     function's result, then each field of a NamedTuple or dataclass state."""
     fn, carried, jitted = at.fn, at.carried, at.jitted
-    start = _unpacked(prop, fn, carried.start.value) or prop.resolve(fn, carried.start.value)
+    start = (
+        _unpacked(prop, fn, carried.start.value)
+        or _jit_result(prop, fn, carried.start.value)
+        or prop.resolve(fn, carried.start.value)
+    )
     returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
     # One item of the result, a lax loop's carry, or a function the summary could not see jitted (one
     # imported from another module): the summary's loop-carried flips leave it to this check.
@@ -409,6 +422,9 @@ def _carried_flip(
     relabelled = _static_relabelled(prop, at, start, returned)
     if relabelled is not None:
         return relabelled
+    back = [(jitted, Arg(returned, jitted.location, ""), ())]
+    if _starts_empty(prop, fn, carried.start) and _filled(prop, at, back):
+        return "RTL105", carried.name, carried.start.location, _EMPTY, _FILLED
     first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
@@ -437,6 +453,8 @@ def _carried_flip(
         leaf = as_called(prop, owner, origin.value)
         if leaf.ty == NONE and all(_never_none(prop, o, r.value) for o, r, _ in results):
             return "RTL403", f"{carried.name}.{name}", origin.location, "None", "an array"
+        if _starts_empty(prop, owner, origin) and _filled(prop, at, results):
+            return "RTL105", f"{carried.name}.{name}", origin.location, _EMPTY, _FILLED
         added = {
             (_keys_added(leaf, r.value, None), r.value.made)
             for o, r, _ in results
@@ -471,6 +489,63 @@ def _carried_flip(
         if len(widened) == 1 and (found := widened.pop()) is not None:
             return "RTL402", f"{carried.name}.{name}", *found
     return None
+
+
+_EMPTY = "an empty array (an axis of length 0)"
+_FILLED = "filled"
+
+
+def _starts_empty(prop: Propagation, owner: FunctionSummary, start: Arg) -> bool:
+    """Whether a leaf starts with an axis of length 0 (``jnp.zeros((0, d))``: a buffer the first
+    step is to fill)."""
+    return 0 in (prop.known_axes(owner, start, arrays=True) or ())
+
+
+def _emptied(
+    prop: Propagation, at: _CarriedCall, fn: FunctionSummary, start: Arg, returned: Value
+) -> tuple[str, Location] | None:
+    """The first field of a NamedTuple or dataclass state (``start``, made in ``fn``: what
+    ``__init__`` stores on ``self``) that starts empty and comes back filled: its path, and where
+    the empty array is made."""
+    cls = min(prop.classes_of_value(fn, start.value), default=None)
+    for name in _leaf_paths(prop, fn, start, cls, 0) if cls is not None else ():
+        starts = prop.value_origins(fn, start, name, (), 0)
+        if len(starts) != 1 or not _starts_empty(prop, starts[0][0], starts[0][1]):
+            continue
+        if _filled(prop, at, _given_back(prop, at, returned, name)):
+            return name, starts[0][1].location
+    return None
+
+
+def _filled(prop: Propagation, at: _CarriedCall, results: list[Origin]) -> bool:
+    """Whether every array the jitted function gives back for a leaf that starts empty is computed
+    from what the call passes, none of it a leaf of the carried state that starts empty (nor the
+    state whole): it has the lengths of what it is made of, not the start's 0. A constant, or
+    arithmetic on the empty leaf itself (``buf * 2``), stays empty and is no flip."""
+    if not results:
+        return False
+    for owner, result, _ in results:
+        back = prop.resolve(owner, result.value)
+        if owner is not at.jitted or back.ty != ARRAY or not back.deps:
+            return False
+        if 0 in (prop.known_axes(owner, result, arrays=True) or ()):
+            return False
+        for dep in back.deps:
+            if not isinstance(dep, ParamDep) or _empty_leaf(prop, at, dep.name):
+                return False
+    return True
+
+
+def _empty_leaf(prop: Propagation, at: _CarriedCall, name: str) -> bool:
+    """Whether parameter ``name`` (``data.qM``) is the carried state, or a leaf of it that starts
+    empty, as far as the start shows; a leaf it does not show counts as empty."""
+    head, _, path = name.partition(".")
+    if head != at.param:
+        return False
+    if not path:
+        return True
+    starts = prop.value_origins(at.fn, at.carried.start, path, (), 0)
+    return not starts or any(_starts_empty(prop, owner, start) for owner, start, _ in starts)
 
 
 def _field_tree_flip(
@@ -776,6 +851,51 @@ def _unpacked(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     if any(item is None for item in items):
         return None
     return Value(ty=TUPLE, items=tuple(i for i in items if i is not None))
+
+
+def _jit_result(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """What a call of a jitted function in ``fn`` gives back (``obs, state = env.reset(key)``: item
+    0), as the function it wraps returns it, in ``fn``'s terms: resolving ``fn``'s value stops at
+    the jit."""
+    if len(value.deps) != 1:
+        return None
+    (dep,) = value.deps
+    if not isinstance(dep, RetDep) or dep.elem is not None or dep.below:
+        return None
+    site = (fn.qualname, dep.call)
+    jitted = prop.project.jitted_at(site)
+    if jitted is None or jitted[1].returns is None:
+        return None
+    wrapped = jitted[1]
+    returned = wrapped.returns
+    if dep.item is not None:
+        returned = _unpacked(prop, wrapped, returned) or returned
+        if dep.item >= len(returned.items):
+            return None
+        returned = returned.items[dep.item]
+    seen = prop.project.signature(prop.project.targets.get(site), wrapped)
+    given = prop.substitute(
+        prop.resolve(wrapped, returned), fn.calls[dep.call], wrapped, seen, None, caller=fn
+    )
+    given = prop.resolve(fn, given)
+    taken = _taken_at(wrapped, returned, given.made)
+    return given if taken is None else given.with_(made=taken)
+
+
+def _taken_at(wrapped: FunctionSummary, item: Value, made: Location | None) -> Location | None:
+    """Where the jitted function takes what it returns (``return _render(state), state``) from a
+    helper that makes its kind elsewhere (``_render``, which the step calls too): the helper is not
+    the one to change, the jitted function's choice of it is."""
+    if made is None or _within(made, wrapped.location) or len(item.deps) != 1:
+        return None
+    (dep,) = item.deps
+    if not isinstance(dep, RetDep) or dep.call >= len(wrapped.calls):
+        return None
+    return wrapped.calls[dep.call].location
+
+
+def _within(inner: Location, outer: Location) -> bool:
+    return inner.path == outer.path and outer.line <= inner.line <= outer.end_line
 
 
 def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None:
@@ -1197,6 +1317,9 @@ def _attribute_flip(
         item = _item_flip(prop, first_call, start, returned, carried.name)
         if item is not None:
             return item
+        emptied = _emptied(prop, first_call, owner, replace(other, value=start), returned)
+        if emptied is not None:
+            return "RTL105", f"{carried.name}.{emptied[0]}", emptied[1], _EMPTY, _FILLED
     return None
 
 

@@ -237,6 +237,16 @@ def promoted_floor(
     return dtype, min(at_dtype)
 
 
+def lifted(dtype: str, floor: tuple[str, Location] | None) -> Typed | None:
+    """What a value of ``dtype`` (a helper's int32 result) is once promoted with what bounds it
+    from below where it is used (``floor``: ``/ 10.0``'s weak float node, a float32 operand's
+    dtype), when that is another dtype; None when it stays ``dtype`` or the table does not know."""
+    if floor is None:
+        return None
+    bound = result_type([Typed(dtype), _floor_typed(floor[0])], x64=True)
+    return bound if bound is not None and bound.dtype != dtype else None
+
+
 def _floor_typed(dtype: str) -> Typed:
     """A floor as an operand of the promotion: a weak node is a Python number of its kind."""
     return Typed(WEAK_NODES[dtype], True) if dtype in WEAK_NODES else Typed(dtype)

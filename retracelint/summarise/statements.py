@@ -129,6 +129,7 @@ from retracelint.values import (
     Taint,
     Value,
     axes_fixed,
+    axis_lengths,
     constant_value,
     entry,
     join_returned,
@@ -1259,7 +1260,10 @@ class Statements(PassState):
             else:
                 continue
             seen.add(name)
-            start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text)
+            # An array's constant lengths (``buf = jnp.zeros((0, d))``, a buffer to fill) are
+            # told apart from what the callee returns (``rtl40x_carried_flips._starts_empty``).
+            known = axis_lengths(before[name]) if before[name].ty in (ARRAY, NP_ARRAY) else None
+            start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text, known)
             self.fn.carried.append(Carried(name, start, call, item, index, lax))
 
     @contextmanager
