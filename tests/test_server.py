@@ -8,6 +8,7 @@ findings of one file depend on the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import subprocess
@@ -189,14 +190,10 @@ class Client:
 
 
 def cli_findings(root: Path, name: str) -> list[dict]:
-    done = subprocess.run(
-        [*SERVER, "--output-format", "json", name],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
-    assert done.returncode in (0, 1), done.stderr
+    """What ``retracelint --output-format json NAME``, run in ``root``, finds."""
+    with contextlib.chdir(root):
+        done = CliRunner().invoke(main, ["--output-format", "json", name])
+    assert done.exit_code in (0, 1), done.output
     return json.loads(done.stdout)
 
 
