@@ -1,7 +1,9 @@
 """The command line as a user runs it: output lines, exit codes, formats, selection, files, noqa, stdin.
 
-A few tests start a real process (``python -m retracelint``); the rest use click's CliRunner on
-``retracelint.cli.main`` in a temporary project. Every run passes ``--no-cache`` so nothing is written
+Tests use click's CliRunner on ``retracelint.cli.main`` in a temporary project; a few start a real
+process (``python -m retracelint``) where the process is what they check: its exit and output as a
+whole, standard input, a parser crash it must outlive, a read that must not hang, its workers, the
+modules it imports. Every run passes ``--no-cache`` so nothing is written
 into the tree under test (one test checks exactly that).
 """
 
@@ -149,6 +151,15 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.fixture
+def flow(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The three-module fixture (a loop in main.py, through two modules, to a jit in model.py), made
+    the working directory."""
+    root = FIXTURES / "three_module_flow"
+    monkeypatch.chdir(root)
+    return root
+
+
 def lint(runner: CliRunner, *args: str, stdin: bytes | None = None) -> Result:
     """``retracelint check --no-cache ARGS``."""
     return runner.invoke(main, ["check", "--no-cache", *args], input=stdin)
@@ -192,13 +203,17 @@ def said(stderr: str | bytes) -> str:
     return text
 
 
-# -- end to end, in a real process -----------------------------------------------------------------
-def test_default_command_is_check_and_both_report_the_same(project: Path) -> None:
+# -- end to end -----------------------------------------------------------------------------------
+def test_default_command_is_check_and_both_report_the_same(
+    project: Path, runner: CliRunner
+) -> None:
+    """The command as a process runs it (``python -m retracelint``, which ends with ``os._exit`` once
+    its output is written) prints what it prints run in-process, with or without ``check``."""
     plain = run_process("--no-cache", "train.py", "clean.py", cwd=project)
-    check = run_process("check", "--no-cache", "train.py", "clean.py", cwd=project)
-    assert plain.returncode == check.returncode == 1
-    assert plain.stdout == check.stdout
-    assert plain.stderr == check.stderr
+    check = lint(runner, "train.py", "clean.py")
+    assert plain.returncode == check.exit_code == 1
+    assert plain.stdout.decode() == check.stdout
+    assert plain.stderr.decode() == check.stderr
     assert plain.stderr.decode().splitlines() == [
         "Found 3 errors.",
         "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).",
@@ -206,34 +221,37 @@ def test_default_command_is_check_and_both_report_the_same(project: Path) -> Non
     assert sorted(parsed(plain.stdout.decode())) == sorted(expected_train(project))
 
 
-def test_text_lines_are_flake8_style_with_exact_positions(project: Path) -> None:
+def test_text_lines_are_flake8_style_with_exact_positions(project: Path, runner: CliRunner) -> None:
     write(project, {"unicode_names.py": UNICODE})
-    result = run_process("--no-cache", ".", cwd=project)
-    assert result.returncode == 1
-    text = result.stdout.decode("utf-8")
+    result = lint(runner, ".")
+    assert result.exit_code == 1
+    text = result.stdout
     assert text.endswith("\n")
     expected = [*expected_train(project), at(project, "unicode_names.py", "données[:i]", "RTL101")]
     # Sorted by path, line, column; nothing for clean.py.
     assert parsed(text) == sorted(expected)
 
 
-def test_non_ascii_columns_match_the_characters_an_editor_shows(project: Path) -> None:
+def test_non_ascii_columns_match_the_characters_an_editor_shows(
+    project: Path, runner: CliRunner
+) -> None:
     write(project, {"unicode_names.py": UNICODE})
-    result = run_process("--no-cache", "--format", "json", "unicode_names.py", cwd=project)
-    [finding] = json.loads(result.stdout.decode("utf-8"))
+    result = lint(runner, "--format", "json", "unicode_names.py")
+    [finding] = json.loads(result.stdout)
     line = UNICODE.splitlines()[finding["line"] - 1]
     # col is 1-based, end_col exclusive: together they cut out exactly the flagged expression.
     assert line[finding["col"] - 1 : finding["end_col"] - 1] == "données[:i]"
     assert finding["end_line"] == finding["line"]
 
 
-def test_message_names_origin_jit_site_parameter_path_and_fix() -> None:
-    root = FIXTURES / "three_module_flow"
-    result = run_process("--no-cache", "--isolated", ".", cwd=root)
-    assert result.returncode == 1
-    [line] = result.stdout.decode().splitlines()
+def test_message_names_origin_jit_site_parameter_path_and_fix(
+    flow: Path, runner: CliRunner
+) -> None:
+    result = lint(runner, "--isolated", ".")
+    assert result.exit_code == 1
+    [line] = result.stdout.splitlines()
     path, number, col, code = parsed(line)[0]
-    source = (root / "main.py").read_text(encoding="utf-8").splitlines()
+    source = (flow / "main.py").read_text(encoding="utf-8").splitlines()
     assert (path, code) == ("main.py", "RTL101")
     assert source[number - 1].find("data[:window]") + 1 == col
     # The headline: what varies, when, which jit, the fix in a few words; short, as flake8's are.
@@ -244,14 +262,15 @@ def test_message_names_origin_jit_site_parameter_path_and_fix() -> None:
     )
 
 
-def test_full_format_prints_the_call_path_jit_site_loop_and_fix_under_the_headline() -> None:
+def test_full_format_prints_the_call_path_jit_site_loop_and_fix_under_the_headline(
+    flow: Path, runner: CliRunner
+) -> None:
     """``--output-format full``, as ruff's: the headline line as concise prints it, then each call from
     the loop to the jit (``path:line: call``), the jit site, the loop and the whole fix, indented."""
-    root = FIXTURES / "three_module_flow"
-    concise = run_process("--no-cache", "--isolated", ".", cwd=root).stdout.decode()
-    result = run_process("--no-cache", "--isolated", "--output-format", "full", ".", cwd=root)
-    assert result.returncode == 1
-    assert result.stdout.decode().splitlines() == [
+    concise = lint(runner, "--isolated", ".").stdout
+    result = lint(runner, "--isolated", "--output-format", "full", ".")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
         concise.rstrip("\n"),
         "  call path:",
         "    main.py:17: run_epoch(...)",
@@ -263,8 +282,8 @@ def test_full_format_prints_the_call_path_jit_site_loop_and_fix_under_the_headli
         "",
     ]
     # The older name of the default format prints what concise prints.
-    text = run_process("--no-cache", "--isolated", "--format", "text", ".", cwd=root)
-    assert text.stdout.decode() == concise
+    text = lint(runner, "--isolated", "--format", "text", ".")
+    assert text.stdout == concise
 
 
 # -- exit codes ------------------------------------------------------------------------------------
@@ -279,14 +298,14 @@ def test_exit_codes_clean_findings_and_exit_zero(project: Path, runner: CliRunne
     assert zero.stdout == dirty.stdout
 
 
-def test_bad_option_is_a_usage_error(project: Path) -> None:
-    result = run_process("--no-cache", "--frobnicate", "train.py", cwd=project)
-    assert result.returncode == 2
-    assert result.stdout == b""
-    assert b"--frobnicate" in result.stderr
-    bad_choice = run_process("--no-cache", "--format", "xml", "train.py", cwd=project)
-    assert bad_choice.returncode == 2
-    assert b"xml" in bad_choice.stderr
+def test_bad_option_is_a_usage_error(project: Path, runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--no-cache", "--frobnicate", "train.py"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "--frobnicate" in result.stderr
+    bad_choice = runner.invoke(main, ["--no-cache", "--format", "xml", "train.py"])
+    assert bad_choice.exit_code == 2
+    assert "xml" in bad_choice.stderr
 
 
 def test_missing_path_is_one_rtl000_line_and_the_rest_is_analysed(
@@ -359,12 +378,12 @@ def test_a_file_named_that_is_not_python_is_read_as_python_as_ruff_does(
     assert said(result.stderr) == ""
 
 
-def test_bad_config_exits_2_with_one_line_naming_the_file(project: Path) -> None:
+def test_bad_config_exits_2_with_one_line_naming_the_file(project: Path, runner: CliRunner) -> None:
     write(project, {"pyproject.toml": "[tool.retracelint]\nselect = [\n"})
-    result = run_process("--no-cache", "train.py", cwd=project)
-    assert result.returncode == 2
-    assert result.stdout == b""
-    err = result.stderr.decode().strip().splitlines()
+    result = lint(runner, "train.py")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    err = result.stderr.strip().splitlines()
     assert len(err) == 1
     assert str(project / "pyproject.toml") in err[0]
 
@@ -426,9 +445,8 @@ def test_json_carries_every_field_as_data(project: Path, runner: CliRunner) -> N
     ] == text
 
 
-def test_json_multi_module_call_path_lists_each_call() -> None:
-    root = FIXTURES / "three_module_flow"
-    result = run_process("--no-cache", "--isolated", "--format", "json", ".", cwd=root)
+def test_json_multi_module_call_path_lists_each_call(flow: Path, runner: CliRunner) -> None:
+    result = lint(runner, "--isolated", "--format", "json", ".")
     [finding] = json.loads(result.stdout)
     steps = [(Path(s["path"]).name, s["call"]) for s in finding["call_path"]]
     assert steps == [("main.py", "run_epoch"), ("epoch.py", "step"), ("step.py", "train_step")]
@@ -943,27 +961,26 @@ def test_a_warning_says_so_in_every_format_and_severity_error_leaves_it_out(
     assert (quiet.exit_code, quiet.stdout) == (0, "")
 
 
-def test_severity_from_the_configuration_and_a_wrong_value(project: Path) -> None:
+def test_severity_from_the_configuration_and_a_wrong_value(
+    project: Path, runner: CliRunner
+) -> None:
     noqa_variant(project, "# noqa: RTL201, RTL105")
     write(project, {"pyproject.toml": '[tool.retracelint]\nextend-select = ["RTL100"]\n'})
-    both = run_process("--no-cache", "train.py", cwd=project)
-    assert b" RTL100 [warning] " in both.stdout
+    both = lint(runner, "train.py")
+    assert " RTL100 [warning] " in both.stdout
     write(
         project,
         {"pyproject.toml": '[tool.retracelint]\nextend-select = ["RTL100"]\nseverity = "error"\n'},
     )
-    errors = run_process("--no-cache", "train.py", cwd=project)
-    assert (errors.returncode, b"RTL100" in errors.stdout) == (1, False)
-    assert errors.stdout.count(b" RTL101 ") == 2
+    errors = lint(runner, "train.py")
+    assert (errors.exit_code, "RTL100" in errors.stdout) == (1, False)
+    assert errors.stdout.count(" RTL101 ") == 2
     # The flag wins over the file, as every flag does.
-    assert (
-        b" RTL100 [warning] "
-        in run_process("--no-cache", "--severity", "warning", "train.py", cwd=project).stdout
-    )
+    assert " RTL100 [warning] " in lint(runner, "--severity", "warning", "train.py").stdout
     write(project, {"pyproject.toml": '[tool.retracelint]\nseverity = "info"\n'})
-    wrong = run_process("--no-cache", "train.py", cwd=project)
-    assert (wrong.returncode, wrong.stdout) == (2, b"")
-    assert wrong.stderr.decode().splitlines() == [
+    wrong = lint(runner, "train.py")
+    assert (wrong.exit_code, wrong.stdout) == (2, "")
+    assert wrong.stderr.splitlines() == [
         f"retracelint: error: {project / 'pyproject.toml'}: option 'severity': expected one of"
         " warning, error, got 'info'"
     ]

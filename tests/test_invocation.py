@@ -69,11 +69,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # -- one file, its project's findings --------------------------------------------------------------
 def test_one_file_reports_what_flake8_reports_for_it_byte_for_byte(repo: Path) -> None:
     target = "examples/trainer/train.py"
-    cli = subprocess.run(
-        [*RETRACELINT, "--no-cache", target], cwd=repo, capture_output=True, text=True
-    )
+    cli = lint(target)
     plugin = subprocess.run([*FLAKE8, target], cwd=repo, capture_output=True, text=True)
-    assert cli.returncode == plugin.returncode == 1, (cli.stderr, plugin.stderr)
+    assert cli.exit_code == plugin.returncode == 1, (cli.stderr, plugin.stderr)
     # The loop in train.py feeds jitted functions defined in optim.py: both need the project. The
     # chunks data.batches() slices in its loop are made in data.py, and the jits rebuilt by each
     # call of optim.clip_by_global_norm() and evaluate.validation_loss() in optim.py and

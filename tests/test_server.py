@@ -8,11 +8,14 @@ findings of one file depend on the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import test_fix_static_closures as closures
@@ -26,6 +29,7 @@ from retracelint.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures_flake8" / "proj"
 SERVER = [sys.executable, "-c", "import sys; from retracelint.cli import main; sys.exit(main())"]
+T = TypeVar("T")
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
 
 
@@ -55,6 +59,7 @@ class Client:
         self.progress = progress  # whether the client says it shows work done progress
         self.tokens: list[object] = []  # made by window/workDoneProgress/create
         self.reports: list[tuple[object, dict]] = []  # $/progress: token, value
+        self.opened: set[str] = set()  # the URIs of the documents open now
 
         @self.lsp.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: types.PublishDiagnosticsParams) -> None:
@@ -118,6 +123,16 @@ class Client:
             uri=self.uri(name), language_id="python", version=1, text=text
         )
         self.lsp.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+        self.opened.add(item.uri)
+
+    def close(self, name: str) -> None:
+        self._close(self.uri(name))
+
+    def _close(self, uri: str) -> None:
+        self.lsp.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        self.opened.discard(uri)
 
     def change(self, name: str, text: str, version: int) -> None:
         self.lsp.text_document_did_change(
@@ -148,6 +163,23 @@ class Client:
             shown = {uri: [where(d) for d in found] for uri, found in self.diagnostics.items()}
             raise AssertionError(f"diagnostics of {name} now: {shown}; log: {self.logs}") from None
 
+    def move_to(self, root: Path) -> None:
+        """Names are of files under ``root`` from now on; what the server said before is forgotten."""
+        self.root = root
+        for said in (self.diagnostics, self.logs, self.tokens, self.reports):
+            said.clear()
+
+    async def close_all(self, idle: Path) -> None:
+        """Close every open document, then wait until the server is done with them: until it has
+        published the diagnostics of ``idle`` (a clean file), opened after them, which its runs
+        (one at a time, in order) make after every run the closing started."""
+        for uri in list(self.opened):
+            self._close(uri)
+        self.move_to(idle.parent)
+        self.open(idle.name)
+        await self.until(idle.name, lambda d: True)
+        self.close(idle.name)
+
     async def stop(self) -> int | None:
         await self.lsp.shutdown_async(None)
         self.lsp.exit(None)
@@ -158,14 +190,10 @@ class Client:
 
 
 def cli_findings(root: Path, name: str) -> list[dict]:
-    done = subprocess.run(
-        [*SERVER, "--output-format", "json", name],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
-    assert done.returncode in (0, 1), done.stderr
+    """What ``retracelint --output-format json NAME``, run in ``root``, finds."""
+    with contextlib.chdir(root):
+        done = CliRunner().invoke(main, ["--output-format", "json", name])
+    assert done.exit_code in (0, 1), done.output
     return json.loads(done.stdout)
 
 
@@ -177,13 +205,53 @@ def run(test) -> None:
     asyncio.run(asyncio.wait_for(test(), HANG_S))
 
 
-def test_diagnostics_are_the_cli_findings_with_their_call_paths(project: Path) -> None:
+class Shared:
+    """One server for the tests that do not need a process of their own (its start-up, its
+    capabilities or arguments, a first run's timing, a file deleted while open): each test opens
+    its own project's files, all closed after it, so that the next one sees none of them. Every
+    run of a server analyses every open file, by absolute path, in its own project."""
+
+    IDLE = "idle.py"
+
+    def __init__(self, home: Path) -> None:
+        (home / self.IDLE).write_text("X = 1\n", encoding="utf-8")
+        self.home = home
+        self.loop = asyncio.new_event_loop()  # the client's, from start to stop
+        self.client = Client(home)
+        self.run_async(self.client.start())
+
+    def run_async(self, work: Awaitable[T]) -> T:
+        return self.loop.run_until_complete(asyncio.wait_for(work, HANG_S))
+
+    def run(self, root: Path, test: Callable[[Client], Awaitable[None]]) -> None:
+        """``test(client)`` with names under ``root``."""
+        self.client.move_to(root)
+        try:
+            self.run_async(test(self.client))
+        finally:
+            self.run_async(self.client.close_all(self.home / self.IDLE))
+
+    def stop(self) -> int | None:
+        try:
+            return self.run_async(self.client.stop())
+        finally:
+            self.loop.close()
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
+    server = Shared(tmp_path_factory.mktemp("server"))
+    yield server
+    assert server.stop() == 0
+
+
+def test_diagnostics_are_the_cli_findings_with_their_call_paths(
+    shared: Shared, project: Path
+) -> None:
     expected = cli_findings(project, "pkg/main.py")
     assert {f["code"] for f in expected} == {"RTL101", "RTL201"}
 
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
+    async def test(client: Client) -> None:
         client.open("pkg/main.py")
         found = await client.until("pkg/main.py", lambda d: len(d) > 0)
         assert sorted(where(d) for d in found) == sorted(
@@ -216,19 +284,18 @@ def test_diagnostics_are_the_cli_findings_with_their_call_paths(project: Path) -
             assert jumps == [(made["path"], made["line"]), *calls, (site["path"], site["line"])]
             assert d.related_information[-1].message.startswith("jit site: ")
             assert len(calls) >= 1  # the path crosses into pipeline.py
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(project, test)
 
 
-def test_an_edit_in_one_file_removes_the_finding_it_caused_in_another(project: Path) -> None:
+def test_an_edit_in_one_file_removes_the_finding_it_caused_in_another(
+    shared: Shared, project: Path
+) -> None:
     main = (project / "pkg" / "main.py").read_text(encoding="utf-8")
     cause = "pipeline.prefix_total(données, n)"
     assert cause in main
 
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
+    async def test(client: Client) -> None:
         client.open("pkg/pipeline.py")
         client.open("pkg/main.py")
         before = await client.until("pkg/pipeline.py", lambda d: len(d) > 0)
@@ -252,15 +319,12 @@ def test_an_edit_in_one_file_removes_the_finding_it_caused_in_another(project: P
         assert await client.until("pkg/pipeline.py", lambda d: not d) == ()
         # The run publishes file by file: wait for main.py's own diagnostics of that run too.
         await client.until("pkg/main.py", lambda d: "RTL000" not in {x.code for x in d})
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(project, test)
 
 
-def test_noqa_quick_fix_and_hover(project: Path) -> None:
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
+def test_noqa_quick_fix_and_hover(shared: Shared, project: Path) -> None:
+    async def test(client: Client) -> None:
         client.open("pkg/main.py")
         # Three findings: the slice made here, the slice pipeline.py makes from this loop (shown at
         # its call here), and the static argument.
@@ -285,9 +349,8 @@ def test_noqa_quick_fix_and_hover(project: Path) -> None:
         assert "RTL201" in hover.contents.value and "**Fix:**" in hover.contents.value
         nothing = await client.hover("pkg/main.py", types.Position(line=0, character=0))
         assert nothing is None
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(project, test)
 
 
 def _frame(message: dict) -> bytes:
@@ -371,14 +434,12 @@ def evaluate(batches):
 """
 
 
-def test_the_fix_that_fix_makes_is_a_quick_fix(tmp_path: Path) -> None:
+def test_the_fix_that_fix_makes_is_a_quick_fix(shared: Shared, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\n")
     (tmp_path / "kernels.py").write_text(KERNELS)
     (tmp_path / "train.py").write_text(TRAIN)
 
-    async def test() -> None:
-        client = Client(tmp_path)
-        await client.start()
+    async def test(client: Client) -> None:
         client.open("train.py")
         (found,) = await client.until("train.py", lambda d: len(d) > 0)
         assert found.code == "RTL203"
@@ -389,19 +450,18 @@ def test_the_fix_that_fix_makes_is_a_quick_fix(tmp_path: Path) -> None:
         assert (edit.range.start.line, edit.range.end.line) == (5, 6)
         assert edit.new_text == "        yield normalise(batch, axes=(0, 1))\n"
         assert [a.title for a in actions if not a.is_preferred] == ["Add '# noqa: RTL203'"]
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(tmp_path, test)
 
 
-def test_an_analysis_that_fails_is_logged_and_the_server_goes_on(tmp_path: Path) -> None:
+def test_an_analysis_that_fails_is_logged_and_the_server_goes_on(
+    shared: Shared, tmp_path: Path
+) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.retracelint]\nselect = 5\n")
     (tmp_path / "kernels.py").write_text(KERNELS)
     (tmp_path / "train.py").write_text(TRAIN)
 
-    async def test() -> None:
-        client = Client(tmp_path)
-        await client.start()
+    async def test(client: Client) -> None:
         client.open("train.py")
 
         async def logged() -> None:
@@ -422,19 +482,18 @@ def test_an_analysis_that_fails_is_logged_and_the_server_goes_on(tmp_path: Path)
         )
         (found,) = await client.until("train.py", lambda d: len(d) > 0)
         assert found.code == "RTL203"
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(tmp_path, test)
 
 
-def test_every_open_unsaved_buffer_counts_not_only_the_one_edited(project: Path) -> None:
+def test_every_open_unsaved_buffer_counts_not_only_the_one_edited(
+    shared: Shared, project: Path
+) -> None:
     main = (project / "pkg" / "main.py").read_text(encoding="utf-8")
     kernels = (project / "pkg" / "kernels.py").read_text(encoding="utf-8")
     cause = "pipeline.prefix_total(données, n)"
 
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
+    async def test(client: Client) -> None:
         for name in ("pkg/pipeline.py", "pkg/main.py", "pkg/kernels.py"):
             client.open(name)
         await client.until(
@@ -454,9 +513,8 @@ def test_every_open_unsaved_buffer_counts_not_only_the_one_edited(project: Path)
         assert not client.diagnostics[client.uri("pkg/pipeline.py")]
         after = client.diagnostics[client.uri("pkg/main.py")]
         assert sorted(where(d) for d in after) == sorted(where(d) for d in shown)
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(project, test)
 
 
 def test_a_file_deleted_while_open(project: Path) -> None:
@@ -481,11 +539,7 @@ def test_a_file_deleted_while_open(project: Path) -> None:
             (f["line"], f["col"], f["code"]) for f in expected
         )
         # Closed, it is gone; the server still answers.
-        client.lsp.text_document_did_close(
-            types.DidCloseTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=client.uri("pkg/pipeline.py"))
-            )
-        )
+        client.close("pkg/pipeline.py")
         assert await client.hover("pkg/main.py", types.Position(line=0, character=0)) is None
         assert await client.stop() == 0
 
@@ -582,7 +636,7 @@ async def shows_cold_findings(
 
 
 def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    shared: Shared, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Edits one after another, each of one file as an editor saves it: a new file, a body of an
     imported module edited with what the others read of it kept (the server links that module
@@ -604,9 +658,7 @@ def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
         ("pkg/pipeline.py", None),  # deleted
     ]
 
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
+    async def test(client: Client) -> None:
         names = ["pkg/main.py", "pkg/pipeline.py", "pkg/kernels.py"]
         for name in names:
             client.open(name)
@@ -620,11 +672,7 @@ def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
         for version, (name, text) in enumerate(steps, 2):
             path = project / name
             if text is None:
-                client.lsp.text_document_did_close(
-                    types.DidCloseTextDocumentParams(
-                        text_document=types.TextDocumentIdentifier(uri=client.uri(name))
-                    )
-                )
+                client.close(name)
                 path.unlink()
                 names.remove(name)
                 client.change("pkg/main.py", (project / "pkg/main.py").read_text("utf-8"), 9)
@@ -636,9 +684,8 @@ def test_after_every_edit_the_open_files_show_what_a_cold_run_finds(
                     names.append(name)
                     client.open(name)
             await agree()
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(project, test)
 
 
 def applied(text: str, edits: list[types.TextEdit]) -> str:
@@ -814,6 +861,7 @@ if __name__ == "__main__":
 
 
 def test_an_edit_of_one_module_changes_a_whole_project_finding_in_a_file_left_as_it_is(
+    shared: Shared,
     tmp_path: Path,
 ) -> None:
     loop = "        u, t = advance(u, t, t)\n"
@@ -827,9 +875,7 @@ def test_an_edit_of_one_module_changes_a_whole_project_finding_in_a_file_left_as
     float32 = grid_text.replace("self.n))", "self.n, dtype=np.float32))")
     clock, clear = (12, 9, "RTL402"), (8, 5, "RTL302")
 
-    async def test() -> None:
-        client = Client(tmp_path)
-        await client.start()
+    async def test(client: Client) -> None:
         for name in ("main.py", "helpers.py", "advance.py", "grid.py"):
             client.open(name)
         assert [where(d) for d in await client.until("advance.py", bool)] == [clock]
@@ -856,9 +902,8 @@ def test_an_edit_of_one_module_changes_a_whole_project_finding_in_a_file_left_as
         # refit() clears no more.
         client.change("helpers.py", quiet, 3)
         assert await client.until("helpers.py", lambda d: not d) == ()
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(tmp_path, test)
 
 
 SMOOTHING = '''\
@@ -925,6 +970,7 @@ def main():
 
 
 def test_an_edit_of_a_script_or_a_library_changes_what_the_checks_pick_from_it(
+    shared: Shared,
     tmp_path: Path,
 ) -> None:
     """The checks of the whole project pick what they look at module by module and keep each
@@ -942,9 +988,7 @@ def test_an_edit_of_a_script_or_a_library_changes_what_the_checks_pick_from_it(
     nested = SMOOTHING.replace("acc * self.rate + xs[i]", "acc * self.rate + 2 * xs[i]")
     rebuilt = [(15, 46, "RTL301")]
 
-    async def test() -> None:
-        client = Client(tmp_path)
-        await client.start()
+    async def test(client: Client) -> None:
         for name in files:
             client.open(name)
         assert [where(d) for d in await client.until("run.py", lambda d: True)] == []
@@ -963,9 +1007,8 @@ def test_an_edit_of_a_script_or_a_library_changes_what_the_checks_pick_from_it(
         ] == [("smoothing.py", *rebuilt[0])]
         client.change("run.py", idle, 3)
         assert not await client.until("smoothing.py", lambda d: not d)
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(tmp_path, test)
 
 
 OPS = """\
@@ -978,7 +1021,7 @@ def total2(x):
 
 
 def test_files_made_ignored_renamed_and_deleted_on_disk_while_the_server_runs(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    shared: Shared, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Changes made on disk, not in the editor (a checkout, a shell, a generator), each followed by
     an edit of an open file: a module's new package created, the package git-ignored, renamed
@@ -1008,9 +1051,7 @@ def test_files_made_ignored_renamed_and_deleted_on_disk_while_the_server_runs(
         lambda: (ops / "extra.py").unlink(),
     ]
 
-    async def test() -> None:
-        client = Client(project)
-        await client.start()
+    async def test(client: Client) -> None:
         names = ["pkg/main.py", "pkg/pipeline.py"]
         for name in names:
             client.open(name)
@@ -1019,16 +1060,15 @@ def test_files_made_ignored_renamed_and_deleted_on_disk_while_the_server_runs(
             step()
             client.change("pkg/main.py", text + "\n" * version, version)
             shown = await shows_cold_findings(client, names, shown)
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(project, test)
 
 
 STATIC_PARTS = Path(__file__).parent / "fixtures" / "static_parts_made_by_callers"
 
 
 def test_a_module_whose_calls_moved_still_gives_the_objects_they_make(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    shared: Shared, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The checks find a call by its place in its file (``Symbols.call_span``: what class the
     object ``boundaries.with_boundary`` returns is, made by its call of ``Bounded``), and a run
@@ -1050,9 +1090,7 @@ def test_a_module_whose_calls_moved_still_gives_the_objects_they_make(
     assert residual in main_text
     names = ["main.py", "boundaries.py"]
 
-    async def test() -> None:
-        client = Client(tmp_path)
-        await client.start()
+    async def test(client: Client) -> None:
         for name in names:
             client.open(name)
         shown = await shows_cold_findings(client, names, {})
@@ -1069,6 +1107,5 @@ def test_a_module_whose_calls_moved_still_gives_the_objects_they_make(
             if lines is not None:  # the edit that moves the calls changes no finding
                 shown = await shows_cold_findings(client, names, shown)
                 assert [line for line, *_ in shown["main.py"]] == lines
-        assert await client.stop() == 0
 
-    run(test)
+    shared.run(tmp_path, test)

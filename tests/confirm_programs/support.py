@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from limits import HANG_S
+
 from retracelint.confirm.plan import build_plan
 from retracelint.model import Finding, JitSite, Location
 
@@ -168,11 +170,12 @@ class ConfirmJob:
         *,
         extra: tuple[str, ...] | list[str] = (),
         command: list[str] | None = None,
-        timeout: float = 120,
+        timeout: float = HANG_S,
         env: dict[str, str] | None = None,
         paths: list[str] | None = None,
     ) -> None:
-        """`paths`: run the static analysis on them instead of the findings in the programs."""
+        """`paths`: run the static analysis on them instead of the findings in the programs.
+        `timeout`: a hang catcher only; a loaded machine makes an honest run take what it takes."""
         self.tmp = Path(tempfile.mkdtemp(prefix="rtl-confirm-test-"))
         findings: list[Finding] = []
         self.expectations: list[Expectation] = []
