@@ -21,6 +21,7 @@ tests/retrace_counter.py and writes ``DIR/proof.json`` and a table on standard o
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import math
@@ -272,8 +273,24 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    if sys.argv[1] == "prepare":
-        prepare(Path(sys.argv[2]).resolve(), *sys.argv[3:])
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="fix_proof.py", description=__doc__.split("\n\n")[0].replace("\n", " ")
+    )
+    parser.add_argument("step", choices=("prepare", "prove"))
+    parser.add_argument(
+        "folder", type=Path, help="where the copies, prepared.json and proof.json go"
+    )
+    parser.add_argument("codes", nargs="*", help="prepare: only the positives found by these rules")
+    args = parser.parse_args(argv)
+    if args.step == "prepare":
+        prepare(args.folder.resolve(), *args.codes)
+    elif args.codes:
+        parser.error("prove takes no rule codes: prepare chose the programs")
     else:
-        prove(Path(sys.argv[2]).resolve())
+        prove(args.folder.resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
