@@ -14,7 +14,8 @@ import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from retracelint.summarise.points import _child_fields, _walk
+from retracelint.summarise.points import CHILD_FIELDS, _walk
+from retracelint.summarise.syntax import _statements
 from retracelint.summary import Param
 
 # What a function returns, among the names followed (not a Python name).
@@ -49,7 +50,7 @@ _FLOWING = frozenset(
     }
 )
 # Marks, on the walk's stack, where the statements of the innermost deciding block end.
-_LEFT = ast.AST()
+_LEFT = object()
 
 
 @dataclass(slots=True, eq=False)
@@ -77,17 +78,27 @@ def read_params(
     """``params`` with those that nothing the function returns or yields is made from marked
     unread (``iteration`` handed only to a logger or a saver whose result is not returned); all
     read where the body can reach its names without naming them (``locals()``, ``eval``)."""
-    if not params:
+    if not params or _returned_by_name(params, node.body):
         return params
     body = _walk_body(node.body)
     if body.by_scope:
         return params
     start = _loaded(body.results)
-    # Half the functions return every parameter by name: then all feed, whatever else does.
     if all(p.name in start for p in params):
         return params
     feeding = _feeding(body.flows, start)
     return tuple(p if p.name in feeding else replace(p, read=False) for p in params)
+
+
+def _returned_by_name(params: tuple[Param, ...], body: list[ast.stmt]) -> bool:
+    """Whether ``return`` statements name every parameter in what they return (half the functions
+    do): then all feed, whatever else does, and the walk of the whole body is not needed."""
+    returned = _loaded(
+        stmt.value
+        for stmt in _statements(body)
+        if isinstance(stmt, ast.Return) and stmt.value is not None
+    )
+    return all(p.name in returned for p in params)
 
 
 def _feeding(flows: list[_Flow], start: set[str]) -> set[str]:
@@ -120,13 +131,17 @@ def _walk_body(body: list[ast.stmt]) -> _Body:
     written: list[set[str]] = [set()]
     outer: list[int] = [0]
     open_blocks = [0]
-    stack: list[ast.AST] = list(reversed(body))
+    # Unordered: what the walk gathers are sets. Items of a list field that are no node (a dict
+    # display's ``**`` key, a keyword-only parameter's missing default) have no fields: skipped.
+    stack: list[object] = list(body)
     while stack:
         node = stack.pop()
-        if node is _LEFT:
-            open_blocks.pop()
-            continue
         kind = type(node)
+        fields = CHILD_FIELDS.get(kind)
+        if fields is None:
+            if node is _LEFT:
+                open_blocks.pop()
+            continue
         if kind is ast.Name:
             if node.id in _NAMES_BY_SCOPE:  # type: ignore[attr-defined]
                 out.by_scope = True
@@ -140,16 +155,16 @@ def _walk_body(body: list[ast.stmt]) -> _Body:
             block = len(written) - 1
             open_blocks.append(block)
             stack.append(_LEFT)
-            decided_by = node.iter if isinstance(node, ast.For | ast.AsyncFor) else node.test
+            decided_by = node.iter if kind is ast.For or kind is ast.AsyncFor else node.test  # type: ignore[attr-defined]
             out.flows.append(_Flow(written[block], (decided_by,)))
         if kind in _FLOWING:
-            _read_node(node, out, written[block])
-        for name in _child_fields(kind):
+            _read_node(node, out, written[block])  # type: ignore[arg-type]
+        for name in fields:
             child = getattr(node, name, None)
-            if isinstance(child, ast.AST):
+            if type(child) is list:
+                stack.extend(child)
+            elif child is not None:
                 stack.append(child)
-            elif isinstance(child, list):
-                stack.extend(item for item in reversed(child) if isinstance(item, ast.AST))
     # A block's writes are its enclosing block's too; inner blocks come after the outer ones.
     for block in range(len(written) - 1, 0, -1):
         written[outer[block]] |= written[block]
