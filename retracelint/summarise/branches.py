@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-# What a test that keeps its value may be made of, besides names and their fields.
+# What a test that keeps its value may be made of, besides names: fields of them, constants compared.
 _STEADY_PARTS = (
     ast.Constant,
     ast.Compare,
@@ -24,6 +24,7 @@ _STEADY_PARTS = (
     ast.cmpop,
     ast.boolop,
     ast.Not,
+    ast.Attribute,
 )
 
 
@@ -49,15 +50,15 @@ def arm_key(
 
 
 def _steady(test: ast.expr, rebound: Callable[[str], bool]) -> bool:
-    names = False
+    # The test's shape first: asking whether a name is rebound walks the function's body, which
+    # a test with a call or a subscript in it never needs.
+    names = []
     for node in ast.walk(test):
         if isinstance(node, ast.Name):
-            if rebound(node.id):
-                return False
-            names = True
-        elif not isinstance(node, (*_STEADY_PARTS, ast.Attribute)):
+            names.append(node.id)
+        elif not isinstance(node, _STEADY_PARTS):
             return False
-    return names
+    return bool(names) and not any(map(rebound, names))
 
 
 def leaves_call(block: list[ast.stmt]) -> bool:

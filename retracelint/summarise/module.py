@@ -18,6 +18,7 @@ from retracelint.summarise.apis import (
     _PARTIALS,
     _PYTREE_REGISTRATIONS,
 )
+from retracelint.summarise.feeding import read_params
 from retracelint.summarise.function import FunctionPass
 from retracelint.summarise.objects import (
     compared_fields,
@@ -41,7 +42,6 @@ from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
     ModuleSummary,
-    Param,
 )
 from retracelint.values import (
     EMPTY,
@@ -393,7 +393,7 @@ class _ModulePass:
             qualname,
             node.name,
             self.pos.of(node),
-            _read_params(_params(node.args), node),
+            read_params(_params(node.args), node),
             cls=cls.qualname if cls else None,
             kind=kind,
             parent=parent,
@@ -607,113 +607,3 @@ def _read_in_function(found: Value) -> Value:
     return (an array, and a jitted function passed as a static argument "raises")."""
     deps = frozenset(d for d in found.deps if not isinstance(d, RetDep | IterDep))
     return found.with_(callables=funcrefs.rescoped(found.callables, "module"), deps=deps)
-
-
-def _read_params(
-    params: tuple[Param, ...], node: ast.FunctionDef | ast.AsyncFunctionDef
-) -> tuple[Param, ...]:
-    """``params`` with those that nothing the function returns or yields is made from marked
-    unread (``iteration`` handed only to a logger or a saver whose result is not returned); all
-    read where the body can reach its names without naming them (``locals()``, ``eval``)."""
-    nodes = [n for stmt in node.body for n in ast.walk(stmt)]
-    if not params or any(isinstance(n, ast.Name) and n.id in _NAMES_BY_SCOPE for n in nodes):
-        return params
-    # Half the functions return every parameter by name: then all feed, whatever else does.
-    returned = {
-        name
-        for n in nodes
-        if isinstance(n, ast.Return | ast.Yield | ast.YieldFrom) and n.value is not None
-        for name in _names(n.value)
-    }
-    if all(p.name in returned for p in params):
-        return params
-    feeding = _feeding_names(nodes)
-    return tuple(p if p.name in feeding else replace(p, read=False) for p in params)
-
-
-def _feeding_names(nodes: list[ast.AST]) -> set[str]:
-    """The names what a function whose body walks to ``nodes`` returns or yields may be made from,
-    following bindings (``x =``, ``for x in``, ``with ... as x``, a def), stores into them
-    (``x[k] = v``, ``x.a = v``) and their mutators (``x.append(v)``) back to the names they read;
-    every name a condition or a loop reads decides what runs, so it feeds."""
-    feeding: set[str] = {_RESULT}
-    flows: list[tuple[set[str], set[str]]] = []  # (names written, names read to write them)
-    for n in nodes:
-        if isinstance(n, ast.Return | ast.Yield | ast.YieldFrom) and n.value is not None:
-            feeding |= _names(n.value)
-        elif isinstance(n, ast.If | ast.While):
-            # A condition decides what its arms write: it feeds what they do (all, if one returns).
-            flows.append((_written(n), _names(n.test)))
-        elif isinstance(n, ast.IfExp):
-            feeding |= _names(n.test)  # as its arms, which the walk reaches as the values they are
-        elif isinstance(n, ast.Assign):
-            flows.append((set().union(*map(_bases, n.targets)), _names(n.value)))
-        elif isinstance(n, ast.AugAssign | ast.AnnAssign | ast.NamedExpr) and n.value is not None:
-            flows.append((_bases(n.target), _names(n.value) | _names(n.target)))
-        elif isinstance(n, ast.For | ast.AsyncFor | ast.comprehension):
-            flows.append((_bases(n.target), _names(n.iter)))
-            if not isinstance(n, ast.comprehension):
-                flows.append((_written(n), _names(n.iter)))  # how often its body writes
-        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
-            flows.append((_bases(n.optional_vars), _names(n.context_expr)))
-        elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            flows.append(({getattr(n, "name", "")}, {m.id for m in _loads(n)}))
-        elif (
-            isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Attribute)
-            and n.func.attr in _MUTATORS
-        ):
-            given = [*n.args, *(k.value for k in n.keywords)]
-            flows.append((_bases(n.func.value), set().union(set(), *map(_names, given))))
-    changed = True
-    while changed:
-        changed = False
-        for written, read in flows:
-            if written & feeding and not read <= feeding:
-                feeding |= read
-                changed = True
-    return feeding
-
-
-def _written(node: ast.AST) -> set[str]:
-    """The names the statements under ``node`` bind or store into; where one of them returns,
-    yields, breaks or continues, ``_RESULT`` too."""
-    out: set[str] = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Return | ast.Yield | ast.YieldFrom | ast.Break | ast.Continue):
-            out.add(_RESULT)  # what is returned, or which writes run after it
-        elif isinstance(n, ast.Assign):
-            out |= set().union(*map(_bases, n.targets))
-        elif isinstance(n, ast.AugAssign | ast.AnnAssign | ast.NamedExpr | ast.For | ast.AsyncFor):
-            out |= _bases(n.target)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            out |= _bases(n.func.value) if n.func.attr in _MUTATORS else set()
-    return out
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in _loads(node)}
-
-
-def _loads(node: ast.AST) -> Iterator[ast.Name]:
-    return (n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
-
-
-def _bases(target: ast.AST) -> set[str]:
-    """The names a store into ``target`` changes: ``x`` of ``x``, ``x[k]``, ``x.a.b``, each of a
-    tuple's."""
-    while isinstance(target, ast.Attribute | ast.Subscript | ast.Starred):
-        target = target.value
-    if isinstance(target, ast.Tuple | ast.List):
-        return set().union(set(), *map(_bases, target.elts))
-    return {target.id} if isinstance(target, ast.Name) else set()
-
-
-# What a function returns, among the names ``_feeding_names`` follows (not a Python name).
-_RESULT = "<result>"
-# Builtins that read a function's local names without naming them.
-_NAMES_BY_SCOPE = frozenset({"locals", "vars", "eval", "exec"})
-# Methods that change the object they are called on from what they are given.
-_MUTATORS = frozenset(
-    {"append", "extend", "insert", "add", "update", "setdefault", "put", "push", "appendleft"}
-)

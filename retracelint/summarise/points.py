@@ -13,7 +13,6 @@ import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from retracelint.summary import Points
 
@@ -214,13 +213,20 @@ class BodyNames:
 
 
 # Fields that hold only a leaf this module never asks about (``Load``, ``Add``, ``Eq``...): a third of
-# the nodes ``ast.walk`` gives.
+# the nodes ``ast.walk`` gives; and those that hold a string or a number, never a node.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
-
-
-@cache
-def _child_fields(kind: type) -> tuple[str, ...]:
-    return tuple(name for name in kind._fields if name not in _LEAF_FIELDS)
+_SCALAR_FIELDS = frozenset(
+    {"id", "attr", "arg", "name", "asname", "module", "level", "kind", "type_comment"}
+    | {"conversion", "is_async"}
+)
+# The fields of each kind of node that may hold nodes walked (a constant's value is none).
+CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: ()
+    if issubclass(kind, ast.Constant)
+    else tuple(name for name in kind._fields if name not in _LEAF_FIELDS | _SCALAR_FIELDS)
+    for kind in vars(ast).values()
+    if isinstance(kind, type) and issubclass(kind, ast.AST)
+}
 
 
 def _walk(node: ast.AST) -> Iterator[ast.AST]:
@@ -229,7 +235,7 @@ def _walk(node: ast.AST) -> Iterator[ast.AST]:
     todo = deque([node])
     while todo:
         node = todo.popleft()
-        for name in _child_fields(type(node)):
+        for name in CHILD_FIELDS[type(node)]:
             field = getattr(node, name, None)
             if isinstance(field, ast.AST):
                 todo.append(field)
