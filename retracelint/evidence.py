@@ -26,7 +26,8 @@ stage asks, of each chain, what in it the code does not prove, and records that 
   eager path exists only when the test skips the jit, and no value the code gives the test (a flag's declaration, an argument passed) is known to.
 
 A chain through code that cannot run at all (after a ``return``, ``raise``, ``break`` or ``continue``
-in the same block, or under an ``if`` on an argument that every known call switches off (or on
+in the same block, or under an ``if`` on an argument that the chain's own call into its function
+(else every known call) switches off (or on
 a field of one, ``if config.debug:``, that the chain's own caller builds switched off), or after
 such an ``if`` whose body leaves the block; or through a factory's ``return f`` that every call
 switches off, ``if jit: return jax.jit(f)`` before it) is no finding, nor one whose jitted call repeats the same call of an earlier statement of its block
@@ -1411,7 +1412,11 @@ def _argument_branches(
             if field is not None:
                 known = _fields_built(prop, sources, fn, by, *field)
             else:
-                known = _receivers_made(sources, by, subject) or sources.known(prop, fn, subject)
+                known = (
+                    _receivers_made(sources, by, subject)
+                    or _passed_by(prop, sources, fn, subject, by)
+                    or sources.known(prop, fn, subject)
+                )
             if known is None:
                 continue
             values = (*known.values, _UNKNOWN) if by is None else known.values
@@ -1746,6 +1751,23 @@ def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: st
         else:
             values.append(_UNKNOWN if call.star else default)
     return _Known(tuple(values) or (_UNKNOWN,), default)
+
+
+def _passed_by(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str, by: PathStep | None
+) -> _Known | None:
+    """What the chain's own call ``by`` of ``fn`` passes for ``param`` (its default where it
+    leaves it out): what other callers pass (another entry point's) never meets this chain's loop
+    in one run (issue 36, a path spliced from two entry points). None without such a call."""
+    if by is None:
+        return None
+    default = _default(sources, fn, param)
+    for caller, call, passed, _, _ in prop.calls_of(fn, param):
+        if call.location == by.location:
+            if passed is not None:
+                return _Known((_attribute_passed(prop, sources, caller, passed),), default)
+            return _Known((_UNKNOWN if call.star else default,), default)
+    return None
 
 
 def _attribute_passed(

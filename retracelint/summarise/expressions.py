@@ -844,7 +844,19 @@ class Expressions(PassState):
 
     # -- lengths: what is known of sizes, and what a length known exactly explains away -------------
     def poly(self, node: ast.AST | None, atoms: Atoms) -> Poly:
-        return _poly(node, atoms, self.defs, reader=self)
+        poly = _poly(node, atoms, self.defs, reader=self)
+        return self.spans_measured(poly, atoms) if self.chunk_spans else poly
+
+    def spans_measured(self, poly: Poly, atoms: Atoms) -> Poly:
+        """``poly`` with each clamped chunk's span written from its bounds (``stop - i``) read as
+        the chunk's length atom (``chunk_spans``): ``bs - (stop - i)`` rows pad it to ``bs``."""
+        for span, (name, sources) in self.chunk_spans.items():
+            monomial, coefficient = next(iter(span))
+            times = poly.get(monomial, 0) // coefficient
+            if times and all(poly.get(m) == c * times for m, c in span):
+                poly = _add(_add(poly, dict(span), -times), {(name,): 1}, times)
+                atoms[name] = sources
+        return poly
 
     def source(self, node: ast.AST) -> str:
         return self.mod.pos.text(node, limit=sys.maxsize)
@@ -1144,6 +1156,8 @@ class Expressions(PassState):
         strided, ragged = self.ragged_taint(node, lower, width, axis)
         if ragged is not None:
             out.append(ragged)
+            if clamp is not None and part.upper is not None:
+                self.measured_by_bounds(ragged, _add(self.poly(part.upper, atoms), lower, -1))
         elif strided and clamp is None:
             return out, self.length(width, atoms)
         elif clamp is not None and not strided:
@@ -1163,6 +1177,14 @@ class Expressions(PassState):
         chunk = self.chunks.get(name)
         # The same atom name from another walk (a closure's loop of the same index) is not this one.
         return chunk if chunk is not None and chunk.sources <= sources else None
+
+    def measured_by_bounds(self, ragged: Taint, span: Poly) -> None:
+        """Keep the span of a clamped chunk as written from its bounds (``chunk_spans``)."""
+        length = _chunk_length([ragged])
+        if length is not None and span:
+            ((name, sources),) = length.atoms
+            self.chunk_spans[frozenset(span.items())] = (name, sources)
+            self.chunks.setdefault(name, ragged)
 
     def chunk_length(self, taints: list[Taint]) -> Length | None:
         """``_chunk_length``, and the chunk its atom stands for kept (``as_long_as_chunk``)."""

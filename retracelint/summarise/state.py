@@ -123,6 +123,12 @@ class PassState:
         # The chunk (RTL103) whose length each chunk atom stands for (``expressions._chunk_length``):
         # a slice as long as a chunk (``y[: len(chunk)]``) is short where the chunk is, not each time.
         self.chunks: dict[str, Taint] = {}
+        # The span of a chunk clamped at the end (``x[i:stop]``, ``stop = min(i + bs, n)``) as
+        # written from its bounds (``stop - i``), with the chunk atom it measures: a test or a pad
+        # written from the bounds reads the chunk's length (``valid = stop - i``).
+        self.chunk_spans: dict[
+            frozenset[tuple[tuple[str, ...], int]], tuple[str, frozenset[Src]]
+        ] = {}
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
         self.loop_nodes: dict[int, ast.AST] = {}  # each loop's statement, by its index

@@ -530,17 +530,18 @@ class Statements(PassState):
             return None
         sides = (test.left, test.comparators[0])
         for mirrored, (measured, width) in enumerate((sides, sides[::-1])):
-            read = _length_read(_definition(measured, self.defs))
-            if read is None:
-                continue
-            array, axis = read
             atoms: Atoms = {}
+            read = _length_read(_definition(measured, self.defs))
+            if read is not None:
+                array, axis = read
+                taints = [t for t in self.quiet(array).shape if t.axis in (axis, None)]
+            else:  # the chunk measured by its bounds (``valid = stop - start``)
+                measures = self.chunks.get(_one_atom(self.poly(measured, atoms)) or "")
+                taints = [measures] if measures is not None else []
             chunked = frozenset(
                 t.sources
-                for t in self.quiet(array).shape
-                if t.code == "RTL103"
-                and t.axis in (axis, None)
-                and self.chunk_width(t, atoms) == self.poly(width, atoms)
+                for t in taints
+                if t.code == "RTL103" and self.chunk_width(t, atoms) == self.poly(width, atoms)
             )
             if not chunked:
                 continue
@@ -1882,3 +1883,11 @@ def _fixed_slice(node: ast.expr) -> bool:
         bound is None or (isinstance(bound, ast.Constant) and isinstance(bound.value, int))
         for bound in (node.lower, node.upper, node.step)
     )
+
+
+def _one_atom(poly: Poly) -> str | None:
+    """The atom ``poly`` is, when it is one atom alone (``valid`` of ``valid = stop - start``)."""
+    if len(poly) != 1:
+        return None
+    ((monomial, coefficient),) = poly.items()
+    return monomial[0] if coefficient == 1 and len(monomial) == 1 else None
