@@ -81,14 +81,18 @@ def test_a_call_inside_a_function_jitted_through_a_factory_is_traced_not_eager(
     assert _check(_project(tmp_path)) == (0, "")
 
 
-def test_the_same_pair_made_by_two_eager_calls_is_reported(tmp_path: Path) -> None:
-    """Without the factory's jit, both calls run eagerly: two cache entries."""
+def test_the_same_pair_made_by_two_eager_calls_is_reported_once(tmp_path: Path) -> None:
+    """Without the factory's jit, both calls run eagerly: two cache entries, told once for the
+    call (at its last argument, which ``--fix`` passes by keyword first), naming all three."""
     render = RENDER.replace('@jit_with(static_argnames=["n_samples"])\n', "")
     code, out = _check(_project(tmp_path, render))
     assert code == 1
+    findings = [line for line in out.splitlines() if "RTL404" in line]
+    assert len(findings) == 1
     assert (
-        "render.py:13:26: RTL404 [warning] 'bound' is passed by position here and by keyword" in out
-    )
+        "render.py:13:42: RTL404 [*] [warning] 'directions' (and 'bound', 'origins') is passed by"
+        " position here and by keyword at line 8, so jitted 'near_far' compiles twice"
+    ) in findings[0]
 
 
 def test_the_factorys_static_argnames_reach_the_jit(tmp_path: Path) -> None:
@@ -99,3 +103,17 @@ def test_the_factorys_static_argnames_reach_the_jit(tmp_path: Path) -> None:
         "run.py:7:37: RTL201 static argument step changes in the loop at line 6, so jitted 'train_rays'"
         in out
     ), out
+
+
+def test_fix_passes_every_argument_of_the_call_by_keyword(tmp_path: Path) -> None:
+    """One finding for the call, and ``--fix`` rewrites each argument, round by round."""
+    render = RENDER.replace('@jit_with(static_argnames=["n_samples"])\n', "")
+    folder = _project(tmp_path, render)
+    args = ["check", str(folder), "--no-cache", "--isolated", "--fix"]
+    CliRunner().invoke(main, args)
+    fixed = (folder / "optics" / "render.py").read_text(encoding="utf-8")
+    assert (
+        "near_far(bound=bound, origins=origins, directions=directions)"
+        in fixed.split("def render_image")[1]
+    )
+    assert _check(folder) == (0, "")
