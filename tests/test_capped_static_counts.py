@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import checked, written
 
 KERNELS = """import functools
 
@@ -58,39 +56,38 @@ refine(jnp.ones(16), 1000)
 """
 
 
-def _check(tmp_path: Path, driver: str) -> tuple[int, str]:
-    folder = tmp_path / "proj"
-    (folder / "flow").mkdir(parents=True)
-    (folder / "flow" / "__init__.py").write_text("", encoding="utf-8")
-    (folder / "flow" / "kernels.py").write_text(KERNELS, encoding="utf-8")
-    (folder / "flow" / "driver.py").write_text(driver, encoding="utf-8")
-    (folder / "run.py").write_text(RUN, encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", str(folder), "--no-cache", "--isolated"])
-    return result.exit_code, result.output
-
-
-def _lines(out: str) -> list[str]:
-    return [
-        line.split("/proj/", 1)[1].split(", so")[0] for line in out.splitlines() if "/proj/" in line
-    ]
+def _findings(tmp_path: Path, driver: str) -> tuple[int, list[str]]:
+    """The exit code, and each finding as ``path:line:col: code [severity] message`` up to its
+    ``, so``."""
+    files = {
+        "flow/__init__.py": "",
+        "flow/kernels.py": KERNELS,
+        "flow/driver.py": driver,
+        "run.py": RUN,
+    }
+    code, out = checked(written(tmp_path / "proj", files))
+    lines = [line.split("/proj/", 1)[1] for line in out.splitlines() if "/proj/" in line]
+    return code, [line.split(", so")[0] for line in lines]
 
 
 def test_counts_kept_under_a_cap_are_warnings(tmp_path: Path) -> None:
-    code, out = _check(tmp_path, DRIVER)
-    assert code == 1
-    assert _lines(out) == [
-        "flow/driver.py:9:30: RTL201 [warning] static argument int(n_iter) changes in the loop at line 8",
-        "flow/driver.py:12:34: RTL201 [warning] static argument int(n_iter) changes in the loop at line 10",
-        "flow/driver.py:21:30: RTL201 [warning] static argument depth changes in the loop at line 20",
-    ]
+    assert _findings(tmp_path, DRIVER) == (
+        1,
+        [
+            "flow/driver.py:9:30: RTL201 [warning] static argument int(n_iter) changes in the loop at line 8",
+            "flow/driver.py:12:34: RTL201 [warning] static argument int(n_iter) changes in the loop at line 10",
+            "flow/driver.py:21:30: RTL201 [warning] static argument depth changes in the loop at line 20",
+        ],
+    )
 
 
 def test_counts_stepped_without_a_cap_are_errors(tmp_path: Path) -> None:
     driver = DRIVER.replace(" and n_iter < 150", "").replace("min(depth * 2, 64)", "depth * 2")
-    code, out = _check(tmp_path, driver)
-    assert code == 1
-    assert _lines(out) == [
-        "flow/driver.py:9:30: RTL201 static argument int(n_iter) changes in the loop at line 8",
-        "flow/driver.py:12:34: RTL201 static argument int(n_iter) changes in the loop at line 10",
-        "flow/driver.py:21:30: RTL201 static argument depth changes in the loop at line 20",
-    ]
+    assert _findings(tmp_path, driver) == (
+        1,
+        [
+            "flow/driver.py:9:30: RTL201 static argument int(n_iter) changes in the loop at line 8",
+            "flow/driver.py:12:34: RTL201 static argument int(n_iter) changes in the loop at line 10",
+            "flow/driver.py:21:30: RTL201 static argument depth changes in the loop at line 20",
+        ],
+    )

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import checked, written
 
 JITTING = '''import functools
 
@@ -58,19 +56,16 @@ for step in range(100):
 
 
 def _project(tmp_path: Path, render: str = RENDER, samples: str = "4") -> Path:
-    folder = tmp_path / "proj"
-    (folder / "optics").mkdir(parents=True)
-    (folder / "optics" / "__init__.py").write_text("", encoding="utf-8")
-    (folder / "optics" / "jitting.py").write_text(JITTING, encoding="utf-8")
-    (folder / "optics" / "rays.py").write_text(RAYS, encoding="utf-8")
-    (folder / "optics" / "render.py").write_text(render, encoding="utf-8")
-    (folder / "run.py").write_text(RUN.replace("SAMPLES", samples), encoding="utf-8")
-    return folder
-
-
-def _check(folder: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["check", str(folder), "--no-cache", "--isolated"])
-    return result.exit_code, result.output
+    return written(
+        tmp_path / "proj",
+        {
+            "optics/__init__.py": "",
+            "optics/jitting.py": JITTING,
+            "optics/rays.py": RAYS,
+            "optics/render.py": render,
+            "run.py": RUN.replace("SAMPLES", samples),
+        },
+    )
 
 
 def test_a_call_inside_a_function_jitted_through_a_factory_is_traced_not_eager(
@@ -78,14 +73,14 @@ def test_a_call_inside_a_function_jitted_through_a_factory_is_traced_not_eager(
 ) -> None:
     """The keyword call runs only while ``train_rays`` traces, so only the positional call
     compiles ``near_far``: no pair of ways to compare it with."""
-    assert _check(_project(tmp_path)) == (0, "")
+    assert checked(_project(tmp_path)) == (0, "")
 
 
 def test_the_same_pair_made_by_two_eager_calls_is_reported_once(tmp_path: Path) -> None:
     """Without the factory's jit, both calls run eagerly: two cache entries, told once for the
     call (at its last argument, which ``--fix`` passes by keyword first), naming all three."""
     render = RENDER.replace('@jit_with(static_argnames=["n_samples"])\n', "")
-    code, out = _check(_project(tmp_path, render))
+    code, out = checked(_project(tmp_path, render))
     assert code == 1
     findings = [line for line in out.splitlines() if "RTL404" in line]
     assert len(findings) == 1
@@ -97,7 +92,7 @@ def test_the_same_pair_made_by_two_eager_calls_is_reported_once(tmp_path: Path) 
 
 def test_the_factorys_static_argnames_reach_the_jit(tmp_path: Path) -> None:
     """``n_samples`` is static through the factory: a new value per step re-traces."""
-    code, out = _check(_project(tmp_path, samples="step"))
+    code, out = checked(_project(tmp_path, samples="step"))
     assert code == 1
     assert (
         "run.py:7:37: RTL201 static argument step changes in the loop at line 6, so jitted 'train_rays'"
@@ -109,11 +104,10 @@ def test_fix_passes_every_argument_of_the_call_by_keyword(tmp_path: Path) -> Non
     """One finding for the call, and ``--fix`` rewrites each argument, round by round."""
     render = RENDER.replace('@jit_with(static_argnames=["n_samples"])\n', "")
     folder = _project(tmp_path, render)
-    args = ["check", str(folder), "--no-cache", "--isolated", "--fix"]
-    CliRunner().invoke(main, args)
+    checked(folder, "--fix")
     fixed = (folder / "optics" / "render.py").read_text(encoding="utf-8")
     assert (
         "near_far(bound=bound, origins=origins, directions=directions)"
         in fixed.split("def render_image")[1]
     )
-    assert _check(folder) == (0, "")
+    assert checked(folder) == (0, "")

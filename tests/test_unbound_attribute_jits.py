@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import checked, written
 
 BASE = """import jax.numpy as jnp
 
@@ -45,24 +43,21 @@ Evaluator().fit(jnp.ones(4), [jnp.ones((8, 4))] * 3, 500)
 
 
 def _project(tmp_path: Path, base: str) -> Path:
-    folder = tmp_path / "proj"
-    (folder / "scoring").mkdir(parents=True)
-    (folder / "scoring" / "__init__.py").write_text("", encoding="utf-8")
-    (folder / "scoring" / "base.py").write_text(base, encoding="utf-8")
-    (folder / "scoring" / "evaluator.py").write_text(EVALUATOR, encoding="utf-8")
-    (folder / "run.py").write_text(RUN, encoding="utf-8")
-    return folder
-
-
-def _check(folder: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["check", str(folder), "--no-cache", "--isolated"])
-    return result.exit_code, result.output
+    return written(
+        tmp_path / "proj",
+        {
+            "scoring/__init__.py": "",
+            "scoring/base.py": base,
+            "scoring/evaluator.py": EVALUATOR,
+            "run.py": RUN,
+        },
+    )
 
 
 def test_a_jit_of_an_inherited_staticmethod_rebuilt_per_call_is_not_reported(
     tmp_path: Path,
 ) -> None:
-    assert _check(_project(tmp_path, BASE)) == (0, "")
+    assert checked(_project(tmp_path, BASE)) == (0, "")
 
 
 def test_a_jit_of_a_method_or_classmethod_rebuilt_per_call_is_reported(tmp_path: Path) -> None:
@@ -73,5 +68,5 @@ def test_a_jit_of_a_method_or_classmethod_rebuilt_per_call_is_reported(tmp_path:
         base = BASE.replace("    @staticmethod\n", decorator).replace(
             "def step(params", f"def step({first}, params"
         )
-        code, out = _check(_project(tmp_path / first, base))
+        code, out = checked(_project(tmp_path / first, base))
         assert code == 1 and f"{head} Evaluator.evaluate()" in out, out

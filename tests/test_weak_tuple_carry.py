@@ -12,9 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import checked, written
 
 STEPPER = """import jax
 import jax.numpy as jnp
@@ -51,28 +49,19 @@ if __name__ == "__main__":
 
 
 def _project(tmp_path: Path, stepper: str) -> Path:
-    folder = tmp_path / "sim"
-    (folder / "solver").mkdir(parents=True)
-    (folder / "solver" / "__init__.py").write_text("", encoding="utf-8")
-    (folder / "solver" / "stepper.py").write_text(stepper, encoding="utf-8")
-    (folder / "drive.py").write_text(DRIVER, encoding="utf-8")
-    return folder
-
-
-def _check(folder: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["check", str(folder), "--no-cache", "--isolated"])
-    return result.exit_code, result.output
+    files = {"solver/__init__.py": "", "solver/stepper.py": stepper, "drive.py": DRIVER}
+    return written(tmp_path / "sim", files)
 
 
 STRONG = STEPPER.replace("time + DT", "time + jnp.float32(DT)")
 
 
 def test_a_weak_time_in_a_tuple_carry_stays_weak(tmp_path: Path) -> None:
-    assert _check(_project(tmp_path, STEPPER)) == (0, "")
+    assert checked(_project(tmp_path, STEPPER)) == (0, "")
 
 
 def test_a_time_made_strong_in_the_carry_is_reported(tmp_path: Path) -> None:
-    code, out = _check(_project(tmp_path, STRONG))
+    code, out = checked(_project(tmp_path, STRONG))
     assert code == 1
     assert (
         "drive.py:7:9: RTL401 [warning] t starts as a weakly typed scalar here and is a strongly"
