@@ -95,7 +95,9 @@ def assess(
             continue  # every known call passes what switches a branch of the chain off
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
         if finding.grows and (
-            _in_sections(prop, sources, finding.made_at) or _picked(sources, finding)
+            _in_sections(prop, sources, finding.made_at)
+            or _picked(sources, finding)
+            or _capped(sources, finding)
         ):
             finding = replace(finding, grows=False)
         out.append(
@@ -185,6 +187,124 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
     return fixed.isdisjoint(walked) and not any(
         _touches(part, fixed) for loop in loops for part in loop.body
     )
+
+
+def _capped(sources: _Sources, finding: Finding) -> bool:
+    """Whether a static argument is a local count that every store keeps under a cap: a constant
+    (a reset), ``min(..., cap)`` or a clip, or a step (``n += k``) under a ``while`` whose test
+    bounds it (``while err > tol and n < cap``). An adaptive iteration count retried up to a cap
+    takes a few values however long the run, each traced once: bounded (round 23, S1). A
+    parameter is not: its callers may pass anything."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    if finding.code != "RTL201" or stmt is None:
+        return False
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    if isinstance(node, ast.Call) and _callee_name(node.func) in ("int", "round") and node.args:
+        node = node.args[0]  # ``int(n_iter)``: the count itself
+    if not isinstance(node, ast.Name):
+        return False
+    defs = [around for around, _ in sources.enclosing(at) if isinstance(around, _DEFS)]
+    tree = sources.tree(at.path)
+    scope = defs[-1] if defs else tree
+    if scope is None or (defs and node.id in _parameter_names(defs[-1])):
+        return False
+    stores = list(_stores_of(scope.body, node.id, ()))
+    return bool(stores) and all(
+        _keeps_under_cap(store, node.id, whiles) for store, whiles in stores
+    )
+
+
+def _parameter_names(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    args = fn.args
+    every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+    return {a.arg for a in every if a is not None}
+
+
+def _stores_of(
+    body: list[ast.stmt], name: str, whiles: tuple[ast.While, ...]
+) -> Iterator[tuple[ast.stmt, tuple[ast.While, ...]]]:
+    """Each statement of ``body`` (nested blocks too, not nested defs) that binds ``name``, with
+    the ``while`` loops around it."""
+    for stmt in body:
+        if isinstance(stmt, (*_DEFS, ast.ClassDef)):
+            continue
+        heads = [stmt] if not isinstance(stmt, (*_LOOPS, ast.If, ast.With, ast.Try)) else []
+        if isinstance(stmt, ast.For | ast.AsyncFor):
+            heads = [stmt.target]  # type: ignore[list-item]
+        bound = any(
+            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+            for head in heads
+            for n in ast.walk(head)
+        )
+        if bound:
+            yield stmt, whiles
+        inner = (*whiles, stmt) if isinstance(stmt, ast.While) else whiles
+        for block in _blocks(stmt):
+            yield from _stores_of(block, name, inner)
+
+
+def _keeps_under_cap(stmt: ast.stmt, name: str, whiles: tuple[ast.While, ...]) -> bool:
+    """Whether a store of ``name`` keeps it among a bounded set: a number, a minimum or a clip,
+    or a step under a ``while`` whose test bounds it."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        return _stepped_to_bound(stmt.op, name, whiles)
+    if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+        return False
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    if not all(isinstance(t, ast.Name) for t in targets):
+        return False
+    value = stmt.value
+    if isinstance(value, ast.Constant) and type(value.value) in (int, float):
+        return True
+    if isinstance(value, ast.Call) and _callee_name(value.func) in _CAPS:
+        return len(value.args) + len(value.keywords) >= 2
+    return (
+        isinstance(value, ast.BinOp)
+        and isinstance(value.left, ast.Name)
+        and value.left.id == name
+        and _stepped_to_bound(value.op, name, whiles)
+    )
+
+
+def _stepped_to_bound(op: ast.operator, name: str, whiles: tuple[ast.While, ...]) -> bool:
+    """Whether ``name`` stepped by ``op`` (up, or down) runs in a ``while`` that stops it past a
+    bound on that side (``n < cap`` for a step up)."""
+    if not isinstance(op, ast.Add | ast.Sub):
+        return False
+    up = isinstance(op, ast.Add)
+    return any(_bounds(loop.test, name, up) for loop in whiles)
+
+
+def _callee_name(func: ast.expr) -> str:
+    """The name a call is made by, without its module (``clip`` of ``np.clip``)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+# What caps a count it is given: ``min(n + k, cap)``, ``np.minimum``, ``np.clip(n, lo, hi)``.
+_CAPS = frozenset({"min", "minimum", "clip"})
+
+
+def _bounds(test: ast.expr, name: str, up: bool) -> bool:
+    """Whether a loop's test (or one of its ``and`` conjuncts) bounds ``name`` from above (``n <
+    cap``, ``cap >= n``), or with ``up`` False from below: the loop stops stepping it past there."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_bounds(value, name, up) for value in test.values)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    below, above = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
+    if not up:
+        below, above = above, below
+    return (_is_name(left, name) and isinstance(op, below)) or (
+        _is_name(right, name) and isinstance(op, above)
+    )
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:

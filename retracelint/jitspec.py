@@ -21,6 +21,12 @@ class Wrapper:
     # Keywords an alias fixed, as source text (``jit = partial(jax.jit, static_argnums=(1,))``):
     # what a use of the alias does not give itself.
     preset: tuple[tuple[str, str], ...] = ()
+    # For a function of the project that returns the wrapper (``def jit_with(static_argnames=None):
+    # return partial(jax.jit, static_argnames=static_argnames)``), its positional parameters (None
+    # for the wrapper itself): a call of it is the wrapper (issue 36 cause 3), and ``forwarded``
+    # names the parameter each of the wrapper's keywords takes from that call.
+    factory: tuple[str, ...] | None = None
+    forwarded: tuple[tuple[str, str], ...] = ()
 
 
 _JIT_LIKE = (

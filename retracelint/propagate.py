@@ -671,7 +671,10 @@ class Propagation(ObjectModel):
         inputs: list[Value] = []
         for dep in value.deps:
             if isinstance(dep, ParamDep):
-                passed = through(arg(dep.name), dep)
+                given = arg(dep.name)
+                if dep.key is not None:  # its item at a key or position: the one passed there
+                    given = item_passed(given, dep.key) or given
+                passed = through(given, dep)
                 shape |= passed.shape
                 deps |= passed.deps
                 inputs.append(passed)

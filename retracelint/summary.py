@@ -299,6 +299,14 @@ class FunctionSummary:
         """Its parameter ``name``, if it has one."""
         return next((p for p in self.params if p.name == name), None)
 
+    @property
+    def bound_per_read(self) -> bool:
+        """Whether each read of it off an instance or class is a new object: a method or a
+        classmethod is bound anew at each read (``obj.step is obj.step`` is False), so a jit of it
+        built per call starts with an empty cache; a staticmethod is the plain function each time,
+        whose jit caches jax shares (keyed by the function)."""
+        return self.kind in ("method", "classmethod")
+
 
 @dataclass
 class ClassSummary:

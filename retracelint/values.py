@@ -967,6 +967,19 @@ def entry(key: str) -> str:
     return f"[{key!r}]"
 
 
+def position(index: int) -> str:
+    """The key of a tuple's item at ``index`` (``t, y = carry``), as ``entry`` names a dict's."""
+    return f"[{index}]"
+
+
+def positional_item(value: Value, key: str) -> Value | None:
+    """The item of the tuple or list display ``value`` at the ``position`` ``key``, when known."""
+    for index, item in enumerate(value.items):
+        if key == position(index):
+            return item
+    return None
+
+
 # Where a dict keeps what its function's ``**kwargs`` parameter holds (``out.update(overrides)``,
 # ``{**params, **overrides}``): the keywords each call passes, once substituted (``items_of``).
 SPREAD = "[**]"
@@ -1222,6 +1235,9 @@ def item_passed(value: Value, key: str) -> Value | None:
     items = items_of(value)
     if key in items:
         return items[key]
+    item = positional_item(value, key)
+    if item is not None:
+        return item
     if value.keys is not None and not any(name == SPREAD for name, _ in value.fields):
         return None
     return keyed_item(value, key) if value.param is not None else value

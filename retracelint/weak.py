@@ -40,6 +40,7 @@ from retracelint.values import (
     item_key,
     items_of,
     of_parameters,
+    positional_item,
     scalar_class,
     weak_class,
 )
@@ -235,7 +236,7 @@ class WeakKinds:
         value = self._imported(fn, self.prop.resolve(fn, arg.value))
         if value.param is not None and item_key(value) is None:
             return self._param(fn, value.param, depth, key)
-        item = items_of(value).get(key) if value.ty == DICT else None
+        item = items_of(value).get(key) if value.ty == DICT else positional_item(value, key)
         if item is None:
             return []
         return self.of(fn, replace(arg, value=item, text=f"{arg.text}{key}"), depth)

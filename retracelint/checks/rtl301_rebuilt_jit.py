@@ -119,6 +119,8 @@ def _rebuilt_jit(
         )
     ):
         return None  # `jax.jit(pipeline.step)` of a parameter that holds a module
+    if spec.fresh == "bound method" and _same_object_per_read(binding):
+        return None
     owner = project.function(spec.function)
     jit = ("jit", "", str(spec.index))
     calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
@@ -1046,13 +1048,19 @@ def _library_method(project: Project, target: JitTarget, spec: JitSpec) -> bool:
     )
 
 
+def _same_object_per_read(binding: JitBinding) -> bool:
+    """Whether the attribute a jit wraps (``jax.jit(self.step)``) is the same object at every read,
+    so a jit of it built per call finds jax's caches: a staticmethod (a plain function, unbound). A
+    method or classmethod is bound anew at each read (checked: 4 builds, 1 trace for a staticmethod,
+    4 for the others)."""
+    return binding.wrapped is not None and not binding.wrapped.bound_per_read
+
+
 def _method_of_instance(binding: JitBinding) -> bool:
     """Whether a jit wraps a method read off an instance (a new bound method per read)."""
     wrapped = binding.wrapped
     return (
-        wrapped is not None
-        and wrapped.kind == "method"
-        and len(binding.params) < len(wrapped.params)
+        wrapped is not None and wrapped.bound_per_read and len(binding.params) < len(wrapped.params)
     )
 
 

@@ -125,13 +125,16 @@ def _made_with(project: Project, cls: str, attr: str) -> bool:
 
 
 # Flips that one call makes in several arguments are one extra trace: one finding tells them all.
-# (RTL404 stays one per argument: its fix rewrites one argument at a time.)
-_ONE_PER_CALL = frozenset({"RTL401", "RTL402"})
+_ONE_PER_CALL = frozenset({"RTL401", "RTL402", "RTL404"})
+# ... told at the last argument for RTL404: its fix passes the last positional argument by keyword
+# (one per round of ``--fix``; the next round finds the one before it last).
+_TOLD_AT_LAST = frozenset({"RTL404"})
 
 
 def _one_per_call(findings: Iterator[Finding]) -> Iterator[Finding]:
     """The findings, those of one rule in ``_ONE_PER_CALL`` at one call merged into the first (by
-    position): its headline names every argument that flips, its details say how each is passed."""
+    position; the last for ``_TOLD_AT_LAST``): its headline names every argument that flips, its
+    details say how each is passed."""
     calls: dict[tuple[str, Location, JitSite | None], list[Finding]] = {}
     for finding in findings:
         if finding.code not in _ONE_PER_CALL or not finding.call_path:
@@ -140,7 +143,10 @@ def _one_per_call(findings: Iterator[Finding]) -> Iterator[Finding]:
         key = (finding.code, finding.call_path[-1].location, finding.jit_site)
         calls.setdefault(key, []).append(finding)
     for same in calls.values():
-        first, *others = sorted(same, key=lambda f: f.location)
+        ordered = sorted(same, key=lambda f: f.location)
+        if ordered[0].code in _TOLD_AT_LAST:
+            ordered = ordered[-1:] + ordered[:-1]
+        first, *others = ordered
         if not others:
             yield first
             continue

@@ -18,8 +18,11 @@ from retracelint.fixes.base import Refusal, Rewrite, Source, dotted, parse_expre
 from retracelint.model import Finding
 from retracelint.rules import RULES_BY_CODE
 
-# RTL404's message: "'batch' is passed by keyword here and by position at line 26, ...".
-_OTHER_LINE = re.compile(r"^'(\w+)' is passed by keyword here and by position at line (\d+),")
+# RTL404's message: "'batch' is passed by keyword here and by position at line 26, ...", naming
+# the call's other such arguments after it ("'batch' (and 'mask') is passed ...").
+_OTHER_LINE = re.compile(
+    r"^'(\w+)'(?: \(and [^)]*\))? is passed by keyword here and by position at line (\d+),"
+)
 
 
 def keyword_elsewhere(source: Source, finding: Finding) -> Rewrite | Refusal:

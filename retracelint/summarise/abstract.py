@@ -34,6 +34,7 @@ from retracelint.values import (
     Dep,
     IterDep,
     Made,
+    ParamDep,
     RetDep,
     Src,
     Taint,
@@ -42,6 +43,7 @@ from retracelint.values import (
     localised,
     none_flip,
     parts_deps,
+    position,
     shape_sources,
     unaligned,
     weak_kind,
@@ -63,6 +65,10 @@ def _element(value: Value) -> Value:
 def _item_dep(dep: Dep, item: int | None) -> Dep:
     """Item ``item`` of what ``dep`` refers to: of a call's result, or of an item already taken
     from it (the carry a ``lax.scan`` gives back, unpacked)."""
+    if item is not None and isinstance(dep, ParamDep) and dep.key is None and dep.elem is None:
+        # Of a parameter: its item at that position (``t, y = carry``), which each caller's tuple
+        # decides (its weak type, ``weak.WeakKinds``), not the whole tuple.
+        return replace(dep, key=position(item))
     if item is None or not isinstance(dep, RetDep | IterDep):
         return dep
     if isinstance(dep, RetDep) and dep.item is not None:

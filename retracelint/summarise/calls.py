@@ -286,7 +286,7 @@ class Calls(PassState):
             self.fn.clears = (*self.fn.clears, (self.loc(node), tuple(self.loops)))
         # mod.wrapper(func), from the name already canonicalised: every call asks.
         wrapper = self.mod.wrappers.get(canon) if canon else None
-        if wrapper is not None and node.args:
+        if wrapper is not None and wrapper.factory is None and node.args:
             return self.jit_call(node, wrapper, args[0])
         registration = _PYTREE_REGISTRATIONS.get(canon)
         if registration is not None and node.args:

@@ -162,6 +162,12 @@ class _ModulePass:
         is used, here (by its name) and in the modules that import it (``aliases``)."""
         found: list[tuple[str, Wrapper]] = []
         for stmt in body:
+            if isinstance(stmt, ast.FunctionDef) and not stmt.decorator_list:
+                factory = self.factory_of(stmt)
+                if factory is not None:
+                    found.append((stmt.name, factory))
+                    self.wrappers = {**self.wrappers, stmt.name: factory}
+                continue
             target = _single_target(stmt)
             value = getattr(stmt, "value", None)
             if target is None or value is None:
@@ -173,11 +179,17 @@ class _ModulePass:
         self.summary.wrapper_aliases = tuple(found)
 
     def alias_of(self, value: ast.expr) -> Wrapper | None:
-        """The wrapper ``value`` is: a wrapper's name, or a partial that binds only keywords of
-        one (a positional argument would be the function it jits)."""
+        """The wrapper ``value`` is: a wrapper's name, a partial that binds only keywords of
+        one (a positional argument would be the function it jits), or a call of a function that
+        returns one (``jit_with(static_argnames=("n",))``)."""
         wrapper = self.wrapper(value)
         if wrapper is not None or not isinstance(value, ast.Call):
             return wrapper
+        made = self.factory_call(value)
+        if made is not None:
+            wrapper, keywords = made
+            given = tuple((k.arg, ast.unparse(k.value)) for k in keywords if k.arg)
+            return replace(wrapper, preset=tuple(sorted(dict(wrapper.preset + given).items())))
         if self.canonical(_dotted(value.func) or "") not in _PARTIALS or len(value.args) != 1:
             return None
         wrapper = self.wrapper(value.args[0])
@@ -187,6 +199,46 @@ class _ModulePass:
         read = (wrapper.argnums, wrapper.argnames)
         preset = dict(wrapper.preset) | {k: v for k, v in given.items() if k in read}
         return replace(wrapper, preset=tuple(sorted(preset.items())))
+
+    def factory_of(self, node: ast.FunctionDef) -> Wrapper | None:
+        """The wrapper a def returns when its body only returns one, or a partial of one whose
+        keywords are literals or its own parameters (``return partial(jax.jit,
+        static_argnames=static_argnames)``): a decorator factory, whose calls are the wrapper."""
+        body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        value = body[0].value
+        args = node.args
+        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        keywords = value.keywords if isinstance(value, ast.Call) else []
+        forwarded = tuple(
+            (k.arg, k.value.id)
+            for k in keywords
+            if k.arg and isinstance(k.value, ast.Name) and k.value.id in params
+        )
+        if forwarded and isinstance(value, ast.Call):
+            names = {kw for kw, _ in forwarded}
+            value = ast.Call(value.func, value.args, [k for k in keywords if k.arg not in names])
+        wrapper = self.alias_of(value)
+        if wrapper is None or (not forwarded and params and self.wrapper(value) is not None):
+            return None  # ``return jax.jit`` of a def with parameters: not a factory of jit
+        positional = tuple(a.arg for a in (*args.posonlyargs, *args.args))
+        return replace(wrapper, factory=positional, forwarded=forwarded)
+
+    def factory_call(self, node: ast.Call) -> tuple[Wrapper, list[ast.keyword]] | None:
+        """For a call of a decorator factory (``factory_of``), the wrapper it returns and the
+        keywords it passes that wrapper, taken from the call's arguments."""
+        wrapper = self.wrappers.get(self.canonical(_dotted(node.func) or ""))
+        if wrapper is None or wrapper.factory is None:
+            return None
+        given = dict(zip(wrapper.factory, node.args, strict=False))
+        given |= {k.arg: k.value for k in node.keywords if k.arg}
+        keywords = [
+            ast.keyword(arg=kw, value=given[param])
+            for kw, param in wrapper.forwarded
+            if param in given
+        ]
+        return replace(wrapper, factory=None, forwarded=()), keywords
 
     def _resolve_from(self, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -254,7 +306,8 @@ class _ModulePass:
         dotted = _dotted(node)
         if dotted is None:
             return None
-        return self.wrappers.get(self.canonical(dotted))
+        wrapper = self.wrappers.get(self.canonical(dotted))
+        return wrapper if wrapper is None or wrapper.factory is None else None
 
     # -- definitions --------------------------------------------------------------------------------
     def _declare(self, body: list[ast.stmt], prefix: str, cls: ClassSummary | None) -> None:
@@ -436,6 +489,9 @@ class _ModulePass:
             return wrapper, []
         if not isinstance(deco, ast.Call):
             return None
+        made = self.factory_call(deco)
+        if made is not None:  # @jit_with(static_argnames=...), a factory of the project
+            return made
         wrapper = self.wrapper(deco.func)
         if wrapper is not None:  # @jax.jit(static_argnames=...)
             return wrapper, deco.keywords
