@@ -57,6 +57,7 @@ from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
+from retracelint.summarise.points import last_name
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
@@ -200,7 +201,7 @@ def _capped(sources: _Sources, finding: Finding) -> bool:
     if finding.code != "RTL201" or stmt is None:
         return False
     node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
-    if isinstance(node, ast.Call) and _callee_name(node.func) in ("int", "round") and node.args:
+    if isinstance(node, ast.Call) and last_name(node.func) in ("int", "round") and node.args:
         node = node.args[0]  # ``int(n_iter)``: the count itself
     if not isinstance(node, ast.Name):
         return False
@@ -257,7 +258,7 @@ def _keeps_under_cap(stmt: ast.stmt, name: str, whiles: tuple[ast.While, ...]) -
     value = stmt.value
     if isinstance(value, ast.Constant) and type(value.value) in (int, float):
         return True
-    if isinstance(value, ast.Call) and _callee_name(value.func) in _CAPS:
+    if isinstance(value, ast.Call) and last_name(value.func) in _CAPS:
         return len(value.args) + len(value.keywords) >= 2
     return (
         isinstance(value, ast.BinOp)
@@ -276,13 +277,6 @@ def _stepped_to_bound(op: ast.operator, name: str, whiles: tuple[ast.While, ...]
     return any(_bounds(loop.test, name, up) for loop in whiles)
 
 
-def _callee_name(func: ast.expr) -> str:
-    """The name a call is made by, without its module (``clip`` of ``np.clip``)."""
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
 # What caps a count it is given: ``min(n + k, cap)``, ``np.minimum``, ``np.clip(n, lo, hi)``.
 _CAPS = frozenset({"min", "minimum", "clip"})
 
@@ -298,13 +292,9 @@ def _bounds(test: ast.expr, name: str, up: bool) -> bool:
     below, above = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
     if not up:
         below, above = above, below
-    return (_is_name(left, name) and isinstance(op, below)) or (
-        _is_name(right, name) and isinstance(op, above)
+    return (_is_name_of(left, name) and isinstance(op, below)) or (
+        _is_name_of(right, name) and isinstance(op, above)
     )
-
-
-def _is_name(node: ast.expr, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
 
 
 def _section_tests(test: ast.expr) -> Iterator[tuple[str, ast.expr]]:

@@ -64,7 +64,7 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
         return points
     if not isinstance(node, ast.Call):
         return None
-    name = _last_name(node.func)
+    name = last_name(node.func)
     if name == "range":
         return _range_points(node, bound)
     if name == "arange":
@@ -129,7 +129,7 @@ def _powers(node: ast.BinOp, bound: Bound) -> bool:
     exponents = node.right
     if isinstance(exponents, ast.Name):
         exponents = bound(exponents.id)
-    if not (isinstance(exponents, ast.Call) and _last_name(exponents.func) in ("range", "arange")):
+    if not (isinstance(exponents, ast.Call) and last_name(exponents.func) in ("range", "arange")):
         return False
     bounds = [_literal(a) for a in exponents.args]
     if None in bounds or not bounds or exponents.keywords:
@@ -147,10 +147,10 @@ def is_numbered(node: ast.expr | None, bound: Bound) -> bool:
         return is_numbered(bound(node.id), unbound)
     if isinstance(node, ast.BinOp):
         return is_numbered(node.right if _number(node.left) else node.left, bound)
-    return isinstance(node, ast.Call) and _last_name(node.func) in ("range", "arange")
+    return isinstance(node, ast.Call) and last_name(node.func) in ("range", "arange")
 
 
-def _last_name(func: ast.expr) -> str:
+def last_name(func: ast.expr) -> str:
     """A call's function by its last name: ``arange`` for ``np.arange``, ``zip`` for ``zip``."""
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
