@@ -895,6 +895,7 @@ def _taken_at(wrapped: FunctionSummary, item: Value, made: Location | None) -> L
 
 
 def _within(inner: Location, outer: Location) -> bool:
+    """Whether ``inner`` starts on a line of ``outer``'s span (a function's, say)."""
     return inner.path == outer.path and outer.line <= inner.line <= outer.end_line
 
 
@@ -1333,7 +1334,7 @@ def _written_in(owner: FunctionSummary, start: Value, stored: Location) -> Locat
     made, span = start.made, owner.location
     if start.ty not in _WRITTEN or made is None or made.line == stored.line:
         return None
-    return made if made.path == span.path and span.line <= made.line <= span.end_line else None
+    return made if _within(made, span) else None
 
 
 def _result_kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
