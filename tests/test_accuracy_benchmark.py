@@ -120,6 +120,8 @@ def test_a_program_is_proved_again_once_any_of_its_files_changes(tmp_path: Path)
     assert bench.changed(cases, record) == []
     (tmp_path / "two" / "helper.py").write_text("y = 2\n", encoding="utf-8")
     (tmp_path / "one" / "__pycache__").mkdir()  # what running it leaves is not the program
+    main = tmp_path / "one" / "main.py"
+    main.write_bytes(main.read_bytes().replace(b"\n", b"\r\n"))  # nor a checkout's line ends
     (tmp_path / "one" / "__pycache__" / "main.cpython-311.pyc").write_bytes(b"\0")
     assert [c.id for c in bench.changed(cases, record)] == ["two"]
     failed = bench.Verdict(cases[0], {"f": 1}, "JAX traced {'f': 1}, case.toml says {'f': 2}")

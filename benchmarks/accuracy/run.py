@@ -260,12 +260,14 @@ def _traces_in(case: Case, report) -> dict[str, int]:
 
 def program_digest(folder: Path, prefix: bytes = b"") -> str:
     """Every file of a program's folder, by its path there; not what runs leave in it (``__pycache__``,
-    hidden folders such as a retracelint cache)."""
+    hidden folders such as a retracelint cache). Line ends as git stores them: a checkout that writes
+    CRLF holds the same program."""
     digest = hashlib.sha256(prefix)
     for path in sorted(folder.rglob("*")):
         inside = path.relative_to(folder).parts
         if path.is_file() and not any(p == "__pycache__" or p.startswith(".") for p in inside):
-            digest.update("/".join(inside).encode() + b"\0" + path.read_bytes())
+            data = path.read_bytes().replace(b"\r\n", b"\n")
+            digest.update("/".join(inside).encode() + b"\0" + data)
     return digest.hexdigest()
 
 
