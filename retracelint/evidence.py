@@ -797,6 +797,7 @@ class _Sources:
         default_factory=dict
     )
     _sole: dict[tuple[int, str], ast.Assign | None] = field(default_factory=dict)
+    _calls: dict[int, dict[tuple[int, int], ast.Call]] = field(default_factory=dict)
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
     )
@@ -1155,10 +1156,15 @@ class _Sources:
         return self._sole[key]
 
     def call_at(self, at: Location) -> ast.Call | None:
-        """The call that starts at ``at``."""
+        """The call that starts at ``at``: its statement's calls indexed once, not walked again per
+        finding (a statement of a thousand slices had a finding at each, a quadratic walk)."""
         stmt = self.statement_at(at)
-        calls = (n for n in ast.walk(stmt) if isinstance(n, ast.Call)) if stmt is not None else ()
-        return next((n for n in calls if _starts_at(n, at)), None)
+        if stmt is None:
+            return None
+        calls = self._calls.get(id(stmt))
+        if calls is None:
+            calls = self._calls[id(stmt)] = _calls_by_start(stmt)
+        return calls.get((at.line, at.col))
 
     def statement_at(self, at: Location) -> ast.stmt | None:
         """The innermost statement holding ``at``."""
@@ -1254,6 +1260,16 @@ def _unconditional_calls(stmt: ast.stmt) -> Iterator[ast.Call]:
         if isinstance(node, ast.Call):
             yield node
         todo.extend(n for n in ast.iter_child_nodes(node) if not isinstance(n, _DEFERRED))
+
+
+def _calls_by_start(stmt: ast.stmt) -> dict[tuple[int, int], ast.Call]:
+    """The statement's calls by where each starts (line, 1-based column); where several start at one
+    place (``f(a)(b)``), the first ``ast.walk`` meets: the outermost."""
+    found: dict[tuple[int, int], ast.Call] = {}
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call):
+            found.setdefault((node.lineno, node.col_offset + 1), node)
+    return found
 
 
 def _starts_at(node: ast.expr, at: Location) -> bool:

@@ -9,13 +9,11 @@ files, and so does retracelint: the finding that loop makes in `lib/` stays. Wha
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from limits import HANG_S
+from flake8_runs import flake8_here
 from test_cli import write
 
 from retracelint.cli import main
@@ -145,9 +143,7 @@ def test_an_excluded_file_named_is_reported(project: Path) -> None:
 
 def test_flake8_reports_what_the_command_line_reports(project: Path) -> None:
     # (flake8 reads no .gitignore: it would report experiments/broken.py's E999 itself.)
-    flake8 = [sys.executable, "-m", "flake8", "--isolated", "--select", "RTL"]
-    command = [*flake8, "--extend-exclude", "broken.py", "."]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_S)
-    assert done.returncode == 1, done.stderr
-    lines = [line.split(" ")[0:2] for line in done.stdout.splitlines()]
+    code, report = flake8_here(["--select", "RTL", "--extend-exclude", "broken.py", "."], project)
+    assert code == 1, report
+    lines = [line.split(" ")[0:2] for line in report.splitlines()]
     assert lines == [["./lib/steps.py:12:17:", "RTL101"]]

@@ -4,6 +4,9 @@
 that vary, `pkg/pipeline.py` passes them on and `pkg/kernels.py` holds the jitted functions. flake8
 checks one file at a time (in worker processes with `-j2`), so each finding needs the whole project.
 Each test works on its own copy of the project, so that no run sees another's caches.
+
+flake8 runs in a process of its own where that process is what is tested (its workers, its standard
+input); elsewhere the same flake8 application runs in this process (tests/flake8_runs.py).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from flake8_runs import FLAKE8, flake8_here
 from limits import HANG_S
 
 from retracelint import flake8_plugin
@@ -28,7 +32,6 @@ RETRACELINT = [
     "import sys; from retracelint.cli import main; sys.exit(main())",
 ]
 NOQA = "# " + "noqa"  # spelled apart so that linters of this file do not read it as a directive
-FLAKE8 = [sys.executable, "-m", "flake8", "--isolated"]
 LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]+\d+) (?P<text>.*)$")
 
 Finding = tuple[str, int, int, str, str]  # path, line, col, code, message
@@ -80,6 +83,12 @@ def run(command: list[str], cwd: Path, stdin: str | None = None) -> str:
     return done.stdout
 
 
+def flake8_in_process(args: list[str], cwd: Path) -> str:
+    code, report = flake8_here(args, cwd)
+    assert code in (0, 1), f"flake8 {args} exited {code}"
+    return report
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     copy = tmp_path / "proj"
@@ -112,7 +121,7 @@ def test_same_findings_as_the_cli(project: Path, cli_findings: list[Finding], jo
 
 
 def test_disable_noqa_shows_what_noqa_hides(project: Path) -> None:
-    found = parse(run([*FLAKE8, "--select", "RTL", "--disable-noqa", "pkg"], project))
+    found = parse(flake8_in_process(["--select", "RTL", "--disable-noqa", "pkg"], project))
     hidden = marked(FIXTURE, "without noqa")
     assert len(hidden) == 2  # the bare one and the one naming RTL101
     assert where(found) == marked(FIXTURE, "expect") | hidden
@@ -154,14 +163,14 @@ def test_stdin_buffer_is_analysed_with_the_project(
 
 def test_flake8_select_decides_over_the_project_ignore(project: Path) -> None:
     # pyproject.toml ignores RTL105; naming it to flake8 brings it back, and only it.
-    found = parse(run([*FLAKE8, "--select", "RTL105", "pkg"], project))
+    found = parse(flake8_in_process(["--select", "RTL105", "pkg"], project))
     assert where(found) == marked(FIXTURE, "expect-if-selected")
     # (With `--select RTL` the project's own selection stands: test_same_findings_as_the_cli.)
 
 
 def test_configuration_error_is_one_rtl000_per_file_not_a_crash(project: Path) -> None:
     (project / "pyproject.toml").write_text("[tool.retracelint]\nselct = ['RTL1']\n")
-    found = parse(run([*FLAKE8, "--select", "RTL", "pkg"], project))
+    found = parse(flake8_in_process(["--select", "RTL", "pkg"], project))
     assert {(f[0], f[1], f[2], f[3]) for f in found} == {
         (f"pkg/{name}", 1, 1, "RTL000")
         for name in ("__init__.py", "kernels.py", "main.py", "pipeline.py")
@@ -179,7 +188,7 @@ def test_a_file_nothing_could_check_is_never_silent(project: Path) -> None:
     (pkg / "typo.py").write_text("def f(:\n    pass\n", encoding="utf-8")
     (pkg / "legacy.py").write_bytes(b"# caf\xe9 au lait\nimport jax\n")
     names = ["pkg/blob.py", "pkg/aliases.py", "pkg/typo.py", "pkg/legacy.py"]
-    found = parse(run([*FLAKE8, "--select", "RTL", *names], project))
+    found = parse(flake8_in_process(["--select", "RTL", *names], project))
     expected = {("pkg/blob.py", "E999"), ("pkg/typo.py", "E999"), ("pkg/legacy.py", "RTL000")}
     if sys.version_info < (3, 12):
         expected.add(("pkg/aliases.py", "E999"))
@@ -187,7 +196,10 @@ def test_a_file_nothing_could_check_is_never_silent(project: Path) -> None:
     (legacy,) = [f for f in found if f[3] == "RTL000"]
     assert legacy[4] == "RTL000 cannot parse: invalid or missing encoding declaration"[7:]
     # A code the user ignores by name stays ignored.
-    assert parse(run([*FLAKE8, "--select", "RTL", "--ignore", "E9", "pkg/typo.py"], project)) == []
+    assert (
+        parse(flake8_in_process(["--select", "RTL", "--ignore", "E9", "pkg/typo.py"], project))
+        == []
+    )
 
 
 def test_flake8_own_codes_are_added_only_to_an_explicit_rtl_selection() -> None:
@@ -259,8 +271,8 @@ def test_the_project_confidence_decides_what_flake8_reports(tmp_path: Path) -> N
     shutil.copytree(Path(__file__).parent / "fixtures" / "evidence_feature_flags", copy)
     config = copy / "pyproject.toml"
     config.write_text("[tool.retracelint]\n", encoding="utf-8")
-    proven = where(parse(run([*FLAKE8, "--select", "RTL", "."], copy)))
+    proven = where(parse(flake8_in_process(["--select", "RTL", "."], copy)))
     config.write_text('[tool.retracelint]\nconfidence = "all"\n', encoding="utf-8")
-    every = where(parse(run([*FLAKE8, "--select", "RTL", "."], copy)))
+    every = where(parse(flake8_in_process(["--select", "RTL", "."], copy)))
     assert proven == {("train.py", 17, "RTL101")}
     assert every == proven | {("train.py", 15, "RTL101")}

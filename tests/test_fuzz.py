@@ -13,7 +13,8 @@ Five sources of programs:
   cache.
 
 The checks are plain functions so that scripts/fuzz.py can run them for minutes; here each property runs
-a bounded, derandomized number of examples (all of them together well under 30 s on one core).
+a bounded, derandomized number of examples (all of them together about 20 s on one core), sized by
+what the sources have found (``CI``).
 """
 
 from __future__ import annotations
@@ -48,7 +49,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::Deprec
 ROOT = Path(__file__).resolve().parents[1]
 COUNTS: Counter[str] = Counter()  # programs checked, per source (read by scripts/fuzz.py)
 
-# Derandomized so CI sees the same programs on every run; scripts/fuzz.py explores instead.
+# Derandomized so CI sees the same programs on every run; scripts/fuzz.py explores instead. How many:
+# of the sources here, only the JAX-shaped projects ever found a bug (a class defined twice in one
+# scope: 9 of 150 projects on 6249514's analysis, the commit that added them); 50 catch a bug that
+# common 19 times in 20. The others found none there (150 each) nor since (the bare noqa was
+# scripts/fuzz.py's); they keep a sample of the kinds of input they make.
 CI = settings(
     deadline=None,
     derandomize=True,
@@ -167,7 +172,7 @@ def encode(text: str) -> bytes:
 
 
 # -- hypothesmith: any valid Python ------------------------------------------------------------------
-@settings(CI, max_examples=120)
+@settings(CI, max_examples=40)
 @given(hypothesmith.from_grammar())
 def test_summarise_never_raises_on_grammar_generated_python(source: str) -> None:
     check_summary(encode(source), "grammar")
@@ -192,7 +197,7 @@ def linked(sources: list[str]) -> dict[str, bytes]:
     return files
 
 
-@settings(CI, max_examples=30)
+@settings(CI, max_examples=15)
 @given(st.lists(hypothesmith.from_grammar(), min_size=2, max_size=4))
 def test_pipeline_never_raises_on_linked_generated_modules(sources: list[str]) -> None:
     check_project(linked(sources), "grammar-project")
@@ -401,7 +406,7 @@ def jax_project(seed: int) -> dict[str, bytes]:
     return JaxProgram(seed).project()
 
 
-@settings(CI, max_examples=120, phases=[Phase.generate])  # shrinking a seed means nothing
+@settings(CI, max_examples=50, phases=[Phase.generate])  # shrinking a seed means nothing
 @given(st.integers(0, 2**64))
 def test_pipeline_never_raises_on_jax_shaped_projects(seed: int) -> None:
     check_project(jax_project(seed), "jax-project")
@@ -452,7 +457,8 @@ def _edit(rng: random.Random, edit: str, lines: list[str], original: str) -> Non
         lines[i] = lines[i].replace("range(", "range(1 + ").replace("[:", "[1:")
 
 
-@settings(CI, max_examples=3, phases=[Phase.generate])  # shrinking a seed means nothing
+# No mismatch in 17,683 edit rounds by hand (2cc9af9): two sequences of ten here.
+@settings(CI, max_examples=2, phases=[Phase.generate])  # shrinking a seed means nothing
 @given(st.integers(0, 2**64))
 def test_cached_runs_follow_random_edits(seed: int) -> None:
     check_edit_sequence(seed, rounds=10)
@@ -531,7 +537,7 @@ def mutated(draw) -> tuple[str, bytes]:
     return path.name, b"".join(lines)
 
 
-@settings(CI, max_examples=100)
+@settings(CI, max_examples=40)
 @given(mutated(), st.booleans())
 def test_mutated_real_files_never_raise_and_cost_only_themselves(
     case: tuple[str, bytes], star: bool

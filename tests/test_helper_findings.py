@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from flake8_runs import FLAKE8, flake8_here
 from limits import HANG_S
 from test_cli import write
 
@@ -67,7 +67,6 @@ if __name__ == "__main__":
 SLICE = ("pkg/data.py", 10, 12)  # x[:n]
 CALL = ("train.py", 11, 20)  # data.prefix(self.x, step + 1)
 JIT_CALL = ("train.py", 12, 22)  # model.loss(seen)
-FLAKE8 = [sys.executable, "-m", "flake8", "--isolated", "--select", "RTL"]
 
 
 @pytest.fixture
@@ -119,18 +118,22 @@ def test_a_run_on_either_file_shows_it(project: Path) -> None:
 
 
 def test_flake8_shows_it_once_in_the_first_file_it_checks(project: Path) -> None:
-    def flake8(*args: str, stdin: str | None = None) -> list[str]:
-        done = subprocess.run(
-            [*FLAKE8, *args], input=stdin, capture_output=True, text=True, timeout=HANG_S
-        )
-        assert done.returncode == 1, done.stderr
-        return [":".join(line.split(":")[:3]) for line in done.stdout.splitlines()]
+    def places(report: str) -> list[str]:
+        return [":".join(line.split(":")[:3]) for line in report.splitlines()]
+
+    def flake8(*args: str) -> list[str]:
+        code, report = flake8_here(["--select", "RTL", *args], project)
+        assert code == 1, report
+        return places(report)
 
     assert flake8("train.py") == ["train.py:11:20"]
     assert flake8(".") == ["./pkg/data.py:10:12"]  # not again at the call
     assert flake8("--exclude", "pkg", ".") == ["./train.py:11:20"]
     source = (project / "train.py").read_text(encoding="utf-8")
-    assert flake8("--stdin-display-name", "train.py", "-", stdin=source) == ["train.py:11:20"]
+    stdin = [*FLAKE8, "--select", "RTL", "--stdin-display-name", "train.py", "-"]
+    done = subprocess.run(stdin, input=source, capture_output=True, text=True, timeout=HANG_S)
+    assert done.returncode == 1, done.stderr
+    assert places(done.stdout) == ["train.py:11:20"]
 
 
 def test_noqa_and_baseline_count_where_it_is_shown_and_where_it_is_made(project: Path) -> None:

@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/accuracy/run.py check                 # case files and markers agree (no jax)
-    python benchmarks/accuracy/run.py verify [--only IDS]   # JAX proves what each program does
+    python benchmarks/accuracy/run.py verify [--only IDS | --changed]   # JAX proves what each program does
     python benchmarks/accuracy/run.py score [--only IDS] [--retracelint CMD] [--results FILE]
                                             [--json FILE] [--jobs N]
 
@@ -12,7 +12,9 @@ JAX traces) and ``# expect: RTLxxx`` markers on the lines a finding belongs to (
 ``verify`` runs every program for real under ``jax_explain_cache_misses`` (through tests/dynamic_support.py,
 one subprocess for all programs, one more per program that turns x64 on) and fails unless each jitted
 function is traced exactly as often as its case says: a positive re-traces, a negative traces each jitted
-function once.
+function once. It records each program it proves, by the digest of its files, in ``verified.tsv`` beside
+the programs; ``--changed`` verifies only the programs whose files differ from that record (new or
+edited since), and the test suite checks that the record is current instead of running all of them.
 
 ``score`` runs the installed retracelint on each program folder (``--format json --no-cache``) and scores
 it per program and per category; it writes RESULTS.md and prints a summary. It never fails on a low score.
@@ -21,6 +23,8 @@ it per program and per category; it writes RESULTS.md and prints a summary. It n
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -252,6 +256,57 @@ def _traces_in(case: Case, report) -> dict[str, int]:
         if function.file.startswith(prefix):
             counts[function.name] += n
     return dict(counts)
+
+
+def program_digest(folder: Path, prefix: bytes = b"") -> str:
+    """Every file of a program's folder, by its path there; not what runs leave in it (``__pycache__``,
+    hidden folders such as a retracelint cache). Line ends as git stores them: a checkout that writes
+    CRLF holds the same program."""
+    digest = hashlib.sha256(prefix)
+    for path in sorted(folder.rglob("*")):
+        inside = path.relative_to(folder).parts
+        if path.is_file() and not any(p == "__pycache__" or p.startswith(".") for p in inside):
+            data = path.read_bytes().replace(b"\r\n", b"\n")
+            digest.update("/".join(inside).encode() + b"\0" + data)
+    return digest.hexdigest()
+
+
+def verified_record() -> Path:
+    """Where ``verify`` records what JAX proved: beside the programs of the set it runs on."""
+    return PROGRAMS / "verified.tsv"
+
+
+def _record_rows(record: Path) -> dict[str, list[str]]:
+    """The record's rows by program id: id, digest of its files, the jax version that proved it."""
+    lines = record.read_text(encoding="utf-8").splitlines() if record.is_file() else []
+    return {row[0]: row for line in lines if len(row := line.split("\t")) == 3}
+
+
+def recorded(record: Path) -> dict[str, str]:
+    """Program id -> the digest of its files when JAX last proved it did what its case says."""
+    return {case_id: row[1] for case_id, row in _record_rows(record).items()}
+
+
+def changed(cases: Sequence[Case], record: Path) -> list[Case]:
+    """The cases whose files are not those JAX last proved (new programs included)."""
+    proved = recorded(record)
+    return [c for c in cases if proved.get(c.id) != program_digest(c.folder)]
+
+
+def record_verdicts(verdicts: Sequence[Verdict], record: Path) -> None:
+    """Keep the digest of each program proved now, drop those that failed now, keep the others' rows
+    (another run proved them); one row per program: id, digest, jax version, sorted by id."""
+    rows = _record_rows(record)
+    jax_version = importlib.metadata.version("jax")
+    for verdict in verdicts:
+        rows.pop(verdict.case.id, None)
+        if verdict.ok:
+            rows[verdict.case.id] = [
+                verdict.case.id,
+                program_digest(verdict.case.folder),
+                jax_version,
+            ]
+    record.write_text("".join("\t".join(rows[i]) + "\n" for i in sorted(rows)), encoding="utf-8")
 
 
 def verify(cases: Sequence[Case]) -> list[Verdict]:
@@ -540,6 +595,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("check", help="check case files and markers (no jax)")
     v = sub.add_parser("verify", help="run every program under JAX and check its trace counts")
     v.add_argument("--only", default="", help="comma-separated program ids")
+    v.add_argument(
+        "--changed",
+        action="store_true",
+        help="only the programs whose files differ from verified.tsv (what JAX last proved)",
+    )
+    v.add_argument(
+        "--record", type=Path, default=None, help="the record to read and update (verified.tsv)"
+    )
     v.add_argument("--explain", action="store_true", help="print JAX's reason for each re-trace")
     s = sub.add_parser("score", help="score retracelint on every program, write RESULTS.md")
     s.add_argument("--only", default="", help="comma-separated program ids")
@@ -566,7 +629,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(cases)} programs: {kinds['positive']} positive, {kinds['negative']} negative")
         return 0
     if args.command == "verify":
+        record = args.record or verified_record()
+        if args.changed:
+            cases = changed(cases, record)
         verdicts = verify(cases)
+        record_verdicts(verdicts, record)
         for verdict in verdicts:
             if not verdict.ok:
                 print(f"FAIL {verdict.case.id}: {verdict.problem}")

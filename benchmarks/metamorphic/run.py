@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import hashlib
 import importlib.util
 import json
 import shutil
@@ -138,13 +137,9 @@ def verify(variants: Sequence[Variant], jobs: int, known: dict[str, str]) -> Non
 def _digest(variant: Variant) -> str:
     """The variant's content: its transform, its program's path and every file of its folder."""
     assert variant.case is not None
-    folder = variant.case.folder
     original = variant.original.folder
-    digest = hashlib.sha256(f"{variant.transform}/{original.parent.name}/{original.name}".encode())
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    named = f"{variant.transform}/{original.parent.name}/{original.name}".encode()
+    return accuracy.program_digest(variant.case.folder, named)
 
 
 @dataclass
