@@ -153,7 +153,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 # A floor is told where the wider operand is made, not where the state starts.
                 said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
                 said = (
-                    "and is made here into" if first.endswith(_DEFAULT) or then == _MASK else said
+                    "and is made here into"
+                    if first.endswith(_DEFAULT) or then == _MASK or then.startswith(_PLAIN)
+                    else said
                 )
                 head, details = _flip_sentence(
                     code,
@@ -568,6 +570,40 @@ def _field_tree_flip(
     return (first, then) if then is not None and _trees_differ(first, then) else None
 
 
+def _node_flip(
+    prop: Propagation, at: _CarriedCall, owner: FunctionSummary, start: Value, returned: Value
+) -> tuple[Location, str, str] | None:
+    """(where, first, then): a state stored as one pytree node (a ``Moments`` NamedTuple a factory
+    makes) that the jitted function gives back as another (the plain tuple a helper it calls
+    returns)."""
+    back = _unpacked(prop, at.jitted, returned) or prop.resolve(at.jitted, returned)
+    first, then = _tree(prop, owner, start), _tree(prop, at.jitted, back)
+    if first is None or then is None or not _trees_differ(first, then):
+        return None
+    where, then = _node_told(prop, at, owner, start, returned, then)
+    return where, first, then
+
+
+def _node_told(
+    prop: Propagation,
+    at: _CarriedCall,
+    owner: FunctionSummary,
+    start: Value,
+    returned: Value,
+    then: str,
+) -> tuple[Location, str]:
+    """(where, node then): an attribute that starts as an instance of a class (a NamedTuple, a
+    registered dataclass) and comes back as a plain tuple or list is told where the jitted
+    function, or a helper it calls, writes that container (``return tuple((n, mean))``), the node
+    that loses the class; else where the state starts. (A state a loop carries is told where it
+    starts, where ``fixes/record_start.py`` starts it as the tuple.)"""
+    back = prop.resolve(at.jitted, returned)
+    plain = back.made if back.ty in (TUPLE, LIST) else None
+    if plain is None or not prop.classes_of_value(owner, start):
+        return at.carried.start.location, then
+    return plain, _PLAIN + then.removeprefix("a ")
+
+
 def _static_relabelled(
     prop: Propagation, at: _CarriedCall, start: Value, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
@@ -630,6 +666,7 @@ def _leaf_paths(
 _DEFAULT = ", its class's default,"  # a start every instance has (``_class_default``)
 
 
+_PLAIN = "a plain "  # a class's instance given back as a tuple or list, told where that is written
 _MASK = "bool (a test's result)"  # a number given back as a bool, told where the bool is made
 
 
@@ -1312,6 +1349,9 @@ def _attribute_flip(
             if kinds_differ(first, then):
                 where = _written_in(owner, start, other.location) or other.location
                 return code, carried.name, where, first, then  # type: ignore[return-value]
+        reshaped = _node_flip(prop, first_call, owner, start, returned)
+        if reshaped is not None:
+            return "RTL403", carried.name, *reshaped
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds

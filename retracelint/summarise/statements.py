@@ -406,8 +406,12 @@ class Statements(PassState):
         type here: a caller that carries it into a jitted function that gives it back strong is
         told to change this line, not its own."""
         if isinstance(node, ast.Tuple | ast.List) and len(node.elts) == len(value.items):
-            items = tuple(map(self.literals_made, value.items, node.elts))
-            return value.with_(items=items)
+            value = value.with_(items=tuple(map(self.literals_made, value.items, node.elts)))
+        if value.ty in (TUPLE, LIST) and value.made is None and _container_written(node):
+            # A plain tuple or list written here (``return n, mean``, ``tuple(parts)``) decides
+            # its pytree node here: a state that starts as a NamedTuple and comes back as it is told
+            # to change this line.
+            return value.with_(made=self.loc(node))
         return placed(value, self.loc(node)) if _written_number(node, value) else value
 
     def resized_param(self, value: Value, node: ast.expr) -> Value:
@@ -1891,3 +1895,14 @@ def _one_atom(poly: Poly) -> str | None:
         return None
     ((monomial, coefficient),) = poly.items()
     return monomial[0] if coefficient == 1 and len(monomial) == 1 else None
+
+
+def _container_written(node: ast.expr) -> bool:
+    """Whether ``node`` writes a plain tuple or list: a display, or ``tuple(...)``/``list(...)``."""
+    if isinstance(node, ast.Tuple | ast.List):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("tuple", "list")
+    )
