@@ -142,7 +142,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 )
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
             elif carried.loop is None:
-                flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
+                # Stored back on every call of a method that runs repeatedly, or in a loop of it.
+                again = bool(call.loops) or prop.repeated(fn.qualname)
+                flip = _attribute_flip(prop, at, returned) if again else None
                 rebound = f"in {fn.name}()"
             else:
                 flip = _carried_flip(prop, at, returned)
