@@ -117,11 +117,12 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.item is not None and not whole.items:
                 whole = _unpacked(prop, wrapped, whole) or whole
             returned = _item(whole, carried.item)
-            if param is None and returned is not None and carried.start.value.param is None:
+            handed = param is None or carried.later  # its result reaches the calls before it
+            if handed and returned is not None and carried.start.value.param is None:
                 at = _CarriedCall(fn, carried, binding, call, "", wrapped)
                 yield from _handed_on(prop, at, returned)
                 continue
-            if param is None or returned is None or binding.static_at(call, param):
+            if handed or returned is None or binding.static_at(call, param):
                 continue
             # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
             replaced = (
@@ -152,16 +153,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding)
-                # A floor is told where the wider operand is made, not where the state starts.
-                said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
-                said = (
-                    "and is made here into"
-                    if first.endswith(_DEFAULT) or then == _MASK or then.startswith(_PLAIN)
-                    else said
-                )
                 head, details = _flip_sentence(
                     code,
-                    f"{what} starts as {first} {said} {then}",
+                    f"{what} starts as {first} {_said(first, then)} {then}",
                     f"{shown_code(call.text)}() returns it",
                     site,
                     call.text,
@@ -173,6 +167,14 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 )
                 per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
+
+
+def _said(first: str, then: str) -> str:
+    """What joins the two kinds of a flip in its sentence, for the place it is told: where the state
+    starts, else where the wider operand or the other kind is made."""
+    if first.endswith(_DEFAULT) or then == _MASK or then.startswith(_PLAIN):
+        return "and is made here into"
+    return "and is promoted here to" if then.endswith(_WIDER) else "here and is"
 
 
 def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator[Finding]:
@@ -211,7 +213,7 @@ def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator
         site = jit_site(binding)
         head, details = _flip_sentence(
             code,
-            f"{what} starts as {first} here and is {then}",
+            f"{what} starts as {first} {_said(first, then)} {then}",
             f"{shown_code(at.call.text)}() returns it",
             site,
             call.text,
@@ -403,7 +405,7 @@ def _carried_flip(
         or _jit_result(prop, fn, carried.start.value)
         or prop.resolve(fn, carried.start.value)
     )
-    returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
+    given, returned = returned, _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
     # One item of the result, a lax loop's carry, or a function the summary could not see jitted (one
     # imported from another module): the summary's loop-carried flips leave it to this check.
     if not _weak_told(at, start) and _weak_then_strong(prop, at, start, returned):
@@ -438,7 +440,10 @@ def _carried_flip(
     if first is None or then is None:
         return None
     if _trees_differ(first, then):
-        return "RTL403", carried.name, carried.start.location, first, then
+        if at.param:  # given back to itself: ``fixes/record_start.py`` starts it as the tuple
+            return "RTL403", carried.name, carried.start.location, first, then
+        where, then = _node_told(prop, at, fn, start, given, then)  # handed to another function
+        return "RTL403", carried.name, where, first, then
     item = _item_flip(prop, at, start, returned, carried.name)
     if item is not None:
         return item
@@ -594,11 +599,12 @@ def _node_told(
     returned: Value,
     then: str,
 ) -> tuple[Location, str]:
-    """(where, node then): an attribute that starts as an instance of a class (a NamedTuple, a
-    registered dataclass) and comes back as a plain tuple or list is told where the jitted
-    function, or a helper it calls, writes that container (``return tuple((n, mean))``), the node
-    that loses the class; else where the state starts. (A state a loop carries is told where it
-    starts, where ``fixes/record_start.py`` starts it as the tuple.)"""
+    """(where, node then): an attribute, or a state handed to another jitted function, that starts
+    as an instance of a class (a NamedTuple, a registered dataclass) and comes back as a plain tuple
+    or list is told where the jitted function, or a helper it calls, writes that container
+    (``return tuple((n, mean))``), the node that loses the class; else where the state starts. (A
+    state a loop hands back to the same step is told where it starts, where
+    ``fixes/record_start.py`` starts it as the tuple.)"""
     back = prop.resolve(at.jitted, returned)
     plain = back.made if back.ty in (TUPLE, LIST) else None
     if plain is None or not prop.classes_of_value(owner, start):

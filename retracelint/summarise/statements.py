@@ -1253,23 +1253,24 @@ class Statements(PassState):
         """The names the loop rebinds to a call's result that were made before it (``carry =
         Carry(...)`` then ``carry = step(carry, g)``), or came in as a parameter (``def fit(model,
         ...)``): checked against what the callee returns."""
-        seen: set[str] = set()
+        seen: set[tuple[str, int]] = set()
         for name, call, item, lax in binds:
             made = made_before.get(name)
-            if name in seen or name not in before:
+            if (name, call) in seen or name not in before:
                 continue
+            later = any(name == other for other, _ in seen)
             if made is not None:
                 where, text = self.loc(made), self.mod.pos.text(made)
             elif before[name].param == name:
                 where, text = self.fn.location, name
             else:
                 continue
-            seen.add(name)
+            seen.add((name, call))
             # An array's constant lengths (``buf = jnp.zeros((0, d))``, a buffer to fill) are
             # told apart from what the callee returns (``rtl40x_carried_flips._starts_empty``).
             known = axis_lengths(before[name]) if before[name].ty in (ARRAY, NP_ARRAY) else None
             start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text, known)
-            self.fn.carried.append(Carried(name, start, call, item, index, lax))
+            self.fn.carried.append(Carried(name, start, call, item, index, lax, later))
 
     @contextmanager
     def iteration(self) -> Iterator[None]:
