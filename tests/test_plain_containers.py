@@ -5,6 +5,9 @@ in a method that runs per frame, the step (or a helper it calls, in another modu
 pos, vel`` or ``tuple(...)``: jax sees the class on the first call and a plain tuple on the next, so the
 step traces twice. Found where the plain container is written (the line that loses the class); its
 twins that give back the class, or that start as the same plain tuple, trace once and stay clean.
+The same node lost by a second jitted function of a loop (``p = drift(p, dt)``, then every other
+step ``p = clamp(p)``, ``clamp`` a jit a factory makes, ending in ``return pos, vel``): ``drift``
+gets the class first and the pair after, told where the pair is written.
 Each positive re-traces under jax (``dynamic_support``, in a subprocess)."""
 
 from __future__ import annotations
@@ -136,6 +139,64 @@ if __name__ == "__main__":
 ''',
 }
 
+# Particles drift every step and are clamped into a box every other step by a second jitted
+# function, made by a factory; the clamp gives back @BACK@.
+PARTICLES = {
+    "cloud.py": '''\
+"""A cloud of particles in a box."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Cloud(NamedTuple):
+    pos: jax.Array
+    vel: jax.Array
+
+
+def at_rest(n):
+    return Cloud(jnp.zeros(n), jnp.linspace(-1.0, 1.0, n))
+
+
+@jax.jit
+def drift(cloud, dt):
+    return Cloud(cloud.pos + dt * cloud.vel, 0.99 * cloud.vel)
+
+
+def make_clamp(limit):
+    @jax.jit
+    def clamp(cloud):
+        pos, vel = cloud
+        return @BACK@
+
+    return clamp
+''',
+    "main.py": '''\
+"""Let the cloud drift, clamping it every other step."""
+
+from cloud import at_rest, drift, make_clamp
+
+
+def main(steps=6):
+    cloud = at_rest(4)
+    clamp = make_clamp(0.2)
+    step = 0
+    while step < steps:
+        cloud = drift(cloud, 0.1)
+        if step % 2 == 1:
+            cloud = clamp(cloud)
+        step += 1
+    return cloud
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+_CLAMPED = "jnp.clip(pos, -limit, limit)"
 _SWING = "Swing(jnp.array(0.5, jnp.float32), jnp.array(0.0, jnp.float32))"
 _PAIR = "(jnp.array(0.5, jnp.float32), jnp.array(0.0, jnp.float32))"
 
@@ -147,7 +208,13 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
     def pendulum(name: str, start: str, back: str) -> Path:
         return _write(tmp_path / name, PENDULUM, START=start, BACK=back)
 
+    def particles(name: str, back: str) -> Path:
+        return _write(tmp_path / name, PARTICLES, BACK=back)
+
     return {
+        "particles_pair": particles("particles_pair", f"{_CLAMPED}, vel"),
+        "particles_list": particles("particles_list", f"[{_CLAMPED}, vel]"),
+        "particles_class_fixed": particles("particles_class_fixed", f"Cloud({_CLAMPED}, vel)"),
         "tracker_pair": tracker("tracker_pair", "new_pos, new_vel"),
         "tracker_tuple_call": tracker("tracker_tuple_call", "tuple((new_pos, new_vel))"),
         "tracker_class_fixed": tracker("tracker_class_fixed", "Track(new_pos, new_vel)"),
@@ -170,12 +237,18 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
 
 # Where each positive is told: the plain container the step (or its helper) writes.
 EXPECTED = {
+    "particles_pair": [("cloud.py", 27, "RTL403")],
+    "particles_list": [("cloud.py", 27, "RTL403")],
     "tracker_pair": [("estimate.py", 22, "RTL403")],
     "tracker_tuple_call": [("estimate.py", 22, "RTL403")],
     "pendulum_list": [("pendulum.py", 20, "RTL403")],
 }
 # The script each project runs and the jitted function it calls, as jax names it.
-RUNS = {"tracker": ("main.py", "advance"), "pendulum": ("main.py", "tick")}
+RUNS = {
+    "tracker": ("main.py", "advance"),
+    "pendulum": ("main.py", "tick"),
+    "particles": ("main.py", "drift"),
+}
 
 
 def test_a_class_given_back_as_a_plain_container_is_told_where_it_is_written(
