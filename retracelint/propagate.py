@@ -1751,8 +1751,8 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     if sole and not value.items and extra.items and merged.ty == extra.ty:
         # The tuple a helper returns (a ``lax.scan``'s carry, ``(state, timestep)``), item by item.
         merged = merged.with_(items=extra.items)
-    if sole and merged.made is None and merged.ty == extra.ty and extra.ty in (TUPLE, LIST):
-        # Where the helper writes the plain tuple it returns (``return tuple((n, mean))``).
+    if sole and merged.made is None and merged.ty == extra.ty and extra.ty in (TUPLE, LIST, DICT):
+        # Where the helper writes the plain container it returns (``return tuple((n, mean))``).
         merged = merged.with_(made=extra.made)
     if sole and not value.objs and extra.objs and merged.ty == INSTANCE:
         # The object a helper makes (``transition(...)`` returns a ``TimeStep``): its fields are

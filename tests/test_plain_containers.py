@@ -2,9 +2,10 @@
 stores back as another (issue 39, capability C): ``self.track = Track(...)`` in ``__init__`` (a
 NamedTuple, or a dataclass registered as a pytree), then ``self.track = self._advance(self.track, x)``
 in a method that runs per frame, the step (or a helper it calls, in another module) ending in ``return
-pos, vel`` or ``tuple(...)``: jax sees the class on the first call and a plain tuple on the next, so the
-step traces twice. Found where the plain container is written (the line that loses the class); its
-twins that give back the class, or that start as the same plain tuple, trace once and stay clean.
+pos, vel``, ``tuple(...)`` or a dict display: jax sees the class on the first call and a plain
+container on the next, so the step traces twice. Found where the plain container is written (the
+line that loses the class); its twins that give back the class, or that start as the same plain
+tuple, trace once and stay clean.
 The same node lost by a second jitted function of a loop (``p = drift(p, dt)``, then every other
 step ``p = clamp(p)``, ``clamp`` a jit a factory makes, ending in ``return pos, vel``): ``drift``
 gets the class first and the pair after, told where the pair is written.
@@ -217,6 +218,7 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
         "particles_class_fixed": particles("particles_class_fixed", f"Cloud({_CLAMPED}, vel)"),
         "tracker_pair": tracker("tracker_pair", "new_pos, new_vel"),
         "tracker_tuple_call": tracker("tracker_tuple_call", "tuple((new_pos, new_vel))"),
+        "tracker_dict": tracker("tracker_dict", '{"pos": new_pos, "vel": new_vel}'),
         "tracker_class_fixed": tracker("tracker_class_fixed", "Track(new_pos, new_vel)"),
         "pendulum_list": pendulum("pendulum_list", _SWING, "[theta + dt * omega, omega]"),
         "pendulum_class_fixed": pendulum(
@@ -241,6 +243,7 @@ EXPECTED = {
     "particles_list": [("cloud.py", 27, "RTL403")],
     "tracker_pair": [("estimate.py", 22, "RTL403")],
     "tracker_tuple_call": [("estimate.py", 22, "RTL403")],
+    "tracker_dict": [("estimate.py", 22, "RTL403")],
     "pendulum_list": [("pendulum.py", 20, "RTL403")],
 }
 # The script each project runs and the jitted function it calls, as jax names it.

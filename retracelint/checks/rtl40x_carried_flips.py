@@ -600,13 +600,13 @@ def _node_told(
     then: str,
 ) -> tuple[Location, str]:
     """(where, node then): an attribute, or a state handed to another jitted function, that starts
-    as an instance of a class (a NamedTuple, a registered dataclass) and comes back as a plain tuple
-    or list is told where the jitted function, or a helper it calls, writes that container
-    (``return tuple((n, mean))``), the node that loses the class; else where the state starts. (A
+    as an instance of a class (a NamedTuple, a registered dataclass) and comes back as a plain tuple,
+    list or dict is told where the jitted function, or a helper it calls, writes that container
+    (``return tuple((n, mean))``, a display of literal keys), the node that loses the class; else where the state starts. (A
     state a loop hands back to the same step is told where it starts, where
     ``fixes/record_start.py`` starts it as the tuple.)"""
     back = prop.resolve(at.jitted, returned)
-    plain = back.made if back.ty in (TUPLE, LIST) else None
+    plain = back.made if back.ty in (TUPLE, LIST, DICT) else None
     if plain is None or not prop.classes_of_value(owner, start):
         return at.carried.start.location, then
     return plain, _PLAIN + then.removeprefix("a ")
@@ -674,7 +674,7 @@ def _leaf_paths(
 _DEFAULT = ", its class's default,"  # a start every instance has (``_class_default``)
 
 
-_PLAIN = "a plain "  # a class's instance given back as a tuple or list, told where that is written
+_PLAIN = "a plain "  # a class's instance given back as a container, told where that is written
 _MASK = "bool (a test's result)"  # a number given back as a bool, told where the bool is made
 
 
