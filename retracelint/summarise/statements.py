@@ -82,6 +82,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
+    leaf_function,
     one_expression,
 )
 from retracelint.summary import (
@@ -1427,6 +1428,12 @@ class Statements(PassState):
         body = one_expression(node) if fn.jit is None else None
         if body is not None:
             self.one_expressions[fn.qualname] = body
+        mapped = leaf_function(node) if fn.jit is None and fn.parent is not None else None
+        if mapped is not None:
+            # A nested def a ``tree_map`` applies reads the names around it as a lambda does.
+            self.leaf_functions[node.name] = mapped
+        else:
+            self.leaf_functions.pop(node.name, None)
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(
