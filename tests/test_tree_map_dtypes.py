@@ -8,7 +8,8 @@ rate) * jnp.mean(f * f, axis=-1)``) or by a lambda, ``rate`` a helper's float32
 are made in the features' float16 (the start's dtype is decided there). Its twins, one change away (the blend cast back to the energy's dtype, the features
 float32 from the start), trace once and stay clean. Each positive re-traces under jax
 (``dynamic_support``, in a subprocess). The same state carried by a method's ``for`` loop (a
-dashboard's ``run``) is found alike."""
+dashboard's ``run``), or set on ``self`` in ``__init__`` and stored back by a method called per
+frame (``self.state = watch(self.state, ...)``), is found alike."""
 
 from __future__ import annotations
 
@@ -112,6 +113,30 @@ if __name__ == "__main__":
 ''',
 }
 
+# The state kept on a board: set in __init__, stored back by a method called per frame.
+BOARD = {
+    "board.py": '''\
+"""A board that keeps the feature energies and updates them with each frame shown."""
+
+import energy
+from monitor import features_at, watch
+
+
+class Board:
+    def __init__(self):
+        self.state = energy.start(features_at(0))
+
+    def show(self, i):
+        self.state = watch(self.state, features_at(i))
+
+
+if __name__ == "__main__":
+    board = Board()
+    for i in range(4):
+        board.show(i)
+''',
+}
+
 _BLEND = "rate * e + (1.0 - rate) * jnp.mean(f * f, axis=-1)"
 _CAST = f"({_BLEND}).astype(e.dtype)"
 _DEF_MAP = "jax.tree.map(blend, energy.rows, features)"
@@ -125,15 +150,18 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
     def energy(name: str, blend: str, mapped: str, dtype: str = "float16") -> Path:
         return _write(tmp_path / name, ENERGY, BLEND=blend, MAP=mapped, DTYPE=dtype)
 
-    def dashboard(name: str, blend: str) -> Path:
-        # The monitor's helpers without its own loop: the dashboard's loop is the only one.
-        helpers = ENERGY["monitor.py"].split("\n\ndef main(")[0] + "\n"
-        files = {**ENERGY, "monitor.py": helpers, **DASHBOARD}
+    # The monitor's helpers without its own loop: the driver's loop is the only one.
+    helpers = ENERGY["monitor.py"].split("\n\ndef main(")[0] + "\n"
+
+    def driven(name: str, driver: dict[str, str], blend: str) -> Path:
+        files = {**ENERGY, "monitor.py": helpers, **driver}
         return _write(tmp_path / name, files, BLEND=blend, MAP=_DEF_MAP, DTYPE="float16")
 
     return {
-        "dashboard_def": dashboard("dashboard_def", _BLEND),
-        "dashboard_cast_fixed": dashboard("dashboard_cast_fixed", _CAST),
+        "board_def": driven("board_def", BOARD, _BLEND),
+        "board_cast_fixed": driven("board_cast_fixed", BOARD, _CAST),
+        "dashboard_def": driven("dashboard_def", DASHBOARD, _BLEND),
+        "dashboard_cast_fixed": driven("dashboard_cast_fixed", DASHBOARD, _CAST),
         "energy_def": energy("energy_def", _BLEND, _DEF_MAP),
         "energy_lambda": energy("energy_lambda", _BLEND, _LAMBDA_MAP),
         "energy_cast_fixed": energy("energy_cast_fixed", _CAST, _DEF_MAP),
@@ -146,9 +174,10 @@ EXPECTED = {
     "energy_def": [("energy.py", 15, "RTL402")],
     "energy_lambda": [("energy.py", 15, "RTL402")],
     "dashboard_def": [("energy.py", 15, "RTL402")],
+    "board_def": [("energy.py", 15, "RTL402")],
 }
 # The script each project runs.
-SCRIPTS = {"dashboard": "dashboard.py", "energy": "monitor.py"}
+SCRIPTS = {"board": "board.py", "dashboard": "dashboard.py", "energy": "monitor.py"}
 
 
 def test_a_tree_map_over_several_trees_is_typed_leaf_by_leaf(tmp_path: Path) -> None:

@@ -289,6 +289,8 @@ class _CarriedCall:
     param: str
     jitted: FunctionSummary
     replaced: frozenset[str] = frozenset()  # the fields the call passes anew, not carried
+    # Where the start is made, when not in ``fn``: the ``__init__`` that stores an attribute.
+    start_fn: FunctionSummary | None = None
 
 
 def _carried_as(text: str, name: str) -> bool:
@@ -488,15 +490,46 @@ def _carried_flip(
                 weak_said(WEAK, leaf),
                 STRONG,
             )
-        dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
-        if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
-            mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
-            if mask is not None:
-                return "RTL402", f"{carried.name}.{name}", mask, kinds[0], _MASK
-            return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
-        widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
-        if len(widened) == 1 and (found := widened.pop()) is not None:
-            return "RTL402", f"{carried.name}.{name}", *found
+        flip = _field_dtype_flip(prop, at, f"{carried.name}.{name}", leaf, origin, results)
+        if flip is not None:
+            return flip
+    return None
+
+
+def _field_dtype_flip(
+    prop: Propagation, at: _CarriedCall, what: str, leaf: Value, origin: Arg, results: list[Origin]
+) -> tuple[str, str, Location, str, str] | None:
+    """RTL402 for a field of the state that starts as ``leaf`` (stored at ``origin``) and that the
+    jitted function gives back (``results``) in another dtype, or promoted above it."""
+    dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+    if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
+        mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
+        if mask is not None:
+            return "RTL402", what, mask, kinds[0], _MASK
+        return "RTL402", what, leaf.made or origin.location, *kinds
+    widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+    if len(widened) == 1 and (found := widened.pop()) is not None:
+        return "RTL402", what, *found
+    return None
+
+
+def _fields_retyped(
+    prop: Propagation, at: _CarriedCall, owner: FunctionSummary, stored: Arg, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """RTL402 for a field of a NamedTuple or dataclass that ``owner`` stores on ``self``
+    (``stored``: ``self.state = energy.start(...)`` in ``__init__``) and that the jitted function a
+    method stores back gives back in another dtype (``self.state = watch(self.state, x)``)."""
+    cls = min(prop.classes_of_value(owner, stored.value), default=None)
+    for name in _leaf_paths(prop, owner, stored, cls, 0) if cls is not None else ():
+        starts = prop.value_origins(owner, stored, name, (), 0)
+        results = _given_back(prop, at, returned, name)
+        if len(starts) != 1 or not results:
+            continue
+        maker, origin, _ = starts[0]
+        leaf = as_called(prop, maker, origin.value)
+        flip = _field_dtype_flip(prop, at, f"{at.carried.name}.{name}", leaf, origin, results)
+        if flip is not None:
+            return flip
     return None
 
 
@@ -846,9 +879,10 @@ def _passed_for(
     arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
     if arg is None:
         return None
+    made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
     if not path:
-        return [(at.fn, arg)]
-    return [(owner, found) for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)]
+        return [(made_in, arg)]
+    return [(owner, found) for owner, found, _ in prop.value_origins(made_in, arg, path, (), 0)]
 
 
 def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
@@ -1369,6 +1403,9 @@ def _attribute_flip(
         emptied = _emptied(prop, first_call, owner, replace(other, value=start), returned)
         if emptied is not None:
             return "RTL105", f"{carried.name}.{emptied[0]}", emptied[1], _EMPTY, _FILLED
+        retyped = _fields_retyped(prop, replace(first_call, start_fn=owner), owner, other, returned)
+        if retyped is not None:
+            return retyped
     return None
 
 
