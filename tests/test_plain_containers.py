@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamic_support import count_retraces_many
-from test_promoted_results import _found, _write, needs_jax
+from test_promoted_results import _found, _traced_as_expected, _write, needs_jax
 
 # A 1-D tracker keeps its estimate as a NamedTuple; the jitted update is a static method bound in
 # __init__, and the blend it calls lives in another module and returns @BACK@.
@@ -274,10 +273,4 @@ def test_the_message_says_the_container_is_made_there(tmp_path: Path) -> None:
 
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
-    projects = _projects(tmp_path)
-    names = list(projects)
-    scripts = [projects[n] / RUNS[n.split("_")[0]][0] for n in names]
-    for name, report in zip(names, count_retraces_many(scripts, cwd=tmp_path), strict=True):
-        traces = {f.name: n for f, n in report.traces.items()}
-        expected = 2 if name in EXPECTED else 1
-        assert traces.get(RUNS[name.split("_")[0]][1]) == expected, (name, report.summary())
+    _traced_as_expected(_projects(tmp_path), EXPECTED, RUNS, tmp_path)

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamic_support import count_retraces_many
-from test_promoted_results import _found, _write, needs_jax
+from test_promoted_results import _found, _traced_as_expected, _write, needs_jax
 
 ENERGY = {
     "energy.py": '''\
@@ -176,8 +175,12 @@ EXPECTED = {
     "dashboard_def": [("energy.py", 15, "RTL402")],
     "board_def": [("energy.py", 15, "RTL402")],
 }
-# The script each project runs.
-SCRIPTS = {"board": "board.py", "dashboard": "dashboard.py", "energy": "monitor.py"}
+# The script each project runs and the jitted function it calls, as jax names it.
+RUNS = {
+    "board": ("board.py", "watch"),
+    "dashboard": ("dashboard.py", "watch"),
+    "energy": ("monitor.py", "watch"),
+}
 
 
 def test_a_tree_map_over_several_trees_is_typed_leaf_by_leaf(tmp_path: Path) -> None:
@@ -187,9 +190,4 @@ def test_a_tree_map_over_several_trees_is_typed_leaf_by_leaf(tmp_path: Path) -> 
 
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
-    projects = _projects(tmp_path)
-    names = list(projects)
-    scripts = [projects[n] / SCRIPTS[n.split("_")[0]] for n in names]
-    for name, report in zip(names, count_retraces_many(scripts, cwd=tmp_path), strict=True):
-        traces = {f.name: n for f, n in report.traces.items()}
-        assert traces.get("watch") == (2 if name in EXPECTED else 1), (name, report.summary())
+    _traced_as_expected(_projects(tmp_path), EXPECTED, RUNS, tmp_path)
