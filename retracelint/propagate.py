@@ -96,6 +96,7 @@ from retracelint.values import (
     followed,
     item_passed,
     join,
+    leaves_dtype,
     localised,
     made_anew,
     made_objects,
@@ -1742,8 +1743,11 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
             merged = merged.with_(dtype=raised.dtype, made=value.floor[1], weak=weak)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
-    if value.weak == FOLLOWS or (value.ty == UNKNOWN and value.weak is None and not value.deps):
-        # The call's result promoted with the rest (or passed on as it is): at least as wide.
+    promoted = value.weak == FOLLOWS or (value.weak == MADE_STRONG and value.dtype is None)
+    if promoted or (value.ty == UNKNOWN and value.weak is None and not value.deps):
+        # The call's result promoted with the rest (or passed on as it is): at least as wide; also
+        # beside a reduction (``beta * v + (1 - beta) * jnp.mean(g * g)``, ``beta`` a helper's
+        # float32), which makes the whole strong but not its dtype.
         merged = merged.with_(floor=promoted_floor((value, extra)))
     if not value.fields and merged.ty == DICT:
         # The items a dict the call returns holds at literal keys (`dict(params, **overrides)`).
@@ -1751,6 +1755,9 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
     if sole and not value.items and extra.items and merged.ty == extra.ty:
         # The tuple a helper returns (a ``lax.scan``'s carry, ``(state, timestep)``), item by item.
         merged = merged.with_(items=extra.items)
+    if sole and merged.made is None and merged.ty == extra.ty and extra.ty in (TUPLE, LIST, DICT):
+        # Where the helper writes the plain container it returns (``return tuple((n, mean))``).
+        merged = merged.with_(made=extra.made)
     if sole and not value.objs and extra.objs and merged.ty == INSTANCE:
         # The object a helper makes (``transition(...)`` returns a ``TimeStep``): its fields are
         # asked where it is made.
@@ -1813,7 +1820,9 @@ def _origins(value: Value) -> set[Location]:
 
 def _dtype_from(value: Value, taken: Value) -> Value:
     """``value``, made with the dtype of ``taken`` (``Value.dtype_of``): that dtype when ``taken``
-    has one, else still to be read from what ``taken`` takes it from."""
-    if taken.dtype is not None:
-        return value.with_(dtype=taken.dtype, dtype_of=None)
+    has one (or a pytree's leaves all have: ``p.dtype`` of a ``tree_map``'s leaf), else still to be
+    read from what ``taken`` takes it from."""
+    dtype = leaves_dtype(taken)
+    if dtype is not None:
+        return value.with_(dtype=dtype, dtype_of=None)
     return value.with_(dtype_of=dtype_taken(taken))

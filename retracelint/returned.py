@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
     ARRAY,
-    ARRAYS,
     FLOAT_LIKE,
     FOLLOWS,
     MADE_STRONG,
@@ -28,6 +27,7 @@ from retracelint.values import (
     axes_fixed,
     canonical_dtype,
     dtype_kind,
+    leaves_dtype,
     weak_class,
     weak_kind,
 )
@@ -125,8 +125,9 @@ def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int =
     if value.dtype_of is not None:
         taken = _parameter(value.dtype_of)
         given = _called_with(prop, fn, taken, depth) if taken is not None else []
-        dtypes = {v.dtype for v in given}
-        if given and len(dtypes) == 1 and None not in dtypes and all(v.ty in ARRAYS for v in given):
+        # A pytree's leaves of one dtype too: what a ``tree_map`` over it reads as ``p.dtype``.
+        dtypes = {leaves_dtype(v) for v in given}
+        if given and len(dtypes) == 1 and None not in dtypes:
             return value.with_(dtype=dtypes.pop(), dtype_of=None)
         return value
     if value.ty != UNKNOWN or len(value.deps) != 1:

@@ -159,6 +159,10 @@ class Carried:
     # ``f`` is the body of a lax loop (``x = lax.fori_loop(0, n, f, x)``): what the loop gives back
     # is what ``f`` returns, which only linking tells, so no summary flip tells its weak type.
     lax: bool = False
+    # Another call of the loop rebinds it before this one (``state = step(state, dt)``, then
+    # ``state = unravel(flat)``): the calls before this one get the start first and this one's
+    # result next; its own first call gets the earlier call's result, not the start.
+    later: bool = False
 
 
 @dataclass(frozen=True)

@@ -997,6 +997,24 @@ def items_of(value: Value) -> dict[str, Value]:
     return items
 
 
+def leaves_dtype(value: Value) -> str | None:
+    """The dtype of an array of a known dtype, or the one dtype every leaf of a dict of literal
+    keys, a tuple or a list of such arrays has (``{"w": w.astype(jnp.bfloat16), "b": jnp.zeros(n,
+    jnp.bfloat16)}``: what a ``tree_map`` over it reads as ``p.dtype`` leaf by leaf). None when
+    they differ or a leaf is not known."""
+    if value.ty in ARRAYS:
+        return value.dtype
+    if value.ty == DICT and value.keys is not None:
+        items = items_of(value)
+        leaves = list(items.values()) if len(items) == len(value.keys) else []
+    elif value.ty in (TUPLE, LIST):
+        leaves = list(value.items)
+    else:
+        return None
+    dtypes = {leaves_dtype(leaf) for leaf in leaves}
+    return dtypes.pop() if len(dtypes) == 1 else None
+
+
 def with_field(base: Value, attr: str, value: Value) -> Value:
     """``base`` once ``base.attr = value`` has run."""
     kept = tuple((name, v) for name, v in base.fields if name != attr)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamic_support import count_retraces_many
-from test_promoted_results import _found, _write, needs_jax
+from test_promoted_results import _found, _traced_as_expected, _write, needs_jax
 
 # A spin chain's energy summed bond by bond through a jitted step of another module.
 CHAIN = {
@@ -212,12 +211,4 @@ def test_weak_starts_carried_through_an_imported_step_are_found_where_written(
 
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
-    projects = _projects(tmp_path)
-    names = list(projects)
-    scripts = [projects[n] / RUNS[n.split("_")[0]][0] for n in names]
-    for name, report in zip(names, count_retraces_many(scripts, cwd=tmp_path), strict=True):
-        traces = {f.name: n for f, n in report.traces.items()}
-        assert traces.get(RUNS[name.split("_")[0]][1]) == (2 if name in EXPECTED else 1), (
-            name,
-            report.summary(),
-        )
+    _traced_as_expected(_projects(tmp_path), EXPECTED, RUNS, tmp_path)

@@ -12,6 +12,7 @@ project run without x64 traces once too and is not flagged."""
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Container
 from pathlib import Path
 
 import pytest
@@ -376,6 +377,23 @@ def _write(root: Path, files: dict[str, str], **holes: str) -> Path:
 def _found(root: Path) -> list[tuple[str, int, str]]:
     findings = analyse([str(root)], Settings(cache=False, select=("RTL",))).findings
     return [(Path(f.location.path).name, f.location.line, f.code) for f in findings]
+
+
+def _traced_as_expected(
+    projects: dict[str, Path],
+    positives: Container[str],
+    runs: dict[str, tuple[str, str]],
+    cwd: Path,
+) -> None:
+    """Runs every project under jax in one subprocess: the jitted function it is about traces twice
+    when ``positives`` names the project, else once. ``runs``: by the first word of a project's
+    name, the script it runs and that function's name."""
+    names = list(projects)
+    scripts = [projects[n] / runs[n.split("_")[0]][0] for n in names]
+    for name, report in zip(names, count_retraces_many(scripts, cwd=cwd), strict=True):
+        traces = {f.name: n for f, n in report.traces.items()}
+        expected = 2 if name in positives else 1
+        assert traces.get(runs[name.split("_")[0]][1]) == expected, (name, report.summary())
 
 
 def _projects(tmp_path: Path) -> dict[str, Path]:

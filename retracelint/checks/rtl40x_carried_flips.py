@@ -117,11 +117,12 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if carried.item is not None and not whole.items:
                 whole = _unpacked(prop, wrapped, whole) or whole
             returned = _item(whole, carried.item)
-            if param is None and returned is not None and carried.start.value.param is None:
+            handed = param is None or carried.later  # its result reaches the calls before it
+            if handed and returned is not None and carried.start.value.param is None:
                 at = _CarriedCall(fn, carried, binding, call, "", wrapped)
                 yield from _handed_on(prop, at, returned)
                 continue
-            if param is None or returned is None or binding.static_at(call, param):
+            if handed or returned is None or binding.static_at(call, param):
                 continue
             # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
             replaced = (
@@ -142,7 +143,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 )
                 rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
             elif carried.loop is None:
-                flip = _attribute_flip(prop, at, returned) if prop.repeated(fn.qualname) else None
+                # Stored back on every call of a method that runs repeatedly, or in a loop of it.
+                again = bool(call.loops) or prop.repeated(fn.qualname)
+                flip = _attribute_flip(prop, at, returned) if again else None
                 rebound = f"in {fn.name}()"
             else:
                 flip = _carried_flip(prop, at, returned)
@@ -150,14 +153,9 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             if flip is not None:
                 code, what, where, first, then = flip
                 site = jit_site(binding)
-                # A floor is told where the wider operand is made, not where the state starts.
-                said = "and is promoted here to" if then.endswith(_WIDER) else "here and is"
-                said = (
-                    "and is made here into" if first.endswith(_DEFAULT) or then == _MASK else said
-                )
                 head, details = _flip_sentence(
                     code,
-                    f"{what} starts as {first} {said} {then}",
+                    f"{what} starts as {first} {_said(first, then)} {then}",
                     f"{shown_code(call.text)}() returns it",
                     site,
                     call.text,
@@ -169,6 +167,14 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 )
                 per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
+
+
+def _said(first: str, then: str) -> str:
+    """What joins the two kinds of a flip in its sentence, for the place it is told: where the state
+    starts, else where the wider operand or the other kind is made."""
+    if first.endswith(_DEFAULT) or then == _MASK or then.startswith(_PLAIN):
+        return "and is made here into"
+    return "and is promoted here to" if then.endswith(_WIDER) else "here and is"
 
 
 def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator[Finding]:
@@ -207,7 +213,7 @@ def _handed_on(prop: Propagation, at: _CarriedCall, returned: Value) -> Iterator
         site = jit_site(binding)
         head, details = _flip_sentence(
             code,
-            f"{what} starts as {first} here and is {then}",
+            f"{what} starts as {first} {_said(first, then)} {then}",
             f"{shown_code(at.call.text)}() returns it",
             site,
             call.text,
@@ -283,6 +289,8 @@ class _CarriedCall:
     param: str
     jitted: FunctionSummary
     replaced: frozenset[str] = frozenset()  # the fields the call passes anew, not carried
+    # Where the start is made, when not in ``fn``: the ``__init__`` that stores an attribute.
+    start_fn: FunctionSummary | None = None
 
 
 def _carried_as(text: str, name: str) -> bool:
@@ -399,7 +407,7 @@ def _carried_flip(
         or _jit_result(prop, fn, carried.start.value)
         or prop.resolve(fn, carried.start.value)
     )
-    returned = _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
+    given, returned = returned, _unpacked(prop, jitted, returned) or prop.resolve(jitted, returned)
     # One item of the result, a lax loop's carry, or a function the summary could not see jitted (one
     # imported from another module): the summary's loop-carried flips leave it to this check.
     if not _weak_told(at, start) and _weak_then_strong(prop, at, start, returned):
@@ -434,7 +442,10 @@ def _carried_flip(
     if first is None or then is None:
         return None
     if _trees_differ(first, then):
-        return "RTL403", carried.name, carried.start.location, first, then
+        if at.param:  # given back to itself: ``fixes/record_start.py`` starts it as the tuple
+            return "RTL403", carried.name, carried.start.location, first, then
+        where, then = _node_told(prop, at, fn, start, given, then)  # handed to another function
+        return "RTL403", carried.name, where, first, then
     item = _item_flip(prop, at, start, returned, carried.name)
     if item is not None:
         return item
@@ -479,15 +490,46 @@ def _carried_flip(
                 weak_said(WEAK, leaf),
                 STRONG,
             )
-        dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
-        if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
-            mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
-            if mask is not None:
-                return "RTL402", f"{carried.name}.{name}", mask, kinds[0], _MASK
-            return "RTL402", f"{carried.name}.{name}", leaf.made or origin.location, *kinds
-        widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
-        if len(widened) == 1 and (found := widened.pop()) is not None:
-            return "RTL402", f"{carried.name}.{name}", *found
+        flip = _field_dtype_flip(prop, at, f"{carried.name}.{name}", leaf, origin, results)
+        if flip is not None:
+            return flip
+    return None
+
+
+def _field_dtype_flip(
+    prop: Propagation, at: _CarriedCall, what: str, leaf: Value, origin: Arg, results: list[Origin]
+) -> tuple[str, str, Location, str, str] | None:
+    """RTL402 for a field of the state that starts as ``leaf`` (stored at ``origin``) and that the
+    jitted function gives back (``results``) in another dtype, or promoted above it."""
+    dtypes = {_dtype_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+    if len(dtypes) == 1 and (kinds := dtypes.pop()) is not None:
+        mask = _mask_made(prop, at, results) if kinds[1] == "bool" else None
+        if mask is not None:
+            return "RTL402", what, mask, kinds[0], _MASK
+        return "RTL402", what, leaf.made or origin.location, *kinds
+    widened = {_floor_flip(prop, at, leaf, r.value) for o, r, _ in results if o is at.jitted}
+    if len(widened) == 1 and (found := widened.pop()) is not None:
+        return "RTL402", what, *found
+    return None
+
+
+def _fields_retyped(
+    prop: Propagation, at: _CarriedCall, owner: FunctionSummary, stored: Arg, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """RTL402 for a field of a NamedTuple or dataclass that ``owner`` stores on ``self``
+    (``stored``: ``self.state = energy.start(...)`` in ``__init__``) and that the jitted function a
+    method stores back gives back in another dtype (``self.state = watch(self.state, x)``)."""
+    cls = min(prop.classes_of_value(owner, stored.value), default=None)
+    for name in _leaf_paths(prop, owner, stored, cls, 0) if cls is not None else ():
+        starts = prop.value_origins(owner, stored, name, (), 0)
+        results = _given_back(prop, at, returned, name)
+        if len(starts) != 1 or not results:
+            continue
+        maker, origin, _ = starts[0]
+        leaf = as_called(prop, maker, origin.value)
+        flip = _field_dtype_flip(prop, at, f"{at.carried.name}.{name}", leaf, origin, results)
+        if flip is not None:
+            return flip
     return None
 
 
@@ -568,6 +610,41 @@ def _field_tree_flip(
     return (first, then) if then is not None and _trees_differ(first, then) else None
 
 
+def _node_flip(
+    prop: Propagation, at: _CarriedCall, owner: FunctionSummary, start: Value, returned: Value
+) -> tuple[Location, str, str] | None:
+    """(where, first, then): a state stored as one pytree node (a ``Moments`` NamedTuple a factory
+    makes) that the jitted function gives back as another (the plain tuple a helper it calls
+    returns)."""
+    back = _unpacked(prop, at.jitted, returned) or prop.resolve(at.jitted, returned)
+    first, then = _tree(prop, owner, start), _tree(prop, at.jitted, back)
+    if first is None or then is None or not _trees_differ(first, then):
+        return None
+    where, then = _node_told(prop, at, owner, start, returned, then)
+    return where, first, then
+
+
+def _node_told(
+    prop: Propagation,
+    at: _CarriedCall,
+    owner: FunctionSummary,
+    start: Value,
+    returned: Value,
+    then: str,
+) -> tuple[Location, str]:
+    """(where, node then): an attribute, or a state handed to another jitted function, that starts
+    as an instance of a class (a NamedTuple, a registered dataclass) and comes back as a plain tuple,
+    list or dict is told where the jitted function, or a helper it calls, writes that container
+    (``return tuple((n, mean))``, a display of literal keys), the node that loses the class; else where the state starts. (A
+    state a loop hands back to the same step is told where it starts, where
+    ``fixes/record_start.py`` starts it as the tuple.)"""
+    back = prop.resolve(at.jitted, returned)
+    plain = back.made if back.ty in (TUPLE, LIST, DICT) else None
+    if plain is None or not prop.classes_of_value(owner, start):
+        return at.carried.start.location, then
+    return plain, _PLAIN + then.removeprefix("a ")
+
+
 def _static_relabelled(
     prop: Propagation, at: _CarriedCall, start: Value, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
@@ -630,6 +707,7 @@ def _leaf_paths(
 _DEFAULT = ", its class's default,"  # a start every instance has (``_class_default``)
 
 
+_PLAIN = "a plain "  # a class's instance given back as a container, told where that is written
 _MASK = "bool (a test's result)"  # a number given back as a bool, told where the bool is made
 
 
@@ -801,9 +879,10 @@ def _passed_for(
     arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
     if arg is None:
         return None
+    made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
     if not path:
-        return [(at.fn, arg)]
-    return [(owner, found) for owner, found, _ in prop.value_origins(at.fn, arg, path, (), 0)]
+        return [(made_in, arg)]
+    return [(owner, found) for owner, found, _ in prop.value_origins(made_in, arg, path, (), 0)]
 
 
 def _first_call_values(prop: Propagation, at: _CarriedCall, name: str) -> list[Value] | None:
@@ -1312,6 +1391,9 @@ def _attribute_flip(
             if kinds_differ(first, then):
                 where = _written_in(owner, start, other.location) or other.location
                 return code, carried.name, where, first, then  # type: ignore[return-value]
+        reshaped = _node_flip(prop, first_call, owner, start, returned)
+        if reshaped is not None:
+            return "RTL403", carried.name, *reshaped
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds
@@ -1321,6 +1403,9 @@ def _attribute_flip(
         emptied = _emptied(prop, first_call, owner, replace(other, value=start), returned)
         if emptied is not None:
             return "RTL105", f"{carried.name}.{emptied[0]}", emptied[1], _EMPTY, _FILLED
+        retyped = _fields_retyped(prop, replace(first_call, start_fn=owner), owner, other, returned)
+        if retyped is not None:
+            return retyped
     return None
 
 

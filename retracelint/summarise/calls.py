@@ -504,10 +504,11 @@ class Calls(PassState):
         return self.record(call, [callee], passed, {}, self.loc(node))
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
-        """The lambda ``node`` is: written there, or the one a local name was last bound to
-        (``slice_fn = lambda x: x[i : i + chunk]``)."""
+        """The lambda ``node`` is: written there, the one a local name was last bound to
+        (``slice_fn = lambda x: x[i : i + chunk]``), or a nested def that amounts to one."""
         if isinstance(node, ast.Name):
-            node = self.defs.get(node.id, node)  # type: ignore[assignment]
+            found = self.defs.get(node.id) or self.leaf_functions.get(node.id)
+            node = found if found is not None else node  # type: ignore[assignment]
         return node if isinstance(node, ast.Lambda) else None
 
     def leaf_calls(

@@ -172,6 +172,8 @@ class PassState:
         # The nested defs made here that give one expression, by qualified name: a call of one here
         # is that expression, read here (a closure reads the names as they are at the call).
         self.one_expressions: dict[str, OneExpression] = {}
+        # The nested defs of one ``return`` with parameters, as lambdas (``syntax.leaf_function``).
+        self.leaf_functions: dict[str, ast.Lambda] = {}
         self.reading: set[str] = set()  # those being read now
         self.deferred: list[
             tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]

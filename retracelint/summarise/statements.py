@@ -82,6 +82,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
+    leaf_function,
     one_expression,
 )
 from retracelint.summary import (
@@ -406,8 +407,12 @@ class Statements(PassState):
         type here: a caller that carries it into a jitted function that gives it back strong is
         told to change this line, not its own."""
         if isinstance(node, ast.Tuple | ast.List) and len(node.elts) == len(value.items):
-            items = tuple(map(self.literals_made, value.items, node.elts))
-            return value.with_(items=items)
+            value = value.with_(items=tuple(map(self.literals_made, value.items, node.elts)))
+        if value.ty in (TUPLE, LIST) and value.made is None and _container_written(node):
+            # A plain tuple or list written here (``return n, mean``, ``tuple(parts)``) decides
+            # its pytree node here: a state that starts as a NamedTuple and comes back as it is told
+            # to change this line.
+            return value.with_(made=self.loc(node))
         return placed(value, self.loc(node)) if _written_number(node, value) else value
 
     def resized_param(self, value: Value, node: ast.expr) -> Value:
@@ -1249,23 +1254,24 @@ class Statements(PassState):
         """The names the loop rebinds to a call's result that were made before it (``carry =
         Carry(...)`` then ``carry = step(carry, g)``), or came in as a parameter (``def fit(model,
         ...)``): checked against what the callee returns."""
-        seen: set[str] = set()
+        seen: set[tuple[str, int]] = set()
         for name, call, item, lax in binds:
             made = made_before.get(name)
-            if name in seen or name not in before:
+            if (name, call) in seen or name not in before:
                 continue
+            later = any(name == other for other, _ in seen)
             if made is not None:
                 where, text = self.loc(made), self.mod.pos.text(made)
             elif before[name].param == name:
                 where, text = self.fn.location, name
             else:
                 continue
-            seen.add(name)
+            seen.add((name, call))
             # An array's constant lengths (``buf = jnp.zeros((0, d))``, a buffer to fill) are
             # told apart from what the callee returns (``rtl40x_carried_flips._starts_empty``).
             known = axis_lengths(before[name]) if before[name].ty in (ARRAY, NP_ARRAY) else None
             start = Arg(_export(before[name]) or UNKNOWN_VALUE, where, text, known)
-            self.fn.carried.append(Carried(name, start, call, item, index, lax))
+            self.fn.carried.append(Carried(name, start, call, item, index, lax, later))
 
     @contextmanager
     def iteration(self) -> Iterator[None]:
@@ -1422,6 +1428,12 @@ class Statements(PassState):
         body = one_expression(node) if fn.jit is None else None
         if body is not None:
             self.one_expressions[fn.qualname] = body
+        mapped = leaf_function(node) if fn.jit is None and fn.parent is not None else None
+        if mapped is not None:
+            # A nested def a ``tree_map`` applies reads the names around it as a lambda does.
+            self.leaf_functions[node.name] = mapped
+        else:
+            self.leaf_functions.pop(node.name, None)
         if fn.jit is not None:
             site = str(fn.jit)
             self.env[node.name] = Value(
@@ -1891,3 +1903,14 @@ def _one_atom(poly: Poly) -> str | None:
         return None
     ((monomial, coefficient),) = poly.items()
     return monomial[0] if coefficient == 1 and len(monomial) == 1 else None
+
+
+def _container_written(node: ast.expr) -> bool:
+    """Whether ``node`` writes a plain tuple or list: a display, or ``tuple(...)``/``list(...)``."""
+    if isinstance(node, ast.Tuple | ast.List):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("tuple", "list")
+    )

@@ -702,16 +702,7 @@ def one_expression(node: ast.FunctionDef | ast.AsyncFunctionDef) -> OneExpressio
     ``return`` or ``yield`` (after a docstring) of an expression that binds nothing (no walrus) and
     does not suspend. A closure of this shape reads its caller's names only, as they are at the
     call."""
-    args = node.args
-    if (
-        isinstance(node, ast.AsyncFunctionDef)
-        or node.decorator_list
-        or args.posonlyargs
-        or args.args
-        or args.kwonlyargs
-        or args.vararg
-        or args.kwarg
-    ):
+    if not _plain_def(node) or node.args.args:
         return None
     body = node.body[1:] if ast.get_docstring(node) is not None else node.body
     stmt = body[0] if len(body) == 1 else None
@@ -724,6 +715,35 @@ def one_expression(node: ast.FunctionDef | ast.AsyncFunctionDef) -> OneExpressio
     if any(isinstance(n, _BINDS_OR_SUSPENDS) for n in ast.walk(expr)):
         return None
     return OneExpression(expr, generator)
+
+
+def leaf_function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.Lambda | None:
+    """``node`` as the lambda it amounts to (``def row(v, g): return beta * v + g``), for a
+    ``tree_map`` that applies it to the leaves of its trees as it would the lambda: undecorated,
+    synchronous, positional parameters without defaults, a body of one ``return`` (after a
+    docstring) of an expression that binds nothing."""
+    if not _plain_def(node) or not node.args.args or node.args.defaults:
+        return None
+    body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+    stmt = body[0] if len(body) == 1 else None
+    if not isinstance(stmt, ast.Return) or stmt.value is None:
+        return None
+    if any(isinstance(n, _BINDS_OR_SUSPENDS) for n in ast.walk(stmt.value)):
+        return None
+    return ast.copy_location(ast.Lambda(args=node.args, body=stmt.value), node)
+
+
+def _plain_def(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Undecorated, synchronous, with no parameters but plain positional ones."""
+    args = node.args
+    return not (
+        isinstance(node, ast.AsyncFunctionDef)
+        or node.decorator_list
+        or args.posonlyargs
+        or args.kwonlyargs
+        or args.vararg
+        or args.kwarg
+    )
 
 
 _BINDS_OR_SUSPENDS = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
