@@ -414,7 +414,7 @@ def test_pipeline_never_raises_on_jax_shaped_projects(seed: int) -> None:
 
 # -- mutated real files ------------------------------------------------------------------------------
 # -- edits between cached runs ---------------------------------------------------------------------
-_EDITS = ("comment", "blank", "duplicate", "delete", "swap", "revert", "noqa", "bound")
+_EDITS = ("comment", "blank", "duplicate", "delete", "swap", "revert", "noqa", "bound", "append")
 
 
 def check_edit_sequence(seed: int, rounds: int, kind: str = "edits") -> None:
@@ -453,6 +453,8 @@ def _edit(rng: random.Random, edit: str, lines: list[str], original: str) -> Non
         lines[:] = original.splitlines(keepends=True)
     elif edit == "noqa":
         lines[i] = lines[i].rstrip("\n") + "  # noqa: RTL101\n"
+    elif edit == "append":  # a function of a new name: the module may be linked alone again
+        lines.append(f"\n\ndef _appended_{i}_{j}(x):\n    return x + {i}\n")
     else:  # a loop bound or a slice width changes: facts change, lines do not move
         lines[i] = lines[i].replace("range(", "range(1 + ").replace("[:", "[1:")
 

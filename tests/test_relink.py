@@ -365,3 +365,82 @@ def test_a_method_added_to_a_test_class_links_only_its_module(
     assert [f.code for f in again.findings if f.location.path.endswith("test_model.py")] == [
         "RTL101"
     ]
+
+
+# A jitted def of lib/opt.py whose body's call is linked by what its callers pass, and whether an
+# edit of lib/opt.py links it alone (True) or all modules (False).
+CALLERS_READ = {
+    # The object's class comes from the callers: the method is found through scripts/train.py's
+    # call, whose target is this very jit, found again only after the module's calls are linked.
+    "a method of what the callers pass": (
+        "params, grads",
+        "    return params.scaled(grads)",
+        "update(Params(), grads[:step])",
+        False,
+    ),
+    # The function called is what the callers pass (static: a function passed to a jit).
+    "a function the callers pass": (
+        "fn, grads",
+        "    return fn(grads)",
+        "update(halve, grads[:step])",
+        False,
+    ),
+    # Nothing the callers pass is read: the module is linked alone, as before.
+    "what the jit computes alone": (
+        "fn, grads",
+        "    return grads * 2",
+        "update(halve, grads[:step])",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(CALLERS_READ))
+def test_a_function_added_beside_a_jit_linked_through_its_callers(
+    shape: str, tmp_path: Path, relinked: list[bool]
+) -> None:
+    """Linking lib/opt.py alone again, a call in the jitted ``update`` asks the callers what they
+    pass, and scripts/train.py's call reaches ``update`` through the jit, whose function is found
+    again only after the module's calls: the run links every module instead (it raised a KeyError,
+    in the command line's cached runs and the language server's edits alike)."""
+    params, body, call, alone = CALLERS_READ[shape]
+    root = tmp_path / "proj"
+    (root / "lib").mkdir(parents=True)
+    (root / "scripts").mkdir()
+    (root / "lib" / "__init__.py").write_text("", encoding="utf-8")
+    opt = root / "lib" / "opt.py"
+    opt.write_text(
+        "from functools import partial\n\nimport jax\n\n\n"
+        f"@partial(jax.jit, static_argnums=0)\ndef update({params}):\n{body}\n",
+        encoding="utf-8",
+    )
+    (root / "scripts" / "train.py").write_text(
+        textwrap.dedent(
+            f"""
+            from lib.opt import update
+
+
+            class Params:
+                def scaled(self, grads):
+                    return grads
+
+
+            def halve(grads):
+                return grads / 2
+
+
+            def fit(grads):
+                for step in range(10):
+                    {call}
+            """
+        ),
+        encoding="utf-8",
+    )
+    cache = tmp_path / "cache"
+    first, _ = _runs(root, cache)
+    _append(opt, "\n\ndef _unused(x):\n    return x + 1\n")
+    again, _ = _runs(root, cache)
+    assert relinked == [alone]
+    kept = [(f.code, f.location.line) for f in again.findings]
+    assert kept == [(f.code, f.location.line) for f in first.findings]
+    assert ("RTL101", 16) in kept

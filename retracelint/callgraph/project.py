@@ -1069,7 +1069,16 @@ class Project:
         first asked after linking one module again (``_relinked``): what its targets reach."""
         found = self._target_to.get((site, callee))
         if found is None and site in self.site_targets:
-            for reached, target in self._reached(self.site_targets[site]).items():
+            targets = self.site_targets[site]
+            if any(isinstance(t, JitTarget) and t not in self._callees for t in targets):
+                # Linking one module again (``_relinked``), a lookup of what a caller passes
+                # reached a jit of that module whose function is not found again yet: what it
+                # finds would depend on which is found first, so the relink gives way to linking
+                # every module (``_settle`` resolves such a lookup, and sees it unsure).
+                self._reads.depends |= _CALLERS
+                self._reads.unsure = True
+                return None
+            for reached, target in self._reached(targets).items():
                 self._target_to.setdefault((site, reached), target)
             found = self._target_to.get((site, callee))
         return found
