@@ -66,16 +66,12 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from dynamic_support import RetraceReport, TracedFunction, count_retraces_many
-from limits import HANG_S
 from test_fixtures import FIXTURES, UNPROVEN, expectations
 from work_units import unit_id
 
@@ -405,24 +401,13 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
     """``unhashable_by_eq``: jax raises its Non-hashable error for exactly the calls marked RTL203
     (an ``__eq__`` without ``__hash__``, inherited too), and not for the classes that are hashable
     again (``__hash__`` in a subclass, a NamedTuple's methods, a frozen dataclass)."""
-    import os
-    import subprocess
-    import sys
-
     folder = tmp_path / "unhashable_by_eq"
     shutil.copytree(FIXTURES / "unhashable_by_eq", folder)
-    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
-    run = subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
+    [run] = count_retraces_many([folder / "main.py"], cwd=folder)
+    assert not run.raised, run.summary()
     outcome = dict(line.split(" ", 1) for line in run.stdout.splitlines())
     raised = {k for k, v in outcome.items() if v.startswith("Non-hashable static arguments")}
-    assert set(outcome) == {"plain", "stiff", "hashed", "grid", "schedule"}, run.stderr
+    assert set(outcome) == {"plain", "stiff", "hashed", "grid", "schedule"}, run.summary()
     assert raised == {"plain", "stiff"}
     marked = {
         line for _, line, code in expectations(FIXTURES / "unhashable_by_eq") if code == "RTL203"
@@ -451,7 +436,6 @@ def _def(function: TracedFunction, fixture: str) -> str:
 
 
 _COUNT_PMAPPED = """
-import sys
 from collections import Counter
 
 import main
@@ -481,24 +465,31 @@ def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> 
     function of its own, so the cache-miss log names no def of the fixture): pmap of `self.ddim_step`
     built in each call of `sample_loop` on one sampler traces a fixed number of times, pmap of a new
     Refiner's `refine` once per step."""
-    folder = FIXTURES / "pmap_of_bound_methods"
-    script = tmp_path / "count.py"
-    script.write_text(_COUNT_PMAPPED, encoding="utf-8")
-    counts = []
-    for steps in (2, 4):
-        proc = subprocess.run(
-            [sys.executable, str(script), str(steps)],
-            cwd=folder,
-            env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-            capture_output=True,
-            text=True,
-            timeout=HANG_S,
-            check=True,
-        )
-        counts.append(tuple(int(n) for n in proc.stdout.split()[-2:]))
+    counts = [
+        tuple(int(n) for n in out.split())
+        for out in _counted_output(_COUNT_PMAPPED, "pmap_of_bound_methods", ("2", "4"), tmp_path)
+    ]
     (steps_short, refine_short), (steps_long, refine_long) = counts
     assert steps_short == steps_long  # does not grow with the steps: no finding claims it
     assert refine_long - refine_short == 2  # one more per step: the RTL301 at main.py:16
+
+
+def _counted_output(
+    script_text: str, fixture: str, steps: Iterable[str], tmp_path: Path
+) -> list[str]:
+    """The last line a counting script prints, run on ``fixture`` (its modules importable) once per
+    number of steps, each run in a process of its own: a run must not find the fixture's modules,
+    and their jits, already imported by another."""
+    folder = FIXTURES / fixture
+    script = tmp_path / "count.py"
+    head = f"import sys\n\nsys.path.insert(0, {str(folder)!r})\n"
+    script.write_text(head + script_text, encoding="utf-8")
+    lines = []
+    for n in steps:
+        [run] = count_retraces_many([script], cwd=folder, argv=[n])
+        assert not run.raised, run.summary()
+        lines.append(run.stdout.splitlines()[-1])
+    return lines
 
 
 # Counts the traces of each jitted object (its body runs only while JAX traces), by the wrapped
@@ -544,32 +535,16 @@ print(json.dumps([[name, n] for name, n in zip(made, traces) if "make_" in name]
 )
 
 
-def _count_per_object(script_text: str, fixture: str, steps: str, tmp_path: Path) -> list:
-    """What a counting script (``_COUNTING`` and its tail) prints, run on ``fixture``."""
-    folder = FIXTURES / fixture
-    script = tmp_path / "count.py"
-    script.write_text(script_text, encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, str(script), steps],
-        cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.splitlines()[-1])
-
-
 def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> None:
     """What jits_from_two_calls_of_a_factory_negative claims by carrying no RTL404: `key` passed by
     keyword to one step and by position to another step built by another call of the same factory
     (a jit, a pmap through another module's alias, names in a function and attributes of a class)
     traces each of the six objects once: they share no cache, so how each is called costs nothing.
     The cache-miss log cannot tell two objects of one def apart, nor see pmap's, so the bodies count."""
-    counted = _count_per_object(
-        _COUNT_PER_OBJECT, "jits_from_two_calls_of_a_factory_negative", "3", tmp_path
+    [out] = _counted_output(
+        _COUNT_PER_OBJECT, "jits_from_two_calls_of_a_factory_negative", ["3"], tmp_path
     )
+    counted = json.loads(out)
     names = sorted(name for name, _ in counted)
     assert (
         names
@@ -635,11 +610,13 @@ def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
     hasattr(...)`) once each, with 2 steps as with 4. The cache-miss log cannot tell the three
     samplers (one def) apart, so the bodies count, per jitted object."""
     sampler = "ProbaDist.__init__.<locals>.sample"
-    for steps in ("2", "4"):
-        counted = _count_per_object(
-            _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", steps, tmp_path
+    outputs = _counted_output(
+        _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", ("2", "4"), tmp_path
+    )
+    for out in outputs:
+        assert (
+            json.loads(out) == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
         )
-        assert counted == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
 
 
 def test_conds_in_scanned_bodies_trace_exactly_as_often_as_their_bodies() -> None:
