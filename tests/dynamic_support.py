@@ -1,6 +1,6 @@
 """Run small JAX programs and count how often each jitted function really re-traced.
 
-Ground truth for tests: a program is run in a subprocess (``JAX_PLATFORMS=cpu``) with
+Ground truth for tests: a program is run in a process of its own (``JAX_PLATFORMS=cpu``) with
 ``jax_explain_cache_misses`` on and a handler on the ``jax._src.interpreters.partial_eval`` logger. jax
 0.10.2 logs one ``TRACING CACHE MISS`` record per real trace (a level-2 miss that re-runs the Python body;
 dispatch-only misses such as numpy-vs-jax inputs log nothing), so counting records per function is exact:
@@ -417,7 +417,7 @@ def _not_about_the_persistent_cache(record: logging.LogRecord) -> bool:
 def _forget_modules_under(folder: Path) -> None:
     """Drop the modules a program imported from its own folder.
 
-    Programs that share a subprocess may each have a sibling module of the same name (``model.py``); without
+    Programs that share a process may each have a sibling module of the same name (``model.py``); without
     this, the second program would be handed the first one's module from ``sys.modules``.
     """
     prefix = os.path.join(str(folder), "")
@@ -457,6 +457,7 @@ def _child(request: dict) -> NoReturn:
         os.dup2(null, 1)  # the runner's replies: nothing of the child's may land there
         os.dup2(err, 2)
         os.chdir(request["cwd"])
+        sys.dont_write_bytecode = True  # the programs run in the source tree (fixtures, examples)
         _run_programs(request["result"], request["argv"], request["scripts"])
         code = 0
     except BaseException:  # the runner's own failure: its stderr says why
@@ -480,7 +481,7 @@ def run_fixed_and_original(
     project: Path, fix: Callable[[], object], copies: Path
 ) -> tuple[RetraceReport, RetraceReport]:
     """``project``'s ``main.py`` after ``fix()`` has rewritten the project, and a copy of it from
-    before (in ``copies``), run in one subprocess (one jax import): the fixed one first, so that its
+    before (in ``copies``), run in one process (one backend start): the fixed one first, so that its
     traces are those it makes alone; compare their ``stdout`` to see that the fix kept what it prints."""
     original = Path(shutil.copytree(project, copies / "original"))
     fix()

@@ -6,7 +6,7 @@ steps, under ``jax_explain_cache_misses``: a jitted function re-traces per step 
 the longer run, which is what an error finding claims; a warning claims a few extra traces that do not grow.
 Traces while a program warms up, while an enclosing jit traces, or of a helper called twice per process do
 not grow with the number of steps, and no finding may claim them. The fixtures run in a few batches
-(``BATCHES``), one subprocess per batch and step count.
+(``BATCHES``), one process per batch and step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
@@ -57,7 +57,7 @@ scenes filled and built before the loop that steps them, and settings whose item
 container default stands for that stays the same while the dict around it changes)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
-the others in one subprocess from a copy of the fixtures (so no cache files land in the tree), with
+the others in one process from a copy of the fixtures (so no cache files land in the tree), with
 their own number of steps.
 """
 
@@ -245,7 +245,7 @@ def _batches() -> dict[str, list[Path]]:
     """Each batch's fixtures, in the order they run: the opt-in programs dealt out in turn, then the
     mixed fixtures (``PER_STEP``) likewise, last in their batch so that the opt-in programs run exactly
     as they would without them. A program that turns x64 on changes jax's global config for every
-    program after it in its subprocess: those form a batch of their own."""
+    program after it in its process: those form a batch of their own."""
     mixed = [FIXTURES / name for name in sorted(PER_STEP)]
     x64 = [p for p in PROGRAMS if "jax_enable_x64" in PROGRAMS[p].read_text("utf-8")]
     shared = [p for p in PROGRAMS if p not in x64]
@@ -349,7 +349,7 @@ COPIED_ONCE = [(name, main) for name, main in TRACE_ONCE if name not in OPTED_IN
 @pytest.fixture(scope="module")
 def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[RetraceReport, Path]]:
     """Each trace-once fixture that does not opt in, run once with its own number of steps in one
-    subprocess from a copy, with the folder of the copy (where its own functions are defined)."""
+    process from a copy, with the folder of the copy (where its own functions are defined)."""
     folder: Path = tmp_path_factory.mktemp("negative_fixtures")
     scripts: dict[str, Path] = {}
     for name, main in COPIED_ONCE:
