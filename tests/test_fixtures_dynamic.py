@@ -235,10 +235,11 @@ PER_STEP = {
 }
 
 # The programs run in batches, each a unit of work of its own for pytest-xdist (tests/work_units.py),
-# so that both workers share the two minutes they take rather than one running them all: a batch's
-# programs at 2 and at 4 steps, one subprocess (one jax import) per step count. More batches cost a
-# jax import (1.5 s of CPU) each per step count; four balance the suite on two workers.
-BATCHES = 4
+# so that both workers share the minutes they take rather than one running them all: a batch's
+# programs at 2 and at 4 steps, one process per step count. A batch costs a fork of the runner and a
+# backend start (a fraction of a second) per step count; six of about 30 s of CPU each let the
+# two workers end together.
+BATCHES = 6
 
 
 def _batches() -> dict[str, list[Path]]:
