@@ -264,7 +264,13 @@ def runs(request: pytest.FixtureRequest) -> dict[int, dict[Path, RetraceReport]]
     batch = RUN_BATCHES[request.param]
     scripts = [PROGRAMS.get(fixture, fixture / "main.py") for fixture in batch]
     return {
-        steps: dict(zip(batch, count_retraces_many(scripts, FIXTURES, [str(steps)]), strict=True))
+        steps: dict(
+            zip(
+                batch,
+                count_retraces_many(scripts, FIXTURES, [str(steps)], counts_only=True),
+                strict=True,
+            )
+        )
         for steps in (2, 4)
     }
 
@@ -361,7 +367,7 @@ def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ret
         else:
             shutil.copytree(source, folder / name)
             scripts[name] = folder / name / main
-    reports = count_retraces_many(list(scripts.values()), cwd=folder)
+    reports = count_retraces_many(list(scripts.values()), cwd=folder, counts_only=True)
     return {
         name: (report, script.parent)
         for (name, script), report in zip(scripts.items(), reports, strict=True)
