@@ -1,6 +1,6 @@
 """Run small JAX programs and count how often each jitted function really re-traced.
 
-Ground truth for tests: a program is run in a subprocess (``JAX_PLATFORMS=cpu``) with
+Ground truth for tests: a program is run in a process of its own (``JAX_PLATFORMS=cpu``) with
 ``jax_explain_cache_misses`` on and a handler on the ``jax._src.interpreters.partial_eval`` logger. jax
 0.10.2 logs one ``TRACING CACHE MISS`` record per real trace (a level-2 miss that re-runs the Python body;
 dispatch-only misses such as numpy-vs-jax inputs log nothing), so counting records per function is exact:
@@ -13,17 +13,18 @@ dispatch-only misses such as numpy-vs-jax inputs log nothing), so counting recor
 
 Functions defined in jax or the standard library are never explained, so only user functions show up.
 
-This file is also the runner: the subprocess executes it with ``--run``. Several programs can share one
-subprocess (one jax import, ~1-2 s saved per program): each runs in a fresh ``__main__`` namespace and the
-records logged while it runs are attributed to it. Programs sharing a subprocess must live in distinct
-files (jax remembers call sites by file:line) and must not change global jax config.
+This file is also the runner: a subprocess runs it with ``--serve``, imports jax once and forks a child per
+call of ``count_retraces_many`` (``_ForkServer``). Several programs can share one child (one backend
+start): each runs in a fresh ``__main__`` namespace and the records logged while it runs are attributed
+to it. Programs sharing a child must live in distinct files (jax remembers call sites by file:line) and
+must not change global jax config.
 
 Running them is almost all XLA compilation of tiny functions, which nothing here asserts about: it is
-made cheaper without touching what is traced. LLVM's optimisations are off (``FAST_COMPILE_FLAGS``), and
-the subprocesses one test process starts share a persistent compilation cache, so a program run again
-(with more steps, or as a negative fixture) loads the executables its earlier run compiled. Tracing,
-and so every ``TRACING CACHE MISS`` record, comes before the cache is looked up; the records are
-byte-identical with and without either.
+made cheaper without touching what is traced. LLVM's optimisations are off (``FAST_COMPILE_FLAGS``;
+XLA's fusion emitters too where only the traces count, ``COUNT_ONLY_FLAGS``), and the children of one test process's runner share a persistent compilation
+cache, so a program run again (with more steps, or as a negative fixture) loads the executables its
+earlier run compiled. Tracing, and so every ``TRACING CACHE MISS`` record, comes before the cache is
+looked up; the records are byte-identical with and without either.
 """
 
 from __future__ import annotations
@@ -34,13 +35,18 @@ import json
 import logging
 import os
 import re
+import resource
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from limits import HANG_S
 
@@ -48,6 +54,12 @@ RUNNER = Path(__file__).resolve()
 SAME_LINE_HINT = "but seen another function defined on the same line"
 # About 25 % less CPU per compile of these programs (measured on the fixtures), same traces.
 FAST_COMPILE_FLAGS = "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
+# Only for runs whose printed values no test compares (``counts_only``): XLA's older loop emitters
+# instead of its MLIR fusion emitters take about 30 % less CPU again (a batch of 62 fixtures at 4 steps,
+# compiles included: 46.0 -> 33.7 s; of 61: 46.0 -> 28.9 s) with byte-identical trace records, but may
+# round a float's last digit otherwise in two programs that compute one value in different ways (a
+# fixed loop against the original, tests/test_fix_static_loops.py).
+COUNT_ONLY_FLAGS = "--xla_cpu_use_fusion_emitters=false"
 
 _NEVER_SEEN = re.compile(r"never seen function:\n\s+(?P<name>\S+) id=\d+(?P<src>[^\n]*)")
 _SEEN_BEFORE = re.compile(r"^\s+for (?P<name>\S+)(?P<src>[^\n]*)$", re.MULTILINE)
@@ -167,7 +179,7 @@ def _report_from_json(data: dict) -> RetraceReport:
 _PLATFORMS = os.environ.get("RETRACELINT_VERIFY_PLATFORMS", "cpu")
 
 
-def _environment() -> dict[str, str]:
+def _environment(counts_only: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("JAX_PLATFORMS", None)
     if _PLATFORMS:
@@ -176,7 +188,8 @@ def _environment() -> dict[str, str]:
     for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
         env.pop(name, None)
     if _PLATFORMS == "cpu":
-        env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {FAST_COMPILE_FLAGS}".strip()
+        flags = f"{FAST_COMPILE_FLAGS} {COUNT_ONLY_FLAGS}" if counts_only else FAST_COMPILE_FLAGS
+        env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {flags}".strip()
     env["JAX_COMPILATION_CACHE_DIR"] = _compilation_cache()
     env["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"  # the programs' compiles all take less
     return env
@@ -184,38 +197,43 @@ def _environment() -> dict[str, str]:
 
 @functools.cache
 def _compilation_cache() -> str:
-    """A folder for jax's persistent compilation cache, one per test process (an xdist worker runs its
-    subprocesses one after another, so no two write it at once), removed when the process ends."""
+    """A folder for jax's persistent compilation cache, one per test process (its runner runs one child at
+    a time, so no two write it at once), removed when the process ends."""
     folder = tempfile.mkdtemp(prefix="retracelint-xla-cache-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
 
 
 def count_retraces_many(
-    script_paths: Sequence[Path], cwd: Path, argv: Sequence[str] = ()
+    script_paths: Sequence[Path], cwd: Path, argv: Sequence[str] = (), *, counts_only: bool = False
 ) -> list[RetraceReport]:
-    """Run several programs one after another in ONE subprocess; one report per program, in order.
+    """Run several programs one after another in ONE process; one report per program, in order.
 
-    Each program gets ``argv`` as its command-line arguments. The batch is stopped only when no program
+    The process is a fork of this test process's runner (``_ForkServer``): a fresh interpreter that has
+    imported jax, with no backend yet, as a subprocess of its own would be after ``import jax``. Each
+    program gets ``argv`` as its command-line arguments. The batch is stopped only when no program
     finishes for ``HANG_S`` (a hang: the batch as a whole takes what the machine's load makes it take).
-    When the subprocess dies (hang, crash), the programs that finished keep their reports and the others
-    get one that says what happened.
+    When the process dies (hang, crash), the programs that finished keep their reports and the others
+    get one that says what happened. ``counts_only``: no test compares what the programs print, so
+    they compile with ``COUNT_ONLY_FLAGS`` too (in a runner of their own: the flags are its
+    environment's).
     """
     scripts = [str(Path(p).resolve()) for p in script_paths]
     with tempfile.TemporaryDirectory(prefix="retracelint-dyn-") as tmp:
-        result_path = Path(tmp) / "result.jsonl"
-        command = [sys.executable, str(RUNNER), "--run", str(result_path), json.dumps(list(argv))]
-        command += scripts
-        proc = subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=_environment(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        result_path, stderr_path = Path(tmp) / "result.jsonl", Path(tmp) / "stderr.txt"
+        request = {
+            "result": str(result_path),
+            "stderr": str(stderr_path),
+            "cwd": str(Path(cwd).resolve()),
+            "argv": list(argv),
+            "scripts": scripts,
+        }
+        returncode, timed_out = _fork_server(_environment(counts_only)).run(request, result_path)
+        stderr = (
+            stderr_path.read_text(encoding="utf-8", errors="replace")
+            if stderr_path.exists()
+            else ""
         )
-        stderr, timed_out = _wait_while_progressing(proc, result_path)
-        returncode = proc.returncode
         done: list[RetraceReport] = []
         if result_path.exists():
             for line in result_path.read_text(encoding="utf-8").splitlines():
@@ -237,28 +255,109 @@ def count_retraces_many(
     return done + missing
 
 
-def _wait_while_progressing(proc: subprocess.Popen[str], result_path: Path) -> tuple[str, bool]:
-    """Wait for ``proc`` while it reports a program done (a line of ``result_path``) at least every
-    ``HANG_S``; its standard error, and whether it was stopped."""
-    finished = 0
-    while True:
+_SERVERS: dict[tuple[tuple[str, str], ...], _ForkServer] = {}
+
+
+def _fork_server(env: dict[str, str]) -> _ForkServer:
+    """The runner for ``env``: one per test process and environment, stopped when the process ends."""
+    key = tuple(sorted(env.items()))
+    server = _SERVERS.get(key)
+    if server is None or server.proc.poll() is not None:
+        server = _SERVERS[key] = _ForkServer(env)
+        _STARTED.append(server)
+        atexit.register(server.stop)
+    return server
+
+
+_STARTED: list[_ForkServer] = []
+
+
+def runner_cpu_seconds() -> float:
+    """The CPU the runners this process started, and their children, have used so far."""
+    return sum(server.children_cpu + server.own_cpu for server in _STARTED)
+
+
+class _ForkServer:
+    """The runner (this file with ``--serve``): it imports jax once, then forks one child per batch of
+    programs, so a batch pays no interpreter start and no jax import (about 2 s of CPU each).
+
+    Forking is safe there: jax has imported but started no backend (no thread of its own, no at-fork
+    warning; NumPy's BLAS threads are made fork-safe by BLAS itself); each child starts its backend, its trace caches and jax's record of the functions it has
+    seen from nothing, as a new process would. Requests and replies are lines on the runner's standard
+    input and output: a request's JSON; the child's pid; when the child has ended, its exit code.
+    """
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(RUNNER), "--serve"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
+        self.lock = threading.Lock()
+        self.pending = b""
+        # CPU seconds of the children so far and of the runner itself: not in this process's
+        # RUSAGE_CHILDREN until the runner ends (tests/cpu_profile.py adds them per test).
+        self.children_cpu = self.own_cpu = 0.0
+
+    def run(self, request: dict, result_path: Path) -> tuple[int, bool]:
+        """Run one request; the child's exit code and whether it was stopped, which happens only when
+        it reports no program done (a line of ``result_path``) for ``HANG_S``."""
+        with self.lock:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self.proc.stdin.flush()
+            pid = int(self._reply(None)[0])
+            finished, timed_out = 0, False
+            while True:
+                try:
+                    code, child_cpu, own_cpu = self._reply(HANG_S)
+                except TimeoutError:
+                    now = len(result_path.read_bytes().splitlines()) if result_path.exists() else 0
+                    if now == finished and not timed_out:
+                        os.kill(pid, signal.SIGKILL)
+                        timed_out = True
+                    finished = now
+                    continue
+                self.children_cpu += child_cpu
+                self.own_cpu = own_cpu
+                return int(code), timed_out
+
+    def _reply(self, timeout: float | None) -> list[float]:
+        """The numbers on the runner's next reply line; TimeoutError when none came within
+        ``timeout`` seconds."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                raise TimeoutError
+            chunk = os.read(fd, 4096)
+            if not chunk:  # the runner itself, not a program, has failed: its stderr is the tests'
+                raise RuntimeError(f"the retrace runner ended (exit code {self.proc.wait()})")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return [float(word) for word in line.split()]
+
+    def stop(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
         try:
-            return proc.communicate(timeout=HANG_S)[1], False
+            self.proc.wait(timeout=HANG_S)
         except subprocess.TimeoutExpired:
-            now = len(result_path.read_bytes().splitlines()) if result_path.exists() else 0
-            if now == finished:
-                proc.kill()
-                return proc.communicate()[1], True
-            finished = now
+            self.proc.kill()
+            self.proc.wait()
 
 
 def count_retraces(script_path: Path, cwd: Path) -> RetraceReport:
-    """Run one Python program in a subprocess and report its real re-traces per jitted function."""
+    """Run one Python program in a process of its own and report its real re-traces per jitted
+    function."""
     return count_retraces_many([script_path], cwd)[0]
 
 
 # --------------------------------------------------------------------------------------------------
-# The runner side: executed in the subprocess, imports jax once, runs each program in turn.
+# The runner side: the server imports jax once; each child runs its programs in turn.
 
 
 def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None:
@@ -327,7 +426,7 @@ def _not_about_the_persistent_cache(record: logging.LogRecord) -> bool:
 def _forget_modules_under(folder: Path) -> None:
     """Drop the modules a program imported from its own folder.
 
-    Programs that share a subprocess may each have a sibling module of the same name (``model.py``); without
+    Programs that share a process may each have a sibling module of the same name (``model.py``); without
     this, the second program would be handed the first one's module from ``sys.modules``.
     """
     prefix = os.path.join(str(folder), "")
@@ -337,18 +436,61 @@ def _forget_modules_under(folder: Path) -> None:
             del sys.modules[name]
 
 
+def _serve() -> None:
+    """The runner's loop: one child per request line on standard input, until it closes."""
+    import jax  # noqa: F401  (imported once, here, for every child; its backend starts in each child)
+
+    replies = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            _child(request)
+        replies.write(b"%d\n" % pid)
+        replies.flush()
+        _, status, usage = os.wait4(pid, 0)
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = usage.ru_utime + usage.ru_stime, own.ru_utime + own.ru_stime
+        replies.write(b"%d %.3f %.3f\n" % (os.waitstatus_to_exitcode(status), *cpu))
+        replies.flush()
+
+
+def _child(request: dict) -> NoReturn:
+    """Run one request's programs in this forked child, its standard error to the request's file,
+    and end the child (never returning into the runner's loop)."""
+    code = 1
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        err = os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(null, 0)
+        os.dup2(null, 1)  # the runner's replies: nothing of the child's may land there
+        os.dup2(err, 2)
+        os.chdir(request["cwd"])
+        sys.dont_write_bytecode = True  # the programs run in the source tree (fixtures, examples)
+        _run_programs(request["result"], request["argv"], request["scripts"])
+        code = 0
+    except BaseException:  # the runner's own failure: its stderr says why
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) >= 4 and sys.argv[1] == "--run":
-        _run_programs(sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:])
+    if sys.argv[1:] == ["--serve"]:
+        _serve()
     else:
-        sys.exit(f"usage: {sys.argv[0]} --run RESULT.jsonl ARGV.json SCRIPT.py...")
+        sys.exit(f"usage: {sys.argv[0]} --serve  (requests on standard input)")
 
 
 def run_fixed_and_original(
     project: Path, fix: Callable[[], object], copies: Path
 ) -> tuple[RetraceReport, RetraceReport]:
     """``project``'s ``main.py`` after ``fix()`` has rewritten the project, and a copy of it from
-    before (in ``copies``), run in one subprocess (one jax import): the fixed one first, so that its
+    before (in ``copies``), run in one process (one backend start): the fixed one first, so that its
     traces are those it makes alone; compare their ``stdout`` to see that the fix kept what it prints."""
     original = Path(shutil.copytree(project, copies / "original"))
     fix()

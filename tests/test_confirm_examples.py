@@ -94,9 +94,14 @@ def _run_all() -> dict:
     }
 
 
+def example_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Each available project's confirm runs, buggy and fixed, once per test session."""
+    return once_per_session(tmp_path_factory, "examples", _run_all)
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    return once_per_session(tmp_path_factory, "examples", _run_all)
+    return example_runs(tmp_path_factory)
 
 
 def _project_runs(runs: dict, project: Project) -> dict:

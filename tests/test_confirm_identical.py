@@ -1,6 +1,10 @@
 """`retracelint confirm` never changes what the program computes or prints: the example project prints
 exactly the same with and without it (the report goes to a file, so stdout is the program's alone),
-and so does a program that prints JAX's own cache-miss explanations and compile logs."""
+and so does a program that prints JAX's own cache-miss explanations and compile logs.
+
+The runs of the example project are those of tests/test_confirm_examples.py and
+tests/test_examples_dynamic.py, made once per session; the three files are one unit of work for
+pytest-xdist (tests/work_units.py), so that no worker waits for another's runs."""
 
 from __future__ import annotations
 
@@ -14,35 +18,28 @@ from pathlib import Path
 import pytest
 from confirm_programs.support import PROGRAMS, ROOT, child_environment, program_findings, write_plan
 from limits import HANG_S
+from test_confirm_examples import example_runs
+from test_examples_dynamic import plain_runs
 
 pytest.importorskip(
     "jax", reason="retracelint confirm needs jax (pip install 'retracelint[confirm]')"
 )
 
-# Faster XLA compiles; what JAX traces and what the program prints do not depend on it.
-ENV = {**os.environ, "JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_backend_optimization_level=0"}
 
-
-@pytest.mark.parametrize("project", ["examples", "examples_fixed"])
-def test_outputs_are_identical_with_and_without_confirm(project: str, tmp_path: Path) -> None:
-    program = [sys.executable, f"{project}/run.py"]
-    plain = subprocess.run(
-        program, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=HANG_S
-    )
-    report = tmp_path / "report.txt"
-    confirm = [sys.executable, "-m", "retracelint", "confirm", "--guard", "all", "-o", str(report)]
-    confirmed = subprocess.run(
-        [*confirm, project, "--", *program],
-        cwd=ROOT,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
-    assert plain.returncode == 0, plain.stderr[-2000:]
+@pytest.mark.parametrize(("project", "kind"), [("examples", "buggy"), ("examples_fixed", "fixed")])
+def test_outputs_are_identical_with_and_without_confirm(
+    project: str, kind: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The example project's program under the README's ``retracelint confirm examples/ -- python
+    examples/run.py`` (its fixed copy with ``--guard all``: every jit site observed), against the
+    same program run without confirm: tests/test_confirm_examples.py's and
+    tests/test_examples_dynamic.py's runs, made once per session."""
+    plain = plain_runs(tmp_path_factory)[ROOT / project]
+    confirmed = example_runs(tmp_path_factory)["trainer"][kind]
+    assert plain.returncode == 0 and plain.exception is None, plain.stderr[-2000:]
     assert plain.stdout.strip()
-    assert confirmed.stdout == plain.stdout
-    assert report.read_text(encoding="utf-8").strip()
+    assert confirmed["stdout"] == plain.stdout
+    assert confirmed["report"], confirmed["stderr"][-2000:]
 
 
 # Timings, object addresses and ids differ from run to run, with or without confirm.

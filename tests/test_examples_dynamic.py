@@ -1,10 +1,10 @@
 """The example project really re-traces where its markers say, and its fixed copy never does.
 
 ``examples/run.py`` (with bugs, each marked ``# expect: RTLxxx``) and ``examples_fixed/run.py``
-(the same program, fixed) each run once in a subprocess under ``tests/retrace_counter.py``, which
-records JAX's own evidence: the ``TRACING CACHE MISS`` explanations logged with
-``jax_explain_cache_misses``. The two runs share one module-scoped fixture and run side by side
-(about 3 s each on 2 CPU cores).
+(the same program, fixed) each run once under ``tests/dynamic_support.py``'s runner, which records
+JAX's own evidence: the ``TRACING CACHE MISS`` explanations logged with ``jax_explain_cache_misses``.
+The two runs are made once per test session (``plain_runs``): tests/test_confirm_identical.py compares
+what they print with what the programs print under ``retracelint confirm``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import json
 import math
 import os
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from confirm_programs.support import exclusive
-from limits import HANG_S
+from confirm_programs.support import once_per_session
+from dynamic_support import count_retraces_many
+from retrace_counter import summarise
 
 
 def _jax_available() -> bool:
@@ -37,7 +36,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-COUNTER = Path(__file__).resolve().parent / "retrace_counter.py"
 BUGGY, FIXED = ROOT / "examples", ROOT / "examples_fixed"
 SAME_LINE_HINT = "but seen another function defined on the same line"
 # Second example projects beside the trainer, each with its own program and tests
@@ -84,7 +82,7 @@ BUGS = (
 
 @dataclass(frozen=True)
 class Traced:
-    """What retrace_counter.py saw of one jitted function."""
+    """What the runner saw of one jitted function (``retrace_counter.summarise``'s entry)."""
 
     name: str
     file: str
@@ -119,61 +117,24 @@ class Run:
         return "\n".join(t.label() + f", {t.retraces} re-traces" for t in self.traced)
 
 
-def _environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env["JAX_PLATFORMS"] = "cpu"
-    # Faster XLA compiles only; traces are counted by JAX before XLA sees anything.
-    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_backend_optimization_level=0").strip()
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
-        env.pop(name, None)
-    return env
-
-
-def _run_both(tmp: Path) -> dict[str, dict]:
-    """Run both programs side by side under the counter; plain JSON-able results by project name."""
-    started = {}
-    for project in (BUGGY, FIXED):
-        out = tmp / f"{project.name}.json"
-        command = [sys.executable, str(COUNTER), str(out), str(project / "run.py")]
-        proc = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=_environment(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        started[project.name] = (proc, out)
-    results = {}
-    try:
-        for name, (proc, out) in started.items():
-            try:
-                stdout, stderr = proc.communicate(timeout=HANG_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                stdout, stderr = proc.communicate()
-                stderr += f"\n[timed out after {HANG_S} s]"
-            counted = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
-            results[name] = {
-                "returncode": proc.returncode,
-                "stdout": stdout,
-                "stderr": stderr,
-                "counted": counted,
-            }
-    finally:
-        for proc, _ in started.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    return results
+def _run_both() -> dict[str, dict]:
+    """Run both programs under the runner; plain JSON-able results by project name."""
+    scripts = [project / "run.py" for project in (BUGGY, FIXED)]
+    reports = count_retraces_many(scripts, cwd=ROOT)
+    return {
+        project.name: {
+            "returncode": report.returncode,
+            "stdout": report.stdout,
+            "stderr": report.stderr,
+            "exception": report.exception,
+            "seconds": report.seconds,
+            "traces": summarise([record.message for record in report.records]),
+        }
+        for project, report in zip((BUGGY, FIXED), reports, strict=True)
+    }
 
 
 def _to_run(raw: dict) -> Run:
-    counted = raw["counted"]
-    assert counted is not None, (
-        f"retrace_counter wrote nothing (exit {raw['returncode']}):\n{raw['stderr'][-3000:]}"
-    )
     traced = tuple(
         Traced(
             t["name"],
@@ -183,31 +144,23 @@ def _to_run(raw: dict) -> Run:
             t["retraces"],
             tuple(r["why"] for r in t.get("reasons", [])),
         )
-        for t in counted["traces"]
+        for t in raw["traces"]
     )
     return Run(
-        raw["returncode"],
-        raw["stdout"],
-        raw["stderr"],
-        counted["exception"],
-        counted["seconds"],
-        traced,
+        raw["returncode"], raw["stdout"], raw["stderr"], raw["exception"], raw["seconds"], traced
     )
+
+
+def plain_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Run]:
+    """Both programs, run once per test session even when pytest-xdist spreads the tests that need
+    them over several workers."""
+    raw = once_per_session(tmp_path_factory, "examples-dynamic", _run_both)
+    return {project: _to_run(raw[project.name]) for project in (BUGGY, FIXED)}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Run]:
-    """Both programs, run once per test session even when pytest-xdist spreads these tests over
-    several workers (they share the parent of their base temp directory)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "examples-dynamic"
-    shared.mkdir(exist_ok=True)
-    results = shared / "runs.json"
-    with exclusive(shared / "lock"):
-        if not results.exists():
-            results.write_text(json.dumps(_run_both(shared)), encoding="utf-8")
-        raw = json.loads(results.read_text(encoding="utf-8"))
-    return {project: _to_run(raw[project.name]) for project in (BUGGY, FIXED)}
+    return plain_runs(tmp_path_factory)
 
 
 def _markers(project: Path) -> set[tuple[str, str, int]]:

@@ -6,7 +6,7 @@ steps, under ``jax_explain_cache_misses``: a jitted function re-traces per step 
 the longer run, which is what an error finding claims; a warning claims a few extra traces that do not grow.
 Traces while a program warms up, while an enclosing jit traces, or of a helper called twice per process do
 not grow with the number of steps, and no finding may claim them. The fixtures run in a few batches
-(``BATCHES``), one subprocess per batch and step count.
+(``BATCHES``), one process per batch and step count.
 
 The negative fixtures about sizes and values that do not vary (``TRACE_ONCE``: padding back to a fixed
 size, fixed windows of signals of several lengths, ranges whose bounds move together, lists refilled to
@@ -57,7 +57,7 @@ scenes filled and built before the loop that steps them, and settings whose item
 container default stands for that stays the same while the dict around it changes)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
-the others in one subprocess from a copy of the fixtures (so no cache files land in the tree), with
+the others in one process from a copy of the fixtures (so no cache files land in the tree), with
 their own number of steps.
 """
 
@@ -66,16 +66,12 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
-import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from dynamic_support import RetraceReport, TracedFunction, count_retraces_many
-from limits import HANG_S
 from test_fixtures import FIXTURES, UNPROVEN, expectations
 from work_units import unit_id
 
@@ -239,17 +235,18 @@ PER_STEP = {
 }
 
 # The programs run in batches, each a unit of work of its own for pytest-xdist (tests/work_units.py),
-# so that both workers share the two minutes they take rather than one running them all: a batch's
-# programs at 2 and at 4 steps, one subprocess (one jax import) per step count. More batches cost a
-# jax import (1.5 s of CPU) each per step count; four balance the suite on two workers.
-BATCHES = 4
+# so that both workers share the minutes they take rather than one running them all: a batch's
+# programs at 2 and at 4 steps, one process per step count. A batch costs a fork of the runner and a
+# backend start (a fraction of a second) per step count; six of about 30 s of CPU each let the
+# two workers end together.
+BATCHES = 6
 
 
 def _batches() -> dict[str, list[Path]]:
     """Each batch's fixtures, in the order they run: the opt-in programs dealt out in turn, then the
     mixed fixtures (``PER_STEP``) likewise, last in their batch so that the opt-in programs run exactly
     as they would without them. A program that turns x64 on changes jax's global config for every
-    program after it in its subprocess: those form a batch of their own."""
+    program after it in its process: those form a batch of their own."""
     mixed = [FIXTURES / name for name in sorted(PER_STEP)]
     x64 = [p for p in PROGRAMS if "jax_enable_x64" in PROGRAMS[p].read_text("utf-8")]
     shared = [p for p in PROGRAMS if p not in x64]
@@ -267,7 +264,13 @@ def runs(request: pytest.FixtureRequest) -> dict[int, dict[Path, RetraceReport]]
     batch = RUN_BATCHES[request.param]
     scripts = [PROGRAMS.get(fixture, fixture / "main.py") for fixture in batch]
     return {
-        steps: dict(zip(batch, count_retraces_many(scripts, FIXTURES, [str(steps)]), strict=True))
+        steps: dict(
+            zip(
+                batch,
+                count_retraces_many(scripts, FIXTURES, [str(steps)], counts_only=True),
+                strict=True,
+            )
+        )
         for steps in (2, 4)
     }
 
@@ -353,7 +356,7 @@ COPIED_ONCE = [(name, main) for name, main in TRACE_ONCE if name not in OPTED_IN
 @pytest.fixture(scope="module")
 def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[RetraceReport, Path]]:
     """Each trace-once fixture that does not opt in, run once with its own number of steps in one
-    subprocess from a copy, with the folder of the copy (where its own functions are defined)."""
+    process from a copy, with the folder of the copy (where its own functions are defined)."""
     folder: Path = tmp_path_factory.mktemp("negative_fixtures")
     scripts: dict[str, Path] = {}
     for name, main in COPIED_ONCE:
@@ -364,7 +367,7 @@ def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ret
         else:
             shutil.copytree(source, folder / name)
             scripts[name] = folder / name / main
-    reports = count_retraces_many(list(scripts.values()), cwd=folder)
+    reports = count_retraces_many(list(scripts.values()), cwd=folder, counts_only=True)
     return {
         name: (report, script.parent)
         for (name, script), report in zip(scripts.items(), reports, strict=True)
@@ -405,24 +408,13 @@ def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> 
     """``unhashable_by_eq``: jax raises its Non-hashable error for exactly the calls marked RTL203
     (an ``__eq__`` without ``__hash__``, inherited too), and not for the classes that are hashable
     again (``__hash__`` in a subclass, a NamedTuple's methods, a frozen dataclass)."""
-    import os
-    import subprocess
-    import sys
-
     folder = tmp_path / "unhashable_by_eq"
     shutil.copytree(FIXTURES / "unhashable_by_eq", folder)
-    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
-    run = subprocess.run(
-        [sys.executable, "main.py"],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
+    [run] = count_retraces_many([folder / "main.py"], cwd=folder)
+    assert not run.raised, run.summary()
     outcome = dict(line.split(" ", 1) for line in run.stdout.splitlines())
     raised = {k for k, v in outcome.items() if v.startswith("Non-hashable static arguments")}
-    assert set(outcome) == {"plain", "stiff", "hashed", "grid", "schedule"}, run.stderr
+    assert set(outcome) == {"plain", "stiff", "hashed", "grid", "schedule"}, run.summary()
     assert raised == {"plain", "stiff"}
     marked = {
         line for _, line, code in expectations(FIXTURES / "unhashable_by_eq") if code == "RTL203"
@@ -451,7 +443,6 @@ def _def(function: TracedFunction, fixture: str) -> str:
 
 
 _COUNT_PMAPPED = """
-import sys
 from collections import Counter
 
 import main
@@ -481,24 +472,31 @@ def test_pmap_takes_one_objects_bound_method_as_one_function(tmp_path: Path) -> 
     function of its own, so the cache-miss log names no def of the fixture): pmap of `self.ddim_step`
     built in each call of `sample_loop` on one sampler traces a fixed number of times, pmap of a new
     Refiner's `refine` once per step."""
-    folder = FIXTURES / "pmap_of_bound_methods"
-    script = tmp_path / "count.py"
-    script.write_text(_COUNT_PMAPPED, encoding="utf-8")
-    counts = []
-    for steps in (2, 4):
-        proc = subprocess.run(
-            [sys.executable, str(script), str(steps)],
-            cwd=folder,
-            env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-            capture_output=True,
-            text=True,
-            timeout=HANG_S,
-            check=True,
-        )
-        counts.append(tuple(int(n) for n in proc.stdout.split()[-2:]))
+    counts = [
+        tuple(int(n) for n in out.split())
+        for out in _counted_output(_COUNT_PMAPPED, "pmap_of_bound_methods", ("2", "4"), tmp_path)
+    ]
     (steps_short, refine_short), (steps_long, refine_long) = counts
     assert steps_short == steps_long  # does not grow with the steps: no finding claims it
     assert refine_long - refine_short == 2  # one more per step: the RTL301 at main.py:16
+
+
+def _counted_output(
+    script_text: str, fixture: str, steps: Iterable[str], tmp_path: Path
+) -> list[str]:
+    """The last line a counting script prints, run on ``fixture`` (its modules importable) once per
+    number of steps, each run in a process of its own: a run must not find the fixture's modules,
+    and their jits, already imported by another."""
+    folder = FIXTURES / fixture
+    script = tmp_path / "count.py"
+    head = f"import sys\n\nsys.path.insert(0, {str(folder)!r})\n"
+    script.write_text(head + script_text, encoding="utf-8")
+    lines = []
+    for n in steps:
+        [run] = count_retraces_many([script], cwd=folder, argv=[n])
+        assert not run.raised, run.summary()
+        lines.append(run.stdout.splitlines()[-1])
+    return lines
 
 
 # Counts the traces of each jitted object (its body runs only while JAX traces), by the wrapped
@@ -544,32 +542,16 @@ print(json.dumps([[name, n] for name, n in zip(made, traces) if "make_" in name]
 )
 
 
-def _count_per_object(script_text: str, fixture: str, steps: str, tmp_path: Path) -> list:
-    """What a counting script (``_COUNTING`` and its tail) prints, run on ``fixture``."""
-    folder = FIXTURES / fixture
-    script = tmp_path / "count.py"
-    script.write_text(script_text, encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, str(script), steps],
-        cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"},
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.splitlines()[-1])
-
-
 def test_jits_from_two_calls_of_a_factory_trace_once_each(tmp_path: Path) -> None:
     """What jits_from_two_calls_of_a_factory_negative claims by carrying no RTL404: `key` passed by
     keyword to one step and by position to another step built by another call of the same factory
     (a jit, a pmap through another module's alias, names in a function and attributes of a class)
     traces each of the six objects once: they share no cache, so how each is called costs nothing.
     The cache-miss log cannot tell two objects of one def apart, nor see pmap's, so the bodies count."""
-    counted = _count_per_object(
-        _COUNT_PER_OBJECT, "jits_from_two_calls_of_a_factory_negative", "3", tmp_path
+    [out] = _counted_output(
+        _COUNT_PER_OBJECT, "jits_from_two_calls_of_a_factory_negative", ["3"], tmp_path
     )
+    counted = json.loads(out)
     names = sorted(name for name, _ in counted)
     assert (
         names
@@ -635,11 +617,13 @@ def test_jits_kept_per_distribution_trace_once_each(tmp_path: Path) -> None:
     hasattr(...)`) once each, with 2 steps as with 4. The cache-miss log cannot tell the three
     samplers (one def) apart, so the bodies count, per jitted object."""
     sampler = "ProbaDist.__init__.<locals>.sample"
-    for steps in ("2", "4"):
-        counted = _count_per_object(
-            _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", steps, tmp_path
+    outputs = _counted_output(
+        _COUNT_KEPT_JITS, "jits_kept_per_distribution_negative", ("2", "4"), tmp_path
+    )
+    for out in outputs:
+        assert (
+            json.loads(out) == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
         )
-        assert counted == [["Policy.greedy_func.<locals>.greedy_func", 1]] + [[sampler, 1]] * 3
 
 
 def test_conds_in_scanned_bodies_trace_exactly_as_often_as_their_bodies() -> None:

@@ -29,3 +29,17 @@ def test_slow_units_are_handed_out_first_in_their_order() -> None:
     assert first_of(waiting) == SLOW_FILES[0]
     assert first_of(waiting[2:]) == f"{DYNAMIC}::unit-2"
     assert first_of(["tests/test_cli.py", DYNAMIC]) is None
+
+
+def test_files_that_share_runs_share_one_unit_handed_out_first() -> None:
+    units = {
+        work_unit(f"{file}::test_x[examples]")
+        for file in (
+            "tests/test_examples_dynamic.py",
+            "tests/test_confirm_examples.py",
+            "tests/test_confirm_identical.py",
+        )
+    }
+    assert len(units) == 1
+    (shared,) = units
+    assert first_of(["tests/test_cli.py", shared]) == shared

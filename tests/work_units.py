@@ -32,11 +32,23 @@ def unit_id(name: str, batch: str) -> str:
     return f"{name}@unit-{batch}"
 
 
+# Files that use each other's runs of the example projects (made once per session): one unit, so that
+# no worker waits on a lock for runs the other worker is making.
+SHARED_RUNS = {
+    "tests/test_examples_dynamic.py": "examples",
+    "tests/test_confirm_examples.py": "examples",
+    "tests/test_confirm_identical.py": "examples",
+}
+
+
 def work_unit(nodeid: str) -> str:
-    """The unit a test runs in: its file, or its file's batch where its id names one."""
+    """The unit a test runs in: its file, or its file's batch where its id names one, or the unit of
+    the files whose runs it shares."""
     file = nodeid.split("::", 1)[0]
     batch = _UNIT.search(nodeid)
-    return f"{file}::{batch.group(1)}" if batch else file
+    if batch:
+        return f"{file}::{batch.group(1)}"
+    return f"tests/::unit-{SHARED_RUNS[file]}" if file in SHARED_RUNS else file
 
 
 def first_of(units: Iterable[str]) -> str | None:

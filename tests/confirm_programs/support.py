@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from dynamic_support import FAST_COMPILE_FLAGS
 from limits import HANG_S
 
 from retracelint.confirm.plan import build_plan
@@ -96,8 +97,9 @@ def child_environment(env: dict[str, str] | None = None) -> dict[str, str]:
     full = dict(os.environ if env is None else env)
     full["PYTHONPATH"] = str(ROOT) + os.pathsep + full.get("PYTHONPATH", "")
     full["PYTHONDONTWRITEBYTECODE"] = "1"
-    # Faster XLA compiles; traces (what confirm looks at) happen before XLA sees anything.
-    full["XLA_FLAGS"] = (full.get("XLA_FLAGS", "") + " --xla_backend_optimization_level=0").strip()
+    # Faster XLA compiles; traces (what confirm looks at) happen before XLA sees anything. The flags
+    # of the runs without confirm (tests/dynamic_support.py), whose output these runs' must equal.
+    full["XLA_FLAGS"] = f"{full.get('XLA_FLAGS', '')} {FAST_COMPILE_FLAGS}".strip()
     for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
         full.pop(name, None)
     for name in (
