@@ -1119,6 +1119,10 @@ class Calls(PassState):
             return Value(ty=FLOAT, vsrc=_args_vsrc(args, kwargs))
         if module == "math":
             return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
+        if canon == "round" and _rounds_to_digits(node):
+            # ``round(x, 2)`` is of x's kind: a float's is a float (``round(x)`` is an int).
+            kind = args[0].ty if args and args[0].ty in (INT, FLOAT) else FLOAT_LIKE
+            return Value(ty=kind, vsrc=_args_vsrc(args, kwargs))
         if canon in ("int", "round"):
             return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
         if canon in ("bool",):
@@ -1642,3 +1646,9 @@ def _or_default(item: Value, default: Value) -> Value:
 def _literal_str(node: ast.expr) -> str | None:
     """The text of a string literal."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _rounds_to_digits(node: ast.Call) -> bool:
+    """Whether a ``round(...)`` call gives a number of digits (not None)."""
+    digits = _argument(node, "ndigits", 1)
+    return digits is not None and not (isinstance(digits, ast.Constant) and digits.value is None)
