@@ -8,7 +8,7 @@ import builtins
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -158,6 +158,7 @@ from retracelint.values import (
     dtype_taken,
     entry,
     followed,
+    items_of,
     join,
     keyed_item,
     kind_sources,
@@ -1149,6 +1150,9 @@ class Calls(PassState):
         if canon in ("next", "min", "max") and self.from_table(node):
             # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
             return Value(ty=INT)
+        if canon == "sum" and module == "" and (added := self.dict_values(node)) is not None:
+            # Python's sum: ``0 + x0 + x1 + ...`` over a dict's items known at their keys.
+            return reduce(lambda a, b: self.arith(a, b, ast.Add()), added, Value(ty=INT))
         if canon in ("min", "max", "abs", "sum") and module == "":
             value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
             # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
@@ -1177,6 +1181,21 @@ class Calls(PassState):
         if isinstance(func, ast.Attribute) and receiver is not None:
             return self.method_call(node, func.attr, receiver, args, kwargs)
         return None
+
+    def dict_values(self, node: ast.Call) -> list[Value] | None:
+        """The items of a dict at its literal keys that ``f(d.values())`` is given, when all are
+        known (None otherwise)."""
+        view = node.args[0] if len(node.args) == 1 else None
+        if not (
+            isinstance(view, ast.Call)
+            and isinstance(view.func, ast.Attribute)
+            and view.func.attr == "values"
+            and not view.args
+        ):
+            return None
+        held = self.quiet(view.func.value)
+        items = items_of(held) if held.ty == DICT and held.keys is not None else {}
+        return list(items.values()) if items and len(items) == len(held.keys or ()) else None
 
     def scalar_type_chosen(
         self, node: ast.Call, canon: str, args: list[Value], value: Value
