@@ -13,6 +13,7 @@ from retracelint import funcrefs
 from retracelint.summarise.abstract import (
     _element,
     _kind_flip,
+    _never_none,
     _not_none,
     _plain,
     _unpacked,
@@ -626,6 +627,9 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op, nodes[1] if nodes is not None else None)
+        # Arithmetic on None raises: what it gives is never None (``now - prev`` of a ``prev``
+        # that starts as None runs only once it is set).
+        value = value.with_(shape=_never_none(value.shape))
         at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:
             value = value.with_(parted=True)
