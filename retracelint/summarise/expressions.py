@@ -629,7 +629,8 @@ class Expressions(PassState):
         value = self.arith_type(left, right, op, nodes[1] if nodes is not None else None)
         # Arithmetic on None raises: what it gives is never None (``now - prev`` of a ``prev``
         # that starts as None runs only once it is set).
-        value = value.with_(shape=_never_none(value.shape))
+        if value.shape and len(kept := _never_none(value.shape)) != len(value.shape):
+            value = value.with_(shape=kept)
         at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:
             value = value.with_(parted=True)
