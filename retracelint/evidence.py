@@ -90,7 +90,7 @@ def assess(
             or _self_of_another_class(project, sources, finding)
         ):
             continue
-        decided = [a for at, by in places for a in sources.branches(prop, at, by)]
+        decided = [a for at, chain in places for a in sources.branches(prop, at, chain)]
         decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
@@ -369,14 +369,14 @@ def _self_call(project: Project, fn: FunctionSummary, step: PathStep, qualname: 
     return project.calls_function((fn.qualname, index), qualname)
 
 
-def _places(finding: Finding) -> list[tuple[Location, PathStep | None]]:
-    """Where the chain runs code: the origin, then each call that carries it; each with the call of
-    the chain that runs its function (None for the first: anyone may call it)."""
+def _places(finding: Finding) -> list[tuple[Location, tuple[PathStep, ...]]]:
+    """Where the chain runs code: the origin, then each call that carries it; each with the calls
+    of the chain that run its function, the last one calling it (none for the first: anyone may
+    call it)."""
     path = finding.call_path
-    callers = [None, *path]
     return [
-        (finding.location, path[-1] if path else None),
-        *((step.location, callers[i]) for i, step in enumerate(path)),
+        (finding.location, path),
+        *((step.location, path[:i]) for i, step in enumerate(path)),
     ]
 
 
@@ -385,7 +385,7 @@ def _assumptions(
     prop: Propagation,
     sources: _Sources,
     finding: Finding,
-    places: list[tuple[Location, PathStep | None]],
+    places: list[tuple[Location, tuple[PathStep, ...]]],
     decided: list[Assumption | None],
 ) -> Iterator[Assumption]:
     seen: set[tuple[str, Location]] = set()
@@ -1139,13 +1139,13 @@ class _Sources:
         return all(isinstance(r, ast.Return) and isinstance(r.value, _DISPLAYS) for r in returns)
 
     def branches(
-        self, prop: Propagation, at: Location, by: PathStep | None
+        self, prop: Propagation, at: Location, chain: tuple[PathStep, ...]
     ) -> list[Assumption | None]:
-        """``_argument_branches``, once per place and call into it."""
-        key = (at, by)
+        """``_argument_branches``, once per place and chain of calls into it."""
+        key = (at, chain)
         found = self._branches.get(key)
         if found is None:
-            found = self._branches[key] = list(_argument_branches(prop, self, at, by))
+            found = self._branches[key] = list(_argument_branches(prop, self, at, chain))
         return found
 
     def sole_assignment(self, scope: ast.AST, name: str) -> ast.Assign | None:
@@ -1370,7 +1370,7 @@ def _jit_skipped(
     prop: Propagation,
     sources: _Sources,
     finding: Finding,
-    places: list[tuple[Location, PathStep | None]],
+    places: list[tuple[Location, tuple[PathStep, ...]]],
 ) -> Iterator[Assumption]:
     """``jit-off`` for each ``if`` that must skip the jit beside the chain for it to run a function
     eagerly: a place of the chain in the eager alternative (``_Sources.jit_alternatives``), or a
@@ -1513,15 +1513,16 @@ class _Known:
 
 
 def _argument_branches(
-    prop: Propagation, sources: _Sources, at: Location, by: PathStep | None
+    prop: Propagation, sources: _Sources, at: Location, chain: tuple[PathStep, ...]
 ) -> Iterator[Assumption | None]:
     """The ``if`` tests around ``at`` in its function that read one of its arguments (a parameter,
     an attribute of ``self``) and nothing else not written out: None for a test that every known
     value decides against ``at`` (that path is never taken), a ``flag-off`` assumption for one a
     flag's default (``False``) decides against where some call passes a value not known (a
     configuration's field).
-    ``by``: the call of the chain that runs the function; None where the function starts the chain,
-    so callers outside the project may pass anything."""
+    ``chain``: the calls of the chain down to the one that runs the function; none where the
+    function starts the chain, so callers outside the project may pass anything."""
+    by = chain[-1] if chain else None
     qualname = sources.function_at(at)
     fn = sources.project.functions.get(qualname) if qualname else None
     if fn is None or fn.kind == "module":
@@ -1540,7 +1541,7 @@ def _argument_branches(
             else:
                 known = (
                     _receivers_made(sources, by, subject)
-                    or _passed_by(prop, sources, fn, subject, by)
+                    or _passed_by(prop, sources, fn, subject, chain)
                     or sources.known(prop, fn, subject)
                 )
             if known is None:
@@ -1596,7 +1597,7 @@ def _returns_taken(
     if not path:
         return
     runs = [*(step.function for step in path[1:]), sources.function_at(finding.location)]
-    for step, ran in zip(path, runs, strict=True):
+    for index, (step, ran) in enumerate(zip(path, runs, strict=True)):
         site = project.symbols.call_at(step.location)
         if site is None or ran is None:
             continue
@@ -1605,7 +1606,7 @@ def _returns_taken(
         if callee[0] != "ret" or len(callee) != 2:
             continue
         maker_call = caller.calls[int(callee[1])]
-        by = PathStep(caller.qualname, maker_call.text, maker_call.location)
+        chain = (*path[:index], PathStep(caller.qualname, maker_call.text, maker_call.location))
         makers = project.site_targets.get((caller.qualname, int(callee[1])), ())
         returns = [
             at
@@ -1618,7 +1619,7 @@ def _returns_taken(
             decided
             for at in returns
             if not sources.unreachable(at)
-            and None not in (decided := sources.branches(prop, at, by))
+            and None not in (decided := sources.branches(prop, at, chain))
         ]
         if returns and not taken:
             yield None
@@ -1880,20 +1881,40 @@ def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: st
 
 
 def _passed_by(
-    prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str, by: PathStep | None
+    prop: Propagation,
+    sources: _Sources,
+    fn: FunctionSummary,
+    param: str,
+    chain: tuple[PathStep, ...],
 ) -> _Known | None:
-    """What the chain's own call ``by`` of ``fn`` passes for ``param`` (its default where it
-    leaves it out): what other callers pass (another entry point's) never meets this chain's loop
-    in one run (issue 36, a path spliced from two entry points). None without such a call."""
-    if by is None:
+    """What the chain's own call of ``fn`` (the last of ``chain``) passes for ``param`` (its
+    default where it leaves it out): what other callers pass (another entry point's) never meets
+    this chain's loop in one run (issue 36, a path spliced from two entry points). A parameter of
+    the caller handed on as it came is what the chain's call of the caller passed for it, up the
+    chain. None without such a call."""
+    if not chain:
         return None
     default = _default(sources, fn, param)
     for caller, call, passed, _, _ in prop.calls_of(fn, param):
-        if call.location == by.location:
-            if passed is not None:
-                return _Known((_attribute_passed(prop, sources, caller, passed),), default)
+        if call.location != chain[-1].location:
+            continue
+        if passed is None:
             return _Known((_UNKNOWN if call.star else default,), default)
+        handed = _handed_on(sources, caller, passed)
+        above = _passed_by(prop, sources, caller, handed, chain[:-1]) if handed else None
+        if above is not None:
+            return _Known(above.values, default)
+        return _Known((_attribute_passed(prop, sources, caller, passed),), default)
     return None
+
+
+def _handed_on(sources: _Sources, caller: FunctionSummary, passed: Arg) -> str | None:
+    """The parameter of ``caller`` that ``passed`` is, as it came (the caller never rebinds it)."""
+    name = passed.text
+    scope = sources.scope_of(caller) if caller.param(name) is not None else None
+    if scope is None or name in sources.stored_names(caller.location.path, scope):
+        return None
+    return name
 
 
 def _attribute_passed(

@@ -39,10 +39,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
+from retracelint.funcrefs import Callee, scoped_kind
 from retracelint.model import Location, PathStep
 from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
-from retracelint.summary import Arg, FunctionSummary, JitSpec, LoopInfo, ModuleSummary, Points
+from retracelint.summary import (
+    Arg,
+    FunctionSummary,
+    JitSpec,
+    LoopInfo,
+    ModuleSummary,
+    Points,
+)
 from retracelint.values import RetDep
 
 # Classes whose methods run only inside a transform's trace (``Module.apply``, ``hk.transform``).
@@ -660,7 +668,42 @@ class Frequency:
                 kept = frozenset(self._roots_of(module))
             self._module_roots[name] = (module, kept)
             roots |= kept
-        return roots
+        return roots | self._handed_on(roots)
+
+    def _handed_on(self, roots: set[str]) -> set[str]:
+        """The functions callers pass for a parameter that only a trace runs: one the function
+        hands to a transform (``def scan_over(fn, xs): return lax.map(fn, xs)``) or that a traced
+        function calls (the ``body`` a helper hands to ``lax.scan`` calls its maker's ``fn``), through
+        helpers that pass it on (``map_planes(fn, xs)`` calling ``scan_over(fn, xs)``), bound
+        methods and tables of helpers included: what the call passes runs only while that traces
+        (issue 36, enclosing transforms). A closure calls what any call of its maker passed, so
+        each of them counts here, where linking a call takes only what every call agrees on."""
+        project = self.project
+        seen = set(roots)
+        for qualname in self.picked.names(project.modules, _hands_a_parameter_on):
+            fn = project.functions[qualname]
+            for callee in fn.traces:
+                seen |= self._passed_in(fn, callee)
+        # In order: what linking finds through a cycle of function values depends on it.
+        pending = deque(sorted(seen))
+        while pending:
+            fn = project.functions.get(pending.popleft())
+            for call in fn.calls if fn is not None else ():
+                added = sorted(self._passed_in(fn, call.callee) - seen)
+                seen.update(added)
+                pending.extend(added)
+        return seen - roots
+
+    def _passed_in(self, fn: FunctionSummary, callee: Callee) -> set[str]:
+        """The functions ``callee``, named in ``fn``, may be where it reads a parameter of ``fn``
+        or of a function around it: what any call of that function passes."""
+        scope: FunctionSummary | None = fn
+        while callee[:1] == ("up",) and scope is not None and scope.parent is not None:
+            scope, callee = self.project.functions.get(scope.parent), callee[1:]
+        if scope is None or callee[:1] != ("param",):
+            return set()
+        out = (self.project.callee_function(t) for t in self.project.resolve_ref(scope, callee))
+        return {name for name in out if name is not None}
 
     def _kept_roots(self, name: str, module: ModuleSummary) -> frozenset[str] | None:
         """What the last run found ``module``, the same summary, gives of the traced roots, where
@@ -901,6 +944,12 @@ def _test_roots(_: str, module: ModuleSummary) -> Iterator[str]:
     functions fewer per run)."""
     if is_test_file(module.path):
         yield from (name for name in module.functions if is_test(name))
+
+
+def _hands_a_parameter_on(fn: FunctionSummary) -> bool:
+    """Whether ``fn`` hands a transform a function read from a parameter (its own or one of the
+    functions around it)."""
+    return any(scoped_kind(callee) == "param" for callee in fn.traces)
 
 
 def every_jit(_: JitSpec) -> bool:

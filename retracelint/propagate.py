@@ -776,7 +776,7 @@ class Propagation(ObjectModel):
         }:
             # A Python int and a float (`t = 0` then `t += dt / 2`): two dtypes, told where the
             # int is written (a default of the function, say).
-            x64 = self.project.x64
+            x64 = self.x64(owner)
             ints = 0 if scalars[0] == {INT} else 1
             if kinds[ints] != {WEAK}:
                 return None

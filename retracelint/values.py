@@ -1456,10 +1456,13 @@ def weak_kind(value: Value, x64: bool = False) -> str | None:
 
 def scalar_class(value: Value) -> str | None:
     """Whether a weakly typed number is an int (``INT``) or a float (``FLOAT``): a Python number,
-    or arithmetic that makes a float of anything (``t + dt / 2``); None when not known."""
+    or arithmetic that makes a float of anything (``t + dt / 2``, ``jnp.sqrt(step)``); None when
+    not known."""
     if value.ty in (INT, FLOAT):
         return value.ty
-    return FLOAT if value.ty == FLOAT_LIKE else None
+    # Computed so that ints become floats (``1 / jnp.sqrt(step)``: ``Value.floor``).
+    floor = value.floor[0] if value.floor is not None else ""
+    return FLOAT if value.ty == FLOAT_LIKE or floor.startswith(("float", "bfloat")) else None
 
 
 def dtype_kind(value: Value, x64: bool = False) -> str | None:

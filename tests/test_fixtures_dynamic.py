@@ -54,7 +54,8 @@ unpacked from the tuple a helper forwards, hidden states reset to zeros of their
 replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
 split into a new list of a fixed count at each step, evaluators compiled again only for another loss,
 scenes filled and built before the loop that steps them, and settings whose item a
-container default stands for that stays the same while the dict around it changes)
+container default stands for that stays the same while the dict around it changes, and a carried
+state whose only weakly typed leaf comes back weak)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
 the others in one process from a copy of the fixtures (so no cache files land in the tree), with
@@ -195,6 +196,7 @@ TRACE_ONCE = (
     ("jits_rebuilt_per_loss_negative", "main.py"),
     ("scenes_built_before_their_loop_negative", "main.py"),
     ("settings_with_container_defaults_negative", "main.py"),
+    ("carried_states_told_by_the_leaf_that_flips_negative", "main.py"),
 )
 
 

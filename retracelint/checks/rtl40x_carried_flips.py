@@ -1486,7 +1486,9 @@ def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None
     is; a leaf made from parameters is weak only when every one of them is (the carried one as it
     starts)."""
     raw, leaf = leaf, prop.resolve(at.jitted, leaf)  # a helper's result: what it computes
-    if leaf.ty in (INT, FLOAT, JIT_OUT_WEAK):
+    if weak_class(leaf) == WEAK:
+        # A Python number, or an array made of weak values only, wherever its dtype was made
+        # (``jnp.where(done, jnp.array(1.0), jnp.array(0.0))``).
         return WEAK
     if leaf.ty in NUMPY_DATA or leaf.weak == MADE_STRONG or (leaf.ty == ARRAY and leaf.made):
         # Made with a dtype (a constructor, astype) or by a reduction (jnp.sum) somewhere in its

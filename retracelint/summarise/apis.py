@@ -1274,6 +1274,46 @@ def _arith_dtype(left: Value, right: Value, divides: bool = False) -> str | None
 _MATH_INTS = {"floor", "ceil", "trunc", "isqrt", "comb", "perm", "factorial", "gcd", "lcm"}
 
 
+# Python's arithmetic on two ints (a bool is one): the kind of number it gives, by operator. A float
+# operand makes a float of each of them; true division makes one of two ints, and so does ``**`` to
+# a negative power (``2 ** -1`` is 0.5: ``int_arithmetic``). jax's weakly typed scalars keep these
+# kinds (``jnp.asarray(7) // 2`` is a weak int32, ``/ 2`` a weak float32). Checked against Python
+# and jax in tests/test_python_numbers.py.
+INT_ARITHMETIC: dict[type[ast.operator], str] = {
+    ast.Add: INT,
+    ast.Sub: INT,
+    ast.Mult: INT,
+    ast.FloorDiv: INT,
+    ast.Mod: INT,
+    ast.Pow: INT,
+    ast.Div: FLOAT,
+    ast.LShift: INT,
+    ast.RShift: INT,
+    ast.BitAnd: INT,
+    ast.BitOr: INT,
+    ast.BitXor: INT,
+}
+
+
+def int_arithmetic(op: ast.operator, right: ast.AST | None = None) -> str | None:
+    """The kind of number ``op`` gives of two ints (``INT_ARITHMETIC``), ``right`` its right
+    operand as written: a power to a negative number is a float. None: no arithmetic of numbers
+    (``@``)."""
+    kind = INT_ARITHMETIC.get(type(op))
+    if isinstance(op, ast.Pow) and _negative_number(right):
+        return FLOAT
+    return kind
+
+
+def _negative_number(node: ast.AST | None) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+        return (
+            isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value > 0
+        )
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value < 0
+
+
 # jax.random's functions that make PRNG keys: jax arrays (``PRNGKey`` is no class, whatever its
 # spelling).
 _KEY_MAKERS = {"PRNGKey", "key", "split", "fold_in", "clone", "wrap_key_data"}

@@ -8,7 +8,7 @@ import builtins
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -158,6 +158,7 @@ from retracelint.values import (
     dtype_taken,
     entry,
     followed,
+    items_of,
     join,
     keyed_item,
     kind_sources,
@@ -1120,6 +1121,10 @@ class Calls(PassState):
             return Value(ty=FLOAT, vsrc=_args_vsrc(args, kwargs))
         if module == "math":
             return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
+        if canon == "round" and _rounds_to_digits(node):
+            # ``round(x, 2)`` is of x's kind: a float's is a float (``round(x)`` is an int).
+            kind = args[0].ty if args and args[0].ty in (INT, FLOAT) else FLOAT_LIKE
+            return Value(ty=kind, vsrc=_args_vsrc(args, kwargs))
         if canon in ("int", "round"):
             return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
         if canon in ("bool",):
@@ -1146,6 +1151,9 @@ class Calls(PassState):
         if canon in ("next", "min", "max") and self.from_table(node):
             # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
             return Value(ty=INT)
+        if canon == "sum" and module == "" and (added := self.dict_values(node)) is not None:
+            # Python's sum: ``0 + x0 + x1 + ...`` over a dict's items known at their keys.
+            return reduce(lambda a, b: self.arith(a, b, ast.Add()), added, Value(ty=INT))
         if canon in ("min", "max", "abs", "sum") and module == "":
             value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
             # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
@@ -1174,6 +1182,21 @@ class Calls(PassState):
         if isinstance(func, ast.Attribute) and receiver is not None:
             return self.method_call(node, func.attr, receiver, args, kwargs)
         return None
+
+    def dict_values(self, node: ast.Call) -> list[Value] | None:
+        """The items of a dict at its literal keys that ``f(d.values())`` is given, when all are
+        known (None otherwise)."""
+        view = node.args[0] if len(node.args) == 1 else None
+        if not (
+            isinstance(view, ast.Call)
+            and isinstance(view.func, ast.Attribute)
+            and view.func.attr == "values"
+            and not view.args
+        ):
+            return None
+        held = self.quiet(view.func.value)
+        items = items_of(held) if held.ty == DICT and held.keys is not None else {}
+        return list(items.values()) if items and len(items) == len(held.keys or ()) else None
 
     def scalar_type_chosen(
         self, node: ast.Call, canon: str, args: list[Value], value: Value
@@ -1643,3 +1666,9 @@ def _or_default(item: Value, default: Value) -> Value:
 def _literal_str(node: ast.expr) -> str | None:
     """The text of a string literal."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _rounds_to_digits(node: ast.Call) -> bool:
+    """Whether a ``round(...)`` call gives a number of digits (not None)."""
+    digits = _argument(node, "ndigits", 1)
+    return digits is not None and not (isinstance(digits, ast.Constant) and digits.value is None)

@@ -13,13 +13,14 @@ from retracelint import funcrefs
 from retracelint.summarise.abstract import (
     _element,
     _kind_flip,
+    _never_none,
     _not_none,
     _plain,
     _unpacked,
     _weak_alternatives,
     _written_number,
 )
-from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype
+from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype, int_arithmetic
 from retracelint.summarise.promotion import Typed, promoted_floor, result_type
 from retracelint.summarise.sizes import (
     _END,
@@ -625,7 +626,11 @@ class Expressions(PassState):
         if isinstance(op, _LOGICAL) and "mask" in tys and tys <= {"mask", BOOL, UNKNOWN}:
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
-        value = self.arith_type(left, right, op)
+        value = self.arith_type(left, right, op, nodes[1] if nodes is not None else None)
+        # Arithmetic on None raises: what it gives is never None (``now - prev`` of a ``prev``
+        # that starts as None runs only once it is set).
+        if value.shape and len(kept := _never_none(value.shape)) != len(value.shape):
+            value = value.with_(shape=kept)
         at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:
             value = value.with_(parted=True)
@@ -693,20 +698,24 @@ class Expressions(PassState):
             return None
         return Dims((self.length(total, atoms),))
 
-    def arith_type(self, left: Value, right: Value, op: ast.operator) -> Value:
+    def arith_type(
+        self, left: Value, right: Value, op: ast.operator, right_node: ast.AST | None = None
+    ) -> Value:
         tys = {left.ty, right.ty}
         sequences = {LIST, TUPLE}
+        # Python's kinds of numbers (``apis.INT_ARITHMETIC``): a float operand, true division
+        # and a negative power make a float of ints.
+        of_ints = int_arithmetic(op, right_node)
+        floats = FLOAT in tys or of_ints == FLOAT
         if tys & {ARRAY, NP_ARRAY, NP_SCALAR, "mask", JIT_OUT}:
             ty = ARRAY
         elif tys & {JIT_OUT_WEAK} and tys <= {INT, FLOAT, BOOL, JIT_OUT_WEAK}:
             ty = JIT_OUT_WEAK  # weak stays weak: arithmetic with Python scalars
-        elif (isinstance(op, ast.Div) and tys <= {INT, FLOAT, BOOL}) or (
-            FLOAT in tys and tys <= {INT, FLOAT, BOOL}
-        ):
+        elif floats and tys <= {INT, FLOAT, BOOL}:
             ty = FLOAT
-        elif tys == {INT} or tys == {INT, BOOL}:
+        elif INT in tys and tys <= {INT, BOOL} and of_ints == INT:
             ty = INT
-        elif (tys & {FLOAT, FLOAT_LIKE} or isinstance(op, ast.Div)) and tys <= {
+        elif (tys & {FLOAT_LIKE} or floats) and tys <= {
             INT,
             FLOAT,
             BOOL,

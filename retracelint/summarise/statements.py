@@ -1267,6 +1267,9 @@ class Statements(PassState):
             else:
                 continue
             seen.add((name, call))
+            line = self.fn.calls[call].location.line
+            if before[name].ty == NONE and _set_when_none(self.bodies.get(index, []), name, line):
+                continue  # the first call gets what the guard sets, never the None
             # An array's constant lengths (``buf = jnp.zeros((0, d))``, a buffer to fill) are
             # told apart from what the callee returns (``rtl40x_carried_flips._starts_empty``).
             known = axis_lengths(before[name]) if before[name].ty in (ARRAY, NP_ARRAY) else None
@@ -1816,6 +1819,32 @@ def _from_command_line(
     if isinstance(node, ast.Name | ast.Attribute) or not parts:
         return False
     return all(_from_command_line(p, walked, option, local) for p in parts)
+
+
+def _set_when_none(body: list[ast.stmt], name: str, line: int) -> bool:
+    """Whether a statement of a loop's body before ``line`` sets ``name`` or leaves the iteration
+    when it is None (``if state is None: state = init(); continue``): the call at ``line`` never
+    gets it as None."""
+    for stmt in body:
+        if (stmt.end_lineno or stmt.lineno) >= line:
+            return False
+        if (
+            isinstance(stmt, ast.If)
+            and not stmt.orelse
+            and _none_test(stmt.test) == (name, 1)
+            and (isinstance(stmt.body[-1], _LEAVES) or name in _bound_names(stmt.body))
+        ):
+            return True
+    return False
+
+
+def _bound_names(block: list[ast.stmt]) -> set[str]:
+    """The names a block's own assignments bind (``a, b = ...`` too), not those under its tests."""
+    targets = [t for stmt in block if isinstance(stmt, ast.Assign) for t in stmt.targets]
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+_LEAVES = (ast.Continue, ast.Break, ast.Return, ast.Raise)
 
 
 def _skips_the_rest(node: ast.If) -> bool:
