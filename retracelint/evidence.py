@@ -54,12 +54,13 @@ from itertools import pairwise
 from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
+from retracelint.held_items import read_per_item
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.points import last_name
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
-from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
+from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -395,6 +396,7 @@ def _assumptions(
         *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
         *_swept(project, prop, sources, finding),
+        *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
         *_jit_skipped(prop, sources, finding, places),
@@ -761,6 +763,100 @@ def _driver_loop(
     fn = project.function(name)
     loop = next((lp for lp in fn.loops if lp.location.line == line), None)
     return (fn, loop) if loop is not None else None
+
+
+# -- items of a held collection -------------------------------------------------------------------
+# The rules whose change a loop over items may make by reading a value off each item: a shape or a
+# static value (RTL102 grows, RTL103 cuts chunks, RTL204 makes objects: none is read off an item).
+_PER_ITEM_RULES = frozenset({"RTL101", "RTL104", "RTL105", "RTL201", "RTL202"})
+_ITEMS_ALIKE = "values read off the items of a held collection, not known to differ"
+
+
+def _items_alike(
+    project: Project, prop: Propagation, sources: _Sources, finding: Finding
+) -> Iterator[Assumption]:
+    """A shape or static finding whose driving loop walks a collection held in memory (a dict of
+    detector planes, a model's layers) and whose value is only read off each item (``2 *
+    kernel.num_wires``): one value per item, and whether the items hold different values the
+    source does not say (``held_items.read_per_item``). Proven where the source spells the items out
+    (``Frequency.spelled``), where the value is the loop's index or key, computed or loaded per item,
+    carried between iterations, or an attribute of objects the project makes with different values
+    (``ChoiceSrc``, which the rule follows only where they differ)."""
+    if finding.code not in _PER_ITEM_RULES:
+        return
+    found = _driver_loop(project, sources, finding)
+    if found is None:
+        return
+    fn, loop = found
+    if (
+        loop.over_axes
+        or not prop.walks_held(fn, loop)
+        or prop.frequency.spelled(fn, loop) is not None
+    ):
+        return
+    node = _loop_statement(sources, loop.location)
+    carriers = _carriers(sources, node, finding) if node is not None else []
+    if (
+        node is not None
+        and carriers
+        and read_per_item(node, carriers)
+        and not _chosen(fn, loop, carriers)
+    ):
+        yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+
+
+def _loop_statement(sources: _Sources, at: Location) -> ast.For | ast.AsyncFor | None:
+    """The for statement at ``at`` (None for a comprehension's loop)."""
+    return next(
+        (
+            stmt
+            for stmt, _ in sources.enclosing(at)
+            if isinstance(stmt, ast.For | ast.AsyncFor)
+            and (stmt.lineno, stmt.col_offset + 1) == (at.line, at.col)
+        ),
+        None,
+    )
+
+
+def _carriers(sources: _Sources, loop: ast.For | ast.AsyncFor, finding: Finding) -> list[ast.expr]:
+    """The expressions of ``loop``'s body that carry the finding's change: the value it is told at,
+    where that is in the body (a constructor's arguments, for a shape it makes), else the arguments
+    of the call of the chain made in the body, where the value is made in what that call runs.
+    Empty where the value is made elsewhere and only walked here (a list of arrays cut before)."""
+    at = finding.location
+    if _in_body(loop, at):
+        made = sources.expression_at(at)
+        if made is None:
+            return []
+        if finding.code == "RTL105" and isinstance(made, ast.Call):
+            return [*made.args, *(k.value for k in made.keywords)]
+        return [made]
+    path = finding.call_path
+    made_in = sources.function_at(at)
+    for k, step in enumerate(path):
+        if _in_body(loop, step.location):
+            if made_in not in {later.function for later in path[k + 1 :]}:
+                return []
+            call = sources.call_at(step.location)
+            return [*call.args, *(kw.value for kw in call.keywords)] if call is not None else []
+    return []
+
+
+def _in_body(loop: ast.For | ast.AsyncFor, at: Location) -> bool:
+    return loop.body[0].lineno <= at.line <= (loop.end_lineno or loop.lineno)
+
+
+def _chosen(fn: FunctionSummary, loop: LoopInfo, carriers: list[ast.expr]) -> bool:
+    """Whether an argument ``carriers`` start at is read off objects the loop walks that the project
+    makes itself (``ChoiceSrc``): the rule follows such a value only where their fields differ."""
+    starts = {(c.lineno, c.col_offset + 1) for c in carriers}
+    return any(
+        isinstance(src, ChoiceSrc) and src.loop == loop.index
+        for call in fn.calls
+        for arg in _call_args(call)
+        if (arg.location.line, arg.location.col) in starts
+        for src in arg.value.vsrc
+    )
 
 
 # -- source-level facts ---------------------------------------------------------------------------

@@ -1,0 +1,159 @@
+"""What a value made in the body of a loop over a collection held in memory changes with (issue 36,
+round 24: a static bucket size read off each detector plane's response, equal for every plane).
+
+Walking the items of a dict or a list it holds, a loop gives each item once per walk: what is read
+off an item (``2 * kernel.num_wires``, ``cfg["n"]``, ``table[key]``) takes one value per item, and
+whether two items hold different values the source does not say. So "the value changes at each
+iteration" is proven only where it is the loop's index or key (distinct by construction), a value
+the body computes or loads per item (a call: data), or a value carried from one iteration to the next
+(a count that grows, a state the items transform). This module reads that from the loop's syntax
+alone; ``evidence`` asks it of findings whose driving loop walks a held collection."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from retracelint.summarise.points import last_name
+
+# What a name of the loop body changes with.
+INDEX = "index"  # the loop's index or key: different at each iteration
+ITEM = "item"  # read off the item: one value per item, equal or not
+MADE = "made"  # computed or loaded per item by a call: data
+CARRIED = "carried"  # made from its own value at the previous iteration
+
+# Builtins that keep what they are given (a number converted, a length, a bound): reading them
+# reads the item, where a call of anything else computes something new from it.
+_READS = frozenset({"int", "float", "round", "len", "abs", "min", "max", "bool", "str", "tuple"})
+# Iterating these walks keys or indices: each iteration's is another.
+_KEYED = frozenset({"keys", "range"})
+_EXPRESSIONS = (
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.BoolOp,
+    ast.Compare,
+    ast.IfExp,
+    ast.Tuple,
+    ast.List,
+    ast.JoinedStr,
+    ast.FormattedValue,
+    ast.Starred,
+)
+
+
+@dataclass(frozen=True)
+class _Body:
+    """A loop's names: its index or key targets, its item targets, and, for each name its body
+    binds, what it is bound to (None where it is updated in place, ``n += k``, or bound by another
+    statement than an assignment: a nested loop, a ``with``)."""
+
+    index: frozenset[str]
+    items: frozenset[str]
+    bound: dict[str, tuple[ast.expr | None, ...]]
+
+
+def read_per_item(loop: ast.For | ast.AsyncFor, carriers: Iterable[ast.expr]) -> bool:
+    """Whether what ``carriers`` (expressions of ``loop``'s body, or the arguments of a call made
+    there) change with at each iteration is only what they read off the loop's items: not its
+    index or key, nothing a call computes, nothing carried between iterations."""
+    body = _body(loop)
+    kinds: set[str] = set()
+    for carrier in carriers:
+        kinds |= _kinds(carrier, body, ())
+    return kinds == {ITEM}
+
+
+def _body(loop: ast.For | ast.AsyncFor) -> _Body:
+    index, items = _split_targets(loop.target, loop.iter)
+    bound: dict[str, list[ast.expr | None]] = {}
+    for stmt in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                for name in _stored(target):
+                    bound.setdefault(name, []).append(stmt.value)
+        elif isinstance(stmt, ast.stmt):
+            for name in _other_stores(stmt):
+                bound.setdefault(name, []).append(None)
+    return _Body(index, items, {name: tuple(values) for name, values in bound.items()})
+
+
+def _other_stores(stmt: ast.stmt) -> Iterable[str]:
+    """The names a statement other than a plain assignment binds itself (``n += 1``, ``for x in``,
+    ``with ... as f``), not those of the statements in its body."""
+    if isinstance(stmt, ast.AugAssign):
+        return _stored(stmt.target)
+    if isinstance(stmt, ast.For | ast.AsyncFor):
+        return _stored(stmt.target)
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return [n for item in stmt.items if item.optional_vars for n in _stored(item.optional_vars)]
+    return ()
+
+
+def _stored(target: ast.expr) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _split_targets(target: ast.expr, walked: ast.expr) -> tuple[frozenset[str], frozenset[str]]:
+    """The loop's index or key names, and its item names: ``for i, x in enumerate(xs)`` (i; x),
+    ``for k, v in d.items()`` (k; v), ``for i in range(len(xs))`` (i; none)."""
+    call = walked if isinstance(walked, ast.Call) else None
+    name = last_name(call.func) if call is not None else ""
+    names = frozenset(_stored(target))
+    if name in _KEYED or isinstance(walked, ast.Set):
+        return names, frozenset()
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2 and call is not None:
+        first, second = target.elts
+        if name == "enumerate" and call.args:
+            index, items = _split_targets(second, call.args[0])
+            return frozenset(_stored(first)) | index, items
+        if name == "items" and not call.args:
+            return frozenset(_stored(first)), frozenset(_stored(second))
+    return frozenset(), names
+
+
+def _kinds(node: ast.expr, body: _Body, resolving: tuple[str, ...]) -> set[str]:
+    """What ``node`` changes with per iteration (empty: nothing, it is the same each time)."""
+    if isinstance(node, ast.Name):
+        return _name_kinds(node.id, body, resolving)
+    if isinstance(node, ast.Constant):
+        return set()
+    if isinstance(node, ast.Attribute):
+        return _kinds(node.value, body, resolving)
+    if isinstance(node, ast.Subscript):
+        # A table looked up by the item or the index (``volumes[vol_idx]``) is read per item.
+        key = _kinds(node.slice, body, resolving)
+        looked_up = {ITEM if kind == INDEX else kind for kind in key}
+        return _kinds(node.value, body, resolving) | looked_up
+    if isinstance(node, ast.Slice):
+        parts = (node.lower, node.upper, node.step)
+        return set().union(*(_kinds(p, body, resolving) for p in parts if p is not None))
+    if isinstance(node, _EXPRESSIONS):
+        children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+        return set().union(*(_kinds(c, body, resolving) for c in children))
+    if isinstance(node, ast.Call) and last_name(node.func) in _READS and not node.keywords:
+        if isinstance(node.func, ast.Name):
+            return set().union(*(_kinds(a, body, resolving) for a in node.args))
+    made = {MADE} if _reads_loop(node, body) else set()
+    return made
+
+
+def _reads_loop(node: ast.expr, body: _Body) -> bool:
+    """Whether ``node`` reads a name the loop binds (its targets or what its body binds)."""
+    own = body.index | body.items | body.bound.keys()
+    return any(isinstance(n, ast.Name) and n.id in own for n in ast.walk(node))
+
+
+def _name_kinds(name: str, body: _Body, resolving: tuple[str, ...]) -> set[str]:
+    if name in body.index:
+        return {INDEX}
+    values = body.bound.get(name)
+    if values is None:
+        return {ITEM} if name in body.items else set()
+    if name in resolving or None in values:
+        return {CARRIED}  # made from itself: what an iteration leaves, the next one reads
+    kinds = {ITEM} if name in body.items else set()
+    for value in values:
+        kinds |= _kinds(value, body, (*resolving, name))  # type: ignore[arg-type]
+    return kinds
