@@ -54,7 +54,7 @@ from itertools import pairwise
 from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
-from retracelint.held_items import read_per_item
+from retracelint.held_items import read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
@@ -767,8 +767,9 @@ def _driver_loop(
 
 # -- items of a held collection -------------------------------------------------------------------
 # The rules whose change a loop over items may make by reading a value off each item: a shape or a
-# static value (RTL102 grows, RTL103 cuts chunks, RTL204 makes objects: none is read off an item).
-_PER_ITEM_RULES = frozenset({"RTL101", "RTL104", "RTL105", "RTL201", "RTL202"})
+# static value (RTL102 grows, RTL103 cuts chunks, RTL104 masks data, RTL204 makes objects: none is
+# read off an item).
+_PER_ITEM_RULES = frozenset({"RTL101", "RTL105", "RTL201", "RTL202"})
 _ITEMS_ALIKE = "values read off the items of a held collection, not known to differ"
 
 
@@ -801,8 +802,37 @@ def _items_alike(
         and carriers
         and read_per_item(node, carriers)
         and not _chosen(fn, loop, carriers)
+        and not _items_written(prop, sources, fn, walked(node.iter))
     ):
         yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+
+
+def _items_written(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, collection: ast.expr
+) -> bool:
+    """Whether the items ``fn`` walks are written out (``held_items.written_out``) in ``fn``, or,
+    for a parameter, where every known call makes what it passes."""
+    if written_out(collection, lambda name: _bound_once(sources, fn, name)):
+        return True
+    if not isinstance(collection, ast.Name) or fn.param(collection.id) is None:
+        return False
+    passed = [(caller, arg) for caller, _, arg, _, _ in prop.calls_of(fn, collection.id)]
+    return bool(passed) and all(
+        arg is not None
+        and (given := sources.expression_at(arg.location)) is not None
+        and written_out(given, lambda name, at=caller: _bound_once(sources, at, name))
+        for caller, arg in passed
+    )
+
+
+def _bound_once(sources: _Sources, fn: FunctionSummary, name: str) -> ast.expr | None:
+    """What ``name`` is bound to where one assignment alone binds it: in ``fn``, else at the top
+    level of its module."""
+    for scope in (sources.scope_of(fn), sources.tree(fn.location.path)):
+        assignment = sources.sole_assignment(scope, name) if scope is not None else None
+        if assignment is not None:
+            return assignment.value
+    return None
 
 
 def _loop_statement(sources: _Sources, at: Location) -> ast.For | ast.AsyncFor | None:

@@ -12,7 +12,7 @@ alone; ``evidence`` asks it of findings whose driving loop walks a held collecti
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from retracelint.summarise.points import last_name
@@ -28,6 +28,15 @@ CARRIED = "carried"  # made from its own value at the previous iteration
 _READS = frozenset({"int", "float", "round", "len", "abs", "min", "max", "bool", "str", "tuple"})
 # Iterating these walks keys or indices: each iteration's is another.
 _KEYED = frozenset({"keys", "range"})
+# Views and wrappers that walk the items of the collection they are given (their first argument, or
+# the object they are called on).
+_VIEWS = frozenset({"items", "values", "keys"})
+_WRAPPERS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+# What a parser returns: a namespace of the options given on the command line.
+_PARSED = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+# The one value a name is bound to where it is the name's only binding (None: not so).
+Bound = Callable[[str], ast.expr | None]
 _EXPRESSIONS = (
     ast.BinOp,
     ast.UnaryOp,
@@ -62,6 +71,41 @@ def read_per_item(loop: ast.For | ast.AsyncFor, carriers: Iterable[ast.expr]) ->
     for carrier in carriers:
         kinds |= _kinds(carrier, body, ())
     return kinds == {ITEM}
+
+
+def walked(iterable: ast.expr) -> ast.expr:
+    """The collection a loop over ``iterable`` walks the items of (``d`` of ``enumerate(d.items())``)."""
+    while isinstance(iterable, ast.Call):
+        func = iterable.func
+        if isinstance(func, ast.Attribute) and func.attr in _VIEWS and not iterable.args:
+            iterable = func.value
+        elif last_name(func) in _WRAPPERS and iterable.args:
+            iterable = iterable.args[0]
+        else:
+            break
+    return iterable
+
+
+def written_out(collection: ast.expr, bound: Bound) -> bool:
+    """Whether the items of ``collection`` are written out where the program is: a display
+    (``{"birds": (labels, 3), ...}``), a name bound once to one, or the options a user gives on the
+    command line (``sys.argv``, ``args.resolutions``): items a person wrote one by one, each for a
+    setting of its own, where a collection a program builds (in a loop, from files) may repeat one."""
+    if isinstance(collection, _DISPLAYS):
+        return True
+    if isinstance(collection, ast.Subscript):  # ``sys.argv[1:]``
+        return written_out(collection.value, bound)
+    if isinstance(collection, ast.Name):
+        value = bound(collection.id)
+        return value is not None and isinstance(value, _DISPLAYS)
+    if isinstance(collection, ast.Attribute) and isinstance(collection.value, ast.Name):
+        if (collection.value.id, collection.attr) == ("sys", "argv"):
+            return True
+        namespace = bound(collection.value.id)
+        if isinstance(namespace, ast.Subscript):  # ``args = parser.parse_known_args()[0]``
+            namespace = namespace.value
+        return isinstance(namespace, ast.Call) and last_name(namespace.func) in _PARSED
+    return False
 
 
 def _body(loop: ast.For | ast.AsyncFor) -> _Body:
@@ -122,10 +166,12 @@ def _kinds(node: ast.expr, body: _Body, resolving: tuple[str, ...]) -> set[str]:
     if isinstance(node, ast.Attribute):
         return _kinds(node.value, body, resolving)
     if isinstance(node, ast.Subscript):
-        # A table looked up by the item or the index (``volumes[vol_idx]``) is read per item.
         key = _kinds(node.slice, body, resolving)
-        looked_up = {ITEM if kind == INDEX else kind for kind in key}
-        return _kinds(node.value, body, resolving) | looked_up
+        if _plain_key(node.slice):
+            # A table looked up by the index or key (``volumes[vol_idx]``) is read per item; a
+            # slice or a mask made from it (``order[:index]``, ``x[y == index]``) says its length.
+            key = {ITEM if kind == INDEX else kind for kind in key}
+        return _kinds(node.value, body, resolving) | key
     if isinstance(node, ast.Slice):
         parts = (node.lower, node.upper, node.step)
         return set().union(*(_kinds(p, body, resolving) for p in parts if p is not None))
@@ -137,6 +183,12 @@ def _kinds(node: ast.expr, body: _Body, resolving: tuple[str, ...]) -> set[str]:
             return set().union(*(_kinds(a, body, resolving) for a in node.args))
     made = {MADE} if _reads_loop(node, body) else set()
     return made
+
+
+def _plain_key(key: ast.expr) -> bool:
+    """A key written as names and constants (``k``, ``(vol, plane)``, ``"n"``)."""
+    parts = key.elts if isinstance(key, ast.Tuple) else [key]
+    return all(isinstance(part, ast.Name | ast.Constant) for part in parts)
 
 
 def _reads_loop(node: ast.expr, body: _Body) -> bool:
