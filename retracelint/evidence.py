@@ -54,7 +54,7 @@ from itertools import pairwise
 from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
-from retracelint.held_items import read_per_item, walked, written_out
+from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
@@ -795,14 +795,14 @@ def _items_alike(
         or prop.frequency.spelled(fn, loop) is not None
     ):
         return
-    node = _loop_statement(sources, loop.location)
-    carriers = _carriers(sources, node, finding) if node is not None else []
+    walk = _walk_at(sources, loop.location)
+    carriers = _carriers(sources, walk, loop.location.path, finding) if walk is not None else []
     if (
-        node is not None
+        walk is not None
         and carriers
-        and read_per_item(node, carriers)
+        and read_per_item(walk, carriers)
         and not _chosen(fn, loop, carriers)
-        and not _items_written(prop, sources, fn, walked(node.iter))
+        and not _items_written(prop, sources, fn, walked(walk.iterable))
     ):
         yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
 
@@ -827,53 +827,68 @@ def _items_written(
 
 def _bound_once(sources: _Sources, fn: FunctionSummary, name: str) -> ast.expr | None:
     """What ``name`` is bound to where one assignment alone binds it: in ``fn``, else at the top
-    level of its module."""
-    for scope in (sources.scope_of(fn), sources.tree(fn.location.path)):
-        assignment = sources.sole_assignment(scope, name) if scope is not None else None
-        if assignment is not None:
-            return assignment.value
+    level of its module, or of the module it is imported from."""
+    scope = sources.scope_of(fn)
+    assignment = sources.sole_assignment(scope, name) if scope is not None else None
+    if assignment is not None:
+        return assignment.value
+    module = sources.project.owner.get(fn.qualname)
+    return _module_binding(sources, module, name) if module is not None else None
+
+
+def _module_binding(
+    sources: _Sources, module: ModuleSummary, name: str, depth: int = 0
+) -> ast.expr | None:
+    """``_bound_once`` at the top level of ``module``, through the imports of the name."""
+    tree = sources.tree(module.path)
+    assignment = sources.sole_assignment(tree, name) if tree is not None else None
+    if assignment is not None:
+        return assignment.value
+    imported = module.imports.get(name)
+    found = sources.project.symbols.module_of(imported, module) if imported else None
+    if found is None or depth >= _ITEM_DEPTH:
+        return None
+    return _module_binding(sources, found[0], found[1], depth + 1)
+
+
+def _walk_at(sources: _Sources, at: Location) -> Walk | None:
+    """The loop whose head starts at ``at``: a for statement, or a comprehension's ``for`` (its
+    location starts at its target)."""
+    stmt = sources.statement_at(at)
+    if stmt is None:
+        return None
+    if isinstance(stmt, ast.For | ast.AsyncFor) and _starts_at(stmt, at):
+        return Walk.of(stmt)
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            for comp in node.generators:
+                if _starts_at(comp.target, at):
+                    return Walk.of(comp, node)
     return None
 
 
-def _loop_statement(sources: _Sources, at: Location) -> ast.For | ast.AsyncFor | None:
-    """The for statement at ``at`` (None for a comprehension's loop)."""
-    return next(
-        (
-            stmt
-            for stmt, _ in sources.enclosing(at)
-            if isinstance(stmt, ast.For | ast.AsyncFor)
-            and (stmt.lineno, stmt.col_offset + 1) == (at.line, at.col)
-        ),
-        None,
-    )
-
-
-def _carriers(sources: _Sources, loop: ast.For | ast.AsyncFor, finding: Finding) -> list[ast.expr]:
+def _carriers(sources: _Sources, loop: Walk, path: str, finding: Finding) -> list[ast.expr]:
     """The expressions of ``loop``'s body that carry the finding's change: the value it is told at,
     where that is in the body (a constructor's arguments, for a shape it makes), else the arguments
     of the call of the chain made in the body, where the value is made in what that call runs.
     Empty where the value is made elsewhere and only walked here (a list of arrays cut before)."""
     at = finding.location
-    if _in_body(loop, at):
+    if at.path == path and loop.inside(at.line, at.col):
         made = sources.expression_at(at)
         if made is None:
             return []
         if finding.code == "RTL105" and isinstance(made, ast.Call):
             return [*made.args, *(k.value for k in made.keywords)]
         return [made]
-    path = finding.call_path
+    chain = finding.call_path
     made_in = sources.function_at(at)
-    for k, step in enumerate(path):
-        if _in_body(loop, step.location):
-            if made_in not in {later.function for later in path[k + 1 :]}:
+    for k, step in enumerate(chain):
+        if step.location.path == path and loop.inside(step.location.line, step.location.col):
+            if made_in not in {later.function for later in chain[k + 1 :]}:
                 return []
             call = sources.call_at(step.location)
             return [*call.args, *(kw.value for kw in call.keywords)] if call is not None else []
     return []
-
-
-def _in_body(loop: ast.For | ast.AsyncFor, at: Location) -> bool:
-    return loop.body[0].lineno <= at.line <= (loop.end_lineno or loop.lineno)
 
 
 def _chosen(fn: FunctionSummary, loop: LoopInfo, carriers: list[ast.expr]) -> bool:

@@ -62,7 +62,36 @@ class _Body:
     bound: dict[str, tuple[ast.expr | None, ...]]
 
 
-def read_per_item(loop: ast.For | ast.AsyncFor, carriers: Iterable[ast.expr]) -> bool:
+@dataclass(frozen=True)
+class Walk:
+    """A loop as the source writes it: a for statement, or a comprehension's ``for`` (whose body
+    is its element: no statement), and the code its body runs (for ``inside``)."""
+
+    target: ast.expr
+    iterable: ast.expr
+    body: list[ast.stmt]
+    code: ast.AST
+
+    @staticmethod
+    def of(node: ast.AST, comprehension: ast.AST | None = None) -> Walk | None:
+        """The walk of a for statement, or of a ``for`` of ``comprehension`` (the expression)."""
+        if isinstance(node, ast.For | ast.AsyncFor):
+            return Walk(node.target, node.iter, node.body, node)
+        if isinstance(node, ast.comprehension) and comprehension is not None:
+            return Walk(node.target, node.iter, [], comprehension)
+        return None
+
+    def inside(self, line: int, col: int) -> bool:
+        """Whether the position is in the code the body runs (not the loop's head)."""
+        code = self.code
+        if self.body:
+            return self.body[0].lineno <= line <= (code.end_lineno or code.lineno)  # type: ignore[attr-defined]
+        start = (code.lineno, code.col_offset + 1)  # type: ignore[attr-defined]
+        end = (code.end_lineno, (code.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
+        return start <= (line, col) <= end
+
+
+def read_per_item(loop: Walk, carriers: Iterable[ast.expr]) -> bool:
     """Whether what ``carriers`` (expressions of ``loop``'s body, or the arguments of a call made
     there) change with at each iteration is only what they read off the loop's items: not its
     index or key, nothing a call computes, nothing carried between iterations."""
@@ -108,8 +137,8 @@ def written_out(collection: ast.expr, bound: Bound) -> bool:
     return False
 
 
-def _body(loop: ast.For | ast.AsyncFor) -> _Body:
-    index, items = _split_targets(loop.target, loop.iter)
+def _body(loop: Walk) -> _Body:
+    index, items = _split_targets(loop.target, loop.iterable)
     bound: dict[str, list[ast.expr | None]] = {}
     for stmt in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
         if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
