@@ -15,6 +15,7 @@ import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
 from retracelint.summarise.points import last_name
 
 # What a name of the loop body changes with.
@@ -33,8 +34,6 @@ _KEYED = frozenset({"keys", "range"})
 _VIEWS = frozenset({"items", "values", "keys"})
 _WRAPPERS = frozenset({"enumerate", "zip", "sorted", "reversed", "list", "tuple"})
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
-# What a parser returns: a namespace of the options given on the command line.
-_PARSED = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
 # The one value a name is bound to where it is the name's only binding (None: not so).
 Bound = Callable[[str], ast.expr | None]
 _EXPRESSIONS = (
@@ -128,12 +127,12 @@ def written_out(collection: ast.expr, bound: Bound) -> bool:
         value = bound(collection.id)
         return value is not None and isinstance(value, _DISPLAYS)
     if isinstance(collection, ast.Attribute) and isinstance(collection.value, ast.Name):
-        if (collection.value.id, collection.attr) == ("sys", "argv"):
+        if f"{collection.value.id}.{collection.attr}" in COMMAND_LINE:
             return True
         namespace = bound(collection.value.id)
         if isinstance(namespace, ast.Subscript):  # ``args = parser.parse_known_args()[0]``
             namespace = namespace.value
-        return isinstance(namespace, ast.Call) and last_name(namespace.func) in _PARSED
+        return isinstance(namespace, ast.Call) and last_name(namespace.func) in COMMAND_LINE_PARSERS
     return False
 
 
@@ -207,11 +206,19 @@ def _kinds(node: ast.expr, body: _Body, resolving: tuple[str, ...]) -> set[str]:
     if isinstance(node, _EXPRESSIONS):
         children = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
         return set().union(*(_kinds(c, body, resolving) for c in children))
-    if isinstance(node, ast.Call) and last_name(node.func) in _READS and not node.keywords:
-        if isinstance(node.func, ast.Name):
-            return set().union(*(_kinds(a, body, resolving) for a in node.args))
-    made = {MADE} if _reads_loop(node, body) else set()
-    return made
+    if _reading(node):
+        return set().union(*(_kinds(a, body, resolving) for a in node.args))  # type: ignore[attr-defined]
+    return {MADE} if _reads_loop(node, body) else set()
+
+
+def _reading(node: ast.expr) -> bool:
+    """A builtin that keeps what it is given (``int(b1)``, ``len(rows)``)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _READS
+        and not node.keywords
+    )
 
 
 def _plain_key(key: ast.expr) -> bool:
