@@ -54,7 +54,7 @@ unpacked from the tuple a helper forwards, hidden states reset to zeros of their
 replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
 split into a new list of a fixed count at each step, evaluators compiled again only for another loss,
 scenes filled and built before the loop that steps them, sizes read off detector planes made
-alike, and settings whose item a
+alike, clips batched until a count and the rest padded to it, and settings whose item a
 container default stands for that stays the same while the dict around it changes)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
@@ -200,6 +200,7 @@ TRACE_ONCE = (
     ("jits_rebuilt_per_loss_negative", "main.py"),
     ("scenes_built_before_their_loop_negative", "main.py"),
     ("planes_read_per_item_negative", "main.py"),
+    ("batches_flushed_at_a_count_negative", "main.py"),
     ("settings_with_container_defaults_negative", "main.py"),
 )
 
