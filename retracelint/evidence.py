@@ -54,12 +54,13 @@ from itertools import pairwise
 from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
+from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.points import last_name
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
-from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
+from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -395,6 +396,7 @@ def _assumptions(
         *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
         *_swept(project, prop, sources, finding),
+        *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, _ in places for a in sources.flags_off(at)),
         *_jit_skipped(prop, sources, finding, places),
@@ -761,6 +763,145 @@ def _driver_loop(
     fn = project.function(name)
     loop = next((lp for lp in fn.loops if lp.location.line == line), None)
     return (fn, loop) if loop is not None else None
+
+
+# -- items of a held collection -------------------------------------------------------------------
+# The rules whose change a loop over items may make by reading a value off each item: a shape or a
+# static value (RTL102 grows, RTL103 cuts chunks, RTL104 masks data, RTL204 makes objects: none is
+# read off an item).
+_PER_ITEM_RULES = frozenset({"RTL101", "RTL105", "RTL201", "RTL202"})
+_ITEMS_ALIKE = "values read off the items of a held collection, not known to differ"
+
+
+def _items_alike(
+    project: Project, prop: Propagation, sources: _Sources, finding: Finding
+) -> Iterator[Assumption]:
+    """A shape or static finding whose driving loop walks a collection held in memory (a dict of
+    detector planes, a model's layers) and whose value is only read off each item (``2 *
+    kernel.num_wires``): one value per item, and whether the items hold different values the
+    source does not say (``held_items.read_per_item``). Proven where the source spells the items out
+    (``Frequency.spelled``), where the value is the loop's index or key, computed or loaded per item,
+    carried between iterations, or an attribute of objects the project makes with different values
+    (``ChoiceSrc``, which the rule follows only where they differ)."""
+    if finding.code not in _PER_ITEM_RULES:
+        return
+    found = _driver_loop(project, sources, finding)
+    if found is None:
+        return
+    fn, loop = found
+    if (
+        loop.over_axes
+        or not prop.walks_held(fn, loop)
+        or prop.frequency.spelled(fn, loop) is not None
+    ):
+        return
+    walk = _walk_at(sources, loop.location)
+    carriers = _carriers(sources, walk, loop.location.path, finding) if walk is not None else []
+    if (
+        walk is not None
+        and carriers
+        and read_per_item(walk, carriers)
+        and not _chosen(fn, loop, carriers)
+        and not _items_written(prop, sources, fn, walked(walk.iterable))
+    ):
+        yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+
+
+def _items_written(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, collection: ast.expr
+) -> bool:
+    """Whether the items ``fn`` walks are written out (``held_items.written_out``) in ``fn``, or,
+    for a parameter, where every known call makes what it passes."""
+    if written_out(collection, lambda name: _bound_once(sources, fn, name)):
+        return True
+    if not isinstance(collection, ast.Name) or fn.param(collection.id) is None:
+        return False
+    passed = [(caller, arg) for caller, _, arg, _, _ in prop.calls_of(fn, collection.id)]
+    return bool(passed) and all(
+        arg is not None
+        and (given := sources.expression_at(arg.location)) is not None
+        and written_out(given, lambda name, at=caller: _bound_once(sources, at, name))
+        for caller, arg in passed
+    )
+
+
+def _bound_once(sources: _Sources, fn: FunctionSummary, name: str) -> ast.expr | None:
+    """What ``name`` is bound to where one assignment alone binds it: in ``fn``, else at the top
+    level of its module, or of the module it is imported from."""
+    scope = sources.scope_of(fn)
+    assignment = sources.sole_assignment(scope, name) if scope is not None else None
+    if assignment is not None:
+        return assignment.value
+    module = sources.project.owner.get(fn.qualname)
+    return _module_binding(sources, module, name) if module is not None else None
+
+
+def _module_binding(
+    sources: _Sources, module: ModuleSummary, name: str, depth: int = 0
+) -> ast.expr | None:
+    """``_bound_once`` at the top level of ``module``, through the imports of the name."""
+    tree = sources.tree(module.path)
+    assignment = sources.sole_assignment(tree, name) if tree is not None else None
+    if assignment is not None:
+        return assignment.value
+    imported = module.imports.get(name)
+    found = sources.project.symbols.module_of(imported, module) if imported else None
+    if found is None or depth >= _ITEM_DEPTH:
+        return None
+    return _module_binding(sources, found[0], found[1], depth + 1)
+
+
+def _walk_at(sources: _Sources, at: Location) -> Walk | None:
+    """The loop whose head starts at ``at``: a for statement, or a comprehension's ``for`` (its
+    location starts at its target)."""
+    stmt = sources.statement_at(at)
+    if stmt is None:
+        return None
+    if isinstance(stmt, ast.For | ast.AsyncFor) and _starts_at(stmt, at):
+        return Walk.of(stmt)
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            for comp in node.generators:
+                if _starts_at(comp.target, at):
+                    return Walk.of(comp, node)
+    return None
+
+
+def _carriers(sources: _Sources, loop: Walk, path: str, finding: Finding) -> list[ast.expr]:
+    """The expressions of ``loop``'s body that carry the finding's change: the value it is told at,
+    where that is in the body (a constructor's arguments, for a shape it makes), else the arguments
+    of the call of the chain made in the body, where the value is made in what that call runs.
+    Empty where the value is made elsewhere and only walked here (a list of arrays cut before)."""
+    at = finding.location
+    if at.path == path and loop.inside(at.line, at.col):
+        made = sources.expression_at(at)
+        if made is None:
+            return []
+        if finding.code == "RTL105" and isinstance(made, ast.Call):
+            return [*made.args, *(k.value for k in made.keywords)]
+        return [made]
+    chain = finding.call_path
+    made_in = sources.function_at(at)
+    for k, step in enumerate(chain):
+        if step.location.path == path and loop.inside(step.location.line, step.location.col):
+            if made_in not in {later.function for later in chain[k + 1 :]}:
+                return []
+            call = sources.call_at(step.location)
+            return [*call.args, *(kw.value for kw in call.keywords)] if call is not None else []
+    return []
+
+
+def _chosen(fn: FunctionSummary, loop: LoopInfo, carriers: list[ast.expr]) -> bool:
+    """Whether an argument ``carriers`` start at is read off objects the loop walks that the project
+    makes itself (``ChoiceSrc``): the rule follows such a value only where their fields differ."""
+    starts = {(c.lineno, c.col_offset + 1) for c in carriers}
+    return any(
+        isinstance(src, ChoiceSrc) and src.loop == loop.index
+        for call in fn.calls
+        for arg in _call_args(call)
+        if (arg.location.line, arg.location.col) in starts
+        for src in arg.value.vsrc
+    )
 
 
 # -- source-level facts ---------------------------------------------------------------------------

@@ -75,6 +75,9 @@ ASSUMPTION_KINDS = {
     # a new shape or static value per point of a sweep over a few fixed problems (resolutions, grid
     # sizes), each point then running its jit in a loop of its own: each trace is needed and used
     "sweep": "low",
+    # a shape or static value read off each item of a collection held in memory (the planes of a
+    # detector, the layers of a model) whose items are not known to hold different values
+    "items-alike": "medium",
 }
 
 

@@ -53,7 +53,8 @@ count, rollouts a training loop empties before a helper fills them with a fixed 
 unpacked from the tuple a helper forwards, hidden states reset to zeros of their own shape, growing
 replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
 split into a new list of a fixed count at each step, evaluators compiled again only for another loss,
-scenes filled and built before the loop that steps them, and settings whose item a
+scenes filled and built before the loop that steps them, sizes read off detector planes made
+alike, clips batched until a count and the rest padded to it, settings whose item a
 container default stands for that stays the same while the dict around it changes, and a carried
 state whose only weakly typed leaf comes back weak)
 are held to more:
@@ -195,6 +196,8 @@ TRACE_ONCE = (
     ("minibatches_split_evenly_negative", "main.py"),
     ("jits_rebuilt_per_loss_negative", "main.py"),
     ("scenes_built_before_their_loop_negative", "main.py"),
+    ("planes_read_per_item_negative", "main.py"),
+    ("batches_flushed_at_a_count_negative", "main.py"),
     ("settings_with_container_defaults_negative", "main.py"),
     ("carried_states_told_by_the_leaf_that_flips_negative", "main.py"),
 )

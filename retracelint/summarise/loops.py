@@ -414,7 +414,8 @@ def _refilled_per_period(
     """The lists that ``node``, an ``if`` at the top of a loop's ``body``, uses at one length every
     time it runs: its block refills them to a fixed length (``traj = traj[-1:]``, ``acts = []``,
     ``buf.clear()``), and it runs when they hold as many items as the last time: its test is their
-    length (``len(buf) == size``), or every ``k``-th turn (``if i % k == 0``; ``counter``: the
+    length (``len(buf) == size``; ``>=`` or ``>`` of a list the loop appends to once at every turn
+    and nowhere else, which reaches the bound one item at a time), or every ``k``-th turn (``if i % k == 0``; ``counter``: the
     loop's own, one more at each turn) of a loop that appends to them once at every turn and
     nowhere else. ``assigned``: the names the loop body assigns (a size it sets is not fixed)."""
     if not any(stmt is node for stmt in body):
@@ -429,9 +430,15 @@ def _refilled_per_period(
     ):
         return frozenset()
     left, op = test.left, test.ops[0]
-    if isinstance(op, ast.Eq) and isinstance(left, ast.Call) and _dotted(left.func) == "len":
+    if isinstance(left, ast.Call) and _dotted(left.func) == "len":
         measured = left.args[0] if len(left.args) == 1 else None
-        return frozenset(n for n in names if measured is not None and _is_name(measured, n))
+        measured_names = {n for n in names if measured is not None and _is_name(measured, n)}
+        if isinstance(op, ast.Eq):
+            return frozenset(measured_names)
+        # ``len(xs) >= k`` of a list one item longer at each turn: true first at k items.
+        if isinstance(op, ast.GtE | ast.Gt) and not _jumps(body):
+            return frozenset(n for n in measured_names if _appended_each_turn(body, n, node))
+        return frozenset()
     periodic = (
         counter is not None
         and isinstance(op, ast.Eq)

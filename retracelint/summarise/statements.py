@@ -1316,7 +1316,9 @@ class Statements(PassState):
         name = self.mod.canonical(_dotted(call.func) or "") if isinstance(call, ast.Call) else ""
         atoms: Atoms = {}
         if name == "range":
-            return self.range_length(call)
+            # ``range(0, n, k)``: as many as ``arange`` gives, rounded up, an atom of its own that
+            # changes with n and k only (a list filled per chunk is as long at every walk).
+            return self.range_length(call) or self.arange_length(call)  # type: ignore[attr-defined]
         walked = call.args[0] if name == "enumerate" and isinstance(call, ast.Call) else call
         if isinstance(walked, ast.Name | ast.Attribute) and name in ("", "enumerate"):
             return self.length(self.length_of(walked, self.quiet(walked), 0, atoms), atoms)
