@@ -57,6 +57,7 @@ from retracelint.funcrefs import FuncRef
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
+from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
@@ -258,7 +259,7 @@ def _keeps_under_cap(stmt: ast.stmt, name: str, whiles: tuple[ast.While, ...]) -
     value = stmt.value
     if isinstance(value, ast.Constant) and type(value.value) in (int, float):
         return True
-    if isinstance(value, ast.Call) and last_name(value.func) in _CAPS:
+    if isinstance(value, ast.Call) and last_name(value.func) in CAPS:
         return len(value.args) + len(value.keywords) >= 2
     return (
         isinstance(value, ast.BinOp)
@@ -275,10 +276,6 @@ def _stepped_to_bound(op: ast.operator, name: str, whiles: tuple[ast.While, ...]
         return False
     up = isinstance(op, ast.Add)
     return any(_bounds(loop.test, name, up) for loop in whiles)
-
-
-# What caps a count it is given: ``min(n + k, cap)``, ``np.minimum``, ``np.clip(n, lo, hi)``.
-_CAPS = frozenset({"min", "minimum", "clip"})
 
 
 def _bounds(test: ast.expr, name: str, up: bool) -> bool:
