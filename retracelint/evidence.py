@@ -59,6 +59,7 @@ from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
+from retracelint.summarise.syntax import own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
@@ -1132,7 +1133,7 @@ class _Sources:
         defs = [s for s, _ in self.enclosing(fn.location) if isinstance(s, _DEFS)]
         if not defs or not defs[-1].body or not isinstance(defs[-1].body[-1], ast.Return):
             return False
-        returns = [n for n in _own_nodes(defs[-1]) if isinstance(n, ast.Return | ast.Yield)]
+        returns = [n for n in own_nodes(defs[-1].body) if isinstance(n, ast.Return | ast.Yield)]
         return all(isinstance(r, ast.Return) and isinstance(r.value, _DISPLAYS) for r in returns)
 
     def branches(
@@ -1485,16 +1486,6 @@ _DISPLAYS = (
     ast.Lambda,
     ast.JoinedStr,
 )
-
-
-def _own_nodes(fdef: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a def's body, not those of the functions and classes defined in it."""
-    pending = list(ast.iter_child_nodes(fdef))
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, (*_DEFS, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(node))
 
 
 _LITERALS = (type(None), bool, int, float, str)

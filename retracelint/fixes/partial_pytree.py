@@ -44,7 +44,7 @@ from retracelint.fixes.static_closure import defining_module, defining_path, use
 from retracelint.fixes.static_params import jitted
 from retracelint.model import Finding
 from retracelint.summarise.apis import _TRANSFORMS
-from retracelint.summarise.syntax import free_names
+from retracelint.summarise.syntax import free_names, own_nodes
 
 _PARTIALS = frozenset({"partial", "functools.partial"})
 # What it becomes: the API table's pytree partial (``apis._PYTREE_PARTIALS``), no fresh static.
@@ -191,7 +191,7 @@ def _factory(source: Source, call: ast.Call, path: str) -> _Factory | None:
     if home is None or where is None or fdef is None:
         return None
     inner = [s for s in fdef.body if isinstance(s, ast.FunctionDef)]
-    returns = [n for n in own_nodes(fdef) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(fdef.body) if isinstance(n, ast.Return)]
     if len(inner) != 1 or not returns:
         return None
     if not all(isinstance(r.value, ast.Name) and r.value.id == inner[0].name for r in returns):
@@ -229,8 +229,8 @@ def _lift_factory(
             f"{name}'s function reads {', '.join(unknown) or 'names bound after it'}, or nothing of"
             " the call"
         )
-    uses = sum(isinstance(n, ast.Name) and n.id == inner.name for n in own_nodes(fdef))
-    if uses != sum(isinstance(n, ast.Return) for n in own_nodes(fdef)):
+    uses = sum(isinstance(n, ast.Name) and n.id == inner.name for n in own_nodes(fdef.body))
+    if uses != sum(isinstance(n, ast.Return) for n in own_nodes(fdef.body)):
         return Refusal(f"{name} uses its function other than by returning it")
     static = _needs_static(where, inner, closed)
     if static is not None:
@@ -243,7 +243,7 @@ def _lift_factory(
     rewrite = Rewrite(
         replace={
             where.span(r.value): partial
-            for r in own_nodes(fdef)
+            for r in own_nodes(fdef.body)
             if isinstance(r, ast.Return) and r.value is not None
         },
         insert_before={where.start(fdef): [parse_statement(text)]},
@@ -312,7 +312,7 @@ def _method_returns(source: Source, name: str) -> list[ast.expr]:
     ]
     if len(methods) != 1:
         return []
-    returns = [n for n in own_nodes(methods[0]) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(methods[0].body) if isinstance(n, ast.Return)]
     if any(r.value is None for r in returns):
         return []
     return [r.value for r in returns if r.value is not None]
@@ -331,25 +331,13 @@ def _local_values(source: Source, name: ast.Name) -> list[ast.expr]:
     if fn is None or name.id in {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}:
         return []
     values = []
-    for node in own_nodes(fn):
+    for node in own_nodes(fn.body):
         if isinstance(node, ast.Name) and node.id == name.id and not isinstance(node.ctx, ast.Load):
             stmt = statement_of(source, node)
             if not isinstance(stmt, ast.Assign) or stmt.targets != [node]:
                 return []
             values.append(stmt.value)
     return values
-
-
-def own_nodes(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
-    """The nodes of ``fn``'s body, those of functions and classes nested in it excluded."""
-    out: list[ast.AST] = []
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _bound_traceable(source: Source, call: ast.Call, path: str) -> str | None:

@@ -17,9 +17,9 @@ import ast
 
 from retracelint.fixes.base import Refusal, Rewrite, Source, parse_expression
 from retracelint.fixes.closure_args import record_classes
-from retracelint.fixes.partial_pytree import own_nodes
 from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
+from retracelint.summarise.syntax import own_nodes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -75,7 +75,7 @@ def _step_returns(source: Source, finding: Finding, size: int) -> str | None:
     site, fdef = finding.jit_site, source.jitted_def(finding)
     if site is None or fdef is None:
         return "the jitted def cannot be read"
-    returns = [n for n in own_nodes(fdef) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(fdef.body) if isinstance(n, ast.Return)]
     if not returns or not all(
         isinstance(r.value, ast.Tuple)
         and len(r.value.elts) == size

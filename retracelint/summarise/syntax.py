@@ -218,6 +218,22 @@ def _param(
     return Param(name, kind, has_default, annotation, default, size, held, declared, points)
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
+    """Every node of ``body``, not those inside the functions, lambdas and classes defined in it
+    (what a function's own code does, not what its nested definitions do when called)."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Every statement, nested ones included, without walking into expressions (imports are statements)."""
     stack = list(reversed(body))
