@@ -58,7 +58,9 @@ from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
+from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
+from retracelint.summarise.syntax import own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
@@ -259,7 +261,7 @@ def _keeps_under_cap(stmt: ast.stmt, name: str, whiles: tuple[ast.While, ...]) -
     value = stmt.value
     if isinstance(value, ast.Constant) and type(value.value) in (int, float):
         return True
-    if isinstance(value, ast.Call) and last_name(value.func) in _CAPS:
+    if isinstance(value, ast.Call) and last_name(value.func) in CAPS:
         return len(value.args) + len(value.keywords) >= 2
     return (
         isinstance(value, ast.BinOp)
@@ -276,10 +278,6 @@ def _stepped_to_bound(op: ast.operator, name: str, whiles: tuple[ast.While, ...]
         return False
     up = isinstance(op, ast.Add)
     return any(_bounds(loop.test, name, up) for loop in whiles)
-
-
-# What caps a count it is given: ``min(n + k, cap)``, ``np.minimum``, ``np.clip(n, lo, hi)``.
-_CAPS = frozenset({"min", "minimum", "clip"})
 
 
 def _bounds(test: ast.expr, name: str, up: bool) -> bool:
@@ -1276,7 +1274,7 @@ class _Sources:
         defs = [s for s, _ in self.enclosing(fn.location) if isinstance(s, _DEFS)]
         if not defs or not defs[-1].body or not isinstance(defs[-1].body[-1], ast.Return):
             return False
-        returns = [n for n in _own_nodes(defs[-1]) if isinstance(n, ast.Return | ast.Yield)]
+        returns = [n for n in own_nodes(defs[-1].body) if isinstance(n, ast.Return | ast.Yield)]
         return all(isinstance(r, ast.Return) and isinstance(r.value, _DISPLAYS) for r in returns)
 
     def branches(
@@ -1629,16 +1627,6 @@ _DISPLAYS = (
     ast.Lambda,
     ast.JoinedStr,
 )
-
-
-def _own_nodes(fdef: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a def's body, not those of the functions and classes defined in it."""
-    pending = list(ast.iter_child_nodes(fdef))
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, (*_DEFS, ast.Lambda, ast.ClassDef)):
-            pending.extend(ast.iter_child_nodes(node))
 
 
 _LITERALS = (type(None), bool, int, float, str)

@@ -172,8 +172,7 @@ def _at_the_jit_call(finding: Finding) -> bool:
     path = finding.call_path
     if len(path) < 2:
         return False
-    last, here = path[-1].location, finding.location
-    return last.path == here.path and last.line <= here.line <= last.end_line
+    return finding.location.starts_in(path[-1].location)
 
 
 def _surest_first(finding: Finding) -> tuple[int, int, tuple]:

@@ -22,6 +22,12 @@ class Location:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
 
+    def starts_in(self, span: Location) -> bool:
+        """Whether this starts inside ``span`` (a function's, a call's, an argument's), columns
+        counted: on the span's first line at or after its start, on its last line before its end."""
+        start, end = (span.line, span.col), (span.end_line, span.end_col)
+        return self.path == span.path and start <= (self.line, self.col) < end
+
 
 @dataclass(frozen=True)
 class PathStep:

@@ -1150,30 +1150,36 @@ class Propagation(ObjectModel):
     def _driver_loop(self, cause: Cause) -> tuple[FunctionSummary, int] | None:
         """The function the path of ``cause`` starts in and the index of its loop that is the
         cause's driver; None without a driver, a path, or such a loop."""
-        if cause.driver is None or not cause.path:
+        start = self._driven_start(cause)
+        if start is None:
             return None
-        top = self.project.functions.get(cause.path[0].function)
-        if top is None:
-            return None
-        at = cause.driver.location
-        index = next((i for i, loop in enumerate(top.loops) if loop.location == at), None)
-        return None if index is None else (top, index)
+        index = _loop_at(*start)
+        return None if index is None else (start[0], index)
 
     def _driver_loops(self, cause: Cause) -> tuple[FunctionSummary, tuple[int, ...]] | None:
         """The function the path of ``cause`` starts in and its repeating loops that drive the
         cause: the loop the driver is, or those around the call it repeats (``each call of f(),
         called in the loop at ...``). None without a driver, a path, or such a loop."""
-        loop = self._driver_loop(cause)
-        if loop is not None:
-            return loop[0], (loop[1],)
-        if cause.driver is None or not cause.path:
+        start = self._driven_start(cause)
+        if start is None:
             return None
-        top = self.project.functions.get(cause.path[0].function)
-        call = self.project.symbols.call_at(cause.driver.location)
-        if top is None or call is None or call[0] != top.qualname:
+        top, at = start
+        index = _loop_at(top, at)
+        if index is not None:
+            return top, (index,)
+        call = self.project.symbols.call_at(at)
+        if call is None or call[0] != top.qualname:
             return None
         driving = tuple(i for i in top.calls[call[1]].loops if self._repeats(top, i))
         return (top, driving) if driving else None
+
+    def _driven_start(self, cause: Cause) -> tuple[FunctionSummary, Location] | None:
+        """The function the path of ``cause`` starts in, with where its driver is; None without a
+        driver or a path, or when that function is not the project's."""
+        if cause.driver is None or not cause.path:
+            return None
+        top = self.project.functions.get(cause.path[0].function)
+        return None if top is None else (top, cause.driver.location)
 
     def _run_by_loop(self, qualname: str, loop: int) -> frozenset[str]:
         """The functions the calls inside loop ``loop`` of ``qualname`` run (memoised)."""
@@ -1629,6 +1635,11 @@ def _number_at_key(dep: Dep, arg: Callable[[str], Value]) -> str:
         return UNKNOWN
     item = read_field(arg(dep.name), dep.key)
     return item.ty if item.ty in (INT, FLOAT) else UNKNOWN
+
+
+def _loop_at(fn: FunctionSummary, at: Location) -> int | None:
+    """The index of the loop of ``fn`` at ``at``; None when no loop of it is there."""
+    return next((i for i, loop in enumerate(fn.loops) if loop.location == at), None)
 
 
 def _within(value: Value, dep: Dep) -> Value:

@@ -145,7 +145,7 @@ def _refilled(prop: Propagation, taint: Taint, cause: Cause) -> str | None:
         return None
     if made_in.loops[fills[0]].location == cause.driver.location:
         return None
-    if not _within(made_in.location, cause.driver.location):
+    if not cause.driver.location.starts_in(made_in.location):
         return f"fills a list rebuilt per call of {made_in.name}() with a length that differs"
     return "fills a list to a length that differs"
 
@@ -155,14 +155,9 @@ def _function_at(prop: Propagation, at: Location) -> FunctionSummary | None:
     inside = [
         fn
         for fn in prop.project.functions.values()
-        if fn.kind != "module" and fn.location.path == at.path and _within(fn.location, at)
+        if fn.kind != "module" and at.starts_in(fn.location)
     ]
     return max(inside, key=lambda fn: (fn.location.line, fn.location.col), default=None)
-
-
-def _within(outer: Location, at: Location) -> bool:
-    start, end = (outer.line, outer.col), (outer.end_line or outer.line, outer.end_col or 1 << 30)
-    return outer.path == at.path and start < (at.line, at.col) <= end
 
 
 def _like(chunk: str, first: str) -> str:

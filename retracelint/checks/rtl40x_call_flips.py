@@ -492,7 +492,7 @@ def _flip_finding(
     that is elsewhere: the line to change."""
     jitted = jitted_text(site, call.text)
     passed = f"{now}: {shown_code(arg.text)} at {where_text(arg.location)}"
-    if made is not None and not _within(made, arg.location):
+    if made is not None and not made.starts_in(arg.location):
         said = f"this makes {now} for '{param}'"
     else:
         made, said = arg.location, f"'{param}' gets {now} here"
@@ -504,9 +504,3 @@ def _flip_finding(
     ]
     step = PathStep(fn.qualname, call.text, call.location)
     return make_finding(code, head, details, made, site, param, (step,))
-
-
-def _within(inner: Location, outer: Location) -> bool:
-    starts_after = (outer.line, outer.col) <= (inner.line, inner.col)
-    ends_before = (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
-    return inner.path == outer.path and starts_after and ends_before

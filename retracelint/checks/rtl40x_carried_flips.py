@@ -965,17 +965,12 @@ def _taken_at(wrapped: FunctionSummary, item: Value, made: Location | None) -> L
     """Where the jitted function takes what it returns (``return _render(state), state``) from a
     helper that makes its kind elsewhere (``_render``, which the step calls too): the helper is not
     the one to change, the jitted function's choice of it is."""
-    if made is None or _within(made, wrapped.location) or len(item.deps) != 1:
+    if made is None or made.starts_in(wrapped.location) or len(item.deps) != 1:
         return None
     (dep,) = item.deps
     if not isinstance(dep, RetDep) or dep.call >= len(wrapped.calls):
         return None
     return wrapped.calls[dep.call].location
-
-
-def _within(inner: Location, outer: Location) -> bool:
-    """Whether ``inner`` starts on a line of ``outer``'s span (a function's, say)."""
-    return inner.path == outer.path and outer.line <= inner.line <= outer.end_line
 
 
 def _nested(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> Value | None:
@@ -1419,7 +1414,7 @@ def _written_in(owner: FunctionSummary, start: Value, stored: Location) -> Locat
     made, span = start.made, owner.location
     if start.ty not in _WRITTEN or made is None or made.line == stored.line:
         return None
-    return made if _within(made, span) else None
+    return made if made.starts_in(span) else None
 
 
 def _result_kept_weak(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:

@@ -21,7 +21,7 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.rebuilt_jit import PURE_WRAPPERS, _name_for, _not_module_stable
+from retracelint.fixes.rebuilt_jit import PURE_WRAPPERS, jitted_name, not_module_stable
 from retracelint.model import Finding
 
 _JITS = frozenset({"jax.jit", "jit"})
@@ -53,7 +53,7 @@ def jit_in_init(source: Source, finding: Finding) -> Rewrite | Refusal:
     if isinstance(jitted, Refusal):
         return jitted
     # __init__ runs after the module has run: where a module-level name is bound does not matter
-    unstable = _not_module_stable(source, _names(node) - {me}, None, [])
+    unstable = not_module_stable(source, _names(node) - {me}, None, [])
     if unstable:
         return Refusal(
             f"building it in __init__ needs {', '.join(sorted(unstable))} at module level"
@@ -68,7 +68,7 @@ def jit_in_init(source: Source, finding: Finding) -> Rewrite | Refusal:
             f"{me}.{changed} is assigned outside __init__: the jit built once would keep the value"
             " it was traced with"
         )
-    attribute = _fresh_attribute(source, "_" + _name_for(node))
+    attribute = fresh_attribute(source, "_" + jitted_name(node))
     first = next(
         (
             s
@@ -143,7 +143,7 @@ def _changed_attribute(
     return None
 
 
-def _fresh_attribute(source: Source, base: str) -> str:
+def fresh_attribute(source: Source, base: str) -> str:
     used = {n.attr for n in ast.walk(source.tree) if isinstance(n, ast.Attribute)}
     name, n = base, 2
     while name in used:

@@ -35,7 +35,7 @@ from retracelint.fixes.base import (
     parse_statement,
     rebound_in_functions,
 )
-from retracelint.fixes.rebuilt_jit import _not_module_stable, jit_decorator, may_mutate
+from retracelint.fixes.rebuilt_jit import jit_decorator, may_mutate, not_module_stable
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
     _TRANSFORMS,
@@ -59,7 +59,7 @@ _THROUGH = (ast.BinOp, ast.Compare, ast.Tuple, ast.List)
 _CONTROL = (ast.If, ast.While, ast.Assert, ast.BoolOp, ast.comprehension)
 # Builtins that give a Python value of a traced array too (its length is part of its shape).
 _SHAPE_OF = frozenset({"len"})
-_DEPTH = 3  # how deep the module's functions a value is handed to are followed
+FOLLOW_DEPTH = 3  # how deep the module's functions a value is handed to are followed
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def pass_closed_over(source: Source, finding: Finding) -> Rewrite | Refusal:
     if target.fdef is not None:
         defaults = [*target.fdef.args.defaults, *target.fdef.args.kw_defaults]
         wrapper_names |= {n for d in defaults if d is not None for n in _names_read(d)}
-    unstable = _not_module_stable(source, wrapper_names, top, [])
+    unstable = not_module_stable(source, wrapper_names, top, [])
     if unstable:
         return Refusal(f"building it once needs {', '.join(sorted(unstable))} at module level")
     return _rewrite(source, target, node, values, top)
@@ -332,7 +332,7 @@ def _values(source: Source, target: _Target, node: ast.AST) -> list[_Value] | Re
         late = _changed_later(source, owner, key, site, fn)
         if late:
             return Refusal(f"{key} {late}")
-        static = _why_static(source, fn, uses, _DEPTH)
+        static = why_static(source, fn, uses, FOLLOW_DEPTH)
         if isinstance(static, Refusal):
             return static
         unhashable = unhashable_static(source, key, uses, static) if static else None
@@ -364,7 +364,7 @@ def _keyword_values(source: Source, fdef: ast.AST, bound: ast.Call) -> list[_Val
             for n in ast.walk(fdef)
             if isinstance(n, ast.Name) and n.id == keyword.arg and isinstance(n.ctx, ast.Load)
         ]
-        static = _why_static(source, fdef, uses, _DEPTH)
+        static = why_static(source, fdef, uses, FOLLOW_DEPTH)
         if isinstance(static, Refusal):
             return static
         unhashable = unhashable_static(source, keyword.arg, uses, static) if static else None
@@ -430,7 +430,7 @@ def _changed_later(
     return None
 
 
-def _why_static(
+def why_static(
     source: Source, fn: ast.AST, uses: list[ast.expr], depth: int
 ) -> str | Refusal | None:
     """Why the value read at ``uses`` (in ``fn``) must be static, None when a traced one works, or a
@@ -510,13 +510,13 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
         elif isinstance(parent, ast.Call):
             if current is parent.func:
                 return "calls it"
-            if dotted(parent.func) in _records(source):
+            if dotted(parent.func) in record_classes(source):
                 current = parent  # a record holds it as it is: the record's uses are checked
                 continue
             return _argument_use(source, parent, current, depth)
         elif isinstance(parent, ast.keyword):
             call = source.parent(parent)
-            if isinstance(call, ast.Call) and dotted(call.func) in _records(source):
+            if isinstance(call, ast.Call) and dotted(call.func) in record_classes(source):
                 current = call
                 continue
             return _argument_use(source, call, current, depth)  # type: ignore[arg-type]
@@ -538,7 +538,7 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
             )
 
 
-def _records(source: Source) -> dict[str, ast.ClassDef]:
+def record_classes(source: Source) -> dict[str, ast.ClassDef]:
     """The module's NamedTuple classes that define no ``__new__``: made of traced values, they hold
     them as they are (a pytree), so a value goes through the constructor to the record's uses."""
     return {
@@ -554,11 +554,11 @@ def _records(source: Source) -> dict[str, ast.ClassDef]:
 
 
 def _record_fields(source: Source) -> set[str]:
-    """The fields of the module's records (``_records``): reading one of a value made from a traced
+    """The fields of the module's records (``record_classes``): reading one of a value made from a traced
     one reads what it was made of, so its uses are checked as the value's."""
     return {
         stmt.target.id
-        for cls in _records(source).values()
+        for cls in record_classes(source).values()
         for stmt in cls.body
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
     }
@@ -572,7 +572,7 @@ def _argument_use(
     func = call.func
     while isinstance(func, ast.Call) and dotted(func.func) in _PASS_KEYWORDS | {"jax.vmap", "vmap"}:
         func = func.args[0] if func.args else func  # jax.grad(h)(x, value): h's parameter
-    called = _imported(source, dotted(func))
+    called = imported_name(source, dotted(func))
     if called in _SHAPE_OF and called not in module_bindings(source.tree):
         return None
     if called in BUILTINS and called not in module_bindings(source.tree):
@@ -600,10 +600,10 @@ def _argument_use(
         for n in ast.walk(fdef)
         if isinstance(n, ast.Name) and n.id == param.arg and isinstance(n.ctx, ast.Load)
     ]
-    return _why_static(source, fdef, uses, depth - 1)
+    return why_static(source, fdef, uses, depth - 1)
 
 
-def _imported(source: Source, name: str) -> str:
+def imported_name(source: Source, name: str) -> str:
     """``name`` with its first part replaced by what the module imports under it (``logsumexp`` →
     ``jax.scipy.special.logsumexp``, ``jnp.sum`` → ``jax.numpy.sum``)."""
     head, dot, rest = name.partition(".")

@@ -39,7 +39,7 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     named = node.id if isinstance(node, ast.Name) else None
     if named is not None:  # passed by a name: the one assignment that makes it, in the same scope
-        node = _made_by(source, node)  # type: ignore[arg-type]
+        node = made_by(source, node)  # type: ignore[arg-type]
     node = _fresh_branch(node)
     if not isinstance(node, (ast.Lambda, ast.Call)):
         return Refusal("the fresh value is not a lambda, a partial or a constructor call here")
@@ -60,7 +60,7 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     if named is not None:
         base = named.upper() if where in source.tree.body else f"{named}_once"
     else:
-        base = _name_for(finding, node)
+        base = value_name(finding, node)
     name = source.fresh_name(base)
     code = textwrap.dedent(indented_segment(source, node)).strip()
     return Rewrite(
@@ -79,13 +79,13 @@ def _fresh_branch(node: ast.expr | None) -> ast.expr | None:
     return made[0] if len(made) == 1 else node
 
 
-def _name_for(finding: Finding, node: ast.expr) -> str:
+def value_name(finding: Finding, node: ast.expr) -> str:
     if isinstance(node, ast.Call) and dotted(node.func) not in PURE_WRAPPERS:
         return dotted(node.func).rsplit(".", 1)[-1].lower() or "value"
     return finding.parameter if finding.parameter and finding.parameter.isidentifier() else "fn"
 
 
-def _made_by(source: Source, name: ast.Name) -> ast.expr | None:
+def made_by(source: Source, name: ast.Name) -> ast.expr | None:
     """The value of the one assignment ``name = value`` of its function (or module), if that is the
     only statement binding the name there."""
     scope = next(

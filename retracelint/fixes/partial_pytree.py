@@ -39,12 +39,12 @@ from retracelint.fixes.base import (
     parse_statement,
     statement_of,
 )
-from retracelint.fixes.closure_args import _DEPTH, _imported, _why_static
-from retracelint.fixes.static_closure import _defining_module, _used_elsewhere, defining_path
+from retracelint.fixes.closure_args import FOLLOW_DEPTH, imported_name, why_static
+from retracelint.fixes.static_closure import defining_module, defining_path, used_elsewhere
 from retracelint.fixes.static_params import jitted
 from retracelint.model import Finding
 from retracelint.summarise.apis import _TRANSFORMS
-from retracelint.summarise.syntax import free_names
+from retracelint.summarise.syntax import free_names, own_nodes
 
 _PARTIALS = frozenset({"partial", "functools.partial"})
 # What it becomes: the API table's pytree partial (``apis._PYTREE_PARTIALS``), no fresh static.
@@ -104,7 +104,7 @@ def _traced_at_def(source: Source, finding: Finding) -> Rewrite | Refusal:
     if home is None:
         return Refusal(f"{site.location.path}, where {site.name} is jitted, cannot be read")
     for where in {id(home): home, id(source): source}.values():
-        if _used_elsewhere(where, site.name, calls=1) and _used_elsewhere(where, site.name, 0):
+        if used_elsewhere(where, site.name, calls=1) and used_elsewhere(where, site.name, 0):
             return Refusal(f"{site.name} is called elsewhere, maybe with a plain function")
     found = jitted(home, finding)
     if isinstance(found, Refusal):
@@ -191,7 +191,7 @@ def _factory(source: Source, call: ast.Call, path: str) -> _Factory | None:
     if home is None or where is None or fdef is None:
         return None
     inner = [s for s in fdef.body if isinstance(s, ast.FunctionDef)]
-    returns = [n for n in _own_nodes(fdef) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(fdef.body) if isinstance(n, ast.Return)]
     if len(inner) != 1 or not returns:
         return None
     if not all(isinstance(r.value, ast.Name) and r.value.id == inner[0].name for r in returns):
@@ -229,8 +229,8 @@ def _lift_factory(
             f"{name}'s function reads {', '.join(unknown) or 'names bound after it'}, or nothing of"
             " the call"
         )
-    uses = sum(isinstance(n, ast.Name) and n.id == inner.name for n in _own_nodes(fdef))
-    if uses != sum(isinstance(n, ast.Return) for n in _own_nodes(fdef)):
+    uses = sum(isinstance(n, ast.Name) and n.id == inner.name for n in own_nodes(fdef.body))
+    if uses != sum(isinstance(n, ast.Return) for n in own_nodes(fdef.body)):
         return Refusal(f"{name} uses its function other than by returning it")
     static = _needs_static(where, inner, closed)
     if static is not None:
@@ -243,7 +243,7 @@ def _lift_factory(
     rewrite = Rewrite(
         replace={
             where.span(r.value): partial
-            for r in _own_nodes(fdef)
+            for r in own_nodes(fdef.body)
             if isinstance(r, ast.Return) and r.value is not None
         },
         insert_before={where.start(fdef): [parse_statement(text)]},
@@ -312,7 +312,7 @@ def _method_returns(source: Source, name: str) -> list[ast.expr]:
     ]
     if len(methods) != 1:
         return []
-    returns = [n for n in _own_nodes(methods[0]) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(methods[0].body) if isinstance(n, ast.Return)]
     if any(r.value is None for r in returns):
         return []
     return [r.value for r in returns if r.value is not None]
@@ -331,25 +331,13 @@ def _local_values(source: Source, name: ast.Name) -> list[ast.expr]:
     if fn is None or name.id in {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}:
         return []
     values = []
-    for node in _own_nodes(fn):
+    for node in own_nodes(fn.body):
         if isinstance(node, ast.Name) and node.id == name.id and not isinstance(node.ctx, ast.Load):
             stmt = statement_of(source, node)
             if not isinstance(stmt, ast.Assign) or stmt.targets != [node]:
                 return []
             values.append(stmt.value)
     return values
-
-
-def _own_nodes(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
-    """The nodes of ``fn``'s body, those of functions and classes nested in it excluded."""
-    out: list[ast.AST] = []
-    stack: list[ast.AST] = list(fn.body)
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _bound_traceable(source: Source, call: ast.Call, path: str) -> str | None:
@@ -360,7 +348,7 @@ def _bound_traceable(source: Source, call: ast.Call, path: str) -> str | None:
     func = call.args[0]
     if not isinstance(func, ast.Name) or any(k.arg is None for k in call.keywords):
         return "it binds something other than a function by its name, or **kwargs"
-    where = _defining_module(source, func.id, path)
+    where = defining_module(source, func.id, path)
     fdef = next(
         (
             s
@@ -388,14 +376,17 @@ def _needs_static(source: Source, fn: ast.FunctionDef, names: list[str]) -> str 
             for n in ast.walk(fn)
             if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
         ]
-        why = _why_static(source, fn, reads, _DEPTH)
+        why = why_static(source, fn, reads, FOLLOW_DEPTH)
         if why is not None:
             return f"{name} static: {why.reason if isinstance(why, Refusal) else why}"
     return None
 
 
 def _used_other_than_called(
-    source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str, depth: int = _DEPTH
+    source: Source,
+    fdef: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+    depth: int = FOLLOW_DEPTH,
 ) -> str | None:
     """How the jitted body uses the callable other than by calling it, transforming it or handing it
     to a def of the module that does the same (as a static argument elsewhere, compared, hashed): a
@@ -407,7 +398,7 @@ def _used_other_than_called(
         if isinstance(parent, ast.Call) and parent.func is node:
             continue
         transformed = isinstance(parent, ast.Call) and parent.args[:1] == [node]
-        if transformed and _imported(source, dotted(parent.func)) in _TRANSFORMS:  # type: ignore[union-attr]
+        if transformed and imported_name(source, dotted(parent.func)) in _TRANSFORMS:  # type: ignore[union-attr]
             continue
         handed = _handed_to(source, parent, node) if depth else None
         if handed is not None and _used_other_than_called(source, *handed, depth - 1) is None:

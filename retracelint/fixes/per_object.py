@@ -25,15 +25,15 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.bound_method import _fresh_attribute
-from retracelint.fixes.fresh_static import _made_by, _name_for
+from retracelint.fixes.bound_method import fresh_attribute
+from retracelint.fixes.fresh_static import made_by, value_name
 from retracelint.fixes.rebuilt_jit import (
     PURE_WRAPPERS,
-    _not_module_stable,
     indented_segment,
     may_mutate,
+    not_module_stable,
 )
-from retracelint.fixes.static_self import _method
+from retracelint.fixes.static_self import method_named
 from retracelint.model import Finding
 from retracelint.summarise.syntax import free_names
 
@@ -60,10 +60,10 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
     ):
         return None
     me = method.args.args[0].arg
-    init = _method(cls, "__init__")
+    init = method_named(cls, "__init__")
     if init is None or not init.args.args or init.args.args[0].arg != me:
         return Refusal(f"{cls.name} has no __init__ to make it in")
-    unstable = _not_module_stable(source, free_names(value) - {me}, None, [])
+    unstable = not_module_stable(source, free_names(value) - {me}, None, [])
     if unstable:
         return Refusal(f"it reads {', '.join(sorted(unstable))}, which may change between calls")
     reads = _attributes_read(cls, value, me)
@@ -80,7 +80,7 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
         )
     base = named or (node.attr if isinstance(node, ast.Attribute) else "")
     base = base or (finding.parameter if (finding.parameter or "").isidentifier() else "")
-    attribute = _fresh_attribute(source, "_" + (base or _name_for(finding, value)))
+    attribute = fresh_attribute(source, "_" + (base or value_name(finding, value)))
     code = textwrap.dedent(indented_segment(source, value)).strip()
     return Rewrite(
         replace={source.span(value): parse_expression(f"{me}.{attribute}")},
@@ -95,7 +95,7 @@ def _made_for(source: Source, node: ast.expr | None) -> ast.expr | None:
     """What makes the static argument: the one assignment of the name in its function, or of the
     attribute (``self.critic``) in its class; else the expression passed itself."""
     if isinstance(node, ast.Name):
-        return _made_by(source, node)
+        return made_by(source, node)
     if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
         return node
     cls = next((a for a in source.ancestors(node) if isinstance(a, ast.ClassDef)), None)
@@ -137,7 +137,7 @@ def _attributes_read(cls: ast.ClassDef, value: ast.expr, me: str) -> set[str] | 
                 if inner.value.id != own:
                     continue
                 bare.discard(id(inner.value))
-                called = _method(cls, inner.attr)
+                called = method_named(cls, inner.attr)
                 if called is not None and inner.attr not in read and called.args.args:
                     pending.append((called, called.args.args[0].arg))
                 read.add(inner.attr)

@@ -83,7 +83,7 @@ def _hoist_call(source: Source, call: ast.Call) -> Rewrite | Refusal:
     where = where_once(source, call, free_names(call))
     if isinstance(where, Refusal):
         return where
-    name = source.fresh_name(_name_for(call))
+    name = source.fresh_name(jitted_name(call))
     code = textwrap.dedent(indented_segment(source, call)).strip()
     statement = parse_statement(f"{name} = {code}\n")
     return Rewrite(
@@ -142,7 +142,7 @@ def where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Ref
     top = next((a for a in reversed(ancestors) if isinstance(a, ast.stmt)), None)
     if top is None:
         return Refusal("no statement holds it")
-    changing = _not_module_stable(source, names, top, ancestors)
+    changing = not_module_stable(source, names, top, ancestors)
     if not changing:
         return top
     owner_index = next(
@@ -221,7 +221,7 @@ def may_mutate(
     return False
 
 
-def _not_module_stable(
+def not_module_stable(
     source: Source, names: set[str], top: ast.stmt | None, ancestors: list[ast.AST]
 ) -> set[str]:
     """The names that are not module-level bindings made once, before ``top`` (anywhere, for None:
@@ -270,7 +270,7 @@ def impure_call(node: ast.Call) -> str | None:
     return None
 
 
-def _name_for(call: ast.Call) -> str:
+def jitted_name(call: ast.Call) -> str:
     """``train_step_jit`` for ``jax.jit(train_step)``, ``loss_grad_jit`` for
     ``jax.jit(jax.grad(loss))``, ``jitted`` for a lambda."""
     base = _base_name(call.args[0]) if call.args else "jitted"

@@ -16,10 +16,10 @@ from __future__ import annotations
 import ast
 
 from retracelint.fixes.base import Refusal, Rewrite, Source, parse_expression
-from retracelint.fixes.closure_args import _records
-from retracelint.fixes.partial_pytree import _own_nodes
+from retracelint.fixes.closure_args import record_classes
 from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
+from retracelint.summarise.syntax import own_nodes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -32,7 +32,7 @@ def start_as_result(source: Source, finding: Finding) -> Rewrite | Refusal | Non
         return None
     home = defining_path(source, call.func.id, loc.path)
     where = (source if home == loc.path else source.neighbour(home)) if home else None
-    record = _records(where).get(call.func.id) if where is not None else None
+    record = record_classes(where).get(call.func.id) if where is not None else None
     if record is None:
         return None
     values = _in_field_order(source, call, _fields(record))
@@ -75,7 +75,7 @@ def _step_returns(source: Source, finding: Finding, size: int) -> str | None:
     site, fdef = finding.jit_site, source.jitted_def(finding)
     if site is None or fdef is None:
         return "the jitted def cannot be read"
-    returns = [n for n in _own_nodes(fdef) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(fdef.body) if isinstance(n, ast.Return)]
     if not returns or not all(
         isinstance(r.value, ast.Tuple)
         and len(r.value.elts) == size

@@ -33,8 +33,8 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.closure_args import _DEPTH, _why_static, unhashable_static
-from retracelint.fixes.rebuilt_jit import _not_module_stable
+from retracelint.fixes.closure_args import FOLLOW_DEPTH, unhashable_static, why_static
+from retracelint.fixes.rebuilt_jit import not_module_stable
 from retracelint.model import Finding
 from retracelint.summarise.syntax import free_names
 
@@ -82,7 +82,7 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal(f"{site.name} already has or reads {', '.join(clash)}")
     statics = []
     for name, (uses, _) in values.items():
-        why = _why_static(callable_.where, callable_.body, uses, _DEPTH)
+        why = why_static(callable_.where, callable_.body, uses, FOLLOW_DEPTH)
         if isinstance(why, Refusal):
             return why
         if why is not None:
@@ -112,7 +112,7 @@ def _jitting_module(source: Source, finding: Finding) -> Source | Refusal:
     ]
     if len(imported) != 1:
         return Refusal(f"{site.name} is not imported by its own name at the top of this file")
-    used = _used_elsewhere(source, site.name, calls=1)
+    used = used_elsewhere(source, site.name, calls=1)
     if used is not None:
         return used
     home = source.neighbour(site.location.path)
@@ -123,7 +123,7 @@ def _jitting_module(source: Source, finding: Finding) -> Source | Refusal:
     return home
 
 
-def _used_elsewhere(
+def used_elsewhere(
     source: Source, name: str, calls: int, where: str = "the file"
 ) -> Refusal | None:
     """Why the fix cannot go on when the file reads ``name`` other than ``calls`` times (the one call
@@ -141,7 +141,7 @@ def _jitted_def(source: Source, name: str, path: str, calls: int) -> ast.Functio
     fdef = stmts[0] if len(stmts) == 1 else None
     if not isinstance(fdef, ast.FunctionDef) or len(fdef.decorator_list) != 1:
         return Refusal(f"{name} is not one def here jitted by its one decorator")
-    used = _used_elsewhere(source, name, calls, "the file" if calls else path)
+    used = used_elsewhere(source, name, calls, "the file" if calls else path)
     if used is not None:
         return used
     if fdef.args.vararg or fdef.args.kwarg:
@@ -260,7 +260,7 @@ def _closed_callable(source: Source, made: ast.expr, path: str) -> _Callable | R
     if "self" in closed:
         return Refusal("the lambda reads self, whose fields this fix does not pass one by one")
     top = next(a for a in reversed(list(source.ancestors(made))) if isinstance(a, ast.stmt))
-    unstable = _not_module_stable(source, names - local, top, [])
+    unstable = not_module_stable(source, names - local, top, [])
     if unstable or not closed:
         return Refusal(f"making it once needs {', '.join(sorted(unstable))} at module level")
     values = {
@@ -297,7 +297,7 @@ def _factory_call(source: Source, made: ast.Call, name: str, path: str) -> _Call
     """``factory(a, b=c)``: a module-level def, here or imported by name from a module beside this
     one, that only defines functions and returns one of them. The factory itself is passed, the same
     object every call, and the jitted function calls it with the values when traced."""
-    where = _defining_module(source, name, path)
+    where = defining_module(source, name, path)
     stmts = module_bindings(where.tree).get(name, []) if where is not None else []
     fdef = stmts[0] if len(stmts) == 1 else None
     if not isinstance(fdef, ast.FunctionDef) or not _only_makes_a_function(fdef):
@@ -340,7 +340,7 @@ def _only_makes_a_function(fdef: ast.FunctionDef) -> bool:
     )
 
 
-def _defining_module(source: Source, name: str, path: str) -> Source | None:
+def defining_module(source: Source, name: str, path: str) -> Source | None:
     home = defining_path(source, name, path)
     if home is None:
         return None

@@ -25,7 +25,7 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.closure_args import _DEPTH, _why_static
+from retracelint.fixes.closure_args import FOLLOW_DEPTH, why_static
 from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
 
@@ -321,7 +321,7 @@ def _needs_static_in_class(source: Source, cls: ast.ClassDef, name: str) -> str 
             for n in ast.walk(method)
             if isinstance(n, ast.Attribute) and n.attr == name and dotted(n.value) == me
         ]
-        found = _why_static(source, method, reads, _DEPTH)
+        found = why_static(source, method, reads, FOLLOW_DEPTH)
         if found is not None:
             return found.reason if isinstance(found, Refusal) else f"{method.name} {found}"
     return None
@@ -430,5 +430,5 @@ def _needs_static(source: Source, finding: Finding, name: str) -> str | None:
         and isinstance(n.value, ast.Name)
         and n.value.id == finding.parameter
     ]
-    found = _why_static(where, fdef, reads, _DEPTH)
+    found = why_static(where, fdef, reads, FOLLOW_DEPTH)
     return found.reason if isinstance(found, Refusal) else found

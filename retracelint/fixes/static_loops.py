@@ -29,10 +29,10 @@ from retracelint.fixes.base import (
 )
 from retracelint.fixes.static_params import jitted, reads_need_static
 from retracelint.model import Finding
+from retracelint.summarise.syntax import own_nodes
 
 _EXITS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_FUNCTIONS = (*_DEFS, ast.Lambda, ast.ClassDef)
 
 
 @dataclass(frozen=True)
@@ -155,20 +155,10 @@ def _body_why(stmt: ast.For) -> str | None:
                 return (
                     f"bounds a loop that assigns into {ast.unparse(target)} at line {child.lineno}"
                 )
-    for node in _own_nodes(stmt.body):
+    for node in own_nodes(stmt.body):
         if isinstance(node, (*_EXITS, ast.Global, ast.Nonlocal, ast.NamedExpr)):
             return f"bounds a loop that leaves or reaches out at line {node.lineno} ({type(node).__name__})"
     return None
-
-
-def _own_nodes(body: list[ast.stmt]):
-    """The nodes of ``body``, not those of functions and classes defined in it."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, _FUNCTIONS):
-            stack.extend(ast.iter_child_nodes(node))
 
 
 def _bound_before(fdef: ast.FunctionDef | ast.AsyncFunctionDef, position: int) -> set[str]:

@@ -144,7 +144,7 @@ def as_pytree(
     refuse = f"{name} must stay static: {why}"
     if fdef.decorator_list[1:] or not _attributes_read(source, fdef, name):
         return Refusal(refuse)  # not an object whose attributes the body reads: nothing to add
-    cls = _class_of(source, fdef, name)
+    cls = class_of(source, fdef, name)
     if cls is None:
         return Refusal(f"{refuse}; its class is not known here")
     dataclass = len(cls.decorator_list) == 1 and _decorators(cls) <= _DATACLASSES
@@ -154,15 +154,15 @@ def as_pytree(
     attributes = _fields(cls) if dataclass else _attributes(cls)
     if isinstance(attributes, str):
         return Refusal(f"{refuse}; {attributes}")
-    reads = _reads(source, cls, fdef, name, attributes)
+    reads = attribute_reads(source, cls, fdef, name, attributes)
     if isinstance(reads, str):
         return Refusal(f"{refuse}; {reads}")
     leaves = tuple(a for a in attributes if reads.get(a))
-    if not leaves and not (fresh and _method(cls, "__eq__") is None):
+    if not leaves and not (fresh and method_named(cls, "__eq__") is None):
         return Refusal(refuse)
     if fresh:
         # a fresh object's aux data must compare by value, or each new one still re-traces
-        unknown = [a for a in attributes if a not in leaves and not _by_value(cls, a)]
+        unknown = [a for a in attributes if a not in leaves and not set_by_value(cls, a)]
         if unknown:
             return Refusal(f"{refuse}; {cls.name}.{unknown[0]} may not compare by value")
     imports = _imports(source, dataclass)
@@ -186,7 +186,7 @@ def _decorators(cls: ast.ClassDef) -> set[str]:
     return {dotted(d.func if isinstance(d, ast.Call) else d) for d in cls.decorator_list}
 
 
-def _class_of(
+def class_of(
     source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef, name: str
 ) -> ast.ClassDef | None:
     """The class of the parameter: the method's own for its first one, else the annotation's, else
@@ -268,25 +268,25 @@ def _plain(cls: ast.ClassDef, dataclass: bool) -> str | None:
 def _attributes(cls: ast.ClassDef) -> tuple[str, ...] | str:
     """The attributes ``__init__`` assigns at its top level, in order; why not, when another method
     assigns one or ``__init__`` assigns one only on some path."""
-    init = _method(cls, "__init__")
+    init = method_named(cls, "__init__")
     if init is None or not init.args.args:
         return f"{cls.name} has no __init__ that assigns its attributes"
     me = init.args.args[0].arg
-    top = [t for stmt in init.body for t in _assigned(stmt, me)]
-    everywhere = [t for stmt in ast.walk(init) for t in _assigned(stmt, me)]
+    top = [t for stmt in init.body for t in assigned_attributes(stmt, me)]
+    everywhere = [t for stmt in ast.walk(init) for t in assigned_attributes(stmt, me)]
     missing = sorted(set(everywhere) - set(top))
     if missing:
         return f"__init__ assigns self.{missing[0]} only on some path"
     for method in cls.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method is not init:
             other = method.args.args[0].arg if method.args.args else None
-            changed = [t for stmt in ast.walk(method) for t in _assigned(stmt, other)]
+            changed = [t for stmt in ast.walk(method) for t in assigned_attributes(stmt, other)]
             if other and changed:
                 return f"{method.name} assigns self.{changed[0]}, which a pytree would not carry"
     return tuple(dict.fromkeys(top))
 
 
-def _assigned(stmt: ast.AST, me: str | None) -> list[str]:
+def assigned_attributes(stmt: ast.AST, me: str | None) -> list[str]:
     """The attributes of ``me`` that the assignment ``stmt`` stores."""
     if isinstance(stmt, ast.Assign):
         targets = stmt.targets
@@ -305,7 +305,7 @@ def _assigned(stmt: ast.AST, me: str | None) -> list[str]:
     ]
 
 
-def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def method_named(cls: ast.ClassDef, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     return next(
         (
             n
@@ -334,7 +334,7 @@ def _fields(cls: ast.ClassDef) -> tuple[str, ...] | str:
     return tuple(out)
 
 
-def _reads(
+def attribute_reads(
     source: Source, cls: ast.ClassDef, fdef: ast.AST, name: str, attributes: tuple[str, ...]
 ) -> dict[str, bool] | str:
     """Each attribute the jitted body reads of ``name`` (through the methods of the object it
@@ -352,7 +352,7 @@ def _reads(
             parent = source.parent(node)
             if not isinstance(parent, ast.Attribute) or not isinstance(parent.ctx, ast.Load):
                 return f"line {node.lineno} uses {me} other than by reading its attributes"
-            method = _method(cls, parent.attr)
+            method = method_named(cls, parent.attr)
             if method is not None:
                 if method.decorator_list or depth == 0 or not method.args.args:
                     return f"line {node.lineno} reaches {me}.{parent.attr}, which is not followed"
@@ -373,17 +373,19 @@ _SCALARS = frozenset({"int", "float", "str", "bool", "complex"})
 _BY_VALUE = frozenset({"tuple", "frozenset", *_SCALARS})
 
 
-def _by_value(cls: ast.ClassDef, attribute: str) -> bool:
+def set_by_value(cls: ast.ClassDef, attribute: str) -> bool:
     """Whether the attribute is set to a value compared by value: a literal, a scalar or tuple made
     by its builtin, arithmetic of those, a parameter or field annotated as a scalar."""
-    init = _method(cls, "__init__")
+    init = method_named(cls, "__init__")
     annotations = {
         a.arg: dotted(a.annotation) for a in (init.args.args if init else []) if a.annotation
     }
     for stmt in cls.body if init is None else init.body:
         if isinstance(stmt, ast.AnnAssign) and getattr(stmt.target, "id", None) == attribute:
             return dotted(stmt.annotation) in _SCALARS  # a dataclass field
-        if isinstance(stmt, ast.Assign) and attribute in _assigned(stmt, init.args.args[0].arg):
+        if isinstance(stmt, ast.Assign) and attribute in assigned_attributes(
+            stmt, init.args.args[0].arg
+        ):
             return _value_like(stmt.value, annotations)
     return False
 

@@ -19,11 +19,11 @@ import ast
 from retracelint.fixes.base import Refusal, Rewrite, Source, parse_statement
 from retracelint.fixes.static_params import jitted
 from retracelint.fixes.static_self import (
-    _assigned,
-    _by_value,
-    _class_of,
-    _method,
-    _reads,
+    assigned_attributes,
+    attribute_reads,
+    class_of,
+    method_named,
+    set_by_value,
     where_jitted,
 )
 from retracelint.model import Finding
@@ -38,12 +38,12 @@ def _in_class(source: Source, finding: Finding) -> Rewrite | Refusal:
     found = jitted(source, finding)
     if isinstance(found, Refusal):
         return found
-    cls = _class_of(source, found.fdef, found.name)
+    cls = class_of(source, found.fdef, found.name)
     if cls is None:
         return Refusal(f"the class of {found.name} is not known here")
-    if _method(cls, "__eq__") is not None or cls.decorator_list:
+    if method_named(cls, "__eq__") is not None or cls.decorator_list:
         return Refusal(f"{cls.name} decides its own equality")
-    reads = _reads(source, cls, found.fdef, found.name, _set_anywhere(cls))
+    reads = attribute_reads(source, cls, found.fdef, found.name, _set_anywhere(cls))
     if isinstance(reads, str):
         return Refusal(reads)
     compared = tuple(a for a in _set_anywhere(cls) if a in reads)
@@ -52,7 +52,7 @@ def _in_class(source: Source, finding: Finding) -> Rewrite | Refusal:
     unhashable = [
         a
         for a in compared
-        if not _by_value(cls, a) and (reads[a] or _used_as_object(source, cls, found.fdef, a))
+        if not set_by_value(cls, a) and (reads[a] or _used_as_object(source, cls, found.fdef, a))
     ]
     if unhashable:
         return Refusal(f"{cls.name}.{unhashable[0]} may not hash by value")
@@ -83,7 +83,7 @@ def _set_anywhere(cls: ast.ClassDef) -> tuple[str, ...]:
     for method in cls.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
             me = method.args.args[0].arg
-            out += [a for stmt in ast.walk(method) for a in _assigned(stmt, me)]
+            out += [a for stmt in ast.walk(method) for a in assigned_attributes(stmt, me)]
     return tuple(dict.fromkeys(out))
 
 
@@ -99,7 +99,7 @@ def _methods_rewrite(source: Source, cls: ast.ClassDef, compared: tuple[str, ...
         "        return NotImplemented\n"
         f"    return {key} == {key.replace('self.', 'other.')}\n"
     )
-    old_hash = _method(cls, "__hash__")
+    old_hash = method_named(cls, "__hash__")
     kept = old_hash is not None and _hashes_only(old_hash, compared)
     methods = [parse_statement(eq)]
     if not kept:

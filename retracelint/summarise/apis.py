@@ -961,6 +961,9 @@ ROWWISE = frozenset(_ELEMENTWISE | _MASKS | {"where", "maximum", "minimum"})
 # Reductions that take ``where=`` (or, for max and min, a row standing in for the padding), so that
 # one over a padded array's rows is made over its first ``n`` rows alone (the RTL101 fix's mask).
 ROW_REDUCTIONS = frozenset({"sum", "mean", "var", "std", "max", "min"})
+# What caps a number it is given with another (builtin ``min(n + k, cap)``, ``np.minimum``,
+# ``np.clip(n, lo, hi)``): a count so stepped stays bounded.
+CAPS = frozenset({"min", "minimum", "clip"})
 # Conversions that give their one array operand's rows as they are.
 ROWS_KEPT = frozenset({"asarray", "array"})
 # Normalisations along an axis that take ``where=`` too, keeping their operand's shape.
