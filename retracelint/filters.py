@@ -16,7 +16,6 @@ from pathlib import PurePath
 
 from retracelint.checks.common import at_text
 from retracelint.config import Settings
-from retracelint.frequency import short_name
 from retracelint.model import CONFIDENCES, SEVERITIES, Finding, Location, PathStep
 from retracelint.rules import RULES
 
@@ -125,7 +124,6 @@ def apply_filters(
 # mask against a static argument), and `--select` and noqa comments keep going by rule.
 _PER_DRIVER = ("RTL10", "RTL20")
 _DRIVER_DETAILS = ("loop: ", "repeated: ")
-_LAX = "jax.lax."
 
 
 def one_per_retrace(findings: list[Finding]) -> list[Finding]:
@@ -151,11 +149,6 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
 
 
 def _retrace_key(finding: Finding) -> tuple | None:
-    if _eager_lax(finding):
-        # Eager lax calls that one function's loop repeats (an environment's step, its legal moves
-        # and its observation, each a ``lax.cond`` of fresh lambdas, stepped unjitted per move): one
-        # cause, the code run outside jit, and one fix, a jit around what that loop calls.
-        return (finding.code, "eager", finding.call_path[0].function)
     if (
         not finding.code.startswith(_PER_DRIVER)
         or finding.jit_site is None
@@ -170,17 +163,6 @@ def _retrace_key(finding: Finding) -> tuple | None:
         # made at the jitted call (a new object per call) is a change, and a fix, of its own.
         return (finding.code, None, finding.call_path[:1], driver)
     return (finding.code, finding.jit_site, finding.call_path, driver)
-
-
-def _eager_lax(finding: Finding) -> bool:
-    """Whether ``finding`` is an RTL301 of a lax primitive run outside jit, reached by a call path."""
-    site = finding.jit_site
-    return (
-        finding.code == "RTL301"
-        and site is not None
-        and site.wrapper.startswith(_LAX)
-        and bool(finding.call_path)
-    )
 
 
 def _at_the_jit_call(finding: Finding) -> bool:
@@ -224,9 +206,7 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
 
 def _named(first: Finding, other: Finding) -> str:
     """How ``first``'s headline names ``other``: its argument, and its jitted function when that is
-    another; an eager lax call, by the function it runs in (what the folded findings differ by)."""
-    if other.jit_site is not None and _eager_lax(other):
-        return f"{short_name(other.jit_site.function.partition('.<')[0])}()"
+    another."""
     if other.jit_site is None or other.jit_site == first.jit_site:
         return f"'{other.parameter}'"
     return f"'{other.parameter}' of '{other.jit_site.name}'"
