@@ -229,6 +229,9 @@ class JitSpec:
     # ... and where that lax call is: the functions handed to one call (a cond's branches) are one
     # cause of its re-traces.
     handed_to: Location | None = None
+    # ... and whether what it is handed reads a name of the function it is made in (a parameter or
+    # a local): defined once elsewhere, it would need those passed, so the fix is to jit the caller.
+    closes_over: bool = False
     # `jax.jit(obj.method)` of an object whose class linking finds: a new bound method each time
     # only if ``target`` turns out to be a method of an instance (a parameter may hold a module).
     fresh_if_bound: bool = False

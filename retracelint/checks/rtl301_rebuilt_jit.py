@@ -70,7 +70,8 @@ def rebuilt_jit_findings(project: Project, prop: Propagation) -> Iterator[Findin
         # for one cause, fixed in one place: one finding, at the first, naming each (the others'
         # jit sites are its other routes).
         handed = tuple(project.symbols.jit_spec(t).target_text for t in targets)
-        merged = _rebuilt_jit(project, prop, targets[0], bodies, handed)
+        closes = any(project.symbols.jit_spec(t).closes_over for t in targets)
+        merged = _rebuilt_jit(project, prop, targets[0], bodies, handed, closes)
         assert merged is not None  # the first one's finding, named differently
         others = (found[t] for t in targets[1:])
         yield replace(
@@ -96,10 +97,12 @@ def _rebuilt_jit(
     target: JitTarget,
     lax_bodies: frozenset[str],
     handed: tuple[str, ...] = (),
+    closes_over: bool = False,
 ) -> Finding | None:
     """RTL301 for jit site ``target``, when what it wraps is made anew where it runs repeatedly;
     ``lax_bodies``: the functions made anew for lax primitives (``_lax_bodies``); ``handed``: the
-    fresh functions a lax call is handed together with it, to name them all."""
+    fresh functions a lax call is handed together with it, to name them all; ``closes_over``:
+    whether another of them reads the arguments or locals of its function (``JitSpec.closes_over``)."""
     spec = project.symbols.jit_spec(target)
     if spec.fresh is None or spec.function not in project.functions:
         return None
@@ -161,11 +164,7 @@ def _rebuilt_jit(
     site = jit_site(binding)
     path = (*cause.path, *(PathStep(owner.qualname, c.text, c.location) for c in calls[:1]))
     fix = (
-        Fix(
-            f"define {shown_code(', '.join(names), 40)} once",
-            f"define {' and '.join(names)} once, outside the function that runs {primitive} (pass"
-            " what they close over as arguments), or call it from inside a jitted function",
-        )
+        _lax_fix(primitive, names, owner.qualname, closes_over or spec.closes_over)
         if spec.traces_on_call
         else None
     )
@@ -187,6 +186,25 @@ def _rebuilt_jit(
         fix,
         grows=grows,
         assumptions=assumptions,
+    )
+
+
+def _lax_fix(primitive: str, names: tuple[str, ...], owner: str, closes_over: bool) -> Fix:
+    """How to stop an eager lax primitive tracing new functions: define them once, unless they read
+    what their function is called with (a cond's branches over its arguments), where only jitting
+    the function (or its caller) makes the primitive trace once, while that jit traces."""
+    if closes_over:
+        name = owner.rpartition(".")[2]
+        return Fix(
+            f"call {name}() from inside a jitted function",
+            f"jit {name}() or the function that calls it repeatedly, so that {primitive} traces"
+            f" only while that jit does; {' and '.join(names)} read what {name}() is called with,"
+            " so they cannot be defined once outside it",
+        )
+    return Fix(
+        f"define {shown_code(', '.join(names), 40)} once",
+        f"define {' and '.join(names)} once, outside the function that runs {primitive} (pass"
+        " what they close over as arguments), or call it from inside a jitted function",
     )
 
 

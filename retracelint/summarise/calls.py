@@ -771,7 +771,15 @@ class Calls(PassState):
             traces_on_call=True,
             handed_to=self.loc(node),
             configured_by=self.configured_by(made),
+            closes_over=self.closes_over(made),
         )
+
+    def closes_over(self, made: ast.AST) -> bool:
+        """Whether a lambda or call handed to a lax primitive reads a parameter or local of the
+        function it is made in (a def handed by name is judged where it is defined: not here)."""
+        if self.module_level or isinstance(made, ast.Name):
+            return False
+        return bool(free_names(made) & self.env.keys())
 
     def known_return_type(self, name: str) -> str:
         """The type a function of this module returns, when its body was walked before this one (it
@@ -1039,6 +1047,7 @@ class Calls(PassState):
         fresh_if_bound: bool = False,
         on_self: bool = False,
         configured_by: frozenset[Src] = EMPTY,
+        closes_over: bool = False,
     ) -> int:
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
@@ -1066,6 +1075,7 @@ class Calls(PassState):
             loops=tuple(self.loops),
             traces_on_call=traces_on_call,
             handed_to=handed_to,
+            closes_over=closes_over,
             maker_call=maker_call,
             fresh_if_bound=fresh_if_bound,
             on_self=on_self,

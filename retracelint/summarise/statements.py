@@ -230,13 +230,25 @@ def _counts_phases(name: str) -> bool:
     """Whether ``name`` is a count (``num_``, ``n_``, ``_count``) of what ``_PHASES`` names, by the
     word it counts: its last, or the last before ``per`` (``num_time_windows`` counts windows,
     ``epochs_per_stage`` epochs)."""
+    counted = _counted_words(name, upto="per")
+    return bool(counted) and _PHASES.fullmatch(counted[-1]) is not None
+
+
+def _counted_words(name: str, upto: str = "") -> list[str]:
+    """The words of ``name`` (up to the word ``upto``) that say what it counts, where it is named
+    as a count (``num_``, ``n_``, ``_count``); else none."""
     words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
-    if "per" in words:
-        words = words[: words.index("per")]
+    if upto in words:
+        words = words[: words.index(upto)]
     counted = [w for w in words if w not in _COUNT_WORDS]
-    return (
-        len(counted) < len(words) and bool(counted) and _PHASES.fullmatch(counted[-1]) is not None
-    )
+    return counted if len(counted) < len(words) else []
+
+
+def _counts_settings(name: str) -> bool:
+    """Whether ``name`` is a count (``N_``, ``NUM_``, ``_COUNT``) of something whose words name no
+    run length (``_RUN_LENGTH``): ``N_WARMUP``, ``NUM_PLAYERS``, not ``NUM_STEPS`` or a bare ``N``."""
+    counted = _counted_words(name)
+    return bool(counted) and not _RUN_LENGTH.search("_".join(counted))
 
 
 def _narrows(node: ast.expr, name: str) -> bool:
@@ -989,6 +1001,26 @@ class Statements(PassState):
             return self.quiet(node.args[0])
         return items
 
+    def constant_count(self, node: ast.expr) -> bool:
+        """Whether ``node`` is a count made only of module constants (names bound once to an int
+        literal) and literals, each constant named as a count of something that is no run length
+        (``range(N_WARMUP + N_PROFILED)`` of a profiling script, ``range(NUM_PLAYERS)``): the same
+        repetitions every run, however long each is (``NUM_STEPS`` is the run itself)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
+            parts = (node.left, node.right)
+            literal = [p for p in parts if isinstance(p, ast.Constant) and type(p.value) is int]
+            # A literal alone is counted as it is (``LoopInfo.count``): one of the parts is named.
+            return len(literal) < 2 and all(
+                self.constant_count(p) for p in parts if p not in literal
+            )
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self.mod.summary.constants
+            and node.id not in self.defs
+            and not any(param.name == node.id for param in self.fn.params)
+            and _counts_settings(node.id)
+        )
+
     def own_attribute(self, node: ast.expr | None) -> str:
         """``attr`` for ``self.attr`` in a method (``self``: its first parameter), else empty."""
         if self.cls is None or not self.fn.params or not isinstance(node, ast.Attribute):
@@ -1013,7 +1045,7 @@ class Statements(PassState):
                 return True
             if name == "range" and len(node.args) in (1, 2) and not node.keywords:
                 sized = node.args[-1]
-                if _configured_count(_definition(sized, self.defs)):
+                if _configured_count(_definition(sized, self.defs)) or self.constant_count(sized):
                     return True
                 # ``range(len(runs))``, ``range(1, len(sys.argv))``: the indices of held items.
                 return (
