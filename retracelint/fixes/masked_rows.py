@@ -27,8 +27,10 @@ where nothing did), and the name is no longer a jitted function (``.lower`` is g
 from __future__ import annotations
 
 import ast
+import copy
 import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
@@ -39,8 +41,10 @@ from retracelint.fixes.base import (
     bound_names,
     dotted,
     has_binding,
+    module_bindings,
     offset_in,
     parse_statement,
+    rebound_in_functions,
 )
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
@@ -82,6 +86,14 @@ def {name}(reduce, x, valid, **options):
         return reduce(jnp.where(keep, x, x[:1]), **options)
     return reduce(x, where=jnp.broadcast_to(keep, x.shape), **options)
 '''
+_REAL_ROWS = '''
+def {name}(x, valid):
+    """``x`` with its rows after the first ``valid`` made zeros: padding, which must add
+    nothing to a sum over the rows (a matrix product that runs over them)."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+'''
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,19 @@ class Rows:
     counted: bool = False  # made from the real row count, a traced value: no shape may use it
 
 
+@dataclass(frozen=True)
+class Roles:
+    """The other arguments the body meets with the rows, each with what the front takes it for
+    (``ROWS``, ``FEWER_AXES``, ``EITHER``); ``open``: those that may be given one (the jitted function's
+    arguments but the padded one and the static ones)."""
+
+    taken: dict[str, str] = field(default_factory=dict)
+    open: frozenset[str] = frozenset()
+
+    def given(self, name: str, role: str) -> Roles:
+        return Roles({**self.taken, name: role}, self.open)
+
+
 @dataclass
 class Body:
     """The body's rewrites and what its result is: which parts (one, or each of a returned tuple)
@@ -112,40 +137,109 @@ class Body:
     masked: bool = False  # a reduction is made over the real rows, by the helper named
     over_rows: str = ""
     ranks: dict[str, int] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    zeroed: bool = (
+        False  # a sum over the rows is made with their padding zeroed, by the helper named
+    )
+    real_rows: str = ""
+    returned: list[Rows] = field(default_factory=list)  # what each part of the result is
+
+    @property
+    def counts(self) -> bool:
+        """Whether the body is told the count of real rows."""
+        return self.masked or self.zeroed
 
 
 class _Refused(Exception):
-    """Why the body keeps the padded rows apart no longer: the clause of a refusal."""
+    """Why the body keeps the padded rows apart no longer: the clause of a refusal, and the other
+    argument it turns on, when taking that one for rows or for a number may get past it."""
+
+    def __init__(self, clause: str, culprit: str = ""):
+        super().__init__(clause)
+        self.culprit = culprit
+
+
+# What the front takes another argument of the jitted function for, where the body meets it with the
+# rows: rows of the same count (padded too; the front checks the count), an array of fewer axes than
+# the padded one, a number or a vector lined up with the rows' other axes (passed as it is; the front
+# checks its rank), or either (the body only combines it with rows element by element: padded when it
+# has the rows' rank and count, passed as it is otherwise).
+ROWS, FEWER_AXES, EITHER = "rows", "fewer axes", "either"
 
 
 # The ranks tried when the body needs them: an array of indices into a table of vectors, the
-# shape of token ids and embeddings (the front checks them, and calls the body unpadded otherwise).
-_INDEX_RANK, _TABLE_RANK = 1, 2
+# shape of token ids and embeddings; a matrix of rows (a design matrix, returns by asset); the front
+# checks them, and calls the body unpadded otherwise.
+_INDEX_RANK, _TABLE_RANK, _MATRIX_RANK = 1, 2, 2
+_HELPER_DEPTH = 3  # how deep the module's own functions are followed into
 
 
 class _Follow:
     """Follows the padded rows through a body, collecting the rewrites of its reductions."""
 
     def __init__(
-        self, source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
+        self,
+        source: Source,
+        function: ast.FunctionDef,
+        names: tuple[str, ...],
+        rank: int | None = None,
+        roles: Roles | None = None,
     ):
-        parameter, self.valid, self.over_rows = names
+        parameter, self.valid, self.over_rows, self.real_rows = names
         self.source = source
-        self.assume = assume
-        self.ranks: dict[str, int] = {parameter: _INDEX_RANK} if assume else {}
-        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=self.ranks.get(parameter))}
+        # tables of vectors are assumed where the rows are taken for indices into them
+        self.assume = rank == _INDEX_RANK
+        self.ranks: dict[str, int] = {parameter: rank} if rank is not None else {}
+        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank)}
         self.masked = False
+        self.zeroed = False  # the padding rows are made zeros, by the helper named
         # what the front can evaluate: the arguments the body never binds again
         args = function.args
-        self.arguments = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-        self.arguments -= bound_names(function.body)
+        self.parameters = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        self.arguments = self.parameters - bound_names(function.body)
+        self.depth = 0  # how deep in the module's functions the body calls with rows
+        self.roles = roles or Roles()
+        for name, role in self.roles.taken.items():
+            self.names[name] = Rows(rowless=True) if role == FEWER_AXES else Rows(rows=True)
+        # the arguments each local is made from, to name the one a refusal turns on
+        self.made_from: dict[str, frozenset[str]] = {}
+
+    def run(self, function: ast.FunctionDef, out: Body) -> None:
+        """Follows the body's statements (assignments, then the return) into ``out``."""
+        body = function.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        for stmt in body:
+            if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
+                returned = stmt.value
+                parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
+                values = [self._settled(self.value(p)) for p in parts]
+                out.returns_rows = tuple(v.rows for v in values)
+                out.tuple_result = isinstance(returned, ast.Tuple)
+                out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
+                out.returned = values
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                for target, value in _pairs(stmt.targets[0], stmt.value):
+                    made = self.value(value)
+                    if made.text is not None:
+                        out.changes.append((value, made.text))
+                    _bind(self, target, made, stmt.lineno)
+                    self.note(target, value)
+            else:
+                raise _Refused(
+                    f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
+                )
+        if not body or not isinstance(body[-1], ast.Return):
+            raise _Refused("does not end by returning its result")
 
     def value(self, node: ast.expr) -> Rows:
         if isinstance(node, ast.Constant):
             number = isinstance(node.value, (int, float, complex)) and node.value is not True
             return Rows(rowless=True, rank=0 if number else None)
         if isinstance(node, ast.Name):
-            return self.names.get(node.id, Rows())
+            if node.id in self.names or node.id in self.parameters:
+                return self.names.get(node.id, Rows())
+            return _numbers(self.source.tree).get(node.id, Rows())
         if isinstance(node, ast.Attribute):
             return self._attribute(node)
         if isinstance(node, ast.Subscript):
@@ -248,12 +342,15 @@ class _Follow:
             return self._rewritten(node, operands, made, values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
-                raise _Refused(self._other(operand))
+                raise _Refused(self._other(operand), self._culprit(operand))
         return self._rewritten(node, operands, Rows(rows=True, rank=rank, counted=counted), values)
 
     def _matmul(self, node: ast.BinOp) -> Rows:
         """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
         each); rows of one axis times rows: a sum over the rows, made over the real ones."""
+        over = self._contraction(node, node.left, node.right)
+        if over is not None:
+            return over
         left, right = self.value(node.left), self.value(node.right)
         if not (left.rows or right.rows):
             return self._apart(node, [node.left, node.right])
@@ -273,6 +370,58 @@ class _Follow:
             text = f"{self.over_rows}(jnp.sum, {a}[:, None] * {b}, {self.valid}, axis=0)"
             return Rows(rowless=True, rank=1, text=text)
         raise _Refused(self._uses(node))
+
+    def _contraction(self, node: ast.expr, left: ast.expr, right: ast.expr) -> Rows | None:
+        """``a.T @ b`` (``jnp.dot(a.T, b)``), ``a`` rows of one or two axes and ``b`` rows: a sum
+        over the rows, with the padding rows of both made zeros (``real_rows``), which add nothing
+        however the rows are lined up (a ``b`` of three axes or more would not fit the padded ``a``:
+        an error, not another number). None when ``node`` is not one."""
+        if not (isinstance(left, ast.Attribute) and left.attr == "T"):
+            return None
+        a, b = self.value(left.value), self.value(right)
+        if a.rows and not b.rows:
+            raise _Refused(self._uses(node), self._culprit(right))
+        if not (a.rows and b.rows):
+            return None
+        if a.rank not in (1, 2) or b.rank not in (1, 2, None):
+            raise _Refused(
+                f"uses {self.source.code(node)} at line {node.lineno}, over rows of "
+                "more axes than a matrix has, or of axes it cannot tell"
+            )
+        self.zeroed = True
+        x = f"{self.real_rows}({self._text(left.value, a)}, {self.valid})"
+        y = f"{self.real_rows}({self._text(right, b)}, {self.valid})"
+        rank = None if b.rank is None else a.rank + b.rank - 2
+        return Rows(rowless=True, rank=rank, text=f"{x}.T @ {y}")
+
+    def _helper(self, node: ast.Call) -> Rows | None:
+        """A call of a function of this module, its parameters bound to the call's values, followed
+        through its body; None when it is not one the fix can follow (decorated, with defaults,
+        keywords or more arguments than it names), or too deep."""
+        function = _helpers(self.source.tree).get(dotted(node.func))
+        if function is None or node.keywords or self.depth >= _HELPER_DEPTH:
+            return None
+        args = function.args
+        params = [a.arg for a in args.args]
+        if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults:
+            return None
+        if len(node.args) != len(params) or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        values = [self._settled(self.value(a)) for a in node.args]
+        inner = copy.copy(self)
+        inner.names = dict(zip(params, values, strict=True))
+        inner.parameters = set(params)
+        inner.arguments, inner.ranks, inner.made_from = set(), {}, {}
+        inner.masked = inner.zeroed = False
+        inner.depth = self.depth + 1
+        out = Body()
+        inner.run(function, out)
+        if out.changes or inner.masked or inner.zeroed or out.tuple_result:
+            raise _Refused(
+                f"calls {function.name} at line {node.lineno}, which reduces its rows or gives "
+                "several values: its own body would have to count the real ones"
+            )
+        return out.returned[0]
 
     def _call(self, node: ast.Call) -> Rows:
         name = dotted(node.func)
@@ -308,6 +457,13 @@ class _Follow:
             return Rows(length=True)
         if isinstance(node.func, ast.Call) and dotted(node.func.func) in _VMAPS:
             return self._vmap(node)
+        if module in _MODULES and function == "dot" and len(node.args) == 2 and not node.keywords:
+            over = self._contraction(node, *node.args)
+            if over is not None:
+                return over
+        helped = self._helper(node)
+        if helped is not None:
+            return helped
         if module in _MODULES and function in ROWS_KEPT and len(node.args) == 1:
             return self._combine(node, arguments)
         made = self._apart(node, [node.func, *arguments])
@@ -446,6 +602,25 @@ class _Follow:
         what = dotted(node.func) if isinstance(node, ast.Call) else ""
         return f"uses {what or self.source.code(node)} at line {node.lineno}"
 
+    def _culprit(self, node: ast.expr) -> str:
+        """The argument without a role yet that ``node`` is made from, when there is one."""
+        made = set()
+        for name in (n.id for n in ast.walk(node) if isinstance(n, ast.Name)):
+            made |= self.made_from.get(name, {name})
+        free = sorted((made & self.roles.open) - set(self.roles.taken))
+        return free[0] if free else ""
+
+    def note(self, target: ast.expr, value: ast.expr) -> None:
+        """Which arguments the names ``target`` binds are made from."""
+        made = frozenset(
+            a
+            for n in ast.walk(value)
+            if isinstance(n, ast.Name)
+            for a in self.made_from.get(n.id, {n.id})
+        )
+        for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+            self.made_from[name] = made
+
     def _other(self, node: ast.expr) -> str:
         if isinstance(node, ast.Name):
             return f"reads {node.id} at line {node.lineno}"
@@ -453,54 +628,162 @@ class _Follow:
 
 
 def follow(
-    source: Source, function: ast.FunctionDef, parameter: str, valid: str, over_rows: str
+    source: Source,
+    function: ast.FunctionDef,
+    parameter: str,
+    helpers: tuple[str, str, str],
+    static: tuple[str, ...] = (),
 ) -> Body | str:
-    """The body's rewrites once ``parameter`` holds padding rows past ``valid`` (reductions made by
-    ``over_rows``), and which parts of its result are rows; else what in it mixes the padding into a
+    """The body's rewrites once ``parameter`` holds padding rows past the count named by
+    ``helpers`` (with the names of the functions that reduce over the real rows and zero the
+    padding), and which parts of its result are rows; else what in it mixes the padding into a
     result (a clause: "uses jnp.stack at line 9"). Followed with no rank known first; then, where
     that fails, with the array taken for indices into tables of vectors, when the body gathers by
-    it (the ranks the front then checks)."""
-    first = _follow(source, function, (parameter, valid, over_rows), assume=False)
+    it, or for a matrix of rows (the ranks the front then checks). The other arguments (``static``
+    ones aside) the body meets with the rows are given roles (``Roles``) as the clauses ask."""
+    names = (parameter, *helpers)
+    args = function.args
+    open_ = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    open_ -= {parameter, *static} | bound_names(function.body)
+    roles = Roles(open=frozenset(open_))
+    first = _with_roles(source, function, names, None, roles)
     if isinstance(first, Body):
         return first
-    indices = _follow(source, function, (parameter, valid, over_rows), assume=True)
+    indices = _with_roles(source, function, names, _INDEX_RANK, roles)
     if isinstance(indices, Body) and len(indices.ranks) > 1:
         return indices
-    return first
+    matrix = _with_roles(source, function, names, _MATRIX_RANK, roles)
+    return matrix if isinstance(matrix, Body) else str(first)
+
+
+def _with_roles(
+    source: Source,
+    function: ast.FunctionDef,
+    names: tuple[str, ...],
+    rank: int | None,
+    roles: Roles,
+) -> Body | _Refused:
+    """The body followed, each other argument a refusal turns on given the role that gets past it."""
+    result = _follow(source, function, names, rank, roles)
+    while isinstance(result, _Refused) and result.culprit and result.culprit not in roles.taken:
+        roles = roles.given(
+            result.culprit, _role(source, function, names, rank, roles, result.culprit)
+        )
+        result = _follow(source, function, names, rank, roles)
+    return result
+
+
+def _role(
+    source: Source,
+    function: ast.FunctionDef,
+    names: tuple[str, ...],
+    rank: int | None,
+    roles: Roles,
+    argument: str,
+) -> str:
+    """What ``argument`` is taken for: either, where the body is the same taken for rows or for
+    fewer axes; else the one it is followed furthest with (fewer axes, on a tie)."""
+    fewer = _follow(source, function, names, rank, roles.given(argument, FEWER_AXES))
+    rows = _follow(source, function, names, rank, roles.given(argument, ROWS))
+    if isinstance(fewer, Body) and isinstance(rows, Body):
+        return EITHER if _same(fewer, rows) else FEWER_AXES
+
+    def reach(result: Body | _Refused) -> int:
+        return 2 if isinstance(result, Body) else int(result.culprit != argument)
+
+    return FEWER_AXES if reach(fewer) >= reach(rows) else ROWS
+
+
+def _same(a: Body, b: Body) -> bool:
+    return (
+        [(id(n), t) for n, t in a.changes] == [(id(n), t) for n, t in b.changes]
+        and a.returns_rows == b.returns_rows
+        and (a.masked, a.zeroed) == (b.masked, b.zeroed)
+    )
 
 
 def _follow(
-    source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
-) -> Body | str:
-    walker = _Follow(source, function, names, assume)
-    body = function.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
+    source: Source,
+    function: ast.FunctionDef,
+    names: tuple[str, ...],
+    rank: int | None,
+    roles: Roles,
+) -> Body | _Refused:
+    walker = _Follow(source, function, names, rank, roles)
     out = Body()
     try:
-        for stmt in body:
-            if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
-                returned = stmt.value
-                parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
-                values = [walker._settled(walker.value(p)) for p in parts]
-                out.returns_rows = tuple(v.rows for v in values)
-                out.tuple_result = isinstance(returned, ast.Tuple)
-                out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
-            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                value = walker.value(stmt.value)
-                if value.text is not None:
-                    out.changes.append((stmt.value, value.text))
-                _bind(walker, stmt.targets[0], value, stmt.lineno)
-            else:
-                raise _Refused(
-                    f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
-                )
+        walker.run(function, out)
     except _Refused as why:
-        return str(why)
-    if not body or not isinstance(body[-1], ast.Return):
-        return "does not end by returning its result"
+        return why
     out.masked, out.over_rows, out.ranks = walker.masked, names[2], walker.ranks
+    out.zeroed, out.real_rows, out.roles = walker.zeroed, names[3], walker.roles.taken
     return out
+
+
+def _pairs(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
+    """``a, b = x, y`` as its two assignments (each value is made before any is bound); else the
+    assignment as it is."""
+    if (
+        isinstance(target, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+    ):
+        return list(zip(target.elts, value.elts, strict=True))
+    return [(target, value)]
+
+
+@lru_cache(maxsize=8)
+def _helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The module's undecorated top-level functions, by name, where one def alone binds it."""
+    bound = module_bindings(tree)
+    return {
+        s.name: s
+        for s in tree.body
+        if isinstance(s, ast.FunctionDef) and not s.decorator_list and len(bound[s.name]) == 1
+    }
+
+
+@lru_cache(maxsize=8)
+def _numbers(tree: ast.Module) -> dict[str, Rows]:
+    """The module's names bound once, at its top, to a number: literals, ``jnp.pi``, arithmetic and
+    element-wise functions of them (``Q = jnp.log(10.0) / 400.0``); no function rebinds them."""
+    bound, rebound = module_bindings(tree), rebound_in_functions(tree)
+    out: dict[str, Rows] = {}
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and len(bound[stmt.targets[0].id]) == 1
+            and stmt.targets[0].id not in rebound
+            and _number_expression(stmt.value, out)
+        ):
+            out[stmt.targets[0].id] = Rows(rowless=True, rank=0)
+    return out
+
+
+def _number_expression(node: ast.expr, numbers: dict[str, Rows]) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return node.id in numbers
+    if isinstance(node, ast.Attribute):
+        return dotted(node.value) in (*_MODULES, "math", "np", "numpy") and node.attr in (
+            _FLOAT_CONSTANTS | {"pi", "e"}
+        )
+    if isinstance(node, ast.UnaryOp):
+        return _number_expression(node.operand, numbers)
+    if isinstance(node, ast.BinOp):
+        return _number_expression(node.left, numbers) and _number_expression(node.right, numbers)
+    if isinstance(node, ast.Call):
+        module, _, name = dotted(node.func).rpartition(".")
+        return (
+            ((module in (*_MODULES, "np", "numpy") and name in ROWWISE) or module == "math")
+            and not node.keywords
+            and all(_number_expression(a, numbers) for a in node.args)
+        )
+    return False
 
 
 def _bind(walker: _Follow, target: ast.expr, value: Rows, line: int) -> None:
@@ -579,8 +862,13 @@ def pad_where_jitted(source: Source, finding: Finding, bucket: int) -> Rewrite |
     else:
         imports = ()
     valid = source.fresh_name("valid")
-    over_rows = _over_rows_defined(source)
-    body = follow(source, function, parameter, valid, over_rows or source.fresh_name("over_rows"))
+    over_rows, real_rows = _defined(source, _OVER_ROWS), _defined(source, _REAL_ROWS)
+    named = (
+        valid,
+        over_rows or source.fresh_name("over_rows"),
+        real_rows or source.fresh_name("real_rows"),
+    )
+    body = follow(source, function, parameter, named, site.static_params)
     if isinstance(body, str):
         return Refusal(f"{site.name} {body}, so padded rows would change its result")
     inner = source.fresh_name(f"{site.name}_padded")
@@ -588,7 +876,9 @@ def pad_where_jitted(source: Source, finding: Finding, bucket: int) -> Rewrite |
     pad = existing or source.fresh_name(PAD_NAME)
     helpers = [] if existing else [pad_code(pad, bucket)]
     if body.masked and not over_rows:
-        helpers.append(_over_rows_text(body.over_rows))
+        helpers.append(_helper_text(_OVER_ROWS, named[1]))
+    if body.zeroed and not real_rows:
+        helpers.append(_helper_text(_REAL_ROWS, named[2]))
     code = _inner_code(source, function, inner, valid, body)
     if code is None:
         return Refusal(f"{site.name}'s body does not start on a line of its own")
@@ -678,7 +968,7 @@ def _inner_code(
         hi = offset_in(text, (first, 0), source.end(node))
         text = text[:lo] + new + text[hi:]
     # the count of real rows, where a reduction needs it
-    args = _with_keyword(function.args, valid) if body.masked else function.args
+    args = _with_keyword(function.args, valid) if body.counts else function.args
     returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
     header = f"def {inner}({ast.unparse(args)}){returns}:"
     return "\n".join([*decorators, header, text])
@@ -706,57 +996,79 @@ def _front_code(
     """The def that takes the jitted function's name and arguments: pads, calls, slices back."""
     inner, valid, pad, result = names
     args = function.args
-    passed = [
-        f"{pad}({a.arg})" if a.arg == parameter else a.arg for a in (*args.posonlyargs, *args.args)
+    padded = {parameter} | {n for n, role in body.roles.items() if role == ROWS}
+
+    def call(callee: str, padding: bool) -> str:
+        def given(name: str) -> str:
+            return f"{pad}({name})" if padding and name in padded else name
+
+        passed = [given(a.arg) for a in (*args.posonlyargs, *args.args)]
+        passed += [f"{a.arg}={given(a.arg)}" for a in args.kwonlyargs]
+        if body.counts:
+            passed.append(f"{valid}={valid}")
+        return f"{callee}({', '.join(passed)})"
+
+    # the ranks and roles the padding was proved for; other arrays are given as they are to the
+    # body not jitted (jitted, it would trace once per length again)
+    checks = [f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items()]
+    checks += [_role_check(n, role, parameter, valid) for n, role in body.roles.items()]
+    guard = [f"if {' or '.join(checks)}:", f"    return {call(f'{inner}.__wrapped__', False)}"]
+    either = [
+        f"{n} = {pad}({n}) if {_same_rows(n, parameter, valid)} else {n}"
+        for n, role in body.roles.items()
+        if role == EITHER
     ]
-    passed += [
-        f"{a.arg}={pad}({a.arg})" if a.arg == parameter else f"{a.arg}={a.arg}"
-        for a in args.kwonlyargs
-    ]
-    if body.masked:
-        passed.append(f"{valid}={valid}")
-    call = f"{inner}({', '.join(passed)})"
-    if body.ranks:
-        # the ranks the padding was proved for; an array of others is given as it is to the body
-        # not jitted (jitted, it would trace once per length again)
-        unpadded = call.replace(f"{pad}({parameter})", parameter).replace(
-            f"{inner}(", f"{inner}.__wrapped__(", 1
-        )
-        checks = " or ".join(f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items())
-        guard = [f"if {checks}:", f"    return {unpadded}"]
-    else:
-        guard = []
+    padded_call = call(inner, True)
     if body.tuple_result and any(body.returns_rows):
         parts = [
             f"{result}[{i}][:{valid}]" if rows else f"{result}[{i}]"
             for i, rows in enumerate(body.returns_rows)
         ]
-        tail = [f"{result} = {call}", f"return ({', '.join(parts)}{',' * (len(parts) == 1)})"]
+        tail = [
+            f"{result} = {padded_call}",
+            f"return ({', '.join(parts)}{',' * (len(parts) == 1)})",
+        ]
     else:
-        tail = [f"return {call}[:{valid}]" if body.returns_rows == (True,) else f"return {call}"]
+        sliced = body.returns_rows == (True,)
+        tail = [f"return {padded_call}[:{valid}]" if sliced else f"return {padded_call}"]
     returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
     lines = [
         f"def {function.name}({ast.unparse(args)}){returns}:",
         f'"""{function.name} of {parameter} padded to a bucket of rows: one trace per bucket."""',
         f"{valid} = len({parameter})",
-        *guard,
+        *(guard if checks else []),
+        *either,
         *tail,
     ]
     return "\n    ".join(lines) + "\n"
 
 
-def _over_rows_defined(source: Source) -> str:
+def _role_check(name: str, role: str, parameter: str, valid: str) -> str:
+    """The test that ``name`` is not what its role takes it for."""
+    if role == ROWS:
+        return f"jnp.shape({name})[:1] != ({valid},)"
+    if role == FEWER_AXES:
+        return f"jnp.ndim({name}) >= jnp.ndim({parameter})"
+    return f"jnp.ndim({name}) > jnp.ndim({parameter})"  # EITHER: broadcast over other axes
+
+
+def _same_rows(name: str, parameter: str, valid: str) -> str:
+    return f"jnp.ndim({name}) == jnp.ndim({parameter}) and jnp.shape({name})[:1] == ({valid},)"
+
+
+def _defined(source: Source, template: str) -> str:
+    """The name of the helper an earlier fix of this file defined from ``template``, else empty."""
     for stmt in source.tree.body:
         if (
             isinstance(stmt, ast.FunctionDef)
-            and source.code(stmt) == _over_rows_text(stmt.name).strip()
+            and source.code(stmt) == _helper_text(template, stmt.name).strip()
         ):
             return stmt.name
     return ""
 
 
-def _over_rows_text(name: str) -> str:
-    return textwrap.dedent(_OVER_ROWS.format(name=name)).lstrip("\n")
+def _helper_text(template: str, name: str) -> str:
+    return textwrap.dedent(template.format(name=name)).lstrip("\n")
 
 
 def pads(source: Source) -> dict[str, int]:

@@ -28,7 +28,7 @@ from retracelint.fixes.base import (
     offset_in,
     parse_expression,
 )
-from retracelint.fixes.padded_growth import direct_call, pad_function, pure
+from retracelint.fixes.padded_growth import direct_call, pad_as_it_enters, pad_function, pure
 from retracelint.model import Finding
 
 # The analyser's message names the loader and the option it lacks: "DataLoader without drop_last=True".
@@ -170,7 +170,13 @@ def _with_keyword(
 def pad_last_chunk(source: Source, finding: Finding) -> Rewrite | Refusal:
     found = direct_call(source, finding)
     if isinstance(found, Refusal):
-        return Refusal(f"{_HAND}; {found.reason}")
+        # the chunks reach the jitted function some other way (a generator, a function passed
+        # along): padded as they enter it, to a bucket of rows the short one shares with the full
+        entered = pad_as_it_enters(source, finding, target(finding))
+        if entered is None or isinstance(entered, Refusal):
+            why = f"; {entered.reason}" if entered is not None else ""
+            return Refusal(f"{_HAND}; {found.reason}{why}")
+        return entered
     call, chunk, jitted = found.call, found.argument, found.jitted
     name = jitted.name
     params = [a.arg for a in (*jitted.args.posonlyargs, *jitted.args.args, *jitted.args.kwonlyargs)]
