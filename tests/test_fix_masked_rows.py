@@ -190,17 +190,11 @@ def pooled_embedding(table, ids, normalise=True):
     ("scaled", "why"),
     [
         ("spread @ window.T", "uses window.T at line 12"),  # the rows made columns
-        ("window @ spread", "uses window @ spread at line 12"),  # a row each, or their sum: by rank
         ("jnp.cumsum(window, axis=0)", "uses jnp.cumsum at line 12"),  # each row from those above
         ("jnp.stack([window, window])", "uses [window, window] at line 12"),
-        ("window * reading", "reads reading at line 12"),  # its rows may line up with the window's
         (
             "window + jnp.ones(window.shape[0] - 1).sum()",  # a shape: the real count is traced
             "uses the row count in jnp.ones(window.shape[0] - 1) at line 12",
-        ),
-        (
-            "window / window.sum(axis=-1)",
-            "uses window.sum(axis=-1) at line 12, along an axis that may be the rows",
         ),
     ],
 )
@@ -374,3 +368,287 @@ def next_token_logits(params, tokens):
 ''',
     )
     assert (root / "decoder.py").read_text() == DECODER
+
+
+REGRESSION = '''\
+"""One effect's regression on the samples kept."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def effect(X, y, prior):
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    beta = Xc.T @ yc / (jnp.sum(Xc**2, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+'''
+
+SAMPLES = """\
+import json
+
+import numpy as np
+from regression import effect
+
+rng = np.random.default_rng(0)
+X, y = rng.normal(size=(24, 3)).astype(np.float32), rng.normal(size=24).astype(np.float32)
+out = []
+for cut in (1.0, 0.5, 0.0):  # at most 16 rows kept: one bucket
+    keep = X[:, 0] > cut
+    out += [float(b) for b in effect(X[keep], y[keep], 2.0)]
+with open(__file__.replace("main.py", "out.json"), "w") as out_file:
+    json.dump(out, out_file)
+"""
+
+REAL_ROWS = '''\
+def real_rows(x, valid):
+    """``x`` with its rows after the first ``valid`` made zeros: padding, which must add
+    nothing to a sum over the rows (a matrix product that runs over them)."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+
+
+'''
+
+
+def test_a_sum_over_the_rows_of_two_arguments_pads_both_and_zeroes_the_padding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``Xc.T @ yc`` runs over the rows of X and of y, cut by the same mask in another module: X is
+    taken for a matrix of rows and y for rows of the same count (it is reduced over them), both
+    padded, the padding zeroed in the product; the front checks both before it pads. The prior
+    never meets the rows: passed as it is."""
+    root = project(tmp_path, monkeypatch, {"regression.py": REGRESSION, "main.py": SAMPLES})
+    assert fixed_once(root, "regression.py") == REGRESSION.replace(
+        "@jax.jit", PAD + REAL_ROWS + "@jax.jit"
+    ).replace(
+        """def effect(X, y, prior):
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    beta = Xc.T @ yc / (jnp.sum(Xc**2, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+""",
+        '''def effect_padded(X, y, prior, *, valid):
+    Xc = X - over_rows(jnp.mean, X, valid, axis=0)
+    yc = y - over_rows(jnp.mean, y, valid)
+    beta = real_rows(Xc, valid).T @ real_rows(yc, valid) / (over_rows(jnp.sum, Xc**2, valid, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+
+
+def effect(X, y, prior):
+    """effect of X padded to a bucket of rows: one trace per bucket."""
+    valid = len(X)
+    if jnp.ndim(X) != 2 or jnp.shape(y)[:1] != (valid,):
+        return effect_padded.__wrapped__(X, y, prior, valid=valid)
+    return effect_padded(padded_rows(X), padded_rows(y), prior, valid=valid)
+''',
+    )
+    assert (root / "main.py").read_text() == SAMPLES
+
+
+RATING = '''\
+"""Rating of one player against the opponents met in a period (Elo, on a logistic curve)."""
+
+import jax
+import jax.numpy as jnp
+
+SCALE = jnp.log(10.0) / 400.0
+
+
+def expected_score(own, others):
+    return 1.0 / (1.0 + jnp.exp(-SCALE * (own - others)))
+
+
+@jax.jit
+def rate(own, others, results, k):
+    expected = expected_score(own, others)
+    return own + k * jnp.sum(results - expected)
+'''
+
+LEAGUE = '''\
+"""The games of a period, as the arrays the rating update takes."""
+
+import jax.numpy as jnp
+
+
+def opponents_of(player, games, ratings):
+    met = [(b, 1.0) if a == player else (a, 0.0) for a, b in games if player in (a, b)]
+    others = jnp.array([ratings[name] for name, _ in met])
+    results = jnp.array([score for _, score in met])
+    return others, results
+'''
+
+PERIODS = """\
+import json
+
+import jax.numpy as jnp
+from league import opponents_of
+from rating import rate
+
+PERIODS = [
+    [("ana", "ben"), ("ana", "cleo")],
+    [("cleo", "ana"), ("ben", "dev"), ("cleo", "dev"), ("ana", "dev")],
+    [("dev", "ana")],
+]
+ratings = {name: jnp.float32(1500.0 + 10 * i) for i, name in enumerate(["ana", "ben", "cleo", "dev"])}
+for games in PERIODS:
+    for player in list(ratings):
+        others, results = opponents_of(player, games, ratings)
+        if len(others):
+            ratings[player] = rate(ratings[player], others, results, 32.0)
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump({name: float(r) for name, r in ratings.items()}, out)
+"""
+
+
+def test_other_arguments_are_given_the_role_the_body_can_be_followed_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The player's own rating meets the opponents' in a function of the module, beside a number
+    constant: taken for fewer axes (as rows, the new rating would be rows); the results, used element
+    by element alone, may be either: padded when they have the opponents' rank and count. k meets
+    no rows. A second run refuses: the opponents are padded already."""
+    files = {"rating.py": RATING, "league.py": LEAGUE, "main.py": PERIODS}
+    root = project(tmp_path, monkeypatch, files)
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 1  # the fallback's call is still told
+    text = (root / "rating.py").read_text()
+    assert text == RATING.replace("@jax.jit", PAD + "@jax.jit").replace(
+        """def rate(own, others, results, k):
+    expected = expected_score(own, others)
+    return own + k * jnp.sum(results - expected)
+""",
+        '''def rate_padded(own, others, results, k, *, valid):
+    expected = expected_score(own, others)
+    return own + k * over_rows(jnp.sum, results - expected, valid)
+
+
+def rate(own, others, results, k):
+    """rate of others padded to a bucket of rows: one trace per bucket."""
+    valid = len(others)
+    if jnp.ndim(own) >= jnp.ndim(others) or jnp.ndim(results) > jnp.ndim(others):
+        return rate_padded.__wrapped__(own, others, results, k, valid=valid)
+    results = padded_rows(results) if jnp.ndim(results) == jnp.ndim(others) and jnp.shape(results)[:1] == (valid,) else results
+    return rate_padded(own, padded_rows(others), results, k, valid=valid)
+''',
+    )
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert "RTL104 not fixed: the array is padded to a bucket already" in again.output
+    assert (root / "rating.py").read_text() == text
+    assert [(root / n).read_text() for n in ("league.py", "main.py")] == [LEAGUE, PERIODS]
+
+
+HISTOGRAMS = '''\
+"""How far a recorded segment's histogram lies from the reference's."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def histogram_distance(counts, reference):
+    p = counts / jnp.maximum(counts.sum(), 1.0)
+    q = reference / jnp.maximum(reference.sum(), 1.0)
+    return jnp.sqrt(jnp.sum((p - q) ** 2))
+'''
+
+SEGMENTS = '''\
+"""A recording cut into segments of a fixed width, the last one as long as what is left."""
+
+
+def segments(recording, width):
+    for start in range(0, len(recording), width):
+        yield start, recording[start : start + width]
+'''
+
+GRADES = """\
+import json
+
+import numpy as np
+from metrics import histogram_distance
+from segments import segments
+
+rng = np.random.default_rng(0)
+recording = rng.poisson(3.0, size=70).astype(np.float32)
+reference = rng.poisson(3.0, size=70).astype(np.float32)
+grades = [
+    float(histogram_distance(segment, reference[start : start + len(segment)]))
+    for start, segment in segments(recording, 16)
+]
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(grades, out)
+"""
+
+
+def test_short_last_chunks_a_generator_makes_are_padded_as_they_enter_the_jitted_function(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """RTL103 where the chunks come from a generator of another module: no loader option, no call
+    passing the chunk to pad; padded as they enter the jitted function, to the bucket the full ones
+    share. The reference, cut to the segment's length and reduced over its rows, is rows too."""
+    files = {"metrics.py": HISTOGRAMS, "segments.py": SEGMENTS, "main.py": GRADES}
+    root = project(tmp_path, monkeypatch, files)
+    assert fixed_once(root, "metrics.py") == HISTOGRAMS.replace(
+        "@jax.jit", PAD + "@jax.jit"
+    ).replace(
+        """def histogram_distance(counts, reference):
+    p = counts / jnp.maximum(counts.sum(), 1.0)
+    q = reference / jnp.maximum(reference.sum(), 1.0)
+    return jnp.sqrt(jnp.sum((p - q) ** 2))
+""",
+        '''def histogram_distance_padded(counts, reference, *, valid):
+    p = counts / jnp.maximum(over_rows(jnp.sum, counts, valid), 1.0)
+    q = reference / jnp.maximum(over_rows(jnp.sum, reference, valid), 1.0)
+    return jnp.sqrt(over_rows(jnp.sum, (p - q) ** 2, valid))
+
+
+def histogram_distance(counts, reference):
+    """histogram_distance of counts padded to a bucket of rows: one trace per bucket."""
+    valid = len(counts)
+    if jnp.shape(reference)[:1] != (valid,):
+        return histogram_distance_padded.__wrapped__(counts, reference, valid=valid)
+    return histogram_distance_padded(padded_rows(counts), padded_rows(reference), valid=valid)
+''',
+    )
+    assert [(root / n).read_text() for n in ("segments.py", "main.py")] == [SEGMENTS, GRADES]
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        # the rows of a product with an argument of axes unknown: y's rank cannot be checked
+        (
+            "return jnp.sum((X @ w - y) ** 2)",
+            "uses X @ w at line 13",
+        ),
+        # a function of the module that reduces the rows would have to count the real ones
+        (
+            "return centred(X) * prior",
+            "calls centred at line 13, which reduces its rows or gives several values: its own "
+            "body would have to count the real ones",
+        ),
+        # a transposed array of three axes or more: not a sum over the rows alone
+        ("return X.T @ X[:, :, None]", "uses X.T @ X[:, :, None] at line 13, over rows of more"),
+    ],
+)
+def test_what_the_roles_and_sums_cannot_keep_apart_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, why: str
+):
+    regression = REGRESSION.replace(
+        """def effect(X, y, prior):
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    beta = Xc.T @ yc / (jnp.sum(Xc**2, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+""",
+        f"""def effect(X, y, prior, w=jnp.ones(3)):
+    {body}
+""",
+    ).replace("@jax.jit", "def centred(x):\n    return x - x.mean(axis=0)\n\n\n@jax.jit")
+    # y is cut to the same rows by the program, but the jitted body is told of X's alone
+    files = {"regression.py": regression, "main.py": SAMPLES.replace("y[keep]", "y[:3]")}
+    root = project(tmp_path, monkeypatch, files)
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert f"RTL104 not fixed: effect {why}" in result.output
+    assert [(root / n).read_text() for n in files] == list(files.values())

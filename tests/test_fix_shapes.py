@@ -17,9 +17,17 @@ from test_fix_masked_rows import (
     DECODE,
     DECODER,
     EMBED,
+    GRADES,
+    HISTOGRAMS,
+    LEAGUE,
     MODEL,
+    PERIODS,
     PROMPTS,
+    RATING,
+    REGRESSION,
+    SAMPLES,
     SCORING,
+    SEGMENTS,
     TOKENIZER,
     WATCH,
 )
@@ -219,7 +227,6 @@ def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it
         ("jnp.cumsum(magnitude)", "uses jnp.cumsum at line 11"),
         ("jnp.where(magnitude > 0)", "uses jnp.where at line 11"),  # the indices of the rows
         ("magnitude @ samples", "uses magnitude @ samples at line 11"),
-        ("magnitude * scale", "reads scale at line 11"),
     ],
 )
 def test_a_jitted_function_that_mixes_rows_is_refused(
@@ -436,6 +443,20 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
             "main.py",
             "next_token_logits",
             5,
+        ),
+        # other arguments padded beside the rows, or passed as they are, by the roles they get
+        "regression": ({"regression.py": REGRESSION, "main.py": SAMPLES}, "main.py", "effect", 2),
+        "rating": (
+            {"rating.py": RATING, "league.py": LEAGUE, "main.py": PERIODS},
+            "main.py",
+            "rate",
+            2,
+        ),
+        "grades": (
+            {"metrics.py": HISTOGRAMS, "segments.py": SEGMENTS, "main.py": GRADES},
+            "main.py",
+            "histogram_distance",
+            1,
         ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))

@@ -11,14 +11,22 @@ standing in for the padding where no value is neutral); ``x[-1]`` becomes ``x[va
 count in arithmetic (``x.shape[0]``, ``len(x)``) ``valid``. What the body does with the rows is
 followed (``Rows``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values
 reduced over the rows, an array indexed by the rows (a gather), ``jnp.arange`` over them, ``[:, k]``,
-reductions along a later axis, ``jax.vmap`` of a function of the rest, and, where the ranks are known,
-matrix products (a row each, or a sum over the rows made over the real ones). Ranks are known where
-the body gathers by the array: it is then taken for indices (one axis) into tables of vectors (two),
-which the front checks before it pads (it calls the body unpadded otherwise). Anything else that
-touches the rows (``jnp.stack``, ``cumsum``, a transpose, a shape made of the row count, another
-argument or global combined with them, whose rows the fix cannot see) refuses the fix, saying where.
-Arrays of rows combined with each other are taken to share their first axis, as they do when made
-from the one array.
+reductions along a later axis, ``jax.vmap`` of a function of the rest, the module's own functions
+(followed through their bodies, when they reduce nothing) and number constants, and, where the ranks
+are known, matrix products (a row each, or a sum over the rows made over the real ones; ``a.T @ b``
+over rows of one or two axes, the padding of both zeroed). Ranks are known where the body gathers by
+the array (taken for indices, one axis, into tables of vectors, two) or multiplies it as a matrix
+(two), which the front checks before it pads.
+
+The other arguments the body combines with the rows get a role (``Roles``): rows of the same count
+(``y`` beside ``X``: padded too), fewer axes (a number, a vector along the rows' other axes: passed
+as they are), or either (used element by element alone: padded when they have the rows' rank and
+count). The role is the one the body can be followed with; where both can, and the body comes out
+differently, fewer axes. The front checks every rank and role before it pads, and otherwise calls the
+body with the arrays as they are, not jitted. Anything else that
+touches the rows (``jnp.stack``, ``cumsum``, a shape made of the row count, a global combined with
+them, whose rows the fix cannot see) refuses the fix, saying where. Arrays of rows combined with
+each other are taken to share their first axis, as they do when made from the one array.
 
 Unsafe: the body also computes rows that are thrown away (cost; a padding row may hold inf or nan
 where nothing did), and the name is no longer a jitted function (``.lower`` is gone).
@@ -29,7 +37,7 @@ from __future__ import annotations
 import ast
 import copy
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -110,6 +118,10 @@ class Rows:
     rank: int | None = None
     text: str | None = None
     counted: bool = False  # made from the real row count, a traced value: no shape may use it
+    like: bool = False  # rows with the padded argument's rank (made from it element by element)
+    # made from other arguments taken for fewer axes (or either): lined up with whatever rows it
+    # meets, which the front checks (``Body.met``)
+    loose: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,10 +150,10 @@ class Body:
     over_rows: str = ""
     ranks: dict[str, int] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
-    zeroed: bool = (
-        False  # a sum over the rows is made with their padding zeroed, by the helper named
-    )
+    # a sum over the rows is made with their padding zeroed, by the helper named
+    zeroed: bool = False
     real_rows: str = ""
+    met: dict[str, str] = field(default_factory=dict)  # ``_Follow.met``
     returned: list[Rows] = field(default_factory=list)  # what each part of the result is
 
     @property
@@ -190,7 +202,8 @@ class _Follow:
         # tables of vectors are assumed where the rows are taken for indices into them
         self.assume = rank == _INDEX_RANK
         self.ranks: dict[str, int] = {parameter: rank} if rank is not None else {}
-        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank)}
+        self.parameter = parameter
+        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank, like=True)}
         self.masked = False
         self.zeroed = False  # the padding rows are made zeros, by the helper named
         # what the front can evaluate: the arguments the body never binds again
@@ -200,9 +213,12 @@ class _Follow:
         self.depth = 0  # how deep in the module's functions the body calls with rows
         self.roles = roles or Roles()
         for name, role in self.roles.taken.items():
-            self.names[name] = Rows(rowless=True) if role == FEWER_AXES else Rows(rows=True)
+            self.names[name] = Rows(rows=True) if role == ROWS else Rows(rowless=True, loose=True)
         # the arguments each local is made from, to name the one a refusal turns on
         self.made_from: dict[str, frozenset[str]] = {}
+        # the rank of the rows each argument taken for fewer axes (or either) meets, as the front
+        # writes it
+        self.met: dict[str, str] = {}
 
     def run(self, function: ast.FunctionDef, out: Body) -> None:
         """Follows the body's statements (assignments, then the return) into ``out``."""
@@ -333,17 +349,43 @@ class _Follow:
         """Arithmetic, comparisons, row-wise functions: rows with rows or with a value that has no
         axis to line up with them (a number, a reduction over the rows)."""
         values = [self._settled(v) for v in map(self.value, operands)]
-        ranks = [v.rank for v in values]
+        ranks = [v.rank for v in values if not v.loose]
         rank = None if None in ranks else max(ranks, default=0)  # type: ignore[type-var]
         counted = any(v.counted for v in values)
+        loose = [o for o, v in zip(operands, values, strict=True) if v.loose]
         if not any(v.rows for v in values):
             rowless = all(v.rowless for v in values)
-            made = Rows(rowless=rowless, rank=rank, counted=counted)
+            # still lined up with whatever it meets, when the rest are numbers
+            still = bool(loose) and all(v.loose or v.rank == 0 for v in values)
+            made = Rows(rowless=rowless, rank=None if loose else rank, counted=counted, loose=still)
             return self._rewritten(node, operands, made, values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
                 raise _Refused(self._other(operand), self._culprit(operand))
-        return self._rewritten(node, operands, Rows(rows=True, rank=rank, counted=counted), values)
+        rows = [v for v in values if v.rows]
+        for operand in loose:
+            self._meet(operand, rows)
+        like = all(v.like for v in rows)
+        made = Rows(rows=True, rank=rank, counted=counted, like=like)
+        return self._rewritten(node, operands, made, values)
+
+    def _meet(self, operand: ast.expr, rows: list[Rows]) -> None:
+        """``operand``, made from arguments taken for fewer axes, meets ``rows``: their rank, which
+        the front compares those arguments' with, is noted for each."""
+        if all(r.like for r in rows):
+            rank = f"jnp.ndim({self.parameter})"
+        elif len({r.rank for r in rows}) == 1 and rows[0].rank is not None:
+            rank = str(rows[0].rank)
+        else:
+            raise _Refused(
+                f"combines its rows with {self.source.code(operand)} at line {operand.lineno}, "
+                "whose axes the front cannot line up with them"
+            )
+        for argument in sorted(self._made(operand) & set(self.roles.taken)):
+            if self.met.setdefault(argument, rank) != rank:
+                raise _Refused(
+                    f"combines {argument} with rows of different ranks at line {operand.lineno}"
+                )
 
     def _matmul(self, node: ast.BinOp) -> Rows:
         """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
@@ -411,7 +453,9 @@ class _Follow:
         inner = copy.copy(self)
         inner.names = dict(zip(params, values, strict=True))
         inner.parameters = set(params)
-        inner.arguments, inner.ranks, inner.made_from = set(), {}, {}
+        inner.arguments, inner.ranks = set(), {}
+        # its parameters made from what the call's arguments are made from
+        inner.made_from = {p: self._made(a) for p, a in zip(params, node.args, strict=True)}
         inner.masked = inner.zeroed = False
         inner.depth = self.depth + 1
         out = Body()
@@ -468,7 +512,7 @@ class _Follow:
             return self._combine(node, arguments)
         made = self._apart(node, [node.func, *arguments])
         if module in _MODULES and function in VECTORS:
-            return Rows(made.rows, made.rowless, made.length, 1, made.text)
+            return replace(made, rank=1, counted=False, like=False, loose=False)
         return made
 
     def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Rows:
@@ -588,7 +632,7 @@ class _Follow:
         if not changed:
             return kind
         text = _splice(self.source, node, changed)
-        return Rows(kind.rows, kind.rowless, kind.length, kind.rank, text, kind.counted)
+        return replace(kind, text=text)
 
     def _text(self, node: ast.expr, value: Rows) -> str:
         return value.text if value.text is not None else self.source.code(node)
@@ -604,20 +648,21 @@ class _Follow:
 
     def _culprit(self, node: ast.expr) -> str:
         """The argument without a role yet that ``node`` is made from, when there is one."""
-        made = set()
-        for name in (n.id for n in ast.walk(node) if isinstance(n, ast.Name)):
-            made |= self.made_from.get(name, {name})
-        free = sorted((made & self.roles.open) - set(self.roles.taken))
+        free = sorted((self._made(node) & self.roles.open) - set(self.roles.taken))
         return free[0] if free else ""
 
-    def note(self, target: ast.expr, value: ast.expr) -> None:
-        """Which arguments the names ``target`` binds are made from."""
-        made = frozenset(
+    def _made(self, node: ast.expr) -> frozenset[str]:
+        """The names ``node`` is made from: the arguments its locals are made from, and its own."""
+        return frozenset(
             a
-            for n in ast.walk(value)
+            for n in ast.walk(node)
             if isinstance(n, ast.Name)
             for a in self.made_from.get(n.id, {n.id})
         )
+
+    def note(self, target: ast.expr, value: ast.expr) -> None:
+        """Which arguments the names ``target`` binds are made from."""
+        made = self._made(value)
         for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
             self.made_from[name] = made
 
@@ -717,6 +762,7 @@ def _follow(
         return why
     out.masked, out.over_rows, out.ranks = walker.masked, names[2], walker.ranks
     out.zeroed, out.real_rows, out.roles = walker.zeroed, names[3], walker.roles.taken
+    out.met = walker.met
     return out
 
 
@@ -788,7 +834,7 @@ def _number_expression(node: ast.expr, numbers: dict[str, Rows]) -> bool:
 
 def _bind(walker: _Follow, target: ast.expr, value: Rows, line: int) -> None:
     if isinstance(target, ast.Name):
-        kept = Rows(value.rows, value.rowless, value.length, value.rank, counted=value.counted)
+        kept = replace(value, text=None)
         walker.names[target.id] = kept
     elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         if value.rows or value.length:
@@ -1011,12 +1057,17 @@ def _front_code(
     # the ranks and roles the padding was proved for; other arrays are given as they are to the
     # body not jitted (jitted, it would trace once per length again)
     checks = [f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items()]
-    checks += [_role_check(n, role, parameter, valid) for n, role in body.roles.items()]
+    checks += [
+        check
+        for n, role in body.roles.items()
+        if (check := _role_check(n, role, body.met.get(n), valid))
+    ]
     guard = [f"if {' or '.join(checks)}:", f"    return {call(f'{inner}.__wrapped__', False)}"]
     either = [
-        f"{n} = {pad}({n}) if {_same_rows(n, parameter, valid)} else {n}"
+        f"{n} = {pad}({n}) if jnp.ndim({n}) == {body.met[n]} and "
+        f"jnp.shape({n})[:1] == ({valid},) else {n}"
         for n, role in body.roles.items()
-        if role == EITHER
+        if role == EITHER and n in body.met
     ]
     padded_call = call(inner, True)
     if body.tuple_result and any(body.returns_rows):
@@ -1043,17 +1094,16 @@ def _front_code(
     return "\n    ".join(lines) + "\n"
 
 
-def _role_check(name: str, role: str, parameter: str, valid: str) -> str:
-    """The test that ``name`` is not what its role takes it for."""
+def _role_check(name: str, role: str, met: str | None, valid: str) -> str:
+    """The test that ``name`` is not what its role takes it for (``met``: the rank of the rows it
+    meets, as the front writes it); empty where there is none to make."""
     if role == ROWS:
         return f"jnp.shape({name})[:1] != ({valid},)"
+    if met is None:
+        return ""  # it meets no rows
     if role == FEWER_AXES:
-        return f"jnp.ndim({name}) >= jnp.ndim({parameter})"
-    return f"jnp.ndim({name}) > jnp.ndim({parameter})"  # EITHER: broadcast over other axes
-
-
-def _same_rows(name: str, parameter: str, valid: str) -> str:
-    return f"jnp.ndim({name}) == jnp.ndim({parameter}) and jnp.shape({name})[:1] == ({valid},)"
+        return f"jnp.ndim({name}) >= {met}"
+    return f"jnp.ndim({name}) > {met}"  # EITHER: padded when it has the rows' rank
 
 
 def _defined(source: Source, template: str) -> str:
