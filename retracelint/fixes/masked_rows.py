@@ -61,7 +61,9 @@ from retracelint.summarise.apis import (
     ROW_REDUCTIONS,
     ROWS_KEPT,
     ROWWISE,
+    TRACED_POSITIONS,
     VECTORS,
+    _array_module,
 )
 
 if TYPE_CHECKING:
@@ -154,6 +156,7 @@ class Body:
     zeroed: bool = False
     real_rows: str = ""
     met: dict[str, str] = field(default_factory=dict)  # ``_Follow.met``
+    bounds: set[str] = field(default_factory=set)  # ``_Follow.bounds``
     returned: list[Rows] = field(default_factory=list)  # what each part of the result is
 
     @property
@@ -202,6 +205,7 @@ class _Follow:
         # tables of vectors are assumed where the rows are taken for indices into them
         self.assume = rank == _INDEX_RANK
         self.ranks: dict[str, int] = {parameter: rank} if rank is not None else {}
+        self.bounds: set[str] = set()  # arguments of a matrix product, a vector or a matrix
         self.parameter = parameter
         self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank, like=True)}
         self.masked = False
@@ -397,6 +401,11 @@ class _Follow:
         if not (left.rows or right.rows):
             return self._apart(node, [node.left, node.right])
         other = right.rank if right.rank is not None else self._assumed(node.right, _TABLE_RANK)
+        # a row each whether an argument is a vector or a matrix, which the front checks
+        bounded = other is None and not right.rows and (left.rank or 0) >= 2
+        if bounded and left.rows and self._bounded(node.right):
+            values = [left, right]
+            return self._rewritten(node, [node.left, node.right], Rows(rows=True), values)
         if left.rows and not right.rows and (left.rank or 0) >= 2 and other in (1, 2):
             rank = left.rank - 1 if other == 1 else left.rank  # type: ignore[operator]
             values = [left, right]
@@ -453,7 +462,7 @@ class _Follow:
         inner = copy.copy(self)
         inner.names = dict(zip(params, values, strict=True))
         inner.parameters = set(params)
-        inner.arguments, inner.ranks = set(), {}
+        inner.arguments, inner.ranks, inner.bounds = set(), {}, set()
         # its parameters made from what the call's arguments are made from
         inner.made_from = {p: self._made(a) for p, a in zip(params, node.args, strict=True)}
         inner.masked = inner.zeroed = False
@@ -510,20 +519,24 @@ class _Follow:
             return helped
         if module in _MODULES and function in ROWS_KEPT and len(node.args) == 1:
             return self._combine(node, arguments)
-        made = self._apart(node, [node.func, *arguments])
+        array_module = module in _MODULES or module.startswith("jnp.") or _array_module(module)
+        traced = TRACED_POSITIONS.get(function, 0) if array_module else 0
+        made = self._apart(node, [node.func, *arguments], min(traced, len(node.args)))
         if module in _MODULES and function in VECTORS:
             return replace(made, rank=1, counted=False, like=False, loose=False)
         return made
 
-    def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Rows:
-        """Anything else: its value as it was, when no part of it is made of rows."""
+    def _apart(self, node: ast.expr, parts: list[ast.expr], traced: int = 0) -> Rows:
+        """Anything else: its value as it was, when no part of it is made of rows. ``traced``: how
+        many parts after the first (a function's leading arguments) take a traced value."""
         values = [self._settled(self.value(p)) for p in parts]
         if any(v.rows for v in values):
             raise _Refused(self._uses(node))
-        if any(v.counted for v in values):
+        counted = [i for i, v in enumerate(values) if v.counted]
+        if any(not 0 < i <= traced for i in counted):
             # a shape, a static argument may be made of it: the real count is traced
             raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
-        return self._rewritten(node, parts, Rows(), values)
+        return self._rewritten(node, parts, Rows(counted=bool(counted)), values)
 
     def _reduce(
         self,
@@ -608,16 +621,25 @@ class _Follow:
     def _assumed(self, node: ast.expr, rank: int) -> int | None:
         """The rank assumed of ``node``, an argument (or an item of one) that the front can look at
         before it pads; None when no rank is assumed of it."""
-        if not self.assume:
+        if not self.assume or not self._argument(node):
             return None
+        return self.ranks.setdefault(self.source.code(node), rank)
+
+    def _bounded(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an argument (or an item of one) the front can check has two axes at
+        most; noted for the front when it is."""
+        if not self._argument(node):
+            return False
+        self.bounds.add(self.source.code(node))
+        return True
+
+    def _argument(self, node: ast.expr) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
         plain = all(
             isinstance(n, (ast.Name, ast.Subscript, ast.Constant, ast.expr_context))
             for n in ast.walk(node)
         )
-        if not plain or not names or not names <= self.arguments:
-            return None
-        return self.ranks.setdefault(self.source.code(node), rank)
+        return plain and bool(names) and names <= self.arguments
 
     def _rewritten(
         self,
@@ -762,7 +784,7 @@ def _follow(
         return why
     out.masked, out.over_rows, out.ranks = walker.masked, names[2], walker.ranks
     out.zeroed, out.real_rows, out.roles = walker.zeroed, names[3], walker.roles.taken
-    out.met = walker.met
+    out.met, out.bounds = walker.met, walker.bounds
     return out
 
 
@@ -1057,6 +1079,7 @@ def _front_code(
     # the ranks and roles the padding was proved for; other arrays are given as they are to the
     # body not jitted (jitted, it would trace once per length again)
     checks = [f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items()]
+    checks += [f"jnp.ndim({k}) > {_TABLE_RANK}" for k in sorted(body.bounds)]
     checks += [
         check
         for n, role in body.roles.items()
