@@ -617,10 +617,10 @@ def histogram_distance(counts, reference):
 @pytest.mark.parametrize(
     ("body", "why"),
     [
-        # the rows of a product with an argument of axes unknown: y's rank cannot be checked
+        # a column of rows of a rank unknown: the prior's cannot be checked against it
         (
-            "return jnp.sum((X @ w - y) ** 2)",
-            "uses X @ w at line 13",
+            "return jnp.cumsum(X[:, 0] * prior)",
+            "combines its rows with prior at line 13, whose axes the front cannot line up with them",
         ),
         # a function of the module that reduces the rows would have to count the real ones
         (
@@ -652,3 +652,123 @@ def test_what_the_roles_and_sums_cannot_keep_apart_is_refused(
     result = lint("--fix", "--unsafe-fixes", ".")
     assert f"RTL104 not fixed: effect {why}" in result.output
     assert [(root / n).read_text() for n in files] == list(files.values())
+
+
+WAVEFORM = '''\
+"""A frequency-domain chirp template and the noise-weighted overlap of two spectra."""
+
+import jax
+import jax.numpy as jnp
+
+MTSUN = 4.925491e-6  # a solar mass in seconds
+
+
+@jax.jit
+def template(freqs, params):
+    mass, phase0 = params
+    amplitude = 1e3 * (mass * MTSUN) ** (5.0 / 6.0) * freqs ** (-7.0 / 6.0)
+    return amplitude * jnp.cos(2.0 * jnp.pi * freqs * mass * 1e-3 + phase0)
+
+
+@jax.jit
+def overlap(h, d, psd, df):
+    return 4.0 * df * jnp.sum(h * d / psd)
+'''
+
+EVENTS = '''\
+"""Events seen for a few seconds each: the longer, the finer their frequency grid."""
+
+import jax.numpy as jnp
+
+
+class Event:
+    def __init__(self, duration, params):
+        self.duration = duration
+        self.params = params
+
+    def grid(self):
+        return jnp.arange(20.0, 24.0, 1.0 / self.duration)
+'''
+
+SPECTRA = """\
+import json
+
+import jax.numpy as jnp
+from events import Event
+from waveform import overlap, template
+
+events = [Event(1.0, jnp.array([1.2, 0.0])), Event(2.0, jnp.array([1.4, 0.5])), Event(3.0, jnp.array([1.1, 1.0]))]
+scores = []
+for event in events:
+    freqs = event.grid()
+    data = template(freqs, event.params)
+    psd = 1.0 + (freqs / 20.0) ** 2
+    for mass in (1.0, 1.3):
+        h = template(freqs, jnp.array([mass, 0.0]))
+        scores.append(float(overlap(h, data, psd, 1.0 / event.duration)))
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(scores, out)
+"""
+
+
+def test_arrays_of_the_rows_count_are_padded_beside_them_and_items_of_an_argument_are_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The template's parameters, unpacked into numbers beside a module constant, have fewer axes
+    than the frequencies (one fewer, then: the front checks the parameters have no more than the
+    frequencies' rank plus one). Its output, sliced back, reaches the overlap in a second round,
+    with two more arrays of the frequencies' count used element by element alone: either, padded
+    when they have the count and rank of the power spectrum the finding names."""
+    files = {"waveform.py": WAVEFORM, "events.py": EVENTS, "main.py": SPECTRA}
+    root = project(tmp_path, monkeypatch, files)
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 1  # the fallback's call is still told
+    text = (root / "waveform.py").read_text()
+    assert (
+        text
+        == WAVEFORM[: WAVEFORM.index("@jax.jit")]
+        + PADDED_ROWS
+        + '''\
+@jax.jit
+def template_padded(freqs, params):
+    mass, phase0 = params
+    amplitude = 1e3 * (mass * MTSUN) ** (5.0 / 6.0) * freqs ** (-7.0 / 6.0)
+    return amplitude * jnp.cos(2.0 * jnp.pi * freqs * mass * 1e-3 + phase0)
+
+
+def template(freqs, params):
+    """template of freqs padded to a bucket of rows: one trace per bucket."""
+    valid = len(freqs)
+    if jnp.ndim(params) >= jnp.ndim(freqs) + 1:
+        return template_padded.__wrapped__(freqs, params)
+    return template_padded(padded_rows(freqs), params)[:valid]
+
+
+def over_rows(reduce, x, valid, **options):
+    """``reduce`` (a jax.numpy reduction) of ``x`` over its first ``valid`` rows alone: the rows
+    after them are padding, which must not count."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    if reduce in (jnp.max, jnp.min):
+        # no value leaves a maximum as it is in every dtype: the first row, a real one, stands in
+        return reduce(jnp.where(keep, x, x[:1]), **options)
+    return reduce(x, where=jnp.broadcast_to(keep, x.shape), **options)
+
+
+@jax.jit
+def overlap_padded(h, d, psd, df, *, valid_2):
+    return 4.0 * df * over_rows(jnp.sum, h * d / psd, valid_2)
+
+
+def overlap(h, d, psd, df):
+    """overlap of psd padded to a bucket of rows: one trace per bucket."""
+    valid_2 = len(psd)
+    if jnp.ndim(d) > jnp.ndim(psd) or jnp.ndim(h) > jnp.ndim(psd):
+        return overlap_padded.__wrapped__(h, d, psd, df, valid_2=valid_2)
+    d = padded_rows(d) if jnp.ndim(d) == jnp.ndim(psd) and jnp.shape(d)[:1] == (valid_2,) else d
+    h = padded_rows(h) if jnp.ndim(h) == jnp.ndim(psd) and jnp.shape(h)[:1] == (valid_2,) else h
+    return overlap_padded(h, d, padded_rows(psd), df, valid_2=valid_2)
+'''
+    )
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert "RTL101 not fixed: the array is padded to a bucket already" in again.output
+    assert (root / "waveform.py").read_text() == text

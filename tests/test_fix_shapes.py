@@ -17,6 +17,7 @@ from test_fix_masked_rows import (
     DECODE,
     DECODER,
     EMBED,
+    EVENTS,
     GRADES,
     HISTOGRAMS,
     LEAGUE,
@@ -28,8 +29,10 @@ from test_fix_masked_rows import (
     SAMPLES,
     SCORING,
     SEGMENTS,
+    SPECTRA,
     TOKENIZER,
     WATCH,
+    WAVEFORM,
 )
 
 DENOISE = '''\
@@ -457,6 +460,12 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
             "main.py",
             "histogram_distance",
             1,
+        ),
+        "spectra": (
+            {"waveform.py": WAVEFORM, "events.py": EVENTS, "main.py": SPECTRA},
+            "main.py",
+            "overlap",
+            2,
         ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))

@@ -120,10 +120,14 @@ class Rows:
     rank: int | None = None
     text: str | None = None
     counted: bool = False  # made from the real row count, a traced value: no shape may use it
-    like: bool = False  # rows with the padded argument's rank (made from it element by element)
+    # rows with the rank of the argument named (made from it element by element), where one is
+    like: str = ""
     # made from other arguments taken for fewer axes (or either): lined up with whatever rows it
     # meets, which the front checks (``Body.met``)
     loose: bool = False
+    fewer: int = (
+        0  # of a loose value: how many axes it has fewer than the arguments it is made from
+    )
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,7 @@ ROWS, FEWER_AXES, EITHER = "rows", "fewer axes", "either"
 # checks them, and calls the body unpadded otherwise.
 _INDEX_RANK, _TABLE_RANK, _MATRIX_RANK = 1, 2, 2
 _HELPER_DEPTH = 3  # how deep the module's own functions are followed into
+_ROLES = 6  # how many other arguments are given a role by trying both (each doubles the follows)
 
 
 class _Follow:
@@ -206,8 +211,7 @@ class _Follow:
         self.assume = rank == _INDEX_RANK
         self.ranks: dict[str, int] = {parameter: rank} if rank is not None else {}
         self.bounds: set[str] = set()  # arguments of a matrix product, a vector or a matrix
-        self.parameter = parameter
-        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank, like=True)}
+        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank, like=parameter)}
         self.masked = False
         self.zeroed = False  # the padding rows are made zeros, by the helper named
         # what the front can evaluate: the arguments the body never binds again
@@ -217,7 +221,8 @@ class _Follow:
         self.depth = 0  # how deep in the module's functions the body calls with rows
         self.roles = roles or Roles()
         for name, role in self.roles.taken.items():
-            self.names[name] = Rows(rows=True) if role == ROWS else Rows(rowless=True, loose=True)
+            rows = Rows(rows=True, like=name)  # of its own rank, whatever that is
+            self.names[name] = rows if role == ROWS else Rows(rowless=True, loose=True)
         # the arguments each local is made from, to name the one a refusal turns on
         self.made_from: dict[str, frozenset[str]] = {}
         # the rank of the rows each argument taken for fewer axes (or either) meets, as the front
@@ -356,28 +361,39 @@ class _Follow:
         ranks = [v.rank for v in values if not v.loose]
         rank = None if None in ranks else max(ranks, default=0)  # type: ignore[type-var]
         counted = any(v.counted for v in values)
-        loose = [o for o, v in zip(operands, values, strict=True) if v.loose]
+        loose = [(o, v) for o, v in zip(operands, values, strict=True) if v.loose]
         if not any(v.rows for v in values):
             rowless = all(v.rowless for v in values)
             # still lined up with whatever it meets, when the rest are numbers
             still = bool(loose) and all(v.loose or v.rank == 0 for v in values)
-            made = Rows(rowless=rowless, rank=None if loose else rank, counted=counted, loose=still)
+            fewer = min((v.fewer for _, v in loose), default=0)
+            made = Rows(
+                rowless=rowless,
+                rank=None if loose else rank,
+                counted=counted,
+                loose=still,
+                fewer=fewer if still else 0,
+            )
             return self._rewritten(node, operands, made, values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
                 raise _Refused(self._other(operand), self._culprit(operand))
         rows = [v for v in values if v.rows]
-        for operand in loose:
-            self._meet(operand, rows)
-        like = all(v.like for v in rows)
-        made = Rows(rows=True, rank=rank, counted=counted, like=like)
+        for operand, value in loose:
+            self._meet(operand, rows, value.fewer)
+        likes = {v.like for v in rows}
+        made = Rows(
+            rows=True, rank=rank, counted=counted, like=likes.pop() if len(likes) == 1 else ""
+        )
         return self._rewritten(node, operands, made, values)
 
-    def _meet(self, operand: ast.expr, rows: list[Rows]) -> None:
-        """``operand``, made from arguments taken for fewer axes, meets ``rows``: their rank, which
-        the front compares those arguments' with, is noted for each."""
-        if all(r.like for r in rows):
-            rank = f"jnp.ndim({self.parameter})"
+    def _meet(self, operand: ast.expr, rows: list[Rows], fewer: int) -> None:
+        """``operand``, made from arguments taken for fewer axes (with ``fewer`` axes than they
+        have), meets ``rows``: their rank, which the front compares those arguments' with (less
+        ``fewer``), is noted for each."""
+        likes = {r.like for r in rows}
+        if len(likes) == 1 and rows[0].like:
+            rank = f"jnp.ndim({rows[0].like})"
         elif len({r.rank for r in rows}) == 1 and rows[0].rank is not None:
             rank = str(rows[0].rank)
         else:
@@ -385,6 +401,8 @@ class _Follow:
                 f"combines its rows with {self.source.code(operand)} at line {operand.lineno}, "
                 "whose axes the front cannot line up with them"
             )
+        if fewer:
+            rank = f"{rank} + {fewer}"
         for argument in sorted(self._made(operand) & set(self.roles.taken)):
             if self.met.setdefault(argument, rank) != rank:
                 raise _Refused(
@@ -523,7 +541,7 @@ class _Follow:
         traced = TRACED_POSITIONS.get(function, 0) if array_module else 0
         made = self._apart(node, [node.func, *arguments], min(traced, len(node.args)))
         if module in _MODULES and function in VECTORS:
-            return replace(made, rank=1, counted=False, like=False, loose=False)
+            return replace(made, rank=1, counted=False, like="", loose=False)
         return made
 
     def _apart(self, node: ast.expr, parts: list[ast.expr], traced: int = 0) -> Rows:
@@ -730,35 +748,21 @@ def _with_roles(
     rank: int | None,
     roles: Roles,
 ) -> Body | _Refused:
-    """The body followed, each other argument a refusal turns on given the role that gets past it."""
+    """The body followed, each other argument a refusal turns on given a role: the body followed to
+    its end with it taken for fewer axes and for rows (the arguments after it given theirs alike),
+    either where both give the same body, else the one that gives a body (fewer axes, when both
+    do). Past ``_ROLES`` arguments, fewer axes without trying rows."""
     result = _follow(source, function, names, rank, roles)
-    while isinstance(result, _Refused) and result.culprit and result.culprit not in roles.taken:
-        roles = roles.given(
-            result.culprit, _role(source, function, names, rank, roles, result.culprit)
-        )
-        result = _follow(source, function, names, rank, roles)
-    return result
-
-
-def _role(
-    source: Source,
-    function: ast.FunctionDef,
-    names: tuple[str, ...],
-    rank: int | None,
-    roles: Roles,
-    argument: str,
-) -> str:
-    """What ``argument`` is taken for: either, where the body is the same taken for rows or for
-    fewer axes; else the one it is followed furthest with (fewer axes, on a tie)."""
-    fewer = _follow(source, function, names, rank, roles.given(argument, FEWER_AXES))
-    rows = _follow(source, function, names, rank, roles.given(argument, ROWS))
-    if isinstance(fewer, Body) and isinstance(rows, Body):
-        return EITHER if _same(fewer, rows) else FEWER_AXES
-
-    def reach(result: Body | _Refused) -> int:
-        return 2 if isinstance(result, Body) else int(result.culprit != argument)
-
-    return FEWER_AXES if reach(fewer) >= reach(rows) else ROWS
+    if not (isinstance(result, _Refused) and result.culprit not in ("", *roles.taken)):
+        return result
+    culprit = result.culprit
+    fewer = _with_roles(source, function, names, rank, roles.given(culprit, FEWER_AXES))
+    if len(roles.taken) >= _ROLES:
+        return fewer
+    rows = _with_roles(source, function, names, rank, roles.given(culprit, ROWS))
+    if isinstance(fewer, Body) and isinstance(rows, Body) and _same(fewer, rows):
+        fewer.roles = {**fewer.roles, culprit: EITHER}
+    return rows if isinstance(rows, Body) and not isinstance(fewer, Body) else fewer
 
 
 def _same(a: Body, b: Body) -> bool:
@@ -861,8 +865,10 @@ def _bind(walker: _Follow, target: ast.expr, value: Rows, line: int) -> None:
     elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         if value.rows or value.length:
             raise _Refused(f"unpacks its rows at line {line}")
+        # each item of an array of fewer axes has one axis fewer still
+        item = Rows(rowless=True, loose=True, fewer=value.fewer + 1) if value.loose else Rows()
         for element in target.elts:
-            walker.names[element.id] = Rows()  # type: ignore[attr-defined]
+            walker.names[element.id] = item  # type: ignore[attr-defined]
     else:
         raise _Refused(f"assigns to {ast.unparse(target)} at line {line}")
 
