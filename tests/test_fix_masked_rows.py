@@ -772,3 +772,69 @@ def overlap(h, d, psd, df):
     again = lint("--fix", "--unsafe-fixes", ".")
     assert "RTL101 not fixed: the array is padded to a bucket already" in again.output
     assert (root / "waveform.py").read_text() == text
+
+
+PORTFOLIO = '''\
+"""Minimum-variance weights of a basket, from the returns of a window of days."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def min_variance_weights(returns, shrink):
+    centred = returns - returns.mean(axis=0)
+    cov = centred.T @ centred / returns.shape[0]
+    cov = (1.0 - shrink) * cov + shrink * jnp.eye(cov.shape[0]) * jnp.trace(cov) / cov.shape[0]
+    raw = jnp.linalg.solve(cov, jnp.ones(cov.shape[0]))
+    return raw / raw.sum()
+'''
+
+MONTHS = """\
+import json
+
+import numpy as np
+from portfolio import min_variance_weights
+
+rng = np.random.default_rng(1)
+returns = rng.normal(0.0005, 0.01, size=(60, 3)).astype(np.float32)
+month_ends = [0, 9, 21, 30, 41, 52, 60]  # business days differ from month to month
+weights = [
+    float(w)
+    for start, end in zip(month_ends, month_ends[1:])
+    for w in min_variance_weights(returns[start:end], 0.1)
+]
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(weights, out)
+"""
+
+
+def test_a_covariance_over_the_rows_and_the_count_it_is_divided_by_are_the_real_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Each month's returns, a matrix of rows (the front checks it has two axes): the covariance, a
+    sum over the rows, zeroes the padding of both its factors; the row count is the real one, a
+    traced value that may go where jnp.trace and linalg.solve take arrays, while the shapes made of
+    the covariance's other axes stay as they were."""
+    root = project(tmp_path, monkeypatch, {"portfolio.py": PORTFOLIO, "main.py": MONTHS})
+    assert fixed_once(root, "portfolio.py") == PORTFOLIO.replace(
+        "@jax.jit", PAD + REAL_ROWS + "@jax.jit"
+    ).replace(
+        PORTFOLIO[PORTFOLIO.index("def min_variance_weights") :],
+        '''\
+def min_variance_weights_padded(returns, shrink, *, valid):
+    centred = returns - over_rows(jnp.mean, returns, valid, axis=0)
+    cov = real_rows(centred, valid).T @ real_rows(centred, valid) / valid
+    cov = (1.0 - shrink) * cov + shrink * jnp.eye(cov.shape[0]) * jnp.trace(cov) / cov.shape[0]
+    raw = jnp.linalg.solve(cov, jnp.ones(cov.shape[0]))
+    return raw / raw.sum()
+
+
+def min_variance_weights(returns, shrink):
+    """min_variance_weights of returns padded to a bucket of rows: one trace per bucket."""
+    valid = len(returns)
+    if jnp.ndim(returns) != 2:
+        return min_variance_weights_padded.__wrapped__(returns, shrink, valid=valid)
+    return min_variance_weights_padded(padded_rows(returns), shrink, valid=valid)
+''',
+    )

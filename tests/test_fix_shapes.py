@@ -22,7 +22,9 @@ from test_fix_masked_rows import (
     HISTOGRAMS,
     LEAGUE,
     MODEL,
+    MONTHS,
     PERIODS,
+    PORTFOLIO,
     PROMPTS,
     RATING,
     REGRESSION,
@@ -460,6 +462,12 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
             "main.py",
             "histogram_distance",
             1,
+        ),
+        "portfolio": (
+            {"portfolio.py": PORTFOLIO, "main.py": MONTHS},
+            "main.py",
+            "min_variance_weights",
+            3,
         ),
         "spectra": (
             {"waveform.py": WAVEFORM, "events.py": EVENTS, "main.py": SPECTRA},

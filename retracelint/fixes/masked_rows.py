@@ -381,19 +381,16 @@ class _Follow:
         rows = [v for v in values if v.rows]
         for operand, value in loose:
             self._meet(operand, rows, value.fewer)
-        likes = {v.like for v in rows}
-        made = Rows(
-            rows=True, rank=rank, counted=counted, like=likes.pop() if len(likes) == 1 else ""
-        )
+        made = Rows(rows=True, rank=rank, counted=counted, like=_like(rows))
         return self._rewritten(node, operands, made, values)
 
     def _meet(self, operand: ast.expr, rows: list[Rows], fewer: int) -> None:
         """``operand``, made from arguments taken for fewer axes (with ``fewer`` axes than they
         have), meets ``rows``: their rank, which the front compares those arguments' with (less
         ``fewer``), is noted for each."""
-        likes = {r.like for r in rows}
-        if len(likes) == 1 and rows[0].like:
-            rank = f"jnp.ndim({rows[0].like})"
+        like = _like(rows)
+        if like:
+            rank = f"jnp.ndim({like})"
         elif len({r.rank for r in rows}) == 1 and rows[0].rank is not None:
             rank = str(rows[0].rank)
         else:
@@ -790,6 +787,14 @@ def _follow(
     out.zeroed, out.real_rows, out.roles = walker.zeroed, names[3], walker.roles.taken
     out.met, out.bounds = walker.met, walker.bounds
     return out
+
+
+def _like(rows: list[Rows]) -> str:
+    """The argument whose rank rows combined element by element have: rows combined share their
+    first axis, so their ranks are the same (any of theirs; the first by name, to be the same on
+    every run); empty where one's is not known."""
+    likes = sorted({r.like for r in rows})
+    return "" if not likes or "" in likes else likes[0]
 
 
 def _pairs(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
