@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from rule_pages import load_pages
 from shape_pads import PADDED_ROWS
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 from test_fix_masked_rows import (
@@ -477,3 +478,34 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
         ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))
+
+
+SHAPE_PAGES = {
+    page.code: page
+    for page in load_pages()
+    if page.code in ("RTL101", "RTL102", "RTL103", "RTL104", "RTL105")
+}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_the_shape_rule_pages_flagged_examples_are_fixed_to_trace_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Each page's flagged example, fixed with --unsafe-fixes (RTL103's chunk padded as it enters
+    the jitted function, which takes no mask), traces once and prints what it printed."""
+    from dynamic_support import count_retraces_many
+
+    scripts = []
+    for code, page in SHAPE_PAGES.items():
+        for copy in ("original", "fixed"):  # fixed last: the folder the fix runs in
+            (tmp_path / code / copy).mkdir(parents=True)
+            project(tmp_path / code / copy, monkeypatch, {"example.py": page.flagged_source or ""})
+        assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0, code
+        assert (tmp_path / code / "fixed" / "example.py").read_text() != page.flagged_source
+        scripts += [tmp_path / code / copy / "example.py" for copy in ("original", "fixed")]
+    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
+    for code in SHAPE_PAGES:
+        before, after = next(reports), next(reports)
+        assert not before.raised and before.total_retraces > 0, (code, before.summary())
+        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+        assert after.stdout == before.stdout, code
