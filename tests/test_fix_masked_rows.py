@@ -743,18 +743,9 @@ def template(freqs, params):
     return template_padded(padded_rows(freqs), params)[:valid]
 
 
-def over_rows(reduce, x, valid, **options):
-    """``reduce`` (a jax.numpy reduction) of ``x`` over its first ``valid`` rows alone: the rows
-    after them are padding, which must not count."""
-    x = jnp.asarray(x)
-    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
-    if reduce in (jnp.max, jnp.min):
-        # no value leaves a maximum as it is in every dtype: the first row, a real one, stands in
-        return reduce(jnp.where(keep, x, x[:1]), **options)
-    return reduce(x, where=jnp.broadcast_to(keep, x.shape), **options)
-
-
-@jax.jit
+'''
+        + PAD[len(PADDED_ROWS) :]
+        + '''@jax.jit
 def overlap_padded(h, d, psd, df, *, valid_2):
     return 4.0 * df * over_rows(jnp.sum, h * d / psd, valid_2)
 
@@ -774,67 +765,63 @@ def overlap(h, d, psd, df):
     assert (root / "waveform.py").read_text() == text
 
 
-PORTFOLIO = '''\
-"""Minimum-variance weights of a basket, from the returns of a window of days."""
+WHITENING = '''\
+"""The newest reading of a sensor array, whitened by the covariance of the readings before it."""
 
 import jax
 import jax.numpy as jnp
 
 
 @jax.jit
-def min_variance_weights(returns, shrink):
-    centred = returns - returns.mean(axis=0)
-    cov = centred.T @ centred / returns.shape[0]
-    cov = (1.0 - shrink) * cov + shrink * jnp.eye(cov.shape[0]) * jnp.trace(cov) / cov.shape[0]
-    raw = jnp.linalg.solve(cov, jnp.ones(cov.shape[0]))
-    return raw / raw.sum()
+def whitened_last(window, ridge):
+    mean = window.mean(axis=0)
+    dev = window - mean
+    cov = dev.T @ dev / (window.shape[0] - 1) + ridge * jnp.eye(window.shape[1])
+    return jnp.linalg.solve(cov, window[-1] - mean)
 '''
 
-MONTHS = """\
+BURSTS = """\
 import json
 
 import numpy as np
-from portfolio import min_variance_weights
+from whitening import whitened_last
 
 rng = np.random.default_rng(1)
-returns = rng.normal(0.0005, 0.01, size=(60, 3)).astype(np.float32)
-month_ends = [0, 9, 21, 30, 41, 52, 60]  # business days differ from month to month
-weights = [
-    float(w)
-    for start, end in zip(month_ends, month_ends[1:])
-    for w in min_variance_weights(returns[start:end], 0.1)
-]
-with open(__file__.replace("main.py", "out.json"), "w") as out:
-    json.dump(weights, out)
+readings = rng.normal(size=(40, 3)).astype(np.float32) @ np.array(
+    [[1.0, 0.3, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]], np.float32
+)
+seen = [5, 9, 14, 16, 12]  # how many readings each burst kept
+out = [float(v) for n in seen for v in whitened_last(readings[:n], 1e-3)]
+with open(__file__.replace("main.py", "out.json"), "w") as out_file:
+    json.dump(out, out_file)
 """
 
 
 def test_a_covariance_over_the_rows_and_the_count_it_is_divided_by_are_the_real_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """Each month's returns, a matrix of rows (the front checks it has two axes): the covariance, a
-    sum over the rows, zeroes the padding of both its factors; the row count is the real one, a
-    traced value that may go where jnp.trace and linalg.solve take arrays, while the shapes made of
-    the covariance's other axes stay as they were."""
-    root = project(tmp_path, monkeypatch, {"portfolio.py": PORTFOLIO, "main.py": MONTHS})
-    assert fixed_once(root, "portfolio.py") == PORTFOLIO.replace(
+    """The readings of each burst, a matrix of rows (the front checks it has two axes): the
+    covariance, a sum over the rows, zeroes the padding of both its factors; the row count is the
+    real one, a traced value that may go where linalg.solve takes an array, while the shape made of
+    the readings' other axis stays as it was; the newest reading is the last real one."""
+    root = project(tmp_path, monkeypatch, {"whitening.py": WHITENING, "main.py": BURSTS})
+    assert fixed_once(root, "whitening.py") == WHITENING.replace(
         "@jax.jit", PAD + REAL_ROWS + "@jax.jit"
     ).replace(
-        PORTFOLIO[PORTFOLIO.index("def min_variance_weights") :],
+        WHITENING[WHITENING.index("def whitened_last") :],
         '''\
-def min_variance_weights_padded(returns, shrink, *, valid):
-    centred = returns - over_rows(jnp.mean, returns, valid, axis=0)
-    cov = real_rows(centred, valid).T @ real_rows(centred, valid) / valid
-    cov = (1.0 - shrink) * cov + shrink * jnp.eye(cov.shape[0]) * jnp.trace(cov) / cov.shape[0]
-    raw = jnp.linalg.solve(cov, jnp.ones(cov.shape[0]))
-    return raw / raw.sum()
+def whitened_last_padded(window, ridge, *, valid):
+    mean = over_rows(jnp.mean, window, valid, axis=0)
+    dev = window - mean
+    cov = real_rows(dev, valid).T @ real_rows(dev, valid) / (valid - 1) + ridge * jnp.eye(window.shape[1])
+    return jnp.linalg.solve(cov, window[valid - 1] - mean)
 
 
-def min_variance_weights(returns, shrink):
-    """min_variance_weights of returns padded to a bucket of rows: one trace per bucket."""
-    valid = len(returns)
-    if jnp.ndim(returns) != 2:
-        return min_variance_weights_padded.__wrapped__(returns, shrink, valid=valid)
-    return min_variance_weights_padded(padded_rows(returns), shrink, valid=valid)
+def whitened_last(window, ridge):
+    """whitened_last of window padded to a bucket of rows: one trace per bucket."""
+    valid = len(window)
+    if jnp.ndim(window) != 2:
+        return whitened_last_padded.__wrapped__(window, ridge, valid=valid)
+    return whitened_last_padded(padded_rows(window), ridge, valid=valid)
 ''',
     )

@@ -15,6 +15,7 @@ from shape_pads import PADDED_ROWS
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 from test_fix_masked_rows import (
     BUFFER,
+    BURSTS,
     DECODE,
     DECODER,
     EMBED,
@@ -23,9 +24,7 @@ from test_fix_masked_rows import (
     HISTOGRAMS,
     LEAGUE,
     MODEL,
-    MONTHS,
     PERIODS,
-    PORTFOLIO,
     PROMPTS,
     RATING,
     REGRESSION,
@@ -36,6 +35,7 @@ from test_fix_masked_rows import (
     TOKENIZER,
     WATCH,
     WAVEFORM,
+    WHITENING,
 )
 
 DENOISE = '''\
@@ -397,16 +397,20 @@ def test_a_project_loader_is_clean_only_where_it_honours_the_flag_passed_true(
 
 
 def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """No mask to pass, and a body that runs through the rows in order (a running sum): padding
+    would reach what it returns, whether at the call or as the chunk enters."""
     loop = (
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef batch_loss(batch):\n"
-        "    return jnp.mean(batch**2)\n\n\ndata = jnp.arange(10.0)\n"
+        "    return jnp.cumsum(batch**2)\n\n\ndata = jnp.arange(10.0)\n"
         "for start in range(0, len(data), 4):\n    print(batch_loss(data[start : start + 4]))\n"
     )
     root = project(tmp_path, monkeypatch, {"main.py": loop})
     result = lint("--fix", "--unsafe-fixes", ".")
     assert (
-        "RTL103 not fixed: the chunks are sliced by hand, with no drop_last option" in result.output
-    )
+        "RTL103 not fixed: the chunks are sliced by hand, with no drop_last option; padding the "
+        "last one would change what batch_loss computes: it takes no mask of the valid rows; "
+        "batch_loss uses jnp.cumsum at line 7, so padded rows would change its result"
+    ) in result.output
     assert (root / "main.py").read_text() == loop
 
 
@@ -464,12 +468,7 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
             "histogram_distance",
             1,
         ),
-        "portfolio": (
-            {"portfolio.py": PORTFOLIO, "main.py": MONTHS},
-            "main.py",
-            "min_variance_weights",
-            3,
-        ),
+        "bursts": ({"whitening.py": WHITENING, "main.py": BURSTS}, "main.py", "whitened_last", 4),
         "spectra": (
             {"waveform.py": WAVEFORM, "events.py": EVENTS, "main.py": SPECTRA},
             "main.py",

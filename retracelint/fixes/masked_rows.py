@@ -37,8 +37,9 @@ from __future__ import annotations
 import ast
 import copy
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
@@ -728,35 +729,33 @@ def follow(
     open_ = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     open_ -= {parameter, *static} | bound_names(function.body)
     roles = Roles(open=frozenset(open_))
-    first = _with_roles(source, function, names, None, roles)
+
+    def ranked(rank: int | None) -> Body | _Refused:
+        return _with_roles(partial(_follow, source, function, names, rank), roles)
+
+    first = ranked(None)
     if isinstance(first, Body):
         return first
-    indices = _with_roles(source, function, names, _INDEX_RANK, roles)
+    indices = ranked(_INDEX_RANK)
     if isinstance(indices, Body) and len(indices.ranks) > 1:
         return indices
-    matrix = _with_roles(source, function, names, _MATRIX_RANK, roles)
+    matrix = ranked(_MATRIX_RANK)
     return matrix if isinstance(matrix, Body) else str(first)
 
 
-def _with_roles(
-    source: Source,
-    function: ast.FunctionDef,
-    names: tuple[str, ...],
-    rank: int | None,
-    roles: Roles,
-) -> Body | _Refused:
+def _with_roles(follow_with: Callable[[Roles], Body | _Refused], roles: Roles) -> Body | _Refused:
     """The body followed, each other argument a refusal turns on given a role: the body followed to
     its end with it taken for fewer axes and for rows (the arguments after it given theirs alike),
     either where both give the same body, else the one that gives a body (fewer axes, when both
     do). Past ``_ROLES`` arguments, fewer axes without trying rows."""
-    result = _follow(source, function, names, rank, roles)
+    result = follow_with(roles)
     if not (isinstance(result, _Refused) and result.culprit not in ("", *roles.taken)):
         return result
     culprit = result.culprit
-    fewer = _with_roles(source, function, names, rank, roles.given(culprit, FEWER_AXES))
+    fewer = _with_roles(follow_with, roles.given(culprit, FEWER_AXES))
     if len(roles.taken) >= _ROLES:
         return fewer
-    rows = _with_roles(source, function, names, rank, roles.given(culprit, ROWS))
+    rows = _with_roles(follow_with, roles.given(culprit, ROWS))
     if isinstance(fewer, Body) and isinstance(rows, Body) and _same(fewer, rows):
         fewer.roles = {**fewer.roles, culprit: EITHER}
     return rows if isinstance(rows, Body) and not isinstance(fewer, Body) else fewer
