@@ -462,9 +462,10 @@ class _Follow:
         return Rows(rowless=True, rank=rank, text=f"{x}.T @ {y}")
 
     def _helper(self, node: ast.Call) -> Rows | None:
-        """A call of a function of this module, its parameters bound to the call's values, followed
-        through its body; None when it is not one the fix can follow (decorated, with defaults,
-        keywords or more arguments than it names), or too deep."""
+        """A call of a function of this module with rows (or arrays lined up with them), its
+        parameters bound to the call's values, followed through its body; None when no such value
+        goes in, or it is not one the fix can follow (decorated, with defaults, keywords or more
+        arguments than it names), or too deep."""
         function = _helpers(self.source.tree).get(dotted(node.func))
         if function is None or node.keywords or self.depth >= _HELPER_DEPTH:
             return None
@@ -475,6 +476,8 @@ class _Follow:
         if len(node.args) != len(params) or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         values = [self._settled(self.value(a)) for a in node.args]
+        if not any(v.rows or v.loose for v in values):
+            return None  # nothing of the rows goes in: its value as it was
         inner = copy.copy(self)
         inner.names = dict(zip(params, values, strict=True))
         inner.parameters = set(params)
