@@ -190,17 +190,11 @@ def pooled_embedding(table, ids, normalise=True):
     ("scaled", "why"),
     [
         ("spread @ window.T", "uses window.T at line 12"),  # the rows made columns
-        ("window @ spread", "uses window @ spread at line 12"),  # a row each, or their sum: by rank
         ("jnp.cumsum(window, axis=0)", "uses jnp.cumsum at line 12"),  # each row from those above
         ("jnp.stack([window, window])", "uses [window, window] at line 12"),
-        ("window * reading", "reads reading at line 12"),  # its rows may line up with the window's
         (
             "window + jnp.ones(window.shape[0] - 1).sum()",  # a shape: the real count is traced
             "uses the row count in jnp.ones(window.shape[0] - 1) at line 12",
-        ),
-        (
-            "window / window.sum(axis=-1)",
-            "uses window.sum(axis=-1) at line 12, along an axis that may be the rows",
         ),
     ],
 )
@@ -374,3 +368,460 @@ def next_token_logits(params, tokens):
 ''',
     )
     assert (root / "decoder.py").read_text() == DECODER
+
+
+REGRESSION = '''\
+"""One effect's regression on the samples kept."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def effect(X, y, prior):
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    beta = Xc.T @ yc / (jnp.sum(Xc**2, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+'''
+
+SAMPLES = """\
+import json
+
+import numpy as np
+from regression import effect
+
+rng = np.random.default_rng(0)
+X, y = rng.normal(size=(24, 3)).astype(np.float32), rng.normal(size=24).astype(np.float32)
+out = []
+for cut in (1.0, 0.5, 0.0):  # at most 16 rows kept: one bucket
+    keep = X[:, 0] > cut
+    out += [float(b) for b in effect(X[keep], y[keep], 2.0)]
+with open(__file__.replace("main.py", "out.json"), "w") as out_file:
+    json.dump(out, out_file)
+"""
+
+REAL_ROWS = '''\
+def real_rows(x, valid):
+    """``x`` with its rows after the first ``valid`` made zeros: padding, which must add
+    nothing to a sum over the rows (a matrix product that runs over them)."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+
+
+'''
+
+
+def test_a_sum_over_the_rows_of_two_arguments_pads_both_and_zeroes_the_padding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """``Xc.T @ yc`` runs over the rows of X and of y, cut by the same mask in another module: X is
+    taken for a matrix of rows and y for rows of the same count (it is reduced over them), both
+    padded, the padding zeroed in the product; the front checks both before it pads. The prior
+    never meets the rows: passed as it is."""
+    root = project(tmp_path, monkeypatch, {"regression.py": REGRESSION, "main.py": SAMPLES})
+    assert fixed_once(root, "regression.py") == REGRESSION.replace(
+        "@jax.jit", PAD + REAL_ROWS + "@jax.jit"
+    ).replace(
+        """def effect(X, y, prior):
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    beta = Xc.T @ yc / (jnp.sum(Xc**2, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+""",
+        '''def effect_padded(X, y, prior, *, valid):
+    Xc = X - over_rows(jnp.mean, X, valid, axis=0)
+    yc = y - over_rows(jnp.mean, y, valid)
+    beta = real_rows(Xc, valid).T @ real_rows(yc, valid) / (over_rows(jnp.sum, Xc**2, valid, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+
+
+def effect(X, y, prior):
+    """effect of X padded to a bucket of rows: one trace per bucket."""
+    valid = len(X)
+    if jnp.ndim(X) != 2 or jnp.shape(y)[:1] != (valid,):
+        return effect_padded.__wrapped__(X, y, prior, valid=valid)
+    return effect_padded(padded_rows(X), padded_rows(y), prior, valid=valid)
+''',
+    )
+    assert (root / "main.py").read_text() == SAMPLES
+
+
+RATING = '''\
+"""Rating of one player against the opponents met in a period (Elo, on a logistic curve)."""
+
+import jax
+import jax.numpy as jnp
+
+SCALE = jnp.log(10.0) / 400.0
+
+
+def expected_score(own, others):
+    return 1.0 / (1.0 + jnp.exp(-SCALE * (own - others)))
+
+
+@jax.jit
+def rate(own, others, results, k):
+    expected = expected_score(own, others)
+    return own + k * jnp.sum(results - expected)
+'''
+
+LEAGUE = '''\
+"""The games of a period, as the arrays the rating update takes."""
+
+import jax.numpy as jnp
+
+
+def opponents_of(player, games, ratings):
+    met = [(b, 1.0) if a == player else (a, 0.0) for a, b in games if player in (a, b)]
+    others = jnp.array([ratings[name] for name, _ in met])
+    results = jnp.array([score for _, score in met])
+    return others, results
+'''
+
+PERIODS = """\
+import json
+
+import jax.numpy as jnp
+from league import opponents_of
+from rating import rate
+
+PERIODS = [
+    [("ana", "ben"), ("ana", "cleo")],
+    [("cleo", "ana"), ("ben", "dev"), ("cleo", "dev"), ("ana", "dev")],
+    [("dev", "ana")],
+]
+ratings = {name: jnp.float32(1500.0 + 10 * i) for i, name in enumerate(["ana", "ben", "cleo", "dev"])}
+for games in PERIODS:
+    for player in list(ratings):
+        others, results = opponents_of(player, games, ratings)
+        if len(others):
+            ratings[player] = rate(ratings[player], others, results, 32.0)
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump({name: float(r) for name, r in ratings.items()}, out)
+"""
+
+
+def test_other_arguments_are_given_the_role_the_body_can_be_followed_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The player's own rating meets the opponents' in a function of the module, beside a number
+    constant: taken for fewer axes (as rows, the new rating would be rows); the results, used element
+    by element alone, may be either: padded when they have the opponents' rank and count. k meets
+    no rows. A second run refuses: the opponents are padded already."""
+    files = {"rating.py": RATING, "league.py": LEAGUE, "main.py": PERIODS}
+    root = project(tmp_path, monkeypatch, files)
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 1  # the fallback's call is still told
+    text = (root / "rating.py").read_text()
+    assert text == RATING.replace("@jax.jit", PAD + "@jax.jit").replace(
+        """def rate(own, others, results, k):
+    expected = expected_score(own, others)
+    return own + k * jnp.sum(results - expected)
+""",
+        '''def rate_padded(own, others, results, k, *, valid):
+    expected = expected_score(own, others)
+    return own + k * over_rows(jnp.sum, results - expected, valid)
+
+
+def rate(own, others, results, k):
+    """rate of others padded to a bucket of rows: one trace per bucket."""
+    valid = len(others)
+    if jnp.ndim(own) >= jnp.ndim(others) or jnp.ndim(results) > jnp.ndim(others):
+        return rate_padded.__wrapped__(own, others, results, k, valid=valid)
+    results = padded_rows(results) if jnp.ndim(results) == jnp.ndim(others) and jnp.shape(results)[:1] == (valid,) else results
+    return rate_padded(own, padded_rows(others), results, k, valid=valid)
+''',
+    )
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert "RTL104 not fixed: the array is padded to a bucket already" in again.output
+    assert (root / "rating.py").read_text() == text
+    assert [(root / n).read_text() for n in ("league.py", "main.py")] == [LEAGUE, PERIODS]
+
+
+HISTOGRAMS = '''\
+"""How far a recorded segment's histogram lies from the reference's."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def histogram_distance(counts, reference):
+    p = counts / jnp.maximum(counts.sum(), 1.0)
+    q = reference / jnp.maximum(reference.sum(), 1.0)
+    return jnp.sqrt(jnp.sum((p - q) ** 2))
+'''
+
+SEGMENTS = '''\
+"""A recording cut into segments of a fixed width, the last one as long as what is left."""
+
+
+def segments(recording, width):
+    for start in range(0, len(recording), width):
+        yield start, recording[start : start + width]
+'''
+
+GRADES = """\
+import json
+
+import numpy as np
+from metrics import histogram_distance
+from segments import segments
+
+rng = np.random.default_rng(0)
+recording = rng.poisson(3.0, size=70).astype(np.float32)
+reference = rng.poisson(3.0, size=70).astype(np.float32)
+grades = [
+    float(histogram_distance(segment, reference[start : start + len(segment)]))
+    for start, segment in segments(recording, 16)
+]
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(grades, out)
+"""
+
+
+def test_short_last_chunks_a_generator_makes_are_padded_as_they_enter_the_jitted_function(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """RTL103 where the chunks come from a generator of another module: no loader option, no call
+    passing the chunk to pad; padded as they enter the jitted function, to the bucket the full ones
+    share. The reference, cut to the segment's length and reduced over its rows, is rows too."""
+    files = {"metrics.py": HISTOGRAMS, "segments.py": SEGMENTS, "main.py": GRADES}
+    root = project(tmp_path, monkeypatch, files)
+    assert fixed_once(root, "metrics.py") == HISTOGRAMS.replace(
+        "@jax.jit", PAD + "@jax.jit"
+    ).replace(
+        """def histogram_distance(counts, reference):
+    p = counts / jnp.maximum(counts.sum(), 1.0)
+    q = reference / jnp.maximum(reference.sum(), 1.0)
+    return jnp.sqrt(jnp.sum((p - q) ** 2))
+""",
+        '''def histogram_distance_padded(counts, reference, *, valid):
+    p = counts / jnp.maximum(over_rows(jnp.sum, counts, valid), 1.0)
+    q = reference / jnp.maximum(over_rows(jnp.sum, reference, valid), 1.0)
+    return jnp.sqrt(over_rows(jnp.sum, (p - q) ** 2, valid))
+
+
+def histogram_distance(counts, reference):
+    """histogram_distance of counts padded to a bucket of rows: one trace per bucket."""
+    valid = len(counts)
+    if jnp.shape(reference)[:1] != (valid,):
+        return histogram_distance_padded.__wrapped__(counts, reference, valid=valid)
+    return histogram_distance_padded(padded_rows(counts), padded_rows(reference), valid=valid)
+''',
+    )
+    assert [(root / n).read_text() for n in ("segments.py", "main.py")] == [SEGMENTS, GRADES]
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        # a column of rows of a rank unknown: the prior's cannot be checked against it
+        (
+            "return jnp.cumsum(X[:, 0] * prior)",
+            "combines its rows with prior at line 13, whose axes the front cannot line up with them",
+        ),
+        # a function of the module that reduces the rows would have to count the real ones
+        (
+            "return centred(X) * prior",
+            "calls centred at line 13, which reduces its rows or gives several values: its own "
+            "body would have to count the real ones",
+        ),
+        # a transposed array of three axes or more: not a sum over the rows alone
+        ("return X.T @ X[:, :, None]", "uses X.T @ X[:, :, None] at line 13, over rows of more"),
+    ],
+)
+def test_what_the_roles_and_sums_cannot_keep_apart_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, why: str
+):
+    regression = REGRESSION.replace(
+        """def effect(X, y, prior):
+    Xc = X - X.mean(axis=0)
+    yc = y - y.mean()
+    beta = Xc.T @ yc / (jnp.sum(Xc**2, axis=0) + 1e-6)
+    return beta * prior / (prior + 1.0)
+""",
+        f"""def effect(X, y, prior, w=jnp.ones(3)):
+    {body}
+""",
+    ).replace("@jax.jit", "def centred(x):\n    return x - x.mean(axis=0)\n\n\n@jax.jit")
+    # y is cut to the same rows by the program, but the jitted body is told of X's alone
+    files = {"regression.py": regression, "main.py": SAMPLES.replace("y[keep]", "y[:3]")}
+    root = project(tmp_path, monkeypatch, files)
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert f"RTL104 not fixed: effect {why}" in result.output
+    assert [(root / n).read_text() for n in files] == list(files.values())
+
+
+WAVEFORM = '''\
+"""A frequency-domain chirp template and the noise-weighted overlap of two spectra."""
+
+import jax
+import jax.numpy as jnp
+
+MTSUN = 4.925491e-6  # a solar mass in seconds
+
+
+@jax.jit
+def template(freqs, params):
+    mass, phase0 = params
+    amplitude = 1e3 * (mass * MTSUN) ** (5.0 / 6.0) * freqs ** (-7.0 / 6.0)
+    return amplitude * jnp.cos(2.0 * jnp.pi * freqs * mass * 1e-3 + phase0)
+
+
+@jax.jit
+def overlap(h, d, psd, df):
+    return 4.0 * df * jnp.sum(h * d / psd)
+'''
+
+EVENTS = '''\
+"""Events seen for a few seconds each: the longer, the finer their frequency grid."""
+
+import jax.numpy as jnp
+
+
+class Event:
+    def __init__(self, duration, params):
+        self.duration = duration
+        self.params = params
+
+    def grid(self):
+        return jnp.arange(20.0, 24.0, 1.0 / self.duration)
+'''
+
+SPECTRA = """\
+import json
+
+import jax.numpy as jnp
+from events import Event
+from waveform import overlap, template
+
+events = [Event(1.0, jnp.array([1.2, 0.0])), Event(2.0, jnp.array([1.4, 0.5])), Event(3.0, jnp.array([1.1, 1.0]))]
+scores = []
+for event in events:
+    freqs = event.grid()
+    data = template(freqs, event.params)
+    psd = 1.0 + (freqs / 20.0) ** 2
+    for mass in (1.0, 1.3):
+        h = template(freqs, jnp.array([mass, 0.0]))
+        scores.append(float(overlap(h, data, psd, 1.0 / event.duration)))
+with open(__file__.replace("main.py", "out.json"), "w") as out:
+    json.dump(scores, out)
+"""
+
+
+def test_arrays_of_the_rows_count_are_padded_beside_them_and_items_of_an_argument_are_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The template's parameters, unpacked into numbers beside a module constant, have fewer axes
+    than the frequencies (one fewer, then: the front checks the parameters have no more than the
+    frequencies' rank plus one). Its output, sliced back, reaches the overlap in a second round,
+    with two more arrays of the frequencies' count used element by element alone: either, padded
+    when they have the count and rank of the power spectrum the finding names."""
+    files = {"waveform.py": WAVEFORM, "events.py": EVENTS, "main.py": SPECTRA}
+    root = project(tmp_path, monkeypatch, files)
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 1  # the fallback's call is still told
+    text = (root / "waveform.py").read_text()
+    assert (
+        text
+        == WAVEFORM[: WAVEFORM.index("@jax.jit")]
+        + PADDED_ROWS
+        + '''\
+@jax.jit
+def template_padded(freqs, params):
+    mass, phase0 = params
+    amplitude = 1e3 * (mass * MTSUN) ** (5.0 / 6.0) * freqs ** (-7.0 / 6.0)
+    return amplitude * jnp.cos(2.0 * jnp.pi * freqs * mass * 1e-3 + phase0)
+
+
+def template(freqs, params):
+    """template of freqs padded to a bucket of rows: one trace per bucket."""
+    valid = len(freqs)
+    if jnp.ndim(params) >= jnp.ndim(freqs) + 1:
+        return template_padded.__wrapped__(freqs, params)
+    return template_padded(padded_rows(freqs), params)[:valid]
+
+
+'''
+        + PAD[len(PADDED_ROWS) :]
+        + '''@jax.jit
+def overlap_padded(h, d, psd, df, *, valid_2):
+    return 4.0 * df * over_rows(jnp.sum, h * d / psd, valid_2)
+
+
+def overlap(h, d, psd, df):
+    """overlap of psd padded to a bucket of rows: one trace per bucket."""
+    valid_2 = len(psd)
+    if jnp.ndim(d) > jnp.ndim(psd) or jnp.ndim(h) > jnp.ndim(psd):
+        return overlap_padded.__wrapped__(h, d, psd, df, valid_2=valid_2)
+    d = padded_rows(d) if jnp.ndim(d) == jnp.ndim(psd) and jnp.shape(d)[:1] == (valid_2,) else d
+    h = padded_rows(h) if jnp.ndim(h) == jnp.ndim(psd) and jnp.shape(h)[:1] == (valid_2,) else h
+    return overlap_padded(h, d, padded_rows(psd), df, valid_2=valid_2)
+'''
+    )
+    again = lint("--fix", "--unsafe-fixes", ".")
+    assert "RTL101 not fixed: the array is padded to a bucket already" in again.output
+    assert (root / "waveform.py").read_text() == text
+
+
+WHITENING = '''\
+"""The newest reading of a sensor array, whitened by the covariance of the readings before it."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def whitened_last(window, ridge):
+    mean = window.mean(axis=0)
+    dev = window - mean
+    cov = dev.T @ dev / (window.shape[0] - 1) + ridge * jnp.eye(window.shape[1])
+    return jnp.linalg.solve(cov, window[-1] - mean)
+'''
+
+BURSTS = """\
+import json
+
+import numpy as np
+from whitening import whitened_last
+
+rng = np.random.default_rng(1)
+readings = rng.normal(size=(40, 3)).astype(np.float32) @ np.array(
+    [[1.0, 0.3, 0.0], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]], np.float32
+)
+seen = [5, 9, 14, 16, 12]  # how many readings each burst kept
+out = [float(v) for n in seen for v in whitened_last(readings[:n], 1e-3)]
+with open(__file__.replace("main.py", "out.json"), "w") as out_file:
+    json.dump(out, out_file)
+"""
+
+
+def test_a_covariance_over_the_rows_and_the_count_it_is_divided_by_are_the_real_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The readings of each burst, a matrix of rows (the front checks it has two axes): the
+    covariance, a sum over the rows, zeroes the padding of both its factors; the row count is the
+    real one, a traced value that may go where linalg.solve takes an array, while the shape made of
+    the readings' other axis stays as it was; the newest reading is the last real one."""
+    root = project(tmp_path, monkeypatch, {"whitening.py": WHITENING, "main.py": BURSTS})
+    assert fixed_once(root, "whitening.py") == WHITENING.replace(
+        "@jax.jit", PAD + REAL_ROWS + "@jax.jit"
+    ).replace(
+        WHITENING[WHITENING.index("def whitened_last") :],
+        '''\
+def whitened_last_padded(window, ridge, *, valid):
+    mean = over_rows(jnp.mean, window, valid, axis=0)
+    dev = window - mean
+    cov = real_rows(dev, valid).T @ real_rows(dev, valid) / (valid - 1) + ridge * jnp.eye(window.shape[1])
+    return jnp.linalg.solve(cov, window[valid - 1] - mean)
+
+
+def whitened_last(window, ridge):
+    """whitened_last of window padded to a bucket of rows: one trace per bucket."""
+    valid = len(window)
+    if jnp.ndim(window) != 2:
+        return whitened_last_padded.__wrapped__(window, ridge, valid=valid)
+    return whitened_last_padded(padded_rows(window), ridge, valid=valid)
+''',
+    )

@@ -10,18 +10,32 @@ import json
 from pathlib import Path
 
 import pytest
+from rule_pages import load_pages
 from shape_pads import PADDED_ROWS
 from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 from test_fix_masked_rows import (
     BUFFER,
+    BURSTS,
     DECODE,
     DECODER,
     EMBED,
+    EVENTS,
+    GRADES,
+    HISTOGRAMS,
+    LEAGUE,
     MODEL,
+    PERIODS,
     PROMPTS,
+    RATING,
+    REGRESSION,
+    SAMPLES,
     SCORING,
+    SEGMENTS,
+    SPECTRA,
     TOKENIZER,
     WATCH,
+    WAVEFORM,
+    WHITENING,
 )
 
 DENOISE = '''\
@@ -219,7 +233,6 @@ def test_a_grown_array_padded_by_a_helper_of_another_module_is_bounded_by_how_it
         ("jnp.cumsum(magnitude)", "uses jnp.cumsum at line 11"),
         ("jnp.where(magnitude > 0)", "uses jnp.where at line 11"),  # the indices of the rows
         ("magnitude @ samples", "uses magnitude @ samples at line 11"),
-        ("magnitude * scale", "reads scale at line 11"),
     ],
 )
 def test_a_jitted_function_that_mixes_rows_is_refused(
@@ -384,16 +397,20 @@ def test_a_project_loader_is_clean_only_where_it_honours_the_flag_passed_true(
 
 
 def test_a_hand_sliced_loop_is_refused_with_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """No mask to pass, and a body that runs through the rows in order (a running sum): padding
+    would reach what it returns, whether at the call or as the chunk enters."""
     loop = (
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef batch_loss(batch):\n"
-        "    return jnp.mean(batch**2)\n\n\ndata = jnp.arange(10.0)\n"
+        "    return jnp.cumsum(batch**2)\n\n\ndata = jnp.arange(10.0)\n"
         "for start in range(0, len(data), 4):\n    print(batch_loss(data[start : start + 4]))\n"
     )
     root = project(tmp_path, monkeypatch, {"main.py": loop})
     result = lint("--fix", "--unsafe-fixes", ".")
     assert (
-        "RTL103 not fixed: the chunks are sliced by hand, with no drop_last option" in result.output
-    )
+        "RTL103 not fixed: the chunks are sliced by hand, with no drop_last option; padding the "
+        "last one would change what batch_loss computes: it takes no mask of the valid rows; "
+        "batch_loss uses jnp.cumsum at line 7, so padded rows would change its result"
+    ) in result.output
     assert (root / "main.py").read_text() == loop
 
 
@@ -437,5 +454,57 @@ def test_jax_traces_the_shape_fixes_once_and_they_print_the_same(
             "next_token_logits",
             5,
         ),
+        # other arguments padded beside the rows, or passed as they are, by the roles they get
+        "regression": ({"regression.py": REGRESSION, "main.py": SAMPLES}, "main.py", "effect", 2),
+        "rating": (
+            {"rating.py": RATING, "league.py": LEAGUE, "main.py": PERIODS},
+            "main.py",
+            "rate",
+            2,
+        ),
+        "grades": (
+            {"metrics.py": HISTOGRAMS, "segments.py": SEGMENTS, "main.py": GRADES},
+            "main.py",
+            "histogram_distance",
+            1,
+        ),
+        "bursts": ({"whitening.py": WHITENING, "main.py": BURSTS}, "main.py", "whitened_last", 4),
+        "spectra": (
+            {"waveform.py": WAVEFORM, "events.py": EVENTS, "main.py": SPECTRA},
+            "main.py",
+            "overlap",
+            2,
+        ),
     }
     proved_by_jax(tmp_path, monkeypatch, programs, exit_codes=(0, 1))
+
+
+SHAPE_PAGES = {
+    page.code: page
+    for page in load_pages()
+    if page.code in ("RTL101", "RTL102", "RTL103", "RTL104", "RTL105")
+}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax is not installed")
+def test_the_shape_rule_pages_flagged_examples_are_fixed_to_trace_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Each page's flagged example, fixed with --unsafe-fixes (RTL103's chunk padded as it enters
+    the jitted function, which takes no mask), traces once and prints what it printed."""
+    from dynamic_support import count_retraces_many
+
+    scripts = []
+    for code, page in SHAPE_PAGES.items():
+        for copy in ("original", "fixed"):  # fixed last: the folder the fix runs in
+            (tmp_path / code / copy).mkdir(parents=True)
+            project(tmp_path / code / copy, monkeypatch, {"example.py": page.flagged_source or ""})
+        assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0, code
+        assert (tmp_path / code / "fixed" / "example.py").read_text() != page.flagged_source
+        scripts += [tmp_path / code / copy / "example.py" for copy in ("original", "fixed")]
+    reports = iter(count_retraces_many(scripts, cwd=tmp_path))
+    for code in SHAPE_PAGES:
+        before, after = next(reports), next(reports)
+        assert not before.raised and before.total_retraces > 0, (code, before.summary())
+        assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+        assert after.stdout == before.stdout, code

@@ -11,14 +11,22 @@ standing in for the padding where no value is neutral); ``x[-1]`` becomes ``x[va
 count in arithmetic (``x.shape[0]``, ``len(x)``) ``valid``. What the body does with the rows is
 followed (``Rows``): row-wise functions (``apis.ROWWISE``), arithmetic with numbers and with values
 reduced over the rows, an array indexed by the rows (a gather), ``jnp.arange`` over them, ``[:, k]``,
-reductions along a later axis, ``jax.vmap`` of a function of the rest, and, where the ranks are known,
-matrix products (a row each, or a sum over the rows made over the real ones). Ranks are known where
-the body gathers by the array: it is then taken for indices (one axis) into tables of vectors (two),
-which the front checks before it pads (it calls the body unpadded otherwise). Anything else that
-touches the rows (``jnp.stack``, ``cumsum``, a transpose, a shape made of the row count, another
-argument or global combined with them, whose rows the fix cannot see) refuses the fix, saying where.
-Arrays of rows combined with each other are taken to share their first axis, as they do when made
-from the one array.
+reductions along a later axis, ``jax.vmap`` of a function of the rest, the module's own functions
+(followed through their bodies, when they reduce nothing) and number constants, and, where the ranks
+are known, matrix products (a row each, or a sum over the rows made over the real ones; ``a.T @ b``
+over rows of one or two axes, the padding of both zeroed). Ranks are known where the body gathers by
+the array (taken for indices, one axis, into tables of vectors, two) or multiplies it as a matrix
+(two), which the front checks before it pads.
+
+The other arguments the body combines with the rows get a role (``Roles``): rows of the same count
+(``y`` beside ``X``: padded too), fewer axes (a number, a vector along the rows' other axes: passed
+as they are), or either (used element by element alone: padded when they have the rows' rank and
+count). The role is the one the body can be followed with; where both can, and the body comes out
+differently, fewer axes. The front checks every rank and role before it pads, and otherwise calls the
+body with the arrays as they are, not jitted. Anything else that
+touches the rows (``jnp.stack``, ``cumsum``, a shape made of the row count, a global combined with
+them, whose rows the fix cannot see) refuses the fix, saying where. Arrays of rows combined with
+each other are taken to share their first axis, as they do when made from the one array.
 
 Unsafe: the body also computes rows that are thrown away (cost; a padding row may hold inf or nan
 where nothing did), and the name is no longer a jitted function (``.lower`` is gone).
@@ -27,8 +35,11 @@ where nothing did), and the name is no longer a jitted function (``.lower`` is g
 from __future__ import annotations
 
 import ast
+import copy
 import textwrap
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
@@ -39,8 +50,10 @@ from retracelint.fixes.base import (
     bound_names,
     dotted,
     has_binding,
+    module_bindings,
     offset_in,
     parse_statement,
+    rebound_in_functions,
 )
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
@@ -49,7 +62,9 @@ from retracelint.summarise.apis import (
     ROW_REDUCTIONS,
     ROWS_KEPT,
     ROWWISE,
+    TRACED_POSITIONS,
     VECTORS,
+    _array_module,
 )
 
 if TYPE_CHECKING:
@@ -82,6 +97,14 @@ def {name}(reduce, x, valid, **options):
         return reduce(jnp.where(keep, x, x[:1]), **options)
     return reduce(x, where=jnp.broadcast_to(keep, x.shape), **options)
 '''
+_REAL_ROWS = '''
+def {name}(x, valid):
+    """``x`` with its rows after the first ``valid`` made zeros: padding, which must add
+    nothing to a sum over the rows (a matrix product that runs over them)."""
+    x = jnp.asarray(x)
+    keep = jnp.arange(x.shape[0]).reshape((-1,) + (1,) * (x.ndim - 1)) < valid
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+'''
 
 
 @dataclass(frozen=True)
@@ -98,6 +121,27 @@ class Rows:
     rank: int | None = None
     text: str | None = None
     counted: bool = False  # made from the real row count, a traced value: no shape may use it
+    # rows with the rank of the argument named (made from it element by element), where one is
+    like: str = ""
+    # made from other arguments taken for fewer axes (or either): lined up with whatever rows it
+    # meets, which the front checks (``Body.met``)
+    loose: bool = False
+    fewer: int = (
+        0  # of a loose value: how many axes it has fewer than the arguments it is made from
+    )
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The other arguments the body meets with the rows, each with what the front takes it for
+    (``ROWS``, ``FEWER_AXES``, ``EITHER``); ``open``: those that may be given one (the jitted function's
+    arguments but the padded one and the static ones)."""
+
+    taken: dict[str, str] = field(default_factory=dict)
+    open: frozenset[str] = frozenset()
+
+    def given(self, name: str, role: str) -> Roles:
+        return Roles({**self.taken, name: role}, self.open)
 
 
 @dataclass
@@ -112,40 +156,116 @@ class Body:
     masked: bool = False  # a reduction is made over the real rows, by the helper named
     over_rows: str = ""
     ranks: dict[str, int] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    # a sum over the rows is made with their padding zeroed, by the helper named
+    zeroed: bool = False
+    real_rows: str = ""
+    met: dict[str, str] = field(default_factory=dict)  # ``_Follow.met``
+    bounds: set[str] = field(default_factory=set)  # ``_Follow.bounds``
+    returned: list[Rows] = field(default_factory=list)  # what each part of the result is
+
+    @property
+    def counts(self) -> bool:
+        """Whether the body is told the count of real rows."""
+        return self.masked or self.zeroed
 
 
 class _Refused(Exception):
-    """Why the body keeps the padded rows apart no longer: the clause of a refusal."""
+    """Why the body keeps the padded rows apart no longer: the clause of a refusal, and the other
+    argument it turns on, when taking that one for rows or for a number may get past it."""
+
+    def __init__(self, clause: str, culprit: str = ""):
+        super().__init__(clause)
+        self.culprit = culprit
+
+
+# What the front takes another argument of the jitted function for, where the body meets it with the
+# rows: rows of the same count (padded too; the front checks the count), an array of fewer axes than
+# the padded one, a number or a vector lined up with the rows' other axes (passed as it is; the front
+# checks its rank), or either (the body only combines it with rows element by element: padded when it
+# has the rows' rank and count, passed as it is otherwise).
+ROWS, FEWER_AXES, EITHER = "rows", "fewer axes", "either"
 
 
 # The ranks tried when the body needs them: an array of indices into a table of vectors, the
-# shape of token ids and embeddings (the front checks them, and calls the body unpadded otherwise).
-_INDEX_RANK, _TABLE_RANK = 1, 2
+# shape of token ids and embeddings; a matrix of rows (a design matrix, returns by asset); the front
+# checks them, and calls the body unpadded otherwise.
+_INDEX_RANK, _TABLE_RANK, _MATRIX_RANK = 1, 2, 2
+_HELPER_DEPTH = 3  # how deep the module's own functions are followed into
+_ROLES = 6  # how many other arguments are given a role by trying both (each doubles the follows)
 
 
 class _Follow:
     """Follows the padded rows through a body, collecting the rewrites of its reductions."""
 
     def __init__(
-        self, source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
+        self,
+        source: Source,
+        function: ast.FunctionDef,
+        names: tuple[str, ...],
+        rank: int | None = None,
+        roles: Roles | None = None,
     ):
-        parameter, self.valid, self.over_rows = names
+        parameter, self.valid, self.over_rows, self.real_rows = names
         self.source = source
-        self.assume = assume
-        self.ranks: dict[str, int] = {parameter: _INDEX_RANK} if assume else {}
-        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=self.ranks.get(parameter))}
+        # tables of vectors are assumed where the rows are taken for indices into them
+        self.assume = rank == _INDEX_RANK
+        self.ranks: dict[str, int] = {parameter: rank} if rank is not None else {}
+        self.bounds: set[str] = set()  # arguments of a matrix product, a vector or a matrix
+        self.names: dict[str, Rows] = {parameter: Rows(rows=True, rank=rank, like=parameter)}
         self.masked = False
+        self.zeroed = False  # the padding rows are made zeros, by the helper named
         # what the front can evaluate: the arguments the body never binds again
         args = function.args
-        self.arguments = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-        self.arguments -= bound_names(function.body)
+        self.parameters = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        self.arguments = self.parameters - bound_names(function.body)
+        self.depth = 0  # how deep in the module's functions the body calls with rows
+        self.roles = roles or Roles()
+        for name, role in self.roles.taken.items():
+            rows = Rows(rows=True, like=name)  # of its own rank, whatever that is
+            self.names[name] = rows if role == ROWS else Rows(rowless=True, loose=True)
+        # the arguments each local is made from, to name the one a refusal turns on
+        self.made_from: dict[str, frozenset[str]] = {}
+        # the rank of the rows each argument taken for fewer axes (or either) meets, as the front
+        # writes it
+        self.met: dict[str, str] = {}
+
+    def run(self, function: ast.FunctionDef, out: Body) -> None:
+        """Follows the body's statements (assignments, then the return) into ``out``."""
+        body = function.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        for stmt in body:
+            if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
+                returned = stmt.value
+                parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
+                values = [self._settled(self.value(p)) for p in parts]
+                out.returns_rows = tuple(v.rows for v in values)
+                out.tuple_result = isinstance(returned, ast.Tuple)
+                out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
+                out.returned = values
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                for target, value in _pairs(stmt.targets[0], stmt.value):
+                    made = self.value(value)
+                    if made.text is not None:
+                        out.changes.append((value, made.text))
+                    _bind(self, target, made, stmt.lineno)
+                    self.note(target, value)
+            else:
+                raise _Refused(
+                    f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
+                )
+        if not body or not isinstance(body[-1], ast.Return):
+            raise _Refused("does not end by returning its result")
 
     def value(self, node: ast.expr) -> Rows:
         if isinstance(node, ast.Constant):
             number = isinstance(node.value, (int, float, complex)) and node.value is not True
             return Rows(rowless=True, rank=0 if number else None)
         if isinstance(node, ast.Name):
-            return self.names.get(node.id, Rows())
+            if node.id in self.names or node.id in self.parameters:
+                return self.names.get(node.id, Rows())
+            return _numbers(self.source.tree).get(node.id, Rows())
         if isinstance(node, ast.Attribute):
             return self._attribute(node)
         if isinstance(node, ast.Subscript):
@@ -239,25 +359,69 @@ class _Follow:
         """Arithmetic, comparisons, row-wise functions: rows with rows or with a value that has no
         axis to line up with them (a number, a reduction over the rows)."""
         values = [self._settled(v) for v in map(self.value, operands)]
-        ranks = [v.rank for v in values]
+        ranks = [v.rank for v in values if not v.loose]
         rank = None if None in ranks else max(ranks, default=0)  # type: ignore[type-var]
         counted = any(v.counted for v in values)
+        loose = [(o, v) for o, v in zip(operands, values, strict=True) if v.loose]
         if not any(v.rows for v in values):
             rowless = all(v.rowless for v in values)
-            made = Rows(rowless=rowless, rank=rank, counted=counted)
+            # still lined up with whatever it meets, when the rest are numbers
+            still = bool(loose) and all(v.loose or v.rank == 0 for v in values)
+            fewer = min((v.fewer for _, v in loose), default=0)
+            made = Rows(
+                rowless=rowless,
+                rank=None if loose else rank,
+                counted=counted,
+                loose=still,
+                fewer=fewer if still else 0,
+            )
             return self._rewritten(node, operands, made, values)
         for operand, value in zip(operands, values, strict=True):
             if not value.rows and not value.rowless:
-                raise _Refused(self._other(operand))
-        return self._rewritten(node, operands, Rows(rows=True, rank=rank, counted=counted), values)
+                raise _Refused(self._other(operand), self._culprit(operand))
+        rows = [v for v in values if v.rows]
+        for operand, value in loose:
+            self._meet(operand, rows, value.fewer)
+        made = Rows(rows=True, rank=rank, counted=counted, like=_like(rows))
+        return self._rewritten(node, operands, made, values)
+
+    def _meet(self, operand: ast.expr, rows: list[Rows], fewer: int) -> None:
+        """``operand``, made from arguments taken for fewer axes (with ``fewer`` axes than they
+        have), meets ``rows``: their rank, which the front compares those arguments' with (less
+        ``fewer``), is noted for each."""
+        like = _like(rows)
+        if like:
+            rank = f"jnp.ndim({like})"
+        elif len({r.rank for r in rows}) == 1 and rows[0].rank is not None:
+            rank = str(rows[0].rank)
+        else:
+            raise _Refused(
+                f"combines its rows with {self.source.code(operand)} at line {operand.lineno}, "
+                "whose axes the front cannot line up with them"
+            )
+        if fewer:
+            rank = f"{rank} + {fewer}"
+        for argument in sorted(self._made(operand) & set(self.roles.taken)):
+            if self.met.setdefault(argument, rank) != rank:
+                raise _Refused(
+                    f"combines {argument} with rows of different ranks at line {operand.lineno}"
+                )
 
     def _matmul(self, node: ast.BinOp) -> Rows:
         """Rows times a matrix or vector of the rest, when the rows have two axes or more (a row
         each); rows of one axis times rows: a sum over the rows, made over the real ones."""
+        over = self._contraction(node, node.left, node.right)
+        if over is not None:
+            return over
         left, right = self.value(node.left), self.value(node.right)
         if not (left.rows or right.rows):
             return self._apart(node, [node.left, node.right])
         other = right.rank if right.rank is not None else self._assumed(node.right, _TABLE_RANK)
+        # a row each whether an argument is a vector or a matrix, which the front checks
+        bounded = other is None and not right.rows and (left.rank or 0) >= 2
+        if bounded and left.rows and self._bounded(node.right):
+            values = [left, right]
+            return self._rewritten(node, [node.left, node.right], Rows(rows=True), values)
         if left.rows and not right.rows and (left.rank or 0) >= 2 and other in (1, 2):
             rank = left.rank - 1 if other == 1 else left.rank  # type: ignore[operator]
             values = [left, right]
@@ -273,6 +437,63 @@ class _Follow:
             text = f"{self.over_rows}(jnp.sum, {a}[:, None] * {b}, {self.valid}, axis=0)"
             return Rows(rowless=True, rank=1, text=text)
         raise _Refused(self._uses(node))
+
+    def _contraction(self, node: ast.expr, left: ast.expr, right: ast.expr) -> Rows | None:
+        """``a.T @ b`` (``jnp.dot(a.T, b)``), ``a`` rows of one or two axes and ``b`` rows: a sum
+        over the rows, with the padding rows of both made zeros (``real_rows``), which add nothing
+        however the rows are lined up (a ``b`` of three axes or more would not fit the padded ``a``:
+        an error, not another number). None when ``node`` is not one."""
+        if not (isinstance(left, ast.Attribute) and left.attr == "T"):
+            return None
+        a, b = self.value(left.value), self.value(right)
+        if a.rows and not b.rows:
+            raise _Refused(self._uses(node), self._culprit(right))
+        if not (a.rows and b.rows):
+            return None
+        if a.rank not in (1, 2) or b.rank not in (1, 2, None):
+            raise _Refused(
+                f"uses {self.source.code(node)} at line {node.lineno}, over rows of "
+                "more axes than a matrix has, or of axes it cannot tell"
+            )
+        self.zeroed = True
+        x = f"{self.real_rows}({self._text(left.value, a)}, {self.valid})"
+        y = f"{self.real_rows}({self._text(right, b)}, {self.valid})"
+        rank = None if b.rank is None else a.rank + b.rank - 2
+        return Rows(rowless=True, rank=rank, text=f"{x}.T @ {y}")
+
+    def _helper(self, node: ast.Call) -> Rows | None:
+        """A call of a function of this module with rows (or arrays lined up with them), its
+        parameters bound to the call's values, followed through its body; None when no such value
+        goes in, or it is not one the fix can follow (decorated, with defaults, keywords or more
+        arguments than it names), or too deep."""
+        function = _helpers(self.source.tree).get(dotted(node.func))
+        if function is None or node.keywords or self.depth >= _HELPER_DEPTH:
+            return None
+        args = function.args
+        params = [a.arg for a in args.args]
+        if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults:
+            return None
+        if len(node.args) != len(params) or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        values = [self._settled(self.value(a)) for a in node.args]
+        if not any(v.rows or v.loose for v in values):
+            return None  # nothing of the rows goes in: its value as it was
+        inner = copy.copy(self)
+        inner.names = dict(zip(params, values, strict=True))
+        inner.parameters = set(params)
+        inner.arguments, inner.ranks, inner.bounds = set(), {}, set()
+        # its parameters made from what the call's arguments are made from
+        inner.made_from = {p: self._made(a) for p, a in zip(params, node.args, strict=True)}
+        inner.masked = inner.zeroed = False
+        inner.depth = self.depth + 1
+        out = Body()
+        inner.run(function, out)
+        if out.changes or inner.masked or inner.zeroed or out.tuple_result:
+            raise _Refused(
+                f"calls {function.name} at line {node.lineno}, which reduces its rows or gives "
+                "several values: its own body would have to count the real ones"
+            )
+        return out.returned[0]
 
     def _call(self, node: ast.Call) -> Rows:
         name = dotted(node.func)
@@ -308,22 +529,33 @@ class _Follow:
             return Rows(length=True)
         if isinstance(node.func, ast.Call) and dotted(node.func.func) in _VMAPS:
             return self._vmap(node)
+        if module in _MODULES and function == "dot" and len(node.args) == 2 and not node.keywords:
+            over = self._contraction(node, *node.args)
+            if over is not None:
+                return over
+        helped = self._helper(node)
+        if helped is not None:
+            return helped
         if module in _MODULES and function in ROWS_KEPT and len(node.args) == 1:
             return self._combine(node, arguments)
-        made = self._apart(node, [node.func, *arguments])
+        array_module = module in _MODULES or module.startswith("jnp.") or _array_module(module)
+        traced = TRACED_POSITIONS.get(function, 0) if array_module else 0
+        made = self._apart(node, [node.func, *arguments], min(traced, len(node.args)))
         if module in _MODULES and function in VECTORS:
-            return Rows(made.rows, made.rowless, made.length, 1, made.text)
+            return replace(made, rank=1, counted=False, like="", loose=False)
         return made
 
-    def _apart(self, node: ast.expr, parts: list[ast.expr]) -> Rows:
-        """Anything else: its value as it was, when no part of it is made of rows."""
+    def _apart(self, node: ast.expr, parts: list[ast.expr], traced: int = 0) -> Rows:
+        """Anything else: its value as it was, when no part of it is made of rows. ``traced``: how
+        many parts after the first (a function's leading arguments) take a traced value."""
         values = [self._settled(self.value(p)) for p in parts]
         if any(v.rows for v in values):
             raise _Refused(self._uses(node))
-        if any(v.counted for v in values):
+        counted = [i for i, v in enumerate(values) if v.counted]
+        if any(not 0 < i <= traced for i in counted):
             # a shape, a static argument may be made of it: the real count is traced
             raise _Refused(f"uses the row count in {self.source.code(node)} at line {node.lineno}")
-        return self._rewritten(node, parts, Rows(), values)
+        return self._rewritten(node, parts, Rows(counted=bool(counted)), values)
 
     def _reduce(
         self,
@@ -408,16 +640,25 @@ class _Follow:
     def _assumed(self, node: ast.expr, rank: int) -> int | None:
         """The rank assumed of ``node``, an argument (or an item of one) that the front can look at
         before it pads; None when no rank is assumed of it."""
-        if not self.assume:
+        if not self.assume or not self._argument(node):
             return None
+        return self.ranks.setdefault(self.source.code(node), rank)
+
+    def _bounded(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an argument (or an item of one) the front can check has two axes at
+        most; noted for the front when it is."""
+        if not self._argument(node):
+            return False
+        self.bounds.add(self.source.code(node))
+        return True
+
+    def _argument(self, node: ast.expr) -> bool:
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
         plain = all(
             isinstance(n, (ast.Name, ast.Subscript, ast.Constant, ast.expr_context))
             for n in ast.walk(node)
         )
-        if not plain or not names or not names <= self.arguments:
-            return None
-        return self.ranks.setdefault(self.source.code(node), rank)
+        return plain and bool(names) and names <= self.arguments
 
     def _rewritten(
         self,
@@ -432,7 +673,7 @@ class _Follow:
         if not changed:
             return kind
         text = _splice(self.source, node, changed)
-        return Rows(kind.rows, kind.rowless, kind.length, kind.rank, text, kind.counted)
+        return replace(kind, text=text)
 
     def _text(self, node: ast.expr, value: Rows) -> str:
         return value.text if value.text is not None else self.source.code(node)
@@ -446,6 +687,26 @@ class _Follow:
         what = dotted(node.func) if isinstance(node, ast.Call) else ""
         return f"uses {what or self.source.code(node)} at line {node.lineno}"
 
+    def _culprit(self, node: ast.expr) -> str:
+        """The argument without a role yet that ``node`` is made from, when there is one."""
+        free = sorted((self._made(node) & self.roles.open) - set(self.roles.taken))
+        return free[0] if free else ""
+
+    def _made(self, node: ast.expr) -> frozenset[str]:
+        """The names ``node`` is made from: the arguments its locals are made from, and its own."""
+        return frozenset(
+            a
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name)
+            for a in self.made_from.get(n.id, {n.id})
+        )
+
+    def note(self, target: ast.expr, value: ast.expr) -> None:
+        """Which arguments the names ``target`` binds are made from."""
+        made = self._made(value)
+        for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+            self.made_from[name] = made
+
     def _other(self, node: ast.expr) -> str:
         if isinstance(node, ast.Name):
             return f"reads {node.id} at line {node.lineno}"
@@ -453,65 +714,168 @@ class _Follow:
 
 
 def follow(
-    source: Source, function: ast.FunctionDef, parameter: str, valid: str, over_rows: str
+    source: Source,
+    function: ast.FunctionDef,
+    parameter: str,
+    helpers: tuple[str, str, str],
+    static: tuple[str, ...] = (),
 ) -> Body | str:
-    """The body's rewrites once ``parameter`` holds padding rows past ``valid`` (reductions made by
-    ``over_rows``), and which parts of its result are rows; else what in it mixes the padding into a
+    """The body's rewrites once ``parameter`` holds padding rows past the count named by
+    ``helpers`` (with the names of the functions that reduce over the real rows and zero the
+    padding), and which parts of its result are rows; else what in it mixes the padding into a
     result (a clause: "uses jnp.stack at line 9"). Followed with no rank known first; then, where
     that fails, with the array taken for indices into tables of vectors, when the body gathers by
-    it (the ranks the front then checks)."""
-    first = _follow(source, function, (parameter, valid, over_rows), assume=False)
+    it, or for a matrix of rows (the ranks the front then checks). The other arguments (``static``
+    ones aside) the body meets with the rows are given roles (``Roles``) as the clauses ask."""
+    names = (parameter, *helpers)
+    args = function.args
+    open_ = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    open_ -= {parameter, *static} | bound_names(function.body)
+    roles = Roles(open=frozenset(open_))
+
+    def ranked(rank: int | None) -> Body | _Refused:
+        return _with_roles(partial(_follow, source, function, names, rank), roles)
+
+    first = ranked(None)
     if isinstance(first, Body):
         return first
-    indices = _follow(source, function, (parameter, valid, over_rows), assume=True)
+    indices = ranked(_INDEX_RANK)
     if isinstance(indices, Body) and len(indices.ranks) > 1:
         return indices
-    return first
+    matrix = ranked(_MATRIX_RANK)
+    return matrix if isinstance(matrix, Body) else str(first)
+
+
+def _with_roles(follow_with: Callable[[Roles], Body | _Refused], roles: Roles) -> Body | _Refused:
+    """The body followed, each other argument a refusal turns on given a role: the body followed to
+    its end with it taken for fewer axes and for rows (the arguments after it given theirs alike),
+    either where both give the same body, else the one that gives a body (fewer axes, when both
+    do). Past ``_ROLES`` arguments, fewer axes without trying rows."""
+    result = follow_with(roles)
+    if not (isinstance(result, _Refused) and result.culprit not in ("", *roles.taken)):
+        return result
+    culprit = result.culprit
+    fewer = _with_roles(follow_with, roles.given(culprit, FEWER_AXES))
+    if len(roles.taken) >= _ROLES:
+        return fewer
+    rows = _with_roles(follow_with, roles.given(culprit, ROWS))
+    if isinstance(fewer, Body) and isinstance(rows, Body) and _same(fewer, rows):
+        fewer.roles = {**fewer.roles, culprit: EITHER}
+    return rows if isinstance(rows, Body) and not isinstance(fewer, Body) else fewer
+
+
+def _same(a: Body, b: Body) -> bool:
+    return (
+        [(id(n), t) for n, t in a.changes] == [(id(n), t) for n, t in b.changes]
+        and a.returns_rows == b.returns_rows
+        and (a.masked, a.zeroed) == (b.masked, b.zeroed)
+    )
 
 
 def _follow(
-    source: Source, function: ast.FunctionDef, names: tuple[str, str, str], assume: bool
-) -> Body | str:
-    walker = _Follow(source, function, names, assume)
-    body = function.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
+    source: Source,
+    function: ast.FunctionDef,
+    names: tuple[str, ...],
+    rank: int | None,
+    roles: Roles,
+) -> Body | _Refused:
+    walker = _Follow(source, function, names, rank, roles)
     out = Body()
     try:
-        for stmt in body:
-            if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
-                returned = stmt.value
-                parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
-                values = [walker._settled(walker.value(p)) for p in parts]
-                out.returns_rows = tuple(v.rows for v in values)
-                out.tuple_result = isinstance(returned, ast.Tuple)
-                out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
-            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                value = walker.value(stmt.value)
-                if value.text is not None:
-                    out.changes.append((stmt.value, value.text))
-                _bind(walker, stmt.targets[0], value, stmt.lineno)
-            else:
-                raise _Refused(
-                    f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
-                )
+        walker.run(function, out)
     except _Refused as why:
-        return str(why)
-    if not body or not isinstance(body[-1], ast.Return):
-        return "does not end by returning its result"
+        return why
     out.masked, out.over_rows, out.ranks = walker.masked, names[2], walker.ranks
+    out.zeroed, out.real_rows, out.roles = walker.zeroed, names[3], walker.roles.taken
+    out.met, out.bounds = walker.met, walker.bounds
     return out
+
+
+def _like(rows: list[Rows]) -> str:
+    """The argument whose rank rows combined element by element have: rows combined share their
+    first axis, so their ranks are the same (any of theirs; the first by name, to be the same on
+    every run); empty where one's is not known."""
+    likes = sorted({r.like for r in rows})
+    return "" if not likes or "" in likes else likes[0]
+
+
+def _pairs(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
+    """``a, b = x, y`` as its two assignments (each value is made before any is bound); else the
+    assignment as it is."""
+    if (
+        isinstance(target, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+    ):
+        return list(zip(target.elts, value.elts, strict=True))
+    return [(target, value)]
+
+
+@lru_cache(maxsize=8)
+def _helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The module's undecorated top-level functions, by name, where one def alone binds it."""
+    bound = module_bindings(tree)
+    return {
+        s.name: s
+        for s in tree.body
+        if isinstance(s, ast.FunctionDef) and not s.decorator_list and len(bound[s.name]) == 1
+    }
+
+
+@lru_cache(maxsize=8)
+def _numbers(tree: ast.Module) -> dict[str, Rows]:
+    """The module's names bound once, at its top, to a number: literals, ``jnp.pi``, arithmetic and
+    element-wise functions of them (``Q = jnp.log(10.0) / 400.0``); no function rebinds them."""
+    bound, rebound = module_bindings(tree), rebound_in_functions(tree)
+    out: dict[str, Rows] = {}
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and len(bound[stmt.targets[0].id]) == 1
+            and stmt.targets[0].id not in rebound
+            and _number_expression(stmt.value, out)
+        ):
+            out[stmt.targets[0].id] = Rows(rowless=True, rank=0)
+    return out
+
+
+def _number_expression(node: ast.expr, numbers: dict[str, Rows]) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return node.id in numbers
+    if isinstance(node, ast.Attribute):
+        return dotted(node.value) in (*_MODULES, "math", "np", "numpy") and node.attr in (
+            _FLOAT_CONSTANTS | {"pi", "e"}
+        )
+    if isinstance(node, ast.UnaryOp):
+        return _number_expression(node.operand, numbers)
+    if isinstance(node, ast.BinOp):
+        return _number_expression(node.left, numbers) and _number_expression(node.right, numbers)
+    if isinstance(node, ast.Call):
+        module, _, name = dotted(node.func).rpartition(".")
+        return (
+            ((module in (*_MODULES, "np", "numpy") and name in ROWWISE) or module == "math")
+            and not node.keywords
+            and all(_number_expression(a, numbers) for a in node.args)
+        )
+    return False
 
 
 def _bind(walker: _Follow, target: ast.expr, value: Rows, line: int) -> None:
     if isinstance(target, ast.Name):
-        kept = Rows(value.rows, value.rowless, value.length, value.rank, counted=value.counted)
+        kept = replace(value, text=None)
         walker.names[target.id] = kept
     elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         if value.rows or value.length:
             raise _Refused(f"unpacks its rows at line {line}")
+        # each item of an array of fewer axes has one axis fewer still
+        item = Rows(rowless=True, loose=True, fewer=value.fewer + 1) if value.loose else Rows()
         for element in target.elts:
-            walker.names[element.id] = Rows()  # type: ignore[attr-defined]
+            walker.names[element.id] = item  # type: ignore[attr-defined]
     else:
         raise _Refused(f"assigns to {ast.unparse(target)} at line {line}")
 
@@ -579,8 +943,13 @@ def pad_where_jitted(source: Source, finding: Finding, bucket: int) -> Rewrite |
     else:
         imports = ()
     valid = source.fresh_name("valid")
-    over_rows = _over_rows_defined(source)
-    body = follow(source, function, parameter, valid, over_rows or source.fresh_name("over_rows"))
+    over_rows, real_rows = _defined(source, _OVER_ROWS), _defined(source, _REAL_ROWS)
+    named = (
+        valid,
+        over_rows or source.fresh_name("over_rows"),
+        real_rows or source.fresh_name("real_rows"),
+    )
+    body = follow(source, function, parameter, named, site.static_params)
     if isinstance(body, str):
         return Refusal(f"{site.name} {body}, so padded rows would change its result")
     inner = source.fresh_name(f"{site.name}_padded")
@@ -588,7 +957,9 @@ def pad_where_jitted(source: Source, finding: Finding, bucket: int) -> Rewrite |
     pad = existing or source.fresh_name(PAD_NAME)
     helpers = [] if existing else [pad_code(pad, bucket)]
     if body.masked and not over_rows:
-        helpers.append(_over_rows_text(body.over_rows))
+        helpers.append(_helper_text(_OVER_ROWS, named[1]))
+    if body.zeroed and not real_rows:
+        helpers.append(_helper_text(_REAL_ROWS, named[2]))
     code = _inner_code(source, function, inner, valid, body)
     if code is None:
         return Refusal(f"{site.name}'s body does not start on a line of its own")
@@ -678,7 +1049,7 @@ def _inner_code(
         hi = offset_in(text, (first, 0), source.end(node))
         text = text[:lo] + new + text[hi:]
     # the count of real rows, where a reduction needs it
-    args = _with_keyword(function.args, valid) if body.masked else function.args
+    args = _with_keyword(function.args, valid) if body.counts else function.args
     returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
     header = f"def {inner}({ast.unparse(args)}){returns}:"
     return "\n".join([*decorators, header, text])
@@ -706,57 +1077,84 @@ def _front_code(
     """The def that takes the jitted function's name and arguments: pads, calls, slices back."""
     inner, valid, pad, result = names
     args = function.args
-    passed = [
-        f"{pad}({a.arg})" if a.arg == parameter else a.arg for a in (*args.posonlyargs, *args.args)
+    padded = {parameter} | {n for n, role in body.roles.items() if role == ROWS}
+
+    def call(callee: str, padding: bool) -> str:
+        def given(name: str) -> str:
+            return f"{pad}({name})" if padding and name in padded else name
+
+        passed = [given(a.arg) for a in (*args.posonlyargs, *args.args)]
+        passed += [f"{a.arg}={given(a.arg)}" for a in args.kwonlyargs]
+        if body.counts:
+            passed.append(f"{valid}={valid}")
+        return f"{callee}({', '.join(passed)})"
+
+    # the ranks and roles the padding was proved for; other arrays are given as they are to the
+    # body not jitted (jitted, it would trace once per length again)
+    checks = [f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items()]
+    checks += [f"jnp.ndim({k}) > {_TABLE_RANK}" for k in sorted(body.bounds)]
+    checks += [
+        check
+        for n, role in body.roles.items()
+        if (check := _role_check(n, role, body.met.get(n), valid))
     ]
-    passed += [
-        f"{a.arg}={pad}({a.arg})" if a.arg == parameter else f"{a.arg}={a.arg}"
-        for a in args.kwonlyargs
+    guard = [f"if {' or '.join(checks)}:", f"    return {call(f'{inner}.__wrapped__', False)}"]
+    either = [
+        f"{n} = {pad}({n}) if jnp.ndim({n}) == {body.met[n]} and "
+        f"jnp.shape({n})[:1] == ({valid},) else {n}"
+        for n, role in body.roles.items()
+        if role == EITHER and n in body.met
     ]
-    if body.masked:
-        passed.append(f"{valid}={valid}")
-    call = f"{inner}({', '.join(passed)})"
-    if body.ranks:
-        # the ranks the padding was proved for; an array of others is given as it is to the body
-        # not jitted (jitted, it would trace once per length again)
-        unpadded = call.replace(f"{pad}({parameter})", parameter).replace(
-            f"{inner}(", f"{inner}.__wrapped__(", 1
-        )
-        checks = " or ".join(f"jnp.ndim({k}) != {r}" for k, r in body.ranks.items())
-        guard = [f"if {checks}:", f"    return {unpadded}"]
-    else:
-        guard = []
+    padded_call = call(inner, True)
     if body.tuple_result and any(body.returns_rows):
         parts = [
             f"{result}[{i}][:{valid}]" if rows else f"{result}[{i}]"
             for i, rows in enumerate(body.returns_rows)
         ]
-        tail = [f"{result} = {call}", f"return ({', '.join(parts)}{',' * (len(parts) == 1)})"]
+        tail = [
+            f"{result} = {padded_call}",
+            f"return ({', '.join(parts)}{',' * (len(parts) == 1)})",
+        ]
     else:
-        tail = [f"return {call}[:{valid}]" if body.returns_rows == (True,) else f"return {call}"]
+        sliced = body.returns_rows == (True,)
+        tail = [f"return {padded_call}[:{valid}]" if sliced else f"return {padded_call}"]
     returns = f" -> {ast.unparse(function.returns)}" if function.returns else ""
     lines = [
         f"def {function.name}({ast.unparse(args)}){returns}:",
         f'"""{function.name} of {parameter} padded to a bucket of rows: one trace per bucket."""',
         f"{valid} = len({parameter})",
-        *guard,
+        *(guard if checks else []),
+        *either,
         *tail,
     ]
     return "\n    ".join(lines) + "\n"
 
 
-def _over_rows_defined(source: Source) -> str:
+def _role_check(name: str, role: str, met: str | None, valid: str) -> str:
+    """The test that ``name`` is not what its role takes it for (``met``: the rank of the rows it
+    meets, as the front writes it); empty where there is none to make."""
+    if role == ROWS:
+        return f"jnp.shape({name})[:1] != ({valid},)"
+    if met is None:
+        return ""  # it meets no rows
+    if role == FEWER_AXES:
+        return f"jnp.ndim({name}) >= {met}"
+    return f"jnp.ndim({name}) > {met}"  # EITHER: padded when it has the rows' rank
+
+
+def _defined(source: Source, template: str) -> str:
+    """The name of the helper an earlier fix of this file defined from ``template``, else empty."""
     for stmt in source.tree.body:
         if (
             isinstance(stmt, ast.FunctionDef)
-            and source.code(stmt) == _over_rows_text(stmt.name).strip()
+            and source.code(stmt) == _helper_text(template, stmt.name).strip()
         ):
             return stmt.name
     return ""
 
 
-def _over_rows_text(name: str) -> str:
-    return textwrap.dedent(_OVER_ROWS.format(name=name)).lstrip("\n")
+def _helper_text(template: str, name: str) -> str:
+    return textwrap.dedent(template.format(name=name)).lstrip("\n")
 
 
 def pads(source: Source) -> dict[str, int]:

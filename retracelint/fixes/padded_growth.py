@@ -121,11 +121,22 @@ def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite 
     at_call = _pad_at_call(source, finding, bucket)
     if not isinstance(at_call, Refusal) or site is None or at_call.reason == PADDED:
         return at_call
-    if site.location.path == finding.location.path:
+    entered = pad_as_it_enters(source, finding, finding.location.path, bucket)
+    return at_call if entered is None else entered
+
+
+def pad_as_it_enters(
+    source: Source, finding: Finding, here: str, bucket: int = BUCKET
+) -> Rewrite | Refusal | None:
+    """The jitted function padding the array as it enters (``pad_where_jitted``), in the file that
+    defines it: ``source`` where that is ``here`` (its path), else its neighbour, the rewrite then
+    made there as part of this file's; None when that file cannot be read."""
+    site = finding.jit_site
+    if site is None or site.location.path == here:
         return pad_where_jitted(source, finding, bucket)
     home = source.neighbour(site.location.path)
     if home is None:
-        return at_call
+        return None
     entered = pad_where_jitted(home, finding, bucket)
     if isinstance(entered, Refusal):
         return entered

@@ -1,5 +1,5 @@
 """RTL103: the short last batch is dropped where the loader has the option for it, else padded with a
-mask where the jitted function takes one.
+mask where the jitted function takes one, else padded as it enters the jitted function.
 
 A torch-style ``DataLoader(...)`` gets ``drop_last=True`` and a ``tf.data`` ``.batch(...)``
 ``drop_remainder=True`` (the keyword added, or its ``False`` turned ``True``): every batch then has
@@ -10,7 +10,10 @@ A slicing loop (``for i in range(0, n, bs): f(x[i:i + bs])``) has no such option
 padded with zeros to ``bs`` rows and the jitted function told which rows are real,
 ``f(pad(x[i:i + bs]), mask=jnp.arange(bs) < len(x[i:i + bs]))``, when it takes a ``mask`` the call
 does not pass yet (a function written to be given one: unsafe, since only a user can check it masks
-what it should). Otherwise padding would change what it computes, and the fix is refused, saying so.
+what it should). Otherwise (no mask, or chunks that reach the jitted function through a generator or
+a function passed along) they are padded as they enter it (``masked_rows``), to the bucket of rows the
+short chunk shares with the full ones, where its body can be made to count the real rows alone; else
+the fix is refused, saying why.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from retracelint.fixes.base import (
     offset_in,
     parse_expression,
 )
-from retracelint.fixes.padded_growth import direct_call, pad_function, pure
+from retracelint.fixes.padded_growth import direct_call, pad_as_it_enters, pad_function, pure
 from retracelint.model import Finding
 
 # The analyser's message names the loader and the option it lacks: "DataLoader without drop_last=True".
@@ -46,7 +49,18 @@ def drop_short_batch(source: Source, finding: Finding) -> Rewrite | Refusal:
             return Refusal("the finding is not at the loader call")
         return _set_flag(source, [call], flag.group(1))
     own = _own_loader(source, finding)
-    return own if own is not None else pad_last_chunk(source, finding)
+    if own is not None:
+        return own
+    chunk = pad_last_chunk(source, finding)
+    if not isinstance(chunk, Refusal):
+        return chunk
+    # no mask to pass where the chunk is passed (or no call passing it here: a generator, a
+    # function passed along): padded as it enters the jitted function, to the bucket of rows the
+    # short chunk shares with the full ones
+    entered = pad_as_it_enters(source, finding, target(finding))
+    if entered is None or isinstance(entered, Refusal):
+        return Refusal(chunk.reason + (f"; {entered.reason}" if entered is not None else ""))
+    return entered
 
 
 def target(finding: Finding) -> str:
