@@ -7,7 +7,7 @@ import jax.numpy as jnp
 def empirical_ntk(net, params, x):
     jac = jax.jacobian(lambda p: net.apply(p, x)[:, 0])(params)
     flat = jnp.concatenate([j.reshape(x.shape[0], -1) for j in jax.tree.leaves(jac)], axis=1)
-    return (flat @ flat.T).astype(jnp.float64)
+    return (flat @ flat.T).astype(jnp.float64)  # expect: RTL402
 
 
 def _gd_step(kernel, fx, y, learning_rate):
