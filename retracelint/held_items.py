@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
 from retracelint.summarise.points import last_name
+from retracelint.summarise.syntax import assigned_names
 
 # What a name of the loop body changes with.
 INDEX = "index"  # the loop's index or key: different at each iteration
@@ -145,22 +146,12 @@ def _body(loop: Walk) -> _Body:
             for target in targets:
                 for name in _stored(target):
                     bound.setdefault(name, []).append(stmt.value)
-        elif isinstance(stmt, ast.stmt):
-            for name in _other_stores(stmt):
+        elif isinstance(stmt, ast.stmt) and not isinstance(stmt, ast.AnnAssign):
+            # ``n += 1``, ``for x in``, ``with ... as f``: bound by the statement itself, to no
+            # one value (a bare annotation binds nothing).
+            for name in assigned_names(stmt):
                 bound.setdefault(name, []).append(None)
     return _Body(index, items, {name: tuple(values) for name, values in bound.items()})
-
-
-def _other_stores(stmt: ast.stmt) -> Iterable[str]:
-    """The names a statement other than a plain assignment binds itself (``n += 1``, ``for x in``,
-    ``with ... as f``), not those of the statements in its body."""
-    if isinstance(stmt, ast.AugAssign):
-        return _stored(stmt.target)
-    if isinstance(stmt, ast.For | ast.AsyncFor):
-        return _stored(stmt.target)
-    if isinstance(stmt, ast.With | ast.AsyncWith):
-        return [n for item in stmt.items if item.optional_vars for n in _stored(item.optional_vars)]
-    return ()
 
 
 def _stored(target: ast.expr) -> list[str]:

@@ -82,6 +82,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
+    assigned_names,
     leaf_function,
     one_expression,
 )
@@ -1874,8 +1875,7 @@ def _set_when_none(body: list[ast.stmt], name: str, line: int) -> bool:
 
 def _bound_names(block: list[ast.stmt]) -> set[str]:
     """The names a block's own assignments bind (``a, b = ...`` too), not those under its tests."""
-    targets = [t for stmt in block if isinstance(stmt, ast.Assign) for t in stmt.targets]
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return {name for stmt in block if isinstance(stmt, ast.Assign) for name in assigned_names(stmt)}
 
 
 _LEAVES = (ast.Continue, ast.Break, ast.Return, ast.Raise)

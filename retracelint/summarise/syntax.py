@@ -541,11 +541,13 @@ def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
     """Whether ``body`` (a loop's) assigns ``name`` outside ``branch``."""
     inside = {id(stmt) for stmt in _statements(branch.body)}
     return any(
-        id(stmt) not in inside and name in _assigned_names(stmt) for stmt in _statements(body)
+        id(stmt) not in inside and name in assigned_names(stmt) for stmt in _statements(body)
     )
 
 
-def _assigned_names(stmt: ast.stmt) -> set[str]:
+def assigned_names(stmt: ast.stmt) -> set[str]:
+    """The names ``stmt`` itself binds (an assignment's, a loop's or a ``with``'s targets), not
+    those of the blocks it holds."""
     targets: list[ast.expr] = []
     if isinstance(stmt, ast.Assign):
         targets = stmt.targets
