@@ -936,7 +936,7 @@ class _Sources:
         default_factory=dict
     )
     _sole: dict[tuple[int, str], ast.Assign | None] = field(default_factory=dict)
-    _calls: dict[int, dict[tuple[int, int], ast.Call]] = field(default_factory=dict)
+    _starts: dict[int, dict[tuple[int, int], list[ast.expr]]] = field(default_factory=dict)
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
     )
@@ -1207,9 +1207,7 @@ class _Sources:
 
     def expression_at(self, at: Location) -> ast.expr | None:
         """The outermost expression that starts at ``at``."""
-        stmt = self.statement_at(at)
-        nodes = ast.walk(stmt) if stmt is not None else ()
-        return next((n for n in nodes if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+        return next(iter(self._starting_at(at)), None)
 
     def assignment_of(self, path: str, target: ast.AST) -> ast.Assign | None:
         """The plain assignment whose one target is ``target`` (a name stored in the file)."""
@@ -1295,15 +1293,20 @@ class _Sources:
         return self._sole[key]
 
     def call_at(self, at: Location) -> ast.Call | None:
-        """The call that starts at ``at``: its statement's calls indexed once, not walked again per
-        finding (a statement of a thousand slices had a finding at each, a quadratic walk)."""
+        """The outermost call that starts at ``at``."""
+        return next((n for n in self._starting_at(at) if isinstance(n, ast.Call)), None)
+
+    def _starting_at(self, at: Location) -> list[ast.expr]:
+        """The expressions of ``at``'s statement that start at ``at``, outermost first: the
+        statement's expressions are indexed once, not walked again per finding (a statement of a
+        thousand slices had a finding at each, a quadratic walk)."""
         stmt = self.statement_at(at)
         if stmt is None:
-            return None
-        calls = self._calls.get(id(stmt))
-        if calls is None:
-            calls = self._calls[id(stmt)] = _calls_by_start(stmt)
-        return calls.get((at.line, at.col))
+            return []
+        starts = self._starts.get(id(stmt))
+        if starts is None:
+            starts = self._starts[id(stmt)] = _expressions_by_start(stmt)
+        return starts.get((at.line, at.col), [])
 
     def statement_at(self, at: Location) -> ast.stmt | None:
         """The innermost statement holding ``at``."""
@@ -1401,13 +1404,13 @@ def _unconditional_calls(stmt: ast.stmt) -> Iterator[ast.Call]:
         todo.extend(n for n in ast.iter_child_nodes(node) if not isinstance(n, _DEFERRED))
 
 
-def _calls_by_start(stmt: ast.stmt) -> dict[tuple[int, int], ast.Call]:
-    """The statement's calls by where each starts (line, 1-based column); where several start at one
-    place (``f(a)(b)``), the first ``ast.walk`` meets: the outermost."""
-    found: dict[tuple[int, int], ast.Call] = {}
+def _expressions_by_start(stmt: ast.stmt) -> dict[tuple[int, int], list[ast.expr]]:
+    """The statement's expressions by where each starts (line, 1-based column), in the order
+    ``ast.walk`` meets them: the outermost first."""
+    found: dict[tuple[int, int], list[ast.expr]] = {}
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Call):
-            found.setdefault((node.lineno, node.col_offset + 1), node)
+        if isinstance(node, ast.expr):
+            found.setdefault((node.lineno, node.col_offset + 1), []).append(node)
     return found
 
 
