@@ -231,3 +231,42 @@ def test_a_list_rebuilt_from_itself_is_walked_without_end(tmp_path: Path) -> Non
         encoding="utf-8",
     )
     assert _severities(tmp_path) == {("resize.py", 9, "RTL301"): "error"}
+
+
+_LINESEARCH = """\
+import jax
+from jax.tree_util import Partial
+
+
+def loop_helper(carry, actual_function):
+    return actual_function(carry)
+
+
+def one_step(carry, scale):
+    return (carry[0] * scale, carry[1] + 1)
+
+
+def not_done(carry, limit):
+    return carry[1] < limit
+
+
+def search(x, scale, limit):
+    step = Partial(one_step, scale=scale)
+    step = Partial(loop_helper, actual_function=step)
+    done = Partial(not_done, limit=limit)
+    return jax.lax.while_loop(done, step, (x, 0))
+"""
+
+
+def test_a_name_rebound_to_a_partial_of_itself_is_followed_once(tmp_path: Path) -> None:
+    """``step = Partial(helper, actual_function=step)`` names itself through the partial it binds:
+    the function a partial binds is followed with the names already followed, so the module is
+    analysed (it ended in RTL000 "nested too deeply") and the loop's new functions are found."""
+    (tmp_path / "linesearch.py").write_text(_LINESEARCH, encoding="utf-8")
+    (tmp_path / "fit.py").write_text(
+        "import jax.numpy as jnp\nfrom linesearch import search\n\n"
+        "for k in range(3):\n"
+        "    print(search(jnp.ones(4), 0.5, 10 + k))\n",
+        encoding="utf-8",
+    )
+    assert _severities(tmp_path) == {("linesearch.py", 21, "RTL301"): "warning"}

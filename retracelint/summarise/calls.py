@@ -616,14 +616,15 @@ class Calls(PassState):
             callables=funcrefs.single(("jit", "", str(site))),
         )
 
-    def configured_by(self, node: ast.expr) -> frozenset[Src]:
+    def configured_by(self, node: ast.expr, named: set[str] | None = None) -> frozenset[Src]:
         """The sources of what defines the computation a jit is built around (``jax.vmap(f,
         in_axes=axes)``): the function inside the transforms and partials around it, each
         transform's configuration (``TRANSFORM_CONFIG``), and a function a partial binds. Not
         other values a partial binds: a number or an array there is data a jit built once could
-        take traced."""
+        take traced. ``named`` is shared with the partials' bound functions, so a name rebound to
+        a partial of itself (``step = Partial(helper, fn=step)``) is followed once."""
         sources: set[Src] = set()
-        named: set[str] = set()
+        named = set() if named is None else named
         while True:
             if isinstance(node, ast.Name) and node.id in self.defs and node.id not in named:
                 # Bound to a name first (``f_vmapped = jax.vmap(f, in_axes=axes)``).
@@ -640,7 +641,7 @@ class Calls(PassState):
                 # A function it binds (``partial(self.hvp, f=cfun)``) is code the program runs.
                 for bound in (*node.args[1:], *(k.value for k in node.keywords)):
                     if self.quiet(bound).ty in _FUNCTIONS:
-                        sources |= self.configured_by(bound)
+                        sources |= self.configured_by(bound, named)
                 node = node.args[0]
                 continue
             if not canon.startswith("jax.") or name not in TRANSFORM_CONFIG:
