@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import assigned_names
+from retracelint.summarise.syntax import statement_targets
 
 # What a name of the loop body changes with.
 INDEX = "index"  # the loop's index or key: different at each iteration
@@ -149,7 +149,7 @@ def _body(loop: Walk) -> _Body:
         elif isinstance(stmt, ast.stmt) and not isinstance(stmt, ast.AnnAssign):
             # ``n += 1``, ``for x in``, ``with ... as f``: bound by the statement itself, to no
             # one value (a bare annotation binds nothing).
-            for name in assigned_names(stmt):
+            for name in (n for t in statement_targets(stmt) for n in _stored(t)):
                 bound.setdefault(name, []).append(None)
     return _Body(index, items, {name: tuple(values) for name, values in bound.items()})
 

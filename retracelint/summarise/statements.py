@@ -82,7 +82,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
-    assigned_names,
+    bound_names,
     leaf_function,
     one_expression,
 )
@@ -1867,15 +1867,15 @@ def _set_when_none(body: list[ast.stmt], name: str, line: int) -> bool:
             isinstance(stmt, ast.If)
             and not stmt.orelse
             and _none_test(stmt.test) == (name, 1)
-            and (isinstance(stmt.body[-1], _LEAVES) or name in _bound_names(stmt.body))
+            and (isinstance(stmt.body[-1], _LEAVES) or name in _assigned_in(stmt.body))
         ):
             return True
     return False
 
 
-def _bound_names(block: list[ast.stmt]) -> set[str]:
+def _assigned_in(block: list[ast.stmt]) -> set[str]:
     """The names a block's own assignments bind (``a, b = ...`` too), not those under its tests."""
-    return {name for stmt in block if isinstance(stmt, ast.Assign) for name in assigned_names(stmt)}
+    return bound_names([stmt for stmt in block if isinstance(stmt, ast.Assign)], "targets")
 
 
 _LEAVES = (ast.Continue, ast.Break, ast.Return, ast.Raise)

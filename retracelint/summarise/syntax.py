@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from retracelint.summarise.points import spelled_points, unbound
 from retracelint.summary import (
@@ -541,21 +542,58 @@ def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
     """Whether ``body`` (a loop's) assigns ``name`` outside ``branch``."""
     inside = {id(stmt) for stmt in _statements(branch.body)}
     return any(
-        id(stmt) not in inside and name in assigned_names(stmt) for stmt in _statements(body)
+        id(stmt) not in inside and name in bound_names([stmt], "targets")
+        for stmt in _statements(body)
     )
 
 
-def assigned_names(stmt: ast.stmt) -> set[str]:
-    """The names ``stmt`` itself binds (an assignment's, a loop's or a ``with``'s targets), not
-    those of the blocks it holds."""
-    targets: list[ast.expr] = []
-    if isinstance(stmt, ast.Assign):
-        targets = stmt.targets
-    elif isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.With | ast.AsyncWith):
-        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+def statement_targets(stmt: ast.stmt) -> list[ast.AST]:
+    """What ``stmt`` itself binds names to (not the blocks it holds): an assignment's, a ``del``'s,
+    a loop's or a ``with``'s targets, an import's names."""
+    if isinstance(stmt, ast.Assign | ast.Delete):
+        return list(stmt.targets)
+    if isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
+        return [stmt.target]
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return list(stmt.names)
+    return []
+
+
+# Where ``bound_names`` looks: the statements' own targets ("targets"), all of their code but the
+# functions, lambdas and classes defined there ("block"), or all of it ("nested").
+BindingScope = Literal["targets", "block", "nested"]
+
+
+def bound_names(body: list[ast.stmt], scope: BindingScope) -> set[str]:
+    """The names the statements of ``body`` bind, as Python does (a name stored or deleted, a def's
+    or class's name, a parameter, an import's, an ``except``'s), as far as ``scope`` reaches:
+    ``x[i] = v`` binds no name, it changes x's object."""
+    if scope == "targets":
+        nodes: Iterable[ast.AST] = (
+            n for stmt in body for t in statement_targets(stmt) for n in ast.walk(t)
+        )
+    elif scope == "block":
+        nodes = own_nodes(body)
+    else:
+        nodes = (n for stmt in body for n in ast.walk(stmt))
+    return {name for node in nodes if (name := _binding(node)) is not None}
+
+
+def _binding(node: ast.AST) -> str | None:
+    """The name ``node`` binds, if any."""
+    if isinstance(node, ast.Name):
+        return node.id if isinstance(node.ctx, ast.Store | ast.Del) else None
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name
+    if isinstance(node, ast.arg):
+        return node.arg
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).split(".")[0]
+    if isinstance(node, ast.ExceptHandler):
+        return node.name
+    return None
 
 
 def _tracing_block(test: ast.expr, tracer: Callable[[ast.expr], bool]) -> int | None:
