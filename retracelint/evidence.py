@@ -60,7 +60,7 @@ from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import own_nodes
+from retracelint.summarise.syntax import bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
@@ -1159,7 +1159,7 @@ class _Sources:
         if not (
             isinstance(stmt, ast.Assign | ast.AnnAssign)
             and isinstance(stmt.value, ast.IfExp)
-            and _bound_names(stmt) & names
+            and bound_names([stmt], "nested") & names
         ):
             return
         choice = stmt.value
@@ -1189,7 +1189,7 @@ class _Sources:
             if not spec.traces_on_call
         )
         return any(first <= line <= last for line in lines) and any(
-            _bound_names(stmt) & names for stmt in block
+            bound_names([stmt], "nested") & names for stmt in block
         )
 
     def declared(self, flag: str) -> object:
@@ -1572,7 +1572,7 @@ def _binding_around(stmt: ast.stmt, at: Location) -> set[str]:
         if isinstance(node, _DEFS) and _inside(node, at):
             out.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign) and _lambda_holds(node.value, at):
-            out |= _bound_names(node)
+            out |= bound_names([node], "nested")
     return out
 
 
@@ -1580,16 +1580,6 @@ def _lambda_holds(value: ast.expr | None, at: Location) -> bool:
     return value is not None and any(
         isinstance(n, ast.Lambda) and _inside(n, at) for n in ast.walk(value)
     )
-
-
-def _bound_names(stmt: ast.stmt) -> set[str]:
-    """The plain names ``stmt`` binds, in it or in the blocks it holds (a def binds its name)."""
-    return {
-        node.id if isinstance(node, ast.Name) else node.name
-        for node in ast.walk(stmt)
-        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
-        or isinstance(node, _DEFS)
-    }
 
 
 def _inside(node: ast.AST, at: Location) -> bool:
