@@ -60,12 +60,10 @@ from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import bound_names, own_nodes
+from retracelint.summarise.syntax import ENDS_BLOCK, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
-# Statements after which the rest of their block never runs.
-_ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Calls that replace an attribute or a dotted name for the duration of a test.
@@ -1066,7 +1064,7 @@ class _Sources:
     def unreachable(self, at: Location) -> bool:
         """Whether ``at`` follows a ``return``/``raise``/``break``/``continue`` in its own block."""
         for stmt, block in self.enclosing(at):
-            if any(isinstance(s, _ENDS_BLOCK) for s in block[: block.index(stmt)]):
+            if any(isinstance(s, ENDS_BLOCK) for s in block[: block.index(stmt)]):
                 return True
         return False
 
@@ -1704,7 +1702,7 @@ def _deciding_tests(
 
 def _leaves(block: list[ast.stmt]) -> bool:
     """Whether a block ends by leaving the block around it (a ``return``, ``raise``, ...)."""
-    return isinstance(block[-1], _ENDS_BLOCK)
+    return isinstance(block[-1], ENDS_BLOCK)
 
 
 def _returns_taken(

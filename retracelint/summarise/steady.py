@@ -8,11 +8,8 @@ import ast
 from collections.abc import Callable
 
 from retracelint.model import Location
-from retracelint.summarise.syntax import bound_names, own_nodes
+from retracelint.summarise.syntax import ENDS_BLOCK, bound_names, own_nodes
 from retracelint.summary import Steady
-
-# Statements that may end a loop's iteration or the loop early.
-_JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Raise)
 
 
 def steady(body: list[ast.stmt], loc: Callable[[ast.AST], Location]) -> Steady:
@@ -45,7 +42,7 @@ def _statement_call(stmt: ast.stmt) -> ast.Call | None:
 
 def _jumps(body: list[ast.stmt]) -> bool:
     """Whether a loop body may end an iteration or the loop early (in a loop nested in it too)."""
-    return any(isinstance(node, _JUMPS) for node in own_nodes(body))
+    return any(isinstance(node, ENDS_BLOCK) for node in own_nodes(body))
 
 
 def _counted(loop: ast.For, rebound: set[str]) -> bool:

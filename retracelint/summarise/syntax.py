@@ -309,6 +309,13 @@ def _is_constant_data(node: ast.AST) -> bool:
     return False
 
 
+# Statements after which the rest of their block never runs: they leave the loop's turn
+# (``continue``), the loop (``break``) or the function (``return``, ``raise``).
+ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+# Those of them that leave the loop itself: after ``continue`` its next turn runs.
+LEAVES_LOOP = (ast.Return, ast.Raise, ast.Break)
+
+
 # Expressions whose value is one of their operands, unchanged.
 _SAME_VALUE = (ast.Name, ast.NamedExpr, ast.Starred, ast.Await, ast.IfExp, ast.BoolOp)
 # Expressions whose value may be an object: one of their operands, an attribute, a call's result.
