@@ -15,6 +15,7 @@ import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from retracelint.model import in_span
 from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
 from retracelint.summarise.points import last_name
 from retracelint.summarise.syntax import statement_targets
@@ -88,7 +89,7 @@ class Walk:
             return self.body[0].lineno <= line <= (code.end_lineno or code.lineno)  # type: ignore[attr-defined]
         start = (code.lineno, code.col_offset + 1)  # type: ignore[attr-defined]
         end = (code.end_lineno, (code.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
-        return start <= (line, col) <= end
+        return in_span((line, col), start, end)
 
 
 def read_per_item(loop: Walk, carriers: Iterable[ast.expr]) -> bool:
