@@ -1072,14 +1072,16 @@ class Recent(Generic[F]):
     """The last few frozensets found to have a property, each with a fact of it, by identity. A chain
     ``a + b + c ...`` of n terms asks of each step's result again as the next step's operand: reading
     each again made the chain quadratic (8 s for 2,000 terms). Each set is held, so that its id is
-    no other set's."""
+    no other set's. Sets of fewer than ``least`` items are not worth it: read again, they cost less
+    than remembering does."""
 
-    def __init__(self, size: int = 16) -> None:
+    def __init__(self, size: int = 16, least: int = 16) -> None:
         self._size = size
+        self.least = least
         self._held: OrderedDict[int, tuple[frozenset, F]] = OrderedDict()
 
     def get(self, items: frozenset) -> F | None:
-        held = self._held.get(id(items))
+        held = self._held.get(id(items)) if len(items) >= self.least else None
         return held[1] if held is not None and held[0] is items else None
 
     def __contains__(self, items: frozenset) -> bool:
@@ -1087,6 +1089,8 @@ class Recent(Generic[F]):
 
     def add(self, items: frozenset, fact: F) -> frozenset:
         """``items``, remembered (in place of the oldest, once there are ``size``)."""
+        if len(items) < self.least:
+            return items
         self._held[id(items)] = (items, fact)
         if len(self._held) > self._size:
             with suppress(KeyError):  # another thread took it first
@@ -1137,18 +1141,24 @@ def _merged(deps: frozenset[Dep], parts: Sequence[frozenset[Dep]] = ()) -> froze
     has one dependency per referred value already, and is not read again."""
     if len(deps) < 2:
         return deps
-    known = next((part for part in parts if part in _MERGED), EMPTY)
-    views = dict(_MERGED.get(known) or {})
+    known = next((part for part in parts if part in _MERGED), None)
+    views = dict(_MERGED.get(known) or {}) if known is not None else {}
     groups: dict[tuple, list[Dep]] = {}
-    for dep in deps.difference(known) if known else deps:
+    for dep in deps.difference(known) if known is not None else deps:
         key = _referred(dep)
-        groups.setdefault(key, [views[key]] if key in views else []).append(dep)
-    views.update((key, _one_view(group)) for key, group in groups.items())
-    merging = [key for key, group in groups.items() if len(group) > 1]
+        group = groups.get(key)
+        if group is not None:
+            group.append(dep)
+        else:
+            groups[key] = [views[key], dep] if key in views else [dep]
+    merging = {key: _one_view(group) for key, group in groups.items() if len(group) > 1}
     if merging:
         gone = (dep for key in merging for dep in groups[key])
-        deps = deps.difference(gone).union(views[key] for key in merging)
-    return _MERGED.add(deps, views)
+        deps = deps.difference(gone).union(merging.values())
+    if len(deps) >= _MERGED.least:
+        views.update((key, group[0]) for key, group in groups.items())
+        _MERGED.add(deps, {**views, **merging})
+    return deps
 
 
 def _one_view(views: list[Dep]) -> Dep:
