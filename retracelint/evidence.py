@@ -60,7 +60,7 @@ from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import ENDS_BLOCK, bound_names, own_nodes
+from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
@@ -461,13 +461,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     made = assign.value if assign is not None else None
     if not isinstance(made, ast.Call):
         return
-    span = (
-        made.lineno,
-        made.col_offset + 1,
-        made.end_lineno or made.lineno,
-        (made.end_col_offset or 0) + 1,
-    )
-    site = project.symbols.call_span(at.path, span)
+    site = project.symbols.call_span(at.path, ast_span(made))
     if site is not None and not project.site_targets.get(site):
         text = f"`{receiver.id}`, made by a call of a library, taken for an array"
         yield Assumption("guessed-array", at, text)
@@ -1167,8 +1161,8 @@ class _Sources:
 
     def _jit_in(self, path: str, node: ast.expr) -> bool:
         """Whether ``node`` holds a jit site of the summaries (not a lax primitive's body)."""
-        start = (node.lineno, node.col_offset + 1)
-        end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)
+        line, col, end_line, end_col = ast_span(node)
+        start, end = (line, col), (end_line, end_col)
         return any(
             start <= (spec.location.line, spec.location.col) <= end
             for module in self._modules(path)
@@ -1582,9 +1576,8 @@ def _lambda_holds(value: ast.expr | None, at: Location) -> bool:
 
 def _inside(node: ast.AST, at: Location) -> bool:
     """Whether ``at`` is in ``node``'s code, after where it starts."""
-    start = (node.lineno, node.col_offset + 1)  # type: ignore[attr-defined]
-    end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
-    return start < (at.line, at.col) <= end
+    line, col, end_line, end_col = ast_span(node)
+    return (line, col) < (at.line, at.col) <= (end_line, end_col)
 
 
 # -- branches the chain's own arguments decide ---------------------------------------------------
@@ -1925,8 +1918,7 @@ def _keeps_field(
         k.arg is None for k in call.keywords
     ):
         return False
-    span = (call.lineno, call.col_offset + 1, call.end_lineno or 0, (call.end_col_offset or 0) + 1)
-    site = sources.project.symbols.call_span(caller.location.path, span)
+    site = sources.project.symbols.call_span(caller.location.path, ast_span(call))
     targets = sources.project.site_targets.get(site, ()) if site is not None else ()
     if len(targets) != 1 or not isinstance(targets[0], FuncTarget):
         return False

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from retracelint.model import in_span
 from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import statement_targets
+from retracelint.summarise.syntax import ast_span, statement_targets
 
 # What a name of the loop body changes with.
 INDEX = "index"  # the loop's index or key: different at each iteration
@@ -87,9 +87,8 @@ class Walk:
         code = self.code
         if self.body:
             return self.body[0].lineno <= line <= (code.end_lineno or code.lineno)  # type: ignore[attr-defined]
-        start = (code.lineno, code.col_offset + 1)  # type: ignore[attr-defined]
-        end = (code.end_lineno, (code.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
-        return in_span((line, col), start, end)
+        first, col0, last, end_col = ast_span(code)
+        return in_span((line, col), (first, col0), (last, end_col))
 
 
 def read_per_item(loop: Walk, carriers: Iterable[ast.expr]) -> bool:

@@ -334,6 +334,11 @@ def _argument(node: ast.Call, keyword: str | None, position: int | None) -> ast.
     return None
 
 
+def ast_span(node: ast.AST) -> tuple[int, int, int, int]:
+    """``node``'s span as ``Location`` gives it where a line is ASCII (1-based columns, end exclusive)."""
+    return (node.lineno, node.col_offset + 1, node.end_lineno or 0, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
+
+
 def _is_display(node: ast.AST) -> bool:
     return isinstance(node, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp)
 
