@@ -60,12 +60,10 @@ from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import own_nodes
+from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
 
-# Statements after which the rest of their block never runs.
-_ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Calls that replace an attribute or a dotted name for the duration of a test.
@@ -463,13 +461,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     made = assign.value if assign is not None else None
     if not isinstance(made, ast.Call):
         return
-    span = (
-        made.lineno,
-        made.col_offset + 1,
-        made.end_lineno or made.lineno,
-        (made.end_col_offset or 0) + 1,
-    )
-    site = project.symbols.call_span(at.path, span)
+    site = project.symbols.call_span(at.path, ast_span(made))
     if site is not None and not project.site_targets.get(site):
         text = f"`{receiver.id}`, made by a call of a library, taken for an array"
         yield Assumption("guessed-array", at, text)
@@ -1066,7 +1058,7 @@ class _Sources:
     def unreachable(self, at: Location) -> bool:
         """Whether ``at`` follows a ``return``/``raise``/``break``/``continue`` in its own block."""
         for stmt, block in self.enclosing(at):
-            if any(isinstance(s, _ENDS_BLOCK) for s in block[: block.index(stmt)]):
+            if any(isinstance(s, ENDS_BLOCK) for s in block[: block.index(stmt)]):
                 return True
         return False
 
@@ -1159,7 +1151,7 @@ class _Sources:
         if not (
             isinstance(stmt, ast.Assign | ast.AnnAssign)
             and isinstance(stmt.value, ast.IfExp)
-            and _bound_names(stmt) & names
+            and bound_names([stmt], "nested") & names
         ):
             return
         choice = stmt.value
@@ -1169,8 +1161,8 @@ class _Sources:
 
     def _jit_in(self, path: str, node: ast.expr) -> bool:
         """Whether ``node`` holds a jit site of the summaries (not a lax primitive's body)."""
-        start = (node.lineno, node.col_offset + 1)
-        end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)
+        line, col, end_line, end_col = ast_span(node)
+        start, end = (line, col), (end_line, end_col)
         return any(
             start <= (spec.location.line, spec.location.col) <= end
             for module in self._modules(path)
@@ -1189,7 +1181,7 @@ class _Sources:
             if not spec.traces_on_call
         )
         return any(first <= line <= last for line in lines) and any(
-            _bound_names(stmt) & names for stmt in block
+            bound_names([stmt], "nested") & names for stmt in block
         )
 
     def declared(self, flag: str) -> object:
@@ -1572,7 +1564,7 @@ def _binding_around(stmt: ast.stmt, at: Location) -> set[str]:
         if isinstance(node, _DEFS) and _inside(node, at):
             out.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign) and _lambda_holds(node.value, at):
-            out |= _bound_names(node)
+            out |= bound_names([node], "nested")
     return out
 
 
@@ -1582,21 +1574,10 @@ def _lambda_holds(value: ast.expr | None, at: Location) -> bool:
     )
 
 
-def _bound_names(stmt: ast.stmt) -> set[str]:
-    """The plain names ``stmt`` binds, in it or in the blocks it holds (a def binds its name)."""
-    return {
-        node.id if isinstance(node, ast.Name) else node.name
-        for node in ast.walk(stmt)
-        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
-        or isinstance(node, _DEFS)
-    }
-
-
 def _inside(node: ast.AST, at: Location) -> bool:
     """Whether ``at`` is in ``node``'s code, after where it starts."""
-    start = (node.lineno, node.col_offset + 1)  # type: ignore[attr-defined]
-    end = (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
-    return start < (at.line, at.col) <= end
+    line, col, end_line, end_col = ast_span(node)
+    return (line, col) < (at.line, at.col) <= (end_line, end_col)
 
 
 # -- branches the chain's own arguments decide ---------------------------------------------------
@@ -1714,7 +1695,7 @@ def _deciding_tests(
 
 def _leaves(block: list[ast.stmt]) -> bool:
     """Whether a block ends by leaving the block around it (a ``return``, ``raise``, ...)."""
-    return isinstance(block[-1], _ENDS_BLOCK)
+    return isinstance(block[-1], ENDS_BLOCK)
 
 
 def _returns_taken(
@@ -1937,8 +1918,7 @@ def _keeps_field(
         k.arg is None for k in call.keywords
     ):
         return False
-    span = (call.lineno, call.col_offset + 1, call.end_lineno or 0, (call.end_col_offset or 0) + 1)
-    site = sources.project.symbols.call_span(caller.location.path, span)
+    site = sources.project.symbols.call_span(caller.location.path, ast_span(call))
     targets = sources.project.site_targets.get(site, ()) if site is not None else ()
     if len(targets) != 1 or not isinstance(targets[0], FuncTarget):
         return False

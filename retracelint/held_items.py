@@ -15,9 +15,10 @@ import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from retracelint.model import in_span
 from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
 from retracelint.summarise.points import last_name
-from retracelint.summarise.syntax import assigned_names
+from retracelint.summarise.syntax import ast_span, statement_targets
 
 # What a name of the loop body changes with.
 INDEX = "index"  # the loop's index or key: different at each iteration
@@ -86,9 +87,8 @@ class Walk:
         code = self.code
         if self.body:
             return self.body[0].lineno <= line <= (code.end_lineno or code.lineno)  # type: ignore[attr-defined]
-        start = (code.lineno, code.col_offset + 1)  # type: ignore[attr-defined]
-        end = (code.end_lineno, (code.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
-        return start <= (line, col) <= end
+        first, col0, last, end_col = ast_span(code)
+        return in_span((line, col), (first, col0), (last, end_col))
 
 
 def read_per_item(loop: Walk, carriers: Iterable[ast.expr]) -> bool:
@@ -149,7 +149,7 @@ def _body(loop: Walk) -> _Body:
         elif isinstance(stmt, ast.stmt) and not isinstance(stmt, ast.AnnAssign):
             # ``n += 1``, ``for x in``, ``with ... as f``: bound by the statement itself, to no
             # one value (a bare annotation binds nothing).
-            for name in assigned_names(stmt):
+            for name in (n for t in statement_targets(stmt) for n in _stored(t)):
                 bound.setdefault(name, []).append(None)
     return _Body(index, items, {name: tuple(values) for name, values in bound.items()})
 

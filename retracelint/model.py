@@ -26,7 +26,13 @@ class Location:
         """Whether this starts inside ``span`` (a function's, a call's, an argument's), columns
         counted: on the span's first line at or after its start, on its last line before its end."""
         start, end = (span.line, span.col), (span.end_line, span.end_col)
-        return self.path == span.path and start <= (self.line, self.col) < end
+        return self.path == span.path and in_span((self.line, self.col), start, end)
+
+
+def in_span(position: tuple[int, int], start: tuple[int, int], end: tuple[int, int]) -> bool:
+    """Whether a (line, column) position is in the span from ``start`` to ``end``, the first
+    position past it."""
+    return start <= position < end
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,12 @@ really active is decided later, along the call graph, by ``propagate``.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 from retracelint import funcrefs
 from retracelint.funcrefs import FuncRef
@@ -1045,21 +1048,81 @@ def combine(
     vsrc: set[Src] = set()
     shape: set[Taint] = set()
     deps: set[Dep] = set()
+    parts: list[frozenset[Dep]] = []
     for value in values:
         vsrc |= value.vsrc
         if keep_shape:
-            if aligned:
-                shape |= value.shape
-                deps |= value.deps
-                continue
-            for taint in value.shape:
-                shape.add(taint if taint.axis is None else taint.unlabelled())
-            for dep in value.deps:
-                deps.add(unaligned_dep(dep) if dep.aligned else dep)
+            shape |= value.shape if aligned else _unlabelled(value.shape)
+            parts.append(value.deps if aligned else _unaligned(value.deps))
+            deps |= parts[-1]
     merged = _frozen(deps)
     if len(merged) > 1:
-        merged = _merged(merged)
-    return Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=merged)
+        merged = _merged(merged, parts)
+    value = Value(ty=ty, vsrc=_frozen(vsrc), shape=_frozen(shape), deps=merged)
+    if not aligned:
+        _UNLABELLED.add(value.shape, True)
+        _UNALIGNED.add(value.deps, True)
+    return value
+
+
+F = TypeVar("F")
+
+
+class Recent(Generic[F]):
+    """The last few frozensets found to have a property, each with a fact of it, by identity. A chain
+    ``a + b + c ...`` of n terms asks of each step's result again as the next step's operand: reading
+    each again made the chain quadratic (8 s for 2,000 terms). Each set is held, so that its id is
+    no other set's. Sets of fewer than ``least`` items are not worth it: read again, they cost less
+    than remembering does."""
+
+    def __init__(self, size: int = 16, least: int = 16) -> None:
+        self._size = size
+        self.least = least
+        self._held: OrderedDict[int, tuple[frozenset, F]] = OrderedDict()
+
+    def get(self, items: frozenset) -> F | None:
+        held = self._held.get(id(items)) if len(items) >= self.least else None
+        return held[1] if held is not None and held[0] is items else None
+
+    def __contains__(self, items: frozenset) -> bool:
+        return self.get(items) is not None
+
+    def add(self, items: frozenset, fact: F) -> frozenset:
+        """``items``, remembered (in place of the oldest, once there are ``size``)."""
+        if len(items) < self.least:
+            return items
+        self._held[id(items)] = (items, fact)
+        if len(self._held) > self._size:
+            with suppress(KeyError):  # another thread took it first
+                self._held.popitem(last=False)
+        return items
+
+
+# combine's results: no taint of a known axis, no dependency aligned.
+_UNLABELLED: Recent[bool] = Recent()
+_UNALIGNED: Recent[bool] = Recent()
+# _merged's results, each with its one dependency per referred value.
+_MERGED: Recent[dict[tuple, Dep]] = Recent()
+
+
+# Sets are joined whole, as a set copies the hashes it holds; adding members one by one hashes
+# each again.
+
+
+def _unlabelled(shape: frozenset[Taint]) -> frozenset[Taint]:
+    """``shape`` with no axis known: those taints whose axis is known, without it."""
+    if shape in _UNLABELLED:
+        return shape
+    labelled = [t for t in shape if t.axis is not None]
+    return shape.difference(labelled).union(map(Taint.unlabelled, labelled)) if labelled else shape
+
+
+def _unaligned(deps: frozenset[Dep]) -> frozenset[Dep]:
+    """``deps`` of a value whose axes are no longer those of what it refers to."""
+    if deps in _UNALIGNED:
+        return deps
+    aligned = [d for d in deps if d.aligned]
+    return deps.difference(aligned).union(map(unaligned_dep, aligned)) if aligned else deps
 
 
 def _union(a: frozenset, b: frozenset) -> frozenset:
@@ -1071,17 +1134,31 @@ def _union_deps(a: frozenset[Dep], b: frozenset[Dep]) -> frozenset[Dep]:
     return out if out is a or out is b else _merged(out)
 
 
-def _merged(deps: frozenset[Dep]) -> frozenset[Dep]:
+def _merged(deps: frozenset[Dep], parts: Sequence[frozenset[Dep]] = ()) -> frozenset[Dep]:
     """One dependency per referred value, with the view that keeps the most of it: the same value
-    reached two ways (a branch that transposes it, one that does not) is asked about once."""
+    reached two ways (a branch that transposes it, one that does not) is asked about once.
+    ``parts``: the sets ``deps`` joins; one that ``_merged`` gave (a step of a chain ``a + b + c``)
+    has one dependency per referred value already, and is not read again."""
     if len(deps) < 2:
         return deps
-    views: dict[tuple, list[Dep]] = {}
-    for dep in deps:
-        views.setdefault(_referred(dep), []).append(dep)
-    if len(views) == len(deps):
-        return deps
-    return frozenset(map(_one_view, views.values()))
+    known = next((part for part in parts if part in _MERGED), None)
+    views = dict(_MERGED.get(known) or {}) if known is not None else {}
+    groups: dict[tuple, list[Dep]] = {}
+    for dep in deps.difference(known) if known is not None else deps:
+        key = _referred(dep)
+        group = groups.get(key)
+        if group is not None:
+            group.append(dep)
+        else:
+            groups[key] = [views[key], dep] if key in views else [dep]
+    merging = {key: _one_view(group) for key, group in groups.items() if len(group) > 1}
+    if merging:
+        gone = (dep for key in merging for dep in groups[key])
+        deps = deps.difference(gone).union(merging.values())
+    if len(deps) >= _MERGED.least:
+        views.update((key, group[0]) for key, group in groups.items())
+        _MERGED.add(deps, {**views, **merging})
+    return deps
 
 
 def _one_view(views: list[Dep]) -> Dep:

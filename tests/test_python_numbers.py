@@ -1,6 +1,7 @@
 """``apis.INT_ARITHMETIC`` is Python's arithmetic on its numbers, and jax keeps its kinds for weakly
 typed scalars: each operator as Python computes it on two ints (a negative power included) and on a
-float, and as jax computes it on a weak int32 scalar and a Python int."""
+float, and as jax computes it on a weak int32 scalar and a Python int. ``apis.BUILTIN_KINDS``,
+``OPERAND_KIND_WITH`` and ``BUILTIN_FOLDS`` are Python's builtins on an int and on a float."""
 
 from __future__ import annotations
 
@@ -9,10 +10,16 @@ import importlib.util
 
 import pytest
 
-from retracelint.summarise.apis import INT_ARITHMETIC, int_arithmetic
-from retracelint.values import FLOAT, INT
+from retracelint.summarise.apis import (
+    BUILTIN_FOLDS,
+    BUILTIN_KINDS,
+    INT_ARITHMETIC,
+    OPERAND_KIND_WITH,
+    int_arithmetic,
+)
+from retracelint.values import BOOL, FLOAT, INT, STR
 
-_KINDS = {int: INT, float: FLOAT}
+_KINDS = {int: INT, float: FLOAT, bool: BOOL, str: STR}
 OPERATORS = sorted(INT_ARITHMETIC, key=lambda op: op.__name__)
 RIGHT = ("2", "3", "-2", "0")
 
@@ -53,3 +60,30 @@ def test_jax_weak_scalars_keep_the_kind(op: type[ast.operator]) -> None:
     value = eval(f"jnp.asarray(7) {_symbol(op)} 2", {"jnp": jnp})
     assert value.weak_type
     assert {"int32": INT, "float32": FLOAT}[str(value.dtype)] == INT_ARITHMETIC[op]
+
+
+@pytest.mark.parametrize("operand", ["7", "7.5"])
+@pytest.mark.parametrize("name", sorted(BUILTIN_KINDS))
+def test_builtins_give_the_kind_the_table_says(name: str, operand: str) -> None:
+    assert _kind(f"{name}({operand})") == BUILTIN_KINDS[name]
+
+
+@pytest.mark.parametrize("operand", ["7", "7.5"])
+@pytest.mark.parametrize("name", sorted(OPERAND_KIND_WITH))
+def test_builtins_given_the_argument_keep_the_operand_kind(name: str, operand: str) -> None:
+    keyword, position = OPERAND_KIND_WITH[name]
+    by_position = ", ".join([operand, *["1"] * position])
+    for call in (f"{name}({by_position})", f"{name}({operand}, {keyword}=1)"):
+        assert _kind(call) == _kind(operand)
+    assert _kind(f"{name}({operand}, {keyword}=None)") == BUILTIN_KINDS[name]
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_FOLDS))
+def test_builtin_folds_are_the_operator_from_their_start(name: str) -> None:
+    op, start = BUILTIN_FOLDS[name]
+    symbol = _symbol(op)
+    for items in ([], [3], [3, 4], [3, 4.5]):
+        folded = " ".join(f"{symbol} {x}" for x in items)
+        start_value = {INT: 0, FLOAT: 0.0}[start]
+        assert eval(f"{name}({items!r})") == eval(f"{start_value} {folded}")
+        assert _kind(f"{name}({items!r})") == _kind(f"{start_value} {folded}")

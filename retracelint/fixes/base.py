@@ -17,6 +17,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from retracelint.model import Finding
+from retracelint.summarise.syntax import ast_span
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -213,11 +214,6 @@ def expressions(tree: ast.Module) -> dict[tuple[int, int, int, int], ast.expr]:
         if isinstance(node, ast.expr):
             out.setdefault(ast_span(node), node)
     return out
-
-
-def ast_span(node: ast.AST) -> tuple[int, int, int, int]:
-    """``node``'s span as ``Location`` gives it where a line is ASCII (1-based columns, end exclusive)."""
-    return (node.lineno, node.col_offset + 1, node.end_lineno or 0, (node.end_col_offset or 0) + 1)
 
 
 def dotted(node: ast.AST) -> str:

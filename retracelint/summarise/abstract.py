@@ -4,6 +4,7 @@ a function exports, a jitted function's result, flips between two kinds."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import replace
 
 from retracelint import funcrefs
@@ -35,6 +36,7 @@ from retracelint.values import (
     IterDep,
     Made,
     ParamDep,
+    Recent,
     RetDep,
     Src,
     Taint,
@@ -196,11 +198,23 @@ def _not_none(value: Value) -> Value:
     return value if kept == value.shape else value.with_(shape=kept)
 
 
-def _never_none(shape: frozenset[Taint]) -> frozenset[Taint]:
+# Shapes ``_never_none`` gave: no flip between None and something else.
+_NEVER_NONE: Recent[bool] = Recent()
+
+
+def _never_none(
+    shape: frozenset[Taint], parts: Sequence[frozenset[Taint]] | None = None
+) -> frozenset[Taint]:
     """The taints of an array made from a value (``jnp.asarray(best)``, ``jnp.stack(rows)``):
     whatever that value was, the array is not None (``jnp.asarray(None)`` raises), so a flip
-    between None and something else no longer changes a signature past it."""
-    return frozenset(t for t in shape if not none_flip(t))
+    between None and something else no longer changes a signature past it. ``parts``: the shapes
+    that ``shape`` joins (an axis dropped or not), where its flips can only come from: one that
+    ``_never_none`` gave, a step of a chain ``a + b + c``, is not read again."""
+    read = [shape] if parts is None else [p for p in parts if p not in _NEVER_NONE]
+    flips = [t for p in read for t in p if none_flip(t)]
+    if flips and parts is not None:
+        flips = [*flips, *map(Taint.unlabelled, flips)]
+    return _NEVER_NONE.add(shape.difference(flips) if flips else shape, True)
 
 
 def _fresh_kind(value: Value, node: ast.AST, receiver: Value | None) -> str | None:

@@ -20,6 +20,7 @@ from retracelint.values import (
     INT,
     NP_ARRAY,
     NUMPY_DATA,
+    STR,
     STRONG,
     UNKNOWN,
     Value,
@@ -1315,6 +1316,27 @@ def _negative_number(node: ast.AST | None) -> bool:
             isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value > 0
         )
     return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value < 0
+
+
+# Python's builtins that make a number (or a string) of a kind their name fixes: ``round(x)`` is an
+# int whatever x is. Checked against Python in tests/test_python_numbers.py.
+BUILTIN_KINDS: dict[str, str] = {
+    "int": INT,
+    "round": INT,
+    "float": FLOAT,
+    "bool": BOOL,
+    "str": STR,
+    "repr": STR,
+    "format": STR,
+}
+
+# Builtins whose number is of their operand's kind when an argument (by keyword, at its position)
+# is given and not None: ``round(x, 2)`` rounds to digits, a float's to a float, an int's to an int.
+OPERAND_KIND_WITH: dict[str, tuple[str, int]] = {"round": ("ndigits", 1)}
+
+# Builtins that fold their operands with an operator (``INT_ARITHMETIC``'s) from a start of a kind:
+# ``sum(xs)`` is ``0 + xs[0] + xs[1] + ...``.
+BUILTIN_FOLDS: dict[str, tuple[type[ast.operator], str]] = {"sum": (ast.Add, INT)}
 
 
 # jax.random's functions that make PRNG keys: jax arrays (``PRNGKey`` is no class, whatever its

@@ -65,10 +65,13 @@ from retracelint.summarise.apis import (
     _UNPICKLES,
     ARGUMENT,
     AT_UPDATES,
+    BUILTIN_FOLDS,
+    BUILTIN_KINDS,
     CARRY_LOOPS,
     COUNTER,
     MAKES_INEXACT,
     NEW_LEAVES,
+    OPERAND_KIND_WITH,
     PLACES_LEAVES,
     RESIZES,
     TRANSFORM_CONFIG,
@@ -1128,20 +1131,10 @@ class Calls(PassState):
         func = node.func
         if canon in ("len",) and args:
             return size_of(args[0])
-        if canon in ("float",) or (module == "math" and name not in _MATH_INTS):
-            return Value(ty=FLOAT, vsrc=_args_vsrc(args, kwargs))
         if module == "math":
-            return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
-        if canon == "round" and _rounds_to_digits(node):
-            # ``round(x, 2)`` is of x's kind: a float's is a float (``round(x)`` is an int).
-            kind = args[0].ty if args and args[0].ty in (INT, FLOAT) else FLOAT_LIKE
-            return Value(ty=kind, vsrc=_args_vsrc(args, kwargs))
-        if canon in ("int", "round"):
-            return Value(ty=INT, vsrc=_args_vsrc(args, kwargs))
-        if canon in ("bool",):
-            return Value(ty=BOOL, vsrc=_args_vsrc(args, kwargs))
-        if canon in ("str", "repr", "format"):
-            return Value(ty=STR, vsrc=_args_vsrc(args, kwargs))
+            return Value(ty=INT if name in _MATH_INTS else FLOAT, vsrc=_args_vsrc(args, kwargs))
+        if canon in BUILTIN_KINDS:
+            return Value(ty=_builtin_kind(node, canon, args), vsrc=_args_vsrc(args, kwargs))
         if canon in ("list", "sorted", "tuple") and args:
             atoms: Atoms = {}
             count = self.length(self.length_of(node.args[0], args[0], 0, atoms), atoms)
@@ -1157,14 +1150,15 @@ class Calls(PassState):
             return value.with_(fields=tuple(sorted(items.items()))) if items else value
         if canon in ("set", "frozenset"):
             return combine(args, ty=SET if canon == "set" else TUPLE)
-        if canon in _BOUNDED_QUEUES and _bounded(node, *_BOUNDED_QUEUES[canon]):
+        if canon in _BOUNDED_QUEUES and _argument_given(node, *_BOUNDED_QUEUES[canon]):
             return Value(ty=BOUNDED_QUEUE)
         if canon in ("next", "min", "max") and self.from_table(node):
             # next(b for b in BUCKETS if b >= n): one of a few constants, each traced once.
             return Value(ty=INT)
-        if canon == "sum" and module == "" and (added := self.dict_values(node)) is not None:
-            # Python's sum: ``0 + x0 + x1 + ...`` over a dict's items known at their keys.
-            return reduce(lambda a, b: self.arith(a, b, ast.Add()), added, Value(ty=INT))
+        if canon in BUILTIN_FOLDS and (items := self.dict_values(node)) is not None:
+            # Over a dict's items known at their keys.
+            op, start = BUILTIN_FOLDS[canon]
+            return reduce(lambda a, b: self.arith(a, b, op()), items, Value(ty=start))
         if canon in ("min", "max", "abs", "sum") and module == "":
             value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
             # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
@@ -1639,10 +1633,20 @@ def _class_read_off(func: ast.AST) -> ast.expr | None:
     return args[0] if args is not None else None
 
 
-def _bounded(node: ast.Call, keyword: str, position: int) -> bool:
-    """Whether a container's bound is given, and not None."""
-    bound = _argument(node, keyword, position)
-    return bound is not None and not (isinstance(bound, ast.Constant) and bound.value is None)
+def _argument_given(node: ast.Call, keyword: str, position: int) -> bool:
+    """Whether an argument is given (by keyword, at its position), and not None: a container's
+    bound, ``round``'s digits."""
+    given = _argument(node, keyword, position)
+    return given is not None and not (isinstance(given, ast.Constant) and given.value is None)
+
+
+def _builtin_kind(node: ast.Call, canon: str, args: list[Value]) -> str:
+    """The kind of what a builtin of ``apis.BUILTIN_KINDS`` gives; of its operand's kind where
+    ``OPERAND_KIND_WITH`` says so (most likely a float where that is not known)."""
+    operand_with = OPERAND_KIND_WITH.get(canon)
+    if operand_with is None or not _argument_given(node, *operand_with):
+        return BUILTIN_KINDS[canon]
+    return args[0].ty if args and args[0].ty in (INT, FLOAT) else FLOAT_LIKE
 
 
 def _truth(node: ast.AST, defs: dict[str, ast.AST], stores: Callable[[str], int]) -> int | None:
@@ -1677,9 +1681,3 @@ def _or_default(item: Value, default: Value) -> Value:
 def _literal_str(node: ast.expr) -> str | None:
     """The text of a string literal."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _rounds_to_digits(node: ast.Call) -> bool:
-    """Whether a ``round(...)`` call gives a number of digits (not None)."""
-    digits = _argument(node, "ndigits", 1)
-    return digits is not None and not (isinstance(digits, ast.Constant) and digits.value is None)

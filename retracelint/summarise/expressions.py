@@ -629,7 +629,10 @@ class Expressions(PassState):
         value = self.arith_type(left, right, op, nodes[1] if nodes is not None else None)
         # Arithmetic on None raises: what it gives is never None (``now - prev`` of a ``prev``
         # that starts as None runs only once it is set).
-        if value.shape and len(kept := _never_none(value.shape)) != len(value.shape):
+        if (
+            value.shape
+            and (kept := _never_none(value.shape, (left.shape, right.shape))) is not value.shape
+        ):
             value = value.with_(shape=kept)
         at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from retracelint.summarise.apis import _ARRAY_MODULES, _GROWERS, _array_module
-from retracelint.summarise.syntax import _dotted, _is_name
+from retracelint.summarise.syntax import LEAVES_LOOP, _dotted, _is_name
 from retracelint.values import (
     CarrySrc,
     Src,
@@ -385,7 +385,7 @@ def _leaves(block: list[ast.stmt], until: str = "") -> bool:
 
 
 def _always_leaves(stmt: ast.stmt, until: str) -> bool:
-    if isinstance(stmt, ast.Return | ast.Break | ast.Raise):
+    if isinstance(stmt, LEAVES_LOOP):
         return True
     if isinstance(stmt, ast.Assign) and until:
         # A call's result, not a literal: `res = None` keeps waiting.

@@ -37,6 +37,7 @@ from retracelint.summarise.syntax import (
     _params,
     _returns_cached,
     _statements,
+    bound_names,
 )
 from retracelint.summary import (
     ClassSummary,
@@ -549,7 +550,7 @@ def _bound_once(body: list[ast.stmt], rebound: set[str]) -> dict[str, ast.expr]:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             stores[stmt.name] = stores.get(stmt.name, 0) + 1
             continue
-        for target in _bound_names(stmt):
+        for target in bound_names([stmt], "targets"):
             stores[target] = stores.get(target, 0) + 1
         for name in _BLOCKS.get(type(stmt), ()):
             stack.extend(getattr(stmt, name))
@@ -571,28 +572,6 @@ def _bound_once(body: list[ast.stmt], rebound: set[str]) -> dict[str, ast.expr]:
             if isinstance(name, ast.Name) and stores.get(name.id) == 1 and name.id not in rebound:
                 out[name.id] = item
     return out
-
-
-def _bound_names(stmt: ast.stmt) -> Iterator[str]:
-    """The names a statement binds (its own, not those of the blocks it holds)."""
-    if isinstance(stmt, ast.Import | ast.ImportFrom):
-        yield from ((a.asname or a.name).split(".")[0] for a in stmt.names)
-        return
-    targets: list[ast.AST] = []
-    if isinstance(stmt, ast.Assign | ast.Delete):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.With | ast.AsyncWith):
-        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
-    while targets:
-        target = targets.pop()
-        if isinstance(target, ast.Name):
-            yield target.id
-        elif isinstance(target, ast.Tuple | ast.List):
-            targets.extend(target.elts)
-        elif isinstance(target, ast.Starred):
-            targets.append(target.value)
 
 
 def _assigns_all(targets: list[ast.expr]) -> bool:

@@ -66,6 +66,7 @@ from retracelint.summarise.sizes import (
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
+    ENDS_BLOCK,
     _annotation_type,
     _awaited_name,
     _cache_test,
@@ -82,7 +83,7 @@ from retracelint.summarise.syntax import (
     _resets,
     _tracing_block,
     _unset_attribute,
-    assigned_names,
+    bound_names,
     leaf_function,
     one_expression,
 )
@@ -523,7 +524,7 @@ class Statements(PassState):
         see only the full chunks of the loops it measures. With a flag besides (``if self.drop_last
         and len(idx) < bs:``, a loader's option), only when the flag is true: the function and the
         flag's value, read where the callers make it; an option nothing reads drops nothing."""
-        if node.orelse or not isinstance(node.body[-1], _LEAVES):
+        if node.orelse or not isinstance(node.body[-1], ENDS_BLOCK):
             return None
         test = node.test
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else []
@@ -1867,18 +1868,15 @@ def _set_when_none(body: list[ast.stmt], name: str, line: int) -> bool:
             isinstance(stmt, ast.If)
             and not stmt.orelse
             and _none_test(stmt.test) == (name, 1)
-            and (isinstance(stmt.body[-1], _LEAVES) or name in _bound_names(stmt.body))
+            and (isinstance(stmt.body[-1], ENDS_BLOCK) or name in _assigned_in(stmt.body))
         ):
             return True
     return False
 
 
-def _bound_names(block: list[ast.stmt]) -> set[str]:
+def _assigned_in(block: list[ast.stmt]) -> set[str]:
     """The names a block's own assignments bind (``a, b = ...`` too), not those under its tests."""
-    return {name for stmt in block if isinstance(stmt, ast.Assign) for name in assigned_names(stmt)}
-
-
-_LEAVES = (ast.Continue, ast.Break, ast.Return, ast.Raise)
+    return bound_names([stmt for stmt in block if isinstance(stmt, ast.Assign)], "targets")
 
 
 def _skips_the_rest(node: ast.If) -> bool:
@@ -1920,10 +1918,6 @@ def _counter(target: ast.expr, source: ast.expr, canonical: Callable[[str], str]
         return target.id
     first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
     return first.id if func == "enumerate" and isinstance(first, ast.Name) else ""
-
-
-# The statements that leave the rest of a loop's iteration (or the function) behind.
-_LEAVES = (ast.Return, ast.Continue, ast.Break, ast.Raise)
 
 
 def _dropped_chunks(

@@ -5,14 +5,11 @@ loop (the same length at every read) from one a loop that breaks fills to a chan
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from retracelint.model import Location
+from retracelint.summarise.syntax import ENDS_BLOCK, bound_names, own_nodes
 from retracelint.summary import Steady
-
-# Statements that may end a loop's iteration or the loop early.
-_JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Raise)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def steady(body: list[ast.stmt], loc: Callable[[ast.AST], Location]) -> Steady:
@@ -31,7 +28,7 @@ def steady(body: list[ast.stmt], loc: Callable[[ast.AST], Location]) -> Steady:
                 top = outer or stmt
                 # A count bound before the loops is one count for them all; one bound in them may
                 # change from one pass to the next.
-                if isinstance(stmt, ast.For) and _counted(stmt, _bound_names([top])):
+                if isinstance(stmt, ast.For) and _counted(stmt, bound_names([top], "block")):
                     loops.add(loc(stmt))
                 blocks.append((stmt.body, top))
     return Steady(frozenset(calls), frozenset(loops))
@@ -45,7 +42,7 @@ def _statement_call(stmt: ast.stmt) -> ast.Call | None:
 
 def _jumps(body: list[ast.stmt]) -> bool:
     """Whether a loop body may end an iteration or the loop early (in a loop nested in it too)."""
-    return any(isinstance(node, _JUMPS) for node in _own_nodes(body))
+    return any(isinstance(node, ENDS_BLOCK) for node in own_nodes(body))
 
 
 def _counted(loop: ast.For, rebound: set[str]) -> bool:
@@ -68,21 +65,3 @@ def _stable(node: ast.expr, rebound: set[str]) -> bool:
     if isinstance(node, ast.BinOp):
         return _stable(node.left, rebound) and _stable(node.right, rebound)
     return False
-
-
-def _bound_names(body: list[ast.stmt]) -> set[str]:
-    """The names ``body`` binds (not those of the functions nested in it)."""
-    return {
-        node.id
-        for node in _own_nodes(body)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
-    }
-
-
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of ``body`` outside the functions and classes defined in it."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, _SCOPES))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from retracelint.summarise.points import spelled_points, unbound
 from retracelint.summary import (
@@ -308,6 +309,13 @@ def _is_constant_data(node: ast.AST) -> bool:
     return False
 
 
+# Statements after which the rest of their block never runs: they leave the loop's turn
+# (``continue``), the loop (``break``) or the function (``return``, ``raise``).
+ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+# Those of them that leave the loop itself: after ``continue`` its next turn runs.
+LEAVES_LOOP = (ast.Return, ast.Raise, ast.Break)
+
+
 # Expressions whose value is one of their operands, unchanged.
 _SAME_VALUE = (ast.Name, ast.NamedExpr, ast.Starred, ast.Await, ast.IfExp, ast.BoolOp)
 # Expressions whose value may be an object: one of their operands, an attribute, a call's result.
@@ -324,6 +332,11 @@ def _argument(node: ast.Call, keyword: str | None, position: int | None) -> ast.
         if not any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
             return arg
     return None
+
+
+def ast_span(node: ast.AST) -> tuple[int, int, int, int]:
+    """``node``'s span as ``Location`` gives it where a line is ASCII (1-based columns, end exclusive)."""
+    return (node.lineno, node.col_offset + 1, node.end_lineno or 0, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
 
 
 def _is_display(node: ast.AST) -> bool:
@@ -541,21 +554,58 @@ def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
     """Whether ``body`` (a loop's) assigns ``name`` outside ``branch``."""
     inside = {id(stmt) for stmt in _statements(branch.body)}
     return any(
-        id(stmt) not in inside and name in assigned_names(stmt) for stmt in _statements(body)
+        id(stmt) not in inside and name in bound_names([stmt], "targets")
+        for stmt in _statements(body)
     )
 
 
-def assigned_names(stmt: ast.stmt) -> set[str]:
-    """The names ``stmt`` itself binds (an assignment's, a loop's or a ``with``'s targets), not
-    those of the blocks it holds."""
-    targets: list[ast.expr] = []
-    if isinstance(stmt, ast.Assign):
-        targets = stmt.targets
-    elif isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.With | ast.AsyncWith):
-        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+def statement_targets(stmt: ast.stmt) -> list[ast.AST]:
+    """What ``stmt`` itself binds names to (not the blocks it holds): an assignment's, a ``del``'s,
+    a loop's or a ``with``'s targets, an import's names."""
+    if isinstance(stmt, ast.Assign | ast.Delete):
+        return list(stmt.targets)
+    if isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
+        return [stmt.target]
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return list(stmt.names)
+    return []
+
+
+# Where ``bound_names`` looks: the statements' own targets ("targets"), all of their code but the
+# functions, lambdas and classes defined there ("block"), or all of it ("nested").
+BindingScope = Literal["targets", "block", "nested"]
+
+
+def bound_names(body: list[ast.stmt], scope: BindingScope) -> set[str]:
+    """The names the statements of ``body`` bind, as Python does (a name stored or deleted, a def's
+    or class's name, a parameter, an import's, an ``except``'s), as far as ``scope`` reaches:
+    ``x[i] = v`` binds no name, it changes x's object."""
+    if scope == "targets":
+        nodes: Iterable[ast.AST] = (
+            n for stmt in body for t in statement_targets(stmt) for n in ast.walk(t)
+        )
+    elif scope == "block":
+        nodes = own_nodes(body)
+    else:
+        nodes = (n for stmt in body for n in ast.walk(stmt))
+    return {name for node in nodes if (name := _binding(node)) is not None}
+
+
+def _binding(node: ast.AST) -> str | None:
+    """The name ``node`` binds, if any."""
+    if isinstance(node, ast.Name):
+        return node.id if isinstance(node.ctx, ast.Store | ast.Del) else None
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name
+    if isinstance(node, ast.arg):
+        return node.arg
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).split(".")[0]
+    if isinstance(node, ast.ExceptHandler):
+        return node.name
+    return None
 
 
 def _tracing_block(test: ast.expr, tracer: Callable[[ast.expr], bool]) -> int | None:
