@@ -1530,6 +1530,14 @@ TRACED_POSITIONS = {
     "fold_in": 2,
     "categorical": 2,
     "bernoulli": 2,
+    # lax control flow: the functions it traces and the operands it runs them on (``length``, a
+    # static keyword, is not one of them)
+    "scan": 3,
+    "while_loop": 3,
+    "fori_loop": 4,
+    "map": 2,
+    "cond": _ALL,
+    "switch": _ALL,
 }
 
 
