@@ -6,6 +6,7 @@ from __future__ import annotations
 from retracelint.fixes import short_batch
 from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
+from retracelint.fixes.cleared_caches import clear_once
 from retracelint.fixes.closure_args import pass_closed_over
 from retracelint.fixes.eager_lax import jit_runner
 from retracelint.fixes.fresh_static import make_once
@@ -140,6 +141,8 @@ CODEMODS: dict[str, Fix] = {
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(fresh_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
+    # the clear run once after the loop, or taken out: the memory it freed is held longer
+    "RTL302": Fix(clear_once, safe=False),
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),
     # the state's None branch run at the call instead: outside jit, and the first call skipped; a
