@@ -1,0 +1,133 @@
+"""RTL401/RTL402's fixes where the value that flips the jitted function's key is a parameter's default
+(issue 41): the finding is at the def (``def run(seed=0, init_scale=0.5)``), and the default is made
+like the other value: a typed array for a weakly typed float (unsafe), a float literal for an int
+against a float (safe). Idempotent; a default the fix cannot tell the kind of is left alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_fix_closures import codes, fixed_once, lint, project
+
+SAMPLER = '''\
+"""Random-walk Metropolis with a step size tuned by the acceptance rate."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def mh_step(key, position, scale):
+    proposal = position + scale * jax.random.normal(key, position.shape)
+    accept = jnp.sum(position**2) - jnp.sum(proposal**2) > jnp.log(jax.random.uniform(key))
+    return jnp.where(accept, proposal, position), accept
+
+
+def warmup(key, position, num_steps, scale):
+    accepted = 0
+    for _ in range(num_steps):
+        key, sub = jax.random.split(key)
+        position, ok = mh_step(sub, position, scale)
+        accepted += int(ok)
+    return key, position, scale * jnp.exp(jnp.float32(accepted / num_steps - 0.3))
+'''
+
+RUN = """\
+import json
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+from sampler import mh_step, warmup
+
+
+def run(seed=0, init_scale=0.5):  # the step size before tuning
+    key = jax.random.PRNGKey(seed)
+    key, position, scale = warmup(key, jnp.zeros(2), 5, init_scale)
+    for _ in range(5):
+        key, sub = jax.random.split(key)
+        position, _ = mh_step(sub, position, scale)
+    return position
+
+
+Path(__file__).with_name("out.json").write_text(json.dumps(run().tolist()), encoding="utf-8")
+"""
+
+RELAX = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def advance(state, t):
+    return state * jnp.exp(-0.1 * t)
+
+
+def relax(state, t0=0):
+    return advance(state, t0)
+
+
+def settle(state):
+    return advance(state, 0.5)
+
+
+print(relax(jnp.ones(2)), settle(jnp.ones(2)))
+"""
+
+
+def test_a_weakly_typed_default_becomes_a_typed_array(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"sampler.py": SAMPLER, "run.py": RUN})
+    assert codes(".") == [("run.py", "RTL401")]
+    text = fixed_once(root, "run.py")
+    assert text == RUN.replace(
+        "def run(seed=0, init_scale=0.5):",
+        "def run(seed=0, init_scale=jnp.asarray(0.5, jnp.float32)):",
+    )  # the comment kept
+
+
+def test_the_typed_default_traces_once_and_samples_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dynamic_support import count_retraces_many
+
+    for copy in ("original", "fixed"):
+        (tmp_path / copy).mkdir()
+        project(tmp_path / copy, monkeypatch, {"sampler.py": SAMPLER, "run.py": RUN})
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
+    scripts = [tmp_path / c / "run.py" for c in ("original", "fixed")]
+    before, after = count_retraces_many(scripts, cwd=tmp_path)
+    assert not before.raised and before.total_retraces == 1, before.summary()
+    assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
+    printed = [json.loads((tmp_path / c / "out.json").read_text()) for c in ("original", "fixed")]
+    assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+
+
+def test_an_int_default_against_a_float_becomes_a_float_literal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"relax.py": RELAX})
+    assert codes(".") == [("relax.py", "RTL402")]
+    assert lint("--fix", ".").exit_code == 0  # safe: --fix alone makes it
+    assert (root / "relax.py").read_text(encoding="utf-8") == RELAX.replace("t0=0)", "t0=0.0)")
+    assert lint("--fix", ".").stdout == ""
+
+
+def test_a_default_the_finding_does_not_name_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the int start time is carried by the loop: the finding is at the def, about the loop's t
+    relax = RELAX.replace(
+        "def relax(state, t0=0):\n    return advance(state, t0)\n",
+        "def relax(state, dt, t0=0):\n    t = t0\n    for _ in range(3):\n"
+        "        state = advance(state, t)\n        t += dt\n    return state\n",
+    ).replace("relax(jnp.ones(2))", "relax(jnp.ones(2), 0.1)")
+    root = project(tmp_path, monkeypatch, {"relax.py": relax})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert "RTL402 not fixed: the finding is not at the expression that makes the value" in (
+        result.stderr
+    )
+    assert (root / "relax.py").read_text(encoding="utf-8") == relax
