@@ -12,23 +12,24 @@ from pathlib import Path
 import pytest
 from test_fix_closures import fixed_once, lint, project
 
-SAMPLING = '''\
-"""Posterior predictive draws, one lax.scan over the sample keys per request."""
+ENSEMBLE = '''\
+"""Ensemble forecasts of a noisy linear system: one lax.scan over the horizon per request."""
 
 import jax
 
 
-def model(params, x, key):
-    w = params["w_mean"] + params["w_std"] * jax.random.normal(key, params["w_mean"].shape)
-    return x @ w
+def transition(dynamics, state, key):
+    noise = dynamics["noise"] * jax.random.normal(key, state.shape)
+    return dynamics["a"] @ state + noise
 
 
-def predictive(params, x, keys):
-    # one draw of the weights per key
-    def draw_one(carry, key):
-        return carry, model(params, x, key)
+def forecast(dynamics, start, keys):
+    # one noisy step per key, from the request's start
+    def step(state, key):
+        following = transition(dynamics, state, key)
+        return following, following
 
-    return jax.lax.scan(draw_one, None, keys)[1]
+    return jax.lax.scan(step, start, keys)[1]
 '''
 
 SERVE = """\
@@ -37,97 +38,94 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
-from sampling import predictive
+from ensemble import forecast
 
 
-def serve(params, requests, n_samples=8):
+def serve(dynamics, starts, horizon=6):
     key = jax.random.PRNGKey(0)
     means = []
-    for x in requests:
+    for start in starts:
         key, sub = jax.random.split(key)
-        draws = predictive(params, x, jax.random.split(sub, n_samples))
-        means.append(float(draws.mean()))
+        path = forecast(dynamics, start, jax.random.split(sub, horizon))
+        means.append(float(path.mean()))
     return means
 
 
-params = {"w_mean": jnp.array([1.0, -1.0]), "w_std": jnp.array([0.1, 0.2])}
-means = serve(params, [jnp.ones((3, 2)) * k for k in range(3)])
+dynamics = {"a": jnp.array([[0.9, 0.1], [0.0, 0.8]]), "noise": jnp.array([0.05, 0.1])}
+means = serve(dynamics, [jnp.ones(2) * k for k in range(3)])
 Path(__file__).with_name("out.json").write_text(json.dumps(means), encoding="utf-8")
 """
 
-LINESEARCH = '''\
-"""Gradient descent with a backtracking line search written with lax.while_loop."""
+FIXED_POINT = '''\
+"""Damped fixed-point iteration x = g(x), written with lax.while_loop."""
 
 import jax
 import jax.numpy as jnp
 
 
-def backtracking(fun, x, direction, slope, shrink=0.5, c=1e-4):
-    f0 = fun(x)
+def fixed_point(g, x0, damping=0.5, tol=1e-5):
+    def far(carry):
+        x, previous = carry
+        return jnp.max(jnp.abs(x - previous)) > tol
 
-    def not_enough_decrease(step):
-        return fun(x + step * direction) > f0 + c * step * slope
+    def relax(carry):
+        x, _ = carry
+        return (1 - damping) * x + damping * g(x), x
 
-    def shrink_step(step):
-        return step * shrink
-
-    return jax.lax.while_loop(not_enough_decrease, shrink_step, jnp.float32(1.0))
+    return jax.lax.while_loop(far, relax, (g(x0), x0))[0]
 
 
-def minimise(fun, x, iterations=4):
-    grad_fn = jax.grad(fun)
-    for _ in range(iterations):
-        g = grad_fn(x)
-        x = x - backtracking(fun, x, -g, -jnp.dot(g, g)) * g
-    return x
+def solve_all(g, starts):
+    return [fixed_point(g, x) for x in starts]
 '''
 
-BOWL = """\
+ROOTS = """\
 import json
 from pathlib import Path
 
 import jax.numpy as jnp
-from linesearch import minimise
+from fixed_point import solve_all
 
 
-def bowl(x):
-    return jnp.sum(jnp.array([1.0, 10.0]) * x**2)
+def contraction(x):
+    return jnp.cos(x)
 
 
-lowest = minimise(bowl, jnp.array([1.0, 1.0])).tolist()
-Path(__file__).with_name("out.json").write_text(json.dumps(lowest), encoding="utf-8")
+starts = [jnp.array([0.1, 0.5]) * k for k in range(1, 4)]
+roots = [float(v) for root in solve_all(contraction, starts) for v in root]
+Path(__file__).with_name("out.json").write_text(json.dumps(roots), encoding="utf-8")
 """
 
 
 def test_the_function_running_an_eager_scan_is_jitted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = project(tmp_path, monkeypatch, {"sampling.py": SAMPLING, "serve.py": SERVE})
+    root = project(tmp_path, monkeypatch, {"ensemble.py": ENSEMBLE, "serve.py": SERVE})
     assert lint("--fix", ".").exit_code == 1  # unsafe: --fix alone leaves it
-    text = fixed_once(root, "sampling.py")
-    assert text == SAMPLING.replace(
-        "\n\ndef predictive(", "\n\n@jax.jit\ndef predictive("
+    text = fixed_once(root, "ensemble.py")
+    assert text == ENSEMBLE.replace(
+        "\n\ndef forecast(", "\n\n@jax.jit\ndef forecast("
     )  # the comment and the rest as they were
 
 
 def test_a_function_argument_the_loop_calls_is_made_static(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = project(tmp_path, monkeypatch, {"linesearch.py": LINESEARCH, "bowl.py": BOWL})
-    text = fixed_once(root, "linesearch.py")
-    assert text == LINESEARCH.replace(
+    root = project(tmp_path, monkeypatch, {"fixed_point.py": FIXED_POINT, "roots.py": ROOTS})
+    text = fixed_once(root, "fixed_point.py")
+    assert text == FIXED_POINT.replace(
         '"""\n\nimport jax\n', '"""\nfrom functools import partial\n\nimport jax\n'
     ).replace(
-        "\n\ndef backtracking(",
-        '\n\n@partial(jax.jit, static_argnames=("fun",))\ndef backtracking(',
+        "\n\ndef fixed_point(",
+        '\n\n@partial(jax.jit, static_argnames=("g",))\ndef fixed_point(',
     )
 
 
 @pytest.mark.parametrize(
     ("files", "script", "body", "calls"),
     [
-        ({"sampling.py": SAMPLING, "serve.py": SERVE}, "serve.py", "draw_one", 3),
-        ({"linesearch.py": LINESEARCH, "bowl.py": BOWL}, "bowl.py", "not_enough_decrease", 4),
+        ({"ensemble.py": ENSEMBLE, "serve.py": SERVE}, "serve.py", "step", 3),
+        ({"fixed_point.py": FIXED_POINT, "roots.py": ROOTS}, "roots.py", "relax", 3),
     ],
 )
 def test_jitted_runners_trace_once_and_compute_the_same(
@@ -159,40 +157,41 @@ def test_jitted_runners_trace_once_and_compute_the_same(
     ("old", "new", "reason"),
     [
         (  # a step the host takes: under jit it would run once, at the trace
-            "    return jax.lax.scan(draw_one, None, keys)[1]\n",
-            '    print("drawing", len(keys))\n    return jax.lax.scan(draw_one, None, keys)[1]\n',
-            "predictive calls print at line 16, which a jit runs once, as it traces",
+            "    return jax.lax.scan(step, start, keys)[1]\n",
+            '    print("forecasting", len(keys))\n    return jax.lax.scan(step, start, keys)[1]\n',
+            "forecast calls print at line 17, which a jit runs once, as it traces",
         ),
-        (  # a stride of the draws is part of the program: it must stay static
-            "def predictive(params, x, keys):\n",
-            "def predictive(params, x, keys, thin=1):\n    keys = keys if thin == 1 else keys[::thin]\n",
+        (  # a stride of the keys is part of the program: it must stay static
+            "def forecast(dynamics, start, keys):\n",
+            "def forecast(dynamics, start, keys, thin=1):\n"
+            "    keys = keys if thin == 1 else keys[::thin]\n",
             "thin must stay static: slices with it",
         ),
         (  # what a jit would give back as an array
-            "    return jax.lax.scan(draw_one, None, keys)[1]\n",
-            "    return jax.lax.scan(draw_one, None, keys)[1].tolist()\n",
-            "predictive calls tolist at line 16",
+            "    return jax.lax.scan(step, start, keys)[1]\n",
+            "    return jax.lax.scan(step, start, keys)[1].tolist()\n",
+            "forecast calls tolist at line 17",
         ),
     ],
 )
 def test_a_runner_whose_body_a_jit_would_change_is_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str, reason: str
 ) -> None:
-    sampling = SAMPLING.replace(old, new)
-    root = project(tmp_path, monkeypatch, {"sampling.py": sampling, "serve.py": SERVE})
+    ensemble = ENSEMBLE.replace(old, new)
+    assert ensemble != ENSEMBLE
+    root = project(tmp_path, monkeypatch, {"ensemble.py": ensemble, "serve.py": SERVE})
     result = lint("--fix", "--unsafe-fixes", ".")
     assert reason in result.stderr
-    assert (root / "sampling.py").read_text(encoding="utf-8") == sampling
+    assert (root / "ensemble.py").read_text(encoding="utf-8") == ensemble
 
 
 def test_a_function_argument_made_anew_at_each_call_is_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a lambda per call would be a new static argument, traced again at each call
-    linesearch = LINESEARCH.replace(
-        "backtracking(fun, x, -g", "backtracking(lambda y: fun(y) + 0.0, x, -g"
-    )
-    root = project(tmp_path, monkeypatch, {"linesearch.py": linesearch, "bowl.py": BOWL})
+    fixed_point = FIXED_POINT.replace("fixed_point(g, x) for", "fixed_point(lambda y: g(y), x) for")
+    files = {"fixed_point.py": fixed_point, "roots.py": ROOTS}
+    root = project(tmp_path, monkeypatch, files)
     result = lint("--fix", "--unsafe-fixes", ".")
-    assert "fun must be static, and line 23 passes it lambda y: fun(y) + 0.0" in result.stderr
-    assert (root / "linesearch.py").read_text(encoding="utf-8") == linesearch
+    assert "g must be static, and line 20 passes it lambda y: g(y)" in result.stderr
+    assert (root / "fixed_point.py").read_text(encoding="utf-8") == fixed_point

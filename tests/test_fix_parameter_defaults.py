@@ -1,5 +1,5 @@
 """RTL401/RTL402's fixes where the value that flips the jitted function's key is a parameter's default
-(issue 41): the finding is at the def (``def run(seed=0, init_scale=0.5)``), and the default is made
+(issue 41): the finding is at the def (``def fit(w, g, lr=0.1)``), and the default is made
 like the other value: a typed array for a weakly typed float (unsafe), a float literal for an int
 against a float (safe). Idempotent; a default the fix cannot tell the kind of is left alone."""
 
@@ -11,48 +11,40 @@ from pathlib import Path
 import pytest
 from test_fix_closures import codes, fixed_once, lint, project
 
-SAMPLER = '''\
-"""Random-walk Metropolis with a step size tuned by the acceptance rate."""
+OPTIM = '''\
+"""Gradient descent whose learning rate decays after each block of steps."""
 
 import jax
 import jax.numpy as jnp
 
 
 @jax.jit
-def mh_step(key, position, scale):
-    proposal = position + scale * jax.random.normal(key, position.shape)
-    accept = jnp.sum(position**2) - jnp.sum(proposal**2) > jnp.log(jax.random.uniform(key))
-    return jnp.where(accept, proposal, position), accept
+def sgd_step(w, g, lr):
+    return w - lr * g
 
 
-def warmup(key, position, num_steps, scale):
-    accepted = 0
-    for _ in range(num_steps):
-        key, sub = jax.random.split(key)
-        position, ok = mh_step(sub, position, scale)
-        accepted += int(ok)
-    return key, position, scale * jnp.exp(jnp.float32(accepted / num_steps - 0.3))
+def block(w, g, steps, lr):
+    for _ in range(steps):
+        w = sgd_step(w, g, lr)
+    return w, lr * jnp.exp(jnp.float32(-0.5))
 '''
 
-RUN = """\
+FIT = """\
 import json
 from pathlib import Path
 
-import jax
 import jax.numpy as jnp
-from sampler import mh_step, warmup
+from optim import block
 
 
-def run(seed=0, init_scale=0.5):  # the step size before tuning
-    key = jax.random.PRNGKey(seed)
-    key, position, scale = warmup(key, jnp.zeros(2), 5, init_scale)
-    for _ in range(5):
-        key, sub = jax.random.split(key)
-        position, _ = mh_step(sub, position, scale)
-    return position
+def fit(w, g, lr=0.1):  # the rate before any decay
+    w, lr = block(w, g, 2, lr)
+    w, lr = block(w, g, 2, lr)
+    return w
 
 
-Path(__file__).with_name("out.json").write_text(json.dumps(run().tolist()), encoding="utf-8")
+lowest = fit(jnp.ones(3), jnp.array([0.5, -1.0, 2.0])).tolist()
+Path(__file__).with_name("out.json").write_text(json.dumps(lowest), encoding="utf-8")
 """
 
 RELAX = """\
@@ -80,25 +72,24 @@ print(relax(jnp.ones(2)), settle(jnp.ones(2)))
 def test_a_weakly_typed_default_becomes_a_typed_array(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = project(tmp_path, monkeypatch, {"sampler.py": SAMPLER, "run.py": RUN})
-    assert codes(".") == [("run.py", "RTL401")]
-    text = fixed_once(root, "run.py")
-    assert text == RUN.replace(
-        "def run(seed=0, init_scale=0.5):",
-        "def run(seed=0, init_scale=jnp.asarray(0.5, jnp.float32)):",
+    root = project(tmp_path, monkeypatch, {"optim.py": OPTIM, "fit.py": FIT})
+    assert codes(".") == [("fit.py", "RTL401")]
+    text = fixed_once(root, "fit.py")
+    assert text == FIT.replace(
+        "def fit(w, g, lr=0.1):", "def fit(w, g, lr=jnp.asarray(0.1, jnp.float32)):"
     )  # the comment kept
 
 
-def test_the_typed_default_traces_once_and_samples_the_same(
+def test_the_typed_default_traces_once_and_descends_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dynamic_support import count_retraces_many
 
     for copy in ("original", "fixed"):
         (tmp_path / copy).mkdir()
-        project(tmp_path / copy, monkeypatch, {"sampler.py": SAMPLER, "run.py": RUN})
+        project(tmp_path / copy, monkeypatch, {"optim.py": OPTIM, "fit.py": FIT})
     assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
-    scripts = [tmp_path / c / "run.py" for c in ("original", "fixed")]
+    scripts = [tmp_path / c / "fit.py" for c in ("original", "fixed")]
     before, after = count_retraces_many(scripts, cwd=tmp_path)
     assert not before.raised and before.total_retraces == 1, before.summary()
     assert not after.raised and after.traces and after.total_retraces == 0, after.summary()

@@ -3,26 +3,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from bench_scripts import load_script
 
 pytest.importorskip("jax")
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "accuracy"
-
-
-def _load_proof():
-    spec = importlib.util.spec_from_file_location("fix_proof", BENCH / "fix_proof.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-proof = _load_proof()
+proof = load_script("accuracy/fix_proof.py", "fix_proof")
 
 SCORES_BEFORE = '''\
 """Scores of a growing list of readings."""
