@@ -195,3 +195,42 @@ def test_a_function_argument_made_anew_at_each_call_is_left_alone(
     result = lint("--fix", "--unsafe-fixes", ".")
     assert "g must be static, and line 20 passes it lambda y: g(y)" in result.stderr
     assert (root / "fixed_point.py").read_text(encoding="utf-8") == fixed_point
+
+
+SOLVER = '''\
+"""Relaxation towards a target, the loop jitted per fit."""
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def fit(x0, target):
+    def far(x):
+        return jnp.max(jnp.abs(x - target)) > 1e-3
+
+    def halve(x):
+        return x + 0.5 * (target - x)
+
+    run = jax.jit(lambda carry: lax.while_loop(far, halve, carry))
+    return run(x0)
+'''
+
+FITS = """\
+import jax.numpy as jnp
+from solver import fit
+
+print([fit(jnp.zeros(2), jnp.ones(2) * k).tolist() for k in range(3)])
+"""
+
+
+def test_a_function_a_lax_loop_is_handed_is_no_traced_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lax loop's operands take traced values, the functions it is handed do not: the jit of a
+    lambda closing over a loop's cond made per call is left alone (made a traced argument, the cond
+    would break the jit)."""
+    root = project(tmp_path, monkeypatch, {"solver.py": SOLVER, "main.py": FITS})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert "it closes over far, a function made anew at each call" in result.stderr
+    assert (root / "solver.py").read_text(encoding="utf-8") == SOLVER
