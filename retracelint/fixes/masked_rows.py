@@ -626,18 +626,12 @@ class _Follow:
         if any(self.value(v).rows or self.value(v).counted for v in options.values()):
             raise _Refused(self._uses(node))
         axis = options.get("axis")
-        along = _number(axis) if axis is not None else default
-        if isinstance(along, int) and along < 0 and held.rank is not None:
-            along += held.rank
+        along = _axis_of(axis, held, default)
         keepdims = "keepdims" in options
-        if isinstance(along, int) and along > 0 and not isinstance(along, bool):
-            rank = held.rank if keeps or keepdims or held.rank is None else held.rank - 1
-            return self._rewritten(node, [of], Rows(rows=True, rank=rank))
+        if _later(along):
+            return self._per_row(node, of, held, keeps or keepdims)
         if along not in (0, None) or (along is None and axis is not None and not _is_none(axis)):
-            raise _Refused(
-                f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may "
-                "be the rows"
-            )
+            raise self._across(node)
         texts = {k: self.source.code(v) for k, v in options.items()}
         if along == 0 and axis is None:
             texts["axis"] = "0"  # the default axis, which is the rows'
@@ -662,12 +656,10 @@ class _Follow:
         if not any(v.rows for v in values):
             return self._apart(node, [node.func, *node.args, *(k.value for k in node.keywords)])
         axes = [*node.args[1:], *(k.value for k in node.keywords if k.arg == "axis")]
-        along = _number(axes[0]) if len(axes) == 1 and len(node.keywords) <= 1 else None
         ranks = {v.rank for v in values}
         rank = ranks.pop() if len(ranks) == 1 else None
-        if isinstance(along, int) and along < 0 and rank is not None:
-            along += rank
-        if not (all(v.rows for v in values) and isinstance(along, int) and along > 0):
+        along = _axis_of(axes[0], Rows(rank=rank)) if len(axes) == 1 else None
+        if not (all(v.rows for v in values) and len(node.keywords) <= 1 and _later(along)):
             raise _Refused(self._uses(node))
         return self._rewritten(node, list(listed), Rows(rows=True, rank=rank), values)
 
@@ -685,24 +677,29 @@ class _Follow:
         if set(options) - {"axis", "keepdims"}:
             raise _Refused(self._uses(node))
         axis = options.get("axis")
-        along = _number(axis) if axis is not None else None
-        if isinstance(along, int) and along < 0 and held.rank is not None:
-            along += held.rank
+        along = _axis_of(axis, held)
         keepdims = "keepdims" in options
-        if isinstance(along, int) and along > 0 and not isinstance(along, bool):
-            rank = held.rank if keepdims or held.rank is None else held.rank - 1
-            return self._rewritten(node, [of], Rows(rows=True, rank=rank))
+        if _later(along):
+            return self._per_row(node, of, held, keepdims)
         if axis is not None and along != 0:
-            raise _Refused(
-                f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may "
-                "be the rows"
-            )
+            raise self._across(node)
         self.zeroed = True
         given = [f"{self.real_rows}({self._text(of, held)}, {self.valid})"]
         given += [f"{k}={self.source.code(v)}" for k, v in options.items()]
         text = f"{self.source.code(node.func)}({', '.join(given)})"
         rank = None if keepdims or held.rank is None else 0 if axis is None else held.rank - 1
         return Rows(rowless=True, rank=rank, text=text)
+
+    def _per_row(self, node: ast.Call, of: ast.expr, held: Rows, kept: bool) -> Rows:
+        """A reduction of each row alone (along a later axis): rows still, one axis fewer unless
+        ``kept``."""
+        rank = held.rank if kept or held.rank is None else held.rank - 1
+        return self._rewritten(node, [of], Rows(rows=True, rank=rank))
+
+    def _across(self, node: ast.Call) -> _Refused:
+        return _Refused(
+            f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may be the rows"
+        )
 
     def _vmap(self, node: ast.Call) -> Rows:
         """``jax.vmap(f)(rows, ...)``: f of each row alone, when f closes over no rows."""
@@ -892,6 +889,20 @@ def _like(rows: list[Rows]) -> str:
     every run); empty where one's is not known."""
     likes = sorted({r.like for r in rows})
     return "" if not likes or "" in likes else likes[0]
+
+
+def _axis_of(axis: ast.expr | None, held: Rows, default: int | None = None) -> object:
+    """The axis a reduction of ``held`` runs along (``default`` where none is named), counted from
+    the first where its rank tells it."""
+    along = _number(axis) if axis is not None else default
+    if isinstance(along, int) and along < 0 and held.rank is not None:
+        along += held.rank
+    return along
+
+
+def _later(along: object) -> bool:
+    """An axis after the rows' (the first)."""
+    return isinstance(along, int) and along > 0 and not isinstance(along, bool)
 
 
 def _counted(loop: ast.For) -> bool:
