@@ -6,11 +6,10 @@ or a static argument may be a new object at each call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from test_fix_closures import fixed_once, lint, project
+from test_fix_closures import fixed_once, lint, project, proved_by_jax
 
 ENSEMBLE = '''\
 """Ensemble forecasts of a noisy linear system: one lax.scan over the horizon per request."""
@@ -121,36 +120,23 @@ def test_a_function_argument_the_loop_calls_is_made_static(
     )
 
 
-@pytest.mark.parametrize(
-    ("files", "script", "body", "calls"),
-    [
-        ({"ensemble.py": ENSEMBLE, "serve.py": SERVE}, "serve.py", "step", 3),
-        ({"fixed_point.py": FIXED_POINT, "roots.py": ROOTS}, "roots.py", "relax", 3),
-    ],
-)
 def test_jitted_runners_trace_once_and_compute_the_same(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    files: dict[str, str],
-    script: str,
-    body: str,
-    calls: int,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Traces counted per function, as fix_proof.py counts them: JAX's log marks a nested def's first
-    trace inside a jit a re-trace when a def of the same line was seen before (the original's)."""
-    from dynamic_support import count_retraces_many
-
-    for copy in ("original", "fixed"):
-        (tmp_path / copy).mkdir()
-        project(tmp_path / copy, monkeypatch, files)
-    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
-    scripts = [tmp_path / c / script for c in ("original", "fixed")]
-    before, after = count_retraces_many(scripts, cwd=tmp_path)
-    assert not before.raised and not after.raised, after.summary()
-    assert {f.name: n for f, n in before.traces.items()}[body] == calls
-    assert after.traces and set(after.traces.values()) == {1}, after.summary()
-    printed = [json.loads((tmp_path / c / "out.json").read_text()) for c in ("original", "fixed")]
-    assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+    proved_by_jax(
+        tmp_path,
+        monkeypatch,
+        {
+            "ensemble": ({"ensemble.py": ENSEMBLE, "serve.py": SERVE}, "serve.py", "step", 2),
+            "roots": (
+                {"fixed_point.py": FIXED_POINT, "roots.py": ROOTS},
+                "roots.py",
+                "relax",
+                3,  # JAX's log marks its first trace too: a def of its line was seen (far)
+            ),
+        },
+        by_function=True,
+    )
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,10 @@ against a float (safe). Idempotent; a default the fix cannot tell the kind of is
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from test_fix_closures import codes, fixed_once, lint, project
+from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 
 OPTIM = '''\
 """Gradient descent whose learning rate decays after each block of steps."""
@@ -83,18 +82,8 @@ def test_a_weakly_typed_default_becomes_a_typed_array(
 def test_the_typed_default_traces_once_and_descends_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dynamic_support import count_retraces_many
-
-    for copy in ("original", "fixed"):
-        (tmp_path / copy).mkdir()
-        project(tmp_path / copy, monkeypatch, {"optim.py": OPTIM, "fit.py": FIT})
-    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
-    scripts = [tmp_path / c / "fit.py" for c in ("original", "fixed")]
-    before, after = count_retraces_many(scripts, cwd=tmp_path)
-    assert not before.raised and before.total_retraces == 1, before.summary()
-    assert not after.raised and after.traces and after.total_retraces == 0, after.summary()
-    printed = [json.loads((tmp_path / c / "out.json").read_text()) for c in ("original", "fixed")]
-    assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+    files = {"optim.py": OPTIM, "fit.py": FIT}
+    proved_by_jax(tmp_path, monkeypatch, {"fit": (files, "fit.py", "sgd_step", 1)})
 
 
 def test_an_int_default_against_a_float_becomes_a_float_literal(

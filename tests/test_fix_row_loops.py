@@ -6,12 +6,11 @@ Refused, with the reason, where a turn changes what the rows are or the count is
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from shape_pads import PADDED_ROWS
-from test_fix_closures import codes, fixed_once, lint, project
+from test_fix_closures import codes, fixed_once, lint, project, proved_by_jax
 
 PARTICLES = '''\
 """Particles slowed by quadratic drag, stepped with fixed substeps."""
@@ -91,18 +90,11 @@ def test_a_body_looping_over_substeps_is_padded_as_the_rows_enter(
 def test_the_padded_bodies_trace_once_and_compute_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dynamic_support import count_retraces_many
-
-    for copy in ("original", "fixed"):
-        (tmp_path / copy).mkdir()
-        project(tmp_path / copy, monkeypatch, {"particles.py": PARTICLES, "main.py": FRAMES})
-    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
-    scripts = [tmp_path / c / "main.py" for c in ("original", "fixed")]
-    before, after = count_retraces_many(scripts, cwd=tmp_path)
-    assert not before.raised and before.total_retraces == 4, before.summary()  # 10, 6, 3 rows
-    assert not after.raised and set(after.traces.values()) == {1}, after.summary()
-    printed = [json.loads((tmp_path / c / "out.json").read_text()) for c in ("original", "fixed")]
-    assert printed[0] == pytest.approx(printed[1], rel=1e-5)
+    files = {"particles.py": PARTICLES, "main.py": FRAMES}
+    # 10, 6 and 3 rows: three traces of each before, one of each after
+    proved_by_jax(
+        tmp_path, monkeypatch, {"frames": (files, "main.py", "advance", 2)}, by_function=True
+    )
 
 
 @pytest.mark.parametrize(
