@@ -1,6 +1,6 @@
 """Run one Python program with JAX's cache-miss explanations on; write its traces as JSON.
 
-    python tests/retrace_counter.py OUT.json SCRIPT.py [ARGS...]
+    python tests/retrace_counter.py [--calls NAME,...] OUT.json SCRIPT.py [ARGS...]
 
 The program runs as ``__main__`` (through runpy, its own directory first on sys.path) after a
 handler is installed on the ``jax._src.interpreters.partial_eval`` logger and
@@ -9,18 +9,24 @@ logged as one ``TRACING CACHE MISS`` record. ``dynamic_support.parse_record`` cl
 (first trace or re-trace). The program's stdout and stderr are left alone for the caller to check.
 
 OUT.json holds ``{"traces": [{"name", "file", "line", "traces", "retraces", "reasons"}...],
-"exception": str | null, "seconds": float}``; it is written even when the program raises.
+"exception": str | null, "seconds": float}``; it is written even when the program raises. With
+``--calls``, it also holds ``"calls": [{"name", "file", "calls"}...]``: how often the Python body of
+each function so named in the program's folder ran, traced or not (a jitted function's body that ran
+more often than it traced also ran unjitted).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import runpy
 import sys
 import time
 import traceback
+from collections import Counter
 from pathlib import Path
+from types import FrameType
 
 
 class _Capture(logging.Handler):
@@ -65,9 +71,29 @@ def summarise(messages: list[str]) -> list[dict]:
     return list(by_function.values())
 
 
+def count_calls(names: frozenset[str], folder: str) -> Counter[tuple[str, str]]:
+    """From now on, count the calls of the functions named ``names`` defined under ``folder``."""
+    counts: Counter[tuple[str, str]] = Counter()
+    prefix = os.path.join(folder, "")
+
+    def profile(frame: FrameType, event: str, _arg: object) -> None:
+        code = frame.f_code
+        if event == "call" and code.co_name in names and code.co_filename.startswith(prefix):
+            counts[(code.co_name, code.co_filename)] += 1
+
+    sys.setprofile(profile)
+    return counts
+
+
 def main(argv: list[str]) -> int:
+    names: frozenset[str] = frozenset()
+    if argv[:1] == ["--calls"] and len(argv) > 1:
+        names, argv = frozenset(filter(None, argv[1].split(","))), argv[2:]
     if len(argv) < 2:
-        print(f"usage: {Path(__file__).name} OUT.json SCRIPT.py [ARGS...]", file=sys.stderr)
+        print(
+            f"usage: {Path(__file__).name} [--calls NAME,...] OUT.json SCRIPT.py [ARGS...]",
+            file=sys.stderr,
+        )
         return 2
     out_path, script = Path(argv[0]), str(Path(argv[1]).resolve())
 
@@ -83,6 +109,7 @@ def main(argv: list[str]) -> int:
     sys.argv = [script, *argv[2:]]
     sys.path[0] = str(Path(script).parent)
     exception = None
+    calls = count_calls(names, str(Path(script).parent)) if names else Counter()
     start = time.perf_counter()
     try:
         runpy.run_path(script, run_name="__main__")
@@ -93,7 +120,10 @@ def main(argv: list[str]) -> int:
         exception = f"{type(exc).__name__}: {exc}"
         traceback.print_exc()
     seconds = time.perf_counter() - start
+    sys.setprofile(None)
     result = {"traces": summarise(capture.messages), "exception": exception, "seconds": seconds}
+    if names:
+        result["calls"] = [{"name": n, "file": f, "calls": c} for (n, f), c in calls.items()]
     out_path.write_text(json.dumps(result, indent=1), encoding="utf-8")
     return 1 if exception else 0
 

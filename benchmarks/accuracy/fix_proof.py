@@ -15,6 +15,9 @@ tests/retrace_counter.py and writes ``DIR/proof.json`` and a table on standard o
 - ``traces once``: the fixed copy runs, every jitted function traces once, and it prints what the
   original printed (numbers within a relative 1e-4);
 - ``still re-traces``: fixed and runs the same, but JAX still re-traces (the fix was not enough);
+- ``runs unjitted``: fixed, runs the same and no re-trace, but a padding front's guard ran the body
+  unjitted (``f.__wrapped__``) at some call: its jitted body traced fewer times than the body ran, or
+  not at all, so "traces once" would count calls that JAX never saw;
 - ``changed output`` / ``broken``: the fix changed what it prints / made it fail: must be 0;
 - ``no fix``: retracelint left it unchanged (no fix for the rule, or one refused with a reason).
 """
@@ -22,6 +25,7 @@ tests/retrace_counter.py and writes ``DIR/proof.json`` and a table on standard o
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import math
@@ -39,6 +43,7 @@ ROOT = HERE.parents[1]
 SETS = {"tuned": HERE / "programs", "heldout": HERE / "heldout"}
 RESULTS = {"tuned": HERE / "RESULTS.md", "heldout": HERE / "heldout" / "RESULTS.md"}
 COUNTER = ROOT / "tests" / "retrace_counter.py"
+VERDICTS = ("traces once", "still re-traces", "runs unjitted", "changed output", "broken", "no fix")
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
 
 
@@ -111,10 +116,31 @@ def prepare(out: Path, *codes: str) -> None:
     print(f"{len(rows)} positives found, {fixed} changed by --fix --unsafe-fixes")
 
 
+def _guarded(folder: Path) -> frozenset[str]:
+    """The jitted functions whose unjitted body a padding front may call instead (``f.__wrapped__``)
+    in the program's files."""
+    names: set[str] = set()
+    for path in folder.rglob("*.py"):
+        try:
+            tree = ast.parse(path.read_bytes())
+        except SyntaxError:
+            continue
+        names.update(
+            node.value.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr == "__wrapped__"
+            and isinstance(node.value, ast.Name)
+        )
+    return frozenset(names)
+
+
 def _run(folder: Path) -> tuple[str, dict]:
     report = folder / "traces.json"
+    guarded = _guarded(folder)
+    calls = ["--calls", ",".join(sorted(guarded))] if guarded else []
     proc = subprocess.run(
-        [sys.executable, str(COUNTER), str(report), "main.py"],
+        [sys.executable, str(COUNTER), *calls, str(report), "main.py"],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -150,6 +176,12 @@ def _own_traces(folder: Path, report: dict) -> Counter[str]:
     return counts
 
 
+def _unjitted(folder: Path, report: dict) -> bool:
+    """Did a guarded function's body run more often than JAX traced it (its front fell back)?"""
+    traced = _own_traces(folder, report)
+    return any(entry["calls"] > traced[entry["name"]] for entry in report.get("calls", []))
+
+
 def _digest(folder: Path) -> str:
     sha = hashlib.sha256()
     for path in sorted(folder.rglob("*.py")):
@@ -169,6 +201,8 @@ def _prove(row: dict, where: Path) -> dict:
     # first trace inside a jit as a re-trace ("seen another function defined on the same line").
     elif any(n > 1 for n in _own_traces(where / "after", after_traces).values()):
         verdict = "still re-traces"
+    elif _unjitted(where / "after", after_traces):
+        verdict = "runs unjitted"
     else:
         verdict = "traces once"
     return {**row, "verdict": verdict, "error": after_traces.get("exception")}
@@ -183,7 +217,7 @@ def prove(out: Path) -> None:
         where = out / row["set"] / row["id"]
         # Kept by what was run: a later prepare that fixes the program the same way reuses it.
         # (named by the rule above too: a verdict of an earlier rule is not reused)
-        done = out / "verdicts" / f"{row['set']}-{row['id']}-{_digest(where / 'after')}-own.json"
+        done = out / "verdicts" / f"{row['set']}-{row['id']}-{_digest(where / 'after')}-calls.json"
         if done.exists():
             return {**json.loads(done.read_text()), "messages": row["messages"]}
         proved = _prove(row, where)
@@ -240,14 +274,11 @@ def report(rows: list[dict]) -> str:
         "",
         table(rows),
         "",
-        "| rule | found | traces once | still re-traces | changed output | broken | no fix |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        *_header("rule"),
     ]
     for code in sorted(by_rule):
         t = by_rule[code]
-        cells = [
-            t[v] for v in ("traces once", "still re-traces", "changed output", "broken", "no fix")
-        ]
+        cells = [t[v] for v in VERDICTS]
         lines.append(f"| {code} | {t['found']} | " + " | ".join(map(str, cells)) + " |")
     lines += ["", "## Programs fixed", "", "| program | verdict | files changed |", "|---|---|---|"]
     for row in sorted(rows, key=lambda r: (r["verdict"], r["set"], r["id"])):
@@ -263,12 +294,18 @@ def report(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _header(first: str) -> list[str]:
+    return [
+        f"| {first} | found | " + " | ".join(VERDICTS) + " |",
+        "|---|" + "---:|" * (len(VERDICTS) + 1),
+    ]
+
+
 def table(rows: list[dict]) -> str:
-    verdicts = ("traces once", "still re-traces", "changed output", "broken", "no fix")
-    lines = ["| set | found | " + " | ".join(verdicts) + " |", "|---|" + "---:|" * 6]
+    lines = _header("set")
     for name in (*SETS, "all"):
         mine = [r for r in rows if name in ("all", r["set"])]
-        counts = [sum(1 for r in mine if r["verdict"] == v) for v in verdicts]
+        counts = [sum(1 for r in mine if r["verdict"] == v) for v in VERDICTS]
         lines.append(f"| {name} | {len(mine)} | " + " | ".join(map(str, counts)) + " |")
     return "\n".join(lines)
 

@@ -640,7 +640,7 @@ def _rewrite(
 
     outer = source.parent(node)
     called = isinstance(outer, ast.Call) and outer.func is node and not target.decorated
-    partial = _partial_name(source)
+    partial = partial_name(source)
     if partial is None and values and not called:
         return Refusal("partial is bound to something other than functools.partial here")
     needs_import = values and not called and not has_binding(source, "partial", "functools.partial")
@@ -725,7 +725,7 @@ def _at_site(
     return rewrite
 
 
-def _partial_name(source: Source) -> str | None:
+def partial_name(source: Source) -> str | None:
     if has_binding(source, "partial", "functools.partial"):
         return "partial"
     if has_binding(source, "functools", "functools"):

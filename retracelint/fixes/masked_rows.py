@@ -84,6 +84,9 @@ def {name}(rows, size=None, bucket={bucket}):
     return jnp.zeros((size, *rows.shape[1:]), rows.dtype).at[: len(rows)].set(rows)
 '''
 _VMAPS = ("jax.vmap", "vmap")
+_NORMS = frozenset(f"{m}.linalg.norm" for m in _MODULES)
+# Array makers whose first argument is the shape: as many axes as it has items, one for a number.
+_FILLED = frozenset({"zeros", "ones", "full", "empty"})
 # The jit forms the fix keeps on the renamed body: what is jitted stays the same function.
 _JITS = ("jax.jit", "jit")
 _OVER_ROWS = '''
@@ -207,6 +210,7 @@ class _Follow:
         roles: Roles | None = None,
     ):
         parameter, self.valid, self.over_rows, self.real_rows = names
+        self.padded = parameter
         self.source = source
         # tables of vectors are assumed where the rows are taken for indices into them
         self.assume = rank == _INDEX_RANK
@@ -235,28 +239,60 @@ class _Follow:
         body = function.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # the docstring
+        if body and isinstance(body[-1], ast.Return) and body[-1].value is not None:
+            self._statements(body[:-1], out)
+            returned = body[-1].value
+            parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
+            values = [self._settled(self.value(p)) for p in parts]
+            out.returns_rows = tuple(v.rows for v in values)
+            out.tuple_result = isinstance(returned, ast.Tuple)
+            out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
+            out.returned = values
+        else:
+            self._statements(body, out)
+            raise _Refused("does not end by returning its result")
+
+    def _statements(self, body: list[ast.stmt], out: Body) -> None:
+        """Assignments, and loops a number of times the rows do not set (``_loop``)."""
         for stmt in body:
-            if isinstance(stmt, ast.Return) and stmt.value is not None and stmt is body[-1]:
-                returned = stmt.value
-                parts = returned.elts if isinstance(returned, ast.Tuple) else [returned]
-                values = [self._settled(self.value(p)) for p in parts]
-                out.returns_rows = tuple(v.rows for v in values)
-                out.tuple_result = isinstance(returned, ast.Tuple)
-                out.changes += [(p, v.text) for p, v in zip(parts, values, strict=True) if v.text]
-                out.returned = values
-            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 for target, value in _pairs(stmt.targets[0], stmt.value):
                     made = self.value(value)
                     if made.text is not None:
                         out.changes.append((value, made.text))
                     _bind(self, target, made, stmt.lineno)
                     self.note(target, value)
+            elif isinstance(stmt, ast.For) and _counted(stmt):
+                self._loop(stmt, out)
             else:
                 raise _Refused(
                     f"has a {type(stmt).__name__.lower()} statement at line {stmt.lineno}"
                 )
-        if not body or not isinstance(body[-1], ast.Return):
-            raise _Refused("does not end by returning its result")
+
+    def _loop(self, loop: ast.For, out: Body) -> None:
+        """``for i in range(k)``, ``k`` a count the rows do not make: its body followed twice, from
+        what the names are before it and then from what its first turn made them; each turn keeps
+        the padding apart as straight code does when the second turn finds what the first made (the
+        turns after it start from the same), and its rewrites are the same at every turn."""
+        bounds = loop.iter.args  # type: ignore[attr-defined]
+        counts = [self._settled(self.value(a)) for a in bounds]
+        if any(c.rows or c.counted for c in counts):
+            raise _Refused(f"loops as many times as it has rows at line {loop.lineno}")
+        if any(self._made(a) & (self.roles.open | set(self.ranks) | {self.padded}) for a in bounds):
+            # the front passes every argument to the jit, where one is traced: range needs a number
+            raise _Refused(f"loops as many times as an argument says at line {loop.lineno}")
+        self.names[loop.target.id] = Rows(rowless=True, rank=0)  # type: ignore[attr-defined]
+        turns: list[Body] = []
+        kinds: list[dict[str, Rows]] = []
+        for _ in range(2):
+            turns.append(Body())
+            self._statements(loop.body, turns[-1])
+            kinds.append(dict(self.names))
+        if kinds[0] != kinds[1] or _texts(turns[0]) != _texts(turns[1]):
+            raise _Refused(
+                f"carries rows it changes from turn to turn in the loop at line {loop.lineno}"
+            )
+        out.changes += turns[1].changes
 
     def value(self, node: ast.expr) -> Rows:
         if isinstance(node, ast.Constant):
@@ -507,6 +543,8 @@ class _Follow:
             return Rows()
         if module in _MODULES and function in ROW_REDUCTIONS and node.args:
             return self._reduce(node, f"jnp.{function}", node.args[0], node.args[1:])
+        if name in _NORMS and len(node.args) == 1:
+            return self._norm(node)
         if name in ROW_NORMALISERS and node.args:
             return self._reduce(node, name, node.args[0], node.args[1:], default=-1, keeps=True)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ROW_REDUCTIONS:
@@ -529,6 +567,8 @@ class _Follow:
             return Rows(length=True)
         if isinstance(node.func, ast.Call) and dotted(node.func.func) in _VMAPS:
             return self._vmap(node)
+        if module in _MODULES and function == "concatenate":
+            return self._side_by_side(node)
         if module in _MODULES and function == "dot" and len(node.args) == 2 and not node.keywords:
             over = self._contraction(node, *node.args)
             if over is not None:
@@ -543,6 +583,10 @@ class _Follow:
         made = self._apart(node, [node.func, *arguments], min(traced, len(node.args)))
         if module in _MODULES and function in VECTORS:
             return replace(made, rank=1, counted=False, like="", loose=False)
+        if module in _MODULES and function in _FILLED and node.args:
+            shape = node.args[0]  # a number, or a tuple of one per axis
+            rank = len(shape.elts) if isinstance(shape, (ast.Tuple, ast.List)) else 1
+            return replace(made, rank=rank)
         return made
 
     def _apart(self, node: ast.expr, parts: list[ast.expr], traced: int = 0) -> Rows:
@@ -582,18 +626,12 @@ class _Follow:
         if any(self.value(v).rows or self.value(v).counted for v in options.values()):
             raise _Refused(self._uses(node))
         axis = options.get("axis")
-        along = _number(axis) if axis is not None else default
-        if isinstance(along, int) and along < 0 and held.rank is not None:
-            along += held.rank
+        along = _axis_of(axis, held, default)
         keepdims = "keepdims" in options
-        if isinstance(along, int) and along > 0 and not isinstance(along, bool):
-            rank = held.rank if keeps or keepdims or held.rank is None else held.rank - 1
-            return self._rewritten(node, [of], Rows(rows=True, rank=rank))
+        if _later(along):
+            return self._per_row(node, of, held, keeps or keepdims)
         if along not in (0, None) or (along is None and axis is not None and not _is_none(axis)):
-            raise _Refused(
-                f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may "
-                "be the rows"
-            )
+            raise self._across(node)
         texts = {k: self.source.code(v) for k, v in options.items()}
         if along == 0 and axis is None:
             texts["axis"] = "0"  # the default axis, which is the rows'
@@ -608,6 +646,60 @@ class _Follow:
         else:
             rank = held.rank - 1 if along == 0 else 0
         return Rows(rowless=True, rank=rank, text=text)
+
+    def _side_by_side(self, node: ast.Call) -> Rows:
+        """``jnp.concatenate([a, b], axis=-1)``: rows of one rank put side by side along a later
+        axis, each row made of the same rows of each, rows still."""
+        parts = node.args[0] if node.args else None
+        listed = parts.elts if isinstance(parts, (ast.List, ast.Tuple)) else []
+        values = [self._settled(self.value(p)) for p in listed]
+        if not any(v.rows for v in values):
+            return self._apart(node, [node.func, *node.args, *(k.value for k in node.keywords)])
+        axes = [*node.args[1:], *(k.value for k in node.keywords if k.arg == "axis")]
+        ranks = {v.rank for v in values}
+        rank = ranks.pop() if len(ranks) == 1 else None
+        along = _axis_of(axes[0], Rows(rank=rank)) if len(axes) == 1 else None
+        if not (all(v.rows for v in values) and len(node.keywords) <= 1 and _later(along)):
+            raise _Refused(self._uses(node))
+        return self._rewritten(node, list(listed), Rows(rows=True, rank=rank), values)
+
+    def _norm(self, node: ast.Call) -> Rows:
+        """``jnp.linalg.norm(x)`` (no ``ord``): along a later axis, a norm per row, rows still; over
+        the rows (no axis, axis 0), made with their padding zeroed (``real_rows``), which adds
+        nothing to a 2-norm or a Frobenius norm."""
+        of = node.args[0]
+        held = self.value(of)
+        options = {k.arg: k.value for k in node.keywords}
+        if not held.rows:
+            made = self._apart(node, [node.func, of, *options.values()])
+            # of the whole of a value, a number: nothing of it lines up with the rows
+            return replace(made, rowless=True, rank=0) if not options else made
+        if set(options) - {"axis", "keepdims"}:
+            raise _Refused(self._uses(node))
+        axis = options.get("axis")
+        along = _axis_of(axis, held)
+        keepdims = "keepdims" in options
+        if _later(along):
+            return self._per_row(node, of, held, keepdims)
+        if axis is not None and along != 0:
+            raise self._across(node)
+        self.zeroed = True
+        given = [f"{self.real_rows}({self._text(of, held)}, {self.valid})"]
+        given += [f"{k}={self.source.code(v)}" for k, v in options.items()]
+        text = f"{self.source.code(node.func)}({', '.join(given)})"
+        rank = None if keepdims or held.rank is None else 0 if axis is None else held.rank - 1
+        return Rows(rowless=True, rank=rank, text=text)
+
+    def _per_row(self, node: ast.Call, of: ast.expr, held: Rows, kept: bool) -> Rows:
+        """A reduction of each row alone (along a later axis): rows still, one axis fewer unless
+        ``kept``."""
+        rank = held.rank if kept or held.rank is None else held.rank - 1
+        return self._rewritten(node, [of], Rows(rows=True, rank=rank))
+
+    def _across(self, node: ast.Call) -> _Refused:
+        return _Refused(
+            f"uses {self.source.code(node)} at line {node.lineno}, along an axis that may be the rows"
+        )
 
     def _vmap(self, node: ast.Call) -> Rows:
         """``jax.vmap(f)(rows, ...)``: f of each row alone, when f closes over no rows."""
@@ -797,6 +889,38 @@ def _like(rows: list[Rows]) -> str:
     every run); empty where one's is not known."""
     likes = sorted({r.like for r in rows})
     return "" if not likes or "" in likes else likes[0]
+
+
+def _axis_of(axis: ast.expr | None, held: Rows, default: int | None = None) -> object:
+    """The axis a reduction of ``held`` runs along (``default`` where none is named), counted from
+    the first where its rank tells it."""
+    along = _number(axis) if axis is not None else default
+    if isinstance(along, int) and along < 0 and held.rank is not None:
+        along += held.rank
+    return along
+
+
+def _later(along: object) -> bool:
+    """An axis after the rows' (the first)."""
+    return isinstance(along, int) and along > 0 and not isinstance(along, bool)
+
+
+def _counted(loop: ast.For) -> bool:
+    """``for i in range(...)`` with no ``else``: a loop the body can be followed through turn by
+    turn (``_Follow._loop`` checks its count)."""
+    counting = loop.iter
+    return (
+        isinstance(counting, ast.Call)
+        and dotted(counting.func) == "range"
+        and not counting.keywords
+        and 1 <= len(counting.args) <= 3
+        and isinstance(loop.target, ast.Name)
+        and not loop.orelse
+    )
+
+
+def _texts(body: Body) -> list[tuple[int, str]]:
+    return [(id(node), text) for node, text in body.changes]
 
 
 def _pairs(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:

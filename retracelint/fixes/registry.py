@@ -6,7 +6,9 @@ from __future__ import annotations
 from retracelint.fixes import short_batch
 from retracelint.fixes.base import Fix, Refusal, Rewrite, Source
 from retracelint.fixes.bound_method import jit_in_init
+from retracelint.fixes.cleared_caches import clear_once
 from retracelint.fixes.closure_args import pass_closed_over
+from retracelint.fixes.eager_lax import jit_runner
 from retracelint.fixes.fresh_static import make_once
 from retracelint.fixes.keyword_calls import keyword_elsewhere
 from retracelint.fixes.none_first import NOT_AT_NONE, run_first_branch
@@ -59,7 +61,11 @@ _NOT_A_FUNCTION = ("what is jitted is not a function", "the finding is not at a 
 def build_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     """RTL301: the jit built once where it is (``hoist_jit``); when it closes over values of the call,
     built once with those values made its arguments (``pass_closed_over``), or, a method of ``self``,
-    built once in ``__init__`` (``jit_in_init``); both unsafe."""
+    built once in ``__init__`` (``jit_in_init``); both unsafe. At a lax loop run outside jit, the
+    function that runs it jitted (``jit_runner``, unsafe)."""
+    runner = jit_runner(source, finding)
+    if runner is not None:
+        return runner
     hoisted = hoist_jit(source, finding)
     if not (isinstance(hoisted, Refusal) and hoisted.reason.startswith("it closes over")):
         return hoisted
@@ -135,6 +141,8 @@ CODEMODS: dict[str, Fix] = {
     "RTL202": Fix(traced, safe=True, target=_jit_site_file),
     "RTL204": Fix(fresh_once, safe=True),  # a fresh object shared instead is unsafe (``Rewrite``)
     "RTL301": Fix(build_once, safe=True),  # the values made arguments is unsafe
+    # the clear run once after the loop, or taken out: the memory it freed is held longer
+    "RTL302": Fix(clear_once, safe=False),
     "RTL401": Fix(strong_scalar, safe=False),
     "RTL402": Fix(float_literal, safe=True),
     # the state's None branch run at the call instead: outside jit, and the first call skipped; a

@@ -10,7 +10,8 @@
   every value; a value that is an int or a float by turns becomes ``float(...)``. Those are unsafe.
 
 Where the finding is at the strongly typed value (``clip(x, limit)``), the weak one is looked for on the
-line the message names: the one numeric literal passed to the same jitted function there.
+line the message names: the one numeric literal passed to the same jitted function there. Where it is at
+a def whose parameter's default is the value (``def run(scale=0.5)``), that default is rewritten.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ _FILLED_BY = {"asarray": 0, "array": 0, "full": 1}
 _ARRAY_MAKERS = frozenset(f"{m}.{f}" for m in ("jnp", "jax.numpy") for f in _FILLED_BY)
 _FLOAT_MODULES = frozenset({"jnp", "np", "math", "numpy", "jax.numpy"})
 _WEAK_ELSEWHERE = re.compile(r"weakly typed scalar at line (\d+)")
+# Where the value is a parameter's default (the finding is then at the def): which parameter.
+_DEFAULT_OF = re.compile(r" from the default of '(\w+)'")
 _DTYPES = {float: "float32", int: "int32"}
 _DATACLASS = frozenset({"dataclass", "dataclasses.dataclass"})
 # RTL402's messages: "this makes int64 for 'idx' but int32 at ...", "'x' gets uint8 here but float32 at".
@@ -107,8 +110,7 @@ def _default_factory(
 
 
 def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
-    loc = finding.location
-    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    node = _made_at(source, finding)
     if not finding.message.split(" is ", 1)[-1].startswith("an int"):
         return _cast(source, finding, node)
     literal = node.operand if isinstance(node, ast.UnaryOp) else node
@@ -147,8 +149,7 @@ def _cast(source: Source, finding: Finding, node: ast.expr | None) -> Rewrite | 
 def _weak_values(source: Source, finding: Finding) -> list[ast.expr] | Refusal:
     """The weakly typed values to make strong: the one at the finding (or assigned there; each item
     of a tuple assigned there), else the one number literal passed on the line the message names."""
-    loc = finding.location
-    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    node = _made_at(source, finding)
     if node is not None and _number_kind(node) is None:
         holder = source.parent(node)
         if isinstance(holder, (ast.Assign, ast.AnnAssign)) and holder.value is not None:
@@ -174,6 +175,34 @@ def _weak_values(source: Source, finding: Finding) -> list[ast.expr] | Refusal:
     if len(literals) != 1:
         return Refusal(f"no single number passed to {site} at line {line}")
     return literals
+
+
+def _made_at(source: Source, finding: Finding) -> ast.expr | None:
+    """The expression at the finding; where the value is a parameter's default (``def run(scale=0.5)``:
+    the finding is at the def), that default."""
+    loc = finding.location
+    node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    default = _DEFAULT_OF.search(finding.message)
+    if node is not None or default is None:
+        return node
+    fdef = next(
+        (
+            n
+            for n in ast.walk(source.tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and loc.line in (n.lineno, *(d.lineno for d in n.decorator_list))
+        ),
+        None,
+    )
+    if fdef is None:
+        return None
+    args = fdef.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    return next((d for a, d in pairs if a.arg == default.group(1) and d is not None), None)
 
 
 def _number_kind(node: ast.expr) -> type | None:

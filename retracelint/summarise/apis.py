@@ -1553,6 +1553,18 @@ TRACED_POSITIONS = {
     "categorical": 2,
     "bernoulli": 2,
 }
+# lax control flow: where the operands it runs its functions on are (a traced value works there; a
+# function it is handed does not, nor does ``length``), and where its trailing operands start
+# (``cond``'s and ``switch``'s, after the functions), by positional index; and their keywords.
+LAX_OPERANDS: dict[str, tuple[tuple[int, ...], int | None]] = {
+    "scan": ((1, 2), None),
+    "while_loop": ((2,), None),
+    "fori_loop": ((0, 1, 3), None),
+    "map": ((1,), None),
+    "cond": ((0,), 3),
+    "switch": ((0,), 2),
+}
+_LAX_OPERAND_KEYWORDS = frozenset({"init", "xs", "init_val", "lower", "upper", "operand", "index"})
 
 
 # Array methods whose arguments are all lengths or axes (``x.reshape(n_chunks, chunk_size)``).
@@ -1585,6 +1597,13 @@ def sets_computation(canon: str, position: int | None, keyword: str | None) -> b
 def accepts_traced(function: str, position: int | None, keyword: str | None) -> bool:
     """Whether the array API ``function`` (its last dotted part) takes a traced value as the argument
     at ``position`` (or as ``keyword``)."""
+    if function in LAX_OPERANDS:
+        positions, rest = LAX_OPERANDS[function]
+        if keyword is not None:
+            return keyword in _LAX_OPERAND_KEYWORDS
+        return position in positions or (
+            rest is not None and position is not None and position >= rest
+        )
     if keyword is not None:
         return function in TRACED_POSITIONS and keyword not in STATIC_KEYWORDS
     return position is not None and position < TRACED_POSITIONS.get(function, 0)
