@@ -182,6 +182,9 @@ class Frequency:
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
     _jit_sites: frozenset[tuple[str, int]] | None = None  # ``jit_call_sites``
+    # Whether every read ``holds`` made for ``last``'s answers (``Found.held``) reads the same here
+    # (``readlog.Replay``: the propagation's reads are logged, also the model's): its answers hold.
+    held_known: bool = False
     # Whether ``last``'s facts hold here (None: not asked yet).
     _kept: bool | None = None
     # ``last``'s link and the traced roots it found each module gives, kept where the rest of it
@@ -309,8 +312,15 @@ class Frequency:
 
     def _same_answers(self, last: Found) -> bool:
         """Whether what ``last``'s drivers asked of the rest of the project gets the same answers
-        here (asked again, they are kept again)."""
+        here (asked again, they are kept again). Where what ``holds`` read to give them is known
+        to read the same (``held_known``), they are taken as they are."""
         functions = self.project.functions
+        if self.held_known:
+            self._held.update(last.held)
+            return all(
+                callee in functions and self._until_set(unset, callee) == once
+                for (unset, callee), once in last.once.items()
+            )
         return all(
             name in functions and self._walks_held(functions[name], loop) == held
             for (name, loop), held in last.held.items()

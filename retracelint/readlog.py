@@ -56,10 +56,10 @@ def frozen(value: object) -> object:
 
 @dataclass
 class ReadLog:
-    """The reads of one run's rules, by (what was asked, key), each with its answer (``frozen``), in
-    the order first asked."""
+    """The reads of one run's rules, by what was asked (a table, a question), then by key, each
+    with its answer (``frozen``)."""
 
-    reads: dict[tuple[str, Hashable], object] = field(default_factory=dict)
+    reads: dict[str, dict[Hashable, object]] = field(default_factory=dict)
     # Inside a question of the frequency model about the whole call graph: what it reads is told
     # by its answers, but for what it asks the propagation (``resumed``).
     paused: int = 0
@@ -71,8 +71,16 @@ class ReadLog:
     unsure: bool = False
 
     def note(self, what: str, key: Hashable, answer: object) -> None:
-        if not self.paused and (what, key) not in self.reads:
-            self.reads[what, key] = frozen(answer)
+        if self.paused:
+            return
+        answers = self.reads.get(what)
+        if answers is None:
+            answers = self.reads[what] = {}
+        if key not in answers:
+            answers[key] = frozen(answer)
+
+    def __len__(self) -> int:
+        return sum(map(len, self.reads.values()))
 
 
 # The log of the rules running now (the analysis runs one project at a time, in one thread).
@@ -174,7 +182,7 @@ class Logged(dict):  # type: ignore[type-arg]
         if log.paused or log.walking:
             return
         if self._fresh is None:
-            self._log.note(self._name, _WHOLE, tuple(dict.items(self)))
+            self._log.note(self._name, _WHOLE, _items(self))
         else:
             self._log.unsure = True  # a memo walked: not what memos are for
 
@@ -228,6 +236,11 @@ class Logged(dict):  # type: ignore[type-arg]
         return dict.items(self)
 
 
+def _items(table: dict) -> tuple[tuple[Hashable, object], ...]:  # type: ignore[type-arg]
+    """A whole table as kept and compared."""
+    return tuple((key, frozen(value)) for key, value in dict.items(table))
+
+
 def _first(value: object) -> object:
     return value[0]  # type: ignore[index]
 
@@ -245,6 +258,7 @@ class _Table:
     of_symbols: bool
     answer: Callable[[object], object] | None = None
     ask: Callable[[Project, Any], object] | None = None
+    lists: bool = False  # its values are lists, which the next link may change in place
 
 
 def _ref(project: Project, key: tuple[str, Any]) -> object:
@@ -268,8 +282,8 @@ _TABLES = (
     _Table("_mro", True, _same, lambda p, cls: p.symbols.mro(cls)),
     _Table("targets", False),
     _Table("site_targets", False),
-    _Table("callers", False),
-    _Table("jit_callers", False),
+    _Table("callers", False, lists=True),
+    _Table("jit_callers", False, lists=True),
     _Table("_callees", False),
     _Table("_refs", False, _first, _ref),
     _Table("_types", False, _first, _types),
@@ -323,21 +337,32 @@ class Asked:
             return self.prop
         return self.prop.frequency
 
-    def answer(self, what: str, key: Any) -> object:
-        if what == "lines":
-            return frozen(self.read_lines(key))
+    def same(self, what: str, answers: dict[Hashable, object]) -> bool:
+        """Whether each key of ``what`` (a table, a question) answers here what ``answers`` say."""
         table = _BY_NAME.get(what)
-        if table is None:
-            role, _, method = what.partition(".")
-            args, named = key
-            return frozen(getattr(self.owner(role), method)(*args, **dict(named)))
-        holder = self.project.symbols if table.of_symbols else self.project
-        data = getattr(holder, table.name)
-        if key == _WHOLE:
-            return tuple(data.items())
-        if table.ask is not None:
-            return frozen(table.ask(self.project, key))
-        return frozen(data.get(key, MISSING))
+        if table is not None and table.ask is None:
+            data = getattr(self.project.symbols if table.of_symbols else self.project, what)
+            get = data.get
+            # In C, by identity first: the summaries and link entries an edit left are the
+            # same objects.
+            if table.lists:
+                now = [v if (v := get(k, MISSING)) is MISSING else tuple(v) for k in answers]
+            else:
+                now = [get(k, MISSING) for k in answers]
+            if _WHOLE in answers:
+                now[list(answers).index(_WHOLE)] = _items(data)
+            return now == list(answers.values())
+        if table is not None:
+            ask = table.ask
+            return all(frozen(ask(self.project, k)) == a for k, a in answers.items())  # type: ignore[misc]
+        if what == "lines":
+            return all(frozen(self.read_lines(k)) == a for k, a in answers.items())  # type: ignore[arg-type]
+        role, _, name = what.partition(".")
+        method = getattr(self.owner(role), name)
+        return all(
+            frozen(method(*args, **dict(named))) == a
+            for (args, named), a in answers.items()  # type: ignore[misc]
+        )
 
 
 @dataclass
@@ -350,24 +375,32 @@ class Replay:
     facts: tuple[object, ...]  # what every lookup reads: x64, the settings, the import layout
 
     def holds(self, asked: Asked, facts: tuple[object, ...]) -> bool:
-        """Whether the rules would read the same of ``asked``'s project (asked in the order they
-        were first read: the cheap reads of tables first, a mismatch ends it)."""
+        """Whether the rules would read the same of ``asked``'s project: the tables first (a
+        lookup each), then the memos and questions, which compute; a difference ends it."""
         if self.log.unsure or len(facts) != len(self.facts):
             return False
         if any(a is not b and a != b for a, b in zip(facts, self.facts, strict=True)):
             return False
-        return all(asked.answer(what, key) == answer for (what, key), answer in self._ordered())
+        reads = self.log.reads
+        for what in sorted(reads, key=_cost):
+            if _cost(what) == _QUESTION:
+                # What the frequency model's drivers asked the propagation (``resumed``) is among
+                # the reads found the same, or among the questions, asked next.
+                asked.prop.frequency.held_known = True
+            if not asked.same(what, reads[what]):
+                return False
+        return True
 
-    def _ordered(self) -> list[tuple[tuple[str, Hashable], object]]:
-        """Reads of tables before the questions that compute."""
-        reads = list(self.log.reads.items())
-        return sorted(
-            reads, key=lambda item: _BY_NAME.get(item[0][0]) is None or item[0][0] in _ASKED
-        )
+
+def _cost(what: str) -> int:
+    """How much asking ``what`` again costs: a table's lookup, a memo's or a file's, a question."""
+    table = _BY_NAME.get(what)
+    if table is not None:
+        return 0 if table.ask is None else 1
+    return 2 if what == "lines" else _QUESTION
 
 
-# Tables whose answer is asked again by computing it (memos).
-_ASKED = frozenset(t.name for t in _TABLES if t.ask is not None)
+_QUESTION = 3
 
 
 def lines_logged(read_lines: Callable[[str], list[str]]) -> Callable[[str], list[str]]:

@@ -462,8 +462,16 @@ class Symbols:
         target = self.resolve_qualified(base, importer=module) or self.resolve_name(module, base)
         return target.qualname if isinstance(target, ClassTarget) else None
 
+    # A question, not a read of the module: the rules ask about jit sites of modules whose other
+    # facts an edit changed.
+    @query("symbols", whole=True)
     def jit_spec(self, target: JitTarget) -> JitSpec:
         return self.modules[target.module].jits[target.index]
+
+    @query("symbols", whole=True)
+    def path_of(self, module: str) -> str:
+        """The file of ``module``."""
+        return self.modules[module].path
 
     def member_function(self, cls: str, name: str) -> FuncTarget | None:
         for klass in self.mro(cls):
