@@ -301,6 +301,8 @@ def recording(project: Project, log: ReadLog) -> Iterator[None]:
     dicts again after (what the next link takes over, and pickles)."""
     global _active
     holders = {True: project.symbols, False: project}
+    # Each file's calls by place, kept by module (``session.Picked``): asked again as questions.
+    project.symbols._calls_at.clear()
     for table in _TABLES:
         logged = Logged(
             table.name, getattr(holders[table.of_symbols], table.name), log, table.answer

@@ -258,6 +258,10 @@ def test_random_edits_of_fixtures_find_what_a_run_from_scratch_finds(
     project = root / name
     shutil.copytree(_FIXTURES / name, project)
     (project / "pyproject.toml").write_text('[project]\nname = "fixture"\n', encoding="utf-8")
+    # A module that imports one of the project's, which nothing reads: edits of it replay.
+    first = ".".join(min(project.rglob("*.py")).relative_to(project).with_suffix("").parts)
+    extra = f"import {first}  # noqa: F401\n\n\ndef unused(x):\n    return x + 1\n"
+    (project / "bystander.py").write_text(extra, encoding="utf-8")
     monkeypatch.chdir(project)
     memory, cache = Memory(), root / "cache"
     modules = sorted(project.rglob("*.py"))

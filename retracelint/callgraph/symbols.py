@@ -488,8 +488,11 @@ class Symbols:
 
     def call_span(self, path: str, span: tuple[int, int, int, int]) -> Site | None:
         """``call_at`` of the location in file ``path`` that starts and ends at ``span``: keyed by
-        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``)."""
-        return self.calls_in(path).get(span)
+        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``).
+        Linking asks it of a few files again and again: found there, not asked as a question
+        (while the rules' reads are logged, none is there, ``readlog.recording``)."""
+        calls = self._calls_at.get(path)
+        return (calls if calls is not None else self.calls_in(path)).get(span)
 
     @query("symbols", whole=True)
     def calls_in(self, path: str) -> dict[tuple[int, int, int, int], Site]:
