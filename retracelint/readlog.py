@@ -38,6 +38,8 @@ class _Missing:
 
 
 MISSING = _Missing()
+_FRESH = _Missing()  # a memo's key filled while the rules ran (``Logged``)
+_get, _has = dict.get, dict.__contains__
 _WHOLE = "(whole)"  # the key of a read of a whole table (a walk of its items)
 
 
@@ -152,9 +154,10 @@ def resumed(ask: _F) -> _F:
 class Logged(dict):  # type: ignore[type-arg]
     """One of the project's tables while the rules run: each key read is logged with its answer,
     each walk of the whole table as its items. A memo's (``answer`` given) hits are logged only
-    for keys it held before the rules began: one filled since was found from reads logged then."""
+    for keys it held before the rules began: one filled since was found from reads logged then.
+    The rules read a table hundreds of thousands of times: a key logged already costs a lookup."""
 
-    __slots__ = ("_answer", "_fresh", "_log", "_name")
+    __slots__ = ("_answer", "_answers", "_log")
 
     def __init__(
         self,
@@ -164,56 +167,59 @@ class Logged(dict):  # type: ignore[type-arg]
         answer: Callable[[object], object] | None = None,
     ) -> None:
         super().__init__(data)
-        self._log, self._name, self._answer = log, name, answer
-        self._fresh: set[Hashable] | None = set() if answer is not None else None
+        self._log, self._answer = log, answer
+        # The log's answers of this table: a memo's keys filled meanwhile too, as ``_FRESH``.
+        self._answers = log.reads.setdefault(name, {})
 
     def _read(self, key: Hashable, value: object) -> None:
-        log = self._log
-        if log.paused:
+        """``key``'s first read (``_answers`` has it not)."""
+        if self._log.paused:
             return
-        fresh = self._fresh
-        if fresh is None:
-            log.note(self._name, key, value)
-        elif value is not MISSING and key not in fresh:
-            log.note(self._name, key, self._answer(value))  # type: ignore[misc]
-
-    def _whole(self) -> None:
-        log = self._log
-        if log.paused or log.walking:
-            return
-        if self._fresh is None:
-            self._log.note(self._name, _WHOLE, _items(self))
-        else:
-            self._log.unsure = True  # a memo walked: not what memos are for
+        if self._answer is None:
+            self._answers[key] = frozen(value)
+        elif value is not MISSING:
+            self._answers[key] = frozen(self._answer(value))
 
     def __getitem__(self, key: Hashable) -> object:
-        value = dict.get(self, key, MISSING)
-        self._read(key, value)
+        value = _get(self, key, MISSING)
+        if key not in self._answers:
+            self._read(key, value)
         if value is MISSING:
             raise KeyError(key)
         return value
 
     def get(self, key: Hashable, default: object = None) -> object:
-        value = dict.get(self, key, MISSING)
-        self._read(key, value)
+        value = _get(self, key, MISSING)
+        if key not in self._answers:
+            self._read(key, value)
         return default if value is MISSING else value
 
     def __contains__(self, key: object) -> bool:
-        value = dict.get(self, key, MISSING)  # type: ignore[call-overload]
-        self._read(key, value)  # type: ignore[arg-type]
+        value = _get(self, key, MISSING)
+        if key not in self._answers:
+            self._read(key, value)  # type: ignore[arg-type]
         return value is not MISSING
 
     # A memo's key filled while its reads are logged: its hits are told by them. One filled
     # inside a question about the whole project is not (``ReadLog.paused``): its hits are logged.
     def __setitem__(self, key: Hashable, value: object) -> None:
-        if self._fresh is not None and not self._log.paused:
-            self._fresh.add(key)
+        if self._answer is not None and not self._log.paused:
+            self._answers.setdefault(key, _FRESH)
         dict.__setitem__(self, key, value)
 
     def setdefault(self, key: Hashable, default: object = None) -> object:
-        if self._fresh is not None and not self._log.paused and not dict.__contains__(self, key):
-            self._fresh.add(key)
+        if self._answer is not None and not self._log.paused and not _has(self, key):
+            self._answers.setdefault(key, _FRESH)
         return dict.setdefault(self, key, default)
+
+    def _whole(self) -> None:
+        log = self._log
+        if log.paused or log.walking:
+            return
+        if self._answer is None:
+            self._answers.setdefault(_WHOLE, _items(self))
+        else:
+            self._log.unsure = True  # a memo walked: not what memos are for
 
     def __iter__(self) -> Iterator[Hashable]:
         self._whole()
@@ -315,6 +321,9 @@ def recording(project: Project, log: ReadLog) -> Iterator[None]:
         yield
     finally:
         _active = None
+        for answers in log.reads.values():
+            for key in [k for k, a in answers.items() if a is _FRESH]:
+                del answers[key]
         for table in _TABLES:
             plain = dict(dict.items(getattr(holders[table.of_symbols], table.name)))
             setattr(holders[table.of_symbols], table.name, plain)
