@@ -7,49 +7,19 @@ a run from scratch that neither memory nor cache helps."""
 from __future__ import annotations
 
 import shutil
-import textwrap
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_incremental_rules import DATA, MODEL, _tree
 
 from retracelint import readlog, server
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.model import Finding
 from retracelint.session import Memory, Watch
-
-MODEL = """
-import jax
-import jax.numpy as jnp
-
-
-@jax.jit
-def step(x):
-    return jnp.sum(x)
-
-
-class Trainer:
-    def __init__(self):
-        self.widths = [1, 2, 3]
-
-    def fit(self, x):
-        for width in self.widths:
-            self.once(x)
-
-    def once(self, x):
-        return jax.jit(lambda y: y * 2)(x)
-"""
-
-DATA = """
-from lib import model
-
-
-def run_one(x, n):
-    return model.step(x[:n])
-"""
 
 # A module the rules never ask about: nothing of it is jitted, reaches a jit or is reached
 # (it imports one that jits, so it is analysed).
@@ -82,13 +52,6 @@ def main():
 if __name__ == "__main__":
     main()
 """
-
-
-def _tree(root: Path, files: dict[str, str]) -> Path:
-    for path, text in {"pyproject.toml": '[project]\nname = "proj"\n', **files}.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
-    return root
 
 
 def _kept(root: Path, memory: Memory, cache: Path) -> list[Finding]:
@@ -137,7 +100,8 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
     train, model, units = (
         project / p for p in ("scripts/train.py", "lib/model.py", "lib/units.py")
     )
-    sliced, rebuilt = ("RTL101", "data.py"), ("RTL301", "model.py")
+    sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
+    rebuilt_always = ("RTL301", "model.py", "error")
     steps = [
         # The first run: nothing to replay.
         (units, ("", ""), [], [sliced, rebuilt]),
@@ -151,14 +115,20 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
         # A size that changes again: it is found again.
         (train, ("data.run_one(x, 8)", "data.run_one(x, n // 2)"), [False], [sliced, rebuilt]),
         # Only an answer the rules read changes (what __init__ stores in what fit() walks: no
-        # call, no call site moves): the rules run again, and find the rebuilt jit an error.
-        (model, ("self.widths = [1, 2, 3]", "self.widths = list(range(10**6))"), [False], None),
+        # call, no call site moves: an iterator, walked once): the rules run again, and find the
+        # rebuilt jit an error.
+        (
+            model,
+            ("self.widths = [1, 2, 3]", "self.widths = iter([1, 2, 3])"),
+            [False],
+            [sliced, rebuilt_always],
+        ),
         # units.py again: the last run's reads hold.
-        (units, ("", "\n\ndef to_h(s):\n    return s / 3600\n"), [True], None),
+        (units, ("", "\n\ndef to_h(s):\n    return s / 3600\n"), [True], [sliced, rebuilt_always]),
         # An edit undone: that run's findings, kept by its files' bytes (no link, no rules).
-        (units, ("\n\ndef to_h(s):\n    return s / 3600\n", ""), [], None),
+        (units, ("\n\ndef to_h(s):\n    return s / 3600\n", ""), [], [sliced, rebuilt_always]),
         # A module the rules read nothing of deleted: another project (its files), run afresh.
-        (units, None, [], [sliced, rebuilt]),
+        (units, None, [], [sliced, rebuilt_always]),
     ]
     for path, change, replays, shown in steps:
         if change is None:
@@ -172,9 +142,8 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
         assert now == _scratch(project), (path.name, change)
         assert replayed == replays, (path.name, change)
         if shown is not None:
-            assert [(f.code, Path(f.location.path).name) for f in now] == shown, (path, change)
-    # The rebuilt jit in the loop over what the object holds, told both ways above.
-    assert any(f.code == "RTL301" for f in now)
+            found = [(f.code, Path(f.location.path).name, f.severity) for f in now]
+            assert found == shown, (path, change)
 
 
 def test_a_replay_gives_the_findings_with_their_places_and_chains(
