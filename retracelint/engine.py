@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from retracelint import __version__, config, prescan
+from retracelint import __version__, config, prescan, readlog
 from retracelint.aliases import alias_salt, alias_table, imported_aliases
 from retracelint.cache import Entry, ResultIndex, SummaryCache, encode, prepare_folder
 from retracelint.config import Settings
@@ -35,7 +35,8 @@ from retracelint.workers import Pool, Task
 
 if TYPE_CHECKING:
     from retracelint.callgraph import Project, Relink
-    from retracelint.propagate import Cut
+    from retracelint.evidence import Parsed
+    from retracelint.propagate import Cut, Propagation
 
 _PARALLEL_MIN_FILES = 24  # below this, starting worker processes costs more than it saves
 _SCAN_BATCH = 64  # files scanned for wrapper names before the workers get the ones that have some
@@ -774,8 +775,6 @@ def _linked(
     and leaving there what this run found)."""
     summaries, found = summarise_all(inputs, source, layout, previous, known)
     from retracelint.callgraph import Project  # networkx: only when something must be linked
-    from retracelint.checks import run_checks
-    from retracelint.propagate import Propagation
 
     watch = source.watch
     watch.check()  # what was summarised stays in the cache (and memory) for the next run
@@ -792,20 +791,12 @@ def _linked(
     watch.stage("checking", 92)
     if source.memory is not None and project.x64:
         _recall_x64_reach(project, inputs, source.memory)
-    prop = (
-        Propagation(project, carried.frequency, carried.picked)
-        if carried is not None
-        else Propagation(project)
-    )
-    findings = run_checks(project, prop, read_lines, carried.trees if carried else None)
-    if carried is not None:
-        carried.frequency = prop.frequency.found()
+    findings, cut = _rules(project, read_lines, carried)
     findings += [_error(s.path, s.error, s.error_line, s.error_col) for s in summaries if s.error]
     findings += [
         _unfollowed(project.functions[name].calls[index]) for name, index in project.too_deep
     ]
-    findings += [_cut_short(project, cut) for cut in prop.cut_short]
-    findings += _chains_cut([project.functions[name] for name in sorted(prop.cut)])
+    findings += cut
     records = {
         item.file.path: record(
             item.digest,
@@ -817,6 +808,45 @@ def _linked(
         for item, summary in zip(inputs, summaries, strict=True)
     }
     return Manifest(records, tuple(findings)), summaries, project
+
+
+def _rules(
+    project: Project, read_lines: Callable[[str], list[str]], carried: Carried | None
+) -> tuple[list[Finding], list[Finding]]:
+    """The rules' findings, and those of the checks they cut short. In a long-lived process
+    (``carried``), the last run's where the rules would read of ``project`` what they read then
+    (``readlog``); else found, logging what they read for the next run."""
+    from retracelint.propagate import Propagation
+
+    if carried is None:
+        return _checked(project, Propagation(project), read_lines, None)
+    facts = readlog.rules_facts(project)
+    replay = carried.replay
+    if replay is not None:
+        prop = Propagation(project, carried.frequency, carried.picked)
+        if replay.holds(readlog.Asked(project, prop, read_lines), facts):
+            carried.frequency = prop.frequency.found()
+            return list(replay.findings), list(replay.cut)
+    log = readlog.ReadLog()
+    prop = Propagation(project, carried.frequency, carried.picked)
+    with readlog.recording(project, log):
+        findings, cut = _checked(project, prop, readlog.lines_logged(read_lines), carried.trees)
+    carried.frequency = prop.frequency.found()
+    carried.replay = readlog.Replay(log, tuple(findings), tuple(cut), facts)
+    return findings, cut
+
+
+def _checked(
+    project: Project,
+    prop: Propagation,
+    read_lines: Callable[[str], list[str]],
+    trees: dict[str, Parsed] | None,
+) -> tuple[list[Finding], list[Finding]]:
+    from retracelint.checks import run_checks
+
+    findings = run_checks(project, prop, read_lines, trees)
+    cut = [_cut_short(project, c) for c in prop.cut_short]
+    return findings, cut + _chains_cut([project.functions[name] for name in sorted(prop.cut)])
 
 
 def _recall_x64_reach(project: Project, inputs: list[Input], memory: Memory) -> None:

@@ -964,14 +964,7 @@ class _Sources:
         return found
 
     def _modules(self, path: str) -> list[ModuleSummary]:
-        return self._by_path.get(path, [])
-
-    @cached_property
-    def _by_path(self) -> dict[str, list[ModuleSummary]]:
-        by_path: dict[str, list[ModuleSummary]] = {}
-        for module in self.project.modules.values():
-            by_path.setdefault(module.path, []).append(module)
-        return by_path
+        return self.project.symbols.modules_at(path)
 
     def tree(self, path: str) -> ast.Module | None:
         return self._parsed(path).tree
@@ -1035,13 +1028,13 @@ class _Sources:
         return any(isinstance(s, ast.If) and _is_main_test(s.test) for s in body)
 
     def script(self, fn: FunctionSummary) -> bool:
-        """Whether ``fn`` is the top level of a script nothing imports (``Symbols.scripts``): a
+        """Whether ``fn`` is the top level of a script nothing imports (``Symbols.is_script``): a
         loop there runs in that script's process alone, as under ``if __name__ == "__main__":``."""
         owner = self.project.owner.get(fn.qualname)
         return (
             fn.kind == "module"
             and owner is not None
-            and owner.module in self.project.symbols.scripts
+            and self.project.symbols.is_script(owner.module)
         )
 
     def _fixture(self, fn: FunctionSummary) -> bool:

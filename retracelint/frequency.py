@@ -41,6 +41,7 @@ from functools import cached_property
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.funcrefs import Callee, scoped_kind
 from retracelint.model import Location, PathStep
+from retracelint.readlog import query
 from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
 from retracelint.summary import (
@@ -180,6 +181,10 @@ class Frequency:
     _held: dict[tuple[str, int], bool] = field(default_factory=dict)
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
+    _jit_sites: frozenset[tuple[str, int]] | None = None  # ``jit_call_sites``
+    # Whether every read ``holds`` made for ``last``'s answers (``Found.held``) reads the same here
+    # (``readlog.Replay``: the propagation's reads are logged, also the model's): its answers hold.
+    held_known: bool = False
     # Whether ``last``'s facts hold here (None: not asked yet).
     _kept: bool | None = None
     # ``last``'s link and the traced roots it found each module gives, kept where the rest of it
@@ -191,10 +196,12 @@ class Frequency:
             self._roots_before = (self.last.link, self.last.module_roots)
 
     # -- the questions --------------------------------------------------------------------------
+    @query("frequency", whole=True)
     def traced(self, qualname: str) -> bool:
         """Whether the function runs only while an enclosing jit or transform traces."""
         return qualname not in self.runtime
 
+    @query("frequency", whole=True)
     def repeated(self, qualname: str) -> Driver | None:
         """Why a runtime function runs more than once per process: the loop that drives it, directly
         or through the runtime functions that call it. None when it runs once, or only under a trace."""
@@ -206,6 +213,7 @@ class Frequency:
                 self._repeated = self._drivers()
         return self._repeated.get(qualname)
 
+    @query("frequency", whole=True)
     def run_by_scripts(self, qualname: str, tests: bool = True) -> bool:
         """Whether a script (or, with ``tests``, a test) runs the function outside any trace: it is
         reached by direct calls from a module's top level (``if __name__ == "__main__":``, a
@@ -304,8 +312,15 @@ class Frequency:
 
     def _same_answers(self, last: Found) -> bool:
         """Whether what ``last``'s drivers asked of the rest of the project gets the same answers
-        here (asked again, they are kept again)."""
+        here (asked again, they are kept again). Where what ``holds`` read to give them is known
+        to read the same (``held_known``), they are taken as they are."""
         functions = self.project.functions
+        if self.held_known:
+            self._held.update(last.held)
+            return all(
+                callee in functions and self._until_set(unset, callee) == once
+                for (unset, callee), once in last.once.items()
+            )
         return all(
             name in functions and self._walks_held(functions[name], loop) == held
             for (name, loop), held in last.held.items()
@@ -314,6 +329,7 @@ class Frequency:
             for (unset, callee), once in last.once.items()
         )
 
+    @query("frequency", whole=True)
     def entries(self, qualname: str) -> frozenset[str]:
         """The entry points (functions nothing in the project calls directly) from which the function
         runs: two functions with no entry point in common may never run in one process (two tests,
@@ -337,6 +353,7 @@ class Frequency:
         self._entries[qualname] = answer = frozenset(found)
         return answer
 
+    @query("frequency", whole=True)
     def callers(self, qualname: str) -> list[tuple[str, int]]:
         """The call sites (caller, call index) that run the function's body at run time: a jitted
         function's callers run its trace, not its body."""
@@ -346,7 +363,7 @@ class Frequency:
         """Whether the call at ``site`` runs again, but only as often as loops over a few spelled-out
         items or over collections held in memory make it (``for gen in gens: gen.run()``)."""
         caller, index = site
-        if caller not in self.runtime:
+        if self.traced(caller):
             return False
         fn = self.project.functions[caller]
         drivers = [self.repeated(caller)]
@@ -368,7 +385,7 @@ class Frequency:
         makers = {caller for caller, _ in sites}
         return not makers.isdisjoint(self._run_from(calls))
 
-    def run_by_loop(self, qualname: str, loop: int) -> set[str]:
+    def run_by_loop(self, qualname: str, loop: int) -> frozenset[str]:
         """The functions whose bodies the calls inside loop ``loop`` of function ``qualname`` run,
         directly or through runtime calls (what one point of a sweep runs)."""
         return self._run_from(self._calls_inside(qualname, {loop}))
@@ -443,7 +460,7 @@ class Frequency:
         that calls its jit once or a few times (a per-size benchmark) is not."""
         project = self.project
         run = sorted(self.run_by_loop(fn.qualname, loop.index))
-        sites = self._jit_call_sites
+        sites = self.jit_call_sites()
         inner = [(fn, lp) for lp in fn.loops if _nested(fn, lp, loop)]
         inner += [(project.functions[q], lp) for q in run for lp in project.functions[q].loops]
         if any(_many(lp) and self.loops_reach(f.qualname, {lp.index}, sites) for f, lp in inner):
@@ -458,11 +475,15 @@ class Frequency:
         }
         return any(self.loops_in_trace(name) for name in sorted(filter(None, jitted)))
 
-    @cached_property
-    def _jit_call_sites(self) -> frozenset[tuple[str, int]]:
+    @query("frequency", whole=True)
+    def jit_call_sites(self) -> frozenset[tuple[str, int]]:
         """Every call of a jitted function in the project."""
-        return frozenset(site for sites in self.project.jit_callers.values() for site in sites)
+        if self._jit_sites is None:
+            sites = self.project.jit_callers.values()
+            self._jit_sites = frozenset(site for sites in sites for site in sites)
+        return self._jit_sites
 
+    @query("frequency", whole=True)
     def loops_in_trace(self, qualname: str) -> bool:
         """Whether tracing ``qualname`` runs a lax loop (``lax.while_loop``, ``fori_loop``,
         ``scan``), in it or in what it calls: the jitted function runs many steps per call."""
@@ -510,10 +531,14 @@ class Frequency:
         given = loop.walks or fn.param(loop.text.partition(" in ")[2]) is not None
         return given and not self.holds(fn, loop)
 
-    def _run_from(self, calls: set[tuple[str, int]]) -> set[str]:
+    def _run_from(self, calls: set[tuple[str, int]]) -> frozenset[str]:
         """The functions whose bodies ``calls`` run, directly or through runtime calls."""
+        return self.run_from(frozenset(calls))
+
+    @query("frequency", whole=True)
+    def run_from(self, calls: frozenset[tuple[str, int]]) -> frozenset[str]:
         roots = {callee for callee, sites in self._direct().items() if calls.intersection(sites)}
-        return self._reach(roots, self._direct_callees())
+        return frozenset(self._reach(roots, self._direct_callees()))
 
     def runs(self, qualname: str) -> str:
         """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""

@@ -32,6 +32,7 @@ from retracelint.callgraph import (
 )
 from retracelint.fills import filled_evenly, grows, without_calls
 from retracelint.model import Location, PathStep
+from retracelint.readlog import query
 from retracelint.summary import Arg, CallSite, FunctionSummary, ModuleSummary
 from retracelint.values import (
     EMPTY,
@@ -130,6 +131,7 @@ class ObjectModel:
                     return False
         return True
 
+    @query("prop")
     def settled_field(self: Propagation, cls: str, attr: str) -> Arg | None:
         """The literal every instance of ``cls`` (or of a subclass) holds in field ``attr`` of its
         generated ``__init__``, when the project shows one: every constructor call leaves it at
@@ -159,6 +161,7 @@ class ObjectModel:
             return None
         return made[0]
 
+    @query("prop")
     def static_kept(self: Propagation, attr: str) -> bool:
         """Whether static field ``attr`` changes only where an instance is made: no code sets it
         (``obj.attr = ...``, ``setattr``, ``replace(obj, attr=...)``), and every constructor call
@@ -200,6 +203,7 @@ class ObjectModel:
             out.append(given or symbols.field_default(klass, attr))
         return out
 
+    @query("prop")
     def _assigned(self: Propagation) -> set[str]:
         """The attribute names any module of the project may set on an object."""
         if self._assigned_names is None:
@@ -207,6 +211,7 @@ class ObjectModel:
             self._assigned_names = set().union(*(summary.assigned for summary in modules))
         return self._assigned_names
 
+    @query("prop")
     def _constructions_of(self: Propagation, cls: str) -> list[Site]:
         """The call sites of the project that construct ``cls`` (one of their targets)."""
         if self._constructions is None:
@@ -259,7 +264,7 @@ class ObjectModel:
             seen = self.project.signature(target, callee)
             return self.returned_attribute(fn, call, callee, seen, item, attr, depth)
         if target is None:
-            if attr in self.project.symbols.static_field_names and self.static_kept(attr):
+            if attr in self.project.symbols.static_field_names() and self.static_kept(attr):
                 # A treedef part no code writes: what the call returns (``replace(self, a=..)``
                 # naming other fields) holds it as the object it came from did.
                 return []
@@ -340,7 +345,7 @@ class ObjectModel:
             found = self.returned_attribute(fn, call, callee, seen, item, attr, depth)
             if found:
                 return found
-        if attr in self.project.symbols.static_field_names:
+        if attr in self.project.symbols.static_field_names():
             return []  # a treedef part: jit, tree_map and the like hand it back as it came in
         return self.made_attribute(fn, call, None, item, attr, depth)
 
@@ -516,6 +521,7 @@ class ObjectModel:
             for arg in stored
         ]
 
+    @query("prop")
     def param_writes(
         self: Propagation, attr: str
     ) -> list[tuple[FunctionSummary, str, tuple[Arg, ...]]]:

@@ -30,6 +30,7 @@ from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
+from retracelint.readlog import active, query, resumed
 from retracelint.session import Picked
 from retracelint.summarise.promotion import floor_of, is_complex, lifted, promoted_floor
 from retracelint.summary import (
@@ -214,8 +215,10 @@ class Propagation(ObjectModel):
     _jit_site_list: list[tuple[str, int, JitTarget]] | None = None  # ``_jit_sites``
 
     def __post_init__(self) -> None:
+        # What the model asks of the propagation fills the propagation's memos, which the rules
+        # read again: logged as the rules' own reads (``readlog.resumed``).
         self.frequency = Frequency(
-            self.project, self.walks_held, self._passed, self.found, self.picked
+            self.project, resumed(self.walks_held), resumed(self._passed), self.found, self.picked
         )
 
     def _passed(self, fn: FunctionSummary, param: str) -> list[Arg | None]:
@@ -240,6 +243,11 @@ class Propagation(ObjectModel):
             yield
         except CutShort as cut:
             self.cut_short.append(Cut(at, cut.function))
+        log = active()
+        if log is not None and self.steps > MAX_STEPS // 2:
+            # The steps a question about the whole project takes are not in its answer: near
+            # the budget, the same answers may not give the same cut.
+            log.unsure = True
 
     # -- values in a function's own terms --------------------------------------------------------
     def x64(self, fn: FunctionSummary) -> bool:
@@ -1445,11 +1453,13 @@ class Propagation(ObjectModel):
         """Why a function runs more than once at run time (see ``frequency``)."""
         return self.frequency.repeated(qualname)
 
+    @query("prop")
     def functions_with(self, has: Callable[[FunctionSummary], bool]) -> list[FunctionSummary]:
         """The functions of the project that ``has``, in its order (``Picked``)."""
         project = self.project
         return [project.functions[name] for name in self.picked.names(project.modules, has)]
 
+    @query("prop")
     def jits_with(self, has: Callable[[JitSpec], bool]) -> list[JitTarget]:
         """The jit sites of the project whose spec ``has``, in its order (``Picked``)."""
         return jits_with(self.project, self.picked, has)
@@ -1461,6 +1471,7 @@ class Propagation(ObjectModel):
         for caller, index, target in self._jit_sites():
             yield project.function(caller), index, target
 
+    @query("prop")
     def _jit_sites(self) -> list[tuple[str, int, JitTarget]]:
         """``jit_calls``' sites in order, found once per run: four checks walk them, and the
         link does not change while they do (the speed corpus has 5,700)."""

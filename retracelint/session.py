@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from retracelint.cache import Entry, ResultIndex
     from retracelint.evidence import Parsed
     from retracelint.frequency import Found
+    from retracelint.readlog import Replay
 
 _T = TypeVar("_T")
 
@@ -134,6 +135,8 @@ class Carried:
     frequency: Found | None = None
     trees: dict[str, Parsed] = field(default_factory=dict)
     picked: Picked = field(default_factory=Picked)
+    # What the rules of the last run read, and found (``readlog``).
+    replay: Replay | None = None
 
 
 @dataclass

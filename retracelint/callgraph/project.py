@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from retracelint import funcrefs
 from retracelint.discover import ImportLayout
 from retracelint.funcrefs import FuncRef, Path
+from retracelint.readlog import query
 from retracelint.summary import (
     Callee,
     CallSite,
@@ -1349,6 +1350,7 @@ class Project:
             and not self._overrides(cls, name, None)
         )
 
+    @query("project")
     def _only_definer(self, name: str) -> Target | None:
         if name.startswith("__") or name in _COMMON_METHODS:
             return None

@@ -17,6 +17,7 @@ from typing import TypeVar
 from retracelint.callgraph.targets import ClassTarget, FuncTarget, JitTarget, Site, Target
 from retracelint.discover import ImportLayout
 from retracelint.model import Location
+from retracelint.readlog import query
 from retracelint.session import Picked
 from retracelint.summary import (
     Arg,
@@ -69,7 +70,8 @@ class Symbols:
         # Each module's calls by place, kept from run to run while its summary is the same object
         # (a long-lived process's; ``call_span``).
         self._picked = picked if picked is not None else Picked()
-        self._by_path: dict[str, ModuleSummary] | None = None
+        self._by_path: dict[str, list[ModuleSummary]] | None = None
+        self._static_names: frozenset[str] | None = None  # ``static_field_names``
 
     def register_pytrees(self) -> None:
         """The static parts the ``register_pytree_node``/``register_dataclass`` calls of the project
@@ -107,6 +109,7 @@ class Symbols:
         self.classes.update(summary.classes)
         self.owner.update(dict.fromkeys(summary.classes, summary))
 
+    @query("symbols", whole=True)
     def subclasses(self) -> dict[str, list[str]]:
         """Each class's subclasses in the project, at any depth."""
         if self._subclass_index is None:
@@ -161,17 +164,19 @@ class Symbols:
             out.extend(f for f in self.classes[klass].fields if f not in out)
         return tuple(out)
 
-    @cached_property
+    @query("symbols", whole=True)
     def static_field_names(self) -> frozenset[str]:
         """The names any pytree class of the project keeps in its treedef: ``static_fields`` of
         every class, told without their bases (each is a class of the project, whose own static
         fields are there already), so no class's MRO is worked out for it (a whole-project walk
         on every edit in the language server)."""
-        own = (f for summary in self.classes.values() for f in summary.static_fields)
-        registered = (
-            f for cls, static in self._registered.items() if cls in self.classes for f in static
-        )
-        return frozenset((*own, *registered))
+        if self._static_names is None:
+            own = (f for summary in self.classes.values() for f in summary.static_fields)
+            registered = (
+                f for cls, static in self._registered.items() if cls in self.classes for f in static
+            )
+            self._static_names = frozenset((*own, *registered))
+        return self._static_names
 
     def field_default(self, cls: str, attr: str) -> Arg | None:
         """The literal default of a generated ``__init__``'s field, from the class that declares it."""
@@ -274,6 +279,7 @@ class Symbols:
         found = self.module_of(dotted, importer)
         return self.resolve_name(found[0], found[1], depth + 1) if found is not None else None
 
+    @query("symbols", whole=True)
     def runs_x64(self, module: str, library: bool = False) -> bool:
         """Whether code of ``module`` runs with jax's 64-bit types on, when run from there: the
         module, or one it imports at any depth, turns them on (a script of the project that turns
@@ -310,6 +316,11 @@ class Symbols:
                 back.setdefault(other, []).append(name)
         on = [name for name, summary in self.modules.items() if summary.x64]
         return _reached(on, lambda m: back.get(m, ())), _reached(on, edges.__getitem__)
+
+    @query("symbols", whole=True)
+    def is_script(self, module: str) -> bool:
+        """Whether ``module`` is one of ``scripts``."""
+        return module in self.scripts
 
     @cached_property
     def scripts(self) -> frozenset[str]:
@@ -451,8 +462,16 @@ class Symbols:
         target = self.resolve_qualified(base, importer=module) or self.resolve_name(module, base)
         return target.qualname if isinstance(target, ClassTarget) else None
 
+    # A question, not a read of the module: the rules ask about jit sites of modules whose other
+    # facts an edit changed.
+    @query("symbols", whole=True)
     def jit_spec(self, target: JitTarget) -> JitSpec:
         return self.modules[target.module].jits[target.index]
+
+    @query("symbols", whole=True)
+    def path_of(self, module: str) -> str:
+        """The file of ``module``."""
+        return self.modules[module].path
 
     def member_function(self, cls: str, name: str) -> FuncTarget | None:
         for klass in self.mro(cls):
@@ -469,20 +488,37 @@ class Symbols:
 
     def call_span(self, path: str, span: tuple[int, int, int, int]) -> Site | None:
         """``call_at`` of the location in file ``path`` that starts and ends at ``span``: keyed by
-        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``)."""
+        plain tuples, whose hash is C's (a ``Location``'s is a dataclass's Python ``__hash__``).
+        Linking asks it of a few files again and again: found there, not asked as a question
+        (while the rules' reads are logged, none is there, ``readlog.recording``)."""
+        calls = self._calls_at.get(path)
+        return (calls if calls is not None else self.calls_in(path)).get(span)
+
+    @query("symbols", whole=True)
+    def calls_in(self, path: str) -> dict[tuple[int, int, int, int], Site]:
+        """The calls of the module in file ``path``, by where each starts and ends."""
         calls = self._calls_at.get(path)
         if calls is None:
             # By module, when first asked: linking asks of a few modules only.
-            if self._by_path is None:
-                self._by_path = {module.path: module for module in self.modules.values()}
-            module = self._by_path.get(path)
-            if module is None:
+            modules = self.modules_at(path)
+            if not modules:
                 calls = {}
             else:
+                module = modules[-1]  # where two keys name one file, the last
                 picked = self._picked.each(((module.module, module),), _calls_by_span, _spanned)
                 calls = picked[0]
             self._calls_at[path] = calls
-        return calls.get(span)
+        return calls
+
+    @query("symbols", whole=True)
+    def modules_at(self, path: str) -> list[ModuleSummary]:
+        """The modules of the file at ``path`` (one, but where two keys name one file), in the
+        project's order."""
+        if self._by_path is None:
+            self._by_path = {}
+            for module in self.modules.values():
+                self._by_path.setdefault(module.path, []).append(module)
+        return self._by_path.get(path, [])
 
 
 def _calls_by_span(module: ModuleSummary) -> dict[tuple[int, int, int, int], Site]:

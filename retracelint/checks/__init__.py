@@ -73,7 +73,7 @@ def run_checks(
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     # Pytrees with static parts are few: most projects have none to look for.
-    pytrees = bool(project.symbols.static_field_names)
+    pytrees = bool(project.symbols.static_field_names())
     for fn, index, target in prop.jit_calls():
         with prop.check(fn.calls[index].location):
             _jit_call_findings(project, prop, fn, index, target, pytrees, findings, stored)

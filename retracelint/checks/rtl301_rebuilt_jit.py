@@ -228,7 +228,7 @@ def _run_eagerly(
         return False
     if frequency.run_by_scripts(spec.function, tests=False):
         return True
-    return is_test_file(project.modules[target.module].path) and frequency.run_by_scripts(
+    return is_test_file(project.symbols.path_of(target.module)) and frequency.run_by_scripts(
         spec.function
     )
 

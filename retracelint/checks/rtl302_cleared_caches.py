@@ -36,13 +36,13 @@ def cleared_cache_findings(project: Project, prop: Propagation) -> Iterator[Find
     called: dict[str, list[tuple[int, JitTarget]]] = {}
     for fn, index, target in prop.jit_calls():
         called.setdefault(fn.qualname, []).append((index, target))
-    runtime = prop.frequency.runtime
+    frequency = prop.frequency
     for fn in prop.functions_with(_clears):
         calls = called.get(fn.qualname, [])
         for location, loops in fn.clears:
             repeating = [loop for loop in loops if fn.loops[loop].repeats]
             runner: tuple[str, int | None] = (fn.qualname, None)
-            if repeating and fn.qualname in runtime:
+            if repeating and not frequency.traced(fn.qualname):
                 driver: Driver | None = prop.loop_driver(fn, repeating[-1])
                 near = [(fn, i, t) for i, t in calls if repeating[-1] in fn.calls[i].loops]
                 together = "in the same loop"
@@ -132,7 +132,7 @@ def _loop_around(
     for caller_name, index in project.callers.get(fn.qualname, ()):
         caller = project.function(caller_name)
         repeating = [loop for loop in caller.calls[index].loops if caller.loops[loop].repeats]
-        if not repeating or caller_name not in prop.frequency.runtime:
+        if not repeating or prop.frequency.traced(caller_name):
             continue
         loop = repeating[-1]
         near: list[tuple[FunctionSummary, int, JitTarget]] = []

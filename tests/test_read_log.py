@@ -1,0 +1,241 @@
+"""A long-lived process (the language server) logs what the rules of a run read of the project
+(``readlog``) and, after an edit, asks those reads again of the new project: where every answer is
+the same, the rules' findings are the last run's, else the rules run again. Each run here is
+compared, finding by finding (places, messages, call paths, related information, in order), with
+a run from scratch that neither memory nor cache helps."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_incremental_rules import DATA, MODEL, _tree
+
+from retracelint import readlog, server
+from retracelint.config import Settings
+from retracelint.engine import analyse_projects
+from retracelint.model import Finding
+from retracelint.session import Memory, Watch
+
+# A module the rules never ask about: nothing of it is jitted, reaches a jit or is reached
+# (it imports one that jits, so it is analysed).
+UNITS = """
+from lib import model
+
+
+def to_ms(seconds):
+    return seconds * 1000
+
+
+def describe():
+    return model.__name__
+"""
+
+TRAIN = """
+import numpy as np
+
+from lib import data, model
+
+
+def main():
+    x = np.ones(64)
+    for n in range(1, 64):
+        data.run_one(x, n)
+    trainer = model.Trainer()
+    trainer.fit(x)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def _kept(root: Path, memory: Memory, cache: Path) -> list[Finding]:
+    """What the server finds: its memory kept from run to run, and its cache."""
+
+    def settings_for(found: Path | None) -> Settings:
+        return replace(server.settings_for(found), cache_dir=str(cache), jobs=1)
+
+    return analyse_projects([str(root)], settings_for, watch=Watch(memory))[1].findings
+
+
+def _scratch(root: Path) -> list[Finding]:
+    def settings_for(found: Path | None) -> Settings:
+        return replace(server.settings_for(found), cache=False, jobs=1)
+
+    return analyse_projects([str(root)], settings_for)[1].findings
+
+
+@pytest.fixture()
+def replayed(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each run that linked asked the last run's reads again and found them the same."""
+    seen: list[bool] = []
+    original = readlog.Replay.holds
+
+    def spy(self: readlog.Replay, asked: readlog.Asked, facts: tuple[object, ...]) -> bool:
+        seen.append(original(self, asked, facts))
+        return seen[-1]
+
+    monkeypatch.setattr(readlog.Replay, "holds", spy)
+    return seen
+
+
+def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replayed: list[bool]
+) -> None:
+    files = {
+        "lib/__init__.py": "",
+        "lib/model.py": MODEL,
+        "lib/data.py": DATA,
+        "lib/units.py": UNITS,
+        "scripts/train.py": TRAIN,
+    }
+    project = _tree(tmp_path / "proj", files)
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    train, model, units = (
+        project / p for p in ("scripts/train.py", "lib/model.py", "lib/units.py")
+    )
+    sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
+    rebuilt_always = ("RTL301", "model.py", "error")
+    steps = [
+        # The first run: nothing to replay.
+        (units, ("", ""), [], [sliced, rebuilt]),
+        # A function added to a module the rules read nothing of: its summary changed (linked
+        # alone), what the rules read did not.
+        (units, ("", "\n\ndef to_s(ms):\n    return ms / 1000\n"), [True], [sliced, rebuilt]),
+        # Its body changed: the same.
+        (units, ("* 1000", "* 1e3"), [True], [sliced, rebuilt]),
+        # The loop passes one size: the finding in data.py, another file, is gone.
+        (train, ("data.run_one(x, n)", "data.run_one(x, 8)"), [False], [rebuilt]),
+        # A size that changes again: it is found again.
+        (train, ("data.run_one(x, 8)", "data.run_one(x, n // 2)"), [False], [sliced, rebuilt]),
+        # Only an answer the rules read changes (what __init__ stores in what fit() walks: no
+        # call, no call site moves: an iterator, walked once): the rules run again, and find the
+        # rebuilt jit an error.
+        (
+            model,
+            ("self.widths = [1, 2, 3]", "self.widths = iter([1, 2, 3])"),
+            [False],
+            [sliced, rebuilt_always],
+        ),
+        # units.py again: the last run's reads hold.
+        (units, ("", "\n\ndef to_h(s):\n    return s / 3600\n"), [True], [sliced, rebuilt_always]),
+        # An edit undone: that run's findings, kept by its files' bytes (no link, no rules).
+        (units, ("\n\ndef to_h(s):\n    return s / 3600\n", ""), [], [sliced, rebuilt_always]),
+        # A module the rules read nothing of deleted: another project (its files), run afresh.
+        (units, None, [], [sliced, rebuilt_always]),
+    ]
+    for path, change, replays, shown in steps:
+        if change is None:
+            path.unlink()
+        else:
+            old, new = change
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
+        replayed.clear()
+        now = _kept(project, memory, cache)
+        assert now == _scratch(project), (path.name, change)
+        assert replayed == replays, (path.name, change)
+        if shown is not None:
+            found = [(f.code, Path(f.location.path).name, f.severity) for f in now]
+            assert found == shown, (path, change)
+
+
+def test_a_replay_gives_the_findings_with_their_places_and_chains(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replayed: list[bool]
+) -> None:
+    """The replayed findings are the last run's, not made again: places, call paths and the jit
+    site as a run from scratch gives them, filtered again (a ``# noqa`` added since counts)."""
+    files = {"lib/__init__.py": "", "lib/model.py": MODEL, "lib/data.py": DATA}
+    project = _tree(tmp_path / "proj", {**files, "lib/units.py": UNITS, "train.py": TRAIN})
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    first = _kept(project, memory, cache)
+    units, data = project / "lib" / "units.py", project / "lib" / "data.py"
+    units.write_text(units.read_text() + "\n\ndef to_s(ms):\n    return ms / 1000\n")
+    again = _kept(project, memory, cache)
+    assert replayed == [True]
+    assert again == first == _scratch(project)
+    assert {f.code for f in again} == {"RTL101", "RTL301"}
+    sliced = next(f for f in again if f.code == "RTL101")
+    assert (sliced.location.path, sliced.location.line) == (str(data), 6)
+    assert [step.function for step in sliced.call_path][-2:] == ["train.main", "lib.data.run_one"]
+    # A noqa on the finding's line and a function appended to units.py: replayed, filtered.
+    data.write_text(data.read_text().replace("x[:n])", "x[:n])  # noqa: RTL101"))
+    units.write_text(units.read_text() + "\n\ndef to_min(s):\n    return s / 60\n")
+    replayed.clear()
+    quiet = _kept(project, memory, cache)
+    assert quiet == _scratch(project)
+    assert "RTL101" not in {f.code for f in quiet}
+
+
+_FIXTURES = Path(__file__).parent / "fixtures"
+# Projects of several modules, with findings across them.
+_PROJECTS = (
+    "callers_linked_in_rounds",
+    "flips_traced_back",
+    "overrides_called_from_a_base",
+    "penalties_from_two_entry_points",
+    "static_holders_rebuilt",
+)
+_EDITS = ("append", "digit", "drop_line", "repeat_line")
+
+
+def _edit(text: str, kind: str, at: int) -> str:
+    """One edit of a module's text: a function appended, a digit changed, a line dropped or
+    repeated (which may leave it not parsing: a run shows that file's RTL000)."""
+    lines = text.splitlines(keepends=True)
+    if kind == "append" or not lines:
+        return text + f"\n\ndef _added_{at}(x):\n    return x + {at}\n"
+    if kind == "digit":
+        places = [i for i, c in enumerate(text) if c.isdigit()]
+        if not places:
+            return text + f"\n_CONSTANT_{at} = {at}\n"
+        i = places[at % len(places)]
+        return text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1 :]
+    line = at % len(lines)
+    if kind == "drop_line":
+        return "".join(lines[:line] + lines[line + 1 :])
+    return "".join(lines[: line + 1] + lines[line:])
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    name=st.sampled_from(_PROJECTS),
+    edits=st.lists(
+        st.tuples(st.integers(0, 50), st.sampled_from(_EDITS), st.integers(0, 10_000)),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_random_edits_of_fixtures_find_what_a_run_from_scratch_finds(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    edits: list[tuple[int, str, int]],
+) -> None:
+    root = tmp_path_factory.mktemp("edits")
+    project = root / name
+    shutil.copytree(_FIXTURES / name, project)
+    (project / "pyproject.toml").write_text('[project]\nname = "fixture"\n', encoding="utf-8")
+    # A module that imports one of the project's, which nothing reads: edits of it replay.
+    first = ".".join(min(project.rglob("*.py")).relative_to(project).with_suffix("").parts)
+    extra = f"import {first}  # noqa: F401\n\n\ndef unused(x):\n    return x + 1\n"
+    (project / "bystander.py").write_text(extra, encoding="utf-8")
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), root / "cache"
+    modules = sorted(project.rglob("*.py"))
+    assert _kept(project, memory, cache) == _scratch(project)
+    for which, kind, at in edits:
+        path = modules[which % len(modules)]
+        path.write_text(_edit(path.read_text(encoding="utf-8"), kind, at), encoding="utf-8")
+        assert _kept(project, memory, cache) == _scratch(project), (path.name, kind, at)
