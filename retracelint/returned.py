@@ -34,7 +34,7 @@ from retracelint.values import (
 
 if TYPE_CHECKING:
     from retracelint.propagate import Propagation
-    from retracelint.summary import FunctionSummary
+    from retracelint.summary import Arg, FunctionSummary
 
 # Elementwise functions of floats keep the promoted float; of ints they may not (``x / 2``, ``sqrt``).
 _FLOATS = frozenset({"bfloat16", "float16", "float32", "float64"})
@@ -156,14 +156,37 @@ def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) 
     ``as_called`` makes it where it is made; empty when a call passes nothing known for it."""
     head, _, path = name.partition(".")
     out: list[Value] = []
-    for caller, _, passed, _ in prop.passed_for(fn, head):
+    # A method's ``self.kernel`` is what the object it is called on holds there.
+    for caller, _, passed, _ in prop.passed_for(fn, head, receiver=bool(path)):
         origins = (
             prop.value_origins(caller, passed, path, (), 0) if path else [(caller, passed, ())]
         )
         if not origins:
-            return []
+            out = []
+            break
         out += [as_called(prop, owner, found.value, depth + 1) for owner, found, _ in origins]
+    if not out and path:
+        # Called on an object no known call shows (``decoder(tokens)``): what its class's methods
+        # store there (``self.embedding = ...`` in ``__init__``).
+        stores = _class_stores(prop, fn, name)
+        out = [as_called(prop, method, stored.value, depth + 1) for method, stored in stores]
     return out
+
+
+def _class_stores(
+    prop: Propagation, fn: FunctionSummary, name: str
+) -> list[tuple[FunctionSummary, Arg]]:
+    """What the methods of the class of method ``fn`` (its ``__init__`` too) store in ``self.attr``
+    (``name``); none for a deeper path or a parameter that is not the method's ``self``."""
+    head, _, attr = name.partition(".")
+    symbols = prop.project.symbols
+    cls = symbols.class_of_method(fn)
+    if cls is None or "." in attr or not fn.params or head != fn.params[0].name:
+        return []
+    init = symbols.member_function(cls, "__init__")
+    maker = prop.project.functions.get(init.qualname) if init is not None else None
+    made = prop.init_stores(maker, attr, Value(), 0) if maker is not None else []
+    return [(maker, stored) for stored in made if maker is not None] + prop.stores(cls, attr)
 
 
 def _parameter(value: Value) -> str | None:

@@ -67,8 +67,10 @@ from retracelint.summarise.apis import (
     AT_UPDATES,
     CARRY_LOOPS,
     COUNTER,
+    KEEPS_RECEIVER_DTYPE,
     MAKES_INEXACT,
     NEW_LEAVES,
+    NN_ELEMENTWISE,
     PLACES_LEAVES,
     RESIZES,
     TRANSFORM_CONFIG,
@@ -151,6 +153,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    array_made,
     axis_lengths,
     collected,
     combine,
@@ -1186,6 +1189,8 @@ class Calls(PassState):
             return self.resized_to(node, RESIZES[canon], args, kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
+        if module == "jax.nn" and name in NN_ELEMENTWISE:
+            return self.array_call(node, "jax.numpy", name, args, kwargs)
         if module == "random" and name in _STDLIB_DRAWS:
             # A new value per iteration, or per call of the function that draws it.
             return Value(ty=_STDLIB_DRAWS[name], vsrc=_args_vsrc(args, kwargs) | self.context_src())
@@ -1383,6 +1388,9 @@ class Calls(PassState):
                 if dtype != receiver.dtype:
                     # ``mask.sum()``: the default integer, or the dtype asked for, decided here.
                     value = value.with_(dtype=dtype, made=self.loc(node) if dtype else None)
+                elif dtype is not None and method in KEEPS_RECEIVER_DTYPE:
+                    # ``c.sum(-1)`` of bfloat16: bfloat16, decided where ``c`` was made.
+                    value = value.with_(dtype=dtype, made=array_made(receiver))
                 if method not in _INDEX_FUNCTIONS:
                     return value
                 dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)

@@ -619,6 +619,7 @@ class Expressions(PassState):
         nodes: tuple[ast.AST, ast.AST] | None = None,
         whole: ast.AST | None = None,
     ) -> Value:
+        left, right = _leaf_array(left), _leaf_array(right)
         if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
             # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
             right = right.with_(ty=INT) if right.ty == UNKNOWN else right
@@ -1608,3 +1609,12 @@ def _fixed_here(value: Value, up: int) -> Value:
         callables=refs,
         items=tuple(_fixed_here(item, up) for item in value.items),
     )
+
+
+def _leaf_array(value: Value) -> Value:
+    """An operand of arithmetic read from a pytree whose every leaf is a strongly typed array of one
+    dtype (``w["up"]`` of ``tree_map(lambda p: p.astype(jnp.bfloat16), params)``): such an array, as
+    arithmetic on a subtree raises."""
+    if value.ty == UNKNOWN and value.dtype is not None and value.weak == MADE_STRONG:
+        return value.with_(ty=ARRAY)
+    return value
