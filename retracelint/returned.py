@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
     ARRAY,
+    DICT,
     FLOAT_LIKE,
     FOLLOWS,
+    LIST,
     MADE_STRONG,
+    TUPLE,
     UNKNOWN,
     WEAK,
     FieldDep,
@@ -27,6 +30,7 @@ from retracelint.values import (
     axes_fixed,
     canonical_dtype,
     dtype_kind,
+    items_of,
     leaves_dtype,
     weak_class,
     weak_kind,
@@ -44,11 +48,41 @@ Passed = Callable[[str], "list[Value] | None"]
 
 
 def typed(value: Value, x64: bool) -> Typed | None:
-    """A value's dtype and weak flag as jax sees it, when both are known."""
+    """A value's dtype and weak flag as jax sees it, when both are known; for a pytree, the one
+    type all its leaves have (what a ``tree_map`` over it computes with, leaf by leaf)."""
     dtype, weak = dtype_kind(value, x64), weak_kind(value, x64)
+    if dtype is None and value.ty in _TREES:
+        return _leaves_typed(value, x64)
     if dtype is None or weak is None:
         return None
     return Typed(dtype, weak == WEAK)
+
+
+_TREES = frozenset({UNKNOWN, DICT, LIST, TUPLE})  # what a tree_map may give back
+
+
+def leaves_dtype_of(value: Value, x64: bool) -> str | None:
+    """The dtype of a leaf, or of every leaf of a pytree of unknown structure that one strongly
+    typed constructor maps (``tree_map(lambda p: jnp.zeros_like(p, dtype=jnp.bfloat16),
+    params)``)."""
+    if value.ty in _TREES and value.dtype is not None and value.weak == MADE_STRONG:
+        return canonical_dtype(value.dtype, x64)
+    return dtype_kind(value, x64)
+
+
+def _leaves_typed(tree: Value, x64: bool) -> Typed | None:
+    """The one type every leaf of ``tree`` has: a tree one strongly typed constructor maps, or a
+    display whose leaves (a dict's at literal keys, all known) are alike (``{"w": jnp.zeros(d),
+    "b": jnp.zeros(())}``)."""
+    if tree.dtype is not None and tree.weak == MADE_STRONG:
+        return Typed(canonical_dtype(tree.dtype, x64), False)
+    if tree.ty == DICT and tree.keys is not None:
+        leaves = list(items_of(tree).values())
+        leaves = leaves if len(leaves) == len(tree.keys) else []
+    else:
+        leaves = list(tree.items)
+    kinds = {typed(leaf, x64) for leaf in leaves}
+    return kinds.pop() if leaves and len(kinds) == 1 else None
 
 
 def returned_dtype(

@@ -21,7 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
-from retracelint.returned import as_called, promoted_at_least, returned_dtype
+from retracelint.returned import as_called, leaves_dtype_of, promoted_at_least, returned_dtype
 from retracelint.summarise.promotion import (
     at_least,
     floor_of,
@@ -779,7 +779,7 @@ def _dtype_flip(
     if kinds is not None:
         return kinds
     x64 = prop.x64(at.fn)
-    first = _leaves_dtype(start, x64)
+    first = leaves_dtype_of(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     passed = lambda name: _first_call_values(prop, at, name)  # noqa: E731
@@ -789,18 +789,6 @@ def _dtype_flip(
         least = promoted_at_least(prop, at.jitted, back, passed, x64)
         then = _AT_LEAST + least if least is not None and not at_least(first, least, x64) else None
     return (first, then) if then is not None and then != first else None
-
-
-_TREES = frozenset({UNKNOWN, DICT, LIST, TUPLE})  # what a tree_map may give back
-
-
-def _leaves_dtype(start: Value, x64: bool) -> str | None:
-    """The dtype of a carried leaf as it starts, or of every leaf of a pytree of unknown structure
-    that one strongly typed constructor maps (``tree_map(lambda p: jnp.zeros_like(p,
-    dtype=jnp.bfloat16), params)``)."""
-    if start.ty in _TREES and start.dtype is not None and start.weak == MADE_STRONG:
-        return canonical_dtype(start.dtype, x64)
-    return dtype_kind(start, x64)
 
 
 # A floor that is a weak node of the lattice: a float (or complex number) of whatever precision the
@@ -821,7 +809,7 @@ def _floor_flip(
     real state made complex (a gate applied to a ``jnp.zeros(n)`` state vector): no cast drops the
     imaginary part, so the state must start complex, and it is told where it starts."""
     x64 = prop.x64(at.fn)
-    first = _leaves_dtype(start, x64)
+    first = leaves_dtype_of(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     back = prop.resolve(at.jitted, back)
@@ -879,6 +867,16 @@ def _passed_for(
     arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
     if arg is None:
         return None
+    if base != at.param:
+        # Another state the call carries too (``params, mu = step(params, mu, x)``): its start.
+        arg = next(
+            (
+                c.start
+                for c in at.fn.carried
+                if c.call == at.carried.call and c.name == arg.text and not c.later
+            ),
+            arg,
+        )
     made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
     if not path:
         return [(made_in, arg)]

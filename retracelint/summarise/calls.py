@@ -546,7 +546,12 @@ class Calls(PassState):
         leaves = [t.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY) for t in trees]
         leaf = self.applied(fn, leaves)
         tree = trees[0]
-        return leaf.with_(ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY)
+        # Arithmetic on the leaves (``b1 * m + (1 - b1) * g``) is a tree of leaves each promoted
+        # from the leaves it is given: as weakly typed, and of the dtype, they make it.
+        weak = FOLLOWS if leaf.ty == FLOAT_LIKE and leaf.weak is None else leaf.weak
+        return leaf.with_(
+            ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY, weak=weak
+        )
 
     def applied(self, fn: ast.Lambda, values: list[Value]) -> Value:
         """The lambda's body read here, its parameters bound to ``values``; its calls are not
