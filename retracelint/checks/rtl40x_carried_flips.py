@@ -96,6 +96,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
         # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel, dt)``)
         # make one re-trace: told once, at the first known exactly (not ``_AT_LEAST``).
         per_call: dict[int, list[tuple[bool, Finding]]] = {}
+        unflipped: dict[int, list[tuple[_CarriedCall, Value]]] = {}
         for carried in fn.carried:
             jitted = project.jitted_at((fn.qualname, carried.call))
             if jitted is None or jitted[1].returns is None:
@@ -133,40 +134,61 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             at = _CarriedCall(fn, carried, binding, call, param, wrapped, replaced)
             if carried.loop is not None:
                 yield from _carried_static_parts(prop, at, returned)
-            if carried.start.value.param is not None:
-                if carried.loop is None:
-                    continue  # what a parameter starts as is its callers' to say (``weak.py``)
-                flip = (
-                    _param_start_flip(prop, at, returned)
-                    or _param_dtype_flip(prop, at, returned)
-                    or _param_tree_flip(prop, at, returned)
-                )
-                rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
-            elif carried.loop is None:
-                # Stored back on every call of a method that runs repeatedly, or in a loop of it.
-                again = bool(call.loops) or prop.repeated(fn.qualname)
-                flip = _attribute_flip(prop, at, returned) if again else None
-                rebound = f"in {fn.name}()"
+            found = _told(prop, at, returned)
+            if found is not None:
+                per_call.setdefault(carried.call, []).append(found)
             else:
-                flip = _carried_flip(prop, at, returned)
-                rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
-            if flip is not None:
-                code, what, where, first, then = flip
-                site = jit_site(binding)
-                head, details = _flip_sentence(
-                    code,
-                    f"{what} starts as {first} {_said(first, then)} {then}",
-                    f"{shown_code(call.text)}() returns it",
-                    site,
-                    call.text,
-                    f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
-                )
-                step = PathStep(fn.qualname, call.text, call.location)
-                found = make_finding(
-                    code, head, details, where, site, param, (step,), severity=_ONCE_MORE
-                )
-                per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
+                unflipped.setdefault(carried.call, []).append((at, returned))
+        # Another state the call carries stands for what its first call passes (``params, mu =
+        # step(params, mu, x)``: mu promoted with params' start) when that state does not flip
+        # itself: one that does (a float64 search state widening x) is the flip to tell.
+        for index, steady in unflipped.items():
+            names = frozenset(at.carried.name for at, _ in steady)
+            for at, returned in steady if len(names) > 1 and index not in per_call else ():
+                again = replace(at, steady=names - {at.carried.name})
+                found = _told(prop, again, returned)
+                if found is not None:
+                    per_call.setdefault(index, []).append(found)
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
+
+
+def _told(prop: Propagation, at: _CarriedCall, returned: Value) -> tuple[bool, Finding] | None:
+    """The flip of the state ``at`` carries against what the jitted function gives back
+    (``returned``), as a finding, with whether its new dtype is only known to be at least one."""
+    fn, carried, call = at.fn, at.carried, at.call
+    loop = carried.loop
+    if carried.start.value.param is not None:
+        if loop is None:
+            return None  # what a parameter starts as is its callers' to say (``weak.py``)
+        flip = (
+            _param_start_flip(prop, at, returned)
+            or _param_dtype_flip(prop, at, returned)
+            or _param_tree_flip(prop, at, returned)
+        )
+        rebound = f"in the loop at {where_text(fn.loops[loop].location)}"
+    elif loop is None:
+        # Stored back on every call of a method that runs repeatedly, or in a loop of it.
+        again = bool(call.loops) or prop.repeated(fn.qualname)
+        flip = _attribute_flip(prop, at, returned) if again else None
+        rebound = f"in {fn.name}()"
+    else:
+        flip = _carried_flip(prop, at, returned)
+        rebound = f"in the loop at {where_text(fn.loops[loop].location)}"
+    if flip is None:
+        return None
+    code, what, where, first, then = flip
+    site = jit_site(at.binding)
+    head, details = _flip_sentence(
+        code,
+        f"{what} starts as {first} {_said(first, then)} {then}",
+        f"{shown_code(call.text)}() returns it",
+        site,
+        call.text,
+        f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
+    )
+    step = PathStep(fn.qualname, call.text, call.location)
+    found = make_finding(code, head, details, where, site, at.param, (step,), severity=_ONCE_MORE)
+    return then.startswith(_AT_LEAST), found
 
 
 def _said(first: str, then: str) -> str:
@@ -258,11 +280,15 @@ def _carried_static_parts(
                     loop,
                     "the static fields of a pytree are part of the cache key",
                 ]
+                # Computed by a helper the body calls (``state.apply_gradients(grads)``), not
+                # written in it: told where the class makes the field static.
+                helper = origin.location == jitted.location
+                declared = prop.project.symbols.static_declared(cls, attr) if helper else None
                 yield make_finding(
                     "RTL202" if float_ else "RTL201",
                     head,
                     details,
-                    value.made or origin.location,
+                    value.made or declared or origin.location,
                     site,
                     at.param,
                     (step,),
@@ -291,6 +317,9 @@ class _CarriedCall:
     replaced: frozenset[str] = frozenset()  # the fields the call passes anew, not carried
     # Where the start is made, when not in ``fn``: the ``__init__`` that stores an attribute.
     start_fn: FunctionSummary | None = None
+    # The other states the call carries that do not flip: their starts are what its first call
+    # passes for them (``carried_flip_findings``).
+    steady: frozenset[str] = frozenset()
 
 
 def _carried_as(text: str, name: str) -> bool:
@@ -867,14 +896,10 @@ def _passed_for(
     arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
     if arg is None:
         return None
-    if base != at.param:
+    if base != at.param and arg.text in at.steady:
         # Another state the call carries too (``params, mu = step(params, mu, x)``): its start.
         arg = next(
-            (
-                c.start
-                for c in at.fn.carried
-                if c.call == at.carried.call and c.name == arg.text and not c.later
-            ),
+            (c.start for c in at.fn.carried if c.call == at.carried.call and c.name == arg.text),
             arg,
         )
     made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
