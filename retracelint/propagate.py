@@ -539,19 +539,9 @@ class Propagation(ObjectModel):
         """``value`` resolved, and each item of a tuple display within it (``return (state,
         timestep), ys``), in ``fn``'s terms: what a caller gets has no way back to ``fn``'s calls."""
         out = self.resolve(fn, value)
-        if depth > _DEEP_ITEMS:
+        if not value.items or depth > _DEEP_ITEMS:
             return out
-        if value.items:
-            out = out.with_(items=tuple(self._deep(fn, item, depth + 1) for item in value.items))
-        if any(name.startswith("[") for name, _ in out.fields):
-            # A dict display's items at literal keys (``{"params": params, "opt":
-            # init_opt_state(params)}``), each as it is made.
-            fields = tuple(
-                (name, self._deep(fn, v, depth + 1) if name.startswith("[") else v)
-                for name, v in out.fields
-            )
-            out = out.with_(fields=fields)
-        return out
+        return out.with_(items=tuple(self._deep(fn, item, depth + 1) for item in value.items))
 
     def _element(self, fn: FunctionSummary, result: Value, index: int) -> Value:
         """Item ``index`` of what ``fn`` returns when its return is no tuple display: of the tuple

@@ -190,14 +190,12 @@ def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) 
     ``as_called`` makes it where it is made; empty when a call passes nothing known for it."""
     head, _, path = name.partition(".")
     out: list[Value] = []
-    # A method's ``self.kernel`` is what the object it is called on holds there.
-    for caller, _, passed, _ in prop.passed_for(fn, head, receiver=bool(path)):
+    for caller, _, passed, _ in prop.passed_for(fn, head):
         origins = (
             prop.value_origins(caller, passed, path, (), 0) if path else [(caller, passed, ())]
         )
         if not origins:
-            out = []
-            break
+            return []
         out += [as_called(prop, owner, found.value, depth + 1) for owner, found, _ in origins]
     if not out and path:
         # Called on an object no known call shows (``decoder(tokens)``): what its class's methods

@@ -282,7 +282,7 @@ def _carried_static_parts(
                 ]
                 # Computed by a helper the body calls (``state.apply_gradients(grads)``), not
                 # written in it: told where the class makes the field static.
-                helper = origin.location == jitted.location
+                helper = not _written_in_body(jitted, origin.location)
                 declared = prop.project.symbols.static_declared(cls, attr) if helper else None
                 yield make_finding(
                     "RTL202" if float_ else "RTL201",
@@ -295,6 +295,13 @@ def _carried_static_parts(
                     prop.loop_driver(fn, carried.loop or 0),
                     STATIC_FIELD_FIX,
                 )
+
+
+def _written_in_body(fn: FunctionSummary, at: Location) -> bool:
+    """Whether ``at`` is an expression in the body of ``fn``, not ``fn`` itself nor another
+    function's code."""
+    own = fn.location
+    return at.path == own.path and own.line <= at.line <= own.end_line and at != own
 
 
 def _item(value: Value, item: int | None) -> Value | None:
