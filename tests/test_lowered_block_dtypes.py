@@ -73,17 +73,20 @@ class Encoder:
     def lookup(self, codes):
         return jnp.take(self.codebook, codes, axis=0)
 
-    def __call__(self, codes):
+    def encode(self, codes):
         x = self.lookup(codes)
         for weights in self.layers:
             x = self._layer(weights, x)
         return x
 
+    def __call__(self, codes):
+        return self.encode(codes)
+
 
 if __name__ == "__main__":
     encoder = Encoder(jax.random.PRNGKey(0))
     for i in range(2):
-        encoder(jnp.arange(4) + i)
+        @CALL@
 ''',
 }
 
@@ -184,12 +187,20 @@ if __name__ == "__main__":
 }
 
 _X64 = 'jax.config.update("jax_enable_x64", True)'
+_CALLED = "encoder(jnp.arange(4) + i)"
+_NAMED = "encoder.encode(jnp.arange(4) + i)"
 
 
 def _projects(tmp_path: Path) -> dict[str, Path]:
     return {
-        "encoder_half": _write(tmp_path / "encoder_half", ENCODER, RETURN=_MIXED),
-        "encoder_cast_fixed": _write(tmp_path / "encoder_cast_fixed", ENCODER, RETURN=_CAST_BACK),
+        # Called as a function (``__call__``), or by its method on the object the script makes.
+        "encoder_half": _write(tmp_path / "encoder_half", ENCODER, RETURN=_MIXED, CALL=_CALLED),
+        "encoder_named_half": _write(
+            tmp_path / "encoder_named_half", ENCODER, RETURN=_MIXED, CALL=_NAMED
+        ),
+        "encoder_cast_fixed": _write(
+            tmp_path / "encoder_cast_fixed", ENCODER, RETURN=_CAST_BACK, CALL=_NAMED
+        ),
         "stack_half": _write(tmp_path / "stack_half", STACK, RETURN=_MIXED, DTYPE="float32"),
         "stack_float16_fixed": _write(
             tmp_path / "stack_float16_fixed", STACK, RETURN=_MIXED, DTYPE="float16"
@@ -208,6 +219,7 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
 # Where each positive is told: the lookup that passes the codebook's dtype on, the moments made.
 EXPECTED = {
     "encoder_half": [("encoder.py", 17, "RTL402")],
+    "encoder_named_half": [("encoder.py", 17, "RTL402")],
     "stack_half": [("stack.py", 12, "RTL402")],
     "moments_x64": [("optim.py", 12, "RTL402")],
 }
