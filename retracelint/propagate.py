@@ -1763,6 +1763,10 @@ def _merge_shape(value: Value, extra: Value, sole: bool = True) -> Value:
         if raised is not None:
             weak = UNSURE if raised.weak else MADE_STRONG
             merged = merged.with_(dtype=raised.dtype, made=value.floor[1], weak=weak)
+    elif sole and merged.dtype is None and extra.dtype_of is not None and extra.ty == merged.ty:
+        # A helper's array of the dtype of something it is given (``jnp.take(self.table, ids)``):
+        # that dtype, read where the caller knows it.
+        merged = merged.with_(dtype_of=merged.dtype_of or extra.dtype_of, made=extra.made)
     if merged.keys is None and extra.keys is not None and merged.ty == extra.ty:
         merged = merged.with_(keys=extra.keys)
     promoted = value.weak == FOLLOWS or (value.weak == MADE_STRONG and value.dtype is None)

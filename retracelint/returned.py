@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
     ARRAY,
+    DICT,
     FLOAT_LIKE,
     FOLLOWS,
+    LIST,
     MADE_STRONG,
+    TUPLE,
     UNKNOWN,
     WEAK,
     FieldDep,
@@ -27,6 +30,7 @@ from retracelint.values import (
     axes_fixed,
     canonical_dtype,
     dtype_kind,
+    items_of,
     leaves_dtype,
     weak_class,
     weak_kind,
@@ -34,7 +38,7 @@ from retracelint.values import (
 
 if TYPE_CHECKING:
     from retracelint.propagate import Propagation
-    from retracelint.summary import FunctionSummary
+    from retracelint.summary import Arg, FunctionSummary
 
 # Elementwise functions of floats keep the promoted float; of ints they may not (``x / 2``, ``sqrt``).
 _FLOATS = frozenset({"bfloat16", "float16", "float32", "float64"})
@@ -44,11 +48,41 @@ Passed = Callable[[str], "list[Value] | None"]
 
 
 def typed(value: Value, x64: bool) -> Typed | None:
-    """A value's dtype and weak flag as jax sees it, when both are known."""
+    """A value's dtype and weak flag as jax sees it, when both are known; for a pytree, the one
+    type all its leaves have (what a ``tree_map`` over it computes with, leaf by leaf)."""
     dtype, weak = dtype_kind(value, x64), weak_kind(value, x64)
+    if dtype is None and value.ty in _TREES:
+        return _leaves_typed(value, x64)
     if dtype is None or weak is None:
         return None
     return Typed(dtype, weak == WEAK)
+
+
+_TREES = frozenset({UNKNOWN, DICT, LIST, TUPLE})  # what a tree_map may give back
+
+
+def leaves_dtype_of(value: Value, x64: bool) -> str | None:
+    """The dtype of a leaf, or of every leaf of a pytree of unknown structure that one strongly
+    typed constructor maps (``tree_map(lambda p: jnp.zeros_like(p, dtype=jnp.bfloat16),
+    params)``)."""
+    if value.ty in _TREES and value.dtype is not None and value.weak == MADE_STRONG:
+        return canonical_dtype(value.dtype, x64)
+    return dtype_kind(value, x64)
+
+
+def _leaves_typed(tree: Value, x64: bool) -> Typed | None:
+    """The one type every leaf of ``tree`` has: a tree one strongly typed constructor maps, or a
+    display whose leaves (a dict's at literal keys, all known) are alike (``{"w": jnp.zeros(d),
+    "b": jnp.zeros(())}``)."""
+    if tree.dtype is not None and tree.weak == MADE_STRONG:
+        return Typed(canonical_dtype(tree.dtype, x64), False)
+    if tree.ty == DICT and tree.keys is not None:
+        leaves = list(items_of(tree).values())
+        leaves = leaves if len(leaves) == len(tree.keys) else []
+    else:
+        leaves = list(tree.items)
+    kinds = {typed(leaf, x64) for leaf in leaves}
+    return kinds.pop() if leaves and len(kinds) == 1 else None
 
 
 def returned_dtype(
@@ -163,7 +197,28 @@ def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) 
         if not origins:
             return []
         out += [as_called(prop, owner, found.value, depth + 1) for owner, found, _ in origins]
+    if not out and path:
+        # Called on an object no known call shows (``decoder(tokens)``): what its class's methods
+        # store there (``self.embedding = ...`` in ``__init__``).
+        stores = _class_stores(prop, fn, name)
+        out = [as_called(prop, method, stored.value, depth + 1) for method, stored in stores]
     return out
+
+
+def _class_stores(
+    prop: Propagation, fn: FunctionSummary, name: str
+) -> list[tuple[FunctionSummary, Arg]]:
+    """What the methods of the class of method ``fn`` (its ``__init__`` too) store in ``self.attr``
+    (``name``); none for a deeper path or a parameter that is not the method's ``self``."""
+    head, _, attr = name.partition(".")
+    symbols = prop.project.symbols
+    cls = symbols.class_of_method(fn)
+    if cls is None or "." in attr or not fn.params or head != fn.params[0].name:
+        return []
+    init = symbols.member_function(cls, "__init__")
+    maker = prop.project.functions.get(init.qualname) if init is not None else None
+    made = prop.init_stores(maker, attr, Value(), 0) if maker is not None else []
+    return [(maker, stored) for stored in made if maker is not None] + prop.stores(cls, attr)
 
 
 def _parameter(value: Value) -> str | None:

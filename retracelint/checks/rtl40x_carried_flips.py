@@ -21,7 +21,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
-from retracelint.returned import as_called, promoted_at_least, returned_dtype
+from retracelint.returned import as_called, leaves_dtype_of, promoted_at_least, returned_dtype
 from retracelint.summarise.promotion import (
     at_least,
     floor_of,
@@ -96,6 +96,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
         # Items of one call's result that flip together (``pos, vel = leapfrog(pos, vel, dt)``)
         # make one re-trace: told once, at the first known exactly (not ``_AT_LEAST``).
         per_call: dict[int, list[tuple[bool, Finding]]] = {}
+        unflipped: dict[int, list[tuple[_CarriedCall, Value]]] = {}
         for carried in fn.carried:
             jitted = project.jitted_at((fn.qualname, carried.call))
             if jitted is None or jitted[1].returns is None:
@@ -133,40 +134,61 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             at = _CarriedCall(fn, carried, binding, call, param, wrapped, replaced)
             if carried.loop is not None:
                 yield from _carried_static_parts(prop, at, returned)
-            if carried.start.value.param is not None:
-                if carried.loop is None:
-                    continue  # what a parameter starts as is its callers' to say (``weak.py``)
-                flip = (
-                    _param_start_flip(prop, at, returned)
-                    or _param_dtype_flip(prop, at, returned)
-                    or _param_tree_flip(prop, at, returned)
-                )
-                rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
-            elif carried.loop is None:
-                # Stored back on every call of a method that runs repeatedly, or in a loop of it.
-                again = bool(call.loops) or prop.repeated(fn.qualname)
-                flip = _attribute_flip(prop, at, returned) if again else None
-                rebound = f"in {fn.name}()"
+            found = _told(prop, at, returned)
+            if found is not None:
+                per_call.setdefault(carried.call, []).append(found)
             else:
-                flip = _carried_flip(prop, at, returned)
-                rebound = f"in the loop at {where_text(fn.loops[carried.loop].location)}"
-            if flip is not None:
-                code, what, where, first, then = flip
-                site = jit_site(binding)
-                head, details = _flip_sentence(
-                    code,
-                    f"{what} starts as {first} {_said(first, then)} {then}",
-                    f"{shown_code(call.text)}() returns it",
-                    site,
-                    call.text,
-                    f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
-                )
-                step = PathStep(fn.qualname, call.text, call.location)
-                found = make_finding(
-                    code, head, details, where, site, param, (step,), severity=_ONCE_MORE
-                )
-                per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
+                unflipped.setdefault(carried.call, []).append((at, returned))
+        # Another state the call carries stands for what its first call passes (``params, mu =
+        # step(params, mu, x)``: mu promoted with params' start) when that state does not flip
+        # itself: one that does (a float64 search state widening x) is the flip to tell.
+        for index, steady in unflipped.items():
+            names = frozenset(at.carried.name for at, _ in steady)
+            for at, returned in steady if len(names) > 1 and index not in per_call else ():
+                again = replace(at, steady=names - {at.carried.name})
+                found = _told(prop, again, returned)
+                if found is not None:
+                    per_call.setdefault(index, []).append(found)
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
+
+
+def _told(prop: Propagation, at: _CarriedCall, returned: Value) -> tuple[bool, Finding] | None:
+    """The flip of the state ``at`` carries against what the jitted function gives back
+    (``returned``), as a finding, with whether its new dtype is only known to be at least one."""
+    fn, carried, call = at.fn, at.carried, at.call
+    loop = carried.loop
+    if carried.start.value.param is not None:
+        if loop is None:
+            return None  # what a parameter starts as is its callers' to say (``weak.py``)
+        flip = (
+            _param_start_flip(prop, at, returned)
+            or _param_dtype_flip(prop, at, returned)
+            or _param_tree_flip(prop, at, returned)
+        )
+        rebound = f"in the loop at {where_text(fn.loops[loop].location)}"
+    elif loop is None:
+        # Stored back on every call of a method that runs repeatedly, or in a loop of it.
+        again = bool(call.loops) or prop.repeated(fn.qualname)
+        flip = _attribute_flip(prop, at, returned) if again else None
+        rebound = f"in {fn.name}()"
+    else:
+        flip = _carried_flip(prop, at, returned)
+        rebound = f"in the loop at {where_text(fn.loops[loop].location)}"
+    if flip is None:
+        return None
+    code, what, where, first, then = flip
+    site = jit_site(at.binding)
+    head, details = _flip_sentence(
+        code,
+        f"{what} starts as {first} {_said(first, then)} {then}",
+        f"{shown_code(call.text)}() returns it",
+        site,
+        call.text,
+        f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
+    )
+    step = PathStep(fn.qualname, call.text, call.location)
+    found = make_finding(code, head, details, where, site, at.param, (step,), severity=_ONCE_MORE)
+    return then.startswith(_AT_LEAST), found
 
 
 def _said(first: str, then: str) -> str:
@@ -258,17 +280,28 @@ def _carried_static_parts(
                     loop,
                     "the static fields of a pytree are part of the cache key",
                 ]
+                # Computed by a helper the body calls (``state.apply_gradients(grads)``), not
+                # written in it: told where the class makes the field static.
+                helper = not _written_in_body(jitted, origin.location)
+                declared = prop.project.symbols.static_declared(cls, attr) if helper else None
                 yield make_finding(
                     "RTL202" if float_ else "RTL201",
                     head,
                     details,
-                    value.made or origin.location,
+                    value.made or declared or origin.location,
                     site,
                     at.param,
                     (step,),
                     prop.loop_driver(fn, carried.loop or 0),
                     STATIC_FIELD_FIX,
                 )
+
+
+def _written_in_body(fn: FunctionSummary, at: Location) -> bool:
+    """Whether ``at`` is an expression in the body of ``fn``, not ``fn`` itself nor another
+    function's code."""
+    own = fn.location
+    return at.path == own.path and own.line <= at.line <= own.end_line and at != own
 
 
 def _item(value: Value, item: int | None) -> Value | None:
@@ -291,6 +324,9 @@ class _CarriedCall:
     replaced: frozenset[str] = frozenset()  # the fields the call passes anew, not carried
     # Where the start is made, when not in ``fn``: the ``__init__`` that stores an attribute.
     start_fn: FunctionSummary | None = None
+    # The other states the call carries that do not flip: their starts are what its first call
+    # passes for them (``carried_flip_findings``).
+    steady: frozenset[str] = frozenset()
 
 
 def _carried_as(text: str, name: str) -> bool:
@@ -779,7 +815,7 @@ def _dtype_flip(
     if kinds is not None:
         return kinds
     x64 = prop.x64(at.fn)
-    first = _leaves_dtype(start, x64)
+    first = leaves_dtype_of(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     passed = lambda name: _first_call_values(prop, at, name)  # noqa: E731
@@ -789,18 +825,6 @@ def _dtype_flip(
         least = promoted_at_least(prop, at.jitted, back, passed, x64)
         then = _AT_LEAST + least if least is not None and not at_least(first, least, x64) else None
     return (first, then) if then is not None and then != first else None
-
-
-_TREES = frozenset({UNKNOWN, DICT, LIST, TUPLE})  # what a tree_map may give back
-
-
-def _leaves_dtype(start: Value, x64: bool) -> str | None:
-    """The dtype of a carried leaf as it starts, or of every leaf of a pytree of unknown structure
-    that one strongly typed constructor maps (``tree_map(lambda p: jnp.zeros_like(p,
-    dtype=jnp.bfloat16), params)``)."""
-    if start.ty in _TREES and start.dtype is not None and start.weak == MADE_STRONG:
-        return canonical_dtype(start.dtype, x64)
-    return dtype_kind(start, x64)
 
 
 # A floor that is a weak node of the lattice: a float (or complex number) of whatever precision the
@@ -821,7 +845,7 @@ def _floor_flip(
     real state made complex (a gate applied to a ``jnp.zeros(n)`` state vector): no cast drops the
     imaginary part, so the state must start complex, and it is told where it starts."""
     x64 = prop.x64(at.fn)
-    first = _leaves_dtype(start, x64)
+    first = leaves_dtype_of(start, x64)
     if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
         return None
     back = prop.resolve(at.jitted, back)
@@ -879,6 +903,12 @@ def _passed_for(
     arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
     if arg is None:
         return None
+    if base != at.param and arg.text in at.steady:
+        # Another state the call carries too (``params, mu = step(params, mu, x)``): its start.
+        arg = next(
+            (c.start for c in at.fn.carried if c.call == at.carried.call and c.name == arg.text),
+            arg,
+        )
     made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
     if not path:
         return [(made_in, arg)]

@@ -39,6 +39,7 @@ from retracelint.summarise.apis import (
     _VALUE_OPERANDS,
     _WEAK_FROM_SCALAR,
     AXES_MOVED,
+    KEEPS_OPERAND_DTYPE,
     MAKES_INEXACT,
     PROMOTES_NUMBERS,
     ROWS_KEPT,
@@ -870,11 +871,16 @@ def _numpy_scalar(value: Value, name: str, args: list[Value]) -> Value:
 
 
 def _dtype_of_item(value: Value, name: str, args: list[Value], where: Location) -> Value:
-    """``jnp.array([total])`` of one array whose dtype is not known here (a helper's result): the
-    dtype of that array, read where it is made (``Value.dtype_of``), and decided here."""
-    if name not in ("array", "asarray") or len(args) != 1 or len(args[0].items) != 1:
+    """``jnp.array([total])`` of one array whose dtype is not known here (a helper's result), or
+    ``jnp.take(self.table, ids)`` of one (``KEEPS_OPERAND_DTYPE``): the dtype of that array, read
+    where it is made (``Value.dtype_of``), and decided here."""
+    at = KEEPS_OPERAND_DTYPE.get(name)
+    if at is not None and at < len(args):
+        item = args[at]
+    elif name in ("array", "asarray") and len(args) == 1 and len(args[0].items) == 1:
+        (item,) = args[0].items
+    else:
         return value
-    (item,) = args[0].items
     taken = dtype_taken(item) if item.ty not in SCALARS else None
     return value.with_(dtype_of=taken, made=where) if taken is not None else value
 

@@ -69,8 +69,10 @@ from retracelint.summarise.apis import (
     BUILTIN_KINDS,
     CARRY_LOOPS,
     COUNTER,
+    KEEPS_RECEIVER_DTYPE,
     MAKES_INEXACT,
     NEW_LEAVES,
+    NN_ELEMENTWISE,
     OPERAND_KIND_WITH,
     PLACES_LEAVES,
     RESIZES,
@@ -154,6 +156,7 @@ from retracelint.values import (
     Src,
     Taint,
     Value,
+    array_made,
     axis_lengths,
     collected,
     combine,
@@ -546,7 +549,12 @@ class Calls(PassState):
         leaves = [t.with_(ty=UNKNOWN, keys=None, items=(), dims=None, objs=EMPTY) for t in trees]
         leaf = self.applied(fn, leaves)
         tree = trees[0]
-        return leaf.with_(ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY)
+        # Arithmetic on the leaves (``b1 * m + (1 - b1) * g``) is a tree of leaves each promoted
+        # from the leaves it is given: as weakly typed, and of the dtype, they make it.
+        weak = FOLLOWS if leaf.ty == FLOAT_LIKE and leaf.weak is None else leaf.weak
+        return leaf.with_(
+            ty=tree.ty, keys=tree.keys, items=(), dims=None, callables=EMPTY, weak=weak
+        )
 
     def applied(self, fn: ast.Lambda, values: list[Value]) -> Value:
         """The lambda's body read here, its parameters bound to ``values``; its calls are not
@@ -1181,6 +1189,8 @@ class Calls(PassState):
             return self.resized_to(node, RESIZES[canon], args, kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
             return self.array_call(node, module, name, args, kwargs)
+        if module == "jax.nn" and name in NN_ELEMENTWISE:
+            return self.array_call(node, "jax.numpy", name, args, kwargs)
         if module == "random" and name in _STDLIB_DRAWS:
             # A new value per iteration, or per call of the function that draws it.
             return Value(ty=_STDLIB_DRAWS[name], vsrc=_args_vsrc(args, kwargs) | self.context_src())
@@ -1378,6 +1388,9 @@ class Calls(PassState):
                 if dtype != receiver.dtype:
                     # ``mask.sum()``: the default integer, or the dtype asked for, decided here.
                     value = value.with_(dtype=dtype, made=self.loc(node) if dtype else None)
+                elif dtype is not None and method in KEEPS_RECEIVER_DTYPE:
+                    # ``c.sum(-1)`` of bfloat16: bfloat16, decided where ``c`` was made.
+                    value = value.with_(dtype=dtype, made=array_made(receiver))
                 if method not in _INDEX_FUNCTIONS:
                     return value
                 dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)

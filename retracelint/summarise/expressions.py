@@ -140,7 +140,10 @@ from retracelint.values import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from retracelint.summarise.sizes import Atoms
+    from retracelint.summary import Param
 
 # What a closure's free variable may be, beyond the functions it holds.
 _FUNCTION_TYPES = frozenset({FUNCTION, CLASS, JIT, LAMBDA, PARTIAL, TRANSFORM})
@@ -355,6 +358,11 @@ class Expressions(PassState):
                     # enclosing call (its calls, loops, parameters, each call of it), not of this one.
                     fields = tuple((attr, _fixed_here(v, up)) for attr, v in value.fields)
                     return value.with_(fields=fields) if fields else value
+                number = _number_kind(value, enclosing.fn.params)
+                if number is not None:
+                    # A Python number (``b1=0.9``, a closure's coefficient): of that kind, and
+                    # fixed for each closure made; what it changes with is the enclosing call's.
+                    return Value(ty=number)
                 refs = value.refs
                 instance = value.ty == INSTANCE and value.ref is not None and value.param is None
                 made = frozenset(o for o in value.objs if isinstance(o, Made))
@@ -619,6 +627,7 @@ class Expressions(PassState):
         nodes: tuple[ast.AST, ast.AST] | None = None,
         whole: ast.AST | None = None,
     ) -> Value:
+        left, right = _leaf_array(left), _leaf_array(right)
         if isinstance(op, ast.Div) and nodes is not None and _number_power(nodes[1]):
             # `h0 / 2 ** level`: a power of a Python number is one (an array exponent is rare).
             right = right.with_(ty=INT) if right.ty == UNKNOWN else right
@@ -1611,3 +1620,22 @@ def _fixed_here(value: Value, up: int) -> Value:
         callables=refs,
         items=tuple(_fixed_here(item, up) for item in value.items),
     )
+
+
+def _leaf_array(value: Value) -> Value:
+    """An operand of arithmetic read from a pytree whose every leaf is a strongly typed array of one
+    dtype (``w["up"]`` of ``tree_map(lambda p: p.astype(jnp.bfloat16), params)``): such an array, as
+    arithmetic on a subtree raises."""
+    if value.ty == UNKNOWN and value.dtype is not None and value.weak == MADE_STRONG:
+        return value.with_(ty=ARRAY)
+    return value
+
+
+def _number_kind(value: Value, params: Sequence[Param]) -> str | None:
+    """INT or FLOAT for a Python number an enclosing function binds: one it computes, or a
+    parameter written with a number as its default (``b1=0.9``) or annotated as one."""
+    if value.ty in (INT, FLOAT):
+        return value.ty
+    param = next((p for p in params if p.name == value.param), None)
+    kind = (param.default or param.annotation) if param is not None else None
+    return kind if kind in (INT, FLOAT) else None
