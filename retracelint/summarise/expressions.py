@@ -100,6 +100,7 @@ from retracelint.values import (
     Chunking,
     Dep,
     Dims,
+    FieldDep,
     ItemSrc,
     IterDep,
     Length,
@@ -127,6 +128,7 @@ from retracelint.values import (
     lengths_differ,
     made_objects,
     no_axes,
+    one_item,
     picked,
     placed,
     poly_constant,
@@ -1058,6 +1060,8 @@ class Expressions(PassState):
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
             element = _element(base)
+            if _picks_items(index, idx) and not _shares_source(idx, base):
+                element = element.with_(deps=frozenset(map(one_item, element.deps)))
             if not (base.vsrc or base.deps or _same_items(node.value)) or _made_apart(base):
                 # A constant table, here or at module level (`STEPS[quality]`), or a display of
                 # objects each made by a call of its own (`{"base": Config(16), "wide":
@@ -1076,6 +1080,12 @@ class Expressions(PassState):
             out = _taken_out(parts, scalars)
             taints = {t for t in taints if t.axis is None or t.axis not in out}
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if _picks_items(parts[0], idx) and not _shares_source(idx, base):
+            # `pool[i]`, `pool[idx]`: as many items as the index says, however many the pool holds.
+            value = value.with_(
+                shape=frozenset(t for t in value.shape if not _count_change(t, base)),
+                deps=frozenset(map(one_item, value.deps)),
+            )
         if not is_slice and base.ty == UNKNOWN and not _literal_key(index):
             # `registry[name]` of what a project function returns: one of its items (a dict's value,
             # a list's element, an array's row), never the container itself. (At a literal key the
@@ -1572,6 +1582,52 @@ def _one_of(element: Value, items: list[Value], text: str, loop: int) -> Value:
     atom = f"len({text})@{loop}"
     length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(loop)})})
     return element.with_(ty=STR if kinds == {STR} else LIST, dims=Dims((length,)))
+
+
+def _picks_items(part: ast.expr, index: Value) -> bool:
+    """Whether ``part``, the first index of a subscript (``index`` its value), picks items of the
+    base by position: an int or an array of positions, not a slice, a new axis, ``...``, a mask or
+    what a call returns (which may be one). Not counted from the end either (``xs[-1]``,
+    ``xs[len(xs) - 1]``): the newest item of a list that grows is another one each time."""
+    if isinstance(part, ast.Slice) or (
+        isinstance(part, ast.Constant) and (part.value is None or part.value is Ellipsis)
+    ):
+        return False
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub):
+        return False
+    if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Sub):
+        counted = part.left
+        if isinstance(counted, ast.Call) and _dotted(counted.func) == "len":
+            return False
+    return (
+        index.ty not in ("mask", BOOL)
+        and index.dtype != "bool"
+        and not any(isinstance(d, RetDep) for d in index.deps)
+    )
+
+
+def _shares_source(index: Value, base: Value) -> bool:
+    """Whether how many items ``index`` picks may follow how many ``base`` holds: it comes from
+    what ``base`` comes from, or its shape changes with that (``ids[jnp.nonzero(ids)]``). (What
+    only its values follow, ``choice(len(pool), size=k)``, picks ``k`` all the same.)"""
+    counted = {_source_of(d) for d in index.deps}
+    counted |= {getattr(s, "name", None) for t in index.shape for s in t.sources}
+    return bool(counted & {_source_of(d) for d in base.deps})
+
+
+def _source_of(dep: Dep) -> object:
+    """What ``dep`` refers to, whatever view of it it is: a parameter by its name."""
+    if isinstance(dep, ParamDep):
+        return dep.name
+    if isinstance(dep, FieldDep):
+        return dep.made
+    return (type(dep).__name__, dep.call)
+
+
+def _count_change(taint: Taint, base: Value) -> bool:
+    """Whether ``taint`` of ``base`` changes how many items it holds (its first axis), not how one
+    of them differs from another."""
+    return taint in base.shape and taint.axis == 0 and ItemSrc() not in taint.sources
 
 
 def _taken_out(parts: list[ast.expr], scalars: list[bool]) -> frozenset[int]:
