@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -657,9 +658,14 @@ class Expressions(PassState):
                     dtype=dtype, made=self.loc(whole) if whole else None, weak=MADE_WEAK
                 )
             return value.with_(dtype=dtype, made=made, floor=floor)
-        if value.ty == UNKNOWN:
+        # `xs[start:] + xs[:end - n]` of a sequence of unknown kind: a list's window that wraps
+        # around its end (arrays of those lengths would not add).
+        wraps = nodes is not None and _tail_and_head(nodes) is not None
+        if wraps:  # joined end to end: the parts' first axes make the whole's
+            value = value.with_(shape=combine([left, right], aligned=True).shape)
+        if value.ty == UNKNOWN and not wraps:
             return value.with_(floor=promoted_floor((left, right), at, isinstance(op, ast.Div)))
-        if value.ty in (LIST, TUPLE) and nodes is not None:
+        if value.ty in (LIST, TUPLE, UNKNOWN) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None
             if length is None:
@@ -680,7 +686,10 @@ class Expressions(PassState):
     ) -> Dims | None:
         """The length of ``a + b`` and ``[x] * n`` for lists and tuples."""
         atoms: Atoms = {}
-        if isinstance(op, ast.Add):
+        wrapped = self.wrap_length(nodes, atoms) if isinstance(op, ast.Add) else None
+        if wrapped is not None:
+            total = wrapped
+        elif isinstance(op, ast.Add):
             total = _add(
                 self.length_of(nodes[0], left, 0, atoms),
                 self.length_of(nodes[1], right, 0, atoms),
@@ -893,6 +902,20 @@ class Expressions(PassState):
         name = _length_atom(node, axis, self.defs, self)
         atoms[name] = axis_sources(value, axis) | returned_sources(value, axis, shape=True)
         return {(name,): 1}
+
+    def wrap_length(self, parts: Sequence[ast.AST], atoms: Atoms) -> Poly | None:
+        """The length of a window that wraps around the end of a sequence, its tail ``x[a:]`` then
+        its head ``x[:b]`` (``xs[start:] + xs[:end - n]``, ``concatenate([x[s:], x[:e - n]])``):
+        ``len(x) - a + b``, where neither the sequence's length nor ``a`` is left in it (the head
+        takes what the tail lacks of a fixed width). None for any other parts."""
+        pair = _tail_and_head(parts)
+        if pair is None:
+            return None
+        tail, head = pair
+        whole = self.length_of(tail.value, self.quiet(tail.value), 0, atoms)
+        lower = self.poly(tail.slice.lower, atoms)  # type: ignore[attr-defined]
+        total = _add(_add(whole, lower, -1), self.poly(head.slice.upper, atoms), 1)  # type: ignore[attr-defined]
+        return None if _atoms_in(total) & (_atoms_in(whole) | _atoms_in(lower)) else total
 
     def atom_sources(self, poly: Poly, atoms: Atoms) -> dict[str, frozenset[Src]]:
         """What makes each atom left in ``poly`` change."""
@@ -1582,6 +1605,30 @@ def _one_of(element: Value, items: list[Value], text: str, loop: int) -> Value:
     atom = f"len({text})@{loop}"
     length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(loop)})})
     return element.with_(ty=STR if kinds == {STR} else LIST, dims=Dims((length,)))
+
+
+def _tail_and_head(parts: Sequence[ast.AST]) -> tuple[ast.Subscript, ast.Subscript] | None:
+    """``x[a:]`` and ``x[:b]`` of one ``x``, in that order: the parts of a window that wraps
+    around the end of ``x`` (``Expressions.wrap_length``)."""
+    if len(parts) != 2:
+        return None
+    tail, head = parts
+    if not (
+        isinstance(tail, ast.Subscript)
+        and isinstance(head, ast.Subscript)
+        and ast.dump(tail.value) == ast.dump(head.value)
+    ):
+        return None
+    cut, rest = tail.slice, head.slice
+    if not (
+        isinstance(cut, ast.Slice)
+        and isinstance(rest, ast.Slice)
+        and cut.step is rest.step is cut.upper is rest.lower is None
+        and cut.lower is not None
+        and rest.upper is not None
+    ):
+        return None
+    return tail, head
 
 
 def _picks_items(part: ast.expr, index: Value) -> bool:
