@@ -1196,6 +1196,8 @@ class Calls(PassState):
         if canon in _FRESH_TREES and args:
             return self.fresh_tree(node, canon, args, kwargs)
         if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
+            if _one_at_a_time(node):
+                return Value(ty="loader")
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if canon in RESIZES and args:
             return self.resized_to(node, RESIZES[canon], args, kwargs)
@@ -1288,7 +1290,7 @@ class Calls(PassState):
         self, node: ast.Call, kind: str, flag: str, kwargs: dict[str | None, Value]
     ) -> Value:
         flag_node = next((k.value for k in node.keywords if k.arg == flag), None)
-        if _is_true(flag_node) or _one_at_a_time(node):
+        if _is_true(flag_node):
             return Value(ty="loader")
         taint = Taint(
             "RTL103",
