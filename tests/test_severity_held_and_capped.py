@@ -45,6 +45,14 @@ def optional_sizes(sizes: Optional[list] = None) -> list:
     return out
 
 
+def sorted_sizes(sizes: list[int] | None = None) -> None:
+    if sizes is None:
+        sizes = [1, 2]
+    sizes = sorted(sizes)
+    for n in sizes:
+        jax.jit(lambda x: x + n)(jnp.ones(4))
+
+
 def every_step(steps: int, warmups: list[int] | None = None) -> None:
     if warmups is None:
         warmups = list(range(steps))
@@ -61,6 +69,7 @@ if __name__ == "__main__":
     compile_times()
     compile_times([5, 10])
     optional_sizes()
+    sorted_sizes()
     every_step(int(sys.argv[1]))
 """
 
@@ -113,7 +122,8 @@ def test_loops_over_optional_collection_parameters_are_bounded(tmp_path: Path) -
     assert _severities(_project(tmp_path, "bench", _BENCH, _BENCH_MAIN)) == {
         ("bench.py", 16, "RTL301"): "warning",
         ("bench.py", 26, "RTL301"): "warning",
-        ("bench.py", 34, "RTL301"): "error",
+        ("bench.py", 35, "RTL301"): "warning",
+        ("bench.py", 42, "RTL301"): "error",
     }
 
 

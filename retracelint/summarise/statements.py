@@ -1152,10 +1152,16 @@ class Statements(PassState):
         param = self.fn.param(name)
         if param is None or not (param.held or self.held_default(name)):
             return False
+        if name in self.reading_bindings:
+            return True  # ``sizes = sorted(sizes)``: what it held, whatever else its bindings say
         bound = self.names.bound.get(name, [])
         if not bound or len(bound) != self.stores(name) or self.resizes(name):
             return False
-        return all(self.walks_items(value, follow=False) for value in bound)
+        self.reading_bindings.add(name)
+        try:
+            return all(self.walks_items(value, follow=False) for value in bound)
+        finally:
+            self.reading_bindings.discard(name)
 
     def filled_from_command_line(self, name: str) -> bool:
         """Whether every item added to ``name`` comes from the command line (``paths.extend(
