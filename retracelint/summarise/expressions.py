@@ -1103,7 +1103,7 @@ class Expressions(PassState):
             out = _taken_out(parts, scalars)
             taints = {t for t in taints if t.axis is None or t.axis not in out}
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
-        if _picks_items(parts[0], idx) and not _shares_source(idx, base):
+        if parts and _picks_items(parts[0], idx) and not _shares_source(idx, base):
             # `pool[i]`, `pool[idx]`: as many items as the index says, however many the pool holds.
             value = value.with_(
                 shape=frozenset(t for t in value.shape if not _count_change(t, base)),
