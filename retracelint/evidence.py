@@ -193,28 +193,65 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
 
 def _capped(sources: _Sources, finding: Finding) -> bool:
     """Whether a static argument is a local count that every store keeps under a cap: a constant
-    (a reset), ``min(..., cap)`` or a clip, or a step (``n += k``) under a ``while`` whose test
-    bounds it (``while err > tol and n < cap``). An adaptive iteration count retried up to a cap
-    takes a few values however long the run, each traced once: bounded (round 23, S1). A
+    (a reset), ``min(..., cap)`` or a clip, a copy of such a count, or a step (``n += k``) under a
+    ``while`` whose test bounds it (``while err > tol and n < cap``). An adaptive iteration count
+    retried up to a cap takes a few values however long the run, each traced once: bounded (round
+    23, S1). So does an array made (RTL105) with such counts for the sizes that its loops change
+    (a bond dimension grown up to ``max_bond_dim``: ``zeros((chi, d, d, chi))``, round 26 S1). A
     parameter is not: its callers may pass anything."""
     at = finding.made_at
     stmt = sources.statement_at(at)
-    if finding.code != "RTL201" or stmt is None:
+    if finding.code not in ("RTL201", "RTL105") or stmt is None:
         return False
     node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
     if isinstance(node, ast.Call) and last_name(node.func) in ("int", "round") and node.args:
         node = node.args[0]  # ``int(n_iter)``: the count itself
-    if not isinstance(node, ast.Name):
-        return False
     defs = [around for around, _ in sources.enclosing(at) if isinstance(around, _DEFS)]
     tree = sources.tree(at.path)
     scope = defs[-1] if defs else tree
-    if scope is None or (defs and node.id in _parameter_names(defs[-1])):
+    if scope is None:
         return False
-    stores = list(_stores_of(scope.body, node.id, ()))
-    return bool(stores) and all(
-        _keeps_under_cap(store, node.id, whiles) for store, whiles in stores
+    params = _parameter_names(defs[-1]) if defs else set()
+    if finding.code == "RTL201":
+        names = [node.id] if isinstance(node, ast.Name) and node.id not in params else []
+    else:
+        names = _sizes_set_in_loops(sources, at, node, params)
+    return bool(names) and all(_kept_under_cap(scope, name, {name}) for name in names)
+
+
+def _sizes_set_in_loops(
+    sources: _Sources, at: Location, node: ast.expr | None, params: set[str]
+) -> list[str]:
+    """The names in the shape an array constructor ``node`` is given (a tuple or list of sizes,
+    ``zeros((chi, d))``, ``normal(key, (chi, d))``, else its first argument, ``zeros(n)``) that a
+    loop around ``at`` binds: the sizes that change from one iteration to the next."""
+    if not (isinstance(node, ast.Call) and node.args):
+        return []
+    given = [*node.args, *(k.value for k in node.keywords)]
+    shapes = [a for a in given if isinstance(a, ast.Tuple | ast.List)] or node.args[:1]
+    loops = [around for around, _ in sources.enclosing(at) if isinstance(around, _LOOPS)]
+    named = {n.id for s in shapes for n in ast.walk(s) if isinstance(n, ast.Name)} - params
+    return sorted(
+        name for name in named if any(next(_stores_of(loop.body, name, ()), None) for loop in loops)
     )
+
+
+def _kept_under_cap(scope: ast.AST, name: str, seen: set[str]) -> bool:
+    """Whether every store of ``name`` in ``scope`` keeps it under a cap (``_keeps_under_cap``),
+    or copies a local name every store of which does (``chi = n_keep``)."""
+    stores = list(_stores_of(scope.body, name, ()))  # type: ignore[attr-defined]
+    return bool(stores) and all(
+        _keeps_under_cap(store, name, whiles) or _copies_capped(scope, store, seen)
+        for store, whiles in stores
+    )
+
+
+def _copies_capped(scope: ast.AST, store: ast.stmt, seen: set[str]) -> bool:
+    """Whether ``store`` binds a name to another local name kept under a cap."""
+    value = store.value if isinstance(store, ast.Assign) else None
+    if not isinstance(value, ast.Name) or value.id in seen:
+        return False
+    return _kept_under_cap(scope, value.id, seen | {value.id})
 
 
 def _parameter_names(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

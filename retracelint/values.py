@@ -404,6 +404,11 @@ WHOLE_SHAPE = None
 # (``jnp.asarray(best(x))``), never None (``jnp.asarray(None)`` raises), so a flip between None and
 # something else there does not reach it.
 NEVER_NONE = -2
+# In a dependency's ``fixed``: the dependent value is one item of what it refers to (``xs[i]``,
+# ``d.get(k)``), so a change of how many items the container holds (its axis 0) does not reach it;
+# how its items differ from one another (``ItemSrc``) does. A pool that grows while a fixed number
+# of its items is drawn gives items of one shape.
+ONE_ITEM = -3
 # A flip whose account names None as one of its kinds (``x starts as None and is an array``).
 _NONE_KIND = re.compile(r"\bNone\b")
 
@@ -415,7 +420,7 @@ def none_flip(taint: Taint) -> bool:
 
 def axes_fixed(dep: Dep) -> frozenset[int | None]:
     """The axes ``dep`` fixes (``NEVER_NONE`` is no axis)."""
-    return dep.fixed - {NEVER_NONE}
+    return dep.fixed - {NEVER_NONE, ONE_ITEM}
 
 
 def never_none(dep: Dep) -> Dep:
@@ -449,6 +454,8 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
         taint = joined_taint(taint, dep.joined)
     if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and none_flip(taint)):
         return None
+    if ONE_ITEM in dep.fixed and taint.axis == 0 and ItemSrc() not in taint.sources:
+        return None  # how many items there are, not what one of them is
     if ItemSrc() in taint.sources and dep.fixed >= _BEYOND_ROWS:
         return None  # how the items differ is no change of how many there are (``rows_of``)
     return taint if dep.aligned else taint.unlabelled()
@@ -1029,6 +1036,12 @@ def parts_deps(value: Value) -> frozenset:
     if not value.deps:
         return EMPTY
     return frozenset(unaligned_dep(d) for d in value.deps if isinstance(d, ParamDep | FieldDep))
+
+
+def one_item(dep: Dep) -> Dep:
+    """``dep`` for items picked from what it refers to by position (``xs[i]``, ``x[idx]``): a
+    change of how many items that holds does not reach them (``ONE_ITEM``)."""
+    return replace(dep, fixed=dep.fixed | {ONE_ITEM})
 
 
 def _either(a: str, b: str) -> str:

@@ -54,7 +54,9 @@ unpacked from the tuple a helper forwards, hidden states reset to zeros of their
 replay pools sampled at a fixed count, rollouts array_split into pieces that divide them, and keys
 split into a new list of a fixed count at each step, evaluators compiled again only for another loss,
 scenes filled and built before the loop that steps them, sizes read off detector planes made
-alike, clips batched until a count and the rest padded to it, settings whose item a
+alike, clips batched until a count and the rest padded to it, batches rebound to their
+stacked array at a count, pools that grow sampled by position at a fixed count,
+windows of a fixed width that wrap around the end of a pool, settings whose item a
 container default stands for that stays the same while the dict around it changes, and a carried
 state whose only weakly typed leaf comes back weak)
 are held to more:
@@ -198,6 +200,9 @@ TRACE_ONCE = (
     ("scenes_built_before_their_loop_negative", "main.py"),
     ("planes_read_per_item_negative", "main.py"),
     ("batches_flushed_at_a_count_negative", "main.py"),
+    ("batches_flushed_then_rebound_negative", "main.py"),
+    ("pools_sampled_at_a_fixed_count_negative", "main.py"),
+    ("windows_wrapped_around_the_end_negative", "main.py"),
     ("settings_with_container_defaults_negative", "main.py"),
     ("carried_states_told_by_the_leaf_that_flips_negative", "main.py"),
 )

@@ -763,8 +763,10 @@ class Arrays(PassState):
             return unaligned(value).with_(shape=shifted, dims=Dims(new_lens, rank is not None))
         atoms: Atoms = {}
         total: Poly = {}
-        for element, part in zip(parts.elts, values, strict=True):
+        wrapped = self.wrap_length(parts.elts, atoms) if axis == 0 else None
+        for element, part in zip(parts.elts, values, strict=True) if wrapped is None else ():
             total = _add(total, self.length_of(element, part, axis, atoms), 1)
+        total = wrapped if wrapped is not None else total
         total = _padded_alike(total, atoms)
         lens += (None,) * ((rank or 0) - len(lens))
         value = value.with_(dims=Dims(lens, rank is not None))

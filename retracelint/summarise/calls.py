@@ -196,6 +196,21 @@ def _interned(callee: Callee) -> Callee:
     return tuple(map(sys.intern, callee))
 
 
+def _one_at_a_time(node: ast.Call) -> bool:
+    """Whether a ``DataLoader(dataset, batch_size, ...)`` call yields batches that are never short:
+    automatic batching off (``batch_size=None``: the dataset's items one by one) or batches of one
+    item (``batch_size=1``, its default), and no ``batch_sampler`` of its own."""
+    keywords = {k.arg: k.value for k in node.keywords}
+    if (
+        "batch_sampler" in keywords
+        or None in keywords
+        or any(isinstance(a, ast.Starred) for a in node.args)
+    ):
+        return False
+    size = keywords.get("batch_size", node.args[1] if len(node.args) > 1 else None)
+    return size is None or (isinstance(size, ast.Constant) and size.value in (None, 1))
+
+
 def _functions(
     args: list[Value], nodes: list[ast.expr], kwargs: dict[str | None, Value]
 ) -> tuple[tuple[int | str, Path, Callee], ...]:
@@ -1184,6 +1199,8 @@ class Calls(PassState):
         if canon in _FRESH_TREES and args:
             return self.fresh_tree(node, canon, args, kwargs)
         if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
+            if _one_at_a_time(node):
+                return Value(ty="loader")
             return self.loader(node, "DataLoader", "drop_last", kwargs)
         if canon in RESIZES and args:
             return self.resized_to(node, RESIZES[canon], args, kwargs)

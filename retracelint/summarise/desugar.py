@@ -18,6 +18,10 @@ target takes from the items) and a ``while True`` hardly at all, so the tree is 
 Keywords packed into a dict display, ``step(x, **{"lr": lr})``, are passed as ``step(x, lr=lr)``
 (Python unpacks the display into those keywords, in order): the static arguments, the flips and the
 defaults left out all read a call's keywords by name.
+
+A shape spliced onto a tuple display, ``(size,) + x.shape[1:]``, is the tuple ``(size,
+*x.shape[1:])`` (tuple concatenation): an array made with it has the axes of ``x`` after the first
+(which a change of ``x``'s first axis leaves alone), as the starred spelling says.
 """
 
 from __future__ import annotations
@@ -32,15 +36,54 @@ def plain(tree: ast.Module, text: str) -> ast.Module:
     ``for`` it spells and every call's dict display of keywords unpacked. The text decides first
     whether either spelling can occur (each walk of a whole tree costs more than the rest of the
     summary of most files)."""
-    if _PACKED.search(text):
+    packed, spliced = _PACKED.search(text), _SPLICED.search(text)
+    if packed or spliced:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and any(k.arg is None for k in node.keywords):
+            if packed and isinstance(node, ast.Call) and any(k.arg is None for k in node.keywords):
                 node.keywords = [spelled for k in node.keywords for spelled in _unpacked(k)]
+            if spliced:
+                for field, value in ast.iter_fields(node):
+                    if isinstance(value, ast.BinOp):
+                        setattr(node, field, _spliced(value))
+                    elif isinstance(value, list) and any(isinstance(v, ast.BinOp) for v in value):
+                        setattr(
+                            node,
+                            field,
+                            [_spliced(v) if isinstance(v, ast.BinOp) else v for v in value],
+                        )
     return _for_loops(tree) if "StopIteration" in text else tree
 
 
-# ``**{`` of a dict display unpacked into keywords; a hand-written loop must catch StopIteration.
+# ``**{`` of a dict display unpacked into keywords; a hand-written loop must catch StopIteration; a
+# shape added to (or onto) a tuple.
 _PACKED = re.compile(r"\*\*\s*\{")
+_SPLICED = re.compile(r"\.shape(\[[^\]]*\])?\s*\+|\+\s*[\w.]+\.shape\b")
+
+
+def _spliced(node: ast.BinOp) -> ast.expr:
+    """``(a,) + x.shape[1:]`` as ``(a, *x.shape[1:])``, ``x.shape[:-1] + (a,)`` as ``(*x.shape[:-1],
+    a)``; any other operation as itself."""
+    if not isinstance(node.op, ast.Add):
+        return node
+    left, right = node.left, node.right
+    if isinstance(left, ast.Tuple) and _is_shape(right):
+        elts = [*left.elts, _starred(right)]
+    elif isinstance(right, ast.Tuple) and _is_shape(left):
+        elts = [_starred(left), *right.elts]
+    else:
+        return node
+    return ast.copy_location(ast.Tuple(elts=elts, ctx=ast.Load()), node)
+
+
+def _is_shape(node: ast.expr) -> bool:
+    """``x.shape`` or a slice of it."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def _starred(node: ast.expr) -> ast.Starred:
+    return ast.copy_location(ast.Starred(value=node, ctx=ast.Load()), node)
 
 
 def _unpacked(keyword: ast.keyword) -> list[ast.keyword]:

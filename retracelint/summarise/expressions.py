@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -100,6 +101,7 @@ from retracelint.values import (
     Chunking,
     Dep,
     Dims,
+    FieldDep,
     ItemSrc,
     IterDep,
     Length,
@@ -127,6 +129,7 @@ from retracelint.values import (
     lengths_differ,
     made_objects,
     no_axes,
+    one_item,
     picked,
     placed,
     poly_constant,
@@ -667,9 +670,14 @@ class Expressions(PassState):
                     dtype=dtype, made=self.loc(whole) if whole else None, weak=MADE_WEAK
                 )
             return value.with_(dtype=dtype, made=made, floor=floor)
-        if value.ty == UNKNOWN:
+        # `xs[start:] + xs[:end - n]` of a sequence of unknown kind: a list's window that wraps
+        # around its end (arrays of those lengths would not add).
+        wraps = nodes is not None and _tail_and_head(nodes) is not None
+        if wraps:  # joined end to end: the parts' first axes make the whole's
+            value = value.with_(shape=combine([left, right], aligned=True).shape)
+        if value.ty == UNKNOWN and not wraps:
             return value.with_(floor=promoted_floor((left, right), at, isinstance(op, ast.Div)))
-        if value.ty in (LIST, TUPLE) and nodes is not None:
+        if value.ty in (LIST, TUPLE, UNKNOWN) and nodes is not None:
             dims = self.sequence_dims(left, right, op, nodes)
             length = dims.length(0) if dims is not None else None
             if length is None:
@@ -690,7 +698,10 @@ class Expressions(PassState):
     ) -> Dims | None:
         """The length of ``a + b`` and ``[x] * n`` for lists and tuples."""
         atoms: Atoms = {}
-        if isinstance(op, ast.Add):
+        wrapped = self.wrap_length(nodes, atoms) if isinstance(op, ast.Add) else None
+        if wrapped is not None:
+            total = wrapped
+        elif isinstance(op, ast.Add):
             total = _add(
                 self.length_of(nodes[0], left, 0, atoms),
                 self.length_of(nodes[1], right, 0, atoms),
@@ -904,6 +915,20 @@ class Expressions(PassState):
         atoms[name] = axis_sources(value, axis) | returned_sources(value, axis, shape=True)
         return {(name,): 1}
 
+    def wrap_length(self, parts: Sequence[ast.AST], atoms: Atoms) -> Poly | None:
+        """The length of a window that wraps around the end of a sequence, its tail ``x[a:]`` then
+        its head ``x[:b]`` (``xs[start:] + xs[:end - n]``, ``concatenate([x[s:], x[:e - n]])``):
+        ``len(x) - a + b``, where neither the sequence's length nor ``a`` is left in it (the head
+        takes what the tail lacks of a fixed width). None for any other parts."""
+        pair = _tail_and_head(parts)
+        if pair is None:
+            return None
+        tail, head = pair
+        whole = self.length_of(tail.value, self.quiet(tail.value), 0, atoms)
+        lower = self.poly(tail.slice.lower, atoms)  # type: ignore[attr-defined]
+        total = _add(_add(whole, lower, -1), self.poly(head.slice.upper, atoms), 1)  # type: ignore[attr-defined]
+        return None if _atoms_in(total) & (_atoms_in(whole) | _atoms_in(lower)) else total
+
     def atom_sources(self, poly: Poly, atoms: Atoms) -> dict[str, frozenset[Src]]:
         """What makes each atom left in ``poly`` change."""
         out: dict[str, frozenset[Src]] = {}
@@ -1070,6 +1095,8 @@ class Expressions(PassState):
             if base.ty == TUPLE and base.shape:
                 return _unpacked(base)  # jnp.nonzero(x)[0]: one of a tuple of arrays
             element = _element(base)
+            if _picks_items(index, idx) and not _shares_source(idx, base):
+                element = element.with_(deps=frozenset(map(one_item, element.deps)))
             if not (base.vsrc or base.deps or _same_items(node.value)) or _made_apart(base):
                 # A constant table, here or at module level (`STEPS[quality]`), or a display of
                 # objects each made by a call of its own (`{"base": Config(16), "wide":
@@ -1088,6 +1115,12 @@ class Expressions(PassState):
             out = _taken_out(parts, scalars)
             taints = {t for t in taints if t.axis is None or t.axis not in out}
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if parts and _picks_items(parts[0], idx) and not _shares_source(idx, base):
+            # `pool[i]`, `pool[idx]`: as many items as the index says, however many the pool holds.
+            value = value.with_(
+                shape=frozenset(t for t in value.shape if not _count_change(t, base)),
+                deps=frozenset(map(one_item, value.deps)),
+            )
         if not is_slice and base.ty == UNKNOWN and not _literal_key(index):
             # `registry[name]` of what a project function returns: one of its items (a dict's value,
             # a list's element, an array's row), never the container itself. (At a literal key the
@@ -1584,6 +1617,76 @@ def _one_of(element: Value, items: list[Value], text: str, loop: int) -> Value:
     atom = f"len({text})@{loop}"
     length = Length.of({(atom,): 1}, {atom: frozenset({LoopSrc(loop)})})
     return element.with_(ty=STR if kinds == {STR} else LIST, dims=Dims((length,)))
+
+
+def _tail_and_head(parts: Sequence[ast.AST]) -> tuple[ast.Subscript, ast.Subscript] | None:
+    """``x[a:]`` and ``x[:b]`` of one ``x``, in that order: the parts of a window that wraps
+    around the end of ``x`` (``Expressions.wrap_length``)."""
+    if len(parts) != 2:
+        return None
+    tail, head = parts
+    if not (
+        isinstance(tail, ast.Subscript)
+        and isinstance(head, ast.Subscript)
+        and ast.dump(tail.value) == ast.dump(head.value)
+    ):
+        return None
+    cut, rest = tail.slice, head.slice
+    if not (
+        isinstance(cut, ast.Slice)
+        and isinstance(rest, ast.Slice)
+        and cut.step is rest.step is cut.upper is rest.lower is None
+        and cut.lower is not None
+        and rest.upper is not None
+    ):
+        return None
+    return tail, head
+
+
+def _picks_items(part: ast.expr, index: Value) -> bool:
+    """Whether ``part``, the first index of a subscript (``index`` its value), picks items of the
+    base by position: an int or an array of positions, not a slice, a new axis, ``...``, a mask or
+    what a call returns (which may be one). Not counted from the end either (``xs[-1]``,
+    ``xs[len(xs) - 1]``): the newest item of a list that grows is another one each time."""
+    if isinstance(part, ast.Slice) or (
+        isinstance(part, ast.Constant) and (part.value is None or part.value is Ellipsis)
+    ):
+        return False
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub):
+        return False
+    if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Sub):
+        counted = part.left
+        if isinstance(counted, ast.Call) and _dotted(counted.func) == "len":
+            return False
+    return (
+        index.ty not in ("mask", BOOL)
+        and index.dtype != "bool"
+        and not any(isinstance(d, RetDep) for d in index.deps)
+    )
+
+
+def _shares_source(index: Value, base: Value) -> bool:
+    """Whether how many items ``index`` picks may follow how many ``base`` holds: it comes from
+    what ``base`` comes from, or its shape changes with that (``ids[jnp.nonzero(ids)]``). (What
+    only its values follow, ``choice(len(pool), size=k)``, picks ``k`` all the same.)"""
+    counted = {_source_of(d) for d in index.deps}
+    counted |= {getattr(s, "name", None) for t in index.shape for s in t.sources}
+    return bool(counted & {_source_of(d) for d in base.deps})
+
+
+def _source_of(dep: Dep) -> object:
+    """What ``dep`` refers to, whatever view of it it is: a parameter by its name."""
+    if isinstance(dep, ParamDep):
+        return dep.name
+    if isinstance(dep, FieldDep):
+        return dep.made
+    return (type(dep).__name__, dep.call)
+
+
+def _count_change(taint: Taint, base: Value) -> bool:
+    """Whether ``taint`` of ``base`` changes how many items it holds (its first axis), not how one
+    of them differs from another."""
+    return taint in base.shape and taint.axis == 0 and ItemSrc() not in taint.sources
 
 
 def _taken_out(parts: list[ast.expr], scalars: list[bool]) -> frozenset[int]:

@@ -316,16 +316,16 @@ def _grows_itself(name: str, source: ast.AST, mod: _ModulePass) -> bool:
         return any(_is_name(o, name) for o in operands) and isinstance(
             other, ast.List | ast.Tuple | ast.ListComp
         )
-    if isinstance(source, ast.Call):
-        canon = mod.canonical(_dotted(source.func) or "")
-        if canon.rpartition(".")[2] in _GROWERS and (
-            canon.rpartition(".")[0] in _ARRAY_MODULES or _array_module(canon.rpartition(".")[0])
-        ):
-            for arg in source.args[:1]:
-                elements = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]
-                if any(_is_name(e, name) for e in elements):
-                    return True
-            return any(_is_name(a, name) for a in source.args[:1])
+    if isinstance(source, ast.Call) and source.args:
+        module, _, function = mod.canonical(_dotted(source.func) or "").rpartition(".")
+        if function in _GROWERS and (module in _ARRAY_MODULES or _array_module(module)):
+            first = source.args[0]
+            if isinstance(first, ast.List | ast.Tuple):
+                return len(first.elts) > 1 and any(_is_name(e, name) for e in first.elts)
+            # ``np.append(acc, x)`` adds ``x``; a join of the list's own items (``xs =
+            # np.stack(xs)``) is as long as the list is now, so only what grows the list grows it
+            # (and a list refilled after each flush does not: ``_refilled_per_period``).
+            return function == "append" and _is_name(first, name)
     return False
 
 

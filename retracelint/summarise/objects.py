@@ -138,10 +138,10 @@ class Objects(PassState):
         if isinstance(source, _GROWING):
             dotted = _dotted(target)
             if dotted is not None and _grows_itself(dotted, source):
-                value = self.grow_field(value, source)
+                value = self.grow_field(value, source, axis=_growth_axis(source))
         elif self.windowed_growth(target, source):
             assert isinstance(source, ast.Subscript)
-            value = self.grow_field(value, source)
+            value = self.grow_field(value, source, axis=_growth_axis(source.value))
         self.store(target, base, value)
 
     def windowed_growth(self, target: ast.Attribute, source: ast.AST | None) -> bool:
@@ -569,6 +569,20 @@ def _grows_itself(dotted: str, source: ast.AST) -> bool:
             _dotted(p) == dotted for p in parts
         )
     return False
+
+
+def _growth_axis(source: ast.AST) -> int | None:
+    """The axis along which ``source``, which rebuilds an attribute larger from itself
+    (``_grows_itself``), grows it: the first for a list and for ``concatenate``, ``vstack`` or
+    ``append`` along axis 0 (their default; ``append`` without one flattens); else not known."""
+    if not isinstance(source, ast.Call):
+        return 0
+    name = (_dotted(source.func) or "").rpartition(".")[2]
+    axis = next((k.value for k in source.keywords if k.arg == "axis"), None)
+    if name == "concatenate" and axis is None and len(source.args) > 1:
+        axis = source.args[1]
+    along_first = axis is None or (isinstance(axis, ast.Constant) and axis.value == 0)
+    return 0 if name in ("concatenate", "vstack", "append") and along_first else None
 
 
 # -- class declarations ---------------------------------------------------------------------------------

@@ -994,14 +994,20 @@ class Statements(PassState):
     def walked_value(self, node: ast.expr | None, items: Value | None) -> Value | None:
         """What a loop over ``node`` walks the items of: ``items``, or the one argument of a call
         that walks its argument's items (``enumerate(configurations)``, ``sorted(runs)``)."""
+        walked = self.walked_node(node)
+        return items if walked is node or walked is None else self.quiet(walked)
+
+    def walked_node(self, node: ast.expr | None) -> ast.expr | None:
+        """The one argument of a call that walks its argument's items (``enumerate(self.layers)``,
+        ``sorted(runs)``), else ``node``."""
         if (
             isinstance(node, ast.Call)
             and len(node.args) == 1
             and not isinstance(node.args[0], ast.Starred)
             and self.mod.canonical(_dotted(node.func) or "") in WALK_THEIR_ARGUMENTS
         ):
-            return self.quiet(node.args[0])
-        return items
+            return node.args[0]
+        return node
 
     def constant_count(self, node: ast.expr) -> bool:
         """Whether ``node`` is a count made only of module constants (names bound once to an int
@@ -1089,6 +1095,8 @@ class Statements(PassState):
             return all(self.walks_items(g.iter, follow=again) for g in made.generators)
         if isinstance(node, ast.Name) and self.held_name(node.id):
             return True
+        if isinstance(node, ast.Name) and self.held_param(node.id):
+            return True
         # A name is walked in memory when it holds a dict or a set (parameters, datasets, a
         # configuration by key, the names of its methods), or is a parameter annotated as a
         # collection (``shots: Sequence[int]``) or whose default is one (``batches=(1, 2, 4)``,
@@ -1135,6 +1143,24 @@ class Statements(PassState):
         self.reading_bindings.add(name)
         try:
             return all(self.walks_items(value, follow=False) for value in made)
+        finally:
+            self.reading_bindings.discard(name)
+
+    def held_param(self, name: str) -> bool:
+        """Whether ``name`` is a parameter that holds a collection (by its annotation or default),
+        which the body rebinds only to collections the source fixes: ``if sizes is None: sizes =
+        [5, 10, 20]`` for ``sizes: list[int] | None = None``."""
+        param = self.fn.param(name)
+        if param is None or not (param.held or self.held_default(name)):
+            return False
+        if name in self.reading_bindings:
+            return True  # ``sizes = sorted(sizes)``: what it held, whatever else its bindings say
+        bound = self.names.bound.get(name, [])
+        if not bound or len(bound) != self.stores(name) or self.resizes(name):
+            return False
+        self.reading_bindings.add(name)
+        try:
+            return all(self.walks_items(value, follow=False) for value in bound)
         finally:
             self.reading_bindings.discard(name)
 

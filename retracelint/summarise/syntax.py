@@ -126,9 +126,17 @@ _HELD_ANNOTATIONS = frozenset(
 
 
 def _held_annotation(node: ast.AST | None) -> bool:
-    """Whether an annotation names a collection held in memory (``Sequence[int]``, ``"list"``)."""
+    """Whether an annotation names a collection held in memory (``Sequence[int]``, ``"list"``),
+    or one or None (``list[int] | None``, ``Optional[Sequence[int]]``: a default of None that the
+    function replaces by a collection of its own, or the caller's)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value.partition("[")[0].strip().rpartition(".")[2] in _HELD_ANNOTATIONS
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = (node.left, node.right)
+        nones = [s for s in sides if isinstance(s, ast.Constant) and s.value is None]
+        return len(nones) == 1 and all(_held_annotation(s) for s in sides if s is not nones[0])
+    if isinstance(node, ast.Subscript) and (_dotted(node.value) or "").endswith("Optional"):
+        return _held_annotation(node.slice)
     if isinstance(node, ast.Subscript):
         node = node.value
     if isinstance(node, ast.Attribute):
