@@ -62,7 +62,29 @@ from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
 from retracelint.summarise.syntax import own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
-from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
+from retracelint.values import (
+    ARRAYS,
+    DICT,
+    FUNCTION,
+    INSTANCE,
+    JIT,
+    JIT_RESULTS,
+    LAMBDA,
+    LIST,
+    PARTIAL,
+    SCALARS,
+    SET,
+    STR,
+    TRANSFORM,
+    TUPLE,
+    ChoiceSrc,
+    LoopSrc,
+    Made,
+    ParamDep,
+    ParamSrc,
+    RetDep,
+    Value,
+)
 
 # Statements after which the rest of their block never runs.
 _ENDS_BLOCK = (ast.Return, ast.Raise, ast.Break, ast.Continue)
@@ -1219,10 +1241,18 @@ class _Sources:
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
-        ``jit=jit``); ``_UNKNOWN`` otherwise."""
+        ``jit=jit``); an object a construction written there makes (``value_of``); else
+        ``_BUILT`` where the summary knows it for a kind of value that is never None (an array
+        however often its name is rebound: ``_never_none``), ``_UNKNOWN`` otherwise."""
+        found = self._passed_value(caller, passed)
+        return _BUILT if found is _UNKNOWN and _never_none(passed.value) else found
+
+    def _passed_value(self, caller: FunctionSummary, passed: Arg) -> object:
         known = _literal_text(passed.text)
-        if known is not _UNKNOWN or not passed.text.isidentifier():
+        if known is not _UNKNOWN:
             return known
+        if not passed.text.isidentifier():
+            return self.value_of(caller, self.expression_at(passed.location))
         if caller.kind == "module":
             scope: ast.AST | None = self.tree(caller.location.path)
         else:
@@ -1234,12 +1264,61 @@ class _Sources:
         return self.value_of(caller, assign.value)
 
     def value_of(self, fn: FunctionSummary, node: ast.expr | None) -> object:
-        """What ``node``, in ``fn``, is: a literal, or ``_BUILT`` for an object a display or a call
-        makes that is never None (``_builds``), else ``_UNKNOWN``."""
+        """What ``node``, in ``fn``, is: a literal; an ``_Instance`` a construction of a class of
+        declared fields makes (``GameParams(mirrored=True)``); ``_BUILT`` for another object a
+        display or a call makes that is never None (``_builds``); else ``_UNKNOWN``."""
         found = _literal(node)
-        if found is _UNKNOWN and node is not None and self._builds(fn, node):
-            return _BUILT
-        return found
+        if found is not _UNKNOWN or node is None:
+            return found
+        made = self.instance_of(fn, node) if isinstance(node, ast.Call) else None
+        if made is not None:
+            return made
+        return _BUILT if self._builds(fn, node) else _UNKNOWN
+
+    def instance_of(self, fn: FunctionSummary, call: ast.Call) -> _Instance | None:
+        """The object ``call`` makes where it constructs a class of the project whose ``__init__``
+        its declared fields generate (a NamedTuple, a dataclass): each field as the call passes it
+        (a literal, else unknown), else its declared default. None for any other call, or one
+        that passes ``*args``/``**kwargs``."""
+        site = self._site_of(fn, call)
+        targets = self.project.site_targets.get(site, ()) if site is not None else ()
+        if len(targets) != 1 or not isinstance(targets[0], ClassTarget):
+            return None
+        symbols, cls = self.project.symbols, targets[0].qualname
+        fields = symbols.init_fields(cls)
+        if not fields or symbols.method(cls, "__init__") is not None:
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        given = dict(zip(fields, call.args, strict=False))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        values = []
+        for name in fields:
+            if name in given:
+                values.append((name, self.value_of(fn, given[name])))
+            else:
+                default = symbols.field_default(cls, name)
+                values.append((name, _literal_text(default.text) if default else _UNKNOWN))
+        return _Instance(cls, tuple(values))
+
+    def declared_field(self, caller: FunctionSummary, passed: Arg, attr: str) -> object:
+        """The declared default of field ``attr`` of the class whose instances the summary knows
+        ``passed`` for (``GameParams(...)`` passed, or bound to the name passed), else unknown."""
+        ref = passed.value.ref
+        owner = self.project.owner[caller.qualname]
+        cls = self.project.symbols.class_named(owner, ref) if ref else None
+        default = self.project.symbols.field_default(cls, attr) if cls else None
+        return _literal_text(default.text) if default is not None else _UNKNOWN
+
+    def _site_of(self, fn: FunctionSummary, node: ast.expr) -> tuple[str, int] | None:
+        """The call site of ``fn`` that ``node``, a call written in it, is."""
+        where = (node.lineno, node.col_offset + 1)
+        index = next(
+            (i for i, c in enumerate(fn.calls) if (c.location.line, c.location.col) == where), None
+        )
+        return (fn.qualname, index) if index is not None else None
 
     def _builds(self, fn: FunctionSummary, node: ast.expr) -> bool:
         """Whether ``node`` makes an object, never None: a display, a lambda, an instance of a
@@ -1249,17 +1328,8 @@ class _Sources:
             return True
         if not isinstance(node, ast.Call):
             return False
-        index = next(
-            (
-                i
-                for i, call in enumerate(fn.calls)
-                if (call.location.line, call.location.col) == (node.lineno, node.col_offset + 1)
-            ),
-            None,
-        )
-        targets = (
-            self.project.site_targets.get((fn.qualname, index), ()) if index is not None else ()
-        )
+        site = self._site_of(fn, node)
+        targets = self.project.site_targets.get(site, ()) if site is not None else ()
         return bool(targets) and all(
             isinstance(t, ClassTarget)
             or (
@@ -1618,6 +1688,52 @@ class _Built:
 
 
 _BUILT = _Built()
+
+
+@dataclass(frozen=True)
+class _Instance:
+    """An object a construction of a class of declared fields makes (``_Sources.instance_of``):
+    never None, each field's value as passed or declared (``_UNKNOWN`` where not a literal)."""
+
+    cls: str
+    fields: tuple[tuple[str, object], ...]
+
+    def field(self, name: str) -> object:
+        return next((v for f, v in self.fields if f == name), _UNKNOWN)
+
+
+def _built(value: object) -> bool:
+    """Whether ``value`` is an object known to be made, never None."""
+    return value is _BUILT or isinstance(value, _Instance)
+
+
+# Kinds of value (``Value.ty``) that are never None: arrays, numbers, displays, functions, objects.
+_NEVER_NONE = frozenset(
+    {
+        *ARRAYS,
+        *JIT_RESULTS,
+        *SCALARS,
+        STR,
+        LIST,
+        TUPLE,
+        DICT,
+        SET,
+        LAMBDA,
+        PARTIAL,
+        FUNCTION,
+        TRANSFORM,
+        JIT,
+        INSTANCE,
+    }
+)
+
+
+def _never_none(value: Value) -> bool:
+    """Whether the summary knows ``value`` for a kind that is never None (``a = f(x); a = a / n``
+    passed for ``if a is None:``)."""
+    return value.ty in _NEVER_NONE
+
+
 # What makes an object, never None, wherever it runs.
 _DISPLAYS = (
     ast.Tuple,
@@ -1779,6 +1895,7 @@ def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> l
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
     out: list[str] = []
+    fielded: set[int] = set()  # a parameter read only for a field is no subject of its own
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):
             out.append(f"{this}.{sub.attr}")
@@ -1789,7 +1906,13 @@ def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> l
             and sub.value.id not in rebound | {this}
         ):
             out.append(f"{sub.value.id}.{sub.attr}")
-        elif isinstance(sub, ast.Name) and sub.id in params and sub.id not in rebound | {this}:
+            fielded.add(id(sub.value))
+        elif (
+            isinstance(sub, ast.Name)
+            and sub.id in params
+            and sub.id not in rebound | {this}
+            and id(sub) not in fielded
+        ):
             out.append(sub.id)
     return list(dict.fromkeys(out))
 
@@ -1852,28 +1975,42 @@ def _fields_built(
     param: str,
     attr: str,
 ) -> _Known | None:
-    """``param.attr`` where the chain's call ``by`` passes a configuration its caller builds with
-    ``attr`` written out (``config = SimulationConfig(debug=False, ...)``, then ``run(config)``):
-    each literal it is built with, where every binding of the name passed is such a construction or
-    a project function's update of it that never sets ``attr`` (``config = finalize(config, n)``).
-    The chain's own caller decides it, not every caller: a script that turns debugging on makes a
-    chain of its own. None when anything else may reach it (a parameter, a loop variable)."""
-    found = next(
-        (
-            (caller, passed)
-            for caller, _, passed, step, _ in prop.calls_of(fn, param)
-            if by is not None and step.location == by.location
-        ),
-        None,
-    )
-    caller, passed = found if found is not None else (None, None)
-    node = sources.expression_at(passed.location) if passed is not None else None
+    """``param.attr`` where the chain's call ``by`` passes a configuration its caller builds
+    (``_field_built``). The chain's own caller decides it, not every caller: a script that turns
+    debugging on makes a chain of its own. A chain that starts in ``fn`` (its own loop drives it)
+    may be called with anything: then what every known call builds, with the field's declared
+    default, so that a flag each of them leaves off is an assumption (``flag-off``), not a proof.
+    None when anything else may reach it."""
+    calls = [
+        (caller, passed)
+        for caller, _, passed, step, _ in prop.calls_of(fn, param)
+        if passed is not None and (by is None or step.location == by.location)
+    ]
+    if by is not None:
+        return _field_built(sources, *calls[0], attr) if calls else None
+    found = [_field_built(sources, caller, passed, attr) for caller, passed in calls]
+    if not found or None in found:
+        return None
+    declared = {sources.declared_field(c, p, attr) for c, p in calls}
+    default = declared.pop() if len(declared) == 1 else _UNKNOWN
+    return _Known(tuple(v for k in found if k for v in k.values), default)
+
+
+def _field_built(
+    sources: _Sources, caller: FunctionSummary, passed: Arg, attr: str
+) -> _Known | None:
+    """``attr`` of the configuration ``passed`` to a call in ``caller``, built with ``attr``
+    written out or left at its declared default (``config = SimulationConfig(debug=False, ...)``,
+    then ``run(config)``): each value it is built with, where every binding of the name passed is
+    such a construction or a project function's update of it that never sets ``attr`` (``config =
+    finalize(config, n)``). None when anything else may reach it (a parameter, a loop variable)."""
+    node = sources.expression_at(passed.location)
     if isinstance(node, ast.Call):  # built in the call itself: run(Config(debug=False))
-        value = _built_with(node, attr)
+        value = _field_given(sources, caller, node, attr)
         return _Known((value,), value) if value is not _UNKNOWN else None
-    scope = sources.scope_of(caller) if caller is not None else None
+    scope = sources.scope_of(caller)
     local = _local_bindings(scope, node.id) if isinstance(node, ast.Name) and scope else None
-    if caller is None or node is None or local is None:
+    if node is None or local is None:
         return None
     values: list[object] = []
     for bound in local:
@@ -1881,7 +2018,7 @@ def _fields_built(
         call = assign.value if assign is not None else None
         if not isinstance(call, ast.Call):
             return None
-        value = _built_with(call, attr)
+        value = _field_given(sources, caller, call, attr)
         if value is not _UNKNOWN:
             values.append(value)
         elif not _keeps_field(sources, caller, call, node.id, attr):
@@ -1925,6 +2062,17 @@ def _binds(node: ast.AST, name: str) -> bool:
 def _built_with(call: ast.Call, attr: str) -> object:
     """The literal ``call`` passes as the keyword ``attr`` (unknown: none, or not a literal)."""
     return next((_literal(k.value) for k in call.keywords if k.arg == attr), _UNKNOWN)
+
+
+def _field_given(sources: _Sources, fn: FunctionSummary, call: ast.Call, attr: str) -> object:
+    """``attr`` of what ``call`` in ``fn`` builds: the literal keyword it passes, else, for a
+    construction of a class of declared fields, the field as passed or its declared default
+    (``iPEPSConfig(chi=16)`` leaves ``su_init`` at ``False``)."""
+    given = _built_with(call, attr)
+    if given is not _UNKNOWN:
+        return given
+    made = sources.instance_of(fn, call)
+    return made.field(attr) if made is not None else _UNKNOWN
 
 
 def _keeps_field(
@@ -1989,15 +2137,48 @@ def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
     stored = fn.writes.get(f"{fn.params[0].name}.{attr}", ())
     stmt = sources.statement_at(stored[0].location) if len(stored) == 1 else None
     value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
-    if not isinstance(value, ast.Name) or fn.param(value.id) is None:
+    param = _stored_param(fn, value)
+    if value is None or param is None:
         return None
-    default = _default(sources, fn, value.id)
+    default = _default(sources, fn, param)
     call = project.function(site[0]).calls[site[1]]
-    passed = project.signature(targets[0], fn).arg(call, value.id)
+    passed = project.signature(targets[0], fn).arg(call, param)
     if passed is None and call.star:
         return None
     caller = project.function(site[0])
-    return _Known((default if passed is None else sources.literal_passed(caller, passed),), default)
+    given = default if passed is None else sources.literal_passed(caller, passed)
+    return _Known(
+        (_stored_as(sources, fn, value, param, given),),
+        _stored_as(sources, fn, value, param, default),
+    )
+
+
+def _stored_param(fn: FunctionSummary, value: ast.expr | None) -> str | None:
+    """The parameter of ``__init__`` that a store ``self.attr = value`` keeps: the parameter
+    itself, or it unless a test of it picks another value (``params if params is not None else
+    Params()``)."""
+    if isinstance(value, ast.Name):
+        return value.id if fn.param(value.id) is not None else None
+    if not isinstance(value, ast.IfExp):
+        return None
+    arms = [n.id for n in (value.body, value.orelse) if isinstance(n, ast.Name)]
+    named = {n.id for n in ast.walk(value.test) if isinstance(n, ast.Name)}
+    if len(arms) != 1 or named != {arms[0]} or fn.param(arms[0]) is None:
+        return None
+    return arms[0]
+
+
+def _stored_as(
+    sources: _Sources, fn: FunctionSummary, value: ast.expr, param: str, given: object
+) -> object:
+    """What ``self.attr = value`` stores where ``param`` is ``given`` (``_stored_param``)."""
+    if not isinstance(value, ast.IfExp):
+        return given
+    taken = _truth(value.test, param, given)
+    if taken is None:
+        return _UNKNOWN
+    arm = value.body if taken else value.orelse
+    return given if isinstance(arm, ast.Name) else sources.value_of(fn, arm)
 
 
 def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str) -> _Known:
@@ -2060,7 +2241,7 @@ def _attribute_passed(
     if found is not _UNKNOWN or root != this or not dot or not attr.isidentifier():
         return found
     stored = sources.known(prop, caller, passed.text)
-    built = stored is not None and all(v is _BUILT for v in stored.values)
+    built = stored is not None and all(_built(v) for v in stored.values)
     return _BUILT if built else _UNKNOWN
 
 
@@ -2114,20 +2295,33 @@ def _truth(test: ast.expr, subject: str, value: object) -> bool | None:
             return None
         return _compare(test.ops[0], left, right)
     found = _operand(test, subject, value)
-    return None if found is _UNKNOWN or found is _BUILT else bool(found)
+    return None if found is _UNKNOWN or _built(found) else bool(found)
 
 
 def _operand(node: ast.expr, subject: str, value: object) -> object:
-    return value if ast.unparse(node) == subject else _literal(node)
+    """``node``'s value where ``subject`` is ``value``: the subject itself, a field of it where it
+    is a known construction (``self.params.mirrored``), or a literal."""
+    if ast.unparse(node) == subject:
+        return value
+    if (
+        isinstance(value, _Instance)
+        and isinstance(node, ast.Attribute)
+        and ast.unparse(node.value) == subject
+    ):
+        return value.field(node.attr)
+    return _literal(node)
 
 
 def _compare(op: ast.cmpop, left: object, right: object) -> bool | None:
     """``is``/``is not``/``==``/``!=`` between literals (``is`` as Python's small constants
-    behave: equal values of one type); other comparisons are not decided here."""
+    behave: equal values of one type); an object known to be made is only known not to be None.
+    Other comparisons are not decided here."""
     if isinstance(op, ast.Is | ast.IsNot):
+        if (_built(left) or _built(right)) and None not in (left, right):
+            return None
         same = type(left) is type(right) and left == right
         return same if isinstance(op, ast.Is) else not same
-    if isinstance(op, ast.Eq | ast.NotEq):
+    if isinstance(op, ast.Eq | ast.NotEq) and not (_built(left) or _built(right)):
         return (left == right) == isinstance(op, ast.Eq)
     return None
 
