@@ -51,11 +51,11 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import pairwise
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
-from retracelint.model import Assumption, Finding, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
@@ -119,6 +119,10 @@ def assess(
         decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
+        if not _one_side_each(prop, sources, [*places, *_jit_made(project, sources, finding)]):
+            continue  # one flag read twice on the chain, each time the other way
+        if _paired_off(project, prop, sources, finding):
+            continue  # the function it calls is never given with the flag that runs the call
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
         if finding.grows and (
             _in_sections(prop, sources, finding.made_at)
@@ -1873,6 +1877,221 @@ def _returns_taken(
             yield None
         elif taken and all(taken):
             yield from taken[0]
+
+
+def _jit_made(
+    project: Project, sources: _Sources, finding: Finding
+) -> list[tuple[Location, tuple[PathStep, ...]]]:
+    """Where the jit the chain calls is made, with the chain's calls down to the one that made it,
+    where a call of a project function returned it (``step = make_step(use_cache)``, then
+    ``step(...)``): the maker's ``if`` tests around the jitted def are read on the chain too."""
+    path, site = finding.call_path, finding.jit_site
+    called = project.symbols.call_at(path[-1].location) if path and site else None
+    if called is None or site is None:
+        return []
+    caller = project.function(called[0])
+    callee = caller.calls[called[1]].callee
+    if callee[0] != "ret" or len(callee) != 2:
+        return []
+    maker_call = caller.calls[int(callee[1])]
+    maker = sources.function_at(site.location)
+    makers = project.site_targets.get((caller.qualname, int(callee[1])), ())
+    if not any(isinstance(t, FuncTarget) and t.qualname == maker for t in makers):
+        return []
+    step = PathStep(caller.qualname, maker_call.text, maker_call.location)
+    return [(site.location, (*path[:-1], step))]
+
+
+def _one_side_each(
+    prop: Propagation, sources: _Sources, places: list[tuple[Location, tuple[PathStep, ...]]]
+) -> bool:
+    """Whether no flag is read both ways on the chain: the start of a carried state made under
+    ``if use_cache:`` and the jitted step made under the ``else`` of the same ``use_cache``, handed
+    down unchanged, never meet in one run (issue 36, paths). ``places``: where the chain runs code
+    (and where its jit is made), each with the calls of the chain into its function."""
+    sides: dict[tuple[str, str, str], bool] = {}
+    for at, chain in places:
+        for reading, side in _flag_readings(prop, sources, at, chain):
+            if sides.setdefault(reading, side) != side:
+                return False
+    return True
+
+
+def _flag_readings(
+    prop: Propagation, sources: _Sources, at: Location, chain: tuple[PathStep, ...]
+) -> Iterator[tuple[tuple[str, str, str], bool]]:
+    """The ``if`` tests that decide whether ``at`` runs and read one parameter of its function
+    alone (``if use_cache:``, ``if not jit:``, ``if cache is None:``), each as the parameter it
+    is handed down from, up the chain (``_passed_up``: the function and parameter), with the test's
+    text (the parameter written ``_``), and the outcome that runs ``at``."""
+    qualname = sources.function_at(at)
+    fn = sources.project.functions.get(qualname) if qualname else None
+    around = sources.enclosing(at)
+    defs = [i for i, (stmt, _) in enumerate(around) if isinstance(stmt, _DEFS)]
+    if fn is None or fn.kind == "module" or not defs:
+        return
+    rebound = sources.stored_names(at.path, around[defs[-1]][0])
+    for stmt, in_body in _deciding_tests(around[defs[-1] + 1 :], at.line):
+        test, taken = stmt.test, in_body
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, taken = test.operand, not taken
+        names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+        if len(names) != 1 or any(isinstance(n, ast.Attribute | ast.Call) for n in ast.walk(test)):
+            continue
+        param = names.pop()
+        if fn.param(param) is None or param in rebound:
+            continue
+        owner, name = _passed_up(prop, sources, fn, param, chain)
+        text = ast.unparse(test).replace(param, "_")
+        yield (owner, name, text), taken
+
+
+def _passed_up(
+    prop: Propagation,
+    sources: _Sources,
+    fn: FunctionSummary,
+    param: str,
+    chain: tuple[PathStep, ...],
+) -> tuple[str, str]:
+    """The function and parameter that ``param`` of ``fn`` comes from: the chain's call of ``fn``
+    (the last of ``chain``) hands on a parameter of its caller as it came, up the chain."""
+    for caller, call, passed, _, _ in prop.calls_of(fn, param) if chain else ():
+        if call.location != chain[-1].location or passed is None:
+            continue
+        handed = _handed_on(sources, caller, passed)
+        if handed is not None:
+            return _passed_up(prop, sources, caller, handed, chain[:-1])
+    return fn.qualname, param
+
+
+def _paired_off(project: Project, prop: Propagation, sources: _Sources, finding: Finding) -> bool:
+    """Whether a jitted call of the chain (its own, or the other call of a flip, ``paired``) is
+    made through a function its maker is given (``jitted_fn``) under an ``if`` on a flag given
+    with it (``per_dim``) that every known call of the maker switches off wherever it gives the
+    jit the finding is about: the two travel together, from one row of a table (``for name,
+    jitted_fn, per_dim in MODELS:``) or one call, so a branch taken with another row's function
+    never runs with this one (issue 36, paths)."""
+    site = finding.jit_site
+    calls = (finding.call_path[-1].location if finding.call_path else None, finding.paired)
+    return site is not None and any(
+        at is not None and _never_given(project, prop, sources, at, site) for at in calls
+    )
+
+
+def _never_given(
+    project: Project, prop: Propagation, sources: _Sources, at: Location, site: JitSite
+) -> bool:
+    """``_paired_off`` of the call at ``at``."""
+    called = project.symbols.call_at(at)
+    if called is None:
+        return False
+    callee = project.function(called[0]).calls[called[1]].callee
+    if callee[-2:-1] != ("param",):
+        return False
+    func = str(callee[-1])
+    around = sources.enclosing(at)
+    defs = [stmt for stmt, _ in around if isinstance(stmt, _DEFS)]
+    maker = next((d for d in reversed(defs) if func in _parameter_names(d)), None)
+    if maker is None or func in sources.stored_names(at.path, maker):
+        return False
+    qualname = sources.function_at(Location(at.path, maker.body[0].lineno, 1))
+    made_by = project.functions.get(qualname) if qualname else None
+    if made_by is None:
+        return False
+    inside = around[[stmt for stmt, _ in around].index(maker) + 1 :]
+    for stmt, in_body in _deciding_tests(inside, at.line):
+        flag = stmt.test.id if isinstance(stmt.test, ast.Name) else None
+        if flag is None or flag not in _parameter_names(maker) - {func}:
+            continue
+        rows = [
+            (caller, row)
+            for caller, call, _, _, _ in prop.calls_of(made_by, flag)
+            for row in _rows_given(project, sources, made_by, caller, call, (func, flag))
+        ]
+        kept = [
+            _literal(row[flag])
+            for caller, row in rows
+            if _gives_jit(project, caller, row[func], site)
+        ]
+        if rows and all(_truth(stmt.test, flag, value) not in (None, in_body) for value in kept):
+            return True
+    return False
+
+
+def _rows_given(
+    project: Project,
+    sources: _Sources,
+    fn: FunctionSummary,
+    caller: FunctionSummary,
+    call: CallSite,
+    params: tuple[str, ...],
+) -> list[dict[str, ast.expr | None]]:
+    """What ``call`` of ``fn`` gives each of ``params`` together, as written: one row of the
+    expressions it passes, or, where it passes names a ``for`` around it unpacks from a table
+    written out (``for name, fn, flag in MODELS:``, each row a tuple display), one row per row of
+    the table. A parameter left out is its default (None where that is no literal)."""
+    signature = project.signature(FuncTarget(fn.qualname, bound=False), fn)
+    given: dict[str, ast.expr | None] = {}
+    for param in params:
+        passed = signature.arg(call, param)
+        if passed is None and call.star:
+            return []
+        if passed is None:
+            default = _default(sources, fn, param)
+            given[param] = ast.Constant(default) if default is not _UNKNOWN else None
+        else:
+            given[param] = sources.expression_at(passed.location)
+    names = {p: n.id for p, n in given.items() if isinstance(n, ast.Name)}
+    table = _table_walked(sources, caller, call.location, set(names.values()))
+    if table is None:
+        return [given]
+    targets, rows = table
+    return [
+        {p: row[targets.index(names[p])] if p in names else node for p, node in given.items()}
+        for row in rows
+    ]
+
+
+def _table_walked(
+    sources: _Sources, caller: FunctionSummary, at: Location, names: set[str]
+) -> tuple[list[str], list[list[ast.expr]]] | None:
+    """The targets of a ``for`` around ``at`` that binds every one of ``names`` by unpacking the
+    rows of a table written out (a name bound once to a list or tuple of tuple displays of one
+    length), and each row's items."""
+    for stmt, _ in reversed(sources.enclosing(at)):
+        if not isinstance(stmt, ast.For) or not isinstance(stmt.target, ast.Tuple):
+            continue
+        targets = [t.id if isinstance(t, ast.Name) else "" for t in stmt.target.elts]
+        if not names <= set(targets):
+            continue
+        table = stmt.iter
+        if isinstance(table, ast.Name):
+            table = _bound_once(sources, caller, table.id)
+        if not isinstance(table, ast.List | ast.Tuple):
+            return None
+        rows = [
+            r.elts for r in table.elts if isinstance(r, ast.Tuple) and len(r.elts) == len(targets)
+        ]
+        return (targets, rows) if len(rows) == len(table.elts) else None
+    return None
+
+
+def _gives_jit(
+    project: Project, caller: FunctionSummary, given: ast.expr | None, site: JitSite
+) -> bool:
+    """Whether ``given``, what a row of ``caller`` gives for the function, may be the jitted
+    function ``site``: a name that resolves to another function or jit is not; anything else may
+    be."""
+    if not isinstance(given, ast.Name):
+        return True
+    target = project.symbols.resolve_name(project.owner[caller.qualname], given.id)
+    if isinstance(target, FuncTarget):
+        return target.qualname == site.function
+    if isinstance(target, JitTarget):
+        binding = project.jit_binding(target)
+        wrapped = binding.wrapped if binding is not None else None
+        return wrapped is None or wrapped.qualname == site.function
+    return True
 
 
 def _hands_back(

@@ -164,6 +164,9 @@ class Finding:
     # The other findings of the same re-trace (one jit, one call, one loop), told by this one's
     # message (``filters.one_per_retrace``); each keeps its own place, rule and fix.
     related: tuple[Finding, ...] = ()
+    # For a flip between two calls of one jit (RTL401/RTL402 within one body): the other call, whose
+    # branch ``evidence`` asks about as it asks about the chain's own call.
+    paired: Location | None = field(default=None, compare=False)
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 
