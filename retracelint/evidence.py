@@ -119,7 +119,9 @@ def assess(
         decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
-        if not _one_side_each(prop, sources, [*places, *_jit_made(project, sources, finding)]):
+        if not _one_side_each(
+            prop, sources, finding, [*places, *_jit_made(project, sources, finding)]
+        ):
             continue  # one flag read twice on the chain, each time the other way
         if _paired_off(project, prop, sources, finding):
             continue  # the function it calls is never given with the flag that runs the call
@@ -402,6 +404,7 @@ def _places(finding: Finding) -> list[tuple[Location, tuple[PathStep, ...]]]:
     return [
         (finding.location, path),
         *((step.location, path[:i]) for i, step in enumerate(path)),
+        *((at, path[:-1]) for at in finding.runs_with),
     ]
 
 
@@ -1903,38 +1906,53 @@ def _jit_made(
 
 
 def _one_side_each(
-    prop: Propagation, sources: _Sources, places: list[tuple[Location, tuple[PathStep, ...]]]
+    prop: Propagation,
+    sources: _Sources,
+    finding: Finding,
+    places: list[tuple[Location, tuple[PathStep, ...]]],
 ) -> bool:
     """Whether no flag is read both ways on the chain: the start of a carried state made under
     ``if use_cache:`` and the jitted step made under the ``else`` of the same ``use_cache``, handed
     down unchanged, never meet in one run (issue 36, paths). ``places``: where the chain runs code
-    (and where its jit is made), each with the calls of the chain into its function."""
+    (and where its jit is made), each with the calls of the chain into its function. What the
+    finding's own place assigns goes on to the jit unless an object made elsewhere is what does
+    (``runs_with``)."""
     sides: dict[tuple[str, str, str], bool] = {}
     for at, chain in places:
-        for reading, side in _flag_readings(prop, sources, at, chain):
+        flows = at == finding.location and not finding.runs_with
+        for reading, side in _flag_readings(prop, sources, at, chain, flows):
             if sides.setdefault(reading, side) != side:
                 return False
     return True
 
 
 def _flag_readings(
-    prop: Propagation, sources: _Sources, at: Location, chain: tuple[PathStep, ...]
+    prop: Propagation,
+    sources: _Sources,
+    at: Location,
+    chain: tuple[PathStep, ...],
+    flows: bool = False,
 ) -> Iterator[tuple[tuple[str, str, str], bool]]:
     """The ``if`` tests that decide whether ``at`` runs and read one parameter of its function
     alone (``if use_cache:``, ``if not jit:``, ``if cache is None:``), each as the parameter it
     is handed down from, up the chain (``_passed_up``: the function and parameter), with the test's
-    text (the parameter written ``_``), and the outcome that runs ``at``."""
+    text (the parameter written ``_``), and the outcome that runs ``at``. ``flows``: what an
+    assignment at ``at`` makes goes on, so an ``if`` after it that binds the name again is not
+    taken (``_rebinding_after``)."""
     qualname = sources.function_at(at)
     fn = sources.project.functions.get(qualname) if qualname else None
     around = sources.enclosing(at)
-    defs = [i for i, (stmt, _) in enumerate(around) if isinstance(stmt, _DEFS)]
+    # Not a def that ``at`` is the head of: a jitted def is made by the code around it.
+    defs = [
+        i for i, (stmt, _) in enumerate(around) if isinstance(stmt, _DEFS) and stmt.lineno < at.line
+    ]
     if fn is None or fn.kind == "module" or not defs:
         return
     rebound = sources.stored_names(at.path, around[defs[-1]][0])
-    for stmt, in_body in _deciding_tests(around[defs[-1] + 1 :], at.line):
-        test, taken = stmt.test, in_body
-        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, taken = test.operand, not taken
+    inside = around[defs[-1] + 1 :]
+    overwritten = _rebinding_after(inside, at) if flows else ()
+    for stmt, in_body in (*_deciding_tests(inside, at.line), *overwritten):
+        test, taken = _positive(stmt.test, in_body)
         names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
         if len(names) != 1 or any(isinstance(n, ast.Attribute | ast.Call) for n in ast.walk(test)):
             continue
@@ -1944,6 +1962,48 @@ def _flag_readings(
         owner, name = _passed_up(prop, sources, fn, param, chain)
         text = ast.unparse(test).replace(param, "_")
         yield (owner, name, text), taken
+
+
+def _rebinding_after(
+    inside: list[tuple[ast.AST, list[ast.stmt]]], at: Location
+) -> Iterator[tuple[ast.If, bool]]:
+    """Where ``at`` is an assignment of a name, the ``if`` statements after it in its block and
+    before the next loop whose body binds the name again (``cache = None``, then ``if use_cache:
+    cache = Cache(...)``): what it assigns goes on only where each is false."""
+    if not inside:
+        return
+    stmt, block = inside[-1]
+    if not (isinstance(stmt, ast.Assign) and stmt.lineno == at.line):
+        return
+    names = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    for later in block[block.index(stmt) + 1 :]:  # type: ignore[arg-type]
+        if isinstance(later, (*_LOOPS, *_DEFS)):
+            return
+        if isinstance(later, ast.If) and names & _bound_names_of(later.body):
+            yield later, False
+
+
+def _bound_names_of(block: list[ast.stmt]) -> set[str]:
+    """The names a block's own assignments bind, whichever way it runs."""
+    return {
+        t.id
+        for s in block
+        if isinstance(s, ast.Assign)
+        for t in s.targets
+        if isinstance(t, ast.Name)
+    }
+
+
+def _positive(test: ast.expr, taken: bool) -> tuple[ast.expr, bool]:
+    """``test`` without its negations (``not x``, ``x is not None``, ``x != k``), and the outcome
+    ``taken`` of it becomes."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, taken = test.operand, not taken
+    negated = {ast.IsNot: ast.Is, ast.NotEq: ast.Eq}
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in negated:
+        op = negated[type(test.ops[0])]()
+        return ast.Compare(test.left, [op], test.comparators), not taken
+    return test, taken
 
 
 def _passed_up(

@@ -165,8 +165,21 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 found = make_finding(
                     code, head, details, where, site, param, (step,), severity=_ONCE_MORE
                 )
+                if carried.start.text == "None" and first != "None":
+                    found = replace(found, runs_with=_start_made(carried.start, where))
                 per_call.setdefault(carried.call, []).append((then.startswith(_AT_LEAST), found))
         yield from (min(told, key=lambda t: t[0])[1] for told in per_call.values())
+
+
+def _start_made(start: Arg, told: Location) -> tuple[Location, ...]:
+    """Where the object a carried state starts as is made, when the start told (``told``, a
+    ``None``) is another binding joined with it (``cache = None`` then ``if use_cache: cache =
+    Cache(...)``): the one construction its start value may be."""
+    made = {m.at for m in (*start.value.objs, *start.value.elements) if isinstance(m, Made)}
+    if len(made) != 1:
+        return ()
+    at = made.pop()
+    return () if at.path != told.path or told.starts_in(at) or at.starts_in(told) else (at,)
 
 
 def _said(first: str, then: str) -> str:
