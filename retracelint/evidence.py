@@ -94,18 +94,20 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
 
+def sources_of(
+    project: Project, read_lines: Callable[[str], list[str]], parsed: dict[str, Parsed] | None
+) -> _Sources:
+    """The source of the project's files, read as asked: ``read_lines`` gives a file's lines as the
+    run reads it (standard input for its file). ``parsed``: the trees of the files a run before
+    parsed, by path, each with its text (a long-lived process's, which an unchanged file's tree is
+    taken from, and which the trees parsed here join)."""
+    return _Sources(project, read_lines, parsed if parsed is not None else {})
+
+
 def assess(
-    project: Project,
-    prop: Propagation,
-    findings: list[Finding],
-    read_lines: Callable[[str], list[str]],
-    parsed: dict[str, Parsed] | None = None,
+    project: Project, prop: Propagation, findings: list[Finding], sources: _Sources
 ) -> list[Finding]:
-    """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
-    a file's lines as the run reads it (standard input for its file). ``parsed``: the trees of the
-    files a run before parsed, by path, each with its text (a long-lived process's, which an
-    unchanged file's tree is taken from, and which the trees parsed here join)."""
-    sources = _Sources(project, read_lines, parsed if parsed is not None else {})
+    """The findings whose chain can run, each with the assumptions it rests on."""
     out = []
     for finding in findings:
         places = _places(finding)
@@ -123,7 +125,10 @@ def assess(
             prop, sources, finding, [*places, *_jit_made(project, sources, finding)]
         ):
             continue  # one flag read twice on the chain, each time the other way
-        if _paired_off(project, prop, sources, finding):
+        site, path = finding.jit_site, finding.call_path
+        if _paired_off(project, prop, sources, finding) or (
+            site and path and never_made(project, prop, sources, path[-1].location, site)
+        ):
             continue  # the function it calls is never given with the flag that runs the call
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
         if finding.grows and (
@@ -1783,7 +1788,7 @@ def _argument_branches(
     if fn is None or fn.kind == "module":
         return
     around = [stmt for stmt, _ in sources.enclosing(at)]
-    defs = [i for i, stmt in enumerate(around) if isinstance(stmt, _DEFS)]
+    defs = _defs_running(around, at)
     if not defs:
         return
     node = around[defs[-1]]
@@ -1815,6 +1820,16 @@ def _argument_branches(
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 text = f"`{subject}` is {known.default!r} unless set"
                 yield Assumption("flag-off", where, text)
+
+
+def _defs_running(around: list[ast.AST], at: Location) -> list[int]:
+    """The positions in ``around`` (the statements around ``at``) of the defs whose code runs
+    ``at``: not one that ``at`` is the head of (a jitted def is made by the code around it)."""
+    return [
+        i
+        for i, stmt in enumerate(around)
+        if isinstance(stmt, _DEFS) and (stmt.lineno, stmt.col_offset + 1) < (at.line, at.col)
+    ]
 
 
 def _deciding_tests(
@@ -1942,10 +1957,7 @@ def _flag_readings(
     qualname = sources.function_at(at)
     fn = sources.project.functions.get(qualname) if qualname else None
     around = sources.enclosing(at)
-    # Not a def that ``at`` is the head of: a jitted def is made by the code around it.
-    defs = [
-        i for i, (stmt, _) in enumerate(around) if isinstance(stmt, _DEFS) and stmt.lineno < at.line
-    ]
+    defs = _defs_running([stmt for stmt, _ in around], at)
     if fn is None or fn.kind == "module" or not defs:
         return
     rebound = sources.stored_names(at.path, around[defs[-1]][0])
@@ -2022,6 +2034,64 @@ def _passed_up(
         if handed is not None:
             return _passed_up(prop, sources, caller, handed, chain[:-1])
     return fn.qualname, param
+
+
+def never_made(
+    project: Project, prop: Propagation, sources: _Sources, at: Location, site: JitSite
+) -> bool:
+    """Whether the call at ``at`` runs a function that each maker call giving it makes on another
+    branch than the jit ``site``: the function comes from calls of a project function (``step =
+    make(...)``, or ``self.image_fn, ... = self._make(size, modality="image")`` in a method of the
+    class), and each switches the branch that makes ``site``'s jit off by what it passes (``if
+    modality == "image":``): two makers' products, which linking joins for every call, never meet
+    at this one (issue 36, paths). The call flips pair no such call with another."""
+    maker = sources.function_at(site.location)
+    givers = _givers(project, sources, at)
+    return bool(givers) and all(
+        any(isinstance(t, FuncTarget) and t.qualname == maker for t in targets)
+        and None in sources.branches(prop, site.location, (step,))
+        for step, targets in givers
+    )
+
+
+def _givers(
+    project: Project, sources: _Sources, at: Location
+) -> list[tuple[PathStep, tuple[Target, ...]]]:
+    """The calls that give the function the call at ``at`` runs, each with what it may call: the
+    call whose result it is (``step = make(...)``, then ``step(x)``), or, for ``self.fn(...)``, the
+    call every store of ``self.fn`` in the class's methods assigns (unpacked or not). None where
+    anything else may give it."""
+    called = project.symbols.call_at(at)
+    if called is None:
+        return []
+    caller = project.function(called[0])
+    callee = caller.calls[called[1]].callee
+    if callee[0] == "ret" and len(callee) == 2:
+        return [_giver(project, caller, int(callee[1]))]
+    cls = project.symbols.class_of_method(caller)
+    if callee[0] != "self" or len(callee) != 3 or cls is None:
+        return []
+    out = []
+    for klass in project.symbols.mro(cls):
+        for method in project.classes[klass].methods.values():
+            writer = project.functions.get(method)
+            this = writer.params[0].name if writer is not None and writer.params else None
+            for stored in writer.writes.get(f"{this}.{callee[2]}", ()) if writer else ():
+                stmt = sources.statement_at(stored.location)
+                value = stmt.value if isinstance(stmt, ast.Assign) else None
+                site = sources._site_of(writer, value) if isinstance(value, ast.Call) else None
+                if writer is None or site is None:
+                    return []
+                out.append(_giver(project, writer, site[1]))
+    return out
+
+
+def _giver(
+    project: Project, caller: FunctionSummary, index: int
+) -> tuple[PathStep, tuple[Target, ...]]:
+    call = caller.calls[index]
+    step = PathStep(caller.qualname, call.text, call.location)
+    return step, tuple(project.site_targets.get((caller.qualname, index), ()))
 
 
 def _paired_off(project: Project, prop: Propagation, sources: _Sources, finding: Finding) -> bool:

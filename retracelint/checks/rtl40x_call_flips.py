@@ -343,7 +343,15 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         and not _shapes_differ(prop, a, b)
         and not _distinct_objects(prop.project, a, b)
         and not (a[0] is b[0] and apart(prop.project, a[2], a[0], a[1], b[1]))
+        and not _made_elsewhere(prop, a, b)
     )
+
+
+def _made_elsewhere(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether one of two calls never runs their jit: what it calls comes from maker calls that
+    each take the branch making another (``evidence.never_made``)."""
+    never, site = prop.never_made, jit_site(a[2])
+    return never is not None and any(never(c[1].location, site) for c in (a, b))
 
 
 def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
