@@ -104,6 +104,24 @@ def sources_of(
     return _Sources(project, read_lines, parsed if parsed is not None else {})
 
 
+@dataclass
+class Paths:
+    """What the source says of the paths two values meet on, asked by the checks that pair them
+    (``Propagation.paths``): the same facts ``assess`` weighs each chain by."""
+
+    project: Project
+    prop: Propagation
+    sources: _Sources
+
+    def never_made(self, at: Location, site: JitSite) -> bool:
+        """``never_made`` of the call at ``at``."""
+        return never_made(self.project, self.prop, self.sources, at, site)
+
+    def overwritten(self, owner: FunctionSummary, at: Location) -> bool:
+        """``_overwritten`` of the store of ``self.attr`` at ``at`` in method ``owner``."""
+        return _overwritten(self.project, self.sources, owner, at, 0)
+
+
 def assess(
     project: Project, prop: Propagation, findings: list[Finding], sources: _Sources
 ) -> list[Finding]:
@@ -2052,6 +2070,79 @@ def never_made(
         and None in sources.branches(prop, site.location, (step,))
         for step, targets in givers
     )
+
+
+def _overwritten(
+    project: Project, sources: _Sources, owner: FunctionSummary, at: Location, depth: int
+) -> bool:
+    """Whether the store of ``self.attr`` at ``at`` in method ``owner`` is stored over before the
+    method returns, whichever way it runs: a statement after it, in its block or a block around it
+    up to the method's body (no loop between), stores ``self.attr`` again or calls a method of
+    ``self`` whose body does (``self._code = err`` then ``self._resolve()``, whose last statement
+    is ``self._code = 0``). What it stores never reaches the next call that reads the field."""
+    this = owner.params[0].name if owner.kind == "method" and owner.params else None
+    stored = [
+        attr
+        for name, attr, node in _stored_attributes(sources.statement_at(at))
+        if name == this and _starts_at(node, at)
+    ]
+    if this is None or not stored:
+        return False
+    for inner, block in reversed(sources.enclosing(at)):
+        if isinstance(inner, (*_LOOPS, *_DEFS)):
+            return False
+        for later in block[block.index(inner) + 1 :]:  # type: ignore[arg-type]
+            if _stores_self(project, sources, owner, later, (this, stored[0]), depth):
+                return True
+            if any(isinstance(n, (*_ENDS_BLOCK, ast.Yield)) for n in ast.walk(later)):
+                return False
+    return False
+
+
+def _stored_attributes(stmt: ast.stmt | None) -> list[tuple[str, str, ast.Attribute]]:
+    """(name, attribute, target) of each attribute of a name an assignment stores (``self.a,
+    self.b = ...`` too)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+    return [
+        (node.value.id, node.attr, node)
+        for target in targets
+        for node in ast.walk(target)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.ctx, ast.Store)
+    ]
+
+
+def _stores_self(
+    project: Project,
+    sources: _Sources,
+    owner: FunctionSummary,
+    stmt: ast.stmt,
+    field: tuple[str, str],
+    depth: int,
+) -> bool:
+    """Whether ``stmt``, run whole, stores ``field`` (``self``'s name, the attribute): an assignment
+    of it, or a call of a method of ``self`` (its class's) that stores it over at its top level, a
+    couple of calls deep."""
+    this, attr = field
+    if any((name, stored) == field for name, stored, _ in _stored_attributes(stmt)):
+        return True
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    func = call.func if isinstance(call, ast.Call) else None
+    if depth > 2 or owner.cls is None or not isinstance(func, ast.Attribute):
+        return False
+    method = project.symbols.method(owner.cls, func.attr) if _is_name_of(func.value, this) else None
+    callee = project.functions.get(method) if method else None
+    if callee is None or not callee.params:
+        return False
+    defs = [s for s, _ in sources.enclosing(callee.location) if isinstance(s, _DEFS)]
+    inner = (callee.params[0].name, attr)
+    for later in defs[-1].body if defs else ():
+        if _stores_self(project, sources, callee, later, inner, depth + 1):
+            return True
+        if any(isinstance(n, (*_ENDS_BLOCK, ast.Yield)) for n in ast.walk(later)):
+            return False  # a path that leaves before it
+    return False
 
 
 def _givers(

@@ -27,7 +27,7 @@ from retracelint.callgraph import (
 )
 from retracelint.frequency import Driver, Found, Frequency, jits_with, where
 from retracelint.jitspec import x64_setting
-from retracelint.model import JitSite, Location, PathStep
+from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
 from retracelint.ordering import stable_repr
 from retracelint.session import Picked
@@ -112,6 +112,7 @@ from retracelint.values import (
 )
 
 if TYPE_CHECKING:
+    from retracelint.evidence import Paths
     from retracelint.weak import WeakKinds
 
 # Call-path frames followed from a jit site (callers upwards, results downwards). Every question is
@@ -196,9 +197,9 @@ class Propagation(ObjectModel):
         default_factory=dict
     )
     _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
-    # Whether the call at a place never runs the jit ``site``: the function it calls comes from
-    # maker calls that each take another branch (``evidence.never_made``, set by the checks).
-    never_made: Callable[[Location, JitSite], bool] | None = None
+    # What the source says of the paths two values meet on, for the checks that pair them
+    # (``evidence.Paths``, set by the checks).
+    paths: Paths | None = None
     steps: int = 0  # taken by the current check
     cut_short: list[Cut] = field(default_factory=list)
     # The calls that bring a taint made elsewhere into a function through what they return, by the

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from itertools import pairwise
 
 from retracelint.callgraph import JitTarget, Project
@@ -36,7 +35,7 @@ from retracelint.checks import (
     rtl405_contexts,
 )
 from retracelint.checks.common import jit_site
-from retracelint.evidence import Parsed, assess, never_made, sources_of
+from retracelint.evidence import Parsed, Paths, assess, sources_of
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
 from retracelint.summary import Arg, FunctionSummary
@@ -74,7 +73,7 @@ def run_checks(
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
     sources = sources_of(project, read_lines, parsed)
-    prop.never_made = partial(never_made, project, prop, sources)
+    prop.paths = Paths(project, prop, sources)
     # Pytrees with static parts are few: most projects have none to look for.
     pytrees = bool(project.symbols.static_field_names)
     for fn, index, target in prop.jit_calls():

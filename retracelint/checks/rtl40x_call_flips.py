@@ -349,9 +349,9 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
 
 def _made_elsewhere(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
     """Whether one of two calls never runs their jit: what it calls comes from maker calls that
-    each take the branch making another (``evidence.never_made``)."""
-    never, site = prop.never_made, jit_site(a[2])
-    return never is not None and any(never(c[1].location, site) for c in (a, b))
+    each take the branch making another (``evidence.Paths.never_made``)."""
+    paths, site = prop.paths, jit_site(a[2])
+    return paths is not None and any(paths.never_made(c[1].location, site) for c in (a, b))
 
 
 def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:

@@ -1131,6 +1131,7 @@ def _field_store_flip(
             and owner.cls is not None
             and owner.name != "__init__"
             and prop.repeated(owner.qualname) is not None
+            and not (prop.paths is not None and prop.paths.overwritten(owner, origin.location))
         ):
             strong.append((owner, origin))
     # A leaf that starts weak in a pytree is strong again only if the jitted result makes it so.
