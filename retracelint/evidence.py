@@ -45,11 +45,13 @@ finding is a warning.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import pairwise
+from typing import TypeGuard
 
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
@@ -1812,7 +1814,8 @@ def _argument_branches(
     node = around[defs[-1]]
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
-        for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
+        test = _resolved(sources, fn, stmt.test)
+        for subject in _subjects(test, fn, sources.stored_names(at.path, node)):
             field = _param_field(fn, subject)
             if field is not None:
                 known = _fields_built(prop, sources, fn, by, *field)
@@ -1825,7 +1828,7 @@ def _argument_branches(
             if known is None:
                 continue
             values = (*known.values, _UNKNOWN) if by is None else known.values
-            off = [_truth(stmt.test, subject, v) not in (None, in_body) for v in values]
+            off = [_truth(test, subject, v) not in (None, in_body) for v in values]
             if all(off):
                 yield None
                 return
@@ -1833,11 +1836,43 @@ def _argument_branches(
             # A flag: a bool default. A None default is an optional input, which callers that
             # pass something mostly fill in.
             flag = isinstance(known.default, bool)
-            default_off = _truth(stmt.test, subject, known.default) not in (None, in_body)
+            default_off = _truth(test, subject, known.default) not in (None, in_body)
             if flag and default_off and all(o or u for o, u in zip(off, unknown, strict=True)):
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 text = f"`{subject}` is {known.default!r} unless set"
                 yield Assumption("flag-off", where, text)
+
+
+def _resolved(sources: _Sources, fn: FunctionSummary, test: ast.expr) -> ast.expr:
+    """``test`` with each plain name that one assignment binds written as what it is bound to: a
+    number, in ``fn`` or at the top level of its module (``BATCHED_ABOVE = 5000``: a threshold
+    decides as a number written out does; a flag declared once is ``flag-off``'s to weigh), or, in
+    ``fn``, an argument or a field of one read into a local (``nfa = self.n_alternatives``)."""
+    params = {p.name for p in fn.params}
+    scope = sources.scope_of(fn)
+    found: dict[str, ast.expr] = {}
+    for name in sorted({n.id for n in ast.walk(test) if isinstance(n, ast.Name)} - params):
+        value = _literal(_bound_once(sources, fn, name))
+        local = sources.sole_assignment(scope, name) if scope is not None else None
+        if _number(value):
+            found[name] = ast.Constant(value)
+        elif local is not None and _argument_read(local.value, params):
+            found[name] = local.value
+    if not found:
+        return test
+
+    class _Bound(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return copy.deepcopy(found[node.id]) if node.id in found else node
+
+    return _Bound().visit(copy.deepcopy(test))
+
+
+def _argument_read(node: ast.expr, params: set[str]) -> bool:
+    """Whether ``node`` is a parameter, or a field of one (``self.n``, ``config.size``)."""
+    if isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in params
 
 
 def _defs_running(around: list[ast.AST], at: Location) -> list[int]:
@@ -2752,10 +2787,19 @@ def _operand(node: ast.expr, subject: str, value: object) -> object:
     return _literal(node)
 
 
+# Comparisons of two numbers (a size a caller passes against a threshold: ``if n > 5000:``).
+_ORDERS: dict[type, Callable[[float, float], bool]] = {
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+}
+
+
 def _compare(op: ast.cmpop, left: object, right: object) -> bool | None:
     """``is``/``is not``/``==``/``!=`` between literals (``is`` as Python's small constants
-    behave: equal values of one type); an object known to be made is only known not to be None.
-    Other comparisons are not decided here."""
+    behave: equal values of one type); an object known to be made is only known not to be None;
+    ``<``, ``<=``, ``>``, ``>=`` between numbers. Other comparisons are not decided here."""
     if isinstance(op, ast.Is | ast.IsNot):
         if (_built(left) or _built(right)) and None not in (left, right):
             return None
@@ -2763,7 +2807,14 @@ def _compare(op: ast.cmpop, left: object, right: object) -> bool | None:
         return same if isinstance(op, ast.Is) else not same
     if isinstance(op, ast.Eq | ast.NotEq) and not (_built(left) or _built(right)):
         return (left == right) == isinstance(op, ast.Eq)
-    return None
+    order = _ORDERS.get(type(op))
+    if order is None or not (_number(left) and _number(right)):
+        return None
+    return order(left, right)
+
+
+def _number(value: object) -> TypeGuard[float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 # -- mocks ----------------------------------------------------------------------------------------
