@@ -1274,10 +1274,10 @@ class _Sources:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
         ``jit=jit``); an object a construction written there makes (``value_of``); else
-        ``_BUILT`` where the summary knows it for a kind of value that is never None (an array
+        ``_SOME`` where the summary knows it for a kind of value that is never None (an array
         however often its name is rebound: ``_never_none``), ``_UNKNOWN`` otherwise."""
         found = self._passed_value(caller, passed)
-        return _BUILT if found is _UNKNOWN and _never_none(passed.value) else found
+        return _SOME if found is _UNKNOWN and _never_none(passed.value) else found
 
     def _passed_value(self, caller: FunctionSummary, passed: Arg) -> object:
         known = _literal_text(passed.text)
@@ -1734,9 +1734,19 @@ class _Instance:
         return next((v for f, v in self.fields if f == name), _UNKNOWN)
 
 
+class _Some:
+    """A value known not to be None, nothing else of it (a flag computed by the caller)."""
+
+    def __repr__(self) -> str:
+        return "some"
+
+
+_SOME = _Some()
+
+
 def _built(value: object) -> bool:
-    """Whether ``value`` is an object known to be made, never None."""
-    return value is _BUILT or isinstance(value, _Instance)
+    """Whether ``value`` is known not to be None: an object known to be made, or ``_SOME``."""
+    return value is _BUILT or value is _SOME or isinstance(value, _Instance)
 
 
 # Kinds of value (``Value.ty``) that are never None: arrays, numbers, displays, functions, objects.
@@ -1832,7 +1842,7 @@ def _argument_branches(
             if all(off):
                 yield None
                 return
-            unknown = [v is _UNKNOWN for v in values]
+            unknown = [v is _UNKNOWN or v is _SOME for v in values]
             # A flag: a bool default. A None default is an optional input, which callers that
             # pass something mostly fill in.
             flag = isinstance(known.default, bool)
