@@ -114,10 +114,14 @@ class Paths:
     project: Project
     prop: Propagation
     sources: _Sources
+    _never: dict[tuple[Location, JitSite], bool] = field(default_factory=dict)
 
     def never_made(self, at: Location, site: JitSite) -> bool:
-        """``never_made`` of the call at ``at``."""
-        return never_made(self.project, self.prop, self.sources, at, site)
+        """``never_made`` of the call at ``at``, once per call and jit (asked of each pair)."""
+        key = (at, site)
+        if key not in self._never:
+            self._never[key] = never_made(self.project, self.prop, self.sources, at, site)
+        return self._never[key]
 
     def overwritten(self, owner: FunctionSummary, at: Location) -> bool:
         """``_overwritten`` of the store of ``self.attr`` at ``at`` in method ``owner``."""
@@ -2108,8 +2112,8 @@ def never_made(
     class), and each switches the branch that makes ``site``'s jit off by what it passes (``if
     modality == "image":``): two makers' products, which linking joins for every call, never meet
     at this one (issue 36, paths). The call flips pair no such call with another."""
-    maker = sources.function_at(site.location)
-    givers = _givers(project, sources, at)
+    givers = _givers(project, at)
+    maker = sources.function_at(site.location) if givers else None
     return bool(givers) and all(
         any(isinstance(t, FuncTarget) and t.qualname == maker for t in targets)
         and None in sources.branches(prop, site.location, (step,))
@@ -2190,13 +2194,12 @@ def _stores_self(
     return False
 
 
-def _givers(
-    project: Project, sources: _Sources, at: Location
-) -> list[tuple[PathStep, tuple[Target, ...]]]:
+def _givers(project: Project, at: Location) -> list[tuple[PathStep, tuple[Target, ...]]]:
     """The calls that give the function the call at ``at`` runs, each with what it may call: the
     call whose result it is (``step = make(...)``, then ``step(x)``), or, for ``self.fn(...)``, the
-    call every store of ``self.fn`` in the class's methods assigns (unpacked or not). None where
-    anything else may give it."""
+    call every store of ``self.fn`` in the class's methods assigns (an item of its result or the
+    whole). None where anything else may give it. Read off the summaries: the call pairs of a
+    project ask it, not only its findings."""
     called = project.symbols.call_at(at)
     if called is None:
         return []
@@ -2213,12 +2216,11 @@ def _givers(
             writer = project.functions.get(method)
             this = writer.params[0].name if writer is not None and writer.params else None
             for stored in writer.writes.get(f"{this}.{callee[2]}", ()) if writer else ():
-                stmt = sources.statement_at(stored.location)
-                value = stmt.value if isinstance(stmt, ast.Assign) else None
-                site = sources._site_of(writer, value) if isinstance(value, ast.Call) else None
-                if writer is None or site is None:
+                deps = list(stored.value.deps)
+                made = deps[0] if len(deps) == 1 and isinstance(deps[0], RetDep) else None
+                if writer is None or made is None or made.call >= len(writer.calls):
                     return []
-                out.append(_giver(project, writer, site[1]))
+                out.append(_giver(project, writer, made.call))
     return out
 
 
