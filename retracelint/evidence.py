@@ -45,24 +45,48 @@ finding is a warning.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import pairwise
+from typing import TypeGuard
 
-from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
+from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
-from retracelint.model import Assumption, Finding, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
 from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
-from retracelint.values import ChoiceSrc, LoopSrc, Made, ParamDep, ParamSrc, RetDep, Value
+from retracelint.values import (
+    ARRAYS,
+    DICT,
+    FUNCTION,
+    INSTANCE,
+    JIT,
+    JIT_RESULTS,
+    LAMBDA,
+    LIST,
+    PARTIAL,
+    SCALARS,
+    SET,
+    STR,
+    TRANSFORM,
+    TUPLE,
+    ChoiceSrc,
+    LoopSrc,
+    Made,
+    ParamDep,
+    ParamSrc,
+    RetDep,
+    Value,
+)
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -70,18 +94,42 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _PATCHERS = frozenset({"patch", "patch.object", "setattr", "patch.dict"})
 
 
+def sources_of(
+    project: Project, read_lines: Callable[[str], list[str]], parsed: dict[str, Parsed] | None
+) -> _Sources:
+    """The source of the project's files, read as asked: ``read_lines`` gives a file's lines as the
+    run reads it (standard input for its file). ``parsed``: the trees of the files a run before
+    parsed, by path, each with its text (a long-lived process's, which an unchanged file's tree is
+    taken from, and which the trees parsed here join)."""
+    return _Sources(project, read_lines, parsed if parsed is not None else {})
+
+
+@dataclass
+class Paths:
+    """What the source says of the paths two values meet on, asked by the checks that pair them
+    (``Propagation.paths``): the same facts ``assess`` weighs each chain by."""
+
+    project: Project
+    prop: Propagation
+    sources: _Sources
+    _never: dict[tuple[Location, JitSite], bool] = field(default_factory=dict)
+
+    def never_made(self, at: Location, site: JitSite) -> bool:
+        """``never_made`` of the call at ``at``, once per call and jit (asked of each pair)."""
+        key = (at, site)
+        if key not in self._never:
+            self._never[key] = never_made(self.project, self.prop, self.sources, at, site)
+        return self._never[key]
+
+    def overwritten(self, owner: FunctionSummary, at: Location) -> bool:
+        """``_overwritten`` of the store of ``self.attr`` at ``at`` in method ``owner``."""
+        return _overwritten(self.project, self.sources, owner, at, 0)
+
+
 def assess(
-    project: Project,
-    prop: Propagation,
-    findings: list[Finding],
-    read_lines: Callable[[str], list[str]],
-    parsed: dict[str, Parsed] | None = None,
+    project: Project, prop: Propagation, findings: list[Finding], sources: _Sources
 ) -> list[Finding]:
-    """The findings whose chain can run, each with the assumptions it rests on; ``read_lines`` gives
-    a file's lines as the run reads it (standard input for its file). ``parsed``: the trees of the
-    files a run before parsed, by path, each with its text (a long-lived process's, which an
-    unchanged file's tree is taken from, and which the trees parsed here join)."""
-    sources = _Sources(project, read_lines, parsed if parsed is not None else {})
+    """The findings whose chain can run, each with the assumptions it rests on."""
     out = []
     for finding in findings:
         places = _places(finding)
@@ -95,6 +143,15 @@ def assess(
         decided += _returns_taken(project, prop, sources, finding)
         if None in decided:
             continue  # every known call passes what switches a branch of the chain off
+        if not _one_side_each(
+            prop, sources, finding, [*places, *_jit_made(project, sources, finding)]
+        ):
+            continue  # one flag read twice on the chain, each time the other way
+        site, path = finding.jit_site, finding.call_path
+        if _paired_off(project, prop, sources, finding) or (
+            site and path and never_made(project, prop, sources, path[-1].location, site)
+        ):
+            continue  # the function it calls is never given with the flag that runs the call
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
         if finding.grows and (
             _in_sections(prop, sources, finding.made_at)
@@ -411,6 +468,7 @@ def _places(finding: Finding) -> list[tuple[Location, tuple[PathStep, ...]]]:
     return [
         (finding.location, path),
         *((step.location, path[:i]) for i, step in enumerate(path)),
+        *((at, path[:-1]) for at in finding.runs_with),
     ]
 
 
@@ -1241,10 +1299,18 @@ class _Sources:
     def literal_passed(self, caller: FunctionSummary, passed: Arg) -> object:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
-        ``jit=jit``); ``_UNKNOWN`` otherwise."""
+        ``jit=jit``); an object a construction written there makes (``value_of``); else
+        ``_SOME`` where the summary knows it for a kind of value that is never None (an array
+        however often its name is rebound: ``_never_none``), ``_UNKNOWN`` otherwise."""
+        found = self._passed_value(caller, passed)
+        return _SOME if found is _UNKNOWN and _never_none(passed.value) else found
+
+    def _passed_value(self, caller: FunctionSummary, passed: Arg) -> object:
         known = _literal_text(passed.text)
-        if known is not _UNKNOWN or not passed.text.isidentifier():
+        if known is not _UNKNOWN:
             return known
+        if not passed.text.isidentifier():
+            return self.value_of(caller, self.expression_at(passed.location))
         if caller.kind == "module":
             scope: ast.AST | None = self.tree(caller.location.path)
         else:
@@ -1256,12 +1322,61 @@ class _Sources:
         return self.value_of(caller, assign.value)
 
     def value_of(self, fn: FunctionSummary, node: ast.expr | None) -> object:
-        """What ``node``, in ``fn``, is: a literal, or ``_BUILT`` for an object a display or a call
-        makes that is never None (``_builds``), else ``_UNKNOWN``."""
+        """What ``node``, in ``fn``, is: a literal; an ``_Instance`` a construction of a class of
+        declared fields makes (``GameParams(mirrored=True)``); ``_BUILT`` for another object a
+        display or a call makes that is never None (``_builds``); else ``_UNKNOWN``."""
         found = _literal(node)
-        if found is _UNKNOWN and node is not None and self._builds(fn, node):
-            return _BUILT
-        return found
+        if found is not _UNKNOWN or node is None:
+            return found
+        made = self.instance_of(fn, node) if isinstance(node, ast.Call) else None
+        if made is not None:
+            return made
+        return _BUILT if self._builds(fn, node) else _UNKNOWN
+
+    def instance_of(self, fn: FunctionSummary, call: ast.Call) -> _Instance | None:
+        """The object ``call`` makes where it constructs a class of the project whose ``__init__``
+        its declared fields generate (a NamedTuple, a dataclass): each field as the call passes it
+        (a literal, else unknown), else its declared default. None for any other call, or one
+        that passes ``*args``/``**kwargs``."""
+        site = self._site_of(fn, call)
+        targets = self.project.site_targets.get(site, ()) if site is not None else ()
+        if len(targets) != 1 or not isinstance(targets[0], ClassTarget):
+            return None
+        symbols, cls = self.project.symbols, targets[0].qualname
+        fields = symbols.init_fields(cls)
+        if not fields or symbols.method(cls, "__init__") is not None:
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        given = dict(zip(fields, call.args, strict=False))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        values = []
+        for name in fields:
+            if name in given:
+                values.append((name, self.value_of(fn, given[name])))
+            else:
+                default = symbols.field_default(cls, name)
+                values.append((name, _literal_text(default.text) if default else _UNKNOWN))
+        return _Instance(cls, tuple(values))
+
+    def declared_field(self, caller: FunctionSummary, passed: Arg, attr: str) -> object:
+        """The declared default of field ``attr`` of the class whose instances the summary knows
+        ``passed`` for (``GameParams(...)`` passed, or bound to the name passed), else unknown."""
+        ref = passed.value.ref
+        owner = self.project.owner[caller.qualname]
+        cls = self.project.symbols.class_named(owner, ref) if ref else None
+        default = self.project.symbols.field_default(cls, attr) if cls else None
+        return _literal_text(default.text) if default is not None else _UNKNOWN
+
+    def _site_of(self, fn: FunctionSummary, node: ast.expr) -> tuple[str, int] | None:
+        """The call site of ``fn`` that ``node``, a call written in it, is."""
+        where = (node.lineno, node.col_offset + 1)
+        index = next(
+            (i for i, c in enumerate(fn.calls) if (c.location.line, c.location.col) == where), None
+        )
+        return (fn.qualname, index) if index is not None else None
 
     def _builds(self, fn: FunctionSummary, node: ast.expr) -> bool:
         """Whether ``node`` makes an object, never None: a display, a lambda, an instance of a
@@ -1271,17 +1386,8 @@ class _Sources:
             return True
         if not isinstance(node, ast.Call):
             return False
-        index = next(
-            (
-                i
-                for i, call in enumerate(fn.calls)
-                if (call.location.line, call.location.col) == (node.lineno, node.col_offset + 1)
-            ),
-            None,
-        )
-        targets = (
-            self.project.site_targets.get((fn.qualname, index), ()) if index is not None else ()
-        )
+        site = self._site_of(fn, node)
+        targets = self.project.site_targets.get(site, ()) if site is not None else ()
         return bool(targets) and all(
             isinstance(t, ClassTarget)
             or (
@@ -1629,6 +1735,62 @@ class _Built:
 
 
 _BUILT = _Built()
+
+
+@dataclass(frozen=True)
+class _Instance:
+    """An object a construction of a class of declared fields makes (``_Sources.instance_of``):
+    never None, each field's value as passed or declared (``_UNKNOWN`` where not a literal)."""
+
+    cls: str
+    fields: tuple[tuple[str, object], ...]
+
+    def field(self, name: str) -> object:
+        return next((v for f, v in self.fields if f == name), _UNKNOWN)
+
+
+class _Some:
+    """A value known not to be None, nothing else of it (a flag computed by the caller)."""
+
+    def __repr__(self) -> str:
+        return "some"
+
+
+_SOME = _Some()
+
+
+def _built(value: object) -> bool:
+    """Whether ``value`` is known not to be None: an object known to be made, or ``_SOME``."""
+    return value is _BUILT or value is _SOME or isinstance(value, _Instance)
+
+
+# Kinds of value (``Value.ty``) that are never None: arrays, numbers, displays, functions, objects.
+_NEVER_NONE = frozenset(
+    {
+        *ARRAYS,
+        *JIT_RESULTS,
+        *SCALARS,
+        STR,
+        LIST,
+        TUPLE,
+        DICT,
+        SET,
+        LAMBDA,
+        PARTIAL,
+        FUNCTION,
+        TRANSFORM,
+        JIT,
+        INSTANCE,
+    }
+)
+
+
+def _never_none(value: Value) -> bool:
+    """Whether the summary knows ``value`` for a kind that is never None (``a = f(x); a = a / n``
+    passed for ``if a is None:``)."""
+    return value.ty in _NEVER_NONE
+
+
 # What makes an object, never None, wherever it runs.
 _DISPLAYS = (
     ast.Tuple,
@@ -1671,13 +1833,14 @@ def _argument_branches(
     if fn is None or fn.kind == "module":
         return
     around = [stmt for stmt, _ in sources.enclosing(at)]
-    defs = [i for i, stmt in enumerate(around) if isinstance(stmt, _DEFS)]
+    defs = _defs_running(around, at)
     if not defs:
         return
     node = around[defs[-1]]
     inside = sources.enclosing(at)[defs[-1] + 1 :]
     for stmt, in_body in _deciding_tests(inside, at.line):
-        for subject in _subjects(stmt.test, fn, sources.stored_names(at.path, node)):
+        test = _resolved(sources, fn, stmt.test)
+        for subject in _subjects(test, fn, sources.stored_names(at.path, node)):
             field = _param_field(fn, subject)
             if field is not None:
                 known = _fields_built(prop, sources, fn, by, *field)
@@ -1690,19 +1853,61 @@ def _argument_branches(
             if known is None:
                 continue
             values = (*known.values, _UNKNOWN) if by is None else known.values
-            off = [_truth(stmt.test, subject, v) not in (None, in_body) for v in values]
+            off = [_truth(test, subject, v) not in (None, in_body) for v in values]
             if all(off):
                 yield None
                 return
-            unknown = [v is _UNKNOWN for v in values]
+            unknown = [v is _UNKNOWN or v is _SOME for v in values]
             # A flag: a bool default. A None default is an optional input, which callers that
             # pass something mostly fill in.
             flag = isinstance(known.default, bool)
-            default_off = _truth(stmt.test, subject, known.default) not in (None, in_body)
+            default_off = _truth(test, subject, known.default) not in (None, in_body)
             if flag and default_off and all(o or u for o, u in zip(off, unknown, strict=True)):
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 text = f"`{subject}` is {known.default!r} unless set"
                 yield Assumption("flag-off", where, text)
+
+
+def _resolved(sources: _Sources, fn: FunctionSummary, test: ast.expr) -> ast.expr:
+    """``test`` with each plain name that one assignment binds written as what it is bound to: a
+    number, in ``fn`` or at the top level of its module (``BATCHED_ABOVE = 5000``: a threshold
+    decides as a number written out does; a flag declared once is ``flag-off``'s to weigh), or, in
+    ``fn``, an argument or a field of one read into a local (``nfa = self.n_alternatives``)."""
+    params = {p.name for p in fn.params}
+    scope = sources.scope_of(fn)
+    found: dict[str, ast.expr] = {}
+    for name in sorted({n.id for n in ast.walk(test) if isinstance(n, ast.Name)} - params):
+        value = _literal(_bound_once(sources, fn, name))
+        local = sources.sole_assignment(scope, name) if scope is not None else None
+        if _number(value):
+            found[name] = ast.Constant(value)
+        elif local is not None and _argument_read(local.value, params):
+            found[name] = local.value
+    if not found:
+        return test
+
+    class _Bound(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return copy.deepcopy(found[node.id]) if node.id in found else node
+
+    return _Bound().visit(copy.deepcopy(test))
+
+
+def _argument_read(node: ast.expr, params: set[str]) -> bool:
+    """Whether ``node`` is a parameter, or a field of one (``self.n``, ``config.size``)."""
+    if isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in params
+
+
+def _defs_running(around: list[ast.AST], at: Location) -> list[int]:
+    """The positions in ``around`` (the statements around ``at``) of the defs whose code runs
+    ``at``: not one that ``at`` is the head of (a jitted def is made by the code around it)."""
+    return [
+        i
+        for i, stmt in enumerate(around)
+        if isinstance(stmt, _DEFS) and (stmt.lineno, stmt.col_offset + 1) < (at.line, at.col)
+    ]
 
 
 def _deciding_tests(
@@ -1770,6 +1975,393 @@ def _returns_taken(
             yield from taken[0]
 
 
+def _jit_made(
+    project: Project, sources: _Sources, finding: Finding
+) -> list[tuple[Location, tuple[PathStep, ...]]]:
+    """Where the jit the chain calls is made, with the chain's calls down to the one that made it,
+    where a call of a project function returned it (``step = make_step(use_cache)``, then
+    ``step(...)``): the maker's ``if`` tests around the jitted def are read on the chain too."""
+    path, site = finding.call_path, finding.jit_site
+    called = project.symbols.call_at(path[-1].location) if path and site else None
+    if called is None or site is None:
+        return []
+    caller = project.function(called[0])
+    callee = caller.calls[called[1]].callee
+    if callee[0] != "ret" or len(callee) != 2:
+        return []
+    maker_call = caller.calls[int(callee[1])]
+    maker = sources.function_at(site.location)
+    makers = project.site_targets.get((caller.qualname, int(callee[1])), ())
+    if not any(isinstance(t, FuncTarget) and t.qualname == maker for t in makers):
+        return []
+    step = PathStep(caller.qualname, maker_call.text, maker_call.location)
+    return [(site.location, (*path[:-1], step))]
+
+
+def _one_side_each(
+    prop: Propagation,
+    sources: _Sources,
+    finding: Finding,
+    places: list[tuple[Location, tuple[PathStep, ...]]],
+) -> bool:
+    """Whether no flag is read both ways on the chain: the start of a carried state made under
+    ``if use_cache:`` and the jitted step made under the ``else`` of the same ``use_cache``, handed
+    down unchanged, never meet in one run (issue 36, paths). ``places``: where the chain runs code
+    (and where its jit is made), each with the calls of the chain into its function. What the
+    finding's own place assigns goes on to the jit unless an object made elsewhere is what does
+    (``runs_with``)."""
+    sides: dict[tuple[str, str, str], bool] = {}
+    for at, chain in places:
+        flows = at == finding.location and not finding.runs_with
+        for reading, side in _flag_readings(prop, sources, at, chain, flows):
+            if sides.setdefault(reading, side) != side:
+                return False
+    return True
+
+
+def _flag_readings(
+    prop: Propagation,
+    sources: _Sources,
+    at: Location,
+    chain: tuple[PathStep, ...],
+    flows: bool = False,
+) -> Iterator[tuple[tuple[str, str, str], bool]]:
+    """The ``if`` tests that decide whether ``at`` runs and read one parameter of its function
+    alone (``if use_cache:``, ``if not jit:``, ``if cache is None:``), each as the parameter it
+    is handed down from, up the chain (``_passed_up``: the function and parameter), with the test's
+    text (the parameter written ``_``), and the outcome that runs ``at``. ``flows``: what an
+    assignment at ``at`` makes goes on, so an ``if`` after it that binds the name again is not
+    taken (``_rebinding_after``)."""
+    qualname = sources.function_at(at)
+    fn = sources.project.functions.get(qualname) if qualname else None
+    around = sources.enclosing(at)
+    defs = _defs_running([stmt for stmt, _ in around], at)
+    if fn is None or fn.kind == "module" or not defs:
+        return
+    rebound = sources.stored_names(at.path, around[defs[-1]][0])
+    inside = around[defs[-1] + 1 :]
+    overwritten = _rebinding_after(inside, at) if flows else ()
+    for stmt, in_body in (*_deciding_tests(inside, at.line), *overwritten):
+        test, taken = _positive(stmt.test, in_body)
+        names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+        if len(names) != 1 or any(isinstance(n, ast.Attribute | ast.Call) for n in ast.walk(test)):
+            continue
+        param = names.pop()
+        if fn.param(param) is None or param in rebound:
+            continue
+        owner, name = _passed_up(prop, sources, fn, param, chain)
+        text = ast.unparse(test).replace(param, "_")
+        yield (owner, name, text), taken
+
+
+def _rebinding_after(
+    inside: list[tuple[ast.AST, list[ast.stmt]]], at: Location
+) -> Iterator[tuple[ast.If, bool]]:
+    """Where ``at`` is an assignment of a name, the ``if`` statements after it in its block and
+    before the next loop whose body binds the name again (``cache = None``, then ``if use_cache:
+    cache = Cache(...)``): what it assigns goes on only where each is false."""
+    if not inside:
+        return
+    stmt, block = inside[-1]
+    if not (isinstance(stmt, ast.Assign) and stmt.lineno == at.line):
+        return
+    names = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    for later in block[block.index(stmt) + 1 :]:  # type: ignore[arg-type]
+        if isinstance(later, (*_LOOPS, *_DEFS)):
+            return
+        if isinstance(later, ast.If) and names & bound_names(later.body, "targets"):
+            yield later, False
+
+
+def _positive(test: ast.expr, taken: bool) -> tuple[ast.expr, bool]:
+    """``test`` without its negations (``not x``, ``x is not None``, ``x != k``), and the outcome
+    ``taken`` of it becomes."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, taken = test.operand, not taken
+    negated = {ast.IsNot: ast.Is, ast.NotEq: ast.Eq}
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in negated:
+        op = negated[type(test.ops[0])]()
+        return ast.Compare(test.left, [op], test.comparators), not taken
+    return test, taken
+
+
+def _passed_up(
+    prop: Propagation,
+    sources: _Sources,
+    fn: FunctionSummary,
+    param: str,
+    chain: tuple[PathStep, ...],
+) -> tuple[str, str]:
+    """The function and parameter that ``param`` of ``fn`` comes from: the chain's call of ``fn``
+    (the last of ``chain``) hands on a parameter of its caller as it came, up the chain."""
+    for caller, call, passed, _, _ in prop.calls_of(fn, param) if chain else ():
+        if call.location != chain[-1].location or passed is None:
+            continue
+        handed = _handed_on(sources, caller, passed)
+        if handed is not None:
+            return _passed_up(prop, sources, caller, handed, chain[:-1])
+    return fn.qualname, param
+
+
+def never_made(
+    project: Project, prop: Propagation, sources: _Sources, at: Location, site: JitSite
+) -> bool:
+    """Whether the call at ``at`` runs a function that each maker call giving it makes on another
+    branch than the jit ``site``: the function comes from calls of a project function (``step =
+    make(...)``, or ``self.image_fn, ... = self._make(size, modality="image")`` in a method of the
+    class), and each switches the branch that makes ``site``'s jit off by what it passes (``if
+    modality == "image":``): two makers' products, which linking joins for every call, never meet
+    at this one (issue 36, paths). The call flips pair no such call with another."""
+    givers = _givers(project, at)
+    maker = sources.function_at(site.location) if givers else None
+    return bool(givers) and all(
+        any(isinstance(t, FuncTarget) and t.qualname == maker for t in targets)
+        and None in sources.branches(prop, site.location, (step,))
+        for step, targets in givers
+    )
+
+
+def _overwritten(
+    project: Project, sources: _Sources, owner: FunctionSummary, at: Location, depth: int
+) -> bool:
+    """Whether the store of ``self.attr`` at ``at`` in method ``owner`` is stored over before the
+    method returns, whichever way it runs: a statement after it, in its block or a block around it
+    up to the method's body (no loop between), stores ``self.attr`` again or calls a method of
+    ``self`` whose body does (``self._code = err`` then ``self._resolve()``, whose last statement
+    is ``self._code = 0``). What it stores never reaches the next call that reads the field."""
+    this = owner.params[0].name if owner.kind == "method" and owner.params else None
+    stored = [
+        attr
+        for name, attr, node in _stored_attributes(sources.statement_at(at))
+        if name == this and _starts_at(node, at)
+    ]
+    if this is None or not stored:
+        return False
+    for inner, block in reversed(sources.enclosing(at)):
+        if isinstance(inner, (*_LOOPS, *_DEFS)):
+            return False
+        for later in block[block.index(inner) + 1 :]:  # type: ignore[arg-type]
+            if _stores_self(project, sources, owner, later, (this, stored[0]), depth):
+                return True
+            if any(isinstance(n, (*ENDS_BLOCK, ast.Yield)) for n in ast.walk(later)):
+                return False
+    return False
+
+
+def _stored_attributes(stmt: ast.stmt | None) -> list[tuple[str, str, ast.Attribute]]:
+    """(name, attribute, target) of each attribute of a name an assignment stores (``self.a,
+    self.b = ...`` too)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+    return [
+        (node.value.id, node.attr, node)
+        for target in targets
+        for node in ast.walk(target)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.ctx, ast.Store)
+    ]
+
+
+def _stores_self(
+    project: Project,
+    sources: _Sources,
+    owner: FunctionSummary,
+    stmt: ast.stmt,
+    field: tuple[str, str],
+    depth: int,
+) -> bool:
+    """Whether ``stmt``, run whole, stores ``field`` (``self``'s name, the attribute): an assignment
+    of it, or a call of a method of ``self`` (its class's) that stores it over at its top level, a
+    couple of calls deep."""
+    this, attr = field
+    if any((name, stored) == field for name, stored, _ in _stored_attributes(stmt)):
+        return True
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    func = call.func if isinstance(call, ast.Call) else None
+    if depth > 2 or owner.cls is None or not isinstance(func, ast.Attribute):
+        return False
+    method = project.symbols.method(owner.cls, func.attr) if _is_name_of(func.value, this) else None
+    callee = project.functions.get(method) if method else None
+    if callee is None or not callee.params:
+        return False
+    defs = [s for s, _ in sources.enclosing(callee.location) if isinstance(s, _DEFS)]
+    inner = (callee.params[0].name, attr)
+    for later in defs[-1].body if defs else ():
+        if _stores_self(project, sources, callee, later, inner, depth + 1):
+            return True
+        if any(isinstance(n, (*ENDS_BLOCK, ast.Yield)) for n in ast.walk(later)):
+            return False  # a path that leaves before it
+    return False
+
+
+def _givers(project: Project, at: Location) -> list[tuple[PathStep, tuple[Target, ...]]]:
+    """The calls that give the function the call at ``at`` runs, each with what it may call: the
+    call whose result it is (``step = make(...)``, then ``step(x)``), or, for ``self.fn(...)``, the
+    call every store of ``self.fn`` in the class's methods assigns (an item of its result or the
+    whole). None where anything else may give it. Read off the summaries: the call pairs of a
+    project ask it, not only its findings."""
+    called = project.symbols.call_at(at)
+    if called is None:
+        return []
+    caller = project.function(called[0])
+    callee = caller.calls[called[1]].callee
+    if callee[0] == "ret" and len(callee) == 2:
+        return [_giver(project, caller, int(callee[1]))]
+    cls = project.symbols.class_of_method(caller)
+    if callee[0] != "self" or len(callee) != 3 or cls is None:
+        return []
+    out = []
+    for klass in project.symbols.mro(cls):
+        for method in project.classes[klass].methods.values():
+            writer = project.functions.get(method)
+            this = writer.params[0].name if writer is not None and writer.params else None
+            for stored in writer.writes.get(f"{this}.{callee[2]}", ()) if writer else ():
+                deps = list(stored.value.deps)
+                made = deps[0] if len(deps) == 1 and isinstance(deps[0], RetDep) else None
+                if writer is None or made is None or made.call >= len(writer.calls):
+                    return []
+                out.append(_giver(project, writer, made.call))
+    return out
+
+
+def _giver(
+    project: Project, caller: FunctionSummary, index: int
+) -> tuple[PathStep, tuple[Target, ...]]:
+    call = caller.calls[index]
+    step = PathStep(caller.qualname, call.text, call.location)
+    return step, tuple(project.site_targets.get((caller.qualname, index), ()))
+
+
+def _paired_off(project: Project, prop: Propagation, sources: _Sources, finding: Finding) -> bool:
+    """Whether a jitted call of the chain (its own, or the other call of a flip, ``paired``) is
+    made through a function its maker is given (``jitted_fn``) under an ``if`` on a flag given
+    with it (``per_dim``) that every known call of the maker switches off wherever it gives the
+    jit the finding is about: the two travel together, from one row of a table (``for name,
+    jitted_fn, per_dim in MODELS:``) or one call, so a branch taken with another row's function
+    never runs with this one (issue 36, paths)."""
+    site = finding.jit_site
+    calls = (finding.call_path[-1].location if finding.call_path else None, finding.paired)
+    return site is not None and any(
+        at is not None and _never_given(project, prop, sources, at, site) for at in calls
+    )
+
+
+def _never_given(
+    project: Project, prop: Propagation, sources: _Sources, at: Location, site: JitSite
+) -> bool:
+    """``_paired_off`` of the call at ``at``."""
+    called = project.symbols.call_at(at)
+    if called is None:
+        return False
+    callee = project.function(called[0]).calls[called[1]].callee
+    if callee[-2:-1] != ("param",):
+        return False
+    func = str(callee[-1])
+    around = sources.enclosing(at)
+    defs = [stmt for stmt, _ in around if isinstance(stmt, _DEFS)]
+    maker = next((d for d in reversed(defs) if func in _parameter_names(d)), None)
+    if maker is None or func in sources.stored_names(at.path, maker):
+        return False
+    qualname = sources.function_at(Location(at.path, maker.body[0].lineno, 1))
+    made_by = project.functions.get(qualname) if qualname else None
+    if made_by is None:
+        return False
+    inside = around[[stmt for stmt, _ in around].index(maker) + 1 :]
+    for stmt, in_body in _deciding_tests(inside, at.line):
+        flag = stmt.test.id if isinstance(stmt.test, ast.Name) else None
+        if flag is None or flag not in _parameter_names(maker) - {func}:
+            continue
+        rows = [
+            (caller, row)
+            for caller, call, _, _, _ in prop.calls_of(made_by, flag)
+            for row in _rows_given(project, sources, made_by, caller, call, (func, flag))
+        ]
+        kept = [
+            _literal(row[flag])
+            for caller, row in rows
+            if _gives_jit(project, caller, row[func], site)
+        ]
+        if rows and all(_truth(stmt.test, flag, value) not in (None, in_body) for value in kept):
+            return True
+    return False
+
+
+def _rows_given(
+    project: Project,
+    sources: _Sources,
+    fn: FunctionSummary,
+    caller: FunctionSummary,
+    call: CallSite,
+    params: tuple[str, ...],
+) -> list[dict[str, ast.expr | None]]:
+    """What ``call`` of ``fn`` gives each of ``params`` together, as written: one row of the
+    expressions it passes, or, where it passes names a ``for`` around it unpacks from a table
+    written out (``for name, fn, flag in MODELS:``, each row a tuple display), one row per row of
+    the table. A parameter left out is its default (None where that is no literal)."""
+    signature = project.signature(FuncTarget(fn.qualname, bound=False), fn)
+    given: dict[str, ast.expr | None] = {}
+    for param in params:
+        passed = signature.arg(call, param)
+        if passed is None and call.star:
+            return []
+        if passed is None:
+            default = _default(sources, fn, param)
+            given[param] = ast.Constant(default) if default is not _UNKNOWN else None
+        else:
+            given[param] = sources.expression_at(passed.location)
+    names = {p: n.id for p, n in given.items() if isinstance(n, ast.Name)}
+    table = _table_walked(sources, caller, call.location, set(names.values()))
+    if table is None:
+        return [given]
+    targets, rows = table
+    return [
+        {p: row[targets.index(names[p])] if p in names else node for p, node in given.items()}
+        for row in rows
+    ]
+
+
+def _table_walked(
+    sources: _Sources, caller: FunctionSummary, at: Location, names: set[str]
+) -> tuple[list[str], list[list[ast.expr]]] | None:
+    """The targets of a ``for`` around ``at`` that binds every one of ``names`` by unpacking the
+    rows of a table written out (a name bound once to a list or tuple of tuple displays of one
+    length), and each row's items."""
+    for stmt, _ in reversed(sources.enclosing(at)):
+        if not isinstance(stmt, ast.For) or not isinstance(stmt.target, ast.Tuple):
+            continue
+        targets = [t.id if isinstance(t, ast.Name) else "" for t in stmt.target.elts]
+        if not names <= set(targets):
+            continue
+        table = stmt.iter
+        if isinstance(table, ast.Name):
+            table = _bound_once(sources, caller, table.id)
+        if not isinstance(table, ast.List | ast.Tuple):
+            return None
+        rows = [
+            r.elts for r in table.elts if isinstance(r, ast.Tuple) and len(r.elts) == len(targets)
+        ]
+        return (targets, rows) if len(rows) == len(table.elts) else None
+    return None
+
+
+def _gives_jit(
+    project: Project, caller: FunctionSummary, given: ast.expr | None, site: JitSite
+) -> bool:
+    """Whether ``given``, what a row of ``caller`` gives for the function, may be the jitted
+    function ``site``: a name that resolves to another function or jit is not; anything else may
+    be."""
+    if not isinstance(given, ast.Name):
+        return True
+    target = project.symbols.resolve_name(project.owner[caller.qualname], given.id)
+    if isinstance(target, FuncTarget):
+        return target.qualname == site.function
+    if isinstance(target, JitTarget):
+        binding = project.jit_binding(target)
+        wrapped = binding.wrapped if binding is not None else None
+        return wrapped is None or wrapped.qualname == site.function
+    return True
+
+
 def _hands_back(
     project: Project, maker: FunctionSummary, refs: tuple[FuncRef, ...], ran: str
 ) -> bool:
@@ -1790,6 +2382,7 @@ def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> l
     params = [p.name for p in fn.params]
     this = params[0] if fn.kind == "method" and params else None
     out: list[str] = []
+    fielded: set[int] = set()  # a parameter read only for a field is no subject of its own
     for sub in ast.walk(test):
         if isinstance(sub, ast.Attribute) and _is_name_of(sub.value, this):
             out.append(f"{this}.{sub.attr}")
@@ -1800,7 +2393,13 @@ def _subjects(test: ast.expr, fn: FunctionSummary, rebound: frozenset[str]) -> l
             and sub.value.id not in rebound | {this}
         ):
             out.append(f"{sub.value.id}.{sub.attr}")
-        elif isinstance(sub, ast.Name) and sub.id in params and sub.id not in rebound | {this}:
+            fielded.add(id(sub.value))
+        elif (
+            isinstance(sub, ast.Name)
+            and sub.id in params
+            and sub.id not in rebound | {this}
+            and id(sub) not in fielded
+        ):
             out.append(sub.id)
     return list(dict.fromkeys(out))
 
@@ -1863,28 +2462,42 @@ def _fields_built(
     param: str,
     attr: str,
 ) -> _Known | None:
-    """``param.attr`` where the chain's call ``by`` passes a configuration its caller builds with
-    ``attr`` written out (``config = SimulationConfig(debug=False, ...)``, then ``run(config)``):
-    each literal it is built with, where every binding of the name passed is such a construction or
-    a project function's update of it that never sets ``attr`` (``config = finalize(config, n)``).
-    The chain's own caller decides it, not every caller: a script that turns debugging on makes a
-    chain of its own. None when anything else may reach it (a parameter, a loop variable)."""
-    found = next(
-        (
-            (caller, passed)
-            for caller, _, passed, step, _ in prop.calls_of(fn, param)
-            if by is not None and step.location == by.location
-        ),
-        None,
-    )
-    caller, passed = found if found is not None else (None, None)
-    node = sources.expression_at(passed.location) if passed is not None else None
+    """``param.attr`` where the chain's call ``by`` passes a configuration its caller builds
+    (``_field_built``). The chain's own caller decides it, not every caller: a script that turns
+    debugging on makes a chain of its own. A chain that starts in ``fn`` (its own loop drives it)
+    may be called with anything: then what every known call builds, with the field's declared
+    default, so that a flag each of them leaves off is an assumption (``flag-off``), not a proof.
+    None when anything else may reach it."""
+    calls = [
+        (caller, passed)
+        for caller, _, passed, step, _ in prop.calls_of(fn, param)
+        if passed is not None and (by is None or step.location == by.location)
+    ]
+    if by is not None:
+        return _field_built(sources, *calls[0], attr) if calls else None
+    found = [_field_built(sources, caller, passed, attr) for caller, passed in calls]
+    if not found or None in found:
+        return None
+    declared = {sources.declared_field(c, p, attr) for c, p in calls}
+    default = declared.pop() if len(declared) == 1 else _UNKNOWN
+    return _Known(tuple(v for k in found if k for v in k.values), default)
+
+
+def _field_built(
+    sources: _Sources, caller: FunctionSummary, passed: Arg, attr: str
+) -> _Known | None:
+    """``attr`` of the configuration ``passed`` to a call in ``caller``, built with ``attr``
+    written out or left at its declared default (``config = SimulationConfig(debug=False, ...)``,
+    then ``run(config)``): each value it is built with, where every binding of the name passed is
+    such a construction or a project function's update of it that never sets ``attr`` (``config =
+    finalize(config, n)``). None when anything else may reach it (a parameter, a loop variable)."""
+    node = sources.expression_at(passed.location)
     if isinstance(node, ast.Call):  # built in the call itself: run(Config(debug=False))
-        value = _built_with(node, attr)
+        value = _field_given(sources, caller, node, attr)
         return _Known((value,), value) if value is not _UNKNOWN else None
-    scope = sources.scope_of(caller) if caller is not None else None
+    scope = sources.scope_of(caller)
     local = _local_bindings(scope, node.id) if isinstance(node, ast.Name) and scope else None
-    if caller is None or node is None or local is None:
+    if node is None or local is None:
         return None
     values: list[object] = []
     for bound in local:
@@ -1892,7 +2505,7 @@ def _fields_built(
         call = assign.value if assign is not None else None
         if not isinstance(call, ast.Call):
             return None
-        value = _built_with(call, attr)
+        value = _field_given(sources, caller, call, attr)
         if value is not _UNKNOWN:
             values.append(value)
         elif not _keeps_field(sources, caller, call, node.id, attr):
@@ -1936,6 +2549,17 @@ def _binds(node: ast.AST, name: str) -> bool:
 def _built_with(call: ast.Call, attr: str) -> object:
     """The literal ``call`` passes as the keyword ``attr`` (unknown: none, or not a literal)."""
     return next((_literal(k.value) for k in call.keywords if k.arg == attr), _UNKNOWN)
+
+
+def _field_given(sources: _Sources, fn: FunctionSummary, call: ast.Call, attr: str) -> object:
+    """``attr`` of what ``call`` in ``fn`` builds: the literal keyword it passes, else, for a
+    construction of a class of declared fields, the field as passed or its declared default
+    (``iPEPSConfig(chi=16)`` leaves ``su_init`` at ``False``)."""
+    given = _built_with(call, attr)
+    if given is not _UNKNOWN:
+        return given
+    made = sources.instance_of(fn, call)
+    return made.field(attr) if made is not None else _UNKNOWN
 
 
 def _keeps_field(
@@ -1999,15 +2623,48 @@ def _constructed(sources: _Sources, at: Location, attr: str) -> _Known | None:
     stored = fn.writes.get(f"{fn.params[0].name}.{attr}", ())
     stmt = sources.statement_at(stored[0].location) if len(stored) == 1 else None
     value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
-    if not isinstance(value, ast.Name) or fn.param(value.id) is None:
+    param = _stored_param(fn, value)
+    if value is None or param is None:
         return None
-    default = _default(sources, fn, value.id)
+    default = _default(sources, fn, param)
     call = project.function(site[0]).calls[site[1]]
-    passed = project.signature(targets[0], fn).arg(call, value.id)
+    passed = project.signature(targets[0], fn).arg(call, param)
     if passed is None and call.star:
         return None
     caller = project.function(site[0])
-    return _Known((default if passed is None else sources.literal_passed(caller, passed),), default)
+    given = default if passed is None else sources.literal_passed(caller, passed)
+    return _Known(
+        (_stored_as(sources, fn, value, param, given),),
+        _stored_as(sources, fn, value, param, default),
+    )
+
+
+def _stored_param(fn: FunctionSummary, value: ast.expr | None) -> str | None:
+    """The parameter of ``__init__`` that a store ``self.attr = value`` keeps: the parameter
+    itself, or it unless a test of it picks another value (``params if params is not None else
+    Params()``)."""
+    if isinstance(value, ast.Name):
+        return value.id if fn.param(value.id) is not None else None
+    if not isinstance(value, ast.IfExp):
+        return None
+    arms = [n.id for n in (value.body, value.orelse) if isinstance(n, ast.Name)]
+    named = {n.id for n in ast.walk(value.test) if isinstance(n, ast.Name)}
+    if len(arms) != 1 or named != {arms[0]} or fn.param(arms[0]) is None:
+        return None
+    return arms[0]
+
+
+def _stored_as(
+    sources: _Sources, fn: FunctionSummary, value: ast.expr, param: str, given: object
+) -> object:
+    """What ``self.attr = value`` stores where ``param`` is ``given`` (``_stored_param``)."""
+    if not isinstance(value, ast.IfExp):
+        return given
+    taken = _truth(value.test, param, given)
+    if taken is None:
+        return _UNKNOWN
+    arm = value.body if taken else value.orelse
+    return given if isinstance(arm, ast.Name) else sources.value_of(fn, arm)
 
 
 def _passed(prop: Propagation, sources: _Sources, fn: FunctionSummary, param: str) -> _Known:
@@ -2070,7 +2727,7 @@ def _attribute_passed(
     if found is not _UNKNOWN or root != this or not dot or not attr.isidentifier():
         return found
     stored = sources.known(prop, caller, passed.text)
-    built = stored is not None and all(v is _BUILT for v in stored.values)
+    built = stored is not None and all(_built(v) for v in stored.values)
     return _BUILT if built else _UNKNOWN
 
 
@@ -2124,22 +2781,51 @@ def _truth(test: ast.expr, subject: str, value: object) -> bool | None:
             return None
         return _compare(test.ops[0], left, right)
     found = _operand(test, subject, value)
-    return None if found is _UNKNOWN or found is _BUILT else bool(found)
+    return None if found is _UNKNOWN or _built(found) else bool(found)
 
 
 def _operand(node: ast.expr, subject: str, value: object) -> object:
-    return value if ast.unparse(node) == subject else _literal(node)
+    """``node``'s value where ``subject`` is ``value``: the subject itself, a field of it where it
+    is a known construction (``self.params.mirrored``), or a literal."""
+    if ast.unparse(node) == subject:
+        return value
+    if (
+        isinstance(value, _Instance)
+        and isinstance(node, ast.Attribute)
+        and ast.unparse(node.value) == subject
+    ):
+        return value.field(node.attr)
+    return _literal(node)
+
+
+# Comparisons of two numbers (a size a caller passes against a threshold: ``if n > 5000:``).
+_ORDERS: dict[type, Callable[[float, float], bool]] = {
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+}
 
 
 def _compare(op: ast.cmpop, left: object, right: object) -> bool | None:
     """``is``/``is not``/``==``/``!=`` between literals (``is`` as Python's small constants
-    behave: equal values of one type); other comparisons are not decided here."""
+    behave: equal values of one type); an object known to be made is only known not to be None;
+    ``<``, ``<=``, ``>``, ``>=`` between numbers. Other comparisons are not decided here."""
     if isinstance(op, ast.Is | ast.IsNot):
+        if (_built(left) or _built(right)) and None not in (left, right):
+            return None
         same = type(left) is type(right) and left == right
         return same if isinstance(op, ast.Is) else not same
-    if isinstance(op, ast.Eq | ast.NotEq):
+    if isinstance(op, ast.Eq | ast.NotEq) and not (_built(left) or _built(right)):
         return (left == right) == isinstance(op, ast.Eq)
-    return None
+    order = _ORDERS.get(type(op))
+    if order is None or not (_number(left) and _number(right)):
+        return None
+    return order(left, right)
+
+
+def _number(value: object) -> TypeGuard[float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 # -- mocks ----------------------------------------------------------------------------------------

@@ -170,6 +170,14 @@ class Finding:
     # The other findings of the same re-trace (one jit, one call, one loop), told by this one's
     # message (``filters.one_per_retrace``); each keeps its own place, rule and fix.
     related: tuple[Finding, ...] = ()
+    # For a flip between two calls of one jit (RTL401/RTL402 within one body): the other call, whose
+    # branch ``evidence`` asks about as it asks about the chain's own call.
+    paired: Location | None = field(default=None, compare=False)
+    # Other places its chain runs code at, in the call of the chain's last function that makes the
+    # jitted call: where what a carried state starts as is made, where that is not the start told
+    # (``x = None``, then ``if use_cache: x = Cache(...)``). ``evidence`` asks of them what it asks
+    # of the chain's own places.
+    runs_with: tuple[Location, ...] = field(default=(), compare=False)
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 

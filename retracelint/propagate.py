@@ -113,6 +113,7 @@ from retracelint.values import (
 )
 
 if TYPE_CHECKING:
+    from retracelint.evidence import Paths
     from retracelint.weak import WeakKinds
 
 # Call-path frames followed from a jit site (callers upwards, results downwards). Every question is
@@ -197,6 +198,9 @@ class Propagation(ObjectModel):
         default_factory=dict
     )
     _results: dict[tuple[str, Dep, int], Value | None] = field(default_factory=dict)
+    # What the source says of the paths two values meet on, for the checks that pair them
+    # (``evidence.Paths``, set by the checks).
+    paths: Paths | None = None
     steps: int = 0  # taken by the current check
     cut_short: list[Cut] = field(default_factory=list)
     # The calls that bring a taint made elsewhere into a function through what they return, by the

@@ -35,7 +35,7 @@ from retracelint.checks import (
     rtl405_contexts,
 )
 from retracelint.checks.common import jit_site
-from retracelint.evidence import Parsed, assess
+from retracelint.evidence import Parsed, Paths, assess, sources_of
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
 from retracelint.summary import Arg, FunctionSummary
@@ -72,6 +72,8 @@ def run_checks(
     ``parsed``: syntax trees a run before parsed (``evidence.assess``)."""
     findings: list[Finding] = []
     stored: list[Finding] = []  # flips of attributes set by methods (``field_store_flips``)
+    sources = sources_of(project, read_lines, parsed)
+    prop.paths = Paths(project, prop, sources)
     # Pytrees with static parts are few: most projects have none to look for.
     pytrees = bool(project.symbols.static_field_names())
     for fn, index, target in prop.jit_calls():
@@ -85,7 +87,7 @@ def run_checks(
     with prop.check():
         findings.extend(rtl405_contexts.context_findings(project, prop))
     # Each call path weighed on its own, so that a proven one is the one shown.
-    return _outermost(_dedupe(assess(project, prop, findings, read_lines, parsed)))
+    return _outermost(_dedupe(assess(project, prop, findings, sources)))
 
 
 def _jit_call_findings(

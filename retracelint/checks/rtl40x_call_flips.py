@@ -200,7 +200,9 @@ def _flips(
             # A dtype decided inside a helper is changed there; one made in this body, at the call.
             returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
             made = prop.resolve(fn, arg.value).made if returned else None
-            yield _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
+            paired = next(c[1].location for c in calls if c[3] is first)
+            flip = _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
+            yield replace(flip, paired=paired)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
 
 
@@ -276,7 +278,7 @@ def _origin_flip(
 ) -> Finding:
     """A weakly and a strongly typed value that reach ``param`` (with ``dtypes``: a Python int and
     a float), told where the first is made."""
-    (made, (fn, call, _, arg, _)), (other, (_, _, _, other_arg, _)) = weak, strong
+    (made, (fn, call, _, arg, _)), (other, (_, other_call, _, other_arg, _)) = weak, strong
     part = leaf if leaf.startswith("[") or not leaf else f".{leaf}"  # a dict's item, a field
     what = f"'{param}{part}'"
     here = f"from the default of '{made.default}'" if made.default is not None else "here"
@@ -293,7 +295,8 @@ def _origin_flip(
     ]
     step = PathStep(fn.qualname, call.text, call.location)
     code = "RTL402" if dtypes else "RTL401"
-    return make_finding(code, head, details, made.location, site, param, (step,))
+    found = make_finding(code, head, details, made.location, site, param, (step,))
+    return replace(found, paired=other_call.location)
 
 
 def _first_flip(
@@ -340,7 +343,15 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         and not _shapes_differ(prop, a, b)
         and not _distinct_objects(prop.project, a, b)
         and not (a[0] is b[0] and apart(prop.project, a[2], a[0], a[1], b[1]))
+        and not _made_elsewhere(prop, a, b)
     )
+
+
+def _made_elsewhere(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether one of two calls never runs their jit: what it calls comes from maker calls that
+    each take the branch making another (``evidence.Paths.never_made``)."""
+    paths, site = prop.paths, jit_site(a[2])
+    return paths is not None and any(paths.never_made(c[1].location, site) for c in (a, b))
 
 
 def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:

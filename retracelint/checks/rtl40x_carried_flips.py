@@ -188,7 +188,20 @@ def _told(prop: Propagation, at: _CarriedCall, returned: Value) -> tuple[bool, F
     )
     step = PathStep(fn.qualname, call.text, call.location)
     found = make_finding(code, head, details, where, site, at.param, (step,), severity=_ONCE_MORE)
+    if carried.start.text == "None" and first != "None":
+        found = replace(found, runs_with=_start_made(carried.start, where))
     return then.startswith(_AT_LEAST), found
+
+
+def _start_made(start: Arg, told: Location) -> tuple[Location, ...]:
+    """Where the object a carried state starts as is made, when the start told (``told``, a
+    ``None``) is another binding joined with it (``cache = None`` then ``if use_cache: cache =
+    Cache(...)``): the one construction its start value may be."""
+    made = {m.at for m in (*start.value.objs, *start.value.elements) if isinstance(m, Made)}
+    if len(made) != 1:
+        return ()
+    at = made.pop()
+    return () if at.path != told.path or told.starts_in(at) or at.starts_in(told) else (at,)
 
 
 def _said(first: str, then: str) -> str:
@@ -1148,6 +1161,7 @@ def _field_store_flip(
             and owner.cls is not None
             and owner.name != "__init__"
             and prop.repeated(owner.qualname) is not None
+            and not (prop.paths is not None and prop.paths.overwritten(owner, origin.location))
         ):
             strong.append((owner, origin))
     # A leaf that starts weak in a pytree is strong again only if the jitted result makes it so.
