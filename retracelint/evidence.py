@@ -52,7 +52,7 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from retracelint.callgraph import ClassTarget, FuncTarget, Project, Target
-from retracelint.frequency import is_test, is_test_file
+from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, Location, PathStep
@@ -531,15 +531,14 @@ _LOOP_DETAIL = re.compile(r"loop: (?P<path>.+?):(?P<line>\d+): ")
 def _swept(
     project: Project, prop: Propagation, sources: _Sources, finding: Finding
 ) -> Iterator[Assumption]:
-    """A shape or static finding driven only by a sweep over a few sizes listed in the code
-    (``Frequency.sweep``, ``Points.sizes``: ``for n in [128, 256, 512]``, a name bound once to
-    such a display), where the item reaches the finding as itself (``_item_reaches``: years that
-    pick a codebook are no sizes): each point is a new problem, traced once, bounded by the list.
-    Whether a point then uses its jit in a loop of its own (a resolution sweep, issue 36 round 12)
-    or calls it once (a per-size benchmark or validation check, round 27) only changes the reason
-    told. A static object made anew at each point (an agent per configuration, RTL204) is not
-    excused: held-out programs judge that rebuild removable. A loop over steps, data, a count or
-    a collection the code does not list is never such a sweep."""
+    """A shape or static finding driven only by a sweep whose every point compiles once and then
+    uses its jit in a loop of its own (``Frequency.sweep``, ``Frequency.used_per_point``): each
+    point is a new problem whose one trace serves a whole run (issue 36, round 12: resolution
+    sweeps), where the points give sizes (``Points.sizes``) and the item reaches the finding
+    as itself (``_item_reaches``: years that pick a codebook are no sizes). A static object made
+    anew at each point (an agent per configuration, RTL204) is not excused: held-out programs
+    judge that rebuild removable. A loop over steps, data or a count is never a sweep, and a point
+    that calls its jit once (a per-size benchmark) stays."""
     if not finding.code.startswith(_SWEPT_RULES):
         return
     found = _driver_loop(project, sources, finding)
@@ -548,15 +547,18 @@ def _swept(
     fn, loop = found
     key = (fn.qualname, loop.index)
     if key not in sources.sweeps:  # asked by every finding the same sweep drives
-        sources.sweeps[key] = _listed_sweep(prop, fn, loop)
-    reason = sources.sweeps[key]
-    if reason is not None and _item_reaches(project, fn, loop, finding):
-        yield Assumption("sweep", loop.location, reason)
+        sources.sweeps[key] = _amortised_sweep(prop, fn, loop)
+    sweep = sources.sweeps[key]
+    if sweep is None:
+        return
+    if sweep.sizes and _item_reaches(project, fn, loop, finding):
+        text = f"a sweep over {sweep.points} fixed points, each using its jit in a loop of its own"
+        yield Assumption("sweep", loop.location, text)
 
 
-def _listed_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> str | None:
-    """Why ``loop`` of ``fn`` is a sweep over a few listed sizes, where it runs in runtime code
-    that nothing repeats without bound; None where it is none."""
+def _amortised_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> Sweep | None:
+    """The sweep ``loop`` of ``fn`` walks, where it runs in runtime code that nothing repeats
+    without bound and each of its points uses its jit in a loop of its own."""
     frequency = prop.frequency
     if frequency.traced(fn.qualname):
         return None
@@ -564,11 +566,9 @@ def _listed_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> str
     if driver is not None and driver.grows:
         return None  # the sweep itself runs again per step of something longer
     sweep = frequency.sweep(fn, loop)
-    if sweep is None or not sweep.sizes:
+    if sweep is None or not frequency.used_per_point(fn, loop):
         return None
-    if frequency.used_per_point(fn, loop):
-        return f"a sweep over {sweep.points} fixed points, each using its jit in a loop of its own"
-    return f"a sweep over {sweep.points} sizes listed in the code, each a problem traced once"
+    return sweep
 
 
 def _item_reaches(project: Project, fn: FunctionSummary, loop: LoopInfo, finding: Finding) -> bool:
@@ -932,9 +932,9 @@ class _Sources:
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
     )
-    # By sweep loop (function, loop index): why it is a sweep over listed sizes
-    # (``_listed_sweep``), None where it is no such sweep.
-    sweeps: dict[tuple[str, int], str | None] = field(default_factory=dict)
+    # By sweep loop (function, loop index): the sweep it walks, amortised by each point's own
+    # loop (``_amortised_sweep``), None where it is no such sweep.
+    sweeps: dict[tuple[str, int], Sweep | None] = field(default_factory=dict)
     _functions_at: dict[str, list[tuple[str, FunctionSummary]]] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
