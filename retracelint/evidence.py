@@ -2213,7 +2213,7 @@ def _givers(project: Project, at: Location) -> list[tuple[PathStep, tuple[Target
     out = []
     for klass in project.symbols.mro(cls):
         for method in project.classes[klass].methods.values():
-            writer = project.functions.get(method)
+            writer = project.function(method) if method in project.functions else None
             this = writer.params[0].name if writer is not None and writer.params else None
             for stored in writer.writes.get(f"{this}.{callee[2]}", ()) if writer else ():
                 deps = list(stored.value.deps)

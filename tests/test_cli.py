@@ -216,7 +216,7 @@ def test_default_command_is_check_and_both_report_the_same(
     assert plain.stderr.decode() == check.stderr
     assert plain.stderr.decode().splitlines() == [
         "Found 3 errors.",
-        "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).",
+        "No fixes available (3 hidden fixes can be enabled with the `--unsafe-fixes` option).",
     ]
     assert sorted(parsed(plain.stdout.decode())) == sorted(expected_train(project))
 
