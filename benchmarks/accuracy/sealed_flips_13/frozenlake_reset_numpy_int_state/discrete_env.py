@@ -21,7 +21,7 @@ class DiscreteEnv:
         self.s = None
 
     def reset(self):
-        self.s = categorical_sample(self.isd, self.np_random)
+        self.s = categorical_sample(self.isd, self.np_random)  # expect: RTL401
         return self.s
 
     def step(self, action):

@@ -26,7 +26,3 @@ def restart(observation, shape=(), dtype=float):
 def transition(reward, observation, discount=None):
     discount = jnp.ones_like(reward) if discount is None else discount
     return TimeStep(jnp.asarray(MID, jnp.int8), reward, discount, observation)
-
-
-def termination(reward, observation):
-    return TimeStep(jnp.asarray(LAST, jnp.int8), reward, jnp.zeros_like(reward), observation)

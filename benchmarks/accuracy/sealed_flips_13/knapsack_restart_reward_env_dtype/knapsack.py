@@ -5,7 +5,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from timesteps import restart, termination, transition
+from timesteps import restart, transition
 
 
 class State(NamedTuple):
@@ -38,10 +38,4 @@ class Knapsack:
         remaining = state.remaining - jnp.where(fits, state.weights[action], 0.0)
         state = state._replace(packed=packed, remaining=remaining)
         reward = jnp.where(fits, state.values[action], 0.0).astype(self.reward_dtype)
-        observation = self._observation(state)
-        timestep = jax.lax.cond(
-            fits,
-            lambda: transition(reward, observation),
-            lambda: termination(reward, observation),
-        )
-        return state, timestep
+        return state, transition(reward, self._observation(state))

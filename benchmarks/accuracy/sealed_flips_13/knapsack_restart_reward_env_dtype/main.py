@@ -18,8 +18,6 @@ def main():
         for _ in range(env.num_items):
             state, timestep = step(state, actor.act())
             actor.observe(timestep)
-            if int(timestep.step_type) == 2:
-                break
         print(f"episode {episode}: return {float(actor.stats['return']):.3f}")
 
 
