@@ -1140,11 +1140,7 @@ class Statements(PassState):
             return False
         if self.resizes(name) and not self.filled_from_command_line(name):
             return False
-        self.reading_bindings.add(name)
-        try:
-            return all(self.walks_items(value, follow=False) for value in made)
-        finally:
-            self.reading_bindings.discard(name)
+        return self._bindings_walk_items(name, made)
 
     def held_param(self, name: str) -> bool:
         """Whether ``name`` is a parameter that holds a collection (by its annotation or default),
@@ -1158,9 +1154,15 @@ class Statements(PassState):
         bound = self.names.bound.get(name, [])
         if not bound or len(bound) != self.stores(name) or self.resizes(name):
             return False
+        return self._bindings_walk_items(name, bound)
+
+    def _bindings_walk_items(self, name: str, values: list[ast.expr]) -> bool:
+        """Whether each value bound to ``name`` walks the items of a held collection, read while
+        ``name`` is marked as being read (``reading_bindings``): a binding from itself (``sizes =
+        sorted(sizes)``) reads what it held, not its bindings again."""
         self.reading_bindings.add(name)
         try:
-            return all(self.walks_items(value, follow=False) for value in bound)
+            return all(self.walks_items(value, follow=False) for value in values)
         finally:
             self.reading_bindings.discard(name)
 
