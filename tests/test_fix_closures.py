@@ -315,6 +315,105 @@ def test_a_jitted_bound_method_is_built_once_in_init(
     )
 
 
+SOLVER = '''\
+"""A damped Gauss-Newton solver, configured as a dataclass."""
+from dataclasses import dataclass
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclass
+class GaussNewton:
+    residual_fun: Callable
+    maxiter: int = 3
+    jit: bool = True
+
+    def update(self, params, obs):
+        r = self.residual_fun(params, obs)
+        J = jax.jacfwd(self.residual_fun)(params, obs)
+        step = jnp.linalg.solve(J.T @ J + 1e-3 * jnp.eye(params.shape[0]), J.T @ r)
+        return params - step
+
+    def run(self, params, obs):
+        update = jax.jit(self.update) if self.jit else self.update  # one jit per run
+        for _ in range(self.maxiter):
+            params = update(params, obs)
+        return params
+'''
+
+CALIBRATE = """\
+import jax.numpy as jnp
+
+from solver import GaussNewton
+
+
+def residuals(params, obs):
+    return params[0] * jnp.exp(-obs / params[1]) - jnp.exp(-obs / 2.0)
+
+
+class Calibrator:
+    def __init__(self):
+        self.solver = GaussNewton(residuals)
+
+    def calibrate(self, obs):
+        return self.solver.run(jnp.array([1.5, 1.0]), obs)
+
+
+calibrator = Calibrator()
+for n in range(3):
+    print(calibrator.calibrate(jnp.linspace(0.0, 1.0 + n, 8)))
+"""
+
+
+def test_a_dataclass_builds_the_jit_of_its_method_once_in_post_init(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a dataclass has no __init__ of its own to build the jit in: the one it generates calls
+    # __post_init__, which the fix adds (or builds it in, when the class has one)
+    root = project(tmp_path, monkeypatch, {"solver.py": SOLVER, "calibrate.py": CALIBRATE})
+    assert codes(".") == [("solver.py", "RTL301")]
+    assert fixed_once(root, "solver.py") == SOLVER.replace(
+        "    jit: bool = True\n\n",
+        "    jit: bool = True\n\n"
+        "    def __post_init__(self):\n"
+        "        self._update_jit = jax.jit(self.update)\n\n",
+    ).replace("update = jax.jit(self.update) if", "update = self._update_jit if")
+    posted = SOLVER.replace(
+        "    def update(", "    def __post_init__(self):\n        self.calls = 0\n\n    def update("
+    )
+    (root / "solver.py").write_text(posted, encoding="utf-8")
+    assert fixed_once(root, "solver.py") == posted.replace(
+        "        self.calls = 0\n",
+        "        self._update_jit = jax.jit(self.update)\n        self.calls = 0\n",
+    ).replace("update = jax.jit(self.update) if", "update = self._update_jit if")
+
+
+@pytest.mark.parametrize(
+    ("decorator", "reason"),
+    [
+        ("@dataclass(frozen=True)", "the class is a dataclass(frozen=True)"),
+        ("@dataclass(slots=True)", "the class is a dataclass(slots=True)"),
+        ("@dataclass(init=False)", "the class is a dataclass(init=False)"),
+        ("@functools.total_ordering", "the class has no __init__ to build it in"),
+    ],
+)
+def test_a_class_that_cannot_be_given_the_jit_as_it_is_made_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decorator: str, reason: str
+) -> None:
+    solver = SOLVER.replace("@dataclass\n", decorator + "\n").replace(
+        "from dataclasses", "import functools\nfrom dataclasses"
+    )
+    root = project(tmp_path, monkeypatch, {"solver.py": solver, "calibrate.py": CALIBRATE})
+    (refused,) = refusals(root, "solver.py")
+    assert refused == (
+        "it closes over self, which may change between calls; "
+        + reason
+        + (": it cannot be given an attribute" if "dataclass" in decorator else "")
+    )
+
+
 def refusals(root: Path, name: str) -> list[str]:
     before = (root / name).read_text(encoding="utf-8")
     result = lint("--diff", "--unsafe-fixes", ".")
