@@ -38,6 +38,7 @@ from retracelint.fixes.base import (
 from retracelint.fixes.rebuilt_jit import jit_decorator, may_mutate, not_module_stable
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
+    _REPLACES,
     _TRANSFORMS,
     NEW_ARRAY_METHODS,
     STATIC_ARRAY_ATTRIBUTES,
@@ -431,14 +432,19 @@ def _changed_later(
 
 
 def why_static(
-    source: Source, fn: ast.AST, uses: list[ast.expr], depth: int
+    source: Source,
+    fn: ast.AST,
+    uses: list[ast.expr],
+    depth: int,
+    leaves: frozenset[str] = frozenset(),
 ) -> str | Refusal | None:
     """Why the value read at ``uses`` (in ``fn``) must be static, None when a traced one works, or a
-    refusal when a use is not known."""
+    refusal when a use is not known. ``leaves``: fields that are leaves of every object, so that a
+    copy made with one of them set to the value (``dataclasses.replace``) holds it as it is."""
     pending, seen = list(uses), set()
     while pending:
         current = pending.pop()
-        use = _use(source, current, depth)
+        use = _use(source, current, depth, leaves)
         if isinstance(use, list):
             for name in use:
                 if name not in seen:
@@ -473,9 +479,11 @@ def unhashable_static(
     return None
 
 
-def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusal | None:
+def _use(
+    source: Source, node: ast.expr, depth: int, leaves: frozenset[str] = frozenset()
+) -> str | list[str] | Refusal | None:
     """How one read is used: None where a traced value works, the names it is assigned to (read next),
-    why it must be static, or a refusal."""
+    why it must be static, or a refusal. ``leaves``: as ``why_static``'s."""
     current: ast.AST = node
     while True:
         parent = source.parent(current)
@@ -516,8 +524,11 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
             return _argument_use(source, parent, current, depth)
         elif isinstance(parent, ast.keyword):
             call = source.parent(parent)
-            if isinstance(call, ast.Call) and dotted(call.func) in record_classes(source):
-                current = call
+            if isinstance(call, ast.Call) and (
+                dotted(call.func) in record_classes(source)
+                or (parent.arg in leaves and imported_name(source, dotted(call.func)) in _REPLACES)
+            ):
+                current = call  # the record or the copy holds it as it is: its uses are checked
                 continue
             return _argument_use(source, call, current, depth)  # type: ignore[arg-type]
         elif isinstance(parent, ast.Return) or (
