@@ -414,6 +414,75 @@ def test_a_class_that_cannot_be_given_the_jit_as_it_is_made_is_left_alone(
     )
 
 
+CALLBACKS = '''\
+"""Evaluation callback: roll the current policy out once."""
+
+import jax
+
+
+def make_eval_fn(env, rollout_len=5):
+    scores = []
+
+    def eval_fn(step, params):
+        jit_step = jax.jit(env.step)  # one jit per evaluation
+        state = env.reset(step)
+        for _ in range(rollout_len):
+            state = jit_step(state, params)
+        scores.append(float(state.sum()))
+        return scores[-1]
+
+    return eval_fn
+'''
+
+TRAIN = """\
+import jax.numpy as jnp
+
+from callbacks import make_eval_fn
+
+
+class Env:
+    def reset(self, seed):
+        return jnp.full(3, float(seed))
+
+    def step(self, state, params):
+        return 0.5 * state + params
+
+
+eval_fn = make_eval_fn(Env())
+for step in range(3):
+    print(eval_fn(step, jnp.ones(3)))
+"""
+
+
+def test_a_jit_rebuilt_by_the_function_a_factory_makes_is_built_once_in_the_factory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"callbacks.py": CALLBACKS, "train.py": TRAIN})
+    assert codes(".") == [("callbacks.py", "RTL301")]
+    assert fixed_once(root, "callbacks.py") == CALLBACKS.replace(
+        "    scores = []\n\n",
+        "    scores = []\n\n    step_jit = jax.jit(env.step)\n\n",
+    ).replace("jit_step = jax.jit(env.step)", "jit_step = step_jit")
+
+
+def test_a_factory_that_binds_the_value_again_keeps_the_jit_where_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the factory wraps the environment after it makes the callback: built before the def, the jit
+    # would step the unwrapped one
+    rebinds = CALLBACKS.replace(
+        "    return eval_fn\n", "    env = Monitor(env)\n    return eval_fn\n"
+    )
+    rebinds = rebinds.replace("import jax\n", "import jax\nfrom monitor import Monitor\n")
+    monitor = "class Monitor:\n    def __init__(self, env):\n        self.step = env.step\n"
+    root = project(
+        tmp_path, monkeypatch, {"callbacks.py": rebinds, "train.py": TRAIN, "monitor.py": monitor}
+    )
+    assert refusals(root, "callbacks.py") == [
+        "it closes over env, which may change between calls; the jit call is not in a method"
+    ]
+
+
 def refusals(root: Path, name: str) -> list[str]:
     before = (root / name).read_text(encoding="utf-8")
     result = lint("--diff", "--unsafe-fixes", ".")
