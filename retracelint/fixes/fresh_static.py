@@ -67,7 +67,7 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     return Rewrite(
         replace={source.span(node): parse_expression(name)},
         insert_before={source.start(where): [parse_statement(f"{name} = {code}\n")]},
-        unsafe=not safe or made_in_factory(where),
+        unsafe=not safe or made_in_factory(source, where),
     )
 
 

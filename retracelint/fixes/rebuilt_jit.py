@@ -89,7 +89,7 @@ def _hoist_call(source: Source, call: ast.Call) -> Rewrite | Refusal:
     return Rewrite(
         replace={source.span(call): parse_expression(name)},
         insert_before={source.start(where): [statement]},
-        unsafe=made_in_factory(where),
+        unsafe=made_in_factory(source, where),
     )
 
 
@@ -115,7 +115,7 @@ def _hoist_def(source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     return Rewrite(
         insert_before={source.start(where): [moved]},
         remove={source.start(fdef)},
-        unsafe=made_in_factory(where),
+        unsafe=made_in_factory(source, where),
     )
 
 
@@ -227,11 +227,11 @@ def _nonlocal(function: ast.AST, name: str) -> bool:
     )
 
 
-def made_in_factory(where: ast.stmt) -> bool:
+def made_in_factory(source: Source, where: ast.stmt) -> bool:
     """Whether ``where_once`` put the node before a def in its factory: the values it closes over
     are then the factory's, which the function made may see changed in place (an object's
     attributes) between its calls, where the node built once has read them once: unsafe."""
-    return isinstance(where, _FUNCTIONS[:2])
+    return isinstance(where, _FUNCTIONS[:2]) and not any(s is where for s in source.tree.body)
 
 
 def _memo_guard(ancestors: list[ast.AST]) -> str | None:
