@@ -391,6 +391,11 @@ def test_a_counter_a_jitted_step_updates_becomes_a_leaf_in_the_module_beside_tha
             "    return dataclasses",
             "    if source.n_updates > 2:\n        grad = grad / 2\n    return dataclasses",
         ),
+        # the step differentiates the object: jax takes no integer leaf there
+        (
+            "grad = source.flux - target",
+            "grad = value_and_grad(lambda s: (s.flux - target) ** 2)(source)[1].flux",
+        ),
         # two modules beside it declare a class of that name: which one is meant is not known
         (None, None),
     ],
@@ -399,6 +404,7 @@ def test_a_counter_whose_field_cannot_be_found_or_kept_a_leaf_is_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str | None, new: str | None
 ) -> None:
     fit = FIT if old is None else FIT.replace(old, new or "")
+    fit = fit.replace("import jax\n", "import jax\nfrom jax import value_and_grad\n")
     files = {"scene.py": SCENE, "fit.py": fit, "run.py": RUN}
     if old is None:
         files["scene_v1.py"] = SCENE.replace('["flux"]', '["flux", "n_updates"]')
@@ -407,11 +413,12 @@ def test_a_counter_whose_field_cannot_be_found_or_kept_a_leaf_is_left_alone(
     monkeypatch.chdir(tmp_path)
     result = lint("--diff", "--unsafe-fixes", ".")
     assert result.stdout == "" and "RTL201 not fixed: " in result.stderr
-    expected = (
-        "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple"
-        if old is None
-        else "n_updates must stay static: decides Python control flow"
-    )
+    expected = {
+        None: "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple",
+        "    return dataclasses": "n_updates must stay static: decides Python control flow",
+        "grad = source.flux - target": "n_updates must stay static: line 10 differentiates source,"
+        " whose n_updates is int: jax differentiates no integer leaf",
+    }[old]
     assert result.stderr.split("RTL201 not fixed: ", 1)[1].splitlines()[0] == expected
     assert all((tmp_path / n).read_text() == t for n, t in files.items())
 

@@ -26,9 +26,10 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.closure_args import FOLLOW_DEPTH, why_static
+from retracelint.fixes.closure_args import FOLLOW_DEPTH, imported_name, why_static
 from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
+from retracelint.summarise.apis import DIFFERENTIABLE_TYPES, DIFFERENTIATES
 
 _FIELDS = frozenset(
     {
@@ -120,8 +121,10 @@ def _meta_to_data(
     if not lists or lists[0] is None or lists[1] is None or name not in lists[1][1]:
         return None
     (data, data_names), (meta, meta_names) = lists  # type: ignore[misc]
-    reason = _needs_static(source, finding, name, frozenset(data_names)) or _needs_static_in_class(
-        where, cls, name
+    reason = (
+        _needs_static(source, finding, name, frozenset(data_names))
+        or _needs_static_in_class(where, cls, name)
+        or _differentiated(source, finding, cls, name)
     )
     if reason is not None:
         return Refusal(f"{name} must stay static: {reason}")
@@ -424,6 +427,42 @@ def _only_static(node: ast.expr) -> bool:
             and _is_constant(node.values[0], True)
         )
     return False
+
+
+def _differentiated(source: Source, finding: Finding, cls: ast.ClassDef, name: str) -> str | None:
+    """Why the field cannot be a leaf of the object the jitted function differentiates
+    (``jax.value_and_grad(loss)(obj, ...)``): one not annotated as a float or an array may be an
+    integer, which jax does not differentiate."""
+    fdef, home, param = source.jitted_def(finding), source.jit_home(finding), finding.parameter
+    annotation = next(
+        (
+            s.annotation
+            for s in cls.body
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and s.target.id == name
+        ),
+        None,
+    )
+    if (
+        fdef is None
+        or home is None
+        or (annotation is not None and dotted(annotation) in DIFFERENTIABLE_TYPES)
+    ):
+        return None
+    for call in ast.walk(fdef):
+        made = call.func if isinstance(call, ast.Call) else None
+        if not (
+            isinstance(made, ast.Call) and imported_name(home, dotted(made.func)) in DIFFERENTIATES
+        ):
+            continue
+        if any(isinstance(a, ast.Name) and a.id == param for a in call.args):  # type: ignore[union-attr]
+            kind = ast.unparse(annotation) if annotation is not None else "not annotated"
+            return (
+                f"line {call.lineno} differentiates {param}, whose {name} is {kind}: jax"
+                " differentiates no integer leaf"
+            )
+    return None
 
 
 def _needs_static(
