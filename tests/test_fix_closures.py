@@ -465,6 +465,39 @@ def test_a_jit_rebuilt_by_the_function_a_factory_makes_is_built_once_in_the_fact
     ).replace("jit_step = jax.jit(env.step)", "jit_step = step_jit")
 
 
+def test_the_editor_offers_the_factory_hoist_and_the_post_init_jit_as_quick_fixes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("lsprotocol")
+    from retracelint import config
+    from retracelint.engine import analyse
+    from retracelint.server import fix_edit, quick_fix
+
+    files = {"callbacks.py": CALLBACKS, "train.py": TRAIN}
+    files |= {"solver.py": SOLVER, "calibrate.py": CALIBRATE}
+    root = project(tmp_path, monkeypatch, files)
+    settings = config.load([str(root)], isolated=True)
+    found = analyse(sorted(files), settings).findings
+    assert sorted(f.location.path for f in found) == ["callbacks.py", "solver.py"]
+    edited = {}
+    for finding in found:
+        fix = quick_fix(finding, lambda path: (root / path).read_bytes(), unsafe=True)
+        assert fix is not None
+        workspace = fix_edit(fix, {}, document_changes=False)
+        assert workspace is not None and workspace.changes is not None
+        text = files[finding.location.path]
+        (edits,) = workspace.changes.values()
+        for edit in sorted(edits, key=lambda e: -e.range.start.line):
+            lines = text.splitlines(keepends=True)
+            start, end = edit.range.start.line, edit.range.end.line
+            text = "".join(lines[:start]) + edit.new_text + "".join(lines[end:])
+        edited[finding.location.path] = text
+    # what --fix --unsafe-fixes writes
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
+    assert edited == {name: (root / name).read_text(encoding="utf-8") for name in edited}
+    assert edited["callbacks.py"] != CALLBACKS and edited["solver.py"] != SOLVER
+
+
 def test_a_factory_that_binds_the_value_again_keeps_the_jit_where_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
