@@ -516,6 +516,39 @@ def test_a_factory_that_binds_the_value_again_keeps_the_jit_where_it_is(
     ]
 
 
+GEOMETRY = """\
+from shapes import margin
+
+
+def clearance(state, obstacle, radius):
+    d = state[:2] - obstacle
+    return d @ d - radius**2
+"""
+
+
+def test_a_closed_over_value_handed_to_a_helper_of_the_module_beside_is_made_an_argument(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the helper computes with the radius: it can be traced, as a helper of the module itself
+    controllers = CONTROLLERS.replace(
+        "h = barrier(state, obstacle, radius)", "h = clearance(state, obstacle, radius)"
+    ).replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom geometry import clearance\n"
+    )
+    root = project(
+        tmp_path,
+        monkeypatch,
+        {"controllers.py": controllers, "sim.py": SIM, "geometry.py": GEOMETRY, "shapes.py": ""},
+    )
+    fixed = fixed_once(root, "controllers.py")
+    assert fixed == CONTROLLERS_FIXED.replace(
+        "h = barrier(state, obstacle, radius)", "h = clearance(state, obstacle, radius)"
+    ).replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom geometry import clearance\n"
+    )
+    assert (root / "geometry.py").read_text(encoding="utf-8") == GEOMETRY
+
+
 def refusals(root: Path, name: str) -> list[str]:
     before = (root / name).read_text(encoding="utf-8")
     result = lint("--diff", "--unsafe-fixes", ".")
@@ -536,7 +569,8 @@ def test_what_the_fix_cannot_keep_is_left_alone_with_the_reason(
         "return jnp.mean((x @ params - y) ** 2)", "return jnp.mean((x @ params - self.target) ** 2)"
     ).replace("        self.lr = lr\n", "        self.lr = lr\n        self.target = 0.0\n")
     staged += "\n    def retarget(self, target):\n        self.target = target\n"
-    # the value is handed to a function of another module, whose use of it is not known here
+    # the value is handed through a function of another module to a third one, which a fix does
+    # not read
     helper = CONTROLLERS.replace(
         "h = barrier(state, obstacle, radius)", "h = clearance(state, obstacle, radius)"
     )
@@ -559,13 +593,14 @@ def test_what_the_fix_cannot_keep_is_left_alone_with_the_reason(
             "fit.py": FIT,
             "sim.py": SIM,
             "controllers.py": helper,
-            "geometry.py": "def clearance(state, obstacle, radius):\n    return radius\n",
+            "geometry.py": GEOMETRY.replace("return d @ d - radius**2", "return margin(radius)"),
+            "shapes.py": "def margin(radius):\n    return radius\n",
             "late.py": late,
         },
     )
     assert sorted(refusals(root, "trainer.py")) == [
         "it closes over control, which may change between calls; it passes a value it closes over"
-        " to geometry.clearance, whose use of it is not known",
+        " to shapes.margin, whose use of it is not known",
         "it closes over self, which may change between calls; self.target is assigned outside"
         " __init__: the jit built once would keep the value it was traced with",
         "it closes over step, which may change between calls; scale is assigned after the jit is"

@@ -21,6 +21,7 @@ import ast
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
@@ -594,7 +595,9 @@ def _argument_use(
         if accepts_traced(called.rsplit(".", 1)[-1], position, keyword):
             return None
         return f"gives {called} an argument that is not known to take a traced value"
-    fdef = func if isinstance(func, ast.Lambda) else _module_def(source, called)
+    home, fdef = source, func if isinstance(func, ast.Lambda) else _module_def(source, called)
+    if fdef is None and depth > 0:
+        home, fdef = _imported_def(source, called)
     if fdef is None or depth == 0:
         return Refusal(
             f"it passes a value it closes over to {called or 'a call'}, whose use of it is not known"
@@ -611,7 +614,17 @@ def _argument_use(
         for n in ast.walk(fdef)
         if isinstance(n, ast.Name) and n.id == param.arg and isinstance(n.ctx, ast.Load)
     ]
-    return why_static(source, fdef, uses, depth - 1)
+    return why_static(home, fdef, uses, depth - 1)
+
+
+def _imported_def(source: Source, called: str) -> tuple[Source, ast.FunctionDef | None]:
+    """The def of a function the module imports from a module beside it (``from dsp import
+    soft_gate``, ``dsp.soft_gate``: ``dsp.py`` in its folder), with that module."""
+    module, _, name = called.rpartition(".")
+    if not module or source.path is None:
+        return source, None
+    home = source.neighbour(str(Path(source.path).parent / f"{module.replace('.', '/')}.py"))
+    return (home, _module_def(home, name)) if home is not None else (source, None)
 
 
 def imported_name(source: Source, name: str) -> str:
