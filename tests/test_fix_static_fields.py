@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from test_fix_closures import proved_by_jax
+from test_fix_closures import fixed_once, project, proved_by_jax
 
 from retracelint.cli import main
 
@@ -366,21 +366,13 @@ print(fitted.n_updates, float(fitted.flux))
 def test_a_counter_a_jitted_step_updates_becomes_a_leaf_in_the_module_beside_that_declares_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name, text in {"scene.py": SCENE, "fit.py": FIT, "run.py": RUN}.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+    root = project(tmp_path, monkeypatch, {"scene.py": SCENE, "fit.py": FIT, "run.py": RUN})
     assert lint(".").stdout.startswith("fit.py:10:81: RTL201 static field Source.n_updates")
-    result = lint("--fix", "--unsafe-fixes", ".")
-    assert result.stderr.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining)."
-    fixed = (tmp_path / "scene.py").read_text()
-    assert fixed == SCENE.replace(
+    assert fixed_once(root, "scene.py") == SCENE.replace(
         'data_fields=["flux"], meta_fields=["n_updates"]',
         'data_fields=["flux", "n_updates"], meta_fields=[]',
     )
-    assert (tmp_path / "fit.py").read_text() == FIT
-    again = lint("--fix", "--unsafe-fixes", ".")
-    assert again.exit_code == 0 and again.stdout == ""
-    assert (tmp_path / "scene.py").read_text() == fixed
+    assert (root / "fit.py").read_text() == FIT
 
 
 @pytest.mark.parametrize(
@@ -408,9 +400,7 @@ def test_a_counter_whose_field_cannot_be_found_or_kept_a_leaf_is_left_alone(
     files = {"scene.py": SCENE, "fit.py": fit, "run.py": RUN}
     if old is None:
         files["scene_v1.py"] = SCENE.replace('["flux"]', '["flux", "n_updates"]')
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+    project(tmp_path, monkeypatch, files)
     result = lint("--diff", "--unsafe-fixes", ".")
     assert result.stdout == "" and "RTL201 not fixed: " in result.stderr
     expected = {
