@@ -315,6 +315,240 @@ def test_a_jitted_bound_method_is_built_once_in_init(
     )
 
 
+SOLVER = '''\
+"""A damped Gauss-Newton solver, configured as a dataclass."""
+from dataclasses import dataclass
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclass
+class GaussNewton:
+    residual_fun: Callable
+    maxiter: int = 3
+    jit: bool = True
+
+    def update(self, params, obs):
+        r = self.residual_fun(params, obs)
+        J = jax.jacfwd(self.residual_fun)(params, obs)
+        step = jnp.linalg.solve(J.T @ J + 1e-3 * jnp.eye(params.shape[0]), J.T @ r)
+        return params - step
+
+    def run(self, params, obs):
+        update = jax.jit(self.update) if self.jit else self.update  # one jit per run
+        for _ in range(self.maxiter):
+            params = update(params, obs)
+        return params
+'''
+
+CALIBRATE = """\
+import jax.numpy as jnp
+
+from solver import GaussNewton
+
+
+def residuals(params, obs):
+    return params[0] * jnp.exp(-obs / params[1]) - jnp.exp(-obs / 2.0)
+
+
+class Calibrator:
+    def __init__(self):
+        self.solver = GaussNewton(residuals)
+
+    def calibrate(self, obs):
+        return self.solver.run(jnp.array([1.5, 1.0]), obs)
+
+
+calibrator = Calibrator()
+for n in range(3):
+    print(calibrator.calibrate(jnp.linspace(0.0, 1.0 + n, 8)))
+"""
+
+
+def test_a_dataclass_builds_the_jit_of_its_method_once_in_post_init(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a dataclass has no __init__ of its own to build the jit in: the one it generates calls
+    # __post_init__, which the fix adds (or builds it in, when the class has one)
+    root = project(tmp_path, monkeypatch, {"solver.py": SOLVER, "calibrate.py": CALIBRATE})
+    assert codes(".") == [("solver.py", "RTL301")]
+    assert fixed_once(root, "solver.py") == SOLVER.replace(
+        "    jit: bool = True\n\n",
+        "    jit: bool = True\n\n"
+        "    def __post_init__(self):\n"
+        "        self._update_jit = jax.jit(self.update)\n\n",
+    ).replace("update = jax.jit(self.update) if", "update = self._update_jit if")
+    posted = SOLVER.replace(
+        "    def update(", "    def __post_init__(self):\n        self.calls = 0\n\n    def update("
+    )
+    (root / "solver.py").write_text(posted, encoding="utf-8")
+    assert fixed_once(root, "solver.py") == posted.replace(
+        "        self.calls = 0\n",
+        "        self._update_jit = jax.jit(self.update)\n        self.calls = 0\n",
+    ).replace("update = jax.jit(self.update) if", "update = self._update_jit if")
+
+
+@pytest.mark.parametrize(
+    ("decorator", "reason"),
+    [
+        ("@dataclass(frozen=True)", "the class is a dataclass(frozen=True)"),
+        ("@dataclass(slots=True)", "the class is a dataclass(slots=True)"),
+        ("@dataclass(init=False)", "the class is a dataclass(init=False)"),
+        ("@functools.total_ordering", "the class has no __init__ to build it in"),
+    ],
+)
+def test_a_class_that_cannot_be_given_the_jit_as_it_is_made_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decorator: str, reason: str
+) -> None:
+    solver = SOLVER.replace("@dataclass\n", decorator + "\n").replace(
+        "from dataclasses", "import functools\nfrom dataclasses"
+    )
+    root = project(tmp_path, monkeypatch, {"solver.py": solver, "calibrate.py": CALIBRATE})
+    (refused,) = refusals(root, "solver.py")
+    assert refused == (
+        "it closes over self, which may change between calls; "
+        + reason
+        + (": it cannot be given an attribute" if "dataclass" in decorator else "")
+    )
+
+
+CALLBACKS = '''\
+"""Evaluation callback: roll the current policy out once."""
+
+import jax
+
+
+def make_eval_fn(env, rollout_len=5):
+    scores = []
+
+    def eval_fn(step, params):
+        jit_step = jax.jit(env.step)  # one jit per evaluation
+        state = env.reset(step)
+        for _ in range(rollout_len):
+            state = jit_step(state, params)
+        scores.append(float(state.sum()))
+        return scores[-1]
+
+    return eval_fn
+'''
+
+TRAIN = """\
+import jax.numpy as jnp
+
+from callbacks import make_eval_fn
+
+
+class Env:
+    def reset(self, seed):
+        return jnp.full(3, float(seed))
+
+    def step(self, state, params):
+        return 0.5 * state + params
+
+
+eval_fn = make_eval_fn(Env())
+for step in range(3):
+    print(eval_fn(step, jnp.ones(3)))
+"""
+
+
+def test_a_jit_rebuilt_by_the_function_a_factory_makes_is_built_once_in_the_factory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"callbacks.py": CALLBACKS, "train.py": TRAIN})
+    assert codes(".") == [("callbacks.py", "RTL301")]
+    assert fixed_once(root, "callbacks.py") == CALLBACKS.replace(
+        "    scores = []\n\n",
+        "    scores = []\n\n    step_jit = jax.jit(env.step)\n\n",
+    ).replace("jit_step = jax.jit(env.step)", "jit_step = step_jit")
+
+
+def test_the_editor_offers_the_factory_hoist_and_the_post_init_jit_as_quick_fixes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("lsprotocol")
+    from retracelint import config
+    from retracelint.engine import analyse
+    from retracelint.server import fix_edit, quick_fix
+
+    files = {"callbacks.py": CALLBACKS, "train.py": TRAIN}
+    files |= {"solver.py": SOLVER, "calibrate.py": CALIBRATE}
+    root = project(tmp_path, monkeypatch, files)
+    settings = config.load([str(root)], isolated=True)
+    found = analyse(sorted(files), settings).findings
+    assert sorted(f.location.path for f in found) == ["callbacks.py", "solver.py"]
+    edited = {}
+    for finding in found:
+        fix = quick_fix(finding, lambda path: (root / path).read_bytes(), unsafe=True)
+        assert fix is not None
+        workspace = fix_edit(fix, {}, document_changes=False)
+        assert workspace is not None and workspace.changes is not None
+        text = files[finding.location.path]
+        (edits,) = workspace.changes.values()
+        for edit in sorted(edits, key=lambda e: -e.range.start.line):
+            lines = text.splitlines(keepends=True)
+            start, end = edit.range.start.line, edit.range.end.line
+            text = "".join(lines[:start]) + edit.new_text + "".join(lines[end:])
+        edited[finding.location.path] = text
+    # what --fix --unsafe-fixes writes
+    assert lint("--fix", "--unsafe-fixes", ".").exit_code == 0
+    assert edited == {name: (root / name).read_text(encoding="utf-8") for name in edited}
+    assert edited["callbacks.py"] != CALLBACKS and edited["solver.py"] != SOLVER
+
+
+def test_a_factory_that_binds_the_value_again_keeps_the_jit_where_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the factory wraps the environment after it makes the callback: built before the def, the jit
+    # would step the unwrapped one
+    rebinds = CALLBACKS.replace(
+        "    return eval_fn\n", "    env = Monitor(env)\n    return eval_fn\n"
+    )
+    rebinds = rebinds.replace("import jax\n", "import jax\nfrom monitor import Monitor\n")
+    monitor = "class Monitor:\n    def __init__(self, env):\n        self.step = env.step\n"
+    root = project(
+        tmp_path, monkeypatch, {"callbacks.py": rebinds, "train.py": TRAIN, "monitor.py": monitor}
+    )
+    assert refusals(root, "callbacks.py") == [
+        "it closes over env, which may change between calls; the jit call is not in a method"
+    ]
+
+
+GEOMETRY = """\
+from shapes import margin
+
+
+def clearance(state, obstacle, radius):
+    d = state[:2] - obstacle
+    return d @ d - radius**2
+"""
+
+
+def test_a_closed_over_value_handed_to_a_helper_of_the_module_beside_is_made_an_argument(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the helper computes with the radius: it can be traced, as a helper of the module itself
+    controllers = CONTROLLERS.replace(
+        "h = barrier(state, obstacle, radius)", "h = clearance(state, obstacle, radius)"
+    ).replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom geometry import clearance\n"
+    )
+    root = project(
+        tmp_path,
+        monkeypatch,
+        {"controllers.py": controllers, "sim.py": SIM, "geometry.py": GEOMETRY, "shapes.py": ""},
+    )
+    fixed = fixed_once(root, "controllers.py")
+    assert fixed == CONTROLLERS_FIXED.replace(
+        "h = barrier(state, obstacle, radius)", "h = clearance(state, obstacle, radius)"
+    ).replace(
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nfrom geometry import clearance\n"
+    )
+    assert (root / "geometry.py").read_text(encoding="utf-8") == GEOMETRY
+
+
 def refusals(root: Path, name: str) -> list[str]:
     before = (root / name).read_text(encoding="utf-8")
     result = lint("--diff", "--unsafe-fixes", ".")
@@ -335,7 +569,8 @@ def test_what_the_fix_cannot_keep_is_left_alone_with_the_reason(
         "return jnp.mean((x @ params - y) ** 2)", "return jnp.mean((x @ params - self.target) ** 2)"
     ).replace("        self.lr = lr\n", "        self.lr = lr\n        self.target = 0.0\n")
     staged += "\n    def retarget(self, target):\n        self.target = target\n"
-    # the value is handed to a function of another module, whose use of it is not known here
+    # the value is handed through a function of another module to a third one, which a fix does
+    # not read
     helper = CONTROLLERS.replace(
         "h = barrier(state, obstacle, radius)", "h = clearance(state, obstacle, radius)"
     )
@@ -358,13 +593,14 @@ def test_what_the_fix_cannot_keep_is_left_alone_with_the_reason(
             "fit.py": FIT,
             "sim.py": SIM,
             "controllers.py": helper,
-            "geometry.py": "def clearance(state, obstacle, radius):\n    return radius\n",
+            "geometry.py": GEOMETRY.replace("return d @ d - radius**2", "return margin(radius)"),
+            "shapes.py": "def margin(radius):\n    return radius\n",
             "late.py": late,
         },
     )
     assert sorted(refusals(root, "trainer.py")) == [
         "it closes over control, which may change between calls; it passes a value it closes over"
-        " to geometry.clearance, whose use of it is not known",
+        " to shapes.margin, whose use of it is not known",
         "it closes over self, which may change between calls; self.target is assigned outside"
         " __init__: the jit built once would keep the value it was traced with",
         "it closes over step, which may change between calls; scale is assigned after the jit is"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from test_fix_closures import proved_by_jax
+from test_fix_closures import fixed_once, project, proved_by_jax
 
 from retracelint.cli import main
 
@@ -314,6 +314,103 @@ def test_a_meta_field_the_jitted_function_needs_concrete_stays_listed(
     assert result.stdout == ""
     assert "RTL202 not fixed: gain must stay static: passes it to int" in result.stderr
     assert (tmp_path / "readings.py").read_text() == READINGS
+
+
+# A fit whose jitted step counts its updates in a meta field: the class is declared in a module that
+# neither the step's module nor the caller's imports; the script that makes the objects does.
+SCENE = """\
+import dataclasses
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.tree_util.register_dataclass, data_fields=["flux"], meta_fields=["n_updates"])
+@dataclasses.dataclass(frozen=True)
+class Source:
+    flux: jax.Array
+    n_updates: int = 0
+"""
+
+FIT = """\
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(source, target):
+    grad = source.flux - target
+    return dataclasses.replace(source, flux=source.flux - 0.5 * grad, n_updates=source.n_updates + 1)
+
+
+def fit(source, target, steps=4):
+    for _ in range(steps):
+        source = step(source, target)
+    return source
+"""
+
+RUN = """\
+import jax.numpy as jnp
+
+from fit import fit
+from scene import Source
+
+fitted = fit(Source(jnp.float32(3.0)), jnp.float32(1.0))
+print(fitted.n_updates, float(fitted.flux))
+"""
+
+
+def test_a_counter_a_jitted_step_updates_becomes_a_leaf_in_the_module_beside_that_declares_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"scene.py": SCENE, "fit.py": FIT, "run.py": RUN})
+    assert lint(".").stdout.startswith("fit.py:10:81: RTL201 static field Source.n_updates")
+    assert fixed_once(root, "scene.py") == SCENE.replace(
+        'data_fields=["flux"], meta_fields=["n_updates"]',
+        'data_fields=["flux", "n_updates"], meta_fields=[]',
+    )
+    assert (root / "fit.py").read_text() == FIT
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the step halves its rate after two updates, in Python: the count must stay concrete
+        (
+            "    return dataclasses",
+            "    if source.n_updates > 2:\n        grad = grad / 2\n    return dataclasses",
+        ),
+        # the step differentiates the object: jax takes no integer leaf there
+        (
+            "grad = source.flux - target",
+            "grad = value_and_grad(lambda s: (s.flux - target) ** 2)(source)[1].flux",
+        ),
+        # two modules beside it declare a class of that name: which one is meant is not known
+        (None, None),
+    ],
+)
+def test_a_counter_whose_field_cannot_be_found_or_kept_a_leaf_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str | None, new: str | None
+) -> None:
+    fit = FIT if old is None else FIT.replace(old, new or "")
+    fit = fit.replace("import jax\n", "import jax\nfrom jax import value_and_grad\n")
+    files = {"scene.py": SCENE, "fit.py": fit, "run.py": RUN}
+    if old is None:
+        files["scene_v1.py"] = SCENE.replace('["flux"]', '["flux", "n_updates"]')
+    project(tmp_path, monkeypatch, files)
+    result = lint("--diff", "--unsafe-fixes", ".")
+    assert result.stdout == "" and "RTL201 not fixed: " in result.stderr
+    expected = {
+        None: "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple",
+        "    return dataclasses": "n_updates must stay static: decides Python control flow",
+        "grad = source.flux - target": "n_updates must stay static: line 10 differentiates source,"
+        " whose n_updates is int: jax differentiates no integer leaf",
+    }[old]
+    assert result.stderr.split("RTL201 not fixed: ", 1)[1].splitlines()[0] == expected
+    assert all((tmp_path / n).read_text() == t for n, t in files.items())
 
 
 def test_a_jax_tree_static_field_becomes_a_plain_dataclass_field(

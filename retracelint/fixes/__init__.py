@@ -136,7 +136,8 @@ def fix_file(
     refused: list[tuple[Finding, str]] = []
     neighbours = _Neighbours(read or _from_disk)
     for finding in sorted(wanted, key=lambda f: f.sort_key):
-        rewrite = CODEMODS[finding.code].codemod(Source(text, tree, neighbours), finding)
+        fix = CODEMODS[finding.code]
+        rewrite = fix.codemod(Source(text, tree, neighbours, fix.target(finding)), finding)
         if isinstance(rewrite, Refusal):
             refused.append((finding, rewrite.reason))
             continue
@@ -195,7 +196,7 @@ class _Neighbours:
         try:
             before = self._read(path)
             text, encoding, tree = _parsed(before)
-            return before, encoding, Source(text, tree)
+            return before, encoding, Source(text, tree, path=path)
         except (
             OSError,
             SyntaxError,

@@ -81,11 +81,16 @@ class Source:
     when first asked for: libcst costs ten times what ``ast`` does)."""
 
     def __init__(
-        self, text: str, tree: ast.Module, neighbours: Callable[[str], Source | None] | None = None
+        self,
+        text: str,
+        tree: ast.Module,
+        neighbours: Callable[[str], Source | None] | None = None,
+        path: str | None = None,
     ):
         self.text = text
         self.tree = tree
         self._neighbours = neighbours
+        self.path = path  # as ``Location`` gives it; None where not known (standard input)
 
     def neighbour(self, path: str) -> Source | None:
         """Another file of the project (``Location``'s path), for a fix that edits it too; None when it

@@ -27,6 +27,7 @@ from retracelint.model import Finding
 _JITS = frozenset({"jax.jit", "jit"})
 _METHODS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COPIES = frozenset({"copy.copy", "copy.deepcopy", "copy", "deepcopy"})
+_DATACLASSES = frozenset({"dataclass", "dataclasses.dataclass"})
 
 
 def jit_in_init(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -46,9 +47,9 @@ def jit_in_init(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal("the jit call is not in a method")
     me = method.args.args[0].arg
     methods = {s.name: s for s in cls.body if isinstance(s, _METHODS)}
-    init = methods.get("__init__")
-    if init is None or init is method:
-        return Refusal("the class has no __init__ to build it in, or builds it there")
+    init = _builder(cls, methods)
+    if isinstance(init, Refusal) or init is method:
+        return init if isinstance(init, Refusal) else Refusal(f"the jit is built in {method.name}")
     jitted = _jitted_methods(node, me, methods)
     if isinstance(jitted, Refusal):
         return jitted
@@ -62,13 +63,23 @@ def jit_in_init(source: Source, finding: Finding) -> Rewrite | Refusal:
         return Refusal(
             "the module copies objects: a copy would share the jit bound to the original"
         )
-    changed = _changed_attribute(cls, me, methods, jitted)
+    changed = _changed_attribute(cls, me, methods, jitted, _constructors(cls))
     if changed is not None:
         return Refusal(
             f"{me}.{changed} is assigned outside __init__: the jit built once would keep the value"
             " it was traced with"
         )
     attribute = fresh_attribute(source, "_" + jitted_name(node))
+    built = f"{me}.{attribute} = {source.code(node)}\n"
+    if init is None:
+        # a dataclass's generated __init__ calls __post_init__, the one place its own code runs then
+        where = next(s for s in cls.body if isinstance(s, _METHODS))
+        made = parse_statement(f"def __post_init__({me}):\n    {built}")
+        return Rewrite(
+            replace={source.span(node): parse_expression(f"{me}.{attribute}")},
+            insert_before={source.start(where): [made]},
+            unsafe=True,
+        )
     first = next(
         (
             s
@@ -78,12 +89,59 @@ def jit_in_init(source: Source, finding: Finding) -> Rewrite | Refusal:
         None,
     )
     if first is None or any(isinstance(n, ast.Return) for n in ast.walk(init)):
-        return Refusal("__init__ has no statement to build it before, or returns early")
-    built = parse_statement(f"{me}.{attribute} = {source.code(node)}\n")
+        return Refusal(f"{init.name} has no statement to build it before, or returns early")
     return Rewrite(
         replace={source.span(node): parse_expression(f"{me}.{attribute}")},
-        insert_before={source.start(first): [built]},
+        insert_before={source.start(first): [parse_statement(built)]},
         unsafe=True,
+    )
+
+
+def _builder(
+    cls: ast.ClassDef, methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+) -> ast.FunctionDef | ast.AsyncFunctionDef | Refusal | None:
+    """The method that runs once as each object is made, where the jit is built: ``__init__``, or a
+    dataclass's ``__post_init__`` (None: the dataclass has none yet, and gets one)."""
+    if "__init__" in methods:
+        return methods["__init__"]
+    options = _dataclass_options(cls)
+    if options is None:
+        return Refusal("the class has no __init__ to build it in")
+    for option, value in (("init", False), ("frozen", True), ("slots", True)):
+        if options.get(option, not value) != value:
+            continue
+        return Refusal(
+            f"the class is a dataclass({option}={value}): it cannot be given an attribute"
+        )
+    return methods.get("__post_init__")
+
+
+def _dataclass_options(cls: ast.ClassDef) -> dict[str, object] | None:
+    """The literal keywords of the class's one ``@dataclass`` decorator (``{}`` when it is not
+    called); None when the class has another decorator, or one of them is not a literal."""
+    if len(cls.decorator_list) != 1:
+        return None
+    decorator = cls.decorator_list[0]
+    called = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if dotted(called) not in _DATACLASSES:
+        return None
+    keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+    if isinstance(decorator, ast.Call) and decorator.args:
+        return None
+    if any(k.arg is None or not isinstance(k.value, ast.Constant) for k in keywords):
+        return None
+    return {
+        k.arg: k.value.value
+        for k in keywords
+        if k.arg is not None and isinstance(k.value, ast.Constant)
+    }
+
+
+def _constructors(cls: ast.ClassDef) -> frozenset[str]:
+    """The methods that run once as each object is made: what they assign, the jit built there
+    sees."""
+    return frozenset(
+        {"__init__", "__post_init__"} if _dataclass_options(cls) is not None else {"__init__"}
     )
 
 
@@ -114,10 +172,14 @@ def _names(node: ast.AST) -> set[str]:
 
 
 def _changed_attribute(
-    cls: ast.ClassDef, me: str, methods: dict[str, ast.AST], jitted: list[str]
+    cls: ast.ClassDef,
+    me: str,
+    methods: dict[str, ast.AST],
+    jitted: list[str],
+    constructors: frozenset[str],
 ) -> str | None:
     """An attribute the jitted methods read (the class's methods they call included) that the class
-    assigns outside ``__init__``, or the jitted method itself assigned as an attribute."""
+    assigns outside its ``constructors``, or the jitted method itself assigned as an attribute."""
     read, pending = set(jitted), list(jitted)
     while pending:
         for inner in ast.walk(methods[pending.pop()]):
@@ -126,7 +188,7 @@ def _changed_attribute(
                     pending.append(inner.attr)
                 read.add(inner.attr)
     for stmt in cls.body:
-        if isinstance(stmt, _METHODS) and stmt.name == "__init__":
+        if isinstance(stmt, _METHODS) and stmt.name in constructors:
             continue
         for inner in ast.walk(stmt):
             if (

@@ -21,6 +21,7 @@ import ast
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from retracelint.fixes.base import (
@@ -38,6 +39,7 @@ from retracelint.fixes.base import (
 from retracelint.fixes.rebuilt_jit import jit_decorator, may_mutate, not_module_stable
 from retracelint.model import Finding
 from retracelint.summarise.apis import (
+    _REPLACES,
     _TRANSFORMS,
     NEW_ARRAY_METHODS,
     STATIC_ARRAY_ATTRIBUTES,
@@ -431,14 +433,19 @@ def _changed_later(
 
 
 def why_static(
-    source: Source, fn: ast.AST, uses: list[ast.expr], depth: int
+    source: Source,
+    fn: ast.AST,
+    uses: list[ast.expr],
+    depth: int,
+    leaves: frozenset[str] = frozenset(),
 ) -> str | Refusal | None:
     """Why the value read at ``uses`` (in ``fn``) must be static, None when a traced one works, or a
-    refusal when a use is not known."""
+    refusal when a use is not known. ``leaves``: fields that are leaves of every object, so that a
+    copy made with one of them set to the value (``dataclasses.replace``) holds it as it is."""
     pending, seen = list(uses), set()
     while pending:
         current = pending.pop()
-        use = _use(source, current, depth)
+        use = _use(source, current, depth, leaves)
         if isinstance(use, list):
             for name in use:
                 if name not in seen:
@@ -473,9 +480,11 @@ def unhashable_static(
     return None
 
 
-def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusal | None:
+def _use(
+    source: Source, node: ast.expr, depth: int, leaves: frozenset[str] = frozenset()
+) -> str | list[str] | Refusal | None:
     """How one read is used: None where a traced value works, the names it is assigned to (read next),
-    why it must be static, or a refusal."""
+    why it must be static, or a refusal. ``leaves``: as ``why_static``'s."""
     current: ast.AST = node
     while True:
         parent = source.parent(current)
@@ -516,8 +525,11 @@ def _use(source: Source, node: ast.expr, depth: int) -> str | list[str] | Refusa
             return _argument_use(source, parent, current, depth)
         elif isinstance(parent, ast.keyword):
             call = source.parent(parent)
-            if isinstance(call, ast.Call) and dotted(call.func) in record_classes(source):
-                current = call
+            if isinstance(call, ast.Call) and (
+                dotted(call.func) in record_classes(source)
+                or (parent.arg in leaves and imported_name(source, dotted(call.func)) in _REPLACES)
+            ):
+                current = call  # the record or the copy holds it as it is: its uses are checked
                 continue
             return _argument_use(source, call, current, depth)  # type: ignore[arg-type]
         elif isinstance(parent, ast.Return) or (
@@ -583,7 +595,9 @@ def _argument_use(
         if accepts_traced(called.rsplit(".", 1)[-1], position, keyword):
             return None
         return f"gives {called} an argument that is not known to take a traced value"
-    fdef = func if isinstance(func, ast.Lambda) else _module_def(source, called)
+    home, fdef = source, func if isinstance(func, ast.Lambda) else _module_def(source, called)
+    if fdef is None and depth > 0:
+        home, fdef = _imported_def(source, called)
     if fdef is None or depth == 0:
         return Refusal(
             f"it passes a value it closes over to {called or 'a call'}, whose use of it is not known"
@@ -600,7 +614,17 @@ def _argument_use(
         for n in ast.walk(fdef)
         if isinstance(n, ast.Name) and n.id == param.arg and isinstance(n.ctx, ast.Load)
     ]
-    return why_static(source, fdef, uses, depth - 1)
+    return why_static(home, fdef, uses, depth - 1)
+
+
+def _imported_def(source: Source, called: str) -> tuple[Source, ast.FunctionDef | None]:
+    """The def of a function the module imports from a module beside it (``from dsp import
+    soft_gate``, ``dsp.soft_gate``: ``dsp.py`` in its folder), with that module."""
+    module, _, name = called.rpartition(".")
+    if not module or source.path is None:
+        return source, None
+    home = source.neighbour(str(Path(source.path).parent / f"{module.replace('.', '/')}.py"))
+    return (home, _module_def(home, name)) if home is not None else (source, None)
 
 
 def imported_name(source: Source, name: str) -> str:

@@ -25,6 +25,7 @@ from retracelint.fixes.rebuilt_jit import (
     PURE_WRAPPERS,
     impure_call,
     indented_segment,
+    made_in_factory,
     may_mutate,
     where_once,
 )
@@ -66,7 +67,7 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
     return Rewrite(
         replace={source.span(node): parse_expression(name)},
         insert_before={source.start(where): [parse_statement(f"{name} = {code}\n")]},
-        unsafe=not safe,
+        unsafe=not safe or made_in_factory(source, where),
     )
 
 

@@ -89,6 +89,7 @@ def _hoist_call(source: Source, call: ast.Call) -> Rewrite | Refusal:
     return Rewrite(
         replace={source.span(call): parse_expression(name)},
         insert_before={source.start(where): [statement]},
+        unsafe=made_in_factory(source, where),
     )
 
 
@@ -111,7 +112,11 @@ def _hoist_def(source: Source, fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> 
         moved = parse_statement(textwrap.dedent(_lines_of(source, fdef)))
     except Exception:
         return Refusal("the def's text does not stand on its own once dedented")
-    return Rewrite(insert_before={source.start(where): [moved]}, remove={source.start(fdef)})
+    return Rewrite(
+        insert_before={source.start(where): [moved]},
+        remove={source.start(fdef)},
+        unsafe=made_in_factory(source, where),
+    )
 
 
 def _rebinds(owner: ast.AST, fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -150,6 +155,9 @@ def where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Ref
     )
     loops = [a for a in ancestors[:owner_index] if isinstance(a, _LOOPS)]
     if not loops:
+        made = _made_by_factory(ancestors, owner_index, changing)
+        if made is not None:
+            return made
         return Refusal(
             f"it closes over {', '.join(sorted(changing))}, which may change between calls"
         )
@@ -166,6 +174,64 @@ def where_once(source: Source, node: ast.AST, names: set[str]) -> ast.stmt | Ref
     if assigned:
         return Refusal(f"it closes over {', '.join(sorted(assigned))}, which the loop changes")
     return outer
+
+
+def _made_by_factory(
+    ancestors: list[ast.AST], owner_index: int, names: set[str]
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The def of the function holding the node, when it is made by an enclosing function (a factory:
+    ``def make_callback(env): def callback(...): jax.jit(env.step)``), directly in that function's
+    body, and ``names`` are all the factory's parameters or names it binds once before that def, which
+    neither it nor a function inside it binds again: built before the def, once per factory call, the
+    node reads the same values as it does at each call of the function made."""
+    if owner_index + 1 >= len(ancestors):
+        return None
+    owner, factory = ancestors[owner_index], ancestors[owner_index + 1]
+    if not (isinstance(owner, _FUNCTIONS[:2]) and isinstance(factory, _FUNCTIONS[:2])):
+        return None
+    if not any(s is owner for s in factory.body):
+        return None
+    params = {a.arg for a in ast.walk(factory.args) if isinstance(a, ast.arg)}
+    before = factory.body[: next(i for i, s in enumerate(factory.body) if s is owner)]
+    for name in names:
+        bindings = _bindings(factory, name)
+        once = bindings == 0 and name in params
+        once |= bindings == 1 and name not in params and name in bound_names(before)
+        if not once or _nonlocal(factory, name):
+            return None
+    return owner
+
+
+def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> int:
+    """How many times ``function`` (not the functions inside it) binds ``name``."""
+    pending, count = list(function.body), 0
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (*_FUNCTIONS[:2], ast.ClassDef)):
+            count += node.name == name
+            pending.extend(node.decorator_list)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            count += node.id == name
+        elif isinstance(node, ast.alias):
+            count += (node.asname or node.name.split(".")[0]) == name
+        pending.extend(ast.iter_child_nodes(node))
+    return count
+
+
+def _nonlocal(function: ast.AST, name: str) -> bool:
+    return any(
+        isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names for n in ast.walk(function)
+    )
+
+
+def made_in_factory(source: Source, where: ast.stmt) -> bool:
+    """Whether ``where_once`` put the node before a def in its factory: the values it closes over
+    are then the factory's, which the function made may see changed in place (an object's
+    attributes) between its calls, where the node built once has read them once: unsafe."""
+    return isinstance(where, _FUNCTIONS[:2]) and not any(s is where for s in source.tree.body)
 
 
 def _memo_guard(ancestors: list[ast.AST]) -> str | None:

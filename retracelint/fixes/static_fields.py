@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from retracelint.fixes.base import (
     Refusal,
@@ -25,9 +26,10 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
-from retracelint.fixes.closure_args import FOLLOW_DEPTH, why_static
+from retracelint.fixes.closure_args import FOLLOW_DEPTH, imported_name, why_static
 from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
+from retracelint.summarise.apis import DIFFERENTIABLE_TYPES, DIFFERENTIATES
 
 _FIELDS = frozenset(
     {
@@ -118,8 +120,12 @@ def _meta_to_data(
     lists = [_names_listed(call, k) for k in ("data_fields", "meta_fields")] if call else []
     if not lists or lists[0] is None or lists[1] is None or name not in lists[1][1]:
         return None
-    (data, _), (meta, meta_names) = lists  # type: ignore[misc]
-    reason = _needs_static(source, finding, name) or _needs_static_in_class(where, cls, name)
+    (data, data_names), (meta, meta_names) = lists  # type: ignore[misc]
+    reason = (
+        _needs_static(source, finding, name, frozenset(data_names))
+        or _needs_static_in_class(where, cls, name)
+        or _differentiated(source, finding, cls, name)
+    )
     if reason is not None:
         return Refusal(f"{name} must stay static: {reason}")
     quote = where.code(meta.elts[meta_names.index(name)])
@@ -149,17 +155,40 @@ def _class_home(
         start = source if path == finding.location.path else source.neighbour(path)
         home = defining_path(start, name, path) if start is not None else None
         where = (start if home == path else source.neighbour(home)) if home else None
-        cls = next(
-            (
-                s
-                for s in (where.tree.body if where is not None else [])
-                if isinstance(s, ast.ClassDef) and s.name == name
-            ),
-            None,
-        )
+        cls = _top_class(where, name)
         if home is not None and where is not None and cls is not None:
             return home, where, cls
-    return None
+    return _beside(source, name, paths)
+
+
+def _top_class(source: Source | None, name: str) -> ast.ClassDef | None:
+    body = source.tree.body if source is not None else []
+    return next((s for s in body if isinstance(s, ast.ClassDef) and s.name == name), None)
+
+
+def _beside(source: Source, name: str, paths: list[str]) -> tuple[str, Source, ast.ClassDef] | None:
+    """The one module in the folders of ``paths`` whose top level defines class ``name``: the
+    objects may reach the jitted function from a third module (the script that makes them), which
+    imports the class where the jitted module does not."""
+    folders = dict.fromkeys(Path(p).parent for p in paths)
+    found = []
+    for folder in folders:
+        for candidate in sorted(folder.glob("*.py")):
+            path = str(candidate)
+            if path in paths or f"class {name}".encode() not in _bytes(candidate):
+                continue
+            where = source.neighbour(path)
+            cls = _top_class(where, name)
+            if where is not None and cls is not None:
+                found.append((path, where, cls))
+    return found[0] if len(found) == 1 else None
+
+
+def _bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
 
 
 def _registration(source: Source, cls: ast.ClassDef) -> ast.Call | None:
@@ -400,8 +429,47 @@ def _only_static(node: ast.expr) -> bool:
     return False
 
 
-def _needs_static(source: Source, finding: Finding, name: str) -> str | None:
-    """Why the jitted function needs the field concrete (a read of ``param.name`` in it), or None."""
+def _differentiated(source: Source, finding: Finding, cls: ast.ClassDef, name: str) -> str | None:
+    """Why the field cannot be a leaf of the object the jitted function differentiates
+    (``jax.value_and_grad(loss)(obj, ...)``): one not annotated as a float or an array may be an
+    integer, which jax does not differentiate."""
+    fdef, home, param = source.jitted_def(finding), source.jit_home(finding), finding.parameter
+    annotation = next(
+        (
+            s.annotation
+            for s in cls.body
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and s.target.id == name
+        ),
+        None,
+    )
+    if (
+        fdef is None
+        or home is None
+        or (annotation is not None and dotted(annotation) in DIFFERENTIABLE_TYPES)
+    ):
+        return None
+    for call in ast.walk(fdef):
+        made = call.func if isinstance(call, ast.Call) else None
+        if not (
+            isinstance(made, ast.Call) and imported_name(home, dotted(made.func)) in DIFFERENTIATES
+        ):
+            continue
+        if any(isinstance(a, ast.Name) and a.id == param for a in call.args):  # type: ignore[union-attr]
+            kind = ast.unparse(annotation) if annotation is not None else "not annotated"
+            return (
+                f"line {call.lineno} differentiates {param}, whose {name} is {kind}: jax"
+                " differentiates no integer leaf"
+            )
+    return None
+
+
+def _needs_static(
+    source: Source, finding: Finding, name: str, leaves: frozenset[str] = frozenset()
+) -> str | None:
+    """Why the jitted function needs the field concrete (a read of ``param.name`` in it), or None.
+    ``leaves``: the class's other fields that are leaves of the pytree."""
     site = finding.jit_site
     if site is None or not finding.parameter:
         return "the finding names no jitted function"
@@ -430,5 +498,7 @@ def _needs_static(source: Source, finding: Finding, name: str) -> str | None:
         and isinstance(n.value, ast.Name)
         and n.value.id == finding.parameter
     ]
-    found = why_static(where, fdef, reads, FOLLOW_DEPTH)
+    # the field is made a leaf: a copy of the object with it (or another leaf) set to the traced
+    # value holds it as a leaf
+    found = why_static(where, fdef, reads, FOLLOW_DEPTH, leaves | {name})
     return found.reason if isinstance(found, Refusal) else found

@@ -415,6 +415,15 @@ TRANSFORM_CONFIG: dict[str, tuple[tuple[int, str], ...]] = {
 # each argument, not the argument (its mapped axis dropped): a call of the result is no call of the
 # function with those arguments (``funcrefs``: "mapped", not "transform").
 _MAPPING_TRANSFORMS = {"vmap"}
+# Transforms that differentiate the function they make with respect to its arguments: jax refuses an
+# integer or boolean leaf among those (``grad requires real- or complex-valued inputs``).
+DIFFERENTIATES = frozenset(
+    {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian"}
+)
+# Annotations of a field whose value jax can differentiate: a float, a complex number or an array.
+DIFFERENTIABLE_TYPES = frozenset(
+    {"float", "complex", "jax.Array", "jnp.ndarray", "jax.numpy.ndarray", "Array", "chex.Array"}
+)
 
 
 @dataclass(frozen=True)
