@@ -59,7 +59,7 @@ from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
-from retracelint.summarise import desugar
+from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
 from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
@@ -1494,7 +1494,7 @@ def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
 
 def _parse(text: str | None) -> ast.Module | None:
     try:
-        return desugar.plain(ast.parse(text), text) if text is not None else None
+        return desugar.plain(columns.parse(text), text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError):
         return None
 

@@ -118,25 +118,30 @@ def _absolute(path: str) -> str:
     return os.path.normpath(os.path.abspath(path))
 
 
-def _utf16(text: str, col: int) -> int:
-    """The LSP character offset (UTF-16 code units) of code point ``col`` (0-based) of ``text``."""
-    return len(text[:col].encode("utf-16-le")) // 2
+# How long a text is in the position encoding the client and server agreed on (``Units``): LSP's
+# default UTF-16 code units, or UTF-8 bytes or code points where the client prefers them (pygls takes
+# the client's first choice, ``Workspace.position_codec``). Findings count code points.
+Units = Callable[[str], int]
 
 
-def _position(lines: list[str], line: int, col: int) -> types.Position:
+def utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _position(lines: list[str], line: int, col: int, units: Units) -> types.Position:
     """A 1-based line and column (code points) as an LSP position in a document of ``lines``."""
     text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return types.Position(line=max(line - 1, 0), character=_utf16(text, max(col - 1, 0)))
+    return types.Position(line=max(line - 1, 0), character=units(text[: max(col - 1, 0)]))
 
 
-def finding_range(loc: Location, lines: list[str]) -> types.Range:
+def finding_range(loc: Location, lines: list[str], units: Units = utf16_units) -> types.Range:
     """The span of ``loc``; to the end of its line when the analysis gave no end."""
-    start = _position(lines, loc.line, loc.col)
+    start = _position(lines, loc.line, loc.col, units)
     if loc.end_line >= loc.line and loc.end_col > 0:
-        end = _position(lines, loc.end_line, loc.end_col)
+        end = _position(lines, loc.end_line, loc.end_col, units)
     else:
         text = lines[loc.line - 1].rstrip("\r\n") if 0 < loc.line <= len(lines) else ""
-        end = types.Position(line=start.line, character=_utf16(text, len(text)))
+        end = types.Position(line=start.line, character=units(text))
     return types.Range(start=start, end=end)
 
 
@@ -151,7 +156,7 @@ def _lines_of(path: str, open_texts: dict[str, str]) -> list[str]:
 
 
 def related(
-    finding: Finding, open_texts: dict[str, str]
+    finding: Finding, open_texts: dict[str, str], units: Units = utf16_units
 ) -> list[types.DiagnosticRelatedInformation]:
     """The call path and the jit site of ``finding``, and the findings it tells of its re-trace
     (``related``), each a location an editor can jump to."""
@@ -164,7 +169,8 @@ def related(
     for loc, message, _kind in [*flow_steps(finding, route), *told_steps(finding)]:
         path = _absolute(loc.path)
         where = types.Location(
-            uri=from_fs_path(path) or path, range=finding_range(loc, _lines_of(path, open_texts))
+            uri=from_fs_path(path) or path,
+            range=finding_range(loc, _lines_of(path, open_texts), units),
         )
         out.append(types.DiagnosticRelatedInformation(location=where, message=message))
     return out
@@ -181,15 +187,17 @@ def _in_project(path: str) -> str:
     return os.path.relpath(path, config.project_of(path)[0])
 
 
-def diagnostic(finding: Finding, lines: list[str], open_texts: dict[str, str]) -> types.Diagnostic:
+def diagnostic(
+    finding: Finding, lines: list[str], open_texts: dict[str, str], units: Units = utf16_units
+) -> types.Diagnostic:
     return types.Diagnostic(
-        range=finding_range(finding.location, lines),
+        range=finding_range(finding.location, lines, units),
         message=shown_message(finding),
         severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Error),
         code=finding.code,
         code_description=types.CodeDescription(href=page_url(finding.code)),
         source=SOURCE,
-        related_information=related(finding, open_texts) or None,
+        related_information=related(finding, open_texts, units) or None,
     )
 
 
@@ -205,7 +213,7 @@ def hover_text(finding: Finding) -> str:
     )
 
 
-def noqa_edit(finding: Finding, lines: list[str]) -> types.TextEdit:
+def noqa_edit(finding: Finding, lines: list[str], units: Units = utf16_units) -> types.TextEdit:
     """``# noqa: CODE`` at the end of the finding's line, or CODE added to the noqa already there."""
     index = finding.location.line - 1
     text = lines[index] if 0 <= index < len(lines) else ""
@@ -219,10 +227,8 @@ def noqa_edit(finding: Finding, lines: list[str]) -> types.TextEdit:
     else:
         at = len(text.rstrip())
         insert = f"  # noqa: {finding.code}"
-    where = types.Position(line=index, character=_utf16(text, at))
-    end = types.Position(
-        line=index, character=_utf16(text, len(text)) if found is None else where.character
-    )
+    where = types.Position(line=index, character=units(text[:at]))
+    end = types.Position(line=index, character=units(text) if found is None else where.character)
     return types.TextEdit(range=types.Range(start=where, end=end), new_text=insert)
 
 
@@ -344,6 +350,10 @@ class RetracelintServer(LanguageServer):
         self.unsafe_fixes = unsafe_fixes  # code actions offer the fixes only --unsafe-fixes makes
         self.state = State()
 
+    def units(self, text: str) -> int:
+        """``text``'s length in the position encoding agreed with the client (``Units``)."""
+        return self.workspace.position_codec.client_num_units(text)
+
     def open_documents(self) -> dict[str, TextDocument]:
         """Every open document, by absolute path (documents that are not files left out)."""
         out = {}
@@ -458,7 +468,7 @@ class RetracelintServer(LanguageServer):
         for path, findings in found.items():
             uri = from_fs_path(path) or path
             lines = texts[path].splitlines()
-            diagnostics = [diagnostic(f, lines, texts) for f in findings]
+            diagnostics = [diagnostic(f, lines, texts, self.units) for f in findings]
             if state.published.get(uri) == diagnostics:
                 continue
             state.published[uri] = diagnostics
@@ -480,7 +490,7 @@ class RetracelintServer(LanguageServer):
         return [
             f
             for f in self.state.findings.get(_absolute(path), [])
-            if _overlaps(finding_range(f.location, lines), where)
+            if _overlaps(finding_range(f.location, lines, self.units), where)
         ]
 
 
@@ -544,7 +554,7 @@ def make_server(analyse: Analyse = analyse_open, unsafe_fixes: bool = False) -> 
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=diagnostics,
                     is_preferred=False,
-                    edit=types.WorkspaceEdit(changes={uri: [noqa_edit(finding, lines)]}),
+                    edit=types.WorkspaceEdit(changes={uri: [noqa_edit(finding, lines, ls.units)]}),
                 )
             )
         return actions

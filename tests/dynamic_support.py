@@ -187,6 +187,9 @@ def _environment(counts_only: bool = False) -> dict[str, str]:
     # A user's environment must not change what counts as a trace.
     for name in ("JAX_NO_TRACING", "JAX_DISABLE_JIT", "JAX_ENABLE_X64", "JAX_EXPLAIN_CACHE_MISSES"):
         env.pop(name, None)
+    # pytest names the running test there: kept, it made every test a runner of its own (the
+    # runners are kept by environment, ``_fork_server``), each importing jax again (2 s of CPU).
+    env.pop("PYTEST_CURRENT_TEST", None)
     if _PLATFORMS == "cpu":
         flags = f"{FAST_COMPILE_FLAGS} {COUNT_ONLY_FLAGS}" if counts_only else FAST_COMPILE_FLAGS
         env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {flags}".strip()

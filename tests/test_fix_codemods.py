@@ -363,10 +363,12 @@ def test_a_jitted_nested_def_that_closes_over_nothing_moves_to_module_level(
 def test_codemods_read_each_expression_as_ast_gives_its_source() -> None:
     """``Source.code`` splits the file once, not once per node as ``ast.get_source_segment`` does
     (text output asks every finding's codemod): the same text, across CRLF and LF endings, a form
-    feed inside a line, non-ASCII text and expressions over several lines."""
+    feed inside a line, non-ASCII text and expressions over several lines. Its tree counts columns
+    in characters (``columns.parse``), ``ast``'s own in UTF-8 bytes: both give each node one text."""
     import ast
 
     from retracelint.fixes.base import Source
+    from retracelint.summarise.columns import parse
 
     text = (
         "def step(x, scale):\r\n"
@@ -376,7 +378,7 @@ def test_codemods_read_each_expression_as_ast_gives_its_source() -> None:
         '    return {"clé": [y,\n'
         "        note]}\n"
     )
-    tree = ast.parse(text)
+    tree = parse(text)
     source = Source(text, tree)
-    for node in ast.walk(tree):
-        assert source.code(node) == (ast.get_source_segment(text, node) or ""), ast.dump(node)
+    for node, as_ast in zip(ast.walk(tree), ast.walk(ast.parse(text)), strict=True):
+        assert source.code(node) == (ast.get_source_segment(text, as_ast) or ""), ast.dump(node)

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fixture_runs import fixture_projects, fresh_run
 from run_keys import finding_keys
 
 from retracelint.config import Settings
@@ -22,7 +23,6 @@ from retracelint.prescan import (
 )
 
 ROOT = Path(__file__).parent.parent
-FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = Path(os.environ.get("RETRACELINT_CORPUS", ROOT / ".bench" / "corpus"))
 
 
@@ -32,14 +32,12 @@ def _both(paths: list[str], cache: Path) -> tuple[Run, Run]:
     return full, scanned
 
 
-@pytest.mark.parametrize(
-    "paths",
-    [[str(p)] for p in sorted(FIXTURES.iterdir())] + [[str(ROOT / "examples")]],
-    ids=lambda paths: Path(paths[0]).name,
-)
-def test_same_findings_with_and_without_the_prescan(paths: list[str], tmp_path: Path) -> None:
-    full, scanned = _both(paths, tmp_path / "cache")
-    assert finding_keys(full) == finding_keys(scanned)
+@pytest.mark.parametrize("project", fixture_projects(), ids=lambda path: path.name)
+def test_same_findings_with_and_without_the_prescan(project: Path) -> None:
+    """Each fixture's fresh run (the pre-scan on, as by default; shared with tests/test_reuse.py)
+    against a run that summarises every file."""
+    full = analyse([str(project)], Settings(cache=False, prescan=False, jobs=1))
+    assert finding_keys(full) == finding_keys(fresh_run(project).run)
 
 
 @pytest.mark.skipif(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cache_files import entry_files, store, stored
+from fixture_runs import cached_settings, fixture_projects, fresh_run
 from run_keys import finding_keys
 
 from retracelint.config import Settings
@@ -151,35 +152,20 @@ def test_a_damaged_manifest_is_ignored(project: Path, tmp_path: Path, damage: by
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again
 
 
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@pytest.mark.parametrize(
-    "fixture",
-    sorted(p.name for p in FIXTURES.iterdir() if p.suffix == ".py" or p.is_dir()),
-)
+@pytest.mark.parametrize("fixture", fixture_projects()[:-1], ids=lambda path: path.name)
 def test_linking_from_cached_heads_finds_what_a_fresh_run_finds(
-    fixture: str, tmp_path: Path
+    fixture: Path, tmp_path: Path
 ) -> None:
     """With the whole-run indexes gone, every module is read back as a head (calls without their
     arguments) and loaded whole only where the propagation asks: the findings must not change."""
-    source = FIXTURES / fixture
-    root = tmp_path / fixture
-    if source.is_dir():
-        shutil.copytree(source, root)
-    else:
-        root.mkdir()
-        shutil.copy(source, root / fixture)
-    cache = tmp_path / "cache"
-    settings = Settings(cache_dir=str(cache), jobs=1)
-    fresh = analyse([str(root)], Settings(cache=False, jobs=1))
-    analyse([str(root)], settings)
+    fresh = fresh_run(fixture)  # shared with tests/test_prescan.py
+    cache = fresh.cache_copy(tmp_path / "cache")
     shutil.rmtree(cache / "v2" / "runs")
     shutil.rmtree(cache / "v2" / "projects")
-    from_heads = analyse([str(root)], settings)
+    from_heads = analyse([str(fixture)], cached_settings(cache))
     # Files the pre-scan leaves out are only syntax-checked: they have no head.
     assert all(s.head for s in from_heads.summaries if s.functions)
-    assert finding_keys(from_heads) == finding_keys(fresh)
+    assert finding_keys(from_heads) == finding_keys(fresh.run)
 
 
 def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(

@@ -49,8 +49,10 @@ class Client:
         progress: bool = False,
         document_changes: bool = False,
         server_args: tuple[str, ...] = (),
+        encodings: list[str] | None = None,
     ) -> None:
         self.root = root
+        self.encodings = encodings  # the position encodings the client takes, preferred first
         self.document_changes = document_changes  # whether the client takes versioned edits
         self.server_args = server_args
         self.lsp = LanguageClient("retracelint-test", "1")
@@ -90,7 +92,9 @@ class Client:
         await self.lsp.initialize_async(
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(
-                    window=window, workspace=types.WorkspaceClientCapabilities(workspace_edit=edits)
+                    window=window,
+                    workspace=types.WorkspaceClientCapabilities(workspace_edit=edits),
+                    general=types.GeneralClientCapabilities(position_encodings=self.encodings),
                 ),
                 root_uri=from_fs_path(str(self.root)),
             )
@@ -351,6 +355,29 @@ def test_noqa_quick_fix_and_hover(shared: Shared, project: Path) -> None:
         assert nothing is None
 
     shared.run(project, test)
+
+
+def test_positions_are_sent_in_the_encoding_the_client_prefers(project: Path) -> None:
+    """A client that prefers UTF-8 (as Neovim and Helix do) gets its columns in bytes: pygls agrees
+    on the client's first choice, and the findings' columns (characters) are converted to it. Line 18,
+    ``        pipeline.deepen(données, depth)``: ``depth`` starts after 33 characters, 34 bytes."""
+
+    async def test() -> None:
+        client = Client(project, encodings=["utf-8", "utf-16"])
+        await client.start()
+        client.open("pkg/main.py")
+        found = await client.until("pkg/main.py", lambda d: len(d) == 3)
+        rtl201 = next(d for d in found if d.code == "RTL201")
+        assert (rtl201.range.start.line, rtl201.range.start.character) == (17, 34)
+        assert rtl201.range.end.character == 34 + len("depth")
+        actions = await client.code_actions("pkg/main.py", rtl201)
+        noqa = next(a for a in actions if a.title == "Add '# noqa: RTL201'")
+        (edit,) = noqa.edit.changes[client.uri("pkg/main.py")]
+        line = (project / "pkg" / "main.py").read_text(encoding="utf-8").splitlines()[17]
+        assert edit.range.start.character == len(line.rstrip().encode("utf-8"))
+        assert await client.stop() == 0
+
+    run(test)
 
 
 def _frame(message: dict) -> bytes:

@@ -38,6 +38,9 @@ SHARED_RUNS = {
     "tests/test_examples_dynamic.py": "examples",
     "tests/test_confirm_examples.py": "examples",
     "tests/test_confirm_identical.py": "examples",
+    # Each fixture's fresh run (tests/fixture_runs.py).
+    "tests/test_prescan.py": "fresh-runs",
+    "tests/test_reuse.py": "fresh-runs",
 }
 
 

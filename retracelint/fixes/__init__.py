@@ -42,6 +42,7 @@ from retracelint.fixes.base import apply as apply_rewrites
 from retracelint.fixes.registry import CODEMODS
 from retracelint.model import Finding, Location, with_related
 from retracelint.rules import RULES_BY_CODE
+from retracelint.summarise import columns
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -387,7 +388,7 @@ def _parsed(source: bytes) -> tuple[str, str, ast.Module]:
     """``source`` decoded and parsed once for all its findings (text output tries each finding's fix
     on its own): the text, the encoding that writes it back, and the tree, which nothing changes."""
     text, encoding = _decode(source)
-    return text, encoding, ast.parse(text)
+    return text, encoding, columns.parse(text)
 
 
 def _blocks(tree: ast.Module) -> list[tuple[int, int]]:

@@ -173,9 +173,8 @@ class Source:
             return ""  # a node without a position (``ast.arguments``)
         first, last, start = node.lineno - 1, end_line - 1, node.col_offset
         if first == last:
-            return self._segment_lines[first].encode()[start:end].decode()
-        head = self._segment_lines[first].encode()[start:].decode()
-        tail = self._segment_lines[last].encode()[:end].decode()
+            return self._segment_lines[first][start:end]
+        head, tail = self._segment_lines[first][start:], self._segment_lines[last][:end]
         return "".join([head, *self._segment_lines[first + 1 : last], tail])
 
     @cached_property
@@ -184,25 +183,15 @@ class Source:
         return TEXT_LINES.findall(self.text)
 
     def start(self, node: ast.AST) -> Start:
-        """Where libcst starts ``node`` (characters, where ast counts UTF-8 bytes); both start a
-        decorated definition at its ``def``."""
-        return (node.lineno, self._column(node.lineno, node.col_offset))
+        """Where libcst starts ``node``: both count characters (the tree is ``columns.parse``'s)
+        and start a decorated definition at its ``def``."""
+        return (node.lineno, node.col_offset)
 
     def end(self, node: ast.AST) -> Start:
-        line = node.end_lineno or 0
-        return (line, self._column(line, node.end_col_offset or 0))
+        return (node.end_lineno or 0, node.end_col_offset or 0)
 
     def span(self, node: ast.AST) -> tuple[Start, Start]:
         return (self.start(node), self.end(node))
-
-    @cached_property
-    def _lines(self) -> list[str]:
-        return self.text.splitlines()
-
-    def _column(self, line: int, byte: int) -> int:
-        if 0 < line <= len(self._lines) and not self._lines[line - 1].isascii():
-            return len(self._lines[line - 1].encode("utf-8")[:byte].decode("utf-8", "replace"))
-        return byte
 
 
 @lru_cache(maxsize=8)

@@ -275,9 +275,9 @@ def _substituted(source: Source, value: ast.expr, args: dict[str, str]) -> str:
         row = n.lineno - value.lineno
         start = n.col_offset - (value.col_offset if row == 0 else 0)
         end = start + len(n.id)
-        line = lines[row].encode()
+        line = lines[row]
         parsed = ast.parse(args[n.id], mode="eval").body
         atom = isinstance(parsed, ast.Constant) or bool(dotted(parsed))
         new = args[n.id] if atom else f"({args[n.id]})"
-        lines[row] = (line[:start] + new.encode() + line[end:]).decode()
+        lines[row] = line[:start] + new + line[end:]
     return "\n".join(lines)

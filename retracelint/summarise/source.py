@@ -4,14 +4,14 @@ of a newer Python, and the entry point that summarises one module."""
 from __future__ import annotations
 
 import ast
-import re
 import sys
 from dataclasses import dataclass, field
 
 from retracelint.jitspec import BUILTIN_WRAPPERS, Wrapper
 from retracelint.model import Location
-from retracelint.summarise import desugar
+from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import _X64_FLAG, _enables_x64, config_settings
+from retracelint.summarise.columns import source_lines
 from retracelint.summarise.module import _ModulePass
 from retracelint.summarise.syntax import _clip
 from retracelint.summary import (
@@ -24,44 +24,12 @@ class SummaryOptions:
     wrappers: dict[str, Wrapper] = field(default_factory=lambda: dict(BUILTIN_WRAPPERS))
 
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def source_lines(text: str) -> list[str]:
-    """The physical lines as Python counts them (form feeds and other separators do not end a line)."""
-    if "\r" not in text:  # the usual case: a tenth of the time of the regular expression
-        return text.split("\n")
-    return _NEWLINE.split(text)
-
-
-def _char_index_of_bytes(line: str) -> list[int]:
-    """For each UTF-8 byte offset of ``line`` (and its end), the index of the character it falls in."""
-    out: list[int] = []
-    for index, char in enumerate(line):
-        out.extend([index] * len(char.encode("utf-8", "surrogatepass")))
-    out.append(len(line))
-    return out
-
-
 class _Positions:
-    """Turns ast positions (UTF-8 byte columns) into 1-based character columns, as editors count."""
+    """A file's positions as findings give them: 1-based character columns (the tree's, ``columns``)."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.lines = source_lines(text)
-        self._columns: dict[int, list[int]] = {}  # non-ASCII lines: character index of each byte
-        # Most files are ASCII: every byte column is then its character's column, as ``col`` finds.
-        self.ascii = text.isascii()
-
-    def col(self, lineno: int, byte_col: int) -> int:
-        if 1 <= lineno <= len(self.lines):
-            line = self.lines[lineno - 1]
-            if not line.isascii():
-                columns = self._columns.get(lineno)
-                if columns is None:
-                    columns = self._columns[lineno] = _char_index_of_bytes(line)
-                return columns[min(byte_col, len(columns) - 1)] + 1
-        return byte_col + 1
 
     def text(self, node: ast.AST | None, limit: int = 60) -> str:
         """The source of ``node`` as written (one line, clipped): cheaper than unparsing it."""
@@ -71,10 +39,7 @@ class _Positions:
         if line_no is not None and line_no == getattr(node, "end_lineno", None):
             line = self.lines[line_no - 1] if line_no <= len(self.lines) else ""
             start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-            if self.ascii or line.isascii():
-                return _clip(line[start:end], limit)
-            first, last = self.col(line_no, start) - 1, self.col(line_no, end) - 1
-            return _clip(line[first:last], limit)
+            return _clip(line[start:end], limit)
         return _clip(ast.unparse(node), limit)
 
     def span(self, first: ast.AST, last: ast.AST) -> Location:
@@ -87,18 +52,8 @@ class _Positions:
         line = getattr(node, "lineno", 1)
         end_line = getattr(node, "end_lineno", None) or line
         end_col = getattr(node, "end_col_offset", None)
-        if self.ascii:
-            start = getattr(node, "col_offset", 0) + 1
-            return Location(
-                self.path, line, start, end_line, end_col + 1 if end_col is not None else 0
-            )
-        return Location(
-            self.path,
-            line,
-            self.col(line, getattr(node, "col_offset", 0)),
-            end_line,
-            self.col(end_line, end_col) if end_col is not None else 0,
-        )
+        start = getattr(node, "col_offset", 0) + 1
+        return Location(self.path, line, start, end_line, end_col + 1 if end_col is not None else 0)
 
 
 def module_text(source: bytes) -> str:
@@ -159,7 +114,7 @@ def _parse(source: bytes, summary: ModuleSummary) -> tuple[str, ast.Module] | No
     text = None
     try:
         text = module_text(source)
-        tree = desugar.plain(ast.parse(text, filename=summary.path), text)
+        tree = desugar.plain(columns.parse(text, filename=summary.path), text)
     except SyntaxError as exc:  # also a bad coding cookie, before there is any text
         newer = _newer_syntax(text, exc) if text is not None else None
         summary.error = f"cannot parse: {newer or exc.msg}"

@@ -343,7 +343,8 @@ def _argument(node: ast.Call, keyword: str | None, position: int | None) -> ast.
 
 
 def ast_span(node: ast.AST) -> tuple[int, int, int, int]:
-    """``node``'s span as ``Location`` gives it where a line is ASCII (1-based columns, end exclusive)."""
+    """``node``'s span as ``Location`` gives it (1-based columns, end exclusive) in a tree of
+    ``columns.parse``, whose columns count characters."""
     return (node.lineno, node.col_offset + 1, node.end_lineno or 0, (node.end_col_offset or 0) + 1)  # type: ignore[attr-defined]
 
 
