@@ -1608,6 +1608,15 @@ CHOSEN_ANEW = "chosen anew"
 MADE_ANEW = "made anew"
 
 
+def counted(value: Value) -> Value:
+    """``value`` as an array of numbers where a reduction or an index function of a mask made it
+    (``mask.sum()``, ``(cumulative > r).argmax()``): a count or an index picks elements by
+    position, never by truth, so indexing with it keeps the indexed shape."""
+    if value.ty == "mask" and value.dtype not in (None, "bool"):
+        return value.with_(ty=ARRAY)
+    return value
+
+
 def weak_unknown(value: Value) -> bool:
     """Whether the weak type of ``value`` is not known where it is made but may be where what it
     comes from is: a parameter, a call's result, arithmetic on them (``lr * 0.5``)."""
