@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 
-from retracelint.callgraph import JitBinding, Project
+from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
     Fix,
     apart,
@@ -18,11 +18,13 @@ from retracelint.checks.common import (
     made_by,
     make_finding,
     shown_code,
+    tree_node,
+    trees_differ,
     where_text,
 )
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import _literal
-from retracelint.propagate import Propagation
+from retracelint.propagate import MAX_FRAMES, Propagation
 from retracelint.returned import as_called
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -32,6 +34,7 @@ from retracelint.values import (
     STRONG,
     WEAK,
     RetDep,
+    Value,
     dtype_kind,
     kinds_differ,
     weak_said,
@@ -204,6 +207,61 @@ def _flips(
             flip = _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
             yield replace(flip, paired=paired)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
+    if one_body:
+        yield from _class_node_flip(prop, calls, site, param)
+
+
+# Pytree nodes that are no class of the project's: ``values.structure_kind`` compares them already.
+_PLAIN_NODES = ("None", "a tuple", "a list", "a dict")
+
+
+def _handed_back_from(prop: Propagation, fn: FunctionSummary, value: Value) -> Location | None:
+    """The call that makes ``value`` where a chain of helpers hands back one call's result as it is
+    (``graft(params)`` returning ``unfreeze(params)``'s copy): the innermost such call, the line
+    that makes the new container."""
+    made = None
+    for _ in range(MAX_FRAMES):
+        if len(value.deps) != 1 or not isinstance(dep := next(iter(value.deps)), RetDep):
+            return made
+        targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
+        if dep.call >= len(fn.calls) or len(targets) != 1:
+            return made
+        made = fn.calls[dep.call].location
+        (target,) = targets
+        if not isinstance(target, FuncTarget):
+            return made
+        fn = prop.project.function(target.qualname)
+        if fn.returns is None:
+            return made
+        value = fn.returns
+    return made
+
+
+def _class_differs(a: str, b: str) -> bool:
+    return trees_differ(a, b) and not (a.startswith(_PLAIN_NODES) and b.startswith(_PLAIN_NODES))
+
+
+def _class_node_flip(
+    prop: Propagation, calls: list[_JitArg], site: JitSite, param: str
+) -> Iterator[Finding]:
+    """A class's instance (a FrozenDict ``init`` returns) here and another node there (the plain dict
+    an ``unfreeze`` copy is) passed for ``param`` by one body: told where the later value is made."""
+    found = _first_flip(
+        prop,
+        calls,
+        lambda c: tree_node(prop, c[0], prop.resolve(c[0], c[3].value)),
+        True,
+        differ=_class_differs,
+    )
+    if found is None:
+        return
+    (fn, call, arg, now), (first, before) = found
+    made = prop.resolve(fn, arg.value).made or _handed_back_from(prop, fn, arg.value)
+    paired = next(c[1].location for c in calls if c[3] is first)
+    flip = _flip_finding(
+        "RTL403", "pytree structure", site, param, arg, fn, call, first, before, now, made
+    )
+    yield replace(flip, paired=paired)
 
 
 def _traced_back_flip(
@@ -305,6 +363,7 @@ def _first_flip(
     kind_of: Callable[[_JitArg], str | None],
     one_body: bool,
     alike: Callable[[_JitArg, _JitArg], bool] = lambda a, b: True,
+    differ: Callable[[str, str], bool] = kinds_differ,
 ) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
     """The first call whose kind differs from an earlier call's, with that argument and kind. Calls
     from different bodies count only when an entry point reaches both: two tests, or two public
@@ -318,7 +377,7 @@ def _first_flip(
             continue
         for other, before in earlier:
             if (
-                kinds_differ(kind, before)
+                differ(kind, before)
                 and (one_body or _run_together(prop, fn, other[0]))
                 and _share_cache(prop, jit_arg, other)
                 and alike(jit_arg, other)
