@@ -2,7 +2,8 @@
 the plain dict an ``unfreeze``-style copy makes (issue 39): a different pytree node, so a jitted
 function handed one and then the other traces twice. Two shapes of it, on projects split over
 modules: one body passes the frozen parameters a builder returns, then the dict a transfer method
-makes of them (a comprehension in a helper of another module, keys unknown); a ``while`` loop carries
+makes of them (a comprehension in a helper of another module, keys unknown); a warm-up loop and a
+``while`` loop after a graft that thaws the parameters carry the same step's state; a ``while`` loop carries
 a NamedTuple whose frozen field the jitted update gives back as a dict comprehension. Each positive
 re-traces under jax and is found where the plain dict is made; its twin, which freezes the dict
 again, traces once and is clean."""
@@ -171,6 +172,67 @@ if __name__ == "__main__":
 ''',
 }
 
+# Warm-up steps on sealed parameters, then a graft that hands back a plain copy, then more steps: the
+# first step after the graft gets a dict where the loop before passed the sealed mapping.
+TUNE = {
+    "sealed.py": SEALED,
+    "steps.py": '''\
+"""A gradient step over whatever mapping of parameters it is given."""
+
+import jax
+import jax.numpy as jnp
+
+from sealed import seal
+
+
+def init(key):
+    return seal({"w": jax.random.normal(key, (3,)), "b": jnp.zeros(())})
+
+
+@jax.jit
+def sgd_step(params, x):
+    grads = jax.grad(lambda p: jnp.sum((x @ p["w"] + p["b"]) ** 2))(params)
+    return jax.tree.map(lambda p, g: p - 0.01 * g, params, grads), x.sum()
+''',
+    "graft.py": '''\
+"""Graft a bias learnt elsewhere onto trained parameters."""
+
+from sealed import seal, thaw
+
+
+def with_bias(params, bias):
+    grafted = thaw(params)
+    grafted["b"] = bias
+    return @BACK@
+''',
+    "main.py": '''\
+"""Warm up, graft, tune."""
+
+import jax
+import jax.numpy as jnp
+
+from graft import with_bias
+from steps import init, sgd_step
+
+
+def main(steps=3):
+    x = jnp.ones((4, 3))
+    params = init(jax.random.PRNGKey(0))
+    for _ in range(steps):
+        params, loss = sgd_step(params, x)
+    params = with_bias(params, jnp.zeros(()))
+    k = 0
+    while k < steps:
+        params, loss = sgd_step(params, x)
+        k += 1
+    print(float(loss))
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
 _SHRINK = "{k: 0.9 * v for k, v in carry.weights.items()}"
 
 
@@ -178,6 +240,8 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
     return {
         "transfer": _write(tmp_path / "transfer", TRANSFER, BACK="swapped"),
         "transfer_fixed": _write(tmp_path / "transfer_fixed", TRANSFER, BACK="seal(swapped)"),
+        "tune": _write(tmp_path / "tune", TUNE, BACK="grafted"),
+        "tune_fixed": _write(tmp_path / "tune_fixed", TUNE, BACK="seal(grafted)"),
         "relax": _write(tmp_path / "relax", RELAX, SHRUNK=_SHRINK),
         "relax_fixed": _write(tmp_path / "relax_fixed", RELAX, SHRUNK=f"seal({_SHRINK})"),
     }
@@ -186,6 +250,7 @@ def _projects(tmp_path: Path) -> dict[str, Path]:
 # Where each positive is reported: the call that makes the plain dict; the step's return that packs it.
 EXPECTED = {
     "transfer": [("transfer.py", 11, "RTL403")],
+    "tune": [("graft.py", 7, "RTL403")],
     "relax": [("relax.py", 19, "RTL403")],
 }
 
@@ -198,7 +263,7 @@ def test_a_frozen_mapping_against_a_plain_dict_is_found_where_the_dict_is_made(
 
 
 # The jitted function each project calls twice or more, as jax names it.
-JITTED = {"transfer": "score", "relax": "update"}
+JITTED = {"transfer": "score", "tune": "sgd_step", "relax": "update"}
 
 
 @needs_jax

@@ -215,6 +215,15 @@ def _flips(
 _PLAIN_NODES = ("None", "a tuple", "a list", "a dict")
 
 
+def _first_passed(jit_arg: _JitArg) -> Value:
+    """What a call passes first: the start of a state its loop carries (``params, loss =
+    step(params, x)`` after ``params = swap(params)``: the swapped parameters; a node the step
+    gives back otherwise is a carried flip of its own), else the argument."""
+    fn, call, _, arg, _ = jit_arg
+    carried = (c for c in fn.carried if fn.calls[c.call] is call and c.name == arg.text)
+    return next((c.start.value for c in carried if not c.later), arg.value)
+
+
 def _handed_back_from(prop: Propagation, fn: FunctionSummary, value: Value) -> Location | None:
     """The call that makes ``value`` where a chain of helpers hands back one call's result as it is
     (``graft(params)`` returning ``unfreeze(params)``'s copy): the innermost such call, the line
@@ -249,14 +258,15 @@ def _class_node_flip(
     found = _first_flip(
         prop,
         calls,
-        lambda c: tree_node(prop, c[0], prop.resolve(c[0], c[3].value)),
+        lambda c: tree_node(prop, c[0], prop.resolve(c[0], _first_passed(c))),
         True,
         differ=_class_differs,
     )
     if found is None:
         return
     (fn, call, arg, now), (first, before) = found
-    made = prop.resolve(fn, arg.value).made or _handed_back_from(prop, fn, arg.value)
+    value = _first_passed((fn, call, calls[0][2], arg, False))
+    made = prop.resolve(fn, value).made or _handed_back_from(prop, fn, value)
     paired = next(c[1].location for c in calls if c[3] is first)
     flip = _flip_finding(
         "RTL403", "pytree structure", site, param, arg, fn, call, first, before, now, made
