@@ -1,10 +1,10 @@
 """A frozen mapping (a project's own class registered as a pytree, as Flax's FrozenDict is) against
 the plain dict an ``unfreeze``-style copy makes (issue 39): a different pytree node, so a jitted
-function handed one and then the other traces twice. Two shapes of it, on projects split over
+function handed one and then the other traces twice. Three shapes of it, on projects split over
 modules: one body passes the frozen parameters a builder returns, then the dict a transfer method
-makes of them (a comprehension in a helper of another module, keys unknown); a warm-up loop and a
-``while`` loop after a graft that thaws the parameters carry the same step's state; a ``while`` loop carries
-a NamedTuple whose frozen field the jitted update gives back as a dict comprehension. Each positive
+makes of them (a comprehension in a helper of another module, keys unknown); a warm-up ``for`` loop
+and a ``while`` loop after a graft that thaws the parameters carry one step's state; a ``while``
+loop carries a NamedTuple whose frozen field the jitted update gives back as a dict comprehension. Each positive
 re-traces under jax and is found where the plain dict is made; its twin, which freezes the dict
 again, traces once and is clean."""
 
