@@ -1012,8 +1012,8 @@ def leaves_dtype(value: Value) -> str | None:
     keys, a tuple or a list of such arrays has (``{"w": w.astype(jnp.bfloat16), "b": jnp.zeros(n,
     jnp.bfloat16)}``: what a ``tree_map`` over it reads as ``p.dtype`` leaf by leaf). None when
     they differ or a leaf is not known."""
-    if value.ty in ARRAYS:
-        return value.dtype
+    if value.ty in ARRAYS or value.ty == DTYPE:
+        return value.dtype  # a dtype object passed on (``jnp.zeros(n, dtype)``) names its own
     if value.ty == DICT and value.keys is not None:
         items = items_of(value)
         leaves = list(items.values()) if len(items) == len(value.keys) else []

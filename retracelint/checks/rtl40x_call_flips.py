@@ -202,7 +202,7 @@ def _flips(
                 before = weak_said(before, typed(first_fn, first.value))
             # A dtype decided inside a helper is changed there; one made in this body, at the call.
             returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
-            made = prop.resolve(fn, arg.value).made if returned else None
+            made = typed(fn, arg.value).made if returned else None
             paired = next(c[1].location for c in calls if c[3] is first)
             flip = _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
             yield replace(flip, paired=paired)

@@ -809,8 +809,9 @@ def _item_flip(
         ]
     else:
         return None
+    made_in = at.start_fn or at.fn  # the start's items in the terms of where it is made
     for leaf, begin, back in pairs:
-        begin = _unpacked(prop, at.fn, begin) or prop.resolve(at.fn, begin)
+        begin = _unpacked(prop, made_in, begin) or prop.resolve(made_in, begin)
         back = _unpacked(prop, at.jitted, back) or back
         if begin.items or (begin.ty == DICT and items_of(begin)):
             found = _item_flip(prop, at, begin, back, leaf)
@@ -825,7 +826,7 @@ def _item_flip(
                 weak_said(WEAK, begin),
                 STRONG,
             )
-        elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
+        elif kinds := _dtype_flip(prop, at, typed := as_called(prop, made_in, begin), back):
             return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
         elif widened := _floor_flip(prop, at, typed, back):
             return "RTL402", leaf, *widened
@@ -1437,7 +1438,9 @@ def _attribute_flip(
             # method stores a value too (a setup run before the first call).
             continue
         # The first call gets what that store holds: resolved where it is made.
-        first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        first_call = replace(
+            at, carried=replace(carried, start=replace(other, value=start)), start_fn=owner
+        )
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if code == "RTL401" and _result_kept_weak(prop, first_call, result, returned):
@@ -1457,7 +1460,7 @@ def _attribute_flip(
         emptied = _emptied(prop, first_call, owner, replace(other, value=start), returned)
         if emptied is not None:
             return "RTL105", f"{carried.name}.{emptied[0]}", emptied[1], _EMPTY, _FILLED
-        retyped = _fields_retyped(prop, replace(first_call, start_fn=owner), owner, other, returned)
+        retyped = _fields_retyped(prop, first_call, owner, other, returned)
         if retyped is not None:
             return retyped
     return None
