@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamic_support import count_retraces_many
-from test_promoted_results import _found, _write, needs_jax
+from test_promoted_results import _found, _traced_as_expected, _write, needs_jax
 
 _X64 = 'jax.config.update("jax_enable_x64", True)\n'
 
@@ -183,16 +182,14 @@ def test_without_x64_the_factory_default_is_what_the_step_gives_back(tmp_path: P
     assert _found(_write(tmp_path, PRECOND, X64="", INIT="4")) == []
 
 
-# The jitted function each project calls in its loop, as jax names it.
-JITTED = {"precond": "refresh", "moments": "step", "score": "score"}
+# The script each project runs and the jitted function it calls again, as jax names it.
+RUNS = {
+    "precond": ("main.py", "refresh"),
+    "moments": ("main.py", "step"),
+    "score": ("main.py", "score"),
+}
 
 
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
-    projects = _projects(tmp_path)
-    names = list(projects)
-    reports = count_retraces_many([projects[n] / "main.py" for n in names], cwd=tmp_path)
-    for name, report in zip(names, reports, strict=True):
-        traces = {f.name: n for f, n in report.traces.items()}
-        expected = 2 if name in EXPECTED else 1
-        assert traces.get(JITTED[name.split("_")[0]]) == expected, (name, report.summary())
+    _traced_as_expected(_projects(tmp_path), EXPECTED, RUNS, tmp_path)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamic_support import count_retraces_many
-from test_promoted_results import _found, _write, needs_jax
+from test_promoted_results import _found, _traced_as_expected, _write, needs_jax
 
 # The frozen mapping both projects share, registered by a call rather than a decorator.
 SEALED = '''\
@@ -262,16 +261,14 @@ def test_a_frozen_mapping_against_a_plain_dict_is_found_where_the_dict_is_made(
         assert _found(root) == EXPECTED.get(name, []), name
 
 
-# The jitted function each project calls twice or more, as jax names it.
-JITTED = {"transfer": "score", "tune": "sgd_step", "relax": "update"}
+# The script each project runs and the jitted function it calls again, as jax names it.
+RUNS = {
+    "transfer": ("main.py", "score"),
+    "tune": ("main.py", "sgd_step"),
+    "relax": ("main.py", "update"),
+}
 
 
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
-    projects = _projects(tmp_path)
-    names = list(projects)
-    reports = count_retraces_many([projects[n] / "main.py" for n in names], cwd=tmp_path)
-    for name, report in zip(names, reports, strict=True):
-        traces = {f.name: n for f, n in report.traces.items()}
-        expected = 2 if name in EXPECTED else 1
-        assert traces.get(JITTED[name.split("_")[0]]) == expected, (name, report.summary())
+    _traced_as_expected(_projects(tmp_path), EXPECTED, RUNS, tmp_path)
