@@ -272,3 +272,62 @@ RUNS = {
 @needs_jax
 def test_the_positives_retrace_under_jax_and_their_twins_do_not(tmp_path: Path) -> None:
     _traced_as_expected(_projects(tmp_path), EXPECTED, RUNS, tmp_path)
+
+
+# Two models of two registered classes scored by one jitted function in one body, as a test that
+# compares them does: two structures on purpose (each traced once per model), not a flip to fix.
+COMPARE = {
+    "models.py": '''\
+"""Two models, each a pytree of its own class."""
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_pytree_node_class
+class Linear:
+    def __init__(self, w):
+        self.w = w
+
+    def tree_flatten(self):
+        return (self.w,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+    def __call__(self, x):
+        return x @ self.w
+
+
+@jax.tree_util.register_pytree_node_class
+class Tanh(Linear):
+    def __call__(self, x):
+        return jnp.tanh(x @ self.w)
+
+
+@jax.jit
+def score(model, x):
+    return jnp.mean(model(x))
+''',
+    "main.py": '''\
+"""Score both models on one batch."""
+
+import jax.numpy as jnp
+
+from models import Linear, Tanh, score
+
+
+def main():
+    x = jnp.ones((4, 3))
+    print(float(score(Linear(jnp.ones((3, 2))), x)), float(score(Tanh(jnp.ones((3, 2))), x)))
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
+def test_two_classes_passed_by_one_body_are_two_on_purpose(tmp_path: Path) -> None:
+    assert _found(_write(tmp_path, COMPARE)) == []

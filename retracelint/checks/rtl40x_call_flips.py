@@ -247,14 +247,16 @@ def _handed_back_from(prop: Propagation, fn: FunctionSummary, value: Value) -> L
 
 
 def _class_differs(a: str, b: str) -> bool:
-    return trees_differ(a, b) and not (a.startswith(_PLAIN_NODES) and b.startswith(_PLAIN_NODES))
+    """A class's instance against a plain node: two classes (two models a test compares) are most
+    often two on purpose, and two plain nodes are ``values.structure_kind``'s to compare."""
+    return trees_differ(a, b) and a.startswith(_PLAIN_NODES) != b.startswith(_PLAIN_NODES)
 
 
 def _class_node_flip(
     prop: Propagation, calls: list[_JitArg], site: JitSite, param: str
 ) -> Iterator[Finding]:
-    """A class's instance (a FrozenDict ``init`` returns) here and another node there (the plain dict
-    an ``unfreeze`` copy is) passed for ``param`` by one body: told where the later value is made."""
+    """A class's instance (a FrozenDict ``init`` returns) here and a plain node there (the dict an
+    ``unfreeze`` copy is) passed for ``param`` by one body: told where the later value is made."""
     found = _first_flip(
         prop,
         calls,
