@@ -45,6 +45,7 @@ from retracelint.values import (
     ARRAYS,
     AXISLESS,
     DICT,
+    DTYPE,
     EMPTY,
     FLOAT,
     FOLLOWS,
@@ -594,7 +595,7 @@ class Propagation(ObjectModel):
         def arg(name: str) -> Value:
             head, _, path = name.partition(".")
             found = _passed_for(call, callee, seen, head, receiver)
-            passed = found if found is not None else _left_out(call, callee, head)
+            passed = found if found is not None else left_out(call, callee, head)
             return attribute_of(passed, path) if path else passed
 
         def sources(srcs: frozenset[Src], sized: bool = False) -> frozenset[Src]:
@@ -1687,13 +1688,16 @@ def _new_instance(fn: FunctionSummary, call: CallSite, cls: str) -> Value:
     return Value(ty=INSTANCE, ref=cls, fresh=fresh, objs=frozenset({Made(call.location)}))
 
 
-def _left_out(call: CallSite, callee: FunctionSummary, name: str) -> Value:
+def left_out(call: CallSite, callee: FunctionSummary, name: str) -> Value:
     """What ``callee``'s parameter ``name`` is when ``call`` does not pass it: the number its
-    default is (``dt=0.01``, a constant), else not known."""
+    default is (``dt=0.01``, a constant), or the dtype it names (``dtype=jnp.float32``), else not
+    known."""
     param = callee.param(name)
-    if call.star or param is None or param.default is None:
+    if call.star or param is None:
         return UNKNOWN_VALUE
-    return Value(ty=param.default)
+    if param.dtype is not None:
+        return Value(ty=DTYPE, dtype=param.dtype)
+    return UNKNOWN_VALUE if param.default is None else Value(ty=param.default)
 
 
 def _filled_with(element: Value) -> frozenset[Made]:

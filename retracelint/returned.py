@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from retracelint.callgraph import FuncTarget
+from retracelint.propagate import left_out
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
     ARRAY,
     DICT,
+    DTYPE,
     FLOAT_LIKE,
     FOLLOWS,
     LIST,
@@ -26,6 +29,7 @@ from retracelint.values import (
     WEAK,
     FieldDep,
     ParamDep,
+    RetDep,
     Value,
     axes_fixed,
     canonical_dtype,
@@ -153,9 +157,14 @@ def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int =
     (``rod.base_time``), is what every caller passes for it, when they agree on its dtype; an array
     made with a parameter's dtype (``jnp.full((), jnp.inf, params.dtype)``) has the dtype every
     caller passes for that parameter. Else ``value`` as ``fn`` resolves it."""
-    value = prop.resolve(fn, value)
+    given, value = value, prop.resolve(fn, value)
     if value.dtype is not None or depth >= _CALLERS_UP:
         return value
+    if value.ty == UNKNOWN and value.floor is None:
+        # Resolving stops at a jit: what the function it wraps gives back decides the kind.
+        result = _jitted_result(prop, fn, given, depth)
+        if result is not None:
+            return result
     if value.dtype_of is not None:
         taken = _parameter(value.dtype_of)
         given = _called_with(prop, fn, taken, depth) if taken is not None else []
@@ -179,10 +188,43 @@ def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int =
     return _agreed(_called_with(prop, fn, name, depth)) or value
 
 
+def _jitted_result(
+    prop: Propagation, fn: FunctionSummary, value: Value, depth: int
+) -> Value | None:
+    """The kind of what a jitted call gives back (``self._compute(x)``), or a helper that hands
+    one back as it is (``calculator.compute(x)``): the dtype, or the least dtype (``Value.floor``:
+    an ``astype(jnp.float64)`` in it), of the wrapped function's strongly typed result where it is
+    made there, whatever the call passes; None when that is not known without the arguments."""
+    if len(value.deps) != 1 or not isinstance(dep := next(iter(value.deps)), RetDep):
+        return None
+    if dep.item is not None or dep.elem is not None or dep.below:
+        return None
+    jitted = prop.project.jitted_at((fn.qualname, dep.call))
+    if jitted is not None:
+        wrapped = jitted[1]
+        back = prop.resolve(wrapped, wrapped.returns) if wrapped.returns is not None else None
+        # Strongly typed whatever the call passes (a reduction, a cast): its weak type too.
+        if back is None or back.ty != ARRAY or back.weak != MADE_STRONG:
+            return None
+        if back.dtype is None and back.floor is None:
+            return None
+        return Value(ty=ARRAY, dtype=back.dtype, made=back.made, weak=MADE_STRONG, floor=back.floor)
+    targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
+    (target,) = targets if len(targets) == 1 else (None,)
+    if not isinstance(target, FuncTarget):
+        return None
+    callee = prop.project.function(target.qualname)
+    if callee.returns is None or depth >= _CALLERS_UP:
+        return None
+    return _jitted_result(prop, callee, callee.returns, depth + 1)
+
+
 def _agreed(given: list[Value]) -> Value | None:
-    """The one value ``given`` holds when all agree on kind, dtype and weak type, the dtype known."""
-    kinds = {(v.ty, v.dtype, v.weak) for v in given}
-    return given[0] if len(kinds) == 1 and given[0].dtype is not None else None
+    """The one value ``given`` holds when all agree on kind, dtype (or least dtype) and weak type,
+    one of them known."""
+    kinds = {(v.ty, v.dtype, v.weak, v.floor and v.floor[0]) for v in given}
+    known = given and (given[0].dtype is not None or given[0].floor is not None)
+    return given[0] if len(kinds) == 1 and known else None
 
 
 def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) -> list[Value]:
@@ -190,7 +232,14 @@ def _called_with(prop: Propagation, fn: FunctionSummary, name: str, depth: int) 
     ``as_called`` makes it where it is made; empty when a call passes nothing known for it."""
     head, _, path = name.partition(".")
     out: list[Value] = []
-    for caller, _, passed, _ in prop.passed_for(fn, head):
+    for caller, call, passed, _, _ in prop.calls_of(fn, head):
+        if passed is None:
+            # Left out: a dtype its default names is what the call makes arrays of.
+            default = left_out(call, fn, head)
+            if path or default.ty != DTYPE:
+                continue
+            out.append(default)
+            continue
         origins = (
             prop.value_origins(caller, passed, path, (), 0) if path else [(caller, passed, ())]
         )

@@ -63,6 +63,9 @@ class Param:
     # Whether the body reads it: one it never names (``iteration=None`` kept for a caller's sake)
     # makes nothing of what the function returns, whatever a call passes for it.
     read: bool = True
+    # The dtype its default names (``dtype=jnp.float32``, ``dtype=float``): what an array made with
+    # it is of when a call leaves it out.
+    dtype: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1012,8 +1012,8 @@ def leaves_dtype(value: Value) -> str | None:
     keys, a tuple or a list of such arrays has (``{"w": w.astype(jnp.bfloat16), "b": jnp.zeros(n,
     jnp.bfloat16)}``: what a ``tree_map`` over it reads as ``p.dtype`` leaf by leaf). None when
     they differ or a leaf is not known."""
-    if value.ty in ARRAYS:
-        return value.dtype
+    if value.ty in ARRAYS or value.ty == DTYPE:
+        return value.dtype  # a dtype object passed on (``jnp.zeros(n, dtype)``) names its own
     if value.ty == DICT and value.keys is not None:
         items = items_of(value)
         leaves = list(items.values()) if len(items) == len(value.keys) else []
@@ -1606,6 +1606,15 @@ CHOSEN_ANEW = "chosen anew"
 # How the account of a pytree that holds an object made anew each time ends (``jax.vjp``'s pullback):
 # a structure never seen before at every run, a trace each time rather than a few.
 MADE_ANEW = "made anew"
+
+
+def counted(value: Value) -> Value:
+    """``value`` as an array of numbers where a reduction or an index function of a mask made it
+    (``mask.sum()``, ``(cumulative > r).argmax()``): a count or an index picks elements by
+    position, never by truth, so indexing with it keeps the indexed shape."""
+    if value.ty == "mask" and value.dtype not in (None, "bool"):
+        return value.with_(ty=ARRAY)
+    return value
 
 
 def weak_unknown(value: Value) -> bool:

@@ -15,7 +15,11 @@ from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, exclusive
 from retracelint.values import (
+    DICT,
     INSTANCE,
+    LIST,
+    NONE,
+    TUPLE,
     CalleeSrc,
     CallSrc,
     LoopSrc,
@@ -297,3 +301,30 @@ def _shaped(value: Value, src: Src) -> bool:
     return src in shape_sources(value) or (
         isinstance(src, LoopSrc) and CalleeSrc(src.index) in value.vsrc
     )
+
+
+def tree_node(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
+    """The pytree node of ``value``: a tuple or list of n, a dict's keys, a class (a NamedTuple or a
+    registered dataclass is a node of its own), None; not known otherwise."""
+    if value.ty == NONE:
+        return "None"
+    if value.ty in (TUPLE, LIST):
+        return f"a {value.ty} of {len(value.items)}" if value.items else f"a {value.ty}"
+    if value.ty == DICT:
+        # Keys not known (a comprehension, ``unfreeze``'s copy): still a dict node, never a class's.
+        return (
+            "a dict" if value.keys is None else "a dict with keys {" + ", ".join(value.keys) + "}"
+        )
+    classes = prop.classes_of_value(fn, value)
+    if len(classes) == 1:
+        return f"a {prop.project.classes[next(iter(classes))].name}"
+    return None
+
+
+def trees_differ(first: str, then: str) -> bool:
+    """Whether two pytree nodes (``tree_node``) surely differ: a list of unknown length (``a list``) may
+    be a list of any length, and a dict of unknown keys (``a dict``) one of any keys, but neither is
+    a tuple or a class."""
+    if first == then:
+        return False
+    return not (then.startswith(first + " ") or first.startswith(then + " "))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 
-from retracelint.callgraph import JitBinding, Project
+from retracelint.callgraph import FuncTarget, JitBinding, Project
 from retracelint.checks.common import (
     Fix,
     apart,
@@ -18,11 +18,13 @@ from retracelint.checks.common import (
     made_by,
     make_finding,
     shown_code,
+    tree_node,
+    trees_differ,
     where_text,
 )
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import _literal
-from retracelint.propagate import Propagation
+from retracelint.propagate import MAX_FRAMES, Propagation
 from retracelint.returned import as_called
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
@@ -32,6 +34,7 @@ from retracelint.values import (
     STRONG,
     WEAK,
     RetDep,
+    Value,
     dtype_kind,
     kinds_differ,
     weak_said,
@@ -199,11 +202,78 @@ def _flips(
                 before = weak_said(before, typed(first_fn, first.value))
             # A dtype decided inside a helper is changed there; one made in this body, at the call.
             returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
-            made = prop.resolve(fn, arg.value).made if returned else None
+            made = typed(fn, arg.value).made if returned else None
             paired = next(c[1].location for c in calls if c[3] is first)
             flip = _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
             yield replace(flip, paired=paired)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
+    if one_body:
+        yield from _class_node_flip(prop, calls, site, param)
+
+
+# Pytree nodes that are no class of the project's: ``values.structure_kind`` compares them already.
+_PLAIN_NODES = ("None", "a tuple", "a list", "a dict")
+
+
+def _first_passed(jit_arg: _JitArg) -> Value:
+    """What a call passes first: the start of a state its loop carries (``params, loss =
+    step(params, x)`` after ``params = swap(params)``: the swapped parameters; a node the step
+    gives back otherwise is a carried flip of its own), else the argument."""
+    fn, call, _, arg, _ = jit_arg
+    carried = (c for c in fn.carried if fn.calls[c.call] is call and c.name == arg.text)
+    return next((c.start.value for c in carried if not c.later), arg.value)
+
+
+def _handed_back_from(prop: Propagation, fn: FunctionSummary, value: Value) -> Location | None:
+    """The call that makes ``value`` where a chain of helpers hands back one call's result as it is
+    (``graft(params)`` returning ``unfreeze(params)``'s copy): the innermost such call, the line
+    that makes the new container."""
+    made = None
+    for _ in range(MAX_FRAMES):
+        if len(value.deps) != 1 or not isinstance(dep := next(iter(value.deps)), RetDep):
+            return made
+        targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
+        if dep.call >= len(fn.calls) or len(targets) != 1:
+            return made
+        made = fn.calls[dep.call].location
+        (target,) = targets
+        if not isinstance(target, FuncTarget):
+            return made
+        fn = prop.project.function(target.qualname)
+        if fn.returns is None:
+            return made
+        value = fn.returns
+    return made
+
+
+def _class_differs(a: str, b: str) -> bool:
+    """A class's instance against a plain node: two classes (two models a test compares) are most
+    often two on purpose, and two plain nodes are ``values.structure_kind``'s to compare."""
+    return trees_differ(a, b) and a.startswith(_PLAIN_NODES) != b.startswith(_PLAIN_NODES)
+
+
+def _class_node_flip(
+    prop: Propagation, calls: list[_JitArg], site: JitSite, param: str
+) -> Iterator[Finding]:
+    """A class's instance (a FrozenDict ``init`` returns) here and a plain node there (the dict an
+    ``unfreeze`` copy is) passed for ``param`` by one body: told where the later value is made."""
+    found = _first_flip(
+        prop,
+        calls,
+        lambda c: tree_node(prop, c[0], prop.resolve(c[0], _first_passed(c))),
+        True,
+        differ=_class_differs,
+    )
+    if found is None:
+        return
+    (fn, call, arg, now), (first, before) = found
+    value = _first_passed((fn, call, calls[0][2], arg, False))
+    made = prop.resolve(fn, value).made or _handed_back_from(prop, fn, value)
+    paired = next(c[1].location for c in calls if c[3] is first)
+    flip = _flip_finding(
+        "RTL403", "pytree structure", site, param, arg, fn, call, first, before, now, made
+    )
+    yield replace(flip, paired=paired)
 
 
 def _traced_back_flip(
@@ -305,6 +375,7 @@ def _first_flip(
     kind_of: Callable[[_JitArg], str | None],
     one_body: bool,
     alike: Callable[[_JitArg, _JitArg], bool] = lambda a, b: True,
+    differ: Callable[[str, str], bool] = kinds_differ,
 ) -> tuple[tuple[FunctionSummary, CallSite, Arg, str], tuple[Arg, str]] | None:
     """The first call whose kind differs from an earlier call's, with that argument and kind. Calls
     from different bodies count only when an entry point reaches both: two tests, or two public
@@ -318,7 +389,7 @@ def _first_flip(
             continue
         for other, before in earlier:
             if (
-                kinds_differ(kind, before)
+                differ(kind, before)
                 and (one_body or _run_together(prop, fn, other[0]))
                 and _share_cache(prop, jit_arg, other)
                 and alike(jit_arg, other)

@@ -15,6 +15,8 @@ from retracelint.checks.common import (
     make_finding,
     object_fields,
     shown_code,
+    tree_node,
+    trees_differ,
     when_text,
     where_text,
 )
@@ -389,13 +391,13 @@ def _param_tree_flip(
     """A state that comes in as a parameter, passed by a caller as another pytree node than the
     jitted function gives back (a checkpoint's ``.tolist()`` for the step's tuple): the first call
     of that run traces anew. Told where that caller's value is made."""
-    then = _tree(prop, at.jitted, prop.resolve(at.jitted, returned))
+    then = tree_node(prop, at.jitted, prop.resolve(at.jitted, returned))
     if then is None:
         return None
     for caller, _, passed, _ in prop.caller_args(at.fn, at.carried.name):
         start = prop.resolve(caller, passed.value)
-        first = _tree(prop, caller, start)
-        if first is not None and _trees_differ(first, then):
+        first = tree_node(prop, caller, start)
+        if first is not None and trees_differ(first, then):
             return (
                 "RTL403",
                 at.carried.name,
@@ -482,7 +484,7 @@ def _carried_flip(
     back = [(jitted, Arg(returned, jitted.location, ""), ())]
     if _starts_empty(prop, fn, carried.start) and _filled(prop, at, back):
         return "RTL105", carried.name, carried.start.location, _EMPTY, _FILLED
-    first, then = _tree(prop, fn, start), _tree(prop, jitted, returned)
+    first, then = tree_node(prop, fn, start), tree_node(prop, jitted, returned)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
         return "RTL403", carried.name, carried.start.location, first, grown
@@ -490,7 +492,7 @@ def _carried_flip(
         return "RTL403", carried.name, carried.start.location, "None", "an array"
     if first is None or then is None:
         return None
-    if _trees_differ(first, then):
+    if trees_differ(first, then):
         if at.param:  # given back to itself: ``fixes/record_start.py`` starts it as the tuple
             return "RTL403", carried.name, carried.start.location, first, then
         where, then = _node_told(prop, at, fn, start, given, then)  # handed to another function
@@ -523,13 +525,18 @@ def _carried_flip(
         if len(added) == 1 and (then := (grown_at := added.pop())[0]) is not None:
             # Told where the start's dict is written (a display), else where it is packed; but a
             # class's default is every instance's: told where the step adds the keys.
-            first = _tree(prop, owner, leaf) or "a dict"
+            first = tree_node(prop, owner, leaf) or "a dict"
             if _class_default(prop, origin) and grown_at[1] is not None:
                 return "RTL403", f"{carried.name}.{name}", grown_at[1], first + _DEFAULT, then
             return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, first, then
         reshaped = _field_tree_flip(prop, at, owner, leaf, results)
         if reshaped is not None:
-            return "RTL403", f"{carried.name}.{name}", leaf.made or origin.location, *reshaped
+            return (
+                "RTL403",
+                f"{carried.name}.{name}",
+                reshaped[0] or leaf.made or origin.location,
+                *reshaped[1:],
+            )
         if weak_kind(leaf, x64) == WEAK and _strong_back(prop, at, results):
             # Told where the weak leaf is made (``jnp.full(n, -1)``), not where it is packed.
             return (
@@ -645,18 +652,26 @@ def _field_tree_flip(
     owner: FunctionSummary,
     leaf: Value,
     results: list[Origin],
-) -> tuple[str, str] | None:
-    """(first, then): a field of the carried state that starts as one pytree node (``skip_state=()``
-    in ``init``) and that the jitted function, or a helper it traces, gives back as another (the
-    update's ``{"should_skip": ..., "num_not_finite": ...}``), the same one wherever it is made."""
-    first = _tree(prop, owner, leaf)
-    backs = {
-        _tree(prop, o, prop.resolve(o, r.value)) for o, r, _ in results if _traced(prop, at, o)
-    }
+) -> tuple[Location | None, str, str] | None:
+    """(where, first, then): a field of the carried state that starts as one pytree node
+    (``skip_state=()`` in ``init``) and that the jitted function, or a helper it traces, gives back
+    as another (the update's ``{"should_skip": ..., "num_not_finite": ...}``), the same one
+    wherever it is made. A class's instance (a FrozenDict from ``init``) given back as a plain
+    container is told where the jitted function gives that back, as ``_node_told`` tells a whole
+    state; else where it starts (None)."""
+    first = tree_node(prop, owner, leaf)
+    traced = [(o, r) for o, r, _ in results if _traced(prop, at, o)]
+    backs = {tree_node(prop, o, prop.resolve(o, r.value)) for o, r in traced}
     if first is None or len(backs) != 1 or None in backs:
         return None
     then = backs.pop()
-    return (first, then) if then is not None and _trees_differ(first, then) else None
+    if then is None or not trees_differ(first, then):
+        return None
+    plain = then.startswith(("a tuple", "a list", "a dict")) and prop.classes_of_value(owner, leaf)
+    written = {r.location for o, r in traced if o is at.jitted}
+    if plain and len(written) == 1:
+        return written.pop(), first, _PLAIN + then.removeprefix("a ")
+    return None, first, then
 
 
 def _node_flip(
@@ -666,8 +681,8 @@ def _node_flip(
     makes) that the jitted function gives back as another (the plain tuple a helper it calls
     returns)."""
     back = _unpacked(prop, at.jitted, returned) or prop.resolve(at.jitted, returned)
-    first, then = _tree(prop, owner, start), _tree(prop, at.jitted, back)
-    if first is None or then is None or not _trees_differ(first, then):
+    first, then = tree_node(prop, owner, start), tree_node(prop, at.jitted, back)
+    if first is None or then is None or not trees_differ(first, then):
         return None
     where, then = _node_told(prop, at, owner, start, returned, then)
     return where, first, then
@@ -794,8 +809,9 @@ def _item_flip(
         ]
     else:
         return None
+    made_in = at.start_fn or at.fn  # the start's items in the terms of where it is made
     for leaf, begin, back in pairs:
-        begin = _unpacked(prop, at.fn, begin) or prop.resolve(at.fn, begin)
+        begin = _unpacked(prop, made_in, begin) or prop.resolve(made_in, begin)
         back = _unpacked(prop, at.jitted, back) or back
         if begin.items or (begin.ty == DICT and items_of(begin)):
             found = _item_flip(prop, at, begin, back, leaf)
@@ -810,7 +826,7 @@ def _item_flip(
                 weak_said(WEAK, begin),
                 STRONG,
             )
-        elif kinds := _dtype_flip(prop, at, typed := as_called(prop, at.fn, begin), back):
+        elif kinds := _dtype_flip(prop, at, typed := as_called(prop, made_in, begin), back):
             return "RTL402", leaf, typed.made or at.carried.start.location, *kinds
         elif widened := _floor_flip(prop, at, typed, back):
             return "RTL402", leaf, *widened
@@ -1422,7 +1438,9 @@ def _attribute_flip(
             # method stores a value too (a setup run before the first call).
             continue
         # The first call gets what that store holds: resolved where it is made.
-        first_call = replace(at, carried=replace(carried, start=replace(other, value=start)))
+        first_call = replace(
+            at, carried=replace(carried, start=replace(other, value=start)), start_fn=owner
+        )
         for code, kind_of, _ in FLIP_KINDS:
             first, then = kind_of(start, x64), kind_of(result, x64)
             if code == "RTL401" and _result_kept_weak(prop, first_call, result, returned):
@@ -1442,7 +1460,7 @@ def _attribute_flip(
         emptied = _emptied(prop, first_call, owner, replace(other, value=start), returned)
         if emptied is not None:
             return "RTL105", f"{carried.name}.{emptied[0]}", emptied[1], _EMPTY, _FILLED
-        retyped = _fields_retyped(prop, replace(first_call, start_fn=owner), owner, other, returned)
+        retyped = _fields_retyped(prop, first_call, owner, other, returned)
         if retyped is not None:
             return retyped
     return None
@@ -1495,29 +1513,6 @@ def _keys_added(start: Value, returned: Value, param: str | None) -> str | None:
         given = {*start.keys, *held} if passed_back else set(returned.keys or ())
         return "a dict with keys {" + ", ".join(sorted(given)) + "}"
     return "a dict with keys {" + ", ".join(sorted(held)) + ", ...}"  # and what it spreads
-
-
-def _tree(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
-    """The pytree node of ``value``: a tuple or list of n, a dict's keys, a class (a NamedTuple or a
-    registered dataclass is a node of its own), None; not known otherwise."""
-    if value.ty == NONE:
-        return "None"
-    if value.ty in (TUPLE, LIST):
-        return f"a {value.ty} of {len(value.items)}" if value.items else f"a {value.ty}"
-    if value.ty == DICT and value.keys is not None:
-        return "a dict with keys {" + ", ".join(value.keys) + "}"
-    classes = prop.classes_of_value(fn, value)
-    if len(classes) == 1:
-        return f"a {prop.project.classes[next(iter(classes))].name}"
-    return None
-
-
-def _trees_differ(first: str, then: str) -> bool:
-    """Whether two pytree nodes (``_tree``) surely differ: a list of unknown length (``a list``) may
-    be a list of any length, but is never a tuple."""
-    if first == then:
-        return False
-    return not (then.startswith(first + " of ") or first.startswith(then + " of "))
 
 
 def _result_weak(prop: Propagation, at: _CarriedCall, leaf: Value) -> str | None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from retracelint.summarise import numpy_promotion
 from retracelint.summarise.promotion import TO_INEXACT, Typed, real_part, result_type
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
+from retracelint.summary import Param
 from retracelint.values import (
     ARRAY,
     ARRAYS,
@@ -1157,6 +1158,20 @@ def _dtype_name(node: ast.AST) -> str | None:
         return _DTYPES.get(node.value)
     dotted = _dotted(node)
     return _DTYPES.get(dotted.rpartition(".")[2]) if dotted else None
+
+
+def dtype_defaults(params: tuple[Param, ...], args: ast.arguments) -> tuple[Param, ...]:
+    """``params`` with the dtype each one's default names (``dtype=jnp.float32``, ``dtype=float``):
+    a call that leaves it out makes arrays of that dtype (``Param.dtype``)."""
+    positional = [*args.posonlyargs, *args.args]
+    given = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    )
+    given += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    named = {arg.arg: dtype for arg, node in given if (dtype := _dtype_name(node)) is not None}
+    if not named:
+        return params
+    return tuple(replace(p, dtype=named[p.name]) if p.name in named else p for p in params)
 
 
 def _index_dtype(name: str, numpy: bool) -> str:

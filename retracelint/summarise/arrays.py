@@ -231,6 +231,9 @@ class Arrays(PassState):
         if value.dtype is not None or given is None:
             return value
         named = self.quiet(given)
+        if named.param is not None and named.ty == UNKNOWN:
+            # A dtype parameter (``jnp.zeros(shape, dtype)``): what the callers pass, or its default.
+            return value.with_(dtype_of=dtype_taken(named), made=self.loc(node))
         if named.ty != DTYPE or named.dtype_of is None:
             return value
         return value.with_(dtype_of=named.dtype_of, made=self.loc(node))

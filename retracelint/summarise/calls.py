@@ -160,6 +160,7 @@ from retracelint.values import (
     axis_lengths,
     collected,
     combine,
+    counted,
     dtype_kind,
     dtype_taken,
     entry,
@@ -1408,10 +1409,10 @@ class Calls(PassState):
                 elif dtype is not None and method in KEEPS_RECEIVER_DTYPE:
                     # ``c.sum(-1)`` of bfloat16: bfloat16, decided where ``c`` was made.
                     value = value.with_(dtype=dtype, made=array_made(receiver))
-                if method not in _INDEX_FUNCTIONS:
-                    return value
-                dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)
-                return value.with_(dtype=dtype, made=self.loc(node))
+                if method in _INDEX_FUNCTIONS:
+                    dtype = _index_dtype(method, receiver.ty in NUMPY_DATA)
+                    value = value.with_(dtype=dtype, made=self.loc(node))
+                return counted(value)
             if method == "astype" and node.args:
                 given = node.args[0]
                 dtype = self.dtype_given(given)

@@ -17,6 +17,7 @@ from retracelint.summarise.apis import (
     _MEMOISER,
     _PARTIALS,
     _PYTREE_REGISTRATIONS,
+    dtype_defaults,
 )
 from retracelint.summarise.feeding import read_params
 from retracelint.summarise.function import FunctionPass
@@ -447,7 +448,7 @@ class _ModulePass:
             qualname,
             node.name,
             self.pos.of(node),
-            read_params(_params(node.args), node),
+            dtype_defaults(read_params(_params(node.args), node), node.args),
             cls=cls.qualname if cls else None,
             kind=kind,
             parent=parent,
