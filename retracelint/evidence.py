@@ -280,6 +280,7 @@ def _capped(sources: _Sources, finding: Finding) -> Bound | None:
     retried up to a cap takes a few values however long the run, each traced once: bounded (round
     23, S1). So does an array made (RTL105) with such counts for the sizes that its loops change
     (a bond dimension grown up to ``max_bond_dim``: ``zeros((chi, d, d, chi))``, round 26 S1). A
+    static local bound once to what takes two values is bounded too (``_bound_to_two_values``). A
     parameter is not: its callers may pass anything."""
     at = finding.made_at
     stmt = sources.statement_at(at)
@@ -298,9 +299,39 @@ def _capped(sources: _Sources, finding: Finding) -> Bound | None:
         names = [node.id] if isinstance(node, ast.Name) and node.id not in params else []
     else:
         names = _sizes_set_in_loops(sources, at, node, params)
+    if finding.code == "RTL201" and names and _bound_to_two_values(scope, names[0]):
+        return Bound(f"one per value of `{names[0]}`", 2)
     if not names or not all(_kept_under_cap(scope, name, {name}) for name in names):
         return None
     return Bound(f"{', '.join(f'`{n}`' for n in names)} kept under a cap")
+
+
+def _bound_to_two_values(scope: ast.AST, name: str) -> bool:
+    """Whether ``name`` is bound once in ``scope``, to what takes two values: a comparison, a
+    ``not``, ``int``/``bool`` of one (a spin channel, ``s = int(e >= n_up)``, round 28 S1), or a
+    choice between two literals. However long the loop runs, two traces."""
+    stores = list(_stores_of(scope.body, name, ()))  # type: ignore[attr-defined]
+    return (
+        len(stores) == 1 and isinstance(stores[0][0], ast.Assign) and _takes_two(stores[0][0].value)
+    )
+
+
+def _takes_two(node: ast.expr) -> bool:
+    if isinstance(node, ast.Compare) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    ):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(_takes_two(value) for value in node.values)
+    if isinstance(node, ast.IfExp):
+        return isinstance(node.body, ast.Constant) and isinstance(node.orelse, ast.Constant)
+    return (
+        isinstance(node, ast.Call)
+        and last_name(node.func) in ("int", "bool")
+        and len(node.args) == 1
+        and not node.keywords
+        and _takes_two(node.args[0])
+    )
 
 
 def _sizes_set_in_loops(

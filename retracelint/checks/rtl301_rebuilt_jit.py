@@ -172,6 +172,10 @@ def _rebuilt_jit(
     # its own function runs again: then that repetition bounds it, or not.
     again = prop.repeated(owner.qualname)
     driver = again if cause.driver.bound and again is not None and again.grows else cause.driver
+    # Each run of its function builds them all again: the count of one loop is no total then.
+    bound = driver.bound
+    if bound is not None and again is not None:
+        bound = replace(bound, traces=None)
     unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
     assumptions = (unproven,) if unproven is not None else ()
     return make_finding(
@@ -184,6 +188,7 @@ def _rebuilt_jit(
         path,
         driver,
         fix,
+        bound=bound,
         assumptions=assumptions,
     )
 
