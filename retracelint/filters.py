@@ -114,7 +114,7 @@ def apply_filters(
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
     seen = [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
     # After selection and noqa: a finding told by another is never lost to `--select` or a comment.
-    return one_per_retrace(seen)
+    return one_per_cause(one_per_retrace(seen))
 
 
 # The rules whose finding is a value passed to a jit call that changes with each run of a driver (a
@@ -146,6 +146,72 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
         first, *others = sorted(group, key=_surest_first)
         out.append(_telling(first, others) if others else first)
     return sorted(out, key=lambda f: f.sort_key)
+
+
+# The rules whose findings one driver's change makes along one jitted chain, whichever rule each
+# line is told by: a size made in one helper and sliced, padded and masked in the next (issue 36,
+# cause 8).
+_PER_CAUSE = ("RTL10", "RTL20", "RTL301")
+
+
+def one_per_cause(findings: list[Finding]) -> list[Finding]:
+    """One finding per cause, across rules: those that one driver (a loop, or the call in a loop
+    that repeats their function) makes through one call of its body, each in another module
+    than the driver's, are one change met at several lines of the chain that call enters (a grid
+    size that a benchmark's ``solve(g)`` turns into an ``arange``, a slice and a mask in the
+    library; a runtime built per solve that jits five operators). Told at the line nearest the
+    driver, the others its ``related``. Two drivers, or two calls of one loop's body, stay
+    apart, and so does what is told beside the driver, in its own module: each line there is a
+    change a user makes in the loop's code, with its own fix."""
+    groups: dict[tuple, list[Finding]] = {}
+    out = []
+    for finding in findings:
+        key = _cause_key(finding)
+        if key is None:
+            out.append(finding)
+        else:
+            groups.setdefault(key, []).append(finding)
+    for group in groups.values():
+        first, *others = sorted(group, key=_nearest_first)
+        out.append(_telling_cause(first, others) if others else first)
+    return sorted(out, key=lambda f: f.sort_key)
+
+
+def _cause_key(finding: Finding) -> tuple | None:
+    path = finding.call_path
+    if (
+        not finding.code.startswith(_PER_CAUSE)
+        or finding.driver is None
+        or not path
+        or finding.location.path == finding.driver.path
+    ):
+        return None
+    return (finding.driver, path[0])
+
+
+def _nearest_first(finding: Finding) -> tuple:
+    """The finding to tell a cause by: the surest, then the nearest the driver along the path
+    (fewest calls), then first."""
+    return (*_surest_first(finding)[:2], len(finding.call_path), finding.sort_key)
+
+
+def _telling_cause(first: Finding, others: list[Finding]) -> Finding:
+    """``first`` telling ``others`` of the same cause: the headline counts them, the details name
+    each one's place and message, ``related`` holds them with what each told."""
+    others = sorted(others, key=lambda f: f.sort_key)
+    lines = [at_text(f.location, first.location) for f in others]
+    return replace(
+        first,
+        message=f"{first.message} (and {len(others)} more of this cause: {_two(lines)})",
+        details=(
+            *first.details,
+            *(
+                f"same cause: {at}: {f.code} {f.message}"
+                for at, f in zip(lines, others, strict=True)
+            ),
+        ),
+        related=(*first.related, *(one for f in others for one in (f, *f.related))),
+    )
 
 
 def _retrace_key(finding: Finding) -> tuple | None:

@@ -195,6 +195,10 @@ class Finding:
     # (``x = None``, then ``if use_cache: x = Cache(...)``). ``evidence`` asks of them what it asks
     # of the chain's own places.
     runs_with: tuple[Location, ...] = field(default=(), compare=False)
+    # Where its driver repeats it (the loop, or the call in a loop that repeats its function):
+    # findings of one driver and one first call of their paths are one cause
+    # (``filters.one_per_cause``).
+    driver: Location | None = field(default=None, compare=False)
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 

@@ -166,6 +166,7 @@ def make_finding(
         location=location,
         severity=severity or rule(code).severity,
         bound=bound or (driver.bound if driver is not None else None),
+        driver=driver.location if driver is not None else None,
         jit_site=site,
         parameter=param,
         call_path=path,
