@@ -1,8 +1,9 @@
 """One finding per cause across rules (issue 36, cause 8): one change that a driver's loop passes
 through one call into a library, met there at several lines under several rules (an ``arange``,
 a slice and a boolean mask of one size), is one finding at the line nearest the loop, the others
-its ``related``. Another loop of the same function, through another call, is another cause and
-stays apart (session 12's fold keyed without the driver merged them)."""
+its ``related``; so are the nested bodies of one eager function a step loop calls (round 29 S2).
+Another loop of the same function, through another call, is another cause and stays apart
+(session 12's fold keyed without the driver merged them)."""
 
 from __future__ import annotations
 
@@ -122,3 +123,57 @@ def test_every_line_of_the_cause_stays_found(project: Path) -> None:
         ("solver.py", 25, "RTL104"),
         ("solver.py", 30, "RTL101"),
     ]
+
+
+_INTEGRALS = """\
+import jax.numpy as jnp
+from jax import lax
+
+
+def surface_eval(points, n):
+    def outer(i, acc):
+        return acc + jnp.sin(points * i)
+
+    total = lax.fori_loop(0, n, outer, jnp.zeros_like(points))
+
+    def smooth(carry, x):
+        return carry * 0.5 + x, None
+
+    total, _ = lax.scan(smooth, total, points)
+
+    def refine(i, acc):
+        return acc * 1.01
+
+    return lax.fori_loop(0, 3, refine, total)
+"""
+
+_DRIVER = """\
+import jax.numpy as jnp
+
+from integrals import surface_eval
+
+
+def run(steps):
+    points = jnp.linspace(0.0, 1.0, 32)
+    for step in range(steps):
+        points = points + surface_eval(points, 4)
+    return points
+
+
+if __name__ == "__main__":
+    run(100)
+"""
+
+
+def test_an_eager_function_with_three_nested_bodies_is_one_finding(tmp_path: Path) -> None:
+    """A library function that runs three ``lax`` loops over nested defs eagerly, called per step
+    of a driver in another module, traces all three at every call: one cause (round 29 S2), told
+    at the first body, the other two related, each still fixed by ``--fix``."""
+    (tmp_path / "integrals.py").write_text(_INTEGRALS, encoding="utf-8")
+    (tmp_path / "driver.py").write_text(_DRIVER, encoding="utf-8")
+    run = analyse([str(tmp_path)], Settings(cache=False))
+    [finding] = run.findings
+    assert (Path(finding.location.path).name, finding.location.line) == ("integrals.py", 9)
+    assert finding.severity == "error"
+    assert finding.message.endswith("(and 2 more of this cause: line 14, line 19)")
+    assert [(r.code, r.location.line) for r in finding.related] == [("RTL301", 14), ("RTL301", 19)]
