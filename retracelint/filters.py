@@ -156,13 +156,14 @@ _PER_CAUSE = ("RTL10", "RTL20", "RTL301")
 
 def one_per_cause(findings: list[Finding]) -> list[Finding]:
     """One finding per cause, across rules: those that one driver (a loop, or the call in a loop
-    that repeats their function) makes through one call of its body, each in another module
-    than the driver's, are one change met at several lines of the chain that call enters (a grid
+    that repeats their function) makes through one call of its body, in one module other than
+    the driver's, are one change met at several lines of the chain that call enters (a grid
     size that a benchmark's ``solve(g)`` turns into an ``arange``, a slice and a mask in the
     library; a runtime built per solve that jits five operators). Told at the line nearest the
-    driver, the others its ``related``. Two drivers, or two calls of one loop's body, stay
-    apart, and so does what is told beside the driver, in its own module: each line there is a
-    change a user makes in the loop's code, with its own fix."""
+    driver, the others its ``related``. Two drivers, two calls of one loop's body, or two
+    modules (two scripts' callbacks one loop runs) stay apart, and so does what is told beside
+    the driver, in its own module: each line there is a change a user makes in the loop's code,
+    with its own fix."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
@@ -186,7 +187,7 @@ def _cause_key(finding: Finding) -> tuple | None:
         or finding.location.path == finding.driver.path
     ):
         return None
-    return (finding.driver, path[0])
+    return (finding.driver, path[0], finding.location.path)
 
 
 def _nearest_first(finding: Finding) -> tuple:
