@@ -169,10 +169,10 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
 
 
 def weighed(finding: Finding, assumptions: tuple[Assumption, ...]) -> Finding:
-    """``finding`` with its assumptions and its severity; one that its rule claims as an error but
-    a bound keeps a warning ends its message with the bound ("at most 2 traces: one per value of
+    """``finding`` with its assumptions and its severity; a proven one that its rule claims as an
+    error but a bound keeps a warning ends its message with the bound ("at most 2 traces: one per value of
     `s`"), so that a deliberate sweep reads apart from a leak."""
-    told = finding.severity == "error" and finding.bound is not None
+    told = finding.severity == "error" and finding.bound is not None and not assumptions
     return replace(
         finding,
         assumptions=assumptions,

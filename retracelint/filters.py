@@ -182,6 +182,7 @@ def _cause_key(finding: Finding) -> tuple | None:
     path = finding.call_path
     if (
         not finding.code.startswith(_PER_CAUSE)
+        or finding.assumptions  # each guess is its own: only proven chains are one cause
         or finding.driver is None
         or not path
         or finding.location.path == finding.driver.path
