@@ -134,18 +134,7 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
     jitted calls that one call of the driver's body reaches with what it passes in (a sweep's
     ``run(n)`` that makes a static grid for each jitted helper it calls: one change, one fix at
     the call); jitted functions each called in the driver's body stay apart."""
-    groups: dict[tuple, list[Finding]] = {}
-    out = []
-    for finding in findings:
-        key = _retrace_key(finding)
-        if key is None:
-            out.append(finding)
-        else:
-            groups.setdefault(key, []).append(finding)
-    for group in groups.values():
-        first, *others = sorted(group, key=_surest_first)
-        out.append(_telling(first, others) if others else first)
-    return sorted(out, key=lambda f: f.sort_key)
+    return _one_per(findings, _retrace_key, _surest_first, _telling)
 
 
 # The rules whose findings one driver's change makes along one jitted chain, whichever rule each
@@ -164,17 +153,27 @@ def one_per_cause(findings: list[Finding]) -> list[Finding]:
     modules (two scripts' callbacks one loop runs) stay apart, and so does what is told beside
     the driver, in its own module: each line there is a change a user makes in the loop's code,
     with its own fix."""
+    return _one_per(findings, _cause_key, _nearest_first, _telling_cause)
+
+
+def _one_per(
+    findings: list[Finding],
+    key_of: Callable[[Finding], tuple | None],
+    order: Callable[[Finding], tuple],
+    telling: Callable[[Finding, list[Finding]], Finding],
+) -> list[Finding]:
+    """The findings with those of one key told by the first of them in ``order``."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
-        key = _cause_key(finding)
+        key = key_of(finding)
         if key is None:
             out.append(finding)
         else:
             groups.setdefault(key, []).append(finding)
     for group in groups.values():
-        first, *others = sorted(group, key=_nearest_first)
-        out.append(_telling_cause(first, others) if others else first)
+        first, *others = sorted(group, key=order)
+        out.append(telling(first, others) if others else first)
     return sorted(out, key=lambda f: f.sort_key)
 
 
