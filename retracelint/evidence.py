@@ -57,7 +57,7 @@ from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, T
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
-from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS
@@ -153,16 +153,32 @@ def assess(
         ):
             continue  # the function it calls is never given with the flag that runs the call
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
-        if finding.grows and (
-            _in_sections(prop, sources, finding.made_at)
-            or _picked(sources, finding)
-            or _capped(sources, finding)
-        ):
-            finding = replace(finding, grows=False)
-        out.append(
-            replace(finding, assumptions=assumptions, severity=severity(finding, assumptions))
-        )
+        out.append(weighed(replace(finding, bound=_bound(prop, sources, finding)), assumptions))
     return out
+
+
+def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
+    """What caps a finding's re-traces: what its driver or its rule found, else what the source
+    of its value says (a few sections of a loop, a key of a table, a count kept under a cap)."""
+    return (
+        finding.bound
+        or _in_sections(prop, sources, finding.made_at)
+        or _picked(sources, finding)
+        or _capped(sources, finding)
+    )
+
+
+def weighed(finding: Finding, assumptions: tuple[Assumption, ...]) -> Finding:
+    """``finding`` with its assumptions and its severity; a proven one that its rule claims as an
+    error but a bound keeps a warning ends its message with the bound ("at most 2 traces: one per value of
+    `s`"), so that a deliberate sweep reads apart from a leak."""
+    told = finding.severity == "error" and finding.bound is not None and not assumptions
+    return replace(
+        finding,
+        assumptions=assumptions,
+        severity=severity(finding, assumptions),
+        message=f"{finding.message} ({finding.bound})" if told else finding.message,
+    )
 
 
 def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
@@ -171,34 +187,41 @@ def severity(finding: Finding, assumptions: tuple[Assumption, ...]) -> str:
     return "error" if unbounded and not assumptions else "warning"
 
 
-def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> bool:
+def _in_sections(prop: Propagation, sources: _Sources, at: Location) -> Bound | None:
     """Whether ``at`` runs only at the first step of each of a few sections of a loop over a range
     (``if step % (num_steps // k) == 0:`` in ``for step in range(..., num_steps)``): k times or so
     per walk of the loop however long the run, in a function that runs no more often than a loop
     over a bounded collection makes it. The count is per site, not per iteration."""
     walks: dict[str, ast.expr] = {}  # each loop variable around ``at``: what its loop walks
-    sectioned = False
+    section: ast.If | None = None  # the ``if`` that runs ``at`` once per section
     for stmt, _ in sources.enclosing(at):
         if isinstance(stmt, _DEFS):
             walks.clear()
-            sectioned = False
+            section = None
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
-            sectioned = False  # a loop inside the section repeats what it holds
+            section = None  # a loop inside the section repeats what it holds
             if isinstance(stmt, ast.For | ast.AsyncFor) and isinstance(stmt.target, ast.Name):
                 walks[stmt.target.id] = stmt.iter
-        elif isinstance(stmt, ast.If) and any(_holds(s, at.line) for s in stmt.body):
-            sectioned = sectioned or any(
+        elif (
+            isinstance(stmt, ast.If)
+            and section is None
+            and any(_holds(s, at.line) for s in stmt.body)
+            and any(
                 name in walks and _mentions(walks[name], total)
                 for name, total in _section_tests(stmt.test)
             )
-    if not sectioned:
-        return False
+        ):
+            section = stmt
+    if section is None:
+        return None
     owner = sources.function_at(at)
     again = prop.repeated(owner) if owner is not None else None
-    return again is None or not again.grows
+    if again is not None and again.grows:
+        return None
+    return Bound(f"one per section of its loop, `{_code(section.test)}`")
 
 
-def _picked(sources: _Sources, finding: Finding) -> bool:
+def _picked(sources: _Sources, finding: Finding) -> Bound | None:
     """Whether a static argument is (read off) an item that each iteration looks up in a table by
     one of a list of keys, neither of which the loops change (``task = task_reg[task_ids[i]]``,
     then ``task.cond_fn``: a registry of the configured tasks): it takes one value per key at most,
@@ -206,7 +229,7 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
     at = finding.made_at
     stmt = sources.statement_at(at)
     if finding.code != "RTL201" or stmt is None:
-        return False
+        return None
     node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
     name = _root(node) if node is not None else None
     loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
@@ -216,7 +239,7 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
         if isinstance(around, _LOOPS):
             loops.append(around)
     if name is None or not loops:
-        return False
+        return None
     # The one place the innermost loop binds the name (under a ``with`` or an ``if`` too).
     stores = [
         n
@@ -225,7 +248,7 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
     ]
     binds = [n for n in ast.walk(loops[0]) if isinstance(n, ast.Assign) and n.targets == stores]
     if len(stores) != 1 or len(binds) != 1:
-        return False
+        return None
     picked = binds[0].value
     if not (
         isinstance(picked, ast.Subscript)
@@ -234,7 +257,7 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
         and isinstance(picked.slice.value, ast.Name)
         and not isinstance(picked.slice.slice, ast.Slice)
     ):
-        return False
+        return None
     fixed = {picked.value.id, picked.slice.value.id}
     walked = {
         n.id
@@ -243,23 +266,26 @@ def _picked(sources: _Sources, finding: Finding) -> bool:
         for n in ast.walk(loop.target)
         if isinstance(n, ast.Name)
     }
-    return fixed.isdisjoint(walked) and not any(
+    if not fixed.isdisjoint(walked) or any(
         _touches(part, fixed) for loop in loops for part in loop.body
-    )
+    ):
+        return None
+    return Bound(f"one per key of `{picked.slice.value.id}`")
 
 
-def _capped(sources: _Sources, finding: Finding) -> bool:
+def _capped(sources: _Sources, finding: Finding) -> Bound | None:
     """Whether a static argument is a local count that every store keeps under a cap: a constant
     (a reset), ``min(..., cap)`` or a clip, a copy of such a count, or a step (``n += k``) under a
     ``while`` whose test bounds it (``while err > tol and n < cap``). An adaptive iteration count
     retried up to a cap takes a few values however long the run, each traced once: bounded (round
     23, S1). So does an array made (RTL105) with such counts for the sizes that its loops change
     (a bond dimension grown up to ``max_bond_dim``: ``zeros((chi, d, d, chi))``, round 26 S1). A
+    static local bound once to what takes two values is bounded too (``_bound_to_two_values``). A
     parameter is not: its callers may pass anything."""
     at = finding.made_at
     stmt = sources.statement_at(at)
     if finding.code not in ("RTL201", "RTL105") or stmt is None:
-        return False
+        return None
     node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
     if isinstance(node, ast.Call) and last_name(node.func) in ("int", "round") and node.args:
         node = node.args[0]  # ``int(n_iter)``: the count itself
@@ -267,13 +293,45 @@ def _capped(sources: _Sources, finding: Finding) -> bool:
     tree = sources.tree(at.path)
     scope = defs[-1] if defs else tree
     if scope is None:
-        return False
+        return None
     params = _parameter_names(defs[-1]) if defs else set()
     if finding.code == "RTL201":
         names = [node.id] if isinstance(node, ast.Name) and node.id not in params else []
     else:
         names = _sizes_set_in_loops(sources, at, node, params)
-    return bool(names) and all(_kept_under_cap(scope, name, {name}) for name in names)
+    if finding.code == "RTL201" and names and _bound_to_two_values(scope, names[0]):
+        return Bound(f"one per value of `{names[0]}`", 2)
+    if not names or not all(_kept_under_cap(scope, name, {name}) for name in names):
+        return None
+    return Bound(f"{', '.join(f'`{n}`' for n in names)} kept under a cap")
+
+
+def _bound_to_two_values(scope: ast.AST, name: str) -> bool:
+    """Whether ``name`` is bound once in ``scope``, to what takes two values: a comparison, a
+    ``not``, ``int``/``bool`` of one (a spin channel, ``s = int(e >= n_up)``, round 28 S1), or a
+    choice between two literals. However long the loop runs, two traces."""
+    stores = list(_stores_of(scope.body, name, ()))  # type: ignore[attr-defined]
+    return (
+        len(stores) == 1 and isinstance(stores[0][0], ast.Assign) and _takes_two(stores[0][0].value)
+    )
+
+
+def _takes_two(node: ast.expr) -> bool:
+    if isinstance(node, ast.Compare) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    ):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(_takes_two(value) for value in node.values)
+    if isinstance(node, ast.IfExp):
+        return isinstance(node.body, ast.Constant) and isinstance(node.orelse, ast.Constant)
+    return (
+        isinstance(node, ast.Call)
+        and last_name(node.func) in ("int", "bool")
+        and len(node.args) == 1
+        and not node.keywords
+        and _takes_two(node.args[0])
+    )
 
 
 def _sizes_set_in_loops(
@@ -604,6 +662,12 @@ def _has_entries(
     if fn is None or prop.frequency.traced(name):
         return False
     return fn.kind != "module" or sources.in_main_block(at) or sources.script(fn)
+
+
+def _code(node: ast.expr, limit: int = 40) -> str:
+    """An expression's code as a message shows it, shortened."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
 def _short(qualname: str) -> str:

@@ -114,7 +114,7 @@ def apply_filters(
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
     seen = [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
     # After selection and noqa: a finding told by another is never lost to `--select` or a comment.
-    return one_per_retrace(seen)
+    return one_per_cause(one_per_retrace(seen))
 
 
 # The rules whose finding is a value passed to a jit call that changes with each run of a driver (a
@@ -134,18 +134,85 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
     jitted calls that one call of the driver's body reaches with what it passes in (a sweep's
     ``run(n)`` that makes a static grid for each jitted helper it calls: one change, one fix at
     the call); jitted functions each called in the driver's body stay apart."""
+    return _one_per(findings, _retrace_key, _surest_first, _telling)
+
+
+# The rules whose findings one driver's change makes along one jitted chain, whichever rule each
+# line is told by: a size made in one helper and sliced, padded and masked in the next (issue 36,
+# cause 8).
+_PER_CAUSE = ("RTL10", "RTL20", "RTL301")
+
+
+def one_per_cause(findings: list[Finding]) -> list[Finding]:
+    """One finding per cause, across rules: those that one driver (a loop, or the call in a loop
+    that repeats their function) makes through one call of its body, in one module other than
+    the driver's, are one change met at several lines of the chain that call enters (a grid
+    size that a benchmark's ``solve(g)`` turns into an ``arange``, a slice and a mask in the
+    library; a runtime built per solve that jits five operators). Told at the line nearest the
+    driver, the others its ``related``. Two drivers, two calls of one loop's body, or two
+    modules (two scripts' callbacks one loop runs) stay apart, and so does what is told beside
+    the driver, in its own module: each line there is a change a user makes in the loop's code,
+    with its own fix."""
+    return _one_per(findings, _cause_key, _nearest_first, _telling_cause)
+
+
+def _one_per(
+    findings: list[Finding],
+    key_of: Callable[[Finding], tuple | None],
+    order: Callable[[Finding], tuple],
+    telling: Callable[[Finding, list[Finding]], Finding],
+) -> list[Finding]:
+    """The findings with those of one key told by the first of them in ``order``."""
     groups: dict[tuple, list[Finding]] = {}
     out = []
     for finding in findings:
-        key = _retrace_key(finding)
+        key = key_of(finding)
         if key is None:
             out.append(finding)
         else:
             groups.setdefault(key, []).append(finding)
     for group in groups.values():
-        first, *others = sorted(group, key=_surest_first)
-        out.append(_telling(first, others) if others else first)
+        first, *others = sorted(group, key=order)
+        out.append(telling(first, others) if others else first)
     return sorted(out, key=lambda f: f.sort_key)
+
+
+def _cause_key(finding: Finding) -> tuple | None:
+    path = finding.call_path
+    if (
+        not finding.code.startswith(_PER_CAUSE)
+        or finding.assumptions  # each guess is its own: only proven chains are one cause
+        or finding.driver is None
+        or not path
+        or finding.location.path == finding.driver.path
+    ):
+        return None
+    return (finding.driver, path[0], finding.location.path)
+
+
+def _nearest_first(finding: Finding) -> tuple:
+    """The finding to tell a cause by: the surest, then the nearest the driver along the path
+    (fewest calls), then first."""
+    return (*_surest_first(finding)[:2], len(finding.call_path), finding.sort_key)
+
+
+def _telling_cause(first: Finding, others: list[Finding]) -> Finding:
+    """``first`` telling ``others`` of the same cause: the headline counts them, the details name
+    each one's place and message, ``related`` holds them with what each told."""
+    others = sorted(others, key=lambda f: f.sort_key)
+    lines = [at_text(f.location, first.location) for f in others]
+    return replace(
+        first,
+        message=f"{first.message} (and {len(others)} more of this cause: {_two(lines)})",
+        details=(
+            *first.details,
+            *(
+                f"same cause: {at}: {f.code} {f.message}"
+                for at, f in zip(lines, others, strict=True)
+            ),
+        ),
+        related=(*first.related, *(one for f in others for one in (f, *f.related))),
+    )
 
 
 def _retrace_key(finding: Finding) -> tuple | None:

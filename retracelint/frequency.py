@@ -40,7 +40,7 @@ from functools import cached_property
 
 from retracelint.callgraph import FuncTarget, JitTarget, Project, Target
 from retracelint.funcrefs import Callee, scoped_kind
-from retracelint.model import Location, PathStep
+from retracelint.model import Bound, Location, PathStep
 from retracelint.readlog import query
 from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
@@ -83,16 +83,27 @@ class Driver:
     # For repeated calls: the calls from the loop's function down to the function repeated (the
     # first found), so that a finding's call path starts at the loop.
     path: tuple[PathStep, ...] = field(default=(), compare=False)
+    # What the loops it repeats in walk, as a bound names them: "`cases`", "`AXES` and `SCALES`".
+    walk: str = field(default="", compare=False)
+
+    @property
+    def bound(self) -> Bound | None:
+        """What caps what it drives however long the program runs: a few iterations the source
+        spells out, or a collection held in memory (a configuration's entries, a model's layers, a
+        dict of parameters), whose items are the same each time round. None: it may take new
+        values as long as the program runs. (``bounded`` is read from the loop's text,
+        `range(0, x.shape[0], 64)` too: it says which causes a loop can drive, not how long it
+        runs.)"""
+        if self.count is not None and self.count <= FEW_ITERATIONS:
+            return Bound("one per listed item", self.count)
+        if self.over_items:
+            return Bound(f"one per item of {self.walk or 'a collection held in memory'}")
+        return None
 
     @property
     def grows(self) -> bool:
-        """Whether what it drives may take new values as long as the program runs: not a loop over
-        a few iterations the source spells out, or over a collection held in memory (a
-        configuration's entries, a model's layers, a dict of parameters), whose items are the same
-        each time round. (``bounded`` is read from the loop's text, `range(0, x.shape[0], 64)` too:
-        it says which causes a loop can drive, not how long it runs.)"""
-        few = self.count is not None and self.count <= FEW_ITERATIONS
-        return not (few or self.over_items)
+        """Whether what it drives may take new values as long as the program runs (``bound``)."""
+        return self.bound is None
 
 
 @dataclass(frozen=True)
@@ -814,6 +825,7 @@ class Frequency:
                         first.location,
                         count=first.count,
                         over_items=first.over_items,
+                        walk=first.walk,
                         path=(*out[caller].path, self._step(caller, callee)),  # type: ignore[union-attr]
                     )
                     queue.append(callee)
@@ -893,7 +905,19 @@ def _loop_call(
         # range(3): for scale in [...]``) is as fixed as each of them, however many it multiplies to.
         over_items=all(_few(fn.loops[loop]) or holds(fn, loop) for loop in call.loops),
         path=(PathStep(fn.qualname, call.text, call.location),),
+        walk=" and ".join(walked(fn.loops[loop]) for loop in call.loops),
     )
+
+
+def walked(loop: LoopInfo, limit: int = 32) -> str:
+    """What a loop walks, as a bound names it: ``for s in cases`` walks "`cases`", a
+    comprehension what it walks in turn (``[int(x) for x in args.sizes.split(",")]``:
+    "`args.sizes.split(",")`"); shortened."""
+    text = loop.text.partition(" in ")[2] or loop.text
+    if text[:1] in "[({" and " for " in text:
+        text = text.rpartition(" in ")[2][:-1]
+    short = text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+    return f"`{short}`"
 
 
 def _more_often(first: Driver | None, other: Driver) -> Driver:

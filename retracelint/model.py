@@ -105,6 +105,22 @@ class Assumption:
         return {"kind": self.kind, "text": self.text, **asdict(self.location)}
 
 
+@dataclass(frozen=True)
+class Bound:
+    """What caps the traces a finding adds however long the run (a few listed values, a flag's two
+    values, the items of a collection held in memory): a fact of the evidence model that keeps the
+    finding a warning, told at the end of its message so that a deliberate sweep reads apart
+    from a leak."""
+
+    why: str  # a few words: "one per value of `spin`", "one per item of `for g in grid_sizes`"
+    traces: int | None = None  # at most this many, where the source says how many
+
+    def __str__(self) -> str:
+        if self.traces is None:
+            return f"bounded: {self.why}"
+        return f"at most {self.traces} trace{'s' if self.traces > 1 else ''}: {self.why}"
+
+
 def confidence_of(assumptions: tuple[Assumption, ...]) -> str:
     """The one place that decides how sure a finding is: the least sure of its assumptions."""
     levels = [ASSUMPTION_KINDS.get(a.kind, "low") for a in assumptions]
@@ -161,8 +177,9 @@ class Finding:
     # Where the finding is made, when it is reported at a call on its path instead: a run that does
     # not report the origin's file (not among the paths given, excluded) shows it in a file it does.
     origin: Location | None = None
-    # Whether its re-traces may go on as long as the program runs (``frequency.Driver.grows``).
-    grows: bool = True
+    # What caps its re-traces however long the program runs (``frequency.Driver.bound``, or what
+    # ``evidence`` finds of the value itself); None: they may go on as long as the run does.
+    bound: Bound | None = None
     # Whether what changes is made where the finding is told (a new object built there at each
     # call), not carried in from the driver's call at the head of ``call_path``: a change of its
     # own, never one re-trace with others that call reaches (``filters.one_per_retrace``).
@@ -178,8 +195,17 @@ class Finding:
     # (``x = None``, then ``if use_cache: x = Cache(...)``). ``evidence`` asks of them what it asks
     # of the chain's own places.
     runs_with: tuple[Location, ...] = field(default=(), compare=False)
+    # Where its driver repeats it (the loop, or the call in a loop that repeats its function):
+    # findings of one driver and one first call of their paths are one cause
+    # (``filters.one_per_cause``).
+    driver: Location | None = field(default=None, compare=False)
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
+
+    @property
+    def grows(self) -> bool:
+        """Whether its re-traces may go on as long as the program runs: nothing bounds them."""
+        return self.bound is None
 
     @property
     def confidence(self) -> str:
@@ -235,6 +261,7 @@ class Finding:
             "fix": self.fix,
             "details": list(self.details),
             "confidence": self.confidence,
+            "bound": str(self.bound) if self.bound is not None else None,
             "assumptions": [a.to_dict() for a in self.assumptions],
             "origin": asdict(self.origin) if self.origin is not None else None,
             "related": [

@@ -25,7 +25,7 @@ from retracelint.callgraph import (
     Site,
     Target,
 )
-from retracelint.frequency import Driver, Found, Frequency, jits_with, where
+from retracelint.frequency import Driver, Found, Frequency, jits_with, walked, where
 from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
@@ -1394,6 +1394,7 @@ class Propagation(ObjectModel):
             bounded=loop.over_axes,
             count=loop.count,
             over_items=self.walks_held(fn, loop),
+            walk=walked(loop),
         )
 
     def walks_held(self, fn: FunctionSummary, loop: LoopInfo) -> bool:

@@ -153,7 +153,9 @@ def test_stdin_buffer_is_analysed_with_the_project(
     brought, static, unused = found
     assert brought[1:4] == (15 + 2, 9, "RTL101")
     assert brought[4].startswith(f"from pkg/pipeline.py:{made[1]}: slice x[:n] changes shape")
-    assert brought[4].endswith("so jitted 'total' re-traces; pad or bucket it")
+    assert brought[4].endswith(
+        "so jitted 'total' re-traces; pad or bucket it (at most 7 traces: one per listed item)"
+    )
     assert static[1:4] == (saved[1] + 2, saved[2], "RTL201")
     assert f"in the loop at line {saved[1] - 1 + 2}, so" in static[4]
     assert unused[1:4] == (saved[1] + 2, saved[2] + len("depth)  "), "RTL100")

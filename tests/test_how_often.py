@@ -566,10 +566,10 @@ def test_run_files_from_the_command_line_are_another_program_each(
     _, result = _copy_with_module(
         tmp_path, monkeypatch, "plots_per_run_file", "counted", "scripts/plot_runs.py", counted
     )
-    assert [line.split(": RTL")[0] for line in result.stdout.splitlines()] == [
-        "counted/costs.py:9:23",
-        "counted/costs.py:17:23",
-    ]
+    # both per-step jits of costs.py, one cause of the loop over the run files: told once
+    [told] = result.stdout.splitlines()
+    assert told.startswith("counted/costs.py:17:23: RTL")
+    assert told.endswith("(and 1 more of this cause: line 9)")
 
 
 def _severities(folder: str) -> dict[tuple[str, int, str], str]:

@@ -441,12 +441,14 @@ def test_each_message_is_a_short_headline_what_when_which_jit_and_the_fix(repo: 
             messages.setdefault(match["code"], message)
         # What changes and when, which jit re-traces (", so ..."), the fix in a few words ("; ..."):
         # short, as flake8's and ruff's messages are; the details are in --output-format full.
+        # A bounded one ends with its bound in a few words: "(bounded: one per item of `starts`)".
         assert re.fullmatch(r"[^;]+(, so |, so calling )[^;]+; [^;]+", message), message
-        assert len(message) <= 135, message
+        assert len(message.partition(" (bounded: ")[0].partition(" (at most ")[0]) <= 135, message
+        assert len(message) <= 180, message
     # The jitted function as the code calls it: `predict_logits = jax.jit(forward)`.
     assert messages["RTL104"] == (
         "boolean mask x[y == c] changes size in the loop at line 59, so jitted 'predict_logits'"
-        " re-traces; mask it, or pass size="
+        " re-traces; mask it, or pass size= (bounded: one per item of `range(cfg.num_classes)`)"
     )
     # One finding for the call that both chunks reach: the second named as cut like the first.
     assert messages["RTL103"] == (

@@ -32,7 +32,10 @@ def test_the_task_loop_is_one_finding_per_rule_naming_what_it_changes() -> None:
     assert _where(found) == [(17, "RTL101"), (19, "RTL104"), (22, "RTL201"), (28, "RTL201")]
     slice_, masks, static, evaluate = found
     assert slice_["related"] == []
-    assert masks["message"].endswith("re-traces; mask it, or pass size= (and 1 more: 'labels')")
+    assert masks["message"].endswith(
+        "re-traces; mask it, or pass size= (bounded: one per item of `range(num_tasks)`)"
+        " (and 1 more: 'labels')"
+    )
     assert _where(masks["related"]) == [(20, "RTL104")]
     assert sum(d.startswith("same re-trace: line 20: RTL104") for d in masks["details"]) == 1
     assert static["message"].startswith("static argument seen changes in the loop at line 15")

@@ -245,13 +245,16 @@ def test_severity_is_one_rule_of_growth_and_proof() -> None:
     """An error needs the rule's claim, re-traces that grow and a proven chain; any one missing
     makes a warning."""
     from retracelint.evidence import severity
-    from retracelint.model import Assumption, Finding, Location
+    from retracelint.model import Assumption, Bound, Finding, Location
 
     here = Location("train.py", 3, 1)
     guessed = (Assumption("guessed-callee", here, "`m.step` taken as the one method of that name"),)
     claims = [("error", True, ()), ("error", False, ()), ("error", True, guessed)]
     claims.append(("warning", True, ()))
-    got = [severity(Finding("RTL201", "m", here, s, grows=g), a) for s, g, a in claims]
+    got = [
+        severity(Finding("RTL201", "m", here, s, bound=None if g else Bound("a few values", 2)), a)
+        for s, g, a in claims
+    ]
     assert got == ["error", "warning", "warning", "warning"]
 
 

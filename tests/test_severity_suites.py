@@ -168,9 +168,10 @@ def test_a_suite_or_a_benchmark_grid_is_a_warning_a_step_loop_an_error(project: 
     assert result.exit_code == 1  # the training loop's error
     assert result.stdout.splitlines() == [
         "rollouts.py:6:6: RTL301 [warning] @jax.jit rebuilds rollout() each call of "
-        "make_rollout(), so every call re-traces; build the jit once",
+        "make_rollout(), so every call re-traces; build the jit once "
+        '(bounded: one per item of `args.batch_sizes.split(",")`)',
         "sim.py:13:34: RTL301 [warning] lax.scan(...) traces a new nested def each call of "
-        "simulate(), so every call re-traces; define step_fn once",
+        "simulate(), so every call re-traces; define step_fn once (bounded: one per item of `cases`)",
         "train.py:12:30: RTL301 lax.scan(...) traces a new nested def each call of rollout(), "
         "so every call re-traces; define step_fn once",
     ]

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from retracelint.callgraph import FuncTarget, JitBinding, Project
-from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.objects import _self_path
 from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
@@ -152,15 +152,15 @@ def make_finding(
     driver: Driver | None = None,
     fix: Fix | None = None,
     severity: str | None = None,
-    grows: bool | None = None,
+    bound: Bound | None = None,
     assumptions: tuple[Assumption, ...] = (),
     made_here: bool = False,
 ) -> Finding:
     """A finding of rule ``code``: its headline is what happens (``head``: what varies, when, which
     jit) and the fix in a few words (by default, the rule's); ``details`` (empty ones dropped), the
     call path, the jit site and the whole fix are told apart. It claims ``severity`` or the rule's;
-    whether its re-traces grow with the run is ``grows`` or what ``driver`` says (``evidence.severity``
-    weighs both). ``assumptions``: what the rule itself takes for granted (a type it guesses);
+    what caps its re-traces is ``bound`` (the value itself: a bool's two values) or what
+    ``driver`` says (``evidence.severity`` weighs both). ``assumptions``: what the rule itself takes for granted (a type it guesses);
     ``evidence.assess`` adds what the chain does. ``made_here``: what changes is made at
     ``location``, not carried in through ``path`` (``Finding.made_here``)."""
     fix = fix or rule_fix(code)
@@ -169,7 +169,8 @@ def make_finding(
         message=f"{head}; {fix.short}",
         location=location,
         severity=severity or rule(code).severity,
-        grows=grows if grows is not None else driver is None or driver.grows,
+        bound=bound or (driver.bound if driver is not None else None),
+        driver=driver.location if driver is not None else None,
         jit_site=site,
         parameter=param,
         call_path=path,

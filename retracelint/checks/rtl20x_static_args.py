@@ -23,7 +23,7 @@ from retracelint.checks.common import (
     when_text,
     where_text,
 )
-from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.objects import attribute_of, written_out
 from retracelint.ordering import stable_repr
 from retracelint.propagate import Candidate, Cause, Propagation
@@ -307,7 +307,9 @@ def _static_value_findings(
             cause.driver,
             _fix(code, is_field, is_object),
             # A bool takes two values: one trace each, however long the loop runs.
-            grows=False if value.ty in _TWO_VALUED else None,
+            bound=Bound(f"one per value of `{field or param}`", 2)
+            if value.ty in _TWO_VALUED
+            else None,
         )
 
 

@@ -169,9 +169,13 @@ def _rebuilt_jit(
         else None
     )
     # A function made anew per iteration of a loop over a few items still makes new ones each time
-    # its own function runs again.
+    # its own function runs again: then that repetition bounds it, or not.
     again = prop.repeated(owner.qualname)
-    grows = cause.driver.grows or (again is not None and again.grows)
+    driver = again if cause.driver.bound and again is not None and again.grows else cause.driver
+    # Each run of its function builds them all again: the count of one loop is no total then.
+    bound = driver.bound
+    if bound is not None and again is not None:
+        bound = replace(bound, traces=None)
     unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
     assumptions = (unproven,) if unproven is not None else ()
     return make_finding(
@@ -182,9 +186,9 @@ def _rebuilt_jit(
         site,
         None,
         path,
-        cause.driver,
+        driver,
         fix,
-        grows=grows,
+        bound=bound,
         assumptions=assumptions,
     )
 

@@ -1077,6 +1077,11 @@ class Statements(PassState):
             )
         if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
             return True
+        # Either of held collections (``args.configs or list(CONFIGS)``, ``a if full else b``):
+        # whichever the run takes, the same items each time round.
+        if isinstance(node, ast.BoolOp | ast.IfExp):
+            either = node.values if isinstance(node, ast.BoolOp) else [node.body, node.orelse]
+            return all(self.walks_items(part, follow=follow) for part in either)
         if isinstance(node, ast.Starred):  # ``itertools.product(*values)``
             return self.walks_items(node.value, follow=follow)
         if isinstance(node, ast.Attribute) and (
