@@ -427,35 +427,81 @@ def _self_of_another_class(project: Project, sources: _Sources, finding: Finding
     """Whether the chain runs, through ``self.m()``, the override of a class that ``self`` cannot be
     there: a method of ``Custom`` calls ``super().__init__()``, whose ``self.load()`` the linker
     takes to every subclass's ``load``, one of a sibling class among them (the call graph links
-    each call once, whoever ``self`` is). Along consecutive calls on ``self`` the object is one,
-    so each method's class must be a base or a subclass of the most derived class met."""
+    each call once, whoever ``self`` is); or a script's loop calls ``sim.run()`` on the
+    ``Vortex`` it builds, and the base's ``run`` reaches, through ``self.init()``, the override of
+    a ``Channel`` another script defines. Along consecutive calls on ``self`` the object is one: the
+    class the call into the first of them was made on (``_receiver_classes``), else the first
+    method's, and each method's class must be one that object can be (``_narrowed``)."""
     path = finding.call_path
     callees = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
-    derived: str | None = None  # the most derived class ``self`` is known to be an instance of
+    receiver: _Classes = frozenset()  # what ``self`` may be below the step before, if told
     for step, callee in zip(path, callees, strict=True):
         fn = project.functions.get(step.function)
         target = project.functions.get(callee) if callee else None
-        if fn is None or target is None or not _self_call(project, fn, step, target.qualname):
-            # Another object's method, a function, or a value handed back up the chain rather
-            # than down a call: ``self`` is not the one of the step before.
-            derived = None
+        index = _call_index(fn, step) if fn is not None else None
+        if fn is None or target is None or index is None:
+            receiver = frozenset()  # a value handed back up the chain rather than down a call
             continue
-        derived = derived or project.symbols.class_of_method(fn)
         cls = project.symbols.class_of_method(target)
-        if derived is None or cls is None:
+        if not _self_call(project, fn, index, target.qualname):
+            # Another object's method, or a function: ``self`` below is that object.
+            receiver = _receiver_classes(project, fn, index, target.qualname)
             continue
-        if derived in project.symbols.mro(cls):
-            derived = cls
-        elif cls not in project.symbols.mro(derived):
+        own = project.symbols.class_of_method(fn)
+        receiver = receiver or (frozenset({(own, False)}) if own is not None else frozenset())
+        if cls is None:
+            continue
+        receiver = _narrowed(project, receiver, cls)
+        if not receiver:
             return True
     return False
 
 
-def _self_call(project: Project, fn: FunctionSummary, step: PathStep, qualname: str) -> bool:
-    """Whether the call of ``fn`` at ``step`` is ``self.m()`` or ``super().m()`` and runs the
-    function ``qualname``."""
-    index = next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
-    if index is None or fn.calls[index].callee[0] not in ("self", "super"):
+# The classes an object may be an instance of, each with whether it is exactly that class (made by
+# its constructor) or may be a subclass of it (a class the linker found for a parameter).
+_Classes = frozenset[tuple[str, bool]]
+
+
+def _narrowed(project: Project, receiver: _Classes, cls: str) -> _Classes:
+    """What an object that may be ``receiver`` may be once it runs a method of ``cls``: each class
+    that has ``cls`` among its bases, or, where it may be a subclass, ``cls`` below it; none when
+    no such object runs ``cls``'s method (a sibling's override)."""
+    out: set[tuple[str, bool]] = set()
+    for known, exact in receiver:
+        if cls in project.symbols.mro(known):
+            out.add((known, exact))
+        elif not exact and known in project.symbols.mro(cls):
+            out.add((cls, False))
+    return frozenset(out)
+
+
+def _receiver_classes(project: Project, fn: FunctionSummary, index: int, callee: str) -> _Classes:
+    """The classes of the object the call ``index`` of ``fn`` runs ``callee`` on, where linking
+    tells: the class a constructor call makes (exactly that one), the class of an instance made by
+    its constructor (``sim = Vortex(n); sim.run()``), or the classes the linker found for an
+    object of no class known where it is called (``recv``; subclasses of them too)."""
+    call, module = fn.calls[index], project.owner[fn.qualname]
+    target = project.target_to((fn.qualname, index), callee)
+    if isinstance(target, ClassTarget):
+        return frozenset({(target.qualname, call.callee[0] != "new")})
+    kind = call.callee[0]
+    if kind == "method" and len(call.callee) == 3:
+        cls = project.symbols.class_named(module, call.callee[1])
+        return frozenset({(cls, True)}) if cls is not None else frozenset()
+    if kind == "recv":
+        classes = project.classes_of(module, fn, call.callee[2:], 0)
+        return frozenset((c, False) for c in classes or ())
+    return frozenset()
+
+
+def _call_index(fn: FunctionSummary, step: PathStep) -> int | None:
+    return next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
+
+
+def _self_call(project: Project, fn: FunctionSummary, index: int, qualname: str) -> bool:
+    """Whether call ``index`` of ``fn`` is ``self.m()`` or ``super().m()`` and runs the function
+    ``qualname``."""
+    if fn.calls[index].callee[0] not in ("self", "super"):
         return False
     return project.calls_function((fn.qualname, index), qualname)
 

@@ -1,0 +1,152 @@
+"""Paths and types that cannot meet in one run (issue 36 cause 1): a chain is a finding only when one
+process can run every call of it with the values and objects it names."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from retracelint.cli import main
+
+# A lattice-Boltzmann package: a base whose run() calls self.initialize_populations(), and flows
+# that override it; one builds a helper simulation (a static ``self`` made anew per call).
+BASE = """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+
+    class LBMBase:
+        def __init__(self, nx):
+            self.nx = nx
+            self.f = self.initialize_populations()
+
+        @partial(jax.jit, static_argnums=(0,))
+        def update(self, f):
+            return f * 0.9
+
+        def initialize_populations(self):
+            return jnp.ones(self.nx)
+
+        def run(self, steps):
+            f = self.initialize_populations()
+            for _ in range(steps):
+                f = self.update(f)
+            return f
+"""
+FLOWS = """
+    from lbm.base import LBMBase
+
+
+    class Vortex(LBMBase):
+        pass
+
+
+    class Diffusion(LBMBase):
+        pass
+
+
+    class Channel(LBMBase):
+        def initialize_populations(self):
+            helper = Diffusion(self.nx)
+            return helper.run(50)
+"""
+# Each script drives one kind of flow: what one script's loop repeats is its own flow's methods.
+VORTEX = """
+    import sys
+
+    from lbm.flows import Vortex
+
+
+    def drive(sim, steps):
+        return sim.run(steps)
+
+
+    def main(steps):
+        for nx in [16, 32, 64]:
+            {drive}
+
+
+    if __name__ == "__main__":
+        main(int(sys.argv[1]))
+"""
+CHANNEL = """
+    from lbm.flows import Channel
+
+    if __name__ == "__main__":
+        Channel(16).run(100)
+"""
+CHANNEL_SWEEP = """
+    import sys
+
+    from lbm.flows import Channel
+
+
+    def drive(sim, steps):
+        return sim.run(steps)
+
+
+    if __name__ == "__main__":
+        for nx in [16, 32, 64]:
+            drive(Channel(nx), int(sys.argv[1]))
+"""
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'sim'\n", encoding="utf-8")
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+def _findings(root: Path) -> list[dict]:
+    args = ["check", str(root), "--no-cache", "--isolated", "--format", "json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+def _relative(path: str, root: Path) -> str:
+    return Path(path).relative_to(root).as_posix()
+
+
+def _lbm(root: Path, drive: str, sweep: bool) -> Path:
+    files = {
+        "lbm/__init__.py": "",
+        "lbm/base.py": BASE,
+        "lbm/flows.py": FLOWS,
+        "vortex.py": VORTEX.format(drive=drive),
+        "channel.py": CHANNEL,
+    }
+    return _write(root, {**files, **({"channel_sweep.py": CHANNEL_SWEEP} if sweep else {})})
+
+
+# The loop makes Vortex objects: by its constructor (whose __init__ calls self.initialize_populations),
+# as a local whose method it calls, and as an object a helper's parameter receives.
+DRIVES = ("Vortex(nx)", "sim = Vortex(nx); sim.run(steps)", "drive(Vortex(nx), steps)")
+
+
+def test_a_self_call_runs_no_override_of_another_scripts_flow(tmp_path: Path) -> None:
+    """vortex.py repeats Vortex's run(); Channel's initialize_populations, which builds a Diffusion
+    helper per call, runs once in channel.py: no chain joins that loop with Channel's override."""
+    for n, drive in enumerate(DRIVES):
+        root = _lbm(tmp_path / str(n), drive, sweep=False)
+        assert _findings(root) == [], drive
+
+
+def test_a_loop_over_the_overriding_flow_keeps_its_finding(tmp_path: Path) -> None:
+    found = _findings(_lbm(tmp_path, DRIVES[1], sweep=True))
+    assert [(_relative(f["path"], tmp_path), f["line"], f["code"]) for f in found] == [
+        ("lbm/flows.py", 16, "RTL204")
+    ]
+    assert found[0]["message"].startswith(
+        "static argument helper is a Diffusion instance made anew"
+    )
+    assert _relative(found[0]["call_path"][0]["path"], tmp_path) == "channel_sweep.py"
