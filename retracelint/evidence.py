@@ -59,6 +59,7 @@ from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
+from retracelint.run_arms import RunArms
 from retracelint.summarise import desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
@@ -113,6 +114,7 @@ class Paths:
     prop: Propagation
     sources: _Sources
     _never: dict[tuple[Location, JitSite], bool] = field(default_factory=dict)
+    _runs: RunArms | None = None
 
     def never_made(self, at: Location, site: JitSite) -> bool:
         """``never_made`` of the call at ``at``, once per call and jit (asked of each pair)."""
@@ -124,6 +126,13 @@ class Paths:
     def overwritten(self, owner: FunctionSummary, at: Location) -> bool:
         """``_overwritten`` of the store of ``self.attr`` at ``at`` in method ``owner``."""
         return _overwritten(self.project, self.sources, owner, at, 0)
+
+    def apart(self, a: tuple[str, int], b: tuple[str, int]) -> bool:
+        """Whether the calls ``a`` and ``b`` (function, call index) sit on the two sides of a test
+        that keeps its side for the whole run (``run_arms``): no process runs both."""
+        if self._runs is None:
+            self._runs = RunArms(self.project, self.prop.frequency, self.sources.program_start)
+        return self._runs.apart(a, b)
 
 
 def assess(

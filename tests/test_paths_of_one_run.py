@@ -150,3 +150,106 @@ def test_a_loop_over_the_overriding_flow_keeps_its_finding(tmp_path: Path) -> No
         "static argument helper is a Diffusion instance made anew"
     )
     assert _relative(found[0]["call_path"][0]["path"], tmp_path) == "channel_sweep.py"
+
+
+# A detector simulation with two modes, one weakly typed hit probability and one strongly typed:
+# each run picks one mode from its command line, read once, outside the loop over batches.
+SIMULATION = """
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def parse_output(adcs, hit_prob):
+        return adcs * (hit_prob > 0.5)
+
+
+    @jax.jit
+    def parametrized(tracks):
+        return tracks * 2.0, jnp.ones_like(tracks)
+
+
+    def simulate_lut(tracks):
+        hit_prob = jnp.where(tracks > 0, 1.0, 0.0)
+        return parse_output(tracks, hit_prob)
+
+
+    def simulate_parametrized(tracks):
+        adcs, hit_prob = parametrized(tracks)
+        return parse_output(adcs, hit_prob)
+"""
+# ``{loop}`` runs the batches of one mode, or (a comparison) of both.
+BY_MODE = """
+    if mode == "lut":
+        simulate_lut(tracks)
+    else:
+        simulate_parametrized(tracks)
+"""
+BOTH = """
+    simulate_lut(tracks)
+    simulate_parametrized(tracks)
+"""
+MAIN = """
+    import sys
+
+    import jax.numpy as jnp
+
+    from detector.sim import simulate_lut, simulate_parametrized
+
+
+    def main(mode, batches):
+        for batch in range(batches):
+            tracks = jnp.arange(8.0) + batch
+    {loop}
+
+    if __name__ == "__main__":
+    {runs}
+"""
+# The same choice at a script's top level, from an option of the command line.
+TOP_LEVEL = """
+    import argparse
+
+    import jax.numpy as jnp
+
+    from detector.sim import simulate_lut, simulate_parametrized
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", default="lut")
+    parser.add_argument("--batches", type=int, default=5)
+    config = parser.parse_args()
+    for batch in range(config.batches):
+        tracks = jnp.arange(8.0) + batch
+        if config.mode == "lut":
+            simulate_lut(tracks)
+        else:
+            simulate_parametrized(tracks)
+"""
+ONE_RUN = "    main(sys.argv[1], int(sys.argv[2]))"
+TWO_RUNS = '    main("lut", 5)\n    main("parametrized", 5)'
+
+
+def _detector(root: Path, script: str) -> Path:
+    return _write(
+        root, {"detector/__init__.py": "", "detector/sim.py": SIMULATION, "run.py": script}
+    )
+
+
+def _main(loop: str, runs: str) -> str:
+    indented = textwrap.indent(textwrap.dedent(loop).strip("\n"), " " * 8)
+    return textwrap.dedent(MAIN).format(loop=indented, runs=runs)
+
+
+def test_two_modes_a_run_picks_once_never_meet_at_one_jit(tmp_path: Path) -> None:
+    for n, script in enumerate((_main(BY_MODE, ONE_RUN), TOP_LEVEL)):
+        assert _findings(_detector(tmp_path / str(n), script)) == [], script
+
+
+def test_both_modes_in_one_run_keep_the_weak_type_flip(tmp_path: Path) -> None:
+    """A comparison of the two modes in one loop, or a main run once per mode in one process,
+    passes both kinds of hit_prob to one jit: two traces."""
+    for n, script in enumerate((_main(BOTH, ONE_RUN), _main(BY_MODE, TWO_RUNS))):
+        found = _findings(_detector(tmp_path / str(n), script))
+        assert [(_relative(f["path"], tmp_path / str(n)), f["line"], f["code"]) for f in found] == [
+            ("detector/sim.py", 23, "RTL401")
+        ], script
+        assert "jitted 'parse_output' traces twice" in found[0]["message"]

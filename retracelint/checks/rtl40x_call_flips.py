@@ -344,6 +344,7 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         and not _distinct_objects(prop.project, a, b)
         and not (a[0] is b[0] and apart(prop.project, a[2], a[0], a[1], b[1]))
         and not _made_elsewhere(prop, a, b)
+        and not _one_side_per_run(prop, a, b)
     )
 
 
@@ -352,6 +353,16 @@ def _made_elsewhere(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
     each take the branch making another (``evidence.Paths.never_made``)."""
     paths, site = prop.paths, jit_site(a[2])
     return paths is not None and any(paths.never_made(c[1].location, site) for c in (a, b))
+
+
+def _one_side_per_run(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls are reached only on the two sides of a test that keeps its side for the
+    whole run (a mode a script's ``main`` reads once: ``evidence.Paths.apart``)."""
+    paths = prop.paths
+    sites = [
+        (c[0].qualname, next(i for i, x in enumerate(c[0].calls) if x is c[1])) for c in (a, b)
+    ]
+    return paths is not None and paths.apart(*sites)
 
 
 def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
