@@ -18,9 +18,10 @@ from retracelint.checks.common import (
     made_by,
     make_finding,
     shown_code,
+    size_read,
     where_text,
 )
-from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _literal
 from retracelint.propagate import Propagation
 from retracelint.returned import as_called
@@ -200,9 +201,10 @@ def _flips(
             # A dtype decided inside a helper is changed there; one made in this body, at the call.
             returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
             made = prop.resolve(fn, arg.value).made if returned else None
-            paired = next(c[1].location for c in calls if c[3] is first)
+            other = next(c for c in calls if c[3] is first)
             flip = _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
-            yield replace(flip, paired=paired)
+            sizes = _sizes_unproven(next(c for c in calls if c[1] is call), other)
+            yield replace(flip, paired=other[1].location, assumptions=sizes)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
 
 
@@ -423,6 +425,25 @@ def _distinct_objects(project: Project, a: _JitArg, b: _JitArg) -> bool:
         return False
     left, right = (made_by(project, jit_arg[0], jit_arg[1].callee, maker) for jit_arg in (a, b))
     return left is not None and right is not None and left != right
+
+
+def _sizes_unproven(a: _JitArg, b: _JitArg) -> tuple[Assumption, ...]:
+    """Where two calls pass a static parameter as the sizes of two different arrays (``rho.shape``
+    here, ``u.shape`` there): unless the arrays are of one shape, the calls are two computations
+    anyway, and passing the flipped argument one way removes no trace. Nothing here says the
+    shapes are one, so the flip rests on it."""
+    binding = a[2]
+    for param in binding.params[binding.offset :]:
+        if not (_static(a, param.name) and _static(b, param.name)):
+            continue
+        passed = [binding.signature.arg(c[1], param.name) for c in (a, b)]
+        if passed[0] is None or passed[1] is None:
+            continue
+        arrays = [size_read(arg.text) for arg in passed]
+        if None not in arrays and (arrays[0] != arrays[1] or a[0] is not b[0]):
+            text = f"`{passed[0].text}` taken for `{passed[1].text}`"
+            return (Assumption("static-sizes", passed[0].location, text),)
+    return ()
 
 
 def _statics_differ(a: _JitArg, b: _JitArg) -> bool:
