@@ -228,10 +228,22 @@ ONE_RUN = "    main(sys.argv[1], int(sys.argv[2]))"
 TWO_RUNS = '    main("lut", 5)\n    main("parametrized", 5)'
 
 
+# Another program of the project (a fit of the parametrized mode alone): its calls run in its own
+# process, and guard nothing of run.py's.
+FIT = """
+    import jax.numpy as jnp
+
+    from detector.sim import simulate_parametrized
+
+    if __name__ == "__main__":
+        for step in range(100):
+            simulate_parametrized(jnp.arange(8.0) * step)
+"""
+
+
 def _detector(root: Path, script: str) -> Path:
-    return _write(
-        root, {"detector/__init__.py": "", "detector/sim.py": SIMULATION, "run.py": script}
-    )
+    files = {"detector/__init__.py": "", "detector/sim.py": SIMULATION, "fit.py": FIT}
+    return _write(root, {**files, "run.py": script})
 
 
 def _main(loop: str, runs: str) -> str:
