@@ -339,3 +339,64 @@ def test_a_weak_type_flip_between_calls_of_one_shape_is_shown(tmp_path: Path) ->
         "'init_val' gets a strongly typed array here but a weakly typed scalar"
         in (found[0]["message"])
     )
+
+
+# A codec whose jitted encoder hands back (codes, scale); this model never rescales (round 28 F4).
+# The test jits the model's encoder and decoder itself, as an equivalence test does.
+CODEC_MODEL = """
+    import jax.numpy as jnp
+
+
+    class Codec:
+        def encode(self, x):
+            return jnp.round(x * 4), {scale}
+"""
+CODEC_TEST = """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+    from codec.model import Codec
+
+    MODEL = Codec()
+
+
+    @jax.jit
+    def encode_to_codes(x):
+        return MODEL.encode(x)
+
+
+    @partial(jax.jit, static_argnums=(1, 2))
+    def decode_from_codes(codes, scale, length):
+        out = codes / 4
+        return out if scale is None else out * scale
+
+
+    def test_roundtrip():
+        for _ in range(3):
+            x = jnp.ones(16)
+            codes, scale = encode_to_codes(x)
+            decode_from_codes(codes, scale, x.shape[-1])
+"""
+
+
+def _codec(root: Path, scale: str) -> list[dict]:
+    files = {
+        "codec/__init__.py": "",
+        "codec/model.py": CODEC_MODEL.format(scale=scale),
+        "tests/test_roundtrip.py": CODEC_TEST,
+    }
+    return _findings(_write(root, files))
+
+
+def test_a_none_a_jitted_function_hands_back_is_a_hashable_static(tmp_path: Path) -> None:
+    assert _codec(tmp_path, "None") == []
+
+
+def test_an_array_a_jitted_function_hands_back_is_no_static(tmp_path: Path) -> None:
+    found = _codec(tmp_path, "jnp.ones(2)")
+    assert [(_relative(f["path"], tmp_path), f["line"], f["code"]) for f in found] == [
+        ("tests/test_roundtrip.py", 27, "RTL203")
+    ]
+    assert found[0]["message"].startswith("static argument scale is what a jitted function returns")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from retracelint import funcrefs
-from retracelint.callgraph import FuncTarget, Project
+from retracelint.callgraph import FuncTarget, JitTarget, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
     Fix,
@@ -44,6 +44,7 @@ from retracelint.values import (
     LAMBDA,
     LIST,
     LIST_LIKE,
+    NONE,
     NP_ARRAY,
     PARTIAL,
     SET,
@@ -193,7 +194,8 @@ def _static_value_findings(
         is_object = class_of(prop, caller, value) is not None
         # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
         # array (an array of more items raises ValueError, but its rank is not known here).
-        unhashable = None if is_field else _unhashable(prop, caller, value)
+        kept_none = value.ty in JIT_RESULTS and _none_jit_item(prop, caller, origin.value)
+        unhashable = None if is_field or kept_none else _unhashable(prop, caller, value)
         if unhashable:
             # ``a Spec instance (it defines __eq__ without __hash__, ...)``: the why to the details.
             kind, _, why = unhashable.partition(" (")
@@ -698,6 +700,30 @@ def _guessed_list(value: Value, origin: Arg) -> tuple[Assumption, ...]:
         return ()
     text = f"`{shown_code(origin.text)}` taken for a list: `append` is called on it"
     return (Assumption("guessed-type", origin.location, text),)
+
+
+def _none_jit_item(prop: Propagation, fn: FunctionSummary, value: Value) -> bool:
+    """Whether ``value`` is an item of what a jitted call in ``fn`` returns (``codes, scale =
+    encode_jitted(x)``) that every function the call may run puts there as None (``return codes,
+    None``): jit hands its pytree back with the arrays made jax arrays, and a None is an empty
+    subtree, None again, which hashes."""
+    deps = [d for d in value.deps if isinstance(d, RetDep)]
+    if len(deps) != 1 or len(value.deps) != 1 or deps[0].item is None or deps[0].below:
+        return False
+    item, project = deps[0].item, prop.project
+    targets = project.site_targets.get((fn.qualname, deps[0].call), ())
+    bindings = [project.jit_binding(t) if isinstance(t, JitTarget) else None for t in targets]
+    wrapped = [b.wrapped for b in bindings if b is not None and b.wrapped is not None]
+    if not targets or len(wrapped) != len(targets):
+        return False
+    for summary in wrapped:
+        whole = project.function(summary.qualname)
+        returned = prop.resolve(whole, whole.returns) if whole.returns is not None else None
+        if returned is None or returned.ty != TUPLE or item >= len(returned.items):
+            return False
+        if returned.items[item].ty != NONE:
+            return False
+    return True
 
 
 def _unhashable(prop: Propagation, fn: FunctionSummary, value: Value) -> str | None:
