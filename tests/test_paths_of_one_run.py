@@ -400,3 +400,71 @@ def test_an_array_a_jitted_function_hands_back_is_no_static(tmp_path: Path) -> N
         ("tests/test_roundtrip.py", 27, "RTL203")
     ]
     assert found[0]["message"].startswith("static argument scale is what a jitted function returns")
+
+
+# A stepped-pressure solver: the flux through each volume, the first one's poloidal part a Python
+# zero (round 29 F5, beltrami_jax spectre_solve.py:207).
+FLUX = """
+    import jax.numpy as jnp
+
+
+    def flux_vector(toroidal, poloidal, index):
+        if index == 0:
+            dpflux = 0.0
+        else:
+            dpflux = poloidal[index] - poloidal[index - 1]
+        return {made}
+"""
+SOLVE = """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from spectre.flux import flux_vector
+
+
+    @partial(jax.jit, static_argnames=("vacuum",))
+    def solve_volume(matrix, flux, *, vacuum):
+        return jnp.linalg.solve(matrix, flux * jnp.ones(2)) * (0.0 if vacuum else 1.0)
+
+
+    def solve_all(n_volumes):
+        tor = np.linspace(0.1, 1.0, n_volumes)
+        pol = np.linspace(0.0, 0.5, n_volumes)
+        for lvol in range(n_volumes):
+            solve_volume(jnp.eye(2), flux_vector(tor, pol, lvol), vacuum=False)
+
+
+    if __name__ == "__main__":
+        solve_all(4)
+"""
+
+
+def _spectre(root: Path, made: str) -> list[dict]:
+    files = {
+        "spectre/__init__.py": "",
+        "spectre/flux.py": FLUX.format(made=made),
+        "solve.py": SOLVE,
+    }
+    return _findings(_write(root, files))
+
+
+def test_a_weak_scalar_packed_into_an_array_of_a_given_dtype_is_no_flip(tmp_path: Path) -> None:
+    for n, made in enumerate(
+        (
+            "jnp.asarray([toroidal[index], dpflux], dtype=jnp.float32)",
+            "jnp.array([toroidal[index], dpflux], jnp.float32)",
+            "jnp.asarray(dpflux, dtype=jnp.float32)",
+        )
+    ):
+        assert _spectre(tmp_path / str(n), made) == [], made
+
+
+def test_a_weak_scalar_an_array_keeps_weak_is_a_flip(tmp_path: Path) -> None:
+    found = _spectre(tmp_path, "jnp.asarray(dpflux)")
+    assert [(_relative(f["path"], tmp_path), f["line"], f["code"]) for f in found] == [
+        ("spectre/flux.py", 7, "RTL401")
+    ]
+    assert found[0]["message"].startswith("dpflux is a weakly typed scalar in one branch")
