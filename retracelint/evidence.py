@@ -1226,17 +1226,32 @@ class _Sources:
         return False
 
     def flags_off(self, at: Location) -> Iterator[Assumption]:
-        """The ``if`` tests around ``at`` that decide against it when their flag is off."""
+        """The ``if`` tests around ``at`` that decide against it when their flag is off: the whole
+        test, or, for its body, one of the tests it ``and``s (``if cfg.probe_interval > 0 and
+        step % cfg.probe_interval == 0:``)."""
         for stmt, _ in self.enclosing(at):
             if not isinstance(stmt, ast.If):
                 continue
             in_body = any(_holds(s, at.line) for s in stmt.body)
-            flag, negated = _flag_tested(stmt.test)
-            if flag is None or negated == in_body:
-                continue
-            if self.off(flag):
+            both = isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And)
+            tests = stmt.test.values if both and in_body else [stmt.test]
+            why = next((w for t in tests if (w := self._switched_off(t, in_body))), None)
+            if why is not None:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
-                yield Assumption("flag-off", where, f"`{flag}` is False unless set")
+                yield Assumption("flag-off", where, why)
+
+    def _switched_off(self, test: ast.expr, in_body: bool) -> str | None:
+        """Why ``test`` takes the other arm than ``in_body`` says unless something is set: a flag
+        the project declares off (False, or 0 tested as ``> 0``) and never gives another value, or
+        an environment variable no file of the project sets, read with a default that decides
+        the test (``os.getenv("MODE", "vectorized") == "streamed"``)."""
+        flag, negated = _flag_tested(test)
+        if flag is not None and negated != in_body and self.off(flag):
+            return f"`{flag}` is {self.declared(flag)!r} unless set"
+        read = _environment_tested(test)
+        if read is not None and read[2] != in_body and self.unset(read[0]):
+            return f"`{read[0]}` is {read[1]!r} unless set in the environment"
+        return None
 
     def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         """The ``if`` statements that hold ``at`` in a lambda or def bound to a name in one arm,
@@ -1512,6 +1527,16 @@ class _Sources:
             self._flags[flag] = _declared_off(flag, self._texts)
         return self._flags[flag]
 
+    def unset(self, variable: str) -> bool:
+        """Whether no file of the project names the environment variable but to read it
+        (``os.getenv("NAME", ...)``, ``os.environ.get("NAME", ...)``): none sets it."""
+        name = re.escape(variable)
+        named = re.compile(rf"[\"']{name}[\"']")
+        read = re.compile(rf"(?:getenv|environ\.get)\(\s*[\"']{name}[\"']")
+        return sum(len(named.findall(t)) for t in self._texts) == sum(
+            len(read.findall(t)) for t in self._texts
+        )
+
     @cached_property
     def _texts(self) -> list[str]:
         return [text for m in self.project.modules.values() if (text := self._text(m.path))]
@@ -1649,9 +1674,13 @@ def _blocks(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
 
 def _flag_tested(test: ast.expr) -> tuple[str | None, bool]:
     """The flag an ``if`` tests by itself (``cfg.use_x``, ``self.cfg.use_x``, ``cfg["use_x"]``,
-    ``USE_X``), and whether the test negates it."""
+    ``USE_X``, or a count compared with zero as its truth: ``cfg.every > 0``, ``cfg.every == 0``),
+    and whether the test negates it."""
     negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
     inner = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+    truth = _truth_of_count(inner)
+    if truth is not None:
+        inner, negated = truth[0], negated != truth[1]
     if isinstance(inner, ast.Attribute):
         return inner.attr, negated
     if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant):
@@ -1660,6 +1689,48 @@ def _flag_tested(test: ast.expr) -> tuple[str | None, bool]:
     if isinstance(inner, ast.Name) and inner.id.isupper():
         return inner.id, negated
     return None, False
+
+
+def _truth_of_count(test: ast.expr) -> tuple[ast.expr, bool] | None:
+    """``n > 0``, ``n != 0``, ``n >= 1`` (the truth of ``n``) or ``n == 0`` (its negation) of a
+    count ``n``: the count, and whether the test negates it."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    bound = test.comparators[0]
+    if not isinstance(bound, ast.Constant) or type(bound.value) is not int:
+        return None
+    op = test.ops[0]
+    if (bound.value, type(op)) in ((0, ast.Gt), (0, ast.NotEq), (1, ast.GtE)):
+        return test.left, False
+    if (bound.value, type(op)) == (0, ast.Eq):
+        return test.left, True
+    return None
+
+
+# Reads of an environment variable with a default: ``os.getenv(name, default)``, ``os.environ.get``.
+_ENVIRONMENT_READS = frozenset({"getenv", "os.getenv", "environ.get", "os.environ.get"})
+
+
+def _environment_tested(test: ast.expr) -> tuple[str, object, bool] | None:
+    """``os.getenv("NAME", default) == literal`` (or ``!=``): the variable, its default, and whether
+    the test holds where the environment leaves it at the default."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.left, ast.Call)
+        and ast.unparse(test.left.func) in _ENVIRONMENT_READS
+        and len(test.left.args) == 2
+        and not test.left.keywords
+        and all(isinstance(a, ast.Constant) for a in test.left.args)
+    ):
+        return None
+    name, default = (a.value for a in test.left.args)  # type: ignore[attr-defined]
+    if not isinstance(name, str):
+        return None
+    equal = default == test.comparators[0].value
+    return name, default, equal == isinstance(test.ops[0], ast.Eq)
 
 
 def _declared_off(flag: str, texts: list[str]) -> bool:
@@ -1671,10 +1742,16 @@ def _declared_off(flag: str, texts: list[str]) -> bool:
     declared = _declaration(flag)
     given = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)")
     mentioned = re.compile(rf"[\"']{name}[\"']|--{name.replace('_', '[-_]')}\b")
+    # ``every += 1``: a count changed where it is used.
+    changed = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*[-+*/|&^%@]=")
     if sum(len(declared.findall(text)) for text in texts) != 1:
         return False
     values = [value for text in texts for value in given.findall(text)]
-    return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
+    return (
+        all(v in ("False", "0") for v in values)
+        and not any(mentioned.search(t) for t in texts)
+        and not any(changed.search(t) for t in texts)
+    )
 
 
 def _declaration(flag: str) -> re.Pattern[str]:

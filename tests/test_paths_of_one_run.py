@@ -468,3 +468,124 @@ def test_a_weak_scalar_an_array_keeps_weak_is_a_flip(tmp_path: Path) -> None:
         ("spectre/flux.py", 7, "RTL401")
     ]
     assert found[0]["message"].startswith("dpflux is a weakly typed scalar in one branch")
+
+
+# A Fourier backend chosen by an environment variable (round 29 F2, NEO_JAX fourier.py:228): the
+# streamed backend runs an eager fori_loop over a body it defines per call.
+HARMONICS = """
+    import os
+
+    import jax
+    import jax.numpy as jnp
+
+
+    def harmonics_streamed(theta, modes):
+        def body(k, acc):
+            return acc + jnp.cos(modes[k] * theta)
+
+        return jax.lax.fori_loop(0, modes.shape[0], body, jnp.zeros_like(theta))
+
+
+    def harmonics_vectorized(theta, modes):
+        return jnp.sum(jnp.cos(modes[:, None] * theta[None, :]), axis=0)
+
+
+    def harmonics(theta, modes):
+        if os.getenv("FLUX_MODE", "{default}") == "streamed":
+            return harmonics_streamed(theta, modes)
+        return harmonics_vectorized(theta, modes)
+"""
+SURFACES = """
+    import jax.numpy as jnp
+
+    from flux.harmonics import harmonics
+
+
+    def scan_surfaces(n_surfaces):
+        theta = jnp.linspace(0.0, 6.28, 64)
+        modes = jnp.arange(1.0, 9.0)
+        return [harmonics(theta * (s + 1), modes) for s in range(n_surfaces)]
+
+
+    if __name__ == "__main__":
+        scan_surfaces(100)
+"""
+# A probe every ``probe_interval`` steps, 0 (the default no configuration changes) turning it off.
+TRAIN_CONFIG = """
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class TrainConfig:
+        steps: int = 20
+        probe_interval: int = 0  # 0 = disabled
+"""
+PROBED_TRAINING = """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+    from trainer.config import TrainConfig
+
+
+    class Prober:
+        def __init__(self, scale):
+            self.scale = scale
+
+        @partial(jax.jit, static_argnums=(0,))
+        def probe(self, params):
+            return jnp.sum(params) * self.scale
+
+
+    def train(config):
+        params = jnp.ones(4)
+        for step in range(1, config.steps + 1):
+            params = params * 0.99
+            if config.probe_interval > 0 and step % config.probe_interval == 0:
+                print(float(Prober(2.0).probe(params)))
+        return params
+
+
+    if __name__ == "__main__":
+        train({config})
+"""
+
+
+def _proven(root: Path) -> list[tuple[str, int, str]]:
+    return [(_relative(f["path"], root), f["line"], f["code"]) for f in _findings(root)]
+
+
+def test_branches_environment_and_count_defaults_switch_off_are_held_back(
+    tmp_path: Path,
+) -> None:
+    harmonics = {"flux/__init__.py": "", "surfaces.py": SURFACES}
+    vectorized = HARMONICS.replace("{default}", "vectorized")
+    env = _write(tmp_path / "env", {**harmonics, "flux/harmonics.py": vectorized})
+    trainer = {"trainer/__init__.py": "", "trainer/config.py": TRAIN_CONFIG}
+    probe = PROBED_TRAINING.format(config="TrainConfig()")
+    count = _write(tmp_path / "count", {**trainer, "train.py": probe})
+    for root in (env, count):
+        assert _findings(root) == []
+    args = ["check", str(env), "--no-cache", "--isolated", "--confidence", "all"]
+    (held,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    assert (
+        held["assumptions"][0]["text"]
+        == "`FLUX_MODE` is 'vectorized' unless set in the environment"
+    )
+
+
+def test_branches_the_defaults_or_the_project_switch_on_stay_proven(tmp_path: Path) -> None:
+    harmonics = {"flux/__init__.py": "", "surfaces.py": SURFACES}
+    streamed = HARMONICS.replace("{default}", "streamed")
+    by_default = _write(tmp_path / "default", {**harmonics, "flux/harmonics.py": streamed})
+    setter = "import os\n\nos.environ['FLUX_MODE'] = 'streamed'\n"
+    vectorized = HARMONICS.replace("{default}", "vectorized")
+    files = {**harmonics, "flux/harmonics.py": vectorized, "flux/streamed.py": setter}
+    set_by_project = _write(tmp_path / "set", files)
+    for root in (by_default, set_by_project):
+        assert _proven(root) == [("flux/harmonics.py", 12, "RTL301")]
+    trainer = {"trainer/__init__.py": "", "trainer/config.py": TRAIN_CONFIG}
+    probe = PROBED_TRAINING.format(config="TrainConfig(probe_interval=5)")
+    count = _write(tmp_path / "count", {**trainer, "train.py": probe})
+    assert _proven(count) == [("train.py", 24, "RTL204")]
