@@ -589,3 +589,66 @@ def test_branches_the_defaults_or_the_project_switch_on_stay_proven(tmp_path: Pa
     probe = PROBED_TRAINING.format(config="TrainConfig(probe_interval=5)")
     count = _write(tmp_path / "count", {**trainer, "train.py": probe})
     assert _proven(count) == [("train.py", 24, "RTL204")]
+
+
+# A PSRO league whose population grows by one policy per iteration (round 29 F1,
+# spatial-competition-jax psro.py:240): the payoff table plays the policies pairwise.
+PAYOFF = """
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def play_match(params_a, params_b, keys):
+        return jnp.mean(params_a["w"] * keys) - jnp.mean(params_b["w"] * keys)
+
+
+    class PayoffTable:
+        def __init__(self, keys):
+            self.keys = keys
+
+        def update(self, population):
+            n = len(population)
+            return [[float(play_match({a}, {b}, self.keys)) for j in range(n)] for i in range(n)]
+"""
+LEAGUE = """
+    import jax.numpy as jnp
+
+    from psro.payoff import PayoffTable, play_match
+
+
+    class League:
+        def __init__(self):
+            self.population = [{{"w": jnp.ones(8)}}]
+            self.table = PayoffTable(jnp.arange(8.0))
+
+        def run(self, iterations):
+            for it in range(iterations):
+                self.table.update(self.population)
+                play_match({newest}, self.population[0], jnp.ones(8))
+                self.population.append({{"w": jnp.ones(8) * (it + 2)}})
+
+
+    if __name__ == "__main__":
+        League().run(100)
+"""
+
+
+def _league(root: Path, a: str, b: str, newest: str) -> list[tuple[str, int, str]]:
+    files = {
+        "psro/__init__.py": "",
+        "psro/payoff.py": PAYOFF.format(a=a, b=b),
+        "psro/league.py": LEAGUE.format(newest=newest),
+    }
+    return _proven(_write(root, files))
+
+
+def test_items_of_a_growing_population_are_no_growing_list(tmp_path: Path) -> None:
+    assert _league(tmp_path, "population[i]", "population[j]", "self.population[-1]") == []
+
+
+def test_the_growing_population_itself_reaches_the_jit(tmp_path: Path) -> None:
+    found = _league(tmp_path / "list", "population", "population[j]", "self.population[-1]")
+    assert found == [("psro/league.py", 16, "RTL102")]
+    found = _league(tmp_path / "attr", "population[i]", "population[j]", "self.population")
+    assert found == [("psro/league.py", 16, "RTL102")]
