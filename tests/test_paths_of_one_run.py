@@ -652,3 +652,61 @@ def test_the_growing_population_itself_reaches_the_jit(tmp_path: Path) -> None:
     assert found == [("psro/league.py", 16, "RTL102")]
     found = _league(tmp_path / "attr", "population[i]", "population[j]", "self.population")
     assert found == [("psro/league.py", 16, "RTL102")]
+
+
+# Shapes described by dicts whose keys depend on the kind of shape (round 29 F4, magpylib_jax
+# functional.py:678): the volume kernel gets arrays gathered from them.
+SHAPES = """
+    def describe(shape):
+        data = {"kind": shape["kind"], "size": shape["size"]}
+        if shape["kind"] == 2:
+            data["vertices"] = shape["vertices"]
+        return data
+"""
+VOLUMES = """
+    import jax
+    import jax.numpy as jnp
+
+    from geometry.shapes import describe
+
+
+    @jax.jit
+    def total_volume(arrays):
+        return jnp.sum(jnp.asarray([a["size"] * a["kind"] for a in arrays]))
+
+
+    def gather(shapes):
+        described = [describe(s) for s in shapes]
+        return [{{
+            "kind": jnp.asarray([d["kind"] for d in described], jnp.float32),
+            "size": jnp.asarray([d["size"] for d in described], jnp.float32),
+        }}]
+
+
+    def report(scenes):
+        for shapes in scenes:
+            print(float(total_volume({passed})))
+
+
+    box = {{"kind": 1, "size": 2.0}}
+    tet = {{"kind": 2, "size": 1.0, "vertices": [[0, 0, 0]] * 4}}
+    report([[box, box], [tet, box], [box, tet]])
+"""
+
+
+def _volumes(root: Path, passed: str) -> list[tuple[str, int, str]]:
+    files = {
+        "geometry/__init__.py": "",
+        "geometry/shapes.py": SHAPES,
+        "volumes.py": VOLUMES.format(passed=passed),
+    }
+    return _proven(_write(root, files))
+
+
+def test_arrays_gathered_from_dicts_of_several_keys_keep_one_structure(tmp_path: Path) -> None:
+    assert _volumes(tmp_path, "gather(shapes)") == []
+
+
+def test_the_dicts_themselves_passed_change_the_structure(tmp_path: Path) -> None:
+    found = _volumes(tmp_path, "[describe(s) for s in shapes]")
+    assert sorted(set(found)) == [("geometry/shapes.py", 5, "RTL403"), ("volumes.py", 28, "RTL403")]
