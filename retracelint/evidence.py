@@ -1229,16 +1229,35 @@ class _Sources:
         """The ``if`` tests around ``at`` that decide against it when their flag is off: the whole
         test, or, for its body, one of the tests it ``and``s (``if cfg.probe_interval > 0 and
         step % cfg.probe_interval == 0:``)."""
+        scope: ast.AST | None = self.tree(at.path)
         for stmt, _ in self.enclosing(at):
+            if isinstance(stmt, _DEFS):
+                scope = stmt
             if not isinstance(stmt, ast.If):
                 continue
             in_body = any(_holds(s, at.line) for s in stmt.body)
             both = isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And)
             tests = stmt.test.values if both and in_body else [stmt.test]
+            tests = [self._read_in(scope, t) for t in tests]
             why = next((w for t in tests if (w := self._switched_off(t, in_body))), None)
             if why is not None:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, why)
+
+    def _read_in(self, scope: ast.AST | None, test: ast.expr) -> ast.expr:
+        """``test`` with a name compared in it replaced by what its one assignment in ``scope``
+        binds (``backend = os.getenv("BACKEND", "python")`` then ``backend == "jax"``)."""
+        if not (
+            scope is not None
+            and isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.left, ast.Name)
+        ):
+            return test
+        assign = self.sole_assignment(scope, test.left.id)
+        if assign is None or not isinstance(assign.value, ast.Call):
+            return test
+        return ast.Compare(left=assign.value, ops=test.ops, comparators=test.comparators)
 
     def _switched_off(self, test: ast.expr, in_body: bool) -> str | None:
         """Why ``test`` takes the other arm than ``in_body`` says unless something is set: a flag

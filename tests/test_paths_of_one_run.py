@@ -491,7 +491,8 @@ HARMONICS = """
 
 
     def harmonics(theta, modes):
-        if os.getenv("FLUX_MODE", "{default}") == "streamed":
+        mode = os.getenv("FLUX_MODE", "{default}")
+        if {test} == "streamed":
             return harmonics_streamed(theta, modes)
         return harmonics_vectorized(theta, modes)
 """
@@ -561,11 +562,14 @@ def test_branches_environment_and_count_defaults_switch_off_are_held_back(
 ) -> None:
     harmonics = {"flux/__init__.py": "", "surfaces.py": SURFACES}
     vectorized = HARMONICS.replace("{default}", "vectorized")
-    env = _write(tmp_path / "env", {**harmonics, "flux/harmonics.py": vectorized})
+    direct = vectorized.replace("{test}", 'os.getenv("FLUX_MODE", "vectorized")')
+    env = _write(tmp_path / "env", {**harmonics, "flux/harmonics.py": direct})
+    local = vectorized.replace("{test}", "mode")
+    read_once = _write(tmp_path / "local", {**harmonics, "flux/harmonics.py": local})
     trainer = {"trainer/__init__.py": "", "trainer/config.py": TRAIN_CONFIG}
     probe = PROBED_TRAINING.format(config="TrainConfig()")
     count = _write(tmp_path / "count", {**trainer, "train.py": probe})
-    for root in (env, count):
+    for root in (env, read_once, count):
         assert _findings(root) == []
     args = ["check", str(env), "--no-cache", "--isolated", "--confidence", "all"]
     (held,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
@@ -577,10 +581,10 @@ def test_branches_environment_and_count_defaults_switch_off_are_held_back(
 
 def test_branches_the_defaults_or_the_project_switch_on_stay_proven(tmp_path: Path) -> None:
     harmonics = {"flux/__init__.py": "", "surfaces.py": SURFACES}
-    streamed = HARMONICS.replace("{default}", "streamed")
+    streamed = HARMONICS.replace("{default}", "streamed").replace("{test}", "mode")
     by_default = _write(tmp_path / "default", {**harmonics, "flux/harmonics.py": streamed})
     setter = "import os\n\nos.environ['FLUX_MODE'] = 'streamed'\n"
-    vectorized = HARMONICS.replace("{default}", "vectorized")
+    vectorized = HARMONICS.replace("{default}", "vectorized").replace("{test}", "mode")
     files = {**harmonics, "flux/harmonics.py": vectorized, "flux/streamed.py": setter}
     set_by_project = _write(tmp_path / "set", files)
     for root in (by_default, set_by_project):
