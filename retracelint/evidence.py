@@ -1245,19 +1245,20 @@ class _Sources:
                 yield Assumption("flag-off", where, why)
 
     def _read_in(self, scope: ast.AST | None, test: ast.expr) -> ast.expr:
-        """``test`` with a name compared in it replaced by what its one assignment in ``scope``
-        binds (``backend = os.getenv("BACKEND", "python")`` then ``backend == "jax"``)."""
-        if not (
-            scope is not None
-            and isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.left, ast.Name)
-        ):
+        """``test`` with the name it tests or compares replaced by the read its one assignment in
+        ``scope`` binds it to (``backend = os.getenv("BACKEND", "python")`` then ``backend ==
+        "jax"``; ``every = config.train.probe_every`` then ``every > 0``)."""
+        compared = isinstance(test, ast.Compare) and len(test.ops) == 1
+        name = test.left if isinstance(test, ast.Compare) and compared else test
+        if scope is None or not isinstance(name, ast.Name):
             return test
-        assign = self.sole_assignment(scope, test.left.id)
-        if assign is None or not isinstance(assign.value, ast.Call):
+        assign = self.sole_assignment(scope, name.id)
+        read = assign.value if assign is not None else None
+        if not isinstance(read, ast.Call | ast.Attribute | ast.Subscript):
             return test
-        return ast.Compare(left=assign.value, ops=test.ops, comparators=test.comparators)
+        if isinstance(test, ast.Compare):
+            return ast.Compare(left=read, ops=test.ops, comparators=test.comparators)
+        return read
 
     def _switched_off(self, test: ast.expr, in_body: bool) -> str | None:
         """Why ``test`` takes the other arm than ``in_body`` says unless something is set: a flag

@@ -569,7 +569,15 @@ def test_branches_environment_and_count_defaults_switch_off_are_held_back(
     trainer = {"trainer/__init__.py": "", "trainer/config.py": TRAIN_CONFIG}
     probe = PROBED_TRAINING.format(config="TrainConfig()")
     count = _write(tmp_path / "count", {**trainer, "train.py": probe})
-    for root in (env, read_once, count):
+    # The interval read once into a local, as a training loop does.
+    local_count = probe.replace(
+        "        for step in", "        interval = config.probe_interval\n        for step in"
+    ).replace(
+        "if config.probe_interval > 0 and step % config.probe_interval",
+        "if interval > 0 and step % interval",
+    )
+    counted = _write(tmp_path / "local_count", {**trainer, "train.py": local_count})
+    for root in (env, read_once, count, counted):
         assert _findings(root) == []
     args = ["check", str(env), "--no-cache", "--isolated", "--confidence", "all"]
     (held,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
