@@ -722,3 +722,47 @@ def test_arrays_gathered_from_dicts_of_several_keys_keep_one_structure(tmp_path:
 def test_the_dicts_themselves_passed_change_the_structure(tmp_path: Path) -> None:
     found = _volumes(tmp_path, "[describe(s) for s in shapes]")
     assert sorted(set(found)) == [("geometry/shapes.py", 5, "RTL403"), ("volumes.py", 28, "RTL403")]
+
+
+# The equivalence test's own jitted closures around a flax model's methods (DAC-JAX's shape): what
+# ``apply`` returns is not known, so the scale may be the None the model's encoder returns.
+APPLIED = """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+    from codec.model import Codec
+
+
+    def test_padding(model, variables):
+        @jax.jit
+        def encode_to_codes(x):
+            codes, scale = model.apply(variables, x, method="encode")
+            return codes, {scale}
+
+        @partial(jax.jit, static_argnums=(1, 2))
+        def decode_from_codes(codes, scale, length):
+            return model.apply(variables, codes, scale, length, method="decode")
+
+        x = jnp.ones(16)
+        codes, scale = encode_to_codes(x)
+        return decode_from_codes(codes, scale, x.shape[-1])
+"""
+
+
+def test_an_item_a_jitted_closure_returns_as_it_got_it_is_held_back(tmp_path: Path) -> None:
+    files = {
+        "codec/__init__.py": "",
+        "codec/model.py": CODEC_MODEL.format(scale="None"),
+        "tests/test_padding.py": APPLIED.format(scale="scale"),
+    }
+    root = _write(tmp_path / "unknown", files)
+    assert _findings(root) == []
+    args = ["check", str(root), "--no-cache", "--isolated", "--confidence", "all"]
+    (held,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    assert (held["code"], held["confidence"]) == ("RTL203", "medium")
+    known = _write(
+        tmp_path / "array", {**files, "tests/test_padding.py": APPLIED.format(scale="jnp.ones(2)")}
+    )
+    assert _proven(known) == [("tests/test_padding.py", 22, "RTL203")]
