@@ -117,6 +117,11 @@ def _relative(path: str, root: Path) -> str:
     return Path(path).relative_to(root).as_posix()
 
 
+def _where(found: list[dict], root: Path) -> list[tuple[str, int, str]]:
+    """Each finding's file (under ``root``), line and rule."""
+    return [(_relative(f["path"], root), f["line"], f["code"]) for f in found]
+
+
 def _lbm(root: Path, drive: str, sweep: bool) -> Path:
     files = {
         "lbm/__init__.py": "",
@@ -143,9 +148,7 @@ def test_a_self_call_runs_no_override_of_another_scripts_flow(tmp_path: Path) ->
 
 def test_a_loop_over_the_overriding_flow_keeps_its_finding(tmp_path: Path) -> None:
     found = _findings(_lbm(tmp_path, DRIVES[1], sweep=True))
-    assert [(_relative(f["path"], tmp_path), f["line"], f["code"]) for f in found] == [
-        ("lbm/flows.py", 16, "RTL204")
-    ]
+    assert _where(found, tmp_path) == [("lbm/flows.py", 16, "RTL204")]
     assert found[0]["message"].startswith(
         "static argument helper is a Diffusion instance made anew"
     )
@@ -261,9 +264,7 @@ def test_both_modes_in_one_run_keep_the_weak_type_flip(tmp_path: Path) -> None:
     passes both kinds of hit_prob to one jit: two traces."""
     for n, script in enumerate((_main(BOTH, ONE_RUN), _main(BY_MODE, TWO_RUNS))):
         found = _findings(_detector(tmp_path / str(n), script))
-        assert [(_relative(f["path"], tmp_path / str(n)), f["line"], f["code"]) for f in found] == [
-            ("detector/sim.py", 23, "RTL401")
-        ], script
+        assert _where(found, tmp_path / str(n)) == [("detector/sim.py", 23, "RTL401")], script
         assert "jitted 'parse_output' traces twice" in found[0]["message"]
 
 
@@ -381,13 +382,16 @@ CODEC_TEST = """
 """
 
 
+def _package(root: Path, package: str, modules: dict[str, str], scripts: dict[str, str]) -> Path:
+    """A project of one package (``modules`` by name) and the scripts or tests that use it."""
+    inside = {f"{package}/{name}.py": text for name, text in {"__init__": "", **modules}.items()}
+    return _write(root, {**inside, **scripts})
+
+
 def _codec(root: Path, scale: str) -> list[dict]:
-    files = {
-        "codec/__init__.py": "",
-        "codec/model.py": CODEC_MODEL.format(scale=scale),
-        "tests/test_roundtrip.py": CODEC_TEST,
-    }
-    return _findings(_write(root, files))
+    model = CODEC_MODEL.format(scale=scale)
+    tests = {"tests/test_roundtrip.py": CODEC_TEST}
+    return _findings(_package(root, "codec", {"model": model}, tests))
 
 
 def test_a_none_a_jitted_function_hands_back_is_a_hashable_static(tmp_path: Path) -> None:
@@ -396,9 +400,7 @@ def test_a_none_a_jitted_function_hands_back_is_a_hashable_static(tmp_path: Path
 
 def test_an_array_a_jitted_function_hands_back_is_no_static(tmp_path: Path) -> None:
     found = _codec(tmp_path, "jnp.ones(2)")
-    assert [(_relative(f["path"], tmp_path), f["line"], f["code"]) for f in found] == [
-        ("tests/test_roundtrip.py", 27, "RTL203")
-    ]
+    assert _where(found, tmp_path) == [("tests/test_roundtrip.py", 27, "RTL203")]
     assert found[0]["message"].startswith("static argument scale is what a jitted function returns")
 
 
@@ -443,12 +445,8 @@ SOLVE = """
 
 
 def _spectre(root: Path, made: str) -> list[dict]:
-    files = {
-        "spectre/__init__.py": "",
-        "spectre/flux.py": FLUX.format(made=made),
-        "solve.py": SOLVE,
-    }
-    return _findings(_write(root, files))
+    flux = FLUX.format(made=made)
+    return _findings(_package(root, "spectre", {"flux": flux}, {"solve.py": SOLVE}))
 
 
 def test_a_weak_scalar_packed_into_an_array_of_a_given_dtype_is_no_flip(tmp_path: Path) -> None:
@@ -464,9 +462,7 @@ def test_a_weak_scalar_packed_into_an_array_of_a_given_dtype_is_no_flip(tmp_path
 
 def test_a_weak_scalar_an_array_keeps_weak_is_a_flip(tmp_path: Path) -> None:
     found = _spectre(tmp_path, "jnp.asarray(dpflux)")
-    assert [(_relative(f["path"], tmp_path), f["line"], f["code"]) for f in found] == [
-        ("spectre/flux.py", 7, "RTL401")
-    ]
+    assert _where(found, tmp_path) == [("spectre/flux.py", 7, "RTL401")]
     assert found[0]["message"].startswith("dpflux is a weakly typed scalar in one branch")
 
 
@@ -554,7 +550,7 @@ PROBED_TRAINING = """
 
 
 def _proven(root: Path) -> list[tuple[str, int, str]]:
-    return [(_relative(f["path"], root), f["line"], f["code"]) for f in _findings(root)]
+    return _where(_findings(root), root)
 
 
 def test_branches_environment_and_count_defaults_switch_off_are_held_back(
@@ -647,12 +643,8 @@ LEAGUE = """
 
 
 def _league(root: Path, a: str, b: str, newest: str) -> list[tuple[str, int, str]]:
-    files = {
-        "psro/__init__.py": "",
-        "psro/payoff.py": PAYOFF.format(a=a, b=b),
-        "psro/league.py": LEAGUE.format(newest=newest),
-    }
-    return _proven(_write(root, files))
+    modules = {"payoff": PAYOFF.format(a=a, b=b), "league": LEAGUE.format(newest=newest)}
+    return _proven(_package(root, "psro", modules, {}))
 
 
 def test_items_of_a_growing_population_are_no_growing_list(tmp_path: Path) -> None:
@@ -707,12 +699,8 @@ VOLUMES = """
 
 
 def _volumes(root: Path, passed: str) -> list[tuple[str, int, str]]:
-    files = {
-        "geometry/__init__.py": "",
-        "geometry/shapes.py": SHAPES,
-        "volumes.py": VOLUMES.format(passed=passed),
-    }
-    return _proven(_write(root, files))
+    script = {"volumes.py": VOLUMES.format(passed=passed)}
+    return _proven(_package(root, "geometry", {"shapes": SHAPES}, script))
 
 
 def test_arrays_gathered_from_dicts_of_several_keys_keep_one_structure(tmp_path: Path) -> None:
