@@ -59,6 +59,7 @@ from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
+from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
@@ -113,6 +114,7 @@ class Paths:
     prop: Propagation
     sources: _Sources
     _never: dict[tuple[Location, JitSite], bool] = field(default_factory=dict)
+    _runs: RunArms | None = None
 
     def never_made(self, at: Location, site: JitSite) -> bool:
         """``never_made`` of the call at ``at``, once per call and jit (asked of each pair)."""
@@ -124,6 +126,13 @@ class Paths:
     def overwritten(self, owner: FunctionSummary, at: Location) -> bool:
         """``_overwritten`` of the store of ``self.attr`` at ``at`` in method ``owner``."""
         return _overwritten(self.project, self.sources, owner, at, 0)
+
+    def apart(self, a: tuple[str, int], b: tuple[str, int]) -> bool:
+        """Whether the calls ``a`` and ``b`` (function, call index) sit on the two sides of a test
+        that keeps its side for the whole run (``run_arms``): no process runs both."""
+        if self._runs is None:
+            self._runs = RunArms(self.project, self.prop.frequency, self.sources.program_start)
+        return self._runs.apart(a, b)
 
 
 def assess(
@@ -485,35 +494,81 @@ def _self_of_another_class(project: Project, sources: _Sources, finding: Finding
     """Whether the chain runs, through ``self.m()``, the override of a class that ``self`` cannot be
     there: a method of ``Custom`` calls ``super().__init__()``, whose ``self.load()`` the linker
     takes to every subclass's ``load``, one of a sibling class among them (the call graph links
-    each call once, whoever ``self`` is). Along consecutive calls on ``self`` the object is one,
-    so each method's class must be a base or a subclass of the most derived class met."""
+    each call once, whoever ``self`` is); or a script's loop calls ``sim.run()`` on the
+    ``Vortex`` it builds, and the base's ``run`` reaches, through ``self.init()``, the override of
+    a ``Channel`` another script defines. Along consecutive calls on ``self`` the object is one: the
+    class the call into the first of them was made on (``_receiver_classes``), else the first
+    method's, and each method's class must be one that object can be (``_narrowed``)."""
     path = finding.call_path
     callees = [*(s.function for s in path[1:]), sources.function_at(finding.location)][: len(path)]
-    derived: str | None = None  # the most derived class ``self`` is known to be an instance of
+    receiver: _Classes = frozenset()  # what ``self`` may be below the step before, if told
     for step, callee in zip(path, callees, strict=True):
         fn = project.functions.get(step.function)
         target = project.functions.get(callee) if callee else None
-        if fn is None or target is None or not _self_call(project, fn, step, target.qualname):
-            # Another object's method, a function, or a value handed back up the chain rather
-            # than down a call: ``self`` is not the one of the step before.
-            derived = None
+        index = _call_index(fn, step) if fn is not None else None
+        if fn is None or target is None or index is None:
+            receiver = frozenset()  # a value handed back up the chain rather than down a call
             continue
-        derived = derived or project.symbols.class_of_method(fn)
         cls = project.symbols.class_of_method(target)
-        if derived is None or cls is None:
+        if not _self_call(project, fn, index, target.qualname):
+            # Another object's method, or a function: ``self`` below is that object.
+            receiver = _receiver_classes(project, fn, index, target.qualname)
             continue
-        if derived in project.symbols.mro(cls):
-            derived = cls
-        elif cls not in project.symbols.mro(derived):
+        own = project.symbols.class_of_method(fn)
+        receiver = receiver or (frozenset({(own, False)}) if own is not None else frozenset())
+        if cls is None:
+            continue
+        receiver = _narrowed(project, receiver, cls)
+        if not receiver:
             return True
     return False
 
 
-def _self_call(project: Project, fn: FunctionSummary, step: PathStep, qualname: str) -> bool:
-    """Whether the call of ``fn`` at ``step`` is ``self.m()`` or ``super().m()`` and runs the
-    function ``qualname``."""
-    index = next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
-    if index is None or fn.calls[index].callee[0] not in ("self", "super"):
+# The classes an object may be an instance of, each with whether it is exactly that class (made by
+# its constructor) or may be a subclass of it (a class the linker found for a parameter).
+_Classes = frozenset[tuple[str, bool]]
+
+
+def _narrowed(project: Project, receiver: _Classes, cls: str) -> _Classes:
+    """What an object that may be ``receiver`` may be once it runs a method of ``cls``: each class
+    that has ``cls`` among its bases, or, where it may be a subclass, ``cls`` below it; none when
+    no such object runs ``cls``'s method (a sibling's override)."""
+    out: set[tuple[str, bool]] = set()
+    for known, exact in receiver:
+        if cls in project.symbols.mro(known):
+            out.add((known, exact))
+        elif not exact and known in project.symbols.mro(cls):
+            out.add((cls, False))
+    return frozenset(out)
+
+
+def _receiver_classes(project: Project, fn: FunctionSummary, index: int, callee: str) -> _Classes:
+    """The classes of the object the call ``index`` of ``fn`` runs ``callee`` on, where linking
+    tells: the class a constructor call makes (exactly that one), the class of an instance made by
+    its constructor (``sim = Vortex(n); sim.run()``), or the classes the linker found for an
+    object of no class known where it is called (``recv``; subclasses of them too)."""
+    call, module = fn.calls[index], project.owner[fn.qualname]
+    target = project.target_to((fn.qualname, index), callee)
+    if isinstance(target, ClassTarget):
+        return frozenset({(target.qualname, call.callee[0] != "new")})
+    kind = call.callee[0]
+    if kind == "method" and len(call.callee) == 3:
+        cls = project.symbols.class_named(module, call.callee[1])
+        return frozenset({(cls, True)}) if cls is not None else frozenset()
+    if kind == "recv":
+        classes = project.classes_of(module, fn, call.callee[2:], 0)
+        return frozenset((c, False) for c in classes or ())
+    return frozenset()
+
+
+def _call_index(fn: FunctionSummary, step: PathStep) -> int | None:
+    return next((i for i, c in enumerate(fn.calls) if c.location == step.location), None)
+
+
+def _self_call(project: Project, fn: FunctionSummary, index: int, qualname: str) -> bool:
+    """Whether call ``index`` of ``fn`` is ``self.m()`` or ``super().m()`` and runs the function
+    ``qualname``."""
+    if fn.calls[index].callee[0] not in ("self", "super"):
         return False
     return project.calls_function((fn.qualname, index), qualname)
 
@@ -1235,17 +1290,52 @@ class _Sources:
         return False
 
     def flags_off(self, at: Location) -> Iterator[Assumption]:
-        """The ``if`` tests around ``at`` that decide against it when their flag is off."""
+        """The ``if`` tests around ``at`` that decide against it when their flag is off: the whole
+        test, or, for its body, one of the tests it ``and``s (``if cfg.probe_interval > 0 and
+        step % cfg.probe_interval == 0:``)."""
+        scope: ast.AST | None = self.tree(at.path)
         for stmt, _ in self.enclosing(at):
+            if isinstance(stmt, _DEFS):
+                scope = stmt
             if not isinstance(stmt, ast.If):
                 continue
             in_body = any(_holds(s, at.line) for s in stmt.body)
-            flag, negated = _flag_tested(stmt.test)
-            if flag is None or negated == in_body:
-                continue
-            if self.off(flag):
+            both = isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And)
+            tests = stmt.test.values if both and in_body else [stmt.test]
+            tests = [self._read_in(scope, t) for t in tests]
+            why = next((w for t in tests if (w := self._switched_off(t, in_body))), None)
+            if why is not None:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
-                yield Assumption("flag-off", where, f"`{flag}` is False unless set")
+                yield Assumption("flag-off", where, why)
+
+    def _read_in(self, scope: ast.AST | None, test: ast.expr) -> ast.expr:
+        """``test`` with the name it tests or compares replaced by the read its one assignment in
+        ``scope`` binds it to (``backend = os.getenv("BACKEND", "python")`` then ``backend ==
+        "jax"``; ``every = config.train.probe_every`` then ``every > 0``)."""
+        compared = isinstance(test, ast.Compare) and len(test.ops) == 1
+        name = test.left if isinstance(test, ast.Compare) and compared else test
+        if scope is None or not isinstance(name, ast.Name):
+            return test
+        assign = self.sole_assignment(scope, name.id)
+        read = assign.value if assign is not None else None
+        if not isinstance(read, ast.Call | ast.Attribute | ast.Subscript):
+            return test
+        if isinstance(test, ast.Compare):
+            return ast.Compare(left=read, ops=test.ops, comparators=test.comparators)
+        return read
+
+    def _switched_off(self, test: ast.expr, in_body: bool) -> str | None:
+        """Why ``test`` takes the other arm than ``in_body`` says unless something is set: a flag
+        the project declares off (False, or 0 tested as ``> 0``) and never gives another value, or
+        an environment variable no file of the project sets, read with a default that decides
+        the test (``os.getenv("MODE", "vectorized") == "streamed"``)."""
+        flag, negated = _flag_tested(test)
+        if flag is not None and negated != in_body and self.off(flag):
+            return f"`{flag}` is {self.declared(flag)!r} unless set"
+        read = _environment_tested(test)
+        if read is not None and read[2] != in_body and self.unset(read[0]):
+            return f"`{read[0]}` is {read[1]!r} unless set in the environment"
+        return None
 
     def jit_alternatives(self, at: Location) -> Iterator[tuple[ast.If, bool, str]]:
         """The ``if`` statements that hold ``at`` in a lambda or def bound to a name in one arm,
@@ -1521,6 +1611,16 @@ class _Sources:
             self._flags[flag] = _declared_off(flag, self._texts)
         return self._flags[flag]
 
+    def unset(self, variable: str) -> bool:
+        """Whether no file of the project names the environment variable but to read it
+        (``os.getenv("NAME", ...)``, ``os.environ.get("NAME", ...)``): none sets it."""
+        name = re.escape(variable)
+        named = re.compile(rf"[\"']{name}[\"']")
+        read = re.compile(rf"(?:getenv|environ\.get)\(\s*[\"']{name}[\"']")
+        return sum(len(named.findall(t)) for t in self._texts) == sum(
+            len(read.findall(t)) for t in self._texts
+        )
+
     @cached_property
     def _texts(self) -> list[str]:
         return [text for m in self.project.modules.values() if (text := self._text(m.path))]
@@ -1658,9 +1758,13 @@ def _blocks(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:
 
 def _flag_tested(test: ast.expr) -> tuple[str | None, bool]:
     """The flag an ``if`` tests by itself (``cfg.use_x``, ``self.cfg.use_x``, ``cfg["use_x"]``,
-    ``USE_X``), and whether the test negates it."""
+    ``USE_X``, or a count compared with zero as its truth: ``cfg.every > 0``, ``cfg.every == 0``),
+    and whether the test negates it."""
     negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
     inner = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+    truth = _truth_of_count(inner)
+    if truth is not None:
+        inner, negated = truth[0], negated != truth[1]
     if isinstance(inner, ast.Attribute):
         return inner.attr, negated
     if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant):
@@ -1669,6 +1773,48 @@ def _flag_tested(test: ast.expr) -> tuple[str | None, bool]:
     if isinstance(inner, ast.Name) and inner.id.isupper():
         return inner.id, negated
     return None, False
+
+
+def _truth_of_count(test: ast.expr) -> tuple[ast.expr, bool] | None:
+    """``n > 0``, ``n != 0``, ``n >= 1`` (the truth of ``n``) or ``n == 0`` (its negation) of a
+    count ``n``: the count, and whether the test negates it."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    bound = test.comparators[0]
+    if not isinstance(bound, ast.Constant) or type(bound.value) is not int:
+        return None
+    op = test.ops[0]
+    if (bound.value, type(op)) in ((0, ast.Gt), (0, ast.NotEq), (1, ast.GtE)):
+        return test.left, False
+    if (bound.value, type(op)) == (0, ast.Eq):
+        return test.left, True
+    return None
+
+
+# Reads of an environment variable with a default: ``os.getenv(name, default)``, ``os.environ.get``.
+_ENVIRONMENT_READS = frozenset({"getenv", "os.getenv", "environ.get", "os.environ.get"})
+
+
+def _environment_tested(test: ast.expr) -> tuple[str, object, bool] | None:
+    """``os.getenv("NAME", default) == literal`` (or ``!=``): the variable, its default, and whether
+    the test holds where the environment leaves it at the default."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.left, ast.Call)
+        and ast.unparse(test.left.func) in _ENVIRONMENT_READS
+        and len(test.left.args) == 2
+        and not test.left.keywords
+        and all(isinstance(a, ast.Constant) for a in test.left.args)
+    ):
+        return None
+    name, default = (a.value for a in test.left.args)  # type: ignore[attr-defined]
+    if not isinstance(name, str):
+        return None
+    equal = default == test.comparators[0].value
+    return name, default, equal == isinstance(test.ops[0], ast.Eq)
 
 
 def _declared_off(flag: str, texts: list[str]) -> bool:
@@ -1680,10 +1826,16 @@ def _declared_off(flag: str, texts: list[str]) -> bool:
     declared = _declaration(flag)
     given = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(\w*)")
     mentioned = re.compile(rf"[\"']{name}[\"']|--{name.replace('_', '[-_]')}\b")
+    # ``every += 1``: a count changed where it is used.
+    changed = re.compile(rf"(?:(?<![\w.])|\.){name}[ \t]*[-+*/|&^%@]=")
     if sum(len(declared.findall(text)) for text in texts) != 1:
         return False
     values = [value for text in texts for value in given.findall(text)]
-    return all(v == "False" for v in values) and not any(mentioned.search(t) for t in texts)
+    return (
+        all(v in ("False", "0") for v in values)
+        and not any(mentioned.search(t) for t in texts)
+        and not any(changed.search(t) for t in texts)
+    )
 
 
 def _declaration(flag: str) -> re.Pattern[str]:

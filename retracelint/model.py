@@ -90,6 +90,9 @@ ASSUMPTION_KINDS = {
     # a shape or static value read off each item of a collection held in memory (the planes of a
     # detector, the layers of a model) whose items are not known to hold different values
     "items-alike": "medium",
+    # a flip between two calls that pass a static size read off two different arrays (``a.shape``,
+    # ``b.shape``), not known to be one: else the calls are two computations whatever is flipped
+    "static-sizes": "medium",
 }
 
 

@@ -105,6 +105,13 @@ class Arm:
     def excludes(self, other: Arm) -> bool:
         return self.test == other.test and self.taken != other.taken
 
+    @property
+    def fixed(self) -> bool:
+        """Whether the test keeps its value through a call of the function: keyed by its text, not
+        by the place (``line:col``) of an ``if`` that runs once."""
+        line, _, col = self.test.partition(":")
+        return not (line.isdigit() and col.isdigit())
+
 
 def exclusive(a: CallSite, b: CallSite) -> bool:
     """Whether calls ``a`` and ``b`` of one function sit on opposite arms of one test."""

@@ -418,6 +418,13 @@ def none_flip(taint: Taint) -> bool:
     return taint.code == "RTL403" and _NONE_KIND.search(taint.what) is not None
 
 
+def _leaf_flip(taint: Taint) -> bool:
+    """Whether ``taint`` changes nothing of an array made of the value it is on: a flip between None
+    and something else (the array is never None), or any other pytree structure's (an array is
+    one leaf whatever it was made of: the kinds read out of dicts whose keys differ)."""
+    return none_flip(taint) or taint.code == "RTL403"
+
+
 def axes_fixed(dep: Dep) -> frozenset[int | None]:
     """The axes ``dep`` fixes (``NEVER_NONE`` is no axis)."""
     return dep.fixed - {NEVER_NONE, ONE_ITEM}
@@ -452,7 +459,7 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
     """``taint`` of the value ``dep`` refers to, as the dependent value sees it (None: not at all)."""
     if dep.joined is not None:
         taint = joined_taint(taint, dep.joined)
-    if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and none_flip(taint)):
+    if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and _leaf_flip(taint)):
         return None
     if ONE_ITEM in dep.fixed and taint.axis == 0 and ItemSrc() not in taint.sources:
         return None  # how many items there are, not what one of them is

@@ -3,6 +3,7 @@ facts of values more than one family asks (the class a value is an instance of).
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Iterable
@@ -40,6 +41,32 @@ class Fix:
 def rule_fix(code: str) -> Fix:
     found = rule(code)
     return Fix(found.hint, found.fix)
+
+
+# Attributes that read an array's size: ``x.shape``, ``x.shape[0]``, ``x.ndim``, ``x.size``.
+_SIZE_ATTRIBUTES = frozenset({"shape", "ndim", "size"})
+
+
+def size_read(text: str) -> str | None:
+    """The array whose size an argument reads, as written (``u`` of ``u.shape``, ``u.shape[1:]``,
+    ``u.ndim`` or ``len(u)``), else None."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and node.attr in _SIZE_ATTRIBUTES:
+        return ast.unparse(node.value)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return ast.unparse(node.args[0])
+    return None
 
 
 def apart(

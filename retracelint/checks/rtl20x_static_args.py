@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from retracelint import funcrefs
-from retracelint.callgraph import FuncTarget, Project
+from retracelint.callgraph import FuncTarget, JitTarget, Project
 from retracelint.checks.common import (
     STATIC_FIELD_FIX,
     Fix,
@@ -44,6 +44,7 @@ from retracelint.values import (
     LAMBDA,
     LIST,
     LIST_LIKE,
+    NONE,
     NP_ARRAY,
     PARTIAL,
     SET,
@@ -193,7 +194,9 @@ def _static_value_findings(
         is_object = class_of(prop, caller, value) is not None
         # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
         # array (an array of more items raises ValueError, but its rank is not known here).
-        unhashable = None if is_field else _unhashable(prop, caller, value)
+        item = _jit_item(prop, caller, origin.value) if value.ty in JIT_RESULTS else None
+        kept_none = item is not None and item.ty == NONE
+        unhashable = None if is_field or kept_none else _unhashable(prop, caller, value)
         if unhashable:
             # ``a Spec instance (it defines __eq__ without __hash__, ...)``: the why to the details.
             kind, _, why = unhashable.partition(" (")
@@ -213,7 +216,7 @@ def _static_value_findings(
                 path,
                 fix=_fix("RTL203", is_field, is_object)
                 or (_TRACED_FIX if value.ty in JIT_RESULTS else None),
-                assumptions=_guessed_list(value, origin),
+                assumptions=_guessed_list(value, origin) + _guessed_item(item, origin),
             )
             continue
         identity = _identity_hashed(prop, caller, value)
@@ -699,6 +702,55 @@ def _guessed_list(value: Value, origin: Arg) -> tuple[Assumption, ...]:
     if value.ty != LIST_LIKE:
         return ()
     text = f"`{shown_code(origin.text)}` taken for a list: `append` is called on it"
+    return (Assumption("guessed-type", origin.location, text),)
+
+
+def _jit_item(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | None:
+    """What every function a jitted call in ``fn`` may run puts at the item ``value`` is of its
+    result (``codes, scale = encode_jitted(x)``), where they agree on its kind: jit hands its pytree
+    back with the arrays made jax arrays, but a None is an empty subtree, None again, which hashes.
+    None where ``value`` is no such item, or the functions are not known."""
+    found = _item_of_call(fn, value)
+    if found is None:
+        return None
+    (call, index), project = found, prop.project
+    targets = project.site_targets.get((fn.qualname, call), ())
+    bindings = [project.jit_binding(t) if isinstance(t, JitTarget) else None for t in targets]
+    wrapped = [b.wrapped for b in bindings if b is not None and b.wrapped is not None]
+    if not targets or len(wrapped) != len(targets):
+        return None
+    items = []
+    for summary in wrapped:
+        whole = project.function(summary.qualname)
+        returned = prop.resolve(whole, whole.returns) if whole.returns is not None else None
+        if returned is None or returned.ty != TUPLE or index >= len(returned.items):
+            return None
+        items.append(returned.items[index])
+    return items[0] if len({i.ty for i in items}) == 1 else None
+
+
+def _item_of_call(fn: FunctionSummary, value: Value) -> tuple[int, int] | None:
+    """The call of ``fn`` (its index) and the item of its result ``value`` is, where ``value`` is
+    that and nothing else: told by its dependency (a call the linker resolves) or, for a jitted
+    function of ``fn``'s own, by where the object was made."""
+    deps = [d for d in value.deps if isinstance(d, RetDep)]
+    if deps:
+        sole = len(deps) == 1 and len(value.deps) == 1 and not deps[0].below
+        item = deps[0].item
+        return (deps[0].call, item) if sole and item is not None else None
+    made = [m for m in value.objs if isinstance(m, Made)]
+    if len(made) != 1 or len(value.objs) != 1 or made[0].item is None or made[0].path:
+        return None
+    call = next((i for i, c in enumerate(fn.calls) if c.location == made[0].at), None)
+    return (call, made[0].item) if call is not None else None
+
+
+def _guessed_item(item: Value | None, origin: Arg) -> tuple[Assumption, ...]:
+    """An item of a jitted call's result that the function it runs puts there as a value of
+    unknown kind (what a flax ``apply`` of a method returns): an array only if it is not None."""
+    if item is None or item.ty != UNKNOWN:
+        return ()
+    text = f"`{shown_code(origin.text)}` taken for an array: the jitted function returns it as is"
     return (Assumption("guessed-type", origin.location, text),)
 
 

@@ -18,11 +18,12 @@ from retracelint.checks.common import (
     made_by,
     make_finding,
     shown_code,
+    size_read,
     tree_node,
     trees_differ,
     where_text,
 )
-from retracelint.model import Finding, JitSite, Location, PathStep
+from retracelint.model import Assumption, Finding, JitSite, Location, PathStep
 from retracelint.objects import _literal
 from retracelint.propagate import MAX_FRAMES, Propagation
 from retracelint.returned import as_called
@@ -203,9 +204,10 @@ def _flips(
             # A dtype decided inside a helper is changed there; one made in this body, at the call.
             returned = code == "RTL402" and any(isinstance(d, RetDep) for d in arg.value.deps)
             made = typed(fn, arg.value).made if returned else None
-            paired = next(c[1].location for c in calls if c[3] is first)
+            other = next(c for c in calls if c[3] is first)
             flip = _flip_finding(code, what, site, param, arg, fn, call, first, before, now, made)
-            yield replace(flip, paired=paired)
+            sizes = _sizes_unproven(next(c for c in calls if c[1] is call), other)
+            yield replace(flip, paired=other[1].location, assumptions=sizes)
             return  # one flip per parameter: the weak-type flip explains a dtype flip too
     if one_body:
         yield from _class_node_flip(prop, calls, site, param)
@@ -415,6 +417,7 @@ def _share_cache(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
         and not _distinct_objects(prop.project, a, b)
         and not (a[0] is b[0] and apart(prop.project, a[2], a[0], a[1], b[1]))
         and not _made_elsewhere(prop, a, b)
+        and not _one_side_per_run(prop, a, b)
     )
 
 
@@ -423,6 +426,16 @@ def _made_elsewhere(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
     each take the branch making another (``evidence.Paths.never_made``)."""
     paths, site = prop.paths, jit_site(a[2])
     return paths is not None and any(paths.never_made(c[1].location, site) for c in (a, b))
+
+
+def _one_side_per_run(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
+    """Whether two calls are reached only on the two sides of a test that keeps its side for the
+    whole run (a mode a script's ``main`` reads once: ``evidence.Paths.apart``)."""
+    paths = prop.paths
+    sites = [
+        (c[0].qualname, next(i for i, x in enumerate(c[0].calls) if x is c[1])) for c in (a, b)
+    ]
+    return paths is not None and paths.apart(*sites)
 
 
 def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
@@ -483,6 +496,25 @@ def _distinct_objects(project: Project, a: _JitArg, b: _JitArg) -> bool:
         return False
     left, right = (made_by(project, jit_arg[0], jit_arg[1].callee, maker) for jit_arg in (a, b))
     return left is not None and right is not None and left != right
+
+
+def _sizes_unproven(a: _JitArg, b: _JitArg) -> tuple[Assumption, ...]:
+    """Where two calls pass a static parameter as the sizes of two different arrays (``rho.shape``
+    here, ``u.shape`` there): unless the arrays are of one shape, the calls are two computations
+    anyway, and passing the flipped argument one way removes no trace. Nothing here says the
+    shapes are one, so the flip rests on it."""
+    binding = a[2]
+    for param in binding.params[binding.offset :]:
+        if not (_static(a, param.name) and _static(b, param.name)):
+            continue
+        passed = [binding.signature.arg(c[1], param.name) for c in (a, b)]
+        if passed[0] is None or passed[1] is None:
+            continue
+        arrays = [size_read(arg.text) for arg in passed]
+        if None not in arrays and (arrays[0] != arrays[1] or a[0] is not b[0]):
+            text = f"`{passed[0].text}` taken for `{passed[1].text}`"
+            return (Assumption("static-sizes", passed[0].location, text),)
+    return ()
 
 
 def _statics_differ(a: _JitArg, b: _JitArg) -> bool:

@@ -84,6 +84,7 @@ from retracelint.values import (
     LIST,
     MADE_STRONG,
     MADE_WEAK,
+    MAYBE_WEAK,
     NO_AXES,
     NP_ARRAY,
     NP_SCALAR,
@@ -127,6 +128,20 @@ if TYPE_CHECKING:
 
 # An array of one axis whose length is not known here (``jnp.linspace(a, b, cfg.points)``).
 _ONE_AXIS = Dims((None,), ranked=True)
+
+
+# The kind flips an array made with a dtype given no longer carries: its weak type always, its
+# dtype where the dtype is known here.
+_WEAK_CODES = frozenset({"RTL401", MAYBE_WEAK})
+
+
+def _typed(value: Value, named: bool) -> Value:
+    """An array made with a dtype given (``jnp.asarray([t, dp], dtype=jnp.float32)``): strongly
+    typed, of that dtype, whatever its operands were, so a weak-type flip of an operand (a Python
+    float on one branch, an array on another) does not reach what it is passed to."""
+    dropped = _WEAK_CODES | {"RTL402"} if named else _WEAK_CODES
+    kept = frozenset(t for t in value.shape if t.code not in dropped)
+    return value if len(kept) == len(value.shape) else value.with_(shape=kept)
 
 
 class Arrays(PassState):
@@ -179,6 +194,8 @@ class Arrays(PassState):
                 given is not None or name in _MADE_STRONG or module in _RANDOM_MODULES
             ):
                 value = value.with_(weak=MADE_STRONG)  # a dtype, a reduction, a random draw
+            if given is not None:
+                value = _typed(value, named is not None)
             # Promoted with a strongly typed operand, at least as wide (``Value.floor``).
             floor = (
                 self.least_dtype(node, name, args)

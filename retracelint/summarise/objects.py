@@ -212,7 +212,9 @@ class Objects(PassState):
         on, per call, along ``axis`` where known (a list's items: an array made of it has as many
         rows, which taking rows by position, ``probs[idx]``, no longer has)."""
         text = _clip(self.mod.pos.text(node))
-        grown = self.grow(value, node, text, item) if self.loops else value
+        # Along the same axis in the loop here as per call: a list's items (an item taken out,
+        # ``population[i]``, does not grow with them).
+        grown = self.grow(value, node, text, item, axis=axis) if self.loops else value
         if not per_call:
             return grown
         taint = Taint("RTL102", text, self.loc(node), frozenset({CallSrc()}), axis)

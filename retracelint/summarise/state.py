@@ -207,10 +207,19 @@ class PassState:
                 again
                 or name in self.fields_written()
                 or any(name in self.assigned.get(loop, ()) for loop in self.loops)
+                or any(name in self._loop_targets(loop) for loop in self.loops)
             )
 
         where = f"{node.lineno}:{node.col_offset}"
         return arm_key(node.test, rebound, bool(self.loops), where, self._whole_text)
+
+    def _loop_targets(self, loop: int) -> frozenset[str]:
+        """The names a ``for`` loop around binds at each iteration (``for i, t in ...``): each
+        takes another value every time round."""
+        node = self.loop_nodes.get(loop)
+        if not isinstance(node, ast.For | ast.AsyncFor):
+            return frozenset()
+        return frozenset(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
 
     def _whole_text(self, node: ast.AST) -> str:
         return self.mod.pos.text(node, _WHOLE)
