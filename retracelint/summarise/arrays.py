@@ -62,6 +62,7 @@ from retracelint.summarise.sizes import (
     _common_lengths,
     _length_atom,
     _length_read,
+    _mul,
     _pad_widths,
     _poly,
     _RangeLoop,
@@ -303,6 +304,10 @@ class Arrays(PassState):
                 taint = Taint("RTL104", what, self.loc(node), sources, along)
                 return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
             return Value(ty=made)
+        if name == "repeat" and args:
+            repeated = self.repeated(node, ty, args[0])
+            if repeated is not None:
+                return repeated
         if name == "array_split":
             along = None if len(node.args) > 2 or "axis" in kwargs else 0
             chunking = self.pieces(node) if along == 0 else None
@@ -683,6 +688,25 @@ class Arrays(PassState):
         name = f"arange@{node.lineno}:{node.col_offset}"
         return Length.of({(name,): 1}, {name: sources})
 
+    def repeated(self, node: ast.Call, ty: str, base: Value) -> Value | None:
+        """``repeat(x, n, axis=k)`` with a count: axis ``k`` is ``n`` times as long as ``x``'s (the
+        last row repeated to top a batch up, ``repeat(arr[-1:], size - len(arr), axis=0)``). None
+        without an axis written as a literal (the array is flattened)."""
+        count = _argument(node, "repeats", 1)
+        given = _argument(node, "axis", 2)
+        if count is None or not isinstance(given, ast.Constant) or type(given.value) is not int:
+            return None
+        axis = given.value
+        if axis < 0:
+            return None
+        atoms: Atoms = {}
+        whole = self.length_of(node.args[0], base, axis, atoms)
+        times = self.poly(count, atoms)
+        length = self.length(_mul(whole, times), atoms)
+        made = Taint("RTL105", self.mod.pos.text(node), self.loc(node), EMPTY)
+        own = frozenset(_atoms_in(times) - _atoms_in(whole))
+        return self.with_length(base.with_(ty=ty, items=(), ref=None), axis, length, own, made)
+
     def pad(self, node: ast.Call, ty: str, args: list[Value]) -> Value:
         """``pad(x, widths)``: each axis as long as before plus its widths."""
         base, widths = args[0], args[1]
@@ -788,7 +812,10 @@ class Arrays(PassState):
             return value if name == "concatenate" else unaligned(value)
         if axis:  # a stack along a later axis: the items' count is that axis
             return stacked_value(value, axis)
-        return joined_value(value, 1 if name == "stack" else 0)
+        joined = joined_value(value, 1 if name == "stack" else 0)
+        count = parts.dims.length(0) if name == "stack" and parts.dims is not None else None
+        # Stacked, as many rows as the list has items (`np.stack(images[start:end])`).
+        return joined if count is None else joined.with_(dims=Dims((count,)))
 
     def resized(
         self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]

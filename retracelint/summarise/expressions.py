@@ -1290,6 +1290,7 @@ class Expressions(PassState):
                     chunking,
                 )
             if info.step is None and _ceil_like(info.stop, self.defs):
+                self.chunk_widths[index] = tuple(sorted(width.items()))
                 what = f"chunk {self.mod.pos.text(node)} over {self.mod.pos.text(info.stop)} chunks (rounded up)"
                 return True, Taint(
                     "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
@@ -1349,6 +1350,10 @@ class Expressions(PassState):
             most = _substitute(upper, var, last) if least is not None else None
         if least is None or most is None:
             return None
+        tail = poly_constant(_add(whole, least, -1)) if most == whole else None
+        if tail is not None and tail > 0:
+            # x[-k:]: its last k rows (the last row repeated to top a batch up, `arr[-1:]`).
+            return constant_length(tail)
         start, overshoot = poly_constant(least), poly_constant(_add(most, whole, -1))
         if start is None or start < 0 or overshoot is None or overshoot > 0:
             return None

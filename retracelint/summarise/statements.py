@@ -619,6 +619,8 @@ class Statements(PassState):
         shorter: the loop's step."""
         loop = next(iter(taint.sources)) if len(taint.sources) == 1 else None
         info = self.ranges.get(loop.index) if isinstance(loop, LoopSrc) else None
+        if info is not None and info.step is None and loop.index in self.chunk_widths:  # type: ignore[union-attr]
+            return dict(self.chunk_widths[loop.index])  # type: ignore[union-attr]
         return self.poly(info.step, atoms) if info is not None and info.step is not None else None
 
     def branches(
