@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -116,6 +117,7 @@ from retracelint.values import (
     returned_sources,
     rows_of,
     shape_sources,
+    shapeless,
     stacked_value,
     trailing_sources,
     unaligned,
@@ -460,14 +462,19 @@ class Arrays(PassState):
                 base = base.with_(shape=shape, dims=Dims(tuple(lens), ranked=True))
         elif lens is not None:
             # Every length is given: an array of another size would not reshape at all, so what
-            # changed the base's size changes the given lengths that vary, and only those.
+            # changed the base's size changes the given lengths that vary, and only as far as it
+            # changes them: what changes the callers' arrays alone no longer reaches (a batch
+            # padded to its size in a helper, then split per device).
             varying = [k for k, length in enumerate(lens) if length.sources]  # type: ignore[union-attr]
             if not varying:
                 return Value(ty=ty, vsrc=base.vsrc, dims=Dims(tuple(lens), ranked=True))
-            if len(varying) == 1:
-                axis = varying[0]
-                base = base.with_(shape=frozenset(replace(t, axis=axis) for t in base.shape))
-            base = base.with_(dims=Dims(tuple(lens), ranked=True))
+            axis = varying[0] if len(varying) == 1 else None
+            given = frozenset().union(*(lens[k].sources for k in varying))  # type: ignore[union-attr]
+            base = base.with_(
+                shape=frozenset(_within_lengths(base.shape, given, axis)),
+                deps=frozenset(map(shapeless, base.deps)),
+                dims=Dims(tuple(lens), ranked=True),
+            )
         sources = frozenset().union(*(d.vsrc for d in dims))
         if sources:
             taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), sources, axis)
@@ -843,6 +850,18 @@ class Arrays(PassState):
         # Its items as they are now: one more after ``append``, none known after anything else.
         appended = func.attr == "append" and current.items and len(args) == 1
         return resized.with_(items=(*current.items, args[0]) if appended else ())
+
+
+def _within_lengths(
+    shape: frozenset[Taint], given: frozenset[Src], axis: int | None
+) -> Iterator[Taint]:
+    """The taints of an array reshaped to lengths that change with ``given`` (on ``axis``, when
+    one alone changes): its kind's, and its shape's as far as they change those lengths."""
+    for taint in shape:
+        if taint.code in KIND_CODES:
+            yield taint
+        elif kept := taint.sources & given:
+            yield replace(taint, sources=kept, axis=axis if axis is not None else taint.axis)
 
 
 def _one_draw(node: ast.Call, sized: _Sized) -> bool:

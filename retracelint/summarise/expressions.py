@@ -1337,6 +1337,14 @@ class Expressions(PassState):
             return None
         atoms: Atoms = {}
         whole = self.length_of(node.value, base, axis, atoms)
+        clamp = _min_call(part.upper, self.defs)
+        if (
+            clamp is not None
+            and not self.poly(part.lower, atoms)
+            and any(self.poly(bound, atoms) == whole for bound in clamp.args)
+        ):
+            # x[:min(len(x), k)]: as long as the min, which never passes the end.
+            return self.length(self.poly(part.upper, atoms), atoms)
         lower = self.bound(part.lower, whole, atoms)
         upper = self.bound(part.upper, whole, atoms) if part.upper is not None else whole
         least, most = lower, upper

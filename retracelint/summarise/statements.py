@@ -61,8 +61,10 @@ from retracelint.summarise.sizes import (
     _iterations,
     _length_atom,
     _length_read,
+    _min_call,
     _mul,
     _per_iteration,
+    _substitute,
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
@@ -455,6 +457,7 @@ class Statements(PassState):
         condition = self.expr(node.test)  # a kind test's (``kind_tested``) is the operand's kind
         none_test = _none_test(node.test)
         full = self.full_chunk_test(node.test)
+        clamped = self.clamp_test(node.test)
         refilled = self.refilled_by(node)
         unset = _unset_attribute(node.test)
         traced = _tracing_block(node.test, self.tracer_type)
@@ -475,6 +478,7 @@ class Statements(PassState):
             _truth_tested(node.test),
             _changed_key(node),
             self.arm_of(node),
+            clamped,
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -569,6 +573,41 @@ class Statements(PassState):
             return (chunked, full) if full is not None else None
         return None
 
+    def clamp_test(self, test: ast.expr) -> tuple[str, Length, int] | None:
+        """``if n < k:`` of an ``n = min(..., k, ...)`` (``!=``, ``==``, ``>=``, mirrored): the
+        block in which ``n`` is ``k`` (it is never more), the atom ``n`` stands for and ``k``'s
+        length: a chunk trimmed to ``n`` is ``k`` long where the padding is skipped."""
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return None
+        sides = (test.left, test.comparators[0])
+        for mirrored, (measured, bound) in enumerate((sides, sides[::-1])):
+            clamp = _min_call(measured, self.defs) if isinstance(measured, ast.Name) else None
+            if clamp is None:
+                continue
+            atoms: Atoms = {}
+            limit = self.poly(bound, atoms)
+            name = _one_atom(self.poly(measured, atoms))
+            if name is None or not any(self.poly(a, atoms) == limit for a in clamp.args):
+                continue
+            op = type(test.ops[0])
+            arm = _FULL_WHEN.get(_MIRRORED.get(op, op) if mirrored else op)
+            return (name, self.length(limit, atoms), arm) if arm is not None else None
+        return None
+
+    def narrowed(self, value: Value, atom: str, length: Length) -> Value:
+        """``value`` where atom ``atom`` is ``length`` (``clamp_test``): each axis whose length
+        holds it, that long, and what changed it before only as far as it still moves it."""
+        if value.dims is None:
+            return value
+        for axis, known in enumerate(value.dims.lens):
+            if known is None or atom not in _atoms_in(known.poly):
+                continue
+            poly = _substitute(known.poly, atom, length.poly)
+            if poly is not None:
+                atoms: Atoms = {**dict(known.atoms), **dict(length.atoms)}
+                value = self.with_length(value, axis, self.length(poly, atoms))
+        return value
+
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
         self.branches([h.body for h in node.handlers] + [node.orelse])
@@ -638,6 +677,7 @@ class Statements(PassState):
         truth_tested: frozenset[str] = frozenset(),
         keyed: str = "",
         arm: tuple[str, bool] | None = None,
+        clamped: tuple[str, Length, int] | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -649,7 +689,8 @@ class Statements(PassState):
         the lists the first block gets at one length, whatever the innermost loop appends;
         ``truth_tested``: the names the first block runs only when true (``if mask:``);
         ``keyed``: the name whose change alone runs the first block (``_changed_key``); ``arm``: the
-        key of an ``if``'s test one call runs one block of, and the arm the first block is."""
+        key of an ``if``'s test one call runs one block of, and the arm the first block is;
+        ``clamped``: an atom, its length and the block where it has it (``clamp_test``)."""
         outer = self.unset
         outer_arms = self.arms
         outer_same = self.unless_same
@@ -683,6 +724,9 @@ class Statements(PassState):
             if arm is not None:
                 self.arms = (*outer_arms, Arm(arm[0], arm[1] == (i == 0)))
             self.block(block)
+            if clamped is not None and clamped[2] == i:
+                name, length = clamped[0], clamped[1]
+                self.env = {n: self.narrowed(v, name, length) for n, v in self.env.items()}
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
