@@ -573,26 +573,42 @@ class Statements(PassState):
             return (chunked, full) if full is not None else None
         return None
 
-    def clamp_test(self, test: ast.expr) -> tuple[str, Length, int] | None:
-        """``if n < k:`` of an ``n = min(..., k, ...)`` (``!=``, ``==``, ``>=``, mirrored): the
-        block in which ``n`` is ``k`` (it is never more), the atom ``n`` stands for and ``k``'s
-        length: a chunk trimmed to ``n`` is ``k`` long where the padding is skipped."""
+    def clamp_test(self, test: ast.expr) -> tuple[str, Length, ast.expr, int] | None:
+        """The block in which a length or size is known to be ``k``: ``if len(x) == k:`` (``!=``:
+        the other block), and ``if n < k:`` of an ``n = min(..., k, ...)``, never more than ``k``
+        (``!=``, ``==``, ``>=``, mirrored); with the atom it stands for and ``k``'s length: an
+        array given back as it is when it has ``k`` rows, or a chunk trimmed to ``n``, is ``k``
+        long where the padding is skipped."""
         if not isinstance(test, ast.Compare) or len(test.ops) != 1:
             return None
+        op = type(test.ops[0])
         sides = (test.left, test.comparators[0])
         for mirrored, (measured, bound) in enumerate((sides, sides[::-1])):
             clamp = _min_call(measured, self.defs) if isinstance(measured, ast.Name) else None
-            if clamp is None:
+            read = _length_read(_definition(measured, self.defs))
+            if clamp is None and (read is None or op not in (ast.Eq, ast.NotEq)):
                 continue
             atoms: Atoms = {}
             limit = self.poly(bound, atoms)
             name = _one_atom(self.poly(measured, atoms))
-            if name is None or not any(self.poly(a, atoms) == limit for a in clamp.args):
+            if name is None or name in _atoms_in(limit):
                 continue
-            op = type(test.ops[0])
+            if clamp is not None and not any(self.poly(a, atoms) == limit for a in clamp.args):
+                continue
             arm = _FULL_WHEN.get(_MIRRORED.get(op, op) if mirrored else op)
-            return (name, self.length(limit, atoms), arm) if arm is not None else None
+            return (name, self.length(limit, atoms), test, arm) if arm is not None else None
         return None
+
+    def narrowed_env(self, atom: str, length: Length, test: ast.expr) -> dict[str, Value]:
+        """The environment where ``atom`` is ``length`` (``clamp_test``), and the array whose
+        length the test reads (``if x.shape[0] == k:``), known or not, that long."""
+        env = {name: self.narrowed(value, atom, length) for name, value in self.env.items()}
+        for side in (test.left, *test.comparators) if isinstance(test, ast.Compare) else ():
+            read = _length_read(side)
+            if read is not None and isinstance(read[0], ast.Name) and read[0].id in env:
+                name, axis = read[0].id, read[1]
+                env[name] = self.with_length(env[name], axis, length)
+        return env
 
     def narrowed(self, value: Value, atom: str, length: Length) -> Value:
         """``value`` where atom ``atom`` is ``length`` (``clamp_test``): each axis whose length
@@ -677,7 +693,7 @@ class Statements(PassState):
         truth_tested: frozenset[str] = frozenset(),
         keyed: str = "",
         arm: tuple[str, bool] | None = None,
-        clamped: tuple[str, Length, int] | None = None,
+        clamped: tuple[str, Length, ast.expr, int] | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -690,7 +706,7 @@ class Statements(PassState):
         ``truth_tested``: the names the first block runs only when true (``if mask:``);
         ``keyed``: the name whose change alone runs the first block (``_changed_key``); ``arm``: the
         key of an ``if``'s test one call runs one block of, and the arm the first block is;
-        ``clamped``: an atom, its length and the block where it has it (``clamp_test``)."""
+        ``clamped``: an atom, its length, the test and the block where it has it (``clamp_test``)."""
         outer = self.unset
         outer_arms = self.arms
         outer_same = self.unless_same
@@ -710,6 +726,8 @@ class Statements(PassState):
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
+            if clamped is not None and clamped[3] == i:
+                self.env = self.narrowed_env(*clamped[:3])
             if refilled and i == 0:
                 grown = LoopSrc(self.loops[-1])
                 for name in refilled & self.env.keys():
@@ -724,9 +742,8 @@ class Statements(PassState):
             if arm is not None:
                 self.arms = (*outer_arms, Arm(arm[0], arm[1] == (i == 0)))
             self.block(block)
-            if clamped is not None and clamped[2] == i:
-                name, length = clamped[0], clamped[1]
-                self.env = {n: self.narrowed(v, name, length) for n, v in self.env.items()}
+            if clamped is not None and clamped[3] == i:
+                self.env = self.narrowed_env(*clamped[:3])
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
