@@ -61,7 +61,8 @@ container default stands for that stays the same while the dict around it change
 state whose only weakly typed leaf comes back weak, static scales a jitted encoder gives back as
 None, a jit kept on each runtime that nothing calls, and last batches topped up by repeating their
 last crop or padded by what their bounds lack, chunks trimmed to a compiled length and padded
-back to it, and rows padded up to a count unless they have it)
+back to it, rows padded up to a count unless they have it, and
+dicts of one structure filtered by their keys)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
 the others in one process from a copy of the fixtures (so no cache files land in the tree), with
@@ -213,6 +214,7 @@ TRACE_ONCE = (
     ("crops_topped_up_to_the_batch_negative", "main.py"),
     ("chunks_trimmed_and_padded_back_negative", "main.py"),
     ("wires_padded_to_a_segment_count_negative", "main.py"),
+    ("sensor_dicts_filtered_by_key_negative", "main.py"),
 )
 
 
