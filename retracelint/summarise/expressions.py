@@ -1383,10 +1383,10 @@ class Expressions(PassState):
             most = _substitute(upper, var, last) if least is not None else None
         if least is None or most is None:
             return None
-        tail = poly_constant(_add(whole, least, -1)) if most == whole else None
-        if tail is not None and tail > 0:
-            # x[-k:]: its last k rows (the last row repeated to top a batch up, `arr[-1:]`).
-            return constant_length(tail)
+        if most == whole and poly_constant(_add(whole, least, -1)) == 1:
+            # x[-1:]: its last row (repeated to top a batch up); x[-k:] of more rows is as long
+            # only once x has k, which a history that starts short has not.
+            return constant_length(1)
         start, overshoot = poly_constant(least), poly_constant(_add(most, whole, -1))
         if start is None or start < 0 or overshoot is None or overshoot > 0:
             return None
