@@ -79,6 +79,7 @@ class ObjectModel:
     _settled: dict[tuple[str, str], Arg | None]
     _constructions: dict[str, list[Site]] | None
     _assigned_names: set[str] | None
+    _read_names: set[str] | None
     _assigning: dict[str, list[ModuleSummary]] | None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]]
     _stored_kinds: dict[tuple[str, str], str]
@@ -210,6 +211,15 @@ class ObjectModel:
             modules = self.project.modules.values()
             self._assigned_names = set().union(*(summary.assigned for summary in modules))
         return self._assigned_names
+
+    @query("prop")
+    def attribute_used(self: Propagation, name: str) -> bool:
+        """Whether any module of the project may read attribute ``name`` off an object or call it
+        (``bot._move(pos)``), on whatever object (``ModuleSummary.read``)."""
+        if self._read_names is None:
+            modules = self.project.modules.values()
+            self._read_names = set().union(*(summary.read for summary in modules))
+        return name in self._read_names or "*" in self._read_names
 
     @query("prop")
     def _constructions_of(self: Propagation, cls: str) -> list[Site]:

@@ -185,6 +185,7 @@ class Propagation(ObjectModel):
     _generators: dict[tuple[str, str], bool] = field(default_factory=dict)
     _constructions: dict[str, list[Site]] | None = None
     _assigned_names: set[str] | None = None
+    _read_names: set[str] | None = None
     _assigning: dict[str, list[ModuleSummary]] | None = None
     _param_writes: dict[str, list[tuple[FunctionSummary, str, tuple[Arg, ...]]]] = field(
         default_factory=dict

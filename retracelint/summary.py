@@ -401,6 +401,10 @@ class ModuleSummary:
     # ``replace``/``_replace``; "*" when a name is not known (``setattr(o, k, v)``,
     # ``replace(o, **changes)``). A field no module sets keeps what its constructor calls give it.
     assigned: set[str] = field(default_factory=set)
+    # The attribute names its code reads off an object or calls on one, whatever the object
+    # (``flux=runtime.flux``, ``rt.project(q)``, ``getattr(o, "name")``; "*" for ``getattr`` of a
+    # name not known): an attribute no module reads is never used through its object.
+    read: set[str] = field(default_factory=set)
     # Module-level names bound to a jit wrapper or a partial of one (``summarise.module``), which
     # the modules importing them use as that wrapper (``aliases``).
     wrapper_aliases: tuple[tuple[str, Wrapper], ...] = ()

@@ -58,8 +58,12 @@ alike, clips batched until a count and the rest padded to it, batches rebound to
 stacked array at a count, pools that grow sampled by position at a fixed count,
 windows of a fixed width that wrap around the end of a pool, settings whose item a
 container default stands for that stays the same while the dict around it changes, a carried
-state whose only weakly typed leaf comes back weak, and positions that an argmax or a sum of a
-boolean test picks one item or row by)
+state whose only weakly typed leaf comes back weak, positions that an argmax or a sum of a
+boolean test picks one item or row by, static scales a jitted encoder gives back as
+None, a jit kept on each runtime that nothing calls, and last batches topped up by repeating their
+last crop or padded by what their bounds lack, chunks trimmed to a compiled length and padded
+back to it, rows padded up to a count unless they have it, and
+dicts of one structure filtered by their keys)
 are held to more:
 every function they jit traces exactly once: at 2 and at 4 steps, in the runs above, where they opt in;
 the others in one process from a copy of the fixtures (so no cache files land in the tree), with
@@ -207,6 +211,12 @@ TRACE_ONCE = (
     ("settings_with_container_defaults_negative", "main.py"),
     ("carried_states_told_by_the_leaf_that_flips_negative", "main.py"),
     ("indices_counted_from_masks_negative", "main.py"),
+    ("codec_scales_left_none_negative", "main.py"),
+    ("jits_kept_for_later_negative", "main.py"),
+    ("crops_topped_up_to_the_batch_negative", "main.py"),
+    ("chunks_trimmed_and_padded_back_negative", "main.py"),
+    ("wires_padded_to_a_segment_count_negative", "main.py"),
+    ("sensor_dicts_filtered_by_key_negative", "main.py"),
 )
 
 

@@ -27,6 +27,7 @@ from retracelint.model import Assumption, Bound, Finding, JitSite, Location, Pat
 from retracelint.objects import attribute_of, written_out
 from retracelint.ordering import stable_repr
 from retracelint.propagate import Candidate, Cause, Propagation
+from retracelint.returned import none_slot
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -186,6 +187,8 @@ def _static_value_findings(
     is_field = bool(field)
     for caller, origin, origin_loops, path in candidates:
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
+        if value.ty in JIT_RESULTS and none_slot(prop, caller, origin.value):
+            continue  # a None the jitted function gives back: it hashes, the same at every call
         code_text = shown_code(origin.text)
         # The argument as written, or, when that is long (a lambda), the parameter it is passed to.
         shown = origin.text if len(origin.text) <= 24 else f"'{param}'"

@@ -307,6 +307,11 @@ def _rate_unproven(
       keys its cache on (``_new_context``).
     A builder that runs once per program has no driver and is no finding at all."""
     sites = frozenset(project.jit_callers.get(target.key, ()))
+    if not sites and _only_stored(project, prop, owner, target.index):
+        # Kept on the object (``self.project = project``) and neither called nor read anywhere: a
+        # jit never called never traces (issue 36 cause 2).
+        text = f"`{spec.target_text}` is stored on the object, and no use of it is seen"
+        return Assumption("rate-unproven", spec.location, text)
     chain = _rebuild_chain(project, owner, spec, cause)
     # A build in a step or epoch loop (a range over a count, a while loop) runs per step however
     # long each build is used: only a build per point of what a loop walks is a run of its own.
@@ -1168,6 +1173,19 @@ def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
         return True
     cls = project.classes.get(maker.cls) if maker.cls else None
     return cls is not None and site in cls.jit_attrs.values()
+
+
+def _only_stored(project: Project, prop: Propagation, maker: FunctionSummary, site: int) -> bool:
+    """Whether the jit ``maker`` makes at ``site`` leaves it only as attributes of ``self`` that no
+    module reads as a value or calls unresolved: not returned, handed to a transform or called."""
+    jit = ("jit", "", str(site))
+    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
+        return False
+    if any(c.callee == jit or jit in c.alternatives for c in maker.calls):
+        return False
+    cls = project.classes.get(maker.cls) if maker.cls else None
+    attrs = [attr for attr, index in cls.jit_attrs.items() if index == site] if cls else []
+    return bool(attrs) and not any(prop.attribute_used(attr) for attr in attrs)
 
 
 def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:

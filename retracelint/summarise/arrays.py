@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -62,6 +63,7 @@ from retracelint.summarise.sizes import (
     _common_lengths,
     _length_atom,
     _length_read,
+    _mul,
     _pad_widths,
     _poly,
     _RangeLoop,
@@ -116,6 +118,7 @@ from retracelint.values import (
     returned_sources,
     rows_of,
     shape_sources,
+    shapeless,
     stacked_value,
     trailing_sources,
     unaligned,
@@ -323,6 +326,10 @@ class Arrays(PassState):
                 taint = Taint("RTL104", what, self.loc(node), sources, along)
                 return Value(ty=made, vsrc=sources, shape=frozenset({taint}))
             return Value(ty=made)
+        if name == "repeat" and args:
+            repeated = self.repeated(node, ty, args[0])
+            if repeated is not None:
+                return repeated
         if name == "array_split":
             along = None if len(node.args) > 2 or "axis" in kwargs else 0
             chunking = self.pieces(node) if along == 0 else None
@@ -475,14 +482,19 @@ class Arrays(PassState):
                 base = base.with_(shape=shape, dims=Dims(tuple(lens), ranked=True))
         elif lens is not None:
             # Every length is given: an array of another size would not reshape at all, so what
-            # changed the base's size changes the given lengths that vary, and only those.
+            # changed the base's size changes the given lengths that vary, and only as far as it
+            # changes them: what changes the callers' arrays alone no longer reaches (a batch
+            # padded to its size in a helper, then split per device).
             varying = [k for k, length in enumerate(lens) if length.sources]  # type: ignore[union-attr]
             if not varying:
                 return Value(ty=ty, vsrc=base.vsrc, dims=Dims(tuple(lens), ranked=True))
-            if len(varying) == 1:
-                axis = varying[0]
-                base = base.with_(shape=frozenset(replace(t, axis=axis) for t in base.shape))
-            base = base.with_(dims=Dims(tuple(lens), ranked=True))
+            axis = varying[0] if len(varying) == 1 else None
+            given = frozenset().union(*(lens[k].sources for k in varying))  # type: ignore[union-attr]
+            base = base.with_(
+                shape=frozenset(_within_lengths(base.shape, given, axis)),
+                deps=frozenset(map(shapeless, base.deps)),
+                dims=Dims(tuple(lens), ranked=True),
+            )
         sources = frozenset().union(*(d.vsrc for d in dims))
         if sources:
             taint = Taint("RTL105", self.mod.pos.text(node), self.loc(node), sources, axis)
@@ -703,6 +715,25 @@ class Arrays(PassState):
         name = f"arange@{node.lineno}:{node.col_offset}"
         return Length.of({(name,): 1}, {name: sources})
 
+    def repeated(self, node: ast.Call, ty: str, base: Value) -> Value | None:
+        """``repeat(x, n, axis=k)`` with a count: axis ``k`` is ``n`` times as long as ``x``'s (the
+        last row repeated to top a batch up, ``repeat(arr[-1:], size - len(arr), axis=0)``). None
+        without an axis written as a literal (the array is flattened)."""
+        count = _argument(node, "repeats", 1)
+        given = _argument(node, "axis", 2)
+        if count is None or not isinstance(given, ast.Constant) or type(given.value) is not int:
+            return None
+        axis = given.value
+        if axis < 0:
+            return None
+        atoms: Atoms = {}
+        whole = self.length_of(node.args[0], base, axis, atoms)
+        times = self.poly(count, atoms)
+        length = self.length(_mul(whole, times), atoms)
+        made = Taint("RTL105", self.mod.pos.text(node), self.loc(node), EMPTY)
+        own = frozenset(_atoms_in(times) - _atoms_in(whole))
+        return self.with_length(base.with_(ty=ty, items=(), ref=None), axis, length, own, made)
+
     def pad(self, node: ast.Call, ty: str, args: list[Value]) -> Value:
         """``pad(x, widths)``: each axis as long as before plus its widths."""
         base, widths = args[0], args[1]
@@ -808,7 +839,10 @@ class Arrays(PassState):
             return value if name == "concatenate" else unaligned(value)
         if axis:  # a stack along a later axis: the items' count is that axis
             return stacked_value(value, axis)
-        return joined_value(value, 1 if name == "stack" else 0)
+        joined = joined_value(value, 1 if name == "stack" else 0)
+        count = parts.dims.length(0) if name == "stack" and parts.dims is not None else None
+        # Stacked, as many rows as the list has items (`np.stack(images[start:end])`).
+        return joined if count is None else joined.with_(dims=Dims((count,)))
 
     def resized(
         self, receiver: ast.AST, current: Value, node: ast.Call, args: list[Value]
@@ -836,6 +870,18 @@ class Arrays(PassState):
         # Its items as they are now: one more after ``append``, none known after anything else.
         appended = func.attr == "append" and current.items and len(args) == 1
         return resized.with_(items=(*current.items, args[0]) if appended else ())
+
+
+def _within_lengths(
+    shape: frozenset[Taint], given: frozenset[Src], axis: int | None
+) -> Iterator[Taint]:
+    """The taints of an array reshaped to lengths that change with ``given`` (on ``axis``, when
+    one alone changes): its kind's, and its shape's as far as they change those lengths."""
+    for taint in shape:
+        if taint.code in KIND_CODES:
+            yield taint
+        elif kept := taint.sources & given:
+            yield replace(taint, sources=kept, axis=axis if axis is not None else taint.axis)
 
 
 def _one_draw(node: ast.Call, sized: _Sized) -> bool:

@@ -279,6 +279,12 @@ class Calls(PassState):
         canon = self.mod.canonical(dotted) if dotted else ""
         # Evaluate the receiver first (method calls), then the arguments, in source order.
         receiver = self.expr(func.value) if isinstance(func, ast.Attribute) else None
+        if receiver is not None:
+            self.mod.summary.read.add(func.attr)  # type: ignore[union-attr]
+        elif canon == "getattr" and len(node.args) >= 2:
+            name = node.args[1]
+            literal = isinstance(name, ast.Constant) and isinstance(name.value, str)
+            self.mod.summary.read.add(name.value if literal else "*")  # type: ignore[union-attr]
         callee_value = self.expr(func) if not isinstance(func, ast.Attribute | ast.Name) else None
         args = [self.method_value(a, self.expr(a)) for a in node.args]
         kwargs = {

@@ -526,11 +526,13 @@ class Expressions(PassState):
         walked: list[Value] = []
         tests: list[Value] = []  # of the filters
         filtered = False
+        counted = True  # every iterable walked holds a number of items known here
         text = self.mod.pos.text
         for comp in node.generators:
             # Each `for` of a comprehension is a loop: what the element calls runs once per item.
             iterable = self.expr(comp.iter)
             walked.append(iterable)
+            counted = counted and self.counted_by_structure(comp.iter)
             index = self.new_loop(
                 comp,
                 f"for {text(comp.target)} in {text(comp.iter)}",
@@ -563,8 +565,15 @@ class Expressions(PassState):
         shape |= {t if ItemSrc() in t.sources else t.unlabelled() for t in each.shape}
         dims = None
         if filtered:
-            # As many items as pass the filter: a length of its own, which padding can fix.
-            varies = frozenset().union(*(v.vsrc for v in sources))
+            # As many items as pass the filter: a length of its own, which padding can fix. Items
+            # of a count known here tested by what differs from item to item alone (the literal
+            # keys of a dict, `if not key.endswith("_list")`) pass alike at every run.
+            own = frozenset(LoopSrc(i) for i in loops)
+            if counted:
+                varies = frozenset().union(*(v.vsrc - own for v in tests))
+                varies |= frozenset().union(*(self.count_sources(g.iter) for g in node.generators))
+            else:
+                varies = frozenset().union(*(v.vsrc for v in sources))
             if varies:
                 shape.add(Taint("RTL104", "filtering comprehension", self.loc(node), varies, 0))
             atom = _length_atom(node, 0, self.defs, self)
@@ -591,6 +600,22 @@ class Expressions(PassState):
         if ty != LIST or filtered or len(node.generators) > 1:
             return value
         return self.one_per_number(value, node, node.generators[0].iter)
+
+    def counted_by_structure(self, iterable: ast.expr) -> bool:
+        """Whether ``iterable`` is a view of a dict (``sens.items()``): as many items as the dict
+        has keys, which change with its structure alone (``count_sources``)."""
+        return (
+            isinstance(iterable, ast.Call)
+            and isinstance(iterable.func, ast.Attribute)
+            and iterable.func.attr in _DICT_VIEWS
+            and not iterable.args
+            and self.quiet(iterable.func.value).ty in (DICT, UNKNOWN)
+        )
+
+    def count_sources(self, iterable: ast.expr) -> frozenset[Src]:
+        """What changes the number of items of ``iterable``, a view of a dict: its keys."""
+        assert isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+        return _keys_sources(self.quiet(iterable.func.value))
 
     def one_per_number(self, value: Value, node: ast.AST, walked: ast.expr) -> Value:
         """``value``, a list of one item per number of ``walked`` when it is ``range(...)``: as
@@ -1290,6 +1315,7 @@ class Expressions(PassState):
                     chunking,
                 )
             if info.step is None and _ceil_like(info.stop, self.defs):
+                self.chunk_widths[index] = tuple(sorted(width.items()))
                 what = f"chunk {self.mod.pos.text(node)} over {self.mod.pos.text(info.stop)} chunks (rounded up)"
                 return True, Taint(
                     "RTL103", what, self.loc(node), frozenset({LoopSrc(index)}), axis
@@ -1336,6 +1362,14 @@ class Expressions(PassState):
             return None
         atoms: Atoms = {}
         whole = self.length_of(node.value, base, axis, atoms)
+        clamp = _min_call(part.upper, self.defs)
+        if (
+            clamp is not None
+            and not self.poly(part.lower, atoms)
+            and any(self.poly(bound, atoms) == whole for bound in clamp.args)
+        ):
+            # x[:min(len(x), k)]: as long as the min, which never passes the end.
+            return self.length(self.poly(part.upper, atoms), atoms)
         lower = self.bound(part.lower, whole, atoms)
         upper = self.bound(part.upper, whole, atoms) if part.upper is not None else whole
         least, most = lower, upper
@@ -1349,6 +1383,10 @@ class Expressions(PassState):
             most = _substitute(upper, var, last) if least is not None else None
         if least is None or most is None:
             return None
+        if most == whole and poly_constant(_add(whole, least, -1)) == 1:
+            # x[-1:]: its last row (repeated to top a batch up); x[-k:] of more rows is as long
+            # only once x has k, which a history that starts short has not.
+            return constant_length(1)
         start, overshoot = poly_constant(least), poly_constant(_add(most, whole, -1))
         if start is None or start < 0 or overshoot is None or overshoot > 0:
             return None
@@ -1416,7 +1454,9 @@ class Expressions(PassState):
             # d.values(), d.items(): the dict's elements (its keys are strings, or vary like it).
             assert isinstance(call.func, ast.Attribute)
             inner = self.quiet(call.func.value)
-            key = Value(vsrc=inner.vsrc | {src})
+            # One key per iteration, of the keys the dict has: they change with its structure
+            # (not with its values); a display's literal keys do not.
+            key = Value(vsrc=_keys_sources(inner) | {src})
             if view == "keys":
                 return key
             element = self.item_of(inner, index, call.func.value)
@@ -1482,6 +1522,14 @@ class Expressions(PassState):
 
 def _one_number_kind(values: list[Value]) -> bool:
     return len({v.ty for v in values}) == 1 and values[0].ty in (INT, FLOAT)
+
+
+def _keys_sources(mapping: Value) -> frozenset[Src]:
+    """What changes the keys of dict ``mapping``: nothing for a display of literal keys, else its
+    structure, here or in the result a call gives back (a dict's shape holds its items')."""
+    if mapping.ty == DICT and mapping.keys is not None:
+        return EMPTY
+    return shape_sources(mapping) | returned_sources(mapping, None, shape=True)
 
 
 def _chunk_length(taints: list[Taint]) -> Length | None:

@@ -92,6 +92,7 @@ class Objects(PassState):
                 return Value(ty=FLOAT)  # jnp.inf, math.pi: a Python float
             if attr in _DTYPES and (_array_module(module) or module == "ml_dtypes"):
                 return Value(ty=DTYPE, dtype=_DTYPES[attr])  # np.int16, jnp.bfloat16
+        self.mod.summary.read.add(attr)
         base = self.expr(node.value)
         if attr == "dtype":
             return Value(

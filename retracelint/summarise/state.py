@@ -129,6 +129,9 @@ class PassState:
         self.chunk_spans: dict[
             frozenset[tuple[tuple[str, ...], int]], tuple[str, frozenset[Src]]
         ] = {}
+        # The width of the chunks of a loop over a count of them rounded up (``range(ceil(n /
+        # bs))``, ``x[i * bs:min((i + 1) * bs, n)]``), whose range has no step to tell it.
+        self.chunk_widths: dict[int, tuple[tuple[tuple[str, ...], int], ...]] = {}
         self.walked: dict[int, Value] = {}  # per for loop: what it walks
         self.loop_ids: dict[int, int] = {}
         self.loop_nodes: dict[int, ast.AST] = {}  # each loop's statement, by its index

@@ -61,8 +61,10 @@ from retracelint.summarise.sizes import (
     _iterations,
     _length_atom,
     _length_read,
+    _min_call,
     _mul,
     _per_iteration,
+    _substitute,
 )
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
@@ -455,6 +457,7 @@ class Statements(PassState):
         condition = self.expr(node.test)  # a kind test's (``kind_tested``) is the operand's kind
         none_test = _none_test(node.test)
         full = self.full_chunk_test(node.test)
+        clamped = self.clamp_test(node.test)
         refilled = self.refilled_by(node)
         unset = _unset_attribute(node.test)
         traced = _tracing_block(node.test, self.tracer_type)
@@ -475,6 +478,7 @@ class Statements(PassState):
             _truth_tested(node.test),
             _changed_key(node),
             self.arm_of(node),
+            clamped,
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -569,6 +573,57 @@ class Statements(PassState):
             return (chunked, full) if full is not None else None
         return None
 
+    def clamp_test(self, test: ast.expr) -> tuple[str, Length, ast.expr, int] | None:
+        """The block in which a length or size is known to be ``k``: ``if len(x) == k:`` (``!=``:
+        the other block), and ``if n < k:`` of an ``n = min(..., k, ...)``, never more than ``k``
+        (``!=``, ``==``, ``>=``, mirrored); with the atom it stands for and ``k``'s length: an
+        array given back as it is when it has ``k`` rows, or a chunk trimmed to ``n``, is ``k``
+        long where the padding is skipped."""
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return None
+        op = type(test.ops[0])
+        sides = (test.left, test.comparators[0])
+        for mirrored, (measured, bound) in enumerate((sides, sides[::-1])):
+            clamp = _min_call(measured, self.defs) if isinstance(measured, ast.Name) else None
+            read = _length_read(_definition(measured, self.defs))
+            if clamp is None and (read is None or op not in (ast.Eq, ast.NotEq)):
+                continue
+            atoms: Atoms = {}
+            limit = self.poly(bound, atoms)
+            name = _one_atom(self.poly(measured, atoms))
+            if name is None or name in _atoms_in(limit):
+                continue
+            if clamp is not None and not any(self.poly(a, atoms) == limit for a in clamp.args):
+                continue
+            arm = _FULL_WHEN.get(_MIRRORED.get(op, op) if mirrored else op)
+            return (name, self.length(limit, atoms), test, arm) if arm is not None else None
+        return None
+
+    def narrowed_env(self, atom: str, length: Length, test: ast.expr) -> dict[str, Value]:
+        """The environment where ``atom`` is ``length`` (``clamp_test``), and the array whose
+        length the test reads (``if x.shape[0] == k:``), known or not, that long."""
+        env = {name: self.narrowed(value, atom, length) for name, value in self.env.items()}
+        for side in (test.left, *test.comparators) if isinstance(test, ast.Compare) else ():
+            read = _length_read(side)
+            if read is not None and isinstance(read[0], ast.Name) and read[0].id in env:
+                name, axis = read[0].id, read[1]
+                env[name] = self.with_length(env[name], axis, length)
+        return env
+
+    def narrowed(self, value: Value, atom: str, length: Length) -> Value:
+        """``value`` where atom ``atom`` is ``length`` (``clamp_test``): each axis whose length
+        holds it, that long, and what changed it before only as far as it still moves it."""
+        if value.dims is None:
+            return value
+        for axis, known in enumerate(value.dims.lens):
+            if known is None or atom not in _atoms_in(known.poly):
+                continue
+            poly = _substitute(known.poly, atom, length.poly)
+            if poly is not None:
+                atoms: Atoms = {**dict(known.atoms), **dict(length.atoms)}
+                value = self.with_length(value, axis, self.length(poly, atoms))
+        return value
+
     def s_Try(self, node: ast.Try) -> None:
         self.block(node.body)
         self.branches([h.body for h in node.handlers] + [node.orelse])
@@ -619,6 +674,8 @@ class Statements(PassState):
         shorter: the loop's step."""
         loop = next(iter(taint.sources)) if len(taint.sources) == 1 else None
         info = self.ranges.get(loop.index) if isinstance(loop, LoopSrc) else None
+        if info is not None and info.step is None and loop.index in self.chunk_widths:  # type: ignore[union-attr]
+            return dict(self.chunk_widths[loop.index])  # type: ignore[union-attr]
         return self.poly(info.step, atoms) if info is not None and info.step is not None else None
 
     def branches(
@@ -636,6 +693,7 @@ class Statements(PassState):
         truth_tested: frozenset[str] = frozenset(),
         keyed: str = "",
         arm: tuple[str, bool] | None = None,
+        clamped: tuple[str, Length, ast.expr, int] | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -647,7 +705,8 @@ class Statements(PassState):
         the lists the first block gets at one length, whatever the innermost loop appends;
         ``truth_tested``: the names the first block runs only when true (``if mask:``);
         ``keyed``: the name whose change alone runs the first block (``_changed_key``); ``arm``: the
-        key of an ``if``'s test one call runs one block of, and the arm the first block is."""
+        key of an ``if``'s test one call runs one block of, and the arm the first block is;
+        ``clamped``: an atom, its length, the test and the block where it has it (``clamp_test``)."""
         outer = self.unset
         outer_arms = self.arms
         outer_same = self.unless_same
@@ -667,6 +726,8 @@ class Statements(PassState):
                 self.env[not_none[0]] = _not_none(self.env[not_none[0]])
             if full is not None and full[1] == i:
                 self.env = {name: _full_chunks(v, full[0]) for name, v in self.env.items()}
+            if clamped is not None and clamped[3] == i:
+                self.env = self.narrowed_env(*clamped[:3])
             if refilled and i == 0:
                 grown = LoopSrc(self.loops[-1])
                 for name in refilled & self.env.keys():
@@ -681,6 +742,8 @@ class Statements(PassState):
             if arm is not None:
                 self.arms = (*outer_arms, Arm(arm[0], arm[1] == (i == 0)))
             self.block(block)
+            if clamped is not None and clamped[3] == i:
+                self.env = self.narrowed_env(*clamped[:3])
             self.cache_misses -= cached == i
             self.tracing -= traced == i
             self.unset = outer
