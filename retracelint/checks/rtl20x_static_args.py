@@ -722,14 +722,13 @@ def _jit_item(prop: Propagation, fn: FunctionSummary, value: Value) -> Value | N
     wrapped = [b.wrapped for b in bindings if b is not None and b.wrapped is not None]
     if not targets or len(wrapped) != len(targets):
         return None
-    items = []
-    for summary in wrapped:
-        whole = project.function(summary.qualname)
-        returned = prop.resolve(whole, whole.returns) if whole.returns is not None else None
-        if returned is None or returned.ty != TUPLE or index >= len(returned.items):
-            return None
-        items.append(returned.items[index])
-    return items[0] if len({i.ty for i in items}) == 1 else None
+    # In its callers' terms: an item the function takes from a helper (``codes, scale =
+    # encode(x)``) is what the helper puts there.
+    items = [prop.summary_of(project.function(w.qualname), False, index) for w in wrapped]
+    if any(item is None for item in items):
+        return None
+    kinds = {item.ty for item in items if item is not None}
+    return items[0] if len(kinds) == 1 else None
 
 
 def _item_of_call(fn: FunctionSummary, value: Value) -> tuple[int, int] | None:
