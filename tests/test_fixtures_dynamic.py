@@ -86,6 +86,7 @@ from work_units import unit_id
 
 from retracelint.config import Settings
 from retracelint.engine import analyse
+from retracelint.model import with_related
 
 OPT_IN = "# jax: steps"
 # Each fixture (a file, or a folder and the module to run) whose every jitted function traces once.
@@ -321,7 +322,10 @@ def _claims(project: Path) -> tuple[tuple[str, int, str], ...]:
     assumption (shown only with ``--confidence all``) claims no bound: its severity here is
     "unproven"."""
     run = analyse([str(project)], Settings(cache=False, select=("RTL",), confidence="all"))
-    claims = [(f, f.severity if f.confidence == "high" else "unproven") for f in run.findings]
+    # A finding folded into another of its cause (``related``) still names its jitted function:
+    # the headline says "and N more of this cause" and --fix reaches it.
+    found = with_related(run.findings)
+    claims = [(f, f.severity if f.confidence == "high" else "unproven") for f in found]
     named = [(f.jit_site, claim) for f, claim in claims]
     named += [(route.jit_site, claim) for f, claim in claims for route in f.other_routes]
     return tuple(
