@@ -24,7 +24,6 @@ from retracelint.values import (
     FOLLOWS,
     LIST,
     MADE_STRONG,
-    NONE,
     TUPLE,
     UNKNOWN,
     WEAK,
@@ -289,19 +288,3 @@ def _one(values: list[Value] | None, x64: bool) -> Typed | None:
     """The one type every value a parameter may be has, if known."""
     kinds = {typed(value, x64) for value in values or ()}
     return kinds.pop() if len(kinds) == 1 else None
-
-
-def none_slot(prop: Propagation, fn: FunctionSummary, value: Value) -> bool:
-    """Whether ``value`` (in ``fn``) is an item of what a jitted function returns that the function
-    it wraps fills with None (``return codes, None``; through the helper it returns, ``return
-    encode(x)``): jit hands a None leaf back as None, which hashes, not as an array."""
-    if len(value.deps) != 1:
-        return False
-    (dep,) = value.deps
-    if not isinstance(dep, RetDep) or dep.item is None or dep.below or dep.key is not None:
-        return False
-    jitted = prop.project.jitted_at((fn.qualname, dep.call))
-    if jitted is None:
-        return False
-    slot = prop.summary_of(jitted[1], False, dep.item)
-    return slot is not None and slot.ty == NONE

@@ -27,7 +27,6 @@ from retracelint.model import Assumption, Bound, Finding, JitSite, Location, Pat
 from retracelint.objects import attribute_of, written_out
 from retracelint.ordering import stable_repr
 from retracelint.propagate import Candidate, Cause, Propagation
-from retracelint.returned import none_slot
 from retracelint.summary import Arg, FunctionSummary
 from retracelint.values import (
     ARRAY,
@@ -187,7 +186,8 @@ def _static_value_findings(
     is_field = bool(field)
     for caller, origin, origin_loops, path in candidates:
         value = prop.concrete(caller, prop.resolve(caller, origin.value))
-        if value.ty in JIT_RESULTS and none_slot(prop, caller, origin.value):
+        item = _jit_item(prop, caller, origin.value) if value.ty in JIT_RESULTS else None
+        if item is not None and item.ty == NONE:
             continue  # a None the jitted function gives back: it hashes, the same at every call
         code_text = shown_code(origin.text)
         # The argument as written, or, when that is long (a lambda), the parameter it is passed to.
@@ -197,9 +197,7 @@ def _static_value_findings(
         is_object = class_of(prop, caller, value) is not None
         # jax compares a pytree's metadata by equality: a list or a dict will do, and so does a 0-d
         # array (an array of more items raises ValueError, but its rank is not known here).
-        item = _jit_item(prop, caller, origin.value) if value.ty in JIT_RESULTS else None
-        kept_none = item is not None and item.ty == NONE
-        unhashable = None if is_field or kept_none else _unhashable(prop, caller, value)
+        unhashable = None if is_field else _unhashable(prop, caller, value)
         if unhashable:
             # ``a Spec instance (it defines __eq__ without __hash__, ...)``: the why to the details.
             kind, _, why = unhashable.partition(" (")
