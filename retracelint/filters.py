@@ -200,19 +200,8 @@ def _telling_cause(first: Finding, others: list[Finding]) -> Finding:
     """``first`` telling ``others`` of the same cause: the headline counts them, the details name
     each one's place and message, ``related`` holds them with what each told."""
     others = sorted(others, key=lambda f: f.sort_key)
-    lines = [at_text(f.location, first.location) for f in others]
-    return replace(
-        first,
-        message=f"{first.message} (and {len(others)} more of this cause: {_two(lines)})",
-        details=(
-            *first.details,
-            *(
-                f"same cause: {at}: {f.code} {f.message}"
-                for at, f in zip(lines, others, strict=True)
-            ),
-        ),
-        related=(*first.related, *(one for f in others for one in (f, *f.related))),
-    )
+    lines = _two([at_text(f.location, first.location) for f in others])
+    return _told(first, others, f"and {len(others)} more of this cause: {lines}", "same cause")
 
 
 def _retrace_key(finding: Finding) -> tuple | None:
@@ -255,18 +244,25 @@ def _telling(first: Finding, others: list[Finding]) -> Finding:
     one short line), the details each one's place and message, ``related`` the findings."""
     others = sorted(others, key=lambda f: f.sort_key)
     named = _two(list(dict.fromkeys(_named(first, f) for f in others)))
-    more = f"and {len(others)} more: {named}"
+    return _told(first, others, f"and {len(others)} more: {named}", None)
+
+
+def _told(first: Finding, others: list[Finding], more: str, label: str | None) -> Finding:
+    """``first`` with ``others`` folded in: ``more`` at the end of its headline, a detail per other
+    (its place and message, after ``label``, else what it shares with ``first``), and ``related``
+    holding the others and what each had folded in already."""
     return replace(
         first,
         message=f"{first.message} ({more})",
         details=(
             *first.details,
             *(
-                f"{first.sameness(f)}: {at_text(f.location, first.location)}: {f.code} {f.message}"
+                f"{label or first.sameness(f)}: {at_text(f.location, first.location)}: "
+                f"{f.code} {f.message}"
                 for f in others
             ),
         ),
-        related=tuple(others),
+        related=(*first.related, *(one for f in others for one in (f, *f.related))),
     )
 
 
