@@ -227,6 +227,44 @@ def test_twenty_megabyte_file_is_skipped_with_one_line(tmp_path: Path) -> None:
     assert witness(tmp_path / "ok.py") in positions(found)
 
 
+# A reduction kept to rank (``keepdims=True``) joined on a negative axis, inside a method reached
+# through ``self``: round 31 (distreqx's tests) skipped two whole files with an IndexError there.
+KEPT_RANK_JOIN = """\
+import jax
+import jax.numpy as jnp
+
+
+class PairTest:
+    def test_vmap_pairs(self):
+        def paired(scores):
+            total = scores.sum(keepdims=True)
+            scores = jnp.concatenate([total, -total], axis=-1)
+            return self.make(scores)
+
+        scores = jnp.arange(3 * 4 * 5).reshape((3, 4, 5))
+        return jax.vmap(paired)(scores)
+
+    def test_counts(self):
+        draw = lambda key: jax.jit(jax.vmap(self.make))(jax.random.split(key, 10))
+        return draw(jax.random.key(0))
+
+    def make(self, scores):
+        return scores
+"""
+
+
+def test_a_kept_rank_reduction_joined_on_a_negative_axis_is_analysed(tmp_path: Path) -> None:
+    # The file's own finding (a loop over a static argument of a jit imported from ok.py) is the
+    # witness that the file was analysed to its end.
+    source = KEPT_RANK_JOIN + "\n\nfrom ok import step\n" + LOOP
+    write(tmp_path, {"test_pairs.py": source, "ok.py": JIT})
+    found = run([tmp_path])
+    path = tmp_path / "test_pairs.py"
+    assert "RTL000" not in codes_at(found, path)
+    line = source.splitlines().index("        step(x, i)") + 1
+    assert (str(path), line, WITNESS_COL, "RTL201") in positions(found)
+
+
 def test_five_megabyte_generated_module_is_analysed_in_bounded_time_and_memory(
     tmp_path: Path,
 ) -> None:

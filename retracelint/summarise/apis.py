@@ -295,6 +295,15 @@ def _reduced_axes(node: ast.Call, name: str, given: int) -> tuple[int, ...]:
     return axes if axes and all(a >= 0 for a in axes) else ()
 
 
+def keeps_rank(node: ast.Call) -> bool:
+    """``x.sum(keepdims=True)``: a reduction that keeps every axis (each of length 1), so its rank is
+    the array's, not 0, whatever axes it is given."""
+    return any(
+        k.arg == "keepdims" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+        for k in node.keywords
+    )
+
+
 _REDUCTIONS = {
     "sum",
     "mean",

@@ -52,6 +52,7 @@ from retracelint.summarise.apis import (
     _scalar_drawn,
     _sized_table,
     interpolated_dtype,
+    keeps_rank,
 )
 from retracelint.summarise.promotion import promoted_floor, real_floor
 from retracelint.summarise.sizes import (
@@ -353,7 +354,8 @@ class Arrays(PassState):
             keep = "axis" in kwargs or len(node.args) > 1
             if keep and args:
                 args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
-            return combine(args, ty=ty, keep_shape=keep).with_(dims=None if keep else NO_AXES)
+            scalar = not keep and not keeps_rank(node)
+            return combine(args, ty=ty, keep_shape=keep).with_(dims=NO_AXES if scalar else None)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
         if name in _JOINS:
@@ -802,6 +804,8 @@ class Arrays(PassState):
             if rank is None:
                 return None
             axis += rank + (1 if kind == "new" else 0)
+            if axis < 0:  # more axes named than the parts are known to have: JAX raises there
+                return None
         lens = _common_lengths(values)
         value = combine(values, ty=ty, aligned=True)
         if kind == "new":

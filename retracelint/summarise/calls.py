@@ -83,6 +83,7 @@ from retracelint.summarise.apis import (
     _looks_like_class,
     _looks_like_tf_data,
     _reduced_axes,
+    keeps_rank,
     reduced_dtype,
 )
 from retracelint.summarise.closures import MadeFunction, settings_read
@@ -1398,7 +1399,7 @@ class Calls(PassState):
                 if method in _REDUCTIONS and keep:
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
-                if method in _REDUCTIONS and not keep:
+                if method in _REDUCTIONS and not keep and not keeps_rank(node):
                     value = value.with_(dims=NO_AXES)
                 if method in _MADE_STRONG:
                     # ``mask.sum()``: strongly typed whatever the array was (measured as the
