@@ -57,7 +57,8 @@ def frozen(value: object) -> object:
 
 
 # By class: the fields its equality leaves out, which the rules may still read (``Driver.path``, the
-# calls a finding's path starts with; ``Driver.walk``, what its bound names).
+# calls a finding's path starts with; ``Driver.walk``, what its bound names), but for how an object
+# was loaded (``metadata={"loading": True}``: a summary read as a head).
 _UNCOMPARED: dict[type, tuple[str, ...]] = {}
 
 
@@ -65,7 +66,13 @@ def _uncompared(kind: type) -> tuple[str, ...]:
     found = _UNCOMPARED.get(kind)
     if found is None:
         found = _UNCOMPARED[kind] = (
-            tuple(f.name for f in fields(kind) if not f.compare) if is_dataclass(kind) else ()
+            tuple(
+                f.name
+                for f in fields(kind)
+                if not f.compare and not f.metadata.get("loading", False)
+            )
+            if is_dataclass(kind)
+            else ()
         )
     return found
 
