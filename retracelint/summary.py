@@ -408,7 +408,9 @@ class ModuleSummary:
     # Module-level names bound to a jit wrapper or a partial of one (``summarise.module``), which
     # the modules importing them use as that wrapper (``aliases``).
     wrapper_aliases: tuple[tuple[str, Wrapper], ...] = ()
-    head: bool = field(default=False, compare=False)  # read as a head: see ``HEAD_LEFT_OUT``
+    # Read as a head (see ``HEAD_LEFT_OUT``): how it was loaded, not a fact of the code (nor of the
+    # rules' reads, ``readlog.told``).
+    head: bool = field(default=False, compare=False, metadata={"loading": True})
 
     @property
     def toplevel(self) -> str:

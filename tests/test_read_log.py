@@ -11,6 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import test_one_per_cause as cause
+import test_paths_of_one_run as paths
+import test_severity_bound_told as bounds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_incremental_rules import DATA, MODEL, _tree
@@ -68,6 +71,12 @@ def _scratch(root: Path) -> list[Finding]:
         return replace(server.settings_for(found), cache=False, jobs=1)
 
     return analyse_projects([str(root)], settings_for)[1].findings
+
+
+def _told(findings: list[Finding]) -> str:
+    """The findings byte for byte: every field, also those equality leaves out (the driver that
+    ``filters.one_per_cause`` folds by, the paired call, the source line)."""
+    return repr(findings)
 
 
 @pytest.fixture()
@@ -139,7 +148,7 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
             path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
         replayed.clear()
         now = _kept(project, memory, cache)
-        assert now == _scratch(project), (path.name, change)
+        assert _told(now) == _told(_scratch(project)), (path.name, change)
         assert replayed == replays, (path.name, change)
         if shown is not None:
             found = [(f.code, Path(f.location.path).name, f.severity) for f in now]
@@ -160,7 +169,7 @@ def test_a_replay_gives_the_findings_with_their_places_and_chains(
     units.write_text(units.read_text() + "\n\ndef to_s(ms):\n    return ms / 1000\n")
     again = _kept(project, memory, cache)
     assert replayed == [True]
-    assert again == first == _scratch(project)
+    assert _told(again) == _told(first) == _told(_scratch(project))
     assert {f.code for f in again} == {"RTL101", "RTL301"}
     sliced = next(f for f in again if f.code == "RTL101")
     assert (sliced.location.path, sliced.location.line) == (str(data), 6)
@@ -170,8 +179,126 @@ def test_a_replay_gives_the_findings_with_their_places_and_chains(
     units.write_text(units.read_text() + "\n\ndef to_min(s):\n    return s / 60\n")
     replayed.clear()
     quiet = _kept(project, memory, cache)
-    assert quiet == _scratch(project)
+    assert _told(quiet) == _told(_scratch(project))
     assert "RTL101" not in {f.code for f in quiet}
+
+
+# Session 14's evidence, which the rules read of the project as they run: whether two calls sit on
+# the two sides of a test that keeps its side for the whole run (``run_arms``: the arms around each
+# call, the callers of each function in the run, which functions start a program); whether any module
+# reads an attribute a jit is kept in (``Propagation.attribute_used``, ``ModuleSummary.read``); what
+# bounds a finding's re-traces (the driver's loop, ``evidence._bound``), and the fold of one cause's
+# findings (``filters.one_per_cause``, by driver). Each edit changes only what one of them reads, in
+# one module, while the findings stay in another.
+_KEPT_JIT = Path(__file__).parent / "fixtures" / "jits_kept_for_later_negative"
+_PER_BATCH = "if batch % 2 == 0:"
+_LISTED, _GROWING = 'for name in ["small", "base", "large"]:', "for name in range(10**6):"
+_FIT_LOOP = "simulate_parametrized(jnp.arange(8.0) * step)"
+_SCORED, _SOLVED = "total += score(k, matrix)", "\n        total += solve(16 + k, matrix)"
+_BOTH_LOOPS = ["RTL105 solver.py error", "RTL101 solver.py error"]
+_BOUNDED_SOLVE = ["RTL105 solver.py warning", "RTL101 solver.py error"]
+_MODES_IN_FIT = '\n        import run\n\n        run.main("lut" if step % 2 else "kernel", 3)'
+
+_SCANS = "return rollout(jnp.ones(8), x)"
+# A benchmark whose loop runs a step that calls a helper, then the scan through another module.
+_ROUTES = {
+    "helpers.py": "import jax.numpy as jnp\n\nfrom model import rollout\n\n\ndef helper(x):\n"
+    "    return x + 1\n",
+    "scans.py": f"import jax.numpy as jnp\n\nfrom model import rollout\n\n\ndef scan(x):\n    {_SCANS}\n",
+    "steps.py": "from helpers import helper\nfrom scans import scan\n\n\ndef run(x):\n"
+    "    helper(x)\n    return scan(x)\n",
+    "bench.py": "import sys\n\nfrom steps import run\n\n\ndef main(configs):\n"
+    "    for width in configs:\n        run(width)\n\n\nif __name__ == '__main__':\n"
+    "    main(sys.argv)\n",
+}
+
+
+def _detector() -> dict[str, str]:
+    return {
+        "detector/__init__.py": "",
+        "detector/sim.py": paths.SIMULATION,
+        "fit.py": paths.FIT,
+        "run.py": paths._main(paths.BY_MODE, paths.ONE_RUN),
+    }
+
+
+_FAMILIES = {
+    # A run-wide mode (main reads it once) turned into a per-batch test and back: the two calls of
+    # parse_output meet again; fit.py, another program, then runs main once per step with both
+    # modes: a run reaches both sides.
+    "run-wide arms": (
+        _detector,
+        [
+            ("run.py", 'if mode == "lut":', _PER_BATCH, ["RTL401 sim.py warning"]),
+            ("run.py", _PER_BATCH, 'if mode == "lut":', []),
+            ("fit.py", _FIT_LOOP, _FIT_LOOP + _MODES_IN_FIT, ["RTL401 sim.py warning"]),
+            ("fit.py", _MODES_IN_FIT, "", []),
+        ],
+    ),
+    # The jit a runtime keeps per solve is read in the solver's loop (another module), then not.
+    "attribute read elsewhere": (
+        lambda: {p.name: p.read_text(encoding="utf-8") for p in _KEPT_JIT.glob("*.py")},
+        [
+            (
+                "solver.py",
+                "q = runtime.step(q)",
+                "q = runtime.step(q)\n        q = runtime.project(q)",
+                ["RTL301 runtime.py error"],
+            ),
+            ("solver.py", "\n        q = runtime.project(q)", "", []),
+        ],
+    ),
+    # A benchmark's loop over its configurations, then over three listed ones, then a growing one:
+    # the scan the loop rebuilds is bounded, then not.
+    "listed sweep to growing": (
+        lambda: {"model.py": bounds._MODEL, "benchmark.py": bounds._BENCHMARK},
+        [
+            ("benchmark.py", "for name in configs_to_run:", _LISTED, ["RTL301 model.py warning"]),
+            ("benchmark.py", _LISTED, _GROWING, ["RTL301 model.py error"]),
+            ("benchmark.py", _GROWING, _LISTED, ["RTL301 model.py warning"]),
+        ],
+    ),
+    # A helper that a step of the benchmark's loop calls first (another module) starts to run the
+    # scan: the finding's call path runs through it, the first way the loop reaches the scan.
+    "driver's first route": (
+        lambda: {"model.py": bounds._MODEL, **_ROUTES},
+        [
+            ("helpers.py", "return x + 1", _SCANS, ["RTL301 model.py error"]),
+            ("helpers.py", _SCANS, "return x + 1", ["RTL301 model.py error"]),
+        ],
+    ),
+    # The second loop of a benchmark solves too, then not; then the first loop walks three listed
+    # sizes: the three findings of its cause, folded into one, are bounded.
+    "one cause folded": (
+        lambda: {"solver.py": cause._SOLVER, "bench.py": cause._BENCH},
+        [
+            ("bench.py", _SCORED, _SCORED + _SOLVED, _BOTH_LOOPS),
+            ("bench.py", _SOLVED, "", _BOTH_LOOPS),
+            ("bench.py", "for step in range(steps):", "for step in [1, 2, 3]:", _BOUNDED_SOLVE),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_edits_of_what_the_evidence_reads_find_what_a_run_from_scratch_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, family: str
+) -> None:
+    """Each edit changes what the rules read of the project (no call moves elsewhere): the log
+    asked again must tell, and the findings, folds and messages are a run from scratch's."""
+    files, steps = _FAMILIES[family]
+    project = _tree(tmp_path / "proj", files())
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    _kept(project, memory, cache)
+    for name, old, new, shown in steps:
+        path = project / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (name, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        now = _kept(project, memory, cache)
+        assert _told(now) == _told(_scratch(project)), (name, new)
+        assert [f"{f.code} {Path(f.location.path).name} {f.severity}" for f in now] == shown
 
 
 _FIXTURES = Path(__file__).parent / "fixtures"
@@ -234,8 +361,9 @@ def test_random_edits_of_fixtures_find_what_a_run_from_scratch_finds(
     monkeypatch.chdir(project)
     memory, cache = Memory(), root / "cache"
     modules = sorted(project.rglob("*.py"))
-    assert _kept(project, memory, cache) == _scratch(project)
+    assert _told(_kept(project, memory, cache)) == _told(_scratch(project))
     for which, kind, at in edits:
         path = modules[which % len(modules)]
         path.write_text(_edit(path.read_text(encoding="utf-8"), kind, at), encoding="utf-8")
-        assert _kept(project, memory, cache) == _scratch(project), (path.name, kind, at)
+        now = _kept(project, memory, cache)
+        assert _told(now) == _told(_scratch(project)), (path.name, kind, at)
