@@ -347,13 +347,35 @@ def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
             loops.clear()
         elif isinstance(around, ast.For | ast.AsyncFor):
             loops.append(around)
-    taking = next((loop for loop in reversed(loops) if _stores(loop.target, node.id)), None)
-    if taking is None or any(_stores(part, node.id) for part in taking.body):
+    # A comprehension of the statement around the call walks too (``[f(d) for d in dims]``).
+    walks: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = [
+        (loop.target, loop.iter, list(loop.body)) for loop in loops
+    ]
+    walks += [
+        (made.target, made.iter, [])
+        for made in ast.walk(stmt)
+        if isinstance(made, ast.comprehension)
+        and any(part is node for part in ast.walk(_comprehension_of(stmt, made)))
+    ]
+    taking = next((walk for walk in reversed(walks) if _stores(walk[0], node.id)), None)
+    if taking is None or any(_stores(part, node.id) for part in taking[2]):
         return None
-    held = _settings_items(_scopes(sources, at), taking.iter, set())
+    held = _settings_items(_scopes(sources, at), taking[1], set())
     if held is None or any(_touches(part, {held}) for loop in loops for part in loop.body):
         return None
     return Bound(f"one per item of `{held}`")
+
+
+def _comprehension_of(stmt: ast.stmt, generator: ast.comprehension) -> ast.expr:
+    """The comprehension that ``generator`` is one of."""
+    return next(
+        n
+        for n in ast.walk(stmt)
+        if isinstance(n, (*_COMPREHENSION_KINDS,)) and generator in n.generators
+    )
+
+
+_COMPREHENSION_KINDS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _settings_items(scopes: list[ast.AST], node: ast.expr, seen: set[str]) -> str | None:
@@ -361,7 +383,7 @@ def _settings_items(scopes: list[ast.AST], node: ast.expr, seen: set[str]) -> st
     (``_drawn``); else None."""
     if isinstance(node, ast.Call) and last_name(node.func) in _KEEP_ITEMS and len(node.args) == 1:
         return _settings_items(scopes, node.args[0], seen)
-    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
         return _code(node)
     if _configured(node):
         return _code(node)
@@ -404,7 +426,7 @@ def _filled_with_items(scopes: list[ast.AST], scope: ast.AST, name: str, seen: s
         if not isinstance(loop, ast.For | ast.AsyncFor):
             continue
         for part in loop.body:
-            if not _touches(part, {name}):
+            if not _touches_directly(part, name):
                 continue
             if not (
                 isinstance(part, ast.Expr) and _appends_items(scopes, scope, part.value, name, seen)
