@@ -175,6 +175,7 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         or _in_sections(prop, sources, finding.made_at)
         or _picked(sources, finding)
         or _drawn(sources, finding)
+        or _bucketed(sources, finding)
         or _capped(sources, finding)
     )
 
@@ -364,6 +365,52 @@ def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
     if held is None or any(_touches(part, {held}) for loop in loops for part in loop.body):
         return None
     return Bound(f"one per item of `{held}`")
+
+
+# The rules whose value is a size or a static count that a bucket may set.
+_BUCKETED_RULES = frozenset({"RTL101", "RTL105", "RTL201"})
+# What a helper that rounds sizes up to buckets is named (``next_power_of_two``, ``pad_size``,
+# ``bucket_len``, ``round_up``): its results are a few sizes, made so that jit traces few times.
+_BUCKET_HELPER = re.compile(
+    r"bucket|pow(er)?_?(of_?)?2|power_of_two|round_up|next_pow|pad(ded)?_(size|len|length|to)",
+    re.IGNORECASE,
+)
+# Conversions that keep the number they are given.
+_KEEPING = frozenset({"int", "round"})
+
+
+def _bucketed(sources: _Sources, finding: Finding) -> Bound | None:
+    """Whether the size a shape finding's expression gives (``jnp.pad(x, (0, padded - n))``,
+    ``x[:padded]``) or its static count is a name its function binds once to what a helper named
+    as rounding sizes to buckets returns (``pad_size(n, "pixels")``, ``next_power_of_two(n)``,
+    ``bucket_len(n)``, through ``int``): a project that buckets its sizes so that jit traces few
+    times makes a few sizes, however long the run (round 28 S1, round 30 S1)."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    scopes = _scopes(sources, at)
+    if finding.code not in _BUCKETED_RULES or stmt is None or not scopes:
+        return None
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}) if node else []
+    for name in names:
+        assign = _sole_assignment(scopes[0], name)
+        helper = _bucket_helper(assign.value) if assign is not None else None
+        if helper is not None:
+            return Bound(f"`{name}` bucketed by `{helper}`")
+    return None
+
+
+def _bucket_helper(value: ast.expr) -> str | None:
+    """The name of the bucket helper whose result ``value`` is (``int(pad_size(n))``), else None."""
+    while (
+        isinstance(value, ast.Call)
+        and last_name(value.func) in _KEEPING
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        value = value.args[0]
+    name = last_name(value.func) if isinstance(value, ast.Call) else None
+    return name if name and _BUCKET_HELPER.search(name) else None
 
 
 def _comprehension_of(stmt: ast.stmt, generator: ast.comprehension) -> ast.expr:
