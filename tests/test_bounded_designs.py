@@ -185,3 +185,60 @@ def test_the_bound_ends_the_message(project: Path) -> None:
     band = found["evaluate.py", 50]["message"]
     assert band.endswith("; make it traced (bounded: one per value of the table `band_of`)")
     assert "bounded" not in found["evaluate.py", 58]["message"]
+
+
+_HARMONICS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=(0,))
+def _sh(lmax, x):
+    return jnp.stack([x**l for l in range(lmax + 1)])
+
+
+def sh(lmax, x, normalize=True):
+    y = _sh(lmax, x)
+    return y / jnp.linalg.norm(y) if normalize else y
+
+
+def expansion(x, order):
+    return [sh(l, x) for l in range(0, order + 1)]
+"""
+
+_SH_TEST = """\
+import jax.numpy as jnp
+
+from shlib import expansion, sh
+
+
+def test_orders():
+    x = jnp.ones(3)
+    ys = [sh(l, x) for l in range(0, 3 + 1)]
+    assert len(ys) == 4
+
+
+def test_expansion(order):
+    assert len(expansion(jnp.ones(3), order)) == order + 1
+"""
+
+
+def test_a_literal_range_written_as_a_sum_counts_its_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 31 S2: ``range(0, 3 + 1)`` is four values, as ``range(4)`` is; a range up to a
+    parameter is not spelled out."""
+    (tmp_path / "shlib").mkdir()
+    (tmp_path / "shlib" / "__init__.py").write_text(
+        "from shlib.harmonics import expansion, sh\n", encoding="utf-8"
+    )
+    (tmp_path / "shlib" / "harmonics.py").write_text(_HARMONICS, encoding="utf-8")
+    (tmp_path / "sh_test.py").write_text(_SH_TEST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    told = {key: (f["severity"], f["bound"]) for key, f in _found().items()}
+    assert told == {
+        ("sh_test.py", 8): ("warning", "at most 4 traces: one per listed item"),
+        ("shlib/harmonics.py", 18): ("error", None),
+    }
