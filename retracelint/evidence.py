@@ -418,7 +418,7 @@ def _comprehension_of(stmt: ast.stmt, generator: ast.comprehension) -> ast.expr:
     return next(
         n
         for n in ast.walk(stmt)
-        if isinstance(n, (*_COMPREHENSION_KINDS,)) and generator in n.generators
+        if isinstance(n, _COMPREHENSION_KINDS) and generator in n.generators
     )
 
 
@@ -490,9 +490,7 @@ def _filled_with_items(scopes: list[ast.AST], scope: ast.AST, name: str, seen: s
 
 def _touches_directly(stmt: ast.stmt, name: str) -> bool:
     """Whether ``stmt`` itself, not a block it holds, may change ``name``."""
-    if any(True for _ in _blocks(stmt)):
-        return False
-    return _touches(stmt, {name})
+    return next(_blocks(stmt), None) is None and _touches(stmt, {name})
 
 
 def _appends_items(
