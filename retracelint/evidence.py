@@ -63,6 +63,7 @@ from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS
 from retracelint.summarise.points import last_name
+from retracelint.summarise.statements import names_settings
 from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
 from retracelint.values import (
@@ -173,6 +174,8 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         finding.bound
         or _in_sections(prop, sources, finding.made_at)
         or _picked(sources, finding)
+        or _drawn(sources, finding)
+        or _bucketed(sources, finding)
         or _capped(sources, finding)
     )
 
@@ -262,12 +265,20 @@ def _picked(sources: _Sources, finding: Finding) -> Bound | None:
     if not (
         isinstance(picked, ast.Subscript)
         and isinstance(picked.value, ast.Name)
-        and isinstance(picked.slice, ast.Subscript)
-        and isinstance(picked.slice.value, ast.Name)
-        and not isinstance(picked.slice.slice, ast.Slice)
+        and not isinstance(picked.slice, ast.Slice)
     ):
         return None
-    fixed = {picked.value.id, picked.slice.value.id}
+    table, key = picked.value.id, picked.slice
+    keys = (
+        key.value.id
+        if isinstance(key, ast.Subscript)
+        and isinstance(key.value, ast.Name)
+        and not isinstance(key.slice, ast.Slice)
+        else None
+    )
+    if keys is None and not _dict_table(_scopes(sources, at), table):
+        return None
+    fixed = {table} | ({keys} if keys else set())
     walked = {
         n.id
         for loop in loops
@@ -279,7 +290,237 @@ def _picked(sources: _Sources, finding: Finding) -> Bound | None:
         _touches(part, fixed) for loop in loops for part in loop.body
     ):
         return None
-    return Bound(f"one per key of `{picked.slice.value.id}`")
+    if keys is None:
+        return Bound(f"one per value of the table `{table}`")
+    return Bound(f"one per key of `{keys}`")
+
+
+def _stores(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` or what it holds binds ``name``."""
+    return any(_binds(part, name) for part in ast.walk(node))
+
+
+def _scopes(sources: _Sources, at: Location) -> list[ast.AST]:
+    """The defs around ``at``, innermost first, then its module: where a name it reads is bound."""
+    defs = [around for around, _ in sources.enclosing(at) if isinstance(around, _DEFS)]
+    tree = sources.tree(at.path)
+    return [*reversed(defs), *([tree] if tree is not None else [])]
+
+
+def _binding(scopes: list[ast.AST], name: str) -> tuple[ast.AST, ast.Assign] | None:
+    """The scope that binds ``name`` (the innermost that does) and its one assignment there."""
+    scope = next((s for s in scopes if _bindings(s, name)), None)
+    assign = _sole_assignment(scope, name) if scope is not None else None
+    return (scope, assign) if scope is not None and assign is not None else None
+
+
+def _dict_table(scopes: list[ast.AST], name: str) -> bool:
+    """Whether ``name`` is bound once to a dict (a display, ``{}`` filled by item, ``dict(...)``):
+    a lookup in it gives one of its values, however many keys are asked."""
+    bound = _binding(scopes, name)
+    value = bound[1].value if bound is not None else None
+    return isinstance(value, ast.Dict) or (
+        isinstance(value, ast.Call) and last_name(value.func) == "dict"
+    )
+
+
+# What keeps the items a loop walks: ``for d in sorted(dims)`` walks the items of ``dims``.
+_KEEP_ITEMS = frozenset({"sorted", "list", "tuple", "reversed"})
+
+
+def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
+    """Whether a static argument is the item a loop around its call takes from a collection a
+    configuration holds: an attribute of it named as settings, not data (``for dim in
+    config.mlp_dims``, through a local bound once to it, in the function or one around it), a
+    display, or a list filled once only with tuples of such items (``combos.append((d1, d2))``
+    under ``for d1 in dims: for d2 in dims``, a warm-up over width pairs). The loops around the call
+    (a loop over batches too) take it from the same few values again: one trace per item."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    if finding.code != "RTL201" or stmt is None:
+        return None
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    if not isinstance(node, ast.Name):
+        return None
+    loops: list[ast.For | ast.AsyncFor] = []  # the for loops around ``at`` in its function
+    for around, _ in sources.enclosing(at):
+        if isinstance(around, _DEFS):
+            loops.clear()
+        elif isinstance(around, ast.For | ast.AsyncFor):
+            loops.append(around)
+    # A comprehension of the statement around the call walks too (``[f(d) for d in dims]``).
+    walks: list[tuple[ast.expr, ast.expr, list[ast.AST]]] = [
+        (loop.target, loop.iter, list(loop.body)) for loop in loops
+    ]
+    walks += [
+        (made.target, made.iter, [])
+        for made in ast.walk(stmt)
+        if isinstance(made, ast.comprehension)
+        and any(part is node for part in ast.walk(_comprehension_of(stmt, made)))
+    ]
+    taking = next((walk for walk in reversed(walks) if _stores(walk[0], node.id)), None)
+    if taking is None or any(_stores(part, node.id) for part in taking[2]):
+        return None
+    held = _settings_items(_scopes(sources, at), taking[1], set())
+    if held is None or any(_touches(part, {held}) for loop in loops for part in loop.body):
+        return None
+    return Bound(f"one per item of `{held}`")
+
+
+# The rules whose value is a size or a static count that a bucket may set.
+_BUCKETED_RULES = frozenset({"RTL101", "RTL105", "RTL201"})
+# What a helper that rounds sizes up to buckets is named (``next_power_of_two``, ``pad_size``,
+# ``bucket_len``, ``round_up``): its results are a few sizes, made so that jit traces few times.
+_BUCKET_HELPER = re.compile(
+    r"bucket|pow(er)?_?(of_?)?2|power_of_two|round_up|next_pow|pad(ded)?_(size|len|length|to)",
+    re.IGNORECASE,
+)
+# Conversions that keep the number they are given.
+_KEEPING = frozenset({"int", "round"})
+
+
+def _bucketed(sources: _Sources, finding: Finding) -> Bound | None:
+    """Whether the size a shape finding's expression gives (``jnp.pad(x, (0, padded - n))``,
+    ``x[:padded]``) or its static count is a name its function binds once to what a helper named
+    as rounding sizes to buckets returns (``pad_size(n, "pixels")``, ``next_power_of_two(n)``,
+    ``bucket_len(n)``, through ``int``): a project that buckets its sizes so that jit traces few
+    times makes a few sizes, however long the run (round 28 S1, round 30 S1)."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    scopes = _scopes(sources, at)
+    if finding.code not in _BUCKETED_RULES or stmt is None or not scopes:
+        return None
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}) if node else []
+    for name in names:
+        assign = _sole_assignment(scopes[0], name)
+        helper = _bucket_helper(assign.value) if assign is not None else None
+        if helper is not None:
+            return Bound(f"`{name}` bucketed by `{helper}`")
+    return None
+
+
+def _bucket_helper(value: ast.expr) -> str | None:
+    """The name of the bucket helper whose result ``value`` is (``int(pad_size(n))``), else None."""
+    while (
+        isinstance(value, ast.Call)
+        and last_name(value.func) in _KEEPING
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        value = value.args[0]
+    name = last_name(value.func) if isinstance(value, ast.Call) else None
+    return name if name and _BUCKET_HELPER.search(name) else None
+
+
+def _comprehension_of(stmt: ast.stmt, generator: ast.comprehension) -> ast.expr:
+    """The comprehension that ``generator`` is one of."""
+    return next(
+        n
+        for n in ast.walk(stmt)
+        if isinstance(n, _COMPREHENSION_KINDS) and generator in n.generators
+    )
+
+
+_COMPREHENSION_KINDS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _settings_items(scopes: list[ast.AST], node: ast.expr, seen: set[str]) -> str | None:
+    """What a loop over ``node`` walks, as the bound names it, where it is a collection of settings
+    (``_drawn``); else None."""
+    if isinstance(node, ast.Call) and last_name(node.func) in _KEEP_ITEMS and len(node.args) == 1:
+        return _settings_items(scopes, node.args[0], seen)
+    if isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
+        return _code(node)
+    if _configured(node):
+        return _code(node)
+    if not isinstance(node, ast.Name) or node.id in seen:
+        return None
+    bound = _binding(scopes, node.id)
+    if bound is None:
+        return None
+    scope, assign = bound
+    seen = seen | {node.id}
+    if _settings_items(scopes, assign.value, seen) is not None:
+        return node.id
+    filled = isinstance(assign.value, ast.List) and not assign.value.elts
+    return node.id if filled and _filled_with_items(scopes, scope, node.id, seen) else None
+
+
+def _configured(node: ast.expr) -> bool:
+    """An attribute a configuration holds named as settings (``config.elastic_mlp_dims``,
+    ``getattr(cfg, "top_ks", [0, 1])``): read once, the same items each time round."""
+    if isinstance(node, ast.Call) and last_name(node.func) == "getattr" and len(node.args) >= 2:
+        key = node.args[1]
+        return (
+            isinstance(key, ast.Constant)
+            and isinstance(key.value, str)
+            and names_settings(key.value)
+        )
+    return (
+        isinstance(node, ast.Attribute)
+        and _root(node) is not None
+        and _root(node) != "self"
+        and names_settings(node.attr)
+    )
+
+
+def _filled_with_items(scopes: list[ast.AST], scope: ast.AST, name: str, seen: set[str]) -> bool:
+    """Whether every change of the list ``name`` in ``scope`` appends a tuple of (or one) item of
+    loops around the append that walk collections of settings."""
+    fills = 0
+    for loop in ast.walk(scope):
+        if not isinstance(loop, ast.For | ast.AsyncFor):
+            continue
+        for part in loop.body:
+            if not _touches_directly(part, name):
+                continue
+            if not (
+                isinstance(part, ast.Expr) and _appends_items(scopes, scope, part.value, name, seen)
+            ):
+                return False
+            fills += 1
+    changes = sum(
+        1
+        for part in ast.walk(scope)
+        if isinstance(part, ast.stmt) and _touches_directly(part, name)
+    )
+    return fills > 0 and changes == fills + 1  # the ``= []`` and the appends, nothing else
+
+
+def _touches_directly(stmt: ast.stmt, name: str) -> bool:
+    """Whether ``stmt`` itself, not a block it holds, may change ``name``."""
+    return next(_blocks(stmt), None) is None and _touches(stmt, {name})
+
+
+def _appends_items(
+    scopes: list[ast.AST], scope: ast.AST, call: ast.expr, name: str, seen: set[str]
+) -> bool:
+    """Whether ``call`` is ``name.append(item)`` or ``name.append((a, b))`` where each is the target
+    of a loop around it that walks a collection of settings."""
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "append"
+        and _is_name_of(call.func.value, name)
+        and len(call.args) == 1
+    ):
+        return False
+    item = call.args[0]
+    parts = item.elts if isinstance(item, ast.Tuple) else [item]
+    around = [
+        loop
+        for loop in ast.walk(scope)
+        if isinstance(loop, ast.For | ast.AsyncFor) and any(n is call for n in ast.walk(loop))
+    ]
+    return all(
+        isinstance(part, ast.Name)
+        and any(
+            _stores(loop.target, part.id) and _settings_items(scopes, loop.iter, seen) is not None
+            for loop in around
+        )
+        for part in parts
+    )
 
 
 def _capped(sources: _Sources, finding: Finding) -> Bound | None:

@@ -350,6 +350,14 @@ def _rate_unproven(
         # runs the build, a model per setting, is another program: ``_new_computation`` above.)
         if given is not None and not given[1] and context is None:
             return None
+        # New data per point closed over (a gain, a question's samples): a jit built once taking
+        # it as an argument traces once, however long each build's own loop runs.
+        if (
+            given is not None
+            and context is None
+            and _closes_over_data(project, prop, cause, owner, spec)
+        ):
+            return None
         return _own_loop_unproven(own)
     new = context or _new_each_point(project, prop, binding, spec, cause, owner)
     return None if new is None else _point_unproven(new, cause)
@@ -672,6 +680,23 @@ def _grows_per_call(method: FunctionSummary) -> bool:
 def _names(text: str) -> list[str]:
     """The dotted names an argument's text is made of (``(gp, k_train)``: ``gp``, ``k_train``)."""
     return re.findall(r"[A-Za-z_][\w.]*", text)
+
+
+def _closes_over_data(
+    project: Project, prop: Propagation, cause: Cause, owner: FunctionSummary, spec: JitSpec
+) -> bool:
+    """Whether all that the repetition passes the builder anew and reaches the jit's closure is
+    data (an array, a float: ``_data``), the builder's last caller passing it: code, structure or
+    a setting there (a model, a config, a size) makes another program per point."""
+    last = cause.path[-1].function if cause.path else None
+
+    def kept(caller: FunctionSummary, param: Param, value: Value, first: bool) -> bool:
+        return caller.qualname != last or not _data(prop, caller, param, value, numbers=False)
+
+    steps = _passed_down(project, prop, cause, owner, kept)
+    if steps is None or len(steps) != len(cause.path):
+        return False
+    return not set(steps[-1][1]) - _passed_to_jit(owner, spec, False)
 
 
 def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:

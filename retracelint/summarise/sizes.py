@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
-from retracelint.summarise.syntax import _definition, _dotted, _literal_ints, builtin_args
+from retracelint.summarise.syntax import _definition, _dotted, builtin_args
 from retracelint.values import (
     ARRAY,
     NP_ARRAY,
@@ -353,9 +353,10 @@ def _iterations(iterable: ast.AST | None) -> int | None:
         return None
     args = iterable.args
     if iterable.func.id == "range" and args and not iterable.keywords:
-        bounds = _literal_ints(ast.Tuple(elts=args))
-        if bounds is not None:
-            return len(range(*bounds)) if len(bounds) <= 3 and bounds[-1:] != (0,) else None
+        folded = [_folded_int(a) for a in args]
+        bounds = tuple(b for b in folded if b is not None)
+        if len(bounds) == len(args) <= 3 and bounds[-1:] != (0,):
+            return len(range(*bounds))
     if iterable.func.id in ("enumerate", "reversed") and args:
         return _iterations(args[0])
     if iterable.func.id == "zip" and args:
@@ -363,6 +364,27 @@ def _iterations(iterable: ast.AST | None) -> int | None:
         known = [c for c in counts if c is not None]
         return min(known) if known else None
     return None
+
+
+_INT_FOLDS: dict[type, Callable[[int, int], int]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+}
+
+
+def _folded_int(node: ast.expr) -> int | None:
+    """An int literal, or a sum, difference or product of them as written (``range(0, 3 + 1)``)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _folded_int(node.operand)
+        return -inner if inner is not None else None
+    fold = _INT_FOLDS.get(type(node.op)) if isinstance(node, ast.BinOp) else None
+    if fold is None:
+        return None
+    left, right = _folded_int(node.left), _folded_int(node.right)  # type: ignore[attr-defined]
+    return fold(left, right) if left is not None and right is not None else None
 
 
 def _full_chunks(

@@ -223,11 +223,14 @@ def _configured_count(node: ast.AST) -> bool:
         else:
             last = last or node.attr
         node = node.value
-    return (
-        bool(last)
-        and isinstance(node, ast.Name)
-        and (_counts_phases(last) or not _RUN_LENGTH.search(last))
-    )
+    return bool(last) and isinstance(node, ast.Name) and names_settings(last)
+
+
+def names_settings(name: str) -> bool:
+    """Whether a configuration's ``name`` numbers or lists settings (``num_tasks``, ``mlp_dims``,
+    ``num_time_windows``) rather than measures the run or its data (``_RUN_LENGTH``: ``max_steps``,
+    ``batch_sizes``): the same few values every run."""
+    return _counts_phases(name) or not _RUN_LENGTH.search(name)
 
 
 def _counts_phases(name: str) -> bool:
