@@ -996,21 +996,16 @@ def _passed_for(
     arg = at.carried.start if base == at.param else at.binding.signature.arg(call, base)
     if arg is None:
         return None
-    if base != at.param and at.passing is not None:
-        # Passed by the forwarder: what it is there, in its callers' terms.
-        owner = at.passing.owner
-        return (
-            [(owner, arg)]
-            if not path
-            else [(o, f) for o, f, _ in prop.value_origins(owner, arg, path, (), 0)]
-        )
-    if base != at.param and arg.text in at.steady:
+    # Passed by a forwarder (``_Forwarded``): what it is there, in the forwarder's callers' terms.
+    forwarder = at.passing.owner if at.passing is not None and base != at.param else None
+    if base != at.param and forwarder is None and arg.text in at.steady:
         # Another state the call carries too (``params, mu = step(params, mu, x)``): its start.
         arg = next(
             (c.start for c in at.fn.carried if c.call == at.carried.call and c.name == arg.text),
             arg,
         )
     made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
+    made_in = forwarder or made_in
     if not path:
         return [(made_in, arg)]
     return [(owner, found) for owner, found, _ in prop.value_origins(made_in, arg, path, (), 0)]
