@@ -5,7 +5,8 @@ returning ``_explicit_jit(temps, power, dt)``. The loop's carried value comes ba
 function returns it, so a cache that starts as None and is fed back (RTL403), and bfloat16
 temperatures a float32 conductance promotes (RTL402), are found where they start or are promoted;
 the twins (the cache dropped, a float32 start) trace once and are clean. The decoder's loop is a
-``while``, its cache made with ``jnp.roll(cache, 1).at[0].set(key)`` (an update of a call's result).
+``while``. (Written ``jnp.roll(cache, 1).at[0].set(key)``, an update of a call's result, the cache is
+not known to be an array: a gap left open.)
 
 Each positive was run under jax 0.10.2 (two traces) and each twin (one trace) when written."""
 
@@ -27,7 +28,8 @@ def decode_step(params, token, cache=None):
     if cache is None:
         cache = jnp.zeros((8, params["emb"].shape[1]))
     key = params["emb"][token]
-    cache = jnp.roll(cache, 1, axis=0).at[0].set(key)
+    cache = jnp.roll(cache, 1, axis=0)
+    cache = cache.at[0].set(key)
     return cache.sum(axis=0) @ params["out"], cache
 
 

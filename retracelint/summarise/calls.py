@@ -1697,12 +1697,11 @@ def _truth(node: ast.AST, defs: dict[str, ast.AST], stores: Callable[[str], int]
 
 
 def _updated_array(node: ast.expr) -> ast.expr | None:
-    """``x`` of ``x.at[i]`` (the receiver of ``.set(v)``), when ``x`` is a name, an attribute or a
-    call (``jnp.roll(cache, 1).at[0].set(k)``: the array the call gives back, re-read quietly)."""
+    """``x`` of ``x.at[i]`` (the receiver of ``.set(v)``), when ``x`` is a name or an attribute."""
     if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Attribute):
         return None
     at = node.value
-    if at.attr != "at" or not isinstance(at.value, ast.Name | ast.Attribute | ast.Call):
+    if at.attr != "at" or not isinstance(at.value, ast.Name | ast.Attribute):
         return None
     return at.value
 
