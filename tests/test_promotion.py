@@ -121,6 +121,36 @@ def test_a_floor_is_below_what_jax_promotes_it_with(x64):
 @pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
 @pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
 @pytest.mark.parametrize("x64", [False, True])
+def test_shifts_and_bitwise_operators_promote_by_the_table(x64):
+    """The integer and uint rows as bit words meet them (``word & ~(1 << slot)``): jax's shifts and
+    bitwise operators give the dtype and weak type the lattice gives, a Python int included (traced
+    abstractly, ``jax.eval_shape``: nothing is compiled)."""
+    import operator
+
+    import jax
+
+    ints = [t for t in OPERANDS if t.dtype.startswith(("int", "uint"))]
+    # A bitwise operator and a shift: jax promotes both alike.
+    ops = (operator.and_, operator.lshift)
+    wrong, seen = [], 0
+    with jax.enable_x64(x64):
+        for a, b in itertools.product(ints, repeat=2):
+            expected = result_type((a, b), x64)
+            if (a.weak and b.weak) or expected is None or "int" not in expected.dtype:
+                continue  # two Python ints compute in Python; uint64 with int64 is a float
+            args = [jax.ShapeDtypeStruct((), t.dtype, weak_type=t.weak) for t in (a, b)]
+            for op in ops:
+                out = jax.eval_shape(op, *args)
+                seen += 1
+                if Typed(str(out.dtype), bool(out.weak_type)) != expected:
+                    wrong.append((op.__name__, a, b, out))
+    assert not wrong, wrong[:5]
+    assert seen > 120
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="jax is not installed")
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")
+@pytest.mark.parametrize("x64", [False, True])
 def test_a_python_number_floors_its_kind(x64):
     """The weak nodes as floors (``promoted_floor`` of a Python float or complex operand): whatever
     typed array jax promotes a Python float with, the result is at least ``float`` (a complex one at

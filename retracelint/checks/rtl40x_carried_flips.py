@@ -101,16 +101,23 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
         unflipped: dict[int, list[tuple[_CarriedCall, Value]]] = {}
         for carried in fn.carried:
             jitted = project.jitted_at((fn.qualname, carried.call))
-            if jitted is None or jitted[1].returns is None:
-                continue
-            binding, wrapped = jitted
             call = fn.calls[carried.call]
+            # What the jitted call is passed, and where: this call, or a forwarder's (``__call__``
+            # returning ``self._forward(self.params, x, cache)``) that this one reaches.
+            through = (
+                _Forwarded(jitted[0], jitted[1], fn, call, carried.name)
+                if jitted is not None
+                else _forwarded(prop, fn, call, carried.name)
+            )
+            if through is None or through.wrapped.returns is None:
+                continue
+            binding, wrapped = through.binding, through.wrapped
             passed = next(
                 (
                     (p.name, a)
                     for p in binding.params[binding.offset :]
-                    if (a := binding.signature.arg(call, p.name)) is not None
-                    and _carried_as(a.text, carried.name)
+                    if (a := binding.signature.arg(through.call, p.name)) is not None
+                    and _carried_as(a.text, through.name)
                 ),
                 None,
             )
@@ -125,15 +132,17 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
                 at = _CarriedCall(fn, carried, binding, call, "", wrapped)
                 yield from _handed_on(prop, at, returned)
                 continue
-            if handed or returned is None or binding.static_at(call, param):
+            if handed or returned is None or binding.static_at(through.call, param):
                 continue
             # A copy with some fields replaced carries the others (``data._replace(ctrl=u)``).
             replaced = (
                 frozenset(n for n, _ in arg.value.fields)
-                if arg.text != carried.name
+                if arg.text != through.name
                 else frozenset()
             )
             at = _CarriedCall(fn, carried, binding, call, param, wrapped, replaced)
+            if through.owner is not fn:
+                at = replace(at, passing=through)
             if carried.loop is not None:
                 yield from _carried_static_parts(prop, at, returned)
             found = _told(prop, at, returned)
@@ -180,16 +189,20 @@ def _told(prop: Propagation, at: _CarriedCall, returned: Value) -> tuple[bool, F
         return None
     code, what, where, first, then = flip
     site = jit_site(at.binding)
+    # Through a forwarder: the jitted call it makes is named, and is the path's last step.
+    jitted = at.passing.call if at.passing is not None else call
     head, details = _flip_sentence(
         code,
         f"{what} starts as {first} {_said(first, then)} {then}",
         f"{shown_code(call.text)}() returns it",
         site,
-        call.text,
+        jitted.text,
         f"{carried.name} = {shown_code(call.text)}(...) {rebound}",
     )
-    step = PathStep(fn.qualname, call.text, call.location)
-    found = make_finding(code, head, details, where, site, at.param, (step,), severity=_ONCE_MORE)
+    steps = (PathStep(fn.qualname, call.text, call.location),)
+    if at.passing is not None:
+        steps += (PathStep(at.passing.owner.qualname, jitted.text, jitted.location),)
+    found = make_finding(code, head, details, where, site, at.param, steps, severity=_ONCE_MORE)
     if carried.start.text == "None" and first != "None":
         found = replace(found, runs_with=_start_made(carried.start, where))
     return then.startswith(_AT_LEAST), found
@@ -342,6 +355,56 @@ class _CarriedCall:
     # The other states the call carries that do not flip: their starts are what its first call
     # passes for them (``carried_flip_findings``).
     steady: frozenset[str] = frozenset()
+    # The jitted call ``call`` reaches through a forwarder, which passes the other arguments.
+    passing: _Forwarded | None = None
+
+
+@dataclass(frozen=True)
+class _Forwarded:
+    """A jitted call as it is made: its binding, the function it wraps, the function that makes it
+    and the call there, and the name the carried value has there."""
+
+    binding: JitBinding
+    wrapped: FunctionSummary
+    owner: FunctionSummary
+    call: CallSite
+    name: str
+
+
+def _forwarded(
+    prop: Propagation, fn: FunctionSummary, call: CallSite, name: str
+) -> _Forwarded | None:
+    """The jitted call that ``call`` (in ``fn``, passing the carried ``name``) reaches when it
+    calls a function that gives back that call's whole result as it is (a model's ``__call__``
+    returning ``self._forward(self.params, ids, cache)``): what the carried value comes back as is
+    what the jitted function returns. None for any other call, or one passing ``name`` otherwise
+    than as one of the forwarder's parameters."""
+    targets = prop.project.site_targets.get((fn.qualname, fn.calls.index(call)), ())
+    (target,) = targets if len(targets) == 1 else (None,)
+    if not isinstance(target, FuncTarget):
+        return None
+    owner = prop.project.function(target.qualname)
+    back = owner.returns
+    if back is None or back.ty not in (UNKNOWN, JIT_OUT) or len(back.deps) != 1:
+        return None
+    (dep,) = back.deps
+    if not isinstance(dep, RetDep) or dep.item is not None or dep.elem is not None or dep.below:
+        return None
+    jitted = prop.project.jitted_at((owner.qualname, dep.call))
+    if jitted is None:
+        return None
+    seen = prop.project.signature(target, owner)
+    param = next(
+        (
+            p.name
+            for p in owner.params[seen.offset :]
+            if (a := seen.arg(call, p.name)) is not None and _carried_as(a.text, name)
+        ),
+        None,
+    )
+    if param is None:
+        return None
+    return _Forwarded(jitted[0], jitted[1], owner, owner.calls[dep.call], param)
 
 
 def _carried_as(text: str, name: str) -> bool:
@@ -929,16 +992,20 @@ def _passed_for(
     """What the first call passes for parameter ``name`` (or a field of one, ``state.value``): the
     carried value as it starts, or the argument; each value it may be, with the function making it."""
     base, _, path = name.partition(".")
-    arg = at.carried.start if base == at.param else at.binding.signature.arg(at.call, base)
+    call = at.passing.call if at.passing is not None else at.call
+    arg = at.carried.start if base == at.param else at.binding.signature.arg(call, base)
     if arg is None:
         return None
-    if base != at.param and arg.text in at.steady:
+    # Passed by a forwarder (``_Forwarded``): what it is there, in the forwarder's callers' terms.
+    forwarder = at.passing.owner if at.passing is not None and base != at.param else None
+    if base != at.param and forwarder is None and arg.text in at.steady:
         # Another state the call carries too (``params, mu = step(params, mu, x)``): its start.
         arg = next(
             (c.start for c in at.fn.carried if c.call == at.carried.call and c.name == arg.text),
             arg,
         )
     made_in = at.start_fn if base == at.param and at.start_fn is not None else at.fn
+    made_in = forwarder or made_in
     if not path:
         return [(made_in, arg)]
     return [(owner, found) for owner, found, _ in prop.value_origins(made_in, arg, path, (), 0)]
@@ -1077,6 +1144,8 @@ def _weak_told(at: _CarriedCall, start: Value) -> bool:
         return False
     if start.ty not in (INT, FLOAT):
         return True
+    if at.passing is not None:
+        return False  # the forwarder's summary sees a parameter: no flip of its own
     arg = at.binding.signature.arg(at.call, at.param)
     return arg is None or any(
         t.code == "RTL401" and t.what.startswith(f"{at.carried.name} ") for t in arg.value.shape

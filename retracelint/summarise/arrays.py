@@ -308,7 +308,13 @@ class Arrays(PassState):
         if module == "numpy.random" and name in _GENERATORS:
             return Value(ty=RNG, vsrc=_args_vsrc(args, kwargs))
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):
-            return args[0].with_(ty=ty, items=()) if args else Value(ty=ty)
+            if not args:
+                return Value(ty=ty)
+            # Of its operand's dtype unless one is given, read where that is known
+            # (``Value.dtype_of``), as ``astype``'s.
+            given = "dtype" in kwargs or len(args) > (2 if name == "full_like" else 1)
+            taken = None if given else args[0].dtype_of or dtype_taken(args[0])
+            return args[0].with_(ty=ty, items=(), dtype_of=taken)
         if (
             name in _DATA_DEPENDENT
             or (name == "where" and len(node.args) == 1 and not node.keywords)

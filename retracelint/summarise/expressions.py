@@ -694,6 +694,9 @@ class Expressions(PassState):
                 return value.with_(
                     dtype=dtype, made=self.loc(whole) if whole else None, weak=MADE_WEAK
                 )
+            taken = _dtype_kept(left, right, op) if dtype is None else None
+            if taken is not None:
+                return value.with_(dtype_of=taken, made=made)
             return value.with_(dtype=dtype, made=made, floor=floor)
         # `xs[start:] + xs[:end - n]` of a sequence of unknown kind: a list's window that wraps
         # around its end (arrays of those lengths would not add).
@@ -1580,6 +1583,31 @@ def _lands_weak(left: Value, right: Value) -> bool:
         [Typed(arrays[0].dtype or ""), Typed(_NUMBER_NODE[numbers[0].ty], True)], x64=True
     )
     return typed is not None and typed.weak
+
+
+# Python numbers that leave an array's dtype as it is, whatever it is (an int or bool one: a float
+# one makes integers floats), and the operators that keep it with them (not true division).
+_KEEPS_DTYPE = frozenset({INT, BOOL})
+
+
+def _dtype_kept(left: Value, right: Value, op: ast.operator) -> Value | None:
+    """The value whose dtype arithmetic gives when its arrays all have that value's dtype: made with
+    it (``Value.dtype_of``: ``block.astype(mask.dtype)``) or that value itself (``mask & ~bit``),
+    beside Python ints (``1 << bit``), so promotion keeps it (jax promotes a dtype with itself or a
+    weak int to that dtype). None when an operand may promote it (a typed array, a Python float,
+    true division)."""
+    if isinstance(op, ast.Div):
+        return None
+    arrays = [v for v in (left, right) if v.ty not in _KEEPS_DTYPE]
+    taken = next((v.dtype_of for v in arrays if v.dtype_of is not None), None)
+    if taken is None:
+        return None
+    key = (taken.ref, taken.deps, taken.objs)
+    for v in arrays:
+        own = v if v.dtype_of is None else v.dtype_of
+        if v.dtype is not None or (own.ref, own.deps, own.objs) != key:
+            return None
+    return taken
 
 
 def _bools_with_a_number(left: Value, right: Value) -> bool:
