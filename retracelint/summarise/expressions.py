@@ -683,8 +683,11 @@ class Expressions(PassState):
         at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:
             value = value.with_(parted=True)
-        if value.ty == ARRAY and _bools_with_a_number(left, right):
-            # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
+        if value.ty == ARRAY and (
+            _bools_with_a_number(left, right) or _ints_with_a_float_like(left, right)
+        ):
+            # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here;
+            # `jnp.arange(n) * d` of an n or a d of unknown kind: weak if ints times a Python float.
             return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right, isinstance(op, ast.Div))
@@ -1650,6 +1653,27 @@ def _lands_weak(left: Value, right: Value) -> bool:
         [Typed(arrays[0].dtype or ""), Typed(_NUMBER_NODE[numbers[0].ty], True)], x64=True
     )
     return typed is not None and typed.weak
+
+
+def _ints_with_a_float_like(left: Value, right: Value) -> bool:
+    """Whether arithmetic meets a strong array that may hold integers with what may be a Python
+    float: weakly typed if both are so (measured on jax 0.10.2: ``jnp.arange(5) * 0.5`` is a weakly
+    typed float32, ``_lands_weak``), strong with a float array or an array operand. Not known here
+    where the array's dtype is not (``jnp.arange(n)`` of an ``n`` of unknown kind; a mean is a float
+    whatever it averages) or the operand's kind is not (``FLOAT_LIKE``: ``2.0 * pi / (self.nfp *
+    n)`` of an unannotated field)."""
+    for array, other in ((left, right), (right, left)):
+        if array.ty != ARRAY or array.weak != MADE_STRONG or not _may_hold_ints(array):
+            continue
+        if other.ty == FLOAT_LIKE or (other.ty == FLOAT and array.dtype is None):
+            return True
+    return False
+
+
+def _may_hold_ints(array: Value) -> bool:
+    if array.dtype is not None:
+        return array.dtype.startswith(("int", "uint"))
+    return array.floor is None or not array.floor[0].startswith(("float", "bfloat", "complex"))
 
 
 def _bools_with_a_number(left: Value, right: Value) -> bool:
