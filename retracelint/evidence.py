@@ -602,7 +602,7 @@ def _assumptions(
         *_swept(project, prop, sources, finding),
         *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
-        *(a for at, _ in places for a in sources.flags_off(at)),
+        *(a for at, path in places for a in sources.flags_off(at, path)),
         *_jit_skipped(prop, sources, finding, places),
         *(a for a in decided if a is not None),
     ):
@@ -1289,10 +1289,12 @@ class _Sources:
                 return True
         return False
 
-    def flags_off(self, at: Location) -> Iterator[Assumption]:
+    def flags_off(self, at: Location, path: tuple[PathStep, ...]) -> Iterator[Assumption]:
         """The ``if`` tests around ``at`` that decide against it when their flag is off: the whole
         test, or, for its body, one of the tests it ``and``s (``if cfg.probe_interval > 0 and
-        step % cfg.probe_interval == 0:``)."""
+        step % cfg.probe_interval == 0:``). ``path``: the calls that reach ``at``; a test's own
+        setting of an environment variable holds only where one starts in a test file."""
+        from_test = is_test_file((path[0].location if path else at).path)
         scope: ast.AST | None = self.tree(at.path)
         for stmt, _ in self.enclosing(at):
             if isinstance(stmt, _DEFS):
@@ -1303,7 +1305,7 @@ class _Sources:
             both = isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And)
             tests = stmt.test.values if both and in_body else [stmt.test]
             tests = [self._read_in(scope, t) for t in tests]
-            why = next((w for t in tests if (w := self._switched_off(t, in_body))), None)
+            why = next((w for t in tests if (w := self._switched_off(t, in_body, from_test))), None)
             if why is not None:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, why)
@@ -1324,7 +1326,7 @@ class _Sources:
             return ast.Compare(left=read, ops=test.ops, comparators=test.comparators)
         return read
 
-    def _switched_off(self, test: ast.expr, in_body: bool) -> str | None:
+    def _switched_off(self, test: ast.expr, in_body: bool, from_test: bool) -> str | None:
         """Why ``test`` takes the other arm than ``in_body`` says unless something is set: a flag
         the project declares off (False, or 0 tested as ``> 0``) and never gives another value, or
         an environment variable no file of the project sets, read with a default that decides
@@ -1333,7 +1335,7 @@ class _Sources:
         if flag is not None and negated != in_body and self.off(flag):
             return f"`{flag}` is {self.declared(flag)!r} unless set"
         read = _environment_tested(test)
-        if read is not None and read[2] != in_body and self.unset(read[0]):
+        if read is not None and read[2] != in_body and self.unset(read[0], from_test):
             return f"`{read[0]}` is {read[1]!r} unless set in the environment"
         return None
 
@@ -1611,19 +1613,27 @@ class _Sources:
             self._flags[flag] = _declared_off(flag, self._texts)
         return self._flags[flag]
 
-    def unset(self, variable: str) -> bool:
+    def unset(self, variable: str, with_tests: bool) -> bool:
         """Whether no file of the project names the environment variable but to read it
-        (``os.getenv("NAME", ...)``, ``os.environ.get("NAME", ...)``): none sets it."""
+        (``os.getenv("NAME", ...)``, ``os.environ.get("NAME", ...)``): none sets it. Without
+        ``with_tests`` the test files are not read: ``monkeypatch.setenv`` there holds in a test."""
         name = re.escape(variable)
         named = re.compile(rf"[\"']{name}[\"']")
         read = re.compile(rf"(?:getenv|environ\.get)\(\s*[\"']{name}[\"']")
-        return sum(len(named.findall(t)) for t in self._texts) == sum(
-            len(read.findall(t)) for t in self._texts
-        )
+        texts = self._texts if with_tests else self._texts_beside_tests
+        return sum(len(named.findall(t)) for t in texts) == sum(len(read.findall(t)) for t in texts)
 
     @cached_property
     def _texts(self) -> list[str]:
         return [text for m in self.project.modules.values() if (text := self._text(m.path))]
+
+    @cached_property
+    def _texts_beside_tests(self) -> list[str]:
+        return [
+            text
+            for m in self.project.modules.values()
+            if not is_test_file(m.path) and (text := self._text(m.path))
+        ]
 
     def _text(self, path: str) -> str | None:
         """The file's text as the run reads it, lines counted as Python counts them; None when it
@@ -1796,25 +1806,65 @@ _ENVIRONMENT_READS = frozenset({"getenv", "os.getenv", "environ.get", "os.enviro
 
 
 def _environment_tested(test: ast.expr) -> tuple[str, object, bool] | None:
-    """``os.getenv("NAME", default) == literal`` (or ``!=``): the variable, its default, and whether
-    the test holds where the environment leaves it at the default."""
+    """``os.getenv("NAME", default) == literal`` (``!=``, ``in`` or ``not in`` literals; the read
+    normalised, ``.strip().lower()``): the variable, its default, and whether the test holds where
+    the environment leaves it at the default."""
     if not (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
-        and isinstance(test.comparators[0], ast.Constant)
-        and isinstance(test.left, ast.Call)
-        and ast.unparse(test.left.func) in _ENVIRONMENT_READS
-        and len(test.left.args) == 2
-        and not test.left.keywords
-        and all(isinstance(a, ast.Constant) for a in test.left.args)
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn)
     ):
         return None
-    name, default = (a.value for a in test.left.args)  # type: ignore[attr-defined]
+    read = _environment_read(test.left)
+    try:
+        compared = ast.literal_eval(test.comparators[0])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if read is None:
+        return None
+    name, default = read
+    if isinstance(test.ops[0], ast.Eq | ast.NotEq):
+        holds = default == compared
+    elif isinstance(compared, tuple | list | set | frozenset):
+        holds = default in compared
+    else:
+        return None
+    return name, default, holds == isinstance(test.ops[0], ast.Eq | ast.In)
+
+
+# What a read is normalised with before it is tested (``os.getenv(...).strip().lower()``).
+_NORMALISERS = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold"})
+
+
+def _environment_read(node: ast.expr) -> tuple[str, object] | None:
+    """``os.getenv("NAME", default)`` (``os.environ.get``), normalised or not: the variable and
+    the default as the test sees it."""
+    methods = []
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _NORMALISERS
+        and not node.args
+        and not node.keywords
+    ):
+        methods.append(node.func.attr)
+        node = node.func.value
+    if not (
+        isinstance(node, ast.Call)
+        and ast.unparse(node.func) in _ENVIRONMENT_READS
+        and len(node.args) == 2
+        and not node.keywords
+        and all(isinstance(a, ast.Constant) for a in node.args)
+    ):
+        return None
+    name, default = (a.value for a in node.args)  # type: ignore[attr-defined]
     if not isinstance(name, str):
         return None
-    equal = default == test.comparators[0].value
-    return name, default, equal == isinstance(test.ops[0], ast.Eq)
+    for method in reversed(methods):
+        if not isinstance(default, str):
+            return None
+        default = getattr(default, method)()
+    return name, default
 
 
 def _declared_off(flag: str, texts: list[str]) -> bool:
