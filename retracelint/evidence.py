@@ -1456,9 +1456,12 @@ class _Sources:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
         ``jit=jit``); an object a construction written there makes (``value_of``); else
-        ``_SOME`` where the summary knows it for a kind of value that is never None (an array
-        however often its name is rebound: ``_never_none``), ``_UNKNOWN`` otherwise."""
+        ``_FUNCTION`` for a function or a jit; ``_SOME`` where the summary knows it for a kind of
+        value that is never None (an array however often its name is rebound: ``_never_none``),
+        ``_UNKNOWN`` otherwise."""
         found = self._passed_value(caller, passed)
+        if found is _UNKNOWN and passed.value.ty in _FUNCTIONS:
+            return _FUNCTION
         return _SOME if found is _UNKNOWN and _never_none(passed.value) else found
 
     def _passed_value(self, caller: FunctionSummary, passed: Arg) -> object:
@@ -1479,15 +1482,30 @@ class _Sources:
 
     def value_of(self, fn: FunctionSummary, node: ast.expr | None) -> object:
         """What ``node``, in ``fn``, is: a literal; an ``_Instance`` a construction of a class of
-        declared fields makes (``GameParams(mirrored=True)``); ``_BUILT`` for another object a
-        display or a call makes that is never None (``_builds``); else ``_UNKNOWN``."""
+        declared fields makes (``GameParams(mirrored=True)``); ``_FUNCTION`` for a function a call
+        makes (``_makes_function``); ``_BUILT`` for another object a display or a call makes that is
+        never None (``_builds``); else ``_UNKNOWN``."""
         found = _literal(node)
         if found is not _UNKNOWN or node is None:
             return found
         made = self.instance_of(fn, node) if isinstance(node, ast.Call) else None
         if made is not None:
             return made
+        if self._makes_function(fn, node):
+            return _FUNCTION
         return _BUILT if self._builds(fn, node) else _UNKNOWN
+
+    def _makes_function(self, fn: FunctionSummary, node: ast.expr) -> bool:
+        """Whether ``node`` calls functions of the project that each return a function or a jit
+        (``loss_grad = make_loss_grad(target)``, ``return jax.jit(jax.value_and_grad(loss))``)."""
+        site = self._site_of(fn, node) if isinstance(node, ast.Call) else None
+        targets = self.project.site_targets.get(site, ()) if site is not None else ()
+        return bool(targets) and all(
+            isinstance(t, FuncTarget)
+            and (returned := self.project.function(t.qualname).returns) is not None
+            and returned.ty in _FUNCTIONS
+            for t in targets
+        )
 
     def instance_of(self, fn: FunctionSummary, call: ast.Call) -> _Instance | None:
         """The object ``call`` makes where it constructs a class of the project whose ``__init__``
@@ -2025,9 +2043,22 @@ class _Some:
 _SOME = _Some()
 
 
+class _Function:
+    """A function, a jitted one or a partial: never None, and always true."""
+
+    def __repr__(self) -> str:
+        return "function"
+
+
+_FUNCTION = _Function()
+
+# Kinds of value (``Value.ty``) that are functions: true in a test, as Python's are.
+_FUNCTIONS = frozenset({LAMBDA, PARTIAL, FUNCTION, TRANSFORM, JIT})
+
+
 def _built(value: object) -> bool:
     """Whether ``value`` is known not to be None: an object known to be made, or ``_SOME``."""
-    return value is _BUILT or value is _SOME or isinstance(value, _Instance)
+    return value is _BUILT or value is _SOME or value is _FUNCTION or isinstance(value, _Instance)
 
 
 # Kinds of value (``Value.ty``) that are never None: arrays, numbers, displays, functions, objects.
@@ -2132,6 +2163,65 @@ def _argument_branches(
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 text = f"`{subject}` is {known.default!r} unless set"
                 yield Assumption("flag-off", where, text)
+    fallback = _fallback(inside, at, node, fn)
+    known = _passed_by(prop, sources, fn, fallback[0], chain) if fallback else None
+    if fallback is not None and known is not None and known.values:
+        param, test, in_body = fallback
+        if all(_truth(test, param, v) not in (None, in_body) for v in known.values):
+            yield None  # the chain's call passes what the fallback is built for: never built
+
+
+def _fallback(
+    inside: list[tuple[ast.AST, list[ast.stmt]]], at: Location, scope: ast.AST, fn: FunctionSummary
+) -> tuple[str, ast.expr, bool] | None:
+    """The parameter whose fallback ``at`` builds, the test that decides it and the outcome that
+    builds it: ``p = p or make()`` (built where ``p`` is false), ``p = make() if p is None else p``,
+    and ``if p is None: p = make()`` (``if not p:``), where nothing else binds ``p``: the caller's
+    argument is what the test reads."""
+    if not inside:
+        return None
+    stmt = inside[-1][0]
+    target: str | None = None
+    found: tuple[ast.expr, bool] | None = None
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0].id if isinstance(stmt.targets[0], ast.Name) else None
+        value = stmt.value
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            if _is_name_of(value.values[0], target) and _within(value.values[1:], at):
+                found = value.values[0], False
+        elif isinstance(value, ast.IfExp) and _within([value.body], at):
+            found = value.test, True
+        elif isinstance(value, ast.IfExp) and _within([value.orelse], at):
+            found = value.test, False
+    if found is None and len(inside) > 1 and isinstance(inside[-2][0], ast.If):
+        branch = inside[-2][0]
+        bound = {
+            t.id
+            for s in branch.body
+            if isinstance(s, ast.Assign)
+            for t in s.targets
+            if isinstance(t, ast.Name)
+        }
+        if any(_holds(s, at.line) for s in branch.body) and not branch.orelse:
+            found = branch.test, True
+            target = next(iter(bound)) if len(bound) == 1 else None
+    if found is None or target is None or fn.param(target) is None:
+        return None
+    test = found[0]
+    if {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} != {target}:
+        return None
+    # The parameter, and the one binding that falls back.
+    if len(_bindings(scope, target)) != 2:
+        return None
+    return target, test, found[1]
+
+
+def _within(nodes: list[ast.expr], at: Location) -> bool:
+    return any(
+        (n.lineno, n.col_offset + 1) <= (at.line, at.col)
+        and (at.line, at.col) <= (n.end_lineno or n.lineno, (n.end_col_offset or 0) + 1)
+        for n in nodes
+    )
 
 
 def _resolved(sources: _Sources, fn: FunctionSummary, test: ast.expr) -> ast.expr:
@@ -3047,6 +3137,8 @@ def _truth(test: ast.expr, subject: str, value: object) -> bool | None:
             return None
         return _compare(test.ops[0], left, right)
     found = _operand(test, subject, value)
+    if found is _FUNCTION:
+        return True
     return None if found is _UNKNOWN or _built(found) else bool(found)
 
 
