@@ -8,13 +8,9 @@ script of the project sets."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import findings_in
 
 _FOURIER = """\
 import os
@@ -99,9 +95,7 @@ run(range(5), write_diagnostic=True)
 """
 
 
-def _findings(
-    root: Path, monkeypatch: pytest.MonkeyPatch, backend: str, setup: str = ""
-) -> list[tuple]:
+def _findings(root: Path, backend: str, setup: str = "") -> list[tuple]:
     texts = {
         "pyproject.toml": "",
         "fluxlib/__init__.py": "",
@@ -110,25 +104,17 @@ def _findings(
         "tests/test_modes.py": _TEST,
         "run_all.py": _RUN.replace("SETUP", setup),
     }
-    for name, text in texts.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(root)
-    found = json.loads(CliRunner().invoke(main, ["--no-cache", "--format", "json", "."]).stdout)
+    found = findings_in(root, texts)
     return [(f["path"], f["line"], f["code"]) for f in found]
 
 
-def test_normalised_environment_reads_at_their_defaults_switch_branches_off(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert _findings(tmp_path, monkeypatch, "python") == []
+def test_normalised_environment_reads_at_their_defaults_switch_branches_off(tmp_path: Path) -> None:
+    assert _findings(tmp_path, "python") == []
 
 
-def test_a_default_that_takes_the_branch_and_a_scripts_setting_stay_proven(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_default_that_takes_the_branch_and_a_scripts_setting_stay_proven(tmp_path: Path) -> None:
     setup = 'os.environ["FLUX_FOURIER_MODE"] = "streamed"'
-    assert _findings(tmp_path, monkeypatch, " JAX ", setup) == [
+    assert _findings(tmp_path, " JAX ", setup) == [
         ("fluxlib/driver.py", 13, "RTL301"),
         ("fluxlib/fourier.py", 11, "RTL301"),
     ]

@@ -7,13 +7,10 @@ without the argument, which builds the jit at every step (checked: 50 traces).""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import findings_in
 
 _OBJECTIVE = """\
 import jax
@@ -80,31 +77,25 @@ optimise(jnp.array([0.1, 0.2, 0.3]))
 """
 
 
-def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, run: str) -> list[tuple]:
+def _findings(root: Path, run: str) -> list[tuple]:
     texts = {
         "pyproject.toml": "",
         "gridopt/__init__.py": "",
         "gridopt/objective.py": _OBJECTIVE,
         "run_opt.py": run,
     }
-    for name, text in texts.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(root)
-    found = json.loads(CliRunner().invoke(main, ["--no-cache", "--format", "json", "."]).stdout)
+    found = findings_in(root, texts)
     return [(f["path"], f["line"], f["code"]) for f in found]
 
 
 @pytest.mark.parametrize("evaluate", ["evaluate", "evaluate_checked", "evaluate_either"])
 def test_a_fallback_the_loop_passes_its_jit_to_is_never_built(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, evaluate: str
+    tmp_path: Path, evaluate: str
 ) -> None:
     run = _PASSED.replace("value, grad = objective.EVALUATE", f"objective.{evaluate}")
     run = run.replace("theta = theta - lr * grad", "theta = theta * (1 - lr)")
-    assert _findings(tmp_path, monkeypatch, run) == []
+    assert _findings(tmp_path, run) == []
 
 
-def test_a_fallback_the_loop_leaves_to_the_helper_builds_a_jit_each_step(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert _findings(tmp_path, monkeypatch, _LEFT_OUT) == [("gridopt/objective.py", 9, "RTL301")]
+def test_a_fallback_the_loop_leaves_to_the_helper_builds_a_jit_each_step(tmp_path: Path) -> None:
+    assert _findings(tmp_path, _LEFT_OUT) == [("gridopt/objective.py", 9, "RTL301")]

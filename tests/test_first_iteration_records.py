@@ -7,13 +7,9 @@ then reaches the call: checked with JAX 0.10.2, ``jit`` of a dict, then of None,
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import findings_in
 
 _TRAIN = """\
 import math
@@ -114,20 +110,14 @@ fit_below(params, x, y, x, y)
 """
 
 
-def test_a_record_the_first_epoch_beats_never_passes_its_none(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_record_the_first_epoch_beats_never_passes_its_none(tmp_path: Path) -> None:
     texts = {
         "pyproject.toml": "",
         "experiments/__init__.py": "",
         "experiments/train.py": _TRAIN,
         "run.py": _RUN,
     }
-    for name, text in texts.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    found = json.loads(CliRunner().invoke(main, ["--no-cache", "--format", "json", "."]).stdout)
+    found = findings_in(tmp_path, texts)
     assert [(f["path"], f["line"], f["code"], f["message"]) for f in found] == [
         (
             "experiments/train.py",

@@ -8,13 +8,9 @@ cut longer than one chunk that leaves a remainder (checked with JAX 0.10.2: move
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import findings_in
 
 _ENERGY = """\
 import jax
@@ -115,7 +111,7 @@ report.report(jnp.ones((400, 5, 3)), 2)
 """
 
 
-def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, keep: str) -> list[tuple]:
+def _findings(root: Path, keep: str) -> list[tuple]:
     texts = {
         "pyproject.toml": "",
         "docking/__init__.py": "",
@@ -124,19 +120,14 @@ def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, keep: str) -> list[tu
         "docking/report.py": _REPORT.replace("KEEP", keep),
         "run.py": _RUN,
     }
-    for name, text in texts.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(root)
-    args = ["--no-cache", "--format", "json", "."]
-    found = json.loads(CliRunner().invoke(main, args).stdout)
+    found = findings_in(root, texts)
     return [(f["path"], f["line"], f["code"], f["message"]) for f in found]
 
 
 def test_batches_moved_back_to_keep_their_length_and_one_chunk_are_not_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    assert _findings(tmp_path, monkeypatch, "2") == [
+    assert _findings(tmp_path, "2") == [
         (
             "docking/scoring.py",
             45,
@@ -154,10 +145,8 @@ def test_batches_moved_back_to_keep_their_length_and_one_chunk_are_not_reported(
     ]
 
 
-def test_a_cut_longer_than_one_chunk_keeps_its_short_last_chunk(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    found = _findings(tmp_path, monkeypatch, "250")
+def test_a_cut_longer_than_one_chunk_keeps_its_short_last_chunk(tmp_path: Path) -> None:
+    found = _findings(tmp_path, "250")
     assert (
         "docking/report.py",
         9,

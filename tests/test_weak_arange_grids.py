@@ -9,13 +9,9 @@ route (checked: 2 traces)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import findings_in
 
 _TRIG = """\
 from functools import partial
@@ -102,7 +98,7 @@ for surface in range(3):
 """
 
 
-def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, core: str) -> list[tuple]:
+def _findings(root: Path, core: str) -> list[tuple]:
     texts = {
         "pyproject.toml": "",
         "boozlib/__init__.py": "",
@@ -111,28 +107,20 @@ def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, core: str) -> list[tu
         "boozlib/core.py": core,
         "surfaces.py": _SURFACES,
     }
-    for name, text in texts.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    monkeypatch.chdir(root)
-    found = json.loads(CliRunner().invoke(main, ["--no-cache", "--format", "json", "."]).stdout)
+    found = findings_in(root, texts)
     return [(f["path"], f["line"], f["code"], f["message"]) for f in found]
 
 
-def test_an_integer_grid_times_a_float_on_self_is_as_weak_as_the_local_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert _findings(tmp_path, monkeypatch, _CORE) == []
+def test_an_integer_grid_times_a_float_on_self_is_as_weak_as_the_local_one(tmp_path: Path) -> None:
+    assert _findings(tmp_path, _CORE) == []
 
 
-def test_a_grid_stored_with_a_dtype_is_strong_against_the_weak_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_grid_stored_with_a_dtype_is_strong_against_the_weak_one(tmp_path: Path) -> None:
     core = _CORE.replace(
         "jnp.repeat(jnp.arange(ntheta) * d_theta, nzeta)",
         "jnp.asarray(jnp.repeat(jnp.arange(ntheta) * d_theta, nzeta), dtype=jnp.float32)",
     )
-    assert _findings(tmp_path, monkeypatch, core) == [
+    assert _findings(tmp_path, core) == [
         (
             "boozlib/grids.py",
             18,
