@@ -684,7 +684,7 @@ class Expressions(PassState):
         if left.parted or right.parted:
             value = value.with_(parted=True)
         if value.ty == ARRAY and (
-            _bools_with_a_number(left, right) or _ints_with_a_float_like(left, right)
+            _bools_with_a_number(left, right) or _ints_with_a_float_like(left, right, nodes)
         ):
             # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here;
             # `jnp.arange(n) * d` of an n or a d of unknown kind: weak if ints times a Python float.
@@ -1655,25 +1655,29 @@ def _lands_weak(left: Value, right: Value) -> bool:
     return typed is not None and typed.weak
 
 
-def _ints_with_a_float_like(left: Value, right: Value) -> bool:
+def _ints_with_a_float_like(
+    left: Value, right: Value, nodes: tuple[ast.AST, ast.AST] | None
+) -> bool:
     """Whether arithmetic meets a strong array that may hold integers with what may be a Python
     float: weakly typed if both are so (measured on jax 0.10.2: ``jnp.arange(5) * 0.5`` is a weakly
     typed float32, ``_lands_weak``), strong with a float array or an array operand. Not known here
-    where the array's dtype is not (``jnp.arange(n)`` of an ``n`` of unknown kind; a mean is a float
-    whatever it averages) or the operand's kind is not (``FLOAT_LIKE``: ``2.0 * pi / (self.nfp *
-    n)`` of an unannotated field)."""
-    for array, other in ((left, right), (right, left)):
-        if array.ty != ARRAY or array.weak != MADE_STRONG or not _may_hold_ints(array):
+    where the operand's kind is not (``FLOAT_LIKE``: ``2.0 * pi / (self.nfp * n)`` of an
+    unannotated field) or the array is a range of bounds of unknown kind (``jnp.arange(n)``: ints
+    for a count; a norm or a mean of unknown dtype is a float)."""
+    written = nodes if nodes is not None else (None, None)
+    for array, other, node in ((left, right, written[0]), (right, left, written[1])):
+        if array.ty != ARRAY or array.weak != MADE_STRONG:
             continue
-        if other.ty == FLOAT_LIKE or (other.ty == FLOAT and array.dtype is None):
+        ints = array.dtype is not None and array.dtype.startswith(("int", "uint"))
+        if other.ty == FLOAT_LIKE and ints:
+            return True
+        if other.ty in (FLOAT, FLOAT_LIKE) and array.dtype is None and _range_call(node):
             return True
     return False
 
 
-def _may_hold_ints(array: Value) -> bool:
-    if array.dtype is not None:
-        return array.dtype.startswith(("int", "uint"))
-    return array.floor is None or not array.floor[0].startswith(("float", "bfloat", "complex"))
+def _range_call(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("arange")
 
 
 def _bools_with_a_number(left: Value, right: Value) -> bool:
