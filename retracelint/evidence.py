@@ -843,7 +843,7 @@ def _assumptions(
         *_swept(project, prop, sources, finding),
         *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
-        *(a for at, _ in places for a in sources.flags_off(at)),
+        *(a for at, path in places for a in sources.flags_off(at, path)),
         *_jit_skipped(prop, sources, finding, places),
         *(a for a in decided if a is not None),
     ):
@@ -1530,10 +1530,12 @@ class _Sources:
                 return True
         return False
 
-    def flags_off(self, at: Location) -> Iterator[Assumption]:
+    def flags_off(self, at: Location, path: tuple[PathStep, ...]) -> Iterator[Assumption]:
         """The ``if`` tests around ``at`` that decide against it when their flag is off: the whole
         test, or, for its body, one of the tests it ``and``s (``if cfg.probe_interval > 0 and
-        step % cfg.probe_interval == 0:``)."""
+        step % cfg.probe_interval == 0:``). ``path``: the calls that reach ``at``; a test's own
+        setting of an environment variable holds only where one starts in a test file."""
+        from_test = is_test_file((path[0].location if path else at).path)
         scope: ast.AST | None = self.tree(at.path)
         for stmt, _ in self.enclosing(at):
             if isinstance(stmt, _DEFS):
@@ -1544,7 +1546,7 @@ class _Sources:
             both = isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And)
             tests = stmt.test.values if both and in_body else [stmt.test]
             tests = [self._read_in(scope, t) for t in tests]
-            why = next((w for t in tests if (w := self._switched_off(t, in_body))), None)
+            why = next((w for t in tests if (w := self._switched_off(t, in_body, from_test))), None)
             if why is not None:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, why)
@@ -1565,7 +1567,7 @@ class _Sources:
             return ast.Compare(left=read, ops=test.ops, comparators=test.comparators)
         return read
 
-    def _switched_off(self, test: ast.expr, in_body: bool) -> str | None:
+    def _switched_off(self, test: ast.expr, in_body: bool, from_test: bool) -> str | None:
         """Why ``test`` takes the other arm than ``in_body`` says unless something is set: a flag
         the project declares off (False, or 0 tested as ``> 0``) and never gives another value, or
         an environment variable no file of the project sets, read with a default that decides
@@ -1574,7 +1576,7 @@ class _Sources:
         if flag is not None and negated != in_body and self.off(flag):
             return f"`{flag}` is {self.declared(flag)!r} unless set"
         read = _environment_tested(test)
-        if read is not None and read[2] != in_body and self.unset(read[0]):
+        if read is not None and read[2] != in_body and self.unset(read[0], from_test):
             return f"`{read[0]}` is {read[1]!r} unless set in the environment"
         return None
 
@@ -1695,9 +1697,12 @@ class _Sources:
         """The literal an argument is: written out (``jit=True``), or a name of the caller bound
         once, to a literal, before the call (``jit = True  # set False to debug``, then
         ``jit=jit``); an object a construction written there makes (``value_of``); else
-        ``_SOME`` where the summary knows it for a kind of value that is never None (an array
-        however often its name is rebound: ``_never_none``), ``_UNKNOWN`` otherwise."""
+        ``_FUNCTION`` for a function or a jit; ``_SOME`` where the summary knows it for a kind of
+        value that is never None (an array however often its name is rebound: ``_never_none``),
+        ``_UNKNOWN`` otherwise."""
         found = self._passed_value(caller, passed)
+        if found is _UNKNOWN and passed.value.ty in _FUNCTIONS:
+            return _FUNCTION
         return _SOME if found is _UNKNOWN and _never_none(passed.value) else found
 
     def _passed_value(self, caller: FunctionSummary, passed: Arg) -> object:
@@ -1718,15 +1723,30 @@ class _Sources:
 
     def value_of(self, fn: FunctionSummary, node: ast.expr | None) -> object:
         """What ``node``, in ``fn``, is: a literal; an ``_Instance`` a construction of a class of
-        declared fields makes (``GameParams(mirrored=True)``); ``_BUILT`` for another object a
-        display or a call makes that is never None (``_builds``); else ``_UNKNOWN``."""
+        declared fields makes (``GameParams(mirrored=True)``); ``_FUNCTION`` for a function a call
+        makes (``_makes_function``); ``_BUILT`` for another object a display or a call makes that is
+        never None (``_builds``); else ``_UNKNOWN``."""
         found = _literal(node)
         if found is not _UNKNOWN or node is None:
             return found
         made = self.instance_of(fn, node) if isinstance(node, ast.Call) else None
         if made is not None:
             return made
+        if self._makes_function(fn, node):
+            return _FUNCTION
         return _BUILT if self._builds(fn, node) else _UNKNOWN
+
+    def _makes_function(self, fn: FunctionSummary, node: ast.expr) -> bool:
+        """Whether ``node`` calls functions of the project that each return a function or a jit
+        (``loss_grad = make_loss_grad(target)``, ``return jax.jit(jax.value_and_grad(loss))``)."""
+        site = self._site_of(fn, node) if isinstance(node, ast.Call) else None
+        targets = self.project.site_targets.get(site, ()) if site is not None else ()
+        return bool(targets) and all(
+            isinstance(t, FuncTarget)
+            and (returned := self.project.function(t.qualname).returns) is not None
+            and returned.ty in _FUNCTIONS
+            for t in targets
+        )
 
     def instance_of(self, fn: FunctionSummary, call: ast.Call) -> _Instance | None:
         """The object ``call`` makes where it constructs a class of the project whose ``__init__``
@@ -1852,19 +1872,27 @@ class _Sources:
             self._flags[flag] = _declared_off(flag, self._texts)
         return self._flags[flag]
 
-    def unset(self, variable: str) -> bool:
+    def unset(self, variable: str, with_tests: bool) -> bool:
         """Whether no file of the project names the environment variable but to read it
-        (``os.getenv("NAME", ...)``, ``os.environ.get("NAME", ...)``): none sets it."""
+        (``os.getenv("NAME", ...)``, ``os.environ.get("NAME", ...)``): none sets it. Without
+        ``with_tests`` the test files are not read: ``monkeypatch.setenv`` there holds in a test."""
         name = re.escape(variable)
         named = re.compile(rf"[\"']{name}[\"']")
         read = re.compile(rf"(?:getenv|environ\.get)\(\s*[\"']{name}[\"']")
-        return sum(len(named.findall(t)) for t in self._texts) == sum(
-            len(read.findall(t)) for t in self._texts
-        )
+        texts = self._texts if with_tests else self._texts_beside_tests
+        return sum(len(named.findall(t)) for t in texts) == sum(len(read.findall(t)) for t in texts)
 
     @cached_property
     def _texts(self) -> list[str]:
         return [text for m in self.project.modules.values() if (text := self._text(m.path))]
+
+    @cached_property
+    def _texts_beside_tests(self) -> list[str]:
+        return [
+            text
+            for m in self.project.modules.values()
+            if not is_test_file(m.path) and (text := self._text(m.path))
+        ]
 
     def _text(self, path: str) -> str | None:
         """The file's text as the run reads it, lines counted as Python counts them; None when it
@@ -2037,25 +2065,65 @@ _ENVIRONMENT_READS = frozenset({"getenv", "os.getenv", "environ.get", "os.enviro
 
 
 def _environment_tested(test: ast.expr) -> tuple[str, object, bool] | None:
-    """``os.getenv("NAME", default) == literal`` (or ``!=``): the variable, its default, and whether
-    the test holds where the environment leaves it at the default."""
+    """``os.getenv("NAME", default) == literal`` (``!=``, ``in`` or ``not in`` literals; the read
+    normalised, ``.strip().lower()``): the variable, its default, and whether the test holds where
+    the environment leaves it at the default."""
     if not (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
-        and isinstance(test.comparators[0], ast.Constant)
-        and isinstance(test.left, ast.Call)
-        and ast.unparse(test.left.func) in _ENVIRONMENT_READS
-        and len(test.left.args) == 2
-        and not test.left.keywords
-        and all(isinstance(a, ast.Constant) for a in test.left.args)
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn)
     ):
         return None
-    name, default = (a.value for a in test.left.args)  # type: ignore[attr-defined]
+    read = _environment_read(test.left)
+    try:
+        compared = ast.literal_eval(test.comparators[0])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if read is None:
+        return None
+    name, default = read
+    if isinstance(test.ops[0], ast.Eq | ast.NotEq):
+        holds = default == compared
+    elif isinstance(compared, tuple | list | set | frozenset):
+        holds = default in compared
+    else:
+        return None
+    return name, default, holds == isinstance(test.ops[0], ast.Eq | ast.In)
+
+
+# What a read is normalised with before it is tested (``os.getenv(...).strip().lower()``).
+_NORMALISERS = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold"})
+
+
+def _environment_read(node: ast.expr) -> tuple[str, object] | None:
+    """``os.getenv("NAME", default)`` (``os.environ.get``), normalised or not: the variable and
+    the default as the test sees it."""
+    methods = []
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _NORMALISERS
+        and not node.args
+        and not node.keywords
+    ):
+        methods.append(node.func.attr)
+        node = node.func.value
+    if not (
+        isinstance(node, ast.Call)
+        and ast.unparse(node.func) in _ENVIRONMENT_READS
+        and len(node.args) == 2
+        and not node.keywords
+        and all(isinstance(a, ast.Constant) for a in node.args)
+    ):
+        return None
+    name, default = (a.value for a in node.args)  # type: ignore[attr-defined]
     if not isinstance(name, str):
         return None
-    equal = default == test.comparators[0].value
-    return name, default, equal == isinstance(test.ops[0], ast.Eq)
+    for method in reversed(methods):
+        if not isinstance(default, str):
+            return None
+        default = getattr(default, method)()
+    return name, default
 
 
 def _declared_off(flag: str, texts: list[str]) -> bool:
@@ -2216,9 +2284,22 @@ class _Some:
 _SOME = _Some()
 
 
+class _Function:
+    """A function, a jitted one or a partial: never None, and always true."""
+
+    def __repr__(self) -> str:
+        return "function"
+
+
+_FUNCTION = _Function()
+
+# Kinds of value (``Value.ty``) that are functions: true in a test, as Python's are.
+_FUNCTIONS = frozenset({LAMBDA, PARTIAL, FUNCTION, TRANSFORM, JIT})
+
+
 def _built(value: object) -> bool:
     """Whether ``value`` is known not to be None: an object known to be made, or ``_SOME``."""
-    return value is _BUILT or value is _SOME or isinstance(value, _Instance)
+    return value is _BUILT or value is _SOME or value is _FUNCTION or isinstance(value, _Instance)
 
 
 # Kinds of value (``Value.ty``) that are never None: arrays, numbers, displays, functions, objects.
@@ -2323,6 +2404,65 @@ def _argument_branches(
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 text = f"`{subject}` is {known.default!r} unless set"
                 yield Assumption("flag-off", where, text)
+    fallback = _fallback(inside, at, node, fn)
+    known = _passed_by(prop, sources, fn, fallback[0], chain) if fallback else None
+    if fallback is not None and known is not None and known.values:
+        param, test, in_body = fallback
+        if all(_truth(test, param, v) not in (None, in_body) for v in known.values):
+            yield None  # the chain's call passes what the fallback is built for: never built
+
+
+def _fallback(
+    inside: list[tuple[ast.AST, list[ast.stmt]]], at: Location, scope: ast.AST, fn: FunctionSummary
+) -> tuple[str, ast.expr, bool] | None:
+    """The parameter whose fallback ``at`` builds, the test that decides it and the outcome that
+    builds it: ``p = p or make()`` (built where ``p`` is false), ``p = make() if p is None else p``,
+    and ``if p is None: p = make()`` (``if not p:``), where nothing else binds ``p``: the caller's
+    argument is what the test reads."""
+    if not inside:
+        return None
+    stmt = inside[-1][0]
+    target: str | None = None
+    found: tuple[ast.expr, bool] | None = None
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0].id if isinstance(stmt.targets[0], ast.Name) else None
+        value = stmt.value
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            if _is_name_of(value.values[0], target) and _within(value.values[1:], at):
+                found = value.values[0], False
+        elif isinstance(value, ast.IfExp) and _within([value.body], at):
+            found = value.test, True
+        elif isinstance(value, ast.IfExp) and _within([value.orelse], at):
+            found = value.test, False
+    if found is None and len(inside) > 1 and isinstance(inside[-2][0], ast.If):
+        branch = inside[-2][0]
+        bound = {
+            t.id
+            for s in branch.body
+            if isinstance(s, ast.Assign)
+            for t in s.targets
+            if isinstance(t, ast.Name)
+        }
+        if any(_holds(s, at.line) for s in branch.body) and not branch.orelse:
+            found = branch.test, True
+            target = next(iter(bound)) if len(bound) == 1 else None
+    if found is None or target is None or fn.param(target) is None:
+        return None
+    test = found[0]
+    if {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} != {target}:
+        return None
+    # The parameter, and the one binding that falls back.
+    if len(_bindings(scope, target)) != 2:
+        return None
+    return target, test, found[1]
+
+
+def _within(nodes: list[ast.expr], at: Location) -> bool:
+    return any(
+        (n.lineno, n.col_offset + 1) <= (at.line, at.col)
+        and (at.line, at.col) <= (n.end_lineno or n.lineno, (n.end_col_offset or 0) + 1)
+        for n in nodes
+    )
 
 
 def _resolved(sources: _Sources, fn: FunctionSummary, test: ast.expr) -> ast.expr:
@@ -3238,6 +3378,8 @@ def _truth(test: ast.expr, subject: str, value: object) -> bool | None:
             return None
         return _compare(test.ops[0], left, right)
     found = _operand(test, subject, value)
+    if found is _FUNCTION:
+        return True
     return None if found is _UNKNOWN or _built(found) else bool(found)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from bench_scripts import write_tree
@@ -21,3 +23,16 @@ def checked(folder: Path, *flags: str) -> tuple[int, str]:
     args = ["check", str(folder), "--no-cache", "--isolated", *flags]
     result = CliRunner().invoke(main, args)
     return result.exit_code, result.output
+
+
+def findings_in(root: Path, files: dict[str, str], *flags: str) -> list[dict]:
+    """The JSON findings of ``retracelint .`` run in ``root`` (paths relative to it, as a user in
+    that folder sees them), uncached, once ``files`` are written there."""
+    written(root, files)
+    before = Path.cwd()
+    os.chdir(root)
+    try:
+        result = CliRunner().invoke(main, ["--no-cache", "--format", "json", *flags, "."])
+    finally:
+        os.chdir(before)
+    return json.loads(result.stdout)

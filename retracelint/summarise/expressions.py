@@ -43,6 +43,7 @@ from retracelint.summarise.sizes import (
     _substitute,
     _tests_remainder,
 )
+from retracelint.summarise.spans import slice_bounds
 from retracelint.summarise.state import PassState, handler_of
 from retracelint.summarise.syntax import (
     _BIG_DISPLAY,
@@ -50,6 +51,7 @@ from retracelint.summarise.syntax import (
     _OBJECT_VALUE,
     _SAME_VALUE,
     _clip,
+    _definition,
     _dotted,
     _is_constant_data,
     _kind_operand,
@@ -251,6 +253,13 @@ def _size_reads(
 def _module_constants(state: PassState) -> dict[str, int]:
     """The module's ints bound once at top level (``BATCH = 32``) that ``state`` does not bind."""
     return {k: v for k, v in state.mod.summary.constants.items() if k not in state.env}
+
+
+def _known_sizes(state: PassState) -> dict[str, ast.AST]:
+    """What the names of a size stand for: the local definitions, and the module's int constants
+    (``BATCH = 4`` at top level) that ``state`` does not bind."""
+    constants = {k: ast.Constant(v) for k, v in _module_constants(state).items()}
+    return {**constants, **state.defs}
 
 
 def _literal_key(index: ast.expr) -> bool:
@@ -674,8 +683,11 @@ class Expressions(PassState):
         at = self.loc(whole) if whole is not None else None
         if left.parted or right.parted:
             value = value.with_(parted=True)
-        if value.ty == ARRAY and _bools_with_a_number(left, right):
-            # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here.
+        if value.ty == ARRAY and (
+            _bools_with_a_number(left, right) or _ints_with_a_float_like(left, right, nodes)
+        ):
+            # `1 - done` of a bool mask: a weakly typed int (a float with 1.0), of no dtype here;
+            # `jnp.arange(n) * d` of an n or a d of unknown kind: weak if ints times a Python float.
             return value.with_(dtype=None, made=None, weak=UNSURE, floor=None)
         if value.ty == ARRAY:
             dtype = _arith_dtype(left, right, isinstance(op, ast.Div))
@@ -1221,6 +1233,8 @@ class Expressions(PassState):
             upper = self.poly(part.upper, atoms) if part.upper is not None else end
             width = _add(upper, lower, -1)
         sources = self.varying(width, atoms)
+        if sources and any(isinstance(s, LoopSrc) for s in sources):
+            sources = self.kept_length(node, sources)
         out = []
         chunk = self.as_long_as_chunk(width, atoms) if sources else None
         if chunk is not None:
@@ -1244,10 +1258,59 @@ class Expressions(PassState):
             return out, self.length(width, atoms)
         elif clamp is not None and not strided:
             clamped = frozenset().union(*(self.varying(w, atoms) for w in others))
+            if any(isinstance(s, LoopSrc) for s in clamped):
+                clamped = self.kept_length(node, clamped)
             if clamped:
                 what = f"chunk {self.mod.pos.text(node)}"
                 out.append(Taint("RTL103", what, self.loc(node), clamped, axis))
         return out, None
+
+    def kept_length(self, node: ast.Subscript, sources: frozenset[Src]) -> frozenset[Src]:
+        """What changes the length of slice ``node``, read along every path of the loops' body
+        (``slice_bounds``): one width on all of them (a last batch moved back to keep it) leaves
+        what changes that width. A path that floors the start at zero keeps it too where the end
+        counts up from the width (``max(0, end - B)`` with ``end = i + B``), or adds what changes
+        its own where no loop does (the whole array, shorter than the width). ``sources`` where
+        the paths cannot be read or the widths differ."""
+        paths = slice_bounds(self.bodies.get(self.loops[0], []), node) if self.loops else None
+        if not paths:
+            return sources
+        read = []
+        for bounds in paths:
+            atoms: Atoms = {}
+            width = _add(
+                _poly(bounds.upper, atoms, reader=self),
+                _poly(bounds.lower, atoms, reader=self),
+                -1,
+            )
+            read.append((bounds.floored, width, self.varying(width, atoms)))
+        widths = {tuple(sorted(w.items())) for floored, w, _ in read if not floored}
+        if len(widths) != 1:
+            return sources
+        steady = dict(next(iter(widths)))
+        kept: frozenset[Src] = EMPTY
+        for floored, width, changes in read:
+            if floored and self.counts_up(_add(width, steady, -1)):
+                continue
+            kept |= changes
+        return sources if any(isinstance(s, LoopSrc) for s in kept) else kept
+
+    def counts_up(self, poly: Poly) -> bool:
+        """Whether ``poly`` is a sum of the variables of range loops that start at zero or above,
+        none negative: never below zero."""
+        # A step that is not a literal is taken as positive: strides are (``range_over``).
+        starts = {
+            info.var: info.start
+            for info in self.ranges.values()
+            if (poly_constant(_poly(info.step, {})) or 1) > 0
+        }
+        return all(
+            coefficient > 0
+            and len(monomial) == 1
+            and monomial[0] in starts
+            and _at_least_zero(starts[monomial[0]])
+            for monomial, coefficient in poly.items()
+        )
 
     def as_long_as_chunk(self, width: Poly, atoms: Atoms) -> Taint | None:
         """The chunk a slice of ``width`` is as long as (``labels[: len(images_chunk)]``): it changes
@@ -1299,7 +1362,9 @@ class Expressions(PassState):
                 continue
             atoms: Atoms = {}
             if info.step is not None and self.poly(info.step, atoms) == width:
-                if _full_chunks(info.stop, info.step, self.defs, self.bound_once):
+                if self.one_chunk(info) or _full_chunks(
+                    info.stop, info.step, self.defs, self.bound_once
+                ):
                     return True, None
                 chunking = self.chunking(info)
                 if chunking is not None and not chunking.reads:
@@ -1325,6 +1390,20 @@ class Expressions(PassState):
                 )
         return False, None
 
+    def one_chunk(self, info: _RangeLoop) -> bool:
+        """Whether ``range(0, stop, step)`` gives one chunk at most, its stop known no greater than
+        its step (``x = x[:2]`` before ``range(0, len(x), 100)``): the last chunk is the first."""
+        known = _known_sizes(self)
+        step = poly_constant(_poly(info.step, {}, known))
+        if step is None or not _at_least_zero(info.start) or poly_constant(_poly(info.start, {})):
+            return False
+        most = poly_constant(_poly(info.stop, {}, known))
+        if most is None:
+            read = _length_read(info.stop)
+            cut = _definition(read[0], self.defs) if read is not None and read[1] == 0 else None
+            most = _rows_kept(cut, known)
+        return most is not None and most <= step
+
     def chunking(self, info: _RangeLoop) -> Chunking | None:
         """When the chunks of a range loop are all full, in sizes known here (lengths, local
         constants) or, for the rest, read where the callers make them: each unknown atom must be an
@@ -1333,13 +1412,7 @@ class Expressions(PassState):
         some atom is none of these."""
         atoms: Atoms = {}
         reads = _LengthReads(self, self.quiet)
-        # The module's int constants (`BATCH = 4` at top level) are known sizes here too.
-        defs: dict[str, ast.AST] = {
-            name: ast.Constant(value)
-            for name, value in self.mod.summary.constants.items()
-            if name not in self.env
-        }
-        defs.update(self.defs)
+        defs = _known_sizes(self)
         stop = _poly(info.stop, atoms, defs, reader=reads)
         span = _add(stop, _poly(info.start, atoms, defs, reader=reads), -1)
         step = _poly(info.step, atoms, defs, reader=reads)
@@ -1610,6 +1683,31 @@ def _dtype_kept(left: Value, right: Value, op: ast.operator) -> Value | None:
     return taken
 
 
+def _ints_with_a_float_like(
+    left: Value, right: Value, nodes: tuple[ast.AST, ast.AST] | None
+) -> bool:
+    """Whether arithmetic meets a strong array that may hold integers with what may be a Python
+    float: weakly typed if both are so (measured on jax 0.10.2: ``jnp.arange(5) * 0.5`` is a weakly
+    typed float32, ``_lands_weak``), strong with a float array or an array operand. Not known here
+    where the operand's kind is not (``FLOAT_LIKE``: ``2.0 * pi / (self.nfp * n)`` of an
+    unannotated field) or the array is a range of bounds of unknown kind (``jnp.arange(n)``: ints
+    for a count; a norm or a mean of unknown dtype is a float)."""
+    written = nodes if nodes is not None else (None, None)
+    for array, other, node in ((left, right, written[0]), (right, left, written[1])):
+        if array.ty != ARRAY or array.weak != MADE_STRONG:
+            continue
+        ints = array.dtype is not None and array.dtype.startswith(("int", "uint"))
+        if other.ty == FLOAT_LIKE and ints:
+            return True
+        if other.ty in (FLOAT, FLOAT_LIKE) and array.dtype is None and _range_call(node):
+            return True
+    return False
+
+
+def _range_call(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("arange")
+
+
 def _bools_with_a_number(left: Value, right: Value) -> bool:
     """Whether arithmetic meets a bool array with a Python int or float (measured on jax 0.10.2:
     ``1 - mask`` is a weakly typed int32, ``mask * 1.0`` a weakly typed float32)."""
@@ -1818,3 +1916,22 @@ def _number_kind(value: Value, params: Sequence[Param]) -> str | None:
     param = next((p for p in params if p.name == value.param), None)
     kind = (param.default or param.annotation) if param is not None else None
     return kind if kind in (INT, FLOAT) else None
+
+
+def _at_least_zero(start: ast.AST | None) -> bool:
+    """Whether a range's start is visibly zero or more (``range(n)``, ``range(0, n, bs)``)."""
+    value = poly_constant(_poly(start, {}))
+    return value is not None and value >= 0
+
+
+def _rows_kept(node: ast.AST | None, known: dict[str, ast.AST]) -> int | None:
+    """The most rows ``x[:k]`` (``x[0:k]``, ``x[:k, ...]``) keeps, for a ``k`` known here."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    part = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+    if not isinstance(part, ast.Slice) or part.step is not None or part.upper is None:
+        return None
+    if poly_constant(_poly(part.lower, {}, known)) != 0:
+        return None
+    most = poly_constant(_poly(part.upper, {}, known))
+    return most if most is not None and most >= 0 else None

@@ -8,7 +8,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from retracelint.summarise.apis import _ARRAY_MODULES, _GROWERS, _array_module
-from retracelint.summarise.syntax import LEAVES_LOOP, _dotted, _is_name
+from retracelint.summarise.syntax import (
+    ENDS_BLOCK,
+    LEAVES_LOOP,
+    _dotted,
+    _is_name,
+    _none_compared,
+    bound_names,
+)
 from retracelint.values import (
     CarrySrc,
     Src,
@@ -515,3 +522,87 @@ def _appended_each_turn(body: list[ast.stmt], name: str, branch: ast.If) -> bool
             if changed:
                 return False
     return appended
+
+
+# A count of iterations: ``range(epochs)``, a progress bar over one (``trange(epochs)``,
+# ``tqdm(range(n))``). A collection may be empty; a count of epochs is not written to be 0.
+_COUNTERS = ("range", "trange", "tqdm.trange", "tqdm.auto.trange", "tqdm.notebook.trange")
+_PROGRESS = ("tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm")
+
+
+def first_pass_branch(body: list[ast.stmt], made_before: dict[str, ast.AST]) -> ast.If | None:
+    """The ``if`` of a loop body that its first iteration surely runs: a record kept by beating it
+    (``if val_loss < best_loss: best_loss = val_loss; best = model``) that starts at infinity (or
+    None, ``best_loss is None or ...``) before the loop, reached with nothing before it that can
+    leave the iteration. What its block binds is never what it was before the loop, past it."""
+    for stmt in body:
+        if isinstance(stmt, ast.If) and _beats_start(stmt, made_before):
+            return stmt
+        if any(isinstance(n, ENDS_BLOCK) for n in ast.walk(stmt)):
+            return None
+    return None
+
+
+def counted(node: ast.AST | None, made_before: dict[str, ast.AST]) -> bool:
+    """Whether a for loop walks a count of iterations (``_COUNTERS``), written there or bound to
+    a name before it (``pbar = trange(epochs)``)."""
+    if not isinstance(node, ast.For):
+        return False
+    walked = node.iter
+    if isinstance(walked, ast.Name):
+        walked = made_before.get(walked.id)  # type: ignore[assignment]
+    if not isinstance(walked, ast.Call):
+        return False
+    name = _dotted(walked.func) or ""
+    if name in _PROGRESS and walked.args:
+        return counted(ast.For(node.target, walked.args[0], [], []), {})
+    return name in _COUNTERS
+
+
+def _beats_start(stmt: ast.If, made_before: dict[str, ast.AST]) -> bool:
+    """``if x < best:`` (``best > x``, ``<=``) with ``best = float("inf")`` before the loop, or
+    ``>`` with minus infinity, or ``best is None or ...`` with ``best = None``; its block sets
+    ``best``."""
+    test = stmt.test
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        test = test.values[0]
+        compared = _none_compared(test)
+        record = compared[0] if compared is not None and compared[1] == 1 else None
+        start_ok = isinstance(record, ast.Name) and _is_none(made_before.get(record.id))
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op, record = test.ops[0], test.comparators[0]
+        sign = (
+            1 if isinstance(op, ast.Lt | ast.LtE) else -1 if isinstance(op, ast.Gt | ast.GtE) else 0
+        )
+        if not isinstance(record, ast.Name):
+            record, sign = test.left, -sign
+        start_ok = (
+            sign != 0
+            and isinstance(record, ast.Name)
+            and _infinity(made_before.get(record.id)) == sign
+        )
+    else:
+        return False
+    return start_ok and record.id in bound_names(stmt.body, "targets")  # type: ignore[union-attr]
+
+
+def _infinity(node: ast.AST | None) -> int:
+    """1 for ``float("inf")``, ``math.inf``, ``np.inf``...; -1 for minus those; else 0."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_infinity(node.operand)
+    if isinstance(node, ast.Attribute) and node.attr == "inf":
+        return 1
+    if (
+        isinstance(node, ast.Call)
+        and _dotted(node.func) == "float"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        text = node.args[0].value.strip().lower()
+        return {"inf": 1, "+inf": 1, "infinity": 1, "-inf": -1, "-infinity": -1}.get(text, 0)
+    return 0
+
+
+def _is_none(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None

@@ -144,6 +144,8 @@ class PassState:
         # self.log.items()``): that container, which grows when the item does.
         self.elements: dict[str, ast.expr] = {}
         self.bodies: dict[int, list[ast.stmt]] = {}  # per loop: its body
+        # The ``if`` blocks a loop's first iteration surely runs (``first_pass_branch``).
+        self.taken_first: set[ast.If] = set()
         self.body: list[ast.stmt] = []  # the whole body walked
         self._names: BodyNames | None = None  # what the body binds and resizes (``names``)
         # The locals whose bindings ``held_name`` is reading (``xs = [f(x) for x in xs]`` reads

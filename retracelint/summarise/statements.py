@@ -52,6 +52,8 @@ from retracelint.summarise.loops import (
     _one_pass,
     _refilled_per_period,
     _surely_runs,
+    counted,
+    first_pass_branch,
 )
 from retracelint.summarise.objects import field_initials
 from retracelint.summarise.points import is_numbered, spelled_points
@@ -482,6 +484,7 @@ class Statements(PassState):
             _changed_key(node),
             self.arm_of(node),
             clamped,
+            bound_names(node.body, "targets") if node in self.taken_first else frozenset(),
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -697,6 +700,7 @@ class Statements(PassState):
         keyed: str = "",
         arm: tuple[str, bool] | None = None,
         clamped: tuple[str, Length, ast.expr, int] | None = None,
+        taken: frozenset[str] = frozenset(),
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -709,7 +713,9 @@ class Statements(PassState):
         ``truth_tested``: the names the first block runs only when true (``if mask:``);
         ``keyed``: the name whose change alone runs the first block (``_changed_key``); ``arm``: the
         key of an ``if``'s test one call runs one block of, and the arm the first block is;
-        ``clamped``: an atom, its length, the test and the block where it has it (``clamp_test``)."""
+        ``clamped``: an atom, its length, the test and the block where it has it (``clamp_test``);
+        ``taken``: the names the first block binds, which a loop's first iteration runs
+        (``taken_first``): past the blocks they hold what it binds."""
         outer = self.unset
         outer_arms = self.arms
         outer_same = self.unless_same
@@ -762,7 +768,8 @@ class Statements(PassState):
         merged = results[0]
         for env in results[1:]:
             merged = _joined(merged, env)
-        self.env = merged
+        # Past a block the loop's first iteration runs, what it binds is what it bound.
+        self.env = {**merged, **{k: results[0][k] for k in taken & results[0].keys()}}
         self.defs = {k: v for defs in made for k, v in defs.items()}
         if condition is not None and (condition.vsrc or self.loops):
             self.note_branch_flips(results, made, made_before, condition.vsrc)
@@ -1310,6 +1317,7 @@ class Statements(PassState):
         self.bodies[index] = body
         before = self.env
         made_before = dict(self.defs)
+        first_set = self.first_set(node, body, made_before)
         self.loops.append(index)
         was_recording = self.recording
         self.recording = False
@@ -1329,8 +1337,34 @@ class Statements(PassState):
         )
         after = self.env
         self.loops.pop()
-        self.env = _after_loop(before, after, _surely_runs(node, self.mod.summary.constants))
+        self.env = self.after_loop(node, before, after, made_before, first_set)
         self.filled(index, node, before, first, assigned)
+
+    def after_loop(
+        self,
+        node: ast.AST | None,
+        before: dict[str, Value],
+        after: dict[str, Value],
+        made_before: dict[str, ast.AST],
+        first_set: frozenset[str],
+    ) -> dict[str, Value]:
+        """The environment past a loop: ``_after_loop``, where what a block its first iteration
+        runs binds (``first_set``) is what the body left."""
+        env = _after_loop(before, after, _surely_runs(node, self.mod.summary.constants))
+        env.update((name, after[name]) for name in first_set & after.keys())
+        return env
+
+    def first_set(
+        self, node: ast.AST | None, body: list[ast.stmt], made_before: dict[str, ast.AST]
+    ) -> frozenset[str]:
+        """The names a block of ``body`` that the loop's first iteration runs binds, where a count
+        of iterations walks it (a collection may be empty: the record may stay as it started);
+        that block is kept in ``taken_first`` for ``s_If``."""
+        branch = first_pass_branch(body, made_before) if counted(node, made_before) else None
+        if branch is None:
+            return frozenset()
+        self.taken_first.add(branch)
+        return frozenset(bound_names(branch.body, "targets"))
 
     def note_carried_flips(
         self,
@@ -1427,12 +1461,14 @@ class Statements(PassState):
         assigned = self.assigned[index] = names.assigned
         self.bodies[index] = body
         before = self.env
+        made_before = dict(self.defs)
+        first_set = self.first_set(node, body, made_before)
         self.loops.append(index)
         with self.iteration():
             after = self.walk_carrying(body, head, before, names)
         self.loops.pop()
         carried = _carried_out(after, names, LoopSrc(index))
-        self.env = _after_loop(before, carried, _surely_runs(node, self.mod.summary.constants))
+        self.env = self.after_loop(node, before, carried, made_before, first_set)
         self.filled(index, node, before, after, assigned)
 
     def trip_count(
