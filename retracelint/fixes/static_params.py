@@ -29,7 +29,7 @@ from retracelint.fixes.base import (
     parse_expression,
 )
 from retracelint.model import Finding
-from retracelint.summarise.apis import accepts_traced
+from retracelint.summarise.apis import accepts_traced, transform_traces
 
 _JITS = frozenset(
     {
@@ -57,6 +57,12 @@ def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
     uses = _needs_static(source, found.fdef, found.name)
     if isinstance(uses, str):
         return Refusal(f"{found.name} must stay static: {uses}")
+    sequence = _length_may_change(source, finding)
+    if sequence is not None:
+        return Refusal(
+            f"{found.name} is passed {sequence}, whose length may change: traced, each length is"
+            " still another trace"
+        )
     new = found.without(source)
     if isinstance(new, Refusal):
         return new
@@ -287,7 +293,7 @@ def _use(source: Source, node: ast.AST, depth: int) -> str | _Use:
             if isinstance(helper, str):
                 return helper
             if helper is None:
-                why = _call_use(call, current)
+                why = _call_use(source, call, current)
                 return why if why is not None else _Use(container=container)
             container |= helper.container
             if not helper.returned:
@@ -391,12 +397,70 @@ def _parameter(args: ast.arguments, call: ast.Call, argument: ast.AST) -> str | 
     return keyword if keyword in named else None
 
 
-def _call_use(call: ast.Call, argument: ast.AST) -> str | None:
+def _transform_made(source: Source, func: ast.expr) -> ast.Call | None:
+    """The call that made the function ``func`` names: itself (``jax.grad(f)(x)``) or the one
+    assignment of its name in the enclosing def (``grad_fn = jax.grad(f)``)."""
+    made = _bound_value(source, func) if isinstance(func, ast.Name) else func
+    return made if isinstance(made, ast.Call) else None
+
+
+def _bound_value(source: Source, name: ast.Name) -> ast.expr | None:
+    """The value of the one assignment of ``name`` in the def around it."""
+    scope = next(
+        (
+            a
+            for a in source.ancestors(name)
+            if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ),
+        None,
+    )
+    if scope is None:
+        return None
+    bound = [
+        n
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Name) and n.id == name.id and not isinstance(n.ctx, ast.Load)
+    ]
+    assign = source.parent(bound[0]) if len(bound) == 1 else None
+    return assign.value if isinstance(assign, ast.Assign) else None
+
+
+_SEQUENCES = frozenset({"tuple", "list", "sorted"})
+
+
+def _length_may_change(source: Source, finding: Finding) -> str | None:
+    """The sequence the finding's call passes when it is made with a computed length (``tuple(xs)``,
+    a comprehension): traced, its length is its structure, still part of the cache key."""
+    loc = finding.location
+    caller = source if source.path in (None, loc.path) else source.neighbour(loc.path)
+    if caller is None:
+        return None
+    node = caller.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    if isinstance(node, ast.Name):
+        node = _bound_value(caller, node)
+    computed = isinstance(node, ast.Call) and (
+        dotted(node.func) in _SEQUENCES
+        and node.args
+        and not isinstance(node.args[0], (ast.Tuple, ast.List))
+    )
+    if computed or isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return caller.code(node)  # type: ignore[arg-type]
+    return None
+
+
+def _call_use(source: Source, call: ast.Call, argument: ast.AST) -> str | None:
     called = dotted(call.func)
-    if not called.startswith(_ARRAY_PREFIXES):
-        return f"passes it to {called or 'a call'}"
     keyword = next((k.arg for k in call.keywords if k.value is argument), None)
     position = next((i for i, a in enumerate(call.args) if a is argument), None)
+    made = _transform_made(source, call.func)
+    if made is not None and keyword is None:
+        configured = len(made.args) > 1 or any(
+            k.arg in ("argnums", "in_axes") for k in made.keywords
+        )
+        if transform_traces(dotted(made.func), configured, position):
+            return None  # differentiated or mapped: traced by the transform whatever it is given
+    if not called.startswith(_ARRAY_PREFIXES):
+        return f"passes it to {called or 'a call'}"
     if not accepts_traced(called.rsplit(".", 1)[-1], position, keyword):
         return f"gives {called} an argument that is not known to take a traced value"
     return None
