@@ -242,9 +242,18 @@ def test_a_tuple_of_a_list_that_changes_length_stays_static_with_the_reason(
     assert (project / "pulses.py").read_text() == PULSES
 
 
-def test_a_tuple_of_fixed_length_made_in_the_caller_is_still_made_traced(project: Path) -> None:
-    pairs = MONITOR.replace("tuple(self.healthy)", "(self.healthy[0], self.healthy[-1])")
-    (project / "main.py").write_text(pairs, encoding="utf-8")
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("tuple(self.healthy)", "(self.healthy[0], self.healthy[-1])"),  # a pair, whatever it holds
+        # every window moved, none dropped: a new list as long as the old one
+        ("self.healthy.pop()", "self.healthy = [(s + 0.1, e + 0.1) for s, e in self.healthy]"),
+    ],
+)
+def test_a_tuple_of_fixed_length_made_in_the_caller_is_still_made_traced(
+    project: Path, edit: tuple[str, str]
+) -> None:
+    (project / "main.py").write_text(MONITOR.replace(*edit), encoding="utf-8")
     lint("--fix", "--unsafe-fixes", ".")
     assert (project / "pulses.py").read_text() == PULSES.replace(
         '@partial(jax.jit, static_argnames=("windows",))', "@jax.jit", 1

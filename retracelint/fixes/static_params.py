@@ -426,11 +426,14 @@ def _bound_value(source: Source, name: ast.Name) -> ast.expr | None:
 
 
 _SEQUENCES = frozenset({"tuple", "list", "sorted"})
+# List methods that change its length.
+_RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
 
 
 def _length_may_change(source: Source, finding: Finding) -> str | None:
-    """The sequence the finding's call passes when it is made with a computed length (``tuple(xs)``,
-    a comprehension): traced, its length is its structure, still part of the cache key."""
+    """The sequence the finding's call passes when its length may change from call to call: made
+    (``tuple(xs)``) of a list the module resizes (``xs.remove(c)``), or by a comprehension that
+    filters. Traced, its length is its structure, still part of the cache key."""
     loc = finding.location
     caller = source if source.path in (None, loc.path) else source.neighbour(loc.path)
     if caller is None:
@@ -438,14 +441,28 @@ def _length_may_change(source: Source, finding: Finding) -> str | None:
     node = caller.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     if isinstance(node, ast.Name):
         node = _bound_value(caller, node)
-    computed = isinstance(node, ast.Call) and (
-        dotted(node.func) in _SEQUENCES
-        and node.args
-        and not isinstance(node.args[0], (ast.Tuple, ast.List))
-    )
-    if computed or isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-        return caller.code(node)  # type: ignore[arg-type]
-    return None
+    if isinstance(node, ast.Call) and dotted(node.func) in _SEQUENCES and len(node.args) == 1:
+        resized = _resized(caller.tree, dotted(node.args[0]))
+    else:
+        filtered = isinstance(node, (ast.ListComp, ast.GeneratorExp))
+        resized = filtered and any(g.ifs for g in node.generators)  # type: ignore[union-attr]
+    return caller.code(node) if resized else None  # type: ignore[arg-type]
+
+
+def _resized(tree: ast.Module, target: str) -> bool:
+    """Whether the module changes the length of the list ``target`` (a dotted name) names."""
+    if not target:
+        return False
+    for node in ast.walk(tree):
+        func = node.func if isinstance(node, ast.Call) else None
+        resizing = isinstance(func, ast.Attribute) and func.attr in _RESIZING
+        if resizing and dotted(func.value) == target:  # type: ignore[union-attr]
+            return True
+        if isinstance(node, ast.Delete) and any(
+            isinstance(t, ast.Subscript) and dotted(t.value) == target for t in node.targets
+        ):
+            return True
+    return False
 
 
 def _call_use(source: Source, call: ast.Call, argument: ast.AST) -> str | None:
