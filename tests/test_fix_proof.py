@@ -83,3 +83,35 @@ def test_a_front_that_runs_its_body_unjitted_is_not_counted_as_fixed(tmp_path: P
     # rows of rank 2: the guard falls back at every call, so the jitted body never traces
     where = _program(tmp_path, "(n, 2)")
     assert proof._prove({"id": "spread"}, where)["verdict"] == "runs unjitted"
+
+
+def _report(folder: Path, *traces: tuple[str, int, int]) -> dict:
+    """The counter's report of functions of ``folder`` (name, traces, of them re-traces)."""
+    where = str(folder.resolve() / "model.py")
+    return {
+        "traces": [
+            {"name": name, "file": where, "line": 3, "traces": n, "retraces": again}
+            for name, n, again in traces
+        ]
+    }
+
+
+def test_a_value_and_a_gradient_jit_of_one_function_tracing_once_each_is_no_retrace(
+    tmp_path: Path,
+) -> None:
+    # jax.jit(self._nll) and jax.jit(jax.grad(self._nll)) both built once: JAX saw two new functions
+    assert not proof._retraced(tmp_path, _report(tmp_path, ("_nll", 2, 0)))
+    # the gradient's jit built per call: the second one is a re-trace of a function seen on its line
+    assert proof._retraced(tmp_path, _report(tmp_path, ("_nll", 3, 1)))
+    # a nested function's first trace inside its jit, which the counter calls a re-trace: one trace
+    assert not proof._retraced(tmp_path, _report(tmp_path, ("one_step", 1, 1)))
+
+
+def test_numbers_the_original_prints_differently_twice_are_not_compared() -> None:
+    first, again = "0.5 0.3576 ms\n1.0 0.2436 ms\n", "0.5 0.3611 ms\n1.0 0.2502 ms\n"
+    fixed = "0.5 2.56e-05 ms\n1.0 1.88e-05 ms\n"
+    unsteady = frozenset(proof._differing(first, again))
+    assert unsteady == {1, 3}  # the times, not the lengthscales beside them
+    assert proof._same_output(first, fixed, unsteady)
+    assert not proof._same_output(first, "0.7 2.56e-05 ms\n1.0 1.88e-05 ms\n", unsteady)
+    assert not proof._same_output(first, fixed)

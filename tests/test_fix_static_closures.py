@@ -450,3 +450,116 @@ def test_jax_traces_the_fixes_of_two_files_once_and_they_give_the_same(
     rebound = {name: text.replace(*FACTORY_EDITS[1]) for name, text in TUNING.items()}
     programs["rebound"] = (rebound, "tune.py", "simulate", 5)
     proved_by_jax(tmp_path, monkeypatch, programs)
+
+
+# A trajectory-length sampler made by a factory per warm-up round (jittered HMC), passed to a kernel
+# jitted in another module: the closed-over mean goes into jax.random.randint's bounds, which take a
+# traced value, so it becomes a traced argument (a static one would re-trace whenever tuning moves it).
+STEPS = '''\
+"""Random trajectory lengths for jittered HMC."""
+
+import jax
+
+
+def make_jitter_steps(avg_steps):
+    """A uniform number of leapfrog steps in [1, 2 * avg_steps)."""
+
+    def steps_fn(key):
+        return jax.random.randint(key, (), 1, 2 * avg_steps)
+
+    return steps_fn
+'''
+
+KERNEL = '''\
+"""A kernel that draws how many times it moves."""
+
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnames=("steps_fn",))
+def jittered_walk(key, position, steps_fn):
+    key_steps, key_move = jax.random.split(key)
+    n = steps_fn(key_steps)
+    return position + n * jax.random.normal(key_move, position.shape)
+'''
+
+WARMUP = '''\
+"""Warm-up rounds that lengthen the trajectories."""
+
+import jax
+import jax.numpy as jnp
+
+from kernel import jittered_walk
+from steps import make_jitter_steps
+
+
+class Sampler:
+    def __init__(self, avg_steps=3):
+        self.avg_steps = avg_steps
+
+    def run_block(self, key, position):
+        steps_fn = make_jitter_steps(self.avg_steps)
+        return jittered_walk(key, position, steps_fn)
+
+    def tune(self):
+        self.avg_steps = self.avg_steps + 1
+
+
+sampler = Sampler()
+position = jnp.zeros(2)
+for round_idx in range(3):
+    position = sampler.run_block(jax.random.PRNGKey(round_idx), position)
+    sampler.tune()
+'''
+JITTER = {"steps.py": STEPS, "kernel.py": KERNEL, "warmup.py": WARMUP}
+# the factory passed itself: the kernel makes the sampler of the mean it is given
+KERNEL_FIXED = KERNEL.replace(
+    "def jittered_walk(key, position, steps_fn):\n",
+    "def jittered_walk(key, position, steps_fn, *, avg_steps):\n"
+    "    steps_fn = steps_fn(avg_steps=avg_steps)\n",
+)
+
+
+def test_random_bounds_closed_over_become_traced_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = project(tmp_path, monkeypatch, JITTER)
+    assert codes(".") == [("warmup.py", "RTL204")]
+    assert fixed_once(root, "kernel.py") == KERNEL_FIXED
+    assert (root / "warmup.py").read_text(encoding="utf-8") == WARMUP.replace(
+        "        steps_fn = make_jitter_steps(self.avg_steps)\n", ""
+    ).replace(
+        "jittered_walk(key, position, steps_fn)",
+        "jittered_walk(key, position, make_jitter_steps, avg_steps=self.avg_steps)",
+    )
+
+
+def test_a_closed_over_random_shape_that_tuning_changes_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The value is the draw's shape, not a bound: the kernel needs it static, and tune() changes it,
+    so a static one would re-trace as often as the fresh callable did."""
+    shaped = {**JITTER, "steps.py": STEPS.replace("(), 1, 2 * avg_steps", "(avg_steps,), 1, 4")}
+    root = project(tmp_path, monkeypatch, shaped)
+    # passing the value static is refused; the last fix tried (a pytree of the closure) says why
+    assert refusal(root).endswith(
+        "RTL204 not fixed: make_jitter_steps's function needs avg_steps static: gives"
+        " jax.random.randint an argument that is not known to take a traced value"
+    )
+    assert (root / "kernel.py").read_text(encoding="utf-8") == KERNEL
+
+
+def test_a_closed_over_random_shape_that_does_not_change_stays_static(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    steady = {
+        **JITTER,
+        "steps.py": STEPS.replace("(), 1, 2 * avg_steps", "(avg_steps,), 1, 4"),
+        "warmup.py": WARMUP.replace("self.avg_steps = self.avg_steps + 1", "pass"),
+    }
+    root = project(tmp_path, monkeypatch, steady)
+    assert fixed_once(root, "kernel.py") == KERNEL_FIXED.replace(
+        'static_argnames=("steps_fn",)', 'static_argnames=("steps_fn", "avg_steps")'
+    )

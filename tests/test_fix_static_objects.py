@@ -166,3 +166,50 @@ def test_jax_traces_the_served_model_once_and_it_prints_the_same(
     assert not original.raised, original.summary()
     assert original.stdout, "the program must print what the fix has to keep"
     assert report.stdout == original.stdout
+
+
+# The plan found by gradient steps: the body hands values to the gradient jax.grad made, which traces
+# its differentiated argument whatever it is given; the step length made of the horizon flows there.
+DESCENT = PLANNER.replace(
+    """    def plan(self, x, v, goal):
+        steps = jnp.arange(self.horizon)
+        t, decay = steps * self.dt, self._decay(v)
+        path = x + decay * t
+        return jnp.sum((path - goal) ** 2)
+""",
+    """    def plan(self, x, v, goal):
+        grad_fn = jax.grad(self._cost)
+        lr = 0.5 / (1.0 + (self.horizon * self.dt) ** 2)
+        accel = jnp.zeros(())
+        for _ in range(4):
+            accel = accel - lr * grad_fn(accel, x, v, goal)
+        return accel
+
+    def _cost(self, accel, x, v, goal):
+        h = self.horizon * self.dt
+        return (x + self._decay(v) * h + 0.5 * accel * h**2 - goal) ** 2
+""",
+)
+
+
+def test_values_a_gradient_is_taken_of_are_leaves(project: Path) -> None:
+    (project / "planner.py").write_text(DESCENT, encoding="utf-8")
+    lint("--fix", "--unsafe-fixes", ".")
+    fixed = (project / "planner.py").read_text()
+    assert "        return (self.horizon, self.dt, self.damping), ()\n" in fixed
+    assert "    @jax.jit\n    def plan(self, x, v, goal):" in fixed
+
+
+def test_a_value_passed_to_a_gradient_as_a_constant_stays_aux_data(project: Path) -> None:
+    """grad_fn(x, accel, ...) differentiates x: what it is given at accel's place is not traced by it."""
+    constant = DESCENT.replace("grad_fn(accel, x, v, goal)", "grad_fn(x, accel, v, goal)").replace(
+        "def _cost(self, accel, x, v, goal)", "def _cost(self, x, accel, v, goal)"
+    )
+    (project / "planner.py").write_text(constant, encoding="utf-8")
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert (
+        "        return (self.damping,), (self.horizon, self.dt)\n"
+        in (project / "planner.py").read_text()
+    )
+    # dt, which the sweep changes, stays static by this fix: the check says so at once
+    assert "static field Planner.dt, a float, changes in the loop at main.py:8" in result.output

@@ -204,3 +204,57 @@ def test_jax_traces_the_seeded_jitter_once_and_it_prints_the_same(
     assert not original.raised, original.summary()
     assert original.stdout, "the program must print what the fix has to keep"
     assert report.stdout == original.stdout
+
+
+# The windows still healthy, passed as a tuple made of a list that the monitor shortens: traced, a
+# tuple of another length is another pytree structure, so the fix would leave the re-trace.
+MONITOR = """\
+from pulses import evolve
+
+
+class Monitor:
+    def __init__(self, windows):
+        self.healthy = list(windows)
+
+    def step(self):
+        windows = tuple(self.healthy)
+        population, mean = evolve(1.3, windows)
+        print(f"{len(windows)} windows: population={float(population):.4f}")
+        if population < 0.5:
+            self.healthy.pop()
+
+
+monitor = Monitor([(0.2, 0.8), (1.0, 1.6), (2.0, 2.6)])
+for _ in range(3):
+    monitor.step()
+"""
+
+
+def test_a_tuple_of_a_list_that_changes_length_stays_static_with_the_reason(
+    project: Path,
+) -> None:
+    (project / "main.py").write_text(MONITOR, encoding="utf-8")
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert result.stderr.splitlines()[0] == (
+        "retracelint: main.py:10:40: RTL201 not fixed: windows is passed tuple(self.healthy), whose"
+        " length may change: traced, each length is still another trace"
+    )
+    assert (project / "pulses.py").read_text() == PULSES
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("tuple(self.healthy)", "(self.healthy[0], self.healthy[-1])"),  # a pair, whatever it holds
+        # every window moved, none dropped: a new list as long as the old one
+        ("self.healthy.pop()", "self.healthy = [(s + 0.1, e + 0.1) for s, e in self.healthy]"),
+    ],
+)
+def test_a_tuple_of_fixed_length_made_in_the_caller_is_still_made_traced(
+    project: Path, edit: tuple[str, str]
+) -> None:
+    (project / "main.py").write_text(MONITOR.replace(*edit), encoding="utf-8")
+    lint("--fix", "--unsafe-fixes", ".")
+    assert (project / "pulses.py").read_text() == PULSES.replace(
+        '@partial(jax.jit, static_argnames=("windows",))', "@jax.jit", 1
+    )

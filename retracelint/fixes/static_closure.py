@@ -35,6 +35,7 @@ from retracelint.fixes.base import (
 )
 from retracelint.fixes.closure_args import FOLLOW_DEPTH, unhashable_static, why_static
 from retracelint.fixes.rebuilt_jit import not_module_stable
+from retracelint.fixes.static_self import assigned_attributes
 from retracelint.model import Finding
 from retracelint.summarise.syntax import free_names
 
@@ -89,12 +90,41 @@ def pass_values(source: Source, finding: Finding) -> Rewrite | Refusal:
             hashable = unhashable_static(callable_.where, name, uses, f"the callable {why}")
             if hashable is not None:
                 return hashable
+            changing = _changing(source, call, values[name][1])
+            if changing is not None:
+                # static, another value is another trace: the fix would leave the re-trace
+                return Refusal(f"{name} must stay static (the callable {why}), and {changing}")
             statics.append(name)
     decorator = _with_statics(home, jitted, statics)
     if isinstance(decorator, Refusal):
         return decorator
     edit = _Edit(finding.parameter, call, made, assign, callable_)
     return _rewrite(source, edit, _Jitted(site.location.path, home, jitted, decorator))
+
+
+def _changing(source: Source, call: ast.Call, passed: str) -> str | None:
+    """Why the value passed to the call as ``passed`` (its text) may differ from one call to the
+    next: it is the target of a loop around the call, or an attribute of ``self`` that a method of
+    the class other than ``__init__`` assigns."""
+    value = ast.parse(passed, mode="eval").body
+    ancestors = list(source.ancestors(call))
+    if isinstance(value, ast.Name):
+        loops = (ast.For, ast.AsyncFor)
+        if any(isinstance(a, loops) and value.id in bound_names([a.target]) for a in ancestors):
+            return f"{passed} is what a loop around the call iterates over"
+        return None
+    if not (isinstance(value, ast.Attribute) and dotted(value.value) == "self"):
+        return None
+    cls = next((a for a in ancestors if isinstance(a, ast.ClassDef)), None)
+    for method in cls.body if cls is not None else ():
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+            continue
+        me = method.args.args[0].arg
+        if method.name != "__init__" and any(
+            value.attr in assigned_attributes(n, me) for n in ast.walk(method)
+        ):
+            return f"{cls.name}.{method.name} assigns {passed}"  # type: ignore[union-attr]
+    return None
 
 
 def _jitting_module(source: Source, finding: Finding) -> Source | Refusal:

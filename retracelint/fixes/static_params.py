@@ -29,7 +29,7 @@ from retracelint.fixes.base import (
     parse_expression,
 )
 from retracelint.model import Finding
-from retracelint.summarise.apis import accepts_traced
+from retracelint.summarise.apis import accepts_traced, transform_traces
 
 _JITS = frozenset(
     {
@@ -57,6 +57,12 @@ def make_traced(source: Source, finding: Finding) -> Rewrite | Refusal:
     uses = _needs_static(source, found.fdef, found.name)
     if isinstance(uses, str):
         return Refusal(f"{found.name} must stay static: {uses}")
+    sequence = _length_may_change(source, finding)
+    if sequence is not None:
+        return Refusal(
+            f"{found.name} is passed {sequence}, whose length may change: traced, each length is"
+            " still another trace"
+        )
     new = found.without(source)
     if isinstance(new, Refusal):
         return new
@@ -287,7 +293,7 @@ def _use(source: Source, node: ast.AST, depth: int) -> str | _Use:
             if isinstance(helper, str):
                 return helper
             if helper is None:
-                why = _call_use(call, current)
+                why = _call_use(source, call, current)
                 return why if why is not None else _Use(container=container)
             container |= helper.container
             if not helper.returned:
@@ -391,12 +397,87 @@ def _parameter(args: ast.arguments, call: ast.Call, argument: ast.AST) -> str | 
     return keyword if keyword in named else None
 
 
-def _call_use(call: ast.Call, argument: ast.AST) -> str | None:
+def _transform_made(source: Source, func: ast.expr) -> ast.Call | None:
+    """The call that made the function ``func`` names: itself (``jax.grad(f)(x)``) or the one
+    assignment of its name in the enclosing def (``grad_fn = jax.grad(f)``)."""
+    made = _bound_value(source, func) if isinstance(func, ast.Name) else func
+    return made if isinstance(made, ast.Call) else None
+
+
+def _bound_value(source: Source, name: ast.Name) -> ast.expr | None:
+    """The value of the one assignment of ``name`` in the def around it."""
+    scope = next(
+        (
+            a
+            for a in source.ancestors(name)
+            if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ),
+        None,
+    )
+    if scope is None:
+        return None
+    bound = [
+        n
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Name) and n.id == name.id and not isinstance(n.ctx, ast.Load)
+    ]
+    assign = source.parent(bound[0]) if len(bound) == 1 else None
+    return assign.value if isinstance(assign, ast.Assign) else None
+
+
+_SEQUENCES = frozenset({"tuple", "list", "sorted"})
+# List methods that change its length.
+_RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
+
+
+def _length_may_change(source: Source, finding: Finding) -> str | None:
+    """The sequence the finding's call passes when its length may change from call to call: made
+    (``tuple(xs)``) of a list the module resizes (``xs.remove(c)``), or by a comprehension that
+    filters. Traced, its length is its structure, still part of the cache key."""
+    loc = finding.location
+    caller = source if source.path in (None, loc.path) else source.neighbour(loc.path)
+    if caller is None:
+        return None
+    node = caller.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
+    if isinstance(node, ast.Name):
+        node = _bound_value(caller, node)
+    if isinstance(node, ast.Call) and dotted(node.func) in _SEQUENCES and len(node.args) == 1:
+        resized = _resized(caller.tree, dotted(node.args[0]))
+    else:
+        filtered = isinstance(node, (ast.ListComp, ast.GeneratorExp))
+        resized = filtered and any(g.ifs for g in node.generators)  # type: ignore[union-attr]
+    return caller.code(node) if resized else None  # type: ignore[arg-type]
+
+
+def _resized(tree: ast.Module, target: str) -> bool:
+    """Whether the module changes the length of the list ``target`` (a dotted name) names."""
+    if not target:
+        return False
+    for node in ast.walk(tree):
+        func = node.func if isinstance(node, ast.Call) else None
+        resizing = isinstance(func, ast.Attribute) and func.attr in _RESIZING
+        if resizing and dotted(func.value) == target:  # type: ignore[union-attr]
+            return True
+        if isinstance(node, ast.Delete) and any(
+            isinstance(t, ast.Subscript) and dotted(t.value) == target for t in node.targets
+        ):
+            return True
+    return False
+
+
+def _call_use(source: Source, call: ast.Call, argument: ast.AST) -> str | None:
     called = dotted(call.func)
-    if not called.startswith(_ARRAY_PREFIXES):
-        return f"passes it to {called or 'a call'}"
     keyword = next((k.arg for k in call.keywords if k.value is argument), None)
     position = next((i for i, a in enumerate(call.args) if a is argument), None)
+    made = _transform_made(source, call.func)
+    if made is not None and keyword is None:
+        configured = len(made.args) > 1 or any(
+            k.arg in ("argnums", "in_axes") for k in made.keywords
+        )
+        if transform_traces(dotted(made.func), configured, position):
+            return None  # differentiated or mapped: traced by the transform whatever it is given
+    if not called.startswith(_ARRAY_PREFIXES):
+        return f"passes it to {called or 'a call'}"
     if not accepts_traced(called.rsplit(".", 1)[-1], position, keyword):
         return f"gives {called} an argument that is not known to take a traced value"
     return None

@@ -430,6 +430,17 @@ _MAPPING_TRANSFORMS = {"vmap"}
 DIFFERENTIATES = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian"}
 )
+
+
+def transform_traces(transform: str, configured: bool, position: int | None) -> bool:
+    """Whether the function ``transform`` (a dotted name) makes traces its argument at ``position``
+    whatever value it is given: the differentiated one (the first, unless ``configured``: argnums
+    given), every mapped one (unless in_axes is given)."""
+    if configured or position is None:
+        return False
+    return (transform in DIFFERENTIATES and position == 0) or transform in {"jax.vmap", "vmap"}
+
+
 # Annotations of a field whose value jax can differentiate: a float, a complex number or an array.
 DIFFERENTIABLE_TYPES = frozenset(
     {"float", "complex", "jax.Array", "jnp.ndarray", "jax.numpy.ndarray", "Array", "chex.Array"}
@@ -1606,7 +1617,12 @@ TRACED_POSITIONS = {
     "fold_in": 2,
     "categorical": 2,
     "bernoulli": 2,
+    "randint": 1,
+    "truncated_normal": 3,
 }
+# jax.random draws whose bounds follow the shape (``randint(key, shape, minval, maxval)``): those
+# positions take traced values too, the shape between them does not.
+TRACED_BOUNDS = {"randint": frozenset({2, 3}), "uniform": frozenset({3, 4})}
 # lax control flow: where the operands it runs its functions on are (a traced value works there; a
 # function it is handed does not, nor does ``length``), and where its trailing operands start
 # (``cond``'s and ``switch``'s, after the functions), by positional index; and their keywords.
@@ -1660,4 +1676,6 @@ def accepts_traced(function: str, position: int | None, keyword: str | None) -> 
         )
     if keyword is not None:
         return function in TRACED_POSITIONS and keyword not in STATIC_KEYWORDS
+    if position in TRACED_BOUNDS.get(function, ()):
+        return True
     return position is not None and position < TRACED_POSITIONS.get(function, 0)
