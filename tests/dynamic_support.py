@@ -372,6 +372,7 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
     import traceback
 
     import jax
+    from jax._src.interpreters import partial_eval
 
     class _Capture(logging.Handler):
         def __init__(self) -> None:
@@ -421,8 +422,11 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
             out.flush()
             _forget_modules_under(Path(script).parent)
             # A library's module stays imported for the next program, and with it its jitted
-            # functions' caches: what this program traced, the next would not trace again.
+            # functions' caches: what this program traced, the next would not trace again. jax's
+            # set of call sites that missed its cache goes too, as in a new process: kept, a jax
+            # helper traced again after the clear (no file, no call site) reads as a re-trace.
             jax.clear_caches()
+            partial_eval.callsites_with_tracing_cache_miss.clear()
     sys.argv, sys.path[:] = original_argv, original_path
 
 
