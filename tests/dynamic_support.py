@@ -15,9 +15,10 @@ Functions defined in jax or the standard library are never explained, so only us
 
 This file is also the runner: a subprocess runs it with ``--serve``, imports jax once and forks a child per
 call of ``count_retraces_many`` (``_ForkServer``). Several programs can share one child (one backend
-start): each runs in a fresh ``__main__`` namespace and the records logged while it runs are attributed
-to it. Programs sharing a child must live in distinct files (jax remembers call sites by file:line) and
-must not change global jax config.
+start): each runs in a fresh ``__main__`` namespace, with jax's caches cleared after the one before
+(``jax.clear_caches``), and the records logged while it runs are attributed to it. Programs sharing a
+child must live in distinct files (jax remembers call sites by file:line) and must not change global
+jax config.
 
 Running them is almost all XLA compilation of tiny functions, which nothing here asserts about: it is
 made cheaper without touching what is traced. LLVM's optimisations are off (``FAST_COMPILE_FLAGS``;
@@ -371,6 +372,7 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
     import traceback
 
     import jax
+    from jax._src.interpreters import partial_eval
 
     class _Capture(logging.Handler):
         def __init__(self) -> None:
@@ -419,6 +421,12 @@ def _run_programs(result_path: str, argv: list[str], scripts: list[str]) -> None
             out.write(json.dumps(outcome) + "\n")
             out.flush()
             _forget_modules_under(Path(script).parent)
+            # A library's module stays imported for the next program, and with it its jitted
+            # functions' caches: what this program traced, the next would not trace again. jax's
+            # set of call sites that missed its cache goes too, as in a new process: kept, a jax
+            # helper traced again after the clear (no file, no call site) reads as a re-trace.
+            jax.clear_caches()
+            partial_eval.callsites_with_tracing_cache_miss.clear()
     sys.argv, sys.path[:] = original_argv, original_path
 
 

@@ -379,6 +379,30 @@ OPTED_IN_ONCE = [
 COPIED_ONCE = [(name, main) for name, main in TRACE_ONCE if name not in OPTED_IN_ONCE]
 
 
+# A library beside the copies (on the programs' path, outside their folders, so that it stays imported
+# from one program to the next, as an installed one does) and two programs after the fixtures that each
+# call its jitted function at two sizes.
+_LIBRARY = """import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def normalise(x):
+    return x / jnp.linalg.norm(x)
+"""
+_USES_LIBRARY = """import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site-packages"))
+import jax.numpy as jnp
+from scaling import normalise
+
+for size in (3, 4):
+    print(normalise(jnp.arange(1.0, size + 1.0)).sum())
+"""
+LIBRARY_USERS = ("library_user_first", "library_user_second")
+
+
 @pytest.fixture(scope="module")
 def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[RetraceReport, Path]]:
     """Each trace-once fixture that does not opt in, run once with its own number of steps in one
@@ -393,6 +417,13 @@ def copied_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ret
         else:
             shutil.copytree(source, folder / name)
             scripts[name] = folder / name / main
+    library = folder / "site-packages"
+    library.mkdir()
+    (library / "scaling.py").write_text(_LIBRARY, encoding="utf-8")
+    for name in LIBRARY_USERS:
+        (folder / name).mkdir()
+        scripts[name] = folder / name / "main.py"
+        scripts[name].write_text(_USES_LIBRARY, encoding="utf-8")
     reports = count_retraces_many(list(scripts.values()), cwd=folder, counts_only=True)
     return {
         name: (report, script.parent)
@@ -428,6 +459,26 @@ def test_copied_negative_fixture_traces_each_function_once(
     name: str, copied_runs: dict[str, tuple[RetraceReport, Path]]
 ) -> None:
     _assert_each_own_function_traced_once(*copied_runs[name])
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, id=unit_id(name, "copies")) for name in LIBRARY_USERS]
+)
+def test_each_program_of_a_process_traces_as_if_it_ran_alone(
+    name: str, copied_runs: dict[str, tuple[RetraceReport, Path]]
+) -> None:
+    """Programs that share one process of the runner (tests/dynamic_support.py): the second one's
+    call at a second size re-traces the library's jitted function, as the first one's did, though
+    the first one traced it at both sizes and the library stayed imported: jax's caches do not
+    carry over from one program to the next, so no program's re-trace is hidden by another's."""
+    report, _ = copied_runs[name]
+    assert not report.raised, report.summary()
+    counts = {
+        (Path(f.file).name, f.name): (n, report.retraces.get(f, 0))
+        for f, n in report.traces.items()
+        if f.file  # jax's own helpers have none
+    }
+    assert counts == {("scaling.py", "normalise"): (2, 1)}, report.summary()
 
 
 def test_classes_with_eq_and_no_hash_raise_where_rtl203_says(tmp_path: Path) -> None:

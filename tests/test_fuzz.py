@@ -172,8 +172,13 @@ def encode(text: str) -> bytes:
 
 
 # -- hypothesmith: any valid Python ------------------------------------------------------------------
+# hypothesmith builds a parser of Python's grammar per call (about 3 s of CPU): one, built when a test
+# first draws from it, not when each pytest-xdist worker imports this file to collect it.
+GRAMMAR = st.deferred(hypothesmith.from_grammar)
+
+
 @settings(CI, max_examples=40)
-@given(hypothesmith.from_grammar())
+@given(GRAMMAR)
 def test_summarise_never_raises_on_grammar_generated_python(source: str) -> None:
     check_summary(encode(source), "grammar")
 
@@ -198,7 +203,7 @@ def linked(sources: list[str]) -> dict[str, bytes]:
 
 
 @settings(CI, max_examples=15)
-@given(st.lists(hypothesmith.from_grammar(), min_size=2, max_size=4))
+@given(st.lists(GRAMMAR, min_size=2, max_size=4))
 def test_pipeline_never_raises_on_linked_generated_modules(sources: list[str]) -> None:
     check_project(linked(sources), "grammar-project")
 
