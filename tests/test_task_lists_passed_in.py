@@ -4,7 +4,11 @@
 many times through a jit whose ``self`` is static, and a trainer builds one jitted collector per task of a
 tuple of task settings, passed in, and reuses each for every update. Each task is traced once: held back
 as a sweep of fixed points, as when the loop walks the tuple itself. Their twins stay errors: tasks
-gathered from the batches of a loader."""
+gathered from the batches of a loader.
+
+A flow-matching trainer draws times shaped by the batch of two PyTorch ``DataLoader``s kept without
+``drop_last`` (``batch.shape[0]``, zipped): the full batches and the short last one, two shapes, a
+warning that tells it (round 31 S1); sizes read from a file stay an error."""
 
 from __future__ import annotations
 
@@ -130,6 +134,54 @@ def train_on_seen(config, loader, num_updates):
         context["collector"](jnp.float32(1.0), context["state"])
 """
 
+_FLOW_MODEL = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def loss_fn(params, x0, x1, t):
+    xt = (1 - t) * x0 + t * x1
+    return jnp.mean((xt @ params - (x1 - x0)) ** 2)
+"""
+
+_FLOW_TRAIN = """\
+import jax
+import numpy as np
+from torch.utils.data import DataLoader
+
+from flows.model import loss_fn
+
+
+def train(epochs=10, batch_size=256):
+    p0 = np.random.randn(4000, 2).astype(np.float32)
+    p1 = np.random.randn(4000, 2).astype(np.float32)
+    loader_p0 = DataLoader(p0, batch_size=batch_size, shuffle=True)
+    loader_p1 = DataLoader(p1, batch_size=batch_size, shuffle=True)
+    params = np.eye(2, dtype=np.float32)
+    key = jax.random.PRNGKey(0)
+    for _ in range(epochs):
+        for batch_p0, batch_p1 in zip(loader_p0, loader_p1):
+            key, key_t = jax.random.split(key)
+            t = jax.random.uniform(key_t, shape=(batch_p0.shape[0], 1))
+            loss = loss_fn(params, batch_p0.numpy(), batch_p1.numpy(), t)
+    return loss
+
+
+def train_sizes(sizes):
+    key = jax.random.PRNGKey(0)
+    params = np.eye(2, dtype=np.float32)
+    for n in sizes:
+        batch = np.random.randn(n, 2).astype(np.float32)
+        t = jax.random.uniform(key, shape=(batch.shape[0], 1))
+        loss_fn(params, batch, batch, t)
+
+
+if __name__ == "__main__":
+    train()
+    train_sizes([int(s) for s in open("sizes.txt").read().split()])
+"""
+
 _PROJECT = {
     "tasks/__init__.py": "",
     "tasks/env.py": _ENV,
@@ -137,6 +189,9 @@ _PROJECT = {
     "ppo/__init__.py": "",
     "ppo/rollout.py": _ROLLOUT,
     "train_multitask.py": _TRAIN,
+    "flows/__init__.py": "",
+    "flows/model.py": _FLOW_MODEL,
+    "flows/train.py": _FLOW_TRAIN,
 }
 
 
@@ -184,3 +239,13 @@ def test_tasks_gathered_from_data_stay_errors(project: Path) -> None:
     assert (per_batch_env["code"], per_batch_env["severity"]) == ("RTL204", "error")
     assert (per_batch_task["code"], per_batch_task["severity"]) == ("RTL301", "error")
     assert "build_collector()" in per_batch_task["message"]
+
+
+def test_a_loaders_last_batch_is_one_more_shape(project: Path) -> None:
+    shown = _found(project)
+    last_batch, from_file = shown["flows/train.py", 18], shown["flows/train.py", 27]
+    assert (last_batch["code"], last_batch["severity"]) == ("RTL105", "warning")
+    assert last_batch["message"].endswith(
+        "(at most 2 traces: the full batches and the short last one)"
+    )
+    assert (from_file["code"], from_file["severity"]) == ("RTL105", "error")
