@@ -177,6 +177,69 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         or _drawn(sources, finding)
         or _bucketed(sources, finding)
         or _capped(sources, finding)
+        or _last_batch(sources, finding)
+    )
+
+
+# What a loop's collection is walked through, item for item (``zip(loader_a, loader_b)``).
+_WALKED_THROUGH = frozenset({"zip", "enumerate", "tqdm"})
+
+
+def _last_batch(sources: _Sources, finding: Finding) -> Bound | None:
+    """Whether a shape finding's size is the length of a batch (``batch.shape[0]``) a loop takes
+    from PyTorch ``DataLoader``s kept without ``drop_last`` (through ``zip``, ``enumerate``,
+    ``tqdm``): full batches and the one short last batch, two shapes however many epochs, as
+    RTL103 says of the loader (round 31 S1)."""
+    at = finding.made_at
+    stmt = sources.statement_at(at)
+    tree = sources.tree(at.path)
+    if finding.code != "RTL105" or stmt is None or tree is None:
+        return None
+    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    if node is None:
+        return None
+    batches = {
+        n.value.value.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Attribute)
+        and n.value.attr == "shape"
+        and isinstance(n.value.value, ast.Name)
+    }
+    scopes = _scopes(sources, at)
+    for around, _ in sources.enclosing(at):
+        if (
+            isinstance(around, ast.For | ast.AsyncFor)
+            and any(_stores(around.target, name) for name in batches)
+            and all(_short_last(tree, scopes, part) for part in _walked_parts(around.iter))
+        ):
+            return Bound("the full batches and the short last one", 2)
+    return None
+
+
+def _walked_parts(node: ast.expr) -> list[ast.expr]:
+    """The collections a loop over ``node`` takes its items from, through ``_WALKED_THROUGH``."""
+    if isinstance(node, ast.Call) and last_name(node.func) in _WALKED_THROUGH and node.args:
+        args = node.args if last_name(node.func) == "zip" else node.args[:1]
+        return [part for arg in args for part in _walked_parts(arg)]
+    return [node]
+
+
+def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> bool:
+    """Whether ``node`` is (a name bound once to) a PyTorch ``DataLoader`` without ``drop_last``."""
+    if isinstance(node, ast.Name):
+        bound = _binding(scopes, node.id)
+        node = bound[1].value if bound is not None else node
+    return (
+        isinstance(node, ast.Call)
+        and last_name(node.func) == "DataLoader"
+        and not any(k.arg == "drop_last" for k in node.keywords)
+        and any(
+            isinstance(stmt, ast.ImportFrom)
+            and (stmt.module or "").startswith("torch")
+            and any(alias.name == "DataLoader" for alias in stmt.names)
+            for stmt in ast.walk(tree)
+        )
     )
 
 

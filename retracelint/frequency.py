@@ -44,6 +44,7 @@ from retracelint.model import Bound, Location, PathStep
 from retracelint.readlog import query
 from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
+from retracelint.summarise.points import walked_name
 from retracelint.summary import (
     Arg,
     FunctionSummary,
@@ -451,9 +452,17 @@ class Frequency:
         or, for a loop over a parameter, the most any call passes (its default where a call leaves
         it out, or where nothing calls the function), each of them spelled out; sizes where every
         one gives sizes."""
-        param = fn.param(loop.text.partition(" in ")[2])
-        if loop.points is not None or param is None:
-            return loop.points
+        return loop.points if loop.points is not None else self.given_points(fn, loop)
+
+    def given_points(self, fn: FunctionSummary, loop: LoopInfo) -> Points | None:
+        """The points a loop over a parameter of ``fn`` (``for task in enumerate(tasks)``) walks
+        where every call's argument, or its default, spells them out (``spelled``)."""
+        if not fn.params:
+            return None
+        walked = walked_name(loop.text.partition(" in ")[2])
+        param = fn.param(walked) if walked is not None else None
+        if param is None:
+            return None
         given = [
             arg.points if arg is not None else param.points for arg in self.passed(fn, param.name)
         ] or [param.points]

@@ -25,7 +25,15 @@ from retracelint.callgraph import (
     Site,
     Target,
 )
-from retracelint.frequency import Driver, Found, Frequency, jits_with, walked, where
+from retracelint.frequency import (
+    FEW_ITERATIONS,
+    Driver,
+    Found,
+    Frequency,
+    jits_with,
+    walked,
+    where,
+)
 from retracelint.jitspec import x64_setting
 from retracelint.model import Location, PathStep
 from retracelint.objects import ObjectModel, Origin, attribute_of
@@ -1400,12 +1408,21 @@ class Propagation(ObjectModel):
 
     def walks_held(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
         """Whether the loop walks a collection held in memory: one the source shows
-        (``LoopInfo.over_items``), one its object holds, or a list built from such."""
+        (``LoopInfo.over_items``), one its object holds, a list built from such, or a few items
+        every call gives it (``_given_few``)."""
         return (
             loop.over_items
             or self.holds_collection(fn, loop.walks)
             or self.walks_built(fn, loop.walks_calls)
+            or self._given_few(fn, loop)
         )
+
+    def _given_few(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether ``loop`` walks a parameter every call gives a few items the source spells out
+        (``train(config, DEFAULT_TASKS)``); a long range given (``steps=range(10_000)``) is the
+        steps of a run, not a collection."""
+        given = self.frequency.given_points(fn, loop)
+        return given is not None and given.count <= FEW_ITERATIONS
 
     def walks_built(self, fn: FunctionSummary, calls: tuple[int, ...]) -> bool:
         """Whether ``calls`` of ``fn`` return lists built by walking collections held in memory

@@ -29,7 +29,7 @@ from retracelint.summarise.objects import (
     hashed_by_identity,
     registered_static,
 )
-from retracelint.summarise.points import body_names
+from retracelint.summarise.points import body_names, spelled_points
 from retracelint.summarise.syntax import (
     _BLOCKS,
     _blocks,
@@ -531,6 +531,13 @@ def _displays(bound: dict[str, ast.expr], body: list[ast.stmt]) -> dict[str, ast
         name: value
         for name, value in bound.items()
         if isinstance(value, ast.List | ast.Tuple | ast.Set) and not name.startswith("__")
+    }
+    # A collection built of those (``TASKS = tuple(itertools.product(SIZES, SHIFTS))``) walks
+    # points the source fixes as surely.
+    displays |= {
+        name: value
+        for name, value in bound.items()
+        if isinstance(value, ast.Call) and spelled_points(value, displays.get) is not None
     }
     if not displays:
         # The whole module is walked for resizing calls only where a display can be a sweep's

@@ -46,7 +46,9 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
             return None
         return Points(len(node.elts), _sizes(node.elts), all(map(_number, node.elts)))
     if isinstance(node, ast.Name):
-        return spelled_points(bound(node.id), unbound)
+        # A name bound to a call over other names (``TASKS = tuple(itertools.product(NS, KS))``)
+        # follows those too, never the same name twice: a cycle of names ends.
+        return spelled_points(bound(node.id), _without(bound, node.id))
     if isinstance(node, ast.IfExp):
         # ``[-1, 0, 1] if v_axis else [0]``: the points of either branch, as many as the most.
         branches = [spelled_points(branch, bound) for branch in (node.body, node.orelse)]
@@ -91,6 +93,30 @@ def gives_points(node: ast.AST | None) -> bool:
 def unbound(name: str) -> None:
     """No name is followed (a default, or a name met inside what a name is bound to)."""
     return None
+
+
+def _without(bound: Bound, followed: str) -> Bound:
+    """``bound`` less the name ``followed``, already being read."""
+    return lambda name: None if name == followed else bound(name)
+
+
+def walked_name(iterated: str) -> str | None:
+    """The name a loop over ``iterated`` walks the items of, through calls that keep their count
+    (``enumerate(tasks)``, ``sorted(tasks)``, ``tqdm(tasks)``): what a parameter a loop walks is
+    named, so that its callers' arguments give the points."""
+    if iterated.isidentifier():
+        return iterated  # most loops: no parse
+    try:
+        node = ast.parse(iterated, mode="eval").body
+    except SyntaxError:
+        return None
+    while (
+        isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and _POINTS_OF_CALL.get(last_name(node.func)) is _POINTS_OF_CALL["enumerate"]
+    ):
+        node = node.args[0]
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _range_points(node: ast.Call, bound: Bound) -> Points | None:
@@ -186,9 +212,14 @@ def _number(node: ast.expr) -> bool:
 
 
 def _fixed_item(node: ast.expr) -> bool:
-    """A point of a sweep written out: a constant, a name of one, or a tuple of those."""
+    """A point of a sweep written out: a constant, a name of one, or a tuple or a dict of those
+    (``{"size": 4}``, a task's settings)."""
     if isinstance(node, ast.Tuple):
         return all(map(_fixed_item, node.elts))
+    if isinstance(node, ast.Dict):
+        return all(key is not None and _fixed_item(key) for key in node.keys) and all(
+            map(_fixed_item, node.values)
+        )
     if isinstance(node, ast.UnaryOp):
         return _fixed_item(node.operand)
     return isinstance(node, ast.Constant | ast.Name | ast.Attribute)
