@@ -195,7 +195,7 @@ def _last_batch(sources: _Sources, finding: Finding) -> Bound | None:
     tree = sources.tree(at.path)
     if finding.code != "RTL105" or stmt is None or tree is None:
         return None
-    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    node = _expression_at(stmt, at)
     if node is None:
         return None
     batches = {
@@ -305,7 +305,7 @@ def _picked(sources: _Sources, finding: Finding) -> Bound | None:
     stmt = sources.statement_at(at)
     if finding.code != "RTL201" or stmt is None:
         return None
-    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    node = _expression_at(stmt, at)
     name = _root(node) if node is not None else None
     loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
     for around, _ in reversed(sources.enclosing(at)):
@@ -402,7 +402,7 @@ def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
     stmt = sources.statement_at(at)
     if finding.code != "RTL201" or stmt is None:
         return None
-    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    node = _expression_at(stmt, at)
     if not isinstance(node, ast.Name):
         return None
     loops: list[ast.For | ast.AsyncFor] = []  # the for loops around ``at`` in its function
@@ -453,7 +453,7 @@ def _bucketed(sources: _Sources, finding: Finding) -> Bound | None:
     scopes = _scopes(sources, at)
     if finding.code not in _BUCKETED_RULES or stmt is None or not scopes:
         return None
-    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+    node = _expression_at(stmt, at)
     names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}) if node else []
     for name in names:
         assign = _sole_assignment(scopes[0], name)
@@ -599,8 +599,8 @@ def _capped(sources: _Sources, finding: Finding) -> Bound | None:
     stmt = sources.statement_at(at)
     if finding.code not in ("RTL201", "RTL105") or stmt is None:
         return None
-    node = next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
-    if isinstance(node, ast.Call) and last_name(node.func) in ("int", "round") and node.args:
+    node = _expression_at(stmt, at)
+    if isinstance(node, ast.Call) and last_name(node.func) in _KEEPING and node.args:
         node = node.args[0]  # ``int(n_iter)``: the count itself
     defs = [around for around, _ in sources.enclosing(at) if isinstance(around, _DEFS)]
     tree = sources.tree(at.path)
@@ -2042,6 +2042,11 @@ def _starts_at(node: ast.expr, at: Location) -> bool:
     return (node.lineno, node.col_offset + 1) == (at.line, at.col)
 
 
+def _expression_at(stmt: ast.stmt, at: Location) -> ast.expr | None:
+    """The outermost expression of ``stmt`` that starts at ``at``: what a finding made there reads."""
+    return next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
+
+
 def _plain(node: ast.AST) -> bool:
     """A name, a constant, or attributes and constant subscripts of one: the same object each time
     the same bindings are read."""
@@ -2521,11 +2526,8 @@ def _fallback(
 
 
 def _within(nodes: list[ast.expr], at: Location) -> bool:
-    return any(
-        (n.lineno, n.col_offset + 1) <= (at.line, at.col)
-        and (at.line, at.col) <= (n.end_lineno or n.lineno, (n.end_col_offset or 0) + 1)
-        for n in nodes
-    )
+    """Whether ``at`` is in one of ``nodes``' code, where it starts included."""
+    return any(_starts_at(n, at) or _inside(n, at) for n in nodes)
 
 
 def _resolved(sources: _Sources, fn: FunctionSummary, test: ast.expr) -> ast.expr:

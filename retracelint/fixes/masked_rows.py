@@ -66,6 +66,7 @@ from retracelint.summarise.apis import (
     VECTORS,
     _array_module,
 )
+from retracelint.summarise.syntax import is_none
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -383,7 +384,7 @@ class _Follow:
         for part in parts[1:]:
             if rank is None:
                 break
-            if _is_none(part):
+            if is_none(part):
                 rank += 1
             elif isinstance(_number(part), int):
                 rank -= 1
@@ -630,7 +631,7 @@ class _Follow:
         keepdims = "keepdims" in options
         if _later(along):
             return self._per_row(node, of, held, keeps or keepdims)
-        if along not in (0, None) or (along is None and axis is not None and not _is_none(axis)):
+        if along not in (0, None) or (along is None and axis is not None and not is_none(axis)):
             raise self._across(node)
         texts = {k: self.source.code(v) for k, v in options.items()}
         if along == 0 and axis is None:
@@ -1026,10 +1027,6 @@ def _number(node: ast.expr | None) -> object:
 def _atom(text: str) -> str:
     """``text`` as an operand: a name as it is, anything else in parentheses."""
     return text if text.isidentifier() else f"({text})"
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _splice(source: Source, node: ast.expr, changed: list[tuple[ast.expr, str]]) -> str:

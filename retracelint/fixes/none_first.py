@@ -29,7 +29,7 @@ from retracelint.fixes.base import (
     rebound_in_functions,
 )
 from retracelint.model import Finding
-from retracelint.summarise.syntax import free_names
+from retracelint.summarise.syntax import free_names, is_none
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 NOT_AT_NONE = "the finding is not at a None"
@@ -77,10 +77,10 @@ def _state(source: Source, finding: Finding) -> ast.expr | Refusal:
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     holder = source.parent(node)
-    if isinstance(holder, ast.Assign) and node in holder.targets and _is_none(holder.value):
+    if isinstance(holder, ast.Assign) and node in holder.targets and is_none(holder.value):
         node = holder.value  # reported at what is assigned: self.total = None
         holder = source.parent(node)
-    if not _is_none(node):
+    if not is_none(node):
         return Refusal(NOT_AT_NONE)
     if isinstance(holder, ast.Tuple):  # token, cache = first, None
         assign = source.parent(holder)
@@ -101,10 +101,6 @@ def _state(source: Source, finding: Finding) -> ast.expr | Refusal:
     ):
         return target
     return Refusal("the None is not assigned to a name or an attribute of self")
-
-
-def _is_none(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _scope(source: Source, state: ast.expr) -> ast.AST:

@@ -15,6 +15,7 @@ from retracelint.summarise.syntax import (
     _is_name,
     _none_compared,
     bound_names,
+    is_none,
 )
 from retracelint.values import (
     CarrySrc,
@@ -568,7 +569,7 @@ def _beats_start(stmt: ast.If, made_before: dict[str, ast.AST]) -> bool:
         test = test.values[0]
         compared = _none_compared(test)
         record = compared[0] if compared is not None and compared[1] == 1 else None
-        start_ok = isinstance(record, ast.Name) and _is_none(made_before.get(record.id))
+        start_ok = isinstance(record, ast.Name) and is_none(made_before.get(record.id))
     elif isinstance(test, ast.Compare) and len(test.ops) == 1:
         op, record = test.ops[0], test.comparators[0]
         sign = (
@@ -602,7 +603,3 @@ def _infinity(node: ast.AST | None) -> int:
         text = node.args[0].value.strip().lower()
         return {"inf": 1, "+inf": 1, "infinity": 1, "-inf": -1, "-infinity": -1}.get(text, 0)
     return 0
-
-
-def _is_none(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None

@@ -437,6 +437,11 @@ def _none_test(test: ast.AST) -> tuple[str, int] | None:
     return compared[0].id, compared[1]
 
 
+def is_none(node: ast.AST | None) -> bool:
+    """Whether ``node`` is the literal ``None``."""
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 def _none_compared(test: ast.AST) -> tuple[ast.expr, int] | None:
     """For ``x is None`` / ``state.batch_stats is not None``, a name or attribute path compared
     with None, the operand and the branch where it is not None."""
