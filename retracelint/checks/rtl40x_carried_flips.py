@@ -107,7 +107,7 @@ def carried_flip_findings(project: Project, prop: Propagation) -> Iterator[Findi
             through = (
                 _Forwarded(jitted[0], jitted[1], fn, call, carried.name)
                 if jitted is not None
-                else _forwarded(prop, fn, call, carried.name)
+                else _forwarded(prop, fn, carried.call, carried.name)
             )
             if through is None or through.wrapped.returns is None:
                 continue
@@ -371,15 +371,14 @@ class _Forwarded:
     name: str
 
 
-def _forwarded(
-    prop: Propagation, fn: FunctionSummary, call: CallSite, name: str
-) -> _Forwarded | None:
-    """The jitted call that ``call`` (in ``fn``, passing the carried ``name``) reaches when it
+def _forwarded(prop: Propagation, fn: FunctionSummary, index: int, name: str) -> _Forwarded | None:
+    """The jitted call that ``fn``'s call ``index`` (passing the carried ``name``) reaches when it
     calls a function that gives back that call's whole result as it is (a model's ``__call__``
     returning ``self._forward(self.params, ids, cache)``): what the carried value comes back as is
     what the jitted function returns. None for any other call, or one passing ``name`` otherwise
     than as one of the forwarder's parameters."""
-    targets = prop.project.site_targets.get((fn.qualname, fn.calls.index(call)), ())
+    call = fn.calls[index]
+    targets = prop.project.site_targets.get((fn.qualname, index), ())
     (target,) = targets if len(targets) == 1 else (None,)
     if not isinstance(target, FuncTarget):
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -253,6 +253,10 @@ def _size_reads(
 def _module_constants(state: PassState) -> dict[str, int]:
     """The module's ints bound once at top level (``BATCH = 32``) that ``state`` does not bind."""
     return {k: v for k, v in state.mod.summary.constants.items() if k not in state.env}
+
+
+def _loop_changed(sources: Iterable[Src]) -> bool:
+    return any(isinstance(s, LoopSrc) for s in sources)
 
 
 def _known_sizes(state: PassState) -> dict[str, ast.AST]:
@@ -1218,9 +1222,7 @@ class Expressions(PassState):
             # loop of here moves (`batch_size` of `b * batch_size` is as steady as `bs` beside
             # `i`); all of them where none is (a helper given its chunk's index).
             moving = {
-                a
-                for a, srcs in self.atom_sources(lower, atoms).items()
-                if any(isinstance(s, LoopSrc) for s in srcs)
+                a for a, srcs in self.atom_sources(lower, atoms).items() if _loop_changed(srcs)
             } or _atoms_in(lower)
             steady = [w for w in widths if not _atoms_in(w) & (moving | {_END})]
             if not steady:
@@ -1233,8 +1235,7 @@ class Expressions(PassState):
             upper = self.poly(part.upper, atoms) if part.upper is not None else end
             width = _add(upper, lower, -1)
         sources = self.varying(width, atoms)
-        if sources and any(isinstance(s, LoopSrc) for s in sources):
-            sources = self.kept_length(node, sources)
+        sources = self.kept_length(node, sources)
         out = []
         chunk = self.as_long_as_chunk(width, atoms) if sources else None
         if chunk is not None:
@@ -1258,8 +1259,7 @@ class Expressions(PassState):
             return out, self.length(width, atoms)
         elif clamp is not None and not strided:
             clamped = frozenset().union(*(self.varying(w, atoms) for w in others))
-            if any(isinstance(s, LoopSrc) for s in clamped):
-                clamped = self.kept_length(node, clamped)
+            clamped = self.kept_length(node, clamped)
             if clamped:
                 what = f"chunk {self.mod.pos.text(node)}"
                 out.append(Taint("RTL103", what, self.loc(node), clamped, axis))
@@ -1271,7 +1271,9 @@ class Expressions(PassState):
         what changes that width. A path that floors the start at zero keeps it too where the end
         counts up from the width (``max(0, end - B)`` with ``end = i + B``), or adds what changes
         its own where no loop does (the whole array, shorter than the width). ``sources`` where
-        the paths cannot be read or the widths differ."""
+        the paths cannot be read or the widths differ, or no loop changes it."""
+        if not _loop_changed(sources):
+            return sources
         paths = slice_bounds(self.bodies.get(self.loops[0], []), node) if self.loops else None
         if not paths:
             return sources
@@ -1293,7 +1295,7 @@ class Expressions(PassState):
             if floored and self.counts_up(_add(width, steady, -1)):
                 continue
             kept |= changes
-        return sources if any(isinstance(s, LoopSrc) for s in kept) else kept
+        return sources if _loop_changed(kept) else kept
 
     def counts_up(self, poly: Poly) -> bool:
         """Whether ``poly`` is a sum of the variables of range loops that start at zero or above,
