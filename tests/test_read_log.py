@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_incremental_rules import DATA, MODEL, _tree
 
 from retracelint import readlog, server
-from retracelint.callgraph import Project
+from retracelint.callgraph import JitTarget, Project
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.model import Finding
@@ -370,16 +370,19 @@ def test_random_edits_of_fixtures_find_what_a_run_from_scratch_finds(
         assert _told(now) == _told(_scratch(project)), (path.name, kind, at)
 
 
-# A helper that hands what its callers pass to a transform: the traced roots ask the callers of
-# ``scan_over`` what ``fn`` is, a lookup of ``ops`` (not of a call site) that reads the script's
-# call, which the script's edit changes.
-OPS = """
-from jax import lax
-
-
-def scan_over(fn, xs):
-    return lax.map(fn, xs)
-"""
+# Helpers whose callers tell the traced roots what ``fn`` is: one hands it to a transform (a
+# lookup of ``ops`` of what the callers pass), one jits it (the jit's binding); neither is a call
+# site's lookup, and both read the script's call, which the script's edit changes.
+HELPERS = {
+    "handed to a transform": (
+        "from jax import lax\n\n\ndef scan_over(fn, xs):\n    return lax.map(fn, xs)\n",
+        lambda project: ("lib.ops.scan_over", ("param", "fn")) in project._refs,
+    ),
+    "jitted": (
+        "import jax\n\n\ndef scan_over(fn, xs):\n    return jax.jit(fn)\n",
+        lambda project: JitTarget("lib.ops", 0, bound=False) in project._bindings,
+    ),
+}
 
 WORK = """
 import jax
@@ -416,19 +419,20 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.parametrize("helper", sorted(HELPERS))
 def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_others_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    helper: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = {"lib/__init__.py": "", "lib/ops.py": OPS, "lib/work.py": WORK}
+    ops, holds = HELPERS[helper]
+    files = {"lib/__init__.py": "", "lib/ops.py": ops, "lib/work.py": WORK}
     project = _tree(tmp_path / "proj", {**files, "scripts/run.py": SCANNING})
     monkeypatch.chdir(project)
-    handed = ("lib.ops.scan_over", ("param", "fn"))
-    kept: list[bool] = []  # whether each relink took over what ``handed`` found
+    kept: list[bool] = []  # whether each relink took over what the helper's lookup found
     original = Project._take_over
 
     def spy(self: Project, *args: object) -> None:
         original(self, *args)  # type: ignore[arg-type]
-        kept.append(handed in self._refs)
+        kept.append(holds(self))
 
     monkeypatch.setattr(Project, "_take_over", spy)
     memory, cache = Memory(), tmp_path / "cache"
@@ -440,7 +444,7 @@ def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_other
         # ``scan_over`` is as it was, so what its callers pass is taken over.
         (("", "\n\ndef later():\n    return 0\n"), [True], [cleared]),
         # The script hands ``clearing`` over instead: traced now, its clearing loop never runs
-        # eagerly. The lookup read the callers of ``scan_over``, which changed: found again.
+        # eagerly. The lookup read the callers of ``scan_over``, which changed: made again.
         (("work.body, xs", "work.clearing, xs"), [False], []),
         # And back, with another function of the script changed (not the text of a run before).
         (("work.clearing, xs", "work.body, xs", "return 0", "return int(0)"), [False], [cleared]),
