@@ -293,7 +293,7 @@ class Project:
         if last is None or not self._relinked(last):
             self._link()
         elif lookups is not None and lookups.state is last.state and self.relinked is not None:
-            self._take_over(lookups, last.edited.module, self.relinked.changed)
+            self._take_over(lookups, last.edited, self.relinked.changed)
 
     def function(self, qualname: str) -> FunctionSummary:
         return self.symbols.function(qualname)
@@ -478,20 +478,20 @@ class Project:
         ``state``, this link (``link_state``)."""
         return Lookups(state, self._refs, self._types, self._bindings, self.symbols._mro)
 
-    def _take_over(self, last: Lookups, edited: str, changed: AbstractSet[str | Site]) -> None:
-        """Take over the lookups of the last run (``last``, whose link this one linked module
-        ``edited`` from, changing the links ``changed``) that find here what they found then:
-        those that read none of ``changed``, of no function of ``edited``, whose answer holds
-        nothing of it. That is what keeps a call site's targets in ``_relinked`` (the edit changed
-        none of the names, classes or bases the other modules' own resolve to); a lookup that met
-        a cycle or a depth limit may find otherwise in another order, and is made again. What the
-        rules ask again after an edit (the traced roots: 1,400 jit bindings and what callers pass
-        to the functions that hand a parameter on) is then found in these tables, not again."""
-        owner = self.owner
-
-        def elsewhere(qualname: str) -> bool:
-            module = owner.get(qualname)
-            return module is not None and module.module != edited
+    def _take_over(
+        self, last: Lookups, before: ModuleSummary, changed: AbstractSet[str | Site]
+    ) -> None:
+        """Take over the lookups of the last run (``last``, whose link this one linked a module
+        again from: ``before``, as it was, changing the links ``changed``) that find here what
+        they found then: those that read none of ``changed``, of no function of that module,
+        whose answer holds none of its functions or classes. That is what keeps a call site's
+        targets in ``_relinked`` (the edit changed none of the names, classes or bases the other
+        modules' own resolve to); a lookup that met a cycle or a depth limit may find otherwise in
+        another order, and is made again. What the rules ask again after an edit (the traced
+        roots: 1,400 jit bindings and what callers pass to the functions that hand a parameter
+        on; every class's MRO for the subclass index) is then found in these tables, not again."""
+        after = self.modules[before.module]
+        edited = {*before.functions, *before.classes, *after.functions, *after.classes}
 
         def unchanged(reads: _Reads) -> bool:
             return (
@@ -503,21 +503,21 @@ class Project:
         self._refs = {
             key: found
             for key, found in last.refs.items()
-            if elsewhere(key[0]) and unchanged(found[1])
+            if key[0] not in edited and unchanged(found[1])
         }
         for key, typed in last.types.items():
-            if key not in self._types and elsewhere(key[0]) and unchanged(typed[1]):
+            if key not in self._types and key[0] not in edited and unchanged(typed[1]):
                 self._types[key] = typed
         self._bindings = {
             target: found
             for target, found in last.bindings.items()
-            if target.module != edited
+            if target.module != before.module
             and unchanged(found[1])
-            and (found[0].wrapped is None or elsewhere(found[0].wrapped.qualname))
+            and (found[0].wrapped is None or found[0].wrapped.qualname not in edited)
         }
         mro = self.symbols._mro
         for cls, line in last.mro.items():
-            if cls not in mro and all(map(elsewhere, line)):
+            if cls not in mro and edited.isdisjoint(line):
                 mro[cls] = line
 
     def _names_unread(self, before: ModuleSummary, after: ModuleSummary) -> bool:
