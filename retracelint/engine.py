@@ -722,7 +722,10 @@ def _project_run_reading(
                 links.forget(last)
             raise
         if links is not None:
-            links.put(key, linked.link_state())
+            state = linked.link_state()
+            links.put(key, state)
+            if carried is not None:
+                carried.lookups = linked.lookups(state)
     elif isinstance(links, Stored) and last and (kept := links.get(last)) is not None:
         # No fact changed: the link is the last one, which the next edit links one module from
         # (in memory: on disk, reading it back would cost more than this run).
@@ -786,6 +789,7 @@ def _linked(
         last=relink,
         sources=_source_reader(inputs, source.memory),
         picked=carried.picked if carried is not None else None,
+        lookups=carried.lookups if carried is not None else None,
     )
     watch.check()
     watch.stage("checking", 92)

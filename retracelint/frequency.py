@@ -557,8 +557,16 @@ class Frequency:
 
     @query("frequency", whole=True)
     def run_from(self, calls: frozenset[tuple[str, int]]) -> frozenset[str]:
-        roots = {callee for callee, sites in self._direct().items() if calls.intersection(sites)}
-        return frozenset(self._reach(roots, self._direct_callees()))
+        # What each call runs is among its function's direct callees: not a walk of the
+        # 40,000 functions called in the speed corpus.
+        direct, callees = self._direct(), self._direct_callees()
+        roots = {
+            callee
+            for caller, index in calls
+            for callee in callees.get(caller, ())
+            if (caller, index) in direct[callee]
+        }
+        return frozenset(self._reach(roots, callees))
 
     def runs(self, qualname: str) -> str:
         """``"traced"``, ``"repeated"`` or ``"once"``: for messages, the graph and the docs."""

@@ -21,6 +21,7 @@ from retracelint.summary import FunctionSummary, ModuleSummary, fill_in, loaded
 
 if TYPE_CHECKING:
     from retracelint.cache import Entry, ResultIndex
+    from retracelint.callgraph.project import Lookups
     from retracelint.evidence import Parsed
     from retracelint.frequency import Found
     from retracelint.readlog import Replay
@@ -129,14 +130,17 @@ class Carried:
     """What the rules of a project's run found that its next run may take over, each checked
     there against what it was found from: the frequency model of the whole call graph
     (``frequency.Found``), the syntax trees of the files ``evidence`` read, by path, each
-    with the text it was parsed from (``evidence.Parsed``), and the functions each module gave
-    the rules of the whole project (``Picked``)."""
+    with the text it was parsed from (``evidence.Parsed``), the functions each module gave
+    the rules of the whole project (``Picked``), what the rules read and found (``Replay``)
+    and what the project's lookups found (``Lookups``)."""
 
     frequency: Found | None = None
     trees: dict[str, Parsed] = field(default_factory=dict)
     picked: Picked = field(default_factory=Picked)
     # What the rules of the last run read, and found (``readlog``).
     replay: Replay | None = None
+    # What the lookups of the last run found, by the link it left (``callgraph.Lookups``).
+    lookups: Lookups | None = None
 
 
 @dataclass

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from test_incremental_rules import DATA, MODEL, _tree
 
 from retracelint import readlog, server
+from retracelint.callgraph import JitTarget, Project
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.model import Finding
@@ -367,3 +368,97 @@ def test_random_edits_of_fixtures_find_what_a_run_from_scratch_finds(
         path.write_text(_edit(path.read_text(encoding="utf-8"), kind, at), encoding="utf-8")
         now = _kept(project, memory, cache)
         assert _told(now) == _told(_scratch(project)), (path.name, kind, at)
+
+
+# Helpers whose callers tell the traced roots what ``fn`` is: one hands it to a transform (a
+# lookup of ``ops`` of what the callers pass), one jits it (the jit's binding); neither is a call
+# site's lookup, and both read the script's call, which the script's edit changes.
+HELPERS = {
+    "handed to a transform": (
+        "from jax import lax\n\n\ndef scan_over(fn, xs):\n    return lax.map(fn, xs)\n",
+        lambda project: ("lib.ops.scan_over", ("param", "fn")) in project._refs,
+    ),
+    "jitted": (
+        "import jax\n\n\ndef scan_over(fn, xs):\n    return jax.jit(fn)\n",
+        lambda project: JitTarget("lib.ops", 0, bound=False) in project._bindings,
+    ),
+}
+
+WORK = """
+import jax
+
+
+def body(x):
+    return x + 1
+
+
+def clearing(xs):
+    for x in xs:
+        jax.clear_caches()
+        step(x)
+
+
+@jax.jit
+def step(x):
+    return x * 2
+"""
+
+SCANNING = """
+import numpy as np
+
+from lib import ops, work
+
+
+def main():
+    xs = np.ones((4, 8))
+    ops.scan_over(work.body, xs)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("helper", sorted(HELPERS))
+def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_others_again(
+    helper: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ops, holds = HELPERS[helper]
+    files = {"lib/__init__.py": "", "lib/ops.py": ops, "lib/work.py": WORK}
+    project = _tree(tmp_path / "proj", {**files, "scripts/run.py": SCANNING})
+    monkeypatch.chdir(project)
+    kept: list[bool] = []  # whether each relink took over what the helper's lookup found
+    original = Project._take_over
+
+    def spy(self: Project, *args: object) -> None:
+        original(self, *args)  # type: ignore[arg-type]
+        kept.append(holds(self))
+
+    monkeypatch.setattr(Project, "_take_over", spy)
+    memory, cache = Memory(), tmp_path / "cache"
+    script = project / "scripts/run.py"
+    cleared = ("RTL302", "work.py", 11)
+    steps = [
+        (("", ""), [], [cleared]),
+        # A function appended to the script (imported by none: linked alone): the call of
+        # ``scan_over`` is as it was, so what its callers pass is taken over.
+        (("", "\n\ndef later():\n    return 0\n"), [True], [cleared]),
+        # The script hands ``clearing`` over instead: traced now, its clearing loop never runs
+        # eagerly. The lookup read the callers of ``scan_over``, which changed: made again.
+        (("work.body, xs", "work.clearing, xs"), [False], []),
+        # And back, with another function of the script changed (not the text of a run before).
+        (("work.clearing, xs", "work.body, xs", "return 0", "return int(0)"), [False], [cleared]),
+        # Taken over again after an edit of that other function alone.
+        (("int(0)", "float(0)"), [True], [cleared]),
+    ]
+    for change, takes, shown in steps:
+        text = script.read_text(encoding="utf-8")
+        for old, new in zip(change[::2], change[1::2], strict=True):
+            text = text.replace(old, new, 1) if old else text + new
+        script.write_text(text, encoding="utf-8")
+        kept.clear()
+        now = _kept(project, memory, cache)
+        assert _told(now) == _told(_scratch(project)), change
+        assert kept == takes, change
+        found = [(f.code, Path(f.location.path).name, f.location.line) for f in now]
+        assert found == shown, change

@@ -13,6 +13,7 @@ import re
 import sys
 from bisect import bisect_left, insort
 from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from itertools import count
@@ -190,12 +191,30 @@ class Relink:
 
 
 @dataclass(frozen=True, eq=False)
+class Lookups:
+    """What the lookups of a project's run found, each with what it read (``resolve_ref``,
+    ``classes_of``, ``jit_binding``), and each class's MRO (``Symbols.mro``): the next run, which
+    links one module again from ``state`` (the link this run left, by identity), takes over
+    those of the others that read no link the edit changed (``Project._take_over``)."""
+
+    state: LinkState
+    refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], _Reads]]
+    types: dict[tuple[str, str], tuple[frozenset[str] | None, _Reads]]
+    bindings: dict[JitTarget, tuple[JitBinding, _Reads]]
+    mro: dict[str, list[str]]
+
+
+@dataclass(frozen=True, eq=False)
 class Relinked:
     """What linking one module again (``Project._relinked``) changed of the link it started from:
     the other functions' callers are the call sites they were, with the same targets."""
 
     base: dict[str, list[Site]]  # that link's callers table (``LinkState.callers``): names it
     moved: frozenset[str]  # the functions whose callers it changed
+    # The links it changed (the callers of a function, the targets of a call site), and those a
+    # lookup of another module may have read of the edited module's calls: what read none of
+    # them elsewhere finds what it found (``Project._take_over``).
+    changed: frozenset[str | Site] = frozenset()
 
 
 class Project:
@@ -209,10 +228,12 @@ class Project:
         last: Relink | None = None,
         sources: Callable[[str], bytes | None] | None = None,
         picked: Picked | None = None,
+        lookups: Lookups | None = None,
     ) -> None:
         # The definitions and the lookups that depend on them alone; their tables are this project's
         # (``project.functions`` is ``project.symbols.functions``, filled in as functions are loaded).
-        # ``picked``: what a run before found of each module's summary alone (``session.Picked``).
+        # ``picked``: what a run before found of each module's summary alone (``session.Picked``);
+        # ``lookups``: what the last run's lookups found (``Lookups``), for a relink from its link.
         self.symbols = Symbols(
             summaries, load, layout, instance_member=self._member_or_stored, picked=picked
         )
@@ -271,6 +292,8 @@ class Project:
         self.symbols.register_pytrees()
         if last is None or not self._relinked(last):
             self._link()
+        elif lookups is not None and lookups.state is last.state and self.relinked is not None:
+            self._take_over(lookups, last.edited, self.relinked.changed)
 
     def function(self, qualname: str) -> FunctionSummary:
         return self.symbols.function(qualname)
@@ -444,11 +467,58 @@ class Project:
             self._unlinked()
             return False
         self._reorder(module, touched)
-        self.relinked = Relinked(state.callers, frozenset(touched))
+        self.relinked = Relinked(state.callers, frozenset(touched), frozenset(changed))
         self._read_by = state.read_by
         self._add_reads(self._read_by)
         self._refs, self._bindings, self._reads = {}, {}, _Reads(self._clock)
         return True
+
+    def lookups(self, state: LinkState) -> Lookups:
+        """What this run's lookups found, for the next run, which may link one module again from
+        ``state``, this link (``link_state``)."""
+        return Lookups(state, self._refs, self._types, self._bindings, self.symbols._mro)
+
+    def _take_over(
+        self, last: Lookups, before: ModuleSummary, changed: AbstractSet[str | Site]
+    ) -> None:
+        """Take over the lookups of the last run (``last``, whose link this one linked a module
+        again from: ``before``, as it was, changing the links ``changed``) that find here what
+        they found then: those that read none of ``changed``, of no function of that module,
+        whose answer holds none of its functions or classes. That is what keeps a call site's
+        targets in ``_relinked`` (the edit changed none of the names, classes or bases the other
+        modules' own resolve to); a lookup that met a cycle or a depth limit may find otherwise in
+        another order, and is made again. What the rules ask again after an edit (the traced
+        roots: 1,400 jit bindings and what callers pass to the functions that hand a parameter
+        on; every class's MRO for the subclass index) is then found in these tables, not again."""
+        after = self.modules[before.module]
+        edited = {*before.functions, *before.classes, *after.functions, *after.classes}
+
+        def unchanged(reads: _Reads) -> bool:
+            return (
+                not reads.unsure
+                and reads.height <= _SHORT
+                and (not reads.links or changed.isdisjoint(reads.links))
+            )
+
+        self._refs = {
+            key: found
+            for key, found in last.refs.items()
+            if key[0] not in edited and unchanged(found[1])
+        }
+        for key, typed in last.types.items():
+            if key not in self._types and key[0] not in edited and unchanged(typed[1]):
+                self._types[key] = typed
+        self._bindings = {
+            target: found
+            for target, found in last.bindings.items()
+            if target.module != before.module
+            and unchanged(found[1])
+            and (found[0].wrapped is None or found[0].wrapped.qualname not in edited)
+        }
+        mro = self.symbols._mro
+        for cls, line in last.mro.items():
+            if cls not in mro and edited.isdisjoint(line):
+                mro[cls] = line
 
     def _names_unread(self, before: ModuleSummary, after: ModuleSummary) -> bool:
         """Whether the functions the edit added to module ``after`` or removed from it (``before``,
