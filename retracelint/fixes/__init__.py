@@ -625,15 +625,76 @@ class Plan:
     waiting: frozenset[str] = frozenset()
 
 
+# ``verify(path, source)``: the findings of the project with ``path`` holding ``source``, in memory;
+# None where this run cannot analyse that file so (standard input holds the one in-memory file).
+Verify = Callable[[str, bytes], "list[Finding] | None"]
+
+
+def checked_fix(
+    source: bytes,
+    findings: Sequence[Finding],
+    path: str,
+    unsafe: bool = False,
+    read: Callable[[str], bytes] | None = None,
+    elsewhere: bool = False,
+    verify: Verify | None = None,
+) -> FileResult:
+    """``fix_file``, with the fixed text analysed again (``verify``): a codemod that leaves its
+    re-trace reported (``_left``) is refused, naming the finding that says so (ruff drops a fix
+    that leaves its error), and the next finding's fix is tried. RTL203/RTL404 rewrite the very
+    argument the rule names, and a fix that edits other files too is made only with them, so
+    neither is analysed again here."""
+    left, refused = list(findings), []
+    while True:
+        result = fix_file(source, left, unsafe, read=read, elsewhere=elsewhere)
+        result = replace(result, refused=(*refused, *result.refused))
+        fixed = [f for f in result.fixed if f.code not in ARGUMENT_FIXABLE]
+        if verify is None or not fixed or result.others:
+            return result
+        again = verify(path, result.after)
+        kept = _left(fixed[0], findings, again or ())
+        if kept is None:
+            return result
+        loc = kept.made_at
+        reason = f"the fix would still re-trace: {loc.path}:{loc.line}:{loc.col}: {kept.message}"
+        refused = [*result.refused, (fixed[0], reason)]
+        left = [f for f in left if f is not fixed[0]]
+
+
+def _cause(finding: Finding) -> tuple[str, str, str]:
+    """What a re-trace is, wherever a fix moves its lines: the file it is made in, the jitted
+    function and its parameter. Not the flagged line's text, which most fixes rewrite, nor the
+    rule: a static tuple made traced whose length still changes is RTL105's then."""
+    site = finding.jit_site
+    function = site.function if site is not None else ""
+    return finding.made_at.path, function, finding.parameter or ""
+
+
+def _left(fixed: Finding, before: Sequence[Finding], after: Iterable[Finding]) -> Finding | None:
+    """A finding of the fixed text that shows ``fixed``'s re-trace left: the fixed text reports its
+    cause as often as the text before did (a jit called from two loops, one fixed, is reported once
+    less); None when it is reported less."""
+    cause = _cause(fixed)
+    was = [f for f in _each(before) if _cause(f) == cause]
+    still = [f for f in _each(after) if _cause(f) == cause]
+    return still[0] if still and len(still) >= len(was) else None
+
+
+def _each(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings and those they tell, each once (``plan`` hands them on told already)."""
+    return list({id(f): f for f in with_related(findings)}.values())
+
+
 def plan(
     findings: Iterable[Finding],
     read: Callable[[str], bytes],
     unsafe: bool = False,
     elsewhere: bool = True,
+    verify: Verify | None = None,
 ) -> Plan:
     """The fixes for ``findings``, grouped by the file each finding's fix starts from. ``elsewhere``:
     a fix may edit other files than the one it starts from (not when standard input is fixed: ruff
-    writes nothing then)."""
+    writes nothing then); ``verify``: each fix checked by analysing its text again (``checked_fix``)."""
     by_path: dict[str, list[Finding]] = {}
     for finding in with_related(findings):
         if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
@@ -645,7 +706,7 @@ def plan(
             before = read(path)
         except OSError:
             continue
-        result = fix_file(before, by_path[path], unsafe, read=read, elsewhere=elsewhere)
+        result = checked_fix(before, by_path[path], path, unsafe, read, elsewhere, verify)
         refused.extend(result.refused)
         if result.fixed:
             results[path] = (before, result)
@@ -697,7 +758,7 @@ def settle(
             if not more:
                 break
             found = [f for f in reanalyse(fix.path, after) if target_of(f) == fix.path]
-            result = fix_file(after, found, unsafe)
+            result = checked_fix(after, found, fix.path, unsafe, verify=reanalyse)
             after, more = result.after, result.more and bool(result.fixed)
             fixed.extend(result.fixed)
         out.append(replace(fix, after=after, fixed=tuple(fixed), more=False))
@@ -772,8 +833,14 @@ def fix_or_diff(
     def reanalyse(path: str, source: bytes) -> list[Finding]:
         return filtered(analyse(source, path))
 
+    def verify(path: str, source: bytes) -> list[Finding] | None:
+        # standard input is the one file an analysis holds in memory: another file waits for its turn
+        if stdin is not None and path != stdin_path:
+            return None
+        return reanalyse(path, source)
+
     unsafe = bool(options.get("unsafe_fixes"))
-    first = plan(findings, read, unsafe, elsewhere=stdin is None)
+    first = plan(findings, read, unsafe, elsewhere=stdin is None, verify=verify)
     fixes, refused = first.fixes, first.refused
     if options.get("diff"):
         if stdin is None:  # the one in-memory file of an analysis is taken by standard input
@@ -800,7 +867,7 @@ def fix_or_diff(
         again = {f.path for f in fixes if f.more} | waiting
         if round_number < MAX_ROUNDS:
             wanted = (f for f in findings if target_of(f) in again)
-            then = plan(wanted, read, unsafe, elsewhere=stdin is None)
+            then = plan(wanted, read, unsafe, elsewhere=stdin is None, verify=verify)
             refused.extend(then.refused)
             fixes, waiting = apply(then.fixes), then.waiting
     _tell_refused(refused, still=findings)
