@@ -638,12 +638,14 @@ def checked_fix(
     read: Callable[[str], bytes] | None = None,
     elsewhere: bool = False,
     verify: Verify | None = None,
+    known: Sequence[Finding] = (),
 ) -> FileResult:
     """``fix_file``, with the fixed text analysed again (``verify``): a codemod that leaves its
-    re-trace reported (``_left``) is refused, naming the finding that says so (ruff drops a fix
-    that leaves its error), and the next finding's fix is tried. RTL203/RTL404 rewrite the very
-    argument the rule names, and a fix that edits other files too is made only with them, so
-    neither is analysed again here."""
+    re-trace reported (``_left``; ``known``: every finding of the run before the fix, ``findings``
+    where none are given) is refused, naming the finding that says so (ruff drops a fix that leaves
+    its error), and the next finding's fix is tried. RTL203/RTL404 rewrite the very argument the
+    rule names, and a fix that edits other files too is made only with them, so neither is
+    analysed again here."""
     left, refused = list(findings), []
     while True:
         result = fix_file(source, left, unsafe, read=read, elsewhere=elsewhere)
@@ -652,7 +654,7 @@ def checked_fix(
         if verify is None or not fixed or result.others:
             return result
         again = verify(path, result.after)
-        kept = _left(fixed[0], findings, again or ())
+        kept = _left(fixed[0], known or findings, again or ())
         if kept is None:
             return result
         loc = kept.made_at
@@ -691,12 +693,16 @@ def plan(
     unsafe: bool = False,
     elsewhere: bool = True,
     verify: Verify | None = None,
+    known: Iterable[Finding] | None = None,
 ) -> Plan:
     """The fixes for ``findings``, grouped by the file each finding's fix starts from. ``elsewhere``:
     a fix may edit other files than the one it starts from (not when standard input is fixed: ruff
-    writes nothing then); ``verify``: each fix checked by analysing its text again (``checked_fix``)."""
+    writes nothing then); ``verify``: each fix checked by analysing its text again (``checked_fix``,
+    against ``known``, the run's findings, where ``findings`` are some of them)."""
     by_path: dict[str, list[Finding]] = {}
-    for finding in with_related(findings):
+    findings = with_related(findings)
+    everything = findings if known is None else with_related(known)
+    for finding in findings:
         if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
             by_path.setdefault(target_of(finding), []).append(finding)
     results: dict[str, tuple[bytes, FileResult]] = {}
@@ -706,7 +712,9 @@ def plan(
             before = read(path)
         except OSError:
             continue
-        result = checked_fix(before, by_path[path], path, unsafe, read, elsewhere, verify)
+        result = checked_fix(
+            before, by_path[path], path, unsafe, read, elsewhere, verify, known=everything
+        )
         refused.extend(result.refused)
         if result.fixed:
             results[path] = (before, result)
@@ -757,8 +765,9 @@ def settle(
         for _ in range(MAX_ROUNDS - 1):  # the first round was the plan that made ``fix``
             if not more:
                 break
-            found = [f for f in reanalyse(fix.path, after) if target_of(f) == fix.path]
-            result = checked_fix(after, found, fix.path, unsafe, verify=reanalyse)
+            known = reanalyse(fix.path, after)
+            found = [f for f in known if target_of(f) == fix.path]
+            result = checked_fix(after, found, fix.path, unsafe, verify=reanalyse, known=known)
             after, more = result.after, result.more and bool(result.fixed)
             fixed.extend(result.fixed)
         out.append(replace(fix, after=after, fixed=tuple(fixed), more=False))
@@ -867,7 +876,7 @@ def fix_or_diff(
         again = {f.path for f in fixes if f.more} | waiting
         if round_number < MAX_ROUNDS:
             wanted = (f for f in findings if target_of(f) in again)
-            then = plan(wanted, read, unsafe, elsewhere=stdin is None, verify=verify)
+            then = plan(wanted, read, unsafe, stdin is None, verify, known=findings)
             refused.extend(then.refused)
             fixes, waiting = apply(then.fixes), then.waiting
     _tell_refused(refused, still=findings)
