@@ -675,11 +675,15 @@ def _cause(finding: Finding) -> tuple[str, str, str]:
 def _left(fixed: Finding, before: Sequence[Finding], after: Iterable[Finding]) -> Finding | None:
     """A finding of the fixed text that shows ``fixed``'s re-trace left: the fixed text reports its
     cause as often as the text before did (a jit called from two loops, one fixed, is reported once
-    less); None when it is reported less."""
+    less), and as unbounded (an object made once per object instead of per iteration, still
+    reported per call of the method, re-traces a bounded number of times where it grew with the
+    loop: the fix is made, and what is left reported); None otherwise."""
     cause = _cause(fixed)
     was = [f for f in _each(before) if _cause(f) == cause]
     still = [f for f in _each(after) if _cause(f) == cause]
-    return still[0] if still and len(still) >= len(was) else None
+    if len(still) < len(was) or not still:
+        return None
+    return next((f for f in still if f.grows or not fixed.grows), None)
 
 
 def _each(findings: Iterable[Finding]) -> list[Finding]:
