@@ -10,9 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from retracelint.cli import main
+from test_fix_closures import lint, project
 
 SCHEDULES = '''\
 """Learning-rate schedules as records of pure functions, optax style."""
@@ -67,16 +65,9 @@ for seed in range(3):
 """
 
 
-def lint(*args: str) -> Result:
-    return CliRunner().invoke(main, ["check", "--isolated", "--no-cache", *args])
-
-
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "schedules.py").write_text(SCHEDULES, encoding="utf-8")
-    (tmp_path / "train.py").write_text(TRAIN, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def trainer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return project(tmp_path, monkeypatch, {"schedules.py": SCHEDULES, "train.py": TRAIN})
 
 
 FIXED = TRAIN.replace(
@@ -92,13 +83,13 @@ FIXED = TRAIN.replace(
     ],
 )
 def test_a_record_of_pure_functions_made_per_call_is_made_once(
-    project: Path, imported: tuple[str, str]
+    trainer: Path, imported: tuple[str, str]
 ) -> None:
     statement, called = imported
     train = TRAIN.replace("import schedules\n", statement).replace(
         "schedules.warmup_cosine", called
     )
-    (project / "train.py").write_text(train, encoding="utf-8")
+    (trainer / "train.py").write_text(train, encoding="utf-8")
     assert "RTL204" in lint(".").output
     assert "1 hidden fix can be enabled" in lint("--fix", ".").stderr
     result = lint("--fix", "--unsafe-fixes", ".")
@@ -106,11 +97,11 @@ def test_a_record_of_pure_functions_made_per_call_is_made_once(
     fixed = FIXED.replace("import schedules\n", statement).replace(
         "schedules.warmup_cosine", called
     )
-    assert (project / "train.py").read_text() == fixed
-    assert (project / "schedules.py").read_text() == SCHEDULES
+    assert (trainer / "train.py").read_text() == fixed
+    assert (trainer / "schedules.py").read_text() == SCHEDULES
     again = lint("--fix", "--unsafe-fixes", ".")
     assert again.exit_code == 0 and again.stdout == ""
-    assert (project / "train.py").read_text() == fixed
+    assert (trainer / "train.py").read_text() == fixed
 
 
 @pytest.mark.parametrize(
@@ -132,15 +123,15 @@ def test_a_record_of_pure_functions_made_per_call_is_made_once(
     ],
 )
 def test_a_record_that_calling_may_change_is_left_with_the_reason(
-    project: Path, edit: tuple[tuple[str, str], ...]
+    trainer: Path, edit: tuple[tuple[str, str], ...]
 ) -> None:
     schedules = SCHEDULES
     for old, new in edit:
         schedules = schedules.replace(old, new, 1)
-    (project / "schedules.py").write_text(schedules, encoding="utf-8")
+    (trainer / "schedules.py").write_text(schedules, encoding="utf-8")
     result = lint("--fix", "--unsafe-fixes", ".")
     assert (
         "RTL204 not fixed: schedule is changed after it is made: one shared object would carry that"
         in result.stderr
     ), result.stderr
-    assert (project / "train.py").read_text() == TRAIN
+    assert (trainer / "train.py").read_text() == TRAIN
