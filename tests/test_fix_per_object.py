@@ -307,3 +307,72 @@ def test_jax_traces_the_value_made_once_per_object_once_and_it_gives_the_same(
         "training": (TRAINING, "main.py", "train_step", 3),
     }
     proved_by_jax(tmp_path, monkeypatch, programs)
+
+
+# A window a method makes at each step of a loop: the first fix makes it once above the loop, which
+# the fixed text still reports, bounded now (once per call of run) where it grew with the loop, so
+# the fix stands; the next round makes it once per object in __init__.
+SMOOTHING = '''\
+"""Smoothing of sensor traces with a moving window of geometric weights."""
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Window:
+    def __init__(self, width):
+        self.width = width
+        self.weights = tuple(0.5**k for k in range(width))
+
+    def __call__(self, x):
+        w = jnp.array(self.weights, x.dtype)
+        return jnp.convolve(x, w / w.sum(), mode="same")
+
+
+@partial(jax.jit, static_argnums=(0,))
+def smooth_step(window, x):
+    return window(x) * 0.9 + x * 0.1
+
+
+class Smoother:
+    def __init__(self, width):
+        self.width = width
+
+    def window(self):
+        return Window(self.width)
+
+    def run(self, x, steps):
+        for _ in range(steps):
+            x = smooth_step(self.window(), x)
+        return x
+'''
+
+SMOOTHING_MAIN = """\
+import jax.numpy as jnp
+
+from smoothing import Smoother
+
+smoother = Smoother(width=3)
+for trace in range(2):
+    x = jnp.sin(jnp.linspace(0.0, 3.0 + trace, 32))
+    print(trace, round(float(smoother.run(x, steps=4).sum()), 4))
+"""
+
+
+def test_a_fix_that_bounds_a_growing_re_trace_stands_and_the_next_round_ends_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path, monkeypatch, {"smoothing.py": SMOOTHING, "main.py": SMOOTHING_MAIN})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert "not fixed" not in result.stderr, result.stderr
+    assert "(2 fixed, 0 remaining)" in result.stderr
+    assert fixed_once(root, "smoothing.py") == SMOOTHING.replace(
+        "        self.width = width\n\n    def window",
+        "        self.width = width\n        self._window_2 = self.window()\n\n    def window",
+    ).replace(
+        "        for _ in range(steps):\n            x = smooth_step(self.window(), x)",
+        "        window_2 = self._window_2\n        for _ in range(steps):\n"
+        "            x = smooth_step(window_2, x)",
+    )

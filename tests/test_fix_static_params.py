@@ -258,3 +258,49 @@ def test_a_tuple_of_fixed_length_made_in_the_caller_is_still_made_traced(
     assert (project / "pulses.py").read_text() == PULSES.replace(
         '@partial(jax.jit, static_argnames=("windows",))', "@jax.jit", 1
     )
+
+
+# A window opened at each step, the list grown by ``+=`` (no method call the fix's own test reads):
+# made traced, the tuple is one leaf longer each step, so the fixed text is analysed again, reports
+# the growth for the same jit and parameter, and the fix is refused with that finding.
+GROWING = """\
+from pulses import evolve
+
+
+def scan_openings(onsets, width=0.6):
+    windows = []
+    for start in onsets:
+        windows += [(start, start + width)]
+        population, mean = evolve(1.3, tuple(windows))
+        print(f"{len(windows)} windows: population={float(population):.4f}")
+
+
+scan_openings([0.2, 1.0, 2.0])
+"""
+
+
+@pytest.mark.parametrize("mode", ["--fix", "--diff"])
+def test_a_fix_that_leaves_the_re_trace_is_refused_with_the_finding_left(
+    project: Path, mode: str
+) -> None:
+    (project / "main.py").write_text(GROWING, encoding="utf-8")
+    result = lint(mode, "--unsafe-fixes", ".")
+    assert result.stderr.splitlines()[0] == (
+        "retracelint: main.py:8:40: RTL201 not fixed: the fix would still re-trace: main.py:7:9:"
+        " windows += ... grows in the loop at line 6, so jitted 'evolve' re-traces; preallocate"
+        " and mask (bounded: one per item of `onsets`)"
+    )
+    assert (project / "pulses.py").read_text() == PULSES
+    assert "RTL201" in lint(".").output
+
+
+def test_a_jit_called_from_two_loops_is_fixed_where_one_re_trace_goes(project: Path) -> None:
+    # the fix leaves the growing sweep reported (RTL102), but it takes the static tuple's own
+    # re-trace away: reported less often than before, the fix stands
+    (project / "main.py").write_text(GROWING + MAIN, encoding="utf-8")
+    before = lint(".").output
+    lint("--fix", "--unsafe-fixes", ".")
+    assert before.count("jitted 'evolve'") == 2
+    assert (project / "pulses.py").read_text() == PULSES.replace(
+        '@partial(jax.jit, static_argnames=("windows",))', "@jax.jit", 1
+    )

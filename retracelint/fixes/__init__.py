@@ -625,17 +625,88 @@ class Plan:
     waiting: frozenset[str] = frozenset()
 
 
+# ``verify(path, source)``: the findings of the project with ``path`` holding ``source``, in memory;
+# None where this run cannot analyse that file so (standard input holds the one in-memory file).
+Verify = Callable[[str, bytes], "list[Finding] | None"]
+
+
+def checked_fix(
+    source: bytes,
+    findings: Sequence[Finding],
+    path: str,
+    unsafe: bool = False,
+    read: Callable[[str], bytes] | None = None,
+    elsewhere: bool = False,
+    verify: Verify | None = None,
+    known: Sequence[Finding] = (),
+) -> FileResult:
+    """``fix_file``, with the fixed text analysed again (``verify``): a codemod that leaves its
+    re-trace reported (``_left``; ``known``: every finding of the run before the fix, ``findings``
+    where none are given) is refused, naming the finding that says so (ruff drops a fix that leaves
+    its error), and the next finding's fix is tried. RTL203/RTL404 rewrite the very argument the
+    rule names, and a fix that edits other files too is made only with them, so neither is
+    analysed again here."""
+    left, refused = list(findings), []
+    while True:
+        result = fix_file(source, left, unsafe, read=read, elsewhere=elsewhere)
+        result = replace(result, refused=(*refused, *result.refused))
+        fixed = [f for f in result.fixed if f.code not in ARGUMENT_FIXABLE]
+        if verify is None or not fixed or result.others:
+            return result
+        again = verify(path, result.after)
+        kept = _left(fixed[0], known or findings, again or ())
+        if kept is None:
+            return result
+        loc = kept.made_at
+        reason = f"the fix would still re-trace: {loc.path}:{loc.line}:{loc.col}: {kept.message}"
+        refused = [*result.refused, (fixed[0], reason)]
+        left = [f for f in left if f is not fixed[0]]
+
+
+def _cause(finding: Finding) -> tuple[str, str, str]:
+    """What a re-trace is, wherever a fix moves its lines: the file it is made in, the jitted
+    function and its parameter. Not the flagged line's text, which most fixes rewrite, nor the
+    rule: a static tuple made traced whose length still changes is RTL105's then."""
+    site = finding.jit_site
+    function = site.function if site is not None else ""
+    return finding.made_at.path, function, finding.parameter or ""
+
+
+def _left(fixed: Finding, before: Sequence[Finding], after: Iterable[Finding]) -> Finding | None:
+    """A finding of the fixed text that shows ``fixed``'s re-trace left: the fixed text reports its
+    cause as often as the text before did (a jit called from two loops, one fixed, is reported once
+    less), and as unbounded (an object made once per object instead of per iteration, still
+    reported per call of the method, re-traces a bounded number of times where it grew with the
+    loop: the fix is made, and what is left reported); None otherwise."""
+    cause = _cause(fixed)
+    was = [f for f in _each(before) if _cause(f) == cause]
+    still = [f for f in _each(after) if _cause(f) == cause]
+    if len(still) < len(was) or not still:
+        return None
+    return next((f for f in still if f.grows or not fixed.grows), None)
+
+
+def _each(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings and those they tell, each once (``plan`` hands them on told already)."""
+    return list({id(f): f for f in with_related(findings)}.values())
+
+
 def plan(
     findings: Iterable[Finding],
     read: Callable[[str], bytes],
     unsafe: bool = False,
     elsewhere: bool = True,
+    verify: Verify | None = None,
+    known: Iterable[Finding] | None = None,
 ) -> Plan:
     """The fixes for ``findings``, grouped by the file each finding's fix starts from. ``elsewhere``:
     a fix may edit other files than the one it starts from (not when standard input is fixed: ruff
-    writes nothing then)."""
+    writes nothing then); ``verify``: each fix checked by analysing its text again (``checked_fix``,
+    against ``known``, the run's findings, where ``findings`` are some of them)."""
     by_path: dict[str, list[Finding]] = {}
-    for finding in with_related(findings):
+    findings = with_related(findings)
+    everything = findings if known is None else with_related(known)
+    for finding in findings:
         if finding.code in ARGUMENT_FIXABLE or applicable(finding, unsafe):
             by_path.setdefault(target_of(finding), []).append(finding)
     results: dict[str, tuple[bytes, FileResult]] = {}
@@ -645,7 +716,9 @@ def plan(
             before = read(path)
         except OSError:
             continue
-        result = fix_file(before, by_path[path], unsafe, read=read, elsewhere=elsewhere)
+        result = checked_fix(
+            before, by_path[path], path, unsafe, read, elsewhere, verify, known=everything
+        )
         refused.extend(result.refused)
         if result.fixed:
             results[path] = (before, result)
@@ -696,8 +769,9 @@ def settle(
         for _ in range(MAX_ROUNDS - 1):  # the first round was the plan that made ``fix``
             if not more:
                 break
-            found = [f for f in reanalyse(fix.path, after) if target_of(f) == fix.path]
-            result = fix_file(after, found, unsafe)
+            known = reanalyse(fix.path, after)
+            found = [f for f in known if target_of(f) == fix.path]
+            result = checked_fix(after, found, fix.path, unsafe, verify=reanalyse, known=known)
             after, more = result.after, result.more and bool(result.fixed)
             fixed.extend(result.fixed)
         out.append(replace(fix, after=after, fixed=tuple(fixed), more=False))
@@ -772,8 +846,14 @@ def fix_or_diff(
     def reanalyse(path: str, source: bytes) -> list[Finding]:
         return filtered(analyse(source, path))
 
+    def verify(path: str, source: bytes) -> list[Finding] | None:
+        # standard input is the one file an analysis holds in memory: another file waits for its turn
+        if stdin is not None and path != stdin_path:
+            return None
+        return reanalyse(path, source)
+
     unsafe = bool(options.get("unsafe_fixes"))
-    first = plan(findings, read, unsafe, elsewhere=stdin is None)
+    first = plan(findings, read, unsafe, elsewhere=stdin is None, verify=verify)
     fixes, refused = first.fixes, first.refused
     if options.get("diff"):
         if stdin is None:  # the one in-memory file of an analysis is taken by standard input
@@ -800,7 +880,7 @@ def fix_or_diff(
         again = {f.path for f in fixes if f.more} | waiting
         if round_number < MAX_ROUNDS:
             wanted = (f for f in findings if target_of(f) in again)
-            then = plan(wanted, read, unsafe, elsewhere=stdin is None)
+            then = plan(wanted, read, unsafe, stdin is None, verify, known=findings)
             refused.extend(then.refused)
             fixes, waiting = apply(then.fixes), then.waiting
     _tell_refused(refused, still=findings)

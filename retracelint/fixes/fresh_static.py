@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 
 from retracelint.fixes.base import (
     Refusal,
@@ -18,6 +19,7 @@ from retracelint.fixes.base import (
     Source,
     bound_names,
     dotted,
+    module_bindings,
     parse_expression,
     parse_statement,
 )
@@ -29,10 +31,12 @@ from retracelint.fixes.rebuilt_jit import (
     may_mutate,
     where_once,
 )
+from retracelint.fixes.static_closure import defining_path
 from retracelint.model import Finding
-from retracelint.summarise.syntax import free_names
+from retracelint.summarise.syntax import free_names, own_nodes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_NAMED_TUPLES = (["NamedTuple"], ["typing.NamedTuple"])
 
 
 def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
@@ -53,7 +57,8 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
         return where
     if named is not None:
         scope = next((a for a in source.ancestors(node) if isinstance(a, _FUNCTIONS)), source.tree)
-        if may_mutate(source, scope, named, node, handed=False):
+        pure = record_fields(source, node, loc.path) if isinstance(node, ast.Call) else frozenset()
+        if may_mutate(source, scope, named, node, handed=False, pure=pure):
             return Refusal(
                 f"{named} is changed after it is made: one shared object would carry that"
             )
@@ -69,6 +74,82 @@ def make_once(source: Source, finding: Finding) -> Rewrite | Refusal:
         insert_before={source.start(where): [parse_statement(f"{name} = {code}\n")]},
         unsafe=not safe or made_in_factory(source, where),
     )
+
+
+def record_fields(source: Source, made: ast.Call, path: str) -> frozenset[str]:
+    """The fields of the record ``made`` makes whose calls change nothing: those of a
+    ``NamedTuple`` that a factory of the project returns at every ``return`` (an optax-style
+    ``GradientTransformation(init, update)``), each field a def nested in the factory that declares
+    nothing ``nonlocal`` or ``global`` and changes nothing it closes over. Empty otherwise."""
+    called = dotted(made.func)
+    found = _factory_def(source, called, path)
+    if found is None:
+        return frozenset()
+    home, factory = found
+    nested = {s.name: s for s in factory.body if isinstance(s, _FUNCTIONS)}
+    returns = [n for n in own_nodes(factory.body) if isinstance(n, ast.Return)]
+    fields: set[frozenset[str]] = set()
+    for ret in returns:
+        record = ret.value
+        if not isinstance(record, ast.Call) or not isinstance(record.func, ast.Name):
+            return frozenset()
+        parts = [*record.args, *(k.value for k in record.keywords)]
+        if not all(isinstance(a, ast.Name) and a.id in nested for a in parts):
+            return frozenset()
+        fields.add(_named_tuple_fields(home, record.func.id))
+    if len(fields) != 1 or not all(_changes_nothing(home, factory, d) for d in nested.values()):
+        return frozenset()
+    return fields.pop()
+
+
+def _factory_def(source: Source, called: str, path: str) -> tuple[Source, ast.FunctionDef] | None:
+    """The module-level def ``called`` names, here, imported by name, or an attribute of a module
+    beside this one (``optim.momentum`` after ``import optim``), with the file it is in."""
+    module, _, name = called.rpartition(".")
+    if module:
+        # ``import optim``, the one binding of the name: the module of that name beside this one
+        stmts = module_bindings(source.tree).get(module, [])
+        plain = len(stmts) == 1 and isinstance(stmts[0], ast.Import)
+        aliases = stmts[0].names if plain else []  # type: ignore[attr-defined]
+        imported = any(a.name == module and a.asname is None for a in aliases)
+        home = source.neighbour(str(Path(path).parent / f"{module}.py")) if imported else None
+    else:
+        where = defining_path(source, name, path)
+        home = None if where is None else source if where == path else source.neighbour(where)
+    if home is None:
+        return None
+    defs = [s for s in home.tree.body if isinstance(s, ast.FunctionDef) and s.name == name]
+    return (home, defs[0]) if len(defs) == 1 else None
+
+
+def _named_tuple_fields(home: Source, name: str) -> frozenset[str]:
+    """The fields of the ``typing.NamedTuple`` class ``name`` of ``home`` (an immutable record);
+    empty when it is not one."""
+    classes = [s for s in home.tree.body if isinstance(s, ast.ClassDef) and s.name == name]
+    if len(classes) != 1 or [dotted(b) for b in classes[0].bases] not in _NAMED_TUPLES:
+        return frozenset()
+    body = classes[0].body
+    return frozenset(
+        s.target.id for s in body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    )
+
+
+def _changes_nothing(
+    home: Source, factory: ast.FunctionDef, function: ast.FunctionDef | ast.AsyncFunctionDef
+) -> bool:
+    """Whether calling ``function`` (a def nested in ``factory``) changes nothing it closes over:
+    no ``nonlocal`` or ``global``, and no parameter or local of the factory it reads stored into or
+    changed by a method call."""
+    if any(isinstance(n, (ast.Nonlocal, ast.Global)) for n in ast.walk(function)):
+        return False
+    args = factory.args
+    own = {
+        a.arg
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+        if a
+    }
+    closed = free_names(function) & (own | bound_names(factory.body))
+    return not any(may_mutate(home, function, n, function.args, handed=False) for n in closed)
 
 
 def _fresh_branch(node: ast.expr | None) -> ast.expr | None:

@@ -44,6 +44,8 @@ _DATACLASS = frozenset({"dataclass", "dataclasses.dataclass"})
 # RTL402's messages: "this makes int64 for 'idx' but int32 at ...", "'x' gets uint8 here but float32 at".
 _FLIP = re.compile(r"(?:this makes|'[^']+' gets) (\w+)(?: for '[^']+'| here) but (\w+) at")
 _INT_OR_FLOAT = re.compile(r" picks an int or a float ")
+# RTL402 of a carried state: "t starts as int32 and is float32 after each iteration of the loop".
+_INT_TO_FLOAT = re.compile(r"(\w+) starts as u?int\d+ and is (?:b?float|complex)\d+ ")
 # The dtypes a value of a dtype is cast to keeping every value it can hold (integer indices and
 # counts narrowed from int64 to int32 included: what x64 makes by default for them).
 _SMALL_INTS = ("uint8", "int8", "uint16", "int16")
@@ -111,6 +113,16 @@ def _default_factory(
 
 def float_literal(source: Source, finding: Finding) -> Rewrite | Refusal:
     node = _made_at(source, finding)
+    carried = _INT_TO_FLOAT.match(finding.message)
+    if carried is not None:
+        # a carried state that starts as an int: it starts as the float it becomes (unsafe: what
+        # reads the start sees 0.0 for 0); at the def, the default it starts as
+        start = node if node is not None else _int_start(source, finding, carried.group(1))
+        literal = start.operand if isinstance(start, ast.UnaryOp) else start
+        if isinstance(literal, ast.Constant) and type(literal.value) is int:
+            new = parse_expression(f"{literal.value}.0")
+            return Rewrite(replace={source.span(literal): new}, unsafe=True)
+        return Refusal(f"{carried.group(1)} does not start as an int literal here")
     if not finding.message.split(" is ", 1)[-1].startswith("an int"):
         return _cast(source, finding, node)
     literal = node.operand if isinstance(node, ast.UnaryOp) else node
@@ -185,24 +197,57 @@ def _made_at(source: Source, finding: Finding) -> ast.expr | None:
     default = _DEFAULT_OF.search(finding.message)
     if node is not None or default is None:
         return node
-    fdef = next(
+    fdef = _def_at(source, loc.line)
+    if fdef is None:
+        return None
+    pairs = _defaults(fdef.args)
+    return next((d for a, d in pairs if a == default.group(1) and d is not None), None)
+
+
+def _int_start(source: Source, finding: Finding, state: str) -> ast.expr | None:
+    """The default that the carried ``state`` starts as, where the finding is at the def whose
+    parameter has it: the state is that parameter, or bound to it (``t = t_start``)."""
+    fdef = _def_at(source, finding.location.line)
+    if fdef is None:
+        return None
+    defaults = {a: d for a, d in _defaults(fdef.args) if d is not None}
+    if state in defaults:
+        return defaults[state]
+    starts = {
+        n.value.id
+        for n in ast.walk(fdef)
+        if isinstance(n, ast.Assign)
+        and isinstance(n.value, ast.Name)
+        and any(isinstance(t, ast.Name) and t.id == state for t in n.targets)
+    }
+    return defaults.get(starts.pop()) if len(starts) == 1 else None
+
+
+def _def_at(source: Source, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The def whose ``def`` line or a decorator's is ``line``."""
+    return next(
         (
             n
             for n in ast.walk(source.tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and loc.line in (n.lineno, *(d.lineno for d in n.decorator_list))
+            and line in (n.lineno, *(d.lineno for d in n.decorator_list))
         ),
         None,
     )
-    if fdef is None:
-        return None
-    args = fdef.args
+
+
+def _defaults(args: ast.arguments) -> list[tuple[str, ast.expr | None]]:
+    """Each parameter that has a default, with it."""
     positional = [*args.posonlyargs, *args.args]
-    pairs = [
-        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    return [
+        *(
+            (a.arg, d)
+            for a, d in zip(
+                positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+            )
+        ),
+        *((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)),
     ]
-    return next((d for a, d in pairs if a.arg == default.group(1) and d is not None), None)
 
 
 def _number_kind(node: ast.expr) -> type | None:
