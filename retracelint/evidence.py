@@ -208,12 +208,15 @@ def _last_batch(sources: _Sources, finding: Finding) -> Bound | None:
     }
     scopes = _scopes(sources, at)
     for around, _ in sources.enclosing(at):
-        if (
-            isinstance(around, ast.For | ast.AsyncFor)
-            and any(_stores(around.target, name) for name in batches)
-            and all(_short_last(tree, scopes, part) for part in _walked_parts(around.iter))
+        if not isinstance(around, ast.For | ast.AsyncFor) or not any(
+            _stores(around.target, name) for name in batches
         ):
-            return Bound("the full batches and the short last one", 2)
+            continue
+        loaders = [_short_last(tree, scopes, part) for part in _walked_parts(around.iter)]
+        if loaders and None not in loaders:
+            made = loaders[0]
+            where = Location(at.path, made.lineno, made.col_offset + 1)  # type: ignore[union-attr]
+            return Bound("the full batches and the short last one", 2, at=where)
     return None
 
 
@@ -225,12 +228,13 @@ def _walked_parts(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
-def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> bool:
-    """Whether ``node`` is (a name bound once to) a PyTorch ``DataLoader`` without ``drop_last``."""
+def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> ast.Call | None:
+    """The PyTorch ``DataLoader`` without ``drop_last`` that ``node`` is (or a name bound once to);
+    None when it is none."""
     if isinstance(node, ast.Name):
         bound = _binding(scopes, node.id)
         node = bound[1].value if bound is not None else node
-    return (
+    loader = (
         isinstance(node, ast.Call)
         and last_name(node.func) == "DataLoader"
         and not any(k.arg == "drop_last" for k in node.keywords)
@@ -241,6 +245,7 @@ def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> bool
             for stmt in ast.walk(tree)
         )
     )
+    return node if loader else None  # type: ignore[return-value]
 
 
 def weighed(finding: Finding, assumptions: tuple[Assumption, ...]) -> Finding:
