@@ -274,15 +274,21 @@ def _stores(scope: ast.AST, name: str) -> list[ast.stmt]:
     return [
         node
         for node in own_nodes(scope.body)  # type: ignore[attr-defined]
-        if isinstance(node, ast.stmt) and name in _bound_by(node)
+        if isinstance(node, ast.stmt) and name in bound_by(node)
     ]
 
 
-def _bound_by(node: ast.stmt) -> set[str]:
+def bound_by(node: ast.stmt) -> set[str]:
+    """The names an assignment or a ``for`` target binds (not ``self`` of ``self.x = ...``)."""
     if isinstance(node, ast.Assign):
         targets: list[ast.expr] = node.targets
     elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For):
         targets = [node.target]
     else:
         return set()
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return {
+        n.id
+        for t in targets
+        for n in ast.walk(t)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }

@@ -53,7 +53,7 @@ from functools import cached_property, lru_cache, partial
 from itertools import pairwise
 from typing import TypeGuard
 
-from retracelint.buckets import ITEM, Helper, Step, buckets_sizes
+from retracelint.buckets import ITEM, Helper, Step, bound_by, buckets_sizes
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
@@ -471,7 +471,7 @@ def _part_made(scope: ast.AST, name: str) -> tuple[ast.Call, tuple[Step, ...]] |
     items or of what ``enumerate`` pairs them with (``for i, chunk in enumerate(chunks)``)."""
     path: tuple[Step, ...] = ()
     for _ in range(_MAX_PARTS):
-        binders = [s for s in _own_statements(scope) if name in _names_bound(s)]
+        binders = [s for s in _own_statements(scope) if name in bound_by(s)]
         if len(binders) != 1:
             return None
         (stmt,) = binders
@@ -479,14 +479,14 @@ def _part_made(scope: ast.AST, name: str) -> tuple[ast.Call, tuple[Step, ...]] |
             target, value = stmt.targets[0], stmt.value
         elif isinstance(stmt, ast.For):
             target, value = stmt.target, stmt.iter
-            path = (ITEM, *_position(target, name), *path)
-            if _enumerated(value) and path[1:2] == (1,):
-                path, value = (ITEM, *path[2:]), value.args[0]  # type: ignore[attr-defined]
-            target = None  # type: ignore[assignment]
         else:
             return None
-        if target is not None:
-            path = (*_position(target, name), *path)
+        where = _position(target, name)
+        if where is None:
+            return None
+        path = (ITEM, *where, *path) if isinstance(stmt, ast.For) else (*where, *path)
+        if isinstance(stmt, ast.For) and _enumerated(value) and path[1:2] == (1,):
+            path, value = (ITEM, *path[2:]), value.args[0]  # type: ignore[attr-defined]
         value = _kept(value)
         if isinstance(value, ast.Call):
             return value, path
@@ -503,23 +503,13 @@ def _own_statements(scope: ast.AST) -> list[ast.stmt]:
     return [n for n in own_nodes(scope.body) if isinstance(n, ast.stmt)]  # type: ignore[attr-defined]
 
 
-def _names_bound(stmt: ast.stmt) -> set[str]:
-    """The names an assignment or a ``for`` target binds."""
-    if isinstance(stmt, ast.Assign):
-        targets: list[ast.expr] = stmt.targets
-    elif isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For):
-        targets = [stmt.target]
-    else:
-        return set()
-    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-
-
-def _position(target: ast.expr, name: str) -> tuple[int, ...]:
+def _position(target: ast.expr, name: str) -> tuple[int, ...] | None:
     """Where ``name`` is in an unpacking target: () for the name itself, (k,) for the k-th of a
-    tuple of names."""
+    tuple of names; None deeper (``for i, (a, b) in ...``)."""
     if isinstance(target, ast.Tuple | ast.List):
         return next(
-            (i,) for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name
+            ((i,) for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name),
+            None,
         )
     return ()
 
