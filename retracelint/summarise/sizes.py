@@ -507,17 +507,8 @@ def _checked_multiple(
 def _size_key(node: ast.AST, defs: dict[str, ast.AST]) -> str:
     """``node`` as a size, for comparing: through a name bound to it, ``len(x)`` as ``x.shape[0]``."""
     node = _definition(node, defs)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-        and not node.keywords
-    ):
-        node = ast.Subscript(
-            ast.Attribute(node.args[0], "shape", ast.Load()), ast.Constant(0), ast.Load()
-        )
-    return ast.dump(node)
+    read = _length_read(node)
+    return ast.dump(node) if read is None else f"{ast.dump(read[0])}.shape[{read[1]}]"
 
 
 def _ceil_like(stop: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
