@@ -49,10 +49,11 @@ import copy
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import pairwise
 from typing import TypeGuard
 
+from retracelint.buckets import ITEM, Helper, Step, bound_by, buckets_sizes
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
@@ -208,12 +209,15 @@ def _last_batch(sources: _Sources, finding: Finding) -> Bound | None:
     }
     scopes = _scopes(sources, at)
     for around, _ in sources.enclosing(at):
-        if (
-            isinstance(around, ast.For | ast.AsyncFor)
-            and any(_stores(around.target, name) for name in batches)
-            and all(_short_last(tree, scopes, part) for part in _walked_parts(around.iter))
+        if not isinstance(around, ast.For | ast.AsyncFor) or not any(
+            _stores(around.target, name) for name in batches
         ):
-            return Bound("the full batches and the short last one", 2)
+            continue
+        loaders = [_short_last(tree, scopes, part) for part in _walked_parts(around.iter)]
+        if loaders and None not in loaders:
+            made = loaders[0]
+            where = Location(at.path, made.lineno, made.col_offset + 1)  # type: ignore[union-attr]
+            return Bound("the full batches and the short last one", 2, at=where)
     return None
 
 
@@ -225,12 +229,13 @@ def _walked_parts(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
-def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> bool:
-    """Whether ``node`` is (a name bound once to) a PyTorch ``DataLoader`` without ``drop_last``."""
+def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> ast.Call | None:
+    """The PyTorch ``DataLoader`` without ``drop_last`` that ``node`` is (or a name bound once to);
+    None when it is none."""
     if isinstance(node, ast.Name):
         bound = _binding(scopes, node.id)
         node = bound[1].value if bound is not None else node
-    return (
+    loader = (
         isinstance(node, ast.Call)
         and last_name(node.func) == "DataLoader"
         and not any(k.arg == "drop_last" for k in node.keywords)
@@ -241,6 +246,7 @@ def _short_last(tree: ast.Module, scopes: list[ast.AST], node: ast.expr) -> bool
             for stmt in ast.walk(tree)
         )
     )
+    return node if loader else None  # type: ignore[return-value]
 
 
 def weighed(finding: Finding, assumptions: tuple[Assumption, ...]) -> Finding:
@@ -432,39 +438,88 @@ def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
 
 # The rules whose value is a size or a static count that a bucket may set.
 _BUCKETED_RULES = frozenset({"RTL101", "RTL105", "RTL201"})
-# What a helper that rounds sizes up to buckets is named (``next_power_of_two``, ``pad_size``,
-# ``bucket_len``, ``round_up``): its results are a few sizes, made so that jit traces few times.
-_BUCKET_HELPER = re.compile(
-    r"bucket|pow(er)?_?(of_?)?2|power_of_two|round_up|next_pow|pad(ded)?_(size|len|length|to)",
-    re.IGNORECASE,
-)
 # Conversions that keep the number they are given.
 _KEEPING = frozenset({"int", "round"})
 
 
 def _bucketed(sources: _Sources, finding: Finding) -> Bound | None:
     """Whether the size a shape finding's expression gives (``jnp.pad(x, (0, padded - n))``,
-    ``x[:padded]``) or its static count is a name its function binds once to what a helper named
-    as rounding sizes to buckets returns (``pad_size(n, "pixels")``, ``next_power_of_two(n)``,
-    ``bucket_len(n)``, through ``int``): a project that buckets its sizes so that jit traces few
-    times makes a few sizes, however long the run (round 28 S1, round 30 S1)."""
+    ``x[:padded]``) or its static count is a name its function binds once to what a helper of the
+    project returns (``pad_size(n, "pixels")``, through ``int``), or to a part of it (``start,
+    size = chunk`` for each chunk of the list ``chunker(n)`` returns), whose body rounds sizes to a
+    few buckets (``buckets.buckets_sizes``): a project that buckets its sizes so that jit traces
+    few times makes a few sizes, however long the run (round 28 S1, round 30 S1)."""
     at = finding.made_at
     stmt = sources.statement_at(at)
     scopes = _scopes(sources, at)
-    if finding.code not in _BUCKETED_RULES or stmt is None or not scopes:
+    qualname = sources.function_at(at)
+    if finding.code not in _BUCKETED_RULES or stmt is None or not scopes or qualname is None:
         return None
     node = _expression_at(stmt, at)
     names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}) if node else []
     for name in names:
-        assign = _sole_assignment(scopes[0], name)
-        helper = _bucket_helper(assign.value) if assign is not None else None
+        made = _part_made(scopes[0], name)
+        helper = _bucket_helper(sources, qualname, *made) if made is not None else None
         if helper is not None:
             return Bound(f"`{name}` bucketed by `{helper}`")
     return None
 
 
-def _bucket_helper(value: ast.expr) -> str | None:
-    """The name of the bucket helper whose result ``value`` is (``int(pad_size(n))``), else None."""
+def _part_made(scope: ast.AST, name: str) -> tuple[ast.Call, tuple[Step, ...]] | None:
+    """The call whose result ``name`` is, bound once in ``scope``, and the part of that result it
+    is: through ``int``, unpacking (``start, size = chunk``) and loops over the result, one of its
+    items or of what ``enumerate`` pairs them with (``for i, chunk in enumerate(chunks)``)."""
+    path: tuple[Step, ...] = ()
+    for _ in range(_MAX_PARTS):
+        binders = [s for s in _own_statements(scope) if name in bound_by(s)]
+        if len(binders) != 1:
+            return None
+        (stmt,) = binders
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.For):
+            target, value = stmt.target, stmt.iter
+        else:
+            return None
+        where = _position(target, name)
+        if where is None:
+            return None
+        path = (ITEM, *where, *path) if isinstance(stmt, ast.For) else (*where, *path)
+        if isinstance(stmt, ast.For) and _enumerated(value) and path[1:2] == (1,):
+            path, value = (ITEM, *path[2:]), value.args[0]  # type: ignore[attr-defined]
+        value = _kept(value)
+        if isinstance(value, ast.Call):
+            return value, path
+        if not isinstance(value, ast.Name):
+            return None
+        name = value.id
+    return None
+
+
+_MAX_PARTS = 4  # names followed back from the size to the call
+
+
+def _own_statements(scope: ast.AST) -> list[ast.stmt]:
+    return [n for n in own_nodes(scope.body) if isinstance(n, ast.stmt)]  # type: ignore[attr-defined]
+
+
+def _position(target: ast.expr, name: str) -> tuple[int, ...] | None:
+    """Where ``name`` is in an unpacking target: () for the name itself, (k,) for the k-th of a
+    tuple of names; None deeper (``for i, (a, b) in ...``)."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return next(
+            ((i,) for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name),
+            None,
+        )
+    return ()
+
+
+def _enumerated(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and last_name(node.func) == "enumerate" and bool(node.args)
+
+
+def _kept(value: ast.expr) -> ast.expr:
+    """``value`` through the conversions that keep the number they are given (``int(...)``)."""
     while (
         isinstance(value, ast.Call)
         and last_name(value.func) in _KEEPING
@@ -472,8 +527,38 @@ def _bucket_helper(value: ast.expr) -> str | None:
         and not value.keywords
     ):
         value = value.args[0]
-    name = last_name(value.func) if isinstance(value, ast.Call) else None
-    return name if name and _BUCKET_HELPER.search(name) else None
+    return value
+
+
+def _bucket_helper(
+    sources: _Sources, qualname: str, call: ast.Call, path: tuple[Step, ...]
+) -> str | None:
+    """The name of the helper ``call`` (written in ``qualname``) runs when its body rounds sizes,
+    at ``path`` of what it returns, to a few buckets (``buckets.buckets_sizes``), else None."""
+    helper = _called_helper(sources, qualname, call)
+    resolve = partial(_resolved_in, sources)
+    bucketed = helper is not None and buckets_sizes(helper, resolve, path)
+    return last_name(call.func) if bucketed else None
+
+
+def _resolved_in(sources: _Sources, call: ast.Call, within: Helper) -> Helper | None:
+    return _called_helper(sources, within.qualname, call)
+
+
+def _called_helper(sources: _Sources, qualname: str, call: ast.Call) -> Helper | None:
+    """The one function of the project that ``call``, written in ``qualname``, runs (imported, a
+    method), as written; None when it is none or several."""
+    project = sources.project
+    fn = project.functions.get(qualname)
+    site = sources._site_of(fn, call) if fn is not None else None
+    targets = project.site_targets.get(site, ()) if site is not None else ()
+    funcs = [t for t in targets if isinstance(t, FuncTarget)]
+    callee = project.functions.get(funcs[0].qualname) if len(funcs) == len(targets) == 1 else None
+    node = sources.scope_of(callee) if callee is not None else None
+    tree = sources.tree(callee.location.path) if callee is not None else None
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or tree is None:
+        return None
+    return Helper(node, tree, callee.qualname)  # type: ignore[union-attr]
 
 
 def _comprehension_of(stmt: ast.stmt, generator: ast.comprehension) -> ast.expr:

@@ -153,7 +153,39 @@ def one_per_cause(findings: list[Finding]) -> list[Finding]:
     modules (two scripts' callbacks one loop runs) stay apart, and so does what is told beside
     the driver, in its own module: each line there is a change a user makes in the loop's code,
     with its own fix."""
-    return _one_per(findings, _cause_key, _nearest_first, _telling_cause)
+    return _one_per(_told_at_bounds(findings), _cause_key, _nearest_first, _telling_cause)
+
+
+def _told_at_bounds(findings: list[Finding]) -> list[Finding]:
+    """A finding whose cap is made where another finding of the same jit is told (``Bound.at``:
+    ``t = uniform(key, (batch.shape[0],))`` in a loop over a ``DataLoader`` without ``drop_last``,
+    and RTL103 at that loader) is that finding's cause met again downstream: told by the one at the
+    origin, which names the fix, with the cap when it had none."""
+    origins = {(*_start(f.location), f.jit_site): f for f in findings}
+    folded: dict[Finding, list[Finding]] = {}
+    out = []
+    for finding in findings:
+        at = finding.bound.at if finding.bound is not None else None
+        origin = origins.get((*_start(at), finding.jit_site)) if at is not None else None
+        if origin is None or origin is finding:
+            out.append(finding)
+        else:
+            folded.setdefault(origin, []).append(finding)
+    return [_telling_origin(f, folded[f]) if f in folded else f for f in out]
+
+
+def _start(at: Location) -> tuple[str, int, int]:
+    return (at.path, at.line, at.col)
+
+
+def _telling_origin(origin: Finding, others: list[Finding]) -> Finding:
+    """``origin`` telling ``others``, the findings its value caps, and their cap."""
+    others = sorted(others, key=lambda f: f.sort_key)
+    bound = origin.bound or others[0].bound
+    cap = f"{bound}, " if origin.bound is None else ""
+    lines = _two([at_text(f.location, origin.location) for f in others])
+    more = f"{cap}and {len(others)} more of this cause: {lines}"
+    return replace(_told(origin, others, more, "same cause"), bound=bound)
 
 
 def _one_per(

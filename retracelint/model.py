@@ -117,6 +117,9 @@ class Bound:
 
     why: str  # a few words: "one per value of `spin`", "one per item of `for g in grid_sizes`"
     traces: int | None = None  # at most this many, where the source says how many
+    # Where the cap is made, when that is a value of its own (the DataLoader whose short last batch
+    # gives the second shape): a finding told there is this one's cause (``filters.one_per_cause``).
+    at: Location | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         if self.traces is None:

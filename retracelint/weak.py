@@ -163,7 +163,11 @@ class WeakKinds:
         if strong is not None:
             return [WeakOrigin(STRONG, where, arg.text, fn, axes=axes)]
         mixed = [o for o, k in zip(inputs, kinds, strict=True) if k != {WEAK}]
-        return mixed[0] if len(mixed) == 1 else []
+        if len(mixed) != 1:
+            return []
+        # Each origin still decides the weak type, but arithmetic that makes a float of anything
+        # (`x / n`, `x * 1.0`) hands the jit a float whichever number the caller passed.
+        return _promoted(mixed[0], scalar_class(value))
 
     def _imported(self, fn: FunctionSummary, value: Value) -> Value:
         """``value``, or, when it is a module-level name another module of the project binds to a
@@ -240,6 +244,14 @@ class WeakKinds:
         if item is None:
             return []
         return self.of(fn, replace(arg, value=item, text=f"{arg.text}{key}"), depth)
+
+
+def _promoted(origins: list[WeakOrigin], scalar: str | None) -> list[WeakOrigin]:
+    """``origins`` of a value computed so that it is a ``scalar`` whatever they are (a FLOAT):
+    a weakly typed int among them reaches the jit as a float."""
+    if scalar != FLOAT:
+        return origins
+    return [replace(o, scalar=FLOAT) if o.kind == WEAK else o for o in origins]
 
 
 def _unique(origins: list[WeakOrigin]) -> list[WeakOrigin]:

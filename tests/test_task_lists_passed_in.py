@@ -8,7 +8,9 @@ gathered from the batches of a loader.
 
 A flow-matching trainer draws times shaped by the batch of two PyTorch ``DataLoader``s kept without
 ``drop_last`` (``batch.shape[0]``, zipped): the full batches and the short last one, two shapes, a
-warning that tells it (round 31 S1); sizes read from a file stay an error."""
+warning that tells it (round 31 S1); sizes read from a file stay an error. One loader walked alone is
+reported once, at the loader (RTL103, with the cap), the times shaped by its batch its related
+finding (cause 8); the same loader dropping its last batch is clean."""
 
 from __future__ import annotations
 
@@ -182,6 +184,33 @@ if __name__ == "__main__":
     train_sizes([int(s) for s in open("sizes.txt").read().split()])
 """
 
+# One loader walked alone: RTL103 tells its short last batch at the loader, and the times shaped by
+# the batch are that batch again, told there too.
+_FLOW_TRAIN_ONE = """\
+import jax
+import numpy as np
+from torch.utils.data import DataLoader
+
+from flows.model import loss_fn
+
+
+def train_paired(epochs=10, batch_size=256):
+    pairs = np.random.randn(4000, 2, 2).astype(np.float32)
+    loader = DataLoader(pairs, batch_size=batch_size, shuffle=True@DROP@)
+    params = np.eye(2, dtype=np.float32)
+    key = jax.random.PRNGKey(0)
+    for _ in range(epochs):
+        for batch in loader:
+            key, key_t = jax.random.split(key)
+            t = jax.random.uniform(key_t, shape=(batch.shape[0], 1))
+            loss = loss_fn(params, batch[:, 0], batch[:, 1], t)
+    return loss
+
+
+if __name__ == "__main__":
+    train_paired()
+"""
+
 _PROJECT = {
     "tasks/__init__.py": "",
     "tasks/env.py": _ENV,
@@ -249,3 +278,26 @@ def test_a_loaders_last_batch_is_one_more_shape(project: Path) -> None:
         "(at most 2 traces: the full batches and the short last one)"
     )
     assert (from_file["code"], from_file["severity"]) == ("RTL105", "error")
+
+
+def test_a_loaders_last_batch_is_told_once_at_the_loader(project: Path) -> None:
+    """RTL103 at the loader and RTL105 at the times shaped by its batch are one cause: told at the
+    loader, which names the fix, with the cap; the times' finding is its related one."""
+    one = project / "flows" / "train_one.py"
+    one.write_text(_FLOW_TRAIN_ONE.replace("@DROP@", ""), encoding="utf-8")
+    told = {k: f for k, f in _found(project).items() if k[0] == "flows/train_one.py"}
+    assert list(told) == [("flows/train_one.py", 10)]
+    loader = told["flows/train_one.py", 10]
+    assert (loader["code"], loader["severity"]) == ("RTL103", "warning")
+    assert loader["bound"] == "at most 2 traces: the full batches and the short last one"
+    assert "and 1 more of this cause: line 16" in loader["message"]
+    assert [(r["code"], r["line"]) for r in loader["related"]] == [("RTL105", 16)]
+    # Told alone where the loader's finding is not selected: never lost to the fold.
+    alone = _found(project, "--select", "RTL105")
+    assert alone["flows/train_one.py", 16]["bound"] == loader["bound"]
+
+
+def test_a_loader_dropping_its_last_batch_is_clean(project: Path) -> None:
+    one = project / "flows" / "train_one.py"
+    one.write_text(_FLOW_TRAIN_ONE.replace("@DROP@", ", drop_last=True"), encoding="utf-8")
+    assert not [k for k in _found(project) if k[0] == "flows/train_one.py"]

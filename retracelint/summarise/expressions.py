@@ -29,6 +29,7 @@ from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
     _ceil_like,
+    _checked_multiple,
     _counted,
     _cut,
     _full_chunks,
@@ -1364,8 +1365,13 @@ class Expressions(PassState):
                 continue
             atoms: Atoms = {}
             if info.step is not None and self.poly(info.step, atoms) == width:
-                if self.one_chunk(info) or _full_chunks(
-                    info.stop, info.step, self.defs, self.bound_once
+                if (
+                    self.one_chunk(info)
+                    or _full_chunks(info.stop, info.step, self.defs, self.bound_once)
+                    or (
+                        poly_constant(_poly(info.start, {})) == 0
+                        and _checked_multiple(self.body, info.stop, info.step, self.defs)
+                    )
                 ):
                     return True, None
                 chunking = self.chunking(info)

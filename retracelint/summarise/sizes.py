@@ -454,6 +454,63 @@ def _tests_remainder(body: list[ast.stmt], step: ast.AST) -> bool:
     )
 
 
+def _checked_multiple(
+    body: list[ast.stmt], stop: ast.AST | None, step: ast.AST | None, defs: dict[str, ast.AST]
+) -> bool:
+    """Whether ``body`` stops unless ``stop`` is a multiple of ``step``: ``assert n % bs == 0``
+    (``not n % bs``), or ``if n % bs: raise ...`` (``!= 0``, ``> 0``), ``n`` being ``stop`` as written,
+    as a name bound to it, or its length read the other way (``len(x)``, ``x.shape[0]``). Past such
+    a check no chunk of ``range(0, stop, step)`` is short."""
+    if stop is None or step is None:
+        return False
+    wanted = (_size_key(stop, defs), ast.dump(step))
+
+    def remainder(node: ast.AST) -> bool:  # `n % bs`, as the range reads it
+        return (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and (_size_key(node.left, defs), ast.dump(node.right)) == wanted
+        )
+
+    def nonzero(test: ast.AST) -> bool:  # true exactly when a remainder is left
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and remainder(test.left):
+            right = test.comparators[0]
+            zero = isinstance(right, ast.Constant) and right.value == 0
+            return zero and isinstance(test.ops[0], ast.NotEq | ast.Gt)
+        return remainder(test)
+
+    def divides(test: ast.AST) -> bool:  # true exactly when none is left
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return remainder(test.operand)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and remainder(test.left):
+            right = test.comparators[0]
+            return (
+                isinstance(right, ast.Constant)
+                and right.value == 0
+                and isinstance(test.ops[0], ast.Eq)
+            )
+        return False
+
+    return any(
+        (isinstance(n, ast.Assert) and divides(n.test))
+        or (
+            isinstance(n, ast.If)
+            and nonzero(n.test)
+            and bool(n.body)
+            and all(isinstance(s, ast.Raise) for s in n.body)
+        )
+        for stmt in body
+        for n in ast.walk(stmt)
+    )
+
+
+def _size_key(node: ast.AST, defs: dict[str, ast.AST]) -> str:
+    """``node`` as a size, for comparing: through a name bound to it, ``len(x)`` as ``x.shape[0]``."""
+    node = _definition(node, defs)
+    read = _length_read(node)
+    return ast.dump(node) if read is None else f"{ast.dump(read[0])}.shape[{read[1]}]"
+
+
 def _ceil_like(stop: ast.AST | None, defs: dict[str, ast.AST]) -> bool:
     if stop is None:
         return False
