@@ -44,7 +44,6 @@ from retracelint.model import Bound, Location, PathStep
 from retracelint.readlog import query
 from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
-from retracelint.summarise.points import walked_name
 from retracelint.summary import (
     Arg,
     FunctionSummary,
@@ -459,8 +458,7 @@ class Frequency:
         where every call's argument, or its default, spells them out (``spelled``)."""
         if not fn.params:
             return None
-        walked = walked_name(loop.text.partition(" in ")[2])
-        param = fn.param(walked) if walked is not None else None
+        param = fn.param(loop.walked) if loop.walked is not None else None
         if param is None:
             return None
         given = [

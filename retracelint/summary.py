@@ -202,6 +202,9 @@ class LoopInfo:
     # The points its items are, when the source spells them out (a display, a name bound once to
     # one, ``zip`` of those): what ``Frequency.sweep`` reads, with whether each gives a size.
     points: Points | None = None
+    # The name it walks the items of, through calls that keep their count (``enumerate(tasks)``:
+    # "tasks"), read from its head once: a parameter's callers give the points of a loop over it.
+    walked: str | None = None
 
     @property
     def repeats(self) -> bool:

@@ -100,16 +100,12 @@ def _without(bound: Bound, followed: str) -> Bound:
     return lambda name: None if name == followed else bound(name)
 
 
-def walked_name(iterated: str) -> str | None:
+def walked_name(iterated: ast.expr | None) -> str | None:
     """The name a loop over ``iterated`` walks the items of, through calls that keep their count
     (``enumerate(tasks)``, ``sorted(tasks)``, ``tqdm(tasks)``): what a parameter a loop walks is
-    named, so that its callers' arguments give the points."""
-    if iterated.isidentifier():
-        return iterated  # most loops: no parse
-    try:
-        node = ast.parse(iterated, mode="eval").body
-    except SyntaxError:
-        return None
+    named, so that its callers' arguments give the points. Read once per loop, where the loop is
+    summarised (``LoopInfo.walked``)."""
+    node = iterated
     while (
         isinstance(node, ast.Call)
         and len(node.args) == 1
