@@ -446,6 +446,18 @@ class Frequency:
             return Sweep(loop.count)
         return Sweep(None) if self.holds(fn, loop) else None
 
+    def walks_distinct(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether each turn of ``loop`` takes another item, the same items every run, however
+        many: a sweep (``sweep``), or items the source fixes (``LoopInfo.distinct``: a range, a
+        display, a curriculum's stages, a benchmark's sizes), or a parameter every call gives
+        spelled-out points. What varies with such an item is another problem per item, traced
+        once each, where it defines the program rather than feeding it data."""
+        return (
+            loop.distinct
+            or self.sweep(fn, loop) is not None
+            or (self.given_points(fn, loop) is not None)
+        )
+
     def spelled(self, fn: FunctionSummary, loop: LoopInfo) -> Points | None:
         """The points a loop walks where the source spells them out: its own (``LoopInfo.points``),
         or, for a loop over a parameter, the most any call passes (its default where a call leaves

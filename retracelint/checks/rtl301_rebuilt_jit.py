@@ -19,7 +19,7 @@ from retracelint.checks.common import (
 )
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.funcrefs import Callee
-from retracelint.model import Assumption, Finding, PathStep, Route
+from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
@@ -332,11 +332,11 @@ def _rate_unproven(
     # What differs between the builds defines the program (a function, a transform's setting, a
     # length or mode the function closes over, the shapes it is called with): each build is
     # another program, traced once however it is built.
-    computation = _new_computation(project, prop, owner, binding, spec, cause, steps)
+    computation = _new_computation(project, prop, owner, binding, spec, cause)
     if computation is not None:
-        text = f"{computation} at each iteration: each trace is needed"
+        text = f"{computation}: {PER_ITEM}"
         return Assumption(
-            "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
+            "per-item", cause.path[0].location if cause.path else cause.driver.location, text
         )
     if spec.traces_on_call:
         if own is not None:
@@ -387,20 +387,24 @@ def _new_computation(
     binding: JitBinding,
     spec: JitSpec,
     cause: Cause,
-    steps: bool,
 ) -> str | None:
     """What the loop that repeats the build gives it that defines the computation built
     (``JitSpec.configured_by``: the function wrapped, a transform's ``in_axes``), where the loop
-    walks a sweep, not steps: ``for axes in patterns: jax.jit(jax.vmap(f, in_axes=axes))(x, y)``
-    traces once per pattern however the jit is built, so hoisting it removes no trace; or, for a
-    build in the loop itself, a shape of the jit's arguments (``_sized_by``). What it says."""
-    if steps:
-        return None
+    walks items, each another (``Frequency.walks_distinct``: a sweep, a curriculum's stages, a
+    benchmark's sizes, however many), not the steps of a run: ``for axes in patterns:
+    jax.jit(jax.vmap(f, in_axes=axes))(x, y)`` traces once per pattern however the jit is built,
+    so hoisting it removes no trace; or, for a build in the loop itself, a shape of the jit's
+    arguments (``_sized_by``). What it says. Nothing where the function holding the loop runs
+    again: each run rebuilds every item's program, which building once per item would not."""
     if not cause.path:
         # Built in the loop itself: whatever the loop walks (a sweep, a dict's buckets), an item
         # that defines the program or the shapes it is called with makes a program per item.
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
-        if loop is None or prop.repeated(owner.qualname) is not None:
+        if (
+            loop is None
+            or prop.repeated(owner.qualname) is not None
+            or (loop.runs_on and not prop.frequency.walks_distinct(owner, loop))
+        ):
             # A function that runs again walks the same items again: each item's program is
             # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
@@ -417,12 +421,12 @@ def _new_computation(
         repeating is None
         or prop.repeated(repeating[0].qualname) is not None
         or not any(
-            prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
-            for i in _driving_loops(prop, *repeating)
+            prop.frequency.walks_distinct(repeating[0], repeating[0].loops[i])
+            for i in _driving_loops(prop, *repeating, distinct=True)
         )
     ):
         return None
-    passed = _passed_down(project, prop, cause, owner, lambda *_: True)
+    passed = _passed_down(project, prop, cause, owner, lambda *_: True, distinct=True)
     if passed is None or len(passed) < len(cause.path):
         return None
     configured = _params_of(spec.configured_by) | _makers_params(owner, spec.configured_by)
@@ -437,7 +441,7 @@ def _new_computation(
         return f"`{sized[0]}` sets the shapes it is called with"
     # What a function that differs per item computes (``make(x)`` per ``make`` of a table of
     # builders), handed to the jit: its shape is that function's.
-    driving = _driving_loops(prop, *repeating)
+    driving = _driving_loops(prop, *repeating, distinct=True)
     computed = _passed_down(
         project,
         prop,
@@ -447,6 +451,7 @@ def _new_computation(
         lambda arg: any(
             isinstance(src, CalleeSrc) and src.loop in driving for src in arg.value.vsrc
         ),
+        distinct=True,
     )
     handed = {src.name for src in shapes if isinstance(src, ParamShapeSrc)} | sizes
     made = (
@@ -823,17 +828,27 @@ def _driving_loop(fn: FunctionSummary, index: int) -> int | None:
     return next((i for i in reversed(fn.calls[index].loops) if fn.loops[i].repeats), None)
 
 
-def _driving_loops(prop: Propagation, fn: FunctionSummary, index: int) -> frozenset[int]:
+def _driving_loops(
+    prop: Propagation, fn: FunctionSummary, index: int, distinct: bool = False
+) -> frozenset[int]:
     """The loops whose items are new at each repetition of call ``index`` of ``fn``: the innermost
     that repeats it, and, when that one walks a sweep, the sweeps around it too (``for f in
-    freqs: for lr in rates:``, one sweep over their product, each point new)."""
+    freqs: for lr in rates:``, one sweep over their product, each point new); with ``distinct``,
+    any loops of items each another (``Frequency.walks_distinct``: sizes and tiles of a
+    benchmark however many), as the question of one program per item reads them."""
     innermost = _driving_loop(fn, index)
     if innermost is None:
         return frozenset()
+    frequency = prop.frequency
+    walks = (
+        frequency.walks_distinct
+        if distinct
+        else lambda f, loop: frequency.sweep(f, loop) is not None
+    )
     driving = {innermost}
     outer = fn.calls[index].loops
     for loop in reversed(outer[: outer.index(innermost)]):
-        if any(prop.frequency.sweep(fn, fn.loops[i]) is None for i in (innermost, loop)):
+        if not all(walks(fn, fn.loops[i]) for i in (innermost, loop)):
             break
         driving.add(loop)
     return frozenset(driving)
@@ -891,6 +906,7 @@ def _passed_down(
     owner: FunctionSummary,
     keep: Keep,
     first: Callable[[Arg], bool] | None = None,
+    distinct: bool = False,
 ) -> list[tuple[CallSite, dict[str, str]]] | None:
     """Down the calls of ``cause.path`` to the builder ``owner``: each call, with the parameters of
     the function it calls that it passes anew at each repetition (``keep`` deciding), by the text
@@ -910,7 +926,9 @@ def _passed_down(
         target = project.target_to(site, callee)
         if not isinstance(target, FuncTarget | ClassTarget):
             return None
-        driving = _driving_loops(prop, caller, site[1]) if varying is None else frozenset()
+        driving = (
+            _driving_loops(prop, caller, site[1], distinct) if varying is None else frozenset()
+        )
         fn = project.function(callee)
         signature = project.signature(target, fn)
         passed_on = {}
