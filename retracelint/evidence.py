@@ -57,7 +57,7 @@ from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, T
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
-from retracelint.model import Assumption, Bound, Finding, JitSite, Location, PathStep
+from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
@@ -904,6 +904,7 @@ def _assumptions(
         *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
         *_swept(project, prop, sources, finding),
+        *_per_item(project, prop, sources, finding),
         *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, path in places for a in sources.flags_off(at, path)),
@@ -1074,6 +1075,37 @@ def _swept(
         yield Assumption("sweep", loop.location, text)
 
 
+# The rules that report a static object made anew (RTL204) or changing (RTL201) in a loop.
+_STATIC_OBJECT_RULES = frozenset({"RTL201", "RTL204"})
+
+
+def _per_item(
+    project: Project, prop: Propagation, sources: _Sources, finding: Finding
+) -> Iterator[Assumption]:
+    """A static object (an env, a problem) made at each turn of a loop by a call given the turn's
+    item, where the loop walks items the run fixes (``Frequency.spelled``: written out, imported,
+    a default a command line may replace) that are settings, not plain numbers, in a function
+    that runs once: each item's jit traces once with its own object, and one object built once
+    would serve no other item (issue 36 cause 2, round 32 S1), however many items. A walk over
+    numbers (seeds, rates: data a jit could trace) is not one; a function that runs again makes
+    every item's object again, which building once per item would not."""
+    if finding.code not in _STATIC_OBJECT_RULES or sources.call_at(finding.made_at) is None:
+        return
+    found = _driver_loop(project, sources, finding)
+    if found is None:
+        return
+    fn, loop = found
+    frequency = prop.frequency
+    if frequency.traced(fn.qualname) or frequency.repeated(fn.qualname) is not None:
+        return
+    points = frequency.spelled(fn, loop)
+    if points is None or (points.numbers and not points.sizes):
+        return
+    if _item_reaches(project, fn, loop, finding):
+        walked = loop.text.partition(" in ")[2]
+        yield Assumption("per-item", loop.location, f"{PER_ITEM}: an object per item of `{walked}`")
+
+
 def _amortised_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> Sweep | None:
     """The sweep ``loop`` of ``fn`` walks, where it runs in runtime code that nothing repeats
     without bound and each of its points uses its jit in a loop of its own."""
@@ -1239,10 +1271,17 @@ def _arithmetic_of(text: str, names: frozenset[str]) -> bool:
         and len(node.args) == 1
         and not node.keywords
     }
+    # A field read off the item by a literal key (``task["n"]``), as an attribute is.
+    fields = {
+        id(node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+    }
     allowed = (ast.Expression, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp)
     return all(
         (isinstance(node, ast.Name) and (node.id in names or id(node) in converters))
         or (isinstance(node, ast.Call) and id(node.func) in converters)
+        or id(node) in fields
         or isinstance(node, (*allowed, ast.operator, ast.unaryop, ast.expr_context))
         for node in ast.walk(tree)
     )
