@@ -134,11 +134,23 @@ def _rebuilt_jit(
     causes = (c for loops in uses for c in prop.fresh_causes(owner, fresh, loops))
     if CallSrc() in spec.fresh_sources and not owner.memoised:
         causes = chain(causes, _escaped_from_repeated(project, prop, owner, target))
-    cause = next(
-        (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c)), None
-    )
+    kept = (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c))
+    cause = next(kept, None)
     if cause is None or _one_per_object(project, prop, owner, target, spec):
         return None
+    unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
+    if unproven is not None:
+        # Another cause may prove what this one leaves open (a collector built per task, and the
+        # same builder called per step of another loop): the finding tells the proven one.
+        proven = next(
+            (
+                c
+                for c in kept
+                if _rate_unproven(project, prop, owner, target, binding, spec, c) is None
+            ),
+            None,
+        )
+        cause, unproven = (cause, unproven) if proven is None else (proven, None)
     code = "RTL301"
     when, loop = when_text(cause.driver, spec.location, each=True)
     primitive = spec.wrapper.removeprefix("jax.")
@@ -176,7 +188,6 @@ def _rebuilt_jit(
     bound = driver.bound
     if bound is not None and again is not None:
         bound = replace(bound, traces=None)
-    unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
     assumptions = (unproven,) if unproven is not None else ()
     return make_finding(
         code,
@@ -834,21 +845,21 @@ def _driving_loops(
     """The loops whose items are new at each repetition of call ``index`` of ``fn``: the innermost
     that repeats it, and, when that one walks a sweep, the sweeps around it too (``for f in
     freqs: for lr in rates:``, one sweep over their product, each point new); with ``distinct``,
-    any loops of items each another (``Frequency.walks_distinct``: sizes and tiles of a
-    benchmark however many), as the question of one program per item reads them."""
+    around a sweep, any loops of items each another (``Frequency.walks_distinct``: the sizes of
+    a benchmark however many, around its tiles), as the question of one program per item reads
+    them. Around steps (``for task in tasks: for _ in range(n):``) the outer item is the same at
+    every repetition."""
     innermost = _driving_loop(fn, index)
     if innermost is None:
         return frozenset()
     frequency = prop.frequency
-    walks = (
-        frequency.walks_distinct
-        if distinct
-        else lambda f, loop: frequency.sweep(f, loop) is not None
-    )
+    if frequency.sweep(fn, fn.loops[innermost]) is None:
+        return frozenset({innermost})
+    walks = frequency.walks_distinct if distinct else frequency.sweep
     driving = {innermost}
     outer = fn.calls[index].loops
     for loop in reversed(outer[: outer.index(innermost)]):
-        if not all(walks(fn, fn.loops[i]) for i in (innermost, loop)):
+        if not walks(fn, fn.loops[loop]):
             break
         driving.add(loop)
     return frozenset(driving)
