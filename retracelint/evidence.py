@@ -1075,21 +1075,17 @@ def _swept(
         yield Assumption("sweep", loop.location, text)
 
 
-# The rules that report a static object made anew (RTL204) or changing (RTL201) in a loop.
-_STATIC_OBJECT_RULES = frozenset({"RTL201", "RTL204"})
-
-
 def _per_item(
     project: Project, prop: Propagation, sources: _Sources, finding: Finding
 ) -> Iterator[Assumption]:
-    """A static object (an env, a problem) made at each turn of a loop by a call given the turn's
-    item, where the loop walks items the run fixes (``Frequency.spelled``: written out, imported,
-    a default a command line may replace) that are settings, not plain numbers, in a function
-    that runs once: each item's jit traces once with its own object, and one object built once
+    """A static object (an env, a problem: RTL204's, or RTL201's ``self``) made at each turn of a
+    loop by a call given the turn's item, where the loop walks items the run fixes
+    (``Frequency.spelled``: written out, imported, a default a command line may replace) that
+    are settings, not plain numbers, in a function that runs once: each item's jit traces once with its own object, and one object built once
     would serve no other item (issue 36 cause 2, round 32 S1), however many items. A walk over
     numbers (seeds, rates: data a jit could trace) is not one; a function that runs again makes
     every item's object again, which building once per item would not."""
-    if finding.code not in _STATIC_OBJECT_RULES or sources.call_at(finding.made_at) is None:
+    if finding.code != "RTL204" and not (finding.code == "RTL201" and finding.parameter == "self"):
         return
     found = _driver_loop(project, sources, finding)
     if found is None:

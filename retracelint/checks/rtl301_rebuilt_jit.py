@@ -401,12 +401,15 @@ def _new_computation(
 ) -> str | None:
     """What the loop that repeats the build gives it that defines the computation built
     (``JitSpec.configured_by``: the function wrapped, a transform's ``in_axes``), where the loop
-    walks items, each another (``Frequency.walks_distinct``: a sweep, a curriculum's stages, a
-    benchmark's sizes, however many), not the steps of a run: ``for axes in patterns:
-    jax.jit(jax.vmap(f, in_axes=axes))(x, y)`` traces once per pattern however the jit is built,
-    so hoisting it removes no trace; or, for a build in the loop itself, a shape of the jit's
-    arguments (``_sized_by``). What it says. Nothing where the function holding the loop runs
-    again: each run rebuilds every item's program, which building once per item would not."""
+    walks a sweep, not steps: ``for axes in patterns: jax.jit(jax.vmap(f, in_axes=axes))(x, y)``
+    traces once per pattern however the jit is built, so hoisting it removes no trace; or the
+    shapes of the jit's arguments (``_sized_by``, ``_argument_shapes``), where the loop walks items
+    each another, however many (``Frequency.walks_distinct``: a benchmark's sizes, a range): a new
+    shape is a new trace however the jit is built, where a new number or function closed over
+    may be data an argument would take. What it says. Nothing where the function holding the
+    loop runs again: each run rebuilds every item's program, which building once per item would
+    not."""
+    frequency = prop.frequency
     if not cause.path:
         # Built in the loop itself: whatever the loop walks (a sweep, a dict's buckets), an item
         # that defines the program or the shapes it is called with makes a program per item.
@@ -414,28 +417,27 @@ def _new_computation(
         if (
             loop is None
             or prop.repeated(owner.qualname) is not None
-            or (loop.runs_on and not prop.frequency.walks_distinct(owner, loop))
+            or (loop.runs_on and not frequency.walks_distinct(owner, loop))
         ):
             # A function that runs again walks the same items again: each item's program is
             # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
-        if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
-            return f"`{item}` makes another computation"
-        handed = _handed_as_code(project, binding, item)
-        if handed is not None:
-            return f"`{handed}` makes another computation"
+        if not loop.runs_on or frequency.sweep(owner, loop) is not None:
+            if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
+                return f"`{item}` makes another computation"
+            handed = _handed_as_code(project, binding, item)
+            if handed is not None:
+                return f"`{handed}` makes another computation"
         sized = _sized_by(prop, owner, spec, LoopSrc(loop.index))
         return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
-    if (
-        repeating is None
-        or prop.repeated(repeating[0].qualname) is not None
-        or not any(
-            prop.frequency.walks_distinct(repeating[0], repeating[0].loops[i])
-            for i in _driving_loops(prop, *repeating, distinct=True)
-        )
-    ):
+    if repeating is None or prop.repeated(repeating[0].qualname) is not None:
+        return None
+    fn, index = repeating
+    driving = _driving_loops(prop, fn, index, distinct=True)
+    swept = any(frequency.sweep(fn, fn.loops[i]) is not None for i in driving)
+    if not swept and not any(frequency.walks_distinct(fn, fn.loops[i]) for i in driving):
         return None
     passed = _passed_down(project, prop, cause, owner, lambda *_: True, distinct=True)
     if passed is None or len(passed) < len(cause.path):
@@ -443,16 +445,17 @@ def _new_computation(
     configured = _params_of(spec.configured_by) | _makers_params(owner, spec.configured_by)
     reached = [text for param, text in passed[-1][1].items() if param in configured]
     reached = reached or _code_built_per_run(project, cause, owner, configured)
-    if reached:
+    if reached and swept:
         return f"`{reached[0]}` makes another computation"
     shapes = _argument_shapes(prop, owner, spec)
     sizes = _params_of(shapes)
     sized = [text for param, text in passed[-1][1].items() if param in sizes]
     if sized:
         return f"`{sized[0]}` sets the shapes it is called with"
+    if not swept:
+        return None
     # What a function that differs per item computes (``make(x)`` per ``make`` of a table of
     # builders), handed to the jit: its shape is that function's.
-    driving = _driving_loops(prop, *repeating, distinct=True)
     computed = _passed_down(
         project,
         prop,
