@@ -452,6 +452,10 @@ def _new_computation(
     sized = [text for param, text in passed[-1][1].items() if param in sizes]
     if sized:
         return f"`{sized[0]}` sets the shapes it is called with"
+    static = _static_params(owner, spec)
+    keyed = [text for param, text in passed[-1][1].items() if param in static]
+    if keyed:
+        return f"`{keyed[0]}` is a static argument of it"
     if not swept:
         return None
     # What a function that differs per item computes (``make(x)`` per ``make`` of a table of
@@ -588,6 +592,24 @@ def _sized_by(
     ...))`` per size ``n``, ``extract(tiles, shape)`` per shape bucket): a program per size,
     however the jit is built. Its text."""
     return shaped_by(prop, owner, _jit_arguments(owner, spec), item)
+
+
+def _static_params(owner: FunctionSummary, spec: JitSpec) -> set[str]:
+    """The parameters of ``owner`` that its calls of the jit built at ``spec`` pass as they are
+    at a static position (``myfn(a, b, tile)`` of ``static_argnums=2``): a new value there is a
+    new trace however the jit is built."""
+    jit = ("jit", "", str(spec.index))
+    calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
+    passed = [
+        *(arg for c in calls for i, arg in enumerate(c.args) if i in spec.static_argnums),
+        *(arg for c in calls for name, arg in c.kwargs if name in spec.static_argnames),
+    ]
+    return {
+        src.name
+        for arg in passed
+        for src in arg.value.vsrc
+        if isinstance(src, ParamSrc) and src.name == arg.text
+    }
 
 
 def _jit_arguments(owner: FunctionSummary, spec: JitSpec) -> Iterator[Arg]:
@@ -848,15 +870,19 @@ def _driving_loops(
     """The loops whose items are new at each repetition of call ``index`` of ``fn``: the innermost
     that repeats it, and, when that one walks a sweep, the sweeps around it too (``for f in
     freqs: for lr in rates:``, one sweep over their product, each point new); with ``distinct``,
-    around a sweep, any loops of items each another (``Frequency.walks_distinct``: the sizes of
-    a benchmark however many, around its tiles), as the question of one program per item reads
-    them. Around steps (``for task in tasks: for _ in range(n):``) the outer item is the same at
-    every repetition."""
+    around a sweep or a walk of items written out, any loops of items each another
+    (``Frequency.walks_distinct``: the sizes of a benchmark however many, around its tiles), as
+    the question of one program per item reads them. Around steps (``for task in tasks: for _ in
+    range(n):``) the outer item is the same at every repetition."""
     innermost = _driving_loop(fn, index)
     if innermost is None:
         return frozenset()
     frequency = prop.frequency
-    if frequency.sweep(fn, fn.loops[innermost]) is None:
+    first = fn.loops[innermost]
+    # A walk of items (a sweep, or with ``distinct`` sizes written out however many), not a count.
+    if frequency.sweep(fn, first) is None and not (
+        distinct and first.distinct and not first.runs_on
+    ):
         return frozenset({innermost})
     walks = frequency.walks_distinct if distinct else frequency.sweep
     driving = {innermost}
