@@ -1097,7 +1097,9 @@ def _per_item(
     points = frequency.spelled(fn, loop)
     if points is None or (points.numbers and not points.sizes):
         return
-    if _item_reaches(project, fn, loop, finding):
+    # The static value itself made from the item, where the loop passes it: not only some other
+    # argument of the call that takes it (``find(tx, rx, optimizer=adam(rate))`` per layout).
+    if _given_item_at(project, fn, loop, finding.made_at):
         walked = loop.text.partition(" in ")[2]
         yield Assumption("per-item", loop.location, f"{PER_ITEM}: an object per item of `{walked}`")
 
@@ -1123,12 +1125,19 @@ def _item_reaches(project: Project, fn: FunctionSummary, loop: LoopInfo, finding
     item, arithmetic on it, or an object a class makes from it (``Config(num_cells=n)``). A value
     a function of the project returns for the item (``load_wave(year)``: a codebook looked up, a
     seed drawn from) is no size of a problem, nor a key split at each turn."""
+    if not finding.call_path:
+        return _given_item_at(project, fn, loop, finding.made_at)
     sites = [project.symbols.call_at(step.location) for step in finding.call_path]
     calls = [fn.calls[site[1]] for site in sites if site is not None and site[0] == fn.qualname]
     args = [arg for call in calls for arg in _call_args(call)]
-    if not finding.call_path:
-        at = finding.made_at
-        args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
+    item = _Given(LoopSrc(loop.index), _targets(loop.text))
+    return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
+
+
+def _given_item_at(project: Project, fn: FunctionSummary, loop: LoopInfo, at: Location) -> bool:
+    """Whether the value ``fn`` passes at ``at`` (an argument, a receiver) is the loop's item or
+    made from it (``_from_item``)."""
+    args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
     item = _Given(LoopSrc(loop.index), _targets(loop.text))
     return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
 
