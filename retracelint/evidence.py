@@ -58,7 +58,7 @@ from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, T
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
 from retracelint.held_items import Walk, read_per_item, walked, written_out
-from retracelint.model import Assumption, Bound, Finding, JitSite, Location, PathStep
+from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
@@ -989,6 +989,7 @@ def _assumptions(
         *_guessed_arrays(project, sources, finding),
         *_spliced(project, prop, sources, finding),
         *_swept(project, prop, sources, finding),
+        *_per_item(project, prop, sources, finding),
         *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, path in places for a in sources.flags_off(at, path)),
@@ -1159,6 +1160,35 @@ def _swept(
         yield Assumption("sweep", loop.location, text)
 
 
+def _per_item(
+    project: Project, prop: Propagation, sources: _Sources, finding: Finding
+) -> Iterator[Assumption]:
+    """A static object (an env, a problem: RTL204's, or RTL201's ``self``) made at each turn of a
+    loop by a call given the turn's item, where the loop walks items the run fixes
+    (``Frequency.spelled``: written out, imported, a default a command line may replace) that
+    are settings, not plain numbers, in a function that runs once: each item's jit traces once with its own object, and one object built once
+    would serve no other item (issue 36 cause 2, round 32 S1), however many items. A walk over
+    numbers (seeds, rates: data a jit could trace) is not one; a function that runs again makes
+    every item's object again, which building once per item would not."""
+    if finding.code != "RTL204" and not (finding.code == "RTL201" and finding.parameter == "self"):
+        return
+    found = _driver_loop(project, sources, finding)
+    if found is None:
+        return
+    fn, loop = found
+    frequency = prop.frequency
+    if frequency.traced(fn.qualname) or frequency.repeated(fn.qualname) is not None:
+        return
+    points = frequency.spelled(fn, loop)
+    if points is None or (points.numbers and not points.sizes):
+        return
+    # The static value itself made from the item, where the loop passes it: not only some other
+    # argument of the call that takes it (``find(tx, rx, optimizer=adam(rate))`` per layout).
+    if _given_item_at(project, fn, loop, finding.made_at):
+        walked = loop.text.partition(" in ")[2]
+        yield Assumption("per-item", loop.location, f"{PER_ITEM}: an object per item of `{walked}`")
+
+
 def _amortised_sweep(prop: Propagation, fn: FunctionSummary, loop: LoopInfo) -> Sweep | None:
     """The sweep ``loop`` of ``fn`` walks, where it runs in runtime code that nothing repeats
     without bound and each of its points uses its jit in a loop of its own."""
@@ -1180,12 +1210,19 @@ def _item_reaches(project: Project, fn: FunctionSummary, loop: LoopInfo, finding
     item, arithmetic on it, or an object a class makes from it (``Config(num_cells=n)``). A value
     a function of the project returns for the item (``load_wave(year)``: a codebook looked up, a
     seed drawn from) is no size of a problem, nor a key split at each turn."""
+    if not finding.call_path:
+        return _given_item_at(project, fn, loop, finding.made_at)
     sites = [project.symbols.call_at(step.location) for step in finding.call_path]
     calls = [fn.calls[site[1]] for site in sites if site is not None and site[0] == fn.qualname]
     args = [arg for call in calls for arg in _call_args(call)]
-    if not finding.call_path:
-        at = finding.made_at
-        args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
+    item = _Given(LoopSrc(loop.index), _targets(loop.text))
+    return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
+
+
+def _given_item_at(project: Project, fn: FunctionSummary, loop: LoopInfo, at: Location) -> bool:
+    """Whether the value ``fn`` passes at ``at`` (an argument, a receiver) is the loop's item or
+    made from it (``_from_item``)."""
+    args = [arg for call in fn.calls for arg in _call_args(call) if arg.location == at]
     item = _Given(LoopSrc(loop.index), _targets(loop.text))
     return any(_from_item(project, fn, arg.value, item, arg.text) for arg in args)
 
@@ -1324,10 +1361,17 @@ def _arithmetic_of(text: str, names: frozenset[str]) -> bool:
         and len(node.args) == 1
         and not node.keywords
     }
+    # A field read off the item by a literal key (``task["n"]``), as an attribute is.
+    fields = {
+        id(node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+    }
     allowed = (ast.Expression, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp)
     return all(
         (isinstance(node, ast.Name) and (node.id in names or id(node) in converters))
         or (isinstance(node, ast.Call) and id(node.func) in converters)
+        or id(node) in fields
         or isinstance(node, (*allowed, ast.operator, ast.unaryop, ast.expr_context))
         for node in ast.walk(tree)
     )

@@ -44,7 +44,6 @@ from retracelint.model import Bound, Location, PathStep
 from retracelint.readlog import query
 from retracelint.session import Picked
 from retracelint.summarise.apis import CARRY_LOOPS
-from retracelint.summarise.points import walked_name
 from retracelint.summary import (
     Arg,
     FunctionSummary,
@@ -447,6 +446,18 @@ class Frequency:
             return Sweep(loop.count)
         return Sweep(None) if self.holds(fn, loop) else None
 
+    def walks_distinct(self, fn: FunctionSummary, loop: LoopInfo) -> bool:
+        """Whether each turn of ``loop`` takes another item, the same items every run, however
+        many: a sweep (``sweep``), or items the source fixes (``LoopInfo.distinct``: a range, a
+        display, a curriculum's stages, a benchmark's sizes), or a parameter every call gives
+        spelled-out points. What varies with such an item is another problem per item, traced
+        once each, where it defines the program rather than feeding it data."""
+        return (
+            loop.distinct
+            or self.sweep(fn, loop) is not None
+            or (self.given_points(fn, loop) is not None)
+        )
+
     def spelled(self, fn: FunctionSummary, loop: LoopInfo) -> Points | None:
         """The points a loop walks where the source spells them out: its own (``LoopInfo.points``),
         or, for a loop over a parameter, the most any call passes (its default where a call leaves
@@ -459,8 +470,7 @@ class Frequency:
         where every call's argument, or its default, spells them out (``spelled``)."""
         if not fn.params:
             return None
-        walked = walked_name(loop.text.partition(" in ")[2])
-        param = fn.param(walked) if walked is not None else None
+        param = fn.param(loop.walked) if loop.walked is not None else None
         if param is None:
             return None
         given = [

@@ -93,7 +93,14 @@ ASSUMPTION_KINDS = {
     # a flip between two calls that pass a static size read off two different arrays (``a.shape``,
     # ``b.shape``), not known to be one: else the calls are two computations whatever is flipped
     "static-sizes": "medium",
+    # a jit (or a static object) made per item from the item, each item another problem (a task's
+    # env, a curriculum's stage, a benchmark's size) traced once: building it once would trace as
+    # often, whatever the number of items (issue 36 cause 2)
+    "per-item": "low",
 }
+
+# What a ``per-item`` assumption says first (``Assumption.text``).
+PER_ITEM = "one trace per item, each item its own computation"
 
 
 @dataclass(frozen=True, order=True)

@@ -48,6 +48,7 @@ from retracelint.summary import (
     JitSpec,
     LoopInfo,
     ModuleSummary,
+    Points,
 )
 from retracelint.values import (
     ARRAYS,
@@ -236,8 +237,40 @@ class Propagation(ObjectModel):
         )
 
     def _passed(self, fn: FunctionSummary, param: str) -> list[Arg | None]:
-        """What each known call of ``fn`` passes for ``param`` (None: nothing)."""
-        return [passed for _, _, passed, _, _ in self.calls_of(fn, param)]
+        """What each known call of ``fn`` passes for ``param`` (None: nothing), with the points of
+        a collection its own module could not read (``_given_points``)."""
+        return [
+            self._given_points(caller, passed)
+            for caller, _, passed, _, _ in self.calls_of(fn, param)
+        ]
+
+    def _given_points(self, caller: FunctionSummary, passed: Arg | None) -> Arg | None:
+        """``passed`` with the points it gives where only the linked project tells them: a
+        collection imported from another module (``from evaluate import TASKS``), or what a
+        function of the project makes of one it is given with what the command line says
+        (``normalize_task_specs(args.tasks, DEFAULT_TASKS)``: the default's items, or as many
+        of the same kind as the run is given)."""
+        if passed is None or passed.points is not None:
+            return passed
+        points = self._imported_points(caller, passed)
+        made_by = sorted({dep.call for dep in passed.value.deps if isinstance(dep, RetDep)})
+        for index in made_by if points is None else ():
+            targets = self.project.site_targets.get((caller.qualname, index), ())
+            if index >= len(caller.calls) or not any(isinstance(t, FuncTarget) for t in targets):
+                continue
+            given = (self._imported_points(caller, arg) for arg in caller.calls[index].args)
+            points = next(filter(None, given), None)
+            if points is not None:
+                break
+        return passed if points is None else replace(passed, points=points)
+
+    def _imported_points(self, caller: FunctionSummary, passed: Arg) -> Points | None:
+        if passed.points is not None or not passed.text.isidentifier():
+            return passed.points
+        module = self.project.owner.get(caller.qualname)
+        imported = module.imports.get(passed.text) if module is not None else None
+        found = self.project.symbols.module_of(imported, module) if imported else None
+        return found[0].points.get(found[1]) if found is not None else None
 
     # -- the budget of one check -----------------------------------------------------------------
     def charge(self, fn: FunctionSummary) -> None:

@@ -202,6 +202,13 @@ class LoopInfo:
     # The points its items are, when the source spells them out (a display, a name bound once to
     # one, ``zip`` of those): what ``Frequency.sweep`` reads, with whether each gives a size.
     points: Points | None = None
+    # The name it walks the items of, through calls that keep their count (``enumerate(tasks)``:
+    # "tasks"), read from its head once: a parameter's callers give the points of a loop over it.
+    walked: str | None = None
+    # Its items are fixed by the source, each another, however many (``points.distinct_items``: a
+    # range, a display, a comprehension or concatenation of those): the stages of a curriculum,
+    # the sizes of a benchmark, never a loader's batches.
+    distinct: bool = False
 
     @property
     def repeats(self) -> bool:
@@ -383,6 +390,9 @@ class ModuleSummary:
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names bound to values
     # Module-level names bound once, to an int (``BATCH = 32``): sizes the callers' chunks read.
     constants: dict[str, int] = field(default_factory=dict)
+    # Module-level names bound once to a collection that spells out its points and that no code
+    # resizes (``TASKS = ((4, 1), (8, 1))``): a module importing one passes those points.
+    points: dict[str, Points] = field(default_factory=dict)
     # Classes registered as pytrees by a call (``register_pytree_node(Cls, flatten, ...)``,
     # ``register_dataclass(Cls, ..., meta_fields=[...])``): the class as written -> static fields.
     pytree_static: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -494,6 +494,8 @@ def test_a_jit_closing_over_an_object_or_a_model_stays_held_back(forecast_projec
     }
     assert held == {
         11: [],
-        26: ["`model` makes another computation at each iteration: each trace is needed"],
+        26: [
+            "`model` makes another computation: one trace per item, each item its own computation"
+        ],
         39: ["used in a loop of fit_interval() that does not rebuild it"],
     }

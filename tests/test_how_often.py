@@ -198,10 +198,10 @@ def test_jits_built_once_per_sweep_point_and_used_by_their_own_epochs_loop() -> 
     assert _findings("jits_built_per_sweep_point") == [
         "jits_built_per_sweep_point/networks.py:19:6: RTL301 [warning] @jax.jit rebuilds forward()"
         " each call of make_mlp(), so every call re-traces; build the jit once [low confidence:"
-        " `activation` makes another computation at each iteration: each trace is needed]",
+        " `activation` makes another computation: one trace per item, each item its own computation]",
         "jits_built_per_sweep_point/training.py:14:6: RTL301 [warning] @jax.jit rebuilds update()"
         " each call of train(), so every call re-traces; build the jit once [low confidence:"
-        " `problem` makes another computation at each iteration: each trace is needed]",
+        " `problem` makes another computation: one trace per item, each item its own computation]",
     ]
 
 
@@ -273,8 +273,8 @@ def test_jits_built_per_run_per_configuration_and_per_device_are_unproven() -> N
         line.split(" so every call re-traces; build the jit once ")[1]
         for line in _findings("jits_built_per_run_negative")
     ] == [
-        '[low confidence: `config["activation"]` makes another computation at each iteration:'
-        " each trace is needed]",
+        '[low confidence: `config["activation"]` makes another computation: one trace per item,'
+        " each item its own computation]",
         "[low confidence: used in a loop of time_predict() that does not rebuild it]",
         "[low confidence: used in a loop of fit() that does not rebuild it]",
     ]
@@ -352,7 +352,7 @@ def test_a_body_per_mode_or_model_family_is_shown_only_with_its_assumption() -> 
         "`mode` is new at each iteration: each trace may be needed anyway]",
         "`mode` is new at each iteration: each trace may be needed anyway]",
         "`model` is new at each iteration: each trace may be needed anyway]",
-        "`trainer` makes another computation at each iteration: each trace is needed]",
+        "`trainer` makes another computation: one trace per item, each item its own computation]",
     ]
     assert [line.split(": ")[0] for line in every if "RTL302" in line] == [
         "jits_built_per_benchmark_configuration/main.py:28:9"
@@ -431,7 +431,7 @@ def test_a_jit_per_distinct_computation_is_shown_only_with_its_assumption() -> N
         f"{folder}/bench.py:48:18",
     ]
     hidden = [line for line in _findings(folder) if "low confidence" in line]
-    needed = " at each iteration: each trace is needed]"
+    needed = ": one trace per item, each item its own computation]"
     assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
         (f"{folder}/bench.py:15:18", "`axes` makes another computation" + needed),
         (f"{folder}/bench.py:23:19", "`label, kernel_fn` makes another computation" + needed),
@@ -502,7 +502,7 @@ def test_builds_per_item_of_another_program_are_shown_only_with_their_assumption
         f"{folder}/simulate.py:45:21",
     ]
     hidden = [line for line in _findings(folder) if "low confidence" in line]
-    needed = " at each iteration: each trace is needed]"
+    needed = ": one trace per item, each item its own computation]"
     assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
         (f"{folder}/envs.py:42:24", "`evaluation_env` makes another computation" + needed),
         (f"{folder}/envs.py:51:16", "`env` makes another computation" + needed),
@@ -526,7 +526,7 @@ def test_a_jit_per_constraint_object_or_constructor_setting_is_another_program()
         f"{folder}/optimizer.py:63:27",
     ]
     hidden = [line for line in _findings(folder) if "low confidence" in line]
-    needed = " at each iteration: each trace is needed]"
+    needed = ": one trace per item, each item its own computation]"
     assert [(line.split(": RTL")[0], line.split("[low confidence: ")[1]) for line in hidden] == [
         (f"{folder}/main.py:16:18", "`n` makes another computation" + needed),
         (f"{folder}/optimizer.py:41:23", "`constraint` makes another computation" + needed),
@@ -552,11 +552,11 @@ def test_run_files_from_the_command_line_are_another_program_each(
         "plots_per_run_file/costs.py:9:23: RTL301 [warning] jax.jit rebuilds a jitted transformed"
         " function each call of _per_step(), so every call re-traces; build the jit once [low"
         " confidence: `lambda p: obstacles.hinge_cost(p, weight, margin)` makes another computation"
-        " at each iteration: each trace is needed]",
+        ": one trace per item, each item its own computation]",
         "plots_per_run_file/costs.py:17:23: RTL301 [warning] jax.jit rebuilds a jitted transformed"
         " function each call of _world_boundary(), so every call re-traces; build the jit once [low"
-        " confidence: `task.object_model` makes another computation at each iteration: each trace"
-        " is needed]",
+        " confidence: `task.object_model` makes another computation: one trace per item, each item"
+        " its own computation]",
     ]
     script = FIXTURES / "plots_per_run_file" / "scripts" / "plot_runs.py"
     counted = script.read_text(encoding="utf-8").replace(

@@ -145,7 +145,7 @@ def test_a_sweep_over_a_collection_the_object_holds_is_a_warning(tmp_path: Path)
     }
     assert _unproven(tmp_path) == {
         (22, "RTL201"): "items-alike",  # for loss in self.trainers
-        (31, "RTL301"): "rate-unproven",
+        (31, "RTL301"): "per-item",
     }
 
 

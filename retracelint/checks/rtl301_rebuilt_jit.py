@@ -19,7 +19,7 @@ from retracelint.checks.common import (
 )
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.funcrefs import Callee
-from retracelint.model import Assumption, Finding, PathStep, Route
+from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
@@ -134,11 +134,23 @@ def _rebuilt_jit(
     causes = (c for loops in uses for c in prop.fresh_causes(owner, fresh, loops))
     if CallSrc() in spec.fresh_sources and not owner.memoised:
         causes = chain(causes, _escaped_from_repeated(project, prop, owner, target))
-    cause = next(
-        (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c)), None
-    )
+    kept = (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c))
+    cause = next(kept, None)
     if cause is None or _one_per_object(project, prop, owner, target, spec):
         return None
+    unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
+    if unproven is not None:
+        # Another cause may prove what this one leaves open (a collector built per task, and the
+        # same builder called per step of another loop): the finding tells the proven one.
+        proven = next(
+            (
+                c
+                for c in kept
+                if _rate_unproven(project, prop, owner, target, binding, spec, c) is None
+            ),
+            None,
+        )
+        cause, unproven = (cause, unproven) if proven is None else (proven, None)
     code = "RTL301"
     when, loop = when_text(cause.driver, spec.location, each=True)
     primitive = spec.wrapper.removeprefix("jax.")
@@ -176,7 +188,6 @@ def _rebuilt_jit(
     bound = driver.bound
     if bound is not None and again is not None:
         bound = replace(bound, traces=None)
-    unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
     assumptions = (unproven,) if unproven is not None else ()
     return make_finding(
         code,
@@ -332,11 +343,11 @@ def _rate_unproven(
     # What differs between the builds defines the program (a function, a transform's setting, a
     # length or mode the function closes over, the shapes it is called with): each build is
     # another program, traced once however it is built.
-    computation = _new_computation(project, prop, owner, binding, spec, cause, steps)
+    computation = _new_computation(project, prop, owner, binding, spec, cause)
     if computation is not None:
-        text = f"{computation} at each iteration: each trace is needed"
+        text = f"{computation}: {PER_ITEM}"
         return Assumption(
-            "rate-unproven", cause.path[0].location if cause.path else cause.driver.location, text
+            "per-item", cause.path[0].location if cause.path else cause.driver.location, text
         )
     if spec.traces_on_call:
         if own is not None:
@@ -387,57 +398,68 @@ def _new_computation(
     binding: JitBinding,
     spec: JitSpec,
     cause: Cause,
-    steps: bool,
 ) -> str | None:
     """What the loop that repeats the build gives it that defines the computation built
     (``JitSpec.configured_by``: the function wrapped, a transform's ``in_axes``), where the loop
     walks a sweep, not steps: ``for axes in patterns: jax.jit(jax.vmap(f, in_axes=axes))(x, y)``
-    traces once per pattern however the jit is built, so hoisting it removes no trace; or, for a
-    build in the loop itself, a shape of the jit's arguments (``_sized_by``). What it says."""
-    if steps:
-        return None
+    traces once per pattern however the jit is built, so hoisting it removes no trace; or the
+    shapes of the jit's arguments (``_sized_by``, ``_argument_shapes``), where the loop walks items
+    each another, however many (``Frequency.walks_distinct``: a benchmark's sizes, a range): a new
+    shape is a new trace however the jit is built, where a new number or function closed over
+    may be data an argument would take. What it says. Nothing where the function holding the
+    loop runs again: each run rebuilds every item's program, which building once per item would
+    not."""
+    frequency = prop.frequency
     if not cause.path:
         # Built in the loop itself: whatever the loop walks (a sweep, a dict's buckets), an item
         # that defines the program or the shapes it is called with makes a program per item.
         loop = next((lp for lp in owner.loops if lp.location == cause.driver.location), None)
-        if loop is None or prop.repeated(owner.qualname) is not None:
+        if (
+            loop is None
+            or prop.repeated(owner.qualname) is not None
+            or (loop.runs_on and not frequency.walks_distinct(owner, loop))
+        ):
             # A function that runs again walks the same items again: each item's program is
             # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
-        if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
-            return f"`{item}` makes another computation"
-        handed = _handed_as_code(project, binding, item)
-        if handed is not None:
-            return f"`{handed}` makes another computation"
+        if not loop.runs_on or frequency.sweep(owner, loop) is not None:
+            if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
+                return f"`{item}` makes another computation"
+            handed = _handed_as_code(project, binding, item)
+            if handed is not None:
+                return f"`{handed}` makes another computation"
         sized = _sized_by(prop, owner, spec, LoopSrc(loop.index))
         return None if sized is None else f"`{sized}` takes another shape"
     repeating = _repeating_call(project, cause)
-    if (
-        repeating is None
-        or prop.repeated(repeating[0].qualname) is not None
-        or not any(
-            prop.frequency.sweep(repeating[0], repeating[0].loops[i]) is not None
-            for i in _driving_loops(prop, *repeating)
-        )
-    ):
+    if repeating is None or prop.repeated(repeating[0].qualname) is not None:
         return None
-    passed = _passed_down(project, prop, cause, owner, lambda *_: True)
+    fn, index = repeating
+    driving = _driving_loops(prop, fn, index, distinct=True)
+    swept = any(frequency.sweep(fn, fn.loops[i]) is not None for i in driving)
+    if not swept and not any(frequency.walks_distinct(fn, fn.loops[i]) for i in driving):
+        return None
+    passed = _passed_down(project, prop, cause, owner, lambda *_: True, distinct=True)
     if passed is None or len(passed) < len(cause.path):
         return None
     configured = _params_of(spec.configured_by) | _makers_params(owner, spec.configured_by)
     reached = [text for param, text in passed[-1][1].items() if param in configured]
     reached = reached or _code_built_per_run(project, cause, owner, configured)
-    if reached:
+    if reached and swept:
         return f"`{reached[0]}` makes another computation"
     shapes = _argument_shapes(prop, owner, spec)
     sizes = _params_of(shapes)
     sized = [text for param, text in passed[-1][1].items() if param in sizes]
     if sized:
         return f"`{sized[0]}` sets the shapes it is called with"
+    static = _static_params(owner, spec)
+    keyed = [text for param, text in passed[-1][1].items() if param in static]
+    if keyed:
+        return f"`{keyed[0]}` is a static argument of it"
+    if not swept:
+        return None
     # What a function that differs per item computes (``make(x)`` per ``make`` of a table of
     # builders), handed to the jit: its shape is that function's.
-    driving = _driving_loops(prop, *repeating)
     computed = _passed_down(
         project,
         prop,
@@ -447,6 +469,7 @@ def _new_computation(
         lambda arg: any(
             isinstance(src, CalleeSrc) and src.loop in driving for src in arg.value.vsrc
         ),
+        distinct=True,
     )
     handed = {src.name for src in shapes if isinstance(src, ParamShapeSrc)} | sizes
     made = (
@@ -569,6 +592,24 @@ def _sized_by(
     ...))`` per size ``n``, ``extract(tiles, shape)`` per shape bucket): a program per size,
     however the jit is built. Its text."""
     return shaped_by(prop, owner, _jit_arguments(owner, spec), item)
+
+
+def _static_params(owner: FunctionSummary, spec: JitSpec) -> set[str]:
+    """The parameters of ``owner`` that its calls of the jit built at ``spec`` pass as they are
+    at a static position (``myfn(a, b, tile)`` of ``static_argnums=2``): a new value there is a
+    new trace however the jit is built."""
+    jit = ("jit", "", str(spec.index))
+    calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
+    passed = [
+        *(arg for c in calls for i, arg in enumerate(c.args) if i in spec.static_argnums),
+        *(arg for c in calls for name, arg in c.kwargs if name in spec.static_argnames),
+    ]
+    return {
+        src.name
+        for arg in passed
+        for src in arg.value.vsrc
+        if isinstance(src, ParamSrc) and src.name == arg.text
+    }
 
 
 def _jit_arguments(owner: FunctionSummary, spec: JitSpec) -> Iterator[Arg]:
@@ -823,17 +864,31 @@ def _driving_loop(fn: FunctionSummary, index: int) -> int | None:
     return next((i for i in reversed(fn.calls[index].loops) if fn.loops[i].repeats), None)
 
 
-def _driving_loops(prop: Propagation, fn: FunctionSummary, index: int) -> frozenset[int]:
+def _driving_loops(
+    prop: Propagation, fn: FunctionSummary, index: int, distinct: bool = False
+) -> frozenset[int]:
     """The loops whose items are new at each repetition of call ``index`` of ``fn``: the innermost
     that repeats it, and, when that one walks a sweep, the sweeps around it too (``for f in
-    freqs: for lr in rates:``, one sweep over their product, each point new)."""
+    freqs: for lr in rates:``, one sweep over their product, each point new); with ``distinct``,
+    around a sweep or a walk of items written out, any loops of items each another
+    (``Frequency.walks_distinct``: the sizes of a benchmark however many, around its tiles), as
+    the question of one program per item reads them. Around steps (``for task in tasks: for _ in
+    range(n):``) the outer item is the same at every repetition."""
     innermost = _driving_loop(fn, index)
     if innermost is None:
         return frozenset()
+    frequency = prop.frequency
+    first = fn.loops[innermost]
+    # A walk of items (a sweep, or with ``distinct`` sizes written out however many), not a count.
+    if frequency.sweep(fn, first) is None and not (
+        distinct and first.distinct and not first.runs_on
+    ):
+        return frozenset({innermost})
+    walks = frequency.walks_distinct if distinct else frequency.sweep
     driving = {innermost}
     outer = fn.calls[index].loops
     for loop in reversed(outer[: outer.index(innermost)]):
-        if any(prop.frequency.sweep(fn, fn.loops[i]) is None for i in (innermost, loop)):
+        if not walks(fn, fn.loops[loop]):
             break
         driving.add(loop)
     return frozenset(driving)
@@ -891,6 +946,7 @@ def _passed_down(
     owner: FunctionSummary,
     keep: Keep,
     first: Callable[[Arg], bool] | None = None,
+    distinct: bool = False,
 ) -> list[tuple[CallSite, dict[str, str]]] | None:
     """Down the calls of ``cause.path`` to the builder ``owner``: each call, with the parameters of
     the function it calls that it passes anew at each repetition (``keep`` deciding), by the text
@@ -910,7 +966,9 @@ def _passed_down(
         target = project.target_to(site, callee)
         if not isinstance(target, FuncTarget | ClassTarget):
             return None
-        driving = _driving_loops(prop, caller, site[1]) if varying is None else frozenset()
+        driving = (
+            _driving_loops(prop, caller, site[1], distinct) if varying is None else frozenset()
+        )
         fn = project.function(callee)
         signature = project.signature(target, fn)
         passed_on = {}

@@ -44,6 +44,7 @@ from retracelint.summary import (
     ClassSummary,
     FunctionSummary,
     ModuleSummary,
+    Points,
 )
 from retracelint.values import (
     EMPTY,
@@ -106,6 +107,7 @@ class _ModulePass:
         bound = _bound_once(tree.body, rebound)
         self.summary.constants = _int_constants(bound)
         self.displays = _displays(bound, tree.body)
+        self.summary.points = _display_points(self.displays)
         self._declare(tree.body, prefix=self.module, cls=None)
         top = FunctionSummary(
             self.summary.toplevel, "<module>", self.pos.of(tree), (), kind="module"
@@ -545,6 +547,12 @@ def _displays(bound: dict[str, ast.expr], body: list[ast.stmt]) -> dict[str, ast
         return {}
     resized = body_names(body).resized
     return {name: value for name, value in displays.items() if name not in resized}
+
+
+def _display_points(displays: dict[str, ast.expr]) -> dict[str, Points]:
+    """The points each module-level display (``_displays``) spells out, where it does."""
+    found = {name: spelled_points(value, displays.get) for name, value in displays.items()}
+    return {name: points for name, points in found.items() if points is not None}
 
 
 def _bound_once(body: list[ast.stmt], rebound: set[str]) -> dict[str, ast.expr]:

@@ -81,6 +81,31 @@ def spelled_points(node: ast.expr | None, bound: Bound) -> Points | None:
     return Points(combine(counts), any(f.sizes for f in known), all(f.numbers for f in known))
 
 
+def distinct_items(node: ast.expr | None, bound: Bound) -> bool:
+    """Whether a loop over ``node`` walks items the source fixes, each another, however many: the
+    points ``spelled_points`` reads, a ``range`` or ``arange`` of any bounds (numbered stages of a
+    curriculum, sizes), a comprehension over such, a concatenation of them (``[2**i for i in
+    range(4, 18)] + [58000]``), ``zip``/``product``/``enumerate``/``sorted``... of them, or a name
+    ``bound`` to one. A loader, a generator or a parameter (its callers say) is none of them."""
+    if node is None:
+        return False
+    if spelled_points(node, bound) is not None:
+        return True
+    if isinstance(node, ast.Name):
+        return distinct_items(bound(node.id), _without(bound, node.id))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return distinct_items(node.left, bound) and distinct_items(node.right, bound)
+    if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        return all(distinct_items(comp.iter, bound) for comp in node.generators)
+    if not isinstance(node, ast.Call):
+        return False
+    name = last_name(node.func)
+    if name in ("range", "arange"):
+        return True
+    args = [] if node.keywords else node.args[: None if name in _EVERY_ARGUMENT else 1]
+    return name in _POINTS_OF_CALL and bool(args) and all(distinct_items(a, bound) for a in args)
+
+
 def gives_points(node: ast.AST | None) -> bool:
     """Whether a name bound to ``node`` can give a sweep its points: a display, a literal (a
     ``range`` bound) or a call of what ``spelled_points`` reads; anything else gives none however
@@ -100,16 +125,12 @@ def _without(bound: Bound, followed: str) -> Bound:
     return lambda name: None if name == followed else bound(name)
 
 
-def walked_name(iterated: str) -> str | None:
+def walked_name(iterated: ast.expr | None) -> str | None:
     """The name a loop over ``iterated`` walks the items of, through calls that keep their count
     (``enumerate(tasks)``, ``sorted(tasks)``, ``tqdm(tasks)``): what a parameter a loop walks is
-    named, so that its callers' arguments give the points."""
-    if iterated.isidentifier():
-        return iterated  # most loops: no parse
-    try:
-        node = ast.parse(iterated, mode="eval").body
-    except SyntaxError:
-        return None
+    named, so that its callers' arguments give the points. Read once per loop, where the loop is
+    summarised (``LoopInfo.walked``)."""
+    node = iterated
     while (
         isinstance(node, ast.Call)
         and len(node.args) == 1

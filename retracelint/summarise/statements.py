@@ -56,7 +56,12 @@ from retracelint.summarise.loops import (
     first_pass_branch,
 )
 from retracelint.summarise.objects import field_initials
-from retracelint.summarise.points import is_numbered, spelled_points
+from retracelint.summarise.points import (
+    distinct_items,
+    is_numbered,
+    spelled_points,
+    walked_name,
+)
 from retracelint.summarise.sizes import (
     _add,
     _atoms_in,
@@ -1059,7 +1064,18 @@ class Statements(PassState):
             runs_on = isinstance(node, ast.While) or _is_range(iterable)
             self.fn.loops.append(
                 LoopInfo(
-                    index, where, text, over_axes, count, over_items, walks, calls, runs_on, points
+                    index,
+                    where,
+                    text,
+                    over_axes,
+                    count,
+                    over_items,
+                    walks,
+                    calls,
+                    runs_on,
+                    points,
+                    walked_name(getattr(node, "iter", None)),
+                    distinct_items(iterable, self.bound_display),
                 )
             )
         return index
