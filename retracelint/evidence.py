@@ -63,6 +63,7 @@ from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS
+from retracelint.summarise.loops import never_runs
 from retracelint.summarise.points import last_name
 from retracelint.summarise.statements import names_settings
 from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
@@ -1696,9 +1697,17 @@ class _Sources:
         )
 
     def unreachable(self, at: Location) -> bool:
-        """Whether ``at`` follows a ``return``/``raise``/``break``/``continue`` in its own block."""
+        """Whether ``at`` follows a ``return``/``raise``/``break``/``continue`` in its own block, or
+        sits in the body of a statement that never runs it (``for _ in range(0):``, ``if False:``)."""
         for stmt, block in self.enclosing(at):
             if any(isinstance(s, ENDS_BLOCK) for s in block[: block.index(stmt)]):
+                return True
+            body = getattr(stmt, "body", None)
+            if (
+                never_runs(stmt)
+                and isinstance(body, list)
+                and any(_holds(s, at.line) for s in body)
+            ):
                 return True
         return False
 

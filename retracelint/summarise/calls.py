@@ -418,7 +418,8 @@ class Calls(PassState):
                 # Absolute, so that it still names the class where the value is returned to.
                 ty, ref, fresh = INSTANCE, self.class_name(dotted or ""), self.context_src()
             elif callee[0] == "name" and self.is_jitted(dotted or ""):
-                ty = _jit_result(args, kwargs).ty
+                jit = self.mod.summary.globals[dotted or ""]
+                ty = _jit_call_result(jit, args, kwargs).ty
             elif callee[0] == "name":
                 ty = self.known_return_type(dotted or "")
             deps = _returned_deps(index) if index is not None else EMPTY
@@ -461,7 +462,9 @@ class Calls(PassState):
             return _gradient_outputs(transform.ref, result, args)
         if callee is not None and callee[0] == "jit":
             # A jitted function returns what it wraps returns: a pytree whose fields are read later.
-            return _jit_result(args, kwargs).with_(objs=frozenset({Made(at)}) if at else EMPTY)
+            jit = transform if transform is not None and transform.ty == JIT else None
+            result = _jit_call_result(jit, args, kwargs)
+            return result.with_(objs=result.objs | ({Made(at)} if at else EMPTY))
         value = combine(
             [*args, *kwargs.values(), *([receiver] if receiver else [])], keep_shape=False
         )
@@ -648,6 +651,8 @@ class Calls(PassState):
             site=site,
             fresh=self.context_src(),
             callables=funcrefs.single(("jit", "", str(site))),
+            # `jax.jit(jax.grad(f, argnums=1))`: what its calls return is known from the transform.
+            ref=wrapped.ref if wrapped.ty == TRANSFORM else None,
         )
 
     def configured_by(self, node: ast.expr, named: set[str] | None = None) -> frozenset[Src]:
@@ -1555,6 +1560,17 @@ def _differentiated(node: ast.Call, name: str) -> str | None:
     return f"{name}:{bool(aux is not None and aux.value)}:{number}"  # type: ignore[union-attr]
 
 
+def _jit_call_result(
+    jit: Value | None, args: list[Value], kwargs: dict[str | None, Value]
+) -> Value:
+    """What a call of the jitted function ``jit`` returns: a jitted gradient (``Value.ref`` of its
+    transform) as the gradient says, else jax arrays as weakly typed as all its inputs."""
+    result = _jit_result(args, kwargs)
+    if jit is not None and jit.ref is not None:
+        return _gradient_outputs(jit.ref, result, args)
+    return result
+
+
 def _gradient_outputs(spec: str, result: Value, args: list[Value]) -> Value:
     """What a call of ``jax.grad(f, ...)`` (``spec``: ``_differentiated``) returns, ``result``
     being what f returns for the call: the gradients have the structure and dtype of the argument
@@ -1624,7 +1640,9 @@ def _pair(first: Value, second: Value) -> Value:
 
 def _cotangent(primal: Value) -> Value:
     """The gradient with respect to ``primal``: a pytree of its structure, each leaf of its dtype,
-    as weakly typed as it is."""
+    as weakly typed as it is (of a Python float, a weakly typed jax array)."""
+    if primal.ty in (FLOAT, JIT_OUT_WEAK):
+        return Value(ty=JIT_OUT_WEAK, vsrc=primal.vsrc, deps=primal.deps)
     array = primal.ty in ARRAYS
     return Value(
         ty=primal.ty if array or primal.ty in (TUPLE, LIST, DICT) else UNKNOWN,

@@ -60,18 +60,38 @@ def _surely_runs(node: ast.AST | None, constants: dict[str, int]) -> bool:
     iterable = node.iter
     if isinstance(iterable, ast.List | ast.Tuple) and iterable.elts:
         return not any(isinstance(e, ast.Starred) for e in iterable.elts)
+    count = _range_length(iterable, constants)
+    return count is not None and count > 0
+
+
+def _range_length(node: ast.expr, constants: dict[str, int]) -> int | None:
+    """How many items ``range(...)`` of integers written out or of module constants gives."""
     if not (
-        isinstance(iterable, ast.Call)
-        and isinstance(iterable.func, ast.Name)
-        and iterable.func.id == "range"
-        and 1 <= len(iterable.args) <= 3
-        and not iterable.keywords
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and 1 <= len(node.args) <= 3
+        and not node.keywords
     ):
-        return False
-    bounds = [_int_of(arg, constants) for arg in iterable.args]
+        return None
+    bounds = [_int_of(arg, constants) for arg in node.args]
     if any(b is None for b in bounds) or bounds[2:] == [0]:
-        return False
-    return len(range(*bounds)) > 0  # type: ignore[arg-type]
+        return None
+    return len(range(*bounds))  # type: ignore[arg-type]
+
+
+def never_runs(stmt: ast.AST) -> bool:
+    """Whether the body of ``stmt`` is switched off as written: a for loop over an empty display or
+    ``range`` (``for i in range(0):``), an ``if``/``while`` whose test is a false literal
+    (``if False:``, ``while 0:``)."""
+    if isinstance(stmt, ast.For | ast.AsyncFor):
+        iterable = stmt.iter
+        if isinstance(iterable, ast.List | ast.Tuple | ast.Set | ast.Dict):
+            return not (iterable.keys if isinstance(iterable, ast.Dict) else iterable.elts)
+        return _range_length(iterable, {}) == 0
+    if isinstance(stmt, ast.If | ast.While):
+        return isinstance(stmt.test, ast.Constant) and not stmt.test.value
+    return False
 
 
 _INT_OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
