@@ -110,9 +110,7 @@ if __name__ == "__main__":
 def _found(root: Path) -> list[tuple[str, int, str]]:
     result = CliRunner().invoke(main, ["--no-cache", "--format", "json", str(root)])
     assert result.exit_code in (0, 1), result.output
-    return [
-        (Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(result.stdout or "[]")
-    ]
+    return [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(result.stdout or "[]")]
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
