@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, replace
 
 from retracelint.summarise import numpy_promotion
-from retracelint.summarise.promotion import TO_INEXACT, Typed, real_part, result_type
+from retracelint.summarise.promotion import TO_INEXACT, Typed, real_part, result_type, to_inexact
 from retracelint.summarise.syntax import _argument, _dotted, _literal_ints, _statements
 from retracelint.summary import Param
 from retracelint.values import (
@@ -1241,7 +1241,11 @@ def _array_dtype(
     if any(a.ty not in known for a in operands) and name in _VALUE_OPERANDS:
         return None
     dtype = dtypes.pop() if len(dtypes) == 1 else None
-    if numpy and name in ROWWISE:
+    if numpy and name in _OF_NUMBERS and _numbers_only(operands):
+        # Python numbers alone are computed in their kind's default (NEP 50): ``np.sqrt(n)`` of
+        # an int is a NumPy float64 scalar, a strongly typed operand of jax arithmetic.
+        dtype = numpy_promotion.result_type(Typed(_WEAK_SCALAR[a.ty], True) for a in operands)
+    elif numpy and name in ROWWISE:
         dtype = _numpy_promoted(operands)
     if numpy:
         dtype = numpy_promotion.computed_in(name, dtype)
@@ -1306,6 +1310,15 @@ def _numpy_promoted(operands: list[Value]) -> str | None:
     return numpy_promotion.result_type(arrays + weak) if arrays else None
 
 
+# The NumPy functions that compute on Python numbers as on arrays (``np.sqrt(2)``, ``np.mean(x)`` of a
+# float): the float ufuncs, true division and the averages.
+_OF_NUMBERS = numpy_promotion.FLOAT_UFUNCS | numpy_promotion.TRUE_DIVIDES | numpy_promotion.AVERAGES
+
+
+def _numbers_only(operands: list[Value]) -> bool:
+    return bool(operands) and all(a.ty in _WEAK_SCALAR for a in operands)
+
+
 def _inexact(dtype: str) -> bool:
     return dtype.startswith(("float", "bfloat", "complex"))
 
@@ -1337,7 +1350,9 @@ def _arith_dtype(left: Value, right: Value, divides: bool = False) -> str | None
     dtype = promoted(dtypes)
     if dtype and dtype.startswith(("int", "uint")) and any(v.ty == FLOAT for v in scalars):
         return "float64"  # jax's default float
-    return dtype
+    # True division makes integers (and bools) the float of their width (``jnp.arange(n) / n``:
+    # float64 under x64; an int32 array's float32 even there).
+    return to_inexact(dtype, x64=True) if divides and dtype is not None else dtype
 
 
 _MATH_INTS = {"floor", "ceil", "trunc", "isqrt", "comb", "perm", "factorial", "gcd", "lcm"}

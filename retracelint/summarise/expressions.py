@@ -699,6 +699,8 @@ class Expressions(PassState):
             made = next(
                 (m for v in (left, right) if v.dtype == dtype and (m := array_made(v))), None
             )
+            if made is None and dtype is not None and isinstance(op, ast.Div) and whole:
+                made = self.loc(whole)  # integers made floats by the division: decided here
             # A Python float operand or true division makes integers floats (``fuel - 2.5 *
             # thrust``, ``counts / n``): a float whatever precision the arrays give.
             floor = (
