@@ -16,6 +16,7 @@ from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, exclusive
 from retracelint.values import (
+    ARRAY,
     DICT,
     INSTANCE,
     LIST,
@@ -356,3 +357,10 @@ def trees_differ(first: str, then: str) -> bool:
     if first == then:
         return False
     return not (then.startswith(first + " ") or first.startswith(then + " "))
+
+
+def made_leaf(value: Value) -> str | None:
+    """``an array`` for a value that is surely one array made where it is (``jnp.concatenate([c,
+    h])``): a pytree leaf, not a container, where a jitted step gives it back. Not asked of what a
+    call passes in: a parameter handed back as it came takes each caller's structure."""
+    return "an array" if value.ty == ARRAY and not value.objs and not value.param else None
