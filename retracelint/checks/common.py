@@ -25,6 +25,7 @@ from retracelint.values import (
     CalleeSrc,
     CallSrc,
     LoopSrc,
+    ParamDep,
     Src,
     Value,
     shape_sources,
@@ -359,8 +360,16 @@ def trees_differ(first: str, then: str) -> bool:
     return not (then.startswith(first + " ") or first.startswith(then + " "))
 
 
-def made_leaf(value: Value) -> str | None:
+def made_leaf(value: Value, param: str) -> str | None:
     """``an array`` for a value that is surely one array made where it is (``jnp.concatenate([c,
-    h])``): a pytree leaf, not a container, where a jitted step gives it back. Not asked of what a
-    call passes in: a parameter handed back as it came takes each caller's structure."""
-    return "an array" if value.ty == ARRAY and not value.objs and not value.param else None
+    h])`` of the state's items): a pytree leaf, not a container, where a jitted step gives back the
+    state it gets as ``param``. Not asked of what a call passes in (a parameter handed back as it
+    came takes each caller's structure), nor of what is computed from the state or one of its
+    fields whole (a ``tree_map`` over it keeps its structure)."""
+    if value.ty != ARRAY or value.objs or value.param:
+        return None
+    whole = any(
+        isinstance(d, ParamDep) and d.key is None and d.name.split(".")[0] == param
+        for d in value.deps
+    )
+    return None if whole else "an array"

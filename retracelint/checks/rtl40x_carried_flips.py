@@ -559,7 +559,7 @@ def _carried_flip(
     if _starts_empty(prop, fn, carried.start) and _filled(prop, at, back):
         return "RTL105", carried.name, carried.start.location, _EMPTY, _FILLED
     first = tree_node(prop, fn, start)
-    then = tree_node(prop, jitted, returned) or made_leaf(returned)
+    then = tree_node(prop, jitted, returned) or made_leaf(returned, at.param)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
         return "RTL403", carried.name, carried.start.location, first, grown
