@@ -364,12 +364,9 @@ def made_leaf(value: Value, param: str) -> str | None:
     """``an array`` for a value that is surely one array made where it is (``jnp.concatenate([c,
     h])`` of the state's items): a pytree leaf, not a container, where a jitted step gives back the
     state it gets as ``param``. Not asked of what a call passes in (a parameter handed back as it
-    came takes each caller's structure), nor of what is computed from the state or one of its
-    fields whole (a ``tree_map`` over it keeps its structure)."""
+    came takes each caller's structure), nor of what is computed from the state whole (a
+    ``tree_map`` over it keeps its structure)."""
     if value.ty != ARRAY or value.objs or value.param:
         return None
-    whole = any(
-        isinstance(d, ParamDep) and d.key is None and d.name.split(".")[0] == param
-        for d in value.deps
-    )
+    whole = any(isinstance(d, ParamDep) and d.key is None and d.name == param for d in value.deps)
     return None if whole else "an array"
