@@ -16,6 +16,7 @@ from retracelint.propagate import Driver, Propagation
 from retracelint.rules import rule
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, exclusive
 from retracelint.values import (
+    ARRAY,
     DICT,
     INSTANCE,
     LIST,
@@ -24,6 +25,7 @@ from retracelint.values import (
     CalleeSrc,
     CallSrc,
     LoopSrc,
+    ParamDep,
     Src,
     Value,
     shape_sources,
@@ -356,3 +358,15 @@ def trees_differ(first: str, then: str) -> bool:
     if first == then:
         return False
     return not (then.startswith(first + " ") or first.startswith(then + " "))
+
+
+def made_leaf(value: Value, param: str) -> str | None:
+    """``an array`` for a value that is surely one array made where it is (``jnp.concatenate([c,
+    h])`` of the state's items): a pytree leaf, not a container, where a jitted step gives back the
+    state it gets as ``param``. Not asked of what a call passes in (a parameter handed back as it
+    came takes each caller's structure), nor of what is computed from the state whole (a
+    ``tree_map`` over it keeps its structure)."""
+    if value.ty != ARRAY or value.objs or value.param:
+        return None
+    whole = any(isinstance(d, ParamDep) and d.key is None and d.name == param for d in value.deps)
+    return None if whole else "an array"

@@ -12,6 +12,7 @@ from retracelint.checks.common import (
     STATIC_FIELD_FIX,
     jit_site,
     jitted_text,
+    made_leaf,
     make_finding,
     object_fields,
     shown_code,
@@ -32,6 +33,7 @@ from retracelint.summarise.promotion import (
 )
 from retracelint.summary import Arg, CallSite, Carried, FunctionSummary
 from retracelint.values import (
+    _NOT_NONE,
     ARRAY,
     DICT,
     FLIP_KINDS,
@@ -217,6 +219,16 @@ def _start_made(start: Arg, told: Location) -> tuple[Location, ...]:
         return ()
     at = made.pop()
     return () if at.path != told.path or told.starts_in(at) or at.starts_in(told) else (at,)
+
+
+def _node_made(prop: Propagation, start: Arg, value: Value) -> Location | None:
+    """Where the one object a carried state starts as is constructed, when the start is the call
+    that makes it (``self.cell.initial_state(batch)`` returning ``LSTMState(zeros, zeros)``): the
+    node the step does not give back is made there, not at the call that hands it on. None for a
+    start joined with other bindings (``cache = None``, then ``Cache(...)`` under a flag)."""
+    made = {m for m in value.objs if isinstance(m, Made) and not m.path}
+    one = made.pop() if len(made) == 1 else None
+    return prop.construction_site(one) if one is not None and one.at == start.location else None
 
 
 def _said(first: str, then: str) -> str:
@@ -546,7 +558,8 @@ def _carried_flip(
     back = [(jitted, Arg(returned, jitted.location, ""), ())]
     if _starts_empty(prop, fn, carried.start) and _filled(prop, at, back):
         return "RTL105", carried.name, carried.start.location, _EMPTY, _FILLED
-    first, then = tree_node(prop, fn, start), tree_node(prop, jitted, returned)
+    first = tree_node(prop, fn, start)
+    then = tree_node(prop, jitted, returned) or made_leaf(returned, at.param)
     grown = _keys_added(start, returned, at.param)
     if first is not None and grown is not None:
         return "RTL403", carried.name, carried.start.location, first, grown
@@ -556,7 +569,13 @@ def _carried_flip(
         return None
     if trees_differ(first, then):
         if at.param:  # given back to itself: ``fixes/record_start.py`` starts it as the tuple
-            return "RTL403", carried.name, carried.start.location, first, then
+            return (
+                "RTL403",
+                carried.name,
+                _node_made(prop, carried.start, start) or carried.start.location,
+                first,
+                then,
+            )
         where, then = _node_told(prop, at, fn, start, given, then)  # handed to another function
         return "RTL403", carried.name, where, first, then
     item = _item_flip(prop, at, start, returned, carried.name)
@@ -1461,7 +1480,10 @@ def _given_back_as_is(
 
 
 # Types of values that are surely not None: arrays and numbers.
-_SURELY_NOT_NONE = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT})
+# Arithmetic never gives None (it raises on None), so its result of unknown kind is not None either.
+_SURELY_NOT_NONE = frozenset(
+    {ARRAY, NP_ARRAY, NP_SCALAR, JIT_OUT, JIT_OUT_WEAK, INT, FLOAT, FLOAT_LIKE}
+)
 
 
 def _never_none(prop: Propagation, owner: FunctionSummary, leaf: Value) -> bool:
@@ -1473,16 +1495,25 @@ def _never_none(prop: Propagation, owner: FunctionSummary, leaf: Value) -> bool:
     return resolved.ty in _SURELY_NOT_NONE or resolved.weak == MADE_STRONG
 
 
+def _jit_never_none(prop: Propagation, at: _CarriedCall, result: Value, returned: Value) -> bool:
+    """Whether what the jitted call gives back is surely not None: typed so, or not typed at all
+    (a lax loop's carry of a function imported from another module), as a jitted call's result
+    is where the caller's summary sees the jit: some pytree of jax arrays."""
+    back = prop.resolve(at.jitted, returned)
+    return _never_none(prop, at.jitted, result) or (result.ty == UNKNOWN and back.ty == UNKNOWN)
+
+
 def _attribute_flip(
     prop: Propagation, at: _CarriedCall, returned: Value
 ) -> tuple[str, str, Location, str, str] | None:
     """``self.x = f(self.x, ...)`` in a method that runs repeatedly, against what ``__init__`` or
     another method (``reset``) stores in ``self.x``: the kind that store starts it as, or one of
     its items (``self.x = (0.3, 0.0)``) against what ``f`` returns for that item."""
-    project, fn, carried = prop.project, at.fn, at.carried
+    fn, carried = at.fn, at.carried
     x64 = prop.x64(fn)
-    attr = carried.name.partition(".")[2]
-    if fn.cls is None or not attr or "." in attr:
+    holder = carried.name.rpartition(".")[0]
+    cls = _holder_class(prop, fn, holder)
+    if cls is None:
         return None
     stored = [a for a in fn.writes.get(carried.name, ()) if a.location == carried.start.location]
     if len(stored) != 1:
@@ -1492,12 +1523,7 @@ def _attribute_flip(
         # A jitted function's result the caller's summary could not type (imported from another
         # module): what the jitted function gives back there.
         result = prop.resolve(at.jitted, returned)
-    others: list[tuple[FunctionSummary, Arg]] = []
-    init = project.symbols.member(fn.cls, "__init__")
-    if isinstance(init, FuncTarget):
-        init_fn = project.function(init.qualname)
-        others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
-    others += [(m, a) for m, a in prop.stores(fn.cls, attr) if a.location != carried.start.location]
+    others = _attribute_starts(prop, fn, cls, carried)
     for owner, other in sorted(others, key=lambda o: o[1].location):
         # A tuple a helper returns (``self.x = make()``), item by item.
         start = _unpacked(prop, owner, other.value) or as_called(prop, owner, other.value)
@@ -1505,6 +1531,9 @@ def _attribute_flip(
             # A placeholder: f reads fields of what it gets, so it never gets None; or another
             # method stores a value too (a setup run before the first call).
             continue
+        if start.ty == NONE and _jit_never_none(prop, at, result, returned):
+            where = _written_in(owner, start, other.location) or other.location
+            return "RTL403", carried.name, where, "None", _NOT_NONE
         # The first call gets what that store holds: resolved where it is made.
         first_call = replace(
             at, carried=replace(carried, start=replace(other, value=start)), start_fn=owner
@@ -1532,6 +1561,35 @@ def _attribute_flip(
         if retyped is not None:
             return retyped
     return None
+
+
+def _holder_class(prop: Propagation, fn: FunctionSummary, holder: str) -> str | None:
+    """The one class of the object whose attribute a store carries: ``fn``'s own for ``self.x``,
+    else the class of the object a parameter reaches (``self.eq`` of ``self.eq.q_spline``, ``eq``
+    of ``eq.q_spline``), as its callers and stores make it."""
+    if not holder or (fn.cls is not None and holder == fn.params[0].name):
+        return fn.cls
+    classes = prop.classes_of_value(fn, Value(objs=frozenset({holder})))
+    return next(iter(classes)) if len(classes) == 1 else None
+
+
+def _attribute_starts(
+    prop: Propagation, fn: FunctionSummary, cls: str, carried: Carried
+) -> list[tuple[FunctionSummary, Arg]]:
+    """What else stores the attribute ``carried`` rebinds: the class's ``__init__`` (the start),
+    its other methods and the functions that set it on an instance they are given, and ``fn``'s
+    own other stores of it (a fit before the loop)."""
+    attr = carried.name.rpartition(".")[2]
+    project, at = prop.project, carried.start.location
+    others: list[tuple[FunctionSummary, Arg]] = []
+    init = project.symbols.member(cls, "__init__")
+    if isinstance(init, FuncTarget):
+        init_fn = project.function(init.qualname)
+        others += [(init_fn, a) for a in prop.init_stores(init_fn, attr, Value(), 0)]
+    others += [(m, a) for m, a in prop.stores(cls, attr) if a.location != at]
+    if fn.cls != cls:
+        others += [(fn, a) for a in fn.writes.get(carried.name, ()) if a.location != at]
+    return others
 
 
 _WRITTEN = frozenset({INT, FLOAT, NONE})  # starts whose ``made`` is where they are written

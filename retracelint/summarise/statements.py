@@ -349,7 +349,7 @@ class Statements(PassState):
             return
         # ``self.x = f(self.x)``, or an item of a tuple target (``self.x, y = f(self.x)``).
         items = list(enumerate(target.elts)) if isinstance(target, ast.Tuple) else [(None, target)]
-        own = [(item, t) for item, t in items if self.own_attribute(t)]
+        own = [(item, t) for item, t in items if self.carried_attribute(t)]
         if not (self.loops or own):
             return
         where = self.loc(source)
@@ -1126,6 +1126,16 @@ class Statements(PassState):
         return (
             node.attr if isinstance(owner, ast.Name) and owner.id == self.fn.params[0].name else ""
         )
+
+    def carried_attribute(self, node: ast.expr) -> bool:
+        """Whether ``node`` is an attribute a store may carry from one call to the next: of ``self``
+        (``self.total``), or of an object reached from a parameter (``self.eq.q_spline``,
+        ``eq.q_spline``), which starts as what its class stores there."""
+        if self.own_attribute(node) or not isinstance(node, ast.Attribute):
+            return bool(self.own_attribute(node))
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and any(p.name == node.id for p in self.fn.params)
 
     def walks_items(self, node: ast.expr, value: Value | None = None, follow: bool = True) -> bool:
         """Whether iterating ``node`` walks a collection held in memory (``LoopInfo.over_items``);
