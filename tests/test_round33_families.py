@@ -115,3 +115,166 @@ def test_a_mask_the_jit_sees_whole_stays_its_own_finding(
         ("verify.py", 14, "RTL104"),
     ]
     assert "jitted 'worst' re-traces" in found[1]["message"]
+
+
+# F2: a pool that keeps a fraction of its rows and draws the rest anew, up to a fixed capacity: its
+# length is the capacity after each refresh, whatever the fraction.
+_LEARNER = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Learner:
+    def __init__(self, batch):
+        self.batch = batch
+
+    @partial(jax.jit, static_argnums=(0,))
+    def train_step(self, key, params, examples):
+        picked = jax.random.choice(key, examples, shape=(self.batch,))
+        return params - 0.01 * jnp.mean(picked)
+"""
+
+_POOL = """\
+import numpy as np
+
+
+class CounterexamplePool:
+    def __init__(self, width, capacity):
+        self.capacity = capacity
+        self.rows = np.zeros((capacity, width), dtype=np.float32)
+
+    def refresh(self, fraction, fresh):
+        n_keep = int((1 - fraction) * len(self.rows))
+        n_new = int(self.capacity - n_keep)
+        keep = np.random.choice(len(self.rows), n_keep, replace=False)
+        new = np.random.choice(len(fresh), n_new, replace=n_new > len(fresh))
+        self.rows = np.vstack((self.rows[keep], fresh[new]))
+"""
+
+_CEGIS = """\
+import jax
+import numpy as np
+
+from cegis.learner import Learner
+from cegis.pool import CounterexamplePool
+
+learner = Learner(batch=16)
+pool = CounterexamplePool(width=3, capacity=256)
+params = np.float32(0.0)
+key = jax.random.key(0)
+for it in range(20):
+    for _ in range(10):
+        key, sub = jax.random.split(key)
+        params = learner.train_step(sub, params, pool.rows)
+    fresh = np.random.randn(100 + it * 7, 3).astype(np.float32)
+    pool.refresh(0.25 + it / 100, fresh)
+"""
+
+
+@pytest.fixture
+def cegis(tmp_path: Path) -> Path:
+    _write(
+        tmp_path,
+        {
+            "cegis/__init__.py": "",
+            "cegis/learner.py": _LEARNER,
+            "cegis/pool.py": _POOL,
+            "run.py": _CEGIS,
+        },
+    )
+    return tmp_path
+
+
+def test_kept_and_new_rows_that_fill_a_capacity_keep_one_length(
+    cegis: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _findings(cegis, monkeypatch, "--confidence", "all") == []
+
+
+def test_kept_rows_and_all_new_ones_still_change_the_length(
+    cegis: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every new row kept: ``k + len(fresh)`` rows, no total they add up to."""
+    _write(cegis, {"cegis/pool.py": _POOL.replace("self.capacity - n_keep", "len(fresh)")})
+    found = _findings(cegis, monkeypatch)
+    assert _where(found) == [("cegis/pool.py", 12, "RTL105")]
+    assert "jitted 'train_step' re-traces" in found[0]["message"]
+
+
+# F7: a DataLoader without drop_last over a data set whose length is a multiple of its batch size.
+_MOLECULES = """\
+import numpy as np
+from torch.utils.data import DataLoader, Dataset
+
+
+class Molecules(Dataset):
+    def __init__(self, n):
+        self.x = np.random.randn(n, 16).astype(np.float32)
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i]
+
+
+def loaders(batch_size):
+    full = Molecules(130_000)
+    train = [full[i] for i in range(100_000)]
+    return DataLoader(train, batch_size=batch_size, shuffle=True, collate_fn=np.stack)
+"""
+
+_ENERGY = """\
+import jax
+import jax.numpy as jnp
+
+from molecules.data import loaders
+
+BATCH = 32
+
+
+@jax.jit
+def update(w, batch):
+    grad = jax.grad(lambda w: jnp.mean((batch @ w) ** 2))(w)
+    return w - 1e-3 * grad
+
+
+w = jnp.ones(16)
+for epoch in range(3):
+    for batch in loaders(BATCH):
+        w = update(w, batch)
+"""
+
+
+@pytest.fixture
+def molecules(tmp_path: Path) -> Path:
+    _write(
+        tmp_path,
+        {"molecules/__init__.py": "", "molecules/data.py": _MOLECULES, "train_energy.py": _ENERGY},
+    )
+    return tmp_path
+
+
+def test_batches_that_divide_the_data_set_are_all_full(
+    molecules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _findings(molecules, monkeypatch, "--confidence", "all") == []
+
+
+@pytest.mark.parametrize(
+    ("where", "old", "new"),
+    [
+        ("train_energy.py", "BATCH = 32", "BATCH = 48"),  # 100 000 = 2083 x 48 + 16
+        ("molecules/data.py", "range(100_000)", "range(len(full) - 7)"),  # a length not known
+    ],
+)
+def test_a_batch_size_that_leaves_a_remainder_keeps_the_short_batch(
+    molecules: Path, monkeypatch: pytest.MonkeyPatch, where: str, old: str, new: str
+) -> None:
+    text = {"train_energy.py": _ENERGY, "molecules/data.py": _MOLECULES}[where]
+    _write(molecules, {where: text.replace(old, new)})
+    found = _findings(molecules, monkeypatch)
+    assert _where(found) == [("molecules/data.py", 19, "RTL103")]
+    assert found[0]["message"].startswith("last chunk DataLoader without drop_last=True")
