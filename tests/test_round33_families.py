@@ -278,3 +278,58 @@ def test_a_batch_size_that_leaves_a_remainder_keeps_the_short_batch(
     found = _findings(molecules, monkeypatch)
     assert _where(found) == [("molecules/data.py", 19, "RTL103")]
     assert found[0]["message"].startswith("last chunk DataLoader without drop_last=True")
+
+
+# F4: one frame taken from the frames of a ring of cells whose length changes per edge.
+_FRAMES = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def align_frame(ref, other):
+    scores = jnp.abs(ref.T @ other)
+    order = jnp.argmax(scores, axis=1)
+    return other[:, order]
+"""
+
+_COMB = """\
+import numpy as np
+
+from mesh.frames import align_frame
+
+
+def comb_around_edges(frames, edge_cells, offsets, edges):
+    for e in edges:
+        ring = edge_cells[offsets[e]:offsets[e + 1]]
+        for k in range(1, len(ring)):
+            frames[ring[k]] = align_frame(frames[ring][k - 1], frames[ring][k])
+    return frames
+
+
+rng = np.random.default_rng(0)
+frames = rng.normal(size=(50, 3, 3)).astype(np.float32)
+sizes = rng.integers(2, 7, size=20)
+offsets = np.concatenate([[0], np.cumsum(sizes)])
+edge_cells = rng.integers(0, 50, size=offsets[-1])
+comb_around_edges(frames, edge_cells, offsets, np.arange(20))
+"""
+
+
+@pytest.fixture
+def mesh(tmp_path: Path) -> Path:
+    _write(tmp_path, {"mesh/__init__.py": "", "mesh/frames.py": _FRAMES, "comb.py": _COMB})
+    return tmp_path
+
+
+def test_one_row_of_a_varying_ring_has_one_shape(
+    mesh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _findings(mesh, monkeypatch, "--confidence", "all") == []
+
+
+def test_the_ring_itself_still_changes_shape(mesh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(mesh, {"comb.py": _COMB.replace("frames[ring][k - 1]", "frames[ring]")})
+    found = _findings(mesh, monkeypatch)
+    assert _where(found) == [("comb.py", 8, "RTL101")]
+    assert "jitted 'align_frame' re-traces" in found[0]["message"]

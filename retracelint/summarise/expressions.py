@@ -1182,7 +1182,13 @@ class Expressions(PassState):
             rows = self.length(self.length_of(index, idx, 0, atoms), atoms)
             return self.with_length(value, 0, rows)
         if not basic:
-            return self.new_axes(value, parts, base)
+            moved = self.new_axes(value, parts, base)
+            if len(parts) == 1 and _positions_like(idx) and base.ty not in (LIST, TUPLE, DICT):
+                # `frames[ring]`: the index's axes lead the result, so what changes the index's
+                # length changes the result's first axis (`frames[ring][k]`, one row, no longer).
+                placed = {t for t in idx.shape if t.axis == 0}
+                moved = moved.with_(shape=moved.shape - {t.unlabelled() for t in placed} | placed)
+            return moved
         for axis, length in cut:
             if length is not None:
                 value = self.with_length(value, axis, length)
@@ -1817,6 +1823,12 @@ def _tail_and_head(parts: Sequence[ast.AST]) -> tuple[ast.Subscript, ast.Subscri
     ):
         return None
     return tail, head
+
+
+def _positions_like(index: Value) -> bool:
+    """Whether an index is (or may be) integer positions of any rank, or a list of them, whose
+    first axis is the result's: not a tuple of indices, not a scalar."""
+    return index.ty in (ARRAY, NP_ARRAY, LIST, UNKNOWN) and index.dtype != "bool"
 
 
 def _picks_items(part: ast.expr, index: Value) -> bool:
