@@ -333,3 +333,53 @@ def test_the_ring_itself_still_changes_shape(mesh: Path, monkeypatch: pytest.Mon
     found = _findings(mesh, monkeypatch)
     assert _where(found) == [("comb.py", 8, "RTL101")]
     assert "jitted 'align_frame' re-traces" in found[0]["message"]
+
+
+# F5: a weak 0 or a NumPy int picks a cell; the jit gets that cell's frame, a float32 array either
+# way.
+_SEAMS = """\
+import numpy as np
+
+from mesh.frames import align_frame
+
+
+def dissolve_seams(frames, face_cells, cuttable, bad_faces):
+    for face in bad_faces:
+        pair = face_cells[face]
+        ok = np.argwhere(cuttable[pair])
+        if len(ok) == 0:
+            pick = 0
+        else:
+            pick = ok[0, 0]
+        cell = pair[pick]
+        other = pair[1 - pick]
+        frames[cell] = align_frame(frames[other], frames[cell])
+    return frames
+
+
+rng = np.random.default_rng(1)
+frames = rng.normal(size=(40, 3, 3)).astype(np.float32)
+face_cells = rng.integers(0, 40, size=(30, 2))
+cuttable = rng.random(40) > 0.5
+dissolve_seams(frames, face_cells, cuttable, np.arange(30))
+"""
+
+
+def test_the_kind_of_an_index_is_not_the_kind_of_what_it_selects(
+    mesh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(mesh, {"comb.py": _SEAMS})
+    assert _findings(mesh, monkeypatch, "--confidence", "all") == []
+
+
+def test_the_index_passed_itself_still_flips(mesh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(
+        mesh,
+        {
+            "comb.py": _SEAMS.replace("frames[cell])\n", "frames[cell], pick)\n"),
+            "mesh/frames.py": _FRAMES.replace("(ref, other)", "(ref, other, which)"),
+        },
+    )
+    found = _findings(mesh, monkeypatch)
+    assert _where(found) == [("comb.py", 11, "RTL401")]
+    assert found[0]["message"].startswith("pick is a weakly typed scalar in one branch")

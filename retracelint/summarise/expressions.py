@@ -61,6 +61,7 @@ from retracelint.summarise.syntax import (
     _same_literals,
 )
 from retracelint.values import (
+    _TYPE_CODES,
     ARRAY,
     ARRAYS,
     BOOL,
@@ -1103,7 +1104,9 @@ class Expressions(PassState):
                 scalars.append(idx.ty == INT and not idx.shape and not idx.deps)
                 vsrc |= idx.vsrc
                 if base.ty not in (LIST, TUPLE, DICT):
-                    taints |= idx.shape  # x[positions]: as many rows as the index has
+                    # x[positions]: as many rows as the index has; of x's dtype and weak type
+                    # whatever the index's (`pair[pick]`, `pick` a weak 0 or a NumPy int).
+                    taints |= {t for t in idx.shape if t.code not in _TYPE_CODES}
                 if (
                     idx.ty == "mask"
                     and (idx.vsrc or idx.deps)
