@@ -114,7 +114,7 @@ def apply_filters(
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
     seen = [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
     # After selection and noqa: a finding told by another is never lost to `--select` or a comment.
-    return one_per_cause(one_per_retrace(seen))
+    return one_per_cause(one_per_cut(one_per_retrace(seen)))
 
 
 # The rules whose finding is a value passed to a jit call that changes with each run of a driver (a
@@ -135,6 +135,52 @@ def one_per_retrace(findings: list[Finding]) -> list[Finding]:
     ``run(n)`` that makes a static grid for each jitted helper it calls: one change, one fix at
     the call); jitted functions each called in the driver's body stay apart."""
     return _one_per(findings, _retrace_key, _surest_first, _telling)
+
+
+# The rules whose finding is a cut of a value that the jit sees (a slice, a short last chunk), and
+# those whose finding is the size of a whole value (a mask, a made shape, a grown list), by code.
+_CUTS = ("RTL101", "RTL103")
+_WHOLES = ("RTL102", "RTL104", "RTL105")
+
+
+def one_per_cut(findings: list[Finding]) -> list[Finding]:
+    """A whole value's change told again at the cut of it that the jit sees, told once: a mask that
+    decides how many boxes a helper then cuts into fixed chunks with a short last one, a padded
+    image whose patches are cut (issue 36, cause 8). The whole value's finding is on the chain of
+    the cut's (the same jitted call, the same argument, the cut's call path a tail of its own, made
+    before the cut when both are made in one function), and padding the cut the jit sees removes
+    both; the cut tells it as ``related`` when it is as sure and as severe. Another argument, another
+    jitted call, or a cut on a chain the whole value does not take stay apart."""
+    cuts = [f for f in findings if f.code.startswith(_CUTS) and f.call_path]
+    fed: dict[Finding, list[Finding]] = {}
+    out = []
+    for finding in findings:
+        cut = next((c for c in cuts if _cut_of(c, finding)), None)
+        if cut is None:
+            out.append(finding)
+        else:
+            fed.setdefault(cut, []).append(finding)
+    told = [_telling_cut(f, fed[f]) if f in fed else f for f in out]
+    return sorted(told, key=lambda f: f.sort_key)
+
+
+def _cut_of(cut: Finding, whole: Finding) -> bool:
+    """Whether ``cut`` is the value the jit sees of the change ``whole`` tells upstream."""
+    tail = len(cut.call_path)
+    return (
+        whole.code.startswith(_WHOLES)
+        and whole.jit_site == cut.jit_site
+        and whole.parameter == cut.parameter
+        and whole.call_path[-tail:] == cut.call_path
+        and (tail < len(whole.call_path) or whole.sort_key < cut.sort_key)
+        and _surest_first(cut)[:2] <= _surest_first(whole)[:2]
+    )
+
+
+def _telling_cut(cut: Finding, wholes: list[Finding]) -> Finding:
+    wholes = sorted(wholes, key=lambda f: f.sort_key)
+    lines = _two([at_text(f.location, cut.location) for f in wholes])
+    return _told(cut, wholes, f"fed by {lines}", "feeds this cut")
 
 
 # The rules whose findings one driver's change makes along one jitted chain, whichever rule each

@@ -794,8 +794,12 @@ class Arrays(PassState):
         ranks = {len(v.dims.lens) for v in values if v.dims is not None and v.dims.ranked}
         rank = ranks.pop() if len(ranks) == 1 else None
         (kind, axis), one_d = _JOINS[name]
+        # ``vstack`` of parts whose rank is not known here: rows joined, or (1-D parts, all one
+        # length) stacked as rows. Either way its lengths are fixed when the rows add up to a fixed
+        # total (``vstack((kept[pick], new[draw]))`` of ``k`` and ``cap - k`` rows); else unknown.
+        rows_of_unknown_rank = rank is None and one_d == ("new", 0)
         if one_d is not None:
-            if rank is None:
+            if rank is None and not rows_of_unknown_rank:
                 return None
             if rank == 1:
                 kind, axis = one_d
@@ -825,13 +829,20 @@ class Arrays(PassState):
         atoms: Atoms = {}
         total: Poly = {}
         wrapped = self.wrap_length(parts.elts, atoms) if axis == 0 else None
+        pieces: set[str] = set()
         for element, part in zip(parts.elts, values, strict=True) if wrapped is None else ():
-            total = _add(total, self.length_of(element, part, axis, atoms), 1)
+            piece = self.length_of(element, part, axis, atoms)
+            pieces |= _atoms_in(piece)
+            total = _add(total, piece, 1)
         total = wrapped if wrapped is not None else total
         total = _padded_alike(total, atoms)
+        length = self.length(total, atoms)
+        if rows_of_unknown_rank:
+            complements = _atoms_in(total) < pieces  # `k` and `cap - k` rows: `k` is gone
+            return self.with_length(value, axis, length).with_(dims=None) if complements else None
         lens += (None,) * ((rank or 0) - len(lens))
         value = value.with_(dims=Dims(lens, rank is not None))
-        return self.with_length(value, axis, self.length(total, atoms))
+        return self.with_length(value, axis, length)
 
     def joined_list(self, node: ast.Call, name: str, ty: str, parts: Value) -> Value | None:
         """``concatenate(xs)`` of a list that is no display, along axis 0: the result's first axis

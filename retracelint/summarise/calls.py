@@ -89,6 +89,7 @@ from retracelint.summarise.apis import (
 from retracelint.summarise.closures import MadeFunction, settings_read
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import promoted_floor
+from retracelint.summarise.sizes import _RangeLoop
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     _argument,
@@ -146,6 +147,7 @@ from retracelint.values import (
     UNSURE,
     WEAK,
     CalleeSrc,
+    Chunking,
     Dep,
     Dims,
     DrawSrc,
@@ -1214,7 +1216,7 @@ class Calls(PassState):
         if canon.endswith(".DataLoader") and canon.partition(".")[0] in _LOADER_PACKAGES:
             if _one_at_a_time(node):
                 return Value(ty="loader")
-            return self.loader(node, "DataLoader", "drop_last", kwargs)
+            return self.loader(node, "DataLoader", "drop_last", kwargs, self.batches(node))
         if canon in RESIZES and args:
             return self.resized_to(node, RESIZES[canon], args, kwargs)
         if module in _ARRAY_MODULES or module in _RANDOM_MODULES or _array_module(module):
@@ -1305,18 +1307,40 @@ class Calls(PassState):
         )
 
     def loader(
-        self, node: ast.Call, kind: str, flag: str, kwargs: dict[str | None, Value]
+        self,
+        node: ast.Call,
+        kind: str,
+        flag: str,
+        kwargs: dict[str | None, Value],
+        batches: Chunking | None = None,
     ) -> Value:
         flag_node = next((k.value for k in node.keywords if k.arg == flag), None)
-        if _is_true(flag_node):
+        if _is_true(flag_node) or (batches is not None and not batches.reads and batches.full({})):
             return Value(ty="loader")
         taint = Taint(
             "RTL103",
             f"{kind} without {flag}=True",
             self.loc(node),
             frozenset({ItemSrc()}),
+            full_if=batches,
         )
         return Value(ty="loader", shape=frozenset({taint}))
+
+    def batches(self, node: ast.Call) -> Chunking | None:
+        """When a torch ``DataLoader``'s batches are all full: its data set's length a multiple of
+        its ``batch_size`` (``Chunking``: sizes known here, or read where the callers make them; a
+        size not known keeps the short last batch). None: no data set or batch size to read (a
+        sampler of batches, ``*args``)."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg in (None, "batch_sampler", "sampler") for k in node.keywords
+        ):
+            return None
+        data = _argument(node, "dataset", 0)
+        size = _argument(node, "batch_size", 1)
+        if data is None or size is None:
+            return None
+        whole = ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[data], keywords=[])
+        return self.chunking(_RangeLoop("", None, ast.copy_location(whole, node), size))
 
     def grow_item(self, name: str, node: ast.Call) -> None:
         """``log[key].append(x)`` on a container ``log``: its structure grows at each iteration of

@@ -62,6 +62,7 @@ from retracelint.summarise.syntax import (
     _same_literals,
 )
 from retracelint.values import (
+    _TYPE_CODES,
     ARRAY,
     ARRAYS,
     BOOL,
@@ -1106,7 +1107,9 @@ class Expressions(PassState):
                 scalars.append(idx.ty == INT and not idx.shape and not idx.deps)
                 vsrc |= idx.vsrc
                 if base.ty not in (LIST, TUPLE, DICT):
-                    taints |= idx.shape  # x[positions]: as many rows as the index has
+                    # x[positions]: as many rows as the index has; of x's dtype and weak type
+                    # whatever the index's (`pair[pick]`, `pick` a weak 0 or a NumPy int).
+                    taints |= {t for t in idx.shape if t.code not in _TYPE_CODES}
                 if (
                     idx.ty == "mask"
                     and (idx.vsrc or idx.deps)
@@ -1185,7 +1188,13 @@ class Expressions(PassState):
             rows = self.length(self.length_of(index, idx, 0, atoms), atoms)
             return self.with_length(value, 0, rows)
         if not basic:
-            return self.new_axes(value, parts, base)
+            moved = self.new_axes(value, parts, base)
+            if len(parts) == 1 and _positions_like(idx) and base.ty not in (LIST, TUPLE, DICT):
+                # `frames[ring]`: the index's axes lead the result, so what changes the index's
+                # length changes the result's first axis (`frames[ring][k]`, one row, no longer).
+                placed = {t for t in idx.shape if t.axis == 0}
+                moved = moved.with_(shape=moved.shape - {t.unlabelled() for t in placed} | placed)
+            return moved
         for axis, length in cut:
             if length is not None:
                 value = self.with_length(value, axis, length)
@@ -1825,6 +1834,12 @@ def _tail_and_head(parts: Sequence[ast.AST]) -> tuple[ast.Subscript, ast.Subscri
     ):
         return None
     return tail, head
+
+
+def _positions_like(index: Value) -> bool:
+    """Whether an index is (or may be) integer positions of any rank, or a list of them, whose
+    first axis is the result's: not a tuple of indices, not a scalar."""
+    return index.ty in (ARRAY, NP_ARRAY, LIST, UNKNOWN) and index.dtype != "bool"
 
 
 def _picks_items(part: ast.expr, index: Value) -> bool:

@@ -53,8 +53,9 @@ def _poly(
     expanded, and a ``reader`` reads lengths as the polynomials known for them."""
     if node is None:
         return {}
+    node = _truncated(node)
     if isinstance(node, ast.Name) and defs and depth < 4:
-        definition = defs.get(node.id)
+        definition = _truncated(defs.get(node.id))
         if (
             isinstance(definition, ast.BinOp | ast.UnaryOp | ast.Constant)
             or (reader is not None and _length_read(definition) is not None)
@@ -83,6 +84,14 @@ def _poly(
     name = _atom_name(node, defs, reader)
     atoms[name] = node
     return {(name,): 1}
+
+
+def _truncated(node: ast.AST | None) -> ast.AST | None:
+    """What ``int(x)`` counts: ``x``. Sizes are whole numbers already (``int(cap - n_keep)``), and
+    a fraction of one (``int(f * len(x))``) stays an atom of its own in ``x``, so two pieces
+    written as complements of one total still add up to it."""
+    args = builtin_args(node, "int", 1)
+    return _truncated(args[0]) if args is not None else node
 
 
 class _LengthReads:
