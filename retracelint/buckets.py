@@ -33,8 +33,8 @@ class Helper:
 # What a call written in a helper runs, when that is one function of the project.
 Resolve = Callable[[ast.Call, Helper], Helper | None]
 
-# Conversions that keep the number they are given.
-_KEEPING = frozenset({"int", "round"})
+# Conversions that keep the number they are given (also what evidence reads through).
+KEEPING = frozenset({"int", "round"})
 # A doubling (or halving) step of a bucket variable: ``c *= 2``, ``c <<= 1``, ``c //= 2``.
 _DOUBLING = ((ast.Mult, 2), (ast.LShift, 1), (ast.FloorDiv, 2), (ast.RShift, 1))
 _MAX_DEPTH = 3
@@ -162,7 +162,7 @@ class _Reader:
 
     def _bucket_call(self, node: ast.Call, steps: int) -> bool:
         name = last_name(node.func)
-        if name in _KEEPING and len(node.args) == 1 and not node.keywords:
+        if name in KEEPING and len(node.args) == 1 and not node.keywords:
             return self.bucket(node.args[0], steps + 1)
         if name in ("min", "max", "next") and node.args:
             picked = node.args[0]

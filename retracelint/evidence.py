@@ -53,7 +53,7 @@ from functools import cached_property, lru_cache, partial
 from itertools import pairwise
 from typing import TypeGuard
 
-from retracelint.buckets import ITEM, Helper, Step, bound_by, buckets_sizes
+from retracelint.buckets import ITEM, KEEPING, Helper, Step, bound_by, buckets_sizes
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef
@@ -439,8 +439,6 @@ def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
 
 # The rules whose value is a size or a static count that a bucket may set.
 _BUCKETED_RULES = frozenset({"RTL101", "RTL105", "RTL201"})
-# Conversions that keep the number they are given.
-_KEEPING = frozenset({"int", "round"})
 
 
 def _bucketed(sources: _Sources, finding: Finding) -> Bound | None:
@@ -523,7 +521,7 @@ def _kept(value: ast.expr) -> ast.expr:
     """``value`` through the conversions that keep the number they are given (``int(...)``)."""
     while (
         isinstance(value, ast.Call)
-        and last_name(value.func) in _KEEPING
+        and last_name(value.func) in KEEPING
         and len(value.args) == 1
         and not value.keywords
     ):
@@ -686,7 +684,7 @@ def _capped(sources: _Sources, finding: Finding) -> Bound | None:
     if finding.code not in ("RTL201", "RTL105") or stmt is None:
         return None
     node = _expression_at(stmt, at)
-    if isinstance(node, ast.Call) and last_name(node.func) in _KEEPING and node.args:
+    if isinstance(node, ast.Call) and last_name(node.func) in KEEPING and node.args:
         node = node.args[0]  # ``int(n_iter)``: the count itself
     defs = [around for around, _ in sources.enclosing(at) if isinstance(around, _DEFS)]
     tree = sources.tree(at.path)

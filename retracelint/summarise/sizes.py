@@ -481,24 +481,19 @@ def _checked_multiple(
             and (_size_key(node.left, defs), ast.dump(node.right)) == wanted
         )
 
-    def nonzero(test: ast.AST) -> bool:  # true exactly when a remainder is left
+    def against_zero(test: ast.AST) -> ast.cmpop | None:  # the `op` of `n % bs <op> 0`
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and remainder(test.left):
             right = test.comparators[0]
-            zero = isinstance(right, ast.Constant) and right.value == 0
-            return zero and isinstance(test.ops[0], ast.NotEq | ast.Gt)
-        return remainder(test)
+            return test.ops[0] if isinstance(right, ast.Constant) and right.value == 0 else None
+        return None
+
+    def nonzero(test: ast.AST) -> bool:  # true exactly when a remainder is left
+        return remainder(test) or isinstance(against_zero(test), ast.NotEq | ast.Gt)
 
     def divides(test: ast.AST) -> bool:  # true exactly when none is left
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return remainder(test.operand)
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and remainder(test.left):
-            right = test.comparators[0]
-            return (
-                isinstance(right, ast.Constant)
-                and right.value == 0
-                and isinstance(test.ops[0], ast.Eq)
-            )
-        return False
+        return isinstance(against_zero(test), ast.Eq)
 
     return any(
         (isinstance(n, ast.Assert) and divides(n.test))
