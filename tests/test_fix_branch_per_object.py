@@ -144,3 +144,27 @@ def test_a_branch_whose_value_may_differ_from_one_made_in_init_is_left_alone(
     )
     assert reason in result.stderr
     assert (root / "estimator.py").read_text() == changed
+
+
+def test_the_editor_offers_the_branch_fix_as_an_unsafe_quick_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("lsprotocol")
+    from retracelint import config
+    from retracelint.engine import analyse
+    from retracelint.server import fix_edit, quick_fix
+
+    root = project(tmp_path, monkeypatch, SPECTRA)
+    settings = config.load([str(root)], isolated=True)
+    (finding,) = analyse(list(SPECTRA), settings).findings
+    read = lambda path: (root / path).read_bytes()  # noqa: E731
+    assert quick_fix(finding, read, unsafe=False) is None
+    fix = quick_fix(finding, read, unsafe=True)
+    assert fix is not None and fix.unsafe
+    workspace = fix_edit(fix, {}, document_changes=False)
+    assert workspace is not None and workspace.changes is not None
+    ((edit,),) = workspace.changes.values()
+    lines = ESTIMATOR.splitlines(keepends=True)
+    start, end = edit.range.start.line, edit.range.end.line
+    fixed = "".join(lines[:start]) + edit.new_text + "".join(lines[end:])
+    assert MADE in fixed and "            fn = self._fn\n" in fixed
