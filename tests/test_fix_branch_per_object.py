@@ -138,11 +138,13 @@ def test_a_branch_whose_value_may_differ_from_one_made_in_init_is_left_alone(
 ) -> None:
     root = project(tmp_path, monkeypatch, {**SPECTRA, "estimator.py": changed})
     result = lint("--fix", "--unsafe-fixes", ".")
-    assert result.exit_code == 1
-    assert (
-        "retracelint: estimator.py:33:" in result.stderr and " RTL204 not fixed: " in result.stderr
+    refused = [line for line in result.stderr.splitlines() if " not fixed: " in line]
+    # the first reason is the fix for a value made where it is passed (make_once)
+    once = "the fresh value is not a lambda, a partial or a constructor call here"
+    assert (result.exit_code, refused) == (
+        1,
+        [f"retracelint: estimator.py:33:27: RTL204 not fixed: {once}; {reason}"],
     )
-    assert reason in result.stderr
     assert (root / "estimator.py").read_text() == changed
 
 
