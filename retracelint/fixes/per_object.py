@@ -10,12 +10,19 @@ attribute it reads and no other method of the class assigns one or changes one i
 before it is made). What it calls may still give a different value each time (a counter, a random
 seed), and code outside the class may change an attribute: only a user can check those, so the fix
 is unsafe.
+
+A name the method binds in the two branches of an ``if`` (``fn = self.apply`` where no chunk size is set,
+else ``fn = apply_chunked(self.apply, self.chunk_size)``) is made once too when one branch makes the
+value and the other passes an attribute of the object or a module-level name (the same object at every
+call), and the test reads nothing else: ``__init__`` makes it under the same test (``None`` otherwise),
+so a factory that fails where the branch is not taken is not called there either.
 """
 
 from __future__ import annotations
 
 import ast
 import textwrap
+from dataclasses import dataclass
 
 from retracelint.fixes.base import (
     Refusal,
@@ -47,6 +54,9 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     named = node.id if isinstance(node, ast.Name) else None
     value = _made_for(source, node)
+    branch = _made_in_branch(source, node) if value is None else None
+    if branch is not None:
+        value = branch.call
     if not isinstance(value, ast.Call) or dotted(value.func) in PURE_WRAPPERS:
         return None
     method = next((a for a in source.ancestors(value) if isinstance(a, _METHODS)), None)
@@ -63,12 +73,17 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
     init = method_named(cls, "__init__")
     if init is None or not init.args.args or init.args.args[0].arg != me:
         return Refusal(f"{cls.name} has no __init__ to make it in")
-    unstable = not_module_stable(source, free_names(value) - {me}, None, [])
+    made_from = [value] if branch is None else [value, branch.test, branch.other]
+    free = set().union(*(free_names(part) for part in made_from)) - {me}
+    unstable = not_module_stable(source, free, None, [])
     if unstable:
         return Refusal(f"it reads {', '.join(sorted(unstable))}, which may change between calls")
-    reads = _attributes_read(cls, value, me)
-    if isinstance(reads, Refusal):
-        return reads
+    reads: set[str] = set()
+    for part in made_from:
+        read = _attributes_read(cls, part, me)
+        if isinstance(read, Refusal):
+            return read
+        reads |= read
     why = _not_made_by_init(cls, init, method, me, reads)
     if why is not None:
         return Refusal(why)
@@ -82,6 +97,11 @@ def make_per_object(source: Source, finding: Finding) -> Rewrite | Refusal | Non
     base = base or (finding.parameter if (finding.parameter or "").isidentifier() else "")
     attribute = fresh_attribute(source, "_" + (base or value_name(finding, value)))
     code = textwrap.dedent(indented_segment(source, value)).strip()
+    if branch is not None:
+        test = textwrap.dedent(indented_segment(source, branch.test)).strip()
+        if isinstance(branch.test, (ast.IfExp, ast.Lambda, ast.NamedExpr)):
+            test = f"({test})"
+        code = f"{code} if {test} else None" if branch.taken else f"None if {test} else {code}"
     return Rewrite(
         replace={source.span(value): parse_expression(f"{me}.{attribute}")},
         insert_after={
@@ -108,6 +128,50 @@ def _made_for(source: Source, node: ast.expr | None) -> ast.expr | None:
     holder = source.parent(stores[0]) if len(stores) == 1 else None
     if isinstance(holder, ast.Assign) and holder.targets == stores:
         return holder.value
+    return None
+
+
+@dataclass(frozen=True)
+class _Branch:
+    """A name bound in both branches of an ``if``: the call one branch makes it with, the value the
+    other binds, the test, and whether the call is in the branch the test takes (``if`` rather than
+    ``else``)."""
+
+    call: ast.Call
+    other: ast.expr
+    test: ast.expr
+    taken: bool
+
+
+def _made_in_branch(source: Source, node: ast.expr | None) -> _Branch | None:
+    """``name`` bound by exactly two assignments of its function, one in each branch of one ``if``
+    (straight in the branch, not nested deeper): a call in one, an attribute or a plain name in the
+    other; None otherwise."""
+    if not isinstance(node, ast.Name):
+        return None
+    scope = next((a for a in source.ancestors(node) if isinstance(a, _METHODS)), None)
+    if scope is None or node.id in {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}:
+        return None
+    stores = [
+        n
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Name) and n.id == node.id and not isinstance(n.ctx, ast.Load)
+    ]
+    holders = [source.parent(n) for n in stores]
+    if len(stores) != 2 or not all(
+        isinstance(h, ast.Assign) and h.targets == [n] for h, n in zip(holders, stores, strict=True)
+    ):
+        return None
+    branch = source.parent(holders[0])
+    if not isinstance(branch, ast.If) or source.parent(holders[1]) is not branch:
+        return None
+    first = next((h for h in branch.body if h in holders), None)
+    second = next((h for h in branch.orelse if h in holders), None)
+    if first is None or second is None:
+        return None
+    for made, other, taken in ((first, second, True), (second, first, False)):
+        if isinstance(made.value, ast.Call) and isinstance(other.value, (ast.Attribute, ast.Name)):
+            return _Branch(made.value, other.value, branch.test, taken)
     return None
 
 
