@@ -80,7 +80,7 @@ def run_confirm(
     """What confirm reports on one program, run from a copy of its folder; or why it could not run."""
     with tempfile.TemporaryDirectory(prefix=f"confirm-{case.id}-") as tmp:
         folder = Path(tmp) / case.id
-        shutil.copytree(case.folder, folder)
+        shutil.copytree(case.folder, folder, ignore=run.LEFT_BEHIND)
         report = Path(tmp) / "report.json"
         env = dict(os.environ)
         env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {run.FAST_COMPILE_FLAGS}".strip()

@@ -88,7 +88,7 @@ def prepare(out: Path, *codes: str) -> None:
             return
         shutil.rmtree(where, ignore_errors=True)
         for copy in ("before", "after"):
-            shutil.copytree(folder, where / copy)
+            shutil.copytree(folder, where / copy, ignore=run.LEFT_BEHIND)
         command = [*run.default_retracelint(), "check", ".", "--isolated", "--no-cache"]
         fix = subprocess.run(
             [*command, "--fix", "--unsafe-fixes", "--output-format", "json", "-j", "1"],

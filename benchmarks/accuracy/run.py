@@ -46,6 +46,9 @@ except ModuleNotFoundError:  # Python 3.10
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs"
 RESULTS = HERE / "RESULTS.md"
+# Left out when a program is copied to be fixed or run: a cache a run there left (its packs are hard
+# links, and a copy makes each link a whole pack: 2 GB for one two-file program) and bytecode.
+LEFT_BEHIND = shutil.ignore_patterns(".retracelint_cache", "__pycache__")
 # Held-out programs re-create reports no other program cites (``heldout/_run.py`` sets these).
 OWN_SOURCES = False
 OTHER_ROOTS: tuple[Path, ...] = ()
