@@ -209,6 +209,19 @@ def _compilation_cache() -> str:
     return folder
 
 
+def compiled_executables() -> dict[str, str]:
+    """The environment in which another jax process loads the executables this process's runner
+    children have compiled (jax's persistent compilation cache) and writes none, so that processes
+    started side by side never write one entry at once. Its keys are the runs' where its XLA_FLAGS
+    hold ``FAST_COMPILE_FLAGS`` alone, as the runs without ``counts_only`` do; a miss only compiles.
+    Tracing, and all that a re-trace check or confirm sees, comes before the cache is looked up."""
+    return {
+        "JAX_COMPILATION_CACHE_DIR": _compilation_cache(),
+        # jax writes an entry only for a compile that took at least this long: never.
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": str(10**9),
+    }
+
+
 def count_retraces_many(
     script_paths: Sequence[Path], cwd: Path, argv: Sequence[str] = (), *, counts_only: bool = False
 ) -> list[RetraceReport]:

@@ -6,9 +6,11 @@ file is a project of its own.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +19,7 @@ from test_termination import TIGHT_STEPS
 import retracelint.propagate as propagate
 from retracelint.cli import main
 from retracelint.config import Settings
-from retracelint.engine import analyse
+from retracelint.engine import Run, analyse
 from retracelint.model import with_related
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -48,11 +50,20 @@ def projects() -> list[Path]:
     return sorted(p for p in FIXTURES.iterdir() if p.suffix == ".py" or p.is_dir())
 
 
+@functools.cache
+def checked_run(project: Path) -> Run:
+    """``project`` analysed as its markers are checked: every finding (``--confidence all``), under
+    the tight budget. Made once per test process and shared (read it, never change it) by the tests
+    that ask what the analysis finds on a fixture: tests/test_fixtures_dynamic.py's claims too."""
+    with mock.patch.object(propagate, "MAX_STEPS", TIGHT_STEPS):
+        return analyse([str(project)], Settings(cache=False, select=("RTL",), confidence="all"))
+
+
 @pytest.mark.parametrize("project", projects(), ids=lambda p: p.name)
 def test_fixture_findings_match_expectations(project: Path) -> None:
     """Proven findings (what a default run shows) at the `expect` markers, the others at the
     `unproven` markers."""
-    run = analyse([str(project)], Settings(cache=False, select=("RTL",), confidence="all"))
+    run = checked_run(project)
     # A finding told by another of its re-trace (``related``) is found where it is made.
     details = {(f.location.path, f.location.line, f.code): f for f in with_related(run.findings)}
     for marker, proven in ((EXPECT, True), (UNPROVEN, False)):

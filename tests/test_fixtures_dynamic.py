@@ -81,11 +81,9 @@ from pathlib import Path
 
 import pytest
 from dynamic_support import RetraceReport, TracedFunction, count_retraces_many
-from test_fixtures import FIXTURES, UNPROVEN, expectations
+from test_fixtures import FIXTURES, UNPROVEN, checked_run, expectations
 from work_units import unit_id
 
-from retracelint.config import Settings
-from retracelint.engine import analyse
 from retracelint.model import with_related
 
 OPT_IN = "# jax: steps"
@@ -316,10 +314,10 @@ def test_some_fixtures_opt_in() -> None:
 @functools.cache
 def _claims(project: Path) -> tuple[tuple[str, int, str], ...]:
     """Each jitted function the findings on ``project`` name, as (file name, line of its jit site,
-    severity), the project analysed once for all its functions. A finding whose chain rests on an
-    assumption (shown only with ``--confidence all``) claims no bound: its severity here is
-    "unproven"."""
-    run = analyse([str(project)], Settings(cache=False, select=("RTL",), confidence="all"))
+    severity), from the analysis its markers are checked against (``checked_run``: made once per
+    test process). A finding whose chain rests on an assumption (shown only with
+    ``--confidence all``) claims no bound: its severity here is "unproven"."""
+    run = checked_run(project)
     # A finding folded into another of its cause (``related``) still names its jitted function:
     # the headline says "and N more of this cause" and --fix reaches it.
     found = with_related(run.findings)

@@ -19,11 +19,17 @@ from collections.abc import Iterable
 
 _UNIT = re.compile(r"@(unit-[\w-]+)\]$")
 # The files whose module fixtures run programs under jax longest (pytest --durations: 20 to 40 s each
-# on a quiet machine), besides the batches.
+# on a quiet machine), besides the batches; and the other files of about 20 CPU s or more
+# (tests/cpu_profile.py at ea1d933: fuzzing, language servers started per test, programs run to
+# prove fixes, pathological inputs), which handed out last left one worker alone for their length.
 SLOW_FILES = (
     "tests/test_confirm_pytest_plugin.py",
     "tests/test_accuracy_benchmark.py",
     "tests/test_confirm_programs.py",
+    "tests/test_fuzz.py",
+    "tests/test_server.py",
+    "tests/test_fix_shapes.py",
+    "tests/test_robustness.py",
 )
 
 
