@@ -198,7 +198,9 @@ def one_per_cause(findings: list[Finding]) -> list[Finding]:
     driver, the others its ``related``. Two drivers, two calls of one loop's body, or two
     modules (two scripts' callbacks one loop runs) stay apart, and so does what is told beside
     the driver, in its own module: each line there is a change a user makes in the loop's code,
-    with its own fix."""
+    with its own fix; unless the lines reach one argument of one jitted function below one call
+    of the body (round 34's F9: a model selection's initial parameters, and the EM accumulators
+    that the fit it calls makes from the same count)."""
     return _one_per(_told_at_bounds(findings), _cause_key, _nearest_first, _telling_cause)
 
 
@@ -262,10 +264,16 @@ def _cause_key(finding: Finding) -> tuple | None:
         or finding.assumptions  # each guess is its own: only proven chains are one cause
         or finding.driver is None
         or not path
-        or finding.location.path == finding.driver.path
     ):
         return None
-    return (finding.driver, path[0], finding.location.path)
+    if finding.location.path != finding.driver.path:
+        return (finding.driver, path[0], finding.location.path)
+    if finding.jit_site is None or finding.parameter is None or len(path) < 2:
+        return None
+    # Beside the driver, lines that one call of its body carries to one argument of one jitted
+    # function (the loop's initial parameters, and the accumulators that a step of that call fills
+    # from them) change it together: one re-trace per change of the driver.
+    return (finding.driver, path[0], finding.jit_site, finding.parameter)
 
 
 def _nearest_first(finding: Finding) -> tuple:

@@ -18,7 +18,9 @@ arguments have different attributes (object sensitivity).
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from retracelint.callgraph import (
@@ -602,15 +604,24 @@ class ObjectModel:
         out: list[Candidate] = []
         for obj in sorted(value.objs, key=str):
             if isinstance(obj, Made):
-                origins = [
+                origins: Iterable[Candidate] = [
                     (owner, found, loops if owner is fn else (), steps)
                     for owner, found, steps in self.made_origins(obj)
                 ]
             else:
-                origins = self._passed_attribute(fn, obj) + [
-                    (method, stored, (), ()) for method, stored in self.self_stores(fn, obj)
-                ]
+                origins = chain(
+                    self._passed_attribute(fn, obj),
+                    ((method, stored, (), ()) for method, stored in self.self_stores(fn, obj)),
+                )
             for owner, found, at, steps in origins:
+                if len(out) >= _MAX_ORIGINS:
+                    # No more are kept (``_places``): the rest, each read off what a caller
+                    # passes and followed up its callers, is not worth reading. A recursive
+                    # interpreter passes its environment down from tens of calls, each level of
+                    # them reached again (bqn-jax's evaluator: a minute, all of it past the first
+                    # few).
+                    return out
+                self.charge(owner)
                 if not _is_read(found.value):
                     out.append((owner, found, at, steps))
                     continue
@@ -618,20 +629,19 @@ class ObjectModel:
                     out.append((o, a, a_at, (*more, *steps)))
         return out
 
-    def _passed_attribute(self: Propagation, fn: FunctionSummary, name: str) -> list[Candidate]:
+    def _passed_attribute(self: Propagation, fn: FunctionSummary, name: str) -> Iterator[Candidate]:
         """For ``p.attr`` in ``fn``: the attribute of the object each caller passes for ``p``
-        (a caller that passes no object says nothing of it)."""
+        (a caller that passes no object says nothing of it), read when asked for."""
         head, _, path = name.partition(".")
-        return [
-            (
-                caller,
-                Arg(read_path(passed.value, path), passed.location, f"{passed.text}.{path}"),
-                call.loops,
-                (step,),
-            )
-            for caller, call, passed, step in self.passed_for(fn, head, receiver=True)
-            if objects_of(passed.value) or passed.value.fields
-        ]
+        for caller, call, passed, step in self.passed_for(fn, head, receiver=True):
+            if objects_of(passed.value) or passed.value.fields:
+                read = read_path(passed.value, path)
+                yield (
+                    caller,
+                    Arg(read, passed.location, f"{passed.text}.{path}"),
+                    call.loops,
+                    (step,),
+                )
 
     def concrete(self: Propagation, fn: FunctionSummary, value: Value) -> Value:
         """``value`` with what the origins of an attribute read say of its type and identity; a

@@ -18,12 +18,15 @@ from retracelint.propagate import left_out
 from retracelint.summarise.promotion import Typed, result_type
 from retracelint.values import (
     ARRAY,
+    COMPLEX,
     DICT,
     DTYPE,
+    FLOAT,
     FLOAT_LIKE,
     FOLLOWS,
     LIST,
     MADE_STRONG,
+    SCALARS,
     TUPLE,
     UNKNOWN,
     WEAK,
@@ -152,6 +155,9 @@ def _promoted(names: list[str], passed: Passed, x64: bool) -> str | None:
 _CALLERS_UP = 3
 
 
+_NUMERIC_TOWER = frozenset({FLOAT, COMPLEX})
+
+
 def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int = 0) -> Value:
     """``value`` (in ``fn``) with the dtype its callers give it: a parameter, or a field of one
     (``rod.base_time``), is what every caller passes for it, when they agree on its dtype; an array
@@ -173,9 +179,18 @@ def as_called(prop: Propagation, fn: FunctionSummary, value: Value, depth: int =
         if given and len(dtypes) == 1 and None not in dtypes:
             return value.with_(dtype=dtypes.pop(), dtype_of=None)
         return value
-    if value.ty != UNKNOWN or len(value.deps) != 1:
+    # A parameter annotated ``float`` (``complex``) is as often given an int: PEP 484's numeric
+    # tower lets an int fill either, so what the callers pass says which it is.
+    tower = value.ty in _NUMERIC_TOWER and value.param is not None
+    if (value.ty != UNKNOWN and not tower) or len(value.deps) != 1:
         return value
     (dep,) = value.deps
+    if tower:
+        given = _called_with(prop, fn, value.param, depth)
+        numbers = {(v.ty, v.dtype, v.weak) for v in given}
+        if len(numbers) == 1 and given[0].ty in SCALARS:
+            return given[0]  # every caller passes a Python number of one kind (an int)
+        return _agreed(given) or value
     if isinstance(dep, FieldDep) and not axes_fixed(dep) and dep.elem is None:
         # An attribute of an object made here (``Tracker().level``): what its class stores there,
         # a declared field's default included.

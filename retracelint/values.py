@@ -409,6 +409,10 @@ NEVER_NONE = -2
 # how its items differ from one another (``ItemSrc``) does. A pool that grows while a fixed number
 # of its items is drawn gives items of one shape.
 ONE_ITEM = -3
+# In a dependency's ``fixed``: the dependent value had an attribute read off it before it got here
+# (``state.aux.logs`` on the line after ``state = update(state)``): on None that raises, so a flip
+# between None and something else does not reach it; other flips of its structure do.
+READ_OFF = -4
 # A flip whose account names None as one of its kinds (``x starts as None and is an array``).
 _NONE_KIND = re.compile(r"\bNone\b")
 
@@ -427,7 +431,15 @@ def _leaf_flip(taint: Taint) -> bool:
 
 def axes_fixed(dep: Dep) -> frozenset[int | None]:
     """The axes ``dep`` fixes (``NEVER_NONE`` is no axis)."""
-    return dep.fixed - {NEVER_NONE, ONE_ITEM}
+    return dep.fixed - {NEVER_NONE, ONE_ITEM, READ_OFF}
+
+
+def read_off(value: Value) -> Value:
+    """``value`` once an attribute was read off it (``READ_OFF``): not None, whatever else it
+    may be (a call's result typed None here was something else where the read did not raise)."""
+    shape = frozenset(t for t in value.shape if not none_flip(t))
+    deps = frozenset(replace(d, fixed=d.fixed | {READ_OFF}) for d in value.deps)
+    return value.with_(ty=UNKNOWN if value.ty == NONE else value.ty, shape=shape, deps=deps)
 
 
 def never_none(dep: Dep) -> Dep:
@@ -461,6 +473,8 @@ def sees(dep: Dep, taint: Taint) -> Taint | None:
         taint = joined_taint(taint, dep.joined)
     if fixes(dep, taint.axis) or (NEVER_NONE in dep.fixed and _leaf_flip(taint)):
         return None
+    if READ_OFF in dep.fixed and none_flip(taint):
+        return None
     if ONE_ITEM in dep.fixed and taint.axis == 0 and ItemSrc() not in taint.sources:
         return None  # how many items there are, not what one of them is
     if ItemSrc() in taint.sources and dep.fixed >= _BEYOND_ROWS:
@@ -480,7 +494,8 @@ def through(value: Value, dep: Dep) -> Value:
         return value
     shape = frozenset(seen for t in value.shape if (seen := sees(dep, t)) is not None)
     deps = frozenset(_compose(inner, dep) for inner in value.deps)
-    return value.with_(shape=shape, deps=deps)
+    ty = UNKNOWN if READ_OFF in dep.fixed and value.ty == NONE else value.ty
+    return value.with_(ty=ty, shape=shape, deps=deps)
 
 
 def collected(value: Value, loops: frozenset[int]) -> Value:

@@ -374,6 +374,11 @@ _INTEGER_KIND = {
 # b.shape[1:]` however many rows (equations) there are, so rows added to a design keep its shape.
 _ROWS_SOLVED = {"lstsq"}
 
+# Order statistics at given points: `quantile(a, q)` has q's shape, then what is left of a's axes
+# after reducing over `axis` (all of them by default), so a grid of any length gives k quantiles at
+# k points. The points are `q` (position 1), the axis position 2.
+ORDER_STATISTICS = frozenset({"quantile", "nanquantile", "percentile", "nanpercentile"})
+
 
 # jax.numpy calls that keep a lone Python scalar weakly typed (measured on jax 0.10.2: jnp.asarray(0.0)
 # is f32[] weak_type=True, jnp.asarray(True) is not weak; any dtype= is strong): the number of arguments.

@@ -42,6 +42,7 @@ from retracelint.summarise.apis import (
     AXES_MOVED,
     KEEPS_OPERAND_DTYPE,
     MAKES_INEXACT,
+    ORDER_STATISTICS,
     PROMOTES_NUMBERS,
     ROWS_KEPT,
     Resized,
@@ -96,6 +97,7 @@ from retracelint.values import (
     TUPLE,
     UNHASHABLE,
     UNKNOWN,
+    UNKNOWN_VALUE,
     WEAK,
     Chunking,
     Dims,
@@ -362,6 +364,8 @@ class Arrays(PassState):
                 args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
             scalar = not keep and not keeps_rank(node)
             return combine(args, ty=ty, keep_shape=keep).with_(dims=NO_AXES if scalar else None)
+        if name in ORDER_STATISTICS and args:
+            return self.order_statistic(node, ty, args, kwargs)
         if name in _ROWS_SOLVED:
             return combine(args, ty=ty, keep_shape=False)
         if name in _JOINS:
@@ -415,6 +419,19 @@ class Arrays(PassState):
             return combine(args, ty=ty, aligned=True).with_(dims=args[0].dims)
         # Elementwise and other array functions: the result has the shape of the inputs.
         return combine(args, ty=ty) if args else Value(ty=ty)
+
+    def order_statistic(
+        self, node: ast.Call, ty: str, args: list[Value], kwargs: dict[str | None, Value]
+    ) -> Value:
+        """``quantile(a, q)``: q's shape, then a's axes left by reducing over ``axis``; over the
+        whole of a by default, whose lengths then reach no axis of the result (its values do)."""
+        points = args[1] if len(args) > 1 else kwargs.get("q", UNKNOWN_VALUE)
+        if _argument(node, "axis", 2) is None:
+            data = args[0].with_(shape=EMPTY, deps=frozenset(map(shapeless, args[0].deps)))
+            dims = points.dims
+        else:
+            data, dims = reduced(args[0], _reduced_axes(node, "quantile", given=2)), None
+        return combine([data, points], ty=ty).with_(dims=dims)
 
     def pieces(self, node: ast.Call) -> Chunking | None:
         """When ``array_split(x, n)`` cuts pieces of one length: ``len(x)`` a multiple of ``n``, as
@@ -560,10 +577,12 @@ class Arrays(PassState):
         if lens is None:  # a shape we cannot read axis by axis (a tuple in a variable)
             size = _size_argument(node, args, kwargs, sized.keyword, sized.position)
             varies = size.vsrc | returned_sources(size)
-            # A count of points not known here is still the length of the one axis.
-            dims = _ONE_AXIS if sized.kind == "count" else None
+            # A count of points (or a range) not known here is still the length of the one axis.
+            one_axis = sized.kind in ("count", "range")
+            dims = _ONE_AXIS if one_axis else None
             if varies:
-                taint = Taint("RTL105", f"{self.mod.pos.text(node)}", self.loc(node), varies)
+                what, where = self.mod.pos.text(node), self.loc(node)
+                taint = Taint("RTL105", what, where, varies, 0 if one_axis else None)
                 return Value(ty=ty, vsrc=size.vsrc, shape=frozenset({taint}), dims=dims)
             return Value(ty=ty, vsrc=_args_vsrc(args, kwargs), dims=dims)
         dims = Dims(tuple(lens), ranked=True)

@@ -100,6 +100,7 @@ from retracelint.summarise.syntax import (
     _is_true,
     _literal_ints,
     _literal_strs,
+    bound_names,
     builtin_args,
     free_names,
 )
@@ -137,6 +138,7 @@ from retracelint.values import (
     NUMPY_DATA,
     PARTIAL,
     RNG,
+    SCALARS,
     SET,
     STR,
     STRONG,
@@ -1198,7 +1200,10 @@ class Calls(PassState):
             op, start = BUILTIN_FOLDS[canon]
             return reduce(lambda a, b: self.arith(a, b, op()), items, Value(ty=start))
         if canon in ("min", "max", "abs", "sum") and module == "":
-            value = combine(args, ty=args[0].ty if len(args) == 1 else UNKNOWN, keep_shape=False)
+            ty = args[0].ty if len(args) == 1 else UNKNOWN
+            if canon != "abs" and len(node.args) == 1 and not node.keywords:
+                ty = self.folded_kind(canon, node.args[0], args[0])
+            value = combine(args, ty=ty, keep_shape=False)
             # A number read from what a call returns (`max(len(s) for s in self.draw())`) changes
             # with that result: resolved where the call is known.
             value = value.with_(vsrc=value.vsrc.union(*(returned_sources(a) for a in args)))
@@ -1244,6 +1249,27 @@ class Calls(PassState):
         held = self.quiet(view.func.value)
         items = items_of(held) if held.ty == DICT and held.keys is not None else {}
         return list(items.values()) if items and len(items) == len(held.keys or ()) else None
+
+    def folded_kind(self, canon: str, node: ast.expr, iterable: Value) -> str:
+        """The kind of ``sum(xs)`` (``0 + xs[0] + ...``), ``min(xs)`` or ``max(xs)`` of one
+        iterable: its items' kind, as written in a comprehension (``sum(len(s) for s in seqs)``: an
+        int) or a display of numbers, never the container's; else not known."""
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+            saved = dict(self.env)
+            for comp in node.generators:
+                for name in bound_names([ast.Assign([comp.target], comp.iter)], "targets"):
+                    self.env[name] = UNKNOWN_VALUE  # the items, of kinds not known here
+            try:
+                item = self.quiet(node.elt)
+            finally:
+                self.env = saved
+            kinds = {item.ty}
+        else:
+            kinds = {i.ty for i in iterable.items} if iterable.items else {UNKNOWN}
+        if len(kinds) != 1 or not kinds <= SCALARS:
+            return UNKNOWN
+        kind = kinds.pop()
+        return INT if canon == "sum" and kind == BOOL else kind  # True + True is 2
 
     def scalar_type_chosen(
         self, node: ast.Call, canon: str, args: list[Value], value: Value

@@ -32,6 +32,7 @@ from retracelint.summarise.sizes import (
     _checked_multiple,
     _counted,
     _cut,
+    _end_guarded,
     _full_chunks,
     _length_atom,
     _length_read,
@@ -1104,7 +1105,7 @@ class Expressions(PassState):
                     cut.append((axis, length))
             else:
                 idx = self.expr(part)
-                scalars.append(idx.ty == INT and not idx.shape and not idx.deps)
+                scalars.append(_one_position(idx))
                 vsrc |= idx.vsrc
                 if base.ty not in (LIST, TUPLE, DICT):
                     # x[positions]: as many rows as the index has; of x's dtype and weak type
@@ -1160,11 +1161,15 @@ class Expressions(PassState):
             # xs[i] in a loop over i: another element per iteration.
             one = picked(base, loop)
             return element.with_(shape=one.shape, deps=element.deps | one.deps)
-        if not basic:
-            # `frames[j, -1]`: what changes a length of the axes the ints take out is gone.
-            out = _taken_out(parts, scalars)
-            taints = {t for t in taints if t.axis is None or t.axis not in out}
+        out = _taken_out(parts, scalars) if not basic else frozenset()
+        # `frames[j, -1]`: what changes a length of the axes the ints take out is gone.
+        taints = {t for t in taints if t.axis is None or t.axis not in out}
         value = base.with_(vsrc=frozenset(vsrc), shape=frozenset(taints), items=())
+        if out and len(parts) > 1:
+            # `bel[-1, :]` of a parameter: a tuple index makes it an array, whose rows all have one
+            # shape, so the lengths of the axes taken out do not reach the row, in the callers'
+            # terms too (even the newest row: of a list, `xs[-1]` alone, an item may differ).
+            value = value.with_(deps=frozenset(_axes_taken_out(d, out) for d in value.deps))
         if parts and _picks_items(parts[0], idx) and not _shares_source(idx, base):
             # `pool[i]`, `pool[idx]`: as many items as the index says, however many the pool holds.
             value = value.with_(
@@ -1383,6 +1388,7 @@ class Expressions(PassState):
                         poly_constant(_poly(info.start, {})) == 0
                         and _checked_multiple(self.body, info.stop, info.step, self.defs)
                     )
+                    or _end_guarded(self.bodies.get(index, []), node, info, self.defs)
                 ):
                     return True, None
                 chunking = self.chunking(info)
@@ -1886,6 +1892,27 @@ def _count_change(taint: Taint, base: Value) -> bool:
     """Whether ``taint`` of ``base`` changes how many items it holds (its first axis), not how one
     of them differs from another."""
     return taint in base.shape and taint.axis == 0 and ItemSrc() not in taint.sources
+
+
+def _one_position(index: Value) -> bool:
+    """Whether ``index`` is one position, which takes its axis out: an int, or an integer array
+    of rank 0 (``jnp.argmax(t > t0)``)."""
+    if index.ty == INT:
+        return not index.shape and not index.deps
+    dims = index.dims
+    return (
+        index.ty in ARRAYS
+        and index.ty != "mask"
+        and index.dtype != "bool"
+        and dims is not None
+        and dims.ranked
+        and not dims.lens
+    )
+
+
+def _axes_taken_out(dep: Dep, out: frozenset[int]) -> Dep:
+    """``dep`` for the part of what it refers to that an index of ints at axes ``out`` leaves."""
+    return replace(dep, fixed=dep.fixed | out) if dep.aligned else dep
 
 
 def _taken_out(parts: list[ast.expr], scalars: list[bool]) -> frozenset[int]:

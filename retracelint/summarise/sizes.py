@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
-from retracelint.summarise.syntax import _definition, _dotted, builtin_args
+from retracelint.summarise.syntax import ENDS_BLOCK, _definition, _dotted, builtin_args
 from retracelint.values import (
     ARRAY,
     NP_ARRAY,
@@ -506,6 +506,36 @@ def _checked_multiple(
         for stmt in body
         for n in ast.walk(stmt)
     )
+
+
+def _end_guarded(
+    body: list[ast.stmt], target: ast.AST, loop: _RangeLoop, defs: dict[str, ast.AST]
+) -> bool:
+    """Whether ``body``, a range loop's, leaves the iteration before the statement that holds
+    ``target`` whenever its chunk would pass the range's stop: ``if i + bs > n: break`` (``>=``,
+    ``continue``, ``return``, ``raise``; ``n < i + bs``, ``n - i < bs``, ``end > n`` of an ``end
+    = i + bs``), so that no short chunk reaches it: the test's sides differ by the chunk's end
+    less the stop, so that it holds whenever the chunk is short."""
+    atoms: dict[str, ast.AST] = {}
+    start = {(loop.var,): 1}
+    past = _add(_add(start, _poly(loop.step, atoms, defs), 1), _poly(loop.stop, atoms, defs), -1)
+    for stmt in body:
+        if any(n is target for n in ast.walk(stmt)):
+            return False
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        if (
+            not isinstance(test, ast.Compare)
+            or len(test.ops) != 1
+            or stmt.orelse  # type: ignore[union-attr]
+            or not isinstance(stmt.body[-1], ENDS_BLOCK)  # type: ignore[union-attr]
+        ):
+            continue
+        left = _poly(test.left, atoms, defs)
+        gap = _add(left, _poly(test.comparators[0], atoms, defs), -1)
+        sign = {ast.Gt: 1, ast.GtE: 1, ast.Lt: -1, ast.LtE: -1}.get(type(test.ops[0]))
+        if sign is not None and gap == {k: sign * v for k, v in past.items()}:
+            return True
+    return False
 
 
 def _size_key(node: ast.AST, defs: dict[str, ast.AST]) -> str:

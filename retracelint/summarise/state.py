@@ -20,6 +20,7 @@ from retracelint.summarise.syntax import (
     _dotted,
     _leaves_for_eager,
     _set_guard,
+    read_off_names,
 )
 from retracelint.summary import (
     Arg,
@@ -40,6 +41,7 @@ from retracelint.values import (
     Value,
     made_anew,
     objects_of,
+    read_off,
 )
 
 if TYPE_CHECKING:
@@ -94,6 +96,8 @@ class PassState:
         self.cache_misses = 0
         # Inside a block that runs only while a transform traces (``if isinstance(x, Tracer):``).
         self.tracing = 0
+        # Inside the body of a ``try`` (whose handlers may catch what a statement raises).
+        self.trying = 0
         # Inside the branch of ``if self.attr is None:`` (or ``if not self.attr:``): that attribute.
         self.unset = ""
         # Inside the branch of ``if fn is not self._fn: ...; self._fn = fn`` (``_changed_key``): ``fn``.
@@ -286,6 +290,10 @@ class PassState:
                 self.statement_once(stmt)
             else:
                 self.statement(stmt)
+            if not self.trying:
+                # What the statement read an attribute off is no None after it (None raised).
+                for name in read_off_names(stmt) & self.env.keys():
+                    self.env[name] = read_off(self.env[name])
             guard = _set_guard(stmt, body[at + 1 :])
             if guard:
                 # `if self.step is not None: return`, then what sets it: the rest runs while the

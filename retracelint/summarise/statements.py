@@ -636,7 +636,11 @@ class Statements(PassState):
         return value
 
     def s_Try(self, node: ast.Try) -> None:
-        self.block(node.body)
+        self.trying += 1
+        try:
+            self.block(node.body)
+        finally:
+            self.trying -= 1
         self.branches([h.body for h in node.handlers] + [node.orelse])
         self.block(node.finalbody)
 

@@ -496,6 +496,40 @@ def _assigns(body: list[ast.stmt], target: ast.AST, name: str = "") -> bool:
     )
 
 
+_RUN_AT_TIMES = (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
+
+
+def read_off_names(stmt: ast.stmt) -> frozenset[str]:
+    """The names a plain statement reads an attribute off whenever it runs (``log =
+    state.aux.logs``: ``state``), and does not bind again: after it, each is no None (reading an
+    attribute of None raises). Not what runs only at times (an ``if`` expression's arms, the
+    operands after the first of ``and``/``or``, a lambda's or comprehension's body), nor dunder
+    attributes, which None has."""
+    if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.Expr | ast.Return):
+        return frozenset()
+    found: set[str] = set()
+    pending: list[ast.AST] = [stmt.value] if stmt.value is not None else []
+    pending += [t for t in statement_targets(stmt) if not isinstance(t, ast.Name)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _RUN_AT_TIMES):
+            continue
+        if isinstance(node, ast.IfExp):
+            pending.append(node.test)
+            continue
+        if isinstance(node, ast.BoolOp):
+            pending.append(node.values[0])
+            continue
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and not node.attr.startswith("__")
+        ):
+            found.add(node.value.id)
+        pending.extend(ast.iter_child_nodes(node))
+    return frozenset(found - bound_names([stmt], "targets"))
+
+
 def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
     """For ``if self.step is not None: return`` (or ``if self.step: return ...``) followed by code
     that sets ``self.step``: the attribute (``self.step``), as what the rest of the block runs while
