@@ -451,6 +451,19 @@ def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_other
         # Taken over again after an edit of that other function alone.
         (("int(0)", "float(0)"), [True], [cleared]),
     ]
+    _edit_in_steps(script, steps, kept, memory, cache)
+
+
+Steps = list[tuple[tuple[str, ...], list[bool], list[tuple[str, str, int]]]]
+
+
+def _edit_in_steps(
+    script: Path, steps: Steps, kept: list[bool], memory: Memory, cache: Path
+) -> None:
+    """Each step replaces, in ``script``, each old text with the new one after it (an empty old
+    text: appended); its run must find what a run from scratch finds, byte for byte, show the
+    findings given, and have taken over (or not) the lookup ``kept`` is told of."""
+    project = script.parents[1]
     for change, takes, shown in steps:
         text = script.read_text(encoding="utf-8")
         for old, new in zip(change[::2], change[1::2], strict=True):
@@ -462,3 +475,72 @@ def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_other
         assert kept == takes, change
         found = [(f.code, Path(f.location.path).name, f.location.line) for f in now]
         assert found == shown, change
+
+
+# The script hands ``scan_over`` a function that picks the function to jit: the jit's binding
+# reads the call ``make()``, whose targets stay the script's ``pick`` whatever it returns.
+PICKING = """
+import numpy as np
+
+from lib import ops, work
+
+
+def pick():
+    return work.body
+
+
+def main():
+    xs = np.ones((4, 8))
+    ops.scan_over(pick, xs)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_relink_makes_again_the_lookups_that_read_what_an_edited_function_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ops = "import jax\n\n\ndef scan_over(make, xs):\n    return jax.jit(make())(xs)\n"
+    files = {"lib/__init__.py": "", "lib/ops.py": ops, "lib/work.py": WORK}
+    project = _tree(tmp_path / "proj", {**files, "scripts/run.py": PICKING})
+    monkeypatch.chdir(project)
+    kept: list[bool] = []  # whether each relink took over the binding of the jit of ``ops``
+    original = Project._take_over
+
+    def spy(self: Project, *args: object) -> None:
+        original(self, *args)  # type: ignore[arg-type]
+        kept.append(JitTarget("lib.ops", 0, bound=False) in self._bindings)
+
+    monkeypatch.setattr(Project, "_take_over", spy)
+    cleared = ("RTL302", "work.py", 11)
+    steps: Steps = [
+        (("", ""), [], [cleared]),
+        (("", "\n\ndef later():\n    return 0\n"), [True], [cleared]),
+        # ``pick`` returns ``clearing``: jitted now, its loop never runs eagerly. No call's
+        # targets changed, what the call of ``pick`` returns did: the jit's function is another
+        # (the whole project is linked).
+        (("return work.body", "return work.clearing"), [], []),
+        # Renamed, returning ``body`` again: another module's call resolved to it by the old name
+        # (the whole project is linked: the script names the new one).
+        (
+            ("def pick", "def choose", "(pick, xs)", "(choose, xs)", ".clearing", ".body"),
+            [],
+            [cleared],
+        ),
+        # Removed, a lambda picking ``clearing`` handed over instead.
+        (
+            (
+                "def choose():\n    return work.body\n",
+                "",
+                "(choose, xs)",
+                "(lambda: work.clearing, xs)",
+            ),
+            [],
+            [],
+        ),
+        # The lambda picks ``body``: linked alone, its call's targets are the lambda still.
+        (("lambda: work.clearing", "lambda: work.body"), [], [cleared]),
+    ]
+    _edit_in_steps(project / "scripts/run.py", steps, kept, Memory(), tmp_path / "cache")

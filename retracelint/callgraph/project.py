@@ -446,6 +446,15 @@ class Project:
         }
         now = _sites_of(self.site_targets, self.functions, sorted(names))
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
+        # A lookup that follows a call to one of the module's functions reads what it returns
+        # and takes (``_returned_targets``), not only the call's targets: where that changed, so
+        # did each call of it, here or in a module that reached it through what it was passed.
+        changed.update(
+            site
+            for name in edited
+            if _link_face(before.functions.get(name)) != _link_face(self._whole(name))
+            for site in self.callers.get(name, ())
+        )
         if imported:
             # Other modules name its functions, and a lookup of theirs that reached one may have
             # read any of its calls (the arguments it passes, what it returns), whatever the
@@ -575,6 +584,10 @@ class Project:
                 else:
                     found, before = self._site_targets(*reader), self.site_targets.get(reader, ())
             except RecursionError:
+                return False
+            except KeyError:
+                # It read a call whose targets, not found again yet, name a function the edit
+                # removed: a link it read changed.
                 return False
             if reads.unsure or reads.height > _SHORT or found != before:
                 return False
