@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from test_incremental_rules import DATA, MODEL, _tree
 
 from retracelint import readlog, server
-from retracelint.callgraph import JitTarget, Project
+from retracelint.callgraph import JitTarget, Project, Symbols
+from retracelint.callgraph.symbols import Registered
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.model import Finding
@@ -544,3 +545,50 @@ def test_a_relink_makes_again_the_lookups_that_read_what_an_edited_function_retu
         (("lambda: work.clearing", "lambda: work.body"), [], [cleared]),
     ]
     _edit_in_steps(project / "scripts/run.py", steps, kept, Memory(), tmp_path / "cache")
+
+
+def test_a_run_takes_over_the_symbol_tables_with_the_edited_modules_registered_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"lib/__init__.py": "", "lib/model.py": MODEL, "lib/data.py": DATA}
+    project = _tree(tmp_path / "proj", {**files, "lib/units.py": UNITS, "scripts/train.py": TRAIN})
+    monkeypatch.chdir(project)
+    kept: list[bool] = []  # whether each run that linked took the last run's tables over
+    original = Symbols._kept
+
+    def spy(self: Symbols, last: Registered) -> bool:
+        kept.append(original(self, last))
+        return kept[-1]
+
+    monkeypatch.setattr(Symbols, "_kept", spy)
+    memory, cache = Memory(), tmp_path / "cache"
+    train, model, units = (
+        project / p for p in ("scripts/train.py", "lib/model.py", "lib/units.py")
+    )
+    sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
+    steps = [
+        (train, ("", ""), [], [sliced, rebuilt]),
+        # A body of the script changed, its functions the same: its summary registered again.
+        (train, ("data.run_one(x, n)", "data.run_one(x, 8)"), [True], [rebuilt]),
+        # A method of another module: what the rules read of the class is another value now.
+        (
+            model,
+            ("self.widths = [1, 2, 3]", "self.widths = iter([1, 2, 3])"),
+            [True],
+            [("RTL301", "model.py", "error")],
+        ),
+        # A function added: registered in its module's place, every module registered again.
+        (units, ("", "\n\ndef to_s(ms):\n    return ms / 1000\n"), [False], None),
+        # Both edits of the first two files undone at once, after a run that took nothing over.
+        (train, ("data.run_one(x, 8)", "data.run_one(x, n)"), [True], None),
+        (model, ("iter([1, 2, 3])", "[1, 2, 3]"), [True], [sliced, rebuilt]),
+    ]
+    for path, (old, new), takes, shown in steps:
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
+        kept.clear()
+        now = _kept(project, memory, cache)
+        assert _told(now) == _told(_scratch(project)), (path.name, old)
+        assert kept == takes, (path.name, old)
+        if shown is not None:
+            assert [(f.code, Path(f.location.path).name, f.severity) for f in now] == shown

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from retracelint.session import Picked
 from retracelint.callgraph import jits
-from retracelint.callgraph.symbols import MAX_DEPTH, Symbols
+from retracelint.callgraph.symbols import MAX_DEPTH, Registered, Symbols
 from retracelint.callgraph.targets import (
     ClassTarget,
     FuncTarget,
@@ -201,7 +201,10 @@ class Lookups:
     refs: dict[tuple[str, Callee], tuple[tuple[Target, ...], _Reads]]
     types: dict[tuple[str, str], tuple[frozenset[str] | None, _Reads]]
     bindings: dict[JitTarget, tuple[JitBinding, _Reads]]
-    mro: dict[str, list[str]]
+    # The symbol tables, which the next run takes over where its modules are the same (whether
+    # it links one module again or all of them: they depend on the modules alone).
+    registered: Registered
+    mro: dict[str, list[str]]  # last: ``getattr(Lookups, "mro")`` is a default (``type.mro``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -235,7 +238,12 @@ class Project:
         # ``picked``: what a run before found of each module's summary alone (``session.Picked``);
         # ``lookups``: what the last run's lookups found (``Lookups``), for a relink from its link.
         self.symbols = Symbols(
-            summaries, load, layout, instance_member=self._member_or_stored, picked=picked
+            summaries,
+            load,
+            layout,
+            instance_member=self._member_or_stored,
+            picked=picked,
+            last=lookups.registered if lookups is not None else None,
         )
         self.modules, self.functions = self.symbols.modules, self.symbols.functions
         self.owner, self.classes = self.symbols.owner, self.symbols.classes
@@ -485,7 +493,10 @@ class Project:
     def lookups(self, state: LinkState) -> Lookups:
         """What this run's lookups found, for the next run, which may link one module again from
         ``state``, this link (``link_state``)."""
-        return Lookups(state, self._refs, self._types, self._bindings, self.symbols._mro)
+        symbols = self.symbols
+        return Lookups(
+            state, self._refs, self._types, self._bindings, symbols.registered(), symbols._mro
+        )
 
     def _take_over(
         self, last: Lookups, before: ModuleSummary, changed: AbstractSet[str | Site]
@@ -1793,7 +1804,7 @@ def _reordered(
     for key in moved:
         if key in items:
             insort(order, key, key=first)
-    return dict(zip(order, map(items.__getitem__, order)))
+    return dict(zip(order, map(items.__getitem__, order), strict=True))
 
 
 def _is_attribute_ref(ref: str) -> bool:
