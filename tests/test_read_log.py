@@ -113,7 +113,7 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
     )
     sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
     rebuilt_always = ("RTL301", "model.py", "error")
-    steps = [
+    steps: FileSteps = [
         # The first run: nothing to replay.
         (units, ("", ""), [], [sliced, rebuilt]),
         # A function added to a module the rules read nothing of: its summary changed (linked
@@ -141,17 +141,30 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
         # A module the rules read nothing of deleted: another project (its files), run afresh.
         (units, None, [], [sliced, rebuilt_always]),
     ]
-    for path, change, replays, shown in steps:
+    _edit_files(project, steps, replayed, memory, cache)
+
+
+FileSteps = list[tuple[Path, tuple[str, str] | None, list[bool], list[tuple[str, str, str]] | None]]
+
+
+def _edit_files(
+    project: Path, steps: FileSteps, seen: list[bool], memory: Memory, cache: Path
+) -> None:
+    """Each step replaces, in a file, an old text with a new one (an empty old text: appended;
+    None: the file deleted); its run must find what a run from scratch finds, byte for byte,
+    ``seen`` (what a spy noted in it) must be as given, and the findings (code, file, severity)
+    as shown, where given."""
+    for path, change, noted, shown in steps:
         if change is None:
             path.unlink()
         else:
             old, new = change
             text = path.read_text(encoding="utf-8")
             path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
-        replayed.clear()
+        seen.clear()
         now = _kept(project, memory, cache)
         assert _told(now) == _told(_scratch(project)), (path.name, change)
-        assert replayed == replays, (path.name, change)
+        assert seen == noted, (path.name, change)
         if shown is not None:
             found = [(f.code, Path(f.location.path).name, f.severity) for f in now]
             assert found == shown, (path, change)
@@ -566,7 +579,7 @@ def test_a_run_takes_over_the_symbol_tables_with_the_edited_modules_registered_a
         project / p for p in ("scripts/train.py", "lib/model.py", "lib/units.py")
     )
     sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
-    steps = [
+    steps: FileSteps = [
         (train, ("", ""), [], [sliced, rebuilt]),
         # A body of the script changed, its functions the same: its summary registered again.
         (train, ("data.run_one(x, n)", "data.run_one(x, 8)"), [True], [rebuilt]),
@@ -583,12 +596,4 @@ def test_a_run_takes_over_the_symbol_tables_with_the_edited_modules_registered_a
         (train, ("data.run_one(x, 8)", "data.run_one(x, n)"), [True], None),
         (model, ("iter([1, 2, 3])", "[1, 2, 3]"), [True], [sliced, rebuilt]),
     ]
-    for path, (old, new), takes, shown in steps:
-        text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
-        kept.clear()
-        now = _kept(project, memory, cache)
-        assert _told(now) == _told(_scratch(project)), (path.name, old)
-        assert kept == takes, (path.name, old)
-        if shown is not None:
-            assert [(f.code, Path(f.location.path).name, f.severity) for f in now] == shown
+    _edit_files(project, steps, kept, memory, cache)
