@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from test_incremental_rules import DATA, MODEL, _tree
 
 from retracelint import readlog, server
-from retracelint.callgraph import JitTarget, Project
+from retracelint.callgraph import JitTarget, Project, Symbols
+from retracelint.callgraph.symbols import Registered
 from retracelint.config import Settings
 from retracelint.engine import analyse_projects
 from retracelint.model import Finding
@@ -112,7 +113,7 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
     )
     sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
     rebuilt_always = ("RTL301", "model.py", "error")
-    steps = [
+    steps: FileSteps = [
         # The first run: nothing to replay.
         (units, ("", ""), [], [sliced, rebuilt]),
         # A function added to a module the rules read nothing of: its summary changed (linked
@@ -140,17 +141,30 @@ def test_edits_replay_the_rules_where_they_read_the_same_and_run_them_where_not(
         # A module the rules read nothing of deleted: another project (its files), run afresh.
         (units, None, [], [sliced, rebuilt_always]),
     ]
-    for path, change, replays, shown in steps:
+    _edit_files(project, steps, replayed, memory, cache)
+
+
+FileSteps = list[tuple[Path, tuple[str, str] | None, list[bool], list[tuple[str, str, str]] | None]]
+
+
+def _edit_files(
+    project: Path, steps: FileSteps, seen: list[bool], memory: Memory, cache: Path
+) -> None:
+    """Each step replaces, in a file, an old text with a new one (an empty old text: appended;
+    None: the file deleted); its run must find what a run from scratch finds, byte for byte,
+    ``seen`` (what a spy noted in it) must be as given, and the findings (code, file, severity)
+    as shown, where given."""
+    for path, change, noted, shown in steps:
         if change is None:
             path.unlink()
         else:
             old, new = change
             text = path.read_text(encoding="utf-8")
             path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
-        replayed.clear()
+        seen.clear()
         now = _kept(project, memory, cache)
         assert _told(now) == _told(_scratch(project)), (path.name, change)
-        assert replayed == replays, (path.name, change)
+        assert seen == noted, (path.name, change)
         if shown is not None:
             found = [(f.code, Path(f.location.path).name, f.severity) for f in now]
             assert found == shown, (path, change)
@@ -451,6 +465,19 @@ def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_other
         # Taken over again after an edit of that other function alone.
         (("int(0)", "float(0)"), [True], [cleared]),
     ]
+    _edit_in_steps(script, steps, kept, memory, cache)
+
+
+Steps = list[tuple[tuple[str, ...], list[bool], list[tuple[str, str, int]]]]
+
+
+def _edit_in_steps(
+    script: Path, steps: Steps, kept: list[bool], memory: Memory, cache: Path
+) -> None:
+    """Each step replaces, in ``script``, each old text with the new one after it (an empty old
+    text: appended); its run must find what a run from scratch finds, byte for byte, show the
+    findings given, and have taken over (or not) the lookup ``kept`` is told of."""
+    project = script.parents[1]
     for change, takes, shown in steps:
         text = script.read_text(encoding="utf-8")
         for old, new in zip(change[::2], change[1::2], strict=True):
@@ -462,3 +489,111 @@ def test_a_relink_takes_over_the_lookups_whose_links_it_left_and_finds_the_other
         assert kept == takes, change
         found = [(f.code, Path(f.location.path).name, f.location.line) for f in now]
         assert found == shown, change
+
+
+# The script hands ``scan_over`` a function that picks the function to jit: the jit's binding
+# reads the call ``make()``, whose targets stay the script's ``pick`` whatever it returns.
+PICKING = """
+import numpy as np
+
+from lib import ops, work
+
+
+def pick():
+    return work.body
+
+
+def main():
+    xs = np.ones((4, 8))
+    ops.scan_over(pick, xs)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_relink_makes_again_the_lookups_that_read_what_an_edited_function_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ops = "import jax\n\n\ndef scan_over(make, xs):\n    return jax.jit(make())(xs)\n"
+    files = {"lib/__init__.py": "", "lib/ops.py": ops, "lib/work.py": WORK}
+    project = _tree(tmp_path / "proj", {**files, "scripts/run.py": PICKING})
+    monkeypatch.chdir(project)
+    kept: list[bool] = []  # whether each relink took over the binding of the jit of ``ops``
+    original = Project._take_over
+
+    def spy(self: Project, *args: object) -> None:
+        original(self, *args)  # type: ignore[arg-type]
+        kept.append(JitTarget("lib.ops", 0, bound=False) in self._bindings)
+
+    monkeypatch.setattr(Project, "_take_over", spy)
+    cleared = ("RTL302", "work.py", 11)
+    steps: Steps = [
+        (("", ""), [], [cleared]),
+        (("", "\n\ndef later():\n    return 0\n"), [True], [cleared]),
+        # ``pick`` returns ``clearing``: jitted now, its loop never runs eagerly. No call's
+        # targets changed, what the call of ``pick`` returns did: the jit's function is another
+        # (the whole project is linked).
+        (("return work.body", "return work.clearing"), [], []),
+        # Renamed, returning ``body`` again: another module's call resolved to it by the old name
+        # (the whole project is linked: the script names the new one).
+        (
+            ("def pick", "def choose", "(pick, xs)", "(choose, xs)", ".clearing", ".body"),
+            [],
+            [cleared],
+        ),
+        # Removed, a lambda picking ``clearing`` handed over instead.
+        (
+            (
+                "def choose():\n    return work.body\n",
+                "",
+                "(choose, xs)",
+                "(lambda: work.clearing, xs)",
+            ),
+            [],
+            [],
+        ),
+        # The lambda picks ``body``: linked alone, its call's targets are the lambda still.
+        (("lambda: work.clearing", "lambda: work.body"), [], [cleared]),
+    ]
+    _edit_in_steps(project / "scripts/run.py", steps, kept, Memory(), tmp_path / "cache")
+
+
+def test_a_run_takes_over_the_symbol_tables_with_the_edited_modules_registered_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"lib/__init__.py": "", "lib/model.py": MODEL, "lib/data.py": DATA}
+    project = _tree(tmp_path / "proj", {**files, "lib/units.py": UNITS, "scripts/train.py": TRAIN})
+    monkeypatch.chdir(project)
+    kept: list[bool] = []  # whether each run that linked took the last run's tables over
+    original = Symbols._kept
+
+    def spy(self: Symbols, last: Registered) -> bool:
+        kept.append(original(self, last))
+        return kept[-1]
+
+    monkeypatch.setattr(Symbols, "_kept", spy)
+    memory, cache = Memory(), tmp_path / "cache"
+    train, model, units = (
+        project / p for p in ("scripts/train.py", "lib/model.py", "lib/units.py")
+    )
+    sliced, rebuilt = ("RTL101", "data.py", "error"), ("RTL301", "model.py", "warning")
+    steps: FileSteps = [
+        (train, ("", ""), [], [sliced, rebuilt]),
+        # A body of the script changed, its functions the same: its summary registered again.
+        (train, ("data.run_one(x, n)", "data.run_one(x, 8)"), [True], [rebuilt]),
+        # A method of another module: what the rules read of the class is another value now.
+        (
+            model,
+            ("self.widths = [1, 2, 3]", "self.widths = iter([1, 2, 3])"),
+            [True],
+            [("RTL301", "model.py", "error")],
+        ),
+        # A function added: registered in its module's place, every module registered again.
+        (units, ("", "\n\ndef to_s(ms):\n    return ms / 1000\n"), [False], None),
+        # Both edits of the first two files undone at once, after a run that took nothing over.
+        (train, ("data.run_one(x, 8)", "data.run_one(x, n)"), [True], None),
+        (model, ("iter([1, 2, 3])", "[1, 2, 3]"), [True], [sliced, rebuilt]),
+    ]
+    _edit_files(project, steps, kept, memory, cache)

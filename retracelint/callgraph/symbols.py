@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
@@ -34,6 +35,19 @@ _T = TypeVar("_T")
 MAX_DEPTH = 16  # re-export chains and base-class chains longer than this are not followed
 
 
+@dataclass(frozen=True, eq=False)
+class Registered:
+    """The tables of a project's ``Symbols``: its modules by key, and the functions, classes and
+    the module of each (``owner``) by qualified name. A fill-in (``Symbols.function``) puts the
+    whole module in ``modules`` too, so a module that is the object registered here has its
+    functions and classes here as it registered them."""
+
+    modules: dict[str, ModuleSummary]
+    functions: dict[str, FunctionSummary]
+    owner: dict[str, ModuleSummary]
+    classes: dict[str, ClassSummary]
+
+
 class Symbols:
     """The modules, functions and classes of one project, by key and qualified name."""
 
@@ -44,7 +58,9 @@ class Symbols:
         layout: ImportLayout | None,
         instance_member: Callable[[str, str], Target | None],
         picked: Picked | None = None,
+        last: Registered | None = None,
     ) -> None:
+        # ``last``: the tables a run before registered, taken over where they hold (``_kept``).
         # Fills in a function of a module given as a head (or returns the module summarised again).
         self._load = load
         # Module keys are unique in a project (``discover``); the layout says which module an import
@@ -58,8 +74,9 @@ class Symbols:
         self.functions: dict[str, FunctionSummary] = {}
         self.owner: dict[str, ModuleSummary] = {}
         self.classes: dict[str, ClassSummary] = {}
-        for summary in self.modules.values():
-            self._register(summary)
+        if last is None or not self._kept(last):
+            for summary in self.modules.values():
+                self._register(summary)
         # x64 is process-wide: a module that turns it on turns it on for every module it runs with.
         self.x64 = any(summary.x64 for summary in self.modules.values())
         self.settings = _one_setting_each(self.modules.values())
@@ -100,6 +117,36 @@ class Symbols:
             if self.modules.get(head.module) is head:
                 self.modules[head.module] = whole
             self._register(whole)
+
+    def registered(self) -> Registered:
+        """The tables this project registered, for a run after an edit (``_kept``)."""
+        return Registered(self.modules, self.functions, self.owner, self.classes)
+
+    def _kept(self, last: Registered) -> bool:
+        """Take over ``last``'s tables (copied, in C), with the modules whose summary is not the
+        object it registered registered again, where those define the same functions and classes
+        in the same order: registering every module in its order gives the same tables (100,000
+        functions of the speed corpus, on each edit a language server makes). Where those hold
+        half of them, registering every module costs less. A file the pre-scan leaves out (an
+        empty ``__init__.py``) is given a new summary each run: 178 of the speed corpus."""
+        if list(last.modules) != list(self.modules):
+            return False
+        changed = [
+            summary
+            for summary, was in zip(self.modules.values(), last.modules.values(), strict=True)
+            if summary is not was
+        ]
+        if sum(len(m.functions) + len(m.classes) for m in changed) > len(last.owner) // 2 or any(
+            list(summary.functions) != list(last.modules[summary.module].functions)
+            or list(summary.classes) != list(last.modules[summary.module].classes)
+            for summary in changed
+        ):
+            return False
+        self.functions, self.owner = dict(last.functions), dict(last.owner)
+        self.classes = dict(last.classes)
+        for summary in changed:
+            self._register(summary)
+        return True
 
     def _register(self, summary: ModuleSummary) -> None:
         # In C, the same order as one name at a time: every module of a project is registered on
