@@ -24,7 +24,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
-from retracelint.returned import as_called, leaves_dtype_of, promoted_at_least, returned_dtype
+from retracelint.returned import as_called, promoted_at_least, returned_dtype, strong_dtype
 from retracelint.summarise.promotion import (
     at_least,
     floor_of,
@@ -925,8 +925,8 @@ def _dtype_flip(
     if kinds is not None:
         return kinds
     x64 = prop.x64(at.fn)
-    first = leaves_dtype_of(start, x64)
-    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
+    first = strong_dtype(start, x64)
+    if first is None:
         return None
     passed = lambda name: _first_call_values(prop, at, name)  # noqa: E731
     then = returned_dtype(prop, at.jitted, back, passed, x64)
@@ -955,8 +955,8 @@ def _floor_flip(
     real state made complex (a gate applied to a ``jnp.zeros(n)`` state vector): no cast drops the
     imaginary part, so the state must start complex, and it is told where it starts."""
     x64 = prop.x64(at.fn)
-    first = leaves_dtype_of(start, x64)
-    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
+    first = strong_dtype(start, x64)
+    if first is None:
         return None
     back = prop.resolve(at.jitted, back)
     floor = floor_of(back) if back.dtype is None else None

@@ -1,0 +1,158 @@
+"""Items of NumPy and typed arrays keep the array's dtype (issue 39): iterating a schedule (``for
+temperature in cooling(...)``, a helper's ``np.linspace``) or unpacking a pair (``damping, dt =
+np.array([0.9, 0.1])``) gives NumPy float64 scalars, strongly typed, which widen a float32 state to
+float64 under x64 in the jitted step that takes them. The state may be a dict of alike leaves that a
+``tree_map`` updates (kept on an object by a method) or a NamedTuple advanced in a ``while`` loop;
+each positive is found where its float32 start is made. Its twins stay clean: the schedule made in
+float32, its ``.tolist()`` (Python floats, weakly typed), and the positive run without x64 (float64
+is float32 there). Checked under jax 0.10.2: each positive traces its step twice, each twin once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_promoted_results import _found, _write
+
+X64 = 'jax.config.update("jax_enable_x64", True)'
+
+# A spin-glass annealer: an object keeps its couplings (a dict of float32 leaves made in the model's
+# module) and relaxes them once per temperature of a schedule that another module makes.
+ANNEAL = {
+    "schedule.py": '''\
+"""A cooling schedule for the annealer."""
+
+import numpy as np
+
+
+def cooling(start, stop, steps):
+    return @SCHEDULE@
+''',
+    "model.py": '''\
+"""Couplings of a small spin glass, relaxed toward lower energy at each temperature."""
+
+import jax
+import jax.numpy as jnp
+
+
+def init_couplings(n):
+    return {"field": jnp.zeros(n, jnp.float32), "spins": jnp.ones(n, dtype=jnp.float32)}
+
+
+@jax.jit
+def relax(couplings, temperature):
+    return jax.tree_util.tree_map(lambda c: c - temperature * jnp.tanh(c), couplings)
+''',
+    "main.py": '''\
+"""Anneal the couplings down the schedule."""
+
+import jax
+
+@X64@
+
+from model import init_couplings, relax  # noqa: E402
+from schedule import cooling  # noqa: E402
+
+
+class Annealer:
+    def __init__(self, n, steps):
+        self.couplings = init_couplings(n)
+        self.steps = steps
+
+    def run(self):
+        for temperature in cooling(1.0, 0.1, self.steps):
+            self.couplings = relax(self.couplings, temperature)
+        return self.couplings
+
+
+if __name__ == "__main__":
+    Annealer(8, 4).run()
+''',
+}
+
+# A damped walker, a NamedTuple made in its own module, stepped in a while loop with a damping and a
+# time step unpacked from one NumPy pair.
+WALKER = {
+    "walker.py": '''\
+"""A damped walker and its jitted step."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Walker(NamedTuple):
+    pos: jax.Array
+    vel: jax.Array
+
+
+def start(n):
+    return Walker(jnp.zeros(n, jnp.float32), jnp.ones(n, jnp.float32))
+
+
+@jax.jit
+def step(walker, damping, dt):
+    vel = walker.vel * damping
+    return Walker(walker.pos + dt * vel, vel)
+''',
+    "main.py": '''\
+"""Walk until the walker slows down."""
+
+import jax
+import numpy as np
+
+@X64@
+
+from walker import start, step  # noqa: E402
+
+
+def walk(n, steps):
+    damping, dt = @PAIR@
+    walker = start(n)
+    t = 0
+    while t < steps:
+        walker = step(walker, damping, dt)
+        t += 1
+    return walker
+
+
+if __name__ == "__main__":
+    walk(4, 3)
+''',
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "holes", "found"),
+    [
+        (
+            ANNEAL,
+            {"SCHEDULE": "np.linspace(start, stop, steps)", "X64": X64},
+            [("model.py", 8, "RTL402")],
+        ),
+        (WALKER, {"PAIR": "np.array([0.9, 0.1])", "X64": X64}, [("walker.py", 15, "RTL402")]),
+    ],
+    ids=["iterated-schedule", "unpacked-pair"],
+)
+def test_numpy_float64_items_widening_a_float32_state_are_found(
+    tmp_path: Path, files: dict[str, str], holes: dict[str, str], found: list
+) -> None:
+    assert _found(_write(tmp_path, files, **holes)) == found
+
+
+@pytest.mark.parametrize(
+    ("files", "holes"),
+    [
+        (ANNEAL, {"SCHEDULE": "np.linspace(start, stop, steps, dtype=np.float32)", "X64": X64}),
+        (ANNEAL, {"SCHEDULE": "np.linspace(start, stop, steps).tolist()", "X64": X64}),
+        (ANNEAL, {"SCHEDULE": "np.linspace(start, stop, steps)", "X64": ""}),
+        (WALKER, {"PAIR": "np.array([0.9, 0.1], np.float32)", "X64": X64}),
+        (WALKER, {"PAIR": "np.array([0.9, 0.1])", "X64": ""}),
+    ],
+    ids=["float32-schedule", "python-floats", "schedule-without-x64", "float32-pair", "no-x64"],
+)
+def test_items_of_the_state_s_width_or_weak_are_not_flagged(
+    tmp_path: Path, files: dict[str, str], holes: dict[str, str]
+) -> None:
+    assert _found(_write(tmp_path, files, **holes)) == []
