@@ -1,11 +1,20 @@
-"""Items of NumPy and typed arrays keep the array's dtype (issue 39): iterating a schedule (``for
+"""Dtype flips of issue 39 that come in through what a loop takes from an array or a caller.
+
+Items of NumPy and typed arrays keep the array's dtype: iterating a schedule (``for
 temperature in cooling(...)``, a helper's ``np.linspace``) or unpacking a pair (``damping, dt =
 np.array([0.9, 0.1])``) gives NumPy float64 scalars, strongly typed, which widen a float32 state to
 float64 under x64 in the jitted step that takes them. The state may be a dict of alike leaves that a
 ``tree_map`` updates (kept on an object by a method) or a NamedTuple advanced in a ``while`` loop;
 each positive is found where its float32 start is made. Its twins stay clean: the schedule made in
 float32, its ``.tolist()`` (Python floats, weakly typed), and the positive run without x64 (float64
-is float32 there). Checked under jax 0.10.2: each positive traces its step twice, each twin once."""
+is float32 there).
+
+A NamedTuple state that a method gets as a parameter and folds in a ``while`` loop is typed field by
+field where its caller's factory makes it: an int32 count that the jitted step gives back float32
+(``stats.seen + batch.shape[0] * 0.5``) is found at the factory's ``jnp.zeros``; its twins (the
+count made float32, or grown by an int) stay clean.
+
+Checked under jax 0.10.2: each positive traces its step twice, each twin once."""
 
 from __future__ import annotations
 
@@ -123,6 +132,71 @@ if __name__ == "__main__":
 }
 
 
+# Running statistics folded batch by batch by a monitor's method, in a while loop, from a state its
+# caller makes with another module's factory.
+RUNNING = {
+    "stats.py": '''\
+"""Running statistics of a stream of batches."""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+
+class Running(NamedTuple):
+    seen: jax.Array
+    total: jax.Array
+
+
+def fresh():
+    return Running(jnp.zeros((), @COUNT@), jnp.zeros((), jnp.float32))
+
+
+@jax.jit
+def absorb(stats, batch):
+    return Running(stats.seen + @GROWTH@, stats.total + batch.sum())
+''',
+    "monitor.py": '''\
+"""A monitor that folds every batch of a stream into the statistics it is handed."""
+
+import jax.numpy as jnp
+
+from stats import absorb
+
+
+class Monitor:
+    def __init__(self, batches):
+        self.batches = batches
+
+    def fold(self, stats):
+        i = 0
+        while i < len(self.batches):
+            stats = absorb(stats, self.batches[i])
+            i += 1
+        return stats
+
+
+def stream(n=3):
+    return [jnp.ones(4, jnp.float32) * k for k in range(n)]
+''',
+    "main.py": '''\
+"""Watch a stream."""
+
+from monitor import Monitor, stream
+from stats import fresh
+
+
+def main():
+    return Monitor(stream()).fold(fresh())
+
+
+if __name__ == "__main__":
+    main()
+''',
+}
+
+
 @pytest.mark.parametrize(
     ("files", "holes", "found"),
     [
@@ -156,3 +230,24 @@ def test_items_of_the_state_s_width_or_weak_are_not_flagged(
     tmp_path: Path, files: dict[str, str], holes: dict[str, str]
 ) -> None:
     assert _found(_write(tmp_path, files, **holes)) == []
+
+
+def test_an_int_field_of_a_parameter_state_made_float_is_found_at_the_factory(
+    tmp_path: Path,
+) -> None:
+    holes = {"COUNT": "jnp.int32", "GROWTH": "batch.shape[0] * 0.5"}
+    assert _found(_write(tmp_path, RUNNING, **holes)) == [("stats.py", 15, "RTL402")]
+
+
+@pytest.mark.parametrize(
+    "holes",
+    [
+        {"COUNT": "jnp.float32", "GROWTH": "batch.shape[0] * 0.5"},
+        {"COUNT": "jnp.int32", "GROWTH": "batch.shape[0]"},
+    ],
+    ids=["float-count", "int-growth"],
+)
+def test_a_parameter_state_s_fields_kept_in_their_dtype_are_not_flagged(
+    tmp_path: Path, holes: dict[str, str]
+) -> None:
+    assert _found(_write(tmp_path, RUNNING, **holes)) == []

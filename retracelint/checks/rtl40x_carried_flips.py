@@ -451,12 +451,26 @@ def _param_dtype_flip(
     float16 cast). Told where the callers' dtype is decided."""
     typed = as_called(prop, at.fn, at.carried.start.value)
     if typed.param is not None or typed.made is None:
-        return None
+        return _param_fields_retyped(prop, at, returned)
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
         return "RTL402", at.carried.name, typed.made, *kinds
     widened = _floor_flip(prop, at, typed, returned)
     return None if widened is None else ("RTL402", at.carried.name, *widened)
+
+
+def _param_fields_retyped(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A NamedTuple or dataclass state that comes in as a parameter (``def accumulate(stats,
+    batches)``), a field of which a caller makes in one dtype (``Stats(jnp.zeros((), jnp.int32),
+    ...)`` in a factory) and the jitted function gives back in another (``stats.count + n * 1.0``):
+    told where that caller's field is made."""
+    for caller, _, passed, _ in prop.caller_args(at.fn, at.carried.name):
+        flip = _fields_retyped(prop, at, caller, passed, returned)
+        if flip is not None:
+            return flip
+    return None
 
 
 def _param_tree_flip(
