@@ -1562,6 +1562,12 @@ def _attribute_flip(
         reshaped = _node_flip(prop, first_call, owner, start, returned)
         if reshaped is not None:
             return "RTL403", carried.name, *reshaped
+        # A dict the store starts with, given back with keys added (``{**self.metrics, "acc":
+        # acc}``): told where the store writes the start, as a loop's carried dict is.
+        grown = _keys_added(start, prop.resolve(at.jitted, returned), at.param)
+        if grown is not None:
+            where = _written_in(owner, start, other.location) or other.location
+            return "RTL403", carried.name, where, tree_node(prop, owner, start) or "a dict", grown
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds
