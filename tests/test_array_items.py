@@ -83,6 +83,36 @@ if __name__ == "__main__":
 ''',
 }
 
+# The same annealer holding its schedule, made in ``__init__``, on itself.
+HELD = {
+    "model.py": ANNEAL["model.py"],
+    "main.py": '''\
+"""Anneal the couplings down a schedule the annealer holds."""
+
+import jax
+import numpy as np
+
+@X64@
+
+from model import init_couplings, relax  # noqa: E402
+
+
+class Annealer:
+    def __init__(self, n, steps):
+        self.couplings = init_couplings(n)
+        self.temperatures = @SCHEDULE@
+
+    def run(self):
+        for temperature in self.temperatures:
+            self.couplings = relax(self.couplings, temperature)
+        return self.couplings
+
+
+if __name__ == "__main__":
+    Annealer(8, 4).run()
+''',
+}
+
 # A damped walker, a NamedTuple made in its own module, stepped in a while loop with a damping and a
 # time step unpacked from one NumPy pair.
 WALKER = {
@@ -273,9 +303,14 @@ EVERY_KEY = '{"loss": jnp.zeros(()), "acc": jnp.zeros(())}'
             {"SCHEDULE": "np.linspace(start, stop, steps)", "X64": X64},
             [("model.py", 8, "RTL402")],
         ),
+        (
+            HELD,
+            {"SCHEDULE": "np.linspace(1.0, 0.1, steps)", "X64": X64},
+            [("model.py", 8, "RTL402")],
+        ),
         (WALKER, {"PAIR": "np.array([0.9, 0.1])", "X64": X64}, [("walker.py", 15, "RTL402")]),
     ],
-    ids=["iterated-schedule", "unpacked-pair"],
+    ids=["iterated-schedule", "held-schedule", "unpacked-pair"],
 )
 def test_numpy_float64_items_widening_a_float32_state_are_found(
     tmp_path: Path, files: dict[str, str], holes: dict[str, str], found: list
@@ -289,10 +324,18 @@ def test_numpy_float64_items_widening_a_float32_state_are_found(
         (ANNEAL, {"SCHEDULE": "np.linspace(start, stop, steps, dtype=np.float32)", "X64": X64}),
         (ANNEAL, {"SCHEDULE": "np.linspace(start, stop, steps).tolist()", "X64": X64}),
         (ANNEAL, {"SCHEDULE": "np.linspace(start, stop, steps)", "X64": ""}),
+        (HELD, {"SCHEDULE": "np.linspace(1.0, 0.1, steps, dtype=np.float32)", "X64": X64}),
         (WALKER, {"PAIR": "np.array([0.9, 0.1], np.float32)", "X64": X64}),
         (WALKER, {"PAIR": "np.array([0.9, 0.1])", "X64": ""}),
     ],
-    ids=["float32-schedule", "python-floats", "schedule-without-x64", "float32-pair", "no-x64"],
+    ids=[
+        "float32-schedule",
+        "python-floats",
+        "schedule-without-x64",
+        "float32-held-schedule",
+        "float32-pair",
+        "no-x64",
+    ],
 )
 def test_items_of_the_state_s_width_or_weak_are_not_flagged(
     tmp_path: Path, files: dict[str, str], holes: dict[str, str]
