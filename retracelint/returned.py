@@ -27,6 +27,7 @@ from retracelint.values import (
     LIST,
     MADE_STRONG,
     SCALARS,
+    STRONG,
     TUPLE,
     UNKNOWN,
     WEAK,
@@ -75,6 +76,19 @@ def leaves_dtype_of(value: Value, x64: bool) -> str | None:
     if value.ty in _TREES and value.dtype is not None and value.weak == MADE_STRONG:
         return canonical_dtype(value.dtype, x64)
     return dtype_kind(value, x64)
+
+
+def strong_dtype(value: Value, x64: bool) -> str | None:
+    """The dtype of a strongly typed leaf, or the one every leaf of a pytree has when they are
+    strongly typed: a tree one constructor maps (``leaves_dtype_of``), or a dict display of alike
+    leaves (``{"w": w.astype(np.float32), "b": jnp.zeros(n, np.float32)}``: the parameters a
+    ``tree_map`` of the jitted step updates leaf by leaf)."""
+    if value.ty == DICT and value.dtype is None:
+        kind = _leaves_typed(value, x64)
+        return kind.dtype if kind is not None and not kind.weak else None
+    dtype = leaves_dtype_of(value, x64)
+    strong = value.weak == MADE_STRONG or weak_kind(value, x64) == STRONG
+    return dtype if strong else None
 
 
 def _leaves_typed(tree: Value, x64: bool) -> Typed | None:

@@ -552,6 +552,18 @@ def picked(value: Value, per: int) -> Value:
     )
 
 
+def typed_item(array: Value, item: Value) -> Value:
+    """``item``, taken from ``array`` by iterating or unpacking it (``for lr in rates``, ``lo, hi =
+    bounds``), with the dtype it surely shares: a strongly typed array's rows, a NumPy array's
+    scalars, are of its dtype and strong whatever the rank (``np.float64`` items of a float64
+    schedule widen a float32 state under x64). Of unknown kind, such an item is a pytree whose
+    leaves are all of that dtype (``leaves_dtype``'s tree). ``item`` as it is for anything else."""
+    strong = array.ty in NUMPY_DATA or (array.ty in ARRAYS and weak_class(array) == STRONG)
+    if not strong or array.dtype is None:
+        return item
+    return item.with_(dtype=array.dtype, made=array.made or item.made, weak=MADE_STRONG)
+
+
 def _compose(inner: Dep, outer: Dep) -> Dep:
     """``inner`` (a dependency of what ``outer`` refers to) seen through ``outer``."""
     if fixes(outer, WHOLE_SHAPE):  # none of inner's changes reach it, at any axis

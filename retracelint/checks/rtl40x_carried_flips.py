@@ -24,7 +24,7 @@ from retracelint.checks.common import (
 from retracelint.model import Finding, JitSite, Location, PathStep
 from retracelint.objects import Origin, _is_read, _literal
 from retracelint.propagate import Propagation
-from retracelint.returned import as_called, leaves_dtype_of, promoted_at_least, returned_dtype
+from retracelint.returned import as_called, promoted_at_least, returned_dtype, strong_dtype
 from retracelint.summarise.promotion import (
     at_least,
     floor_of,
@@ -451,12 +451,26 @@ def _param_dtype_flip(
     float16 cast). Told where the callers' dtype is decided."""
     typed = as_called(prop, at.fn, at.carried.start.value)
     if typed.param is not None or typed.made is None:
-        return None
+        return _param_fields_retyped(prop, at, returned)
     kinds = _dtype_flip(prop, at, typed, returned)
     if kinds is not None:
         return "RTL402", at.carried.name, typed.made, *kinds
     widened = _floor_flip(prop, at, typed, returned)
     return None if widened is None else ("RTL402", at.carried.name, *widened)
+
+
+def _param_fields_retyped(
+    prop: Propagation, at: _CarriedCall, returned: Value
+) -> tuple[str, str, Location, str, str] | None:
+    """A NamedTuple or dataclass state that comes in as a parameter (``def accumulate(stats,
+    batches)``), a field of which a caller makes in one dtype (``Stats(jnp.zeros((), jnp.int32),
+    ...)`` in a factory) and the jitted function gives back in another (``stats.count + n * 1.0``):
+    told where that caller's field is made."""
+    for caller, _, passed, _ in prop.caller_args(at.fn, at.carried.name):
+        flip = _fields_retyped(prop, at, caller, passed, returned)
+        if flip is not None:
+            return flip
+    return None
 
 
 def _param_tree_flip(
@@ -925,8 +939,8 @@ def _dtype_flip(
     if kinds is not None:
         return kinds
     x64 = prop.x64(at.fn)
-    first = leaves_dtype_of(start, x64)
-    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
+    first = strong_dtype(start, x64)
+    if first is None:
         return None
     passed = lambda name: _first_call_values(prop, at, name)  # noqa: E731
     then = returned_dtype(prop, at.jitted, back, passed, x64)
@@ -955,8 +969,8 @@ def _floor_flip(
     real state made complex (a gate applied to a ``jnp.zeros(n)`` state vector): no cast drops the
     imaginary part, so the state must start complex, and it is told where it starts."""
     x64 = prop.x64(at.fn)
-    first = leaves_dtype_of(start, x64)
-    if first is None or (start.weak != MADE_STRONG and weak_kind(start, x64) != STRONG):
+    first = strong_dtype(start, x64)
+    if first is None:
         return None
     back = prop.resolve(at.jitted, back)
     floor = floor_of(back) if back.dtype is None else None
@@ -1548,6 +1562,12 @@ def _attribute_flip(
         reshaped = _node_flip(prop, first_call, owner, start, returned)
         if reshaped is not None:
             return "RTL403", carried.name, *reshaped
+        # A dict the store starts with, given back with keys added (``{**self.metrics, "acc":
+        # acc}``): told where the store writes the start, as a loop's carried dict is.
+        grown = _keys_added(start, prop.resolve(at.jitted, returned), at.param)
+        if grown is not None:
+            where = _written_in(owner, start, other.location) or other.location
+            return "RTL403", carried.name, where, tree_node(prop, owner, start) or "a dict", grown
         kinds = _dtype_flip(prop, first_call, start, returned)
         if kinds is not None:
             return "RTL402", carried.name, start.made or other.location, *kinds

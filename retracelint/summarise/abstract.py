@@ -47,6 +47,7 @@ from retracelint.values import (
     parts_deps,
     position,
     shape_sources,
+    typed_item,
     unaligned,
     weak_kind,
     weak_unknown,
@@ -99,9 +100,9 @@ def _unpacked(value: Value, item: int | None = None) -> Value:
         # The rows of a jax array are jax arrays (``key, sub = jax.random.split(key)``), 0-d ones
         # too, as weakly typed as it is; a NumPy array's rows may be NumPy scalars.
         row = Value(ty=ARRAY, vsrc=value.vsrc, shape=value.shape, deps=deps, weak=value.weak)
-        return unaligned(row)
+        return unaligned(typed_item(value, row))
     if value.ty in NUMPY_DATA:
-        return unaligned(Value(vsrc=value.vsrc, shape=value.shape, deps=deps))
+        return unaligned(typed_item(value, Value(vsrc=value.vsrc, shape=value.shape, deps=deps)))
     return Value(vsrc=value.vsrc, shape=value.shape, deps=deps, objs=objs)
 
 

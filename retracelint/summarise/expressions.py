@@ -143,6 +143,7 @@ from retracelint.values import (
     shape_sources,
     shapeless,
     shared_fields,
+    typed_item,
     unaligned,
     unaligned_dep,
 )
@@ -1593,7 +1594,7 @@ class Expressions(PassState):
             callables=funcrefs.element(iterable.refs, funcrefs.ITER),
             objs=objs,
         )
-        return self.display_item(iterable, index, node, element)
+        return self.display_item(iterable, index, node, typed_item(iterable, element))
 
     def display_item(self, iterable: Value, index: int, node: ast.AST, element: Value) -> Value:
         """An item of iterating a display (a literal list, maybe a module's constant): of the kind
