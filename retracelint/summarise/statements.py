@@ -236,8 +236,18 @@ def _configured_count(node: ast.AST) -> bool:
 def names_settings(name: str) -> bool:
     """Whether a configuration's ``name`` numbers or lists settings (``num_tasks``, ``mlp_dims``,
     ``num_time_windows``) rather than measures the run or its data (``_RUN_LENGTH``: ``max_steps``,
-    ``batch_sizes``): the same few values every run."""
+    ``batch_sizes``): the same few values every run. A bare count (``args.n``, ``cfg.num``) names
+    nothing it counts: it may be the run's own length (the circuits a generator makes), so no
+    bound (round 34 S1)."""
+    if _bare_count(name):
+        return False
     return _counts_phases(name) or not _RUN_LENGTH.search(name)
+
+
+def _bare_count(name: str) -> bool:
+    """Whether ``name`` is made only of count words (``n``, ``num``, ``N``, ``count``)."""
+    words = _words(name)
+    return bool(words) and all(word in _COUNT_WORDS for word in words)
 
 
 def _counts_phases(name: str) -> bool:
@@ -251,11 +261,16 @@ def _counts_phases(name: str) -> bool:
 def _counted_words(name: str, upto: str = "") -> list[str]:
     """The words of ``name`` (up to the word ``upto``) that say what it counts, where it is named
     as a count (``num_``, ``n_``, ``_count``); else none."""
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+    words = _words(name)
     if upto in words:
         words = words[: words.index(upto)]
     counted = [w for w in words if w not in _COUNT_WORDS]
     return counted if len(counted) < len(words) else []
+
+
+def _words(name: str) -> list[str]:
+    """The words of ``name``, lower case (``numTimeWindows``, ``N_WARMUP``)."""
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
 
 
 def _counts_settings(name: str) -> bool:
