@@ -23,13 +23,9 @@ from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
-    ARRAY,
     BOOL,
-    COMPLEX,
-    FLOAT,
-    FLOAT_LIKE,
     INT,
-    NP_ARRAY,
+    TRACED_DATA,
     CalleeSrc,
     CallSrc,
     FieldSrc,
@@ -270,7 +266,6 @@ def _lax_bodies(project: Project, prop: Propagation) -> frozenset[str]:
 
 # What a jit built once takes as traced arguments: data, where a new value per point needs no
 # new trace (by the value's kind), unless its parameter is annotated as a setting.
-_ARRAYS = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
 _COUNTS = frozenset({INT, BOOL})
 _SETTINGS = frozenset({"int", "bool", "str"})
 
@@ -287,7 +282,7 @@ def _data(
     if param.annotation in _SETTINGS:
         return False
     kind = prop.resolve(caller, value).ty
-    return kind in _ARRAYS or (numbers and kind in _COUNTS)
+    return kind in TRACED_DATA or (numbers and kind in _COUNTS)
 
 
 def _rate_unproven(
@@ -344,6 +339,7 @@ def _rate_unproven(
     # length or mode the function closes over, the shapes it is called with): each build is
     # another program, traced once however it is built.
     computation = _new_computation(project, prop, owner, binding, spec, cause)
+    computation = computation or _rebuilt_on_change(project, spec, cause)
     if computation is not None:
         text = f"{computation}: {PER_ITEM}"
         return Assumption(
@@ -478,6 +474,18 @@ def _new_computation(
         else []
     )
     return f"`{made[0]}` is computed by another function" if made else None
+
+
+def _rebuilt_on_change(project: Project, spec: JitSpec, cause: Cause) -> str | None:
+    """What the build runs again only for a new value of, where a call on the path from the loop
+    that repeats it, or the build itself, sits in ``if t != new_t: t = new_t; ...`` and reads what
+    that block makes from the value (``CallSite.on_change``: a curriculum's horizon, the
+    integrator made for it): each build is another value's program, traced once, as a jit built
+    once would trace once per value. What it says."""
+    calls = (_call_of(project, step) for step in cause.path)
+    keys = [*(call.on_change for call in calls if call is not None), spec.on_change]
+    changed = next((key for key in keys if key), None)
+    return None if changed is None else f"built again only when `{changed}` changes"
 
 
 def _code_built_per_run(

@@ -76,6 +76,7 @@ from retracelint.summarise.sizes import (
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     ENDS_BLOCK,
+    Changed,
     _annotation_type,
     _awaited_name,
     _cache_test,
@@ -93,6 +94,7 @@ from retracelint.summarise.syntax import (
     _tracing_block,
     _unset_attribute,
     bound_names,
+    changed_value,
     leaf_function,
     one_expression,
 )
@@ -121,6 +123,7 @@ from retracelint.values import (
     NP_ARRAY,
     REBIND,
     SET,
+    TRACED_DATA,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -505,6 +508,7 @@ class Statements(PassState):
             self.arm_of(node),
             clamped,
             bound_names(node.body, "targets") if node in self.taken_first else frozenset(),
+            self.change_guard(node),
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -524,6 +528,18 @@ class Statements(PassState):
         return _refilled_per_period(
             node, self.bodies.get(index, []), self.counters.get(index), self.assigned[index]
         )
+
+    def change_guard(self, node: ast.If) -> Changed | None:
+        """``changed_value`` of ``node``, where the name that keeps the last value keeps it from
+        one run of the block to the next: an attribute, or a local that a loop around carries (no
+        statement of the loop's body outside the block rebinds it)."""
+        changed = changed_value(node)
+        if changed is None or changed.value is None or self.quiet(changed.value).ty in TRACED_DATA:
+            return None  # a new rate or array per change: data a jit built once would take
+        if "." in changed.kept:
+            return changed
+        carried = any(not _resets(self.bodies[loop], changed.kept, node) for loop in self.loops)
+        return changed if carried else None
 
     def settled_by(self, node: ast.If) -> frozenset[int]:
         """The loops around ``node`` that do not repeat its body: it sets the name its test needs
@@ -721,6 +737,7 @@ class Statements(PassState):
         arm: tuple[str, bool] | None = None,
         clamped: tuple[str, Length, ast.expr, int] | None = None,
         taken: frozenset[str] = frozenset(),
+        changed: Changed | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -735,10 +752,12 @@ class Statements(PassState):
         key of an ``if``'s test one call runs one block of, and the arm the first block is;
         ``clamped``: an atom, its length, the test and the block where it has it (``clamp_test``);
         ``taken``: the names the first block binds, which a loop's first iteration runs
-        (``taken_first``): past the blocks they hold what it binds."""
+        (``taken_first``): past the blocks they hold what it binds; ``changed``: the value whose
+        change alone runs the first block, and what it makes from it (``change_guard``)."""
         outer = self.unset
         outer_arms = self.arms
         outer_same = self.unless_same
+        outer_changed = self.changed
         outer_settled = self.settled
         outer_calls = self.calls_settled
         outer_tested = self.truth_tested
@@ -765,6 +784,7 @@ class Statements(PassState):
             self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
             self.unless_same = keyed if keyed and i == 0 else outer_same
+            self.changed = changed if changed is not None and i == 0 else outer_changed
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
             self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
@@ -777,6 +797,7 @@ class Statements(PassState):
             self.tracing -= traced == i
             self.unset = outer
             self.unless_same = outer_same
+            self.changed = outer_changed
             self.settled = outer_settled
             self.calls_settled = outer_calls
             self.truth_tested = outer_tested
