@@ -594,9 +594,7 @@ def changed_value(node: ast.If) -> Changed | None:
     else:
         firsts = []
     if not (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.NotEq)
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq)
     ):
         return None
     pair = (test.left, test.comparators[0])
