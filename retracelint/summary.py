@@ -325,6 +325,10 @@ class FunctionSummary:
     # attribute's old value as a new value per call (``self.seen += 1``).
     writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
     carried: list[Carried] = field(default_factory=list)
+    # Its parameters that set what a function it makes and returns is (``Calls.closure_settings``
+    # of it: a length or mode it reads, the sizes of what it closes over, ``leggauss(order)``): a
+    # new value of one makes another program.
+    configures: tuple[str, ...] = ()
 
     def param(self, name: str) -> Param | None:
         """Its parameter ``name``, if it has one."""

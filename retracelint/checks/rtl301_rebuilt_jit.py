@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import chain
 
+from retracelint import funcrefs
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, Target
 from retracelint.checks.common import (
     Fix,
@@ -420,7 +421,8 @@ def _new_computation(
             return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
         if not loop.runs_on or frequency.sweep(owner, loop) is not None:
-            if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
+            configured = spec.configured_by | _made_from(owner, spec.configured_by)
+            if LoopSrc(loop.index) in configured | _maker_settings(project, owner, spec):
                 return f"`{item}` makes another computation"
             handed = _handed_as_code(project, binding, item)
             if handed is not None:
@@ -486,6 +488,27 @@ def _rebuilt_on_change(project: Project, spec: JitSpec, cause: Cause) -> str | N
     keys = [*(call.on_change for call in calls if call is not None), spec.on_change]
     changed = next((key for key in keys if key), None)
     return None if changed is None else f"built again only when `{changed}` changes"
+
+
+def _maker_settings(project: Project, owner: FunctionSummary, spec: JitSpec) -> frozenset:
+    """The sources of what the call that makes the function the jit wraps passes to the maker's
+    parameters that set the program it returns (``jax.vmap(solution_vector(int(order)))`` of a
+    closure over ``leggauss(order)``'s nodes, ``FunctionSummary.configures``)."""
+    made = funcrefs.unwrapped(spec.target)[0]
+    if not made or made[0] != "ret":
+        return frozenset()
+    index = int(made[1])
+    call = owner.calls[index]
+    sources: set = set()
+    for target in project.site_targets.get((owner.qualname, index), ()):
+        if not isinstance(target, FuncTarget):
+            continue
+        maker = project.function(target.qualname)
+        signature = project.signature(target, maker)
+        for name in maker.configures:
+            arg = signature.arg(call, name)
+            sources |= arg.value.vsrc if arg is not None else set()
+    return frozenset(sources)
 
 
 def _code_built_per_run(

@@ -43,6 +43,7 @@ from retracelint.summarise.apis import (
     KEEPS_OPERAND_DTYPE,
     MAKES_INEXACT,
     PROMOTES_NUMBERS,
+    QUADRATURE_RULES,
     ROWS_KEPT,
     Resized,
     _array_dtype,
@@ -305,6 +306,9 @@ class Arrays(PassState):
             return self.draw(node, name, args, kwargs)
         if name in table:
             return self.construct(node, ty, table[name], args, kwargs)
+        if module.startswith("numpy.polynomial") and name in QUADRATURE_RULES:
+            rule = self.construct(node, ty, QUADRATURE_RULES[name], args, kwargs)
+            return Value(ty=TUPLE, items=(rule, rule), vsrc=rule.vsrc)
         if module == "numpy.random" and name in _GENERATORS:
             return Value(ty=RNG, vsrc=_args_vsrc(args, kwargs))
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):

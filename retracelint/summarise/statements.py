@@ -443,6 +443,10 @@ class Statements(PassState):
         if node.value is not None:
             value = self.resized_param(self.literals_made(value, node.value), node.value)
         self.returns = value if self.returns is None else join_returned(self.returns, value)
+        made = self.made_here(node.value) if node.value is not None else None
+        if made is not None:
+            settings = (s.name for s in self.closure_settings(made) if isinstance(s, ParamSrc))
+            self.fn.configures = tuple(sorted({*self.fn.configures, *settings}))
         guards = frozenset().union(*(when for _, when in self.guards))
         self.return_points[self.loc(node.value or node)] = (value, guards)
 

@@ -575,11 +575,16 @@ class Changed:
     value: ast.expr | None = None  # ``new_t``
 
     def read_by(self, node: ast.AST) -> bool:
-        """Whether ``node`` reads one of ``made`` (a name, or a dotted attribute of one)."""
-        return any(
-            isinstance(part, ast.Name | ast.Attribute) and _dotted(part) in self.made
-            for part in ast.walk(node)
-        )
+        """Whether ``node`` reads one of ``made``."""
+        return reads(node, self.made)
+
+
+def reads(node: ast.AST, names: frozenset[str]) -> bool:
+    """Whether ``node`` reads one of ``names`` (a name, or a dotted attribute of one)."""
+    return any(
+        isinstance(part, ast.Name | ast.Attribute) and _dotted(part) in names
+        for part in ast.walk(node)
+    )
 
 
 def changed_value(node: ast.If) -> Changed | None:
@@ -633,7 +638,7 @@ def _made_from(body: list[ast.stmt], seeds: set[str]) -> frozenset[str]:
     for stmt in _statements(body):
         if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign) or stmt.value is None:
             continue
-        if not Changed("", frozenset(made)).read_by(stmt.value):
+        if not reads(stmt.value, frozenset(made)):
             continue
         for target in statement_targets(stmt):
             while isinstance(target, ast.Subscript):
