@@ -204,6 +204,26 @@ for width in data["widths"]:
     results[f"p_{width}"] = [profile(bs, r) for r in np.linspace(0.01, 0.5, 20)]
 np.savez("outputs.npz", **results)
 """
+# A timing study that builds the flux jit per order again at every trial: the same programs each
+# trial, which building once per order would not rebuild.
+TIMING = """\
+import sys
+import time
+
+import jax
+import numpy as np
+
+from quad.solution import solution_vector
+
+data = np.load(sys.argv[1])
+bs = data["bs"]
+for trial in range(int(sys.argv[2])):
+    for order in data["orders"]:
+        flux = jax.jit(jax.vmap(solution_vector(int(order)), in_axes=(0, None)))
+        start = time.perf_counter()
+        flux(bs, 0.1).block_until_ready()
+        print(trial, order, time.perf_counter() - start)
+"""
 
 # A circuit whose step jit is rebuilt by `set_control_policy`; a generator of `args.n` circuits,
 # each with a random control gain, and a sweep over three listed gains.
@@ -368,6 +388,13 @@ def test_a_flux_jit_per_quadrature_order_of_a_data_file_is_held_back(tmp_path: P
         "low",
         f"`order` makes another computation: {PER_ITEM}",
     )
+
+
+def test_a_flux_jit_per_order_rebuilt_at_every_trial_is_an_error(tmp_path: Path) -> None:
+    """Around the orders, a loop of trials whose item defines nothing built: every order's
+    program is built and traced again at each trial."""
+    files = {"quad/__init__.py": "", "quad/solution.py": SOLUTION, "scripts/timing.py": TIMING}
+    assert _found(tmp_path, files, "all") == {("scripts/timing.py", 13): ("error", "high", "")}
 
 
 def test_a_rebuild_per_generated_circuit_is_an_error(tmp_path: Path) -> None:

@@ -419,10 +419,16 @@ def _new_computation(
             # A function that runs again walks the same items again: each item's program is
             # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
+        made = spec.configured_by | _made_from(owner, spec.configured_by)
+        made |= _maker_settings(project, owner, spec)
+        around = spec.loops[: spec.loops.index(loop.index)] if loop.index in spec.loops else ()
+        if any(owner.loops[i].repeats and not _defines(prop, owner, spec, made, i) for i in around):
+            # A loop around it whose item defines nothing built repeats every item's program at
+            # each of its turns, as a function that runs again does (four PDFs per trajectory).
+            return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
         if not loop.runs_on or frequency.sweep(owner, loop) is not None:
-            configured = spec.configured_by | _made_from(owner, spec.configured_by)
-            if LoopSrc(loop.index) in configured | _maker_settings(project, owner, spec):
+            if LoopSrc(loop.index) in made:
                 return f"`{item}` makes another computation"
             handed = _handed_as_code(project, binding, item)
             if handed is not None:
@@ -488,6 +494,15 @@ def _rebuilt_on_change(project: Project, spec: JitSpec, cause: Cause) -> str | N
     keys = [*(call.on_change for call in calls if call is not None), spec.on_change]
     changed = next((key for key in keys if key), None)
     return None if changed is None else f"built again only when `{changed}` changes"
+
+
+def _defines(
+    prop: Propagation, owner: FunctionSummary, spec: JitSpec, made: frozenset, index: int
+) -> bool:
+    """Whether the item of loop ``index`` of ``owner`` defines the program built at ``spec`` in
+    it: what configures it (``made``) or the shapes it is called with."""
+    src = LoopSrc(index)
+    return src in made or _sized_by(prop, owner, spec, src) is not None
 
 
 def _maker_settings(project: Project, owner: FunctionSummary, spec: JitSpec) -> frozenset:
