@@ -148,6 +148,10 @@ class CallSite:
     # A name (``fn``) that an ``if fn is not self._fn: ...; self._fn = fn`` around the call keys on:
     # the call runs again only when ``fn`` is another than last time (a cache of one entry).
     unless_same: str = ""
+    # The name (``t``) of an ``if t != new_t: t = new_t; ...`` around the call, where the call
+    # reads what the block makes from the value (``syntax.changed_value``): it runs again only
+    # when the value changed, each time with another.
+    on_change: str = ""
     # The arms of the ``if``s around the call whose test keeps one value through a call of the
     # function (``summarise/branches.arm_key``), outermost first.
     arms: tuple[Arm, ...] = ()
@@ -258,6 +262,9 @@ class JitSpec:
     # The name an ``if fn is not self._fn: ...; self._fn = fn`` around the build keys on (as
     # ``CallSite.unless_same``): it is built again only when ``fn`` is another than last time.
     unless_same: str = ""
+    # ... and the name of an ``if t != new_t: t = new_t`` around it whose value it reads
+    # (``CallSite.on_change``): built again only for another value.
+    on_change: str = ""
     # The sources of what defines the computation built (``Calls.configured_by``): the function
     # wrapped, a transform's ``in_axes``; a new value of one is a new program, not a new input.
     configured_by: frozenset = frozenset()
@@ -318,6 +325,10 @@ class FunctionSummary:
     # attribute's old value as a new value per call (``self.seen += 1``).
     writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
     carried: list[Carried] = field(default_factory=list)
+    # Its parameters that set what a function it makes and returns is (``Calls.closure_settings``
+    # of it: a length or mode it reads, the sizes of what it closes over, ``leggauss(order)``): a
+    # new value of one makes another program.
+    configures: tuple[str, ...] = ()
 
     def param(self, name: str) -> Param | None:
         """Its parameter ``name``, if it has one."""

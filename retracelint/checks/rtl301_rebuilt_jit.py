@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import chain
 
+from retracelint import funcrefs
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, Target
 from retracelint.checks.common import (
     Fix,
@@ -23,13 +24,9 @@ from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
-    ARRAY,
     BOOL,
-    COMPLEX,
-    FLOAT,
-    FLOAT_LIKE,
     INT,
-    NP_ARRAY,
+    TRACED_DATA,
     CalleeSrc,
     CallSrc,
     FieldSrc,
@@ -270,7 +267,6 @@ def _lax_bodies(project: Project, prop: Propagation) -> frozenset[str]:
 
 # What a jit built once takes as traced arguments: data, where a new value per point needs no
 # new trace (by the value's kind), unless its parameter is annotated as a setting.
-_ARRAYS = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
 _COUNTS = frozenset({INT, BOOL})
 _SETTINGS = frozenset({"int", "bool", "str"})
 
@@ -287,7 +283,7 @@ def _data(
     if param.annotation in _SETTINGS:
         return False
     kind = prop.resolve(caller, value).ty
-    return kind in _ARRAYS or (numbers and kind in _COUNTS)
+    return kind in TRACED_DATA or (numbers and kind in _COUNTS)
 
 
 def _rate_unproven(
@@ -344,6 +340,7 @@ def _rate_unproven(
     # length or mode the function closes over, the shapes it is called with): each build is
     # another program, traced once however it is built.
     computation = _new_computation(project, prop, owner, binding, spec, cause)
+    computation = computation or _rebuilt_on_change(project, spec, cause)
     if computation is not None:
         text = f"{computation}: {PER_ITEM}"
         return Assumption(
@@ -422,9 +419,16 @@ def _new_computation(
             # A function that runs again walks the same items again: each item's program is
             # built anew at every run (a stacked kernel per data set at every evaluation).
             return None
+        made = spec.configured_by | _made_from(owner, spec.configured_by)
+        made |= _maker_settings(project, owner, spec)
+        around = spec.loops[: spec.loops.index(loop.index)] if loop.index in spec.loops else ()
+        if any(owner.loops[i].repeats and not _defines(prop, owner, spec, made, i) for i in around):
+            # A loop around it whose item defines nothing built repeats every item's program at
+            # each of its turns, as a function that runs again does (four PDFs per trajectory).
+            return None
         item = loop.text.removeprefix("for ").partition(" in ")[0].strip("()")
         if not loop.runs_on or frequency.sweep(owner, loop) is not None:
-            if LoopSrc(loop.index) in spec.configured_by | _made_from(owner, spec.configured_by):
+            if LoopSrc(loop.index) in made:
                 return f"`{item}` makes another computation"
             handed = _handed_as_code(project, binding, item)
             if handed is not None:
@@ -478,6 +482,48 @@ def _new_computation(
         else []
     )
     return f"`{made[0]}` is computed by another function" if made else None
+
+
+def _rebuilt_on_change(project: Project, spec: JitSpec, cause: Cause) -> str | None:
+    """What the build runs again only for a new value of, where a call on the path from the loop
+    that repeats it, or the build itself, sits in ``if t != new_t: t = new_t; ...`` and reads what
+    that block makes from the value (``CallSite.on_change``: a curriculum's horizon, the
+    integrator made for it): each build is another value's program, traced once, as a jit built
+    once would trace once per value. What it says."""
+    calls = (_call_of(project, step) for step in cause.path)
+    keys = [*(call.on_change for call in calls if call is not None), spec.on_change]
+    changed = next((key for key in keys if key), None)
+    return None if changed is None else f"built again only when `{changed}` changes"
+
+
+def _defines(
+    prop: Propagation, owner: FunctionSummary, spec: JitSpec, made: frozenset, index: int
+) -> bool:
+    """Whether the item of loop ``index`` of ``owner`` defines the program built at ``spec`` in
+    it: what configures it (``made``) or the shapes it is called with."""
+    src = LoopSrc(index)
+    return src in made or _sized_by(prop, owner, spec, src) is not None
+
+
+def _maker_settings(project: Project, owner: FunctionSummary, spec: JitSpec) -> frozenset:
+    """The sources of what the call that makes the function the jit wraps passes to the maker's
+    parameters that set the program it returns (``jax.vmap(solution_vector(int(order)))`` of a
+    closure over ``leggauss(order)``'s nodes, ``FunctionSummary.configures``)."""
+    made = funcrefs.unwrapped(spec.target)[0]
+    if not made or made[0] != "ret":
+        return frozenset()
+    index = int(made[1])
+    call = owner.calls[index]
+    sources: set = set()
+    for target in project.site_targets.get((owner.qualname, index), ()):
+        if not isinstance(target, FuncTarget):
+            continue
+        maker = project.function(target.qualname)
+        signature = project.signature(target, maker)
+        for name in maker.configures:
+            arg = signature.arg(call, name)
+            sources |= arg.value.vsrc if arg is not None else set()
+    return frozenset(sources)
 
 
 def _code_built_per_run(

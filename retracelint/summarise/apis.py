@@ -68,6 +68,14 @@ _CONSTRUCTORS = {
 }
 
 
+# Gauss quadrature rules of ``numpy.polynomial`` (``leggauss(deg)``): the nodes and the weights,
+# each ``deg`` long; a closure over them is another program per degree.
+QUADRATURE_RULES = {
+    name: _Sized("count", "deg", 0)
+    for name in ("leggauss", "hermgauss", "hermegauss", "laggauss", "chebgauss")
+}
+
+
 # Functions whose result takes lengths from an argument besides its input array's own: the
 # argument's keyword and position. What changes those lengths changes the result's shape
 # (``tile(cov, (n_robots, 1, 1))``).

@@ -44,6 +44,7 @@ from retracelint.summarise.apis import (
     MAKES_INEXACT,
     ORDER_STATISTICS,
     PROMOTES_NUMBERS,
+    QUADRATURE_RULES,
     ROWS_KEPT,
     Resized,
     _array_dtype,
@@ -307,6 +308,9 @@ class Arrays(PassState):
             return self.draw(node, name, args, kwargs)
         if name in table:
             return self.construct(node, ty, table[name], args, kwargs)
+        if module.startswith("numpy.polynomial") and name in QUADRATURE_RULES:
+            rule = self.construct(node, ty, QUADRATURE_RULES[name], args, kwargs)
+            return Value(ty=TUPLE, items=(rule, rule), vsrc=rule.vsrc)
         if module == "numpy.random" and name in _GENERATORS:
             return Value(ty=RNG, vsrc=_args_vsrc(args, kwargs))
         if name in ("zeros_like", "ones_like", "empty_like", "full_like"):

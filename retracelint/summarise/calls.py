@@ -1019,6 +1019,12 @@ class Calls(PassState):
             return poly_constant(self.poly(node, {}))
         return axis_lengths(value)
 
+    def change_read(self, node: ast.AST) -> str:
+        """The name of the ``if t != new_t: t = new_t`` around ``node`` whose value ``node`` reads
+        (``CallSite.on_change``), or ""."""
+        changed = self.changed
+        return changed.kept if changed is not None and changed.read_by(node) else ""
+
     def add_call(
         self,
         callees: list[Callee],
@@ -1046,6 +1052,7 @@ class Calls(PassState):
             loops=self.loops_of(callees),
             unless_set=self.unset,
             unless_same=self.unless_same,
+            on_change=self.change_read(node),
             arms=self.arms,
             star=star,
             receiver=receiver,
@@ -1124,6 +1131,7 @@ class Calls(PassState):
             fresh_if_bound=fresh_if_bound,
             on_self=on_self,
             unless_same=self.unless_same,
+            on_change=self.change_read(node),
             configured_by=configured_by,
         )
         existing = self._same_site(spec)

@@ -16,6 +16,7 @@ from retracelint.summarise.loops import leaving_from
 from retracelint.summarise.points import BodyNames, body_names, gives_points
 from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import (
+    Changed,
     OneExpression,
     _dotted,
     _leaves_for_eager,
@@ -102,6 +103,8 @@ class PassState:
         self.unset = ""
         # Inside the branch of ``if fn is not self._fn: ...; self._fn = fn`` (``_changed_key``): ``fn``.
         self.unless_same = ""
+        # Inside the branch of ``if t != new_t: t = new_t; ...`` (``syntax.changed_value``).
+        self.changed: Changed | None = None
         # The arms of the ifs around the statement walked that one call of the function runs one of.
         self.arms: tuple[Arm, ...] = ()
         # Loops that do not repeat the branch being walked (``settled_by``): what it makes is new

@@ -76,6 +76,7 @@ from retracelint.summarise.sizes import (
 from retracelint.summarise.state import PassState
 from retracelint.summarise.syntax import (
     ENDS_BLOCK,
+    Changed,
     _annotation_type,
     _awaited_name,
     _cache_test,
@@ -93,6 +94,7 @@ from retracelint.summarise.syntax import (
     _tracing_block,
     _unset_attribute,
     bound_names,
+    changed_value,
     leaf_function,
     one_expression,
 )
@@ -121,6 +123,7 @@ from retracelint.values import (
     NP_ARRAY,
     REBIND,
     SET,
+    TRACED_DATA,
     TUPLE,
     UNKNOWN,
     UNKNOWN_VALUE,
@@ -236,8 +239,18 @@ def _configured_count(node: ast.AST) -> bool:
 def names_settings(name: str) -> bool:
     """Whether a configuration's ``name`` numbers or lists settings (``num_tasks``, ``mlp_dims``,
     ``num_time_windows``) rather than measures the run or its data (``_RUN_LENGTH``: ``max_steps``,
-    ``batch_sizes``): the same few values every run."""
+    ``batch_sizes``): the same few values every run. A bare count (``args.n``, ``cfg.num``) names
+    nothing it counts: it may be the run's own length (the circuits a generator makes), so no
+    bound (round 34 S1)."""
+    if _bare_count(name):
+        return False
     return _counts_phases(name) or not _RUN_LENGTH.search(name)
+
+
+def _bare_count(name: str) -> bool:
+    """Whether ``name`` is made only of count words (``n``, ``num``, ``N``, ``count``)."""
+    words = _words(name)
+    return bool(words) and all(word in _COUNT_WORDS for word in words)
 
 
 def _counts_phases(name: str) -> bool:
@@ -251,11 +264,16 @@ def _counts_phases(name: str) -> bool:
 def _counted_words(name: str, upto: str = "") -> list[str]:
     """The words of ``name`` (up to the word ``upto``) that say what it counts, where it is named
     as a count (``num_``, ``n_``, ``_count``); else none."""
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+    words = _words(name)
     if upto in words:
         words = words[: words.index(upto)]
     counted = [w for w in words if w not in _COUNT_WORDS]
     return counted if len(counted) < len(words) else []
+
+
+def _words(name: str) -> list[str]:
+    """The words of ``name``, lower case (``numTimeWindows``, ``N_WARMUP``)."""
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
 
 
 def _counts_settings(name: str) -> bool:
@@ -425,6 +443,10 @@ class Statements(PassState):
         if node.value is not None:
             value = self.resized_param(self.literals_made(value, node.value), node.value)
         self.returns = value if self.returns is None else join_returned(self.returns, value)
+        made = self.made_here(node.value) if node.value is not None else None
+        if made is not None:
+            settings = (s.name for s in self.closure_settings(made) if isinstance(s, ParamSrc))
+            self.fn.configures = tuple(sorted({*self.fn.configures, *settings}))
         guards = frozenset().union(*(when for _, when in self.guards))
         self.return_points[self.loc(node.value or node)] = (value, guards)
 
@@ -490,6 +512,7 @@ class Statements(PassState):
             self.arm_of(node),
             clamped,
             bound_names(node.body, "targets") if node in self.taken_first else frozenset(),
+            self.change_guard(node),
         )
         dropped = self.short_chunk_dropped(node)
         if dropped is not None:
@@ -509,6 +532,18 @@ class Statements(PassState):
         return _refilled_per_period(
             node, self.bodies.get(index, []), self.counters.get(index), self.assigned[index]
         )
+
+    def change_guard(self, node: ast.If) -> Changed | None:
+        """``changed_value`` of ``node``, where the name that keeps the last value keeps it from
+        one run of the block to the next: an attribute, or a local that a loop around carries (no
+        statement of the loop's body outside the block rebinds it)."""
+        changed = changed_value(node)
+        if changed is None or changed.value is None or self.quiet(changed.value).ty in TRACED_DATA:
+            return None  # a new rate or array per change: data a jit built once would take
+        if "." in changed.kept:
+            return changed
+        carried = any(not _resets(self.bodies[loop], changed.kept, node) for loop in self.loops)
+        return changed if carried else None
 
     def settled_by(self, node: ast.If) -> frozenset[int]:
         """The loops around ``node`` that do not repeat its body: it sets the name its test needs
@@ -710,6 +745,7 @@ class Statements(PassState):
         arm: tuple[str, bool] | None = None,
         clamped: tuple[str, Length, ast.expr, int] | None = None,
         taken: frozenset[str] = frozenset(),
+        changed: Changed | None = None,
     ) -> None:
         """Walk each block from the same environment and join what they leave. ``not_none``: a name
         and the block in which a test (``x is not None``) says it is not None; ``cached``: the block
@@ -724,10 +760,12 @@ class Statements(PassState):
         key of an ``if``'s test one call runs one block of, and the arm the first block is;
         ``clamped``: an atom, its length, the test and the block where it has it (``clamp_test``);
         ``taken``: the names the first block binds, which a loop's first iteration runs
-        (``taken_first``): past the blocks they hold what it binds."""
+        (``taken_first``): past the blocks they hold what it binds; ``changed``: the value whose
+        change alone runs the first block, and what it makes from it (``change_guard``)."""
         outer = self.unset
         outer_arms = self.arms
         outer_same = self.unless_same
+        outer_changed = self.changed
         outer_settled = self.settled
         outer_calls = self.calls_settled
         outer_tested = self.truth_tested
@@ -754,6 +792,7 @@ class Statements(PassState):
             self.tracing += traced == i
             self.unset = unset if unset and i == 0 else outer
             self.unless_same = keyed if keyed and i == 0 else outer_same
+            self.changed = changed if changed is not None and i == 0 else outer_changed
             self.settled = outer_settled | settled if i == 0 else outer_settled
             self.calls_settled = outer_calls | calls_settled if i == 0 else outer_calls
             self.truth_tested = outer_tested | truth_tested if i == 0 else outer_tested
@@ -766,6 +805,7 @@ class Statements(PassState):
             self.tracing -= traced == i
             self.unset = outer
             self.unless_same = outer_same
+            self.changed = outer_changed
             self.settled = outer_settled
             self.calls_settled = outer_calls
             self.truth_tested = outer_tested

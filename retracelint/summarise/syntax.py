@@ -598,6 +598,99 @@ def _changed_key(node: ast.If) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class Changed:
+    """The block of ``if t != new_t: t = new_t; ...`` (``changed_value``): ``kept``, the name that
+    keeps the last value (``t``, ``self._t``); ``made``, the names the block makes from the value
+    in turn (``t``, ``new_t``, ``integrator = make(t)``, ``config`` of ``config["D"] = t``)."""
+
+    kept: str
+    made: frozenset[str]
+    value: ast.expr | None = None  # ``new_t``
+
+    def read_by(self, node: ast.AST) -> bool:
+        """Whether ``node`` reads one of ``made``."""
+        return reads(node, self.made)
+
+
+def reads(node: ast.AST, names: frozenset[str]) -> bool:
+    """Whether ``node`` reads one of ``names`` (a name, or a dotted attribute of one)."""
+    return any(
+        isinstance(part, ast.Name | ast.Attribute) and _dotted(part) in names
+        for part in ast.walk(node)
+    )
+
+
+def changed_value(node: ast.If) -> Changed | None:
+    """For ``if t != new_t: t = new_t; ...`` (either side; ``t is None or ...`` first), where
+    ``t`` is a name or an attribute: the body runs again only when the value changed, and what it
+    makes from the value differs at each run (a program per value, not per iteration). Not a test
+    of identity (``is not``, ``id(obj) !=``): a new object is another key each time, however alike.
+    The names it makes from it, in the order the body binds them; else None."""
+    test = node.test
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        *firsts, test = test.values
+    else:
+        firsts = []
+    if not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq)
+    ):
+        return None
+    pair = (test.left, test.comparators[0])
+    if any(isinstance(side, ast.Call) and _is_name(side.func, "id") for side in pair):
+        return None
+    for kept, new in (pair, pair[::-1]):
+        text, value = _dotted(kept), ast.unparse(new)
+        if text is None or not _keeps(node.body, text, value):
+            continue
+        # ``t is None or t != new_t``: the first value, then each change.
+        if all(_none_tested(first) == text for first in firsts):
+            return Changed(text, _made_from(node.body, {text, value}), new)
+    return None
+
+
+def _keeps(body: list[ast.stmt], kept: str, value: str) -> bool:
+    """Whether ``body`` assigns ``kept = value`` (both as source text) somewhere."""
+    return any(
+        isinstance(stmt, ast.Assign)
+        and ast.unparse(stmt.value) == value
+        and any(_dotted(t) == kept for t in stmt.targets)
+        for stmt in _statements(body)
+    )
+
+
+def _none_tested(test: ast.AST) -> str | None:
+    """The name or attribute path ``x`` of ``x is None``."""
+    compared = _none_compared(test)
+    return _dotted(compared[0]) if compared is not None and compared[1] == 1 else None
+
+
+def _made_from(body: list[ast.stmt], seeds: set[str]) -> frozenset[str]:
+    """``seeds`` and the names ``body``'s assignments bind, in turn, to what reads them (the whole
+    object for a store into an item or attribute of it: ``config["D"] = t``)."""
+    made = set(seeds)
+    for stmt in _statements(body):
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign) or stmt.value is None:
+            continue
+        if not reads(stmt.value, frozenset(made)):
+            continue
+        for target in statement_targets(stmt):
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            for part in _unpacked(target):
+                text = _dotted(part)
+                if text is not None:
+                    made.add(text)
+    return frozenset(made)
+
+
+def _unpacked(target: ast.AST) -> list[ast.AST]:
+    """The targets of a tuple or list target, or the target itself."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return [part for element in target.elts for part in _unpacked(element)]
+    return [target]
+
+
 def _resets(body: list[ast.stmt], name: str, branch: ast.If) -> bool:
     """Whether ``body`` (a loop's) assigns ``name`` outside ``branch``."""
     inside = {id(stmt) for stmt in _statements(branch.body)}
