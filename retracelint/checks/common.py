@@ -284,11 +284,15 @@ def when_text(driver: Driver, here: Location, each: bool = False) -> tuple[str, 
 
 def at_text(location: Location, here: Location) -> str:
     """A line, told from the file of ``here``: ``line 19`` in that file, ``run.py:26`` in its folder
-    (or one below), else the whole path."""
+    (or below it), else the path as given (``examples/run.py:26``); an absolute path is told as
+    ``../run.py:26`` from one folder down (a package's caller script), so that a message stays
+    short however deep the project lies."""
     if location.path == here.path:
         return f"line {location.line}"
     near = os.path.relpath(location.path, os.path.dirname(here.path) or ".")
-    return f"{near if not near.startswith('..') else location.path}:{location.line}"
+    climbs = near.split(os.sep).count("..")
+    shown = near if not climbs or (climbs == 1 and os.path.isabs(location.path)) else location.path
+    return f"{shown}:{location.line}"
 
 
 def fields_text(names: list[str]) -> str:
