@@ -318,6 +318,10 @@ class FunctionSummary:
     # attribute's old value as a new value per call (``self.seen += 1``).
     writes: dict[str, tuple[Arg, ...]] = field(default_factory=dict)
     carried: list[Carried] = field(default_factory=list)
+    # The attribute names its body reads off an object as a value, not calling it (``jax.vmap(
+    # self.energy)``, ``f = env.step``; "*" for ``getattr`` of a name not known): with its calls,
+    # where an attribute may be used (``ModuleSummary.read`` is the module's union, calls too).
+    reads: set[str] = field(default_factory=set)
 
     def param(self, name: str) -> Param | None:
         """Its parameter ``name``, if it has one."""

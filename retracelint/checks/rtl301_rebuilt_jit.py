@@ -20,6 +20,7 @@ from retracelint.checks.common import (
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.funcrefs import Callee
 from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
+from retracelint.objects import attribute_called
 from retracelint.propagate import Cause, Propagation
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
@@ -134,7 +135,12 @@ def _rebuilt_jit(
     causes = (c for loops in uses for c in prop.fresh_causes(owner, fresh, loops))
     if CallSrc() in spec.fresh_sources and not owner.memoised:
         causes = chain(causes, _escaped_from_repeated(project, prop, owner, target))
-    kept = (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c))
+    kept = (
+        c
+        for c in causes
+        if not _same_key_each_time(project, prop, owner, spec, c)
+        and _used_between_builds(project, prop, owner, target, c) is not False
+    )
     cause = next(kept, None)
     if cause is None or _one_per_object(project, prop, owner, target, spec):
         return None
@@ -322,6 +328,13 @@ def _rate_unproven(
         # Kept on the object (``self.project = project``) and neither called nor read anywhere: a
         # jit never called never traces (issue 36 cause 2).
         text = f"`{spec.target_text}` is stored on the object, and no use of it is seen"
+        return Assumption("rate-unproven", spec.location, text)
+    unplaced = _used_between_builds(project, prop, owner, target, cause)
+    if isinstance(unplaced, str):
+        text = (
+            f"`{spec.target_text}` is used by {short_name(unplaced)}(), which nothing seen calls:"
+            " it may not run between two builds"
+        )
         return Assumption("rate-unproven", spec.location, text)
     chain = _rebuild_chain(project, owner, spec, cause)
     # A build in a step or epoch loop (a range over a count, a while loop) runs per step however
@@ -1258,17 +1271,61 @@ def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
     return cls is not None and site in cls.jit_attrs.values()
 
 
+def _stored_attributes(project: Project, maker: FunctionSummary, site: int) -> list[str]:
+    """The attributes of ``self`` the jit ``maker`` makes at ``site`` leaves it in, where it
+    leaves it only there: not returned, handed to a transform or called by ``maker``."""
+    jit = ("jit", "", str(site))
+    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
+        return []
+    if any(c.callee == jit or jit in c.alternatives for c in maker.calls):
+        return []
+    cls = project.classes.get(maker.cls) if maker.cls else None
+    return [attr for attr, index in cls.jit_attrs.items() if index == site] if cls else []
+
+
 def _only_stored(project: Project, prop: Propagation, maker: FunctionSummary, site: int) -> bool:
     """Whether the jit ``maker`` makes at ``site`` leaves it only as attributes of ``self`` that no
     module reads as a value or calls unresolved: not returned, handed to a transform or called."""
-    jit = ("jit", "", str(site))
-    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
-        return False
-    if any(c.callee == jit or jit in c.alternatives for c in maker.calls):
-        return False
-    cls = project.classes.get(maker.cls) if maker.cls else None
-    attrs = [attr for attr, index in cls.jit_attrs.items() if index == site] if cls else []
+    attrs = _stored_attributes(project, maker, site)
     return bool(attrs) and not any(prop.attribute_used(attr) for attr in attrs)
+
+
+def _used_between_builds(
+    project: Project, prop: Propagation, owner: FunctionSummary, target: JitTarget, cause: Cause
+) -> bool | str:
+    """Whether a jit that ``owner`` leaves only in attributes of ``self`` (``self.H =
+    jax.jit(H)``), built again at each turn of the loop that repeats ``cause``, can be used before
+    the next build: a build whose jit is never called is never traced, so only the last one
+    traces where every use runs after the loop (NPHDAE's energies, rebuilt per generated circuit
+    and plotted once after it; issue 36 cause 2). A use is a call of the attribute or a read of it
+    as a value (``jax.vmap(self.H)``), on whatever object (``Propagation.attribute_users``). True:
+    one runs in the loop, in its body or in what the calls there run (a jit a step called there
+    reads); or the jit leaves ``owner`` otherwise, or the loop is not known. False: every use
+    runs elsewhere, in functions of known callers. Else the first function of a use that nothing
+    seen calls, which may run anywhere (its qualified name)."""
+    attrs = _stored_attributes(project, owner, target.index)
+    repeating = _repeating_call(project, cause)
+    loop = _driving_loop(*repeating) if repeating is not None else None
+    if not attrs or repeating is None or loop is None:
+        return True
+    fn = repeating[0]
+    # A read in the loop's own function is not placed: it may be in the loop.
+    called = (attribute_called(c.callee) for c in fn.calls if loop in c.loops)
+    if not fn.reads.isdisjoint(attrs) or any(name in attrs for name in called):
+        return True
+    frequency = prop.frequency
+    run = frequency.run_by_loop(fn.qualname, loop)
+    users = {user for attr in attrs for user in prop.attribute_users(attr)} - {fn.qualname}
+    if users & run:
+        return True
+    unplaced = (
+        user
+        for user in sorted(users)
+        if project.functions[user].kind != "module"
+        and not frequency.traced(user)
+        and not frequency.callers(user)
+    )
+    return next(unplaced, False)
 
 
 def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:
