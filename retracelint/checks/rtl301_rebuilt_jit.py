@@ -22,6 +22,7 @@ from retracelint.funcrefs import Callee
 from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.objects import attribute_called
 from retracelint.propagate import Cause, Propagation
+from retracelint.summarise.apis import FUNCTION_RECORD_PACKAGES, FUNCTION_RECORDS
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
     ARRAY,
@@ -113,18 +114,16 @@ def _rebuilt_jit(
         return None
     binding = project.jit_binding(target)
     assert binding is not None  # every jit site has a binding, if only an empty one
+    if spec.fresh == "bound method" and _same_object_per_read(project, target, spec, binding):
+        return None
     if (
         spec.fresh_if_bound
         and not _method_of_instance(binding)
         and not (
-            binding.wrapped is None
-            and not spec.target_text.endswith(_STORED_CALLABLES)
-            and (spec.on_self or _library_method(project, target, spec))
+            binding.wrapped is None and (spec.on_self or _library_method(project, target, spec))
         )
     ):
         return None  # `jax.jit(pipeline.step)` of a parameter that holds a module
-    if spec.fresh == "bound method" and _same_object_per_read(binding):
-        return None
     owner = project.function(spec.function)
     jit = ("jit", "", str(spec.index))
     calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
@@ -1171,12 +1170,90 @@ def _library_method(project: Project, target: JitTarget, spec: JitSpec) -> bool:
     )
 
 
-def _same_object_per_read(binding: JitBinding) -> bool:
-    """Whether the attribute a jit wraps (``jax.jit(self.step)``) is the same object at every read,
-    so a jit of it built per call finds jax's caches: a staticmethod (a plain function, unbound). A
-    method or classmethod is bound anew at each read (checked: 4 builds, 1 trace for a staticmethod,
-    4 for the others)."""
-    return binding.wrapped is not None and not binding.wrapped.bound_per_read
+def _same_object_per_read(
+    project: Project, target: JitTarget, spec: JitSpec, binding: JitBinding
+) -> bool:
+    """Whether what a jit of an attribute wraps (``jax.jit(self.step)``, ``jax.jit(
+    self.transformed.apply)``) is the same function object at every read, so that a jit of it
+    built per call finds jax's caches, keyed by the function (checked with jax 0.10.2: 4 builds, 1
+    trace): a staticmethod or a function the object stores (not bound), or, where linking finds
+    no function there, one kept as data (``_kept_as_data``). A method or classmethod is bound anew
+    at each read (4 builds, 4 traces), of ``self`` too."""
+    if binding.wrapped is not None:
+        return not binding.wrapped.bound_per_read
+    return _kept_as_data(project, target, spec)
+
+
+def _kept_as_data(project: Project, target: JitTarget, spec: JitSpec) -> bool:
+    """Whether the attribute a jit wraps holds a function as data, not a method: by its name
+    (``apply_fn``, a flax ``TrainState``'s), or, read off an object ``__init__`` stores on ``self``
+    (made once per object), as a field of a record of functions: a NamedTuple's or dataclass's
+    field of the project (``Transformed(init, apply)``) that no class defines as a method, or a
+    field of what a library call of ``apis.FUNCTION_RECORDS`` returns (haiku's ``transform``,
+    optax's transformations)."""
+    if spec.target_text.endswith(_STORED_CALLABLES):
+        return True
+    if not spec.on_self or spec.target[:1] != ("recv",):
+        return False
+    name, refs = spec.target[1], spec.target[2:]
+    fn = project.function(spec.function)
+    this = fn.params[0].name if fn.cls is not None and fn.params else None
+    held = {ref.removeprefix(f"p:{this}.") for ref in refs}
+    if this is None or len(held) != 1 or any("." in attr or ":" in attr for attr in held):
+        return False
+    (attr,) = held
+    if not _stored_by_init(project, fn.cls, attr):
+        return False
+    classes = project.classes_of(project.modules[target.module], fn, refs, 0)
+    if classes:
+        return all(_field_of(project, cls, name) for cls in classes)
+    return _library_records(project, fn.cls, attr)
+
+
+def _stored_by_init(project: Project, cls: str, attr: str) -> bool:
+    """Whether only ``__init__`` stores ``self.attr`` among the methods of ``cls`` and its bases:
+    one object per instance."""
+    for klass in project.symbols.mro(cls):
+        for name, qualname in project.classes[klass].methods.items():
+            method = project.function(qualname)
+            this = method.params[0].name if method.params else None
+            if name != "__init__" and f"{this}.{attr}" in method.writes:
+                return False
+    return True
+
+
+def _field_of(project: Project, cls: str, name: str) -> bool:
+    """Whether ``name`` is a declared field of ``cls`` or a base (a NamedTuple's, a dataclass's)
+    that none of them defines as a method."""
+    chain = project.symbols.mro(cls)
+    declared = any(name in project.classes[c].fields for c in chain if c in project.classes)
+    return declared and project.symbols.member(cls, name) is None
+
+
+def _library_records(project: Project, cls: str, attr: str) -> bool:
+    """Whether every store of ``self.attr`` by the methods of ``cls`` and its bases holds what a
+    library call of ``apis.FUNCTION_RECORDS`` returns (``hk.transform_with_state(self.forward)``)."""
+    stores = [
+        (method, callee)
+        for klass in project.symbols.mro(cls)
+        for method, refs in project.classes[klass].field_functions.get(attr, ())
+        for _, callee in refs
+    ]
+    return bool(stores) and all(
+        callee[0] == "ret" and _records_call(project, method, int(callee[1]))
+        for method, callee in stores
+    )
+
+
+def _records_call(project: Project, method: str, index: int) -> bool:
+    """Whether call ``index`` of ``method`` is a library call of ``apis.FUNCTION_RECORDS``."""
+    callee = project.function(method).calls[index].callee
+    if callee[0] != "name":
+        return False
+    head, dot, rest = callee[1].partition(".")
+    base = project.owner[method].imports.get(head, head)
+    name = f"{base}{dot}{rest}"
+    return name in FUNCTION_RECORDS or name.startswith(FUNCTION_RECORD_PACKAGES)
 
 
 def _method_of_instance(binding: JitBinding) -> bool:
