@@ -18,7 +18,7 @@ from retracelint.checks.common import (
     when_text,
 )
 from retracelint.frequency import Rebuilt, is_test_file, short_name
-from retracelint.funcrefs import Callee
+from retracelint.funcrefs import Callee, unwrapped
 from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.objects import attribute_called
 from retracelint.propagate import Cause, Propagation
@@ -134,14 +134,13 @@ def _rebuilt_jit(
     causes = (c for loops in uses for c in prop.fresh_causes(owner, fresh, loops))
     if CallSrc() in spec.fresh_sources and not owner.memoised:
         causes = chain(causes, _escaped_from_repeated(project, prop, owner, target))
-    kept = (
-        c
-        for c in causes
-        if not _same_key_each_time(project, prop, owner, spec, c)
-        and _used_between_builds(project, prop, owner, target, c) is not False
-    )
+    kept = (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c))
     cause = next(kept, None)
-    if cause is None or _one_per_object(project, prop, owner, target, spec):
+    if (
+        cause is None
+        or _one_per_object(project, prop, owner, target, spec)
+        or _used_between_builds(project, prop, owner, target) is False
+    ):
         return None
     unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
     if unproven is not None:
@@ -328,7 +327,7 @@ def _rate_unproven(
         # jit never called never traces (issue 36 cause 2).
         text = f"`{spec.target_text}` is stored on the object, and no use of it is seen"
         return Assumption("rate-unproven", spec.location, text)
-    unplaced = _used_between_builds(project, prop, owner, target, cause)
+    unplaced = _used_between_builds(project, prop, owner, target)
     if isinstance(unplaced, str):
         text = (
             f"`{spec.target_text}` is used by {short_name(unplaced)}(), which nothing seen calls:"
@@ -1368,41 +1367,98 @@ def _only_stored(project: Project, prop: Propagation, maker: FunctionSummary, si
 
 
 def _used_between_builds(
-    project: Project, prop: Propagation, owner: FunctionSummary, target: JitTarget, cause: Cause
+    project: Project, prop: Propagation, maker: FunctionSummary, target: JitTarget
 ) -> bool | str:
-    """Whether a jit that ``owner`` leaves only in attributes of ``self`` (``self.H =
-    jax.jit(H)``), built again at each turn of the loop that repeats ``cause``, can be used before
-    the next build: a build whose jit is never called is never traced, so only the last one
-    traces where every use runs after the loop (NPHDAE's energies, rebuilt per generated circuit
-    and plotted once after it; issue 36 cause 2). A use is a call of the attribute or a read of it
-    as a value (``jax.vmap(self.H)``), on whatever object (``Propagation.attribute_users``). True:
-    one runs in the loop, in its body or in what the calls there run (a jit a step called there
-    reads); or the jit leaves ``owner`` otherwise, or the loop is not known. False: every use
-    runs elsewhere, in functions of known callers. Else the first function of a use that nothing
-    seen calls, which may run anywhere (its qualified name)."""
-    attrs = _stored_attributes(project, owner, target.index)
-    repeating = _repeating_call(project, cause)
-    loop = _driving_loop(*repeating) if repeating is not None else None
-    if not attrs or repeating is None or loop is None:
-        return True
-    fn = repeating[0]
-    # A read in the loop's own function is not placed: it may be in the loop.
-    called = (attribute_called(c.callee) for c in fn.calls if loop in c.loops)
-    if not fn.reads.isdisjoint(attrs) or any(name in attrs for name in called):
+    """Whether a jit that ``maker`` leaves only in attributes of ``self`` (``self.H =
+    jax.jit(H)``), built again at each turn of the loops that run ``maker`` again, can be used
+    before the next build: a build whose jit is never called is never traced, so where every use
+    runs after those loops only the last build traces (NPHDAE's energies, rebuilt per generated
+    circuit and plotted once after the loop; issue 36 cause 2). A use is a call of the attribute
+    or a read of it as a value (``jax.vmap(self.H)``), on whatever object
+    (``Propagation.attribute_users``). True: one runs in such a loop, in its body or in what the
+    calls there run (a step called there that reads it, the builder itself), or the jit leaves
+    ``maker`` otherwise, or no use is seen at all (``_only_stored`` tells that), or no loop runs
+    ``maker`` again. False: every use runs elsewhere, in functions of known callers. Else the first
+    function of a use that nothing seen calls, which may run anywhere (its qualified name)."""
+    attrs = _stored_attributes(project, maker, target.index)
+    users = {user for attr in attrs for user in prop.attribute_users(attr)}
+    if not users:
         return True
     frequency = prop.frequency
-    run = frequency.run_by_loop(fn.qualname, loop)
-    users = {user for attr in attrs for user in prop.attribute_users(attr)} - {fn.qualname}
-    if users & run:
-        return True
-    unplaced = (
+    unplaced = [
         user
         for user in sorted(users)
         if project.functions[user].kind != "module"
         and not frequency.traced(user)
         and not frequency.callers(user)
+    ]
+    seen, queue, looped = {maker.qualname}, [maker.qualname], False
+    while queue:
+        callee = queue.pop()
+        for caller, index in frequency.callers(callee):
+            if frequency.traced(caller) or frequency.once_per_object(caller, index, callee):
+                continue
+            fn = project.functions[caller]
+            loops = {loop for loop in fn.calls[index].loops if fn.loops[loop].repeats}
+            if loops:
+                looped = True
+                if _used_in(project, prop, fn, loops, attrs, (users, unplaced)):
+                    return True
+            if prop.repeated(caller) is not None and caller not in seen:
+                seen.add(caller)
+                queue.append(caller)
+    if not looped:
+        return True
+    return unplaced[0] if unplaced else False
+
+
+def _used_in(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    loops: set[int],
+    attrs: list[str],
+    users: tuple[set[str], list[str]],
+) -> bool:
+    """Whether an attribute of ``attrs`` may be used inside ``loops`` of ``fn``: called by a call
+    there, read anywhere in ``fn`` (a read is not placed: it may be in the loop), or used by a
+    function of ``users`` (all, and those nothing seen calls) that the calls there run, or that a
+    call there or in what they run may run unlinked (``augment(batch)`` of an item of a list of
+    objects, for their ``__call__``)."""
+    inside = [(fn.qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)]
+    if not fn.reads.isdisjoint(attrs):
+        return True
+    if any(attribute_called(fn.calls[i].callee) in attrs for _, i in inside):
+        return True
+    every, unplaced = users
+    run = prop.frequency.run_from(frozenset(inside))
+    if not every.isdisjoint(run):
+        return True
+    names = {short_name(user).rpartition(".")[2] for user in unplaced}
+    sites = [
+        *inside,
+        *((q, i) for q in sorted(run) for i in range(len(project.functions[q].calls))),
+    ]
+    return bool(names) and any(
+        not project.site_targets.get(site) and _may_call(_callee(project, site), names)
+        for site in sites
     )
-    return next(unplaced, False)
+
+
+def _callee(project: Project, site: tuple[str, int]) -> Callee:
+    return project.functions[site[0]].calls[site[1]].callee
+
+
+def _may_call(callee: Callee, names: set[str]) -> bool:
+    """Whether an unlinked call may run a method of one of ``names``: one it calls by that name,
+    or, for ``__call__``, a call of a value (what a call returns, a parameter, a closure's)."""
+    target = unwrapped(callee)[0] or ()
+    value = bool(target) and target[0] in _VALUE_CALLEES
+    return attribute_called(callee) in names or ("__call__" in names and value)
+
+
+# Callee kinds that call a value, which may be any object with a ``__call__``.
+_VALUE_CALLEES = frozenset({"ret", "param", "up", "global"})
 
 
 def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:
