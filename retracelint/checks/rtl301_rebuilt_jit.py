@@ -1213,7 +1213,8 @@ def _stored_by_init(project: Project, cls: str, attr: str) -> bool:
     """Whether only ``__init__`` stores ``self.attr`` among the methods of ``cls`` and its bases:
     one object per instance."""
     for klass in project.symbols.mro(cls):
-        for name, qualname in project.classes[klass].methods.items():
+        info = project.classes.get(klass)
+        for name, qualname in info.methods.items() if info is not None else ():
             method = project.function(qualname)
             this = method.params[0].name if method.params else None
             if name != "__init__" and f"{this}.{attr}" in method.writes:
@@ -1235,6 +1236,7 @@ def _library_records(project: Project, cls: str, attr: str) -> bool:
     stores = [
         (method, callee)
         for klass in project.symbols.mro(cls)
+        if klass in project.classes
         for method, refs in project.classes[klass].field_functions.get(attr, ())
         for _, callee in refs
     ]
