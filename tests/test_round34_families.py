@@ -5,27 +5,14 @@ is checked gone and a true twin of the same family kept."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
+from project_runs import findings_in, written
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> list[dict]:
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", *args, "."])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.stdout)
+def _findings(root: Path, *flags: str) -> list[dict]:
+    return findings_in(root, {}, *flags)
 
 
 def _where(found: list[dict]) -> list[tuple[str, int, str]]:
@@ -97,7 +84,7 @@ _IN_LOOP = "    dataset.append(env.trajectory(jnp.array([1.0, 0.0]), 100))\n"
 
 @pytest.fixture
 def circuits(tmp_path: Path) -> Path:
-    _write(
+    written(
         tmp_path,
         {"circuits/__init__.py": "", "circuits/lc.py": _CIRCUIT, "generate.py": _GENERATE},
     )
@@ -105,9 +92,9 @@ def circuits(tmp_path: Path) -> Path:
 
 
 def test_a_jit_rebuilt_per_circuit_but_used_after_the_loop_is_no_finding(
-    circuits: Path, monkeypatch: pytest.MonkeyPatch
+    circuits: Path,
 ) -> None:
-    assert _findings(circuits, monkeypatch, "--confidence", "all") == []
+    assert _findings(circuits, "--confidence", "all") == []
 
 
 @pytest.mark.parametrize(
@@ -126,11 +113,11 @@ def test_a_jit_rebuilt_per_circuit_but_used_after_the_loop_is_no_finding(
     ],
 )
 def test_a_jit_rebuilt_per_circuit_and_used_in_the_loop_stays_reported(
-    circuits: Path, monkeypatch: pytest.MonkeyPatch, module: str, old: str, new: str
+    circuits: Path, module: str, old: str, new: str
 ) -> None:
     text = (circuits / module).read_text(encoding="utf-8")
-    _write(circuits, {module: text.replace(old, new)})
-    found = _findings(circuits, monkeypatch)
+    written(circuits, {module: text.replace(old, new)})
+    found = _findings(circuits)
     assert _where(found) == [("circuits/lc.py", 20, "RTL301")]
     assert found[0]["message"].startswith(
         "jax.jit rebuilds a jitted nested def each call of LCCircuit.define_dynamics()"
@@ -138,13 +125,13 @@ def test_a_jit_rebuilt_per_circuit_and_used_in_the_loop_stays_reported(
 
 
 def test_a_use_nothing_seen_calls_holds_the_rebuild_back(
-    circuits: Path, monkeypatch: pytest.MonkeyPatch
+    circuits: Path,
 ) -> None:
     """``plot_energy`` called by nothing in the project may run anywhere: no default finding, and
     the held-back one names the assumption."""
-    _write(circuits, {"generate.py": _GENERATE.rpartition("print(")[0]})
-    assert _findings(circuits, monkeypatch) == []
-    (held,) = _findings(circuits, monkeypatch, "--confidence", "all")
+    written(circuits, {"generate.py": _GENERATE.rpartition("print(")[0]})
+    assert _findings(circuits) == []
+    (held,) = _findings(circuits, "--confidence", "all")
     assert (held["line"], held["confidence"]) == (20, "low")
     assert [a["text"] for a in held["assumptions"]] == [
         "`energy` is used by LCCircuit.plot_energy(), which nothing seen calls: it may not run"
@@ -227,15 +214,13 @@ _JITTED = "        return jax.jit(self.transformed.apply)"
 
 
 def _ensemble(root: Path, forward: str) -> Path:
-    _write(root, {"ensembles/__init__.py": "", "ensembles/forward.py": forward, "main.py": _MAIN})
+    written(root, {"ensembles/__init__.py": "", "ensembles/forward.py": forward, "main.py": _MAIN})
     return root
 
 
 @pytest.mark.parametrize("forward", [_RECORD, _HAIKU], ids=["namedtuple", "haiku"])
-def test_a_jit_of_a_record_field_made_once_is_no_finding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forward: str
-) -> None:
-    assert _findings(_ensemble(tmp_path, forward), monkeypatch, "--confidence", "all") == []
+def test_a_jit_of_a_record_field_made_once_is_no_finding(tmp_path: Path, forward: str) -> None:
+    assert _findings(_ensemble(tmp_path, forward), "--confidence", "all") == []
 
 
 @pytest.mark.parametrize(
@@ -260,10 +245,8 @@ def test_a_jit_of_a_record_field_made_once_is_no_finding(
     ],
     ids=["record-per-call", "bound-method", "record-method"],
 )
-def test_a_jit_of_a_function_made_per_read_stays_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forward: str
-) -> None:
-    found = _findings(_ensemble(tmp_path, forward), monkeypatch)
+def test_a_jit_of_a_function_made_per_read_stays_reported(tmp_path: Path, forward: str) -> None:
+    found = _findings(_ensemble(tmp_path, forward))
     assert [(f["path"], f["code"], f["severity"]) for f in found] == [
         ("ensembles/forward.py", "RTL301", "error")
     ]
@@ -312,14 +295,12 @@ _STORED_OVER = "        self.forward_g = jax.vmap(forward_g, in_axes=(None, 0))\
 
 
 def _model(root: Path, model: str) -> Path:
-    _write(root, {"models/__init__.py": "", "models/model.py": model, "train.py": _TRAIN})
+    written(root, {"models/__init__.py": "", "models/model.py": model, "train.py": _TRAIN})
     return root
 
 
-def test_a_jit_stored_over_before_any_read_is_no_finding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert _findings(_model(tmp_path, _MODEL), monkeypatch, "--confidence", "all") == []
+def test_a_jit_stored_over_before_any_read_is_no_finding(tmp_path: Path) -> None:
+    assert _findings(_model(tmp_path, _MODEL), "--confidence", "all") == []
 
 
 @pytest.mark.parametrize(
@@ -334,9 +315,9 @@ def test_a_jit_stored_over_before_any_read_is_no_finding(
     ids=["on-a-branch", "read-between"],
 )
 def test_a_jit_that_may_be_read_before_it_is_stored_over_stays_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, over: str
+    tmp_path: Path, over: str
 ) -> None:
-    found = _findings(_model(tmp_path, _MODEL.replace(_STORED_OVER, over)), monkeypatch)
+    found = _findings(_model(tmp_path, _MODEL.replace(_STORED_OVER, over)))
     assert _where(found) == [("models/model.py", 14, "RTL301")]
     assert found[0]["message"].startswith(
         "jax.jit rebuilds a jitted nested def each call of Model.build()"

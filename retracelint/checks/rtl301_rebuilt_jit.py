@@ -1309,35 +1309,46 @@ def _built_at_setup(
     sites = frozenset(project.jit_callers.get(target.key, ()))
     if sites and all(frequency.bounded_repeats(site) for site in sites):
         return False  # one call per object: each call may trace
-    seen = {maker.qualname}
-    queue = [maker.qualname]
+    for fn, index, loops in _rebuilding_calls(project, prop, maker):
+        caller = fn.qualname
+        driver = prop.repeated(caller)
+        again = driver is not None
+        # A constructor that builds its parts in loops of its own (``[Dist(n) for n in sizes]``
+        # in ``Dist.__init__``) is repeated by calls of itself: their loops are what is asked,
+        # here and at its other calls.
+        own = again and [step.function for step in driver.path] == [caller]
+        if loops and ((again and not own) or frequency.loops_reach(caller, set(loops), sites)):
+            return False
+        # No call of the jit seen: kept in a container (``self._fwd[s] = make(...)``) and read
+        # elsewhere. Built by a function that runs once, one per item its innermost loop walks (a
+        # set of observables, each subset of one) is one per computation; a loop over steps (a
+        # range over a count, a while) may be the run itself, and a builder that runs again may
+        # build per use.
+        innermost = _driving_loop(fn, index)
+        if not sites and (again or (innermost is not None and fn.loops[innermost].runs_on)):
+            return False
+    return True
+
+
+def _rebuilding_calls(
+    project: Project, prop: Propagation, maker: FunctionSummary
+) -> Iterator[tuple[FunctionSummary, int, frozenset[int]]]:
+    """The runtime calls that run ``maker`` again: its callers' calls of it, and, up from each
+    caller that runs again itself, that caller's callers' calls (each function once). Each with
+    its function, its index and the loops around it that repeat it; not a call under a trace, nor
+    one that runs its callee once per object (a lazy set-up)."""
+    frequency = prop.frequency
+    seen, queue = {maker.qualname}, [maker.qualname]
     while queue:
         callee = queue.pop()
         for caller, index in frequency.callers(callee):
             if frequency.traced(caller) or frequency.once_per_object(caller, index, callee):
                 continue
             fn = project.functions[caller]
-            loops = {loop for loop in fn.calls[index].loops if fn.loops[loop].repeats}
-            driver = prop.repeated(caller)
-            again = driver is not None
-            # A constructor that builds its parts in loops of its own (``[Dist(n) for n in
-            # sizes]`` in ``Dist.__init__``) is repeated by calls of itself: their loops are what
-            # is asked, here and at its other calls.
-            own = again and [step.function for step in driver.path] == [caller]
-            if loops and ((again and not own) or frequency.loops_reach(caller, loops, sites)):
-                return False
-            # No call of the jit seen: kept in a container (``self._fwd[s] = make(...)``) and
-            # read elsewhere. Built by a function that runs once, one per item its innermost loop
-            # walks (a set of observables, each subset of one) is one per computation; a loop over
-            # steps (a range over a count, a while) may be the run itself, and a builder that
-            # runs again may build per use.
-            innermost = _driving_loop(fn, index)
-            if not sites and (again or (innermost is not None and fn.loops[innermost].runs_on)):
-                return False
-            if again and caller not in seen:
+            yield fn, index, frozenset(i for i in fn.calls[index].loops if fn.loops[i].repeats)
+            if prop.repeated(caller) is not None and caller not in seen:
                 seen.add(caller)
                 queue.append(caller)
-    return True
 
 
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
@@ -1394,21 +1405,11 @@ def _used_between_builds(
         and not frequency.traced(user)
         and not frequency.callers(user)
     ]
-    seen, queue, looped = {maker.qualname}, [maker.qualname], False
-    while queue:
-        callee = queue.pop()
-        for caller, index in frequency.callers(callee):
-            if frequency.traced(caller) or frequency.once_per_object(caller, index, callee):
-                continue
-            fn = project.functions[caller]
-            loops = {loop for loop in fn.calls[index].loops if fn.loops[loop].repeats}
-            if loops:
-                looped = True
-                if _used_in(project, prop, fn, loops, attrs, (users, unplaced)):
-                    return True
-            if prop.repeated(caller) is not None and caller not in seen:
-                seen.add(caller)
-                queue.append(caller)
+    looped = False
+    for fn, _, loops in _rebuilding_calls(project, prop, maker):
+        looped = looped or bool(loops)
+        if loops and _used_in(project, prop, fn, loops, attrs, (users, unplaced)):
+            return True
     if not looped:
         return True
     return unplaced[0] if unplaced else False
@@ -1418,7 +1419,7 @@ def _used_in(
     project: Project,
     prop: Propagation,
     fn: FunctionSummary,
-    loops: set[int],
+    loops: frozenset[int],
     attrs: list[str],
     users: tuple[set[str], list[str]],
 ) -> bool:
