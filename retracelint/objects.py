@@ -33,6 +33,7 @@ from retracelint.callgraph import (
     Target,
 )
 from retracelint.fills import filled_evenly, grows, without_calls
+from retracelint.funcrefs import Callee, unwrapped
 from retracelint.model import Location, PathStep
 from retracelint.readlog import query
 from retracelint.summary import Arg, CallSite, FunctionSummary, ModuleSummary
@@ -222,6 +223,22 @@ class ObjectModel:
             modules = self.project.modules.values()
             self._read_names = set().union(*(summary.read for summary in modules))
         return name in self._read_names or "*" in self._read_names
+
+    @query("prop")
+    def attribute_users(self: Propagation, name: str) -> tuple[str, ...]:
+        """The functions that may use attribute ``name`` of an object, whatever the object: read
+        it as a value (``jax.vmap(self.H)``, ``FunctionSummary.reads``, ``getattr`` of a name not
+        known too) or call it (``self.H(x)``, ``env.H(x)``, ``jax.grad(self.H)(x)``). Only the
+        modules that read the name are walked (``ModuleSummary.read``)."""
+        return tuple(
+            fn.qualname
+            for summary in self.project.modules.values()
+            if name in summary.read or "*" in summary.read
+            for fn in summary.functions.values()
+            if name in fn.reads
+            or "*" in fn.reads
+            or any(attribute_called(call.callee) == name for call in fn.calls)
+        )
 
     @query("prop")
     def _constructions_of(self: Propagation, cls: str) -> list[Site]:
@@ -889,3 +906,23 @@ def _attr_path(made: Made, path: str) -> Made:
     for attr in path.split("."):
         made = made.attr(attr)
     return made
+
+
+# Callee kinds that name the attribute a call reads off an object: its last part.
+_ATTRIBUTE_CALLEES = frozenset({"self", "super", "method"})
+
+
+def attribute_called(callee: Callee) -> str | None:
+    """The attribute a call reads off an object and calls (``self.H(x)``, ``env.H(x)``, ``jax.grad(
+    self.H)(x)``, from a closure too), or None where it calls no attribute."""
+    while callee and callee[0] in ("up", "module", "transform", "mapped", "partial"):
+        callee = callee[1:] if callee[0] in ("up", "module") else unwrapped(callee)[0] or ()
+    if not callee:
+        return None
+    if callee[0] in _ATTRIBUTE_CALLEES and len(callee) == 3:
+        return callee[2]
+    if callee[0] == "recv":
+        return callee[1]
+    if callee[0] == "name" and "." in callee[1]:
+        return callee[1].rpartition(".")[2]
+    return None

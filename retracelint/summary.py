@@ -329,6 +329,10 @@ class FunctionSummary:
     # of it: a length or mode it reads, the sizes of what it closes over, ``leggauss(order)``): a
     # new value of one makes another program.
     configures: tuple[str, ...] = ()
+    # The attribute names its body reads off an object as a value, not calling it (``jax.vmap(
+    # self.energy)``, ``f = env.step``; "*" for ``getattr`` of a name not known): with its calls,
+    # where an attribute may be used (``ModuleSummary.read`` is the module's union, calls too).
+    reads: set[str] = field(default_factory=set)
 
     def param(self, name: str) -> Param | None:
         """Its parameter ``name``, if it has one."""

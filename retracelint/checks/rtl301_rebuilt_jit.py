@@ -19,9 +19,11 @@ from retracelint.checks.common import (
     when_text,
 )
 from retracelint.frequency import Rebuilt, is_test_file, short_name
-from retracelint.funcrefs import Callee
+from retracelint.funcrefs import Callee, unwrapped
 from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
+from retracelint.objects import attribute_called
 from retracelint.propagate import Cause, Propagation
+from retracelint.summarise.apis import FUNCTION_RECORD_PACKAGES, FUNCTION_RECORDS
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
     BOOL,
@@ -109,18 +111,16 @@ def _rebuilt_jit(
         return None
     binding = project.jit_binding(target)
     assert binding is not None  # every jit site has a binding, if only an empty one
+    if spec.fresh == "bound method" and _same_object_per_read(project, target, spec, binding):
+        return None
     if (
         spec.fresh_if_bound
         and not _method_of_instance(binding)
         and not (
-            binding.wrapped is None
-            and not spec.target_text.endswith(_STORED_CALLABLES)
-            and (spec.on_self or _library_method(project, target, spec))
+            binding.wrapped is None and (spec.on_self or _library_method(project, target, spec))
         )
     ):
         return None  # `jax.jit(pipeline.step)` of a parameter that holds a module
-    if spec.fresh == "bound method" and _same_object_per_read(binding):
-        return None
     owner = project.function(spec.function)
     jit = ("jit", "", str(spec.index))
     calls = [c for c in owner.calls if c.callee == jit or jit in c.alternatives]
@@ -133,7 +133,11 @@ def _rebuilt_jit(
         causes = chain(causes, _escaped_from_repeated(project, prop, owner, target))
     kept = (c for c in causes if not _same_key_each_time(project, prop, owner, spec, c))
     cause = next(kept, None)
-    if cause is None or _one_per_object(project, prop, owner, target, spec):
+    if (
+        cause is None
+        or _one_per_object(project, prop, owner, target, spec)
+        or _used_between_builds(project, prop, owner, target) is False
+    ):
         return None
     unproven = _rate_unproven(project, prop, owner, target, binding, spec, cause)
     if unproven is not None:
@@ -318,6 +322,13 @@ def _rate_unproven(
         # Kept on the object (``self.project = project``) and neither called nor read anywhere: a
         # jit never called never traces (issue 36 cause 2).
         text = f"`{spec.target_text}` is stored on the object, and no use of it is seen"
+        return Assumption("rate-unproven", spec.location, text)
+    unplaced = _used_between_builds(project, prop, owner, target)
+    if isinstance(unplaced, str):
+        text = (
+            f"`{spec.target_text}` is used by {short_name(unplaced)}(), which nothing seen calls:"
+            " it may not run between two builds"
+        )
         return Assumption("rate-unproven", spec.location, text)
     chain = _rebuild_chain(project, owner, spec, cause)
     # A build in a step or epoch loop (a range over a count, a while loop) runs per step however
@@ -1204,12 +1215,92 @@ def _library_method(project: Project, target: JitTarget, spec: JitSpec) -> bool:
     )
 
 
-def _same_object_per_read(binding: JitBinding) -> bool:
-    """Whether the attribute a jit wraps (``jax.jit(self.step)``) is the same object at every read,
-    so a jit of it built per call finds jax's caches: a staticmethod (a plain function, unbound). A
-    method or classmethod is bound anew at each read (checked: 4 builds, 1 trace for a staticmethod,
-    4 for the others)."""
-    return binding.wrapped is not None and not binding.wrapped.bound_per_read
+def _same_object_per_read(
+    project: Project, target: JitTarget, spec: JitSpec, binding: JitBinding
+) -> bool:
+    """Whether what a jit of an attribute wraps (``jax.jit(self.step)``, ``jax.jit(
+    self.transformed.apply)``) is the same function object at every read, so that a jit of it
+    built per call finds jax's caches, keyed by the function (checked with jax 0.10.2: 4 builds, 1
+    trace): a staticmethod or a function the object stores (not bound), or, where linking finds
+    no function there, one kept as data (``_kept_as_data``). A method or classmethod is bound anew
+    at each read (4 builds, 4 traces), of ``self`` too."""
+    if binding.wrapped is not None:
+        return not binding.wrapped.bound_per_read
+    return _kept_as_data(project, target, spec)
+
+
+def _kept_as_data(project: Project, target: JitTarget, spec: JitSpec) -> bool:
+    """Whether the attribute a jit wraps holds a function as data, not a method: by its name
+    (``apply_fn``, a flax ``TrainState``'s), or, read off an object ``__init__`` stores on ``self``
+    (made once per object), as a field of a record of functions: a NamedTuple's or dataclass's
+    field of the project (``Transformed(init, apply)``) that no class defines as a method, or a
+    field of what a library call of ``apis.FUNCTION_RECORDS`` returns (haiku's ``transform``,
+    optax's transformations)."""
+    if spec.target_text.endswith(_STORED_CALLABLES):
+        return True
+    if not spec.on_self or spec.target[:1] != ("recv",):
+        return False
+    name, refs = spec.target[1], spec.target[2:]
+    fn = project.function(spec.function)
+    this = fn.params[0].name if fn.cls is not None and fn.params else None
+    held = {ref.removeprefix(f"p:{this}.") for ref in refs}
+    if this is None or len(held) != 1 or any("." in attr or ":" in attr for attr in held):
+        return False
+    (attr,) = held
+    if not _stored_by_init(project, fn.cls, attr):
+        return False
+    classes = project.classes_of(project.modules[target.module], fn, refs, 0)
+    if classes:
+        return all(_field_of(project, cls, name) for cls in classes)
+    return _library_records(project, fn.cls, attr)
+
+
+def _stored_by_init(project: Project, cls: str, attr: str) -> bool:
+    """Whether only ``__init__`` stores ``self.attr`` among the methods of ``cls`` and its bases:
+    one object per instance."""
+    for klass in project.symbols.mro(cls):
+        info = project.classes.get(klass)
+        for name, qualname in info.methods.items() if info is not None else ():
+            method = project.function(qualname)
+            this = method.params[0].name if method.params else None
+            if name != "__init__" and f"{this}.{attr}" in method.writes:
+                return False
+    return True
+
+
+def _field_of(project: Project, cls: str, name: str) -> bool:
+    """Whether ``name`` is a declared field of ``cls`` or a base (a NamedTuple's, a dataclass's)
+    that none of them defines as a method."""
+    chain = project.symbols.mro(cls)
+    declared = any(name in project.classes[c].fields for c in chain if c in project.classes)
+    return declared and project.symbols.member(cls, name) is None
+
+
+def _library_records(project: Project, cls: str, attr: str) -> bool:
+    """Whether every store of ``self.attr`` by the methods of ``cls`` and its bases holds what a
+    library call of ``apis.FUNCTION_RECORDS`` returns (``hk.transform_with_state(self.forward)``)."""
+    stores = [
+        (method, callee)
+        for klass in project.symbols.mro(cls)
+        if klass in project.classes
+        for method, refs in project.classes[klass].field_functions.get(attr, ())
+        for _, callee in refs
+    ]
+    return bool(stores) and all(
+        callee[0] == "ret" and _records_call(project, method, int(callee[1]))
+        for method, callee in stores
+    )
+
+
+def _records_call(project: Project, method: str, index: int) -> bool:
+    """Whether call ``index`` of ``method`` is a library call of ``apis.FUNCTION_RECORDS``."""
+    callee = project.function(method).calls[index].callee
+    if callee[0] != "name":
+        return False
+    head, dot, rest = callee[1].partition(".")
+    base = project.owner[method].imports.get(head, head)
+    name = f"{base}{dot}{rest}"
+    return name in FUNCTION_RECORDS or name.startswith(FUNCTION_RECORD_PACKAGES)
 
 
 def _method_of_instance(binding: JitBinding) -> bool:
@@ -1264,35 +1355,46 @@ def _built_at_setup(
     sites = frozenset(project.jit_callers.get(target.key, ()))
     if sites and all(frequency.bounded_repeats(site) for site in sites):
         return False  # one call per object: each call may trace
-    seen = {maker.qualname}
-    queue = [maker.qualname]
+    for fn, index, loops in _rebuilding_calls(project, prop, maker):
+        caller = fn.qualname
+        driver = prop.repeated(caller)
+        again = driver is not None
+        # A constructor that builds its parts in loops of its own (``[Dist(n) for n in sizes]``
+        # in ``Dist.__init__``) is repeated by calls of itself: their loops are what is asked,
+        # here and at its other calls.
+        own = again and [step.function for step in driver.path] == [caller]
+        if loops and ((again and not own) or frequency.loops_reach(caller, set(loops), sites)):
+            return False
+        # No call of the jit seen: kept in a container (``self._fwd[s] = make(...)``) and read
+        # elsewhere. Built by a function that runs once, one per item its innermost loop walks (a
+        # set of observables, each subset of one) is one per computation; a loop over steps (a
+        # range over a count, a while) may be the run itself, and a builder that runs again may
+        # build per use.
+        innermost = _driving_loop(fn, index)
+        if not sites and (again or (innermost is not None and fn.loops[innermost].runs_on)):
+            return False
+    return True
+
+
+def _rebuilding_calls(
+    project: Project, prop: Propagation, maker: FunctionSummary
+) -> Iterator[tuple[FunctionSummary, int, frozenset[int]]]:
+    """The runtime calls that run ``maker`` again: its callers' calls of it, and, up from each
+    caller that runs again itself, that caller's callers' calls (each function once). Each with
+    its function, its index and the loops around it that repeat it; not a call under a trace, nor
+    one that runs its callee once per object (a lazy set-up)."""
+    frequency = prop.frequency
+    seen, queue = {maker.qualname}, [maker.qualname]
     while queue:
         callee = queue.pop()
         for caller, index in frequency.callers(callee):
             if frequency.traced(caller) or frequency.once_per_object(caller, index, callee):
                 continue
             fn = project.functions[caller]
-            loops = {loop for loop in fn.calls[index].loops if fn.loops[loop].repeats}
-            driver = prop.repeated(caller)
-            again = driver is not None
-            # A constructor that builds its parts in loops of its own (``[Dist(n) for n in
-            # sizes]`` in ``Dist.__init__``) is repeated by calls of itself: their loops are what
-            # is asked, here and at its other calls.
-            own = again and [step.function for step in driver.path] == [caller]
-            if loops and ((again and not own) or frequency.loops_reach(caller, loops, sites)):
-                return False
-            # No call of the jit seen: kept in a container (``self._fwd[s] = make(...)``) and
-            # read elsewhere. Built by a function that runs once, one per item its innermost loop
-            # walks (a set of observables, each subset of one) is one per computation; a loop over
-            # steps (a range over a count, a while) may be the run itself, and a builder that
-            # runs again may build per use.
-            innermost = _driving_loop(fn, index)
-            if not sites and (again or (innermost is not None and fn.loops[innermost].runs_on)):
-                return False
-            if again and caller not in seen:
+            yield fn, index, frozenset(i for i in fn.calls[index].loops if fn.loops[i].repeats)
+            if prop.repeated(caller) is not None and caller not in seen:
                 seen.add(caller)
                 queue.append(caller)
-    return True
 
 
 def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
@@ -1304,17 +1406,108 @@ def _escapes(project: Project, maker: FunctionSummary, site: int) -> bool:
     return cls is not None and site in cls.jit_attrs.values()
 
 
+def _stored_attributes(project: Project, maker: FunctionSummary, site: int) -> list[str]:
+    """The attributes of ``self`` the jit ``maker`` makes at ``site`` leaves it in, where it
+    leaves it only there: not returned, handed to a transform or called by ``maker``."""
+    jit = ("jit", "", str(site))
+    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
+        return []
+    if any(c.callee == jit or jit in c.alternatives for c in maker.calls):
+        return []
+    cls = project.classes.get(maker.cls) if maker.cls else None
+    return [attr for attr, index in cls.jit_attrs.items() if index == site] if cls else []
+
+
 def _only_stored(project: Project, prop: Propagation, maker: FunctionSummary, site: int) -> bool:
     """Whether the jit ``maker`` makes at ``site`` leaves it only as attributes of ``self`` that no
     module reads as a value or calls unresolved: not returned, handed to a transform or called."""
-    jit = ("jit", "", str(site))
-    if any(callee == jit for _, callee in maker.returned_refs) or jit in maker.traces:
-        return False
-    if any(c.callee == jit or jit in c.alternatives for c in maker.calls):
-        return False
-    cls = project.classes.get(maker.cls) if maker.cls else None
-    attrs = [attr for attr, index in cls.jit_attrs.items() if index == site] if cls else []
+    attrs = _stored_attributes(project, maker, site)
     return bool(attrs) and not any(prop.attribute_used(attr) for attr in attrs)
+
+
+def _used_between_builds(
+    project: Project, prop: Propagation, maker: FunctionSummary, target: JitTarget
+) -> bool | str:
+    """Whether a jit that ``maker`` leaves only in attributes of ``self`` (``self.H =
+    jax.jit(H)``), built again at each turn of the loops that run ``maker`` again, can be used
+    before the next build: a build whose jit is never called is never traced, so where every use
+    runs after those loops only the last build traces (NPHDAE's energies, rebuilt per generated
+    circuit and plotted once after the loop; issue 36 cause 2). A use is a call of the attribute
+    or a read of it as a value (``jax.vmap(self.H)``), on whatever object
+    (``Propagation.attribute_users``). True: one runs in such a loop, in its body or in what the
+    calls there run (a step called there that reads it, the builder itself), or the jit leaves
+    ``maker`` otherwise, or no use is seen at all (``_only_stored`` tells that), or no loop runs
+    ``maker`` again. False: every use runs elsewhere, in functions of known callers. Else the first
+    function of a use that nothing seen calls, which may run anywhere (its qualified name)."""
+    attrs = _stored_attributes(project, maker, target.index)
+    users = {user for attr in attrs for user in prop.attribute_users(attr)}
+    if not users:
+        return True
+    frequency = prop.frequency
+    unplaced = [
+        user
+        for user in sorted(users)
+        if project.functions[user].kind != "module"
+        and not frequency.traced(user)
+        and not frequency.callers(user)
+    ]
+    looped = False
+    for fn, _, loops in _rebuilding_calls(project, prop, maker):
+        looped = looped or bool(loops)
+        if loops and _used_in(project, prop, fn, loops, attrs, (users, unplaced)):
+            return True
+    if not looped:
+        return True
+    return unplaced[0] if unplaced else False
+
+
+def _used_in(
+    project: Project,
+    prop: Propagation,
+    fn: FunctionSummary,
+    loops: frozenset[int],
+    attrs: list[str],
+    users: tuple[set[str], list[str]],
+) -> bool:
+    """Whether an attribute of ``attrs`` may be used inside ``loops`` of ``fn``: called by a call
+    there, read anywhere in ``fn`` (a read is not placed: it may be in the loop), or used by a
+    function of ``users`` (all, and those nothing seen calls) that the calls there run, or that a
+    call there or in what they run may run unlinked (``augment(batch)`` of an item of a list of
+    objects, for their ``__call__``)."""
+    inside = [(fn.qualname, i) for i, call in enumerate(fn.calls) if loops.intersection(call.loops)]
+    if not fn.reads.isdisjoint(attrs):
+        return True
+    if any(attribute_called(fn.calls[i].callee) in attrs for _, i in inside):
+        return True
+    every, unplaced = users
+    run = prop.frequency.run_from(frozenset(inside))
+    if not every.isdisjoint(run):
+        return True
+    names = {short_name(user).rpartition(".")[2] for user in unplaced}
+    sites = [
+        *inside,
+        *((q, i) for q in sorted(run) for i in range(len(project.functions[q].calls))),
+    ]
+    return bool(names) and any(
+        not project.site_targets.get(site) and _may_call(_callee(project, site), names)
+        for site in sites
+    )
+
+
+def _callee(project: Project, site: tuple[str, int]) -> Callee:
+    return project.functions[site[0]].calls[site[1]].callee
+
+
+def _may_call(callee: Callee, names: set[str]) -> bool:
+    """Whether an unlinked call may run a method of one of ``names``: one it calls by that name,
+    or, for ``__call__``, a call of a value (what a call returns, a parameter, a closure's)."""
+    target = unwrapped(callee)[0] or ()
+    value = bool(target) and target[0] in _VALUE_CALLEES
+    return attribute_called(callee) in names or ("__call__" in names and value)
+
+
+# Callee kinds that call a value, which may be any object with a ``__call__``.
+_VALUE_CALLEES = frozenset({"ret", "param", "up", "global"})
 
 
 def _made_per_call(project: Project, spec: JitSpec, target: JitTarget) -> bool:

@@ -290,6 +290,7 @@ class Calls(PassState):
             name = node.args[1]
             literal = isinstance(name, ast.Constant) and isinstance(name.value, str)
             self.mod.summary.read.add(name.value if literal else "*")  # type: ignore[union-attr]
+            self.fn.reads.add(name.value if literal else "*")  # type: ignore[union-attr]
         callee_value = self.expr(func) if not isinstance(func, ast.Attribute | ast.Name) else None
         args = [self.method_value(a, self.expr(a)) for a in node.args]
         kwargs = {
@@ -401,6 +402,10 @@ class Calls(PassState):
             bound = self.partials.get(callees[0][3])
             if bound is not None:  # a call through a partial made here: the wrapped call
                 callees = [callees[0][4:]]
+        if not callees and receiver is not None:
+            # A method call nothing records (``x.attr(...)`` of a value of no known object): the
+            # attribute is used here all the same.
+            self.fn.reads.add(func.attr)  # type: ignore[union-attr]
         at = self.loc(node) if callees else None
         index = self.record(node, callees, args, kwargs, at, bound) if at is not None else None
         callee = callees[0] if callees else None

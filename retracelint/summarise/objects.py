@@ -93,6 +93,7 @@ class Objects(PassState):
             if attr in _DTYPES and (_array_module(module) or module == "ml_dtypes"):
                 return Value(ty=DTYPE, dtype=_DTYPES[attr])  # np.int16, jnp.bfloat16
         self.mod.summary.read.add(attr)
+        self.fn.reads.add(attr)
         base = self.expr(node.value)
         if attr == "dtype":
             return Value(

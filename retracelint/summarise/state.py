@@ -154,6 +154,8 @@ class PassState:
         # The ``if`` blocks a loop's first iteration surely runs (``first_pass_branch``).
         self.taken_first: set[ast.If] = set()
         self.body: list[ast.stmt] = []  # the whole body walked
+        # The block of the statement being walked and where the statements after it start.
+        self.block_rest: tuple[list[ast.stmt], int] = ([], 0)
         self._names: BodyNames | None = None  # what the body binds and resizes (``names``)
         # The locals whose bindings ``held_name`` is reading (``xs = [f(x) for x in xs]`` reads
         # its own name: no answer from there).
@@ -289,6 +291,7 @@ class PassState:
     def _block(self, body: list[ast.stmt]) -> None:
         once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
+            self.block_rest = (body, at + 1)
             if at >= once:
                 self.statement_once(stmt)
             else:

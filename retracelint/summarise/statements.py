@@ -97,6 +97,7 @@ from retracelint.summarise.syntax import (
     changed_value,
     leaf_function,
     one_expression,
+    stored_over,
 )
 from retracelint.summary import (
     Arg,
@@ -346,7 +347,13 @@ class Statements(PassState):
         # What a closure's call stands for is read as if written here, by the readers of syntax
         # too (what grows itself, a name's definition).
         source = self.closure_made(node.value)
+        # A jit stored in an attribute and stored over before anything reads it is never called:
+        # its store is not made.
+        body, after = self.block_rest
+        dead = stored_over(node, body[after:]) if value.site is not None else frozenset()
         for target in node.targets:
+            if isinstance(target, ast.Attribute) and target.attr in dead:
+                continue
             self.bind(target, value, source)
             self.note_call_bind(target, source)
 

@@ -542,6 +542,61 @@ def _set_guard(stmt: ast.stmt, rest: list[ast.stmt]) -> str:
     return _attribute_text(tested) if tested is not None and _assigns(rest, tested) else ""
 
 
+def stored_over(stmt: ast.stmt, rest: list[ast.stmt]) -> frozenset[str]:
+    """The attributes of a name (``self.forward_g``) that assignment ``stmt`` stores and that a
+    later statement of its block stores again before anything may read them: nothing between
+    (nor the new value) reads the attribute, names the object otherwise than to read or store its
+    other attributes, or leaves the block. What the first store holds is never used (``self.f =
+    jax.jit(f)``, then ``self.f = jax.vmap(f)``: the jit is never called; issue 36 cause 1)."""
+    if not isinstance(stmt, ast.Assign):
+        return frozenset()
+    stored = {(t.value.id, t.attr) for t in stmt.targets if _named_attribute(t)}
+    dead: set[str] = set()
+    for later in rest:
+        if not stored:
+            break
+        targets = later.targets if isinstance(later, ast.Assign) else []
+        again = {(t.value.id, t.attr) for t in targets if _named_attribute(t)}
+        read = [later.value] if isinstance(later, ast.Assign) else [later]
+        read += [t for t in targets if not _named_attribute(t)]
+        stored = {field for field in stored if not any(_may_read(part, field) for part in read)}
+        dead.update(attr for _, attr in stored & again)
+        stored -= again
+    return frozenset(dead)
+
+
+def _named_attribute(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+
+
+def _may_read(node: ast.AST, field: tuple[str, str]) -> bool:
+    """Whether running ``node`` may read attribute ``field`` (the object's name, the attribute):
+    it names that attribute of anything, names the object but to read or store another of its
+    attributes (a call given it, a method of it), or leaves its block."""
+    name, attr = field
+    parents = {
+        id(child): parent for parent in ast.walk(node) for child in ast.iter_child_nodes(parent)
+    }
+    for sub in ast.walk(node):
+        if isinstance(sub, (*ENDS_BLOCK, ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr == attr:
+            return True
+        if isinstance(sub, ast.Name) and sub.id == name and not _to_a_field(sub, parents):
+            return True
+    return False
+
+
+def _to_a_field(node: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """Whether a name is read only to reach a field of its object (``self.dt``, ``self.out =
+    ...``), not to call a method of it (``self.reset()``) nor to hand it on."""
+    parent = parents.get(id(node))
+    if not isinstance(parent, ast.Attribute):
+        return False
+    grand = parents.get(id(parent))
+    return not (isinstance(grand, ast.Call) and grand.func is parent)
+
+
 def _one_shot(node: ast.If) -> ast.Name | None:
     """For ``if ... and not done:`` (``not done`` alone or as one of the ``and``) whose body then
     sets the flag (``done = True``): the flag. The body runs at most once until something else
