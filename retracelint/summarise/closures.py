@@ -119,3 +119,44 @@ def _setting_argument(
         return True  # ``x.reshape(n, k)``: every argument a length or an axis
     dotted = _dotted(func)
     return dotted is not None and sets_computation(canonical(dotted), position, keyword)
+
+
+def bound_again_first(node: ast.FunctionDef | ast.AsyncFunctionDef, after: list[ast.stmt]) -> bool:
+    """Whether the block a nested def is in binds one of the names the def closes over again
+    (``train_epoch = jax.pmap(train_epoch)``, brax's trainers) before any statement after the def
+    names it. The def cannot run before it is named, and a closure reads its free names when it
+    runs (late binding), so what it calls through such a name is the later binding. A rebinding
+    under an ``if`` or a loop is not counted: on some path the earlier one is still live."""
+    stores = [_names_bound(stmt) for stmt in after]
+    if not any(stores):
+        return False
+    free = free_names(node)
+    for stmt, bound in zip(after, stores, strict=True):
+        if reads_name(stmt, node.name):
+            return False
+        if bound & free:
+            return True
+    return False
+
+
+def _names_bound(stmt: ast.stmt) -> frozenset[str]:
+    """The names a statement of the block itself binds, on every path through it."""
+    if isinstance(stmt, ast.Assign):
+        targets: list[ast.expr] = stmt.targets
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return frozenset({stmt.name})
+    else:
+        return frozenset()
+    return frozenset(
+        name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)
+    )
+
+
+def reads_name(stmt: ast.stmt, name: str) -> bool:
+    """Whether ``stmt`` reads ``name`` anywhere in it (a nested def's body too)."""
+    return any(
+        isinstance(read, ast.Name) and read.id == name and isinstance(read.ctx, ast.Load)
+        for read in ast.walk(stmt)
+    )

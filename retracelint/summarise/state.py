@@ -12,6 +12,7 @@ from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
 from retracelint.summarise.branches import arm_key, leaves_call
+from retracelint.summarise.closures import reads_name
 from retracelint.summarise.loops import leaving_from
 from retracelint.summarise.points import BodyNames, body_names, gives_points
 from retracelint.summarise.steady import steady
@@ -183,6 +184,13 @@ class PassState:
         self.deferred: list[
             tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]
         ] = []
+        # The block of the statement being walked and where the statements after it start (a
+        # nested def looks ahead).
+        self.following: tuple[list[ast.stmt], int] = ([], 0)
+        # Nested defs walked when first named, as a closure runs after a name it reads is bound
+        # again (``closures.bound_again_first``): each with how deep in blocks it was defined.
+        self.late: list[tuple[int, FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        self.depth = 0
         for param in fn.params:
             self.env[param.name] = _parameter(param.name, param.annotation)
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
@@ -274,14 +282,31 @@ class PassState:
 
     def block(self, body: list[ast.stmt]) -> None:
         outer_arms = self.arms
+        self.depth += 1
         try:
             self._block(body)
+            # A late def never named in its block is walked as its block ends.
+            self.walk_late(lambda depth, _: depth >= self.depth)
         finally:
+            self.depth -= 1
             self.arms = outer_arms
+
+    def walk_late(self, due: Callable[[int, str], bool]) -> None:
+        """Walk the late nested defs ``due(depth, name)`` picks, with the names around as they
+        are now."""
+        if not self.late:
+            return
+        now = [due(depth, node.name) for depth, _, node in self.late]
+        walk = [item for item, due_now in zip(self.late, now, strict=True) if due_now]
+        self.late = [item for item, due_now in zip(self.late, now, strict=True) if not due_now]
+        for _, fn, node in walk:
+            self.walk_function(fn, node, None, enclosing=self)  # type: ignore[attr-defined]
 
     def _block(self, body: list[ast.stmt]) -> None:
         once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
+            self.walk_late(lambda _, name, read=stmt: reads_name(read, name))
+            self.following = (body, at + 1)
             if at >= once:
                 self.statement_once(stmt)
             else:
