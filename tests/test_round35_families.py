@@ -1,7 +1,8 @@
 """Round 35's false families (issue 36), on realistic code split across modules: a trainer's
 function rebound to its transform after the closures that call it are defined (F1, brax's
-``training_epoch = jax.pmap(training_epoch)``), and arguments after a ``*tuple`` mapped as if the
-tuple took no positions (F4). Each false shape is checked gone and a true twin of the same family
+``training_epoch = jax.pmap(training_epoch)``), a loop over ``range(1, len(levels))`` that every
+caller gives two levels (F2: one turn, nothing repeats), and arguments after a ``*tuple`` mapped as
+if the tuple took no positions (F4). Each false shape is checked gone and a true twin of the same family
 kept."""
 
 from __future__ import annotations
@@ -226,3 +227,72 @@ def test_a_static_position_after_a_tuple_built_here_is_shifted(tmp_path: Path) -
     assert _where(found) == [("fitting/kalman.py", 38, "RTL201")]
     assert "static argument forces changes in the loop at line 36" in found[0]["message"]
     assert found[0]["col"] == 50
+
+
+# F2: a Gaussian process corrected level by level; ``range(1, len(train_xs))`` turns once per level
+# past the first, and every caller passes two levels: one call of the jit per call.
+_LEVELS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+def rbf(a, b, scale):
+    return jnp.exp(-((a[:, None] - b[None, :]) ** 2) / scale)
+
+
+@partial(jax.jit, static_argnames=["kernel"])
+def correct(query_x, prior_mean, train_x, train_prior, train_y, kernel, scale):
+    k = kernel(query_x, train_x, scale)
+    gram = kernel(train_x, train_x, scale) + 1e-6 * jnp.eye(len(train_x))
+    return prior_mean + k @ jnp.linalg.solve(gram, train_y - train_prior)
+
+
+def predict_levels(test_x, train_xs, train_ys, kernel, scale):
+    mean = jnp.zeros(len(test_x) + sum(len(x) for x in train_xs[1:]))
+    for level in range(1, len(train_xs)):
+        n = len(train_xs[level])
+        train_prior, test_prior = mean[:n], mean[n:]
+        query_x = jnp.concatenate([*train_xs[level + 1 :], test_x])
+        mean = correct(
+            query_x, test_prior, train_xs[level], train_prior, train_ys[level], kernel, scale
+        )
+    return mean
+"""
+
+_SWEEP = """\
+import jax.numpy as jnp
+
+from gp.levels import predict_levels, rbf
+
+cheap_x = jnp.linspace(0.0, 1.0, 200)
+mid_x = jnp.linspace(0.0, 1.0, 80)
+exact_x = jnp.linspace(0.0, 1.0, 20)
+test_x = jnp.linspace(0.0, 1.0, 50)
+for scale in (0.1, 0.2, 0.5):
+    mean = predict_levels(test_x, {xs}, {ys}, rbf, scale)
+    print(scale, float(mean.mean()))
+"""
+
+
+def _levels(tmp_path: Path, *levels: str) -> list[dict]:
+    xs = "[" + ", ".join(levels) + "]"
+    ys = "[" + ", ".join(f"jnp.sin({x})" for x in levels) + "]"
+    files = {
+        "gp/__init__.py": "",
+        "gp/levels.py": _LEVELS,
+        "fit.py": _SWEEP.format(xs=xs, ys=ys),
+    }
+    return findings_in(tmp_path, files)
+
+
+def test_a_loop_past_the_first_of_two_levels_turns_once(tmp_path: Path) -> None:
+    assert _levels(tmp_path, "cheap_x", "exact_x") == []
+
+
+def test_a_loop_past_the_first_of_three_levels_repeats(tmp_path: Path) -> None:
+    # Two turns, each with a query of another length: the jit traces twice per scale.
+    found = _levels(tmp_path, "cheap_x", "mid_x", "exact_x")
+    assert _where(found) == [("gp/levels.py", 23, "RTL101")]
+    assert "train_xs[level + 1 :] changes shape in the loop at line 20" in found[0]["message"]

@@ -60,6 +60,7 @@ from retracelint.summarise.objects import field_initials
 from retracelint.summarise.points import (
     distinct_items,
     is_numbered,
+    numbered_name,
     spelled_points,
     walked_name,
 )
@@ -1077,6 +1078,7 @@ class Statements(PassState):
                     points,
                     walked_name(getattr(node, "iter", None)),
                     distinct_items(iterable, self.bound_display),
+                    numbered_name(getattr(node, "iter", None)),
                 )
             )
         return index
