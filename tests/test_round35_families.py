@@ -276,23 +276,35 @@ for scale in (0.1, 0.2, 0.5):
 """
 
 
-def _levels(tmp_path: Path, *levels: str) -> list[dict]:
+# The count named first, as the original does (``num_fidelities = len(train_x)``).
+_COUNTED = _LEVELS.replace(
+    "    for level in range(1, len(train_xs)):",
+    "    num_levels = len(train_xs)\n    for level in range(1, num_levels):",
+)
+
+
+def _levels(tmp_path: Path, *levels: str, source: str = _LEVELS) -> list[dict]:
     xs = "[" + ", ".join(levels) + "]"
     ys = "[" + ", ".join(f"jnp.sin({x})" for x in levels) + "]"
     files = {
         "gp/__init__.py": "",
-        "gp/levels.py": _LEVELS,
+        "gp/levels.py": source,
         "fit.py": _SWEEP.format(xs=xs, ys=ys),
     }
     return findings_in(tmp_path, files)
 
 
-def test_a_loop_past_the_first_of_two_levels_turns_once(tmp_path: Path) -> None:
-    assert _levels(tmp_path, "cheap_x", "exact_x") == []
+@pytest.mark.parametrize("source", [_LEVELS, _COUNTED])
+def test_a_loop_past_the_first_of_two_levels_turns_once(tmp_path: Path, source: str) -> None:
+    assert _levels(tmp_path, "cheap_x", "exact_x", source=source) == []
 
 
-def test_a_loop_past_the_first_of_three_levels_repeats(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("source", "line"), [(_LEVELS, 20), (_COUNTED, 21)])
+def test_a_loop_past_the_first_of_three_levels_repeats(
+    tmp_path: Path, source: str, line: int
+) -> None:
     # Two turns, each with a query of another length: the jit traces twice per scale.
-    found = _levels(tmp_path, "cheap_x", "mid_x", "exact_x")
-    assert _where(found) == [("gp/levels.py", 23, "RTL101")]
-    assert "train_xs[level + 1 :] changes shape in the loop at line 20" in found[0]["message"]
+    found = _levels(tmp_path, "cheap_x", "mid_x", "exact_x", source=source)
+    assert _where(found) == [("gp/levels.py", line + 3, "RTL101")]
+    message = f"train_xs[level + 1 :] changes shape in the loop at line {line}"
+    assert message in found[0]["message"]
