@@ -131,12 +131,9 @@ def bound_again_first(node: ast.FunctionDef | ast.AsyncFunctionDef, after: list[
     if not any(stores):
         return False
     free = free_names(node)
-    for stmt, bound in zip(after, stores, strict=True):
-        if reads_name(stmt, node.name):
-            return False
-        if bound & free:
-            return True
-    return False
+    # The statements up to the first that binds a free name again: walked only when one does.
+    again = next((at for at, bound in enumerate(stores) if bound & free), None)
+    return again is not None and not any(reads_name(stmt, node.name) for stmt in after[: again + 1])
 
 
 def _names_bound(stmt: ast.stmt) -> frozenset[str]:

@@ -248,6 +248,14 @@ class PassState:
             return None  # nothing a sweep could read, whatever binds it: no walk of the body
         return self.bound_once(name)
 
+    def bound_length(self, name: str) -> ast.expr | None:
+        """What ``name`` is bound to where that is ``len(...)`` and bound once (``n = len(xs)``):
+        the last binding is looked at first, so most names cost no walk of the body."""
+        last = self.defs.get(name)
+        if not (isinstance(last, ast.Call) and isinstance(last.func, ast.Name)):
+            return None
+        return self.bound_once(name) if last.func.id == "len" else None
+
     def bound_once(self, name: str) -> ast.expr | None:
         """What ``name`` is bound to, where the source binds it once and nothing resizes it: in
         this body (not a parameter: its callers say), else at the module's top level (a display
@@ -285,8 +293,9 @@ class PassState:
         self.depth += 1
         try:
             self._block(body)
-            # A late def never named in its block is walked as its block ends.
-            self.walk_late(lambda depth, _: depth >= self.depth)
+            if self.late:
+                # A late def never named in its block is walked as its block ends.
+                self.walk_late(lambda depth, _: depth >= self.depth)
         finally:
             self.depth -= 1
             self.arms = outer_arms
@@ -294,8 +303,6 @@ class PassState:
     def walk_late(self, due: Callable[[int, str], bool]) -> None:
         """Walk the late nested defs ``due(depth, name)`` picks, with the names around as they
         are now."""
-        if not self.late:
-            return
         now = [due(depth, node.name) for depth, _, node in self.late]
         walk = [item for item, due_now in zip(self.late, now, strict=True) if due_now]
         self.late = [item for item, due_now in zip(self.late, now, strict=True) if not due_now]
@@ -305,7 +312,8 @@ class PassState:
     def _block(self, body: list[ast.stmt]) -> None:
         once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
-            self.walk_late(lambda _, name, read=stmt: reads_name(read, name))
+            if self.late:
+                self.walk_late(lambda _, name, read=stmt: reads_name(read, name))
             self.following = (body, at + 1)
             if at >= once:
                 self.statement_once(stmt)

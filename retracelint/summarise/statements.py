@@ -1078,7 +1078,7 @@ class Statements(PassState):
                     points,
                     walked_name(getattr(node, "iter", None)),
                     distinct_items(iterable, self.bound_display),
-                    numbered_name(getattr(node, "iter", None), self.bound_once),
+                    numbered_name(getattr(node, "iter", None), self.bound_length),
                 )
             )
         return index
