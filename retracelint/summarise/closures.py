@@ -146,8 +146,12 @@ def _names_bound(stmt: ast.stmt) -> frozenset[str]:
         return frozenset({stmt.name})
     else:
         return frozenset()
+    # ``self.x = ...`` and ``table[k] = ...`` bind no name (``self`` and ``table`` are read).
     return frozenset(
-        name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)
+        name.id
+        for target in targets
+        for name in ast.walk(target)
+        if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store)
     )
 
 
