@@ -121,13 +121,18 @@ def _setting_argument(
     return dotted is not None and sets_computation(canonical(dotted), position, keyword)
 
 
-def bound_again_first(node: ast.FunctionDef | ast.AsyncFunctionDef, after: list[ast.stmt]) -> bool:
-    """Whether the block a nested def is in binds one of the names the def closes over again
-    (``train_epoch = jax.pmap(train_epoch)``, brax's trainers) before any statement after the def
-    names it. The def cannot run before it is named, and a closure reads its free names when it
-    runs (late binding), so what it calls through such a name is the later binding. A rebinding
-    under an ``if`` or a loop is not counted: on some path the earlier one is still live."""
-    stores = [_names_bound(stmt) for stmt in after]
+def bound_again_first(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    after: list[ast.stmt],
+    wraps: Callable[[ast.expr], bool],
+) -> bool:
+    """Whether the block a nested def is in binds one of the names the def closes over again to
+    its jit (``train_epoch = jax.pmap(train_epoch)``, brax's trainers; ``wraps``: a jit wrapper)
+    before any statement after the def names it. The def cannot run before it is named, and a
+    closure reads its free names when it runs (late binding), so what it calls through such a
+    name is the jitted function. A rebinding under an ``if`` or a loop is not counted: on some
+    path the earlier one is still live."""
+    stores = [_wrapped_again(stmt, wraps) for stmt in after]
     if not any(stores):
         return False
     free = free_names(node)
@@ -136,23 +141,17 @@ def bound_again_first(node: ast.FunctionDef | ast.AsyncFunctionDef, after: list[
     return again is not None and not any(reads_name(stmt, node.name) for stmt in after[: again + 1])
 
 
-def _names_bound(stmt: ast.stmt) -> frozenset[str]:
-    """The names a statement of the block itself binds, on every path through it."""
-    if isinstance(stmt, ast.Assign):
-        targets: list[ast.expr] = stmt.targets
-    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return frozenset({stmt.name})
-    else:
+def _wrapped_again(stmt: ast.stmt, wraps: Callable[[ast.expr], bool]) -> frozenset[str]:
+    """The name a statement of the block itself binds to a jit of what it held (``f = jit(f)``)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
         return frozenset()
-    # ``self.x = ...`` and ``table[k] = ...`` bind no name (``self`` and ``table`` are read).
-    return frozenset(
-        name.id
-        for target in targets
-        for name in ast.walk(target)
-        if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store)
-    )
+    target, value = stmt.targets[0], stmt.value
+    if not (isinstance(target, ast.Name) and isinstance(value, ast.Call) and value.args):
+        return frozenset()
+    first = value.args[0]
+    if isinstance(first, ast.Name) and first.id == target.id and wraps(value.func):
+        return frozenset({target.id})
+    return frozenset()
 
 
 def reads_name(stmt: ast.stmt, name: str) -> bool:

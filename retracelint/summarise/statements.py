@@ -1628,7 +1628,8 @@ class Statements(PassState):
             # Its decorators run here, whenever its body is walked.
             fn.jit = self.mod.jit_from_decorators(node, fn, self)
             block, after = self.following
-            if bound_again_first(node, block[after:]):
+            wraps = lambda func: self.mod.wrapper(func) is not None  # noqa: E731
+            if bound_again_first(node, block[after:], wraps):
                 self.late.append((self.depth, fn, node))
             else:
                 self.walk_function(fn, node, None, enclosing=self)
