@@ -468,9 +468,22 @@ class Frequency:
     def given_points(self, fn: FunctionSummary, loop: LoopInfo) -> Points | None:
         """The points a loop over a parameter of ``fn`` (``for task in enumerate(tasks)``) walks
         where every call's argument, or its default, spells them out (``spelled``)."""
-        if not fn.params:
+        return self.points_passed(fn, loop.walked)
+
+    def turns(self, fn: FunctionSummary, loop: LoopInfo) -> int | None:
+        """The most turns a loop over ``range(k, len(xs))`` of a parameter ``xs`` takes, where
+        every call spells out the items it passes (``[cheap_x, exact_x]``: one turn past the
+        first level); None where not known."""
+        if loop.numbers is None:
             return None
-        param = fn.param(loop.walked) if loop.walked is not None else None
+        name, skipped = loop.numbers
+        points = self.points_passed(fn, name)
+        return None if points is None else max(points.count - skipped, 0)
+
+    def points_passed(self, fn: FunctionSummary, name: str | None) -> Points | None:
+        """The points parameter ``name`` of ``fn`` holds where every call's argument, or its
+        default, spells them out: as many as the most any gives."""
+        param = fn.param(name) if name is not None and fn.params else None
         if param is None:
             return None
         given = [

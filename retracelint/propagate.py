@@ -917,8 +917,13 @@ class Propagation(ObjectModel):
 
     def _repeats(self, fn: FunctionSummary, loop: int) -> bool:
         """Whether a loop of ``fn`` runs its body more than once at run time (a loop of trace-time
-        code is unrolled once per trace; ``for t in [0.5]`` runs once)."""
-        return not self.frequency.traced(fn.qualname) and fn.loops[loop].repeats
+        code is unrolled once per trace; ``for t in [0.5]`` runs once, and so does ``for i in
+        range(1, len(xs))`` where every call passes two items)."""
+        info = fn.loops[loop]
+        if self.frequency.traced(fn.qualname) or not info.repeats:
+            return False
+        turns = self.frequency.turns(fn, info)
+        return turns is None or turns > 1
 
     def value_causes(
         self, fn: FunctionSummary, value: Value, loops: tuple[int, ...], depth: int = 0

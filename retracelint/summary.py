@@ -213,6 +213,9 @@ class LoopInfo:
     # range, a display, a comprehension or concatenation of those): the stages of a curriculum,
     # the sizes of a benchmark, never a loader's batches.
     distinct: bool = False
+    # The name whose items a ``range(len(xs))`` or ``range(k, len(xs))`` numbers, with ``k``: a
+    # parameter's callers give how many turns it takes (``Frequency.turns``).
+    numbers: tuple[str, int] | None = None
 
     @property
     def repeats(self) -> bool:

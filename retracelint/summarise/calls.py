@@ -948,11 +948,7 @@ class Calls(PassState):
                 receiver = self.quiet(func.value)
             text = sys.intern(self.mod.pos.text(func.value))
             receiver_arg = Arg(receiver, self.loc(func.value), text)
-        call_args = tuple(
-            self.arg(value, a)
-            for value, a in zip(args, node.args, strict=True)
-            if not isinstance(a, ast.Starred)
-        )
+        call_args = self.positional(node, args)
         call_kwargs = tuple(
             (k.arg, self.arg(kwargs[k.arg], k.value)) for k in node.keywords if k.arg
         )
@@ -983,6 +979,29 @@ class Calls(PassState):
             objects=objects,
             at=at,
         )
+
+    def positional(self, node: ast.Call, args: list[Value]) -> tuple[Arg, ...]:
+        """The arguments ``node`` passes by position, as far as their positions are known. A
+        ``*t`` before others takes as many positions as ``t`` has items: its items where their
+        number is known here (a tuple built here), else the positions after it are unknown
+        (``jitted(*common, forces)`` does not pass ``forces`` first). The last ``*rest`` is
+        ``spread``'s."""
+        out: list[Arg] = []
+        last = len(node.args) - 1
+        for at, (value, a) in enumerate(zip(args, node.args, strict=True)):
+            if not isinstance(a, ast.Starred):
+                out.append(self.arg(value, a))
+            elif at == last:
+                break
+            elif _counted_items(value):
+                text = sys.intern(self.mod.pos.text(a.value))
+                out += [
+                    Arg(_plain(item), self.loc(a), f"{text}[{i}]")
+                    for i, item in enumerate(value.items)
+                ]
+            else:
+                break
+        return tuple(out)
 
     def spread(self, node: ast.Call, args: list[Value]) -> Arg | None:
         """The last positional argument, ``*rest``, when it is the only starred one and no

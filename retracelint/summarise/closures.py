@@ -119,3 +119,44 @@ def _setting_argument(
         return True  # ``x.reshape(n, k)``: every argument a length or an axis
     dotted = _dotted(func)
     return dotted is not None and sets_computation(canonical(dotted), position, keyword)
+
+
+def bound_again_first(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    after: list[ast.stmt],
+    wraps: Callable[[ast.expr], bool],
+) -> bool:
+    """Whether the block a nested def is in binds one of the names the def closes over again to
+    its jit (``train_epoch = jax.pmap(train_epoch)``, brax's trainers; ``wraps``: a jit wrapper)
+    before any statement after the def names it. The def cannot run before it is named, and a
+    closure reads its free names when it runs (late binding), so what it calls through such a
+    name is the jitted function. A rebinding under an ``if`` or a loop is not counted: on some
+    path the earlier one is still live."""
+    stores = [_wrapped_again(stmt, wraps) for stmt in after]
+    if not any(stores):
+        return False
+    free = free_names(node)
+    # The statements up to the first that binds a free name again: walked only when one does.
+    again = next((at for at, bound in enumerate(stores) if bound & free), None)
+    return again is not None and not any(reads_name(stmt, node.name) for stmt in after[: again + 1])
+
+
+def _wrapped_again(stmt: ast.stmt, wraps: Callable[[ast.expr], bool]) -> frozenset[str]:
+    """The name a statement of the block itself binds to a jit of what it held (``f = jit(f)``)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return frozenset()
+    target, value = stmt.targets[0], stmt.value
+    if not (isinstance(target, ast.Name) and isinstance(value, ast.Call) and value.args):
+        return frozenset()
+    first = value.args[0]
+    if isinstance(first, ast.Name) and first.id == target.id and wraps(value.func):
+        return frozenset({target.id})
+    return frozenset()
+
+
+def reads_name(stmt: ast.stmt, name: str) -> bool:
+    """Whether ``stmt`` reads ``name`` anywhere in it (a nested def's body too)."""
+    return any(
+        isinstance(read, ast.Name) and read.id == name and isinstance(read.ctx, ast.Load)
+        for read in ast.walk(stmt)
+    )

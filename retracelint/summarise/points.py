@@ -140,6 +140,26 @@ def walked_name(iterated: ast.expr | None) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
+def numbered_name(iterated: ast.expr | None, bound: Bound) -> tuple[str, int] | None:
+    """``(xs, k)`` for a loop over ``range(len(xs))`` or ``range(k, len(xs))`` (``k`` a literal
+    int; ``len(xs)`` also through a name bound once to it, ``n = len(xs)``): it takes a turn per
+    item of ``xs`` past the first ``k`` (``LoopInfo.numbers``)."""
+    if not (isinstance(iterated, ast.Call) and last_name(iterated.func) == "range"):
+        return None
+    if iterated.keywords or len(iterated.args) not in (1, 2):
+        return None
+    *start, stop = iterated.args
+    if isinstance(stop, ast.Name):
+        stop = bound(stop.id) or stop
+    first = start[0] if start else ast.Constant(0)
+    skipped = first.value if isinstance(first, ast.Constant) else None
+    counted = isinstance(stop, ast.Call) and last_name(stop.func) == "len" and len(stop.args) == 1
+    if type(skipped) is not int or skipped < 0 or not counted:
+        return None
+    measured = stop.args[0]  # type: ignore[attr-defined]
+    return (measured.id, skipped) if isinstance(measured, ast.Name) else None
+
+
 def _range_points(node: ast.Call, bound: Bound) -> Points | None:
     """``range`` of literal integers, or of names bound once to them (``num_runs = 3`` before
     ``for run in range(num_runs)``: the source fixes that count as surely as ``range(3)``)."""

@@ -12,6 +12,7 @@ from retracelint.model import Location
 from retracelint.summarise.abstract import _export, _returned, _returned_at
 from retracelint.summarise.apis import _TRACER_TYPES
 from retracelint.summarise.branches import arm_key, leaves_call
+from retracelint.summarise.closures import reads_name
 from retracelint.summarise.loops import leaving_from
 from retracelint.summarise.points import BodyNames, body_names, gives_points
 from retracelint.summarise.steady import steady
@@ -154,7 +155,8 @@ class PassState:
         # The ``if`` blocks a loop's first iteration surely runs (``first_pass_branch``).
         self.taken_first: set[ast.If] = set()
         self.body: list[ast.stmt] = []  # the whole body walked
-        # The block of the statement being walked and where the statements after it start.
+        # The block of the statement being walked and where the statements after it start (a
+        # store over and a nested def look ahead).
         self.block_rest: tuple[list[ast.stmt], int] = ([], 0)
         self._names: BodyNames | None = None  # what the body binds and resizes (``names``)
         # The locals whose bindings ``held_name`` is reading (``xs = [f(x) for x in xs]`` reads
@@ -192,6 +194,10 @@ class PassState:
         self.deferred: list[
             tuple[FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef, ClassSummary | None]
         ] = []
+        # Nested defs walked when first named, as a closure runs after a name it reads is bound
+        # again (``closures.bound_again_first``): each with how deep in blocks it was defined.
+        self.late: list[tuple[int, FunctionSummary, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        self.depth = 0
         for param in fn.params:
             self.env[param.name] = _parameter(param.name, param.annotation)
         if cls is not None and fn.kind in ("method", "classmethod") and fn.params:
@@ -249,6 +255,14 @@ class PassState:
             return None  # nothing a sweep could read, whatever binds it: no walk of the body
         return self.bound_once(name)
 
+    def bound_length(self, name: str) -> ast.expr | None:
+        """What ``name`` is bound to where that is ``len(...)`` and bound once (``n = len(xs)``):
+        the last binding is looked at first, so most names cost no walk of the body."""
+        last = self.defs.get(name)
+        if not (isinstance(last, ast.Call) and isinstance(last.func, ast.Name)):
+            return None
+        return self.bound_once(name) if last.func.id == "len" else None
+
     def bound_once(self, name: str) -> ast.expr | None:
         """What ``name`` is bound to, where the source binds it once and nothing resizes it: in
         this body (not a parameter: its callers say), else at the module's top level (a display
@@ -283,14 +297,30 @@ class PassState:
 
     def block(self, body: list[ast.stmt]) -> None:
         outer_arms = self.arms
+        self.depth += 1
         try:
             self._block(body)
+            if self.late:
+                # A late def never named in its block is walked as its block ends.
+                self.walk_late(lambda depth, _: depth >= self.depth)
         finally:
+            self.depth -= 1
             self.arms = outer_arms
+
+    def walk_late(self, due: Callable[[int, str], bool]) -> None:
+        """Walk the late nested defs ``due(depth, name)`` picks, with the names around as they
+        are now."""
+        now = [due(depth, node.name) for depth, _, node in self.late]
+        walk = [item for item, due_now in zip(self.late, now, strict=True) if due_now]
+        self.late = [item for item, due_now in zip(self.late, now, strict=True) if not due_now]
+        for _, fn, node in walk:
+            self.walk_function(fn, node, None, enclosing=self)  # type: ignore[attr-defined]
 
     def _block(self, body: list[ast.stmt]) -> None:
         once = leaving_from(body) if self.turns_again() else len(body)
         for at, stmt in enumerate(body):
+            if self.late:
+                self.walk_late(lambda _, name, read=stmt: reads_name(read, name))
             self.block_rest = (body, at + 1)
             if at >= once:
                 self.statement_once(stmt)

@@ -38,6 +38,7 @@ from retracelint.summarise.apis import (
     WALK_SHORTEST_ARGUMENT,
     WALK_THEIR_ARGUMENTS,
 )
+from retracelint.summarise.closures import bound_again_first
 from retracelint.summarise.loops import (
     _AXES,
     _after_loop,
@@ -59,6 +60,7 @@ from retracelint.summarise.objects import field_initials
 from retracelint.summarise.points import (
     distinct_items,
     is_numbered,
+    numbered_name,
     spelled_points,
     walked_name,
 )
@@ -1127,6 +1129,7 @@ class Statements(PassState):
                     points,
                     walked_name(getattr(node, "iter", None)),
                     distinct_items(iterable, self.bound_display),
+                    numbered_name(getattr(node, "iter", None), self.bound_length),
                 )
             )
         return index
@@ -1673,7 +1676,14 @@ class Statements(PassState):
             qualname = f"{self.fn.qualname}.<locals>.{node.name}"
             fn = self.mod.declare_function(node, qualname, None, parent=self.fn.qualname)
             fn.defaults = self.defaults_of(node.args)
-            self.walk_function(fn, node, None, enclosing=self)
+            # Its decorators run here, whenever its body is walked.
+            fn.jit = self.mod.jit_from_decorators(node, fn, self)
+            block, after = self.block_rest
+            wraps = lambda func: self.mod.wrapper(func) is not None  # noqa: E731
+            if bound_again_first(node, block[after:], wraps):
+                self.late.append((self.depth, fn, node))
+            else:
+                self.walk_function(fn, node, None, enclosing=self)
         # Called from the body that defines it, it reads that body's names as they are then (a
         # module's function called at module level reads the module's names).
         body = one_expression(node) if fn.jit is None else None
