@@ -56,7 +56,7 @@ from typing import TypeGuard
 from retracelint.buckets import ITEM, KEEPING, Helper, Step, bound_by, buckets_sizes
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
-from retracelint.funcrefs import FuncRef
+from retracelint.funcrefs import FuncRef, scoped_kind
 from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
@@ -1696,9 +1696,14 @@ class _Sources:
 
     def unreachable(self, at: Location) -> bool:
         """Whether ``at`` follows a ``return``/``raise``/``break``/``continue`` in its own block, or
-        sits in the body of a statement that never runs it (``for _ in range(0):``, ``if False:``)."""
-        for stmt, block in self.enclosing(at):
-            if any(isinstance(s, ENDS_BLOCK) for s in block[: block.index(stmt)]):
+        a statement whose call raises (``raises``), or sits in such a statement, or in the body of
+        a statement that never runs it (``for _ in range(0):``, ``if False:``)."""
+        chain = self.enclosing(at)
+        if chain and self._raises_in(at.path, chain[-1][0]):
+            return True
+        for stmt, block in chain:
+            earlier = block[: block.index(stmt)]
+            if any(isinstance(s, ENDS_BLOCK) or self._raises_in(at.path, s) for s in earlier):
                 return True
             body = getattr(stmt, "body", None)
             if (
@@ -1708,6 +1713,67 @@ class _Sources:
             ):
                 return True
         return False
+
+    def _raises_in(self, path: str, stmt: ast.AST) -> bool:
+        """Whether a simple statement makes, whenever it runs, a call that raises (``raises``)."""
+        return isinstance(stmt, _SIMPLE) and any(
+            self.raises(path, call) for call in _unconditional_calls(stmt)
+        )
+
+    def raises(self, path: str, call: ast.Call) -> bool:
+        """Whether ``call`` (in the file ``path``) raises TypeError before its callee runs: it
+        names one project function or class, as written (no method of an object whose class a
+        subclass may change), whose parameters its arguments cannot bind to (``Signature.refuses``:
+        ``Task(agent)`` without ``Task.__init__``'s required ``sequence``, a keyword it does not
+        take). A decorated def or class may take other arguments than it declares: never."""
+        site = self.project.symbols.call_span(path, ast_span(call))
+        if site is None:
+            return False
+        made = self.project.symbols.function(site[0]).calls[site[1]]
+        targets = self.project.site_targets.get(site, ())
+        if made.alternatives or len(targets) != 1 or scoped_kind(made.callee) != "name":
+            return False
+        target = targets[0]
+        if isinstance(target, ClassTarget):
+            init = self._declared_init(target.qualname)
+            fn = self.project.functions.get(init) if init is not None else None
+        elif isinstance(target, FuncTarget) and not target.bound:
+            fn = self.project.functions.get(target.qualname)
+            fn = fn if fn is not None and self._undecorated(fn.location) else None
+        else:
+            return False
+        return fn is not None and self.project.signature(target, fn).refuses(made)
+
+    def _declared_init(self, cls: str) -> str | None:
+        """The ``__init__`` that a call of class ``cls`` runs, where the source says for sure: its
+        own or a base's along single inheritance of undecorated project classes (no ``__new__``, no
+        metaclass, no generated ``__init__``)."""
+        classes = self.project.symbols.classes
+        while cls in classes:
+            info = classes[cls]
+            if info.fields or "__new__" in info.methods or not self._undecorated(info.location):
+                return None
+            if "__init__" in info.methods:
+                return info.methods["__init__"]
+            module = self.project.symbols.owner[cls]
+            bases = [self.project.symbols.resolve_base(module, b) for b in info.bases]
+            if len(bases) != 1 or bases[0] is None:
+                return None
+            cls = bases[0]
+        return None
+
+    def _undecorated(self, at: Location) -> bool:
+        """Whether the def or class made at ``at`` has no decorator and no metaclass."""
+        made = next(
+            (s for s, _ in reversed(self.enclosing(at)) if isinstance(s, (*_DEFS, ast.ClassDef))),
+            None,
+        )
+        return (
+            made is not None
+            and made.lineno == at.line
+            and not made.decorator_list
+            and not getattr(made, "keywords", ())
+        )
 
     def repeats_call(self, at: Location) -> bool:
         """Whether the call at ``at`` repeats, argument for argument, a call an earlier statement of
