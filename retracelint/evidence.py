@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
 from itertools import pairwise
-from typing import TypeGuard
+from typing import TypeGuard, cast
 
 from retracelint.buckets import ITEM, KEEPING, Helper, Step, bound_by, buckets_sizes
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
@@ -62,7 +62,7 @@ from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Loc
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
-from retracelint.summarise.apis import CAPS
+from retracelint.summarise.apis import CAPS, counted
 from retracelint.summarise.loops import never_runs
 from retracelint.summarise.points import last_name
 from retracelint.summarise.statements import names_settings
@@ -180,7 +180,97 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         or _bucketed(sources, finding)
         or _capped(sources, finding)
         or _last_batch(sources, finding)
+        or _sampled(prop, sources, finding)
     )
+
+
+def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
+    """Whether the driver's call runs only at the iterations of its loop over a ``range`` whose
+    index a membership test picks from a collection of a fixed count (``if epoch in video_epochs``,
+    ``video_epochs = np.linspace(0, epochs - 1, num_videos)``, or a display): at most that many
+    times per walk of the loop, however long the run, in a function no loop repeats without
+    bound."""
+    at = finding.driver
+    if at is None:
+        return None
+    # The innermost loop around the call, in its function, and the ``if`` inside it that picks the
+    # call's iterations.
+    loop: ast.For | ast.AsyncFor | None = None
+    picks: ast.If | None = None
+    for stmt, _ in sources.enclosing(at):
+        if isinstance(stmt, (*_DEFS, *_LOOPS)):
+            loop, picks = (stmt if isinstance(stmt, ast.For | ast.AsyncFor) else None), None
+        elif isinstance(stmt, ast.If) and loop is not None and picks is None:
+            picks = stmt if any(_holds(s, at.line) for s in stmt.body) else None
+    if loop is None or picks is None or not _walks_range(loop):
+        return None
+    index = cast(ast.Name, loop.target).id
+    test = picks.test
+    tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    for test in tests:
+        chosen = _member_of(test, index)
+        count = _fixed_count(_scopes(sources, at), chosen) if chosen is not None else None
+        if chosen is None or count is None:
+            continue
+        owner = sources.function_at(at)
+        again = prop.repeated(owner) if owner is not None else None
+        if again is not None and again.grows:
+            return None
+        traces = count if isinstance(count, int) else None
+        return Bound(f"one per item of `{chosen}`", traces)
+    return None
+
+
+def _walks_range(loop: ast.For | ast.AsyncFor) -> bool:
+    """Whether ``loop`` binds one name to the ints of a ``range``, each met once per walk."""
+    it = loop.iter
+    return (
+        isinstance(loop.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+    )
+
+
+def _member_of(test: ast.expr, index: str) -> str | None:
+    """The name of the collection ``test`` asks ``index`` to be in (``epoch in video_epochs``)."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == index
+        and isinstance(test.comparators[0], ast.Name)
+    ):
+        return None
+    return test.comparators[0].id
+
+
+def _fixed_count(scopes: list[ast.AST], name: str) -> int | str | None:
+    """How many items ``name``, bound once, holds whatever the run's length: a display's items, the
+    count a ``linspace`` is told (an int, or the code that gives it), through ``.astype(...)``,
+    ``set(...)``, ``list(...)`` and the like; None when not fixed."""
+    bound = _binding(scopes, name)
+    value: ast.expr | None = bound[1].value if bound is not None else None
+    while isinstance(value, ast.Call) and (
+        _KEEP_ITEMS | {"set", "array", "asarray", "astype"} >= {last_name(value.func)}
+    ):
+        inner = value.func.value if isinstance(value.func, ast.Attribute) else None
+        value = inner if last_name(value.func) == "astype" else (value.args or [None])[0]
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        starred = any(isinstance(e, ast.Starred) for e in value.elts)
+        return None if starred else len(value.elts)
+    sized = counted(last_name(value.func)) if isinstance(value, ast.Call) else None
+    if sized is None or not isinstance(value, ast.Call):
+        return None
+    given = next((k.value for k in value.keywords if k.arg == sized.keyword), None)
+    if given is None and sized.position is not None and len(value.args) > sized.position:
+        given = value.args[sized.position]
+    if given is None:
+        return sized.default
+    if isinstance(given, ast.Constant) and type(given.value) is int:
+        return given.value
+    return _code(given)
 
 
 # What a loop's collection is walked through, item for item (``zip(loader_a, loader_b)``).
