@@ -47,6 +47,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
@@ -165,8 +166,79 @@ def assess(
         ):
             continue  # the function it calls is never given with the flag that runs the call
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
-        out.append(weighed(replace(finding, bound=_bound(prop, sources, finding)), assumptions))
+        told = replace(finding, bound=_bound(prop, sources, finding), item=_item(sources, finding))
+        out.append(weighed(told, assumptions))
     return out
+
+
+def _item(sources: _Sources, finding: Finding) -> Location | None:
+    """The for loop around a shape's or a static argument's finding whose unpacked item alone gives
+    what changes (``Finding.item``): the bounds of a slice, or the static value, read off the
+    item's names (``for start, end, n in batches``), or off a name the loop binds once from them
+    and from what the loop leaves alone (``n = len(np.unique(panels[start:end]))``)."""
+    at = finding.made_at
+    if not finding.code.startswith(("RTL10", "RTL20")):
+        return None
+    stmt = sources.statement_at(at)
+    node = _expression_at(stmt, at) if stmt is not None else None
+    loop = next(
+        (s for s, _ in reversed(sources.enclosing(at)) if isinstance(s, (*_DEFS, *_LOOPS))), None
+    )
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Tuple):
+        return None
+    if finding.code.startswith("RTL10"):
+        # What starts there may hold the slice (``x[start:end] - x[start]``).
+        node = next(
+            (
+                n.slice
+                for n in ast.walk(node)
+                if isinstance(n, ast.Subscript)
+                and isinstance(n.slice, ast.Slice)
+                and _starts_at(n, at)
+            ),
+            None,
+        )
+    target: ast.expr = loop.target
+    if isinstance(loop.iter, ast.Call) and last_name(loop.iter.func) == "enumerate":
+        target = loop.target.elts[-1]  # the count beside it is no part of the item
+    item = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    stores = Counter(n.id for s in loop.body for n in ast.walk(s) if _stores_name(n))
+    bound = {
+        s.targets[0].id: s.value
+        for s in loop.body
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+    }
+    if (
+        node is None
+        or any(stores[name] for name in item)
+        or not _read_off(node, item, stores, bound, True)
+    ):
+        return None
+    return Location(at.path, loop.lineno, loop.col_offset + 1)
+
+
+def _read_off(
+    expr: ast.AST, item: set[str], stores: Counter[str], bound: dict[str, ast.expr], follow: bool
+) -> bool:
+    """Whether ``expr`` reads names of the loop's item and otherwise names the loop leaves alone,
+    or (``follow``) names its body binds once, at its top level, from those."""
+    names = {n.id for n in ast.walk(expr) if _loads(n)}
+    made = {name for name in names - item if stores[name]}
+    return all(
+        follow
+        and stores[name] == 1
+        and name in bound
+        and _read_off(bound[name], item, stores, bound, False)
+        for name in made
+    ) and bool(names & item or made)
+
+
+def _loads(node: ast.AST) -> TypeGuard[ast.Name]:
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+
+
+def _stores_name(node: ast.AST) -> TypeGuard[ast.Name]:
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
 
 
 def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
