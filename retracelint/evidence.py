@@ -1744,6 +1744,7 @@ class _Sources:
     # loop (``_amortised_sweep``), None where it is no such sweep.
     sweeps: dict[tuple[str, int], Sweep | None] = field(default_factory=dict)
     _functions_at: dict[str, list[tuple[str, FunctionSummary]]] = field(default_factory=dict)
+    _raising: dict[int, bool] = field(default_factory=dict)  # by statement (``_raises_in``)
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -1877,10 +1878,16 @@ class _Sources:
         return False
 
     def _raises_in(self, path: str, stmt: ast.AST) -> bool:
-        """Whether a simple statement makes, whenever it runs, a call that raises (``raises``)."""
-        return isinstance(stmt, _SIMPLE) and any(
-            self.raises(path, call) for call in _unconditional_calls(stmt)
-        )
+        """Whether a simple statement makes, whenever it runs, a call that raises (``raises``):
+        asked of the statements before each place of every finding, answered once each."""
+        if not isinstance(stmt, _SIMPLE):
+            return False
+        found = self._raising.get(id(stmt))
+        if found is None:
+            found = self._raising[id(stmt)] = any(
+                self.raises(path, call) for call in _unconditional_calls(stmt)
+            )
+        return found
 
     def raises(self, path: str, call: ast.Call) -> bool:
         """Whether ``call`` (in the file ``path``) raises TypeError before its callee runs: it

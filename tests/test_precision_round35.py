@@ -366,9 +366,7 @@ for epoch in range(5):
 
 
 def test_a_float_times_an_int_or_a_float_keeps_one_dtype(tmp_path: Path) -> None:
-    found = _findings(
-        tmp_path, {"train/__init__.py": "", "train/loop.py": _LOOP, "main.py": _MAIN}
-    )
+    found = _findings(tmp_path, {"train/__init__.py": "", "train/loop.py": _LOOP, "main.py": _MAIN})
     # `lr * min(1, ...)` and `0.001 * (1 if ... else 0.5)` are floats whichever the pick; `warm`
     # itself is an int (0, 1) or a float: its array's dtype flips.
     assert _told(found) == {("loop.py", 33, "RTL402"): "warning"}
