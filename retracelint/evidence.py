@@ -257,16 +257,40 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
 
 
 def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
-    """Whether the driver's call runs only at the iterations of its loop over a ``range`` whose
+    """Whether the chain runs only at the iterations of its driver's loop over a ``range`` whose
     index a membership test picks from a collection of a fixed count (``if epoch in video_epochs``,
     ``video_epochs = np.linspace(0, epochs - 1, num_videos)``, or a display): at most that many
     times per walk of the loop, however long the run, in a function no loop repeats without
-    bound."""
-    at = finding.driver
-    if at is None:
+    bound. Asked at the driver's call, else (a loop driver) at the chain's places in its file."""
+    driver = finding.driver
+    if driver is None:
         return None
-    # The innermost loop around the call, in its function, and the ``if`` inside it that picks the
-    # call's iterations.
+    places = [at for at, _ in _places(finding) if at.path == driver.path]
+    for at in (driver, *places):
+        loop, picks = _picking(sources, at)
+        if loop is None or picks is None or not _holds(loop, driver.line):
+            continue
+        index = cast(ast.Name, loop.target).id
+        test = picks.test
+        both = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)
+        for part in test.values if both else [test]:  # type: ignore[attr-defined]
+            chosen = _member_of(part, index)
+            count = _fixed_count(_scopes(sources, at), chosen) if chosen is not None else None
+            if chosen is None or count is None:
+                continue
+            owner = sources.function_at(at)
+            again = prop.repeated(owner) if owner is not None else None
+            if again is not None and again.grows:
+                return None
+            return Bound(f"one per item of `{chosen}`", count if isinstance(count, int) else None)
+    return None
+
+
+def _picking(
+    sources: _Sources, at: Location
+) -> tuple[ast.For | ast.AsyncFor | None, ast.If | None]:
+    """The innermost loop around ``at`` in its function, when a for loop over a ``range``, and the
+    ``if`` inside it whose body holds ``at`` (with no loop between)."""
     loop: ast.For | ast.AsyncFor | None = None
     picks: ast.If | None = None
     for stmt, _ in sources.enclosing(at):
@@ -274,23 +298,7 @@ def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | 
             loop, picks = (stmt if isinstance(stmt, ast.For | ast.AsyncFor) else None), None
         elif isinstance(stmt, ast.If) and loop is not None and picks is None:
             picks = stmt if any(_holds(s, at.line) for s in stmt.body) else None
-    if loop is None or picks is None or not _walks_range(loop):
-        return None
-    index = cast(ast.Name, loop.target).id
-    test = picks.test
-    tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-    for test in tests:
-        chosen = _member_of(test, index)
-        count = _fixed_count(_scopes(sources, at), chosen) if chosen is not None else None
-        if chosen is None or count is None:
-            continue
-        owner = sources.function_at(at)
-        again = prop.repeated(owner) if owner is not None else None
-        if again is not None and again.grows:
-            return None
-        traces = count if isinstance(count, int) else None
-        return Bound(f"one per item of `{chosen}`", traces)
-    return None
+    return (loop, picks) if loop is not None and _walks_range(loop) else (None, None)
 
 
 def _walks_range(loop: ast.For | ast.AsyncFor) -> bool:

@@ -288,6 +288,31 @@ for trial in range(20):
 """
 
 
+_SNAPSHOTS = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def train(epochs, num_videos, probe_every):
+    video_epochs = np.linspace(0, epochs - 1, num_videos).astype(int)
+    probe_epochs = np.arange(0, epochs, probe_every)
+    params = jnp.ones(4)
+    for epoch in range(epochs):
+        if epoch in video_epochs:
+            policy = jax.jit(lambda obs: jnp.tanh(obs * params))
+            policy(jnp.ones(4))
+        if epoch in probe_epochs:
+            probe = jax.jit(lambda obs: obs @ params)
+            probe(jnp.ones(4))
+        params = params * 0.99
+
+
+if __name__ == "__main__":
+    train(1000, 30, 10)
+"""
+
+
 def test_re_traces_bounded_by_a_fixed_count_are_warnings(tmp_path: Path) -> None:
     found = _findings(
         tmp_path,
@@ -298,9 +323,13 @@ def test_re_traces_bounded_by_a_fixed_count_are_warnings(tmp_path: Path) -> None
             "tens/__init__.py": "",
             "tens/ops.py": _TENSORS,
             "compress.py": _COMPRESS,
+            "snapshots.py": _SNAPSHOTS,
         },
     )
     assert _told(found) == {
+        # the same two index sets, the jit rebuilt in the loop's own body
+        ("snapshots.py", 12, "RTL301"): "warning",
+        ("snapshots.py", 15, "RTL301"): "error",
         # at most `num_videos` renders, wherever the linspace puts them
         ("render.py", 13, "RTL301"): "warning",
         # every tenth epoch: grows with the run
