@@ -327,14 +327,14 @@ def _member_of(test: ast.expr, index: str) -> str | None:
 
 
 def _fixed_count(scopes: list[ast.AST], name: str) -> int | str | None:
-    """How many items ``name``, bound once, holds whatever the run's length: a display's items, the
-    count a ``linspace`` is told (an int, or the code that gives it), through ``.astype(...)``,
-    ``set(...)``, ``list(...)`` and the like; None when not fixed."""
+    """How many items ``name``, bound once and never resized, holds whatever the run's length: a
+    display's items, the count a ``linspace`` is told (an int, or the code that gives it), through
+    ``.astype(...)``, ``set(...)``, ``list(...)`` and the like; None when not fixed."""
     bound = _binding(scopes, name)
-    value: ast.expr | None = bound[1].value if bound is not None else None
-    while isinstance(value, ast.Call) and (
-        _KEEP_ITEMS | {"set", "array", "asarray", "astype"} >= {last_name(value.func)}
-    ):
+    if bound is None or any(_resizes(n, name) for n in ast.walk(bound[0])):
+        return None
+    value: ast.expr | None = bound[1].value
+    while isinstance(value, ast.Call) and last_name(value.func) in _KEEP_ITEMS | _KEEP_COUNT:
         inner = value.func.value if isinstance(value.func, ast.Attribute) else None
         value = inner if last_name(value.func) == "astype" else (value.args or [None])[0]
     if isinstance(value, ast.List | ast.Tuple | ast.Set):
@@ -351,6 +351,22 @@ def _fixed_count(scopes: list[ast.AST], name: str) -> int | str | None:
     if isinstance(given, ast.Constant) and type(given.value) is int:
         return given.value
     return _code(given)
+
+
+# Calls that keep how many items their argument (or receiver) holds: ``np.linspace(...).astype(int)``.
+_KEEP_COUNT = frozenset({"set", "array", "asarray", "astype"})
+
+
+def _resizes(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` changes how many items ``name`` holds: a method call on it
+    (``picks.append(x)``), ``picks += [x]``, ``del picks[0]``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return isinstance(node.func.value, ast.Name) and node.func.value.id == name
+    if isinstance(node, ast.AugAssign):
+        return _root(node.target) == name
+    if isinstance(node, ast.Delete):
+        return any(_root(t) == name for t in node.targets)
+    return False
 
 
 # What a loop's collection is walked through, item for item (``zip(loader_a, loader_b)``).
