@@ -56,6 +56,22 @@ class Task:
 
         (_, q), choices = jax.lax.scan(one_trial, (key, jnp.zeros(4)), jnp.arange(480))
         return q, choices
+
+
+def describe(agent):
+    return f"lr={agent['lr']:.2f} beta={agent['beta']:.1f}"
+"""
+
+_PAIRS = """\
+import jax
+
+from sim.task import Task, describe
+
+for pair in range(50):
+    agent = {{"lr": 0.1 * (pair % 10), "beta": 3.0}}
+    print(describe(agent{extra}))
+    task = Task(agent, [0.8, 0.2, 0.2, 0.8], 1, 1)
+    task.run(jax.random.PRNGKey(pair))
 """
 
 _GROUP = """\
@@ -129,13 +145,14 @@ if __name__ == "__main__":
 """
 
 
-def _raising_paths(root: Path, task_args: str, keywords: str) -> list[Finding]:
+def _raising_paths(root: Path, task_args: str, keywords: str, extra: str) -> list[Finding]:
     return _findings(
         root,
         {
             "sim/__init__.py": "",
             "sim/task.py": _TASK,
             "simulate_group.py": _GROUP.format(args=task_args),
+            "simulate_pairs.py": _PAIRS.format(extra=extra),
             "opt/__init__.py": "",
             "opt/momentum.py": _MOMENTUM,
             "trainer.py": _TRAINER.format(keywords=keywords),
@@ -144,10 +161,11 @@ def _raising_paths(root: Path, task_args: str, keywords: str) -> list[Finding]:
 
 
 def test_paths_through_calls_that_cannot_bind_are_not_reported(tmp_path: Path) -> None:
-    # `Task(...)` without its required `sequence` and `block_order`; `momentum_init` given keywords
-    # it does not take: each raises TypeError before the scan or the step it leads to.
+    # `Task(...)` without its required `sequence` and `block_order`; `describe` given two
+    # arguments for its one; `momentum_init` given keywords it does not take: each raises
+    # TypeError before the scan or the step it leads to.
     found = _raising_paths(
-        tmp_path, "reward_probs=[0.8, 0.2, 0.2, 0.8]", 'eps=config["eps"], decay=0.99'
+        tmp_path, "reward_probs=[0.8, 0.2, 0.2, 0.8]", 'eps=config["eps"], decay=0.99', ', "long"'
     )
     assert _told(found) == {}
 
@@ -158,6 +176,7 @@ def test_paths_through_calls_that_bind_are_reported(tmp_path: Path) -> None:
         tmp_path,
         '[0.8, 0.2, 0.2, 0.8], **{"sequence": 1, "block_order": 1}',
         'reset_threshold=config["eps"]',
+        "",
     )
     assert _told(found) == {
         ("task.py", 21, "RTL301"): "error",
