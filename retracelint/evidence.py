@@ -202,12 +202,7 @@ def _item(sources: _Sources, finding: Finding) -> Location | None:
     if isinstance(loop.iter, ast.Call) and last_name(loop.iter.func) == "enumerate":
         target = loop.target.elts[-1]  # the count beside it is no part of the item
     item = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-    stores = Counter(n.id for s in loop.body for n in ast.walk(s) if _stores_name(n))
-    bound = {
-        s.targets[0].id: s.value
-        for s in loop.body
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-    }
+    stores, bound = sources.loop_names(loop)
     if (
         node is None
         or any(stores[name] for name in item)
@@ -1769,6 +1764,7 @@ class _Sources:
     sweeps: dict[tuple[str, int], Sweep | None] = field(default_factory=dict)
     _functions_at: dict[str, list[tuple[str, FunctionSummary]]] = field(default_factory=dict)
     _raising: dict[int, bool] = field(default_factory=dict)  # by statement (``_raises_in``)
+    _loop_names: dict[int, tuple[Counter[str], dict[str, ast.expr]]] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -1900,6 +1896,22 @@ class _Sources:
             ):
                 return True
         return False
+
+    def loop_names(self, loop: ast.For) -> tuple[Counter[str], dict[str, ast.expr]]:
+        """How often the body of ``loop`` binds each name, and what its top-level assignments bind
+        (``_item``): read once per loop, asked by each finding in it."""
+        found = self._loop_names.get(id(loop))
+        if found is None:
+            stores = Counter(n.id for s in loop.body for n in ast.walk(s) if _stores_name(n))
+            bound = {
+                s.targets[0].id: s.value
+                for s in loop.body
+                if isinstance(s, ast.Assign)
+                and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Name)
+            }
+            found = self._loop_names[id(loop)] = (stores, bound)
+        return found
 
     def _raises_in(self, path: str, stmt: ast.AST) -> bool:
         """Whether a simple statement makes, whenever it runs, a call that raises (``raises``):
