@@ -439,7 +439,15 @@ def axes_fixed(dep: Dep) -> frozenset[int | None]:
 
 def read_off(value: Value) -> Value:
     """``value`` once an attribute was read off it (``READ_OFF``): not None, whatever else it
-    may be (a call's result typed None here was something else where the read did not raise)."""
+    may be (a call's result typed None here was something else where the read did not raise).
+    A value that cannot be None here (no None in it, no call's result) stays as it is: its deps
+    keep comparing equal to those a dtype was taken from (``x.astype(row.dtype)``)."""
+    if not (
+        value.ty == NONE
+        or any(none_flip(t) for t in value.shape)
+        or any(isinstance(d, RetDep) for d in value.deps)
+    ):
+        return value
     shape = frozenset(t for t in value.shape if not none_flip(t))
     deps = frozenset(replace(d, fixed=d.fixed | {READ_OFF}) for d in value.deps)
     return value.with_(ty=UNKNOWN if value.ty == NONE else value.ty, shape=shape, deps=deps)
