@@ -170,7 +170,6 @@ from retracelint.values import (
     dtype_taken,
     entry,
     followed,
-    int_and_float,
     items_of,
     join,
     keyed_item,
@@ -1324,10 +1323,7 @@ class Calls(PassState):
         code, first, then = flip
         text = self.mod.pos.text(node)
         picks = "an int or a float" if types == {INT, FLOAT} else f"{first} or {then}"
-        numbers = code == "RTL402" and int_and_float(args)
-        taint = Taint(
-            code, f"{text} picks {picks} anew", self.loc(node), value.vsrc, numbers=numbers
-        )
+        taint = Taint(code, f"{text} picks {picks} anew", self.loc(node), value.vsrc)
         return value.with_(shape=value.shape | {taint})
 
     def holding(self, name: str, container: Value, added: Value) -> Value:
