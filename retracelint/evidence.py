@@ -47,22 +47,23 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
 from itertools import pairwise
-from typing import TypeGuard
+from typing import TypeGuard, cast
 
 from retracelint.buckets import ITEM, KEEPING, Helper, Step, bound_by, buckets_sizes
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
-from retracelint.funcrefs import FuncRef
+from retracelint.funcrefs import FuncRef, scoped_kind
 from retracelint.held_items import Walk, read_per_item, walked, written_out
 from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
-from retracelint.summarise.apis import CAPS
+from retracelint.summarise.apis import CAPS, counted
 from retracelint.summarise.loops import never_runs
 from retracelint.summarise.points import last_name
 from retracelint.summarise.statements import names_settings
@@ -165,8 +166,74 @@ def assess(
         ):
             continue  # the function it calls is never given with the flag that runs the call
         assumptions = tuple(_assumptions(project, prop, sources, finding, places, decided))
-        out.append(weighed(replace(finding, bound=_bound(prop, sources, finding)), assumptions))
+        told = replace(finding, bound=_bound(prop, sources, finding), item=_item(sources, finding))
+        out.append(weighed(told, assumptions))
     return out
+
+
+def _item(sources: _Sources, finding: Finding) -> Location | None:
+    """The for loop around a shape's or a static argument's finding whose unpacked item alone gives
+    what changes (``Finding.item``): the bounds of a slice, or the static value, read off the
+    item's names (``for start, end, n in batches``), or off a name the loop binds once from them
+    and from what the loop leaves alone (``n = len(np.unique(panels[start:end]))``)."""
+    at = finding.made_at
+    if not finding.code.startswith(("RTL10", "RTL20")):
+        return None
+    stmt = sources.statement_at(at)
+    node = _expression_at(stmt, at) if stmt is not None else None
+    loop = next(
+        (s for s, _ in reversed(sources.enclosing(at)) if isinstance(s, (*_DEFS, *_LOOPS))), None
+    )
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Tuple):
+        return None
+    if finding.code.startswith("RTL10"):
+        # What starts there may hold the slice (``x[start:end] - x[start]``).
+        node = next(
+            (
+                n.slice
+                for n in ast.walk(node)
+                if isinstance(n, ast.Subscript)
+                and isinstance(n.slice, ast.Slice)
+                and _starts_at(n, at)
+            ),
+            None,
+        )
+    target: ast.expr = loop.target
+    if isinstance(loop.iter, ast.Call) and last_name(loop.iter.func) == "enumerate":
+        target = loop.target.elts[-1]  # the count beside it is no part of the item
+    item = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    stores, bound = sources.loop_names(loop)
+    if (
+        node is None
+        or any(stores[name] for name in item)
+        or not _read_off(node, item, stores, bound, True)
+    ):
+        return None
+    return Location(at.path, loop.lineno, loop.col_offset + 1)
+
+
+def _read_off(
+    expr: ast.AST, item: set[str], stores: Counter[str], bound: dict[str, ast.expr], follow: bool
+) -> bool:
+    """Whether ``expr`` reads names of the loop's item and otherwise names the loop leaves alone,
+    or (``follow``) names its body binds once, at its top level, from those."""
+    names = {n.id for n in ast.walk(expr) if _loads(n)}
+    made = {name for name in names - item if stores[name]}
+    return all(
+        follow
+        and stores[name] == 1
+        and name in bound
+        and _read_off(bound[name], item, stores, bound, False)
+        for name in made
+    ) and bool(names & item or made)
+
+
+def _loads(node: ast.AST) -> TypeGuard[ast.Name]:
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+
+
+def _stores_name(node: ast.AST) -> TypeGuard[ast.Name]:
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
 
 
 def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
@@ -180,7 +247,121 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         or _bucketed(sources, finding)
         or _capped(sources, finding)
         or _last_batch(sources, finding)
+        or _sampled(prop, sources, finding)
     )
+
+
+def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
+    """Whether the chain runs only at the iterations of its driver's loop over a ``range`` whose
+    index a membership test picks from a collection of a fixed count (``if epoch in video_epochs``,
+    ``video_epochs = np.linspace(0, epochs - 1, num_videos)``, or a display): at most that many
+    times per walk of the loop, however long the run, in a function no loop repeats without
+    bound. Asked at the driver's call, else (a loop driver) at the chain's places in its file."""
+    driver = finding.driver
+    if driver is None:
+        return None
+    places = [at for at, _ in _places(finding) if at.path == driver.path]
+    for at in (driver, *places):
+        loop, picks = _picking(sources, at)
+        if loop is None or picks is None or not _holds(loop, driver.line):
+            continue
+        index = cast(ast.Name, loop.target).id
+        test = picks.test
+        both = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)
+        for part in test.values if both else [test]:  # type: ignore[attr-defined]
+            chosen = _member_of(part, index)
+            count = _fixed_count(_scopes(sources, at), chosen) if chosen is not None else None
+            if chosen is None or count is None:
+                continue
+            owner = sources.function_at(at)
+            again = prop.repeated(owner) if owner is not None else None
+            if again is not None and again.grows:
+                return None
+            return Bound(f"one per item of `{chosen}`", count if isinstance(count, int) else None)
+    return None
+
+
+def _picking(
+    sources: _Sources, at: Location
+) -> tuple[ast.For | ast.AsyncFor | None, ast.If | None]:
+    """The innermost loop around ``at`` in its function, when a for loop over a ``range``, and the
+    ``if`` inside it whose body holds ``at`` (with no loop between)."""
+    loop: ast.For | ast.AsyncFor | None = None
+    picks: ast.If | None = None
+    for stmt, _ in sources.enclosing(at):
+        if isinstance(stmt, (*_DEFS, *_LOOPS)):
+            loop, picks = (stmt if isinstance(stmt, ast.For | ast.AsyncFor) else None), None
+        elif isinstance(stmt, ast.If) and loop is not None and picks is None:
+            picks = stmt if any(_holds(s, at.line) for s in stmt.body) else None
+    return (loop, picks) if loop is not None and _walks_range(loop) else (None, None)
+
+
+def _walks_range(loop: ast.For | ast.AsyncFor) -> bool:
+    """Whether ``loop`` binds one name to the ints of a ``range``, each met once per walk."""
+    it = loop.iter
+    return (
+        isinstance(loop.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+    )
+
+
+def _member_of(test: ast.expr, index: str) -> str | None:
+    """The name of the collection ``test`` asks ``index`` to be in (``epoch in video_epochs``)."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == index
+        and isinstance(test.comparators[0], ast.Name)
+    ):
+        return None
+    return test.comparators[0].id
+
+
+def _fixed_count(scopes: list[ast.AST], name: str) -> int | str | None:
+    """How many items ``name``, bound once and never resized, holds whatever the run's length: a
+    display's items, the count a ``linspace`` is told (an int, or the code that gives it), through
+    ``.astype(...)``, ``set(...)``, ``list(...)`` and the like; None when not fixed."""
+    bound = _binding(scopes, name)
+    if bound is None or any(_resizes(n, name) for n in ast.walk(bound[0])):
+        return None
+    value: ast.expr | None = bound[1].value
+    while isinstance(value, ast.Call) and last_name(value.func) in _KEEP_ITEMS | _KEEP_COUNT:
+        inner = value.func.value if isinstance(value.func, ast.Attribute) else None
+        value = inner if last_name(value.func) == "astype" else (value.args or [None])[0]
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        starred = any(isinstance(e, ast.Starred) for e in value.elts)
+        return None if starred else len(value.elts)
+    sized = counted(last_name(value.func)) if isinstance(value, ast.Call) else None
+    if sized is None or not isinstance(value, ast.Call):
+        return None
+    given = next((k.value for k in value.keywords if k.arg == sized.keyword), None)
+    if given is None and sized.position is not None and len(value.args) > sized.position:
+        given = value.args[sized.position]
+    if given is None:
+        return sized.default
+    if isinstance(given, ast.Constant) and type(given.value) is int:
+        return given.value
+    return _code(given)
+
+
+# Calls that keep how many items their argument (or receiver) holds: ``np.linspace(...).astype(int)``.
+_KEEP_COUNT = frozenset({"set", "array", "asarray", "astype"})
+
+
+def _resizes(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` changes how many items ``name`` holds: a method call on it
+    (``picks.append(x)``), ``picks += [x]``, ``del picks[0]``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return isinstance(node.func.value, ast.Name) and node.func.value.id == name
+    if isinstance(node, ast.AugAssign):
+        return _root(node.target) == name
+    if isinstance(node, ast.Delete):
+        return any(_root(t) == name for t in node.targets)
+    return False
 
 
 # What a loop's collection is walked through, item for item (``zip(loader_a, loader_b)``).
@@ -1582,6 +1763,8 @@ class _Sources:
     # loop (``_amortised_sweep``), None where it is no such sweep.
     sweeps: dict[tuple[str, int], Sweep | None] = field(default_factory=dict)
     _functions_at: dict[str, list[tuple[str, FunctionSummary]]] = field(default_factory=dict)
+    _raising: dict[int, bool] = field(default_factory=dict)  # by statement (``_raises_in``)
+    _loop_names: dict[int, tuple[Counter[str], dict[str, ast.expr]]] = field(default_factory=dict)
 
     def function_at(self, at: Location) -> str | None:
         """The innermost function (else the module body) of the project whose code holds ``at``."""
@@ -1696,9 +1879,14 @@ class _Sources:
 
     def unreachable(self, at: Location) -> bool:
         """Whether ``at`` follows a ``return``/``raise``/``break``/``continue`` in its own block, or
-        sits in the body of a statement that never runs it (``for _ in range(0):``, ``if False:``)."""
-        for stmt, block in self.enclosing(at):
-            if any(isinstance(s, ENDS_BLOCK) for s in block[: block.index(stmt)]):
+        a statement whose call raises (``raises``), or sits in such a statement, or in the body of
+        a statement that never runs it (``for _ in range(0):``, ``if False:``)."""
+        chain = self.enclosing(at)
+        if chain and self._raises_in(at.path, chain[-1][0]):
+            return True
+        for stmt, block in chain:
+            earlier = block[: block.index(stmt)]
+            if any(isinstance(s, ENDS_BLOCK) or self._raises_in(at.path, s) for s in earlier):
                 return True
             body = getattr(stmt, "body", None)
             if (
@@ -1708,6 +1896,89 @@ class _Sources:
             ):
                 return True
         return False
+
+    def loop_names(self, loop: ast.For) -> tuple[Counter[str], dict[str, ast.expr]]:
+        """How often the body of ``loop`` binds each name, and what its top-level assignments bind
+        (``_item``): read once per loop, asked by each finding in it."""
+        found = self._loop_names.get(id(loop))
+        if found is None:
+            stores = Counter(n.id for s in loop.body for n in ast.walk(s) if _stores_name(n))
+            bound = {
+                s.targets[0].id: s.value
+                for s in loop.body
+                if isinstance(s, ast.Assign)
+                and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Name)
+            }
+            found = self._loop_names[id(loop)] = (stores, bound)
+        return found
+
+    def _raises_in(self, path: str, stmt: ast.AST) -> bool:
+        """Whether a simple statement makes, whenever it runs, a call that raises (``raises``):
+        asked of the statements before each place of every finding, answered once each."""
+        if not isinstance(stmt, _SIMPLE):
+            return False
+        found = self._raising.get(id(stmt))
+        if found is None:
+            found = self._raising[id(stmt)] = any(
+                self.raises(path, call) for call in _unconditional_calls(stmt)
+            )
+        return found
+
+    def raises(self, path: str, call: ast.Call) -> bool:
+        """Whether ``call`` (in the file ``path``) raises TypeError before its callee runs: it
+        names one project function or class, as written (no method of an object whose class a
+        subclass may change), whose parameters its arguments cannot bind to (``Signature.refuses``:
+        ``Task(agent)`` without ``Task.__init__``'s required ``sequence``, a keyword it does not
+        take). A decorated def or class may take other arguments than it declares: never."""
+        site = self.project.symbols.call_span(path, ast_span(call))
+        if site is None:
+            return False
+        made = self.project.symbols.function(site[0]).calls[site[1]]
+        targets = self.project.site_targets.get(site, ())
+        if made.alternatives or len(targets) != 1 or scoped_kind(made.callee) != "name":
+            return False
+        target = targets[0]
+        if isinstance(target, ClassTarget):
+            init = self._declared_init(target.qualname)
+            fn = self.project.functions.get(init) if init is not None else None
+        elif isinstance(target, FuncTarget) and not target.bound:
+            fn = self.project.functions.get(target.qualname)
+            fn = fn if fn is not None and self._undecorated(fn.location) else None
+        else:
+            return False
+        return fn is not None and self.project.signature(target, fn).refuses(made)
+
+    def _declared_init(self, cls: str) -> str | None:
+        """The ``__init__`` that a call of class ``cls`` runs, where the source says for sure: its
+        own or a base's along single inheritance of undecorated project classes (no ``__new__``, no
+        metaclass, no generated ``__init__``)."""
+        classes = self.project.symbols.classes
+        while cls in classes:
+            info = classes[cls]
+            if info.fields or "__new__" in info.methods or not self._undecorated(info.location):
+                return None
+            if "__init__" in info.methods:
+                return info.methods["__init__"]
+            module = self.project.symbols.owner[cls]
+            bases = [self.project.symbols.resolve_base(module, b) for b in info.bases]
+            if len(bases) != 1 or bases[0] is None:
+                return None
+            cls = bases[0]
+        return None
+
+    def _undecorated(self, at: Location) -> bool:
+        """Whether the def or class made at ``at`` has no decorator and no metaclass."""
+        made = next(
+            (s for s, _ in reversed(self.enclosing(at)) if isinstance(s, (*_DEFS, ast.ClassDef))),
+            None,
+        )
+        return (
+            made is not None
+            and made.lineno == at.line
+            and not made.decorator_list
+            and not getattr(made, "keywords", ())
+        )
 
     def repeats_call(self, at: Location) -> bool:
         """Whether the call at ``at`` repeats, argument for argument, a call an earlier statement of

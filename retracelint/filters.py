@@ -114,7 +114,7 @@ def apply_filters(
     # Last, so that a noqa comment for a milder finding is still used, not reported as RTL100.
     seen = [f for f in visible if severe_enough(f, settings.severity) and sure_enough(f, settings)]
     # After selection and noqa: a finding told by another is never lost to `--select` or a comment.
-    return one_per_cause(one_per_cut(one_per_retrace(seen)))
+    return one_per_cause(one_per_item(one_per_cut(one_per_retrace(seen))))
 
 
 # The rules whose finding is a value passed to a jit call that changes with each run of a driver (a
@@ -181,6 +181,34 @@ def _telling_cut(cut: Finding, wholes: list[Finding]) -> Finding:
     wholes = sorted(wholes, key=lambda f: f.sort_key)
     lines = _two([at_text(f.location, cut.location) for f in wholes])
     return _told(cut, wholes, f"fed by {lines}", "feeds this cut")
+
+
+def one_per_item(findings: list[Finding]) -> list[Finding]:
+    """A static argument read off the same loop item as a shape that changes at the same jitted
+    call (``for start, end, n in batches``: ``x[start:end]`` and ``n``), told by the shape's
+    finding (issue 36, cause 8): it changes exactly when the shape does, the traces are the
+    shape's, and a static that sets an output size cannot be made traced; padding to one layout
+    removes both. A static of another item, or beside no such shape, stays apart."""
+    shapes = {
+        (f.item, f.jit_site, f.call_path): f
+        for f in findings
+        if f.code.startswith("RTL10") and f.item is not None
+    }
+    folded: dict[Finding, list[Finding]] = {}
+    out = []
+    for finding in findings:
+        shape = shapes.get((finding.item, finding.jit_site, finding.call_path))
+        if finding.code.startswith("RTL20") and shape is not None:
+            folded.setdefault(shape, []).append(finding)
+        else:
+            out.append(finding)
+    return [_telling_item(f, folded[f]) if f in folded else f for f in out]
+
+
+def _telling_item(shape: Finding, statics: list[Finding]) -> Finding:
+    statics = sorted(statics, key=lambda f: f.sort_key)
+    named = _two([_named(shape, f) for f in statics])
+    return _told(shape, statics, f"and static {named} of the same item", "same item")
 
 
 # The rules whose findings one driver's change makes along one jitted chain, whichever rule each

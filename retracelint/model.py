@@ -212,6 +212,10 @@ class Finding:
     # findings of one driver and one first call of their paths are one cause
     # (``filters.one_per_cause``).
     driver: Location | None = field(default=None, compare=False)
+    # The for loop whose item alone its changing value is read from (``for start, end, n in
+    # batches``: the slice ``x[start:end]`` and the static ``n``), where the source says: a static
+    # argument and a shape read off one item are one change (``filters.one_per_item``).
+    item: Location | None = field(default=None, compare=False)
     # Text of the flagged line; used for noqa and for fingerprints that survive line shifts.
     source_line: str = field(default="", compare=False)
 

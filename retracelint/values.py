@@ -304,6 +304,9 @@ class Taint:
     # only where the length is known not to be a multiple, as a count a user picks most often
     # divides the data; where the length is not known, uneven pieces are an assumption.
     pieces: bool = False
+    # For a flip between a Python int and a Python float (``min(1, step / warmup)``, ``0 if cold
+    # else 0.5``): arithmetic with a float makes a float of either (``promotion.float_either``).
+    numbers: bool = False
 
     def with_sources(self, sources: frozenset[Src]) -> Taint:
         return replace(self, sources=sources)
@@ -1597,6 +1600,14 @@ def scalar_class(value: Value) -> str | None:
     # Computed so that ints become floats (``1 / jnp.sqrt(step)``: ``Value.floor``).
     floor = value.floor[0] if value.floor is not None else ""
     return FLOAT if value.ty == FLOAT_LIKE or floor.startswith(("float", "bfloat")) else None
+
+
+def int_and_float(values: list[Value]) -> bool:
+    """Whether ``values`` are Python numbers, an int and a float among them: what a pick between
+    them gives is one or the other (``Taint.numbers``)."""
+    return {scalar_class(v) for v in values} == {INT, FLOAT} and all(
+        v.ty in (INT, FLOAT, FLOAT_LIKE) for v in values
+    )
 
 
 def dtype_kind(value: Value, x64: bool = False) -> str | None:

@@ -113,6 +113,30 @@ class Signature:
         extra = (f"*{i}" for i in range(len(names), len(call.args)))
         return frozenset((*names, *extra, *(key for key, _ in call.kwargs)))
 
+    def refuses(self, call: CallSite) -> bool:
+        """Whether ``call``'s arguments cannot bind to these parameters, so that Python raises
+        TypeError before the body runs: more positional arguments than it takes without ``*args``, a
+        keyword it does not take without ``**kwargs`` (or one for a parameter already passed by
+        position), a required parameter left out. A call with ``*args`` or ``**kwargs`` may pass
+        anything."""
+        if call.star:
+            return False
+        positional = [p for p in self.params if p.kind in ("posonly", "normal")][self.offset :]
+        kinds = {p.kind for p in self.params}
+        by_position = {p.name for p in positional[: len(call.args)] if p.kind == "normal"}
+        keywords = {key for key, _ in call.kwargs}
+        by_keyword = {p.name for p in self.params if p.kind in ("normal", "kwonly")}
+        left = [*positional[len(call.args) :], *(p for p in self.params if p.kind == "kwonly")]
+        missing = [
+            p for p in left if not p.has_default and (p.kind == "posonly" or p.name not in keywords)
+        ]
+        return bool(
+            (len(call.args) > len(positional) and "vararg" not in kinds)
+            or keywords & by_position
+            or ("kwarg" not in kinds and keywords - by_keyword)
+            or missing
+        )
+
 
 def bind_arg(call: CallSite, params: tuple[Param, ...], offset: int, name: str) -> Arg | None:
     """The argument passed for parameter ``name`` at ``call``; None when not passed or not knowable."""

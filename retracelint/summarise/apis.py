@@ -76,6 +76,13 @@ QUADRATURE_RULES = {
 }
 
 
+def counted(name: str) -> _Sized | None:
+    """How ``name`` (``linspace``, by its last name) is told the length of the one axis it makes,
+    whatever its other arguments (``linspace(0, n - 1, num_videos)``: ``num_videos`` items)."""
+    sized = _CONSTRUCTORS.get(name)
+    return sized if sized is not None and sized.kind == "count" else None
+
+
 # Functions whose result takes lengths from an argument besides its input array's own: the
 # argument's keyword and position. What changes those lengths changes the result's shape
 # (``tile(cov, (n_robots, 1, 1))``).

@@ -170,6 +170,7 @@ from retracelint.values import (
     dtype_taken,
     entry,
     followed,
+    int_and_float,
     items_of,
     join,
     keyed_item,
@@ -1323,7 +1324,10 @@ class Calls(PassState):
         code, first, then = flip
         text = self.mod.pos.text(node)
         picks = "an int or a float" if types == {INT, FLOAT} else f"{first} or {then}"
-        taint = Taint(code, f"{text} picks {picks} anew", self.loc(node), value.vsrc)
+        numbers = code == "RTL402" and int_and_float(args)
+        taint = Taint(
+            code, f"{text} picks {picks} anew", self.loc(node), value.vsrc, numbers=numbers
+        )
         return value.with_(shape=value.shape | {taint})
 
     def holding(self, name: str, container: Value, added: Value) -> Value:

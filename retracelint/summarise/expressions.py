@@ -22,7 +22,7 @@ from retracelint.summarise.abstract import (
     _written_number,
 )
 from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype, int_arithmetic
-from retracelint.summarise.promotion import Typed, promoted_floor, result_type
+from retracelint.summarise.promotion import Typed, float_either, promoted_floor, result_type
 from retracelint.summarise.sizes import (
     _END,
     _NO_DIMS,
@@ -128,6 +128,7 @@ from retracelint.values import (
     constant_value,
     entry,
     followed,
+    int_and_float,
     join,
     keyed_item,
     kind_sources,
@@ -681,6 +682,8 @@ class Expressions(PassState):
             # `(e >= low) & (e < high)`: both tests at once, a mask as each is.
             return combine([left, right], ty="mask").with_(dtype="bool")
         value = self.arith_type(left, right, op, nodes[1] if nodes is not None else None)
+        if value.ty in (FLOAT, FLOAT_LIKE) and value.shape:
+            value = value.with_(shape=float_either((left, right), value.shape))
         # Arithmetic on None raises: what it gives is never None (``now - prev`` of a ``prev``
         # that starts as None runs only once it is set).
         if (
@@ -898,7 +901,9 @@ class Expressions(PassState):
             flip, sources = (MAYBE_WEAK, "{start}", "{then}"), sources | {found}
         code, first, then = flip
         what = f"{text} is {first} or {then}, {CHOSEN_ANEW}"
-        return value.with_(shape=value.shape | {Taint(code, what, self.loc(node), sources)})
+        numbers = code == "RTL402" and int_and_float([body, orelse])
+        taint = Taint(code, what, self.loc(node), sources, numbers=numbers)
+        return value.with_(shape=value.shape | {taint})
 
     def e_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.expr(node.value)

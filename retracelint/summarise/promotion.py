@@ -24,6 +24,7 @@ from retracelint.values import (
     FLOAT_LIKE,
     MADE_STRONG,
     NUMPY_DATA,
+    Taint,
     Value,
     array_made,
 )
@@ -88,6 +89,19 @@ class Typed:
 
     dtype: str
     weak: bool = False
+
+
+def float_either(operands: tuple[Value, Value], shape: frozenset[Taint]) -> frozenset[Taint]:
+    """The taints of what arithmetic on two Python numbers gives (``lr * min(1, step / warmup)``):
+    a float operand makes a float whether the other is an int or a float, so the other's flips
+    between the two (``Taint.numbers``) do not reach the result."""
+    floats = [
+        v for v in operands if v.ty in (FLOAT, FLOAT_LIKE) and not any(t.numbers for t in v.shape)
+    ]
+    if not floats:
+        return shape
+    own = frozenset().union(*(v.shape for v in floats))
+    return frozenset(t for t in shape if not t.numbers or t in own)
 
 
 def upper_bounds(lattice: dict[str, tuple[str, ...]]) -> dict[str, frozenset[str]]:

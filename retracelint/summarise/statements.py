@@ -1296,9 +1296,28 @@ class Statements(PassState):
         made = [value for value in bound if not _narrows(value, name)]
         if not made or len(bound) != stores:
             return False
-        if self.resizes(name) and not self.filled_from_command_line(name):
+        if self.resizes(name) and not (
+            self.filled_from_command_line(name) or self.filled_per_held_item(name, made)
+        ):
             return False
         return self._bindings_walk_items(name, made)
+
+    def filled_per_held_item(self, name: str, bound: list[ast.expr]) -> bool:
+        """Whether ``name``, bound once to an empty list, grows only by an ``append`` in loops that
+        each walk a collection held in memory (``factors.append(u)`` once per mode of ``range(
+        tensor.ndim)``): as many items every time the body runs, however long the run."""
+        if name in self.names.otherwise_resized or not (
+            len(bound) == 1 and isinstance(bound[0], ast.List) and not bound[0].elts
+        ):
+            return False
+        filled = list(_appends(self.body, name, ()))
+        self.reading_bindings.add(name)
+        try:
+            return bool(filled) and all(
+                loops and all(self.walks_items(loop.iter) for loop in loops) for loops in filled
+            )
+        finally:
+            self.reading_bindings.discard(name)
 
     def held_param(self, name: str) -> bool:
         """Whether ``name`` is a parameter that holds a collection (by its annotation or default),
@@ -2193,3 +2212,35 @@ def _container_written(node: ast.expr) -> bool:
         and isinstance(node.func, ast.Name)
         and node.func.id in ("tuple", "list")
     )
+
+
+def _appends(
+    body: list[ast.stmt], name: str, loops: tuple[ast.For | ast.AsyncFor, ...] | None
+) -> Iterator[tuple[ast.For | ast.AsyncFor, ...] | None]:
+    """For each call of ``body`` that adds to ``name`` (not in a def or class it makes), the for
+    loops around it in ``body``; None for one that adds the items of a collection (``extend``), or
+    sits in a ``while`` loop: how many it adds is not told."""
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.expr):
+                for node in ast.walk(child):
+                    func = node.func if isinstance(node, ast.Call) else None
+                    if (
+                        isinstance(func, ast.Attribute)
+                        and isinstance(func.value, ast.Name)
+                        and func.value.id == name
+                    ):
+                        yield loops if func.attr == "append" else None
+        inner = loops
+        if isinstance(stmt, ast.While) or loops is None:
+            inner = None
+        elif isinstance(stmt, ast.For | ast.AsyncFor):
+            inner = (*loops, stmt)
+        blocks = [getattr(stmt, f, None) for f in ("body", "orelse", "finalbody")]
+        blocks += [h.body for h in getattr(stmt, "handlers", ())]
+        blocks += [c.body for c in getattr(stmt, "cases", ())]
+        for block in blocks:
+            if isinstance(block, list):
+                yield from _appends(block, name, inner)
