@@ -179,13 +179,13 @@ def _item(sources: _Sources, finding: Finding) -> Location | None:
     at = finding.made_at
     if not finding.code.startswith(("RTL10", "RTL20")):
         return None
-    stmt = sources.statement_at(at)
-    node = _expression_at(stmt, at) if stmt is not None else None
     loop = next(
         (s for s, _ in reversed(sources.enclosing(at)) if isinstance(s, (*_DEFS, *_LOOPS))), None
     )
     if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Tuple):
         return None
+    # Indexed once per statement: walking it per finding was quadratic in a chain of slices.
+    node = next(iter(sources.starting_at(at)), None)
     if finding.code.startswith("RTL10"):
         # What starts there may hold the slice (``x[start:end] - x[start]``).
         node = next(
@@ -2154,7 +2154,7 @@ class _Sources:
 
     def expression_at(self, at: Location) -> ast.expr | None:
         """The outermost expression that starts at ``at``."""
-        return next(iter(self._starting_at(at)), None)
+        return next(iter(self.starting_at(at)), None)
 
     def assignment_of(self, path: str, target: ast.AST) -> ast.Assign | None:
         """The plain assignment whose one target is ``target`` (a name stored in the file)."""
@@ -2307,9 +2307,9 @@ class _Sources:
 
     def call_at(self, at: Location) -> ast.Call | None:
         """The outermost call that starts at ``at``."""
-        return next((n for n in self._starting_at(at) if isinstance(n, ast.Call)), None)
+        return next((n for n in self.starting_at(at) if isinstance(n, ast.Call)), None)
 
-    def _starting_at(self, at: Location) -> list[ast.expr]:
+    def starting_at(self, at: Location) -> list[ast.expr]:
         """The expressions of ``at``'s statement that start at ``at``, outermost first: the
         statement's expressions are indexed once, not walked again per finding (a statement of a
         thousand slices had a finding at each, a quadratic walk)."""
