@@ -185,7 +185,7 @@ def _item(sources: _Sources, finding: Finding) -> Location | None:
     if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Tuple):
         return None
     # Indexed once per statement: walking it per finding was quadratic in a chain of slices.
-    node = next(iter(sources.starting_at(at)), None)
+    node = sources.expression_at(at)
     if finding.code.startswith("RTL10"):
         # What starts there may hold the slice (``x[start:end] - x[start]``).
         node = next(
@@ -378,7 +378,7 @@ def _last_batch(sources: _Sources, finding: Finding) -> Bound | None:
     tree = sources.tree(at.path)
     if finding.code != "RTL105" or stmt is None or tree is None:
         return None
-    node = _expression_at(stmt, at)
+    node = sources.expression_at(at)
     if node is None:
         return None
     batches = {
@@ -493,7 +493,7 @@ def _picked(sources: _Sources, finding: Finding) -> Bound | None:
     stmt = sources.statement_at(at)
     if finding.code != "RTL201" or stmt is None:
         return None
-    node = _expression_at(stmt, at)
+    node = sources.expression_at(at)
     name = _root(node) if node is not None else None
     loops: list[ast.stmt] = []  # the loops around ``at``, in its function, innermost first
     for around, _ in reversed(sources.enclosing(at)):
@@ -590,7 +590,7 @@ def _drawn(sources: _Sources, finding: Finding) -> Bound | None:
     stmt = sources.statement_at(at)
     if finding.code != "RTL201" or stmt is None:
         return None
-    node = _expression_at(stmt, at)
+    node = sources.expression_at(at)
     if not isinstance(node, ast.Name):
         return None
     loops: list[ast.For | ast.AsyncFor] = []  # the for loops around ``at`` in its function
@@ -635,7 +635,7 @@ def _bucketed(sources: _Sources, finding: Finding) -> Bound | None:
     qualname = sources.function_at(at)
     if finding.code not in _BUCKETED_RULES or stmt is None or not scopes or qualname is None:
         return None
-    node = _expression_at(stmt, at)
+    node = sources.expression_at(at)
     names = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}) if node else []
     for name in names:
         made = _part_made(scopes[0], name)
@@ -864,7 +864,7 @@ def _capped(sources: _Sources, finding: Finding) -> Bound | None:
     stmt = sources.statement_at(at)
     if finding.code not in ("RTL201", "RTL105") or stmt is None:
         return None
-    node = _expression_at(stmt, at)
+    node = sources.expression_at(at)
     if isinstance(node, ast.Call) and last_name(node.func) in KEEPING and node.args:
         node = node.args[0]  # ``int(n_iter)``: the count itself
     defs = [around for around, _ in sources.enclosing(at) if isinstance(around, _DEFS)]
@@ -2447,11 +2447,6 @@ def _expressions_by_start(stmt: ast.stmt) -> dict[tuple[int, int], list[ast.expr
 
 def _starts_at(node: ast.expr, at: Location) -> bool:
     return (node.lineno, node.col_offset + 1) == (at.line, at.col)
-
-
-def _expression_at(stmt: ast.stmt, at: Location) -> ast.expr | None:
-    """The outermost expression of ``stmt`` that starts at ``at``: what a finding made there reads."""
-    return next((n for n in ast.walk(stmt) if isinstance(n, ast.expr) and _starts_at(n, at)), None)
 
 
 def _plain(node: ast.AST) -> bool:
