@@ -60,8 +60,12 @@ FAST_COMPILE_FLAGS = "--xla_backend_optimization_level=0 --xla_llvm_disable_expe
 # instead of its MLIR fusion emitters take about 30 % less CPU again (a batch of 62 fixtures at 4 steps,
 # compiles included: 46.0 -> 33.7 s; of 61: 46.0 -> 28.9 s) with byte-identical trace records, but may
 # round a float's last digit otherwise in two programs that compute one value in different ways (a
-# fixed loop against the original, tests/test_fix_static_loops.py).
-COUNT_ONLY_FLAGS = "--xla_cpu_use_fusion_emitters=false"
+# fixed loop against the original, tests/test_fix_static_loops.py). The older emitters' LLVM code
+# is then built as one module, not split into parts compiled in parallel, each with a codegen
+# setup of its own (no core to spare on the test machine): 5 to 15 % less CPU again (at 4 steps,
+# the first 15 fixtures of batch 1: 4.9 -> 4.1 s, the first 25 of batch 2: 12.95 -> 12.1 s; with
+# the fusion emitters on it saves nothing: 11.4 -> 11.4 s). How code is built, not what it computes.
+COUNT_ONLY_FLAGS = "--xla_cpu_use_fusion_emitters=false --xla_cpu_parallel_codegen_split_count=1"
 
 _NEVER_SEEN = re.compile(r"never seen function:\n\s+(?P<name>\S+) id=\d+(?P<src>[^\n]*)")
 _SEEN_BEFORE = re.compile(r"^\s+for (?P<name>\S+)(?P<src>[^\n]*)$", re.MULTILINE)
