@@ -528,6 +528,8 @@ def _syntax_only(item: Input, source: Summaries, previous: Manifest | None) -> M
     file = item.file
     before = previous.unchanged(file.path, item.digest) if previous else None
     if before is not None and not before.relevant:
+        if source.memory is not None:
+            return source.memory.bare(before, file.path, file.module, file.is_package)
         return before.bare_summary(file.path, file.module, file.is_package)
     return source.now(item, relevant=False)
 

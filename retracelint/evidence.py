@@ -1235,7 +1235,7 @@ def _guessed_arrays(project: Project, sources: _Sources, finding: Finding) -> It
     scope = defs[-1] if defs else sources.tree(at.path)  # a script's top level
     if not isinstance(receiver, ast.Name) or scope is None:
         return
-    assign = sources.sole_assignment(scope, receiver.id)
+    assign = sources.sole_assignment(at.path, scope, receiver.id)
     made = assign.value if assign is not None else None
     if not isinstance(made, ast.Call):
         return
@@ -1646,7 +1646,9 @@ def _bound_once(sources: _Sources, fn: FunctionSummary, name: str) -> ast.expr |
     """What ``name`` is bound to where one assignment alone binds it: in ``fn``, else at the top
     level of its module, or of the module it is imported from."""
     scope = sources.scope_of(fn)
-    assignment = sources.sole_assignment(scope, name) if scope is not None else None
+    assignment = (
+        sources.sole_assignment(fn.location.path, scope, name) if scope is not None else None
+    )
     if assignment is not None:
         return assignment.value
     module = sources.project.owner.get(fn.qualname)
@@ -1658,7 +1660,7 @@ def _module_binding(
 ) -> ast.expr | None:
     """``_bound_once`` at the top level of ``module``, through the imports of the name."""
     tree = sources.tree(module.path)
-    assignment = sources.sole_assignment(tree, name) if tree is not None else None
+    assignment = sources.sole_assignment(module.path, tree, name) if tree is not None else None
     if assignment is not None:
         return assignment.value
     imported = module.imports.get(name)
@@ -1724,12 +1726,49 @@ def _chosen(fn: FunctionSummary, loop: LoopInfo, carriers: list[ast.expr]) -> bo
 # -- source-level facts ---------------------------------------------------------------------------
 @dataclass
 class Parsed:
-    """A file's syntax tree (None where it does not parse), the text it was parsed from, and the
-    names each statement of it binds, by the statement's ``id`` (the tree holds them), as asked."""
+    """A file's syntax tree (None where it does not parse), the text it was parsed from, the
+    names each statement of it binds, by the statement's ``id`` (the tree holds them), and what
+    binds each name in each scope asked about (a def, the module), by the scope's ``id``: kept
+    from run to run with the tree (a module's top level was walked twice per name asked, 0.3 CPU s
+    of an edit of the speed corpus that runs the rules)."""
 
     text: str | None
     tree: ast.Module | None
     stored: dict[int, frozenset[str]] = field(default_factory=dict)
+    binders: dict[int, Binders] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Binders:
+    """What binds each name in a scope, nested scopes too (``_bindings``), and the plain
+    assignment each name stored is a target of, by the name's ``id``."""
+
+    names: dict[str, list[ast.AST]]
+    assigned: dict[int, ast.Assign]
+
+    @classmethod
+    def of(cls, scope: ast.AST) -> Binders:
+        names: dict[str, list[ast.AST]] = {}
+        assigned: dict[int, ast.Assign] = {}
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Name):
+                if not isinstance(node.ctx, ast.Load):
+                    names.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Assign):
+                assigned.update((id(t), node) for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.arg):
+                names.setdefault(node.arg, []).append(node)
+            elif isinstance(node, ast.alias):
+                names.setdefault(node.asname or node.name, []).append(node)
+            elif isinstance(node, (ast.ClassDef, *_DEFS)):
+                names.setdefault(node.name, []).append(node)
+        return cls(names, assigned)
+
+    def sole_assignment(self, name: str) -> ast.Assign | None:
+        """The assignment ``name = ...`` that is the only thing binding ``name`` in the scope."""
+        bound = self.names.get(name, [])
+        found = self.assigned.get(id(bound[0])) if bound else None
+        return found if found is not None and found.targets == bound else None
 
 
 @dataclass
@@ -1754,7 +1793,6 @@ class _Sources:
     _rebinds: dict[Location, list[tuple[ast.If | ast.IfExp, bool, str]]] = field(
         default_factory=dict
     )
-    _sole: dict[tuple[int, str], ast.Assign | None] = field(default_factory=dict)
     _starts: dict[int, dict[tuple[int, int], list[ast.expr]]] = field(default_factory=dict)
     _branches: dict[tuple[Location, PathStep | None], list[Assumption | None]] = field(
         default_factory=dict
@@ -2015,21 +2053,21 @@ class _Sources:
             in_body = any(_holds(s, at.line) for s in stmt.body)
             both = isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.And)
             tests = stmt.test.values if both and in_body else [stmt.test]
-            tests = [self._read_in(scope, t) for t in tests]
+            tests = [self._read_in(at.path, scope, t) for t in tests]
             why = next((w for t in tests if (w := self._switched_off(t, in_body, from_test))), None)
             if why is not None:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, why)
 
-    def _read_in(self, scope: ast.AST | None, test: ast.expr) -> ast.expr:
+    def _read_in(self, path: str, scope: ast.AST | None, test: ast.expr) -> ast.expr:
         """``test`` with the name it tests or compares replaced by the read its one assignment in
-        ``scope`` binds it to (``backend = os.getenv("BACKEND", "python")`` then ``backend ==
-        "jax"``; ``every = config.train.probe_every`` then ``every > 0``)."""
+        ``scope`` (of file ``path``) binds it to (``backend = os.getenv("BACKEND", "python")``
+        then ``backend == "jax"``; ``every = config.train.probe_every`` then ``every > 0``)."""
         compared = isinstance(test, ast.Compare) and len(test.ops) == 1
         name = test.left if isinstance(test, ast.Compare) and compared else test
         if scope is None or not isinstance(name, ast.Name):
             return test
-        assign = self.sole_assignment(scope, name.id)
+        assign = self.sole_assignment(path, scope, name.id)
         read = assign.value if assign is not None else None
         if not isinstance(read, ast.Call | ast.Attribute | ast.Subscript):
             return test
@@ -2186,7 +2224,11 @@ class _Sources:
         else:
             defs = [s for s, _ in self.enclosing(caller.location) if isinstance(s, _DEFS)]
             scope = defs[-1] if defs else None
-        assign = self.sole_assignment(scope, passed.text) if scope is not None else None
+        assign = (
+            self.sole_assignment(caller.location.path, scope, passed.text)
+            if scope is not None
+            else None
+        )
         if assign is None or assign.lineno >= passed.location.line:
             return _UNKNOWN
         return self.value_of(caller, assign.value)
@@ -2298,12 +2340,13 @@ class _Sources:
             found = self._branches[key] = list(_argument_branches(prop, self, at, chain))
         return found
 
-    def sole_assignment(self, scope: ast.AST, name: str) -> ast.Assign | None:
-        """``_sole_assignment``, once per scope (a tree this run holds) and name."""
-        key = (id(scope), name)
-        if key not in self._sole:
-            self._sole[key] = _sole_assignment(scope, name)
-        return self._sole[key]
+    def sole_assignment(self, path: str, scope: ast.AST, name: str) -> ast.Assign | None:
+        """``_sole_assignment`` in ``scope``, a def of file ``path`` or its tree."""
+        binders = self._parsed(path).binders
+        found = binders.get(id(scope))
+        if found is None:
+            found = binders[id(scope)] = Binders.of(scope)
+        return found.sole_assignment(name)
 
     def call_at(self, at: Location) -> ast.Call | None:
         """The outermost call that starts at ``at``."""
@@ -2373,26 +2416,13 @@ class _Sources:
 
 def _sole_assignment(scope: ast.AST, name: str) -> ast.Assign | None:
     """The assignment ``name = ...`` that is the only thing binding ``name`` in ``scope``."""
-    bound = _bindings(scope, name)
-    return next(
-        (n for n in ast.walk(scope) if isinstance(n, ast.Assign) and n.targets == bound), None
-    )
+    return Binders.of(scope).sole_assignment(name)
 
 
 def _bindings(scope: ast.AST, name: str) -> list[ast.AST]:
     """What binds ``name`` in ``scope``, nested scopes too (a ``global`` there rebinds it): each
     name stored, parameter, import and def."""
-    out: list[ast.AST] = []
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Name):
-            if node.id == name and not isinstance(node.ctx, ast.Load):
-                out.append(node)
-        elif isinstance(node, (ast.arg, ast.alias, ast.ClassDef, *_DEFS)) and name in (
-            getattr(node, "arg", None),
-            getattr(node, "asname", None) or getattr(node, "name", None),
-        ):
-            out.append(node)
-    return out
+    return Binders.of(scope).names.get(name, [])
 
 
 def _parse(text: str | None) -> ast.Module | None:
@@ -2942,7 +2972,9 @@ def _resolved(sources: _Sources, fn: FunctionSummary, test: ast.expr) -> ast.exp
     found: dict[str, ast.expr] = {}
     for name in sorted({n.id for n in ast.walk(test) if isinstance(n, ast.Name)} - params):
         value = _literal(_bound_once(sources, fn, name))
-        local = sources.sole_assignment(scope, name) if scope is not None else None
+        local = (
+            sources.sole_assignment(fn.location.path, scope, name) if scope is not None else None
+        )
         if _number(value):
             found[name] = ast.Constant(value)
         elif local is not None and _argument_read(local.value, params):

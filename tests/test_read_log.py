@@ -6,6 +6,7 @@ a run from scratch that neither memory nor cache helps."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -597,3 +598,50 @@ def test_a_run_takes_over_the_symbol_tables_with_the_edited_modules_registered_a
         (model, ("iter([1, 2, 3])", "[1, 2, 3]"), [True], [sliced, rebuilt]),
     ]
     _edit_files(project, steps, kept, memory, cache)
+
+
+def test_a_file_the_prescan_leaves_out_keeps_its_summary_while_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the pre-scan leaves out (no jax, imported by none) has one summary object while its
+    bytes are the same (``Memory.bare``), what is kept by summary object then holds for it; an
+    edit that gives it a syntax error, and one that takes it away, show and drop its RTL000 in
+    the runs after them too, each run's findings a run from scratch's."""
+    files = {"lib/__init__.py": "", "lib/model.py": MODEL, "lib/data.py": DATA}
+    notes_text = "VERSION = 1\n"
+    project = _tree(
+        tmp_path / "proj", {**files, "lib/notes.py": notes_text, "scripts/train.py": TRAIN}
+    )
+    monkeypatch.chdir(project)
+    memory, cache = Memory(), tmp_path / "cache"
+    train, notes = project / "scripts" / "train.py", project / "lib" / "notes.py"
+
+    def settings_for(found: Path | None) -> Settings:
+        return replace(server.settings_for(found), cache_dir=str(cache), jobs=1)
+
+    def run(path: Path, old: str, new: str) -> object:
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        done = analyse_projects([str(project)], settings_for, watch=Watch(memory))[1]
+        assert _told(done.findings) == _told(_scratch(project))
+        broken = [f for f in done.findings if f.location.path.endswith("notes.py")]
+        assert [f.code for f in broken] == (["RTL000"] if "(" in notes.read_text() else [])
+        return next(s for s in done.summaries if s.path.endswith("notes.py"))
+
+    # Each edit of the script passes another size, a state no run before saw: the run links,
+    # and gives its summaries.
+    sizes = iter(range(2, 9))
+
+    def resized() -> object:
+        call = re.search(r"data\.run_one\(x, \w+\)", train.read_text(encoding="utf-8"))
+        assert call is not None
+        return run(train, call.group(), f"data.run_one(x, {next(sizes)})")
+
+    run(train, "", "")
+    first = resized()
+    assert resized() is first
+    run(notes, notes_text, "VERSION = (\n")
+    broken = resized()
+    assert resized() is broken is not first
+    run(notes, "VERSION = (\n", notes_text)
+    mended = resized()
+    assert resized() is mended

@@ -368,7 +368,7 @@ def test_a_method_added_to_a_test_class_links_only_its_module(
 
 
 # A jitted def of lib/opt.py whose body's call is linked by what its callers pass, and whether an
-# edit of lib/opt.py links it alone (True) or all modules (False).
+# edit of that body links lib/opt.py alone (True) or all modules (False).
 CALLERS_READ = {
     # The object's class comes from the callers: the method is found through scripts/train.py's
     # call, whose target is this very jit, found again only after the module's calls are linked.
@@ -395,14 +395,17 @@ CALLERS_READ = {
 }
 
 
+@pytest.mark.parametrize("edit", ["a function appended", "the jitted body edited"])
 @pytest.mark.parametrize("shape", sorted(CALLERS_READ))
-def test_a_function_added_beside_a_jit_linked_through_its_callers(
-    shape: str, tmp_path: Path, relinked: list[bool]
+def test_an_edit_beside_a_jit_linked_through_its_callers(
+    shape: str, edit: str, tmp_path: Path, relinked: list[bool]
 ) -> None:
-    """Linking lib/opt.py alone again, a call in the jitted ``update`` asks the callers what they
+    """Linking the jitted ``update`` of lib/opt.py again, a call in it asks the callers what they
     pass, and scripts/train.py's call reaches ``update`` through the jit, whose function is found
     again only after the module's calls: the run links every module instead (it raised a KeyError,
-    in the command line's cached runs and the language server's edits alike)."""
+    in the command line's cached runs and the language server's edits alike). A function
+    appended beside it leaves ``update``'s calls as they were linked: the module is linked alone
+    (its edit is a plain function's), and the links and findings are a run from scratch's."""
     params, body, call, alone = CALLERS_READ[shape]
     root = tmp_path / "proj"
     (root / "lib").mkdir(parents=True)
@@ -438,9 +441,76 @@ def test_a_function_added_beside_a_jit_linked_through_its_callers(
     )
     cache = tmp_path / "cache"
     first, _ = _runs(root, cache)
-    _append(opt, "\n\ndef _unused(x):\n    return x + 1\n")
+    if edit == "a function appended":
+        _append(opt, "\n\ndef _unused(x):\n    return x + 1\n")
+    else:
+        opt.write_text(opt.read_text().replace("    return", "    grads = grads * 1\n    return"))
     again, _ = _runs(root, cache)
-    assert relinked == [alone]
+    assert relinked == [alone or edit == "a function appended"]
     kept = [(f.code, f.location.line) for f in again.findings]
     assert kept == [(f.code, f.location.line) for f in first.findings]
     assert ("RTL101", 16) in kept
+
+
+# scripts/serve.py, imported by none: ``apply`` calls a method of what its callers pass (typed by
+# them, so linking that call again alone could find otherwise than linking every module), and
+# ``make``, a plain function, makes what ``main`` passes it.
+SERVE = """
+import jax
+
+
+class Fast:
+    def run(self, x):
+        return x + 1
+
+
+class Slow:
+    def run(self, x):
+        return jax.jit(lambda y: y * 2)(x)
+
+
+def make():
+    return Fast()
+
+
+def apply(engine, xs):
+    return [engine.run(x) for x in xs]
+
+
+def main(xs):
+    for i in range(10):
+        apply(make(), xs[:i])
+"""
+
+# An edit of serve.py, and whether the run links serve.py alone (True) or every module (False).
+SERVE_EDITS = {
+    # ``apply``'s calls are kept as linked: nothing they read changed.
+    "a function appended": ("", "\n\ndef unused(x):\n    return x + 1\n", True),
+    # ``main`` calls ``apply`` again: its callers changed, and the kept call, asked again, finds
+    # what it found.
+    "main's loop edited": ("range(10)", "range(12)", True),
+    # What ``main`` passes ``apply`` is of the other class: the kept call finds another method.
+    "make makes the other class": ("return Fast()", "return Slow()", False),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(SERVE_EDITS))
+def test_an_edit_of_plain_functions_keeps_the_calls_of_the_others_that_read_nothing_it_changed(
+    edit: str, project: Path, tmp_path: Path, relinked: list[bool]
+) -> None:
+    """An edit of a module's plain functions links their calls again and keeps the others'
+    (``Project._linked_again``), as another module's: a call typed by its callers in a function
+    the edit left no longer makes the run link every module, and where what it read changed, it
+    is found again. Every run's links and findings are a run from scratch's (``_runs``)."""
+    serve = project / "scripts" / "serve.py"
+    serve.write_text(SERVE, encoding="utf-8")
+    cache = tmp_path / "cache"
+    _runs(project, cache)
+    old, new, alone = SERVE_EDITS[edit]
+    text = serve.read_text(encoding="utf-8")
+    serve.write_text(text.replace(old, new) if old else text + new, encoding="utf-8")
+    again, _ = _runs(project, cache)
+    assert relinked == [alone]
+    engine = again.project.site_targets if again.project is not None else {}
+    ran = {t.qualname for (fn, _), ts in engine.items() if fn.endswith("apply") for t in ts}
+    assert ran == ({"serve.Slow.run"} if not alone else {"serve.Fast.run"})

@@ -417,10 +417,11 @@ class Project:
             return False
         if not self._names_unread(before, module):
             return False
-        self._named_late = frozenset(s for s in state.named_late if s[0] not in before.functions)
-        self._asked_definers |= state.asked_definers
         names = module.functions.keys() | before.functions.keys()
         edited = {name for name in names if before.functions.get(name) != self._whole(name)}
+        again = self._linked_again(before, module, edited, imported)
+        self._named_late = frozenset(s for s in state.named_late if s[0] not in again)
+        self._asked_definers |= state.asked_definers
         self.site_targets, self.callers, self.jit_callers = (
             state.site_targets,
             state.callers,
@@ -432,17 +433,18 @@ class Project:
         self.targets = dict(
             zip(self.site_targets, map(itemgetter(0), self.site_targets.values()), strict=True)
         )
-        gone = _sites_of(self.site_targets, before.functions, sorted(names))
+        gone = _sites_of(self.site_targets, before.functions, sorted(again))
         touched: dict[str, list[Site]] = {}
         for site, targets in gone.items():
             self._unlink(site, targets, touched)
             del self.site_targets[site]
         jits = {t: self._callees.pop(t) for t in list(self._callees) if t.module == module.module}
-        deferred = self._link_names((name, self.functions[name]) for name in module.functions)
+        linked = [name for name in module.functions if name in again]
+        deferred = self._link_names((name, self.functions[name]) for name in linked)
         if (
-            not self._settle(module, deferred, touched)
+            not self._settle(module, linked, deferred, touched)
             or not self._jits_found(jits)
-            or self._jits_elsewhere(module, jits)
+            or self._jits_elsewhere(again, jits)
         ):
             self._unlinked()
             return False
@@ -452,7 +454,7 @@ class Project:
             if sites != self.callers.get(callee)
             or any(site[0] in edited for site in (*sites, *self.callers.get(callee, ())))
         }
-        now = _sites_of(self.site_targets, self.functions, sorted(names))
+        now = _sites_of(self.site_targets, self.functions, sorted(again))
         changed.update(site for site in gone.keys() | now.keys() if gone.get(site) != now.get(site))
         # A lookup that follows a call to one of the module's functions reads what it returns
         # and takes (``_returned_targets``), not only the call's targets: where that changed, so
@@ -463,10 +465,11 @@ class Project:
             if _link_face(before.functions.get(name)) != _link_face(self._whole(name))
             for site in self.callers.get(name, ())
         )
-        if imported:
-            # Other modules name its functions, and a lookup of theirs that reached one may have
-            # read any of its calls (the arguments it passes, what it returns), whatever the
-            # targets: each call of a function that changed is a link that changed.
+        if imported or again != names:
+            # Other modules name its functions (or its other functions, whose calls are kept, do),
+            # and a lookup of theirs that reached one may have read any of its calls (the
+            # arguments it passes, what it returns), whatever the targets: each call of a
+            # function that changed is a link that changed.
             changed.update(
                 (name, index)
                 for name in edited
@@ -478,17 +481,51 @@ class Project:
             reader
             for link in changed
             for reader in state.read_by.get(link, ())
-            if not self._in_module(reader, module, names)
+            if not self._in_module(reader, module, again)
         }
         if not self._found_again(readers):
             self._unlinked()
             return False
-        self._reorder(module, touched, (*gone.values(), *now.values()))
+        self._reorder(module, now, touched, (*gone.values(), *now.values()))
         self.relinked = Relinked(state.callers, frozenset(touched), frozenset(changed))
         self._read_by = state.read_by
         self._add_reads(self._read_by)
         self._refs, self._bindings, self._reads = {}, {}, _Reads(self._clock)
         return True
+
+    def _linked_again(
+        self, before: ModuleSummary, after: ModuleSummary, edited: set[str], imported: bool
+    ) -> set[str]:
+        """The functions of the edited module ``after`` (``before``, as it was) whose calls are
+        linked again: every one, unless the edit changed only plain functions (``edited``: no
+        method, not the top level, whose names and classes a lookup reads of the module) and the
+        module shows its functions what it showed them (``_face_kept``, as for a module that
+        others import); then those, and those around them or nested in them (a callee ``up``
+        resolves in the enclosing function). The other functions' calls are kept as another
+        module's are: what their lookups read of a changed function is its link face and its
+        calls, which are links (``_relinked`` counts them changed, ``_found_again`` their
+        readers). So a call typed by its callers in a function the edit left (``_settle``
+        refuses to link it again alone) no longer links the whole project."""
+        names = after.functions.keys() | before.functions.keys()
+        whole = self._whole
+        if any(
+            fn is not None and fn.kind != "function"
+            for name in edited
+            for fn in (before.functions.get(name), whole(name))
+        ) or not (imported or _face_kept(before, after, whole)):
+            return set(names)
+        again = set(edited)
+        for name in names:
+            fn = before.functions.get(name) or whole(name)
+            chain = set()
+            while fn is not None and fn.parent is not None:
+                chain.add(fn.qualname)
+                fn = before.functions.get(fn.parent) or whole(fn.parent)
+            if fn is not None:
+                chain.add(fn.qualname)
+            if not chain.isdisjoint(edited):
+                again |= chain
+        return again
 
     def lookups(self, state: LinkState) -> Lookups:
         """What this run's lookups found, for the next run, which may link one module again from
@@ -608,24 +645,29 @@ class Project:
     def _reorder(
         self,
         module: ModuleSummary,
+        again: dict[Site, tuple[Target, ...]],
         touched: dict[str, list[Site]],
         linked: Iterable[tuple[Target, ...]],
     ) -> None:
-        """``_in_source_order`` after linking ``module`` again, whose calls were taken out and put
-        back in order (``touched``: the functions whose callers that changed, as they were;
-        ``linked``: the targets of its calls, before and now, of which only the jits' callers
-        changed)."""
+        """``_in_source_order`` after linking calls of ``module`` again (``again``: those, now),
+        which were taken out and put back (``touched``: the functions whose callers that
+        changed, as they were; ``linked``: the targets of those calls, before and now, of which
+        only the jits' callers changed)."""
         order, functions = self._order, module.functions
         start = min(order[name] for name in functions) if functions else 0
-        edited = _sites_of(self.site_targets, functions, sorted(functions, key=order.get))
-        # The other sites are in source order, as the last link left them, and the module's, linked
-        # again, after them: its sites go where its functions start, found by bisection.
+        # The other sites are in source order, as the last link left them, and those linked again
+        # after them: they go among the module's other sites (its functions are in a row in the
+        # project's order), whose span is found by bisection.
         items = list(self.site_targets.items())
-        others = items[: len(items) - len(edited)]
+        others = items[: len(items) - len(again)]
+        place = self._place
         split = bisect_left(others, start, key=lambda item: order[item[0][0]])
+        stop = bisect_left(others, start + len(functions), key=lambda item: order[item[0][0]])
         self.site_targets = dict(others[:split])
-        self.site_targets.update(edited)
-        self.site_targets.update(others[split:])
+        self.site_targets.update(
+            sorted((*others[split:stop], *again.items()), key=lambda item: place(item[0]))
+        )
+        self.site_targets.update(others[stop:])
         self.callers = _reordered(self.callers, set(touched), self._met)
         jits = {t.key for targets in linked for t in targets if isinstance(t, JitTarget)}
         self.jit_callers = _reordered(self.jit_callers, jits, self._jit_met)
@@ -641,15 +683,16 @@ class Project:
             self._callees[target] = callee
         return True
 
-    def _jits_elsewhere(self, module: ModuleSummary, jits: dict[JitTarget, str | None]) -> bool:
-        """Whether a call of another module may reach a jit of the edited module (passed to it, say)
-        whose function changed or is no longer found, the module's own calls reaching it no more."""
+    def _jits_elsewhere(self, again: Container[str], jits: dict[JitTarget, str | None]) -> bool:
+        """Whether a call of a function not linked again (``again``: of another module, or of
+        the edited one) may reach a jit of the edited module (passed to it, say) whose function
+        changed or is no longer found, the calls linked again reaching it no more."""
         moved = {t for t, callee in jits.items() if self._callees.get(t, callee) != callee}
         moved |= jits.keys() - self._callees.keys()
         return bool(moved) and any(
             t in moved
             for site, targets in self.site_targets.items()
-            if site[0] not in module.functions
+            if site[0] not in again
             for t in targets
         )
 
@@ -736,11 +779,16 @@ class Project:
             sites[at:at] = [site] * jits.count(key)
 
     def _settle(
-        self, module: ModuleSummary, deferred: list[Site], touched: dict[str, list[Site]]
+        self,
+        module: ModuleSummary,
+        linked: list[str],
+        deferred: list[Site],
+        touched: dict[str, list[Site]],
     ) -> bool:
-        """Link the call sites of ``module`` (those of ``deferred`` in rounds, until none changes);
-        False where what that finds may depend on the order calls are linked in."""
-        for site in _sites_of(self.site_targets, module.functions, module.functions):
+        """Link the call sites of the functions ``linked`` of ``module`` (those of ``deferred`` in
+        rounds, until none changes); False where what that finds may depend on the order calls
+        are linked in."""
+        for site in _sites_of(self.site_targets, module.functions, linked):
             self._link_site(site, touched)
         for _ in range(_MAX_ROUNDS):
             self._refs, self._bindings, self._types = {}, {}, {}
