@@ -5,27 +5,10 @@ gone and a true twin of the same family kept."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from retracelint.cli import main
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> list[dict]:
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(main, ["--no-cache", "--format", "json", *args, "."])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.stdout)
+from project_runs import findings_in, written
 
 
 def _where(found: list[dict]) -> list[tuple[str, int, str]]:
@@ -96,7 +79,7 @@ for radius in np.linspace(0.5, 1.5, 40):
 
 @pytest.fixture
 def verifier(tmp_path: Path) -> Path:
-    _write(
+    return written(
         tmp_path,
         {
             "verify/__init__.py": "",
@@ -105,31 +88,24 @@ def verifier(tmp_path: Path) -> Path:
             "run_verify.py": _RUN_VERIFIER,
         },
     )
-    return tmp_path
 
 
-def test_a_chunk_clamped_with_np_minimum_is_told_once_as_a_short_last_chunk(
-    verifier: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    found = _findings(verifier, monkeypatch)
+def test_a_chunk_clamped_with_np_minimum_is_told_once_as_a_short_last_chunk(verifier: Path) -> None:
+    found = findings_in(verifier, {})
     refined = [f for f in found if f["line"] == 30]
     assert [(f["code"], f["severity"]) for f in refined] == [("RTL103", "warning")]
     assert refined[0]["message"].startswith("last chunk buffer[start:end] can be shorter")
 
 
-def test_a_prefix_clamped_with_np_minimum_still_changes_at_every_step(
-    verifier: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _write(verifier, {"verify/verifier.py": _VERIFIER.replace("buffer[start:end]", "buffer[:end]")})
-    found = _findings(verifier, monkeypatch)
+def test_a_prefix_clamped_with_np_minimum_still_changes_at_every_step(verifier: Path) -> None:
+    prefix_read = _VERIFIER.replace("buffer[start:end]", "buffer[:end]")
+    found = findings_in(verifier, {"verify/verifier.py": prefix_read})
     prefix = [(f["code"], f["severity"]) for f in found if f["line"] == 30]
     assert ("RTL101", "error") in prefix
 
 
-def test_the_short_chunk_of_a_masked_stream_is_told_by_the_mask(
-    verifier: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    found = _findings(verifier, monkeypatch)
+def test_the_short_chunk_of_a_masked_stream_is_told_by_the_mask(verifier: Path) -> None:
+    found = findings_in(verifier, {})
     streamed = [f for f in found if f["line"] in (18, 21)]
     assert _where(streamed) == [("verify/verifier.py", 18, "RTL104")]
     (mask,) = streamed
@@ -138,19 +114,16 @@ def test_the_short_chunk_of_a_masked_stream_is_told_by_the_mask(
     assert [(r["line"], r["code"]) for r in mask["related"]] == [(21, "RTL103")]
     assert any(d.startswith("cut of this: line 21: RTL103") for d in mask["details"])
     # selected alone, the short chunk is shown: the fold comes after selection
-    alone = _findings(verifier, monkeypatch, "--select", "RTL103")
+    alone = findings_in(verifier, {}, "--select", "RTL103")
     assert ("verify/verifier.py", 21, "RTL103") in _where(alone)
 
 
-def test_the_short_chunk_of_a_stream_no_mask_filters_stays_its_own_finding(
-    verifier: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_short_chunk_of_a_stream_no_mask_filters_stays_its_own_finding(verifier: Path) -> None:
     unmasked = _VERIFIER.replace(
         "stream = stream[jnp.linalg.norm(stream, axis=1) > radius]",
         "stream = stream * radius",
     )
-    _write(verifier, {"verify/verifier.py": unmasked})
-    found = _findings(verifier, monkeypatch)
+    found = findings_in(verifier, {"verify/verifier.py": unmasked})
     assert [(f["code"], f["severity"]) for f in found if f["line"] in (18, 21)] == [
         ("RTL103", "warning")
     ]
@@ -193,20 +166,11 @@ def probability_earth(energy, cos_zenith):
     return _grid_eval(core, jnp.asarray(energy), jnp.asarray(cos_zenith))
 """
 
-_STERILE = """\
-import jax
-import jax.numpy as jnp
-
-from .standard import _grid_eval
-
-
-def _propagate_mass(h, lengths):
-    def step(carry, seg):
-        return jnp.exp(h * seg) @ carry, None
-
-    s, _ = jax.lax.scan(step, jnp.eye(4), lengths)
-    return s
-
+# The other model: its own scan over its own nested step, and its own `core` for `_grid_eval`.
+_STERILE = (
+    "from .standard import _grid_eval\n"
+    + _LAYERS.replace("propagate_layers", "_propagate_mass").replace("eye(3)", "eye(4)")
+    + """
 
 def probability_earth(mixing, energy, cos_zenith):
     lengths = jnp.linspace(0.0, 1.0, 8)
@@ -216,6 +180,7 @@ def probability_earth(mixing, energy, cos_zenith):
 
     return _grid_eval(core, jnp.asarray(energy), jnp.asarray(cos_zenith))
 """
+)
 
 _FD_CHECK = """\
 import jax.numpy as jnp
@@ -248,7 +213,7 @@ check_array("d/d(cos zenith)", lambda cz: gsum(cz, 2.0), CZ, np.arange(40), eps=
 
 @pytest.fixture
 def oscillation(tmp_path: Path) -> Path:
-    _write(
+    return written(
         tmp_path,
         {
             "nuprob/__init__.py": (
@@ -260,22 +225,17 @@ def oscillation(tmp_path: Path) -> Path:
             "fd_check.py": _FD_CHECK,
         },
     )
-    return tmp_path
 
 
-def test_a_call_through_a_parameter_runs_what_this_caller_passed(
-    oscillation: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    found = _findings(oscillation, monkeypatch)
+def test_a_call_through_a_parameter_runs_what_this_caller_passed(oscillation: Path) -> None:
+    found = findings_in(oscillation, {})
     assert _where(found) == [("nuprob/layers.py", 9, "RTL301")]
     steps = [(s["function"], s["call"]) for s in found[0]["call_path"]]
     assert ("nuprob.standard._grid_eval", "core") in steps
     assert steps[-1] == ("nuprob.standard.probability_earth.<locals>.core", "propagate_layers")
 
 
-def test_the_other_models_core_runs_where_its_own_caller_repeats_it(
-    oscillation: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_other_models_core_runs_where_its_own_caller_repeats_it(oscillation: Path) -> None:
     both = _FD_CHECK.replace(
         "    return probability_earth(energy, cz)[..., 1, 1].sum()",
         "    standard = probability_earth(energy, cz)[..., 1, 1].sum()\n"
@@ -283,11 +243,10 @@ def test_the_other_models_core_runs_where_its_own_caller_repeats_it(
     ).replace(
         "from nuprob import probability_earth", "from nuprob import probability_earth, sterile"
     )
-    _write(oscillation, {"fd_check.py": both})
-    found = _findings(oscillation, monkeypatch)
+    found = findings_in(oscillation, {"fd_check.py": both})
     assert _where(found) == [
         ("nuprob/layers.py", 9, "RTL301"),
-        ("nuprob/sterile.py", 11, "RTL301"),
+        ("nuprob/sterile.py", 10, "RTL301"),
     ]
     last = found[1]["call_path"][-1]
     assert (last["function"], last["call"]) == (
@@ -387,7 +346,7 @@ def test_insert_per_chain():
 
 @pytest.fixture
 def chains(tmp_path: Path) -> Path:
-    _write(
+    return written(
         tmp_path,
         {
             "mix/__init__.py": "",
@@ -397,35 +356,28 @@ def chains(tmp_path: Path) -> Path:
             "tests/test_chains.py": _TEST_CHAINS,
         },
     )
-    return tmp_path
 
 
-def test_chains_built_alike_from_one_configuration_pass_equal_statics(
-    chains: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert _findings(chains, monkeypatch) == []
+def test_chains_built_alike_from_one_configuration_pass_equal_statics(chains: Path) -> None:
+    assert findings_in(chains, {}) == []
 
 
-def test_chains_each_given_its_own_size_still_re_trace(
-    chains: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _write(chains, {"run_chains.py": _RUN_CHAINS.replace("data, 16)", "data, 8 + 4 * i)")})
-    found = _findings(chains, monkeypatch)
+def test_chains_each_given_its_own_size_still_re_trace(chains: Path) -> None:
+    found = findings_in(
+        chains, {"run_chains.py": _RUN_CHAINS.replace("data, 16)", "data, 8 + 4 * i)")}
+    )
     assert _where(found) == [("mix/insert.py", 19, "RTL201")]
     assert (
         "static argument state.max_clusters changes in the loop at line 27" in (found[0]["message"])
     )
 
 
-def test_chains_a_helper_returns_built_from_their_own_data_still_re_trace(
-    chains: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_chains_a_helper_returns_built_from_their_own_data_still_re_trace(chains: Path) -> None:
     own_rows = _TEST_CHAINS.replace(
         "init_chain(jax.random.fold_in(key, i), data, 16)",
         "init_chain(jax.random.fold_in(key, i), data[: 10 + i], 16)",
     )
-    _write(chains, {"tests/test_chains.py": own_rows})
-    found = _findings(chains, monkeypatch)
+    found = findings_in(chains, {"tests/test_chains.py": own_rows})
     assert _where(found) == [("mix/insert.py", 19, "RTL201")]
     assert found[0]["parameter"] == "n_old"
 
@@ -451,18 +403,17 @@ for k in range(0, N_EPS + 1):
 """
 
 
-def test_a_sweep_bounded_by_module_constants_is_a_warning(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _write(tmp_path, {"capability.py": _SWEEP})
-    found = _findings(tmp_path, monkeypatch, "--select", "RTL105")
+def test_a_sweep_bounded_by_module_constants_is_a_warning(tmp_path: Path) -> None:
+    found = findings_in(tmp_path, {"capability.py": _SWEEP}, "--select", "RTL105")
     assert [(f["line"], f["code"], f["severity"]) for f in found] == [(15, "RTL105", "warning")]
     assert found[0]["message"].endswith("(at most 9 traces: one per listed item)")
 
 
-def test_a_sweep_the_command_line_sizes_stays_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _write(tmp_path, {"capability.py": _SWEEP.replace("N_EPS = 8", "N_EPS = int(sys.argv[1])")})
-    found = _findings(tmp_path, monkeypatch, "--select", "RTL105")
+def test_a_sweep_the_command_line_sizes_stays_an_error(tmp_path: Path) -> None:
+    found = findings_in(
+        tmp_path,
+        {"capability.py": _SWEEP.replace("N_EPS = 8", "N_EPS = int(sys.argv[1])")},
+        "--select",
+        "RTL105",
+    )
     assert [(f["line"], f["code"], f["severity"]) for f in found] == [(15, "RTL105", "error")]
