@@ -192,6 +192,7 @@ class Frequency:
     _held: dict[tuple[str, int], bool] = field(default_factory=dict)
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
+    _param_callers: dict[str, bool] = field(default_factory=dict)  # ``_calls_parameters``
     _jit_sites: frozenset[tuple[str, int]] | None = None  # ``jit_call_sites``
     # Whether every read ``holds`` made for ``last``'s answers (``Found.held``) reads the same here
     # (``readlog.Replay``: the propagation's reads are logged, also the model's): its answers hold.
@@ -868,9 +869,14 @@ class Frequency:
                     or not self._passes_on(caller, callee, site)
                 ):
                     continue
-                step = self._step(caller, callee)
+                fresh = callee not in out or _unbounded_over(first, out.get(callee))
+                if not fresh and not self._calls_parameters(callee):
+                    continue
                 called = (caller, self._first_call(caller, callee))
-                if callee not in out or _unbounded_over(first, out.get(callee)):
+                if not fresh and (callee, called) in entered:
+                    continue
+                step = self._step(caller, callee)
+                if fresh:
                     root[callee] = first
                     out[callee] = Driver(
                         f"each call of {short_name(callee)}() ({first.text})",
@@ -880,8 +886,6 @@ class Frequency:
                         walk=first.walk,
                         path=(*path, step),
                     )
-                elif (callee, called) in entered or not self._calls_parameters(callee):
-                    continue
                 entered.add((callee, called))
                 queue.append((callee, called, root[callee], (*path, step)))
         return out
@@ -892,6 +896,8 @@ class Frequency:
         their own ``core`` to one shared ``grid_eval``: the path from one module's caller goes on
         into its own ``core`` alone, issue 36's F4). A call that passes nothing known may run
         anything its other callers pass."""
+        if not self._calls_parameters(caller):
+            return True
         fn = self.project.functions[caller]
         through = [fn.calls[i].callee for c, i in self._direct()[callee] if c == caller]
         if not all(ref[0] == "param" for ref in through):
@@ -903,8 +909,13 @@ class Frequency:
         return False
 
     def _calls_parameters(self, qualname: str) -> bool:
-        """Whether a function calls one of its parameters (so what it calls depends on who calls it)."""
-        return any(call.callee[0] == "param" for call in self.project.functions[qualname].calls)
+        """Whether a function calls one of its parameters (so what it calls depends on who calls
+        it); kept, as the drivers ask it of each call they follow."""
+        known = self._param_callers.get(qualname)
+        if known is None:
+            calls = self.project.functions[qualname].calls
+            known = self._param_callers[qualname] = any(c.callee[0] == "param" for c in calls)
+        return known
 
     def _step(self, caller: str, callee: str) -> PathStep:
         """The first call of ``caller`` that runs ``callee``."""
