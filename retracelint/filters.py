@@ -149,8 +149,10 @@ def one_per_cut(findings: list[Finding]) -> list[Finding]:
     image whose patches are cut (issue 36, cause 8). The whole value's finding is on the chain of
     the cut's (the same jitted call, the same argument, the cut's call path a tail of its own, made
     before the cut when both are made in one function), and padding the cut the jit sees removes
-    both; the cut tells it as ``related`` when it is as sure and as severe. Another argument, another
-    jitted call, or a cut on a chain the whole value does not take stay apart."""
+    both; the cut tells it as ``related`` when it is as sure and as severe. A cut less sure or less
+    severe than the whole it is made from (a warned short last chunk of a stream an erring mask
+    filtered: round 36's F3) is that change met again: the whole tells it. Another argument,
+    another jitted call, or a cut on a chain the whole value does not take stay apart."""
     cuts = [f for f in findings if f.code.startswith(_CUTS) and f.call_path]
     fed: dict[Finding, list[Finding]] = {}
     out = []
@@ -160,7 +162,7 @@ def one_per_cut(findings: list[Finding]) -> list[Finding]:
             out.append(finding)
         else:
             fed.setdefault(cut, []).append(finding)
-    told = [_telling_cut(f, fed[f]) if f in fed else f for f in out]
+    told = [_telling_group(f, fed[f]) if f in fed else f for f in out]
     return sorted(told, key=lambda f: f.sort_key)
 
 
@@ -173,8 +175,18 @@ def _cut_of(cut: Finding, whole: Finding) -> bool:
         and whole.parameter == cut.parameter
         and whole.call_path[-tail:] == cut.call_path
         and (tail < len(whole.call_path) or whole.sort_key < cut.sort_key)
-        and _surest_first(cut)[:2] <= _surest_first(whole)[:2]
     )
+
+
+def _telling_group(cut: Finding, wholes: list[Finding]) -> Finding:
+    """The cut and the wholes it is made from, told by the surest and most severe of them, the cut
+    on a tie (it names the value the jit sees)."""
+    surest = min(wholes, key=_surest_first)
+    if _surest_first(cut)[:2] <= _surest_first(surest)[:2]:
+        return _telling_cut(cut, wholes)
+    others = sorted([cut, *(w for w in wholes if w is not surest)], key=lambda f: f.sort_key)
+    lines = _two([at_text(f.location, surest.location) for f in others])
+    return _told(surest, others, f"and its cut at {lines}", "cut of this")
 
 
 def _telling_cut(cut: Finding, wholes: list[Finding]) -> Finding:

@@ -192,6 +192,7 @@ class Frequency:
     _held: dict[tuple[str, int], bool] = field(default_factory=dict)
     _once: dict[tuple[str, str], bool] = field(default_factory=dict)
     _looping: dict[str, bool] = field(default_factory=dict)  # ``loops_in_trace``
+    _param_callers: dict[str, bool] = field(default_factory=dict)  # ``_calls_parameters``
     _jit_sites: frozenset[tuple[str, int]] | None = None  # ``jit_call_sites``
     # Whether every read ``holds`` made for ``last``'s answers (``Found.held``) reads the same here
     # (``readlog.Replay``: the propagation's reads are logged, also the model's): its answers hold.
@@ -825,6 +826,7 @@ class Frequency:
         functions = project.functions
         runtime = self.runtime
         loops: dict[str, Driver] = {}  # functions called inside a runtime loop: that call
+        entry: dict[str, tuple[str, int]] = {}  # and the call it is entered by there
         # Calls that run only until the callee sets an attribute do not repeat it (rare: most
         # projects have none). A caller still repeats a callee through any other call of it.
         repeating: set[tuple[str, str]] = set()
@@ -838,7 +840,9 @@ class Frequency:
                     continue
                 repeating.add((caller, callee))
                 if caller in runtime and _in_repeating_loop(fn, index):
-                    call = _more_often(call, _loop_call(fn, index, callee, self._walks_held))
+                    found = _more_often(call, _loop_call(fn, index, callee, self._walks_held))
+                    if found is not call:
+                        call, entry[callee] = found, (caller, index)
             # A memoised function runs once per distinct argument, not once per call.
             if call is not None and callee in runtime and not functions[callee].memoised:
                 loops[callee] = call
@@ -847,37 +851,79 @@ class Frequency:
         out: dict[str, Driver | None] = dict(loops)
         root = dict(loops)  # the loop-driven function each repeated function is reached from
         callees = self._direct_callees()
-        queue = deque(loops)
+        # Each function reached, with the call it is entered by, the loop's driver and the path: a
+        # function that calls a parameter is reached again by each other call of it (what it
+        # calls there is what that call passes, ``_passes_on``), the others once.
+        queue = deque((name, entry[name], loops[name], loops[name].path) for name in loops)
+        entered = {(name, entry[name]) for name in loops}
         while queue:
-            caller = queue.popleft()
+            caller, site, first, path = queue.popleft()
             for callee in callees.get(caller, ()):
                 # A function a loop over a few spelled-out items calls runs per step all the same
                 # when a caller that repeats without bound calls it too (that replaces the count
                 # once: each function is queued at most twice).
-                known = out.get(callee)
                 if (
-                    callee in runtime
-                    and (callee not in out or _unbounded_over(root[caller], known))
-                    and not functions[callee].memoised
-                    and (caller, callee) not in blocked
+                    callee not in runtime
+                    or functions[callee].memoised
+                    or (caller, callee) in blocked
+                    or not self._passes_on(caller, callee, site)
                 ):
-                    first = root[callee] = root[caller]
+                    continue
+                fresh = callee not in out or _unbounded_over(first, out.get(callee))
+                if not fresh and not self._calls_parameters(callee):
+                    continue
+                called = (caller, self._first_call(caller, callee))
+                if not fresh and (callee, called) in entered:
+                    continue
+                step = self._step(caller, callee)
+                if fresh:
+                    root[callee] = first
                     out[callee] = Driver(
                         f"each call of {short_name(callee)}() ({first.text})",
                         first.location,
                         count=first.count,
                         over_items=first.over_items,
                         walk=first.walk,
-                        path=(*out[caller].path, self._step(caller, callee)),  # type: ignore[union-attr]
+                        path=(*path, step),
                     )
-                    queue.append(callee)
+                entered.add((callee, called))
+                queue.append((callee, called, root[callee], (*path, step)))
         return out
+
+    def _passes_on(self, caller: str, callee: str, site: tuple[str, int]) -> bool:
+        """Whether ``caller``, entered by call ``site``, may call ``callee``: unless it calls it only
+        through parameters, for which that call passes other functions (two modules each handing
+        their own ``core`` to one shared ``grid_eval``: the path from one module's caller goes on
+        into its own ``core`` alone, issue 36's F4). A call that passes nothing known may run
+        anything its other callers pass."""
+        if not self._calls_parameters(caller):
+            return True
+        fn = self.project.functions[caller]
+        through = [fn.calls[i].callee for c, i in self._direct()[callee] if c == caller]
+        if not all(ref[0] == "param" for ref in through):
+            return True
+        for ref in through:
+            passed = self.project.passed_at(site, fn, ref[1], ref[2:])
+            if not passed or any(self.project.callee_function(t) == callee for t in passed):
+                return True
+        return False
+
+    def _calls_parameters(self, qualname: str) -> bool:
+        """Whether a function calls one of its parameters (so what it calls depends on who calls
+        it); kept, as the drivers ask it of each call they follow."""
+        known = self._param_callers.get(qualname)
+        if known is None:
+            calls = self.project.functions[qualname].calls
+            known = self._param_callers[qualname] = any(c.callee[0] == "param" for c in calls)
+        return known
 
     def _step(self, caller: str, callee: str) -> PathStep:
         """The first call of ``caller`` that runs ``callee``."""
-        index = next(i for c, i in self._direct()[callee] if c == caller)
-        call = self.project.functions[caller].calls[index]
+        call = self.project.functions[caller].calls[self._first_call(caller, callee)]
         return PathStep(caller, call.text, call.location)
+
+    def _first_call(self, caller: str, callee: str) -> int:
+        return next(i for c, i in self._direct()[callee] if c == caller)
 
     def _walks_held(self, fn: FunctionSummary, index: int) -> bool:
         """``holds`` of loop ``index`` of ``fn``, as the drivers ask it: the answer kept

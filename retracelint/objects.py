@@ -44,9 +44,12 @@ from retracelint.values import (
     LIST_LIKE,
     NONE,
     UNKNOWN,
+    CallSrc,
+    DrawSrc,
     IterDep,
     LoopSrc,
     Made,
+    ParamDep,
     RetDep,
     Value,
     join,
@@ -98,7 +101,85 @@ class ObjectModel:
         settled = [arg for cls in classes if (arg := self.settled_field(cls, path)) is not None]
         if classes and len(settled) == len(classes) and len(set(map(_literal, settled))) == 1:
             return settled[0].value
-        return attribute_of(value, path)
+        read = attribute_of(value, path)
+        loop = self._walked_alike(fn, value, path)
+        return read if loop is None else read.with_(vsrc=read.vsrc - {LoopSrc(loop)})
+
+    def _walked_alike(
+        self: Propagation, fn: FunctionSummary, value: Value, path: str
+    ) -> int | None:
+        """The loop of ``fn`` that ``value`` is the item of, walking the elements of a parameter,
+        where every element its callers pass holds the same attribute ``path``
+        (``elements_alike``): read off the item, the attribute does not change with the loop."""
+        walked = [d for d in value.deps if isinstance(d, ParamDep) and d.elem is not None]
+        if len(walked) != 1 or LoopSrc(walked[0].elem) not in value.vsrc:
+            return None
+        dep = walked[0]
+        return dep.elem if self.elements_alike(fn, dep.name, path) else None
+
+    def elements_alike(self: Propagation, fn: FunctionSummary, param: str, path: str) -> bool:
+        """Whether every element of every list the callers of ``fn`` pass for ``param`` holds one
+        value in attribute ``path``: each list filled by calls in a loop (``[init_chain(key(i),
+        data, 16) for i in ...]``, ``append`` of ``pack_state(state, max_views=8)``), that each
+        give the attribute what does not change with the loops the call is in (the shared data's
+        row count, the configuration's sizes), not what does (the key). Chains built alike from
+        one configuration: round 36's F5."""
+        key = (fn.qualname, param, path)
+        known = self._alike.get(key)
+        if known is not None:
+            return known
+        self._alike[key] = False  # reached again while answering itself: not known so
+        self.charge(fn)
+        passed = list(self.caller_args(fn, param))
+        found = bool(passed) and all(
+            self._made_alike(caller, arg.value, path, 0) for caller, _, arg, _ in passed
+        )
+        self._alike[key] = found
+        return found
+
+    def _made_alike(
+        self: Propagation, fn: FunctionSummary, value: Value, path: str, depth: int
+    ) -> bool:
+        """Whether each element of list ``value`` (in ``fn``) holds one value at ``path``: one
+        the callers pass on (``elements_alike`` of the caller's own parameter), one that each
+        call making an element gives the same (``made_origins``), or, for what a helper returns
+        (``states, data = make_states(key)``), one of those in the helper."""
+        if value.param is not None and not value.elements:
+            return self.elements_alike(fn, value.param, path)
+        if not value.elements:
+            made_by = [d for d in value.deps if isinstance(d, RetDep)]
+            return (
+                bool(made_by)
+                and len(made_by) == len(value.deps)
+                and depth < _MAX_DEPTH
+                and all(self._returned_alike(fn, dep, path, depth) for dep in made_by)
+            )
+        for made in value.elements:
+            site = self.project.symbols.call_at(made.at)
+            if site is None or made.path:
+                return False
+            loops = self.project.function(site[0]).calls[site[1]].loops
+            origins = self.made_origins(replace(made, path=path))
+            if not origins or any(
+                _changes_per_call(arg.value, loops if owner.qualname == site[0] else None)
+                for owner, arg, _ in origins
+            ):
+                return False
+        return True
+
+    def _returned_alike(
+        self: Propagation, fn: FunctionSummary, dep: RetDep, path: str, depth: int
+    ) -> bool:
+        """``_made_alike`` of what call ``dep`` of ``fn`` returns (its item ``dep.item``), in the
+        function of the project it calls."""
+        targets = self.project.site_targets.get((fn.qualname, dep.call), ())
+        if len(targets) != 1 or not isinstance(targets[0], FuncTarget):
+            return False
+        callee = self.project.function(targets[0].qualname)
+        returned = callee.returns
+        if returned is not None and dep.item is not None:
+            returned = returned.items[dep.item] if dep.item < len(returned.items) else None
+        return returned is not None and self._made_alike(callee, returned, path, depth + 1)
 
     def constructed_classes(self: Propagation, fn: FunctionSummary, value: Value) -> frozenset[str]:
         """The classes of ``value`` when it can only be what constructor calls of ``fn`` made
@@ -844,6 +925,16 @@ def _is_read(value: Value) -> bool:
             for o in value.objs
         )
     )
+
+
+def _changes_per_call(value: Value, loops: tuple[int, ...] | None) -> bool:
+    """Whether ``value`` may differ between the calls that make a list's elements: it changes with
+    one of ``loops`` (None: with any loop), per call or draw, or comes from what a call returns."""
+    return any(
+        isinstance(src, CallSrc | DrawSrc)
+        or (isinstance(src, LoopSrc) and (loops is None or src.index in loops))
+        for src in value.vsrc
+    ) or any(isinstance(dep, RetDep | IterDep) for dep in value.deps)
 
 
 def attribute_of(value: Value, path: str) -> Value:

@@ -203,6 +203,7 @@ class Propagation(ObjectModel):
         default_factory=dict
     )
     _stored_kinds: dict[tuple[str, str], str] = field(default_factory=dict)
+    _alike: dict[tuple[str, str, str], bool] = field(default_factory=dict)  # ``elements_alike``
 
     _weak_flips: dict[Taint, Taint | None] = field(default_factory=dict)
     _fields: dict[tuple[Made, str, tuple[int, ...], int], list[tuple[str, Cause]]] = field(

@@ -1391,16 +1391,8 @@ class Project:
         """What the callers of ``fn`` pass for ``param`` (at ``path`` inside it), or its default where
         a caller does not pass it: all of it, or (``agree``) only what every caller passes."""
         self._reads.depends |= _CALLERS
-        found: list[tuple[Target, ...]] = []
         sites = self._callers_of(fn)
-        for site in sites:
-            passed = self._passed(
-                site, fn, self.signature(self.target_to(site, fn.qualname), fn), param
-            )
-            if passed is None:
-                found.append(self._default_targets(fn, param, path))
-            else:
-                found.append(self._targets_at(self.functions[site[0]], passed, path))
+        found = [self.passed_at(site, fn, param, path) for site in sites]
         if not sites:
             found.append(self._default_targets(fn, param, path))
         if agree:
@@ -1409,6 +1401,18 @@ class Project:
         for targets in found:
             out.update(dict.fromkeys(targets))
         return tuple(out)
+
+    def passed_at(
+        self, site: Site, fn: FunctionSummary, param: str, path: Path = ()
+    ) -> tuple[Target, ...]:
+        """What call ``site`` of ``fn`` passes for ``param`` (at ``path`` inside it), or its default
+        where it does not pass it: one caller's part of ``_passed_targets``."""
+        passed = self._passed(
+            site, fn, self.signature(self.target_to(site, fn.qualname), fn), param
+        )
+        if passed is None:
+            return self._default_targets(fn, param, path)
+        return self._targets_at(self.functions[site[0]], passed, path)
 
     def method_of(
         self, module: ModuleSummary, fn: FunctionSummary, name: str, refs: tuple[str, ...]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from retracelint.summarise.apis import _ARRAY_MODULES, _GROWERS, _array_module
+from retracelint.summarise.points import int_of
 from retracelint.summarise.syntax import (
     ENDS_BLOCK,
     LEAVES_LOOP,
@@ -74,7 +75,7 @@ def _range_length(node: ast.expr, constants: dict[str, int]) -> int | None:
         and not node.keywords
     ):
         return None
-    bounds = [_int_of(arg, constants) for arg in node.args]
+    bounds = [int_of(arg, constants.get) for arg in node.args]
     if any(b is None for b in bounds) or bounds[2:] == [0]:
         return None
     return len(range(*bounds))  # type: ignore[arg-type]
@@ -92,27 +93,6 @@ def never_runs(stmt: ast.AST) -> bool:
     if isinstance(stmt, ast.If | ast.While):
         return isinstance(stmt.test, ast.Constant) and not stmt.test.value
     return False
-
-
-_INT_OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
-
-
-def _int_of(node: ast.expr, constants: dict[str, int]) -> int | None:
-    """An integer written out, a module constant, or a sum, difference or product of those."""
-    if isinstance(node, ast.Constant):
-        value = node.value
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-    if isinstance(node, ast.Name):
-        return constants.get(node.id)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _int_of(node.operand, constants)
-        return None if inner is None else -inner
-    if isinstance(node, ast.BinOp) and type(node.op) in _INT_OPS:
-        left, right = _int_of(node.left, constants), _int_of(node.right, constants)
-        if left is None or right is None:
-            return None
-        return _INT_OPS[type(node.op)](left, right)
-    return None
 
 
 def _carried_out(values: dict[str, Value], names: _LoopNames, src: Src) -> dict[str, Value]:

@@ -161,15 +161,44 @@ def numbered_name(iterated: ast.expr | None, bound: Bound) -> tuple[str, int] | 
 
 
 def _range_points(node: ast.Call, bound: Bound) -> Points | None:
-    """``range`` of literal integers, or of names bound once to them (``num_runs = 3`` before
-    ``for run in range(num_runs)``: the source fixes that count as surely as ``range(3)``)."""
-    args = [bound(a.id) if isinstance(a, ast.Name) else a for a in node.args]
-    bounds = [a.value for a in args if isinstance(a, ast.Constant)]
-    ints = len(bounds) == len(node.args) and all(type(b) is int for b in bounds)
+    """``range`` of literal integers, of names bound once to them (``num_runs = 3`` before
+    ``for run in range(num_runs)``: the source fixes that count as surely as ``range(3)``), or of
+    sums, differences and products of those (``range(0, N_EPS + 1)``)."""
+    bounds = [_spelled_int(a, bound) for a in node.args]
+    ints = all(b is not None for b in bounds)
     if not (ints and 0 < len(bounds) <= 3 and 0 not in bounds[2:]) or node.keywords:
         return None
     # Its items number the turns (episodes, seeds, repeats): no size of a problem each.
     return Points(len(range(*bounds)), False, True)
+
+
+def _spelled_int(node: ast.expr | None, bound: Bound) -> int | None:
+    """The integer ``node`` spells (``int_of``), its names read where they are ``bound`` once."""
+    if node is None:
+        return None
+    return int_of(node, lambda name: _spelled_int(bound(name), _without(bound, name)))
+
+
+_INT_OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
+
+
+def int_of(node: ast.expr, named: Callable[[str], int | None]) -> int | None:
+    """An integer written out, a name whose integer ``named`` gives (a module constant), or a sum,
+    difference or product of those."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(node, ast.Name):
+        return named(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = int_of(node.operand, named)
+        return None if inner is None else -inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _INT_OPS:
+        left, right = int_of(node.left, named), int_of(node.right, named)
+        if left is None or right is None:
+            return None
+        return _INT_OPS[type(node.op)](left, right)
+    return None
 
 
 def _arange_points(node: ast.Call) -> Points | None:

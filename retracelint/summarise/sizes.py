@@ -228,13 +228,20 @@ def _substitute(poly: Poly, var: str, value: Poly) -> Poly | None:
 
 
 def _min_call(node: ast.AST | None, defs: dict[str, ast.AST]) -> ast.Call | None:
-    """``min(a, b, ...)`` as written or as a local name was assigned it."""
+    """``min(a, b, ...)``, or the elementwise ``np.minimum(a, b)`` (``jnp``'s, ``torch``'s: of two
+    numbers, the smaller), as written or as a local name was assigned it."""
     if isinstance(node, ast.Name):
         node = defs.get(node.id)
     if (
         isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "min"
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "min")
+            or (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr == "minimum"
+                and len(node.args) == 2
+            )
+        )
         and len(node.args) >= 2
         and not node.keywords
         and not any(isinstance(a, ast.Starred) for a in node.args)
