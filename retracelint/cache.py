@@ -78,9 +78,11 @@ def _layout() -> bytes:
     return digest.hexdigest().encode("ascii")
 
 
-# Starts every pack, index and whole-run entry (whose folder is named by ``_FORMAT``): the layout of
-# the facts it was written with.
-_MAGIC = b"RTLC" + _layout()
+# The layout of the facts an entry was written with. It starts every pack, index and whole-run entry
+# (whose folder is named by ``_FORMAT``), and names the folder of the packs: retracelints whose facts
+# differ (two versions, two branches) share a cache, each reading and merging its own packs only.
+_LAYOUT = _layout()
+_MAGIC = b"RTLC" + _LAYOUT
 
 _DAY_S = 86_400
 _UNUSED_FOR_S = 30 * _DAY_S  # a pack no run has read or written for this long is deleted
@@ -103,7 +105,7 @@ _UNINDEXED_MOST = 16  # packs the index may miss before a run that wrote entries
 class SummaryCache:
     def __init__(self, folder: Path, salt: str) -> None:
         self.folder = folder / f"v{_FORMAT}"
-        self.packs = self.folder / "summaries"
+        self.packs = self.folder / "summaries" / _LAYOUT.decode("ascii")
         self.salt = _MAGIC + f"|{__version__}|{salt}".encode()
         self._batch: list[tuple[str, Encoded]] | None = None  # see ``batched``
         self._batch_bytes = 0
@@ -228,7 +230,7 @@ class SummaryCache:
             ]
         except OSError:
             others = []
-        return sum(_delete_unused(root, now) for root in [str(self.packs), *others])
+        return sum(_delete_unused(root, now) for root in [str(self.packs.parent), *others])
 
 
 @dataclass(frozen=True)
@@ -304,14 +306,14 @@ def _merge(folder: Path, contents: _Contents) -> None:
 
 
 def _delete_unused(root: str, now: float) -> int:
-    """Delete the files under ``root`` no run has used for 30 days (but an index), and the folders
-    that leaves empty; how many files were deleted."""
+    """Delete the files under ``root`` no run has used for 30 days (an index too: the next merge
+    writes it again), and the folders that leaves empty; how many files were deleted."""
     deleted = 0
     for folder, _, names in os.walk(root, topdown=False):
         for name in names:
             path = os.path.join(folder, name)
             try:
-                if name != _INDEX and now - os.stat(path).st_mtime > _UNUSED_FOR_S:
+                if now - os.stat(path).st_mtime > _UNUSED_FOR_S:
                     os.unlink(path)
                     deleted += 1
             except OSError:

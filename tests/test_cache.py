@@ -274,6 +274,33 @@ def test_a_run_reading_while_another_merges_reads_whole_entries_or_misses(
     ]
 
 
+def test_retracelints_whose_facts_differ_share_a_cache_and_keep_their_own_packs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two versions (or branches) of retracelint run on one project's cache: each merges its own
+    packs and never deletes the other's, which it cannot read."""
+    monkeypatch.setattr(cache_module, "_UNINDEXED_MOST", 0)  # every run that writes merges
+    ours = SummaryCache(tmp_path, "salt")
+    keys = [ours.key(bytes([i]), f"m{i}.py", f"m{i}", False) for i in range(20)]
+    ours.put_many([(key, _encoded(i)) for i, key in enumerate(keys)])
+    ours.tidy()
+    with monkeypatch.context() as other:
+        other.setattr(cache_module, "_LAYOUT", b"0" * 12)
+        other.setattr(cache_module, "_MAGIC", b"RTLC" + b"0" * 12)
+        theirs = SummaryCache(tmp_path, "salt")
+        their_keys = [theirs.key(bytes([i]), f"m{i}.py", f"m{i}", False) for i in range(20)]
+        theirs.put_many([(key, (b"theirs", b"")) for key in their_keys])
+        theirs.tidy()
+        assert theirs.entries(keys) == [None] * len(keys)
+        assert all(e is not None and e.head_bytes == b"theirs" for e in theirs.entries(their_keys))
+    ours = SummaryCache(tmp_path, "salt")
+    ours.put_many([(keys[0], _encoded(0))])
+    ours.tidy()
+    assert [(e.head_bytes, e.rest_bytes) for e in ours.entries(keys) if e is not None] == [
+        _encoded(i) for i in range(len(keys))
+    ]
+
+
 def _size(folder: Path) -> int:
     """The bytes the files under ``folder`` take, a file with several names once."""
     files = {(p.stat().st_dev, p.stat().st_ino): p.stat().st_size for p in folder.rglob("*")}
