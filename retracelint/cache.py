@@ -1,11 +1,11 @@
 """On-disk cache of module summaries, keyed by file content and by everything else that shapes a summary.
 
 Entries are written in packs: the summaries of a worker's chunk of files, or of a batch of files this
-process summarised, go into one file of ``summaries/``, written under a temporary name and renamed
-into place whole, never changed after: a reader never sees half a pack, and two concurrent runs at
-worst both write the same entry. Why packs: creating a file can cost more than writing a summary's
-bytes (ext4 allocating an inode: 0.02-1 ms of system time each, up to 2 s for the 1,575 entries of a
-cold run of the speed corpus). A pack starts with an index of its own (each entry's key and where its
+process summarised, go into one file of ``summaries/<layout>/`` (see ``_LAYOUT``), written under a
+temporary name and renamed into place whole, never changed after: a reader never sees half a pack,
+and two concurrent runs at worst both write the same entry. Why packs: creating a file can cost more
+than writing a summary's bytes (ext4 allocating an inode: 0.02-1 ms of system time each, up to 2 s
+for the 1,575 entries of a cold run of the speed corpus). A pack starts with an index of its own (each entry's key and where its
 bytes are), the only word on what it holds: no entry is trusted that its pack's index does not give.
 
 Which pack holds a key is said by the folder's ``index`` (each pack's name and the keys it serves,
@@ -21,7 +21,7 @@ pack once per entry: 3.7 GB for the 45 MB cache of the speed corpus. A copy of t
 An entry that cannot be read or unpickled (truncated, corrupted, from another Python) is ignored and
 written again. Entries are never updated, only added (each edit of a file, each version of retracelint
 makes new ones), so the cache is swept: at most once a day, a run that wrote entries deletes the packs
-no run has used for 30 days, and the files of other layouts' folders (``v2``) unused for as long.
+no run has used for 30 days, and the files of older layouts' folders (``v2``) unused for as long.
 Reading a pack marks it used (its mtime, refreshed at most once a day), so a pack stays while any of
 its entries is used. A run that needs an entry a concurrent run deleted reads a miss and summarises
 the file again.
@@ -109,9 +109,8 @@ class SummaryCache:
         self.salt = _MAGIC + f"|{__version__}|{salt}".encode()
         self._batch: list[tuple[str, Encoded]] | None = None  # see ``batched``
         self._batch_bytes = 0
-        self._holders: dict[str, str] | None = (
-            None  # the pack that serves each key, read when asked
-        )
+        # The pack that serves each key, read when first asked.
+        self._holders: dict[str, str] | None = None
 
     def __getstate__(self) -> dict[str, object]:
         # A worker gets the cache without this process's batch: it writes packs of its own.
