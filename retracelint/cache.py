@@ -197,7 +197,8 @@ class SummaryCache:
         if entries:
             name = f"{time.time_ns():016x}-{os.urandom(4).hex()}.pack"
             write_atomic(self.packs / name, _pack(entries))
-            self._holders = None  # read again when asked: this pack serves its keys now
+            if self._holders is not None:  # this pack serves its keys now
+                self._holders.update((key, name) for key, _ in entries)
 
     def tidy(self) -> None:
         """After a run that wrote entries: sweep (``sweep``), and merge into the index the packs it
