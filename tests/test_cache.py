@@ -112,6 +112,11 @@ def test_a_damaged_cache_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     run = analyse([str(pkg)], settings)
     assert finding_keys(run) == expected
     assert run.cache_hits == len(keys) - 2
+    # A damaged index: each pack's own index says what it holds.
+    (packs_folder(cache) / "index").write_bytes(b"garbage")
+    forget_runs(cache)
+    run = analyse([str(pkg)], settings)
+    assert finding_keys(run) == expected and run.cache_hits == len(keys)
     # Kept out of version control and of backups, as ruff's and pytest's caches are.
     assert (cache / ".gitignore").read_text(encoding="utf-8").strip().endswith("*")
     tag = (cache / "CACHEDIR.TAG").read_text(encoding="utf-8")
