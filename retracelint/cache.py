@@ -1,21 +1,30 @@
 """On-disk cache of module summaries, keyed by file content and by everything else that shapes a summary.
 
 Entries are written in packs: the summaries of a worker's chunk of files, or of a batch of files this
-process summarised, go into one file, written under a temporary name and then hard-linked under the
-key of each entry it holds, so a reader never sees half a pack and two concurrent runs at worst both
-link the same entry. A pack starts with an index (each entry's key and sizes): a reader opened under
-one key reads the index and its own entry, never the others, and trusts no entry whose key the index
-does not give. Why packs: creating a file can cost more than writing a summary's bytes (ext4
-allocating an inode: 0.02-1 ms of system time each, up to 2 s for the 1,575 entries of a cold run of
-the speed corpus), while a hard link only adds a name. Where hard links are not supported, each entry is a pack of its own. An
-entry that cannot be read or unpickled (truncated, corrupted, from another Python) is ignored and
-rewritten under its key.
+process summarised, go into one file of ``summaries/<layout>/`` (see ``_LAYOUT``), written under a
+temporary name and renamed into place whole, never changed after: a reader never sees half a pack,
+and two concurrent runs at worst both write the same entry. Why packs: creating a file can cost more
+than writing a summary's bytes (ext4 allocating an inode: 0.02-1 ms of system time each, up to 2 s
+for the 1,575 entries of a cold run of the speed corpus). A pack starts with an index of its own (each entry's key and where its
+bytes are), the only word on what it holds: no entry is trusted that its pack's index does not give.
 
-Entries are never updated, only added (each edit of a file, each version of retracelint makes new ones),
-so the cache is swept: at most once a day, a run that wrote entries deletes those no run has used for
-30 days. Reading an entry marks it used (its mtime, refreshed at most once a day; the names of one
-pack share it, so a pack stays while any of its entries is used). A run that needs an entry a
-concurrent sweep deleted reads a miss and summarises the file again.
+Which pack holds a key is said by the folder's ``index`` (each pack's name and the keys it serves,
+rewritten whole and renamed into place) and by the packs it does not name yet, whose own indexes a
+reader reads. Of two packs that hold a key, the later one serves it (a pack is named by the time it
+was written; the index lists packs in that order), so an entry written again because it was damaged
+replaces the old one. The index is merged lazily: a run that wrote entries rewrites it once more than
+16 packs are missing from it, and deletes the packs whose every key a later pack holds. There are no
+hard links: the layout before this one (``v2``) named a pack under each key it held, and a copy that
+does not keep hard links (``cp -r``, ``shutil.copytree``, ``rsync -a``, zip, a CI cache) wrote each
+pack once per entry: 3.7 GB for the 45 MB cache of the speed corpus. A copy of this one is its size.
+
+An entry that cannot be read or unpickled (truncated, corrupted, from another Python) is ignored and
+written again. Entries are never updated, only added (each edit of a file, each version of retracelint
+makes new ones), so the cache is swept: at most once a day, a run that wrote entries deletes the packs
+no run has used for 30 days, and the files of older layouts' folders (``v2``) unused for as long.
+Reading a pack marks it used (its mtime, refreshed at most once a day), so a pack stays while any of
+its entries is used. A run that needs an entry a concurrent run deleted reads a miss and summarises
+the file again.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import mmap
 import operator
 import os
 import pickle
+import re
 import struct
 import tempfile
 import time
@@ -41,7 +51,7 @@ from retracelint import summary as summary_module
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, LinkState
 from retracelint.summary import HEAD_LEFT_OUT, FunctionRest, ModuleSummary, rest_of, whole_of
 
-_FORMAT = 2
+_FORMAT = 3
 
 
 def _fact_classes(modules: tuple[ModuleType, ...]) -> list[type]:
@@ -68,34 +78,43 @@ def _layout() -> bytes:
     return digest.hexdigest().encode("ascii")
 
 
-# Starts every entry and index file (whose folder is named by ``_FORMAT``): the layout of the facts
-# it was written with.
-_MAGIC = b"RTLC" + _layout()
+# The layout of the facts an entry was written with. It starts every pack, index and whole-run entry
+# (whose folder is named by ``_FORMAT``), and names the folder of the packs: retracelints whose facts
+# differ (two versions, two branches) share a cache, each reading and merging its own packs only.
+_LAYOUT = _layout()
+_MAGIC = b"RTLC" + _LAYOUT
 
 _DAY_S = 86_400
-_UNUSED_FOR_S = 30 * _DAY_S  # an entry no run has read or written for this long is deleted
+_UNUSED_FOR_S = 30 * _DAY_S  # a pack no run has read or written for this long is deleted
 
-# A pack: _MAGIC, how many entries it holds, then a row per entry (its key as in its file name, where
-# its bytes start in the file, the size of its head and of its rest), then the entries' bytes.
+# A pack: _MAGIC, how many entries it holds, then a row per entry (its key, where its bytes start in
+# the file, the size of its head and of its rest), then the entries' bytes.
 _COUNT = struct.Struct("<I")
 _ROW = struct.Struct("<40sQQQ")
 _ROWS_START = len(_MAGIC) + _COUNT.size
-# A batch is written as a pack each time it holds this much. A pack holds at most this many entries
-# (a file takes a limited number of links).
-_PACK_BYTES = 4 * 1024 * 1024
-_PACK_ENTRIES = 200
+_PACK_BYTES = 4 * 1024 * 1024  # a batch is written as a pack each time it holds this much
+# A pack's name: the time it was written (ns, so that names sort as packs were written) and a random
+# part (two processes, one nanosecond).
+_PACK_NAME = re.compile(r"[0-9a-f]{16}-[0-9a-f]{8}\.pack")
+# The index of a folder of packs: _MAGIC, then a line per pack, older first: its name and the keys
+# it serves, separated by spaces.
+_INDEX = "index"
+_UNINDEXED_MOST = 16  # packs the index may miss before a run that wrote entries merges them in
 
 
 class SummaryCache:
     def __init__(self, folder: Path, salt: str) -> None:
         self.folder = folder / f"v{_FORMAT}"
+        self.packs = self.folder / "summaries" / _LAYOUT.decode("ascii")
         self.salt = _MAGIC + f"|{__version__}|{salt}".encode()
         self._batch: list[tuple[str, Encoded]] | None = None  # see ``batched``
         self._batch_bytes = 0
+        # The pack that serves each key, read when first asked.
+        self._holders: dict[str, str] | None = None
 
     def __getstate__(self) -> dict[str, object]:
         # A worker gets the cache without this process's batch: it writes packs of its own.
-        return {**self.__dict__, "_batch": None, "_batch_bytes": 0}
+        return {**self.__dict__, "_batch": None, "_batch_bytes": 0, "_holders": None}
 
     def key(self, content: bytes, path: str, module: str, is_package: bool) -> str:
         """The key of a file's summary; ``content`` is the digest of the file's bytes."""
@@ -103,10 +122,6 @@ class SummaryCache:
         digest.update(f"|{path}|{module}|{is_package}|".encode("utf-8", "surrogateescape"))
         digest.update(content)
         return digest.hexdigest()
-
-    def _file(self, key: str) -> Path:
-        # 16 folders, not 256: on a new cache each folder costs as much to create as a pack.
-        return self.folder / key[:1] / f"{key}.entry"
 
     def get(self, key: str) -> ModuleSummary | None:
         """The whole summary stored under ``key``; None when there is none to trust."""
@@ -121,32 +136,29 @@ class SummaryCache:
         """The entries stored under ``keys``, read but not unpickled (None where there is none to
         trust), each pack mapped once: the 1,575 heads a run reads after a one-file edit of the speed
         corpus share 31 packs."""
-        packs: dict[tuple[int, int], mmap.mmap | bytes | None] = {}
+        if self._holders is None:
+            self._holders = _holders(_contents(self.packs))
+        packs: dict[str, mmap.mmap | bytes | None] = {}
         try:
-            return [self._entry_in(key, packs) for key in keys]
+            return [self._entry_in(key, self._holders.get(key), packs) for key in keys]
         finally:
             for pack in packs.values():
                 if isinstance(pack, mmap.mmap):
                     pack.close()
 
     def _entry_in(
-        self, key: str, packs: dict[tuple[int, int], mmap.mmap | bytes | None]
+        self, key: str, name: str | None, packs: dict[str, mmap.mmap | bytes | None]
     ) -> Entry | None:
-        path = self._file(key)
-        try:
-            stat = os.stat(path)
-            ident = (stat.st_dev, stat.st_ino)
-            if ident not in packs:
-                packs[ident] = _mapped(path)
-            _in_use(path, stat.st_mtime)
-        except OSError:
+        if name is None:
             return None
-        data = packs[ident]
+        if name not in packs:
+            packs[name] = _mapped(self.packs / name)
+        data = packs[name]
         rows_end = _rows_end(data[:_ROWS_START]) if data is not None else 0
-        if data is None or not 0 < rows_end <= len(data):  # not a pack, or a damaged one
+        if data is None or not 0 < rows_end <= len(data):  # gone, not a pack, or a damaged one
             return None
         found = _find(data, rows_end, key)
-        if found is None:  # another key's pack (copied, or a collision): never trusted
+        if found is None:  # a pack that does not hold the key (a damaged index): never trusted
             return None
         start, head_size, rest_size = found
         if start + head_size + rest_size > len(data):  # truncated
@@ -162,7 +174,7 @@ class SummaryCache:
             return
         self._batch.append((key, encoded))
         self._batch_bytes += len(encoded[0]) + len(encoded[1])
-        if self._batch_bytes >= _PACK_BYTES or len(self._batch) >= _PACK_ENTRIES:
+        if self._batch_bytes >= _PACK_BYTES:
             self._write_batch()
 
     @contextlib.contextmanager
@@ -181,32 +193,25 @@ class SummaryCache:
         self.put_many(batch)
 
     def put_many(self, entries: list[tuple[str, Encoded]]) -> None:
-        """Store summaries encoded by ``encode``, each under its key, in packs (see above) of at most
-        ``_PACK_ENTRIES``."""
-        for start in range(0, len(entries), _PACK_ENTRIES):
-            self._put_pack(entries[start : start + _PACK_ENTRIES])
+        """Store summaries encoded by ``encode``, each under its key, in one pack (see above)."""
+        if entries:
+            name = f"{time.time_ns():016x}-{os.urandom(4).hex()}.pack"
+            write_atomic(self.packs / name, _pack(entries))
+            if self._holders is not None:  # this pack serves its keys now
+                self._holders.update((key, name) for key, _ in entries)
 
-    def _put_pack(self, entries: list[tuple[str, Encoded]]) -> None:
-        if len(entries) > 1:
-            try:
-                pack = _temporary(self._file(entries[0][0]).parent, _pack(entries))
-            except OSError:
-                return  # a read-only or full disk makes a cache useless, not the run
-            try:
-                for key, _ in entries:
-                    _link(pack, self._file(key))
-                return
-            except OSError:  # no hard links here (some network shares, FAT): a pack per entry
-                pass
-            finally:
-                with contextlib.suppress(OSError):
-                    os.unlink(pack)
-        for key, encoded in entries:
-            write_atomic(self._file(key), _pack([(key, encoded)]))
+    def tidy(self) -> None:
+        """After a run that wrote entries: sweep (``sweep``), and merge into the index the packs it
+        does not name once there are more than ``_UNINDEXED_MOST`` (a listing of the folder and a
+        read of the index: 2 ms on the speed corpus)."""
+        self.sweep()
+        contents = _contents(self.packs)
+        if contents.unindexed > _UNINDEXED_MOST:
+            _merge(self.packs, contents)
 
     def sweep(self) -> int:
-        """Delete the entries no run has used for 30 days, unless a sweep ran in the last day (a walk
-        of the whole cache: 25 ms for 3,000 entries). Returns how many were deleted."""
+        """Delete the packs no run has used for 30 days, and the files of other layouts' folders
+        unused as long, unless a sweep ran in the last day. Returns how many files were deleted."""
         now = time.time()
         stamp = self.folder / "last-sweep"
         try:
@@ -217,25 +222,105 @@ class SummaryCache:
         except OSError:
             return 0
         write_atomic(stamp, b"")
-        deleted = 0
         try:
-            # Also the folders of two characters where entries were kept before packs.
-            shards = [d.path for d in os.scandir(self.folder) if len(d.name) <= 2 and d.is_dir()]
+            others = [
+                d.path
+                for d in os.scandir(self.folder.parent)
+                if re.fullmatch(r"v\d+", d.name) and d.path != str(self.folder) and d.is_dir()
+            ]
         except OSError:
-            return 0
-        for shard in shards:
+            others = []
+        return sum(_delete_unused(root, now) for root in [str(self.packs.parent), *others])
+
+
+@dataclass(frozen=True)
+class _Contents:
+    """What a folder of packs holds: each pack's name and the keys it serves, the older pack first."""
+
+    packs: dict[str, list[str]]
+    unindexed: int  # how many of them the index does not name
+
+
+def _contents(folder: Path) -> _Contents:
+    """What ``folder`` holds: the packs its index names, as it names them, then the others, by their
+    own indexes."""
+    try:
+        present = {name for name in os.listdir(folder) if _PACK_NAME.fullmatch(name)}
+    except OSError:
+        return _Contents({}, 0)
+    packs = {name: keys for name, keys in _read_index(folder / _INDEX) if name in present}
+    unindexed = sorted(present - packs.keys())
+    for name in unindexed:
+        packs[name] = _keys_in(folder / name)
+    return _Contents(packs, len(unindexed))
+
+
+def _holders(contents: _Contents) -> dict[str, str]:
+    """The pack that serves each key: the latest that holds it."""
+    return {key: name for name, keys in contents.packs.items() for key in keys}
+
+
+def _read_index(path: Path) -> list[tuple[str, list[str]]]:
+    """The packs the index at ``path`` names, each with its keys; none where there is no index to
+    trust. A line that names no pack is skipped; a key a pack does not hold is a miss (its own index
+    is read)."""
+    try:
+        lines = path.read_bytes().decode("ascii", "replace").split("\n")
+    except OSError:
+        return []
+    if lines[0] != _MAGIC.decode("ascii"):
+        return []
+    named = [line.split(" ") for line in lines[1:]]
+    return [(name, keys) for name, *keys in named if _PACK_NAME.fullmatch(name)]
+
+
+def _keys_in(path: Path) -> list[str]:
+    """The keys the pack at ``path`` holds, by its own index; none when it is no pack."""
+    try:
+        with open(path, "rb") as handle:
+            rows_end = _rows_end(handle.read(_ROWS_START))
+            rows = handle.read(rows_end - _ROWS_START) if rows_end else b""
+    except OSError:
+        return []
+    if not rows_end or len(rows) != rows_end - _ROWS_START:
+        return []
+    size = _ROW.size
+    return [rows[at : at + 40].decode("ascii", "replace") for at in range(0, len(rows), size)]
+
+
+def _merge(folder: Path, contents: _Contents) -> None:
+    """Rewrite the index of ``folder``: every pack of ``contents`` with the keys it serves; and delete
+    the packs left serving none (a later pack holds each of their keys)."""
+    holders = _holders(contents)
+    lines, unused = [_MAGIC.decode("ascii")], []
+    for name, keys in contents.packs.items():
+        served = [key for key in keys if holders[key] == name]
+        if served:
+            lines.append(" ".join([name, *served]))
+        else:
+            unused.append(name)
+    write_atomic(folder / _INDEX, "\n".join(lines).encode("ascii", "replace"))
+    for name in unused:
+        with contextlib.suppress(OSError):  # a concurrent merge deleted it first
+            os.unlink(folder / name)
+
+
+def _delete_unused(root: str, now: float) -> int:
+    """Delete the files under ``root`` no run has used for 30 days (an index too: the next merge
+    writes it again), and the folders that leaves empty; how many files were deleted."""
+    deleted = 0
+    for folder, _, names in os.walk(root, topdown=False):
+        for name in names:
+            path = os.path.join(folder, name)
             try:
-                entries = list(os.scandir(shard))
+                if now - os.stat(path).st_mtime > _UNUSED_FOR_S:
+                    os.unlink(path)
+                    deleted += 1
             except OSError:
-                continue
-            for entry in entries:
-                try:
-                    if now - entry.stat().st_mtime > _UNUSED_FOR_S:
-                        os.unlink(entry.path)
-                        deleted += 1
-                except OSError:
-                    pass  # another run deleted it first, or the folder is read-only
-        return deleted
+                pass  # another run deleted it first, or the folder is read-only
+        with contextlib.suppress(OSError):  # not empty
+            os.rmdir(folder)
+    return deleted
 
 
 def _pack(entries: list[tuple[str, Encoded]]) -> bytes:
@@ -256,19 +341,20 @@ def _rows_end(data: bytes) -> int:
     return _ROWS_START + count * _ROW.size
 
 
-def _in_use(path: Path, mtime: float) -> None:
-    """Mark the entry at ``path`` as read, at most once a day: the sweep keeps it."""
-    if time.time() - mtime > _DAY_S:
-        os.utime(path)
-
-
 def _mapped(path: Path) -> mmap.mmap | bytes | None:
-    """The pack at ``path``, mapped (its pages read as they are used), or read where it cannot be."""
-    with open(path, "rb", buffering=0) as handle:
-        try:
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):  # empty, or a file system that maps nothing
-            return handle.read() or None
+    """The pack at ``path``, mapped (its pages read as they are used), or read where it cannot be;
+    None where there is none. Marked used, at most once a day: the sweep keeps it."""
+    try:
+        with open(path, "rb", buffering=0) as handle:
+            if time.time() - os.fstat(handle.fileno()).st_mtime > _DAY_S:
+                with contextlib.suppress(OSError):  # a read-only cache still serves
+                    os.utime(path)
+            try:
+                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):  # empty, or a file system that maps nothing
+                return handle.read() or None
+    except OSError:  # deleted by a concurrent run, or unreadable: a miss
+        return None
 
 
 def _find(data: bytes | mmap.mmap, rows_end: int, key: str) -> tuple[int, int, int] | None:
@@ -279,25 +365,6 @@ def _find(data: bytes | mmap.mmap, rows_end: int, key: str) -> tuple[int, int, i
     while at >= 0 and (at - _ROWS_START) % _ROW.size:  # inside another row's numbers
         at = data.find(name, at + 1, rows_end)
     return _ROW.unpack_from(data, at)[1:] if at >= 0 else None
-
-
-def _link(pack: str, target: Path) -> None:
-    """Name the file ``pack`` ``target`` too, in place of what had that name (an entry read as
-    damaged, or the same entry written by a concurrent run), atomically."""
-    try:
-        os.link(pack, target)
-        return
-    except FileNotFoundError:  # the first entry in a new folder
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        pass
-    spare = target.with_name(f"{os.path.basename(pack)}-{target.name}")
-    os.link(pack, spare)
-    try:
-        os.replace(spare, target)
-    except BaseException:
-        spare.unlink(missing_ok=True)
-        raise
 
 
 # A summary's head (``summary.HEAD_LEFT_OUT``) and the rest of it (``summary.rest_of``), pickled: each
@@ -514,12 +581,27 @@ _ALLOWED: dict[tuple[str, str], object] = {
 }
 
 
+# Tells backup and archiving tools (``tar --exclude-caches``, borg, restic) that the folder is a cache
+# (https://bford.info/cachedir/), as ruff's and pytest's caches do.
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by retracelint.\n"
+    "# For information about cache directory tags, see:\n"
+    "#\thttps://bford.info/cachedir/\n"
+)
+
+
 def prepare_folder(folder: Path) -> None:
-    """Make the cache folder, keep it out of version control without the user having to say so (as
-    ruff does), and check that entries can be written in it: OSError when they cannot."""
+    """Make the cache folder, keep it out of version control and of backups without the user having
+    to say so (a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG``, as ruff writes), and check that
+    entries can be written in it: OSError when they cannot."""
     folder.mkdir(parents=True, exist_ok=True)
-    marker = folder / ".gitignore"
-    if not marker.exists():
-        marker.write_text("# Created by retracelint automatically.\n*\n", encoding="utf-8")
+    markers = {
+        ".gitignore": "# Created by retracelint automatically.\n*\n",
+        "CACHEDIR.TAG": _CACHEDIR_TAG,
+    }
+    for name, text in markers.items():
+        if not (folder / name).exists():
+            (folder / name).write_text(text, encoding="utf-8")
     with tempfile.TemporaryFile(dir=folder, prefix=".tmp-"):
         pass

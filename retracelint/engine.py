@@ -736,7 +736,7 @@ def _project_run_reading(
         manifests.put(key, manifest)
         projects.put(project, key)
     if source.cache is not None and source.parsed:
-        source.cache.sweep()
+        source.cache.tidy()
     findings = list(manifest.findings) + [_error(path, why) for path, why in errors]
     analysed = [path for path, r in manifest.records.items() if r.error is None]
     run = Run(

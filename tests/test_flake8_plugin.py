@@ -115,7 +115,7 @@ def test_same_findings_as_the_cli(project: Path, cli_findings: list[Finding], jo
     # `.` and -j2 make flake8 check the four files in two worker processes.
     found = parse(run([*FLAKE8, "--select", "RTL", "-j", jobs, "."], project))
     assert found == cli_findings  # path, line, column, code and message
-    assert list((project / ".retracelint_cache" / "v2" / "runs").glob("*.findings"))
+    assert list((project / ".retracelint_cache" / "v3" / "runs").glob("*.findings"))
     if jobs == "2":  # a second run reads the findings index instead of analysing again, and agrees
         assert parse(run([*FLAKE8, "--select", "RTL", "-j", jobs, "pkg"], project)) == cli_findings
 

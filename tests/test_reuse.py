@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cache_files import entry_files, store, stored
+from cache_files import entry_keys, forget_runs, pack_files, store, stored
 from fixture_runs import cached_settings, fixture_projects, fresh_run
 from run_keys import finding_keys
 
@@ -130,8 +130,8 @@ def test_a_syntax_error_in_a_file_the_prescan_leaves_out_is_reported(tmp_path: P
 def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    for entry in entry_files(cache):
-        entry.unlink()  # the edited file's old summary is needed to compare
+    for pack in pack_files(cache):
+        pack.unlink()  # the edited file's old summary is needed to compare
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     again, _ = _runs(project, cache)
@@ -143,7 +143,7 @@ def test_a_summary_gone_from_the_cache_means_linking_again(project: Path, tmp_pa
 def test_a_damaged_manifest_is_ignored(project: Path, tmp_path: Path, damage: bytes) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    for entry in (cache / "v2" / "projects").iterdir():
+    for entry in (cache / "v3" / "projects").iterdir():
         entry.write_bytes(damage)
     data = project / "trainer" / "data.py"
     data.write_text(data.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
@@ -160,8 +160,7 @@ def test_linking_from_cached_heads_finds_what_a_fresh_run_finds(
     arguments) and loaded whole only where the propagation asks: the findings must not change."""
     fresh = fresh_run(fixture)  # shared with tests/test_prescan.py
     cache = fresh.cache_copy(tmp_path / "cache")
-    shutil.rmtree(cache / "v2" / "runs")
-    shutil.rmtree(cache / "v2" / "projects")
+    forget_runs(cache)
     from_heads = analyse([str(fixture)], cached_settings(cache))
     # Files the pre-scan leaves out are only syntax-checked: they have no head.
     assert all(s.head for s in from_heads.summaries if s.functions)
@@ -173,13 +172,12 @@ def test_a_damaged_whole_summary_behind_a_sound_head_is_made_again(
 ) -> None:
     cache = tmp_path / "cache"
     first, _ = _runs(project, cache)
-    shutil.rmtree(cache / "v2" / "runs")
-    shutil.rmtree(cache / "v2" / "projects")
-    for entry in entry_files(cache):
-        found = stored(entry)
+    forget_runs(cache)
+    for key in entry_keys(cache):
+        found = stored(cache, key)
         # All of the rest damaged: each function's part is a pickle of its own, and the propagation
         # asks for only some of them.
-        store(entry, found.head_bytes, b"\xff" * len(found.rest_bytes))
+        store(cache, key, found.head_bytes, b"\xff" * len(found.rest_bytes))
     again, _ = _runs(project, cache)
     assert again.summaries and finding_keys(again) == finding_keys(first)
     assert again.cache_hits < again.files  # the modules the propagation needed were parsed again

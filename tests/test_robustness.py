@@ -12,13 +12,12 @@ from __future__ import annotations
 import os
 import pickle
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cache_files import entry_files, replace, store, stored
+from cache_files import entry_keys, forget_runs, pack_of, replace, store, stored
 from limits import HANG_S, cpu_limited, cpu_seconds
 
 import retracelint.checks as checks
@@ -789,8 +788,7 @@ def test_analysed_code_is_never_imported_or_executed(tmp_path: Path) -> None:
 # -- the cache -------------------------------------------------------------------------------------
 def cached_run(tree: Path, cache: Path) -> tuple[list[tuple[str, int, int, str]], int]:
     """A run that reads the per-file summary cache: the whole-run indexes are dropped first."""
-    shutil.rmtree(cache / "v2" / "runs", ignore_errors=True)
-    shutil.rmtree(cache / "v2" / "projects", ignore_errors=True)
+    forget_runs(cache)
     settings = Settings(cache=True, cache_dir=str(cache), jobs=1)
     result = analyse([str(tree)], settings)
     found = sorted(
@@ -807,14 +805,15 @@ def test_damaged_cache_entries_are_ignored_and_rebuilt(tmp_path: Path, damage: s
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"a.py": WITNESS, "b.py": WITNESS, "c.py": CLEAN})
     expected, hits = cached_run(tree, cache)
-    assert hits == 0 and len(entry_files(cache)) == 3
-    for entry in entry_files(cache):
-        data = entry.read_bytes()
-        # Its own bytes: the file may be a pack that holds the other entries too.
-        found = stored(entry)
+    assert hits == 0 and len(entry_keys(cache)) == 3
+    for key in entry_keys(cache):
+        data = pack_of(cache, key).read_bytes()
+        # Its own bytes: the pack holds the other entries too.
+        found = stored(cache, key)
         rest_start = data.index(found.head_bytes + found.rest_bytes) + len(found.head_bytes)
         replace(
-            entry,
+            cache,
+            key,
             {
                 "truncate": data[: rest_start + len(found.rest_bytes) // 2],
                 "empty": b"",
@@ -848,10 +847,10 @@ def _calling(module: str, name: str, *args: str) -> bytes:
     )
 
 
-def _poison(entry: Path, payload: bytes) -> None:
-    """Make ``entry`` a well-formed entry of its key whose head and rest are both ``payload``, so
+def _poison(cache: Path, key: str, payload: bytes) -> None:
+    """Make the entry of ``key`` a well-formed one whose head and rest are both ``payload``, so
     that the payload reaches the unpickler."""
-    store(entry, payload, payload)
+    store(cache, key, payload, payload)
 
 
 @pytest.mark.parametrize(
@@ -873,8 +872,8 @@ def test_a_poisoned_cache_entry_cannot_run_code(tmp_path: Path, module: str, nam
         if name == "copyfile"
         else (f"open({str(marker)!r}, 'w').close()",)
     )
-    for entry in entry_files(cache):
-        _poison(entry, _calling(module, name, *args))
+    for key in entry_keys(cache):
+        _poison(cache, key, _calling(module, name, *args))
     found, _ = cached_run(tree, cache)
     assert not marker.exists()
     assert found == expected
@@ -901,11 +900,11 @@ def test_a_cache_entry_of_another_file_is_not_trusted(tmp_path: Path) -> None:
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     write(tree, {"clean.py": CLEAN})
     cached_run(tree, cache)
-    (clean_entry,) = entry_files(cache)
+    (clean_key,) = entry_keys(cache)
     write(tree, {"a.py": WITNESS})
     expected, _ = cached_run(tree, cache)
-    (a_entry,) = set(entry_files(cache)) - {clean_entry}
-    replace(a_entry, clean_entry.read_bytes())  # a.py's key now holds clean.py's summary
+    (a_key,) = set(entry_keys(cache)) - {clean_key}
+    replace(cache, a_key, pack_of(cache, clean_key).read_bytes())  # clean.py's pack for a.py's key
     assert cached_run(tree, cache)[0] == expected
 
 
@@ -937,4 +936,5 @@ def test_two_concurrent_runs_share_one_cache(tmp_path: Path) -> None:
     assert outputs[0].count(b" RTL201 ") == 30
     assert len(set(outputs)) == 1
     assert not list(cache.rglob(".tmp-*")), "temporary files left behind"
-    assert len(entry_files(cache)) == 40
+    assert len(entry_keys(cache)) == 40
+    assert all(path.stat().st_nlink == 1 for path in cache.rglob("*") if path.is_file())

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cache_files import forget_runs
 from run_keys import finding_keys
 
 from retracelint import workers
@@ -53,8 +54,7 @@ def test_any_number_of_processes_gives_the_same_findings_and_cache(
     settings = Settings(cache_dir=str(cache), jobs=jobs, prescan=False)
     cold = analyse([str(copies)], settings)
     assert finding_keys(cold) == expected
-    shutil.rmtree(cache / "v2" / "runs")
-    shutil.rmtree(cache / "v2" / "projects")
+    forget_runs(cache)
     # Every summary, made here or in a worker, was cached under its file's key.
     warm = analyse([str(copies)], settings)
     assert finding_keys(warm) == expected
