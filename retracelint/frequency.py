@@ -810,12 +810,7 @@ class Frequency:
                 yield from project.classes[qualname].methods.values()
 
     def _traced_module(self, cls: str) -> bool:
-        project = self.project
-        return any(
-            base in TRACED_MODULE_BASES
-            for klass in project.symbols.mro(cls)
-            for base in project.classes[klass].bases
-        )
+        return self.project.symbols.derives_from(cls, TRACED_MODULE_BASES)
 
     # -- repetition ---------------------------------------------------------------------------------
     def _drivers(self) -> dict[str, Driver | None]:

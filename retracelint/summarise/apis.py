@@ -703,6 +703,10 @@ FUNCTION_RECORDS = frozenset(
 )
 # ... and the packages each of whose functions does (every optax transformation).
 FUNCTION_RECORD_PACKAGES = ("optax.",)
+# Library classes whose bound methods are pytrees of their object (equinox makes a method read off
+# a Module a Module holding it): a wrapper keyed by the function's pytree structure
+# (``jitspec.BY_PYTREE``) takes a new model's method of the same static fields as the same function.
+PYTREE_METHOD_BASES = frozenset({"equinox.Module", "equinox._module.Module"})
 
 NEW_LEAVES = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "equinox.tree_at": 1}
 # Of those, the ones whose first argument picks the nodes that the third (``replace``) replaces.
