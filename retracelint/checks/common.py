@@ -214,21 +214,22 @@ def built_each_time(
     project: Project, site: JitSite, path: tuple[PathStep, ...], builder: str = ""
 ) -> bool:
     """Whether the jitted function is made anew, with an empty cache, by a function that ``path``
-    enters from the driver's function (``path[0]``), or that one it enters calls: a nested def of
-    it, or a jit it builds around a function object of its own each run (``builder``: a
-    ``jax.jit(partial(step, ...))`` in ``__init__``, one per object). Each run of the driver makes
-    a new one, so what changes from one run to the next never meets one cache (JINNAX's
-    ``train_SV_PINN`` jits its loss, and calls the network factory that jits the forward pass, once
-    per sweep point: a structure fixed within each call is one trace per point; an agent made per
-    training run whose state carries new optimizer objects as static fields: one trace per agent).
-    The rebuild itself is RTL301's to tell."""
-    parent, nested, _ = site.function.rpartition(".<locals>.")
+    enters from the driver's function (``path[0]``): a nested def of one it enters or that one it
+    enters calls, or a jit built around a function object of its own each run of one it enters
+    (``builder``: a ``jax.jit(partial(step, ...))`` in the ``__init__`` that makes the value, one
+    per object). Each run of the driver makes a new one, so what changes from one run to the next
+    never meets one cache (JINNAX's ``train_SV_PINN`` jits its loss, and calls the network factory
+    that jits the forward pass, once per sweep point: a structure fixed within each call is one
+    trace per point; an agent made per training run whose state holds new optimizer objects as
+    static fields: one trace per agent). The rebuild itself is RTL301's to tell."""
     entered = {step.function for step in path[1:]}
-    return any(
-        made in entered or any(caller in entered for caller, _ in project.callers.get(made, ()))
-        for made in (parent if nested else "", builder)
-        if made
-    )
+    parent, nested, _ = site.function.rpartition(".<locals>.")
+    if nested and (
+        parent in entered or any(caller in entered for caller, _ in project.callers.get(parent, ()))
+    ):
+        return True
+    # The driver's own function builds it before its loop or in it: not told apart here.
+    return bool(builder) and builder != path[0].function and builder in entered
 
 
 def rebuilt_by(spec: JitSpec) -> str:
