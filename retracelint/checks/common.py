@@ -214,22 +214,28 @@ def built_each_time(
     project: Project, site: JitSite, path: tuple[PathStep, ...], builder: str = ""
 ) -> bool:
     """Whether the jitted function is made anew, with an empty cache, by a function that ``path``
-    enters from the driver's function (``path[0]``): a nested def of one it enters or that one it
-    enters calls, or a jit built around a function object of its own each run of one it enters
-    (``builder``: a ``jax.jit(partial(step, ...))`` in the ``__init__`` that makes the value, one
-    per object). Each run of the driver makes a new one, so what changes from one run to the next
-    never meets one cache (JINNAX's ``train_SV_PINN`` jits its loss, and calls the network factory
-    that jits the forward pass, once per sweep point: a structure fixed within each call is one
-    trace per point; an agent made per training run whose state holds new optimizer objects as
-    static fields: one trace per agent). The rebuild itself is RTL301's to tell."""
+    enters from the driver's function (``path[0]``), or that one it enters calls: a nested def of
+    it, or a jit it builds around a function object of its own each run (``builder``: a
+    ``jax.jit(partial(step, ...))`` in an agent's ``__init__``, one per object). Each run of the
+    driver makes a new one, so what changes from one run to the next never meets one cache
+    (JINNAX's ``train_SV_PINN`` jits its loss, and calls the network factory that jits the forward
+    pass, once per sweep point: a structure fixed within each call is one trace per point; an agent
+    made per training run whose state holds new optimizer objects as static fields, or that is
+    handed batches of the run's own size: one trace per agent). The rebuild itself is RTL301's to
+    tell."""
     entered = {step.function for step in path[1:]}
     parent, nested, _ = site.function.rpartition(".<locals>.")
-    if nested and (
-        parent in entered or any(caller in entered for caller, _ in project.callers.get(parent, ()))
-    ):
+    if nested and _runs_in(project, parent, entered):
         return True
-    # The driver's own function builds it before its loop or in it: not told apart here.
-    return bool(builder) and builder != path[0].function and builder in entered
+    # The driver's own function may build it before its loop or in it: not told apart here.
+    return bool(builder) and _runs_in(project, builder, entered - {path[0].function})
+
+
+def _runs_in(project: Project, function: str, entered: set[str]) -> bool:
+    """Whether ``function`` is one of ``entered`` or called by one of them."""
+    return function in entered or any(
+        caller in entered for caller, _ in project.callers.get(function, ())
+    )
 
 
 def rebuilt_by(spec: JitSpec) -> str:
