@@ -817,7 +817,7 @@ def _renewed_with_build(
     agent per training run whose ``__init__`` makes its state, with new optax transformations as
     static fields, and the jit of its step): a jit built once would trace once per build all the
     same, so building it once removes no trace (``common.built_each_time`` keeps the change from
-    RTL201-RTL204, which would see one value per jit). Its name, or None."""
+    RTL201-RTL204, which would see one value per jit). What changes and where, or None."""
     site = jit_site(binding)
     builder = rebuilt_by(binding.spec)
     for caller, index in project.jit_callers.get(target.key, ()):
@@ -836,12 +836,13 @@ def _renewed_with_build(
                 (f for f in found if built_each_time(project, site, f.call_path, builder)), None
             )
             if renewed is not None:
-                return renewed.message.partition(" changes")[0].partition(" is ")[0]
+                # Its headline up to the re-trace it claims: what changes, and where.
+                return renewed.message.partition(", so ")[0]
     return None
 
 
 def _renewed_unproven(renewed: str, spec: JitSpec) -> Assumption:
-    text = f"{renewed} is made anew with each build: a jit built once would trace as often"
+    text = f"{renewed}: a jit built once would trace once per build all the same"
     return Assumption("rate-unproven", spec.location, text)
 
 
