@@ -164,7 +164,9 @@ class Arrays(PassState):
         kwargs: dict[str | None, Value],
     ) -> Value:
         value = self.array_shape(node, module, name, args, kwargs)
-        if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
+        if value.ty in (ARRAY, NP_ARRAY, NP_SCALAR) or (
+            value.ty == TUPLE and name in ("nonzero", "where")
+        ):
             positions = _RANDOM_DTYPE_POSITION if module == "jax.random" else _DTYPE_POSITION
             given = _argument(node, "dtype", positions.get(name))
             numpy = _numpy_module(module)
