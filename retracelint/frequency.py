@@ -421,17 +421,55 @@ class Frequency:
         that repeats the build down to the function that builds) that calls the built function,
         at one of ``sites``, more than a few times without running ``builder`` again: its own
         loop (the epochs loop of a training run, the timed loop after a warm-up), in which every
-        call shares one build. A build per iteration of that loop's caller is then amortised by
-        the loop: one trace per run, not one per call."""
+        call shares one build, or a loop of a function one of them calls in the same run (``agent =
+        Agent(cfg)`` then ``train(agent, env, steps)``: one agent per task, its steps in ``train``).
+        A build per iteration of that loop's caller is then amortised by the loop: one trace per
+        run, not one per call."""
         for step in chain:
             fn = self.project.functions[step.function]
-            for loop in fn.loops:
-                if loop.index in step.around or not self._amortises(fn, loop):
-                    continue
-                inside = self._calls_inside(step.function, {loop.index}, step.within)
-                if self._reach_sites(inside, sites) and builder not in self._run_from(inside):
-                    return step.function, loop
+            loops = (loop for loop in fn.loops if loop.index not in step.around)
+            used = self._used_in(step.function, loops, sites, builder, step.within)
+            if used is not None:
+                return used
+        on_chain = {step.function for step in chain}
+        for callee in dict.fromkeys(c for step in chain for c in self._called_in_run(step)):
+            if callee not in on_chain:
+                loops = iter(self.project.functions[callee].loops)
+                used = self._used_in(callee, loops, sites, builder)
+                if used is not None:
+                    return used
         return None
+
+    def _used_in(
+        self,
+        qualname: str,
+        loops: Iterator[LoopInfo],
+        sites: frozenset[tuple[str, int]],
+        builder: str,
+        within: frozenset[int] = frozenset(),
+    ) -> tuple[str, LoopInfo] | None:
+        """The first of ``loops`` of ``qualname`` that runs the steps of a run and reaches
+        ``sites`` without running ``builder`` again (``own_use``)."""
+        fn = self.project.functions[qualname]
+        for loop in loops:
+            if not self._amortises(fn, loop):
+                continue
+            inside = self._calls_inside(qualname, {loop.index}, within)
+            if self._reach_sites(inside, sites) and builder not in self._run_from(inside):
+                return qualname, loop
+        return None
+
+    def _called_in_run(self, step: Rebuilt) -> list[str]:
+        """The functions ``step``'s function calls directly in one run of the build (inside every
+        loop of ``step.within``)."""
+        fn = self.project.functions[step.function]
+        calls = {(step.function, i) for i, c in enumerate(fn.calls) if step.within <= set(c.loops)}
+        direct = self._direct()
+        return [
+            callee
+            for callee in self._direct_callees().get(step.function, ())
+            if not calls.isdisjoint(direct[callee])
+        ]
 
     def sweep(self, fn: FunctionSummary, loop: LoopInfo) -> Sweep | None:
         """The sweep a loop walks, one point per item, if it walks one: at most ``FEW_ITERATIONS``
@@ -811,12 +849,7 @@ class Frequency:
                 yield from project.classes[qualname].methods.values()
 
     def _traced_module(self, cls: str) -> bool:
-        project = self.project
-        return any(
-            base in TRACED_MODULE_BASES
-            for klass in project.symbols.mro(cls)
-            for base in project.classes[klass].bases
-        )
+        return self.project.symbols.derives_from(cls, TRACED_MODULE_BASES)
 
     # -- repetition ---------------------------------------------------------------------------------
     def _drivers(self) -> dict[str, Driver | None]:

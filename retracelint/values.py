@@ -778,8 +778,9 @@ SCALARS = frozenset({INT, FLOAT, BOOL, COMPLEX})
 BOUNDED_QUEUE = "bounded-queue"  # ``deque(maxlen=k)``: it holds at most k items
 UNHASHABLE = frozenset({LIST, DICT, SET, ARRAY, NP_ARRAY, JIT_OUT, JIT_OUT_WEAK, BOUNDED_QUEUE})
 ARRAYS = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, "mask"})
-# What a jit built once takes as traced arguments: data, where a new value needs no new trace.
-TRACED_DATA = frozenset({ARRAY, NP_ARRAY, FLOAT, FLOAT_LIKE, COMPLEX})
+# What a jit built once takes as traced arguments: data, where a new value needs no new trace (a
+# NumPy scalar too: a reduction of a NumPy array, ``np.mean(x)``, is one).
+TRACED_DATA = frozenset({ARRAY, NP_ARRAY, NP_SCALAR, FLOAT, FLOAT_LIKE, COMPLEX})
 # What has no axes: a Python number, a NumPy scalar.
 AXISLESS = SCALARS | {NP_SCALAR}
 _ANY_ARRAY = ARRAYS | {JIT_OUT, JIT_OUT_WEAK}

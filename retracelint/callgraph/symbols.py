@@ -502,6 +502,11 @@ class Symbols:
                     stack.append(resolved)
         return out
 
+    def derives_from(self, cls: str, bases: frozenset[str]) -> bool:
+        """Whether ``cls`` or a known base of it is written deriving from one of ``bases``
+        (library classes, by canonical name: ``flax.linen.Module``)."""
+        return any(base in bases for klass in self.mro(cls) for base in self.classes[klass].bases)
+
     def resolve_base(self, module: ModuleSummary, base: str) -> str | None:
         if base in self.classes:
             return base

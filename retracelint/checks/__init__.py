@@ -34,7 +34,7 @@ from retracelint.checks import (
     rtl302_cleared_caches,
     rtl405_contexts,
 )
-from retracelint.checks.common import jit_site
+from retracelint.checks.common import jit_site, rebuilt_by
 from retracelint.evidence import Parsed, Paths, assess, sources_of
 from retracelint.model import CONFIDENCES, Finding, Location, PathStep, Route
 from retracelint.propagate import Propagation
@@ -107,6 +107,7 @@ def _jit_call_findings(
         return
     call = fn.calls[index]
     site = jit_site(binding)
+    builder = rebuilt_by(binding.spec)
     step = PathStep(fn.qualname, call.text, call.location)
     receiver = call.receiver
     if binding.offset and receiver is not None:
@@ -124,6 +125,7 @@ def _jit_call_findings(
                     site,
                     binding.params[0].name,
                     fields=not self_static,
+                    builder=builder,
                 )
             )
     traced: list[tuple[Arg, str]] = []
@@ -139,7 +141,7 @@ def _jit_call_findings(
         if static:
             findings.extend(
                 rtl20x_static_args.static_findings(
-                    project, prop, fn, arg, call.loops, step, site, param.name
+                    project, prop, fn, arg, call.loops, step, site, param.name, builder=builder
                 )
             )
             continue
@@ -150,12 +152,21 @@ def _jit_call_findings(
         if pytrees:
             findings.extend(
                 rtl20x_static_args.static_findings(
-                    project, prop, fn, arg, call.loops, step, site, param.name, fields=True
+                    project,
+                    prop,
+                    fn,
+                    arg,
+                    call.loops,
+                    step,
+                    site,
+                    param.name,
+                    fields=True,
+                    builder=builder,
                 )
             )
     # Told together: the chunks of several arguments that one loop makes short are one finding.
     findings.extend(
-        rtl10x_shapes.traced_findings(prop, fn, traced, call.loops, step, site, call.text)
+        rtl10x_shapes.traced_findings(prop, fn, traced, call.loops, step, site, call.text, builder)
     )
 
 

@@ -210,20 +210,39 @@ def make_finding(
     )
 
 
-def built_each_time(project: Project, site: JitSite, path: tuple[PathStep, ...]) -> bool:
-    """Whether the jitted function is a nested def of a function that ``path`` enters from the
-    driver's function (``path[0]``), or that one it enters calls: each run of the driver makes a
-    new one, with an empty cache, so what changes from one run to the next never meets one cache
+def built_each_time(
+    project: Project, site: JitSite, path: tuple[PathStep, ...], builder: str = ""
+) -> bool:
+    """Whether the jitted function is made anew, with an empty cache, by a function that ``path``
+    enters from the driver's function (``path[0]``), or that one it enters calls: a nested def of
+    it, or a jit it builds around a function object of its own each run (``builder``: a
+    ``jax.jit(partial(step, ...))`` in an agent's ``__init__``, one per object). Each run of the
+    driver makes a new one, so what changes from one run to the next never meets one cache
     (JINNAX's ``train_SV_PINN`` jits its loss, and calls the network factory that jits the forward
-    pass, once per sweep point: a structure fixed within each call is one trace per point). The
-    rebuild itself is RTL301's to tell."""
-    builder, nested, _ = site.function.rpartition(".<locals>.")
-    if not nested:
-        return False
+    pass, once per sweep point: a structure fixed within each call is one trace per point; an agent
+    made per training run whose state holds new optimizer objects as static fields, or that is
+    handed batches of the run's own size: one trace per agent). The rebuild itself is RTL301's to
+    tell."""
     entered = {step.function for step in path[1:]}
-    return builder in entered or any(
-        caller in entered for caller, _ in project.callers.get(builder, ())
+    parent, nested, _ = site.function.rpartition(".<locals>.")
+    if nested and _runs_in(project, parent, entered):
+        return True
+    # The driver's own function may build it before its loop or in it: not told apart here.
+    return bool(builder) and _runs_in(project, builder, entered - {path[0].function})
+
+
+def _runs_in(project: Project, function: str, entered: set[str]) -> bool:
+    """Whether ``function`` is one of ``entered`` or called by one of them."""
+    return function in entered or any(
+        caller in entered for caller, _ in project.callers.get(function, ())
     )
+
+
+def rebuilt_by(spec: JitSpec) -> str:
+    """The function each run of which builds the jit of ``spec`` around a new function object (a
+    lambda, a partial, a bound method, a nested def), so with an empty cache; "" when it is built
+    around the same function each time (jax's caches are the function's) or traces where called."""
+    return spec.function if spec.fresh is not None and not spec.traces_on_call else ""
 
 
 def object_fields(project: Project, cls: str) -> tuple[str, ...]:

@@ -59,6 +59,7 @@ def traced_findings(
     step: PathStep,
     site: JitSite,
     called_as: str,
+    builder: str = "",
 ) -> Iterator[Finding]:
     """The findings about the traced arguments ``args`` (each with its parameter) of one jitted
     call: the short last chunks that reach it by one call path are one finding, whichever
@@ -70,7 +71,7 @@ def traced_findings(
             if taint is None:
                 continue
             path = (*cause.path, step)
-            if built_each_time(prop.project, site, path):
+            if built_each_time(prop.project, site, path, builder):
                 continue
             if taint.code == "RTL103":
                 short = prop.last_chunk_short(taint)

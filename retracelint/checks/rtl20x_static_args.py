@@ -108,15 +108,19 @@ def static_findings(
     site: JitSite,
     param: str,
     fields: bool = False,
+    builder: str = "",
 ) -> Iterator[Finding]:
     """What a static argument passes, or, with ``fields``, the static parts of a custom pytree passed
     traced: its treedef keeps some of its attributes (aux data, static dataclass fields), and jit's
     cache key holds them as it holds a static argument. Each part is checked where its value is made
-    (the constructor's argument, what ``__init__`` computes)."""
+    (the constructor's argument, what ``__init__`` computes). ``builder``: the function each run
+    of which builds the jit anew (``common.rebuilt_by``)."""
     jitted = jitted_text(site, step.call)
     if not fields:
         candidates = prop.static_candidates(fn, arg, loops, (step,))
-        yield from _static_value_findings(project, prop, candidates, site, param, jitted, "")
+        yield from _static_value_findings(
+            project, prop, candidates, site, param, jitted, "", builder=builder
+        )
         return
     value = prop.resolve(fn, arg.value)
     for cls in sorted(prop.classes_of_value(fn, value)):
@@ -156,6 +160,7 @@ def static_findings(
                 parameter,
                 f"{name}.{attr}",
                 project.symbols.static_declared(cls, attr),
+                builder,
             )
 
 
@@ -176,6 +181,7 @@ def _static_value_findings(
     parameter: str,
     field: str = "",
     declared: Location | None = None,
+    builder: str = "",
 ) -> Iterator[Finding]:
     """The static value made at each of ``candidates``, a static argument, or the static field
     ``field`` (``Class.attr``) of a pytree: unhashable (RTL203), a new object hashed by identity
@@ -231,7 +237,9 @@ def _static_value_findings(
         if fresh is not None:
             holder, what, cause = fresh
             # A jit built anew where each change is made has an empty cache: RTL301 tells it.
-            if cause is not None and not built_each_time(project, site, (*cause.path, *path)):
+            if cause is not None and not built_each_time(
+                project, site, (*cause.path, *path), builder
+            ):
                 when, loop = when_text(cause.driver, origin.location)
                 # The headline names the object made anew; the details, what holds it and why
                 # it is hashed by identity (``a new Curve instance (its __eq__ goes by ...)``).
@@ -266,7 +274,7 @@ def _static_value_findings(
         if cause is None or _equal_anew(prop, caller, replace(origin, value=value)):
             continue
         full_path = (*cause.path, *path)
-        if built_each_time(project, site, full_path):
+        if built_each_time(project, site, full_path, builder):
             continue
         is_float = value.ty in (FLOAT, FLOAT_LIKE) or _made_of_floats(prop, caller, origin.value)
         reported = origin

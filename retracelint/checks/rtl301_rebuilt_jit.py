@@ -11,19 +11,27 @@ from retracelint import funcrefs
 from retracelint.callgraph import ClassTarget, FuncTarget, JitBinding, JitTarget, Project, Target
 from retracelint.checks.common import (
     Fix,
+    built_each_time,
     jit_site,
     make_finding,
+    rebuilt_by,
     shaped_by,
     shown_code,
     unknown_base,
     when_text,
 )
+from retracelint.checks.rtl20x_static_args import static_findings
 from retracelint.frequency import Rebuilt, is_test_file, short_name
 from retracelint.funcrefs import Callee, unwrapped
+from retracelint.jitspec import BY_PYTREE, keyed_by
 from retracelint.model import PER_ITEM, Assumption, Finding, PathStep, Route
 from retracelint.objects import attribute_called
 from retracelint.propagate import Cause, Propagation
-from retracelint.summarise.apis import FUNCTION_RECORD_PACKAGES, FUNCTION_RECORDS
+from retracelint.summarise.apis import (
+    FUNCTION_RECORD_PACKAGES,
+    FUNCTION_RECORDS,
+    PYTREE_METHOD_BASES,
+)
 from retracelint.summary import Arg, CallSite, FunctionSummary, JitSpec, LoopInfo, Param
 from retracelint.values import (
     BOOL,
@@ -111,7 +119,10 @@ def _rebuilt_jit(
         return None
     binding = project.jit_binding(target)
     assert binding is not None  # every jit site has a binding, if only an empty one
-    if spec.fresh == "bound method" and _same_object_per_read(project, target, spec, binding):
+    if spec.fresh == "bound method" and (
+        _same_object_per_read(project, target, spec, binding)
+        or _same_pytree_per_build(project, spec, binding)
+    ):
         return None
     if (
         spec.fresh_if_bound
@@ -368,7 +379,8 @@ def _rate_unproven(
         # The same closure each time: the same program built again. (A new object per point that
         # runs the build, a model per setting, is another program: ``_new_computation`` above.)
         if given is not None and not given[1] and context is None:
-            return None
+            renewed = _renewed_with_build(project, prop, target, binding)
+            return None if renewed is None else _renewed_unproven(renewed, spec)
         # New data per point closed over (a gain, a question's samples): a jit built once taking
         # it as an argument traces once, however long each build's own loop runs.
         if (
@@ -795,6 +807,43 @@ def _closes_over_data(
     if steps is None or len(steps) != len(cause.path):
         return False
     return not set(steps[-1][1]) - _passed_to_jit(owner, spec, False)
+
+
+def _renewed_with_build(
+    project: Project, prop: Propagation, target: JitTarget, binding: JitBinding
+) -> str | None:
+    """A static part of what the jit's calls pass (a static argument, a pytree's static field)
+    that changes only with each build, made on the way into the function that builds the jit (an
+    agent per training run whose ``__init__`` makes its state, with new optax transformations as
+    static fields, and the jit of its step): a jit built once would trace once per build all the
+    same, so building it once removes no trace (``common.built_each_time`` keeps the change from
+    RTL201-RTL204, which would see one value per jit). What changes and where, or None."""
+    site = jit_site(binding)
+    builder = rebuilt_by(binding.spec)
+    for caller, index in project.jit_callers.get(target.key, ()):
+        fn = project.function(caller)
+        call = fn.calls[index]
+        step = PathStep(fn.qualname, call.text, call.location)
+        for param in binding.params[binding.offset :]:
+            arg = binding.signature.arg(call, param.name)
+            if arg is None or param.kind in ("vararg", "kwarg"):
+                continue
+            static = binding.static_at(call, param.name)
+            found = static_findings(
+                project, prop, fn, arg, call.loops, step, site, param.name, fields=not static
+            )
+            renewed = next(
+                (f for f in found if built_each_time(project, site, f.call_path, builder)), None
+            )
+            if renewed is not None:
+                # Its headline up to the re-trace it claims: what changes, and where.
+                return renewed.message.partition(", so ")[0]
+    return None
+
+
+def _renewed_unproven(renewed: str, spec: JitSpec) -> Assumption:
+    text = f"{renewed}: a jit built once would trace once per build all the same"
+    return Assumption("rate-unproven", spec.location, text)
 
 
 def _own_loop_unproven(own: tuple[str, LoopInfo]) -> Assumption:
@@ -1227,6 +1276,22 @@ def _same_object_per_read(
     if binding.wrapped is not None:
         return not binding.wrapped.bound_per_read
     return _kept_as_data(project, target, spec)
+
+
+def _same_pytree_per_build(project: Project, spec: JitSpec, binding: JitBinding) -> bool:
+    """Whether a wrapper that keys its cache by the function as a pytree (``jitspec.BY_PYTREE``:
+    ``eqx.filter_jit``) wraps a method of a class whose bound methods are pytrees of their object
+    (``apis.PYTREE_METHOD_BASES``: an ``eqx.Module``'s): the model's arrays are traced arguments
+    and its static fields the key, so a wrapper rebuilt around the same model's method, or a new
+    model's of the same fields, finds the traces of the last one (measured: 5 builds, 1 trace), and
+    a jit built once would trace as often for a model of other fields."""
+    wrapped = binding.wrapped
+    return (
+        keyed_by(spec.wrapper) == BY_PYTREE
+        and wrapped is not None
+        and wrapped.cls is not None
+        and project.symbols.derives_from(wrapped.cls, PYTREE_METHOD_BASES)
+    )
 
 
 def _kept_as_data(project: Project, target: JitTarget, spec: JitSpec) -> bool:

@@ -20,6 +20,7 @@ from retracelint.values import (
     FLOAT,
     INT,
     NP_ARRAY,
+    NP_SCALAR,
     NUMPY_DATA,
     STR,
     STRONG,
@@ -338,6 +339,16 @@ _REDUCTIONS = {
     "norm",
     "item",
 }
+
+
+# What an array of each kind gives as one value, every axis taken out: a reduction over all of
+# them (no ``axis``, no ``keepdims``: ``np.prod(dims, dtype=int)``, ``counts.max()``) or an int index
+# per axis (``sizes[0]`` of a 1-d array). jax gives a 0-d array, unhashable as a static argument;
+# NumPy a NumPy scalar (``np.int64``, ``np.float64``, ``np.bool_``), hashable and equal to the Python
+# number, which jit keys by value (measured on jax 0.10.2 and NumPy 2.4: ``prod``, ``sum``, ``max``,
+# ``min``, ``mean``, ``argmax``, ``count_nonzero``, ``linalg.norm`` of a list, a 1-d or a 2-d array,
+# and an item of a 1-d array, 3 calls, 1 trace; ``np.prod(a, axis=0)`` of a 2-d array raises).
+ONE_VALUE_OF = {ARRAY: ARRAY, NP_ARRAY: NP_SCALAR}
 
 
 # Reductions that add or multiply integers in the default integer type: a bool or an integer narrower
@@ -703,6 +714,10 @@ FUNCTION_RECORDS = frozenset(
 )
 # ... and the packages each of whose functions does (every optax transformation).
 FUNCTION_RECORD_PACKAGES = ("optax.",)
+# Library classes whose bound methods are pytrees of their object (equinox makes a method read off
+# a Module a Module holding it): a wrapper keyed by the function's pytree structure
+# (``jitspec.BY_PYTREE``) takes a new model's method of the same static fields as the same function.
+PYTREE_METHOD_BASES = frozenset({"equinox.Module", "equinox._module.Module"})
 
 NEW_LEAVES = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "equinox.tree_at": 1}
 # Of those, the ones whose first argument picks the nodes that the third (``replace``) replaces.

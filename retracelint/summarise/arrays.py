@@ -42,6 +42,7 @@ from retracelint.summarise.apis import (
     AXES_MOVED,
     KEEPS_OPERAND_DTYPE,
     MAKES_INEXACT,
+    ONE_VALUE_OF,
     ORDER_STATISTICS,
     PROMOTES_NUMBERS,
     QUADRATURE_RULES,
@@ -163,7 +164,9 @@ class Arrays(PassState):
         kwargs: dict[str | None, Value],
     ) -> Value:
         value = self.array_shape(node, module, name, args, kwargs)
-        if value.ty in (ARRAY, NP_ARRAY) or (value.ty == TUPLE and name in ("nonzero", "where")):
+        if value.ty in (ARRAY, NP_ARRAY, NP_SCALAR) or (
+            value.ty == TUPLE and name in ("nonzero", "where")
+        ):
             positions = _RANDOM_DTYPE_POSITION if module == "jax.random" else _DTYPE_POSITION
             given = _argument(node, "dtype", positions.get(name))
             numpy = _numpy_module(module)
@@ -367,7 +370,8 @@ class Arrays(PassState):
             if keep and args:
                 args = [reduced(args[0], _reduced_axes(node, name, given=1)), *args[1:]]
             scalar = not keep and not keeps_rank(node)
-            return combine(args, ty=ty, keep_shape=keep).with_(dims=NO_AXES if scalar else None)
+            made = ONE_VALUE_OF.get(ty, ty) if scalar else ty
+            return combine(args, ty=made, keep_shape=keep).with_(dims=NO_AXES if scalar else None)
         if name in ORDER_STATISTICS and args:
             return self.order_statistic(node, ty, args, kwargs)
         if name in _ROWS_SOLVED:

@@ -73,6 +73,7 @@ from retracelint.summarise.apis import (
     MAKES_INEXACT,
     NEW_LEAVES,
     NN_ELEMENTWISE,
+    ONE_VALUE_OF,
     OPERAND_KIND_WITH,
     PLACES_LEAVES,
     RESIZES,
@@ -1491,7 +1492,8 @@ class Calls(PassState):
                     receiver = reduced(receiver, _reduced_axes(node, method, given=0))
                 value = combine([receiver, *args], ty=receiver.ty, keep_shape=keep)
                 if method in _REDUCTIONS and not keep and not keeps_rank(node):
-                    value = value.with_(dims=NO_AXES)
+                    made = ONE_VALUE_OF.get(receiver.ty, receiver.ty)
+                    value = value.with_(ty=made, dims=NO_AXES)
                 if method in _MADE_STRONG:
                     # ``mask.sum()``: strongly typed whatever the array was (measured as the
                     # function form is), so arithmetic with it is strong too; of the receiver's

@@ -21,7 +21,7 @@ from retracelint.summarise.abstract import (
     _weak_alternatives,
     _written_number,
 )
-from retracelint.summarise.apis import _DICT_VIEWS, _arith_dtype, int_arithmetic
+from retracelint.summarise.apis import _DICT_VIEWS, ONE_VALUE_OF, _arith_dtype, int_arithmetic
 from retracelint.summarise.promotion import Typed, float_either, promoted_floor, result_type
 from retracelint.summarise.sizes import (
     _END,
@@ -1205,6 +1205,9 @@ class Expressions(PassState):
                 # length changes the result's first axis (`frames[ring][k]`, one row, no longer).
                 placed = {t for t in idx.shape if t.axis == 0}
                 moved = moved.with_(shape=moved.shape - {t.unlabelled() for t in placed} | placed)
+            if _every_axis_taken(base, parts, scalars):
+                # `sizes[0]` of a 1-d NumPy array: a NumPy scalar, not an array.
+                return moved.with_(ty=ONE_VALUE_OF.get(moved.ty, moved.ty))
             return moved
         for axis, length in cut:
             if length is not None:
@@ -1846,6 +1849,14 @@ def _tail_and_head(parts: Sequence[ast.AST]) -> tuple[ast.Subscript, ast.Subscri
     ):
         return None
     return tail, head
+
+
+def _every_axis_taken(base: Value, parts: list[ast.expr], scalars: list[bool]) -> bool:
+    """Whether an index of an int per axis takes every axis of ``base``, an array of known rank,
+    out: one value."""
+    dims = base.dims
+    ranked = dims is not None and dims.ranked
+    return ranked and len(scalars) == len(parts) == len(dims.lens) and all(scalars)
 
 
 def _positions_like(index: Value) -> bool:
