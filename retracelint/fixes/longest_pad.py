@@ -68,7 +68,7 @@ def pad_to_bucket(
         return None
     if longest.bucketed:
         return Refusal(PADDED)
-    why = _other_use(home, longest) or _unmasked(longest)
+    why = _other_use(longest) or _unmasked(longest)
     if why:
         return Refusal(why)
     rewrite = _rewrite(home, longest, bucket)
@@ -163,7 +163,7 @@ def _uses(node: ast.AST | None, name: str) -> bool:
     )
 
 
-def _other_use(source: Source, longest: Longest) -> str:
+def _other_use(longest: Longest) -> str:
     """Why the longest length may not grow: a use other than a padded array's shape."""
     shapes = [s for c in _padded(longest).values() if (s := _shape(c)) is not None]
     other = next(
