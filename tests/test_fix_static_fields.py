@@ -444,3 +444,79 @@ def test_jax_traces_the_fields_made_leaves_once_and_they_give_the_same(
         "regimen": ({"regimen.py": REGIMEN, "curve.py": CURVE}, "curve.py", "level", 2),
     }
     proved_by_jax(tmp_path, monkeypatch, programs)
+
+
+GRAPHS = '''\
+"""Molecular graphs with their edge lists padded to one size; the node count rides in the treedef."""
+
+import jax
+import numpy as np
+
+MAX_EDGES = 8
+
+
+@jax.tree_util.register_pytree_node_class
+class Graph:
+    def __init__(self, senders, receivers, num_nodes):
+        self.senders = senders
+        self.receivers = receivers
+        self.num_nodes = num_nodes
+
+    def tree_flatten(self):
+        return (self.senders, self.receivers), self.num_nodes
+
+    @classmethod
+    def tree_unflatten(cls, num_nodes, leaves):
+        return cls(*leaves, num_nodes)
+
+
+def padded_graph(edges, num_nodes):
+    senders = np.full(MAX_EDGES, num_nodes - 1, np.int32)
+    receivers = np.full(MAX_EDGES, num_nodes - 1, np.int32)
+    senders[: len(edges)], receivers[: len(edges)] = zip(*edges)
+    return Graph(senders, receivers, num_nodes)
+'''
+
+CENTRALITY = """\
+import jax
+import jax.numpy as jnp
+
+from graphs import padded_graph
+
+
+@jax.jit
+def degree_centrality(graph):
+    ones = jnp.ones(graph.senders.shape[0])
+    degree = {use}
+    return degree.max()
+
+
+molecules = [([(0, 1), (1, 2)], 3), ([(0, 1), (1, 2), (2, 3)], 4)]
+print([float(degree_centrality(padded_graph(edges, n))) for edges, n in molecules])
+"""
+
+
+@pytest.mark.parametrize(
+    ("use", "why"),
+    [
+        # a count of segments is a shape: no form of the fix makes it traced
+        (
+            "jax.ops.segment_sum(ones, graph.receivers, num_segments=graph.num_nodes)",
+            "num_nodes must stay static: it passes a value it closes over to "
+            "jax.ops.segment_sum, whose use of it is not known",
+        ),
+        # only computed with: a leaf would do, but the value is not where the fix can move it
+        (
+            "ones * graph.num_nodes",
+            "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple",
+        ),
+    ],
+)
+def test_a_static_value_given_to_a_constructor_says_whether_the_jitted_function_needs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use: str, why: str
+) -> None:
+    main = CENTRALITY.format(use=use)
+    project(tmp_path, monkeypatch, {"graphs.py": GRAPHS, "main.py": main})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert f"graphs.py:28:38: RTL201 not fixed: {why}" in result.stderr, result.output
+    assert (tmp_path / "graphs.py").read_text() == GRAPHS
