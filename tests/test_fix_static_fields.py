@@ -446,53 +446,53 @@ def test_jax_traces_the_fields_made_leaves_once_and_they_give_the_same(
     proved_by_jax(tmp_path, monkeypatch, programs)
 
 
-GRAPHS = '''\
-"""Molecular graphs with their edge lists padded to one size; the node count rides in the treedef."""
+MESHES = '''\
+"""Triangle meshes whose face lists are padded to one size; the vertex count rides in the treedef."""
 
 import jax
 import numpy as np
 
-MAX_EDGES = 8
+FACE_SLOTS = 6
 
 
 @jax.tree_util.register_pytree_node_class
-class Graph:
-    def __init__(self, senders, receivers, num_nodes):
-        self.senders = senders
-        self.receivers = receivers
-        self.num_nodes = num_nodes
+class Mesh:
+    """Faces as vertex indices; padding faces are degenerate ones on the last vertex."""
+
+    def __init__(self, faces, n_vertices):
+        self.faces, self.n_vertices = faces, n_vertices
 
     def tree_flatten(self):
-        return (self.senders, self.receivers), self.num_nodes
+        return (self.faces,), self.n_vertices
 
     @classmethod
-    def tree_unflatten(cls, num_nodes, leaves):
-        return cls(*leaves, num_nodes)
+    def tree_unflatten(cls, n_vertices, children):
+        (faces,) = children
+        return cls(faces, n_vertices)
 
 
-def padded_graph(edges, num_nodes):
-    senders = np.full(MAX_EDGES, num_nodes - 1, np.int32)
-    receivers = np.full(MAX_EDGES, num_nodes - 1, np.int32)
-    senders[: len(edges)], receivers[: len(edges)] = zip(*edges)
-    return Graph(senders, receivers, num_nodes)
+def load_mesh(triangles, n_vertices):
+    faces = np.full((FACE_SLOTS, 3), n_vertices - 1, np.int32)
+    faces[: len(triangles)] = triangles
+    return Mesh(faces, n_vertices)
 '''
 
-CENTRALITY = """\
+VALENCE = """\
 import jax
 import jax.numpy as jnp
 
-from graphs import padded_graph
+from meshes import load_mesh
 
 
 @jax.jit
-def degree_centrality(graph):
-    ones = jnp.ones(graph.senders.shape[0])
-    degree = {use}
-    return degree.max()
+def max_valence(mesh):
+    corners = mesh.faces.reshape(-1)
+    valence = {use}
+    return valence.max()
 
 
-molecules = [([(0, 1), (1, 2)], 3), ([(0, 1), (1, 2), (2, 3)], 4)]
-print([float(degree_centrality(padded_graph(edges, n))) for edges, n in molecules])
+shapes = [([(0, 1, 2), (0, 2, 3)], 4), ([(0, 1, 2), (1, 2, 3), (2, 3, 4)], 5)]
+print([float(max_valence(load_mesh(triangles, n))) for triangles, n in shapes])
 """
 
 
@@ -501,13 +501,13 @@ print([float(degree_centrality(padded_graph(edges, n))) for edges, n in molecule
     [
         # a count of segments is a shape: no form of the fix makes it traced
         (
-            "jax.ops.segment_sum(ones, graph.receivers, num_segments=graph.num_nodes)",
-            "num_nodes must stay static: it passes a value it closes over to "
-            "jax.ops.segment_sum, whose use of it is not known",
+            "jnp.bincount(corners, length=mesh.n_vertices)",
+            "n_vertices must stay static: gives jax.numpy.bincount an argument that is not "
+            "known to take a traced value",
         ),
         # only computed with: a leaf would do, but the value is not where the fix can move it
         (
-            "ones * graph.num_nodes",
+            "jnp.ones_like(corners) * mesh.n_vertices",
             "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple",
         ),
     ],
@@ -515,8 +515,8 @@ print([float(degree_centrality(padded_graph(edges, n))) for edges, n in molecule
 def test_a_static_value_given_to_a_constructor_says_whether_the_jitted_function_needs_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use: str, why: str
 ) -> None:
-    main = CENTRALITY.format(use=use)
-    project(tmp_path, monkeypatch, {"graphs.py": GRAPHS, "main.py": main})
+    main = VALENCE.format(use=use)
+    project(tmp_path, monkeypatch, {"meshes.py": MESHES, "main.py": main})
     result = lint("--fix", "--unsafe-fixes", ".")
-    assert f"graphs.py:28:38: RTL201 not fixed: {why}" in result.stderr, result.output
-    assert (tmp_path / "graphs.py").read_text() == GRAPHS
+    assert f"meshes.py:28:24: RTL201 not fixed: {why}" in result.stderr, result.output
+    assert (tmp_path / "meshes.py").read_text() == MESHES
