@@ -115,3 +115,13 @@ def test_numbers_the_original_prints_differently_twice_are_not_compared() -> Non
     assert proof._same_output(first, fixed, unsteady)
     assert not proof._same_output(first, "0.7 2.56e-05 ms\n1.0 1.88e-05 ms\n", unsteady)
     assert not proof._same_output(first, fixed)
+
+
+def test_an_array_printed_with_its_columns_aligned_otherwise_prints_the_same() -> None:
+    """numpy pads an array's columns to its widest number: a last digit rounded otherwise moves
+    the spaces between them, which are no result."""
+    before = "[ 0.8416435   0.06651112 -1.830115  ]\n[-0.596041   -1.2498854 ]\n"
+    after = "[ 0.84164363  0.06651113 -1.830115  ]\n[-0.59604114 -1.2498857 ]\n"
+    assert proof._same_output(before, after)
+    assert not proof._same_output(before, after.replace("-1.2498857", "-1.3498857"))
+    assert not proof._same_output(before, after.replace("]\n[", "]\n\n["))

@@ -444,3 +444,79 @@ def test_jax_traces_the_fields_made_leaves_once_and_they_give_the_same(
         "regimen": ({"regimen.py": REGIMEN, "curve.py": CURVE}, "curve.py", "level", 2),
     }
     proved_by_jax(tmp_path, monkeypatch, programs)
+
+
+MESHES = '''\
+"""Triangle meshes whose face lists are padded to one size; the vertex count rides in the treedef."""
+
+import jax
+import numpy as np
+
+FACE_SLOTS = 6
+
+
+@jax.tree_util.register_pytree_node_class
+class Mesh:
+    """Faces as vertex indices; padding faces are degenerate ones on the last vertex."""
+
+    def __init__(self, faces, n_vertices):
+        self.faces, self.n_vertices = faces, n_vertices
+
+    def tree_flatten(self):
+        return (self.faces,), self.n_vertices
+
+    @classmethod
+    def tree_unflatten(cls, n_vertices, children):
+        (faces,) = children
+        return cls(faces, n_vertices)
+
+
+def load_mesh(triangles, n_vertices):
+    faces = np.full((FACE_SLOTS, 3), n_vertices - 1, np.int32)
+    faces[: len(triangles)] = triangles
+    return Mesh(faces, n_vertices)
+'''
+
+VALENCE = """\
+import jax
+import jax.numpy as jnp
+
+from meshes import load_mesh
+
+
+@jax.jit
+def max_valence(mesh):
+    corners = mesh.faces.reshape(-1)
+    valence = {use}
+    return valence.max()
+
+
+shapes = [([(0, 1, 2), (0, 2, 3)], 4), ([(0, 1, 2), (1, 2, 3), (2, 3, 4)], 5)]
+print([float(max_valence(load_mesh(triangles, n))) for triangles, n in shapes])
+"""
+
+
+@pytest.mark.parametrize(
+    ("use", "why"),
+    [
+        # a count of segments is a shape: no form of the fix makes it traced
+        (
+            "jnp.bincount(corners, length=mesh.n_vertices)",
+            "n_vertices must stay static: gives jax.numpy.bincount an argument that is not "
+            "known to take a traced value",
+        ),
+        # only computed with: a leaf would do, but the value is not where the fix can move it
+        (
+            "jnp.ones_like(corners) * mesh.n_vertices",
+            "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple",
+        ),
+    ],
+)
+def test_a_static_value_given_to_a_constructor_says_whether_the_jitted_function_needs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use: str, why: str
+) -> None:
+    main = VALENCE.format(use=use)
+    project(tmp_path, monkeypatch, {"meshes.py": MESHES, "main.py": main})
+    result = lint("--fix", "--unsafe-fixes", ".")
+    assert f"meshes.py:28:24: RTL201 not fixed: {why}" in result.stderr, result.output
+    assert (tmp_path / "meshes.py").read_text() == MESHES

@@ -37,6 +37,7 @@ from retracelint.fixes.base import (
     parse_expression,
     parse_statement,
 )
+from retracelint.fixes.longest_pad import pad_to_bucket
 from retracelint.fixes.masked_rows import (
     BUCKET,
     PAD_NAME,
@@ -113,8 +114,19 @@ def _passed_here(finding: Finding) -> bool:
 
 
 def pad_rows(source: Source, finding: Finding, bucket: int = BUCKET) -> Rewrite | Refusal:
-    """The array padded where the call passes it, when the jitted function is row-wise; else, when
-    that function is defined in the file the fix rewrites, padded as it enters that function."""
+    """A batch padded to its longest member padded to a bucket instead (``longest_pad``); else the
+    array padded where the call passes it, when the jitted function is row-wise; else, when that
+    function is defined in the file the fix rewrites, padded as it enters that function."""
+    longest = pad_to_bucket(source, finding, bucket)
+    if isinstance(longest, Rewrite) or (longest is not None and longest.reason == PADDED):
+        return longest
+    padded = _pad_rows(source, finding, bucket)
+    if isinstance(padded, Refusal) and longest is not None and padded.reason != PADDED:
+        return Refusal(f"{longest.reason}; {padded.reason}")
+    return padded
+
+
+def _pad_rows(source: Source, finding: Finding, bucket: int) -> Rewrite | Refusal:
     site = finding.jit_site
     if not _passed_here(finding):
         return pad_where_jitted(source, finding, bucket)

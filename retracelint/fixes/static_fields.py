@@ -70,7 +70,7 @@ def make_leaf(source: Source, finding: Finding) -> Rewrite | Refusal:
             if field_def is None and listed is not None:
                 return _in(path, finding, listed)
     if field_def is None:
-        return _aux_to_child(source, finding)
+        return _aux_to_child(source, finding, home)
     name, call = field_def
     kept = _without_static(call)
     if isinstance(kept, Refusal):
@@ -239,10 +239,16 @@ def _names_display(
     return ", ".join(items) + ("," if len(items) == 1 else "")
 
 
-def _aux_to_child(source: Source, finding: Finding) -> Rewrite | Refusal:
+def _aux_to_child(
+    source: Source,
+    finding: Finding,
+    home: tuple[str, Source, ast.ClassDef, str] | None = None,
+) -> Rewrite | Refusal:
     """``aux = (self.dt, self.rtol)`` in ``tree_flatten``: ``self.dt`` moves to the end of the children
     and leaves ``None`` in its place, and ``tree_unflatten`` first puts it back where it was, so that
-    the rest of both methods reads what it read before."""
+    the rest of both methods reads what it read before. Elsewhere (the finding at what an object is
+    made with), where the field the message names (``home``) is one the jitted function or a method
+    of its class needs concrete, the refusal says so: no form of the fix would do."""
     loc = finding.location
     node = source.expression_at(loc.line, loc.col, loc.end_line, loc.end_col)
     aux = source.parent(node) if node is not None else None
@@ -255,6 +261,12 @@ def _aux_to_child(source: Source, finding: Finding) -> Rewrite | Refusal:
         or flatten.name != "tree_flatten"
         or not isinstance(cls, ast.ClassDef)
     ):
+        needed = home and (
+            _needs_static(source, finding, home[3])
+            or _needs_static_in_class(home[1], home[2], home[3])
+        )
+        if needed:
+            return Refusal(f"{home[3]} must stay static: {needed}")  # type: ignore[index]
         return Refusal(
             "a static field not declared as name: type = field(...) or in tree_flatten's aux tuple"
         )

@@ -67,6 +67,8 @@ _CONSTRUCTORS = {
     "logspace": _Sized("count", "num", 2, 50),
     "tri": _Sized("square", "N", 0, second="M"),
 }
+# The array makers whose first argument is the whole shape (``np.zeros((n, longest))``).
+SHAPED_MAKERS = frozenset(name for name, sized in _CONSTRUCTORS.items() if sized.kind == "shape")
 
 
 # Gauss quadrature rules of ``numpy.polynomial`` (``leggauss(deg)``): the nodes and the weights,
