@@ -58,6 +58,8 @@ def defaults_read(node: MadeFunction, canonical: Callable[[str], str]) -> tuple[
         *((arg, d) for arg, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d),
     ]
     defaults = {arg.arg: default for arg, default in given}
+    if not defaults:
+        return ()  # most made functions: no second walk
     read = _read_as_setting(node, set(defaults), canonical)
     return tuple(default for name, default in defaults.items() if name in read)
 
