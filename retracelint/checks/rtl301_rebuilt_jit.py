@@ -575,7 +575,7 @@ def _handed_with(
     args = [*call.args, *(arg for _, arg in call.kwargs)]
     if call.spread is not None:
         args.append(call.spread)
-    if caller is fn:
+    if caller.qualname == fn.qualname:
         if made == call.callee or made in call.alternatives:
             yield args, call.loops
         return
@@ -620,7 +620,7 @@ def _handed_up(
         passed = [a for name in sorted(shaped) if (a := signature.arg(call, name)) is not None]
         if rest in shaped:
             passed += call.args[len(positional) - signature.offset :]
-        if caller is fn:
+        if caller.qualname == fn.qualname:
             if any(made == callee_of for _, callee_of in jit.value.callables):
                 yield passed, call.loops
         elif jit.value.param is not None and depth > 1:
