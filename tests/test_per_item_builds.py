@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from retracelint.config import Settings
-from retracelint.engine import analyse
-
-PER_ITEM = "one trace per item, each item its own computation"
+from test_per_item import PER_ITEM, _found, _write
 
 # Oscillation probabilities, and a check of their derivatives, one kind at a time: each kind's
 # function comes from a maker, bound by a default into the AD jit and the finite-difference jit.
@@ -235,30 +232,6 @@ def main(settings):
 if __name__ == "__main__":
     main({"batch_size": 32})
 """
-
-Found = dict[tuple[str, int, str], tuple[str, str, list[str]]]
-
-
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-def _found(project: Path, confidence: str) -> Found:
-    """Each RTL301 finding by file, line and rule: its severity, confidence and assumptions."""
-    run = analyse([str(project)], Settings(cache=False, confidence=confidence))
-    return {
-        (Path(f.location.path).relative_to(project).as_posix(), f.location.line, f.code): (
-            f.severity,
-            f.confidence,
-            [a.text for a in f.assumptions],
-        )
-        for f in run.findings
-        if f.code == "RTL301"
-    }
 
 
 def _kinds(tmp_path: Path) -> Path:
