@@ -361,7 +361,7 @@ def _rate_unproven(
     # What differs between the builds defines the program (a function, a transform's setting, a
     # length or mode the function closes over, the shapes it is called with): each build is
     # another program, traced once however it is built.
-    computation = _new_computation(project, prop, owner, binding, spec, cause)
+    computation = _new_computation(project, prop, owner, target, binding, spec, cause)
     computation = computation or _rebuilt_on_change(project, spec, cause)
     if computation is not None:
         text = f"{computation}: {PER_ITEM}"
@@ -415,6 +415,7 @@ def _new_computation(
     project: Project,
     prop: Propagation,
     owner: FunctionSummary,
+    target: JitTarget,
     binding: JitBinding,
     spec: JitSpec,
     cause: Cause,
@@ -483,6 +484,9 @@ def _new_computation(
     keyed = [text for param, text in passed[-1][1].items() if param in static]
     if keyed:
         return f"`{keyed[0]}` is a static argument of it"
+    called = _called_per_item(project, prop, target, fn, index, driving)
+    if called is not None:
+        return f"`{called}` sets the shapes it is called with"
     if not swept:
         return None
     # What a function that differs per item computes (``make(x)`` per ``make`` of a table of
@@ -505,6 +509,134 @@ def _new_computation(
         else []
     )
     return f"`{made[0]}` is computed by another function" if made else None
+
+
+# How many calls a jit a maker returns is handed down before it is called (``run(step, cache)``
+# -> ``timed(step, *args)`` -> ``step(*args)``).
+_HANDED_DOWN = 3
+
+
+def _called_per_item(
+    project: Project,
+    prop: Propagation,
+    target: JitTarget,
+    fn: FunctionSummary,
+    index: int,
+    driving: frozenset[int],
+) -> str | None:
+    """The first argument, in ``fn``, that the jit a maker call (call ``index``, repeated by the
+    ``driving`` loops) returns is called with, directly or handed down with it to the function
+    that calls it (``bench(make_decode(cfg), init_cache(cfg, batch, n))``), whose shape each
+    driving loop's item sets: each build serves another shape, traced once, as a jit built once
+    would trace once per item. Its text."""
+    made = ("ret", str(index))
+    innermost = _driving_loop(fn, index)
+    given = [
+        handed
+        for caller, site in project.jit_callers.get(target.key, ())
+        for handed in _handed_with(prop, project.function(caller), site, fn, made, _HANDED_DOWN)
+    ]
+    for args, loops in given if innermost is not None else ():
+        shaped = _shaped_by_loop(prop, fn, args, loops, innermost)
+        # A loop around it gives each of its turns new arguments too (the batch size around the
+        # decode lengths), if not surely new shapes: a loop whose item reaches none of them
+        # repeats every shape's trace, which building once would not.
+        around = (LoopSrc(d) for d in driving if d != innermost)
+        if shaped and all(
+            any(src in prop.resolve(fn, a.value).vsrc for a in args) for src in around
+        ):
+            return shaped
+    return None
+
+
+def _shaped_by_loop(
+    prop: Propagation, fn: FunctionSummary, args: list[Arg], loops: tuple[int, ...], loop: int
+) -> str | None:
+    """The first of ``args`` (of a call in ``fn`` inside ``loops``) whose shape, or that of a
+    field of it (``KVCache(k=jnp.zeros((batch, max_len, d)))``), loop ``loop``'s item sets. Its
+    text."""
+    at = fn.loops[loop].location
+    for arg in args:
+        value = prop.resolve(fn, arg.value)
+        fields = (
+            prop.resolve(fn, prop.attribute_read(fn, value, name))
+            for cls in sorted(prop.classes_of_value(fn, value))
+            for name in prop.project.classes[cls].fields
+        )
+        for part in (value, *fields):
+            if LoopSrc(loop) in shape_sources(part) or any(
+                cause.driver.location == at for cause in prop.shape_causes(fn, part, loops)
+            ):
+                return arg.text
+    return None
+
+
+def _handed_with(
+    prop: Propagation,
+    caller: FunctionSummary,
+    site: int,
+    fn: FunctionSummary,
+    made: Callee,
+    depth: int,
+) -> Iterator[tuple[list[Arg], tuple[int, ...]]]:
+    """For call ``site`` of ``caller`` that calls a jit, the arguments of each call in ``fn``
+    that hands that jit, as ``fn``'s call ``made`` returned it, down to ``site``, and with it
+    what reaches the jit's arguments (each call's list, with the loops around it), by parameters,
+    or a ``*args`` passed on whole."""
+    call = caller.calls[site]
+    args = [*call.args, *(arg for _, arg in call.kwargs)]
+    if call.spread is not None:
+        args.append(call.spread)
+    if caller.qualname == fn.qualname:
+        if made == call.callee or made in call.alternatives:
+            yield args, call.loops
+        return
+    if call.callee[0] != "param" or depth == 0:
+        return
+    yield from _handed_up(prop, caller, call.callee[1], args, fn, made, depth)
+
+
+def _handed_up(
+    prop: Propagation,
+    callee: FunctionSummary,
+    held: str,
+    args: list[Arg],
+    fn: FunctionSummary,
+    made: Callee,
+    depth: int,
+) -> Iterator[tuple[list[Arg], tuple[int, ...]]]:
+    """``_handed_with`` one call up: the callers of ``callee`` that pass its parameter ``held``
+    (the jit), with what they pass for the parameters ``args`` are shaped by."""
+    shaped = {
+        src.name
+        for arg in args
+        for src in shape_sources(prop.resolve(callee, arg.value))
+        if isinstance(src, ParamShapeSrc)
+    }
+    shaped |= {arg.value.param for arg in args if arg.value.param is not None}
+    # What a call returns from a parameter may keep its shape (the cache a jitted prefill gives
+    # back, decoded with next): that parameter's callers say.
+    shaped |= {
+        src.name
+        for arg in args
+        if any(isinstance(dep, RetDep) for dep in arg.value.deps)
+        for src in arg.value.vsrc
+        if isinstance(src, ParamSrc)
+    }
+    positional = [p.name for p in callee.params if p.kind in ("posonly", "normal")]
+    rest = next((p.name for p in callee.params if p.kind == "vararg"), None)
+    for caller, call, jit, _, target in prop.calls_of(callee, held):
+        if jit is None:
+            continue
+        signature = prop.project.signature(target, callee)
+        passed = [a for name in sorted(shaped) if (a := signature.arg(call, name)) is not None]
+        if rest in shaped:
+            passed += call.args[len(positional) - signature.offset :]
+        if caller.qualname == fn.qualname:
+            if any(made == callee_of for _, callee_of in jit.value.callables):
+                yield passed, call.loops
+        elif jit.value.param is not None and depth > 1:
+            yield from _handed_up(prop, caller, jit.value.param, passed, fn, made, depth - 1)
 
 
 def _rebuilt_on_change(project: Project, spec: JitSpec, cause: Cause) -> str | None:

@@ -1715,8 +1715,9 @@ SETTING_BUILTINS = frozenset({"range", "int", "bool", "str"})
 def sets_computation(canon: str, position: int | None, keyword: str | None) -> bool:
     """Whether the argument at ``position`` (or ``keyword``) of a call of ``canon`` is part of what
     the program traced is (a length, a shape, an axis, a count), not data it computes on: another
-    value there is another program (``jnp.arange(n_chunks)``, ``jnp.zeros((n, 3))``)."""
-    if canon in SETTING_BUILTINS:
+    value there is another program (``jnp.arange(n_chunks)``, ``jnp.zeros((n, 3))``), or the
+    function a transform makes another of (``jax.grad(f)``: code, as a call of ``f`` is)."""
+    if canon in SETTING_BUILTINS or (canon in _TRANSFORMS and position == 0):
         return True
     module, _, name = canon.rpartition(".")
     if not (module in _RANDOM_MODULES or module == "jax.image" or _array_module(module)):

@@ -87,7 +87,7 @@ from retracelint.summarise.apis import (
     keeps_rank,
     reduced_dtype,
 )
-from retracelint.summarise.closures import MadeFunction, settings_read
+from retracelint.summarise.closures import MadeFunction, defaults_read, settings_read
 from retracelint.summarise.points import spelled_points
 from retracelint.summarise.promotion import promoted_floor
 from retracelint.summarise.sizes import _RangeLoop
@@ -723,6 +723,12 @@ class Calls(PassState):
             if (value := self.env.get(name)) is not None
             for src in value.vsrc
         )
+        # A default read as a setting (``lambda e, f=f: jax.grad(f)(e)``) is bound here too.
+        defaults = (
+            src
+            for default in defaults_read(made, self.mod.canonical)
+            for src in self.quiet(default).vsrc
+        )
         shapes = (
             src
             for name in sorted(free_names(made))
@@ -732,7 +738,7 @@ class Calls(PassState):
             # is (``ParamShapeSrc``) is the callers' to tell.
             if isinstance(src, LoopSrc | ParamSrc)
         )
-        return frozenset((*settings, *shapes))
+        return frozenset((*settings, *defaults, *shapes))
 
     def partial(self, node: ast.Call, args: list[Value], kwargs: dict[str | None, Value]) -> Value:
         """``functools.partial(f, a, k=v)``: a new object per evaluation, which calls ``f`` with the

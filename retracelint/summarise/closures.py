@@ -43,15 +43,39 @@ def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozen
     shaping method, a loop count, Python control flow (a test, a walk), a key, an index or a slice
     bound, a string compared, a function called. ``canonical``: a dotted name as the module's
     imports make it."""
-    free = free_names(node)
+    return _read_as_setting(node, free_names(node), canonical)
+
+
+def defaults_read(node: MadeFunction, canonical: Callable[[str], str]) -> tuple[ast.expr, ...]:
+    """The defaults of the parameters of ``node`` that it reads as a setting (as
+    ``settings_read``): ``lambda e, f=f: jax.grad(f)(e)`` binds ``f`` where it is made, as a
+    closure would (the idiom that stops a loop's closures sharing its last item), so a new
+    function there is another program. The default expressions, evaluated around ``node``."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    given = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *((arg, d) for arg, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d),
+    ]
+    defaults = {arg.arg: default for arg, default in given}
+    if not defaults:
+        return ()  # most made functions: no second walk
+    read = _read_as_setting(node, set(defaults), canonical)
+    return tuple(default for name, default in defaults.items() if name in read)
+
+
+def _read_as_setting(
+    node: MadeFunction, names: set[str], canonical: Callable[[str], str]
+) -> frozenset[str]:
+    """Those of ``names`` that ``node`` reads as a setting of the program it traces."""
     parents = {child: parent for parent in ast.walk(node) for child in ast.iter_child_nodes(parent)}
     return frozenset(
         read.id
         for read in ast.walk(node)
         if isinstance(read, ast.Name)
         and isinstance(read.ctx, ast.Load)
-        and read.id in free
-        and _a_setting(read, parents, canonical, free)
+        and read.id in names
+        and _a_setting(read, parents, canonical, names)
     )
 
 

@@ -28,6 +28,9 @@ _POINTS_OF_CALL: dict[str, Callable[[list[int]], int]] = {
     "product": math.prod,
 }
 _EVERY_ARGUMENT = frozenset({"zip", "product"})
+# Calls whose result holds each item once, whatever they are given (a loop over it walks distinct
+# items); ``dict.fromkeys`` too, by its last name.
+_SETS = frozenset({"set", "frozenset", "fromkeys", "unique"})
 # The methods that change how many items a list (or a set) holds.
 _RESIZING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add", "update"})
 # Those that add what their last argument gives: an item, or the items of a collection.
@@ -86,10 +89,12 @@ def distinct_items(node: ast.expr | None, bound: Bound) -> bool:
     points ``spelled_points`` reads, a ``range`` or ``arange`` of any bounds (numbered stages of a
     curriculum, sizes), a comprehension over such, a concatenation of them (``[2**i for i in
     range(4, 18)] + [58000]``), ``zip``/``product``/``enumerate``/``sorted``... of them, or a name
-    ``bound`` to one. A loader, a generator or a parameter (its callers say) is none of them."""
+    ``bound`` to one; or a set, whatever it is made of (``sorted(set(cfg["sizes"]))``), each
+    another by construction. A loader, a generator or a parameter (its callers say) is none of
+    them."""
     if node is None:
         return False
-    if spelled_points(node, bound) is not None:
+    if spelled_points(node, bound) is not None or holds_each_once(node):
         return True
     if isinstance(node, ast.Name):
         return distinct_items(bound(node.id), _without(bound, node.id))
@@ -104,6 +109,16 @@ def distinct_items(node: ast.expr | None, bound: Bound) -> bool:
         return True
     args = [] if node.keywords else node.args[: None if name in _EVERY_ARGUMENT else 1]
     return name in _POINTS_OF_CALL and bool(args) and all(distinct_items(a, bound) for a in args)
+
+
+def holds_each_once(node: ast.AST | None) -> bool:
+    """Whether ``node`` is a set, or a list, sorted or not, of one (``sorted(set(cfg["sizes"]))``):
+    each item another by construction, whatever it is made of."""
+    while isinstance(node, ast.Call) and last_name(node.func) in _POINTS_OF_CALL and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Set | ast.SetComp) or (
+        isinstance(node, ast.Call) and last_name(node.func) in _SETS
+    )
 
 
 def gives_points(node: ast.AST | None) -> bool:

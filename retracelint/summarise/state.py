@@ -14,7 +14,7 @@ from retracelint.summarise.apis import _TRACER_TYPES
 from retracelint.summarise.branches import arm_key, leaves_call
 from retracelint.summarise.closures import reads_name
 from retracelint.summarise.loops import leaving_from
-from retracelint.summarise.points import BodyNames, body_names, gives_points
+from retracelint.summarise.points import BodyNames, body_names, gives_points, holds_each_once
 from retracelint.summarise.steady import steady
 from retracelint.summarise.syntax import (
     Changed,
@@ -250,8 +250,10 @@ class PassState:
 
     def bound_display(self, name: str) -> ast.expr | None:
         """What ``name`` is bound to, where the source binds it once and nothing resizes it
-        (``bound_once``), where that can give a sweep its points."""
-        if not (gives_points(self.defs.get(name)) or name in self.mod.displays):
+        (``bound_once``), where that can give a sweep its points or holds each item once (a set:
+        a loop over it walks distinct items)."""
+        bound = self.defs.get(name)
+        if not (gives_points(bound) or holds_each_once(bound) or name in self.mod.displays):
             return None  # nothing a sweep could read, whatever binds it: no walk of the body
         return self.bound_once(name)
 
