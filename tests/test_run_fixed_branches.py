@@ -126,3 +126,114 @@ def test_either_arm_of_a_leaves_test_is_an_assumption(trainers: Path, guard: str
     assert [f["line"] for f in _run()] == [14]
     held = [f for f in _run("--confidence", "all") if f["line"] == 9]
     assert [a["kind"] for a in held[0]["assumptions"]] == ["structure-guard"]
+
+
+# Two calls of a jit on the two arms of ``if conditional == "none":`` in one call of ``test``, whose
+# jit ``test`` makes anew around a ``functools.partial`` of its own: one call of ``test`` runs one
+# arm, and a partial compares by identity, so another call's jit is another cache (BLT's
+# ``transformer_trainer.test``: unconditional sampling with no label, conditional with one).
+_SAMPLER = """\
+import functools
+
+import jax
+import jax.numpy as jnp
+
+
+class Sampler:
+    def __init__(self, batch_size, length=16):
+        self.batch_size = batch_size
+        self.length = length
+
+    def preprocess_batch(self, batch):
+        label = None  # trained without class labels
+        if batch.shape[0] != self.batch_size:
+            return None, None
+        return batch.reshape((jax.local_device_count(), -1) + batch.shape[1:]), label
+
+    def sample_one_batch(self, prefix, rng, weights, label, length):
+        logits = weights["w"] * length
+        if label is not None:
+            logits = logits + label.sum()
+        if prefix is not None:
+            logits = logits + prefix.sum()
+        return jax.random.categorical(rng, logits, shape=(length,))
+
+    def test(self, weights, batches, conditional="none", use_vertical=False):
+        p_generate = jax.pmap(
+            functools.partial(self.sample_one_batch, length=self.length), axis_name="batch"
+        )
+        keys = jax.random.split(jax.random.PRNGKey(0), jax.local_device_count())
+        samples = []
+        for batch in batches:
+            batch, label = self.preprocess_batch(batch)
+            if batch is None:
+                break
+            if conditional == "none":
+                if use_vertical:
+                    label = jnp.full_like(batch[..., :1], 3)
+                samples.append(p_generate(None, keys, weights, label=label))
+            else:
+                samples.append(p_generate(batch[..., 1:], keys, weights, label=label))
+        return samples
+"""
+
+_SAMPLE_MAIN = """\
+import sys
+
+import jax.numpy as jnp
+
+from sampling.sampler import Sampler
+
+
+def main(conditional):
+    sampler = Sampler(batch_size=8)
+    weights = {"w": jnp.ones((1, 32))}
+    batches = [jnp.ones((8, 10), dtype=jnp.int32) for _ in range(100)]
+    return sampler.test(weights, batches, conditional=conditional)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+"""
+
+# The same arms with the jit made once per sampler, and a run that samples both ways with it.
+_SHARED = _SAMPLER.replace(
+    "        self.length = length\n",
+    "        self.length = length\n"
+    "        self.p_generate = jax.pmap(\n"
+    '            functools.partial(self.sample_one_batch, length=length), axis_name="batch"\n'
+    "        )\n",
+).replace(
+    "        p_generate = jax.pmap(\n"
+    '            functools.partial(self.sample_one_batch, length=self.length), axis_name="batch"\n'
+    "        )\n",
+    "        p_generate = self.p_generate\n",
+)
+_BOTH_WAYS = _SAMPLE_MAIN.replace(
+    "    return sampler.test(weights, batches, conditional=conditional)\n",
+    "    return [\n"
+    "        sampler.test(weights, batches, conditional=c, use_vertical=True)\n"
+    '        for c in ("none", conditional)\n'
+    "    ]\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("sampler", "driver", "found"),
+    [
+        (_SAMPLER, _SAMPLE_MAIN, []),
+        (_SHARED, _BOTH_WAYS, [("sampling/sampler.py", 42, "RTL403")]),
+    ],
+)
+def test_calls_on_the_arms_of_a_fixed_mode_pair_only_through_a_shared_jit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sampler: str, driver: str, found: list
+) -> None:
+    _project(
+        tmp_path,
+        {"sampling/__init__.py": "", "sampling/sampler.py": sampler, "main.py": driver},
+    )
+    monkeypatch.chdir(tmp_path)
+    shown = _run("--confidence", "all")
+    assert [(f["path"], f["line"], f["code"]) for f in shown] == found
+    if found:
+        assert shown[0]["message"].startswith("'label' gets None here but an array at line 40")
