@@ -237,3 +237,141 @@ def test_calls_on_the_arms_of_a_fixed_mode_pair_only_through_a_shared_jit(
     assert [(f["path"], f["line"], f["code"]) for f in shown] == found
     if found:
         assert shown[0]["message"].startswith("'label' gets None here but an array at line 40")
+
+
+# A static argument the jitted body reads as a length (``perm[:num]``) cannot be made traced: each
+# value is another output shape (evogo's ``sort_select``). A loop count (``range(steps)``) can, as
+# ``lax.fori_loop``'s bound, and a number used as data can.
+_UTILS = """\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=["num"])
+def sort_select(xs, ys, num=None):
+    if num is None:
+        num = len(xs) // 2
+    perm = jnp.argsort(ys)
+    return xs[perm[:num]], ys[perm[:num]]
+
+
+@partial(jax.jit, static_argnames=["size"])
+def first_hits(ys, size):
+    return jnp.nonzero(ys > 0, size=size)[0]
+
+
+@partial(jax.jit, static_argnames=["steps"])
+def smooth(ys, steps):
+    for _ in range(steps):
+        ys = 0.5 * (ys + jnp.roll(ys, 1))
+    return ys
+
+
+@partial(jax.jit, static_argnums=(1,))
+def scaled(ys, factor):
+    return ys * factor
+"""
+
+_SEARCH = """\
+import jax
+import jax.numpy as jnp
+
+from evo.utils import first_hits, scaled, smooth, sort_select
+
+
+def optimise(key, num_iters=200, pop=64):
+    xs = jax.random.normal(key, (pop, 4))
+    ys = jnp.sum(xs**2, axis=1)
+    for it in range(num_iters):
+        key, sub = jax.random.split(key)
+        keep = int(jnp.count_nonzero(ys <= jnp.median(ys)).item())
+        best_x, best_y = sort_select(xs, ys, num=keep)
+        hits = first_hits(best_y, keep)
+        best_y = smooth(best_y, it % 7 + 1)
+        best_y = scaled(best_y, it) + hits.sum()
+        xs = jnp.concatenate([best_x, jax.random.normal(sub, (pop - keep, 4))])
+        ys = jnp.concatenate([best_y, jnp.sum(xs[keep:] ** 2, axis=1)])
+    return xs, ys
+
+
+if __name__ == "__main__":
+    optimise(jax.random.PRNGKey(0))
+"""
+
+
+def test_a_static_length_is_padded_and_masked_not_made_traced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(tmp_path, {"evo/__init__.py": "", "evo/utils.py": _UTILS, "evo/search.py": _SEARCH})
+    monkeypatch.chdir(tmp_path)
+    found = {f["line"]: f for f in _run()}
+    assert {line: f["code"] for line, f in found.items()} == {
+        13: "RTL201",
+        14: "RTL201",
+        15: "RTL201",
+        16: "RTL201",
+    }
+    for line in (13, 14):  # a slice length, ``size=``
+        assert found[line]["message"].endswith("re-traces; pad to a fixed size and mask")
+        assert "cannot be made traced" in found[line]["fix"]
+    for line in (15, 16):  # a loop count, a factor
+        assert found[line]["message"].endswith("re-traces; make it traced")
+
+
+# The rebuild per call of a function that a script's epoch loop calls ``num_epochs = 10`` times is
+# bounded by that count, and the message says it (FabricPC's ``evaluate_pcn``); a count given at run
+# time bounds nothing.
+_EVALUATE = """\
+import jax
+import jax.numpy as jnp
+
+
+def eval_step(params, batch, structure):
+    logits = batch["x"] @ params["w"] + structure["bias"]
+    return jnp.mean(jnp.argmax(logits, -1) == batch["y"])
+
+
+def evaluate(params, structure, loader):
+    jit_eval_step = jax.jit(lambda p, b: eval_step(p, b, structure))
+    scores = [jit_eval_step(params, batch) for batch in loader]
+    return sum(float(s) for s in scores) / len(scores)
+"""
+
+_EPOCHS = """\
+import jax.numpy as jnp
+
+from training.evaluate import evaluate
+
+num_epochs = 10
+params = {"w": jnp.zeros((4, 3))}
+structure = {"bias": jnp.zeros(3)}
+loader = [{"x": jnp.ones((8, 4)), "y": jnp.zeros(8, dtype=jnp.int32)} for _ in range(5)]
+
+if __name__ == "__main__":
+    for epoch in range(num_epochs):
+        params = {"w": params["w"] + 0.1}
+        print(epoch, evaluate(params, structure, loader))
+"""
+
+
+@pytest.mark.parametrize(
+    ("epochs", "severity", "tail"),
+    [
+        ("num_epochs", "warning", "(at most 10 traces: one per listed item)"),
+        ("int(input())", "error", "build the jit once"),
+    ],
+)
+def test_a_rebuild_per_epoch_of_a_listed_count_says_the_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epochs: str, severity: str, tail: str
+) -> None:
+    script = _EPOCHS.replace("range(num_epochs)", f"range({epochs})")
+    files = {"training/__init__.py": "", "training/evaluate.py": _EVALUATE, "train.py": script}
+    _project(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    found = _run()
+    assert [(f["path"], f["line"], f["severity"]) for f in found] == [
+        ("training/evaluate.py", 11, severity)
+    ]
+    assert found[0]["message"].endswith(tail)

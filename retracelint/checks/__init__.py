@@ -139,7 +139,15 @@ def _jit_call_findings(
         if static:
             findings.extend(
                 rtl20x_static_args.static_findings(
-                    project, prop, fn, arg, call.loops, step, site, param.name
+                    project,
+                    prop,
+                    fn,
+                    arg,
+                    call.loops,
+                    step,
+                    site,
+                    param.name,
+                    a_length=param.name in binding.spec.lengths,
                 )
             )
             continue
