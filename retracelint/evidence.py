@@ -63,7 +63,7 @@ from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Loc
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
-from retracelint.summarise.apis import CAPS, counted
+from retracelint.summarise.apis import CAPS, STRUCTURE_TESTS, counted
 from retracelint.summarise.loops import never_runs
 from retracelint.summarise.points import last_name
 from retracelint.summarise.statements import names_settings
@@ -1173,6 +1173,7 @@ def _assumptions(
         *_items_alike(project, prop, sources, finding),
         *_mocked(sources, finding),
         *(a for at, path in places for a in sources.flags_off(at, path)),
+        *(a for at, _ in places for a in sources.structure_guards(at)),
         *_jit_skipped(prop, sources, finding, places),
         *(a for a in decided if a is not None),
     ):
@@ -2059,6 +2060,22 @@ class _Sources:
                 where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
                 yield Assumption("flag-off", where, why)
 
+    def structure_guards(self, at: Location) -> Iterator[Assumption]:
+        """The ``if`` tests around ``at`` on whether a pytree holds leaves (``if
+        jax.tree_util.tree_leaves(state.batch_stats):``, ``len(...) > 0``, ``not ...``), in either
+        arm: a loop keeps a pytree's structure, so the step runs at every turn or never, and which
+        one depends on the models the program builds, which the source does not say."""
+        for stmt, _ in self.enclosing(at):
+            if not isinstance(stmt, ast.If):
+                continue
+            tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) else [stmt.test]
+            tested = next((t for t in tests if _structure_tested(t)), None)
+            if tested is not None:
+                where = Location(at.path, stmt.lineno, stmt.col_offset + 1)
+                yield Assumption(
+                    "structure-guard", where, f"`{_code(tested, 60)}`: every turn or never"
+                )
+
     def _read_in(self, path: str, scope: ast.AST | None, test: ast.expr) -> ast.expr:
         """``test`` with the name it tests or compares replaced by the read its one assignment in
         ``scope`` (of file ``path``) binds it to (``backend = os.getenv("BACKEND", "python")``
@@ -2542,6 +2559,21 @@ def _flag_tested(test: ast.expr) -> tuple[str | None, bool]:
     if isinstance(inner, ast.Name) and inner.id.isupper():
         return inner.id, negated
     return None, False
+
+
+def _structure_tested(test: ast.expr) -> bool:
+    """Whether ``test`` is the truth of a pytree's leaves (``apis.STRUCTURE_TESTS``), negated or
+    not, or of their count (``len(jax.tree_util.tree_leaves(x)) > 0``)."""
+    inner = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    truth = _truth_of_count(inner)
+    inner = truth[0] if truth is not None else inner
+    if isinstance(inner, ast.Call) and ast.unparse(inner.func) == "len" and inner.args:
+        inner = inner.args[0]
+    if not isinstance(inner, ast.Call):
+        return False
+    # as imported: ``jax.tree_util.tree_leaves``, ``tree_util.tree_leaves``, ``tree_leaves``
+    called = ast.unparse(inner.func)
+    return "tree" in called and any(f".{name}".endswith(f".{called}") for name in STRUCTURE_TESTS)
 
 
 def _truth_of_count(test: ast.expr) -> tuple[ast.expr, bool] | None:

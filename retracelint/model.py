@@ -97,6 +97,10 @@ ASSUMPTION_KINDS = {
     # env, a curriculum's stage, a benchmark's size) traced once: building it once would trace as
     # often, whatever the number of items (issue 36 cause 2)
     "per-item": "low",
+    # under an ``if`` on whether a pytree of the state's structure holds leaves (a model's batch
+    # statistics): a loop keeps the structure, so the step runs at every turn or never, and
+    # nothing shows the models the program builds take it (issue 36 cause 1)
+    "structure-guard": "low",
 }
 
 # What a ``per-item`` assumption says first (``Assumption.text``).

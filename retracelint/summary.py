@@ -271,6 +271,10 @@ class JitSpec:
     # The sources of what defines the computation built (``Calls.configured_by``): the function
     # wrapped, a transform's ``in_axes``; a new value of one is a new program, not a new input.
     configured_by: frozenset = frozenset()
+    # The parameters a decorated def reads as a length of what it traces (``perm[:num]``,
+    # ``size=n``, ``jnp.zeros(n)``: ``closures.lengths_read``): static, each value another output
+    # shape, which a traced argument could not give.
+    lengths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -438,7 +438,10 @@ def test_values_drawn_from_settings_or_a_table_are_bounded_data_stays_an_error(
 def test_the_bound_ends_the_message(settings_project: Path) -> None:
     found = _found()
     band = found["evaluate.py", 50]["message"]
-    assert band.endswith("; make it traced (bounded: one per value of the table `band_of`)")
+    # ``coords[:, :max_contacts]``: a length, padded and masked, not traced
+    assert band.endswith(
+        "; pad to a fixed size and mask (bounded: one per value of the table `band_of`)"
+    )
     assert "bounded" not in found["evaluate.py", 58]["message"]
 
 
@@ -484,7 +487,8 @@ def test_a_jit_closing_over_each_questions_samples_is_reported_bounded(
         "warning",
         "high",
     )
-    assert fit["bound"] == "bounded: one per listed item"
+    # one build per call of ``predict``, once per question of the three listed: three in all
+    assert fit["bound"] == "at most 3 traces: one per listed item"
 
 
 def test_a_jit_closing_over_an_object_or_a_model_stays_held_back(forecast_project: Path) -> None:

@@ -408,5 +408,5 @@ def test_a_rebuild_per_listed_gain_stays_a_bounded_warning(tmp_path: Path) -> No
     """Three gains written out: at most three traces, however long the run."""
     files = {"sims/__init__.py": "", "sims/circuit.py": CIRCUIT, "sweep.py": SWEEP}
     assert _found(tmp_path, files, "high") == {
-        ("sims/circuit.py", 16): ("warning", "high", "bounded: one per listed item"),
+        ("sims/circuit.py", 16): ("warning", "high", "at most 3 traces: one per listed item"),
     }

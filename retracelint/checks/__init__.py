@@ -141,7 +141,16 @@ def _jit_call_findings(
         if static:
             findings.extend(
                 rtl20x_static_args.static_findings(
-                    project, prop, fn, arg, call.loops, step, site, param.name, builder=builder
+                    project,
+                    prop,
+                    fn,
+                    arg,
+                    call.loops,
+                    step,
+                    site,
+                    param.name,
+                    builder=builder,
+                    a_length=param.name in binding.spec.lengths,
                 )
             )
             continue

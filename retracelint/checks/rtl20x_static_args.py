@@ -109,17 +109,27 @@ def static_findings(
     param: str,
     fields: bool = False,
     builder: str = "",
+    a_length: bool = False,
 ) -> Iterator[Finding]:
     """What a static argument passes, or, with ``fields``, the static parts of a custom pytree passed
     traced: its treedef keeps some of its attributes (aux data, static dataclass fields), and jit's
     cache key holds them as it holds a static argument. Each part is checked where its value is made
     (the constructor's argument, what ``__init__`` computes). ``builder``: the function each run
-    of which builds the jit anew (``common.rebuilt_by``)."""
+    of which builds the jit anew (``common.rebuilt_by``). ``a_length``: the jitted function reads
+    the parameter as a length of what it traces (``JitSpec.lengths``)."""
     jitted = jitted_text(site, step.call)
     if not fields:
         candidates = prop.static_candidates(fn, arg, loops, (step,))
         yield from _static_value_findings(
-            project, prop, candidates, site, param, jitted, "", builder=builder
+            project,
+            prop,
+            candidates,
+            site,
+            param,
+            jitted,
+            "",
+            builder=builder,
+            a_length=a_length,
         )
         return
     value = prop.resolve(fn, arg.value)
@@ -182,6 +192,7 @@ def _static_value_findings(
     field: str = "",
     declared: Location | None = None,
     builder: str = "",
+    a_length: bool = False,
 ) -> Iterator[Finding]:
     """The static value made at each of ``candidates``, a static argument, or the static field
     ``field`` (``Class.attr``) of a pytree: unhashable (RTL203), a new object hashed by identity
@@ -317,7 +328,8 @@ def _static_value_findings(
             param,
             full_path,
             cause.driver,
-            _fix(code, is_field, is_object),
+            _fix(code, is_field, is_object)
+            or (_LENGTH_FIX if a_length and code == "RTL201" else None),
             # A bool takes two values: one trace each, however long the loop runs.
             bound=Bound(f"one per value of `{field or param}`", 2)
             if value.ty in _TWO_VALUED
@@ -513,6 +525,14 @@ _TRACED_FIX = Fix(
     "make it traced",
     "make the parameter traced (drop it from static_argnums/static_argnames): jax arrays do not"
     " hash",
+)
+# A length of what the jitted function traces (``perm[:num]``, ``size=n``, ``jnp.zeros(n)``): each
+# value is another output shape, which a traced argument cannot give.
+_LENGTH_FIX = Fix(
+    "pad to a fixed size and mask",
+    "keep the size fixed (the largest the loop passes) and carry a mask of the items that count:"
+    " the parameter sets a shape inside the jitted function (a slice length, size=, an array's"
+    " length), so it cannot be made traced",
 )
 _FUNCTION_FIX = Fix(
     "create it once",

@@ -196,9 +196,10 @@ def _rebuilt_jit(
     # its own function runs again: then that repetition bounds it, or not.
     again = prop.repeated(owner.qualname)
     driver = again if cause.driver.bound and again is not None and again.grows else cause.driver
-    # Each run of its function builds them all again: the count of one loop is no total then.
+    # Each run of its function builds them all again: the count of one loop is no total then,
+    # unless that loop is the one repeating the function (``for epoch in range(10): evaluate()``).
     bound = driver.bound
-    if bound is not None and again is not None:
+    if bound is not None and again is not None and again != driver:
         bound = replace(bound, traces=None)
     assumptions = (unproven,) if unproven is not None else ()
     return make_finding(

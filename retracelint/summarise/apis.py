@@ -552,6 +552,12 @@ _STRUCTURE_KEYED: dict[str, tuple[int | None, bool]] = {
 }
 
 
+# Reads of a pytree's leaves whose truth (or length) an ``if`` tests: whether a collection of the
+# state's structure (a model's batch statistics, a cache) holds anything. A jitted loop keeps that
+# structure, so a step under such a test runs at every turn or never (``evidence``'s
+# ``structure-guard``).
+STRUCTURE_TESTS = frozenset({"jax.tree_util.tree_leaves", "jax.tree_leaves", "jax.tree.leaves"})
+
 # Results whose pytree structure holds an object made anew by each call (measured on jax 0.10.2:
 # ``jax.vjp``'s pullback is a ``VJP`` whose metadata holds a fresh partial, ``jax.linearize``'s jvp
 # function a ``Partial`` of a fresh function): passed to a jitted function, each one is a new cache

@@ -1131,6 +1131,7 @@ class Calls(PassState):
         on_self: bool = False,
         configured_by: frozenset[Src] = EMPTY,
         closes_over: bool = False,
+        lengths: tuple[str, ...] = (),
     ) -> int:
         if self.cache_misses:
             fresh_sources = EMPTY  # made once per key of the cache that keeps it
@@ -1165,6 +1166,7 @@ class Calls(PassState):
             unless_same=self.unless_same,
             on_change=self.change_read(node),
             configured_by=configured_by,
+            lengths=lengths,
         )
         existing = self._same_site(spec)
         if existing is not None:

@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable
 
 from retracelint.summarise.apis import (
+    SETTING_BUILTINS,
     SHAPING_METHODS,
     STATIC_ARRAY_ATTRIBUTES,
     TRACED_ARRAY_METHODS,
@@ -43,7 +44,8 @@ def settings_read(node: MadeFunction, canonical: Callable[[str], str]) -> frozen
     shaping method, a loop count, Python control flow (a test, a walk), a key, an index or a slice
     bound, a string compared, a function called. ``canonical``: a dotted name as the module's
     imports make it."""
-    return _read_as_setting(node, free_names(node), canonical)
+    free = free_names(node)
+    return _read_as(node, free, canonical, free, (_LENGTH, _SETTING))
 
 
 def defaults_read(node: MadeFunction, canonical: Callable[[str], str]) -> tuple[ast.expr, ...]:
@@ -60,14 +62,39 @@ def defaults_read(node: MadeFunction, canonical: Callable[[str], str]) -> tuple[
     defaults = {arg.arg: default for arg, default in given}
     if not defaults:
         return ()  # most made functions: no second walk
-    read = _read_as_setting(node, set(defaults), canonical)
+    names = set(defaults)
+    read = _read_as(node, names, canonical, names, (_LENGTH, _SETTING))
     return tuple(default for name, default in defaults.items() if name in read)
 
 
-def _read_as_setting(
-    node: MadeFunction, names: set[str], canonical: Callable[[str], str]
+def lengths_read(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, canonical: Callable[[str], str]
 ) -> frozenset[str]:
-    """Those of ``names`` that ``node`` reads as a setting of the program it traces."""
+    """The parameters of ``node`` its body reads as a length of what it traces: a slice bound
+    (``perm[:num]``), a length or shape of an array API (``size=num``, ``jnp.zeros(n)``), a shaping
+    method's argument. Each value is another output shape: such a parameter cannot be made traced,
+    only padded to a fixed size and masked (a loop's count, ``range(n)``, can: ``lax.fori_loop``)."""
+    args = node.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    return _read_as(node, params, canonical, free_names(node), (_LENGTH,))
+
+
+# Keywords of an array API that set the program but no length of it.
+_NOT_LENGTHS = frozenset({"dtype", "axis", "axes"})
+# What a read of a name is to the program traced (``_kind``).
+_LENGTH = "length"  # a length, shape, axis or count: another value is another shape
+_SETTING = "setting"  # a mode, a key, a function called, a test: another value is another program
+
+
+def _read_as(
+    node: MadeFunction,
+    names: set[str],
+    canonical: Callable[[str], str],
+    free: set[str],
+    kinds: tuple[str, ...],
+) -> frozenset[str]:
+    """Those of ``names`` that ``node`` reads as one of ``kinds`` of the program it traces; an index
+    into one of ``free`` (a table it closes over) picks part of the program."""
     parents = {child: parent for parent in ast.walk(node) for child in ast.iter_child_nodes(parent)}
     return frozenset(
         read.id
@@ -75,58 +102,60 @@ def _read_as_setting(
         if isinstance(read, ast.Name)
         and isinstance(read.ctx, ast.Load)
         and read.id in names
-        and _a_setting(read, parents, canonical, names)
+        and _kind(read, parents, canonical, free) in kinds
     )
 
 
-def _a_setting(
+def _kind(
     read: ast.expr,
     parents: dict[ast.AST, ast.AST],
     canonical: Callable[[str], str],
     free: set[str],
-) -> bool:
+) -> str | None:
     current: ast.AST = read
     while (parent := parents.get(current)) is not None:
         if isinstance(parent, ast.Call):
             if current is parent.func:
-                return True  # a function called: another function, another program
-            return _setting_argument(parent, parent.args.index(current), None, canonical)
+                return _SETTING  # a function called: another function, another program
+            return _argument_kind(parent, parent.args.index(current), None, canonical)
         if isinstance(parent, ast.keyword):
             call = parents.get(parent)
-            return isinstance(call, ast.Call) and _setting_argument(
-                call, None, parent.arg, canonical
-            )
+            if not isinstance(call, ast.Call):
+                return None
+            return _argument_kind(call, None, parent.arg, canonical)
         if isinstance(parent, ast.Attribute):
             if parent.attr in STATIC_ARRAY_ATTRIBUTES:
-                return False  # its shape: the same for arrays of one shape
+                return None  # its shape: the same for arrays of one shape
             called = parents.get(parent)
             if isinstance(called, ast.Call) and called.func is parent:
                 # ``x.sum()`` computes on data; ``model.apply(p)`` runs another object's program.
-                return parent.attr not in TRACED_ARRAY_METHODS
+                return None if parent.attr in TRACED_ARRAY_METHODS else _SETTING
         elif isinstance(parent, ast.Compare):
             if all(isinstance(op, ast.Is | ast.IsNot) for op in parent.ops):
-                return False  # a test of its kind (``is None``): one branch for values of a kind
+                return None  # a test of its kind (``is None``): one branch for values of a kind
             strings = (parent.left, *parent.comparators)
             if any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in strings):
-                return True  # ``mode == "fast"``: a mode, whatever decides on it
+                return _SETTING  # ``mode == "fast"``: a mode, whatever decides on it
         elif isinstance(parent, ast.Subscript):
             if current is not parent.value:
                 # A key or an index into a table closed over (``kernels[label]``): which item is
                 # part of the program. An index into an array the function is given is data
                 # (``snapshots.at[step]``, ``x[i]``).
-                return _root(parent.value) in free
+                return _SETTING if _root(parent.value) in free else None
         elif isinstance(parent, ast.Slice):
-            return True
+            return _LENGTH
         elif isinstance(parent, ast.Dict):
-            return any(current is key for key in parent.keys)
+            return _SETTING if any(current is key for key in parent.keys) else None
         elif isinstance(parent, _CONTROL):
-            return getattr(parent, "test", current) is current or isinstance(parent, ast.BoolOp)
+            test = getattr(parent, "test", current) is current or isinstance(parent, ast.BoolOp)
+            return _SETTING if test else None
         elif isinstance(parent, ast.For | ast.comprehension):
-            return current is parent.iter  # walked in Python: its length is the program's
+            # walked in Python: its length is the program's
+            return _LENGTH if current is parent.iter else None
         elif not isinstance(parent, _THROUGH):
-            return False
+            return None
         current = parent
-    return False
+    return None
 
 
 def _root(node: ast.expr) -> str | None:
@@ -135,14 +164,21 @@ def _root(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _setting_argument(
+def _argument_kind(
     call: ast.Call, position: int | None, keyword: str | None, canonical: Callable[[str], str]
-) -> bool:
+) -> str | None:
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in SHAPING_METHODS:
-        return True  # ``x.reshape(n, k)``: every argument a length or an axis
-    dotted = _dotted(func)
-    return dotted is not None and sets_computation(canonical(dotted), position, keyword)
+        return _LENGTH  # ``x.reshape(n, k)``: every argument a length or an axis
+    name = _dotted(func)
+    dotted = canonical(name) if name is not None else ""
+    if not (name and sets_computation(dotted, position, keyword)):
+        return None
+    if keyword in _NOT_LENGTHS:
+        return _SETTING
+    # ``int(n)``, ``str(mode)``, ``range(n)``: a Python value the program is built with, not a
+    # length (a loop's count may be traced, as ``lax.fori_loop``'s bound)
+    return _SETTING if dotted in SETTING_BUILTINS else _LENGTH
 
 
 def bound_again_first(

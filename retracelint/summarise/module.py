@@ -19,6 +19,7 @@ from retracelint.summarise.apis import (
     _PYTREE_REGISTRATIONS,
     dtype_defaults,
 )
+from retracelint.summarise.closures import lengths_read
 from retracelint.summarise.feeding import read_params
 from retracelint.summarise.function import FunctionPass
 from retracelint.summarise.objects import (
@@ -484,6 +485,7 @@ class _ModulePass:
                 fresh_sources=context.context_src() if nested else EMPTY,
                 decorated=True,
                 configured_by=context.closure_settings(node) if nested else EMPTY,
+                lengths=tuple(sorted(lengths_read(node, self.canonical))),
             )
         return None
 
