@@ -58,7 +58,7 @@ from retracelint.buckets import ITEM, KEEPING, Helper, Step, bound_by, buckets_s
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef, scoped_kind
-from retracelint.held_items import Walk, read_per_item, walked, written_out
+from retracelint.held_items import Walk, looked_up, read_per_item, walked, written_out
 from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
@@ -248,7 +248,14 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         or _capped(sources, finding)
         or _last_batch(sources, finding)
         or _sampled(prop, sources, finding)
+        or _rows_bound(prop, sources, finding)
     )
+
+
+def _rows_bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
+    """One trace per row of the steady collections a loop over indices reads the value off."""
+    rows = _indexed(prop, sources, finding)
+    return Bound(f"one per item of {rows.names}") if rows is not None else None
 
 
 def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
@@ -1594,34 +1601,106 @@ def _items_alike(
     project: Project, prop: Propagation, sources: _Sources, finding: Finding
 ) -> Iterator[Assumption]:
     """A shape or static finding whose driving loop walks a collection held in memory (a dict of
-    detector planes, a model's layers) and whose value is only read off each item (``2 *
-    kernel.num_wires``): one value per item, and whether the items hold different values the
-    source does not say (``held_items.read_per_item``). Proven where the source spells the items out
-    (``Frequency.spelled``), where the value is the loop's index or key, computed or loaded per item,
-    carried between iterations, or an attribute of objects the project makes with different values
-    (``ChoiceSrc``, which the rule follows only where they differ)."""
+    detector planes, a model's layers), or numbers the rows of collections every call gives it
+    unchanged (``for fp in range(num_filter): p = int(filt[fp])``, ``_indexed``), and whose value is
+    only read off each item (``2 * kernel.num_wires``): one value per item, and whether the items
+    hold different values the source does not say (``held_items.read_per_item``). Proven where the
+    source spells the items out (``Frequency.spelled``, ``held_items.written_out``), where the value
+    is the loop's index or key, computed or loaded per item, carried between iterations, or an
+    attribute of objects the project makes with different values (``ChoiceSrc``, which the rule
+    follows only where they differ)."""
     if finding.code not in _PER_ITEM_RULES:
         return
     found = _driver_loop(project, sources, finding)
     if found is None:
         return
     fn, loop = found
-    if (
-        loop.over_axes
-        or not prop.walks_held(fn, loop)
-        or prop.frequency.spelled(fn, loop) is not None
-    ):
+    if loop.over_axes or prop.frequency.spelled(fn, loop) is not None:
         return
+    if prop.walks_held(fn, loop):
+        walk = _walk_at(sources, loop.location)
+        carriers = _carriers(sources, walk, loop.location.path, finding) if walk is not None else []
+        if (
+            walk is not None
+            and carriers
+            and read_per_item(walk, carriers)
+            and not _chosen(fn, loop, carriers)
+            and not _items_written(prop, sources, fn, walked(walk.iterable))
+        ):
+            yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+        return
+    indexed = _indexed(prop, sources, finding)
+    if indexed is not None and not indexed.written:
+        text = f"values read off the items of {indexed.names}, not known to differ"
+        yield Assumption("items-alike", loop.location, text)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The collections whose rows a loop over a ``range`` reads a finding's value off, where every
+    call of its function gives them unchanged: one value per row, however often the loop runs."""
+
+    tables: frozenset[str]
+    written: bool  # every one written out where the program is (``held_items.written_out``)
+
+    @property
+    def names(self) -> str:
+        return ", ".join(f"`{name}`" for name in sorted(self.tables))
+
+
+def _indexed(prop: Propagation, sources: _Sources, finding: Finding) -> _Rows | None:
+    """The collections a shape or static finding's driving loop over a ``range`` of indices reads
+    its value off (``held_items.looked_up``: ``int(filt[fp])``, ``int(layers[p])``), where each is a
+    table of its module or a parameter every call passes a value that no loop of the callers
+    changes (``_steady``): each row's value traces once and is then reused by every walk of the loop,
+    a step loop that runs the function again included (issue 36, round 37 F1: the patches of a
+    filter, the layers of each). Not where the value is the index itself, computed per row, or
+    carried between rows (``held_items.read_per_item``)."""
+    if finding.code not in _PER_ITEM_RULES:
+        return None
+    found = _driver_loop(sources.project, sources, finding)
+    if found is None:
+        return None
+    fn, loop = found
     walk = _walk_at(sources, loop.location)
     carriers = _carriers(sources, walk, loop.location.path, finding) if walk is not None else []
-    if (
-        walk is not None
-        and carriers
-        and read_per_item(walk, carriers)
-        and not _chosen(fn, loop, carriers)
-        and not _items_written(prop, sources, fn, walked(walk.iterable))
-    ):
-        yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+    if walk is None or not carriers or not read_per_item(walk, carriers):
+        return None
+    tables = looked_up(walk, carriers)
+    if not tables or not all(_steady_table(prop, sources, fn, name, 0) for name in tables):
+        return None
+    written = all(written_out(ast.Name(name), partial(_bound_once, sources, fn)) for name in tables)
+    return _Rows(tables, written)
+
+
+def _steady_table(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str, depth: int
+) -> bool:
+    """Whether the collection ``name`` of ``fn`` is the same at every call: a name of its module,
+    or a parameter every known call (one at least) passes a value no loop of the caller changes,
+    and, where the caller passes on a parameter of its own, so do its callers (a few calls up)."""
+    if fn.param(name) is None:
+        module = sources.project.owner.get(fn.qualname)
+        return module is not None and _module_binding(sources, module, name) is not None
+    passed = list(prop.calls_of(fn, name))
+    return bool(passed) and all(
+        arg is not None and _steady(prop, sources, caller, arg.value, depth)
+        for caller, _, arg, _, _ in passed
+    )
+
+
+def _steady(
+    prop: Propagation, sources: _Sources, caller: FunctionSummary, value: Value, depth: int
+) -> bool:
+    """Whether ``value`` that ``caller`` passes changes with none of its loops: it varies with
+    nothing, or only with the caller's parameters, each steady where its callers give it."""
+    if any(not isinstance(src, ParamSrc) for src in value.vsrc):
+        return False
+    return depth < _ITEM_DEPTH and all(
+        _steady_table(prop, sources, caller, src.name, depth + 1)
+        for src in value.vsrc
+        if isinstance(src, ParamSrc)
+    )
 
 
 def _items_written(
