@@ -1677,15 +1677,16 @@ def _steady_table(
     prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str, depth: int
 ) -> bool:
     """Whether the collection ``name`` of ``fn`` is the same at every call: a name of its module,
-    or a parameter every known call (one at least) passes a value no loop of the caller changes,
-    and, where the caller passes on a parameter of its own, so do its callers (a few calls up)."""
+    or a parameter every known call passes a value no loop of the caller changes, and, where the
+    caller passes on a parameter of its own, so do its callers (a few calls up). A parameter no
+    known call gives is steady: nothing runs the function again with another collection, and its
+    own loop walks the one it is given once (as ``range(len(xs))`` does, ``LoopInfo.over_items``)."""
     if fn.param(name) is None:
         module = sources.project.owner.get(fn.qualname)
         return module is not None and _module_binding(sources, module, name) is not None
-    passed = list(prop.calls_of(fn, name))
-    return bool(passed) and all(
+    return all(
         arg is not None and _steady(prop, sources, caller, arg.value, depth)
-        for caller, _, arg, _, _ in passed
+        for caller, _, arg, _, _ in prop.calls_of(fn, name)
     )
 
 
