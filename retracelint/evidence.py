@@ -65,7 +65,7 @@ from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS, counted
 from retracelint.summarise.loops import never_runs
-from retracelint.summarise.points import last_name
+from retracelint.summarise.points import distinct_items, last_name
 from retracelint.summarise.statements import names_settings
 from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
@@ -253,9 +253,12 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
 
 
 def _rows_bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
-    """One trace per row of the steady collections a loop over indices reads the value off."""
+    """One trace per row of the steady collections a loop over indices reads the value off, where
+    their items are written out or not shown (an assumption then)."""
     rows = _indexed(prop, sources, finding)
-    return Bound(f"one per item of {rows.names}") if rows is not None else None
+    if rows is None or rows.proof == _DISTINCT:
+        return None  # items each another, as many as the run makes: no cap
+    return Bound(f"one per item of {rows.names}")
 
 
 def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
@@ -1630,7 +1633,7 @@ def _items_alike(
             yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
         return
     indexed = _indexed(prop, sources, finding)
-    if indexed is not None and not indexed.written:
+    if indexed is not None and indexed.proof is None:
         text = f"values read off the items of {indexed.names}, not known to differ"
         yield Assumption("items-alike", loop.location, text)
 
@@ -1641,21 +1644,26 @@ class _Rows:
     call of its function gives them unchanged: one value per row, however often the loop runs."""
 
     tables: frozenset[str]
-    written: bool  # every one written out where the program is (``held_items.written_out``)
+    # What the source shows of their items: WRITTEN (each written out: a few, counted), DISTINCT
+    # (each another by construction, a ``range``: as many as the run makes), or None (not shown).
+    proof: str | None
 
     @property
     def names(self) -> str:
         return ", ".join(f"`{name}`" for name in sorted(self.tables))
 
 
+_WRITTEN, _DISTINCT = "written", "distinct"
+
+
 def _indexed(prop: Propagation, sources: _Sources, finding: Finding) -> _Rows | None:
     """The collections a shape or static finding's driving loop over a ``range`` of indices reads
     its value off (``held_items.looked_up``: ``int(filt[fp])``, ``int(layers[p])``), where each is a
-    table of its module or a parameter every call passes a value that no loop of the callers
-    changes (``_steady``): each row's value traces once and is then reused by every walk of the loop,
-    a step loop that runs the function again included (issue 36, round 37 F1: the patches of a
-    filter, the layers of each). Not where the value is the index itself, computed per row, or
-    carried between rows (``held_items.read_per_item``)."""
+    table its module binds once or a parameter every call passes a value that no loop of the
+    callers changes (``_steady_table``): each row's value traces once and is then reused by every
+    walk of the loop, a step loop that runs the function again included (issue 36, round 37 F1:
+    the patches of a filter, the layers of each). Not where the value is the index itself,
+    computed per row, or carried between rows (``held_items.read_per_item``)."""
     if finding.code not in _PER_ITEM_RULES:
         return None
     found = _driver_loop(sources.project, sources, finding)
@@ -1669,21 +1677,44 @@ def _indexed(prop: Propagation, sources: _Sources, finding: Finding) -> _Rows | 
     tables = looked_up(walk, carriers)
     if not tables or not all(_steady_table(prop, sources, fn, name, 0) for name in tables):
         return None
-    written = all(written_out(ast.Name(name), partial(_bound_once, sources, fn)) for name in tables)
-    return _Rows(tables, written)
+    made = [_origins(prop, sources, fn, name) for name in sorted(tables)]
+    if all(made) and all(written_out(node, at) for given in made for node, at in given):
+        return _Rows(tables, _WRITTEN)
+    if all(made) and all(distinct_items(node, at) for given in made for node, at in given):
+        return _Rows(tables, _DISTINCT)
+    return _Rows(tables, None)
+
+
+def _origins(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str
+) -> list[tuple[ast.expr, Callable[[str], ast.expr | None]]]:
+    """Where the collection ``name`` of ``fn`` is made, each with the bindings of its scope: what
+    its module binds it to, or what each known call passes for it (none where nothing calls)."""
+    if fn.param(name) is None:
+        value = _bound_once(sources, fn, name)
+        return [(value, partial(_bound_once, sources, fn))] if value is not None else []
+    made = []
+    for caller, _, arg, _, _ in prop.calls_of(fn, name):
+        node = sources.expression_at(arg.location) if arg is not None else None
+        if node is None:
+            return []
+        made.append((node, partial(_bound_once, sources, caller)))
+    return made
 
 
 def _steady_table(
     prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str, depth: int
 ) -> bool:
-    """Whether the collection ``name`` of ``fn`` is the same at every call: a name of its module,
-    or a parameter every known call passes a value no loop of the caller changes, and, where the
+    """Whether the collection ``name`` of ``fn`` is the same at every call: a name its module binds
+    once, at its top level, or a parameter every known call passes a value no loop of the caller changes, and, where the
     caller passes on a parameter of its own, so do its callers (a few calls up). A parameter no
     known call gives is steady: nothing runs the function again with another collection, and its
     own loop walks the one it is given once (as ``range(len(xs))`` does, ``LoopInfo.over_items``)."""
     if fn.param(name) is None:
         module = sources.project.owner.get(fn.qualname)
-        return module is not None and _module_binding(sources, module, name) is not None
+        tree = sources.tree(module.path) if module is not None else None
+        bound = sources.sole_assignment(tree, name) if tree is not None else None
+        return bound is not None and bound in tree.body  # type: ignore[union-attr]
     return all(
         arg is not None and _steady(prop, sources, caller, arg.value, depth)
         for caller, _, arg, _, _ in prop.calls_of(fn, name)
