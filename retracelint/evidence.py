@@ -58,14 +58,14 @@ from retracelint.buckets import ITEM, KEEPING, Helper, Step, bound_by, buckets_s
 from retracelint.callgraph import ClassTarget, FuncTarget, JitTarget, Project, Target
 from retracelint.frequency import Sweep, is_test, is_test_file
 from retracelint.funcrefs import FuncRef, scoped_kind
-from retracelint.held_items import Walk, read_per_item, walked, written_out
+from retracelint.held_items import Walk, looked_up, read_per_item, walked, written_out
 from retracelint.model import PER_ITEM, Assumption, Bound, Finding, JitSite, Location, PathStep
 from retracelint.propagate import Propagation
 from retracelint.run_arms import RunArms
 from retracelint.summarise import columns, desugar
 from retracelint.summarise.apis import CAPS, STRUCTURE_TESTS, counted
 from retracelint.summarise.loops import never_runs
-from retracelint.summarise.points import last_name
+from retracelint.summarise.points import distinct_items, last_name
 from retracelint.summarise.statements import names_settings
 from retracelint.summarise.syntax import ENDS_BLOCK, ast_span, bound_names, own_nodes
 from retracelint.summary import Arg, Callee, CallSite, FunctionSummary, LoopInfo, ModuleSummary
@@ -248,7 +248,17 @@ def _bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | No
         or _capped(sources, finding)
         or _last_batch(sources, finding)
         or _sampled(prop, sources, finding)
+        or _rows_bound(prop, sources, finding)
     )
+
+
+def _rows_bound(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
+    """One trace per row of the steady collections a loop over indices reads the value off, where
+    their items are written out or not shown (an assumption then)."""
+    rows = _indexed(prop, sources, finding)
+    if rows is None or rows.proof == _DISTINCT:
+        return None  # items each another, as many as the run makes: no cap
+    return Bound(f"one per item of {rows.names}")
 
 
 def _sampled(prop: Propagation, sources: _Sources, finding: Finding) -> Bound | None:
@@ -1595,34 +1605,135 @@ def _items_alike(
     project: Project, prop: Propagation, sources: _Sources, finding: Finding
 ) -> Iterator[Assumption]:
     """A shape or static finding whose driving loop walks a collection held in memory (a dict of
-    detector planes, a model's layers) and whose value is only read off each item (``2 *
-    kernel.num_wires``): one value per item, and whether the items hold different values the
-    source does not say (``held_items.read_per_item``). Proven where the source spells the items out
-    (``Frequency.spelled``), where the value is the loop's index or key, computed or loaded per item,
-    carried between iterations, or an attribute of objects the project makes with different values
-    (``ChoiceSrc``, which the rule follows only where they differ)."""
+    detector planes, a model's layers), or numbers the rows of collections every call gives it
+    unchanged (``for fp in range(num_filter): p = int(filt[fp])``, ``_indexed``), and whose value is
+    only read off each item (``2 * kernel.num_wires``): one value per item, and whether the items
+    hold different values the source does not say (``held_items.read_per_item``). Proven where the
+    source spells the items out (``Frequency.spelled``, ``held_items.written_out``), where the value
+    is the loop's index or key, computed or loaded per item, carried between iterations, or an
+    attribute of objects the project makes with different values (``ChoiceSrc``, which the rule
+    follows only where they differ)."""
     if finding.code not in _PER_ITEM_RULES:
         return
     found = _driver_loop(project, sources, finding)
     if found is None:
         return
     fn, loop = found
-    if (
-        loop.over_axes
-        or not prop.walks_held(fn, loop)
-        or prop.frequency.spelled(fn, loop) is not None
-    ):
+    if loop.over_axes or prop.frequency.spelled(fn, loop) is not None:
         return
+    if prop.walks_held(fn, loop):
+        walk = _walk_at(sources, loop.location)
+        carriers = _carriers(sources, walk, loop.location.path, finding) if walk is not None else []
+        if (
+            walk is not None
+            and carriers
+            and read_per_item(walk, carriers)
+            and not _chosen(fn, loop, carriers)
+            and not _items_written(prop, sources, fn, walked(walk.iterable))
+        ):
+            yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+        return
+    indexed = _indexed(prop, sources, finding)
+    if indexed is not None and indexed.proof is None:
+        text = f"values read off the items of {indexed.names}, not known to differ"
+        yield Assumption("items-alike", loop.location, text)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The collections whose rows a loop over a ``range`` reads a finding's value off, where every
+    call of its function gives them unchanged: one value per row, however often the loop runs."""
+
+    tables: frozenset[str]
+    # What the source shows of their items: WRITTEN (each written out: a few, counted), DISTINCT
+    # (each another by construction, a ``range``: as many as the run makes), or None (not shown).
+    proof: str | None
+
+    @property
+    def names(self) -> str:
+        return ", ".join(f"`{name}`" for name in sorted(self.tables))
+
+
+_WRITTEN, _DISTINCT = "written", "distinct"
+
+
+def _indexed(prop: Propagation, sources: _Sources, finding: Finding) -> _Rows | None:
+    """The collections a shape or static finding's driving loop over a ``range`` of indices reads
+    its value off (``held_items.looked_up``: ``int(filt[fp])``, ``int(layers[p])``), where each is a
+    table its module binds once or a parameter every call passes a value that no loop of the
+    callers changes (``_steady_table``): each row's value traces once and is then reused by every
+    walk of the loop, a step loop that runs the function again included (issue 36, round 37 F1:
+    the patches of a filter, the layers of each). Not where the value is the index itself,
+    computed per row, or carried between rows (``held_items.read_per_item``)."""
+    if finding.code not in _PER_ITEM_RULES:
+        return None
+    found = _driver_loop(sources.project, sources, finding)
+    if found is None:
+        return None
+    fn, loop = found
     walk = _walk_at(sources, loop.location)
     carriers = _carriers(sources, walk, loop.location.path, finding) if walk is not None else []
-    if (
-        walk is not None
-        and carriers
-        and read_per_item(walk, carriers)
-        and not _chosen(fn, loop, carriers)
-        and not _items_written(prop, sources, fn, walked(walk.iterable))
-    ):
-        yield Assumption("items-alike", loop.location, _ITEMS_ALIKE)
+    if walk is None or not carriers or not read_per_item(walk, carriers):
+        return None
+    tables = looked_up(walk, carriers)
+    if not tables or not all(_steady_table(prop, sources, fn, name, 0) for name in tables):
+        return None
+    made = [_origins(prop, sources, fn, name) for name in sorted(tables)]
+    if all(made) and all(written_out(node, at) for given in made for node, at in given):
+        return _Rows(tables, _WRITTEN)
+    if all(made) and all(distinct_items(node, at) for given in made for node, at in given):
+        return _Rows(tables, _DISTINCT)
+    return _Rows(tables, None)
+
+
+def _origins(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str
+) -> list[tuple[ast.expr, Callable[[str], ast.expr | None]]]:
+    """Where the collection ``name`` of ``fn`` is made, each with the bindings of its scope: what
+    its module binds it to, or what each known call passes for it (none where nothing calls)."""
+    if fn.param(name) is None:
+        value = _bound_once(sources, fn, name)
+        return [(value, partial(_bound_once, sources, fn))] if value is not None else []
+    made = []
+    for caller, _, arg, _, _ in prop.calls_of(fn, name):
+        node = sources.expression_at(arg.location) if arg is not None else None
+        if node is None:
+            return []
+        made.append((node, partial(_bound_once, sources, caller)))
+    return made
+
+
+def _steady_table(
+    prop: Propagation, sources: _Sources, fn: FunctionSummary, name: str, depth: int
+) -> bool:
+    """Whether the collection ``name`` of ``fn`` is the same at every call: a name its module binds
+    once, at its top level, or a parameter every known call passes a value no loop of the caller changes, and, where the
+    caller passes on a parameter of its own, so do its callers (a few calls up). A parameter no
+    known call gives is steady: nothing runs the function again with another collection, and its
+    own loop walks the one it is given once (as ``range(len(xs))`` does, ``LoopInfo.over_items``)."""
+    if fn.param(name) is None:
+        module = sources.project.owner.get(fn.qualname)
+        tree = sources.tree(module.path) if module is not None else None
+        bound = sources.sole_assignment(tree, name) if tree is not None else None
+        return bound is not None and bound in tree.body  # type: ignore[union-attr]
+    return all(
+        arg is not None and _steady(prop, sources, caller, arg.value, depth)
+        for caller, _, arg, _, _ in prop.calls_of(fn, name)
+    )
+
+
+def _steady(
+    prop: Propagation, sources: _Sources, caller: FunctionSummary, value: Value, depth: int
+) -> bool:
+    """Whether ``value`` that ``caller`` passes changes with none of its loops: it varies with
+    nothing, or only with the caller's parameters, each steady where its callers give it."""
+    if any(not isinstance(src, ParamSrc) for src in value.vsrc):
+        return False
+    return depth < _ITEM_DEPTH and all(
+        _steady_table(prop, sources, caller, src.name, depth + 1)
+        for src in value.vsrc
+        if isinstance(src, ParamSrc)
+    )
 
 
 def _items_written(

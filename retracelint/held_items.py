@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from retracelint.model import in_span
 from retracelint.summarise.apis import COMMAND_LINE, COMMAND_LINE_PARSERS
@@ -100,6 +101,39 @@ def read_per_item(loop: Walk, carriers: Iterable[ast.expr]) -> bool:
     for carrier in carriers:
         kinds |= _kinds(carrier, body, ())
     return kinds == {ITEM}
+
+
+def looked_up(loop: Walk, carriers: Iterable[ast.expr]) -> frozenset[str]:
+    """The collections a loop over a ``range`` of indices reads ``carriers`` off (``filt`` of ``p =
+    int(filt[fp])``, ``layers`` of ``n = int(layers[p])``): the root names of what the carriers, through
+    the body's bindings, look up by a key that changes per iteration. Empty for any other loop: its
+    items are what it walks, not rows of a table it numbers."""
+    if not (isinstance(loop.iterable, ast.Call) and last_name(loop.iterable.func) == "range"):
+        return frozenset()
+    body = _body(loop)
+    tables: set[str] = set()
+    pending, seen = list(carriers), set[str]()
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if _loads(node) and node.id in body.bound and node.id not in seen:
+                seen.add(node.id)
+                pending.extend(v for v in body.bound[node.id] if v is not None)
+            elif isinstance(node, ast.Subscript) and _kinds(node.slice, body, ()):
+                root = _root_name(node.value)
+                if root is not None:
+                    tables.add(root)
+    return frozenset(tables)
+
+
+def _loads(node: ast.AST) -> TypeGuard[ast.Name]:
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+
+
+def _root_name(node: ast.expr) -> str | None:
+    """The name an attribute or subscript chain starts from (``state`` of ``state.ncan[0]``)."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def walked(iterable: ast.expr) -> ast.expr:

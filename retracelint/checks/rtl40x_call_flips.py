@@ -29,11 +29,14 @@ from retracelint.propagate import MAX_FRAMES, Propagation
 from retracelint.returned import as_called
 from retracelint.summary import Arg, CallSite, FunctionSummary
 from retracelint.values import (
+    AXISLESS,
     FLIP_KINDS,
     FLOAT,
     INT,
     STRONG,
     WEAK,
+    LoopSrc,
+    ParamDep,
     RetDep,
     Value,
     dtype_kind,
@@ -439,15 +442,65 @@ def _one_side_per_run(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
 
 
 def _shapes_differ(prop: Propagation, a: _JitArg, b: _JitArg) -> bool:
-    """Whether two calls of one jitted function pass some traced parameter in two shapes."""
+    """Whether two calls of one jitted function pass some traced parameter in two shapes: two
+    known shapes that differ, or a batch one call's loop cuts against a whole collection the other
+    passes (``_cut``, ``_whole``)."""
     binding = a[2]
     for param in binding.params[binding.offset :]:
         if _static(a, param.name) or _static(b, param.name):
             continue
-        axes = [_axes(prop, c[0], binding.signature.arg(c[1], param.name)) for c in (a, b)]
-        if _axes_differ(*axes):
+        args = [binding.signature.arg(c[1], param.name) for c in (a, b)]
+        if _axes_differ(*(_axes(prop, c[0], arg) for c, arg in zip((a, b), args, strict=True))):
+            return True
+        left, right = args
+        if (
+            left is not None
+            and right is not None
+            and (
+                (_cut(left.value) and _whole(prop, b[0], right))
+                or (_cut(right.value) and _whole(prop, a[0], left))
+            )
+        ):
             return True
     return False
+
+
+def _cut(value: Value) -> bool:
+    """Whether ``value`` is a batch cut from a collection: a part of a parameter, a field or an
+    iterated item (not its whole: ``aligned``; not an item of what a call returns, a carried state)
+    that a loop takes anew per iteration or whose length a slice or chunk sets
+    (``train[start:start + bs]``, ``ds["x"][perm]`` for each ``perm``)."""
+    parted = any(not dep.aligned and not isinstance(dep, RetDep) for dep in value.deps)
+    return parted and (bool(value.shape) or any(isinstance(s, LoopSrc) for s in value.vsrc))
+
+
+def _whole(prop: Propagation, fn: FunctionSummary, arg: Arg) -> bool:
+    """Whether ``arg`` is a whole collection of unknown shape that no loop of ``fn`` changes: a
+    parameter or what a function of the project returns (``valid``, ``get_datasets(...)[1]``), as it
+    is. A batch cut from a dataset has the batch's length, the whole one its own: the two calls are
+    two computations unless the collection holds one batch (issue 36, round 37 F4: a validation
+    fold against training batches), whatever else they pass (round 33's rule: that fix removes no
+    trace). A value made with its shape written out (``jnp.zeros((bs, d))``) is no whole."""
+    value = arg.value
+    if value.ty in AXISLESS or prop.known_axes(fn, arg) is not None or not value.deps:
+        return False
+    if any(isinstance(s, LoopSrc) for s in value.vsrc):
+        return False
+    return all(
+        dep.aligned
+        and not dep.fixed
+        and (
+            isinstance(dep, ParamDep) or (isinstance(dep, RetDep) and _project_call(prop, fn, dep))
+        )
+        for dep in value.deps
+    )
+
+
+def _project_call(prop: Propagation, fn: FunctionSummary, dep: RetDep) -> bool:
+    """Whether the call ``dep`` reads the result of runs a function of the project (a loader of its
+    own, not a library's ``next`` or ``asarray``)."""
+    targets = prop.project.site_targets.get((fn.qualname, dep.call), ())
+    return bool(targets) and all(isinstance(t, FuncTarget) for t in targets)
 
 
 def _axes(prop: Propagation, fn: FunctionSummary, arg: Arg | None) -> tuple[int | None, ...] | None:
