@@ -1714,8 +1714,10 @@ def _steady_table(
     if fn.param(name) is None:
         module = sources.project.owner.get(fn.qualname)
         tree = sources.tree(module.path) if module is not None else None
-        bound = sources.sole_assignment(tree, name) if tree is not None else None
-        return bound is not None and bound in tree.body  # type: ignore[union-attr]
+        if module is None or tree is None:
+            return False
+        bound = sources.sole_assignment(module.path, tree, name)
+        return bound is not None and bound in tree.body
     return all(
         arg is not None and _steady(prop, sources, caller, arg.value, depth)
         for caller, _, arg, _, _ in prop.calls_of(fn, name)
