@@ -226,6 +226,7 @@ def test_a_broken_link_counts_no_lines(script: ModuleType, tmp_path: Path) -> No
         ("fresh_round_35.json", 150_000),
         ("fresh_round_36.json", 150_000),
         ("fresh_round_37.json", 150_000),
+        ("fresh_round_38.json", 150_000),
     ],
 )
 def test_the_committed_round_is_complete(script: ModuleType, name: str, least_lines: int) -> None:
