@@ -146,10 +146,17 @@ def anneal(data, batch=16):
 """
 
 
-def _sampler(anneal: str) -> dict[str, str]:
+# The aux data named by a module's list of field names, as a state with many static fields spells it.
+_NAMED_STATE = _STATE.replace(
+    "        return (self.assignments, self.weights), (self.max_groups,)\n",
+    "        return (self.assignments, self.weights), tuple(getattr(self, n) for n in _STATIC)\n",
+).replace("\n\n@jax.tree_util", '\n_STATIC = ("max_groups",)\n\n\n@jax.tree_util', 1)
+
+
+def _sampler(anneal: str, state: str = _STATE) -> dict[str, str]:
     return {
         "sampler/__init__.py": "",
-        "sampler/state.py": _STATE,
+        "sampler/state.py": state,
         "sampler/kernels.py": _KERNELS,
         "sampler/anneal.py": anneal,
     }
@@ -168,20 +175,24 @@ _LABEL_AFTER = _ANNEAL.replace(
 )
 
 
-@pytest.mark.parametrize("anneal", [_ANNEAL, _LABEL_AFTER], ids=["before", "after"])
+@pytest.mark.parametrize(
+    ("anneal", "state"),
+    [(_ANNEAL, _STATE), (_LABEL_AFTER, _STATE), (_ANNEAL, _NAMED_STATE)],
+    ids=["before", "after", "named-aux"],
+)
 def test_static_fields_of_a_carry_a_lax_loop_returns_are_the_initial_carrys(
-    tmp_path: Path, anneal: str
+    tmp_path: Path, anneal: str, state: str
 ) -> None:
     assert anneal.count("label(state, data)") == 1
-    found = findings_in(tmp_path, _sampler(anneal), "--confidence=all")
+    found = findings_in(tmp_path, _sampler(anneal, state), "--confidence=all")
     assert [f for f in found if f["path"] == "sampler/kernels.py"] == []
 
 
-@pytest.mark.parametrize("shown", ["", "--confidence=all"])
+@pytest.mark.parametrize("state", [_STATE, _NAMED_STATE], ids=["aux", "named-aux"])
 def test_static_fields_set_per_item_before_the_loop_still_change(
-    tmp_path: Path, shown: str
+    tmp_path: Path, state: str
 ) -> None:
-    found = findings_in(tmp_path, _sampler(_GROWING), *([shown] if shown else []))
+    found = findings_in(tmp_path, _sampler(_GROWING, state))
     assert _static_findings(found) == [
         ("sampler/kernels.py", 20, "RTL201", "max_groups"),
         ("sampler/kernels.py", 24, "RTL201", "n_levels"),
