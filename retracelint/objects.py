@@ -419,8 +419,7 @@ class ObjectModel:
         when ``call`` is no such loop, the field no static one, or the part of the initial carry
         not known here: as any call's result."""
         start = call.carry
-        static = self.project.symbols.static_field_names()
-        if start is None or path.partition(".")[0] not in static:
+        if start is None or path.partition(".")[0] not in self.project.symbols.static_field_names():
             return None
         items = start.path(item, below)
         if items is None or start.arg >= len(call.args):
