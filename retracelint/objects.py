@@ -45,6 +45,7 @@ from retracelint.values import (
     NONE,
     UNKNOWN,
     CallSrc,
+    Dep,
     DrawSrc,
     IterDep,
     LoopSrc,
@@ -365,6 +366,9 @@ class ObjectModel:
         depth: int,
     ) -> list[Origin]:
         """Where attribute ``attr`` of what ``call`` (in ``fn``) returns is made."""
+        kept = self.carry_static(fn, call, item, (), attr, (), depth)
+        if kept is not None:
+            return kept
         if isinstance(target, ClassTarget) and item is None:
             return self.constructed(fn, call, target.qualname, attr)
         if isinstance(target, JitTarget):
@@ -384,6 +388,49 @@ class ObjectModel:
             )
             return [(fn, Arg(Value(vsrc=varies), call.location, call.text), ())]
         return []
+
+    def carried_static(
+        self: Propagation,
+        fn: FunctionSummary,
+        dep: Dep,
+        path: str,
+        steps: tuple[PathStep, ...],
+        depth: int,
+    ) -> list[Origin] | None:
+        """``carry_static`` for a value that is (an item of) what call ``dep`` of ``fn`` returns."""
+        if not isinstance(dep, RetDep) or dep.key is not None or dep.elem is not None:
+            return None
+        call = fn.calls[dep.call]
+        return self.carry_static(fn, call, dep.item, dep.below, path, steps, depth)
+
+    def carry_static(
+        self: Propagation,
+        fn: FunctionSummary,
+        call: CallSite,
+        item: int | None,
+        below: tuple[int, ...],
+        path: str,
+        steps: tuple[PathStep, ...],
+        depth: int,
+    ) -> list[Origin] | None:
+        """Where attribute ``path`` of the carry a lax loop returns (``call``, its body's call in
+        ``fn``: ``summary.CarryStart``) is made when its first part is a static field: where the
+        initial carry's is, since jax gives the carry back with the initial carry's treedef. None
+        when ``call`` is no such loop, the field no static one, or the part of the initial carry
+        not known here: as any call's result."""
+        start = call.carry
+        if start is None or path.partition(".")[0] not in self.project.symbols.static_field_names():
+            return None
+        items = start.path(item, below)
+        if items is None or start.arg >= len(call.args):
+            return None
+        given = call.args[start.arg]
+        part = given.value
+        for index in items:
+            if index >= len(part.items):
+                return None
+            part = part.items[index]
+        return self.value_origins(fn, Arg(part, given.location, given.text), path, steps, depth + 1)
 
     def returned_attribute(
         self: Propagation,
@@ -482,6 +529,10 @@ class ObjectModel:
                     else [(fn, here, steps)]
                 )
         objs = objects_of(value)
+        if not objs and len(value.deps) == 1:
+            kept = self.carried_static(fn, next(iter(value.deps)), path, steps, depth)
+            if kept is not None:
+                return kept
         if not objs and any(isinstance(d, RetDep) for d in value.deps):
             # What a helper returns (a ``lax.scan``'s carry): the object it makes, when known.
             value = self.resolve(fn, value)

@@ -119,6 +119,25 @@ def exclusive(a: CallSite, b: CallSite) -> bool:
 
 
 @dataclass(frozen=True)
+class CarryStart:
+    """The call of a lax carry loop's body that the loop is recorded as (``apis.CarryLoop``): jax
+    gives back the initial carry's treedef, so the static parts (aux data, non-pytree fields) of
+    the carry the loop returns are those of argument ``arg`` of the call, as it went in. ``item``:
+    the item of the body's result that is the carry (None: the whole result)."""
+
+    arg: int
+    item: int | None
+
+    def path(self, item: int | None, below: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The items to take, outermost first, from the initial carry for item ``item`` of the
+        loop's result unpacked further by ``below`` (``RetDep``); None when that is no part of
+        the carry (the ``ys`` a scan stacks)."""
+        if self.item is None:
+            return below if item is None else (item, *below)
+        return below if item == self.item else None
+
+
+@dataclass(frozen=True)
 class CallSite:
     callee: Callee
     text: str  # the callee as written, e.g. "self.step" or "run_epoch"
@@ -155,6 +174,8 @@ class CallSite:
     # The arms of the ``if``s around the call whose test keeps one value through a call of the
     # function (``summarise/branches.arm_key``), outermost first.
     arms: tuple[Arm, ...] = ()
+    # A lax carry loop's body call: where the carry the loop returns keeps its static parts from.
+    carry: CarryStart | None = None
 
 
 @dataclass(frozen=True)

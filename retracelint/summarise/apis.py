@@ -490,7 +490,9 @@ class CarryLoop:
     body's result the loop returns as its carry (None: the whole result). jax checks that the body
     gives back the initial carry's pytree structure with each leaf's shape and dtype, so the carry
     returned has them too, every leaf a jax array; jax gives a weakly typed initial carry the type
-    the body returns."""
+    the body returns. Every one gives back the initial carry's treedef (jax checks that the body
+    keeps it), so the static parts of the carry it returns (aux data, non-pytree fields) are the
+    initial carry's at ``init``, whatever the body computes (``summary.CarryStart``)."""
 
     body: int
     init: int

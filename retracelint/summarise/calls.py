@@ -108,6 +108,7 @@ from retracelint.summarise.syntax import (
 from retracelint.summary import (
     Arg,
     CallSite,
+    CarryStart,
     JitSpec,
 )
 from retracelint.values import (
@@ -545,7 +546,11 @@ class Calls(PassState):
                 ast.Call(func=node.args[loop.body], args=given, keywords=[]), node
             )
             self.carry_calls[id(node)] = call
-        return self.record(call, [callee], passed, {}, self.loc(node))
+        index = self.record(call, [callee], passed, {}, self.loc(node))
+        if index is not None and self.recording:
+            start = CarryStart(loop.passed.index((ARGUMENT, loop.init)), loop.carry)
+            self.fn.calls[index] = replace(self.fn.calls[index], carry=start)
+        return index
 
     def lambda_of(self, node: ast.expr) -> ast.Lambda | None:
         """The lambda ``node`` is: written there, the one a local name was last bound to

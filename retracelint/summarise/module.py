@@ -366,7 +366,7 @@ class _ModulePass:
             (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"),
             None,
         )
-        flattened = flattened_static_reads(flatten) if flatten else {}
+        flattened = flattened_static_reads(flatten, self.displays) if flatten else {}
         info.static_fields = tuple(static) + tuple(flattened) + self._decorator_static(node)
         info.static_at = {name: self.pos.of(at) for name, at in {**flattened, **static}.items()}
         self.summary.classes[qualname] = info

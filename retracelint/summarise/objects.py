@@ -12,7 +12,7 @@ of the object that call made (``values.Made``). What a method stores on ``self``
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from retracelint import funcrefs
@@ -726,8 +726,12 @@ def flattened_static(flatten: ast.FunctionDef | ast.Lambda) -> tuple[str, ...]:
     return tuple(flattened_static_reads(flatten))
 
 
-def flattened_static_reads(flatten: ast.FunctionDef | ast.Lambda) -> dict[str, ast.Attribute]:
-    """Each attribute ``flattened_static`` names, with where the aux data reads it."""
+def flattened_static_reads(
+    flatten: ast.FunctionDef | ast.Lambda, displays: Mapping[str, ast.expr] | None = None
+) -> dict[str, ast.expr]:
+    """Each attribute ``flattened_static`` names, with where the aux data reads it: ``obj.attr``,
+    or ``getattr(obj, name)`` for each name of a literal list a comprehension walks (written
+    there, or one of the module's ``displays``: ``for name in _STATIC_FIELDS``)."""
     args = flatten.args.posonlyargs + flatten.args.args
     if not args:
         return {}
@@ -746,7 +750,7 @@ def flattened_static_reads(flatten: ast.FunctionDef | ast.Lambda) -> dict[str, a
         }
     # The aux data made by a closure (``aux = _make_aux()``) is what the closure returns.
     closures = closures_of(flatten.body) if isinstance(flatten, ast.FunctionDef) else {}
-    out: dict[str, ast.Attribute] = {}
+    out: dict[str, ast.expr] = {}
     for value in returned:
         if not isinstance(value, ast.Tuple) or len(value.elts) != 2:
             continue
@@ -761,7 +765,39 @@ def flattened_static_reads(flatten: ast.FunctionDef | ast.Lambda) -> dict[str, a
                 and sub.attr not in out
             ):
                 out[sub.attr] = sub
+            elif isinstance(sub, ast.GeneratorExp | ast.ListComp):
+                for name in _got_by_name(sub, obj, displays or {}):
+                    out.setdefault(name, sub.elt)
     return out
+
+
+def _got_by_name(
+    comp: ast.GeneratorExp | ast.ListComp, obj: str, displays: Mapping[str, ast.expr]
+) -> tuple[str, ...]:
+    """The attributes ``(getattr(obj, name) for name in NAMES)`` reads: the strings of ``NAMES``,
+    a literal list written there or a module's display; none for any other comprehension."""
+    elt = comp.elt
+    if (
+        len(comp.generators) != 1
+        or not isinstance(elt, ast.Call)
+        or not (isinstance(elt.func, ast.Name) and elt.func.id == "getattr")
+        or len(elt.args) != 2
+        or not (isinstance(elt.args[0], ast.Name) and elt.args[0].id == obj)
+    ):
+        return ()
+    (walk,) = comp.generators
+    name = elt.args[1]
+    if not (
+        isinstance(walk.target, ast.Name)
+        and isinstance(name, ast.Name)
+        and name.id == walk.target.id
+        and not walk.ifs
+    ):
+        return ()
+    listed = displays.get(walk.iter.id) if isinstance(walk.iter, ast.Name) else walk.iter
+    if not isinstance(listed, ast.List | ast.Tuple | ast.Set):
+        return ()
+    return _literal_strs(listed) or ()
 
 
 def registered_static(node: ast.Call, kind: str, flatten: ast.AST | None) -> tuple[str, ...]:
