@@ -109,25 +109,34 @@ def _jit_call_findings(
     site = jit_site(binding)
     builder = rebuilt_by(binding.spec)
     step = PathStep(fn.qualname, call.text, call.location)
+
+    def statics(
+        arg: Arg, param: str, fields: bool = False, a_length: bool = False
+    ) -> list[Finding]:
+        # The call's static arguments (or a pytree's static parts, with ``fields``), each told
+        # where its value is made (``static_findings``).
+        return list(
+            rtl20x_static_args.static_findings(
+                project,
+                prop,
+                fn,
+                arg,
+                call.loops,
+                step,
+                site,
+                param,
+                fields=fields,
+                builder=builder,
+                a_length=a_length,
+            )
+        )
+
     receiver = call.receiver
     if binding.offset and receiver is not None:
         # A jitted method: the object it is called on is its self, static or a traced pytree.
         self_static = binding.static_at(call, binding.params[0].name)
         if self_static or pytrees:
-            findings.extend(
-                rtl20x_static_args.static_findings(
-                    project,
-                    prop,
-                    fn,
-                    receiver,
-                    call.loops,
-                    step,
-                    site,
-                    binding.params[0].name,
-                    fields=not self_static,
-                    builder=builder,
-                )
-            )
+            findings.extend(statics(receiver, binding.params[0].name, fields=not self_static))
     traced: list[tuple[Arg, str]] = []
     for param in binding.params[binding.offset :]:
         if param.kind in ("vararg", "kwarg"):
@@ -139,40 +148,14 @@ def _jit_call_findings(
             binding.spec.nonarray_static and arg.value.ty in SCALARS
         )
         if static:
-            findings.extend(
-                rtl20x_static_args.static_findings(
-                    project,
-                    prop,
-                    fn,
-                    arg,
-                    call.loops,
-                    step,
-                    site,
-                    param.name,
-                    builder=builder,
-                    a_length=param.name in binding.spec.lengths,
-                )
-            )
+            findings.extend(statics(arg, param.name, a_length=param.name in binding.spec.lengths))
             continue
         traced.append((arg, param.name))
         stored.extend(
             rtl40x_carried_flips.field_store_flips(prop, fn, arg, call, step, site, param.name)
         )
         if pytrees:
-            findings.extend(
-                rtl20x_static_args.static_findings(
-                    project,
-                    prop,
-                    fn,
-                    arg,
-                    call.loops,
-                    step,
-                    site,
-                    param.name,
-                    fields=True,
-                    builder=builder,
-                )
-            )
+            findings.extend(statics(arg, param.name, fields=True))
     # Told together: the chunks of several arguments that one loop makes short are one finding.
     findings.extend(
         rtl10x_shapes.traced_findings(prop, fn, traced, call.loops, step, site, call.text, builder)
